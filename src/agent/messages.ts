@@ -1,0 +1,56 @@
+// Conversation model shared by providers, the loop, sessions and modes. Provider clients translate
+// to and from their wire formats at their own edge; everything inside zot speaks these types.
+import type { Json, JsonObject } from "../ext/protocol.ts";
+
+export type TextPart = { type: "text"; text: string };
+export type ImagePart = { type: "image"; mimeType: string; data: string };
+/** Thinking is kept byte-exact (text and signature) because Anthropic requires it sent back unchanged. */
+export type ThinkingPart = { type: "thinking"; thinking: string; signature?: string; redacted?: string };
+export type ToolCallPart = {
+  type: "toolCall";
+  id: string;
+  name: string;
+  /** Parsed arguments; `{}` for empty input. */
+  args: JsonObject;
+  /** Set when the accumulated JSON was invalid: the call is never executed and the model gets this error. */
+  invalidArgs?: string;
+};
+
+export type UserMessage = { role: "user"; content: (TextPart | ImagePart)[]; ts: number };
+export type AssistantMessage = {
+  role: "assistant";
+  content: (TextPart | ThinkingPart | ToolCallPart)[];
+  stop: StopReason;
+  /** The error text when stop is "error". */
+  error?: string;
+  provider: string;
+  model: string;
+  usage: Usage;
+  ts: number;
+};
+export type ToolResultMessage = {
+  role: "toolResult";
+  toolCallId: string;
+  toolName: string;
+  content: (TextPart | ImagePart)[];
+  isError: boolean;
+  /** Name of the extension that produced the result, for attribution. */
+  extension?: string;
+  ts: number;
+};
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "error" | "aborted";
+
+export type Usage = {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  /** USD, from the catalog prices; 0 when unknown. */
+  cost: number;
+};
+
+export const emptyUsage = (): Usage => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 });
+
+export type { Json, JsonObject };

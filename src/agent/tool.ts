@@ -1,0 +1,26 @@
+// A built-in tool: one file per tool under src/agent/tools/, each exporting a `Tool`.
+import type { ImagePart, TextPart } from "./messages.ts";
+import type { JsonObject } from "../ext/protocol.ts";
+
+export type ToolContext = {
+  /** The session's working directory; relative paths resolve against it. */
+  cwd: string;
+  signal: AbortSignal;
+  /** Live output (bash streams its output here). */
+  progress: (text: string) => void;
+  /** $ZOT_HOME, for tools that look things up there (skill). */
+  home: string;
+};
+
+export type ToolOutput = { content: (TextPart | ImagePart)[]; isError: boolean };
+
+export interface Tool {
+  name: string;
+  /** Model-facing description. */
+  description: string;
+  schema: JsonObject;
+  /** A short one-line preview of the args for UIs and confirmation dialogs. */
+  preview(args: JsonObject): string;
+  /** Never throws; errors are results with isError. */
+  execute(args: JsonObject, ctx: ToolContext): Promise<ToolOutput>;
+}

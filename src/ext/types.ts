@@ -1,0 +1,187 @@
+// The host's public surface: what modes and the agent loop see of the extension host. The host knows
+// nothing of the TUI or providers; it takes facts (provider/model/cwd) in and emits typed UI intents.
+import type {
+  CommandResponseFrame,
+  ContentBlock,
+  EventName,
+  InterceptName,
+  InterceptSpec,
+  Json,
+  JsonObject,
+  NotifyLevel,
+  PanelContent,
+  PanelKeyName,
+} from "./protocol.ts";
+
+export type ExtensionSource = "flag" | "project" | "global";
+
+export type ExtensionStatus =
+  | "ready"
+  | "auto_ready"
+  | "failed"
+  | "invalid"
+  | "disabled"
+  | "shadowed"
+  | "theme_only"
+  /** Transient: spawned, registration not complete yet. */
+  | "starting"
+  /** Was ready, then exited or crashed at runtime. */
+  | "exited";
+
+export type Theme = { name: string; colors: Record<string, string | number>; extension: string; path: string };
+
+/** One extension as discovery and the host see it (the data behind `zot ext list` and `doctor`). */
+export type ExtensionState = {
+  name: string;
+  dir: string;
+  manifestPath: string;
+  source: ExtensionSource;
+  status: ExtensionStatus;
+  error: string | null;
+  version: string | null;
+  language: string | null;
+  description: string | null;
+  commands: string[];
+  tools: { name: string; deferred: boolean }[];
+  events: EventName[];
+  intercept: InterceptSpec[];
+  conflicts: string[];
+  warnings: string[];
+  log: string;
+  startupMs: number | null;
+  /** For shadowed extensions: the directory of the winner. */
+  shadowedBy?: string;
+};
+
+export type DiscoveryInput = {
+  /** `--ext` paths in argument order (relative to the process cwd). */
+  extPaths: string[];
+  /** `--no-ext`: skip the project and global roots, keep `extPaths`. */
+  noExt: boolean;
+  /** Project directory (`--cwd` or process cwd), absolute. */
+  cwd: string;
+  /** $ZOT_HOME, absolute. */
+  home: string;
+};
+
+export type HostInfo = { zotVersion: string; provider: string; model: string; cwd: string };
+
+export type LoadOptions = DiscoveryInput & {
+  info: HostInfo;
+  /** `--ext-trace FILE`: every frame both ways as JSONL. */
+  traceFile?: string;
+};
+
+export type ActiveCommand = { name: string; description: string; extension: string };
+export type ActiveTool = { name: string; description: string; schema: JsonObject; deferred: boolean; active: boolean; extension: string };
+
+export type ToolCallResult = {
+  content: ContentBlock[];
+  isError: boolean;
+  activateTools: string[];
+  extension: string;
+};
+
+/** Payloads for `intercept`, by event. */
+export type InterceptPayload =
+  | { event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json }
+  | { event: "turn_start"; step: number }
+  | { event: "assistant_message"; text: string }
+  | { event: "tool_result"; tool_id: string; tool_name: string; tool_args: Json; content: ContentBlock[]; is_error: boolean };
+
+export type InterceptStep = {
+  extension: string;
+  ms: number;
+  outcome: "allow" | "block" | "rewrite" | "timeout" | "unavailable";
+  reason?: string;
+};
+
+export type InterceptResult = {
+  blocked: boolean;
+  /** Who blocked, and why (for tool_call: shown to the model; others: shown to the user). */
+  blockedBy?: string;
+  reason?: string;
+  /** The chained outputs, present only when some interceptor rewrote them. */
+  args?: JsonObject;
+  text?: string;
+  content?: ContentBlock[];
+  isError?: boolean;
+  /** Every interceptor consulted, in order. */
+  steps: InterceptStep[];
+};
+
+export type EmitPayload =
+  | { event: "session_start" }
+  | { event: "turn_start"; step: number }
+  | { event: "turn_end"; stop: string; error?: string }
+  | { event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json }
+  | { event: "tool_confirmation_requested"; tool_id: string; tool_name: string; tool_preview: string }
+  | { event: "assistant_message"; text: string };
+
+/** Typed UI intents from extensions. Modes subscribe; the host never knows which mode runs. */
+export type UiIntent =
+  | { kind: "notify"; extension: string; level: NotifyLevel; message: string }
+  | { kind: "display"; extension: string; text: string }
+  | { kind: "clear_notes"; extension: string }
+  | { kind: "submit"; extension: string; text: string }
+  | { kind: "insert"; extension: string; text: string }
+  | { kind: "prompt"; extension: string; text: string }
+  | { kind: "command_error"; extension: string; message: string }
+  | { kind: "panel_open"; extension: string; panel: PanelContent }
+  | { kind: "panel_render"; extension: string; panelId: string; title?: string; lines?: string[]; footer?: string }
+  | { kind: "panel_close"; extension: string; panelId: string }
+  | { kind: "tool_progress"; extension: string; callId: string; text: string }
+  /** An extension exited at runtime (its commands/tools are gone already). */
+  | { kind: "extension_exited"; extension: string; message: string }
+  /** The active command/tool sets changed (late registration, exit, reload, activation). */
+  | { kind: "registry_changed" };
+
+export type LoadReport = { extensions: ExtensionState[]; errors: { extension: string; message: string; log: string }[] };
+
+export type InvokeResult = { ok: true; response: CommandResponseFrame; extension: string } | { ok: false; error: string };
+
+/** Re-exported so users of the host import from one place. */
+export type { InterceptName, PanelKeyName, ContentBlock };
+
+export type CallToolOptions = {
+  signal: AbortSignal;
+  /** `tool_progress` frames for this call. */
+  onProgress?: (text: string) => void;
+  /** Default 60 000. */
+  timeoutMs?: number;
+};
+
+/**
+ * The extension host as modes and the agent loop use it. Implemented by `Host` in `host.ts`.
+ * Nothing here throws for extension misbehaviour: failures come back as values or intents.
+ */
+export interface ExtensionHost {
+  /** Discover, spawn all in parallel, handshake; resolves when every extension is ready/auto_ready/failed. */
+  load(opts: LoadOptions): Promise<LoadReport>;
+  /** Shut down and respawn all (no name) or one extension; remembered `--ext`/`--no-ext` are kept; re-sends session_start. */
+  reload(name?: string): Promise<LoadReport>;
+  /** `shutdown` to all, 2 s shared grace, SIGTERM the groups, SIGKILL 1 s later. Idempotent. */
+  shutdown(): Promise<void>;
+  /** Provider/model/cwd changes: later `hello_ack`s carry the new values. */
+  setInfo(info: Partial<HostInfo>): void;
+  states(): ExtensionState[];
+  commands(): ActiveCommand[];
+  /** Every registered extension tool; `active` is false for deferred tools not yet activated. */
+  tools(): ActiveTool[];
+  /** Themes from theme-only extensions. */
+  themes(): Theme[];
+  /** Case-insensitive lookup; sends the canonical name and trimmed args; 30 s timeout. */
+  invokeCommand(name: string, args: string): Promise<InvokeResult>;
+  /** 60 s timeout; on timeout/abort sends `tool_cancel` and returns an error result naming extension and tool. */
+  callTool(name: string, args: JsonObject, opts: CallToolOptions): Promise<ToolCallResult>;
+  /** One-way lifecycle event to subscribers only. */
+  emit(payload: EmitPayload): void;
+  /** Serial, discovery order; first block wins; rewrites chain. */
+  intercept(payload: InterceptPayload): Promise<InterceptResult>;
+  hasInterceptor(event: InterceptName): boolean;
+  panelKey(panelId: string, key: PanelKeyName, text?: string): void;
+  panelClose(panelId: string): void;
+  panelResize(panelId: string, width: number, height: number): void;
+  /** Subscribe to UI intents; returns the unsubscribe function. */
+  onIntent(listener: (intent: UiIntent) => void): () => void;
+}
