@@ -185,3 +185,31 @@ export interface ExtensionHost {
   /** Subscribe to UI intents; returns the unsubscribe function. */
   onIntent(listener: (intent: UiIntent) => void): () => void;
 }
+
+/** A parsed, validated `extension.json`. `exec` is resolved to an absolute path. */
+export type Manifest = {
+  name: string;
+  version: string | null;
+  exec: string | null;
+  args: string[];
+  language: string | null;
+  description: string | null;
+  enabled: boolean;
+};
+
+/** One directory found by discovery, before anything is spawned (written by `discovery.ts`). */
+export type DiscoveredExtension = {
+  /** Manifest name, or the directory name when the manifest is unreadable. */
+  name: string;
+  dir: string;
+  manifestPath: string;
+  source: ExtensionSource;
+  /** "spawn": valid, enabled, winner — the host starts it. */
+  status: "spawn" | "invalid" | "disabled" | "shadowed" | "theme_only";
+  error: string | null;
+  manifest: Manifest | null;
+  theme: Theme | null;
+  shadowedBy?: string;
+  /** Non-fatal problems found while reading (e.g. unknown theme roles). */
+  warnings: string[];
+};

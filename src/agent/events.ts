@@ -1,0 +1,48 @@
+// Agent events: what the loop reports as it runs. JSON mode prints them one per line, RPC mode
+// forwards them, print mode and the TUI render them. The field names are the wire names.
+import type { Json, JsonObject, NotifyLevel, ContentBlock } from "../ext/protocol.ts";
+import type { InterceptStep } from "../ext/types.ts";
+import type { StopReason, Usage } from "./messages.ts";
+
+export type AgentEvent =
+  | { type: "user_message"; text: string; images: number }
+  | { type: "turn_start"; step: number }
+  /** `held: true` when an assistant_message interceptor is active: deltas are provisional, the final text comes in assistant_message. */
+  | { type: "text_delta"; text: string; held?: boolean }
+  | { type: "thinking_delta"; text: string }
+  | { type: "tool_use_start"; id: string; name: string }
+  | { type: "tool_use_args"; id: string; delta: string }
+  | { type: "tool_use_end"; id: string }
+  | { type: "tool_call"; id: string; name: string; args: Json; extension?: string; original_args?: Json; rewritten_by?: string[] }
+  | { type: "tool_progress"; id: string; name: string; text: string }
+  | {
+      type: "tool_result";
+      id: string;
+      name: string;
+      content: ContentBlock[];
+      is_error: boolean;
+      extension?: string;
+      blocked_by?: string;
+      rewritten_by?: string[];
+      duration_ms: number;
+    }
+  /** The user-visible assistant text after interception; `original_text` present when rewritten. */
+  | { type: "assistant_message"; text: string; blocked?: boolean; blocked_by?: string; reason?: string; original_text?: string; rewritten_by?: string[] }
+  | { type: "usage"; usage: Usage; total: Usage }
+  | { type: "turn_end"; step: number; stop: StopReason; error?: string }
+  | { type: "turn_blocked"; step: number; extension: string; reason: string }
+  | { type: "done"; stop: StopReason; text: string; steps: number }
+  | { type: "error"; message: string }
+  | { type: "tool_confirmation_requested"; id: string; name: string; preview: string }
+  | { type: "ext_notify"; extension: string; level: NotifyLevel; message: string }
+  | { type: "ext_display"; extension: string; text: string }
+  | { type: "ext_clear_notes"; extension: string }
+  | { type: "intercept_trace"; event: string; steps: InterceptStep[] };
+
+export type ConfirmDecision =
+  | { kind: "yes" }
+  | { kind: "yes_tool" }
+  | { kind: "yes_all" }
+  | { kind: "no"; reason?: string };
+
+export type ConfirmRequest = { id: string; name: string; preview: string; args: JsonObject; extension?: string };

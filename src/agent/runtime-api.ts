@@ -1,0 +1,41 @@
+// What modes (print, JSON, RPC, TUI) use of the agent runtime. Implemented by `Runtime` in runtime.ts.
+import type { ExtensionHost, InvokeResult, LoadReport } from "../ext/types.ts";
+import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
+import type { ImagePart, Message, StopReason, Usage } from "./messages.ts";
+import type { ModelInfo } from "./provider.ts";
+
+export type PromptOutcome = { stop: StopReason; text: string; error?: string; blocked?: { extension: string; reason: string } };
+
+export interface AgentRuntime {
+  readonly host: ExtensionHost;
+  readonly cwd: string;
+  readonly provider: string;
+  readonly model: string;
+  /** Absolute path of the session transcript, or null with --no-session. */
+  readonly sessionPath: string | null;
+  readonly busy: boolean;
+  yolo: boolean;
+  subscribe(listener: (event: AgentEvent) => void): () => void;
+  /** Runs one user prompt to completion (all steps). Rejects only on programming errors. */
+  prompt(text: string, images?: ImagePart[]): Promise<PromptOutcome>;
+  /** Cancels the running prompt (HTTP stream, tools, extension calls). */
+  abort(): void;
+  messages(): readonly Message[];
+  usage(): Usage;
+  /** Context tokens used by the last request and the model's window (for the status line). */
+  context(): { used: number; window: number };
+  /** Starts a fresh session (new transcript file). */
+  clear(): void;
+  /** Summarises the conversation with the model into one message. */
+  compact(): Promise<{ ok: boolean; error?: string }>;
+  models(): ModelInfo[];
+  setModel(provider: string, model: string): { ok: true } | { ok: false; error: string };
+  /** Set by the TUI for --no-yolo; null means every call runs. */
+  setConfirmHandler(handler: ((req: ConfirmRequest) => Promise<ConfirmDecision>) | null): void;
+  runCommand(name: string, args: string): Promise<InvokeResult>;
+  reloadExtensions(name?: string): Promise<LoadReport>;
+  /** Resume another transcript of this cwd. */
+  openSession(path: string): { ok: true } | { ok: false; error: string };
+  /** Shuts extensions down and flushes the transcript. */
+  close(): Promise<void>;
+}
