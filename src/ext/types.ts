@@ -213,3 +213,24 @@ export type DiscoveredExtension = {
   /** Non-fatal problems found while reading (e.g. unknown theme roles). */
   warnings: string[];
 };
+
+/** Colour roles a theme maps (the TUI issue §9). Unknown roles in a theme file are ignored with a warning. */
+export const THEME_ROLES = [
+  "text",
+  "muted",
+  "accent",
+  "user",
+  "assistant",
+  "thinking",
+  "tool",
+  "success",
+  "warning",
+  "error",
+  "border",
+  "panel_title",
+  "panel_border",
+  "status",
+  "selection",
+  "code",
+] as const;
+export type ThemeRole = (typeof THEME_ROLES)[number];
