@@ -1,0 +1,23 @@
+// Secrets (API keys, tokens) must never reach logs, transcripts or error messages. Everything that
+// formats an error or a log line that might echo a request runs it through here first.
+
+const MIN_SECRET_LENGTH = 6;
+
+/**
+ * Replaces every occurrence of each secret with a masked form. Long keys keep their first four
+ * characters (enough to tell keys apart, far too few to use). Very short strings are skipped:
+ * masking "abc" would shred ordinary text and such a value is no secret anyway.
+ */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  const sorted = [...new Set(secrets)].filter((s) => s.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+  for (const secret of sorted) {
+    if (!out.includes(secret)) continue;
+    out = out.split(secret).join(mask(secret));
+  }
+  return out;
+}
+
+function mask(secret: string): string {
+  return secret.length >= 16 ? `${secret.slice(0, 4)}…[redacted]` : "[redacted]";
+}

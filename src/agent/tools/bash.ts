@@ -1,0 +1,286 @@
+// The `bash` tool: a shell command in its own process group with stdout and stderr merged, streamed
+// to the UI, bounded by a timeout, and killed group-wide on timeout or abort. Long output keeps its
+// head and tail for the model and spills in full to a private temp file.
+import { closeSync, openSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import type { JsonObject } from "../../ext/protocol.ts";
+import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
+import { errorText, stringArg, textResult } from "./common.ts";
+
+export const BASH_DEFAULT_TIMEOUT_S = 120;
+export const BASH_MAX_TIMEOUT_S = 600;
+export const BASH_KEEP_BYTES = 50 * 1024;
+export const BASH_KEEP_LINES = 2000;
+const HEAD_LINES = 1000;
+const TAIL_LINES = 1000;
+const HEAD_BYTES = 25 * 1024;
+const TAIL_BYTES = 25 * 1024;
+/** Time between SIGTERM and SIGKILL when a command is stopped. */
+const KILL_GRACE_MS = 2000;
+/** After the shell exits, how long a pipe kept open by an escaped (setsid) process may delay the result. */
+const DRAIN_MS = 500;
+/** A runaway command (`yes`) must not fill the disk: the spill file stops growing here. */
+const SPILL_MAX_BYTES = 100 * 1024 * 1024;
+
+/** Process groups of commands still running, killed if zot exits while they run. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+function track(pid: number): void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on("exit", () => {
+      for (const g of liveGroups) killGroup(g, "SIGKILL");
+    });
+  }
+  liveGroups.add(pid);
+}
+
+const DESCRIPTION = `Run a shell command with /bin/sh -c in the working directory. stdout and stderr are merged in the order they were written.
+Arguments: command, and optionally timeout in seconds (default ${BASH_DEFAULT_TIMEOUT_S}, maximum ${BASH_MAX_TIMEOUT_S}). On timeout the command and all its child processes are killed.
+Output over ${BASH_KEEP_LINES} lines or ${BASH_KEEP_BYTES / 1024} KiB keeps the first ${HEAD_LINES} and last ${TAIL_LINES} lines (at most ${HEAD_BYTES / 1024} KiB each); the full output is saved to a file named in the truncation note, which you can read or grep.
+A non-zero exit code is reported and marks the result as an error. stdin is empty, so interactive programs won't wait for input.
+Background processes (cmd &) are stopped when the command finishes; use \`setsid cmd > log 2>&1 &\` to leave one running.`;
+
+export const bashTool: Tool = {
+  name: "bash",
+  description: DESCRIPTION,
+  schema: {
+    type: "object",
+    properties: {
+      command: { type: "string", description: "The shell command to run." },
+      timeout: { type: "number", description: `Timeout in seconds (default ${BASH_DEFAULT_TIMEOUT_S}, maximum ${BASH_MAX_TIMEOUT_S}).` },
+    },
+    required: ["command"],
+  },
+  preview(args: JsonObject): string {
+    const command = stringArg(args, "command") ?? "?";
+    const first = command.split("\n")[0];
+    return `$ ${first}${first.length < command.length ? " …" : ""}`;
+  },
+  async execute(args: JsonObject, ctx: ToolContext): Promise<ToolOutput> {
+    const command = stringArg(args, "command");
+    if (command === undefined || command.trim() === "") return textResult(`bash needs a non-empty "command" string argument.`, true);
+    const raw = args.timeout;
+    // Models sometimes send numbers as strings.
+    const t = typeof raw === "string" && raw.trim() !== "" && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+    if (t !== undefined && t !== null && (typeof t !== "number" || !(t > 0))) {
+      return textResult(`"timeout" must be a positive number of seconds (at most ${BASH_MAX_TIMEOUT_S}), got ${JSON.stringify(t)}.`, true);
+    }
+    const timeoutS = Math.min(typeof t === "number" ? t : BASH_DEFAULT_TIMEOUT_S, BASH_MAX_TIMEOUT_S);
+    if (ctx.signal.aborted) return textResult("Aborted before the command started.", true);
+    return runCommand(command, timeoutS, ctx);
+  },
+};
+
+async function runCommand(command: string, timeoutS: number, ctx: ToolContext): Promise<ToolOutput> {
+  let proc: ReturnType<typeof spawnShell>;
+  try {
+    proc = spawnShell(command, ctx.cwd);
+  } catch (err) {
+    return textResult(`Could not start /bin/sh in ${ctx.cwd} (${errorText(err)}).`, true);
+  }
+  const pid = proc.pid;
+  track(pid);
+  const out = new Output();
+  let stopped: "timeout" | "abort" | null = null;
+  let killTimer: ReturnType<typeof setTimeout> | undefined;
+  const stop = (why: "timeout" | "abort"): void => {
+    if (stopped) return;
+    stopped = why;
+    killGroup(pid, "SIGTERM");
+    killTimer = setTimeout(() => killGroup(pid, "SIGKILL"), KILL_GRACE_MS);
+  };
+  const timer = setTimeout(() => stop("timeout"), timeoutS * 1000);
+  const onAbort = (): void => stop("abort");
+  ctx.signal.addEventListener("abort", onAbort, { once: true });
+
+  const reader = proc.stdout.getReader();
+  const decoder = new TextDecoder();
+  const reading = (async () => {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const text = decoder.decode(value, { stream: true });
+      out.add(value, text);
+      if (text !== "") ctx.progress(text);
+    }
+    const rest = decoder.decode();
+    if (rest !== "") out.add(new Uint8Array(0), rest);
+  })().catch(() => undefined);
+
+  await proc.exited;
+  clearTimeout(timer);
+  ctx.signal.removeEventListener("abort", onAbort);
+  // The shell is gone; whatever it left running in its group goes too, so nothing outlives the call
+  // and no background child can hold the pipe open forever.
+  killGroup(pid, "SIGKILL");
+  liveGroups.delete(pid);
+  if (killTimer) clearTimeout(killTimer);
+  let drainTimer: ReturnType<typeof setTimeout> | undefined;
+  const drained = await Promise.race([
+    reading.then(() => true),
+    new Promise<boolean>((res) => {
+      drainTimer = setTimeout(() => res(false), DRAIN_MS);
+    }),
+  ]);
+  clearTimeout(drainTimer);
+  if (!drained) await reader.cancel().catch(() => undefined);
+
+  const { text, note } = out.finish();
+  const parts = [text === "" ? "(no output)" : text];
+  if (note) parts.push(note);
+  if (!drained) parts.push("[A process that left the command's process group still holds its output open; output after the command exited is not shown.]");
+  const code = proc.exitCode;
+  const signal = proc.signalCode;
+  let isError = true;
+  if (stopped === "timeout") parts.push(`[Timed out after ${timeoutS} s; the command and its child processes were killed.]`);
+  else if (stopped === "abort") parts.push("[Aborted; the command and its child processes were killed.]");
+  else if (signal) parts.push(`[Killed by ${signal}.]`);
+  else if (code !== 0) parts.push(`[Exit code ${code}]`);
+  else isError = false;
+  return textResult(parts.join("\n\n"), isError);
+}
+
+function spawnShell(command: string, cwd: string) {
+  // The outer shell points its stderr at the stdout pipe, then execs the real shell, so both streams
+  // share one pipe and keep their order (and error messages keep the command's own line numbers).
+  return Bun.spawn(["/bin/sh", "-c", 'exec 2>&1; exec /bin/sh -c "$1"', "sh", command], {
+    cwd,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "ignore",
+    detached: true,
+    env: process.env,
+  });
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is already empty.
+  }
+}
+
+/** Holds all output while it is small; past the limit, keeps head and tail and writes everything to a spill file. */
+class Output {
+  private small = "";
+  private rawSmall: Uint8Array[] = [];
+  private head = "";
+  private tail = "";
+  private spill: { fd: number; path: string } | null = null;
+  private spillError: string | null = null;
+  private spilled = 0;
+  private bytes = 0;
+  private newlines = 0;
+  private lastChar = "";
+
+  add(raw: Uint8Array, text: string): void {
+    this.bytes += raw.length;
+    for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) this.newlines++;
+    if (text !== "") this.lastChar = text[text.length - 1];
+    if (this.spill || this.spillError !== null) {
+      this.writeSpill(raw);
+      this.tail += text;
+      if (this.tail.length > 4 * TAIL_BYTES + TAIL_LINES * 2) this.tail = this.tail.slice(-(2 * TAIL_BYTES + TAIL_LINES * 2));
+      return;
+    }
+    this.small += text;
+    this.rawSmall.push(raw);
+    if (this.bytes > BASH_KEEP_BYTES || this.lines() > BASH_KEEP_LINES) this.startSpill();
+  }
+
+  private lines(): number {
+    return this.lastChar === "\n" || this.lastChar === "" ? this.newlines : this.newlines + 1;
+  }
+
+  private startSpill(): void {
+    this.head = this.small.slice(0, 4 * HEAD_BYTES);
+    this.tail = this.small;
+    this.small = "";
+    try {
+      const path = join(tmpdir(), `zot-bash-${randomBytes(6).toString("hex")}.log`);
+      this.spill = { fd: openSync(path, "wx", 0o600), path };
+    } catch (err) {
+      this.spillError = errorText(err);
+    }
+    for (const raw of this.rawSmall) this.writeSpill(raw);
+    this.rawSmall = [];
+  }
+
+  private writeSpill(raw: Uint8Array): void {
+    if (!this.spill || raw.length === 0 || this.spilled >= SPILL_MAX_BYTES) return;
+    const part = raw.subarray(0, SPILL_MAX_BYTES - this.spilled);
+    try {
+      let off = 0;
+      while (off < part.length) off += writeSync(this.spill.fd, part, off, part.length - off);
+      this.spilled += part.length;
+    } catch (err) {
+      this.spillError = errorText(err);
+      closeSync(this.spill.fd);
+      this.spill = null;
+    }
+  }
+
+  finish(): { text: string; note?: string } {
+    if (!this.spill && this.spillError === null) return { text: trimFinalNewline(this.small) };
+    const path = this.spill?.path;
+    if (this.spill) closeSync(this.spill.fd);
+    this.spill = null;
+    const head = takeHead(this.head);
+    const tail = takeTail(this.tail);
+    const total = this.lines();
+    const omitted = Math.max(0, total - head.lines - tail.lines);
+    const where = !path
+      ? `the full output could not be saved (${this.spillError})`
+      : this.spilled < this.bytes
+        ? `the first ${SPILL_MAX_BYTES / (1024 * 1024)} MiB of the output are in ${path}`
+        : `the full output is in ${path}`;
+    const note = `[Output truncated: ${total} lines (${(this.bytes / 1024).toFixed(1)} KiB); showing the first ${head.lines} and last ${tail.lines} lines, ${omitted} lines omitted; ${where}.]`;
+    return { text: `${trimFinalNewline(head.text)}\n\n… ${omitted} lines omitted …\n\n${trimFinalNewline(tail.text)}`, note };
+  }
+}
+
+function takeHead(text: string): { text: string; lines: number } {
+  const lines = text.split("\n");
+  const kept: string[] = [];
+  let bytes = 0;
+  for (const line of lines.slice(0, HEAD_LINES)) {
+    const cost = Buffer.byteLength(line) + 1;
+    if (bytes + cost > HEAD_BYTES) {
+      if (kept.length === 0) kept.push(cutToBytes(line, HEAD_BYTES));
+      break;
+    }
+    bytes += cost;
+    kept.push(line);
+  }
+  return { text: kept.join("\n"), lines: kept.length };
+}
+
+function takeTail(text: string): { text: string; lines: number } {
+  const lines = trimFinalNewline(text).split("\n");
+  const kept: string[] = [];
+  let bytes = 0;
+  for (let i = lines.length - 1; i >= 0 && kept.length < TAIL_LINES; i--) {
+    const cost = Buffer.byteLength(lines[i]) + 1;
+    if (bytes + cost > TAIL_BYTES) {
+      if (kept.length === 0) kept.push(cutToBytes(lines[i], TAIL_BYTES, true));
+      break;
+    }
+    bytes += cost;
+    kept.push(lines[i]);
+  }
+  return { text: kept.reverse().join("\n"), lines: kept.length };
+}
+
+function cutToBytes(line: string, max: number, fromEnd = false): string {
+  const buf = Buffer.from(line);
+  const part = fromEnd ? buf.subarray(buf.length - max) : buf.subarray(0, max);
+  return part.toString("utf8");
+}
+
+function trimFinalNewline(s: string): string {
+  return s.endsWith("\n") ? s.slice(0, -1) : s;
+}

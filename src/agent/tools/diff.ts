@@ -1,0 +1,127 @@
+// Line-based unified diff (Myers' O(ND) algorithm) for the edit tool's result. Edits touch a few
+// places in a file, so the common prefix and suffix are trimmed first and the search usually ends
+// after a handful of rounds; a pathological diff gives up on minimality rather than on memory.
+
+export type DiffOptions = { context?: number; oldLabel?: string; newLabel?: string };
+
+type Op = { kind: " " | "-" | "+"; line: string };
+
+/** Beyond this many differing lines the diff is reported as one replaced block instead of searched. */
+const MAX_EDIT_DISTANCE = 2000;
+
+export function unifiedDiff(oldText: string, newText: string, opts: DiffOptions = {}): string {
+  const context = opts.context ?? 3;
+  const ops = diffLines(splitLines(oldText), splitLines(newText));
+  const hunks = toHunks(ops, context);
+  if (hunks.length === 0) return "";
+  return [`--- ${opts.oldLabel ?? "a"}`, `+++ ${opts.newLabel ?? "b"}`, ...hunks].join("\n");
+}
+
+function splitLines(text: string): string[] {
+  if (text === "") return [];
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+function diffLines(a: string[], b: string[]): Op[] {
+  let pre = 0;
+  while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
+  let suf = 0;
+  while (suf < a.length - pre && suf < b.length - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf]) suf++;
+  const midA = a.slice(pre, a.length - suf);
+  const midB = b.slice(pre, b.length - suf);
+  const mid = myers(midA, midB) ?? [...midA.map((line): Op => ({ kind: "-", line })), ...midB.map((line): Op => ({ kind: "+", line }))];
+  return [
+    ...a.slice(0, pre).map((line): Op => ({ kind: " ", line })),
+    ...mid,
+    ...a.slice(a.length - suf).map((line): Op => ({ kind: " ", line })),
+  ];
+}
+
+/** Shortest edit script, or null when it would need more than MAX_EDIT_DISTANCE edits. */
+function myers(a: string[], b: string[]): Op[] | null {
+  const n = a.length;
+  const m = b.length;
+  const max = n + m;
+  if (max === 0) return [];
+  const off = max + 1;
+  const v = new Int32Array(2 * max + 3);
+  // trace[d] holds v[-d-1 .. d+1] as it was when round d started: all that backtracking reads.
+  const trace: Int32Array[] = [];
+  for (let d = 0; d <= Math.min(max, MAX_EDIT_DISTANCE); d++) {
+    trace.push(v.slice(off - d - 1, off + d + 2));
+    for (let k = -d; k <= d; k += 2) {
+      let x = k === -d || (k !== d && v[off + k - 1] < v[off + k + 1]) ? v[off + k + 1] : v[off + k - 1] + 1;
+      let y = x - k;
+      while (x < n && y < m && a[x] === b[y]) {
+        x++;
+        y++;
+      }
+      v[off + k] = x;
+      if (x >= n && y >= m) return backtrack(a, b, trace);
+    }
+  }
+  return null;
+}
+
+function backtrack(a: string[], b: string[], trace: Int32Array[]): Op[] {
+  const ops: Op[] = [];
+  let x = a.length;
+  let y = b.length;
+  for (let d = trace.length - 1; d >= 0; d--) {
+    const snap = trace[d];
+    const at = (k: number): number => snap[k + d + 1];
+    const k = x - y;
+    const prevK = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? k + 1 : k - 1;
+    const prevX = at(prevK);
+    const prevY = prevX - prevK;
+    while (x > prevX && y > prevY) {
+      ops.push({ kind: " ", line: a[x - 1] });
+      x--;
+      y--;
+    }
+    if (d > 0) {
+      if (x === prevX) ops.push({ kind: "+", line: b[y - 1] });
+      else ops.push({ kind: "-", line: a[x - 1] });
+    }
+    x = prevX;
+    y = prevY;
+  }
+  return ops.reverse();
+}
+
+function toHunks(ops: Op[], context: number): string[] {
+  const out: string[] = [];
+  const changes: number[] = [];
+  ops.forEach((op, i) => {
+    if (op.kind !== " ") changes.push(i);
+  });
+  let ci = 0;
+  while (ci < changes.length) {
+    const start = Math.max(0, changes[ci] - context);
+    let lastChange = changes[ci];
+    // Changes closer than two contexts apart share one hunk.
+    while (ci + 1 < changes.length && changes[ci + 1] - lastChange - 1 <= 2 * context) lastChange = changes[++ci];
+    ci++;
+    const end = Math.min(ops.length, lastChange + context + 1);
+    let oldBefore = 0;
+    let newBefore = 0;
+    for (let i = 0; i < start; i++) {
+      if (ops[i].kind !== "+") oldBefore++;
+      if (ops[i].kind !== "-") newBefore++;
+    }
+    let oldLen = 0;
+    let newLen = 0;
+    const body: string[] = [];
+    for (let i = start; i < end; i++) {
+      const op = ops[i];
+      if (op.kind !== "+") oldLen++;
+      if (op.kind !== "-") newLen++;
+      body.push(op.kind + op.line);
+    }
+    const range = (before: number, len: number): string => `${len === 0 ? before : before + 1},${len}`;
+    out.push(`@@ -${range(oldBefore, oldLen)} +${range(newBefore, newLen)} @@`, ...body);
+  }
+  return out;
+}

@@ -1,0 +1,144 @@
+// The `edit` tool: exact, unique text replacements, applied together or not at all. Matching runs
+// on LF-normalised text without the BOM, and the file is written back with its own BOM and line
+// endings, so editing a CRLF file doesn't turn it into a mixed one.
+import { readFileSync, statSync } from "node:fs";
+import type { Json, JsonObject } from "../../ext/protocol.ts";
+import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
+import { atomicWrite, errorText, resolvePath, stringArg, textResult } from "./common.ts";
+import { unifiedDiff } from "./diff.ts";
+
+const DESCRIPTION = `Edit a file by replacing exact text.
+Each entry in edits has oldText (copied exactly from the file, including whitespace and indentation) and newText (its replacement).
+Every oldText must occur exactly once in the file; include enough surrounding lines to make it unique. Edits must not overlap. All edits are applied together, or none is (the file is left untouched on any error).
+Line endings and a byte-order mark are preserved. The result is a unified diff of the change.
+Use write to create new files or rewrite a file completely.`;
+
+type Edit = { oldText: string; newText: string };
+type Match = { index: number; edit: number; oldText: string; newText: string };
+
+const BOM = "\uFEFF";
+
+export const editTool: Tool = {
+  name: "edit",
+  description: DESCRIPTION,
+  schema: {
+    type: "object",
+    properties: {
+      path: { type: "string", description: "Path of the file to edit (relative to the working directory, or absolute)." },
+      edits: {
+        type: "array",
+        minItems: 1,
+        description: "Replacements, applied together.",
+        items: {
+          type: "object",
+          properties: {
+            oldText: { type: "string", description: "Exact text to replace; must occur exactly once." },
+            newText: { type: "string", description: "Replacement text." },
+          },
+          required: ["oldText", "newText"],
+        },
+      },
+    },
+    required: ["path", "edits"],
+  },
+  preview(args: JsonObject): string {
+    const path = stringArg(args, "path") ?? "?";
+    const n = Array.isArray(args.edits) ? args.edits.length : 0;
+    return `edit ${path} (${n} ${n === 1 ? "change" : "changes"})`;
+  },
+  async execute(args: JsonObject, ctx: ToolContext): Promise<ToolOutput> {
+    const path = stringArg(args, "path");
+    if (path === undefined || path === "") return textResult(`edit needs a "path" string argument.`, true);
+    const edits = decodeEdits(args.edits);
+    if (typeof edits === "string") return textResult(edits, true);
+    const abs = resolvePath(ctx.cwd, path);
+    let bytes: Buffer;
+    try {
+      if (statSync(abs).isDirectory()) return textResult(`${abs} is a directory; edit only changes files.`, true);
+      bytes = readFileSync(abs);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return textResult(`File not found: ${abs} (use the write tool to create a new file).`, true);
+      return textResult(`Could not read ${abs} (${errorText(err)}).`, true);
+    }
+    if (bytes.includes(0)) return textResult(`${abs} looks like a binary file; edit only changes text files.`, true);
+    let raw: string;
+    try {
+      raw = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+    } catch {
+      // Decoding with replacement characters and writing back would corrupt every non-UTF-8 byte.
+      return textResult(`${abs} is not valid UTF-8, so edit would corrupt it; use the bash tool (for example sed or iconv) instead.`, true);
+    }
+
+    const bom = raw.startsWith(BOM);
+    const body = bom ? raw.slice(1) : raw;
+    const crlf = usesCrlf(body);
+    const text = body.replace(/\r\n/g, "\n");
+
+    const planned = planEdits(text, edits, abs);
+    if (typeof planned === "string") return textResult(planned, true);
+    let next = text;
+    for (const m of [...planned].sort((x, y) => y.index - x.index)) next = next.slice(0, m.index) + m.newText + next.slice(m.index + m.oldText.length);
+    if (next === text) return textResult(`The edits leave ${abs} unchanged (every newText equals its oldText); nothing was written.`, true);
+
+    const out = (bom ? BOM : "") + (crlf ? next.replace(/\n/g, "\r\n") : next);
+    try {
+      atomicWrite(abs, out);
+    } catch (err) {
+      return textResult(`Could not write ${abs} (${errorText(err)}); the file is unchanged.`, true);
+    }
+    const diff = unifiedDiff(text, next, { oldLabel: abs, newLabel: abs });
+    const summary = `Edited ${abs}: ${edits.length} ${edits.length === 1 ? "replacement" : "replacements"} applied.`;
+    return textResult(diff === "" ? summary : `${summary}\n\n${diff}`);
+  },
+};
+
+function decodeEdits(v: Json | undefined): Edit[] | string {
+  if (!Array.isArray(v) || v.length === 0) return `edit needs an "edits" array with at least one {oldText, newText} entry.`;
+  const out: Edit[] = [];
+  for (let i = 0; i < v.length; i++) {
+    const e = v[i];
+    if (e === null || typeof e !== "object" || Array.isArray(e) || typeof e.oldText !== "string" || typeof e.newText !== "string") {
+      return `edits[${i}] must be an object with string fields oldText and newText.`;
+    }
+    if (e.oldText === "") return `edits[${i}].oldText is empty; it must be text copied from the file.`;
+    out.push({ oldText: e.oldText.replace(/\r\n/g, "\n"), newText: e.newText.replace(/\r\n/g, "\n") });
+  }
+  return out;
+}
+
+/** Finds every edit's single occurrence, or explains in one sentence why the set can't apply. */
+function planEdits(text: string, edits: Edit[], abs: string): Match[] | string {
+  const matches: Match[] = [];
+  for (let i = 0; i < edits.length; i++) {
+    const { oldText, newText } = edits[i];
+    const label = edits.length === 1 ? "oldText" : `edits[${i}].oldText`;
+    const count = occurrences(text, oldText);
+    if (count === 0) return `${label} was not found in ${abs}; it must match the file exactly, including whitespace and indentation (read the file again to copy it). No edits were applied.`;
+    if (count > 1) return `${label} occurs ${count} times in ${abs}; include more surrounding lines so it matches exactly once. No edits were applied.`;
+    matches.push({ index: text.indexOf(oldText), edit: i, oldText, newText });
+  }
+  const sorted = [...matches].sort((x, y) => x.index - y.index);
+  for (let i = 1; i < sorted.length; i++) {
+    const prev = sorted[i - 1];
+    const cur = sorted[i];
+    if (cur.index < prev.index + prev.oldText.length) {
+      return `edits[${prev.edit}] and edits[${cur.edit}] overlap in ${abs}; merge them into one edit. No edits were applied.`;
+    }
+  }
+  return matches;
+}
+
+/** Counts occurrences, overlapping ones included: "aa" in "aaa" is ambiguous, so it counts twice. */
+function occurrences(text: string, needle: string): number {
+  let n = 0;
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + 1)) n++;
+  return n;
+}
+
+/** A file counts as CRLF when most of its line breaks are CRLF. */
+function usesCrlf(text: string): boolean {
+  const crlf = text.split("\r\n").length - 1;
+  if (crlf === 0) return false;
+  const lf = text.split("\n").length - 1;
+  return crlf * 2 >= lf;
+}

@@ -1,0 +1,257 @@
+// The `read` tool: text files page by page (streamed, so any offset in a huge file is reachable),
+// images as image blocks, and clear refusals for directories and binary files.
+import { open, stat } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
+import type { JsonObject } from "../../ext/protocol.ts";
+import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
+import { errorText, positiveIntArg, resolvePath, stringArg, textResult } from "./common.ts";
+
+export const READ_MAX_LINES = 2000;
+export const READ_MAX_BYTES = 50 * 1024;
+export const READ_MAX_LINE_CHARS = 2000;
+/** Base64 grows data by 4/3; providers cap an encoded image at about 5 MB. */
+export const READ_MAX_IMAGE_BYTES = 3_750_000;
+const CHUNK = 64 * 1024;
+const SNIFF = 8 * 1024;
+/** Up to this size the note says how many lines the file has; beyond it we don't scan to the end. */
+const COUNT_LIMIT = 16 * 1024 * 1024;
+
+const DESCRIPTION = `Read a file from the filesystem.
+Text files: returns up to ${READ_MAX_LINES} lines or ${READ_MAX_BYTES / 1024} KiB per call, whichever comes first; a note at the end says how to continue. Use offset (1-based line number) and limit (number of lines) to page through large files; any offset is reachable. Lines longer than ${READ_MAX_LINE_CHARS} characters are cut, with a note.
+Images (PNG, JPEG, GIF, WebP) are returned as images you can see.
+Directories and binary files are refused; use the bash tool (ls, file, xxd) for those.
+Paths are relative to the working directory, or absolute.`;
+
+type Page = {
+  lines: string[];
+  first: number;
+  /** True when the page stopped before the end of the file. */
+  more: boolean;
+  byBytes: boolean;
+  cut: number[];
+  /** Lines seen in total; exact when the whole file was read. */
+  seen: number;
+};
+
+export const readTool: Tool = {
+  name: "read",
+  description: DESCRIPTION,
+  schema: {
+    type: "object",
+    properties: {
+      path: { type: "string", description: "Path of the file to read (relative to the working directory, or absolute)." },
+      offset: { type: "integer", minimum: 1, description: "1-based line number to start from (default 1)." },
+      limit: { type: "integer", minimum: 1, description: `Maximum number of lines to return (default and maximum ${READ_MAX_LINES}).` },
+    },
+    required: ["path"],
+  },
+  preview(args: JsonObject): string {
+    const path = stringArg(args, "path") ?? "?";
+    const offset = typeof args.offset === "number" ? args.offset : undefined;
+    const limit = typeof args.limit === "number" ? args.limit : undefined;
+    if (offset === undefined && limit === undefined) return `read ${path}`;
+    const from = offset ?? 1;
+    return limit === undefined ? `read ${path} from line ${from}` : `read ${path} lines ${from}-${from + limit - 1}`;
+  },
+  async execute(args: JsonObject, ctx: ToolContext): Promise<ToolOutput> {
+    const path = stringArg(args, "path");
+    if (path === undefined || path === "") return textResult(`read needs a "path" string argument.`, true);
+    const offset = positiveIntArg(args, "offset");
+    if (offset.error) return textResult(offset.error, true);
+    const limit = positiveIntArg(args, "limit");
+    if (limit.error) return textResult(limit.error, true);
+    const abs = resolvePath(ctx.cwd, path);
+    try {
+      return await readPath(abs, offset.value ?? 1, Math.min(limit.value ?? READ_MAX_LINES, READ_MAX_LINES), ctx.signal);
+    } catch (err) {
+      return textResult(`Could not read ${abs} (${errorText(err)}).`, true);
+    }
+  },
+};
+
+async function readPath(abs: string, offset: number, limit: number, signal: AbortSignal): Promise<ToolOutput> {
+  let size: number;
+  try {
+    const st = await stat(abs);
+    if (st.isDirectory()) return textResult(`${abs} is a directory; read only reads files. Use the bash tool (for example \`ls -la ${shellQuote(abs)}\`) to list it.`, true);
+    if (!st.isFile()) return textResult(`${abs} is not a regular file (a device, socket or pipe), so read won't open it.`, true);
+    size = st.size;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return textResult(`File not found: ${abs}`, true);
+    throw err;
+  }
+  const fh = await open(abs, "r");
+  try {
+    const head = Buffer.alloc(Math.min(SNIFF, size));
+    const { bytesRead } = await fh.read(head, 0, head.length, 0);
+    const sniff = head.subarray(0, bytesRead);
+    const mime = imageMime(sniff);
+    if (mime) return await readImage(fh, abs, mime, size);
+    if (looksBinary(sniff)) {
+      return textResult(`${abs} looks like a binary file (${formatBytes(size)}), so read won't show it. Use the bash tool (for example \`file\` or \`xxd | head\`) to inspect it.`, true);
+    }
+    if (size === 0) return textResult(`${abs} is empty (0 bytes).`);
+    const page = await readPage(fh, offset, limit, signal);
+    if (signal.aborted) return textResult(`Reading ${abs} was aborted.`, true);
+    if (page.lines.length === 0) {
+      return textResult(`offset ${offset} is beyond the end of ${abs}, which has ${page.seen} ${page.seen === 1 ? "line" : "lines"}.`, true);
+    }
+    const total = page.more ? (size <= COUNT_LIMIT ? await countFileLines(fh) : undefined) : page.seen;
+    return textResult(page.lines.join("\n") + notes(page, total, size));
+  } finally {
+    await fh.close();
+  }
+}
+
+async function readPage(fh: FileHandle, offset: number, limit: number, signal: AbortSignal): Promise<Page> {
+  const page: Page = { lines: [], first: offset, more: false, byBytes: false, cut: [], seen: 0 };
+  const decoder = new TextDecoder("utf-8");
+  const buf = Buffer.alloc(CHUNK);
+  let bytes = 0;
+  // The current line is kept only up to the cut length: a multi-gigabyte single line costs no memory.
+  let cur = "";
+  let curLen = 0;
+  let stopped = false;
+
+  const finishLine = (): void => {
+    page.seen++;
+    if (page.seen < offset) return;
+    if (page.lines.length >= limit) {
+      page.more = true;
+      stopped = true;
+      return;
+    }
+    let line = curLen > READ_MAX_LINE_CHARS ? cur.slice(0, READ_MAX_LINE_CHARS) : cur;
+    if (curLen <= READ_MAX_LINE_CHARS && line.endsWith("\r")) line = line.slice(0, -1);
+    if (curLen > READ_MAX_LINE_CHARS) {
+      line += ` … [line cut: ${curLen - READ_MAX_LINE_CHARS} more characters]`;
+      page.cut.push(page.seen);
+    }
+    const cost = Buffer.byteLength(line) + 1;
+    if (page.lines.length > 0 && bytes + cost > READ_MAX_BYTES) {
+      page.more = true;
+      page.byBytes = true;
+      stopped = true;
+      return;
+    }
+    bytes += cost;
+    page.lines.push(line);
+  };
+
+  const feed = (text: string): void => {
+    let start = 0;
+    while (!stopped) {
+      const nl = text.indexOf("\n", start);
+      const end = nl === -1 ? text.length : nl;
+      if (page.seen + 1 >= offset && cur.length <= READ_MAX_LINE_CHARS) cur += text.slice(start, Math.min(end, start + READ_MAX_LINE_CHARS + 1 - cur.length));
+      curLen += end - start;
+      if (nl === -1) return;
+      finishLine();
+      cur = "";
+      curLen = 0;
+      start = nl + 1;
+    }
+  };
+
+  let position = 0;
+  while (!stopped && !signal.aborted) {
+    const { bytesRead } = await fh.read(buf, 0, CHUNK, position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    feed(decoder.decode(buf.subarray(0, bytesRead), { stream: true }));
+  }
+  if (!stopped) {
+    feed(decoder.decode());
+    if (!stopped && curLen > 0) finishLine();
+  }
+  return page;
+}
+
+function notes(page: Page, total: number | undefined, size: number): string {
+  const out: string[] = [];
+  const last = page.first + page.lines.length - 1;
+  if (page.more) {
+    const of = total === undefined ? `; the file (${formatBytes(size)}) continues` : ` of ${total}`;
+    const why = page.byBytes ? ` (${READ_MAX_BYTES / 1024} KiB per call)` : "";
+    out.push(`[Showing lines ${page.first}-${last}${of}${why}. Use offset=${last + 1} to continue.]`);
+  } else if (page.first > 1) {
+    out.push(`[Showing lines ${page.first}-${last} of ${total ?? last}; end of file.]`);
+  }
+  if (page.cut.length > 0) {
+    const shown = page.cut.slice(0, 5).join(", ") + (page.cut.length > 5 ? ` and ${page.cut.length - 5} more` : "");
+    out.push(`[Line${page.cut.length === 1 ? "" : "s"} ${shown} ${page.cut.length === 1 ? "was" : "were"} longer than ${READ_MAX_LINE_CHARS} characters and cut; use the bash tool (for example \`sed -n 'Np' FILE | cut -c${READ_MAX_LINE_CHARS + 1}-\`) to see the rest.]`);
+  }
+  return out.length === 0 ? "" : "\n\n" + out.join("\n");
+}
+
+async function countFileLines(fh: FileHandle): Promise<number> {
+  const buf = Buffer.alloc(CHUNK);
+  let position = 0;
+  let lines = 0;
+  let lastByte = 10;
+  for (;;) {
+    const { bytesRead } = await fh.read(buf, 0, CHUNK, position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    for (let i = buf.indexOf(10, 0); i !== -1 && i < bytesRead; i = buf.indexOf(10, i + 1)) lines++;
+    lastByte = buf[bytesRead - 1];
+  }
+  return lastByte === 10 ? lines : lines + 1;
+}
+
+async function readImage(fh: FileHandle, abs: string, mime: string, size: number): Promise<ToolOutput> {
+  if (size > READ_MAX_IMAGE_BYTES) {
+    return textResult(`${abs} is a ${mime} image of ${formatBytes(size)}, larger than the ${formatBytes(READ_MAX_IMAGE_BYTES)} a model accepts. Shrink it first (for example with ImageMagick's \`convert -resize\`).`, true);
+  }
+  const data = Buffer.alloc(size);
+  let off = 0;
+  while (off < size) {
+    const { bytesRead } = await fh.read(data, off, size - off, off);
+    if (bytesRead === 0) break;
+    off += bytesRead;
+  }
+  return {
+    content: [
+      { type: "text", text: `Image ${abs} (${mime}, ${formatBytes(off)})` },
+      { type: "image", mimeType: mime, data: data.subarray(0, off).toString("base64") },
+    ],
+    isError: false,
+  };
+}
+
+/** Identifies images by their magic bytes, never by the file name. */
+export function imageMime(b: Uint8Array): string | undefined {
+  const starts = (sig: number[], at = 0): boolean => b.length >= at + sig.length && sig.every((v, i) => b[at + i] === v);
+  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
+  if (starts([0xff, 0xd8, 0xff])) return "image/jpeg";
+  if (starts([0x47, 0x49, 0x46, 0x38]) && (b[4] === 0x37 || b[4] === 0x39) && b[5] === 0x61) return "image/gif";
+  if (starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8)) return "image/webp";
+  return undefined;
+}
+
+/** A NUL byte, or invalid UTF-8 with many control bytes, means binary. */
+export function looksBinary(b: Uint8Array): boolean {
+  if (b.includes(0)) return true;
+  // A sample may end inside a multi-byte character; drop up to three trailing bytes before judging.
+  for (let trim = 0; trim <= Math.min(3, b.length); trim++) {
+    try {
+      new TextDecoder("utf-8", { fatal: true }).decode(b.subarray(0, b.length - trim));
+      return false;
+    } catch {
+      // Try a shorter sample.
+    }
+  }
+  let control = 0;
+  for (const byte of b) if (byte < 0x09 || (byte > 0x0d && byte < 0x20 && byte !== 0x1b)) control++;
+  return control > b.length * 0.1;
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} bytes`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+function shellQuote(s: string): string {
+  return /^[\w./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,131 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  authPath,
+  configPath,
+  defaultProvider,
+  knownSecrets,
+  readAuth,
+  readConfig,
+  readSystemMd,
+  rememberModel,
+  removeApiKey,
+  resolveCredentials,
+  saveApiKey,
+  updateConfig,
+} from "../../src/agent/config.ts";
+
+let home: string;
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), "zot-config-"));
+});
+afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+describe("config.json", () => {
+  test("remembers provider and model while keeping unknown keys", () => {
+    writeFileSync(configPath(home), JSON.stringify({ theme: "dark", custom: { keep: true } }));
+    expect(rememberModel(home, "anthropic", "claude-x")).toEqual({ ok: true });
+    const c = readConfig(home);
+    expect(c.values).toEqual({ provider: "anthropic", model: "claude-x", theme: "dark" });
+    expect(c.raw.custom).toEqual({ keep: true });
+  });
+
+  test("a null in the patch removes a key", () => {
+    updateConfig(home, { theme: "dark", model: "m" });
+    updateConfig(home, { theme: null });
+    expect(JSON.parse(readFileSync(configPath(home), "utf8"))).toEqual({ model: "m" });
+  });
+
+  test("a broken config.json is reported and never overwritten", () => {
+    writeFileSync(configPath(home), "{ not json");
+    expect(readConfig(home).warning).toContain(configPath(home));
+    const r = updateConfig(home, { model: "m" });
+    expect(r.ok).toBe(false);
+    expect(readFileSync(configPath(home), "utf8")).toBe("{ not json");
+  });
+
+  test("a missing config.json is simply empty", () => {
+    expect(readConfig(home)).toEqual({ values: {}, raw: {} });
+  });
+});
+
+describe("auth.json", () => {
+  test("is written with mode 0600 and keeps other providers' keys", () => {
+    saveApiKey(home, "anthropic", "sk-ant-1111111111");
+    saveApiKey(home, "openai", "sk-oai-2222222222");
+    expect(statSync(authPath(home)).mode & 0o777).toBe(0o600);
+    expect(readAuth(home).keys).toEqual({ anthropic: "sk-ant-1111111111", openai: "sk-oai-2222222222" });
+    const removed = removeApiKey(home, "anthropic");
+    expect(removed).toMatchObject({ ok: true, removed: true });
+    expect(readAuth(home).keys).toEqual({ openai: "sk-oai-2222222222" });
+  });
+
+  test("a group- or world-readable file is refused with a warning naming the chmod fix", () => {
+    saveApiKey(home, "anthropic", "sk-ant-1111111111");
+    chmodSync(authPath(home), 0o644);
+    const r = readAuth(home);
+    expect(r.keys).toEqual({});
+    expect(r.warning).toBe(`Ignoring ${authPath(home)}: it is readable by other users (mode 644); run \`chmod 600 ${authPath(home)}\` to use the keys in it.`);
+    const creds = resolveCredentials({ provider: "anthropic", home, env: {} });
+    expect(creds.credential).toBeNull();
+    expect(creds.warnings).toEqual([r.warning as string]);
+  });
+
+  test("saving a key repairs the permissions of an exposed file", () => {
+    saveApiKey(home, "openai", "sk-oai-2222222222");
+    chmodSync(authPath(home), 0o666);
+    saveApiKey(home, "anthropic", "sk-ant-1111111111");
+    expect(statSync(authPath(home)).mode & 0o777).toBe(0o600);
+  });
+
+  test("an unparsable file is ignored without quoting its content", () => {
+    writeFileSync(authPath(home), '{"anthropic": sk-ant-SECRET}', { mode: 0o600 });
+    const r = readAuth(home);
+    expect(r.keys).toEqual({});
+    expect(r.warning).toContain("not valid JSON");
+    expect(r.warning).not.toContain("SECRET");
+  });
+});
+
+describe("credential lookup", () => {
+  test("--api-key wins over the environment, which wins over auth.json", () => {
+    saveApiKey(home, "anthropic", "from-auth-json");
+    const env = { ANTHROPIC_API_KEY: "from-env-var" };
+    expect(resolveCredentials({ provider: "anthropic", home, env, apiKey: "from-flag" }).credential).toEqual({ key: "from-flag", source: "flag", from: "--api-key" });
+    expect(resolveCredentials({ provider: "anthropic", home, env }).credential).toEqual({ key: "from-env-var", source: "env", from: "ANTHROPIC_API_KEY" });
+    expect(resolveCredentials({ provider: "anthropic", home, env: {} }).credential).toEqual({ key: "from-auth-json", source: "auth.json", from: authPath(home) });
+  });
+
+  test("kimi accepts KIMI_API_KEY and MOONSHOT_API_KEY", () => {
+    expect(resolveCredentials({ provider: "kimi", home, env: { MOONSHOT_API_KEY: "moon-key-123" } }).credential?.from).toBe("MOONSHOT_API_KEY");
+    expect(resolveCredentials({ provider: "kimi", home, env: { KIMI_API_KEY: "kimi-key-123", MOONSHOT_API_KEY: "m" } }).credential?.from).toBe("KIMI_API_KEY");
+  });
+
+  test("the default provider is the last used, else the first with a key, else mock with a notice", () => {
+    expect(defaultProvider({ home, env: { OPENAI_API_KEY: "k-openai-1" }, last: "openai" })).toEqual({ provider: "openai" });
+    expect(defaultProvider({ home, env: { OPENAI_API_KEY: "k-openai-1" }, last: "anthropic" })).toEqual({ provider: "openai" });
+    expect(defaultProvider({ home, env: {}, last: "ollama" })).toEqual({ provider: "ollama" });
+    const none = defaultProvider({ home, env: {} });
+    expect(none.provider).toBe("mock");
+    expect(none.notice).toContain("ANTHROPIC_API_KEY");
+    expect(none.notice).toContain(authPath(home));
+  });
+
+  test("known secrets gather the flag, the environment and auth.json", () => {
+    saveApiKey(home, "openai", "sk-oai-2222222222");
+    const s = knownSecrets(home, { ANTHROPIC_API_KEY: "sk-ant-env-1111" }, "flag-key-123");
+    expect(s.sort()).toEqual(["flag-key-123", "sk-ant-env-1111", "sk-oai-2222222222"].sort());
+  });
+});
+
+describe("SYSTEM.md", () => {
+  test("is read when present and non-empty", () => {
+    expect(readSystemMd(home)).toBeNull();
+    writeFileSync(join(home, "SYSTEM.md"), "  \n");
+    expect(readSystemMd(home)).toBeNull();
+    writeFileSync(join(home, "SYSTEM.md"), "You are a pirate.\n");
+    expect(readSystemMd(home)).toBe("You are a pirate.");
+  });
+});

@@ -1,0 +1,25 @@
+import { describe, expect, test } from "bun:test";
+import { builtinTools, selectTools } from "../../../src/agent/tools/index.ts";
+
+describe("tool selection", () => {
+  test("offers read, write, edit, bash and skill with object schemas", () => {
+    const tools = builtinTools();
+    expect(tools.map((t) => t.name)).toEqual(["read", "write", "edit", "bash", "skill"]);
+    for (const t of tools) expect(t.schema.type).toBe("object");
+  });
+
+  test("--tools keeps only the named built-ins", () => {
+    const r = selectTools(["bash", " read "]);
+    expect(r.error).toBeUndefined();
+    expect(r.tools.map((t) => t.name)).toEqual(["read", "bash"]);
+  });
+
+  test("null selects every built-in", () => {
+    expect(selectTools(null).tools.length).toBe(5);
+  });
+
+  test("unknown names produce one sentence listing the valid ones", () => {
+    const r = selectTools(["read", "grep"]);
+    expect(r.error).toBe('Unknown tool "grep" in --tools; the built-in tools are read, write, edit, bash, skill.');
+  });
+});
