@@ -1,0 +1,300 @@
+// Anthropic Messages API client: POST <base>/v1/messages with `stream: true`.
+import type { Json, JsonObject, Message, ToolCallPart, Usage } from "../messages.ts";
+import { emptyUsage } from "../messages.ts";
+import type { ModelInfo, Provider, ProviderEvent, ProviderRequest } from "../provider.ts";
+import { findModel } from "../catalog.ts";
+import { finishMessage, parseToolArgs, type Outcome } from "./assemble.ts";
+import { runHttpStream, type Assembler, type ClientOptions } from "./http-stream.ts";
+import { num, parseObject, rec, str, type Rec } from "./json.ts";
+import type { SseEvent } from "./sse.ts";
+
+export const ANTHROPIC_BASE = "https://api.anthropic.com";
+export const ANTHROPIC_VERSION = "2023-06-01";
+
+/** Thinking token budgets for --reasoning. */
+export const THINKING_BUDGET = { low: 2048, medium: 8192, high: 16384 } as const;
+
+const EPHEMERAL: JsonObject = { type: "ephemeral" };
+
+export class AnthropicProvider implements Provider {
+  readonly name = "anthropic";
+  constructor(private readonly opts: ClientOptions) {}
+
+  async *stream(req: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+    const info = findModel(this.opts.catalog, "anthropic", req.model);
+    const base = (this.opts.baseUrl ?? info?.baseUrl ?? ANTHROPIC_BASE).replace(/\/+$/, "").replace(/\/v1$/, "");
+    const key = this.opts.apiKey ?? "";
+    if (key === "" && base === ANTHROPIC_BASE) {
+      const message = finishMessage([], { kind: "error", error: "no API key for anthropic; set ANTHROPIC_API_KEY or pass --api-key" }, { provider: "anthropic", model: req.model, usage: emptyUsage(), info });
+      yield { type: "done", message };
+      return;
+    }
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: "text/event-stream",
+      "anthropic-version": ANTHROPIC_VERSION,
+    };
+    if (key !== "") headers["x-api-key"] = key;
+    yield* runHttpStream({
+      url: `${base}/v1/messages`,
+      init: { method: "POST", headers, body: JSON.stringify(anthropicBody(req, info)) },
+      ctx: { provider: "anthropic", keyHint: "ANTHROPIC_API_KEY", secrets: key ? [key] : [], signal, policy: this.opts.retry },
+      assembler: new AnthropicAssembler(),
+      model: req.model,
+      info,
+      endMarker: "message_stop",
+    });
+  }
+}
+
+/** The request body. Exported for tests and for anyone debugging what zot sends. */
+export function anthropicBody(req: ProviderRequest, info: ModelInfo | undefined): JsonObject {
+  let maxTokens = req.maxTokens ?? info?.maxTokens ?? 8192;
+  const body: JsonObject = { model: req.model, max_tokens: maxTokens, stream: true };
+  if (req.system.trim() !== "") body.system = [{ type: "text", text: req.system, cache_control: EPHEMERAL }];
+  body.messages = anthropicMessages(req.messages);
+  if (req.tools.length > 0) {
+    body.tools = req.tools.map((t, i): JsonObject => {
+      const tool: JsonObject = { name: t.name, description: t.description, input_schema: t.schema };
+      if (i === req.tools.length - 1) tool.cache_control = EPHEMERAL;
+      return tool;
+    });
+  }
+  if (req.reasoning && info?.reasoning !== false) {
+    const budget = Math.min(THINKING_BUDGET[req.reasoning], Math.max(1024, maxTokens - 1024));
+    if (maxTokens <= budget) maxTokens = budget + 1024;
+    body.max_tokens = maxTokens;
+    body.thinking = { type: "enabled", budget_tokens: budget };
+  }
+  return body;
+}
+
+type WireMessage = { role: "user" | "assistant"; content: JsonObject[] };
+
+/**
+ * Conversation → wire messages. Tool results become `tool_result` blocks in a user message;
+ * consecutive same-role messages are merged (the API wants strict alternation); empty text and
+ * empty messages are dropped; the last two user messages get cache breakpoints, which with the
+ * system prompt and the tools makes the API's maximum of four.
+ */
+export function anthropicMessages(messages: readonly Message[]): Json[] {
+  const out: WireMessage[] = [];
+  const push = (role: WireMessage["role"], blocks: JsonObject[]) => {
+    if (blocks.length === 0) return;
+    const last = out[out.length - 1];
+    if (last && last.role === role) last.content.push(...blocks);
+    else out.push({ role, content: blocks });
+  };
+  for (const m of messages) {
+    if (m.role === "user") {
+      push(
+        "user",
+        m.content.flatMap((p): JsonObject[] => (p.type === "text" ? (p.text === "" ? [] : [{ type: "text", text: p.text }]) : [imageBlock(p.mimeType, p.data)])),
+      );
+    } else if (m.role === "toolResult") {
+      const content = m.content.flatMap((p): JsonObject[] => (p.type === "text" ? (p.text === "" ? [] : [{ type: "text", text: p.text }]) : [imageBlock(p.mimeType, p.data)]));
+      if (content.length === 0) content.push({ type: "text", text: "(no output)" });
+      const block: JsonObject = { type: "tool_result", tool_use_id: m.toolCallId, content };
+      if (m.isError) block.is_error = true;
+      push("user", [block]);
+    } else {
+      const blocks: JsonObject[] = [];
+      for (const p of m.content) {
+        if (p.type === "text") {
+          if (p.text !== "") blocks.push({ type: "text", text: p.text });
+        } else if (p.type === "thinking") {
+          // Signatures only verify on Anthropic; thinking from elsewhere (or cut off before its
+          // signature arrived) cannot be sent back.
+          if (m.provider !== "anthropic") continue;
+          if (p.redacted) blocks.push({ type: "redacted_thinking", data: p.redacted });
+          else if (p.signature) blocks.push({ type: "thinking", thinking: p.thinking, signature: p.signature });
+        } else {
+          blocks.push({ type: "tool_use", id: p.id, name: p.name, input: p.args });
+        }
+      }
+      push("assistant", blocks);
+    }
+  }
+  let marked = 0;
+  for (let i = out.length - 1; i >= 0 && marked < 2; i--) {
+    const m = out[i];
+    if (m.role !== "user") continue;
+    m.content[m.content.length - 1].cache_control = EPHEMERAL;
+    marked++;
+  }
+  return out;
+}
+
+function imageBlock(mimeType: string, data: string): JsonObject {
+  return { type: "image", source: { type: "base64", media_type: mimeType, data } };
+}
+
+type Block =
+  | { kind: "text"; text: string }
+  | { kind: "thinking"; thinking: string; signature: string }
+  | { kind: "redacted"; data: string }
+  | { kind: "tool"; id: string; name: string; json: string; open: boolean };
+
+/** Assembles Anthropic stream events; message_delta usage is cumulative, so it overwrites. */
+export class AnthropicAssembler implements Assembler {
+  outcome: Outcome | undefined;
+  readonly usage: Usage = emptyUsage();
+  private readonly blocks = new Map<number, Block>();
+  private stopReason: string | undefined;
+
+  handle(ev: SseEvent): ProviderEvent[] {
+    const data = parseObject(ev.data);
+    if (!data) {
+      this.outcome = { kind: "error", error: `anthropic sent an event that is not a JSON object (event "${ev.event}"); try again` };
+      return [];
+    }
+    const type = str(data.type) ?? ev.event;
+    if (type === "error" || ev.event === "error" || data.error !== undefined) {
+      this.outcome = { kind: "error", error: streamError(data) };
+      return [];
+    }
+    switch (type) {
+      case "message_start":
+        this.readUsage(rec(rec(data.message)?.usage));
+        return [];
+      case "content_block_start":
+        return this.start(num(data.index) ?? -1, rec(data.content_block));
+      case "content_block_delta":
+        return this.delta(num(data.index) ?? -1, rec(data.delta));
+      case "content_block_stop": {
+        const b = this.blocks.get(num(data.index) ?? -1);
+        if (b?.kind === "tool" && b.open) {
+          b.open = false;
+          return [{ type: "tool_use_end", id: b.id }];
+        }
+        return [];
+      }
+      case "message_delta":
+        this.stopReason = str(rec(data.delta)?.stop_reason) ?? this.stopReason;
+        this.readUsage(rec(data.usage));
+        return [];
+      case "message_stop":
+        this.outcome = this.complete();
+        return [];
+      default:
+        return []; // ping and event types newer than this client
+    }
+  }
+
+  close(): ProviderEvent[] {
+    const out: ProviderEvent[] = [];
+    for (const b of this.blocks.values()) {
+      if (b.kind === "tool" && b.open) {
+        b.open = false;
+        out.push({ type: "tool_use_end", id: b.id });
+      }
+    }
+    return out;
+  }
+
+  content() {
+    return [...this.blocks.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([, b]) => {
+        if (b.kind === "text") return { type: "text" as const, text: b.text };
+        if (b.kind === "thinking") return b.signature ? { type: "thinking" as const, thinking: b.thinking, signature: b.signature } : { type: "thinking" as const, thinking: b.thinking };
+        if (b.kind === "redacted") return { type: "thinking" as const, thinking: "", redacted: b.data };
+        const parsed = parseToolArgs(b.name, b.json);
+        const call: ToolCallPart = { type: "toolCall", id: b.id, name: b.name, args: parsed.args };
+        if (parsed.invalidArgs) call.invalidArgs = parsed.invalidArgs;
+        return call;
+      });
+  }
+
+  private start(index: number, block: Rec | undefined): ProviderEvent[] {
+    switch (str(block?.type)) {
+      case "text": {
+        const text = str(block?.text) ?? "";
+        this.blocks.set(index, { kind: "text", text });
+        return text ? [{ type: "text_delta", text }] : [];
+      }
+      case "thinking": {
+        const thinking = str(block?.thinking) ?? "";
+        this.blocks.set(index, { kind: "thinking", thinking, signature: str(block?.signature) ?? "" });
+        return thinking ? [{ type: "thinking_delta", text: thinking }] : [];
+      }
+      case "redacted_thinking":
+        this.blocks.set(index, { kind: "redacted", data: str(block?.data) ?? "" });
+        return [];
+      case "tool_use": {
+        const id = str(block?.id) ?? `toolu_${index}`;
+        const name = str(block?.name) ?? "";
+        const input = rec(block?.input);
+        const json = input && Object.keys(input).length > 0 ? JSON.stringify(input) : "";
+        this.blocks.set(index, { kind: "tool", id, name, json, open: true });
+        return [{ type: "tool_use_start", id, name }];
+      }
+      default:
+        return [];
+    }
+  }
+
+  private delta(index: number, delta: Rec | undefined): ProviderEvent[] {
+    const b = this.blocks.get(index);
+    if (!b || !delta) return [];
+    switch (str(delta.type)) {
+      case "text_delta": {
+        const text = str(delta.text) ?? "";
+        if (b.kind !== "text" || text === "") return [];
+        b.text += text;
+        return [{ type: "text_delta", text }];
+      }
+      case "thinking_delta": {
+        const text = str(delta.thinking) ?? "";
+        if (b.kind !== "thinking" || text === "") return [];
+        b.thinking += text;
+        return [{ type: "thinking_delta", text }];
+      }
+      case "signature_delta":
+        if (b.kind === "thinking") b.signature += str(delta.signature) ?? "";
+        return [];
+      case "input_json_delta": {
+        const part = str(delta.partial_json) ?? "";
+        if (b.kind !== "tool" || part === "") return [];
+        b.json += part;
+        return [{ type: "tool_use_args", id: b.id, delta: part }];
+      }
+      default:
+        return [];
+    }
+  }
+
+  private readUsage(u: Rec | undefined): void {
+    if (!u) return;
+    const set = (v: unknown, apply: (n: number) => void) => {
+      const n = num(v);
+      if (n !== undefined) apply(n);
+    };
+    set(u.input_tokens, (n) => (this.usage.input = n));
+    set(u.output_tokens, (n) => (this.usage.output = n));
+    set(u.cache_read_input_tokens, (n) => (this.usage.cacheRead = n));
+    set(u.cache_creation_input_tokens, (n) => (this.usage.cacheWrite = n));
+  }
+
+  private complete(): Outcome {
+    switch (this.stopReason) {
+      case "tool_use":
+        return { kind: "complete", stop: "tool_use" };
+      case "max_tokens":
+      case "model_context_window_exceeded":
+        return { kind: "complete", stop: "max_tokens" };
+      case "refusal":
+        return { kind: "error", error: "anthropic stopped the reply for safety reasons (stop reason: refusal)" };
+      default:
+        return { kind: "complete", stop: "end_turn" };
+    }
+  }
+}
+
+function streamError(data: Rec): string {
+  const err = rec(data.error);
+  const message = str(err?.message) ?? str(data.error) ?? "unknown error";
+  const type = str(err?.type);
+  const hint = type === "overloaded_error" ? "; try again later" : "";
+  return `anthropic reported an error mid-stream: ${message}${type ? ` (${type})` : ""}${hint}`;
+}

@@ -1,0 +1,256 @@
+// OpenAI Chat Completions client, also used for Kimi (Moonshot), Ollama and any compatible server:
+// POST <base>/chat/completions with `stream: true`, where the base URL includes /v1.
+import type { JsonObject, Message, ToolCallPart, Usage } from "../messages.ts";
+import { emptyUsage } from "../messages.ts";
+import type { ModelInfo, Provider, ProviderEvent, ProviderRequest } from "../provider.ts";
+import { findModel } from "../catalog.ts";
+import { finishMessage, parseToolArgs, type Outcome } from "./assemble.ts";
+import { runHttpStream, type Assembler, type ClientOptions } from "./http-stream.ts";
+import { arr, num, parseObject, rec, str, type Rec } from "./json.ts";
+import type { SseEvent } from "./sse.ts";
+
+export type CompatName = "openai" | "kimi" | "ollama";
+
+const SETUP: Record<CompatName, { base: string; keyHint?: string }> = {
+  openai: { base: "https://api.openai.com/v1", keyHint: "OPENAI_API_KEY" },
+  kimi: { base: "https://api.moonshot.ai/v1", keyHint: "KIMI_API_KEY or MOONSHOT_API_KEY" },
+  ollama: { base: "http://localhost:11434/v1" },
+};
+
+export class OpenAIProvider implements Provider {
+  constructor(
+    readonly name: CompatName,
+    private readonly opts: ClientOptions,
+  ) {}
+
+  async *stream(req: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+    const setup = SETUP[this.name];
+    const info = findModel(this.opts.catalog, this.name, req.model);
+    const base = (this.opts.baseUrl ?? info?.baseUrl ?? setup.base).replace(/\/+$/, "");
+    const key = this.opts.apiKey ?? "";
+    if (key === "" && setup.keyHint && base === setup.base) {
+      const error = `no API key for ${this.name}; set ${setup.keyHint} or pass --api-key`;
+      yield { type: "done", message: finishMessage([], { kind: "error", error }, { provider: this.name, model: req.model, usage: emptyUsage(), info }) };
+      return;
+    }
+    const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
+    if (key !== "") headers.authorization = `Bearer ${key}`;
+    yield* runHttpStream({
+      url: `${base}/chat/completions`,
+      init: { method: "POST", headers, body: JSON.stringify(openaiBody(this.name, req, info)) },
+      ctx: { provider: this.name, keyHint: setup.keyHint, secrets: key ? [key] : [], signal, policy: this.opts.retry },
+      assembler: new OpenAIAssembler(this.name),
+      model: req.model,
+      info,
+      endMarker: "[DONE]",
+    });
+  }
+}
+
+export function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo | undefined): JsonObject {
+  const messages: JsonObject[] = [];
+  if (req.system.trim() !== "") messages.push({ role: "system", content: req.system });
+  messages.push(...openaiMessages(provider, req.messages));
+  const body: JsonObject = { model: req.model, messages, stream: true, stream_options: { include_usage: true } };
+  if (req.tools.length > 0) {
+    body.tools = req.tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.schema } }));
+  }
+  // OpenAI's reasoning models reject max_tokens; other servers only know max_tokens.
+  if (req.maxTokens !== undefined) body[provider === "openai" ? "max_completion_tokens" : "max_tokens"] = req.maxTokens;
+  if (req.reasoning && provider === "openai" && info?.reasoning !== false) body.reasoning_effort = req.reasoning;
+  return body;
+}
+
+/**
+ * Conversation → chat messages. Tool results are `role: "tool"` messages, which carry text only, so
+ * images from tools follow them in one user message. Kimi wants its reasoning sent back with tool
+ * calls (`reasoning_content`); other servers do not accept it, so it is dropped for them.
+ */
+export function openaiMessages(provider: CompatName, messages: readonly Message[]): JsonObject[] {
+  const out: JsonObject[] = [];
+  let images: JsonObject[] = [];
+  const flushImages = () => {
+    if (images.length === 0) return;
+    out.push({ role: "user", content: [{ type: "text", text: "Images returned by the tool calls above:" }, ...images] });
+    images = [];
+  };
+  for (const m of messages) {
+    if (m.role !== "toolResult") flushImages();
+    if (m.role === "user") {
+      const parts = m.content.flatMap((p): JsonObject[] =>
+        p.type === "text" ? (p.text === "" ? [] : [{ type: "text", text: p.text }]) : [imageUrl(p.mimeType, p.data)],
+      );
+      if (parts.length === 0) continue;
+      out.push({ role: "user", content: parts.length === 1 && parts[0].type === "text" ? parts[0].text : parts });
+    } else if (m.role === "toolResult") {
+      const text = m.content.flatMap((p) => (p.type === "text" && p.text !== "" ? [p.text] : [])).join("\n");
+      const imgs = m.content.flatMap((p) => (p.type === "image" ? [imageUrl(p.mimeType, p.data)] : []));
+      images.push(...imgs);
+      const fallback = imgs.length > 0 ? "(the image is attached in the next message)" : "(no output)";
+      out.push({ role: "tool", tool_call_id: m.toolCallId, content: text === "" ? fallback : text });
+    } else {
+      const text = m.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
+      const calls = m.content.filter((p): p is ToolCallPart => p.type === "toolCall");
+      if (text === "" && calls.length === 0) continue;
+      const msg: JsonObject = { role: "assistant", content: text === "" ? null : text };
+      if (calls.length > 0) {
+        msg.tool_calls = calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.args) } }));
+      }
+      const reasoning = m.content.flatMap((p) => (p.type === "thinking" ? [p.thinking] : [])).join("");
+      if (provider === "kimi" && m.provider === "kimi" && reasoning !== "") msg.reasoning_content = reasoning;
+      out.push(msg);
+    }
+  }
+  flushImages();
+  return out;
+}
+
+function imageUrl(mimeType: string, data: string): JsonObject {
+  return { type: "image_url", image_url: { url: `data:${mimeType};base64,${data}` } };
+}
+
+type Call = { id: string; name: string; args: string; started: boolean };
+
+export class OpenAIAssembler implements Assembler {
+  outcome: Outcome | undefined;
+  readonly usage: Usage = emptyUsage();
+  private text = "";
+  private thinking = "";
+  private readonly calls = new Map<number, Call>();
+  private finish: string | undefined;
+
+  constructor(private readonly provider: string) {}
+
+  handle(ev: SseEvent): ProviderEvent[] {
+    if (ev.data.trim() === "[DONE]") {
+      this.outcome = this.complete();
+      return [];
+    }
+    if (ev.event.startsWith("response.")) return this.responsesApi();
+    const data = parseObject(ev.data);
+    if (!data) {
+      this.outcome = { kind: "error", error: `${this.provider} sent a stream chunk that is not a JSON object; try again` };
+      return [];
+    }
+    if (data.error !== undefined) {
+      const err = rec(data.error);
+      const msg = str(err?.message) ?? str(data.error) ?? JSON.stringify(data.error);
+      this.outcome = { kind: "error", error: `${this.provider} reported an error mid-stream: ${msg}` };
+      return [];
+    }
+    if (str(data.type)?.startsWith("response.")) return this.responsesApi();
+    const out: ProviderEvent[] = [];
+    this.readUsage(rec(data.usage));
+    const choice = arr(data.choices)?.map(rec).find((c) => c !== undefined && (num(c.index) ?? 0) === 0);
+    if (!choice) return out;
+    this.readUsage(rec(choice.usage)); // Moonshot reports usage inside the choice
+    const delta = rec(choice.delta);
+    const content = str(delta?.content);
+    if (content) {
+      this.text += content;
+      out.push({ type: "text_delta", text: content });
+    }
+    const reasoning = str(delta?.reasoning_content) || str(delta?.reasoning);
+    if (reasoning) {
+      this.thinking += reasoning;
+      out.push({ type: "thinking_delta", text: reasoning });
+    }
+    arr(delta?.tool_calls)?.forEach((raw, position) => this.toolDelta(rec(raw), position, out));
+    this.finish = str(choice.finish_reason) ?? this.finish;
+    return out;
+  }
+
+  close(): ProviderEvent[] {
+    const out: ProviderEvent[] = [];
+    for (const [index, c] of this.calls) {
+      if (!c.started) this.begin(index, c, out);
+      out.push({ type: "tool_use_end", id: c.id });
+    }
+    return out;
+  }
+
+  content() {
+    const parts = [];
+    if (this.thinking !== "") parts.push({ type: "thinking" as const, thinking: this.thinking });
+    if (this.text !== "") parts.push({ type: "text" as const, text: this.text });
+    for (const c of this.calls.values()) {
+      const parsed = parseToolArgs(c.name, c.args);
+      const call: ToolCallPart = { type: "toolCall", id: c.id, name: c.name, args: parsed.args };
+      if (parsed.invalidArgs) call.invalidArgs = parsed.invalidArgs;
+      parts.push(call);
+    }
+    return parts;
+  }
+
+  /** Calls are keyed by `index` (which some servers start at 1); id and name come once, arguments in pieces. */
+  private toolDelta(tc: Rec | undefined, position: number, out: ProviderEvent[]): void {
+    if (!tc) return;
+    const index = num(tc.index) ?? this.slotFor(str(tc.id), position);
+    const fn = rec(tc.function);
+    let call = this.calls.get(index);
+    if (!call) {
+      call = { id: "", name: "", args: "", started: false };
+      this.calls.set(index, call);
+    }
+    const id = str(tc.id);
+    if (id && call.id === "") call.id = id;
+    const name = str(fn?.name);
+    if (name && call.name === "") call.name = name;
+    const args = str(fn?.arguments) ?? "";
+    call.args += args;
+    if (!call.started && call.name !== "") this.begin(index, call, out);
+    else if (call.started && args !== "") out.push({ type: "tool_use_args", id: call.id, delta: args });
+  }
+
+  /** For servers that omit `index`: a known id keeps its call, a new id opens one, no id continues the last. */
+  private slotFor(id: string | undefined, position: number): number {
+    const keys = [...this.calls.keys()];
+    if (keys.length === 0) return position;
+    if (id) {
+      for (const [k, c] of this.calls) if (c.id === id) return k;
+      return Math.max(...keys) + 1;
+    }
+    return keys[keys.length - 1];
+  }
+
+  private begin(index: number, call: Call, out: ProviderEvent[]): void {
+    if (call.id === "") call.id = `call_${index}`;
+    call.started = true;
+    out.push({ type: "tool_use_start", id: call.id, name: call.name });
+    if (call.args !== "") out.push({ type: "tool_use_args", id: call.id, delta: call.args });
+  }
+
+  private readUsage(u: Rec | undefined): void {
+    if (!u) return;
+    const prompt = num(u.prompt_tokens);
+    const cached = num(rec(u.prompt_tokens_details)?.cached_tokens) ?? num(u.cached_tokens) ?? 0;
+    if (prompt !== undefined) {
+      this.usage.input = Math.max(0, prompt - cached);
+      this.usage.cacheRead = cached;
+    }
+    const completion = num(u.completion_tokens);
+    if (completion !== undefined) this.usage.output = completion;
+  }
+
+  private responsesApi(): ProviderEvent[] {
+    this.outcome = {
+      kind: "error",
+      error: `the server at --base-url speaks the OpenAI Responses API, which zot does not support; point --base-url at a Chat Completions endpoint (the URL ending in /v1)`,
+    };
+    return [];
+  }
+
+  private complete(): Outcome {
+    switch (this.finish) {
+      case "length":
+        return { kind: "complete", stop: "max_tokens" };
+      case "content_filter":
+        return { kind: "error", error: `${this.provider} stopped the reply with its content filter (finish reason: content_filter)` };
+      case "tool_calls":
+      case "function_call":
+        return { kind: "complete", stop: "tool_use" };
+      default:
+        return { kind: "complete", stop: "end_turn" };
+    }
+  }
+}

@@ -1,0 +1,102 @@
+// Server-sent events over a byte stream, as both provider wire formats use them. Follows the WHATWG
+// event-stream rules (any line ending, comments, unknown fields, multi-line data) with one deliberate
+// difference: a last event that is not followed by a blank line is still delivered at end of input,
+// because real recordings end that way and the SDKs accept them.
+
+export type SseEvent = { event: string; data: string; id?: string };
+
+/**
+ * Incremental decoder: feed text in any pieces, collect complete events. Each character is looked at
+ * a constant number of times, so decoding is linear in the input however it is chunked.
+ */
+export class SseDecoder {
+  private partial = "";
+  /** The previous piece ended in "\r": a "\n" opening the next piece belongs to that line ending. */
+  private skipLf = false;
+  private event = "";
+  private data: string[] = [];
+  private id: string | undefined;
+
+  push(text: string): SseEvent[] {
+    const out: SseEvent[] = [];
+    if (text === "") return out;
+    let start = 0;
+    if (this.skipLf && text.startsWith("\n")) start = 1;
+    this.skipLf = false;
+    for (let i = start; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c !== 10 && c !== 13) continue;
+      const line = this.partial + text.slice(start, i);
+      this.partial = "";
+      this.line(line, out);
+      if (c === 13) {
+        if (i + 1 === text.length) this.skipLf = true;
+        else if (text.charCodeAt(i + 1) === 10) i++;
+      }
+      start = i + 1;
+    }
+    if (start < text.length) this.partial += text.slice(start);
+    return out;
+  }
+
+  /** End of input: an unterminated last line and an event without its blank line still count. */
+  end(): SseEvent[] {
+    const out: SseEvent[] = [];
+    if (this.partial !== "") {
+      const line = this.partial;
+      this.partial = "";
+      this.line(line, out);
+    }
+    this.line("", out);
+    return out;
+  }
+
+  private line(line: string, out: SseEvent[]): void {
+    if (line === "") {
+      if (this.data.length > 0) {
+        const ev: SseEvent = { event: this.event || "message", data: this.data.join("\n") };
+        if (this.id !== undefined) ev.id = this.id;
+        out.push(ev);
+      }
+      this.event = "";
+      this.data = [];
+      return;
+    }
+    if (line.charCodeAt(0) === 58) return; // ":" comment
+    const colon = line.indexOf(":");
+    const field = colon < 0 ? line : line.slice(0, colon);
+    let value = colon < 0 ? "" : line.slice(colon + 1);
+    if (value.charCodeAt(0) === 32) value = value.slice(1);
+    if (field === "data") this.data.push(value);
+    else if (field === "event") this.event = value;
+    else if (field === "id") this.id = value;
+  }
+}
+
+/**
+ * Yields the events of a response body. The abort signal cancels the underlying stream at once;
+ * a consumer that stops early also cancels it. Read errors propagate to the caller.
+ */
+export async function* parseSse(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<SseEvent> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder("utf-8");
+  const sse = new SseDecoder();
+  const onAbort = () => {
+    reader.cancel().catch(() => {});
+  };
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    if (signal?.aborted) return;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (signal?.aborted) return;
+      if (done) break;
+      for (const ev of sse.push(decoder.decode(value, { stream: true }))) yield ev;
+    }
+    for (const ev of sse.push(decoder.decode())) yield ev;
+    for (const ev of sse.end()) yield ev;
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+    reader.cancel().catch(() => {});
+  }
+}
