@@ -1,0 +1,130 @@
+// `zot ext …`: the extension management CLI. Parses the subcommand and its options, builds the
+// context (ZOT_HOME, --cwd, output streams) and hands off to one module per subcommand. Tests call
+// runExtCli with their own `io`; zot's main passes nothing and gets the real process.
+import { type ArgSpec, parseArgs } from "./cli/args.ts";
+import { type CliIo, fail, makeCtx } from "./cli/context.ts";
+import { doctor } from "./cli/doctor.ts";
+import { init } from "./cli/init.ts";
+import { install } from "./cli/install.ts";
+import { list } from "./cli/list.ts";
+import { logs } from "./cli/logs.ts";
+import { remove } from "./cli/remove.ts";
+import { test } from "./cli/test.ts";
+import { toggle } from "./cli/toggle.ts";
+
+export type { CliIo } from "./cli/context.ts";
+
+type Sub = { usage: string; about: string; spec: ArgSpec; positionals: [number, number] };
+
+const COMMON: ArgSpec = { values: ["--cwd"], flags: ["--help"], aliases: { "-h": "--help" } };
+
+const SUBS: Record<string, Sub> = {
+  list: { usage: "list [--json]", about: "list installed extensions and their state (spawns nothing)", spec: { flags: ["--json"] }, positionals: [0, 0] },
+  doctor: {
+    usage: "doctor [--json] [-e PATH]... [--no-ext]",
+    about: "load extensions like startup, report status, registrations, conflicts, warnings",
+    spec: { flags: ["--json", "--no-ext"], multi: ["--ext"], aliases: { "-e": "--ext" } },
+    positionals: [0, 0],
+  },
+  install: {
+    usage: "install <path|git-url[#ref]> [--force] [--project]",
+    about: "copy a directory or shallow-clone a git repository into the extensions root",
+    spec: { flags: ["--force", "--project"] },
+    positionals: [1, 1],
+  },
+  remove: { usage: "remove <name> [--yes]", about: "delete an installed extension (asks first unless --yes)", spec: { flags: ["--yes"], aliases: { "-y": "--yes" } }, positionals: [1, 1] },
+  enable: { usage: "enable <name>", about: 'set "enabled": true in its manifest', spec: {}, positionals: [1, 1] },
+  disable: { usage: "disable <name>", about: 'set "enabled": false in its manifest (keeps it installed)', spec: {}, positionals: [1, 1] },
+  logs: { usage: "logs <name> [-f]", about: "print the extension's log; -f keeps following it", spec: { flags: ["--follow"], aliases: { "-f": "--follow" } }, positionals: [1, 1] },
+  init: {
+    usage: "init <name> [--lang ts|python|go|node|sh]",
+    about: "scaffold a working extension in ./<name>/ (default language: ts)",
+    spec: { values: ["--lang"] },
+    positionals: [1, 1],
+  },
+  test: {
+    usage: "test <dir> <script.jsonl> [--json]",
+    about: "check the handshake and play a scripted scenario against an extension",
+    spec: { flags: ["--json"] },
+    positionals: [2, 2],
+  },
+};
+
+export function extHelp(): string {
+  const width = Math.max(...Object.values(SUBS).map((s) => s.usage.length)) + 2;
+  return [
+    "usage: zot ext <command> [options]",
+    "",
+    "commands:",
+    ...Object.values(SUBS).map((s) => `  ${s.usage.padEnd(width)}${s.about}`),
+    "",
+    "every command takes --cwd DIR (the project whose .zot/extensions is the project root)",
+    "and uses $ZOT_HOME (default: $XDG_STATE_HOME/zot, else the platform's state directory).",
+    "",
+    "extensions are found in: --ext/-e paths (doctor), <cwd>/.zot/extensions/*/, $ZOT_HOME/extensions/*/",
+    "(in that order; the first extension with a given name wins, later ones are shadowed).",
+    "",
+    "zot ext test script lines (JSONL):",
+    '  {"send": {"type":"tool_call","name":"echo","args":{"text":"hi"}}}      ids are filled in',
+    '  {"expect": {"type":"tool_result","id":"$last_id"}, "within_ms": 2000}  subset match',
+    '  {"expect_none": {"type":"notify"}, "within_ms": 300}                   nothing matching arrives',
+    '  {"sleep_ms": 100}',
+    "",
+  ].join("\n");
+}
+
+/** Runs `zot ext <argv…>`; returns the exit code. */
+export async function runExtCli(argv: string[], io: CliIo = {}): Promise<number> {
+  const out = io.stdout ?? process.stdout;
+  // Errors before the context exists (usage, --cwd) go to the same stderr the subcommands use.
+  const early = { err: io.stderr ?? process.stderr };
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    out.write(extHelp());
+    return 0;
+  }
+  const sub = SUBS[name];
+  if (!sub) return fail(early, `unknown command "zot ext ${name}"; run zot ext --help to see the commands.`);
+
+  const spec: ArgSpec = {
+    flags: [...(COMMON.flags ?? []), ...(sub.spec.flags ?? [])],
+    values: [...(COMMON.values ?? []), ...(sub.spec.values ?? [])],
+    multi: sub.spec.multi,
+    aliases: { ...COMMON.aliases, ...sub.spec.aliases },
+  };
+  const parsed = parseArgs(rest, spec);
+  if (!parsed.ok) return fail(early, `${parsed.error} for zot ext ${name}; usage: zot ext ${sub.usage}`);
+  const args = parsed.args;
+  if (args.flags.has("--help")) {
+    out.write(`usage: zot ext ${sub.usage} [--cwd DIR]\n  ${sub.about}\n`);
+    return 0;
+  }
+  const [min, max] = sub.positionals;
+  if (args.positionals.length < min || args.positionals.length > max)
+    return fail(early, `wrong number of arguments for zot ext ${name}; usage: zot ext ${sub.usage}`);
+
+  const made = makeCtx(io, args.values.get("--cwd"));
+  if (!made.ok) return fail(early, made.error);
+  const ctx = made.ctx;
+  const [a, b] = args.positionals;
+  const flag = (f: string) => args.flags.has(f);
+  switch (name) {
+    case "list":
+      return list(ctx, flag("--json"));
+    case "doctor":
+      return doctor(ctx, { json: flag("--json"), extPaths: args.multi.get("--ext") ?? [], noExt: flag("--no-ext") });
+    case "install":
+      return install(ctx, a, { force: flag("--force"), project: flag("--project") });
+    case "remove":
+      return remove(ctx, a, flag("--yes"));
+    case "enable":
+    case "disable":
+      return toggle(ctx, a, name === "enable");
+    case "logs":
+      return logs(ctx, a, flag("--follow"));
+    case "init":
+      return init(ctx, a, args.values.get("--lang") ?? "ts");
+    default:
+      return test(ctx, a, b, flag("--json"));
+  }
+}

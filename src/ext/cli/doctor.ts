@@ -1,0 +1,116 @@
+// `zot ext doctor`: loads extensions exactly as zot starts them (discovery, spawn, handshake, the same
+// waits), takes the report, shuts everything down, and prints one block per extension or JSON.
+import { resolve } from "node:path";
+import { ZOT_VERSION } from "../../cli/version.ts";
+import { Host } from "../host.ts";
+import { extensionLogPath } from "../log.ts";
+import type { ExtensionState } from "../types.ts";
+import type { Ctx } from "./context.ts";
+
+export type DoctorStatus = "ready" | "auto_ready" | "failed" | "invalid" | "disabled" | "shadowed" | "theme_only";
+
+export type DoctorExtension = {
+  name: string;
+  dir: string;
+  source: "project" | "global" | "flag";
+  status: DoctorStatus;
+  error: string | null;
+  version: string | null;
+  commands: string[];
+  tools: { name: string; deferred: boolean }[];
+  events: string[];
+  intercept: string[];
+  conflicts: string[];
+  warnings: string[];
+  log: string;
+  startup_ms: number | null;
+};
+
+export type DoctorReport = { zot_version: string; home: string; cwd: string; ok: boolean; extensions: DoctorExtension[] };
+
+const MAX_WARNINGS = 100;
+
+export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]; noExt: boolean }): Promise<number> {
+  const host = new Host();
+  let states: ExtensionState[];
+  try {
+    await host.load({
+      extPaths: opts.extPaths.map((p) => resolve(ctx.processCwd, p)),
+      noExt: opts.noExt,
+      cwd: ctx.cwd,
+      home: ctx.home,
+      info: { zotVersion: ZOT_VERSION, provider: "", model: "", cwd: ctx.cwd },
+    });
+    states = host.states();
+  } finally {
+    await host.shutdown();
+  }
+  const extensions = states.map((s) => doctorEntry(s, ctx.home));
+  const report: DoctorReport = {
+    zot_version: ZOT_VERSION,
+    home: ctx.home,
+    cwd: ctx.cwd,
+    ok: extensions.every((e) => e.status !== "failed" && e.status !== "invalid"),
+    extensions,
+  };
+  if (opts.json) ctx.out.write(JSON.stringify(report, null, 2) + "\n");
+  else ctx.out.write(human(report));
+  return report.ok ? 0 : 1;
+}
+
+export function doctorEntry(s: ExtensionState, home: string): DoctorExtension {
+  let status: DoctorStatus;
+  let error = s.error;
+  if (s.status === "exited" || s.status === "starting") {
+    // Doctor reports after loading settled; an extension that is gone by then failed.
+    status = "failed";
+    error = error ?? (s.status === "exited" ? "exited right after loading" : "registration did not complete");
+  } else {
+    status = s.status;
+  }
+  const warnings =
+    s.warnings.length > MAX_WARNINGS ? [...s.warnings.slice(0, MAX_WARNINGS - 1), `…and ${s.warnings.length - MAX_WARNINGS + 1} more warnings`] : s.warnings;
+  return {
+    name: s.name,
+    dir: s.dir,
+    source: s.source,
+    status,
+    error,
+    version: s.version,
+    commands: s.commands,
+    tools: s.tools.map((t) => ({ name: t.name, deferred: t.deferred })),
+    events: s.events,
+    intercept: s.intercept.map((i) => i.event),
+    conflicts: s.conflicts,
+    warnings,
+    log: s.log || extensionLogPath(home, s.name),
+    startup_ms: s.startupMs === null ? null : Math.round(s.startupMs * 10) / 10,
+  };
+}
+
+function human(r: DoctorReport): string {
+  const out: string[] = [];
+  if (r.extensions.length === 0) out.push(`no extensions found (looked in ${r.cwd}/.zot/extensions and ${r.home}/extensions)`);
+  for (const e of r.extensions) {
+    const head = [e.name, e.status.replace("_", "-"), `(${e.source})`];
+    if (e.version) head.splice(1, 0, e.version);
+    if (e.startup_ms !== null) head.push(`${e.startup_ms} ms`);
+    out.push(head.join("  "));
+    const row = (k: string, v: string) => out.push(`  ${k.padEnd(10)}${v}`);
+    row("dir", e.dir);
+    if (e.error) row("error", e.error);
+    if (e.commands.length) row("commands", e.commands.map((c) => `/${c}`).join(", "));
+    if (e.tools.length) row("tools", e.tools.map((t) => (t.deferred ? `${t.name} (deferred)` : t.name)).join(", "));
+    if (e.events.length) row("events", e.events.join(", "));
+    if (e.intercept.length) row("intercept", e.intercept.join(", "));
+    for (const c of e.conflicts) row("conflict", c);
+    for (const w of e.warnings) row("warning", w);
+    row("log", e.log);
+    out.push("");
+  }
+  const counts = new Map<string, number>();
+  for (const e of r.extensions) counts.set(e.status, (counts.get(e.status) ?? 0) + 1);
+  const summary = [...counts].map(([k, n]) => `${n} ${k.replace("_", "-")}`).join(", ");
+  out.push(`${r.ok ? "ok" : "problems found"}: ${r.extensions.length} extension(s)${summary ? ` (${summary})` : ""}; zot ${r.zot_version}, home ${r.home}`);
+  return out.join("\n") + "\n";
+}

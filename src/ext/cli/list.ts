@@ -1,0 +1,62 @@
+// `zot ext list`: what discovery finds in the project and global roots, without spawning anything.
+import type { DiscoveredExtension } from "../types.ts";
+import type { Ctx } from "./context.ts";
+import { installed } from "./lookup.ts";
+
+const STATE: Record<DiscoveredExtension["status"], string> = {
+  spawn: "enabled",
+  disabled: "disabled",
+  shadowed: "shadowed",
+  invalid: "invalid",
+  theme_only: "theme-only",
+};
+
+export type ListEntry = {
+  name: string;
+  version: string | null;
+  scope: "project" | "global" | "flag";
+  state: string;
+  language: string | null;
+  description: string | null;
+  dir: string;
+  error: string | null;
+  shadowed_by: string | null;
+};
+
+export function listEntry(e: DiscoveredExtension): ListEntry {
+  return {
+    name: e.name,
+    version: e.manifest?.version ?? null,
+    scope: e.source,
+    state: STATE[e.status],
+    language: e.manifest?.language ?? null,
+    description: e.manifest?.description ?? null,
+    dir: e.dir,
+    error: e.error,
+    shadowed_by: e.shadowedBy ?? null,
+  };
+}
+
+export async function list(ctx: Ctx, json: boolean): Promise<number> {
+  const entries = (await installed(ctx)).map(listEntry);
+  if (json) {
+    ctx.out.write(JSON.stringify({ home: ctx.home, cwd: ctx.cwd, extensions: entries }, null, 2) + "\n");
+    return 0;
+  }
+  if (entries.length === 0) {
+    ctx.out.write(`no extensions installed (looked in ${ctx.cwd}/.zot/extensions and ${ctx.home}/extensions)\n`);
+    return 0;
+  }
+  const rows = entries.map((e) => [e.name, e.version ?? "-", e.scope, e.state, e.language ?? "-", e.dir]);
+  const header = ["NAME", "VERSION", "SCOPE", "STATE", "LANGUAGE", "DIR"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  ") + "\n";
+  ctx.out.write(line(header));
+  entries.forEach((e, i) => {
+    ctx.out.write(line(rows[i]));
+    if (e.description) ctx.out.write(`  ${e.description}\n`);
+    if (e.error) ctx.out.write(`  error: ${e.error}\n`);
+    if (e.shadowed_by) ctx.out.write(`  shadowed by ${e.shadowed_by}\n`);
+  });
+  return 0;
+}

@@ -1,0 +1,25 @@
+// Finding installed extensions by manifest name for remove/enable/disable: the project root first,
+// then the global root, each sorted by directory name, so the answer is the same on every run.
+import { basename } from "node:path";
+import { discover } from "../discovery.ts";
+import type { DiscoveredExtension } from "../types.ts";
+import type { Ctx } from "./context.ts";
+
+export async function installed(ctx: Ctx): Promise<DiscoveredExtension[]> {
+  return discover({ extPaths: [], noExt: false, cwd: ctx.cwd, home: ctx.home });
+}
+
+/** The first extension whose manifest name (or, for unreadable manifests, directory name) matches. */
+export async function findInstalled(ctx: Ctx, name: string): Promise<DiscoveredExtension | null> {
+  const wanted = name.toLowerCase();
+  const all = await installed(ctx);
+  return (
+    all.find((e) => e.name.toLowerCase() === wanted) ??
+    all.find((e) => e.manifest === null && basename(e.dir).toLowerCase() === wanted) ??
+    null
+  );
+}
+
+export function notFound(ctx: Ctx, name: string): string {
+  return `no installed extension named "${name}" in ${ctx.cwd}/.zot/extensions or ${ctx.home}/extensions; run zot ext list to see what is installed.`;
+}

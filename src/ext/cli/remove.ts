@@ -1,0 +1,52 @@
+// `zot ext remove <name>`: deletes an installed extension directory after confirmation. The
+// directory is first renamed to a dot-name (invisible to discovery) so removal is all-or-nothing
+// from zot's point of view; a symlinked extension loses only its link, never the linked tree.
+import { lstatSync, mkdtempSync, renameSync, rmSync, unlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Ctx } from "./context.ts";
+import { fail } from "./context.ts";
+import { findInstalled, notFound } from "./lookup.ts";
+
+export async function remove(ctx: Ctx, name: string, yes: boolean): Promise<number> {
+  const ext = await findInstalled(ctx, name);
+  if (!ext) return fail(ctx, notFound(ctx, name));
+  if (!yes) {
+    if (!ctx.isTTY) return fail(ctx, `refusing to remove ${ext.name} (${ext.dir}) without confirmation; pass --yes to remove it.`);
+    ctx.out.write(`remove ${ext.name} (${ext.source}) at ${ext.dir}? [y/N] `);
+    const answer = (await readLine(ctx.stdin())).trim().toLowerCase();
+    if (answer !== "y" && answer !== "yes") {
+      ctx.out.write("not removed\n");
+      return 1;
+    }
+  }
+  try {
+    if (lstatSync(ext.dir).isSymbolicLink()) {
+      unlinkSync(ext.dir);
+    } else {
+      const trash = mkdtempSync(join(dirname(ext.dir), ".zot-remove-"));
+      renameSync(ext.dir, join(trash, "ext"));
+      rmSync(trash, { recursive: true, force: true });
+    }
+  } catch (e) {
+    return fail(ctx, `cannot remove ${ext.dir} (${(e as NodeJS.ErrnoException).code ?? String(e)}); check its permissions.`);
+  }
+  ctx.out.write(`removed ${ext.name} from ${ext.dir}\n`);
+  return 0;
+}
+
+async function readLine(stream: ReadableStream<Uint8Array> | null): Promise<string> {
+  if (!stream) return "";
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  try {
+    while (!text.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return text.split("\n")[0];
+}

@@ -1,0 +1,156 @@
+// Finds extension directories and decides, before anything is spawned, which ones run. Order:
+// every --ext path, then <cwd>/.zot/extensions, then $ZOT_HOME/extensions (directories sorted by
+// name in each root). The first manifest name (case-insensitive) wins; later copies are shadowed.
+import { readdirSync, realpathSync, statSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import { MANIFEST_NAME_PATTERN } from "./protocol.ts";
+import { MANIFEST_FILE, readManifest } from "./manifest.ts";
+import { findThemeFile, loadTheme } from "./themes.ts";
+import type { DiscoveredExtension, DiscoveryInput, ExtensionSource } from "./types.ts";
+
+type Candidate = { dir: string; source: ExtensionSource };
+
+export function projectRoot(cwd: string): string {
+  return join(cwd, ".zot", "extensions");
+}
+
+export function globalRoot(home: string): string {
+  return join(home, "extensions");
+}
+
+export async function discover(input: DiscoveryInput): Promise<DiscoveredExtension[]> {
+  const candidates: Candidate[] = input.extPaths.map((p) => ({ dir: flagDir(resolve(process.cwd(), p)), source: "flag" }));
+  if (!input.noExt) {
+    candidates.push(...rootDirs(projectRoot(input.cwd), "project"));
+    candidates.push(...rootDirs(globalRoot(input.home), "global"));
+  }
+
+  const out: DiscoveredExtension[] = [];
+  const seenDirs = new Set<string>();
+  const winners = new Map<string, string>();
+  for (const c of candidates) {
+    // The same directory reached twice (an --ext path inside a root, or the project root being the
+    // global root) is one extension, not a shadowing pair.
+    const real = realOrSelf(c.dir);
+    if (seenDirs.has(real)) continue;
+    seenDirs.add(real);
+
+    const entry = inspect(c);
+    if (entry.status !== "invalid") {
+      const key = entry.name.toLowerCase();
+      const winner = winners.get(key);
+      if (winner !== undefined) {
+        entry.status = "shadowed";
+        entry.theme = null;
+        entry.shadowedBy = winner;
+      } else {
+        winners.set(key, entry.dir);
+      }
+    }
+    out.push(entry);
+  }
+  return out;
+}
+
+/** `--ext path/to/extension.json` names the directory holding it. */
+function flagDir(path: string): string {
+  if (basename(path) === MANIFEST_FILE) {
+    try {
+      if (statSync(path).isFile()) return resolve(path, "..");
+    } catch {
+      // A missing path is reported by inspect().
+    }
+  }
+  return path;
+}
+
+/** Subdirectories of `root` (symlinks followed), sorted by name; a missing root has none. */
+function rootDirs(root: string, source: ExtensionSource): Candidate[] {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => !n.startsWith("."))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    .map((n) => join(root, n))
+    .filter((dir) => {
+      try {
+        return statSync(dir).isDirectory();
+      } catch {
+        return false;
+      }
+    })
+    .map((dir) => ({ dir, source }));
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+function inspect({ dir, source }: Candidate): DiscoveredExtension {
+  const manifestPath = join(dir, MANIFEST_FILE);
+  const base: DiscoveredExtension = {
+    name: basename(dir),
+    dir,
+    manifestPath,
+    source,
+    status: "invalid",
+    error: null,
+    manifest: null,
+    theme: null,
+    warnings: [],
+  };
+
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    return { ...base, error: `extension directory ${dir} does not exist; check the path.` };
+  }
+  if (!isDir) return { ...base, error: `${dir} is not a directory; point at the extension's directory.` };
+
+  const themeFile = findThemeFile(dir);
+  let manifestExists = true;
+  try {
+    statSync(manifestPath);
+  } catch {
+    manifestExists = false;
+  }
+
+  if (!manifestExists) {
+    if (!themeFile) return { ...base, error: `${dir} has no ${MANIFEST_FILE}; add one with "name" and "exec", or remove the directory.` };
+    // A bare theme directory: named after the directory, like an extension.json with no exec.
+    if (!MANIFEST_NAME_PATTERN.test(base.name))
+      return { ...base, error: `theme directory ${dir} has no ${MANIFEST_FILE} and its name is not a valid extension name; add an ${MANIFEST_FILE} with a "name".` };
+    return themeEntry(base, themeFile, {
+      name: base.name,
+      version: null,
+      exec: null,
+      args: [],
+      language: null,
+      description: null,
+      enabled: true,
+    });
+  }
+
+  const parsed = readManifest(manifestPath, { allowMissingExec: themeFile !== null });
+  if (!parsed.ok) return { ...base, name: parsed.name ?? base.name, error: parsed.error };
+  const manifest = parsed.manifest;
+  const entry: DiscoveredExtension = { ...base, name: manifest.name, manifest };
+  if (manifest.exec === null && themeFile) return themeEntry(entry, themeFile, manifest);
+  return { ...entry, status: manifest.enabled ? "spawn" : "disabled" };
+}
+
+function themeEntry(entry: DiscoveredExtension, themeFile: string, manifest: NonNullable<DiscoveredExtension["manifest"]>): DiscoveredExtension {
+  const withManifest = { ...entry, name: manifest.name, manifest };
+  if (!manifest.enabled) return { ...withManifest, status: "disabled" };
+  const { theme, warnings } = loadTheme(themeFile, manifest.name);
+  return { ...withManifest, status: "theme_only", theme, warnings };
+}

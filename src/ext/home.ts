@@ -1,0 +1,28 @@
+// Where zot keeps its state ($ZOT_HOME). Resolution is pure so it can be tested for every platform;
+// directories are created only when something is about to be written, never at import time.
+import { mkdirSync } from "node:fs";
+import { homedir as osHomedir } from "node:os";
+import { join, win32 } from "node:path";
+
+export type Env = Record<string, string | undefined>;
+
+/**
+ * `$ZOT_HOME`; else `$XDG_STATE_HOME/zot` on any platform; else the platform default:
+ * `~/Library/Application Support/zot` (darwin), `%LOCALAPPDATA%\zot` (win32), `~/.local/state/zot`.
+ */
+export function zotHome(env: Env = process.env, platform: string = process.platform, homedir: string = osHomedir()): string {
+  const explicit = env.ZOT_HOME;
+  if (explicit) return explicit;
+  const pathJoin = platform === "win32" ? win32.join : join;
+  const xdg = env.XDG_STATE_HOME;
+  if (xdg) return pathJoin(xdg, "zot");
+  if (platform === "darwin") return join(homedir, "Library", "Application Support", "zot");
+  if (platform === "win32") return win32.join(env.LOCALAPPDATA || win32.join(homedir, "AppData", "Local"), "zot");
+  return join(homedir, ".local", "state", "zot");
+}
+
+/** Creates `path` (and its parents) if missing; returns it. */
+export function ensureDir(path: string): string {
+  mkdirSync(path, { recursive: true });
+  return path;
+}

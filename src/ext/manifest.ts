@@ -1,0 +1,155 @@
+// extension.json: read, validate, resolve `exec`. Every failure is one sentence naming the manifest
+// path and the offending field, so `zot ext doctor` can show it as is.
+import { accessSync, constants, readFileSync, statSync } from "node:fs";
+import { delimiter, dirname, isAbsolute, resolve } from "node:path";
+import { MANIFEST_NAME_PATTERN, isObject, kind } from "./protocol.ts";
+import type { Manifest } from "./types.ts";
+
+export const MANIFEST_FILE = "extension.json";
+
+export type ManifestResult =
+  | { ok: true; manifest: Manifest }
+  /** `name` is set when the manifest had a valid name before the failing field (for display only). */
+  | { ok: false; error: string; name: string | null };
+
+export type ManifestOptions = {
+  /** Theme-only directories may omit `exec`. */
+  allowMissingExec?: boolean;
+  /** Environment used for `PATH` lookups of bare `exec` names; default `process.env`. */
+  env?: Record<string, string | undefined>;
+  platform?: string;
+};
+
+/** Reads and validates `manifestPath`; never throws. */
+export function readManifest(manifestPath: string, opts: ManifestOptions = {}): ManifestResult {
+  let text: string;
+  try {
+    text = readFileSync(manifestPath, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === "ENOENT" ? "does not exist" : `cannot be read (${code ?? String(e)})`;
+    return { ok: false, error: `${manifestPath} ${why}; create an extension.json with at least "name" and "exec".`, name: null };
+  }
+  return parseManifest(text, manifestPath, opts);
+}
+
+/** Validates manifest text; `manifestPath` names it in errors and anchors relative `exec` paths. */
+export function parseManifest(text: string, manifestPath: string, opts: ManifestOptions = {}): ManifestResult {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    return { ok: false, error: `${manifestPath} is not valid JSON (${msg}); fix the syntax.`, name: null };
+  }
+  if (!isObject(raw)) return { ok: false, error: `${manifestPath} must contain a JSON object, not ${kind(raw)}; wrap the fields in {}.`, name: null };
+
+  const bad = (field: string, problem: string, name: string | null): ManifestResult => ({
+    ok: false,
+    error: `${manifestPath}: field "${field}" ${problem}; fix "${field}" in the manifest.`,
+    name,
+  });
+
+  if (raw.name === undefined) return bad("name", "is missing (it is required)", null);
+  if (typeof raw.name !== "string") return bad("name", `must be a string, got ${kind(raw.name)}`, null);
+  if (!MANIFEST_NAME_PATTERN.test(raw.name))
+    return bad("name", `is ${JSON.stringify(raw.name)}, which does not match ${MANIFEST_NAME_PATTERN.source} (letters, digits, ".", "_", "-"; up to 64)`, null);
+  const name = raw.name;
+
+  const info: Record<"version" | "language" | "description", string | null> = { version: null, language: null, description: null };
+  for (const field of ["version", "language", "description"] as const) {
+    const v = raw[field];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== "string") return bad(field, `must be a string, got ${kind(v)}`, name);
+    info[field] = v;
+  }
+
+  let args: string[] = [];
+  if (raw.args !== undefined && raw.args !== null) {
+    if (!Array.isArray(raw.args) || raw.args.some((a) => typeof a !== "string")) return bad("args", "must be an array of strings", name);
+    args = raw.args as string[];
+  }
+
+  let enabled = true;
+  if (raw.enabled !== undefined && raw.enabled !== null) {
+    if (typeof raw.enabled !== "boolean") return bad("enabled", `must be true or false, got ${kind(raw.enabled)}`, name);
+    enabled = raw.enabled;
+  }
+
+  let exec: string | null = null;
+  if (raw.exec === undefined || raw.exec === null) {
+    if (!opts.allowMissingExec) return bad("exec", "is missing (it is required unless the directory ships theme.json)", name);
+  } else if (typeof raw.exec !== "string" || raw.exec === "") {
+    return bad("exec", `must be a non-empty string, got ${typeof raw.exec === "string" ? "an empty string" : kind(raw.exec)}`, name);
+  } else {
+    const resolved = resolveExec(raw.exec, dirname(manifestPath), opts.env ?? process.env, opts.platform ?? process.platform);
+    // A disabled extension is never started, so an exec that is not there (yet) is no error: users
+    // disable broken extensions precisely to keep them from counting as failures.
+    if (!resolved.ok && enabled) return bad("exec", resolved.error, name);
+    exec = resolved.ok ? resolved.path : raw.exec.includes("/") ? resolve(dirname(manifestPath), raw.exec) : raw.exec;
+  }
+
+  return {
+    ok: true,
+    manifest: {
+      name,
+      version: info.version,
+      exec,
+      args,
+      language: info.language,
+      description: info.description,
+      enabled,
+    },
+  };
+}
+
+/**
+ * Absolute paths are used as is; paths with a separator are relative to the manifest directory; a
+ * bare name is looked up on PATH.
+ */
+export function resolveExec(
+  exec: string,
+  manifestDir: string,
+  env: Record<string, string | undefined> = process.env,
+  platform: string = process.platform,
+): { ok: true; path: string } | { ok: false; error: string } {
+  const hasSep = exec.includes("/") || (platform === "win32" && exec.includes("\\"));
+  if (isAbsolute(exec) || hasSep) {
+    const path = isAbsolute(exec) ? exec : resolve(manifestDir, exec);
+    const problem = executableProblem(path, platform);
+    if (problem) return { ok: false, error: `points to ${path}, which ${problem}` };
+    return { ok: true, path };
+  }
+  const found = lookPath(exec, env, platform);
+  if (!found) return { ok: false, error: `is ${JSON.stringify(exec)}, which was not found on PATH` };
+  return { ok: true, path: found };
+}
+
+function executableProblem(path: string, platform: string): string | null {
+  try {
+    const st = statSync(path);
+    if (!st.isFile()) return "is not a file";
+  } catch {
+    return "does not exist";
+  }
+  if (platform === "win32") return null;
+  try {
+    accessSync(path, constants.X_OK);
+  } catch {
+    return "is not executable (run chmod +x on it)";
+  }
+  return null;
+}
+
+/** First executable named `name` on PATH (with PATHEXT on Windows), as an absolute path. */
+export function lookPath(name: string, env: Record<string, string | undefined> = process.env, platform: string = process.platform): string | null {
+  const dirs = (env.PATH ?? env.Path ?? "").split(platform === "win32" ? ";" : delimiter).filter((d) => d !== "");
+  const exts = platform === "win32" ? ["", ...(env.PATHEXT ?? ".EXE;.CMD;.BAT;.COM").split(";").filter(Boolean)] : [""];
+  for (const dir of dirs) {
+    for (const ext of exts) {
+      const candidate = resolve(dir, name + ext);
+      if (executableProblem(candidate, platform) === null) return candidate;
+    }
+  }
+  return null;
+}

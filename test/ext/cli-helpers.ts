@@ -1,0 +1,46 @@
+// Shared by the `zot ext` CLI, discovery and harness tests: temp dirs, fixture copies, and running
+// the CLI in-process with captured output and its own ZOT_HOME.
+import { afterEach } from "bun:test";
+import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runExtCli, type CliIo } from "../../src/ext/cli.ts";
+
+export const FIXTURES = join(import.meta.dir, "..", "fixtures");
+export const DISCOVERY = join(FIXTURES, "discovery");
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temp dir (real path, so comparisons with realpath-ed results hold), removed after the test. */
+export function tempDir(prefix = "zot-ext-"): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  made.push(dir);
+  return dir;
+}
+
+/** A private copy of the discovery fixtures: `<root>/project` (with .zot/extensions) and `<root>/home`. */
+export function discoveryCopy(): { root: string; project: string; home: string } {
+  const root = tempDir();
+  cpSync(DISCOVERY, root, { recursive: true, verbatimSymlinks: true });
+  return { root, project: join(root, "project"), home: join(root, "home") };
+}
+
+export type CliRun = { code: number; out: string; err: string };
+
+export async function cli(argv: string[], opts: { home: string; cwd: string; io?: CliIo }): Promise<CliRun> {
+  let out = "";
+  let err = "";
+  const code = await runExtCli(argv, {
+    env: { ...process.env, ZOT_HOME: opts.home },
+    cwd: opts.cwd,
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+    isTTY: false,
+    stdin: null,
+    ...opts.io,
+  });
+  return { code, out, err };
+}
