@@ -1,0 +1,81 @@
+// The SDK's public vocabulary in TypeScript idioms (camelCase, optional fields). Wire shapes come from
+// the single protocol definition in src/ext/protocol.ts; the bundle inlines them, so installed copies
+// carry no path back into the zot tree.
+import type { ContentBlock, EventName, JsonObject, Json, NotifyLevel, PanelContent, PanelKeyName } from "../../../src/ext/protocol.ts";
+
+export type { ContentBlock, EventName, ImageBlock, Json, JsonObject, NotifyLevel, PanelContent, PanelKeyName, TextBlock } from "../../../src/ext/protocol.ts";
+
+/** What the host told us in `hello_ack`. */
+export type HostInfo = {
+  protocolVersion: number;
+  zotVersion: string;
+  provider: string;
+  model: string;
+  /** The user's project directory (the extension itself runs from its own directory). */
+  cwd: string;
+  extensionDir: string;
+  /** Where to persist state; usually the extension's own directory. */
+  dataDir: string;
+  /** Host features beyond the spec (`tool_progress`, `tool_cancel`, `panel_resize`, ...). */
+  capabilities: string[];
+};
+
+/** Payloads of one-way lifecycle events, by event name. */
+export type EventPayloads = {
+  session_start: Record<string, never>;
+  turn_start: { step: number };
+  turn_end: { stop: string; error?: string };
+  tool_call: { toolId: string; toolName: string; toolArgs: Json };
+  tool_confirmation_requested: { toolId: string; toolName: string; toolPreview: string };
+  assistant_message: { text: string };
+};
+export type EventHandler<E extends EventName> = (payload: EventPayloads[E]) => void | Promise<void>;
+
+/** A `command_response` without its id; build one with `prompt()`, `insert()`, `display()`, `openPanel()`, `noop()`, `error()`. */
+export type CommandResponse = {
+  action: "prompt" | "insert" | "display" | "open_panel" | "noop";
+  prompt?: string;
+  insert?: string;
+  display?: string;
+  openPanel?: PanelContent;
+  error?: string;
+};
+export type CommandContext = { id: string; name: string };
+/** Returning nothing means `noop`; throwing becomes the response's `error`. */
+export type CommandHandler = (args: string, ctx: CommandContext) => CommandResponse | void | Promise<CommandResponse | void>;
+
+export type ToolResult = { content: ContentBlock[]; isError?: boolean; activateTools?: string[] };
+export type ToolContext = {
+  /** The host's call id. */
+  id: string;
+  /** Aborted when the host sends `tool_cancel` (the user pressed Esc or the call timed out). */
+  signal: AbortSignal;
+  /** Sends a `tool_progress` line the host shows while the call runs. */
+  progress: (text: string) => void;
+};
+/** A string return is shorthand for one text block; throwing becomes an `is_error` result. */
+export type ToolHandler = (args: JsonObject, ctx: ToolContext) => ToolResult | string | Promise<ToolResult | string>;
+export type ToolOptions = { deferred?: boolean };
+
+/**
+ * Fail-closed interception: with `onTimeout: "block"` the host blocks when this extension misses the
+ * deadline or is dead, and the SDK blocks when the handler throws.
+ */
+export type InterceptOptions = { timeoutMs?: number; onTimeout?: "allow" | "block" };
+
+export type ToolCallIntercept = { toolId: string; toolName: string; toolArgs: Json };
+export type ToolCallDecision = { block?: boolean; reason?: string; modifiedArgs?: JsonObject };
+export type TurnStartIntercept = { step: number };
+export type TurnStartDecision = { block?: boolean; reason?: string };
+export type AssistantMessageIntercept = { text: string };
+export type AssistantMessageDecision = { block?: boolean; reason?: string; replaceText?: string };
+export type ToolResultIntercept = { toolId: string; toolName: string; toolArgs: Json; content: ContentBlock[]; isError: boolean };
+export type ToolResultDecision = { block?: boolean; reason?: string; replaceContent?: ContentBlock[]; isError?: boolean };
+
+/** Returning nothing allows the event unchanged. */
+export type Interceptor<P, D> = (payload: P) => D | void | Promise<D | void>;
+
+export type PanelKey = { panelId: string; key: PanelKeyName; text?: string };
+export type PanelSize = { panelId: string; width: number; height: number };
+export type PanelUpdate = { title?: string; lines?: string[]; footer?: string };
+export type NotifyFn = (level: NotifyLevel, message: string) => void;
