@@ -1,0 +1,170 @@
+// ANSI-aware word wrap, truncation and padding. Styles active at a break are closed at the end of
+// the line and re-opened on the next, so every line stands alone when the renderer rewrites it.
+import { escapeLength, sgrReset } from "./ansi.ts";
+import { isPlainAscii, nextCluster, visibleWidth } from "./width.ts";
+
+/** The SGR attributes in effect at a point of a string, so they can be re-opened on a new line. */
+class SgrState {
+  private attrs = new Map<string, string>();
+
+  /** Applies one escape sequence; only SGR (`CSI … m`) changes the state. */
+  apply(seq: string): void {
+    if (!seq.startsWith("\x1b[") || !seq.endsWith("m")) return;
+    const params = seq.slice(2, -1).split(";");
+    for (let i = 0; i < params.length; i++) {
+      const p = params[i];
+      const n = Number(p.split(":")[0]);
+      if (p === "" || n === 0) this.attrs.clear();
+      else if (n === 38 || n === 48 || n === 58) {
+        let value = p;
+        if (!p.includes(":")) {
+          const take = params[i + 1] === "5" ? 2 : params[i + 1] === "2" ? 4 : 0;
+          value = params.slice(i, i + 1 + take).join(";");
+          i += take;
+        }
+        this.attrs.set(n === 38 ? "fg" : n === 48 ? "bg" : "ul", value);
+      } else if ((n >= 30 && n <= 37) || (n >= 90 && n <= 97)) this.attrs.set("fg", p);
+      else if ((n >= 40 && n <= 47) || (n >= 100 && n <= 107)) this.attrs.set("bg", p);
+      else if (n === 39) this.attrs.delete("fg");
+      else if (n === 49) this.attrs.delete("bg");
+      else if (n === 59) this.attrs.delete("ul");
+      else if (n === 22) {
+        this.attrs.delete("1");
+        this.attrs.delete("2");
+      } else if (n >= 23 && n <= 29) this.attrs.delete(String(n === 24 ? 4 : n - 20));
+      else if (n >= 1 && n <= 9) this.attrs.set(String(n), p);
+    }
+  }
+
+  get active(): boolean {
+    return this.attrs.size > 0;
+  }
+
+  open(): string {
+    return this.attrs.size === 0 ? "" : `\x1b[${[...this.attrs.values()].join(";")}m`;
+  }
+}
+
+type Token = { text: string; width: number; escape: boolean; space: boolean };
+
+function tokenize(line: string): Token[] {
+  const out: Token[] = [];
+  let i = 0;
+  while (i < line.length) {
+    const esc = escapeLength(line, i);
+    if (esc > 0) {
+      out.push({ text: line.slice(i, i + esc), width: 0, escape: true, space: false });
+      i += esc;
+      continue;
+    }
+    const c = nextCluster(line, i);
+    const text = line.slice(i, c.end);
+    out.push({ text, width: c.width, escape: false, space: text === " " });
+    i = c.end;
+  }
+  return out;
+}
+
+/**
+ * Wraps text to `width` columns at spaces; words wider than a line are broken between
+ * characters (never inside a wide character or grapheme). Source newlines are kept, leading
+ * indentation is kept, and the spaces at a wrap point are dropped. Returns at least one line.
+ */
+export function wrap(text: string, width: number): string[] {
+  const w = Math.max(1, Math.floor(width));
+  const out: string[] = [];
+  const state = new SgrState();
+  for (const line of text.split("\n")) {
+    if (!state.active && line.length <= w && isPlainAscii(line)) {
+      out.push(line);
+      continue;
+    }
+    let cur = state.open();
+    let curW = 0;
+    let hasWord = false;
+    const endLine = () => {
+      out.push(state.active ? cur + sgrReset : cur);
+      cur = state.open();
+      curW = 0;
+      hasWord = false;
+    };
+    const put = (t: Token) => {
+      if (t.escape) state.apply(t.text);
+      cur += t.text;
+      curW += t.width;
+    };
+    const tokens = tokenize(line);
+    let i = 0;
+    let broken = false;
+    while (i < tokens.length) {
+      // A unit is a run of spaces or a run of non-spaces; escapes join whichever run they sit in.
+      const start = i;
+      let first = i;
+      while (first < tokens.length && tokens[first].escape) first++;
+      const space = first < tokens.length && tokens[first].space;
+      let unitW = 0;
+      while (i < tokens.length && (tokens[i].escape || tokens[i].space === space)) {
+        unitW += tokens[i].width;
+        i++;
+      }
+      const unit = tokens.slice(start, i);
+      if (space) {
+        if (curW + unitW <= w && !(broken && curW === 0)) for (const t of unit) put(t);
+        else for (const t of unit) if (t.escape) put(t);
+        continue;
+      }
+      if (curW + unitW > w && hasWord) {
+        // Trailing spaces before a break are not drawn.
+        cur = cur.replace(/ +((?:\x1b\[[0-9;:]*m)*)$/, "$1");
+        endLine();
+        broken = true;
+      }
+      for (const t of unit) {
+        if (!t.escape && curW + t.width > w && curW > 0) {
+          endLine();
+          broken = true;
+        }
+        put(t);
+      }
+      hasWord = true;
+    }
+    endLine();
+  }
+  return out;
+}
+
+/** Cuts text to `width` columns, ending with `ellipsis` when anything was cut; styles are closed. */
+export function truncate(text: string, width: number, ellipsis = "…"): string {
+  if (visibleWidth(text) <= width) return text;
+  let ell = ellipsis;
+  let target = width - visibleWidth(ell);
+  if (target < 0) {
+    ell = "";
+    target = Math.max(0, width);
+  }
+  let out = "";
+  let w = 0;
+  let styled = false;
+  let i = 0;
+  while (i < text.length) {
+    const esc = escapeLength(text, i);
+    if (esc > 0) {
+      out += text.slice(i, i + esc);
+      styled = true;
+      i += esc;
+      continue;
+    }
+    const c = nextCluster(text, i);
+    if (w + c.width > target) break;
+    out += text.slice(i, c.end);
+    w += c.width;
+    i = c.end;
+  }
+  return out + ell + (styled ? sgrReset : "");
+}
+
+/** Pads text with spaces to `width` columns; wider text is returned unchanged. */
+export function padRight(text: string, width: number): string {
+  const w = visibleWidth(text);
+  return w >= width ? text : text + " ".repeat(width - w);
+}

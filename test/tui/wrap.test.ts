@@ -1,0 +1,107 @@
+import { describe, expect, test } from "bun:test";
+import { stripAnsi } from "../../src/tui/ansi.ts";
+import { visibleWidth } from "../../src/tui/width.ts";
+import { padRight, truncate, wrap } from "../../src/tui/wrap.ts";
+
+const RED = "\x1b[31m";
+const RESET = "\x1b[0m";
+
+describe("wrap", () => {
+  test("breaks at spaces and drops the spaces at the break", () => {
+    expect(wrap("the quick brown fox jumps", 10)).toEqual(["the quick", "brown fox", "jumps"]);
+  });
+
+  test("returns a short line unchanged and keeps empty lines", () => {
+    expect(wrap("short", 20)).toEqual(["short"]);
+    expect(wrap("", 20)).toEqual([""]);
+    expect(wrap("a\n\nb", 20)).toEqual(["a", "", "b"]);
+  });
+
+  test("hard-breaks words longer than the width", () => {
+    expect(wrap("abcdefghijkl xy", 5)).toEqual(["abcde", "fghij", "kl xy"]);
+  });
+
+  test("keeps leading indentation of a source line", () => {
+    expect(wrap("    code here", 20)).toEqual(["    code here"]);
+    expect(wrap("  one two three", 9)).toEqual(["  one two", "three"]);
+  });
+
+  test("never splits a wide character across lines", () => {
+    const lines = wrap("日本語のテキスト", 5);
+    expect(lines).toEqual(["日本", "語の", "テキ", "スト"]);
+    for (const l of lines) expect(visibleWidth(l)).toBeLessThanOrEqual(5);
+  });
+
+  test("keeps emoji ZWJ sequences and combining marks whole", () => {
+    const lines = wrap("👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧", 4);
+    expect(lines).toEqual(["👨‍👩‍👧👨‍👩‍👧", "👨‍👩‍👧"]);
+    expect(wrap("e\u0301e\u0301e\u0301", 2)).toEqual(["e\u0301e\u0301", "e\u0301"]);
+  });
+
+  test("closes styles at the end of a line and re-opens them on the next", () => {
+    const lines = wrap(`${RED}red words that wrap${RESET} plain`, 9);
+    expect(lines).toEqual([`${RED}red words${RESET}`, `${RED}that wrap${RESET}`, "plain"]);
+  });
+
+  test("carries combined attributes across source newlines", () => {
+    const lines = wrap("\x1b[1m\x1b[38;5;75mone\ntwo\x1b[39m\x1b[22m three", 40);
+    expect(lines[0]).toBe("\x1b[1m\x1b[38;5;75mone\x1b[0m");
+    expect(lines[1]).toBe("\x1b[1;38;5;75mtwo\x1b[39m\x1b[22m three");
+  });
+
+  test("keeps every line within the width and loses no visible text", () => {
+    const words = ["alpha", "日本語", "👍", `${RED}red${RESET}`, "\x1b[1mbold\x1b[22m", "x", "longerwordthanwidth", "é"];
+    let seed = 7;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed;
+    };
+    for (let n = 0; n < 300; n++) {
+      const parts: string[] = [];
+      for (let k = 0; k < 12; k++) parts.push(words[rand() % words.length]);
+      const text = parts.join(" ");
+      const width = 3 + (rand() % 20);
+      const lines = wrap(text, width);
+      for (const l of lines) expect(visibleWidth(l)).toBeLessThanOrEqual(width);
+      expect(lines.map(stripAnsi).join("").replace(/ /g, "")).toBe(stripAnsi(text).replace(/ /g, ""));
+    }
+  });
+});
+
+describe("truncate", () => {
+  test("returns text that fits unchanged", () => {
+    expect(truncate("hello", 5)).toBe("hello");
+  });
+
+  test("cuts with an ellipsis inside the width", () => {
+    expect(truncate("hello world", 8)).toBe("hello w…");
+    expect(truncate("hello world", 8, "...")).toBe("hello...");
+    expect(truncate("hello world", 5, "")).toBe("hello");
+  });
+
+  test("keeps styles and closes them after the cut", () => {
+    const out = truncate(`${RED}hello world${RESET}`, 6);
+    expect(out).toBe(`${RED}hello…${RESET}`);
+    expect(visibleWidth(out)).toBe(6);
+  });
+
+  test("does not cut a wide character in half", () => {
+    expect(truncate("日本語", 4)).toBe("日…");
+    expect(truncate("日本語", 5)).toBe("日本…");
+    expect(visibleWidth(truncate("a日本語", 4, ""))).toBe(3);
+  });
+
+  test("drops the ellipsis when even it does not fit", () => {
+    expect(truncate("hello", 0)).toBe("");
+    expect(truncate("hello", 1, "...")).toBe("h");
+  });
+});
+
+describe("padRight", () => {
+  test("pads by visible width, ignoring escapes and counting wide characters", () => {
+    expect(padRight("ab", 4)).toBe("ab  ");
+    expect(padRight(`${RED}ab${RESET}`, 4)).toBe(`${RED}ab${RESET}  `);
+    expect(padRight("日本", 6)).toBe("日本  ");
+    expect(padRight("toolong", 3)).toBe("toolong");
+  });
+});
