@@ -1,0 +1,477 @@
+// One running extension: its process, the handshake, registration, requests waiting for answers,
+// and the frames it sends. The host above decides what registrations mean; this file only keeps
+// them, in arrival order, and reports changes.
+import { resolve as resolvePath } from "node:path";
+import { LineReader } from "./lines.ts";
+import { ExtensionLog } from "./log.ts";
+import { describeExit, signalGroup, spawnExtension } from "./process.ts";
+import type { ChildProcess, ExitInfo } from "./process.ts";
+import { HOST_CAPABILITIES, PROTOCOL_VERSION, decodeExtensionFrame } from "./protocol.ts";
+import type { EventName, ExtensionFrame, HostFrame, InterceptSpec } from "./protocol.ts";
+import { checkCommand, checkTool } from "./registry.ts";
+import type { CommandReg, ToolReg } from "./registry.ts";
+import type { Trace } from "./trace.ts";
+import type { HostInfo, UiIntent } from "./types.ts";
+import { WriteQueue } from "./queue.ts";
+
+export type ConnectionTimings = {
+  /** First line must be a hello within this long. */
+  helloMs: number;
+  /** Silence after the last registration frame that completes registration without `ready`. */
+  readyGraceMs: number;
+  /** Registration is complete this long after hello, `ready` or not. */
+  readyMaxMs: number;
+  /** After stdout closes or the process exits, how long to wait for the other before calling it gone. */
+  lingerMs: number;
+  maxQueueBytes: number;
+  maxLineBytes: number;
+};
+
+export type ConnectionConfig = {
+  name: string;
+  version: string | null;
+  dir: string;
+  exec: string;
+  args: string[];
+  home: string;
+  info: () => HostInfo;
+  trace: Trace | null;
+  timings: ConnectionTimings;
+  /** A registration frame was accepted (before or after registration completed). */
+  onRegistration: (conn: Connection) => void;
+  onIntent: (intent: UiIntent) => void;
+  /** The process went away after registration completed (not during load, not during shutdown). */
+  onExit: (conn: Connection, message: string) => void;
+};
+
+export type ConnectionStatus = "starting" | "ready" | "auto_ready" | "failed" | "exited";
+
+export type Reply<F> = { ok: true; frame: F } | { ok: false; kind: "timeout" | "gone" | "cancelled"; error: string };
+
+type Expect = "command_response" | "tool_result" | "event_intercept_response";
+type Pending = {
+  expect: Expect;
+  resolve: (r: Reply<ExtensionFrame>) => void;
+  timer: ReturnType<typeof setTimeout>;
+  onProgress?: (text: string) => void;
+};
+
+const MAX_WARNINGS = 100;
+const encoder = new TextEncoder();
+let nextId = 0;
+
+export class Connection {
+  readonly name: string;
+  readonly dir: string;
+  status: ConnectionStatus = "starting";
+  error: string | null = null;
+  helloVersion: string | null = null;
+  /** A `ready` frame arrived (possibly after auto-ready). */
+  readySeen = false;
+  startupMs: number | null = null;
+  logPath = "";
+  /** Accepted registrations, in arrival order. */
+  readonly commands: CommandReg[] = [];
+  readonly tools: ToolReg[] = [];
+  readonly events = new Set<EventName>();
+  readonly intercept: InterceptSpec[] = [];
+  /** Resolves once registration completed or the load failed. */
+  readonly settled: Promise<void>;
+  /** Resolves when the process has exited (immediately if it never started). */
+  readonly exited: Promise<void>;
+  /** Set when the host is stopping it: its exit is expected, not a crash. */
+  stopping = false;
+
+  private readonly cfg: ConnectionConfig;
+  private log: ExtensionLog | null = null;
+  private child: ChildProcess | null = null;
+  private queue: WriteQueue | null = null;
+  private readonly pending = new Map<string, Pending>();
+  private readonly warningList: string[] = [];
+  private extraWarnings = 0;
+  private phase: "hello" | "registering" | "loaded" | "gone" = "hello";
+  private sawRegistration = false;
+  private spawnedAt = 0;
+  private helloTimer: ReturnType<typeof setTimeout> | null = null;
+  private graceTimer: ReturnType<typeof setTimeout> | null = null;
+  private maxTimer: ReturnType<typeof setTimeout> | null = null;
+  private lingerTimer: ReturnType<typeof setTimeout> | null = null;
+  private exitInfo: ExitInfo | null = null;
+  private stdoutClosed = false;
+  private settle!: () => void;
+  private markExited!: () => void;
+
+  constructor(cfg: ConnectionConfig) {
+    this.cfg = cfg;
+    this.name = cfg.name;
+    this.dir = cfg.dir;
+    this.settled = new Promise((r) => (this.settle = r));
+    this.exited = new Promise((r) => (this.markExited = r));
+  }
+
+  get running(): boolean {
+    return this.phase === "registering" || this.phase === "loaded";
+  }
+
+  get hasExited(): boolean {
+    return this.exitInfo !== null || this.child === null;
+  }
+
+  warnings(): string[] {
+    if (this.extraWarnings === 0) return [...this.warningList];
+    const shown = this.warningList.slice(0, MAX_WARNINGS - 1);
+    shown.push(`…and ${this.extraWarnings + 1} more warnings; see ${this.logPath}`);
+    return shown;
+  }
+
+  /** Opens the log and spawns the process; failures end up in `status`/`error`. */
+  start(): void {
+    const opened = ExtensionLog.open(this.cfg.home, this.name);
+    if (!opened.ok) return this.failStart(opened.error);
+    this.log = opened.log;
+    this.logPath = opened.log.path;
+    this.log.line(`starting ${this.name} ${this.cfg.version ?? "(no version)"} at ${new Date().toISOString()}`);
+    const info = this.cfg.info();
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+    env.ZOT_HOME = this.cfg.home;
+    env.ZOT_EXTENSION_DIR = this.dir;
+    env.ZOT_DATA_DIR = this.dir;
+    env.ZOT_CWD = resolvePath(info.cwd);
+    this.spawnedAt = performance.now();
+    const spawned = spawnExtension({ exec: this.cfg.exec, args: this.cfg.args, cwd: this.dir, env, stderrFd: this.log.fd });
+    if (!spawned.ok) return this.failStart(`could not start ${this.cfg.exec}: ${spawned.error}`);
+    const child = spawned.child;
+    this.child = child;
+    this.queue = new WriteQueue(child.stdin, this.cfg.timings.maxQueueBytes, (n) => this.onHung(n));
+    this.helloTimer = setTimeout(() => this.fail(`no hello within ${seconds(this.cfg.timings.helloMs)}; it must write a hello frame to stdout first`, true), this.cfg.timings.helloMs);
+    void child.exited.then((exit) => this.onProcessExit(exit));
+    void this.readLoop(child.stdout);
+  }
+
+  /** Queues one frame for the extension; never blocks. */
+  send(frame: HostFrame): void {
+    if (!this.queue || this.phase === "gone") return;
+    const json = JSON.stringify(frame);
+    this.cfg.trace?.record(this.name, "out", json);
+    this.queue.write(encoder.encode(json + "\n"));
+  }
+
+  /**
+   * Sends a request frame (its `id` is filled in) and waits for the answer of type `expect`.
+   * A `tool_call` that times out or is aborted is followed by `tool_cancel`.
+   */
+  request<F extends ExtensionFrame>(
+    build: (id: string) => HostFrame,
+    expect: Expect,
+    timeoutMs: number,
+    opts: { signal?: AbortSignal; onProgress?: (text: string) => void; what: string } = { what: "request" },
+  ): Promise<Reply<F>> {
+    if (this.phase === "gone" || !this.queue)
+      return Promise.resolve({ ok: false, kind: "gone", error: this.error ?? `extension "${this.name}" is not running` });
+    if (opts.signal?.aborted) return Promise.resolve({ ok: false, kind: "cancelled", error: `${opts.what} was cancelled` });
+    const id = `${++nextId}`;
+    const frame = build(id);
+    return new Promise<Reply<F>>((resolveReply) => {
+      const finish = (r: Reply<ExtensionFrame>) => {
+        if (!this.pending.delete(id)) return;
+        clearTimeout(pending.timer);
+        opts.signal?.removeEventListener("abort", onAbort);
+        if (!r.ok && r.kind !== "gone" && frame.type === "tool_call") this.send({ type: "tool_cancel", id });
+        resolveReply(r as Reply<F>);
+      };
+      const onAbort = () => finish({ ok: false, kind: "cancelled", error: `${opts.what} was cancelled` });
+      const pending: Pending = {
+        expect,
+        resolve: finish,
+        onProgress: opts.onProgress,
+        timer: setTimeout(
+          () => finish({ ok: false, kind: "timeout", error: `extension "${this.name}" did not answer ${opts.what} within ${seconds(timeoutMs)}` }),
+          timeoutMs,
+        ),
+      };
+      this.pending.set(id, pending);
+      opts.signal?.addEventListener("abort", onAbort, { once: true });
+      this.send(frame);
+    });
+  }
+
+  /** Graceful part of shutdown: `shutdown`, then end of input. Signals are the host's job. */
+  beginShutdown(): void {
+    this.stopping = true;
+    if (!this.queue || this.hasExited) return;
+    this.send({ type: "shutdown" });
+    this.queue.end();
+  }
+
+  /** Signals the whole process group (harmless once the group is empty). */
+  signal(sig: NodeJS.Signals): void {
+    if (this.child) signalGroup(this.child.pid, sig);
+  }
+
+  /** A host-side note in the extension's log (conflicts, exits, shutdown). */
+  note(text: string): void {
+    this.log?.line(text);
+  }
+
+  /** A warning: into the log and into `doctor`'s list. */
+  warn(text: string): void {
+    this.log?.line(`warning: ${text}`);
+    if (this.warningList.length < MAX_WARNINGS) this.warningList.push(text);
+    else this.extraWarnings++;
+  }
+
+  closeLog(): void {
+    this.log?.close();
+  }
+
+  // ---------------------------------------------------------------- reading
+
+  private async readLoop(stdout: ReadableStream<Uint8Array>): Promise<void> {
+    const lines = new LineReader({
+      maxLineBytes: this.cfg.timings.maxLineBytes,
+      onLine: (line) => this.onLine(line),
+      onOversize: (n) => this.warn(`dropped a ${n}-byte line from stdout (limit ${this.cfg.timings.maxLineBytes} bytes)`),
+    });
+    const reader = stdout.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        lines.push(value);
+      }
+      lines.end();
+    } catch {
+      // A read error means the pipe is gone; treated like end of output.
+    }
+    this.stdoutClosed = true;
+    this.whenBothGone();
+  }
+
+  private onLine(line: string): void {
+    if (this.phase === "gone") return;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch {
+      this.cfg.trace?.record(this.name, "in", line, false);
+      if (this.phase === "hello") return this.failFirstLine(line);
+      return this.warn(`ignored a stdout line that is not JSON: ${quote(line)}`);
+    }
+    this.cfg.trace?.record(this.name, "in", line);
+    const decoded = decodeExtensionFrame(raw);
+    if (this.phase === "hello") {
+      if (!decoded.ok || decoded.value.type !== "hello") return this.failFirstLine(line);
+      return this.onHello(decoded.value.name, decoded.value.version);
+    }
+    if (!decoded.ok) {
+      if ("unknownType" in decoded) return this.warn(`ignored a frame of unknown type "${decoded.unknownType}"`);
+      return this.warn(`ignored an invalid frame: ${decoded.error}`);
+    }
+    if (this.phase === "registering" && this.sawRegistration) this.restartGrace();
+    this.onFrame(decoded.value);
+  }
+
+  private onHello(name: string, version: string): void {
+    if (this.helloTimer) clearTimeout(this.helloTimer);
+    if (name !== this.name) return this.fail(`hello.name ${JSON.stringify(name)} does not match the manifest name ${JSON.stringify(this.name)}; make them equal`, true);
+    this.helloVersion = version || null;
+    this.phase = "registering";
+    const info = this.cfg.info();
+    this.send({
+      type: "hello_ack",
+      protocol_version: PROTOCOL_VERSION,
+      zot_version: info.zotVersion,
+      provider: info.provider,
+      model: info.model,
+      cwd: resolvePath(info.cwd),
+      extension_dir: this.dir,
+      data_dir: this.dir,
+      capabilities: [...HOST_CAPABILITIES],
+    });
+    this.maxTimer = setTimeout(() => this.complete("auto_ready"), this.cfg.timings.readyMaxMs);
+  }
+
+  private onFrame(f: ExtensionFrame): void {
+    const ext = this.name;
+    switch (f.type) {
+      case "hello":
+        return this.warn("ignored a second hello frame");
+      case "register_command": {
+        this.registrationFrame();
+        const bad = checkCommand(f);
+        if (bad) return this.warn(bad);
+        this.commands.push({ name: f.name, description: f.description });
+        return this.cfg.onRegistration(this);
+      }
+      case "register_tool": {
+        this.registrationFrame();
+        const checked = checkTool(f);
+        if (checked.warning) this.warn(checked.warning);
+        if (!checked.ok) return;
+        this.tools.push(checked.tool);
+        return this.cfg.onRegistration(this);
+      }
+      case "subscribe": {
+        this.registrationFrame();
+        for (const e of f.events) this.events.add(e);
+        for (const spec of f.intercept) {
+          const i = this.intercept.findIndex((s) => s.event === spec.event);
+          if (i >= 0) this.intercept[i] = spec;
+          else this.intercept.push(spec);
+        }
+        return this.cfg.onRegistration(this);
+      }
+      case "ready":
+        this.readySeen = true;
+        if (this.phase === "registering") this.complete("ready");
+        else if (this.status === "auto_ready") this.status = "ready";
+        return;
+      case "tool_result":
+      case "command_response":
+      case "event_intercept_response": {
+        const p = this.pending.get(f.id);
+        if (!p) return this.note(`ignored a ${f.type} for unknown or expired request id ${JSON.stringify(f.id)}`);
+        if (p.expect !== f.type) return this.warn(`ignored a ${f.type} for request ${JSON.stringify(f.id)}, which expects a ${p.expect}`);
+        return p.resolve({ ok: true, frame: f });
+      }
+      case "tool_progress": {
+        const p = this.pending.get(f.id);
+        if (!p || p.expect !== "tool_result") return this.note(`ignored tool_progress for unknown or finished call ${JSON.stringify(f.id)}`);
+        p.onProgress?.(f.text);
+        return this.cfg.onIntent({ kind: "tool_progress", extension: ext, callId: f.id, text: f.text });
+      }
+      case "notify":
+        return this.cfg.onIntent({ kind: "notify", extension: ext, level: f.level, message: f.message });
+      case "clear_notes":
+        return this.cfg.onIntent({ kind: "clear_notes", extension: ext });
+      case "submit":
+        if (f.text.trim() === "") return;
+        return this.cfg.onIntent({ kind: "submit", extension: ext, text: f.text });
+      case "panel_render":
+        return this.cfg.onIntent({ kind: "panel_render", extension: ext, panelId: f.panel_id, title: f.title, lines: f.lines, footer: f.footer });
+      case "panel_close":
+        return this.cfg.onIntent({ kind: "panel_close", extension: ext, panelId: f.panel_id });
+      case "shutdown_ack":
+        return this.note("shutdown acknowledged");
+    }
+  }
+
+  // ---------------------------------------------------------------- registration window
+
+  private registrationFrame(): void {
+    if (this.phase !== "registering") return;
+    if (!this.sawRegistration) {
+      this.sawRegistration = true;
+      this.restartGrace();
+    }
+  }
+
+  private restartGrace(): void {
+    if (this.graceTimer) clearTimeout(this.graceTimer);
+    this.graceTimer = setTimeout(() => this.complete("auto_ready"), this.cfg.timings.readyGraceMs);
+  }
+
+  private complete(status: "ready" | "auto_ready"): void {
+    if (this.phase !== "registering") return;
+    this.clearTimers();
+    this.phase = "loaded";
+    this.status = status;
+    this.startupMs = Math.round(performance.now() - this.spawnedAt);
+    this.note(`registration complete (${status === "ready" ? "ready" : "auto_ready: no ready frame"}) after ${this.startupMs} ms`);
+    this.settle();
+  }
+
+  // ---------------------------------------------------------------- failure and exit
+
+  private failFirstLine(line: string): void {
+    this.fail(`its first stdout line must be a hello frame (write logs to stderr), got: ${quote(line)}`, true);
+  }
+
+  private failStart(error: string): void {
+    this.phase = "gone";
+    this.status = "failed";
+    this.error = `extension "${this.name}" failed to start: ${error}`;
+    this.markExited();
+    this.settle();
+  }
+
+  /** Load failure: the extension is stopped and will not be used. */
+  private fail(reason: string, kill: boolean): void {
+    if (this.phase === "gone") return;
+    const where = this.logPath ? ` (log: ${this.logPath})` : "";
+    this.note(`failed: ${reason}`);
+    this.goneWith(`extension "${this.name}" failed to load: ${reason}${where}`, "failed");
+    if (kill) this.signal("SIGKILL");
+  }
+
+  private onHung(bytes: number): void {
+    const mib = Math.round(bytes / (1024 * 1024));
+    this.note(`stopped: it is not reading its stdin (${mib} MiB queued)`);
+    this.goneWith(
+      `extension "${this.name}" stopped reading its input (more than ${mib} MiB queued) and was stopped (log: ${this.logPath})`,
+      this.phase === "loaded" ? "exited" : "failed",
+    );
+    this.signal("SIGKILL");
+  }
+
+  private onProcessExit(exit: ExitInfo): void {
+    this.exitInfo = exit;
+    this.note(`process exited with ${describeExit(exit)}`);
+    this.markExited();
+    this.whenBothGone();
+  }
+
+  /** Output closed and process exited: gone. Only one of them: gone after a short grace. */
+  private whenBothGone(): void {
+    if (this.phase === "gone") return;
+    if (this.stdoutClosed && this.exitInfo) return this.vanish();
+    if (!this.lingerTimer) this.lingerTimer = setTimeout(() => this.vanish(), this.cfg.timings.lingerMs);
+  }
+
+  private vanish(): void {
+    if (this.phase === "gone") return;
+    const exit = this.exitInfo;
+    const how = exit ? `exited with ${describeExit(exit)}` : "closed its output but is still running; it was stopped";
+    const where = ` (log: ${this.logPath})`;
+    if (this.phase === "hello") {
+      const msg = exit ? `exited before hello with ${describeExit(exit)}` : "closed its output before hello";
+      this.note(`failed: ${msg}`);
+      this.goneWith(`extension "${this.name}" failed to load: it ${msg}${where}`, "failed");
+    } else if (this.phase === "registering") {
+      this.note(`failed: ${how} during registration`);
+      this.goneWith(`extension "${this.name}" failed to load: it ${how} during registration${where}`, "failed");
+    } else {
+      this.goneWith(`extension "${this.name}" ${how}${where}`, "exited");
+    }
+    // Whatever it left behind (a lingering leader, orphaned children) goes with it.
+    this.signal("SIGKILL");
+  }
+
+  private goneWith(message: string, status: "failed" | "exited"): void {
+    const wasLoaded = this.phase === "loaded";
+    this.phase = "gone";
+    this.status = status;
+    this.error = message;
+    this.clearTimers();
+    if (this.lingerTimer) clearTimeout(this.lingerTimer);
+    this.queue?.drop();
+    // Every waiting call fails now, not at its own deadline.
+    for (const p of [...this.pending.values()]) p.resolve({ ok: false, kind: "gone", error: message });
+    this.settle();
+    if (wasLoaded && !this.stopping) this.cfg.onExit(this, message);
+  }
+
+  private clearTimers(): void {
+    for (const t of [this.helloTimer, this.graceTimer, this.maxTimer]) if (t) clearTimeout(t);
+    this.helloTimer = this.graceTimer = this.maxTimer = null;
+  }
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
+function quote(line: string): string {
+  return line.length > 120 ? `${JSON.stringify(line.slice(0, 120))}…` : JSON.stringify(line);
+}

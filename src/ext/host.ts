@@ -1,0 +1,449 @@
+// The extension host: owns every extension process, decides which registrations win, and offers the
+// agent loop and the modes one narrow, UI-agnostic interface (`ExtensionHost` in types.ts).
+import { Connection } from "./connection.ts";
+import type { ConnectionTimings, Reply } from "./connection.ts";
+import { discover } from "./discovery.ts";
+import { runIntercepts } from "./intercept.ts";
+import type { AskResult, Interceptor } from "./intercept.ts";
+import { MAX_LINE_BYTES } from "./lines.ts";
+import { noteNotStarted } from "./log.ts";
+import type {
+  CommandResponseFrame,
+  EventInterceptFrame,
+  EventInterceptResponseFrame,
+  InterceptName,
+  JsonObject,
+  PanelKeyName,
+  ToolResultFrame,
+} from "./protocol.ts";
+import { resolve as resolveRegistry } from "./registry.ts";
+import { extensionState } from "./state.ts";
+import type { ExtensionRegs, Resolution } from "./registry.ts";
+import { Trace } from "./trace.ts";
+import type {
+  ActiveCommand,
+  ActiveTool,
+  CallToolOptions,
+  DiscoveredExtension,
+  EmitPayload,
+  ExtensionHost,
+  ExtensionState,
+  HostInfo,
+  InterceptPayload,
+  InterceptResult,
+  InvokeResult,
+  LoadOptions,
+  LoadReport,
+  Theme,
+  ToolCallResult,
+  UiIntent,
+} from "./types.ts";
+
+export { commandIntents } from "./intents.ts";
+export { shutdownOnSignals } from "./signals.ts";
+
+export type HostTimings = ConnectionTimings & {
+  commandMs: number;
+  toolMs: number;
+  /** One shared deadline for every extension to exit after `shutdown`. */
+  shutdownGraceMs: number;
+  /** Between SIGTERM and SIGKILL. */
+  killAfterMs: number;
+};
+
+export const DEFAULT_TIMINGS: HostTimings = {
+  helloMs: 10_000,
+  readyGraceMs: 250,
+  readyMaxMs: 3_000,
+  lingerMs: 200,
+  maxQueueBytes: 64 * 1024 * 1024,
+  maxLineBytes: MAX_LINE_BYTES,
+  commandMs: 30_000,
+  toolMs: 60_000,
+  shutdownGraceMs: 2_000,
+  killAfterMs: 1_000,
+};
+
+type Entry = { disc: DiscoveredExtension; conn: Connection | null };
+
+const EMPTY: Resolution = { commands: new Map(), tools: new Map(), conflicts: new Map() };
+
+export class Host implements ExtensionHost {
+  private readonly timings: HostTimings;
+  private entries: Entry[] = [];
+  private opts: LoadOptions | null = null;
+  private info: HostInfo = { zotVersion: "", provider: "", model: "", cwd: process.cwd() };
+  private trace: Trace | null = null;
+  private readonly listeners = new Set<(intent: UiIntent) => void>();
+  private registry: Resolution = EMPTY;
+  private registryDirty = false;
+  /** Deferred tools named in some `activate_tools`; lasts for the session, reloads included. */
+  private readonly activated = new Set<string>();
+  /** Open panel id → owning extension. */
+  private readonly panels = new Map<string, string>();
+  /** Conflict sentences already written to each extension's log. */
+  private readonly loggedConflicts = new WeakMap<Connection, Set<string>>();
+  private sessionStarted = false;
+  private stopping: Promise<void> | null = null;
+  private readonly exitGuard = () => this.killAllNow();
+
+  /** `timings` is for tests and benchmarks; zot itself uses the defaults. */
+  constructor(timings: Partial<HostTimings> = {}) {
+    this.timings = { ...DEFAULT_TIMINGS, ...timings };
+  }
+
+  async load(opts: LoadOptions): Promise<LoadReport> {
+    if (this.entries.some((e) => e.conn)) await this.stop(this.entries);
+    this.opts = opts;
+    this.info = { ...opts.info };
+    if (opts.traceFile && (!this.trace || this.trace.path !== opts.traceFile)) this.trace = new Trace(opts.traceFile);
+    this.arm();
+    this.entries = (await discover(opts)).map((disc) => ({ disc, conn: null }));
+    await this.spawn(this.entries);
+    return this.report(this.entries);
+  }
+
+  async reload(name?: string): Promise<LoadReport> {
+    const opts = this.opts;
+    if (!opts) return { extensions: [], errors: [{ extension: name ?? "", message: "extensions cannot be reloaded before they were loaded", log: "" }] };
+    this.arm();
+    if (name === undefined) {
+      await this.stop(this.entries);
+      this.entries = (await discover(opts)).map((disc) => ({ disc, conn: null }));
+      await this.spawn(this.entries);
+      this.resendSessionStart(this.entries);
+      this.changed();
+      return this.report(this.entries);
+    }
+    const key = name.toLowerCase();
+    const fresh = (await discover(opts)).find((d) => d.name.toLowerCase() === key);
+    const index = this.entries.findIndex((e) => e.disc.name.toLowerCase() === key);
+    if (!fresh && index < 0) {
+      const message = `no extension named "${name}" was found; run "zot ext list" to see what is installed`;
+      return { extensions: [], errors: [{ extension: name, message, log: "" }] };
+    }
+    const old = index >= 0 ? this.entries[index] : null;
+    if (old) await this.stop([old]);
+    const entry: Entry = { disc: fresh ?? { ...old!.disc, status: "invalid", error: `its directory ${old!.disc.dir} no longer holds an extension named "${name}"` }, conn: null };
+    if (index >= 0) this.entries[index] = entry;
+    else this.entries.push(entry);
+    await this.spawn([entry]);
+    this.resendSessionStart([entry]);
+    this.changed();
+    return this.report([entry]);
+  }
+
+  shutdown(): Promise<void> {
+    if (!this.stopping) {
+      this.stopping = this.stop(this.entries).then(() => {
+        process.off("exit", this.exitGuard);
+        this.trace?.flush();
+      });
+    }
+    return this.stopping;
+  }
+
+  setInfo(info: Partial<HostInfo>): void {
+    this.info = { ...this.info, ...info };
+  }
+
+  states(): ExtensionState[] {
+    const reg = this.resolution();
+    return this.entries.map((e) => this.state(e, reg));
+  }
+
+  commands(): ActiveCommand[] {
+    return [...this.resolution().commands.values()];
+  }
+
+  tools(): ActiveTool[] {
+    return [...this.resolution().tools.values()].map((t) => ({
+      name: t.name,
+      description: t.description,
+      schema: t.schema,
+      deferred: t.deferred,
+      active: !t.deferred || this.activated.has(t.name),
+      extension: t.extension,
+    }));
+  }
+
+  themes(): Theme[] {
+    return this.entries.flatMap((e) => (e.disc.theme ? [e.disc.theme] : []));
+  }
+
+  async invokeCommand(name: string, args: string): Promise<InvokeResult> {
+    const key = name.replace(/^\//, "").toLowerCase();
+    const cmd = this.resolution().commands.get(key);
+    const conn = cmd && this.connection(cmd.extension);
+    if (!cmd || !conn) return { ok: false, error: `no extension provides the command "/${name.replace(/^\//, "")}"` };
+    const reply: Reply<CommandResponseFrame> = await conn.request(
+      (id) => ({ type: "command_invoked", id, name: cmd.name, args: args.trim() }),
+      "command_response",
+      this.timings.commandMs,
+      { what: `command "/${cmd.name}"` },
+    );
+    if (!reply.ok) return { ok: false, error: reply.error };
+    if (reply.frame.action === "open_panel" && reply.frame.open_panel) this.panels.set(reply.frame.open_panel.id, cmd.extension);
+    return { ok: true, response: reply.frame, extension: cmd.extension };
+  }
+
+  async callTool(name: string, args: JsonObject, opts: CallToolOptions): Promise<ToolCallResult> {
+    const tool = this.resolution().tools.get(name);
+    const conn = tool && this.connection(tool.extension);
+    if (!tool || !conn) return errorResult(`no extension provides the tool "${name}"`, "");
+    const reply: Reply<ToolResultFrame> = await conn.request(
+      (id) => ({ type: "tool_call", id, name, args }),
+      "tool_result",
+      opts.timeoutMs ?? this.timings.toolMs,
+      { signal: opts.signal, onProgress: opts.onProgress, what: `tool "${name}"` },
+    );
+    if (!reply.ok) {
+      const text = reply.kind === "cancelled" ? `tool "${name}" from extension "${tool.extension}" was cancelled` : reply.kind === "gone" ? `tool "${name}" failed: ${reply.error}` : reply.error;
+      return errorResult(text, tool.extension);
+    }
+    const f = reply.frame;
+    this.activate(f.activate_tools);
+    return { content: f.content, isError: f.is_error, activateTools: f.activate_tools, extension: tool.extension };
+  }
+
+  emit(payload: EmitPayload): void {
+    if (payload.event === "session_start") this.sessionStarted = true;
+    for (const e of this.entries) {
+      if (e.conn?.running && e.conn.events.has(payload.event)) e.conn.send({ type: "event", ...payload });
+    }
+  }
+
+  intercept(payload: InterceptPayload): Promise<InterceptResult> {
+    const list: Interceptor[] = [];
+    for (const e of this.entries) {
+      const conn = e.conn;
+      const spec = conn?.intercept.find((s) => s.event === payload.event);
+      if (!conn || !spec) continue;
+      list.push({
+        extension: conn.name,
+        spec,
+        ask: conn.running ? (p, timeoutMs) => ask(conn, p, timeoutMs) : null,
+        warn: (m) => conn.warn(m),
+      });
+    }
+    return runIntercepts(payload, list);
+  }
+
+  hasInterceptor(event: InterceptName): boolean {
+    return this.entries.some((e) => e.conn?.intercept.some((s) => s.event === event && (e.conn!.running || s.on_timeout === "block")));
+  }
+
+  panelKey(panelId: string, key: PanelKeyName, text?: string): void {
+    this.panelOwner(panelId)?.send(text === undefined ? { type: "panel_key", panel_id: panelId, key } : { type: "panel_key", panel_id: panelId, key, text });
+  }
+
+  panelClose(panelId: string): void {
+    this.panelOwner(panelId)?.send({ type: "panel_close", panel_id: panelId });
+    this.panels.delete(panelId);
+  }
+
+  panelResize(panelId: string, width: number, height: number): void {
+    this.panelOwner(panelId)?.send({ type: "panel_resize", panel_id: panelId, width, height });
+  }
+
+  onIntent(listener: (intent: UiIntent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private async spawn(entries: Entry[]): Promise<void> {
+    const opts = this.opts!;
+    const started: Connection[] = [];
+    for (const e of entries) {
+      const m = e.disc.manifest;
+      if (e.disc.status !== "spawn" || !m || !m.exec) {
+        noteNotStarted(opts.home, e.disc);
+        continue;
+      }
+      const conn = new Connection({
+        name: m.name,
+        version: m.version,
+        dir: e.disc.dir,
+        exec: m.exec,
+        args: m.args,
+        home: opts.home,
+        info: () => this.info,
+        trace: this.trace,
+        timings: this.timings,
+        onRegistration: (c) => this.onRegistration(c),
+        onIntent: (i) => this.onConnectionIntent(i),
+        onExit: (c, message) => this.onExit(c, message),
+      });
+      e.conn = conn;
+      started.push(conn);
+      conn.start();
+    }
+    // All in parallel: the wait is as long as the slowest extension, not the sum.
+    await Promise.all(started.map((c) => c.settled));
+    this.registryDirty = true;
+    this.resolution();
+  }
+
+  /** Graceful stop, then SIGTERM, then SIGKILL — always to the whole group, so grandchildren go too. */
+  private async stop(entries: Entry[]): Promise<void> {
+    const conns = entries.flatMap((e) => (e.conn ? [e.conn] : []));
+    for (const c of conns) {
+      for (const [id, owner] of this.panels) {
+        if (owner !== c.name) continue;
+        this.panels.delete(id);
+        this.send({ kind: "panel_close", extension: owner, panelId: id });
+      }
+      c.beginShutdown();
+    }
+    await within(Promise.all(conns.map((c) => c.exited)), this.timings.shutdownGraceMs);
+    const left = conns.filter((c) => !c.hasExited);
+    for (const c of left) {
+      c.note("did not exit within the shutdown grace period; sending SIGTERM");
+      c.signal("SIGTERM");
+    }
+    if (left.length) await within(Promise.all(left.map((c) => c.exited)), this.timings.killAfterMs);
+    for (const c of conns) c.signal("SIGKILL");
+    await within(Promise.all(conns.map((c) => c.exited)), this.timings.killAfterMs);
+    for (const c of conns) c.closeLog();
+    this.trace?.flush();
+    this.registryDirty = true;
+  }
+
+  /** Processes are about to run: a later shutdown() must stop them, and so must zot's exit. */
+  private arm(): void {
+    this.stopping = null;
+    process.off("exit", this.exitGuard);
+    process.on("exit", this.exitGuard);
+  }
+
+  /** Last resort when zot exits without calling shutdown: nothing may outlive it. */
+  private killAllNow(): void {
+    for (const e of this.entries) e.conn?.signal("SIGKILL");
+    this.trace?.flush();
+  }
+
+  private connection(extension: string): Connection | null {
+    const e = this.entries.find((x) => x.conn?.name === extension);
+    return e?.conn?.running ? e.conn : null;
+  }
+
+  private panelOwner(panelId: string): Connection | null {
+    const owner = this.panels.get(panelId);
+    return owner ? this.connection(owner) : null;
+  }
+
+  private onRegistration(conn: Connection): void {
+    this.registryDirty = true;
+    // A late registration (after load) is usable at once; tell the modes.
+    if (conn.status === "ready" || conn.status === "auto_ready") this.changed();
+  }
+
+  private onConnectionIntent(intent: UiIntent): void {
+    if (intent.kind === "panel_close") this.panels.delete(intent.panelId);
+    this.send(intent);
+  }
+
+  private onExit(conn: Connection, message: string): void {
+    for (const [id, owner] of this.panels) {
+      if (owner !== conn.name) continue;
+      this.panels.delete(id);
+      this.send({ kind: "panel_close", extension: owner, panelId: id });
+    }
+    this.send({ kind: "extension_exited", extension: conn.name, message });
+    this.changed();
+  }
+
+  private changed(): void {
+    this.registryDirty = true;
+    this.resolution();
+    this.send({ kind: "registry_changed" });
+  }
+
+  private send(intent: UiIntent): void {
+    for (const l of this.listeners) {
+      try {
+        l(intent);
+      } catch {
+        // A broken listener must not break the host or the other listeners.
+      }
+    }
+  }
+
+  private activate(names: string[]): void {
+    const tools = this.resolution().tools;
+    let changed = false;
+    for (const n of names) {
+      const t = tools.get(n);
+      if (!t || !t.deferred || this.activated.has(n)) continue;
+      this.activated.add(n);
+      changed = true;
+    }
+    if (changed) this.send({ kind: "registry_changed" });
+  }
+
+  private resendSessionStart(entries: Entry[]): void {
+    if (!this.sessionStarted) return;
+    for (const e of entries) if (e.conn?.running && e.conn.events.has("session_start")) e.conn.send({ type: "event", event: "session_start" });
+  }
+
+  /** Recomputes winners when registrations changed, and logs new conflicts to the losers' logs. */
+  private resolution(): Resolution {
+    if (!this.registryDirty) return this.registry;
+    this.registryDirty = false;
+    const regs: ExtensionRegs[] = [];
+    for (const e of this.entries) {
+      if (e.conn?.running) regs.push({ extension: e.conn.name, commands: e.conn.commands, tools: e.conn.tools });
+    }
+    this.registry = resolveRegistry(regs);
+    for (const e of this.entries) {
+      const conn = e.conn;
+      if (!conn) continue;
+      let logged = this.loggedConflicts.get(conn);
+      if (!logged) this.loggedConflicts.set(conn, (logged = new Set()));
+      for (const c of this.registry.conflicts.get(conn.name) ?? []) {
+        if (logged.has(c)) continue;
+        logged.add(c);
+        conn.note(`conflict: ${c}`);
+      }
+    }
+    return this.registry;
+  }
+
+  private state(e: Entry, reg: Resolution): ExtensionState {
+    return extensionState(e.disc, e.conn, reg, this.opts?.home ?? null);
+  }
+
+  private report(entries: Entry[]): LoadReport {
+    const reg = this.resolution();
+    const extensions = entries.map((e) => this.state(e, reg));
+    const errors = extensions
+      .filter((s) => (s.status === "failed" || s.status === "invalid") && s.error)
+      .map((s) => ({ extension: s.name, message: s.error!, log: s.log }));
+    return { extensions, errors };
+  }
+}
+
+function errorResult(text: string, extension: string): ToolCallResult {
+  return { content: [{ type: "text", text }], isError: true, activateTools: [], extension };
+}
+
+async function ask(conn: Connection, payload: InterceptPayload, timeoutMs: number): Promise<AskResult> {
+  const reply: Reply<EventInterceptResponseFrame> = await conn.request(
+    (id) => ({ type: "event_intercept", id, ...payload }) as EventInterceptFrame,
+    "event_intercept_response",
+    timeoutMs,
+    { what: `the ${payload.event} interception` },
+  );
+  if (reply.ok) return { kind: "answer", frame: reply.frame };
+  if (reply.kind === "timeout") return { kind: "timeout" };
+  return { kind: "gone", error: reply.error };
+}
+
+/** Waits for `p` but at most `ms`; the timer never keeps zot alive. */
+async function within(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([p, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
+}

@@ -1,0 +1,107 @@
+// Serial interception: interceptors are asked one after another in discovery order; the first
+// `block` wins and stops the chain; rewrites chain (each interceptor sees the previous output).
+// A silent interceptor allows after its deadline, unless its subscription is fail-closed
+// (`on_timeout: "block"`), in which case silence — or its extension not running — blocks.
+import { isObject } from "./protocol.ts";
+import type { EventInterceptResponseFrame, InterceptSpec } from "./protocol.ts";
+import type { InterceptPayload, InterceptResult, InterceptStep } from "./types.ts";
+
+export type AskResult =
+  | { kind: "answer"; frame: EventInterceptResponseFrame }
+  | { kind: "timeout" }
+  /** The extension exited, or was never running. */
+  | { kind: "gone"; error: string };
+
+export type Interceptor = {
+  extension: string;
+  spec: InterceptSpec;
+  /** Sends `event_intercept` with the current payload and waits up to `timeoutMs`; null when not running. */
+  ask: ((payload: InterceptPayload, timeoutMs: number) => Promise<AskResult>) | null;
+  /** Records a warning about this interceptor's answer in its extension's log. */
+  warn: (message: string) => void;
+};
+
+export async function runIntercepts(payload: InterceptPayload, interceptors: Interceptor[]): Promise<InterceptResult> {
+  let cur: InterceptPayload = payload;
+  const steps: InterceptStep[] = [];
+  const result: InterceptResult = { blocked: false, steps };
+  const failClosed = (ext: string, reason: string): InterceptResult => {
+    result.blocked = true;
+    result.blockedBy = ext;
+    result.reason = reason;
+    return result;
+  };
+
+  for (const i of interceptors) {
+    const closed = i.spec.on_timeout === "block";
+    const started = performance.now();
+    const answer: AskResult = i.ask ? await i.ask(cur, i.spec.timeout_ms) : { kind: "gone", error: `extension "${i.extension}" is not running` };
+    const ms = performance.now() - started;
+
+    if (answer.kind === "gone") {
+      const reason = `${answer.error}; its ${payload.event} interceptor is fail-closed, so this was blocked`;
+      steps.push({ extension: i.extension, ms, outcome: "unavailable", reason: closed ? reason : answer.error });
+      if (closed) return failClosed(i.extension, reason);
+      continue;
+    }
+    if (answer.kind === "timeout") {
+      const reason = `extension "${i.extension}" did not answer the ${payload.event} interception within ${i.spec.timeout_ms} ms`;
+      steps.push({ extension: i.extension, ms, outcome: "timeout", reason });
+      if (closed) return failClosed(i.extension, `${reason}; its interceptor is fail-closed, so this was blocked`);
+      continue;
+    }
+
+    const f = answer.frame;
+    if (f.block) {
+      const reason = f.reason || `blocked by extension "${i.extension}"`;
+      steps.push({ extension: i.extension, ms, outcome: "block", reason });
+      result.blocked = true;
+      result.blockedBy = i.extension;
+      result.reason = reason;
+      return result;
+    }
+    const next = rewrite(cur, f, i.warn);
+    const rewrote = next !== cur;
+    cur = next;
+    const step: InterceptStep = { extension: i.extension, ms, outcome: rewrote ? "rewrite" : "allow" };
+    if (f.reason) step.reason = f.reason;
+    steps.push(step);
+    if (!rewrote) continue;
+    switch (cur.event) {
+      case "tool_call":
+        result.args = cur.tool_args as typeof result.args;
+        break;
+      case "assistant_message":
+        result.text = cur.text;
+        break;
+      case "tool_result":
+        result.content = cur.content;
+        result.isError = cur.is_error;
+        break;
+      case "turn_start":
+        break;
+    }
+  }
+  return result;
+}
+
+/** Applies one answer's rewrites; returns the same object when nothing changed. */
+function rewrite(cur: InterceptPayload, f: EventInterceptResponseFrame, warn: (m: string) => void): InterceptPayload {
+  switch (cur.event) {
+    case "tool_call":
+      if (f.modified_args === undefined) return cur;
+      if (!isObject(f.modified_args)) {
+        warn(`modified_args for tool "${cur.tool_name}" ignored: it must be a JSON object`);
+        return cur;
+      }
+      return { ...cur, tool_args: f.modified_args };
+    case "assistant_message":
+      return f.replace_text === undefined ? cur : { ...cur, text: f.replace_text };
+    case "tool_result": {
+      if (f.replace_content === undefined && f.is_error === undefined) return cur;
+      return { ...cur, content: f.replace_content ?? cur.content, is_error: f.is_error ?? cur.is_error };
+    }
+    case "turn_start":
+      return cur;
+  }
+}

@@ -1,0 +1,64 @@
+// Starting and signalling one extension subprocess. Each extension leads its own process group
+// (setsid via `detached`) so a signal to the group also reaches what it started (`npx` → `node`).
+import { constants } from "node:os";
+
+export type SpawnSpec = {
+  exec: string;
+  args: string[];
+  /** The extension directory. */
+  cwd: string;
+  env: Record<string, string>;
+  /** Append-only log descriptor; the child writes its stderr straight into it, so it never blocks on us. */
+  stderrFd: number;
+};
+
+export type ExitInfo = { code: number | null; signal: string | null };
+
+export type ChildProcess = {
+  pid: number;
+  stdin: import("bun").FileSink;
+  stdout: ReadableStream<Uint8Array>;
+  exited: Promise<ExitInfo>;
+};
+
+export function spawnExtension(spec: SpawnSpec): { ok: true; child: ChildProcess } | { ok: false; error: string } {
+  try {
+    const proc = Bun.spawn([spec.exec, ...spec.args], {
+      cwd: spec.cwd,
+      env: spec.env,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: spec.stderrFd,
+      detached: true,
+    });
+    const info = (): ExitInfo => {
+      const sig = proc.signalCode;
+      return sig == null ? { code: proc.exitCode, signal: null } : { code: null, signal: String(sig) };
+    };
+    const exited = proc.exited.then(info, info);
+    return { ok: true, child: { pid: proc.pid, stdin: proc.stdin, stdout: proc.stdout, exited } };
+  } catch (e) {
+    return { ok: false, error: (e as Error).message };
+  }
+}
+
+/** Signals the whole process group; false when nothing was there to signal. */
+export function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** "exit code 3" / "signal SIGKILL": how an exit reads in an error sentence. */
+export function describeExit(exit: ExitInfo): string {
+  if (exit.signal) return `signal ${exit.signal}`;
+  return `exit code ${exit.code ?? "unknown"}`;
+}
+
+/** Signal number for a name, used for the conventional 128+n exit status. */
+export function signalNumber(signal: NodeJS.Signals): number {
+  return (constants.signals as Record<string, number>)[signal] ?? 0;
+}

@@ -1,0 +1,77 @@
+// Shared set-up for host tests: a real Host on real fixture extensions, a temp $ZOT_HOME, and the
+// intents it emitted. Waits are bounded polls for an outcome, never assertions about duration.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { Host } from "../../src/ext/host.ts";
+import type { HostTimings } from "../../src/ext/host.ts";
+import type { LoadReport, UiIntent } from "../../src/ext/types.ts";
+
+export const FIXTURES = resolve(import.meta.dir, "../fixtures/ext");
+
+/** Short shutdown deadlines keep the suite fast; everything else stays at its real default. */
+export const FAST: Partial<HostTimings> = { shutdownGraceMs: 500, killAfterMs: 300 };
+
+export type Harness = {
+  host: Host;
+  report: LoadReport;
+  intents: UiIntent[];
+  home: string;
+  /** Waits until an intent matches (fails the test after `ms`). */
+  intent: (pred: (i: UiIntent) => boolean, ms?: number) => Promise<UiIntent>;
+  log: (name: string) => string;
+  close: () => Promise<void>;
+};
+
+/** `names` are fixture directory names, or absolute paths. */
+export async function start(names: string[], timings: Partial<HostTimings> = {}, traceFile?: string): Promise<Harness> {
+  const home = mkdtempSync(join(tmpdir(), "zot-host-"));
+  const host = new Host({ ...FAST, ...timings });
+  const intents: UiIntent[] = [];
+  host.onIntent((i) => intents.push(i));
+  const report = await host.load({
+    extPaths: names.map((n) => resolve(FIXTURES, n)),
+    noExt: true,
+    cwd: home,
+    home,
+    info: { zotVersion: "9.9.9", provider: "test-provider", model: "test-model", cwd: home },
+    traceFile,
+  });
+  return {
+    host,
+    report,
+    intents,
+    home,
+    intent: (pred, ms = 15_000) => waitFor(() => intents.find(pred), ms),
+    log: (name) => readFileSync(join(home, "logs", `ext-${name}.log`), "utf8"),
+    close: async () => {
+      await host.shutdown();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function waitFor<T>(probe: () => T | undefined | null | false, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error("condition not reached in time");
+    await Bun.sleep(10);
+  }
+}
+
+/** True while `pid` names a live process (a zombie awaiting its reaper counts as dead). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
