@@ -1,0 +1,556 @@
+// Interactive mode: wires the terminal, key decoding, the runtime's events and the extension
+// host's intents to the components, and draws coalesced frames (at most ~60 per second).
+import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
+import type { AgentRuntime } from "../agent/runtime-api.ts";
+import { commandIntents } from "../ext/intents.ts";
+import type { LoadReport, UiIntent } from "../ext/types.ts";
+import { runBuiltin, type CommandContext } from "./commands.ts";
+import { applyEvent } from "./chat-events.ts";
+import { showLoadProblems, startupReport } from "./load-errors.ts";
+import { FrameScheduler } from "./scheduler.ts";
+import { ConfirmDialog } from "./confirm.ts";
+import { Editor } from "./editor.ts";
+import { History, historyPath } from "./history.ts";
+import { KeyDecoder, keyLabel, type Key } from "./keys.ts";
+import { layout } from "./layout.ts";
+import { Notes } from "./notes.ts";
+import type { Modal } from "./pickers.ts";
+import { PromptQueue } from "./queue.ts";
+import { Renderer } from "./renderer.ts";
+import { findCommand, parseSlash, slashItems, type SlashItem } from "./slash.ts";
+import { EditorPopups } from "./popups.ts";
+import { PanelSlot } from "./panel-slot.ts";
+import { extensionCounts, renderStatus } from "./status.ts";
+import { installRestoreHandlers, Terminal } from "./terminal.ts";
+import { detectBackground, type Style } from "./theme.ts";
+import { savedTheme, styleFor, type ThemeChoice } from "./theming.ts";
+import { Transcript, type InfoLevel } from "./transcript.ts";
+import { replay } from "./replay.ts";
+import { wrap } from "./wrap.ts";
+
+export type TuiOptions = {
+  home: string;
+  noYolo: boolean;
+  initialPrompt?: string;
+  /** One-line notices from startup (unknown model, config warnings) shown in the chat. */
+  notices: string[];
+};
+
+const FRAME_MS = 16;
+const TICK_MS = 80;
+const ESC_TIMEOUT_MS = 30;
+const EXIT_WINDOW_MS = 2000;
+
+type StatusLine = { text: string; level: InfoLevel; until: number };
+const STATUS_ROLE = { info: "muted", success: "success", warn: "warning", error: "error" } as const;
+
+export async function runTui(runtime: AgentRuntime, opts: TuiOptions): Promise<number> {
+  const app = new App(runtime, opts, new Terminal(process.stdin, process.stdout));
+  return app.run();
+}
+
+class App implements CommandContext {
+  readonly home: string;
+  themeName = "dark";
+  private style: Style;
+  private readonly renderer: Renderer;
+  private readonly decoder = new KeyDecoder();
+  private readonly transcript = new Transcript();
+  private readonly notes = new Notes();
+  private readonly editor: Editor;
+  private readonly queue = new PromptQueue();
+  private readonly popups: EditorPopups;
+  private readonly panels: PanelSlot;
+  private modal: Modal | null = null;
+  private confirms: ConfirmDialog[] = [];
+  private statusLines: StatusLine[] = [];
+  private offset = 0;
+  private lastTotal = 0;
+  private chatHeight = 0;
+  private turn: { since: number; label: string; done: Promise<void> } | null = null;
+  private ctrlCAt = 0;
+  private readonly frames = new FrameScheduler(() => this.draw(), FRAME_MS);
+  private escTimer: ReturnType<typeof setTimeout> | null = null;
+  private closing = false;
+  private readonly theme: ThemeChoice;
+  private finish: (code: number) => void = () => {};
+
+  constructor(
+    readonly runtime: AgentRuntime,
+    private readonly opts: TuiOptions,
+    private readonly term: Terminal,
+  ) {
+    this.home = opts.home;
+    this.renderer = new Renderer((s) => term.write(s));
+    this.editor = new Editor(new History(historyPath(opts.home, runtime.cwd)));
+    this.popups = new EditorPopups(runtime.cwd, this.editor, () => this.commands());
+    this.panels = new PanelSlot(runtime.host, () => this.schedule());
+    this.theme = savedTheme(opts.home, runtime.host.themes());
+    this.style = this.makeStyle(this.theme.name);
+  }
+
+  get busy(): boolean {
+    return this.turn !== null;
+  }
+
+  async run(): Promise<number> {
+    const done = new Promise<number>((resolve) => (this.finish = resolve));
+    this.term.enter({ altScreen: true });
+    const cleanups = [
+      installRestoreHandlers(this.term),
+      this.term.onData((data) => this.onInput(data)),
+      this.term.onResize(() => {
+        this.renderer.invalidate();
+        this.frames.now();
+      }),
+      this.runtime.subscribe((ev) => this.onEvent(ev)),
+      this.runtime.host.onIntent((intent) => this.onIntent(intent)),
+    ];
+    const ticker = setInterval(() => this.tick(), TICK_MS);
+    if (this.opts.noYolo) this.runtime.setConfirmHandler((req) => this.confirm(req));
+    this.startupMessages();
+    this.frames.now();
+    // A saved theme choice wins over the terminal's background.
+    if (!this.theme.saved) void this.detectTheme();
+    if (this.opts.initialPrompt?.trim()) this.submitPrompt(this.opts.initialPrompt, null);
+
+    const code = await done;
+    clearInterval(ticker);
+    this.frames.stop();
+    if (this.escTimer) clearTimeout(this.escTimer);
+    this.runtime.setConfirmHandler(null);
+    for (const c of this.confirms) c.cancel();
+    if (this.turn) {
+      this.runtime.abort();
+      await this.turn.done;
+    }
+    this.term.restore();
+    for (const off of cleanups) off();
+    return code;
+  }
+
+  // ------------------------------------------------------------ CommandContext
+
+  info(text: string, level: InfoLevel = "info"): void {
+    this.transcript.addInfo(text, level);
+    this.offset = 0;
+    this.schedule();
+  }
+
+  status(lines: { text: string; level: InfoLevel }[], ttlMs: number): void {
+    const until = Date.now() + ttlMs;
+    this.statusLines = lines.map((l) => ({ ...l, until }));
+    this.schedule();
+  }
+
+  openModal(modal: Modal | null): void {
+    this.modal = modal;
+    this.schedule();
+  }
+
+  async cancelTurn(): Promise<void> {
+    this.queue.clear();
+    for (const c of this.confirms) c.cancel();
+    this.confirms = [];
+    if (!this.turn) return;
+    this.runtime.abort();
+    await this.turn.done;
+  }
+
+  async busyWhile(label: string, work: () => Promise<void>): Promise<void> {
+    let release: () => void = () => {};
+    const done = new Promise<void>((r) => (release = r));
+    this.turn = { since: Date.now(), label, done };
+    this.schedule();
+    try {
+      await work();
+    } finally {
+      this.turn = null;
+      release();
+      this.schedule();
+      this.deliverQueued();
+    }
+  }
+
+  reloadChat(): void {
+    this.transcript.clear();
+    replay(this.transcript, this.runtime.messages());
+    this.offset = 0;
+    this.schedule();
+  }
+
+  clearChat(): void {
+    this.transcript.clear();
+    this.notes.clear();
+    this.queue.clear();
+    this.statusLines = [];
+    this.offset = 0;
+    this.schedule();
+  }
+
+  showLoadErrors(report: LoadReport, only?: string): void {
+    showLoadProblems(this.transcript, report, only);
+    this.schedule();
+  }
+
+  setTheme(name: string): void {
+    this.style = this.makeStyle(name);
+    this.transcript.invalidate();
+    this.renderer.invalidate();
+    this.schedule();
+  }
+
+  commands(): SlashItem[] {
+    return slashItems(this.runtime.host.commands());
+  }
+
+  exit(): void {
+    if (this.closing) return;
+    this.closing = true;
+    this.frames.stop();
+    this.finish(0);
+  }
+
+  // ------------------------------------------------------------ input
+
+  private onInput(data: string): void {
+    if (this.escTimer) {
+      clearTimeout(this.escTimer);
+      this.escTimer = null;
+    }
+    for (const key of this.decoder.feed(data)) this.onKey(key);
+    if (this.decoder.pending) {
+      this.escTimer = setTimeout(() => {
+        this.escTimer = null;
+        for (const key of this.decoder.flush()) this.onKey(key);
+        this.schedule();
+      }, ESC_TIMEOUT_MS);
+    }
+    this.schedule();
+  }
+
+  private onKey(key: Key): void {
+    if (this.closing) return;
+    const label = keyLabel(key);
+    const text = (key.name === "rune" && !key.ctrl && !key.alt) || key.name === "paste" ? (key.text ?? "") : null;
+    if (label === "ctrl+l") {
+      this.renderer.invalidate();
+      return;
+    }
+    const dialog = this.confirms[0];
+    if (dialog) {
+      if (dialog.handle(label, text)) this.confirms.shift();
+      return;
+    }
+    if (this.modal) {
+      const m = this.modal;
+      if (m.handle(label, text) && this.modal === m) this.modal = null;
+      return;
+    }
+    if (this.panels.panel) return this.panels.key(key, label);
+    if (this.popups.handle(label, () => this.submitEditor())) return;
+    this.globalKey(key, label, text);
+    this.popups.refresh();
+  }
+
+  private globalKey(key: Key, label: string, text: string | null): void {
+    switch (label) {
+      case "enter":
+        return this.submitEditor();
+      case "esc":
+        return this.escape();
+      case "ctrl+c":
+        return this.ctrlC();
+      case "ctrl+d":
+        if (this.editor.empty) return this.exit();
+        break;
+      case "ctrl+o":
+        this.transcript.toggleExpanded();
+        return;
+      case "pageup":
+        return this.scrollBy(Math.max(1, this.chatHeight - 2));
+      case "pagedown":
+        return this.scrollBy(-Math.max(1, this.chatHeight - 2));
+      case "ctrl+end":
+        this.offset = 0;
+        return;
+      case "ctrl+home":
+        this.offset = Number.MAX_SAFE_INTEGER;
+        return;
+      case "ctrl+p":
+        this.editor.historyPrev();
+        return;
+      case "ctrl+n":
+        this.editor.historyNext();
+        return;
+      case "up":
+      case "down": {
+        if (this.editor.empty && !this.editor.browsingHistory) return this.scrollBy(label === "up" ? 3 : -3);
+        if (this.editor.handle(label, null)) return;
+        if (label === "up") this.editor.historyPrev();
+        else this.editor.historyNext();
+        return;
+      }
+    }
+    if (key.name === "paste") {
+      this.editor.paste(key.text ?? "");
+      return;
+    }
+    this.editor.handle(label, text);
+  }
+
+  private scrollBy(lines: number): void {
+    this.offset = Math.max(0, this.offset + lines);
+  }
+
+  private submitEditor(): void {
+    const raw = this.editor.text;
+    if (raw.trim() === "") return;
+    const cmd = raw.trimStart().startsWith("/") ? parseSlash(raw) : null;
+    if (cmd) {
+      const item = findCommand(this.commands(), cmd.name);
+      if (!item) {
+        this.status([{ text: `Unknown command /${cmd.name}; type / to see the commands.`, level: "error" }], 5000);
+        return;
+      }
+      this.editor.submit();
+      void this.runCommand(item, cmd.args);
+      return;
+    }
+    this.submitPrompt(this.editor.submit(), null);
+  }
+
+  private async runCommand(item: SlashItem, args: string): Promise<void> {
+    try {
+      if (item.extension === null) {
+        await runBuiltin(this, item.name, args);
+        return;
+      }
+      const r = await this.runtime.runCommand(item.name, args);
+      if (!r.ok) {
+        this.status([{ text: r.error, level: "error" }], 8000);
+        return;
+      }
+      for (const intent of commandIntents(r.extension, r.response)) this.onIntent(intent);
+    } catch (err) {
+      this.status([{ text: `/${item.name} failed: ${err instanceof Error ? err.message : String(err)}`, level: "error" }], 8000);
+    } finally {
+      this.schedule();
+    }
+  }
+
+  private escape(): void {
+    if (this.turn) {
+      void this.cancelTurn();
+      this.notes.clear();
+      this.status([{ text: "Cancelled.", level: "warn" }], 2000);
+      return;
+    }
+    if (this.notes.clear()) return;
+    if (this.statusLines.length > 0) {
+      this.statusLines = [];
+      return;
+    }
+    this.editor.clear();
+  }
+
+  private ctrlC(): void {
+    const now = Date.now();
+    if (now - this.ctrlCAt < EXIT_WINDOW_MS) return this.exit();
+    this.ctrlCAt = now;
+    if (this.turn) void this.cancelTurn();
+    this.editor.clear();
+    this.status([{ text: "Press ctrl+c again to exit.", level: "info" }], EXIT_WINDOW_MS);
+  }
+
+  // ------------------------------------------------------------ prompts
+
+  private submitPrompt(text: string, from: string | null): void {
+    if (text.trim() === "") return;
+    if (this.turn) {
+      this.queue.push(text, from);
+      this.schedule();
+      return;
+    }
+    this.startTurn(text);
+  }
+
+  private startTurn(text: string): void {
+    this.notes.clear();
+    this.offset = 0;
+    this.transcript.addUser(text);
+    const done = this.runtime
+      .prompt(text)
+      .then((outcome) => {
+        if (outcome.stop === "aborted") this.transcript.abortRunning(Date.now());
+      })
+      .catch((err: unknown) => {
+        this.transcript.addInfo(`The turn failed: ${err instanceof Error ? err.message : String(err)}`, "error");
+      })
+      .finally(() => {
+        this.transcript.closeStreams();
+        this.turn = null;
+        this.schedule();
+        this.deliverQueued();
+      });
+    this.turn = { since: Date.now(), label: "working", done };
+    this.schedule();
+  }
+
+  private deliverQueued(): void {
+    if (this.turn || this.closing) return;
+    const next = this.queue.shift();
+    if (next) this.startTurn(next.text);
+  }
+
+  private confirm(req: ConfirmRequest): Promise<ConfirmDecision> {
+    return new Promise((resolve) => {
+      this.confirms.push(new ConfirmDialog(req, resolve));
+      this.schedule();
+    });
+  }
+
+  // ------------------------------------------------------------ runtime events and host intents
+
+  private onEvent(ev: AgentEvent): void {
+    if (applyEvent(this.transcript, ev, Date.now())) this.schedule();
+  }
+
+  private onIntent(intent: UiIntent): void {
+    switch (intent.kind) {
+      case "notify":
+        this.notes.add({ extension: intent.extension, level: intent.level, text: intent.message });
+        break;
+      case "display":
+        this.notes.add({ extension: intent.extension, level: "display", text: intent.text });
+        break;
+      case "clear_notes":
+        this.notes.clearExtension(intent.extension);
+        break;
+      case "submit":
+      case "prompt":
+        this.submitPrompt(intent.text, intent.extension);
+        break;
+      case "insert":
+        this.editor.insert(intent.text);
+        this.popups.refresh();
+        break;
+      case "command_error":
+        this.status([{ text: `[${intent.extension}] ${intent.message}`, level: "error" }], 8000);
+        break;
+      case "panel_open":
+        this.panels.open(intent.extension, intent.panel);
+        this.popups.close();
+        break;
+      case "panel_render":
+        this.panels.render(intent.extension, intent);
+        break;
+      case "panel_close":
+        this.panels.closedByExtension(intent.extension, intent.panelId);
+        break;
+      case "extension_exited": {
+        const closed = this.panels.ownerExited(intent.extension);
+        this.notes.add({ extension: intent.extension, level: "error", text: closed ? `panel closed: ${intent.message}` : intent.message });
+        break;
+      }
+      case "tool_progress":
+      case "registry_changed":
+        break;
+    }
+    this.schedule();
+  }
+
+  // ------------------------------------------------------------ startup and theme
+
+  private startupMessages(): void {
+    this.transcript.addInfo(`zot · ${this.runtime.provider}/${this.runtime.model} · / for commands, @ for files, /help for keys`, "info");
+    if (this.theme.warning) this.transcript.addInfo(this.theme.warning, "warn");
+    const report = startupReport(this.runtime.host.states());
+    // Load errors get their own lines (removable by a good reload), so the same news in a
+    // startup notice is not repeated.
+    for (const n of this.opts.notices) if (!report.errors.some((e) => n.includes(e.message))) this.transcript.addInfo(n, "warn");
+    showLoadProblems(this.transcript, report);
+  }
+
+  private async detectTheme(): Promise<void> {
+    const bg = await detectBackground(process.env, {
+      isTTY: this.term.isTTY,
+      write: (s) => this.term.write(s),
+      onData: (fn) => this.term.onData(fn),
+    });
+    if (bg === "light" && this.themeName === "dark") this.setTheme("light");
+  }
+
+  private makeStyle(name: string): Style {
+    this.themeName = name;
+    return styleFor(name, this.runtime.host.themes(), process.env);
+  }
+
+  // ------------------------------------------------------------ frames
+
+  private tick(): void {
+    const now = Date.now();
+    const before = this.statusLines.length;
+    this.statusLines = this.statusLines.filter((s) => s.until > now);
+    if (this.turn || this.statusLines.length !== before || this.transcript.hasRunningTool) this.schedule();
+  }
+
+  private schedule(): void {
+    this.frames.schedule();
+  }
+
+  private draw(): void {
+    const now = Date.now();
+    const width = this.term.columns;
+    const rows = this.term.rows;
+    const style = this.style;
+    const total = this.transcript.totalLines(width, style, now);
+    // Scrolled up: new output must not move what the user is reading.
+    if (this.offset > 0 && total > this.lastTotal) this.offset += total - this.lastTotal;
+    this.lastTotal = total;
+
+    const overlay = this.confirms[0]?.render(width, style) ?? this.modal?.render(width, style) ?? this.popups.render(width, style);
+    const placeholder = this.panels.panel
+      ? "the panel has the keys · esc closes it"
+      : this.turn
+        ? "enter queues a prompt · esc cancels the turn"
+        : "Ask anything · / commands · @ files";
+    const frame = layout({
+      width,
+      rows,
+      style,
+      chat: {
+        window: (h, off) => this.transcript.window(width, style, now, h, off),
+        total: () => total,
+      },
+      notes: this.notes.render(width, style),
+      offset: this.offset,
+      // Wrapped, not cut: a reload error's log path is at the end of its line.
+      messages: this.statusLines.flatMap((s) => wrap(s.text, width).map((l) => style.fg(STATUS_ROLE[s.level], l))),
+      queue: this.queue.render(width, style),
+      panel: this.panels.panel ? (h) => this.panels.panel!.render(width, h, style) : null,
+      overlay,
+      editor: this.editor.render(width, style, placeholder),
+      editorFocused: !this.panels.panel && !this.confirms[0] && !this.modal,
+      status: renderStatus(
+        {
+          provider: this.runtime.provider,
+          model: this.runtime.model,
+          context: this.runtime.context(),
+          usage: this.runtime.usage(),
+          busySince: this.turn?.since ?? null,
+          busyLabel: this.turn?.label ?? "",
+          extensions: extensionCounts(this.runtime.host.states()),
+          yolo: this.runtime.yolo,
+        },
+        width,
+        style,
+        now,
+      ),
+    });
+    this.offset = frame.offset;
+    this.chatHeight = frame.chatHeight;
+    this.renderer.render(frame.lines, frame.cursor, rows, width);
+    this.panels.announceSize();
+  }
+}

@@ -1,0 +1,47 @@
+// How the runtime's events show in the chat: each event becomes a change to the transcript.
+import type { AgentEvent } from "../agent/events.ts";
+import type { Transcript } from "./transcript.ts";
+
+/** Applies one event; false when the event changes nothing on screen. */
+export function applyEvent(t: Transcript, ev: AgentEvent, now: number): boolean {
+  switch (ev.type) {
+    case "text_delta":
+      t.appendAssistant(ev.text);
+      return true;
+    case "thinking_delta":
+      t.appendThinking(ev.text);
+      return true;
+    case "tool_use_start":
+      t.toolStart(ev.id, ev.name, now);
+      return true;
+    case "tool_call":
+      t.toolCall(ev.id, ev.name, ev.args, ev.extension, now);
+      return true;
+    case "tool_progress":
+      t.toolProgress(ev.id, ev.text);
+      return true;
+    case "tool_result":
+      t.toolResult(ev.id, ev.name, ev.content, ev.is_error, ev.duration_ms, ev.extension, now);
+      return true;
+    case "assistant_message":
+      if (ev.blocked) t.addInfo(`Reply hidden by ${ev.blocked_by ?? "an extension"}${ev.reason ? `: ${ev.reason}` : ""}`, "warn");
+      else t.finishAssistant(ev.text);
+      return true;
+    case "turn_end":
+      t.closeStreams();
+      if (ev.stop === "error" && ev.error) t.addInfo(ev.error, "error");
+      return true;
+    case "turn_blocked":
+      t.addInfo(`Turn blocked by ${ev.extension}: ${ev.reason}`, "warn");
+      return true;
+    case "error":
+      t.addInfo(ev.message, "error");
+      return true;
+    case "usage":
+      // The status bar reads the totals from the runtime; a redraw shows them.
+      return true;
+    default:
+      // Notes arrive as host intents; the confirmation event is the dialog's business.
+      return false;
+  }
+}

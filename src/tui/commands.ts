@@ -1,0 +1,279 @@
+// Built-in slash commands. Each handler works through `CommandContext` (implemented by the app),
+// so the commands read as what they do, not how the screen is managed.
+import type { AgentRuntime } from "../agent/runtime-api.ts";
+import { KEYED_PROVIDERS, removeApiKey, saveApiKey, updateConfig } from "../agent/config.ts";
+import { listSessions } from "../agent/session.ts";
+import type { LoadReport } from "../ext/types.ts";
+import type { ModelInfo } from "../agent/provider.ts";
+import { Picker, TextPrompt, type Modal } from "./pickers.ts";
+import type { InfoLevel } from "./transcript.ts";
+import { themeNames } from "./theme.ts";
+import { BUILTIN_COMMANDS, type SlashItem } from "./slash.ts";
+import { withLog } from "./load-errors.ts";
+
+export const RELOAD_STATUS_MS = 5000;
+
+export interface CommandContext {
+  readonly runtime: AgentRuntime;
+  readonly home: string;
+  readonly busy: boolean;
+  readonly themeName: string;
+  /** A line in the chat (never sent to the model, never saved). */
+  info(text: string, level?: InfoLevel): void;
+  /** A status line above the editor; `ttlMs` dismisses it on its own. */
+  status(lines: { text: string; level: InfoLevel }[], ttlMs: number): void;
+  openModal(modal: Modal | null): void;
+  /** Cancels the running turn and drops the queue; resolves once the turn has stopped. */
+  cancelTurn(): Promise<void>;
+  /** Runs `work` with the busy spinner labelled `label`. */
+  busyWhile(label: string, work: () => Promise<void>): Promise<void>;
+  /** Rebuilds the chat from the runtime's messages (after /sessions or /compact). */
+  reloadChat(): void;
+  /** Forgets the chat, notes, queue and extension load errors (after /clear). */
+  clearChat(): void;
+  /** Records extension load errors as error lines that stay until a successful reload or /clear. */
+  showLoadErrors(report: LoadReport, only?: string): void;
+  setTheme(name: string): void;
+  commands(): SlashItem[];
+  exit(): void;
+}
+
+export async function runBuiltin(ctx: CommandContext, name: string, args: string): Promise<void> {
+  switch (name) {
+    case "help":
+      ctx.info(helpText(ctx.commands()));
+      return;
+    case "exit":
+      ctx.exit();
+      return;
+    case "clear":
+      await ctx.cancelTurn();
+      ctx.runtime.clear();
+      ctx.clearChat();
+      ctx.info("Started a fresh session.");
+      return;
+    case "compact":
+      return compact(ctx);
+    case "reload-ext":
+      return reload(ctx, args);
+    case "yolo":
+      if (ctx.runtime.yolo) {
+        ctx.status([{ text: "yolo is already on: tool calls run without asking.", level: "info" }], 4000);
+        return;
+      }
+      ctx.runtime.yolo = true;
+      ctx.status([{ text: "yolo on: tool calls run without asking for the rest of this session.", level: "warn" }], 4000);
+      return;
+    case "model":
+      return model(ctx, args);
+    case "sessions":
+      return sessions(ctx);
+    case "theme":
+      return theme(ctx, args);
+    case "login":
+      return login(ctx, args);
+    case "logout":
+      return logout(ctx, args);
+  }
+}
+
+async function compact(ctx: CommandContext): Promise<void> {
+  if (ctx.busy) {
+    ctx.status([{ text: "A turn is running; press esc to cancel it, then /compact.", level: "warn" }], 4000);
+    return;
+  }
+  if (ctx.runtime.messages().length === 0) {
+    ctx.status([{ text: "Nothing to compact yet.", level: "info" }], 3000);
+    return;
+  }
+  await ctx.busyWhile("compacting", async () => {
+    const r = await ctx.runtime.compact();
+    if (!r.ok) {
+      ctx.status([{ text: `Compaction failed: ${r.error ?? "unknown error"}`, level: "error" }], 8000);
+      return;
+    }
+    ctx.reloadChat();
+    ctx.info("Compacted the conversation into one summary message.", "success");
+  });
+}
+
+async function reload(ctx: CommandContext, args: string): Promise<void> {
+  const only = args.trim() || undefined;
+  await ctx.cancelTurn();
+  await ctx.busyWhile("reloading extensions", async () => {
+    const report = await ctx.runtime.reloadExtensions(only);
+    ctx.showLoadErrors(report, only);
+    const lines: { text: string; level: InfoLevel }[] = [];
+    const running = report.extensions.filter((e) => e.status === "ready" || e.status === "auto_ready").length;
+    const scope = only ? `extension ${only}` : "extensions";
+    if (report.errors.length === 0) lines.push({ text: `Reloaded ${scope}: ${running} running.`, level: "success" });
+    else lines.push({ text: `Reloaded ${scope}: ${running} running, ${report.errors.length} failed.`, level: "warn" });
+    for (const e of report.errors) lines.push({ text: `✗ ${e.extension}: ${withLog(e.message, e.log)}`, level: "error" });
+    ctx.status(lines, RELOAD_STATUS_MS);
+  });
+}
+
+function model(ctx: CommandContext, args: string): void {
+  const switchTo = (provider: string, id: string): void => {
+    const r = ctx.runtime.setModel(provider, id);
+    if (r.ok) ctx.status([{ text: `Model: ${provider}/${id}`, level: "success" }], 3000);
+    else ctx.status([{ text: r.error, level: "error" }], 8000);
+  };
+  const wanted = args.trim();
+  if (wanted) {
+    const slash = wanted.indexOf("/");
+    if (slash > 0) switchTo(wanted.slice(0, slash), wanted.slice(slash + 1));
+    else switchTo(ctx.runtime.provider, wanted);
+    return;
+  }
+  const models = ctx.runtime.models();
+  const current = models.findIndex((m) => m.provider === ctx.runtime.provider && m.id === ctx.runtime.model);
+  ctx.openModal(
+    new Picker<ModelInfo>({
+      title: "Model",
+      items: models,
+      initial: current >= 0 ? current : 0,
+      key: (m) => `${m.provider}/${m.id}`,
+      row: (m) => ({
+        label: `${m.provider}/${m.id}`,
+        detail: [m.name !== m.id ? m.name : "", m.contextWindow ? `${Math.round(m.contextWindow / 1000)}k ctx` : "", m.reasoning ? "reasoning" : ""]
+          .filter(Boolean)
+          .join(" · "),
+      }),
+      onPick: (m) => switchTo(m.provider, m.id),
+      empty: "no models match",
+    }),
+  );
+}
+
+function sessions(ctx: CommandContext): void {
+  if (ctx.busy) {
+    ctx.status([{ text: "A turn is running; press esc to cancel it first.", level: "warn" }], 4000);
+    return;
+  }
+  const list = listSessions(ctx.home, ctx.runtime.cwd).filter((s) => s.path !== ctx.runtime.sessionPath);
+  if (list.length === 0) {
+    ctx.status([{ text: "No other sessions for this directory.", level: "info" }], 3000);
+    return;
+  }
+  ctx.openModal(
+    new Picker({
+      title: "Resume session",
+      items: list,
+      key: (s) => `${s.created} ${s.preview}`,
+      row: (s) => ({ label: s.created.replace("T", " ").slice(0, 16), detail: `${s.messages} msgs · ${s.preview.replace(/\s+/g, " ")}` }),
+      onPick: (s) => {
+        const r = ctx.runtime.openSession(s.path);
+        if (!r.ok) {
+          ctx.status([{ text: r.error, level: "error" }], 8000);
+          return;
+        }
+        ctx.reloadChat();
+        ctx.info(`Resumed session ${s.path}`, "success");
+      },
+    }),
+  );
+}
+
+function theme(ctx: CommandContext, args: string): void {
+  const names = themeNames(ctx.runtime.host.themes());
+  const choose = (name: string): void => {
+    ctx.setTheme(name);
+    const saved = updateConfig(ctx.home, { theme: name });
+    if (saved.ok) ctx.status([{ text: `Theme: ${name} (saved)`, level: "success" }], 3000);
+    else ctx.status([{ text: `Theme: ${name}; ${saved.error}`, level: "error" }], 8000);
+  };
+  const wanted = args.trim();
+  if (wanted) {
+    if (names.includes(wanted)) choose(wanted);
+    else ctx.status([{ text: `No theme called "${wanted}"; available: ${names.join(", ")}.`, level: "error" }], 6000);
+    return;
+  }
+  const original = ctx.themeName;
+  ctx.openModal(
+    new Picker<string>({
+      title: "Theme",
+      items: names,
+      initial: Math.max(0, names.indexOf(original)),
+      key: (n) => n,
+      row: (n) => ({ label: n, detail: n === original ? "current" : "" }),
+      onMove: (n) => ctx.setTheme(n),
+      onPick: choose,
+      onCancel: () => ctx.setTheme(original),
+    }),
+  );
+}
+
+function login(ctx: CommandContext, args: string): void {
+  const ask = (provider: string): void => {
+    ctx.openModal(
+      new TextPrompt({
+        title: `API key for ${provider}`,
+        hint: "paste the key · enter to save · esc to cancel",
+        secret: true,
+        onSubmit: (key) => {
+          if (!key) {
+            ctx.status([{ text: "No key entered; nothing was saved.", level: "warn" }], 4000);
+            return;
+          }
+          const r = saveApiKey(ctx.home, provider, key);
+          if (r.ok) ctx.status([{ text: `Saved the ${provider} key to ${r.path} (mode 0600).`, level: "success" }], 5000);
+          else ctx.status([{ text: r.error, level: "error" }], 8000);
+        },
+      }),
+    );
+  };
+  const wanted = args.trim();
+  if (wanted) {
+    ask(wanted);
+    return;
+  }
+  ctx.openModal(
+    new Picker<string>({
+      title: "Log in to provider",
+      items: [...KEYED_PROVIDERS],
+      initial: Math.max(0, KEYED_PROVIDERS.indexOf(ctx.runtime.provider)),
+      key: (p) => p,
+      row: (p) => ({ label: p }),
+      onPick: ask,
+    }),
+  );
+}
+
+function logout(ctx: CommandContext, args: string): void {
+  const provider = args.trim() || ctx.runtime.provider;
+  const r = removeApiKey(ctx.home, provider);
+  if (!r.ok) ctx.status([{ text: r.error, level: "error" }], 8000);
+  else if (r.removed) ctx.status([{ text: `Removed the ${provider} key from ${r.path}.`, level: "success" }], 5000);
+  else ctx.status([{ text: `No stored key for ${provider} in ${r.path}.`, level: "info" }], 5000);
+}
+
+export const KEY_HELP: readonly [string, string][] = [
+  ["enter", "send (queued while a turn runs)"],
+  ["alt+enter / shift+enter", "new line"],
+  ["esc", "cancel the turn and drop the queue; when idle clear notes, then the input"],
+  ["ctrl+c", "clear the input; twice within 2 s exits"],
+  ["ctrl+d", "exit (on an empty editor)"],
+  ["ctrl+o", "expand/collapse tool output and thinking"],
+  ["ctrl+l", "redraw the screen"],
+  ["pgup / pgdn", "scroll the chat (up/down too when the editor is empty)"],
+  ["ctrl+home / ctrl+end", "top / bottom of the chat"],
+  ["ctrl+p / ctrl+n", "previous / next prompt from history (↑/↓ while browsing)"],
+  ["ctrl+a / ctrl+e, home / end", "start / end of line"],
+  ["alt+left / alt+right", "word left / right"],
+  ["ctrl+u / ctrl+k", "delete to start / end of line"],
+  ["ctrl+w / alt+backspace", "delete the word before the cursor"],
+  ["@", "pick a file (tab/enter to choose, directories open)"],
+  ["/", "commands (tab completes)"],
+];
+
+export function helpText(commands: readonly SlashItem[]): string {
+  const keys = KEY_HELP.map(([k, what]) => `  ${k.padEnd(28)} ${what}`).join("\n");
+  const builtins = BUILTIN_COMMANDS.map((c) => `  /${c.name.padEnd(27)} ${c.description}`).join("\n");
+  const ext = commands.filter((c) => c.extension !== null);
+  const extText = ext.length
+    ? "\nExtension commands:\n" + ext.map((c) => `  /${c.name.padEnd(27)} ${c.description} [${c.extension}]`).join("\n")
+    : "";
+  return `Keys:\n${keys}\nCommands:\n${builtins}${extText}`;
+}
+

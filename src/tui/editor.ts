@@ -1,0 +1,291 @@
+// The multi-line prompt editor: a text buffer with a cursor, readline-style keys, prompt history
+// and paste chips (a large paste shows as one short token and is expanded when the prompt is sent).
+import { nextCluster } from "./width.ts";
+import { truncate } from "./wrap.ts";
+import type { History } from "./history.ts";
+import type { Style } from "./theme.ts";
+
+const CHIP_MIN_LINES = 8;
+const CHIP_MIN_CHARS = 800;
+const PROMPT = "› ";
+
+export type EditorView = { lines: string[]; cursorRow: number; cursorCol: number };
+
+export class Editor {
+  text = "";
+  cursor = 0;
+  private chips = new Map<string, string>();
+  private chipCount = 0;
+
+  constructor(readonly history: History) {}
+
+  get empty(): boolean {
+    return this.text === "";
+  }
+
+  setText(text: string, cursor = text.length): void {
+    this.text = text;
+    this.cursor = Math.max(0, Math.min(cursor, text.length));
+  }
+
+  clear(): void {
+    this.setText("");
+    this.chips.clear();
+    this.history.reset();
+  }
+
+  insert(s: string): void {
+    this.text = this.text.slice(0, this.cursor) + s + this.text.slice(this.cursor);
+    this.cursor += s.length;
+  }
+
+  /** Bracketed paste: normalised to plain text; big pastes become a chip. */
+  paste(raw: string): void {
+    const text = cleanPaste(raw);
+    const lines = text.replace(/\n$/, "").split("\n").length;
+    if (lines < CHIP_MIN_LINES && text.length < CHIP_MIN_CHARS) {
+      this.insert(text);
+      return;
+    }
+    this.chipCount++;
+    const chip = `[paste #${this.chipCount} +${lines} lines]`;
+    this.chips.set(chip, text);
+    this.insert(chip);
+  }
+
+  /** The prompt with chips expanded; clears the editor and records history. */
+  submit(): string {
+    let out = this.text;
+    for (const [chip, text] of this.chips) out = out.split(chip).join(text);
+    this.history.add(this.text);
+    this.clear();
+    return out;
+  }
+
+  get onFirstLine(): boolean {
+    return !this.text.slice(0, this.cursor).includes("\n");
+  }
+
+  get onLastLine(): boolean {
+    return !this.text.slice(this.cursor).includes("\n");
+  }
+
+  /** Applies an editing key; false when the key means nothing to the editor. */
+  handle(id: string, text: string | null): boolean {
+    if (text !== null) {
+      this.insert(text);
+      return true;
+    }
+    switch (id) {
+      case "alt+enter":
+      case "shift+enter":
+      case "ctrl+j":
+        this.insert("\n");
+        return true;
+      case "backspace":
+      case "shift+backspace":
+        if (this.cursor > 0) this.deleteRange(prevPos(this.text, this.cursor), this.cursor);
+        return true;
+      case "delete":
+      case "ctrl+d":
+        if (this.cursor < this.text.length) this.deleteRange(this.cursor, nextPos(this.text, this.cursor));
+        return true;
+      case "left":
+      case "ctrl+b":
+        this.cursor = prevPos(this.text, this.cursor);
+        return true;
+      case "right":
+      case "ctrl+f":
+        this.cursor = nextPos(this.text, this.cursor);
+        return true;
+      case "alt+left":
+      case "ctrl+left":
+      case "alt+b":
+        this.cursor = wordStart(this.text, this.cursor);
+        return true;
+      case "alt+right":
+      case "ctrl+right":
+      case "alt+f":
+        this.cursor = wordEnd(this.text, this.cursor);
+        return true;
+      case "home":
+      case "ctrl+a":
+        this.cursor = lineStart(this.text, this.cursor);
+        return true;
+      case "end":
+      case "ctrl+e":
+        this.cursor = lineEnd(this.text, this.cursor);
+        return true;
+      case "ctrl+u":
+        this.deleteRange(lineStart(this.text, this.cursor), this.cursor);
+        return true;
+      case "ctrl+k": {
+        const end = lineEnd(this.text, this.cursor);
+        // At the end of a line ctrl+k joins the next line, as in readline.
+        this.deleteRange(this.cursor, end === this.cursor ? Math.min(end + 1, this.text.length) : end);
+        return true;
+      }
+      case "ctrl+w":
+      case "alt+backspace":
+      case "ctrl+backspace":
+        this.deleteRange(wordStart(this.text, this.cursor), this.cursor);
+        return true;
+      case "alt+d":
+        this.deleteRange(this.cursor, wordEnd(this.text, this.cursor));
+        return true;
+      case "up":
+        if (this.onFirstLine) return false;
+        this.moveVertical(-1);
+        return true;
+      case "down":
+        if (this.onLastLine) return false;
+        this.moveVertical(1);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** Recalls an older prompt; false when there is none. */
+  historyPrev(): boolean {
+    const entry = this.history.prev(this.text);
+    if (entry === null) return false;
+    this.setText(entry);
+    return true;
+  }
+
+  historyNext(): boolean {
+    const entry = this.history.next();
+    if (entry === null) return false;
+    this.setText(entry);
+    return true;
+  }
+
+  get browsingHistory(): boolean {
+    return this.history.browsing;
+  }
+
+  /** The token being typed at the cursor when it starts with `@` (for the file picker), else null. */
+  atToken(): { start: number; query: string } | null {
+    let i = this.cursor;
+    while (i > 0 && !/\s/.test(this.text[i - 1] ?? "")) i--;
+    if (this.text[i] !== "@") return null;
+    return { start: i, query: this.text.slice(i + 1, this.cursor) };
+  }
+
+  /** Replaces text between `start` and the cursor. */
+  replaceBeforeCursor(start: number, replacement: string): void {
+    this.text = this.text.slice(0, start) + replacement + this.text.slice(this.cursor);
+    this.cursor = start + replacement.length;
+  }
+
+  render(width: number, style: Style, placeholder: string): EditorView {
+    const inner = Math.max(1, width - PROMPT.length);
+    const rows: string[] = [];
+    let cursorRow = 0;
+    let cursorCol = PROMPT.length;
+    if (this.text === "") {
+      return { lines: [style.fg("accent", PROMPT) + style.dim(truncate(placeholder, inner))], cursorRow: 0, cursorCol };
+    }
+    let offset = 0;
+    for (const line of this.text.split("\n")) {
+      let row = "";
+      let col = 0;
+      let pos = offset;
+      const first = rows.length;
+      const flush = (): void => {
+        rows.push((rows.length === 0 ? style.fg("accent", PROMPT) : " ".repeat(PROMPT.length)) + row);
+        row = "";
+        col = 0;
+      };
+      let i = 0;
+      while (i < line.length) {
+        const cluster = nextCluster(line, i);
+        const w = cluster.width;
+        if (col + w > inner) flush();
+        if (this.cursor >= pos && this.cursor < offset + cluster.end) {
+          cursorRow = rows.length;
+          cursorCol = PROMPT.length + col;
+        }
+        row += line.slice(i, cluster.end);
+        col += w;
+        i = cluster.end;
+        pos = offset + i;
+      }
+      if (pos === this.cursor) {
+        if (col >= inner) flush();
+        cursorRow = rows.length;
+        cursorCol = PROMPT.length + col;
+      }
+      if (row !== "" || rows.length === first || (pos === this.cursor && cursorRow === rows.length)) flush();
+      offset = pos + 1;
+    }
+    return { lines: rows, cursorRow, cursorCol };
+  }
+
+  private deleteRange(from: number, to: number): void {
+    if (to <= from) return;
+    this.text = this.text.slice(0, from) + this.text.slice(to);
+    this.cursor = from;
+  }
+
+  private moveVertical(dir: -1 | 1): void {
+    const start = lineStart(this.text, this.cursor);
+    const column = this.cursor - start;
+    if (dir < 0) {
+      const prevStart = lineStart(this.text, start - 1);
+      this.cursor = Math.min(prevStart + column, start - 1);
+    } else {
+      const nextStart = lineEnd(this.text, this.cursor) + 1;
+      this.cursor = Math.min(nextStart + column, lineEnd(this.text, nextStart));
+    }
+  }
+}
+
+function cleanPaste(raw: string): string {
+  return (
+    raw
+      .replace(/\r\n?/g, "\n")
+      .replace(/\t/g, "    ")
+      // Pasted escape sequences and control bytes must not reach the screen or the prompt.
+      .replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "")
+      .replace(/[\x00-\x09\x0b-\x1f\x7f]/g, "")
+  );
+}
+
+function prevPos(text: string, i: number): number {
+  if (i <= 0) return 0;
+  const c = text.charCodeAt(i - 1);
+  return c >= 0xdc00 && c <= 0xdfff && i >= 2 ? i - 2 : i - 1;
+}
+
+function nextPos(text: string, i: number): number {
+  if (i >= text.length) return text.length;
+  const c = text.charCodeAt(i);
+  return c >= 0xd800 && c <= 0xdbff && i + 1 < text.length ? i + 2 : i + 1;
+}
+
+const isWord = (ch: string | undefined): boolean => ch !== undefined && /[\p{L}\p{N}_]/u.test(ch);
+
+function wordStart(text: string, i: number): number {
+  let p = i;
+  while (p > 0 && !isWord(text[p - 1])) p--;
+  while (p > 0 && isWord(text[p - 1])) p--;
+  return p;
+}
+
+function wordEnd(text: string, i: number): number {
+  let p = i;
+  while (p < text.length && !isWord(text[p])) p++;
+  while (p < text.length && isWord(text[p])) p++;
+  return p;
+}
+
+function lineStart(text: string, i: number): number {
+  return text.lastIndexOf("\n", i - 1) + 1;
+}
+
+function lineEnd(text: string, i: number): number {
+  const n = text.indexOf("\n", i);
+  return n < 0 ? text.length : n;
+}

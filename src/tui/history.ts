@@ -1,0 +1,85 @@
+// Prompt history, persisted per project directory under $ZOT_HOME/history so up-arrow recall in one
+// project never surfaces prompts typed in another. One JSON string per line; appends only.
+import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const MAX_ENTRIES = 500;
+
+export function historyPath(home: string, cwd: string): string {
+  const key = new Bun.CryptoHasher("sha256").update(cwd).digest("hex").slice(0, 16);
+  return join(home, "history", `${key}.jsonl`);
+}
+
+export class History {
+  private entries: string[] = [];
+  private index: number;
+  private draft = "";
+
+  constructor(private readonly path: string | null) {
+    if (path) this.entries = readEntries(path);
+    this.index = this.entries.length;
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /** Records a submitted prompt (consecutive duplicates are kept once) and resets browsing. */
+  add(text: string): void {
+    this.index = this.entries.length;
+    if (text.trim() === "" || this.entries[this.entries.length - 1] === text) return;
+    this.entries.push(text);
+    if (this.entries.length > MAX_ENTRIES) this.entries.splice(0, this.entries.length - MAX_ENTRIES);
+    this.index = this.entries.length;
+    if (!this.path) return;
+    try {
+      mkdirSync(join(this.path, ".."), { recursive: true });
+      appendFileSync(this.path, JSON.stringify(text) + "\n", { mode: 0o600 });
+    } catch {
+      // History is a convenience; a read-only home must not break prompting.
+    }
+  }
+
+  get browsing(): boolean {
+    return this.index < this.entries.length;
+  }
+
+  /** The previous entry, remembering `current` as the draft when browsing starts; null at the oldest. */
+  prev(current: string): string | null {
+    if (this.index === 0) return null;
+    if (!this.browsing) this.draft = current;
+    this.index--;
+    return this.entries[this.index] ?? null;
+  }
+
+  /** The next entry, or the saved draft past the newest; null when not browsing. */
+  next(): string | null {
+    if (!this.browsing) return null;
+    this.index++;
+    return this.browsing ? (this.entries[this.index] ?? "") : this.draft;
+  }
+
+  reset(): void {
+    this.index = this.entries.length;
+  }
+}
+
+function readEntries(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const line of text.split("\n")) {
+    if (!line) continue;
+    try {
+      const v: unknown = JSON.parse(line);
+      if (typeof v === "string") out.push(v);
+    } catch {
+      // A torn last line from a crash is skipped, not fatal.
+    }
+  }
+  return out.slice(-MAX_ENTRIES);
+}

@@ -1,0 +1,72 @@
+// An extension-owned panel: a bordered box above the editor (or the whole screen for tall
+// content) showing the extension's title, lines and footer. Text is sanitized and cut to the
+// width; the box scrolls locally when the extension leaves pgup/pgdn unhandled.
+import type { PanelContent } from "../ext/protocol.ts";
+import { sanitize } from "./ansi.ts";
+import type { Style } from "./theme.ts";
+import { padRight, truncate } from "./wrap.ts";
+import { visibleWidth } from "./width.ts";
+
+export type PanelSize = { width: number; height: number };
+
+export class Panel {
+  title: string;
+  lines: string[];
+  footer: string;
+  scroll = 0;
+  /** The size last announced with `panel_resize`, so it is sent only when it changes. */
+  announced: PanelSize | null = null;
+  /** The inner size from the latest frame. */
+  size: PanelSize = { width: 0, height: 0 };
+
+  constructor(
+    readonly extension: string,
+    readonly id: string,
+    content: PanelContent,
+  ) {
+    this.title = content.title;
+    this.lines = content.lines;
+    this.footer = content.footer;
+  }
+
+  update(change: { title?: string; lines?: string[]; footer?: string }): void {
+    if (change.title !== undefined) this.title = change.title;
+    if (change.lines !== undefined) this.lines = change.lines;
+    if (change.footer !== undefined) this.footer = change.footer;
+    this.clampScroll();
+  }
+
+  scrollBy(delta: number): void {
+    this.scroll += delta;
+    this.clampScroll();
+  }
+
+  /** Box lines for `width` columns and at most `maxHeight` rows. */
+  render(width: number, maxHeight: number, style: Style): string[] {
+    const inner = Math.max(1, width - 4);
+    const chrome = 2 + (this.footer ? 1 : 0);
+    const height = Math.max(1, Math.min(this.lines.length || 1, maxHeight - chrome));
+    this.size = { width: inner, height: Math.max(1, maxHeight - chrome) };
+    this.clampScroll();
+    const b = (s: string): string => style.fg("panel_border", s);
+    const title = truncate(sanitize(this.title).replace(/\n/g, " "), Math.max(0, width - 6));
+    const more = this.lines.length > height ? ` ${this.scroll + 1}-${Math.min(this.lines.length, this.scroll + height)}/${this.lines.length} ` : "";
+    const titleText = title ? ` ${title} ` : "";
+    const fill = Math.max(0, width - 3 - visibleWidth(titleText) - more.length);
+    const out = [b("╭─") + style.bold(style.fg("panel_title", titleText)) + b("─".repeat(fill) + more + "╮")];
+    const shown = this.lines.slice(this.scroll, this.scroll + height);
+    while (shown.length < height) shown.push("");
+    for (const line of shown) out.push(b("│ ") + padRight(truncate(sanitize(line).replace(/\n/g, " "), inner), inner) + b(" │"));
+    if (this.footer) {
+      const footer = padRight(truncate(sanitize(this.footer).replace(/\n/g, " "), inner), inner);
+      out.push(b("│ ") + style.fg("muted", footer) + b(" │"));
+    }
+    out.push(b("╰" + "─".repeat(Math.max(0, width - 2)) + "╯"));
+    return out;
+  }
+
+  private clampScroll(): void {
+    const height = Math.max(1, this.size.height);
+    this.scroll = Math.max(0, Math.min(this.scroll, this.lines.length - height));
+  }
+}

@@ -1,0 +1,148 @@
+// Modal pickers above the editor: a filterable list (/model, /sessions, /theme, /login's provider
+// choice) and a one-line text prompt (/login's key, shown masked). Each calls back on its outcome.
+import { fuzzyFilter } from "./fuzzy.ts";
+import { highlight, SelectList, type Row } from "./list.ts";
+import type { Style } from "./theme.ts";
+import { truncate } from "./wrap.ts";
+
+export interface Modal {
+  /** Handles a key; true when the modal is finished and should be removed. */
+  handle(label: string, text: string | null): boolean;
+  render(width: number, style: Style): string[];
+}
+
+export type PickerOptions<T> = {
+  title: string;
+  items: T[];
+  row: (item: T) => Row;
+  /** The text the filter matches against. */
+  key: (item: T) => string;
+  initial?: number;
+  onPick: (item: T) => void;
+  /** Called as the selection moves (live preview). */
+  onMove?: (item: T) => void;
+  onCancel?: () => void;
+  empty?: string;
+};
+
+export class Picker<T> implements Modal {
+  query = "";
+  readonly list: SelectList<T>;
+
+  constructor(private readonly opts: PickerOptions<T>) {
+    this.list = new SelectList(opts.row, 10);
+    this.list.setItems(opts.items);
+    if (opts.initial !== undefined) this.list.select(opts.initial);
+  }
+
+  handle(label: string, text: string | null): boolean {
+    if (text !== null) {
+      this.query += text;
+      this.refilter();
+      return false;
+    }
+    switch (label) {
+      case "up":
+      case "ctrl+p":
+        this.list.move(-1);
+        this.moved();
+        return false;
+      case "down":
+      case "ctrl+n":
+      case "tab":
+        this.list.move(1);
+        this.moved();
+        return false;
+      case "pageup":
+        this.list.move(-10);
+        this.moved();
+        return false;
+      case "pagedown":
+        this.list.move(10);
+        this.moved();
+        return false;
+      case "backspace":
+        if (this.query === "") return false;
+        this.query = this.query.slice(0, -1);
+        this.refilter();
+        return false;
+      case "enter": {
+        const item = this.list.current;
+        if (item === undefined) return false;
+        this.opts.onPick(item);
+        return true;
+      }
+      case "esc":
+      case "ctrl+c":
+        this.opts.onCancel?.();
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  render(width: number, style: Style): string[] {
+    const head = style.bold(style.fg("accent", this.opts.title)) + style.fg("muted", "  type to filter · ↑↓ move · enter select · esc cancel");
+    const out = [style.fg("border", "─".repeat(width)), truncate(head, width)];
+    if (this.query) out.push(truncate(style.fg("muted", "filter: ") + this.query, width));
+    out.push(...this.list.render(width, style, this.opts.empty ?? "nothing matches"));
+    return out;
+  }
+
+  private refilter(): void {
+    this.list.setItems(fuzzyFilter(this.opts.items, this.query, this.opts.key));
+    this.moved();
+  }
+
+  private moved(): void {
+    const item = this.list.current;
+    if (item !== undefined) this.opts.onMove?.(item);
+  }
+}
+
+export type TextPromptOptions = {
+  title: string;
+  hint: string;
+  secret: boolean;
+  onSubmit: (value: string) => void;
+  onCancel?: () => void;
+};
+
+export class TextPrompt implements Modal {
+  value = "";
+
+  constructor(private readonly opts: TextPromptOptions) {}
+
+  handle(label: string, text: string | null): boolean {
+    if (text !== null) {
+      this.value += text.replace(/[\r\n]/g, "");
+      return false;
+    }
+    switch (label) {
+      case "backspace":
+        this.value = this.value.slice(0, -1);
+        return false;
+      case "ctrl+u":
+        this.value = "";
+        return false;
+      case "enter":
+        this.opts.onSubmit(this.value.trim());
+        return true;
+      case "esc":
+      case "ctrl+c":
+        this.opts.onCancel?.();
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  render(width: number, style: Style): string[] {
+    const shown = this.opts.secret ? "•".repeat(Math.min(this.value.length, 40)) : this.value;
+    return [
+      style.fg("border", "─".repeat(width)),
+      truncate(style.bold(style.fg("accent", this.opts.title)) + "  " + style.fg("muted", this.opts.hint), width),
+      truncate("› " + shown, width - 1) + highlight(style, " "),
+    ];
+  }
+}

@@ -1,0 +1,111 @@
+// The editor's popups: the slash-command list while a command name is typed at the start, and the
+// file picker while the word at the cursor starts with `@`. Esc hides them until the text changes.
+import type { Editor } from "./editor.ts";
+import { FilePicker } from "./filepicker.ts";
+import { findCommand, parseSlash, SlashPopup, type SlashItem } from "./slash.ts";
+import type { Style } from "./theme.ts";
+
+export class EditorPopups {
+  readonly slash = new SlashPopup();
+  readonly files: FilePicker;
+  private dismissed: string | null = null;
+
+  constructor(
+    cwd: string,
+    private readonly editor: Editor,
+    private readonly commands: () => SlashItem[],
+  ) {
+    this.files = new FilePicker(cwd);
+  }
+
+  get open(): boolean {
+    return this.slash.open || this.files.open;
+  }
+
+  /** Re-evaluates which popup shows for the editor's text. */
+  refresh(): void {
+    if (this.dismissed !== null && this.dismissed !== this.editor.text) this.dismissed = null;
+    if (this.dismissed !== null) {
+      this.close();
+      return;
+    }
+    this.slash.update(this.editor.text, this.commands());
+    this.files.update(this.slash.open ? null : this.editor.atToken());
+  }
+
+  close(): void {
+    this.slash.close();
+    this.files.close();
+  }
+
+  /** Handles a key meant for an open popup; false lets the editor have it. `submit` sends the editor's text. */
+  handle(label: string, submit: () => void): boolean {
+    if (this.files.open) return this.filesKey(label);
+    if (this.slash.open) return this.slashKey(label, submit);
+    return false;
+  }
+
+  render(width: number, style: Style): string[] {
+    if (this.slash.open) return this.slash.render(width, style);
+    if (this.files.open) return this.files.render(width, style);
+    return [];
+  }
+
+  private slashKey(label: string, submit: () => void): boolean {
+    const list = this.slash.list;
+    switch (label) {
+      case "up":
+      case "down":
+        list.move(label === "up" ? -1 : 1);
+        return true;
+      case "tab": {
+        const item = list.current;
+        if (item) this.editor.setText(`/${item.name} `);
+        this.refresh();
+        return true;
+      }
+      case "enter": {
+        // A complete command name runs as typed; a partial one runs the selected entry.
+        const typed = parseSlash(this.editor.text);
+        const item = typed && findCommand(this.commands(), typed.name) ? null : list.current;
+        if (item) this.editor.setText(`/${item.name}`);
+        this.slash.close();
+        submit();
+        this.refresh();
+        return true;
+      }
+      case "esc":
+        this.dismissed = this.editor.text;
+        this.close();
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  private filesKey(label: string): boolean {
+    switch (label) {
+      case "up":
+      case "down":
+        this.files.list.move(label === "up" ? -1 : 1);
+        return true;
+      case "tab":
+      case "enter": {
+        const choice = this.files.accept();
+        if (!choice) {
+          this.files.close();
+          return label === "tab";
+        }
+        this.editor.replaceBeforeCursor(choice.start, choice.text);
+        this.refresh();
+        return true;
+      }
+      case "esc":
+        this.dismissed = this.editor.text;
+        this.close();
+        return true;
+      default:
+        return false;
+    }
+  }
+}

@@ -1,0 +1,55 @@
+// The status bar: where the session stands (model, context, spend) on the left, and what zot is
+// doing (spinner, extensions, confirmation mode) on the right.
+import type { ExtensionState } from "../ext/types.ts";
+import type { Usage } from "../agent/messages.ts";
+import { formatCount, formatDuration, spinnerFrame } from "./spinner.ts";
+import type { Style } from "./theme.ts";
+import { truncate } from "./wrap.ts";
+import { visibleWidth } from "./width.ts";
+
+export type StatusInfo = {
+  provider: string;
+  model: string;
+  context: { used: number; window: number };
+  usage: Usage;
+  /** When the running turn (or /compact) started; null when idle. */
+  busySince: number | null;
+  busyLabel: string;
+  extensions: { loaded: number; failed: number };
+  yolo: boolean;
+};
+
+export function extensionCounts(states: readonly ExtensionState[]): { loaded: number; failed: number } {
+  let loaded = 0;
+  let failed = 0;
+  for (const s of states) {
+    if (s.status === "ready" || s.status === "auto_ready" || s.status === "theme_only") loaded++;
+    else if (s.status === "failed" || s.status === "invalid" || s.status === "exited") failed++;
+  }
+  return { loaded, failed };
+}
+
+export function renderStatus(info: StatusInfo, width: number, style: Style, now: number): string {
+  const left: string[] = [`${info.provider}/${info.model}`];
+  if (info.context.window > 0) {
+    const pct = Math.min(100, Math.round((info.context.used / info.context.window) * 100));
+    left.push(`ctx ${pct}% of ${formatCount(info.context.window)}`);
+  }
+  const u = info.usage;
+  if (u.input + u.output + u.cacheRead + u.cacheWrite > 0) left.push(`↑${formatCount(u.input + u.cacheRead + u.cacheWrite)} ↓${formatCount(u.output)}`);
+  if (u.cost > 0) left.push(`$${u.cost < 1 ? u.cost.toFixed(3) : u.cost.toFixed(2)}`);
+
+  const right: string[] = [];
+  if (info.busySince !== null) right.push(style.fg("accent", `${spinnerFrame(now)} ${info.busyLabel} ${formatDuration(now - info.busySince)}`));
+  const ext = info.extensions;
+  if (ext.loaded + ext.failed > 0)
+    right.push(`${ext.loaded} ext` + (ext.failed > 0 ? " " + style.fg("error", `${ext.failed} failed`) : ""));
+  right.push(info.yolo ? "yolo" : style.fg("warning", "confirm"));
+
+  const sep = style.fg("muted", " · ");
+  const r = right.join(sep);
+  const rw = visibleWidth(r);
+  const l = truncate(left.join(" · "), Math.max(0, width - rw - 2));
+  const gap = Math.max(1, width - visibleWidth(l) - rw);
+  return truncate(style.fg("status", l) + " ".repeat(gap) + r, width);
+}

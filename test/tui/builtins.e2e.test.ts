@@ -1,0 +1,111 @@
+// The editor's richer input (file picker, paste chips, multi-line) and the built-in commands that
+// open pickers or touch files, in a real terminal.
+import { afterEach, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Tmux } from "./helpers/tmux.ts";
+
+let t: Tmux | null = null;
+afterEach(() => {
+  t?.kill();
+  t = null;
+});
+
+const T = 30_000;
+const READY = "Ask anything";
+
+async function send(tm: Tmux, line: string): Promise<void> {
+  tm.type(line);
+  tm.keys("Enter");
+}
+
+test("@ opens a fuzzy file picker whose directories can be entered", async () => {
+  t = await Tmux.start();
+  mkdirSync(join(t.cwd, "src", "deep"), { recursive: true });
+  writeFileSync(join(t.cwd, "src", "deep", "needle.ts"), "");
+  writeFileSync(join(t.cwd, "notes.md"), "");
+  await t.waitFor(READY);
+  t.type("read @");
+  let s = await t.waitFor("› src/");
+  expect(s).toContain("notes.md");
+  t.keys("Tab");
+  s = await t.waitFor("› read @src/");
+  await t.waitFor("› src/deep/");
+  t.keys("C-u");
+  t.type("see @needle");
+  await t.waitFor("› src/deep/needle.ts");
+  t.keys("Enter");
+  await t.waitFor("› see @src/deep/needle.ts");
+  await t.waitGone(/^› src\/deep\/needle\.ts/m);
+  t.keys("Enter");
+  await t.waitFor("mock: see @src/deep/needle.ts");
+}, T);
+
+test("a large bracketed paste collapses to a chip and is sent in full", async () => {
+  t = await Tmux.start({ height: 50 });
+  await t.waitFor(READY);
+  t.paste(Array.from({ length: 20 }, (_, i) => `pasted line ${i + 1}`).join("\n"));
+  await t.waitFor("› [paste #1 +20 lines]");
+  t.keys("Enter");
+  await t.waitFor("pasted line 20");
+  expect(t.screen()).toContain("› pasted line 1");
+}, T);
+
+test("alt+enter adds a line instead of sending", async () => {
+  t = await Tmux.start();
+  await t.waitFor(READY);
+  t.type("first line");
+  t.keys("M-Enter");
+  t.type("second line");
+  const s = await t.waitFor("  second line");
+  expect(s).toContain("› first line");
+  t.keys("Enter");
+  await t.waitFor("mock: first line");
+}, T);
+
+test("/model switches the model for new turns", async () => {
+  t = await Tmux.start();
+  await t.waitFor(READY);
+  await send(t, "/model");
+  await t.waitFor("type to filter");
+  t.type("ollama/qwen3");
+  t.keys("Enter");
+  await t.waitFor("Model: ollama/qwen3");
+  await t.waitFor(/^ollama\/qwen3/m);
+}, T);
+
+test("/login stores a key in auth.json with mode 0600 and /logout removes it", async () => {
+  t = await Tmux.start();
+  await t.waitFor(READY);
+  await send(t, "/login openai");
+  await t.waitFor("API key for openai");
+  t.type("sk-test-secret");
+  let s = await t.waitFor("•••");
+  expect(s).not.toContain("sk-test-secret");
+  t.keys("Enter");
+  await t.waitFor("Saved the openai key");
+  const auth = join(t.home, "auth.json");
+  expect(JSON.parse(readFileSync(auth, "utf8")).openai.key).toBe("sk-test-secret");
+  expect(statSync(auth).mode & 0o777).toBe(0o600);
+  await send(t, "/logout openai");
+  s = await t.waitFor("Removed the openai key");
+  expect(JSON.parse(readFileSync(auth, "utf8")).openai).toBeUndefined();
+}, T);
+
+test("/compact replaces the chat with the summary and /sessions resumes an earlier session", async () => {
+  t = await Tmux.start();
+  await t.waitFor(READY);
+  await send(t, "remember-this");
+  await t.waitFor("mock: remember-this");
+  await send(t, "/compact");
+  await t.waitFor("Compacted the conversation");
+  expect(t.screen()).toContain("Summary of the earlier conversation");
+  await send(t, "/clear");
+  await t.waitFor("Started a fresh session.");
+  await t.waitGone("remember-this");
+  await send(t, "/sessions");
+  await t.waitFor("Resume session");
+  t.keys("Enter");
+  await t.waitFor("Resumed session");
+  expect(existsSync(t.home)).toBe(true);
+}, T);

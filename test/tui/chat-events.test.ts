@@ -1,0 +1,41 @@
+import { expect, test } from "bun:test";
+import { applyEvent } from "../../src/tui/chat-events.ts";
+import { showLoadProblems, startupReport, withLog } from "../../src/tui/load-errors.ts";
+import { Transcript } from "../../src/tui/transcript.ts";
+import { createStyle, dark } from "../../src/tui/theme.ts";
+import type { ExtensionState } from "../../src/ext/types.ts";
+
+const style = createStyle(dark, "none", false);
+const view = (t: Transcript) => t.window(80, style, 0, 100, 0);
+
+test("a turn's events build the chat: streamed text, a tool block, the final reply", () => {
+  const t = new Transcript();
+  applyEvent(t, { type: "text_delta", text: "Let me look." }, 0);
+  applyEvent(t, { type: "tool_use_start", id: "c1", name: "read" }, 0);
+  applyEvent(t, { type: "tool_call", id: "c1", name: "read", args: { path: "a.ts" } }, 0);
+  applyEvent(t, { type: "tool_result", id: "c1", name: "read", content: [{ type: "text", text: "x" }], is_error: false, duration_ms: 3 }, 0);
+  applyEvent(t, { type: "text_delta", text: "Done" }, 0);
+  applyEvent(t, { type: "assistant_message", text: "Done." }, 0);
+  expect(view(t)).toEqual(["Let me look.", "", "✓ read a.ts 3ms", "  │ x", "", "Done."]);
+});
+
+test("blocked replies, blocked turns and errors become info lines; notes events are left to intents", () => {
+  const t = new Transcript();
+  applyEvent(t, { type: "assistant_message", text: "", blocked: true, blocked_by: "guard", reason: "secret" }, 0);
+  applyEvent(t, { type: "turn_blocked", step: 1, extension: "hours", reason: "closed" }, 0);
+  applyEvent(t, { type: "turn_end", step: 1, stop: "error", error: "HTTP 500 from the provider" }, 0);
+  expect(applyEvent(t, { type: "ext_notify", extension: "x", level: "info", message: "m" }, 0)).toBe(false);
+  expect(view(t)).toEqual(["● Reply hidden by guard: secret", "", "● Turn blocked by hours: closed", "", "● HTTP 500 from the provider"]);
+});
+
+test("load errors show with their log path once, and a reload of one extension replaces only its lines", () => {
+  expect(withLog("boom", "/l/ext-a.log")).toBe("boom (log: /l/ext-a.log)");
+  expect(withLog("boom (log: /l/ext-a.log)", "/l/ext-a.log")).toBe("boom (log: /l/ext-a.log)");
+  const state = (name: string, status: ExtensionState["status"], error: string | null, warnings: string[] = []) =>
+    ({ name, status, error, log: `/l/ext-${name}.log`, warnings }) as ExtensionState;
+  const t = new Transcript();
+  showLoadProblems(t, startupReport([state("a", "failed", "a died"), state("b", "failed", "b died"), state("c", "ready", null), state("th", "theme_only", null, ["bad colour"])]));
+  expect(view(t)).toEqual(["● [a] a died (log: /l/ext-a.log)", "", "● [b] b died (log: /l/ext-b.log)", "", "● [th] bad colour"]);
+  showLoadProblems(t, { extensions: [state("a", "ready", null)], errors: [] }, "a");
+  expect(view(t)).toEqual(["● [b] b died (log: /l/ext-b.log)", "", "● [th] bad colour"]);
+});

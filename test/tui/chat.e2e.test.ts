@@ -1,0 +1,258 @@
+// The chat in a real terminal: streamed answers, tool blocks, queued prompts, cancelling, exiting.
+import { afterEach, expect, test } from "bun:test";
+import { rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Tmux } from "./helpers/tmux.ts";
+
+let t: Tmux | null = null;
+afterEach(() => {
+  t?.kill();
+  t = null;
+}, 30_000);
+
+const PROMPT_READY = "Ask anything";
+
+test("a prompt is answered with the streamed mock reply", async () => {
+  t = await Tmux.start();
+  await t.waitFor(PROMPT_READY);
+  t.type("hello there");
+  t.keys("Enter");
+  const s = await t.waitFor("mock: hello there");
+  expect(s).toContain("› hello there");
+}, 30_000);
+
+test("a tool call shows a collapsed block that ctrl+o expands and collapses", async () => {
+  t = await Tmux.start({ height: 60 });
+  await t.waitFor(PROMPT_READY);
+  t.type('call bash {"command":"seq 1 20"}');
+  t.keys("Enter");
+  let s = await t.waitFor("8 more lines (ctrl+o to expand)");
+  expect(s).toMatch(/✓ bash seq 1 20/);
+  expect(s).toContain("│ 12");
+  expect(s).not.toContain("│ 13");
+  await t.waitFor("mock: tool bash returned");
+  t.keys("C-o");
+  s = await t.waitFor("│ 20");
+  expect(s).not.toContain("more lines");
+  t.keys("C-o");
+  await t.waitFor("8 more lines (ctrl+o to expand)");
+}, 30_000);
+
+test("prompts typed during a turn are queued and run in order afterwards", async () => {
+  t = await Tmux.start();
+  await t.waitFor(PROMPT_READY);
+  t.type('call bash {"command":"sleep 1.5"}');
+  t.keys("Enter");
+  await t.waitFor("enter queues a prompt");
+  t.type("queued-one");
+  t.keys("Enter");
+  t.type("queued-two");
+  t.keys("Enter");
+  const s = await t.waitFor("⏵ queued queued-two");
+  expect(s).toContain("⏵ queued queued-one");
+  const done = await t.waitFor("mock: queued-two", 15_000);
+  expect(done.indexOf("mock: queued-one")).toBeGreaterThan(-1);
+  expect(done.indexOf("mock: queued-one")).toBeLessThan(done.indexOf("mock: queued-two"));
+  expect(done).not.toContain("⏵ queued");
+}, 30_000);
+
+test("esc cancels the running turn and drops the queue", async () => {
+  t = await Tmux.start();
+  await t.waitFor(PROMPT_READY);
+  t.type('call bash {"command":"sleep 30"}');
+  t.keys("Enter");
+  await t.waitFor("enter queues a prompt");
+  t.type("never-sent");
+  t.keys("Enter");
+  await t.waitFor("⏵ queued never-sent");
+  t.keys("Escape");
+  await t.waitFor(PROMPT_READY);
+  const s = await t.waitFor("✗ bash sleep 30");
+  expect(s).toContain("Cancelled.");
+  expect(s).not.toContain("⏵ queued");
+  t.type("after-cancel");
+  t.keys("Enter");
+  const after = await t.waitFor("mock: after-cancel");
+  expect(after).not.toContain("mock: never-sent");
+}, 30_000);
+
+test("esc when idle clears the notes first, then the input", async () => {
+  t = await Tmux.start({ args: ["-e", `${import.meta.dir}/../fixtures/tui/demo`] });
+  await t.waitFor(PROMPT_READY);
+  t.type("/demo-noop");
+  t.keys("Enter");
+  await t.waitFor("[demo] error-note-from-demo");
+  t.type("draft words");
+  t.keys("Escape");
+  const s = await t.waitGone("info-note-from-demo");
+  expect(s).toContain("› draft words");
+  t.keys("Escape");
+  await t.waitGone("draft words");
+}, 30_000);
+
+test("ctrl+c clears the input, a second press exits and the shell is usable again", async () => {
+  t = await Tmux.start();
+  await t.waitFor(PROMPT_READY);
+  expect(t.display("#{alternate_on}")).toBe("1");
+  t.type("some draft");
+  await t.waitFor("› some draft");
+  t.keys("C-c");
+  await t.waitFor("Press ctrl+c again to exit");
+  expect(t.screen()).not.toContain("some draft");
+  t.keys("C-c");
+  await t.until(() => t!.display("#{alternate_on}") === "0", "the normal screen");
+  await t.waitFor("shell$");
+  expect(t.display("#{cursor_flag}")).toBe("1");
+  t.type("echo still-$((40+2))");
+  t.keys("Enter");
+  await t.waitFor("still-42");
+}, 30_000);
+
+test("ctrl+d on an empty editor exits", async () => {
+  t = await Tmux.start();
+  await t.waitFor(PROMPT_READY);
+  t.keys("C-d");
+  await t.until(() => t!.display("#{alternate_on}") === "0", "the normal screen");
+  await t.waitFor("shell$");
+}, 30_000);
+
+test("SIGTERM restores the terminal", async () => {
+  t = await Tmux.start();
+  await t.waitFor(PROMPT_READY);
+  const shell = t.display("#{pane_pid}");
+  const zot = await t.until(() => {
+    const out = Bun.spawnSync(["pgrep", "-P", shell]).stdout.toString().trim();
+    return out.split("\n")[0] || null;
+  }, "the zot process");
+  process.kill(Number(zot), "SIGTERM");
+  await t.until(() => t!.display("#{alternate_on}") === "0", "the normal screen");
+  expect(t.display("#{cursor_flag}")).toBe("1");
+  t.type("echo term-$((1+1))");
+  t.keys("Enter");
+  await t.waitFor("term-2");
+}, 30_000);
+
+test("a resize re-lays out the screen to the new width", async () => {
+  t = await Tmux.start();
+  await t.waitFor(PROMPT_READY);
+  t.type("x".repeat(70));
+  t.keys("Enter");
+  await t.waitFor("mock: " + "x".repeat(70));
+  t.resize(60, 20);
+  // Wait for the whole frame drawn at the new size (the rule spans exactly 60 columns, the status
+  // bar is back), since a capture can land while the terminal is still painting.
+  const s = await t.until(() => {
+    const screen = t!.screen();
+    return new RegExp(`^${"─".repeat(60)}$`, "m").test(screen) && screen.includes("yolo") ? screen : null;
+  }, "the re-laid-out frame");
+  for (const line of s.split("\n")) expect(line.length).toBeLessThanOrEqual(60);
+  expect(s).toMatch(new RegExp(`^${"x".repeat(60)}$`, "m"));
+}, 30_000);
+
+test("history recalls earlier prompts with ctrl+p, and up/down browse it", async () => {
+  t = await Tmux.start();
+  await t.waitFor(PROMPT_READY);
+  for (const p of ["first-prompt", "second-prompt"]) {
+    t.type(p);
+    t.keys("Enter");
+    await t.waitFor(`mock: ${p}`);
+  }
+  t.keys("C-p");
+  await t.waitFor("› second-prompt");
+  t.keys("Up");
+  await t.waitFor("› first-prompt");
+  t.keys("Down");
+  await t.waitFor("› second-prompt");
+}, 30_000);
+
+test("pgup and up on an empty editor scroll back with a catch-up hint, pgdn returns to the bottom", async () => {
+  t = await Tmux.start();
+  await t.waitFor(PROMPT_READY);
+  t.type('call bash {"command":"seq 1 60"}');
+  t.keys("Enter");
+  await t.waitFor("mock: tool bash returned");
+  t.keys("C-o");
+  await t.waitFor("│ 60");
+  t.keys("PPage");
+  const s = await t.waitFor("more lines below");
+  expect(s).not.toContain("mock: tool bash returned");
+  t.keys("Up");
+  await t.waitFor(/↓ \d+ more lines below/);
+  t.keys("NPage", "NPage", "NPage");
+  await t.waitGone("more lines below");
+  expect(t.screen()).toContain("mock: tool bash returned");
+}, 30_000);
+
+test("NO_COLOR draws without colours", async () => {
+  t = await Tmux.start({ env: { NO_COLOR: "1" } });
+  await t.waitFor(PROMPT_READY);
+  t.type("plain please");
+  t.keys("Enter");
+  const s = await t.waitFor("mock: plain please", 10_000, true);
+  expect(s).not.toMatch(/\x1b\[[0-9;]*(38|48);/);
+}, 30_000);
+
+test("an extension tool's block names its owner and shows its progress and result", async () => {
+  t = await Tmux.start({ args: ["-e", `${import.meta.dir}/../fixtures/tui/demo`] });
+  await t.waitFor(PROMPT_READY);
+  t.type('call demo_tool {"n":3}');
+  t.keys("Enter");
+  const s = await t.waitFor("mock: tool demo_tool returned: counted to 3");
+  expect(s).toMatch(/✓ demo_tool \[demo\] \{"n":3\}/);
+  expect(s).toContain("│ counted to 3");
+}, 30_000);
+
+test("a prompt given on the command line is sent at once", async () => {
+  t = await Tmux.start({ args: ["hello from argv"] });
+  const s = await t.waitFor("mock: hello from argv");
+  expect(s).toContain("› hello from argv");
+}, 30_000);
+
+test("bash output streams into the running tool block", async () => {
+  t = await Tmux.start();
+  await t.waitFor(PROMPT_READY);
+  t.type('call bash {"command":"echo live-one; sleep 20; echo live-two"}');
+  t.keys("Enter");
+  const s = await t.waitFor("│ live-one");
+  expect(s).toMatch(/^. bash echo live-one; sleep 20; echo live-two \d/m);
+  expect(s).not.toContain("│ live-two");
+  expect(s).toContain("working");
+  t.keys("Escape");
+  await t.waitFor("✗ bash");
+}, 30_000);
+
+test("ctrl+l redraws a screen that something else scribbled on", async () => {
+  t = await Tmux.start();
+  await t.waitFor(PROMPT_READY);
+  t.type("keep me");
+  t.keys("Enter");
+  await t.waitFor("mock: keep me");
+  // Another process writes to the same terminal behind zot's back.
+  writeFileSync(t.display("#{pane_tty}"), "\x1b[2J\x1b[HSCRIBBLE");
+  await t.waitFor("SCRIBBLE");
+  t.keys("C-l");
+  const s = await t.waitGone("SCRIBBLE");
+  expect(s).toContain("mock: keep me");
+  expect(s).toContain(PROMPT_READY);
+}, 30_000);
+
+test("thinking shows collapsed and dimmed until ctrl+o, Markdown replies are rendered", async () => {
+  const script = join(tmpdir(), `zot-tui-script-${process.pid}.jsonl`);
+  writeFileSync(script, JSON.stringify({ thinking: "first idea\nsecond idea", text: "# Title\n\nsome **bold** and `code`" }) + "\n");
+  try {
+    t = await Tmux.start({ args: ["--mock-script", script] });
+    await t.waitFor(PROMPT_READY);
+    t.type("think");
+    t.keys("Enter");
+    const s = await t.waitFor("∴ thinking (2 lines, ctrl+o to expand)");
+    expect(t.screen(true)).toMatch(/\x1b\[[0-9;]*\b2[;m][^\n]*∴ thinking/);
+    expect(s).toContain("some bold and code");
+    expect(s).not.toContain("**");
+    expect(s).not.toContain("first idea");
+    t.keys("C-o");
+    await t.waitFor("  second idea");
+  } finally {
+    rmSync(script, { force: true });
+  }
+}, 30_000);

@@ -1,0 +1,205 @@
+// Notes, queue, slash popup, panel, confirmation dialog, pickers and the status bar, rendered to lines.
+import { describe, expect, test } from "bun:test";
+import type { ConfirmDecision } from "../../src/agent/events.ts";
+import { ConfirmDialog } from "../../src/tui/confirm.ts";
+import { fuzzyFilter, fuzzyScore } from "../../src/tui/fuzzy.ts";
+import { MAX_NOTES, Notes } from "../../src/tui/notes.ts";
+import { Panel } from "../../src/tui/panel.ts";
+import { Picker, TextPrompt } from "../../src/tui/pickers.ts";
+import { PromptQueue } from "../../src/tui/queue.ts";
+import { findCommand, parseSlash, SlashPopup, slashItems } from "../../src/tui/slash.ts";
+import { extensionCounts, renderStatus } from "../../src/tui/status.ts";
+import { createStyle, dark } from "../../src/tui/theme.ts";
+import { emptyUsage } from "../../src/agent/messages.ts";
+
+const style = createStyle(dark, "none", false);
+
+describe("notes", () => {
+  test("show the extension in brackets, one line each, sanitized", () => {
+    const n = new Notes();
+    n.add({ extension: "git", level: "warn", text: "dirty\x1b[2J tree" });
+    n.add({ extension: "todo", level: "display", text: "a\nb" });
+    expect(n.render(40, style)).toEqual(["[git] dirty tree", "[todo] a", "       b"]);
+  });
+
+  test("clear_notes drops one extension's notes and the list keeps the latest 50", () => {
+    const n = new Notes();
+    for (let i = 0; i < MAX_NOTES + 5; i++) n.add({ extension: i % 2 ? "a" : "b", level: "info", text: `n${i}` });
+    expect(n.list).toHaveLength(MAX_NOTES);
+    expect(n.list[0]!.text).toBe("n5");
+    n.clearExtension("a");
+    expect(n.list.every((x) => x.extension === "b")).toBe(true);
+    expect(n.clear()).toBe(true);
+    expect(n.clear()).toBe(false);
+  });
+});
+
+describe("prompt queue", () => {
+  test("keeps order, shows the source and at most three entries", () => {
+    const q = new PromptQueue();
+    for (const t of ["one", "two\nlines", "three", "four"]) q.push(t, t === "three" ? "demo" : null);
+    expect(q.render(40, style)).toEqual(["⏵ queued one", "⏵ queued two ⏎ lines", "⏵ queued [demo] three", "  … 1 more queued"]);
+    expect(q.shift()?.text).toBe("one");
+    expect(q.clear()).toBe(3);
+  });
+});
+
+describe("slash commands", () => {
+  const items = slashItems([
+    { name: "zeta", description: "last", extension: "z" },
+    { name: "Alpha", description: "first", extension: "a" },
+  ]);
+
+  test("built-ins come first, extension commands after them sorted by name", () => {
+    expect(items.map((i) => i.name)).toEqual([
+      "help", "model", "sessions", "clear", "compact", "reload-ext", "yolo", "theme", "login", "logout", "exit", "Alpha", "zeta",
+    ]);
+  });
+
+  test("the popup filters case-insensitively and draws a divider before extension commands", () => {
+    const p = new SlashPopup();
+    p.update("/AL", items);
+    expect(p.open).toBe(true);
+    expect(p.render(50, style)).toEqual(["── extensions " + "─".repeat(36), "› /Alpha   first [a]"]);
+    p.update("/alpha more", items);
+    expect(p.open).toBe(false);
+  });
+
+  test("lookup is case-insensitive and args are trimmed", () => {
+    expect(findCommand(items, "ALPHA")?.name).toBe("Alpha");
+    expect(parseSlash("/alpha   two words  ")).toEqual({ name: "alpha", args: "two words" });
+    expect(parseSlash("not a command")).toBeNull();
+  });
+});
+
+describe("fuzzy matching", () => {
+  test("prefers prefixes, then substrings, then scattered letters", () => {
+    expect(fuzzyFilter(["src/tui/app.ts", "apple", "map"], "ap", (s) => s)).toEqual(["apple", "map", "src/tui/app.ts"]);
+    expect(fuzzyScore("xyz", "abc")).toBeNull();
+  });
+});
+
+describe("panel", () => {
+  const panel = () => new Panel("todo", "p1", { id: "p1", title: "Todos", lines: ["one", "two\x1b[31m", "three"], footer: "esc close" });
+
+  test("draws a bordered box with title, sanitized lines cut to the width, and footer", () => {
+    const lines = panel().render(20, 10, style);
+    expect(lines).toEqual([
+      "╭─ Todos ──────────╮",
+      "│ one              │",
+      "│ two              │",
+      "│ three            │",
+      "│ esc close        │",
+      "╰──────────────────╯",
+    ]);
+  });
+
+  test("long content scrolls inside the box and reports its inner size", () => {
+    const p = panel();
+    p.update({ lines: Array.from({ length: 30 }, (_, i) => `row ${i + 1}`) });
+    let lines = p.render(30, 8, style);
+    expect(p.size).toEqual({ width: 26, height: 5 });
+    expect(lines[0]).toContain(" 1-5/30 ");
+    p.scrollBy(100);
+    lines = p.render(30, 8, style);
+    expect(lines[5]).toBe("│ row 30                     │");
+  });
+});
+
+describe("confirmation dialog", () => {
+  const dialog = () => {
+    const got: ConfirmDecision[] = [];
+    const d = new ConfirmDialog({ id: "1", name: "bash", preview: "rm -rf build", args: {}, extension: "guard" }, (x) => got.push(x));
+    return { d, got };
+  };
+
+  test("shows the tool, its owner, the preview and four choices", () => {
+    const lines = dialog().d.render(60, style);
+    expect(lines[1]).toBe("Allow tool call? bash [guard]");
+    expect(lines[2]).toBe("  rm -rf build");
+    expect(lines.slice(3)).toEqual([
+      "› 1. Yes",
+      "  2. Yes, and don't ask again for bash this session",
+      "  3. Yes to everything this session (yolo)",
+      "  4. No, and tell the model why",
+    ]);
+  });
+
+  test("number keys and enter pick an answer", () => {
+    const { d, got } = dialog();
+    d.handle("down", null);
+    expect(d.handle("enter", null)).toBe(true);
+    expect(got).toEqual([{ kind: "yes_tool" }]);
+    const other = dialog();
+    expect(other.d.handle("3", "3")).toBe(true);
+    expect(other.got).toEqual([{ kind: "yes_all" }]);
+  });
+
+  test("no asks for an optional reason that goes to the model", () => {
+    const { d, got } = dialog();
+    expect(d.handle("n", "n")).toBe(false);
+    d.handle("t", "too risky");
+    expect(d.handle("enter", null)).toBe(true);
+    expect(got).toEqual([{ kind: "no", reason: "too risky" }]);
+    const other = dialog();
+    other.d.handle("esc", null);
+    expect(other.got).toEqual([{ kind: "no" }]);
+  });
+});
+
+describe("pickers", () => {
+  test("filter as you type, preview on move, pick on enter", () => {
+    const moved: string[] = [];
+    let picked = "";
+    const p = new Picker<string>({
+      title: "Theme",
+      items: ["dark", "light", "ocean"],
+      key: (s) => s,
+      row: (s) => ({ label: s }),
+      onMove: (s) => moved.push(s),
+      onPick: (s) => (picked = s),
+    });
+    p.handle("down", null);
+    p.handle("o", "oc");
+    expect(p.list.items).toEqual(["ocean"]);
+    expect(p.handle("enter", null)).toBe(true);
+    expect(moved).toEqual(["light", "ocean"]);
+    expect(picked).toBe("ocean");
+  });
+
+  test("a secret prompt masks what is typed", () => {
+    let got = "";
+    const p = new TextPrompt({ title: "Key", hint: "", secret: true, onSubmit: (v) => (got = v) });
+    p.handle("", "sk-123");
+    expect(p.render(40, style)[2]).toBe("› •••••• ");
+    p.handle("enter", null);
+    expect(got).toBe("sk-123");
+  });
+});
+
+describe("status bar", () => {
+  test("shows model, context, tokens, cost, the busy spinner, extensions and yolo", () => {
+    const line = renderStatus(
+      {
+        provider: "anthropic",
+        model: "claude",
+        context: { used: 50_000, window: 200_000 },
+        usage: { ...emptyUsage(), input: 1200, output: 300, cost: 0.0123 },
+        busySince: 0,
+        busyLabel: "working",
+        extensions: { loaded: 3, failed: 1 },
+        yolo: false,
+      },
+      100,
+      style,
+      2500,
+    );
+    expect(line).toMatch(/^anthropic\/claude · ctx 25% of 200k · ↑1\.2k ↓300 · \$0\.012 +. working 2\.5s · 3 ext 1 failed · confirm$/);
+    expect(line.length).toBe(100);
+  });
+
+  test("counts loaded and failed extensions", () => {
+    const s = (status: string) => ({ status }) as Parameters<typeof extensionCounts>[0][number];
+    expect(extensionCounts([s("ready"), s("auto_ready"), s("failed"), s("disabled"), s("exited")])).toEqual({ loaded: 2, failed: 2 });
+  });
+});

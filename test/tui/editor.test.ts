@@ -1,0 +1,150 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Editor } from "../../src/tui/editor.ts";
+import { History, historyPath } from "../../src/tui/history.ts";
+import { createStyle, dark } from "../../src/tui/theme.ts";
+
+const style = createStyle(dark, "none", false);
+const editor = (text = "", cursor = text.length) => {
+  const e = new Editor(new History(null));
+  e.setText(text, cursor);
+  return e;
+};
+const press = (e: Editor, ...ids: string[]) => ids.forEach((id) => e.handle(id, null));
+
+describe("editing keys", () => {
+  test("typed text goes in at the cursor", () => {
+    const e = editor("helo", 3);
+    e.handle("rune", "l");
+    expect(e.text).toBe("hello");
+    expect(e.cursor).toBe(4);
+  });
+
+  test("alt+enter and shift+enter insert a newline instead of submitting", () => {
+    const e = editor("a");
+    press(e, "alt+enter");
+    e.handle("rune", "b");
+    press(e, "shift+enter");
+    expect(e.text).toBe("a\nb\n");
+  });
+
+  test("ctrl+a and ctrl+e move within the current line of a multi-line prompt", () => {
+    const e = editor("first\nsecond", 8);
+    press(e, "ctrl+a");
+    expect(e.cursor).toBe(6);
+    press(e, "ctrl+e");
+    expect(e.cursor).toBe(12);
+    press(e, "home");
+    expect(e.cursor).toBe(6);
+  });
+
+  test("alt+left and alt+right jump by words", () => {
+    const e = editor("one two three");
+    press(e, "alt+left");
+    expect(e.cursor).toBe(8);
+    press(e, "alt+left", "alt+left");
+    expect(e.cursor).toBe(0);
+    press(e, "alt+right");
+    expect(e.cursor).toBe(3);
+  });
+
+  test("ctrl+u and ctrl+k delete to the start and end of the line", () => {
+    const e = editor("keep\nabc def", 8);
+    press(e, "ctrl+k");
+    expect(e.text).toBe("keep\nabc");
+    press(e, "ctrl+u");
+    expect(e.text).toBe("keep\n");
+  });
+
+  test("ctrl+w and alt+backspace delete the word before the cursor", () => {
+    const e = editor("rm -rf build");
+    press(e, "ctrl+w");
+    expect(e.text).toBe("rm -rf ");
+    press(e, "alt+backspace");
+    expect(e.text).toBe("rm -");
+  });
+
+  test("backspace and left step over a whole emoji", () => {
+    const e = editor("a😀");
+    press(e, "left");
+    expect(e.cursor).toBe(1);
+    press(e, "right", "backspace");
+    expect(e.text).toBe("a");
+  });
+
+  test("up and down move between lines and report the edges", () => {
+    const e = editor("ab\ncd", 4);
+    expect(e.handle("up", null)).toBe(true);
+    expect(e.cursor).toBe(1);
+    expect(e.handle("up", null)).toBe(false);
+    expect(e.handle("down", null)).toBe(true);
+    expect(e.handle("down", null)).toBe(false);
+  });
+});
+
+describe("paste", () => {
+  test("a short paste is inserted as text with escapes and carriage returns removed", () => {
+    const e = editor();
+    e.paste("one\r\ntwo\x1b[31m red");
+    expect(e.text).toBe("one\ntwo red");
+  });
+
+  test("a large paste shows as a chip and is expanded on submit", () => {
+    const e = editor("see: ");
+    const big = Array.from({ length: 30 }, (_, i) => `line ${i}`).join("\n");
+    e.paste(big);
+    expect(e.text).toBe("see: [paste #1 +30 lines]");
+    expect(e.submit()).toBe(`see: ${big}`);
+    expect(e.text).toBe("");
+  });
+});
+
+describe("rendering", () => {
+  test("wraps long lines and puts the cursor where the next character goes", () => {
+    const e = editor("abcdefgh");
+    const v = e.render(6, style, "");
+    expect(v.lines).toEqual(["› abcd", "  efgh", "  "]);
+    expect(v).toMatchObject({ cursorRow: 2, cursorCol: 2 });
+  });
+
+  test("measures wide characters in columns", () => {
+    const e = editor("日本語", 1);
+    const v = e.render(20, style, "");
+    expect(v.lines).toEqual(["› 日本語"]);
+    expect(v.cursorCol).toBe(4);
+  });
+
+  test("shows the placeholder when empty", () => {
+    expect(editor().render(30, style, "Ask anything").lines).toEqual(["› Ask anything"]);
+  });
+});
+
+describe("history", () => {
+  let dir = "";
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  test("is persisted per project directory and browsed newest first, keeping the draft", () => {
+    dir = mkdtempSync(join(tmpdir(), "zot-history-"));
+    const path = historyPath(dir, "/some/project");
+    expect(historyPath(dir, "/other")).not.toBe(path);
+    const first = new Editor(new History(path));
+    for (const p of ["one", "two"]) {
+      first.setText(p);
+      first.submit();
+    }
+    expect(readFileSync(path, "utf8")).toBe('"one"\n"two"\n');
+
+    const e = new Editor(new History(path));
+    e.setText("draft");
+    expect(e.historyPrev()).toBe(true);
+    expect(e.text).toBe("two");
+    e.historyPrev();
+    expect(e.text).toBe("one");
+    expect(e.historyPrev()).toBe(false);
+    e.historyNext();
+    e.historyNext();
+    expect(e.text).toBe("draft");
+  });
+});

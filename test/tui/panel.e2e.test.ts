@@ -1,0 +1,87 @@
+// Extension panels in a real terminal: opened by a command, driven by keys (the fixture records
+// the panel frames it receives), re-rendered, scrolled, resized and closed from both sides.
+import { afterEach, expect, test } from "bun:test";
+import { fixture, Tmux } from "./helpers/tmux.ts";
+
+let t: Tmux | null = null;
+afterEach(() => {
+  t?.kill();
+  t = null;
+});
+
+const T = 30_000;
+
+async function openPanel(): Promise<Tmux> {
+  t = await Tmux.start({ args: ["-e", fixture("demo")] });
+  await t.waitFor("Ask anything");
+  t.type("/demo-panel");
+  t.keys("Enter");
+  await t.waitFor("╭─ Demo Panel");
+  return t;
+}
+
+const panelFrames = (tm: Tmux, type: string) => tm.frames().filter((f) => f.type === type);
+
+test("a panel takes the keys, forwards them normalized and shows the extension's re-render", async () => {
+  const tm = await openPanel();
+  await tm.until(() => panelFrames(tm, "panel_resize").length > 0, "panel_resize on open");
+  expect(panelFrames(tm, "panel_resize")[0]).toMatchObject({ panel_id: "demo-panel", width: 96 });
+
+  const sent = ["Down", "Up", "Left", "Right", "Enter", "Tab", "Home", "End", "BSpace", "DC", "x"];
+  for (const k of sent) tm.keys(k);
+  await tm.waitFor(`Demo Panel (${sent.length} keys)`);
+  const keys = panelFrames(tm, "panel_key").map((f) => (f.key === "rune" ? `rune:${f.text}` : f.key));
+  expect(keys).toEqual(["down", "up", "left", "right", "enter", "tab", "home", "end", "backspace", "delete", "rune:x"]);
+  const s = tm.screen();
+  expect(s).toContain("last key: rune:x");
+  // The editor never saw those keys.
+  expect(s).toContain("› the panel has the keys · esc closes it");
+}, T);
+
+test("pgdn scrolls a long panel locally when the extension ignores it", async () => {
+  const tm = await openPanel();
+  expect(tm.screen()).not.toContain("row 40");
+  tm.keys("NPage");
+  tm.keys("NPage");
+  await tm.waitFor("│ row 40");
+  expect(panelFrames(tm, "panel_key").map((f) => f.key)).toEqual(["pagedown", "pagedown"]);
+  tm.keys("PPage");
+  tm.keys("PPage");
+  await tm.waitFor("│ last key: none");
+}, T);
+
+test("esc closes the panel and tells the owner", async () => {
+  const tm = await openPanel();
+  tm.keys("Escape");
+  await tm.waitGone("Demo Panel");
+  await tm.until(() => panelFrames(tm, "panel_close").length === 1, "panel_close to the extension");
+  tm.type("typed-after");
+  await tm.waitFor("› typed-after");
+}, T);
+
+test("the extension can close its own panel", async () => {
+  const tm = await openPanel();
+  tm.keys("q");
+  await tm.waitGone("Demo Panel");
+  expect(panelFrames(tm, "panel_close")).toHaveLength(0);
+}, T);
+
+test("a terminal resize sends panel_resize with the new size", async () => {
+  const tm = await openPanel();
+  await tm.until(() => panelFrames(tm, "panel_resize").length === 1, "the first panel_resize");
+  tm.resize(80, 24);
+  const frames = await tm.until(() => {
+    const f = panelFrames(tm, "panel_resize");
+    return f.length >= 2 ? f : null;
+  }, "a second panel_resize");
+  expect(frames[frames.length - 1]).toMatchObject({ panel_id: "demo-panel", width: 76 });
+  await tm.waitFor(/╭─ Demo Panel ─+ 1-\d+\/42 ╮/);
+}, T);
+
+test("when the owner exits, its panel closes with a note", async () => {
+  const tm = await openPanel();
+  tm.keys("k");
+  await tm.waitGone("Demo Panel");
+  const s = await tm.waitFor(/\[demo\] panel closed: .*demo/);
+  expect(s).toContain("1 failed");
+}, T);

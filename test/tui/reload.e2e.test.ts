@@ -1,0 +1,72 @@
+// /reload-ext and extension load errors in a real terminal.
+import { afterEach, expect, test } from "bun:test";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fixture, Tmux } from "./helpers/tmux.ts";
+import { dark, toXterm256 } from "../../src/tui/theme.ts";
+
+let t: Tmux | null = null;
+afterEach(() => {
+  t?.kill();
+  t = null;
+});
+
+const T = 30_000;
+const RED = `38;5;${toXterm256(dark.error as string)}m`;
+
+test("startup load errors are visible in the chat with the log path", async () => {
+  t = await Tmux.start({ args: ["-e", fixture("demo"), "-e", fixture("broken")] });
+  const s = await t.waitFor("[broken]", 10_000, true);
+  expect(s).toContain(`${RED}● [broken]`);
+  expect(t.screen()).toContain("ext-broken.log");
+  expect(t.screen()).toContain("1 ext 1 failed");
+}, T);
+
+test("/reload-ext reports each load error in red with its log path, then dismisses the status", async () => {
+  t = await Tmux.start({ args: ["-e", fixture("demo"), "-e", fixture("broken")] });
+  await t.waitFor("Ask anything");
+  t.type("/reload-ext");
+  t.keys("Enter");
+  const s = await t.waitFor("✗ broken:", 10_000, true);
+  expect(s).toContain(`${RED}✗ broken:`);
+  const plain = t.screen();
+  expect(plain).toContain("1 failed");
+  // The status line (wrapped, never cut) ends with the log path.
+  const status = plain.slice(plain.indexOf("✗ broken:"));
+  expect(status.slice(0, status.indexOf("─")).replace(/\s+/g, "")).toContain(`(log:${t.home}/logs/ext-broken.log)`);
+  const after = await t.waitGone("✗ broken:", 10_000);
+  // The error line in the chat stays until a successful reload or /clear.
+  expect(after).toContain("[broken]");
+}, T);
+
+test("a successful reload removes earlier load errors from the chat", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "zot-tui-flaky-"));
+  try {
+    const ext = join(dir, "broken");
+    cpSync(fixture("broken"), ext, { recursive: true });
+    t = await Tmux.start({ args: ["-e", ext] });
+    await t.waitFor("[broken]");
+    // Repair the extension on disk: it now only answers the handshake.
+    await Bun.write(
+      join(ext, "broken.py"),
+      [
+        "#!/usr/bin/env python3",
+        "import json, sys",
+        'print(json.dumps({"type": "hello", "name": "broken", "version": "1"}), flush=True)',
+        "for line in sys.stdin:",
+        "    m = json.loads(line)",
+        '    if m["type"] == "hello_ack": print(json.dumps({"type": "ready"}), flush=True)',
+        '    if m["type"] == "shutdown": break',
+        "",
+      ].join("\n"),
+    );
+    t.type("/reload-ext broken");
+    t.keys("Enter");
+    await t.waitFor("Reloaded extension broken");
+    const s = await t.waitGone("[broken]");
+    expect(s).not.toContain("failed");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, T);

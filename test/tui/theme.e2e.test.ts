@@ -1,0 +1,63 @@
+// /theme in a real terminal: the picker previews live and the choice is saved in config.json.
+import { afterEach, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fixture, Tmux } from "./helpers/tmux.ts";
+import { dark, light, toXterm256 } from "../../src/tui/theme.ts";
+
+let t: Tmux | null = null;
+afterEach(() => {
+  t?.kill();
+  t = null;
+});
+
+const accent = (hex: string) => `38;5;${toXterm256(hex)}m›`;
+
+test("/theme previews themes as the selection moves and saves the pick", async () => {
+  t = await Tmux.start({ args: ["-e", fixture("ocean")] });
+  await t.waitFor("Ask anything");
+  expect(t.screen(true)).toContain(accent(dark.accent as string));
+  t.type("/theme");
+  t.keys("Enter");
+  const s = await t.waitFor("ocean");
+  expect(s).toContain("light");
+  t.keys("Down");
+  await t.waitFor(accent(light.accent as string), 10_000, true);
+  t.type("oce");
+  t.keys("Enter");
+  await t.waitFor("Theme: ocean (saved)");
+  await t.waitFor(accent("#00d7ff"), 10_000, true);
+  const config = JSON.parse(readFileSync(join(t.home, "config.json"), "utf8"));
+  expect(config.theme).toBe("ocean");
+}, 30_000);
+
+test("esc in the theme picker restores the previous theme", async () => {
+  t = await Tmux.start();
+  await t.waitFor("Ask anything");
+  t.type("/theme");
+  t.keys("Enter");
+  await t.waitFor("light");
+  t.keys("Down");
+  await t.waitFor(accent(light.accent as string), 10_000, true);
+  t.keys("Escape");
+  await t.waitFor(accent(dark.accent as string), 10_000, true);
+}, 30_000);
+
+test("a bad theme file is reported in the chat and the theme is not offered", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "zot-tui-theme-"));
+  try {
+    const ext = join(dir, "badtheme");
+    mkdirSync(ext);
+    writeFileSync(join(ext, "extension.json"), JSON.stringify({ name: "badtheme", version: "1" }));
+    writeFileSync(join(ext, "theme.json"), JSON.stringify({ name: "bad", colors: { text: "red" } }));
+    t = await Tmux.start({ args: ["-e", ext] });
+    await t.waitFor('[badtheme] theme "bad"');
+    t.type("/theme");
+    t.keys("Enter");
+    const s = await t.waitFor("› dark");
+    expect(s).not.toMatch(/^ {2}bad$/m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 30_000);

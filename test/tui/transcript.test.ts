@@ -1,0 +1,99 @@
+import { describe, expect, test } from "bun:test";
+import { argsPreview, COLLAPSED_TOOL_LINES, Transcript } from "../../src/tui/transcript.ts";
+import { createStyle, dark } from "../../src/tui/theme.ts";
+
+const style = createStyle(dark, "none", false);
+const view = (t: Transcript, height = 100, offset = 0, width = 60) => t.window(width, style, 1000, height, offset);
+const text = (s: string) => [{ type: "text" as const, text: s }];
+
+describe("transcript", () => {
+  test("shows user prompts and streamed assistant text as it arrives, separated by blank lines", () => {
+    const t = new Transcript();
+    t.addUser("hi");
+    t.appendAssistant("hel");
+    expect(view(t)).toEqual(["› hi", "", "hel"]);
+    t.appendAssistant("lo **there**");
+    expect(view(t)).toEqual(["› hi", "", "hello there"]);
+  });
+
+  test("the final assistant message replaces provisional text", () => {
+    const t = new Transcript();
+    t.appendAssistant("secret stuff");
+    t.finishAssistant("[redacted]");
+    expect(view(t)).toEqual(["[redacted]"]);
+  });
+
+  test("collapses thinking to one dim line until expanded", () => {
+    const t = new Transcript();
+    t.appendThinking("step one\nstep two");
+    expect(view(t)).toEqual(["∴ thinking… (2 lines, ctrl+o to expand)"]);
+    t.toggleExpanded();
+    expect(view(t)).toEqual(["∴ thinking", "  step one", "  step two"]);
+  });
+
+  test("tool blocks show name, owner, args and outcome, with output collapsed to a dozen lines", () => {
+    const t = new Transcript();
+    t.toolCall("c1", "lookup", { query: "weather in Berlin" }, "demo", 0);
+    const out = Array.from({ length: 20 }, (_, i) => String(i + 1)).join("\n");
+    t.toolResult("c1", "lookup", text(out), false, 1500, "demo", 0);
+    const lines = view(t);
+    expect(lines[0]).toBe("✓ lookup [demo] weather in Berlin 1.5s");
+    expect(lines).toHaveLength(1 + COLLAPSED_TOOL_LINES + 1);
+    expect(lines[COLLAPSED_TOOL_LINES]).toBe("  │ 12");
+    expect(lines[lines.length - 1]).toBe("  │ … 8 more lines (ctrl+o to expand)");
+    t.toggleExpanded();
+    expect(view(t)).toHaveLength(21);
+  });
+
+  test("live progress streams into a running tool block, newest lines first in view", () => {
+    const t = new Transcript();
+    t.toolStart("c1", "bash", 0);
+    t.toolProgress("c1", Array.from({ length: 15 }, (_, i) => `p${i + 1}`).join("\n"));
+    const lines = view(t);
+    expect(lines[0]).toMatch(/^. bash 1\.0s$/);
+    expect(lines[1]).toBe("  │ … 3 earlier lines");
+    expect(lines[lines.length - 1]).toBe("  │ p15");
+    t.toolResult("c1", "bash", text("boom"), true, 20, undefined, 0);
+    expect(view(t)).toEqual(["✗ bash 20ms", "  │ boom"]);
+  });
+
+  test("tool output cannot smuggle escape sequences onto the screen", () => {
+    const t = new Transcript();
+    t.toolResult("c1", "bash", text("ok\x1b[2J\x1b]0;title\x07done"), false, 5, undefined, 0);
+    expect(view(t)[1]).toBe("  │ okdone");
+  });
+
+  test("windows count from the bottom and scroll by offset", () => {
+    const t = new Transcript();
+    for (let i = 1; i <= 5; i++) t.addUser(`m${i}`);
+    expect(t.totalLines(60, style, 0)).toBe(10);
+    expect(view(t, 3)).toEqual(["› m4", "", "› m5"]);
+    expect(view(t, 3, 2)).toEqual(["› m3", "", "› m4"]);
+  });
+
+  test("re-renders only the entry that changed", () => {
+    const t = new Transcript();
+    t.addUser("first");
+    t.appendAssistant("a");
+    view(t);
+    const userEntry = t.list[0]!;
+    const cached = userEntry.cache;
+    t.appendAssistant("b");
+    view(t);
+    expect(userEntry.cache).toBe(cached);
+  });
+
+  test("tagged info lines can be removed as a group", () => {
+    const t = new Transcript();
+    t.addInfo("load failed", "error", "load:x");
+    t.addInfo("kept", "info");
+    t.removeTagged((tag) => tag === "load:x");
+    expect(view(t)).toEqual(["● kept"]);
+  });
+
+  test("args previews prefer the command or path and stay on one line", () => {
+    expect(argsPreview({ command: "ls\n-la" })).toBe("ls ⏎ -la");
+    expect(argsPreview({ path: "src/a.ts", offset: 3 })).toBe("src/a.ts");
+    expect(argsPreview({ x: 1 })).toBe('{"x":1}');
+  });
+});
