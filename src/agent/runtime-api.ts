@@ -27,7 +27,7 @@ export interface AgentRuntime {
   /** Starts a fresh session (new transcript file). */
   clear(): void;
   /** Summarises the conversation with the model into one message. */
-  compact(): Promise<{ ok: boolean; error?: string }>;
+  compact(): Promise<{ ok: boolean; error?: string; summary?: string }>;
   models(): ModelInfo[];
   setModel(provider: string, model: string): { ok: true } | { ok: false; error: string };
   /** Set by the TUI for --no-yolo; null means every call runs. */

@@ -54,10 +54,18 @@ export class Tmux {
       ...opts.env,
     };
     const envFlags = Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
-    const r = tmux(
-      "new-session", "-d", "-s", t.name, "-x", String(opts.width ?? 100), "-y", String(opts.height ?? 30), "-c", t.cwd,
-      ...envFlags, "bash --norc --noprofile",
-    );
+    const newSession = () =>
+      tmux(
+        "new-session", "-d", "-s", t.name, "-x", String(opts.width ?? 100), "-y", String(opts.height ?? 30), "-c", t.cwd,
+        ...envFlags, "bash --norc --noprofile",
+      );
+    let r = newSession();
+    // The private server exits when the previous test kills its last session; a new-session that
+    // races with that exit fails this way and succeeds against a fresh server.
+    for (let i = 0; !r.ok && /server exited unexpectedly|lost server/.test(r.err) && i < 5; i++) {
+      await Bun.sleep(50);
+      r = newSession();
+    }
     if (!r.ok) throw new Error(`tmux new-session failed: ${r.err}`);
     try {
       tmux("set-option", "-t", t.name, "status", "off");

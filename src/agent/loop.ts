@@ -1,0 +1,339 @@
+// The agent loop: model call → tool calls → results → next model call, until the model stops
+// without tool calls, the user aborts, something fails, or --max-steps is reached. The extension
+// host sits beside the loop and is consulted at fixed points: lifecycle events, interceptors
+// (turn_start, tool_call, tool_result, assistant_message) and extension tool calls.
+import type { ContentBlock, Json, JsonObject } from "../ext/protocol.ts";
+import type { ActiveTool, ExtensionHost, InterceptResult } from "../ext/types.ts";
+import { fromWireContent, textOf, toWireContent } from "./content.ts";
+import type { AgentEvent, ConfirmRequest } from "./events.ts";
+import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ToolCallPart, ToolResultMessage, Usage } from "./messages.ts";
+import type { Provider, ToolSpec } from "./provider.ts";
+import type { PromptOutcome } from "./runtime-api.ts";
+import type { InterceptRecord } from "./session.ts";
+import type { Tool } from "./tool.ts";
+
+export type Approval = { ok: true } | { ok: false; reason: string };
+
+export interface LoopContext {
+  provider: Provider;
+  model: string;
+  system: string;
+  reasoning?: "low" | "medium" | "high";
+  maxTokens?: number;
+  maxSteps: number;
+  cwd: string;
+  home: string;
+  /** Built-in tools after --tools/--no-tools. */
+  builtins: readonly Tool[];
+  /** False with --no-tools: extension tools are neither offered nor callable. */
+  extensionTools: boolean;
+  host: ExtensionHost;
+  /** The conversation so far, read before every model call; the loop appends through `record`. */
+  history(): readonly Message[];
+  /** Appends to the history and the transcript; `intercept` says what extensions changed about it. */
+  record(message: Message, intercept?: InterceptRecord): void;
+  emit(event: AgentEvent): void;
+  /** Adds one response's usage to the session totals and returns the new totals. */
+  addUsage(usage: Usage): Usage;
+  /** Resolves at once in yolo mode; otherwise asks the user (and emits the confirmation events). */
+  approve(req: ConfirmRequest): Promise<Approval>;
+}
+
+type Outcome = PromptOutcome & { steps: number };
+
+/** Runs one user prompt (already recorded in the history) to completion. Never rejects for model, tool or extension failures. */
+export async function runLoop(ctx: LoopContext, signal: AbortSignal): Promise<PromptOutcome> {
+  const outcome = await steps(ctx, signal);
+  ctx.emit({ type: "done", stop: outcome.stop, text: outcome.text, steps: outcome.steps });
+  const { steps: _steps, ...rest } = outcome;
+  return rest;
+}
+
+async function steps(ctx: LoopContext, signal: AbortSignal): Promise<Outcome> {
+  const { host } = ctx;
+  let visible = "";
+  for (let step = 1; ; step++) {
+    if (signal.aborted) return { stop: "aborted", text: visible, error: "aborted", steps: step - 1 };
+    if (step > ctx.maxSteps) {
+      const error = `stopped after ${ctx.maxSteps} model calls (--max-steps ${ctx.maxSteps}); raise --max-steps to let the agent go on`;
+      ctx.emit({ type: "error", message: error });
+      return { stop: "error", text: visible, error, steps: step - 1 };
+    }
+    if (host.hasInterceptor("turn_start")) {
+      const gate = await host.intercept({ event: "turn_start", step });
+      trace(ctx, "turn_start", gate);
+      if (gate.blocked) {
+        const extension = gate.blockedBy ?? "an extension";
+        const reason = gate.reason || "no reason given";
+        ctx.emit({ type: "turn_blocked", step, extension, reason });
+        return { stop: "error", text: visible, error: `turn blocked by ${extension}: ${reason}`, blocked: { extension, reason }, steps: step };
+      }
+    }
+    host.emit({ event: "turn_start", step });
+    ctx.emit({ type: "turn_start", step });
+
+    const extTools = ctx.extensionTools ? host.tools().filter((t) => t.active) : [];
+    const message = await callModel(ctx, extTools, signal);
+    const calls = message.content.filter((p): p is ToolCallPart => p.type === "toolCall");
+    const shown = await present(ctx, message);
+    if (shown !== null) visible = shown;
+
+    if (message.stop === "error" || message.stop === "aborted") {
+      // Partial tool calls of a failed stream never run, but each needs a result for the history to stay valid.
+      for (const call of calls) recordResult(ctx, call, errorOutput("not run: the model response was " + (message.stop === "aborted" ? "aborted" : "cut off by an error")));
+      return endTurn(ctx, step, message.stop, visible, message.error ?? message.stop);
+    }
+    if (calls.length === 0) return endTurn(ctx, step, message.stop, visible);
+
+    for (const call of calls) {
+      if (signal.aborted) {
+        recordResult(ctx, call, errorOutput("not run: aborted by the user"));
+        continue;
+      }
+      await runCall(ctx, call, extTools, signal);
+    }
+    if (signal.aborted) return endTurn(ctx, step, "aborted", visible, "aborted");
+    host.emit({ event: "turn_end", stop: "tool_use" });
+    ctx.emit({ type: "turn_end", step, stop: "tool_use" });
+  }
+}
+
+function endTurn(ctx: LoopContext, step: number, stop: StopReason, text: string, error?: string): Outcome {
+  ctx.host.emit(error === undefined ? { event: "turn_end", stop } : { event: "turn_end", stop, error });
+  ctx.emit(error === undefined ? { type: "turn_end", step, stop } : { type: "turn_end", step, stop, error });
+  return error === undefined ? { stop, text, steps: step } : { stop, text, error, steps: step };
+}
+
+function trace(ctx: LoopContext, event: string, result: InterceptResult): void {
+  if (result.steps.length === 0) return;
+  // Microseconds are plenty; the raw float differences are noise in a JSON line.
+  ctx.emit({ type: "intercept_trace", event, steps: result.steps.map((s) => ({ ...s, ms: Math.round(s.ms * 1000) / 1000 })) });
+}
+
+function rewriters(result: InterceptResult): string[] {
+  return result.steps.filter((s) => s.outcome === "rewrite").map((s) => s.extension);
+}
+
+/** Streams one model response, forwarding deltas; text deltas are held back while an assistant_message interceptor exists. */
+async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], signal: AbortSignal): Promise<AssistantMessage> {
+  const hold = ctx.host.hasInterceptor("assistant_message");
+  const tools: ToolSpec[] = ctx.builtins.map((t) => ({ name: t.name, description: t.description, schema: t.schema }));
+  for (const t of extTools) tools.push({ name: t.name, description: t.description, schema: t.schema });
+  const request = {
+    model: ctx.model,
+    system: ctx.system,
+    messages: [...ctx.history()],
+    tools,
+    ...(ctx.reasoning ? { reasoning: ctx.reasoning } : {}),
+    ...(ctx.maxTokens ? { maxTokens: ctx.maxTokens } : {}),
+  };
+  let final: AssistantMessage | null = null;
+  for await (const ev of ctx.provider.stream(request, signal)) {
+    switch (ev.type) {
+      case "text_delta":
+        if (!hold) ctx.emit({ type: "text_delta", text: ev.text });
+        break;
+      case "thinking_delta":
+      case "tool_use_start":
+      case "tool_use_args":
+      case "tool_use_end":
+        ctx.emit(ev);
+        break;
+      case "usage":
+        // Running totals inside one response; the final message carries the authoritative numbers.
+        break;
+      case "done":
+        final = ev.message;
+        break;
+    }
+  }
+  const message: AssistantMessage = final ?? {
+    role: "assistant",
+    content: [],
+    stop: signal.aborted ? "aborted" : "error",
+    error: signal.aborted ? "aborted" : `the ${ctx.provider.name} stream ended without a final message`,
+    provider: ctx.provider.name,
+    model: ctx.model,
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 },
+    ts: Date.now(),
+  };
+  const total = ctx.addUsage(message.usage);
+  ctx.emit({ type: "usage", usage: message.usage, total });
+  return message;
+}
+
+/**
+ * Runs the assistant_message interceptors, records the message and reports what the user sees.
+ * Returns the user-visible text, or null when the response had no text.
+ */
+async function present(ctx: LoopContext, message: AssistantMessage): Promise<string | null> {
+  const text = textOf(message.content);
+  let shownText = text;
+  const event: Extract<AgentEvent, { type: "assistant_message" }> = { type: "assistant_message", text };
+  let intercept: InterceptRecord | undefined;
+  if (text !== "" && ctx.host.hasInterceptor("assistant_message")) {
+    const r = await ctx.host.intercept({ event: "assistant_message", text });
+    trace(ctx, "assistant_message", r);
+    if (r.blocked) {
+      shownText = "";
+      const by = r.blockedBy ?? "an extension";
+      intercept = { hidden: true, shown_text: "", blocked_by: by, reason: r.reason ?? "" };
+      Object.assign(event, { text: "", blocked: true, blocked_by: by, reason: r.reason ?? "" });
+    } else {
+      if (r.text !== undefined && r.text !== text) {
+        shownText = r.text;
+        const by = rewriters(r);
+        intercept = { shown_text: r.text, rewritten_by: by };
+        // The original stays out of the event: a rewrite usually exists to keep it from the user.
+        Object.assign(event, { text: r.text, rewritten_by: by });
+      }
+      // Held deltas are released as one delta carrying exactly what the user may see.
+      if (shownText !== "") ctx.emit({ type: "text_delta", text: shownText, held: true });
+    }
+  }
+  if (message.content.length > 0) ctx.record(message, intercept);
+  if (text === "") return null;
+  ctx.emit(event);
+  if (!event.blocked) ctx.host.emit({ event: "assistant_message", text: shownText });
+  return shownText;
+}
+
+type CallOutput = {
+  content: (TextPart | ImagePart)[];
+  isError: boolean;
+  extension?: string;
+  args?: JsonObject;
+  rewrittenBy?: string[];
+  blockedBy?: string;
+  /** Why the call was blocked. */
+  reason?: string;
+  resultRewrittenBy?: string[];
+};
+
+function errorOutput(text: string): CallOutput {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+function recordResult(ctx: LoopContext, call: ToolCallPart, out: CallOutput, started = Date.now()): void {
+  const msg: ToolResultMessage = {
+    role: "toolResult",
+    toolCallId: call.id,
+    toolName: call.name,
+    content: out.content,
+    isError: out.isError,
+    ts: Date.now(),
+  };
+  if (out.extension) msg.extension = out.extension;
+  const intercept: InterceptRecord = {};
+  if (out.args) intercept.args = out.args;
+  if (out.rewrittenBy?.length) intercept.rewritten_by = out.rewrittenBy;
+  if (out.blockedBy) intercept.blocked_by = out.blockedBy;
+  if (out.reason) intercept.reason = out.reason;
+  ctx.record(msg, Object.keys(intercept).length > 0 ? intercept : undefined);
+  const ev: Extract<AgentEvent, { type: "tool_result" }> = {
+    type: "tool_result",
+    id: call.id,
+    name: call.name,
+    content: toWireContent(out.content),
+    is_error: out.isError,
+    duration_ms: Date.now() - started,
+  };
+  if (out.extension) ev.extension = out.extension;
+  if (out.blockedBy) ev.blocked_by = out.blockedBy;
+  if (out.resultRewrittenBy?.length) ev.rewritten_by = out.resultRewrittenBy;
+  ctx.emit(ev);
+}
+
+async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly ActiveTool[], signal: AbortSignal): Promise<void> {
+  const started = Date.now();
+  const builtin = ctx.builtins.find((t) => t.name === call.name);
+  // Offered extension tools only: a deferred tool the model guessed is as unknown as a made-up one.
+  const ext = builtin ? undefined : extTools.find((t) => t.name === call.name);
+  const owner = ext?.extension;
+  const announce = (args: Json, extra: { original_args?: Json; rewritten_by?: string[] } = {}) => {
+    ctx.emit({ type: "tool_call", id: call.id, name: call.name, args, ...(owner ? { extension: owner } : {}), ...extra });
+  };
+
+  if (call.invalidArgs !== undefined) {
+    announce(call.args);
+    recordResult(ctx, call, { ...errorOutput(`Invalid arguments for tool "${call.name}": ${call.invalidArgs}. The call was not run; send valid JSON arguments.`), ...(owner ? { extension: owner } : {}) }, started);
+    return;
+  }
+  if (!builtin && !ext) {
+    announce(call.args);
+    const available = [...ctx.builtins.map((t) => t.name), ...extTools.map((t) => t.name)];
+    const list = available.length ? `available tools: ${available.join(", ")}` : "no tools are available in this session";
+    recordResult(ctx, call, errorOutput(`Unknown tool "${call.name}" (${list}).`), started);
+    return;
+  }
+
+  let args = call.args;
+  let rewrittenBy: string[] = [];
+  if (ctx.host.hasInterceptor("tool_call")) {
+    const r = await ctx.host.intercept({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args });
+    trace(ctx, "tool_call", r);
+    if (r.blocked) {
+      announce(args);
+      const by = r.blockedBy ?? "an extension";
+      const reason = r.reason || "no reason given";
+      recordResult(ctx, call, { ...errorOutput(`Blocked by extension ${by}: ${reason}`), blockedBy: by, reason, ...(owner ? { extension: owner } : {}) }, started);
+      return;
+    }
+    if (r.args !== undefined) {
+      args = r.args;
+      rewrittenBy = rewriters(r);
+    }
+  }
+  if (rewrittenBy.length) announce(args, { original_args: call.args, rewritten_by: rewrittenBy });
+  else announce(args);
+
+  const preview = builtin ? safePreview(builtin, args) : `${call.name} ${JSON.stringify(args)}`.slice(0, 200);
+  const approval = await ctx.approve({ id: call.id, name: call.name, preview, args, ...(owner ? { extension: owner } : {}) });
+  const rewriteInfo = rewrittenBy.length ? { args, rewrittenBy } : {};
+  if (!approval.ok) {
+    recordResult(ctx, call, { ...errorOutput(`The user declined this tool call: ${approval.reason}`), ...rewriteInfo, ...(owner ? { extension: owner } : {}) }, started);
+    return;
+  }
+  ctx.host.emit({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args });
+
+  let out: CallOutput;
+  const progress = (text: string) => ctx.emit({ type: "tool_progress", id: call.id, name: call.name, text });
+  if (builtin) {
+    try {
+      const r = await builtin.execute(args, { cwd: ctx.cwd, signal, progress, home: ctx.home });
+      out = { content: r.content, isError: r.isError };
+    } catch (err) {
+      out = errorOutput(`Tool "${call.name}" failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  } else {
+    const r = await ctx.host.callTool(call.name, args, { signal, onProgress: progress });
+    out = { content: fromWireContent(r.content), isError: r.isError, extension: r.extension };
+  }
+
+  if (ctx.host.hasInterceptor("tool_result")) {
+    const r = await ctx.host.intercept({
+      event: "tool_result",
+      tool_id: call.id,
+      tool_name: call.name,
+      tool_args: args,
+      content: toWireContent(out.content),
+      is_error: out.isError,
+    });
+    trace(ctx, "tool_result", r);
+    if (r.blocked) {
+      out = { ...errorOutput(`Result withheld by extension ${r.blockedBy ?? "an extension"}: ${r.reason || "no reason given"}`), extension: out.extension, resultRewrittenBy: [r.blockedBy ?? "an extension"] };
+    } else if (r.content !== undefined || r.isError !== undefined) {
+      const content: ContentBlock[] = r.content ?? toWireContent(out.content);
+      out = { ...out, content: fromWireContent(content), isError: r.isError ?? out.isError, resultRewrittenBy: rewriters(r) };
+    }
+  }
+  recordResult(ctx, call, { ...out, ...rewriteInfo, ...(owner && !out.extension ? { extension: owner } : {}) }, started);
+}
+
+function safePreview(tool: Tool, args: JsonObject): string {
+  try {
+    return tool.preview(args);
+  } catch {
+    return `${tool.name} ${JSON.stringify(args)}`.slice(0, 200);
+  }
+}

@@ -1,0 +1,326 @@
+// The agent runtime: one conversation with one provider, its transcript, its tools and the extension
+// host. Modes (print, JSON, RPC, TUI) drive it through `AgentRuntime`; `createRuntime` in setup.ts
+// wires it from the command line.
+import type { ExtensionHost, InvokeResult, LoadReport, UiIntent } from "../ext/types.ts";
+import { costOf, findModel, isProviderName } from "./catalog.ts";
+import { resolveCredentials, rememberModel, type Env } from "./config.ts";
+import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
+import { runLoop, type Approval } from "./loop.ts";
+import { emptyUsage, type AssistantMessage, type ImagePart, type Message, type TextPart, type Usage } from "./messages.ts";
+import type { ModelInfo, Provider } from "./provider.ts";
+import { createProvider } from "./providers/index.ts";
+import type { AgentRuntime, PromptOutcome } from "./runtime-api.ts";
+import { appendSession, createSession, noSession, openSession, summaryMessage, type SessionWriter } from "./session.ts";
+import { discoverSkills } from "./skills.ts";
+import { buildSystemPrompt } from "./system-prompt.ts";
+import type { Tool } from "./tool.ts";
+
+export type RuntimeConfig = {
+  home: string;
+  cwd: string;
+  env: Env;
+  host: ExtensionHost;
+  provider: Provider;
+  providerName: string;
+  model: string;
+  mockScript?: string;
+  catalog: ModelInfo[];
+  builtins: Tool[];
+  extensionTools: boolean;
+  systemPrompt?: string;
+  appendSystemPrompt: string[];
+  reasoning?: "low" | "medium" | "high";
+  maxSteps: number;
+  yolo: boolean;
+  session: SessionWriter;
+  history: Message[];
+  usage: Usage;
+  noSession: boolean;
+  secrets: string[];
+};
+
+const COMPACT_INSTRUCTION =
+  "Summarise the conversation so far for your own later use: the user's goals, decisions made, files and commands involved, what was done, and what is still open. Be specific and complete but concise; this summary will replace the conversation.";
+
+export class Runtime implements AgentRuntime {
+  readonly host: ExtensionHost;
+  readonly cwd: string;
+  yolo: boolean;
+  private cfg: RuntimeConfig;
+  private listeners = new Set<(event: AgentEvent) => void>();
+  private history: Message[];
+  private totals: Usage;
+  private lastContext = 0;
+  private session: SessionWriter;
+  private controller: AbortController | null = null;
+  private confirm: ((req: ConfirmRequest) => Promise<ConfirmDecision>) | null = null;
+  private approvedTools = new Set<string>();
+  private unhookIntents: () => void;
+  private closed: Promise<void> | null = null;
+
+  constructor(cfg: RuntimeConfig) {
+    this.cfg = cfg;
+    this.host = cfg.host;
+    this.cwd = cfg.cwd;
+    this.yolo = cfg.yolo;
+    this.history = cfg.history;
+    this.totals = cfg.usage;
+    this.session = cfg.session;
+    this.unhookIntents = cfg.host.onIntent((intent) => this.onIntent(intent));
+  }
+
+  get provider(): string {
+    return this.cfg.providerName;
+  }
+  get model(): string {
+    return this.cfg.model;
+  }
+  get sessionPath(): string | null {
+    return this.session.path;
+  }
+  get busy(): boolean {
+    return this.controller !== null;
+  }
+
+  subscribe(listener: (event: AgentEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(event: AgentEvent): void {
+    for (const l of this.listeners) l(event);
+  }
+
+  private onIntent(intent: UiIntent): void {
+    switch (intent.kind) {
+      case "notify":
+        this.emit({ type: "ext_notify", extension: intent.extension, level: intent.level, message: intent.message });
+        return;
+      case "display":
+        this.emit({ type: "ext_display", extension: intent.extension, text: intent.text });
+        return;
+      case "clear_notes":
+        this.emit({ type: "ext_clear_notes", extension: intent.extension });
+        return;
+      case "extension_exited":
+        this.emit({ type: "ext_notify", extension: intent.extension, level: "error", message: intent.message });
+        return;
+      default:
+        // Panels, submit, insert and prompt intents belong to the interactive UI, which subscribes to the host itself.
+        return;
+    }
+  }
+
+  async prompt(text: string, images: ImagePart[] = []): Promise<PromptOutcome> {
+    if (this.controller) throw new Error("Runtime.prompt called while another prompt is running; wait for it or abort it first");
+    const controller = new AbortController();
+    this.controller = controller;
+    try {
+      const content: (TextPart | ImagePart)[] = [{ type: "text", text }, ...images];
+      this.record({ role: "user", content, ts: Date.now() });
+      this.emit({ type: "user_message", text, images: images.length });
+      const cfg = this.cfg;
+      return await runLoop(
+        {
+          provider: cfg.provider,
+          model: cfg.model,
+          system: this.systemPrompt(),
+          ...(cfg.reasoning ? { reasoning: cfg.reasoning } : {}),
+          maxSteps: cfg.maxSteps,
+          cwd: cfg.cwd,
+          home: cfg.home,
+          builtins: cfg.builtins,
+          extensionTools: cfg.extensionTools,
+          host: this.host,
+          history: () => this.history,
+          record: (m, intercept) => this.record(m, intercept),
+          emit: (e) => this.emit(e),
+          addUsage: (u) => this.addUsage(u),
+          approve: (req) => this.approve(req),
+        },
+        controller.signal,
+      );
+    } finally {
+      this.controller = null;
+    }
+  }
+
+  private systemPrompt(): string {
+    const cfg = this.cfg;
+    const tools = [...cfg.builtins.map((t) => ({ name: t.name, description: t.description }))];
+    if (cfg.extensionTools) for (const t of this.host.tools()) if (t.active) tools.push({ name: t.name, description: t.description });
+    const skills = cfg.builtins.some((t) => t.name === "skill") ? discoverSkills(cfg.cwd, cfg.home).skills : [];
+    return buildSystemPrompt({
+      home: cfg.home,
+      cwd: cfg.cwd,
+      tools,
+      skills,
+      ...(cfg.systemPrompt !== undefined ? { systemPrompt: cfg.systemPrompt } : {}),
+      append: cfg.appendSystemPrompt,
+    });
+  }
+
+  private record(message: Message, intercept?: Parameters<SessionWriter["message"]>[1]): void {
+    this.history.push(message);
+    this.session.message(message, intercept);
+  }
+
+  private addUsage(u: Usage): Usage {
+    const cost = u.cost || costOf(u, findModel(this.cfg.catalog, this.cfg.providerName, this.cfg.model));
+    const usage = { ...u, cost };
+    this.session.usage(usage, this.cfg.providerName, this.cfg.model);
+    this.lastContext = u.input + u.cacheRead + u.cacheWrite + u.output;
+    const t = this.totals;
+    this.totals = {
+      input: t.input + usage.input,
+      output: t.output + usage.output,
+      cacheRead: t.cacheRead + usage.cacheRead,
+      cacheWrite: t.cacheWrite + usage.cacheWrite,
+      cost: t.cost + usage.cost,
+    };
+    return { ...this.totals };
+  }
+
+  private async approve(req: ConfirmRequest): Promise<Approval> {
+    const ask = this.confirm;
+    if (this.yolo || !ask || this.approvedTools.has(req.name)) return { ok: true };
+    this.host.emit({ event: "tool_confirmation_requested", tool_id: req.id, tool_name: req.name, tool_preview: req.preview });
+    this.emit({ type: "tool_confirmation_requested", id: req.id, name: req.name, preview: req.preview });
+    const decision = await ask(req);
+    switch (decision.kind) {
+      case "yes":
+        return { ok: true };
+      case "yes_tool":
+        this.approvedTools.add(req.name);
+        return { ok: true };
+      case "yes_all":
+        this.yolo = true;
+        return { ok: true };
+      case "no":
+        return { ok: false, reason: decision.reason || "no reason given" };
+    }
+  }
+
+  abort(): void {
+    this.controller?.abort();
+  }
+
+  messages(): readonly Message[] {
+    return this.history;
+  }
+
+  usage(): Usage {
+    return { ...this.totals };
+  }
+
+  context(): { used: number; window: number } {
+    const info = findModel(this.cfg.catalog, this.cfg.providerName, this.cfg.model);
+    return { used: this.lastContext, window: info?.contextWindow ?? 0 };
+  }
+
+  clear(): void {
+    this.abort();
+    this.history = [];
+    this.totals = emptyUsage();
+    this.lastContext = 0;
+    this.approvedTools.clear();
+    this.startSession(this.newWriter());
+  }
+
+  private newWriter(): SessionWriter {
+    const cfg = this.cfg;
+    if (cfg.noSession) return noSession;
+    return createSession({ home: cfg.home, cwd: cfg.cwd, provider: cfg.providerName, model: cfg.model, secrets: cfg.secrets });
+  }
+
+  private startSession(writer: SessionWriter): void {
+    this.session.close();
+    this.session = writer;
+    this.host.emit({ event: "session_start" });
+  }
+
+  openSession(path: string): { ok: true } | { ok: false; error: string } {
+    if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before switching sessions" };
+    const loaded = openSession(path);
+    if (!loaded.ok) return loaded;
+    this.history = loaded.session.messages;
+    this.totals = loaded.session.usage;
+    this.lastContext = 0;
+    this.startSession(appendSession(loaded.session.path, this.cfg.secrets));
+    for (const w of loaded.session.warnings) this.emit({ type: "error", message: w });
+    return { ok: true };
+  }
+
+  async compact(): Promise<{ ok: boolean; error?: string; summary?: string }> {
+    if (this.controller) return { ok: false, error: "a prompt is running; abort it or wait before compacting" };
+    if (this.history.length === 0) return { ok: false, error: "there is nothing to compact yet" };
+    const controller = new AbortController();
+    this.controller = controller;
+    try {
+      const request = {
+        model: this.cfg.model,
+        system: this.systemPrompt(),
+        messages: [...this.history, { role: "user" as const, content: [{ type: "text" as const, text: COMPACT_INSTRUCTION }], ts: Date.now() }],
+        tools: [],
+      };
+      let final: AssistantMessage | null = null;
+      for await (const ev of this.cfg.provider.stream(request, controller.signal)) if (ev.type === "done") final = ev.message;
+      if (!final) return { ok: false, error: "the model stream ended without a summary" };
+      this.emit({ type: "usage", usage: final.usage, total: this.addUsage(final.usage) });
+      if (final.stop === "error" || final.stop === "aborted") return { ok: false, error: final.error ?? final.stop };
+      const summary = final.content.map((p) => (p.type === "text" ? p.text : "")).join("").trim();
+      if (summary === "") return { ok: false, error: "the model returned an empty summary" };
+      const replaced = this.history.length;
+      this.history = [summaryMessage(summary, Date.now())];
+      this.session.compaction(summary, replaced);
+      return { ok: true, summary };
+    } finally {
+      this.controller = null;
+    }
+  }
+
+  models(): ModelInfo[] {
+    return [...this.cfg.catalog];
+  }
+
+  setModel(provider: string, model: string): { ok: true } | { ok: false; error: string } {
+    if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before switching models" };
+    if (!isProviderName(provider)) return { ok: false, error: `unknown provider "${provider}" (anthropic, openai, kimi, ollama or mock)` };
+    if (model.trim() === "") return { ok: false, error: "the model id is empty" };
+    const cfg = this.cfg;
+    if (provider !== cfg.providerName) {
+      // --api-key and --base-url were given for the starting provider; a different one uses its own credentials.
+      const { credential } = resolveCredentials({ provider, home: cfg.home, env: cfg.env });
+      if (!credential && provider !== "mock" && provider !== "ollama")
+        return { ok: false, error: `no API key for ${provider}; set its environment variable or add the key to ${cfg.home}/auth.json` };
+      cfg.provider = createProvider({ provider, ...(credential ? { apiKey: credential.key } : {}), catalog: cfg.catalog, ...(cfg.mockScript ? { mockScript: cfg.mockScript } : {}) });
+      cfg.providerName = provider;
+    }
+    cfg.model = model;
+    this.host.setInfo({ provider, model });
+    this.session.model(provider, model);
+    if (provider !== "mock") rememberModel(cfg.home, provider, model);
+    return { ok: true };
+  }
+
+  setConfirmHandler(handler: ((req: ConfirmRequest) => Promise<ConfirmDecision>) | null): void {
+    this.confirm = handler;
+  }
+
+  runCommand(name: string, args: string): Promise<InvokeResult> {
+    return this.host.invokeCommand(name, args);
+  }
+
+  reloadExtensions(name?: string): Promise<LoadReport> {
+    return this.host.reload(name);
+  }
+
+  close(): Promise<void> {
+    if (!this.closed) {
+      this.abort();
+      this.unhookIntents();
+      this.closed = this.host.shutdown().finally(() => this.session.close());
+    }
+    return this.closed;
+  }
+}

@@ -1,0 +1,159 @@
+// Builds a Runtime from the command line: config and credentials, the model catalog, the provider
+// client, the tools, the session transcript and the extension host (loaded with the real
+// provider/model/cwd so hello_ack carries them).
+import { resolve } from "node:path";
+import { Host } from "../ext/host.ts";
+import type { ExtensionHost } from "../ext/types.ts";
+import { ZOT_VERSION } from "../cli/version.ts";
+import { defaultModel, findModel, isProviderName, loadModels, unknownModelNotice, type ProviderName } from "./catalog.ts";
+import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readConfig, rememberModel, resolveCredentials, authPath, type Env } from "./config.ts";
+import type { Runtime } from "./runtime.ts";
+import { appendSession, createSession, latestSession, noSession, openSession, type LoadedSession, type SessionWriter } from "./session.ts";
+import { emptyUsage } from "./messages.ts";
+
+export type RuntimeOptions = {
+  home: string;
+  /** Absolute, existing directory. */
+  cwd: string;
+  env: Env;
+  provider?: ProviderName;
+  model?: string;
+  apiKey?: string;
+  baseUrl?: string;
+  systemPrompt?: string;
+  appendSystemPrompt: string[];
+  reasoning?: "low" | "medium" | "high";
+  maxSteps: number;
+  noTools: boolean;
+  tools?: string[];
+  ext: string[];
+  noExt: boolean;
+  noYolo: boolean;
+  /** False in print, JSON and RPC modes: nobody can confirm tool calls there. */
+  interactive: boolean;
+  continue: boolean;
+  session?: string;
+  noSession: boolean;
+  mockScript?: string;
+  extTrace?: string;
+  /** Tests and benchmarks inject a host with short timings; zot uses a default Host. */
+  host?: ExtensionHost;
+};
+
+export type Created = { ok: true; runtime: Runtime; notices: string[] } | { ok: false; error: string };
+
+export async function createRuntime(o: RuntimeOptions): Promise<Created> {
+  const notices: string[] = [];
+  const config = readConfig(o.home);
+  if (config.warning) notices.push(config.warning);
+
+  let loaded: LoadedSession | null = null;
+  if (o.session !== undefined) {
+    const r = openSession(resolve(o.session));
+    if (!r.ok) return { ok: false, error: r.error };
+    loaded = r.session;
+  } else if (o.continue) {
+    const latest = latestSession(o.home, o.cwd);
+    if (latest === null) notices.push(`No earlier session for ${o.cwd}; starting a new one.`);
+    else {
+      const r = openSession(latest);
+      if (!r.ok) return { ok: false, error: r.error };
+      loaded = r.session;
+    }
+  }
+  if (loaded) notices.push(...loaded.warnings);
+
+  let provider: ProviderName;
+  if (o.provider) provider = o.provider;
+  else if (o.mockScript !== undefined) provider = "mock";
+  else if (loaded?.provider && isProviderName(loaded.provider)) provider = loaded.provider;
+  else {
+    const choice = defaultProvider({ home: o.home, env: o.env, apiKey: o.apiKey, last: config.values.provider });
+    if (choice.notice) notices.push(choice.notice);
+    provider = isProviderName(choice.provider) ? choice.provider : "mock";
+  }
+
+  const creds = resolveCredentials({ provider, home: o.home, env: o.env, apiKey: o.apiKey });
+  notices.push(...creds.warnings);
+  const keyed = provider in PROVIDER_ENV_KEYS;
+  if (keyed && !creds.credential) {
+    const vars = PROVIDER_ENV_KEYS[provider].join(" or ");
+    return { ok: false, error: `No API key for ${provider}: set ${vars}, pass --api-key, or add the key to ${authPath(o.home)}.` };
+  }
+
+  const catalog = loadModels(o.home);
+  notices.push(...catalog.warnings);
+  const model =
+    o.model ??
+    (loaded && loaded.provider === provider && loaded.model ? loaded.model : undefined) ??
+    (config.values.provider === provider && config.values.model ? config.values.model : undefined) ??
+    defaultModel(provider);
+  if (provider !== "mock" && !findModel(catalog.models, provider, model)) notices.push(unknownModelNotice(provider, model));
+  if (provider !== "mock" && (config.values.provider !== provider || config.values.model !== model)) {
+    const r = rememberModel(o.home, provider, model);
+    if (!r.ok) notices.push(r.error);
+  }
+
+  // Extensions start as soon as hello_ack's facts are known; the provider client, the tools and the
+  // loop are loaded while they boot (on another core), instead of before.
+  const host = o.host ?? new Host();
+  const loading = host.load({
+    extPaths: o.ext,
+    noExt: o.noExt,
+    cwd: o.cwd,
+    home: o.home,
+    info: { zotVersion: ZOT_VERSION, provider, model, cwd: o.cwd },
+    ...(o.extTrace !== undefined ? { traceFile: resolve(o.extTrace) } : {}),
+  });
+  const [{ createProvider }, { selectTools }, { Runtime }] = await Promise.all([import("./providers/index.ts"), import("./tools/index.ts"), import("./runtime.ts")]);
+  const client = createProvider({
+    provider,
+    ...(creds.credential ? { apiKey: creds.credential.key } : {}),
+    ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
+    ...(o.mockScript !== undefined ? { mockScript: o.mockScript } : {}),
+    catalog: catalog.models,
+  });
+  const selected = o.noTools ? { tools: [] } : selectTools(o.tools ?? null);
+  const report = await loading;
+  if (selected.error) {
+    await host.shutdown();
+    return { ok: false, error: selected.error };
+  }
+  for (const e of report.errors) notices.push(`Extension ${e.extension} did not load: ${e.message}${e.log ? ` (log: ${e.log})` : ""}`);
+
+  if (o.noYolo && !o.interactive) notices.push("--no-yolo has no effect here: there is nobody to confirm tool calls in this mode, so tools run without asking.");
+
+  const secrets = knownSecrets(o.home, o.env, o.apiKey);
+  let session: SessionWriter;
+  if (o.noSession) session = noSession;
+  else if (loaded) {
+    session = appendSession(loaded.path, secrets);
+    if (loaded.provider !== provider || loaded.model !== model) session.model(provider, model);
+  } else session = createSession({ home: o.home, cwd: o.cwd, provider, model, secrets });
+
+  const runtime = new Runtime({
+    home: o.home,
+    cwd: o.cwd,
+    env: o.env,
+    host,
+    provider: client,
+    providerName: provider,
+    model,
+    ...(o.mockScript !== undefined ? { mockScript: o.mockScript } : {}),
+    catalog: catalog.models,
+    builtins: selected.tools,
+    extensionTools: !o.noTools,
+    ...(o.systemPrompt !== undefined ? { systemPrompt: o.systemPrompt } : {}),
+    appendSystemPrompt: o.appendSystemPrompt,
+    ...(o.reasoning ? { reasoning: o.reasoning } : {}),
+    maxSteps: o.maxSteps,
+    yolo: !o.noYolo,
+    session,
+    history: loaded ? loaded.messages : [],
+    usage: loaded ? loaded.usage : emptyUsage(),
+    noSession: o.noSession,
+    secrets,
+  });
+  host.emit({ event: "session_start" });
+  return { ok: true, runtime, notices };
+}

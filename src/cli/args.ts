@@ -1,0 +1,311 @@
+// argv → a typed run request. Flags follow the Go zot so users' scripts carry over; anything the
+// parser does not understand is an error (exit 2), never silently ignored.
+import { BUILTIN_TOOLS } from "../ext/protocol.ts";
+
+export type Mode = "interactive" | "print" | "json" | "rpc";
+export type Reasoning = "low" | "medium" | "high";
+export const PROVIDER_NAMES = ["anthropic", "openai", "kimi", "ollama", "mock"] as const;
+export type ProviderChoice = (typeof PROVIDER_NAMES)[number];
+
+export type CliArgs = {
+  mode: Mode;
+  provider?: ProviderChoice;
+  model?: string;
+  apiKey?: string;
+  baseUrl?: string;
+  systemPrompt?: string;
+  appendSystemPrompt: string[];
+  reasoning?: Reasoning;
+  continue: boolean;
+  resume: boolean;
+  session?: string;
+  noSession: boolean;
+  cwd?: string;
+  noTools: boolean;
+  /** `--tools a,b`: the built-in tools to keep; undefined keeps all. */
+  tools?: string[];
+  maxSteps: number;
+  ext: string[];
+  noExt: boolean;
+  noYolo: boolean;
+  listModels: boolean;
+  help: boolean;
+  version: boolean;
+  mockScript?: string;
+  extTrace?: string;
+  /** Positional words joined with single spaces; undefined when there were none. */
+  prompt?: string;
+};
+
+export type ParsedArgv =
+  | { kind: "run"; args: CliArgs }
+  /** `zot ext …`: everything after `ext`, for the extension CLI. */
+  | { kind: "ext"; argv: string[] }
+  | { kind: "error"; message: string };
+
+export const DEFAULT_MAX_STEPS = 50;
+
+type ValueFlag =
+  | "--provider"
+  | "--model"
+  | "--api-key"
+  | "--base-url"
+  | "--system-prompt"
+  | "--append-system-prompt"
+  | "--reasoning"
+  | "--session"
+  | "--cwd"
+  | "--tools"
+  | "--max-steps"
+  | "--ext"
+  | "--mode"
+  | "--mock-script"
+  | "--ext-trace";
+
+const VALUE_FLAGS: Record<string, ValueFlag> = {
+  "--provider": "--provider",
+  "--model": "--model",
+  "--api-key": "--api-key",
+  "--base-url": "--base-url",
+  "--system-prompt": "--system-prompt",
+  "--append-system-prompt": "--append-system-prompt",
+  "--reasoning": "--reasoning",
+  "--session": "--session",
+  "--cwd": "--cwd",
+  "--tools": "--tools",
+  "--max-steps": "--max-steps",
+  "--ext": "--ext",
+  "-e": "--ext",
+  "--mode": "--mode",
+  "--mock-script": "--mock-script",
+  "--ext-trace": "--ext-trace",
+};
+
+type SwitchFlag =
+  | "--print"
+  | "--json"
+  | "--rpc"
+  | "--continue"
+  | "--resume"
+  | "--no-session"
+  | "--no-tools"
+  | "--no-ext"
+  | "--no-yolo"
+  | "--list-models"
+  | "--help"
+  | "--version";
+
+const SWITCH_FLAGS: Record<string, SwitchFlag> = {
+  "-p": "--print",
+  "--print": "--print",
+  "--json": "--json",
+  // The Go zot's spellings, kept so existing scripts carry over.
+  "--rpc": "--rpc",
+  "--no-extensions": "--no-ext",
+  "-c": "--continue",
+  "--continue": "--continue",
+  "-r": "--resume",
+  "--resume": "--resume",
+  "--no-session": "--no-session",
+  "--no-tools": "--no-tools",
+  "--no-ext": "--no-ext",
+  "--no-yolo": "--no-yolo",
+  "--list-models": "--list-models",
+  "-h": "--help",
+  "--help": "--help",
+  "-v": "--version",
+  "--version": "--version",
+};
+
+const MODE_NAMES: readonly Mode[] = ["interactive", "print", "json", "rpc"];
+
+/** Parses the process arguments (without the executable). Pure: no I/O, no environment. */
+export function parseArgv(argv: readonly string[]): ParsedArgv {
+  if (argv[0] === "ext") return { kind: "ext", argv: argv.slice(1) };
+  const args: CliArgs = {
+    mode: "interactive",
+    appendSystemPrompt: [],
+    continue: false,
+    resume: false,
+    noSession: false,
+    noTools: false,
+    maxSteps: DEFAULT_MAX_STEPS,
+    ext: [],
+    noExt: false,
+    noYolo: false,
+    listModels: false,
+    help: false,
+    version: false,
+  };
+  // Each way of choosing a mode is remembered by its spelling so a conflict names both.
+  let modeSource: string | null = null;
+  const setMode = (mode: Mode, source: string): string | null => {
+    if (modeSource !== null && args.mode !== mode) return `${source} conflicts with ${modeSource}; choose one mode.`;
+    args.mode = mode;
+    modeSource = source;
+    return null;
+  };
+  const positional: string[] = [];
+  let start = 0;
+  if (argv[0] === "rpc") {
+    setMode("rpc", "zot rpc");
+    start = 1;
+  }
+  for (let i = start; i < argv.length; i++) {
+    const raw = argv[i];
+    if (raw === "--") {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!raw.startsWith("-") || raw === "-") {
+      positional.push(raw);
+      continue;
+    }
+    const eq = raw.startsWith("--") ? raw.indexOf("=") : -1;
+    const name = eq === -1 ? raw : raw.slice(0, eq);
+    const inline = eq === -1 ? undefined : raw.slice(eq + 1);
+    const sw = SWITCH_FLAGS[name];
+    if (sw) {
+      if (inline !== undefined) return fail(`${name} takes no value (got "${name}=${inline}").`);
+      const err = applySwitch(args, sw, name, setMode);
+      if (err) return fail(err);
+      continue;
+    }
+    const vf = VALUE_FLAGS[name];
+    if (!vf) return fail(`unknown flag "${name}"; run "zot --help" for the list of flags.`);
+    let value = inline;
+    if (value === undefined) {
+      if (i + 1 >= argv.length) return fail(`${name} needs a value.`);
+      value = argv[++i];
+    }
+    const err = applyValue(args, vf, name, value, setMode);
+    if (err) return fail(err);
+  }
+  if (positional.length > 0) args.prompt = positional.join(" ");
+  if (args.session !== undefined && args.noSession) return fail(`--session conflicts with --no-session; choose one.`);
+  if (args.continue && args.session !== undefined) return fail(`--continue conflicts with --session; choose one.`);
+  if (args.continue && args.noSession) return fail(`--continue conflicts with --no-session; choose one.`);
+  if (args.mockScript !== undefined && args.provider !== undefined && args.provider !== "mock")
+    return fail(`--mock-script only works with the mock provider, not --provider ${args.provider}.`);
+  return { kind: "run", args };
+}
+
+function fail(message: string): ParsedArgv {
+  return { kind: "error", message };
+}
+
+function applySwitch(args: CliArgs, flag: SwitchFlag, spelled: string, setMode: (m: Mode, s: string) => string | null): string | null {
+  switch (flag) {
+    case "--print":
+      return setMode("print", spelled);
+    case "--json":
+      return setMode("json", spelled);
+    case "--rpc":
+      return setMode("rpc", spelled);
+    case "--continue":
+      args.continue = true;
+      return null;
+    case "--resume":
+      args.resume = true;
+      return null;
+    case "--no-session":
+      args.noSession = true;
+      return null;
+    case "--no-tools":
+      args.noTools = true;
+      return null;
+    case "--no-ext":
+      args.noExt = true;
+      return null;
+    case "--no-yolo":
+      args.noYolo = true;
+      return null;
+    case "--list-models":
+      args.listModels = true;
+      return null;
+    case "--help":
+      args.help = true;
+      return null;
+    case "--version":
+      args.version = true;
+      return null;
+  }
+}
+
+function applyValue(
+  args: CliArgs,
+  flag: ValueFlag,
+  spelled: string,
+  value: string,
+  setMode: (m: Mode, s: string) => string | null,
+): string | null {
+  switch (flag) {
+    case "--provider": {
+      const v = value.toLowerCase();
+      if (!(PROVIDER_NAMES as readonly string[]).includes(v))
+        return `${spelled} must be one of ${PROVIDER_NAMES.join(", ")} (got "${value}").`;
+      args.provider = v as ProviderChoice;
+      return null;
+    }
+    case "--reasoning": {
+      const v = value.toLowerCase();
+      if (v !== "low" && v !== "medium" && v !== "high") return `${spelled} must be low, medium or high (got "${value}").`;
+      args.reasoning = v;
+      return null;
+    }
+    case "--max-steps": {
+      if (!/^[0-9]+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value)))
+        return `${spelled} must be a positive whole number (got "${value}").`;
+      args.maxSteps = Number(value);
+      return null;
+    }
+    case "--tools": {
+      const names = value
+        .split(",")
+        .map((t) => t.trim())
+        .filter((t) => t !== "");
+      const unknown = names.filter((n) => !(BUILTIN_TOOLS as readonly string[]).includes(n));
+      if (unknown.length > 0)
+        return `${spelled}: unknown tool ${unknown.map((n) => `"${n}"`).join(", ")} (built-in tools: ${BUILTIN_TOOLS.join(", ")}).`;
+      args.tools = names;
+      return null;
+    }
+    case "--mode": {
+      const v = value.toLowerCase();
+      if (!(MODE_NAMES as readonly string[]).includes(v)) return `${spelled} must be one of ${MODE_NAMES.join(", ")} (got "${value}").`;
+      return setMode(v as Mode, `${spelled} ${v}`);
+    }
+    case "--append-system-prompt":
+      args.appendSystemPrompt.push(value);
+      return null;
+    case "--system-prompt":
+      args.systemPrompt = value;
+      return null;
+    case "--ext":
+      if (value === "") return `${spelled} needs a directory path.`;
+      args.ext.push(value);
+      return null;
+    case "--base-url":
+      if (!/^https?:\/\/[^\s]+$/i.test(value)) return `${spelled} must be an http:// or https:// URL (got "${value}").`;
+      args.baseUrl = value;
+      return null;
+    case "--model":
+    case "--api-key":
+    case "--session":
+    case "--cwd":
+    case "--mock-script":
+    case "--ext-trace":
+      if (value === "") return `${spelled} needs a non-empty value.`;
+      args[STRING_FIELDS[flag]] = value;
+      return null;
+  }
+}
+
+const STRING_FIELDS = {
+  "--model": "model",
+  "--api-key": "apiKey",
+  "--session": "session",
+  "--cwd": "cwd",
+  "--mock-script": "mockScript",
+  "--ext-trace": "extTrace",
+} as const;

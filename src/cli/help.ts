@@ -1,0 +1,71 @@
+// `zot --help`: every flag, grouped the way the Go zot groups them.
+import { ZOT_VERSION } from "./version.ts";
+
+const SECTIONS: [string, [string, string][]][] = [
+  [
+    "modes",
+    [
+      ["zot", "interactive TUI (when stdin and stdout are terminals)"],
+      ['zot "prompt"', "interactive, prompt submitted at start"],
+      ["-p, --print", "print the final answer and exit (prompt from args and/or piped stdin)"],
+      ["--json", "print one JSON event per line, then exit"],
+      ["zot rpc", "NDJSON commands on stdin, responses and events on stdout"],
+      ["--mode MODE", "interactive, print, json or rpc (--mode rpc and --rpc are zot rpc)"],
+      ["zot ext <command>", "manage extensions (zot ext --help)"],
+    ],
+  ],
+  [
+    "provider and model",
+    [
+      ["--provider NAME", "anthropic, openai, kimi, ollama or mock (offline)"],
+      ["--model ID", "model id; any id is sent as given (see --list-models)"],
+      ["--api-key KEY", "API key for this run (else env, else $ZOT_HOME/auth.json)"],
+      ["--base-url URL", "provider base URL (Anthropic: without /v1; OpenAI-compatible: with /v1)"],
+      ["--reasoning LEVEL", "low, medium or high, on models that support it"],
+      ["--list-models", "print the model catalog with its source and exit"],
+      ["--mock-script FILE", "mock provider: JSONL file, one scripted model response per line"],
+    ],
+  ],
+  [
+    "prompt and session",
+    [
+      ["--system-prompt TEXT", "replace the system prompt"],
+      ["--append-system-prompt TEXT", "append to the system prompt (repeatable)"],
+      ["-c, --continue", "continue the latest session for this directory"],
+      ["-r, --resume", "pick a session to resume (headless: list the sessions and exit)"],
+      ["--session PATH", "resume the given session file"],
+      ["--no-session", "read and write no session file"],
+    ],
+  ],
+  [
+    "workspace, tools, extensions",
+    [
+      ["--cwd DIR", "work in DIR instead of the current directory"],
+      ["--no-tools", "disable all tools, built-in and extension"],
+      ["--tools a,b", "only these built-in tools (read, write, edit, bash, skill)"],
+      ["--max-steps N", "model calls per prompt before stopping (default 50)"],
+      ["--no-yolo", "ask before every tool call (TUI; other modes warn and run tools)"],
+      ["-e, --ext PATH", "load the extension in PATH for this run (repeatable)"],
+      ["--no-ext", "skip discovered extensions (--ext paths still load); also --no-extensions"],
+      ["--ext-trace FILE", "append every extension frame, both ways, to FILE as JSONL"],
+    ],
+  ],
+  [
+    "misc",
+    [
+      ["-h, --help", "show this help"],
+      ["-v, --version", "print the version"],
+    ],
+  ],
+];
+
+export function helpText(): string {
+  const width = Math.max(...SECTIONS.flatMap(([, rows]) => rows.map(([left]) => left.length))) + 4;
+  const out = [`zot ${ZOT_VERSION}: a terminal coding agent with language-agnostic extensions`, "", "usage: zot [flags] [prompt]"];
+  for (const [title, rows] of SECTIONS) {
+    out.push("", `${title}:`);
+    for (const [left, right] of rows) out.push(`  ${left.padEnd(width)}${right}`);
+  }
+  out.push("", "Flag values may be given as --flag value or --flag=value. Use -- to end flags.", "");
+  return out.join("\n");
+}

@@ -1,0 +1,42 @@
+// zot's entry point: argv → mode. Wiring only. Everything beyond --version and --help is loaded on
+// demand so the quick answers stay quick.
+import { parseArgv } from "./cli/args.ts";
+import { drain, io } from "./cli/output.ts";
+import { ZOT_VERSION } from "./cli/version.ts";
+
+async function main(argv: string[]): Promise<number> {
+  const parsed = parseArgv(argv);
+  if (parsed.kind === "error") {
+    io.err(`zot: ${parsed.message}\n`);
+    return 2;
+  }
+  if (parsed.kind === "ext") {
+    const { runExtCli } = await import("./ext/cli.ts");
+    return runExtCli(parsed.argv, { stdout: { write: io.out }, stderr: { write: io.err } });
+  }
+  const args = parsed.args;
+  if (args.version) {
+    io.out(`zot ${ZOT_VERSION}\n`);
+    return 0;
+  }
+  if (args.help) {
+    const { helpText } = await import("./cli/help.ts");
+    io.out(helpText());
+    return 0;
+  }
+  const { runAgent } = await import("./cli/run.ts");
+  return runAgent(args);
+}
+
+// Exit explicitly (leftover handles must not keep zot alive), but only once all output is written.
+main(process.argv.slice(2)).then(
+  async (code) => {
+    await drain();
+    process.exit(code);
+  },
+  async (err: unknown) => {
+    io.err(`zot: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    await drain();
+    process.exit(1);
+  },
+);

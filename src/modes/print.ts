@@ -1,0 +1,129 @@
+// Print mode (`zot -p`): the final user-visible answer on stdout, everything else (tool progress,
+// extension notes, warnings) on stderr, so `zot -p "…" > answer.txt` captures just the answer.
+import type { AgentEvent } from "../agent/events.ts";
+import type { AgentRuntime } from "../agent/runtime-api.ts";
+import { NAME_PATTERN } from "../ext/protocol.ts";
+import { exitCodeOf, type ModeOutput } from "./json.ts";
+
+/** `/name args` when the prompt is a slash command; null for an ordinary prompt (including paths like `/tmp/x`). */
+export function parseSlash(prompt: string): { name: string; args: string } | null {
+  const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(prompt.trim());
+  if (!m || !NAME_PATTERN.test(m[1])) return null;
+  return { name: m[1], args: (m[2] ?? "").trim() };
+}
+
+type Hidden = { by: string; reason: string } | null;
+
+export async function runPrint(runtime: AgentRuntime, prompt: string, io: ModeOutput): Promise<number> {
+  // The last assistant message an interceptor blocked, so an empty answer can say why it is empty.
+  const hidden: { last: Hidden } = { last: null };
+  const unsubscribe = runtime.subscribe((event) => {
+    if (event.type === "assistant_message") hidden.last = event.blocked ? { by: event.blocked_by ?? "an extension", reason: event.reason ?? "" } : null;
+    progress(event, io);
+  });
+  try {
+    const slash = parseSlash(prompt);
+    if (slash) return await runSlash(runtime, slash.name, slash.args, io, hidden);
+    return await turn(runtime, prompt, io, hidden);
+  } finally {
+    unsubscribe();
+  }
+}
+
+async function turn(runtime: AgentRuntime, prompt: string, io: ModeOutput, hidden: { last: Hidden }): Promise<number> {
+  const outcome = await runtime.prompt(prompt);
+  const code = exitCodeOf(outcome);
+  if (code !== 0) {
+    const reason = outcome.blocked
+      ? `the turn was blocked by extension ${outcome.blocked.extension}: ${outcome.blocked.reason}`
+      : outcome.stop === "aborted"
+        ? "aborted"
+        : (outcome.error ?? "the model call failed");
+    io.err(`zot: ${reason}\n`);
+    return code;
+  }
+  if (outcome.stop === "max_tokens") io.err("zot: the answer was cut off at the model's output limit\n");
+  if (outcome.text === "" && hidden.last) io.err(`zot: the answer was hidden by extension ${hidden.last.by}${hidden.last.reason ? `: ${hidden.last.reason}` : ""}\n`);
+  if (outcome.text !== "") io.out(outcome.text.endsWith("\n") ? outcome.text : outcome.text + "\n");
+  return 0;
+}
+
+async function runSlash(runtime: AgentRuntime, name: string, args: string, io: ModeOutput, hidden: { last: Hidden }): Promise<number> {
+  const known = runtime.host.commands().find((c) => c.name.toLowerCase() === name.toLowerCase());
+  if (!known) {
+    const names = runtime.host.commands().map((c) => `/${c.name}`);
+    const list = names.length ? `extension commands: ${names.join(", ")}` : "no extension commands are loaded";
+    io.err(`zot: unknown command /${name} (${list})\n`);
+    return 1;
+  }
+  const result = await runtime.runCommand(name, args);
+  if (!result.ok) {
+    io.err(`zot: ${result.error}\n`);
+    return 1;
+  }
+  const { response, extension } = result;
+  if (response.error) {
+    io.err(`zot: /${known.name} (${extension}): ${response.error}\n`);
+    return 1;
+  }
+  const line = (text: string) => io.out(text.endsWith("\n") ? text : text + "\n");
+  switch (response.action) {
+    case "display":
+      if (response.display) line(response.display);
+      return 0;
+    case "insert":
+      if (response.insert) line(response.insert);
+      return 0;
+    case "open_panel": {
+      const panel = response.open_panel;
+      if (!panel) return 0;
+      const parts = [panel.title, ...panel.lines];
+      if (panel.footer) parts.push(panel.footer);
+      line(parts.filter((p) => p !== "").join("\n"));
+      // There is no panel to keep open here: the extension is told it closed, as if the user pressed Esc.
+      runtime.host.panelClose(panel.id);
+      return 0;
+    }
+    case "prompt":
+      if (!response.prompt || response.prompt.trim() === "") {
+        io.err(`zot: /${known.name} (${extension}) asked for a prompt but sent no text\n`);
+        return 1;
+      }
+      return turn(runtime, response.prompt, io, hidden);
+    case "noop":
+      return 0;
+  }
+}
+
+/** Progress and notes for the terminal watching stderr; the answer itself is printed at the end. */
+function progress(event: AgentEvent, io: ModeOutput): void {
+  switch (event.type) {
+    case "tool_call": {
+      const owner = event.extension ? ` (${event.extension})` : "";
+      io.err(`[tool] ${event.name}${owner} ${clip(JSON.stringify(event.args))}\n`);
+      return;
+    }
+    case "tool_progress":
+      io.err(event.text.endsWith("\n") ? event.text : event.text + "\n");
+      return;
+    case "tool_result":
+      if (event.is_error) {
+        const first = event.content.find((b) => b.type === "text");
+        io.err(`[tool] ${event.name} failed: ${clip(first && first.type === "text" ? first.text : "error")}\n`);
+      }
+      return;
+    case "ext_notify":
+      io.err(`[${event.extension}]${event.level === "info" ? "" : ` ${event.level}:`} ${event.message}\n`);
+      return;
+    case "ext_display":
+      io.err(`[${event.extension}] ${event.text}\n`);
+      return;
+    default:
+      return;
+  }
+}
+
+function clip(text: string): string {
+  const one = text.replace(/\s+/g, " ");
+  return one.length > 200 ? one.slice(0, 199) + "…" : one;
+}

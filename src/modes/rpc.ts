@@ -1,0 +1,308 @@
+// RPC mode (`zot rpc`): NDJSON commands on stdin; responses (correlated by `id`) and events (as in
+// JSON mode, without `id`) on stdout. The Go zot's protocol plus `command`, `reload_extensions`
+// and `get_extensions`. A bad line never ends the process: it gets an error response.
+import type { AgentRuntime } from "../agent/runtime-api.ts";
+import type { ImagePart, Message } from "../agent/messages.ts";
+import type { Json, JsonObject } from "../ext/protocol.ts";
+import { isObject } from "../ext/protocol.ts";
+import { LineReader } from "../ext/lines.ts";
+import { eventLine, type ModeOutput } from "./json.ts";
+import { doctorEntry, type DoctorReport } from "../ext/cli/doctor.ts";
+import { ZOT_VERSION } from "../cli/version.ts";
+
+export const RPC_PROTOCOL_VERSION = 1;
+
+export type RpcOptions = ModeOutput & {
+  input: AsyncIterable<Uint8Array>;
+  /** `ZOTCORE_RPC_TOKEN`: when set, the first command must be a matching `hello`. */
+  token?: string;
+  home: string;
+};
+
+/** `next` runs after the response is written, so a turn's events always follow its response. */
+type Reply = { data?: Json; next?: () => void } | { error: string };
+type Request = { id?: Json; type: string; body: JsonObject };
+
+const COMMANDS = [
+  "hello",
+  "prompt",
+  "abort",
+  "compact",
+  "get_state",
+  "get_messages",
+  "clear",
+  "set_model",
+  "get_models",
+  "ping",
+  "command",
+  "reload_extensions",
+  "get_extensions",
+] as const;
+
+export async function runRpc(runtime: AgentRuntime, opts: RpcOptions): Promise<number> {
+  const server = new RpcServer(runtime, opts);
+  return server.serve();
+}
+
+class RpcServer {
+  private authed: boolean;
+  /** Prompts and compactions run one at a time, in arrival order (the Go zot queues them too). */
+  private queue: Promise<void> = Promise.resolve();
+  private pending = 0;
+  private exitCode: number | null = null;
+
+  constructor(
+    private readonly runtime: AgentRuntime,
+    private readonly opts: RpcOptions,
+  ) {
+    this.authed = !opts.token;
+    runtime.subscribe((event) => opts.out(eventLine(event)));
+  }
+
+  async serve(): Promise<number> {
+    // Each command is handled as it arrives: quick ones answer at once, slow ones (an extension
+    // command, a reload) answer when done, so `abort` is never stuck behind them. Replies carry ids.
+    const inflight = new Set<Promise<void>>();
+    const reader = new LineReader({
+      onLine: (line) => {
+        if (this.exitCode !== null) return;
+        const handled = this.handle(line).catch((err: unknown) => {
+          this.opts.out(eventLine({ type: "error", message: err instanceof Error ? err.message : String(err) }));
+        });
+        inflight.add(handled);
+        void handled.finally(() => inflight.delete(handled));
+      },
+      onOversize: (bytes) => this.respond({ type: null }, { error: `a command line of ${bytes} bytes is longer than the 64 MiB limit; it was dropped` }),
+    });
+    for await (const chunk of this.opts.input) {
+      reader.push(chunk);
+      if (this.exitCode !== null) break;
+    }
+    reader.end();
+    // stdin closed (or auth failed): answer what is in flight, let queued turns finish, then exit.
+    await Promise.all(inflight);
+    if (this.exitCode === null) await this.queue;
+    return this.exitCode ?? 0;
+  }
+
+  private respond(req: { id?: Json; type: string | null }, reply: Reply): void {
+    const frame: JsonObject = { type: "response" };
+    if (req.id !== undefined) frame.id = req.id;
+    frame.command = req.type;
+    if ("error" in reply) {
+      frame.success = false;
+      frame.error = reply.error;
+    } else {
+      frame.success = true;
+      if (reply.data !== undefined) frame.data = reply.data;
+    }
+    this.opts.out(JSON.stringify(frame) + "\n");
+  }
+
+  private async handle(line: string): Promise<void> {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch (err) {
+      this.respond({ type: null }, { error: `invalid JSON: ${(err as Error).message}` });
+      return;
+    }
+    if (!isObject(raw) || typeof raw.type !== "string") {
+      const id = isObject(raw) ? raw.id : undefined;
+      this.respond({ id, type: null }, { error: `a command must be a JSON object with a string "type"` });
+      return;
+    }
+    const req: Request = { id: raw.id, type: raw.type, body: raw };
+    if (!this.authed) {
+      if (req.type !== "hello" || req.body.token !== this.opts.token) {
+        this.respond(req, { error: "authentication failed: the first command must be hello with the token from ZOTCORE_RPC_TOKEN" });
+        this.exitCode = 1;
+        return;
+      }
+      this.authed = true;
+    }
+    const reply = await this.dispatch(req);
+    this.respond(req, reply);
+    if ("next" in reply && reply.next) reply.next();
+  }
+
+  private async dispatch(req: Request): Promise<Reply> {
+    const rt = this.runtime;
+    const b = req.body;
+    switch (req.type) {
+      case "hello":
+        return { data: { protocol_version: RPC_PROTOCOL_VERSION, version: ZOT_VERSION, provider: rt.provider, model: rt.model } };
+      case "ping":
+        return { data: { pong: true } };
+      case "prompt": {
+        const message = b.message ?? b.text;
+        if (typeof message !== "string" || message.trim() === "") return { error: `prompt needs a non-empty string "message"` };
+        const images = decodeImages(b.images);
+        if (typeof images === "string") return { error: images };
+        return { data: { started: true }, next: () => this.enqueue(() => rt.prompt(message, images)) };
+      }
+      case "compact":
+        return { data: { started: true }, next: () => this.enqueue(() => this.compact()) };
+      case "abort":
+        rt.abort();
+        return {};
+      case "get_state": {
+        const u = rt.usage();
+        const ctx = rt.context();
+        return {
+          data: {
+            provider: rt.provider,
+            model: rt.model,
+            cwd: rt.cwd,
+            session: rt.sessionPath,
+            message_count: rt.messages().length,
+            busy: rt.busy || this.pending > 0,
+            yolo: rt.yolo,
+            usage: { input: u.input, output: u.output, cache_read: u.cacheRead, cache_write: u.cacheWrite, cost_usd: u.cost },
+            context: { used: ctx.used, window: ctx.window },
+          },
+        };
+      }
+      case "get_messages":
+        return { data: { messages: rt.messages().map(messageJson) } };
+      case "clear":
+        if (this.busy()) return { error: "agent is busy; send abort and wait for done, then retry" };
+        rt.clear();
+        return { data: { session: rt.sessionPath } };
+      case "set_model": {
+        if (this.busy()) return { error: "agent is busy; send abort and wait for done, then retry" };
+        const model = b.model;
+        const provider = b.provider ?? rt.provider;
+        if (typeof model !== "string" || model === "") return { error: `set_model needs a string "model"` };
+        if (typeof provider !== "string") return { error: `set_model: "provider" must be a string` };
+        const r = rt.setModel(provider, model);
+        return r.ok ? { data: { provider: rt.provider, model: rt.model } } : { error: r.error };
+      }
+      case "get_models":
+        return {
+          data: {
+            models: rt
+              .models()
+              .filter((m) => m.provider === rt.provider)
+              .map((m) => ({
+                id: m.id,
+                name: m.name,
+                provider: m.provider,
+                context_window: m.contextWindow,
+                max_output: m.maxTokens,
+                reasoning: m.reasoning,
+                source: m.source,
+              })),
+          },
+        };
+      case "command":
+        return this.command(b);
+      case "reload_extensions": {
+        const name = b.name;
+        if (name !== undefined && name !== null && typeof name !== "string") return { error: `reload_extensions: "name" must be a string` };
+        const report = await rt.reloadExtensions(typeof name === "string" && name !== "" ? name : undefined);
+        return {
+          data: {
+            extensions: report.extensions.map((s) => doctorEntry(s, this.opts.home) as unknown as Json),
+            errors: report.errors.map((e) => ({ extension: e.extension, message: e.message, log: e.log })),
+          },
+        };
+      }
+      case "get_extensions": {
+        const extensions = rt.host.states().map((s) => doctorEntry(s, this.opts.home));
+        const report: DoctorReport = { zot_version: ZOT_VERSION, home: this.opts.home, cwd: rt.cwd, ok: extensions.every((e) => e.status !== "failed" && e.status !== "invalid"), extensions };
+        return { data: report as unknown as Json };
+      }
+      default:
+        return { error: `unknown command "${req.type}" (known: ${COMMANDS.join(", ")})` };
+    }
+  }
+
+  private async command(b: JsonObject): Promise<Reply> {
+    const raw = typeof b.name === "string" ? b.name : "";
+    const name = raw.startsWith("/") ? raw.slice(1) : raw;
+    if (name === "") return { error: `command needs a string "name"` };
+    const args = b.args ?? "";
+    if (typeof args !== "string") return { error: `command: "args" must be a string` };
+    const r = await this.runtime.runCommand(name, args);
+    if (!r.ok) return { error: r.error };
+    const res = r.response;
+    if (res.error) return { error: `/${name} (${r.extension}): ${res.error}` };
+    const data: JsonObject = { extension: r.extension, action: res.action };
+    if (res.display !== undefined) data.display = res.display;
+    if (res.insert !== undefined) data.insert = res.insert;
+    if (res.prompt !== undefined) data.prompt = res.prompt;
+    if (res.open_panel !== undefined) data.open_panel = { ...res.open_panel };
+    // A `prompt` action runs the turn, as typing the command in the TUI would; events follow.
+    if (res.action === "prompt" && res.prompt && res.prompt.trim() !== "") {
+      const text = res.prompt;
+      data.started = true;
+      return { data, next: () => this.enqueue(() => this.runtime.prompt(text)) };
+    }
+    // A display note is also an event, so clients that render events show it like the TUI would.
+    if (res.action === "display" && res.display) {
+      const event = eventLine({ type: "ext_display", extension: r.extension, text: res.display });
+      return { data, next: () => this.opts.out(event) };
+    }
+    return { data };
+  }
+
+  private async compact(): Promise<void> {
+    const r = await this.runtime.compact();
+    if (r.ok) this.opts.out(JSON.stringify({ type: "compact_done", summary: r.summary ?? "" }) + "\n");
+    else this.opts.out(eventLine({ type: "error", message: `compaction failed: ${r.error ?? "unknown error"}` }));
+    this.opts.out(eventLine({ type: "done", stop: r.ok ? "end_turn" : "error", text: "", steps: 0 }));
+  }
+
+  private busy(): boolean {
+    return this.runtime.busy || this.pending > 0;
+  }
+
+  private enqueue(job: () => Promise<unknown>): void {
+    this.pending++;
+    this.queue = this.queue.then(job).then(() => undefined).catch((err: unknown) => {
+      this.opts.out(eventLine({ type: "error", message: err instanceof Error ? err.message : String(err) }));
+    }).finally(() => {
+      this.pending--;
+    });
+  }
+}
+
+function decodeImages(v: Json | undefined): ImagePart[] | string {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) return `prompt: "images" must be an array of {"mime_type","data"} objects`;
+  const out: ImagePart[] = [];
+  for (let i = 0; i < v.length; i++) {
+    const img = v[i];
+    if (!isObject(img)) return `prompt: images[${i}] must be an object`;
+    const mime = img.mime_type ?? img.mimeType;
+    if (typeof mime !== "string" || !/^image\/(png|jpeg|gif|webp)$/.test(mime)) return `prompt: images[${i}].mime_type must be image/png, image/jpeg, image/gif or image/webp`;
+    if (typeof img.data !== "string" || img.data === "") return `prompt: images[${i}].data must be a non-empty base64 string`;
+    out.push({ type: "image", mimeType: mime, data: img.data });
+  }
+  return out;
+}
+
+/** The Go zot's message shape: content blocks with snake_case fields; images as a byte count, not base64. */
+export function messageJson(m: Message): Json {
+  const time = new Date(m.ts).toISOString();
+  if (m.role === "user") return { role: "user", content: m.content.map(blockJson), time };
+  if (m.role === "toolResult") {
+    const block: JsonObject = { type: "tool_result", call_id: m.toolCallId, name: m.toolName, is_error: m.isError, content: m.content.map(blockJson) };
+    if (m.extension) block.extension = m.extension;
+    return { role: "tool", content: [block], time };
+  }
+  const content: Json[] = [];
+  for (const p of m.content) {
+    if (p.type === "text") content.push({ type: "text", text: p.text });
+    else if (p.type === "thinking") content.push({ type: "thinking", thinking: p.thinking });
+    else content.push({ type: "tool_call", id: p.id, name: p.name, args: p.args });
+  }
+  const out: JsonObject = { role: "assistant", content, time, stop: m.stop, provider: m.provider, model: m.model };
+  if (m.error) out.error = m.error;
+  return out;
+}
+
+function blockJson(p: { type: "text"; text: string } | ImagePart): Json {
+  return p.type === "text" ? { type: "text", text: p.text } : { type: "image", mime_type: p.mimeType, bytes: Math.floor((p.data.length * 3) / 4) };
+}

@@ -1,0 +1,243 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startProviderServer, type ProviderServer } from "../helpers/provider-server.ts";
+import { FIXTURES, jsonLines, runZot, tempDir, ZOT, zotEnv } from "./zot.ts";
+
+let home: string;
+let cleanup: () => void;
+let server: ProviderServer | null = null;
+
+beforeEach(() => {
+  ({ dir: home, cleanup } = tempDir());
+});
+afterEach(async () => {
+  await server?.stop();
+  server = null;
+  cleanup();
+});
+
+const anthropic = (s: ProviderServer) => ["--provider", "anthropic", "--base-url", s.url, "--api-key", "sk-test-e2e-key-000"];
+type Body = { tools?: { name: string }[]; messages: { role: string; content: unknown }[] };
+const toolNames = (s: ProviderServer, i: number) => ((s.requests[i].body as Body).tools ?? []).map((t) => t.name);
+
+describe("print mode", () => {
+  test("prints the mock provider's answer on stdout and exits 0", async () => {
+    const r = await runZot(["-p", "--provider", "mock", "hello there"], { home });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("mock: hello there\n");
+  });
+
+  test("appends piped stdin after the prompt argument", async () => {
+    const r = await runZot(["-p", "--provider", "mock", "summarise"], { home, stdin: "line from stdin\n" });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("mock: summarise\n\nline from stdin\n");
+  });
+
+  test("takes the whole prompt from stdin when no argument is given", async () => {
+    const r = await runZot(["-p", "--provider", "mock"], { home, stdin: "only stdin" });
+    expect(r.stdout).toBe("mock: only stdin\n");
+  });
+
+  test("runs a bash call from a real provider stream and prints only the final answer on stdout", async () => {
+    server = startProviderServer({
+      replies: [
+        { kind: "turn", toolCalls: [{ name: "bash", args: { command: "echo from-bash" } }] },
+        { kind: "turn", text: "The command printed from-bash." },
+      ],
+    });
+    const r = await runZot(["-p", ...anthropic(server), "run it"], { home });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("The command printed from-bash.\n");
+    expect(r.stderr).toContain("[tool] bash");
+    expect(r.stderr).toContain("from-bash");
+    const second = server.requests[1].body as Body;
+    expect(JSON.stringify(second.messages)).toContain("from-bash");
+  });
+
+  test("drives an OpenAI-compatible server given by --base-url with /v1", async () => {
+    server = startProviderServer({
+      replies: [
+        { kind: "turn", toolCalls: [{ name: "bash", args: { command: "echo via-openai" } }] },
+        { kind: "turn", text: "openai done" },
+      ],
+    });
+    const r = await runZot(["-p", "--provider", "openai", "--model", "gpt-test", "--base-url", server.openaiBase, "--api-key", "sk-test-e2e-key-000", "go"], { home });
+    expect(r).toMatchObject({ code: 0, stdout: "openai done\n" });
+    expect(server.requests.map((q) => q.path)).toEqual(["/v1/chat/completions", "/v1/chat/completions"]);
+    expect(JSON.stringify(server.requests[1].body)).toContain("via-openai");
+  });
+
+  test("offers extension tools with their schemas and returns their results to the model", async () => {
+    server = startProviderServer({
+      replies: [
+        { kind: "turn", toolCalls: [{ name: "weather", args: { city: "Berlin" } }] },
+        { kind: "turn", text: "It is foggy." },
+      ],
+    });
+    const r = await runZot(["-p", ...anthropic(server), "-e", join(FIXTURES, "toolbox"), "weather?"], { home });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("It is foggy.\n");
+    const first = server.requests[0].body as { tools: { name: string; input_schema: unknown }[] };
+    const weather = first.tools.find((t) => t.name === "weather");
+    expect(weather?.input_schema).toEqual({ type: "object", properties: { city: { type: "string" } }, required: ["city"] });
+    expect(JSON.stringify((server.requests[1].body as Body).messages)).toContain("Berlin: 16C, fog");
+  });
+
+  test("calls a tool of an extension written in Python", async () => {
+    server = startProviderServer({
+      replies: [
+        { kind: "turn", toolCalls: [{ name: "shout", args: { text: "quiet" } }] },
+        { kind: "turn", text: "ok" },
+      ],
+    });
+    const r = await runZot(["--json", ...anthropic(server), "-e", join(FIXTURES, "pynote"), "shout"], { home });
+    expect(r.code).toBe(0);
+    const result = jsonLines(r.stdout).find((e) => e.type === "tool_result");
+    expect(result).toMatchObject({ name: "shout", extension: "pynote", is_error: false, content: [{ type: "text", text: "QUIET" }] });
+  });
+
+  test("offers a deferred tool only from the request after its activation", async () => {
+    server = startProviderServer({
+      replies: [
+        { kind: "turn", toolCalls: [{ name: "loader", args: {} }] },
+        { kind: "turn", toolCalls: [{ name: "secret", args: {} }] },
+        { kind: "turn", text: "done" },
+      ],
+    });
+    const r = await runZot(["-p", ...anthropic(server), "-e", join(FIXTURES, "toolbox"), "go"], { home });
+    expect(r.code).toBe(0);
+    expect(toolNames(server, 0)).toContain("loader");
+    expect(toolNames(server, 0)).not.toContain("secret");
+    expect(toolNames(server, 1)).toContain("secret");
+    expect(JSON.stringify((server.requests[2].body as Body).messages)).toContain("the secret is 42");
+  });
+
+  test("continues the turn with an error result when an extension dies during its tool call", async () => {
+    server = startProviderServer({
+      replies: [
+        { kind: "turn", toolCalls: [{ name: "explode", args: {} }] },
+        { kind: "turn", text: "The tool broke." },
+      ],
+    });
+    const r = await runZot(["--json", ...anthropic(server), "-e", join(FIXTURES, "crasher"), "go"], { home });
+    expect(r.code).toBe(0);
+    const result = jsonLines(r.stdout).find((e) => e.type === "tool_result") as { is_error: boolean; extension: string; content: { text: string }[] };
+    expect(result.is_error).toBe(true);
+    expect(result.extension).toBe("crasher");
+    expect(result.content[0].text).toContain('extension "crasher" exited with exit code 7');
+    expect(server.requests.length).toBe(2);
+  });
+
+  test("exits 1 with one clear sentence when the provider rejects the key", async () => {
+    server = startProviderServer({ replies: [{ kind: "status", status: 401, body: '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}' }] });
+    const r = await runZot(["-p", ...anthropic(server), "hi"], { home });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^zot: .*API key was rejected by anthropic/m);
+    expect(r.stderr).not.toContain("sk-test-e2e-key-000");
+  });
+
+  test("runs a --mock-script and reports a clear error when it runs out", async () => {
+    const script = join(home, "script.jsonl");
+    writeFileSync(script, `${JSON.stringify({ tool_calls: [{ name: "bash", args: { command: "echo scripted" } }] })}\n`);
+    const r = await runZot(["-p", "--mock-script", script, "go"], { home });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("scripted");
+    expect(r.stderr).toMatch(/zot: .*mock script .* has no response left/);
+  });
+
+  test("stops at --max-steps with exit 1", async () => {
+    const script = join(home, "loop.jsonl");
+    const call = JSON.stringify({ tool_calls: [{ name: "bash", args: { command: "true" } }] });
+    writeFileSync(script, `${call}\n${call}\n${call}\n`);
+    const r = await runZot(["-p", "--mock-script", script, "--max-steps", "2", "go"], { home });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("zot: stopped after 2 model calls (--max-steps 2)");
+  });
+});
+
+describe("slash commands in print mode", () => {
+  const ext = () => ["-p", "--provider", "mock", "-e", join(FIXTURES, "toolbox")];
+
+  test("prints a display response on stdout", async () => {
+    const r = await runZot([...ext(), "/greet world"], { home });
+    expect(r).toMatchObject({ code: 0, stdout: "hello world\n" });
+  });
+
+  test("prints an insert response", async () => {
+    const r = await runZot([...ext(), "/ins this"], { home });
+    expect(r).toMatchObject({ code: 0, stdout: "inserted this\n" });
+  });
+
+  test("runs the turn a prompt response asks for", async () => {
+    const r = await runZot([...ext(), "/ask something"], { home });
+    expect(r).toMatchObject({ code: 0, stdout: "mock: asked: something\n" });
+  });
+
+  test("prints an opened panel's title and lines once", async () => {
+    const r = await runZot([...ext(), "/panel"], { home });
+    expect(r).toMatchObject({ code: 0, stdout: "Todos\nfirst\nsecond\nesc closes\n" });
+  });
+
+  test("reports a command error on stderr with exit 1", async () => {
+    const r = await runZot([...ext(), "/fail"], { home });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("zot: /fail (toolbox): it failed on purpose");
+  });
+
+  test("shows extension notes on stderr, not stdout", async () => {
+    const r = await runZot([...ext(), "/noisy"], { home });
+    expect(r).toMatchObject({ code: 0, stdout: "" });
+    expect(r.stderr).toContain("[toolbox] warn: note from toolbox");
+  });
+
+  test("names the available commands when the command is unknown", async () => {
+    const r = await runZot([...ext(), "/nope"], { home });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("zot: unknown command /nope");
+    expect(r.stderr).toContain("/greet");
+  });
+
+  test("sends a prompt that only looks like a path to the model", async () => {
+    const r = await runZot(["-p", "--provider", "mock", "/tmp/x explain"], { home });
+    expect(r).toMatchObject({ code: 0, stdout: "mock: /tmp/x explain\n" });
+  });
+});
+
+describe("output to a slow reader", () => {
+  test("JSON mode delivers every line even when the reader only starts after zot has finished writing", async () => {
+    const proc = Bun.spawn([ZOT, "--json", "--provider", "mock", "--no-session", 'call bash {"command":"seq 1 200000"}'], {
+      cwd: home,
+      env: zotEnv(home),
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "ignore",
+    });
+    // Let zot fill the pipe and reach its end before anything is read.
+    await Bun.sleep(500);
+    const [text, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    expect(code).toBe(0);
+    const events = jsonLines(text);
+    expect(events.at(-1)).toMatchObject({ type: "done", stop: "end_turn" });
+    const progress = events.filter((e) => e.type === "tool_progress").map((e) => String(e.text)).join("");
+    expect(progress.endsWith("199999\n200000\n")).toBe(true);
+  });
+});
+
+test("a reader that goes away early is no crash", async () => {
+  const proc = Bun.spawn([ZOT, "--json", "--provider", "mock", "--no-session", 'call bash {"command":"seq 1 100000"}'], {
+    cwd: home,
+    env: zotEnv(home),
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+  await reader.read();
+  await reader.cancel();
+  const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
+  expect(code).toBe(0);
+  expect(stderr).not.toContain("internal error");
+});

@@ -1,0 +1,92 @@
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { startProviderServer, type ProviderServer } from "../helpers/provider-server.ts";
+import { FIXTURES, runZot, tempDir, ZOT, zotEnv } from "./zot.ts";
+
+let home: string;
+let cleanup: () => void;
+let server: ProviderServer;
+
+beforeEach(() => {
+  ({ dir: home, cleanup } = tempDir());
+});
+afterEach(async () => {
+  await server?.stop();
+  cleanup();
+});
+
+const anthropic = () => ["--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-e2e"];
+
+function sessionFiles(): string[] {
+  const root = join(home, "sessions");
+  if (!existsSync(root)) return [];
+  return readdirSync(root).flatMap((d) => readdirSync(join(root, d)).map((f) => join(root, d, f)));
+}
+
+test("a session killed with SIGKILL mid-tool-call resumes with --continue", async () => {
+  server = startProviderServer({ replies: [{ kind: "turn", text: "Starting.", toolCalls: [{ id: "toolu_hang", name: "hang", args: {} }] }] });
+  const proc = Bun.spawn([ZOT, "-p", ...anthropic(), "-e", join(FIXTURES, "toolbox"), "first prompt"], {
+    cwd: home,
+    env: zotEnv(home),
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+  // The tool call is in the transcript once the assistant message line is written.
+  for (;;) {
+    const file = sessionFiles()[0];
+    if (file && readFileSync(file, "utf8").includes("toolu_hang")) break;
+    await Bun.sleep(20);
+  }
+  proc.kill("SIGKILL");
+  await proc.exited;
+  const [file] = sessionFiles();
+  // As if the process had died in the middle of writing a line.
+  appendFileSync(file, '{"type":"message","message":{"role":"us');
+
+  server.push({ kind: "turn", text: "Resumed fine." });
+  const r = await runZot(["-p", ...anthropic(), "--continue", "second prompt"], { home });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe("Resumed fine.\n");
+  expect(r.stderr).toContain("was cut off mid-write");
+  const body = JSON.stringify((server.requests[1].body as { messages: unknown }).messages);
+  expect(body).toContain("first prompt");
+  expect(body).toContain("toolu_hang");
+  expect(body).toContain("aborted");
+  expect(body).toContain("second prompt");
+  expect(sessionFiles()).toEqual([file]);
+});
+
+test("--session PATH resumes that transcript and --resume lists it", async () => {
+  server = startProviderServer({ replies: [{ kind: "turn", text: "one" }, { kind: "turn", text: "two" }] });
+  expect((await runZot(["-p", ...anthropic(), "remember the word kiwi"], { home })).code).toBe(0);
+  const [file] = sessionFiles();
+  const listed = await runZot(["--resume"], { home });
+  expect(listed.code).toBe(0);
+  expect(listed.stdout).toContain(file);
+  const r = await runZot(["-p", ...anthropic(), "--session", file, "what was the word?"], { home });
+  expect(r.stdout).toBe("two\n");
+  expect(JSON.stringify(server.requests[1].body)).toContain("remember the word kiwi");
+});
+
+test("--no-session writes nothing", async () => {
+  const r = await runZot(["-p", "--provider", "mock", "--no-session", "hi"], { home });
+  expect(r.code).toBe(0);
+  expect(sessionFiles()).toEqual([]);
+});
+
+test("--continue without an earlier session starts a new one with a notice", async () => {
+  const r = await runZot(["-p", "--provider", "mock", "--continue", "hi"], { home });
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain("No earlier session");
+  expect(sessionFiles().length).toBe(1);
+});
+
+test("transcripts never contain the API key", async () => {
+  server = startProviderServer({ replies: [{ kind: "turn", toolCalls: [{ name: "bash", args: { command: "echo $MY_KEY_ECHO" } }] }, { kind: "turn", text: "ok" }] });
+  const key = "sk-test-very-secret-key-123456";
+  await runZot(["-p", "--provider", "anthropic", "--base-url", server.url, "--api-key", key, "hi"], { home, env: { MY_KEY_ECHO: key } });
+  const text = readFileSync(sessionFiles()[0], "utf8");
+  expect(text).not.toContain(key);
+});

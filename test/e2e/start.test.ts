@@ -1,0 +1,14 @@
+import { expect, test } from "bun:test";
+import { join } from "node:path";
+import { ROOT } from "./zot.ts";
+
+async function start(args: string[]): Promise<{ code: number; stdout: string }> {
+  const proc = Bun.spawn([process.execPath, join(ROOT, "scripts", "start.ts"), ...args], { cwd: ROOT, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+  return { code, stdout };
+}
+
+test("npm start runs dist/zot with the given arguments and passes its exit status through", async () => {
+  expect(await start(["--version"])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^zot \d+\.\d+\.\d+\n$/) });
+  expect((await start(["--no-such-flag"])).code).toBe(2);
+});

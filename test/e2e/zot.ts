@@ -1,0 +1,129 @@
+// Drives the real binary (dist/zot, built by `npm test` before `bun test`) for the end-to-end tests:
+// one-shot runs with captured output, and an RPC session over pipes.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dir, "../..");
+export const ZOT = join(ROOT, "dist", "zot");
+export const FIXTURES = join(ROOT, "test", "fixtures", "agent");
+/** Fixture extensions written in TypeScript start with `#!/usr/bin/env bun`. */
+const PATH = `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH ?? ""}`;
+
+export type Run = { code: number; stdout: string; stderr: string };
+
+/** A fresh $ZOT_HOME (and scratch dir) per test; `cleanup` removes it. */
+export function tempDir(prefix = "zot-e2e-"): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function zotEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    // Keys from the developer's shell must not leak into tests (they would change the default provider).
+    if (v !== undefined && !/_API_KEY$/.test(k) && k !== "ZOTCORE_RPC_TOKEN" && !k.startsWith("ZOT_")) env[k] = v;
+  }
+  return { ...env, PATH, ZOT_HOME: home, ...extra };
+}
+
+export async function runZot(args: string[], opts: { home: string; env?: Record<string, string>; stdin?: string; cwd?: string }): Promise<Run> {
+  const proc = Bun.spawn([ZOT, ...args], {
+    cwd: opts.cwd ?? opts.home,
+    env: zotEnv(opts.home, opts.env),
+    stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+export function jsonLines(text: string): Record<string, unknown>[] {
+  return text
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+type Frame = Record<string, unknown>;
+
+/** `zot rpc` over pipes: send commands, wait for frames matching a predicate. */
+export class RpcSession {
+  readonly frames: Frame[] = [];
+  readonly proc: ReturnType<typeof Bun.spawn>;
+  private waiters: { match: (f: Frame) => boolean; resolve: (f: Frame) => void }[] = [];
+  private stderrText: Promise<string>;
+  private nextId = 1;
+
+  constructor(args: string[], opts: { home: string; env?: Record<string, string>; cwd?: string }) {
+    this.proc = Bun.spawn([ZOT, "rpc", ...args], {
+      cwd: opts.cwd ?? opts.home,
+      env: zotEnv(opts.home, opts.env),
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    this.stderrText = new Response(this.proc.stderr as ReadableStream<Uint8Array>).text();
+    void this.read();
+  }
+
+  private async read(): Promise<void> {
+    const decoder = new TextDecoder();
+    let buf = "";
+    for await (const chunk of this.proc.stdout as ReadableStream<Uint8Array>) {
+      buf += decoder.decode(chunk, { stream: true });
+      let nl: number;
+      while ((nl = buf.indexOf("\n")) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        if (line.trim() === "") continue;
+        const frame = JSON.parse(line) as Frame;
+        this.frames.push(frame);
+        this.waiters = this.waiters.filter((w) => {
+          if (!w.match(frame)) return true;
+          w.resolve(frame);
+          return false;
+        });
+      }
+    }
+  }
+
+  /** Writes a raw line (for malformed-input tests). */
+  writeLine(line: string): void {
+    const stdin = this.proc.stdin as import("bun").FileSink;
+    stdin.write(line + "\n");
+    stdin.flush();
+  }
+
+  /** Sends a command with a fresh id and resolves with its response. */
+  request(command: Frame): Promise<Frame> {
+    const id = String(this.nextId++);
+    const response = this.waitFor((f) => f.type === "response" && f.id === id);
+    this.writeLine(JSON.stringify({ id, ...command }));
+    return response;
+  }
+
+  /** Resolves with the first frame (already received or future) that matches. */
+  waitFor(match: (f: Frame) => boolean): Promise<Frame> {
+    const seen = this.frames.find(match);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve) => this.waiters.push({ match, resolve }));
+  }
+
+  /** Resolves with the n-th (1-based) frame that matches. */
+  async waitForNth(match: (f: Frame) => boolean, n: number): Promise<Frame> {
+    for (;;) {
+      const all = this.frames.filter(match);
+      if (all.length >= n) return all[n - 1];
+      await this.waitFor((f) => match(f) && !all.includes(f));
+    }
+  }
+
+  /** Closes stdin and waits for the exit. */
+  async close(): Promise<{ code: number; stderr: string }> {
+    (this.proc.stdin as import("bun").FileSink).end();
+    const code = await this.proc.exited;
+    return { code, stderr: await this.stderrText };
+  }
+}
