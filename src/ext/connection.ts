@@ -6,7 +6,7 @@ import { LineReader } from "./lines.ts";
 import { ExtensionLog } from "./log.ts";
 import { describeExit, signalGroup, spawnExtension } from "./process.ts";
 import type { ChildProcess, ExitInfo } from "./process.ts";
-import { HOST_CAPABILITIES, PROTOCOL_VERSION, decodeExtensionFrame } from "./protocol.ts";
+import { HOST_CAPABILITIES, PROTOCOL_VERSION, decodeExtensionFrame, isObject } from "./protocol.ts";
 import type { EventName, ExtensionFrame, HostFrame, InterceptSpec } from "./protocol.ts";
 import { checkCommand, checkTool } from "./registry.ts";
 import type { CommandReg, ToolReg } from "./registry.ts";
@@ -46,7 +46,7 @@ export type ConnectionConfig = {
 
 export type ConnectionStatus = "starting" | "ready" | "auto_ready" | "failed" | "exited";
 
-export type Reply<F> = { ok: true; frame: F } | { ok: false; kind: "timeout" | "gone" | "cancelled"; error: string };
+export type Reply<F> = { ok: true; frame: F } | { ok: false; kind: "timeout" | "gone" | "cancelled" | "invalid"; error: string };
 
 type Expect = "command_response" | "tool_result" | "event_intercept_response";
 type Pending = {
@@ -140,7 +140,11 @@ export class Connection {
     env.ZOT_CWD = resolvePath(info.cwd);
     this.spawnedAt = performance.now();
     const spawned = spawnExtension({ exec: this.cfg.exec, args: this.cfg.args, cwd: this.dir, env, stderrFd: this.log.fd });
-    if (!spawned.ok) return this.failStart(`could not start ${this.cfg.exec}: ${spawned.error}`);
+    if (!spawned.ok) {
+      // posix_spawn does not fall back to sh the way a shell does: a script without "#!" cannot start.
+      const hint = /ENOEXEC/.test(spawned.error) ? `; it is not a program this system can run (a script needs a "#!" line, e.g. #!/bin/sh)` : "";
+      return this.failStart(`could not start ${this.cfg.exec}: ${spawned.error}${hint}`);
+    }
     const child = spawned.child;
     this.child = child;
     this.queue = new WriteQueue(child.stdin, this.cfg.timings.maxQueueBytes, (n) => this.onHung(n));
@@ -177,7 +181,7 @@ export class Connection {
         if (!this.pending.delete(id)) return;
         clearTimeout(pending.timer);
         opts.signal?.removeEventListener("abort", onAbort);
-        if (!r.ok && r.kind !== "gone" && frame.type === "tool_call") this.send({ type: "tool_cancel", id });
+        if (!r.ok && (r.kind === "timeout" || r.kind === "cancelled") && frame.type === "tool_call") this.send({ type: "tool_cancel", id });
         resolveReply(r as Reply<F>);
       };
       const onAbort = () => finish({ ok: false, kind: "cancelled", error: `${opts.what} was cancelled` });
@@ -261,14 +265,17 @@ export class Connection {
     this.cfg.trace?.record(this.name, "in", line);
     const decoded = decodeExtensionFrame(raw);
     if (this.phase === "hello") {
+      if (!decoded.ok && isObject(raw) && raw.type === "hello") return this.failFirstLine(line, decoded.error);
       if (!decoded.ok || decoded.value.type !== "hello") return this.failFirstLine(line);
       return this.onHello(decoded.value.name, decoded.value.version);
     }
+    // Any frame, even one ignored below, shows the extension is still sending (DESIGN.md "Auto-ready").
+    if (this.phase === "registering" && this.sawRegistration) this.restartGrace();
     if (!decoded.ok) {
       if ("unknownType" in decoded) return this.warn(`ignored a frame of unknown type "${decoded.unknownType}"`);
-      return this.warn(`ignored an invalid frame: ${decoded.error}`);
+      this.warn(`ignored an invalid frame: ${decoded.error}`);
+      return this.failPending(raw, decoded.error);
     }
-    if (this.phase === "registering" && this.sawRegistration) this.restartGrace();
     this.onFrame(decoded.value);
   }
 
@@ -314,6 +321,7 @@ export class Connection {
       }
       case "subscribe": {
         this.registrationFrame();
+        if (f.unknown) this.warn(`subscribe: ignored unknown ${f.unknown.join(", ")}; the rest of the subscription counts`);
         for (const e of f.events) this.events.add(e);
         for (const spec of f.intercept) {
           const i = this.intercept.findIndex((s) => s.event === spec.event);
@@ -357,6 +365,17 @@ export class Connection {
     }
   }
 
+  /**
+   * A malformed answer to a waiting request (say, an action this host does not know) fails that
+   * request now instead of leaving it to its timeout.
+   */
+  private failPending(raw: unknown, error: string): void {
+    if (typeof raw !== "object" || raw === null || !("id" in raw) || typeof raw.id !== "string") return;
+    const p = this.pending.get(raw.id);
+    if (!p || !("type" in raw) || raw.type !== p.expect) return;
+    p.resolve({ ok: false, kind: "invalid", error: `extension "${this.name}" sent an invalid ${p.expect}: ${error} (log: ${this.logPath})` });
+  }
+
   // ---------------------------------------------------------------- registration window
 
   private registrationFrame(): void {
@@ -377,21 +396,23 @@ export class Connection {
     this.clearTimers();
     this.phase = "loaded";
     this.status = status;
-    this.startupMs = Math.round(performance.now() - this.spawnedAt);
-    this.note(`registration complete (${status === "ready" ? "ready" : "auto_ready: no ready frame"}) after ${this.startupMs} ms`);
+    this.startupMs = performance.now() - this.spawnedAt;
+    this.note(`registration complete (${status === "ready" ? "ready" : "auto_ready: no ready frame"}) after ${Math.round(this.startupMs)} ms`);
     this.settle();
   }
 
   // ---------------------------------------------------------------- failure and exit
 
-  private failFirstLine(line: string): void {
+  private failFirstLine(line: string, helloError?: string): void {
+    if (helloError) return this.fail(`its hello frame is invalid (${helloError}): ${quote(line)}`, true);
     this.fail(`its first stdout line must be a hello frame (write logs to stderr), got: ${quote(line)}`, true);
   }
 
   private failStart(error: string): void {
     this.phase = "gone";
     this.status = "failed";
-    this.error = `extension "${this.name}" failed to start: ${error}`;
+    this.note(`failed: ${error}`);
+    this.error = `extension "${this.name}" failed to start: ${error}${this.logPath ? ` (log: ${this.logPath})` : ""}`;
     this.markExited();
     this.settle();
   }

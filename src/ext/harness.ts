@@ -352,6 +352,7 @@ function collectRegistrations(subject: Subject, regs: HarnessReport["registratio
         regs.tools.push({ name: frame.name, deferred: frame.deferred });
       }
     } else if (frame.type === "subscribe") {
+      if (frame.unknown) warnings.push(`subscribe: zot ignores unknown ${frame.unknown.join(", ")}`);
       regs.events.push(...frame.events);
       regs.intercept.push(...frame.intercept.map((i) => i.event));
     }

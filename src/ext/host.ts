@@ -198,7 +198,12 @@ export class Host implements ExtensionHost {
       { signal: opts.signal, onProgress: opts.onProgress, what: `tool "${name}"` },
     );
     if (!reply.ok) {
-      const text = reply.kind === "cancelled" ? `tool "${name}" from extension "${tool.extension}" was cancelled` : reply.kind === "gone" ? `tool "${name}" failed: ${reply.error}` : reply.error;
+      const text =
+        reply.kind === "cancelled"
+          ? `tool "${name}" from extension "${tool.extension}" was cancelled`
+          : reply.kind === "gone" || reply.kind === "invalid"
+            ? `tool "${name}" failed: ${reply.error}`
+            : reply.error;
       return errorResult(text, tool.extension);
     }
     const f = reply.frame;
@@ -341,7 +346,8 @@ export class Host implements ExtensionHost {
   }
 
   private onConnectionIntent(intent: UiIntent): void {
-    if (intent.kind === "panel_close") this.panels.delete(intent.panelId);
+    // Only the owner's panel_close ends the routing; another extension naming the id changes nothing here.
+    if (intent.kind === "panel_close" && this.panels.get(intent.panelId) === intent.extension) this.panels.delete(intent.panelId);
     this.send(intent);
   }
 
@@ -438,6 +444,7 @@ async function ask(conn: Connection, payload: InterceptPayload, timeoutMs: numbe
   );
   if (reply.ok) return { kind: "answer", frame: reply.frame };
   if (reply.kind === "timeout") return { kind: "timeout" };
+  // Gone, or answered with a malformed frame: no usable answer, which a fail-closed interceptor turns into a block.
   return { kind: "gone", error: reply.error };
 }
 

@@ -90,7 +90,17 @@ export type ToolResultFrame = {
   is_error: boolean;
   activate_tools: string[];
 };
-export type SubscribeFrame = { type: "subscribe"; events: EventName[]; intercept: InterceptSpec[] };
+export type SubscribeFrame = {
+  type: "subscribe";
+  events: EventName[];
+  intercept: InterceptSpec[];
+  /**
+   * Event or intercept names this host does not know, dropped by the decoder so the known ones
+   * still count (a newer SDK's extra name must not switch a guard's interception off); the host
+   * warns about them. Never sent on the wire.
+   */
+  unknown?: string[];
+};
 export type EventInterceptResponseFrame = {
   type: "event_intercept_response";
   id: string;
@@ -245,8 +255,9 @@ export function decodeContent(v: Json | undefined, key = "content"): Decoded<Con
     const b = v[i];
     if (!isObject(b)) return fail(`${key}[${i}] must be an object`);
     if (b.type === "text") {
-      if (typeof b.text !== "string") return fail(`${key}[${i}].text must be a string`);
-      out.push({ type: "text", text: b.text });
+      // Go's encoder drops an empty text (`omitempty`): a missing text is the empty string.
+      if (b.text !== undefined && b.text !== null && typeof b.text !== "string") return fail(`${key}[${i}].text must be a string`);
+      out.push({ type: "text", text: typeof b.text === "string" ? b.text : "" });
     } else if (b.type === "image") {
       const mime = b.mime_type ?? b.mimeType;
       if (typeof mime !== "string" || typeof b.data !== "string") return fail(`${key}[${i}] image needs string "mime_type" and "data"`);
@@ -258,18 +269,25 @@ export function decodeContent(v: Json | undefined, key = "content"): Decoded<Con
   return ok(out);
 }
 
-function decodeInterceptSpecs(v: Json | undefined): Decoded<InterceptSpec[]> {
+/** Unknown event names go to `unknown` instead of failing the whole subscription. */
+function decodeInterceptSpecs(v: Json | undefined, unknown: string[]): Decoded<InterceptSpec[]> {
   if (v === undefined || v === null) return ok([]);
   if (!Array.isArray(v)) return fail(`field "intercept" must be an array`);
   const out: InterceptSpec[] = [];
   for (const item of v) {
     if (typeof item === "string") {
-      if (!INTERCEPT_NAMES.includes(item as InterceptName)) return fail(`unknown intercept event "${item}"`);
+      if (!INTERCEPT_NAMES.includes(item as InterceptName)) {
+        unknown.push(`intercept "${item}"`);
+        continue;
+      }
       out.push({ event: item as InterceptName, timeout_ms: DEFAULT_INTERCEPT_TIMEOUT_MS, on_timeout: "allow" });
       continue;
     }
     if (!isObject(item) || typeof item.event !== "string") return fail(`intercept entries must be event names or {"event",...} objects`);
-    if (!INTERCEPT_NAMES.includes(item.event as InterceptName)) return fail(`unknown intercept event "${item.event}"`);
+    if (!INTERCEPT_NAMES.includes(item.event as InterceptName)) {
+      unknown.push(`intercept "${item.event}"`);
+      continue;
+    }
     const t = item.timeout_ms ?? DEFAULT_INTERCEPT_TIMEOUT_MS;
     if (typeof t !== "number" || !Number.isFinite(t) || t <= 0) return fail(`intercept "${item.event}": timeout_ms must be a positive number`);
     const mode = item.on_timeout ?? "allow";
@@ -332,11 +350,13 @@ export function decodeExtensionFrame(raw: unknown): Decoded<ExtensionFrame> | { 
     case "subscribe": {
       const events = strArray(o, "events");
       if (!events.ok) return fail(`subscribe: ${events.error}`);
-      const unknown = events.value.filter((e) => !EVENT_NAMES.includes(e as EventName));
-      if (unknown.length) return fail(`subscribe: unknown event name(s) ${unknown.map((e) => `"${e}"`).join(", ")}`);
-      const intercept = decodeInterceptSpecs(o.intercept);
+      const unknown = events.value.filter((e) => !EVENT_NAMES.includes(e as EventName)).map((e) => `event "${e}"`);
+      const intercept = decodeInterceptSpecs(o.intercept, unknown);
       if (!intercept.ok) return fail(`subscribe: ${intercept.error}`);
-      return ok({ type, events: events.value as EventName[], intercept: intercept.value });
+      const known = events.value.filter((e): e is EventName => EVENT_NAMES.includes(e as EventName));
+      const frame: SubscribeFrame = { type, events: known, intercept: intercept.value };
+      if (unknown.length) frame.unknown = unknown;
+      return ok(frame);
     }
     case "event_intercept_response": {
       const id = str(o, "id", true);

@@ -1,6 +1,5 @@
 // Shared by the `zot ext` CLI, discovery and harness tests: temp dirs, fixture copies, and running
 // the CLI in-process with captured output and its own ZOT_HOME.
-import { afterEach } from "bun:test";
 import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,9 +9,13 @@ export const FIXTURES = join(import.meta.dir, "..", "fixtures");
 export const DISCOVERY = join(FIXTURES, "discovery");
 
 const made: string[] = [];
-afterEach(() => {
+
+/** Removes the temp dirs made so far. Every test file using tempDir() registers it with afterEach:
+ * bun runs all files in one process and evaluates this module once, so a hook registered here
+ * would only ever run for the first file that imported it. */
+export function removeTempDirs(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+}
 
 /** A fresh temp dir (real path, so comparisons with realpath-ed results hold), removed after the test. */
 export function tempDir(prefix = "zot-ext-"): string {

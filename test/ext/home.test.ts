@@ -1,8 +1,10 @@
-import { describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ensureDir, zotHome } from "../../src/ext/home.ts";
-import { tempDir } from "./cli-helpers.ts";
+import { tempDir, removeTempDirs } from "./cli-helpers.ts";
+
+afterEach(removeTempDirs);
 
 describe("zotHome", () => {
   test("ZOT_HOME wins over everything else", () => {

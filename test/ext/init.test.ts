@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterEach, afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
-import { cli, tempDir } from "./cli-helpers.ts";
+import { cli, tempDir, removeTempDirs } from "./cli-helpers.ts";
+
+afterEach(removeTempDirs);
 
 // The ts scaffold runs `bun` from PATH, as a user's would. The bun running these tests may be
 // installed as `bun.exe` (the npm package) or started by full path, so put a `bun` link to it first.
