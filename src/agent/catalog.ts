@@ -125,9 +125,9 @@ export function loadModels(home: string): { models: ModelInfo[]; warnings: strin
     warnings.push(`${file}: invalid JSON (${(err as Error).message}); using the built-in models only`);
     return { models, warnings };
   }
-  const list = Array.isArray(parsed) ? parsed : isRecord(parsed) && Array.isArray(parsed.models) ? parsed.models : undefined;
+  const list = modelList(parsed);
   if (!list) {
-    warnings.push(`${file}: expected an array of models or {"models": [...]}; using the built-in models only`);
+    warnings.push(`${file}: expected an array of models, {"models": [...]} or {"<provider>": [...], …}; using the built-in models only`);
     return { models, warnings };
   }
   list.forEach((raw: unknown, i: number) => {
@@ -161,6 +161,19 @@ export function loadModels(home: string): { models: ModelInfo[]; warnings: strin
     else models.push(merged);
   });
   return { models, warnings };
+}
+
+/**
+ * The entries of a models.json: an array, `{"models": [...]}`, or models grouped by provider
+ * (`{"anthropic": [...], "openai": [...]}`), whose entries take the provider from their key.
+ */
+function modelList(parsed: unknown): unknown[] | undefined {
+  if (Array.isArray(parsed)) return parsed;
+  if (!isRecord(parsed)) return undefined;
+  if (Array.isArray(parsed.models)) return parsed.models;
+  const groups = Object.entries(parsed);
+  if (groups.length === 0 || !groups.every(([key, value]) => isProviderName(key) && Array.isArray(value))) return undefined;
+  return groups.flatMap(([provider, entries]) => (entries as unknown[]).map((e) => (isRecord(e) && e.provider === undefined ? { provider, ...e } : e)));
 }
 
 type Decoded = { entry: { provider: ProviderName; id: string; fields: Partial<ModelInfo> }; unknown: string[] };

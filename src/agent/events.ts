@@ -26,17 +26,23 @@ export type AgentEvent =
       rewritten_by?: string[];
       duration_ms: number;
     }
-  /** The user-visible assistant text after interception; `original_text` present when rewritten. */
-  | { type: "assistant_message"; text: string; blocked?: boolean; blocked_by?: string; reason?: string; original_text?: string; rewritten_by?: string[] }
+  /**
+   * The user-visible assistant text after interception. The model's original text is deliberately
+   * absent: a rewrite usually exists to keep it from the user (the transcript keeps it).
+   */
+  | { type: "assistant_message"; text: string; blocked?: boolean; blocked_by?: string; reason?: string; rewritten_by?: string[] }
   | { type: "usage"; usage: Usage; total: Usage }
   | { type: "turn_end"; step: number; stop: StopReason; error?: string }
   | { type: "turn_blocked"; step: number; extension: string; reason: string }
-  | { type: "done"; stop: StopReason; text: string; steps: number }
+  /** `error`: why the prompt failed (stop `error` or `aborted`, or a blocked turn), as print mode shows it. */
+  | { type: "done"; stop: StopReason; text: string; steps: number; error?: string }
   | { type: "error"; message: string }
   | { type: "tool_confirmation_requested"; id: string; name: string; preview: string }
   | { type: "ext_notify"; extension: string; level: NotifyLevel; message: string }
   | { type: "ext_display"; extension: string; text: string }
   | { type: "ext_clear_notes"; extension: string }
+  /** JSON mode: the response of an extension command run by a slash-command prompt (the RPC `command` data). */
+  | { type: "command_result"; name: string; extension: string; action: string; display?: string; insert?: string; prompt?: string; open_panel?: { id: string; title: string; lines: string[]; footer?: string } }
   | { type: "intercept_trace"; event: string; steps: InterceptStep[] };
 
 export type ConfirmDecision =

@@ -44,7 +44,7 @@ type Outcome = PromptOutcome & { steps: number };
 /** Runs one user prompt (already recorded in the history) to completion. Never rejects for model, tool or extension failures. */
 export async function runLoop(ctx: LoopContext, signal: AbortSignal): Promise<PromptOutcome> {
   const outcome = await steps(ctx, signal);
-  ctx.emit({ type: "done", stop: outcome.stop, text: outcome.text, steps: outcome.steps });
+  ctx.emit({ type: "done", stop: outcome.stop, text: outcome.text, steps: outcome.steps, ...(outcome.error !== undefined ? { error: outcome.error } : {}) });
   const { steps: _steps, ...rest } = outcome;
   return rest;
 }
@@ -73,9 +73,9 @@ async function steps(ctx: LoopContext, signal: AbortSignal): Promise<Outcome> {
     ctx.emit({ type: "turn_start", step });
 
     const extTools = ctx.extensionTools ? host.tools().filter((t) => t.active) : [];
-    const message = await callModel(ctx, extTools, signal);
+    const { message, held } = await callModel(ctx, extTools, signal);
     const calls = message.content.filter((p): p is ToolCallPart => p.type === "toolCall");
-    const shown = await present(ctx, message);
+    const shown = await present(ctx, message, held);
     if (shown !== null) visible = shown;
 
     if (message.stop === "error" || message.stop === "aborted") {
@@ -114,8 +114,11 @@ function rewriters(result: InterceptResult): string[] {
   return result.steps.filter((s) => s.outcome === "rewrite").map((s) => s.extension);
 }
 
-/** Streams one model response, forwarding deltas; text deltas are held back while an assistant_message interceptor exists. */
-async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], signal: AbortSignal): Promise<AssistantMessage> {
+/**
+ * Streams one model response, forwarding deltas; text deltas are held back while an
+ * assistant_message interceptor exists (`held`: the text still has to be released).
+ */
+async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], signal: AbortSignal): Promise<{ message: AssistantMessage; held: boolean }> {
   const hold = ctx.host.hasInterceptor("assistant_message");
   const tools: ToolSpec[] = ctx.builtins.map((t) => ({ name: t.name, description: t.description, schema: t.schema }));
   for (const t of extTools) tools.push({ name: t.name, description: t.description, schema: t.schema });
@@ -159,20 +162,21 @@ async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], sign
   };
   const total = ctx.addUsage(message.usage);
   ctx.emit({ type: "usage", usage: message.usage, total });
-  return message;
+  return { message, held: hold };
 }
 
 /**
  * Runs the assistant_message interceptors, records the message and reports what the user sees.
- * Returns the user-visible text, or null when the response had no text.
+ * `held`: the text was not streamed and must be released here (even if the interceptor went away
+ * while the response streamed). Returns the user-visible text, or null when the response had no text.
  */
-async function present(ctx: LoopContext, message: AssistantMessage): Promise<string | null> {
+async function present(ctx: LoopContext, message: AssistantMessage, held: boolean): Promise<string | null> {
   const text = textOf(message.content);
   let shownText = text;
   const event: Extract<AgentEvent, { type: "assistant_message" }> = { type: "assistant_message", text };
   let intercept: InterceptRecord | undefined;
-  if (text !== "" && ctx.host.hasInterceptor("assistant_message")) {
-    const r = await ctx.host.intercept({ event: "assistant_message", text });
+  if (text !== "" && (held || ctx.host.hasInterceptor("assistant_message"))) {
+    const r: InterceptResult = ctx.host.hasInterceptor("assistant_message") ? await ctx.host.intercept({ event: "assistant_message", text }) : { blocked: false, steps: [] };
     trace(ctx, "assistant_message", r);
     if (r.blocked) {
       shownText = "";
@@ -229,6 +233,7 @@ function recordResult(ctx: LoopContext, call: ToolCallPart, out: CallOutput, sta
   if (out.rewrittenBy?.length) intercept.rewritten_by = out.rewrittenBy;
   if (out.blockedBy) intercept.blocked_by = out.blockedBy;
   if (out.reason) intercept.reason = out.reason;
+  if (out.resultRewrittenBy?.length) intercept.result_rewritten_by = out.resultRewrittenBy;
   ctx.record(msg, Object.keys(intercept).length > 0 ? intercept : undefined);
   const ev: Extract<AgentEvent, { type: "tool_result" }> = {
     type: "tool_result",
@@ -256,7 +261,7 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
 
   if (call.invalidArgs !== undefined) {
     announce(call.args);
-    recordResult(ctx, call, { ...errorOutput(`Invalid arguments for tool "${call.name}": ${call.invalidArgs}. The call was not run; send valid JSON arguments.`), ...(owner ? { extension: owner } : {}) }, started);
+    recordResult(ctx, call, { ...errorOutput(`Invalid arguments for tool "${call.name}": ${call.invalidArgs}. Send the call again with a valid JSON object as its arguments.`), ...(owner ? { extension: owner } : {}) }, started);
     return;
   }
   if (!builtin && !ext) {

@@ -21,3 +21,22 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
 function mask(secret: string): string {
   return secret.length >= 16 ? `${secret.slice(0, 4)}…[redacted]` : "[redacted]";
 }
+
+/**
+ * How many characters at the end of `text` could be the start of a secret that the next piece of a
+ * stream completes. A stream redactor holds them back: masking each piece alone would let a key
+ * split across two pieces through.
+ */
+export function pendingSecretPrefix(text: string, secrets: readonly string[]): number {
+  let longest = 0;
+  for (const secret of secrets) {
+    if (secret.length < MIN_SECRET_LENGTH) continue;
+    for (let k = Math.min(secret.length - 1, text.length); k > longest; k--) {
+      if (text.endsWith(secret.slice(0, k))) {
+        longest = k;
+        break;
+      }
+    }
+  }
+  return longest;
+}

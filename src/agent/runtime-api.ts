@@ -3,6 +3,7 @@ import type { ExtensionHost, InvokeResult, LoadReport } from "../ext/types.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
 import type { ImagePart, Message, StopReason, Usage } from "./messages.ts";
 import type { ModelInfo } from "./provider.ts";
+import type { InterceptRecord } from "./session.ts";
 
 export type PromptOutcome = { stop: StopReason; text: string; error?: string; blocked?: { extension: string; reason: string } };
 
@@ -21,6 +22,8 @@ export interface AgentRuntime {
   /** Cancels the running prompt (HTTP stream, tools, extension calls). */
   abort(): void;
   messages(): readonly Message[];
+  /** What extensions changed about a message (shown_text / hidden for assistant text), to show it as the user saw it. */
+  intercept(message: Message): InterceptRecord | undefined;
   usage(): Usage;
   /** Context tokens used by the last request and the model's window (for the status line). */
   context(): { used: number; window: number };
@@ -36,6 +39,8 @@ export interface AgentRuntime {
   reloadExtensions(name?: string): Promise<LoadReport>;
   /** Resume another transcript of this cwd. */
   openSession(path: string): { ok: true } | { ok: false; error: string };
+  /** Every known secret (API keys, the RPC token): masked in whatever is shown or logged. */
+  readonly secrets: readonly string[];
   /** Shuts extensions down and flushes the transcript. */
   close(): Promise<void>;
 }

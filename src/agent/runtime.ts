@@ -10,7 +10,8 @@ import { emptyUsage, type AssistantMessage, type ImagePart, type Message, type T
 import type { ModelInfo, Provider } from "./provider.ts";
 import { createProvider } from "./providers/index.ts";
 import type { AgentRuntime, PromptOutcome } from "./runtime-api.ts";
-import { appendSession, createSession, noSession, openSession, summaryMessage, type SessionWriter } from "./session.ts";
+import { interceptOf, noteIntercept } from "./intercepts.ts";
+import { appendSession, createSession, noSession, openSession, summaryMessage, type InterceptRecord, type SessionWriter } from "./session.ts";
 import { discoverSkills } from "./skills.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import type { Tool } from "./tool.ts";
@@ -39,6 +40,8 @@ export type RuntimeConfig = {
   secrets: string[];
 };
 
+const MAX_EARLY_NOTES = 100;
+
 const COMPACT_INSTRUCTION =
   "Summarise the conversation so far for your own later use: the user's goals, decisions made, files and commands involved, what was done, and what is still open. Be specific and complete but concise; this summary will replace the conversation.";
 
@@ -48,6 +51,8 @@ export class Runtime implements AgentRuntime {
   yolo: boolean;
   private cfg: RuntimeConfig;
   private listeners = new Set<(event: AgentEvent) => void>();
+  /** Events emitted before anyone subscribed; null once the first listener has them. */
+  private early: AgentEvent[] | null = [];
   private history: Message[];
   private totals: Usage;
   private lastContext = 0;
@@ -78,16 +83,28 @@ export class Runtime implements AgentRuntime {
   get sessionPath(): string | null {
     return this.session.path;
   }
+  get secrets(): readonly string[] {
+    return this.cfg.secrets;
+  }
   get busy(): boolean {
     return this.controller !== null;
   }
 
   subscribe(listener: (event: AgentEvent) => void): () => void {
     this.listeners.add(listener);
+    const early = this.early;
+    this.early = null;
+    if (early) for (const e of early) listener(e);
     return () => this.listeners.delete(listener);
   }
 
   private emit(event: AgentEvent): void {
+    if (this.early && this.listeners.size === 0) {
+      // Extension notes that arrive before the mode subscribes (a reply to session_start) are
+      // kept for the first subscriber instead of being lost; agent events only happen later.
+      if (this.early.length < MAX_EARLY_NOTES) this.early.push(event);
+      return;
+    }
     for (const l of this.listeners) l(event);
   }
 
@@ -160,9 +177,14 @@ export class Runtime implements AgentRuntime {
     });
   }
 
-  private record(message: Message, intercept?: Parameters<SessionWriter["message"]>[1]): void {
+  private record(message: Message, intercept?: InterceptRecord): void {
     this.history.push(message);
+    if (intercept) noteIntercept(message, intercept);
     this.session.message(message, intercept);
+  }
+
+  intercept(message: Message): InterceptRecord | undefined {
+    return interceptOf(message);
   }
 
   private addUsage(u: Usage): Usage {

@@ -8,6 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import type { Json, JsonObject } from "../ext/protocol.ts";
 import { emptyUsage } from "./messages.ts";
 import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ThinkingPart, ToolCallPart, Usage, UserMessage } from "./messages.ts";
+import { decodeIntercept, noteIntercept } from "./intercepts.ts";
 import { redactSecrets } from "./redact.ts";
 
 export const SESSION_VERSION = 1;
@@ -187,7 +188,10 @@ export function openSession(path: string): { ok: true; session: LoadedSession } 
     text = readFileSync(path, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return { ok: false, error: code === "ENOENT" ? `Session file not found: ${resolve(path)}` : `Could not read the session file ${resolve(path)} (${err instanceof Error ? err.message : String(err)}).` };
+    const where = resolve(path);
+    if (code === "ENOENT") return { ok: false, error: `Session file ${where} does not exist; run "zot --resume" to list the sessions of this directory.` };
+    if (code === "EISDIR") return { ok: false, error: `Session path ${where} is a directory; give a .jsonl transcript file (run "zot --resume" to list them).` };
+    return { ok: false, error: `Could not read the session file ${where} (${err instanceof Error ? err.message : String(err)}).` };
   }
   const session: LoadedSession = { path: resolve(path), meta: null, messages: [], provider: null, model: null, usage: emptyUsage(), warnings: [] };
   const lines = text.split("\n");
@@ -211,7 +215,7 @@ export function openSession(path: string): { ok: true; session: LoadedSession } 
     if (err) session.warnings.push(`Line ${i + 1} of ${session.path} was skipped: ${err}.`);
   });
   if (session.meta === null && session.messages.length === 0) {
-    return { ok: false, error: `${session.path} is not a zot session transcript (no session or message lines).` };
+    return { ok: false, error: `${session.path} is not a zot session transcript (no session or message lines); run "zot --resume" to list the sessions of this directory.` };
   }
   session.messages = closeOrphanToolCalls(session.messages);
   return { ok: true, session };
@@ -230,6 +234,8 @@ function applyRecord(s: LoadedSession, v: Json): string | null {
     case "message": {
       const m = decodeMessage(v.message);
       if (typeof m === "string") return m;
+      const intercept = decodeIntercept(v.intercept);
+      if (intercept) noteIntercept(m, intercept);
       s.messages.push(m);
       return null;
     }

@@ -264,6 +264,7 @@ function applyValue(
         .split(",")
         .map((t) => t.trim())
         .filter((t) => t !== "");
+      if (names.length === 0) return `${spelled} needs at least one tool name (${BUILTIN_TOOLS.join(", ")}); use --no-tools for none.`;
       const unknown = names.filter((n) => !(BUILTIN_TOOLS as readonly string[]).includes(n));
       if (unknown.length > 0)
         return `${spelled}: unknown tool ${unknown.map((n) => `"${n}"`).join(", ")} (built-in tools: ${BUILTIN_TOOLS.join(", ")}).`;

@@ -47,7 +47,17 @@ const SECTIONS: [string, [string, string][]][] = [
       ["--no-yolo", "ask before every tool call (TUI; other modes warn and run tools)"],
       ["-e, --ext PATH", "load the extension in PATH for this run (repeatable)"],
       ["--no-ext", "skip discovered extensions (--ext paths still load); also --no-extensions"],
-      ["--ext-trace FILE", "append every extension frame, both ways, to FILE as JSONL"],
+      ["--ext-trace FILE", "write every extension frame, both ways, to FILE as JSONL (replaced each run)"],
+    ],
+  ],
+  [
+    "environment",
+    [
+      ["ZOT_HOME", "config, auth.json, models.json, SYSTEM.md, sessions, logs (default ~/.local/state/zot)"],
+      ["ANTHROPIC_API_KEY", "key for anthropic (checked after --api-key, before auth.json)"],
+      ["OPENAI_API_KEY", "key for openai"],
+      ["KIMI_API_KEY", "key for kimi (also MOONSHOT_API_KEY)"],
+      ["ZOTCORE_RPC_TOKEN", "zot rpc: the first command must be hello with this token"],
     ],
   ],
   [
@@ -66,6 +76,11 @@ export function helpText(): string {
     out.push("", `${title}:`);
     for (const [left, right] of rows) out.push(`  ${left.padEnd(width)}${right}`);
   }
-  out.push("", "Flag values may be given as --flag value or --flag=value. Use -- to end flags.", "");
+  out.push(
+    "",
+    "Flag values may be given as --flag value or --flag=value. Use -- to end flags.",
+    "Exit status: 0 done, 1 failed (model error, blocked turn, --max-steps, abort), 2 usage error.",
+    "",
+  );
   return out.join("\n");
 }

@@ -3,6 +3,8 @@
 import type { AgentEvent } from "../agent/events.ts";
 import type { Usage } from "../agent/messages.ts";
 import type { AgentRuntime, PromptOutcome } from "../agent/runtime-api.ts";
+import { redactingEvents, redactingOutput } from "./redacting.ts";
+import { parseSlash, unknownCommand } from "./slash.ts";
 
 export type ModeOutput = { out(text: string): void; err(text: string): void };
 
@@ -27,12 +29,66 @@ export function exitCodeOf(outcome: PromptOutcome): number {
   return outcome.stop === "error" || outcome.stop === "aborted" || outcome.blocked ? 1 : 0;
 }
 
-export async function runJson(runtime: AgentRuntime, prompt: string, io: ModeOutput): Promise<number> {
-  const unsubscribe = runtime.subscribe((event) => io.out(eventLine(event)));
+export async function runJson(runtime: AgentRuntime, prompt: string, raw: ModeOutput): Promise<number> {
+  const io = redactingOutput(runtime.secrets, raw);
+  const emit = redactingEvents(runtime.secrets, (event) => io.out(eventLine(event)));
+  const unsubscribe = runtime.subscribe(emit);
   try {
-    const outcome = await runtime.prompt(prompt);
-    return exitCodeOf(outcome);
+    const slash = parseSlash(prompt);
+    if (slash) return await runSlash(runtime, slash.name, slash.args, emit);
+    return exitCodeOf(await runtime.prompt(prompt));
   } finally {
     unsubscribe();
   }
+}
+
+/**
+ * A slash-command prompt runs the extension command, as in print mode: `command_result` carries
+ * the response, a `prompt` action runs that turn, and every other outcome ends with `done`
+ * (its `text` is what print mode would print).
+ */
+async function runSlash(runtime: AgentRuntime, name: string, args: string, emit: (event: AgentEvent) => void): Promise<number> {
+  const fail = (error: string): number => {
+    emit({ type: "error", message: error });
+    emit({ type: "done", stop: "error", text: "", steps: 0, error });
+    return 1;
+  };
+  const known = runtime.host.commands().find((c) => c.name.toLowerCase() === name.toLowerCase());
+  if (!known) return fail(unknownCommand(runtime, name));
+  const result = await runtime.runCommand(name, args);
+  if (!result.ok) return fail(result.error);
+  const { response, extension } = result;
+  if (response.error) return fail(`/${known.name} (${extension}): ${response.error}`);
+  const event: Extract<AgentEvent, { type: "command_result" }> = { type: "command_result", name: known.name, extension, action: response.action };
+  if (response.display !== undefined) event.display = response.display;
+  if (response.insert !== undefined) event.insert = response.insert;
+  if (response.prompt !== undefined) event.prompt = response.prompt;
+  if (response.open_panel !== undefined) event.open_panel = { ...response.open_panel };
+  emit(event);
+  let text = "";
+  switch (response.action) {
+    case "prompt":
+      if (!response.prompt || response.prompt.trim() === "") return fail(`/${known.name} (${extension}) asked for a prompt but sent no text`);
+      return exitCodeOf(await runtime.prompt(response.prompt));
+    case "display":
+      text = response.display ?? "";
+      if (text !== "") emit({ type: "ext_display", extension, text });
+      break;
+    case "insert":
+      text = response.insert ?? "";
+      break;
+    case "open_panel": {
+      const panel = response.open_panel;
+      if (panel) {
+        text = [panel.title, ...panel.lines, ...(panel.footer ? [panel.footer] : [])].filter((p) => p !== "").join("\n");
+        // Nobody can look at a panel here: the extension is told it closed, as in print mode.
+        runtime.host.panelClose(panel.id);
+      }
+      break;
+    }
+    case "noop":
+      break;
+  }
+  emit({ type: "done", stop: "end_turn", text, steps: 0 });
+  return 0;
 }

@@ -2,25 +2,46 @@
 // extension notes, warnings) on stderr, so `zot -p "…" > answer.txt` captures just the answer.
 import type { AgentEvent } from "../agent/events.ts";
 import type { AgentRuntime } from "../agent/runtime-api.ts";
-import { NAME_PATTERN } from "../ext/protocol.ts";
 import { exitCodeOf, type ModeOutput } from "./json.ts";
-
-/** `/name args` when the prompt is a slash command; null for an ordinary prompt (including paths like `/tmp/x`). */
-export function parseSlash(prompt: string): { name: string; args: string } | null {
-  const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(prompt.trim());
-  if (!m || !NAME_PATTERN.test(m[1])) return null;
-  return { name: m[1], args: (m[2] ?? "").trim() };
-}
+import { redactingEvents, redactingOutput } from "./redacting.ts";
+import { parseSlash, unknownCommand } from "./slash.ts";
 
 type Hidden = { by: string; reason: string } | null;
 
-export async function runPrint(runtime: AgentRuntime, prompt: string, io: ModeOutput): Promise<number> {
+/** stderr carries whole lines (`err`) and raw tool output (`stream`), which may stop mid-line. */
+type PrintOutput = ModeOutput & { stream(text: string): void };
+
+function lineKeeping(io: ModeOutput): PrintOutput {
+  let midLine = false;
+  // stdout and stderr usually share a terminal: the answer starts on a fresh line too.
+  return {
+    out(text) {
+      if (midLine) io.err("\n");
+      midLine = false;
+      io.out(text);
+    },
+    err(text) {
+      io.err(midLine ? "\n" + text : text);
+      midLine = false;
+    },
+    stream(text) {
+      if (text === "") return;
+      io.err(text);
+      midLine = !text.endsWith("\n");
+    },
+  };
+}
+
+export async function runPrint(runtime: AgentRuntime, prompt: string, raw: ModeOutput): Promise<number> {
+  const io = lineKeeping(redactingOutput(runtime.secrets, raw));
   // The last assistant message an interceptor blocked, so an empty answer can say why it is empty.
   const hidden: { last: Hidden } = { last: null };
-  const unsubscribe = runtime.subscribe((event) => {
-    if (event.type === "assistant_message") hidden.last = event.blocked ? { by: event.blocked_by ?? "an extension", reason: event.reason ?? "" } : null;
-    progress(event, io);
-  });
+  const unsubscribe = runtime.subscribe(
+    redactingEvents(runtime.secrets, (event) => {
+      if (event.type === "assistant_message") hidden.last = event.blocked ? { by: event.blocked_by ?? "an extension", reason: event.reason ?? "" } : null;
+      progress(event, io);
+    }),
+  );
   try {
     const slash = parseSlash(prompt);
     if (slash) return await runSlash(runtime, slash.name, slash.args, io, hidden);
@@ -44,6 +65,7 @@ async function turn(runtime: AgentRuntime, prompt: string, io: ModeOutput, hidde
   }
   if (outcome.stop === "max_tokens") io.err("zot: the answer was cut off at the model's output limit\n");
   if (outcome.text === "" && hidden.last) io.err(`zot: the answer was hidden by extension ${hidden.last.by}${hidden.last.reason ? `: ${hidden.last.reason}` : ""}\n`);
+  else if (outcome.text === "") io.err("zot: the model finished without a text answer\n");
   if (outcome.text !== "") io.out(outcome.text.endsWith("\n") ? outcome.text : outcome.text + "\n");
   return 0;
 }
@@ -51,9 +73,7 @@ async function turn(runtime: AgentRuntime, prompt: string, io: ModeOutput, hidde
 async function runSlash(runtime: AgentRuntime, name: string, args: string, io: ModeOutput, hidden: { last: Hidden }): Promise<number> {
   const known = runtime.host.commands().find((c) => c.name.toLowerCase() === name.toLowerCase());
   if (!known) {
-    const names = runtime.host.commands().map((c) => `/${c.name}`);
-    const list = names.length ? `extension commands: ${names.join(", ")}` : "no extension commands are loaded";
-    io.err(`zot: unknown command /${name} (${list})\n`);
+    io.err(`zot: ${unknownCommand(runtime, name)}\n`);
     return 1;
   }
   const result = await runtime.runCommand(name, args);
@@ -96,7 +116,7 @@ async function runSlash(runtime: AgentRuntime, name: string, args: string, io: M
 }
 
 /** Progress and notes for the terminal watching stderr; the answer itself is printed at the end. */
-function progress(event: AgentEvent, io: ModeOutput): void {
+function progress(event: AgentEvent, io: PrintOutput): void {
   switch (event.type) {
     case "tool_call": {
       const owner = event.extension ? ` (${event.extension})` : "";
@@ -104,7 +124,7 @@ function progress(event: AgentEvent, io: ModeOutput): void {
       return;
     }
     case "tool_progress":
-      io.err(event.text.endsWith("\n") ? event.text : event.text + "\n");
+      io.stream(event.text);
       return;
     case "tool_result":
       if (event.is_error) {

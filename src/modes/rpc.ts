@@ -3,10 +3,12 @@
 // and `get_extensions`. A bad line never ends the process: it gets an error response.
 import type { AgentRuntime } from "../agent/runtime-api.ts";
 import type { ImagePart, Message } from "../agent/messages.ts";
+import type { InterceptRecord } from "../agent/session.ts";
 import type { Json, JsonObject } from "../ext/protocol.ts";
 import { isObject } from "../ext/protocol.ts";
 import { LineReader } from "../ext/lines.ts";
 import { eventLine, type ModeOutput } from "./json.ts";
+import { redactingEvents, redactingOutput } from "./redacting.ts";
 import { doctorEntry, type DoctorReport } from "../ext/cli/doctor.ts";
 import { ZOT_VERSION } from "../cli/version.ts";
 
@@ -51,22 +53,28 @@ class RpcServer {
   private pending = 0;
   private exitCode: number | null = null;
 
+  private readonly opts: RpcOptions;
+
   constructor(
     private readonly runtime: AgentRuntime,
-    private readonly opts: RpcOptions,
+    opts: RpcOptions,
   ) {
+    this.opts = { ...opts, ...redactingOutput(runtime.secrets, opts) };
     this.authed = !opts.token;
-    runtime.subscribe((event) => opts.out(eventLine(event)));
+    runtime.subscribe(redactingEvents(runtime.secrets, (event) => this.opts.out(eventLine(event))));
   }
 
   async serve(): Promise<number> {
-    // Each command is handled as it arrives: quick ones answer at once, slow ones (an extension
-    // command, a reload) answer when done, so `abort` is never stuck behind them. Replies carry ids.
+    // Each command is handled as it arrives. Quick ones answer before the next line is read, so
+    // their responses keep the command order; slow ones (an extension command, a reload) answer
+    // when done, so `abort` is never stuck behind them. Replies carry ids.
     const inflight = new Set<Promise<void>>();
     const reader = new LineReader({
       onLine: (line) => {
         if (this.exitCode !== null) return;
-        const handled = this.handle(line).catch((err: unknown) => {
+        const slow = this.handle(line);
+        if (!slow) return;
+        const handled = slow.catch((err: unknown) => {
           this.opts.out(eventLine({ type: "error", message: err instanceof Error ? err.message : String(err) }));
         });
         inflight.add(handled);
@@ -99,34 +107,46 @@ class RpcServer {
     this.opts.out(JSON.stringify(frame) + "\n");
   }
 
-  private async handle(line: string): Promise<void> {
+  /** Answers one line; returns a promise only for a command that answers later. */
+  private handle(line: string): Promise<void> | null {
     let raw: unknown;
     try {
       raw = JSON.parse(line);
     } catch (err) {
       this.respond({ type: null }, { error: `invalid JSON: ${(err as Error).message}` });
-      return;
+      return null;
     }
     if (!isObject(raw) || typeof raw.type !== "string") {
       const id = isObject(raw) ? raw.id : undefined;
       this.respond({ id, type: null }, { error: `a command must be a JSON object with a string "type"` });
-      return;
+      return null;
     }
     const req: Request = { id: raw.id, type: raw.type, body: raw };
     if (!this.authed) {
       if (req.type !== "hello" || req.body.token !== this.opts.token) {
         this.respond(req, { error: "authentication failed: the first command must be hello with the token from ZOTCORE_RPC_TOKEN" });
         this.exitCode = 1;
-        return;
+        return null;
       }
       this.authed = true;
     }
-    const reply = await this.dispatch(req);
+    let reply: Reply | Promise<Reply>;
+    try {
+      reply = this.dispatch(req);
+    } catch (err) {
+      reply = { error: `${req.type} failed: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    if (reply instanceof Promise) return reply.then((r) => this.finish(req, r));
+    this.finish(req, reply);
+    return null;
+  }
+
+  private finish(req: Request, reply: Reply): void {
     this.respond(req, reply);
     if ("next" in reply && reply.next) reply.next();
   }
 
-  private async dispatch(req: Request): Promise<Reply> {
+  private dispatch(req: Request): Reply | Promise<Reply> {
     const rt = this.runtime;
     const b = req.body;
     switch (req.type) {
@@ -164,7 +184,7 @@ class RpcServer {
         };
       }
       case "get_messages":
-        return { data: { messages: rt.messages().map(messageJson) } };
+        return { data: { messages: rt.messages().map((m) => messageJson(m, rt.intercept(m))) } };
       case "clear":
         if (this.busy()) return { error: "agent is busy; send abort and wait for done, then retry" };
         rt.clear();
@@ -200,13 +220,7 @@ class RpcServer {
       case "reload_extensions": {
         const name = b.name;
         if (name !== undefined && name !== null && typeof name !== "string") return { error: `reload_extensions: "name" must be a string` };
-        const report = await rt.reloadExtensions(typeof name === "string" && name !== "" ? name : undefined);
-        return {
-          data: {
-            extensions: report.extensions.map((s) => doctorEntry(s, this.opts.home) as unknown as Json),
-            errors: report.errors.map((e) => ({ extension: e.extension, message: e.message, log: e.log })),
-          },
-        };
+        return this.reload(typeof name === "string" && name !== "" ? name : undefined);
       }
       case "get_extensions": {
         const extensions = rt.host.states().map((s) => doctorEntry(s, this.opts.home));
@@ -216,6 +230,18 @@ class RpcServer {
       default:
         return { error: `unknown command "${req.type}" (known: ${COMMANDS.join(", ")})` };
     }
+  }
+
+  private async reload(name: string | undefined): Promise<Reply> {
+    const report = await this.runtime.reloadExtensions(name);
+    // A named reload that found nothing to reload failed; a full reload reports per-extension errors in its data.
+    if (name !== undefined && report.extensions.length === 0 && report.errors.length > 0) return { error: report.errors.map((e) => e.message).join("; ") };
+    return {
+      data: {
+        extensions: report.extensions.map((s) => doctorEntry(s, this.opts.home) as unknown as Json),
+        errors: report.errors.map((e) => ({ extension: e.extension, message: e.message, log: e.log })),
+      },
+    };
   }
 
   private async command(b: JsonObject): Promise<Reply> {
@@ -251,7 +277,7 @@ class RpcServer {
     const r = await this.runtime.compact();
     if (r.ok) this.opts.out(JSON.stringify({ type: "compact_done", summary: r.summary ?? "" }) + "\n");
     else this.opts.out(eventLine({ type: "error", message: `compaction failed: ${r.error ?? "unknown error"}` }));
-    this.opts.out(eventLine({ type: "done", stop: r.ok ? "end_turn" : "error", text: "", steps: 0 }));
+    this.opts.out(eventLine(r.ok ? { type: "done", stop: "end_turn", text: "", steps: 0 } : { type: "done", stop: "error", text: "", steps: 0, error: `compaction failed: ${r.error ?? "unknown error"}` }));
   }
 
   private busy(): boolean {
@@ -278,13 +304,20 @@ function decodeImages(v: Json | undefined): ImagePart[] | string {
     const mime = img.mime_type ?? img.mimeType;
     if (typeof mime !== "string" || !/^image\/(png|jpeg|gif|webp)$/.test(mime)) return `prompt: images[${i}].mime_type must be image/png, image/jpeg, image/gif or image/webp`;
     if (typeof img.data !== "string" || img.data === "") return `prompt: images[${i}].data must be a non-empty base64 string`;
+    // Checked here: a provider would reject the whole request later, with a far less clear message.
+    if (img.data.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(img.data))
+      return `prompt: images[${i}].data is not valid base64 (send the raw base64 of the image, without a "data:" prefix or line breaks)`;
     out.push({ type: "image", mimeType: mime, data: img.data });
   }
   return out;
 }
 
-/** The Go zot's message shape: content blocks with snake_case fields; images as a byte count, not base64. */
-export function messageJson(m: Message): Json {
+/**
+ * The Go zot's message shape: content blocks with snake_case fields; images as a byte count, not
+ * base64. Assistant text is what the user saw: an assistant_message interceptor's replacement
+ * (`rewritten_by`), or nothing for a hidden message (`hidden`, `blocked_by`) — never the original.
+ */
+export function messageJson(m: Message, intercept?: InterceptRecord): Json {
   const time = new Date(m.ts).toISOString();
   if (m.role === "user") return { role: "user", content: m.content.map(blockJson), time };
   if (m.role === "toolResult") {
@@ -293,13 +326,23 @@ export function messageJson(m: Message): Json {
     return { role: "tool", content: [block], time };
   }
   const content: Json[] = [];
+  const shown = intercept?.hidden ? "" : intercept?.shown_text;
+  let textDone = false;
   for (const p of m.content) {
-    if (p.type === "text") content.push({ type: "text", text: p.text });
+    if (p.type === "text" && shown !== undefined) {
+      // The whole visible text replaces the message's text blocks, in the place of the first one.
+      if (!textDone && shown !== "") content.push({ type: "text", text: shown });
+      textDone = true;
+    } else if (p.type === "text") content.push({ type: "text", text: p.text });
     else if (p.type === "thinking") content.push({ type: "thinking", thinking: p.thinking });
     else content.push({ type: "tool_call", id: p.id, name: p.name, args: p.args });
   }
   const out: JsonObject = { role: "assistant", content, time, stop: m.stop, provider: m.provider, model: m.model };
   if (m.error) out.error = m.error;
+  if (intercept?.hidden) {
+    out.hidden = true;
+    if (intercept.blocked_by) out.blocked_by = intercept.blocked_by;
+  } else if (intercept?.shown_text !== undefined && intercept.rewritten_by) out.rewritten_by = intercept.rewritten_by;
   return out;
 }
 

@@ -100,9 +100,18 @@ describe("model catalog", () => {
     expect(findModel(models, "openai", "a")).toBeUndefined();
   });
 
-  test("a top-level shape that is neither an array nor {models} is rejected with a warning", () => {
-    const { warnings } = loadModels(home('{"openai": []}'));
-    expect(warnings[0]).toContain('expected an array of models or {"models": [...]}');
+  test("models.json may group models by provider; the group names the provider", () => {
+    const { models, warnings } = loadModels(home(JSON.stringify({ ollama: [{ id: "qwen3-coder" }], anthropic: [{ id: "claude-sonnet-4-5", priceInput: 1 }] })));
+    expect(warnings).toEqual([]);
+    expect(findModel(models, "ollama", "qwen3-coder")).toMatchObject({ provider: "ollama", source: "models.json" });
+    expect(findModel(models, "anthropic", "claude-sonnet-4-5")).toMatchObject({ priceInput: 1, contextWindow: 200_000, source: "models.json" });
+  });
+
+  test("a top-level shape that is neither an array, {models} nor provider groups is rejected with a warning", () => {
+    for (const text of ['{"openai": {}}', '{"gpt": []}', "{}", "42"]) {
+      const { warnings } = loadModels(home(text));
+      expect(warnings[0]).toContain('expected an array of models, {"models": [...]} or {"<provider>": [...], …}');
+    }
   });
 
   test("an unknown model id gets a one-line notice", () => {

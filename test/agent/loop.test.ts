@@ -183,4 +183,29 @@ describe("the agent loop", () => {
       { type: "turn_start", step: 2 },
     ]);
   });
+
+  test("held text is still released when the assistant_message interceptor goes away while the response streams", async () => {
+    process.env.ZOT_TEST_GUARD = JSON.stringify({ intercept: ["assistant_message"], redact: "never-present" });
+    try {
+      const { ctx, events, history } = await setup([{ kind: "turn", text: "text that was held back" }], { ext: ["guard"] });
+      expect(host.hasInterceptor("assistant_message")).toBe(true);
+      // The real provider, with the interceptor's extension shut down just before the response completes.
+      const real = ctx.provider;
+      ctx.provider = {
+        name: real.name,
+        async *stream(req, signal) {
+          for await (const ev of real.stream(req, signal)) {
+            if (ev.type === "done") await host.shutdown();
+            yield ev;
+          }
+        },
+      };
+      const outcome = await runLoop(ctx, new AbortController().signal);
+      expect(outcome).toEqual({ stop: "end_turn", text: "text that was held back" });
+      expect(events.filter((e) => e.type === "text_delta")).toEqual([{ type: "text_delta", text: "text that was held back", held: true }]);
+      expect(textOf(history[1])).toBe("text that was held back");
+    } finally {
+      delete process.env.ZOT_TEST_GUARD;
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { redactSecrets } from "../../src/agent/redact.ts";
+import { pendingSecretPrefix, redactSecrets } from "../../src/agent/redact.ts";
 
 describe("redactSecrets", () => {
   test("masks every occurrence of every secret", () => {
@@ -13,5 +13,20 @@ describe("redactSecrets", () => {
 
   test("ignores strings too short to be secrets", () => {
     expect(redactSecrets("a b c", ["a", ""])).toBe("a b c");
+  });
+});
+
+describe("pendingSecretPrefix", () => {
+  const key = "sk-ant-api03-abcdefghijklmnop";
+
+  test("counts the end of the text that could begin a secret", () => {
+    expect(pendingSecretPrefix("the key is sk-ant-ap", [key])).toBe("sk-ant-ap".length);
+    expect(pendingSecretPrefix("ends with s", [key])).toBe(1);
+    expect(pendingSecretPrefix("nothing here", [key])).toBe(0);
+  });
+
+  test("does not hold a whole secret (that is masked at once) or short non-secrets", () => {
+    expect(pendingSecretPrefix(`x ${key}`, [key])).toBe(0);
+    expect(pendingSecretPrefix("ab", ["abc"])).toBe(0);
   });
 });

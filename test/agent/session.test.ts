@@ -198,12 +198,13 @@ describe("session transcripts", () => {
     expect(latestSession(home, join(home, "elsewhere"))).toBeNull();
   });
 
-  test("opening a missing or foreign file is a clear error", () => {
+  test("opening a missing file, a directory or a foreign file is a clear error", () => {
     const missing = openSession(join(home, "nope.jsonl"));
-    expect(missing).toEqual({ ok: false, error: `Session file not found: ${join(home, "nope.jsonl")}` });
+    expect(missing).toEqual({ ok: false, error: `Session file ${join(home, "nope.jsonl")} does not exist; run "zot --resume" to list the sessions of this directory.` });
+    expect(openSession(home)).toEqual({ ok: false, error: `Session path ${home} is a directory; give a .jsonl transcript file (run "zot --resume" to list them).` });
     writeFileSync(join(home, "x.jsonl"), '{"hello":1}\n');
     const foreign = openSession(join(home, "x.jsonl"));
-    expect(foreign.ok).toBe(false);
+    expect(foreign).toEqual({ ok: false, error: `${join(home, "x.jsonl")} is not a zot session transcript (no session or message lines); run "zot --resume" to list the sessions of this directory.` });
   });
 
   test("survives kill -9 of the writing process", async () => {

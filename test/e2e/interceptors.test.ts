@@ -181,6 +181,17 @@ describe("assistant_message interception", () => {
     expect(r.stderr).toContain("zot: the answer was hidden by extension guard: hidden by guard");
   });
 
+  test("block in JSON mode: no text_delta at all, and assistant_message says who hid it", async () => {
+    server = startProviderServer({ replies: [{ kind: "turn", text: "FORBIDDEN words" }] });
+    const r = await runZot(["--json", ...anthropic(), "-e", join(FIXTURES, "guard"), "talk"], { home, env: guard({ intercept: ["assistant_message"], hide: "FORBIDDEN" }) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain("FORBIDDEN");
+    const events = jsonLines(r.stdout);
+    expect(events.some((e) => e.type === "text_delta")).toBe(false);
+    expect(events.find((e) => e.type === "assistant_message")).toEqual({ type: "assistant_message", text: "", blocked: true, blocked_by: "guard", reason: "hidden by guard" });
+    expect(events.at(-1)).toMatchObject({ type: "done", stop: "end_turn", text: "" });
+  });
+
   test("without an assistant_message interceptor deltas stream as they arrive", async () => {
     server = startProviderServer({ replies: [{ kind: "turn", text: "plain streamed text that is long enough to split" }] });
     const r = await runZot(["--json", ...anthropic(), "hi"], { home });
@@ -197,5 +208,15 @@ describe("tool_result interception", () => {
     expect(jsonLines(r.stdout).find((e) => e.type === "tool_result")).toMatchObject({ content: [{ type: "text", text: "[guard withheld this result]" }], rewritten_by: ["guard"] });
     expect(messagesOf(1)).not.toContain("password=42");
     expect(messagesOf(1)).toContain("[guard withheld this result]");
+    const result = transcript().find((l) => l.type === "message" && (l.message as { role: string }).role === "toolResult") as { message: unknown; intercept: unknown };
+    expect(JSON.stringify(result.message)).toContain("[guard withheld this result]");
+    expect(result.intercept).toEqual({ result_rewritten_by: ["guard"] });
+  });
+
+  test("print mode applies tool_call interceptors too", async () => {
+    server = bashThenText("rm -rf ./precious", "could not");
+    const r = await runZot(["-p", ...anthropic(), "-e", join(FIXTURES, "guard"), "clean up"], { home, env: guard({ intercept: ["tool_call"], block_command: "rm -rf" }) });
+    expect(r).toMatchObject({ code: 0, stdout: "could not\n" });
+    expect(r.stderr).toContain('[tool] bash failed: Blocked by extension guard: refused: matches "rm -rf"');
   });
 });

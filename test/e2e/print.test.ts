@@ -206,6 +206,43 @@ describe("slash commands in print mode", () => {
   });
 });
 
+describe("slash commands in JSON mode", () => {
+  const ext = () => ["--json", "--provider", "mock", "-e", join(FIXTURES, "toolbox")];
+  const types = (stdout: string) => jsonLines(stdout).map((e) => e.type);
+
+  test("a display response is a command_result, an ext_display and a done carrying the text", async () => {
+    const r = await runZot([...ext(), "/greet world"], { home });
+    expect(r.code).toBe(0);
+    expect(jsonLines(r.stdout)).toEqual([
+      { type: "command_result", name: "greet", extension: "toolbox", action: "display", display: "hello world" },
+      { type: "ext_display", extension: "toolbox", text: "hello world" },
+      { type: "done", stop: "end_turn", text: "hello world", steps: 0 },
+    ]);
+  });
+
+  test("a prompt response runs that turn with its events", async () => {
+    const r = await runZot([...ext(), "/ask something"], { home });
+    expect(r.code).toBe(0);
+    expect(types(r.stdout).slice(0, 3)).toEqual(["command_result", "user_message", "turn_start"]);
+    expect(jsonLines(r.stdout).at(-1)).toMatchObject({ type: "done", stop: "end_turn", text: "mock: asked: something" });
+  });
+
+  test("an opened panel is reported once and closed", async () => {
+    const r = await runZot([...ext(), "/panel"], { home });
+    expect(jsonLines(r.stdout).at(-1)).toEqual({ type: "done", stop: "end_turn", text: "Todos\nfirst\nsecond\nesc closes", steps: 0 });
+  });
+
+  test("a command error and an unknown command end with an error event and exit 1, without a model call", async () => {
+    const failed = await runZot([...ext(), "/fail"], { home });
+    expect(failed.code).toBe(1);
+    expect(jsonLines(failed.stdout).at(-1)).toEqual({ type: "done", stop: "error", text: "", steps: 0, error: "/fail (toolbox): it failed on purpose" });
+    const unknown = await runZot([...ext(), "/nope"], { home });
+    expect(unknown.code).toBe(1);
+    expect(types(unknown.stdout)).toEqual(["error", "done"]);
+    expect(String(jsonLines(unknown.stdout)[0].message)).toContain("unknown command /nope (extension commands: /greet");
+  });
+});
+
 describe("output to a slow reader", () => {
   test("JSON mode delivers every line even when the reader only starts after zot has finished writing", async () => {
     const proc = Bun.spawn([ZOT, "--json", "--provider", "mock", "--no-session", 'call bash {"command":"seq 1 200000"}'], {

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startProviderServer, type ProviderServer } from "../helpers/provider-server.ts";
-import { FIXTURES, RpcSession, tempDir } from "./zot.ts";
+import { FIXTURES, jsonLines, RpcSession, tempDir } from "./zot.ts";
 
 let home: string;
 let cleanup: () => void;
@@ -170,3 +171,144 @@ describe("zot rpc", () => {
     await rpc.close();
   });
 });
+
+describe("zot rpc, driven like a client script", () => {
+  const anthropic = () => ["--provider", "anthropic", "--base-url", (server as ProviderServer).url, "--api-key", "sk-test-e2e-rpc"];
+  const guard = (cfg: object) => ({ ZOT_TEST_GUARD: JSON.stringify(cfg) });
+
+  test("tool_call interceptors block and rewrite calls in RPC mode too", async () => {
+    server = startProviderServer({
+      replies: [
+        { kind: "turn", toolCalls: [{ id: "toolu_a", name: "bash", args: { command: "rm -rf ./precious" } }, { id: "toolu_b", name: "bash", args: { command: "echo original" } }] },
+        { kind: "turn", text: "done" },
+      ],
+    });
+    rpc = new RpcSession([...anthropic(), "-e", join(FIXTURES, "guard")], {
+      home,
+      env: guard({ intercept: ["tool_call"], block_command: "rm -rf", rewrite_from: "echo original", rewrite_to: "echo rewritten" }),
+    });
+    await rpc.request({ type: "prompt", message: "go" });
+    await done()(rpc);
+    const results = rpc.frames.filter((f) => f.type === "tool_result");
+    expect(results[0]).toMatchObject({ id: "toolu_a", is_error: true, blocked_by: "guard" });
+    expect(results[1]).toMatchObject({ id: "toolu_b", is_error: false, content: [{ type: "text", text: "rewritten" }] });
+    expect(rpc.frames.find((f) => f.type === "tool_call" && f.id === "toolu_b")).toMatchObject({ original_args: { command: "echo original" }, rewritten_by: ["guard"] });
+    await rpc.close();
+  });
+
+  test("assistant_message interception holds the deltas in RPC mode: only the replacement is ever sent", async () => {
+    server = startProviderServer({ replies: [{ kind: "turn", text: "the code is SECRET-9" }] });
+    rpc = new RpcSession([...anthropic(), "-e", join(FIXTURES, "guard")], { home, env: guard({ intercept: ["assistant_message"], redact: "SECRET" }) });
+    await rpc.request({ type: "prompt", message: "code?" });
+    expect(await done()(rpc)).toMatchObject({ stop: "end_turn", text: "the code is [redacted]-9" });
+    expect(rpc.frames.filter((f) => f.type === "text_delta")).toEqual([{ type: "text_delta", text: "the code is [redacted]-9", held: true, delta: "the code is [redacted]-9" }]);
+    // get_messages shows the conversation as the user saw it, too.
+    const messages = (await rpc.request({ type: "get_messages" })).data as { messages: { role: string; content: unknown[]; rewritten_by?: string[] }[] };
+    expect(messages.messages[1]).toMatchObject({ role: "assistant", content: [{ type: "text", text: "the code is [redacted]-9" }], rewritten_by: ["guard"] });
+    expect(JSON.stringify(rpc.frames)).not.toContain("SECRET");
+    await rpc.close();
+  });
+
+  test("a resumed session shows intercepted messages as the user saw them, while the model still gets its own words", async () => {
+    server = startProviderServer({ replies: [{ kind: "turn", text: "the code is SECRET-9" }, { kind: "turn", text: "FORBIDDEN reply" }, { kind: "turn", text: "third" }] });
+    const env = guard({ intercept: ["assistant_message"], redact: "SECRET", hide: "FORBIDDEN" });
+    rpc = new RpcSession([...anthropic(), "-e", join(FIXTURES, "guard")], { home, env });
+    await rpc.request({ type: "prompt", message: "code?" });
+    await done(1)(rpc);
+    await rpc.request({ type: "prompt", message: "again" });
+    await done(2)(rpc);
+    const session = String(((await rpc.request({ type: "get_state" })).data as { session: string }).session);
+    await rpc.close();
+
+    rpc = new RpcSession([...anthropic(), "--session", session], { home });
+    const messages = (await rpc.request({ type: "get_messages" })).data as { messages: Record<string, unknown>[] };
+    expect(messages.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(messages.messages[1]).toMatchObject({ content: [{ type: "text", text: "the code is [redacted]-9" }], rewritten_by: ["guard"] });
+    expect(messages.messages[3]).toMatchObject({ content: [], hidden: true, blocked_by: "guard" });
+    expect(JSON.stringify(messages)).not.toContain("SECRET");
+    expect(JSON.stringify(messages)).not.toContain("FORBIDDEN");
+    await rpc.request({ type: "prompt", message: "and now?" });
+    await done()(rpc);
+    expect(JSON.stringify(server.requests[2].body)).toContain("the code is SECRET-9");
+    await rpc.close();
+  });
+
+  test("a turn blocked at step 1 ends with turn_blocked and done carrying the reason; nothing reaches the model", async () => {
+    server = startProviderServer({ replies: [] });
+    rpc = new RpcSession([...anthropic(), "-e", join(FIXTURES, "guard")], { home, env: guard({ intercept: ["turn_start"], block_step: 1 }) });
+    await rpc.request({ type: "prompt", message: "hello" });
+    expect(await done()(rpc)).toEqual({ type: "done", stop: "error", text: "", steps: 1, error: "turn blocked by guard: no step 1 today" });
+    expect(rpc.frames.find((f) => f.type === "turn_blocked")).toEqual({ type: "turn_blocked", step: 1, extension: "guard", reason: "no step 1 today" });
+    expect(server.requests.length).toBe(0);
+    await rpc.close();
+  });
+
+  test("abort mid-command kills the bash command's whole process group, grandchildren included", async () => {
+    const pidFile = join(home, "grandchild.pid");
+    server = startProviderServer({ replies: [{ kind: "turn", toolCalls: [{ name: "bash", args: { command: `sh -c 'sleep 300' & echo $! > ${pidFile}; echo started; wait` } }] }] });
+    rpc = new RpcSession(anthropic(), { home });
+    await rpc.request({ type: "prompt", message: "run it" });
+    await rpc.waitFor((f) => f.type === "tool_progress" && String(f.text).includes("started"));
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    await rpc.request({ type: "abort" });
+    expect(await done()(rpc)).toMatchObject({ stop: "aborted" });
+    expect(rpc.frames.find((f) => f.type === "tool_result")).toMatchObject({ is_error: true });
+    expect(await gone(pid)).toBe(true);
+    await rpc.close();
+  });
+
+  test("prompt images reach the provider as image blocks", async () => {
+    server = startProviderServer({ replies: [{ kind: "turn", text: "a red pixel" }] });
+    rpc = new RpcSession(anthropic(), { home });
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+    await rpc.request({ type: "prompt", message: "what is this?", images: [{ mime_type: "image/png", data: png }] });
+    await done()(rpc);
+    const sent = JSON.stringify((server.requests[0].body as { messages: unknown }).messages);
+    expect(sent).toContain(png);
+    expect(sent).toContain('"media_type":"image/png"');
+    await rpc.close();
+  });
+
+  test("set_model with a bad provider or a keyless one is an error response and nothing changes", async () => {
+    server = startProviderServer({ replies: [] });
+    rpc = new RpcSession([...anthropic(), "-e", join(FIXTURES, "toolbox")], { home, env: { ZOT_TEST_EVENTS: join(home, "frames.jsonl") } });
+    expect(await rpc.request({ type: "set_model", provider: "bogus", model: "x" })).toMatchObject({ success: false, error: 'unknown provider "bogus" (anthropic, openai, kimi, ollama or mock)' });
+    const keyless = await rpc.request({ type: "set_model", provider: "openai", model: "gpt-4o" });
+    expect(keyless.success).toBe(false);
+    expect(String(keyless.error)).toContain("no API key for openai");
+    expect(await rpc.request({ type: "set_model" })).toMatchObject({ success: false, error: 'set_model needs a string "model"' });
+    expect((await rpc.request({ type: "get_state" })).data).toMatchObject({ provider: "anthropic" });
+    // A switch that works is what extensions started afterwards see in hello_ack.
+    expect(await rpc.request({ type: "set_model", provider: "mock", model: "mock" })).toMatchObject({ success: true, data: { provider: "mock", model: "mock" } });
+    await rpc.request({ type: "reload_extensions", name: "toolbox" });
+    // The fixture announces itself without waiting for hello_ack, so its log of the ack may lag the reload's answer.
+    const acks = async (): Promise<unknown[]> => {
+      for (;;) {
+        const seen = jsonLines(readFileSync(join(home, "frames.jsonl"), "utf8")).filter((f) => f.type === "hello_ack");
+        if (seen.length >= 2) return seen.map((a) => a.provider);
+        await Bun.sleep(20);
+      }
+    };
+    expect(await acks()).toEqual(["anthropic", "mock"]);
+    await rpc.close();
+  });
+
+  test("missing ids are fine: the response simply has none", async () => {
+    rpc = new RpcSession(["--provider", "mock"], { home });
+    rpc.writeLine('{"type":"ping"}');
+    expect(await rpc.waitFor((f) => f.type === "response")).toEqual({ type: "response", command: "ping", success: true, data: { pong: true } });
+    await rpc.close();
+  });
+});
+
+async function gone(pid: number): Promise<boolean> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return true;
+    }
+    await Bun.sleep(50);
+  }
+  return !existsSync(`/proc/${pid}`);
+}

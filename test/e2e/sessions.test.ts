@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startProviderServer, type ProviderServer } from "../helpers/provider-server.ts";
 import { FIXTURES, runZot, tempDir, ZOT, zotEnv } from "./zot.ts";
@@ -89,4 +89,18 @@ test("transcripts never contain the API key", async () => {
   await runZot(["-p", "--provider", "anthropic", "--base-url", server.url, "--api-key", key, "hi"], { home, env: { MY_KEY_ECHO: key } });
   const text = readFileSync(sessionFiles()[0], "utf8");
   expect(text).not.toContain(key);
+});
+
+test("--session with a missing file, a directory or a file that is no transcript fails with one clear sentence", async () => {
+  const missing = await runZot(["-p", "--provider", "mock", "--session", join(home, "gone.jsonl"), "hi"], { home });
+  expect(missing).toMatchObject({ code: 1, stdout: "" });
+  expect(missing.stderr).toContain(`zot: Session file ${join(home, "gone.jsonl")} does not exist; run "zot --resume" to list the sessions of this directory.`);
+  const dir = await runZot(["-p", "--provider", "mock", "--session", home, "hi"], { home });
+  expect(dir.code).toBe(1);
+  expect(dir.stderr).toContain("is a directory");
+  writeFileSync(join(home, "garbage.jsonl"), "not json at all\n\u0000\u0001\n");
+  const garbage = await runZot(["-p", "--provider", "mock", "--session", join(home, "garbage.jsonl"), "hi"], { home });
+  expect(garbage.code).toBe(1);
+  expect(garbage.stderr).toContain("is not a zot session transcript");
+  expect(sessionFiles()).toEqual([]);
 });

@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
-import { parseSlash, runPrint } from "../../src/modes/print.ts";
+import { runPrint } from "../../src/modes/print.ts";
+import { parseSlash } from "../../src/modes/slash.ts";
 import { capture, mockRuntime } from "./helpers.ts";
 
 test("a slash command is a registered-looking name after a slash; paths and empty names are prompts", () => {
@@ -32,6 +33,26 @@ test("an unknown slash command fails without calling the model", async () => {
     expect(await runPrint(runtime, "/nothing here", c.io)).toBe(1);
     expect(c.err).toBe("zot: unknown command /nothing (no extension commands are loaded)\n");
     expect(runtime.messages()).toEqual([]);
+  } finally {
+    await dispose();
+  }
+});
+
+test("tool output that arrives in pieces of one line stays one line on stderr, and later lines start fresh", async () => {
+  const { runtime, home, dispose } = await mockRuntime();
+  try {
+    const c = capture();
+    // "b" is printed only after "a" went out as its own piece, so the line really arrives in two pieces.
+    const go = `${home}/go`;
+    const unsubscribe = runtime.subscribe((e) => {
+      if (e.type === "tool_progress" && e.text.includes("a")) void Bun.write(go, "");
+    });
+    const command = `printf a; while [ ! -f ${go} ]; do sleep 0.02; done; printf b`;
+    const code = await runPrint(runtime, `call bash ${JSON.stringify({ command })}`, c.io);
+    unsubscribe();
+    expect(code).toBe(0);
+    expect(c.err).toEndWith(`[tool] bash ${JSON.stringify({ command })}\nab\n`);
+    expect(c.out).toBe("mock: tool bash returned: ab\n");
   } finally {
     await dispose();
   }

@@ -1,0 +1,18 @@
+// Slash commands in the one-shot modes: `zot -p "/name args"` and `zot --json "/name args"` run an
+// extension command instead of a model turn.
+import type { AgentRuntime } from "../agent/runtime-api.ts";
+import { NAME_PATTERN } from "../ext/protocol.ts";
+
+/** `/name args` when the prompt is a slash command; null for an ordinary prompt (including paths like `/tmp/x`). */
+export function parseSlash(prompt: string): { name: string; args: string } | null {
+  const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(prompt.trim());
+  if (!m || !NAME_PATTERN.test(m[1])) return null;
+  return { name: m[1], args: (m[2] ?? "").trim() };
+}
+
+/** The error for a command no extension registered, naming the ones that exist. */
+export function unknownCommand(runtime: AgentRuntime, name: string): string {
+  const names = runtime.host.commands().map((c) => `/${c.name}`);
+  const list = names.length ? `extension commands: ${names.join(", ")}` : "no extension commands are loaded";
+  return `unknown command /${name} (${list})`;
+}
