@@ -4,7 +4,9 @@
 import { resolve as resolvePath } from "node:path";
 import { LineReader } from "./lines.ts";
 import { ExtensionLog } from "./log.ts";
-import { describeExit, signalGroup, spawnExtension } from "./process.ts";
+import { unmasked } from "./mask.ts";
+import type { Mask } from "./mask.ts";
+import { describeExit, extensionEnv, signalGroup, spawnExtension } from "./process.ts";
 import type { ChildProcess, ExitInfo } from "./process.ts";
 import { HOST_CAPABILITIES, PROTOCOL_VERSION, decodeExtensionFrame, isObject } from "./protocol.ts";
 import type { EventName, ExtensionFrame, HostFrame, InterceptSpec } from "./protocol.ts";
@@ -36,6 +38,8 @@ export type ConnectionConfig = {
   home: string;
   info: () => HostInfo;
   trace: Trace | null;
+  /** For the log, warnings and errors, which may quote what the extension sent. Default: none. */
+  mask?: Mask;
   timings: ConnectionTimings;
   /** A registration frame was accepted (before or after registration completed). */
   onRegistration: (conn: Connection) => void;
@@ -83,6 +87,7 @@ export class Connection {
   stopping = false;
 
   private readonly cfg: ConnectionConfig;
+  private readonly mask: Mask;
   private log: ExtensionLog | null = null;
   private child: ChildProcess | null = null;
   private queue: WriteQueue | null = null;
@@ -103,6 +108,7 @@ export class Connection {
 
   constructor(cfg: ConnectionConfig) {
     this.cfg = cfg;
+    this.mask = cfg.mask ?? unmasked;
     this.name = cfg.name;
     this.dir = cfg.dir;
     this.settled = new Promise((r) => (this.settle = r));
@@ -126,18 +132,13 @@ export class Connection {
 
   /** Opens the log and spawns the process; failures end up in `status`/`error`. */
   start(): void {
-    const opened = ExtensionLog.open(this.cfg.home, this.name);
+    const opened = ExtensionLog.open(this.cfg.home, this.name, this.mask);
     if (!opened.ok) return this.failStart(opened.error);
     this.log = opened.log;
     this.logPath = opened.log.path;
     this.log.line(`starting ${this.name} ${this.cfg.version ?? "(no version)"} at ${new Date().toISOString()}`);
     const info = this.cfg.info();
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-    env.ZOT_HOME = this.cfg.home;
-    env.ZOT_EXTENSION_DIR = this.dir;
-    env.ZOT_DATA_DIR = this.dir;
-    env.ZOT_CWD = resolvePath(info.cwd);
+    const env = extensionEnv(process.env, { home: this.cfg.home, dir: this.dir, cwd: info.cwd });
     this.spawnedAt = performance.now();
     const spawned = spawnExtension({ exec: this.cfg.exec, args: this.cfg.args, cwd: this.dir, env, stderrFd: this.log.fd });
     if (!spawned.ok) {
@@ -220,8 +221,9 @@ export class Connection {
 
   /** A warning: into the log and into `doctor`'s list. */
   warn(text: string): void {
-    this.log?.line(`warning: ${text}`);
-    if (this.warningList.length < MAX_WARNINGS) this.warningList.push(text);
+    const masked = this.mask(text);
+    this.log?.line(`warning: ${masked}`);
+    if (this.warningList.length < MAX_WARNINGS) this.warningList.push(masked);
     else this.extraWarnings++;
   }
 
@@ -373,7 +375,7 @@ export class Connection {
     if (typeof raw !== "object" || raw === null || !("id" in raw) || typeof raw.id !== "string") return;
     const p = this.pending.get(raw.id);
     if (!p || !("type" in raw) || raw.type !== p.expect) return;
-    p.resolve({ ok: false, kind: "invalid", error: `extension "${this.name}" sent an invalid ${p.expect}: ${error} (log: ${this.logPath})` });
+    p.resolve({ ok: false, kind: "invalid", error: this.mask(`extension "${this.name}" sent an invalid ${p.expect}: ${error} (log: ${this.logPath})`) });
   }
 
   // ---------------------------------------------------------------- registration window
@@ -412,7 +414,7 @@ export class Connection {
     this.phase = "gone";
     this.status = "failed";
     this.note(`failed: ${error}`);
-    this.error = `extension "${this.name}" failed to start: ${error}${this.logPath ? ` (log: ${this.logPath})` : ""}`;
+    this.error = this.mask(`extension "${this.name}" failed to start: ${error}${this.logPath ? ` (log: ${this.logPath})` : ""}`);
     this.markExited();
     this.settle();
   }
@@ -469,7 +471,8 @@ export class Connection {
     this.signal("SIGKILL");
   }
 
-  private goneWith(message: string, status: "failed" | "exited"): void {
+  private goneWith(reason: string, status: "failed" | "exited"): void {
+    const message = this.mask(reason);
     const wasLoaded = this.phase === "loaded";
     this.phase = "gone";
     this.status = status;

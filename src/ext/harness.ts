@@ -6,7 +6,7 @@ import { matches, prepareSend, substitute, type ScriptStep } from "./harness-scr
 import { LineReader } from "./lines.ts";
 import { ExtensionLog, extensionLogPath } from "./log.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
-import { describeExit, signalGroup, spawnExtension, type ChildProcess, type ExitInfo } from "./process.ts";
+import { describeExit, extensionEnv, signalGroup, spawnExtension, type ChildProcess, type ExitInfo } from "./process.ts";
 import { HOST_CAPABILITIES, NAME_PATTERN, PROTOCOL_VERSION, decodeExtensionFrame, isObject, type JsonObject } from "./protocol.ts";
 
 export type StepStatus = "pass" | "warn" | "fail" | "skip";
@@ -191,12 +191,7 @@ export async function runHarness(opts: HarnessOptions): Promise<HarnessReport> {
   }
   const log = opened.log;
   log.line(`starting ${m.name} ${m.version ?? "(no version)"} at ${new Date().toISOString()} (zot ext test)`);
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(opts.env ?? process.env)) if (v !== undefined) env[k] = v;
-  env.ZOT_HOME = opts.home;
-  env.ZOT_EXTENSION_DIR = dir;
-  env.ZOT_DATA_DIR = dir;
-  env.ZOT_CWD = resolve(opts.cwd);
+  const env = extensionEnv(opts.env ?? process.env, { home: opts.home, dir, cwd: opts.cwd });
 
   const t0 = performance.now();
   const spawned = spawnExtension({ exec: m.exec!, args: m.args, cwd: dir, env, stderrFd: log.fd });

@@ -7,6 +7,8 @@ import { runIntercepts } from "./intercept.ts";
 import type { AskResult, Interceptor } from "./intercept.ts";
 import { MAX_LINE_BYTES } from "./lines.ts";
 import { noteNotStarted } from "./log.ts";
+import { unmasked } from "./mask.ts";
+import type { Mask } from "./mask.ts";
 import type {
   CommandResponseFrame,
   EventInterceptFrame,
@@ -68,13 +70,19 @@ type Entry = { disc: DiscoveredExtension; conn: Connection | null };
 
 const EMPTY: Resolution = { commands: new Map(), tools: new Map(), conflicts: new Map() };
 
+/** Intents kept while nobody listens (the oldest go first). */
+export const MAX_UNHEARD_INTENTS = 200;
+
 export class Host implements ExtensionHost {
   private readonly timings: HostTimings;
   private entries: Entry[] = [];
   private opts: LoadOptions | null = null;
   private info: HostInfo = { zotVersion: "", provider: "", model: "", cwd: process.cwd() };
   private trace: Trace | null = null;
+  private mask: Mask = unmasked;
   private readonly listeners = new Set<(intent: UiIntent) => void>();
+  /** Sent while nobody listened — notes right after `ready`, before the modes subscribe. */
+  private readonly unheard: UiIntent[] = [];
   private registry: Resolution = EMPTY;
   private registryDirty = false;
   /** Deferred tools named in some `activate_tools`; lasts for the session, reloads included. */
@@ -93,10 +101,20 @@ export class Host implements ExtensionHost {
   }
 
   async load(opts: LoadOptions): Promise<LoadReport> {
+    const mask = opts.mask ?? unmasked;
+    let trace = this.trace;
+    if (opts.traceFile && trace?.path !== opts.traceFile) {
+      // Checked before anything is stopped or started: a run asked to trace that cannot is a usage error.
+      const opened = Trace.open(opts.traceFile, mask);
+      if (!opened.ok) return { extensions: [], errors: [], traceError: opened.error };
+      trace = opened.trace;
+    }
     if (this.entries.some((e) => e.conn)) await this.stop(this.entries);
     this.opts = opts;
     this.info = { ...opts.info };
-    if (opts.traceFile && (!this.trace || this.trace.path !== opts.traceFile)) this.trace = new Trace(opts.traceFile);
+    this.mask = mask;
+    this.trace = trace;
+    if (trace) trace.mask = mask;
     this.arm();
     this.entries = (await discover(opts)).map((disc) => ({ disc, conn: null }));
     await this.spawn(this.entries);
@@ -251,8 +269,10 @@ export class Host implements ExtensionHost {
     this.panelOwner(panelId)?.send({ type: "panel_resize", panel_id: panelId, width, height });
   }
 
+  /** The first listener also gets, in order, the intents sent while nobody listened. */
   onIntent(listener: (intent: UiIntent) => void): () => void {
     this.listeners.add(listener);
+    for (const intent of this.unheard.splice(0)) deliver(listener, intent);
     return () => this.listeners.delete(listener);
   }
 
@@ -264,7 +284,7 @@ export class Host implements ExtensionHost {
     for (const e of entries) {
       const m = e.disc.manifest;
       if (e.disc.status !== "spawn" || !m || !m.exec) {
-        noteNotStarted(opts.home, e.disc);
+        noteNotStarted(opts.home, e.disc, this.mask);
         continue;
       }
       const conn = new Connection({
@@ -276,6 +296,7 @@ export class Host implements ExtensionHost {
         home: opts.home,
         info: () => this.info,
         trace: this.trace,
+        mask: this.mask,
         timings: this.timings,
         onRegistration: (c) => this.onRegistration(c),
         onIntent: (i) => this.onConnectionIntent(i),
@@ -368,13 +389,12 @@ export class Host implements ExtensionHost {
   }
 
   private send(intent: UiIntent): void {
-    for (const l of this.listeners) {
-      try {
-        l(intent);
-      } catch {
-        // A broken listener must not break the host or the other listeners.
-      }
+    if (this.listeners.size === 0) {
+      this.unheard.push(intent);
+      if (this.unheard.length > MAX_UNHEARD_INTENTS) this.unheard.shift();
+      return;
     }
+    for (const l of this.listeners) deliver(l, intent);
   }
 
   private activate(names: string[]): void {
@@ -428,6 +448,14 @@ export class Host implements ExtensionHost {
       .filter((s) => (s.status === "failed" || s.status === "invalid") && s.error)
       .map((s) => ({ extension: s.name, message: s.error!, log: s.log }));
     return { extensions, errors };
+  }
+}
+
+function deliver(listener: (intent: UiIntent) => void, intent: UiIntent): void {
+  try {
+    listener(intent);
+  } catch {
+    // A broken listener must not break the host or the other listeners.
   }
 }
 

@@ -3,6 +3,8 @@
 import { chmodSync, closeSync, mkdirSync, openSync, renameSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { MANIFEST_NAME_PATTERN } from "./protocol.ts";
+import { unmasked } from "./mask.ts";
+import type { Mask } from "./mask.ts";
 import type { DiscoveredExtension } from "./types.ts";
 
 /** Logs larger than this are rotated to `.log.1` when the extension is spawned. */
@@ -16,22 +18,27 @@ export class ExtensionLog {
   readonly path: string;
   /** Append-only descriptor; also handed to the child as its stderr so it never waits on us. */
   readonly fd: number;
+  private readonly mask: Mask;
   private closed = false;
 
-  private constructor(path: string, fd: number) {
+  private constructor(path: string, fd: number, mask: Mask) {
     this.path = path;
     this.fd = fd;
+    this.mask = mask;
   }
 
-  /** Opens (creating `logs/` and the file, mode 0600) and rotates an oversized log first. */
-  static open(home: string, name: string): { ok: true; log: ExtensionLog } | { ok: false; error: string } {
+  /**
+   * Opens (creating `logs/` and the file, mode 0600) and rotates an oversized log first. `mask`
+   * applies to the host's own lines, which may quote frames; the extension's stderr is its own.
+   */
+  static open(home: string, name: string, mask: Mask = unmasked): { ok: true; log: ExtensionLog } | { ok: false; error: string } {
     const path = extensionLogPath(home, name);
     try {
       mkdirSync(join(home, "logs"), { recursive: true, mode: 0o700 });
       rotateIfLarge(path);
       const fd = openSync(path, "a", 0o600);
       chmodSync(path, 0o600);
-      return { ok: true, log: new ExtensionLog(path, fd) };
+      return { ok: true, log: new ExtensionLog(path, fd, mask) };
     } catch (e) {
       return { ok: false, error: `cannot open log ${path}: ${(e as Error).message}` };
     }
@@ -41,7 +48,7 @@ export class ExtensionLog {
   line(text: string): void {
     if (this.closed) return;
     try {
-      writeSync(this.fd, `[zot] ${text.replace(/\n/g, "\\n")}\n`);
+      writeSync(this.fd, `[zot] ${this.mask(text).replace(/\n/g, "\\n")}\n`);
     } catch {
       // A full disk or a deleted file must not break the extension itself.
     }
@@ -59,14 +66,14 @@ export class ExtensionLog {
 }
 
 /** Why a discovered extension was not started, in the log `zot ext logs <name>` shows. */
-export function noteNotStarted(home: string, d: DiscoveredExtension): void {
+export function noteNotStarted(home: string, d: DiscoveredExtension, mask: Mask = unmasked): void {
   // An invalid manifest's name may be anything, and it names a file here: only valid names get a line.
   if (!MANIFEST_NAME_PATTERN.test(d.name)) return;
   let line: string;
   if (d.status === "shadowed") line = `not starting ${d.dir}: shadowed by ${d.shadowedBy ?? "an extension loaded earlier"} with the same name`;
   else if (d.status === "invalid") line = `not starting ${d.dir}: ${d.error ?? "invalid manifest"}`;
   else return;
-  const opened = ExtensionLog.open(home, d.name);
+  const opened = ExtensionLog.open(home, d.name, mask);
   if (!opened.ok) return;
   opened.log.line(line);
   opened.log.close();

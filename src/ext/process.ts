@@ -1,6 +1,7 @@
 // Starting and signalling one extension subprocess. Each extension leads its own process group
 // (setsid via `detached`) so a signal to the group also reaches what it started (`npx` → `node`).
 import { constants } from "node:os";
+import { resolve } from "node:path";
 
 export type SpawnSpec = {
   exec: string;
@@ -20,6 +21,21 @@ export type ChildProcess = {
   stdout: ReadableStream<Uint8Array>;
   exited: Promise<ExitInfo>;
 };
+
+/**
+ * What an extension runs with: the user's environment (it is the user's program, API keys and all)
+ * plus zot's variables — minus zot's own RPC credential, since whoever holds it can drive zot.
+ */
+export function extensionEnv(base: Record<string, string | undefined>, at: { home: string; dir: string; cwd: string }): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
+  delete env.ZOTCORE_RPC_TOKEN;
+  env.ZOT_HOME = at.home;
+  env.ZOT_EXTENSION_DIR = at.dir;
+  env.ZOT_DATA_DIR = at.dir;
+  env.ZOT_CWD = resolve(at.cwd);
+  return env;
+}
 
 export function spawnExtension(spec: SpawnSpec): { ok: true; child: ChildProcess } | { ok: false; error: string } {
   try {

@@ -70,6 +70,12 @@ export type LoadOptions = DiscoveryInput & {
   info: HostInfo;
   /** `--ext-trace FILE`: every frame both ways as JSONL. */
   traceFile?: string;
+  /**
+   * Masks secrets (API keys, tokens) in text the host writes down: trace lines, `[zot]` log lines,
+   * warnings and load errors. The host knows nothing of where secrets come from; the caller does.
+   * Called once per frame while tracing, so it should be cheap. Default: text unchanged.
+   */
+  mask?: (text: string) => string;
 };
 
 export type ActiveCommand = { name: string; description: string; extension: string };
@@ -136,7 +142,15 @@ export type UiIntent =
   /** The active command/tool sets changed (late registration, exit, reload, activation). */
   | { kind: "registry_changed" };
 
-export type LoadReport = { extensions: ExtensionState[]; errors: { extension: string; message: string; log: string }[] };
+export type LoadReport = {
+  extensions: ExtensionState[];
+  errors: { extension: string; message: string; log: string }[];
+  /**
+   * `traceFile` could not be written: "cannot write the extension trace to <path>: <reason>".
+   * Nothing was started or stopped then (`extensions` is empty); the caller should give up.
+   */
+  traceError?: string;
+};
 
 export type InvokeResult = { ok: true; response: CommandResponseFrame; extension: string } | { ok: false; error: string };
 

@@ -279,3 +279,27 @@ describe("extensions that are not started", () => {
     }
   });
 });
+
+describe("environment", () => {
+  test("extensions get the user's environment, provider keys included, but not zot's RPC token", async () => {
+    const vars = { ZOTCORE_RPC_TOKEN: "rpc-token-123456", ANTHROPIC_API_KEY: "sk-ant-user-key", ZOT_TEST_USER_VAR: "kept" };
+    const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, vars);
+    try {
+      const h = await start(["env-report"]);
+      try {
+        const i = await h.intent((x) => x.kind === "notify");
+        expect(i).toEqual({ kind: "notify", extension: "env-report", level: "info", message: "token=unset key=sk-ant-user-key other=kept" });
+        // zot itself keeps its token.
+        expect(process.env.ZOTCORE_RPC_TOKEN).toBe("rpc-token-123456");
+      } finally {
+        await h.close();
+      }
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  });
+});

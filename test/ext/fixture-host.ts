@@ -24,7 +24,12 @@ export type Harness = {
 };
 
 /** `names` are fixture directory names, or absolute paths. */
-export async function start(names: string[], timings: Partial<HostTimings> = {}, traceFile?: string): Promise<Harness> {
+export async function start(
+  names: string[],
+  timings: Partial<HostTimings> = {},
+  traceFile?: string,
+  mask?: (text: string) => string,
+): Promise<Harness> {
   const home = mkdtempSync(join(tmpdir(), "zot-host-"));
   const host = new Host({ ...FAST, ...timings });
   const intents: UiIntent[] = [];
@@ -36,6 +41,7 @@ export async function start(names: string[], timings: Partial<HostTimings> = {},
     home,
     info: { zotVersion: "9.9.9", provider: "test-provider", model: "test-model", cwd: home },
     traceFile,
+    mask,
   });
   return {
     host,

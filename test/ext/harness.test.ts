@@ -220,3 +220,18 @@ describe("zot ext test", () => {
     expect((await cli(["test", join(H, "good"), join(home, "x.jsonl")], { home, cwd: home })).err).toContain("cannot read the script");
   });
 });
+
+test("zot ext test starts the extension with the user's environment but without zot's RPC token", async () => {
+  const home = tempDir();
+  const script = parseScript(`{"expect":{"type":"notify","message":"token=unset key=sk-ant-user-key other=kept"},"within_ms":5000}`, "env.jsonl");
+  if (!script.ok) throw new Error(script.error);
+  const r = await runHarness({
+    dir: join(FIXTURES, "ext", "env-report"),
+    steps: script.steps,
+    home,
+    cwd: home,
+    env: { ...process.env, ZOTCORE_RPC_TOKEN: "rpc-token-123456", ANTHROPIC_API_KEY: "sk-ant-user-key", ZOT_TEST_USER_VAR: "kept" },
+    zotVersion: "test",
+  });
+  expect(r.steps.filter((s) => s.kind === "expect").map((s) => [s.status, s.detail])).toEqual([["pass", null]]);
+});

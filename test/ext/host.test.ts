@@ -1,8 +1,11 @@
 // The host API as modes and the agent loop use it, against real fixture extensions.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { commandIntents } from "../../src/ext/host.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { commandIntents, Host, MAX_UNHEARD_INTENTS } from "../../src/ext/host.ts";
 import type { UiIntent } from "../../src/ext/types.ts";
-import { alive, start, waitFor } from "./fixture-host.ts";
+import { alive, FAST, FIXTURES, start, waitFor } from "./fixture-host.ts";
 import type { Harness } from "./fixture-host.ts";
 
 const never = new AbortController().signal;
@@ -248,4 +251,32 @@ test("commandIntents reports an error next to the action", () => {
     { kind: "display", extension: "x", text: "d" },
     { kind: "command_error", extension: "x", message: "e" },
   ]);
+});
+
+test("intents sent before anyone listens go to the first listener, in order, at most the last 200", async () => {
+  const home = mkdtempSync(join(tmpdir(), "zot-host-"));
+  const host = new Host(FAST);
+  try {
+    // early-notes sends n1…n250 between hello and ready, so all of them arrive during load().
+    const opts = { extPaths: [join(FIXTURES, "early-notes")], noExt: true, cwd: home, home, info: { zotVersion: "1", provider: "p", model: "m", cwd: home } };
+    const report = await host.load(opts);
+    expect(report.extensions[0].status).toBe("ready");
+    const first: UiIntent[] = [];
+    const second: UiIntent[] = [];
+    host.onIntent((i) => first.push(i));
+    host.onIntent((i) => second.push(i));
+    const notes = (list: UiIntent[]) => list.flatMap((i) => (i.kind === "notify" ? [i.message] : []));
+    const expected = (from: number) => Array.from({ length: 250 - from + 1 }, (_, k) => `n${from + k}`);
+    expect(MAX_UNHEARD_INTENTS).toBe(200);
+    expect(notes(first)).toEqual(expected(51));
+    expect(second).toEqual([]);
+    // Once someone listens, nothing is held back: a reload's notes reach every listener as they come.
+    await host.reload("early-notes");
+    await waitFor(() => notes(second).length === 250);
+    expect(notes(second)).toEqual(expected(1));
+    expect(notes(first)).toEqual([...expected(51), ...expected(1)]);
+  } finally {
+    await host.shutdown();
+    rmSync(home, { recursive: true, force: true });
+  }
 });
