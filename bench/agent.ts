@@ -10,7 +10,7 @@
 // Every figure is reported beside a plain `bun -e 0` process start measured in the same run (Bun
 // 1.4 treats `bun -e ''` as no script at all and prints its usage without starting JavaScript).
 //
-//   bun bench/agent.ts [runs]        (default 30 runs per scenario, interleaved)
+//   bun bench/agent.ts [runs] [binary]   (default 30 runs per scenario, interleaved; dist/zot)
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -36,7 +36,7 @@ const env: Record<string, string> = {
 writeFileSync(join(home, "small.txt"), "a small file\n");
 // A private copy, so a rebuild of dist/zot during the run (a shared machine) can't break it.
 const ZOT = join(home, "zot");
-copyFileSync(join(ROOT, "dist", "zot"), ZOT);
+copyFileSync(resolve(process.argv[3] ?? join(ROOT, "dist", "zot")), ZOT);
 
 // The model: step k of a prompt answers with a tool call until `steps` is reached, then with text.
 // `steps` comes from the prompt ("steps=N"), so one server serves every scenario.

@@ -1,13 +1,15 @@
 // TUI startup: time from spawning `dist/zot` on a pseudo-terminal to the first frame that shows
-// the interactive prompt, with 4 extensions loaded (--ext). Run: `bun bench/tui-startup.ts [runs]`.
-// Needs `bun run build` first. The pty is Python's `pty` module (stdlib), so no dependency.
+// the interactive prompt, with 4 extensions loaded (--ext). Run: `bun bench/tui-startup.ts [runs]
+// [binary…]` (default: dist/zot; several binaries are measured interleaved, run by run, for A/B
+// comparisons of builds). Needs `bun run build` first. The pty is Python's `pty` module (stdlib),
+// so no dependency. A plain `bun -e 0` start is timed in the same runs as the baseline.
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dir, "..");
-const ZOT = join(ROOT, "dist", "zot");
 const RUNS = Number(process.argv[2] ?? 15);
+const BINARIES = process.argv.length > 3 ? process.argv.slice(3).map((b) => resolve(b)) : [join(ROOT, "dist", "zot")];
 
 // Spawns argv on a pty sized 100x30, returns ms from fork to the first output containing the
 // marker, then sends ctrl+c twice and reaps the child.
@@ -95,9 +97,9 @@ function makeExtensions(dir: string, kind: "sh" | "py"): string[] {
   });
 }
 
-function once(dir: string, exts: string[]): number {
+function once(zot: string, dir: string, exts: string[]): number {
   const home = mkdtempSync(join(dir, "home-"));
-  const argv = [ZOT, "--provider", "mock", "--no-session", ...exts.flatMap((e) => ["-e", e])];
+  const argv = [zot, "--provider", "mock", "--no-session", ...exts.flatMap((e) => ["-e", e])];
   const p = Bun.spawnSync(["python3", "-c", PTY_TIMER, "Ask anything", ...argv], {
     cwd: dir,
     env: { ...process.env, ZOT_HOME: home, TERM: "xterm-256color", COLORFGBG: "15;0" },
@@ -115,20 +117,48 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
+/** Fork to exit of `bun -e 0`, the same way (through the pty timer, which also forks and execs). */
+function baseline(): number {
+  const p = Bun.spawnSync(["python3", "-c", BASELINE_TIMER, process.execPath, "-e", "0"], { stdout: "pipe", stderr: "pipe" });
+  return Number(p.stdout.toString().trim());
+}
+const BASELINE_TIMER = `
+import os, sys, time
+t0 = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+os.waitpid(pid, 0)
+print("%.2f" % ((time.perf_counter() - t0) * 1000))
+`;
+
 const dir = mkdtempSync(join(tmpdir(), "zot-bench-tui-"));
 try {
-  console.log(`machine: ${cpus().length} CPUs, ${cpus()[0]?.model ?? "unknown CPU"}; ${RUNS} runs each (after 2 warm-up runs)`);
+  console.log(`machine: ${cpus().length} CPUs, ${cpus()[0]?.model ?? "unknown CPU"}; ${RUNS} runs each (after 2 warm-up runs), binaries interleaved`);
+  const base: number[] = [];
   for (const [label, exts] of [
     ["no extensions", [] as string[]],
     ["4 extensions (sh)", makeExtensions(dir, "sh")],
     ["4 extensions (python3)", makeExtensions(dir, "py")],
   ] as const) {
-    once(dir, exts);
-    once(dir, exts);
-    const times = Array.from({ length: RUNS }, () => once(dir, exts));
-    const sorted = [...times].sort((a, b) => a - b);
-    console.log(`${label.padEnd(24)} median ${median(times).toFixed(1)} ms  min ${sorted[0]!.toFixed(1)}  max ${sorted[sorted.length - 1]!.toFixed(1)}`);
+    for (const zot of BINARIES) {
+      once(zot, dir, exts);
+      once(zot, dir, exts);
+    }
+    const times = BINARIES.map(() => [] as number[]);
+    for (let r = 0; r < RUNS; r++) {
+      base.push(baseline());
+      BINARIES.forEach((zot, i) => times[i]!.push(once(zot, dir, exts)));
+    }
+    BINARIES.forEach((zot, i) => {
+      const sorted = [...times[i]!].sort((a, b) => a - b);
+      const name = BINARIES.length > 1 ? `  ${zot}` : "";
+      console.log(
+        `${label.padEnd(24)} median ${median(times[i]!).toFixed(1)} ms (${(median(times[i]!) / median(base)).toFixed(1)}× bun -e 0)  min ${sorted[0]!.toFixed(1)}  max ${sorted[sorted.length - 1]!.toFixed(1)}${name}`,
+      );
+    });
   }
+  console.log(`bun -e 0 (fork to exit)   median ${median(base).toFixed(1)} ms`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

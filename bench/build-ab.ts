@@ -1,0 +1,113 @@
+// A/B comparison of zot builds (e.g. before and after a change of build flags or of start-up code):
+// every scenario of every binary runs in turn, run by run, so all of them see the same machine load,
+// which on a shared machine matters more than any single figure. Wall time is spawn to exit
+// (including `/usr/bin/time`, the same for all), peak RSS is GNU time's `%M`; a plain `bun -e 0`
+// start runs in the same rounds as the baseline.
+//
+//   bun bench/build-ab.ts [runs] [scenario,…] binary…
+//   e.g. bun bench/build-ab.ts 31 print,bare,version /tmp/zot-before dist/zot
+//
+// Scenarios: version (`zot --version`), print (`zot -p`, the model calls `bash` once, one sh
+// tool_call interceptor), bare (the same without extension), loop1 / loop50 (the model calls `read`
+// once / 50 times).
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { anthropicEvents, type TurnReply } from "../test/helpers/provider-server.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+const RUNS = Number(process.argv[2] ?? 21);
+const WHICH = (process.argv[3] ?? "print,bare,version").split(",");
+const BINARIES = process.argv.slice(4).map((b) => resolve(b));
+if (BINARIES.length === 0) BINARIES.push(join(ROOT, "dist", "zot"));
+
+const home = mkdtempSync(join(tmpdir(), "zot-ab-"));
+writeFileSync(join(home, "small.txt"), "a small file\n");
+const env: Record<string, string> = { PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH ?? ""}`, HOME: home, ZOT_HOME: home };
+
+type Body = { model: string; messages: { role: string; content: string | { type: string; text?: string }[] }[] };
+const server = Bun.serve({
+  hostname: "127.0.0.1",
+  port: 0,
+  async fetch(req) {
+    const body = (await req.json()) as Body;
+    const first = body.messages[0]!;
+    const text = typeof first.content === "string" ? first.content : (first.content.find((c) => c.type === "text")?.text ?? "");
+    const steps = Number(/steps=(\d+)/.exec(text)?.[1] ?? "2");
+    const tool = /tool=(\w+)/.exec(text)?.[1] ?? "bash";
+    const step = body.messages.filter((m) => m.role === "assistant").length + 1;
+    const reply: TurnReply =
+      step < steps
+        ? { kind: "turn", toolCalls: [{ id: `toolu_${step}`, name: tool, args: tool === "bash" ? { command: "true" } : { path: "small.txt" } }] }
+        : { kind: "turn", text: "Done." };
+    return new Response(anthropicEvents(reply, body.model).join(""), { headers: { "content-type": "text/event-stream" } });
+  },
+});
+const print = (prompt: string, ext: string | null) => [
+  "-p",
+  "--provider",
+  "anthropic",
+  "--base-url",
+  `http://127.0.0.1:${server.port}`,
+  "--api-key",
+  "sk-bench-key-0000",
+  "--no-session",
+  "--max-steps",
+  "100",
+  ...(ext ? ["-e", join(ROOT, "test", "fixtures", "agent", ext)] : []),
+  prompt,
+];
+const SCENARIOS: Record<string, string[]> = {
+  version: ["--version"],
+  print: print("steps=2 tool=bash run it", "shguard"),
+  bare: print("steps=2 tool=bash run it", null),
+  loop1: print("steps=2 tool=read loop", null),
+  loop50: print("steps=51 tool=read loop", null),
+};
+for (const w of WHICH) if (!(w in SCENARIOS)) throw new Error(`unknown scenario ${w} (${Object.keys(SCENARIOS).join(", ")})`);
+
+async function sample(cmd: string[]): Promise<{ ms: number; rssMiB: number }> {
+  const rssFile = join(home, "rss.txt");
+  const t0 = performance.now();
+  const proc = Bun.spawn(["/usr/bin/time", "-f", "%M", "-o", rssFile, ...cmd], { env, cwd: home, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [code, out, err] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  const ms = performance.now() - t0;
+  if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}: ${out}${err}`);
+  return { ms, rssMiB: Number(readFileSync(rssFile, "utf8").trim().split("\n").pop()) / 1024 };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+try {
+  // Private copies, so a rebuild of dist/zot during the run can't change what is measured.
+  const copies = BINARIES.map((b, i) => {
+    const copy = join(home, `zot-${i}`);
+    copyFileSync(b, copy);
+    return copy;
+  });
+  const rows: { label: string; cmd: string[] }[] = [{ label: "bun -e 0", cmd: [process.execPath, "-e", "0"] }];
+  copies.forEach((c, i) => WHICH.forEach((w) => rows.push({ label: `${w} · ${BINARIES[i]}`, cmd: [c, ...SCENARIOS[w]!] })));
+  const ms = rows.map(() => [] as number[]);
+  const rss = rows.map(() => [] as number[]);
+  for (const r of rows) await sample(r.cmd);
+  for (let run = 0; run < RUNS; run++) {
+    for (const [i, r] of rows.entries()) {
+      const s = await sample(r.cmd);
+      ms[i]!.push(s.ms);
+      rss[i]!.push(s.rssMiB);
+    }
+  }
+  const base = median(ms[0]!);
+  console.log(`machine: ${cpus().length} CPUs, ${cpus()[0]?.model ?? "unknown"}; bun ${Bun.version}; ${RUNS} interleaved runs; medians (wall time includes /usr/bin/time)`);
+  for (const [i, r] of rows.entries()) {
+    const m = median(ms[i]!);
+    console.log(`${m.toFixed(1).padStart(7)} ms  ${(m / base).toFixed(2)}× bun -e 0   peak RSS ${median(rss[i]!).toFixed(1)} MiB (max ${Math.max(...rss[i]!).toFixed(1)})   ${r.label}`);
+  }
+} finally {
+  server.stop(true);
+  rmSync(home, { recursive: true, force: true });
+}
