@@ -3,7 +3,7 @@
 // most the line being written. Loading tolerates exactly that: a cut last line is skipped with a
 // warning, and tool calls left without results get "aborted" results so providers accept the history.
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync, fstatSync } from "node:fs";
-import { createHash, randomBytes } from "node:crypto";
+import { randomHex } from "./random.ts";
 import { dirname, join, resolve } from "node:path";
 import type { Json, JsonObject } from "../ext/protocol.ts";
 import { emptyUsage } from "./messages.ts";
@@ -62,7 +62,7 @@ export type SessionInfo = { path: string; id: string; created: string; modified:
 
 /** First 16 hex digits of the sha256 of the absolute cwd. */
 export function sessionDir(home: string, cwd: string): string {
-  return join(home, "sessions", createHash("sha256").update(resolve(cwd)).digest("hex").slice(0, 16));
+  return join(home, "sessions", new Bun.CryptoHasher("sha256").update(resolve(cwd)).digest("hex").slice(0, 16));
 }
 
 /** `20261129T191500Z`: sorts by name in time order. */
@@ -84,7 +84,7 @@ export type NewSessionOptions = {
 /** A new transcript; the file appears with the first record, so a session without messages leaves nothing. */
 export function createSession(opts: NewSessionOptions): SessionWriter {
   const now = opts.now ?? new Date();
-  const id = randomBytes(4).toString("hex");
+  const id = randomHex(4);
   const path = join(sessionDir(opts.home, opts.cwd), `${sessionTimestamp(now)}-${id}.jsonl`);
   const meta: SessionMeta = { type: "session", version: SESSION_VERSION, id, cwd: resolve(opts.cwd), created: now.toISOString(), provider: opts.provider, model: opts.model };
   return new FileWriter(path, opts.secrets ?? [], meta, opts.onError ?? printError);

@@ -8,6 +8,7 @@ import { ZOT_VERSION } from "../cli/version.ts";
 import { defaultModel, findModel, isProviderName, loadModels, unknownModelNotice, type ProviderName } from "./catalog.ts";
 import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readConfig, rememberModel, resolveCredentials, authPath, type Env } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
+import { redactSecrets } from "./redact.ts";
 import { appendSession, createSession, latestSession, noSession, openSession, type LoadedSession, type SessionWriter } from "./session.ts";
 import { emptyUsage } from "./messages.ts";
 
@@ -40,7 +41,7 @@ export type RuntimeOptions = {
   host?: ExtensionHost;
 };
 
-export type Created = { ok: true; runtime: Runtime; notices: string[] } | { ok: false; error: string };
+export type Created = { ok: true; runtime: Runtime; notices: string[] } | { ok: false; error: string; usage?: true };
 
 export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   const notices: string[] = [];
@@ -78,7 +79,9 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   const keyed = provider in PROVIDER_ENV_KEYS;
   if (keyed && !creds.credential) {
     const vars = PROVIDER_ENV_KEYS[provider].join(" or ");
-    return { ok: false, error: `No API key for ${provider}: set ${vars}, pass --api-key, or add the key to ${authPath(o.home)}.` };
+    // A refused auth.json (group/world-readable) is the likely cause; say so in the same breath.
+    const why = creds.warnings.length ? ` ${creds.warnings.join(" ")}` : "";
+    return { ok: false, error: `No API key for ${provider}: set ${vars}, pass --api-key, or add the key to ${authPath(o.home)}.${why}` };
   }
 
   const catalog = loadModels(o.home);
@@ -96,6 +99,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
 
   // Extensions start as soon as hello_ack's facts are known; the provider client, the tools and the
   // loop are loaded while they boot (on another core), instead of before.
+  const secrets = knownSecrets(o.home, o.env, o.apiKey);
   const host = o.host ?? new Host();
   const loading = host.load({
     extPaths: o.ext,
@@ -104,6 +108,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     home: o.home,
     info: { zotVersion: ZOT_VERSION, provider, model, cwd: o.cwd },
     ...(o.extTrace !== undefined ? { traceFile: resolve(o.extTrace) } : {}),
+    mask: (text) => redactSecrets(text, secrets),
   });
   const [{ createProvider }, { selectTools }, { Runtime }] = await Promise.all([import("./providers/index.ts"), import("./tools/index.ts"), import("./runtime.ts")]);
   const client = createProvider({
@@ -115,15 +120,21 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   });
   const selected = o.noTools ? { tools: [] } : selectTools(o.tools ?? null);
   const report = await loading;
+  if (report.traceError) {
+    await host.shutdown();
+    return { ok: false, error: report.traceError, usage: true };
+  }
   if (selected.error) {
     await host.shutdown();
     return { ok: false, error: selected.error };
   }
-  for (const e of report.errors) notices.push(`Extension ${e.extension} did not load: ${e.message}${e.log ? ` (log: ${e.log})` : ""}`);
+  for (const e of report.errors) {
+    const log = e.log && !e.message.includes(e.log) ? ` (log: ${e.log})` : "";
+    notices.push(`Extension ${e.extension} did not load: ${e.message}${log}`);
+  }
 
   if (o.noYolo && !o.interactive) notices.push("--no-yolo has no effect here: there is nobody to confirm tool calls in this mode, so tools run without asking.");
 
-  const secrets = knownSecrets(o.home, o.env, o.apiKey);
   let session: SessionWriter;
   if (o.noSession) session = noSession;
   else if (loaded) {

@@ -139,7 +139,7 @@ export async function runAgent(args: CliArgs): Promise<number> {
     io.err(notice(created.error));
     await host.shutdown();
     unhook();
-    return 1;
+    return created.usage ? 2 : 1;
   }
   const { runtime, notices } = created;
   let code: number;

@@ -4,7 +4,7 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { randomBytes } from "node:crypto";
+import { randomHex } from "../random.ts";
 import type { JsonObject } from "../../ext/protocol.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
 import { errorText, stringArg, textResult } from "./common.ts";
@@ -201,7 +201,7 @@ class Output {
     this.tail = this.small;
     this.small = "";
     try {
-      const path = join(tmpdir(), `zot-bash-${randomBytes(6).toString("hex")}.log`);
+      const path = join(tmpdir(), `zot-bash-${randomHex(6)}.log`);
       this.spill = { fd: openSync(path, "wx", 0o600), path };
     } catch (err) {
       this.spillError = errorText(err);

@@ -3,7 +3,7 @@
 import { closeSync, fchmodSync, fsyncSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import { randomBytes } from "node:crypto";
+import { randomHex } from "../random.ts";
 import type { Json, JsonObject } from "../../ext/protocol.ts";
 import type { ToolOutput } from "../tool.ts";
 
@@ -58,7 +58,7 @@ export function atomicWrite(path: string, data: string | Uint8Array, mode?: numb
   } catch {
     // A new file: no mode to keep, and no link to follow.
   }
-  const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
+  const tmp = join(dirname(target), `.${basename(target)}.${randomHex(6)}.tmp`);
   const wanted = mode ?? keepMode;
   const fd = openSync(tmp, "wx", wanted ?? 0o666);
   try {

@@ -1,0 +1,8 @@
+// Random hex names for temp files and session ids. Web Crypto instead of node:crypto: loading the
+// node module costs startup time and memory on every run, and nothing here needs more than this.
+export function randomHex(bytes: number): string {
+  const buf = crypto.getRandomValues(new Uint8Array(bytes));
+  let out = "";
+  for (const b of buf) out += b.toString(16).padStart(2, "0");
+  return out;
+}
