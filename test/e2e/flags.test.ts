@@ -31,6 +31,7 @@ describe("flag errors exit 2 with one sentence", () => {
     ["a missing mock script", ["-p", "--mock-script", "/nonexistent.jsonl", "x"], "--mock-script /nonexistent.jsonl is not a readable file"],
     ["a print run without a prompt", ["-p", "--provider", "mock"], "no prompt"],
     ["a prompt argument to zot rpc", ["rpc", "--provider", "mock", "hello"], "zot rpc takes no prompt argument"],
+    ["an extension trace that cannot be written", ["-p", "--provider", "mock", "--ext-trace", "/nonexistent/dir/t.jsonl", "x"], "cannot write the extension trace to /nonexistent/dir/t.jsonl"],
   ];
   for (const [what, args, message] of cases) {
     test(`rejects ${what}`, async () => {
