@@ -9,9 +9,9 @@ import { applyEvent } from "./chat-events.ts";
 import { showLoadProblems, startupReport } from "./load-errors.ts";
 import { FrameScheduler } from "./scheduler.ts";
 import { ConfirmDialog } from "./confirm.ts";
-import { Editor } from "./editor.ts";
+import { cleanInput, Editor } from "./editor.ts";
 import { History, historyPath } from "./history.ts";
-import { KeyDecoder, keyLabel, type Key } from "./keys.ts";
+import { KeyDecoder, keyLabel, wheelDirection, type Key } from "./keys.ts";
 import { layout } from "./layout.ts";
 import { Notes } from "./notes.ts";
 import type { Modal } from "./pickers.ts";
@@ -25,13 +25,16 @@ import { installRestoreHandlers, Terminal } from "./terminal.ts";
 import { detectBackground, type Style } from "./theme.ts";
 import { savedTheme, styleFor, type ThemeChoice } from "./theming.ts";
 import { Transcript, type InfoLevel } from "./transcript.ts";
-import { replay } from "./replay.ts";
+import { replay, shownReplies } from "./replay.ts";
 import { wrap } from "./wrap.ts";
+import { sanitize } from "./ansi.ts";
 
 export type TuiOptions = {
   home: string;
   noYolo: boolean;
   initialPrompt?: string;
+  /** `zot -r`: open the /sessions picker at start (an initial prompt then waits in the editor). */
+  resume?: boolean;
   /** One-line notices from startup (unknown model, config warnings) shown in the chat. */
   notices: string[];
 };
@@ -40,6 +43,7 @@ const FRAME_MS = 16;
 const TICK_MS = 80;
 const ESC_TIMEOUT_MS = 30;
 const EXIT_WINDOW_MS = 2000;
+const LINE_SCROLL = 3;
 
 type StatusLine = { text: string; level: InfoLevel; until: number };
 const STATUS_ROLE = { info: "muted", success: "success", warn: "warning", error: "error" } as const;
@@ -67,7 +71,8 @@ class App implements CommandContext {
   private offset = 0;
   private lastTotal = 0;
   private chatHeight = 0;
-  private turn: { since: number; label: string; done: Promise<void> } | null = null;
+  /** The running turn or busy command; `stop` cancels work that is not the runtime's (a key check). */
+  private turn: { since: number; label: string; done: Promise<void>; stop?: () => void } | null = null;
   private ctrlCAt = 0;
   private readonly frames = new FrameScheduler(() => this.draw(), FRAME_MS);
   private escTimer: ReturnType<typeof setTimeout> | null = null;
@@ -112,7 +117,11 @@ class App implements CommandContext {
     this.frames.now();
     // A saved theme choice wins over the terminal's background.
     if (!this.theme.saved) void this.detectTheme();
-    if (this.opts.initialPrompt?.trim()) this.submitPrompt(this.opts.initialPrompt, null);
+    if (this.opts.resume) {
+      // The prompt belongs to the session the user is about to pick, so it waits in the editor.
+      if (this.opts.initialPrompt?.trim()) this.editor.setText(cleanInput(this.opts.initialPrompt));
+      void runBuiltin(this, "sessions", "");
+    } else if (this.opts.initialPrompt?.trim()) this.submitPrompt(this.opts.initialPrompt, null);
 
     const code = await done;
     clearInterval(ticker);
@@ -154,16 +163,18 @@ class App implements CommandContext {
     this.confirms = [];
     if (!this.turn) return;
     this.runtime.abort();
+    this.turn.stop?.();
     await this.turn.done;
   }
 
-  async busyWhile(label: string, work: () => Promise<void>): Promise<void> {
+  async busyWhile(label: string, work: (signal: AbortSignal) => Promise<void>): Promise<void> {
     let release: () => void = () => {};
     const done = new Promise<void>((r) => (release = r));
-    this.turn = { since: Date.now(), label, done };
+    const stop = new AbortController();
+    this.turn = { since: Date.now(), label, done, stop: () => stop.abort() };
     this.schedule();
     try {
-      await work();
+      await work(stop.signal);
     } finally {
       this.turn = null;
       release();
@@ -174,7 +185,7 @@ class App implements CommandContext {
 
   reloadChat(): void {
     this.transcript.clear();
-    replay(this.transcript, this.runtime.messages());
+    replay(this.transcript, this.runtime.messages(), shownReplies(this.runtime.sessionPath));
     this.offset = 0;
     this.schedule();
   }
@@ -218,7 +229,10 @@ class App implements CommandContext {
       clearTimeout(this.escTimer);
       this.escTimer = null;
     }
-    for (const key of this.decoder.feed(data)) this.onKey(key);
+    const keys = this.decoder.feed(data);
+    const wheel = wheelDirection(keys);
+    if (wheel !== 0 && !this.confirms[0] && !this.modal && !this.panels.panel && !this.popups.open) this.scrollBy(wheel * keys.length);
+    else for (const key of keys) this.onKey(key);
     if (this.decoder.pending) {
       this.escTimer = setTimeout(() => {
         this.escTimer = null;
@@ -271,6 +285,12 @@ class App implements CommandContext {
         return this.scrollBy(Math.max(1, this.chatHeight - 2));
       case "pagedown":
         return this.scrollBy(-Math.max(1, this.chatHeight - 2));
+      case "shift+up":
+      case "alt+up":
+        return this.scrollBy(LINE_SCROLL);
+      case "shift+down":
+      case "alt+down":
+        return this.scrollBy(-LINE_SCROLL);
       case "ctrl+end":
         this.offset = 0;
         return;
@@ -285,7 +305,8 @@ class App implements CommandContext {
         return;
       case "up":
       case "down": {
-        if (this.editor.empty && !this.editor.browsingHistory) return this.scrollBy(label === "up" ? 3 : -3);
+        // Like a shell: up on an empty editor recalls the previous prompt (the chat scrolls with
+        // pgup/pgdn and shift+up/down).
         if (this.editor.handle(label, null)) return;
         if (label === "up") this.editor.historyPrev();
         else this.editor.historyNext();
@@ -307,7 +328,8 @@ class App implements CommandContext {
     const raw = this.editor.text;
     if (raw.trim() === "") return;
     const cmd = raw.trimStart().startsWith("/") ? parseSlash(raw) : null;
-    if (cmd) {
+    // A prompt that starts with an absolute path ("/etc/hosts looks wrong") is not a command.
+    if (cmd && !cmd.name.includes("/")) {
       const item = findCommand(this.commands(), cmd.name);
       if (!item) {
         this.status([{ text: `Unknown command /${cmd.name}; type / to see the commands.`, level: "error" }], 5000);
@@ -432,7 +454,7 @@ class App implements CommandContext {
         this.submitPrompt(intent.text, intent.extension);
         break;
       case "insert":
-        this.editor.insert(intent.text);
+        this.editor.insert(cleanInput(intent.text));
         this.popups.refresh();
         break;
       case "command_error":
@@ -499,22 +521,29 @@ class App implements CommandContext {
     this.frames.schedule();
   }
 
+  /** What the empty editor says: who has the keys, or what enter does now. */
+  private placeholder(): string {
+    if (this.confirms[0]) return "answer the question above";
+    if (this.modal) return "the box above has the keys · esc closes it";
+    if (this.panels.panel) return "the panel has the keys · esc closes it";
+    if (this.turn) return "enter queues a prompt · esc cancels the turn";
+    return "Ask anything · / commands · @ files";
+  }
+
   private draw(): void {
     const now = Date.now();
     const width = this.term.columns;
     const rows = this.term.rows;
     const style = this.style;
     const total = this.transcript.totalLines(width, style, now);
-    // Scrolled up: new output must not move what the user is reading.
-    if (this.offset > 0 && total > this.lastTotal) this.offset += total - this.lastTotal;
-    this.lastTotal = total;
+    const notes = this.notes.render(width, style);
+    // Scrolled up: new output (chat or notes, both below what is read) must not move the view.
+    const below = total + (notes.length > 0 ? notes.length + 1 : 0);
+    if (this.offset > 0 && below !== this.lastTotal) this.offset = Math.max(0, this.offset + below - this.lastTotal);
+    this.lastTotal = below;
 
     const overlay = this.confirms[0]?.render(width, style) ?? this.modal?.render(width, style) ?? this.popups.render(width, style);
-    const placeholder = this.panels.panel
-      ? "the panel has the keys · esc closes it"
-      : this.turn
-        ? "enter queues a prompt · esc cancels the turn"
-        : "Ask anything · / commands · @ files";
+    const placeholder = this.placeholder();
     const frame = layout({
       width,
       rows,
@@ -523,10 +552,11 @@ class App implements CommandContext {
         window: (h, off) => this.transcript.window(width, style, now, h, off),
         total: () => total,
       },
-      notes: this.notes.render(width, style),
+      notes,
       offset: this.offset,
       // Wrapped, not cut: a reload error's log path is at the end of its line.
-      messages: this.statusLines.flatMap((s) => wrap(s.text, width).map((l) => style.fg(STATUS_ROLE[s.level], l))),
+      // Status text can come from extensions (command errors, load errors): sanitized like notes.
+      messages: this.statusLines.flatMap((s) => wrap(sanitize(s.text), width).map((l) => style.fg(STATUS_ROLE[s.level], l))),
       queue: this.queue.render(width, style),
       panel: this.panels.panel ? (h) => this.panels.panel!.render(width, h, style) : null,
       overlay,

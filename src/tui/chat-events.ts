@@ -6,7 +6,8 @@ import type { Transcript } from "./transcript.ts";
 export function applyEvent(t: Transcript, ev: AgentEvent, now: number): boolean {
   switch (ev.type) {
     case "text_delta":
-      t.appendAssistant(ev.text);
+      if (ev.held) t.appendHeld(ev.text);
+      else t.appendAssistant(ev.text);
       return true;
     case "thinking_delta":
       t.appendThinking(ev.text);
@@ -24,15 +25,19 @@ export function applyEvent(t: Transcript, ev: AgentEvent, now: number): boolean 
       t.toolResult(ev.id, ev.name, ev.content, ev.is_error, ev.duration_ms, ev.extension, now);
       return true;
     case "assistant_message":
-      if (ev.blocked) t.addInfo(`Reply hidden by ${ev.blocked_by ?? "an extension"}${ev.reason ? `: ${ev.reason}` : ""}`, "warn");
-      else t.finishAssistant(ev.text);
+      // Deltas are held while an assistant_message interceptor runs, so a hidden reply normally
+      // streamed nothing; anything that did stream is withdrawn too.
+      if (ev.blocked) {
+        t.dropOpenAssistant();
+        t.addInfo(`reply hidden by ${ev.blocked_by ?? "an extension"}${ev.reason ? `: ${ev.reason}` : ""}`, "info");
+      } else t.finishAssistant(ev.text);
       return true;
     case "turn_end":
       t.closeStreams();
       if (ev.stop === "error" && ev.error) t.addInfo(ev.error, "error");
       return true;
     case "turn_blocked":
-      t.addInfo(`Turn blocked by ${ev.extension}: ${ev.reason}`, "warn");
+      t.addInfo(`Turn blocked by ${ev.extension}: ${ev.reason}`, "error");
       return true;
     case "error":
       t.addInfo(ev.message, "error");

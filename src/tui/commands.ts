@@ -10,6 +10,7 @@ import type { InfoLevel } from "./transcript.ts";
 import { themeNames } from "./theme.ts";
 import { BUILTIN_COMMANDS, type SlashItem } from "./slash.ts";
 import { withLog } from "./load-errors.ts";
+import { PROBE_TIMEOUT_MS, probeKey, probeRequest } from "./login-probe.ts";
 
 export const RELOAD_STATUS_MS = 5000;
 
@@ -25,8 +26,8 @@ export interface CommandContext {
   openModal(modal: Modal | null): void;
   /** Cancels the running turn and drops the queue; resolves once the turn has stopped. */
   cancelTurn(): Promise<void>;
-  /** Runs `work` with the busy spinner labelled `label`. */
-  busyWhile(label: string, work: () => Promise<void>): Promise<void>;
+  /** Runs `work` with the busy spinner labelled `label`; esc (cancelTurn) aborts `signal`. */
+  busyWhile(label: string, work: (signal: AbortSignal) => Promise<void>): Promise<void>;
   /** Rebuilds the chat from the runtime's messages (after /sessions or /compact). */
   reloadChat(): void;
   /** Forgets the chat, notes, queue and extension load errors (after /clear). */
@@ -216,9 +217,7 @@ function login(ctx: CommandContext, args: string): void {
             ctx.status([{ text: "No key entered; nothing was saved.", level: "warn" }], 4000);
             return;
           }
-          const r = saveApiKey(ctx.home, provider, key);
-          if (r.ok) ctx.status([{ text: `Saved the ${provider} key to ${r.path} (mode 0600).`, level: "success" }], 5000);
-          else ctx.status([{ text: r.error, level: "error" }], 8000);
+          offerProbe(ctx, provider, key);
         },
       }),
     );
@@ -240,6 +239,44 @@ function login(ctx: CommandContext, args: string): void {
   );
 }
 
+function saveKey(ctx: CommandContext, provider: string, key: string, note: string, level: InfoLevel): void {
+  const r = saveApiKey(ctx.home, provider, key);
+  if (r.ok) ctx.status([{ text: `${note}Saved the ${provider} key to ${r.path} (mode 0600).`, level }], 6000);
+  else ctx.status([{ text: r.error, level: "error" }], 8000);
+}
+
+/** Offers one cheap request with the new key before saving it; a refused key is not saved. */
+function offerProbe(ctx: CommandContext, provider: string, key: string): void {
+  // The current model may live behind its own endpoint (models.json `baseUrl`).
+  const current = provider === ctx.runtime.provider ? ctx.runtime.models().find((m) => m.provider === provider && m.id === ctx.runtime.model) : undefined;
+  const req = probeRequest(provider, key, current?.baseUrl);
+  if (!req) {
+    saveKey(ctx, provider, key, "", "success");
+    return;
+  }
+  type Choice = "check" | "save";
+  ctx.openModal(
+    new Picker<Choice>({
+      title: `Check the ${provider} key first?`,
+      items: ["check", "save"],
+      key: (c) => c,
+      row: (c) => (c === "check" ? { label: "check it, then save", detail: `GET ${req.url}` } : { label: "save without checking" }),
+      onPick: (c) => {
+        if (c === "save") return saveKey(ctx, provider, key, "", "success");
+        void ctx.busyWhile("checking the key", async (signal) => {
+          const r = await probeKey(req, PROBE_TIMEOUT_MS, signal);
+          if (signal.aborted) ctx.status([{ text: "Login cancelled; nothing was saved.", level: "info" }], 4000);
+          else if (r.kind === "ok") saveKey(ctx, provider, key, `The key works (HTTP ${r.status} from ${r.url}). `, "success");
+          else if (r.kind === "rejected")
+            ctx.status([{ text: `${provider} refused the key (HTTP ${r.status} from ${r.url}); nothing was saved. Run /login ${provider} to try another.`, level: "error" }], 10_000);
+          else saveKey(ctx, provider, key, `Could not check the key (${r.url}: ${r.why}). `, "warn");
+        });
+      },
+      onCancel: () => ctx.status([{ text: "Login cancelled; nothing was saved.", level: "info" }], 4000),
+    }),
+  );
+}
+
 function logout(ctx: CommandContext, args: string): void {
   const provider = args.trim() || ctx.runtime.provider;
   const r = removeApiKey(ctx.home, provider);
@@ -254,11 +291,12 @@ export const KEY_HELP: readonly [string, string][] = [
   ["esc", "cancel the turn and drop the queue; when idle clear notes, then the input"],
   ["ctrl+c", "clear the input; twice within 2 s exits"],
   ["ctrl+d", "exit (on an empty editor)"],
-  ["ctrl+o", "expand/collapse tool output and thinking"],
+  ["ctrl+o", "expand/collapse tool output, thinking and long prompts"],
   ["ctrl+l", "redraw the screen"],
-  ["pgup / pgdn", "scroll the chat (up/down too when the editor is empty)"],
+  ["↑ / ↓, ctrl+p / ctrl+n", "previous / next prompt (↑/↓ first move within a multi-line prompt)"],
+  ["pgup / pgdn", "scroll the chat a page"],
+  ["shift+↑ / shift+↓, wheel", "scroll the chat 3 lines (alt+↑/↓ too)"],
   ["ctrl+home / ctrl+end", "top / bottom of the chat"],
-  ["ctrl+p / ctrl+n", "previous / next prompt from history (↑/↓ while browsing)"],
   ["ctrl+a / ctrl+e, home / end", "start / end of line"],
   ["alt+left / alt+right", "word left / right"],
   ["ctrl+u / ctrl+k", "delete to start / end of line"],

@@ -1,8 +1,9 @@
 // The multi-line prompt editor: a text buffer with a cursor, readline-style keys, prompt history
 // and paste chips (a large paste shows as one short token and is expanded when the prompt is sent).
+import { sanitize } from "./ansi.ts";
 import { nextCluster } from "./width.ts";
 import { truncate } from "./wrap.ts";
-import type { History } from "./history.ts";
+import type { History, HistoryEntry } from "./history.ts";
 import type { Style } from "./theme.ts";
 
 const CHIP_MIN_LINES = 8;
@@ -41,7 +42,7 @@ export class Editor {
 
   /** Bracketed paste: normalised to plain text; big pastes become a chip. */
   paste(raw: string): void {
-    const text = cleanPaste(raw);
+    const text = cleanInput(raw);
     const lines = text.replace(/\n$/, "").split("\n").length;
     if (lines < CHIP_MIN_LINES && text.length < CHIP_MIN_CHARS) {
       this.insert(text);
@@ -53,11 +54,16 @@ export class Editor {
     this.insert(chip);
   }
 
-  /** The prompt with chips expanded; clears the editor and records history. */
+  /** The prompt with chips expanded; clears the editor and records history (chips and their content). */
   submit(): string {
     let out = this.text;
-    for (const [chip, text] of this.chips) out = out.split(chip).join(text);
-    this.history.add(this.text);
+    const used: Record<string, string> = {};
+    for (const [chip, text] of this.chips) {
+      if (!out.includes(chip)) continue;
+      used[chip] = text;
+      out = out.split(chip).join(text);
+    }
+    this.history.add(this.text, Object.keys(used).length > 0 ? used : undefined);
     this.clear();
     return out;
   }
@@ -148,16 +154,18 @@ export class Editor {
 
   /** Recalls an older prompt; false when there is none. */
   historyPrev(): boolean {
-    const entry = this.history.prev(this.text);
-    if (entry === null) return false;
-    this.setText(entry);
-    return true;
+    return this.recall(this.history.prev(this.text));
   }
 
   historyNext(): boolean {
-    const entry = this.history.next();
+    return this.recall(this.history.next());
+  }
+
+  /** Shows a history entry; a recalled paste chip sends its content again. */
+  private recall(entry: HistoryEntry | null): boolean {
     if (entry === null) return false;
-    this.setText(entry);
+    for (const [chip, text] of Object.entries(entry.pastes ?? {})) this.chips.set(chip, text);
+    this.setText(entry.text);
     return true;
   }
 
@@ -242,27 +250,29 @@ export class Editor {
   }
 }
 
-function cleanPaste(raw: string): string {
-  return (
-    raw
-      .replace(/\r\n?/g, "\n")
-      .replace(/\t/g, "    ")
-      // Pasted escape sequences and control bytes must not reach the screen or the prompt.
-      .replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "")
-      .replace(/[\x00-\x09\x0b-\x1f\x7f]/g, "")
-  );
+/** Text from outside the keyboard (a paste, an extension's insert) as plain characters. */
+export function cleanInput(raw: string): string {
+  // Escape sequences and control bytes must not reach the screen or the prompt; a lone \r is a
+  // line break from an old Mac or a terminal that sends one for enter.
+  return sanitize(raw.replace(/\r\n?/g, "\n"));
 }
 
+// The cursor moves and deletes by grapheme cluster, so an emoji with a skin tone or a ZWJ family
+// is one step and is never split.
 function prevPos(text: string, i: number): number {
   if (i <= 0) return 0;
-  const c = text.charCodeAt(i - 1);
-  return c >= 0xdc00 && c <= 0xdfff && i >= 2 ? i - 2 : i - 1;
+  let p = lineStart(text, i);
+  if (p === i) return i - 1;
+  for (;;) {
+    const next = nextCluster(text, p).end;
+    if (next >= i) return p;
+    p = next;
+  }
 }
 
 function nextPos(text: string, i: number): number {
   if (i >= text.length) return text.length;
-  const c = text.charCodeAt(i);
-  return c >= 0xd800 && c <= 0xdbff && i + 1 < text.length ? i + 2 : i + 1;
+  return text[i] === "\n" ? i + 1 : Math.min(text.length, nextCluster(text, i).end);
 }
 
 const isWord = (ch: string | undefined): boolean => ch !== undefined && /[\p{L}\p{N}_]/u.test(ch);

@@ -1,5 +1,6 @@
 // Prompt history, persisted per project directory under $ZOT_HOME/history so up-arrow recall in one
-// project never surfaces prompts typed in another. One JSON string per line; appends only.
+// project never surfaces prompts typed in another. One JSON value per line, appends only: a string,
+// or `{"text", "pastes"}` when the prompt held paste chips (the chips' contents come back with it).
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -10,8 +11,11 @@ export function historyPath(home: string, cwd: string): string {
   return join(home, "history", `${key}.jsonl`);
 }
 
+/** A recalled prompt: its text as typed, with any paste chips it holds mapped to their content. */
+export type HistoryEntry = { text: string; pastes?: Record<string, string> };
+
 export class History {
-  private entries: string[] = [];
+  private entries: HistoryEntry[] = [];
   private index: number;
   private draft = "";
 
@@ -25,16 +29,18 @@ export class History {
   }
 
   /** Records a submitted prompt (consecutive duplicates are kept once) and resets browsing. */
-  add(text: string): void {
+  add(text: string, pastes?: Record<string, string>): void {
     this.index = this.entries.length;
-    if (text.trim() === "" || this.entries[this.entries.length - 1] === text) return;
-    this.entries.push(text);
+    const last = this.entries[this.entries.length - 1];
+    if (text.trim() === "" || (last?.text === text && !pastes && !last.pastes)) return;
+    const entry: HistoryEntry = pastes ? { text, pastes } : { text };
+    this.entries.push(entry);
     if (this.entries.length > MAX_ENTRIES) this.entries.splice(0, this.entries.length - MAX_ENTRIES);
     this.index = this.entries.length;
     if (!this.path) return;
     try {
       mkdirSync(join(this.path, ".."), { recursive: true });
-      appendFileSync(this.path, JSON.stringify(text) + "\n", { mode: 0o600 });
+      appendFileSync(this.path, JSON.stringify(pastes ? entry : text) + "\n", { mode: 0o600 });
     } catch {
       // History is a convenience; a read-only home must not break prompting.
     }
@@ -45,7 +51,7 @@ export class History {
   }
 
   /** The previous entry, remembering `current` as the draft when browsing starts; null at the oldest. */
-  prev(current: string): string | null {
+  prev(current: string): HistoryEntry | null {
     if (this.index === 0) return null;
     if (!this.browsing) this.draft = current;
     this.index--;
@@ -53,10 +59,10 @@ export class History {
   }
 
   /** The next entry, or the saved draft past the newest; null when not browsing. */
-  next(): string | null {
+  next(): HistoryEntry | null {
     if (!this.browsing) return null;
     this.index++;
-    return this.browsing ? (this.entries[this.index] ?? "") : this.draft;
+    return this.browsing ? (this.entries[this.index] ?? { text: "" }) : { text: this.draft };
   }
 
   reset(): void {
@@ -64,22 +70,32 @@ export class History {
   }
 }
 
-function readEntries(path: string): string[] {
+function readEntries(path: string): HistoryEntry[] {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch {
     return [];
   }
-  const out: string[] = [];
+  const out: HistoryEntry[] = [];
   for (const line of text.split("\n")) {
     if (!line) continue;
     try {
       const v: unknown = JSON.parse(line);
-      if (typeof v === "string") out.push(v);
+      if (typeof v === "string") out.push({ text: v });
+      else if (isEntry(v)) out.push(v.pastes ? { text: v.text, pastes: v.pastes } : { text: v.text });
     } catch {
       // A torn last line from a crash is skipped, not fatal.
     }
   }
   return out.slice(-MAX_ENTRIES);
+}
+
+function isEntry(v: unknown): v is HistoryEntry {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
+  const o = v as Record<string, unknown>;
+  if (typeof o.text !== "string") return false;
+  if (o.pastes === undefined) return true;
+  if (o.pastes === null || typeof o.pastes !== "object" || Array.isArray(o.pastes)) return false;
+  return Object.values(o.pastes).every((x) => typeof x === "string");
 }

@@ -273,3 +273,16 @@ export function keyLabel(k: Key): string {
   parts.push(k.name === "rune" ? (k.text === " " ? "space" : (k.text ?? "")) : k.name);
   return parts.join("+");
 }
+
+/**
+ * Terminals turn the mouse wheel into arrow keys on the alternate screen ("alternate scroll"),
+ * several per notch in one write; a typed arrow comes alone. A read of nothing but two or more
+ * plain up (or down) arrows is the wheel: 1 scrolls back, -1 forward, 0 is not the wheel.
+ */
+export function wheelDirection(keys: readonly Key[]): 1 | -1 | 0 {
+  if (keys.length < 2) return 0;
+  const name = keys[0]!.name;
+  if (name !== "up" && name !== "down") return 0;
+  if (!keys.every((k) => k.name === name && !k.ctrl && !k.alt && !k.shift)) return 0;
+  return name === "up" ? 1 : -1;
+}

@@ -60,7 +60,7 @@ export function layout(input: LayoutInput): Frame {
   const offset = Math.max(0, Math.min(input.offset, total - chatHeight));
   let chat = chatWindow(input.chat, notes, chatHeight, offset);
   if (offset > 0 && chatHeight > 0) {
-    const hint = style.inverse(truncate(` ↓ ${offset} more line${offset === 1 ? "" : "s"} below · pgdn or ctrl+end to catch up `, width));
+    const hint = style.inverse(truncate(` ↓ ${offset} more line${offset === 1 ? "" : "s"} below · pgdn/shift+↓ scroll · ctrl+end catches up `, width));
     chat = [...chat.slice(0, chatHeight - 1), hint];
   }
   while (chat.length < chatHeight) chat.push("");

@@ -49,7 +49,18 @@ export class Notes {
     this.version++;
   }
 
+  private cache: { width: number; version: number; style: Style; lines: string[] } | null = null;
+
+  /** The notes' lines; drawn again only when the notes, the width or the theme changed. */
   render(width: number, style: Style): string[] {
+    const c = this.cache;
+    if (c && c.width === width && c.version === this.version && c.style === style) return c.lines;
+    const lines = this.draw(width, style);
+    this.cache = { width, version: this.version, style, lines };
+    return lines;
+  }
+
+  private draw(width: number, style: Style): string[] {
     const out: string[] = [];
     for (const note of this.items) {
       const label = `[${sanitize(note.extension)}] `;

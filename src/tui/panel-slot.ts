@@ -24,7 +24,11 @@ export class PanelSlot {
 
   /** Opens a panel; a panel already open is closed and its owner told. */
   open(extension: string, content: PanelContent): void {
-    if (this.panel) this.host.panelClose(this.panel.id);
+    const prev = this.panel;
+    // The host routes panel frames by id alone and already points this id at the new owner, so
+    // closing the old panel by the same id would reach the new owner and orphan its panel. That
+    // covers the owner re-opening its own panel (a redraw) too.
+    if (prev && prev.id !== content.id) this.host.panelClose(prev.id);
     this.panel = new Panel(extension, content.id, content);
     this.closedBy = null;
   }
@@ -40,7 +44,12 @@ export class PanelSlot {
   closedByExtension(extension: string, panelId: string): void {
     if (!this.owns(extension, panelId)) return;
     this.panel = null;
+    // The exit report follows in the same tick when the host closed it for a dead extension;
+    // after that, a later exit has nothing to do with this panel.
     this.closedBy = extension;
+    queueMicrotask(() => {
+      if (this.closedBy === extension) this.closedBy = null;
+    });
   }
 
   /** The owner exited: true when that closed the open panel. */

@@ -9,6 +9,7 @@ import type { Style } from "./theme.ts";
 import { truncate, wrap } from "./wrap.ts";
 
 export const COLLAPSED_TOOL_LINES = 12;
+export const COLLAPSED_USER_LINES = 12;
 
 export type InfoLevel = "info" | "success" | "warn" | "error";
 
@@ -27,6 +28,10 @@ export type ToolEntry = Base & {
   startedAt: number;
   durationMs?: number;
   output: string;
+  /** Line breaks in `output`, counted as progress arrives so a long live output is never rescanned. */
+  breaks: number;
+  /** The output's rendered lines, kept apart from the header so the spinner's ticks do not re-render them. */
+  body?: { key: string; lines: string[] };
 };
 /** `tag` lets a group of lines be removed later (extension load errors). */
 export type InfoEntry = Base & { kind: "info"; text: string; level: InfoLevel; tag?: string };
@@ -68,13 +73,60 @@ export class Transcript {
     this.touch(e);
   }
 
-  /** The final user-visible text (after interception) replaces what was streamed. */
+  /**
+   * A held delta (an assistant_message interceptor ran): the reply's text, released after the
+   * model finished. The message's tool calls already have blocks (started while streaming); the
+   * text goes above them, where it was in the reply.
+   */
+  appendHeld(delta: string): void {
+    const at = this.stepStart();
+    if (at === this.entries.length) return this.appendAssistant(delta);
+    const prev = this.entries[at - 1];
+    if (prev && prev.kind === "assistant" && prev.open) {
+      prev.text += delta;
+      this.touch(prev);
+      return;
+    }
+    this.entries.splice(at, 0, { kind: "assistant", text: delta, open: true, version: 0 });
+    this.version++;
+  }
+
+  /**
+   * The final user-visible text (after interception) replaces what was streamed. The reply it
+   * belongs to sits right above the message's tool calls, which are still running.
+   */
   finishAssistant(text: string): void {
-    const last = this.entries[this.entries.length - 1];
-    const e = last && last.kind === "assistant" ? last : this.openEntry("assistant");
+    const at = this.stepStart();
+    const prev = this.entries[at - 1];
+    let e: AssistantEntry;
+    if (prev && prev.kind === "assistant") e = prev;
+    else {
+      e = { kind: "assistant", text: "", open: false, version: 0 };
+      this.entries.splice(at, 0, e);
+      this.version++;
+    }
     e.text = text;
     e.open = false;
     this.touch(e);
+  }
+
+  /** Where the current model message's trailing tool calls (not run yet) begin. */
+  private stepStart(): number {
+    let i = this.entries.length;
+    while (i > 0) {
+      const e = this.entries[i - 1]!;
+      if (e.kind !== "tool" || e.status !== "running") break;
+      i--;
+    }
+    return i;
+  }
+
+  /** Removes a reply still streaming (an interceptor hid it). */
+  dropOpenAssistant(): void {
+    const last = this.entries[this.entries.length - 1];
+    if (!last || last.kind !== "assistant" || !last.open) return;
+    this.entries.pop();
+    this.version++;
   }
 
   appendThinking(delta: string): void {
@@ -96,7 +148,7 @@ export class Transcript {
   toolStart(id: string, name: string, now: number): void {
     this.closeStreams();
     if (this.tool(id)) return;
-    this.push({ kind: "tool", id, name, args: "", status: "running", startedAt: now, output: "", version: 0 });
+    this.push({ kind: "tool", id, name, args: "", status: "running", startedAt: now, output: "", breaks: 0, version: 0 });
   }
 
   toolCall(id: string, name: string, args: Json, extension: string | undefined, now: number): void {
@@ -112,6 +164,7 @@ export class Transcript {
     const e = this.tool(id);
     if (!e || e.status !== "running") return;
     e.output += text;
+    e.breaks += countBreaks(text);
     this.touch(e);
   }
 
@@ -122,6 +175,7 @@ export class Transcript {
     e.durationMs = durationMs;
     if (extension) e.extension = extension;
     e.output = content.map((b) => (b.type === "text" ? b.text : `[image ${b.mime_type}]`)).join("\n");
+    e.breaks = countBreaks(e.output);
     this.touch(e);
   }
 
@@ -132,6 +186,7 @@ export class Transcript {
         e.status = "error";
         e.durationMs = now - e.startedAt;
         e.output += e.output ? "\n[cancelled]" : "[cancelled]";
+        e.breaks = countBreaks(e.output);
         this.touch(e);
       }
     }
@@ -150,7 +205,11 @@ export class Transcript {
   /** Every entry's lines, separated by blank lines, measured without building the full array. */
   totalLines(width: number, style: Style, now: number): number {
     let n = 0;
-    for (const e of this.entries) n += this.linesOf(e, width, style, now).length + 1;
+    for (const e of this.entries) {
+      // An entry with nothing to show (a reply rewritten to nothing) takes no separator either.
+      const k = this.linesOf(e, width, style, now).length;
+      if (k > 0) n += k + 1;
+    }
     return n;
   }
 
@@ -164,6 +223,7 @@ export class Transcript {
     let have = 0;
     for (let i = this.entries.length - 1; i >= 0 && have < need; i--) {
       const lines = this.linesOf(this.entries[i]!, width, style, now);
+      if (lines.length === 0) continue;
       chunks.push([""], lines);
       have += lines.length + 1;
     }
@@ -179,7 +239,7 @@ export class Transcript {
     const live = e.kind === "tool" && e.status === "running";
     const key = `${width}|${e.version}|${this.expanded}|${this.generation}|${live ? Math.floor(now / 80) : ""}`;
     if (e.cache && e.cache.key === key) return e.cache.lines;
-    const lines = renderEntry(e, width, style, this.expanded, now);
+    const lines = renderEntry(e, width, style, this.expanded, now, `${width}|${e.version}|${this.expanded}|${this.generation}`);
     e.cache = { key, lines };
     return lines;
   }
@@ -225,7 +285,8 @@ export class Transcript {
 
 const INFO_ROLE = { info: "muted", success: "success", warn: "warning", error: "error" } as const;
 
-export function renderEntry(e: Entry, width: number, style: Style, expanded: boolean, now: number): string[] {
+/** `bodyKey` identifies everything a tool's output rendering depends on, so it can be reused across spinner ticks. */
+export function renderEntry(e: Entry, width: number, style: Style, expanded: boolean, now: number, bodyKey?: string): string[] {
   const w = Math.max(4, width);
   switch (e.kind) {
     case "user": {
@@ -233,7 +294,10 @@ export function renderEntry(e: Entry, width: number, style: Style, expanded: boo
       for (const [i, line] of sanitize(e.text).split("\n").entries()) {
         for (const [j, part] of wrap(line, w - 2).entries()) out.push(style.fg("user", (i === 0 && j === 0 ? "› " : "  ") + part));
       }
-      return out;
+      // A pasted log or file would bury the conversation; its head is enough to recognise it.
+      if (expanded || out.length <= COLLAPSED_USER_LINES + 2) return out;
+      const hidden = out.length - COLLAPSED_USER_LINES;
+      return [...out.slice(0, COLLAPSED_USER_LINES), style.dim(`  … ${hidden} more lines (ctrl+o to expand)`)];
     }
     case "assistant": {
       if (e.text.trim() === "") return [];
@@ -258,11 +322,11 @@ export function renderEntry(e: Entry, width: number, style: Style, expanded: boo
       return out;
     }
     case "tool":
-      return renderTool(e, w, style, expanded, now);
+      return renderTool(e, w, style, expanded, now, bodyKey);
   }
 }
 
-function renderTool(e: ToolEntry, width: number, style: Style, expanded: boolean, now: number): string[] {
+function renderTool(e: ToolEntry, width: number, style: Style, expanded: boolean, now: number, bodyKey: string | undefined): string[] {
   const mark =
     e.status === "running" ? style.fg("accent", spinnerFrame(now)) : e.status === "ok" ? style.fg("success", "✓") : style.fg("error", "✗");
   const owner = e.extension ? ` [${sanitize(e.extension)}]` : "";
@@ -273,20 +337,55 @@ function renderTool(e: ToolEntry, width: number, style: Style, expanded: boolean
   const room = Math.max(0, width - 2 - sanitize(e.name).length - owner.length - tail.length - 2);
   const args = e.args && room > 3 ? " " + style.fg("muted", truncate(e.args, room)) : "";
   const header = `${mark} ${name}${args}${style.fg("muted", tail)}`;
-  const out = [truncate(header, width)];
-  const body = sanitize(e.output).replace(/\n+$/, "");
-  if (body === "") return out;
+  const header1 = truncate(header, width);
+  if (bodyKey === undefined || e.body?.key !== bodyKey) e.body = { key: bodyKey ?? "", lines: toolBody(e, width, style, expanded) };
+  return [header1, ...e.body.lines];
+}
+
+function toolBody(e: ToolEntry, width: number, style: Style, expanded: boolean): string[] {
+  // While running, the newest output matters, and a chatty command can have produced megabytes:
+  // only the last lines are looked at. Once done, the start reads as the answer.
+  const live = e.status === "running" && !expanded;
+  const src = live ? tail(e.output, e.breaks, COLLAPSED_TOOL_LINES) : { text: e.output, skipped: 0 };
+  const body = sanitize(src.text).replace(/\n+$/, "");
+  if (body === "") return [];
   const lines: string[] = [];
   for (const line of body.split("\n")) lines.push(...wrap(line, width - 4));
   const role = e.status === "error" ? "error" : "muted";
   const limit = expanded ? lines.length : COLLAPSED_TOOL_LINES;
-  // While running, the newest output matters; once done, the start reads as the answer.
   const shown = e.status === "running" ? lines.slice(-limit) : lines.slice(0, limit);
-  const hidden = lines.length - shown.length;
+  const hidden = lines.length - shown.length + src.skipped;
+  const out: string[] = [];
   if (hidden > 0 && e.status === "running") out.push(style.dim(`  │ … ${hidden} earlier line${hidden === 1 ? "" : "s"}`));
   for (const line of shown) out.push(style.fg(role, "  │ ") + style.fg(role, line));
   if (hidden > 0 && e.status !== "running") out.push(style.dim(`  │ … ${hidden} more line${hidden === 1 ? "" : "s"} (ctrl+o to expand)`));
   return out;
+}
+
+/** The last `n` lines of `text` (which has `breaks` line breaks), and how many lines come before them. */
+function tail(text: string, breaks: number, n: number): { text: string; skipped: number } {
+  let end = text.length;
+  let trailing = 0;
+  while (end > 0 && text.charCodeAt(end - 1) === 10) {
+    end--;
+    trailing++;
+  }
+  let start = end;
+  let kept = 0;
+  while (kept < n) {
+    const nl = text.lastIndexOf("\n", start - 1);
+    if (nl < 0) return { text: text.slice(0, end), skipped: 0 };
+    start = nl;
+    kept++;
+  }
+  // `start` is the break before the kept lines; the lines before it are those breaks' lines.
+  return { text: text.slice(start + 1, end), skipped: breaks - trailing - kept + 1 };
+}
+
+function countBreaks(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf("\n"); i >= 0; i = s.indexOf("\n", i + 1)) n++;
+  return n;
 }
 
 /** One line saying what a tool call is about: the command or path when there is one, else the JSON. */

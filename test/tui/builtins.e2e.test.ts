@@ -1,9 +1,10 @@
 // The editor's richer input (file picker, paste chips, multi-line) and the built-in commands that
 // open pickers or touch files, in a real terminal.
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Tmux } from "./helpers/tmux.ts";
+import { Tmux, ZOT } from "./helpers/tmux.ts";
 
 let t: Tmux | null = null;
 afterEach(() => {
@@ -47,8 +48,13 @@ test("a large bracketed paste collapses to a chip and is sent in full", async ()
   t.paste(Array.from({ length: 20 }, (_, i) => `pasted line ${i + 1}`).join("\n"));
   await t.waitFor("› [paste #1 +20 lines]");
   t.keys("Enter");
-  await t.waitFor("pasted line 20");
-  expect(t.screen()).toContain("› pasted line 1");
+  // The prompt shows collapsed in the chat; the model got every line.
+  let s = await t.waitFor("… 8 more lines (ctrl+o to expand)");
+  expect(s).toContain("› pasted line 1");
+  s = await t.waitFor("pasted line 18 pasted line 19");
+  expect(s).toContain("mock: pasted line 1 pasted line 2");
+  t.keys("C-o");
+  await t.waitFor(/^ {2}pasted line 20$/m);
 }, T);
 
 test("alt+enter adds a line instead of sending", async () => {
@@ -83,6 +89,8 @@ test("/login stores a key in auth.json with mode 0600 and /logout removes it", a
   let s = await t.waitFor("•••");
   expect(s).not.toContain("sk-test-secret");
   t.keys("Enter");
+  await t.waitFor("Check the openai key first?");
+  t.keys("Down", "Enter");
   await t.waitFor("Saved the openai key");
   const auth = join(t.home, "auth.json");
   expect(JSON.parse(readFileSync(auth, "utf8")).openai.key).toBe("sk-test-secret");
@@ -90,6 +98,42 @@ test("/login stores a key in auth.json with mode 0600 and /logout removes it", a
   await send(t, "/logout openai");
   s = await t.waitFor("Removed the openai key");
   expect(JSON.parse(readFileSync(auth, "utf8")).openai).toBeUndefined();
+}, T);
+
+test("/login can check a key with one request first: a refused key is not saved, a good one is", async () => {
+  const seen: string[] = [];
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch(req) {
+      seen.push(`${req.method} ${new URL(req.url).pathname} ${req.headers.get("authorization")}`);
+      return req.headers.get("authorization") === "Bearer good-key" ? Response.json({ data: [] }) : new Response("no", { status: 401 });
+    },
+  });
+  const home = mkdtempSync(join(tmpdir(), "zot-login-"));
+  try {
+    writeFileSync(join(home, "models.json"), JSON.stringify({ models: [{ provider: "openai", id: "local-model", baseUrl: `http://127.0.0.1:${server.port}/v1` }] }));
+    t = await Tmux.start({ args: ["--provider", "openai", "--model", "local-model"], env: { ZOT_HOME: home, OPENAI_API_KEY: "from-the-environment" } });
+    await t.waitFor(READY);
+    const login = async (key: string): Promise<void> => {
+      await send(t!, "/login openai");
+      await t!.waitFor("API key for openai");
+      t!.type(key);
+      t!.keys("Enter");
+      await t!.waitFor(`GET http://127.0.0.1:${server.port}/v1/models`);
+      t!.keys("Enter");
+    };
+    await login("bad-key");
+    await t.waitFor("openai refused the key (HTTP 401");
+    expect(existsSync(join(home, "auth.json"))).toBe(false);
+    await login("good-key");
+    await t.waitFor("The key works (HTTP 200");
+    expect(JSON.parse(readFileSync(join(home, "auth.json"), "utf8")).openai.key).toBe("good-key");
+    expect(seen).toEqual(["GET /v1/models Bearer bad-key", "GET /v1/models Bearer good-key"]);
+  } finally {
+    server.stop(true);
+    rmSync(home, { recursive: true, force: true });
+  }
 }, T);
 
 test("/compact replaces the chat with the summary and /sessions resumes an earlier session", async () => {
@@ -108,4 +152,23 @@ test("/compact replaces the chat with the summary and /sessions resumes an earli
   t.keys("Enter");
   await t.waitFor("Resumed session");
   expect(existsSync(t.home)).toBe(true);
+}, T);
+
+test("zot -r opens the session picker at start, with the prompt waiting in the editor", async () => {
+  t = await Tmux.start();
+  await t.waitFor(READY);
+  await send(t, "from-the-old-session");
+  await t.waitFor("mock: from-the-old-session");
+  t.keys("C-d");
+  await t.waitFor(/^shell\$\s*$/m);
+  t.type(`'${ZOT}' --provider mock -r 'and-now-this'`);
+  t.keys("Enter");
+  let s = await t.waitFor("Resume session");
+  expect(s).toContain("from-the-old-session");
+  t.keys("Enter");
+  s = await t.waitFor("Resumed session");
+  expect(s).toContain("mock: from-the-old-session");
+  expect(s).toContain("› and-now-this");
+  t.keys("Enter");
+  await t.waitFor("mock: and-now-this");
 }, T);

@@ -60,9 +60,13 @@ test("prompts typed during a turn are queued and run in order afterwards", async
 test("esc cancels the running turn and drops the queue", async () => {
   t = await Tmux.start();
   await t.waitFor(PROMPT_READY);
-  t.type('call bash {"command":"sleep 30"}');
+  // A marker only this test's process carries, so the check below finds nobody else's sleep.
+  const marker = `${process.pid}${Date.now() % 100000}`;
+  const running = () => Bun.spawnSync(["pgrep", "-f", `sleep 30.${marker}`]).exitCode === 0;
+  t.type(`call bash {"command":"sleep 30.${marker}"}`);
   t.keys("Enter");
   await t.waitFor("enter queues a prompt");
+  await t.until(running, "the sleep to start");
   t.type("never-sent");
   t.keys("Enter");
   await t.waitFor("⏵ queued never-sent");
@@ -70,6 +74,7 @@ test("esc cancels the running turn and drops the queue", async () => {
   await t.waitFor(PROMPT_READY);
   const s = await t.waitFor("✗ bash sleep 30");
   expect(s).toContain("Cancelled.");
+  await t.until(() => !running(), "the cancelled command to die");
   expect(s).not.toContain("⏵ queued");
   t.type("after-cancel");
   t.keys("Enter");
@@ -150,7 +155,7 @@ test("a resize re-lays out the screen to the new width", async () => {
   expect(s).toMatch(new RegExp(`^${"x".repeat(60)}$`, "m"));
 }, 30_000);
 
-test("history recalls earlier prompts with ctrl+p, and up/down browse it", async () => {
+test("up on an empty editor recalls the previous prompt, as in a shell; down goes forward to the draft", async () => {
   t = await Tmux.start();
   await t.waitFor(PROMPT_READY);
   for (const p of ["first-prompt", "second-prompt"]) {
@@ -158,15 +163,19 @@ test("history recalls earlier prompts with ctrl+p, and up/down browse it", async
     t.keys("Enter");
     await t.waitFor(`mock: ${p}`);
   }
-  t.keys("C-p");
+  t.keys("Up");
   await t.waitFor("› second-prompt");
   t.keys("Up");
   await t.waitFor("› first-prompt");
   t.keys("Down");
   await t.waitFor("› second-prompt");
+  t.keys("Down");
+  await t.waitFor(PROMPT_READY);
+  t.keys("C-p");
+  await t.waitFor("› second-prompt");
 }, 30_000);
 
-test("pgup and up on an empty editor scroll back with a catch-up hint, pgdn returns to the bottom", async () => {
+test("pgup and shift+up scroll back with a catch-up hint, pgdn returns to the bottom", async () => {
   t = await Tmux.start();
   await t.waitFor(PROMPT_READY);
   t.type('call bash {"command":"seq 1 60"}');
@@ -177,11 +186,39 @@ test("pgup and up on an empty editor scroll back with a catch-up hint, pgdn retu
   t.keys("PPage");
   const s = await t.waitFor("more lines below");
   expect(s).not.toContain("mock: tool bash returned");
-  t.keys("Up");
-  await t.waitFor(/↓ \d+ more lines below/);
+  const before = /↓ (\d+) more lines below/.exec(s)![1];
+  t.keys("S-Up");
+  await t.waitFor(`↓ ${Number(before) + 3} more lines below · pgdn/shift+↓ scroll · ctrl+end catches up`);
+  t.keys("S-Down");
+  await t.waitFor(`↓ ${before} more lines below`);
+  // The mouse wheel on the alternate screen arrives as a burst of arrows: it scrolls, it does
+  // not recall history.
+  t.type("\x1b[A\x1b[A\x1b[A");
+  await t.waitFor(`↓ ${Number(before) + 3} more lines below`);
+  expect(t.screen()).toContain("› Ask anything");
   t.keys("NPage", "NPage", "NPage");
   await t.waitGone("more lines below");
   expect(t.screen()).toContain("mock: tool bash returned");
+}, 30_000);
+
+test("notes arriving while scrolled up do not move what is being read", async () => {
+  t = await Tmux.start({ args: ["-e", `${import.meta.dir}/../fixtures/tui/demo`] });
+  await t.waitFor(PROMPT_READY);
+  t.type('call bash {"command":"seq 1 60"}');
+  t.keys("Enter");
+  await t.waitFor("mock: tool bash returned");
+  t.keys("C-o");
+  await t.waitFor("│ 60");
+  t.keys("PPage");
+  const s = await t.waitFor(/↓ (\d+) more lines below/);
+  const below = Number(/↓ (\d+) more lines below/.exec(s)![1]);
+  const top = s.split("\n")[0];
+  t.type("/demo-noop");
+  t.keys("Enter");
+  const after = await t.waitFor(`↓ ${below + 5} more lines below`);
+  expect(after.split("\n")[0]).toBe(top);
+  t.keys("C-End");
+  await t.waitFor("[demo] error-note-from-demo");
 }, 30_000);
 
 test("NO_COLOR draws without colours", async () => {

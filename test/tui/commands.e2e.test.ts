@@ -78,11 +78,16 @@ test("an error in a command response is shown as a red status line", async () =>
   expect(s).toContain(`38;5;${toXterm256(dark.error as string)}m[demo] demo-failed-on-purpose`);
 }, T);
 
-test("an unknown command is reported and not sent to the model", async () => {
+test("an unknown command is reported and not sent to the model; a prompt starting with a path is a prompt", async () => {
   const tm = await start();
   await run(tm, "/no-such-thing");
   const s = await tm.waitFor("Unknown command /no-such-thing");
   expect(s).not.toContain("mock:");
+  // The mistyped command stays in the editor to be fixed.
+  expect(s).toContain("› /no-such-thing");
+  tm.keys("C-u");
+  await run(tm, "/etc/hosts looks wrong");
+  await tm.waitFor("mock: /etc/hosts looks wrong");
 }, T);
 
 test("clear_notes removes only that extension's notes", async () => {

@@ -74,6 +74,31 @@ describe("editing keys", () => {
     expect(e.text).toBe("a");
   });
 
+  test("a skin-toned or ZWJ emoji, a flag and a combining accent are one step each", () => {
+    const text = "a👍🏽👨‍👩‍👧🇩🇪e\u0301b";
+    const e = editor(text);
+    const stops: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      press(e, "left");
+      stops.push(e.cursor);
+    }
+    expect(stops).toEqual([text.length - 1, text.length - 3, text.length - 7, text.length - 15, 1, 0, 0]);
+    press(e, "right", "right");
+    expect(e.cursor).toBe(text.length - 15);
+    press(e, "backspace");
+    expect(e.text).toBe("a👨‍👩‍👧🇩🇪e\u0301b");
+    press(e, "delete");
+    expect(e.text).toBe("a🇩🇪e\u0301b");
+  });
+
+  test("left at the start of a line goes to the end of the previous one", () => {
+    const e = editor("ab\ncd", 3);
+    press(e, "left");
+    expect(e.cursor).toBe(2);
+    press(e, "right", "right");
+    expect(e.cursor).toBe(4);
+  });
+
   test("up and down move between lines and report the edges", () => {
     const e = editor("ab\ncd", 4);
     expect(e.handle("up", null)).toBe(true);
@@ -146,5 +171,21 @@ describe("history", () => {
     e.historyNext();
     e.historyNext();
     expect(e.text).toBe("draft");
+  });
+
+  test("a recalled prompt with a paste chip sends the pasted text again, also after a restart", () => {
+    dir = mkdtempSync(join(tmpdir(), "zot-history-"));
+    const path = historyPath(dir, "/p");
+    const pasted = Array.from({ length: 20 }, (_, i) => `row ${i}`).join("\n");
+    const first = new Editor(new History(path));
+    first.insert("explain ");
+    first.paste(pasted);
+    expect(first.text).toBe("explain [paste #1 +20 lines]");
+    expect(first.submit()).toBe(`explain ${pasted}`);
+    for (const e of [first, new Editor(new History(path))]) {
+      e.historyPrev();
+      expect(e.text).toBe("explain [paste #1 +20 lines]");
+      expect(e.submit()).toBe(`explain ${pasted}`);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { KeyDecoder, keyLabel, toPanelKey, type Key } from "../../src/tui/keys.ts";
+import { KeyDecoder, keyLabel, toPanelKey, wheelDirection, type Key } from "../../src/tui/keys.ts";
 
 function decode(...chunks: string[]): Key[] {
   const d = new KeyDecoder();
@@ -244,5 +244,19 @@ describe("KeyDecoder: double escape", () => {
 
   test("starts a paste that follows an esc press", () => {
     expect(labels(decode("\x1b\x1b[200~hi\x1b[201~"))).toEqual(["esc", "paste"]);
+  });
+});
+
+describe("wheelDirection", () => {
+  const feed = (s: string) => new KeyDecoder().feed(s);
+  test("a burst of plain arrows in one read is the mouse wheel", () => {
+    expect(wheelDirection(feed("\x1b[A\x1b[A\x1b[A"))).toBe(1);
+    expect(wheelDirection(feed("\x1bOB\x1bOB\x1bOB"))).toBe(-1);
+  });
+  test("a single arrow, mixed arrows or modified arrows are typed keys", () => {
+    expect(wheelDirection(feed("\x1b[A"))).toBe(0);
+    expect(wheelDirection(feed("\x1b[A\x1b[B"))).toBe(0);
+    expect(wheelDirection(feed("\x1b[1;2A\x1b[1;2A"))).toBe(0);
+    expect(wheelDirection(feed("a\x1b[A"))).toBe(0);
   });
 });

@@ -50,11 +50,17 @@ test("pgdn scrolls a long panel locally when the extension ignores it", async ()
   await tm.waitFor("│ last key: none");
 }, T);
 
-test("esc closes the panel and tells the owner", async () => {
+test("esc and ctrl+c close the panel and tell the owner, without exiting zot", async () => {
   const tm = await openPanel();
   tm.keys("Escape");
   await tm.waitGone("Demo Panel");
   await tm.until(() => panelFrames(tm, "panel_close").length === 1, "panel_close to the extension");
+  tm.type("/demo-panel");
+  tm.keys("Enter");
+  await tm.waitFor("╭─ Demo Panel");
+  tm.keys("C-c");
+  await tm.waitGone("Demo Panel");
+  await tm.until(() => panelFrames(tm, "panel_close").length === 2, "a second panel_close");
   tm.type("typed-after");
   await tm.waitFor("› typed-after");
 }, T);

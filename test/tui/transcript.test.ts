@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { argsPreview, COLLAPSED_TOOL_LINES, Transcript } from "../../src/tui/transcript.ts";
+import { argsPreview, COLLAPSED_TOOL_LINES, COLLAPSED_USER_LINES, Transcript } from "../../src/tui/transcript.ts";
 import { createStyle, dark } from "../../src/tui/theme.ts";
 
 const style = createStyle(dark, "none", false);
@@ -55,6 +55,31 @@ describe("transcript", () => {
     expect(lines[lines.length - 1]).toBe("  │ p15");
     t.toolResult("c1", "bash", text("boom"), true, 20, undefined, 0);
     expect(view(t)).toEqual(["✗ bash 20ms", "  │ boom"]);
+  });
+
+  test("a running tool with a huge output shows its last lines and counts the earlier ones", () => {
+    const t = new Transcript();
+    t.toolStart("c1", "bash", 0);
+    for (let chunk = 0; chunk < 30; chunk++) {
+      t.toolProgress("c1", Array.from({ length: 10_000 }, (_, i) => `l${chunk * 10_000 + i + 1}\n`).join(""));
+    }
+    const lines = view(t);
+    expect(lines[1]).toBe(`  │ … ${300_000 - COLLAPSED_TOOL_LINES} earlier lines`);
+    expect(lines.slice(-2)).toEqual(["  │ l299999", "  │ l300000"]);
+    expect(lines).toHaveLength(2 + COLLAPSED_TOOL_LINES);
+    t.toggleExpanded();
+    expect(t.totalLines(60, style, 1000)).toBe(1 + 300_000 + 1);
+  });
+
+  test("a very long prompt shows its first lines in the chat until ctrl+o expands it", () => {
+    const t = new Transcript();
+    t.addUser(Array.from({ length: 5000 }, (_, i) => `pasted ${i + 1}`).join("\n"));
+    const lines = view(t, 100);
+    expect(lines).toHaveLength(COLLAPSED_USER_LINES + 1);
+    expect(lines[0]).toBe("› pasted 1");
+    expect(lines[COLLAPSED_USER_LINES]).toBe(`  … ${5000 - COLLAPSED_USER_LINES} more lines (ctrl+o to expand)`);
+    t.toggleExpanded();
+    expect(t.totalLines(60, style, 1000)).toBe(5001);
   });
 
   test("tool output cannot smuggle escape sequences onto the screen", () => {

@@ -1,0 +1,49 @@
+// The optional check behind /login: one cheap authenticated request (list the models) to the
+// provider, so a mistyped key is caught before it is saved instead of on the next prompt.
+import { ANTHROPIC_BASE, ANTHROPIC_VERSION } from "../agent/providers/anthropic.ts";
+
+export const PROBE_TIMEOUT_MS = 8000;
+
+/** The public endpoints the providers default to (the clients use the same ones). */
+const DEFAULT_BASE: Record<string, string> = {
+  anthropic: ANTHROPIC_BASE,
+  openai: "https://api.openai.com/v1",
+  kimi: "https://api.moonshot.ai/v1",
+};
+
+export type ProbeRequest = { url: string; headers: Record<string, string> };
+
+export type ProbeResult =
+  | { kind: "ok"; url: string; status: number }
+  /** The provider refused the key (401/403). */
+  | { kind: "rejected"; url: string; status: number }
+  /** No verdict on the key: unreachable, timed out, or an unexpected status. */
+  | { kind: "unknown"; url: string; why: string };
+
+/** The request that checks `key`, or null for a provider zot cannot check. */
+export function probeRequest(provider: string, key: string, baseUrl?: string): ProbeRequest | null {
+  const base = (baseUrl ?? DEFAULT_BASE[provider])?.replace(/\/+$/, "");
+  if (!base) return null;
+  if (provider === "anthropic") {
+    return { url: `${base.replace(/\/v1$/, "")}/v1/models`, headers: { "x-api-key": key, "anthropic-version": ANTHROPIC_VERSION } };
+  }
+  return { url: `${base}/models`, headers: { authorization: `Bearer ${key}` } };
+}
+
+/** Sends the check; `cancel` (the user pressed esc) ends it early with no verdict. */
+export async function probeKey(req: ProbeRequest, timeoutMs = PROBE_TIMEOUT_MS, cancel?: AbortSignal): Promise<ProbeResult> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  let res: Response;
+  try {
+    res = await fetch(req.url, { headers: req.headers, signal: cancel ? AbortSignal.any([timeout, cancel]) : timeout });
+  } catch (err) {
+    if (cancel?.aborted) return { kind: "unknown", url: req.url, why: "cancelled" };
+    if (timeout.aborted) return { kind: "unknown", url: req.url, why: `no answer within ${timeoutMs / 1000} s` };
+    return { kind: "unknown", url: req.url, why: err instanceof Error ? err.message : String(err) };
+  }
+  // The body is not needed; drain it so the connection is released.
+  await res.arrayBuffer().catch(() => undefined);
+  if (res.ok) return { kind: "ok", url: req.url, status: res.status };
+  if (res.status === 401 || res.status === 403) return { kind: "rejected", url: req.url, status: res.status };
+  return { kind: "unknown", url: req.url, why: `HTTP ${res.status}` };
+}

@@ -1,0 +1,89 @@
+// Interceptors in a real terminal: a rewritten reply shows only the rewrite, a hidden reply shows
+// a dim note and none of its words, a refused turn says who refused it and why.
+import { afterAll, afterEach, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fixture, Tmux } from "./helpers/tmux.ts";
+
+const scripts = mkdtempSync(join(tmpdir(), "zot-tui-script-"));
+afterAll(() => rmSync(scripts, { recursive: true, force: true }));
+
+let t: Tmux | null = null;
+afterEach(() => {
+  t?.kill();
+  t = null;
+});
+
+const READY = "Ask anything";
+
+async function send(tm: Tmux, text: string): Promise<void> {
+  tm.type(text);
+  tm.keys("Enter");
+}
+
+test("rewritten and hidden replies never show the original words; a refused turn shows its reason", async () => {
+  t = await Tmux.start({ args: ["-e", fixture("gate")] });
+  await t.waitFor(READY);
+  await send(t, "tell the secret plan");
+  await t.waitFor("mock: tell the [masked] plan");
+  await send(t, "say forbidden-word");
+  let s = await t.waitFor("● reply hidden by gate: contains a forbidden word");
+  expect(s).not.toContain("mock: say forbidden-word");
+  expect(s).not.toContain("mock: tell the secret");
+
+  await send(t, "/gate-close");
+  await send(t, "are you there");
+  s = await t.waitFor("● Turn blocked by gate: the gate is closed for maintenance");
+  expect(s).not.toContain("mock: are you there");
+  // The refusal is red, like an error.
+  const colored = t.screen(true);
+  expect(colored).toMatch(/\x1b\[[0-9;]*38;[0-9;]+m● Turn blocked by gate/);
+  await t.waitGone("working");
+  await send(t, "/gate-open");
+  await send(t, "back again");
+  await t.waitFor("mock: back again");
+
+  // A resumed session shows the replies as they were shown, not as the model wrote them.
+  await send(t, "/clear");
+  await t.waitFor("Started a fresh session.");
+  await send(t, "/sessions");
+  await t.waitFor("Resume session");
+  t.keys("Enter");
+  s = await t.waitFor("Resumed session");
+  expect(s).toContain("mock: tell the [masked] plan");
+  expect(s).toContain("● reply hidden by gate: contains a forbidden word");
+  expect(s).not.toContain("mock: tell the secret");
+  expect(s).not.toContain("mock: say forbidden-word");
+}, 30_000);
+
+test("the redact example masks a key in the reply without the key ever reaching the screen", async () => {
+  t = await Tmux.start({ args: ["-e", fixture("../../../examples/extensions/redact")] });
+  await t.waitFor(READY);
+  const key = "sk-ant-api03-" + "abcdefghij".repeat(4);
+  await send(t, `my key is ${key} ok`);
+  const s = await t.waitFor("mock: my key is sk-ant-…[redacted] ok");
+  // The prompt line holds the key (the user typed it); the reply never does.
+  expect(s.split(key).length - 1).toBe(1);
+}, 30_000);
+
+for (const held of [false, true]) {
+  test(`text before a tool call shows once, above the tool's block (${held ? "held by an interceptor" : "streamed"})`, async () => {
+    const script = join(scripts, `script-${held}.jsonl`);
+    writeFileSync(
+      script,
+      [
+        { text: "Let me look first.", tool_calls: [{ name: "bash", args: { command: "echo looked" } }] },
+        { text: "All done." },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join("\n"),
+    );
+    t = await Tmux.start({ args: ["--mock-script", script, ...(held ? ["-e", fixture("gate")] : [])] });
+    await t.waitFor(READY);
+    await send(t, "go");
+    const s = await t.waitFor("All done.");
+    expect(s.split("Let me look first.").length - 1).toBe(1);
+    expect(s.indexOf("Let me look first.")).toBeLessThan(s.indexOf("✓ bash echo looked"));
+  }, 30_000);
+}
