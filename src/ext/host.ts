@@ -201,7 +201,7 @@ export class Host implements ExtensionHost {
       { what: `command "/${cmd.name}"` },
     );
     if (!reply.ok) return { ok: false, error: reply.error };
-    if (reply.frame.action === "open_panel" && reply.frame.open_panel) this.panels.set(reply.frame.open_panel.id, cmd.extension);
+    if (reply.frame.action === "open_panel" && reply.frame.open_panel) this.claimPanel(reply.frame.open_panel.id, cmd.extension);
     return { ok: true, response: reply.frame, extension: cmd.extension };
   }
 
@@ -353,6 +353,13 @@ export class Host implements ExtensionHost {
   private connection(extension: string): Connection | null {
     const e = this.entries.find((x) => x.conn?.name === extension);
     return e?.conn?.running ? e.conn : null;
+  }
+
+  /** One panel at a time per id: a second extension opening the same id ends the first one's panel. */
+  private claimPanel(panelId: string, extension: string): void {
+    const previous = this.panels.get(panelId);
+    if (previous !== undefined && previous !== extension) this.connection(previous)?.send({ type: "panel_close", panel_id: panelId });
+    this.panels.set(panelId, extension);
   }
 
   private panelOwner(panelId: string): Connection | null {

@@ -10,6 +10,23 @@ import type { Harness } from "./fixture-host.ts";
 
 const never = new AbortController().signal;
 
+describe("one panel per id", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await start(["kitchen", "panel-twin"]);
+  });
+  afterAll(() => h.close());
+
+  test("a second extension opening the same panel id ends the first one's panel and takes its keys", async () => {
+    expect((await h.host.invokeCommand("panel", "")).ok).toBe(true);
+    expect((await h.host.invokeCommand("twin", "")).ok).toBe(true);
+    await h.intent((i) => i.kind === "notify" && i.extension === "kitchen" && i.message === "panel closed kp");
+    h.host.panelKey("kp", "down");
+    await h.intent((i) => i.kind === "notify" && i.extension === "panel-twin" && i.message === "twin got down");
+    expect(h.intents.some((i) => i.kind === "panel_render" && i.extension === "kitchen" && i.lines?.[0] === "key down")).toBe(false);
+  });
+});
+
 describe("commands, tools, events and panels", () => {
   let h: Harness;
   beforeAll(async () => {
