@@ -1,6 +1,7 @@
-// The `read` tool: text files page by page (streamed, so any offset in a huge file is reachable),
-// images as image blocks, and clear refusals for directories and binary files.
-import { open, stat } from "node:fs/promises";
+// The `read` tool: text files page by page (small ones read whole, large ones streamed, so any offset
+// in a huge file is reachable), images as image blocks, and clear refusals for directories and binary files.
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { open } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import type { JsonObject } from "../../ext/protocol.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
@@ -13,6 +14,8 @@ export const READ_MAX_LINE_CHARS = 2000;
 export const READ_MAX_IMAGE_BYTES = 3_750_000;
 const CHUNK = 64 * 1024;
 const SNIFF = 8 * 1024;
+/** Files up to this size are read whole and synchronously; larger ones are streamed a chunk at a time. */
+export const READ_WHOLE_MAX_BYTES = 1024 * 1024;
 /** Up to this size the note says how many lines the file has; beyond it we don't scan to the end. */
 const COUNT_LIMIT = 16 * 1024 * 1024;
 
@@ -72,7 +75,7 @@ export const readTool: Tool = {
 async function readPath(abs: string, offset: number, limit: number, signal: AbortSignal): Promise<ToolOutput> {
   let size: number;
   try {
-    const st = await stat(abs);
+    const st = statSync(abs);
     if (st.isDirectory()) return textResult(`${abs} is a directory; read only reads files. Use the bash tool (for example \`ls -la ${shellQuote(abs)}\`) to list it.`, true);
     if (!st.isFile()) return textResult(`${abs} is not a regular file (a device, socket or pipe), so read won't open it.`, true);
     size = st.size;
@@ -80,6 +83,7 @@ async function readPath(abs: string, offset: number, limit: number, signal: Abor
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return textResult(`File not found: ${abs}`, true);
     throw err;
   }
+  if (size <= READ_WHOLE_MAX_BYTES) return readWhole(abs, size, offset, limit, signal);
   const fh = await open(abs, "r");
   try {
     const head = Buffer.alloc(Math.min(SNIFF, size));
@@ -87,84 +91,151 @@ async function readPath(abs: string, offset: number, limit: number, signal: Abor
     const sniff = head.subarray(0, bytesRead);
     const mime = imageMime(sniff);
     if (mime) return await readImage(fh, abs, mime, size);
-    if (looksBinary(sniff)) {
-      return textResult(`${abs} looks like a binary file (${formatBytes(size)}), so read won't show it. Use the bash tool (for example \`file\` or \`xxd | head\`) to inspect it.`, true);
+    const refusal = refuseBinary(abs, sniff, size);
+    if (refusal) return refusal;
+    const page = new PageBuilder(offset, limit);
+    const buf = Buffer.alloc(CHUNK);
+    let position = 0;
+    while (!page.stopped && !signal.aborted) {
+      const { bytesRead } = await fh.read(buf, 0, CHUNK, position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      page.push(buf.subarray(0, bytesRead));
     }
-    if (size === 0) return textResult(`${abs} is empty (0 bytes).`);
-    const page = await readPage(fh, offset, limit, signal);
-    if (signal.aborted) return textResult(`Reading ${abs} was aborted.`, true);
-    if (page.lines.length === 0) {
-      return textResult(`offset ${offset} is beyond the end of ${abs}, which has ${page.seen} ${page.seen === 1 ? "line" : "lines"}.`, true);
-    }
-    const total = page.more ? (size <= COUNT_LIMIT ? await countFileLines(fh) : undefined) : page.seen;
-    return textResult(page.lines.join("\n") + notes(page, total, size));
+    return await pageResult(abs, offset, page.end(), size, signal, () => (size <= COUNT_LIMIT ? countFileLines(fh) : undefined));
   } finally {
     await fh.close();
   }
 }
 
-async function readPage(fh: FileHandle, offset: number, limit: number, signal: AbortSignal): Promise<Page> {
-  const page: Page = { lines: [], first: offset, more: false, byBytes: false, cut: [], seen: 0 };
-  const decoder = new TextDecoder("utf-8");
-  const buf = Buffer.alloc(CHUNK);
-  let bytes = 0;
-  // The current line is kept only up to the cut length: a multi-gigabyte single line costs no memory.
-  let cur = "";
-  let curLen = 0;
-  let stopped = false;
+/**
+ * A small file in one synchronous read: each asynchronous call is a round trip through the thread
+ * pool that costs more than reading the file, and a tool loop reads many small files. Reads stop at
+ * the size `stat` gave, so the result equals the streaming path's for any file that isn't changing.
+ */
+async function readWhole(abs: string, size: number, offset: number, limit: number, signal: AbortSignal): Promise<ToolOutput> {
+  const data = Buffer.allocUnsafe(size);
+  let got = 0;
+  const fd = openSync(abs, "r");
+  try {
+    while (got < size) {
+      const n = readSync(fd, data, got, size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  const bytes = data.subarray(0, got);
+  const sniff = bytes.subarray(0, Math.min(SNIFF, got));
+  const mime = imageMime(sniff);
+  if (mime) return imageResult(abs, mime, bytes);
+  const refusal = refuseBinary(abs, sniff, size);
+  if (refusal) return refusal;
+  const page = new PageBuilder(offset, limit);
+  for (let at = 0; at < got && !page.stopped && !signal.aborted; at += CHUNK) page.push(bytes.subarray(at, at + CHUNK));
+  return pageResult(abs, offset, page.end(), size, signal, () => countLines(bytes));
+}
 
-  const finishLine = (): void => {
+/** Binary and empty files are answered from the first bytes alone. */
+function refuseBinary(abs: string, sniff: Uint8Array, size: number): ToolOutput | undefined {
+  if (looksBinary(sniff)) {
+    return textResult(`${abs} looks like a binary file (${formatBytes(size)}), so read won't show it. Use the bash tool (for example \`file\` or \`xxd | head\`) to inspect it.`, true);
+  }
+  if (size === 0) return textResult(`${abs} is empty (0 bytes).`);
+  return undefined;
+}
+
+/** The file's line count is asked for only when the page stopped early. */
+async function pageResult(
+  abs: string,
+  offset: number,
+  page: Page,
+  size: number,
+  signal: AbortSignal,
+  countAll: () => number | undefined | Promise<number | undefined>,
+): Promise<ToolOutput> {
+  if (signal.aborted) return textResult(`Reading ${abs} was aborted.`, true);
+  if (page.lines.length === 0) {
+    return textResult(`offset ${offset} is beyond the end of ${abs}, which has ${page.seen} ${page.seen === 1 ? "line" : "lines"}.`, true);
+  }
+  const total = page.more ? await countAll() : page.seen;
+  return textResult(page.lines.join("\n") + notes(page, total, size));
+}
+
+/** Builds one page from the file's bytes as they arrive; `stopped` says no more are needed. */
+class PageBuilder {
+  stopped = false;
+  private readonly page: Page;
+  private readonly offset: number;
+  private readonly limit: number;
+  private readonly decoder = new TextDecoder("utf-8");
+  private bytes = 0;
+  // The current line is kept only up to the cut length: a multi-gigabyte single line costs no memory.
+  private cur = "";
+  private curLen = 0;
+
+  constructor(offset: number, limit: number) {
+    this.offset = offset;
+    this.limit = limit;
+    this.page = { lines: [], first: offset, more: false, byBytes: false, cut: [], seen: 0 };
+  }
+
+  push(chunk: Uint8Array): void {
+    this.feed(this.decoder.decode(chunk, { stream: true }));
+  }
+
+  end(): Page {
+    if (!this.stopped) {
+      this.feed(this.decoder.decode());
+      if (!this.stopped && this.curLen > 0) this.finishLine();
+    }
+    return this.page;
+  }
+
+  private feed(text: string): void {
+    let start = 0;
+    while (!this.stopped) {
+      const nl = text.indexOf("\n", start);
+      const end = nl === -1 ? text.length : nl;
+      if (this.page.seen + 1 >= this.offset && this.cur.length <= READ_MAX_LINE_CHARS) {
+        this.cur += text.slice(start, Math.min(end, start + READ_MAX_LINE_CHARS + 1 - this.cur.length));
+      }
+      this.curLen += end - start;
+      if (nl === -1) return;
+      this.finishLine();
+      this.cur = "";
+      this.curLen = 0;
+      start = nl + 1;
+    }
+  }
+
+  private finishLine(): void {
+    const page = this.page;
     page.seen++;
-    if (page.seen < offset) return;
-    if (page.lines.length >= limit) {
+    if (page.seen < this.offset) return;
+    if (page.lines.length >= this.limit) {
       page.more = true;
-      stopped = true;
+      this.stopped = true;
       return;
     }
-    let line = curLen > READ_MAX_LINE_CHARS ? cur.slice(0, READ_MAX_LINE_CHARS) : cur;
-    if (curLen <= READ_MAX_LINE_CHARS && line.endsWith("\r")) line = line.slice(0, -1);
-    if (curLen > READ_MAX_LINE_CHARS) {
-      line += ` … [line cut: ${curLen - READ_MAX_LINE_CHARS} more characters]`;
+    const long = this.curLen > READ_MAX_LINE_CHARS;
+    let line = long ? this.cur.slice(0, READ_MAX_LINE_CHARS) : this.cur;
+    if (!long && line.endsWith("\r")) line = line.slice(0, -1);
+    if (long) {
+      line += ` … [line cut: ${this.curLen - READ_MAX_LINE_CHARS} more characters]`;
       page.cut.push(page.seen);
     }
     const cost = Buffer.byteLength(line) + 1;
-    if (page.lines.length > 0 && bytes + cost > READ_MAX_BYTES) {
+    if (page.lines.length > 0 && this.bytes + cost > READ_MAX_BYTES) {
       page.more = true;
       page.byBytes = true;
-      stopped = true;
+      this.stopped = true;
       return;
     }
-    bytes += cost;
+    this.bytes += cost;
     page.lines.push(line);
-  };
-
-  const feed = (text: string): void => {
-    let start = 0;
-    while (!stopped) {
-      const nl = text.indexOf("\n", start);
-      const end = nl === -1 ? text.length : nl;
-      if (page.seen + 1 >= offset && cur.length <= READ_MAX_LINE_CHARS) cur += text.slice(start, Math.min(end, start + READ_MAX_LINE_CHARS + 1 - cur.length));
-      curLen += end - start;
-      if (nl === -1) return;
-      finishLine();
-      cur = "";
-      curLen = 0;
-      start = nl + 1;
-    }
-  };
-
-  let position = 0;
-  while (!stopped && !signal.aborted) {
-    const { bytesRead } = await fh.read(buf, 0, CHUNK, position);
-    if (bytesRead === 0) break;
-    position += bytesRead;
-    feed(decoder.decode(buf.subarray(0, bytesRead), { stream: true }));
   }
-  if (!stopped) {
-    feed(decoder.decode());
-    if (!stopped && curLen > 0) finishLine();
-  }
-  return page;
 }
 
 function notes(page: Page, total: number | undefined, size: number): string {
@@ -193,10 +264,21 @@ async function countFileLines(fh: FileHandle): Promise<number> {
     const { bytesRead } = await fh.read(buf, 0, CHUNK, position);
     if (bytesRead === 0) break;
     position += bytesRead;
-    for (let i = buf.indexOf(10, 0); i !== -1 && i < bytesRead; i = buf.indexOf(10, i + 1)) lines++;
+    lines += newlines(buf.subarray(0, bytesRead));
     lastByte = buf[bytesRead - 1];
   }
   return lastByte === 10 ? lines : lines + 1;
+}
+
+function countLines(data: Buffer): number {
+  const lines = newlines(data);
+  return data.length === 0 || data[data.length - 1] === 10 ? lines : lines + 1;
+}
+
+function newlines(data: Buffer): number {
+  let n = 0;
+  for (let i = data.indexOf(10); i !== -1; i = data.indexOf(10, i + 1)) n++;
+  return n;
 }
 
 async function readImage(fh: FileHandle, abs: string, mime: string, size: number): Promise<ToolOutput> {
@@ -210,10 +292,14 @@ async function readImage(fh: FileHandle, abs: string, mime: string, size: number
     if (bytesRead === 0) break;
     off += bytesRead;
   }
+  return imageResult(abs, mime, data.subarray(0, off));
+}
+
+function imageResult(abs: string, mime: string, data: Buffer): ToolOutput {
   return {
     content: [
-      { type: "text", text: `Image ${abs} (${mime}, ${formatBytes(off)})` },
-      { type: "image", mimeType: mime, data: data.subarray(0, off).toString("base64") },
+      { type: "text", text: `Image ${abs} (${mime}, ${formatBytes(data.length)})` },
+      { type: "image", mimeType: mime, data: data.toString("base64") },
     ],
     isError: false,
   };

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readTool, READ_MAX_BYTES } from "../../../src/agent/tools/read.ts";
+import { readTool, READ_MAX_BYTES, READ_WHOLE_MAX_BYTES } from "../../../src/agent/tools/read.ts";
+import type { JsonObject } from "../../../src/ext/protocol.ts";
 import type { ToolContext, ToolOutput } from "../../../src/agent/tool.ts";
 
 let dir: string;
@@ -126,5 +127,50 @@ describe("read", () => {
     const out = await readTool.execute({ path: "empty.txt" }, ctx());
     expect(out.isError).toBe(false);
     expect(text(out)).toContain("is empty");
+  });
+
+  test("a file at the read-whole limit and one a byte over it read the same", async () => {
+    // Lines of mixed width (some cut), no newline at the end; the longer file adds only that newline,
+    // which changes neither the lines nor the line count, so every page must come out identical.
+    const lines: string[] = [];
+    let size = 0;
+    for (let i = 1; size < READ_WHOLE_MAX_BYTES; i++) {
+      const line = `${i} ` + "é".repeat(i % 7 === 0 ? 1500 : i % 40);
+      lines.push(line);
+      size += Buffer.byteLength(line) + 1;
+    }
+    const body = Buffer.from(lines.join("\n")).subarray(0, READ_WHOLE_MAX_BYTES);
+    expect(body.length).toBe(READ_WHOLE_MAX_BYTES);
+    writeFileSync(join(dir, "at.txt"), body);
+    writeFileSync(join(dir, "over.txt"), Buffer.concat([body, Buffer.from("\n")]));
+    const total = body.toString().split("\n").length;
+    const cases: JsonObject[] = [{}, { offset: 2001 }, { offset: total - 2 }, { offset: total }, { offset: total + 1 }, { offset: 1234, limit: 5 }];
+    for (const args of cases) {
+      const at = await readTool.execute({ path: "at.txt", ...args }, ctx());
+      const over = await readTool.execute({ path: "over.txt", ...args }, ctx());
+      expect(text(over).replaceAll("over.txt", "at.txt")).toBe(text(at));
+      expect(over.isError).toBe(at.isError);
+    }
+    expect(text(await readTool.execute({ path: "at.txt" }, ctx()))).toContain(` of ${total} (50 KiB per call)`);
+  });
+
+  test("says the read was aborted when the signal fired, for small and large files", async () => {
+    writeFileSync(join(dir, "small.txt"), "a\nb\n");
+    writeFileSync(join(dir, "large.txt"), numbered(100_000, 20));
+    const controller = new AbortController();
+    controller.abort();
+    for (const name of ["small.txt", "large.txt"]) {
+      const out = await readTool.execute({ path: name }, { ...ctx(), signal: controller.signal });
+      expect(out.isError).toBe(true);
+      expect(text(out)).toBe(`Reading ${join(dir, name)} was aborted.`);
+    }
+  });
+
+  test("returns an image over the read-whole limit whole", async () => {
+    const png = Buffer.concat([Buffer.from("89504e470d0a1a0a", "hex"), Buffer.alloc(READ_WHOLE_MAX_BYTES, 7)]);
+    writeFileSync(join(dir, "big.png"), png);
+    const out = await readTool.execute({ path: "big.png" }, ctx());
+    expect(out.content[0]).toEqual({ type: "text", text: `Image ${join(dir, "big.png")} (image/png, 1.0 MiB)` });
+    expect(out.content[1]).toEqual({ type: "image", mimeType: "image/png", data: png.toString("base64") });
   });
 });
