@@ -37,9 +37,9 @@ const SUBS: Record<string, Sub> = {
   disable: { usage: "disable <name>", about: 'set "enabled": false in its manifest (keeps it installed)', spec: {}, positionals: [1, 1] },
   logs: { usage: "logs <name> [-f]", about: "print the extension's log; -f keeps following it", spec: { flags: ["--follow"], aliases: { "-f": "--follow" } }, positionals: [1, 1] },
   init: {
-    usage: "init <name> [--lang ts|python|go|node|sh]",
-    about: "scaffold a working extension in ./<name>/ (default language: ts)",
-    spec: { values: ["--lang"] },
+    usage: "init <name> [--lang ts|python|go|node|sh] [--sdk PATH]",
+    about: "scaffold a working extension in ./<name>/ (default language: ts; --sdk PATH: on zot's SDK)",
+    spec: { values: ["--lang", "--sdk"] },
     positionals: [1, 1],
   },
   test: {
@@ -50,7 +50,7 @@ const SUBS: Record<string, Sub> = {
   },
 };
 
-export function extHelp(): string {
+function extHelp(): string {
   const width = Math.max(...Object.values(SUBS).map((s) => s.usage.length)) + 2;
   return [
     "usage: zot ext <command> [options]",
@@ -123,7 +123,7 @@ export async function runExtCli(argv: string[], io: CliIo = {}): Promise<number>
     case "logs":
       return logs(ctx, a, flag("--follow"));
     case "init":
-      return init(ctx, a, args.values.get("--lang") ?? "ts");
+      return init(ctx, a, args.values.get("--lang") ?? "ts", args.values.get("--sdk"));
     default:
       return test(ctx, a, b, flag("--json"));
   }
