@@ -19,7 +19,7 @@ export const KEYED_PROVIDERS: readonly string[] = Object.keys(PROVIDER_ENV_KEYS)
 
 export const configPath = (home: string): string => join(home, "config.json");
 export const authPath = (home: string): string => join(home, "auth.json");
-export const systemMdPath = (home: string): string => join(home, "SYSTEM.md");
+const systemMdPath = (home: string): string => join(home, "SYSTEM.md");
 
 // ---------------------------------------------------------------- config.json
 

@@ -5,13 +5,13 @@
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync, fstatSync } from "node:fs";
 import { randomHex } from "./random.ts";
 import { dirname, join, resolve } from "node:path";
-import type { Json, JsonObject } from "../ext/protocol.ts";
+import { isObject, type Json, type JsonObject } from "../ext/protocol.ts";
 import { emptyUsage } from "./messages.ts";
 import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ThinkingPart, ToolCallPart, Usage, UserMessage } from "./messages.ts";
 import { decodeIntercept, noteIntercept } from "./intercepts.ts";
 import { redactSecrets } from "./redact.ts";
 
-export const SESSION_VERSION = 1;
+const SESSION_VERSION = 1;
 
 export type SessionMeta = { type: "session"; version: number; id: string; cwd: string; created: string; provider: string; model: string };
 
@@ -351,10 +351,6 @@ function oneLine(text: string, max: number): string {
 }
 
 // ---------------------------------------------------------------- decoding
-
-function isObject(v: Json | undefined): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 const STOPS: readonly StopReason[] = ["end_turn", "tool_use", "max_tokens", "error", "aborted"];
 

@@ -19,7 +19,7 @@ export type Skill = {
 export type SkillDiscovery = { skills: Skill[]; warnings: string[] };
 
 /** The search roots in precedence order: the first skill of a name wins. */
-export function skillRoots(cwd: string, home: string): { dir: string; source: SkillSource }[] {
+function skillRoots(cwd: string, home: string): { dir: string; source: SkillSource }[] {
   return [
     { dir: join(cwd, ".zot", "skills"), source: "project" },
     { dir: join(home, "skills"), source: "global" },

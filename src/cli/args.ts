@@ -4,7 +4,7 @@ import { BUILTIN_TOOLS } from "../ext/protocol.ts";
 
 export type Mode = "interactive" | "print" | "json" | "rpc";
 export type Reasoning = "low" | "medium" | "high";
-export const PROVIDER_NAMES = ["anthropic", "openai", "kimi", "ollama", "mock"] as const;
+const PROVIDER_NAMES = ["anthropic", "openai", "kimi", "ollama", "mock"] as const;
 export type ProviderChoice = (typeof PROVIDER_NAMES)[number];
 
 export type CliArgs = {

@@ -7,8 +7,8 @@
 // of the last frame sent. Blank lines and lines starting with # or // are comments.
 import { isObject, kind, type Json, type JsonObject } from "./protocol.ts";
 
-export const DEFAULT_WITHIN_MS = 5000;
-export const DEFAULT_NONE_MS = 500;
+const DEFAULT_WITHIN_MS = 5000;
+const DEFAULT_NONE_MS = 500;
 
 export type ScriptStep =
   | { kind: "send"; line: number; name: string | null; frame: JsonObject }

@@ -8,7 +8,7 @@ import type { Mask } from "./mask.ts";
 import type { DiscoveredExtension } from "./types.ts";
 
 /** Logs larger than this are rotated to `.log.1` when the extension is spawned. */
-export const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
+const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
 
 export function extensionLogPath(home: string, name: string): string {
   return join(home, "logs", `ext-${name}.log`);

@@ -1,6 +1,5 @@
 // Starting and signalling one extension subprocess. Each extension leads its own process group
 // (setsid via `detached`) so a signal to the group also reaches what it started (`npx` → `node`).
-import { constants } from "node:os";
 import { resolve } from "node:path";
 
 export type SpawnSpec = {
@@ -72,9 +71,4 @@ export function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
 export function describeExit(exit: ExitInfo): string {
   if (exit.signal) return `signal ${exit.signal}`;
   return `exit code ${exit.code ?? "unknown"}`;
-}
-
-/** Signal number for a name, used for the conventional 128+n exit status. */
-export function signalNumber(signal: NodeJS.Signals): number {
-  return (constants.signals as Record<string, number>)[signal] ?? 0;
 }

@@ -12,7 +12,7 @@ import { redactingEvents, redactingOutput } from "./redacting.ts";
 import { doctorEntry, type DoctorReport } from "../ext/cli/doctor.ts";
 import { ZOT_VERSION } from "../cli/version.ts";
 
-export const RPC_PROTOCOL_VERSION = 1;
+const RPC_PROTOCOL_VERSION = 1;
 
 export type RpcOptions = ModeOutput & {
   input: AsyncIterable<Uint8Array>;
@@ -225,7 +225,7 @@ class RpcServer {
       case "get_extensions": {
         const extensions = rt.host.states().map((s) => doctorEntry(s, this.opts.home));
         const report: DoctorReport = { zot_version: ZOT_VERSION, home: this.opts.home, cwd: rt.cwd, ok: extensions.every((e) => e.status !== "failed" && e.status !== "invalid"), extensions };
-        return { data: report as unknown as Json };
+        return { data: report };
       }
       default:
         return { error: `unknown command "${req.type}" (known: ${COMMANDS.join(", ")})` };
@@ -238,7 +238,7 @@ class RpcServer {
     if (name !== undefined && report.extensions.length === 0 && report.errors.length > 0) return { error: report.errors.map((e) => e.message).join("; ") };
     return {
       data: {
-        extensions: report.extensions.map((s) => doctorEntry(s, this.opts.home) as unknown as Json),
+        extensions: report.extensions.map((s) => doctorEntry(s, this.opts.home)),
         errors: report.errors.map((e) => ({ extension: e.extension, message: e.message, log: e.log })),
       },
     };

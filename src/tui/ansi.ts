@@ -17,30 +17,11 @@ export const kittyPush = "\x1b[>1u";
 export const kittyPop = "\x1b[<u";
 export const sgrReset = "\x1b[0m";
 export const eraseLine = "\x1b[2K";
-export const eraseToLineEnd = "\x1b[K";
-export const eraseDown = "\x1b[J";
 export const clearScreen = "\x1b[2J";
-export const cursorHome = "\x1b[H";
 
 /** Moves the cursor to a 0-based row and column. */
 export function cursorTo(row: number, col: number): string {
   return `\x1b[${row + 1};${col + 1}H`;
-}
-export function cursorUp(n = 1): string {
-  return n > 0 ? `\x1b[${n}A` : "";
-}
-export function cursorDown(n = 1): string {
-  return n > 0 ? `\x1b[${n}B` : "";
-}
-export function cursorForward(n = 1): string {
-  return n > 0 ? `\x1b[${n}C` : "";
-}
-export function cursorBack(n = 1): string {
-  return n > 0 ? `\x1b[${n}D` : "";
-}
-/** Moves to a 0-based column on the current row. */
-export function cursorColumn(col: number): string {
-  return `\x1b[${col + 1}G`;
 }
 /** Sets the scrolling region to 0-based rows `top`..`bottom` inclusive; no arguments resets it to the whole screen. */
 export function scrollRegion(top?: number, bottom?: number): string {

@@ -25,9 +25,10 @@ import { installRestoreHandlers, Terminal } from "./terminal.ts";
 import { detectBackground, type Style } from "./theme.ts";
 import { savedTheme, styleFor, type ThemeChoice } from "./theming.ts";
 import { Transcript, type InfoLevel } from "./transcript.ts";
+import { showIntent, type IntentTargets } from "./intent-view.ts";
+import { ChatScroll } from "./scroll.ts";
+import { StatusLines } from "./status-lines.ts";
 import { replay, shownReplies } from "./replay.ts";
-import { wrap } from "./wrap.ts";
-import { sanitize } from "./ansi.ts";
 
 export type TuiOptions = {
   home: string;
@@ -40,13 +41,13 @@ export type TuiOptions = {
 };
 
 const FRAME_MS = 16;
+/** Redraws while something animates (spinner, elapsed time); matches the spinner's frame length. */
 const TICK_MS = 80;
+/** A lone ESC byte is the esc key only if nothing follows it this soon; otherwise it starts a sequence. */
 const ESC_TIMEOUT_MS = 30;
+/** A second ctrl+c within this window exits. */
 const EXIT_WINDOW_MS = 2000;
 const LINE_SCROLL = 3;
-
-type StatusLine = { text: string; level: InfoLevel; until: number };
-const STATUS_ROLE = { info: "muted", success: "success", warn: "warning", error: "error" } as const;
 
 export async function runTui(runtime: AgentRuntime, opts: TuiOptions): Promise<number> {
   const app = new App(runtime, opts, new Terminal(process.stdin, process.stdout));
@@ -67,10 +68,9 @@ class App implements CommandContext {
   private readonly panels: PanelSlot;
   private modal: Modal | null = null;
   private confirms: ConfirmDialog[] = [];
-  private statusLines: StatusLine[] = [];
-  private offset = 0;
-  private lastTotal = 0;
-  private chatHeight = 0;
+  private readonly statusLines = new StatusLines();
+  private readonly scroll = new ChatScroll();
+  private readonly intentTargets: IntentTargets;
   /** The running turn or busy command; `stop` cancels work that is not the runtime's (a key check). */
   private turn: { since: number; label: string; done: Promise<void>; stop?: () => void } | null = null;
   private ctrlCAt = 0;
@@ -92,6 +92,14 @@ class App implements CommandContext {
     this.panels = new PanelSlot(runtime.host, () => this.schedule());
     this.theme = savedTheme(opts.home, runtime.host.themes());
     this.style = this.makeStyle(this.theme.name);
+    this.intentTargets = {
+      notes: this.notes,
+      editor: this.editor,
+      popups: this.popups,
+      panels: this.panels,
+      submitPrompt: (text, from) => this.submitPrompt(text, from),
+      status: (lines, ttlMs) => this.status(lines, ttlMs),
+    };
   }
 
   get busy(): boolean {
@@ -142,13 +150,12 @@ class App implements CommandContext {
 
   info(text: string, level: InfoLevel = "info"): void {
     this.transcript.addInfo(text, level);
-    this.offset = 0;
+    this.scroll.toBottom();
     this.schedule();
   }
 
   status(lines: { text: string; level: InfoLevel }[], ttlMs: number): void {
-    const until = Date.now() + ttlMs;
-    this.statusLines = lines.map((l) => ({ ...l, until }));
+    this.statusLines.set(lines, ttlMs);
     this.schedule();
   }
 
@@ -186,7 +193,7 @@ class App implements CommandContext {
   reloadChat(): void {
     this.transcript.clear();
     replay(this.transcript, this.runtime.messages(), shownReplies(this.runtime.sessionPath));
-    this.offset = 0;
+    this.scroll.toBottom();
     this.schedule();
   }
 
@@ -194,8 +201,8 @@ class App implements CommandContext {
     this.transcript.clear();
     this.notes.clear();
     this.queue.clear();
-    this.statusLines = [];
-    this.offset = 0;
+    this.statusLines.clear();
+    this.scroll.toBottom();
     this.schedule();
   }
 
@@ -231,7 +238,7 @@ class App implements CommandContext {
     }
     const keys = this.decoder.feed(data);
     const wheel = wheelDirection(keys);
-    if (wheel !== 0 && !this.confirms[0] && !this.modal && !this.panels.panel && !this.popups.open) this.scrollBy(wheel * keys.length);
+    if (wheel !== 0 && !this.confirms[0] && !this.modal && !this.panels.panel && !this.popups.open) this.scroll.by(wheel * keys.length);
     else for (const key of keys) this.onKey(key);
     if (this.decoder.pending) {
       this.escTimer = setTimeout(() => {
@@ -282,21 +289,19 @@ class App implements CommandContext {
         this.transcript.toggleExpanded();
         return;
       case "pageup":
-        return this.scrollBy(Math.max(1, this.chatHeight - 2));
+        return this.scroll.page(1);
       case "pagedown":
-        return this.scrollBy(-Math.max(1, this.chatHeight - 2));
+        return this.scroll.page(-1);
       case "shift+up":
       case "alt+up":
-        return this.scrollBy(LINE_SCROLL);
+        return this.scroll.by(LINE_SCROLL);
       case "shift+down":
       case "alt+down":
-        return this.scrollBy(-LINE_SCROLL);
+        return this.scroll.by(-LINE_SCROLL);
       case "ctrl+end":
-        this.offset = 0;
-        return;
+        return this.scroll.toBottom();
       case "ctrl+home":
-        this.offset = Number.MAX_SAFE_INTEGER;
-        return;
+        return this.scroll.toTop();
       case "ctrl+p":
         this.editor.historyPrev();
         return;
@@ -318,10 +323,6 @@ class App implements CommandContext {
       return;
     }
     this.editor.handle(label, text);
-  }
-
-  private scrollBy(lines: number): void {
-    this.offset = Math.max(0, this.offset + lines);
   }
 
   private submitEditor(): void {
@@ -369,10 +370,7 @@ class App implements CommandContext {
       return;
     }
     if (this.notes.clear()) return;
-    if (this.statusLines.length > 0) {
-      this.statusLines = [];
-      return;
-    }
+    if (this.statusLines.clear()) return;
     this.editor.clear();
   }
 
@@ -399,7 +397,7 @@ class App implements CommandContext {
 
   private startTurn(text: string): void {
     this.notes.clear();
-    this.offset = 0;
+    this.scroll.toBottom();
     this.transcript.addUser(text);
     const done = this.runtime
       .prompt(text)
@@ -439,46 +437,7 @@ class App implements CommandContext {
   }
 
   private onIntent(intent: UiIntent): void {
-    switch (intent.kind) {
-      case "notify":
-        this.notes.add({ extension: intent.extension, level: intent.level, text: intent.message });
-        break;
-      case "display":
-        this.notes.add({ extension: intent.extension, level: "display", text: intent.text });
-        break;
-      case "clear_notes":
-        this.notes.clearExtension(intent.extension);
-        break;
-      case "submit":
-      case "prompt":
-        this.submitPrompt(intent.text, intent.extension);
-        break;
-      case "insert":
-        this.editor.insert(cleanInput(intent.text));
-        this.popups.refresh();
-        break;
-      case "command_error":
-        this.status([{ text: `[${intent.extension}] ${intent.message}`, level: "error" }], 8000);
-        break;
-      case "panel_open":
-        this.panels.open(intent.extension, intent.panel);
-        this.popups.close();
-        break;
-      case "panel_render":
-        this.panels.render(intent.extension, intent);
-        break;
-      case "panel_close":
-        this.panels.closedByExtension(intent.extension, intent.panelId);
-        break;
-      case "extension_exited": {
-        const closed = this.panels.ownerExited(intent.extension);
-        this.notes.add({ extension: intent.extension, level: "error", text: closed ? `panel closed: ${intent.message}` : intent.message });
-        break;
-      }
-      case "tool_progress":
-      case "registry_changed":
-        break;
-    }
+    showIntent(intent, this.intentTargets);
     this.schedule();
   }
 
@@ -512,9 +471,8 @@ class App implements CommandContext {
 
   private tick(): void {
     const now = Date.now();
-    const before = this.statusLines.length;
-    this.statusLines = this.statusLines.filter((s) => s.until > now);
-    if (this.turn || this.statusLines.length !== before || this.transcript.hasRunningTool) this.schedule();
+    const expired = this.statusLines.expire(now);
+    if (this.turn || expired || this.transcript.hasRunningTool) this.schedule();
   }
 
   private schedule(): void {
@@ -537,10 +495,7 @@ class App implements CommandContext {
     const style = this.style;
     const total = this.transcript.totalLines(width, style, now);
     const notes = this.notes.render(width, style);
-    // Scrolled up: new output (chat or notes, both below what is read) must not move the view.
-    const below = total + (notes.length > 0 ? notes.length + 1 : 0);
-    if (this.offset > 0 && below !== this.lastTotal) this.offset = Math.max(0, this.offset + below - this.lastTotal);
-    this.lastTotal = below;
+    this.scroll.follow(total + (notes.length > 0 ? notes.length + 1 : 0));
 
     const overlay = this.confirms[0]?.render(width, style) ?? this.modal?.render(width, style) ?? this.popups.render(width, style);
     const placeholder = this.placeholder();
@@ -553,10 +508,8 @@ class App implements CommandContext {
         total: () => total,
       },
       notes,
-      offset: this.offset,
-      // Wrapped, not cut: a reload error's log path is at the end of its line.
-      // Status text can come from extensions (command errors, load errors): sanitized like notes.
-      messages: this.statusLines.flatMap((s) => wrap(sanitize(s.text), width).map((l) => style.fg(STATUS_ROLE[s.level], l))),
+      offset: this.scroll.offset,
+      messages: this.statusLines.render(width, style),
       queue: this.queue.render(width, style),
       panel: this.panels.panel ? (h) => this.panels.panel!.render(width, h, style) : null,
       overlay,
@@ -578,8 +531,7 @@ class App implements CommandContext {
         now,
       ),
     });
-    this.offset = frame.offset;
-    this.chatHeight = frame.chatHeight;
+    this.scroll.settle(frame);
     this.renderer.render(frame.lines, frame.cursor, rows, width);
     this.panels.announceSize();
   }

@@ -12,7 +12,7 @@ import { BUILTIN_COMMANDS, type SlashItem } from "./slash.ts";
 import { withLog } from "./load-errors.ts";
 import { PROBE_TIMEOUT_MS, probeKey, probeRequest } from "./login-probe.ts";
 
-export const RELOAD_STATUS_MS = 5000;
+const RELOAD_STATUS_MS = 5000;
 
 export interface CommandContext {
   readonly runtime: AgentRuntime;
@@ -285,7 +285,7 @@ function logout(ctx: CommandContext, args: string): void {
   else ctx.status([{ text: `No stored key for ${provider} in ${r.path}.`, level: "info" }], 5000);
 }
 
-export const KEY_HELP: readonly [string, string][] = [
+const KEY_HELP: readonly [string, string][] = [
   ["enter", "send (queued while a turn runs)"],
   ["alt+enter / shift+enter", "new line"],
   ["esc", "cancel the turn and drop the queue; when idle clear notes, then the input"],

@@ -44,7 +44,7 @@ export const light: ThemeColors = {
   code: "#953800",
 };
 
-export const BUILTIN_THEMES: Readonly<Record<string, ThemeColors>> = { dark, light };
+const BUILTIN_THEMES: Readonly<Record<string, ThemeColors>> = { dark, light };
 
 type Env = Record<string, string | undefined>;
 
@@ -88,7 +88,7 @@ export function toXterm256(hex: string): number {
 }
 
 /** SGR parameters for a colour as foreground (`base` 38) or background (48) in a mode. */
-export function colorParams(color: Color, mode: ColorMode, base: 38 | 48): string {
+function colorParams(color: Color, mode: ColorMode, base: 38 | 48): string {
   if (typeof color === "number") return `${base};5;${color}`;
   if (mode === "truecolor") {
     const [r, g, b] = rgb(color);

@@ -3,31 +3,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { AgentEvent } from "../../src/agent/events.ts";
-import { createRuntime } from "../../src/agent/setup.ts";
+import { startMockRuntime } from "../helpers/mock-runtime.ts";
 
 const NOTER = resolve(import.meta.dir, "../fixtures/agent/noter");
 
 test("an extension note that arrives before any mode subscribed is delivered to the first subscriber", async () => {
   const home = mkdtempSync(join(tmpdir(), "zot-notes-"));
   const trace = join(home, "trace.jsonl");
-  const created = await createRuntime({
-    home,
-    cwd: home,
-    env: {},
-    provider: "mock",
-    appendSystemPrompt: [],
-    maxSteps: 50,
-    noTools: false,
-    ext: [NOTER],
-    noExt: true,
-    noYolo: false,
-    interactive: false,
-    continue: false,
-    noSession: true,
-    extTrace: trace,
-  });
-  if (!created.ok) throw new Error(created.error);
-  const runtime = created.runtime;
+  const runtime = await startMockRuntime(home, { ext: [NOTER], extTrace: trace });
   try {
     // The trace is buffered until shutdown, so wait for the note through the host instead.
     await new Promise<void>((done) => {

@@ -5,7 +5,8 @@ import { join, resolve } from "node:path";
 import type { ConfirmDecision } from "../../src/agent/events.ts";
 import type { Runtime } from "../../src/agent/runtime.ts";
 import { openSession } from "../../src/agent/session.ts";
-import { createRuntime } from "../../src/agent/setup.ts";
+import { startMockRuntime } from "../helpers/mock-runtime.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const TOOLBOX = join(ROOT, "test", "fixtures", "agent", "toolbox");
@@ -19,23 +20,7 @@ beforeEach(async () => {
   home = mkdtempSync(join(tmpdir(), "zot-runtime-"));
   log = join(home, "frames.jsonl");
   process.env.ZOT_TEST_EVENTS = log;
-  const created = await createRuntime({
-    home,
-    cwd: home,
-    env: {},
-    provider: "mock",
-    appendSystemPrompt: [],
-    maxSteps: 50,
-    noTools: false,
-    ext: [TOOLBOX],
-    noExt: true,
-    noYolo: true,
-    interactive: true,
-    continue: false,
-    noSession: false,
-  });
-  if (!created.ok) throw new Error(created.error);
-  runtime = created.runtime;
+  runtime = await startMockRuntime(home, { ext: [TOOLBOX], noYolo: true, interactive: true, noSession: false });
 });
 afterEach(async () => {
   await runtime.close();
@@ -51,9 +36,7 @@ const frames = () =>
     .map((l) => JSON.parse(l) as { type: string; event?: string; model?: string; provider?: string });
 
 /** The extension logs frames as it reads them, after zot sent them; wait until it caught up. */
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await Bun.sleep(10);
-}
+const until = (check: () => boolean): Promise<boolean> => waitFor(check);
 
 test("with --no-yolo and a confirm handler, confirmation is requested only when actually awaited", async () => {
   const asked: string[] = [];

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startProviderServer, type ProviderServer } from "../helpers/provider-server.ts";
-import { FIXTURES, jsonLines, runZot, tempDir } from "./zot.ts";
+import { FIXTURES, jsonLines, runZot, sessionFiles, tempDir } from "./zot.ts";
 
 let home: string;
 let cleanup: () => void;
@@ -21,9 +21,7 @@ const guard = (cfg: object) => ({ ZOT_TEST_GUARD: JSON.stringify(cfg) });
 const messagesOf = (i: number) => JSON.stringify((server.requests[i].body as { messages: unknown }).messages);
 
 function transcript(): Record<string, unknown>[] {
-  const root = join(home, "sessions");
-  const dir = join(root, readdirSync(root)[0]);
-  return jsonLines(readFileSync(join(dir, readdirSync(dir)[0]), "utf8"));
+  return jsonLines(readFileSync(sessionFiles(home)[0], "utf8"));
 }
 
 function bashThenText(command: string, text = "finished") {

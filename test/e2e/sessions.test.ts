@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startProviderServer, type ProviderServer } from "../helpers/provider-server.ts";
-import { FIXTURES, runZot, tempDir, ZOT, zotEnv } from "./zot.ts";
+import { FIXTURES, runZot, sessionFiles, tempDir, ZOT, zotEnv } from "./zot.ts";
 
 let home: string;
 let cleanup: () => void;
@@ -18,12 +18,6 @@ afterEach(async () => {
 
 const anthropic = () => ["--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-e2e"];
 
-function sessionFiles(): string[] {
-  const root = join(home, "sessions");
-  if (!existsSync(root)) return [];
-  return readdirSync(root).flatMap((d) => readdirSync(join(root, d)).map((f) => join(root, d, f)));
-}
-
 test("a session killed with SIGKILL mid-tool-call resumes with --continue", async () => {
   server = startProviderServer({ replies: [{ kind: "turn", text: "Starting.", toolCalls: [{ id: "toolu_hang", name: "hang", args: {} }] }] });
   const proc = Bun.spawn([ZOT, "-p", ...anthropic(), "-e", join(FIXTURES, "toolbox"), "first prompt"], {
@@ -35,13 +29,13 @@ test("a session killed with SIGKILL mid-tool-call resumes with --continue", asyn
   });
   // The tool call is in the transcript once the assistant message line is written.
   for (;;) {
-    const file = sessionFiles()[0];
+    const file = sessionFiles(home)[0];
     if (file && readFileSync(file, "utf8").includes("toolu_hang")) break;
     await Bun.sleep(20);
   }
   proc.kill("SIGKILL");
   await proc.exited;
-  const [file] = sessionFiles();
+  const [file] = sessionFiles(home);
   // As if the process had died in the middle of writing a line.
   appendFileSync(file, '{"type":"message","message":{"role":"us');
 
@@ -55,13 +49,13 @@ test("a session killed with SIGKILL mid-tool-call resumes with --continue", asyn
   expect(body).toContain("toolu_hang");
   expect(body).toContain("aborted");
   expect(body).toContain("second prompt");
-  expect(sessionFiles()).toEqual([file]);
+  expect(sessionFiles(home)).toEqual([file]);
 });
 
 test("--session PATH resumes that transcript and --resume lists it", async () => {
   server = startProviderServer({ replies: [{ kind: "turn", text: "one" }, { kind: "turn", text: "two" }] });
   expect((await runZot(["-p", ...anthropic(), "remember the word kiwi"], { home })).code).toBe(0);
-  const [file] = sessionFiles();
+  const [file] = sessionFiles(home);
   const listed = await runZot(["--resume"], { home });
   expect(listed.code).toBe(0);
   expect(listed.stdout).toContain(file);
@@ -73,21 +67,21 @@ test("--session PATH resumes that transcript and --resume lists it", async () =>
 test("--no-session writes nothing", async () => {
   const r = await runZot(["-p", "--provider", "mock", "--no-session", "hi"], { home });
   expect(r.code).toBe(0);
-  expect(sessionFiles()).toEqual([]);
+  expect(sessionFiles(home)).toEqual([]);
 });
 
 test("--continue without an earlier session starts a new one with a notice", async () => {
   const r = await runZot(["-p", "--provider", "mock", "--continue", "hi"], { home });
   expect(r.code).toBe(0);
   expect(r.stderr).toContain("No earlier session");
-  expect(sessionFiles().length).toBe(1);
+  expect(sessionFiles(home).length).toBe(1);
 });
 
 test("transcripts never contain the API key", async () => {
   server = startProviderServer({ replies: [{ kind: "turn", toolCalls: [{ name: "bash", args: { command: "echo $MY_KEY_ECHO" } }] }, { kind: "turn", text: "ok" }] });
   const key = "sk-test-very-secret-key-123456";
   await runZot(["-p", "--provider", "anthropic", "--base-url", server.url, "--api-key", key, "hi"], { home, env: { MY_KEY_ECHO: key } });
-  const text = readFileSync(sessionFiles()[0], "utf8");
+  const text = readFileSync(sessionFiles(home)[0], "utf8");
   expect(text).not.toContain(key);
 });
 
@@ -102,5 +96,5 @@ test("--session with a missing file, a directory or a file that is no transcript
   const garbage = await runZot(["-p", "--provider", "mock", "--session", join(home, "garbage.jsonl"), "hi"], { home });
   expect(garbage.code).toBe(1);
   expect(garbage.stderr).toContain("is not a zot session transcript");
-  expect(sessionFiles()).toEqual([]);
+  expect(sessionFiles(home)).toEqual([]);
 });

@@ -1,6 +1,6 @@
 // Drives the real binary (dist/zot, built by `npm test` before `bun test`) for the end-to-end tests:
-// one-shot runs with captured output, and an RPC session over pipes.
-import { mkdtempSync, rmSync } from "node:fs";
+// one-shot runs with captured output, an RPC session over pipes, and the session files a run left.
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -37,6 +37,13 @@ export async function runZot(args: string[], opts: { home: string; env?: Record<
   });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };
+}
+
+/** Every session transcript under `$ZOT_HOME/sessions` (one folder per project). */
+export function sessionFiles(home: string): string[] {
+  const root = join(home, "sessions");
+  if (!existsSync(root)) return [];
+  return readdirSync(root).flatMap((d) => readdirSync(join(root, d)).map((f) => join(root, d, f)));
 }
 
 export function jsonLines(text: string): Record<string, unknown>[] {

@@ -1,7 +1,8 @@
 // Example extensions run from a temp copy so state files (todos.json, scratchpad.md) never land in
 // the repository. The copy keeps the repository's shape — examples/extensions/<name> beside symlinks
 // to sdk/ and src/ — so the examples' relative SDK imports still resolve.
-import { cpSync, mkdirSync, readdirSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 export const repo = resolve(import.meta.dir, "../..");
@@ -14,7 +15,7 @@ export const exampleNames = (): string[] =>
     .sort();
 
 /** Copies every example under `root`; returns the directory of each by name. */
-export function copyExamples(root: string): (name: string) => string {
+function copyExamples(root: string): (name: string) => string {
   symlinkSync(join(repo, "sdk"), join(root, "sdk"));
   symlinkSync(join(repo, "src"), join(root, "src"));
   const target = join(root, "examples/extensions");
@@ -26,6 +27,18 @@ export function copyExamples(root: string): (name: string) => string {
     });
   }
   return (name) => join(target, name);
+}
+
+export type ExampleWorkspace = { root: string; home: string; project: string; dirOf: (name: string) => string };
+
+/** A temp dir holding a copy of the examples, an empty $ZOT_HOME and an empty project; the caller removes `root`. */
+export function exampleWorkspace(prefix: string): ExampleWorkspace {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  const home = join(root, "home");
+  const project = join(root, "project");
+  mkdirSync(home);
+  mkdirSync(project);
+  return { root, home, project, dirOf: copyExamples(root) };
 }
 
 /** Bare `bun` in the manifests is looked up on PATH, as for users (`npm test` puts node_modules/.bin there). */

@@ -3,10 +3,9 @@
 // the examples' tools and trip their interceptors. The binary is compiled from the current sources
 // into a temp dir, so a stale dist/zot cannot mask a change.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { copyExamples, exampleEnv, exampleNames, examplesSource, repo } from "./copy.ts";
+import { exampleEnv, exampleNames, examplesSource, exampleWorkspace, repo } from "./copy.ts";
 
 const names = exampleNames();
 let root = "";
@@ -16,12 +15,7 @@ let project = "";
 let dirOf: (name: string) => string = () => "";
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), "zot-e2e-examples-"));
-  home = join(root, "home");
-  project = join(root, "project");
-  mkdirSync(home);
-  mkdirSync(project);
-  dirOf = copyExamples(root);
+  ({ root, home, project, dirOf } = exampleWorkspace("zot-e2e-examples-"));
   zot = join(root, "zot");
   const build = Bun.spawn([process.execPath, "build", "--compile", join(repo, "src/main.ts"), "--outfile", zot], { stdout: "pipe", stderr: "pipe" });
   const [err, code] = await Promise.all([new Response(build.stderr).text(), build.exited]);

@@ -2,12 +2,11 @@
 // (commands, tools, interceptors, panels). The `zot ext test` scripts and end-to-end runs through the
 // built binary are in e2e.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Host } from "../../src/ext/host.ts";
 import type { LoadReport } from "../../src/ext/types.ts";
-import { copyExamples, exampleEnv, exampleNames, examplesSource } from "./copy.ts";
+import { exampleEnv, exampleNames, examplesSource, exampleWorkspace } from "./copy.ts";
 
 const names = exampleNames();
 let root = "";
@@ -16,12 +15,7 @@ let project = "";
 let dirOf: (name: string) => string = () => "";
 
 beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), "zot-examples-"));
-  home = join(root, "home");
-  project = join(root, "project");
-  mkdirSync(home);
-  mkdirSync(project);
-  dirOf = copyExamples(root);
+  ({ root, home, project, dirOf } = exampleWorkspace("zot-examples-"));
 });
 
 afterAll(() => {

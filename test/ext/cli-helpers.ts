@@ -1,10 +1,11 @@
 // Shared by the `zot ext` CLI, discovery and harness tests: temp dirs, fixture copies, and running
-// the CLI in-process with captured output and its own ZOT_HOME.
+// the CLI with its own ZOT_HOME, in-process with captured output or as its own process.
 import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { runExtCli, type CliIo } from "../../src/ext/cli.ts";
 
+const REPO = resolve(import.meta.dir, "../..");
 export const FIXTURES = join(import.meta.dir, "..", "fixtures");
 export const DISCOVERY = join(FIXTURES, "discovery");
 
@@ -45,5 +46,22 @@ export async function cli(argv: string[], opts: { home: string; cwd: string; io?
     stdin: null,
     ...opts.io,
   });
+  return { code, out, err };
+}
+
+/** `zot ext …` as its own process (`bun src/main.ts ext …`) with stdin not a terminal, the way scripts and CI run it. */
+export function spawnZotExt(args: string[], home: string, cwd: string): Bun.Subprocess<"ignore", "pipe", "pipe"> {
+  return Bun.spawn([process.execPath, join(REPO, "src/main.ts"), "ext", ...args], {
+    cwd,
+    env: { ...process.env, ZOT_HOME: home },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+}
+
+export async function runZotExt(args: string[], home: string, cwd = home): Promise<CliRun> {
+  const p = spawnZotExt(args, home, cwd);
+  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   return { code, out, err };
 }

@@ -2,40 +2,17 @@
 // scripts and CI run it: git installs from a bare repository, `install .`, `remove` without a
 // terminal, byte-exact enable/disable, `logs -f`, and the exact JSON of `doctor` and `list`.
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { waitFor } from "./fixture-host.ts";
+import { removeTempDirs, runZotExt, spawnZotExt, tempDir } from "./cli-helpers.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const REPO = resolve(import.meta.dir, "../..");
 const EXT_FIXTURES = join(REPO, "test/fixtures/ext");
 
-const made: string[] = [];
-afterEach(() => {
-  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+afterEach(removeTempDirs);
 
-function temp(): string {
-  const d = realpathSync(mkdtempSync(join(tmpdir(), "zot-cliproc-")));
-  made.push(d);
-  return d;
-}
-
-function spawnZot(args: string[], home: string, cwd: string): Bun.Subprocess<"ignore", "pipe", "pipe"> {
-  return Bun.spawn([process.execPath, join(REPO, "src/main.ts"), "ext", ...args], {
-    cwd,
-    env: { ...process.env, ZOT_HOME: home },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-}
-
-async function zot(args: string[], home: string, cwd = home): Promise<{ code: number; out: string; err: string }> {
-  const p = spawnZot(args, home, cwd);
-  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-  return { code, out, err };
-}
+const temp = (): string => tempDir("zot-cliproc-");
 
 async function git(cwd: string, ...args: string[]): Promise<void> {
   const p = Bun.spawn(["git", "-c", "user.email=t@t", "-c", "user.name=t", "-c", "init.defaultBranch=main", ...args], { cwd, stdout: "ignore", stderr: "pipe" });
@@ -67,22 +44,22 @@ describe("zot ext install from git", () => {
     const bare = join(temp(), "gitty.git");
     await git(work, "clone", "-q", "--bare", work, bare);
 
-    const r1 = await zot(["install", `file://${bare}#v1`], home);
+    const r1 = await runZotExt(["install", `file://${bare}#v1`], home);
     expect(r1.err).toBe("");
     expect(r1.code).toBe(0);
     expect(r1.out).toBe(`installed gitty 1.0.0 at ${join(home, "extensions", "gitty")}\n`);
-    const r2 = await zot(["install", `file://${bare}#main`], home);
+    const r2 = await runZotExt(["install", `file://${bare}#main`], home);
     expect(r2.code).toBe(1);
     expect(r2.err).toMatch(/^zot: .*already holds an extension named "gitty"; pass --force/);
-    const r3 = await zot(["install", `file://${bare}#main`, "--force"], home);
+    const r3 = await runZotExt(["install", `file://${bare}#main`, "--force"], home);
     expect(r3.code).toBe(0);
     expect(JSON.parse(readFileSync(join(home, "extensions", "gitty", "extension.json"), "utf8")).version).toBe("2.0.0");
-    const r4 = await zot(["install", `file://${bare}#no-such-ref`, "--force"], home);
+    const r4 = await runZotExt(["install", `file://${bare}#no-such-ref`, "--force"], home);
     expect(r4.code).toBe(1);
     expect(r4.err).toMatch(/^zot: git clone of file:\/\/.* at no-such-ref failed/);
     expect(readdirSync(join(home, "extensions"))).toEqual(["gitty"]);
 
-    const doctor = await zot(["doctor", "--json"], home);
+    const doctor = await runZotExt(["doctor", "--json"], home);
     expect(doctor.code).toBe(0);
     expect(JSON.parse(doctor.out).extensions[0]).toMatchObject({ name: "gitty", version: "2.0.0", status: "ready", commands: ["echo-sh"] });
   });
@@ -90,7 +67,7 @@ describe("zot ext install from git", () => {
   test("`install .` from inside an extension directory installs it globally", async () => {
     const home = temp();
     const dir = shExt(temp(), "here");
-    const r = await zot(["install", "."], home, dir);
+    const r = await runZotExt(["install", "."], home, dir);
     expect(r.code).toBe(0);
     expect(readFileSync(join(home, "extensions", "here", "main.sh"), "utf8")).toContain('"name":"here"');
     expect(readdirSync(join(home, "extensions"))).toEqual(["here"]);
@@ -101,12 +78,12 @@ describe("zot ext remove, enable, disable as a process", () => {
   test("remove without --yes and without a terminal refuses, changes nothing, and exits 1", async () => {
     const home = temp();
     shExt(join(home, "extensions"), "keepme");
-    const r = await zot(["remove", "keepme"], home);
+    const r = await runZotExt(["remove", "keepme"], home);
     expect(r.code).toBe(1);
     expect(r.out).toBe("");
     expect(r.err).toMatch(/^zot: refusing to remove keepme .* without confirmation; pass --yes to remove it\.\n$/);
     expect(existsSync(join(home, "extensions", "keepme", "extension.json"))).toBe(true);
-    const yes = await zot(["remove", "KEEPME", "--yes"], home);
+    const yes = await runZotExt(["remove", "KEEPME", "--yes"], home);
     expect(yes.code).toBe(0);
     expect(existsSync(join(home, "extensions", "keepme"))).toBe(false);
   });
@@ -116,11 +93,11 @@ describe("zot ext remove, enable, disable as a process", () => {
     const dir = shExt(join(home, "extensions"), "fmt");
     const original = '{\n\t"name" : "fmt",   "exec": "./main.sh",\n\t"enabled" :true , "x": {"enabled": true}\n}\n';
     writeFileSync(join(dir, "extension.json"), original);
-    expect((await zot(["disable", "fmt"], home)).code).toBe(0);
+    expect((await runZotExt(["disable", "fmt"], home)).code).toBe(0);
     expect(readFileSync(join(dir, "extension.json"), "utf8")).toBe(original.replace('"enabled" :true ,', '"enabled" :false ,'));
-    const list = JSON.parse((await zot(["list", "--json"], home)).out);
+    const list = JSON.parse((await runZotExt(["list", "--json"], home)).out);
     expect(list.extensions[0].state).toBe("disabled");
-    expect((await zot(["enable", "fmt"], home)).code).toBe(0);
+    expect((await runZotExt(["enable", "fmt"], home)).code).toBe(0);
     expect(readFileSync(join(dir, "extension.json"), "utf8")).toBe(original);
   });
 });
@@ -130,7 +107,7 @@ describe("zot ext logs -f as a process", () => {
     const home = temp();
     const ext = join(temp(), "plain-node");
     cpSync(join(EXT_FIXTURES, "plain-node"), ext, { recursive: true });
-    const follower = spawnZot(["logs", "plain-node", "-f"], home, home);
+    const follower = spawnZotExt(["logs", "plain-node", "-f"], home, home);
     let seen = "";
     const decoder = new TextDecoder();
     const reading = (async () => {
@@ -138,7 +115,7 @@ describe("zot ext logs -f as a process", () => {
     })();
     try {
       // The log does not exist yet: -f waits for it. doctor then writes it.
-      const d = await zot(["doctor", "--json", "-e", ext], home);
+      const d = await runZotExt(["doctor", "--json", "-e", ext], home);
       expect(d.code).toBe(0);
       await waitFor(() => seen.includes("[zot] process exited") || null, 15_000);
       expect(seen).toMatch(/^\[zot\] starting plain-node 0\.3\.0 at /m);
@@ -167,7 +144,7 @@ describe("zot ext doctor and list JSON", () => {
     mkdirSync(join(home, "extensions", "theme"), { recursive: true });
     writeFileSync(join(home, "extensions", "theme", "theme.json"), JSON.stringify({ name: "t", colors: { text: "#000000" } }));
 
-    const ok = await zot(["doctor", "--json", "--cwd", project], home);
+    const ok = await runZotExt(["doctor", "--json", "--cwd", project], home);
     expect(ok.err).toBe("");
     expect(ok.code).toBe(0);
     const report = JSON.parse(ok.out);
@@ -190,22 +167,22 @@ describe("zot ext doctor and list JSON", () => {
     // An invalid manifest makes it exit 1, in human output too.
     mkdirSync(join(proot, "broken"));
     writeFileSync(join(proot, "broken", "extension.json"), '{"name": 3}');
-    const bad = await zot(["doctor", "--json", "--cwd", project], home);
+    const bad = await runZotExt(["doctor", "--json", "--cwd", project], home);
     expect(bad.code).toBe(1);
     const broken = JSON.parse(bad.out).extensions.find((e: { dir: string }) => e.dir.endsWith("broken"));
     expect(broken).toMatchObject({ status: "invalid", version: null, startup_ms: null, commands: [] });
     expect(broken.error).toContain(join(proot, "broken", "extension.json"));
     expect(JSON.parse(bad.out).ok).toBe(false);
-    expect((await zot(["doctor", "--cwd", project], home)).code).toBe(1);
+    expect((await runZotExt(["doctor", "--cwd", project], home)).code).toBe(1);
     // A failed load (exit before hello) is 1 as well, and --no-ext skips the broken roots.
-    const failing = await zot(["doctor", "--json", "--no-ext", "-e", join(EXT_FIXTURES, "exit-early")], home);
+    const failing = await runZotExt(["doctor", "--json", "--no-ext", "-e", join(EXT_FIXTURES, "exit-early")], home);
     expect(failing.code).toBe(1);
     expect(JSON.parse(failing.out).extensions[0]).toMatchObject({ source: "flag", status: "failed" });
   });
 
   test("doctor caps warnings at 100, the last saying how many more; warnings alone still exit 0", async () => {
     const home = temp();
-    const r = await zot(["doctor", "--json", "-e", join(EXT_FIXTURES, "noisy")], home);
+    const r = await runZotExt(["doctor", "--json", "-e", join(EXT_FIXTURES, "noisy")], home);
     expect(r.code).toBe(0);
     const e = JSON.parse(r.out).extensions[0];
     expect(e).toMatchObject({ status: "ready", commands: ["noisy"] });
@@ -227,7 +204,7 @@ describe("zot ext doctor and list JSON", () => {
     writeFileSync(join(proot, "b-broken", "extension.json"), JSON.stringify({ name: "beta", exec: "./missing.sh" }));
     shExt(join(home, "extensions"), "alpha");
     shExt(join(home, "extensions"), "beta");
-    const r = await zot(["doctor", "--json", "--cwd", project], home);
+    const r = await runZotExt(["doctor", "--json", "--cwd", project], home);
     expect(r.code).toBe(1);
     const rows = JSON.parse(r.out).extensions.map((e: { name: string; source: string; status: string }) => [e.name, e.source, e.status]);
     expect(rows).toEqual([
@@ -236,14 +213,14 @@ describe("zot ext doctor and list JSON", () => {
       ["alpha", "global", "shadowed"],
       ["beta", "global", "ready"],
     ]);
-    const list = JSON.parse((await zot(["list", "--json", "--cwd", project], home)).out);
+    const list = JSON.parse((await runZotExt(["list", "--json", "--cwd", project], home)).out);
     expect(list.extensions[2]).toMatchObject({ name: "alpha", state: "shadowed", shadowed_by: join(proot, "a-off") });
   });
 
   test("list --json has the documented fields and spawns nothing", async () => {
     const home = temp();
     shExt(join(home, "extensions"), "lister");
-    const r = await zot(["list", "--json"], home);
+    const r = await runZotExt(["list", "--json"], home);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.out);
     expect(Object.keys(out).sort()).toEqual(["cwd", "extensions", "home"]);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { setEnabled } from "../../src/ext/cli/toggle.ts";
 import { parseGitSource } from "../../src/ext/cli/install.ts";
 import { cli, DISCOVERY, discoveryCopy, tempDir, removeTempDirs } from "./cli-helpers.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 afterEach(removeTempDirs);
 
@@ -428,15 +429,7 @@ describe("zot ext logs", () => {
     writeFileSync(path, "one\n");
     const ctrl = new AbortController();
     let out = "";
-    const seen = (text: string) =>
-      new Promise<void>((resolve) => {
-        const check = setInterval(() => {
-          if (out.includes(text)) {
-            clearInterval(check);
-            resolve();
-          }
-        }, 10);
-      });
+    const seen = (text: string) => waitFor(() => out.includes(text));
     const done = cli(["logs", "tail", "-f"], { home, cwd: home, io: { signal: ctrl.signal, stdout: { write: (s: string) => (out += s) } } });
     await seen("one\n");
     appendFileSync(path, "two\n");
@@ -453,15 +446,7 @@ describe("zot ext logs", () => {
     writeFileSync(path, "old\n");
     const ctrl = new AbortController();
     let out = "";
-    const seen = (text: string) =>
-      new Promise<void>((resolve) => {
-        const check = setInterval(() => {
-          if (out.includes(text)) {
-            clearInterval(check);
-            resolve();
-          }
-        }, 10);
-      });
+    const seen = (text: string) => waitFor(() => out.includes(text));
     const done = cli(["logs", "rot", "-f"], { home, cwd: home, io: { signal: ctrl.signal, stdout: { write: (s: string) => (out += s) } } });
     await seen("old\n");
     appendFileSync(path, "last old line\n");
@@ -480,14 +465,7 @@ describe("zot ext logs", () => {
     const done = cli(["logs", "later", "-f"], { home, cwd: home, io: { signal: ctrl.signal, stdout: { write: (s: string) => (out += s) } } });
     mkdirSync(join(home, "logs"));
     writeFileSync(join(home, "logs", "ext-later.log"), "arrived\n");
-    await new Promise<void>((resolve) => {
-      const check = setInterval(() => {
-        if (out.includes("arrived")) {
-          clearInterval(check);
-          resolve();
-        }
-      }, 10);
-    });
+    await waitFor(() => out.includes("arrived"));
     ctrl.abort();
     expect((await done).code).toBe(0);
   });

@@ -5,26 +5,14 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { DEFAULT_TIMINGS, commandIntents } from "../../src/ext/host.ts";
 import { decodeExtensionFrame } from "../../src/ext/protocol.ts";
-import { FIXTURES, start, waitFor } from "./fixture-host.ts";
+import { runZotExt } from "./cli-helpers.ts";
+import { waitFor } from "../helpers/wait.ts";
+import { FIXTURES, start } from "./fixture-host.ts";
 
-const REPO = resolve(import.meta.dir, "../..");
 const SPEC = "/work/shared/spec/extensions.md";
-
-/** `zot ext …` as its own process, the way a user runs it. */
-async function zotExt(args: string[], home: string, cwd = home): Promise<{ code: number; out: string; err: string }> {
-  const proc = Bun.spawn([process.execPath, join(REPO, "src/main.ts"), "ext", ...args], {
-    cwd,
-    env: { ...process.env, ZOT_HOME: home },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { code, out, err };
-}
 
 function tempHome(): string {
   return realpathSync(mkdtempSync(join(tmpdir(), "zot-conf-")));
@@ -63,10 +51,10 @@ describe("the spec's Python quick start, verbatim", () => {
     const home = tempHome();
     try {
       // As the spec says: `zot ext install ./hello-py`, from the directory holding it.
-      const inst = await zotExt(["install", "./hello-py"], home, FIXTURES);
+      const inst = await runZotExt(["install", "./hello-py"], home, FIXTURES);
       expect(inst.err).toBe("");
       expect(inst.code).toBe(0);
-      const r = await zotExt(["doctor", "--json"], home);
+      const r = await runZotExt(["doctor", "--json"], home);
       expect(r.code).toBe(0);
       const report = JSON.parse(r.out);
       expect(report.ok).toBe(true);
@@ -156,7 +144,7 @@ describe("a POSIX shell extension using only read and printf", () => {
   test("zot ext doctor reports it ready", async () => {
     const home = tempHome();
     try {
-      const r = await zotExt(["doctor", "--json", "--no-ext", "-e", join(FIXTURES, "plain-sh")], home);
+      const r = await runZotExt(["doctor", "--json", "--no-ext", "-e", join(FIXTURES, "plain-sh")], home);
       expect(r.code).toBe(0);
       expect(JSON.parse(r.out).extensions[0]).toMatchObject({ name: "plain-sh", source: "flag", status: "ready", commands: ["echo-sh"] });
     } finally {

@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { Host } from "../../src/ext/host.ts";
 import type { HostTimings } from "../../src/ext/host.ts";
 import type { LoadReport, UiIntent } from "../../src/ext/types.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 export const FIXTURES = resolve(import.meta.dir, "../fixtures/ext");
 
@@ -55,16 +56,6 @@ export async function start(
       rmSync(home, { recursive: true, force: true });
     },
   };
-}
-
-export async function waitFor<T>(probe: () => T | undefined | null | false, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error("condition not reached in time");
-    await Bun.sleep(10);
-  }
 }
 
 /** True while `pid` names a live process (a zombie awaiting its reaper counts as dead). */

@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { commandIntents, Host, MAX_UNHEARD_INTENTS } from "../../src/ext/host.ts";
 import type { UiIntent } from "../../src/ext/types.ts";
-import { alive, FAST, FIXTURES, start, waitFor } from "./fixture-host.ts";
+import { waitFor } from "../helpers/wait.ts";
+import { alive, FAST, FIXTURES, start } from "./fixture-host.ts";
 import type { Harness } from "./fixture-host.ts";
 
 const never = new AbortController().signal;

@@ -3,7 +3,8 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { alive, start, waitFor } from "./fixture-host.ts";
+import { waitFor } from "../helpers/wait.ts";
+import { alive, start } from "./fixture-host.ts";
 
 describe("shutdown", () => {
   test("a grandchild does not survive shutdown, even when its parent exits cleanly", async () => {

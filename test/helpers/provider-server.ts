@@ -195,7 +195,7 @@ function prng(seed: number): () => number {
   };
 }
 
-export function randomChunks(bytes: Uint8Array, seed: number, maxChunk: number): Uint8Array[] {
+function randomChunks(bytes: Uint8Array, seed: number, maxChunk: number): Uint8Array[] {
   const rand = prng(seed);
   const out: Uint8Array[] = [];
   for (let i = 0; i < bytes.length; ) {
@@ -263,7 +263,7 @@ export function anthropicEvents(reply: TurnReply, model: string): string[] {
   return out;
 }
 
-export function openaiEvents(reply: TurnReply, model: string): string[] {
+function openaiEvents(reply: TurnReply, model: string): string[] {
   const chunk = (delta: JsonObj, finish: string | null = null) =>
     `data: ${JSON.stringify({ id: "chatcmpl-test", object: "chat.completion.chunk", created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
   const out = [chunk({ role: "assistant", content: null })];

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createRuntime } from "../../src/agent/setup.ts";
+import { startMockRuntime } from "../helpers/mock-runtime.ts";
 import type { Runtime } from "../../src/agent/runtime.ts";
 
 export type Captured = { out: string; err: string; io: { out(t: string): void; err(t: string): void } };
@@ -21,24 +21,7 @@ export function capture(): Captured {
 
 export async function mockRuntime(extra: { mockScript?: string } = {}): Promise<{ runtime: Runtime; home: string; dispose: () => Promise<void> }> {
   const home = mkdtempSync(join(tmpdir(), "zot-modes-"));
-  const created = await createRuntime({
-    home,
-    cwd: home,
-    env: {},
-    provider: "mock",
-    appendSystemPrompt: [],
-    maxSteps: 50,
-    noTools: false,
-    ext: [],
-    noExt: true,
-    noYolo: false,
-    interactive: false,
-    continue: false,
-    noSession: true,
-    ...extra,
-  });
-  if (!created.ok) throw new Error(created.error);
-  const runtime = created.runtime;
+  const runtime = await startMockRuntime(home, extra);
   return {
     runtime,
     home,

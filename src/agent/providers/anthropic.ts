@@ -12,7 +12,7 @@ export const ANTHROPIC_BASE = "https://api.anthropic.com";
 export const ANTHROPIC_VERSION = "2023-06-01";
 
 /** Thinking token budgets for --reasoning. */
-export const THINKING_BUDGET = { low: 2048, medium: 8192, high: 16384 } as const;
+const THINKING_BUDGET = { low: 2048, medium: 8192, high: 16384 } as const;
 
 const EPHEMERAL: JsonObject = { type: "ephemeral" };
 
@@ -48,7 +48,7 @@ export class AnthropicProvider implements Provider {
 }
 
 /** The request body. Exported for tests and for anyone debugging what zot sends. */
-export function anthropicBody(req: ProviderRequest, info: ModelInfo | undefined): JsonObject {
+function anthropicBody(req: ProviderRequest, info: ModelInfo | undefined): JsonObject {
   let maxTokens = req.maxTokens ?? info?.maxTokens ?? 8192;
   const body: JsonObject = { model: req.model, max_tokens: maxTokens, stream: true };
   if (req.system.trim() !== "") body.system = [{ type: "text", text: req.system, cache_control: EPHEMERAL }];
@@ -77,7 +77,7 @@ type WireMessage = { role: "user" | "assistant"; content: JsonObject[] };
  * empty messages are dropped; the last two user messages get cache breakpoints, which with the
  * system prompt and the tools makes the API's maximum of four.
  */
-export function anthropicMessages(messages: readonly Message[]): Json[] {
+function anthropicMessages(messages: readonly Message[]): Json[] {
   const out: WireMessage[] = [];
   const push = (role: WireMessage["role"], blocks: JsonObject[]) => {
     if (blocks.length === 0) return;
@@ -136,7 +136,7 @@ type Block =
   | { kind: "tool"; id: string; name: string; json: string; open: boolean };
 
 /** Assembles Anthropic stream events; message_delta usage is cumulative, so it overwrites. */
-export class AnthropicAssembler implements Assembler {
+class AnthropicAssembler implements Assembler {
   outcome: Outcome | undefined;
   readonly usage: Usage = emptyUsage();
   private readonly blocks = new Map<number, Block>();

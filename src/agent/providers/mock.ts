@@ -126,7 +126,7 @@ function reply(messages: readonly Message[]): Planned {
 }
 
 /** Reads a --mock-script JSONL file: one response per non-blank line. Returns an error sentence on failure. */
-export function loadMockScript(path: string): MockTurn[] | string {
+function loadMockScript(path: string): MockTurn[] | string {
   let text: string;
   try {
     text = readFileSync(path, "utf8");

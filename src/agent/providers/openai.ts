@@ -47,7 +47,7 @@ export class OpenAIProvider implements Provider {
   }
 }
 
-export function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo | undefined): JsonObject {
+function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo | undefined): JsonObject {
   const messages: JsonObject[] = [];
   if (req.system.trim() !== "") messages.push({ role: "system", content: req.system });
   messages.push(...openaiMessages(provider, req.messages));
@@ -66,7 +66,7 @@ export function openaiBody(provider: CompatName, req: ProviderRequest, info: Mod
  * images from tools follow them in one user message. Kimi wants its reasoning sent back with tool
  * calls (`reasoning_content`); other servers do not accept it, so it is dropped for them.
  */
-export function openaiMessages(provider: CompatName, messages: readonly Message[]): JsonObject[] {
+function openaiMessages(provider: CompatName, messages: readonly Message[]): JsonObject[] {
   const out: JsonObject[] = [];
   let images: JsonObject[] = [];
   const flushImages = () => {
@@ -111,7 +111,7 @@ function imageUrl(mimeType: string, data: string): JsonObject {
 
 type Call = { id: string; name: string; args: string; started: boolean };
 
-export class OpenAIAssembler implements Assembler {
+class OpenAIAssembler implements Assembler {
   outcome: Outcome | undefined;
   readonly usage: Usage = emptyUsage();
   private text = "";

@@ -50,7 +50,7 @@ function clampDelay(ms: number): number {
   return Math.min(MAX_DELAY_MS, Math.max(0, ms));
 }
 
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const timer = setTimeout(done, ms);

@@ -9,10 +9,10 @@ import type { JsonObject } from "../../ext/protocol.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
 import { errorText, stringArg, textResult } from "./common.ts";
 
-export const BASH_DEFAULT_TIMEOUT_S = 120;
-export const BASH_MAX_TIMEOUT_S = 600;
-export const BASH_KEEP_BYTES = 50 * 1024;
-export const BASH_KEEP_LINES = 2000;
+const BASH_DEFAULT_TIMEOUT_S = 120;
+const BASH_MAX_TIMEOUT_S = 600;
+const BASH_KEEP_BYTES = 50 * 1024;
+const BASH_KEEP_LINES = 2000;
 const HEAD_LINES = 1000;
 const TAIL_LINES = 1000;
 const HEAD_BYTES = 25 * 1024;

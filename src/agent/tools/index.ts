@@ -11,7 +11,7 @@ export function builtinTools(): Tool[] {
   return [readTool, writeTool, editTool, bashTool, skillTool];
 }
 
-export const BUILTIN_TOOL_NAMES: readonly string[] = builtinTools().map((t) => t.name);
+const BUILTIN_TOOL_NAMES: readonly string[] = builtinTools().map((t) => t.name);
 
 /** `null` means all built-ins; names are matched exactly (after trimming) and keep the built-in order. */
 export function selectTools(names: readonly string[] | null): { tools: Tool[]; error?: string } {

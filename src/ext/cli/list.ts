@@ -23,7 +23,7 @@ export type ListEntry = {
   shadowed_by: string | null;
 };
 
-export function listEntry(e: DiscoveredExtension): ListEntry {
+function listEntry(e: DiscoveredExtension): ListEntry {
   return {
     name: e.name,
     version: e.manifest?.version ?? null,

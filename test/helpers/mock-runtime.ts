@@ -1,0 +1,26 @@
+// An in-process runtime on the offline mock provider, for tests that drive the runtime without the
+// binary. The defaults are a non-interactive run with no installed extensions and no session file;
+// each test overrides only what it is about.
+import { createRuntime, type RuntimeOptions } from "../../src/agent/setup.ts";
+import type { Runtime } from "../../src/agent/runtime.ts";
+
+export async function startMockRuntime(home: string, overrides: Partial<RuntimeOptions> = {}): Promise<Runtime> {
+  const created = await createRuntime({
+    home,
+    cwd: home,
+    env: {},
+    provider: "mock",
+    appendSystemPrompt: [],
+    maxSteps: 50,
+    noTools: false,
+    ext: [],
+    noExt: true,
+    noYolo: false,
+    interactive: false,
+    continue: false,
+    noSession: true,
+    ...overrides,
+  });
+  if (!created.ok) throw new Error(created.error);
+  return created.runtime;
+}
