@@ -1,5 +1,5 @@
 // What modes (print, JSON, RPC, TUI) use of the agent runtime. Implemented by `Runtime` in runtime.ts.
-import type { ExtensionHost, InvokeResult, LoadReport } from "../ext/types.ts";
+import type { ExtensionHost, InvokeResult, LoadReport, UiIntent } from "../ext/types.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
 import type { ImagePart, Message, StopReason, Usage } from "./messages.ts";
 import type { ModelInfo } from "./provider.ts";
@@ -17,6 +17,11 @@ export interface AgentRuntime {
   readonly busy: boolean;
   yolo: boolean;
   subscribe(listener: (event: AgentEvent) => void): () => void;
+  /**
+   * Extension UI intents for the interactive mode. Intents sent before anyone listened (e.g. a
+   * `submit` right after `ready`) go, in order, to the first listener only.
+   */
+  onIntent(listener: (intent: UiIntent) => void): () => void;
   /** Runs one user prompt to completion (all steps). Rejects only on programming errors. */
   prompt(text: string, images?: ImagePart[]): Promise<PromptOutcome>;
   /** Cancels the running prompt (HTTP stream, tools, extension calls). */

@@ -41,6 +41,8 @@ export type RuntimeConfig = {
 };
 
 const MAX_EARLY_NOTES = 100;
+/** As many as the host itself keeps for its first listener. */
+const MAX_EARLY_INTENTS = 200;
 
 const COMPACT_INSTRUCTION =
   "Summarise the conversation so far for your own later use: the user's goals, decisions made, files and commands involved, what was done, and what is still open. Be specific and complete but concise; this summary will replace the conversation.";
@@ -53,6 +55,9 @@ export class Runtime implements AgentRuntime {
   private listeners = new Set<(event: AgentEvent) => void>();
   /** Events emitted before anyone subscribed; null once the first listener has them. */
   private early: AgentEvent[] | null = [];
+  private intentListeners = new Set<(intent: UiIntent) => void>();
+  /** Host intents that arrived before a mode listened for them; null once the first listener has them. */
+  private earlyIntents: UiIntent[] | null = [];
   private history: Message[];
   private totals: Usage;
   private lastContext = 0;
@@ -71,7 +76,8 @@ export class Runtime implements AgentRuntime {
     this.history = cfg.history;
     this.totals = cfg.usage;
     this.session = cfg.session;
-    this.unhookIntents = cfg.host.onIntent((intent) => this.onIntent(intent));
+    // The runtime is the host's first listener, so it receives what extensions sent during load.
+    this.unhookIntents = cfg.host.onIntent((intent) => this.fromHost(intent));
   }
 
   get provider(): string {
@@ -108,7 +114,32 @@ export class Runtime implements AgentRuntime {
     for (const l of this.listeners) l(event);
   }
 
-  private onIntent(intent: UiIntent): void {
+  /**
+   * The host's UI intents, for the interactive UI (panels, submit, insert, prompt and notes). The
+   * first listener also gets, in order, those sent before it listened: an extension's `submit` or
+   * `panel_open` at startup arrives while zot is still loading. Print, JSON and RPC never listen,
+   * so there `submit` and the rest stay ignored; they get notes as `ext_*` events instead.
+   */
+  onIntent(listener: (intent: UiIntent) => void): () => void {
+    this.intentListeners.add(listener);
+    const early = this.earlyIntents;
+    this.earlyIntents = null;
+    if (early) for (const i of early) listener(i);
+    return () => this.intentListeners.delete(listener);
+  }
+
+  private fromHost(intent: UiIntent): void {
+    this.asEvent(intent);
+    if (this.earlyIntents && this.intentListeners.size === 0) {
+      this.earlyIntents.push(intent);
+      if (this.earlyIntents.length > MAX_EARLY_INTENTS) this.earlyIntents.shift();
+      return;
+    }
+    for (const l of this.intentListeners) l(intent);
+  }
+
+  /** Notes and exits become agent events, for modes without a UI of their own. */
+  private asEvent(intent: UiIntent): void {
     switch (intent.kind) {
       case "notify":
         this.emit({ type: "ext_notify", extension: intent.extension, level: intent.level, message: intent.message });
@@ -123,7 +154,7 @@ export class Runtime implements AgentRuntime {
         this.emit({ type: "ext_notify", extension: intent.extension, level: "error", message: intent.message });
         return;
       default:
-        // Panels, submit, insert and prompt intents belong to the interactive UI, which subscribes to the host itself.
+        // Panels, submit, insert and prompt belong to the interactive UI, which listens through `onIntent`.
         return;
     }
   }

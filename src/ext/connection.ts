@@ -456,19 +456,27 @@ export class Connection {
     if (this.phase === "gone") return;
     const exit = this.exitInfo;
     const how = exit ? `exited with ${describeExit(exit)}` : "closed its output but is still running; it was stopped";
+    // Its last words on stderr usually say why ("Cannot find module …", a traceback's last line).
+    const said = this.stopping ? "" : this.lastWords();
     const where = ` (log: ${this.logPath})`;
     if (this.phase === "hello") {
       const msg = exit ? `exited before hello with ${describeExit(exit)}` : "closed its output before hello";
       this.note(`failed: ${msg}`);
-      this.goneWith(`extension "${this.name}" failed to load: it ${msg}${where}`, "failed");
+      this.goneWith(`extension "${this.name}" failed to load: it ${msg}${said}${where}`, "failed");
     } else if (this.phase === "registering") {
       this.note(`failed: ${how} during registration`);
-      this.goneWith(`extension "${this.name}" failed to load: it ${how} during registration${where}`, "failed");
+      this.goneWith(`extension "${this.name}" failed to load: it ${how} during registration${said}${where}`, "failed");
     } else {
-      this.goneWith(`extension "${this.name}" ${how}${where}`, "exited");
+      this.goneWith(`extension "${this.name}" ${how}${said}${where}`, "exited");
     }
     // Whatever it left behind (a lingering leader, orphaned children) goes with it.
     this.signal("SIGKILL");
+  }
+
+  /** `: "<last stderr line>"`, or nothing when it wrote none this run. */
+  private lastWords(): string {
+    const words = this.log?.lastWords();
+    return words ? `: ${JSON.stringify(words)}` : "";
   }
 
   private goneWith(reason: string, status: "failed" | "exited"): void {

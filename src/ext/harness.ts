@@ -202,7 +202,14 @@ export async function runHarness(opts: HarnessOptions): Promise<HarnessReport> {
     return report(m.name, logPath);
   }
   const subject = new Subject(spawned.child);
-  const exitNote = () => (subject.exit ? `it exited with ${describeExit(subject.exit)}; see ${logPath}` : "");
+  // A failed step that names the exit reports it; the shutdown step then does not report it again.
+  let exitReported = false;
+  const exitNote = (): string => {
+    if (!subject.exit) return "";
+    exitReported = true;
+    const words = log.lastWords();
+    return `it exited with ${describeExit(subject.exit)}${words ? `: ${JSON.stringify(words)}` : ""}; see ${logPath}`;
+  };
 
   try {
     const handshake = await handshakeSteps(subject, opts, m.name, t0, exitNote, regs);
@@ -224,7 +231,9 @@ export async function runHarness(opts: HarnessOptions): Promise<HarnessReport> {
             ? `${subject.oddities.length} frame(s) the host would ignore, first: ${subject.oddities[0]}`
             : null,
     });
-    steps.push(await shutdownStep(subject, opts, exitNote, scriptSentShutdown(opts.steps)));
+    if (exitReported)
+      steps.push({ kind: "shutdown", name: "exits on shutdown", status: "skip", ms: null, line: null, detail: "it had already exited (reported above)" });
+    else steps.push(await shutdownStep(subject, opts, exitNote, scriptSentShutdown(opts.steps)));
   } finally {
     if (!subject.exit) {
       signalGroup(spawned.child.pid, "SIGTERM");

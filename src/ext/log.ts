@@ -1,6 +1,6 @@
 // Per-extension log file: the extension's stderr plus `[zot] …` lines the host writes about it
 // (start, warnings, conflicts, exit), so `zot ext logs <name>` tells the whole story in one place.
-import { chmodSync, closeSync, mkdirSync, openSync, renameSync, statSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { MANIFEST_NAME_PATTERN } from "./protocol.ts";
 import { unmasked } from "./mask.ts";
@@ -9,6 +9,14 @@ import type { DiscoveredExtension } from "./types.ts";
 
 /** Logs larger than this are rotated to `.log.1` when the extension is spawned. */
 const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
+/** How much of the log's end `lastWords` reads: the end of a long stack trace fits. */
+const TAIL_BYTES = 16 * 1024;
+/** Longest quote of the extension's last words in an error message. */
+const LAST_WORDS_CHARS = 200;
+/** A stderr line that names the failure, in the languages extensions are written in. */
+const ERROR_LIKE = /error|exception|cannot|can't|not found|no such|fatal|panic|denied|failed/i;
+/** Stack frames and trailers that follow the error line (Node prints its version last, Bun too). */
+const TRAILER = /^(at\s|file ".*", line \d|node\.js v\d|bun v\d|[\^~]+$|[{}[\]()]+,?$)/i;
 
 export function extensionLogPath(home: string, name: string): string {
   return join(home, "logs", `ext-${name}.log`);
@@ -19,12 +27,15 @@ export class ExtensionLog {
   /** Append-only descriptor; also handed to the child as its stderr so it never waits on us. */
   readonly fd: number;
   private readonly mask: Mask;
+  /** Where this run's part of the log starts: earlier runs' lines are not this process's words. */
+  private readonly runStart: number;
   private closed = false;
 
   private constructor(path: string, fd: number, mask: Mask) {
     this.path = path;
     this.fd = fd;
     this.mask = mask;
+    this.runStart = fstatSync(fd).size;
   }
 
   /**
@@ -54,6 +65,30 @@ export class ExtensionLog {
     }
   }
 
+  /**
+   * What the extension last said on stderr in this run, for an error message: the last line that
+   * reads like an error (Node and Python follow theirs with stack frames and a version line), else
+   * the last non-empty line. Control characters are removed and the line is cut at 200 characters.
+   * Null when it wrote nothing or the log cannot be read.
+   */
+  lastWords(): string | null {
+    let text: string;
+    try {
+      text = readTail(this.path, this.runStart);
+    } catch {
+      return null;
+    }
+    const lines = text
+      .split(/\r\n|\n|\r/)
+      .filter((l) => !l.startsWith("[zot] "))
+      .map(clean)
+      .filter((l) => l !== "");
+    const words = lines.filter((l) => !TRAILER.test(l));
+    const pick = words.findLast((l) => ERROR_LIKE.test(l)) ?? words.at(-1) ?? lines.at(-1);
+    if (pick === undefined) return null;
+    return pick.length > LAST_WORDS_CHARS ? `${pick.slice(0, LAST_WORDS_CHARS)}…` : pick;
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -77,6 +112,30 @@ export function noteNotStarted(home: string, d: DiscoveredExtension, mask: Mask 
   if (!opened.ok) return;
   opened.log.line(line);
   opened.log.close();
+}
+
+/** The log from `from` on, at most its last TAIL_BYTES (starting at a line boundary when cut). */
+function readTail(path: string, from: number): string {
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const start = Math.max(from, size - TAIL_BYTES);
+    if (size <= start) return "";
+    const buf = Buffer.alloc(size - start);
+    const n = readSync(fd, buf, 0, buf.length, start);
+    const text = buf.subarray(0, n).toString("utf8");
+    return start > from ? text.slice(text.indexOf("\n") + 1) : text;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Terminal escapes and other control characters out, surrounding blanks trimmed. */
+function clean(line: string): string {
+  return line
+    .replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, "")
+    .replace(/[\x00-\x1f\x7f-\x9f]/g, " ")
+    .trim();
 }
 
 function rotateIfLarge(path: string): void {

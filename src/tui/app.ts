@@ -117,7 +117,6 @@ class App implements CommandContext {
         this.frames.now();
       }),
       this.runtime.subscribe((ev) => this.onEvent(ev)),
-      this.runtime.host.onIntent((intent) => this.onIntent(intent)),
     ];
     const ticker = setInterval(() => this.tick(), TICK_MS);
     if (this.opts.noYolo) this.runtime.setConfirmHandler((req) => this.confirm(req));
@@ -130,6 +129,9 @@ class App implements CommandContext {
       if (this.opts.initialPrompt?.trim()) this.editor.setText(cleanInput(this.opts.initialPrompt));
       void runBuiltin(this, "sessions", "");
     } else if (this.opts.initialPrompt?.trim()) this.submitPrompt(this.opts.initialPrompt, null);
+    // Intents last: what extensions sent during load (a `submit` starts a turn) then follows the
+    // startup lines and queues behind the prompt given on the command line.
+    cleanups.push(this.runtime.onIntent((intent) => this.onIntent(intent)));
 
     const code = await done;
     clearInterval(ticker);
