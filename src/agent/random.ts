@@ -3,6 +3,7 @@
 export function randomHex(bytes: number): string {
   const buf = crypto.getRandomValues(new Uint8Array(bytes));
   let out = "";
-  for (const b of buf) out += b.toString(16).padStart(2, "0");
+  // Not padStart: a JS-implemented builtin whose first use costs start-up memory.
+  for (const b of buf) out += (b < 16 ? "0" : "") + b.toString(16);
   return out;
 }

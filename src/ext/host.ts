@@ -314,7 +314,8 @@ export class Host implements ExtensionHost {
 
   /** Graceful stop, then SIGTERM, then SIGKILL — always to the whole group, so grandchildren go too. */
   private async stop(entries: Entry[]): Promise<void> {
-    const conns = entries.flatMap((e) => (e.conn ? [e.conn] : []));
+    const conns: Connection[] = [];
+    for (const e of entries) if (e.conn) conns.push(e.conn);
     for (const c of conns) {
       for (const [id, owner] of this.panels) {
         if (owner !== c.name) continue;

@@ -59,7 +59,7 @@ export class ExtensionLog {
   line(text: string): void {
     if (this.closed) return;
     try {
-      writeSync(this.fd, `[zot] ${this.mask(text).replace(/\n/g, "\\n")}\n`);
+      writeSync(this.fd, `[zot] ${this.mask(text).replaceAll("\n", "\\n")}\n`);
     } catch {
       // A full disk or a deleted file must not break the extension itself.
     }

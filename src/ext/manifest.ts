@@ -52,7 +52,7 @@ export function parseManifest(text: string, manifestPath: string, opts: Manifest
 
   if (raw.name === undefined) return bad("name", "is missing (it is required)", null);
   if (typeof raw.name !== "string") return bad("name", `must be a string, got ${kind(raw.name)}`, null);
-  if (!MANIFEST_NAME_PATTERN.test(raw.name))
+  if (!isManifestName(raw.name))
     return bad("name", `is ${JSON.stringify(raw.name)}, which does not match ${MANIFEST_NAME_PATTERN.source} (letters, digits, ".", "_", "-"; up to 64)`, null);
   const name = raw.name;
 
@@ -152,4 +152,15 @@ export function lookPath(name: string, env: Record<string, string | undefined> =
     }
   }
   return null;
+}
+
+/** MANIFEST_NAME_PATTERN checked by hand: no regex runs on zot's start-up path (see cli/whitespace.ts). */
+function isManifestName(name: string): boolean {
+  if (name.length < 1 || name.length > 64) return false;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    const alnum = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+    if (!alnum && (i === 0 || (c !== 46 && c !== 95 && c !== 45))) return false;
+  }
+  return true;
 }

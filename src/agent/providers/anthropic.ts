@@ -1,5 +1,5 @@
 // Anthropic Messages API client: POST <base>/v1/messages with `stream: true`.
-import type { Json, JsonObject, Message, ToolCallPart, Usage } from "../messages.ts";
+import type { ImagePart, Json, JsonObject, Message, TextPart, ToolCallPart, Usage } from "../messages.ts";
 import { emptyUsage } from "../messages.ts";
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest } from "../provider.ts";
 import { findModel } from "../catalog.ts";
@@ -22,7 +22,7 @@ export class AnthropicProvider implements Provider {
 
   async *stream(req: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
     const info = findModel(this.opts.catalog, "anthropic", req.model);
-    const base = (this.opts.baseUrl ?? info?.baseUrl ?? ANTHROPIC_BASE).replace(/\/+$/, "").replace(/\/v1$/, "");
+    const base = trimBase(this.opts.baseUrl ?? info?.baseUrl ?? ANTHROPIC_BASE);
     const key = this.opts.apiKey ?? "";
     if (key === "" && base === ANTHROPIC_BASE) {
       const message = finishMessage([], { kind: "error", error: "no API key for anthropic; set ANTHROPIC_API_KEY or pass --api-key" }, { provider: "anthropic", model: req.model, usage: emptyUsage(), info });
@@ -87,12 +87,9 @@ function anthropicMessages(messages: readonly Message[]): Json[] {
   };
   for (const m of messages) {
     if (m.role === "user") {
-      push(
-        "user",
-        m.content.flatMap((p): JsonObject[] => (p.type === "text" ? (p.text === "" ? [] : [{ type: "text", text: p.text }]) : [imageBlock(p.mimeType, p.data)])),
-      );
+      push("user", userBlocks(m.content));
     } else if (m.role === "toolResult") {
-      const content = m.content.flatMap((p): JsonObject[] => (p.type === "text" ? (p.text === "" ? [] : [{ type: "text", text: p.text }]) : [imageBlock(p.mimeType, p.data)]));
+      const content = userBlocks(m.content);
       if (content.length === 0) content.push({ type: "text", text: "(no output)" });
       const block: JsonObject = { type: "tool_result", tool_use_id: m.toolCallId, content };
       if (m.isError) block.is_error = true;
@@ -121,6 +118,16 @@ function anthropicMessages(messages: readonly Message[]): Json[] {
     if (m.role !== "user") continue;
     m.content[m.content.length - 1].cache_control = EPHEMERAL;
     marked++;
+  }
+  return out;
+}
+
+/** Text and images as blocks; empty text parts are dropped (the API rejects them). A loop, not flatMap: that builtin's first use costs start-up memory. */
+function userBlocks(parts: readonly (TextPart | ImagePart)[]): JsonObject[] {
+  const out: JsonObject[] = [];
+  for (const p of parts) {
+    if (p.type === "image") out.push(imageBlock(p.mimeType, p.data));
+    else if (p.text !== "") out.push({ type: "text", text: p.text });
   }
   return out;
 }
@@ -193,17 +200,18 @@ class AnthropicAssembler implements Assembler {
   }
 
   content() {
-    return [...this.blocks.entries()]
-      .sort((a, b) => a[0] - b[0])
-      .map(([, b]) => {
-        if (b.kind === "text") return { type: "text" as const, text: b.text };
-        if (b.kind === "thinking") return b.signature ? { type: "thinking" as const, thinking: b.thinking, signature: b.signature } : { type: "thinking" as const, thinking: b.thinking };
-        if (b.kind === "redacted") return { type: "thinking" as const, thinking: "", redacted: b.data };
-        const parsed = parseToolArgs(b.name, b.json);
-        const call: ToolCallPart = { type: "toolCall", id: b.id, name: b.name, args: parsed.args };
-        if (parsed.invalidArgs) call.invalidArgs = parsed.invalidArgs;
-        return call;
-      });
+    const entries = [...this.blocks.entries()];
+    // Blocks by index; one block (the usual reply) needs no sort, and the first sort a run executes costs start-up memory.
+    if (entries.length > 1) entries.sort((a, b) => a[0] - b[0]);
+    return entries.map(([, b]) => {
+      if (b.kind === "text") return { type: "text" as const, text: b.text };
+      if (b.kind === "thinking") return b.signature ? { type: "thinking" as const, thinking: b.thinking, signature: b.signature } : { type: "thinking" as const, thinking: b.thinking };
+      if (b.kind === "redacted") return { type: "thinking" as const, thinking: "", redacted: b.data };
+      const parsed = parseToolArgs(b.name, b.json);
+      const call: ToolCallPart = { type: "toolCall", id: b.id, name: b.name, args: parsed.args };
+      if (parsed.invalidArgs) call.invalidArgs = parsed.invalidArgs;
+      return call;
+    });
   }
 
   private start(index: number, block: Rec | undefined): ProviderEvent[] {
@@ -297,4 +305,12 @@ function streamError(data: Rec): string {
   const type = str(err?.type);
   const hint = type === "overloaded_error" ? "; try again later" : "";
   return `anthropic reported an error mid-stream: ${message}${type ? ` (${type})` : ""}${hint}`;
+}
+
+/** Trailing slashes and a trailing `/v1` go; by hand, since running a regex costs start-up memory. */
+function trimBase(url: string): string {
+  let end = url.length;
+  while (end > 0 && url.charCodeAt(end - 1) === 47) end--;
+  const base = url.slice(0, end);
+  return base.endsWith("/v1") ? base.slice(0, -3) : base;
 }

@@ -2,7 +2,6 @@
 // to the UI, bounded by a timeout, and killed group-wide on timeout or abort. Long output keeps its
 // head and tail for the model and spills in full to a private temp file.
 import { closeSync, openSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomHex } from "../random.ts";
 import type { JsonObject } from "../../ext/protocol.ts";
@@ -201,7 +200,8 @@ class Output {
     this.tail = this.small;
     this.small = "";
     try {
-      const path = join(tmpdir(), `zot-bash-${randomHex(6)}.log`);
+      // node:os only once output spills: loading it costs start-up memory on every run.
+      const path = join(process.getBuiltinModule("node:os").tmpdir(), `zot-bash-${randomHex(6)}.log`);
       this.spill = { fd: openSync(path, "wx", 0o600), path };
     } catch (err) {
       this.spillError = errorText(err);

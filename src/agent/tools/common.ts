@@ -1,7 +1,6 @@
 // Small pieces every file tool needs: path resolution against the session cwd, argument checks,
 // results, and the atomic write used by write, edit and the config files.
 import { closeSync, fchmodSync, fsyncSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { randomHex } from "../random.ts";
 import type { Json, JsonObject } from "../../ext/protocol.ts";
@@ -14,8 +13,9 @@ export function textResult(text: string, isError = false): ToolOutput {
 /** `~` and `~/x` expand to the user's home; relative paths resolve against the session cwd. */
 export function resolvePath(cwd: string, path: string): string {
   let p = path;
-  if (p === "~") p = homedir();
-  else if (p.startsWith("~/")) p = join(homedir(), p.slice(2));
+  // node:os is loaded only for a `~` path (loading it costs start-up memory).
+  if (p === "~") p = process.getBuiltinModule("node:os").homedir();
+  else if (p.startsWith("~/")) p = join(process.getBuiltinModule("node:os").homedir(), p.slice(2));
   return isAbsolute(p) ? resolve(p) : resolve(cwd, p);
 }
 

@@ -1,7 +1,6 @@
 // The `read` tool: text files page by page (small ones read whole, large ones streamed, so any offset
 // in a huge file is reachable), images as image blocks, and clear refusals for directories and binary files.
 import { closeSync, openSync, readSync, statSync } from "node:fs";
-import { open } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import type { JsonObject } from "../../ext/protocol.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
@@ -84,6 +83,8 @@ async function readPath(abs: string, offset: number, limit: number, signal: Abor
     throw err;
   }
   if (size <= READ_WHOLE_MAX_BYTES) return readWhole(abs, size, offset, limit, signal);
+  // node:fs/promises only for large files: loading it costs start-up memory on every run.
+  const { open } = await import("node:fs/promises");
   const fh = await open(abs, "r");
   try {
     const head = Buffer.alloc(Math.min(SNIFF, size));
