@@ -14,7 +14,7 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { anthropicEvents, type TurnReply } from "../test/helpers/provider-server.ts";
+import { startScriptedModel } from "./scripted-model.ts";
 import { runLoop, type LoopContext } from "../src/agent/loop.ts";
 import type { Message } from "../src/agent/messages.ts";
 import { createProvider } from "../src/agent/providers/index.ts";
@@ -38,30 +38,8 @@ writeFileSync(join(home, "small.txt"), "a small file\n");
 const ZOT = join(home, "zot");
 copyFileSync(resolve(process.argv[3] ?? join(ROOT, "dist", "zot")), ZOT);
 
-// The model: step k of a prompt answers with a tool call until `steps` is reached, then with text.
-// `steps` comes from the prompt ("steps=N"), so one server serves every scenario.
-let serverNs = 0n;
-const server = Bun.serve({
-  hostname: "127.0.0.1",
-  port: 0,
-  async fetch(req) {
-    const t0 = process.hrtime.bigint();
-    const body = (await req.json()) as { model: string; messages: { role: string; content: { type: string; text?: string }[] | string }[] };
-    const first = body.messages[0];
-    const text = typeof first.content === "string" ? first.content : (first.content.find((c) => c.type === "text")?.text ?? "");
-    const steps = Number(/steps=(\d+)/.exec(text)?.[1] ?? "2");
-    const tool = /tool=(\w+)/.exec(text)?.[1] ?? "bash";
-    const step = body.messages.filter((m) => m.role === "assistant").length + 1;
-    const reply: TurnReply =
-      step < steps
-        ? { kind: "turn", toolCalls: [{ id: `toolu_${step}`, name: tool, args: tool === "bash" ? { command: "true" } : { path: "small.txt" } }] }
-        : { kind: "turn", text: "Done." };
-    const out = new Response(anthropicEvents(reply, body.model).join(""), { headers: { "content-type": "text/event-stream" } });
-    serverNs += process.hrtime.bigint() - t0;
-    return out;
-  },
-});
-const base = `http://127.0.0.1:${server.port}`;
+const scripted = startScriptedModel();
+const base = scripted.base;
 const zotArgs = (prompt: string, ext: string | null) => [
   "-p",
   "--provider",
@@ -120,9 +98,9 @@ for (const name of Object.keys(scenarios) as Name[]) await sample(scenarios[name
 for (let i = 0; i < RUNS; i++) {
   wrapper.push(await wrapperMs());
   for (const name of Object.keys(scenarios) as Name[]) {
-    const before = serverNs;
+    const before = scripted.serverNs();
     results[name].push(await sample(scenarios[name]));
-    if (name === "loop1" || name === "loop50") loopServerNs[name].push(serverNs - before);
+    if (name === "loop1" || name === "loop50") loopServerNs[name].push(scripted.serverNs() - before);
   }
 }
 /** The loop in this process, timed from its own events: per step, model call / tool / the rest. */
@@ -154,11 +132,11 @@ async function inProcessLoop(): Promise<{ model: number; tool: number; loop: num
     addUsage: (u) => u,
     approve: async () => ({ ok: true }),
   };
-  const before = serverNs;
+  const before = scripted.serverNs();
   const t0 = performance.now();
   await runLoop(ctx, new AbortController().signal);
   const total = performance.now() - t0;
-  const srv = Number(serverNs - before) / 1e6;
+  const srv = Number(scripted.serverNs() - before) / 1e6;
   await host.shutdown();
   const steps = LOOP_STEPS + 1;
   return { model: (model - srv) / steps, tool: tool / LOOP_STEPS, loop: (total - model - tool) / steps };
@@ -166,7 +144,7 @@ async function inProcessLoop(): Promise<{ model: number; tool: number; loop: num
 const inProc: { model: number; tool: number; loop: number }[] = [];
 for (let i = 0; i < Math.max(5, Math.ceil(RUNS / 3)); i++) inProc.push(await inProcessLoop());
 
-server.stop(true);
+scripted.stop();
 rmSync(home, { recursive: true, force: true });
 
 const w = median(wrapper);

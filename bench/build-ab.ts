@@ -13,7 +13,7 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { anthropicEvents, type TurnReply } from "../test/helpers/provider-server.ts";
+import { startScriptedModel } from "./scripted-model.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const RUNS = Number(process.argv[2] ?? 21);
@@ -25,30 +25,13 @@ const home = mkdtempSync(join(tmpdir(), "zot-ab-"));
 writeFileSync(join(home, "small.txt"), "a small file\n");
 const env: Record<string, string> = { PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH ?? ""}`, HOME: home, ZOT_HOME: home };
 
-type Body = { model: string; messages: { role: string; content: string | { type: string; text?: string }[] }[] };
-const server = Bun.serve({
-  hostname: "127.0.0.1",
-  port: 0,
-  async fetch(req) {
-    const body = (await req.json()) as Body;
-    const first = body.messages[0]!;
-    const text = typeof first.content === "string" ? first.content : (first.content.find((c) => c.type === "text")?.text ?? "");
-    const steps = Number(/steps=(\d+)/.exec(text)?.[1] ?? "2");
-    const tool = /tool=(\w+)/.exec(text)?.[1] ?? "bash";
-    const step = body.messages.filter((m) => m.role === "assistant").length + 1;
-    const reply: TurnReply =
-      step < steps
-        ? { kind: "turn", toolCalls: [{ id: `toolu_${step}`, name: tool, args: tool === "bash" ? { command: "true" } : { path: "small.txt" } }] }
-        : { kind: "turn", text: "Done." };
-    return new Response(anthropicEvents(reply, body.model).join(""), { headers: { "content-type": "text/event-stream" } });
-  },
-});
+const model = startScriptedModel();
 const print = (prompt: string, ext: string | null) => [
   "-p",
   "--provider",
   "anthropic",
   "--base-url",
-  `http://127.0.0.1:${server.port}`,
+  model.base,
   "--api-key",
   "sk-bench-key-0000",
   "--no-session",
@@ -108,6 +91,6 @@ try {
     console.log(`${m.toFixed(1).padStart(7)} ms  ${(m / base).toFixed(2)}× bun -e 0   peak RSS ${median(rss[i]!).toFixed(1)} MiB (max ${Math.max(...rss[i]!).toFixed(1)})   ${r.label}`);
   }
 } finally {
-  server.stop(true);
+  model.stop();
   rmSync(home, { recursive: true, force: true });
 }
