@@ -14,7 +14,7 @@
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { anthropicEvents, type TurnReply } from "../test/helpers/provider-server.ts";
+import { startScriptedModel } from "./scripted-model.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const OUT = join(ROOT, "bench", "bytecode-order");
@@ -25,21 +25,7 @@ const env = { ...process.env, PATH: `${join(ROOT, "node_modules", ".bin")}:${pro
 writeFileSync(join(dir, "small.txt"), "a small file\n");
 
 // The model asks for `bash`, then `read`, then answers: both tools and the interceptor run.
-const server = Bun.serve({
-  hostname: "127.0.0.1",
-  port: 0,
-  async fetch(req) {
-    const body = (await req.json()) as { model: string; messages: { role: string }[] };
-    const step = body.messages.filter((m) => m.role === "assistant").length;
-    const reply: TurnReply =
-      step === 0
-        ? { kind: "turn", toolCalls: [{ id: "toolu_1", name: "bash", args: { command: "true" } }] }
-        : step === 1
-          ? { kind: "turn", toolCalls: [{ id: "toolu_2", name: "read", args: { path: "small.txt" } }] }
-          : { kind: "turn", text: "Done." };
-    return new Response(anthropicEvents(reply, body.model).join(""), { headers: { "content-type": "text/event-stream" } });
-  },
-});
+const model = startScriptedModel();
 
 // Starts the TUI on a pty, waits for the prompt, quits with ctrl+c twice and lets zot exit by itself
 // (the profile is written at exit).
@@ -88,10 +74,10 @@ async function record(name: string, cmd: string[], opts: { pty?: boolean } = {})
 try {
   mkdirSync(OUT, { recursive: true });
   const shguard = join(ROOT, "test", "fixtures", "agent", "shguard");
-  await record("print", [ZOT, "-p", "--provider", "anthropic", "--base-url", `http://127.0.0.1:${server.port}`, "--api-key", "sk-order", "--no-session", "-e", shguard, "run it"]);
+  await record("print", [ZOT, "-p", "--provider", "anthropic", "--base-url", model.base, "--api-key", "sk-order", "--no-session", "-e", shguard, "tools=bash,read"]);
   await record("interactive", ["python3", "-c", PTY, ZOT, "--provider", "mock", "--no-session", "-e", shguard], { pty: true });
   await record("doctor", [ZOT, "ext", "doctor", "--json", "-e", join(ROOT, "examples", "extensions", "hello"), "-e", shguard]);
 } finally {
-  server.stop(true);
+  model.stop();
   rmSync(dir, { recursive: true, force: true });
 }

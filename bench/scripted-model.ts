@@ -1,6 +1,7 @@
 // The benchmarks' model: a local Anthropic-format server whose step k of a prompt answers with a
-// tool call until `steps` is reached, then with text. `steps` and the tool come from the prompt
-// ("steps=N tool=read"), so one server serves every scenario. It counts its own handler time so
+// tool call until `steps` is reached, then with text. The script comes from the prompt, so one
+// server serves every scenario: "steps=N tool=read" (the same tool N-1 times) or "tools=bash,read"
+// (those tools in order, then text). It counts its own handler time so
 // benchmarks can subtract it from zot's.
 import { anthropicEvents, type TurnReply } from "../test/helpers/provider-server.ts";
 
@@ -18,9 +19,10 @@ export function startScriptedModel(): ScriptedModel {
       const body = (await req.json()) as Body;
       const first = body.messages[0]!;
       const text = typeof first.content === "string" ? first.content : (first.content.find((c) => c.type === "text")?.text ?? "");
-      const steps = Number(/steps=(\d+)/.exec(text)?.[1] ?? "2");
-      const tool = /tool=(\w+)/.exec(text)?.[1] ?? "bash";
+      const sequence = /tools=([\w,]+)/.exec(text)?.[1]?.split(",");
+      const steps = sequence ? sequence.length + 1 : Number(/steps=(\d+)/.exec(text)?.[1] ?? "2");
       const step = body.messages.filter((m) => m.role === "assistant").length + 1;
+      const tool = sequence?.[step - 1] ?? /tool=(\w+)/.exec(text)?.[1] ?? "bash";
       const reply: TurnReply =
         step < steps
           ? { kind: "turn", toolCalls: [{ id: `toolu_${step}`, name: tool, args: tool === "bash" ? { command: "true" } : { path: "small.txt" } }] }
