@@ -134,7 +134,8 @@ function editAuth(home: string, change: (entries: JsonObject) => void): { ok: tr
 export type CredentialSource = "flag" | "env" | "auth.json";
 export type Credential = { key: string; source: CredentialSource; /** The env var or file it came from. */ from: string };
 
-export type CredentialQuery = { provider: string; home: string; env: Env; apiKey?: string };
+/** `auth`: auth.json already read by the caller, so one startup reads the file once. */
+export type CredentialQuery = { provider: string; home: string; env: Env; apiKey?: string; auth?: AuthRead };
 
 /** --api-key → environment → auth.json. `warnings` carries an ignored (insecure or broken) auth.json. */
 export function resolveCredentials(q: CredentialQuery): { credential: Credential | null; warnings: string[] } {
@@ -143,17 +144,17 @@ export function resolveCredentials(q: CredentialQuery): { credential: Credential
     const v = q.env[name];
     if (v !== undefined && v.trim() !== "") return { credential: { key: v.trim(), source: "env", from: name }, warnings: [] };
   }
-  const auth = readAuth(q.home);
+  const auth = q.auth ?? readAuth(q.home);
   const key = auth.keys[q.provider];
   return { credential: key ? { key, source: "auth.json", from: authPath(q.home) } : null, warnings: auth.warning ? [auth.warning] : [] };
 }
 
 /** Every key zot knows of, for redaction: flag, environment and auth.json. */
-export function knownSecrets(home: string, env: Env, apiKey?: string): string[] {
+export function knownSecrets(home: string, env: Env, apiKey?: string, auth: AuthRead = readAuth(home)): string[] {
   const out: string[] = [];
   if (apiKey) out.push(apiKey);
   for (const names of Object.values(PROVIDER_ENV_KEYS)) for (const n of names) if (env[n]) out.push(String(env[n]).trim());
-  out.push(...Object.values(readAuth(home).keys));
+  out.push(...Object.values(auth.keys));
   if (env.ZOTCORE_RPC_TOKEN) out.push(env.ZOTCORE_RPC_TOKEN);
   return out;
 }
@@ -164,8 +165,9 @@ export type ProviderChoice = { provider: string; notice?: string };
  * The provider when --provider is not given: the last one used if it is still usable (it needs no
  * key, or has one); else the first keyed provider with credentials; else the offline mock provider.
  */
-export function defaultProvider(q: { home: string; env: Env; apiKey?: string; last?: string }): ProviderChoice {
-  const usable = (p: string): boolean => !(p in PROVIDER_ENV_KEYS) || resolveCredentials({ provider: p, home: q.home, env: q.env, apiKey: q.apiKey }).credential !== null;
+export function defaultProvider(q: { home: string; env: Env; apiKey?: string; last?: string; auth?: AuthRead }): ProviderChoice {
+  const auth = q.auth ?? readAuth(q.home);
+  const usable = (p: string): boolean => !(p in PROVIDER_ENV_KEYS) || resolveCredentials({ provider: p, home: q.home, env: q.env, apiKey: q.apiKey, auth }).credential !== null;
   if (q.last && q.last !== "mock" && usable(q.last)) return { provider: q.last };
   // --api-key alone can't say which provider it belongs to; it counts for the first keyed provider.
   for (const p of KEYED_PROVIDERS) if (usable(p)) return { provider: p };

@@ -6,7 +6,7 @@ import { Host } from "../ext/host.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { ZOT_VERSION } from "../cli/version.ts";
 import { defaultModel, findModel, isProviderName, loadModels, unknownModelNotice, type ProviderName } from "./catalog.ts";
-import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readConfig, rememberModel, resolveCredentials, authPath, type Env } from "./config.ts";
+import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, readConfig, rememberModel, resolveCredentials, authPath, type Env } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
 import { redactSecrets } from "./redact.ts";
 import { appendSession, createSession, latestSession, noSession, openSession, type LoadedSession, type SessionWriter } from "./session.ts";
@@ -46,6 +46,8 @@ export type Created = { ok: true; runtime: Runtime; notices: string[] } | { ok: 
 export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   const notices: string[] = [];
   const config = readConfig(o.home);
+  // Read once: the provider choice, the credentials and the secrets to mask all come from it.
+  const auth = readAuth(o.home);
   if (config.warning) notices.push(config.warning);
 
   let loaded: LoadedSession | null = null;
@@ -69,12 +71,12 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   else if (o.mockScript !== undefined) provider = "mock";
   else if (loaded?.provider && isProviderName(loaded.provider)) provider = loaded.provider;
   else {
-    const choice = defaultProvider({ home: o.home, env: o.env, apiKey: o.apiKey, last: config.values.provider });
+    const choice = defaultProvider({ home: o.home, env: o.env, apiKey: o.apiKey, last: config.values.provider, auth });
     if (choice.notice) notices.push(choice.notice);
     provider = isProviderName(choice.provider) ? choice.provider : "mock";
   }
 
-  const creds = resolveCredentials({ provider, home: o.home, env: o.env, apiKey: o.apiKey });
+  const creds = resolveCredentials({ provider, home: o.home, env: o.env, apiKey: o.apiKey, auth });
   notices.push(...creds.warnings);
   const keyed = provider in PROVIDER_ENV_KEYS;
   if (keyed && !creds.credential) {
@@ -99,7 +101,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
 
   // Extensions start as soon as hello_ack's facts are known; the provider client, the tools and the
   // loop are loaded while they boot (on another core), instead of before.
-  const secrets = knownSecrets(o.home, o.env, o.apiKey);
+  const secrets = knownSecrets(o.home, o.env, o.apiKey, auth);
   const host = o.host ?? new Host();
   const loading = host.load({
     extPaths: o.ext,
