@@ -28,8 +28,8 @@ import { isAbsolute, resolve } from "node:path";
 type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 type JsonObj = { [key: string]: JsonValue };
 
-/** Where the recorded provider streams live: `shared/` beside the repository root. */
-export const FIXTURES_DIR = resolve(import.meta.dir, "../../../shared/fixtures/providers");
+/** Where the recorded provider streams live (see SOURCES.md there). */
+export const FIXTURES_DIR = resolve(import.meta.dir, "../fixtures/providers");
 
 export type ToolCallSpec = {
   id?: string;
