@@ -3,10 +3,11 @@
 import type {
   CommandResponseFrame,
   ContentBlock,
+  EventFrame,
+  EventInterceptFrame,
   EventName,
   InterceptName,
   InterceptSpec,
-  Json,
   JsonObject,
   NotifyLevel,
   PanelContent,
@@ -88,12 +89,11 @@ export type ToolCallResult = {
   extension: string;
 };
 
-/** Payloads for `intercept`, by event. */
-export type InterceptPayload =
-  | { event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json }
-  | { event: "turn_start"; step: number }
-  | { event: "assistant_message"; text: string }
-  | { event: "tool_result"; tool_id: string; tool_name: string; tool_args: Json; content: ContentBlock[]; is_error: boolean };
+/** `Omit` applied to each member of a union, so the payloads stay discriminated by `event`. */
+type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Payloads for `intercept`, by event: the `event_intercept` frames without their envelope. */
+export type InterceptPayload = OmitEach<EventInterceptFrame, "type" | "id">;
 
 export type InterceptStep = {
   extension: string;
@@ -116,13 +116,8 @@ export type InterceptResult = {
   steps: InterceptStep[];
 };
 
-export type EmitPayload =
-  | { event: "session_start" }
-  | { event: "turn_start"; step: number }
-  | { event: "turn_end"; stop: string; error?: string }
-  | { event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json }
-  | { event: "tool_confirmation_requested"; tool_id: string; tool_name: string; tool_preview: string }
-  | { event: "assistant_message"; text: string };
+/** Payloads for `emit`: the `event` frames without their `type`. */
+export type EmitPayload = OmitEach<EventFrame, "type">;
 
 /** Typed UI intents from extensions. Modes subscribe; the host never knows which mode runs. */
 export type UiIntent =
