@@ -28,6 +28,8 @@ export type CliArgs = {
   maxSteps: number;
   ext: string[];
   noExt: boolean;
+  /** `--trust`: trust the project (its extensions) for this run. */
+  trust: boolean;
   noYolo: boolean;
   listModels: boolean;
   help: boolean;
@@ -91,6 +93,7 @@ type SwitchFlag =
   | "--no-session"
   | "--no-tools"
   | "--no-ext"
+  | "--trust"
   | "--no-yolo"
   | "--list-models"
   | "--help"
@@ -110,6 +113,7 @@ const SWITCH_FLAGS: Record<string, SwitchFlag> = {
   "--no-session": "--no-session",
   "--no-tools": "--no-tools",
   "--no-ext": "--no-ext",
+  "--trust": "--trust",
   "--no-yolo": "--no-yolo",
   "--list-models": "--list-models",
   "-h": "--help",
@@ -133,6 +137,7 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
     maxSteps: DEFAULT_MAX_STEPS,
     ext: [],
     noExt: false,
+    trust: false,
     noYolo: false,
     listModels: false,
     help: false,
@@ -217,6 +222,9 @@ function applySwitch(args: CliArgs, flag: SwitchFlag, spelled: string, setMode: 
       return null;
     case "--no-ext":
       args.noExt = true;
+      return null;
+    case "--trust":
+      args.trust = true;
       return null;
     case "--no-yolo":
       args.noYolo = true;

@@ -7,7 +7,7 @@ import { extensionLogPath } from "../log.ts";
 import type { ExtensionState } from "../types.ts";
 import type { Ctx } from "./context.ts";
 
-export type DoctorStatus = "ready" | "auto_ready" | "failed" | "invalid" | "disabled" | "shadowed" | "theme_only";
+export type DoctorStatus = "ready" | "auto_ready" | "failed" | "invalid" | "disabled" | "shadowed" | "theme_only" | "untrusted";
 
 export type DoctorExtension = {
   name: string;
