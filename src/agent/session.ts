@@ -2,7 +2,8 @@
 // line, appended and handed to the kernel as each record happens, so a crash (even kill -9) loses at
 // most the line being written. Loading tolerates exactly that: a cut last line is skipped with a
 // warning, and tool calls left without results get "aborted" results so providers accept the history.
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync, fstatSync } from "node:fs";
+import { ensurePrivateDir } from "../ext/home.ts";
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync, fstatSync } from "node:fs";
 import { randomHex } from "./random.ts";
 import { dirname, join, resolve } from "node:path";
 import { isObject, type Json, type JsonObject } from "../ext/protocol.ts";
@@ -154,7 +155,7 @@ class FileWriter implements SessionWriter {
   }
 
   private open(): void {
-    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+    ensurePrivateDir(dirname(this.path));
     const fd = openSync(this.path, "a", 0o600);
     this.fd = fd;
     // A file cut mid-line (kill -9) must not swallow the next record into its broken last line.
