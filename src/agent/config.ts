@@ -13,6 +13,7 @@ export const PROVIDER_ENV_KEYS: Readonly<Record<string, readonly string[]>> = {
   anthropic: ["ANTHROPIC_API_KEY"],
   openai: ["OPENAI_API_KEY"],
   kimi: ["KIMI_API_KEY", "MOONSHOT_API_KEY"],
+  "kimi-code": ["KIMI_CODE_API_KEY", "KIMI_API_KEY"],
 };
 
 /** Providers that can't work without a key, in the order the default-provider choice tries them. */

@@ -8,7 +8,7 @@ import { randomHex } from "./random.ts";
 import { dirname, join, resolve } from "node:path";
 import { isObject, type Json, type JsonObject } from "../ext/protocol.ts";
 import { emptyUsage } from "./messages.ts";
-import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ThinkingPart, ToolCallPart, Usage, UserMessage } from "./messages.ts";
+import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ThinkingPart, ToolCallPart, ToolDeclaration, Usage, UserMessage } from "./messages.ts";
 import { decodeIntercept, noteIntercept } from "./intercepts.ts";
 import { redactSecrets } from "./redact.ts";
 
@@ -378,6 +378,8 @@ function decodeMessage(v: Json | undefined): Message | string {
       if (typeof v.toolCallId !== "string" || typeof v.toolName !== "string") return "a tool result needs toolCallId and toolName";
       const m: Message = { role: "toolResult", toolCallId: v.toolCallId, toolName: v.toolName, content, isError: v.isError === true, ts };
       if (typeof v.extension === "string") m.extension = v.extension;
+      const activated = Array.isArray(v.activatedTools) ? v.activatedTools.filter(isDeclaration) : [];
+      if (activated.length > 0) m.activatedTools = activated;
       return m;
     }
     case "assistant": {
@@ -399,6 +401,10 @@ function decodeMessage(v: Json | undefined): Message | string {
     default:
       return `unknown message role ${JSON.stringify(v.role ?? null)}`;
   }
+}
+
+function isDeclaration(v: Json): v is ToolDeclaration & JsonObject {
+  return isObject(v) && typeof v.name === "string" && typeof v.description === "string" && isObject(v.schema);
 }
 
 function decodePart(p: Json): TextPart | ImagePart | ThinkingPart | ToolCallPart | string {

@@ -6,7 +6,8 @@ import { Host } from "../ext/host.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { skippedNotice, type TrustMode } from "../ext/trust.ts";
 import { ZOT_VERSION } from "../cli/version.ts";
-import { defaultModel, findModel, isProviderName, loadModels, unknownModelNotice, type ProviderName } from "./catalog.ts";
+import { defaultModel, findModel, isProviderName, loadModels, reasoningProblem, unknownModelNotice, type ProviderName } from "./catalog.ts";
+import type { ChoosableWire, Effort } from "./choices.ts";
 import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, readConfig, rememberModel, resolveCredentials, authPath, type Env } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
 import { redactSecrets } from "./redact.ts";
@@ -24,7 +25,8 @@ export type RuntimeOptions = {
   baseUrl?: string;
   systemPrompt?: string;
   appendSystemPrompt: string[];
-  reasoning?: "low" | "medium" | "high";
+  reasoning?: Effort;
+  wire?: ChoosableWire;
   maxSteps: number;
   noTools: boolean;
   tools?: string[];
@@ -96,7 +98,15 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     (loaded && loaded.provider === provider && loaded.model ? loaded.model : undefined) ??
     (config.values.provider === provider && config.values.model ? config.values.model : undefined) ??
     defaultModel(provider);
-  if (provider !== "mock" && !findModel(catalog.models, provider, model)) notices.push(unknownModelNotice(provider, model));
+  const info = findModel(catalog.models, provider, model);
+  if (provider !== "mock" && !info) notices.push(unknownModelNotice(provider, model));
+  const badReasoning = o.reasoning && provider !== "mock" ? reasoningProblem(info, o.reasoning, provider, model) : undefined;
+  if (badReasoning) return { ok: false, error: `${badReasoning}.`, usage: true };
+  if (o.wire) {
+    const { wireProblem } = await import("./providers/endpoints.ts");
+    const badWire = wireProblem(provider, o.wire);
+    if (badWire) return { ok: false, error: `${badWire}.`, usage: true };
+  }
   if (provider !== "mock" && (config.values.provider !== provider || config.values.model !== model)) {
     const r = rememberModel(o.home, provider, model);
     if (!r.ok) notices.push(r.error);
@@ -121,6 +131,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     provider,
     ...(creds.credential ? { apiKey: creds.credential.key } : {}),
     ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
+    ...(o.wire ? { wire: o.wire } : {}),
     ...(o.mockScript !== undefined ? { mockScript: o.mockScript } : {}),
     catalog: catalog.models,
   });
@@ -167,6 +178,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     ...(o.systemPrompt !== undefined ? { systemPrompt: o.systemPrompt } : {}),
     appendSystemPrompt: o.appendSystemPrompt,
     ...(o.reasoning ? { reasoning: o.reasoning } : {}),
+    ...(o.wire ? { wire: o.wire } : {}),
     maxSteps: o.maxSteps,
     yolo: !o.noYolo,
     session,

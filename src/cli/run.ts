@@ -132,6 +132,7 @@ export async function runAgent(args: CliArgs): Promise<number> {
     ...(args.systemPrompt !== undefined ? { systemPrompt: args.systemPrompt } : {}),
     appendSystemPrompt: args.appendSystemPrompt,
     ...(args.reasoning ? { reasoning: args.reasoning } : {}),
+    ...(args.wire ? { wire: args.wire } : {}),
     maxSteps: args.maxSteps,
     noTools: args.noTools,
     ...(args.tools ? { tools: args.tools } : {}),
