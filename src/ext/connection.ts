@@ -315,7 +315,7 @@ export class Connection {
       }
       case "register_tool": {
         this.registrationFrame();
-        const checked = checkTool(f);
+        const checked = checkTool(f, ext);
         if (checked.warning) this.warn(checked.warning);
         if (!checked.ok) return;
         this.tools.push(checked.tool);
