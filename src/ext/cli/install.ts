@@ -6,6 +6,7 @@
 import { constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { signalGroup } from "../process.ts";
+import { isTrusted } from "../trust.ts";
 import { globalRoot, projectRoot } from "../discovery.ts";
 import { MANIFEST_FILE, readManifest } from "../manifest.ts";
 import { isObject } from "../protocol.ts";
@@ -101,6 +102,8 @@ export async function install(ctx: Ctx, source: string, opts: InstallOptions): P
       return fail(ctx, moved.error);
     }
     ctx.out.write(`installed ${name}${version ? ` ${version}` : ""} at ${dest}\n`);
+    if (opts.project && !isTrusted(ctx.home, ctx.cwd))
+      ctx.out.write(`${ctx.cwd} is not a trusted folder, so its project extensions do not run; run zot ext trust ${ctx.cwd} to let them.\n`);
     return 0;
   } finally {
     for (const [sig, handler] of handlers) process.off(sig as NodeJS.Signals, handler);
