@@ -25,7 +25,7 @@ export async function runUpdate(check: boolean, env: Record<string, string | und
   if ("error" in source) return fail(source.error);
 
   const latestFile = await download(`${source.base}/${VERSION_FILE}`, source.stallTimeoutMs);
-  if (!latestFile.ok) return fail(`could not find the latest version: ${latestFile.error}`);
+  if (!latestFile.ok) return fail(`could not find the latest version: ${latestFile.error}.`);
   const latest = new TextDecoder().decode(latestFile.bytes).trim();
   const order = compareVersions(latest, info.version);
   if (order === null) return fail(`${source.base}/${VERSION_FILE} holds ${JSON.stringify(latest.slice(0, 40))}, which is not a version number; check ZOT_INSTALL_BASE.`);
@@ -40,12 +40,12 @@ export async function runUpdate(check: boolean, env: Record<string, string | und
 
   const name = binaryFileName(latest, target);
   const sums = await download(`${source.base}/${SUMS_FILE}`, source.stallTimeoutMs);
-  if (!sums.ok) return fail(`${sums.error} Nothing was changed.`);
+  if (!sums.ok) return fail(`${sums.error}; nothing was changed, try again.`);
   const expected = listedSum(new TextDecoder().decode(sums.bytes), name);
   if (!expected) return fail(`zot ${latest} has no release for ${target.name} (${name} is not listed in ${source.base}/${SUMS_FILE}); nothing was changed.`);
   io.err(`zot update: downloading ${name}\n`);
   const binary = await download(`${source.base}/${name}`, source.stallTimeoutMs);
-  if (!binary.ok) return fail(`${binary.error} Nothing was changed.`);
+  if (!binary.ok) return fail(`${binary.error}; nothing was changed, try again.`);
   const actual = new Bun.CryptoHasher("sha256").update(binary.bytes).digest("hex");
   if (actual !== expected)
     return fail(`checksum mismatch for ${name} (expected ${expected}, got ${actual}): the download is corrupt or was tampered with; nothing was changed.`);
