@@ -8,6 +8,9 @@ import { archiveFileName } from "../../src/platform/targets.ts";
 import { startReleaseServer, type ReleaseServer } from "../helpers/release-server.ts";
 import { releases, ROOT, type Releases } from "./fixture.ts";
 
+/** Each test runs zot or the installer on a 100 MiB binary, several times over on a busy machine. */
+const SLOW_MS = 120_000;
+
 let rel: Releases;
 let server: ReleaseServer;
 let scratch = "";
@@ -82,7 +85,7 @@ test("installs the release for this machine into ~/.local/bin, verified, and say
   expect(readdirSync(join(scratch, "tmp"))).toEqual([]);
   const version = Bun.spawnSync([join(installDir(), "zot"), "--version"], { stdout: "pipe" });
   expect(version.stdout.toString()).toStartWith(`zot ${rel.current.version} (`);
-});
+}, SLOW_MS);
 
 test("ZOT_INSTALL_DIR already on PATH gets no PATH advice, and an existing zot there is replaced", async () => {
   const dir = join(scratch, "bin");
@@ -93,35 +96,35 @@ test("ZOT_INSTALL_DIR already on PATH gets no PATH advice, and an existing zot t
   expect(run.stderr).not.toContain("is not on your PATH");
   expect(readdirSync(dir)).toEqual(["zot"]);
   expect(Bun.spawnSync([join(dir, "zot"), "--version"], { stdout: "pipe" }).stdout.toString()).toStartWith(`zot ${rel.current.version} (`);
-});
+}, SLOW_MS);
 
 test("works with wget when curl is not installed", async () => {
   const run = await install("good", { PATH: toolDir([...BASE_TOOLS, "wget"]) });
   expect(run.stderr).toContain("zot install: installed");
   expect(run.code).toBe(0);
   expect(readdirSync(installDir())).toEqual(["zot"]);
-});
+}, SLOW_MS);
 
 test("a checksum that does not match stops the install with one sentence and leaves nothing behind", async () => {
   const run = await install("tampered");
   expect(run.code).toBe(1);
   expect(lastLine(run.stderr)).toMatch(/^zot install: checksum mismatch for zot-\S+\.tar\.gz \(expected 0{64}, got [0-9a-f]{64}\): the download is corrupt or was tampered with; nothing was installed\.$/);
   expectNothingLeft();
-});
+}, SLOW_MS);
 
 test("a truncated archive fails its checksum and installs nothing", async () => {
   const run = await install("truncated");
   expect(run.code).toBe(1);
   expect(lastLine(run.stderr)).toStartWith("zot install: checksum mismatch for ");
   expectNothingLeft();
-});
+}, SLOW_MS);
 
 test("a download cut off mid-way is named as such and installs nothing", async () => {
   const run = await install("cut");
   expect(run.code).toBe(1);
   expect(lastLine(run.stderr)).toBe(`zot install: the download of ${server.url("cut")}/${archiveFileName(rel.current.version, rel.target)} was cut short; nothing was installed; run the installer again.`);
   expectNothingLeft();
-});
+}, SLOW_MS);
 
 test("a release without this platform says so", async () => {
   const run = await install("missing");
@@ -131,7 +134,7 @@ test("a release without this platform says so", async () => {
     `zot install: zot ${rel.current.version} has no release for ${rel.target.name} (${archive} is not listed in ${server.url("missing")}/SHA256SUMS); build it from source instead (see the README).`,
   );
   expectNothingLeft();
-});
+}, SLOW_MS);
 
 test("a server that never answers is given up after ZOT_INSTALL_TIMEOUT seconds", async () => {
   const run = await install("hang", { ZOT_INSTALL_TIMEOUT: "2" });
@@ -140,7 +143,7 @@ test("a server that never answers is given up after ZOT_INSTALL_TIMEOUT seconds"
     `zot install: no progress for 2 seconds while downloading ${server.url("hang")}/VERSION; check the connection (or raise ZOT_INSTALL_TIMEOUT) and run the installer again.`,
   );
   expectNothingLeft();
-});
+}, SLOW_MS);
 
 test("an unsupported operating system or CPU is refused before anything is downloaded", async () => {
   const before = server.requests.length;
@@ -152,11 +155,11 @@ test("an unsupported operating system or CPU is refused before anything is downl
   expect(lastLine(riscv.stderr)).toBe(`zot install: zot has no release for the linux CPU "riscv64" (there are x64 and arm64 builds); build it from source instead (see the README).`);
   expect(server.requests.length).toBe(before);
   expectNothingLeft();
-});
+}, SLOW_MS);
 
 test("with neither curl nor wget the installer says to install one", async () => {
   const run = await install("good", { PATH: toolDir(BASE_TOOLS) });
   expect(run.code).toBe(1);
   expect(lastLine(run.stderr)).toBe("zot install: neither curl nor wget is installed; install one of them and run the installer again.");
   expectNothingLeft();
-});
+}, SLOW_MS);

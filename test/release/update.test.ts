@@ -8,6 +8,9 @@ import { binaryFileName } from "../../src/platform/targets.ts";
 import { startReleaseServer, type ReleaseServer } from "../helpers/release-server.ts";
 import { releases, ROOT, type Releases } from "./fixture.ts";
 
+/** Each test runs zot or the installer on a 100 MiB binary, several times over on a busy machine. */
+const SLOW_MS = 120_000;
+
 let rel: Releases;
 let server: ReleaseServer;
 let scratch = "";
@@ -66,7 +69,7 @@ function expectUntouched(before: string): void {
 test("zot update --check against the release it already is says it is up to date", async () => {
   const r = await run(["update", "--check"], "current");
   expect(r).toEqual({ code: 0, stdout: `zot ${rel.current.version} is up to date (the latest release is ${rel.current.version}).\n`, stderr: "" });
-});
+}, SLOW_MS);
 
 test("zot update --check reports a newer release and changes nothing", async () => {
   const before = digest(zot);
@@ -74,7 +77,7 @@ test("zot update --check reports a newer release and changes nothing", async () 
   expect(r).toEqual({ code: 0, stdout: `zot ${rel.next.version} is available (this is ${rel.current.version}); run "zot update" to install it.\n`, stderr: "" });
   expect(server.requests.filter((p) => p.startsWith("next/"))).toEqual(["next/VERSION"]);
   expectUntouched(before);
-});
+}, SLOW_MS);
 
 test("zot update downloads the newer release, verifies it and replaces itself in place", async () => {
   const r = await run(["update"], "next");
@@ -84,7 +87,7 @@ test("zot update downloads the newer release, verifies it and replaces itself in
   expect(digest(zot)).toBe(digest(join(rel.next.dir, nextName)));
   expect(versionOf()).toStartWith(`zot ${rel.next.version} (`);
   expect(readdirSync(join(scratch, "bin"))).toEqual(["zot"]);
-});
+}, SLOW_MS);
 
 test("a tampered checksum, a truncated file, a cut connection or a missing platform leave the old binary working", async () => {
   const before = digest(zot);
@@ -114,7 +117,7 @@ test("a tampered checksum, a truncated file, a cut connection or a missing platf
     stderr: `zot update: zot ${rel.next.version} has no release for ${rel.target.name} (${nextName} is not listed in ${server.url("missing")}/SHA256SUMS); nothing was changed.\n`,
   });
   expectUntouched(before);
-});
+}, SLOW_MS);
 
 test("a download that passes its checksum but does not run as zot does not replace the working binary", async () => {
   const before = digest(zot);
@@ -122,7 +125,7 @@ test("a download that passes its checksum but does not run as zot does not repla
   expect(r.code).toBe(1);
   expect(r.stderr).toContain(`zot update: the downloaded zot ${rel.next.version} did not run here (it printed "not zot", exit 0); the old binary is still in place.\n`);
   expectUntouched(before);
-});
+}, SLOW_MS);
 
 test("a server that never answers is given up after ZOT_INSTALL_TIMEOUT seconds", async () => {
   const before = digest(zot);
@@ -133,7 +136,7 @@ test("a server that never answers is given up after ZOT_INSTALL_TIMEOUT seconds"
     stderr: `zot update: could not find the latest version: no progress for 2 seconds while downloading ${server.url("hang")}/VERSION (check the connection, or raise ZOT_INSTALL_TIMEOUT).\n`,
   });
   expectUntouched(before);
-});
+}, SLOW_MS);
 
 test("bad settings and bad arguments are refused with one sentence", async () => {
   expect(await run(["update"], "next", { ZOT_INSTALL_BASE: "ftp://mirror" })).toEqual({
@@ -142,10 +145,10 @@ test("bad settings and bad arguments are refused with one sentence", async () =>
     stderr: `zot update: ZOT_INSTALL_BASE must be an http:// or https:// URL (got "ftp://mirror").\n`,
   });
   expect(await run(["update", "--force"], "next")).toEqual({ code: 2, stdout: "", stderr: `zot: zot update takes only --check (got "--force").\n` });
-});
+}, SLOW_MS);
 
 test("zot run from source refuses to update itself and says how to update a checkout", async () => {
   const proc = Bun.spawn([process.execPath, join(ROOT, "src", "main.ts"), "update", "--check"], { cwd: ROOT, stdout: "pipe", stderr: "pipe", env: { ...process.env, ZOT_INSTALL_BASE: server.url("next") } });
   const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
   expect({ code, stderr }).toEqual({ code: 1, stderr: `zot update: this zot runs from source, not from a release binary; update it with "git pull && npm run build".\n` });
-});
+}, SLOW_MS);
