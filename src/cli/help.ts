@@ -12,6 +12,7 @@ const SECTIONS: [string, [string, string][]][] = [
       ["zot rpc", "NDJSON commands on stdin, responses and events on stdout"],
       ["--mode MODE", "interactive, print, json or rpc (--mode rpc and --rpc are zot rpc)"],
       ["zot ext <command>", "manage extensions (zot ext --help)"],
+      ["zot update [--check]", "replace this binary with the latest release (--check: only report)"],
     ],
   ],
   [
@@ -60,13 +61,14 @@ const SECTIONS: [string, [string, string][]][] = [
       ["KIMI_API_KEY", "key for kimi (also MOONSHOT_API_KEY)"],
       ["ZOT_TRUST_PROJECT", "1: trust the project for this run, like --trust (for CI and scripts)"],
       ["ZOTCORE_RPC_TOKEN", "zot rpc: the first command must be hello with this token"],
+      ["ZOT_INSTALL_BASE", "zot update: release mirror URL (default: the latest GitHub release)"],
     ],
   ],
   [
     "misc",
     [
       ["-h, --help", "show this help"],
-      ["-v, --version", "print the version"],
+      ["-v, --version", "print the version, commit and build date (with --json: as JSON, with the target)"],
     ],
   ],
 ];

@@ -6,7 +6,8 @@ import { LineReader } from "./lines.ts";
 import { ExtensionLog } from "./log.ts";
 import { unmasked } from "./mask.ts";
 import type { Mask } from "./mask.ts";
-import { describeExit, extensionEnv, signalGroup, spawnExtension } from "./process.ts";
+import { describeExit, extensionEnv, spawnExtension } from "./process.ts";
+import { killTree, type TreeSignal } from "../platform/process-tree.ts";
 import type { ChildProcess, ExitInfo } from "./process.ts";
 import { HOST_CAPABILITIES, PROTOCOL_VERSION, decodeExtensionFrame, isObject } from "./protocol.ts";
 import type { EventName, ExtensionFrame, HostFrame, InterceptSpec } from "./protocol.ts";
@@ -214,8 +215,8 @@ export class Connection {
   }
 
   /** Signals the whole process group (harmless once the group is empty). */
-  signal(sig: NodeJS.Signals): void {
-    if (this.child) signalGroup(this.child.pid, sig);
+  signal(sig: TreeSignal): void {
+    if (this.child) killTree(this.child.pid, sig);
   }
 
   /** A host-side note in the extension's log (conflicts, exits, shutdown). */

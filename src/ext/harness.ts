@@ -6,7 +6,8 @@ import { matches, prepareSend, substitute, type ScriptStep } from "./harness-scr
 import { LineReader } from "./lines.ts";
 import { ExtensionLog, extensionLogPath } from "./log.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
-import { describeExit, extensionEnv, signalGroup, spawnExtension, type ChildProcess, type ExitInfo } from "./process.ts";
+import { describeExit, extensionEnv, spawnExtension, type ChildProcess, type ExitInfo } from "./process.ts";
+import { killTree } from "../platform/process-tree.ts";
 import { HOST_CAPABILITIES, NAME_PATTERN, PROTOCOL_VERSION, decodeExtensionFrame, isObject, type JsonObject } from "./protocol.ts";
 
 export type StepStatus = "pass" | "warn" | "fail" | "skip";
@@ -236,11 +237,11 @@ export async function runHarness(opts: HarnessOptions): Promise<HarnessReport> {
     else steps.push(await shutdownStep(subject, opts, exitNote, scriptSentShutdown(opts.steps)));
   } finally {
     if (!subject.exit) {
-      signalGroup(spawned.child.pid, "SIGTERM");
+      killTree(spawned.child.pid, "SIGTERM");
       await Promise.race([spawned.child.exited, Bun.sleep(1000)]);
     }
     // The group may still hold grandchildren after the leader exited.
-    signalGroup(spawned.child.pid, "SIGKILL");
+    killTree(spawned.child.pid, "SIGKILL");
     const exit = await Promise.race([spawned.child.exited, Bun.sleep(1000).then(() => null)]);
     if (exit) log.line(`process exited with ${describeExit(exit)} (zot ext test)`);
     log.close();

@@ -1,7 +1,8 @@
 // extension.json: read, validate, resolve `exec`. Every failure is one sentence naming the manifest
 // path and the offending field, so `zot ext doctor` can show it as is.
 import { accessSync, constants, readFileSync, statSync } from "node:fs";
-import { delimiter, dirname, isAbsolute, resolve } from "node:path";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { pathCandidates } from "../platform/exec-path.ts";
 import { MANIFEST_NAME_PATTERN, isObject, kind } from "./protocol.ts";
 import type { Manifest } from "./types.ts";
 
@@ -143,15 +144,7 @@ function executableProblem(path: string, platform: string): string | null {
 
 /** First executable named `name` on PATH (with PATHEXT on Windows), as an absolute path. */
 export function lookPath(name: string, env: Record<string, string | undefined> = process.env, platform: string = process.platform): string | null {
-  const dirs = (env.PATH ?? env.Path ?? "").split(platform === "win32" ? ";" : delimiter).filter((d) => d !== "");
-  const exts = platform === "win32" ? ["", ...(env.PATHEXT ?? ".EXE;.CMD;.BAT;.COM").split(";").filter(Boolean)] : [""];
-  for (const dir of dirs) {
-    for (const ext of exts) {
-      const candidate = resolve(dir, name + ext);
-      if (executableProblem(candidate, platform) === null) return candidate;
-    }
-  }
-  return null;
+  return pathCandidates(name, env, platform).find((candidate) => executableProblem(candidate, platform) === null) ?? null;
 }
 
 /** MANIFEST_NAME_PATTERN checked by hand: no regex runs on zot's start-up path (see cli/whitespace.ts). */

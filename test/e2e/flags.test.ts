@@ -45,8 +45,10 @@ describe("flag errors exit 2 with one sentence", () => {
 });
 
 describe("informational flags", () => {
-  test("--version prints the package version", async () => {
-    expect(await runZot(["--version"], { home })).toEqual({ code: 0, stdout: `zot ${pkg.version}\n`, stderr: "" });
+  test("--version prints the package version with the commit and build date", async () => {
+    const r = await runZot(["--version"], { home });
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    expect(r.stdout).toStartWith(`zot ${pkg.version} (`);
   });
 
   test("--help lists every flag", async () => {

@@ -5,7 +5,7 @@
 // outright (its process is gone) is removed by the next install into that root.
 import { constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { signalGroup } from "../process.ts";
+import { killTree, ownsProcessGroup } from "../../platform/process-tree.ts";
 import { isTrusted } from "../trust.ts";
 import { globalRoot, projectRoot } from "../discovery.ts";
 import { MANIFEST_FILE, readManifest } from "../manifest.ts";
@@ -58,7 +58,7 @@ export async function install(ctx: Ctx, source: string, opts: InstallOptions): P
       void (async () => {
         const git = running.git;
         if (git) {
-          signalGroup(git.pid, "SIGKILL");
+          killTree(git.pid, "SIGKILL");
           await git.exited;
         }
         rmSync(stage, { recursive: true, force: true });
@@ -168,7 +168,7 @@ async function clone(ctx: Ctx, git: GitSource, dest: string, running: { git: Bun
       // Never wait on a credential prompt nobody can see.
       env: { ...ctx.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "true" } as Record<string, string>,
       // Its own process group, so stopping it reaches the helpers it starts (git-remote-https…).
-      detached: true,
+      detached: ownsProcessGroup(),
     });
     running.git = proc;
   } catch (e) {
