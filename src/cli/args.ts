@@ -1,6 +1,6 @@
 // argv → a typed run request. Flags follow the Go zot so users' scripts carry over; anything the
 // parser does not understand is an error (exit 2), never silently ignored.
-import { BUILTIN_TOOLS } from "../ext/protocol.ts";
+import { BUILTIN_TOOLS } from "../ext/policy.ts";
 import { isSpace } from "./whitespace.ts";
 
 export type Mode = "interactive" | "print" | "json" | "rpc";

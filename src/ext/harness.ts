@@ -7,7 +7,8 @@ import { LineReader } from "./lines.ts";
 import { ExtensionLog, extensionLogPath } from "./log.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
 import { describeExit, extensionEnv, signalGroup, spawnExtension, type ChildProcess, type ExitInfo } from "./process.ts";
-import { HOST_CAPABILITIES, NAME_PATTERN, PROTOCOL_VERSION, decodeExtensionFrame, isObject, type JsonObject } from "./protocol.ts";
+import { NAME_PATTERN } from "./policy.ts";
+import { HOST_CAPABILITIES, PROTOCOL_VERSION, decodeExtensionFrame, isObject, type JsonObject } from "./protocol.ts";
 
 export type StepStatus = "pass" | "warn" | "fail" | "skip";
 export type StepResult = {

@@ -2,7 +2,8 @@
 // path and the offending field, so `zot ext doctor` can show it as is.
 import { accessSync, constants, readFileSync, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, resolve } from "node:path";
-import { MANIFEST_NAME_PATTERN, isObject, kind } from "./protocol.ts";
+import { MANIFEST_NAME_PATTERN, isManifestName } from "./policy.ts";
+import { isObject, kind } from "./protocol.ts";
 import type { Manifest } from "./types.ts";
 
 export const MANIFEST_FILE = "extension.json";
@@ -152,15 +153,4 @@ export function lookPath(name: string, env: Record<string, string | undefined> =
     }
   }
   return null;
-}
-
-/** MANIFEST_NAME_PATTERN checked by hand: no regex runs on zot's start-up path (see cli/whitespace.ts). */
-function isManifestName(name: string): boolean {
-  if (name.length < 1 || name.length > 64) return false;
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    const alnum = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-    if (!alnum && (i === 0 || (c !== 46 && c !== 95 && c !== 45))) return false;
-  }
-  return true;
 }
