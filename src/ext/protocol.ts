@@ -153,6 +153,15 @@ export type ExtensionFrame =
 
 export type ExtensionFrameType = ExtensionFrame["type"];
 
+/** `subscribe` as written: intercept entries may be plain names (the spec's form) or option objects. */
+export type WireSubscribeFrame = Omit<SubscribeFrame, "intercept" | "unknown"> & { intercept: (InterceptName | InterceptSpec)[] };
+
+/**
+ * An extension frame as it travels: what an SDK writes and what `sdk/protocol.schema.json` describes.
+ * Decoding turns it into an `ExtensionFrame` (subscribe entries normalised, defaults filled in).
+ */
+export type ExtensionWireFrame = Exclude<ExtensionFrame, SubscribeFrame> | WireSubscribeFrame;
+
 // ---------------------------------------------------------------- host → extension
 
 export type HelloAckFrame = {
