@@ -1,6 +1,6 @@
 // The extension host: owns every extension process, decides which registrations win, and offers the
 // agent loop and the modes one narrow, UI-agnostic interface (`ExtensionHost` in types.ts).
-import { Connection } from "./connection.ts";
+import { Connection, stopConnections } from "./connection.ts";
 import type { Reply } from "./connection.ts";
 import { discover } from "./discovery.ts";
 import { runIntercepts } from "./intercept.ts";
@@ -303,18 +303,8 @@ export class Host implements ExtensionHost {
         this.panels.delete(id);
         this.send({ kind: "panel_close", extension: owner, panelId: id });
       }
-      c.beginShutdown();
     }
-    await within(Promise.all(conns.map((c) => c.exited)), this.timings.shutdownGraceMs);
-    const left = conns.filter((c) => !c.hasExited);
-    for (const c of left) {
-      c.note("did not exit within the shutdown grace period; sending SIGTERM");
-      c.signal("SIGTERM");
-    }
-    if (left.length) await within(Promise.all(left.map((c) => c.exited)), this.timings.killAfterMs);
-    for (const c of conns) c.signal("SIGKILL");
-    await within(Promise.all(conns.map((c) => c.exited)), this.timings.killAfterMs);
-    for (const c of conns) c.closeLog();
+    await stopConnections(conns, this.timings);
     this.trace?.flush();
     this.registryDirty = true;
   }
@@ -463,11 +453,4 @@ async function ask(conn: Connection, payload: InterceptPayload, timeoutMs: numbe
   if (reply.kind === "timeout") return { kind: "timeout" };
   // Gone, or answered with a malformed frame: no usable answer, which a fail-closed interceptor turns into a block.
   return { kind: "gone", error: reply.error };
-}
-
-/** Waits for `p` but at most `ms`; the timer never keeps zot alive. */
-async function within(p: Promise<unknown>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([p, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
-  clearTimeout(timer);
 }
