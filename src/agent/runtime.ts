@@ -13,7 +13,7 @@ import type { ModelInfo, Provider } from "./provider.ts";
 import { createProvider } from "./providers/index.ts";
 import { randomHex } from "./random.ts";
 import type { AgentRuntime, PromptOutcome } from "./runtime-api.ts";
-import { interceptOf, noteIntercept } from "./intercepts.ts";
+import { interceptOf, noteIntercept } from "./intercept-record.ts";
 import { appendSession, createSession, noSession, openSession, summaryMessage, type InterceptRecord, type SessionWriter } from "./session.ts";
 import { discoverSkills } from "./skills.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";

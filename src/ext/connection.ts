@@ -13,7 +13,7 @@ import { HOST_CAPABILITIES, PROTOCOL_VERSION, decodeExtensionFrame, isObject } f
 import type { EventName, ExtensionFrame, HostFrame, InterceptSpec } from "./protocol.ts";
 import { checkCommand, checkTool } from "./registry.ts";
 import type { CommandReg, ToolReg } from "./registry.ts";
-import type { Trace } from "./trace.ts";
+import type { FrameRecorder } from "./trace.ts";
 import type { HostInfo, UiIntent } from "./types.ts";
 import { WriteQueue } from "./queue.ts";
 
@@ -38,7 +38,10 @@ export type ConnectionConfig = {
   args: string[];
   home: string;
   info: () => HostInfo;
-  trace: Trace | null;
+  /** The environment the extension's environment is built from. Default: zot's own. */
+  env?: Record<string, string | undefined>;
+  /** Sees every line both ways: the `--ext-trace` file, or `zot ext test`'s harness. */
+  trace: FrameRecorder | null;
   /** For the log, warnings and errors, which may quote what the extension sent. Default: none. */
   mask?: Mask;
   timings: ConnectionTimings;
@@ -77,6 +80,13 @@ export class Connection {
   helloVersion: string | null = null;
   /** A `ready` frame arrived (possibly after auto-ready). */
   readySeen = false;
+  /** The name of the first line's hello frame, matching the manifest or not. */
+  helloName: string | null = null;
+  /** `performance.now()` at spawn and when the hello was accepted. */
+  spawnedAt = 0;
+  helloAt: number | null = null;
+  /** What completed registration: a `ready` frame, the silence after a registration frame, or the deadline after hello. */
+  completedBy: "ready" | "silence" | "deadline" | null = null;
   startupMs: number | null = null;
   logPath = "";
   /** Accepted registrations, in arrival order. */
@@ -84,10 +94,14 @@ export class Connection {
   readonly tools: ToolReg[] = [];
   readonly events = new Set<EventName>();
   readonly intercept: InterceptSpec[] = [];
+  /** What the host rejected or ignored of the registrations (also in `warnings()`). */
+  readonly registrationWarnings: string[] = [];
   /** Resolves once registration completed or the load failed. */
   readonly settled: Promise<void>;
   /** Resolves when the process has exited (immediately if it never started). */
   readonly exited: Promise<void>;
+  /** Resolves when the connection is over: exited and its output read (or given up on). */
+  readonly finished: Promise<void>;
   /** Set when the host is stopping it: its exit is expected, not a crash. */
   stopping = false;
 
@@ -101,7 +115,6 @@ export class Connection {
   private extraWarnings = 0;
   private phase: "hello" | "registering" | "loaded" | "gone" = "hello";
   private sawRegistration = false;
-  private spawnedAt = 0;
   private helloTimer: ReturnType<typeof setTimeout> | null = null;
   private graceTimer: ReturnType<typeof setTimeout> | null = null;
   private maxTimer: ReturnType<typeof setTimeout> | null = null;
@@ -110,6 +123,7 @@ export class Connection {
   private stdoutClosed = false;
   private settle!: () => void;
   private markExited!: () => void;
+  private markFinished!: () => void;
 
   constructor(cfg: ConnectionConfig) {
     this.cfg = cfg;
@@ -118,6 +132,7 @@ export class Connection {
     this.dir = cfg.dir;
     this.settled = new Promise((r) => (this.settle = r));
     this.exited = new Promise((r) => (this.markExited = r));
+    this.finished = new Promise((r) => (this.markFinished = r));
   }
 
   get running(): boolean {
@@ -126,6 +141,21 @@ export class Connection {
 
   get hasExited(): boolean {
     return this.exitInfo !== null || this.child === null;
+  }
+
+  /** How the process ended, once it has. */
+  get exit(): ExitInfo | null {
+    return this.exitInfo;
+  }
+
+  /** Over: failed, exited or stopped; nothing more is sent or read. */
+  get gone(): boolean {
+    return this.phase === "gone";
+  }
+
+  /** The extension's last stderr line of this run, or null when it wrote none. */
+  lastStderrLine(): string | null {
+    return this.log?.lastWords() ?? null;
   }
 
   warnings(): string[] {
@@ -143,7 +173,7 @@ export class Connection {
     this.logPath = opened.log.path;
     this.log.line(`starting ${this.name} ${this.cfg.version ?? "(no version)"} at ${new Date().toISOString()}`);
     const info = this.cfg.info();
-    const env = extensionEnv(process.env, { home: this.cfg.home, dir: this.dir, cwd: info.cwd });
+    const env = extensionEnv(this.cfg.env ?? process.env, { home: this.cfg.home, dir: this.dir, cwd: info.cwd });
     this.spawnedAt = performance.now();
     const spawned = spawnExtension({ exec: this.cfg.exec, args: this.cfg.args, cwd: this.dir, env, stderrFd: this.log.fd });
     if (!spawned.ok) {
@@ -232,6 +262,11 @@ export class Connection {
     else this.extraWarnings++;
   }
 
+  private warnRegistration(text: string): void {
+    this.registrationWarnings.push(this.mask(text));
+    this.warn(text);
+  }
+
   closeLog(): void {
     this.log?.close();
   }
@@ -299,8 +334,10 @@ export class Connection {
 
   private onHello(name: string, version: string): void {
     if (this.helloTimer) clearTimeout(this.helloTimer);
+    this.helloName = name;
     if (name !== this.name) return this.fail(`hello.name ${JSON.stringify(name)} does not match the manifest name ${JSON.stringify(this.name)}; make them equal`, true);
     this.helloVersion = version || null;
+    this.helloAt = performance.now();
     this.phase = "registering";
     const info = this.cfg.info();
     this.send({
@@ -314,7 +351,7 @@ export class Connection {
       data_dir: this.dir,
       capabilities: [...HOST_CAPABILITIES],
     });
-    this.maxTimer = setTimeout(() => this.complete("auto_ready"), this.cfg.timings.readyMaxMs);
+    this.maxTimer = setTimeout(() => this.complete("deadline"), this.cfg.timings.readyMaxMs);
   }
 
   private onFrame(f: ExtensionFrame): void {
@@ -325,21 +362,21 @@ export class Connection {
       case "register_command": {
         this.registrationFrame();
         const bad = checkCommand(f);
-        if (bad) return this.warn(bad);
+        if (bad) return this.warnRegistration(bad);
         this.commands.push({ name: f.name, description: f.description });
         return this.cfg.onRegistration(this);
       }
       case "register_tool": {
         this.registrationFrame();
         const checked = checkTool(f, ext);
-        if (checked.warning) this.warn(checked.warning);
+        if (checked.warning) this.warnRegistration(checked.warning);
         if (!checked.ok) return;
         this.tools.push(checked.tool);
         return this.cfg.onRegistration(this);
       }
       case "subscribe": {
         this.registrationFrame();
-        if (f.unknown) this.warn(`subscribe: ignored unknown ${f.unknown.join(", ")}; the rest of the subscription counts`);
+        if (f.unknown) this.warnRegistration(`subscribe: ignored unknown ${f.unknown.join(", ")}; the rest of the subscription counts`);
         for (const e of f.events) this.events.add(e);
         for (const spec of f.intercept) {
           const i = this.intercept.findIndex((s) => s.event === spec.event);
@@ -406,14 +443,16 @@ export class Connection {
 
   private restartGrace(): void {
     if (this.graceTimer) clearTimeout(this.graceTimer);
-    this.graceTimer = setTimeout(() => this.complete("auto_ready"), this.cfg.timings.readyGraceMs);
+    this.graceTimer = setTimeout(() => this.complete("silence"), this.cfg.timings.readyGraceMs);
   }
 
-  private complete(status: "ready" | "auto_ready"): void {
+  private complete(by: "ready" | "silence" | "deadline"): void {
     if (this.phase !== "registering") return;
+    const status = by === "ready" ? "ready" : "auto_ready";
     this.clearTimers();
     this.phase = "loaded";
     this.status = status;
+    this.completedBy = by;
     this.startupMs = performance.now() - this.spawnedAt;
     this.note(`registration complete (${status === "ready" ? "ready" : "auto_ready: no ready frame"}) after ${Math.round(this.startupMs)} ms`);
     this.settle();
@@ -433,6 +472,7 @@ export class Connection {
     this.error = this.mask(`extension "${this.name}" failed to start: ${error}${this.logPath ? ` (log: ${this.logPath})` : ""}`);
     this.markExited();
     this.settle();
+    this.markFinished();
   }
 
   /** Load failure: the extension is stopped and will not be used. */
@@ -507,6 +547,7 @@ export class Connection {
     // Every waiting call fails now, not at its own deadline.
     for (const p of [...this.pending.values()]) p.resolve({ ok: false, kind: "gone", error: message });
     this.settle();
+    this.markFinished();
     if (wasLoaded && !this.stopping) this.cfg.onExit(this, message);
   }
 
@@ -514,6 +555,33 @@ export class Connection {
     for (const t of [this.helloTimer, this.graceTimer, this.maxTimer]) if (t) clearTimeout(t);
     this.helloTimer = this.graceTimer = this.maxTimer = null;
   }
+}
+
+/**
+ * Stops connections the host's way: `shutdown` and end of input to all, one shared grace period,
+ * SIGTERM to the groups still running, SIGKILL to every group after `killAfterMs` (grandchildren
+ * too), logs closed. Returns the connections that had to be sent SIGTERM.
+ */
+export async function stopConnections(conns: readonly Connection[], timings: { shutdownGraceMs: number; killAfterMs: number }): Promise<Connection[]> {
+  for (const c of conns) c.beginShutdown();
+  await within(Promise.all(conns.map((c) => c.exited)), timings.shutdownGraceMs);
+  const left = conns.filter((c) => !c.hasExited);
+  for (const c of left) {
+    c.note("did not exit within the shutdown grace period; sending SIGTERM");
+    c.signal("SIGTERM");
+  }
+  if (left.length) await within(Promise.all(left.map((c) => c.exited)), timings.killAfterMs);
+  for (const c of conns) c.signal("SIGKILL");
+  await within(Promise.all(conns.map((c) => c.exited)), timings.killAfterMs);
+  for (const c of conns) c.closeLog();
+  return left;
+}
+
+/** Waits for `p` but at most `ms`; the timer never keeps zot alive. */
+async function within(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([p, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
 }
 
 function seconds(ms: number): string {

@@ -3,7 +3,8 @@
 import { accessSync, constants, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { pathCandidates } from "../platform/exec-path.ts";
-import { MANIFEST_NAME_PATTERN, isObject, kind } from "./protocol.ts";
+import { MANIFEST_NAME_PATTERN, isManifestName } from "./policy.ts";
+import { isObject, kind } from "./protocol.ts";
 import type { Manifest } from "./types.ts";
 
 export const MANIFEST_FILE = "extension.json";
@@ -145,15 +146,4 @@ function executableProblem(path: string, platform: string): string | null {
 /** First executable named `name` on PATH (with PATHEXT on Windows), as an absolute path. */
 export function lookPath(name: string, env: Record<string, string | undefined> = process.env, platform: string = process.platform): string | null {
   return pathCandidates(name, env, platform).find((candidate) => executableProblem(candidate, platform) === null) ?? null;
-}
-
-/** MANIFEST_NAME_PATTERN checked by hand: no regex runs on zot's start-up path (see cli/whitespace.ts). */
-function isManifestName(name: string): boolean {
-  if (name.length < 1 || name.length > 64) return false;
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    const alnum = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-    if (!alnum && (i === 0 || (c !== 46 && c !== 95 && c !== 45))) return false;
-  }
-  return true;
 }
