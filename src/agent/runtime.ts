@@ -210,7 +210,9 @@ export class Runtime implements AgentRuntime {
   private systemPrompt(): string {
     const cfg = this.cfg;
     const tools = [...cfg.builtins.map((t) => ({ name: t.name, description: t.description }))];
-    if (cfg.extensionTools) for (const t of this.host.tools()) if (t.active) tools.push({ name: t.name, description: t.description });
+    // Deferred tools stay out of the list even once active: the prompt must not change when one is
+    // activated, or the provider's cached prefix (from the system prompt on) would be lost.
+    if (cfg.extensionTools) for (const t of this.host.tools()) if (t.active && !t.deferred) tools.push({ name: t.name, description: t.description });
     const skills = cfg.builtins.some((t) => t.name === "skill") ? discoverSkills(cfg.cwd, cfg.home).skills : [];
     return buildSystemPrompt({
       home: cfg.home,

@@ -82,6 +82,11 @@ export type ProviderServer = {
 
 export type ServerOptions = {
   replies?: Reply[];
+  /**
+   * A request rule set (e.g. `kimiRejection`): a request it objects to is answered with HTTP 400
+   * and the objection, in the provider's error shape, without taking a reply from the queue.
+   */
+  reject?: (body: unknown) => string | undefined;
   fallback?: Reply | ((req: RecordedRequest) => Reply);
   onRequest?: (req: RecordedRequest) => void;
 };
@@ -108,6 +113,8 @@ export function startProviderServer(opts: ServerOptions = {}): ProviderServer {
       const recorded: RecordedRequest = { method: req.method, path: new URL(req.url).pathname, headers, body, text };
       requests.push(recorded);
       opts.onRequest?.(recorded);
+      const objection = opts.reject?.(body);
+      if (objection !== undefined) return Response.json({ error: { message: objection, type: "invalid_request_error" } }, { status: 400 });
       const fallback = typeof opts.fallback === "function" ? opts.fallback(recorded) : opts.fallback;
       const reply = queue.shift() ?? fallback;
       if (!reply) return Response.json({ error: { type: "test_error", message: `provider-server: no scripted reply left for request ${requests.length}` } }, { status: 400 });
