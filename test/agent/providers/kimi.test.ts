@@ -7,6 +7,7 @@ import { basename, join, resolve } from "node:path";
 import type { Runtime } from "../../../src/agent/runtime.ts";
 import { createRuntime, type RuntimeOptions } from "../../../src/agent/setup.ts";
 import { createProvider } from "../../../src/agent/providers/index.ts";
+import type { ToolSpec } from "../../../src/agent/provider.ts";
 import { kimiRejection } from "../../helpers/kimi-rules.ts";
 import { startProviderServer, type ProviderServer, type Reply } from "../../helpers/provider-server.ts";
 import { collect } from "../../helpers/collect-stream.ts";
@@ -174,7 +175,7 @@ describe("the scripted Kimi server's rules", () => {
 describe("Kimi requests", () => {
   test("tool names follow Kimi's rule on the way out and come back as zot's names", async () => {
     server = startProviderServer({ reject: kimiRejection, replies: [{ kind: "turn", toolCalls: [{ id: "k2", name: "docs_search", args: { q: "x" } }] }] });
-    const tools = [
+    const tools: ToolSpec[] = [
       { name: "docs.search", description: "search", schema: { type: "object", properties: { q: { type: "string" } } } },
       { name: "docs_search", description: "another", schema: { type: "object", properties: {} } },
       { name: "9lives", description: "digits first", schema: { type: "object", properties: {} } },
