@@ -11,6 +11,7 @@ import { runLoop, type Approval } from "./loop.ts";
 import { emptyUsage, type AssistantMessage, type ImagePart, type Message, type TextPart, type Usage } from "./messages.ts";
 import type { ModelInfo, Provider } from "./provider.ts";
 import { createProvider } from "./providers/index.ts";
+import { refreshModels, type Discovery } from "./discovery.ts";
 import { randomHex } from "./random.ts";
 import type { AgentRuntime, PromptOutcome } from "./runtime-api.ts";
 import { interceptOf, noteIntercept } from "./intercepts.ts";
@@ -43,6 +44,8 @@ export type RuntimeConfig = {
   usage: Usage;
   noSession: boolean;
   secrets: string[];
+  /** A model list to refresh in the background (see discovery.ts). */
+  discovery?: Discovery;
 };
 
 const MAX_EARLY_NOTES = 100;
@@ -72,6 +75,8 @@ export class Runtime implements AgentRuntime {
   private approvedTools = new Set<string>();
   private unhookIntents: () => void;
   private closed: Promise<void> | null = null;
+  /** Stops background work (the model-list refresh) at close. */
+  private readonly background = new AbortController();
   /** The conversation's id when no transcript names it (--no-session). */
   private readonly ephemeralId = randomHex(16);
 
@@ -85,6 +90,9 @@ export class Runtime implements AgentRuntime {
     this.session = cfg.session;
     // The runtime is the host's first listener, so it receives what extensions sent during load.
     this.unhookIntents = cfg.host.onIntent((intent) => this.fromHost(intent));
+    const discovery = cfg.discovery;
+    // After the current start-up work: the first prompt never waits for the model list.
+    if (discovery) setTimeout(() => void refreshModels(discovery, cfg.catalog, this.background.signal), 0);
   }
 
   get provider(): string {
@@ -395,6 +403,7 @@ export class Runtime implements AgentRuntime {
   close(): Promise<void> {
     if (!this.closed) {
       this.abort();
+      this.background.abort();
       this.unhookIntents();
       this.closed = this.host.shutdown().finally(() => this.session.close());
     }

@@ -12,6 +12,7 @@ import type { Runtime } from "./runtime.ts";
 import { redactSecrets } from "./redact.ts";
 import { appendSession, createSession, latestSession, noSession, openSession, type LoadedSession, type SessionWriter } from "./session.ts";
 import { emptyUsage } from "./messages.ts";
+import { cachedModels, discoveryBase, mergeLive, type Discovery } from "./discovery.ts";
 
 export type RuntimeOptions = {
   home: string;
@@ -90,6 +91,15 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
 
   const catalog = loadModels(o.home);
   notices.push(...catalog.warnings);
+  // Live ids from the cache join the catalog now; a stale or missing cache is refreshed in the
+  // background once the runtime runs (never for the mock provider, never without a key).
+  let discovery: Discovery | undefined;
+  if (provider !== "mock" && creds.credential) {
+    const base = discoveryBase(provider, o.baseUrl);
+    const cached = cachedModels(o.home, provider, base);
+    if (cached) mergeLive(catalog.models, provider, cached.models);
+    if (!cached?.fresh) discovery = { home: o.home, provider, key: creds.credential.key, base };
+  }
   const model =
     o.model ??
     (loaded && loaded.provider === provider && loaded.model ? loaded.model : undefined) ??
@@ -178,6 +188,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     usage: loaded ? loaded.usage : emptyUsage(),
     noSession: o.noSession,
     secrets,
+    ...(discovery ? { discovery } : {}),
   });
   host.emit({ event: "session_start" });
   return { ok: true, runtime, notices };

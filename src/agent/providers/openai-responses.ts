@@ -5,7 +5,7 @@
 import type { ImagePart, JsonObject, Message, TextPart, ThinkingPart, ToolCallPart, Usage } from "../messages.ts";
 import { emptyUsage } from "../messages.ts";
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest } from "../provider.ts";
-import { findModel } from "../catalog.ts";
+import { defaultModel, findModel } from "../catalog.ts";
 import { finishMessage, parseToolArgs, type Outcome } from "./assemble.ts";
 import { ENDPOINTS, isOfficialBase, keyHint } from "./endpoints.ts";
 import { runHttpStream, type Assembler, type ClientOptions } from "./http-stream.ts";
@@ -39,7 +39,7 @@ export class OpenAIResponsesProvider implements Provider {
     yield* runHttpStream({
       url: `${base}/responses`,
       init: { method: "POST", headers, body: JSON.stringify(responsesBody(provider, req, info)) },
-      ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: this.opts.retry },
+      ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: this.opts.retry, model: req.model, defaultModel: defaultModel(provider) },
       assembler: new ResponsesAssembler(provider),
       model: req.model,
       info,

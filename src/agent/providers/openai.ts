@@ -4,7 +4,7 @@
 import type { JsonObject, Message, ToolCallPart, ToolDeclaration, Usage } from "../messages.ts";
 import { emptyUsage } from "../messages.ts";
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest } from "../provider.ts";
-import { findModel } from "../catalog.ts";
+import { defaultModel, findModel } from "../catalog.ts";
 import { finishMessage, parseToolArgs, type Outcome } from "./assemble.ts";
 import { ENDPOINTS, isOfficialBase, keyHint } from "./endpoints.ts";
 import { runHttpStream, type Assembler, type ClientOptions } from "./http-stream.ts";
@@ -40,7 +40,7 @@ export class OpenAIProvider implements Provider {
     yield* runHttpStream({
       url: `${base}/chat/completions`,
       init: { method: "POST", headers, body: JSON.stringify(openaiBody(provider, req, info, names)) },
-      ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: this.opts.retry },
+      ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: this.opts.retry, model: req.model, defaultModel: defaultModel(provider) },
       assembler: new OpenAIAssembler(provider, names),
       model: req.model,
       info,
