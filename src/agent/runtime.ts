@@ -4,7 +4,7 @@
 import type { ExtensionHost, InvokeResult, LoadReport, UiIntent } from "../ext/types.ts";
 import { basename } from "node:path";
 import { costOf, findModel, isProviderName, reasoningProblem } from "./catalog.ts";
-import { PROVIDERS, type ChoosableWire, type Effort } from "./choices.ts";
+import { orList, PROVIDERS, type ChoosableWire, type Effort } from "./choices.ts";
 import { PROVIDER_ENV_KEYS, resolveCredentials, rememberModel, type Env } from "./config.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
 import { runLoop, type Approval } from "./loop.ts";
@@ -362,7 +362,7 @@ export class Runtime implements AgentRuntime {
 
   setModel(provider: string, model: string): { ok: true } | { ok: false; error: string } {
     if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before switching models" };
-    if (!isProviderName(provider)) return { ok: false, error: `unknown provider "${provider}" (${PROVIDERS.join(", ")})` };
+    if (!isProviderName(provider)) return { ok: false, error: `unknown provider "${provider}" (${orList(PROVIDERS)})` };
     if (model.trim() === "") return { ok: false, error: "the model id is empty" };
     const cfg = this.cfg;
     const problem = cfg.reasoning ? reasoningProblem(findModel(cfg.catalog, provider, model), cfg.reasoning, provider, model) : undefined;
