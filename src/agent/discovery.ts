@@ -127,6 +127,13 @@ export function mergeLive(catalog: ModelInfo[], provider: string, live: readonly
   return added;
 }
 
+/** Merges the cached list for `d` into `catalog`; true when it is fresh (no refresh needed). */
+export function mergeCached(catalog: ModelInfo[], d: Omit<Discovery, "key">): boolean {
+  const cached = cachedModels(d.home, d.provider, d.base);
+  if (cached) mergeLive(catalog, d.provider, cached.models);
+  return cached?.fresh ?? false;
+}
+
 export type FetchResult = { ok: true; models: LiveModel[] } | { ok: false; error: string };
 
 /** One listing request. Never throws; a failure is a sentence (the caller decides whether anyone sees it). */

@@ -11,7 +11,7 @@ import { runLoop, type Approval } from "./loop.ts";
 import { emptyUsage, type AssistantMessage, type ImagePart, type Message, type TextPart, type Usage } from "./messages.ts";
 import type { ModelInfo, Provider } from "./provider.ts";
 import { createProvider } from "./providers/index.ts";
-import { refreshModels, type Discovery } from "./discovery.ts";
+import { discoveryBase, mergeCached, refreshModels, type Discovery } from "./discovery.ts";
 import { randomHex } from "./random.ts";
 import type { AgentRuntime, PromptOutcome } from "./runtime-api.ts";
 import { interceptOf, noteIntercept } from "./intercepts.ts";
@@ -380,6 +380,11 @@ export class Runtime implements AgentRuntime {
         ...(cfg.mockScript ? { mockScript: cfg.mockScript } : {}),
       });
       cfg.providerName = provider;
+      if (credential && provider !== "mock") {
+        // The new provider's live models: the cached list now, a stale one refreshed in the background.
+        const d: Discovery = { home: cfg.home, provider, key: credential.key, base: discoveryBase(provider) };
+        if (!mergeCached(cfg.catalog, d)) void refreshModels(d, cfg.catalog, this.background.signal);
+      }
     }
     cfg.model = model;
     this.host.setInfo({ provider, model });

@@ -12,7 +12,7 @@ import type { Runtime } from "./runtime.ts";
 import { redactSecrets } from "./redact.ts";
 import { appendSession, createSession, latestSession, noSession, openSession, type LoadedSession, type SessionWriter } from "./session.ts";
 import { emptyUsage } from "./messages.ts";
-import { cachedModels, discoveryBase, mergeLive, type Discovery } from "./discovery.ts";
+import { discoveryBase, mergeCached, type Discovery } from "./discovery.ts";
 
 export type RuntimeOptions = {
   home: string;
@@ -95,10 +95,8 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   // background once the runtime runs (never for the mock provider, never without a key).
   let discovery: Discovery | undefined;
   if (provider !== "mock" && creds.credential) {
-    const base = discoveryBase(provider, o.baseUrl);
-    const cached = cachedModels(o.home, provider, base);
-    if (cached) mergeLive(catalog.models, provider, cached.models);
-    if (!cached?.fresh) discovery = { home: o.home, provider, key: creds.credential.key, base };
+    const d: Discovery = { home: o.home, provider, key: creds.credential.key, base: discoveryBase(provider, o.baseUrl) };
+    if (!mergeCached(catalog.models, d)) discovery = d;
   }
   const model =
     o.model ??

@@ -3,7 +3,7 @@
 // key (this one-shot query may wait for that, at most LIST_TIMEOUT_MS), so the output is current.
 import { loadModels } from "../agent/catalog.ts";
 import { KEYED_PROVIDERS, readAuth, resolveCredentials, type Env } from "../agent/config.ts";
-import { cachedModels, discoveryBase, mergeLive, refreshModels } from "../agent/discovery.ts";
+import { discoveryBase, mergeCached, refreshModels } from "../agent/discovery.ts";
 import { isProviderName, type ProviderName } from "../agent/choices.ts";
 import type { ModelInfo } from "../agent/provider.ts";
 import { wireFor } from "../agent/providers/endpoints.ts";
@@ -23,10 +23,8 @@ export async function listModels(o: ListOptions, out: (text: string) => void, er
     // --api-key and --base-url belong to --provider; the others use their own keys and endpoints.
     const own = o.provider === p;
     const key = resolveCredentials({ provider: p, home: o.home, env: o.env, auth, ...(own && o.apiKey ? { apiKey: o.apiKey } : {}) }).credential?.key;
-    const base = discoveryBase(p, own ? o.baseUrl : undefined);
-    const cached = cachedModels(o.home, p, base);
-    if (cached) mergeLive(models, p, cached.models);
-    if (key && !cached?.fresh) refreshes.push(refreshModels({ home: o.home, provider: p, key, base }, models, signal));
+    const where = { home: o.home, provider: p, base: discoveryBase(p, own ? o.baseUrl : undefined) };
+    if (!mergeCached(models, where) && key) refreshes.push(refreshModels({ ...where, key }, models, signal));
   }
   await Promise.all(refreshes);
   const shown = o.provider ? models.filter((m) => m.provider === o.provider) : models;

@@ -7,6 +7,7 @@ import { CACHE_TTL_MS, cachedModels, modelsCachePath, refreshModels, writeCache 
 import type { Runtime } from "../../src/agent/runtime.ts";
 import { createRuntime, type RuntimeOptions } from "../../src/agent/setup.ts";
 import { startProviderServer, type ProviderServer } from "../helpers/provider-server.ts";
+import { testRuntimeOptions } from "../helpers/mock-runtime.ts";
 import { waitFor } from "../helpers/wait.ts";
 
 let home: string;
@@ -75,23 +76,8 @@ describe("refreshing the model list", () => {
 });
 
 describe("discovery at start-up", () => {
-  const base = (extra: Partial<RuntimeOptions>): RuntimeOptions => ({
-    home,
-    cwd: home,
-    env: {},
-    appendSystemPrompt: [],
-    maxSteps: 5,
-    noTools: true,
-    ext: [],
-    noExt: true,
-    noYolo: false,
-    interactive: false,
-    continue: false,
-    noSession: true,
-    ...extra,
-  });
   const start = async (extra: Partial<RuntimeOptions>) => {
-    const created = await createRuntime(base(extra));
+    const created = await createRuntime(testRuntimeOptions(home, { noTools: true, maxSteps: 5, ...extra }));
     if (!created.ok) throw new Error(created.error);
     runtimes.push(created.runtime);
     return created;
@@ -127,5 +113,13 @@ describe("discovery at start-up", () => {
     await start({ provider: "ollama", baseUrl: server.openaiBase });
     await Bun.sleep(50);
     expect(server.listings.length).toBe(0);
+  });
+
+  test("switching to another provider with /model brings in that provider's cached live models", async () => {
+    writeCache(home, "anthropic", "https://api.anthropic.com", [{ id: "claude-fable-5-2" }]);
+    const { runtime } = await start({ provider: "mock", env: { ANTHROPIC_API_KEY: "sk-ant-switch" } });
+    expect(runtime.models().some((m) => m.id === "claude-fable-5-2")).toBe(false);
+    expect(runtime.setModel("anthropic", "claude-fable-5-2")).toEqual({ ok: true });
+    expect(runtime.models().find((m) => m.id === "claude-fable-5-2")?.source).toBe("live");
   });
 });

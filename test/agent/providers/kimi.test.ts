@@ -9,6 +9,7 @@ import { createRuntime, type RuntimeOptions } from "../../../src/agent/setup.ts"
 import { createProvider } from "../../../src/agent/providers/index.ts";
 import type { ToolSpec } from "../../../src/agent/provider.ts";
 import { kimiRejection } from "../../helpers/kimi-rules.ts";
+import { testRuntimeOptions } from "../../helpers/mock-runtime.ts";
 import { startProviderServer, type ProviderServer, type Reply } from "../../helpers/provider-server.ts";
 import { collect } from "../../helpers/collect-stream.ts";
 
@@ -33,25 +34,7 @@ afterEach(async () => {
 
 async function kimiRuntime(model: string, replies: Reply[], extra: Partial<RuntimeOptions> = {}): Promise<Runtime> {
   server = startProviderServer({ replies, reject: kimiRejection });
-  const created = await createRuntime({
-    home,
-    cwd: home,
-    env: {},
-    provider: "kimi",
-    model,
-    apiKey: KEY,
-    baseUrl: server.openaiBase,
-    appendSystemPrompt: [],
-    maxSteps: 20,
-    noTools: false,
-    ext: [TOOLBOX],
-    noExt: true,
-    noYolo: false,
-    interactive: false,
-    continue: false,
-    noSession: false,
-    ...extra,
-  });
+  const created = await createRuntime(testRuntimeOptions(home, { provider: "kimi", model, apiKey: KEY, baseUrl: server.openaiBase, maxSteps: 20, ext: [TOOLBOX], noSession: false, ...extra }));
   if (!created.ok) throw new Error(created.error);
   runtimes.push(created.runtime);
   return created.runtime;
@@ -137,7 +120,7 @@ describe("Kimi K3 dynamic tool loading", () => {
       replies: [{ kind: "turn", toolCalls: [{ id: "c1", name: "loader", args: {} }] }, { kind: "turn", text: "ok" }],
       reject: (body) => kimiRejection({ ...(body as object), model: "kimi-k3" }),
     });
-    const created = await createRuntime({ home, cwd: home, env: {}, provider: "kimi", model: "my-k3-proxy", apiKey: KEY, baseUrl: server.openaiBase, appendSystemPrompt: [], maxSteps: 5, noTools: false, ext: [TOOLBOX], noExt: true, noYolo: false, interactive: false, continue: false, noSession: true });
+    const created = await createRuntime(testRuntimeOptions(home, { provider: "kimi", model: "my-k3-proxy", apiKey: KEY, baseUrl: server.openaiBase, ext: [TOOLBOX] }));
     if (!created.ok) throw new Error(created.error);
     runtimes.push(created.runtime);
     expect((await created.runtime.prompt("go")).text).toBe("ok");
@@ -198,7 +181,7 @@ describe("Kimi requests", () => {
 
   test("--reasoning takes only K3's levels, with a sentence saying which", async () => {
     server = startProviderServer({ reject: kimiRejection });
-    const created = await createRuntime({ home, cwd: home, env: {}, provider: "kimi", model: "kimi-k3", apiKey: KEY, baseUrl: server.openaiBase, reasoning: "medium", appendSystemPrompt: [], maxSteps: 5, noTools: true, ext: [], noExt: true, noYolo: false, interactive: false, continue: false, noSession: true });
+    const created = await createRuntime(testRuntimeOptions(home, { provider: "kimi", model: "kimi-k3", apiKey: KEY, baseUrl: server.openaiBase, reasoning: "medium" }));
     expect(created).toEqual({ ok: false, error: "--reasoning medium is not supported by kimi/kimi-k3; it takes low, high or max.", usage: true });
   });
 });
