@@ -52,7 +52,9 @@ function responsesBody(provider: string, req: ProviderRequest, info: ModelInfo |
   const body: JsonObject = { model: req.model, input: responsesInput(req.messages, provider, req.model), stream: true, store: false };
   if (req.system.trim() !== "") body.instructions = req.system;
   if (req.tools.length > 0) body.tools = req.tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.schema, strict: false }));
-  if (info?.reasoning !== false) {
+  // Known reasoning models always get summaries and encrypted reasoning; an unknown id (a proxy's,
+  // a local server's) only when --reasoning asks, since non-reasoning models reject the fields.
+  if (info ? info.reasoning : req.reasoning !== undefined) {
     body.include = ["reasoning.encrypted_content"];
     body.reasoning = req.reasoning ? { effort: req.reasoning, summary: "auto" } : { summary: "auto" };
   }

@@ -153,6 +153,15 @@ describe("Responses requests", () => {
     expect((lastBody().input as { type?: string }[]).some((i) => i.type === "reasoning")).toBe(false);
   });
 
+  test("an unknown model gets no reasoning fields unless --reasoning asks for them", async () => {
+    server.push({ kind: "turn", text: "a" }, { kind: "turn", text: "b" });
+    await collect(openai("responses"), { model: "gpt-4o-mini" });
+    expect(lastBody().reasoning).toBeUndefined();
+    expect(lastBody().include).toBeUndefined();
+    await collect(openai("responses"), { model: "gpt-4o-mini", reasoning: "low" });
+    expect(lastBody()).toMatchObject({ reasoning: { effort: "low", summary: "auto" }, include: ["reasoning.encrypted_content"] });
+  });
+
   test("a text-only tool result is a plain string output, and an empty one says so", async () => {
     server.push({ kind: "turn", text: "ok" });
     const messages: Message[] = [
