@@ -6,16 +6,13 @@ import type { ImagePart, JsonObject, Message, TextPart, ThinkingPart, ToolCallPa
 import { emptyUsage } from "../messages.ts";
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest } from "../provider.ts";
 import { defaultModel, findModel } from "../catalog.ts";
-import { finishMessage, parseToolArgs, type Outcome } from "./assemble.ts";
+import { finishMessage, parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
 import { ENDPOINTS, isOfficialBase, keyHint } from "./endpoints.ts";
 import { runHttpStream, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { arr, num, parseObject, rec, str, type Rec } from "./json.ts";
 import type { SseEvent } from "./sse.ts";
 
 export type ResponsesName = "openai" | "ollama";
-
-/** Shown before refusal text, so a refusal reads as one and not as an answer. */
-export const REFUSAL_PREFIX = "[refusal] ";
 
 export class OpenAIResponsesProvider implements Provider {
   constructor(

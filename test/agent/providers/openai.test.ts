@@ -249,6 +249,15 @@ describe("openai requests", () => {
     expect(textOf(message)).toBe("par");
   });
 
+  test("a refusal delta is shown as a refusal and the reply ends normally", async () => {
+    const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    server.push({ kind: "raw", body: chunk({ role: "assistant", content: null, refusal: "I can't" }) + chunk({ refusal: " do that." }) + chunk({}, "stop") + "data: [DONE]\n\n" });
+    const { message, text } = await collect(openai(), { model: "gpt-4o" });
+    expect(message.stop).toBe("end_turn");
+    expect(text).toBe("[refusal] I can't do that.");
+    expect(textOf(message)).toBe(text);
+  });
+
   test("finish_reason length maps to max_tokens and content_filter to an error", async () => {
     const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     server.push({ kind: "raw", body: chunk({ content: "long" }, "length") + "data: [DONE]\n\n" });
