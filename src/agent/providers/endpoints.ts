@@ -61,8 +61,8 @@ export function wireProblem(provider: ProviderName, wire: ChoosableWire): string
   if (provider === "mock") return `--wire ${wire} does not apply to the mock provider; drop --wire`;
   const wires = ENDPOINTS[provider].wires;
   if (wires.includes(wire)) return undefined;
-  const others = wires.filter((w) => w !== "anthropic");
-  return others.length === 0
+  const choosable = wires.filter((w) => w !== "anthropic");
+  return choosable.length === 0
     ? `--wire ${wire} does not apply to ${provider}, which speaks only the Anthropic Messages API; drop --wire`
-    : `--wire ${wire} is not available for ${provider}; it speaks ${others.join(" and ")}`;
+    : `--wire ${wire} is not available for ${provider}; use ${choosable.map((w) => `--wire ${w}`).join(" or ")}, or leave --wire out`;
 }
