@@ -75,6 +75,7 @@ function openaiMessages(provider: CompatName, messages: readonly Message[], name
   const out: JsonObject[] = [];
   let images: JsonObject[] = [];
   let declared: ToolDeclaration[] = [];
+  const seen = new Set<string>();
   const flushBatch = () => {
     if (declared.length > 0 && names) out.push(declarationMessage(declared, names));
     declared = [];
@@ -97,7 +98,12 @@ function openaiMessages(provider: CompatName, messages: readonly Message[], name
       images.push(...imgs);
       const fallback = imgs.length > 0 ? "(the image is attached in the next message)" : "(no output)";
       out.push({ role: "tool", tool_call_id: m.toolCallId, content: text === "" ? fallback : text });
-      if (dynamic && m.activatedTools) declared.push(...m.activatedTools);
+      // A tool is declared once: a second activation of it in the same batch adds nothing.
+      for (const t of dynamic ? (m.activatedTools ?? []) : []) {
+        if (seen.has(t.name)) continue;
+        seen.add(t.name);
+        declared.push(t);
+      }
     } else {
       const text = m.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
       const calls = m.content.filter((p): p is ToolCallPart => p.type === "toolCall");
