@@ -365,7 +365,7 @@ export class Runtime implements AgentRuntime {
     if (!isProviderName(provider)) return { ok: false, error: `unknown provider "${provider}" (${orList(PROVIDERS)})` };
     if (model.trim() === "") return { ok: false, error: "the model id is empty" };
     const cfg = this.cfg;
-    const problem = cfg.reasoning ? reasoningProblem(findModel(cfg.catalog, provider, model), cfg.reasoning, provider, model) : undefined;
+    const problem = cfg.reasoning && provider !== "mock" ? reasoningProblem(findModel(cfg.catalog, provider, model), cfg.reasoning, provider, model) : undefined;
     if (problem) return { ok: false, error: problem };
     if (provider !== cfg.providerName) {
       // --api-key and --base-url were given for the starting provider; a different one uses its own credentials.
