@@ -103,6 +103,7 @@ catch {
   if (-not $message.StartsWith('zot install: ')) { $message = "zot install: $message" }
   [Console]::Error.WriteLine($message)
   $global:LASTEXITCODE = 1
-  # Run as a file (powershell -File install.ps1), the exit status tells scripts it failed.
-  if ($MyInvocation.InvocationName -ne '&' -and $PSCommandPath) { exit 1 }
+  # Run as a file (powershell -File install.ps1), the exit status tells scripts it failed; under iex
+  # there is no script path and no exit, so the user's window stays open.
+  if ($PSCommandPath) { exit 1 }
 }
