@@ -4,7 +4,7 @@
 // library are installed; otherwise the reason it was not run is reported.
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { Target } from "../../src/platform/targets.ts";
 import { ROOT } from "../build-flags.ts";
 import { hostTarget } from "../host-target.ts";
@@ -56,7 +56,9 @@ async function run(argv: string[], env: Record<string, string>, cwd: string): Pr
   return { code, stdout, stderr };
 }
 
-export async function smokeTest(binary: string, target: Target, version: string): Promise<SmokeResult> {
+export async function smokeTest(file: string, target: Target, version: string): Promise<SmokeResult> {
+  // The runs happen in a scratch directory, so a relative path would point nowhere.
+  const binary = resolve(file);
   const runner = runnerFor(target);
   if ("why" in runner) return { ran: false, why: runner.why };
   const scratch = mkdtempSync(join(tmpdir(), "zot-smoke-"));
