@@ -15,7 +15,7 @@ export async function download(url: string, stallTimeoutMs: number): Promise<Dow
     }, stallTimeoutMs);
   };
   const seconds = Math.round(stallTimeoutMs / 1000);
-  const stallError = `no progress for ${seconds} seconds while downloading ${url} (check the connection, or raise ZOT_INSTALL_TIMEOUT)`;
+  const stallError = `no progress for ${seconds} second${seconds === 1 ? "" : "s"} while downloading ${url} (check the connection, or raise ZOT_INSTALL_TIMEOUT)`;
   arm();
   try {
     let res: Response;
