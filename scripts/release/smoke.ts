@@ -32,7 +32,7 @@ export function runnerFor(target: Target, env: Record<string, string | undefined
   const sysroot = env[key] ?? (target.musl ? `/usr/${cpu}-linux-musl` : `/usr/${cpu}-linux-gnu`);
   const needed = join(sysroot, loader ?? (cpu === "aarch64" ? "/lib/ld-linux-aarch64.so.1" : "/lib64/ld-linux-x86-64.so.2"));
   if (!existsSync(needed)) {
-    const hint = target.musl ? `unpack Debian's musl:${target.arch === "arm64" ? "arm64" : "amd64"} there` : `Debian: apt-get install libc6-${target.arch === "arm64" ? "arm64" : "amd64"}-cross libstdc++6-${target.arch === "arm64" ? "arm64" : "amd64"}-cross`;
+    const hint = target.musl ? "an Alpine root for that CPU with libstdc++ installed; Debian has no musl libstdc++" : `Debian: apt-get install libc6-${target.arch === "arm64" ? "arm64" : "amd64"}-cross libstdc++6-${target.arch === "arm64" ? "arm64" : "amd64"}-cross`;
     return { why: `no ${target.musl ? "musl" : "glibc"} sysroot for qemu: ${needed} is missing (${hint}, or set ${key})` };
   }
   if (target.musl && !muslLibstdcxx(sysroot)) return { why: MUSL_LIBSTDCXX_MISSING(sysroot) };
