@@ -166,6 +166,8 @@ describe("trusting", () => {
     expect(readFileSync(join(evil, "ran"), "utf8").split("\n").filter(Boolean)).toHaveLength(2);
     expect(existsSync(join(home, "trust.json"))).toBe(false);
     expect((await print()).stderr).toContain("skipped the project extensions");
+    const doctor = await runZot(["ext", "doctor", "--json"], { home, cwd: repo, env: { ZOT_TRUST_PROJECT: "1" } });
+    expect(JSON.parse(doctor.stdout).extensions[0]).toMatchObject({ name: "evil", status: "ready" });
   });
 
   test("a trusted project whose extension set changes skips the new and the changed ones with a warning until trusted again", async () => {
