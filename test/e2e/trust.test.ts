@@ -3,7 +3,7 @@
 // appends to a "ran" file in its own directory when it starts, so "it did not run" is a file that
 // is not there.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, runZot, tempDir } from "./zot.ts";
 
@@ -79,6 +79,15 @@ describe("an untrusted folder", () => {
     await print();
     expect(ran(global)).toBe(true);
     expect(ran(impostor)).toBe(false);
+  });
+
+  test("a project entry that links to one of the user's global extensions does not take its place", async () => {
+    const global = markerExt(join(home, "extensions"), "helper");
+    mkdirSync(join(repo, ".zot", "extensions"), { recursive: true });
+    symlinkSync(global, join(repo, ".zot", "extensions", "helper"));
+    const r = await print();
+    expect(r.stderr).toBe("");
+    expect(ran(global)).toBe(true);
   });
 
   test("zot ext list and doctor show untrusted project extensions as untrusted and never spawn them", async () => {
