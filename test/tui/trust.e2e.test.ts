@@ -60,6 +60,7 @@ test("t trusts the folder and runs its extensions; a changed exec line asks agai
   await t.waitFor("q  quit", 15_000);
   t.type("t");
   await t.until(() => ran(ext), "the trusted extension to start", 15_000);
+  await t.waitFor("Ask anything", 15_000);
   const store = JSON.parse(readFileSync(join(t.home, "trust.json"), "utf8"));
   expect(store.trusted.map((e: { path: string }) => e.path)).toEqual([repo]);
   t.keys("C-c");
@@ -68,6 +69,7 @@ test("t trusts the folder and runs its extensions; a changed exec line asks agai
 
   writeManifest(ext, { args: ["--changed"] });
   t.keys("C-l");
+  await t.waitGone("q  quit", 15_000);
   t.type(`${ROOT}/dist/zot --provider mock --cwd ${repo}`);
   t.keys("Enter");
   const s = await t.waitFor("q  quit", 15_000);
@@ -83,7 +85,7 @@ test("q quits before anything of the project ran", async () => {
   t = await Tmux.start({ args: ["--cwd", repo], width: 200 });
   await t.waitFor("q  quit", 15_000);
   t.type("q");
-  await t.waitFor(/^quit\nshell\$\s*$/m, 15_000);
+  await t.waitFor(/^quit\nshell\$/m, 15_000);
   expect(ran(ext)).toBe(false);
 }, T);
 
@@ -93,10 +95,12 @@ test("a trusted folder with an unchanged extension set starts without asking", a
   await t.waitFor("q  quit", 15_000);
   t.type("t");
   await t.until(() => ran(ext), "the trusted extension to start", 15_000);
+  await t.waitFor("Ask anything", 15_000);
   t.keys("C-c");
   t.keys("C-c");
   await t.waitFor(/shell\$\s*$/, 15_000);
   t.keys("C-l");
+  await t.waitGone("q  quit", 15_000);
   rmSync(join(ext, "ran"));
   t.type(`${ROOT}/dist/zot --provider mock --cwd ${repo}`);
   t.keys("Enter");
