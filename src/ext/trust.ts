@@ -247,12 +247,15 @@ export function reviewProject(home: string, cwd: string, prints: ExtensionPrint[
  * The one warning line for project code a run skipped (headless modes print it; the TUI shows it).
  * `what` names the kind of code ("extensions", "MCP servers").
  */
-export function skippedNotice(cwd: string, what: string, skipped: Unapproved[]): string | null {
+export function skippedNotice(home: string, cwd: string, what: string, skipped: Unapproved[]): string | null {
   if (skipped.length === 0) return null;
+  // A damaged store trusts nothing; say so, or "untrusted" would puzzle someone who trusted the folder.
+  const store = readStore(home);
   const untrusted = skipped.filter((s) => s.why === "untrusted").map((s) => s.name);
   const changed = skipped.filter((s) => s.why !== "untrusted").map((s) => `${s.name} (${s.why})`);
   const parts: string[] = [];
   if (untrusted.length) parts.push(`skipped the project ${what} of the untrusted folder ${cwd}: ${untrusted.join(", ")}`);
   if (changed.length) parts.push(`skipped project ${what} new or changed since ${cwd} was trusted: ${changed.join(", ")}`);
-  return `${parts.join("; ")}; run zot ext trust ${cwd} to let them run (or --trust for one run).`;
+  const line = `${parts.join("; ")}; run zot ext trust ${cwd} to let them run (or --trust for one run).`;
+  return store.ok ? line : `${line} ${store.error}`;
 }
