@@ -28,7 +28,7 @@ type Store = {
 /**
  * How one run treats project code: `store` asks trust.json; `all` trusts the project for this run
  * (`--trust`, `ZOT_TRUST_PROJECT=1`); `none` runs without project code (the user's answer to the
- * prompt, or `--no-ext`).
+ * prompt).
  */
 export type TrustMode = "store" | "all" | "none";
 
@@ -236,7 +236,8 @@ export function reviewProject(home: string, cwd: string, prints: ExtensionPrint[
   const unapproved: Unapproved[] = [];
   for (const p of prints) {
     const key = p.name.toLowerCase();
-    const was = recorded[key];
+    // Own keys only: an extension may be named "constructor".
+    const was = Object.hasOwn(recorded, key) ? recorded[key] : undefined;
     if (was === fingerprint(p)) approved.add(key);
     else unapproved.push({ name: p.name, why: was === undefined ? "new" : "changed" });
   }

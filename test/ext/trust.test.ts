@@ -164,6 +164,12 @@ describe("reviewing a project's extensions", () => {
     expect([...reviewProject(home, project, [changedArgs, added], "store").approved].sort()).toEqual(["added", "hello"]);
   });
 
+  test("an extension named like an Object property is new, not changed", () => {
+    const { home, project } = setup();
+    trustDir(home, project, [hello]);
+    expect(reviewProject(home, project, [hello, { name: "constructor", exec: "/bin/true", args: [] }], "store").unapproved).toEqual([{ name: "constructor", why: "new" }]);
+  });
+
   test("a subdirectory of a trusted folder records its set on first sight, then notices changes", () => {
     const { home, project } = setup();
     const sub = join(project, "sub");
