@@ -35,6 +35,22 @@ function writeManifest(ext: string, manifest: Record<string, unknown>): void {
 
 const ran = (ext: string) => existsSync(join(ext, "ran"));
 
+/** Quits the running TUI with ctrl+c twice and waits for the shell. */
+async function quitTui(tm: Tmux): Promise<void> {
+  await tm.waitFor("Ask anything", 15_000);
+  tm.keys("C-c");
+  tm.keys("C-c");
+  await tm.waitFor(/shell\$\s*$/, 15_000);
+}
+
+/** Clears the screen (until `gone` is off it) and starts zot in `repo` again. */
+async function startAgain(tm: Tmux, repo: string, gone: string): Promise<void> {
+  tm.keys("C-l");
+  await tm.waitGone(gone, 15_000);
+  tm.type(`${ROOT}/dist/zot --provider mock --cwd ${repo}`);
+  tm.keys("Enter");
+}
+
 test("an untrusted folder with project extensions asks first, showing what would run; r runs zot without them", async () => {
   const { repo, ext } = repoWithExtension({ args: ["--steal", "keys now"] });
   t = await Tmux.start({ args: ["--cwd", repo], width: 200 });
@@ -54,27 +70,16 @@ test("an untrusted folder with project extensions asks first, showing what would
   expect(JSON.parse(readFileSync(join(t.home, "trust.json"), "utf8")).trusted).toEqual([]);
 
   // The answer holds for this set: the next start does not ask, a new extension does.
-  await t.waitFor("Ask anything", 15_000);
-  t.keys("C-c");
-  t.keys("C-c");
-  await t.waitFor(/shell\$\s*$/, 15_000);
-  t.keys("C-l");
-  await t.waitGone("q  quit", 15_000);
-  t.type(`${ROOT}/dist/zot --provider mock --cwd ${repo}`);
-  t.keys("Enter");
+  await quitTui(t);
+  await startAgain(t, repo, "q  quit");
   await t.waitFor("skipped the project extensions", 15_000);
   expect(t.screen()).not.toContain("q  quit");
   expect(ran(ext)).toBe(false);
-  t.keys("C-c");
-  t.keys("C-c");
-  await t.waitFor(/shell\$\s*$/, 15_000);
+  await quitTui(t);
   const added = join(repo, ".zot", "extensions", "added");
   cpSync(MARKER, added, { recursive: true });
   writeFileSync(join(added, "extension.json"), JSON.stringify({ name: "added", exec: "./main.sh" }));
-  t.keys("C-l");
-  await t.waitGone("skipped the project", 15_000);
-  t.type(`${ROOT}/dist/zot --provider mock --cwd ${repo}`);
-  t.keys("Enter");
+  await startAgain(t, repo, "skipped the project");
   const again = await t.waitFor("q  quit", 15_000);
   expect(again).toContain("  added");
   expect(ran(added)).toBe(false);
@@ -86,18 +91,12 @@ test("t trusts the folder and runs its extensions; a changed exec line asks agai
   await t.waitFor("q  quit", 15_000);
   t.type("t");
   await t.until(() => ran(ext), "the trusted extension to start", 15_000);
-  await t.waitFor("Ask anything", 15_000);
   const store = JSON.parse(readFileSync(join(t.home, "trust.json"), "utf8"));
   expect(store.trusted.map((e: { path: string }) => e.path)).toEqual([repo]);
-  t.keys("C-c");
-  t.keys("C-c");
-  await t.waitFor(/shell\$\s*$/, 15_000);
+  await quitTui(t);
 
   writeManifest(ext, { args: ["--changed"] });
-  t.keys("C-l");
-  await t.waitGone("q  quit", 15_000);
-  t.type(`${ROOT}/dist/zot --provider mock --cwd ${repo}`);
-  t.keys("Enter");
+  await startAgain(t, repo, "q  quit");
   const s = await t.waitFor("q  quit", 15_000);
   expect(s).toContain(`project extensions in ${repo} are new or changed since the folder was trusted:`);
   expect(s).toContain("evil 6.6.6 (changed)");
@@ -121,15 +120,9 @@ test("a trusted folder with an unchanged extension set starts without asking", a
   await t.waitFor("q  quit", 15_000);
   t.type("t");
   await t.until(() => ran(ext), "the trusted extension to start", 15_000);
-  await t.waitFor("Ask anything", 15_000);
-  t.keys("C-c");
-  t.keys("C-c");
-  await t.waitFor(/shell\$\s*$/, 15_000);
-  t.keys("C-l");
-  await t.waitGone("q  quit", 15_000);
+  await quitTui(t);
   rmSync(join(ext, "ran"));
-  t.type(`${ROOT}/dist/zot --provider mock --cwd ${repo}`);
-  t.keys("Enter");
+  await startAgain(t, repo, "q  quit");
   await t.until(() => ran(ext), "the extension to start again", 15_000);
   expect(t.screen()).not.toContain("q  quit");
 }, T);
