@@ -2,11 +2,12 @@
 // then the global root, each sorted by directory name, so the answer is the same on every run.
 import { basename } from "node:path";
 import { discover } from "../discovery.ts";
+import { trustMode } from "../trust.ts";
 import type { DiscoveredExtension } from "../types.ts";
 import type { Ctx } from "./context.ts";
 
 export async function installed(ctx: Ctx): Promise<DiscoveredExtension[]> {
-  return discover({ extPaths: [], noExt: false, cwd: ctx.cwd, home: ctx.home });
+  return discover({ extPaths: [], noExt: false, cwd: ctx.cwd, home: ctx.home, trust: trustMode(false, ctx.env) });
 }
 
 /**
