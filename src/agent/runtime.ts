@@ -5,10 +5,11 @@ import type { ExtensionHost, InvokeResult, LoadReport, UiIntent } from "../ext/t
 import { costOf, findModel, isProviderName } from "./catalog.ts";
 import { resolveCredentials, rememberModel, type Env } from "./config.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
-import { runLoop, type Approval } from "./loop.ts";
+import { retryEvent, runLoop, type Approval } from "./loop.ts";
 import { emptyUsage, type AssistantMessage, type ImagePart, type Message, type TextPart, type Usage } from "./messages.ts";
 import type { ModelInfo, Provider } from "./provider.ts";
 import { createProvider } from "./providers/index.ts";
+import type { StreamLimits } from "./providers/limits.ts";
 import type { AgentRuntime, PromptOutcome } from "./runtime-api.ts";
 import { interceptOf, noteIntercept } from "./intercepts.ts";
 import { appendSession, createSession, noSession, openSession, summaryMessage, type InterceptRecord, type SessionWriter } from "./session.ts";
@@ -38,6 +39,8 @@ export type RuntimeConfig = {
   usage: Usage;
   noSession: boolean;
   secrets: string[];
+  /** Stream timeouts and caps from config.json, for every provider client this runtime makes. */
+  limits?: Partial<StreamLimits>;
 };
 
 const MAX_EARLY_NOTES = 100;
@@ -317,7 +320,10 @@ export class Runtime implements AgentRuntime {
         tools: [],
       };
       let final: AssistantMessage | null = null;
-      for await (const ev of this.cfg.provider.stream(request, controller.signal)) if (ev.type === "done") final = ev.message;
+      for await (const ev of this.cfg.provider.stream(request, controller.signal)) {
+        if (ev.type === "done") final = ev.message;
+        else if (ev.type === "retry") this.emit(retryEvent(ev));
+      }
       if (!final) return { ok: false, error: "the model stream ended without a summary" };
       this.emit({ type: "usage", usage: final.usage, total: this.addUsage(final.usage) });
       if (final.stop === "error" || final.stop === "aborted") return { ok: false, error: final.error ?? final.stop };
@@ -346,7 +352,13 @@ export class Runtime implements AgentRuntime {
       const { credential } = resolveCredentials({ provider, home: cfg.home, env: cfg.env });
       if (!credential && provider !== "mock" && provider !== "ollama")
         return { ok: false, error: `no API key for ${provider}; set its environment variable or add the key to ${cfg.home}/auth.json` };
-      cfg.provider = createProvider({ provider, ...(credential ? { apiKey: credential.key } : {}), catalog: cfg.catalog, ...(cfg.mockScript ? { mockScript: cfg.mockScript } : {}) });
+      cfg.provider = createProvider({
+        provider,
+        ...(credential ? { apiKey: credential.key } : {}),
+        catalog: cfg.catalog,
+        ...(cfg.mockScript ? { mockScript: cfg.mockScript } : {}),
+        ...(cfg.limits ? { limits: cfg.limits } : {}),
+      });
       cfg.providerName = provider;
     }
     cfg.model = model;

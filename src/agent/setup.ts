@@ -48,7 +48,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   const config = readConfig(o.home);
   // Read once: the provider choice, the credentials and the secrets to mask all come from it.
   const auth = readAuth(o.home);
-  if (config.warning) notices.push(config.warning);
+  notices.push(...config.warnings);
 
   let loaded: LoadedSession | null = null;
   if (o.session !== undefined) {
@@ -78,7 +78,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
 
   const creds = resolveCredentials({ provider, home: o.home, env: o.env, apiKey: o.apiKey, auth });
   notices.push(...creds.warnings);
-  const keyed = provider in PROVIDER_ENV_KEYS;
+  const keyed = Object.hasOwn(PROVIDER_ENV_KEYS, provider);
   if (keyed && !creds.credential) {
     const vars = PROVIDER_ENV_KEYS[provider].join(" or ");
     // A refused auth.json (group/world-readable) is the likely cause; say so in the same breath.
@@ -119,6 +119,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
     ...(o.mockScript !== undefined ? { mockScript: o.mockScript } : {}),
     catalog: catalog.models,
+    ...(config.values.limits ? { limits: config.values.limits } : {}),
   });
   const selected = o.noTools ? { tools: [] } : selectTools(o.tools ?? null);
   const report = await loading;
@@ -166,6 +167,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     usage: loaded ? loaded.usage : emptyUsage(),
     noSession: o.noSession,
     secrets,
+    ...(config.values.limits ? { limits: config.values.limits } : {}),
   });
   host.emit({ event: "session_start" });
   return { ok: true, runtime, notices };

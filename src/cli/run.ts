@@ -7,6 +7,7 @@ import { Host } from "../ext/host.ts";
 import { shutdownOnSignals } from "../ext/signals.ts";
 import type { CliArgs } from "./args.ts";
 import { io } from "./output.ts";
+import { hasPipedInput, readPipedPrompt } from "./stdin.ts";
 
 function notice(text: string): string {
   return `${text.startsWith("zot: ") ? text : `zot: ${text}`}\n`;
@@ -39,16 +40,6 @@ async function isTerminal(fd: 0 | 1): Promise<boolean> {
   }
   const { isatty } = await import("node:tty");
   return isatty(fd);
-}
-
-/** A prompt can come down a pipe or from a file; /dev/null and terminals carry none. */
-function hasPipedInput(): boolean {
-  try {
-    const st = fstatSync(0);
-    return st.isFIFO() || st.isFile() || st.isSocket();
-  } catch {
-    return false;
-  }
 }
 
 /** Returns the exit status. Usage errors are 2, failures 1. */
@@ -92,7 +83,12 @@ export async function runAgent(args: CliArgs): Promise<number> {
   let prompt = args.prompt;
   if (mode === "print" || mode === "json" || (mode === "interactive" && !tty)) {
     if (hasPipedInput()) {
-      const piped = (await Bun.stdin.text()).replace(/\s+$/, "");
+      const read = await readPipedPrompt({ hint: () => io.err("zot: reading the prompt from stdin… (end it with Ctrl-D, or pass </dev/null to give none)\n") });
+      if (!read.ok) {
+        io.err(notice(read.error));
+        return 2;
+      }
+      const piped = read.text.replace(/\s+$/, "");
       if (piped !== "") prompt = prompt === undefined ? piped : `${prompt}\n\n${piped}`;
     }
     if (prompt === undefined || prompt.trim() === "") {

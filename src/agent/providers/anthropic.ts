@@ -38,7 +38,7 @@ export class AnthropicProvider implements Provider {
     yield* runHttpStream({
       url: `${base}/v1/messages`,
       init: { method: "POST", headers, body: JSON.stringify(anthropicBody(req, info)) },
-      ctx: { provider: "anthropic", keyHint: "ANTHROPIC_API_KEY", secrets: key ? [key] : [], signal, policy: this.opts.retry },
+      ctx: { provider: "anthropic", keyHint: "ANTHROPIC_API_KEY", secrets: key ? [key] : [], signal, policy: this.opts.retry, ...(this.opts.limits ? { limits: this.opts.limits } : {}) },
       assembler: new AnthropicAssembler(),
       model: req.model,
       info,

@@ -5,6 +5,7 @@ import { AnthropicProvider } from "./anthropic.ts";
 import { MockProvider } from "./mock.ts";
 import { OpenAIProvider } from "./openai.ts";
 import type { RetryPolicy } from "./retry.ts";
+import type { StreamLimits } from "./limits.ts";
 
 export type { ProviderName } from "../catalog.ts";
 export type { RetryPolicy } from "./retry.ts";
@@ -20,10 +21,12 @@ export type ProviderOptions = {
   catalog?: ModelInfo[];
   /** Retry tuning; tests inject a sleep that does not wait. */
   retry?: RetryPolicy;
+  /** Timeouts and caps (config.json); unset fields take the defaults. */
+  limits?: Partial<StreamLimits>;
 };
 
 export function createProvider(opts: ProviderOptions): Provider {
-  const client = { apiKey: opts.apiKey, baseUrl: opts.baseUrl, catalog: opts.catalog ?? builtinModels(), retry: opts.retry };
+  const client = { apiKey: opts.apiKey, baseUrl: opts.baseUrl, catalog: opts.catalog ?? builtinModels(), retry: opts.retry, limits: opts.limits };
   switch (opts.provider) {
     case "anthropic":
       return new AnthropicProvider(client);

@@ -38,7 +38,7 @@ export class OpenAIProvider implements Provider {
     yield* runHttpStream({
       url: `${base}/chat/completions`,
       init: { method: "POST", headers, body: JSON.stringify(openaiBody(this.name, req, info)) },
-      ctx: { provider: this.name, keyHint: setup.keyHint, secrets: key ? [key] : [], signal, policy: this.opts.retry },
+      ctx: { provider: this.name, keyHint: setup.keyHint, secrets: key ? [key] : [], signal, policy: this.opts.retry, ...(this.opts.limits ? { limits: this.opts.limits } : {}) },
       assembler: new OpenAIAssembler(this.name),
       model: req.model,
       info,
