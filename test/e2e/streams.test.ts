@@ -39,7 +39,7 @@ test("print mode announces a retry on stderr and still prints the answer", async
   const r = await runZot(["-p", ...args(url), "hi"], { home });
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("answer after retry\n");
-  expect(r.stderr).toContain("zot: HTTP 503: busy; retrying in 0.1 s (attempt 2 of 3)\n");
+  expect(r.stderr).toContain("zot: anthropic answered HTTP 503: busy; retrying in 0.1 s (attempt 2 of 3)\n");
 });
 
 test("JSON mode reports a retry as an event with attempt, delay and reason", async () => {
@@ -47,7 +47,7 @@ test("JSON mode reports a retry as an event with attempt, delay and reason", asy
   const r = await runZot(["--json", ...args(url), "hi"], { home });
   expect(r.code).toBe(0);
   const events = jsonLines(r.stdout);
-  expect(events.find((e) => e.type === "retry")).toEqual({ type: "retry", attempt: 2, attempts: 3, delay_ms: 100, reason: "HTTP 503: busy" });
+  expect(events.find((e) => e.type === "retry")).toEqual({ type: "retry", attempt: 2, attempts: 3, delay_ms: 100, reason: "anthropic answered HTTP 503: busy" });
   expect(events.at(-1)).toMatchObject({ type: "done", stop: "end_turn", text: "answer after retry" });
 });
 

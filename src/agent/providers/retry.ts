@@ -135,7 +135,7 @@ export async function sendOnce(url: string, init: RequestInit, ctx: SendContext,
       const delayMs = retryAfterMs(response.headers);
       return {
         kind: "transient",
-        failure: { reason: `HTTP ${status}${msg ? `: ${msg}` : ""}`, error: (n) => clean(describeStatus(target, status, msg, ctx, n)), ...(delayMs !== undefined ? { delayMs } : {}) },
+        failure: { reason: `${ctx.provider} answered HTTP ${status}${msg ? `: ${msg}` : ""}`, error: (n) => clean(describeStatus(target, status, msg, ctx, n)), ...(delayMs !== undefined ? { delayMs } : {}) },
       };
     }
   } finally {

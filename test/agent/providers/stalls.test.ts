@@ -143,13 +143,13 @@ describe("caps and retry waits", () => {
     const { events, message } = await collect(provider(s.url), { model: MODEL });
     expect(s.count()).toBe(1);
     expect(retries(events)).toEqual([]);
-    expect(message.error).toBe("anthropic asked to wait 3600 s before trying again (HTTP 429: slow down (rate_limit_error)); zot does not wait that long on its own, try again later");
+    expect(message.error).toBe("anthropic asked to wait 3600 s before trying again (anthropic answered HTTP 429: slow down (rate_limit_error)); zot does not wait that long on its own, try again later");
   });
 
   test("a short Retry-After is waited, and the retry says how long", async () => {
     const s = serve((n) => (n === 1 ? new Response("busy", { status: 503, headers: { "retry-after": "2" } }) : sse(turn("ok"))));
     const { events, message } = await collect(provider(s.url), { model: MODEL });
-    expect(retries(events).map((r) => [r.attempt, r.attempts, r.delayMs, r.reason])).toEqual([[2, 3, 2000, "HTTP 503: busy"]]);
+    expect(retries(events).map((r) => [r.attempt, r.attempts, r.delayMs, r.reason])).toEqual([[2, 3, 2000, "anthropic answered HTTP 503: busy"]]);
     expect(message.stop).toBe("end_turn");
   });
 });
