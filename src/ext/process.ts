@@ -1,6 +1,7 @@
 // Starting and signalling one extension subprocess. Each extension leads its own process group
 // (setsid via `detached`) so a signal to the group also reaches what it started (`npx` → `node`).
 import { resolve } from "node:path";
+import { registerGroup, unregisterGroup } from "./reaper.ts";
 
 export type SpawnSpec = {
   exec: string;
@@ -51,6 +52,7 @@ export function spawnExtension(spec: SpawnSpec): { ok: true; child: ChildProcess
       stderr: spec.stderrFd,
       detached: true,
     });
+    registerGroup(proc.pid);
     const info = (): ExitInfo => {
       const sig = proc.signalCode;
       return sig == null ? { code: proc.exitCode, signal: null } : { code: null, signal: String(sig) };
@@ -62,14 +64,19 @@ export function spawnExtension(spec: SpawnSpec): { ok: true; child: ChildProcess
   }
 }
 
-/** Signals the whole process group; false when nothing was there to signal. */
+/**
+ * Signals the whole process group; false when nothing was there to signal. After SIGKILL the group
+ * is gone, so the reaper forgets it (its id may be reused by an unrelated group).
+ */
 export function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
+  let sent = true;
   try {
     process.kill(-pid, signal);
-    return true;
   } catch {
-    return false;
+    sent = false;
   }
+  if (signal === "SIGKILL") unregisterGroup(pid);
+  return sent;
 }
 
 /** "exit code 3" / "signal SIGKILL": how an exit reads in an error sentence. */

@@ -5,7 +5,8 @@ import { closeSync, openSync, readdirSync, statSync, unlinkSync, writeSync } fro
 import { join } from "node:path";
 import { randomHex } from "../random.ts";
 import { ensurePrivateDir } from "../../ext/home.ts";
-import { childEnv } from "../../ext/process.ts";
+import { childEnv, signalGroup } from "../../ext/process.ts";
+import { registerGroup } from "../../ext/reaper.ts";
 import type { JsonObject } from "../../ext/protocol.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
 import { errorText, stringArg, textResult } from "./common.ts";
@@ -71,17 +72,19 @@ function track(pid: number): void {
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.on("exit", () => {
-      for (const g of liveGroups) killGroup(g, "SIGKILL");
+      for (const g of liveGroups) signalGroup(g, "SIGKILL");
     });
   }
   liveGroups.add(pid);
+  // The exit hook covers exits that run code; the reaper covers kill -9.
+  registerGroup(pid);
 }
 
 const DESCRIPTION = `Run a shell command with /bin/sh -c in the working directory. stdout and stderr are merged in the order they were written.
 Arguments: command, and optionally timeout in seconds (default ${BASH_DEFAULT_TIMEOUT_S}, maximum ${BASH_MAX_TIMEOUT_S}). On timeout the command and all its child processes are killed.
 Output over ${BASH_KEEP_LINES} lines or ${BASH_KEEP_BYTES / 1024} KiB keeps the first ${HEAD_LINES} and last ${TAIL_LINES} lines (at most ${HEAD_BYTES / 1024} KiB each); the full output is saved to a file named in the truncation note, which you can read or grep until zot exits.
 A non-zero exit code is reported and marks the result as an error. stdin is empty, so interactive programs won't wait for input.
-Background processes (cmd &) are stopped when the command finishes; use \`setsid cmd > log 2>&1 &\` to leave one running.`;
+Background processes (cmd &, nohup cmd &) are stopped when the command finishes. To leave one running, detach it in the foreground: \`setsid -w sh -c 'cmd > log 2>&1 &'\` (setsid moves it out of the command's process group before the command returns).`;
 
 export const bashTool: Tool = {
   name: "bash",
@@ -129,8 +132,8 @@ async function runCommand(command: string, timeoutS: number, ctx: ToolContext): 
   const stop = (why: "timeout" | "abort"): void => {
     if (stopped) return;
     stopped = why;
-    killGroup(pid, "SIGTERM");
-    killTimer = setTimeout(() => killGroup(pid, "SIGKILL"), KILL_GRACE_MS);
+    signalGroup(pid, "SIGTERM");
+    killTimer = setTimeout(() => signalGroup(pid, "SIGKILL"), KILL_GRACE_MS);
   };
   const timer = setTimeout(() => stop("timeout"), timeoutS * 1000);
   const onAbort = (): void => stop("abort");
@@ -155,7 +158,7 @@ async function runCommand(command: string, timeoutS: number, ctx: ToolContext): 
   ctx.signal.removeEventListener("abort", onAbort);
   // The shell is gone; whatever it left running in its group goes too, so nothing outlives the call
   // and no background child can hold the pipe open forever.
-  killGroup(pid, "SIGKILL");
+  signalGroup(pid, "SIGKILL");
   liveGroups.delete(pid);
   if (killTimer) clearTimeout(killTimer);
   let drainTimer: ReturnType<typeof setTimeout> | undefined;
@@ -194,14 +197,6 @@ function spawnShell(command: string, cwd: string) {
     detached: true,
     env: childEnv(process.env),
   });
-}
-
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is already empty.
-  }
 }
 
 /** Holds all output while it is small; past the limit, keeps head and tail and writes everything to a spill file. */
