@@ -13,6 +13,7 @@ import type { StreamLimits } from "./providers/limits.ts";
 import type { AgentRuntime, PromptOutcome } from "./runtime-api.ts";
 import { interceptOf, noteIntercept } from "./intercepts.ts";
 import { appendSession, createSession, noSession, openSession, summaryMessage, type InterceptRecord, type SessionWriter } from "./session.ts";
+import { IN_USE, lockedWriter, lockSession } from "./session-lock.ts";
 import { discoverSkills } from "./skills.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import type { Tool } from "./tool.ts";
@@ -286,7 +287,7 @@ export class Runtime implements AgentRuntime {
   private newWriter(): SessionWriter {
     const cfg = this.cfg;
     if (cfg.noSession) return noSession;
-    return createSession({ home: cfg.home, cwd: cfg.cwd, provider: cfg.providerName, model: cfg.model, secrets: cfg.secrets });
+    return lockedWriter(createSession({ home: cfg.home, cwd: cfg.cwd, provider: cfg.providerName, model: cfg.model, secrets: cfg.secrets }));
   }
 
   private startSession(writer: SessionWriter): void {
@@ -299,10 +300,14 @@ export class Runtime implements AgentRuntime {
     if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before switching sessions" };
     const loaded = openSession(path);
     if (!loaded.ok) return loaded;
+    const locked = loaded.session.path === this.session.path ? null : lockSession(loaded.session.path);
+    if (locked && !locked.ok) return { ok: false, error: locked.held ? `${loaded.session.path} ${IN_USE}` : locked.error };
     this.history = loaded.session.messages;
     this.totals = loaded.session.usage;
     this.lastContext = 0;
-    this.startSession(appendSession(loaded.session.path, this.cfg.secrets));
+    // Reopening the current session keeps its writer, and with it the lock this process holds.
+    if (locked) this.startSession(lockedWriter(appendSession(loaded.session.path, this.cfg.secrets), locked.lock));
+    else this.host.emit({ event: "session_start" });
     for (const w of loaded.session.warnings) this.emit({ type: "error", message: w });
     return { ok: true };
   }

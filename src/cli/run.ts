@@ -6,8 +6,11 @@ import { zotHome } from "../ext/home.ts";
 import { Host } from "../ext/host.ts";
 import { shutdownOnSignals } from "../ext/signals.ts";
 import type { CliArgs } from "./args.ts";
-import { io } from "./output.ts";
+import { drain, io } from "./output.ts";
 import { hasPipedInput, readPipedPrompt } from "./stdin.ts";
+
+/** How long a signalled one-shot run may take to end its turn before zot exits anyway. */
+const SETTLE_MS = 2000;
 
 function notice(text: string): string {
   return `${text.startsWith("zot: ") ? text : `zot: ${text}`}\n`;
@@ -103,8 +106,11 @@ export async function runAgent(args: CliArgs): Promise<number> {
   }
 
   const host = new Host();
-  // Installed before any extension starts, so a signal at any point still shuts them down.
-  const unhook = shutdownOnSignals(host);
+  // Installed before any extension starts, so a signal at any point still shuts them down. Once a
+  // one-shot turn runs, a signal first aborts it (the partial answer is saved, JSON gets its
+  // turn_end and done) and waits for that, within a deadline.
+  let settle = (): Promise<void> => Promise.resolve();
+  const unhook = shutdownOnSignals(host, undefined, () => settle());
   const { createRuntime } = await import("../agent/setup.ts");
   const created = await createRuntime({
     home,
@@ -153,12 +159,17 @@ export async function runAgent(args: CliArgs): Promise<number> {
         Bun.unsafe.setJITPolicy(1);
         const token = process.env.ZOTCORE_RPC_TOKEN;
         code = await runRpc(runtime, { ...io, input: Bun.stdin.stream(), home, ...(token ? { token } : {}) });
-      } else if (mode === "json") {
-        const { runJson } = await import("../modes/json.ts");
-        code = await runJson(runtime, prompt ?? "", io);
       } else {
-        const { runPrint } = await import("../modes/print.ts");
-        code = await runPrint(runtime, prompt ?? "", io);
+        const run =
+          mode === "json"
+            ? import("../modes/json.ts").then(({ runJson }) => runJson(runtime, prompt ?? "", io))
+            : import("../modes/print.ts").then(({ runPrint }) => runPrint(runtime, prompt ?? "", io));
+        settle = async () => {
+          runtime.abort();
+          await Promise.race([run.catch(() => undefined), Bun.sleep(SETTLE_MS)]);
+          await drain();
+        };
+        code = await run;
       }
     }
   } finally {
