@@ -97,7 +97,13 @@ describe("timeouts", () => {
     stops.push(() => clearInterval(timer));
     const s = serve(() =>
       sse(turn("x").slice(0, 2), (c) => {
-        timer = setInterval(() => c.enqueue(encoder.encode(": ping\n\n")), 50);
+        timer = setInterval(() => {
+          try {
+            c.enqueue(encoder.encode(": ping\n\n"));
+          } catch {
+            clearInterval(timer);
+          }
+        }, 50);
       }),
     );
     const { message } = await collect(provider(s.url), { model: MODEL });
@@ -110,12 +116,18 @@ describe("timeouts", () => {
       sse([], (c) => {
         let i = 0;
         const t = setInterval(() => {
-          if (i < events.length) c.enqueue(encoder.encode(events[i++]));
-          else {
+          try {
+            if (i < events.length) c.enqueue(encoder.encode(events[i++]));
+            else {
+              clearInterval(t);
+              c.close();
+            }
+          } catch {
+            // The client read message_stop and went away first.
             clearInterval(t);
-            c.close();
           }
         }, 100);
+        stops.push(() => clearInterval(t));
       }),
     );
     const { message } = await collect(provider(s.url), { model: MODEL });
