@@ -73,6 +73,18 @@ test("kill -9 of zot during a bash call kills the command and its background chi
   expect(await gone(started)).toBe(true);
 });
 
+test("a bash call started after the reaper is already running is killed too", async () => {
+  const pids = join(home, "pids");
+  const first = JSON.stringify({ command: "true" });
+  const second = JSON.stringify({ command: `echo $$ > ${pids}; sleep 300 & echo $! >> ${pids}; wait` });
+  const zot = start(["-p", "--provider", "mock", `call bash ${first}\ncall bash ${second}`]);
+  const started = await pidsIn(pids, 2);
+  strays.push(...started);
+  zot.kill("SIGKILL");
+  await zot.exited;
+  expect(await gone(started)).toBe(true);
+});
+
 test("kill -9 of zot kills extensions that ignore SIGTERM and never read stdin, and a bash call started after them", async () => {
   const pids = join(home, "pids");
   const exts: string[] = [];
