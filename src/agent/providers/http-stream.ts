@@ -7,7 +7,7 @@ import type { ProviderEvent, ModelInfo } from "../provider.ts";
 import type { TextPart, ThinkingPart, ToolCallPart, Usage } from "../messages.ts";
 import { finishMessage, type Outcome } from "./assemble.ts";
 import { DEFAULT_LIMITS, MAX_RETRY_WAIT_MS, seconds, type StreamLimits } from "./limits.ts";
-import { abortableSleep, describeError, errorMessage, sendOnce, type RetryPolicy, type SendContext, type Transient } from "./retry.ts";
+import { abortableSleep, describeError, errorMessage, MAX_BODY_BYTES, readStart, sendOnce, type RetryPolicy, type SendContext, type Transient } from "./retry.ts";
 import { parseSse, SseEventTooLarge, type SseEvent } from "./sse.ts";
 import { redactSecrets } from "../redact.ts";
 
@@ -84,10 +84,14 @@ async function* readResponse(call: HttpCall, res: Response, cancel: () => void, 
   if (!type.includes("text/event-stream") && (type.includes("json") || type.includes("html"))) {
     // A proxy that ignored `stream: true`, one that reports errors with status 200, or a web page
     // (a captive portal, a wrong --base-url) where the API should be.
-    const body = await res.text().catch(() => "");
+    // Read under the idle watchdog and only in part: a server can stall or flood here too.
+    const watch = new Watchdog(limits, provider, cancel);
+    const body = await readStart(res, MAX_BODY_BYTES).catch(() => "");
+    watch.stop();
     const msg = errorMessage(body);
     const what = type.includes("html") ? `an HTML page (HTTP ${res.status}, ${type.split(";")[0]})` : "JSON";
-    yield* finish({ kind: "error", error: `${provider} answered with ${what} instead of an event stream${msg ? `: ${msg}` : ""}; check --base-url` });
+    const then = watch.failure ? `, then ${watch.failure}` : "";
+    yield* finish({ kind: "error", error: `${provider} answered with ${what} instead of an event stream${msg ? `: ${msg}` : ""}${then}; check --base-url` });
     return "finished";
   }
   if (!res.body) {

@@ -147,12 +147,34 @@ function tries(attempts: number): string {
   return attempts > 1 ? ` after ${attempts} attempts` : "";
 }
 
+/** An error body is only ever quoted in part: more than this is not read (nor held in memory). */
+export const MAX_BODY_BYTES = 64 * 1024;
+
 async function readBody(response: Response, signal: AbortSignal): Promise<string> {
   try {
-    return await response.text();
+    return await readStart(response, MAX_BODY_BYTES);
   } catch (err) {
     return signal.aborted ? "" : `(the error body could not be read: ${err instanceof Error ? err.message : String(err)})`;
   }
+}
+
+/** The first `max` bytes of a body as text; the rest is never downloaded. */
+export async function readStart(response: Response, max: number): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let got = 0;
+  try {
+    while (got < max) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      got += value.length;
+    }
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks).subarray(0, max).toString("utf8");
 }
 
 /** The provider's own explanation from an error body (both wire formats use `error.message`). */

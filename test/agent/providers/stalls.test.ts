@@ -204,3 +204,18 @@ describe("redirects", () => {
     expect(JSON.parse(bodies[0]).model).toBe(MODEL);
   });
 });
+
+describe("bodies that are not streams", () => {
+  test("a huge error body is read only in part, and the status still explains the failure", async () => {
+    const s = serve(() => new Response("x".repeat(5 * 1024 * 1024), { status: 400 }));
+    const { message } = await collect(provider(s.url), { model: MODEL });
+    expect(message.error).toStartWith("anthropic rejected the request (HTTP 400: xxxx");
+    expect(message.error?.length).toBeLessThan(500);
+  });
+
+  test("a JSON answer that stalls after its headers fails after the idle timeout instead of hanging", async () => {
+    const s = serve(() => new Response(new ReadableStream({ start(c) { c.enqueue(encoder.encode('{"partial":')); } }), { headers: { "content-type": "application/json" } }));
+    const { message } = await collect(provider(s.url), { model: MODEL });
+    expect(message.error).toBe("anthropic answered with JSON instead of an event stream, then anthropic sent nothing for 0.3 s; check --base-url");
+  });
+});
