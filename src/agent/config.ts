@@ -5,16 +5,21 @@ import { ensurePrivateDir } from "../ext/home.ts";
 import { join } from "node:path";
 import type { Json, JsonObject } from "../ext/protocol.ts";
 import { atomicWrite } from "./tools/common.ts";
+import { isProviderName, PROVIDERS } from "./catalog.ts";
+import type { StreamLimits } from "./providers/limits.ts";
 
 export type Env = Record<string, string | undefined>;
 
-/** Environment variables checked for each provider, in order. Providers not listed need no key. */
-export const PROVIDER_ENV_KEYS: Readonly<Record<string, readonly string[]>> = {
+/**
+ * Environment variables checked for each provider, in order. Providers not listed need no key.
+ * Null prototype: a provider name from a file ("constructor", "__proto__") must find nothing here.
+ */
+export const PROVIDER_ENV_KEYS: Readonly<Record<string, readonly string[]>> = Object.assign(Object.create(null) as Record<string, readonly string[]>, {
   anthropic: ["ANTHROPIC_API_KEY"],
   openai: ["OPENAI_API_KEY"],
   kimi: ["KIMI_API_KEY", "MOONSHOT_API_KEY"],
   "kimi-code": ["KIMI_CODE_API_KEY", "KIMI_API_KEY"],
-};
+});
 
 /** Providers that can't work without a key, in the order the default-provider choice tries them. */
 export const KEYED_PROVIDERS: readonly string[] = Object.keys(PROVIDER_ENV_KEYS);
@@ -25,21 +30,56 @@ const systemMdPath = (home: string): string => join(home, "SYSTEM.md");
 
 // ---------------------------------------------------------------- config.json
 
-export type ConfigValues = { provider?: string; model?: string; theme?: string };
+export type ConfigValues = { provider?: string; model?: string; theme?: string; limits?: Partial<StreamLimits> };
 
-export type ConfigRead = { values: ConfigValues; raw: JsonObject; warning?: string };
+export type ConfigRead = { values: ConfigValues; raw: JsonObject; warnings: string[] };
 
+/** config.json keys for the stream limits, in seconds (timeouts) and MiB (the cap). */
+const LIMIT_KEYS: readonly [key: string, field: keyof StreamLimits, unit: number][] = [
+  ["connect_timeout", "connectTimeoutMs", 1000],
+  ["idle_timeout", "idleTimeoutMs", 1000],
+  ["ping_timeout", "pingTimeoutMs", 1000],
+  ["max_response_mib", "maxResponseBytes", 1024 * 1024],
+];
+
+/**
+ * Every value is checked as its flag would be (a provider name, a non-empty model id, a positive
+ * number); a bad one is ignored with a warning naming the file and the key, the rest still apply.
+ * Only the file's own keys count: "__proto__" or "toString" are not settings.
+ */
 export function readConfig(home: string): ConfigRead {
   const path = configPath(home);
   const loaded = readJsonObject(path);
-  if ("missing" in loaded) return { values: {}, raw: {} };
-  if ("error" in loaded) return { values: {}, raw: {}, warning: `Ignoring ${path}: ${loaded.error}; fix or delete the file.` };
+  if ("missing" in loaded) return { values: {}, raw: {}, warnings: [] };
+  if ("error" in loaded) return { values: {}, raw: {}, warnings: [`Ignoring ${path}: ${loaded.error}; fix or delete the file.`] };
   const raw = loaded.value;
   const values: ConfigValues = {};
-  if (typeof raw.provider === "string") values.provider = raw.provider;
-  if (typeof raw.model === "string") values.model = raw.model;
-  if (typeof raw.theme === "string") values.theme = raw.theme;
-  return { values, raw };
+  const warnings: string[] = [];
+  const own = (key: string): Json | undefined => (Object.hasOwn(raw, key) ? raw[key] : undefined);
+  const bad = (key: string, want: string): void => {
+    warnings.push(`Ignoring "${key}" in ${path}: it must be ${want} (got ${JSON.stringify(own(key))?.slice(0, 60)}).`);
+  };
+  const provider = own("provider");
+  if (provider !== undefined) {
+    if (typeof provider === "string" && isProviderName(provider.toLowerCase())) values.provider = provider.toLowerCase();
+    else bad("provider", `one of ${PROVIDERS.join(", ")}`);
+  }
+  for (const key of ["model", "theme"] as const) {
+    const v = own(key);
+    if (v === undefined) continue;
+    if (typeof v === "string" && v.trim() !== "") values[key] = v;
+    else bad(key, "a non-empty string");
+  }
+  for (const [key, field, unit] of LIMIT_KEYS) {
+    const v = own(key);
+    if (v === undefined) continue;
+    if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) {
+      bad(key, unit === 1000 ? "a positive number of seconds" : "a positive number of MiB");
+      continue;
+    }
+    (values.limits ??= {})[field] = Math.round(v * unit);
+  }
+  return { values, raw, warnings };
 }
 
 /**
@@ -90,7 +130,8 @@ export function readAuth(home: string): AuthRead {
   const loaded = readJsonObject(path);
   if ("missing" in loaded) return { keys: {} };
   if ("error" in loaded) return { keys: {}, warning: `Ignoring ${path}: ${loaded.error}; fix or delete the file.` };
-  const keys: Record<string, string> = {};
+  // Null prototype: looking up a provider name that is also an Object method must find no key.
+  const keys = Object.create(null) as Record<string, string>;
   for (const [provider, v] of Object.entries(loaded.value)) {
     if (typeof v === "string" && v !== "") keys[provider] = v;
     else if (typeof v === "object" && v !== null && !Array.isArray(v) && typeof v.key === "string" && v.key !== "") keys[provider] = v.key;
@@ -169,7 +210,7 @@ export type ProviderChoice = { provider: string; notice?: string };
  */
 export function defaultProvider(q: { home: string; env: Env; apiKey?: string; last?: string; auth?: AuthRead }): ProviderChoice {
   const auth = q.auth ?? readAuth(q.home);
-  const usable = (p: string): boolean => !(p in PROVIDER_ENV_KEYS) || resolveCredentials({ provider: p, home: q.home, env: q.env, apiKey: q.apiKey, auth }).credential !== null;
+  const usable = (p: string): boolean => !Object.hasOwn(PROVIDER_ENV_KEYS, p) || resolveCredentials({ provider: p, home: q.home, env: q.env, apiKey: q.apiKey, auth }).credential !== null;
   if (q.last && q.last !== "mock" && usable(q.last)) return { provider: q.last };
   // --api-key alone can't say which provider it belongs to; it counts for the first keyed provider.
   for (const p of KEYED_PROVIDERS) if (usable(p)) return { provider: p };

@@ -32,6 +32,8 @@ export type AgentEvent =
    */
   | { type: "assistant_message"; text: string; blocked?: boolean; blocked_by?: string; reason?: string; rewritten_by?: string[] }
   | { type: "usage"; usage: Usage; total: Usage }
+  /** The model request failed before anything arrived; attempt `attempt` of `attempts` starts in `delay_ms`. */
+  | { type: "retry"; attempt: number; attempts: number; delay_ms: number; reason: string }
   | { type: "turn_end"; step: number; stop: StopReason; error?: string }
   | { type: "turn_blocked"; step: number; extension: string; reason: string }
   /** `error`: why the prompt failed (stop `error` or `aborted`, or a blocked turn), as print mode shows it. */

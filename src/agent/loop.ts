@@ -8,7 +8,7 @@ import { fromWireContent, textOf, toWireContent } from "./content.ts";
 import type { AgentEvent, ConfirmRequest } from "./events.ts";
 import type { Effort } from "./choices.ts";
 import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ToolCallPart, ToolDeclaration, ToolResultMessage, Usage } from "./messages.ts";
-import type { Provider, ToolSpec } from "./provider.ts";
+import type { Provider, ProviderEvent, ToolSpec } from "./provider.ts";
 import type { PromptOutcome } from "./runtime-api.ts";
 import type { InterceptRecord } from "./session.ts";
 import type { Tool } from "./tool.ts";
@@ -117,6 +117,11 @@ function rewriters(result: InterceptResult): string[] {
   return result.steps.filter((s) => s.outcome === "rewrite").map((s) => s.extension);
 }
 
+/** A provider's retry notice as the agent event the modes show. */
+export function retryEvent(ev: Extract<ProviderEvent, { type: "retry" }>): AgentEvent {
+  return { type: "retry", attempt: ev.attempt, attempts: ev.attempts, delay_ms: ev.delayMs, reason: ev.reason };
+}
+
 /**
  * Streams one model response, forwarding deltas; text deltas are held back while an
  * assistant_message interceptor exists (`held`: the text still has to be released).
@@ -145,6 +150,9 @@ async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], sign
       case "tool_use_args":
       case "tool_use_end":
         ctx.emit(ev);
+        break;
+      case "retry":
+        ctx.emit(retryEvent(ev));
         break;
       case "usage":
         // Running totals inside one response; the final message carries the authoritative numbers.

@@ -7,15 +7,17 @@ import { costOf, findModel, isProviderName, reasoningProblem } from "./catalog.t
 import { orList, PROVIDERS, type ChoosableWire, type Effort } from "./choices.ts";
 import { PROVIDER_ENV_KEYS, resolveCredentials, rememberModel, type Env } from "./config.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
-import { runLoop, type Approval } from "./loop.ts";
+import { retryEvent, runLoop, type Approval } from "./loop.ts";
 import { emptyUsage, type AssistantMessage, type ImagePart, type Message, type TextPart, type Usage } from "./messages.ts";
 import type { ModelInfo, Provider } from "./provider.ts";
 import { createProvider } from "./providers/index.ts";
 import { discoveryBase, mergeCached, refreshModels, type Discovery } from "./discovery.ts";
 import { randomHex } from "./random.ts";
+import type { StreamLimits } from "./providers/limits.ts";
 import type { AgentRuntime, PromptOutcome } from "./runtime-api.ts";
 import { interceptOf, noteIntercept } from "./intercept-record.ts";
 import { appendSession, createSession, noSession, openSession, summaryMessage, type InterceptRecord, type SessionWriter } from "./session.ts";
+import { IN_USE, lockedWriter, lockSession } from "./session-lock.ts";
 import { discoverSkills } from "./skills.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import type { Tool } from "./tool.ts";
@@ -46,6 +48,8 @@ export type RuntimeConfig = {
   secrets: string[];
   /** A model list to refresh in the background (see discovery.ts). */
   discovery?: Discovery;
+  /** Stream timeouts and caps from config.json, for every provider client this runtime makes. */
+  limits?: Partial<StreamLimits>;
 };
 
 const MAX_EARLY_NOTES = 100;
@@ -307,7 +311,7 @@ export class Runtime implements AgentRuntime {
   private newWriter(): SessionWriter {
     const cfg = this.cfg;
     if (cfg.noSession) return noSession;
-    return createSession({ home: cfg.home, cwd: cfg.cwd, provider: cfg.providerName, model: cfg.model, secrets: cfg.secrets });
+    return lockedWriter(createSession({ home: cfg.home, cwd: cfg.cwd, provider: cfg.providerName, model: cfg.model, secrets: cfg.secrets }));
   }
 
   private startSession(writer: SessionWriter): void {
@@ -320,10 +324,14 @@ export class Runtime implements AgentRuntime {
     if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before switching sessions" };
     const loaded = openSession(path);
     if (!loaded.ok) return loaded;
+    const locked = loaded.session.path === this.session.path ? null : lockSession(loaded.session.path);
+    if (locked && !locked.ok) return { ok: false, error: locked.held ? `${loaded.session.path} ${IN_USE}` : locked.error };
     this.history = loaded.session.messages;
     this.totals = loaded.session.usage;
     this.lastContext = 0;
-    this.startSession(appendSession(loaded.session.path, this.cfg.secrets));
+    // Reopening the current session keeps its writer, and with it the lock this process holds.
+    if (locked) this.startSession(lockedWriter(appendSession(loaded.session.path, this.cfg.secrets), locked.lock));
+    else this.host.emit({ event: "session_start" });
     for (const w of loaded.session.warnings) this.emit({ type: "error", message: w });
     return { ok: true };
   }
@@ -341,7 +349,10 @@ export class Runtime implements AgentRuntime {
         tools: [],
       };
       let final: AssistantMessage | null = null;
-      for await (const ev of this.cfg.provider.stream(request, controller.signal)) if (ev.type === "done") final = ev.message;
+      for await (const ev of this.cfg.provider.stream(request, controller.signal)) {
+        if (ev.type === "done") final = ev.message;
+        else if (ev.type === "retry") this.emit(retryEvent(ev));
+      }
       if (!final) return { ok: false, error: "the model stream ended without a summary" };
       this.emit({ type: "usage", usage: final.usage, total: this.addUsage(final.usage) });
       if (final.stop === "error" || final.stop === "aborted") return { ok: false, error: final.error ?? final.stop };
@@ -378,6 +389,7 @@ export class Runtime implements AgentRuntime {
         catalog: cfg.catalog,
         ...(cfg.wire ? { wire: cfg.wire } : {}),
         ...(cfg.mockScript ? { mockScript: cfg.mockScript } : {}),
+        ...(cfg.limits ? { limits: cfg.limits } : {}),
       });
       cfg.providerName = provider;
       if (credential && provider !== "mock") {

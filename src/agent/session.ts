@@ -11,6 +11,7 @@ import { emptyUsage } from "./messages.ts";
 import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ThinkingPart, ToolCallPart, ToolDeclaration, Usage, UserMessage } from "./messages.ts";
 import { decodeIntercept, noteIntercept } from "./intercept-record.ts";
 import { redactSecrets } from "./redact.ts";
+import { repairToolPairs } from "./session-repair.ts";
 
 const SESSION_VERSION = 1;
 
@@ -218,7 +219,9 @@ export function openSession(path: string): { ok: true; session: LoadedSession } 
   if (session.meta === null && session.messages.length === 0) {
     return { ok: false, error: `${session.path} is not a zot session transcript (no session or message lines); run "zot --resume" to list the sessions of this directory.` };
   }
-  session.messages = closeOrphanToolCalls(session.messages);
+  const repair = repairToolPairs(session.messages);
+  session.messages = repair.messages;
+  if (repair.dropped > 0) session.warnings.push(`${session.path} had ${repair.dropped} tool ${repair.dropped === 1 ? "result" : "results"} without a matching call (two writers, or a damaged file); ${repair.dropped === 1 ? "it was" : "they were"} left out so the conversation stays valid.`);
   return { ok: true, session };
 }
 
@@ -259,29 +262,6 @@ function applyRecord(s: LoadedSession, v: Json): string | null {
       // Newer zot versions may add record types; older ones skip them quietly.
       return null;
   }
-}
-
-/** Every tool call gets a result right after its assistant message; missing ones become "aborted". */
-export function closeOrphanToolCalls(messages: Message[]): Message[] {
-  const out: Message[] = [];
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i];
-    out.push(m);
-    if (m.role !== "assistant") continue;
-    const calls = m.content.filter((p): p is ToolCallPart => p.type === "toolCall");
-    if (calls.length === 0) continue;
-    const answered = new Set<string>();
-    while (i + 1 < messages.length && messages[i + 1].role === "toolResult") {
-      const r = messages[++i];
-      if (r.role === "toolResult") answered.add(r.toolCallId);
-      out.push(r);
-    }
-    for (const c of calls) {
-      if (answered.has(c.id)) continue;
-      out.push({ role: "toolResult", toolCallId: c.id, toolName: c.name, content: [{ type: "text", text: "aborted: the tool call did not finish (zot was interrupted)." }], isError: true, ts: m.ts });
-    }
-  }
-  return out;
 }
 
 // ---------------------------------------------------------------- listing

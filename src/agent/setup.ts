@@ -14,6 +14,8 @@ import { redactSecrets } from "./redact.ts";
 import { appendSession, createSession, latestSession, noSession, openSession, type LoadedSession, type SessionWriter } from "./session.ts";
 import { emptyUsage } from "./messages.ts";
 import { discoveryBase, mergeCached, type Discovery } from "./discovery.ts";
+import { interceptOf } from "./intercept-record.ts";
+import { IN_USE, lockedWriter, lockSession, type SessionLock } from "./session-lock.ts";
 
 export type RuntimeOptions = {
   home: string;
@@ -54,13 +56,28 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   const config = readConfig(o.home);
   // Read once: the provider choice, the credentials and the secrets to mask all come from it.
   const auth = readAuth(o.home);
-  if (config.warning) notices.push(config.warning);
+  notices.push(...config.warnings);
 
   let loaded: LoadedSession | null = null;
+  // The transcript's writer lock, taken before anything is appended; `fork` when another process holds it.
+  let lock: SessionLock | undefined;
+  let fork = false;
+  const lockLoaded = (path: string): { error: string } | null => {
+    if (o.noSession) return null;
+    const r = lockSession(path);
+    if (r.ok) lock = r.lock;
+    else if (r.held) fork = true;
+    else return { error: r.error };
+    return null;
+  };
   if (o.session !== undefined) {
     const r = openSession(resolve(o.session));
     if (!r.ok) return { ok: false, error: r.error };
     loaded = r.session;
+    const failed = lockLoaded(loaded.path);
+    if (failed) return { ok: false, error: failed.error };
+    // Asked for by name: writing it from a second process is what the lock prevents, so say so instead.
+    if (fork) return { ok: false, error: `Cannot continue ${loaded.path}: it ${IN_USE}; wait for that zot to exit, or run zot -c to continue in a new session forked from it.` };
   } else if (o.continue) {
     const latest = latestSession(o.home, o.cwd);
     if (latest === null) notices.push(`No earlier session for ${o.cwd}; starting a new one.`);
@@ -68,6 +85,8 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
       const r = openSession(latest);
       if (!r.ok) return { ok: false, error: r.error };
       loaded = r.session;
+      const failed = lockLoaded(loaded.path);
+      if (failed) return { ok: false, error: failed.error };
     }
   }
   if (loaded) notices.push(...loaded.warnings);
@@ -84,7 +103,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
 
   const creds = resolveCredentials({ provider, home: o.home, env: o.env, apiKey: o.apiKey, auth });
   notices.push(...creds.warnings);
-  const keyed = provider in PROVIDER_ENV_KEYS;
+  const keyed = Object.hasOwn(PROVIDER_ENV_KEYS, provider);
   if (keyed && !creds.credential) {
     const vars = PROVIDER_ENV_KEYS[provider].join(" or ");
     // A refused auth.json (group/world-readable) is the likely cause; say so in the same breath.
@@ -142,6 +161,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     ...(o.wire ? { wire: o.wire } : {}),
     ...(o.mockScript !== undefined ? { mockScript: o.mockScript } : {}),
     catalog: catalog.models,
+    ...(config.values.limits ? { limits: config.values.limits } : {}),
   });
   const selected = o.noTools ? { tools: [] } : selectTools(o.tools ?? null);
   const report = await loading;
@@ -166,10 +186,17 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
 
   let session: SessionWriter;
   if (o.noSession) session = noSession;
-  else if (loaded) {
-    session = appendSession(loaded.path, secrets);
+  else if (loaded && !fork) {
+    session = lockedWriter(appendSession(loaded.path, secrets), lock);
     if (loaded.provider !== provider || loaded.model !== model) session.model(provider, model);
-  } else session = createSession({ home: o.home, cwd: o.cwd, provider, model, secrets });
+  } else {
+    session = lockedWriter(createSession({ home: o.home, cwd: o.cwd, provider, model, secrets }));
+    if (loaded) {
+      // The fork starts as a copy of the conversation so far; the original stays its writer's.
+      for (const m of loaded.messages) session.message(m, interceptOf(m));
+      notices.push(`${loaded.path} ${IN_USE}; continuing in a new session forked from it: ${session.path}`);
+    }
+  }
 
   const runtime = new Runtime({
     home: o.home,
@@ -195,6 +222,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     noSession: o.noSession,
     secrets,
     ...(discovery ? { discovery } : {}),
+    ...(config.values.limits ? { limits: config.values.limits } : {}),
   });
   host.emit({ event: "session_start" });
   return { ok: true, runtime, notices };

@@ -8,7 +8,11 @@ import { Host } from "../ext/host.ts";
 import { shutdownOnSignals } from "../ext/signals.ts";
 import { trustMode } from "../ext/trust.ts";
 import type { CliArgs } from "./args.ts";
-import { io } from "./output.ts";
+import { drain, io } from "./output.ts";
+import { hasPipedInput, readPipedPrompt } from "./stdin.ts";
+
+/** How long a signalled one-shot run may take to end its turn before zot exits anyway. */
+const SETTLE_MS = 2000;
 
 function notice(text: string): string {
   return `${text.startsWith("zot: ") ? text : `zot: ${text}`}\n`;
@@ -41,16 +45,6 @@ async function isTerminal(fd: 0 | 1): Promise<boolean> {
   }
   const { isatty } = await import("node:tty");
   return isatty(fd);
-}
-
-/** A prompt can come down a pipe or from a file; /dev/null and terminals carry none. */
-function hasPipedInput(): boolean {
-  try {
-    const st = fstatSync(0);
-    return st.isFIFO() || st.isFile() || st.isSocket();
-  } catch {
-    return false;
-  }
 }
 
 /** Returns the exit status. Usage errors are 2, failures 1. */
@@ -99,7 +93,12 @@ export async function runAgent(args: CliArgs): Promise<number> {
   let prompt = args.prompt;
   if (mode === "print" || mode === "json" || (mode === "interactive" && !tty)) {
     if (hasPipedInput()) {
-      const piped = (await Bun.stdin.text()).replace(/\s+$/, "");
+      const read = await readPipedPrompt({ hint: () => io.err("zot: reading the prompt from stdin… (end it with Ctrl-D, or pass </dev/null to give none)\n") });
+      if (!read.ok) {
+        io.err(notice(read.error));
+        return 2;
+      }
+      const piped = read.text.replace(/\s+$/, "");
       if (piped !== "") prompt = prompt === undefined ? piped : `${prompt}\n\n${piped}`;
     }
     if (prompt === undefined || prompt.trim() === "") {
@@ -122,8 +121,11 @@ export async function runAgent(args: CliArgs): Promise<number> {
   }
 
   const host = new Host();
-  // Installed before any extension starts, so a signal at any point still shuts them down.
-  const unhook = shutdownOnSignals(host);
+  // Installed before any extension starts, so a signal at any point still shuts them down. Once a
+  // one-shot turn runs, a signal first aborts it (the partial answer is saved, JSON gets its
+  // turn_end and done) and waits for that, within a deadline.
+  let settle = (): Promise<void> => Promise.resolve();
+  const unhook = shutdownOnSignals(host, undefined, () => settle());
   const { createRuntime } = await import("../agent/setup.ts");
   const created = await createRuntime({
     home,
@@ -174,12 +176,17 @@ export async function runAgent(args: CliArgs): Promise<number> {
         Bun.unsafe.setJITPolicy(1);
         const token = process.env.ZOTCORE_RPC_TOKEN;
         code = await runRpc(runtime, { ...io, input: Bun.stdin.stream(), home, ...(token ? { token } : {}) });
-      } else if (mode === "json") {
-        const { runJson } = await import("../modes/json.ts");
-        code = await runJson(runtime, prompt ?? "", io);
       } else {
-        const { runPrint } = await import("../modes/print.ts");
-        code = await runPrint(runtime, prompt ?? "", io);
+        const run =
+          mode === "json"
+            ? import("../modes/json.ts").then(({ runJson }) => runJson(runtime, prompt ?? "", io))
+            : import("../modes/print.ts").then(({ runPrint }) => runPrint(runtime, prompt ?? "", io));
+        settle = async () => {
+          runtime.abort();
+          await Promise.race([run.catch(() => undefined), Bun.sleep(SETTLE_MS)]);
+          await drain();
+        };
+        code = await run;
       }
     }
   } finally {

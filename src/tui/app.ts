@@ -72,7 +72,7 @@ class App implements CommandContext {
   private readonly scroll = new ChatScroll();
   private readonly intentTargets: IntentTargets;
   /** The running turn or busy command; `stop` cancels work that is not the runtime's (a key check). */
-  private turn: { since: number; label: string; done: Promise<void>; stop?: () => void } | null = null;
+  private turn: { since: number; label: string; done: Promise<void>; stop?: () => void; retry?: { at: number; attempt: number; attempts: number } } | null = null;
   private ctrlCAt = 0;
   private readonly frames = new FrameScheduler(() => this.draw(), FRAME_MS);
   private escTimer: ReturnType<typeof setTimeout> | null = null;
@@ -435,12 +435,22 @@ class App implements CommandContext {
   // ------------------------------------------------------------ runtime events and host intents
 
   private onEvent(ev: AgentEvent): void {
+    if (ev.type === "retry" && this.turn) this.turn.retry = { at: Date.now() + ev.delay_ms, attempt: ev.attempt, attempts: ev.attempts };
     if (applyEvent(this.transcript, ev, Date.now())) this.schedule();
   }
 
   private onIntent(intent: UiIntent): void {
     showIntent(intent, this.intentTargets);
     this.schedule();
+  }
+
+  /** "working", or while a failed model request waits for its next attempt, a countdown to it. */
+  private busyLabel(now: number): string {
+    const retry = this.turn?.retry;
+    if (!retry) return this.turn?.label ?? "";
+    const left = Math.ceil((retry.at - now) / 1000);
+    const attempt = `attempt ${retry.attempt} of ${retry.attempts}`;
+    return left > 0 ? `retrying in ${left} s (${attempt})` : `${this.turn?.label ?? ""} (${attempt})`;
   }
 
   // ------------------------------------------------------------ startup and theme
@@ -524,7 +534,7 @@ class App implements CommandContext {
           context: this.runtime.context(),
           usage: this.runtime.usage(),
           busySince: this.turn?.since ?? null,
-          busyLabel: this.turn?.label ?? "",
+          busyLabel: this.busyLabel(now),
           extensions: extensionCounts(this.runtime.host.states()),
           yolo: this.runtime.yolo,
         },

@@ -42,6 +42,9 @@ export function applyEvent(t: Transcript, ev: AgentEvent, now: number): boolean 
     case "error":
       t.addInfo(ev.message, "error");
       return true;
+    case "retry":
+      t.addInfo(`${ev.reason}; retrying (attempt ${ev.attempt} of ${ev.attempts})`, "warn");
+      return true;
     case "usage":
       // The status bar reads the totals from the runtime; a redraw shows them.
       return true;

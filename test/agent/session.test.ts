@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { repairToolPairs } from "../../src/agent/session-repair.ts";
 import { basename, join } from "node:path";
 import { createHash } from "node:crypto";
 import {
   appendSession,
-  closeOrphanToolCalls,
   createSession,
   latestSession,
   listSessions,
@@ -154,7 +154,7 @@ describe("session transcripts", () => {
 
   test("orphan results are inserted before the next user message", () => {
     const msgs: Message[] = [assistant("x", [{ id: "c1", name: "bash" }]), user("next")];
-    const out = closeOrphanToolCalls(msgs);
+    const out = repairToolPairs(msgs).messages;
     expect(out.map((m) => m.role)).toEqual(["assistant", "toolResult", "user"]);
   });
 

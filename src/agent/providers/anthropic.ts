@@ -46,7 +46,7 @@ export class AnthropicProvider implements Provider {
     yield* runHttpStream({
       url: `${base}/v1/messages`,
       init: { method: "POST", headers, body: JSON.stringify(anthropicBody(provider, req, info)) },
-      ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: this.opts.retry, model: req.model, defaultModel: defaultModel(provider) },
+      ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: this.opts.retry, model: req.model, defaultModel: defaultModel(provider), ...(this.opts.limits ? { limits: this.opts.limits } : {}) },
       assembler: new AnthropicAssembler(provider),
       model: req.model,
       info,

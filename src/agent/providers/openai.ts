@@ -39,7 +39,7 @@ export class OpenAIProvider implements Provider {
     yield* runHttpStream({
       url: `${base}/chat/completions`,
       init: { method: "POST", headers, body: JSON.stringify(openaiBody(provider, req, info, names)) },
-      ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: this.opts.retry, model: req.model, defaultModel: defaultModel(provider) },
+      ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: this.opts.retry, model: req.model, defaultModel: defaultModel(provider), ...(this.opts.limits ? { limits: this.opts.limits } : {}) },
       assembler: new OpenAIAssembler(provider, names),
       model: req.model,
       info,
