@@ -28,6 +28,9 @@ export type CliArgs = {
   maxSteps: number;
   ext: string[];
   noExt: boolean;
+  /** `--mcp FILE`: MCP server lists for this run (repeatable). */
+  mcp: string[];
+  noMcp: boolean;
   noYolo: boolean;
   listModels: boolean;
   help: boolean;
@@ -42,6 +45,8 @@ export type ParsedArgv =
   | { kind: "run"; args: CliArgs }
   /** `zot ext …`: everything after `ext`, for the extension CLI. */
   | { kind: "ext"; argv: string[] }
+  /** `zot mcp …`: everything after `mcp`, for the MCP server CLI. */
+  | { kind: "mcp"; argv: string[] }
   | { kind: "error"; message: string };
 
 export const DEFAULT_MAX_STEPS = 50;
@@ -59,6 +64,7 @@ type ValueFlag =
   | "--tools"
   | "--max-steps"
   | "--ext"
+  | "--mcp"
   | "--mode"
   | "--mock-script"
   | "--ext-trace";
@@ -77,6 +83,7 @@ const VALUE_FLAGS: Record<string, ValueFlag> = {
   "--max-steps": "--max-steps",
   "--ext": "--ext",
   "-e": "--ext",
+  "--mcp": "--mcp",
   "--mode": "--mode",
   "--mock-script": "--mock-script",
   "--ext-trace": "--ext-trace",
@@ -91,6 +98,7 @@ type SwitchFlag =
   | "--no-session"
   | "--no-tools"
   | "--no-ext"
+  | "--no-mcp"
   | "--no-yolo"
   | "--list-models"
   | "--help"
@@ -110,6 +118,7 @@ const SWITCH_FLAGS: Record<string, SwitchFlag> = {
   "--no-session": "--no-session",
   "--no-tools": "--no-tools",
   "--no-ext": "--no-ext",
+  "--no-mcp": "--no-mcp",
   "--no-yolo": "--no-yolo",
   "--list-models": "--list-models",
   "-h": "--help",
@@ -123,6 +132,7 @@ const MODE_NAMES: readonly Mode[] = ["interactive", "print", "json", "rpc"];
 /** Parses the process arguments (without the executable). Pure: no I/O, no environment. */
 export function parseArgv(argv: readonly string[]): ParsedArgv {
   if (argv[0] === "ext") return { kind: "ext", argv: argv.slice(1) };
+  if (argv[0] === "mcp") return { kind: "mcp", argv: argv.slice(1) };
   const args: CliArgs = {
     mode: "interactive",
     appendSystemPrompt: [],
@@ -133,6 +143,8 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
     maxSteps: DEFAULT_MAX_STEPS,
     ext: [],
     noExt: false,
+    mcp: [],
+    noMcp: false,
     noYolo: false,
     listModels: false,
     help: false,
@@ -218,6 +230,9 @@ function applySwitch(args: CliArgs, flag: SwitchFlag, spelled: string, setMode: 
     case "--no-ext":
       args.noExt = true;
       return null;
+    case "--no-mcp":
+      args.noMcp = true;
+      return null;
     case "--no-yolo":
       args.noYolo = true;
       return null;
@@ -286,6 +301,10 @@ function applyValue(
     case "--ext":
       if (value === "") return `${spelled} needs a directory path.`;
       args.ext.push(value);
+      return null;
+    case "--mcp":
+      if (value === "") return `${spelled} needs the path of an MCP server list (a JSON file with "mcpServers").`;
+      args.mcp.push(value);
       return null;
     case "--base-url":
       if (!isHttpUrl(value)) return `${spelled} must be an http:// or https:// URL (got "${value}").`;

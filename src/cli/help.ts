@@ -12,6 +12,7 @@ const SECTIONS: [string, [string, string][]][] = [
       ["zot rpc", "NDJSON commands on stdin, responses and events on stdout"],
       ["--mode MODE", "interactive, print, json or rpc (--mode rpc and --rpc are zot rpc)"],
       ["zot ext <command>", "manage extensions (zot ext --help)"],
+      ["zot mcp <command>", "manage MCP servers (zot mcp --help)"],
     ],
   ],
   [
@@ -48,6 +49,8 @@ const SECTIONS: [string, [string, string][]][] = [
       ["-e, --ext PATH", "load the extension in PATH for this run (repeatable)"],
       ["--no-ext", "skip discovered extensions (--ext paths still load); also --no-extensions"],
       ["--ext-trace FILE", "write every extension frame, both ways, to FILE as JSONL (replaced each run)"],
+      ["--mcp FILE", "use the MCP servers listed in FILE for this run, before the configured ones (repeatable)"],
+      ["--no-mcp", "skip the configured MCP server lists (--mcp files still load)"],
     ],
   ],
   [
