@@ -14,6 +14,10 @@ async function main(argv: string[]): Promise<number> {
     const { runExtCli } = await import("./ext/cli.ts");
     return runExtCli(parsed.argv, { stdout: { write: io.out }, stderr: { write: io.err } });
   }
+  if (parsed.kind === "mcp") {
+    const { runMcpCli } = await import("./mcp/cli.ts");
+    return runMcpCli(parsed.argv, { stdout: { write: io.out }, stderr: { write: io.err } });
+  }
   const args = parsed.args;
   if (args.version) {
     io.out(`zot ${ZOT_VERSION}\n`);

@@ -4,6 +4,7 @@
 import { resolve } from "node:path";
 import { Host } from "../ext/host.ts";
 import type { ExtensionHost } from "../ext/types.ts";
+import { skippedNotice, type TrustMode } from "../ext/trust.ts";
 import { ZOT_VERSION } from "../cli/version.ts";
 import { defaultModel, findModel, isProviderName, loadModels, unknownModelNotice, type ProviderName } from "./catalog.ts";
 import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, readConfig, rememberModel, resolveCredentials, authPath, type Env } from "./config.ts";
@@ -29,6 +30,8 @@ export type RuntimeOptions = {
   tools?: string[];
   ext: string[];
   noExt: boolean;
+  /** How project extensions are gated by workspace trust (default "store"). */
+  trust?: TrustMode;
   noYolo: boolean;
   /** False in print, JSON and RPC modes: nobody can confirm tool calls there. */
   interactive: boolean;
@@ -108,6 +111,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     noExt: o.noExt,
     cwd: o.cwd,
     home: o.home,
+    ...(o.trust ? { trust: o.trust } : {}),
     info: { zotVersion: ZOT_VERSION, provider, model, cwd: o.cwd },
     ...(o.extTrace !== undefined ? { traceFile: resolve(o.extTrace) } : {}),
     mask: (text) => redactSecrets(text, secrets),
@@ -133,8 +137,12 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   for (const e of report.errors) {
     const log = e.log && !e.message.includes(e.log) ? ` (log: ${e.log})` : "";
     if (e.source !== "mcp") notices.push(`Extension ${e.extension} did not load: ${e.message}${log}`);
-    else notices.push(e.extension === "mcp" ? `${e.message}.` : `MCP server ${e.extension} did not start: ${e.message}${log}`);
+    else notices.push(e.extension === "mcp" ? e.message : `MCP server ${e.extension} did not start: ${e.message}${log}`);
   }
+
+  const skipped = report.extensions.flatMap((s) => (s.status === "untrusted" ? [{ name: s.name, why: s.untrusted ?? "untrusted" }] : []));
+  const skippedLine = skippedNotice(o.cwd, "extensions", skipped);
+  if (skippedLine) notices.push(skippedLine);
 
   if (o.noYolo && !o.interactive) notices.push("--no-yolo has no effect here: there is nobody to confirm tool calls in this mode, so tools run without asking.");
 

@@ -31,6 +31,8 @@ export type CliArgs = {
   /** `--mcp FILE`: MCP server lists for this run (repeatable). */
   mcp: string[];
   noMcp: boolean;
+  /** `--trust`: trust the project (its extensions) for this run. */
+  trust: boolean;
   noYolo: boolean;
   listModels: boolean;
   help: boolean;
@@ -99,6 +101,7 @@ type SwitchFlag =
   | "--no-tools"
   | "--no-ext"
   | "--no-mcp"
+  | "--trust"
   | "--no-yolo"
   | "--list-models"
   | "--help"
@@ -119,6 +122,7 @@ const SWITCH_FLAGS: Record<string, SwitchFlag> = {
   "--no-tools": "--no-tools",
   "--no-ext": "--no-ext",
   "--no-mcp": "--no-mcp",
+  "--trust": "--trust",
   "--no-yolo": "--no-yolo",
   "--list-models": "--list-models",
   "-h": "--help",
@@ -145,6 +149,7 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
     noExt: false,
     mcp: [],
     noMcp: false,
+    trust: false,
     noYolo: false,
     listModels: false,
     help: false,
@@ -232,6 +237,9 @@ function applySwitch(args: CliArgs, flag: SwitchFlag, spelled: string, setMode: 
       return null;
     case "--no-mcp":
       args.noMcp = true;
+      return null;
+    case "--trust":
+      args.trust = true;
       return null;
     case "--no-yolo":
       args.noYolo = true;

@@ -2,9 +2,12 @@
 // one-shot queries (--list-models, headless --resume), builds the runtime and hands it to a mode.
 import { fstatSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+import { projectRoot } from "../ext/discovery.ts";
 import { zotHome } from "../ext/home.ts";
 import { Host } from "../ext/host.ts";
 import { shutdownOnSignals } from "../ext/signals.ts";
+import { trustMode } from "../ext/trust.ts";
+import { withMcp } from "../mcp/wiring.ts";
 import type { CliArgs } from "./args.ts";
 import { io } from "./output.ts";
 
@@ -106,7 +109,16 @@ export async function runAgent(args: CliArgs): Promise<number> {
     if (mode === "interactive") mode = "print";
   }
 
-  const host = new Host();
+  let trust = trustMode(args.trust, process.env);
+  // Only a terminal can be asked; headless modes skip untrusted project extensions with a warning.
+  if (mode === "interactive" && tty && !args.noExt && trust === "store" && isDirectory(projectRoot(cwd))) {
+    const { askTrust } = await import("../tui/trust-prompt.ts");
+    const answer = await askTrust(home, cwd);
+    if (answer === "quit") return 0;
+    if (answer === "skip") trust = "none";
+  }
+
+  const host = await withMcp(new Host(), { home, cwd, files: args.mcp, none: args.noMcp, trust, interactive: mode === "interactive" });
   // Installed before any extension starts, so a signal at any point still shuts them down.
   const unhook = shutdownOnSignals(host);
   const { createRuntime } = await import("../agent/setup.ts");
@@ -126,6 +138,7 @@ export async function runAgent(args: CliArgs): Promise<number> {
     ...(args.tools ? { tools: args.tools } : {}),
     ext: args.ext,
     noExt: args.noExt,
+    trust,
     noYolo: args.noYolo,
     interactive: mode === "interactive",
     continue: args.continue,

@@ -107,6 +107,7 @@ export function noteNotStarted(home: string, d: DiscoveredExtension, mask: Mask 
   let line: string;
   if (d.status === "shadowed") line = `not starting ${d.dir}: shadowed by ${d.shadowedBy ?? "an extension loaded earlier"} with the same name`;
   else if (d.status === "invalid") line = `not starting ${d.dir}: ${d.error ?? "invalid manifest"}`;
+  else if (d.status === "untrusted") line = `${d.dir}: ${d.error ?? "not started: its folder is not trusted"}`;
   else return;
   const opened = ExtensionLog.open(home, d.name, mask);
   if (!opened.ok) return;

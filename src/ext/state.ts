@@ -40,6 +40,7 @@ export function extensionState(d: DiscoveredExtension, c: Connection | null, reg
     startupMs: c?.startupMs ?? null,
   };
   if (d.shadowedBy !== undefined) state.shadowedBy = d.shadowedBy;
+  if (d.untrusted !== undefined) state.untrusted = d.untrusted;
   return state;
 }
 

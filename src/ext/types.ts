@@ -12,6 +12,7 @@ import type {
   PanelContent,
   PanelKeyName,
 } from "./protocol.ts";
+import type { TrustMode, Unapproved } from "./trust.ts";
 
 export type ExtensionSource = "flag" | "project" | "global";
 
@@ -23,6 +24,8 @@ export type ExtensionStatus =
   | "disabled"
   | "shadowed"
   | "theme_only"
+  /** A project extension in a folder the user has not trusted (or changed since it was trusted). */
+  | "untrusted"
   /** Transient: spawned, registration not complete yet. */
   | "starting"
   /** Was ready, then exited or crashed at runtime. */
@@ -51,6 +54,8 @@ export type ExtensionState = {
   startupMs: number | null;
   /** For shadowed extensions: the directory of the winner. */
   shadowedBy?: string;
+  /** For untrusted project extensions: why they did not start. */
+  untrusted?: Unapproved["why"];
 };
 
 export type DiscoveryInput = {
@@ -62,6 +67,8 @@ export type DiscoveryInput = {
   cwd: string;
   /** $ZOT_HOME, absolute. */
   home: string;
+  /** How project extensions are gated (trust.ts); default "store": only a trusted folder's run. */
+  trust?: TrustMode;
 };
 
 export type HostInfo = { zotVersion: string; provider: string; model: string; cwd: string };
@@ -233,11 +240,13 @@ export type DiscoveredExtension = {
   manifestPath: string;
   source: ExtensionSource;
   /** "spawn": valid, enabled, winner — the host starts it. */
-  status: "spawn" | "invalid" | "disabled" | "shadowed" | "theme_only";
+  status: "spawn" | "invalid" | "disabled" | "shadowed" | "theme_only" | "untrusted";
   error: string | null;
   manifest: Manifest | null;
   theme: Theme | null;
   shadowedBy?: string;
+  /** For untrusted project extensions: why (the folder is untrusted, or the extension is new or changed). */
+  untrusted?: Unapproved["why"];
   /** Non-fatal problems found while reading (e.g. unknown theme roles). */
   warnings: string[];
 };

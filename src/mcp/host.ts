@@ -25,6 +25,7 @@ import type {
   UiIntent,
 } from "../ext/types.ts";
 import { BUILTIN_TOOLS } from "../ext/protocol.ts";
+import { skippedNotice } from "../ext/trust.ts";
 import type { ElicitAnswer, Elicitor } from "./client.ts";
 import { loadConfig } from "./config.ts";
 import type { LoadedConfig } from "./config.ts";
@@ -391,10 +392,15 @@ export class McpHost implements ExtensionHost {
 
   private mcpErrors(servers: McpServer[] = this.servers): LoadReport["errors"] {
     const errors: LoadReport["errors"] = [];
-    for (const e of this.config?.errors ?? []) errors.push({ extension: "mcp", message: e, log: "", source: "mcp" });
+    const whole = (message: string) => errors.push({ extension: "mcp", message: message.endsWith(".") ? message : `${message}.`, log: "", source: "mcp" });
+    if (servers === this.servers) {
+      for (const e of this.config?.errors ?? []) whole(e);
+      const skipped = skippedNotice(this.loadOpts?.cwd ?? "", "MCP server lists", this.untrusted().map((path) => ({ name: path, why: "untrusted" as const })));
+      if (skipped) whole(skipped);
+    }
     for (const s of servers) {
       const st = s.state();
-      if (st.status === "invalid" && st.error) errors.push({ extension: "mcp", message: st.error, log: "", source: "mcp" });
+      if (st.status === "invalid" && st.error) whole(st.error);
       if (st.status === "failed" && st.error) errors.push({ extension: st.name, message: st.error, log: st.log, source: "mcp" });
     }
     return errors;

@@ -1,0 +1,95 @@
+// `zot mcp …`: the MCP server CLI, with the conventions of `zot ext` (the same argument parser,
+// context, `zot: <sentence>` errors on stderr and exit codes).
+import { type ArgSpec, parseArgs } from "../ext/cli/args.ts";
+import { type CliIo, fail, makeCtx } from "../ext/cli/context.ts";
+import { add, remove } from "./cli/edit.ts";
+import { doctor } from "./cli/doctor.ts";
+import { list } from "./cli/list.ts";
+
+type Sub = { usage: string; about: string; spec: ArgSpec; positionals: [number, number] };
+
+const COMMON: ArgSpec = { values: ["--cwd"], flags: ["--help"], aliases: { "-h": "--help" } };
+
+const SUBS: Record<string, Sub> = {
+  list: { usage: "list [--json]", about: "list configured MCP servers and where they come from (starts nothing)", spec: { flags: ["--json"] }, positionals: [0, 0] },
+  add: {
+    usage: "add <name> [--project] [--force] [--env K=V]... -- <command> [args...] | add <name> --url URL [--header K:V]...",
+    about: "add a stdio server (after --) or a Streamable HTTP server (--url) to $ZOT_HOME/mcp.json (--project: ./.mcp.json)",
+    spec: { flags: ["--project", "--force"], values: ["--url"], multi: ["--header", "--env"], aliases: { "-H": "--header" } },
+    positionals: [1, Number.MAX_SAFE_INTEGER],
+  },
+  remove: { usage: "remove <name> [--project]", about: "remove a server from $ZOT_HOME/mcp.json (--project: ./.mcp.json)", spec: { flags: ["--project"] }, positionals: [1, 1] },
+  doctor: {
+    usage: "doctor [--json] [--mcp FILE]... [--no-mcp]",
+    about: "start every server like zot does, handshake, list tools/prompts/resources, report, shut down",
+    spec: { flags: ["--json", "--no-mcp"], multi: ["--mcp"] },
+    positionals: [0, 0],
+  },
+};
+
+function mcpHelp(): string {
+  const width = Math.max(...Object.values(SUBS).map((s) => s.usage.split(" | ")[0].length)) + 2;
+  const lines = Object.values(SUBS).flatMap((s) => {
+    const [first, ...more] = s.usage.split(" | ");
+    return [`  ${first.padEnd(width)}${s.about}`, ...more.map((m) => `  ${m}`)];
+  });
+  return [
+    "usage: zot mcp <command> [options]",
+    "",
+    "commands:",
+    ...lines,
+    "",
+    "every command takes --cwd DIR (the project whose .mcp.json and .zot/mcp.json are read)",
+    "server lists, first name wins: --mcp files, <cwd>/.zot/mcp.json, <cwd>/.mcp.json (trusted folders",
+    "only; zot ext trust), $ZOT_HOME/mcp.json. Format: {\"mcpServers\": {name: {command, args, env, cwd} |",
+    "{type: \"http\", url, headers}}}; ${VAR} and ${VAR:-default} expand. Tools are named mcp__<server>__<tool>.",
+    "",
+  ].join("\n");
+}
+
+/** Runs `zot mcp <argv…>`; returns the exit code. */
+export async function runMcpCli(argv: string[], io: CliIo = {}): Promise<number> {
+  const out = io.stdout ?? process.stdout;
+  const early = { err: io.stderr ?? process.stderr };
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    out.write(mcpHelp());
+    return 0;
+  }
+  const sub = SUBS[name];
+  if (!sub) return fail(early, `unknown command "zot mcp ${name}"; run zot mcp --help to see the commands.`);
+  const spec: ArgSpec = {
+    flags: [...(COMMON.flags ?? []), ...(sub.spec.flags ?? [])],
+    values: [...(COMMON.values ?? []), ...(sub.spec.values ?? [])],
+    multi: sub.spec.multi,
+    aliases: { ...COMMON.aliases, ...sub.spec.aliases },
+  };
+  const parsed = parseArgs(rest, spec);
+  if (!parsed.ok) {
+    const hint = name === "add" ? ` (put the server's command after --, e.g. zot mcp add ${rest[0] ?? "NAME"} -- npx -y PACKAGE)` : "";
+    return fail(early, `${parsed.error} for zot mcp ${name}${hint}; usage: zot mcp ${sub.usage}`);
+  }
+  const args = parsed.args;
+  if (args.flags.has("--help")) {
+    out.write(`usage: zot mcp ${sub.usage} [--cwd DIR]\n  ${sub.about}\n`);
+    return 0;
+  }
+  const [min, max] = sub.positionals;
+  if (args.positionals.length < min || args.positionals.length > max) return fail(early, `wrong number of arguments for zot mcp ${name}; usage: zot mcp ${sub.usage}`);
+  const made = makeCtx(io, args.values.get("--cwd"));
+  if (!made.ok) return fail(early, made.error);
+  const ctx = made.ctx;
+  const flag = (f: string) => args.flags.has(f);
+  switch (name) {
+    case "list":
+      return list(ctx, flag("--json"));
+    case "add": {
+      const [server, ...command] = args.positionals;
+      return add(ctx, server, { command, url: args.values.get("--url"), headers: args.multi.get("--header") ?? [], env: args.multi.get("--env") ?? [], project: flag("--project"), force: flag("--force") });
+    }
+    case "remove":
+      return remove(ctx, args.positionals[0], flag("--project"));
+    default:
+      return doctor(ctx, { json: flag("--json"), files: args.multi.get("--mcp") ?? [], none: flag("--no-mcp") });
+  }
+}
