@@ -158,6 +158,8 @@ export class StdioTransport implements Transport {
       // The pipe broke: the exit handler reports why.
     }
     reader.end();
+    // Usually the process is exiting; its exit status says more than the closed pipe does.
+    if (this.child) await exitsWithin(this.child, 500);
     // stdout closed while the process lives on: nothing more can be answered.
     if (!this.exited) this.fail("the server closed its stdout");
   }
