@@ -46,7 +46,12 @@ export type Answer = { ok: true; result: JsonObject } | { ok: false; error: stri
 const MAX_INPUT_ROUNDS = 8;
 /** Progress extends a call's timeout, but never beyond this. */
 const MAX_CALL_MS = 30 * 60_000;
-const PROBE_MS = 3000;
+/**
+ * How long `server/discover` may go unanswered before the server counts as the initialize era. An
+ * initialize-era server answers unknown methods with an error once it runs, but `npx` may take
+ * seconds to start it; the era found is remembered, so only the first contact waits.
+ */
+const PROBE_MS = 10_000;
 
 export class McpClient {
   negotiated: Negotiated | null = null;
