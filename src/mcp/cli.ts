@@ -1,14 +1,10 @@
 // `zot mcp …`: the MCP server CLI, with the conventions of `zot ext` (the same argument parser,
 // context, `zot: <sentence>` errors on stderr and exit codes).
-import { type ArgSpec, parseArgs } from "../ext/cli/args.ts";
-import { type CliIo, fail, makeCtx } from "../ext/cli/context.ts";
+import { type CliIo, fail } from "../ext/cli/context.ts";
+import { prepareSub, type Sub } from "../ext/cli/subcommand.ts";
 import { add, remove } from "./cli/edit.ts";
 import { doctor } from "./cli/doctor.ts";
 import { list } from "./cli/list.ts";
-
-type Sub = { usage: string; about: string; spec: ArgSpec; positionals: [number, number] };
-
-const COMMON: ArgSpec = { values: ["--cwd"], flags: ["--help"], aliases: { "-h": "--help" } };
 
 const SUBS: Record<string, Sub> = {
   list: { usage: "list [--json]", about: "list configured MCP servers and where they come from (starts nothing)", spec: { flags: ["--json"] }, positionals: [0, 0] },
@@ -58,27 +54,10 @@ export async function runMcpCli(argv: string[], io: CliIo = {}): Promise<number>
   }
   const sub = SUBS[name];
   if (!sub) return fail(early, `unknown command "zot mcp ${name}"; run zot mcp --help to see the commands.`);
-  const spec: ArgSpec = {
-    flags: [...(COMMON.flags ?? []), ...(sub.spec.flags ?? [])],
-    values: [...(COMMON.values ?? []), ...(sub.spec.values ?? [])],
-    multi: sub.spec.multi,
-    aliases: { ...COMMON.aliases, ...sub.spec.aliases },
-  };
-  const parsed = parseArgs(rest, spec);
-  if (!parsed.ok) {
-    const hint = name === "add" ? ` (put the server's command after --, e.g. zot mcp add ${rest[0] ?? "NAME"} -- npx -y PACKAGE)` : "";
-    return fail(early, `${parsed.error} for zot mcp ${name}${hint}; usage: zot mcp ${sub.usage}`);
-  }
-  const args = parsed.args;
-  if (args.flags.has("--help")) {
-    out.write(`usage: zot mcp ${sub.usage} [--cwd DIR]\n  ${sub.about}\n`);
-    return 0;
-  }
-  const [min, max] = sub.positionals;
-  if (args.positionals.length < min || args.positionals.length > max) return fail(early, `wrong number of arguments for zot mcp ${name}; usage: zot mcp ${sub.usage}`);
-  const made = makeCtx(io, args.values.get("--cwd"));
-  if (!made.ok) return fail(early, made.error);
-  const ctx = made.ctx;
+  const hint = name === "add" ? ` (put the server's command after --, e.g. zot mcp add ${rest[0] ?? "NAME"} -- npx -y PACKAGE)` : "";
+  const prepared = prepareSub("zot mcp", name, sub, rest, io, hint);
+  if (!prepared.ok) return prepared.code;
+  const { args, ctx } = prepared;
   const flag = (f: string) => args.flags.has(f);
   switch (name) {
     case "list":
