@@ -30,6 +30,8 @@ export type ClientOptions = {
   startupMs: number;
   elicit: Elicitor | null;
   log: (text: string) => void;
+  /** `notifications/message` from the server (its own log lines). */
+  onServerLog: (params: JsonObject) => void;
 };
 
 export type CallOptions = {
@@ -247,7 +249,7 @@ export class McpClient {
   }
 
   private logNotification(n: Inbound): void {
-    if (n.method === "notifications/message") this.opts.log(`server log: ${JSON.stringify(n.params.data ?? n.params).slice(0, 500)}`);
+    if (n.method === "notifications/message") this.opts.onServerLog(n.params);
   }
 
   /** What zot answers to a server's request: in the initialize era as a JSON-RPC reply, in 2026-07-28 as an `inputResponses` entry. */

@@ -60,6 +60,7 @@ export type ToolOutcome = { content: ContentBlock[]; isError: boolean; structure
 
 const MAX_WARNINGS = 100;
 const LIST_MS = 30_000;
+const MAX_SERVER_LOGS = 1000;
 
 export function mcpLogPath(home: string, name: string): string {
   return join(home, "logs", `mcp-${name}.log`);
@@ -79,6 +80,7 @@ export class McpServer {
   private readonly warnings: string[] = [];
   private startupMs: number | null = null;
   private stopping = false;
+  private serverLogs = 0;
   private readonly listening = new AbortController();
 
   constructor(
@@ -119,7 +121,14 @@ export class McpServer {
     transport.onWarning = (w) => this.warn(w);
     const started = await transport.start();
     if (!started.ok) return this.failStart(started.error);
-    const client = new McpClient(transport, { cwd: this.deps.cwd, remembered: this.deps.remembered, startupMs: this.config.startupMs, elicit: this.deps.elicit, log: (l) => log.line(l) });
+    const client = new McpClient(transport, {
+      cwd: this.deps.cwd,
+      remembered: this.deps.remembered,
+      startupMs: this.config.startupMs,
+      elicit: this.deps.elicit,
+      log: (l) => log.line(l),
+      onServerLog: (p) => this.serverLog(p),
+    });
     this.client = client;
     void transport.ended.then((why) => this.onEnded(why));
     const connected = await client.connect();
@@ -283,7 +292,7 @@ export class McpServer {
         this.deps.changed();
       });
     };
-    client.transport.onNotification = (n) => onChange(n.method);
+    client.transport.onNotification = (n) => (n.method === "notifications/message" ? this.serverLog(n.params) : onChange(n.method));
     if (client.negotiated?.era === "modern") {
       if (kinds.tools || kinds.prompts || kinds.resources) {
         void client.listen(kinds, onChange, this.listening.signal).then((r) => {
@@ -291,6 +300,13 @@ export class McpServer {
         });
       }
     } else if (client.transport instanceof HttpTransport) client.transport.listen();
+  }
+
+  /** The server's `notifications/message` lines go to its log, up to a limit per run (a flood must not fill the disk). */
+  private serverLog(p: JsonObject): void {
+    this.serverLogs++;
+    if (this.serverLogs <= MAX_SERVER_LOGS) this.log?.line(`server ${typeof p.level === "string" ? p.level : "log"}: ${JSON.stringify(p.data ?? "").slice(0, 500)}`);
+    else if (this.serverLogs === MAX_SERVER_LOGS + 1) this.log?.line(`the server sent more than ${MAX_SERVER_LOGS} log messages; no longer writing them down`);
   }
 
   private onEnded(why: string): void {

@@ -48,6 +48,11 @@ test("a flood of notifications does not stop calls from being answered", async (
   const h = await start("flood");
   const r = await h.callTool("mcp__bad__echo", { n: 2 }, { signal: signal() });
   expect(r).toMatchObject({ isError: false, content: [{ type: "text", text: 'echo {"n": 2}' }] });
+  // Its log lines are written down, but only up to a limit.
+  const log = readFileSync(join(s.home, "logs", "mcp-bad.log"), "utf8");
+  expect(log).toContain('[zot] server info: "flood 0"');
+  expect(log).toContain("[zot] the server sent more than 1000 log messages; no longer writing them down");
+  expect(log.split("\n").filter((l) => l.startsWith("[zot] server info")).length).toBe(1000);
 });
 
 test("a server that dies in the middle of a call fails the call with its exit and last words, and its tools go", async () => {
