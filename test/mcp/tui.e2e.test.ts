@@ -55,3 +55,11 @@ test("an MCP prompt runs as a slash command", async () => {
   t.keys("Enter");
   await t.waitFor("Please review src/app.ts", 20_000);
 }, T);
+
+test("@server:uri in a typed prompt attaches the resource (the file picker leaves it alone)", async () => {
+  t = await Tmux.start({ args: ["--mcp", list] });
+  await t.waitFor("Ask anything", 20_000);
+  t.type("read @nu:fixture://readme");
+  t.keys("Enter");
+  await t.waitFor(`<resource server="nu" uri="fixture://readme">`, 20_000);
+}, T);
