@@ -7,7 +7,7 @@ import { pathToFileURL } from "node:url";
 import { ZOT_VERSION } from "../cli/version.ts";
 import { isObject } from "../ext/protocol.ts";
 import type { Json, JsonObject } from "../ext/protocol.ts";
-import { MODERN_ERROR_CODES, UNSUPPORTED_PROTOCOL_VERSION, describeRpcError, notification, request } from "./jsonrpc.ts";
+import { METHOD_NOT_FOUND, MODERN_ERROR_CODES, UNSUPPORTED_PROTOCOL_VERSION, describeRpcError, notification, request } from "./jsonrpc.ts";
 import type { RpcError } from "./jsonrpc.ts";
 import type { Inbound, SendOutcome, Transport } from "./transport.ts";
 
@@ -267,7 +267,7 @@ export class McpClient {
         return { result: answer.content ? { action: answer.action, content: answer.content } : { action: answer.action } };
       }
       default:
-        return { error: { code: -32601, message: `zot does not offer ${method}` } };
+        return { error: { code: METHOD_NOT_FOUND, message: `zot does not offer ${method}` } };
     }
   }
 }

@@ -5,7 +5,7 @@
 // session with DELETE.
 import { isObject } from "../ext/protocol.ts";
 import type { JsonObject } from "../ext/protocol.ts";
-import { decodeServerMessage, notification, relatedId } from "./jsonrpc.ts";
+import { METHOD_NOT_FOUND, decodeServerMessage, notification, relatedId } from "./jsonrpc.ts";
 import type { RpcId, RpcNotification, RpcRequest, ServerMessage } from "./jsonrpc.ts";
 import { readSse } from "./sse.ts";
 import type { Inbound, SendOptions, SendOutcome, ServerRequestHandler, Transport } from "./transport.ts";
@@ -21,7 +21,7 @@ const SENTINEL = "=?base64?";
 export class HttpTransport implements Transport {
   readonly kind = "http" as const;
   onNotification: (n: Inbound) => void = () => {};
-  onRequest: ServerRequestHandler = async () => ({ error: { code: -32601, message: "method not found" } });
+  onRequest: ServerRequestHandler = async () => ({ error: { code: METHOD_NOT_FOUND, message: "method not found" } });
   onWarning: (text: string) => void = () => {};
   readonly ended: Promise<string>;
   private end!: (why: string) => void;

@@ -8,7 +8,6 @@ export type RpcError = { code: number; message: string; data?: Json };
 
 export type RpcRequest = { jsonrpc: "2.0"; id: RpcId; method: string; params?: JsonObject };
 export type RpcNotification = { jsonrpc: "2.0"; method: string; params?: JsonObject };
-export type RpcResponse = { jsonrpc: "2.0"; id: RpcId; result: JsonObject } | { jsonrpc: "2.0"; id: RpcId; error: RpcError };
 
 export type ServerMessage =
   | { kind: "response"; id: RpcId; result: JsonObject }
@@ -16,9 +15,7 @@ export type ServerMessage =
   | { kind: "notification"; method: string; params: JsonObject }
   | { kind: "request"; id: RpcId; method: string; params: JsonObject };
 
-export const PARSE_ERROR = -32700;
 export const METHOD_NOT_FOUND = -32601;
-export const INVALID_PARAMS = -32602;
 /** 2026-07-28: the codes -32020…-32099 are the spec's own; these three identify a modern server. */
 export const HEADER_MISMATCH = -32020;
 export const MISSING_CLIENT_CAPABILITY = -32021;

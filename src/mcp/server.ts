@@ -115,7 +115,7 @@ export class McpServer {
     log.line(`starting MCP server ${this.name} (${t.kind === "stdio" ? [t.command, ...t.args].join(" ") : t.url}) at ${new Date().toISOString()}`);
     const transport: Transport =
       t.kind === "stdio"
-        ? new StdioTransport({ name: this.name, command: t.command, args: t.args, env: t.env, cwd: t.cwd, home: this.deps.home, log, graceMs: this.deps.graceMs, killAfterMs: this.deps.killAfterMs })
+        ? new StdioTransport({ command: t.command, args: t.args, env: t.env, cwd: t.cwd, home: this.deps.home, log, graceMs: this.deps.graceMs, killAfterMs: this.deps.killAfterMs })
         : new HttpTransport({ url: t.url, headers: t.headers });
     this.transport = transport;
     transport.onWarning = (w) => this.warn(w);

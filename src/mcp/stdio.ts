@@ -7,12 +7,11 @@ import { describeExit, extensionEnv, signalGroup, spawnExtension } from "../ext/
 import type { ChildProcess } from "../ext/process.ts";
 import type { JsonObject } from "../ext/protocol.ts";
 import { WriteQueue } from "../ext/queue.ts";
-import { decodeServerMessage, notification, relatedId } from "./jsonrpc.ts";
+import { METHOD_NOT_FOUND, decodeServerMessage, notification, relatedId } from "./jsonrpc.ts";
 import type { RpcNotification, RpcRequest } from "./jsonrpc.ts";
 import type { Inbound, SendOptions, SendOutcome, ServerRequestHandler, Transport } from "./transport.ts";
 
 export type StdioSpec = {
-  name: string;
   command: string;
   args: string[];
   /** Added to zot's environment (already `${VAR}`-expanded). */
@@ -40,7 +39,7 @@ let exitGuard = false;
 export class StdioTransport implements Transport {
   readonly kind = "stdio" as const;
   onNotification: (n: Inbound) => void = () => {};
-  onRequest: ServerRequestHandler = async () => ({ error: { code: -32601, message: "method not found" } });
+  onRequest: ServerRequestHandler = async () => ({ error: { code: METHOD_NOT_FOUND, message: "method not found" } });
   onWarning: (text: string) => void = () => {};
   readonly ended: Promise<string>;
   private end!: (why: string) => void;

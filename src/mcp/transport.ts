@@ -1,7 +1,7 @@
 // What the MCP client needs from a transport (stdio or Streamable HTTP). Requests resolve with their
 // answer or with a failure value, never by throwing; the client owns timeouts and retries.
 import type { JsonObject } from "../ext/protocol.ts";
-import type { RpcError, RpcId, RpcNotification, RpcRequest } from "./jsonrpc.ts";
+import type { RpcError, RpcNotification, RpcRequest } from "./jsonrpc.ts";
 
 export type SendOutcome =
   | { ok: true; result: JsonObject }
@@ -43,6 +43,3 @@ export interface Transport {
   setProtocolVersion(version: string): void;
   close(): Promise<void>;
 }
-
-/** Ids are unique per transport; the client allocates them. */
-export type IdSource = () => RpcId;
