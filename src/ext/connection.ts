@@ -52,6 +52,10 @@ export type ConnectionStatus = "starting" | "ready" | "auto_ready" | "failed" | 
 
 export type Reply<F> = { ok: true; frame: F } | { ok: false; kind: "timeout" | "gone" | "cancelled" | "invalid"; error: string };
 
+/** Extension output is parsed in slices of this size, with other I/O let in every READ_BUDGET_MS. */
+const READ_SLICE_BYTES = 16 * 1024;
+const READ_BUDGET_MS = 4;
+
 type Expect = "command_response" | "tool_result" | "event_intercept_response";
 type Pending = {
   expect: Expect;
@@ -240,11 +244,22 @@ export class Connection {
       onOversize: (n) => this.warn(`dropped a ${n}-byte line from stdout (limit ${this.cfg.timings.maxLineBytes} bytes)`),
     });
     const reader = stdout.getReader();
+    // A read that is already buffered resolves as a microtask, so a flooding extension would never
+    // let the event loop reach the user's keys: after a few ms of parsing, other I/O gets a turn.
+    let since = performance.now();
+    const breathe = async () => {
+      if (performance.now() - since < READ_BUDGET_MS) return;
+      await new Promise((resolve) => setImmediate(resolve));
+      since = performance.now();
+    };
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        lines.push(value);
+        for (let at = 0; at < value.length; at += READ_SLICE_BYTES) {
+          lines.push(value.length <= READ_SLICE_BYTES ? value : value.subarray(at, at + READ_SLICE_BYTES));
+          await breathe();
+        }
       }
       lines.end();
     } catch {
@@ -315,7 +330,7 @@ export class Connection {
       }
       case "register_tool": {
         this.registrationFrame();
-        const checked = checkTool(f);
+        const checked = checkTool(f, ext);
         if (checked.warning) this.warn(checked.warning);
         if (!checked.ok) return;
         this.tools.push(checked.tool);

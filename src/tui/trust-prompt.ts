@@ -49,11 +49,13 @@ function answerFor(k: Key): TrustAnswer | "trust" | null {
   return null;
 }
 
-function readAnswer(): Promise<TrustAnswer | "trust"> {
+/** Shows `question` and reads one answer key. Raw mode comes first, so a key typed early is not echoed. */
+function readAnswer(question: string): Promise<TrustAnswer | "trust"> {
   const term = new Terminal(process.stdin, process.stdout);
   const unhook = installRestoreHandlers(term);
   const decoder = new KeyDecoder();
   term.enter({ altScreen: false });
+  term.write(question);
   return new Promise((resolveAnswer) => {
     let escTimer: ReturnType<typeof setTimeout> | null = null;
     const done = (a: TrustAnswer | "trust") => {
@@ -90,8 +92,7 @@ export async function askTrust(home: string, cwd: string): Promise<TrustAnswer> 
   const found = await discover({ extPaths: [], noExt: false, cwd, home, trust: "store" });
   const pending = found.filter((e) => e.status === "untrusted" && e.manifest !== null);
   if (pending.length === 0) return "trusted";
-  process.stdout.write(trustQuestion(cwd, pending));
-  const answer = await readAnswer();
+  const answer = await readAnswer(trustQuestion(cwd, pending));
   if (answer !== "trust") {
     process.stdout.write(answer === "skip" ? "running without project extensions\n" : "quit\n");
     return answer;

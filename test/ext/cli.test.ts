@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { appendFileSync, chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setEnabled } from "../../src/ext/cli/toggle.ts";
+import { trustDir } from "../../src/ext/trust.ts";
 import { parseGitSource } from "../../src/ext/cli/install.ts";
 import { cli, DISCOVERY, discoveryCopy, tempDir, removeTempDirs } from "./cli-helpers.ts";
 import { waitFor } from "../helpers/wait.ts";
@@ -221,8 +222,8 @@ describe("zot ext install", () => {
     const home = tempDir();
     const r = await cli(["install", `file://${join(home, "no-such-repo.git")}`], { home, cwd: home });
     expect(r.code).toBe(1);
-    expect(r.err).toContain("git clone");
-    expect(r.err).toMatch(/^zot: [^\n]+\n$/);
+    // One sentence, then git's own words, indented.
+    expect(r.err).toMatch(/^zot: git clone [^\n]+ git said:\n( {2}[^\n]+\n)+$/);
     expect(readdirSync(join(home, "extensions"))).toEqual([]);
   });
 
@@ -326,11 +327,12 @@ describe("zot ext remove", () => {
     expect(existsSync(dir)).toBe(false);
   });
 
-  test("the project copy is found first", async () => {
+  test("in a trusted folder the project copy is found first", async () => {
     const home = tempDir();
     const project = tempDir();
     const local = makeExt(join(project, ".zot", "extensions"), "both");
     const global = makeExt(join(home, "extensions"), "both");
+    trustDir(home, project);
     expect((await cli(["remove", "both", "--yes", "--cwd", project], { home, cwd: home })).code).toBe(0);
     expect(existsSync(local)).toBe(false);
     expect(existsSync(global)).toBe(true);

@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import { ZOT_VERSION } from "../../cli/version.ts";
 import { Host } from "../host.ts";
 import { extensionLogPath } from "../log.ts";
+import { trustMode } from "../trust.ts";
 import type { ExtensionState } from "../types.ts";
 import type { Ctx } from "./context.ts";
 import type { McpDoctorServer } from "../../mcp/cli/doctor.ts";
@@ -43,6 +44,7 @@ export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]
       noExt: opts.noExt,
       cwd: ctx.cwd,
       home: ctx.home,
+      trust: trustMode(false, ctx.env),
       info: { zotVersion: ZOT_VERSION, provider: "", model: "", cwd: ctx.cwd },
     });
     states = host.states();

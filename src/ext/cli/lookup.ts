@@ -2,17 +2,23 @@
 // then the global root, each sorted by directory name, so the answer is the same on every run.
 import { basename } from "node:path";
 import { discover } from "../discovery.ts";
+import { trustMode } from "../trust.ts";
 import type { DiscoveredExtension } from "../types.ts";
 import type { Ctx } from "./context.ts";
 
 export async function installed(ctx: Ctx): Promise<DiscoveredExtension[]> {
-  return discover({ extPaths: [], noExt: false, cwd: ctx.cwd, home: ctx.home });
+  return discover({ extPaths: [], noExt: false, cwd: ctx.cwd, home: ctx.home, trust: trustMode(false, ctx.env) });
 }
 
-/** The first extension whose manifest name (or, for unreadable manifests, directory name) matches. */
+/**
+ * The first extension whose manifest name (or, for unreadable manifests, directory name) matches.
+ * An untrusted project's copy comes last: in a cloned repository, `zot ext disable x` means the
+ * user's own x, not the repository's.
+ */
 export async function findInstalled(ctx: Ctx, name: string): Promise<DiscoveredExtension | null> {
   const wanted = name.toLowerCase();
-  const all = await installed(ctx);
+  const found = await installed(ctx);
+  const all = [...found.filter((e) => e.status !== "untrusted"), ...found.filter((e) => e.status === "untrusted")];
   return (
     all.find((e) => e.name.toLowerCase() === wanted) ??
     all.find((e) => e.manifest === null && basename(e.dir).toLowerCase() === wanted) ??
