@@ -2,6 +2,7 @@
 // results mapped to zot content blocks.
 import { isObject } from "../ext/protocol.ts";
 import type { ContentBlock, Json, JsonObject } from "../ext/protocol.ts";
+import { schemaLimitProblem } from "../ext/schema-limits.ts";
 
 /** A server's tool as zot offers it. */
 export type McpTool = {
@@ -19,10 +20,6 @@ const SAFE = /[^A-Za-z0-9_-]/g;
 const MAX_NAME = 64;
 /** MCP's own rule for tool names (1–128 of A-Z a-z 0-9 _ - .). */
 const MCP_TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-/** A tool schema deeper or larger than this is refused, as a provider would refuse the request. */
-export const MAX_SCHEMA_DEPTH = 32;
-export const MAX_SCHEMA_BYTES = 64 * 1024;
-
 export const MCP_PREFIX = "mcp__";
 
 /** `mcp__<server>__<name>`; over 64 characters it is cut and ends in a short hash of the full name, so it stays unique. */
@@ -38,18 +35,6 @@ export function attribution(server: string): string {
   return `mcp:${server}`;
 }
 
-function depthOf(v: Json, limit: number): number {
-  if (v === null || typeof v !== "object") return 0;
-  let max = 0;
-  const children = Array.isArray(v) ? v : Object.values(v);
-  for (const c of children) {
-    const d = depthOf(c, limit);
-    if (d > max) max = d;
-    if (max >= limit) break;
-  }
-  return max + 1;
-}
-
 /** Checks one entry of `tools/list`; a rejected tool comes back as a warning naming it. */
 export function checkMcpTool(server: string, raw: JsonObject): { ok: true; tool: McpTool } | { ok: false; warning: string } {
   const remote = raw.name;
@@ -61,10 +46,8 @@ export function checkMcpTool(server: string, raw: JsonObject): { ok: true; tool:
   else if (!isObject(s)) return { ok: false, warning: `tool "${remote}" rejected: its inputSchema is not a JSON object` };
   else if (s.type !== undefined && s.type !== "object") return { ok: false, warning: `tool "${remote}" rejected: its inputSchema type must be "object", got ${JSON.stringify(s.type)}` };
   else schema = s.type === undefined ? { type: "object", ...s } : s;
-  const bytes = JSON.stringify(schema).length;
-  if (bytes > MAX_SCHEMA_BYTES) return { ok: false, warning: `tool "${remote}" rejected: its inputSchema is ${bytes} bytes (the limit is ${MAX_SCHEMA_BYTES})` };
-  if (depthOf(schema, MAX_SCHEMA_DEPTH + 1) > MAX_SCHEMA_DEPTH)
-    return { ok: false, warning: `tool "${remote}" rejected: its inputSchema nests deeper than ${MAX_SCHEMA_DEPTH} levels` };
+  const problem = schemaLimitProblem(schema);
+  if (problem) return { ok: false, warning: `tool "${remote}" rejected: its inputSchema ${problem}` };
   const title = typeof raw.title === "string" ? raw.title : "";
   const description = typeof raw.description === "string" ? raw.description : title;
   const annotations = isObject(raw.annotations) ? raw.annotations : {};

@@ -41,7 +41,7 @@ for (const { era, script, version } of ERAS) {
       const [st] = h.serverStates();
       expect(st).toMatchObject({ status: "ready", era, protocolVersion: version, transport: "stdio" });
       const names = h.tools().map((t) => t.name);
-      // Ten valid tools over pages of four; the dotted name is made safe, the array schema is refused.
+      // Ten valid tools over pages of four; the dotted name is made safe, the array and the too-deep schemas are refused.
       expect(names).toEqual([
         "mcp__fx__echo",
         "mcp__fx__add",
@@ -54,7 +54,8 @@ for (const { era, script, version } of ERAS) {
         "mcp__fx__whereami",
         "mcp__fx__dotted_name",
       ]);
-      expect(st.warnings.join("\n")).toContain('tool "bad-schema" rejected');
+      expect(st.warnings).toContain('tool "bad-schema" rejected: its inputSchema type must be "object", got "array"');
+      expect(st.warnings).toContain('tool "deep" rejected: its inputSchema is nested more than 64 levels deep');
       expect(h.tools().every((t) => t.extension === "mcp:fx" && t.active)).toBe(true);
       const seen = fixtureLog(logFile).map((e) => e.method);
       if (era === "legacy") expect(seen).toContain("initialize");
