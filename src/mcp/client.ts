@@ -61,6 +61,7 @@ export class McpClient {
   capabilities: JsonObject = {};
   instructions = "";
   private nextId = 0;
+  private deadline = 0;
   private readonly capabilitiesSent: JsonObject;
 
   constructor(
@@ -73,6 +74,7 @@ export class McpClient {
 
   /** Probes and negotiates; the error is a sentence about what the server did. */
   async connect(): Promise<{ ok: true } | { ok: false; error: string }> {
+    this.deadline = performance.now() + this.opts.startupMs;
     const remembered = this.opts.remembered;
     if (remembered?.era === "legacy") {
       const r = await this.initialize();
@@ -89,7 +91,7 @@ export class McpClient {
   private async discover(): Promise<{ kind: "modern" } | { kind: "legacy" } | { kind: "failed"; error: string }> {
     this.negotiated = { era: "modern", version: MODERN_VERSION };
     this.transport.setProtocolVersion(MODERN_VERSION);
-    const r = await this.raw("server/discover", {}, { timeoutMs: Math.min(PROBE_MS, this.opts.startupMs) });
+    const r = await this.raw("server/discover", {}, { timeoutMs: Math.min(PROBE_MS, this.left()) });
     if (r.ok) {
       const versions = Array.isArray(r.result.supportedVersions) ? r.result.supportedVersions.filter((v): v is string => typeof v === "string") : [];
       if (versions.length > 0 && !versions.includes(MODERN_VERSION)) {
@@ -119,9 +121,9 @@ export class McpClient {
     const r = await this.raw(
       "initialize",
       { protocolVersion: LEGACY_VERSIONS[0], capabilities: this.capabilitiesSent, clientInfo: { name: "zot", version: ZOT_VERSION } },
-      { timeoutMs: this.opts.startupMs },
+      { timeoutMs: this.left() },
     );
-    if (!r.ok) return { ok: false, error: r.kind === "timeout" ? `no answer to initialize within ${this.opts.startupMs / 1000} s` : `initialize failed: ${r.error}` };
+    if (!r.ok) return { ok: false, error: r.kind === "timeout" ? `no answer to initialize within ${this.opts.startupMs / 1000} s of the start` : `initialize failed: ${r.error}` };
     const version = r.result.protocolVersion;
     if (typeof version !== "string" || !LEGACY_VERSIONS.includes(version))
       return { ok: false, error: `the server answered initialize with protocol version ${JSON.stringify(version)}, which zot does not speak (${LEGACY_VERSIONS.join(", ")})` };
@@ -138,6 +140,11 @@ export class McpClient {
     const meta = isObject(result._meta) ? result._meta : {};
     const info = isObject(result.serverInfo) ? result.serverInfo : isObject(meta["io.modelcontextprotocol/serverInfo"]) ? meta["io.modelcontextprotocol/serverInfo"] : null;
     if (info) this.serverInfo = { name: String(info.name ?? ""), version: String(info.version ?? "") };
+  }
+
+  /** What is left of the start-up time (probe and handshake share it); at least 1 ms. */
+  private left(): number {
+    return Math.max(1, this.deadline - performance.now());
   }
 
   has(capability: "tools" | "prompts" | "resources"): boolean {

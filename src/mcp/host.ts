@@ -49,6 +49,8 @@ export type McpOptions = {
   /** The model's context window (0 when unknown), for deferral. */
   contextWindow?: (info: HostInfo) => Promise<number>;
   env?: Record<string, string | undefined>;
+  /** How long a run waits for servers to start before going on without the slow ones (default: until all are done). */
+  waitMs?: number;
   /** Tests use short shutdown waits. */
   graceMs?: number;
   killAfterMs?: number;
@@ -74,6 +76,8 @@ export class McpHost implements ExtensionHost {
   private formCount = 0;
   private unhookInner: (() => void) | null = null;
   private eras: EraMemory | null = null;
+  /** Servers still starting when the run stopped waiting for them. */
+  private late: string[] = [];
   /** Shadowing sentences already written to a server's warnings. */
   private readonly noted = new Set<string>();
 
@@ -271,9 +275,28 @@ export class McpHost implements ExtensionHost {
     this.config = loadConfig({ files: this.opts.files, none: this.opts.none, cwd: opts.cwd, home: opts.home, env, trusted: this.opts.trusted(opts.home, opts.cwd) });
     this.servers = this.config.servers.map((c) => this.makeServer(c));
     const windowing = this.opts.contextWindow ? this.opts.contextWindow(this.info).then((w) => (this.window = w)) : Promise.resolve(0);
-    // All in parallel: startup waits for the slowest server, not for the sum.
-    await Promise.all([...this.servers.map((s) => s.start()), windowing]);
+    // All in parallel: startup waits for the slowest server, not for the sum — but a run waits at
+    // most `waitMs`; a server still starting then joins the session when it is ready.
+    const servers = this.servers;
+    const all = Promise.all(servers.map((s) => s.start()));
+    let waited = true;
+    const wait = this.opts.waitMs;
+    if (wait === undefined) await all;
+    else {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      waited = await Promise.race([all.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), wait)))]);
+      clearTimeout(timer);
+    }
+    await windowing;
     this.afterStart();
+    if (!waited) {
+      this.late = servers.filter((s) => s.starting).map((s) => s.name);
+      void all.then(() => {
+        if (this.servers !== servers) return;
+        this.afterStart();
+        this.send({ kind: "registry_changed" });
+      });
+    }
   }
 
   private afterStart(): void {
@@ -397,6 +420,10 @@ export class McpHost implements ExtensionHost {
       for (const e of this.config?.errors ?? []) whole(e);
       const skipped = skippedNotice(this.loadOpts?.cwd ?? "", "MCP server lists", this.untrusted().map((path) => ({ name: path, why: "untrusted" as const })));
       if (skipped) whole(skipped);
+    }
+    for (const name of servers === this.servers ? this.late : []) {
+      const s = this.servers.find((x) => x.name === name && x.starting);
+      if (s) whole(`MCP server "${name}" is still starting after ${(this.opts.waitMs ?? 0) / 1000} s; its tools join the session once it is ready (log: ${s.logPath})`);
     }
     for (const s of servers) {
       const st = s.state();

@@ -99,6 +99,10 @@ export class McpServer {
     return this.status === "ready";
   }
 
+  get starting(): boolean {
+    return this.status === "starting";
+  }
+
   get logPath(): string {
     return this.log?.path ?? mcpLogPath(this.deps.home, this.name);
   }

@@ -16,6 +16,9 @@ export type McpRun = {
   interactive: boolean;
 };
 
+/** A run goes on after this long without the servers still starting (npx may be downloading). */
+const RUN_WAIT_MS = 15_000;
+
 export function hasMcpConfig(r: Pick<McpRun, "home" | "cwd" | "files" | "none">): boolean {
   if (r.files.length > 0) return true;
   if (r.none) return false;
@@ -29,6 +32,7 @@ export async function withMcp(inner: ExtensionHost, r: McpRun): Promise<Extensio
     files: r.files.map((f) => resolve(f)),
     none: r.none,
     interactive: r.interactive,
+    waitMs: RUN_WAIT_MS,
     trusted: (home, dir) => r.trust === "all" || (r.trust === "store" && isTrusted(home, dir)),
     contextWindow: async (info: HostInfo) => {
       const { findModel, loadModels } = await import("../agent/catalog.ts");

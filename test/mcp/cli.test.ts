@@ -119,7 +119,7 @@ test("doctor fails with the server's error and its stderr log path", async () =>
   const r = await run(["doctor"]);
   expect(r.code).toBe(1);
   expect(r.out).toContain('  error     the command "definitely-not-a-command-zot" was not found on PATH');
-  expect(r.out).toContain("  error     no answer to initialize within 0.5 s");
+  expect(r.out).toContain("  error     no answer to initialize within 0.5 s of the start");
   expect(r.out).toContain(`  log       ${join(s.home, "logs", "mcp-quiet.log")}`);
   expect(r.out).toEndWith("problems found: 2 MCP server(s) (2 failed)\n");
 });

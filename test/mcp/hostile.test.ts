@@ -4,7 +4,8 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { UiIntent } from "../../src/ext/types.ts";
-import type { McpHost } from "../../src/mcp/host.ts";
+import { Host } from "../../src/ext/host.ts";
+import { McpHost } from "../../src/mcp/host.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { HOSTILE, loadHost, python, scratch, signal, writeList, type Scratch } from "./helpers.ts";
 
@@ -40,8 +41,26 @@ test("a server that never answers fails its start after the startup timeout, nam
   const h = await start("silent", { startupTimeout: 800 });
   const [st] = h.serverStates();
   expect(st.status).toBe("failed");
-  expect(st.error).toBe("no answer to initialize within 0.8 s");
+  expect(st.error).toBe("no answer to initialize within 0.8 s of the start");
   expect(h.tools()).toEqual([]);
+});
+
+test("a run does not wait for a slow server past its limit; the server's tools join once it is ready", async () => {
+  writeList(join(s.home, "mcp.json"), { slow: python(HOSTILE, "slowstart") });
+  host = await loadHost(s, { waitMs: 300 });
+  const intents: UiIntent[] = [];
+  host.onIntent((i) => intents.push(i));
+  expect(host.tools()).toEqual([]);
+  expect(host.serverStates()[0].status).toBe("starting");
+  await waitFor(() => host!.tools().some((t) => t.name === "mcp__slow__echo"));
+  expect(intents.some((i) => i.kind === "registry_changed")).toBe(true);
+});
+
+test("the load report says which servers are still starting", async () => {
+  writeList(join(s.home, "mcp.json"), { slow: python(HOSTILE, "slowstart") });
+  host = new McpHost(new Host(), { files: [], none: false, interactive: false, trusted: () => true, waitMs: 300 });
+  const r = await host.load({ extPaths: [], noExt: true, cwd: s.project, home: s.home, info: { zotVersion: "t", provider: "", model: "", cwd: s.project } });
+  expect(r.errors.map((e) => e.message)).toEqual([`MCP server "slow" is still starting after 0.3 s; its tools join the session once it is ready (log: ${join(s.home, "logs", "mcp-slow.log")}).`]);
 });
 
 test("a flood of notifications does not stop calls from being answered", async () => {
