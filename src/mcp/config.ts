@@ -49,6 +49,8 @@ export type LoadedConfig = {
   untrusted: string[];
   /** Fraction of the context window above which a server's tools are deferred. */
   deferShare: number;
+  /** Values `${VAR}` expanded to (paths aside): tokens, often, so zot masks them wherever it writes a server's state down. */
+  expanded: string[];
 };
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
@@ -76,6 +78,7 @@ export function loadConfig(input: ConfigInput): LoadedConfig {
   }
   const servers: ServerConfig[] = [];
   const errors: string[] = [];
+  const expanded = new Set<string>();
   let deferShare = DEFAULT_DEFER_SHARE;
   let shareSet = false;
   for (const f of files) {
@@ -89,13 +92,13 @@ export function loadConfig(input: ConfigInput): LoadedConfig {
       shareSet = true;
     }
     for (const [name, raw] of Object.entries(read.servers)) {
-      const s = decodeServer(name, raw, f.path, f.source, input);
+      const s = decodeServer(name, raw, f.path, f.source, input, expanded);
       const winner = servers.find((x) => x.name.toLowerCase() === name.toLowerCase() && x.status !== "invalid");
       if (winner && s.status !== "invalid") servers.push({ ...s, status: "shadowed", shadowedBy: `${winner.file} (${winner.source})` });
       else servers.push(s);
     }
   }
-  return { servers, errors, untrusted, deferShare };
+  return { servers, errors, untrusted, deferShare, expanded: [...expanded] };
 }
 
 type ReadFile = { ok: true; doc: JsonObject; servers: JsonObject } | { ok: false; error: string | null };
@@ -122,7 +125,7 @@ export function readServerFile(path: string, required: boolean): ReadFile {
   return { ok: true, doc, servers };
 }
 
-function decodeServer(name: string, raw: unknown, file: string, source: ConfigSource, input: ConfigInput): ServerConfig {
+function decodeServer(name: string, raw: unknown, file: string, source: ConfigSource, input: ConfigInput, expanded: Set<string>): ServerConfig {
   const base: ServerConfig = {
     name,
     source,
@@ -152,7 +155,7 @@ function decodeServer(name: string, raw: unknown, file: string, source: ConfigSo
   }
   const type = raw.type ?? (raw.url !== undefined ? "http" : "stdio");
   const disabled = raw.disabled === true || raw.enabled === false;
-  const expand = (v: string, where: string) => expandVars(v, input.env, where);
+  const expand = (v: string, where: string) => expandVars(v, input.env, where, expanded);
   try {
     if (type === "stdio") {
       if (typeof raw.command !== "string" || raw.command.trim() === "") return invalid(`a stdio server needs a "command"`);
@@ -169,9 +172,9 @@ function decodeServer(name: string, raw: unknown, file: string, source: ConfigSo
       if (typeof raw.url !== "string" || raw.url === "") return invalid(`an http server needs a "url"`);
       const headers = stringMap(raw.headers, "headers");
       if (typeof headers === "string") return invalid(headers);
-      const expanded: Record<string, string> = {};
-      for (const [k, v] of Object.entries(headers)) expanded[k] = expand(v, `headers.${k}`);
-      base.transport = { kind: "http", url: expand(raw.url, "url"), headers: expanded };
+      const expandedHeaders: Record<string, string> = {};
+      for (const [k, v] of Object.entries(headers)) expandedHeaders[k] = expand(v, `headers.${k}`);
+      base.transport = { kind: "http", url: expand(raw.url, "url"), headers: expandedHeaders };
     } else if (type === "sse") {
       return invalid(`the HTTP+SSE transport is deprecated and zot does not speak it; if the server offers Streamable HTTP, use "type": "http"`);
     } else {
@@ -194,11 +197,15 @@ function stringMap(v: unknown, key: string): Record<string, string> | string {
   return out;
 }
 
-/** `${VAR}` and `${VAR:-default}`; an unset variable without a default is an error naming it. */
-export function expandVars(text: string, env: Record<string, string | undefined>, where: string): string {
+/** `${VAR}` and `${VAR:-default}`; an unset variable without a default is an error naming it. Values taken from `env` are added to `found`. */
+export function expandVars(text: string, env: Record<string, string | undefined>, where: string, found?: Set<string>): string {
   return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_m, name: string, fallback: string | undefined) => {
     const v = env[name];
-    if (v !== undefined && v !== "") return v;
+    if (v !== undefined && v !== "") {
+      // A path (${HOME}, ${PWD}) is no secret, and masking it would garble every line naming a file.
+      if (!/^[/.~]/.test(v)) found?.add(v);
+      return v;
+    }
     if (fallback !== undefined) return fallback;
     throw new Error(`${where} uses \${${name}}, which is not set; set it in the environment or give a default as \${${name}:-value}`);
   });

@@ -26,6 +26,7 @@ import type {
 } from "../ext/types.ts";
 import { BUILTIN_TOOLS } from "../ext/protocol.ts";
 import { skippedNotice } from "../ext/trust.ts";
+import { redactSecrets } from "../agent/redact.ts";
 import type { ElicitAnswer, Elicitor } from "./client.ts";
 import { loadConfig } from "./config.ts";
 import type { LoadedConfig } from "./config.ts";
@@ -273,6 +274,10 @@ export class McpHost implements ExtensionHost {
     const opts = this.loadOpts!;
     const env = this.opts.env ?? process.env;
     this.config = loadConfig({ files: this.opts.files, none: this.opts.none, cwd: opts.cwd, home: opts.home, env, trusted: this.opts.trusted(opts.home, opts.cwd) });
+    const base = opts.mask ?? unmasked;
+    const expanded = this.config.expanded;
+    // What ${VAR} expanded to is masked like the run's own secrets in logs, doctor output and errors.
+    this.mask = expanded.length ? (text) => base(redactSecrets(text, expanded)) : base;
     this.servers = this.config.servers.map((c) => this.makeServer(c));
     const windowing = this.opts.contextWindow ? this.opts.contextWindow(this.info).then((w) => (this.window = w)) : Promise.resolve(0);
     // All in parallel: startup waits for the slowest server, not for the sum — but a run waits at

@@ -138,3 +138,20 @@ test("unknown subcommands and wrong arguments are usage errors in the zot ext st
   expect((await run(["remove"])).err).toBe("zot: wrong number of arguments for zot mcp remove; usage: zot mcp remove <name> [--project]\n");
   expect((await run(["--help"])).out).toContain("usage: zot mcp <command> [options]");
 });
+
+test("doctor masks what ${VAR} expanded to (a key in the arguments) in its report and in the server's log", async () => {
+  writeList(join(s.home, "mcp.json"), { keyed: { command: "definitely-not-a-command-zot", args: ["--api-key", "${ZOT_TEST_MCP_KEY}"] } });
+  let out = "";
+  const code = await runMcpCli(["doctor"], {
+    env: { ...process.env, ZOT_HOME: s.home, ZOT_TEST_MCP_KEY: "sk-secret-value-123456" },
+    cwd: s.project,
+    stdout: { write: (t: string) => (out += t) },
+    stderr: { write: () => {} },
+    isTTY: false,
+    stdin: null,
+  });
+  expect(code).toBe(1);
+  expect(out).toContain("definitely-not-a-command-zot --api-key sk-s…[redacted]");
+  expect(out).not.toContain("sk-secret-value-123456");
+  expect(readFileSync(join(s.home, "logs", "mcp-keyed.log"), "utf8")).not.toContain("sk-secret-value-123456");
+});

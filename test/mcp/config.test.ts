@@ -110,3 +110,9 @@ test("deferShare at the top of a list sets the share of the context above which 
   writeList(join(s.home, "mcp.json"), {});
   expect(loadConfig(input()).deferShare).toBe(0.1);
 });
+
+test("values ${VAR} expanded to are collected for masking, paths aside", () => {
+  writeList(join(s.home, "mcp.json"), { a: { command: "srv", args: ["--key", "${KEY}", "--dir", "${HOME}"], env: { T: "${TOKEN}" } } });
+  const c = loadConfig(input({ env: { KEY: "key-1234567890", HOME: "/home/someone", TOKEN: "tok-abcdefgh" } }));
+  expect(c.expanded.sort()).toEqual(["key-1234567890", "tok-abcdefgh"]);
+});
