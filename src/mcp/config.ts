@@ -53,6 +53,11 @@ export type LoadedConfig = {
   expanded: string[];
 };
 
+/** What a server runs, as one line: the command line or the URL. */
+export function targetOf(t: StdioConfig | HttpConfig | null): string {
+  return !t ? "" : t.kind === "stdio" ? [t.command, ...t.args].join(" ") : t.url;
+}
+
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 export const DEFAULT_STARTUP_MS = 30_000;
 export const DEFAULT_DEFER_SHARE = 0.1;

@@ -28,7 +28,7 @@ import { BUILTIN_TOOLS } from "../ext/protocol.ts";
 import { skippedNotice } from "../ext/trust.ts";
 import { redactSecrets } from "../agent/redact.ts";
 import type { ElicitAnswer, Elicitor } from "./client.ts";
-import { loadConfig } from "./config.ts";
+import { loadConfig, targetOf } from "./config.ts";
 import type { LoadedConfig } from "./config.ts";
 import { SEARCH_DESCRIPTION, SEARCH_SCHEMA, SEARCH_TOOL, searchText, shouldDefer } from "./defer.ts";
 import { ElicitForm } from "./elicit.ts";
@@ -313,8 +313,7 @@ export class McpHost implements ExtensionHost {
   private makeServer(config: LoadedConfig["servers"][number]): McpServer {
     const opts = this.loadOpts!;
     const eras = (this.eras ??= new EraMemory(opts.home));
-    const t = config.transport;
-    const target = t ? (t.kind === "stdio" ? [t.command, ...t.args].join(" ") : t.url) : "";
+    const target = targetOf(config.transport);
     const server: McpServer = new McpServer(config, {
       home: opts.home,
       cwd: opts.cwd,

@@ -8,6 +8,7 @@ import { isObject } from "../ext/protocol.ts";
 import type { ContentBlock, Json, JsonObject } from "../ext/protocol.ts";
 import { McpClient } from "./client.ts";
 import type { Answer, Elicitor, Negotiated } from "./client.ts";
+import { targetOf } from "./config.ts";
 import type { ServerConfig } from "./config.ts";
 import { HttpTransport, paramHeaders } from "./http.ts";
 import { StdioTransport } from "./stdio.ts";
@@ -116,7 +117,7 @@ export class McpServer {
     if (!opened.ok) return this.failStart(opened.error);
     const log = opened.log;
     this.log = log;
-    log.line(`starting MCP server ${this.name} (${t.kind === "stdio" ? [t.command, ...t.args].join(" ") : t.url}) at ${new Date().toISOString()}`);
+    log.line(`starting MCP server ${this.name} (${targetOf(t)}) at ${new Date().toISOString()}`);
     const transport: Transport =
       t.kind === "stdio"
         ? new StdioTransport({ command: t.command, args: t.args, env: t.env, cwd: t.cwd, home: this.deps.home, log, graceMs: this.deps.graceMs, killAfterMs: this.deps.killAfterMs })
@@ -168,7 +169,7 @@ export class McpServer {
       source: this.config.source,
       file: this.config.file,
       transport: t?.kind ?? null,
-      target: this.deps.mask(t ? (t.kind === "stdio" ? [t.command, ...t.args].join(" ") : t.url) : ""),
+      target: this.deps.mask(targetOf(t)),
       status: this.status,
       error: this.error === null ? null : this.deps.mask(this.error),
       era: this.client?.negotiated?.era ?? null,

@@ -154,4 +154,7 @@ test("doctor masks what ${VAR} expanded to (a key in the arguments) in its repor
   expect(out).toContain("definitely-not-a-command-zot --api-key sk-s…[redacted]");
   expect(out).not.toContain("sk-secret-value-123456");
   expect(readFileSync(join(s.home, "logs", "mcp-keyed.log"), "utf8")).not.toContain("sk-secret-value-123456");
+  let listed = "";
+  await runMcpCli(["list"], { env: { ...process.env, ZOT_HOME: s.home, ZOT_TEST_MCP_KEY: "sk-secret-value-123456" }, cwd: s.project, stdout: { write: (t: string) => (listed += t) }, stderr: { write: () => {} } });
+  expect(listed).toContain("--api-key sk-s…[redacted]");
 });

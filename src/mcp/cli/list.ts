@@ -2,7 +2,8 @@
 // nothing. Project lists of an untrusted folder are named, not read.
 import type { Ctx } from "../../ext/cli/context.ts";
 import { isTrusted, trustMode } from "../../ext/trust.ts";
-import { loadConfig } from "../config.ts";
+import { redactSecrets } from "../../agent/redact.ts";
+import { loadConfig, targetOf } from "../config.ts";
 import type { LoadedConfig, ServerConfig } from "../config.ts";
 
 export type ListedServer = {
@@ -16,26 +17,22 @@ export type ListedServer = {
   shadowed_by: string | null;
 };
 
-export function configFor(ctx: Ctx, files: string[], none: boolean): LoadedConfig {
+function configFor(ctx: Ctx, files: string[], none: boolean): LoadedConfig {
   const mode = trustMode(false, ctx.env);
   return loadConfig({ files, none, cwd: ctx.cwd, home: ctx.home, env: ctx.env, trusted: mode === "all" || isTrusted(ctx.home, ctx.cwd) });
 }
 
-export function targetOf(s: ServerConfig): string {
-  const t = s.transport;
-  return !t ? "" : t.kind === "stdio" ? [t.command, ...t.args].join(" ") : t.url;
-}
-
 export function list(ctx: Ctx, json: boolean): number {
   const cfg = configFor(ctx, [], false);
+  const mask = (text: string) => redactSecrets(text, cfg.expanded);
   const servers: ListedServer[] = cfg.servers.map((s) => ({
     name: s.name,
     scope: s.source,
     type: s.transport?.kind ?? null,
     state: s.status,
-    target: targetOf(s),
+    target: mask(targetOf(s.transport)),
     file: s.file,
-    error: s.error,
+    error: s.error === null ? null : mask(s.error),
     shadowed_by: s.shadowedBy ?? null,
   }));
   if (json) {
