@@ -127,6 +127,26 @@ describe("print mode", () => {
     expect(JSON.stringify((server.requests[1].body as { messages: unknown }).messages)).toContain("echo: printed");
   });
 
+  test("interceptors guard MCP calls in print mode: a block keeps the call from the server, a rewrite reaches it", async () => {
+    server = startProviderServer({
+      replies: [
+        { kind: "turn", toolCalls: [{ id: "toolu_1", name: "mcp__fx__echo", args: { text: "forbidden" } }, { id: "toolu_2", name: "mcp__nu__echo", args: { text: "t", command: "echo original" } }] },
+        { kind: "turn", text: "finished" },
+      ],
+    });
+    const r = await runZot(["-p", ...anthropic(), "--mcp", list, "-e", join(FIXTURES, "guard"), "go"], {
+      home,
+      env: guard({ intercept: ["tool_call"], block_command: "forbidden", rewrite_from: "echo original", rewrite_to: "echo rewritten" }),
+    });
+    expect(r.stdout).toBe("finished\n");
+    expect(calls().map((c) => c.args)).toEqual([{ text: "t", command: "echo rewritten" }]);
+    const results = jsonLines(readFileSync(sessionFiles(home)[0], "utf8")).filter((l) => (l.message as { role?: string } | undefined)?.role === "toolResult");
+    expect(results.map((l) => [(l.message as { extension: string }).extension, l.intercept])).toEqual([
+      ["mcp:fx", { blocked_by: "guard", reason: 'refused: matches "forbidden"' }],
+      ["mcp:nu", { args: { text: "t", command: "echo rewritten" }, rewritten_by: ["guard"] }],
+    ]);
+  });
+
   test("an MCP prompt is a slash command in print mode", async () => {
     server = startProviderServer({ replies: [{ kind: "turn", text: "reviewed" }] });
     const r = await runZot(["-p", ...anthropic(), "--mcp", list, "/mcp__fx__review src/main.ts"], { home });

@@ -5,6 +5,7 @@ import { afterEach, beforeAll, afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { FIXTURES as AGENT_FIXTURES } from "../e2e/zot.ts";
 import { Tmux } from "../tui/helpers/tmux.ts";
 import { LEGACY, MODERN, writeList } from "./helpers.ts";
 
@@ -34,6 +35,15 @@ test("--no-yolo asks before an MCP tool runs, shows its annotations as the serve
   expect(dialog).toContain("(server says: readOnly)");
   t.keys("1");
   const s = await t.waitFor("mock: tool mcp__fx__echo returned: echo: from the tui", 20_000);
+  expect(s).toContain("[mcp:fx]");
+}, T);
+
+test("an interceptor blocks an MCP call in the TUI and the reason is shown with the attribution", async () => {
+  t = await Tmux.start({ args: ["--mcp", list, "-e", join(AGENT_FIXTURES, "guard")], env: { ZOT_TEST_GUARD: JSON.stringify({ intercept: ["tool_call"], block_command: "forbidden" }) } });
+  await t.waitFor("Ask anything", 20_000);
+  t.type('call mcp__fx__echo {"text":"forbidden"}');
+  t.keys("Enter");
+  const s = await t.waitFor("Blocked by extension guard", 20_000);
   expect(s).toContain("[mcp:fx]");
 }, T);
 
