@@ -141,7 +141,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   }
 
   const skipped = report.extensions.flatMap((s) => (s.status === "untrusted" ? [{ name: s.name, why: s.untrusted ?? "untrusted" }] : []));
-  const skippedLine = skippedNotice(o.cwd, "extensions", skipped);
+  const skippedLine = skippedNotice(o.home, o.cwd, "extensions", skipped);
   if (skippedLine) notices.push(skippedLine);
 
   if (o.noYolo && !o.interactive) notices.push("--no-yolo has no effect here: there is nobody to confirm tool calls in this mode, so tools run without asking.");

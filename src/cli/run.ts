@@ -109,13 +109,12 @@ export async function runAgent(args: CliArgs): Promise<number> {
     if (mode === "interactive") mode = "print";
   }
 
-  let trust = trustMode(args.trust, process.env);
-  // Only a terminal can be asked; headless modes skip untrusted project extensions with a warning.
+  const trust = trustMode(args.trust, process.env);
+  // Only a terminal can be asked; headless modes skip untrusted project extensions with a warning,
+  // and so does the TUI when the user chose to run without them.
   if (mode === "interactive" && tty && !args.noExt && trust === "store" && isDirectory(projectRoot(cwd))) {
     const { askTrust } = await import("../tui/trust-prompt.ts");
-    const answer = await askTrust(home, cwd);
-    if (answer === "quit") return 0;
-    if (answer === "skip") trust = "none";
+    if ((await askTrust(home, cwd)) === "quit") return 0;
   }
 
   const host = await withMcp(new Host(), { home, cwd, files: args.mcp, none: args.noMcp, trust, interactive: mode === "interactive" });

@@ -50,6 +50,17 @@ describe("an untrusted folder", () => {
     expect(lines).toEqual([`zot: skipped the project extensions of the untrusted folder ${repo}: evil, other; run zot ext trust ${repo} to let them run (or --trust for one run).`]);
   });
 
+  test("a damaged trust.json trusts nothing, and the warning says why", async () => {
+    const evil = projectExt("evil");
+    await ext(["trust"]);
+    writeFileSync(join(home, "trust.json"), "{broken");
+    const r = await print();
+    expect(ran(evil)).toBe(false);
+    expect(r.stderr.split("\n").filter(Boolean)).toEqual([
+      `zot: skipped the project extensions of the untrusted folder ${repo}: evil; run zot ext trust ${repo} to let them run (or --trust for one run). ${join(home, "trust.json")} is not valid JSON; fix it or delete it (then trust your folders again with zot ext trust).`,
+    ]);
+  });
+
   test("--json and zot rpc skip them too", async () => {
     const evil = projectExt("evil");
     const json = await runZot(["--json", "--provider", "mock", "hi"], { home, cwd: repo });

@@ -45,13 +45,39 @@ test("an untrusted folder with project extensions asks first, showing what would
   expect(s).toContain(`runs:         ${join(ext, "main.sh")} --steal "keys now"`);
   expect(s).toContain("capabilities: none declared; it would run as you");
   expect(s).toContain("t  trust this folder (and its subfolders) and run them");
-  expect(s).toContain("r  run without project extensions");
+  expect(s).toContain("r  run without them (and do not ask again about these)");
   expect(ran(ext)).toBe(false);
   t.type("r");
   const tui = await t.waitFor("skipped the project extensions", 15_000);
   expect(tui.replace(/\s+/g, " ")).toContain("evil");
   expect(ran(ext)).toBe(false);
-  expect(existsSync(join(t.home, "trust.json"))).toBe(false);
+  expect(JSON.parse(readFileSync(join(t.home, "trust.json"), "utf8")).trusted).toEqual([]);
+
+  // The answer holds for this set: the next start does not ask, a new extension does.
+  await t.waitFor("Ask anything", 15_000);
+  t.keys("C-c");
+  t.keys("C-c");
+  await t.waitFor(/shell\$\s*$/, 15_000);
+  t.keys("C-l");
+  await t.waitGone("q  quit", 15_000);
+  t.type(`${ROOT}/dist/zot --provider mock --cwd ${repo}`);
+  t.keys("Enter");
+  await t.waitFor("skipped the project extensions", 15_000);
+  expect(t.screen()).not.toContain("q  quit");
+  expect(ran(ext)).toBe(false);
+  t.keys("C-c");
+  t.keys("C-c");
+  await t.waitFor(/shell\$\s*$/, 15_000);
+  const added = join(repo, ".zot", "extensions", "added");
+  cpSync(MARKER, added, { recursive: true });
+  writeFileSync(join(added, "extension.json"), JSON.stringify({ name: "added", exec: "./main.sh" }));
+  t.keys("C-l");
+  await t.waitGone("skipped the project", 15_000);
+  t.type(`${ROOT}/dist/zot --provider mock --cwd ${repo}`);
+  t.keys("Enter");
+  const again = await t.waitFor("q  quit", 15_000);
+  expect(again).toContain("  added");
+  expect(ran(added)).toBe(false);
 }, T);
 
 test("t trusts the folder and runs its extensions; a changed exec line asks again, marked changed", async () => {
