@@ -422,7 +422,7 @@ export class McpHost implements ExtensionHost {
     const whole = (message: string) => errors.push({ extension: "mcp", message: message.endsWith(".") ? message : `${message}.`, log: "", source: "mcp" });
     if (servers === this.servers) {
       for (const e of this.config?.errors ?? []) whole(e);
-      const skipped = skippedNotice(this.loadOpts?.cwd ?? "", "MCP server lists", this.untrusted().map((path) => ({ name: path, why: "untrusted" as const })));
+      const skipped = skippedNotice(this.loadOpts?.home ?? "", this.loadOpts?.cwd ?? "", "MCP server lists", this.untrusted().map((path) => ({ name: path, why: "untrusted" as const })));
       if (skipped) whole(skipped);
     }
     for (const name of servers === this.servers ? this.late : []) {
