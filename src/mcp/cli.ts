@@ -11,7 +11,7 @@ const SUBS: Record<string, Sub> = {
   add: {
     usage: "add <name> [--project] [--force] [--env K=V]... -- <command> [args...] | add <name> --url URL [--header K:V]...",
     about: "add a stdio server (after --) or a Streamable HTTP server (--url) to $ZOT_HOME/mcp.json (--project: ./.mcp.json)",
-    spec: { flags: ["--project", "--force"], values: ["--url"], multi: ["--header", "--env"], aliases: { "-H": "--header" } },
+    spec: { flags: ["--project", "--force"], values: ["--url", "--transport"], multi: ["--header", "--env"], aliases: { "-H": "--header", "-e": "--env", "-t": "--transport" } },
     positionals: [1, Number.MAX_SAFE_INTEGER],
   },
   remove: { usage: "remove <name> [--project]", about: "remove a server from $ZOT_HOME/mcp.json (--project: ./.mcp.json)", spec: { flags: ["--project"] }, positionals: [1, 1] },
@@ -64,7 +64,13 @@ export async function runMcpCli(argv: string[], io: CliIo = {}): Promise<number>
       return list(ctx, flag("--json"));
     case "add": {
       const [server, ...command] = args.positionals;
-      return add(ctx, server, { command, url: args.values.get("--url"), headers: args.multi.get("--header") ?? [], env: args.multi.get("--env") ?? [], project: flag("--project"), force: flag("--force") });
+      // Claude Code's spelling, so commands copied from a server's README work: --transport http NAME URL.
+      const transport = args.values.get("--transport");
+      if (transport !== undefined && transport !== "http" && transport !== "stdio")
+        return fail(ctx, `--transport must be http or stdio (got "${transport}"); zot does not speak the deprecated sse transport.`);
+      const byTransport = transport === "http" && args.values.get("--url") === undefined && command.length === 1;
+      const url = byTransport ? command[0] : args.values.get("--url");
+      return add(ctx, server, { command: byTransport ? [] : command, url, headers: args.multi.get("--header") ?? [], env: args.multi.get("--env") ?? [], project: flag("--project"), force: flag("--force") });
     }
     case "remove":
       return remove(ctx, args.positionals[0], flag("--project"));

@@ -38,9 +38,12 @@ test("add writes a stdio server after -- and an HTTP server with --url and --hea
     err: "",
   });
   expect((await run(["add", "remote", "--url", "https://mcp.example.test/mcp", "--header", "Authorization: Bearer ${TOKEN}"])).code).toBe(0);
+  expect((await run(["add", "--transport", "http", "linear", "https://mcp.linear.test/mcp"])).code).toBe(0);
+  expect((await run(["add", "-t", "sse", "old", "https://x.test/sse"])).err).toBe('zot: --transport must be http or stdio (got "sse"); zot does not speak the deprecated sse transport.\n');
   expect(userList().mcpServers).toEqual({
     fs: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"], env: { ROOT: "/tmp" } },
     remote: { type: "http", url: "https://mcp.example.test/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+    linear: { type: "http", url: "https://mcp.linear.test/mcp" },
   });
 });
 
