@@ -1,6 +1,7 @@
 // The stdio transport: the server is a subprocess leading its own process group, newline-delimited
 // JSON-RPC on stdin/stdout, stderr straight into $ZOT_HOME/logs/mcp-<name>.log. Shutdown closes
 // stdin, then SIGTERMs and finally SIGKILLs the group, so nothing it started outlives zot.
+import { resolve } from "node:path";
 import { LineReader, MAX_LINE_BYTES } from "../ext/lines.ts";
 import type { ExtensionLog } from "../ext/log.ts";
 import { describeExit, extensionEnv, signalGroup, spawnExtension } from "../ext/process.ts";
@@ -57,7 +58,8 @@ export class StdioTransport implements Transport {
   async start(): Promise<{ ok: true } | { ok: false; error: string }> {
     const s = this.spec;
     const env = { ...extensionEnv(process.env, { home: s.home, dir: s.cwd, cwd: s.cwd }), ...s.env };
-    const exec = s.command.includes("/") ? s.command : Bun.which(s.command, { PATH: env.PATH ?? "", cwd: s.cwd });
+    // A path is relative to the server's directory; a bare name is looked up on the PATH it gets.
+    const exec = s.command.includes("/") ? resolve(s.cwd, s.command) : Bun.which(s.command, { PATH: env.PATH ?? "", cwd: s.cwd });
     if (!exec) return { ok: false, error: `the command "${s.command}" was not found on PATH` };
     const spawned = spawnExtension({ exec, args: s.args, cwd: s.cwd, env, stderrFd: s.log.fd });
     if (!spawned.ok) return { ok: false, error: `could not start ${s.command}: ${spawned.error}` };

@@ -85,3 +85,9 @@ test("the load report names servers that failed (with their log) and bad lists, 
     },
   ]);
 });
+
+test("a command given as a relative path runs from the server's directory", async () => {
+  writeList(join(s.home, "mcp.json"), { rel: { command: "./legacy_server.py", cwd: join(import.meta.dir, "../fixtures/mcp") } });
+  host = await loadHost(s);
+  expect(host.serverStates()[0]).toMatchObject({ status: "ready", era: "legacy" });
+});
