@@ -62,6 +62,8 @@ export class McpClient {
   instructions = "";
   private nextId = 0;
   private deadline = 0;
+  /** Elicitations waiting for the user; request timeouts wait while there are any. */
+  private asking = 0;
   private readonly capabilitiesSent: JsonObject;
 
   constructor(
@@ -222,6 +224,8 @@ export class McpClient {
       if (opts.timeoutMs <= 0) return;
       const left = Math.min(opts.timeoutMs, MAX_CALL_MS - (performance.now() - started));
       timer = setTimeout(() => {
+        // The user filling in a server's form is not the server being slow.
+        if (this.asking > 0) return arm();
         timedOut = true;
         controller.abort();
       }, Math.max(0, left));
@@ -270,7 +274,13 @@ export class McpClient {
         const mode = params.mode ?? "form";
         if (mode !== "form" || !isObject(params.requestedSchema)) return { result: { action: "decline" } };
         if (!this.opts.elicit) return { result: { action: "decline" } };
-        const answer = await this.opts.elicit(String(params.message ?? ""), params.requestedSchema);
+        this.asking++;
+        let answer: ElicitAnswer;
+        try {
+          answer = await this.opts.elicit(String(params.message ?? ""), params.requestedSchema);
+        } finally {
+          this.asking--;
+        }
         return { result: answer.content ? { action: answer.action, content: answer.content } : { action: answer.action } };
       }
       default:

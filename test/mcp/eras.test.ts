@@ -138,6 +138,18 @@ for (const { era, script, version } of ERAS) {
       }
     });
 
+    test("the time the user takes to answer a form does not count against the call's timeout", async () => {
+      const h = await start(true);
+      const intents: UiIntent[] = [];
+      h.onIntent((i) => intents.push(i));
+      const call = h.callTool("mcp__fx__ask", {}, { signal: signal(), timeoutMs: 300 });
+      const open = await waitFor(() => intents.find((i): i is Extract<UiIntent, { kind: "panel_open" }> => i.kind === "panel_open"));
+      await Bun.sleep(800);
+      for (const ch of "Eve") h.panelKey(open.panel.id, "rune", ch);
+      h.panelKey(open.panel.id, "enter");
+      expect(await call).toMatchObject({ isError: false, content: [{ type: "text", text: "hello Eve" }] });
+    });
+
     test("a tools/list_changed updates the tool set for the next request", async () => {
       const h = await start();
       const intents: UiIntent[] = [];
