@@ -283,6 +283,7 @@ export class McpHost implements ExtensionHost {
     // All in parallel: startup waits for the slowest server, not for the sum — but a run waits at
     // most `waitMs`; a server still starting then joins the session when it is ready.
     const servers = this.servers;
+    this.late = [];
     const all = Promise.all(servers.map((s) => s.start()));
     let waited = true;
     const wait = this.opts.waitMs;
@@ -299,6 +300,12 @@ export class McpHost implements ExtensionHost {
       void all.then(() => {
         if (this.servers !== servers) return;
         this.afterStart();
+        // The start-up notices are long printed: a late server that failed is reported now.
+        for (const s of servers) {
+          const st = s.state();
+          if (this.late.includes(s.name) && st.status === "failed")
+            this.send({ kind: "notify", extension: attribution(s.name), level: "error", message: `MCP server ${s.name} did not start: ${st.error ?? "unknown error"} (log: ${st.log})` });
+        }
         this.send({ kind: "registry_changed" });
       });
     }

@@ -56,6 +56,16 @@ test("a run does not wait for a slow server past its limit; the server's tools j
   expect(intents.some((i) => i.kind === "registry_changed")).toBe(true);
 });
 
+test("a late server that then fails is reported as a note", async () => {
+  writeList(join(s.home, "mcp.json"), { late: { ...python(HOSTILE, "silent"), startupTimeout: 700 } });
+  host = await loadHost(s, { waitMs: 100 });
+  const intents: UiIntent[] = [];
+  host.onIntent((i) => intents.push(i));
+  const note = await waitFor(() => intents.find((i): i is Extract<UiIntent, { kind: "notify" }> => i.kind === "notify"));
+  expect(note).toMatchObject({ extension: "mcp:late", level: "error" });
+  expect(note.message).toStartWith("MCP server late did not start: no answer to initialize within 0.7 s of the start (log: ");
+});
+
 test("the load report says which servers are still starting", async () => {
   writeList(join(s.home, "mcp.json"), { slow: python(HOSTILE, "slowstart") });
   host = new McpHost(new Host(), { files: [], none: false, interactive: false, trusted: () => true, waitMs: 300 });
