@@ -149,6 +149,8 @@ export class McpServer {
       await transport.close();
       return this.failStart(listed.error);
     }
+    // Shut down while it was starting: it must not come alive afterwards.
+    if (this.stopping) return this.failStart("zot shut it down while it was starting");
     this.startupMs = performance.now() - began;
     this.status = "ready";
     this.watch();
