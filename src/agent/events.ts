@@ -25,6 +25,8 @@ export type AgentEvent =
       blocked_by?: string;
       rewritten_by?: string[];
       duration_ms: number;
+      /** An MCP tool's `structuredContent`, as the server sent it. */
+      structured_content?: Json;
     }
   /**
    * The user-visible assistant text after interception. The model's original text is deliberately

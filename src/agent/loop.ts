@@ -225,6 +225,8 @@ type CallOutput = {
   reason?: string;
   resultRewrittenBy?: string[];
   activatedTools?: ToolDeclaration[];
+  /** An MCP tool's `structuredContent`; dropped when an interceptor rewrote or withheld the result. */
+  structured?: Json;
 };
 
 function errorOutput(text: string): CallOutput {
@@ -260,6 +262,7 @@ function recordResult(ctx: LoopContext, call: ToolCallPart, out: CallOutput, sta
   if (out.extension) ev.extension = out.extension;
   if (out.blockedBy) ev.blocked_by = out.blockedBy;
   if (out.resultRewrittenBy?.length) ev.rewritten_by = out.resultRewrittenBy;
+  if (out.structured !== undefined && !out.resultRewrittenBy?.length) ev.structured_content = out.structured;
   ctx.emit(ev);
 }
 
@@ -306,7 +309,7 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
   if (rewrittenBy.length) announce(args, { original_args: call.args, rewritten_by: rewrittenBy });
   else announce(args);
 
-  const preview = builtin ? safePreview(builtin, args) : `${call.name} ${JSON.stringify(args)}`.slice(0, 200);
+  const preview = builtin ? safePreview(builtin, args) : `${call.name} ${JSON.stringify(args)}`.slice(0, 200) + (ext?.note ?? "");
   const approval = await ctx.approve({ id: call.id, name: call.name, preview, args, ...(owner ? { extension: owner } : {}) });
   const rewriteInfo = rewrittenBy.length ? { args, rewrittenBy } : {};
   if (!approval.ok) {
@@ -326,7 +329,7 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
     }
   } else {
     const r = await ctx.host.callTool(call.name, args, { signal, onProgress: progress });
-    out = { content: fromWireContent(r.content), isError: r.isError, extension: r.extension };
+    out = { content: fromWireContent(r.content), isError: r.isError, extension: r.extension, ...(r.structured !== undefined ? { structured: r.structured } : {}) };
     const activated = newlyActivated(ctx, r.activateTools, extTools);
     if (activated.length) out.activatedTools = activated;
   }

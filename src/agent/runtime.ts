@@ -183,7 +183,10 @@ export class Runtime implements AgentRuntime {
     const controller = new AbortController();
     this.controller = controller;
     try {
-      const content: (TextPart | ImagePart)[] = [{ type: "text", text }, ...images];
+      // `@server:uri` mentions of MCP resources: their contents go into the message the model sees.
+      const attached = this.host.attach ? await this.host.attach(text) : { text, errors: [] };
+      for (const message of attached.errors) this.emit({ type: "error", message });
+      const content: (TextPart | ImagePart)[] = [{ type: "text", text: attached.text }, ...images];
       this.record({ role: "user", content, ts: Date.now() });
       this.emit({ type: "user_message", text, images: images.length });
       const cfg = this.cfg;

@@ -175,7 +175,8 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   }
   for (const e of report.errors) {
     const log = e.log && !e.message.includes(e.log) ? ` (log: ${e.log})` : "";
-    notices.push(`Extension ${e.extension} did not load: ${e.message}${log}`);
+    if (e.source !== "mcp") notices.push(`Extension ${e.extension} did not load: ${e.message}${log}`);
+    else notices.push(e.extension === "mcp" ? e.message : `MCP server ${e.extension} did not start: ${e.message}${log}`);
   }
 
   const skipped = report.extensions.flatMap((s) => (s.status === "untrusted" ? [{ name: s.name, why: s.untrusted ?? "untrusted" }] : []));

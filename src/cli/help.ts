@@ -13,6 +13,7 @@ const SECTIONS: [string, [string, string][]][] = [
       ["--mode MODE", "interactive, print, json or rpc (--mode rpc and --rpc are zot rpc)"],
       ["zot ext <command>", "manage extensions (zot ext --help)"],
       ["zot update [--check]", "replace this binary with the latest release (--check: only report)"],
+      ["zot mcp <command>", "manage MCP servers (zot mcp --help)"],
     ],
   ],
   [
@@ -51,6 +52,8 @@ const SECTIONS: [string, [string, string][]][] = [
       ["--no-ext", "skip discovered extensions (--ext paths still load); also --no-extensions"],
       ["--trust", "trust this project for this run: its .zot/extensions load (also ZOT_TRUST_PROJECT=1)"],
       ["--ext-trace FILE", "write every extension frame, both ways, to FILE as JSONL (replaced each run)"],
+      ["--mcp FILE", "use the MCP servers listed in FILE for this run, before the configured ones (repeatable)"],
+      ["--no-mcp", "skip the configured MCP server lists (--mcp files still load)"],
     ],
   ],
   [

@@ -7,6 +7,7 @@ import { zotHome } from "../ext/home.ts";
 import { Host } from "../ext/host.ts";
 import { shutdownOnSignals } from "../ext/signals.ts";
 import { trustMode } from "../ext/trust.ts";
+import { withMcp } from "../mcp/wiring.ts";
 import type { CliArgs } from "./args.ts";
 import { drain, io } from "./output.ts";
 import { hasPipedInput, readPipedPrompt } from "./stdin.ts";
@@ -120,7 +121,7 @@ export async function runAgent(args: CliArgs): Promise<number> {
     if ((await askTrust(home, cwd)) === "quit") return 0;
   }
 
-  const host = new Host();
+  const host = await withMcp(new Host(), { home, cwd, files: args.mcp, none: args.noMcp, trust, interactive: mode === "interactive" });
   // Installed before any extension starts, so a signal at any point still shuts them down. Once a
   // one-shot turn runs, a signal first aborts it (the partial answer is saved, JSON gets its
   // turn_end and done) and waits for that, within a deadline.

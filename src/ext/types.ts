@@ -8,6 +8,7 @@ import type {
   EventName,
   InterceptName,
   InterceptSpec,
+  Json,
   JsonObject,
   NotifyLevel,
   PanelContent,
@@ -87,13 +88,24 @@ export type LoadOptions = DiscoveryInput & {
 };
 
 export type ActiveCommand = { name: string; description: string; extension: string };
-export type ActiveTool = { name: string; description: string; schema: JsonObject; deferred: boolean; active: boolean; extension: string };
+export type ActiveTool = {
+  name: string;
+  description: string;
+  schema: JsonObject;
+  deferred: boolean;
+  active: boolean;
+  extension: string;
+  /** Shown after the call in confirmation previews (an MCP tool's annotations, which are never trusted). */
+  note?: string;
+};
 
 export type ToolCallResult = {
   content: ContentBlock[];
   isError: boolean;
   activateTools: string[];
   extension: string;
+  /** An MCP tool's `structuredContent`, kept for JSON/RPC output. */
+  structured?: Json;
 };
 
 /** `Omit` applied to each member of a union, so the payloads stay discriminated by `event`. */
@@ -146,7 +158,8 @@ export type UiIntent =
 
 export type LoadReport = {
   extensions: ExtensionState[];
-  errors: { extension: string; message: string; log: string }[];
+  /** `source: "mcp"`: an MCP server (named by `extension`) or one of its server lists failed. */
+  errors: { extension: string; message: string; log: string; source?: "mcp" }[];
   /**
    * `traceFile` could not be written: "cannot write the extension trace to <path>: <reason>".
    * Nothing was started or stopped then (`extensions` is empty); the caller should give up.
@@ -200,6 +213,8 @@ export interface ExtensionHost {
   panelResize(panelId: string, width: number, height: number): void;
   /** Subscribe to UI intents; returns the unsubscribe function. */
   onIntent(listener: (intent: UiIntent) => void): () => void;
+  /** Resources mentioned in a prompt (`@server:uri`, MCP) appended to it; absent when no source offers any. */
+  attach?(text: string): Promise<{ text: string; errors: string[] }>;
 }
 
 /** A parsed, validated `extension.json`. `exec` is resolved to an absolute path. */

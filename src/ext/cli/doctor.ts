@@ -7,6 +7,8 @@ import { extensionLogPath } from "../log.ts";
 import { trustMode } from "../trust.ts";
 import type { ExtensionState } from "../types.ts";
 import type { Ctx } from "./context.ts";
+import type { McpDoctorServer } from "../../mcp/cli/doctor.ts";
+import { hasMcpConfig } from "../../mcp/wiring.ts";
 
 export type DoctorStatus = "ready" | "auto_ready" | "failed" | "invalid" | "disabled" | "shadowed" | "theme_only" | "untrusted";
 
@@ -27,12 +29,14 @@ export type DoctorExtension = {
   startup_ms: number | null;
 };
 
-export type DoctorReport = { zot_version: string; home: string; cwd: string; ok: boolean; extensions: DoctorExtension[] };
+export type DoctorReport = { zot_version: string; home: string; cwd: string; ok: boolean; extensions: DoctorExtension[]; mcp_servers?: McpDoctorServer[] };
 
 const MAX_WARNINGS = 100;
 
 export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]; noExt: boolean }): Promise<number> {
   const host = new Host();
+  // MCP servers are extensions too: configured ones start beside the extensions and get their own blocks.
+  const mcp = hasMcpConfig({ home: ctx.home, cwd: ctx.cwd, files: [], none: false }) ? import("../../mcp/cli/doctor.ts").then(async (m) => ({ m, r: await m.mcpReport(ctx, [], false) })) : null;
   let states: ExtensionState[];
   try {
     await host.load({
@@ -48,15 +52,17 @@ export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]
     await host.shutdown();
   }
   const extensions = states.map((s) => doctorEntry(s, ctx.home));
+  const m = await mcp;
   const report: DoctorReport = {
     zot_version: ZOT_VERSION,
     home: ctx.home,
     cwd: ctx.cwd,
-    ok: extensions.every((e) => e.status !== "failed" && e.status !== "invalid"),
+    ok: extensions.every((e) => e.status !== "failed" && e.status !== "invalid") && (!m || m.m.reportOk(m.r)),
     extensions,
+    ...(m ? { mcp_servers: m.r.servers } : {}),
   };
   if (opts.json) ctx.out.write(JSON.stringify(report, null, 2) + "\n");
-  else ctx.out.write(human(report));
+  else ctx.out.write(human(report) + (m ? `\n${m.m.humanReport(m.r)}` : ""));
   return report.ok ? 0 : 1;
 }
 
