@@ -221,7 +221,6 @@ export class Runtime implements AgentRuntime {
   private addUsage(u: Usage): Usage {
     const cost = u.cost || costOf(u, findModel(this.cfg.catalog, this.cfg.providerName, this.cfg.model));
     const usage = { ...u, cost };
-    this.session.usage(usage, this.cfg.providerName, this.cfg.model);
     this.lastContext = u.input + u.cacheRead + u.cacheWrite + u.output;
     const t = this.totals;
     this.totals = {
@@ -231,6 +230,7 @@ export class Runtime implements AgentRuntime {
       cacheWrite: t.cacheWrite + usage.cacheWrite,
       cost: t.cost + usage.cost,
     };
+    this.session.usage(usage, this.totals, this.cfg.providerName, this.cfg.model);
     return { ...this.totals };
   }
 
@@ -296,11 +296,17 @@ export class Runtime implements AgentRuntime {
     if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before switching sessions" };
     const loaded = openSession(path);
     if (!loaded.ok) return loaded;
-    this.history = loaded.session.messages;
-    this.totals = loaded.session.usage;
+    const s = loaded.session;
+    this.history = s.messages;
+    this.totals = s.usage;
     this.lastContext = 0;
-    this.startSession(appendSession(loaded.session.path, this.cfg.secrets));
-    for (const w of loaded.session.warnings) this.emit({ type: "error", message: w });
+    this.startSession(appendSession(s, this.cfg.secrets));
+    for (const w of s.warnings) this.emit({ type: "error", message: w });
+    // The session goes on with the model it last used (its last meta row), as with --continue.
+    if (s.provider && s.model && (s.provider !== this.cfg.providerName || s.model !== this.cfg.model)) {
+      const r = this.setModel(s.provider, s.model);
+      if (!r.ok) this.emit({ type: "error", message: `The session last used ${s.provider}/${s.model}, but zot stays on ${this.cfg.providerName}/${this.cfg.model}: ${r.error}.` });
+    }
     return { ok: true };
   }
 

@@ -140,7 +140,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   let session: SessionWriter;
   if (o.noSession) session = noSession;
   else if (loaded) {
-    session = appendSession(loaded.path, secrets);
+    session = appendSession(loaded, secrets);
     if (loaded.provider !== provider || loaded.model !== model) session.model(provider, model);
   } else session = createSession({ home: o.home, cwd: o.cwd, provider, model, secrets });
 

@@ -78,10 +78,10 @@ export async function runAgent(args: CliArgs): Promise<number> {
   let mode = args.mode;
   const tty = mode === "interactive" && (await isTerminal(1)) && (await isTerminal(0));
   if (args.resume && !(mode === "interactive" && tty)) {
-    const { listSessions } = await import("../agent/session.ts");
+    const { listSessions, sessionSummary } = await import("../agent/session.ts");
     const sessions = listSessions(home, cwd);
     if (sessions.length === 0) io.out(`No sessions for ${cwd}.\n`);
-    for (const s of sessions) io.out(`${s.created}  ${String(s.messages).padStart(4)} messages  ${s.preview.replace(/\s+/g, " ").slice(0, 60)}\n  ${s.path}\n`);
+    for (const s of sessions) io.out(`${s.created.slice(0, 19).replace("T", " ")}  ${sessionSummary(s).slice(0, 100)}\n  ${s.path}\n`);
     return 0;
   }
 

@@ -2,7 +2,7 @@
 // so the commands read as what they do, not how the screen is managed.
 import type { AgentRuntime } from "../agent/runtime-api.ts";
 import { KEYED_PROVIDERS, removeApiKey, saveApiKey, updateConfig } from "../agent/config.ts";
-import { listSessions } from "../agent/session.ts";
+import { listSessions, sessionSummary } from "../agent/session.ts";
 import type { LoadReport } from "../ext/types.ts";
 import type { ModelInfo } from "../agent/provider.ts";
 import { Picker, TextPrompt, type Modal } from "./pickers.ts";
@@ -162,7 +162,7 @@ function sessions(ctx: CommandContext): void {
       title: "Resume session",
       items: list,
       key: (s) => `${s.created} ${s.preview}`,
-      row: (s) => ({ label: s.created.replace("T", " ").slice(0, 16), detail: `${s.messages} msgs · ${s.preview.replace(/\s+/g, " ")}` }),
+      row: (s) => ({ label: s.created.replace("T", " ").slice(0, 16), detail: sessionSummary(s) }),
       onPick: (s) => {
         const r = ctx.runtime.openSession(s.path);
         if (!r.ok) {

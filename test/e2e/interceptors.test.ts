@@ -72,7 +72,8 @@ describe("tool_call interception", () => {
     expect(events.find((e) => e.type === "tool_result")).toMatchObject({ is_error: false, content: [{ type: "text", text: "rewritten" }] });
     const lines = transcript().filter((l) => l.type === "message") as { message: { role: string; content: unknown }; intercept?: unknown }[];
     expect(JSON.stringify(lines.find((l) => l.message.role === "assistant")?.message.content)).toContain("echo original");
-    expect(lines.find((l) => l.message.role === "toolResult")?.intercept).toEqual({ args: { command: "echo rewritten" }, rewritten_by: ["guard"] });
+    const results = lines.find((l) => l.message.role === "tool")?.message.content as { intercept?: unknown }[];
+    expect(results[0].intercept).toEqual({ args: { command: "echo rewritten" }, rewritten_by: ["guard"] });
   });
 
   test("covers extension tools as well as built-ins", async () => {
@@ -206,9 +207,9 @@ describe("tool_result interception", () => {
     expect(jsonLines(r.stdout).find((e) => e.type === "tool_result")).toMatchObject({ content: [{ type: "text", text: "[guard withheld this result]" }], rewritten_by: ["guard"] });
     expect(messagesOf(1)).not.toContain("password=42");
     expect(messagesOf(1)).toContain("[guard withheld this result]");
-    const result = transcript().find((l) => l.type === "message" && (l.message as { role: string }).role === "toolResult") as { message: unknown; intercept: unknown };
+    const result = transcript().find((l) => l.type === "message" && (l.message as { role: string }).role === "tool") as { message: { content: { intercept?: unknown }[] } };
     expect(JSON.stringify(result.message)).toContain("[guard withheld this result]");
-    expect(result.intercept).toEqual({ result_rewritten_by: ["guard"] });
+    expect(result.message.content[0].intercept).toEqual({ result_rewritten_by: ["guard"] });
   });
 
   test("print mode applies tool_call interceptors too", async () => {
