@@ -11,6 +11,7 @@ import type { Provider, ToolSpec } from "./provider.ts";
 import type { PromptOutcome } from "./runtime-api.ts";
 import type { InterceptRecord } from "./session.ts";
 import type { Tool } from "./tool.ts";
+import { messageJson } from "./wire.ts";
 
 export type Approval = { ok: true } | { ok: false; reason: string };
 
@@ -131,7 +132,12 @@ async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], sign
     ...(ctx.maxTokens ? { maxTokens: ctx.maxTokens } : {}),
   };
   let final: AssistantMessage | null = null;
+  let started = false;
   for await (const ev of ctx.provider.stream(request, signal)) {
+    if (!started && (ev.type !== "done" || ev.message.content.length > 0)) {
+      started = true;
+      ctx.emit({ type: "assistant_start" });
+    }
     switch (ev.type) {
       case "text_delta":
         if (!hold) ctx.emit({ type: "text_delta", text: ev.text });
@@ -173,7 +179,7 @@ async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], sign
 async function present(ctx: LoopContext, message: AssistantMessage, held: boolean): Promise<string | null> {
   const text = textOf(message.content);
   let shownText = text;
-  const event: Extract<AgentEvent, { type: "assistant_message" }> = { type: "assistant_message", text };
+  const event: Extract<AgentEvent, { type: "assistant_message" }> = { type: "assistant_message", text, content: [], time: "" };
   let intercept: InterceptRecord | undefined;
   if (text !== "" && (held || ctx.host.hasInterceptor("assistant_message"))) {
     const r: InterceptResult = ctx.host.hasInterceptor("assistant_message") ? await ctx.host.intercept({ event: "assistant_message", text }) : { blocked: false, steps: [] };
@@ -195,9 +201,14 @@ async function present(ctx: LoopContext, message: AssistantMessage, held: boolea
       if (shownText !== "") ctx.emit({ type: "text_delta", text: shownText, held: true });
     }
   }
-  if (message.content.length > 0) ctx.record(message, intercept);
-  if (text === "") return null;
+  if (message.content.length === 0) return null;
+  ctx.record(message, intercept);
+  // Every recorded message is announced, tool calls alone too (the Go zot does); extensions hear of text only.
+  const wire = messageJson(message, intercept);
+  event.content = wire.content as Json[];
+  event.time = wire.time as string;
   ctx.emit(event);
+  if (text === "") return null;
   if (!event.blocked) ctx.host.emit({ event: "assistant_message", text: shownText });
   return shownText;
 }

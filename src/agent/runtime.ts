@@ -6,7 +6,8 @@ import { costOf, findModel, isProviderName } from "./catalog.ts";
 import { resolveCredentials, rememberModel, type Env } from "./config.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
 import { runLoop, type Approval } from "./loop.ts";
-import { emptyUsage, type AssistantMessage, type ImagePart, type Message, type TextPart, type Usage } from "./messages.ts";
+import { emptyUsage, type AssistantMessage, type ImagePart, type Json, type Message, type TextPart, type Usage, type UserMessage } from "./messages.ts";
+import { messageJson } from "./wire.ts";
 import type { ModelInfo, Provider } from "./provider.ts";
 import { createProvider } from "./providers/index.ts";
 import type { AgentRuntime, PromptOutcome } from "./runtime-api.ts";
@@ -165,8 +166,10 @@ export class Runtime implements AgentRuntime {
     this.controller = controller;
     try {
       const content: (TextPart | ImagePart)[] = [{ type: "text", text }, ...images];
-      this.record({ role: "user", content, ts: Date.now() });
-      this.emit({ type: "user_message", text, images: images.length });
+      const message: UserMessage = { role: "user", content, ts: Date.now() };
+      this.record(message);
+      const wire = messageJson(message);
+      this.emit({ type: "user_message", text, images: images.length, content: wire.content as Json[], time: wire.time as string });
       const cfg = this.cfg;
       return await runLoop(
         {

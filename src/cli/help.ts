@@ -57,7 +57,7 @@ const SECTIONS: [string, [string, string][]][] = [
       ["ANTHROPIC_API_KEY", "key for anthropic (checked after --api-key, before auth.json)"],
       ["OPENAI_API_KEY", "key for openai"],
       ["KIMI_API_KEY", "key for kimi (also MOONSHOT_API_KEY)"],
-      ["ZOTCORE_RPC_TOKEN", "zot rpc: the first command must be hello with this token"],
+      ["ZOTCORE_RPC_TOKEN", "zot rpc: commands wait for a hello with this token"],
     ],
   ],
   [

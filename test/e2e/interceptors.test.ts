@@ -168,7 +168,13 @@ describe("assistant_message interception", () => {
     expect(r.stdout).not.toContain("SECRET");
     const deltas = jsonLines(r.stdout).filter((e) => e.type === "text_delta");
     expect(deltas).toEqual([{ type: "text_delta", text: "the key is [redacted]-123", held: true, delta: "the key is [redacted]-123" }]);
-    expect(jsonLines(r.stdout).find((e) => e.type === "assistant_message")).toEqual({ type: "assistant_message", text: "the key is [redacted]-123", rewritten_by: ["guard"] });
+    expect(jsonLines(r.stdout).find((e) => e.type === "assistant_message")).toEqual({
+      type: "assistant_message",
+      text: "the key is [redacted]-123",
+      content: [{ type: "text", text: "the key is [redacted]-123" }],
+      time: expect.any(String),
+      rewritten_by: ["guard"],
+    });
   });
 
   test("block: the user never sees the message and print mode says it was hidden", async () => {
@@ -187,7 +193,7 @@ describe("assistant_message interception", () => {
     expect(r.stdout).not.toContain("FORBIDDEN");
     const events = jsonLines(r.stdout);
     expect(events.some((e) => e.type === "text_delta")).toBe(false);
-    expect(events.find((e) => e.type === "assistant_message")).toEqual({ type: "assistant_message", text: "", blocked: true, blocked_by: "guard", reason: "hidden by guard" });
+    expect(events.find((e) => e.type === "assistant_message")).toEqual({ type: "assistant_message", text: "", content: [], time: expect.any(String), blocked: true, blocked_by: "guard", reason: "hidden by guard" });
     expect(events.at(-1)).toMatchObject({ type: "done", stop: "end_turn", text: "" });
   });
 

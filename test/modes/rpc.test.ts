@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import type { Message } from "../../src/agent/messages.ts";
-import { messageJson, runRpc } from "../../src/modes/rpc.ts";
+import { runRpc } from "../../src/modes/rpc.ts";
+import { messageJson } from "../../src/agent/wire.ts";
 import { capture, mockRuntime } from "./helpers.ts";
 
 async function* lines(...items: string[]): AsyncIterable<Uint8Array> {
@@ -61,8 +62,8 @@ test("errors for bad lines are answered in line order with the good commands aro
     const frames = c.out.trim().split("\n").map((l) => JSON.parse(l));
     expect(frames.map((f) => [f.id ?? null, f.command, f.success])).toEqual([
       [1, "ping", true],
-      [null, null, false],
-      [2, null, false],
+      [null, "", false],
+      [2, "", false],
       [3, "nope", false],
       [4, "ping", true],
     ]);
