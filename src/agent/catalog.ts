@@ -99,7 +99,18 @@ export function costOf(usage: Usage, model: ModelInfo | undefined): number {
 }
 
 const NUMBER_FIELDS = ["contextWindow", "maxTokens", "priceInput", "priceOutput", "priceCacheRead", "priceCacheWrite"] as const;
-const KNOWN_FIELDS = new Set(["provider", "id", "name", "reasoning", "baseUrl", ...NUMBER_FIELDS]);
+/** `input` and `api` are informational in the Go zot's models.json; zot reads past them too. */
+const KNOWN_FIELDS = new Set(["provider", "id", "name", "reasoning", "baseUrl", "input", "api", ...NUMBER_FIELDS]);
+
+/** Provider names the Go zot's models.json may group models under. */
+const GO_PROVIDER_ALIASES: Readonly<Record<string, ProviderName>> = {
+  "openai-codex": "openai",
+  "openai-responses": "openai",
+  "anthropic-messages": "anthropic",
+  moonshot: "kimi",
+  "moonshot-ai": "kimi",
+  "kimi-code": "kimi",
+};
 
 /**
  * The built-in catalog merged with `$ZOT_HOME/models.json`. The file is either an array of model
@@ -127,7 +138,7 @@ export function loadModels(home: string): { models: ModelInfo[]; warnings: strin
   }
   const list = modelList(parsed);
   if (!list) {
-    warnings.push(`${file}: expected an array of models, {"models": [...]} or {"<provider>": [...], …}; using the built-in models only`);
+    warnings.push(`${file}: expected an array of models, {"models": [...]}, {"<provider>": [...], …} or the Go zot's {"providers": {…}}; using the built-in models only`);
     return { models, warnings };
   }
   list.forEach((raw: unknown, i: number) => {
@@ -171,9 +182,19 @@ function modelList(parsed: unknown): unknown[] | undefined {
   if (Array.isArray(parsed)) return parsed;
   if (!isRecord(parsed)) return undefined;
   if (Array.isArray(parsed.models)) return parsed.models;
+  if (isRecord(parsed.providers)) return goModelList(parsed.providers);
   const groups = Object.entries(parsed);
   if (groups.length === 0 || !groups.every(([key, value]) => isProviderName(key) && Array.isArray(value))) return undefined;
   return groups.flatMap(([provider, entries]) => (entries as unknown[]).map((e) => (isRecord(e) && e.provider === undefined ? { provider, ...e } : e)));
+}
+
+/** The Go zot's `{"providers": {"<provider>": {"models": [...]}}}`; an unknown provider's entries fail with a warning each. */
+function goModelList(providers: Record<string, unknown>): unknown[] {
+  return Object.entries(providers).flatMap(([key, group]) => {
+    const provider = GO_PROVIDER_ALIASES[key] ?? key;
+    const entries = isRecord(group) && Array.isArray(group.models) ? group.models : [];
+    return entries.map((e: unknown) => (isRecord(e) && e.provider === undefined ? { provider, ...e } : e));
+  });
 }
 
 type Decoded = { entry: { provider: ProviderName; id: string; fields: Partial<ModelInfo> }; unknown: string[] };

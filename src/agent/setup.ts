@@ -6,7 +6,7 @@ import { Host } from "../ext/host.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { ZOT_VERSION } from "../cli/version.ts";
 import { defaultModel, findModel, isProviderName, loadModels, unknownModelNotice, type ProviderName } from "./catalog.ts";
-import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, readConfig, rememberModel, resolveCredentials, authPath, type Env } from "./config.ts";
+import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, SUBSCRIPTION_NOTE, readConfig, rememberModel, resolveCredentials, authPath, type Env } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
 import { redactSecrets } from "./redact.ts";
 import { appendSession, createSession, latestSession, noSession, openSession, type LoadedSession, type SessionWriter } from "./session.ts";
@@ -82,7 +82,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   if (keyed && !creds.credential) {
     const vars = PROVIDER_ENV_KEYS[provider].join(" or ");
     // A refused auth.json (group/world-readable) is the likely cause; say so in the same breath.
-    const why = creds.warnings.length ? ` ${creds.warnings.join(" ")}` : "";
+    const why = creds.warnings.length ? ` ${creds.warnings.join(" ")}` : auth.subscriptions.includes(provider) ? ` (${authPath(o.home)}: ${provider} is ${SUBSCRIPTION_NOTE}.)` : "";
     return { ok: false, error: `No API key for ${provider}: set ${vars}, pass --api-key, or add the key to ${authPath(o.home)}.${why}` };
   }
 
@@ -158,7 +158,8 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     extensionTools: !o.noTools,
     ...(o.systemPrompt !== undefined ? { systemPrompt: o.systemPrompt } : {}),
     appendSystemPrompt: o.appendSystemPrompt,
-    ...(o.reasoning ? { reasoning: o.reasoning } : {}),
+    // --reasoning, else the one saved in config.json (the Go zot keeps it there).
+    ...((o.reasoning ?? config.values.reasoning) ? { reasoning: o.reasoning ?? config.values.reasoning } : {}),
     maxSteps: o.maxSteps,
     yolo: !o.noYolo,
     session,

@@ -1,7 +1,7 @@
 // Built-in slash commands. Each handler works through `CommandContext` (implemented by the app),
 // so the commands read as what they do, not how the screen is managed.
 import type { AgentRuntime } from "../agent/runtime-api.ts";
-import { KEYED_PROVIDERS, removeApiKey, saveApiKey, updateConfig } from "../agent/config.ts";
+import { KEYED_PROVIDERS, readAuth, removeApiKey, saveApiKey, SUBSCRIPTION_NOTE, updateConfig } from "../agent/config.ts";
 import { listSessions, sessionSummary } from "../agent/session.ts";
 import type { LoadReport } from "../ext/types.ts";
 import type { ModelInfo } from "../agent/provider.ts";
@@ -206,11 +206,12 @@ function theme(ctx: CommandContext, args: string): void {
 }
 
 function login(ctx: CommandContext, args: string): void {
+  const subscriptions = readAuth(ctx.home).subscriptions;
   const ask = (provider: string): void => {
     ctx.openModal(
       new TextPrompt({
         title: `API key for ${provider}`,
-        hint: "paste the key · enter to save · esc to cancel",
+        hint: `${subscriptions.includes(provider) ? `${provider}: ${SUBSCRIPTION_NOTE} · ` : ""}paste the key · enter to save · esc to cancel`,
         secret: true,
         onSubmit: (key) => {
           if (!key) {
@@ -233,7 +234,7 @@ function login(ctx: CommandContext, args: string): void {
       items: [...KEYED_PROVIDERS],
       initial: Math.max(0, KEYED_PROVIDERS.indexOf(ctx.runtime.provider)),
       key: (p) => p,
-      row: (p) => ({ label: p }),
+      row: (p) => ({ label: p, detail: subscriptions.includes(p) ? SUBSCRIPTION_NOTE : "" }),
       onPick: ask,
     }),
   );
