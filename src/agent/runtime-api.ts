@@ -4,6 +4,7 @@ import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
 import type { ImagePart, Message, StopReason, Usage } from "./messages.ts";
 import type { ModelInfo } from "./provider.ts";
 import type { InterceptRecord } from "./session.ts";
+import type { Prompt, TreeNode } from "./session-ops.ts";
 
 export type PromptOutcome = { stop: StopReason; text: string; error?: string; blocked?: { extension: string; reason: string } };
 
@@ -44,6 +45,16 @@ export interface AgentRuntime {
   reloadExtensions(name?: string): Promise<LoadReport>;
   /** Resume another transcript of this cwd. */
   openSession(path: string): { ok: true } | { ok: false; error: string };
+  /** `/session export [path]`: a portable `.zotsession` copy of this session (session-ops.ts). */
+  exportSession(dest?: string): { ok: true; path: string } | { ok: false; error: string };
+  /** `/session import <path>`: copies a session into this cwd's sessions and switches to it. */
+  importSession(source: string): { ok: true; path: string } | { ok: false; error: string };
+  /** This session's prompts, for the fork picker. */
+  sessionPrompts(): { ok: true; prompts: Prompt[] } | { ok: false; error: string };
+  /** Forks this session before prompt `index` and switches to the branch; `text` is that prompt. */
+  forkSession(index: number): { ok: true; path: string; text: string } | { ok: false; error: string };
+  /** The sessions of this cwd by parent and child (the current one marked). */
+  sessionTree(): TreeNode[];
   /** Every known secret (API keys, the RPC token): masked in whatever is shown or logged. */
   readonly secrets: readonly string[];
   /** Shuts extensions down and flushes the transcript. */

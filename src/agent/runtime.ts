@@ -1,6 +1,7 @@
 // The agent runtime: one conversation with one provider, its transcript, its tools and the extension
 // host. Modes (print, JSON, RPC, TUI) drive it through `AgentRuntime`; `createRuntime` in setup.ts
 // wires it from the command line.
+import { existsSync } from "node:fs";
 import type { ExtensionHost, InvokeResult, LoadReport, UiIntent } from "../ext/types.ts";
 import { costOf, findModel, isProviderName } from "./catalog.ts";
 import { resolveCredentials, rememberModel, type Env } from "./config.ts";
@@ -13,6 +14,7 @@ import { createProvider } from "./providers/index.ts";
 import type { AgentRuntime, PromptOutcome } from "./runtime-api.ts";
 import { interceptOf, noteIntercept } from "./intercepts.ts";
 import { appendSession, createSession, noSession, openSession, summaryMessage, type InterceptRecord, type SessionWriter } from "./session.ts";
+import { exportSession, forkSession, importSession, sessionPrompts, sessionTree, type Prompt, type TreeNode } from "./session-ops.ts";
 import { discoverSkills } from "./skills.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import type { Tool } from "./tool.ts";
@@ -311,6 +313,48 @@ export class Runtime implements AgentRuntime {
       if (!r.ok) this.emit({ type: "error", message: `The session last used ${s.provider}/${s.model}, but zot stays on ${this.cfg.providerName}/${this.cfg.model}: ${r.error}.` });
     }
     return { ok: true };
+  }
+
+  exportSession(dest?: string): { ok: true; path: string } | { ok: false; error: string } {
+    const path = this.currentTranscript();
+    if (typeof path !== "string") return path;
+    return exportSession(path, dest);
+  }
+
+  importSession(source: string): { ok: true; path: string } | { ok: false; error: string } {
+    if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before switching sessions" };
+    const r = importSession(source, this.cfg.home, this.cwd);
+    if (!r.ok) return r;
+    const opened = this.openSession(r.path);
+    return opened.ok ? r : opened;
+  }
+
+  sessionPrompts(): { ok: true; prompts: Prompt[] } | { ok: false; error: string } {
+    const path = this.currentTranscript();
+    if (typeof path !== "string") return path;
+    return sessionPrompts(path);
+  }
+
+  forkSession(index: number): { ok: true; path: string; text: string } | { ok: false; error: string } {
+    if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before forking" };
+    const path = this.currentTranscript();
+    if (typeof path !== "string") return path;
+    const r = forkSession(path, index, this.cfg.home, this.cwd);
+    if (!r.ok) return r;
+    const opened = this.openSession(r.path);
+    return opened.ok ? r : opened;
+  }
+
+  sessionTree(): TreeNode[] {
+    return sessionTree(this.cfg.home, this.cwd, this.session.path);
+  }
+
+  /** The transcript file, once it exists (it appears with the first message). */
+  private currentTranscript(): string | { ok: false; error: string } {
+    const path = this.session.path;
+    if (path === null) return { ok: false, error: "this run keeps no session (--no-session)" };
+    if (this.history.length === 0 || !existsSync(path)) return { ok: false, error: "this session has no messages yet" };
+    return path;
   }
 
   async compact(): Promise<{ ok: boolean; error?: string; summary?: string }> {

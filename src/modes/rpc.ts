@@ -4,6 +4,7 @@
 import type { AgentRuntime } from "../agent/runtime-api.ts";
 import type { ImagePart } from "../agent/messages.ts";
 import { messagesJson } from "../agent/wire.ts";
+import type { TreeNode } from "../agent/session-ops.ts";
 import type { Json, JsonObject } from "../ext/protocol.ts";
 import { isObject } from "../ext/protocol.ts";
 import { LineReader } from "../ext/lines.ts";
@@ -39,6 +40,10 @@ const COMMANDS = [
   "command",
   "reload_extensions",
   "get_extensions",
+  "session_export",
+  "session_import",
+  "session_fork",
+  "get_session_tree",
 ] as const;
 
 export async function runRpc(runtime: AgentRuntime, opts: RpcOptions): Promise<number> {
@@ -233,6 +238,25 @@ class RpcServer {
         const report: DoctorReport = { zot_version: ZOT_VERSION, home: this.opts.home, cwd: rt.cwd, ok: extensions.every((e) => e.status !== "failed" && e.status !== "invalid"), extensions };
         return { data: report };
       }
+      case "session_export": {
+        if (b.path !== undefined && typeof b.path !== "string") return { error: `session_export: "path" must be a string` };
+        const r = rt.exportSession(typeof b.path === "string" ? b.path : undefined);
+        return r.ok ? { data: { path: r.path } } : { error: r.error };
+      }
+      case "session_import": {
+        if (this.busy()) return { error: "agent is busy; send abort and wait for done, then retry" };
+        if (typeof b.path !== "string" || b.path.trim() === "") return { error: `session_import needs a string "path"` };
+        const r = rt.importSession(b.path);
+        return r.ok ? { data: { session: r.path } } : { error: r.error };
+      }
+      case "session_fork": {
+        if (this.busy()) return { error: "agent is busy; send abort and wait for done, then retry" };
+        if (typeof b.message !== "number" || !Number.isInteger(b.message) || b.message < 0) return { error: `session_fork needs "message": the index (from 0) of a user message to fork before` };
+        const r = rt.forkSession(b.message);
+        return r.ok ? { data: { session: r.path, text: r.text } } : { error: r.error };
+      }
+      case "get_session_tree":
+        return { data: { sessions: rt.sessionTree().map(treeJson) } };
       default:
         return { error: `unknown command "${req.type}" (known: ${COMMANDS.join(", ")})` };
     }
@@ -316,4 +340,9 @@ function decodeImages(v: Json | undefined): ImagePart[] | string {
     out.push({ type: "image", mimeType: mime, data: img.data });
   }
   return out;
+}
+
+function treeJson(n: TreeNode): JsonObject {
+  const s = n.session;
+  return { id: s.id, path: s.path, parent: s.parent, fork_point: s.forkPoint, preview: s.preview, title: s.title, messages: s.messages, model: s.model, current: n.current, children: n.children.map(treeJson) };
 }
