@@ -11,6 +11,10 @@ import { themeNames } from "./theme.ts";
 import { BUILTIN_COMMANDS, type SlashItem } from "./slash.ts";
 import { withLog } from "./load-errors.ts";
 import { PROBE_TIMEOUT_MS, probeKey, probeRequest } from "./login-probe.ts";
+import { sessionCommand } from "./session-commands.ts";
+
+/** The Go zot's canned /study prompt, word for word. */
+const STUDY_PROMPT = "Read and understand everything in the current directory.";
 
 const RELOAD_STATUS_MS = 5000;
 
@@ -30,6 +34,10 @@ export interface CommandContext {
   busyWhile(label: string, work: (signal: AbortSignal) => Promise<void>): Promise<void>;
   /** Rebuilds the chat from the runtime's messages (after /sessions or /compact). */
   reloadChat(): void;
+  /** Puts text in the editor (a forked prompt to edit and send again). */
+  setEditor(text: string): void;
+  /** Sends a prompt as if typed (queued while a turn runs). */
+  submit(text: string): void;
   /** Forgets the chat, notes, queue and extension load errors (after /clear). */
   clearChat(): void;
   /** Records extension load errors as error lines that stay until a successful reload or /clear. */
@@ -75,6 +83,11 @@ export async function runBuiltin(ctx: CommandContext, name: string, args: string
       return login(ctx, args);
     case "logout":
       return logout(ctx, args);
+    case "session":
+      return sessionCommand(ctx, args);
+    case "study":
+      ctx.submit(STUDY_PROMPT);
+      return;
   }
 }
 

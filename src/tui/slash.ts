@@ -11,6 +11,8 @@ export const BUILTIN_COMMANDS: readonly SlashItem[] = [
   { name: "help", description: "keys and commands", extension: null },
   { name: "model", description: "switch provider/model", extension: null },
   { name: "sessions", description: "resume a session of this directory", extension: null },
+  { name: "session", description: "export [path] · import <path> · fork · tree", extension: null },
+  { name: "study", description: "read and understand everything in this directory", extension: null },
   { name: "clear", description: "start a fresh session", extension: null },
   { name: "compact", description: "summarise the conversation into one message", extension: null },
   { name: "reload-ext", description: "reload extensions (all, or one by name)", extension: null },
