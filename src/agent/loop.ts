@@ -12,6 +12,7 @@ import type { PromptOutcome } from "./runtime-api.ts";
 import type { InterceptRecord } from "./session.ts";
 import type { Tool } from "./tool.ts";
 import { messageJson } from "./wire.ts";
+import { jailRefusal } from "./jail.ts";
 
 export type Approval = { ok: true } | { ok: false; reason: string };
 
@@ -38,6 +39,8 @@ export interface LoopContext {
   addUsage(usage: Usage): Usage;
   /** Resolves at once in yolo mode; otherwise asks the user (and emits the confirmation events). */
   approve(req: ConfirmRequest): Promise<Approval>;
+  /** The /jail root when the built-in tools are confined to it; absent or null when not jailed. */
+  jail?(): string | null;
 }
 
 type Outcome = PromptOutcome & { steps: number };
@@ -314,7 +317,10 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
 
   let out: CallOutput;
   const progress = (text: string) => ctx.emit({ type: "tool_progress", id: call.id, name: call.name, text });
-  if (builtin) {
+  const root = builtin ? (ctx.jail?.() ?? null) : null;
+  const refusal = builtin && root !== null ? jailRefusal(builtin.name, args, ctx.cwd, root) : null;
+  if (refusal !== null) out = errorOutput(refusal);
+  else if (builtin) {
     try {
       const r = await builtin.execute(args, { cwd: ctx.cwd, signal, progress, home: ctx.home });
       out = { content: r.content, isError: r.isError };

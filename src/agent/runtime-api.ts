@@ -17,6 +17,10 @@ export interface AgentRuntime {
   readonly sessionPath: string | null;
   readonly busy: boolean;
   yolo: boolean;
+  /** The directory /jail confines the built-in file tools to, or null when not jailed. */
+  readonly jail: string | null;
+  /** /jail and /unjail; returns the root (symlinks resolved) or null. */
+  setJail(on: boolean): string | null;
   subscribe(listener: (event: AgentEvent) => void): () => void;
   /**
    * Extension UI intents for the interactive mode. Intents sent before anyone listened (e.g. a

@@ -16,6 +16,7 @@ import { interceptOf, noteIntercept } from "./intercepts.ts";
 import { appendSession, createSession, noSession, openSession, summaryMessage, type InterceptRecord, type SessionWriter } from "./session.ts";
 import { exportSession, forkSession, importSession, sessionPrompts, sessionTree, type Prompt, type TreeNode } from "./session-ops.ts";
 import { discoverSkills } from "./skills.ts";
+import { jailRoot } from "./jail.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import type { Tool } from "./tool.ts";
 
@@ -70,6 +71,8 @@ export class Runtime implements AgentRuntime {
   private approvedTools = new Set<string>();
   private unhookIntents: () => void;
   private closed: Promise<void> | null = null;
+  /** /jail: the root the built-in file tools are confined to, or null. */
+  private jailedAt: string | null = null;
 
   constructor(cfg: RuntimeConfig) {
     this.cfg = cfg;
@@ -97,6 +100,16 @@ export class Runtime implements AgentRuntime {
   }
   get busy(): boolean {
     return this.controller !== null;
+  }
+  get jail(): string | null {
+    return this.jailedAt;
+  }
+
+  setJail(on: boolean): string | null {
+    this.jailedAt = on ? jailRoot(this.cwd) : null;
+    // Extensions see it in hello_ack (on load and reload) and in every tool_call frame.
+    this.host.setInfo({ jail: this.jailedAt ?? undefined });
+    return this.jailedAt;
   }
 
   subscribe(listener: (event: AgentEvent) => void): () => void {
@@ -190,6 +203,7 @@ export class Runtime implements AgentRuntime {
           emit: (e) => this.emit(e),
           addUsage: (u) => this.addUsage(u),
           approve: (req) => this.approve(req),
+          jail: () => this.jailedAt,
         },
         controller.signal,
       );

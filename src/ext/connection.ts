@@ -297,6 +297,7 @@ export class Connection {
       extension_dir: this.dir,
       data_dir: this.dir,
       capabilities: [...HOST_CAPABILITIES],
+      ...(info.jail ? { jail: { root: info.jail } } : {}),
     });
     this.maxTimer = setTimeout(() => this.complete("auto_ready"), this.cfg.timings.readyMaxMs);
   }

@@ -162,9 +162,12 @@ export type HelloAckFrame = {
   extension_dir: string;
   data_dir: string;
   capabilities: string[];
+  /** Present while /jail confines zot's built-in file tools to `root` (a guardrail; extensions may follow it). */
+  jail?: { root: string };
 };
 export type CommandInvokedFrame = { type: "command_invoked"; id: string; name: string; args: string };
-export type ToolCallFrame = { type: "tool_call"; id: string; name: string; args: JsonObject };
+/** `jail`: present while /jail is on, as in `hello_ack`. */
+export type ToolCallFrame = { type: "tool_call"; id: string; name: string; args: JsonObject; jail?: { root: string } };
 export type EventFrame =
   | { type: "event"; event: "session_start" }
   | { type: "event"; event: "turn_start"; step: number }

@@ -549,6 +549,7 @@ class App implements CommandContext {
           busyLabel: this.turn?.label ?? "",
           extensions: extensionCounts(this.runtime.host.states()),
           yolo: this.runtime.yolo,
+          jailed: this.runtime.jail !== null,
         },
         width,
         style,

@@ -12,6 +12,7 @@ import { BUILTIN_COMMANDS, type SlashItem } from "./slash.ts";
 import { withLog } from "./load-errors.ts";
 import { PROBE_TIMEOUT_MS, probeKey, probeRequest } from "./login-probe.ts";
 import { sessionCommand } from "./session-commands.ts";
+import { jailCommand } from "./jail-command.ts";
 
 /** The Go zot's canned /study prompt, word for word. */
 const STUDY_PROMPT = "Read and understand everything in the current directory.";
@@ -88,6 +89,9 @@ export async function runBuiltin(ctx: CommandContext, name: string, args: string
     case "study":
       ctx.submit(STUDY_PROMPT);
       return;
+    case "jail":
+    case "unjail":
+      return jailCommand(ctx, name === "jail");
   }
 }
 

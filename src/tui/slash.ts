@@ -13,6 +13,8 @@ export const BUILTIN_COMMANDS: readonly SlashItem[] = [
   { name: "sessions", description: "resume a session of this directory", extension: null },
   { name: "session", description: "export [path] · import <path> · fork · tree", extension: null },
   { name: "study", description: "read and understand everything in this directory", extension: null },
+  { name: "jail", description: "confine read/write/edit to this directory (a guardrail, not a sandbox)", extension: null },
+  { name: "unjail", description: "lift /jail", extension: null },
   { name: "clear", description: "start a fresh session", extension: null },
   { name: "compact", description: "summarise the conversation into one message", extension: null },
   { name: "reload-ext", description: "reload extensions (all, or one by name)", extension: null },

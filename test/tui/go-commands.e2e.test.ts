@@ -1,8 +1,9 @@
 // The Go zot's session and workspace commands in a real terminal.
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { Tmux } from "./helpers/tmux.ts";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { ROOT, Tmux } from "./helpers/tmux.ts";
 
 let t: Tmux | null = null;
 afterEach(() => {
@@ -81,4 +82,27 @@ test("/study sends the Go zot's canned prompt", async () => {
   await t.waitFor(READY);
   send(t, "/study");
   await t.waitFor("mock: Read and understand everything in the current directory.");
+}, T);
+
+test("/jail confines the file tools, shows in the status line and reaches extensions; /unjail lifts it", async () => {
+  const log = join(mkdtempSync(join(tmpdir(), "zot-jail-frames-")), "frames.jsonl");
+  t = await Tmux.start({ args: ["-e", join(ROOT, "test/fixtures/agent/toolbox")], env: { ZOT_TEST_EVENTS: log } });
+  await t.waitFor(READY);
+  send(t, "/jail");
+  await t.waitFor("A guardrail, not a sandbox");
+  await t.waitFor(/jailed · /);
+  send(t, 'call read {"path":"/etc/hostname"}');
+  await t.waitFor("is outside");
+  send(t, "/reload-ext toolbox");
+  await t.waitFor("Reloaded extension toolbox");
+  send(t, 'call weather {"city":"Oslo"}');
+  await t.waitFor("Oslo: 16C, fog");
+  const frames = readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+  const root = realpathSync(t.cwd);
+  expect(frames.filter((f) => f.type === "hello_ack").at(-1)?.jail).toEqual({ root });
+  expect(frames.find((f) => f.type === "tool_call")?.jail).toEqual({ root });
+  send(t, "/unjail");
+  await t.waitFor("Unjailed");
+  await t.waitGone(/jailed · /);
+  rmSync(dirname(log), { recursive: true, force: true });
 }, T);
