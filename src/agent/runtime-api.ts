@@ -39,6 +39,11 @@ export interface AgentRuntime {
   context(): { used: number; window: number };
   /** Starts a fresh session (new transcript file). */
   clear(): void;
+  /**
+   * /btw: asks the model `question` over a snapshot of the conversation, streaming the answer to
+   * `onText`. Nothing is recorded: not in the history, the transcript or the usage totals.
+   */
+  sideQuestion(question: string, signal: AbortSignal, onText: (text: string) => void): Promise<{ ok: true; text: string } | { ok: false; error: string }>;
   /** Summarises the conversation with the model into one message. */
   compact(): Promise<{ ok: boolean; error?: string; summary?: string }>;
   models(): ModelInfo[];

@@ -48,6 +48,9 @@ const MAX_EARLY_NOTES = 100;
 /** As many as the host itself keeps for its first listener. */
 const MAX_EARLY_INTENTS = 200;
 
+const BTW_INSTRUCTION =
+  "A side question about the conversation so far (answer it directly and briefly from what you already know; do not use any tools; this exchange is not kept):";
+
 const COMPACT_INSTRUCTION =
   "Summarise the conversation so far for your own later use: the user's goals, decisions made, files and commands involved, what was done, and what is still open. Be specific and complete but concise; this summary will replace the conversation.";
 
@@ -369,6 +372,27 @@ export class Runtime implements AgentRuntime {
     if (path === null) return { ok: false, error: "this run keeps no session (--no-session)" };
     if (this.history.length === 0 || !existsSync(path)) return { ok: false, error: "this session has no messages yet" };
     return path;
+  }
+
+  async sideQuestion(question: string, signal: AbortSignal, onText: (text: string) => void): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
+    const cfg = this.cfg;
+    const tools = cfg.builtins.map((t) => ({ name: t.name, description: t.description, schema: t.schema }));
+    if (cfg.extensionTools) for (const t of this.host.tools()) if (t.active) tools.push({ name: t.name, description: t.description, schema: t.schema });
+    const request = {
+      model: cfg.model,
+      system: this.systemPrompt(),
+      // The tools stay declared (a history with tool calls needs them); the question asks for none.
+      messages: [...this.history, { role: "user" as const, content: [{ type: "text" as const, text: `${BTW_INSTRUCTION}\n\n${question}` }], ts: Date.now() }],
+      tools,
+    };
+    let final: AssistantMessage | null = null;
+    for await (const ev of cfg.provider.stream(request, signal)) {
+      if (ev.type === "text_delta") onText(ev.text);
+      else if (ev.type === "done") final = ev.message;
+    }
+    if (!final || final.stop === "aborted") return { ok: false, error: "cancelled" };
+    if (final.stop === "error") return { ok: false, error: final.error ?? "the model call failed" };
+    return { ok: true, text: final.content.map((p) => (p.type === "text" ? p.text : "")).join("") };
   }
 
   async compact(): Promise<{ ok: boolean; error?: string; summary?: string }> {

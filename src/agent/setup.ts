@@ -26,6 +26,8 @@ export type RuntimeOptions = {
   reasoning?: "low" | "medium" | "high";
   maxSteps: number;
   noTools: boolean;
+  /** --no-skill: the skill tool is not offered, so no skills reach the system prompt. */
+  noSkill?: boolean;
   tools?: string[];
   ext: string[];
   noExt: boolean;
@@ -120,7 +122,8 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     ...(o.mockScript !== undefined ? { mockScript: o.mockScript } : {}),
     catalog: catalog.models,
   });
-  const selected = o.noTools ? { tools: [] } : selectTools(o.tools ?? null);
+  const picked = o.noTools ? { tools: [] } : selectTools(o.tools ?? null);
+  const selected = o.noSkill ? { ...picked, tools: picked.tools.filter((t) => t.name !== "skill") } : picked;
   const report = await loading;
   if (report.traceError) {
     await host.shutdown();

@@ -42,6 +42,8 @@ const SECTIONS: [string, [string, string][]][] = [
     [
       ["--cwd DIR", "work in DIR instead of the current directory"],
       ["--no-tools", "disable all tools, built-in and extension"],
+      ["--no-skill", "no skills: no skill tool and no skills list in the system prompt"],
+      ["--with-skills", "accepted for the Go zot (zot loads user skills by default)"],
       ["--tools a,b", "only these built-in tools (read, write, edit, bash, skill)"],
       ["--max-steps N", "model calls per prompt before stopping (default 50)"],
       ["--no-yolo", "ask before every tool call (TUI; other modes warn and run tools)"],

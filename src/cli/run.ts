@@ -123,6 +123,7 @@ export async function runAgent(args: CliArgs): Promise<number> {
     ...(args.reasoning ? { reasoning: args.reasoning } : {}),
     maxSteps: args.maxSteps,
     noTools: args.noTools,
+    noSkill: args.noSkill,
     ...(args.tools ? { tools: args.tools } : {}),
     ext: args.ext,
     noExt: args.noExt,

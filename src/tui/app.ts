@@ -212,6 +212,23 @@ class App implements CommandContext {
     this.submitPrompt(text, null);
   }
 
+  redraw(): void {
+    this.schedule();
+  }
+
+  turns(): string[] {
+    return this.transcript.userTexts();
+  }
+
+  jumpTo(index: number): void {
+    const below = this.transcript.linesFromUser(index, this.term.columns, this.style, Date.now());
+    if (below === null) return;
+    // The notes under the chat count as lines below it too.
+    const notes = this.notes.render(this.term.columns, this.style).length;
+    this.scroll.reveal(below + (notes > 0 ? notes + 1 : 0));
+    this.schedule();
+  }
+
   clearChat(): void {
     this.transcript.clear();
     this.notes.clear();

@@ -13,6 +13,9 @@ import { withLog } from "./load-errors.ts";
 import { PROBE_TIMEOUT_MS, probeKey, probeRequest } from "./login-probe.ts";
 import { sessionCommand } from "./session-commands.ts";
 import { jailCommand } from "./jail-command.ts";
+import { skillsCommand } from "./skills-command.ts";
+import { jumpCommand } from "./jump.ts";
+import { btwCommand } from "./btw.ts";
 
 /** The Go zot's canned /study prompt, word for word. */
 const STUDY_PROMPT = "Read and understand everything in the current directory.";
@@ -39,6 +42,12 @@ export interface CommandContext {
   setEditor(text: string): void;
   /** Sends a prompt as if typed (queued while a turn runs). */
   submit(text: string): void;
+  /** Draws a new frame soon (something a modal shows changed). */
+  redraw(): void;
+  /** The user prompts shown in the chat, oldest first. */
+  turns(): string[];
+  /** Scrolls the chat so the `index`-th prompt is at the top. */
+  jumpTo(index: number): void;
   /** Forgets the chat, notes, queue and extension load errors (after /clear). */
   clearChat(): void;
   /** Records extension load errors as error lines that stay until a successful reload or /clear. */
@@ -89,6 +98,12 @@ export async function runBuiltin(ctx: CommandContext, name: string, args: string
     case "study":
       ctx.submit(STUDY_PROMPT);
       return;
+    case "skills":
+      return skillsCommand(ctx);
+    case "jump":
+      return jumpCommand(ctx, args);
+    case "btw":
+      return btwCommand(ctx, args);
     case "jail":
     case "unjail":
       return jailCommand(ctx, name === "jail");

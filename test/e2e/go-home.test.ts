@@ -1,6 +1,6 @@
 // A $ZOT_HOME the Go zot set up: its subscription login and its saved reasoning level.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startProviderServer, type ProviderServer } from "../helpers/provider-server.ts";
 import { runZot, tempDir } from "./zot.ts";
@@ -34,4 +34,22 @@ test("the reasoning level the Go zot saved in config.json is used when --reasoni
   expect(r).toMatchObject({ code: 0, stdout: "ok\n" });
   expect(server.requests[0].headers["x-api-key"]).toBe("sk-ant-go-key-1234");
   expect((server.requests[0].body as { thinking?: unknown }).thinking).toMatchObject({ type: "enabled" });
+});
+
+test("--no-skill offers no skill tool and no skills list; --with-skills is accepted and skills stay on", async () => {
+  const userHome = join(home, "user");
+  mkdirSync(join(userHome, ".agents", "skills", "tidy"), { recursive: true });
+  writeFileSync(join(userHome, ".agents", "skills", "tidy", "SKILL.md"), "---\nname: tidy\ndescription: tidy the repo\n---\nbody\n");
+  server = startProviderServer({ replies: [{ kind: "turn", text: "one" }, { kind: "turn", text: "two" }] });
+  const flags = ["-p", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-skills"];
+  const on = await runZot([...flags, "--with-skills", "hi"], { home, env: { HOME: userHome } });
+  expect(on.code).toBe(0);
+  const off = await runZot([...flags, "--no-skill", "hi"], { home, env: { HOME: userHome } });
+  expect(off.code).toBe(0);
+  type Body = { system: unknown; tools: { name: string }[] };
+  const [withSkills, without] = server.requests.map((r) => r.body as Body);
+  expect(withSkills.tools.map((t) => t.name)).toContain("skill");
+  expect(JSON.stringify(withSkills.system)).toContain("tidy: tidy the repo");
+  expect(without.tools.map((t) => t.name)).not.toContain("skill");
+  expect(JSON.stringify(without.system)).not.toContain("tidy");
 });

@@ -1,6 +1,6 @@
 // The Go zot's session and workspace commands in a real terminal.
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { ROOT, Tmux } from "./helpers/tmux.ts";
@@ -105,4 +105,70 @@ test("/jail confines the file tools, shows in the status line and reaches extens
   await t.waitFor("Unjailed");
   await t.waitGone(/jailed · /);
   rmSync(dirname(log), { recursive: true, force: true });
+}, T);
+
+test("/skills lists the skills found, global compat roots included, and previews one; built-ins are hidden", async () => {
+  const userHome = mkdtempSync(join(tmpdir(), "zot-skills-home-"));
+  t = await Tmux.start({ env: { HOME: userHome } });
+  const skill = (dir: string, name: string, description: string, body: string) => {
+    mkdirSync(join(dir, name), { recursive: true });
+    writeFileSync(join(dir, name, "SKILL.md"), `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`);
+  };
+  skill(join(t.cwd, ".zot", "skills"), "deploy", "ship the project", "# Deploy\nRun make ship-it-now.");
+  skill(join(userHome, ".claude", "skills"), "review", "review a change", "Look for bugs.");
+  await t.waitFor(READY);
+  send(t, "/skills");
+  let s = await t.waitFor("global (claude) · review a change");
+  expect(s).toContain("project · ship the project");
+  expect(s).not.toContain("write-zot-extension");
+  t.type("deploy");
+  t.keys("Enter");
+  s = await t.waitFor("make ship-it-now");
+  expect(s).toContain("Skill deploy");
+  t.keys("Escape");
+  await t.waitFor("Skills  type to filter");
+  t.keys("Escape");
+  await t.waitGone("type to filter");
+  // Discovery runs again on each open.
+  skill(join(userHome, ".agents", "skills"), "later", "added while zot runs", "x");
+  send(t, "/skills");
+  await t.waitFor("global (agents) · added while zot runs");
+  rmSync(userHome, { recursive: true, force: true });
+}, T);
+
+test("/jump scrolls back to an earlier turn without changing the conversation", async () => {
+  t = await Tmux.start({ height: 20 });
+  await t.waitFor(READY);
+  for (let i = 1; i <= 8; i++) {
+    send(t, `turn-number-${i}`);
+    await t.waitFor(`mock: turn-number-${i}`);
+  }
+  await t.waitGone("› turn-number-1");
+  send(t, "/jump number-2");
+  await t.waitFor("Jump to turn");
+  t.keys("Enter");
+  const s = await t.waitFor("viewing turn 2 of 8");
+  expect(s).toContain("› turn-number-2");
+  expect(s).not.toContain("mock: turn-number-8");
+  t.keys("C-End");
+  await t.waitFor("mock: turn-number-8");
+}, T);
+
+test("/btw answers a side question in a box and keeps nothing of it", async () => {
+  t = await Tmux.start();
+  await t.waitFor(READY);
+  send(t, "main-question");
+  await t.waitFor("mock: main-question");
+  send(t, "/btw what-was-that");
+  let s = await t.waitFor("what-was-that", 10_000);
+  s = await t.waitFor(/mock: A side question[\s\S]*what-was-that/);
+  expect(s).toContain("side chat, not saved");
+  t.keys("Escape");
+  await t.waitGone("side chat, not saved");
+  send(t, "next-question");
+  await t.waitFor("mock: next-question");
+  const dir = readdirSync(join(t.home, "sessions"))[0] as string;
+  const file = readFileSync(join(t.home, "sessions", dir, readdirSync(join(t.home, "sessions", dir))[0] as string), "utf8");
+  expect(file).toContain("next-question");
+  expect(file).not.toContain("what-was-that");
 }, T);
