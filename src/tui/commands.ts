@@ -322,6 +322,7 @@ const KEY_HELP: readonly [string, string][] = [
   ["enter", "send (queued while a turn runs)"],
   ["alt+enter / shift+enter", "new line"],
   ["esc", "cancel the turn and drop the queue; when idle clear notes, then the input"],
+  ["esc esc (empty editor)", "rewind: fork before an earlier prompt"],
   ["ctrl+c", "clear the input; twice within 2 s exits"],
   ["ctrl+d", "exit (on an empty editor)"],
   ["ctrl+o", "expand/collapse tool output, thinking and long prompts"],
