@@ -52,16 +52,19 @@ export interface AgentRuntime {
   setConfirmHandler(handler: ((req: ConfirmRequest) => Promise<ConfirmDecision>) | null): void;
   runCommand(name: string, args: string): Promise<InvokeResult>;
   reloadExtensions(name?: string): Promise<LoadReport>;
-  /** Resume another transcript of this cwd. */
-  openSession(path: string): { ok: true } | { ok: false; error: string };
+  /**
+   * Resume another transcript of this cwd. `warnings` (skipped lines, a model that could not be
+   * restored) are also emitted as `error` events.
+   */
+  openSession(path: string): { ok: true; warnings: string[] } | { ok: false; error: string };
   /** `/session export [path]`: a portable `.zotsession` copy of this session (session-ops.ts). */
   exportSession(dest?: string): { ok: true; path: string } | { ok: false; error: string };
   /** `/session import <path>`: copies a session into this cwd's sessions and switches to it. */
-  importSession(source: string): { ok: true; path: string } | { ok: false; error: string };
+  importSession(source: string): { ok: true; path: string; warnings: string[] } | { ok: false; error: string };
   /** This session's prompts, for the fork picker. */
   sessionPrompts(): { ok: true; prompts: Prompt[] } | { ok: false; error: string };
   /** Forks this session before prompt `index` and switches to the branch; `text` is that prompt. */
-  forkSession(index: number): { ok: true; path: string; text: string } | { ok: false; error: string };
+  forkSession(index: number): { ok: true; path: string; text: string; warnings: string[] } | { ok: false; error: string };
   /** The sessions of this cwd by parent and child (the current one marked). */
   sessionTree(): TreeNode[];
   /** Every known secret (API keys, the RPC token): masked in whatever is shown or logged. */

@@ -314,7 +314,7 @@ export class Runtime implements AgentRuntime {
     this.host.emit({ event: "session_start" });
   }
 
-  openSession(path: string): { ok: true } | { ok: false; error: string } {
+  openSession(path: string): { ok: true; warnings: string[] } | { ok: false; error: string } {
     if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before switching sessions" };
     const loaded = openSession(path);
     if (!loaded.ok) return loaded;
@@ -323,13 +323,14 @@ export class Runtime implements AgentRuntime {
     this.totals = s.usage;
     this.lastContext = 0;
     this.startSession(appendSession(s, this.cfg.secrets));
-    for (const w of s.warnings) this.emit({ type: "error", message: w });
+    const warnings = [...s.warnings];
     // The session goes on with the model it last used (its last meta row), as with --continue.
     if (s.provider && s.model && (s.provider !== this.cfg.providerName || s.model !== this.cfg.model)) {
       const r = this.setModel(s.provider, s.model);
-      if (!r.ok) this.emit({ type: "error", message: `The session last used ${s.provider}/${s.model}, but zot stays on ${this.cfg.providerName}/${this.cfg.model}: ${r.error}.` });
+      if (!r.ok) warnings.push(`The session last used ${s.provider}/${s.model}, but zot stays on ${this.cfg.providerName}/${this.cfg.model}: ${r.error}.`);
     }
-    return { ok: true };
+    for (const w of warnings) this.emit({ type: "error", message: w });
+    return { ok: true, warnings };
   }
 
   exportSession(dest?: string): { ok: true; path: string } | { ok: false; error: string } {
@@ -338,12 +339,12 @@ export class Runtime implements AgentRuntime {
     return exportSession(path, dest);
   }
 
-  importSession(source: string): { ok: true; path: string } | { ok: false; error: string } {
+  importSession(source: string): { ok: true; path: string; warnings: string[] } | { ok: false; error: string } {
     if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before switching sessions" };
     const r = importSession(source, this.cfg.home, this.cwd);
     if (!r.ok) return r;
     const opened = this.openSession(r.path);
-    return opened.ok ? r : opened;
+    return opened.ok ? { ...r, warnings: opened.warnings } : opened;
   }
 
   sessionPrompts(): { ok: true; prompts: Prompt[] } | { ok: false; error: string } {
@@ -352,14 +353,14 @@ export class Runtime implements AgentRuntime {
     return sessionPrompts(path);
   }
 
-  forkSession(index: number): { ok: true; path: string; text: string } | { ok: false; error: string } {
+  forkSession(index: number): { ok: true; path: string; text: string; warnings: string[] } | { ok: false; error: string } {
     if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before forking" };
     const path = this.currentTranscript();
     if (typeof path !== "string") return path;
     const r = forkSession(path, index, this.cfg.home, this.cwd);
     if (!r.ok) return r;
     const opened = this.openSession(r.path);
-    return opened.ok ? r : opened;
+    return opened.ok ? { ...r, warnings: opened.warnings } : opened;
   }
 
   sessionTree(): TreeNode[] {

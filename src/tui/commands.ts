@@ -11,7 +11,7 @@ import { themeNames } from "./theme.ts";
 import { BUILTIN_COMMANDS, type SlashItem } from "./slash.ts";
 import { withLog } from "./load-errors.ts";
 import { PROBE_TIMEOUT_MS, probeKey, probeRequest } from "./login-probe.ts";
-import { sessionCommand } from "./session-commands.ts";
+import { sessionCommand, showSwitch } from "./session-commands.ts";
 import { jailCommand } from "./jail-command.ts";
 import { skillsCommand } from "./skills-command.ts";
 import { jumpCommand } from "./jump.ts";
@@ -201,8 +201,7 @@ function sessions(ctx: CommandContext): void {
           ctx.status([{ text: r.error, level: "error" }], 8000);
           return;
         }
-        ctx.reloadChat();
-        ctx.info(`Resumed session ${s.path}`, "success");
+        showSwitch(ctx, r.warnings, `Resumed session ${s.path}`);
       },
     }),
   );

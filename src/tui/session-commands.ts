@@ -32,8 +32,7 @@ export function sessionCommand(ctx: CommandContext, args: string): void {
         ctx.status([{ text: `Import failed: ${r.error}`, level: "error" }], 8000);
         return;
       }
-      ctx.reloadChat();
-      ctx.info(`Imported the session as ${r.path}`, "success");
+      showSwitch(ctx, r.warnings, `Imported the session as ${r.path}`);
       return;
     }
     case "fork":
@@ -68,13 +67,19 @@ export function forkPicker(ctx: CommandContext, title: string): void {
           ctx.status([{ text: `Fork failed: ${r.error}`, level: "error" }], 8000);
           return;
         }
-        ctx.reloadChat();
+        showSwitch(ctx, r.warnings, `Forked before prompt #${p.index + 1} into ${r.path}; the prompt is back in the editor.`);
         ctx.setEditor(r.text);
-        ctx.info(`Forked before prompt #${p.index + 1} into ${r.path}; the prompt is back in the editor.`, "success");
       },
       empty: "no prompts match",
     }),
   );
+}
+
+/** After a switch to another session: its chat, what loading it had to say, and what happened. */
+export function showSwitch(ctx: CommandContext, warnings: readonly string[], done: string): void {
+  ctx.reloadChat();
+  for (const w of warnings) ctx.info(w, "warn");
+  ctx.info(done, "success");
 }
 
 function treePicker(ctx: CommandContext): void {
@@ -101,8 +106,7 @@ function treePicker(ctx: CommandContext): void {
           ctx.status([{ text: r.error, level: "error" }], 8000);
           return;
         }
-        ctx.reloadChat();
-        ctx.info(`Switched to session ${node.session.path}`, "success");
+        showSwitch(ctx, r.warnings, `Switched to session ${node.session.path}`);
       },
     }),
   );

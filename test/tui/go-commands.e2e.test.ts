@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { ROOT, Tmux } from "./helpers/tmux.ts";
+import { sessionDir } from "../../src/agent/session.ts";
 
 let t: Tmux | null = null;
 afterEach(() => {
@@ -171,4 +172,32 @@ test("/btw answers a side question in a box and keeps nothing of it", async () =
   const file = readFileSync(join(t.home, "sessions", dir, readdirSync(join(t.home, "sessions", dir))[0] as string), "utf8");
   expect(file).toContain("next-question");
   expect(file).not.toContain("what-was-that");
+}, T);
+
+test("/sessions lists a Go zot session with its model, cost and first prompt, and resumes it", async () => {
+  t = await Tmux.start({ width: 120 });
+  const dir = sessionDir(t.home, t.cwd);
+  mkdirSync(dir, { recursive: true });
+  const go = readFileSync(join(ROOT, "test/fixtures/zot-go/session-tool-call-continued.jsonl"), "utf8");
+  writeFileSync(join(dir, "20261201-073011-bed10963.jsonl"), go.replace('"cwd":"/home/user/proj"', `"cwd":${JSON.stringify(t.cwd)}`));
+  await t.waitFor(READY);
+  send(t, "/sessions");
+  let s = await t.waitFor("Resume session");
+  expect(s).toMatch(/6 msgs · claude-sonnet-4-5 · \$0\.001\d · first prompt/);
+  t.keys("Enter");
+  s = await t.waitFor("Resumed session");
+  expect(s).toContain("› second prompt");
+  expect(s).toContain("hello from mock");
+  // The session's model needs an Anthropic key this run does not have; zot says so and stays on mock.
+  expect(s).toContain("The session last used anthropic/claude-sonnet-4-5, but zot stays on mock/mock");
+}, T);
+
+test("/login marks a provider the Go zot signed in with a subscription", async () => {
+  t = await Tmux.start();
+  writeFileSync(join(t.home, "auth.json"), JSON.stringify({ anthropic: { oauth: { access_token: "sk-ant-oat01-x", refresh_token: "r" } } }), { mode: 0o600 });
+  await t.waitFor(READY);
+  send(t, "/login");
+  const s = await t.waitFor("Log in to provider");
+  expect(s).toMatch(/anthropic +signed in with a subscription through the Go zot; zot uses API keys/);
+  t.keys("Escape");
 }, T);
