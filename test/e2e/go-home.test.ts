@@ -53,3 +53,13 @@ test("--no-skill offers no skill tool and no skills list; --with-skills is accep
   expect(without.tools.map((t) => t.name)).not.toContain("skill");
   expect(JSON.stringify(without.system)).not.toContain("tidy");
 });
+
+test("the SYSTEM.md the Go zot reads replaces zot's default system prompt too", async () => {
+  writeFileSync(join(home, "SYSTEM.md"), "\n  You are Pat's terse pair programmer.\n\n");
+  server = startProviderServer({ replies: [{ kind: "turn", text: "ok" }] });
+  const r = await runZot(["-p", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-system", "hi"], { home });
+  expect(r.code).toBe(0);
+  const system = JSON.stringify((server.requests[0].body as { system: unknown }).system);
+  expect(system).toContain("You are Pat's terse pair programmer.");
+  expect(system).not.toContain("You are zot");
+});
