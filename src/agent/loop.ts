@@ -289,7 +289,7 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
   let args = call.args;
   let rewrittenBy: string[] = [];
   if (ctx.host.hasInterceptor("tool_call")) {
-    const r = await ctx.host.intercept({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args });
+    const r = await ctx.host.intercept({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args, ...jailField(ctx) });
     trace(ctx, "tool_call", r);
     if (r.blocked) {
       announce(args);
@@ -313,7 +313,7 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
     recordResult(ctx, call, { ...errorOutput(`The user declined this tool call: ${approval.reason}`), ...rewriteInfo, ...(owner ? { extension: owner } : {}) }, started);
     return;
   }
-  ctx.host.emit({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args });
+  ctx.host.emit({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args, ...jailField(ctx) });
 
   let out: CallOutput;
   const progress = (text: string) => ctx.emit({ type: "tool_progress", id: call.id, name: call.name, text });
@@ -350,6 +350,12 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
     }
   }
   recordResult(ctx, call, { ...out, ...rewriteInfo, ...(owner && !out.extension ? { extension: owner } : {}) }, started);
+}
+
+/** Extensions hear of /jail in `tool_call` events and interceptions (and in `hello_ack`). */
+function jailField(ctx: LoopContext): { jail?: { root: string } } {
+  const root = ctx.jail?.() ?? null;
+  return root !== null ? { jail: { root } } : {};
 }
 
 function safePreview(tool: Tool, args: JsonObject): string {

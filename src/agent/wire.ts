@@ -35,19 +35,30 @@ export function messageJson(m: Message, intercept?: InterceptRecord): JsonObject
   return out;
 }
 
-/** A conversation as the Go zot lists it: the results of one step together in one `tool` message. */
-export function messagesJson(messages: readonly Message[], interceptOf: (m: Message) => InterceptRecord | undefined): JsonObject[] {
-  const out: JsonObject[] = [];
-  let prev: Message | undefined;
+/** The messages as the Go zot counts them: the results of one step together, as one `tool` message. */
+function grouped(messages: readonly Message[]): Message[][] {
+  const out: Message[][] = [];
   for (const m of messages) {
     const last = out[out.length - 1];
-    if (m.role === "toolResult" && prev?.role === "toolResult" && last && Array.isArray(last.content)) {
-      last.content.push(resultJson(m));
-      last.time = isoTime(m.ts);
-    } else out.push(messageJson(m, interceptOf(m)));
-    prev = m;
+    if (m.role === "toolResult" && last?.[0].role === "toolResult") last.push(m);
+    else out.push([m]);
   }
   return out;
+}
+
+/** A conversation as the Go zot lists it (RPC `get_messages`). */
+export function messagesJson(messages: readonly Message[], interceptOf: (m: Message) => InterceptRecord | undefined): JsonObject[] {
+  return grouped(messages).map((group) => {
+    const first = group[0];
+    if (first.role !== "toolResult") return messageJson(first, interceptOf(first));
+    const results = group.flatMap((m) => (m.role === "toolResult" ? [resultJson(m)] : []));
+    return { role: "tool", content: results, time: isoTime(group[group.length - 1].ts) };
+  });
+}
+
+/** How many messages `messagesJson` lists (RPC `get_state.message_count`). */
+export function wireMessageCount(messages: readonly Message[]): number {
+  return grouped(messages).length;
 }
 
 function resultJson(m: ToolResultMessage): JsonObject {

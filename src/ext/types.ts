@@ -97,7 +97,7 @@ export type ToolCallResult = {
 
 /** Payloads for `intercept`, by event. */
 export type InterceptPayload =
-  | { event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json }
+  | { event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json; jail?: { root: string } }
   | { event: "turn_start"; step: number }
   | { event: "assistant_message"; text: string }
   | { event: "tool_result"; tool_id: string; tool_name: string; tool_args: Json; content: ContentBlock[]; is_error: boolean };
@@ -127,7 +127,7 @@ export type EmitPayload =
   | { event: "session_start" }
   | { event: "turn_start"; step: number }
   | { event: "turn_end"; stop: string; error?: string }
-  | { event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json }
+  | { event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json; jail?: { root: string } }
   | { event: "tool_confirmation_requested"; tool_id: string; tool_name: string; tool_preview: string }
   | { event: "assistant_message"; text: string };
 

@@ -3,7 +3,7 @@
 // and `get_extensions`. A bad line never ends the process: it gets an error response.
 import type { AgentRuntime } from "../agent/runtime-api.ts";
 import type { ImagePart } from "../agent/messages.ts";
-import { messagesJson } from "../agent/wire.ts";
+import { messagesJson, wireMessageCount } from "../agent/wire.ts";
 import type { TreeNode } from "../agent/session-ops.ts";
 import type { Json, JsonObject } from "../ext/protocol.ts";
 import { isObject } from "../ext/protocol.ts";
@@ -186,7 +186,7 @@ class RpcServer {
             model: rt.model,
             cwd: rt.cwd,
             session: rt.sessionPath,
-            message_count: rt.messages().length,
+            message_count: wireMessageCount(rt.messages()),
             busy: rt.busy || this.pending > 0,
             yolo: rt.yolo,
             jail: rt.jail,

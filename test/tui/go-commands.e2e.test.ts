@@ -102,6 +102,7 @@ test("/jail confines the file tools, shows in the status line and reaches extens
   const root = realpathSync(t.cwd);
   expect(frames.filter((f) => f.type === "hello_ack").at(-1)?.jail).toEqual({ root });
   expect(frames.find((f) => f.type === "tool_call")?.jail).toEqual({ root });
+  expect(frames.find((f) => f.type === "event" && f.event === "tool_call")?.jail).toEqual({ root });
   send(t, "/unjail");
   await t.waitFor("Unjailed");
   await t.waitGone(/jailed · /);
