@@ -4,7 +4,7 @@
 import { flattenTree, type Prompt, type TreeNode } from "../agent/session-ops.ts";
 import { sessionSummary } from "../agent/session.ts";
 import type { CommandContext } from "./commands.ts";
-import { Picker } from "./pickers.ts";
+import { Picker, TextPrompt } from "./pickers.ts";
 
 const USAGE = "Usage: /session export [path] · /session import <path> · /session fork · /session tree";
 
@@ -39,9 +39,41 @@ export function sessionCommand(ctx: CommandContext, args: string): void {
       return forkPicker(ctx, "Fork before which prompt?");
     case "tree":
       return treePicker(ctx);
+    case "":
+      return choose(ctx);
     default:
-      ctx.status([{ text: sub === "" ? USAGE : `Unknown /session subcommand "${sub}". ${USAGE}`, level: sub === "" ? "info" : "error" }], 6000);
+      ctx.status([{ text: `Unknown /session subcommand "${sub}". ${USAGE}`, level: "error" }], 6000);
   }
+}
+
+const SUBCOMMANDS: readonly { name: string; what: string }[] = [
+  { name: "export", what: "write a portable .zotsession copy to ~/Downloads" },
+  { name: "import", what: "bring in a .zotsession file and switch to it" },
+  { name: "fork", what: "branch before an earlier prompt" },
+  { name: "tree", what: "the branches of this directory's sessions" },
+];
+
+/** `/session` alone: pick what to do; import then asks for the file. */
+function choose(ctx: CommandContext): void {
+  ctx.openModal(
+    new Picker({
+      title: "Session",
+      items: [...SUBCOMMANDS],
+      key: (c) => c.name,
+      row: (c) => ({ label: c.name, detail: c.what }),
+      onPick: (c) => {
+        if (c.name !== "import") return sessionCommand(ctx, c.name);
+        ctx.openModal(
+          new TextPrompt({
+            title: "Import which file?",
+            hint: "type or drop the .zotsession path · enter imports · esc cancels",
+            secret: false,
+            onSubmit: (path) => (path ? sessionCommand(ctx, `import ${path}`) : undefined),
+          }),
+        );
+      },
+    }),
+  );
 }
 
 /**

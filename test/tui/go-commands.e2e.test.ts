@@ -76,6 +76,17 @@ test("/session export writes a .zotsession file and /session import switches to 
   send(t, `/session import '${out}'`);
   const s = await t.waitFor("Imported the session as");
   expect(s).toContain("mock: beta-question");
+  // /session alone offers the four; import then asks for the file (a drop pastes its path).
+  send(t, "/clear");
+  await t.waitGone("mock: beta-question");
+  send(t, "/session");
+  await t.waitFor("bring in a .zotsession file");
+  t.type("import");
+  t.keys("Enter");
+  await t.waitFor("Import which file?");
+  t.paste(`'${out}'`);
+  t.keys("Enter");
+  await t.waitFor("mock: beta-question");
 }, T);
 
 test("/study sends the Go zot's canned prompt", async () => {
