@@ -3,9 +3,10 @@
 import { readFileSync, statSync } from "node:fs";
 import { ensurePrivateDir } from "../ext/home.ts";
 import { join } from "node:path";
-import type { Json, JsonObject } from "../ext/protocol.ts";
+import { isObject, type Json, type JsonObject } from "../ext/protocol.ts";
 import { atomicWrite } from "./tools/common.ts";
 import { isProviderName, PROVIDERS } from "./catalog.ts";
+import { EFFORTS, isEffort, orList, type Effort } from "./choices.ts";
 import type { StreamLimits } from "./providers/limits.ts";
 
 export type Env = Record<string, string | undefined>;
@@ -30,7 +31,8 @@ const systemMdPath = (home: string): string => join(home, "SYSTEM.md");
 
 // ---------------------------------------------------------------- config.json
 
-export type ConfigValues = { provider?: string; model?: string; theme?: string; limits?: Partial<StreamLimits> };
+/** The keys zot uses; the Go zot's other keys (`inline_images_enabled`, …) stay in the file untouched. */
+export type ConfigValues = { provider?: string; model?: string; theme?: string; reasoning?: Effort; limits?: Partial<StreamLimits> };
 
 export type ConfigRead = { values: ConfigValues; raw: JsonObject; warnings: string[] };
 
@@ -69,6 +71,11 @@ export function readConfig(home: string): ConfigRead {
     if (v === undefined) continue;
     if (typeof v === "string" && v.trim() !== "") values[key] = v;
     else bad(key, "a non-empty string");
+  }
+  const reasoning = own("reasoning");
+  if (reasoning !== undefined) {
+    if (typeof reasoning === "string" && isEffort(reasoning)) values.reasoning = reasoning;
+    else bad("reasoning", orList(EFFORTS));
   }
   for (const [key, field, unit] of LIMIT_KEYS) {
     const v = own(key);
@@ -111,8 +118,21 @@ export function rememberModel(home: string, provider: string, model: string): { 
 
 // ---------------------------------------------------------------- auth.json
 
-/** auth.json maps a provider to `{"type":"api_key","key":"…"}` (a bare string is accepted on read). */
-export type AuthRead = { keys: Record<string, string>; warning?: string };
+/**
+ * auth.json in the Go zot's schema: `{"anthropic":{"api_key":"…"},"openai":{…}}`. A provider
+ * the Go zot signed in with a subscription holds `{"oauth":{access_token,…}}`, which zot does not
+ * use (it uses API keys) and keeps as it is. Read too: a bare string, and earlier zot versions'
+ * `{"type":"api_key","key":"…"}`.
+ */
+export type AuthRead = {
+  keys: Record<string, string>;
+  /** Providers with only a Go zot subscription (OAuth) login, no key. */
+  subscriptions: string[];
+  warning?: string;
+};
+
+/** What /login says of a provider signed in only through the Go zot's subscription login. */
+export const SUBSCRIPTION_NOTE = "signed in with a subscription through the Go zot; zot uses API keys";
 
 export function readAuth(home: string): AuthRead {
   const path = authPath(home);
@@ -121,37 +141,56 @@ export function readAuth(home: string): AuthRead {
     if ((mode & 0o077) !== 0) {
       return {
         keys: {},
+        subscriptions: [],
         warning: `Ignoring ${path}: it is readable by other users (mode ${mode.toString(8).padStart(3, "0")}); run \`chmod 600 ${path}\` to use the keys in it.`,
       };
     }
   } catch {
-    return { keys: {} };
+    return { keys: {}, subscriptions: [] };
   }
   const loaded = readJsonObject(path);
-  if ("missing" in loaded) return { keys: {} };
-  if ("error" in loaded) return { keys: {}, warning: `Ignoring ${path}: ${loaded.error}; fix or delete the file.` };
+  if ("missing" in loaded) return { keys: {}, subscriptions: [] };
+  if ("error" in loaded) return { keys: {}, subscriptions: [], warning: `Ignoring ${path}: ${loaded.error}; fix or delete the file.` };
   // Null prototype: looking up a provider name that is also an Object method must find no key.
   const keys = Object.create(null) as Record<string, string>;
+  const subscriptions: string[] = [];
   for (const [provider, v] of Object.entries(loaded.value)) {
-    if (typeof v === "string" && v !== "") keys[provider] = v;
-    else if (typeof v === "object" && v !== null && !Array.isArray(v) && typeof v.key === "string" && v.key !== "") keys[provider] = v.key;
+    const key = entryKey(v);
+    if (key) keys[provider] = key;
+    else if (isObject(v) && isObject(v.oauth)) subscriptions.push(provider);
   }
-  return { keys };
+  return { keys, subscriptions };
 }
 
-/** Stores a key in auth.json (mode 0600), keeping the other providers' entries. */
+function entryKey(v: Json): string | null {
+  if (typeof v === "string") return v !== "" ? v : null;
+  if (!isObject(v)) return null;
+  if (typeof v.api_key === "string" && v.api_key !== "") return v.api_key;
+  if (typeof v.key === "string" && v.key !== "") return v.key;
+  return null;
+}
+
+/** Stores a key in auth.json (mode 0600) in the Go zot's shape, keeping everything else in the file and the entry. */
 export function saveApiKey(home: string, provider: string, key: string): { ok: true; path: string } | { ok: false; error: string } {
   return editAuth(home, (entries) => {
-    entries[provider] = { type: "api_key", key };
+    const { type: _type, key: _key, ...kept } = isObject(entries[provider]) ? entries[provider] : {};
+    entries[provider] = { ...kept, api_key: key };
   });
 }
 
-/** Removes a provider's key; `removed` says whether there was one. */
+/**
+ * Removes a provider's key; `removed` says whether there was one. A Go zot subscription login in
+ * the same entry stays, so the Go zot is still signed in.
+ */
 export function removeApiKey(home: string, provider: string): { ok: true; path: string; removed: boolean } | { ok: false; error: string } {
   let removed = false;
   const r = editAuth(home, (entries) => {
-    removed = provider in entries;
-    delete entries[provider];
+    const entry = entries[provider];
+    if (entry === undefined || entryKey(entry) === null) return;
+    removed = true;
+    const { type: _type, key: _key, api_key: _apiKey, ...kept } = isObject(entry) ? entry : {};
+    if (Object.keys(kept).length > 0) entries[provider] = kept;
+    else delete entries[provider];
   });
   return r.ok ? { ...r, removed } : r;
 }

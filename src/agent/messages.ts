@@ -27,6 +27,11 @@ export type AssistantMessage = {
   model: string;
   usage: Usage;
   ts: number;
+  /**
+   * Reasoning items the Go zot recorded for OpenAI (`reasoning_id`, `summary`, `encrypted_content`),
+   * kept as they were so a session continued in zot stays whole for the Go zot; no zot provider sends them.
+   */
+  reasoning?: JsonObject[];
 };
 /** A tool as the model sees it. */
 export type ToolDeclaration = { name: string; description: string; schema: JsonObject };

@@ -6,7 +6,7 @@
 // (libc.so.6 on Linux, libSystem on macOS). The kernel drops it when the holder's file is closed or
 // the process dies, kill -9 included, so a crash never leaves a stale lock behind. Where flock is
 // not available (Windows), sessions are not locked.
-import { closeSync, openSync } from "node:fs";
+import { closeSync, existsSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { ensurePrivateDir } from "../ext/home.ts";
 import type { InterceptRecord, SessionWriter } from "./session.ts";
@@ -73,10 +73,12 @@ export function lockSession(path: string): LockResult {
  */
 export function lockedWriter(inner: SessionWriter, lock?: SessionLock): SessionWriter {
   let held = lock;
+  // Taken after the record: the writer creates a new transcript exclusively, so the file must not
+  // exist before it; until it does there is nothing to lock. A brand-new file can't be held by
+  // anyone else, and a failure to lock is the transcript's own failure to report.
   const ensure = (): void => {
-    if (held || inner.path === null) return;
+    if (held || inner.path === null || !existsSync(inner.path)) return;
     const r = lockSession(inner.path);
-    // A brand-new file can't be held by anyone else; a failure to lock is the transcript's own failure to report.
     if (r.ok) held = r.lock;
   };
   return {
@@ -84,20 +86,20 @@ export function lockedWriter(inner: SessionWriter, lock?: SessionLock): SessionW
       return inner.path;
     },
     message(message: Message, intercept?: InterceptRecord) {
-      ensure();
       inner.message(message, intercept);
-    },
-    usage(usage: Usage, provider: string, model: string) {
       ensure();
-      inner.usage(usage, provider, model);
+    },
+    usage(usage: Usage, total: Usage, provider: string, model: string) {
+      inner.usage(usage, total, provider, model);
+      ensure();
     },
     model(provider: string, model: string) {
-      ensure();
       inner.model(provider, model);
+      ensure();
     },
     compaction(summary: string, replaced: number) {
-      ensure();
       inner.compaction(summary, replaced);
+      ensure();
     },
     close() {
       inner.close();

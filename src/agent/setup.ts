@@ -8,7 +8,7 @@ import { skippedNotice, type TrustMode } from "../ext/trust.ts";
 import { ZOT_VERSION } from "../cli/version.ts";
 import { defaultModel, findModel, isProviderName, loadModels, reasoningProblem, unknownModelNotice, type ProviderName } from "./catalog.ts";
 import type { ChoosableWire, Effort } from "./choices.ts";
-import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, readConfig, rememberModel, resolveCredentials, authPath, type Env } from "./config.ts";
+import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, SUBSCRIPTION_NOTE, readConfig, rememberModel, resolveCredentials, authPath, type Env } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
 import { redactSecrets } from "./redact.ts";
 import { appendSession, createSession, latestSession, noSession, openSession, type LoadedSession, type SessionWriter } from "./session.ts";
@@ -32,6 +32,8 @@ export type RuntimeOptions = {
   wire?: ChoosableWire;
   maxSteps: number;
   noTools: boolean;
+  /** --no-skill: the skill tool is not offered, so no skills reach the system prompt. */
+  noSkill?: boolean;
   tools?: string[];
   ext: string[];
   noExt: boolean;
@@ -107,7 +109,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   if (keyed && !creds.credential) {
     const vars = PROVIDER_ENV_KEYS[provider].join(" or ");
     // A refused auth.json (group/world-readable) is the likely cause; say so in the same breath.
-    const why = creds.warnings.length ? ` ${creds.warnings.join(" ")}` : "";
+    const why = creds.warnings.length ? ` ${creds.warnings.join(" ")}` : auth.subscriptions.includes(provider) ? ` (${authPath(o.home)}: ${provider} is ${SUBSCRIPTION_NOTE}.)` : "";
     return { ok: false, error: `No API key for ${provider}: set ${vars}, pass --api-key, or add the key to ${authPath(o.home)}.${why}` };
   }
 
@@ -129,6 +131,9 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   if (provider !== "mock" && !info) notices.push(unknownModelNotice(provider, model));
   const badReasoning = o.reasoning && provider !== "mock" ? reasoningProblem(info, o.reasoning, provider, model) : undefined;
   if (badReasoning) return { ok: false, error: `${badReasoning}.`, usage: true };
+  // Else the level saved in config.json (the Go zot keeps it there), where this model takes it.
+  const saved = config.values.reasoning;
+  const reasoning = o.reasoning ?? (saved && (provider === "mock" || !reasoningProblem(info, saved, provider, model)) ? saved : undefined);
   if (o.wire) {
     const { wireProblem } = await import("./providers/endpoints.ts");
     const badWire = wireProblem(provider, o.wire);
@@ -163,7 +168,8 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     catalog: catalog.models,
     ...(config.values.limits ? { limits: config.values.limits } : {}),
   });
-  const selected = o.noTools ? { tools: [] } : selectTools(o.tools ?? null);
+  const picked = o.noTools ? { tools: [] } : selectTools(o.tools ?? null);
+  const selected = o.noSkill ? { ...picked, tools: picked.tools.filter((t) => t.name !== "skill") } : picked;
   const report = await loading;
   if (report.traceError) {
     await host.shutdown();
@@ -188,10 +194,12 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   let session: SessionWriter;
   if (o.noSession) session = noSession;
   else if (loaded && !fork) {
-    session = lockedWriter(appendSession(loaded.path, secrets), lock);
+    session = lockedWriter(appendSession(loaded, secrets), lock);
     if (loaded.provider !== provider || loaded.model !== model) session.model(provider, model);
   } else {
-    session = lockedWriter(createSession({ home: o.home, cwd: o.cwd, provider, model, secrets }));
+    // A fork names the session it copies as its parent, so /session tree shows the two together.
+    const parent = loaded?.meta?.id ? { parent: loaded.meta.id } : {};
+    session = lockedWriter(createSession({ home: o.home, cwd: o.cwd, provider, model, secrets, ...parent }));
     if (loaded) {
       // The fork starts as a copy of the conversation so far; the original stays its writer's.
       for (const m of loaded.messages) session.message(m, interceptOf(m));
@@ -213,7 +221,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     extensionTools: !o.noTools,
     ...(o.systemPrompt !== undefined ? { systemPrompt: o.systemPrompt } : {}),
     appendSystemPrompt: o.appendSystemPrompt,
-    ...(o.reasoning ? { reasoning: o.reasoning } : {}),
+    ...(reasoning ? { reasoning } : {}),
     ...(o.wire ? { wire: o.wire } : {}),
     maxSteps: o.maxSteps,
     yolo: !o.noYolo,

@@ -25,6 +25,8 @@ export type CliArgs = {
   noSession: boolean;
   cwd?: string;
   noTools: boolean;
+  /** --no-skill: no skills at all (no skill tool, no skills list in the system prompt). */
+  noSkill: boolean;
   /** `--tools a,b`: the built-in tools to keep; undefined keeps all. */
   tools?: string[];
   maxSteps: number;
@@ -105,6 +107,8 @@ type SwitchFlag =
   | "--resume"
   | "--no-session"
   | "--no-tools"
+  | "--no-skill"
+  | "--with-skills"
   | "--no-ext"
   | "--no-mcp"
   | "--trust"
@@ -126,6 +130,9 @@ const SWITCH_FLAGS: Record<string, SwitchFlag> = {
   "--resume": "--resume",
   "--no-session": "--no-session",
   "--no-tools": "--no-tools",
+  "--no-skill": "--no-skill",
+  "--no-skills": "--no-skill",
+  "--with-skills": "--with-skills",
   "--no-ext": "--no-ext",
   "--no-mcp": "--no-mcp",
   "--trust": "--trust",
@@ -151,6 +158,7 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
     resume: false,
     noSession: false,
     noTools: false,
+    noSkill: false,
     maxSteps: DEFAULT_MAX_STEPS,
     ext: [],
     noExt: false,
@@ -244,6 +252,12 @@ function applySwitch(args: CliArgs, flag: SwitchFlag, spelled: string, setMode: 
       return null;
     case "--no-tools":
       args.noTools = true;
+      return null;
+    case "--no-skill":
+      args.noSkill = true;
+      return null;
+    case "--with-skills":
+      // The Go zot loads only its built-in skills without this flag; zot always loads the user's.
       return null;
     case "--no-ext":
       args.noExt = true;

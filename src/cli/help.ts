@@ -45,6 +45,8 @@ const SECTIONS: [string, [string, string][]][] = [
     [
       ["--cwd DIR", "work in DIR instead of the current directory"],
       ["--no-tools", "disable all tools, built-in and extension"],
+      ["--no-skill", "no skills: no skill tool and no skills list in the system prompt"],
+      ["--with-skills", "accepted for the Go zot (zot loads user skills by default)"],
       ["--tools a,b", "only these built-in tools (read, write, edit, bash, skill)"],
       ["--max-steps N", "model calls per prompt before stopping (default 50)"],
       ["--no-yolo", "ask before every tool call (TUI; other modes warn and run tools)"],
@@ -65,7 +67,7 @@ const SECTIONS: [string, [string, string][]][] = [
       ["KIMI_CODE_API_KEY", "key for kimi-code (also KIMI_API_KEY)"],
       ["KIMI_API_KEY", "key for kimi (also MOONSHOT_API_KEY)"],
       ["ZOT_TRUST_PROJECT", "1: trust the project for this run, like --trust (for CI and scripts)"],
-      ["ZOTCORE_RPC_TOKEN", "zot rpc: the first command must be hello with this token"],
+      ["ZOTCORE_RPC_TOKEN", "zot rpc: commands wait for a hello with this token"],
       ["ZOT_INSTALL_BASE", "zot update: release mirror URL (default: the latest GitHub release)"],
     ],
   ],

@@ -80,10 +80,10 @@ export async function runAgent(args: CliArgs): Promise<number> {
   let mode = args.mode;
   const tty = mode === "interactive" && (await isTerminal(1)) && (await isTerminal(0));
   if (args.resume && !(mode === "interactive" && tty)) {
-    const { listSessions } = await import("../agent/session.ts");
+    const { listSessions, sessionSummary } = await import("../agent/session.ts");
     const sessions = listSessions(home, cwd);
     if (sessions.length === 0) io.out(`No sessions for ${cwd}.\n`);
-    for (const s of sessions) io.out(`${s.created}  ${String(s.messages).padStart(4)} messages  ${s.preview.replace(/\s+/g, " ").slice(0, 60)}\n  ${s.path}\n`);
+    for (const s of sessions) io.out(`${s.created.slice(0, 19).replace("T", " ")}  ${sessionSummary(s).slice(0, 100)}\n  ${s.path}\n`);
     return 0;
   }
 
@@ -142,6 +142,7 @@ export async function runAgent(args: CliArgs): Promise<number> {
     ...(args.wire ? { wire: args.wire } : {}),
     maxSteps: args.maxSteps,
     noTools: args.noTools,
+    noSkill: args.noSkill,
     ...(args.tools ? { tools: args.tools } : {}),
     ext: args.ext,
     noExt: args.noExt,

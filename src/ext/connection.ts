@@ -350,6 +350,7 @@ export class Connection {
       extension_dir: this.dir,
       data_dir: this.dir,
       capabilities: [...HOST_CAPABILITIES],
+      ...(info.jail ? { jail: { root: info.jail } } : {}),
     });
     this.maxTimer = setTimeout(() => this.complete("deadline"), this.cfg.timings.readyMaxMs);
   }

@@ -73,7 +73,14 @@ export type DiscoveryInput = {
   trust?: TrustMode;
 };
 
-export type HostInfo = { zotVersion: string; provider: string; model: string; cwd: string };
+export type HostInfo = {
+  zotVersion: string;
+  provider: string;
+  model: string;
+  cwd: string;
+  /** /jail: the directory the built-in file tools are confined to; absent when not jailed. */
+  jail?: string;
+};
 
 export type LoadOptions = DiscoveryInput & {
   info: HostInfo;

@@ -30,7 +30,8 @@ export function applyEvent(t: Transcript, ev: AgentEvent, now: number): boolean 
       if (ev.blocked) {
         t.dropOpenAssistant();
         t.addInfo(`reply hidden by ${ev.blocked_by ?? "an extension"}${ev.reason ? `: ${ev.reason}` : ""}`, "info");
-      } else t.finishAssistant(ev.text);
+      } else if (ev.text !== "" || ev.rewritten_by) t.finishAssistant(ev.text);
+      // A message of tool calls alone has no text to show; its tools have their own entries.
       return true;
     case "turn_end":
       t.closeStreams();
