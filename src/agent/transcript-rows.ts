@@ -9,7 +9,7 @@ import type { Json, JsonObject } from "../ext/protocol.ts";
 import { isObject } from "../ext/protocol.ts";
 import { decodeIntercept } from "./intercept-record.ts";
 import { emptyUsage } from "./messages.ts";
-import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ThinkingPart, ToolCallPart, ToolResultMessage, Usage } from "./messages.ts";
+import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ThinkingPart, ToolCallPart, ToolDeclaration, ToolResultMessage, Usage } from "./messages.ts";
 import type { InterceptRecord } from "./session.ts";
 
 /** The `meta` row: first in every transcript, appended again when the model changes (the last one wins). */
@@ -74,12 +74,14 @@ export function messageRow(m: Exclude<Message, ToolResultMessage>, intercept?: I
 
 /**
  * The results of one assistant message's tool calls as one `tool` row, as the Go zot pairs them;
- * each result block carries its own `intercept`.
+ * each result block carries its own `intercept`, and `activated_tools`: the deferred tools (Kimi K3
+ * dynamic tools) the result switched on, which the provider declares again at that point on resume.
  */
 export function toolRow(results: readonly { message: ToolResultMessage; intercept?: InterceptRecord }[]): JsonObject {
   const content = results.map(({ message: r, intercept }) => {
     const block: JsonObject = { call_id: r.toolCallId, content: r.content.map(partBlock), is_error: r.isError, name: r.toolName };
     if (r.extension) block.extension = r.extension;
+    if (r.activatedTools?.length) block.activated_tools = r.activatedTools.map((t) => ({ name: t.name, description: t.description, schema: t.schema }));
     if (intercept) block.intercept = intercept as JsonObject;
     return block;
   });
@@ -192,6 +194,7 @@ function decodeToolRow(v: JsonObject, ts: number, ctx: ReadContext): DecodedMess
     if (p.type !== "result") return "a tool message may hold only tool results";
     const r: ToolResultMessage = { role: "toolResult", toolCallId: p.callId, toolName: p.name ?? ctx.toolNames.get(p.callId) ?? "", content: p.content, isError: p.isError, ts };
     if (p.extension) r.extension = p.extension;
+    if (p.activatedTools) r.activatedTools = p.activatedTools;
     out.messages.push(r);
     out.intercepts.push(p.intercept);
   }
@@ -210,10 +213,29 @@ function decodeLegacyResult(v: JsonObject, ts: number, intercept: InterceptRecor
   }
   const m: ToolResultMessage = { role: "toolResult", toolCallId: v.toolCallId, toolName: v.toolName, content, isError: v.isError === true, ts };
   if (typeof v.extension === "string") m.extension = v.extension;
+  const activated = declarations(v.activatedTools);
+  if (activated) m.activatedTools = activated;
   return { messages: [m], intercepts: [intercept] };
 }
 
-type ResultBlock = { type: "result"; callId: string; name?: string; content: (TextPart | ImagePart)[]; isError: boolean; extension?: string; intercept?: InterceptRecord };
+type ResultBlock = {
+  type: "result";
+  callId: string;
+  name?: string;
+  content: (TextPart | ImagePart)[];
+  isError: boolean;
+  extension?: string;
+  activatedTools?: ToolDeclaration[];
+  intercept?: InterceptRecord;
+};
+
+/** The well-formed tool declarations of a list, or undefined when there are none. */
+function declarations(v: Json | undefined): ToolDeclaration[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const out: ToolDeclaration[] = [];
+  for (const d of v) if (isObject(d) && typeof d.name === "string" && typeof d.description === "string" && isObject(d.schema)) out.push({ name: d.name, description: d.description, schema: d.schema });
+  return out.length > 0 ? out : undefined;
+}
 
 /**
  * A content block: typed (earlier zot transcripts) or untyped and recognised by its fields in the
@@ -238,6 +260,8 @@ function decodeBlock(b: Json): TextPart | ImagePart | ThinkingPart | ToolCallPar
     const r: ResultBlock = { type: "result", callId: b.call_id as string, content, isError: b.is_error === true };
     if (typeof b.name === "string" && b.name !== "") r.name = b.name;
     if (typeof b.extension === "string") r.extension = b.extension;
+    const activated = declarations(b.activated_tools);
+    if (activated) r.activatedTools = activated;
     const intercept = decodeIntercept(b.intercept);
     if (intercept) r.intercept = intercept;
     return r;

@@ -187,10 +187,31 @@ describe("transcripts zot writes, read with the Go zot's rules", () => {
     expect(rows.at(-1).message.content.map((b: { call_id: string }) => b.call_id)).toEqual(["a", "b"]);
     w.close();
   });
+  test("a result's activated_tools (Kimi K3 dynamic tools) survive a reload, and the Go zot still reads the result", () => {
+    const secret = { name: "secret", description: "Tells the secret.", schema: { type: "object", properties: {} } };
+    const w = createSession({ home, cwd, provider: "kimi", model: "kimi-k3" });
+    w.message(user("load it"));
+    w.message(calling(["c1", "c2"]));
+    w.message({ ...result("c1"), activatedTools: [secret] });
+    w.message(result("c2"));
+    w.close();
+    const text = readFileSync(w.path as string, "utf8");
+    const row = JSON.parse(text.trim().split("\n").at(-1) as string);
+    expect(row.message.content[0].activated_tools).toEqual([secret]);
+    expect(row.message.content[1].activated_tools).toBeUndefined();
+    const r = openSession(w.path as string);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.session.messages[2]).toMatchObject({ role: "toolResult", toolCallId: "c1", activatedTools: [secret] });
+    expect(r.session.messages[3]).not.toHaveProperty("activatedTools");
+    expect(readWithGoRules(text).messages[2].content).toEqual([
+      { kind: "tool_result", call_id: "c1", is_error: false, content: [{ kind: "text", text: "out c1" }] },
+      { kind: "tool_result", call_id: "c2", is_error: false, content: [{ kind: "text", text: "out c2" }] },
+    ]);
+  });
 });
 
 describe("transcripts of earlier zot versions", () => {
-  test("still load: session and model rows, typed blocks, toolResult messages and summed usage", () => {
+  test("still load: session and model rows, typed blocks, toolResult messages (with their activated tools) and summed usage", () => {
     const path = join(home, "old.jsonl");
     writeFileSync(
       path,
@@ -198,7 +219,7 @@ describe("transcripts of earlier zot versions", () => {
         { type: "session", version: 1, id: "abcd1234", cwd, created: "2026-11-29T19:15:00.000Z", provider: "mock", model: "mock-1" },
         { type: "message", message: { role: "user", content: [{ type: "text", text: "run it" }], ts: 1 } },
         { type: "message", message: { role: "assistant", content: [{ type: "toolCall", id: "t1", name: "bash", args: { command: "ls" } }], stop: "tool_use", provider: "mock", model: "mock-1", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0 }, ts: 2 } },
-        { type: "message", message: { role: "toolResult", toolCallId: "t1", toolName: "bash", content: [{ type: "text", text: "a.txt" }], isError: false, ts: 3 }, intercept: { blocked_by: "guard", reason: "no" } },
+        { type: "message", message: { role: "toolResult", toolCallId: "t1", toolName: "bash", content: [{ type: "text", text: "a.txt" }], isError: false, ts: 3, activatedTools: [{ name: "secret", description: "Tells the secret.", schema: { type: "object" } }] }, intercept: { blocked_by: "guard", reason: "no" } },
         { type: "usage", usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, cost: 0.5 }, provider: "mock", model: "mock-1", ts: 4 },
         { type: "usage", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0.25 }, provider: "mock", model: "mock-1", ts: 5 },
         { type: "model", provider: "openai", model: "gpt-x", ts: 6 },
@@ -210,6 +231,7 @@ describe("transcripts of earlier zot versions", () => {
     if (!r.ok) throw new Error(r.error);
     expect(r.session.warnings).toEqual([]);
     expect(r.session.messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult"]);
+    expect(r.session.messages[2]).toMatchObject({ activatedTools: [{ name: "secret", description: "Tells the secret.", schema: { type: "object" } }] });
     expect(r.session.usage).toEqual({ input: 11, output: 6, cacheRead: 0, cacheWrite: 0, cost: 0.75 });
     expect(r.session).toMatchObject({ provider: "openai", model: "gpt-x", meta: { id: "abcd1234", started: "2026-11-29T19:15:00.000Z" } });
   });
