@@ -67,6 +67,25 @@ describe("config.json written by the Go zot", () => {
   });
 });
 
+describe("config.json reasoning", () => {
+  test("takes every effort level zot knows, not only the Go zot's three", () => {
+    writeFileSync(configPath(home), JSON.stringify({ reasoning: "xhigh" }));
+    expect(readConfig(home)).toMatchObject({ values: { reasoning: "xhigh" }, warnings: [] });
+  });
+
+  test("a bad level is ignored with a warning naming the file and the key, and the other keys still apply", () => {
+    writeFileSync(configPath(home), JSON.stringify({ provider: "openai", reasoning: "extreme" }));
+    const r = readConfig(home);
+    expect(r.values).toEqual({ provider: "openai" });
+    expect(r.warnings).toEqual([`Ignoring "reasoning" in ${configPath(home)}: it must be low, medium, high, xhigh or max (got "extreme").`]);
+  });
+
+  test("only the file's own key counts", () => {
+    writeFileSync(configPath(home), '{"__proto__": {"reasoning": "high"}}');
+    expect(readConfig(home)).toMatchObject({ values: {}, warnings: [] });
+  });
+});
+
 describe("models.json written by the Go zot", () => {
   test("loads its providers map, provider aliases and informational fields without warnings", () => {
     writeFileSync(
@@ -75,12 +94,20 @@ describe("models.json written by the Go zot", () => {
         providers: {
           "openai-codex": { models: [{ id: "gpt-5.5", name: "GPT-5.5", reasoning: true, contextWindow: 400000, maxTokens: 128000, priceInput: 2.5, priceOutput: 15, priceCacheRead: 0.25, input: ["text", "image"], api: "openai-responses" }] },
           moonshot: { models: [{ id: "kimi-k3", name: "Kimi K3", contextWindow: 256000, maxTokens: 32000, baseUrl: "https://api.moonshot.example/v1" }] },
+          "openai-responses": { models: [{ id: "gpt-go-responses", contextWindow: 200000 }, { id: "gpt-go-chat", wire: "chat" }] },
+          "kimi-code": { models: [{ id: "k3-go", contextWindow: 262144 }] },
         },
       }),
     );
     const { models, warnings } = loadModels(home);
     expect(warnings).toEqual([]);
-    expect(findModel(models, "openai", "gpt-5.5")).toMatchObject({ name: "GPT-5.5", reasoning: true, contextWindow: 400000, maxTokens: 128000, priceInput: 2.5, source: "models.json" });
+    expect(findModel(models, "openai", "gpt-5.5")).toMatchObject({ name: "GPT-5.5", reasoning: true, contextWindow: 400000, maxTokens: 128000, priceInput: 2.5, source: "custom" });
     expect(findModel(models, "kimi", "kimi-k3")).toMatchObject({ contextWindow: 256000, baseUrl: "https://api.moonshot.example/v1" });
+    // The openai-responses group is OpenAI on the Responses wire, unless an entry names its own.
+    expect(findModel(models, "openai", "gpt-go-responses")).toMatchObject({ wire: "responses", contextWindow: 200000 });
+    expect(findModel(models, "openai", "gpt-go-chat")).toMatchObject({ wire: "chat" });
+    // kimi-code is a provider of its own, not Moonshot's kimi.
+    expect(findModel(models, "kimi-code", "k3-go")).toMatchObject({ contextWindow: 262144, source: "custom" });
+    expect(findModel(models, "kimi", "k3-go")).toBeUndefined();
   });
 });

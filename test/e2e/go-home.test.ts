@@ -36,6 +36,15 @@ test("the reasoning level the Go zot saved in config.json is used when --reasoni
   expect((server.requests[0].body as { thinking?: unknown }).thinking).toMatchObject({ type: "enabled" });
 });
 
+test("a saved reasoning level the model does not take is left out instead of failing the run", async () => {
+  writeFileSync(join(home, "config.json"), JSON.stringify({ provider: "kimi", model: "kimi-k3", reasoning: "medium" }));
+  server = startProviderServer({ replies: [{ kind: "turn", text: "ok" }] });
+  const r = await runZot(["-p", "--base-url", server.openaiBase, "hi"], { home, env: { KIMI_API_KEY: "sk-kimi-go-key-1234" } });
+  expect(r).toMatchObject({ code: 0, stdout: "ok\n" });
+  expect(server.requests[0].body).toMatchObject({ model: "kimi-k3" });
+  expect(server.requests[0].body).not.toHaveProperty("reasoning_effort");
+});
+
 test("--no-skill offers no skill tool and no skills list; --with-skills is accepted and skills stay on", async () => {
   const userHome = join(home, "user");
   mkdirSync(join(userHome, ".agents", "skills", "tidy"), { recursive: true });
