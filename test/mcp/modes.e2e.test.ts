@@ -48,10 +48,13 @@ function callThenText(name: string, args: Record<string, unknown>) {
   });
 }
 
-function transcriptResult(): Record<string, unknown> {
-  const lines = jsonLines(readFileSync(sessionFiles(home)[0], "utf8")) as { type: string; message?: { role: string }; intercept?: unknown }[];
-  return lines.find((l) => l.type === "message" && l.message?.role === "toolResult") as Record<string, unknown>;
+/** The tool result blocks of the transcript's `tool` rows, in order. */
+function transcriptResults(): Record<string, unknown>[] {
+  const lines = jsonLines(readFileSync(sessionFiles(home)[0], "utf8")) as { type: string; message?: { role: string; content: Record<string, unknown>[] } }[];
+  return lines.flatMap((l) => (l.type === "message" && l.message?.role === "tool" ? l.message.content : []));
 }
+
+const transcriptResult = (): Record<string, unknown> => transcriptResults()[0];
 
 describe("json mode", () => {
   test("offers MCP tools to the model and reports the call with its attribution and structured content", async () => {
@@ -64,7 +67,7 @@ describe("json mode", () => {
     const events = jsonLines(r.stdout);
     expect(events.find((e) => e.type === "tool_call")).toMatchObject({ name: "mcp__nu__add", extension: "mcp:nu", args: { a: 20, b: 22 } });
     expect(events.find((e) => e.type === "tool_result")).toMatchObject({ extension: "mcp:nu", is_error: false, content: [{ type: "text", text: "42" }], structured_content: { sum: 42 } });
-    expect(transcriptResult()).toMatchObject({ message: { role: "toolResult", toolName: "mcp__nu__add", extension: "mcp:nu" } });
+    expect(transcriptResult()).toMatchObject({ name: "mcp__nu__add", extension: "mcp:nu" });
   });
 
   test("a tool_call interceptor blocks an MCP call before it reaches the server", async () => {
@@ -140,8 +143,7 @@ describe("print mode", () => {
     });
     expect(r.stdout).toBe("finished\n");
     expect(calls().map((c) => c.args)).toEqual([{ text: "t", command: "echo rewritten" }]);
-    const results = jsonLines(readFileSync(sessionFiles(home)[0], "utf8")).filter((l) => (l.message as { role?: string } | undefined)?.role === "toolResult");
-    expect(results.map((l) => [(l.message as { extension: string }).extension, l.intercept])).toEqual([
+    expect(transcriptResults().map((b) => [b.extension, b.intercept])).toEqual([
       ["mcp:fx", { blocked_by: "guard", reason: 'refused: matches "forbidden"' }],
       ["mcp:nu", { args: { text: "t", command: "echo rewritten" }, rewritten_by: ["guard"] }],
     ]);
