@@ -9,7 +9,7 @@ import type { AgentEvent, ConfirmRequest } from "./events.ts";
 import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ToolCallPart, ToolResultMessage, Usage } from "./messages.ts";
 import type { Provider, ToolSpec } from "./provider.ts";
 import type { PromptOutcome } from "./runtime-api.ts";
-import type { InterceptRecord } from "./session.ts";
+import type { InterceptRecord } from "./intercept-record.ts";
 import type { Tool } from "./tool.ts";
 
 export type Approval = { ok: true } | { ok: false; reason: string };
@@ -30,8 +30,8 @@ export interface LoopContext {
   host: ExtensionHost;
   /** The conversation so far, read before every model call; the loop appends through `record`. */
   history(): readonly Message[];
-  /** Appends to the history and the transcript; `intercept` says what extensions changed about it. */
-  record(message: Message, intercept?: InterceptRecord): void;
+  /** Appends to the history and the transcript. */
+  record(message: Message): void;
   emit(event: AgentEvent): void;
   /** Adds one response's usage to the session totals and returns the new totals. */
   addUsage(usage: Usage): Usage;
@@ -195,7 +195,8 @@ async function present(ctx: LoopContext, message: AssistantMessage, held: boolea
       if (shownText !== "") ctx.emit({ type: "text_delta", text: shownText, held: true });
     }
   }
-  if (message.content.length > 0) ctx.record(message, intercept);
+  if (intercept) message.intercept = intercept;
+  if (message.content.length > 0) ctx.record(message);
   if (text === "") return null;
   ctx.emit(event);
   if (!event.blocked) ctx.host.emit({ event: "assistant_message", text: shownText });
@@ -234,7 +235,8 @@ function recordResult(ctx: LoopContext, call: ToolCallPart, out: CallOutput, sta
   if (out.blockedBy) intercept.blocked_by = out.blockedBy;
   if (out.reason) intercept.reason = out.reason;
   if (out.resultRewrittenBy?.length) intercept.result_rewritten_by = out.resultRewrittenBy;
-  ctx.record(msg, Object.keys(intercept).length > 0 ? intercept : undefined);
+  if (Object.keys(intercept).length > 0) msg.intercept = intercept;
+  ctx.record(msg);
   const ev: Extract<AgentEvent, { type: "tool_result" }> = {
     type: "tool_result",
     id: call.id,

@@ -16,6 +16,8 @@ export type ToolCallPart = {
   invalidArgs?: string;
 };
 
+import type { InterceptRecord } from "./intercept-record.ts";
+
 export type UserMessage = { role: "user"; content: (TextPart | ImagePart)[]; ts: number };
 export type AssistantMessage = {
   role: "assistant";
@@ -26,6 +28,8 @@ export type AssistantMessage = {
   provider: string;
   model: string;
   usage: Usage;
+  /** What extensions changed about the reply the user saw. */
+  intercept?: InterceptRecord;
   ts: number;
 };
 export type ToolResultMessage = {
@@ -36,6 +40,8 @@ export type ToolResultMessage = {
   isError: boolean;
   /** Name of the extension that produced the result, for attribution. */
   extension?: string;
+  /** What extensions changed about the call (its arguments, a block) or its result. */
+  intercept?: InterceptRecord;
   ts: number;
 };
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;

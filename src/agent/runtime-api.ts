@@ -3,7 +3,6 @@ import type { ExtensionHost, InvokeResult, LoadReport, UiIntent } from "../ext/t
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
 import type { ImagePart, Message, StopReason, Usage } from "./messages.ts";
 import type { ModelInfo } from "./provider.ts";
-import type { InterceptRecord } from "./session.ts";
 
 export type PromptOutcome = { stop: StopReason; text: string; error?: string; blocked?: { extension: string; reason: string } };
 
@@ -27,8 +26,6 @@ export interface AgentRuntime {
   /** Cancels the running prompt (HTTP stream, tools, extension calls). */
   abort(): void;
   messages(): readonly Message[];
-  /** What extensions changed about a message (shown_text / hidden for assistant text), to show it as the user saw it. */
-  intercept(message: Message): InterceptRecord | undefined;
   usage(): Usage;
   /** Context tokens used by the last request and the model's window (for the status line). */
   context(): { used: number; window: number };

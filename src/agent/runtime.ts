@@ -10,8 +10,7 @@ import { emptyUsage, type AssistantMessage, type ImagePart, type Message, type T
 import type { ModelInfo, Provider } from "./provider.ts";
 import { createProvider } from "./providers/index.ts";
 import type { AgentRuntime, PromptOutcome } from "./runtime-api.ts";
-import { interceptOf, noteIntercept } from "./intercept-record.ts";
-import { appendSession, createSession, noSession, openSession, summaryMessage, type InterceptRecord, type SessionWriter } from "./session.ts";
+import { appendSession, createSession, noSession, openSession, summaryMessage, type SessionWriter } from "./session.ts";
 import { discoverSkills } from "./skills.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import type { Tool } from "./tool.ts";
@@ -181,7 +180,7 @@ export class Runtime implements AgentRuntime {
           extensionTools: cfg.extensionTools,
           host: this.host,
           history: () => this.history,
-          record: (m, intercept) => this.record(m, intercept),
+          record: (m) => this.record(m),
           emit: (e) => this.emit(e),
           addUsage: (u) => this.addUsage(u),
           approve: (req) => this.approve(req),
@@ -208,14 +207,9 @@ export class Runtime implements AgentRuntime {
     });
   }
 
-  private record(message: Message, intercept?: InterceptRecord): void {
+  private record(message: Message): void {
     this.history.push(message);
-    if (intercept) noteIntercept(message, intercept);
-    this.session.message(message, intercept);
-  }
-
-  intercept(message: Message): InterceptRecord | undefined {
-    return interceptOf(message);
+    this.session.message(message);
   }
 
   private addUsage(u: Usage): Usage {

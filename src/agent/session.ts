@@ -8,26 +8,12 @@ import { dirname, join, resolve } from "node:path";
 import { isObject, type Json, type JsonObject } from "../ext/protocol.ts";
 import { emptyUsage } from "./messages.ts";
 import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ThinkingPart, ToolCallPart, Usage, UserMessage } from "./messages.ts";
-import { decodeIntercept, noteIntercept } from "./intercept-record.ts";
+import { decodeIntercept, type InterceptRecord } from "./intercept-record.ts";
 import { redactSecrets } from "./redact.ts";
 
 const SESSION_VERSION = 1;
 
 export type SessionMeta = { type: "session"; version: number; id: string; cwd: string; created: string; provider: string; model: string };
-
-/** What interception did to a tool call or an assistant message, kept beside the message it concerns. */
-export type InterceptRecord = {
-  /** tool_call: the args the tool actually ran with (the model's own args stay in its tool call). */
-  args?: JsonObject;
-  rewritten_by?: string[];
-  /** tool_result interception: the extensions that rewrote the result before the model saw it. */
-  result_rewritten_by?: string[];
-  blocked_by?: string;
-  reason?: string;
-  /** assistant_message: the text the user saw instead of the model's (which the message keeps). */
-  shown_text?: string;
-  hidden?: boolean;
-};
 
 export type SessionRecord =
   | SessionMeta
@@ -39,7 +25,8 @@ export type SessionRecord =
 export interface SessionWriter {
   /** Where the transcript is (created on the first record), or null with --no-session. */
   readonly path: string | null;
-  message(message: Message, intercept?: InterceptRecord): void;
+  /** Writes the message, with its `intercept` record beside it rather than inside. */
+  message(message: Message): void;
   usage(usage: Usage, provider: string, model: string): void;
   model(provider: string, model: string): void;
   /** The conversation so far was replaced by `summary`; a reload starts from it. */
@@ -120,8 +107,10 @@ class FileWriter implements SessionWriter {
     private readonly onError: (message: string) => void,
   ) {}
 
-  message(message: Message, intercept?: InterceptRecord): void {
-    this.write(intercept ? { type: "message", message, intercept } : { type: "message", message });
+  message(message: Message): void {
+    if (message.role === "user" || !message.intercept) return this.write({ type: "message", message });
+    const { intercept, ...plain } = message;
+    this.write({ type: "message", message: plain, intercept });
   }
   usage(usage: Usage, provider: string, model: string): void {
     this.write({ type: "usage", usage, provider, model, ts: Date.now() });
@@ -235,7 +224,7 @@ function applyRecord(s: LoadedSession, v: Json): string | null {
       const m = decodeMessage(v.message);
       if (typeof m === "string") return m;
       const intercept = decodeIntercept(v.intercept);
-      if (intercept) noteIntercept(m, intercept);
+      if (intercept && m.role !== "user") m.intercept = intercept;
       s.messages.push(m);
       return null;
     }

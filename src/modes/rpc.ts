@@ -3,7 +3,6 @@
 // and `get_extensions`. A bad line never ends the process: it gets an error response.
 import type { AgentRuntime } from "../agent/runtime-api.ts";
 import type { ImagePart, Message } from "../agent/messages.ts";
-import type { InterceptRecord } from "../agent/session.ts";
 import type { Json, JsonObject } from "../ext/protocol.ts";
 import { isObject } from "../ext/protocol.ts";
 import { LineReader } from "../ext/lines.ts";
@@ -184,7 +183,7 @@ class RpcServer {
         };
       }
       case "get_messages":
-        return { data: { messages: rt.messages().map((m) => messageJson(m, rt.intercept(m))) } };
+        return { data: { messages: rt.messages().map((m) => messageJson(m)) } };
       case "clear":
         if (this.busy()) return { error: "agent is busy; send abort and wait for done, then retry" };
         rt.clear();
@@ -317,7 +316,7 @@ function decodeImages(v: Json | undefined): ImagePart[] | string {
  * base64. Assistant text is what the user saw: an assistant_message interceptor's replacement
  * (`rewritten_by`), or nothing for a hidden message (`hidden`, `blocked_by`) — never the original.
  */
-export function messageJson(m: Message, intercept?: InterceptRecord): Json {
+export function messageJson(m: Message): Json {
   const time = new Date(m.ts).toISOString();
   if (m.role === "user") return { role: "user", content: m.content.map(blockJson), time };
   if (m.role === "toolResult") {
@@ -325,6 +324,7 @@ export function messageJson(m: Message, intercept?: InterceptRecord): Json {
     if (m.extension) block.extension = m.extension;
     return { role: "tool", content: [block], time };
   }
+  const intercept = m.intercept;
   const content: Json[] = [];
   const shown = intercept?.hidden ? "" : intercept?.shown_text;
   let textDone = false;

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import type { Message } from "../../src/agent/messages.ts";
+import type { AssistantMessage } from "../../src/agent/messages.ts";
 import { messageJson, runRpc } from "../../src/modes/rpc.ts";
 import { capture, mockRuntime } from "./helpers.ts";
 
@@ -135,7 +135,7 @@ test("an image whose data is not base64 is refused before anything is sent", asy
 });
 
 test("an intercepted assistant message is reported as the user saw it", () => {
-  const assistant = (text: string): Message => ({
+  const assistant = (text: string): AssistantMessage => ({
     role: "assistant",
     content: [{ type: "thinking", thinking: "hmm" }, { type: "text", text }, { type: "toolCall", id: "t", name: "bash", args: {} }],
     stop: "tool_use",
@@ -144,10 +144,10 @@ test("an intercepted assistant message is reported as the user saw it", () => {
     usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 },
     ts: 0,
   });
-  const rewritten = messageJson(assistant("the key is K"), { shown_text: "the key is [x]", rewritten_by: ["guard"] }) as Record<string, unknown>;
+  const rewritten = messageJson({ ...assistant("the key is K"), intercept: { shown_text: "the key is [x]", rewritten_by: ["guard"] } }) as Record<string, unknown>;
   expect(rewritten.content).toEqual([{ type: "thinking", thinking: "hmm" }, { type: "text", text: "the key is [x]" }, { type: "tool_call", id: "t", name: "bash", args: {} }]);
   expect(rewritten.rewritten_by).toEqual(["guard"]);
-  const hidden = messageJson(assistant("forbidden"), { hidden: true, shown_text: "", blocked_by: "guard", reason: "no" }) as Record<string, unknown>;
+  const hidden = messageJson({ ...assistant("forbidden"), intercept: { hidden: true, shown_text: "", blocked_by: "guard", reason: "no" } }) as Record<string, unknown>;
   expect(hidden.content).toEqual([{ type: "thinking", thinking: "hmm" }, { type: "tool_call", id: "t", name: "bash", args: {} }]);
   expect(hidden).toMatchObject({ hidden: true, blocked_by: "guard" });
 });
