@@ -4,7 +4,7 @@
 import { resolve } from "node:path";
 import { Host } from "../ext/host.ts";
 import type { ExtensionHost } from "../ext/types.ts";
-import { ZOT_VERSION } from "../cli/version.ts";
+import { ZOT_VERSION } from "../version.ts";
 import { defaultModel, findModel, isProviderName, loadModels, unknownModelNotice, type ProviderName } from "./catalog.ts";
 import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, readConfig, rememberModel, resolveCredentials, authPath, type Env } from "./config.ts";
 import type { Runtime } from "./runtime.ts";

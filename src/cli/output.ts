@@ -3,8 +3,7 @@
 // process.stdout writes followed by process.exit() drop whatever a full pipe has not accepted yet
 // (a long JSON or RPC stream, `zot ext logs | less`).
 import type { FileSink } from "bun";
-
-export type Io = { out(text: string): void; err(text: string): void };
+import type { ModeOutput } from "../modes/output.ts";
 
 type Stream = { write(text: string): void; drain(): Promise<void> };
 
@@ -39,7 +38,7 @@ function stream(sink: FileSink): Stream {
 const stdout = stream(Bun.stdout.writer());
 const stderr = stream(Bun.stderr.writer());
 
-export const io: Io = { out: (text) => stdout.write(text), err: (text) => stderr.write(text) };
+export const io: ModeOutput = { out: (text) => stdout.write(text), err: (text) => stderr.write(text) };
 
 export async function drain(): Promise<void> {
   await stdout.drain();

@@ -3,10 +3,10 @@
 import type { AgentEvent } from "../agent/events.ts";
 import type { Usage } from "../agent/messages.ts";
 import type { AgentRuntime, PromptOutcome } from "../agent/runtime-api.ts";
+import type { ModeOutput } from "./output.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
 import { parseSlash, unknownCommand } from "./slash.ts";
 
-export type ModeOutput = { out(text: string): void; err(text: string): void };
 
 /**
  * One event as one line: the event as the loop emitted it, plus the Go zot's field names where

@@ -2,7 +2,8 @@
 // extension notes, warnings) on stderr, so `zot -p "…" > answer.txt` captures just the answer.
 import type { AgentEvent } from "../agent/events.ts";
 import type { AgentRuntime } from "../agent/runtime-api.ts";
-import { exitCodeOf, type ModeOutput } from "./json.ts";
+import { exitCodeOf } from "./json.ts";
+import type { ModeOutput } from "./output.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
 import { parseSlash, unknownCommand } from "./slash.ts";
 import { collapseSpaces } from "../cli/whitespace.ts";

@@ -6,10 +6,11 @@ import type { ImagePart, Message } from "../agent/messages.ts";
 import type { Json, JsonObject } from "../ext/protocol.ts";
 import { isObject } from "../ext/protocol.ts";
 import { LineReader } from "../ext/lines.ts";
-import { eventLine, type ModeOutput } from "./json.ts";
+import { eventLine } from "./json.ts";
+import type { ModeOutput } from "./output.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
 import { doctorEntry, type DoctorReport } from "../ext/cli/doctor.ts";
-import { ZOT_VERSION } from "../cli/version.ts";
+import { ZOT_VERSION } from "../version.ts";
 
 const RPC_PROTOCOL_VERSION = 1;
 
