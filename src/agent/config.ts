@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Json, JsonObject } from "../ext/protocol.ts";
-import { atomicWrite } from "./tools/common.ts";
+import { atomicWrite } from "./atomic-write.ts";
 
 export type Env = Record<string, string | undefined>;
 

@@ -1,8 +1,6 @@
-// Small pieces every file tool needs: path resolution against the session cwd, argument checks,
-// results, and the atomic write used by write, edit and the config files.
-import { closeSync, fchmodSync, fsyncSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import { randomHex } from "../random.ts";
+// Small pieces every file tool needs: path resolution against the session cwd, argument checks and
+// results.
+import { isAbsolute, join, resolve } from "node:path";
 import type { Json, JsonObject } from "../../ext/protocol.ts";
 import type { ToolOutput } from "../tool.ts";
 
@@ -42,52 +40,6 @@ export function errorText(err: unknown): string {
     return code ? `${code}: ${err.message}` : err.message;
   }
   return String(err);
-}
-
-/**
- * Writes through a temp file in the same directory and renames it over the target, so readers see
- * the old or the new content, never half of it. A symlinked target is written through (the link
- * stays a link), and an existing file keeps its permission bits unless `mode` says otherwise.
- */
-export function atomicWrite(path: string, data: string | Uint8Array, mode?: number): void {
-  let target = path;
-  let keepMode: number | undefined;
-  try {
-    target = realpathSync(path);
-    keepMode = statSync(target).mode & 0o7777;
-  } catch {
-    // A new file: no mode to keep, and no link to follow.
-  }
-  const tmp = join(dirname(target), `.${basename(target)}.${randomHex(6)}.tmp`);
-  const wanted = mode ?? keepMode;
-  const fd = openSync(tmp, "wx", wanted ?? 0o666);
-  try {
-    // open() applies the umask; an explicit or inherited mode must come out exactly.
-    if (wanted !== undefined) fchmodSync(fd, wanted);
-    const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-    let off = 0;
-    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-    fsyncSync(fd);
-  } catch (err) {
-    closeSync(fd);
-    unlinkQuietly(tmp);
-    throw err;
-  }
-  closeSync(fd);
-  try {
-    renameSync(tmp, target);
-  } catch (err) {
-    unlinkQuietly(tmp);
-    throw err;
-  }
-}
-
-function unlinkQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // Already gone.
-  }
 }
 
 export function countLines(text: string): number {

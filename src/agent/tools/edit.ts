@@ -4,7 +4,8 @@
 import { readFileSync, statSync } from "node:fs";
 import type { Json, JsonObject } from "../../ext/protocol.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
-import { atomicWrite, errorText, resolvePath, stringArg, textResult } from "./common.ts";
+import { atomicWrite } from "../atomic-write.ts";
+import { errorText, resolvePath, stringArg, textResult } from "./common.ts";
 import { unifiedDiff } from "./diff.ts";
 
 const DESCRIPTION = `Edit a file by replacing exact text.
