@@ -2,7 +2,7 @@
 // lookup: --api-key, then the provider's environment variables, then auth.json.
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Json, JsonObject } from "../ext/protocol.ts";
+import type { Json, JsonObject } from "../json.ts";
 import { atomicWrite } from "./atomic-write.ts";
 
 export type Env = Record<string, string | undefined>;

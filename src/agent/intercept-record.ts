@@ -2,8 +2,8 @@
 // arguments or results). It travels with the message (`message.intercept`) and beside it in the
 // transcript, so anything that shows the history again — RPC get_messages, a resumed session in the
 // TUI — shows it as the user saw it, not as the model wrote it.
-import type { Json, JsonObject } from "../ext/protocol.ts";
-import { isObject } from "../ext/protocol.ts";
+import type { Json, JsonObject } from "../json.ts";
+import { isObject } from "../json.ts";
 
 export type InterceptRecord = {
   /** tool_call: the args the tool actually ran with (the model's own args stay in its tool call). */

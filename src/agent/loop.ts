@@ -2,7 +2,8 @@
 // without tool calls, the user aborts, something fails, or --max-steps is reached. The extension
 // host sits beside the loop and is consulted at fixed points: lifecycle events, interceptors
 // (turn_start, tool_call, tool_result, assistant_message) and extension tool calls.
-import type { ContentBlock, Json, JsonObject } from "../ext/protocol.ts";
+import type { ContentBlock } from "../ext/protocol.ts";
+import type { Json, JsonObject } from "../json.ts";
 import type { ActiveTool, ExtensionHost, InterceptResult } from "../ext/types.ts";
 import { fromWireContent, textOf, toWireContent } from "./content.ts";
 import type { AgentEvent, ConfirmRequest } from "./events.ts";

@@ -1,6 +1,6 @@
 // Conversation model shared by providers, the loop, sessions and modes. Provider clients translate
 // to and from their wire formats at their own edge; everything inside zot speaks these types.
-import type { Json, JsonObject } from "../ext/protocol.ts";
+import type { Json, JsonObject } from "../json.ts";
 
 export type TextPart = { type: "text"; text: string };
 export type ImagePart = { type: "image"; mimeType: string; data: string };

@@ -1,6 +1,6 @@
 // The narrow interface between the agent loop and a model provider client.
 import type { AssistantMessage, Message, Usage } from "./messages.ts";
-import type { JsonObject } from "../ext/protocol.ts";
+import type { JsonObject } from "../json.ts";
 
 export type ToolSpec = { name: string; description: string; schema: JsonObject };
 

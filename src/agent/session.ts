@@ -5,7 +5,7 @@
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync, fstatSync } from "node:fs";
 import { randomHex } from "./random.ts";
 import { dirname, join, resolve } from "node:path";
-import { isObject, type Json, type JsonObject } from "../ext/protocol.ts";
+import { isObject, type Json, type JsonObject } from "../json.ts";
 import { emptyUsage } from "./messages.ts";
 import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ThinkingPart, ToolCallPart, Usage, UserMessage } from "./messages.ts";
 import { decodeIntercept, type InterceptRecord } from "./intercept-record.ts";

@@ -3,8 +3,8 @@
 // and `get_extensions`. A bad line never ends the process: it gets an error response.
 import type { AgentRuntime } from "../agent/runtime-api.ts";
 import type { ImagePart, Message } from "../agent/messages.ts";
-import type { Json, JsonObject } from "../ext/protocol.ts";
-import { isObject } from "../ext/protocol.ts";
+import type { Json, JsonObject } from "../json.ts";
+import { isObject } from "../json.ts";
 import { LineReader } from "../ext/lines.ts";
 import { eventLine } from "./json.ts";
 import type { ModeOutput } from "./output.ts";

@@ -4,7 +4,7 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { randomHex } from "../random.ts";
-import type { JsonObject } from "../../ext/protocol.ts";
+import type { JsonObject } from "../../json.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
 import { errorText, stringArg, textResult } from "./common.ts";
 

@@ -1,7 +1,7 @@
 // Small pieces every file tool needs: path resolution against the session cwd, argument checks and
 // results.
 import { isAbsolute, join, resolve } from "node:path";
-import type { Json, JsonObject } from "../../ext/protocol.ts";
+import type { Json, JsonObject } from "../../json.ts";
 import type { ToolOutput } from "../tool.ts";
 
 export function textResult(text: string, isError = false): ToolOutput {

@@ -1,7 +1,7 @@
 // The `write` tool: create or replace a whole file, atomically.
 import { mkdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import type { JsonObject } from "../../ext/protocol.ts";
+import type { JsonObject } from "../../json.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
 import { atomicWrite } from "../atomic-write.ts";
 import { countLines, errorText, resolvePath, stringArg, textResult } from "./common.ts";
