@@ -42,7 +42,7 @@ import type {
   UiIntent,
 } from "./types.ts";
 
-export { commandIntents } from "./intents.ts";
+export { commandIntents } from "./command-outcome.ts";
 export { shutdownOnSignals } from "./signals.ts";
 export { DEFAULT_TIMINGS } from "./timings.ts";
 export type { HostTimings } from "./timings.ts";

@@ -3,6 +3,7 @@
 import type { AgentEvent } from "../agent/events.ts";
 import type { Usage } from "../agent/messages.ts";
 import type { AgentRuntime, PromptOutcome } from "../agent/runtime-api.ts";
+import { commandOutcome } from "../ext/command-outcome.ts";
 import type { ModeOutput } from "./output.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
 import { parseSlash, unknownCommand } from "./slash.ts";
@@ -58,37 +59,25 @@ async function runSlash(runtime: AgentRuntime, name: string, args: string, emit:
   const result = await runtime.runCommand(name, args);
   if (!result.ok) return fail(result.error);
   const { response, extension } = result;
-  if (response.error) return fail(`/${known.name} (${extension}): ${response.error}`);
+  const outcome = commandOutcome(response);
+  if (outcome.kind === "error") return fail(`/${known.name} (${extension}): ${outcome.message}`);
   const event: Extract<AgentEvent, { type: "command_result" }> = { type: "command_result", name: known.name, extension, action: response.action };
   if (response.display !== undefined) event.display = response.display;
   if (response.insert !== undefined) event.insert = response.insert;
   if (response.prompt !== undefined) event.prompt = response.prompt;
   if (response.open_panel !== undefined) event.open_panel = { ...response.open_panel };
   emit(event);
-  let text = "";
-  switch (response.action) {
+  switch (outcome.kind) {
     case "prompt":
-      if (!response.prompt || response.prompt.trim() === "") return fail(`/${known.name} (${extension}) asked for a prompt but sent no text`);
-      return exitCodeOf(await runtime.prompt(response.prompt));
+      return exitCodeOf(await runtime.prompt(outcome.text));
     case "display":
-      text = response.display ?? "";
-      if (text !== "") emit({ type: "ext_display", extension, text });
+      emit({ type: "ext_display", extension, text: outcome.text });
       break;
-    case "insert":
-      text = response.insert ?? "";
-      break;
-    case "open_panel": {
-      const panel = response.open_panel;
-      if (panel) {
-        text = [panel.title, ...panel.lines, ...(panel.footer ? [panel.footer] : [])].filter((p) => p !== "").join("\n");
-        // Nobody can look at a panel here: the extension is told it closed, as in print mode.
-        runtime.host.panelClose(panel.id);
-      }
-      break;
-    }
-    case "noop":
+    case "panel":
+      // Nobody can look at a panel here: the extension is told it closed, as in print mode.
+      runtime.host.panelClose(outcome.panel.id);
       break;
   }
-  emit({ type: "done", stop: "end_turn", text, steps: 0 });
+  emit({ type: "done", stop: "end_turn", text: outcome.kind === "nothing" ? "" : outcome.text, steps: 0 });
   return 0;
 }

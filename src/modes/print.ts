@@ -2,6 +2,7 @@
 // extension notes, warnings) on stderr, so `zot -p "…" > answer.txt` captures just the answer.
 import type { AgentEvent } from "../agent/events.ts";
 import type { AgentRuntime } from "../agent/runtime-api.ts";
+import { commandOutcome } from "../ext/command-outcome.ts";
 import { exitCodeOf } from "./json.ts";
 import type { ModeOutput } from "./output.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
@@ -83,36 +84,24 @@ async function runSlash(runtime: AgentRuntime, name: string, args: string, io: M
     io.err(`zot: ${result.error}\n`);
     return 1;
   }
-  const { response, extension } = result;
-  if (response.error) {
-    io.err(`zot: /${known.name} (${extension}): ${response.error}\n`);
-    return 1;
-  }
+  const outcome = commandOutcome(result.response);
   const line = (text: string) => io.out(text.endsWith("\n") ? text : text + "\n");
-  switch (response.action) {
-    case "display":
-      if (response.display) line(response.display);
-      return 0;
-    case "insert":
-      if (response.insert) line(response.insert);
-      return 0;
-    case "open_panel": {
-      const panel = response.open_panel;
-      if (!panel) return 0;
-      const parts = [panel.title, ...panel.lines];
-      if (panel.footer) parts.push(panel.footer);
-      line(parts.filter((p) => p !== "").join("\n"));
-      // There is no panel to keep open here: the extension is told it closed, as if the user pressed Esc.
-      runtime.host.panelClose(panel.id);
-      return 0;
-    }
+  switch (outcome.kind) {
+    case "error":
+      io.err(`zot: /${known.name} (${result.extension}): ${outcome.message}\n`);
+      return 1;
     case "prompt":
-      if (!response.prompt || response.prompt.trim() === "") {
-        io.err(`zot: /${known.name} (${extension}) asked for a prompt but sent no text\n`);
-        return 1;
-      }
-      return turn(runtime, response.prompt, io, hidden);
-    case "noop":
+      return turn(runtime, outcome.text, io, hidden);
+    case "display":
+    case "insert":
+      line(outcome.text);
+      return 0;
+    case "panel":
+      line(outcome.text);
+      // There is no panel to keep open here: the extension is told it closed, as if the user pressed Esc.
+      runtime.host.panelClose(outcome.panel.id);
+      return 0;
+    case "nothing":
       return 0;
   }
 }

@@ -6,6 +6,7 @@ import type { ImagePart, Message } from "../agent/messages.ts";
 import type { Json, JsonObject } from "../json.ts";
 import { isObject } from "../json.ts";
 import { LineReader } from "../ext/lines.ts";
+import { commandOutcome } from "../ext/command-outcome.ts";
 import { eventLine } from "./json.ts";
 import type { ModeOutput } from "./output.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
@@ -253,24 +254,30 @@ class RpcServer {
     const r = await this.runtime.runCommand(name, args);
     if (!r.ok) return { error: r.error };
     const res = r.response;
-    if (res.error) return { error: `/${name} (${r.extension}): ${res.error}` };
+    const outcome = commandOutcome(res);
+    if (outcome.kind === "error") return { error: `/${name} (${r.extension}): ${outcome.message}` };
     const data: JsonObject = { extension: r.extension, action: res.action };
     if (res.display !== undefined) data.display = res.display;
     if (res.insert !== undefined) data.insert = res.insert;
     if (res.prompt !== undefined) data.prompt = res.prompt;
     if (res.open_panel !== undefined) data.open_panel = { ...res.open_panel };
-    // A `prompt` action runs the turn, as typing the command in the TUI would; events follow.
-    if (res.action === "prompt" && res.prompt && res.prompt.trim() !== "") {
-      const text = res.prompt;
-      data.started = true;
-      return { data, next: () => this.enqueue(() => this.runtime.prompt(text)) };
+    switch (outcome.kind) {
+      // A `prompt` action runs the turn, as typing the command in the TUI would; events follow.
+      case "prompt":
+        data.started = true;
+        return { data, next: () => this.enqueue(() => this.runtime.prompt(outcome.text)) };
+      // A display note is also an event, so clients that render events show it like the TUI would.
+      case "display": {
+        const event = eventLine({ type: "ext_display", extension: r.extension, text: outcome.text });
+        return { data, next: () => this.opts.out(event) };
+      }
+      // The client gets the panel's content; no one can send it keys, so it is closed, as in the other headless modes.
+      case "panel":
+        this.runtime.host.panelClose(outcome.panel.id);
+        return { data };
+      default:
+        return { data };
     }
-    // A display note is also an event, so clients that render events show it like the TUI would.
-    if (res.action === "display" && res.display) {
-      const event = eventLine({ type: "ext_display", extension: r.extension, text: res.display });
-      return { data, next: () => this.opts.out(event) };
-    }
-    return { data };
   }
 
   private async compact(): Promise<void> {

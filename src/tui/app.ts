@@ -2,7 +2,7 @@
 // host's intents to the components, and draws coalesced frames (at most ~60 per second).
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
 import type { AgentRuntime } from "../agent/runtime-api.ts";
-import { commandIntents } from "../ext/intents.ts";
+import { commandIntents } from "../ext/command-outcome.ts";
 import type { LoadReport, UiIntent } from "../ext/types.ts";
 import { runBuiltin, type CommandContext } from "./commands.ts";
 import { applyEvent } from "./chat-events.ts";

@@ -1,0 +1,33 @@
+// One interpretation of a command response for every mode.
+import { describe, expect, test } from "bun:test";
+import { commandIntents, commandOutcome } from "../../src/ext/command-outcome.ts";
+import type { CommandResponseFrame } from "../../src/ext/protocol.ts";
+
+const response = (r: Omit<CommandResponseFrame, "type" | "id">): CommandResponseFrame => ({ type: "command_response", id: "1", ...r });
+
+describe("commandOutcome", () => {
+  test("an error wins over the action: a failed command does nothing else", () => {
+    expect(commandOutcome(response({ action: "display", display: "half done", error: "it broke" }))).toEqual({ kind: "error", message: "it broke" });
+  });
+
+  test("a prompt without text is an error, not a silent no-op", () => {
+    expect(commandOutcome(response({ action: "prompt", prompt: "  " }))).toEqual({ kind: "error", message: "asked for a prompt but sent no text" });
+    expect(commandOutcome(response({ action: "prompt", prompt: "go on" }))).toEqual({ kind: "prompt", text: "go on" });
+  });
+
+  test("an empty display or insert is nothing", () => {
+    expect(commandOutcome(response({ action: "display", display: "" }))).toEqual({ kind: "nothing" });
+    expect(commandOutcome(response({ action: "insert" }))).toEqual({ kind: "nothing" });
+  });
+
+  test("a panel comes with its plain-text form for modes without a screen", () => {
+    const panel = { id: "p", title: "Title", lines: ["a", "", "b"], footer: "esc" };
+    expect(commandOutcome(response({ action: "open_panel", open_panel: panel }))).toEqual({ kind: "panel", panel, text: "Title\na\nb\nesc" });
+  });
+
+  test("the interactive mode gets the same outcome as intents", () => {
+    expect(commandIntents("ext", response({ action: "prompt", prompt: "" }))).toEqual([{ kind: "command_error", extension: "ext", message: "asked for a prompt but sent no text" }]);
+    expect(commandIntents("ext", response({ action: "insert", insert: "x" }))).toEqual([{ kind: "insert", extension: "ext", text: "x" }]);
+    expect(commandIntents("ext", response({ action: "noop" }))).toEqual([]);
+  });
+});
