@@ -1,5 +1,5 @@
-// Slash commands in the one-shot modes: `zot -p "/name args"` and `zot --json "/name args"` run an
-// extension command instead of a model turn.
+// Slash commands: what counts as one (the one rule for the TUI's editor and the one-shot modes), and
+// in `zot -p "/name args"` and `zot --json "/name args"` an extension command instead of a model turn.
 import type { AgentRuntime } from "../agent/runtime-api.ts";
 import { NAME_PATTERN } from "../ext/policy.ts";
 

@@ -17,7 +17,8 @@ import { Notes } from "./notes.ts";
 import type { Modal } from "./pickers.ts";
 import { PromptQueue } from "./queue.ts";
 import { Renderer } from "./renderer.ts";
-import { findCommand, parseSlash, slashItems, type SlashItem } from "./slash.ts";
+import { parseSlash } from "../modes/slash.ts";
+import { findCommand, slashItems, type SlashItem } from "./slash.ts";
 import { EditorPopups } from "./popups.ts";
 import { PanelSlot } from "./panel-slot.ts";
 import { extensionCounts, renderStatus } from "./status.ts";
@@ -330,9 +331,9 @@ class App implements CommandContext {
   private submitEditor(): void {
     const raw = this.editor.text;
     if (raw.trim() === "") return;
-    const cmd = raw.trimStart().startsWith("/") ? parseSlash(raw) : null;
     // A prompt that starts with an absolute path ("/etc/hosts looks wrong") is not a command.
-    if (cmd && !cmd.name.includes("/")) {
+    const cmd = parseSlash(raw);
+    if (cmd) {
       const item = findCommand(this.commands(), cmd.name);
       if (!item) {
         this.status([{ text: `Unknown command /${cmd.name}; type / to see the commands.`, level: "error" }], 5000);
