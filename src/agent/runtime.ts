@@ -14,6 +14,7 @@ import { appendSession, createSession, noSession, openSession, summaryMessage, t
 import { discoverSkills } from "./skills.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import type { Tool } from "./tool.ts";
+import { Replaying } from "../replaying.ts";
 
 export type RuntimeConfig = {
   home: string;
@@ -51,12 +52,13 @@ export class Runtime implements AgentRuntime {
   readonly cwd: string;
   yolo: boolean;
   private cfg: RuntimeConfig;
-  private listeners = new Set<(event: AgentEvent) => void>();
-  /** Events emitted before anyone subscribed; null once the first listener has them. */
-  private early: AgentEvent[] | null = [];
-  private intentListeners = new Set<(intent: UiIntent) => void>();
-  /** Host intents that arrived before a mode listened for them; null once the first listener has them. */
-  private earlyIntents: UiIntent[] | null = [];
+  /**
+   * Extension notes that arrive before the mode subscribes (a reply to session_start) are kept for
+   * the first subscriber instead of being lost; agent events only happen later.
+   */
+  private events = new Replaying<AgentEvent>(MAX_EARLY_NOTES);
+  /** Host intents that arrived before a mode listened for them, for the first listener. */
+  private intents = new Replaying<UiIntent>(MAX_EARLY_INTENTS);
   private history: Message[];
   private totals: Usage;
   private lastContext = 0;
@@ -96,21 +98,11 @@ export class Runtime implements AgentRuntime {
   }
 
   subscribe(listener: (event: AgentEvent) => void): () => void {
-    this.listeners.add(listener);
-    const early = this.early;
-    this.early = null;
-    if (early) for (const e of early) listener(e);
-    return () => this.listeners.delete(listener);
+    return this.events.on(listener);
   }
 
   private emit(event: AgentEvent): void {
-    if (this.early && this.listeners.size === 0) {
-      // Extension notes that arrive before the mode subscribes (a reply to session_start) are
-      // kept for the first subscriber instead of being lost; agent events only happen later.
-      if (this.early.length < MAX_EARLY_NOTES) this.early.push(event);
-      return;
-    }
-    for (const l of this.listeners) l(event);
+    this.events.emit(event);
   }
 
   /**
@@ -120,21 +112,12 @@ export class Runtime implements AgentRuntime {
    * so there `submit` and the rest stay ignored; they get notes as `ext_*` events instead.
    */
   onIntent(listener: (intent: UiIntent) => void): () => void {
-    this.intentListeners.add(listener);
-    const early = this.earlyIntents;
-    this.earlyIntents = null;
-    if (early) for (const i of early) listener(i);
-    return () => this.intentListeners.delete(listener);
+    return this.intents.on(listener);
   }
 
   private fromHost(intent: UiIntent): void {
     this.asEvent(intent);
-    if (this.earlyIntents && this.intentListeners.size === 0) {
-      this.earlyIntents.push(intent);
-      if (this.earlyIntents.length > MAX_EARLY_INTENTS) this.earlyIntents.shift();
-      return;
-    }
-    for (const l of this.intentListeners) l(intent);
+    this.intents.emit(intent);
   }
 
   /** Notes and exits become agent events, for modes without a UI of their own. */

@@ -59,25 +59,18 @@ async function runSlash(runtime: AgentRuntime, name: string, args: string, emit:
   const result = await runtime.runCommand(name, args);
   if (!result.ok) return fail(result.error);
   const { response, extension } = result;
-  const outcome = commandOutcome(response);
-  if (outcome.kind === "error") return fail(`/${known.name} (${extension}): ${outcome.message}`);
+  const { action, error } = commandOutcome(response);
+  if (error !== null) return fail(`/${known.name} (${extension}): ${error}`);
   const event: Extract<AgentEvent, { type: "command_result" }> = { type: "command_result", name: known.name, extension, action: response.action };
   if (response.display !== undefined) event.display = response.display;
   if (response.insert !== undefined) event.insert = response.insert;
   if (response.prompt !== undefined) event.prompt = response.prompt;
   if (response.open_panel !== undefined) event.open_panel = { ...response.open_panel };
   emit(event);
-  switch (outcome.kind) {
-    case "prompt":
-      return exitCodeOf(await runtime.prompt(outcome.text));
-    case "display":
-      emit({ type: "ext_display", extension, text: outcome.text });
-      break;
-    case "panel":
-      // Nobody can look at a panel here: the extension is told it closed, as in print mode.
-      runtime.host.panelClose(outcome.panel.id);
-      break;
-  }
-  emit({ type: "done", stop: "end_turn", text: outcome.kind === "nothing" ? "" : outcome.text, steps: 0 });
+  if (action?.kind === "prompt") return exitCodeOf(await runtime.prompt(action.text));
+  if (action?.kind === "display") emit({ type: "ext_display", extension, text: action.text });
+  // Nobody can look at a panel here: the extension is told it closed, as in print mode.
+  if (action?.kind === "panel") runtime.host.panelClose(action.panel.id);
+  emit({ type: "done", stop: "end_turn", text: action?.text ?? "", steps: 0 });
   return 0;
 }

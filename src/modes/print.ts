@@ -84,26 +84,18 @@ async function runSlash(runtime: AgentRuntime, name: string, args: string, io: M
     io.err(`zot: ${result.error}\n`);
     return 1;
   }
-  const outcome = commandOutcome(result.response);
-  const line = (text: string) => io.out(text.endsWith("\n") ? text : text + "\n");
-  switch (outcome.kind) {
-    case "error":
-      io.err(`zot: /${known.name} (${result.extension}): ${outcome.message}\n`);
-      return 1;
-    case "prompt":
-      return turn(runtime, outcome.text, io, hidden);
-    case "display":
-    case "insert":
-      line(outcome.text);
-      return 0;
-    case "panel":
-      line(outcome.text);
-      // There is no panel to keep open here: the extension is told it closed, as if the user pressed Esc.
-      runtime.host.panelClose(outcome.panel.id);
-      return 0;
-    case "nothing":
-      return 0;
+  const { action, error } = commandOutcome(result.response);
+  // A one-shot run cannot show an error beside the action: the command fails.
+  if (error !== null) {
+    io.err(`zot: /${known.name} (${result.extension}): ${error}\n`);
+    return 1;
   }
+  if (!action) return 0;
+  if (action.kind === "prompt") return turn(runtime, action.text, io, hidden);
+  io.out(action.text.endsWith("\n") ? action.text : action.text + "\n");
+  // There is no panel to keep open here: the extension is told it closed, as if the user pressed Esc.
+  if (action.kind === "panel") runtime.host.panelClose(action.panel.id);
+  return 0;
 }
 
 /** Progress and notes for the terminal watching stderr; the answer itself is printed at the end. */

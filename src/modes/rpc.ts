@@ -254,26 +254,26 @@ class RpcServer {
     const r = await this.runtime.runCommand(name, args);
     if (!r.ok) return { error: r.error };
     const res = r.response;
-    const outcome = commandOutcome(res);
-    if (outcome.kind === "error") return { error: `/${name} (${r.extension}): ${outcome.message}` };
+    const { action, error } = commandOutcome(res);
+    if (error !== null) return { error: `/${name} (${r.extension}): ${error}` };
     const data: JsonObject = { extension: r.extension, action: res.action };
     if (res.display !== undefined) data.display = res.display;
     if (res.insert !== undefined) data.insert = res.insert;
     if (res.prompt !== undefined) data.prompt = res.prompt;
     if (res.open_panel !== undefined) data.open_panel = { ...res.open_panel };
-    switch (outcome.kind) {
+    switch (action?.kind) {
       // A `prompt` action runs the turn, as typing the command in the TUI would; events follow.
       case "prompt":
         data.started = true;
-        return { data, next: () => this.enqueue(() => this.runtime.prompt(outcome.text)) };
+        return { data, next: () => this.enqueue(() => this.runtime.prompt(action.text)) };
       // A display note is also an event, so clients that render events show it like the TUI would.
       case "display": {
-        const event = eventLine({ type: "ext_display", extension: r.extension, text: outcome.text });
+        const event = eventLine({ type: "ext_display", extension: r.extension, text: action.text });
         return { data, next: () => this.opts.out(event) };
       }
       // The client gets the panel's content; no one can send it keys, so it is closed, as in the other headless modes.
       case "panel":
-        this.runtime.host.panelClose(outcome.panel.id);
+        this.runtime.host.panelClose(action.panel.id);
         return { data };
       default:
         return { data };
