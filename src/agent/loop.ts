@@ -8,7 +8,7 @@ import type { ActiveTool, ExtensionHost, InterceptResult } from "../ext/types.ts
 import { fromWireContent, textOf, toWireContent } from "./content.ts";
 import type { AgentEvent, ConfirmRequest } from "./events.ts";
 import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ToolCallPart, ToolResultMessage, Usage } from "./messages.ts";
-import type { Provider, ToolSpec } from "./provider.ts";
+import type { Provider, ProviderEvent, ProviderRequest, ToolSpec } from "./provider.ts";
 import type { PromptOutcome } from "./runtime-api.ts";
 import type { InterceptRecord } from "./intercept-record.ts";
 import type { Tool } from "./tool.ts";
@@ -119,6 +119,21 @@ function rewriters(result: InterceptResult): string[] {
  * Streams one model response, forwarding deltas; text deltas are held back while an
  * assistant_message interceptor exists (`held`: the text still has to be released).
  */
+/** Streams one model response, each event to `onEvent`; the final message, or null when the stream ended without one. */
+export async function streamResponse(
+  provider: Provider,
+  request: ProviderRequest,
+  signal: AbortSignal,
+  onEvent: (ev: ProviderEvent) => void,
+): Promise<AssistantMessage | null> {
+  let final: AssistantMessage | null = null;
+  for await (const ev of provider.stream(request, signal)) {
+    if (ev.type === "done") final = ev.message;
+    else onEvent(ev);
+  }
+  return final;
+}
+
 async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], signal: AbortSignal): Promise<{ message: AssistantMessage; held: boolean }> {
   const hold = ctx.host.hasInterceptor("assistant_message");
   const tools: ToolSpec[] = ctx.builtins.map((t) => ({ name: t.name, description: t.description, schema: t.schema }));
@@ -131,8 +146,7 @@ async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], sign
     ...(ctx.reasoning ? { reasoning: ctx.reasoning } : {}),
     ...(ctx.maxTokens ? { maxTokens: ctx.maxTokens } : {}),
   };
-  let final: AssistantMessage | null = null;
-  for await (const ev of ctx.provider.stream(request, signal)) {
+  const final = await streamResponse(ctx.provider, request, signal, (ev) => {
     switch (ev.type) {
       case "text_delta":
         if (!hold) ctx.emit({ type: "text_delta", text: ev.text });
@@ -146,11 +160,8 @@ async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], sign
       case "usage":
         // Running totals inside one response; the final message carries the authoritative numbers.
         break;
-      case "done":
-        final = ev.message;
-        break;
     }
-  }
+  });
   const message: AssistantMessage = final ?? {
     role: "assistant",
     content: [],

@@ -5,8 +5,8 @@ import type { ExtensionHost, InvokeResult, LoadReport, UiIntent } from "../ext/t
 import { costOf, findModel, isProviderName } from "./catalog.ts";
 import { resolveCredentials, rememberModel, type Env } from "./config.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
-import { runLoop, type Approval } from "./loop.ts";
-import { emptyUsage, type AssistantMessage, type ImagePart, type Message, type TextPart, type Usage } from "./messages.ts";
+import { runLoop, streamResponse, type Approval } from "./loop.ts";
+import { emptyUsage, type ImagePart, type Message, type TextPart, type Usage } from "./messages.ts";
 import type { ModelInfo, Provider } from "./provider.ts";
 import { createProvider } from "./providers/index.ts";
 import type { AgentRuntime, PromptOutcome } from "./runtime-api.ts";
@@ -293,8 +293,7 @@ export class Runtime implements AgentRuntime {
         messages: [...this.history, { role: "user" as const, content: [{ type: "text" as const, text: COMPACT_INSTRUCTION }], ts: Date.now() }],
         tools: [],
       };
-      let final: AssistantMessage | null = null;
-      for await (const ev of this.cfg.provider.stream(request, controller.signal)) if (ev.type === "done") final = ev.message;
+      const final = await streamResponse(this.cfg.provider, request, controller.signal, () => {});
       if (!final) return { ok: false, error: "the model stream ended without a summary" };
       this.emit({ type: "usage", usage: final.usage, total: this.addUsage(final.usage) });
       if (final.stop === "error" || final.stop === "aborted") return { ok: false, error: final.error ?? final.stop };
