@@ -14,7 +14,7 @@ import { checkCommand, checkTool } from "./registry.ts";
 import type { CommandReg, ToolReg } from "./registry.ts";
 import type { FrameRecorder } from "./trace.ts";
 import type { HostInfo, UiIntent } from "./types.ts";
-import { WriteQueue } from "./queue.ts";
+import { WriteQueue } from "./write-queue.ts";
 
 export type ConnectionTimings = {
   /** First line must be a hello within this long. */

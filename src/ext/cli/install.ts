@@ -6,7 +6,7 @@ import { basename, dirname, join, resolve, sep } from "node:path";
 import { globalRoot, projectRoot } from "../discovery.ts";
 import { MANIFEST_FILE, readManifest } from "../manifest.ts";
 import { isObject } from "../protocol.ts";
-import { findThemeFile } from "../themes.ts";
+import { findThemeFile } from "../theme-file.ts";
 import type { Ctx } from "./context.ts";
 import { fail } from "./context.ts";
 
