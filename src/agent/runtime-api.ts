@@ -1,13 +1,16 @@
 // What modes (print, JSON, RPC, TUI) use of the agent runtime. Implemented by `Runtime` in runtime.ts.
-import type { ExtensionHost, InvokeResult, LoadReport, UiIntent } from "../ext/types.ts";
+import type { UiIntent } from "../ext/types.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
 import type { ImagePart, Message, StopReason, Usage } from "./messages.ts";
 import type { ModelInfo } from "./provider.ts";
 
 export type PromptOutcome = { stop: StopReason; text: string; error?: string; blocked?: { extension: string; reason: string } };
 
+/**
+ * Modes get this and the extension host (`ExtensionHost`) as their two dependencies: the runtime
+ * for the conversation, the host for commands, panels and extension state.
+ */
 export interface AgentRuntime {
-  readonly host: ExtensionHost;
   readonly cwd: string;
   readonly provider: string;
   readonly model: string;
@@ -37,8 +40,6 @@ export interface AgentRuntime {
   setModel(provider: string, model: string): { ok: true } | { ok: false; error: string };
   /** Set by the TUI for --no-yolo; null means every call runs. */
   setConfirmHandler(handler: ((req: ConfirmRequest) => Promise<ConfirmDecision>) | null): void;
-  runCommand(name: string, args: string): Promise<InvokeResult>;
-  reloadExtensions(name?: string): Promise<LoadReport>;
   /** Resume another transcript of this cwd. */
   openSession(path: string): { ok: true } | { ok: false; error: string };
   /** Every known secret (API keys, the RPC token): masked in whatever is shown or logged. */

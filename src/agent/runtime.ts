@@ -1,7 +1,7 @@
 // The agent runtime: one conversation with one provider, its transcript, its tools and the extension
 // host. Modes (print, JSON, RPC, TUI) drive it through `AgentRuntime`; `createRuntime` in setup.ts
 // wires it from the command line.
-import type { ExtensionHost, InvokeResult, LoadReport, UiIntent } from "../ext/types.ts";
+import type { ExtensionHost, UiIntent } from "../ext/types.ts";
 import { costOf, findModel, isProviderName } from "./catalog.ts";
 import { resolveCredentials, rememberModel, type Env } from "./config.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
@@ -334,14 +334,6 @@ export class Runtime implements AgentRuntime {
 
   setConfirmHandler(handler: ((req: ConfirmRequest) => Promise<ConfirmDecision>) | null): void {
     this.confirm = handler;
-  }
-
-  runCommand(name: string, args: string): Promise<InvokeResult> {
-    return this.host.invokeCommand(name, args);
-  }
-
-  reloadExtensions(name?: string): Promise<LoadReport> {
-    return this.host.reload(name);
   }
 
   close(): Promise<void> {

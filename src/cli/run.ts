@@ -149,20 +149,20 @@ export async function runAgent(args: CliArgs): Promise<number> {
       // The build starts zot with raised JIT thresholds (one-shot start-up code is not worth
       // compiling); a session that stays open gets the normal policy back.
       Bun.unsafe.setJITPolicy(1);
-      code = await runTui(runtime, { home, noYolo: args.noYolo, resume: args.resume, ...(prompt !== undefined ? { initialPrompt: prompt } : {}), notices });
+      code = await runTui(runtime, host, { home, noYolo: args.noYolo, resume: args.resume, ...(prompt !== undefined ? { initialPrompt: prompt } : {}), notices });
     } else {
       for (const n of notices) io.err(notice(n));
       if (mode === "rpc") {
         const { runRpc } = await import("../modes/rpc.ts");
         Bun.unsafe.setJITPolicy(1);
         const token = process.env.ZOTCORE_RPC_TOKEN;
-        code = await runRpc(runtime, { ...io, input: Bun.stdin.stream(), home, ...(token ? { token } : {}) });
+        code = await runRpc(runtime, host, { ...io, input: Bun.stdin.stream(), home, ...(token ? { token } : {}) });
       } else if (mode === "json") {
         const { runJson } = await import("../modes/json.ts");
-        code = await runJson(runtime, prompt ?? "", io);
+        code = await runJson(runtime, host, prompt ?? "", io);
       } else {
         const { runPrint } = await import("../modes/print.ts");
-        code = await runPrint(runtime, prompt ?? "", io);
+        code = await runPrint(runtime, host, prompt ?? "", io);
       }
     }
   } finally {

@@ -4,6 +4,7 @@ import type { AgentEvent } from "../agent/events.ts";
 import type { Usage } from "../agent/messages.ts";
 import type { AgentRuntime, PromptOutcome } from "../agent/runtime-api.ts";
 import { commandOutcome } from "../ext/command-outcome.ts";
+import type { ExtensionHost } from "../ext/types.ts";
 import type { ModeOutput } from "./output.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
 import { parseSlash, unknownCommand } from "./slash.ts";
@@ -30,13 +31,13 @@ export function exitCodeOf(outcome: PromptOutcome): number {
   return outcome.stop === "error" || outcome.stop === "aborted" || outcome.blocked ? 1 : 0;
 }
 
-export async function runJson(runtime: AgentRuntime, prompt: string, raw: ModeOutput): Promise<number> {
+export async function runJson(runtime: AgentRuntime, host: ExtensionHost, prompt: string, raw: ModeOutput): Promise<number> {
   const io = redactingOutput(runtime.secrets, raw);
   const emit = redactingEvents(runtime.secrets, (event) => io.out(eventLine(event)));
   const unsubscribe = runtime.subscribe(emit);
   try {
     const slash = parseSlash(prompt);
-    if (slash) return await runSlash(runtime, slash.name, slash.args, emit);
+    if (slash) return await runSlash(runtime, host, slash.name, slash.args, emit);
     return exitCodeOf(await runtime.prompt(prompt));
   } finally {
     unsubscribe();
@@ -48,15 +49,15 @@ export async function runJson(runtime: AgentRuntime, prompt: string, raw: ModeOu
  * the response, a `prompt` action runs that turn, and every other outcome ends with `done`
  * (its `text` is what print mode would print).
  */
-async function runSlash(runtime: AgentRuntime, name: string, args: string, emit: (event: AgentEvent) => void): Promise<number> {
+async function runSlash(runtime: AgentRuntime, host: ExtensionHost, name: string, args: string, emit: (event: AgentEvent) => void): Promise<number> {
   const fail = (error: string): number => {
     emit({ type: "error", message: error });
     emit({ type: "done", stop: "error", text: "", steps: 0, error });
     return 1;
   };
-  const known = runtime.host.commands().find((c) => c.name.toLowerCase() === name.toLowerCase());
-  if (!known) return fail(unknownCommand(runtime, name));
-  const result = await runtime.runCommand(name, args);
+  const known = host.commands().find((c) => c.name.toLowerCase() === name.toLowerCase());
+  if (!known) return fail(unknownCommand(host, name));
+  const result = await host.invokeCommand(name, args);
   if (!result.ok) return fail(result.error);
   const { response, extension } = result;
   const { action, error } = commandOutcome(response);
@@ -70,7 +71,7 @@ async function runSlash(runtime: AgentRuntime, name: string, args: string, emit:
   if (action?.kind === "prompt") return exitCodeOf(await runtime.prompt(action.text));
   if (action?.kind === "display") emit({ type: "ext_display", extension, text: action.text });
   // Nobody can look at a panel here: the extension is told it closed, as in print mode.
-  if (action?.kind === "panel") runtime.host.panelClose(action.panel.id);
+  if (action?.kind === "panel") host.panelClose(action.panel.id);
   emit({ type: "done", stop: "end_turn", text: action?.text ?? "", steps: 0 });
   return 0;
 }

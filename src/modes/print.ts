@@ -3,6 +3,7 @@
 import type { AgentEvent } from "../agent/events.ts";
 import type { AgentRuntime } from "../agent/runtime-api.ts";
 import { commandOutcome } from "../ext/command-outcome.ts";
+import type { ExtensionHost } from "../ext/types.ts";
 import { exitCodeOf } from "./json.ts";
 import type { ModeOutput } from "./output.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
@@ -35,7 +36,7 @@ function lineKeeping(io: ModeOutput): PrintOutput {
   };
 }
 
-export async function runPrint(runtime: AgentRuntime, prompt: string, raw: ModeOutput): Promise<number> {
+export async function runPrint(runtime: AgentRuntime, host: ExtensionHost, prompt: string, raw: ModeOutput): Promise<number> {
   const io = lineKeeping(redactingOutput(runtime.secrets, raw));
   // The last assistant message an interceptor blocked, so an empty answer can say why it is empty.
   const hidden: { last: Hidden } = { last: null };
@@ -47,7 +48,7 @@ export async function runPrint(runtime: AgentRuntime, prompt: string, raw: ModeO
   );
   try {
     const slash = parseSlash(prompt);
-    if (slash) return await runSlash(runtime, slash.name, slash.args, io, hidden);
+    if (slash) return await runSlash(runtime, host, slash.name, slash.args, io, hidden);
     return await turn(runtime, prompt, io, hidden);
   } finally {
     unsubscribe();
@@ -73,13 +74,13 @@ async function turn(runtime: AgentRuntime, prompt: string, io: ModeOutput, hidde
   return 0;
 }
 
-async function runSlash(runtime: AgentRuntime, name: string, args: string, io: ModeOutput, hidden: { last: Hidden }): Promise<number> {
-  const known = runtime.host.commands().find((c) => c.name.toLowerCase() === name.toLowerCase());
+async function runSlash(runtime: AgentRuntime, host: ExtensionHost, name: string, args: string, io: ModeOutput, hidden: { last: Hidden }): Promise<number> {
+  const known = host.commands().find((c) => c.name.toLowerCase() === name.toLowerCase());
   if (!known) {
-    io.err(`zot: ${unknownCommand(runtime, name)}\n`);
+    io.err(`zot: ${unknownCommand(host, name)}\n`);
     return 1;
   }
-  const result = await runtime.runCommand(name, args);
+  const result = await host.invokeCommand(name, args);
   if (!result.ok) {
     io.err(`zot: ${result.error}\n`);
     return 1;
@@ -94,7 +95,7 @@ async function runSlash(runtime: AgentRuntime, name: string, args: string, io: M
   if (action.kind === "prompt") return turn(runtime, action.text, io, hidden);
   io.out(action.text.endsWith("\n") ? action.text : action.text + "\n");
   // There is no panel to keep open here: the extension is told it closed, as if the user pressed Esc.
-  if (action.kind === "panel") runtime.host.panelClose(action.panel.id);
+  if (action.kind === "panel") host.panelClose(action.panel.id);
   return 0;
 }
 

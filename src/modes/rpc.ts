@@ -7,6 +7,7 @@ import type { Json, JsonObject } from "../json.ts";
 import { isObject } from "../json.ts";
 import { LineReader } from "../ext/lines.ts";
 import { commandOutcome } from "../ext/command-outcome.ts";
+import type { ExtensionHost } from "../ext/types.ts";
 import { eventLine } from "./json.ts";
 import type { ModeOutput } from "./output.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
@@ -42,8 +43,8 @@ const COMMANDS = [
   "get_extensions",
 ] as const;
 
-export async function runRpc(runtime: AgentRuntime, opts: RpcOptions): Promise<number> {
-  const server = new RpcServer(runtime, opts);
+export async function runRpc(runtime: AgentRuntime, host: ExtensionHost, opts: RpcOptions): Promise<number> {
+  const server = new RpcServer(runtime, host, opts);
   return server.serve();
 }
 
@@ -58,6 +59,7 @@ class RpcServer {
 
   constructor(
     private readonly runtime: AgentRuntime,
+    private readonly host: ExtensionHost,
     opts: RpcOptions,
   ) {
     this.opts = { ...opts, ...redactingOutput(runtime.secrets, opts) };
@@ -224,7 +226,7 @@ class RpcServer {
         return this.reload(typeof name === "string" && name !== "" ? name : undefined);
       }
       case "get_extensions": {
-        const extensions = rt.host.states().map((s) => doctorEntry(s, this.opts.home));
+        const extensions = this.host.states().map((s) => doctorEntry(s, this.opts.home));
         const report: DoctorReport = { zot_version: ZOT_VERSION, home: this.opts.home, cwd: rt.cwd, ok: extensions.every((e) => e.status !== "failed" && e.status !== "invalid"), extensions };
         return { data: report };
       }
@@ -234,7 +236,7 @@ class RpcServer {
   }
 
   private async reload(name: string | undefined): Promise<Reply> {
-    const report = await this.runtime.reloadExtensions(name);
+    const report = await this.host.reload(name);
     // A named reload that found nothing to reload failed; a full reload reports per-extension errors in its data.
     if (name !== undefined && report.extensions.length === 0 && report.errors.length > 0) return { error: report.errors.map((e) => e.message).join("; ") };
     return {
@@ -251,7 +253,7 @@ class RpcServer {
     if (name === "") return { error: `command needs a string "name"` };
     const args = b.args ?? "";
     if (typeof args !== "string") return { error: `command: "args" must be a string` };
-    const r = await this.runtime.runCommand(name, args);
+    const r = await this.host.invokeCommand(name, args);
     if (!r.ok) return { error: r.error };
     const res = r.response;
     const { action, error } = commandOutcome(res);
@@ -273,7 +275,7 @@ class RpcServer {
       }
       // The client gets the panel's content; no one can send it keys, so it is closed, as in the other headless modes.
       case "panel":
-        this.runtime.host.panelClose(action.panel.id);
+        this.host.panelClose(action.panel.id);
         return { data };
       default:
         return { data };

@@ -2,6 +2,7 @@
 // host's intents to the components, and draws coalesced frames (at most ~60 per second).
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
 import type { AgentRuntime } from "../agent/runtime-api.ts";
+import type { ExtensionHost } from "../ext/types.ts";
 import { commandIntents } from "../ext/command-outcome.ts";
 import type { LoadReport, UiIntent } from "../ext/types.ts";
 import { runBuiltin, type CommandContext } from "./commands.ts";
@@ -50,8 +51,8 @@ const ESC_TIMEOUT_MS = 30;
 const EXIT_WINDOW_MS = 2000;
 const LINE_SCROLL = 3;
 
-export async function runTui(runtime: AgentRuntime, opts: TuiOptions): Promise<number> {
-  const app = new App(runtime, opts, new Terminal(process.stdin, process.stdout));
+export async function runTui(runtime: AgentRuntime, host: ExtensionHost, opts: TuiOptions): Promise<number> {
+  const app = new App(runtime, host, opts, new Terminal(process.stdin, process.stdout));
   return app.run();
 }
 
@@ -83,6 +84,7 @@ class App implements CommandContext {
 
   constructor(
     readonly runtime: AgentRuntime,
+    readonly host: ExtensionHost,
     private readonly opts: TuiOptions,
     private readonly term: Terminal,
   ) {
@@ -90,8 +92,8 @@ class App implements CommandContext {
     this.renderer = new Renderer((s) => term.write(s));
     this.editor = new Editor(new History(historyPath(opts.home, runtime.cwd)));
     this.popups = new EditorPopups(runtime.cwd, this.editor, () => this.commands());
-    this.panels = new PanelSlot(runtime.host, () => this.schedule());
-    this.theme = savedTheme(opts.home, runtime.host.themes());
+    this.panels = new PanelSlot(host, () => this.schedule());
+    this.theme = savedTheme(opts.home, host.themes());
     this.style = this.makeStyle(this.theme.name);
     this.intentTargets = {
       notes: this.notes,
@@ -222,7 +224,7 @@ class App implements CommandContext {
   }
 
   commands(): SlashItem[] {
-    return slashItems(this.runtime.host.commands());
+    return slashItems(this.host.commands());
   }
 
   exit(): void {
@@ -352,7 +354,7 @@ class App implements CommandContext {
         await runBuiltin(this, item.name, args);
         return;
       }
-      const r = await this.runtime.runCommand(item.name, args);
+      const r = await this.host.invokeCommand(item.name, args);
       if (!r.ok) {
         this.status([{ text: r.error, level: "error" }], 8000);
         return;
@@ -449,7 +451,7 @@ class App implements CommandContext {
   private startupMessages(): void {
     this.transcript.addInfo(`zot · ${this.runtime.provider}/${this.runtime.model} · / for commands, @ for files, /help for keys`, "info");
     if (this.theme.warning) this.transcript.addInfo(this.theme.warning, "warn");
-    const report = startupReport(this.runtime.host.states());
+    const report = startupReport(this.host.states());
     // Load errors get their own lines (removable by a good reload), so the same news in a
     // startup notice is not repeated.
     for (const n of this.opts.notices) if (!report.errors.some((e) => n.includes(e.message))) this.transcript.addInfo(n, "warn");
@@ -467,7 +469,7 @@ class App implements CommandContext {
 
   private makeStyle(name: string): Style {
     this.themeName = name;
-    return styleFor(name, this.runtime.host.themes(), process.env);
+    return styleFor(name, this.host.themes(), process.env);
   }
 
   // ------------------------------------------------------------ frames
@@ -526,7 +528,7 @@ class App implements CommandContext {
           usage: this.runtime.usage(),
           busySince: this.turn?.since ?? null,
           busyLabel: this.turn?.label ?? "",
-          extensions: extensionCounts(this.runtime.host.states()),
+          extensions: extensionCounts(this.host.states()),
           yolo: this.runtime.yolo,
         },
         width,

@@ -3,7 +3,7 @@
 import type { AgentRuntime } from "../agent/runtime-api.ts";
 import { KEYED_PROVIDERS, removeApiKey, saveApiKey, updateConfig } from "../agent/config.ts";
 import { listSessions } from "../agent/session.ts";
-import type { LoadReport } from "../ext/types.ts";
+import type { ExtensionHost, LoadReport } from "../ext/types.ts";
 import type { ModelInfo } from "../agent/provider.ts";
 import { Picker, TextPrompt, type Modal } from "./pickers.ts";
 import type { InfoLevel } from "./transcript.ts";
@@ -16,6 +16,7 @@ const RELOAD_STATUS_MS = 5000;
 
 export interface CommandContext {
   readonly runtime: AgentRuntime;
+  readonly host: ExtensionHost;
   readonly home: string;
   readonly busy: boolean;
   readonly themeName: string;
@@ -102,7 +103,7 @@ async function reload(ctx: CommandContext, args: string): Promise<void> {
   const only = args.trim() || undefined;
   await ctx.cancelTurn();
   await ctx.busyWhile("reloading extensions", async () => {
-    const report = await ctx.runtime.reloadExtensions(only);
+    const report = await ctx.host.reload(only);
     ctx.showLoadErrors(report, only);
     const lines: { text: string; level: InfoLevel }[] = [];
     const running = report.extensions.filter((e) => e.status === "ready" || e.status === "auto_ready").length;
@@ -177,7 +178,7 @@ function sessions(ctx: CommandContext): void {
 }
 
 function theme(ctx: CommandContext, args: string): void {
-  const names = themeNames(ctx.runtime.host.themes());
+  const names = themeNames(ctx.host.themes());
   const choose = (name: string): void => {
     ctx.setTheme(name);
     const saved = updateConfig(ctx.home, { theme: name });

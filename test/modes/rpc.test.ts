@@ -14,7 +14,7 @@ test("responses echo the id as sent (string or number) and come in command order
   const { runtime, home, dispose } = await mockRuntime();
   try {
     const c = capture();
-    const code = await runRpc(runtime, { ...c.io, home, input: lines('{"id":7,"type":"ping"}', '{"type":"ping"}', '{"id":"x","type":"get_models"}') });
+    const code = await runRpc(runtime, runtime.host, { ...c.io, home, input: lines('{"id":7,"type":"ping"}', '{"type":"ping"}', '{"id":"x","type":"get_models"}') });
     expect(code).toBe(0);
     const frames = c.out.trim().split("\n").map((l) => JSON.parse(l));
     expect(frames[0]).toEqual({ type: "response", id: 7, command: "ping", success: true, data: { pong: true } });
@@ -29,7 +29,7 @@ test("a prompt queued behind another runs after it, and end of input waits for b
   const { runtime, home, dispose } = await mockRuntime();
   try {
     const c = capture();
-    await runRpc(runtime, { ...c.io, home, input: lines('{"id":"1","type":"prompt","message":"one"}', '{"id":"2","type":"prompt","message":"two"}') });
+    await runRpc(runtime, runtime.host, { ...c.io, home, input: lines('{"id":"1","type":"prompt","message":"one"}', '{"id":"2","type":"prompt","message":"two"}') });
     const done = c.out.trim().split("\n").map((l) => JSON.parse(l)).filter((f) => f.type === "done");
     expect(done.map((d) => d.text)).toEqual(["mock: one", "mock: two"]);
   } finally {
@@ -57,7 +57,7 @@ test("errors for bad lines are answered in line order with the good commands aro
   const { runtime, home, dispose } = await mockRuntime();
   try {
     const c = capture();
-    await runRpc(runtime, { ...c.io, home, input: lines('{"id":1,"type":"ping"}', "garbage", '{"id":2}', '{"id":3,"type":"nope"}', '{"id":4,"type":"ping"}') });
+    await runRpc(runtime, runtime.host, { ...c.io, home, input: lines('{"id":1,"type":"ping"}', "garbage", '{"id":2}', '{"id":3,"type":"nope"}', '{"id":4,"type":"ping"}') });
     const frames = c.out.trim().split("\n").map((l) => JSON.parse(l));
     expect(frames.map((f) => [f.id ?? null, f.command, f.success])).toEqual([
       [1, "ping", true],
@@ -75,7 +75,7 @@ test("clear and set_model sent right after a prompt are refused as busy, never r
   const { runtime, home, dispose } = await mockRuntime();
   try {
     const c = capture();
-    await runRpc(runtime, {
+    await runRpc(runtime, runtime.host, {
       ...c.io,
       home,
       input: lines('{"id":"p","type":"prompt","message":"one"}', '{"id":"c","type":"clear"}', '{"id":"m","type":"set_model","model":"other"}', '{"id":"k","type":"compact"}', '{"id":"c2","type":"clear"}'),
@@ -97,7 +97,7 @@ test("a named reload of an extension that does not exist is an error response", 
   const { runtime, home, dispose } = await mockRuntime();
   try {
     const c = capture();
-    await runRpc(runtime, { ...c.io, home, input: lines('{"id":1,"type":"reload_extensions","name":"nope"}', '{"id":2,"type":"reload_extensions","name":5}') });
+    await runRpc(runtime, runtime.host, { ...c.io, home, input: lines('{"id":1,"type":"reload_extensions","name":"nope"}', '{"id":2,"type":"reload_extensions","name":5}') });
     const frames = c.out.trim().split("\n").map((l) => JSON.parse(l));
     expect(frames.find((f) => f.id === 1)).toMatchObject({ command: "reload_extensions", success: false });
     expect(String(frames.find((f) => f.id === 1).error)).toContain('no extension named "nope"');
@@ -111,7 +111,7 @@ test("compaction failures end with done carrying the error", async () => {
   const { runtime, home, dispose } = await mockRuntime();
   try {
     const c = capture();
-    await runRpc(runtime, { ...c.io, home, input: lines('{"id":1,"type":"compact"}') });
+    await runRpc(runtime, runtime.host, { ...c.io, home, input: lines('{"id":1,"type":"compact"}') });
     const done = c.out.trim().split("\n").map((l) => JSON.parse(l)).find((f) => f.type === "done");
     expect(done).toEqual({ type: "done", stop: "error", text: "", steps: 0, error: "compaction failed: there is nothing to compact yet" });
   } finally {
@@ -124,7 +124,7 @@ test("an image whose data is not base64 is refused before anything is sent", asy
   try {
     const c = capture();
     const bad = (data: string) => JSON.stringify({ id: data.slice(0, 5), type: "prompt", message: "look", images: [{ mime_type: "image/png", data }] });
-    await runRpc(runtime, { ...c.io, home, input: lines(bad("data:image/png;base64,AAAA"), bad("not base64!"), bad("AAA")) });
+    await runRpc(runtime, runtime.host, { ...c.io, home, input: lines(bad("data:image/png;base64,AAAA"), bad("not base64!"), bad("AAA")) });
     const frames = c.out.trim().split("\n").map((l) => JSON.parse(l));
     expect(frames.length).toBe(3);
     for (const f of frames) expect(f).toMatchObject({ success: false, error: 'prompt: images[0].data is not valid base64 (send the raw base64 of the image, without a "data:" prefix or line breaks)' });
