@@ -2,7 +2,9 @@
 import type { UiIntent } from "../ext/types.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
 import type { ImagePart, Message, StopReason, Usage } from "./messages.ts";
+import type { ConfigValues } from "./config.ts";
 import type { ModelInfo } from "./provider.ts";
+import type { SessionInfo } from "./session.ts";
 
 export type PromptOutcome = { stop: StopReason; text: string; error?: string; blocked?: { extension: string; reason: string } };
 
@@ -40,8 +42,17 @@ export interface AgentRuntime {
   setModel(provider: string, model: string): { ok: true } | { ok: false; error: string };
   /** Set by the TUI for --no-yolo; null means every call runs. */
   setConfirmHandler(handler: ((req: ConfirmRequest) => Promise<ConfirmDecision>) | null): void;
+  /** The transcripts of this cwd, newest first. */
+  sessions(): SessionInfo[];
   /** Resume another transcript of this cwd. */
   openSession(path: string): { ok: true } | { ok: false; error: string };
+  /** The user's saved settings (config.json). */
+  settings(): ConfigValues;
+  /** Saves settings that outlive the session (e.g. the theme), keeping the others. */
+  saveSettings(patch: ConfigValues): { ok: true } | { ok: false; error: string };
+  /** Stores an API key for `provider` (auth.json, mode 0600); `path` names the file for the user. */
+  saveApiKey(provider: string, key: string): { ok: true; path: string } | { ok: false; error: string };
+  removeApiKey(provider: string): { ok: true; path: string; removed: boolean } | { ok: false; error: string };
   /** Every known secret (API keys, the RPC token): masked in whatever is shown or logged. */
   readonly secrets: readonly string[];
   /** Shuts extensions down and flushes the transcript. */

@@ -3,14 +3,14 @@
 // wires it from the command line.
 import type { ExtensionHost, UiIntent } from "../ext/types.ts";
 import { costOf, findModel, isProviderName } from "./catalog.ts";
-import { resolveCredentials, rememberModel, type Env } from "./config.ts";
+import { readConfig, removeApiKey, resolveCredentials, rememberModel, saveApiKey, updateConfig, type ConfigValues, type Env } from "./config.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
 import { runLoop, streamResponse, type Approval } from "./loop.ts";
 import { emptyUsage, type ImagePart, type Message, type TextPart, type Usage } from "./messages.ts";
 import type { ModelInfo, Provider } from "./provider.ts";
 import { createProvider } from "./providers/index.ts";
 import type { AgentRuntime, PromptOutcome } from "./runtime-api.ts";
-import { appendSession, createSession, noSession, openSession, summaryMessage, type SessionWriter } from "./session.ts";
+import { appendSession, createSession, listSessions, noSession, openSession, summaryMessage, type SessionInfo, type SessionWriter } from "./session.ts";
 import { discoverSkills } from "./skills.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import type { Tool } from "./tool.ts";
@@ -267,6 +267,26 @@ export class Runtime implements AgentRuntime {
     this.session.close();
     this.session = writer;
     this.host.emit({ event: "session_start" });
+  }
+
+  sessions(): SessionInfo[] {
+    return listSessions(this.cfg.home, this.cfg.cwd);
+  }
+
+  settings(): ConfigValues {
+    return readConfig(this.cfg.home).values;
+  }
+
+  saveSettings(patch: ConfigValues): { ok: true } | { ok: false; error: string } {
+    return updateConfig(this.cfg.home, patch);
+  }
+
+  saveApiKey(provider: string, key: string): { ok: true; path: string } | { ok: false; error: string } {
+    return saveApiKey(this.cfg.home, provider, key);
+  }
+
+  removeApiKey(provider: string): { ok: true; path: string; removed: boolean } | { ok: false; error: string } {
+    return removeApiKey(this.cfg.home, provider);
   }
 
   openSession(path: string): { ok: true } | { ok: false; error: string } {

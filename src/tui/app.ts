@@ -93,7 +93,7 @@ class App implements CommandContext {
     this.editor = new Editor(new History(historyPath(opts.home, runtime.cwd)));
     this.popups = new EditorPopups(runtime.cwd, this.editor, () => this.commands());
     this.panels = new PanelSlot(host, () => this.schedule());
-    this.theme = savedTheme(opts.home, host.themes());
+    this.theme = savedTheme(runtime.settings().theme, host.themes());
     this.style = this.makeStyle(this.theme.name);
     this.intentTargets = {
       notes: this.notes,

@@ -1,8 +1,7 @@
 // Built-in slash commands. Each handler works through `CommandContext` (implemented by the app),
 // so the commands read as what they do, not how the screen is managed.
 import type { AgentRuntime } from "../agent/runtime-api.ts";
-import { KEYED_PROVIDERS, removeApiKey, saveApiKey, updateConfig } from "../agent/config.ts";
-import { listSessions } from "../agent/session.ts";
+import { KEYED_PROVIDERS } from "../agent/config.ts";
 import type { ExtensionHost, LoadReport } from "../ext/types.ts";
 import type { ModelInfo } from "../agent/provider.ts";
 import { Picker, TextPrompt, type Modal } from "./pickers.ts";
@@ -153,7 +152,7 @@ function sessions(ctx: CommandContext): void {
     ctx.status([{ text: "A turn is running; press esc to cancel it first.", level: "warn" }], 4000);
     return;
   }
-  const list = listSessions(ctx.home, ctx.runtime.cwd).filter((s) => s.path !== ctx.runtime.sessionPath);
+  const list = ctx.runtime.sessions().filter((s) => s.path !== ctx.runtime.sessionPath);
   if (list.length === 0) {
     ctx.status([{ text: "No other sessions for this directory.", level: "info" }], 3000);
     return;
@@ -181,7 +180,7 @@ function theme(ctx: CommandContext, args: string): void {
   const names = themeNames(ctx.host.themes());
   const choose = (name: string): void => {
     ctx.setTheme(name);
-    const saved = updateConfig(ctx.home, { theme: name });
+    const saved = ctx.runtime.saveSettings({ theme: name });
     if (saved.ok) ctx.status([{ text: `Theme: ${name} (saved)`, level: "success" }], 3000);
     else ctx.status([{ text: `Theme: ${name}; ${saved.error}`, level: "error" }], 8000);
   };
@@ -241,7 +240,7 @@ function login(ctx: CommandContext, args: string): void {
 }
 
 function saveKey(ctx: CommandContext, provider: string, key: string, note: string, level: InfoLevel): void {
-  const r = saveApiKey(ctx.home, provider, key);
+  const r = ctx.runtime.saveApiKey(provider, key);
   if (r.ok) ctx.status([{ text: `${note}Saved the ${provider} key to ${r.path} (mode 0600).`, level }], 6000);
   else ctx.status([{ text: r.error, level: "error" }], 8000);
 }
@@ -280,7 +279,7 @@ function offerProbe(ctx: CommandContext, provider: string, key: string): void {
 
 function logout(ctx: CommandContext, args: string): void {
   const provider = args.trim() || ctx.runtime.provider;
-  const r = removeApiKey(ctx.home, provider);
+  const r = ctx.runtime.removeApiKey(provider);
   if (!r.ok) ctx.status([{ text: r.error, level: "error" }], 8000);
   else if (r.removed) ctx.status([{ text: `Removed the ${provider} key from ${r.path}.`, level: "success" }], 5000);
   else ctx.status([{ text: `No stored key for ${provider} in ${r.path}.`, level: "info" }], 5000);

@@ -17,6 +17,11 @@ const SETUP: Record<CompatName, { base: string; keyHint?: string }> = {
   ollama: { base: "http://localhost:11434/v1" },
 };
 
+/** The endpoint a provider on this wire uses when no --base-url is given. */
+export function defaultBase(name: CompatName): string {
+  return SETUP[name].base;
+}
+
 export class OpenAIProvider implements Provider {
   constructor(
     readonly name: CompatName,
