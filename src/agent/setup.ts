@@ -12,11 +12,8 @@ import { redactSecrets } from "./redact.ts";
 import { appendSession, createSession, latestSession, noSession, openSession, type LoadedSession, type SessionWriter } from "./session.ts";
 import { emptyUsage } from "./messages.ts";
 
-export type RuntimeOptions = {
-  home: string;
-  /** Absolute, existing directory. */
-  cwd: string;
-  env: Env;
+/** What the user chose for a run (the command line's flags); the CLI's arguments extend it. */
+export type RunChoices = {
   provider?: ProviderName;
   model?: string;
   apiKey?: string;
@@ -26,17 +23,25 @@ export type RuntimeOptions = {
   reasoning?: "low" | "medium" | "high";
   maxSteps: number;
   noTools: boolean;
+  /** `--tools a,b`: the built-in tools to keep; undefined keeps all. */
   tools?: string[];
   ext: string[];
   noExt: boolean;
   noYolo: boolean;
-  /** False in print, JSON and RPC modes: nobody can confirm tool calls there. */
-  interactive: boolean;
   continue: boolean;
   session?: string;
   noSession: boolean;
   mockScript?: string;
   extTrace?: string;
+};
+
+export type RuntimeOptions = RunChoices & {
+  home: string;
+  /** Absolute, existing directory. */
+  cwd: string;
+  env: Env;
+  /** False in print, JSON and RPC modes: nobody can confirm tool calls there. */
+  interactive: boolean;
   /** Tests and benchmarks inject a host with short timings; zot uses a default Host. */
   host?: ExtensionHost;
 };

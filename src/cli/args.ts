@@ -1,39 +1,22 @@
 // argv → a typed run request. Flags follow the Go zot so users' scripts carry over; anything the
 // parser does not understand is an error (exit 2), never silently ignored.
+import type { RunChoices } from "../agent/setup.ts";
 import { BUILTIN_TOOLS } from "../ext/policy.ts";
 import { isSpace } from "./whitespace.ts";
 
 export type Mode = "interactive" | "print" | "json" | "rpc";
-export type Reasoning = "low" | "medium" | "high";
 const PROVIDER_NAMES = ["anthropic", "openai", "kimi", "ollama", "mock"] as const;
 export type ProviderChoice = (typeof PROVIDER_NAMES)[number];
 
-export type CliArgs = {
+/** The run choices the agent takes (`RunChoices`), plus what only the command line decides. */
+export type CliArgs = RunChoices & {
   mode: Mode;
-  provider?: ProviderChoice;
-  model?: string;
-  apiKey?: string;
-  baseUrl?: string;
-  systemPrompt?: string;
-  appendSystemPrompt: string[];
-  reasoning?: Reasoning;
-  continue: boolean;
   resume: boolean;
-  session?: string;
-  noSession: boolean;
+  /** As given; the runtime gets it resolved. */
   cwd?: string;
-  noTools: boolean;
-  /** `--tools a,b`: the built-in tools to keep; undefined keeps all. */
-  tools?: string[];
-  maxSteps: number;
-  ext: string[];
-  noExt: boolean;
-  noYolo: boolean;
   listModels: boolean;
   help: boolean;
   version: boolean;
-  mockScript?: string;
-  extTrace?: string;
   /** Positional words joined with single spaces; undefined when there were none. */
   prompt?: string;
 };

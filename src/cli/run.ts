@@ -111,28 +111,12 @@ export async function runAgent(args: CliArgs): Promise<number> {
   const unhook = shutdownOnSignals(host);
   const { createRuntime } = await import("../agent/setup.ts");
   const created = await createRuntime({
+    ...args,
     home,
     cwd,
     env: process.env,
-    ...(args.provider ? { provider: args.provider } : {}),
-    ...(args.model !== undefined ? { model: args.model } : {}),
-    ...(args.apiKey !== undefined ? { apiKey: args.apiKey } : {}),
-    ...(args.baseUrl !== undefined ? { baseUrl: args.baseUrl } : {}),
-    ...(args.systemPrompt !== undefined ? { systemPrompt: args.systemPrompt } : {}),
-    appendSystemPrompt: args.appendSystemPrompt,
-    ...(args.reasoning ? { reasoning: args.reasoning } : {}),
-    maxSteps: args.maxSteps,
-    noTools: args.noTools,
-    ...(args.tools ? { tools: args.tools } : {}),
-    ext: args.ext,
-    noExt: args.noExt,
-    noYolo: args.noYolo,
     interactive: mode === "interactive",
-    continue: args.continue,
-    ...(args.session !== undefined ? { session: args.session } : {}),
-    noSession: args.noSession,
-    ...(args.mockScript !== undefined ? { mockScript: resolve(args.mockScript) } : {}),
-    ...(args.extTrace !== undefined ? { extTrace: args.extTrace } : {}),
+    mockScript: args.mockScript === undefined ? undefined : resolve(args.mockScript),
     host,
   });
   if (!created.ok) {
