@@ -30,7 +30,7 @@ import { Transcript, type InfoLevel } from "./transcript.ts";
 import { showIntent, type IntentTargets } from "./intent-view.ts";
 import { ChatScroll } from "./scroll.ts";
 import { StatusLines } from "./status-lines.ts";
-import { replay, shownReplies } from "./replay.ts";
+import { replay } from "./replay.ts";
 
 export type TuiOptions = {
   home: string;
@@ -197,7 +197,7 @@ class App implements CommandContext {
 
   reloadChat(): void {
     this.transcript.clear();
-    replay(this.transcript, this.runtime.messages(), shownReplies(this.runtime.sessionPath));
+    replay(this.transcript, this.runtime.messages());
     this.scroll.toBottom();
     this.schedule();
   }
