@@ -27,13 +27,10 @@ export function protocolSchemaText(): string {
     if (!t) throw new Error(`src/ext/protocol.ts has no type ${name}`);
     return t;
   };
-  // Free-form JSON stays free-form: its recursive alias would otherwise unfold forever.
-  const json = alias("Json");
-  const jsonObject = alias("JsonObject");
-
   const toSchema = (type: ts.Type): Schema => {
-    if (type === json) return {};
-    if (type === jsonObject || type.aliasSymbol?.name === "JsonObject") return { type: "object" };
+    // Free-form JSON (src/json.ts) stays free-form: its recursive alias would otherwise unfold forever.
+    if (type.aliasSymbol?.name === "Json") return {};
+    if (type.aliasSymbol?.name === "JsonObject") return { type: "object" };
     if (type.isUnion()) {
       // `Json | undefined` is flattened into one union, losing the alias; only Json admits null.
       if (type.aliasSymbol?.name === "Json" || type.types.some((t) => t.flags & ts.TypeFlags.Null)) return {};

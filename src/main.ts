@@ -2,7 +2,7 @@
 // demand so the quick answers stay quick.
 import { parseArgv } from "./cli/args.ts";
 import { drain, io } from "./cli/output.ts";
-import { buildInfo, versionText } from "./cli/version.ts";
+import { buildInfo, versionText } from "./version.ts";
 
 async function main(argv: string[]): Promise<number> {
   const parsed = parseArgv(argv);

@@ -3,8 +3,8 @@
 import { readFileSync, statSync } from "node:fs";
 import { ensurePrivateDir } from "../ext/home.ts";
 import { join } from "node:path";
-import { isObject, type Json, type JsonObject } from "../ext/protocol.ts";
-import { atomicWrite } from "./tools/common.ts";
+import { isObject, type Json, type JsonObject } from "../json.ts";
+import { atomicWrite } from "./atomic-write.ts";
 import { isProviderName, PROVIDERS } from "./catalog.ts";
 import { EFFORTS, isEffort, orList, type Effort } from "./choices.ts";
 import type { StreamLimits } from "./providers/limits.ts";

@@ -1,22 +1,22 @@
-// What extensions changed about each message (a rewritten or hidden assistant text, rewritten tool
-// arguments or results), kept beside the conversation so anything that shows the history again —
-// RPC get_messages, a resumed session in the TUI — shows it as the user saw it, not as the model
-// wrote it. Weak keys: a record lives exactly as long as its message.
-import type { Json, JsonObject } from "../ext/protocol.ts";
-import { isObject } from "../ext/protocol.ts";
-import type { Message } from "./messages.ts";
-import type { InterceptRecord } from "./session.ts";
+// What extensions changed about a message (a rewritten or hidden assistant text, rewritten tool
+// arguments or results). It travels with the message (`message.intercept`) and beside it in the
+// transcript, so anything that shows the history again — RPC get_messages, a resumed session in the
+// TUI — shows it as the user saw it, not as the model wrote it.
+import type { Json, JsonObject } from "../json.ts";
+import { isObject } from "../json.ts";
 
-const records = new WeakMap<Message, InterceptRecord>();
-
-export function noteIntercept(message: Message, record: InterceptRecord): void {
-  records.set(message, record);
-}
-
-/** The interception record of a message recorded in this process or loaded from a transcript. */
-export function interceptOf(message: Message): InterceptRecord | undefined {
-  return records.get(message);
-}
+export type InterceptRecord = {
+  /** tool_call: the args the tool actually ran with (the model's own args stay in its tool call). */
+  args?: JsonObject;
+  rewritten_by?: string[];
+  /** tool_result interception: the extensions that rewrote the result before the model saw it. */
+  result_rewritten_by?: string[];
+  blocked_by?: string;
+  reason?: string;
+  /** assistant_message: the text the user saw instead of the model's (which the message keeps). */
+  shown_text?: string;
+  hidden?: boolean;
+};
 
 /** A transcript line's `intercept` object; unknown or mistyped fields are dropped, never trusted. */
 export function decodeIntercept(v: Json | undefined): InterceptRecord | undefined {

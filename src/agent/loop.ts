@@ -2,15 +2,16 @@
 // without tool calls, the user aborts, something fails, or --max-steps is reached. The extension
 // host sits beside the loop and is consulted at fixed points: lifecycle events, interceptors
 // (turn_start, tool_call, tool_result, assistant_message) and extension tool calls.
-import type { ContentBlock, Json, JsonObject } from "../ext/protocol.ts";
+import type { ContentBlock } from "../ext/protocol.ts";
+import type { Json, JsonObject } from "../json.ts";
 import type { ActiveTool, ExtensionHost, InterceptResult } from "../ext/types.ts";
 import { fromWireContent, textOf, toWireContent } from "./content.ts";
 import type { AgentEvent, ConfirmRequest } from "./events.ts";
 import type { Effort } from "./choices.ts";
 import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ToolCallPart, ToolDeclaration, ToolResultMessage, Usage } from "./messages.ts";
-import type { Provider, ProviderEvent, ToolSpec } from "./provider.ts";
+import type { Provider, ProviderEvent, ProviderRequest, ToolSpec } from "./provider.ts";
 import type { PromptOutcome } from "./runtime-api.ts";
-import type { InterceptRecord } from "./session.ts";
+import type { InterceptRecord } from "./intercept-record.ts";
 import type { Tool } from "./tool.ts";
 import { messageJson } from "./wire.ts";
 import { jailRefusal } from "./jail.ts";
@@ -35,8 +36,8 @@ export interface LoopContext {
   host: ExtensionHost;
   /** The conversation so far, read before every model call; the loop appends through `record`. */
   history(): readonly Message[];
-  /** Appends to the history and the transcript; `intercept` says what extensions changed about it. */
-  record(message: Message, intercept?: InterceptRecord): void;
+  /** Appends to the history and the transcript. */
+  record(message: Message): void;
   emit(event: AgentEvent): void;
   /** Adds one response's usage to the session totals and returns the new totals. */
   addUsage(usage: Usage): Usage;
@@ -130,6 +131,21 @@ export function retryEvent(ev: Extract<ProviderEvent, { type: "retry" }>): Agent
  * Streams one model response, forwarding deltas; text deltas are held back while an
  * assistant_message interceptor exists (`held`: the text still has to be released).
  */
+/** Streams one model response, each event to `onEvent`; the final message, or null when the stream ended without one. */
+export async function streamResponse(
+  provider: Provider,
+  request: ProviderRequest,
+  signal: AbortSignal,
+  onEvent: (ev: ProviderEvent) => void,
+): Promise<AssistantMessage | null> {
+  let final: AssistantMessage | null = null;
+  for await (const ev of provider.stream(request, signal)) {
+    if (ev.type === "done") final = ev.message;
+    else onEvent(ev);
+  }
+  return final;
+}
+
 async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], signal: AbortSignal): Promise<{ message: AssistantMessage; held: boolean }> {
   const hold = ctx.host.hasInterceptor("assistant_message");
   const tools: ToolSpec[] = ctx.builtins.map((t) => ({ name: t.name, description: t.description, schema: t.schema }));
@@ -143,13 +159,14 @@ async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], sign
     ...(ctx.maxTokens ? { maxTokens: ctx.maxTokens } : {}),
     ...(ctx.sessionId ? { sessionId: ctx.sessionId } : {}),
   };
-  let final: AssistantMessage | null = null;
   let started = false;
-  for await (const ev of ctx.provider.stream(request, signal)) {
-    if (!started && (ev.type !== "done" || ev.message.content.length > 0)) {
-      started = true;
-      ctx.emit({ type: "assistant_start" });
-    }
+  const start = () => {
+    if (started) return;
+    started = true;
+    ctx.emit({ type: "assistant_start" });
+  };
+  const final = await streamResponse(ctx.provider, request, signal, (ev) => {
+    start();
     switch (ev.type) {
       case "text_delta":
         if (!hold) ctx.emit({ type: "text_delta", text: ev.text });
@@ -166,11 +183,10 @@ async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], sign
       case "usage":
         // Running totals inside one response; the final message carries the authoritative numbers.
         break;
-      case "done":
-        final = ev.message;
-        break;
     }
-  }
+  });
+  // A response that streamed nothing but still carries content starts when it arrives.
+  if (final && final.content.length > 0) start();
   const message: AssistantMessage = final ?? {
     role: "assistant",
     content: [],
@@ -217,9 +233,10 @@ async function present(ctx: LoopContext, message: AssistantMessage, held: boolea
     }
   }
   if (message.content.length === 0) return null;
-  ctx.record(message, intercept);
+  if (intercept) message.intercept = intercept;
+  ctx.record(message);
   // Every recorded message is announced, tool calls alone too (the Go zot does); extensions hear of text only.
-  const wire = messageJson(message, intercept);
+  const wire = messageJson(message);
   event.content = wire.content as Json[];
   event.time = wire.time as string;
   ctx.emit(event);
@@ -264,7 +281,8 @@ function recordResult(ctx: LoopContext, call: ToolCallPart, out: CallOutput, sta
   if (out.blockedBy) intercept.blocked_by = out.blockedBy;
   if (out.reason) intercept.reason = out.reason;
   if (out.resultRewrittenBy?.length) intercept.result_rewritten_by = out.resultRewrittenBy;
-  ctx.record(msg, Object.keys(intercept).length > 0 ? intercept : undefined);
+  if (Object.keys(intercept).length > 0) msg.intercept = intercept;
+  ctx.record(msg);
   const ev: Extract<AgentEvent, { type: "tool_result" }> = {
     type: "tool_result",
     id: call.id,

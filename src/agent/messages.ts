@@ -1,6 +1,6 @@
 // Conversation model shared by providers, the loop, sessions and modes. Provider clients translate
 // to and from their wire formats at their own edge; everything inside zot speaks these types.
-import type { Json, JsonObject } from "../ext/protocol.ts";
+import type { Json, JsonObject } from "../json.ts";
 
 export type TextPart = { type: "text"; text: string };
 export type ImagePart = { type: "image"; mimeType: string; data: string };
@@ -16,6 +16,8 @@ export type ToolCallPart = {
   invalidArgs?: string;
 };
 
+import type { InterceptRecord } from "./intercept-record.ts";
+
 export type UserMessage = { role: "user"; content: (TextPart | ImagePart)[]; ts: number };
 export type AssistantMessage = {
   role: "assistant";
@@ -26,6 +28,8 @@ export type AssistantMessage = {
   provider: string;
   model: string;
   usage: Usage;
+  /** What extensions changed about the reply the user saw. */
+  intercept?: InterceptRecord;
   ts: number;
   /**
    * Reasoning items the Go zot recorded for OpenAI (`reasoning_id`, `summary`, `encrypted_content`),
@@ -50,6 +54,8 @@ export type ToolResultMessage = {
    * bytes at the same place on every later request.
    */
   activatedTools?: ToolDeclaration[];
+  /** What extensions changed about the call (its arguments, a block) or its result. */
+  intercept?: InterceptRecord;
   ts: number;
 };
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;

@@ -1,15 +1,19 @@
 // What modes (print, JSON, RPC, TUI) use of the agent runtime. Implemented by `Runtime` in runtime.ts.
-import type { ExtensionHost, InvokeResult, LoadReport, UiIntent } from "../ext/types.ts";
+import type { UiIntent } from "../ext/types.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
 import type { ImagePart, Message, StopReason, Usage } from "./messages.ts";
+import type { ConfigValues } from "./config.ts";
 import type { ModelInfo } from "./provider.ts";
-import type { InterceptRecord } from "./session.ts";
+import type { SessionInfo } from "./session.ts";
 import type { Prompt, TreeNode } from "./session-ops.ts";
 
 export type PromptOutcome = { stop: StopReason; text: string; error?: string; blocked?: { extension: string; reason: string } };
 
+/**
+ * Modes get this and the extension host (`ExtensionHost`) as their two dependencies: the runtime
+ * for the conversation, the host for commands, panels and extension state.
+ */
 export interface AgentRuntime {
-  readonly host: ExtensionHost;
   readonly cwd: string;
   readonly provider: string;
   readonly model: string;
@@ -32,8 +36,6 @@ export interface AgentRuntime {
   /** Cancels the running prompt (HTTP stream, tools, extension calls). */
   abort(): void;
   messages(): readonly Message[];
-  /** What extensions changed about a message (shown_text / hidden for assistant text), to show it as the user saw it. */
-  intercept(message: Message): InterceptRecord | undefined;
   usage(): Usage;
   /** Context tokens used by the last request and the model's window (for the status line). */
   context(): { used: number; window: number };
@@ -50,8 +52,8 @@ export interface AgentRuntime {
   setModel(provider: string, model: string): { ok: true } | { ok: false; error: string };
   /** Set by the TUI for --no-yolo; null means every call runs. */
   setConfirmHandler(handler: ((req: ConfirmRequest) => Promise<ConfirmDecision>) | null): void;
-  runCommand(name: string, args: string): Promise<InvokeResult>;
-  reloadExtensions(name?: string): Promise<LoadReport>;
+  /** The transcripts of this cwd, newest first. */
+  sessions(): SessionInfo[];
   /**
    * Resume another transcript of this cwd. `warnings` (skipped lines, a model that could not be
    * restored) are also emitted as `error` events.
@@ -67,6 +69,15 @@ export interface AgentRuntime {
   forkSession(index: number): { ok: true; path: string; text: string; warnings: string[] } | { ok: false; error: string };
   /** The sessions of this cwd by parent and child (the current one marked). */
   sessionTree(): TreeNode[];
+  /** The user's saved settings (config.json). */
+  settings(): ConfigValues;
+  /** Saves settings that outlive the session (e.g. the theme), keeping the others. */
+  saveSettings(patch: ConfigValues): { ok: true } | { ok: false; error: string };
+  /** Stores an API key for `provider` (auth.json, mode 0600); `path` names the file for the user. */
+  saveApiKey(provider: string, key: string): { ok: true; path: string } | { ok: false; error: string };
+  removeApiKey(provider: string): { ok: true; path: string; removed: boolean } | { ok: false; error: string };
+  /** The providers auth.json holds a subscription login for (no key needed for them). */
+  subscriptions(): string[];
   /** Every known secret (API keys, the RPC token): masked in whatever is shown or logged. */
   readonly secrets: readonly string[];
   /** Shuts extensions down and flushes the transcript. */

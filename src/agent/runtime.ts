@@ -2,14 +2,14 @@
 // host. Modes (print, JSON, RPC, TUI) drive it through `AgentRuntime`; `createRuntime` in setup.ts
 // wires it from the command line.
 import { existsSync } from "node:fs";
-import type { ExtensionHost, InvokeResult, LoadReport, UiIntent } from "../ext/types.ts";
+import type { ExtensionHost, UiIntent } from "../ext/types.ts";
 import { basename } from "node:path";
 import { costOf, findModel, isProviderName, reasoningProblem } from "./catalog.ts";
 import { orList, PROVIDERS, type ChoosableWire, type Effort } from "./choices.ts";
-import { PROVIDER_ENV_KEYS, resolveCredentials, rememberModel, type Env } from "./config.ts";
+import { PROVIDER_ENV_KEYS, readAuth, readConfig, removeApiKey, resolveCredentials, rememberModel, saveApiKey, updateConfig, type ConfigValues, type Env } from "./config.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
-import { retryEvent, runLoop, type Approval } from "./loop.ts";
-import { emptyUsage, type AssistantMessage, type ImagePart, type Json, type Message, type TextPart, type Usage, type UserMessage } from "./messages.ts";
+import { retryEvent, runLoop, streamResponse, type Approval } from "./loop.ts";
+import { emptyUsage, type ImagePart, type Json, type Message, type TextPart, type Usage, type UserMessage } from "./messages.ts";
 import { messageJson } from "./wire.ts";
 import type { ModelInfo, Provider } from "./provider.ts";
 import { createProvider } from "./providers/index.ts";
@@ -17,14 +17,14 @@ import { discoveryBase, mergeCached, refreshModels, type Discovery } from "./dis
 import { randomHex } from "./random.ts";
 import type { StreamLimits } from "./providers/limits.ts";
 import type { AgentRuntime, PromptOutcome } from "./runtime-api.ts";
-import { interceptOf, noteIntercept } from "./intercept-record.ts";
-import { appendSession, createSession, noSession, openSession, summaryMessage, type InterceptRecord, type SessionWriter } from "./session.ts";
+import { appendSession, createSession, listSessions, noSession, openSession, summaryMessage, type SessionInfo, type SessionWriter } from "./session.ts";
 import { IN_USE, lockedWriter, lockSession } from "./session-lock.ts";
 import { exportSession, forkSession, importSession, sessionPrompts, sessionTree, type Prompt, type TreeNode } from "./session-ops.ts";
 import { discoverSkills } from "./skills.ts";
 import { jailRoot } from "./jail.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import type { Tool } from "./tool.ts";
+import { Replaying } from "../replaying.ts";
 
 export type RuntimeConfig = {
   home: string;
@@ -71,12 +71,13 @@ export class Runtime implements AgentRuntime {
   readonly cwd: string;
   yolo: boolean;
   private cfg: RuntimeConfig;
-  private listeners = new Set<(event: AgentEvent) => void>();
-  /** Events emitted before anyone subscribed; null once the first listener has them. */
-  private early: AgentEvent[] | null = [];
-  private intentListeners = new Set<(intent: UiIntent) => void>();
-  /** Host intents that arrived before a mode listened for them; null once the first listener has them. */
-  private earlyIntents: UiIntent[] | null = [];
+  /**
+   * Extension notes that arrive before the mode subscribes (a reply to session_start) are kept for
+   * the first subscriber instead of being lost; agent events only happen later.
+   */
+  private events = new Replaying<AgentEvent>(MAX_EARLY_NOTES);
+  /** Host intents that arrived before a mode listened for them, for the first listener. */
+  private intents = new Replaying<UiIntent>(MAX_EARLY_INTENTS);
   private history: Message[];
   private totals: Usage;
   private lastContext = 0;
@@ -135,21 +136,11 @@ export class Runtime implements AgentRuntime {
   }
 
   subscribe(listener: (event: AgentEvent) => void): () => void {
-    this.listeners.add(listener);
-    const early = this.early;
-    this.early = null;
-    if (early) for (const e of early) listener(e);
-    return () => this.listeners.delete(listener);
+    return this.events.on(listener);
   }
 
   private emit(event: AgentEvent): void {
-    if (this.early && this.listeners.size === 0) {
-      // Extension notes that arrive before the mode subscribes (a reply to session_start) are
-      // kept for the first subscriber instead of being lost; agent events only happen later.
-      if (this.early.length < MAX_EARLY_NOTES) this.early.push(event);
-      return;
-    }
-    for (const l of this.listeners) l(event);
+    this.events.emit(event);
   }
 
   /**
@@ -159,21 +150,12 @@ export class Runtime implements AgentRuntime {
    * so there `submit` and the rest stay ignored; they get notes as `ext_*` events instead.
    */
   onIntent(listener: (intent: UiIntent) => void): () => void {
-    this.intentListeners.add(listener);
-    const early = this.earlyIntents;
-    this.earlyIntents = null;
-    if (early) for (const i of early) listener(i);
-    return () => this.intentListeners.delete(listener);
+    return this.intents.on(listener);
   }
 
   private fromHost(intent: UiIntent): void {
     this.asEvent(intent);
-    if (this.earlyIntents && this.intentListeners.size === 0) {
-      this.earlyIntents.push(intent);
-      if (this.earlyIntents.length > MAX_EARLY_INTENTS) this.earlyIntents.shift();
-      return;
-    }
-    for (const l of this.intentListeners) l(intent);
+    this.intents.emit(intent);
   }
 
   /** Notes and exits become agent events, for modes without a UI of their own. */
@@ -225,7 +207,7 @@ export class Runtime implements AgentRuntime {
           extensionTools: cfg.extensionTools,
           host: this.host,
           history: () => this.history,
-          record: (m, intercept) => this.record(m, intercept),
+          record: (m) => this.record(m),
           emit: (e) => this.emit(e),
           addUsage: (u) => this.addUsage(u),
           approve: (req) => this.approve(req),
@@ -261,14 +243,9 @@ export class Runtime implements AgentRuntime {
     });
   }
 
-  private record(message: Message, intercept?: InterceptRecord): void {
+  private record(message: Message): void {
     this.history.push(message);
-    if (intercept) noteIntercept(message, intercept);
-    this.session.message(message, intercept);
-  }
-
-  intercept(message: Message): InterceptRecord | undefined {
-    return interceptOf(message);
+    this.session.message(message);
   }
 
   private addUsage(u: Usage): Usage {
@@ -343,6 +320,30 @@ export class Runtime implements AgentRuntime {
     this.session.close();
     this.session = writer;
     this.host.emit({ event: "session_start" });
+  }
+
+  sessions(): SessionInfo[] {
+    return listSessions(this.cfg.home, this.cfg.cwd);
+  }
+
+  settings(): ConfigValues {
+    return readConfig(this.cfg.home).values;
+  }
+
+  saveSettings(patch: ConfigValues): { ok: true } | { ok: false; error: string } {
+    return updateConfig(this.cfg.home, patch);
+  }
+
+  saveApiKey(provider: string, key: string): { ok: true; path: string } | { ok: false; error: string } {
+    return saveApiKey(this.cfg.home, provider, key);
+  }
+
+  removeApiKey(provider: string): { ok: true; path: string; removed: boolean } | { ok: false; error: string } {
+    return removeApiKey(this.cfg.home, provider);
+  }
+
+  subscriptions(): string[] {
+    return readAuth(this.cfg.home).subscriptions;
   }
 
   openSession(path: string): { ok: true; warnings: string[] } | { ok: false; error: string } {
@@ -421,11 +422,9 @@ export class Runtime implements AgentRuntime {
       messages: [...this.history, { role: "user" as const, content: [{ type: "text" as const, text: `${BTW_INSTRUCTION}\n\n${question}` }], ts: Date.now() }],
       tools,
     };
-    let final: AssistantMessage | null = null;
-    for await (const ev of cfg.provider.stream(request, signal)) {
+    const final = await streamResponse(cfg.provider, request, signal, (ev) => {
       if (ev.type === "text_delta") onText(ev.text);
-      else if (ev.type === "done") final = ev.message;
-    }
+    });
     if (!final || final.stop === "aborted") return { ok: false, error: "cancelled" };
     if (final.stop === "error") return { ok: false, error: final.error ?? "the model call failed" };
     return { ok: true, text: final.content.map((p) => (p.type === "text" ? p.text : "")).join("") };
@@ -443,11 +442,9 @@ export class Runtime implements AgentRuntime {
         messages: [...this.history, { role: "user" as const, content: [{ type: "text" as const, text: COMPACT_INSTRUCTION }], ts: Date.now() }],
         tools: [],
       };
-      let final: AssistantMessage | null = null;
-      for await (const ev of this.cfg.provider.stream(request, controller.signal)) {
-        if (ev.type === "done") final = ev.message;
-        else if (ev.type === "retry") this.emit(retryEvent(ev));
-      }
+      const final = await streamResponse(this.cfg.provider, request, controller.signal, (ev) => {
+        if (ev.type === "retry") this.emit(retryEvent(ev));
+      });
       if (!final) return { ok: false, error: "the model stream ended without a summary" };
       this.emit({ type: "usage", usage: final.usage, total: this.addUsage(final.usage) });
       if (final.stop === "error" || final.stop === "aborted") return { ok: false, error: final.error ?? final.stop };
@@ -502,14 +499,6 @@ export class Runtime implements AgentRuntime {
 
   setConfirmHandler(handler: ((req: ConfirmRequest) => Promise<ConfirmDecision>) | null): void {
     this.confirm = handler;
-  }
-
-  runCommand(name: string, args: string): Promise<InvokeResult> {
-    return this.host.invokeCommand(name, args);
-  }
-
-  reloadExtensions(name?: string): Promise<LoadReport> {
-    return this.host.reload(name);
   }
 
   close(): Promise<void> {

@@ -9,7 +9,7 @@
 import { closeSync, existsSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { ensurePrivateDir } from "../ext/home.ts";
-import type { InterceptRecord, SessionWriter } from "./session.ts";
+import type { SessionWriter } from "./session.ts";
 import type { Message, Usage } from "./messages.ts";
 
 const LOCK_EX = 2;
@@ -85,8 +85,8 @@ export function lockedWriter(inner: SessionWriter, lock?: SessionLock): SessionW
     get path() {
       return inner.path;
     },
-    message(message: Message, intercept?: InterceptRecord) {
-      inner.message(message, intercept);
+    message(message: Message) {
+      inner.message(message);
       ensure();
     },
     usage(usage: Usage, total: Usage, provider: string, model: string) {

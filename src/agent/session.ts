@@ -6,9 +6,8 @@
 import { ensurePrivateDir } from "../ext/home.ts";
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync, fstatSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { ZOT_VERSION } from "../cli/version.ts";
-import { isObject, type Json, type JsonObject } from "../ext/protocol.ts";
-import { noteIntercept } from "./intercept-record.ts";
+import { ZOT_VERSION } from "../version.ts";
+import { isObject, type Json, type JsonObject } from "../json.ts";
 import { emptyUsage } from "./messages.ts";
 import type { Message, ToolCallPart, ToolResultMessage, Usage, UserMessage } from "./messages.ts";
 import { redactSecrets } from "./redact.ts";
@@ -17,24 +16,11 @@ import { compactionRow, decodeMessageRow, decodeMetaRow, decodeUsage, messageRow
 
 export type { SessionMeta } from "./transcript-rows.ts";
 
-/** What interception did to a tool call or an assistant message, kept beside the message it concerns. */
-export type InterceptRecord = {
-  /** tool_call: the args the tool actually ran with (the model's own args stay in its tool call). */
-  args?: JsonObject;
-  rewritten_by?: string[];
-  /** tool_result interception: the extensions that rewrote the result before the model saw it. */
-  result_rewritten_by?: string[];
-  blocked_by?: string;
-  reason?: string;
-  /** assistant_message: the text the user saw instead of the model's (which the message keeps). */
-  shown_text?: string;
-  hidden?: boolean;
-};
-
 export interface SessionWriter {
   /** Where the transcript is (created on the first record), or null with --no-session. */
   readonly path: string | null;
-  message(message: Message, intercept?: InterceptRecord): void;
+  /** Writes the message, with its `intercept` record beside it in the row rather than inside. */
+  message(message: Message): void;
   /** One response's usage and the session's totals after it. */
   usage(usage: Usage, total: Usage, provider: string, model: string): void;
   /** The model was switched: a new `meta` row, which a reload takes as the model in effect. */
@@ -140,7 +126,7 @@ class FileWriter implements SessionWriter {
   /** The meta row is written with the first message of a new file. */
   private metaPending: boolean;
   /** Results of the last assistant message's tool calls, written as one `tool` row once all are in. */
-  private results: { message: ToolResultMessage; intercept?: InterceptRecord }[] = [];
+  private results: ToolResultMessage[] = [];
   private awaiting = new Set<string>();
 
   constructor(
@@ -153,15 +139,15 @@ class FileWriter implements SessionWriter {
     this.metaPending = fresh;
   }
 
-  message(message: Message, intercept?: InterceptRecord): void {
+  message(message: Message): void {
     if (message.role === "toolResult") {
-      this.results.push(intercept ? { message, intercept } : { message });
+      this.results.push(message);
       this.awaiting.delete(message.toolCallId);
       if (this.awaiting.size === 0) this.flushResults();
       return;
     }
     this.flushResults();
-    this.write(messageRow(message, intercept));
+    this.write(messageRow(message));
     if (message.role === "assistant") for (const p of message.content) if (p.type === "toolCall") this.awaiting.add(p.id);
   }
   usage(usage: Usage, total: Usage, provider: string, model: string): void {
@@ -312,7 +298,7 @@ function applyRow(s: LoadedSession, ctx: ReadContext, v: Json): string | null {
       if (typeof decoded === "string") return decoded;
       decoded.messages.forEach((m, i) => {
         const intercept = decoded.intercepts[i];
-        if (intercept) noteIntercept(m, intercept);
+        if (intercept && m.role !== "user") m.intercept = intercept;
         s.messages.push(m);
       });
       return null;

@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { Host } from "../ext/host.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { skippedNotice, type TrustMode } from "../ext/trust.ts";
-import { ZOT_VERSION } from "../cli/version.ts";
+import { ZOT_VERSION } from "../version.ts";
 import { defaultModel, findModel, isProviderName, loadModels, reasoningProblem, unknownModelNotice, type ProviderName } from "./catalog.ts";
 import type { ChoosableWire, Effort } from "./choices.ts";
 import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, SUBSCRIPTION_NOTE, readConfig, rememberModel, resolveCredentials, authPath, type Env } from "./config.ts";
@@ -14,14 +14,10 @@ import { redactSecrets } from "./redact.ts";
 import { appendSession, createSession, latestSession, noSession, openSession, type LoadedSession, type SessionWriter } from "./session.ts";
 import { emptyUsage } from "./messages.ts";
 import { discoveryBase, mergeCached, type Discovery } from "./discovery.ts";
-import { interceptOf } from "./intercept-record.ts";
 import { IN_USE, lockedWriter, lockSession, type SessionLock } from "./session-lock.ts";
 
-export type RuntimeOptions = {
-  home: string;
-  /** Absolute, existing directory. */
-  cwd: string;
-  env: Env;
+/** What the user chose for a run (the command line's flags); the CLI's arguments extend it. */
+export type RunChoices = {
   provider?: ProviderName;
   model?: string;
   apiKey?: string;
@@ -34,19 +30,27 @@ export type RuntimeOptions = {
   noTools: boolean;
   /** --no-skill: the skill tool is not offered, so no skills reach the system prompt. */
   noSkill?: boolean;
+  /** `--tools a,b`: the built-in tools to keep; undefined keeps all. */
   tools?: string[];
   ext: string[];
   noExt: boolean;
   /** How project extensions are gated by workspace trust (default "store"). */
   trust?: TrustMode;
   noYolo: boolean;
-  /** False in print, JSON and RPC modes: nobody can confirm tool calls there. */
-  interactive: boolean;
   continue: boolean;
   session?: string;
   noSession: boolean;
   mockScript?: string;
   extTrace?: string;
+};
+
+export type RuntimeOptions = RunChoices & {
+  home: string;
+  /** Absolute, existing directory. */
+  cwd: string;
+  env: Env;
+  /** False in print, JSON and RPC modes: nobody can confirm tool calls there. */
+  interactive: boolean;
   /** Tests and benchmarks inject a host with short timings; zot uses a default Host. */
   host?: ExtensionHost;
 };
@@ -202,7 +206,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     session = lockedWriter(createSession({ home: o.home, cwd: o.cwd, provider, model, secrets, ...parent }));
     if (loaded) {
       // The fork starts as a copy of the conversation so far; the original stays its writer's.
-      for (const m of loaded.messages) session.message(m, interceptOf(m));
+      for (const m of loaded.messages) session.message(m);
       notices.push(`${loaded.path} ${IN_USE}; continuing in a new session forked from it: ${session.path}`);
     }
   }

@@ -1,6 +1,6 @@
 // A built-in tool: one file per tool under src/agent/tools/, each exporting a `Tool`.
 import type { ImagePart, TextPart } from "./messages.ts";
-import type { JsonObject } from "../ext/protocol.ts";
+import type { JsonObject } from "../json.ts";
 
 export type ToolContext = {
   /** The session's working directory; relative paths resolve against it. */

@@ -5,12 +5,11 @@
 // and usage, a tool result's name, what extensions changed) are extra fields the Go zot ignores.
 // Transcripts of earlier zot versions (`session` and `model` rows, typed blocks, `toolResult`
 // messages) still load.
-import type { Json, JsonObject } from "../ext/protocol.ts";
-import { isObject } from "../ext/protocol.ts";
-import { decodeIntercept } from "./intercept-record.ts";
+import type { Json, JsonObject } from "../json.ts";
+import { isObject } from "../json.ts";
+import { decodeIntercept, type InterceptRecord } from "./intercept-record.ts";
 import { emptyUsage } from "./messages.ts";
 import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ThinkingPart, ToolCallPart, ToolDeclaration, ToolResultMessage, Usage } from "./messages.ts";
-import type { InterceptRecord } from "./session.ts";
 
 /** The `meta` row: first in every transcript, appended again when the model changes (the last one wins). */
 export type SessionMeta = {
@@ -62,14 +61,14 @@ export function compactionRow(summary: string, replaced: number, at: number): Js
   return { type: "compaction", summary, replaced, time: isoTime(at) };
 }
 
-/** A user or assistant message as one row. Tool results go through `toolRow`. */
-export function messageRow(m: Exclude<Message, ToolResultMessage>, intercept?: InterceptRecord): JsonObject {
+/** A user or assistant message as one row, its `intercept` record beside it. Tool results go through `toolRow`. */
+export function messageRow(m: Exclude<Message, ToolResultMessage>): JsonObject {
   if (m.role === "user") return { type: "message", message: { role: "user", content: m.content.map(partBlock), time: isoTime(m.ts) } };
   const content: Json[] = [...(m.reasoning ?? [])];
   for (const p of m.content) content.push(partBlock(p));
   const message: JsonObject = { role: "assistant", content, time: isoTime(m.ts), stop: m.stop, provider: m.provider, model: m.model, usage: toGoUsage(m.usage) };
   if (m.error !== undefined) message.error = m.error;
-  return intercept ? { type: "message", message, intercept: intercept as JsonObject } : { type: "message", message };
+  return m.intercept ? { type: "message", message, intercept: m.intercept as JsonObject } : { type: "message", message };
 }
 
 /**
@@ -77,15 +76,15 @@ export function messageRow(m: Exclude<Message, ToolResultMessage>, intercept?: I
  * each result block carries its own `intercept`, and `activated_tools`: the deferred tools (Kimi K3
  * dynamic tools) the result switched on, which the provider declares again at that point on resume.
  */
-export function toolRow(results: readonly { message: ToolResultMessage; intercept?: InterceptRecord }[]): JsonObject {
-  const content = results.map(({ message: r, intercept }) => {
+export function toolRow(results: readonly ToolResultMessage[]): JsonObject {
+  const content = results.map((r) => {
     const block: JsonObject = { call_id: r.toolCallId, content: r.content.map(partBlock), is_error: r.isError, name: r.toolName };
     if (r.extension) block.extension = r.extension;
     if (r.activatedTools?.length) block.activated_tools = r.activatedTools.map((t) => ({ name: t.name, description: t.description, schema: t.schema }));
-    if (intercept) block.intercept = intercept as JsonObject;
+    if (r.intercept) block.intercept = r.intercept as JsonObject;
     return block;
   });
-  return { type: "message", message: { role: "tool", content, time: isoTime(results[results.length - 1]?.message.ts ?? Date.now()) } };
+  return { type: "message", message: { role: "tool", content, time: isoTime(results[results.length - 1]?.ts ?? Date.now()) } };
 }
 
 function partBlock(p: TextPart | ImagePart | ThinkingPart | ToolCallPart): JsonObject {

@@ -1,19 +1,21 @@
 // The Go zot's wire shapes of conversation messages and content blocks, shared by RPC
 // `get_messages` and the `user_message`, `assistant_message` and `tool_result` events of JSON and
 // RPC mode: snake_case fields, typed blocks, images as a byte count instead of base64.
-import type { Json, JsonObject, ContentBlock } from "../ext/protocol.ts";
+import type { ContentBlock } from "../ext/protocol.ts";
+import type { Json, JsonObject } from "../json.ts";
 import type { ImagePart, Message, TextPart, ToolResultMessage } from "./messages.ts";
-import type { InterceptRecord } from "./session.ts";
 import { isoTime } from "./transcript-rows.ts";
 
 /**
  * One message. Assistant text is what the user saw: an assistant_message interceptor's replacement
- * (`rewritten_by`), or nothing for a hidden message (`hidden`, `blocked_by`) — never the original.
+ * (`rewritten_by`), or nothing for a hidden message (`hidden`, `blocked_by`) — never the original
+ * (both read from `m.intercept`).
  */
-export function messageJson(m: Message, intercept?: InterceptRecord): JsonObject {
+export function messageJson(m: Message): JsonObject {
   const time = isoTime(m.ts);
   if (m.role === "user") return { role: "user", content: m.content.map(blockJson), time };
   if (m.role === "toolResult") return { role: "tool", content: [resultJson(m)], time };
+  const intercept = m.intercept;
   const content: Json[] = [];
   const shown = intercept?.hidden ? "" : intercept?.shown_text;
   let textDone = false;
@@ -47,10 +49,10 @@ function grouped(messages: readonly Message[]): Message[][] {
 }
 
 /** A conversation as the Go zot lists it (RPC `get_messages`). */
-export function messagesJson(messages: readonly Message[], interceptOf: (m: Message) => InterceptRecord | undefined): JsonObject[] {
+export function messagesJson(messages: readonly Message[]): JsonObject[] {
   return grouped(messages).map((group) => {
     const first = group[0];
-    if (first.role !== "toolResult") return messageJson(first, interceptOf(first));
+    if (first.role !== "toolResult") return messageJson(first);
     const results = group.flatMap((m) => (m.role === "toolResult" ? [resultJson(m)] : []));
     return { role: "tool", content: results, time: isoTime(group[group.length - 1].ts) };
   });

@@ -1,48 +1,26 @@
 // argv → a typed run request. Flags follow the Go zot so users' scripts carry over; anything the
 // parser does not understand is an error (exit 2), never silently ignored.
+import type { RunChoices } from "../agent/setup.ts";
 import { BUILTIN_TOOLS } from "../ext/policy.ts";
 import { CHOOSABLE_WIRES, EFFORTS, isChoosableWire, isEffort, isProviderName, orList, PROVIDERS, type ChoosableWire, type Effort, type ProviderName } from "../agent/choices.ts";
 import { isSpace } from "./whitespace.ts";
 
 export type Mode = "interactive" | "print" | "json" | "rpc";
-export type Reasoning = Effort;
-export type ProviderChoice = ProviderName;
 
-export type CliArgs = {
+/** The run choices the agent takes (`RunChoices`), plus what only the command line decides. */
+export type CliArgs = Omit<RunChoices, "trust"> & {
   mode: Mode;
-  provider?: ProviderChoice;
-  model?: string;
-  apiKey?: string;
-  baseUrl?: string;
-  systemPrompt?: string;
-  appendSystemPrompt: string[];
-  reasoning?: Reasoning;
-  /** `--wire chat|responses`: the OpenAI wire, instead of the one the model's catalog entry names. */
-  wire?: ChoosableWire;
-  continue: boolean;
   resume: boolean;
-  session?: string;
-  noSession: boolean;
+  /** As given; the runtime gets it resolved. */
   cwd?: string;
-  noTools: boolean;
-  /** --no-skill: no skills at all (no skill tool, no skills list in the system prompt). */
-  noSkill: boolean;
-  /** `--tools a,b`: the built-in tools to keep; undefined keeps all. */
-  tools?: string[];
-  maxSteps: number;
-  ext: string[];
-  noExt: boolean;
-  /** `--mcp FILE`: MCP server lists for this run (repeatable). */
+  /** `--mcp FILE`: MCP server lists for this run (repeatable); cli/run.ts wires them around the host. */
   mcp: string[];
   noMcp: boolean;
-  /** `--trust`: trust the project (its extensions) for this run. */
+  /** `--trust`: trust the project for this run; cli/run.ts resolves it with the environment into the runtime's trust mode. */
   trust: boolean;
-  noYolo: boolean;
   listModels: boolean;
   help: boolean;
   version: boolean;
-  mockScript?: string;
-  extTrace?: string;
   /** Positional words joined with single spaces; undefined when there were none. */
   prompt?: string;
 };

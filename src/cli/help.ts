@@ -1,5 +1,5 @@
 // `zot --help`: every flag, grouped the way the Go zot groups them.
-import { ZOT_VERSION } from "./version.ts";
+import { ZOT_VERSION } from "../version.ts";
 
 const SECTIONS: [string, [string, string][]][] = [
   [

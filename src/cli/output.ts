@@ -10,8 +10,7 @@
 import { fstatSync } from "node:fs";
 import type { FileSink } from "bun";
 import { sanitizeControls } from "./controls.ts";
-
-export type Io = { out(text: string): void; err(text: string): void };
+import type { ModeOutput } from "../modes/output.ts";
 
 type Stream = { write(text: string): void; drain(): Promise<void> };
 
@@ -60,7 +59,7 @@ function stream(sink: FileSink, fd: 1 | 2): Stream {
 const stdout = stream(Bun.stdout.writer(), 1);
 const stderr = stream(Bun.stderr.writer(), 2);
 
-export const io: Io = { out: (text) => stdout.write(text), err: (text) => stderr.write(text) };
+export const io: ModeOutput = { out: (text) => stdout.write(text), err: (text) => stderr.write(text) };
 
 export async function drain(): Promise<void> {
   await stdout.drain();

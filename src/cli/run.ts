@@ -129,31 +129,13 @@ export async function runAgent(args: CliArgs): Promise<number> {
   const unhook = shutdownOnSignals(host, undefined, () => settle());
   const { createRuntime } = await import("../agent/setup.ts");
   const created = await createRuntime({
+    ...args,
     home,
     cwd,
     env: process.env,
-    ...(args.provider ? { provider: args.provider } : {}),
-    ...(args.model !== undefined ? { model: args.model } : {}),
-    ...(args.apiKey !== undefined ? { apiKey: args.apiKey } : {}),
-    ...(args.baseUrl !== undefined ? { baseUrl: args.baseUrl } : {}),
-    ...(args.systemPrompt !== undefined ? { systemPrompt: args.systemPrompt } : {}),
-    appendSystemPrompt: args.appendSystemPrompt,
-    ...(args.reasoning ? { reasoning: args.reasoning } : {}),
-    ...(args.wire ? { wire: args.wire } : {}),
-    maxSteps: args.maxSteps,
-    noTools: args.noTools,
-    noSkill: args.noSkill,
-    ...(args.tools ? { tools: args.tools } : {}),
-    ext: args.ext,
-    noExt: args.noExt,
     trust,
-    noYolo: args.noYolo,
     interactive: mode === "interactive",
-    continue: args.continue,
-    ...(args.session !== undefined ? { session: args.session } : {}),
-    noSession: args.noSession,
-    ...(args.mockScript !== undefined ? { mockScript: resolve(args.mockScript) } : {}),
-    ...(args.extTrace !== undefined ? { extTrace: args.extTrace } : {}),
+    mockScript: args.mockScript === undefined ? undefined : resolve(args.mockScript),
     host,
   });
   if (!created.ok) {
@@ -170,19 +152,19 @@ export async function runAgent(args: CliArgs): Promise<number> {
       // The build starts zot with raised JIT thresholds (one-shot start-up code is not worth
       // compiling); a session that stays open gets the normal policy back.
       Bun.unsafe.setJITPolicy(1);
-      code = await runTui(runtime, { home, noYolo: args.noYolo, resume: args.resume, ...(prompt !== undefined ? { initialPrompt: prompt } : {}), notices });
+      code = await runTui(runtime, host, { home, noYolo: args.noYolo, resume: args.resume, ...(prompt !== undefined ? { initialPrompt: prompt } : {}), notices });
     } else {
       for (const n of notices) io.err(notice(n));
       if (mode === "rpc") {
         const { runRpc } = await import("../modes/rpc.ts");
         Bun.unsafe.setJITPolicy(1);
         const token = process.env.ZOTCORE_RPC_TOKEN;
-        code = await runRpc(runtime, { ...io, input: Bun.stdin.stream(), home, ...(token ? { token } : {}) });
+        code = await runRpc(runtime, host, { ...io, input: Bun.stdin.stream(), home, ...(token ? { token } : {}) });
       } else {
         const run =
           mode === "json"
-            ? import("../modes/json.ts").then(({ runJson }) => runJson(runtime, prompt ?? "", io))
-            : import("../modes/print.ts").then(({ runPrint }) => runPrint(runtime, prompt ?? "", io));
+            ? import("../modes/json.ts").then(({ runJson }) => runJson(runtime, host, prompt ?? "", io))
+            : import("../modes/print.ts").then(({ runPrint }) => runPrint(runtime, host, prompt ?? "", io));
         settle = async () => {
           runtime.abort();
           await Promise.race([run.catch(() => undefined), Bun.sleep(SETTLE_MS)]);

@@ -15,7 +15,7 @@ import { checkCommand, checkTool } from "./registry.ts";
 import type { CommandReg, ToolReg } from "./registry.ts";
 import type { FrameRecorder } from "./trace.ts";
 import type { HostInfo, UiIntent } from "./types.ts";
-import { WriteQueue } from "./queue.ts";
+import { WriteQueue } from "./write-queue.ts";
 
 export type ConnectionTimings = {
   /** First line must be a hello within this long. */
@@ -75,7 +75,6 @@ let nextId = 0;
 export class Connection {
   readonly name: string;
   readonly dir: string;
-  status: ConnectionStatus = "starting";
   error: string | null = null;
   helloVersion: string | null = null;
   /** A `ready` frame arrived (possibly after auto-ready). */
@@ -113,7 +112,8 @@ export class Connection {
   private readonly pending = new Map<string, Pending>();
   private readonly warningList: string[] = [];
   private extraWarnings = 0;
-  private phase: "hello" | "registering" | "loaded" | "gone" = "hello";
+  /** The one lifecycle state; `status` is what it looks like from outside. */
+  private phase: "hello" | "registering" | "loaded" | "failed" | "exited" = "hello";
   private sawRegistration = false;
   private helloTimer: ReturnType<typeof setTimeout> | null = null;
   private graceTimer: ReturnType<typeof setTimeout> | null = null;
@@ -135,6 +135,18 @@ export class Connection {
     this.finished = new Promise((r) => (this.markFinished = r));
   }
 
+  get status(): ConnectionStatus {
+    switch (this.phase) {
+      case "hello":
+      case "registering":
+        return "starting";
+      case "loaded":
+        return this.readySeen ? "ready" : "auto_ready";
+      default:
+        return this.phase;
+    }
+  }
+
   get running(): boolean {
     return this.phase === "registering" || this.phase === "loaded";
   }
@@ -150,7 +162,7 @@ export class Connection {
 
   /** Over: failed, exited or stopped; nothing more is sent or read. */
   get gone(): boolean {
-    return this.phase === "gone";
+    return this.phase === "failed" || this.phase === "exited";
   }
 
   /** The extension's last stderr line of this run, or null when it wrote none. */
@@ -191,7 +203,7 @@ export class Connection {
 
   /** Queues one frame for the extension; never blocks. */
   send(frame: HostFrame): void {
-    if (!this.queue || this.phase === "gone") return;
+    if (!this.queue || this.gone) return;
     const json = JSON.stringify(frame);
     this.cfg.trace?.record(this.name, "out", json);
     this.queue.write(encoder.encode(json + "\n"));
@@ -207,7 +219,7 @@ export class Connection {
     timeoutMs: number,
     opts: { signal?: AbortSignal; onProgress?: (text: string) => void; what: string } = { what: "request" },
   ): Promise<Reply<F>> {
-    if (this.phase === "gone" || !this.queue)
+    if (this.gone || !this.queue)
       return Promise.resolve({ ok: false, kind: "gone", error: this.error ?? `extension "${this.name}" is not running` });
     if (opts.signal?.aborted) return Promise.resolve({ ok: false, kind: "cancelled", error: `${opts.what} was cancelled` });
     const id = `${++nextId}`;
@@ -306,7 +318,7 @@ export class Connection {
   }
 
   private onLine(line: string): void {
-    if (this.phase === "gone") return;
+    if (this.gone) return;
     let raw: unknown;
     try {
       raw = JSON.parse(line);
@@ -389,7 +401,6 @@ export class Connection {
       case "ready":
         this.readySeen = true;
         if (this.phase === "registering") this.complete("ready");
-        else if (this.status === "auto_ready") this.status = "ready";
         return;
       case "tool_result":
       case "command_response":
@@ -449,13 +460,11 @@ export class Connection {
 
   private complete(by: "ready" | "silence" | "deadline"): void {
     if (this.phase !== "registering") return;
-    const status = by === "ready" ? "ready" : "auto_ready";
     this.clearTimers();
     this.phase = "loaded";
-    this.status = status;
     this.completedBy = by;
     this.startupMs = performance.now() - this.spawnedAt;
-    this.note(`registration complete (${status === "ready" ? "ready" : "auto_ready: no ready frame"}) after ${Math.round(this.startupMs)} ms`);
+    this.note(`registration complete (${by === "ready" ? "ready" : "auto_ready: no ready frame"}) after ${Math.round(this.startupMs)} ms`);
     this.settle();
   }
 
@@ -467,8 +476,7 @@ export class Connection {
   }
 
   private failStart(error: string): void {
-    this.phase = "gone";
-    this.status = "failed";
+    this.phase = "failed";
     this.note(`failed: ${error}`);
     this.error = this.mask(`extension "${this.name}" failed to start: ${error}${this.logPath ? ` (log: ${this.logPath})` : ""}`);
     this.markExited();
@@ -478,7 +486,7 @@ export class Connection {
 
   /** Load failure: the extension is stopped and will not be used. */
   private fail(reason: string, kill: boolean): void {
-    if (this.phase === "gone") return;
+    if (this.gone) return;
     const where = this.logPath ? ` (log: ${this.logPath})` : "";
     this.note(`failed: ${reason}`);
     this.goneWith(`extension "${this.name}" failed to load: ${reason}${where}`, "failed");
@@ -504,13 +512,13 @@ export class Connection {
 
   /** Output closed and process exited: gone. Only one of them: gone after a short grace. */
   private whenBothGone(): void {
-    if (this.phase === "gone") return;
+    if (this.gone) return;
     if (this.stdoutClosed && this.exitInfo) return this.vanish();
     if (!this.lingerTimer) this.lingerTimer = setTimeout(() => this.vanish(), this.cfg.timings.lingerMs);
   }
 
   private vanish(): void {
-    if (this.phase === "gone") return;
+    if (this.gone) return;
     const exit = this.exitInfo;
     const how = exit ? `exited with ${describeExit(exit)}` : "closed its output but is still running; it was stopped";
     // Its last words on stderr usually say why ("Cannot find module …", a traceback's last line).
@@ -539,8 +547,7 @@ export class Connection {
   private goneWith(reason: string, status: "failed" | "exited"): void {
     const message = this.mask(reason);
     const wasLoaded = this.phase === "loaded";
-    this.phase = "gone";
-    this.status = status;
+    this.phase = status;
     this.error = message;
     this.clearTimers();
     if (this.lingerTimer) clearTimeout(this.lingerTimer);

@@ -7,7 +7,7 @@ import { readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { isManifestName } from "./policy.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
-import { findThemeFile, loadTheme } from "./themes.ts";
+import { findThemeFile, loadTheme } from "./theme-file.ts";
 import { realDir, reviewProject, type ExtensionPrint } from "./trust.ts";
 import type { DiscoveredExtension, DiscoveryInput, ExtensionSource } from "./types.ts";
 

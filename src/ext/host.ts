@@ -23,6 +23,7 @@ import type { ExtensionRegs, Resolution } from "./registry.ts";
 import { DEFAULT_TIMINGS } from "./timings.ts";
 import type { HostTimings } from "./timings.ts";
 import { Trace } from "./trace.ts";
+import { Replaying } from "../replaying.ts";
 import type {
   ActiveCommand,
   ActiveTool,
@@ -42,7 +43,7 @@ import type {
   UiIntent,
 } from "./types.ts";
 
-export { commandIntents } from "./intents.ts";
+export { commandIntents } from "./command-outcome.ts";
 export { shutdownOnSignals } from "./signals.ts";
 export { DEFAULT_TIMINGS } from "./timings.ts";
 export type { HostTimings } from "./timings.ts";
@@ -61,9 +62,8 @@ export class Host implements ExtensionHost {
   private info: HostInfo = { zotVersion: "", provider: "", model: "", cwd: process.cwd() };
   private trace: Trace | null = null;
   private mask: Mask = unmasked;
-  private readonly listeners = new Set<(intent: UiIntent) => void>();
-  /** Sent while nobody listened — notes right after `ready`, before the modes subscribe. */
-  private readonly unheard: UiIntent[] = [];
+  /** Intents sent before the first listener (notes right after `ready`) are kept for it. */
+  private readonly intents = new Replaying<UiIntent>(MAX_UNHEARD_INTENTS, (error, intent) => this.listenerFailed(error, intent));
   private registry: Resolution = EMPTY;
   private registryDirty = false;
   /** Deferred tools named in some `activate_tools`; lasts for the session, reloads included. */
@@ -252,9 +252,7 @@ export class Host implements ExtensionHost {
 
   /** The first listener also gets, in order, the intents sent while nobody listened. */
   onIntent(listener: (intent: UiIntent) => void): () => void {
-    this.listeners.add(listener);
-    for (const intent of this.unheard.splice(0)) deliver(listener, intent);
-    return () => this.listeners.delete(listener);
+    return this.intents.on(listener);
   }
 
   // ---------------------------------------------------------------- internals
@@ -368,12 +366,15 @@ export class Host implements ExtensionHost {
   }
 
   private send(intent: UiIntent): void {
-    if (this.listeners.size === 0) {
-      this.unheard.push(intent);
-      if (this.unheard.length > MAX_UNHEARD_INTENTS) this.unheard.shift();
-      return;
-    }
-    for (const l of this.listeners) deliver(l, intent);
+    this.intents.emit(intent);
+  }
+
+  /** A mode's listener threw: the host and the other listeners go on, and the failure is written down. */
+  private listenerFailed(error: unknown, intent: UiIntent): void {
+    const text = `a UI listener failed on a ${intent.kind} intent: ${error instanceof Error ? error.message : String(error)}`;
+    const conn = "extension" in intent ? this.entries.find((e) => e.conn?.name === intent.extension)?.conn : undefined;
+    if (conn) conn.note(text);
+    else process.stderr.write(`zot: ${this.mask(text)}\n`);
   }
 
   private activate(names: string[]): void {
@@ -427,14 +428,6 @@ export class Host implements ExtensionHost {
       .filter((s) => (s.status === "failed" || s.status === "invalid") && s.error)
       .map((s) => ({ extension: s.name, message: s.error!, log: s.log }));
     return { extensions, errors };
-  }
-}
-
-function deliver(listener: (intent: UiIntent) => void, intent: UiIntent): void {
-  try {
-    listener(intent);
-  } catch {
-    // A broken listener must not break the host or the other listeners.
   }
 }
 

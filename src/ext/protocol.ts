@@ -5,8 +5,11 @@
 
 export const PROTOCOL_VERSION = 1;
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+import { isObject, kind, type Json, type JsonObject } from "../json.ts";
+
+/** JSON values are defined in src/json.ts; re-exported so users of the protocol import from one place. */
+export { isObject, kind };
+export type { Json, JsonObject };
 
 // ---------------------------------------------------------------- shared pieces
 
@@ -229,10 +232,6 @@ export type Decoded<T> = { ok: true; value: T } | { ok: false; error: string };
 const ok = <T>(value: T): Decoded<T> => ({ ok: true, value });
 const fail = <T>(error: string): Decoded<T> => ({ ok: false, error });
 
-export function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 type Fields = JsonObject;
 
 function str(o: Fields, key: string, required: boolean): Decoded<string | undefined> {
@@ -254,12 +253,6 @@ function bool(o: Fields, key: string): Decoded<boolean> {
   if (v === undefined || v === null) return ok(false);
   if (typeof v !== "boolean") return fail(`field "${key}" must be a boolean, got ${kind(v)}`);
   return ok(v);
-}
-
-export function kind(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "array";
-  return typeof v;
 }
 
 /** Decodes content blocks; unknown block types are an error so nothing malformed reaches a provider. */

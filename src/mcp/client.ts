@@ -4,7 +4,7 @@
 // client requests). Every request has a timeout; progress notifications extend it; an abort or a
 // timeout cancels the request on the wire.
 import { pathToFileURL } from "node:url";
-import { ZOT_VERSION } from "../cli/version.ts";
+import { ZOT_VERSION } from "../version.ts";
 import { isObject } from "../ext/protocol.ts";
 import type { Json, JsonObject } from "../ext/protocol.ts";
 import { METHOD_NOT_FOUND, MODERN_ERROR_CODES, UNSUPPORTED_PROTOCOL_VERSION, describeRpcError, notification, request } from "./jsonrpc.ts";

@@ -4,10 +4,12 @@ import type { AgentEvent } from "../agent/events.ts";
 import type { StopReason, Usage } from "../agent/messages.ts";
 import { eventBlocksJson } from "../agent/wire.ts";
 import type { AgentRuntime, PromptOutcome } from "../agent/runtime-api.ts";
+import { commandOutcome } from "../ext/command-outcome.ts";
+import type { ExtensionHost } from "../ext/types.ts";
+import type { ModeOutput } from "./output.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
 import { parseSlash, unknownCommand } from "./slash.ts";
 
-export type ModeOutput = { out(text: string): void; err(text: string): void };
 
 /** The Go zot's `turn_end.stop` for each of zot's stop reasons; zot's own reason stays in `reason`. */
 const GO_STOP: Readonly<Record<StopReason, string>> = { end_turn: "end", tool_use: "tool_use", max_tokens: "length", error: "error", aborted: "aborted" };
@@ -64,13 +66,13 @@ export function exitCodeOf(outcome: PromptOutcome): number {
   return outcome.stop === "error" || outcome.stop === "aborted" || outcome.blocked ? 1 : 0;
 }
 
-export async function runJson(runtime: AgentRuntime, prompt: string, raw: ModeOutput): Promise<number> {
+export async function runJson(runtime: AgentRuntime, host: ExtensionHost, prompt: string, raw: ModeOutput): Promise<number> {
   const io = redactingOutput(runtime.secrets, raw);
   const emit = redactingEvents(runtime.secrets, goEventStream((event) => io.out(eventLine(event))));
   const unsubscribe = runtime.subscribe(emit);
   try {
     const slash = parseSlash(prompt);
-    if (slash) return await runSlash(runtime, slash.name, slash.args, emit);
+    if (slash) return await runSlash(runtime, host, slash.name, slash.args, emit);
     return exitCodeOf(await runtime.prompt(prompt));
   } finally {
     unsubscribe();
@@ -82,48 +84,29 @@ export async function runJson(runtime: AgentRuntime, prompt: string, raw: ModeOu
  * the response, a `prompt` action runs that turn, and every other outcome ends with `done`
  * (its `text` is what print mode would print).
  */
-async function runSlash(runtime: AgentRuntime, name: string, args: string, emit: (event: AgentEvent) => void): Promise<number> {
+async function runSlash(runtime: AgentRuntime, host: ExtensionHost, name: string, args: string, emit: (event: AgentEvent) => void): Promise<number> {
   const fail = (error: string): number => {
     emit({ type: "error", message: error });
     emit({ type: "done", stop: "error", text: "", steps: 0, error });
     return 1;
   };
-  const known = runtime.host.commands().find((c) => c.name.toLowerCase() === name.toLowerCase());
-  if (!known) return fail(unknownCommand(runtime, name));
-  const result = await runtime.runCommand(name, args);
+  const known = host.commands().find((c) => c.name.toLowerCase() === name.toLowerCase());
+  if (!known) return fail(unknownCommand(host, name));
+  const result = await host.invokeCommand(name, args);
   if (!result.ok) return fail(result.error);
   const { response, extension } = result;
-  if (response.error) return fail(`/${known.name} (${extension}): ${response.error}`);
+  const { action, error } = commandOutcome(response);
+  if (error !== null) return fail(`/${known.name} (${extension}): ${error}`);
   const event: Extract<AgentEvent, { type: "command_result" }> = { type: "command_result", name: known.name, extension, action: response.action };
   if (response.display !== undefined) event.display = response.display;
   if (response.insert !== undefined) event.insert = response.insert;
   if (response.prompt !== undefined) event.prompt = response.prompt;
   if (response.open_panel !== undefined) event.open_panel = { ...response.open_panel };
   emit(event);
-  let text = "";
-  switch (response.action) {
-    case "prompt":
-      if (!response.prompt || response.prompt.trim() === "") return fail(`/${known.name} (${extension}) asked for a prompt but sent no text`);
-      return exitCodeOf(await runtime.prompt(response.prompt));
-    case "display":
-      text = response.display ?? "";
-      if (text !== "") emit({ type: "ext_display", extension, text });
-      break;
-    case "insert":
-      text = response.insert ?? "";
-      break;
-    case "open_panel": {
-      const panel = response.open_panel;
-      if (panel) {
-        text = [panel.title, ...panel.lines, ...(panel.footer ? [panel.footer] : [])].filter((p) => p !== "").join("\n");
-        // Nobody can look at a panel here: the extension is told it closed, as in print mode.
-        runtime.host.panelClose(panel.id);
-      }
-      break;
-    }
-    case "noop":
-      break;
-  }
-  emit({ type: "done", stop: "end_turn", text, steps: 0 });
+  if (action?.kind === "prompt") return exitCodeOf(await runtime.prompt(action.text));
+  if (action?.kind === "display") emit({ type: "ext_display", extension, text: action.text });
+  // Nobody can look at a panel here: the extension is told it closed, as in print mode.
+  if (action?.kind === "panel") host.panelClose(action.panel.id);
+  emit({ type: "done", stop: "end_turn", text: action?.text ?? "", steps: 0 });
   return 0;
 }

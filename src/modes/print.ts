@@ -2,7 +2,10 @@
 // extension notes, warnings) on stderr, so `zot -p "…" > answer.txt` captures just the answer.
 import type { AgentEvent } from "../agent/events.ts";
 import type { AgentRuntime } from "../agent/runtime-api.ts";
-import { exitCodeOf, type ModeOutput } from "./json.ts";
+import { commandOutcome } from "../ext/command-outcome.ts";
+import type { ExtensionHost } from "../ext/types.ts";
+import { exitCodeOf } from "./json.ts";
+import type { ModeOutput } from "./output.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
 import { parseSlash, unknownCommand } from "./slash.ts";
 import { collapseSpaces } from "../cli/whitespace.ts";
@@ -34,7 +37,7 @@ function lineKeeping(io: ModeOutput): PrintOutput {
   };
 }
 
-export async function runPrint(runtime: AgentRuntime, prompt: string, raw: ModeOutput): Promise<number> {
+export async function runPrint(runtime: AgentRuntime, host: ExtensionHost, prompt: string, raw: ModeOutput): Promise<number> {
   const io = lineKeeping(redactingOutput(runtime.secrets, raw));
   // The last assistant message an interceptor blocked, so an empty answer can say why it is empty.
   const hidden: { last: Hidden } = { last: null };
@@ -46,7 +49,7 @@ export async function runPrint(runtime: AgentRuntime, prompt: string, raw: ModeO
   );
   try {
     const slash = parseSlash(prompt);
-    if (slash) return await runSlash(runtime, slash.name, slash.args, io, hidden);
+    if (slash) return await runSlash(runtime, host, slash.name, slash.args, io, hidden);
     return await turn(runtime, prompt, io, hidden);
   } finally {
     unsubscribe();
@@ -72,49 +75,29 @@ async function turn(runtime: AgentRuntime, prompt: string, io: ModeOutput, hidde
   return 0;
 }
 
-async function runSlash(runtime: AgentRuntime, name: string, args: string, io: ModeOutput, hidden: { last: Hidden }): Promise<number> {
-  const known = runtime.host.commands().find((c) => c.name.toLowerCase() === name.toLowerCase());
+async function runSlash(runtime: AgentRuntime, host: ExtensionHost, name: string, args: string, io: ModeOutput, hidden: { last: Hidden }): Promise<number> {
+  const known = host.commands().find((c) => c.name.toLowerCase() === name.toLowerCase());
   if (!known) {
-    io.err(`zot: ${unknownCommand(runtime, name)}\n`);
+    io.err(`zot: ${unknownCommand(host, name)}\n`);
     return 1;
   }
-  const result = await runtime.runCommand(name, args);
+  const result = await host.invokeCommand(name, args);
   if (!result.ok) {
     io.err(`zot: ${result.error}\n`);
     return 1;
   }
-  const { response, extension } = result;
-  if (response.error) {
-    io.err(`zot: /${known.name} (${extension}): ${response.error}\n`);
+  const { action, error } = commandOutcome(result.response);
+  // A one-shot run cannot show an error beside the action: the command fails.
+  if (error !== null) {
+    io.err(`zot: /${known.name} (${result.extension}): ${error}\n`);
     return 1;
   }
-  const line = (text: string) => io.out(text.endsWith("\n") ? text : text + "\n");
-  switch (response.action) {
-    case "display":
-      if (response.display) line(response.display);
-      return 0;
-    case "insert":
-      if (response.insert) line(response.insert);
-      return 0;
-    case "open_panel": {
-      const panel = response.open_panel;
-      if (!panel) return 0;
-      const parts = [panel.title, ...panel.lines];
-      if (panel.footer) parts.push(panel.footer);
-      line(parts.filter((p) => p !== "").join("\n"));
-      // There is no panel to keep open here: the extension is told it closed, as if the user pressed Esc.
-      runtime.host.panelClose(panel.id);
-      return 0;
-    }
-    case "prompt":
-      if (!response.prompt || response.prompt.trim() === "") {
-        io.err(`zot: /${known.name} (${extension}) asked for a prompt but sent no text\n`);
-        return 1;
-      }
-      return turn(runtime, response.prompt, io, hidden);
-    case "noop":
-      return 0;
-  }
+  if (!action) return 0;
+  if (action.kind === "prompt") return turn(runtime, action.text, io, hidden);
+  io.out(action.text.endsWith("\n") ? action.text : action.text + "\n");
+  // There is no panel to keep open here: the extension is told it closed, as if the user pressed Esc.
+  if (action.kind === "panel") host.panelClose(action.panel.id);
+  return 0;
 }
 
 /** Progress and notes for the terminal watching stderr; the answer itself is printed at the end. */

@@ -4,7 +4,7 @@
 // the tools returned.
 import type { AgentEvent } from "../agent/events.ts";
 import { pendingSecretPrefix, redactSecrets } from "../agent/redact.ts";
-import type { ModeOutput } from "./json.ts";
+import type { ModeOutput } from "./output.ts";
 
 export function redactingOutput(secrets: readonly string[], io: ModeOutput): ModeOutput {
   return { out: (text) => io.out(redactSecrets(text, secrets)), err: (text) => io.err(redactSecrets(text, secrets)) };

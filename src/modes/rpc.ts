@@ -5,13 +5,16 @@ import type { AgentRuntime } from "../agent/runtime-api.ts";
 import type { ImagePart } from "../agent/messages.ts";
 import { messagesJson, wireMessageCount } from "../agent/wire.ts";
 import type { TreeNode } from "../agent/session-ops.ts";
-import type { Json, JsonObject } from "../ext/protocol.ts";
-import { isObject } from "../ext/protocol.ts";
+import type { Json, JsonObject } from "../json.ts";
+import { isObject } from "../json.ts";
 import { LineReader } from "../ext/lines.ts";
-import { eventLine, goEventStream, type ModeOutput } from "./json.ts";
+import { commandOutcome } from "../ext/command-outcome.ts";
+import type { ExtensionHost } from "../ext/types.ts";
+import { eventLine, goEventStream } from "./json.ts";
+import type { ModeOutput } from "./output.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
 import { doctorEntry, type DoctorReport } from "../ext/cli/doctor.ts";
-import { ZOT_VERSION } from "../cli/version.ts";
+import { ZOT_VERSION } from "../version.ts";
 
 const RPC_PROTOCOL_VERSION = 1;
 
@@ -46,8 +49,8 @@ const COMMANDS = [
   "get_session_tree",
 ] as const;
 
-export async function runRpc(runtime: AgentRuntime, opts: RpcOptions): Promise<number> {
-  const server = new RpcServer(runtime, opts);
+export async function runRpc(runtime: AgentRuntime, host: ExtensionHost, opts: RpcOptions): Promise<number> {
+  const server = new RpcServer(runtime, host, opts);
   return server.serve();
 }
 
@@ -62,6 +65,7 @@ class RpcServer {
 
   constructor(
     private readonly runtime: AgentRuntime,
+    private readonly host: ExtensionHost,
     opts: RpcOptions,
   ) {
     this.opts = { ...opts, ...redactingOutput(runtime.secrets, opts) };
@@ -196,7 +200,7 @@ class RpcServer {
         };
       }
       case "get_messages":
-        return { data: { messages: messagesJson(rt.messages(), (m) => rt.intercept(m)) } };
+        return { data: { messages: messagesJson(rt.messages()) } };
       case "clear":
         if (this.busy()) return { error: "agent is busy; send abort and wait for done, then retry" };
         rt.clear();
@@ -235,7 +239,7 @@ class RpcServer {
         return this.reload(typeof name === "string" && name !== "" ? name : undefined);
       }
       case "get_extensions": {
-        const extensions = rt.host.states().map((s) => doctorEntry(s, this.opts.home));
+        const extensions = this.host.states().map((s) => doctorEntry(s, this.opts.home));
         const report: DoctorReport = { zot_version: ZOT_VERSION, home: this.opts.home, cwd: rt.cwd, ok: extensions.every((e) => e.status !== "failed" && e.status !== "invalid"), extensions };
         return { data: report };
       }
@@ -264,7 +268,7 @@ class RpcServer {
   }
 
   private async reload(name: string | undefined): Promise<Reply> {
-    const report = await this.runtime.reloadExtensions(name);
+    const report = await this.host.reload(name);
     // A named reload that found nothing to reload failed; a full reload reports per-extension errors in its data.
     if (name !== undefined && report.extensions.length === 0 && report.errors.length > 0) return { error: report.errors.map((e) => e.message).join("; ") };
     return {
@@ -281,27 +285,33 @@ class RpcServer {
     if (name === "") return { error: `command needs a string "name"` };
     const args = b.args ?? "";
     if (typeof args !== "string") return { error: `command: "args" must be a string` };
-    const r = await this.runtime.runCommand(name, args);
+    const r = await this.host.invokeCommand(name, args);
     if (!r.ok) return { error: r.error };
     const res = r.response;
-    if (res.error) return { error: `/${name} (${r.extension}): ${res.error}` };
+    const { action, error } = commandOutcome(res);
+    if (error !== null) return { error: `/${name} (${r.extension}): ${error}` };
     const data: JsonObject = { extension: r.extension, action: res.action };
     if (res.display !== undefined) data.display = res.display;
     if (res.insert !== undefined) data.insert = res.insert;
     if (res.prompt !== undefined) data.prompt = res.prompt;
     if (res.open_panel !== undefined) data.open_panel = { ...res.open_panel };
-    // A `prompt` action runs the turn, as typing the command in the TUI would; events follow.
-    if (res.action === "prompt" && res.prompt && res.prompt.trim() !== "") {
-      const text = res.prompt;
-      data.started = true;
-      return { data, next: () => this.enqueue(() => this.runtime.prompt(text)) };
+    switch (action?.kind) {
+      // A `prompt` action runs the turn, as typing the command in the TUI would; events follow.
+      case "prompt":
+        data.started = true;
+        return { data, next: () => this.enqueue(() => this.runtime.prompt(action.text)) };
+      // A display note is also an event, so clients that render events show it like the TUI would.
+      case "display": {
+        const event = eventLine({ type: "ext_display", extension: r.extension, text: action.text });
+        return { data, next: () => this.opts.out(event) };
+      }
+      // The client gets the panel's content; no one can send it keys, so it is closed, as in the other headless modes.
+      case "panel":
+        this.host.panelClose(action.panel.id);
+        return { data };
+      default:
+        return { data };
     }
-    // A display note is also an event, so clients that render events show it like the TUI would.
-    if (res.action === "display" && res.display) {
-      const event = eventLine({ type: "ext_display", extension: r.extension, text: res.display });
-      return { data, next: () => this.opts.out(event) };
-    }
-    return { data };
   }
 
   private async compact(): Promise<void> {

@@ -1,6 +1,6 @@
-// Slash commands in the one-shot modes: `zot -p "/name args"` and `zot --json "/name args"` run an
-// extension command instead of a model turn.
-import type { AgentRuntime } from "../agent/runtime-api.ts";
+// Slash commands: what counts as one (the one rule for the TUI's editor and the one-shot modes), and
+// in `zot -p "/name args"` and `zot --json "/name args"` an extension command instead of a model turn.
+import type { ExtensionHost } from "../ext/types.ts";
 import { NAME_PATTERN } from "../ext/policy.ts";
 
 /** `/name args` when the prompt is a slash command; null for an ordinary prompt (including paths like `/tmp/x`). */
@@ -14,8 +14,8 @@ export function parseSlash(prompt: string): { name: string; args: string } | nul
 }
 
 /** The error for a command no extension registered, naming the ones that exist. */
-export function unknownCommand(runtime: AgentRuntime, name: string): string {
-  const names = runtime.host.commands().map((c) => `/${c.name}`);
+export function unknownCommand(host: ExtensionHost, name: string): string {
+  const names = host.commands().map((c) => `/${c.name}`);
   const list = names.length ? `extension commands: ${names.join(", ")}` : "no extension commands are loaded";
   return `unknown command /${name} (${list})`;
 }

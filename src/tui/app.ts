@@ -2,9 +2,11 @@
 // host's intents to the components, and draws coalesced frames (at most ~60 per second).
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
 import type { AgentRuntime } from "../agent/runtime-api.ts";
-import { commandIntents } from "../ext/intents.ts";
+import type { ExtensionHost } from "../ext/types.ts";
+import { commandIntents } from "../ext/command-outcome.ts";
 import type { LoadReport, UiIntent } from "../ext/types.ts";
-import { runBuiltin, type CommandContext } from "./commands.ts";
+import type { CommandContext } from "./command-context.ts";
+import { runBuiltin } from "./commands.ts";
 import { forkPicker } from "./session-commands.ts";
 import { applyEvent } from "./chat-events.ts";
 import { showLoadProblems, startupReport } from "./load-errors.ts";
@@ -18,7 +20,8 @@ import { Notes } from "./notes.ts";
 import type { Modal } from "./pickers.ts";
 import { PromptQueue } from "./queue.ts";
 import { Renderer } from "./renderer.ts";
-import { findCommand, parseSlash, slashItems, type SlashItem } from "./slash.ts";
+import { parseSlash } from "../modes/slash.ts";
+import { findCommand, slashItems, type SlashItem } from "./slash.ts";
 import { EditorPopups } from "./popups.ts";
 import { PanelSlot } from "./panel-slot.ts";
 import { extensionCounts, renderStatus } from "./status.ts";
@@ -52,8 +55,8 @@ const LINE_SCROLL = 3;
 /** Two esc presses this close together on an empty editor open the rewind picker. */
 const DOUBLE_ESC_MS = 600;
 
-export async function runTui(runtime: AgentRuntime, opts: TuiOptions): Promise<number> {
-  const app = new App(runtime, opts, new Terminal(process.stdin, process.stdout));
+export async function runTui(runtime: AgentRuntime, host: ExtensionHost, opts: TuiOptions): Promise<number> {
+  const app = new App(runtime, host, opts, new Terminal(process.stdin, process.stdout));
   return app.run();
 }
 
@@ -86,6 +89,7 @@ class App implements CommandContext {
 
   constructor(
     readonly runtime: AgentRuntime,
+    readonly host: ExtensionHost,
     private readonly opts: TuiOptions,
     private readonly term: Terminal,
   ) {
@@ -93,8 +97,8 @@ class App implements CommandContext {
     this.renderer = new Renderer((s) => term.write(s));
     this.editor = new Editor(new History(historyPath(opts.home, runtime.cwd)));
     this.popups = new EditorPopups(runtime.cwd, this.editor, () => this.commands());
-    this.panels = new PanelSlot(runtime.host, () => this.schedule());
-    this.theme = savedTheme(opts.home, runtime.host.themes());
+    this.panels = new PanelSlot(host, () => this.schedule());
+    this.theme = savedTheme(runtime.settings().theme, host.themes());
     this.style = this.makeStyle(this.theme.name);
     this.intentTargets = {
       notes: this.notes,
@@ -198,7 +202,7 @@ class App implements CommandContext {
 
   reloadChat(): void {
     this.transcript.clear();
-    replay(this.transcript, this.runtime.messages(), (m) => this.runtime.intercept(m));
+    replay(this.transcript, this.runtime.messages());
     this.scroll.toBottom();
     this.schedule();
   }
@@ -251,7 +255,7 @@ class App implements CommandContext {
   }
 
   commands(): SlashItem[] {
-    return slashItems(this.runtime.host.commands());
+    return slashItems(this.host.commands());
   }
 
   exit(): void {
@@ -360,9 +364,9 @@ class App implements CommandContext {
   private submitEditor(): void {
     const raw = this.editor.text;
     if (raw.trim() === "") return;
-    const cmd = raw.trimStart().startsWith("/") ? parseSlash(raw) : null;
     // A prompt that starts with an absolute path ("/etc/hosts looks wrong") is not a command.
-    if (cmd && !cmd.name.includes("/")) {
+    const cmd = parseSlash(raw);
+    if (cmd) {
       const item = findCommand(this.commands(), cmd.name);
       if (!item) {
         this.status([{ text: `Unknown command /${cmd.name}; type / to see the commands.`, level: "error" }], 5000);
@@ -381,7 +385,7 @@ class App implements CommandContext {
         await runBuiltin(this, item.name, args);
         return;
       }
-      const r = await this.runtime.runCommand(item.name, args);
+      const r = await this.host.invokeCommand(item.name, args);
       if (!r.ok) {
         this.status([{ text: r.error, level: "error" }], 8000);
         return;
@@ -497,7 +501,7 @@ class App implements CommandContext {
   private startupMessages(): void {
     this.transcript.addInfo(`zot · ${this.runtime.provider}/${this.runtime.model} · / for commands, @ for files, /help for keys`, "info");
     if (this.theme.warning) this.transcript.addInfo(this.theme.warning, "warn");
-    const report = startupReport(this.runtime.host.states());
+    const report = startupReport(this.host.states());
     // Load errors get their own lines (removable by a good reload), so the same news in a
     // startup notice is not repeated.
     for (const n of this.opts.notices) if (!report.errors.some((e) => n.includes(e.message))) this.transcript.addInfo(n, "warn");
@@ -515,7 +519,7 @@ class App implements CommandContext {
 
   private makeStyle(name: string): Style {
     this.themeName = name;
-    return styleFor(name, this.runtime.host.themes(), process.env);
+    return styleFor(name, this.host.themes(), process.env);
   }
 
   // ------------------------------------------------------------ frames
@@ -574,7 +578,7 @@ class App implements CommandContext {
           usage: this.runtime.usage(),
           busySince: this.turn?.since ?? null,
           busyLabel: this.busyLabel(now),
-          extensions: extensionCounts(this.runtime.host.states()),
+          extensions: extensionCounts(this.host.states()),
           yolo: this.runtime.yolo,
           jailed: this.runtime.jail !== null,
         },

@@ -1,7 +1,7 @@
 // /btw <question>: a side chat over the conversation as it is now, in a box above the editor. The
 // answer streams in; nothing of it is added to the session or sent on later turns. esc closes the
 // box (and stops the answer if it is still coming).
-import type { CommandContext } from "./commands.ts";
+import type { CommandContext } from "./command-context.ts";
 import { TextOverlay } from "./text-overlay.ts";
 
 export function btwCommand(ctx: CommandContext, args: string): void {

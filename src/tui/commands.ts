@@ -1,15 +1,16 @@
 // Built-in slash commands. Each handler works through `CommandContext` (implemented by the app),
 // so the commands read as what they do, not how the screen is managed.
 import type { AgentRuntime } from "../agent/runtime-api.ts";
-import { KEYED_PROVIDERS, readAuth, removeApiKey, saveApiKey, SUBSCRIPTION_NOTE, updateConfig } from "../agent/config.ts";
-import { listSessions, sessionSummary } from "../agent/session.ts";
-import type { LoadReport } from "../ext/types.ts";
+import { KEYED_PROVIDERS, SUBSCRIPTION_NOTE } from "../agent/config.ts";
+import { sessionSummary } from "../agent/session.ts";
+import type { ExtensionHost, LoadReport } from "../ext/types.ts";
 import type { ModelInfo } from "../agent/provider.ts";
 import { Picker, TextPrompt, type Modal } from "./pickers.ts";
 import type { InfoLevel } from "./transcript.ts";
 import { themeNames } from "./theme.ts";
 import { BUILTIN_COMMANDS, type SlashItem } from "./slash.ts";
 import { withLog } from "./load-errors.ts";
+import type { CommandContext } from "./command-context.ts";
 import { PROBE_TIMEOUT_MS, probeKey, probeRequest } from "./login-probe.ts";
 import { sessionCommand, showSwitch } from "./session-commands.ts";
 import { jailCommand } from "./jail-command.ts";
@@ -21,41 +22,6 @@ import { btwCommand } from "./btw.ts";
 const STUDY_PROMPT = "Read and understand everything in the current directory.";
 
 const RELOAD_STATUS_MS = 5000;
-
-export interface CommandContext {
-  readonly runtime: AgentRuntime;
-  readonly home: string;
-  readonly busy: boolean;
-  readonly themeName: string;
-  /** A line in the chat (never sent to the model, never saved). */
-  info(text: string, level?: InfoLevel): void;
-  /** A status line above the editor; `ttlMs` dismisses it on its own. */
-  status(lines: { text: string; level: InfoLevel }[], ttlMs: number): void;
-  openModal(modal: Modal | null): void;
-  /** Cancels the running turn and drops the queue; resolves once the turn has stopped. */
-  cancelTurn(): Promise<void>;
-  /** Runs `work` with the busy spinner labelled `label`; esc (cancelTurn) aborts `signal`. */
-  busyWhile(label: string, work: (signal: AbortSignal) => Promise<void>): Promise<void>;
-  /** Rebuilds the chat from the runtime's messages (after /sessions or /compact). */
-  reloadChat(): void;
-  /** Puts text in the editor (a forked prompt to edit and send again). */
-  setEditor(text: string): void;
-  /** Sends a prompt as if typed (queued while a turn runs). */
-  submit(text: string): void;
-  /** Draws a new frame soon (something a modal shows changed). */
-  redraw(): void;
-  /** The user prompts shown in the chat, oldest first. */
-  turns(): string[];
-  /** Scrolls the chat so the `index`-th prompt is at the top. */
-  jumpTo(index: number): void;
-  /** Forgets the chat, notes, queue and extension load errors (after /clear). */
-  clearChat(): void;
-  /** Records extension load errors as error lines that stay until a successful reload or /clear. */
-  showLoadErrors(report: LoadReport, only?: string): void;
-  setTheme(name: string): void;
-  commands(): SlashItem[];
-  exit(): void;
-}
 
 export async function runBuiltin(ctx: CommandContext, name: string, args: string): Promise<void> {
   switch (name) {
@@ -134,7 +100,7 @@ async function reload(ctx: CommandContext, args: string): Promise<void> {
   const only = args.trim() || undefined;
   await ctx.cancelTurn();
   await ctx.busyWhile("reloading extensions", async () => {
-    const report = await ctx.runtime.reloadExtensions(only);
+    const report = await ctx.host.reload(only);
     ctx.showLoadErrors(report, only);
     const lines: { text: string; level: InfoLevel }[] = [];
     const running = report.extensions.filter((e) => e.status === "ready" || e.status === "auto_ready").length;
@@ -184,7 +150,7 @@ function sessions(ctx: CommandContext): void {
     ctx.status([{ text: "A turn is running; press esc to cancel it first.", level: "warn" }], 4000);
     return;
   }
-  const list = listSessions(ctx.home, ctx.runtime.cwd).filter((s) => s.path !== ctx.runtime.sessionPath);
+  const list = ctx.runtime.sessions().filter((s) => s.path !== ctx.runtime.sessionPath);
   if (list.length === 0) {
     ctx.status([{ text: "No other sessions for this directory.", level: "info" }], 3000);
     return;
@@ -208,10 +174,10 @@ function sessions(ctx: CommandContext): void {
 }
 
 function theme(ctx: CommandContext, args: string): void {
-  const names = themeNames(ctx.runtime.host.themes());
+  const names = themeNames(ctx.host.themes());
   const choose = (name: string): void => {
     ctx.setTheme(name);
-    const saved = updateConfig(ctx.home, { theme: name });
+    const saved = ctx.runtime.saveSettings({ theme: name });
     if (saved.ok) ctx.status([{ text: `Theme: ${name} (saved)`, level: "success" }], 3000);
     else ctx.status([{ text: `Theme: ${name}; ${saved.error}`, level: "error" }], 8000);
   };
@@ -237,7 +203,7 @@ function theme(ctx: CommandContext, args: string): void {
 }
 
 function login(ctx: CommandContext, args: string): void {
-  const subscriptions = readAuth(ctx.home).subscriptions;
+  const subscriptions = ctx.runtime.subscriptions();
   const ask = (provider: string): void => {
     ctx.openModal(
       new TextPrompt({
@@ -272,7 +238,7 @@ function login(ctx: CommandContext, args: string): void {
 }
 
 function saveKey(ctx: CommandContext, provider: string, key: string, note: string, level: InfoLevel): void {
-  const r = saveApiKey(ctx.home, provider, key);
+  const r = ctx.runtime.saveApiKey(provider, key);
   if (r.ok) ctx.status([{ text: `${note}Saved the ${provider} key to ${r.path} (mode 0600).`, level }], 6000);
   else ctx.status([{ text: r.error, level: "error" }], 8000);
 }
@@ -311,7 +277,7 @@ function offerProbe(ctx: CommandContext, provider: string, key: string): void {
 
 function logout(ctx: CommandContext, args: string): void {
   const provider = args.trim() || ctx.runtime.provider;
-  const r = removeApiKey(ctx.home, provider);
+  const r = ctx.runtime.removeApiKey(provider);
   if (!r.ok) ctx.status([{ text: r.error, level: "error" }], 8000);
   else if (r.removed) ctx.status([{ text: `Removed the ${provider} key from ${r.path}.`, level: "success" }], 5000);
   else ctx.status([{ text: `No stored key for ${provider} in ${r.path}.`, level: "info" }], 5000);

@@ -1,6 +1,6 @@
 // /jail and /unjail: confine the built-in file tools to the working directory and refuse the
 // obvious shell escapes (src/agent/jail.ts). The status line shows "jailed" while it is on.
-import type { CommandContext } from "./commands.ts";
+import type { CommandContext } from "./command-context.ts";
 
 export function jailCommand(ctx: CommandContext, on: boolean): void {
   const was = ctx.runtime.jail;

@@ -1,6 +1,6 @@
 // /jump [text]: scroll the chat back to an earlier prompt, picked from a filterable list (the
 // text, if given, is the first filter). Nothing changes but the view: ctrl+end returns to the bottom.
-import type { CommandContext } from "./commands.ts";
+import type { CommandContext } from "./command-context.ts";
 import { Picker } from "./pickers.ts";
 
 type Turn = { index: number; text: string };

@@ -1,14 +1,15 @@
 // The optional check behind /login: one cheap authenticated request (list the models) to the
 // provider, so a mistyped key is caught before it is saved instead of on the next prompt.
-import { ANTHROPIC_BASE, ANTHROPIC_VERSION } from "../agent/providers/anthropic.ts";
+import { ANTHROPIC_VERSION } from "../agent/providers/anthropic.ts";
+import { ENDPOINTS } from "../agent/providers/endpoints.ts";
 
 export const PROBE_TIMEOUT_MS = 8000;
 
-/** The public endpoints the providers default to (the clients use the same ones). */
-const DEFAULT_BASE: Record<string, string> = {
-  anthropic: ANTHROPIC_BASE,
-  openai: "https://api.openai.com/v1",
-  kimi: "https://api.moonshot.ai/v1",
+/** The public endpoints the providers default to, as the clients define them. */
+const DEFAULT_BASE: Record<string, string | undefined> = {
+  anthropic: ENDPOINTS.anthropic.anthropic,
+  openai: ENDPOINTS.openai.openai,
+  kimi: ENDPOINTS.kimi.openai,
 };
 
 export type ProbeRequest = { url: string; headers: Record<string, string> };

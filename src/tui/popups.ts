@@ -2,7 +2,8 @@
 // file picker while the word at the cursor starts with `@`. Esc hides them until the text changes.
 import type { Editor } from "./editor.ts";
 import { FilePicker } from "./filepicker.ts";
-import { findCommand, parseSlash, SlashPopup, type SlashItem } from "./slash.ts";
+import { parseSlash } from "../modes/slash.ts";
+import { findCommand, SlashPopup, type SlashItem } from "./slash.ts";
 import type { Style } from "./theme.ts";
 
 export class EditorPopups {

@@ -1,26 +1,26 @@
 // Rebuilds the chat from stored messages (a resumed session, or the summary after /compact). A
 // reply an interceptor rewrote or hid is shown as the user saw it then, never as the model wrote
-// it: the messages keep the model's text, their interception records (loaded with the session)
-// what was shown.
-import type { Message } from "../agent/messages.ts";
-import type { InterceptRecord } from "../agent/session.ts";
+// it: the messages keep the model's text, and their interception record what was shown.
+import type { AssistantMessage, Message } from "../agent/messages.ts";
 import type { Transcript } from "./transcript.ts";
 
-/** What the user saw of one assistant message. */
+/** What the user saw of an assistant message, when an interceptor changed it. */
 type ShownReply = { text: string } | { hiddenBy: string; reason: string };
 
-function shownReply(icp: InterceptRecord | undefined): ShownReply | undefined {
+function shownReply(m: AssistantMessage): ShownReply | undefined {
+  const icp = m.intercept;
   if (icp?.hidden) return { hiddenBy: icp.blocked_by || "an extension", reason: icp.reason ?? "" };
-  return icp?.shown_text !== undefined ? { text: icp.shown_text } : undefined;
+  if (icp?.shown_text !== undefined) return { text: icp.shown_text };
+  return undefined;
 }
 
-export function replay(transcript: Transcript, messages: readonly Message[], interceptOf: (m: Message) => InterceptRecord | undefined = () => undefined): void {
+export function replay(transcript: Transcript, messages: readonly Message[]): void {
   for (const m of messages) {
     if (m.role === "user") {
       const text = m.content.map((p) => (p.type === "text" ? p.text : `[image ${p.mimeType}]`)).join("\n");
       transcript.addUser(text);
     } else if (m.role === "assistant") {
-      const seen = shownReply(interceptOf(m));
+      const seen = shownReply(m);
       let textDone = false;
       for (const part of m.content) {
         if (part.type === "text") {

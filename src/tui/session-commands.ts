@@ -3,7 +3,7 @@
 // move around the branches of this directory.
 import { flattenTree, type Prompt, type TreeNode } from "../agent/session-ops.ts";
 import { sessionSummary } from "../agent/session.ts";
-import type { CommandContext } from "./commands.ts";
+import type { CommandContext } from "./command-context.ts";
 import { Picker, TextPrompt } from "./pickers.ts";
 
 const USAGE = "Usage: /session export [path] · /session import <path> · /session fork · /session tree";

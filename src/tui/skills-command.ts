@@ -2,7 +2,7 @@
 // SKILL.md files show at once), with their source and description; enter previews a skill's body.
 // Built-in skills are not listed, as in the Go zot.
 import { discoverSkills, skillBody, type Skill, type SkillSource } from "../agent/skills.ts";
-import type { CommandContext } from "./commands.ts";
+import type { CommandContext } from "./command-context.ts";
 import { Picker } from "./pickers.ts";
 import { TextOverlay } from "./text-overlay.ts";
 

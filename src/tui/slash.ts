@@ -39,13 +39,6 @@ export function slashItems(extensionCommands: readonly ActiveCommand[]): SlashIt
   return [...BUILTIN_COMMANDS, ...ext];
 }
 
-/** `/name rest of line` → the name and the trimmed args; null when the text is not a command. */
-export function parseSlash(text: string): { name: string; args: string } | null {
-  const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
-  if (!m) return null;
-  return { name: m[1]!, args: (m[2] ?? "").trim() };
-}
-
 export function findCommand(items: readonly SlashItem[], name: string): SlashItem | undefined {
   const lower = name.toLowerCase();
   return items.find((i) => i.extension === null && i.name === lower) ?? items.find((i) => i.name.toLowerCase() === lower);

@@ -1,5 +1,5 @@
 // Themes: role → colour maps, colour-mode detection and the Style that turns roles into SGR.
-import { isColor } from "../ext/themes.ts";
+import { isColor } from "../ext/theme-file.ts";
 import { THEME_ROLES, type ThemeRole } from "../ext/types.ts";
 
 export type Color = string | number;

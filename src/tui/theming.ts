@@ -1,12 +1,10 @@
 // Which theme the TUI starts with and the Style for a theme name: a saved choice in config.json
 // wins; otherwise dark until the terminal's background says light.
-import { readConfig } from "../agent/config.ts";
 import { attributesSupported, createStyle, dark, detectColorMode, findTheme, type NamedTheme, type Style } from "./theme.ts";
 
 export type ThemeChoice = { name: string; saved: boolean; warning?: string };
 
-export function savedTheme(home: string, themes: readonly NamedTheme[]): ThemeChoice {
-  const wanted = readConfig(home).values.theme;
+export function savedTheme(wanted: string | undefined, themes: readonly NamedTheme[]): ThemeChoice {
   if (wanted === undefined) return { name: "dark", saved: false };
   if (findTheme(wanted, themes)) return { name: wanted, saved: true };
   return { name: "dark", saved: true, warning: `Theme "${wanted}" from config.json was not found; using dark. Pick one with /theme.` };

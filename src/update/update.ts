@@ -2,7 +2,7 @@
 // downloads this target's binary, verifies it against SHA256SUMS, makes sure it runs, and swaps it
 // in for the running one. It runs only when the user types it: zot makes no other network request.
 import { realpathSync } from "node:fs";
-import { buildInfo, isReleaseBuild } from "../cli/version.ts";
+import { buildInfo, isReleaseBuild } from "../version.ts";
 import { replaceBinary } from "../platform/replace-binary.ts";
 import { binaryFileName, findTarget, SUMS_FILE, VERSION_FILE } from "../platform/targets.ts";
 import { download } from "./download.ts";

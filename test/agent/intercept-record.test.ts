@@ -1,6 +1,5 @@
 import { expect, test } from "bun:test";
-import { decodeIntercept, interceptOf, noteIntercept } from "../../src/agent/intercept-record.ts";
-import type { Message } from "../../src/agent/messages.ts";
+import { decodeIntercept } from "../../src/agent/intercept-record.ts";
 
 test("a transcript's intercept object is decoded field by field; mistyped fields are dropped", () => {
   expect(decodeIntercept({ shown_text: "shown", rewritten_by: ["a", "b"], hidden: false, extra: 1 })).toEqual({ shown_text: "shown", rewritten_by: ["a", "b"] });
@@ -14,12 +13,4 @@ test("a transcript's intercept object is decoded field by field; mistyped fields
   expect(decodeIntercept({ rewritten_by: [1], shown_text: 5, args: [1] })).toBeUndefined();
   expect(decodeIntercept("nope")).toBeUndefined();
   expect(decodeIntercept(undefined)).toBeUndefined();
-});
-
-test("records are kept per message object", () => {
-  const a: Message = { role: "user", content: [{ type: "text", text: "a" }], ts: 0 };
-  const b: Message = { role: "user", content: [{ type: "text", text: "a" }], ts: 0 };
-  noteIntercept(a, { hidden: true });
-  expect(interceptOf(a)).toEqual({ hidden: true });
-  expect(interceptOf(b)).toBeUndefined();
 });

@@ -49,7 +49,7 @@ test("later intents reach the listeners subscribed when they arrive, and none af
     off();
     const heardByB = b.length;
     // A reload restarts the extension, which sends its submit and note again: live, to `a` only.
-    await runtime.reloadExtensions();
+    await runtime.host.reload();
     await waitFor(() => a.filter((i) => i.kind === "notify").length === 2);
     expect(a.filter((i) => i.kind === "submit").length).toBe(2);
     expect(b.length).toBe(heardByB);

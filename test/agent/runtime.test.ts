@@ -58,7 +58,7 @@ test("with --no-yolo and a confirm handler, confirmation is requested only when 
 
 test("a model switch reaches extensions started afterwards through hello_ack", async () => {
   expect(runtime.setModel("mock", "mock-2")).toEqual({ ok: true });
-  await runtime.reloadExtensions("toolbox");
+  await runtime.host.reload("toolbox");
   await until(() => frames().filter((f) => f.type === "hello_ack").length === 2);
   const acks = frames().filter((f) => f.type === "hello_ack");
   expect(acks.map((a) => a.model)).toEqual(["mock", "mock-2"]);

@@ -97,7 +97,8 @@ describe("session transcripts", () => {
     const w = createSession({ home, cwd, provider: "mock", model: "mock-1" });
     w.message(user("run it"));
     w.message(assistant("ok", [{ id: "t1", name: "bash" }]));
-    w.message(result("t1", "files", "guard"), { args: { command: "echo GUARDED" }, rewritten_by: ["guard"] });
+    const guarded = { ...result("t1", "files", "guard"), intercept: { args: { command: "echo GUARDED" }, rewritten_by: ["guard"] } };
+    w.message(guarded);
     w.message(assistant("done"));
     w.usage({ input: 10, output: 5, cacheRead: 1, cacheWrite: 2, cost: 0.5 }, { input: 10, output: 5, cacheRead: 1, cacheWrite: 2, cost: 0.5 }, "mock", "mock-1");
     w.usage({ input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0.25 }, { input: 11, output: 6, cacheRead: 1, cacheWrite: 2, cost: 0.75 }, "mock", "mock-1");
@@ -106,12 +107,15 @@ describe("session transcripts", () => {
     const r = openSession(w.path as string);
     if (!r.ok) throw new Error(r.error);
     expect(r.session.warnings).toEqual([]);
-    expect(r.session.messages).toEqual([user("run it"), assistant("ok", [{ id: "t1", name: "bash" }]), result("t1", "files", "guard"), assistant("done")]);
+    expect(r.session.messages).toEqual([user("run it"), assistant("ok", [{ id: "t1", name: "bash" }]), guarded, assistant("done")]);
     expect(r.session.usage).toEqual({ input: 11, output: 6, cacheRead: 1, cacheWrite: 2, cost: 0.75 });
     expect(r.session.provider).toBe("openai");
     expect(r.session.model).toBe("gpt-x");
     const line = readFileSync(w.path as string, "utf8").split("\n").find((l) => l.includes('"role":"tool"'));
-    expect(JSON.parse(line as string).message.content[0].intercept).toEqual({ args: { command: "echo GUARDED" }, rewritten_by: ["guard"] });
+    const written = JSON.parse(line as string);
+    expect(written.message.content[0].intercept).toEqual({ args: { command: "echo GUARDED" }, rewritten_by: ["guard"] });
+    // The record sits in its result block, once: not also inside the message.
+    expect(written.message.intercept).toBeUndefined();
   });
 
   test("a file cut mid-line still loads, skipping the broken line with a warning", () => {

@@ -1,6 +1,6 @@
 // The host API as modes and the agent loop use it, against real fixture extensions.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { commandIntents, Host, MAX_UNHEARD_INTENTS } from "../../src/ext/host.ts";
@@ -293,6 +293,29 @@ test("intents sent before anyone listens go to the first listener, in order, at 
     await waitFor(() => notes(second).length === 250);
     expect(notes(second)).toEqual(expected(1));
     expect(notes(first)).toEqual([...expected(51), ...expected(1)]);
+  } finally {
+    await host.shutdown();
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test("a mode's listener that throws does not stop the host or the other listeners, and the failure is in the extension's log", async () => {
+  const home = mkdtempSync(join(tmpdir(), "zot-host-"));
+  const host = new Host(FAST);
+  try {
+    const opts = { extPaths: [join(FIXTURES, "early-notes")], noExt: true, cwd: home, home, info: { zotVersion: "1", provider: "p", model: "m", cwd: home } };
+    await host.load(opts);
+    host.onIntent(() => {
+      throw new Error("listener bug");
+    });
+    const heard: string[] = [];
+    host.onIntent((i) => {
+      if (i.kind === "notify") heard.push(i.message);
+    });
+    await host.reload("early-notes");
+    await waitFor(() => heard.length === 250);
+    expect(heard.at(-1)).toBe("n250");
+    expect(readFileSync(join(home, "logs", "ext-early-notes.log"), "utf8")).toContain("a UI listener failed on a notify intent: listener bug");
   } finally {
     await host.shutdown();
     rmSync(home, { recursive: true, force: true });

@@ -16,7 +16,7 @@ test("print mode writes the answer to stdout and tool progress to stderr", async
   const { runtime, dispose } = await mockRuntime();
   try {
     const c = capture();
-    const code = await runPrint(runtime, 'call bash {"command":"echo progress-line"}', c.io);
+    const code = await runPrint(runtime, runtime.host, 'call bash {"command":"echo progress-line"}', c.io);
     expect(code).toBe(0);
     expect(c.out).toBe("mock: tool bash returned: progress-line\n");
     expect(c.err).toContain('[tool] bash {"command":"echo progress-line"}');
@@ -30,7 +30,7 @@ test("an unknown slash command fails without calling the model", async () => {
   const { runtime, dispose } = await mockRuntime();
   try {
     const c = capture();
-    expect(await runPrint(runtime, "/nothing here", c.io)).toBe(1);
+    expect(await runPrint(runtime, runtime.host, "/nothing here", c.io)).toBe(1);
     expect(c.err).toBe("zot: unknown command /nothing (no extension commands are loaded)\n");
     expect(runtime.messages()).toEqual([]);
   } finally {
@@ -48,7 +48,7 @@ test("tool output that arrives in pieces of one line stays one line on stderr, a
       if (e.type === "tool_progress" && e.text.includes("a")) void Bun.write(go, "");
     });
     const command = `printf a; while [ ! -f ${go} ]; do sleep 0.02; done; printf b`;
-    const code = await runPrint(runtime, `call bash ${JSON.stringify({ command })}`, c.io);
+    const code = await runPrint(runtime, runtime.host, `call bash ${JSON.stringify({ command })}`, c.io);
     unsubscribe();
     expect(code).toBe(0);
     expect(c.err).toEndWith(`[tool] bash ${JSON.stringify({ command })}\nab\n`);

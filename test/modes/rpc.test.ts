@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import type { Message } from "../../src/agent/messages.ts";
+import type { AssistantMessage, Message } from "../../src/agent/messages.ts";
 import { runRpc } from "../../src/modes/rpc.ts";
 import { messageJson, messagesJson, wireMessageCount } from "../../src/agent/wire.ts";
 import { capture, mockRuntime } from "./helpers.ts";
@@ -15,7 +15,7 @@ test("responses echo the id as sent (string or number) and come in command order
   const { runtime, home, dispose } = await mockRuntime();
   try {
     const c = capture();
-    const code = await runRpc(runtime, { ...c.io, home, input: lines('{"id":7,"type":"ping"}', '{"type":"ping"}', '{"id":"x","type":"get_models"}') });
+    const code = await runRpc(runtime, runtime.host, { ...c.io, home, input: lines('{"id":7,"type":"ping"}', '{"type":"ping"}', '{"id":"x","type":"get_models"}') });
     expect(code).toBe(0);
     const frames = c.out.trim().split("\n").map((l) => JSON.parse(l));
     expect(frames[0]).toEqual({ type: "response", id: 7, command: "ping", success: true, data: { pong: true } });
@@ -30,7 +30,7 @@ test("a prompt queued behind another runs after it, and end of input waits for b
   const { runtime, home, dispose } = await mockRuntime();
   try {
     const c = capture();
-    await runRpc(runtime, { ...c.io, home, input: lines('{"id":"1","type":"prompt","message":"one"}', '{"id":"2","type":"prompt","message":"two"}') });
+    await runRpc(runtime, runtime.host, { ...c.io, home, input: lines('{"id":"1","type":"prompt","message":"one"}', '{"id":"2","type":"prompt","message":"two"}') });
     const done = c.out.trim().split("\n").map((l) => JSON.parse(l)).filter((f) => f.type === "done");
     expect(done.map((d) => d.text)).toEqual(["mock: one", "mock: two"]);
   } finally {
@@ -58,7 +58,7 @@ test("errors for bad lines are answered in line order with the good commands aro
   const { runtime, home, dispose } = await mockRuntime();
   try {
     const c = capture();
-    await runRpc(runtime, { ...c.io, home, input: lines('{"id":1,"type":"ping"}', "garbage", '{"id":2}', '{"id":3,"type":"nope"}', '{"id":4,"type":"ping"}') });
+    await runRpc(runtime, runtime.host, { ...c.io, home, input: lines('{"id":1,"type":"ping"}', "garbage", '{"id":2}', '{"id":3,"type":"nope"}', '{"id":4,"type":"ping"}') });
     const frames = c.out.trim().split("\n").map((l) => JSON.parse(l));
     expect(frames.map((f) => [f.id ?? null, f.command, f.success])).toEqual([
       [1, "ping", true],
@@ -76,7 +76,7 @@ test("clear and set_model sent right after a prompt are refused as busy, never r
   const { runtime, home, dispose } = await mockRuntime();
   try {
     const c = capture();
-    await runRpc(runtime, {
+    await runRpc(runtime, runtime.host, {
       ...c.io,
       home,
       input: lines('{"id":"p","type":"prompt","message":"one"}', '{"id":"c","type":"clear"}', '{"id":"m","type":"set_model","model":"other"}', '{"id":"k","type":"compact"}', '{"id":"c2","type":"clear"}'),
@@ -98,7 +98,7 @@ test("a named reload of an extension that does not exist is an error response", 
   const { runtime, home, dispose } = await mockRuntime();
   try {
     const c = capture();
-    await runRpc(runtime, { ...c.io, home, input: lines('{"id":1,"type":"reload_extensions","name":"nope"}', '{"id":2,"type":"reload_extensions","name":5}') });
+    await runRpc(runtime, runtime.host, { ...c.io, home, input: lines('{"id":1,"type":"reload_extensions","name":"nope"}', '{"id":2,"type":"reload_extensions","name":5}') });
     const frames = c.out.trim().split("\n").map((l) => JSON.parse(l));
     expect(frames.find((f) => f.id === 1)).toMatchObject({ command: "reload_extensions", success: false });
     expect(String(frames.find((f) => f.id === 1).error)).toContain('no extension named "nope"');
@@ -112,7 +112,7 @@ test("compaction failures end with done carrying the error", async () => {
   const { runtime, home, dispose } = await mockRuntime();
   try {
     const c = capture();
-    await runRpc(runtime, { ...c.io, home, input: lines('{"id":1,"type":"compact"}') });
+    await runRpc(runtime, runtime.host, { ...c.io, home, input: lines('{"id":1,"type":"compact"}') });
     const done = c.out.trim().split("\n").map((l) => JSON.parse(l)).find((f) => f.type === "done");
     expect(done).toEqual({ type: "done", stop: "error", text: "", steps: 0, error: "compaction failed: there is nothing to compact yet" });
   } finally {
@@ -125,7 +125,7 @@ test("an image whose data is not base64 is refused before anything is sent", asy
   try {
     const c = capture();
     const bad = (data: string) => JSON.stringify({ id: data.slice(0, 5), type: "prompt", message: "look", images: [{ mime_type: "image/png", data }] });
-    await runRpc(runtime, { ...c.io, home, input: lines(bad("data:image/png;base64,AAAA"), bad("not base64!"), bad("AAA")) });
+    await runRpc(runtime, runtime.host, { ...c.io, home, input: lines(bad("data:image/png;base64,AAAA"), bad("not base64!"), bad("AAA")) });
     const frames = c.out.trim().split("\n").map((l) => JSON.parse(l));
     expect(frames.length).toBe(3);
     for (const f of frames) expect(f).toMatchObject({ success: false, error: 'prompt: images[0].data is not valid base64 (send the raw base64 of the image, without a "data:" prefix or line breaks)' });
@@ -136,7 +136,7 @@ test("an image whose data is not base64 is refused before anything is sent", asy
 });
 
 test("an intercepted assistant message is reported as the user saw it", () => {
-  const assistant = (text: string): Message => ({
+  const assistant = (text: string): AssistantMessage => ({
     role: "assistant",
     content: [{ type: "thinking", thinking: "hmm" }, { type: "text", text }, { type: "toolCall", id: "t", name: "bash", args: {} }],
     stop: "tool_use",
@@ -145,10 +145,10 @@ test("an intercepted assistant message is reported as the user saw it", () => {
     usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 },
     ts: 0,
   });
-  const rewritten = messageJson(assistant("the key is K"), { shown_text: "the key is [x]", rewritten_by: ["guard"] }) as Record<string, unknown>;
+  const rewritten = messageJson({ ...assistant("the key is K"), intercept: { shown_text: "the key is [x]", rewritten_by: ["guard"] } }) as Record<string, unknown>;
   expect(rewritten.content).toEqual([{ type: "thinking", thinking: "hmm" }, { type: "text", text: "the key is [x]" }, { type: "tool_call", id: "t", name: "bash", args: {} }]);
   expect(rewritten.rewritten_by).toEqual(["guard"]);
-  const hidden = messageJson(assistant("forbidden"), { hidden: true, shown_text: "", blocked_by: "guard", reason: "no" }) as Record<string, unknown>;
+  const hidden = messageJson({ ...assistant("forbidden"), intercept: { hidden: true, shown_text: "", blocked_by: "guard", reason: "no" } }) as Record<string, unknown>;
   expect(hidden.content).toEqual([{ type: "thinking", thinking: "hmm" }, { type: "tool_call", id: "t", name: "bash", args: {} }]);
   expect(hidden).toMatchObject({ hidden: true, blocked_by: "guard" });
 });
@@ -162,7 +162,7 @@ test("the results of one step are one tool message in get_messages and in messag
     result("a", 3),
     result("b", 4),
   ];
-  const wire = messagesJson(messages, () => undefined);
+  const wire = messagesJson(messages);
   expect(wire.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
   expect(wire[2]).toEqual({
     role: "tool",

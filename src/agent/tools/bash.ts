@@ -10,7 +10,7 @@ import { childEnv } from "../../ext/process.ts";
 import { registerGroup } from "../../platform/reaper.ts";
 import { killTree, ownsProcessGroup } from "../../platform/process-tree.ts";
 import { shellPath } from "../../platform/shell.ts";
-import type { JsonObject } from "../../ext/protocol.ts";
+import type { JsonObject } from "../../json.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
 import { errorText, stringArg, textResult } from "./common.ts";
 

@@ -2,9 +2,10 @@
 // on LF-normalised text without the BOM, and the file is written back with its own BOM and line
 // endings, so editing a CRLF file doesn't turn it into a mixed one.
 import { readFileSync, statSync } from "node:fs";
-import type { Json, JsonObject } from "../../ext/protocol.ts";
+import type { Json, JsonObject } from "../../json.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
-import { atomicWrite, errorText, refuseNonRegular, resolvePath, stringArg, textResult } from "./common.ts";
+import { atomicWrite } from "../atomic-write.ts";
+import { errorText, refuseNonRegular, resolvePath, stringArg, textResult } from "./common.ts";
 import { unifiedDiff } from "./diff.ts";
 
 const DESCRIPTION = `Edit a file by replacing exact text.

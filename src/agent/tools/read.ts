@@ -2,7 +2,7 @@
 // in a huge file is reachable), images as image blocks, and clear refusals for directories and binary files.
 import { closeSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
-import type { JsonObject } from "../../ext/protocol.ts";
+import type { JsonObject } from "../../json.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
 import { errorText, positiveIntArg, resolvePath, stringArg, textResult } from "./common.ts";
 import { isPseudoFile, presentPseudo, PSEUDO_MAX_BYTES, readToEnd } from "./pseudo-file.ts";

@@ -1,6 +1,6 @@
 // The `skill` tool: returns a skill's instructions on demand (names and descriptions are already in
 // the system prompt).
-import type { JsonObject } from "../../ext/protocol.ts";
+import type { JsonObject } from "../../json.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
 import { discoverSkills, skillBody } from "../skills.ts";
 import { stringArg, textResult } from "./common.ts";

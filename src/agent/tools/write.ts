@@ -1,9 +1,10 @@
 // The `write` tool: create or replace a whole file, atomically.
 import { mkdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import type { JsonObject } from "../../ext/protocol.ts";
+import type { JsonObject } from "../../json.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
-import { atomicWrite, countLines, errorText, refuseNonRegular, resolvePath, stringArg, textResult } from "./common.ts";
+import { atomicWrite } from "../atomic-write.ts";
+import { countLines, errorText, refuseNonRegular, resolvePath, stringArg, textResult } from "./common.ts";
 
 const DESCRIPTION = `Write a file, creating it (and any missing parent directories) or replacing it entirely.
 The write is atomic: the file ends up with either the old or the new content, never a mix. An existing file keeps its permissions, owner and hard links; only regular files are written (devices, pipes and sockets are refused).

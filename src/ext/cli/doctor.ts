@@ -1,7 +1,7 @@
 // `zot ext doctor`: loads extensions exactly as zot starts them (discovery, spawn, handshake, the same
 // waits), takes the report, shuts everything down, and prints one block per extension or JSON.
 import { resolve } from "node:path";
-import { ZOT_VERSION } from "../../cli/version.ts";
+import { ZOT_VERSION } from "../../version.ts";
 import { Host } from "../host.ts";
 import { extensionLogPath } from "../log.ts";
 import { trustMode } from "../trust.ts";

@@ -11,7 +11,7 @@ import { globalRoot, projectRoot } from "../discovery.ts";
 import { MANIFEST_FILE, readManifest } from "../manifest.ts";
 import { isObject } from "../protocol.ts";
 import { ensurePrivateDir } from "../home.ts";
-import { findThemeFile } from "../themes.ts";
+import { findThemeFile } from "../theme-file.ts";
 import type { Ctx } from "./context.ts";
 import { fail } from "./context.ts";
 

@@ -1,6 +1,13 @@
 // The files `zot ext init` writes for each language. By default a scaffold speaks the raw protocol
 // with no dependencies; with an SDK (ts and python) it is written on the zot SDK instead. Either way
 // it registers one command and one tool and ships a `zot ext test` script that passes right away.
+import rawGo from "./scaffolds/raw.go" with { type: "text" };
+import rawMjs from "./scaffolds/raw.mjs" with { type: "text" };
+import rawPy from "./scaffolds/raw.py" with { type: "text" };
+import rawSh from "./scaffolds/raw.sh" with { type: "text" };
+import * as rawTs from "./scaffolds/raw.ts" with { type: "text" };
+import sdkPy from "./scaffolds/sdk.py" with { type: "text" };
+import * as sdkTs from "./scaffolds/sdk.ts" with { type: "text" };
 
 export const LANGUAGES = ["ts", "python", "go", "node", "sh"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -29,16 +36,6 @@ export function namesFor(name: string): Names {
   return { name, command, tool };
 }
 
-const SCHEMA = { type: "object", properties: { text: { type: "string", description: "text to echo back" } }, required: ["text"] };
-
-function frames(n: Names) {
-  return {
-    hello: { type: "hello", name: n.name, version: "0.1.0", capabilities: ["commands", "tools"] },
-    command: { type: "register_command", name: n.command, description: `say hello from ${n.name}` },
-    tool: { type: "register_tool", name: n.tool, description: "Echo the given text back.", schema: SCHEMA },
-  };
-}
-
 export function scaffold(name: string, lang: Language, sdk?: SdkLocation): Scaffold {
   const n = namesFor(name);
   const program = sdk ? SDK_FILES[sdk.lang](n, sdk) : LANG_FILES[lang](n);
@@ -65,307 +62,68 @@ function testScript(n: Names): string {
   return lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
 }
 
-/** The raw-protocol program shared by the ts and node scaffolds; `typed` adds the TypeScript annotations. */
-function jsProgram(n: Names, typed: boolean): string {
-  const f = frames(n);
-  return `import { createInterface } from "node:readline";
-${typed ? "\ntype Frame = { type: string; [key: string]: unknown };\n" : ""}
-function send(frame${typed ? ": Frame): void" : ")"} {
-  process.stdout.write(JSON.stringify(frame) + "\\n");
+/**
+ * The programs are real files beside this one (linted, type-checked and run by the tests as they
+ * are), written for an extension named `zot.demo`; `program` puts the real names in.
+ */
+const STAND_IN: Names = { name: "zot.demo", command: "zot-demo", tool: "zot_demo_echo" };
+/** Where the SDK templates import the SDK from: the checkout they live in, relative to them. */
+const STAND_IN_SDK = { ts: "../../../../sdk/typescript/src/index.ts", python: "../../../../sdk/python" };
+
+/** A TypeScript file imported as text is still its module to the type checker; at run time it is the text. */
+function textOf(imported: object): string {
+  return (imported as unknown as { default: string }).default;
 }
 
-// Tools by name: add an entry here and a register_tool frame under hello_ack to add a tool.
-const tools${typed ? ": Record<string, (args: Record<string, unknown>) => string>" : ""} = {
-  ${JSON.stringify(n.tool)}: (args) => String(args.text ?? ""),
-};
-
-send(${JSON.stringify(f.hello)});
-
-createInterface({ input: process.stdin })
-  .on("line", (line) => {
-    if (line.trim() === "") return;
-    const msg = JSON.parse(line)${typed ? " as Frame" : ""};
-    switch (msg.type) {
-      case "hello_ack":
-        send(${JSON.stringify(f.command)});
-        send(${JSON.stringify(f.tool)});
-        send({ type: "ready" });
-        break;
-      case "command_invoked": {
-        const args = String(msg.args ?? "");
-        send({ type: "command_response", id: msg.id, action: "display", display: args ? \`hello from ${n.name}: \${args}\` : "hello from ${n.name}" });
-        break;
-      }
-      case "tool_call": {
-        const tool = tools[String(msg.name)];
-        const content = (text${typed ? ": string" : ""}) => [{ type: "text", text }];
-        if (!tool) send({ type: "tool_result", id: msg.id, content: content(\`unknown tool \${msg.name}\`), is_error: true });
-        else send({ type: "tool_result", id: msg.id, content: content(tool((msg.args ?? {})${typed ? " as Record<string, unknown>" : ""})) });
-        break;
-      }
-      case "shutdown":
-        send({ type: "shutdown_ack" });
-        process.exit(0);
-    }
-  })
-  .on("close", () => process.exit(0));
-`;
+function program(template: string, n: Names, sdk?: SdkLocation): string {
+  // The tool name first: it is the longest stand-in. split/join, as names and paths may hold "$".
+  let text = template.split(STAND_IN.tool).join(n.tool).split(STAND_IN.command).join(n.command).split(STAND_IN.name).join(n.name);
+  if (sdk) {
+    const from = STAND_IN_SDK[sdk.lang];
+    const to = sdkPath(sdk);
+    text = text.split(JSON.stringify(from)).join(JSON.stringify(to)).split(from).join(to);
+  }
+  return text;
 }
 
 const LANG_FILES: Record<Language, (n: Names) => ScaffoldFile[]> = {
   ts: (n) => [
     { path: "extension.json", content: manifest(n, "bun", ["index.ts"], "typescript") },
-    { path: "index.ts", content: `// ${n.name}: a zot extension speaking the raw protocol (one JSON object per line on stdin/stdout).\n${jsProgram(n, true)}` },
+    { path: "index.ts", content: program(textOf(rawTs), n) },
   ],
   node: (n) => [
     { path: "extension.json", content: manifest(n, "node", ["index.mjs"], "javascript") },
-    { path: "index.mjs", content: `// ${n.name}: a zot extension in plain Node (raw protocol: one JSON object per line on stdin/stdout).\n${jsProgram(n, false)}` },
+    { path: "index.mjs", content: program(rawMjs, n) },
   ],
   python: (n) => [
     { path: "extension.json", content: manifest(n, "python3", ["main.py"], "python") },
-    {
-      path: "main.py",
-      content: `#!/usr/bin/env python3
-"""${n.name}: a zot extension in plain Python (raw protocol: one JSON object per line on stdin/stdout)."""
-import json
-import sys
-
-
-def send(frame):
-    sys.stdout.write(json.dumps(frame) + "\\n")
-    sys.stdout.flush()
-
-
-def echo(args):
-    return str(args.get("text", ""))
-
-
-# Tools by name: add an entry here and a register_tool frame under hello_ack to add a tool.
-TOOLS = {${pyLiteral(n.tool)}: echo}
-
-send(${pyLiteral(frames(n).hello)})
-
-for line in sys.stdin:
-    if not line.strip():
-        continue
-    msg = json.loads(line)
-    kind = msg.get("type")
-    if kind == "hello_ack":
-        send(${pyLiteral(frames(n).command)})
-        send(${pyLiteral(frames(n).tool)})
-        send({"type": "ready"})
-    elif kind == "command_invoked":
-        args = msg.get("args") or ""
-        text = "hello from ${n.name}: " + args if args else "hello from ${n.name}"
-        send({"type": "command_response", "id": msg["id"], "action": "display", "display": text})
-    elif kind == "tool_call":
-        tool = TOOLS.get(msg.get("name"))
-        if tool is None:
-            content, is_error = "unknown tool " + str(msg.get("name")), True
-        else:
-            content, is_error = tool(msg.get("args") or {}), False
-        send({"type": "tool_result", "id": msg["id"], "content": [{"type": "text", "text": content}], "is_error": is_error})
-    elif kind == "shutdown":
-        send({"type": "shutdown_ack"})
-        break
-`,
-    },
+    { path: "main.py", content: program(rawPy, n) },
   ],
   sh: (n) => [
     { path: "extension.json", content: manifest(n, "sh", ["main.sh"], "sh") },
-    {
-      path: "main.sh",
-      mode: 0o755,
-      content: `#!/bin/sh
-# ${n.name}: a zot extension in POSIX sh (raw protocol: one JSON object per line on stdin/stdout).
-# The host writes compact JSON with "type" first, so frames are recognised by their prefix. The sed
-# extraction below handles ids and simple text; reach for jq once your extension parses more.
-# To add a tool: send another register_tool frame under hello_ack, and in the tool_call branch
-# answer by name (match *'"name":"your_tool"'* in "$line").
-
-send() { printf '%s\\n' "$1"; }
-id_of() { printf '%s\\n' "$1" | sed -n 's/.*"id":"\\([^"]*\\)".*/\\1/p' | head -n 1; }
-arg_of() { printf '%s\\n' "$1" | sed -n "s/.*\\"args\\":{.*\\"$2\\":\\"\\([^\\"]*\\)\\".*/\\1/p"; }
-
-send '${JSON.stringify(frames(n).hello)}'
-
-while IFS= read -r line; do
-  case "$line" in
-    '{"type":"hello_ack"'*)
-      send '${JSON.stringify(frames(n).command)}'
-      send '${JSON.stringify(frames(n).tool)}'
-      send '{"type":"ready"}'
-      ;;
-    '{"type":"command_invoked"'*)
-      send '{"type":"command_response","id":"'"$(id_of "$line")"'","action":"display","display":"hello from ${n.name}"}'
-      ;;
-    '{"type":"tool_call"'*)
-      send '{"type":"tool_result","id":"'"$(id_of "$line")"'","content":[{"type":"text","text":"'"$(arg_of "$line" text)"'"}]}'
-      ;;
-    '{"type":"shutdown"'*)
-      send '{"type":"shutdown_ack"}'
-      exit 0
-      ;;
-  esac
-done
-`,
-    },
+    { path: "main.sh", mode: 0o755, content: program(rawSh, n) },
   ],
   go: (n) => [
     { path: "extension.json", content: manifest(n, `./${n.name}`, [], "go") },
     { path: "go.mod", content: `module ${n.name.replace(/[^A-Za-z0-9_.-]/g, "-")}\n\ngo 1.21\n` },
     { path: ".gitignore", content: `/${n.name}\n` },
-    {
-      path: "main.go",
-      content: `// ${n.name}: a zot extension in Go (raw protocol: one JSON object per line on stdin/stdout).
-// Build with: go build -o ${n.name} .
-// To add a tool: send another register_tool frame under hello_ack, and in the tool_call case
-// decode a Name field (\`json:"name"\`) and answer by it.
-package main
-
-import (
-	"bufio"
-	"encoding/json"
-	"fmt"
-	"os"
-)
-
-var out = json.NewEncoder(os.Stdout)
-
-func send(frame map[string]any) {
-	if err := out.Encode(frame); err != nil {
-		fmt.Fprintln(os.Stderr, "write:", err)
-		os.Exit(1)
-	}
-}
-
-func main() {
-	send(${goLiteral(frames(n).hello)})
-	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(make([]byte, 1024*1024), 64*1024*1024)
-	for in.Scan() {
-		var msg struct {
-			Type string          \`json:"type"\`
-			ID   string          \`json:"id"\`
-			Args json.RawMessage \`json:"args"\`
-		}
-		if json.Unmarshal(in.Bytes(), &msg) != nil {
-			continue
-		}
-		switch msg.Type {
-		case "hello_ack":
-			send(${goLiteral(frames(n).command)})
-			send(map[string]any{"type": "register_tool", "name": ${JSON.stringify(n.tool)}, "description": "Echo the given text back.",
-				"schema": json.RawMessage(${JSON.stringify(JSON.stringify(SCHEMA))})})
-			send(map[string]any{"type": "ready"})
-		case "command_invoked":
-			var args string
-			json.Unmarshal(msg.Args, &args)
-			text := "hello from ${n.name}"
-			if args != "" {
-				text += ": " + args
-			}
-			send(map[string]any{"type": "command_response", "id": msg.ID, "action": "display", "display": text})
-		case "tool_call":
-			var args struct {
-				Text string \`json:"text"\`
-			}
-			json.Unmarshal(msg.Args, &args)
-			send(map[string]any{"type": "tool_result", "id": msg.ID,
-				"content": []map[string]any{{"type": "text", "text": args.Text}}})
-		case "shutdown":
-			send(map[string]any{"type": "shutdown_ack"})
-			return
-		}
-	}
-}
-`,
-    },
+    { path: "main.go", content: program(rawGo, n) },
   ],
 };
 
 const SDK_FILES: { [L in SdkLanguage]: (n: Names, sdk: SdkLocation) => ScaffoldFile[] } = {
   ts: (n, sdk) => [
     { path: "extension.json", content: manifest(n, "bun", ["index.ts"], "typescript") },
-    {
-      path: "index.ts",
-      content: `// ${n.name}: a zot extension on the zot TypeScript SDK, which handles the handshake, concurrency,
-// error replies and stdout for you. It is imported from your zot checkout by absolute path, so this
-// file runs with plain \`bun\` and keeps working after \`zot ext install\`.
-import { Extension, display, text } from ${JSON.stringify(sdkPath(sdk))};
-
-const ext = new Extension(${JSON.stringify(n.name)}, "0.1.0");
-
-// A slash command: /${n.command} [text] shows a greeting in the chat (no model call).
-ext.command(${JSON.stringify(n.command)}, ${JSON.stringify(`say hello from ${n.name}`)}, (args) =>
-  display(args ? \`hello from ${n.name}: \${args}\` : "hello from ${n.name}"),
-);
-
-// A tool the model can call. Add more with ext.tool(name, description, JSON schema, handler): return
-// a string or text(...); a thrown error becomes an is_error result.
-const echoSchema = ${JSON.stringify(SCHEMA, null, 2)};
-ext.tool(${JSON.stringify(n.tool)}, "Echo the given text back.", echoSchema, (args) => text(String(args.text ?? "")));
-
-void ext.run();
-`,
-    },
+    { path: "index.ts", content: program(textOf(sdkTs), n, sdk) },
   ],
   python: (n, sdk) => [
     { path: "extension.json", content: manifest(n, "python3", ["main.py"], "python") },
-    {
-      path: "main.py",
-      content: `#!/usr/bin/env python3
-"""${n.name}: a zot extension on the zot Python SDK, which handles the handshake, concurrency,
-error replies and stdout for you."""
-import sys
-
-# The SDK from your zot checkout, by absolute path so that \`zot ext install\` keeps working. After
-# \`pip install ${sdkPath(sdk)}\` the installed zot_ext is found first and this line can go.
-sys.path.append(${pyLiteral(sdkPath(sdk))})
-
-from zot_ext import Extension, display, text  # noqa: E402
-
-ext = Extension(${pyLiteral(n.name)}, "0.1.0")
-
-
-# A slash command: /${n.command} [text] shows a greeting in the chat (no model call).
-@ext.command(${pyLiteral(n.command)}, ${pyLiteral(`say hello from ${n.name}`)})
-def hello(args):
-    return display("hello from ${n.name}: " + args if args else "hello from ${n.name}")
-
-
-# A tool the model can call. Add more with @ext.tool(name, description, schema): return a str or
-# text(...); an exception becomes an is_error result.
-ECHO_SCHEMA = ${JSON.stringify(SCHEMA, null, 4)}
-
-
-@ext.tool(${pyLiteral(n.tool)}, "Echo the given text back.", ECHO_SCHEMA)
-def echo(args):
-    return text(str(args.get("text", "")))
-
-
-ext.run()
-`,
-    },
+    { path: "main.py", content: program(sdkPy, n, sdk) },
   ],
 };
 
 function sdkPath(sdk: SdkLocation): string {
   return sdk.lang === "ts" ? sdk.entry : sdk.dir;
-}
-
-/** These values hold only strings, lists and objects, whose JSON is also a valid Python literal. */
-function pyLiteral(v: unknown): string {
-  return JSON.stringify(v);
-}
-
-/** A flat JSON object (string and []string values) as a Go map literal. */
-function goLiteral(v: Record<string, unknown>): string {
-  const parts = Object.entries(v).map(([k, val]) => {
-    const lit = Array.isArray(val) ? `[]string{${val.map((x) => JSON.stringify(x)).join(", ")}}` : JSON.stringify(val);
-    return `${JSON.stringify(k)}: ${lit}`;
-  });
-  return `map[string]any{${parts.join(", ")}}`;
 }
 
 const RUNTIME: Record<Language, string> = {

@@ -2,7 +2,7 @@
 // prints each step with its timing; exit 1 when any step failed, so it fits in an author's CI.
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { ZOT_VERSION } from "../../cli/version.ts";
+import { ZOT_VERSION } from "../../version.ts";
 import { parseScript } from "../harness-script.ts";
 import { runHarness, type HarnessReport, type StepStatus } from "../harness.ts";
 import type { Ctx } from "./context.ts";

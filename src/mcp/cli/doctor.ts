@@ -2,7 +2,7 @@
 // probe and handshake), lists its tools, prompts and resources, shuts everything down and reports
 // one block per server, or JSON. `zot ext doctor` shows the same blocks after the extensions.
 import { resolve } from "node:path";
-import { ZOT_VERSION } from "../../cli/version.ts";
+import { ZOT_VERSION } from "../../version.ts";
 import type { Ctx } from "../../ext/cli/context.ts";
 import { Host } from "../../ext/host.ts";
 import { isTrusted, trustMode } from "../../ext/trust.ts";

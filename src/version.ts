@@ -3,7 +3,7 @@
 // commit, build date and target are defined by scripts/build-flags.ts at build time (and the version
 // too when a release is labelled otherwise, e.g. a candidate); a run from source without a build
 // (`bun src/main.ts`) has none of them.
-import pkg from "../../package.json" with { type: "json" };
+import pkg from "../package.json" with { type: "json" };
 
 declare const ZOT_BUILD_VERSION: string | undefined;
 declare const ZOT_BUILD_COMMIT: string | undefined;

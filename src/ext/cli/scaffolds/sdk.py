@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""zot.demo: a zot extension on the zot Python SDK, which handles the handshake, concurrency,
+error replies and stdout for you."""
+import sys
+
+# The SDK from your zot checkout, by absolute path so that `zot ext install` keeps working. After
+# `pip install ../../../../sdk/python` the installed zot_ext is found first and this line can go.
+sys.path.append("../../../../sdk/python")
+
+from zot_ext import Extension, display, text  # noqa: E402
+
+ext = Extension("zot.demo", "0.1.0")
+
+
+# A slash command: /zot-demo [text] shows a greeting in the chat (no model call).
+@ext.command("zot-demo", "say hello from zot.demo")
+def hello(args):
+    return display("hello from zot.demo: " + args if args else "hello from zot.demo")
+
+
+# A tool the model can call. Add more with @ext.tool(name, description, schema): return a str or
+# text(...); an exception becomes an is_error result.
+ECHO_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "text": {
+            "type": "string",
+            "description": "text to echo back"
+        }
+    },
+    "required": [
+        "text"
+    ]
+}
+
+
+@ext.tool("zot_demo_echo", "Echo the given text back.", ECHO_SCHEMA)
+def echo(args):
+    return text(str(args.get("text", "")))
+
+
+ext.run()
