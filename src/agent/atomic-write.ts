@@ -1,7 +1,7 @@
 // The atomic file write used by the write and edit tools and by the config files.
 import { closeSync, constants, fchmodSync, fchownSync, fstatSync, fsyncSync, ftruncateSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { randomHex } from "./random.ts";
+import { randomHex } from "../random.ts";
 
 /** What a file system entry is, as a refusal names it ("a FIFO (named pipe)"). */
 export function fileKind(st: Stats): string {

@@ -14,7 +14,7 @@ import { messageJson } from "./wire.ts";
 import type { ModelInfo, Provider } from "./provider.ts";
 import { createProvider } from "./providers/index.ts";
 import { discoveryBase, mergeCached, refreshModels, type Discovery } from "./discovery.ts";
-import { randomHex } from "./random.ts";
+import { randomHex } from "../random.ts";
 import type { StreamLimits } from "./providers/limits.ts";
 import type { AgentRuntime, PromptOutcome } from "./runtime-api.ts";
 import { appendSession, createSession, listSessions, noSession, openSession, summaryMessage, type SessionInfo, type SessionWriter } from "./session.ts";

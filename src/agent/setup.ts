@@ -10,7 +10,7 @@ import { defaultModel, findModel, isProviderName, loadModels, reasoningProblem, 
 import type { ChoosableWire, Effort } from "./choices.ts";
 import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, SUBSCRIPTION_NOTE, readConfig, rememberModel, resolveCredentials, authPath, type Env } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
-import { redactSecrets } from "./redact.ts";
+import { redactSecrets } from "../redact.ts";
 import { appendSession, createSession, latestSession, noSession, openSession, type LoadedSession, type SessionWriter } from "./session.ts";
 import { emptyUsage } from "./messages.ts";
 import { discoveryBase, mergeCached, type Discovery } from "./discovery.ts";

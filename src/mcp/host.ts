@@ -26,7 +26,7 @@ import type {
 } from "../ext/types.ts";
 import { BUILTIN_TOOLS } from "../ext/policy.ts";
 import { skippedNotice } from "../ext/trust.ts";
-import { redactSecrets } from "../agent/redact.ts";
+import { redactSecrets } from "../redact.ts";
 import type { ElicitAnswer, Elicitor } from "./client.ts";
 import { loadConfig, targetOf } from "./config.ts";
 import type { LoadedConfig } from "./config.ts";

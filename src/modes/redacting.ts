@@ -3,7 +3,7 @@
 // log or in a client's records. The conversation itself is untouched — the model still sees what
 // the tools returned.
 import type { AgentEvent } from "../agent/events.ts";
-import { pendingSecretPrefix, redactSecrets } from "../agent/redact.ts";
+import { pendingSecretPrefix, redactSecrets } from "../redact.ts";
 import type { ModeOutput } from "./output.ts";
 
 export function redactingOutput(secrets: readonly string[], io: ModeOutput): ModeOutput {

@@ -4,7 +4,7 @@
 // aside, so there the old one moves to `zot.exe.old` first and comes back if the second rename fails.
 import { chmodSync, existsSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, posix, win32 } from "node:path";
-import { randomHex } from "../agent/random.ts";
+import { randomHex } from "../random.ts";
 
 /** Where the new binary is staged: a hidden name beside the current one (`.exe` kept on Windows so it can be run). */
 export function stagingPath(current: string, platform: string, suffix: string): string {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { pendingSecretPrefix, redactSecrets } from "../../src/agent/redact.ts";
+import { pendingSecretPrefix, redactSecrets } from "../../src/redact.ts";
 
 describe("redactSecrets", () => {
   test("masks every occurrence of every secret", () => {

@@ -1,6 +1,7 @@
 // The shape of src/: no import cycles (type imports count: a cycle of types is still two modules
-// that cannot be understood apart), and the layers only import downwards — the extension host
-// knows nothing of the agent, the modes or the TUI; the agent nothing of the modes or the TUI.
+// that cannot be understood apart), and the layers only import downwards — the platform helpers
+// know nothing above them; the extension hosts (ext/, mcp/) nothing of the agent, the modes or the
+// TUI; the agent nothing of the modes or the TUI.
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -57,9 +58,14 @@ test("the cycle check finds a cycle when there is one", () => {
   expect(cycles(graph)).toEqual(["a.ts → b.ts → c.ts → a.ts"]);
 });
 
-test("layers import only downwards: ext knows no agent, mode or TUI; the agent knows no mode or TUI", () => {
+test("layers import only downwards: platform knows nothing above it; ext and mcp no agent, mode or TUI; the agent no mode or TUI", () => {
   const forbidden: Record<string, string[]> = {
+    // The OS helpers (process trees, the reaper, shells, binary replacement) sit under everything.
+    "platform/": ["ext/", "mcp/", "agent/", "modes/", "tui/", "cli/", "update/"],
     "ext/": ["agent/", "modes/", "tui/", "cli/"],
+    // MCP servers are a second extension host (McpHost implements ExtensionHost): the same layer as ext/.
+    "mcp/": ["agent/", "modes/", "tui/", "cli/"],
+    "update/": ["ext/", "mcp/", "agent/", "modes/", "tui/", "cli/"],
     "agent/": ["modes/", "tui/", "cli/"],
   };
   const violations: string[] = [];

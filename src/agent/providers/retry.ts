@@ -1,7 +1,7 @@
 // Sending one provider request attempt: a connect/header timeout, redirects followed only within
 // the origin the credentials are for, and each failure classified as worth retrying or final.
 // The retry loop itself lives in http-stream.ts, because only it knows whether anything streamed.
-import { redactSecrets } from "../redact.ts";
+import { redactSecrets } from "../../redact.ts";
 import { seconds, type StreamLimits } from "./limits.ts";
 
 export type RetryPolicy = {

@@ -4,7 +4,7 @@
 // private file.
 import { closeSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { randomHex } from "../random.ts";
+import { randomHex } from "../../random.ts";
 import { ensurePrivateDir } from "../../ext/home.ts";
 import { childEnv } from "../../ext/process.ts";
 import { registerGroup } from "../../platform/reaper.ts";

@@ -2,7 +2,7 @@
 // nothing. Project lists of an untrusted folder are named, not read.
 import type { Ctx } from "../../ext/cli/context.ts";
 import { isTrusted, trustMode } from "../../ext/trust.ts";
-import { redactSecrets } from "../../agent/redact.ts";
+import { redactSecrets } from "../../redact.ts";
 import { loadConfig, targetOf } from "../config.ts";
 import type { LoadedConfig, ServerConfig } from "../config.ts";
 
