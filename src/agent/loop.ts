@@ -146,7 +146,8 @@ async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], sign
   let final: AssistantMessage | null = null;
   let started = false;
   for await (const ev of ctx.provider.stream(request, signal)) {
-    if (!started && (ev.type !== "done" || ev.message.content.length > 0)) {
+    // A retry notice is not the response beginning: the attempt after it is.
+    if (!started && ev.type !== "retry" && (ev.type !== "done" || ev.message.content.length > 0)) {
       started = true;
       ctx.emit({ type: "assistant_start" });
     }
