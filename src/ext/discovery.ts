@@ -137,6 +137,7 @@ function inspect({ dir, source }: Candidate): DiscoveredExtension {
       language: null,
       description: null,
       enabled: true,
+      permissions: null,
     });
   }
 

@@ -6,6 +6,7 @@ import { matches, prepareSend, substitute, type ScriptStep } from "./harness-scr
 import { LineReader } from "./lines.ts";
 import { ExtensionLog, extensionLogPath } from "./log.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
+import { planLaunch } from "./sandbox/plan.ts";
 import { describeExit, extensionEnv, signalGroup, spawnExtension, type ChildProcess, type ExitInfo } from "./process.ts";
 import { HOST_CAPABILITIES, NAME_PATTERN, PROTOCOL_VERSION, decodeExtensionFrame, isObject, type JsonObject } from "./protocol.ts";
 
@@ -191,10 +192,19 @@ export async function runHarness(opts: HarnessOptions): Promise<HarnessReport> {
   }
   const log = opened.log;
   log.line(`starting ${m.name} ${m.version ?? "(no version)"} at ${new Date().toISOString()} (zot ext test)`);
-  const env = extensionEnv(opts.env ?? process.env, { home: opts.home, dir, cwd: opts.cwd });
+  const plan = planLaunch({
+    exec: m.exec!,
+    args: m.args,
+    extensionDir: dir,
+    cwd: opts.cwd,
+    home: opts.home,
+    env: extensionEnv(opts.env ?? process.env, { home: opts.home, dir, cwd: opts.cwd }),
+    permissions: m.permissions,
+  });
+  const [exec, ...args] = plan.argv;
 
   const t0 = performance.now();
-  const spawned = spawnExtension({ exec: m.exec!, args: m.args, cwd: dir, env, stderrFd: log.fd });
+  const spawned = spawnExtension({ exec: exec!, args, cwd: dir, env: plan.env, stderrFd: log.fd });
   if (!spawned.ok) {
     log.close();
     steps.push({ kind: "handshake", name: "extension starts", status: "fail", ms: null, line: null, detail: `could not start ${m.exec}: ${spawned.error}` });

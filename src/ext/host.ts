@@ -293,6 +293,7 @@ export class Host implements ExtensionHost {
         dir: e.disc.dir,
         exec: m.exec,
         args: m.args,
+        permissions: m.permissions,
         home: opts.home,
         info: () => this.info,
         trace: this.trace,

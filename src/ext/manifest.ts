@@ -2,6 +2,7 @@
 // path and the offending field, so `zot ext doctor` can show it as is.
 import { accessSync, constants, readFileSync, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, resolve } from "node:path";
+import { parsePermissions, type Permissions } from "./permissions.ts";
 import { MANIFEST_NAME_PATTERN, isObject, kind } from "./protocol.ts";
 import type { Manifest } from "./types.ts";
 
@@ -89,6 +90,13 @@ export function parseManifest(text: string, manifestPath: string, opts: Manifest
     exec = resolved.ok ? resolved.path : raw.exec.includes("/") ? resolve(dirname(manifestPath), raw.exec) : raw.exec;
   }
 
+  let permissions: Permissions | null = null;
+  if (raw.permissions !== undefined && raw.permissions !== null) {
+    const parsed = parsePermissions(raw.permissions, manifestPath);
+    if (!parsed.ok) return { ok: false, error: parsed.error, name };
+    permissions = parsed.permissions;
+  }
+
   return {
     ok: true,
     manifest: {
@@ -99,6 +107,7 @@ export function parseManifest(text: string, manifestPath: string, opts: Manifest
       language: info.language,
       description: info.description,
       enabled,
+      permissions,
     },
   };
 }

@@ -1,5 +1,6 @@
 // The host's public surface: what modes and the agent loop see of the extension host. The host knows
 // nothing of the TUI or providers; it takes facts (provider/model/cwd) in and emits typed UI intents.
+import type { Permissions } from "./permissions.ts";
 import type {
   CommandResponseFrame,
   ContentBlock,
@@ -209,6 +210,8 @@ export type Manifest = {
   language: string | null;
   description: string | null;
   enabled: boolean;
+  /** The declared permission scope; null when the manifest declares none (full user privileges). */
+  permissions: Permissions | null;
 };
 
 /** One directory found by discovery, before anything is spawned (written by `discovery.ts`). */

@@ -247,6 +247,7 @@ describe("hostile output", () => {
       dir: "/",
       exec: "/bin/true",
       args: [],
+      permissions: null,
       home: "/nonexistent",
       info: () => ({ zotVersion: "", provider: "", model: "", cwd: "/" }),
       trace: null,
