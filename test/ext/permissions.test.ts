@@ -140,7 +140,7 @@ describe.skipIf(!HAS_LANDLOCK)("Landlock enforcement of a real extension", () =>
     const report = await host.load({ extPaths: [dir], noExt: true, cwd: root, home, info: { zotVersion: "9", provider: "p", model: "m", cwd: root } });
     const state = host.states()[0]!;
     const attempt = async (action: string, target: string): Promise<string> => {
-      const r = await host.callTool("probe", { action, target }, {});
+      const r = await host.callTool("probe", { action, target }, { signal: new AbortController().signal });
       return r.content.map((b) => (b.type === "text" ? b.text : "")).join("");
     };
     return {
