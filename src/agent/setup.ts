@@ -3,10 +3,11 @@
 // provider/model/cwd so hello_ack carries them).
 import { resolve } from "node:path";
 import { Host } from "../ext/host.ts";
+import { parseExtensionPolicy } from "../ext/policy.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { ZOT_VERSION } from "../cli/version.ts";
 import { defaultModel, findModel, isProviderName, loadModels, unknownModelNotice, type ProviderName } from "./catalog.ts";
-import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, readConfig, rememberModel, resolveCredentials, authPath, type Env } from "./config.ts";
+import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, readConfig, rememberModel, resolveCredentials, authPath, configPath, type Env } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
 import { redactSecrets } from "./redact.ts";
 import { appendSession, createSession, latestSession, noSession, openSession, type LoadedSession, type SessionWriter } from "./session.ts";
@@ -103,11 +104,14 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   // loop are loaded while they boot (on another core), instead of before.
   const secrets = knownSecrets(o.home, o.env, o.apiKey, auth);
   const host = o.host ?? new Host();
+  const policy = parseExtensionPolicy(config.raw.extensions, configPath(o.home));
+  notices.push(...policy.warnings);
   const loading = host.load({
     extPaths: o.ext,
     noExt: o.noExt,
     cwd: o.cwd,
     home: o.home,
+    policy: policy.policy,
     info: { zotVersion: ZOT_VERSION, provider, model, cwd: o.cwd },
     ...(o.extTrace !== undefined ? { traceFile: resolve(o.extTrace) } : {}),
     mask: (text) => redactSecrets(text, secrets),

@@ -3,7 +3,7 @@
 // them, in arrival order, and reports changes.
 import { resolve as resolvePath } from "node:path";
 import { LineReader } from "./lines.ts";
-import { describePermissions, type Permissions } from "./permissions.ts";
+import { describePermissions, permissionsJson, type Permissions } from "./permissions.ts";
 import { planLaunch } from "./sandbox/plan.ts";
 import { ExtensionLog } from "./log.ts";
 import { unmasked } from "./mask.ts";
@@ -151,7 +151,7 @@ export class Connection {
       env: extensionEnv(process.env, { home: this.cfg.home, dir: this.dir, cwd: info.cwd }),
       permissions: this.cfg.permissions,
     });
-    if (this.cfg.permissions) this.log.line(`permissions (${plan.enforcement}): ${describePermissions(this.cfg.permissions)}`);
+    if (this.cfg.permissions) this.log.line(`permissions (${plan.enforcement}): ${describePermissions(permissionsJson(this.cfg.permissions))}`);
     this.spawnedAt = performance.now();
     const [exec, ...args] = plan.argv;
     const spawned = spawnExtension({ exec: exec!, args, cwd: this.dir, env: plan.env, stderrFd: this.log.fd });

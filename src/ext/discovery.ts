@@ -5,6 +5,7 @@ import { readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { MANIFEST_NAME_PATTERN } from "./protocol.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
+import { applyPolicy } from "./policy.ts";
 import { findThemeFile, loadTheme } from "./themes.ts";
 import type { DiscoveredExtension, DiscoveryInput, ExtensionSource } from "./types.ts";
 
@@ -47,7 +48,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveredExtensi
         winners.set(key, entry.dir);
       }
     }
-    out.push(entry);
+    out.push(applyPolicy(entry, input.policy));
   }
   return out;
 }

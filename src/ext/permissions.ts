@@ -131,9 +131,17 @@ export function expandPermissions(p: Permissions, at: PlaceholderValues): Permis
   return { ...p, fs: { read: p.fs.read.map(expand), write: p.fs.write.map(expand) } };
 }
 
-/** One line for doctor and logs: `fs read […] write […], net …, env […], exec …`. */
-export function describePermissions(p: Permissions): string {
+export type PermissionsJson = { fs: { read: string[]; write: string[] }; net: boolean | { connect: string[] }; env: string[]; exec: boolean };
+
+/** The declaration as it is written in a manifest (for doctor, list and the lockfile). */
+export function permissionsJson(p: Permissions): PermissionsJson {
+  const net = typeof p.net === "boolean" ? p.net : { connect: p.net.connect.map((t) => `${t.host ?? ""}:${t.port}`) };
+  return { fs: { read: [...p.fs.read], write: [...p.fs.write] }, net, env: [...p.env], exec: p.exec };
+}
+
+/** One line for doctor and logs: `fs read: …; fs write: …; net: …; env: …; exec: …`. */
+export function describePermissions(j: PermissionsJson): string {
   const list = (xs: string[]) => (xs.length === 0 ? "none" : xs.join(", "));
-  const net = p.net === true ? "any" : p.net === false ? "none" : `connect ${p.net.connect.map((t) => `${t.host ?? ""}:${t.port}`).join(", ")}`;
-  return `fs read: ${list(p.fs.read)}; fs write: ${list(p.fs.write)}; net: ${net}; env: ${list(p.env)}; exec: ${p.exec ? "yes" : "no"}`;
+  const net = j.net === true ? "any" : j.net === false ? "none" : `connect ${j.net.connect.join(", ")}`;
+  return `fs read: ${list(j.fs.read)}; fs write: ${list(j.fs.write)}; net: ${net}; env: ${list(j.env)}; exec: ${j.exec ? "yes" : "no"}`;
 }

@@ -1,6 +1,8 @@
 // The host's public surface: what modes and the agent loop see of the extension host. The host knows
 // nothing of the TUI or providers; it takes facts (provider/model/cwd) in and emits typed UI intents.
 import type { Permissions } from "./permissions.ts";
+import type { ExtensionPolicy } from "./policy.ts";
+import type { Enforcement } from "./sandbox/policy.ts";
 import type {
   CommandResponseFrame,
   ContentBlock,
@@ -50,6 +52,10 @@ export type ExtensionState = {
   warnings: string[];
   log: string;
   startupMs: number | null;
+  /** The scope it runs with (the manifest's, or the user's override); null: the user's full privileges. */
+  permissions: Permissions | null;
+  /** How much of that scope this platform enforces. */
+  enforcement: Enforcement;
   /** For shadowed extensions: the directory of the winner. */
   shadowedBy?: string;
 };
@@ -63,6 +69,8 @@ export type DiscoveryInput = {
   cwd: string;
   /** $ZOT_HOME, absolute. */
   home: string;
+  /** The user's permission policy (config.json "extensions"); default: every extension may run. */
+  policy?: ExtensionPolicy;
 };
 
 export type HostInfo = { zotVersion: string; provider: string; model: string; cwd: string };

@@ -6,7 +6,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Host } from "../../src/ext/host.ts";
-import { describePermissions, expandPermissions, parsePermissions, type Permissions } from "../../src/ext/permissions.ts";
+import { describePermissions, expandPermissions, parsePermissions, permissionsJson, type Permissions } from "../../src/ext/permissions.ts";
 import { landlockAbi } from "../../src/ext/sandbox/landlock.ts";
 import { enforcement, scopedEnv, seatbeltProfile } from "../../src/ext/sandbox/policy.ts";
 import { FAST, FIXTURES } from "./fixture-host.ts";
@@ -60,7 +60,7 @@ describe("the permissions declaration", () => {
       tmp: "/tmp",
     });
     expect(p.fs).toEqual({ read: ["/ext/w/data", "/proj"], write: ["/home/u/.zot/cache", "/tmp"] });
-    expect(describePermissions(p)).toBe("fs read: /ext/w/data, /proj; fs write: /home/u/.zot/cache, /tmp; net: none; env: none; exec: no");
+    expect(describePermissions(permissionsJson(p))).toBe("fs read: /ext/w/data, /proj; fs write: /home/u/.zot/cache, /tmp; net: none; env: none; exec: no");
   });
 });
 

@@ -4,7 +4,10 @@ import { resolve } from "node:path";
 import { ZOT_VERSION } from "../../cli/version.ts";
 import { Host } from "../host.ts";
 import { extensionLogPath } from "../log.ts";
+import { describePermissions, permissionsJson, type PermissionsJson } from "../permissions.ts";
+import type { Enforcement } from "../sandbox/policy.ts";
 import type { ExtensionState } from "../types.ts";
+import { policy } from "./lookup.ts";
 import type { Ctx } from "./context.ts";
 
 export type DoctorStatus = "ready" | "auto_ready" | "failed" | "invalid" | "disabled" | "shadowed" | "theme_only";
@@ -24,6 +27,10 @@ export type DoctorExtension = {
   warnings: string[];
   log: string;
   startup_ms: number | null;
+  /** The scope it runs with; null when it declares none. */
+  permissions: PermissionsJson | null;
+  /** "enforced", "partial: <why>", "advisory" or "unrestricted". */
+  sandbox: Enforcement;
 };
 
 export type DoctorReport = { zot_version: string; home: string; cwd: string; ok: boolean; extensions: DoctorExtension[] };
@@ -39,6 +46,7 @@ export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]
       noExt: opts.noExt,
       cwd: ctx.cwd,
       home: ctx.home,
+      policy: policy(ctx),
       info: { zotVersion: ZOT_VERSION, provider: "", model: "", cwd: ctx.cwd },
     });
     states = host.states();
@@ -85,6 +93,8 @@ export function doctorEntry(s: ExtensionState, home: string): DoctorExtension {
     warnings,
     log: s.log || extensionLogPath(home, s.name),
     startup_ms: s.startupMs === null ? null : Math.round(s.startupMs * 10) / 10,
+    permissions: s.permissions ? permissionsJson(s.permissions) : null,
+    sandbox: s.enforcement,
   };
 }
 
@@ -103,6 +113,8 @@ function human(r: DoctorReport): string {
     if (e.tools.length) row("tools", e.tools.map((t) => (t.deferred ? `${t.name} (deferred)` : t.name)).join(", "));
     if (e.events.length) row("events", e.events.join(", "));
     if (e.intercept.length) row("intercept", e.intercept.join(", "));
+    if (e.permissions) row("scope", describePermissions(e.permissions));
+    row("sandbox", e.sandbox);
     for (const c of e.conflicts) row("conflict", c);
     for (const w of e.warnings) row("warning", w);
     row("log", e.log);

@@ -35,6 +35,11 @@ export function sandboxSupport(): Support {
   return support;
 }
 
+/** How much of `p` this machine enforces; probes the platform only for an extension that declares a scope. */
+export function enforcementOf(p: Permissions | null): Enforcement {
+  return p ? enforcement(p, sandboxSupport()) : "unrestricted";
+}
+
 /** How zot starts its own launcher: the compiled binary re-executes itself; from source, Bun runs the file. */
 function launcherCommand(): string[] {
   const compiled = Bun.main.startsWith("/$bunfs/") || Bun.main.includes("~BUN");
