@@ -2,7 +2,7 @@
 // demand so the quick answers stay quick.
 import { parseArgv } from "./cli/args.ts";
 import { drain, io } from "./cli/output.ts";
-import { ZOT_VERSION } from "./cli/version.ts";
+import { buildInfo, versionText } from "./cli/version.ts";
 
 async function main(argv: string[]): Promise<number> {
   // zot re-executed as the sandbox launcher of a permission-scoped extension (src/ext/sandbox).
@@ -21,7 +21,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const args = parsed.args;
   if (args.version) {
-    io.out(`zot ${ZOT_VERSION}\n`);
+    io.out(versionText(buildInfo(), args.mode === "json"));
     return 0;
   }
   if (args.help) {

@@ -1,6 +1,7 @@
 // $ZOT_HOME/config.json (remembered choices), $ZOT_HOME/auth.json (API keys) and the credential
 // lookup: --api-key, then the provider's environment variables, then auth.json.
-import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
+import { ensurePrivateDir } from "../ext/home.ts";
 import { join } from "node:path";
 import type { Json, JsonObject } from "../ext/protocol.ts";
 import { atomicWrite } from "./tools/common.ts";
@@ -12,6 +13,7 @@ export const PROVIDER_ENV_KEYS: Readonly<Record<string, readonly string[]>> = {
   anthropic: ["ANTHROPIC_API_KEY"],
   openai: ["OPENAI_API_KEY"],
   kimi: ["KIMI_API_KEY", "MOONSHOT_API_KEY"],
+  "kimi-code": ["KIMI_CODE_API_KEY", "KIMI_API_KEY"],
 };
 
 /** Providers that can't work without a key, in the order the default-provider choice tries them. */
@@ -54,7 +56,7 @@ export function updateConfig(home: string, patch: Record<string, Json>): { ok: t
     else next[k] = v;
   }
   try {
-    mkdirSync(home, { recursive: true });
+    ensurePrivateDir(home);
     atomicWrite(path, JSON.stringify(next, null, 2) + "\n");
     return { ok: true };
   } catch (err) {
@@ -120,7 +122,7 @@ function editAuth(home: string, change: (entries: JsonObject) => void): { ok: tr
   const entries: JsonObject = "missing" in loaded ? {} : { ...loaded.value };
   change(entries);
   try {
-    mkdirSync(home, { recursive: true, mode: 0o700 });
+    ensurePrivateDir(home);
     // Always 0600, which also repairs a file that had become readable by others.
     atomicWrite(path, JSON.stringify(entries, null, 2) + "\n", 0o600);
     return { ok: true, path };

@@ -6,7 +6,8 @@ import type { ContentBlock, Json, JsonObject } from "../ext/protocol.ts";
 import type { ActiveTool, ExtensionHost, InterceptResult } from "../ext/types.ts";
 import { fromWireContent, textOf, toWireContent } from "./content.ts";
 import type { AgentEvent, ConfirmRequest } from "./events.ts";
-import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ToolCallPart, ToolResultMessage, Usage } from "./messages.ts";
+import type { Effort } from "./choices.ts";
+import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ToolCallPart, ToolDeclaration, ToolResultMessage, Usage } from "./messages.ts";
 import type { Provider, ToolSpec } from "./provider.ts";
 import type { PromptOutcome } from "./runtime-api.ts";
 import type { InterceptRecord } from "./session.ts";
@@ -18,8 +19,10 @@ export interface LoopContext {
   provider: Provider;
   model: string;
   system: string;
-  reasoning?: "low" | "medium" | "high";
+  reasoning?: Effort;
   maxTokens?: number;
+  /** Stable for the conversation (providers key prompt caches on it). */
+  sessionId?: string;
   maxSteps: number;
   cwd: string;
   home: string;
@@ -121,7 +124,7 @@ function rewriters(result: InterceptResult): string[] {
 async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], signal: AbortSignal): Promise<{ message: AssistantMessage; held: boolean }> {
   const hold = ctx.host.hasInterceptor("assistant_message");
   const tools: ToolSpec[] = ctx.builtins.map((t) => ({ name: t.name, description: t.description, schema: t.schema }));
-  for (const t of extTools) tools.push({ name: t.name, description: t.description, schema: t.schema });
+  for (const t of extTools) tools.push(t.deferred ? { name: t.name, description: t.description, schema: t.schema, deferred: true } : { name: t.name, description: t.description, schema: t.schema });
   const request = {
     model: ctx.model,
     system: ctx.system,
@@ -129,6 +132,7 @@ async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], sign
     tools,
     ...(ctx.reasoning ? { reasoning: ctx.reasoning } : {}),
     ...(ctx.maxTokens ? { maxTokens: ctx.maxTokens } : {}),
+    ...(ctx.sessionId ? { sessionId: ctx.sessionId } : {}),
   };
   let final: AssistantMessage | null = null;
   for await (const ev of ctx.provider.stream(request, signal)) {
@@ -212,6 +216,7 @@ type CallOutput = {
   /** Why the call was blocked. */
   reason?: string;
   resultRewrittenBy?: string[];
+  activatedTools?: ToolDeclaration[];
 };
 
 function errorOutput(text: string): CallOutput {
@@ -228,6 +233,7 @@ function recordResult(ctx: LoopContext, call: ToolCallPart, out: CallOutput, sta
     ts: Date.now(),
   };
   if (out.extension) msg.extension = out.extension;
+  if (out.activatedTools?.length) msg.activatedTools = out.activatedTools;
   const intercept: InterceptRecord = {};
   if (out.args) intercept.args = out.args;
   if (out.rewrittenBy?.length) intercept.rewritten_by = out.rewrittenBy;
@@ -313,6 +319,8 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
   } else {
     const r = await ctx.host.callTool(call.name, args, { signal, onProgress: progress });
     out = { content: fromWireContent(r.content), isError: r.isError, extension: r.extension };
+    const activated = newlyActivated(ctx, r.activateTools, extTools);
+    if (activated.length) out.activatedTools = activated;
   }
 
   if (ctx.host.hasInterceptor("tool_result")) {
@@ -333,6 +341,16 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
     }
   }
   recordResult(ctx, call, { ...out, ...rewriteInfo, ...(owner && !out.extension ? { extension: owner } : {}) }, started);
+}
+
+/** The deferred tools an `activate_tools` list switched on just now, as the model will see them. */
+function newlyActivated(ctx: LoopContext, names: readonly string[], offered: readonly ActiveTool[]): ToolDeclaration[] {
+  if (names.length === 0) return [];
+  const out: ToolDeclaration[] = [];
+  for (const t of ctx.host.tools()) {
+    if (t.deferred && t.active && names.includes(t.name) && !offered.some((o) => o.name === t.name)) out.push({ name: t.name, description: t.description, schema: t.schema });
+  }
+  return out;
 }
 
 function safePreview(tool: Tool, args: JsonObject): string {

@@ -28,6 +28,9 @@ export type AssistantMessage = {
   usage: Usage;
   ts: number;
 };
+/** A tool as the model sees it. */
+export type ToolDeclaration = { name: string; description: string; schema: JsonObject };
+
 export type ToolResultMessage = {
   role: "toolResult";
   toolCallId: string;
@@ -36,6 +39,12 @@ export type ToolResultMessage = {
   isError: boolean;
   /** Name of the extension that produced the result, for attribution. */
   extension?: string;
+  /**
+   * Deferred tools this result activated (`activate_tools`), as declared at that moment. Kept with
+   * the result so providers that declare tools inside the conversation (Kimi K3) resend the same
+   * bytes at the same place on every later request.
+   */
+  activatedTools?: ToolDeclaration[];
   ts: number;
 };
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;

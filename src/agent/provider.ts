@@ -1,8 +1,12 @@
 // The narrow interface between the agent loop and a model provider client.
-import type { AssistantMessage, Message, Usage } from "./messages.ts";
-import type { JsonObject } from "../ext/protocol.ts";
+import type { AssistantMessage, Message, ToolDeclaration, Usage } from "./messages.ts";
+import type { ChoosableWire, Effort } from "./choices.ts";
 
-export type ToolSpec = { name: string; description: string; schema: JsonObject };
+/** `deferred`: an extension tool registered with `"deferred": true` (and since activated). */
+export type ToolSpec = ToolDeclaration & { deferred?: boolean };
+
+/** Prices for the whole request once its prompt (input, cache reads and writes) passes `above` tokens. */
+export type LongContextPrices = { above: number; input: number; output: number; cacheRead: number; cacheWrite: number };
 
 export type ModelInfo = {
   id: string;
@@ -15,8 +19,25 @@ export type ModelInfo = {
   priceInput: number; // USD per million tokens
   priceOutput: number;
   priceCacheRead: number;
+  /** Cache writes with the short TTL (Anthropic 5 min, OpenAI 30 min), which zot asks for. */
   priceCacheWrite: number;
-  source: "builtin" | "models.json";
+  /** Cache writes with the long TTL (Anthropic 1 h, OpenAI 12 h), when a reply reports them. */
+  priceCacheWriteLong?: number;
+  longContext?: LongContextPrices;
+  /** The `--reasoning` levels the model takes; absent: any level is sent as asked. */
+  efforts?: readonly Effort[];
+  /**
+   * How thinking is asked for on the Anthropic wire: `adaptive` (thinking the model schedules
+   * itself, with an effort level; always on for 5.x), `budget` (`budget_tokens`), or
+   * `budget+effort` (both). Absent: `budget`.
+   */
+  thinking?: "adaptive" | "budget" | "budget+effort";
+  /** The OpenAI wire the model needs (Responses for tools with reasoning on OpenAI's newest models). */
+  wire?: ChoosableWire;
+  /** Deferred tools go into the conversation in Kimi K3's dynamic-tool format. */
+  deferredTools?: "kimi-dynamic";
+  /** builtin: zot's catalog; live: listed by the provider's /v1/models; custom: models.json. */
+  source: "builtin" | "live" | "custom";
 };
 
 export type ProviderRequest = {
@@ -24,8 +45,10 @@ export type ProviderRequest = {
   system: string;
   messages: Message[];
   tools: ToolSpec[];
-  reasoning?: "low" | "medium" | "high";
+  reasoning?: Effort;
   maxTokens?: number;
+  /** Stable for one conversation; Kimi keys its prompt cache on it (`prompt_cache_key`). */
+  sessionId?: string;
 };
 
 /** Streamed while a response arrives; the final `done` carries the assembled message. */

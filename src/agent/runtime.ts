@@ -2,13 +2,16 @@
 // host. Modes (print, JSON, RPC, TUI) drive it through `AgentRuntime`; `createRuntime` in setup.ts
 // wires it from the command line.
 import type { ExtensionHost, InvokeResult, LoadReport, UiIntent } from "../ext/types.ts";
-import { costOf, findModel, isProviderName } from "./catalog.ts";
-import { resolveCredentials, rememberModel, type Env } from "./config.ts";
+import { basename } from "node:path";
+import { costOf, findModel, isProviderName, reasoningProblem } from "./catalog.ts";
+import { PROVIDERS, type ChoosableWire, type Effort } from "./choices.ts";
+import { PROVIDER_ENV_KEYS, resolveCredentials, rememberModel, type Env } from "./config.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
 import { runLoop, type Approval } from "./loop.ts";
 import { emptyUsage, type AssistantMessage, type ImagePart, type Message, type TextPart, type Usage } from "./messages.ts";
 import type { ModelInfo, Provider } from "./provider.ts";
 import { createProvider } from "./providers/index.ts";
+import { randomHex } from "./random.ts";
 import type { AgentRuntime, PromptOutcome } from "./runtime-api.ts";
 import { interceptOf, noteIntercept } from "./intercepts.ts";
 import { appendSession, createSession, noSession, openSession, summaryMessage, type InterceptRecord, type SessionWriter } from "./session.ts";
@@ -30,7 +33,9 @@ export type RuntimeConfig = {
   extensionTools: boolean;
   systemPrompt?: string;
   appendSystemPrompt: string[];
-  reasoning?: "low" | "medium" | "high";
+  reasoning?: Effort;
+  /** --wire: kept for the providers /model switches to. */
+  wire?: ChoosableWire;
   maxSteps: number;
   yolo: boolean;
   session: SessionWriter;
@@ -67,6 +72,8 @@ export class Runtime implements AgentRuntime {
   private approvedTools = new Set<string>();
   private unhookIntents: () => void;
   private closed: Promise<void> | null = null;
+  /** The conversation's id when no transcript names it (--no-session). */
+  private readonly ephemeralId = randomHex(16);
 
   constructor(cfg: RuntimeConfig) {
     this.cfg = cfg;
@@ -174,6 +181,7 @@ export class Runtime implements AgentRuntime {
           model: cfg.model,
           system: this.systemPrompt(),
           ...(cfg.reasoning ? { reasoning: cfg.reasoning } : {}),
+          sessionId: this.sessionId(),
           maxSteps: cfg.maxSteps,
           cwd: cfg.cwd,
           home: cfg.home,
@@ -191,6 +199,12 @@ export class Runtime implements AgentRuntime {
     } finally {
       this.controller = null;
     }
+  }
+
+  /** The transcript's name (`<timestamp>-<id>`), stable across resumes; Kimi's prompt cache key. */
+  private sessionId(): string {
+    const path = this.session.path;
+    return path ? basename(path, ".jsonl") : this.ephemeralId;
   }
 
   private systemPrompt(): string {
@@ -338,15 +352,23 @@ export class Runtime implements AgentRuntime {
 
   setModel(provider: string, model: string): { ok: true } | { ok: false; error: string } {
     if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before switching models" };
-    if (!isProviderName(provider)) return { ok: false, error: `unknown provider "${provider}" (anthropic, openai, kimi, ollama or mock)` };
+    if (!isProviderName(provider)) return { ok: false, error: `unknown provider "${provider}" (${PROVIDERS.join(", ")})` };
     if (model.trim() === "") return { ok: false, error: "the model id is empty" };
     const cfg = this.cfg;
+    const problem = cfg.reasoning ? reasoningProblem(findModel(cfg.catalog, provider, model), cfg.reasoning, provider, model) : undefined;
+    if (problem) return { ok: false, error: problem };
     if (provider !== cfg.providerName) {
       // --api-key and --base-url were given for the starting provider; a different one uses its own credentials.
       const { credential } = resolveCredentials({ provider, home: cfg.home, env: cfg.env });
-      if (!credential && provider !== "mock" && provider !== "ollama")
+      if (!credential && provider in PROVIDER_ENV_KEYS)
         return { ok: false, error: `no API key for ${provider}; set its environment variable or add the key to ${cfg.home}/auth.json` };
-      cfg.provider = createProvider({ provider, ...(credential ? { apiKey: credential.key } : {}), catalog: cfg.catalog, ...(cfg.mockScript ? { mockScript: cfg.mockScript } : {}) });
+      cfg.provider = createProvider({
+        provider,
+        ...(credential ? { apiKey: credential.key } : {}),
+        catalog: cfg.catalog,
+        ...(cfg.wire ? { wire: cfg.wire } : {}),
+        ...(cfg.mockScript ? { mockScript: cfg.mockScript } : {}),
+      });
       cfg.providerName = provider;
     }
     cfg.model = model;

@@ -2,12 +2,13 @@
 // line, appended and handed to the kernel as each record happens, so a crash (even kill -9) loses at
 // most the line being written. Loading tolerates exactly that: a cut last line is skipped with a
 // warning, and tool calls left without results get "aborted" results so providers accept the history.
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync, fstatSync } from "node:fs";
+import { ensurePrivateDir } from "../ext/home.ts";
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync, fstatSync } from "node:fs";
 import { randomHex } from "./random.ts";
 import { dirname, join, resolve } from "node:path";
 import { isObject, type Json, type JsonObject } from "../ext/protocol.ts";
 import { emptyUsage } from "./messages.ts";
-import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ThinkingPart, ToolCallPart, Usage, UserMessage } from "./messages.ts";
+import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ThinkingPart, ToolCallPart, ToolDeclaration, Usage, UserMessage } from "./messages.ts";
 import { decodeIntercept, noteIntercept } from "./intercepts.ts";
 import { redactSecrets } from "./redact.ts";
 
@@ -154,7 +155,7 @@ class FileWriter implements SessionWriter {
   }
 
   private open(): void {
-    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+    ensurePrivateDir(dirname(this.path));
     const fd = openSync(this.path, "a", 0o600);
     this.fd = fd;
     // A file cut mid-line (kill -9) must not swallow the next record into its broken last line.
@@ -377,6 +378,8 @@ function decodeMessage(v: Json | undefined): Message | string {
       if (typeof v.toolCallId !== "string" || typeof v.toolName !== "string") return "a tool result needs toolCallId and toolName";
       const m: Message = { role: "toolResult", toolCallId: v.toolCallId, toolName: v.toolName, content, isError: v.isError === true, ts };
       if (typeof v.extension === "string") m.extension = v.extension;
+      const activated = Array.isArray(v.activatedTools) ? v.activatedTools.filter(isDeclaration) : [];
+      if (activated.length > 0) m.activatedTools = activated;
       return m;
     }
     case "assistant": {
@@ -398,6 +401,10 @@ function decodeMessage(v: Json | undefined): Message | string {
     default:
       return `unknown message role ${JSON.stringify(v.role ?? null)}`;
   }
+}
+
+function isDeclaration(v: Json): v is ToolDeclaration & JsonObject {
+  return isObject(v) && typeof v.name === "string" && typeof v.description === "string" && isObject(v.schema);
 }
 
 function decodePart(p: Json): TextPart | ImagePart | ThinkingPart | ToolCallPart | string {

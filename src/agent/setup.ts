@@ -5,8 +5,10 @@ import { resolve } from "node:path";
 import { Host } from "../ext/host.ts";
 import { parseExtensionPolicy } from "../ext/policy.ts";
 import type { ExtensionHost } from "../ext/types.ts";
+import { skippedNotice, type TrustMode } from "../ext/trust.ts";
 import { ZOT_VERSION } from "../cli/version.ts";
-import { defaultModel, findModel, isProviderName, loadModels, unknownModelNotice, type ProviderName } from "./catalog.ts";
+import { defaultModel, findModel, isProviderName, loadModels, reasoningProblem, unknownModelNotice, type ProviderName } from "./catalog.ts";
+import type { ChoosableWire, Effort } from "./choices.ts";
 import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, readConfig, rememberModel, resolveCredentials, authPath, configPath, type Env } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
 import { redactSecrets } from "./redact.ts";
@@ -24,12 +26,15 @@ export type RuntimeOptions = {
   baseUrl?: string;
   systemPrompt?: string;
   appendSystemPrompt: string[];
-  reasoning?: "low" | "medium" | "high";
+  reasoning?: Effort;
+  wire?: ChoosableWire;
   maxSteps: number;
   noTools: boolean;
   tools?: string[];
   ext: string[];
   noExt: boolean;
+  /** How project extensions are gated by workspace trust (default "store"). */
+  trust?: TrustMode;
   noYolo: boolean;
   /** False in print, JSON and RPC modes: nobody can confirm tool calls there. */
   interactive: boolean;
@@ -94,7 +99,15 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     (loaded && loaded.provider === provider && loaded.model ? loaded.model : undefined) ??
     (config.values.provider === provider && config.values.model ? config.values.model : undefined) ??
     defaultModel(provider);
-  if (provider !== "mock" && !findModel(catalog.models, provider, model)) notices.push(unknownModelNotice(provider, model));
+  const info = findModel(catalog.models, provider, model);
+  if (provider !== "mock" && !info) notices.push(unknownModelNotice(provider, model));
+  const badReasoning = o.reasoning && provider !== "mock" ? reasoningProblem(info, o.reasoning, provider, model) : undefined;
+  if (badReasoning) return { ok: false, error: `${badReasoning}.`, usage: true };
+  if (o.wire) {
+    const { wireProblem } = await import("./providers/endpoints.ts");
+    const badWire = wireProblem(provider, o.wire);
+    if (badWire) return { ok: false, error: `${badWire}.`, usage: true };
+  }
   if (provider !== "mock" && (config.values.provider !== provider || config.values.model !== model)) {
     const r = rememberModel(o.home, provider, model);
     if (!r.ok) notices.push(r.error);
@@ -112,6 +125,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     cwd: o.cwd,
     home: o.home,
     policy: policy.policy,
+    ...(o.trust ? { trust: o.trust } : {}),
     info: { zotVersion: ZOT_VERSION, provider, model, cwd: o.cwd },
     ...(o.extTrace !== undefined ? { traceFile: resolve(o.extTrace) } : {}),
     mask: (text) => redactSecrets(text, secrets),
@@ -121,6 +135,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     provider,
     ...(creds.credential ? { apiKey: creds.credential.key } : {}),
     ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
+    ...(o.wire ? { wire: o.wire } : {}),
     ...(o.mockScript !== undefined ? { mockScript: o.mockScript } : {}),
     catalog: catalog.models,
   });
@@ -138,6 +153,10 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     const log = e.log && !e.message.includes(e.log) ? ` (log: ${e.log})` : "";
     notices.push(`Extension ${e.extension} did not load: ${e.message}${log}`);
   }
+
+  const skipped = report.extensions.flatMap((s) => (s.status === "untrusted" ? [{ name: s.name, why: s.untrusted ?? "untrusted" }] : []));
+  const skippedLine = skippedNotice(o.cwd, "extensions", skipped);
+  if (skippedLine) notices.push(skippedLine);
 
   if (o.noYolo && !o.interactive) notices.push("--no-yolo has no effect here: there is nobody to confirm tool calls in this mode, so tools run without asking.");
 
@@ -163,6 +182,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     ...(o.systemPrompt !== undefined ? { systemPrompt: o.systemPrompt } : {}),
     appendSystemPrompt: o.appendSystemPrompt,
     ...(o.reasoning ? { reasoning: o.reasoning } : {}),
+    ...(o.wire ? { wire: o.wire } : {}),
     maxSteps: o.maxSteps,
     yolo: !o.noYolo,
     session,

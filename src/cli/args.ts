@@ -1,12 +1,12 @@
 // argv → a typed run request. Flags follow the Go zot so users' scripts carry over; anything the
 // parser does not understand is an error (exit 2), never silently ignored.
 import { BUILTIN_TOOLS } from "../ext/protocol.ts";
+import { CHOOSABLE_WIRES, EFFORTS, isChoosableWire, isEffort, isProviderName, orList, PROVIDERS, type ChoosableWire, type Effort, type ProviderName } from "../agent/choices.ts";
 import { isSpace } from "./whitespace.ts";
 
 export type Mode = "interactive" | "print" | "json" | "rpc";
-export type Reasoning = "low" | "medium" | "high";
-const PROVIDER_NAMES = ["anthropic", "openai", "kimi", "ollama", "mock"] as const;
-export type ProviderChoice = (typeof PROVIDER_NAMES)[number];
+export type Reasoning = Effort;
+export type ProviderChoice = ProviderName;
 
 export type CliArgs = {
   mode: Mode;
@@ -17,6 +17,8 @@ export type CliArgs = {
   systemPrompt?: string;
   appendSystemPrompt: string[];
   reasoning?: Reasoning;
+  /** `--wire chat|responses`: the OpenAI wire, instead of the one the model's catalog entry names. */
+  wire?: ChoosableWire;
   continue: boolean;
   resume: boolean;
   session?: string;
@@ -28,6 +30,8 @@ export type CliArgs = {
   maxSteps: number;
   ext: string[];
   noExt: boolean;
+  /** `--trust`: trust the project (its extensions) for this run. */
+  trust: boolean;
   noYolo: boolean;
   listModels: boolean;
   help: boolean;
@@ -54,6 +58,7 @@ type ValueFlag =
   | "--system-prompt"
   | "--append-system-prompt"
   | "--reasoning"
+  | "--wire"
   | "--session"
   | "--cwd"
   | "--tools"
@@ -71,6 +76,7 @@ const VALUE_FLAGS: Record<string, ValueFlag> = {
   "--system-prompt": "--system-prompt",
   "--append-system-prompt": "--append-system-prompt",
   "--reasoning": "--reasoning",
+  "--wire": "--wire",
   "--session": "--session",
   "--cwd": "--cwd",
   "--tools": "--tools",
@@ -91,6 +97,7 @@ type SwitchFlag =
   | "--no-session"
   | "--no-tools"
   | "--no-ext"
+  | "--trust"
   | "--no-yolo"
   | "--list-models"
   | "--help"
@@ -110,6 +117,7 @@ const SWITCH_FLAGS: Record<string, SwitchFlag> = {
   "--no-session": "--no-session",
   "--no-tools": "--no-tools",
   "--no-ext": "--no-ext",
+  "--trust": "--trust",
   "--no-yolo": "--no-yolo",
   "--list-models": "--list-models",
   "-h": "--help",
@@ -133,6 +141,7 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
     maxSteps: DEFAULT_MAX_STEPS,
     ext: [],
     noExt: false,
+    trust: false,
     noYolo: false,
     listModels: false,
     help: false,
@@ -218,6 +227,9 @@ function applySwitch(args: CliArgs, flag: SwitchFlag, spelled: string, setMode: 
     case "--no-ext":
       args.noExt = true;
       return null;
+    case "--trust":
+      args.trust = true;
+      return null;
     case "--no-yolo":
       args.noYolo = true;
       return null;
@@ -243,15 +255,20 @@ function applyValue(
   switch (flag) {
     case "--provider": {
       const v = value.toLowerCase();
-      if (!(PROVIDER_NAMES as readonly string[]).includes(v))
-        return `${spelled} must be one of ${PROVIDER_NAMES.join(", ")} (got "${value}").`;
-      args.provider = v as ProviderChoice;
+      if (!isProviderName(v)) return `${spelled} must be one of ${PROVIDERS.join(", ")} (got "${value}").`;
+      args.provider = v;
       return null;
     }
     case "--reasoning": {
       const v = value.toLowerCase();
-      if (v !== "low" && v !== "medium" && v !== "high") return `${spelled} must be low, medium or high (got "${value}").`;
+      if (!isEffort(v)) return `${spelled} must be ${orList(EFFORTS)} (got "${value}").`;
       args.reasoning = v;
+      return null;
+    }
+    case "--wire": {
+      const v = value.toLowerCase();
+      if (!isChoosableWire(v)) return `${spelled} must be ${orList(CHOOSABLE_WIRES)} (got "${value}").`;
+      args.wire = v;
       return null;
     }
     case "--max-steps": {

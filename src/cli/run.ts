@@ -2,9 +2,11 @@
 // one-shot queries (--list-models, headless --resume), builds the runtime and hands it to a mode.
 import { fstatSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+import { projectRoot } from "../ext/discovery.ts";
 import { zotHome } from "../ext/home.ts";
 import { Host } from "../ext/host.ts";
 import { shutdownOnSignals } from "../ext/signals.ts";
+import { trustMode } from "../ext/trust.ts";
 import type { CliArgs } from "./args.ts";
 import { io } from "./output.ts";
 
@@ -106,6 +108,15 @@ export async function runAgent(args: CliArgs): Promise<number> {
     if (mode === "interactive") mode = "print";
   }
 
+  let trust = trustMode(args.trust, process.env);
+  // Only a terminal can be asked; headless modes skip untrusted project extensions with a warning.
+  if (mode === "interactive" && tty && !args.noExt && trust === "store" && isDirectory(projectRoot(cwd))) {
+    const { askTrust } = await import("../tui/trust-prompt.ts");
+    const answer = await askTrust(home, cwd);
+    if (answer === "quit") return 0;
+    if (answer === "skip") trust = "none";
+  }
+
   const host = new Host();
   // Installed before any extension starts, so a signal at any point still shuts them down.
   const unhook = shutdownOnSignals(host);
@@ -121,11 +132,13 @@ export async function runAgent(args: CliArgs): Promise<number> {
     ...(args.systemPrompt !== undefined ? { systemPrompt: args.systemPrompt } : {}),
     appendSystemPrompt: args.appendSystemPrompt,
     ...(args.reasoning ? { reasoning: args.reasoning } : {}),
+    ...(args.wire ? { wire: args.wire } : {}),
     maxSteps: args.maxSteps,
     noTools: args.noTools,
     ...(args.tools ? { tools: args.tools } : {}),
     ext: args.ext,
     noExt: args.noExt,
+    trust,
     noYolo: args.noYolo,
     interactive: mode === "interactive",
     continue: args.continue,

@@ -11,6 +11,7 @@ import { logs } from "./cli/logs.ts";
 import { remove } from "./cli/remove.ts";
 import { test } from "./cli/test.ts";
 import { toggle } from "./cli/toggle.ts";
+import { trust, untrust } from "./cli/trust.ts";
 
 export type { CliIo } from "./cli/context.ts";
 
@@ -35,6 +36,13 @@ const SUBS: Record<string, Sub> = {
   remove: { usage: "remove <name> [--yes]", about: "delete an installed extension (asks first unless --yes)", spec: { flags: ["--yes"], aliases: { "-y": "--yes" } }, positionals: [1, 1] },
   enable: { usage: "enable <name>", about: 'set "enabled": true in its manifest', spec: {}, positionals: [1, 1] },
   disable: { usage: "disable <name>", about: 'set "enabled": false in its manifest (keeps it installed)', spec: {}, positionals: [1, 1] },
+  trust: {
+    usage: "trust [DIR] | trust --list",
+    about: "trust DIR (default: the project) and its subfolders, so their project extensions run",
+    spec: { flags: ["--list"] },
+    positionals: [0, 1],
+  },
+  untrust: { usage: "untrust [DIR]", about: "take the trust of DIR (default: the project) back", spec: {}, positionals: [0, 1] },
   logs: { usage: "logs <name> [-f]", about: "print the extension's log; -f keeps following it", spec: { flags: ["--follow"], aliases: { "-f": "--follow" } }, positionals: [1, 1] },
   init: {
     usage: "init <name> [--lang ts|python|go|node|sh] [--sdk PATH]",
@@ -63,6 +71,7 @@ function extHelp(): string {
     "",
     "extensions are found in: --ext/-e paths (doctor), <cwd>/.zot/extensions/*/, $ZOT_HOME/extensions/*/",
     "(in that order; the first extension with a given name wins, later ones are shadowed).",
+    "project extensions run only in folders you trust (zot ext trust); elsewhere they are untrusted.",
     "",
     "zot ext test script lines (JSONL):",
     '  {"send": {"type":"tool_call","name":"echo","args":{"text":"hi"}}}      ids are filled in',
@@ -120,6 +129,10 @@ export async function runExtCli(argv: string[], io: CliIo = {}): Promise<number>
     case "enable":
     case "disable":
       return toggle(ctx, a, name === "enable");
+    case "trust":
+      return trust(ctx, a, flag("--list"));
+    case "untrust":
+      return untrust(ctx, a);
     case "logs":
       return logs(ctx, a, flag("--follow"));
     case "init":

@@ -1,12 +1,15 @@
 // Finds extension directories and decides, before anything is spawned, which ones run. Order:
 // every --ext path, then <cwd>/.zot/extensions, then $ZOT_HOME/extensions (directories sorted by
 // name in each root). The first manifest name (case-insensitive) wins; later copies are shadowed.
+// Project extensions take part only when workspace trust approves them (trust.ts): an untrusted one
+// runs nothing and shadows, disables or replaces nothing.
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { MANIFEST_NAME_PATTERN } from "./protocol.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
 import { applyPolicy } from "./policy.ts";
 import { findThemeFile, loadTheme } from "./themes.ts";
+import { realDir, reviewProject, type ExtensionPrint } from "./trust.ts";
 import type { DiscoveredExtension, DiscoveryInput, ExtensionSource } from "./types.ts";
 
 type Candidate = { dir: string; source: ExtensionSource };
@@ -22,35 +25,67 @@ export function globalRoot(home: string): string {
 export async function discover(input: DiscoveryInput): Promise<DiscoveredExtension[]> {
   const candidates: Candidate[] = input.extPaths.map((p) => ({ dir: flagDir(resolve(process.cwd(), p)), source: "flag" }));
   if (!input.noExt) {
-    candidates.push(...rootDirs(projectRoot(input.cwd), "project"));
+    // A project root that is the global root (cwd is the parent of $ZOT_HOME) holds global extensions.
+    const project = projectRoot(input.cwd);
+    if (realDir(project) !== realDir(globalRoot(input.home))) candidates.push(...rootDirs(project, "project"));
     candidates.push(...rootDirs(globalRoot(input.home), "global"));
   }
 
-  const out: DiscoveredExtension[] = [];
+  const entries: DiscoveredExtension[] = [];
   const seenDirs = new Set<string>();
-  const winners = new Map<string, string>();
   for (const c of candidates) {
-    // The same directory reached twice (an --ext path inside a root, or the project root being the
-    // global root) is one extension, not a shadowing pair.
+    // The same directory reached twice (an --ext path inside a root) is one extension, not a
+    // shadowing pair.
     const real = realOrSelf(c.dir);
     if (seenDirs.has(real)) continue;
     seenDirs.add(real);
-
-    const entry = inspect(c);
-    if (entry.status !== "invalid") {
-      const key = entry.name.toLowerCase();
-      const winner = winners.get(key);
-      if (winner !== undefined) {
-        entry.status = "shadowed";
-        entry.theme = null;
-        entry.shadowedBy = winner;
-      } else {
-        winners.set(key, entry.dir);
-      }
-    }
-    out.push(applyPolicy(entry, input.policy));
+    entries.push(inspect(c));
   }
-  return out;
+  gateProject(input, entries);
+
+  const winners = new Map<string, string>();
+  for (const entry of entries) {
+    if (entry.status === "invalid" || entry.status === "untrusted") continue;
+    const key = entry.name.toLowerCase();
+    const winner = winners.get(key);
+    if (winner !== undefined) {
+      entry.status = "shadowed";
+      entry.theme = null;
+      entry.shadowedBy = winner;
+    } else {
+      winners.set(key, entry.dir);
+    }
+  }
+  return entries.map((e) => applyPolicy(e, input.policy));
+}
+
+/** The project extensions whose manifests can be read: the set workspace trust approves or not. */
+export function projectPrints(entries: DiscoveredExtension[]): { entry: DiscoveredExtension; print: ExtensionPrint }[] {
+  return entries.flatMap((entry) =>
+    entry.source === "project" && entry.manifest ? [{ entry, print: { name: entry.name, exec: entry.manifest.exec, args: entry.manifest.args } }] : [],
+  );
+}
+
+/** Marks the project extensions workspace trust does not approve as `untrusted`, in place. */
+function gateProject(input: DiscoveryInput, entries: DiscoveredExtension[]): void {
+  const found = projectPrints(entries);
+  if (found.length === 0) return;
+  const gated = found.map((f) => f.entry);
+  const prints = found.map((f) => f.print);
+  const review = reviewProject(input.home, input.cwd, prints, input.trust ?? "store");
+  if (review.warning) gated[0].warnings.push(review.warning);
+  const why = new Map(review.unapproved.map((u) => [u.name.toLowerCase(), u.why]));
+  for (const e of gated) {
+    const reason = why.get(e.name.toLowerCase());
+    if (reason === undefined) continue;
+    e.status = "untrusted";
+    e.untrusted = reason;
+    e.theme = null;
+    e.error =
+      reason === "untrusted"
+        ? `not started: ${input.cwd} is not a trusted folder; run zot ext trust ${input.cwd} to let its extensions run.`
+        : `not started: it is ${reason === "new" ? "new" : "changed (exec or args)"} since ${review.trustedBy ?? input.cwd} was trusted; review it, then run zot ext trust ${input.cwd}.`;
+  }
 }
 
 /** `--ext path/to/extension.json` names the directory holding it. */

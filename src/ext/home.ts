@@ -22,8 +22,11 @@ export function zotHome(env: Env = process.env, platform: string = process.platf
   return join(homedir, ".local", "state", "zot");
 }
 
-/** Creates `path` (and its parents) if missing; returns it. */
-export function ensureDir(path: string): string {
-  mkdirSync(path, { recursive: true });
+/**
+ * Creates `path` (and any missing parents) private to the user (0700), whatever the umask: what
+ * zot keeps (sessions, history, logs, keys, extensions) is nobody else's to list or read.
+ */
+export function ensurePrivateDir(path: string): string {
+  mkdirSync(path, { recursive: true, mode: 0o700 });
   return path;
 }

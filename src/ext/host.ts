@@ -474,7 +474,7 @@ function errorResult(text: string, extension: string): ToolCallResult {
 
 async function ask(conn: Connection, payload: InterceptPayload, timeoutMs: number): Promise<AskResult> {
   const reply: Reply<EventInterceptResponseFrame> = await conn.request(
-    (id) => ({ type: "event_intercept", id, ...payload }) as EventInterceptFrame,
+    (id): EventInterceptFrame => ({ type: "event_intercept", id, ...payload }),
     "event_intercept_response",
     timeoutMs,
     { what: `the ${payload.event} interception` },

@@ -1,7 +1,8 @@
 // Per-extension log file: the extension's stderr plus `[zot] …` lines the host writes about it
 // (start, warnings, conflicts, exit), so `zot ext logs <name>` tells the whole story in one place.
-import { chmodSync, closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, fstatSync, openSync, readSync, renameSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { ensurePrivateDir } from "./home.ts";
 import { MANIFEST_NAME_PATTERN } from "./protocol.ts";
 import { unmasked } from "./mask.ts";
 import type { Mask } from "./mask.ts";
@@ -45,7 +46,7 @@ export class ExtensionLog {
   static open(home: string, name: string, mask: Mask = unmasked): { ok: true; log: ExtensionLog } | { ok: false; error: string } {
     const path = extensionLogPath(home, name);
     try {
-      mkdirSync(join(home, "logs"), { recursive: true, mode: 0o700 });
+      ensurePrivateDir(join(home, "logs"));
       rotateIfLarge(path);
       const fd = openSync(path, "a", 0o600);
       chmodSync(path, 0o600);
@@ -107,6 +108,7 @@ export function noteNotStarted(home: string, d: DiscoveredExtension, mask: Mask 
   let line: string;
   if (d.status === "shadowed") line = `not starting ${d.dir}: shadowed by ${d.shadowedBy ?? "an extension loaded earlier"} with the same name`;
   else if (d.status === "invalid") line = `not starting ${d.dir}: ${d.error ?? "invalid manifest"}`;
+  else if (d.status === "untrusted") line = `${d.dir}: ${d.error ?? "not started: its folder is not trusted"}`;
   else return;
   const opened = ExtensionLog.open(home, d.name, mask);
   if (!opened.ok) return;

@@ -26,13 +26,18 @@ export type ChildProcess = {
  * plus zot's variables — minus zot's own RPC credential, since whoever holds it can drive zot.
  */
 export function extensionEnv(base: Record<string, string | undefined>, at: { home: string; dir: string; cwd: string }): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
-  delete env.ZOTCORE_RPC_TOKEN;
+  const env = childEnv(base);
   env.ZOT_HOME = at.home;
   env.ZOT_EXTENSION_DIR = at.dir;
   env.ZOT_DATA_DIR = at.dir;
   env.ZOT_CWD = resolve(at.cwd);
+  return env;
+}
+
+/** The environment of any program zot starts: the user's, minus zot's RPC credential. */
+export function childEnv(base: Record<string, string | undefined>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) if (v !== undefined && k !== "ZOTCORE_RPC_TOKEN") env[k] = v;
   return env;
 }
 

@@ -47,25 +47,28 @@ export type InterceptSpec = {
 };
 export const DEFAULT_INTERCEPT_TIMEOUT_MS = 5000;
 
-export type PanelKeyName =
-  | "up"
-  | "down"
-  | "left"
-  | "right"
-  | "enter"
-  | "esc"
-  | "tab"
-  | "pageup"
-  | "pagedown"
-  | "home"
-  | "end"
-  | "backspace"
-  | "delete"
-  | "rune";
+export const PANEL_KEY_NAMES = [
+  "up",
+  "down",
+  "left",
+  "right",
+  "enter",
+  "esc",
+  "tab",
+  "pageup",
+  "pagedown",
+  "home",
+  "end",
+  "backspace",
+  "delete",
+  "rune",
+] as const;
+export type PanelKeyName = (typeof PANEL_KEY_NAMES)[number];
 
 export type PanelContent = { id: string; title: string; lines: string[]; footer: string };
 
-export type CommandAction = "prompt" | "insert" | "display" | "open_panel" | "noop";
+export const COMMAND_ACTIONS = ["prompt", "insert", "display", "open_panel", "noop"] as const;
+export type CommandAction = (typeof COMMAND_ACTIONS)[number];
 
 /** Host features beyond the spec, announced in `hello_ack.capabilities`. */
 export const HOST_CAPABILITIES = ["fail_closed_intercept", "tool_result_intercept", "tool_progress", "tool_cancel", "panel_resize"] as const;
@@ -385,9 +388,9 @@ export function decodeExtensionFrame(raw: unknown): Decoded<ExtensionFrame> | { 
       const id = str(o, "id", true);
       if (!id.ok) return fail(`command_response: ${id.error}`);
       const action = o.action ?? "noop";
-      if (action !== "prompt" && action !== "insert" && action !== "display" && action !== "open_panel" && action !== "noop")
+      if (typeof action !== "string" || !COMMAND_ACTIONS.includes(action as CommandAction))
         return fail(`command_response: unknown action ${JSON.stringify(action)} (expected prompt, insert, display, open_panel or noop)`);
-      const frame: CommandResponseFrame = { type, id: id.value!, action };
+      const frame: CommandResponseFrame = { type, id: id.value!, action: action as CommandAction };
       for (const key of ["prompt", "insert", "display", "error"] as const) {
         const v = str(o, key, false);
         if (!v.ok) return fail(`command_response: ${v.error}`);
@@ -461,24 +464,176 @@ export function decodePanel(v: Json): Decoded<PanelContent> {
   return ok({ id: id.value!, title: title.value ?? "", lines: lines.value, footer: footer.value ?? "" });
 }
 
-/** Decodes one frame sent by the host (used by the SDK and by `zot ext test`). */
-export function decodeHostFrame(raw: unknown): Decoded<HostFrame> {
-  if (!isObject(raw) || typeof raw.type !== "string") return fail(`frame must be a JSON object with a string "type"`);
-  switch (raw.type) {
-    case "hello_ack":
-    case "command_invoked":
-    case "tool_call":
-    case "event":
-    case "event_intercept":
-    case "panel_key":
-    case "panel_close":
-    case "panel_resize":
-    case "shutdown":
-    case "tool_cancel":
-      // The host is trusted to send well-formed frames; the SDK only needs the discriminant.
-      return ok(raw as unknown as HostFrame);
+function num(o: Fields, key: string, required: boolean): Decoded<number> {
+  const v = o[key];
+  if (v === undefined || v === null) return required ? fail(`missing required number field "${key}"`) : ok(0);
+  if (typeof v !== "number" || !Number.isFinite(v)) return fail(`field "${key}" must be a number, got ${kind(v)}`);
+  return ok(v);
+}
+
+/** The fields of a tool-call event (`event` and `event_intercept` share them). */
+function toolCallFields(o: Fields): Decoded<{ tool_id: string; tool_name: string; tool_args: Json }> {
+  const toolId = str(o, "tool_id", false);
+  if (!toolId.ok) return fail(toolId.error);
+  const toolName = str(o, "tool_name", false);
+  if (!toolName.ok) return fail(toolName.error);
+  // Go's encoder drops an empty map (`omitempty`): missing arguments are the empty object.
+  return ok({ tool_id: toolId.value ?? "", tool_name: toolName.value ?? "", tool_args: o.tool_args ?? {} });
+}
+
+function decodeEvent(o: Fields): Decoded<EventFrame> {
+  const event = o.event;
+  const type = "event";
+  switch (event) {
+    case "session_start":
+      return ok({ type, event });
+    case "turn_start": {
+      const step = num(o, "step", false);
+      return step.ok ? ok({ type, event, step: step.value }) : fail(step.error);
+    }
+    case "turn_end": {
+      const stop = str(o, "stop", false);
+      if (!stop.ok) return fail(stop.error);
+      const error = str(o, "error", false);
+      if (!error.ok) return fail(error.error);
+      return ok(error.value === undefined ? { type, event, stop: stop.value ?? "" } : { type, event, stop: stop.value ?? "", error: error.value });
+    }
+    case "tool_call": {
+      const fields = toolCallFields(o);
+      return fields.ok ? ok({ type, event, ...fields.value }) : fail(fields.error);
+    }
+    case "tool_confirmation_requested": {
+      const fields = toolCallFields(o);
+      if (!fields.ok) return fail(fields.error);
+      const preview = str(o, "tool_preview", false);
+      if (!preview.ok) return fail(preview.error);
+      return ok({ type, event, tool_id: fields.value.tool_id, tool_name: fields.value.tool_name, tool_preview: preview.value ?? "" });
+    }
+    case "assistant_message": {
+      const text = str(o, "text", false);
+      return text.ok ? ok({ type, event, text: text.value ?? "" }) : fail(text.error);
+    }
     default:
-      return fail(`unknown host frame type "${raw.type}"`);
+      return fail(`unknown event ${JSON.stringify(event ?? null)}`);
+  }
+}
+
+function decodeEventIntercept(o: Fields, id: string): Decoded<EventInterceptFrame> {
+  const event = o.event;
+  const type = "event_intercept";
+  switch (event) {
+    case "tool_call": {
+      const fields = toolCallFields(o);
+      return fields.ok ? ok({ type, id, event, ...fields.value }) : fail(fields.error);
+    }
+    case "turn_start": {
+      const step = num(o, "step", false);
+      return step.ok ? ok({ type, id, event, step: step.value }) : fail(step.error);
+    }
+    case "assistant_message": {
+      const text = str(o, "text", false);
+      return text.ok ? ok({ type, id, event, text: text.value ?? "" }) : fail(text.error);
+    }
+    case "tool_result": {
+      const fields = toolCallFields(o);
+      if (!fields.ok) return fail(fields.error);
+      const content = decodeContent(o.content);
+      if (!content.ok) return fail(content.error);
+      const isError = bool(o, "is_error");
+      if (!isError.ok) return fail(isError.error);
+      return ok({ type, id, event, ...fields.value, content: content.value, is_error: isError.value });
+    }
+    default:
+      return fail(`unknown intercept event ${JSON.stringify(event ?? null)}`);
+  }
+}
+
+/**
+ * Decodes one frame sent by the host (used by the SDK and by `zot ext test`). Fields an encoder
+ * may leave out when empty get their empty value; a field of the wrong type is an error.
+ */
+export function decodeHostFrame(raw: unknown): Decoded<HostFrame> | { ok: false; error: string; unknownType: string } {
+  if (!isObject(raw)) return fail(`frame must be a JSON object, got ${kind(raw)}`);
+  const type = raw.type;
+  if (typeof type !== "string") return fail(`frame has no string "type" field`);
+  const o = raw;
+  const id = str(o, "id", true);
+  const panelId = str(o, "panel_id", true);
+  switch (type) {
+    case "hello_ack": {
+      const version = num(o, "protocol_version", true);
+      if (!version.ok) return fail(`hello_ack: ${version.error}`);
+      const fields: Record<"zot_version" | "provider" | "model" | "cwd" | "extension_dir" | "data_dir", string> = {
+        zot_version: "",
+        provider: "",
+        model: "",
+        cwd: "",
+        extension_dir: "",
+        data_dir: "",
+      };
+      for (const key of Object.keys(fields) as (keyof typeof fields)[]) {
+        const v = str(o, key, false);
+        if (!v.ok) return fail(`hello_ack: ${v.error}`);
+        fields[key] = v.value ?? "";
+      }
+      // A host without a separate data directory keeps data in the extension's own directory.
+      if (o.data_dir === undefined || o.data_dir === null) fields.data_dir = fields.extension_dir;
+      const caps = strArray(o, "capabilities");
+      if (!caps.ok) return fail(`hello_ack: ${caps.error}`);
+      return ok({ type, protocol_version: version.value, ...fields, capabilities: caps.value });
+    }
+    case "command_invoked": {
+      if (!id.ok) return fail(`command_invoked: ${id.error}`);
+      const name = str(o, "name", true);
+      if (!name.ok) return fail(`command_invoked: ${name.error}`);
+      const args = str(o, "args", false);
+      if (!args.ok) return fail(`command_invoked: ${args.error}`);
+      return ok({ type, id: id.value!, name: name.value!, args: args.value ?? "" });
+    }
+    case "tool_call": {
+      if (!id.ok) return fail(`tool_call: ${id.error}`);
+      const name = str(o, "name", true);
+      if (!name.ok) return fail(`tool_call: ${name.error}`);
+      const args = o.args ?? {};
+      if (!isObject(args)) return fail(`tool_call: field "args" must be an object, got ${kind(args)}`);
+      return ok({ type, id: id.value!, name: name.value!, args });
+    }
+    case "event": {
+      const event = decodeEvent(o);
+      return event.ok ? event : fail(`event: ${event.error}`);
+    }
+    case "event_intercept": {
+      if (!id.ok) return fail(`event_intercept: ${id.error}`);
+      const frame = decodeEventIntercept(o, id.value!);
+      return frame.ok ? frame : fail(`event_intercept: ${frame.error}`);
+    }
+    case "panel_key": {
+      if (!panelId.ok) return fail(`panel_key: ${panelId.error}`);
+      const key = o.key;
+      if (typeof key !== "string" || !PANEL_KEY_NAMES.includes(key as PanelKeyName))
+        return fail(`panel_key: key must be one of ${PANEL_KEY_NAMES.join(", ")}, got ${JSON.stringify(key ?? null)}`);
+      const text = str(o, "text", false);
+      if (!text.ok) return fail(`panel_key: ${text.error}`);
+      const frame: PanelKeyFrame = { type, panel_id: panelId.value!, key: key as PanelKeyName };
+      if (text.value !== undefined) frame.text = text.value;
+      return ok(frame);
+    }
+    case "panel_close":
+      return panelId.ok ? ok({ type, panel_id: panelId.value! }) : fail(`panel_close: ${panelId.error}`);
+    case "panel_resize": {
+      if (!panelId.ok) return fail(`panel_resize: ${panelId.error}`);
+      const width = num(o, "width", true);
+      if (!width.ok) return fail(`panel_resize: ${width.error}`);
+      const height = num(o, "height", true);
+      if (!height.ok) return fail(`panel_resize: ${height.error}`);
+      return ok({ type, panel_id: panelId.value!, width: width.value, height: height.value });
+    }
+    case "shutdown":
+      return ok({ type });
+    case "tool_cancel":
+      return id.ok ? ok({ type, id: id.value! }) : fail(`tool_cancel: ${id.error}`);
+    default:
+      return { ok: false, error: `unknown frame type "${type}"`, unknownType: type };
   }
 }
 

@@ -43,6 +43,7 @@ export function extensionState(d: DiscoveredExtension, c: Connection | null, reg
     enforcement: enforcementOf(m?.permissions ?? null),
   };
   if (d.shadowedBy !== undefined) state.shadowedBy = d.shadowedBy;
+  if (d.untrusted !== undefined) state.untrusted = d.untrusted;
   return state;
 }
 

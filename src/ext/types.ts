@@ -6,15 +6,17 @@ import type { Enforcement } from "./sandbox/policy.ts";
 import type {
   CommandResponseFrame,
   ContentBlock,
+  EventFrame,
+  EventInterceptFrame,
   EventName,
   InterceptName,
   InterceptSpec,
-  Json,
   JsonObject,
   NotifyLevel,
   PanelContent,
   PanelKeyName,
 } from "./protocol.ts";
+import type { TrustMode, Unapproved } from "./trust.ts";
 
 export type ExtensionSource = "flag" | "project" | "global";
 
@@ -26,6 +28,8 @@ export type ExtensionStatus =
   | "disabled"
   | "shadowed"
   | "theme_only"
+  /** A project extension in a folder the user has not trusted (or changed since it was trusted). */
+  | "untrusted"
   /** Transient: spawned, registration not complete yet. */
   | "starting"
   /** Was ready, then exited or crashed at runtime. */
@@ -58,6 +62,8 @@ export type ExtensionState = {
   enforcement: Enforcement;
   /** For shadowed extensions: the directory of the winner. */
   shadowedBy?: string;
+  /** For untrusted project extensions: why they did not start. */
+  untrusted?: Unapproved["why"];
 };
 
 export type DiscoveryInput = {
@@ -71,6 +77,8 @@ export type DiscoveryInput = {
   home: string;
   /** The user's permission policy (config.json "extensions"); default: every extension may run. */
   policy?: ExtensionPolicy;
+  /** How project extensions are gated (trust.ts); default "store": only a trusted folder's run. */
+  trust?: TrustMode;
 };
 
 export type HostInfo = { zotVersion: string; provider: string; model: string; cwd: string };
@@ -97,12 +105,11 @@ export type ToolCallResult = {
   extension: string;
 };
 
-/** Payloads for `intercept`, by event. */
-export type InterceptPayload =
-  | { event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json }
-  | { event: "turn_start"; step: number }
-  | { event: "assistant_message"; text: string }
-  | { event: "tool_result"; tool_id: string; tool_name: string; tool_args: Json; content: ContentBlock[]; is_error: boolean };
+/** `Omit` applied to each member of a union, so the payloads stay discriminated by `event`. */
+type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Payloads for `intercept`, by event: the `event_intercept` frames without their envelope. */
+export type InterceptPayload = OmitEach<EventInterceptFrame, "type" | "id">;
 
 export type InterceptStep = {
   extension: string;
@@ -125,13 +132,8 @@ export type InterceptResult = {
   steps: InterceptStep[];
 };
 
-export type EmitPayload =
-  | { event: "session_start" }
-  | { event: "turn_start"; step: number }
-  | { event: "turn_end"; stop: string; error?: string }
-  | { event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json }
-  | { event: "tool_confirmation_requested"; tool_id: string; tool_name: string; tool_preview: string }
-  | { event: "assistant_message"; text: string };
+/** Payloads for `emit`: the `event` frames without their `type`. */
+export type EmitPayload = OmitEach<EventFrame, "type">;
 
 /** Typed UI intents from extensions. Modes subscribe; the host never knows which mode runs. */
 export type UiIntent =
@@ -230,11 +232,13 @@ export type DiscoveredExtension = {
   manifestPath: string;
   source: ExtensionSource;
   /** "spawn": valid, enabled, winner — the host starts it. */
-  status: "spawn" | "invalid" | "disabled" | "shadowed" | "theme_only";
+  status: "spawn" | "invalid" | "disabled" | "shadowed" | "theme_only" | "untrusted";
   error: string | null;
   manifest: Manifest | null;
   theme: Theme | null;
   shadowedBy?: string;
+  /** For untrusted project extensions: why (the folder is untrusted, or the extension is new or changed). */
+  untrusted?: Unapproved["why"];
   /** Non-fatal problems found while reading (e.g. unknown theme roles). */
   warnings: string[];
 };

@@ -1,8 +1,9 @@
 // Prompt history, persisted per project directory under $ZOT_HOME/history so up-arrow recall in one
 // project never surfaces prompts typed in another. One JSON value per line, appends only: a string,
 // or `{"text", "pastes"}` when the prompt held paste chips (the chips' contents come back with it).
-import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { ensurePrivateDir } from "../ext/home.ts";
 
 const MAX_ENTRIES = 500;
 
@@ -39,7 +40,7 @@ export class History {
     this.index = this.entries.length;
     if (!this.path) return;
     try {
-      mkdirSync(join(this.path, ".."), { recursive: true });
+      ensurePrivateDir(join(this.path, ".."));
       appendFileSync(this.path, JSON.stringify(pastes ? entry : text) + "\n", { mode: 0o600 });
     } catch {
       // History is a convenience; a read-only home must not break prompting.

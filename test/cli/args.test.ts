@@ -39,6 +39,11 @@ describe("parseArgv", () => {
     expect(a.appendSystemPrompt).toEqual(["x", "y"]);
   });
 
+  test("--trust trusts the project for one run and is off by default", () => {
+    expect(run(["--trust", "-p", "hi"]).trust).toBe(true);
+    expect(run(["-p", "hi"]).trust).toBe(false);
+  });
+
   test("accepts the Go zot's alternative spellings", () => {
     expect(run(["--no-extensions"]).noExt).toBe(true);
   });

@@ -3,9 +3,10 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { freshBinary } from "../../scripts/build-freshness.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
-export const ZOT = join(ROOT, "dist", "zot");
+export const ZOT = freshBinary(ROOT, join(ROOT, "dist", "zot"));
 export const FIXTURES = join(ROOT, "test", "fixtures", "agent");
 /** Fixture extensions written in TypeScript start with `#!/usr/bin/env bun`. */
 const PATH = `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH ?? ""}`;

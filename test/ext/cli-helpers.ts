@@ -4,6 +4,7 @@ import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { runExtCli, type CliIo } from "../../src/ext/cli.ts";
+import { trustDir } from "../../src/ext/trust.ts";
 
 const REPO = resolve(import.meta.dir, "../..");
 export const FIXTURES = join(import.meta.dir, "..", "fixtures");
@@ -25,11 +26,18 @@ export function tempDir(prefix = "zot-ext-"): string {
   return dir;
 }
 
-/** A private copy of the discovery fixtures: `<root>/project` (with .zot/extensions) and `<root>/home`. */
+/**
+ * A private copy of the discovery fixtures: `<root>/project` (with .zot/extensions) and `<root>/home`.
+ * The project is a trusted folder (its home's trust.json says so), as a user's own project is.
+ */
 export function discoveryCopy(): { root: string; project: string; home: string } {
   const root = tempDir();
   cpSync(DISCOVERY, root, { recursive: true, verbatimSymlinks: true });
-  return { root, project: join(root, "project"), home: join(root, "home") };
+  const project = join(root, "project");
+  const home = join(root, "home");
+  const trusted = trustDir(home, project);
+  if (!trusted.ok) throw new Error(trusted.error);
+  return { root, project, home };
 }
 
 export type CliRun = { code: number; out: string; err: string };

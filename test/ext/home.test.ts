@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ensureDir, zotHome } from "../../src/ext/home.ts";
+import { ensurePrivateDir, zotHome } from "../../src/ext/home.ts";
 import { tempDir, removeTempDirs } from "./cli-helpers.ts";
 
 afterEach(removeTempDirs);
@@ -42,12 +42,24 @@ describe("zotHome", () => {
   });
 });
 
-describe("ensureDir", () => {
+describe("ensurePrivateDir", () => {
   test("creates missing parents and is idempotent", () => {
     const base = tempDir();
     const deep = join(base, "a", "b", "logs");
-    expect(ensureDir(deep)).toBe(deep);
-    expect(ensureDir(deep)).toBe(deep);
+    expect(ensurePrivateDir(deep)).toBe(deep);
+    expect(ensurePrivateDir(deep)).toBe(deep);
     expect(statSync(deep).isDirectory()).toBe(true);
+  });
+
+  test("makes every directory it creates 0700 even under a permissive umask", () => {
+    const base = tempDir();
+    const old = process.umask(0o002);
+    try {
+      ensurePrivateDir(join(base, "a", "b"));
+    } finally {
+      process.umask(old);
+    }
+    expect(statSync(join(base, "a")).mode & 0o777).toBe(0o700);
+    expect(statSync(join(base, "a", "b")).mode & 0o777).toBe(0o700);
   });
 });

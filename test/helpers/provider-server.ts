@@ -1,10 +1,11 @@
 /**
- * A real local model-provider server for tests: `Bun.serve` on 127.0.0.1 (port 0) that speaks both
- * wire formats zot uses and answers from a queue of scripted replies.
+ * A real local model-provider server for tests: `Bun.serve` on 127.0.0.1 (port 0) that speaks the
+ * three wire formats zot uses (Anthropic Messages, OpenAI Chat Completions, OpenAI Responses) and
+ * answers from a queue of scripted replies.
  *
  *   const server = startProviderServer({ replies: [{ kind: "turn", text: "hi" }] });
  *   // Anthropic: --base-url server.url          (requests go to /v1/messages)
- *   // OpenAI-compatible: --base-url server.openaiBase   (requests go to /v1/chat/completions)
+ *   // OpenAI-compatible: --base-url server.openaiBase   (requests go to /v1/chat/completions or /v1/responses)
  *   ...
  *   expect(server.requests[0].body).toMatchObject({ model: "m" });
  *   await server.stop();
@@ -42,7 +43,7 @@ export type TurnReply = {
   kind: "turn";
   text?: string;
   thinking?: string;
-  /** Signature for the thinking block (Anthropic only); defaults to a fixed test value. */
+  /** Signature for the thinking block (Anthropic), or the encrypted reasoning (Responses); defaults to a fixed test value. */
   signature?: string;
   toolCalls?: ToolCallSpec[];
   /** Wire stop reason in zot's terms; defaults to tool_use with tool calls, else end_turn. */
@@ -138,7 +139,7 @@ function respond(reply: Reply, req: RecordedRequest, signal: AbortSignal): Respo
     }
     case "turn": {
       const model = typeof (req.body as { model?: unknown } | null)?.model === "string" ? (req.body as { model: string }).model : "test-model";
-      const events = req.path.endsWith("/chat/completions") ? openaiEvents(reply, model) : anthropicEvents(reply, model);
+      const events = req.path.endsWith("/chat/completions") ? openaiEvents(reply, model) : req.path.endsWith("/responses") ? responsesEvents(reply, model) : anthropicEvents(reply, model);
       return new Response(turnStream(events, reply, signal), { status: 200, headers: { "content-type": "text/event-stream; charset=utf-8" } });
     }
   }
@@ -280,6 +281,65 @@ function openaiEvents(reply: TurnReply, model: string): string[] {
   const usage = { prompt_tokens: (u.input ?? 10) + cached, completion_tokens: u.output ?? 5, total_tokens: (u.input ?? 10) + cached + (u.output ?? 5), prompt_tokens_details: { cached_tokens: cached } };
   out.push(`data: ${JSON.stringify({ id: "chatcmpl-test", object: "chat.completion.chunk", created: 0, model, choices: [], usage })}\n\n`);
   out.push("data: [DONE]\n\n");
+  return out;
+}
+
+/** A Responses API stream as documented: output items with their deltas, then response.completed (or .incomplete). */
+export function responsesEvents(reply: TurnReply, model: string): string[] {
+  let seq = 0;
+  const ev = (type: string, data: JsonObj) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data, sequence_number: seq++ })}\n\n`;
+  const u = reply.usage ?? {};
+  const base = { id: "resp_test", object: "response", created_at: 0, model, store: false };
+  const out = [ev("response.created", { response: { ...base, status: "in_progress", output: [] } }), ev("response.in_progress", { response: { ...base, status: "in_progress", output: [] } })];
+  const items: JsonObj[] = [];
+  let index = 0;
+  if (reply.thinking !== undefined) {
+    const id = "rs_test";
+    out.push(ev("response.output_item.added", { output_index: index, item: { id, type: "reasoning", summary: [] } }));
+    out.push(ev("response.reasoning_summary_part.added", { item_id: id, output_index: index, summary_index: 0, part: { type: "summary_text", text: "" } }));
+    for (const p of split(reply.thinking)) out.push(ev("response.reasoning_summary_text.delta", { item_id: id, output_index: index, summary_index: 0, delta: p }));
+    out.push(ev("response.reasoning_summary_text.done", { item_id: id, output_index: index, summary_index: 0, text: reply.thinking }));
+    const item = { id, type: "reasoning", summary: [{ type: "summary_text", text: reply.thinking }], encrypted_content: reply.signature ?? "enc-test-0123456789" };
+    out.push(ev("response.output_item.done", { output_index: index, item }));
+    items.push(item);
+    index++;
+  }
+  if (reply.text !== undefined) {
+    const id = "msg_test";
+    out.push(ev("response.output_item.added", { output_index: index, item: { id, type: "message", status: "in_progress", role: "assistant", content: [] } }));
+    out.push(ev("response.content_part.added", { item_id: id, output_index: index, content_index: 0, part: { type: "output_text", text: "", annotations: [] } }));
+    for (const p of split(reply.text)) out.push(ev("response.output_text.delta", { item_id: id, output_index: index, content_index: 0, delta: p, logprobs: [] }));
+    out.push(ev("response.output_text.done", { item_id: id, output_index: index, content_index: 0, text: reply.text, logprobs: [] }));
+    const item = { id, type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: reply.text, annotations: [] }] };
+    out.push(ev("response.content_part.done", { item_id: id, output_index: index, content_index: 0, part: item.content[0] }));
+    out.push(ev("response.output_item.done", { output_index: index, item }));
+    items.push(item);
+    index++;
+  }
+  for (const [i, c] of (reply.toolCalls ?? []).entries()) {
+    const id = `fc_test_${i + 1}`;
+    const callId = c.id ?? `call_test_${i + 1}`;
+    out.push(ev("response.output_item.added", { output_index: index, item: { id, type: "function_call", status: "in_progress", arguments: "", call_id: callId, name: c.name } }));
+    for (const p of split(argsText(c))) out.push(ev("response.function_call_arguments.delta", { item_id: id, output_index: index, delta: p }));
+    out.push(ev("response.function_call_arguments.done", { item_id: id, output_index: index, arguments: argsText(c) }));
+    const item = { id, type: "function_call", status: "completed", arguments: argsText(c), call_id: callId, name: c.name };
+    out.push(ev("response.output_item.done", { output_index: index, item }));
+    items.push(item);
+    index++;
+  }
+  const cached = u.cacheRead ?? 0;
+  const usage = {
+    input_tokens: (u.input ?? 10) + cached,
+    input_tokens_details: { cached_tokens: cached },
+    output_tokens: u.output ?? 5,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: (u.input ?? 10) + cached + (u.output ?? 5),
+  };
+  if (stopOf(reply) === "max_tokens") {
+    out.push(ev("response.incomplete", { response: { ...base, status: "incomplete", incomplete_details: { reason: "max_output_tokens" }, output: items, usage } }));
+  } else {
+    out.push(ev("response.completed", { response: { ...base, status: "completed", output: items, usage } }));
+  }
   return out;
 }
 

@@ -193,6 +193,22 @@ for (const [runtime, setup] of Object.entries(runtimes)) {
       for (const s of ["stray before run", "dropped a notify frame sent before run()", "stray console.log", "stray console.info", "stray console.debug", "stray stdout write"]) expect(host.stderr).toContain(s);
     });
 
+    test("a malformed request is answered once with an error naming the bad field, so the host never waits for its deadline", async () => {
+      const host = start();
+      await host.handshake();
+      host.send({ type: "command_invoked", id: "m1", name: 7, args: "" });
+      host.send({ type: "tool_call", id: "m2", name: "add", args: [1, 2] });
+      host.send({ type: "event_intercept", id: "m3", event: "not_an_event" });
+      const command = await host.reply("m1");
+      expect(command).toEqual({ type: "command_response", id: "m1", action: "noop", error: 'sink could not read the request: command_invoked: field "name" must be a string, got number' });
+      const tool = await host.reply("m2");
+      expect(tool).toMatchObject({ type: "tool_result", id: "m2", is_error: true, content: [{ type: "text", text: 'sink could not read the request: tool_call: field "args" must be an object, got array' }] });
+      expect(await host.reply("m3")).toEqual({ type: "event_intercept_response", id: "m3", block: false, reason: "" });
+      host.send({ type: "shutdown" });
+      await host.done;
+      expect(host.stderr).toContain('ignored an invalid frame from the host: event_intercept: unknown intercept event "not_an_event"');
+    });
+
     test("shutdown waits for in-flight replies, then acks and exits 0", async () => {
       const host = start();
       await host.handshake();

@@ -1,14 +1,17 @@
 // The Extension class: collects registrations, performs the handshake, dispatches host frames to
 // handlers (each request concurrently, each answered exactly once), and exits on shutdown or EOF.
 import {
+  COMMAND_ACTIONS,
   DEFAULT_INTERCEPT_TIMEOUT_MS,
+  decodeHostFrame,
+  isObject,
+  type CommandAction,
   type CommandResponseFrame,
   type EventInterceptFrame,
   type EventInterceptResponseFrame,
   type EventFrame,
   type EventName,
   type HelloAckFrame,
-  type HostFrame,
   type InterceptName,
   type JsonObject,
   type NotifyLevel,
@@ -209,17 +212,19 @@ export class Extension {
       console.error(`[${this.name}] ignored a line from the host that is not JSON: ${line.slice(0, 200)}`);
       return;
     }
-    const frame = raw as HostFrame;
-    if (typeof frame !== "object" || frame === null) return;
+    const decoded = decodeHostFrame(raw);
+    // Unknown frames are ignored so newer hosts can add frames without breaking older extensions.
+    if (!decoded.ok) return "unknownType" in decoded ? undefined : this.refuse(raw, decoded.error);
+    const frame = decoded.value;
     switch (frame.type) {
       case "hello_ack":
         void this.handshake(frame);
         return;
       case "command_invoked":
-        this.track(this.runCommand(frame.id, frame.name, frame.args ?? ""));
+        this.track(this.runCommand(frame.id, frame.name, frame.args));
         return;
       case "tool_call":
-        this.track(this.runTool(frame.id, frame.name, frame.args ?? {}));
+        this.track(this.runTool(frame.id, frame.name, frame.args));
         return;
       case "tool_cancel":
         this.running.get(frame.id)?.abort(new Error("cancelled by the host"));
@@ -242,22 +247,33 @@ export class Extension {
       case "shutdown":
         void this.exit(true);
         return;
-      default:
-        // Unknown frames are ignored so newer hosts can add frames without breaking older extensions.
-        return;
     }
+  }
+
+  /**
+   * A malformed frame is logged; when it was a request (it carries an id), it still gets exactly one
+   * answer, so the host is not left waiting for its deadline.
+   */
+  private refuse(raw: unknown, error: string): void {
+    console.error(`[${this.name}] ignored an invalid frame from the host: ${error}`);
+    if (!isObject(raw) || typeof raw.id !== "string") return;
+    const id = raw.id;
+    const why = `${this.name} could not read the request: ${error}`;
+    if (raw.type === "command_invoked") this.send({ type: "command_response", id, action: "noop", error: why });
+    else if (raw.type === "tool_call") this.send({ type: "tool_result", id, content: [{ type: "text", text: why }], is_error: true, activate_tools: [] });
+    else if (raw.type === "event_intercept") this.send({ type: "event_intercept_response", id, block: false, reason: "" });
   }
 
   private async handshake(ack: HelloAckFrame): Promise<void> {
     const host: HostInfo = {
       protocolVersion: ack.protocol_version,
-      zotVersion: ack.zot_version ?? "",
-      provider: ack.provider ?? "",
-      model: ack.model ?? "",
-      cwd: ack.cwd ?? "",
-      extensionDir: ack.extension_dir ?? "",
-      dataDir: ack.data_dir ?? ack.extension_dir ?? "",
-      capabilities: Array.isArray(ack.capabilities) ? ack.capabilities : [],
+      zotVersion: ack.zot_version,
+      provider: ack.provider,
+      model: ack.model,
+      cwd: ack.cwd,
+      extensionDir: ack.extension_dir,
+      dataDir: ack.data_dir,
+      capabilities: ack.capabilities,
     };
     this.host = host;
     for (const handler of this.helloHandlers) {
@@ -414,10 +430,8 @@ export class Extension {
   }
 }
 
-const ACTIONS: readonly string[] = ["prompt", "insert", "display", "open_panel", "noop"];
-
 function isResponse(v: unknown): v is CommandResponse {
-  return typeof v === "object" && v !== null && ACTIONS.includes((v as { action?: unknown }).action as string);
+  return typeof v === "object" && v !== null && COMMAND_ACTIONS.includes((v as { action?: unknown }).action as CommandAction);
 }
 
 function eventPayload(frame: EventFrame): EventPayloads[EventName] {

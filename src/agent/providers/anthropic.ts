@@ -1,31 +1,40 @@
-// Anthropic Messages API client: POST <base>/v1/messages with `stream: true`.
+// Anthropic Messages API client: POST <base>/v1/messages with `stream: true`. Also the wire of
+// Kimi Code, whose recommended route is Anthropic-compatible.
 import type { ImagePart, Json, JsonObject, Message, TextPart, ToolCallPart, Usage } from "../messages.ts";
 import { emptyUsage } from "../messages.ts";
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest } from "../provider.ts";
-import { findModel } from "../catalog.ts";
+import type { Effort } from "../choices.ts";
+import { findModel, type CostDetail } from "../catalog.ts";
 import { finishMessage, parseToolArgs, type Outcome } from "./assemble.ts";
+import { ENDPOINTS, isOfficialBase, keyHint } from "./endpoints.ts";
 import { runHttpStream, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { num, parseObject, rec, str, type Rec } from "./json.ts";
 import type { SseEvent } from "./sse.ts";
 
-export const ANTHROPIC_BASE = "https://api.anthropic.com";
+export { ANTHROPIC_BASE } from "./endpoints.ts";
 export const ANTHROPIC_VERSION = "2023-06-01";
 
-/** Thinking token budgets for --reasoning. */
-const THINKING_BUDGET = { low: 2048, medium: 8192, high: 16384 } as const;
+/** `budget_tokens` for --reasoning on models whose thinking is still budgeted. */
+const THINKING_BUDGET: Record<Effort, number> = { low: 2048, medium: 8192, high: 16384, xhigh: 32768, max: 65536 };
 
 const EPHEMERAL: JsonObject = { type: "ephemeral" };
 
+export type AnthropicWireProvider = "anthropic" | "kimi-code";
+
 export class AnthropicProvider implements Provider {
-  readonly name = "anthropic";
-  constructor(private readonly opts: ClientOptions) {}
+  constructor(
+    readonly name: AnthropicWireProvider,
+    private readonly opts: ClientOptions,
+  ) {}
 
   async *stream(req: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
-    const info = findModel(this.opts.catalog, "anthropic", req.model);
-    const base = trimBase(this.opts.baseUrl ?? info?.baseUrl ?? ANTHROPIC_BASE);
+    const provider = this.name;
+    const info = findModel(this.opts.catalog, provider, req.model);
+    const base = trimBase(this.opts.baseUrl ?? info?.baseUrl ?? ENDPOINTS[provider].anthropic ?? "");
     const key = this.opts.apiKey ?? "";
-    if (key === "" && base === ANTHROPIC_BASE) {
-      const message = finishMessage([], { kind: "error", error: "no API key for anthropic; set ANTHROPIC_API_KEY or pass --api-key" }, { provider: "anthropic", model: req.model, usage: emptyUsage(), info });
+    const hint = keyHint(provider);
+    if (key === "" && isOfficialBase(provider, base)) {
+      const message = finishMessage([], { kind: "error", error: `no API key for ${provider}; set ${hint} or pass --api-key` }, { provider, model: req.model, usage: emptyUsage(), info });
       yield { type: "done", message };
       return;
     }
@@ -37,9 +46,9 @@ export class AnthropicProvider implements Provider {
     if (key !== "") headers["x-api-key"] = key;
     yield* runHttpStream({
       url: `${base}/v1/messages`,
-      init: { method: "POST", headers, body: JSON.stringify(anthropicBody(req, info)) },
-      ctx: { provider: "anthropic", keyHint: "ANTHROPIC_API_KEY", secrets: key ? [key] : [], signal, policy: this.opts.retry },
-      assembler: new AnthropicAssembler(),
+      init: { method: "POST", headers, body: JSON.stringify(anthropicBody(provider, req, info)) },
+      ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: this.opts.retry },
+      assembler: new AnthropicAssembler(provider),
       model: req.model,
       info,
       endMarker: "message_stop",
@@ -47,12 +56,11 @@ export class AnthropicProvider implements Provider {
   }
 }
 
-/** The request body. Exported for tests and for anyone debugging what zot sends. */
-function anthropicBody(req: ProviderRequest, info: ModelInfo | undefined): JsonObject {
-  let maxTokens = req.maxTokens ?? info?.maxTokens ?? 8192;
+function anthropicBody(provider: string, req: ProviderRequest, info: ModelInfo | undefined): JsonObject {
+  const maxTokens = req.maxTokens ?? info?.maxTokens ?? 8192;
   const body: JsonObject = { model: req.model, max_tokens: maxTokens, stream: true };
   if (req.system.trim() !== "") body.system = [{ type: "text", text: req.system, cache_control: EPHEMERAL }];
-  body.messages = anthropicMessages(req.messages);
+  body.messages = anthropicMessages(req.messages, provider, req.model);
   if (req.tools.length > 0) {
     body.tools = req.tools.map((t, i): JsonObject => {
       const tool: JsonObject = { name: t.name, description: t.description, input_schema: t.schema };
@@ -60,13 +68,21 @@ function anthropicBody(req: ProviderRequest, info: ModelInfo | undefined): JsonO
       return tool;
     });
   }
-  if (req.reasoning && info?.reasoning !== false) {
-    const budget = Math.min(THINKING_BUDGET[req.reasoning], Math.max(1024, maxTokens - 1024));
-    if (maxTokens <= budget) maxTokens = budget + 1024;
-    body.max_tokens = maxTokens;
-    body.thinking = { type: "enabled", budget_tokens: budget };
-  }
+  if (req.reasoning && info?.reasoning !== false) Object.assign(body, thinkingFields(req.reasoning, info?.thinking ?? "budget", maxTokens));
   return body;
+}
+
+/**
+ * --reasoning on the Anthropic wire. Adaptive models (the 5.x family, Opus 4.6 and later, Sonnet
+ * 4.6) take an effort level and schedule their own thinking, which on 5.x is always on and so is
+ * never switched off; older models take a token budget, kept below `max_tokens` (raised if needed).
+ */
+function thinkingFields(level: Effort, kind: NonNullable<ModelInfo["thinking"]>, maxTokens: number): JsonObject {
+  if (kind === "adaptive") return { thinking: { type: "adaptive" }, output_config: { effort: level } };
+  const budget = Math.min(THINKING_BUDGET[level], Math.max(1024, maxTokens - 1024));
+  const fields: JsonObject = { max_tokens: Math.max(maxTokens, budget + 1024), thinking: { type: "enabled", budget_tokens: budget } };
+  if (kind === "budget+effort") fields.output_config = { effort: level };
+  return fields;
 }
 
 type WireMessage = { role: "user" | "assistant"; content: JsonObject[] };
@@ -75,9 +91,10 @@ type WireMessage = { role: "user" | "assistant"; content: JsonObject[] };
  * Conversation → wire messages. Tool results become `tool_result` blocks in a user message;
  * consecutive same-role messages are merged (the API wants strict alternation); empty text and
  * empty messages are dropped; the last two user messages get cache breakpoints, which with the
- * system prompt and the tools makes the API's maximum of four.
+ * system prompt and the tools makes the API's maximum of four. Thinking goes back byte-exact, and
+ * only to the model that produced it: after a model switch it is dropped from what is sent.
  */
-function anthropicMessages(messages: readonly Message[]): Json[] {
+function anthropicMessages(messages: readonly Message[], provider: string, model: string): Json[] {
   const out: WireMessage[] = [];
   const push = (role: WireMessage["role"], blocks: JsonObject[]) => {
     if (blocks.length === 0) return;
@@ -100,9 +117,9 @@ function anthropicMessages(messages: readonly Message[]): Json[] {
         if (p.type === "text") {
           if (p.text !== "") blocks.push({ type: "text", text: p.text });
         } else if (p.type === "thinking") {
-          // Signatures only verify on Anthropic; thinking from elsewhere (or cut off before its
-          // signature arrived) cannot be sent back.
-          if (m.provider !== "anthropic") continue;
+          // A signature verifies only for the model (and account) that produced it; thinking from
+          // another model, or cut off before its signature arrived, is left out.
+          if (m.provider !== provider || m.model !== model) continue;
           if (p.redacted) blocks.push({ type: "redacted_thinking", data: p.redacted });
           else if (p.signature) blocks.push({ type: "thinking", thinking: p.thinking, signature: p.signature });
         } else {
@@ -146,18 +163,21 @@ type Block =
 class AnthropicAssembler implements Assembler {
   outcome: Outcome | undefined;
   readonly usage: Usage = emptyUsage();
+  readonly costDetail: CostDetail = {};
   private readonly blocks = new Map<number, Block>();
   private stopReason: string | undefined;
+
+  constructor(private readonly provider: string) {}
 
   handle(ev: SseEvent): ProviderEvent[] {
     const data = parseObject(ev.data);
     if (!data) {
-      this.outcome = { kind: "error", error: `anthropic sent an event that is not a JSON object (event "${ev.event}"); try again` };
+      this.outcome = { kind: "error", error: `${this.provider} sent an event that is not a JSON object (event "${ev.event}"); try again` };
       return [];
     }
     const type = str(data.type) ?? ev.event;
     if (type === "error" || ev.event === "error" || data.error !== undefined) {
-      this.outcome = { kind: "error", error: streamError(data) };
+      this.outcome = { kind: "error", error: streamError(this.provider, data) };
       return [];
     }
     switch (type) {
@@ -182,7 +202,7 @@ class AnthropicAssembler implements Assembler {
         return [];
       case "message_stop":
         this.outcome = this.complete();
-        return [];
+        return this.stopReason === "refusal" ? this.refusal() : [];
       default:
         return []; // ping and event types newer than this client
     }
@@ -272,6 +292,17 @@ class AnthropicAssembler implements Assembler {
     }
   }
 
+  /**
+   * A refusal is an answer, not a failure: the reply ends normally and says so in its text, after
+   * whatever the model wrote before it stopped.
+   */
+  private refusal(): ProviderEvent[] {
+    const before = [...this.blocks.values()].some((b) => b.kind === "text" && b.text !== "");
+    const text = `${before ? "\n\n" : ""}[The model declined to continue (stop reason: refusal). Rephrase the request or try another model.]`;
+    this.blocks.set(Number.MAX_SAFE_INTEGER, { kind: "text", text });
+    return [{ type: "text_delta", text }];
+  }
+
   private readUsage(u: Rec | undefined): void {
     if (!u) return;
     const set = (v: unknown, apply: (n: number) => void) => {
@@ -282,6 +313,7 @@ class AnthropicAssembler implements Assembler {
     set(u.output_tokens, (n) => (this.usage.output = n));
     set(u.cache_read_input_tokens, (n) => (this.usage.cacheRead = n));
     set(u.cache_creation_input_tokens, (n) => (this.usage.cacheWrite = n));
+    set(rec(u.cache_creation)?.ephemeral_1h_input_tokens, (n) => (this.costDetail.cacheWriteLong = n));
   }
 
   private complete(): Outcome {
@@ -291,20 +323,18 @@ class AnthropicAssembler implements Assembler {
       case "max_tokens":
       case "model_context_window_exceeded":
         return { kind: "complete", stop: "max_tokens" };
-      case "refusal":
-        return { kind: "error", error: "anthropic stopped the reply for safety reasons (stop reason: refusal)" };
       default:
         return { kind: "complete", stop: "end_turn" };
     }
   }
 }
 
-function streamError(data: Rec): string {
+function streamError(provider: string, data: Rec): string {
   const err = rec(data.error);
   const message = str(err?.message) ?? str(data.error) ?? "unknown error";
   const type = str(err?.type);
   const hint = type === "overloaded_error" ? "; try again later" : "";
-  return `anthropic reported an error mid-stream: ${message}${type ? ` (${type})` : ""}${hint}`;
+  return `${provider} reported an error mid-stream: ${message}${type ? ` (${type})` : ""}${hint}`;
 }
 
 /** Trailing slashes and a trailing `/v1` go; by hand, since running a regex costs start-up memory. */

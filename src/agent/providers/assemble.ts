@@ -2,7 +2,7 @@
 // kept in one place so the wire formats cannot drift apart on them.
 import type { AssistantMessage, JsonObject, StopReason, TextPart, ThinkingPart, ToolCallPart, Usage } from "../messages.ts";
 import type { ModelInfo } from "../provider.ts";
-import { costOf } from "../catalog.ts";
+import { costOf, type CostDetail } from "../catalog.ts";
 
 /** Accumulated tool input → arguments. Empty input means no arguments; invalid JSON is never executed. */
 export function parseToolArgs(name: string, text: string): { args: JsonObject; invalidArgs?: string } {
@@ -34,9 +34,9 @@ export type Outcome = { kind: "complete"; stop: StopReason } | { kind: "error"; 
 export function finishMessage(
   content: (TextPart | ThinkingPart | ToolCallPart)[],
   outcome: Outcome,
-  meta: { provider: string; model: string; usage: Usage; info: ModelInfo | undefined },
+  meta: { provider: string; model: string; usage: Usage; info: ModelInfo | undefined; detail?: CostDetail },
 ): AssistantMessage {
-  const usage: Usage = { ...meta.usage, cost: costOf(meta.usage, meta.info) };
+  const usage: Usage = { ...meta.usage, cost: costOf(meta.usage, meta.info, meta.detail) };
   const kept = content.filter((p) => !(p.type === "text" && p.text === "") && !(p.type === "thinking" && p.thinking === "" && !p.signature && !p.redacted));
   const base = { role: "assistant" as const, provider: meta.provider, model: meta.model, usage, ts: Date.now() };
   if (outcome.kind === "error") return { ...base, content: kept.filter((p) => p.type !== "toolCall"), stop: "error", error: outcome.error };

@@ -3,6 +3,7 @@
 // format supplies an Assembler that understands its events.
 import type { ProviderEvent, ModelInfo } from "../provider.ts";
 import type { TextPart, ThinkingPart, ToolCallPart, Usage } from "../messages.ts";
+import type { CostDetail } from "../catalog.ts";
 import { finishMessage, type Outcome } from "./assemble.ts";
 import { describeError, errorMessage, send, type RetryPolicy, type SendContext } from "./retry.ts";
 import { parseSse, type SseEvent } from "./sse.ts";
@@ -20,6 +21,8 @@ export interface Assembler {
   close(): ProviderEvent[];
   content(): (TextPart | ThinkingPart | ToolCallPart)[];
   readonly usage: Usage;
+  /** What the usage cannot carry but the cost depends on (long-TTL cache writes). */
+  readonly costDetail?: CostDetail;
 }
 
 export type HttpCall = {
@@ -39,7 +42,7 @@ export async function* runHttpStream(call: HttpCall): AsyncGenerator<ProviderEve
   const finish = (outcome: Outcome): ProviderEvent[] => {
     // Whatever the provider echoed into an error (its own message included) must not carry the key.
     const safe: Outcome = outcome.kind === "error" ? { kind: "error", error: redactSecrets(outcome.error, ctx.secrets) } : outcome;
-    const message = finishMessage(asm.content(), safe, { provider, model: call.model, usage: asm.usage, info: call.info });
+    const message = finishMessage(asm.content(), safe, { provider, model: call.model, usage: asm.usage, info: call.info, detail: asm.costDetail });
     return [{ type: "usage", usage: message.usage }, { type: "done", message }];
   };
   const sent = await send(call.url, call.init, ctx);

@@ -1,37 +1,61 @@
-// One entry point for the runtime: a provider name and credentials in, a Provider out.
-import type { ModelInfo, Provider } from "../provider.ts";
-import { builtinModels, type ProviderName } from "../catalog.ts";
+// One entry point for the runtime: a provider name and credentials in, a Provider out. HTTP
+// providers pick the wire per request, from the model (see endpoints.ts), so a /model switch to a
+// model that needs another wire just works.
+import type { ModelInfo, Provider, ProviderEvent, ProviderRequest } from "../provider.ts";
+import { builtinModels, findModel } from "../catalog.ts";
+import type { ChoosableWire, ProviderName } from "../choices.ts";
 import { AnthropicProvider } from "./anthropic.ts";
+import { wireFor } from "./endpoints.ts";
+import type { ClientOptions } from "./http-stream.ts";
 import { MockProvider } from "./mock.ts";
 import { OpenAIProvider } from "./openai.ts";
+import { OpenAIResponsesProvider } from "./openai-responses.ts";
 import type { RetryPolicy } from "./retry.ts";
 
-export type { ProviderName } from "../catalog.ts";
+export type { ProviderName } from "../choices.ts";
 export type { RetryPolicy } from "./retry.ts";
 
 export type ProviderOptions = {
   provider: ProviderName;
   apiKey?: string;
-  /** Anthropic: without /v1 (requests go to <base>/v1/messages). Others: with /v1 (<base>/chat/completions). */
+  /** Anthropic wire: without /v1 (requests go to <base>/v1/messages). OpenAI wires: with /v1. */
   baseUrl?: string;
+  /** `--wire`: overrides the wire the model's catalog entry names. */
+  wire?: ChoosableWire;
   /** JSONL file of scripted responses for the mock provider. */
   mockScript?: string;
-  /** Model metadata for prices, output limits and per-model base URLs; defaults to the built-in catalog. */
+  /** Model metadata for prices, output limits, wires and per-model base URLs; defaults to the built-in catalog. */
   catalog?: ModelInfo[];
   /** Retry tuning; tests inject a sleep that does not wait. */
   retry?: RetryPolicy;
 };
 
 export function createProvider(opts: ProviderOptions): Provider {
-  const client = { apiKey: opts.apiKey, baseUrl: opts.baseUrl, catalog: opts.catalog ?? builtinModels(), retry: opts.retry };
-  switch (opts.provider) {
-    case "anthropic":
-      return new AnthropicProvider(client);
-    case "openai":
-    case "kimi":
-    case "ollama":
-      return new OpenAIProvider(opts.provider, client);
-    case "mock":
-      return new MockProvider(opts.mockScript);
+  if (opts.provider === "mock") return new MockProvider(opts.mockScript);
+  const client: ClientOptions = { apiKey: opts.apiKey, baseUrl: opts.baseUrl, catalog: opts.catalog ?? builtinModels(), retry: opts.retry };
+  return new WireRouter(opts.provider, client, opts.wire);
+}
+
+class WireRouter implements Provider {
+  private readonly anthropic?: AnthropicProvider;
+  private readonly chat?: OpenAIProvider;
+  private readonly responses?: OpenAIResponsesProvider;
+
+  constructor(
+    readonly name: Exclude<ProviderName, "mock">,
+    private readonly client: ClientOptions,
+    private readonly wire: ChoosableWire | undefined,
+  ) {
+    const p = name;
+    if (p === "anthropic" || p === "kimi-code") this.anthropic = new AnthropicProvider(p, client);
+    if (p !== "anthropic") this.chat = new OpenAIProvider(p, client);
+    if (p === "openai" || p === "ollama") this.responses = new OpenAIResponsesProvider(p, client);
+  }
+
+  stream(req: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+    const wire = wireFor(this.name, findModel(this.client.catalog, this.name, req.model), this.wire);
+    const client = wire === "anthropic" ? this.anthropic : wire === "responses" ? this.responses : this.chat;
+    // wireFor only returns wires the provider speaks, and each of those has its client.
+    return client!.stream(req, signal);
   }
 }

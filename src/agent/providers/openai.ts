@@ -1,21 +1,21 @@
-// OpenAI Chat Completions client, also used for Kimi (Moonshot), Ollama and any compatible server:
-// POST <base>/chat/completions with `stream: true`, where the base URL includes /v1.
-import type { JsonObject, Message, ToolCallPart, Usage } from "../messages.ts";
+// OpenAI Chat Completions client, also used for Kimi (Moonshot), Kimi Code's chat route, Ollama and
+// any compatible server: POST <base>/chat/completions with `stream: true`, where the base URL
+// includes /v1.
+import type { JsonObject, Message, ToolCallPart, ToolDeclaration, Usage } from "../messages.ts";
 import { emptyUsage } from "../messages.ts";
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest } from "../provider.ts";
 import { findModel } from "../catalog.ts";
 import { finishMessage, parseToolArgs, type Outcome } from "./assemble.ts";
+import { ENDPOINTS, isOfficialBase, keyHint } from "./endpoints.ts";
 import { runHttpStream, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { arr, num, parseObject, rec, str, type Rec } from "./json.ts";
+import { declarationMessage, functionTool, namesIn, ToolNames, topLevelTools } from "./kimi-tools.ts";
 import type { SseEvent } from "./sse.ts";
 
-export type CompatName = "openai" | "kimi" | "ollama";
+export type CompatName = "openai" | "kimi" | "kimi-code" | "ollama";
 
-const SETUP: Record<CompatName, { base: string; keyHint?: string }> = {
-  openai: { base: "https://api.openai.com/v1", keyHint: "OPENAI_API_KEY" },
-  kimi: { base: "https://api.moonshot.ai/v1", keyHint: "KIMI_API_KEY or MOONSHOT_API_KEY" },
-  ollama: { base: "http://localhost:11434/v1" },
-};
+/** Kimi's routes: tool names under its rule, and its prompt cache keyed by the session. */
+const isKimi = (p: CompatName) => p === "kimi" || p === "kimi-code";
 
 export class OpenAIProvider implements Provider {
   constructor(
@@ -24,22 +24,24 @@ export class OpenAIProvider implements Provider {
   ) {}
 
   async *stream(req: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
-    const setup = SETUP[this.name];
-    const info = findModel(this.opts.catalog, this.name, req.model);
-    const base = (this.opts.baseUrl ?? info?.baseUrl ?? setup.base).replace(/\/+$/, "");
+    const provider = this.name;
+    const info = findModel(this.opts.catalog, provider, req.model);
+    const base = (this.opts.baseUrl ?? info?.baseUrl ?? ENDPOINTS[provider].openai ?? "").replace(/\/+$/, "");
     const key = this.opts.apiKey ?? "";
-    if (key === "" && setup.keyHint && base === setup.base) {
-      const error = `no API key for ${this.name}; set ${setup.keyHint} or pass --api-key`;
-      yield { type: "done", message: finishMessage([], { kind: "error", error }, { provider: this.name, model: req.model, usage: emptyUsage(), info }) };
+    const hint = keyHint(provider);
+    if (key === "" && hint && isOfficialBase(provider, base)) {
+      const error = `no API key for ${provider}; set ${hint} or pass --api-key`;
+      yield { type: "done", message: finishMessage([], { kind: "error", error }, { provider, model: req.model, usage: emptyUsage(), info }) };
       return;
     }
     const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
     if (key !== "") headers.authorization = `Bearer ${key}`;
+    const names = isKimi(provider) ? new ToolNames(namesIn(req.tools, req.messages)) : undefined;
     yield* runHttpStream({
       url: `${base}/chat/completions`,
-      init: { method: "POST", headers, body: JSON.stringify(openaiBody(this.name, req, info)) },
-      ctx: { provider: this.name, keyHint: setup.keyHint, secrets: key ? [key] : [], signal, policy: this.opts.retry },
-      assembler: new OpenAIAssembler(this.name),
+      init: { method: "POST", headers, body: JSON.stringify(openaiBody(provider, req, info, names)) },
+      ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: this.opts.retry },
+      assembler: new OpenAIAssembler(provider, names),
       model: req.model,
       info,
       endMarker: "[DONE]",
@@ -47,17 +49,18 @@ export class OpenAIProvider implements Provider {
   }
 }
 
-function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo | undefined): JsonObject {
+function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo | undefined, names: ToolNames | undefined): JsonObject {
+  const dynamic = info?.deferredTools === "kimi-dynamic";
   const messages: JsonObject[] = [];
   if (req.system.trim() !== "") messages.push({ role: "system", content: req.system });
-  messages.push(...openaiMessages(provider, req.messages));
+  messages.push(...openaiMessages(provider, req.messages, names, dynamic));
   const body: JsonObject = { model: req.model, messages, stream: true, stream_options: { include_usage: true } };
-  if (req.tools.length > 0) {
-    body.tools = req.tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.schema } }));
-  }
+  const tools = dynamic ? topLevelTools(req.tools, req.messages) : req.tools;
+  if (tools.length > 0) body.tools = tools.map((t) => functionTool(t, names));
   // OpenAI's reasoning models reject max_tokens; other servers only know max_tokens.
   if (req.maxTokens !== undefined) body[provider === "openai" ? "max_completion_tokens" : "max_tokens"] = req.maxTokens;
-  if (req.reasoning && provider === "openai" && info?.reasoning !== false) body.reasoning_effort = req.reasoning;
+  if (req.reasoning && (provider === "openai" ? info?.reasoning !== false : isKimi(provider) && info?.reasoning === true)) body.reasoning_effort = req.reasoning;
+  if (isKimi(provider) && req.sessionId) body.prompt_cache_key = req.sessionId;
   return body;
 }
 
@@ -65,17 +68,24 @@ function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo 
  * Conversation → chat messages. Tool results are `role: "tool"` messages, which carry text only, so
  * images from tools follow them in one user message. Kimi wants its reasoning sent back with tool
  * calls (`reasoning_content`); other servers do not accept it, so it is dropped for them.
+ *
+ * `dynamic` (Kimi K3): the tools a batch of results activated are declared right after the last
+ * tool message of that batch, where they stay in every later request, so the cached prefix holds.
  */
-function openaiMessages(provider: CompatName, messages: readonly Message[]): JsonObject[] {
+function openaiMessages(provider: CompatName, messages: readonly Message[], names: ToolNames | undefined, dynamic: boolean): JsonObject[] {
   const out: JsonObject[] = [];
   let images: JsonObject[] = [];
-  const flushImages = () => {
+  let declared: ToolDeclaration[] = [];
+  const flushBatch = () => {
+    if (declared.length > 0 && names) out.push(declarationMessage(declared, names));
+    declared = [];
     if (images.length === 0) return;
     out.push({ role: "user", content: [{ type: "text", text: "Images returned by the tool calls above:" }, ...images] });
     images = [];
   };
+  const toolName = (n: string) => (names ? names.wire(n) : n);
   for (const m of messages) {
-    if (m.role !== "toolResult") flushImages();
+    if (m.role !== "toolResult") flushBatch();
     if (m.role === "user") {
       const parts = m.content.flatMap((p): JsonObject[] =>
         p.type === "text" ? (p.text === "" ? [] : [{ type: "text", text: p.text }]) : [imageUrl(p.mimeType, p.data)],
@@ -88,20 +98,21 @@ function openaiMessages(provider: CompatName, messages: readonly Message[]): Jso
       images.push(...imgs);
       const fallback = imgs.length > 0 ? "(the image is attached in the next message)" : "(no output)";
       out.push({ role: "tool", tool_call_id: m.toolCallId, content: text === "" ? fallback : text });
+      if (dynamic && m.activatedTools) declared.push(...m.activatedTools);
     } else {
       const text = m.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
       const calls = m.content.filter((p): p is ToolCallPart => p.type === "toolCall");
       if (text === "" && calls.length === 0) continue;
       const msg: JsonObject = { role: "assistant", content: text === "" ? null : text };
       if (calls.length > 0) {
-        msg.tool_calls = calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.args) } }));
+        msg.tool_calls = calls.map((c) => ({ id: c.id, type: "function", function: { name: toolName(c.name), arguments: JSON.stringify(c.args) } }));
       }
       const reasoning = m.content.flatMap((p) => (p.type === "thinking" ? [p.thinking] : [])).join("");
-      if (provider === "kimi" && m.provider === "kimi" && reasoning !== "") msg.reasoning_content = reasoning;
+      if (isKimi(provider) && m.provider === provider && reasoning !== "") msg.reasoning_content = reasoning;
       out.push(msg);
     }
   }
-  flushImages();
+  flushBatch();
   return out;
 }
 
@@ -119,7 +130,10 @@ class OpenAIAssembler implements Assembler {
   private readonly calls = new Map<number, Call>();
   private finish: string | undefined;
 
-  constructor(private readonly provider: string) {}
+  constructor(
+    private readonly provider: string,
+    private readonly names?: ToolNames,
+  ) {}
 
   handle(ev: SseEvent): ProviderEvent[] {
     if (ev.data.trim() === "[DONE]") {
@@ -195,7 +209,7 @@ class OpenAIAssembler implements Assembler {
     const id = str(tc.id);
     if (id && call.id === "") call.id = id;
     const name = str(fn?.name);
-    if (name && call.name === "") call.name = name;
+    if (name && call.name === "") call.name = this.names ? this.names.local(name) : name;
     const args = str(fn?.arguments) ?? "";
     call.args += args;
     if (!call.started && call.name !== "") this.begin(index, call, out);
@@ -235,7 +249,7 @@ class OpenAIAssembler implements Assembler {
   private responsesApi(): ProviderEvent[] {
     this.outcome = {
       kind: "error",
-      error: `the server at --base-url speaks the OpenAI Responses API, which zot does not support; point --base-url at a Chat Completions endpoint (the URL ending in /v1)`,
+      error: `${this.provider} answered a Chat Completions request with an OpenAI Responses stream; pass --wire responses (or set "wire": "responses" for the model in models.json)`,
     };
     return [];
   }

@@ -1,9 +1,11 @@
 // The `bash` tool: a shell command in its own process group with stdout and stderr merged, streamed
 // to the UI, bounded by a timeout, and killed group-wide on timeout or abort. Long output keeps its
 // head and tail for the model and spills in full to a private temp file.
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { randomHex } from "../random.ts";
+import { ensurePrivateDir } from "../../ext/home.ts";
+import { childEnv } from "../../ext/process.ts";
 import type { JsonObject } from "../../ext/protocol.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
 import { errorText, stringArg, textResult } from "./common.ts";
@@ -22,6 +24,45 @@ const KILL_GRACE_MS = 2000;
 const DRAIN_MS = 500;
 /** A runaway command (`yes`) must not fill the disk: the spill file stops growing here. */
 const SPILL_MAX_BYTES = 100 * 1024 * 1024;
+/** Spill files left by a zot that could not clean up (kill -9) are removed once this old. */
+const SPILL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+/** Spill files of this run: the model may read them until zot exits, then they go. */
+const spillFiles = new Set<string>();
+let spillHookInstalled = false;
+function keepSpill(path: string): void {
+  if (!spillHookInstalled) {
+    spillHookInstalled = true;
+    process.on("exit", () => {
+      for (const p of spillFiles) unlinkQuietly(p);
+    });
+  }
+  spillFiles.add(path);
+}
+
+/** `$ZOT_HOME/spill`, private, with spill files older than a day (from runs that died) removed. */
+function spillDir(home: string): string {
+  const dir = ensurePrivateDir(join(home, "spill"));
+  const cutoff = Date.now() - SPILL_MAX_AGE_MS;
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith("zot-bash-")) continue;
+    const p = join(dir, name);
+    try {
+      if (statSync(p).mtimeMs < cutoff) unlinkSync(p);
+    } catch {
+      // Removed by another zot meanwhile.
+    }
+  }
+  return dir;
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone.
+  }
+}
 
 /** Process groups of commands still running, killed if zot exits while they run. */
 const liveGroups = new Set<number>();
@@ -38,7 +79,7 @@ function track(pid: number): void {
 
 const DESCRIPTION = `Run a shell command with /bin/sh -c in the working directory. stdout and stderr are merged in the order they were written.
 Arguments: command, and optionally timeout in seconds (default ${BASH_DEFAULT_TIMEOUT_S}, maximum ${BASH_MAX_TIMEOUT_S}). On timeout the command and all its child processes are killed.
-Output over ${BASH_KEEP_LINES} lines or ${BASH_KEEP_BYTES / 1024} KiB keeps the first ${HEAD_LINES} and last ${TAIL_LINES} lines (at most ${HEAD_BYTES / 1024} KiB each); the full output is saved to a file named in the truncation note, which you can read or grep.
+Output over ${BASH_KEEP_LINES} lines or ${BASH_KEEP_BYTES / 1024} KiB keeps the first ${HEAD_LINES} and last ${TAIL_LINES} lines (at most ${HEAD_BYTES / 1024} KiB each); the full output is saved to a file named in the truncation note, which you can read or grep until zot exits.
 A non-zero exit code is reported and marks the result as an error. stdin is empty, so interactive programs won't wait for input.
 Background processes (cmd &) are stopped when the command finishes; use \`setsid cmd > log 2>&1 &\` to leave one running.`;
 
@@ -82,7 +123,7 @@ async function runCommand(command: string, timeoutS: number, ctx: ToolContext): 
   }
   const pid = proc.pid;
   track(pid);
-  const out = new Output();
+  const out = new Output(ctx.home);
   let stopped: "timeout" | "abort" | null = null;
   let killTimer: ReturnType<typeof setTimeout> | undefined;
   const stop = (why: "timeout" | "abort"): void => {
@@ -151,7 +192,7 @@ function spawnShell(command: string, cwd: string) {
     stdout: "pipe",
     stderr: "ignore",
     detached: true,
-    env: process.env,
+    env: childEnv(process.env),
   });
 }
 
@@ -175,6 +216,8 @@ class Output {
   private bytes = 0;
   private newlines = 0;
   private lastChar = "";
+
+  constructor(private readonly home: string) {}
 
   add(raw: Uint8Array, text: string): void {
     this.bytes += raw.length;
@@ -200,9 +243,9 @@ class Output {
     this.tail = this.small;
     this.small = "";
     try {
-      // node:os only once output spills: loading it costs start-up memory on every run.
-      const path = join(process.getBuiltinModule("node:os").tmpdir(), `zot-bash-${randomHex(6)}.log`);
+      const path = join(spillDir(this.home), `zot-bash-${randomHex(6)}.log`);
       this.spill = { fd: openSync(path, "wx", 0o600), path };
+      keepSpill(path);
     } catch (err) {
       this.spillError = errorText(err);
     }

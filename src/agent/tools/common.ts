@@ -1,6 +1,6 @@
 // Small pieces every file tool needs: path resolution against the session cwd, argument checks,
 // results, and the atomic write used by write, edit and the config files.
-import { closeSync, fchmodSync, fsyncSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fchownSync, fstatSync, fsyncSync, ftruncateSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { randomHex } from "../random.ts";
 import type { Json, JsonObject } from "../../ext/protocol.ts";
@@ -44,29 +44,76 @@ export function errorText(err: unknown): string {
   return String(err);
 }
 
+/** What a file system entry is, as a refusal names it ("a FIFO (named pipe)"). */
+export function fileKind(st: Stats): string {
+  if (st.isFile()) return "a regular file";
+  if (st.isDirectory()) return "a directory";
+  if (st.isFIFO()) return "a FIFO (named pipe)";
+  if (st.isCharacterDevice()) return "a character device";
+  if (st.isBlockDevice()) return "a block device";
+  if (st.isSocket()) return "a socket";
+  return "not a regular file";
+}
+
+/**
+ * Why `abs` can't be written or edited as a file, or undefined when it is a regular file or does
+ * not exist yet. Symlinks are followed: a link to a device is refused, a link to a file is fine.
+ */
+export function refuseNonRegular(abs: string, tool: string): string | undefined {
+  let st: Stats;
+  try {
+    st = statSync(abs);
+  } catch {
+    return undefined;
+  }
+  if (st.isFile()) return undefined;
+  let real = abs;
+  try {
+    real = realpathSync(abs);
+  } catch {
+    // A link loop or a vanished entry: the path itself is named.
+  }
+  const via = real === abs ? "" : ` (it resolves to ${real})`;
+  return `Cannot ${tool} ${abs}${via}: it is ${fileKind(st)}, and ${tool} only changes regular files.`;
+}
+
 /**
  * Writes through a temp file in the same directory and renames it over the target, so readers see
  * the old or the new content, never half of it. A symlinked target is written through (the link
- * stays a link), and an existing file keeps its permission bits unless `mode` says otherwise.
+ * stays a link); an existing file keeps its permission bits (unless `mode` says otherwise), owner
+ * and group. A target that is not a regular file (a device, a FIFO, a socket) is never replaced.
+ * Two cases are written in place instead, since a rename would change what the user has: a file
+ * with more than one hard link (the rename would split it from its other names) and a file whose
+ * owner we can't give to the replacement (another user's file that we may write to).
  */
 export function atomicWrite(path: string, data: string | Uint8Array, mode?: number): void {
   let target = path;
-  let keepMode: number | undefined;
+  let existing: Stats | undefined;
   try {
     target = realpathSync(path);
-    keepMode = statSync(target).mode & 0o7777;
+    existing = statSync(target);
   } catch {
-    // A new file: no mode to keep, and no link to follow.
+    // A new file: nothing to keep, and no link to follow.
   }
+  if (existing && !existing.isFile()) throw new Error(`${target} is ${fileKind(existing)}, not a regular file; it was left untouched`);
+  const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+  if (existing && existing.nlink > 1) return writeInPlace(target, bytes, mode);
   const tmp = join(dirname(target), `.${basename(target)}.${randomHex(6)}.tmp`);
-  const wanted = mode ?? keepMode;
+  const wanted = mode ?? (existing ? existing.mode & 0o7777 : undefined);
   const fd = openSync(tmp, "wx", wanted ?? 0o666);
   try {
-    // open() applies the umask; an explicit or inherited mode must come out exactly.
+    if (existing && !ownedAsWeWouldCreate(existing)) {
+      try {
+        fchownSync(fd, existing.uid, existing.gid);
+      } catch {
+        closeSync(fd);
+        unlinkQuietly(tmp);
+        return writeInPlace(target, bytes, mode);
+      }
+    }
+    // open() applies the umask, and chown clears set-id bits: an explicit or inherited mode must come out exactly.
     if (wanted !== undefined) fchmodSync(fd, wanted);
-    const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-    let off = 0;
-    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+    writeAll(fd, bytes);
     fsyncSync(fd);
   } catch (err) {
     closeSync(fd);
@@ -80,6 +127,31 @@ export function atomicWrite(path: string, data: string | Uint8Array, mode?: numb
     unlinkQuietly(tmp);
     throw err;
   }
+}
+
+function ownedAsWeWouldCreate(st: Stats): boolean {
+  if (typeof process.getuid !== "function" || typeof process.getgid !== "function") return true;
+  return st.uid === process.getuid() && st.gid === process.getgid();
+}
+
+/** Rewrites the file's own inode: not atomic, but it keeps every hard link and the owner. */
+function writeInPlace(target: string, bytes: Uint8Array, mode: number | undefined): void {
+  // O_NONBLOCK: if the path was swapped for a FIFO since it was checked, opening fails instead of hanging.
+  const fd = openSync(target, constants.O_WRONLY | constants.O_NONBLOCK);
+  try {
+    if (!fstatSync(fd).isFile()) throw new Error(`${target} is no longer a regular file; it was left untouched`);
+    writeAll(fd, bytes);
+    ftruncateSync(fd, bytes.length);
+    if (mode !== undefined) fchmodSync(fd, mode);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function writeAll(fd: number, bytes: Uint8Array): void {
+  let off = 0;
+  while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
 }
 
 function unlinkQuietly(path: string): void {

@@ -4,7 +4,7 @@
 import { readFileSync, statSync } from "node:fs";
 import type { Json, JsonObject } from "../../ext/protocol.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
-import { atomicWrite, errorText, resolvePath, stringArg, textResult } from "./common.ts";
+import { atomicWrite, errorText, refuseNonRegular, resolvePath, stringArg, textResult } from "./common.ts";
 import { unifiedDiff } from "./diff.ts";
 
 const DESCRIPTION = `Edit a file by replacing exact text.
@@ -55,6 +55,9 @@ export const editTool: Tool = {
     let bytes: Buffer;
     try {
       if (statSync(abs).isDirectory()) return textResult(`${abs} is a directory; edit only changes files.`, true);
+      // Reading a FIFO would hang and "editing" a device would replace it: only regular files.
+      const refusal = refuseNonRegular(abs, "edit");
+      if (refusal) return textResult(refusal, true);
       bytes = readFileSync(abs);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return textResult(`File not found: ${abs} (use the write tool to create a new file).`, true);

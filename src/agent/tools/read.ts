@@ -1,10 +1,11 @@
 // The `read` tool: text files page by page (small ones read whole, large ones streamed, so any offset
 // in a huge file is reachable), images as image blocks, and clear refusals for directories and binary files.
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import type { JsonObject } from "../../ext/protocol.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
 import { errorText, positiveIntArg, resolvePath, stringArg, textResult } from "./common.ts";
+import { isPseudoFile, presentPseudo, PSEUDO_MAX_BYTES, readToEnd } from "./pseudo-file.ts";
 
 export const READ_MAX_LINES = 2000;
 export const READ_MAX_BYTES = 50 * 1024;
@@ -82,6 +83,9 @@ async function readPath(abs: string, offset: number, limit: number, signal: Abor
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return textResult(`File not found: ${abs}`, true);
     throw err;
   }
+  // A size of 0 may be a lie (procfs makes content as it is read), so such a file is read to its end.
+  const pseudo = isPseudoFile(realpathSync(abs));
+  if (size === 0 || pseudo) return readToEndOf(abs, pseudo, offset, limit, signal);
   if (size <= READ_WHOLE_MAX_BYTES) return readWhole(abs, size, offset, limit, signal);
   // node:fs/promises only for large files: loading it costs start-up memory on every run.
   const { open } = await import("node:fs/promises");
@@ -127,12 +131,25 @@ async function readWhole(abs: string, size: number, offset: number, limit: numbe
   } finally {
     closeSync(fd);
   }
-  const bytes = data.subarray(0, got);
+  return fromBytes(abs, data.subarray(0, got), size, offset, limit, signal);
+}
+
+/** procfs and sysfs files, and any file whose size is 0: read to the end, shown as masked text. */
+async function readToEndOf(abs: string, pseudo: boolean, offset: number, limit: number, signal: AbortSignal): Promise<ToolOutput> {
+  const { bytes: raw, truncated } = readToEnd(abs, PSEUDO_MAX_BYTES);
+  const bytes = pseudo ? presentPseudo(raw) : raw;
+  const out = await fromBytes(abs, bytes, bytes.length, offset, limit, signal);
+  if (truncated && !out.isError) out.content.push({ type: "text", text: `\n[Only the first ${formatBytes(PSEUDO_MAX_BYTES)} of ${abs} were read.]` });
+  return out;
+}
+
+function fromBytes(abs: string, bytes: Buffer, size: number, offset: number, limit: number, signal: AbortSignal): Promise<ToolOutput> {
+  const got = bytes.length;
   const sniff = bytes.subarray(0, Math.min(SNIFF, got));
   const mime = imageMime(sniff);
-  if (mime) return imageResult(abs, mime, bytes);
+  if (mime) return Promise.resolve(imageResult(abs, mime, bytes));
   const refusal = refuseBinary(abs, sniff, size);
-  if (refusal) return refusal;
+  if (refusal) return Promise.resolve(refusal);
   const page = new PageBuilder(offset, limit);
   for (let at = 0; at < got && !page.stopped && !signal.aborted; at += CHUNK) page.push(bytes.subarray(at, at + CHUNK));
   return pageResult(abs, offset, page.end(), size, signal, () => countLines(bytes));

@@ -3,10 +3,10 @@ import { mkdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { JsonObject } from "../../ext/protocol.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
-import { atomicWrite, countLines, errorText, resolvePath, stringArg, textResult } from "./common.ts";
+import { atomicWrite, countLines, errorText, refuseNonRegular, resolvePath, stringArg, textResult } from "./common.ts";
 
 const DESCRIPTION = `Write a file, creating it (and any missing parent directories) or replacing it entirely.
-The write is atomic: the file ends up with either the old or the new content, never a mix. An existing file keeps its permissions.
+The write is atomic: the file ends up with either the old or the new content, never a mix. An existing file keeps its permissions, owner and hard links; only regular files are written (devices, pipes and sockets are refused).
 Use this for new files or complete rewrites; prefer the edit tool for changing part of an existing file.
 Arguments: path (relative to the working directory, or absolute) and content (the full new text).`;
 
@@ -36,6 +36,8 @@ export const writeTool: Tool = {
     try {
       const st = statSync(abs);
       if (st.isDirectory()) return textResult(`Cannot write ${abs}: it is a directory.`, true);
+      const refusal = refuseNonRegular(abs, "write");
+      if (refusal) return textResult(refusal, true);
       existed = true;
     } catch {
       // Does not exist yet: created below.

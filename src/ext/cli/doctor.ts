@@ -10,7 +10,7 @@ import type { ExtensionState } from "../types.ts";
 import { policy } from "./lookup.ts";
 import type { Ctx } from "./context.ts";
 
-export type DoctorStatus = "ready" | "auto_ready" | "failed" | "invalid" | "disabled" | "shadowed" | "theme_only";
+export type DoctorStatus = "ready" | "auto_ready" | "failed" | "invalid" | "disabled" | "shadowed" | "theme_only" | "untrusted";
 
 export type DoctorExtension = {
   name: string;

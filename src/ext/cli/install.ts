@@ -6,6 +6,7 @@ import { basename, dirname, join, resolve, sep } from "node:path";
 import { globalRoot, projectRoot } from "../discovery.ts";
 import { MANIFEST_FILE, readManifest } from "../manifest.ts";
 import { isObject } from "../protocol.ts";
+import { ensurePrivateDir } from "../home.ts";
 import { findThemeFile } from "../themes.ts";
 import type { Ctx } from "./context.ts";
 import { fail } from "./context.ts";
@@ -39,7 +40,7 @@ export async function install(ctx: Ctx, source: string, opts: InstallOptions): P
   }
 
   try {
-    mkdirSync(root, { recursive: true });
+    ensurePrivateDir(root);
   } catch (e) {
     return fail(ctx, `cannot create ${root} (${errCode(e)}); check its permissions.`);
   }

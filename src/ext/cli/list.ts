@@ -9,6 +9,7 @@ const STATE: Record<DiscoveredExtension["status"], string> = {
   shadowed: "shadowed",
   invalid: "invalid",
   theme_only: "theme-only",
+  untrusted: "untrusted",
 };
 
 export type ListEntry = {

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { AssistantMessage, Message, ToolCallPart } from "../../../src/agent/messages.ts";
 import { createProvider } from "../../../src/agent/providers/index.ts";
+import { builtinModels } from "../../../src/agent/catalog.ts";
+import type { ModelInfo } from "../../../src/agent/provider.ts";
 import { startProviderServer, type ProviderServer } from "../../helpers/provider-server.ts";
 import { collect } from "../../helpers/collect-stream.ts";
 
@@ -11,8 +13,11 @@ beforeAll(() => {
 });
 afterAll(() => server.stop());
 
+// GPT-4o is retired from the built-in catalog; the recordings are of it, so the tests describe it the way a models.json would.
+const GPT_4O: ModelInfo = { id: "gpt-4o", name: "GPT-4o", provider: "openai", reasoning: false, contextWindow: 128_000, maxTokens: 16_384, priceInput: 2.5, priceOutput: 10, priceCacheRead: 1.25, priceCacheWrite: 0, source: "custom" };
+const catalog = [...builtinModels(), GPT_4O];
 const openai = (provider: "openai" | "kimi" | "ollama" = "openai", apiKey: string | null = KEY) =>
-  createProvider({ provider, apiKey: apiKey ?? undefined, baseUrl: server.openaiBase, retry: { sleep: async () => {} } });
+  createProvider({ provider, apiKey: apiKey ?? undefined, baseUrl: server.openaiBase, catalog, retry: { sleep: async () => {} } });
 const calls = (m: AssistantMessage) => m.content.filter((p): p is ToolCallPart => p.type === "toolCall");
 const textOf = (m: AssistantMessage) => m.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
 const last = () => server.requests[server.requests.length - 1];
@@ -62,11 +67,11 @@ describe("openai fixtures replayed in random chunks", () => {
     expect(message.usage).toMatchObject({ input: 0, output: 0 });
   });
 
-  test("a Responses API stream is reported as unsupported instead of misparsed", async () => {
+  test("a Responses stream answering a Chat Completions request says to pass --wire responses instead of being misparsed", async () => {
     server.push({ kind: "fixture", file: "openai-responses-tool-calls-stream.sse", seed: 5 });
     const { message } = await collect(openai(), { model: "gpt-4o-mini" });
     expect(message.stop).toBe("error");
-    expect(message.error).toContain("OpenAI Responses API, which zot does not support");
+    expect(message.error).toBe('openai answered a Chat Completions request with an OpenAI Responses stream; pass --wire responses (or set "wire": "responses" for the model in models.json)');
     expect(calls(message)).toEqual([]);
   });
 
@@ -106,10 +111,13 @@ describe("openai requests", () => {
     expect(lastBody().reasoning_effort).toBeUndefined();
   });
 
-  test("reasoning effort goes to OpenAI reasoning models only, and other servers get max_tokens", async () => {
-    server.push({ kind: "turn", text: "ok" }, { kind: "turn", text: "ok" }, { kind: "turn", text: "ok" });
-    await collect(openai(), { model: "o4-mini", reasoning: "high" });
-    expect(lastBody().reasoning_effort).toBe("high");
+  test("reasoning effort goes to OpenAI reasoning models and Kimi's, and other servers get max_tokens", async () => {
+    server.push({ kind: "turn", text: "ok" }, { kind: "turn", text: "ok" }, { kind: "turn", text: "ok" }, { kind: "turn", text: "ok" });
+    await collect(createProvider({ provider: "openai", apiKey: KEY, baseUrl: server.openaiBase, wire: "chat" }), { model: "gpt-6-sol", reasoning: "xhigh" });
+    expect(last().path).toBe("/v1/chat/completions");
+    expect(lastBody().reasoning_effort).toBe("xhigh");
+    await collect(openai("kimi"), { model: "kimi-k3", reasoning: "max" });
+    expect(lastBody().reasoning_effort).toBe("max");
     await collect(openai(), { model: "gpt-4o", reasoning: "high" });
     expect(lastBody().reasoning_effort).toBeUndefined();
     await collect(openai("ollama", null), { model: "llama3.2", reasoning: "high", maxTokens: 50 });

@@ -1,7 +1,8 @@
-// The scripted scenarios from the issue, run against both wire formats through a real local server.
+// The scripted scenarios from the issue, run against all three wire formats through a real local server.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { AssistantMessage, ToolCallPart } from "../../../src/agent/messages.ts";
 import { createProvider, type ProviderName } from "../../../src/agent/providers/index.ts";
+import type { Wire } from "../../../src/agent/choices.ts";
 import { startProviderServer, type ProviderServer } from "../../helpers/provider-server.ts";
 import { collect } from "../../helpers/collect-stream.ts";
 
@@ -15,17 +16,23 @@ afterAll(() => server.stop());
 const calls = (m: AssistantMessage) => m.content.filter((p): p is ToolCallPart => p.type === "toolCall");
 const textOf = (m: AssistantMessage) => m.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
 
-for (const name of ["anthropic", "openai"] as const satisfies readonly ProviderName[]) {
-  describe(`${name} scripted scenarios`, () => {
+const WIRES = [
+  { name: "anthropic", wire: "anthropic", model: "claude-sonnet-5-5" },
+  { name: "openai", wire: "chat", model: "gpt-6-sol" },
+  { name: "openai", wire: "responses", model: "gpt-6.2-sol" },
+] as const satisfies readonly { name: ProviderName; wire: Wire; model: string }[];
+
+for (const { name, wire, model } of WIRES) {
+  describe(`${name} scripted scenarios over the ${wire} wire`, () => {
     const sleeps: number[] = [];
     const provider = () =>
       createProvider({
         provider: name,
         apiKey: KEY,
         baseUrl: name === "anthropic" ? server.url : server.openaiBase,
+        ...(wire === "chat" ? { wire } : {}),
         retry: { sleep: async (ms) => void sleeps.push(ms), baseDelayMs: 100 },
       });
-    const model = name === "anthropic" ? "claude-sonnet-4-5" : "gpt-4o";
     const requestsSince = (n: number) => server.requests.length - n;
 
     test("a plain text reply streams in several deltas and ends the turn", async () => {
@@ -136,7 +143,9 @@ for (const name of ["anthropic", "openai"] as const satisfies readonly ProviderN
       const body =
         name === "anthropic"
           ? `event: error\ndata: ${JSON.stringify({ type: "error", error: { type: "api_error", message: `key ${KEY} misbehaved` } })}\n\n`
-          : `data: ${JSON.stringify({ error: { message: `key ${KEY} misbehaved` } })}\n\n`;
+          : wire === "responses"
+            ? `event: error\ndata: ${JSON.stringify({ type: "error", code: "server_error", message: `key ${KEY} misbehaved`, param: null, sequence_number: 0 })}\n\n`
+            : `data: ${JSON.stringify({ error: { message: `key ${KEY} misbehaved` } })}\n\n`;
       server.push({ kind: "raw", body });
       const { message } = await collect(provider(), { model });
       expect(message.stop).toBe("error");
@@ -164,7 +173,8 @@ for (const name of ["anthropic", "openai"] as const satisfies readonly ProviderN
     }
 
     test("abort mid-stream cancels the response at once with stop aborted", async () => {
-      server.push({ kind: "turn", text: "this reply will never finish", stallAfter: 4 });
+      // The first text delta is the fifth Responses event (after created, in_progress, the item and its part).
+      server.push({ kind: "turn", text: "this reply will never finish", stallAfter: wire === "responses" ? 5 : 4 });
       const ctrl = new AbortController();
       const { message } = await collect(provider(), { model }, { signal: ctrl.signal, onEvent: (e) => e.type === "text_delta" && ctrl.abort() });
       expect(message.stop).toBe("aborted");
@@ -175,7 +185,7 @@ for (const name of ["anthropic", "openai"] as const satisfies readonly ProviderN
       const before = server.requests.length;
       server.push({ kind: "status", status: 503, headers: { "retry-after": "30" } });
       const ctrl = new AbortController();
-      const p = createProvider({ provider: name, apiKey: KEY, baseUrl: name === "anthropic" ? server.url : server.openaiBase });
+      const p = createProvider({ provider: name, apiKey: KEY, baseUrl: name === "anthropic" ? server.url : server.openaiBase, ...(wire === "chat" ? { wire } : {}) });
       const waiting = collect(p, { model }, { signal: ctrl.signal });
       while (requestsSince(before) < 1) await Bun.sleep(5);
       ctrl.abort();

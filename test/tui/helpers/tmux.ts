@@ -4,9 +4,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { freshBinary } from "../../../scripts/build-freshness.ts";
 
 export const ROOT = resolve(import.meta.dir, "../../..");
-export const ZOT = join(ROOT, "dist", "zot");
+export const ZOT = freshBinary(ROOT, join(ROOT, "dist", "zot"));
 export const FIXTURES = join(ROOT, "test", "fixtures", "tui");
 /** A private tmux server, so tests never touch the user's sessions. */
 const SOCKET = "zot-tui-tests";

@@ -1,0 +1,58 @@
+// The one definition of how zot is compiled: `npm run build` (scripts/build.ts) and
+// `npm run release` (scripts/release.ts) both build with these flags, so a release binary is the
+// binary the tests ran.
+import { join, resolve } from "node:path";
+import pkg from "../package.json" with { type: "json" };
+import type { Target } from "../src/platform/targets.ts";
+
+export const ROOT = resolve(import.meta.dir, "..");
+
+const BYTECODE_ORDERS = ["print", "interactive", "doctor"].map((n) => join(ROOT, "bench", "bytecode-order", `${n}.order`));
+
+export const BUILD_FLAGS: readonly string[] = [
+  "--compile",
+  "--minify",
+  "--bytecode",
+  "--splitting",
+  "--format",
+  "esm",
+  "--compile-jit-policy=100",
+  `--bytecode-order=${BYTECODE_ORDERS.join(",")}`,
+  "--no-compile-autoload-dotenv",
+  "--no-compile-autoload-bunfig",
+];
+
+export type BuildStamp = { version: string; commit: string; date: string; target: string };
+
+/** Bun's name for a target: `bun-linux-x64-musl`, `bun-windows-x64`. */
+export function bunTarget(target: Target): string {
+  return `bun-${target.name}`;
+}
+
+/** What is stamped into the binary. A tarball without git says "unknown" for the commit. */
+export function buildStamp(target: Target, version: string = pkg.version, env: Record<string, string | undefined> = process.env): BuildStamp {
+  const git = Bun.spawnSync(["git", "rev-parse", "--short=7", "HEAD"], { cwd: ROOT, stdout: "pipe", stderr: "ignore" });
+  const commit = git.exitCode === 0 ? git.stdout.toString().trim() : "unknown";
+  // SOURCE_DATE_EPOCH (reproducible builds) wins over the clock.
+  const epoch = Number(env.SOURCE_DATE_EPOCH);
+  const when = env.SOURCE_DATE_EPOCH && Number.isFinite(epoch) ? new Date(epoch * 1000) : new Date();
+  return { version, commit, date: when.toISOString().slice(0, 10), target: target.name };
+}
+
+/** The full `bun build` argument list (after `bun build`) for one target. */
+export function buildArgs(target: Target, outfile: string, stamp: BuildStamp, crossCompile: boolean): string[] {
+  return [
+    ...BUILD_FLAGS,
+    ...(crossCompile ? [`--target=${bunTarget(target)}`] : []),
+    ...(stamp.version === pkg.version ? [] : ["--define", `ZOT_BUILD_VERSION=${JSON.stringify(stamp.version)}`]),
+    "--define",
+    `ZOT_BUILD_COMMIT=${JSON.stringify(stamp.commit)}`,
+    "--define",
+    `ZOT_BUILD_DATE=${JSON.stringify(stamp.date)}`,
+    "--define",
+    `ZOT_BUILD_TARGET=${JSON.stringify(stamp.target)}`,
+    join(ROOT, "src", "main.ts"),
+    "--outfile",
+    outfile,
+  ];
+}

@@ -1,0 +1,38 @@
+// `zot ext trust [DIR]`, `zot ext trust --list`, `zot ext untrust [DIR]`: the user's decisions about
+// which folders' project extensions may run (the store itself lives in ../trust.ts).
+import { resolve } from "node:path";
+import { discover, projectPrints } from "../discovery.ts";
+import { execLine, visible } from "../exec-line.ts";
+import { listTrusted, trustDir, untrustDir } from "../trust.ts";
+import { type Ctx, fail } from "./context.ts";
+
+export async function trust(ctx: Ctx, dir: string | undefined, listOnly: boolean): Promise<number> {
+  if (listOnly) {
+    if (dir !== undefined) return fail(ctx, "zot ext trust --list takes no folder; run it without one.");
+    const r = listTrusted(ctx.home);
+    if (!r.ok) return fail(ctx, r.error);
+    if (r.entries.length === 0) ctx.out.write("no trusted folders\n");
+    for (const e of r.entries) ctx.out.write(`${e.path}${e.trustedAt ? `  (since ${e.trustedAt})` : ""}\n`);
+    return 0;
+  }
+  const target = dir === undefined ? ctx.cwd : resolve(ctx.processCwd, dir);
+  // Read only: discovery with the run override reviews nothing and writes nothing.
+  const found = projectPrints(await discover({ extPaths: [], noExt: false, cwd: target, home: ctx.home, trust: "all" }));
+  const r = trustDir(ctx.home, target, found.map((f) => f.print));
+  if (!r.ok) return fail(ctx, r.error);
+  ctx.out.write(`trusted ${r.path}${r.already ? " (again)" : ""} and its subfolders\n`);
+  if (found.length === 0) ctx.out.write("it has no project extensions now; new ones will be asked about\n");
+  else {
+    ctx.out.write("its project extensions may run:\n");
+    for (const { entry } of found) ctx.out.write(`  ${visible(entry.name)}  runs: ${execLine(entry.manifest!)}\n`);
+  }
+  return 0;
+}
+
+export function untrust(ctx: Ctx, dir: string | undefined): number {
+  const target = dir === undefined ? ctx.cwd : resolve(ctx.processCwd, dir);
+  const r = untrustDir(ctx.home, target);
+  if (!r.ok) return fail(ctx, r.error);
+  ctx.out.write(`untrusted ${r.path}: its project extensions no longer run\n`);
+  return 0;
+}

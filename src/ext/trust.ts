@@ -1,0 +1,258 @@
+// Workspace trust: the one owner of `$ZOT_HOME/trust.json` and of the rule deciding whether a
+// project's code (its extensions, its MCP server list) may run. A cloned repository is untrusted
+// until the user says otherwise; trust is per real path and covers subdirectories. For each trusted
+// project the store also keeps a fingerprint of its extension set, so a new extension or a changed
+// `exec`/`args` has to be approved again.
+import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { join, resolve, sep } from "node:path";
+import { isObject } from "./protocol.ts";
+
+export const TRUST_FILE = "trust.json";
+
+/** `ZOT_TRUST_PROJECT=1` trusts the project for one run, like `--trust`. */
+export const TRUST_ENV = "ZOT_TRUST_PROJECT";
+
+export type Result<T> = ({ ok: true } & T) | { ok: false; error: string };
+
+export type TrustEntry = { path: string; trustedAt: string };
+
+/** What an extension would run: a change to any of it needs the user's approval again. */
+export type ExtensionPrint = { name: string; exec: string | null; args: string[] };
+
+type Store = {
+  trusted: TrustEntry[];
+  /** Real project path → lower-cased extension name → fingerprint, as last approved. */
+  projects: Record<string, Record<string, string>>;
+};
+
+/**
+ * How one run treats project code: `store` asks trust.json; `all` trusts the project for this run
+ * (`--trust`, `ZOT_TRUST_PROJECT=1`); `none` runs without project code (the user's answer to the
+ * prompt, or `--no-ext`).
+ */
+export type TrustMode = "store" | "all" | "none";
+
+/** The per-run override, resolved in one place for every caller. */
+export function trustMode(flag: boolean, env: Record<string, string | undefined> = process.env): TrustMode {
+  return flag || env[TRUST_ENV] === "1" ? "all" : "store";
+}
+
+export function trustPath(home: string): string {
+  return join(home, TRUST_FILE);
+}
+
+/** The real path of `dir`, or its absolute path when it does not exist (any more). */
+export function realDir(dir: string): string {
+  const abs = resolve(dir);
+  try {
+    return realpathSync(abs);
+  } catch {
+    return abs;
+  }
+}
+
+function covers(entry: string, dir: string): boolean {
+  if (entry === dir) return true;
+  return dir.startsWith(entry.endsWith(sep) ? entry : entry + sep);
+}
+
+function readStore(home: string): Result<{ store: Store }> {
+  const path = trustPath(home);
+  let text: string;
+  try {
+    if (process.platform !== "win32" && (statSync(path).mode & 0o022) !== 0)
+      return { ok: false, error: `${path} is writable by other users, so its trust decisions are ignored; run chmod 600 ${path}.` };
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { ok: true, store: { trusted: [], projects: {} } };
+    return { ok: false, error: `${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)}); fix its permissions or delete it.` };
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { ok: false, error: `${path} is not valid JSON; fix it or delete it (then trust your folders again with zot ext trust).` };
+  }
+  const broken = { ok: false as const, error: `${path} does not hold a trust list ({"trusted": [...]}); fix it or delete it.` };
+  if (!isObject(raw) || !Array.isArray(raw.trusted)) return broken;
+  const trusted: TrustEntry[] = [];
+  for (const t of raw.trusted) {
+    if (!isObject(t) || typeof t.path !== "string" || t.path === "") return broken;
+    trusted.push({ path: t.path, trustedAt: typeof t.trusted_at === "string" ? t.trusted_at : "" });
+  }
+  const projects: Store["projects"] = {};
+  if (isObject(raw.projects)) {
+    for (const [dir, set] of Object.entries(raw.projects)) {
+      if (!isObject(set)) continue;
+      const prints: Record<string, string> = {};
+      for (const [name, fp] of Object.entries(set)) if (typeof fp === "string") prints[name] = fp;
+      projects[dir] = prints;
+    }
+  }
+  return { ok: true, store: { trusted, projects } };
+}
+
+function writeStore(home: string, store: Store): Result<{ path: string }> {
+  const path = trustPath(home);
+  const body = {
+    trusted: store.trusted.map((t) => ({ path: t.path, trusted_at: t.trustedAt })),
+    projects: store.projects,
+  };
+  const tmp = `${path}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  try {
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+    const fd = openSync(tmp, "wx", 0o600);
+    try {
+      // open() applies the umask; the store must come out exactly 0600.
+      fchmodSync(fd, 0o600);
+      const bytes = Buffer.from(JSON.stringify(body, null, 2) + "\n", "utf8");
+      let off = 0;
+      while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+    return { ok: true, path };
+  } catch (e) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // Never created, or already renamed.
+    }
+    return { ok: false, error: `could not write ${path} (${(e as NodeJS.ErrnoException).code ?? String(e)}); check that ${home} is writable.` };
+  }
+}
+
+/** The trusted folder that covers `dir` (itself or a parent), or null; a broken store trusts nothing. */
+export function trustedBy(home: string, dir: string): string | null {
+  const r = readStore(home);
+  if (!r.ok) return null;
+  const real = realDir(dir);
+  return r.store.trusted.find((t) => covers(t.path, real))?.path ?? null;
+}
+
+export function isTrusted(home: string, dir: string): boolean {
+  return trustedBy(home, dir) !== null;
+}
+
+/**
+ * Trusts `dir` (which must exist) and everything under it. `prints`, when given, is the project's
+ * extension set as the user approved it; it replaces the one recorded for `dir`.
+ */
+export function trustDir(home: string, dir: string, prints?: ExtensionPrint[]): Result<{ path: string; already: boolean }> {
+  let real: string;
+  try {
+    real = realpathSync(resolve(dir));
+    if (!statSync(real).isDirectory()) return { ok: false, error: `${dir} is not a directory; pass the project folder to trust.` };
+  } catch {
+    return { ok: false, error: `${dir} does not exist; pass an existing project folder to trust.` };
+  }
+  const r = readStore(home);
+  if (!r.ok) return r;
+  const store = r.store;
+  const already = store.trusted.some((t) => covers(t.path, real));
+  if (!store.trusted.some((t) => t.path === real)) store.trusted.push({ path: real, trustedAt: new Date().toISOString() });
+  if (prints) store.projects[real] = printSet(prints);
+  const w = writeStore(home, store);
+  return w.ok ? { ok: true, path: real, already } : w;
+}
+
+/** Removes the trust of `dir` and every approval recorded under it. */
+export function untrustDir(home: string, dir: string): Result<{ path: string }> {
+  const real = realDir(dir);
+  const r = readStore(home);
+  if (!r.ok) return r;
+  const store = r.store;
+  const kept = store.trusted.filter((t) => !covers(real, t.path));
+  if (kept.length === store.trusted.length) {
+    const parent = store.trusted.find((t) => covers(t.path, real));
+    if (parent) return { ok: false, error: `${real} is trusted through ${parent.path}; run zot ext untrust ${parent.path} to remove that trust.` };
+    return { ok: false, error: `${real} is not trusted; zot ext trust --list shows the trusted folders.` };
+  }
+  store.trusted = kept;
+  for (const p of Object.keys(store.projects)) if (covers(real, p)) delete store.projects[p];
+  const w = writeStore(home, store);
+  return w.ok ? { ok: true, path: real } : w;
+}
+
+export function listTrusted(home: string): Result<{ entries: TrustEntry[] }> {
+  const r = readStore(home);
+  return r.ok ? { ok: true, entries: r.store.trusted } : r;
+}
+
+export function fingerprint(p: ExtensionPrint): string {
+  return new Bun.CryptoHasher("sha256").update(JSON.stringify([p.exec, p.args])).digest("hex").slice(0, 32);
+}
+
+function printSet(prints: ExtensionPrint[]): Record<string, string> {
+  const set: Record<string, string> = {};
+  for (const p of prints) set[p.name.toLowerCase()] = fingerprint(p);
+  return set;
+}
+
+export type Unapproved = { name: string; why: "untrusted" | "new" | "changed" };
+
+/**
+ * The verdict on one project's extensions for one run. `approved` names (lower-cased) may run;
+ * `unapproved` must not. `warning` carries a broken store's sentence.
+ */
+export type ProjectReview = {
+  approved: Set<string>;
+  unapproved: Unapproved[];
+  /** The folder whose trust applies (null when untrusted or trusted only for this run). */
+  trustedBy: string | null;
+  warning: string | null;
+};
+
+/**
+ * Decides which of `prints` (the extensions found in `cwd`'s project root) may run. In a trusted
+ * folder whose extension set was never recorded (a subdirectory of a trusted folder, or a folder
+ * trusted before it had extensions), the current set is recorded as approved, so later changes
+ * are noticed.
+ */
+export function reviewProject(home: string, cwd: string, prints: ExtensionPrint[], mode: TrustMode): ProjectReview {
+  const all = new Set(prints.map((p) => p.name.toLowerCase()));
+  if (mode === "all") return { approved: all, unapproved: [], trustedBy: null, warning: null };
+  const refuseAll = (warning: string | null): ProjectReview => ({
+    approved: new Set(),
+    unapproved: prints.map((p) => ({ name: p.name, why: "untrusted" })),
+    trustedBy: null,
+    warning,
+  });
+  if (mode === "none" || prints.length === 0) return refuseAll(null);
+  const r = readStore(home);
+  if (!r.ok) return refuseAll(r.error);
+  const real = realDir(cwd);
+  const by = r.store.trusted.find((t) => covers(t.path, real))?.path ?? null;
+  if (by === null) return refuseAll(null);
+  const recorded = r.store.projects[real];
+  if (recorded === undefined) {
+    r.store.projects[real] = printSet(prints);
+    const w = writeStore(home, r.store);
+    return { approved: all, unapproved: [], trustedBy: by, warning: w.ok ? null : w.error };
+  }
+  const approved = new Set<string>();
+  const unapproved: Unapproved[] = [];
+  for (const p of prints) {
+    const key = p.name.toLowerCase();
+    const was = recorded[key];
+    if (was === fingerprint(p)) approved.add(key);
+    else unapproved.push({ name: p.name, why: was === undefined ? "new" : "changed" });
+  }
+  return { approved, unapproved, trustedBy: by, warning: null };
+}
+
+/**
+ * The one warning line for project code a run skipped (headless modes print it; the TUI shows it).
+ * `what` names the kind of code ("extensions", "MCP servers").
+ */
+export function skippedNotice(cwd: string, what: string, skipped: Unapproved[]): string | null {
+  if (skipped.length === 0) return null;
+  const untrusted = skipped.filter((s) => s.why === "untrusted").map((s) => s.name);
+  const changed = skipped.filter((s) => s.why !== "untrusted").map((s) => `${s.name} (${s.why})`);
+  const parts: string[] = [];
+  if (untrusted.length) parts.push(`skipped the project ${what} of the untrusted folder ${cwd}: ${untrusted.join(", ")}`);
+  if (changed.length) parts.push(`skipped project ${what} new or changed since ${cwd} was trusted: ${changed.join(", ")}`);
+  return `${parts.join("; ")}; run zot ext trust ${cwd} to let them run (or --trust for one run).`;
+}

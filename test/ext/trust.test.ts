@@ -1,0 +1,191 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  isTrusted,
+  listTrusted,
+  reviewProject,
+  trustDir,
+  trustedBy,
+  trustMode,
+  trustPath,
+  untrustDir,
+  type ExtensionPrint,
+} from "../../src/ext/trust.ts";
+import { removeTempDirs, tempDir } from "./cli-helpers.ts";
+
+afterEach(removeTempDirs);
+
+function setup(): { home: string; project: string } {
+  const root = tempDir("zot-trust-");
+  const home = join(root, "home");
+  const project = join(root, "project");
+  mkdirSync(project);
+  return { home, project };
+}
+
+const hello: ExtensionPrint = { name: "hello", exec: "/p/.zot/extensions/hello/run.sh", args: [] };
+
+describe("the trust store", () => {
+  test("a folder nobody trusted is untrusted, and so is everything in it", () => {
+    const { home, project } = setup();
+    expect(isTrusted(home, project)).toBe(false);
+    expect(isTrusted(home, join(project, "sub"))).toBe(false);
+  });
+
+  test("trusting a folder covers its subdirectories but not its parent or a sibling with a common prefix", () => {
+    const { home, project } = setup();
+    mkdirSync(join(project, "sub", "deeper"), { recursive: true });
+    mkdirSync(`${project}-evil`);
+    const r = trustDir(home, project);
+    expect(r).toEqual({ ok: true, path: project, already: false });
+    expect(isTrusted(home, project)).toBe(true);
+    expect(isTrusted(home, join(project, "sub", "deeper"))).toBe(true);
+    expect(trustedBy(home, join(project, "sub"))).toBe(project);
+    expect(isTrusted(home, join(project, ".."))).toBe(false);
+    expect(isTrusted(home, `${project}-evil`)).toBe(false);
+  });
+
+  test("trust is keyed by the real path: trusting through a symlink records the folder it points to, reachable by both names", () => {
+    const { home, project } = setup();
+    const link = join(project, "..", "link");
+    symlinkSync(project, link);
+    trustDir(home, link);
+    expect(listTrusted(home)).toMatchObject({ ok: true, entries: [{ path: project }] });
+    expect(isTrusted(home, project)).toBe(true);
+    expect(isTrusted(home, link)).toBe(true);
+  });
+
+  test("trust.json is written 0600 with no temporary file left behind", () => {
+    const { home, project } = setup();
+    const old = process.umask(0o000);
+    try {
+      trustDir(home, project);
+    } finally {
+      process.umask(old);
+    }
+    expect(statSync(trustPath(home)).mode & 0o777).toBe(0o600);
+    expect(statSync(home).mode & 0o777).toBe(0o700);
+    expect(readdirSync(home)).toEqual(["trust.json"]);
+    const body = JSON.parse(readFileSync(trustPath(home), "utf8"));
+    expect(body.trusted[0].path).toBe(project);
+    expect(typeof body.trusted[0].trusted_at).toBe("string");
+  });
+
+  test("trusting twice keeps one entry and says it was already trusted", () => {
+    const { home, project } = setup();
+    trustDir(home, project);
+    expect(trustDir(home, project)).toMatchObject({ ok: true, already: true });
+    expect(listTrusted(home)).toMatchObject({ ok: true, entries: [{ path: project }] });
+  });
+
+  test("trusting a folder that does not exist is an error naming it", () => {
+    const { home, project } = setup();
+    const r = trustDir(home, join(project, "nope"));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toContain(join(project, "nope"));
+  });
+
+  test("untrust removes the folder's trust; a subdirectory of a trusted folder names the parent to untrust", () => {
+    const { home, project } = setup();
+    mkdirSync(join(project, "sub"));
+    trustDir(home, project);
+    const sub = untrustDir(home, join(project, "sub"));
+    expect(sub.ok).toBe(false);
+    if (!sub.ok) expect(sub.error).toContain(`zot ext untrust ${project}`);
+    expect(untrustDir(home, project)).toEqual({ ok: true, path: project });
+    expect(isTrusted(home, project)).toBe(false);
+    const again = untrustDir(home, project);
+    expect(again.ok).toBe(false);
+    if (!again.ok) expect(again.error).toContain("is not trusted");
+  });
+
+  test("a damaged trust.json trusts nothing and says what to do", () => {
+    const { home, project } = setup();
+    trustDir(home, project);
+    writeFileSync(trustPath(home), "{not json");
+    expect(isTrusted(home, project)).toBe(false);
+    const r = listTrusted(home);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toContain(`${trustPath(home)} is not valid JSON`);
+    expect(trustDir(home, project).ok).toBe(false);
+  });
+
+  test("a trust.json other users can write is ignored", () => {
+    const { home, project } = setup();
+    trustDir(home, project);
+    chmodSync(trustPath(home), 0o666);
+    expect(isTrusted(home, project)).toBe(false);
+    const r = listTrusted(home);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toContain("writable by other users");
+  });
+});
+
+describe("the per-run override", () => {
+  test("--trust or ZOT_TRUST_PROJECT=1 trusts the project for the run; anything else asks the store", () => {
+    expect(trustMode(true, {})).toBe("all");
+    expect(trustMode(false, { ZOT_TRUST_PROJECT: "1" })).toBe("all");
+    expect(trustMode(false, { ZOT_TRUST_PROJECT: "yes" })).toBe("store");
+    expect(trustMode(false, {})).toBe("store");
+  });
+});
+
+describe("reviewing a project's extensions", () => {
+  test("an untrusted folder approves none of its extensions", () => {
+    const { home, project } = setup();
+    const r = reviewProject(home, project, [hello], "store");
+    expect([...r.approved]).toEqual([]);
+    expect(r.unapproved).toEqual([{ name: "hello", why: "untrusted" }]);
+  });
+
+  test("the run override approves everything without writing the store", () => {
+    const { home, project } = setup();
+    expect([...reviewProject(home, project, [hello], "all").approved]).toEqual(["hello"]);
+    expect(() => statSync(trustPath(home))).toThrow();
+  });
+
+  test("a folder trusted with its extension set approves exactly that set; a new or changed extension needs approval again", () => {
+    const { home, project } = setup();
+    trustDir(home, project, [hello]);
+    expect([...reviewProject(home, project, [hello], "store").approved]).toEqual(["hello"]);
+
+    const added: ExtensionPrint = { name: "Added", exec: "/bin/true", args: [] };
+    const changedArgs = { ...hello, args: ["--evil"] };
+    const r = reviewProject(home, project, [changedArgs, added], "store");
+    expect([...r.approved]).toEqual([]);
+    expect(r.unapproved).toEqual([
+      { name: "hello", why: "changed" },
+      { name: "Added", why: "new" },
+    ]);
+    expect(reviewProject(home, project, [{ ...hello, exec: "/tmp/other" }], "store").unapproved).toEqual([{ name: "hello", why: "changed" }]);
+
+    trustDir(home, project, [changedArgs, added]);
+    expect([...reviewProject(home, project, [changedArgs, added], "store").approved].sort()).toEqual(["added", "hello"]);
+  });
+
+  test("a subdirectory of a trusted folder records its set on first sight, then notices changes", () => {
+    const { home, project } = setup();
+    const sub = join(project, "sub");
+    mkdirSync(sub);
+    trustDir(home, project);
+    expect([...reviewProject(home, sub, [hello], "store").approved]).toEqual(["hello"]);
+    const r = reviewProject(home, sub, [hello, { name: "late", exec: "/bin/true", args: [] }], "store");
+    expect(r.unapproved).toEqual([{ name: "late", why: "new" }]);
+    expect(r.trustedBy).toBe(project);
+  });
+
+  test("untrusting a folder forgets the approvals recorded under it", () => {
+    const { home, project } = setup();
+    trustDir(home, project, [hello]);
+    untrustDir(home, project);
+    trustDir(home, project, []);
+    expect(reviewProject(home, project, [hello], "store").unapproved).toEqual([{ name: "hello", why: "new" }]);
+  });
+
+  test("running without project extensions approves none even in a trusted folder", () => {
+    const { home, project } = setup();
+    trustDir(home, project, [hello]);
+    expect([...reviewProject(home, project, [hello], "none").approved]).toEqual([]);
+  });
+});

@@ -1,0 +1,105 @@
+// The workspace-trust question in a real terminal: shown before anything of the project runs, with
+// each extension's name, command line and capabilities; trust / run without / quit.
+import { afterEach, expect, test } from "bun:test";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ROOT, Tmux } from "./helpers/tmux.ts";
+
+const MARKER = join(ROOT, "test", "fixtures", "trust", "marker");
+const T = 40_000;
+
+let t: Tmux | null = null;
+let scratch: string | null = null;
+afterEach(() => {
+  t?.kill();
+  t = null;
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  scratch = null;
+});
+
+/** A repository with one project extension, `evil`, that records each start in its "ran" file. */
+function repoWithExtension(manifest: Record<string, unknown> = {}): { repo: string; ext: string } {
+  scratch = realpathSync(mkdtempSync(join(tmpdir(), "zot-tui-trust-")));
+  const repo = join(scratch, "repo");
+  const ext = join(repo, ".zot", "extensions", "evil");
+  mkdirSync(join(repo, ".zot", "extensions"), { recursive: true });
+  cpSync(MARKER, ext, { recursive: true });
+  writeManifest(ext, manifest);
+  return { repo, ext };
+}
+
+function writeManifest(ext: string, manifest: Record<string, unknown>): void {
+  writeFileSync(join(ext, "extension.json"), JSON.stringify({ name: "evil", version: "6.6.6", exec: "./main.sh", description: "totally harmless", ...manifest }));
+}
+
+const ran = (ext: string) => existsSync(join(ext, "ran"));
+
+test("an untrusted folder with project extensions asks first, showing what would run; r runs zot without them", async () => {
+  const { repo, ext } = repoWithExtension({ args: ["--steal", "keys now"] });
+  t = await Tmux.start({ args: ["--cwd", repo], width: 200 });
+  const s = await t.waitFor("q  quit", 15_000);
+  expect(s).toContain(`${repo} is not a trusted folder, and it has project extensions:`);
+  expect(s).toContain("evil 6.6.6");
+  expect(s).toContain("totally harmless");
+  expect(s).toContain(`runs:         ${join(ext, "main.sh")} --steal "keys now"`);
+  expect(s).toContain("capabilities: none declared; it would run as you");
+  expect(s).toContain("t  trust this folder (and its subfolders) and run them");
+  expect(s).toContain("r  run without project extensions");
+  expect(ran(ext)).toBe(false);
+  t.type("r");
+  const tui = await t.waitFor("skipped the project extensions", 15_000);
+  expect(tui.replace(/\s+/g, " ")).toContain("evil");
+  expect(ran(ext)).toBe(false);
+  expect(existsSync(join(t.home, "trust.json"))).toBe(false);
+}, T);
+
+test("t trusts the folder and runs its extensions; a changed exec line asks again, marked changed", async () => {
+  const { repo, ext } = repoWithExtension();
+  t = await Tmux.start({ args: ["--cwd", repo], width: 200 });
+  await t.waitFor("q  quit", 15_000);
+  t.type("t");
+  await t.until(() => ran(ext), "the trusted extension to start", 15_000);
+  const store = JSON.parse(readFileSync(join(t.home, "trust.json"), "utf8"));
+  expect(store.trusted.map((e: { path: string }) => e.path)).toEqual([repo]);
+  t.keys("C-c");
+  t.keys("C-c");
+  await t.waitFor(/shell\$\s*$/, 15_000);
+
+  writeManifest(ext, { args: ["--changed"] });
+  t.keys("C-l");
+  t.type(`${ROOT}/dist/zot --provider mock --cwd ${repo}`);
+  t.keys("Enter");
+  const s = await t.waitFor("q  quit", 15_000);
+  expect(s).toContain(`project extensions in ${repo} are new or changed since the folder was trusted:`);
+  expect(s).toContain("evil 6.6.6 (changed)");
+  expect(s).toContain(`${join(ext, "main.sh")} --changed`);
+  t.type("t");
+  await t.until(() => readFileSync(join(ext, "ran"), "utf8").includes("--changed") || null, "the re-approved extension to start", 15_000);
+}, T);
+
+test("q quits before anything of the project ran", async () => {
+  const { repo, ext } = repoWithExtension();
+  t = await Tmux.start({ args: ["--cwd", repo], width: 200 });
+  await t.waitFor("q  quit", 15_000);
+  t.type("q");
+  await t.waitFor(/^quit\nshell\$\s*$/m, 15_000);
+  expect(ran(ext)).toBe(false);
+}, T);
+
+test("a trusted folder with an unchanged extension set starts without asking", async () => {
+  const { repo, ext } = repoWithExtension();
+  t = await Tmux.start({ args: ["--cwd", repo], width: 200 });
+  await t.waitFor("q  quit", 15_000);
+  t.type("t");
+  await t.until(() => ran(ext), "the trusted extension to start", 15_000);
+  t.keys("C-c");
+  t.keys("C-c");
+  await t.waitFor(/shell\$\s*$/, 15_000);
+  t.keys("C-l");
+  rmSync(join(ext, "ran"));
+  t.type(`${ROOT}/dist/zot --provider mock --cwd ${repo}`);
+  t.keys("Enter");
+  await t.until(() => ran(ext), "the extension to start again", 15_000);
+  expect(t.screen()).not.toContain("q  quit");
+}, T);
