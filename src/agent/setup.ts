@@ -4,6 +4,7 @@
 import { resolve } from "node:path";
 import { Host } from "../ext/host.ts";
 import { parseExtensionPolicy } from "../ext/policy.ts";
+import { storedSecretValues } from "../ext/settings.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { skippedNotice, type TrustMode } from "../ext/trust.ts";
 import { ZOT_VERSION } from "../cli/version.ts";
@@ -115,7 +116,8 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
 
   // Extensions start as soon as hello_ack's facts are known; the provider client, the tools and the
   // loop are loaded while they boot (on another core), instead of before.
-  const secrets = knownSecrets(o.home, o.env, o.apiKey, auth);
+  // Extension secrets (zot ext config) are masked like provider keys, everywhere zot writes text.
+  const secrets = [...knownSecrets(o.home, o.env, o.apiKey, auth), ...storedSecretValues(o.home)];
   const host = o.host ?? new Host();
   const policy = parseExtensionPolicy(config.raw.extensions, configPath(o.home));
   notices.push(...policy.warnings);

@@ -2,6 +2,7 @@
 // context (ZOT_HOME, --cwd, output streams) and hands off to one module per subcommand. Tests call
 // runExtCli with their own `io`; zot's main passes nothing and gets the real process.
 import { type ArgSpec, parseArgs } from "./cli/args.ts";
+import { config } from "./cli/config.ts";
 import { type CliIo, fail, makeCtx } from "./cli/context.ts";
 import { doctor } from "./cli/doctor.ts";
 import { init } from "./cli/init.ts";
@@ -43,6 +44,12 @@ const SUBS: Record<string, Sub> = {
     positionals: [0, 1],
   },
   untrust: { usage: "untrust [DIR]", about: "take the trust of DIR (default: the project) back", spec: {}, positionals: [0, 1] },
+  config: {
+    usage: "config <name> [key=value…] [--unset key]… [--json]",
+    about: "show an extension's settings, or set them (key=- reads the value from stdin)",
+    spec: { flags: ["--json"], multi: ["--unset"] },
+    positionals: [1, 64],
+  },
   logs: { usage: "logs <name> [-f]", about: "print the extension's log; -f keeps following it", spec: { flags: ["--follow"], aliases: { "-f": "--follow" } }, positionals: [1, 1] },
   init: {
     usage: "init <name> [--lang ts|python|go|node|sh] [--sdk PATH]",
@@ -115,7 +122,7 @@ export async function runExtCli(argv: string[], io: CliIo = {}): Promise<number>
   const made = makeCtx(io, args.values.get("--cwd"));
   if (!made.ok) return fail(early, made.error);
   const ctx = made.ctx;
-  const [a, b] = args.positionals;
+  const [a, b, ...more] = args.positionals;
   const flag = (f: string) => args.flags.has(f);
   switch (name) {
     case "list":
@@ -135,6 +142,8 @@ export async function runExtCli(argv: string[], io: CliIo = {}): Promise<number>
       return untrust(ctx, a);
     case "logs":
       return logs(ctx, a, flag("--follow"));
+    case "config":
+      return config(ctx, a, { assignments: [b, ...more].filter((x) => x !== undefined), unset: args.multi.get("--unset") ?? [], json: flag("--json") });
     case "init":
       return init(ctx, a, args.values.get("--lang") ?? "ts", args.values.get("--sdk"));
     default:

@@ -11,7 +11,7 @@ import type { Mask } from "./mask.ts";
 import { describeExit, extensionEnv, signalGroup, spawnExtension } from "./process.ts";
 import type { ChildProcess, ExitInfo } from "./process.ts";
 import { HOST_CAPABILITIES, PROTOCOL_VERSION, decodeExtensionFrame, isObject } from "./protocol.ts";
-import type { EventName, ExtensionFrame, HostFrame, InterceptSpec } from "./protocol.ts";
+import type { EventName, ExtensionFrame, HostFrame, InterceptSpec, JsonObject } from "./protocol.ts";
 import { checkCommand, checkTool } from "./registry.ts";
 import type { CommandReg, ToolReg } from "./registry.ts";
 import type { Trace } from "./trace.ts";
@@ -39,6 +39,8 @@ export type ConnectionConfig = {
   args: string[];
   /** The manifest's declared scope; null runs the extension with the user's full privileges. */
   permissions: Permissions | null;
+  /** hello_ack.settings; null when the manifest declares no settings. */
+  settings: JsonObject | null;
   home: string;
   info: () => HostInfo;
   trace: Trace | null;
@@ -311,6 +313,7 @@ export class Connection {
       extension_dir: this.dir,
       data_dir: this.dir,
       capabilities: [...HOST_CAPABILITIES],
+      ...(this.cfg.settings ? { settings: this.cfg.settings } : {}),
     });
     this.maxTimer = setTimeout(() => this.complete("auto_ready"), this.cfg.timings.readyMaxMs);
   }

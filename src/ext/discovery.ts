@@ -8,6 +8,7 @@ import { basename, join, resolve } from "node:path";
 import { MANIFEST_NAME_PATTERN } from "./protocol.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
 import { applyPolicy } from "./policy.ts";
+import { applySettings } from "./settings.ts";
 import { findThemeFile, loadTheme } from "./themes.ts";
 import { realDir, reviewProject, type ExtensionPrint } from "./trust.ts";
 import type { DiscoveredExtension, DiscoveryInput, ExtensionSource } from "./types.ts";
@@ -56,7 +57,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveredExtensi
       winners.set(key, entry.dir);
     }
   }
-  return entries.map((e) => applyPolicy(e, input.policy));
+  return entries.map((e) => applySettings(applyPolicy(e, input.policy), input.home));
 }
 
 /** The project extensions whose manifests can be read: the set workspace trust approves or not. */
@@ -174,6 +175,7 @@ function inspect({ dir, source }: Candidate): DiscoveredExtension {
       description: null,
       enabled: true,
       permissions: null,
+      settings: [],
     });
   }
 

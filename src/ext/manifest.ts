@@ -4,6 +4,7 @@ import { accessSync, constants, readFileSync, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, resolve } from "node:path";
 import { parsePermissions, type Permissions } from "./permissions.ts";
 import { MANIFEST_NAME_PATTERN, isObject, kind } from "./protocol.ts";
+import { parseSettingsSchema, type SettingSpec } from "./settings.ts";
 import type { Manifest } from "./types.ts";
 
 export const MANIFEST_FILE = "extension.json";
@@ -97,6 +98,13 @@ export function parseManifest(text: string, manifestPath: string, opts: Manifest
     permissions = parsed.permissions;
   }
 
+  let settings: SettingSpec[] = [];
+  if (raw.settings !== undefined && raw.settings !== null) {
+    const parsed = parseSettingsSchema(raw.settings, manifestPath);
+    if (!parsed.ok) return { ok: false, error: parsed.error, name };
+    settings = parsed.settings;
+  }
+
   return {
     ok: true,
     manifest: {
@@ -108,6 +116,7 @@ export function parseManifest(text: string, manifestPath: string, opts: Manifest
       description: info.description,
       enabled,
       permissions,
+      settings,
     },
   };
 }

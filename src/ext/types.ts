@@ -1,6 +1,7 @@
 // The host's public surface: what modes and the agent loop see of the extension host. The host knows
 // nothing of the TUI or providers; it takes facts (provider/model/cwd) in and emits typed UI intents.
 import type { Permissions } from "./permissions.ts";
+import type { SettingSpec } from "./settings.ts";
 import type { ExtensionPolicy } from "./policy.ts";
 import type { Enforcement } from "./sandbox/policy.ts";
 import type {
@@ -30,6 +31,8 @@ export type ExtensionStatus =
   | "theme_only"
   /** A project extension in a folder the user has not trusted (or changed since it was trusted). */
   | "untrusted"
+  /** A required setting has no value; `zot ext config` sets it. */
+  | "needs_config"
   /** Transient: spawned, registration not complete yet. */
   | "starting"
   /** Was ready, then exited or crashed at runtime. */
@@ -209,6 +212,13 @@ export interface ExtensionHost {
   panelResize(panelId: string, width: number, height: number): void;
   /** Subscribe to UI intents; returns the unsubscribe function. */
   onIntent(listener: (intent: UiIntent) => void): () => void;
+  /** An extension's declared settings with their stored values (secrets included: callers mask them). */
+  settings(name: string): { ok: true; extension: string; specs: SettingSpec[]; values: JsonObject } | { ok: false; error: string };
+  /**
+   * Sets (key → text as typed) and unsets settings, stores them, and sends `settings_changed` to the
+   * running extension; one that waited for a required setting is started.
+   */
+  configure(name: string, set: [string, string][], unset: string[]): Promise<{ ok: true; path: string } | { ok: false; error: string }>;
 }
 
 /** A parsed, validated `extension.json`. `exec` is resolved to an absolute path. */
@@ -222,6 +232,8 @@ export type Manifest = {
   enabled: boolean;
   /** The declared permission scope; null when the manifest declares none (full user privileges). */
   permissions: Permissions | null;
+  /** Settings the host stores and hands over in hello_ack (manifest `settings`). */
+  settings: SettingSpec[];
 };
 
 /** One directory found by discovery, before anything is spawned (written by `discovery.ts`). */
@@ -232,7 +244,9 @@ export type DiscoveredExtension = {
   manifestPath: string;
   source: ExtensionSource;
   /** "spawn": valid, enabled, winner — the host starts it. */
-  status: "spawn" | "invalid" | "disabled" | "shadowed" | "theme_only" | "untrusted";
+  status: "spawn" | "invalid" | "disabled" | "shadowed" | "theme_only" | "untrusted" | "needs_config";
+  /** For extensions that declare settings: the values hello_ack carries. */
+  settings?: JsonObject;
   error: string | null;
   manifest: Manifest | null;
   theme: Theme | null;

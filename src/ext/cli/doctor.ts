@@ -8,9 +8,11 @@ import { describePermissions, permissionsJson, type PermissionsJson } from "../p
 import type { Enforcement } from "../sandbox/policy.ts";
 import type { ExtensionState } from "../types.ts";
 import { policy } from "./lookup.ts";
+import { redactSecrets } from "../../agent/redact.ts";
+import { storedSecretValues } from "../settings.ts";
 import type { Ctx } from "./context.ts";
 
-export type DoctorStatus = "ready" | "auto_ready" | "failed" | "invalid" | "disabled" | "shadowed" | "theme_only" | "untrusted";
+export type DoctorStatus = "ready" | "auto_ready" | "failed" | "invalid" | "disabled" | "shadowed" | "theme_only" | "untrusted" | "needs_config";
 
 export type DoctorExtension = {
   name: string;
@@ -39,6 +41,7 @@ const MAX_WARNINGS = 100;
 
 export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]; noExt: boolean }): Promise<number> {
   const host = new Host();
+  const secrets = storedSecretValues(ctx.home);
   let states: ExtensionState[];
   try {
     await host.load({
@@ -47,6 +50,7 @@ export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]
       cwd: ctx.cwd,
       home: ctx.home,
       policy: policy(ctx),
+      mask: (text) => redactSecrets(text, secrets),
       info: { zotVersion: ZOT_VERSION, provider: "", model: "", cwd: ctx.cwd },
     });
     states = host.states();
