@@ -3,7 +3,7 @@
 // provider/model/cwd so hello_ack carries them).
 import { resolve } from "node:path";
 import { Host } from "../ext/host.ts";
-import { parseExtensionPolicy } from "../ext/policy.ts";
+import { parseExtensionPolicy } from "../ext/permission-policy.ts";
 import { storedSecretValues } from "../ext/settings.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { skippedNotice, type TrustMode } from "../ext/trust.ts";

@@ -7,7 +7,7 @@ import { readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { MANIFEST_NAME_PATTERN } from "./protocol.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
-import { applyPolicy } from "./policy.ts";
+import { applyPolicy } from "./permission-policy.ts";
 import { applySettings } from "./settings.ts";
 import { findThemeFile, loadTheme } from "./themes.ts";
 import { realDir, reviewProject, type ExtensionPrint } from "./trust.ts";

@@ -2,7 +2,7 @@
 // nothing of the TUI or providers; it takes facts (provider/model/cwd) in and emits typed UI intents.
 import type { Permissions } from "./permissions.ts";
 import type { SettingSpec } from "./settings.ts";
-import type { ExtensionPolicy } from "./policy.ts";
+import type { ExtensionPolicy } from "./permission-policy.ts";
 import type { Enforcement } from "./sandbox/policy.ts";
 import type {
   CommandResponseFrame,

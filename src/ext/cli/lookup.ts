@@ -3,7 +3,7 @@
 import { basename } from "node:path";
 import { configPath } from "../../agent/config.ts";
 import { discover } from "../discovery.ts";
-import { readExtensionPolicy, type ExtensionPolicy } from "../policy.ts";
+import { readExtensionPolicy, type ExtensionPolicy } from "../permission-policy.ts";
 import type { DiscoveredExtension } from "../types.ts";
 import type { Ctx } from "./context.ts";
 
