@@ -20,6 +20,7 @@ import type { Message } from "../src/agent/messages.ts";
 import { createProvider } from "../src/agent/providers/index.ts";
 import { builtinTools } from "../src/agent/tools/index.ts";
 import { Host } from "../src/ext/host.ts";
+import { freshBinary } from "../scripts/build-freshness.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const BUN = process.execPath;
@@ -36,7 +37,7 @@ const env: Record<string, string> = {
 writeFileSync(join(home, "small.txt"), "a small file\n");
 // A private copy, so a rebuild of dist/zot during the run (a shared machine) can't break it.
 const ZOT = join(home, "zot");
-copyFileSync(resolve(process.argv[3] ?? join(ROOT, "dist", "zot")), ZOT);
+copyFileSync(resolve(process.argv[3] ?? freshBinary(ROOT, join(ROOT, "dist", "zot"))), ZOT);
 
 const scripted = startScriptedModel();
 const base = scripted.base;

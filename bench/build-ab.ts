@@ -14,12 +14,13 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "
 import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startScriptedModel } from "./scripted-model.ts";
+import { freshBinary } from "../scripts/build-freshness.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const RUNS = Number(process.argv[2] ?? 21);
 const WHICH = (process.argv[3] ?? "print,bare,version").split(",");
 const BINARIES = process.argv.slice(4).map((b) => resolve(b));
-if (BINARIES.length === 0) BINARIES.push(join(ROOT, "dist", "zot"));
+if (BINARIES.length === 0) BINARIES.push(freshBinary(ROOT, join(ROOT, "dist", "zot")));
 
 const home = mkdtempSync(join(tmpdir(), "zot-ab-"));
 writeFileSync(join(home, "small.txt"), "a small file\n");

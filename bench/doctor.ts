@@ -11,6 +11,7 @@
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { freshBinary } from "../scripts/build-freshness.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const RUNS = Number(process.argv[2] ?? 15);
@@ -21,7 +22,7 @@ const ALL = ["hello", "hello-py", "clock", "guard", "weather", "todo", "scratchp
 
 const dir = mkdtempSync(join(tmpdir(), "zot-bench-doctor-"));
 const ZOT = join(dir, "zot");
-copyFileSync(resolve(process.argv[3] ?? join(ROOT, "dist", "zot")), ZOT);
+copyFileSync(resolve(process.argv[3] ?? freshBinary(ROOT, join(ROOT, "dist", "zot"))), ZOT);
 const env = { ...process.env, PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH ?? ""}` };
 
 type Run = { wall: number; slowest: number; startups: Record<string, number> };

@@ -20,7 +20,7 @@ const ROOT = resolve(import.meta.dir, "..");
 const OUT = join(ROOT, "bench", "bytecode-order");
 const dir = mkdtempSync(join(tmpdir(), "zot-order-"));
 const ZOT = join(dir, "zot");
-copyFileSync(resolve(process.argv[2] ?? join(ROOT, "dist", "zot")), ZOT);
+copyFileSync(resolve(process.argv[2] ?? freshBinary(ROOT, join(ROOT, "dist", "zot"))), ZOT);
 const env = { ...process.env, PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH ?? ""}`, ZOT_HOME: join(dir, "home"), HOME: dir };
 writeFileSync(join(dir, "small.txt"), "a small file\n");
 
@@ -58,6 +58,7 @@ while time.time() < deadline:
 _, status = os.waitpid(pid, 0)
 print("ok" if sent else "no prompt")
 `;
+import { freshBinary } from "../scripts/build-freshness.ts";
 
 async function record(name: string, cmd: string[], opts: { pty?: boolean } = {}): Promise<void> {
   const file = join(dir, `${name}.order`);

@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dir, "..");
 const RUNS = Number(process.argv[2] ?? 15);
-const BINARIES = process.argv.length > 3 ? process.argv.slice(3).map((b) => resolve(b)) : [join(ROOT, "dist", "zot")];
+const BINARIES = process.argv.length > 3 ? process.argv.slice(3).map((b) => resolve(b)) : [freshBinary(ROOT, join(ROOT, "dist", "zot"))];
 
 // Spawns argv on a pty sized 100x30, returns ms from fork to the first output containing the
 // marker, then sends ctrl+c twice and reaps the child.
@@ -131,6 +131,7 @@ if pid == 0:
 os.waitpid(pid, 0)
 print("%.2f" % ((time.perf_counter() - t0) * 1000))
 `;
+import { freshBinary } from "../scripts/build-freshness.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "zot-bench-tui-"));
 try {

@@ -1,12 +1,12 @@
 // `npm run release`: cross-compiles zot for every release target into dist/release/ — the bare
-// binary, an archive with LICENSE and README (.tar.gz; .zip on Windows), one SHA256SUMS and a
-// VERSION file — checks each binary's executable format and smoke-tests the ones that can run here.
+// binary, an archive with LICENSE and README (.tar.gz; .zip on Windows), one SHA256SUMS, a VERSION
+// file and the installers — checks each binary's executable format and smoke-tests the ones that can run here.
 //
 //   bun scripts/release.ts [--target NAME]... [--out DIR] [--version X.Y.Z] [--no-smoke]
 //
 // --target limits the build (repeatable; the tests build only this machine's); --out writes
 // elsewhere (it must be missing or empty); --version labels a build other than package.json's.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import { archiveFileName, binaryFileName, findTarget, installedName, SUMS_FILE, TARGETS, VERSION_FILE, type Target } from "../src/platform/targets.ts";
@@ -111,6 +111,8 @@ async function main(): Promise<number> {
   sums.sort((a, b) => a.slice(66).localeCompare(b.slice(66)));
   writeFileSync(join(opts.out, SUMS_FILE), `${sums.join("\n")}\n`);
   writeFileSync(join(opts.out, VERSION_FILE), `${opts.version}\n`);
+  // Published with every release so the one-line install always fetches the latest installer.
+  for (const installer of ["install.sh", "install.ps1"]) copyFileSync(join(ROOT, installer), join(opts.out, installer));
   process.stderr.write(`release: zot ${opts.version} in ${opts.out}\n${rows.join("\n")}\n`);
   return failed ? 1 : 0;
 }

@@ -19,6 +19,10 @@ async function main(argv: string[]): Promise<number> {
     const { runExtCli } = await import("./ext/cli.ts");
     return runExtCli(parsed.argv, { stdout: { write: io.out }, stderr: { write: io.err } });
   }
+  if (parsed.kind === "update") {
+    const { runUpdate } = await import("./update/update.ts");
+    return runUpdate(parsed.check, process.env, io);
+  }
   const args = parsed.args;
   if (args.version) {
     io.out(versionText(buildInfo(), args.mode === "json"));

@@ -17,7 +17,7 @@ export function tarGz(entries: readonly ArchiveEntry[]): Uint8Array {
     if (pad) blocks.push(new Uint8Array(pad));
   }
   blocks.push(new Uint8Array(1024));
-  return Bun.gzipSync(concat(blocks), { level: 9 });
+  return Bun.gzipSync(concat(blocks), { level: 6 });
 }
 
 function tarHeader(entry: ArchiveEntry): Uint8Array {

@@ -11,6 +11,46 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
+# The frames of both directions, generated from the host's TypeScript types (scripts/protocol-schema.ts).
+with open(os.path.join(HERE, "..", "protocol.schema.json")) as _f:
+    SCHEMA = json.load(_f)["$defs"]
+
+
+def schema_errors(value, schema, where="frame"):
+    """The ways `value` breaks `schema`, for the JSON Schema keywords protocol.schema.json uses."""
+    kinds = {"object": dict, "array": list, "string": str}
+    t = schema.get("type")
+    if t == "number" and (isinstance(value, bool) or not isinstance(value, (int, float))):
+        return ["%s must be a number, got %r" % (where, value)]
+    if t == "boolean" and not isinstance(value, bool):
+        return ["%s must be a boolean, got %r" % (where, value)]
+    if t in kinds and not isinstance(value, kinds[t]):
+        return ["%s must be a %s, got %r" % (where, t, value)]
+    if "const" in schema and value != schema["const"]:
+        return ["%s must be %r, got %r" % (where, schema["const"], value)]
+    if "enum" in schema and value not in schema["enum"]:
+        return ["%s must be one of %r, got %r" % (where, schema["enum"], value)]
+    for key in ("anyOf", "oneOf"):
+        if key in schema:
+            fits = [schema_errors(value, s, where) for s in schema[key]]
+            if not any(not e for e in fits):
+                # The closest alternative explains best what is wrong.
+                return min(fits, key=len)
+    errors = []
+    if "items" in schema:
+        for i, item in enumerate(value):
+            errors += schema_errors(item, schema["items"], "%s[%d]" % (where, i))
+    if "properties" in schema:
+        for name in schema.get("required", []):
+            if name not in value:
+                errors.append("%s has no %r" % (where, name))
+        for name, v in value.items():
+            if name in schema["properties"]:
+                errors += schema_errors(v, schema["properties"][name], "%s.%s" % (where, name))
+            elif schema.get("additionalProperties") is False:
+                errors.append("%s has the unknown field %r" % (where, name))
+    return errors
+
 FIXTURE = r'''
 import asyncio, os, sys, threading, time
 sys.path.insert(0, %(sdk)r)
@@ -191,6 +231,7 @@ class FakeHost:
         self.stderr_done = threading.Thread(target=lambda: self.stderr_lines.extend(l.decode() for l in self.proc.stderr), daemon=True)
         self.stderr_done.start()
         self.pending = []
+        self.invalid = []
 
     def _read(self):
         for line in self.proc.stdout:
@@ -198,11 +239,18 @@ class FakeHost:
                 frame = json.loads(line)
             except ValueError:
                 frame = {"type": "<not json>", "line": line.decode("utf-8", "replace")}
+            else:
+                errors = schema_errors(frame, SCHEMA["ExtensionFrame"])
+                if errors:
+                    self.invalid.append((frame, errors))
             self.seen.append(frame)
             self.frames.put(frame)
         self.frames.put(None)
 
-    def send(self, frame):
+    def send(self, frame, valid=True):
+        if valid:
+            errors = schema_errors(frame, SCHEMA["HostFrame"])
+            assert not errors, "the test sends a frame the host never would: %s" % errors
         self.proc.stdin.write((json.dumps(frame) + "\n").encode())
         self.proc.stdin.flush()
 
@@ -234,6 +282,8 @@ class FakeHost:
         self.proc.wait()
         for s in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             s.close()
+        if self.invalid:
+            raise AssertionError("the extension wrote frames outside the protocol schema: %r" % self.invalid)
 
 
 class ZotExtTest(unittest.TestCase):
@@ -385,7 +435,7 @@ class ZotExtTest(unittest.TestCase):
     def test_stray_output_goes_to_stderr_and_unknown_or_malformed_frames_are_ignored(self):
         host = self.start()
         host.handshake()
-        host.send({"type": "brand_new_frame", "id": "z"})
+        host.send({"type": "brand_new_frame", "id": "z"}, valid=False)
         host.proc.stdin.write(b"not json\n")
         host.send({"type": "command_invoked", "id": "p", "name": "print", "args": ""})
         self.assertEqual(host.reply("p")["display"], "printed")
@@ -412,6 +462,16 @@ class ZotExtTest(unittest.TestCase):
         host.proc.stdin.close()
         self.assertEqual(host.proc.wait(10), 0)
         self.assertNotIn({"type": "shutdown_ack"}, host.seen)
+
+
+class SchemaTest(unittest.TestCase):
+    def test_the_schema_accepts_the_frames_of_the_spec_and_names_what_is_wrong_with_others(self):
+        frame = SCHEMA["ExtensionFrame"]
+        self.assertEqual(schema_errors({"type": "notify", "level": "warn", "message": "hi"}, frame), [])
+        self.assertEqual(schema_errors({"type": "subscribe", "events": ["turn_end"], "intercept": ["tool_call", {"event": "tool_result", "timeout_ms": 5, "on_timeout": "block"}]}, frame), [])
+        self.assertEqual(schema_errors({"type": "notify", "level": "loud", "message": "hi"}, frame), ["frame.level must be one of ['info', 'success', 'warn', 'error'], got 'loud'"])
+        self.assertEqual(schema_errors({"type": "tool_result", "id": "1", "content": [], "is_error": False, "activate_tools": [], "extra": 1}, frame), ["frame has the unknown field 'extra'"])
+        self.assertEqual(schema_errors({"type": "tool_cancel", "id": 3}, SCHEMA["HostFrame"]), ["frame.id must be a string, got 3"])
 
 
 if __name__ == "__main__":

@@ -4,16 +4,17 @@
 import type { ExtensionHost, InvokeResult, LoadReport, UiIntent } from "../ext/types.ts";
 import { basename } from "node:path";
 import { costOf, findModel, isProviderName, reasoningProblem } from "./catalog.ts";
-import { PROVIDERS, type ChoosableWire, type Effort } from "./choices.ts";
+import { orList, PROVIDERS, type ChoosableWire, type Effort } from "./choices.ts";
 import { PROVIDER_ENV_KEYS, resolveCredentials, rememberModel, type Env } from "./config.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
 import { runLoop, type Approval } from "./loop.ts";
 import { emptyUsage, type AssistantMessage, type ImagePart, type Message, type TextPart, type Usage } from "./messages.ts";
 import type { ModelInfo, Provider } from "./provider.ts";
 import { createProvider } from "./providers/index.ts";
+import { discoveryBase, mergeCached, refreshModels, type Discovery } from "./discovery.ts";
 import { randomHex } from "./random.ts";
 import type { AgentRuntime, PromptOutcome } from "./runtime-api.ts";
-import { interceptOf, noteIntercept } from "./intercepts.ts";
+import { interceptOf, noteIntercept } from "./intercept-record.ts";
 import { appendSession, createSession, noSession, openSession, summaryMessage, type InterceptRecord, type SessionWriter } from "./session.ts";
 import { discoverSkills } from "./skills.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
@@ -43,6 +44,8 @@ export type RuntimeConfig = {
   usage: Usage;
   noSession: boolean;
   secrets: string[];
+  /** A model list to refresh in the background (see discovery.ts). */
+  discovery?: Discovery;
 };
 
 const MAX_EARLY_NOTES = 100;
@@ -72,6 +75,8 @@ export class Runtime implements AgentRuntime {
   private approvedTools = new Set<string>();
   private unhookIntents: () => void;
   private closed: Promise<void> | null = null;
+  /** Stops background work (the model-list refresh) at close. */
+  private readonly background = new AbortController();
   /** The conversation's id when no transcript names it (--no-session). */
   private readonly ephemeralId = randomHex(16);
 
@@ -85,6 +90,9 @@ export class Runtime implements AgentRuntime {
     this.session = cfg.session;
     // The runtime is the host's first listener, so it receives what extensions sent during load.
     this.unhookIntents = cfg.host.onIntent((intent) => this.fromHost(intent));
+    const discovery = cfg.discovery;
+    // After the current start-up work: the first prompt never waits for the model list.
+    if (discovery) setTimeout(() => void refreshModels(discovery, cfg.catalog, this.background.signal), 0);
   }
 
   get provider(): string {
@@ -210,7 +218,9 @@ export class Runtime implements AgentRuntime {
   private systemPrompt(): string {
     const cfg = this.cfg;
     const tools = [...cfg.builtins.map((t) => ({ name: t.name, description: t.description }))];
-    if (cfg.extensionTools) for (const t of this.host.tools()) if (t.active) tools.push({ name: t.name, description: t.description });
+    // Deferred tools stay out of the list even once active: the prompt must not change when one is
+    // activated, or the provider's cached prefix (from the system prompt on) would be lost.
+    if (cfg.extensionTools) for (const t of this.host.tools()) if (t.active && !t.deferred) tools.push({ name: t.name, description: t.description });
     const skills = cfg.builtins.some((t) => t.name === "skill") ? discoverSkills(cfg.cwd, cfg.home).skills : [];
     return buildSystemPrompt({
       home: cfg.home,
@@ -352,7 +362,7 @@ export class Runtime implements AgentRuntime {
 
   setModel(provider: string, model: string): { ok: true } | { ok: false; error: string } {
     if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before switching models" };
-    if (!isProviderName(provider)) return { ok: false, error: `unknown provider "${provider}" (${PROVIDERS.join(", ")})` };
+    if (!isProviderName(provider)) return { ok: false, error: `unknown provider "${provider}" (${orList(PROVIDERS)})` };
     if (model.trim() === "") return { ok: false, error: "the model id is empty" };
     const cfg = this.cfg;
     const problem = cfg.reasoning ? reasoningProblem(findModel(cfg.catalog, provider, model), cfg.reasoning, provider, model) : undefined;
@@ -370,6 +380,11 @@ export class Runtime implements AgentRuntime {
         ...(cfg.mockScript ? { mockScript: cfg.mockScript } : {}),
       });
       cfg.providerName = provider;
+      if (credential && provider !== "mock") {
+        // The new provider's live models: the cached list now, a stale one refreshed in the background.
+        const d: Discovery = { home: cfg.home, provider, key: credential.key, base: discoveryBase(provider) };
+        if (!mergeCached(cfg.catalog, d)) void refreshModels(d, cfg.catalog, this.background.signal);
+      }
     }
     cfg.model = model;
     this.host.setInfo({ provider, model });
@@ -393,6 +408,7 @@ export class Runtime implements AgentRuntime {
   close(): Promise<void> {
     if (!this.closed) {
       this.abort();
+      this.background.abort();
       this.unhookIntents();
       this.closed = this.host.shutdown().finally(() => this.session.close());
     }

@@ -9,7 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { isObject, type Json, type JsonObject } from "../ext/protocol.ts";
 import { emptyUsage } from "./messages.ts";
 import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ThinkingPart, ToolCallPart, ToolDeclaration, Usage, UserMessage } from "./messages.ts";
-import { decodeIntercept, noteIntercept } from "./intercepts.ts";
+import { decodeIntercept, noteIntercept } from "./intercept-record.ts";
 import { redactSecrets } from "./redact.ts";
 
 const SESSION_VERSION = 1;

@@ -15,6 +15,7 @@ import type { Runtime } from "./runtime.ts";
 import { redactSecrets } from "./redact.ts";
 import { appendSession, createSession, latestSession, noSession, openSession, type LoadedSession, type SessionWriter } from "./session.ts";
 import { emptyUsage } from "./messages.ts";
+import { discoveryBase, mergeCached, type Discovery } from "./discovery.ts";
 
 export type RuntimeOptions = {
   home: string;
@@ -95,6 +96,13 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
 
   const catalog = loadModels(o.home);
   notices.push(...catalog.warnings);
+  // Live ids from the cache join the catalog now; a stale or missing cache is refreshed in the
+  // background once the runtime runs (never for the mock provider, never without a key).
+  let discovery: Discovery | undefined;
+  if (provider !== "mock" && creds.credential) {
+    const d: Discovery = { home: o.home, provider, key: creds.credential.key, base: discoveryBase(provider, o.baseUrl) };
+    if (!mergeCached(catalog.models, d)) discovery = d;
+  }
   const model =
     o.model ??
     (loaded && loaded.provider === provider && loaded.model ? loaded.model : undefined) ??
@@ -192,6 +200,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     usage: loaded ? loaded.usage : emptyUsage(),
     noSession: o.noSession,
     secrets,
+    ...(discovery ? { discovery } : {}),
   });
   host.emit({ event: "session_start" });
   return { ok: true, runtime, notices };

@@ -1,6 +1,6 @@
 // argv → a typed run request. Flags follow the Go zot so users' scripts carry over; anything the
 // parser does not understand is an error (exit 2), never silently ignored.
-import { BUILTIN_TOOLS } from "../ext/protocol.ts";
+import { BUILTIN_TOOLS } from "../ext/policy.ts";
 import { CHOOSABLE_WIRES, EFFORTS, isChoosableWire, isEffort, isProviderName, orList, PROVIDERS, type ChoosableWire, type Effort, type ProviderName } from "../agent/choices.ts";
 import { isSpace } from "./whitespace.ts";
 
@@ -46,6 +46,8 @@ export type ParsedArgv =
   | { kind: "run"; args: CliArgs }
   /** `zot ext …`: everything after `ext`, for the extension CLI. */
   | { kind: "ext"; argv: string[] }
+  /** `zot update [--check]`: replace this binary with the latest release (or only report it). */
+  | { kind: "update"; check: boolean }
   | { kind: "error"; message: string };
 
 export const DEFAULT_MAX_STEPS = 50;
@@ -131,6 +133,7 @@ const MODE_NAMES: readonly Mode[] = ["interactive", "print", "json", "rpc"];
 /** Parses the process arguments (without the executable). Pure: no I/O, no environment. */
 export function parseArgv(argv: readonly string[]): ParsedArgv {
   if (argv[0] === "ext") return { kind: "ext", argv: argv.slice(1) };
+  if (argv[0] === "update") return parseUpdate(argv.slice(1));
   const args: CliArgs = {
     mode: "interactive",
     appendSystemPrompt: [],
@@ -198,6 +201,12 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
   if (args.mockScript !== undefined && args.provider !== undefined && args.provider !== "mock")
     return fail(`--mock-script only works with the mock provider, not --provider ${args.provider}.`);
   return { kind: "run", args };
+}
+
+function parseUpdate(rest: readonly string[]): ParsedArgv {
+  const unknown = rest.find((a) => a !== "--check");
+  if (unknown !== undefined) return fail(`zot update takes only --check (got "${unknown}").`);
+  return { kind: "update", check: rest.length > 0 };
 }
 
 function fail(message: string): ParsedArgv {

@@ -67,14 +67,19 @@ export async function runAgent(args: CliArgs): Promise<number> {
   }
 
   if (args.listModels) {
-    const { loadModels } = await import("../agent/catalog.ts");
-    const { models, warnings } = loadModels(home);
-    for (const w of warnings) io.err(notice(w));
-    const rows = models.map((m) => [m.provider, m.id, m.name, String(m.contextWindow), String(m.maxTokens), m.reasoning ? "yes" : "no", m.source]);
-    const head = ["PROVIDER", "MODEL", "NAME", "CONTEXT", "MAX_OUT", "REASONING", "SOURCE"];
-    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-    for (const r of [head, ...rows]) io.out(r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join("  ") + "\n");
-    return 0;
+    const { listModels } = await import("./list-models.ts");
+    return listModels(
+      {
+        home,
+        env: process.env,
+        json: args.mode === "json",
+        ...(args.provider ? { provider: args.provider } : {}),
+        ...(args.apiKey !== undefined ? { apiKey: args.apiKey } : {}),
+        ...(args.baseUrl !== undefined ? { baseUrl: args.baseUrl } : {}),
+      },
+      io.out,
+      io.err,
+    );
   }
 
   let mode = args.mode;

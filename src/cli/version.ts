@@ -29,3 +29,8 @@ export function versionText(info: BuildInfo, json: boolean): string {
   if (json) return `${JSON.stringify(info)}\n`;
   return `zot ${info.version} (${info.commit} ${info.date})\n`;
 }
+
+/** True in a binary built by scripts/build.ts or the release script, false when run from source. */
+export function isReleaseBuild(): boolean {
+  return typeof ZOT_BUILD_TARGET === "string";
+}

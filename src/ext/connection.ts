@@ -8,13 +8,14 @@ import { planLaunch } from "./sandbox/plan.ts";
 import { ExtensionLog } from "./log.ts";
 import { unmasked } from "./mask.ts";
 import type { Mask } from "./mask.ts";
-import { describeExit, extensionEnv, signalGroup, spawnExtension } from "./process.ts";
+import { describeExit, extensionEnv, spawnExtension } from "./process.ts";
+import { killTree, type TreeSignal } from "../platform/process-tree.ts";
 import type { ChildProcess, ExitInfo } from "./process.ts";
 import { HOST_CAPABILITIES, PROTOCOL_VERSION, decodeExtensionFrame, isObject } from "./protocol.ts";
 import type { EventName, ExtensionFrame, HostFrame, InterceptSpec, JsonObject } from "./protocol.ts";
 import { checkCommand, checkTool } from "./registry.ts";
 import type { CommandReg, ToolReg } from "./registry.ts";
-import type { Trace } from "./trace.ts";
+import type { FrameRecorder } from "./trace.ts";
 import type { HostInfo, UiIntent } from "./types.ts";
 import { WriteQueue } from "./queue.ts";
 
@@ -43,7 +44,10 @@ export type ConnectionConfig = {
   settings: JsonObject | null;
   home: string;
   info: () => HostInfo;
-  trace: Trace | null;
+  /** The environment the extension's environment is built from. Default: zot's own. */
+  env?: Record<string, string | undefined>;
+  /** Sees every line both ways: the `--ext-trace` file, or `zot ext test`'s harness. */
+  trace: FrameRecorder | null;
   /** For the log, warnings and errors, which may quote what the extension sent. Default: none. */
   mask?: Mask;
   timings: ConnectionTimings;
@@ -57,6 +61,10 @@ export type ConnectionConfig = {
 export type ConnectionStatus = "starting" | "ready" | "auto_ready" | "failed" | "exited";
 
 export type Reply<F> = { ok: true; frame: F } | { ok: false; kind: "timeout" | "gone" | "cancelled" | "invalid"; error: string };
+
+/** Extension output is parsed in slices of this size, with other I/O let in every READ_BUDGET_MS. */
+const READ_SLICE_BYTES = 16 * 1024;
+const READ_BUDGET_MS = 4;
 
 type Expect = "command_response" | "tool_result" | "event_intercept_response";
 type Pending = {
@@ -78,6 +86,13 @@ export class Connection {
   helloVersion: string | null = null;
   /** A `ready` frame arrived (possibly after auto-ready). */
   readySeen = false;
+  /** The name of the first line's hello frame, matching the manifest or not. */
+  helloName: string | null = null;
+  /** `performance.now()` at spawn and when the hello was accepted. */
+  spawnedAt = 0;
+  helloAt: number | null = null;
+  /** What completed registration: a `ready` frame, the silence after a registration frame, or the deadline after hello. */
+  completedBy: "ready" | "silence" | "deadline" | null = null;
   startupMs: number | null = null;
   logPath = "";
   /** Accepted registrations, in arrival order. */
@@ -85,10 +100,14 @@ export class Connection {
   readonly tools: ToolReg[] = [];
   readonly events = new Set<EventName>();
   readonly intercept: InterceptSpec[] = [];
+  /** What the host rejected or ignored of the registrations (also in `warnings()`). */
+  readonly registrationWarnings: string[] = [];
   /** Resolves once registration completed or the load failed. */
   readonly settled: Promise<void>;
   /** Resolves when the process has exited (immediately if it never started). */
   readonly exited: Promise<void>;
+  /** Resolves when the connection is over: exited and its output read (or given up on). */
+  readonly finished: Promise<void>;
   /** Set when the host is stopping it: its exit is expected, not a crash. */
   stopping = false;
 
@@ -102,7 +121,6 @@ export class Connection {
   private extraWarnings = 0;
   private phase: "hello" | "registering" | "loaded" | "gone" = "hello";
   private sawRegistration = false;
-  private spawnedAt = 0;
   private helloTimer: ReturnType<typeof setTimeout> | null = null;
   private graceTimer: ReturnType<typeof setTimeout> | null = null;
   private maxTimer: ReturnType<typeof setTimeout> | null = null;
@@ -111,6 +129,7 @@ export class Connection {
   private stdoutClosed = false;
   private settle!: () => void;
   private markExited!: () => void;
+  private markFinished!: () => void;
 
   constructor(cfg: ConnectionConfig) {
     this.cfg = cfg;
@@ -119,6 +138,7 @@ export class Connection {
     this.dir = cfg.dir;
     this.settled = new Promise((r) => (this.settle = r));
     this.exited = new Promise((r) => (this.markExited = r));
+    this.finished = new Promise((r) => (this.markFinished = r));
   }
 
   get running(): boolean {
@@ -127,6 +147,21 @@ export class Connection {
 
   get hasExited(): boolean {
     return this.exitInfo !== null || this.child === null;
+  }
+
+  /** How the process ended, once it has. */
+  get exit(): ExitInfo | null {
+    return this.exitInfo;
+  }
+
+  /** Over: failed, exited or stopped; nothing more is sent or read. */
+  get gone(): boolean {
+    return this.phase === "gone";
+  }
+
+  /** The extension's last stderr line of this run, or null when it wrote none. */
+  lastStderrLine(): string | null {
+    return this.log?.lastWords() ?? null;
   }
 
   warnings(): string[] {
@@ -150,7 +185,7 @@ export class Connection {
       extensionDir: this.dir,
       cwd: info.cwd,
       home: this.cfg.home,
-      env: extensionEnv(process.env, { home: this.cfg.home, dir: this.dir, cwd: info.cwd }),
+      env: extensionEnv(this.cfg.env ?? process.env, { home: this.cfg.home, dir: this.dir, cwd: info.cwd }),
       permissions: this.cfg.permissions,
     });
     if (this.cfg.permissions) this.log.line(`permissions (${plan.enforcement}): ${describePermissions(permissionsJson(this.cfg.permissions))}`);
@@ -226,8 +261,8 @@ export class Connection {
   }
 
   /** Signals the whole process group (harmless once the group is empty). */
-  signal(sig: NodeJS.Signals): void {
-    if (this.child) signalGroup(this.child.pid, sig);
+  signal(sig: TreeSignal): void {
+    if (this.child) killTree(this.child.pid, sig);
   }
 
   /** A host-side note in the extension's log (conflicts, exits, shutdown). */
@@ -243,6 +278,11 @@ export class Connection {
     else this.extraWarnings++;
   }
 
+  private warnRegistration(text: string): void {
+    this.registrationWarnings.push(this.mask(text));
+    this.warn(text);
+  }
+
   closeLog(): void {
     this.log?.close();
   }
@@ -256,11 +296,22 @@ export class Connection {
       onOversize: (n) => this.warn(`dropped a ${n}-byte line from stdout (limit ${this.cfg.timings.maxLineBytes} bytes)`),
     });
     const reader = stdout.getReader();
+    // A read that is already buffered resolves as a microtask, so a flooding extension would never
+    // let the event loop reach the user's keys: after a few ms of parsing, other I/O gets a turn.
+    let since = performance.now();
+    const breathe = async () => {
+      if (performance.now() - since < READ_BUDGET_MS) return;
+      await new Promise((resolve) => setImmediate(resolve));
+      since = performance.now();
+    };
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        lines.push(value);
+        for (let at = 0; at < value.length; at += READ_SLICE_BYTES) {
+          lines.push(value.length <= READ_SLICE_BYTES ? value : value.subarray(at, at + READ_SLICE_BYTES));
+          await breathe();
+        }
       }
       lines.end();
     } catch {
@@ -299,8 +350,10 @@ export class Connection {
 
   private onHello(name: string, version: string): void {
     if (this.helloTimer) clearTimeout(this.helloTimer);
+    this.helloName = name;
     if (name !== this.name) return this.fail(`hello.name ${JSON.stringify(name)} does not match the manifest name ${JSON.stringify(this.name)}; make them equal`, true);
     this.helloVersion = version || null;
+    this.helloAt = performance.now();
     this.phase = "registering";
     const info = this.cfg.info();
     this.send({
@@ -315,7 +368,7 @@ export class Connection {
       capabilities: [...HOST_CAPABILITIES],
       ...(this.cfg.settings ? { settings: this.cfg.settings } : {}),
     });
-    this.maxTimer = setTimeout(() => this.complete("auto_ready"), this.cfg.timings.readyMaxMs);
+    this.maxTimer = setTimeout(() => this.complete("deadline"), this.cfg.timings.readyMaxMs);
   }
 
   private onFrame(f: ExtensionFrame): void {
@@ -326,21 +379,21 @@ export class Connection {
       case "register_command": {
         this.registrationFrame();
         const bad = checkCommand(f);
-        if (bad) return this.warn(bad);
+        if (bad) return this.warnRegistration(bad);
         this.commands.push({ name: f.name, description: f.description });
         return this.cfg.onRegistration(this);
       }
       case "register_tool": {
         this.registrationFrame();
-        const checked = checkTool(f);
-        if (checked.warning) this.warn(checked.warning);
+        const checked = checkTool(f, ext);
+        if (checked.warning) this.warnRegistration(checked.warning);
         if (!checked.ok) return;
         this.tools.push(checked.tool);
         return this.cfg.onRegistration(this);
       }
       case "subscribe": {
         this.registrationFrame();
-        if (f.unknown) this.warn(`subscribe: ignored unknown ${f.unknown.join(", ")}; the rest of the subscription counts`);
+        if (f.unknown) this.warnRegistration(`subscribe: ignored unknown ${f.unknown.join(", ")}; the rest of the subscription counts`);
         for (const e of f.events) this.events.add(e);
         for (const spec of f.intercept) {
           const i = this.intercept.findIndex((s) => s.event === spec.event);
@@ -407,14 +460,16 @@ export class Connection {
 
   private restartGrace(): void {
     if (this.graceTimer) clearTimeout(this.graceTimer);
-    this.graceTimer = setTimeout(() => this.complete("auto_ready"), this.cfg.timings.readyGraceMs);
+    this.graceTimer = setTimeout(() => this.complete("silence"), this.cfg.timings.readyGraceMs);
   }
 
-  private complete(status: "ready" | "auto_ready"): void {
+  private complete(by: "ready" | "silence" | "deadline"): void {
     if (this.phase !== "registering") return;
+    const status = by === "ready" ? "ready" : "auto_ready";
     this.clearTimers();
     this.phase = "loaded";
     this.status = status;
+    this.completedBy = by;
     this.startupMs = performance.now() - this.spawnedAt;
     this.note(`registration complete (${status === "ready" ? "ready" : "auto_ready: no ready frame"}) after ${Math.round(this.startupMs)} ms`);
     this.settle();
@@ -434,6 +489,7 @@ export class Connection {
     this.error = this.mask(`extension "${this.name}" failed to start: ${error}${this.logPath ? ` (log: ${this.logPath})` : ""}`);
     this.markExited();
     this.settle();
+    this.markFinished();
   }
 
   /** Load failure: the extension is stopped and will not be used. */
@@ -508,6 +564,7 @@ export class Connection {
     // Every waiting call fails now, not at its own deadline.
     for (const p of [...this.pending.values()]) p.resolve({ ok: false, kind: "gone", error: message });
     this.settle();
+    this.markFinished();
     if (wasLoaded && !this.stopping) this.cfg.onExit(this, message);
   }
 
@@ -515,6 +572,33 @@ export class Connection {
     for (const t of [this.helloTimer, this.graceTimer, this.maxTimer]) if (t) clearTimeout(t);
     this.helloTimer = this.graceTimer = this.maxTimer = null;
   }
+}
+
+/**
+ * Stops connections the host's way: `shutdown` and end of input to all, one shared grace period,
+ * SIGTERM to the groups still running, SIGKILL to every group after `killAfterMs` (grandchildren
+ * too), logs closed. Returns the connections that had to be sent SIGTERM.
+ */
+export async function stopConnections(conns: readonly Connection[], timings: { shutdownGraceMs: number; killAfterMs: number }): Promise<Connection[]> {
+  for (const c of conns) c.beginShutdown();
+  await within(Promise.all(conns.map((c) => c.exited)), timings.shutdownGraceMs);
+  const left = conns.filter((c) => !c.hasExited);
+  for (const c of left) {
+    c.note("did not exit within the shutdown grace period; sending SIGTERM");
+    c.signal("SIGTERM");
+  }
+  if (left.length) await within(Promise.all(left.map((c) => c.exited)), timings.killAfterMs);
+  for (const c of conns) c.signal("SIGKILL");
+  await within(Promise.all(conns.map((c) => c.exited)), timings.killAfterMs);
+  for (const c of conns) c.closeLog();
+  return left;
+}
+
+/** Waits for `p` but at most `ms`; the timer never keeps zot alive. */
+async function within(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([p, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
 }
 
 function seconds(ms: number): string {

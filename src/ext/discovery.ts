@@ -5,7 +5,7 @@
 // runs nothing and shadows, disables or replaces nothing.
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { MANIFEST_NAME_PATTERN } from "./protocol.ts";
+import { isManifestName } from "./policy.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
 import { applyPolicy } from "./permission-policy.ts";
 import { applySettings } from "./settings.ts";
@@ -164,7 +164,7 @@ function inspect({ dir, source }: Candidate): DiscoveredExtension {
   if (!manifestExists) {
     if (!themeFile) return { ...base, error: `${dir} has no ${MANIFEST_FILE}; add one with "name" and "exec", or remove the directory.` };
     // A bare theme directory: named after the directory, like an extension.json with no exec.
-    if (!MANIFEST_NAME_PATTERN.test(base.name))
+    if (!isManifestName(base.name))
       return { ...base, error: `theme directory ${dir} has no ${MANIFEST_FILE} and its name is not a valid extension name; add an ${MANIFEST_FILE} with a "name".` };
     return themeEntry(base, themeFile, {
       name: base.name,

@@ -1,14 +1,17 @@
-// `zot ext test`: spawns one extension exactly as the host does (same process, environment, log and
-// line reader), checks the handshake rules, plays a script against it, and shuts it down the host's
-// way. The result is a list of steps with pass/warn/fail and timings; nothing here prints.
+// `zot ext test`: runs one extension through the host's own `Connection` (same process, environment,
+// log, line reader, handshake, registration window and shutdown sequence), reports what the host
+// decided as steps, plays a script against it, and stops it the host's way. The result is a list of
+// steps with pass/warn/fail and timings; nothing here prints.
 import { join, resolve } from "node:path";
+import { Connection, stopConnections } from "./connection.ts";
 import { matches, prepareSend, substitute, type ScriptStep } from "./harness-script.ts";
-import { LineReader } from "./lines.ts";
-import { ExtensionLog, extensionLogPath } from "./log.ts";
+import { extensionLogPath } from "./log.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
-import { planLaunch } from "./sandbox/plan.ts";
-import { describeExit, extensionEnv, signalGroup, spawnExtension, type ChildProcess, type ExitInfo } from "./process.ts";
-import { HOST_CAPABILITIES, NAME_PATTERN, PROTOCOL_VERSION, decodeExtensionFrame, isObject, type JsonObject } from "./protocol.ts";
+import { describeExit } from "./process.ts";
+import { effectiveSettings, readStored } from "./settings.ts";
+import type { Manifest } from "./types.ts";
+import { decodeExtensionFrame, decodeHostFrame, isObject, type JsonObject } from "./protocol.ts";
+import { DEFAULT_TIMINGS, type HostTimings } from "./timings.ts";
 
 export type StepStatus = "pass" | "warn" | "fail" | "skip";
 export type StepResult = {
@@ -40,85 +43,40 @@ export type HarnessOptions = {
   zotVersion: string;
   provider?: string;
   model?: string;
-  helloMs?: number;
-  readyGraceMs?: number;
-  readyMaxMs?: number;
-  shutdownMs?: number;
+  /** For tests; `zot ext test` uses the host's own deadlines. */
+  timings?: Partial<HostTimings>;
 };
 
 type Received = { at: number; raw: string; value: unknown; used: boolean };
 
 const QUOTE = 120;
-const LINGER_MS = 200;
 
-/** One extension under test: its process and everything it has written to stdout. */
-class Subject {
+/** Everything the extension wrote to stdout, as the connection read it, for the script's expectations. */
+class Observed {
   readonly frames: Received[] = [];
   readonly junk: string[] = [];
   readonly oddities: string[] = [];
-  exit: ExitInfo | null = null;
-  private exitAt = 0;
-  private ended = false;
   private waiters = new Set<() => void>();
-  private encoder = new TextEncoder();
 
-  constructor(readonly child: ChildProcess) {
-    void child.exited.then((info) => {
-      this.exit = info;
-      this.exitAt = performance.now();
-      this.wake();
-      setTimeout(() => this.wake(), LINGER_MS);
-    });
-    void this.read();
-  }
-
-  private async read(): Promise<void> {
-    const reader = new LineReader({
-      onLine: (line) => this.onLine(line),
-      onOversize: (n) => this.oddities.push(`a ${n}-byte line exceeded the 64 MiB limit and was dropped`),
-    });
-    try {
-      for await (const chunk of this.child.stdout) reader.push(chunk);
-    } catch {
-      // stdout closed under us: the exit handler reports it.
+  /** The connection's line recorder: lines the host sent are not the extension's output. */
+  record(_ext: string, dir: "in" | "out", json: string, valid = true): void {
+    if (dir === "out") return;
+    let value: unknown = undefined;
+    if (valid) value = JSON.parse(json);
+    if (!isObject(value) || typeof value.type !== "string") this.junk.push(json);
+    else {
+      const decoded = decodeExtensionFrame(value);
+      if (!decoded.ok) this.oddities.push(decoded.error);
     }
-    reader.end();
-    this.ended = true;
+    this.frames.push({ at: performance.now(), raw: json, value, used: false });
     this.wake();
   }
 
-  /**
-   * Exited and its output read: the exit can be reported before the last lines of stdout, so wait for
-   * end of output (or a short linger, when a grandchild keeps the pipe open).
-   */
-  get gone(): boolean {
-    return this.exit !== null && (this.ended || performance.now() - this.exitAt >= LINGER_MS);
-  }
-
-  private onLine(line: string): void {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      this.junk.push(line);
-      value = undefined;
-    }
-    if (value !== undefined) {
-      if (!isObject(value) || typeof value.type !== "string") this.junk.push(line);
-      else {
-        const decoded = decodeExtensionFrame(value);
-        if (!decoded.ok) this.oddities.push(decoded.error);
-      }
-    }
-    this.frames.push({ at: performance.now(), raw: line, value, used: false });
-    this.wake();
-  }
-
-  private wake(): void {
+  wake(): void {
     for (const w of [...this.waiters]) w();
   }
 
-  /** Resolves with the first non-undefined `check()`, re-checking on every frame, exit, and at `wakeAt()`. */
+  /** Resolves with the first non-undefined `check()`, re-checking on every frame, on `wake()`, and at `wakeAt()`. */
   async until<T>(check: () => T | undefined, wakeAt: () => number): Promise<T> {
     for (;;) {
       const r = check();
@@ -134,29 +92,11 @@ class Subject {
       });
     }
   }
-
-  send(frame: JsonObject): boolean {
-    if (this.exit) return false;
-    try {
-      this.child.stdin.write(this.encoder.encode(JSON.stringify(frame) + "\n"));
-      void this.child.stdin.flush();
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  closeStdin(): void {
-    try {
-      void this.child.stdin.end();
-    } catch {
-      // Already closed.
-    }
-  }
 }
 
 export async function runHarness(opts: HarnessOptions): Promise<HarnessReport> {
   const dir = resolve(opts.dir);
+  const timings: HostTimings = { ...DEFAULT_TIMINGS, ...opts.timings };
   const steps: StepResult[] = [];
   const regs: HarnessReport["registrations"] = { commands: [], tools: [], events: [], intercept: [] };
   const manifestPath = join(dir, MANIFEST_FILE);
@@ -183,198 +123,132 @@ export async function runHarness(opts: HarnessOptions): Promise<HarnessReport> {
   const m = parsed.manifest;
   steps.push({ kind: "handshake", name: "manifest is valid", status: "pass", ms: null, line: null, detail: null });
 
-  const opened = ExtensionLog.open(opts.home, m.name);
-  const logPath = extensionLogPath(opts.home, m.name);
-  if (!opened.ok) {
-    steps.push({ kind: "handshake", name: "extension starts", status: "fail", ms: null, line: null, detail: opened.error });
-    skipScript();
-    return report(m.name, logPath);
-  }
-  const log = opened.log;
-  log.line(`starting ${m.name} ${m.version ?? "(no version)"} at ${new Date().toISOString()} (zot ext test)`);
-  const plan = planLaunch({
+  const observed = new Observed();
+  const conn = new Connection({
+    name: m.name,
+    version: m.version,
+    dir,
     exec: m.exec!,
     args: m.args,
-    extensionDir: dir,
-    cwd: opts.cwd,
-    home: opts.home,
-    env: extensionEnv(opts.env ?? process.env, { home: opts.home, dir, cwd: opts.cwd }),
     permissions: m.permissions,
+    settings: testSettings(m, opts.home),
+    home: opts.home,
+    env: opts.env,
+    info: () => ({ zotVersion: opts.zotVersion, provider: opts.provider ?? "mock", model: opts.model ?? "mock", cwd: opts.cwd }),
+    trace: observed,
+    timings,
+    onRegistration: () => {},
+    onIntent: () => {},
+    onExit: () => {},
   });
-  const [exec, ...args] = plan.argv;
-
-  const t0 = performance.now();
-  const spawned = spawnExtension({ exec: exec!, args, cwd: dir, env: plan.env, stderrFd: log.fd });
-  if (!spawned.ok) {
-    log.close();
-    steps.push({ kind: "handshake", name: "extension starts", status: "fail", ms: null, line: null, detail: `could not start ${m.exec}: ${spawned.error}` });
+  conn.start();
+  const logPath = conn.logPath || extensionLogPath(opts.home, m.name);
+  if (conn.gone) {
+    steps.push({ kind: "handshake", name: "extension starts", status: "fail", ms: null, line: null, detail: conn.error });
     skipScript();
     return report(m.name, logPath);
   }
-  const subject = new Subject(spawned.child);
+  void conn.finished.then(() => observed.wake());
   // A failed step that names the exit reports it; the shutdown step then does not report it again.
   let exitReported = false;
   const exitNote = (): string => {
-    if (!subject.exit) return "";
+    if (!conn.exit) return "";
     exitReported = true;
-    const words = log.lastWords();
-    return `it exited with ${describeExit(subject.exit)}${words ? `: ${JSON.stringify(words)}` : ""}; see ${logPath}`;
+    const words = conn.lastStderrLine();
+    return `it exited with ${describeExit(conn.exit)}${words ? `: ${JSON.stringify(words)}` : ""}; see ${logPath}`;
   };
 
   try {
-    const handshake = await handshakeSteps(subject, opts, m.name, t0, exitNote, regs);
+    const handshake = await handshakeSteps(conn, observed, m.name, timings, exitNote, regs);
     steps.push(...handshake.steps);
     if (!handshake.ok) skipScript();
-    else await scriptSteps(subject, opts.steps, steps, exitNote);
+    else await scriptSteps(conn, observed, opts.steps, steps, exitNote);
 
-    const junk = subject.junk[0];
+    const junk = observed.junk[0];
     steps.push({
       kind: "conformance",
       name: "stdout carries only frames",
-      status: junk !== undefined ? "fail" : subject.oddities.length ? "warn" : "pass",
+      status: junk !== undefined ? "fail" : observed.oddities.length ? "warn" : "pass",
       ms: null,
       line: null,
       detail:
         junk !== undefined
-          ? `${subject.junk.length} stdout line(s) were not JSON frames, first: ${quote(junk)}; write logs to stderr.`
-          : subject.oddities.length
-            ? `${subject.oddities.length} frame(s) the host would ignore, first: ${subject.oddities[0]}`
+          ? `${observed.junk.length} stdout line(s) were not JSON frames, first: ${quote(junk)}; write logs to stderr.`
+          : observed.oddities.length
+            ? `${observed.oddities.length} frame(s) the host would ignore, first: ${observed.oddities[0]}`
             : null,
     });
     if (exitReported)
       steps.push({ kind: "shutdown", name: "exits on shutdown", status: "skip", ms: null, line: null, detail: "it had already exited (reported above)" });
-    else steps.push(await shutdownStep(subject, opts, exitNote, scriptSentShutdown(opts.steps)));
+    else if (!handshake.ok)
+      steps.push({ kind: "shutdown", name: "exits on shutdown", status: "skip", ms: null, line: null, detail: "the host stopped it after the failed handshake" });
+    else steps.push(await shutdownStep(conn, observed, timings, exitNote, scriptSentShutdown(opts.steps)));
   } finally {
-    if (!subject.exit) {
-      signalGroup(spawned.child.pid, "SIGTERM");
-      await Promise.race([spawned.child.exited, Bun.sleep(1000)]);
-    }
-    // The group may still hold grandchildren after the leader exited.
-    signalGroup(spawned.child.pid, "SIGKILL");
-    const exit = await Promise.race([spawned.child.exited, Bun.sleep(1000).then(() => null)]);
-    if (exit) log.line(`process exited with ${describeExit(exit)} (zot ext test)`);
-    log.close();
+    await stopConnections([conn], timings);
   }
   return report(m.name, logPath);
 }
 
 async function handshakeSteps(
-  subject: Subject,
-  opts: HarnessOptions,
+  conn: Connection,
+  observed: Observed,
   name: string,
-  t0: number,
+  timings: HostTimings,
   exitNote: () => string,
   regs: HarnessReport["registrations"],
 ): Promise<{ ok: boolean; steps: StepResult[] }> {
   const steps: StepResult[] = [];
-  const helloMs = opts.helloMs ?? 10_000;
-  const first = await subject.until(
-    () => subject.frames[0] ?? (subject.gone ? null : performance.now() - t0 >= helloMs ? null : undefined),
-    () => t0 + helloMs,
-  );
+  await conn.settled;
   const fail = (stepName: string, detail: string) => {
     steps.push({ kind: "handshake", name: stepName, status: "fail", ms: null, line: null, detail });
     return { ok: false, steps };
   };
-  if (!first) return fail("hello is the first line", subject.exit ? `exited before hello: ${exitNote()}` : `no hello within ${helloMs / 1000}s`);
-  first.used = true;
-  const hello = decodeExtensionFrame(first.value);
-  if (!hello.ok || hello.value.type !== "hello") return fail("hello is the first line", `the first stdout line was not a hello frame: ${quote(first.raw)}`);
-  const helloAt = first.at;
-  steps.push({ kind: "handshake", name: "hello is the first line", status: "pass", ms: round(helloAt - t0), line: null, detail: null });
-  if (hello.value.name !== name)
-    return fail("hello.name matches the manifest", `hello.name ${JSON.stringify(hello.value.name)} differs from the manifest name ${JSON.stringify(name)}`);
+  if (conn.helloName === null) {
+    const first = observed.frames[0];
+    if (first) return fail("hello is the first line", `the first stdout line was not a hello frame: ${quote(first.raw)}`);
+    if (!conn.exit) await Promise.race([conn.exited, Bun.sleep(timings.lingerMs)]);
+    if (conn.exit) return fail("hello is the first line", `exited before hello: ${exitNote()}`);
+    return fail("hello is the first line", conn.error ?? `no hello within ${timings.helloMs / 1000}s`);
+  }
+  const helloAt = observed.frames[0]?.at ?? conn.spawnedAt;
+  steps.push({ kind: "handshake", name: "hello is the first line", status: "pass", ms: round(helloAt - conn.spawnedAt), line: null, detail: null });
+  if (conn.helloName !== name)
+    return fail("hello.name matches the manifest", `hello.name ${JSON.stringify(conn.helloName)} differs from the manifest name ${JSON.stringify(name)}`);
   steps.push({ kind: "handshake", name: "hello.name matches the manifest", status: "pass", ms: null, line: null, detail: null });
 
-  subject.send({
-    type: "hello_ack",
-    protocol_version: PROTOCOL_VERSION,
-    zot_version: opts.zotVersion,
-    provider: opts.provider ?? "mock",
-    model: opts.model ?? "mock",
-    cwd: resolve(opts.cwd),
-    extension_dir: resolve(opts.dir),
-    data_dir: resolve(opts.dir),
-    capabilities: [...HOST_CAPABILITIES],
-  });
-
-  // Registration completes on `ready`, after 250 ms of silence following a registration frame, or
-  // 3 s after hello, as in the host.
-  const grace = opts.readyGraceMs ?? 250;
-  const max = opts.readyMaxMs ?? 3000;
-  const isReg = (f: Received) => isObject(f.value) && ["register_command", "register_tool", "subscribe", "ready"].includes(String(f.value.type));
-  const outcome = await subject.until<"ready" | "silence" | "max" | "exit">(
-    () => {
-      if (subject.frames.some((f) => isObject(f.value) && f.value.type === "ready")) return "ready";
-      if (subject.gone) return "exit";
-      const now = performance.now();
-      const last = subject.frames[subject.frames.length - 1];
-      if (subject.frames.some((f) => f !== first && isReg(f)) && now - last.at >= grace) return "silence";
-      if (now - helloAt >= max) return "max";
-      return undefined;
-    },
-    () => {
-      const last = subject.frames[subject.frames.length - 1];
-      const sawReg = subject.frames.some((f) => f !== first && isReg(f));
-      return Math.min(helloAt + max, sawReg ? last.at + grace : Infinity);
-    },
-  );
-  const regWarnings = collectRegistrations(subject, regs);
-  const took = round(performance.now() - helloAt);
-  if (outcome === "exit") return fail("registration completes", `exited during registration: ${exitNote()}`);
+  regs.commands.push(...conn.commands.map((c) => c.name));
+  regs.tools.push(...conn.tools.map((t) => ({ name: t.name, deferred: t.deferred })));
+  regs.events.push(...conn.events);
+  regs.intercept.push(...conn.intercept.map((i) => i.event));
+  if (conn.completedBy === null) {
+    if (!conn.exit) await Promise.race([conn.exited, Bun.sleep(timings.lingerMs)]);
+    return fail("registration completes", conn.exit ? `exited during registration: ${exitNote()}` : (conn.error ?? "registration did not complete"));
+  }
   steps.push({
     kind: "handshake",
     name: "registration completes with ready",
-    status: outcome === "ready" ? "pass" : "warn",
-    ms: took,
+    status: conn.completedBy === "ready" ? "pass" : "warn",
+    ms: round(conn.spawnedAt + (conn.startupMs ?? 0) - (conn.helloAt ?? helloAt)),
     line: null,
     detail:
-      outcome === "ready"
+      conn.completedBy === "ready"
         ? null
-        : outcome === "silence"
-          ? `no ready frame; the host would auto-ready after ${grace} ms of silence. Send {"type":"ready"} after your registrations.`
-          : `no ready frame within ${max / 1000}s of hello; the host would auto-ready. Send {"type":"ready"} after your registrations.`,
+        : conn.completedBy === "silence"
+          ? `no ready frame; the host would auto-ready after ${timings.readyGraceMs} ms of silence. Send {"type":"ready"} after your registrations.`
+          : `no ready frame within ${timings.readyMaxMs / 1000}s of hello; the host would auto-ready. Send {"type":"ready"} after your registrations.`,
   });
   steps.push({
     kind: "conformance",
     name: "registrations are valid",
-    status: regWarnings.length ? "warn" : "pass",
+    status: conn.registrationWarnings.length ? "warn" : "pass",
     ms: null,
     line: null,
-    detail: regWarnings.length ? regWarnings.join("; ") : null,
+    detail: conn.registrationWarnings.length ? conn.registrationWarnings.join("; ") : null,
   });
   return { ok: true, steps };
 }
 
-/** Reads the registration frames received so far into `regs`; returns what the host would reject. */
-function collectRegistrations(subject: Subject, regs: HarnessReport["registrations"]): string[] {
-  const warnings: string[] = [];
-  for (const f of subject.frames) {
-    const d = decodeExtensionFrame(f.value);
-    if (!d.ok) continue;
-    const frame = d.value;
-    if (frame.type === "register_command") {
-      if (!NAME_PATTERN.test(frame.name)) warnings.push(`command name ${JSON.stringify(frame.name)} does not match ${NAME_PATTERN.source}`);
-      else regs.commands.push(frame.name);
-    } else if (frame.type === "register_tool") {
-      const schema = frame.schema;
-      if (!NAME_PATTERN.test(frame.name)) warnings.push(`tool name ${JSON.stringify(frame.name)} does not match ${NAME_PATTERN.source}`);
-      else if (schema !== undefined && schema !== null && (!isObject(schema) || (schema.type !== undefined && schema.type !== "object")))
-        warnings.push(`tool ${frame.name}: schema must be a JSON object with "type":"object"`);
-      else {
-        if (schema === undefined || schema === null) warnings.push(`tool ${frame.name} has no schema; the host substitutes an empty object schema`);
-        regs.tools.push({ name: frame.name, deferred: frame.deferred });
-      }
-    } else if (frame.type === "subscribe") {
-      if (frame.unknown) warnings.push(`subscribe: zot ignores unknown ${frame.unknown.join(", ")}`);
-      regs.events.push(...frame.events);
-      regs.intercept.push(...frame.intercept.map((i) => i.event));
-    }
-  }
-  return warnings;
-}
-
-async function scriptSteps(subject: Subject, script: ScriptStep[], steps: StepResult[], exitNote: () => string): Promise<void> {
+async function scriptSteps(conn: Connection, observed: Observed, script: ScriptStep[], steps: StepResult[], exitNote: () => string): Promise<void> {
   let lastId: string | null = null;
   let counter = 0;
   for (let i = 0; i < script.length; i++) {
@@ -387,9 +261,16 @@ async function scriptSteps(subject: Subject, script: ScriptStep[], steps: StepRe
     if (s.kind === "send") {
       const { frame, id } = prepareSend(s.frame, lastId, () => `t${++counter}`);
       if (id !== null) lastId = id;
-      if (!subject.send(frame)) {
+      // The script sends what the host could send, decoded by the same decoder the SDK uses.
+      const decoded = decodeHostFrame(frame);
+      if (!decoded.ok) {
         status = "fail";
-        detail = `cannot send: the extension is gone${subject.exit ? ` (${exitNote()})` : ""}`;
+        detail = `not a frame the host sends: ${decoded.error}; fix the script line.`;
+      } else if (conn.gone || conn.exit) {
+        status = "fail";
+        detail = `cannot send: the extension is gone${conn.exit ? ` (${exitNote()})` : ""}`;
+      } else {
+        conn.send(decoded.value);
       }
     } else if (s.kind === "sleep") {
       await Bun.sleep(s.ms);
@@ -397,8 +278,8 @@ async function scriptSteps(subject: Subject, script: ScriptStep[], steps: StepRe
     } else {
       const want = substitute(s.match, lastId) as JsonObject;
       const deadline = start + s.withinMs;
-      const hit = await subject.until<Received | null>(
-        () => subject.frames.find((f) => !f.used && matches(want, f.value)) ?? (performance.now() >= deadline || (s.kind === "expect" && subject.gone) ? null : undefined),
+      const hit = await observed.until<Received | null>(
+        () => observed.frames.find((f) => !f.used && matches(want, f.value)) ?? (performance.now() >= deadline || (s.kind === "expect" && conn.gone) ? null : undefined),
         () => deadline,
       );
       if (s.kind === "expect") {
@@ -408,10 +289,10 @@ async function scriptSteps(subject: Subject, script: ScriptStep[], steps: StepRe
         } else {
           status = "fail";
           ms = round(performance.now() - start);
-          const pending = subject.frames.filter((f) => !f.used).slice(-3).map((f) => quote(f.raw));
+          const pending = observed.frames.filter((f) => !f.used).slice(-3).map((f) => quote(f.raw));
           detail =
             `no frame matching ${quote(JSON.stringify(want))} within ${s.withinMs} ms` +
-            (subject.exit ? `; ${exitNote()}` : "") +
+            (conn.exit ? `; ${exitNote()}` : "") +
             (pending.length ? `; unmatched frames: ${pending.join(", ")}` : "; no unmatched frames");
         }
       } else if (hit) {
@@ -430,7 +311,13 @@ async function scriptSteps(subject: Subject, script: ScriptStep[], steps: StepRe
   }
 }
 
-async function shutdownStep(subject: Subject, opts: HarnessOptions, exitNote: () => string, expected: boolean): Promise<StepResult> {
+async function shutdownStep(
+  conn: Connection,
+  observed: Observed,
+  timings: HostTimings,
+  exitNote: () => string,
+  expected: boolean,
+): Promise<StepResult> {
   const step = (status: StepStatus, ms: number | null, detail: string | null): StepResult => ({
     kind: "shutdown",
     name: "exits on shutdown",
@@ -439,15 +326,15 @@ async function shutdownStep(subject: Subject, opts: HarnessOptions, exitNote: ()
     line: null,
     detail,
   });
-  if (subject.exit) return expected ? step("pass", null, null) : step("fail", null, `the extension exited on its own before shutdown: ${exitNote()}`);
+  if (conn.exit) return expected ? step("pass", null, null) : step("fail", null, `the extension exited on its own before shutdown: ${exitNote()}`);
   const start = performance.now();
-  const limit = opts.shutdownMs ?? 2000;
-  subject.send({ type: "shutdown" });
-  subject.closeStdin();
-  await subject.until(() => (subject.gone || performance.now() - start >= limit ? true : undefined), () => start + limit);
-  const ms = round(performance.now() - start);
-  if (!subject.exit) return step("fail", ms, `still running ${limit / 1000}s after shutdown; the host would SIGTERM it. Exit after sending shutdown_ack.`);
-  const acked = subject.frames.some((f) => isObject(f.value) && f.value.type === "shutdown_ack");
+  const exitedAt = conn.exited.then(() => performance.now());
+  const terminated = await stopConnections([conn], timings);
+  await conn.finished;
+  const ms = round((await exitedAt) - start);
+  if (terminated.length)
+    return step("fail", ms, `still running ${timings.shutdownGraceMs / 1000}s after shutdown; the host sent SIGTERM. Exit after sending shutdown_ack.`);
+  const acked = observed.frames.some((f) => isObject(f.value) && f.value.type === "shutdown_ack");
   return acked ? step("pass", ms, null) : step("warn", ms, "exited without sending shutdown_ack");
 }
 
@@ -469,4 +356,11 @@ function quote(s: string): string {
 
 function round(ms: number): number {
   return Math.round(ms * 10) / 10;
+}
+
+/** The settings `zot ext test` hands over: what the user stored, with defaults, as the host would. */
+function testSettings(m: Manifest, home: string): JsonObject | null {
+  if (m.settings.length === 0) return null;
+  const read = readStored(home, m.name);
+  return effectiveSettings(m.settings, read.ok ? read.stored : { values: {}, secrets: [] }).values;
 }

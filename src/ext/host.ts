@@ -1,11 +1,10 @@
 // The extension host: owns every extension process, decides which registrations win, and offers the
 // agent loop and the modes one narrow, UI-agnostic interface (`ExtensionHost` in types.ts).
-import { Connection } from "./connection.ts";
-import type { ConnectionTimings, Reply } from "./connection.ts";
+import { Connection, stopConnections } from "./connection.ts";
+import type { Reply } from "./connection.ts";
 import { discover } from "./discovery.ts";
 import { runIntercepts } from "./intercept.ts";
 import type { AskResult, Interceptor } from "./intercept.ts";
-import { MAX_LINE_BYTES } from "./lines.ts";
 import { noteNotStarted } from "./log.ts";
 import { unmasked } from "./mask.ts";
 import type { Mask } from "./mask.ts";
@@ -22,6 +21,8 @@ import { changeSettings, effectiveSettings, readStored, writeStored } from "./se
 import { resolve as resolveRegistry } from "./registry.ts";
 import { extensionState } from "./state.ts";
 import type { ExtensionRegs, Resolution } from "./registry.ts";
+import { DEFAULT_TIMINGS } from "./timings.ts";
+import type { HostTimings } from "./timings.ts";
 import { Trace } from "./trace.ts";
 import type {
   ActiveCommand,
@@ -44,28 +45,8 @@ import type {
 
 export { commandIntents } from "./intents.ts";
 export { shutdownOnSignals } from "./signals.ts";
-
-export type HostTimings = ConnectionTimings & {
-  commandMs: number;
-  toolMs: number;
-  /** One shared deadline for every extension to exit after `shutdown`. */
-  shutdownGraceMs: number;
-  /** Between SIGTERM and SIGKILL. */
-  killAfterMs: number;
-};
-
-export const DEFAULT_TIMINGS: HostTimings = {
-  helloMs: 10_000,
-  readyGraceMs: 250,
-  readyMaxMs: 3_000,
-  lingerMs: 200,
-  maxQueueBytes: 64 * 1024 * 1024,
-  maxLineBytes: MAX_LINE_BYTES,
-  commandMs: 30_000,
-  toolMs: 60_000,
-  shutdownGraceMs: 2_000,
-  killAfterMs: 1_000,
-};
+export { DEFAULT_TIMINGS } from "./timings.ts";
+export type { HostTimings } from "./timings.ts";
 
 type Entry = { disc: DiscoveredExtension; conn: Connection | null };
 
@@ -354,18 +335,8 @@ export class Host implements ExtensionHost {
         this.panels.delete(id);
         this.send({ kind: "panel_close", extension: owner, panelId: id });
       }
-      c.beginShutdown();
     }
-    await within(Promise.all(conns.map((c) => c.exited)), this.timings.shutdownGraceMs);
-    const left = conns.filter((c) => !c.hasExited);
-    for (const c of left) {
-      c.note("did not exit within the shutdown grace period; sending SIGTERM");
-      c.signal("SIGTERM");
-    }
-    if (left.length) await within(Promise.all(left.map((c) => c.exited)), this.timings.killAfterMs);
-    for (const c of conns) c.signal("SIGKILL");
-    await within(Promise.all(conns.map((c) => c.exited)), this.timings.killAfterMs);
-    for (const c of conns) c.closeLog();
+    await stopConnections(conns, this.timings);
     this.trace?.flush();
     this.registryDirty = true;
   }
@@ -514,11 +485,4 @@ async function ask(conn: Connection, payload: InterceptPayload, timeoutMs: numbe
   if (reply.kind === "timeout") return { kind: "timeout" };
   // Gone, or answered with a malformed frame: no usable answer, which a fail-closed interceptor turns into a block.
   return { kind: "gone", error: reply.error };
-}
-
-/** Waits for `p` but at most `ms`; the timer never keeps zot alive. */
-async function within(p: Promise<unknown>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([p, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
-  clearTimeout(timer);
 }

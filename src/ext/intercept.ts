@@ -60,7 +60,19 @@ export async function runIntercepts(payload: InterceptPayload, interceptors: Int
       result.reason = reason;
       return result;
     }
-    const next = rewrite(cur, f, i.warn);
+    const rewritten = rewrite(cur, f);
+    if ("invalid" in rewritten) {
+      const reason = `extension "${i.extension}" answered the ${payload.event} interception with ${rewritten.invalid}`;
+      if (closed) {
+        steps.push({ extension: i.extension, ms, outcome: "block", reason: `${reason}; its interceptor is fail-closed, so this was blocked` });
+        i.warn(`${rewritten.invalid}; the call was blocked because the interceptor is fail-closed`);
+        return failClosed(i.extension, `${reason}; its interceptor is fail-closed, so this was blocked`);
+      }
+      i.warn(`${rewritten.invalid}; ignored`);
+      steps.push({ extension: i.extension, ms, outcome: "allow", reason });
+      continue;
+    }
+    const next = rewritten.payload;
     const rewrote = next !== cur;
     cur = next;
     const step: InterceptStep = { extension: i.extension, ms, outcome: rewrote ? "rewrite" : "allow" };
@@ -85,23 +97,23 @@ export async function runIntercepts(payload: InterceptPayload, interceptors: Int
   return result;
 }
 
-/** Applies one answer's rewrites; returns the same object when nothing changed. */
-function rewrite(cur: InterceptPayload, f: EventInterceptResponseFrame, warn: (m: string) => void): InterceptPayload {
+/**
+ * Applies one answer's rewrites: the same payload object when nothing changed, or what made the
+ * answer unusable (the decoder has already refused malformed frames).
+ */
+function rewrite(cur: InterceptPayload, f: EventInterceptResponseFrame): { payload: InterceptPayload } | { invalid: string } {
   switch (cur.event) {
     case "tool_call":
-      if (f.modified_args === undefined) return cur;
-      if (!isObject(f.modified_args)) {
-        warn(`modified_args for tool "${cur.tool_name}" ignored: it must be a JSON object`);
-        return cur;
-      }
-      return { ...cur, tool_args: f.modified_args };
+      if (f.modified_args === undefined) return { payload: cur };
+      if (!isObject(f.modified_args)) return { invalid: `modified_args for tool "${cur.tool_name}" that is not a JSON object` };
+      return { payload: { ...cur, tool_args: f.modified_args } };
     case "assistant_message":
-      return f.replace_text === undefined ? cur : { ...cur, text: f.replace_text };
+      return { payload: f.replace_text === undefined ? cur : { ...cur, text: f.replace_text } };
     case "tool_result": {
-      if (f.replace_content === undefined && f.is_error === undefined) return cur;
-      return { ...cur, content: f.replace_content ?? cur.content, is_error: f.is_error ?? cur.is_error };
+      if (f.replace_content === undefined && f.is_error === undefined) return { payload: cur };
+      return { payload: { ...cur, content: f.replace_content ?? cur.content, is_error: f.is_error ?? cur.is_error } };
     }
     case "turn_start":
-      return cur;
+      return { payload: cur };
   }
 }

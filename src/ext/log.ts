@@ -3,7 +3,7 @@
 import { chmodSync, closeSync, fstatSync, openSync, readSync, renameSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePrivateDir } from "./home.ts";
-import { MANIFEST_NAME_PATTERN } from "./protocol.ts";
+import { isManifestName } from "./policy.ts";
 import { unmasked } from "./mask.ts";
 import type { Mask } from "./mask.ts";
 import type { DiscoveredExtension } from "./types.ts";
@@ -104,7 +104,7 @@ export class ExtensionLog {
 /** Why a discovered extension was not started, in the log `zot ext logs <name>` shows. */
 export function noteNotStarted(home: string, d: DiscoveredExtension, mask: Mask = unmasked): void {
   // An invalid manifest's name may be anything, and it names a file here: only valid names get a line.
-  if (!MANIFEST_NAME_PATTERN.test(d.name)) return;
+  if (!isManifestName(d.name)) return;
   let line: string;
   if (d.status === "shadowed") line = `not starting ${d.dir}: shadowed by ${d.shadowedBy ?? "an extension loaded earlier"} with the same name`;
   else if (d.status === "invalid") line = `not starting ${d.dir}: ${d.error ?? "invalid manifest"}`;

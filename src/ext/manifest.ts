@@ -1,9 +1,11 @@
 // extension.json: read, validate, resolve `exec`. Every failure is one sentence naming the manifest
 // path and the offending field, so `zot ext doctor` can show it as is.
 import { accessSync, constants, readFileSync, statSync } from "node:fs";
-import { delimiter, dirname, isAbsolute, resolve } from "node:path";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { pathCandidates } from "../platform/exec-path.ts";
+import { MANIFEST_NAME_PATTERN, isManifestName } from "./policy.ts";
+import { isObject, kind } from "./protocol.ts";
 import { parsePermissions, type Permissions } from "./permissions.ts";
-import { MANIFEST_NAME_PATTERN, isObject, kind } from "./protocol.ts";
 import { parseSettingsSchema, type SettingSpec } from "./settings.ts";
 import type { Manifest } from "./types.ts";
 
@@ -161,24 +163,5 @@ function executableProblem(path: string, platform: string): string | null {
 
 /** First executable named `name` on PATH (with PATHEXT on Windows), as an absolute path. */
 export function lookPath(name: string, env: Record<string, string | undefined> = process.env, platform: string = process.platform): string | null {
-  const dirs = (env.PATH ?? env.Path ?? "").split(platform === "win32" ? ";" : delimiter).filter((d) => d !== "");
-  const exts = platform === "win32" ? ["", ...(env.PATHEXT ?? ".EXE;.CMD;.BAT;.COM").split(";").filter(Boolean)] : [""];
-  for (const dir of dirs) {
-    for (const ext of exts) {
-      const candidate = resolve(dir, name + ext);
-      if (executableProblem(candidate, platform) === null) return candidate;
-    }
-  }
-  return null;
-}
-
-/** MANIFEST_NAME_PATTERN checked by hand: no regex runs on zot's start-up path (see cli/whitespace.ts). */
-function isManifestName(name: string): boolean {
-  if (name.length < 1 || name.length > 64) return false;
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    const alnum = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-    if (!alnum && (i === 0 || (c !== 46 && c !== 95 && c !== 45))) return false;
-  }
-  return true;
+  return pathCandidates(name, env, platform).find((candidate) => executableProblem(candidate, platform) === null) ?? null;
 }

@@ -1,6 +1,9 @@
-// Starting and signalling one extension subprocess. Each extension leads its own process group
-// (setsid via `detached`) so a signal to the group also reaches what it started (`npx` → `node`).
+// Starting one extension subprocess. On POSIX each extension leads its own process group (setsid
+// via `detached`) so a signal to the group also reaches what it started (`npx` → `node`); on
+// Windows the tree is ended with taskkill (platform/process-tree.ts) and .cmd shims run under cmd.
 import { resolve } from "node:path";
+import { spawnCommand } from "../platform/command-line.ts";
+import { ownsProcessGroup } from "../platform/process-tree.ts";
 
 export type SpawnSpec = {
   exec: string;
@@ -43,13 +46,15 @@ export function childEnv(base: Record<string, string | undefined>): Record<strin
 
 export function spawnExtension(spec: SpawnSpec): { ok: true; child: ChildProcess } | { ok: false; error: string } {
   try {
-    const proc = Bun.spawn([spec.exec, ...spec.args], {
+    const command = spawnCommand(spec.exec, spec.args, process.platform, spec.env.ComSpec ?? spec.env.COMSPEC);
+    const proc = Bun.spawn(command.argv, {
       cwd: spec.cwd,
       env: spec.env,
       stdin: "pipe",
       stdout: "pipe",
       stderr: spec.stderrFd,
-      detached: true,
+      detached: ownsProcessGroup(),
+      windowsVerbatimArguments: command.windowsVerbatimArguments,
     });
     const info = (): ExitInfo => {
       const sig = proc.signalCode;
@@ -59,16 +64,6 @@ export function spawnExtension(spec: SpawnSpec): { ok: true; child: ChildProcess
     return { ok: true, child: { pid: proc.pid, stdin: proc.stdin, stdout: proc.stdout, exited } };
   } catch (e) {
     return { ok: false, error: (e as Error).message };
-  }
-}
-
-/** Signals the whole process group; false when nothing was there to signal. */
-export function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -153,6 +153,15 @@ export type ExtensionFrame =
 
 export type ExtensionFrameType = ExtensionFrame["type"];
 
+/** `subscribe` as written: intercept entries may be plain names (the spec's form) or option objects. */
+export type WireSubscribeFrame = Omit<SubscribeFrame, "intercept" | "unknown"> & { intercept: (InterceptName | InterceptSpec)[] };
+
+/**
+ * An extension frame as it travels: what an SDK writes and what `sdk/protocol.schema.json` describes.
+ * Decoding turns it into an `ExtensionFrame` (subscribe entries normalised, defaults filled in).
+ */
+export type ExtensionWireFrame = Exclude<ExtensionFrame, SubscribeFrame> | WireSubscribeFrame;
+
 // ---------------------------------------------------------------- host → extension
 
 export type HelloAckFrame = {
@@ -648,8 +657,3 @@ export function decodeHostFrame(raw: unknown): Decoded<HostFrame> | { ok: false;
       return { ok: false, error: `unknown frame type "${type}"`, unknownType: type };
   }
 }
-
-export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-export const MANIFEST_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
-export const BUILTIN_COMMANDS = ["help", "clear", "exit", "model", "reload-ext", "login", "logout", "sessions", "compact", "yolo", "theme"] as const;
-export const BUILTIN_TOOLS = ["read", "write", "edit", "bash", "skill"] as const;

@@ -5,8 +5,10 @@
 //      late (a late registration can therefore take a name over from a later extension);
 //   3. within one extension, its own first registration of a name wins.
 // Extensions that are not running take part in nothing, so a name frees up when its owner exits.
-import { BUILTIN_COMMANDS, BUILTIN_TOOLS, NAME_PATTERN, isObject, kind } from "./protocol.ts";
+import { BUILTIN_COMMANDS, BUILTIN_TOOLS, NAME_PATTERN } from "./policy.ts";
+import { isObject, kind } from "./protocol.ts";
 import type { JsonObject, RegisterCommandFrame, RegisterToolFrame } from "./protocol.ts";
+import { schemaLimitProblem } from "./schema-limits.ts";
 import type { ActiveCommand } from "./types.ts";
 
 export type CommandReg = { name: string; description: string };
@@ -32,8 +34,11 @@ export function checkCommand(frame: RegisterCommandFrame): string | null {
   return null;
 }
 
-/** Validates the name and normalises the schema (DESIGN.md "Tool schemas"). */
-export function checkTool(frame: RegisterToolFrame): { ok: true; tool: ToolReg; warning: string | null } | { ok: false; warning: string } {
+/**
+ * Validates the name and normalises the schema (DESIGN.md "Tool schemas"); `extension` names the
+ * sender in the warning for a schema past the limits (schema-limits.ts).
+ */
+export function checkTool(frame: RegisterToolFrame, extension: string): { ok: true; tool: ToolReg; warning: string | null } | { ok: false; warning: string } {
   if (!NAME_PATTERN.test(frame.name))
     return { ok: false, warning: `tool name ${JSON.stringify(frame.name)} rejected: names must match ${NAME_PATTERN.source}` };
   const tool = (schema: JsonObject, warning: string | null) => ({
@@ -45,6 +50,8 @@ export function checkTool(frame: RegisterToolFrame): { ok: true; tool: ToolReg; 
   if (s === undefined || s === null)
     return tool({ type: "object", properties: {} }, `tool "${frame.name}" has no schema; using an empty object schema`);
   if (!isObject(s)) return { ok: false, warning: `tool "${frame.name}" rejected: schema must be a JSON object, got ${kind(s)}` };
+  const tooBig = schemaLimitProblem(s);
+  if (tooBig) return { ok: false, warning: `tool "${frame.name}" of extension "${extension}" rejected: its schema ${tooBig}; simplify the schema` };
   if (s.type === undefined) return tool({ type: "object", ...s }, null);
   if (s.type !== "object")
     return { ok: false, warning: `tool "${frame.name}" rejected: schema type must be "object", got ${JSON.stringify(s.type)}` };

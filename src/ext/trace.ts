@@ -11,6 +11,9 @@ const FLUSH_BYTES = 256 * 1024;
 
 export type TraceOpened = { ok: true; trace: Trace } | { ok: false; error: string };
 
+/** What a connection reports every line to (see `record`). */
+export type FrameRecorder = Pick<Trace, "record">;
+
 export class Trace {
   readonly path: string;
   /** Settable: a later load may bring a different mask for the same file. */

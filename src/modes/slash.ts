@@ -1,7 +1,7 @@
 // Slash commands in the one-shot modes: `zot -p "/name args"` and `zot --json "/name args"` run an
 // extension command instead of a model turn.
 import type { AgentRuntime } from "../agent/runtime-api.ts";
-import { NAME_PATTERN } from "../ext/protocol.ts";
+import { NAME_PATTERN } from "../ext/policy.ts";
 
 /** `/name args` when the prompt is a slash command; null for an ordinary prompt (including paths like `/tmp/x`). */
 export function parseSlash(prompt: string): { name: string; args: string } | null {

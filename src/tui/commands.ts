@@ -137,7 +137,7 @@ function model(ctx: CommandContext, args: string): void {
       key: (m) => `${m.provider}/${m.id}`,
       row: (m) => ({
         label: `${m.provider}/${m.id}`,
-        detail: [m.name !== m.id ? m.name : "", m.contextWindow ? `${Math.round(m.contextWindow / 1000)}k ctx` : "", m.reasoning ? "reasoning" : ""]
+        detail: [m.name !== m.id ? m.name : "", m.contextWindow ? `${Math.round(m.contextWindow / 1000)}k ctx` : "", m.reasoning ? "reasoning" : "", m.source]
           .filter(Boolean)
           .join(" · "),
       }),

@@ -1,5 +1,6 @@
 // The slash-command popup: built-ins first, then extension commands under a divider (sorted by
 // name, with description and owner), filtered case-insensitively as the user types.
+import type { BuiltinCommand } from "../ext/policy.ts";
 import type { ActiveCommand } from "../ext/types.ts";
 import { fuzzyScore } from "./fuzzy.ts";
 import { SelectList } from "./list.ts";
@@ -7,19 +8,22 @@ import type { Style } from "./theme.ts";
 
 export type SlashItem = { name: string; description: string; extension: string | null };
 
-export const BUILTIN_COMMANDS: readonly SlashItem[] = [
-  { name: "help", description: "keys and commands", extension: null },
-  { name: "model", description: "switch provider/model", extension: null },
-  { name: "sessions", description: "resume a session of this directory", extension: null },
-  { name: "clear", description: "start a fresh session", extension: null },
-  { name: "compact", description: "summarise the conversation into one message", extension: null },
-  { name: "reload-ext", description: "reload extensions (all, or one by name)", extension: null },
-  { name: "yolo", description: "stop asking before tool calls this session", extension: null },
-  { name: "theme", description: "pick a colour theme", extension: null },
-  { name: "login", description: "store an API key for a provider", extension: null },
-  { name: "logout", description: "remove a stored API key", extension: null },
-  { name: "exit", description: "quit zot", extension: null },
-];
+/** One description per built-in command (the host's policy owns the names), in popup order. */
+const DESCRIPTIONS: Record<BuiltinCommand, string> = {
+  help: "keys and commands",
+  model: "switch provider/model",
+  sessions: "resume a session of this directory",
+  clear: "start a fresh session",
+  compact: "summarise the conversation into one message",
+  "reload-ext": "reload extensions (all, or one by name)",
+  yolo: "stop asking before tool calls this session",
+  theme: "pick a colour theme",
+  login: "store an API key for a provider",
+  logout: "remove a stored API key",
+  exit: "quit zot",
+};
+
+export const BUILTIN_COMMANDS: readonly SlashItem[] = Object.entries(DESCRIPTIONS).map(([name, description]) => ({ name, description, extension: null }));
 
 export function slashItems(extensionCommands: readonly ActiveCommand[]): SlashItem[] {
   const ext = [...extensionCommands]

@@ -65,6 +65,12 @@ describe("parseArgv", () => {
     expect(parseArgv(["ext", "doctor", "--json", "-e", "x"])).toEqual({ kind: "ext", argv: ["doctor", "--json", "-e", "x"] });
   });
 
+  test("zot update takes only --check, and anything else is an error naming it", () => {
+    expect(parseArgv(["update"])).toEqual({ kind: "update", check: false });
+    expect(parseArgv(["update", "--check"])).toEqual({ kind: "update", check: true });
+    expect(parseArgv(["update", "now"])).toEqual({ kind: "error", message: `zot update takes only --check (got "now").` });
+  });
+
   test("splits --tools on commas and keeps built-in names only", () => {
     expect(run(["--tools", "read, bash,,edit"]).tools).toEqual(["read", "bash", "edit"]);
     expect(error(["--tools", "read,fly"])).toContain('unknown tool "fly"');

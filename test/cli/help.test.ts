@@ -7,4 +7,5 @@ test("the help names every flag the parser knows, the environment variables and 
   for (const f of flags) expect(help).toContain(f);
   for (const v of ["ZOT_HOME", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "KIMI_API_KEY", "MOONSHOT_API_KEY", "ZOT_TRUST_PROJECT", "ZOTCORE_RPC_TOKEN"]) expect(help).toContain(v);
   expect(help).toContain("Exit status: 0");
+  for (const f of ["--wire", "KIMI_CODE_API_KEY"]) expect(help).toContain(f);
 });

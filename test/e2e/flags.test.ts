@@ -21,8 +21,9 @@ describe("flag errors exit 2 with one sentence", () => {
   const cases: [string, string[], string][] = [
     ["an unknown flag", ["--bogus"], 'unknown flag "--bogus"'],
     ["a missing value", ["--model"], "--model needs a value"],
-    ["an unknown provider", ["--provider", "acme"], "--provider must be one of anthropic, openai, kimi, ollama, mock"],
-    ["a bad reasoning level", ["--reasoning=extreme"], "--reasoning must be low, medium or high"],
+    ["an unknown provider", ["--provider", "acme"], "--provider must be one of anthropic, openai, kimi, kimi-code, ollama, mock"],
+    ["a bad reasoning level", ["--reasoning=extreme"], "--reasoning must be low, medium, high, xhigh or max"],
+    ["a bad wire", ["--wire", "grpc"], "--wire must be chat or responses"],
     ["a bad step limit", ["--max-steps", "-3"], "--max-steps must be a positive whole number"],
     ["an unknown built-in tool", ["--tools", "read,teleport"], 'unknown tool "teleport"'],
     ["a value given to a switch", ["--json=yes"], "--json takes no value"],
@@ -45,8 +46,10 @@ describe("flag errors exit 2 with one sentence", () => {
 });
 
 describe("informational flags", () => {
-  test("--version prints the package version", async () => {
-    expect(await runZot(["--version"], { home })).toEqual({ code: 0, stdout: `zot ${pkg.version}\n`, stderr: "" });
+  test("--version prints the package version with the commit and build date", async () => {
+    const r = await runZot(["--version"], { home });
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    expect(r.stdout).toStartWith(`zot ${pkg.version} (`);
   });
 
   test("--help lists every flag", async () => {
@@ -65,7 +68,7 @@ describe("informational flags", () => {
     const r = await runZot(["--list-models"], { home });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^PROVIDER\s+MODEL/);
-    expect(r.stdout).toMatch(/anthropic\s+claude-sonnet-4-5\s.*builtin/);
+    expect(r.stdout).toMatch(/anthropic\s+claude-sonnet-5-5\s.*anthropic\s+builtin/);
   });
 
   test("zot ext passes the rest of the arguments to the extension CLI", async () => {

@@ -272,7 +272,7 @@ describe("zot rpc, driven like a client script", () => {
   test("set_model with a bad provider or a keyless one is an error response and nothing changes", async () => {
     server = startProviderServer({ replies: [] });
     rpc = new RpcSession([...anthropic(), "-e", join(FIXTURES, "toolbox")], { home, env: { ZOT_TEST_EVENTS: join(home, "frames.jsonl") } });
-    expect(await rpc.request({ type: "set_model", provider: "bogus", model: "x" })).toMatchObject({ success: false, error: 'unknown provider "bogus" (anthropic, openai, kimi, ollama or mock)' });
+    expect(await rpc.request({ type: "set_model", provider: "bogus", model: "x" })).toMatchObject({ success: false, error: 'unknown provider "bogus" (anthropic, openai, kimi, kimi-code, ollama or mock)' });
     const keyless = await rpc.request({ type: "set_model", provider: "openai", model: "gpt-4o" });
     expect(keyless.success).toBe(false);
     expect(String(keyless.error)).toContain("no API key for openai");

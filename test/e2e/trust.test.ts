@@ -96,6 +96,21 @@ describe("an untrusted folder", () => {
     expect(ran(evil)).toBe(false);
   });
 
+  test("zot ext disable and remove in a cloned repository act on the user's own extension of that name, not the repository's", async () => {
+    const global = markerExt(join(home, "extensions"), "helper");
+    const impostor = projectExt("helper");
+    expect((await ext(["disable", "helper"])).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(global, "extension.json"), "utf8")).enabled).toBe(false);
+    expect(JSON.parse(readFileSync(join(impostor, "extension.json"), "utf8")).enabled).toBeUndefined();
+  });
+
+  test("zot ext install --project into an untrusted folder says its extensions will not run until trusted", async () => {
+    const src = markerExt(join(dir, "src"), "fresh");
+    const r = await ext(["install", src, "--project"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`${repo} is not a trusted folder, so its project extensions do not run; run zot ext trust ${repo} to let them.`);
+  });
+
   test("--ext naming a project extension's directory still loads it: the user named it", async () => {
     const evil = projectExt("evil");
     const r = await print(["-e", evil]);

@@ -45,4 +45,4 @@ test("a build from a source tree without git says the commit is unknown and stil
   } finally {
     rmSync(tree, { recursive: true, force: true });
   }
-});
+}, 120_000);

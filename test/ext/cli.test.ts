@@ -221,8 +221,8 @@ describe("zot ext install", () => {
     const home = tempDir();
     const r = await cli(["install", `file://${join(home, "no-such-repo.git")}`], { home, cwd: home });
     expect(r.code).toBe(1);
-    expect(r.err).toContain("git clone");
-    expect(r.err).toMatch(/^zot: [^\n]+\n$/);
+    // One sentence, then git's own words, indented.
+    expect(r.err).toMatch(/^zot: git clone [^\n]+ git said:\n( {2}[^\n]+\n)+$/);
     expect(readdirSync(join(home, "extensions"))).toEqual([]);
   });
 

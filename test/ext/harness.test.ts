@@ -2,14 +2,14 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { matches, parseScript, prepareSend } from "../../src/ext/harness-script.ts";
-import { runHarness, type HarnessReport } from "../../src/ext/harness.ts";
+import { runHarness, type HarnessOptions, type HarnessReport } from "../../src/ext/harness.ts";
 import { cli, FIXTURES, tempDir, removeTempDirs } from "./cli-helpers.ts";
 
 afterEach(removeTempDirs);
 
 const H = join(FIXTURES, "harness");
 
-async function run(name: string, script = "", extra: { shutdownMs?: number } = {}): Promise<HarnessReport> {
+async function run(name: string, script = "", extra: Pick<HarnessOptions, "timings"> = {}): Promise<HarnessReport> {
   const parsed = parseScript(script, "inline.jsonl");
   if (!parsed.ok) throw new Error(parsed.error);
   const home = tempDir();
@@ -153,6 +153,15 @@ describe("runHarness", () => {
     expect(step(r, "exits on shutdown").status).toBe("pass");
   });
 
+  test("a send step with a frame the host would never send fails, naming the field, and skips the rest", async () => {
+    const r = await run("good", ['{"send":{"type":"tool_call","name":"echo","args":"not an object"}}', '{"expect":{"type":"tool_result"}}'].join("\n"));
+    const s = step(r, "send tool_call");
+    expect(s.status).toBe("fail");
+    expect(s.detail).toBe('not a frame the host sends: tool_call: field "args" must be an object, got string; fix the script line.');
+    expect(step(r, "expect tool_result").status).toBe("skip");
+    expect(step(r, "exits on shutdown").status).toBe("pass");
+  });
+
   test("expect_none fails when a matching frame arrives", async () => {
     const r = await run("good", ['{"send":{"type":"command_invoked","name":"greet","args":"notify"}}', '{"expect_none":{"type":"notify","message":"pinged"},"within_ms":3000}'].join("\n"));
     const s = step(r, "expect no notify");
@@ -168,7 +177,7 @@ describe("runHarness", () => {
   });
 
   test("an extension that ignores shutdown fails that step and is killed", async () => {
-    const r = await run("stubborn", "", { shutdownMs: 200 });
+    const r = await run("stubborn", "", { timings: { shutdownGraceMs: 200 } });
     expect(step(r, "exits on shutdown").status).toBe("fail");
     expect(r.ok).toBe(false);
   });

@@ -76,6 +76,38 @@ describe("interception chain", () => {
   });
 });
 
+describe("fail-closed interceptors whose answer is invalid", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await start(["guard-closed-bad"]);
+  });
+  afterAll(() => h.close());
+
+  test("modified_args that is not an object blocks the call, with a reason naming the extension", async () => {
+    const r = await h.host.intercept(toolCall("bad-args"));
+    expect(r.blocked).toBe(true);
+    expect(r.blockedBy).toBe("guard-closed-bad");
+    expect(r.reason).toBe(
+      'extension "guard-closed-bad" answered the tool_call interception with modified_args for tool "bash" that is not a JSON object; its interceptor is fail-closed, so this was blocked',
+    );
+    expect(r.args).toBeUndefined();
+  });
+
+  test("an answer the decoder refuses (block as a string) blocks, naming the extension", async () => {
+    const r = await h.host.intercept(toolCall("bad-block"));
+    expect(r).toMatchObject({ blocked: true, blockedBy: "guard-closed-bad" });
+    expect(r.reason).toContain('extension "guard-closed-bad" sent an invalid event_intercept_response');
+    expect(r.reason).toContain("fail-closed");
+  });
+
+  test("invalid replace_text and replace_content block too; a valid empty answer allows", async () => {
+    expect(await h.host.intercept({ event: "assistant_message", text: "hi" })).toMatchObject({ blocked: true, blockedBy: "guard-closed-bad" });
+    const result = { event: "tool_result" as const, tool_id: "t1", tool_name: "bash", tool_args: {}, content: [{ type: "text" as const, text: "x" }], is_error: false };
+    expect(await h.host.intercept(result)).toMatchObject({ blocked: true, blockedBy: "guard-closed-bad" });
+    expect((await h.host.intercept(toolCall("ls"))).blocked).toBe(false);
+  });
+});
+
 describe("fail-closed interceptors whose extension is gone", () => {
   test("block with a reason naming the extension; fail-open ones are skipped", async () => {
     const h = await start(["guard-a", "guard-closed"]);

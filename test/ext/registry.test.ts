@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { checkCommand, checkTool, resolve } from "../../src/ext/registry.ts";
 import { start } from "./fixture-host.ts";
 
-const tool = (name: string, schema?: unknown) => checkTool({ type: "register_tool", name, description: "", schema: schema as never, deferred: false });
+const tool = (name: string, schema?: unknown) => checkTool({ type: "register_tool", name, description: "", schema: schema as never, deferred: false }, "ext");
 
 describe("validation", () => {
   test("command and tool names must match the name pattern", () => {

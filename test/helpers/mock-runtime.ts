@@ -4,8 +4,9 @@
 import { createRuntime, type RuntimeOptions } from "../../src/agent/setup.ts";
 import type { Runtime } from "../../src/agent/runtime.ts";
 
-export async function startMockRuntime(home: string, overrides: Partial<RuntimeOptions> = {}): Promise<Runtime> {
-  const created = await createRuntime({
+/** The options startMockRuntime uses, for tests that call createRuntime themselves (to see its notices or errors). */
+export function testRuntimeOptions(home: string, overrides: Partial<RuntimeOptions> = {}): RuntimeOptions {
+  return {
     home,
     cwd: home,
     env: {},
@@ -20,7 +21,11 @@ export async function startMockRuntime(home: string, overrides: Partial<RuntimeO
     continue: false,
     noSession: true,
     ...overrides,
-  });
+  };
+}
+
+export async function startMockRuntime(home: string, overrides: Partial<RuntimeOptions> = {}): Promise<Runtime> {
+  const created = await createRuntime(testRuntimeOptions(home, overrides));
   if (!created.ok) throw new Error(created.error);
   return created.runtime;
 }

@@ -16,7 +16,9 @@
  * or stall the stream part-way. When the queue is empty the server answers with `fallback`, or with
  * HTTP 400 naming the problem (400 is never retried, so a missing reply fails fast).
  *
- * Every request is recorded (method, path, lower-cased headers, parsed JSON body).
+ * Every request is recorded (method, path, lower-cased headers, parsed JSON body), except model
+ * listings: `GET …/models` (zot's live discovery) is answered from `models` in the wire's list shape
+ * and recorded in `listings`, so it never takes a scripted reply.
  *
  * As a separate process: `bun test/helpers/provider-server.ts --script replies.json [--record
  * requests.jsonl]` prints its base URL on the first stdout line and serves until SIGTERM or
@@ -74,6 +76,8 @@ export type ProviderServer = {
   /** `${url}/v1`, the OpenAI-compatible --base-url. */
   readonly openaiBase: string;
   readonly requests: RecordedRequest[];
+  /** The `GET …/models` requests. */
+  readonly listings: RecordedRequest[];
   push(...replies: Reply[]): void;
   /** Replies still queued. */
   pending(): number;
@@ -82,6 +86,16 @@ export type ProviderServer = {
 
 export type ServerOptions = {
   replies?: Reply[];
+  /**
+   * A request rule set (e.g. `kimiRejection`): a request it objects to is answered with HTTP 400
+   * and the objection, in the provider's error shape, without taking a reply from the queue.
+   */
+  reject?: (body: unknown) => string | undefined;
+  /**
+   * The ids `GET …/models` lists (default: none); a status code answers with that status instead;
+   * a function is awaited first (a test can hold the listing back).
+   */
+  models?: string[] | number | (() => Promise<string[]>);
   fallback?: Reply | ((req: RecordedRequest) => Reply);
   onRequest?: (req: RecordedRequest) => void;
 };
@@ -89,6 +103,7 @@ export type ServerOptions = {
 export function startProviderServer(opts: ServerOptions = {}): ProviderServer {
   const queue: Reply[] = [...(opts.replies ?? [])];
   const requests: RecordedRequest[] = [];
+  const listings: RecordedRequest[] = [];
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -106,8 +121,15 @@ export function startProviderServer(opts: ServerOptions = {}): ProviderServer {
       const headers: Record<string, string> = {};
       req.headers.forEach((v, k) => (headers[k.toLowerCase()] = v));
       const recorded: RecordedRequest = { method: req.method, path: new URL(req.url).pathname, headers, body, text };
+      if (req.method === "GET" && recorded.path.endsWith("/models")) {
+        listings.push(recorded);
+        const models = typeof opts.models === "function" ? await opts.models() : opts.models;
+        return listModels(models ?? [], recorded);
+      }
       requests.push(recorded);
       opts.onRequest?.(recorded);
+      const objection = opts.reject?.(body);
+      if (objection !== undefined) return Response.json({ error: { message: objection, type: "invalid_request_error" } }, { status: 400 });
       const fallback = typeof opts.fallback === "function" ? opts.fallback(recorded) : opts.fallback;
       const reply = queue.shift() ?? fallback;
       if (!reply) return Response.json({ error: { type: "test_error", message: `provider-server: no scripted reply left for request ${requests.length}` } }, { status: 400 });
@@ -119,10 +141,21 @@ export function startProviderServer(opts: ServerOptions = {}): ProviderServer {
     url,
     openaiBase: `${url}/v1`,
     requests,
+    listings,
     push: (...replies) => void queue.push(...replies),
     pending: () => queue.length,
     stop: () => server.stop(true),
   };
+}
+
+/** Anthropic's list shape for a request with its version header, OpenAI's otherwise. */
+function listModels(models: string[] | number, req: RecordedRequest): Response {
+  if (typeof models === "number") return Response.json({ error: { message: "listing failed", type: "test_error" } }, { status: models });
+  if (req.headers["anthropic-version"] !== undefined) {
+    const data = models.map((id) => ({ type: "model", id, display_name: id, created_at: "2026-11-01T00:00:00Z" }));
+    return Response.json({ data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null });
+  }
+  return Response.json({ object: "list", data: models.map((id) => ({ id, object: "model", created: 0, owned_by: "test" })) });
 }
 
 function respond(reply: Reply, req: RecordedRequest, signal: AbortSignal): Response {

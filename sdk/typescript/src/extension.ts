@@ -13,10 +13,11 @@ import {
   type EventName,
   type HelloAckFrame,
   type InterceptName,
+  type WireSubscribeFrame,
   type JsonObject,
   type NotifyLevel,
 } from "../../../src/ext/protocol.ts";
-import { readLines, takeStdout, type Stdio, type WireSubscribe } from "./stdio.ts";
+import { readLines, takeStdout, type Stdio } from "./stdio.ts";
 import type {
   AssistantMessageDecision,
   AssistantMessageIntercept,
@@ -303,8 +304,8 @@ export class Extension {
     this.announced = true;
   }
 
-  private subscribeFrame(): WireSubscribe {
-    const intercept: WireSubscribe["intercept"] = [];
+  private subscribeFrame(): WireSubscribeFrame {
+    const intercept: WireSubscribeFrame["intercept"] = [];
     for (const [event, { options }] of this.intercepts) {
       // A plain name keeps the frame readable by hosts that only know the spec's string form.
       if (options.timeoutMs === undefined && options.onTimeout === undefined) intercept.push(event);

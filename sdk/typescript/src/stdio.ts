@@ -1,12 +1,9 @@
 // Frames over the process's own stdin/stdout using only node: APIs, so the same code runs under Bun
 // and Node. stdout belongs to the protocol: once taken, stray console output goes to stderr.
-import type { ExtensionFrame, InterceptName, InterceptSpec, SubscribeFrame } from "../../../src/ext/protocol.ts";
-
-/** `subscribe` as written: intercept entries may be plain names (the spec's form) or option objects. */
-export type WireSubscribe = Omit<SubscribeFrame, "intercept"> & { intercept: (InterceptName | InterceptSpec)[] };
+import type { ExtensionWireFrame } from "../../../src/ext/protocol.ts";
 
 export type Stdio = {
-  send(frame: Exclude<ExtensionFrame, SubscribeFrame> | WireSubscribe): void;
+  send(frame: ExtensionWireFrame): void;
   /** Resolves once everything written so far has been handed to the OS. */
   flush(): Promise<void>;
 };

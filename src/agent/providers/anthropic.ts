@@ -4,15 +4,15 @@ import type { ImagePart, Json, JsonObject, Message, TextPart, ToolCallPart, Usag
 import { emptyUsage } from "../messages.ts";
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest } from "../provider.ts";
 import type { Effort } from "../choices.ts";
-import { findModel, type CostDetail } from "../catalog.ts";
+import { defaultModel, findModel, type CostDetail } from "../catalog.ts";
 import { finishMessage, parseToolArgs, type Outcome } from "./assemble.ts";
 import { ENDPOINTS, isOfficialBase, keyHint } from "./endpoints.ts";
 import { runHttpStream, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { num, parseObject, rec, str, type Rec } from "./json.ts";
 import type { SseEvent } from "./sse.ts";
 
-export { ANTHROPIC_BASE } from "./endpoints.ts";
-export const ANTHROPIC_VERSION = "2023-06-01";
+import { ANTHROPIC_VERSION } from "./endpoints.ts";
+export { ANTHROPIC_BASE, ANTHROPIC_VERSION } from "./endpoints.ts";
 
 /** `budget_tokens` for --reasoning on models whose thinking is still budgeted. */
 const THINKING_BUDGET: Record<Effort, number> = { low: 2048, medium: 8192, high: 16384, xhigh: 32768, max: 65536 };
@@ -47,7 +47,7 @@ export class AnthropicProvider implements Provider {
     yield* runHttpStream({
       url: `${base}/v1/messages`,
       init: { method: "POST", headers, body: JSON.stringify(anthropicBody(provider, req, info)) },
-      ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: this.opts.retry },
+      ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: this.opts.retry, model: req.model, defaultModel: defaultModel(provider) },
       assembler: new AnthropicAssembler(provider),
       model: req.model,
       info,

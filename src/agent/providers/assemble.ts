@@ -4,6 +4,9 @@ import type { AssistantMessage, JsonObject, StopReason, TextPart, ThinkingPart, 
 import type { ModelInfo } from "../provider.ts";
 import { costOf, type CostDetail } from "../catalog.ts";
 
+/** Shown before an OpenAI refusal's text, so a refusal reads as one and not as an answer. */
+export const REFUSAL_PREFIX = "[refusal] ";
+
 /** Accumulated tool input → arguments. Empty input means no arguments; invalid JSON is never executed. */
 export function parseToolArgs(name: string, text: string): { args: JsonObject; invalidArgs?: string } {
   if (text.trim() === "") return { args: {} };

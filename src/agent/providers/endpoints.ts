@@ -5,6 +5,7 @@ import type { ChoosableWire, ProviderName, Wire } from "../choices.ts";
 import { PROVIDER_ENV_KEYS } from "../config.ts";
 
 export const ANTHROPIC_BASE = "https://api.anthropic.com";
+export const ANTHROPIC_VERSION = "2023-06-01";
 
 type HttpProvider = Exclude<ProviderName, "mock">;
 

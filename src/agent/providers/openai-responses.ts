@@ -5,17 +5,14 @@
 import type { ImagePart, JsonObject, Message, TextPart, ThinkingPart, ToolCallPart, Usage } from "../messages.ts";
 import { emptyUsage } from "../messages.ts";
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest } from "../provider.ts";
-import { findModel } from "../catalog.ts";
-import { finishMessage, parseToolArgs, type Outcome } from "./assemble.ts";
+import { defaultModel, findModel } from "../catalog.ts";
+import { finishMessage, parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
 import { ENDPOINTS, isOfficialBase, keyHint } from "./endpoints.ts";
 import { runHttpStream, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { arr, num, parseObject, rec, str, type Rec } from "./json.ts";
 import type { SseEvent } from "./sse.ts";
 
 export type ResponsesName = "openai" | "ollama";
-
-/** Shown before refusal text, so a refusal reads as one and not as an answer. */
-export const REFUSAL_PREFIX = "[refusal] ";
 
 export class OpenAIResponsesProvider implements Provider {
   constructor(
@@ -39,7 +36,7 @@ export class OpenAIResponsesProvider implements Provider {
     yield* runHttpStream({
       url: `${base}/responses`,
       init: { method: "POST", headers, body: JSON.stringify(responsesBody(provider, req, info)) },
-      ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: this.opts.retry },
+      ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: this.opts.retry, model: req.model, defaultModel: defaultModel(provider) },
       assembler: new ResponsesAssembler(provider),
       model: req.model,
       info,
@@ -52,7 +49,9 @@ function responsesBody(provider: string, req: ProviderRequest, info: ModelInfo |
   const body: JsonObject = { model: req.model, input: responsesInput(req.messages, provider, req.model), stream: true, store: false };
   if (req.system.trim() !== "") body.instructions = req.system;
   if (req.tools.length > 0) body.tools = req.tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.schema, strict: false }));
-  if (info?.reasoning !== false) {
+  // Known reasoning models always get summaries and encrypted reasoning; an unknown id (a proxy's,
+  // a local server's) only when --reasoning asks, since non-reasoning models reject the fields.
+  if (info ? info.reasoning : req.reasoning !== undefined) {
     body.include = ["reasoning.encrypted_content"];
     body.reasoning = req.reasoning ? { effort: req.reasoning, summary: "auto" } : { summary: "auto" };
   }

@@ -4,8 +4,8 @@
 import type { JsonObject, Message, ToolCallPart, ToolDeclaration, Usage } from "../messages.ts";
 import { emptyUsage } from "../messages.ts";
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest } from "../provider.ts";
-import { findModel } from "../catalog.ts";
-import { finishMessage, parseToolArgs, type Outcome } from "./assemble.ts";
+import { defaultModel, findModel } from "../catalog.ts";
+import { finishMessage, parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
 import { ENDPOINTS, isOfficialBase, keyHint } from "./endpoints.ts";
 import { runHttpStream, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { arr, num, parseObject, rec, str, type Rec } from "./json.ts";
@@ -40,7 +40,7 @@ export class OpenAIProvider implements Provider {
     yield* runHttpStream({
       url: `${base}/chat/completions`,
       init: { method: "POST", headers, body: JSON.stringify(openaiBody(provider, req, info, names)) },
-      ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: this.opts.retry },
+      ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: this.opts.retry, model: req.model, defaultModel: defaultModel(provider) },
       assembler: new OpenAIAssembler(provider, names),
       model: req.model,
       info,
@@ -129,6 +129,7 @@ class OpenAIAssembler implements Assembler {
   private thinking = "";
   private readonly calls = new Map<number, Call>();
   private finish: string | undefined;
+  private refused = false;
 
   constructor(
     private readonly provider: string,
@@ -163,6 +164,13 @@ class OpenAIAssembler implements Assembler {
     if (content) {
       this.text += content;
       out.push({ type: "text_delta", text: content });
+    }
+    const refusal = str(delta?.refusal);
+    if (refusal) {
+      const text = this.refused ? refusal : `${this.text === "" ? "" : "\n\n"}${REFUSAL_PREFIX}${refusal}`;
+      this.refused = true;
+      this.text += text;
+      out.push({ type: "text_delta", text });
     }
     const reasoning = str(delta?.reasoning_content) || str(delta?.reasoning);
     if (reasoning) {

@@ -21,6 +21,9 @@ export type SendContext = {
   secrets: readonly string[];
   signal: AbortSignal;
   policy?: RetryPolicy;
+  /** The model asked for, and the provider's current default, for explaining a retired model's 404. */
+  model?: string;
+  defaultModel?: string;
 };
 
 export type SendResult =
@@ -143,12 +146,22 @@ function describeStatus(url: string, status: number, msg: string, ctx: SendConte
     return `the API key was rejected by ${p} (HTTP ${status}${detail})${hint}`;
   }
   if (status === 400) return `${p} rejected the request (HTTP 400${detail})`;
+  if (status === 404 && ctx.model && msg.includes(ctx.model)) return retiredModel(p, ctx.model, ctx.defaultModel, detail);
   if (status === 404) return `${p} returned HTTP 404 for ${url}${detail}; check --base-url and --model`;
   if (status === 413) return `${p} rejected the request as too large (HTTP 413${detail}); compact the conversation or start a new session`;
   if (status === 429) return `${p} is rate limiting requests (HTTP 429${detail})${tries}; wait a moment and try again`;
   if (status === 529) return `${p} is overloaded (HTTP 529${detail})${tries}; try again later`;
   if (status >= 500) return `${p} had a server error (HTTP ${status}${detail})${tries}; try again later`;
   return `${p} request failed (HTTP ${status}${detail})${tries}`;
+}
+
+/** A 404 that names the model: it is most likely retired, and the current default is the way on. */
+function retiredModel(provider: string, model: string, fallback: string | undefined, detail: string): string {
+  const offer =
+    fallback && fallback !== model
+      ? `; switch to the current default with --model ${fallback} (in the TUI: /model ${fallback})`
+      : "; pick another model from zot --list-models (in the TUI: /model)";
+  return `${provider} does not serve the model "${model}" (HTTP 404${detail}); it may have been retired${offer}`;
 }
 
 /** A transport error as a short phrase (Bun appends advice about `verbose: true`, useless to users). */

@@ -1,11 +1,14 @@
 // The `bash` tool: a shell command in its own process group with stdout and stderr merged, streamed
-// to the UI, bounded by a timeout, and killed group-wide on timeout or abort. Long output keeps its
-// head and tail for the model and spills in full to a private temp file.
+// to the UI, bounded by a timeout, and killed group-wide on timeout or abort (the whole tree, via
+// taskkill, on Windows). Long output keeps its head and tail for the model and spills in full to a
+// private file.
 import { closeSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { randomHex } from "../random.ts";
 import { ensurePrivateDir } from "../../ext/home.ts";
 import { childEnv } from "../../ext/process.ts";
+import { killTree, ownsProcessGroup } from "../../platform/process-tree.ts";
+import { shellPath } from "../../platform/shell.ts";
 import type { JsonObject } from "../../ext/protocol.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
 import { errorText, stringArg, textResult } from "./common.ts";
@@ -71,7 +74,7 @@ function track(pid: number): void {
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.on("exit", () => {
-      for (const g of liveGroups) killGroup(g, "SIGKILL");
+      for (const g of liveGroups) killTree(g, "SIGKILL");
     });
   }
   liveGroups.add(pid);
@@ -115,11 +118,13 @@ export const bashTool: Tool = {
 };
 
 async function runCommand(command: string, timeoutS: number, ctx: ToolContext): Promise<ToolOutput> {
+  const shell = shellPath(process.env, process.platform);
+  if (!shell.ok) return textResult(shell.error, true);
   let proc: ReturnType<typeof spawnShell>;
   try {
-    proc = spawnShell(command, ctx.cwd);
+    proc = spawnShell(shell.path, command, ctx.cwd);
   } catch (err) {
-    return textResult(`Could not start /bin/sh in ${ctx.cwd} (${errorText(err)}).`, true);
+    return textResult(`Could not start ${shell.path} in ${ctx.cwd} (${errorText(err)}).`, true);
   }
   const pid = proc.pid;
   track(pid);
@@ -129,8 +134,8 @@ async function runCommand(command: string, timeoutS: number, ctx: ToolContext): 
   const stop = (why: "timeout" | "abort"): void => {
     if (stopped) return;
     stopped = why;
-    killGroup(pid, "SIGTERM");
-    killTimer = setTimeout(() => killGroup(pid, "SIGKILL"), KILL_GRACE_MS);
+    killTree(pid, "SIGTERM");
+    killTimer = setTimeout(() => killTree(pid, "SIGKILL"), KILL_GRACE_MS);
   };
   const timer = setTimeout(() => stop("timeout"), timeoutS * 1000);
   const onAbort = (): void => stop("abort");
@@ -155,7 +160,7 @@ async function runCommand(command: string, timeoutS: number, ctx: ToolContext): 
   ctx.signal.removeEventListener("abort", onAbort);
   // The shell is gone; whatever it left running in its group goes too, so nothing outlives the call
   // and no background child can hold the pipe open forever.
-  killGroup(pid, "SIGKILL");
+  killTree(pid, "SIGKILL");
   liveGroups.delete(pid);
   if (killTimer) clearTimeout(killTimer);
   let drainTimer: ReturnType<typeof setTimeout> | undefined;
@@ -183,25 +188,18 @@ async function runCommand(command: string, timeoutS: number, ctx: ToolContext): 
   return textResult(parts.join("\n\n"), isError);
 }
 
-function spawnShell(command: string, cwd: string) {
+function spawnShell(shell: string, command: string, cwd: string) {
   // The outer shell points its stderr at the stdout pipe, then execs the real shell, so both streams
   // share one pipe and keep their order (and error messages keep the command's own line numbers).
-  return Bun.spawn(["/bin/sh", "-c", 'exec 2>&1; exec /bin/sh -c "$1"', "sh", command], {
+  // On Windows the shell is Git for Windows' sh.exe, which maps /bin/sh to itself.
+  return Bun.spawn([shell, "-c", 'exec 2>&1; exec /bin/sh -c "$1"', "sh", command], {
     cwd,
     stdin: "ignore",
     stdout: "pipe",
     stderr: "ignore",
-    detached: true,
+    detached: ownsProcessGroup(),
     env: childEnv(process.env),
   });
-}
-
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is already empty.
-  }
 }
 
 /** Holds all output while it is small; past the limit, keeps head and tail and writes everything to a spill file. */

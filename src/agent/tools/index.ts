@@ -1,4 +1,5 @@
 // The built-in tool set and the `--tools a,b` selection.
+import { BUILTIN_TOOLS } from "../../ext/policy.ts";
 import type { Tool } from "../tool.ts";
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
@@ -6,12 +7,10 @@ import { readTool } from "./read.ts";
 import { skillTool } from "./skill.ts";
 import { writeTool } from "./write.ts";
 
-/** In the order they are offered to the model. */
+/** In the order they are offered to the model (the order of `BUILTIN_TOOLS`). */
 export function builtinTools(): Tool[] {
   return [readTool, writeTool, editTool, bashTool, skillTool];
 }
-
-const BUILTIN_TOOL_NAMES: readonly string[] = builtinTools().map((t) => t.name);
 
 /** `null` means all built-ins; names are matched exactly (after trimming) and keep the built-in order. */
 export function selectTools(names: readonly string[] | null): { tools: Tool[]; error?: string } {
@@ -23,7 +22,7 @@ export function selectTools(names: readonly string[] | null): { tools: Tool[]; e
     const list = unknown.map((n) => `"${n}"`).join(", ");
     return {
       tools: [],
-      error: `Unknown tool${unknown.length === 1 ? "" : "s"} ${list} in --tools; the built-in tools are ${BUILTIN_TOOL_NAMES.join(", ")}.`,
+      error: `Unknown tool${unknown.length === 1 ? "" : "s"} ${list} in --tools; the built-in tools are ${BUILTIN_TOOLS.join(", ")}.`,
     };
   }
   return { tools: all.filter((t) => wanted.includes(t.name)) };

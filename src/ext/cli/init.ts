@@ -3,7 +3,7 @@
 // directory.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { MANIFEST_NAME_PATTERN } from "../protocol.ts";
+import { isManifestName } from "../policy.ts";
 import type { Ctx } from "./context.ts";
 import { fail } from "./context.ts";
 import { LANGUAGES, type Language, mockPrompt, scaffold, SDK_LANGUAGES, type SdkLanguage, type SdkLocation } from "./scaffolds.ts";
@@ -14,7 +14,7 @@ import { LANGUAGES, type Language, mockPrompt, scaffold, SDK_LANGUAGES, type Sdk
  * raw protocol.
  */
 export async function init(ctx: Ctx, name: string, lang: string, sdk?: string): Promise<number> {
-  if (!MANIFEST_NAME_PATTERN.test(name))
+  if (!isManifestName(name))
     return fail(ctx, `"${name}" is not a valid extension name; use letters, digits, ".", "_" or "-" (starting with a letter or digit, up to 64).`);
   if (!(LANGUAGES as readonly string[]).includes(lang)) return fail(ctx, `unknown language "${lang}"; pick one of ${LANGUAGES.join(", ")}.`);
   let location: SdkLocation | undefined;

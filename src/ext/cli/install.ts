@@ -1,8 +1,12 @@
 // `zot ext install <path|git-url>`: stage a copy or shallow clone in a dot-directory inside the
 // target root (same filesystem, ignored by discovery), validate its manifest there, then rename it
-// into place. Every failure removes the stage, so nothing half-installed is ever visible.
-import { constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, symlinkSync } from "node:fs";
+// into place. Every failure removes the stage, so nothing half-installed is ever visible; SIGINT,
+// SIGTERM and SIGHUP stop git and remove it too, and a stage left by an install that was killed
+// outright (its process is gone) is removed by the next install into that root.
+import { constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
+import { killTree, ownsProcessGroup } from "../../platform/process-tree.ts";
+import { isTrusted } from "../trust.ts";
 import { globalRoot, projectRoot } from "../discovery.ts";
 import { MANIFEST_FILE, readManifest } from "../manifest.ts";
 import { isObject } from "../protocol.ts";
@@ -44,20 +48,32 @@ export async function install(ctx: Ctx, source: string, opts: InstallOptions): P
   } catch (e) {
     return fail(ctx, `cannot create ${root} (${errCode(e)}); check its permissions.`);
   }
-  const stage = mkdtempSync(join(root, ".zot-install-"));
+  removeStaleStages(root);
+  const stage = mkdtempSync(join(root, `${STAGE_PREFIX}${process.pid}-`));
   let keepStage = false;
-  // Ctrl-C during a long clone or copy must not leave the stage behind either.
-  const onSignal = () => {
-    rmSync(stage, { recursive: true, force: true });
-    process.exit(130);
-  };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  // A signal during a long clone or copy stops git (its whole process group) and removes the stage.
+  const running: { git: Bun.Subprocess | null } = { git: null };
+  const handlers = Object.entries(SIGNAL_EXIT).map(([sig, code]) => {
+    const handler = () => {
+      void (async () => {
+        const git = running.git;
+        if (git) {
+          killTree(git.pid, "SIGKILL");
+          await git.exited;
+        }
+        rmSync(stage, { recursive: true, force: true });
+        ctx.err.write(`zot: install of ${source} stopped by ${sig}; nothing was installed.\n`);
+        process.exit(code);
+      })();
+    };
+    process.once(sig as NodeJS.Signals, handler);
+    return [sig, handler] as const;
+  });
   try {
     const staged = join(stage, "ext");
     const display = git ? git.url : srcDir!;
     if (git) {
-      const cloned = await clone(ctx, git, staged);
+      const cloned = await clone(ctx, git, staged, running);
       if (!cloned.ok) return fail(ctx, cloned.error);
     } else {
       const copied = copyTree(srcDir!, staged, root);
@@ -73,24 +89,74 @@ export async function install(ctx: Ctx, source: string, opts: InstallOptions): P
     const dest = join(root, name);
     if (dirname(resolve(dest)) !== resolve(root)) return fail(ctx, `extension name "${name}" would escape ${root}; fix "name" in the manifest.`);
     const existing = sameNamed(root, name);
+    const other = otherNamed(dest, name);
+    if (other !== null)
+      return fail(ctx, `${dest} holds the extension "${other}", not "${name}", so installing "${name}" there would destroy it; remove "${other}" first (zot ext remove ${other}) or rename one of them.`);
     if (existing.length > 0 && !opts.force)
       return fail(ctx, `${existing[0]} already holds an extension named "${name}"; pass --force to replace it, or zot ext remove ${name} first.`);
 
     const moved = commit(stage, staged, dest, existing);
     if (!moved.ok) {
       keepStage = moved.stranded;
+      // The previous copy lives on in the stage: later installs must not take it for a stale one.
+      if (keepStage) writeFileSync(join(stage, KEPT_MARK), "");
       return fail(ctx, moved.error);
     }
     ctx.out.write(`installed ${name}${version ? ` ${version}` : ""} at ${dest}\n`);
+    if (opts.project && !isTrusted(ctx.home, ctx.cwd))
+      ctx.out.write(`${ctx.cwd} is not a trusted folder, so its project extensions do not run; run zot ext trust ${ctx.cwd} to let them.\n`);
     return 0;
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    for (const [sig, handler] of handlers) process.off(sig as NodeJS.Signals, handler);
     if (!keepStage) rmSync(stage, { recursive: true, force: true });
   }
 }
 
-async function clone(ctx: Ctx, git: GitSource, dest: string): Promise<{ ok: true } | { ok: false; error: string }> {
+const STAGE_PREFIX = ".zot-install-";
+/** In a stage that holds a previous copy which could not be put back: never removed automatically. */
+const KEPT_MARK = ".zot-kept";
+const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+
+/** Removes stages whose install process is gone (`.zot-install-<pid>-…`, or unnamed by pid). */
+function removeStaleStages(root: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    if (!n.startsWith(STAGE_PREFIX)) continue;
+    const dir = join(root, n);
+    const pid = Number(n.slice(STAGE_PREFIX.length).split("-")[0]);
+    if (Number.isSafeInteger(pid) && pid > 0 && alive(pid)) continue;
+    if (existsSync(join(dir, KEPT_MARK))) continue;
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: alive, but someone else's.
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** The manifest name in `dest` when it is an extension named other than `name` (case-insensitive), else null. */
+function otherNamed(dest: string, name: string): string | null {
+  try {
+    const raw: unknown = JSON.parse(readFileSync(join(dest, MANIFEST_FILE), "utf8"));
+    if (isObject(raw) && typeof raw.name === "string" && raw.name.toLowerCase() !== name.toLowerCase()) return raw.name;
+  } catch {
+    // No readable manifest: not an extension of another name.
+  }
+  return null;
+}
+
+async function clone(ctx: Ctx, git: GitSource, dest: string, running: { git: Bun.Subprocess | null }): Promise<{ ok: true } | { ok: false; error: string }> {
   const argv = ["git", "clone", "--quiet", "--depth", "1", ...(git.ref ? ["--branch", git.ref] : []), "--", git.url, dest];
   let proc: Bun.Subprocess<"ignore", "ignore", "pipe">;
   try {
@@ -101,14 +167,19 @@ async function clone(ctx: Ctx, git: GitSource, dest: string): Promise<{ ok: true
       stderr: "pipe",
       // Never wait on a credential prompt nobody can see.
       env: { ...ctx.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "true" } as Record<string, string>,
+      // Its own process group, so stopping it reaches the helpers it starts (git-remote-https…).
+      detached: ownsProcessGroup(),
     });
+    running.git = proc;
   } catch (e) {
     return { ok: false, error: `cannot run git to clone ${git.url} (${errCode(e)}); install git or pass a local directory.` };
   }
   const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+  running.git = null;
   if (code === 0) return { ok: true };
-  const last = stderr.trim().split("\n").filter(Boolean).pop() ?? `exit code ${code}`;
-  return { ok: false, error: `git clone of ${git.url}${git.ref ? ` at ${git.ref}` : ""} failed (${last.trim()}); check the URL, ref and your access.` };
+  const said = stderr.trimEnd().split("\n").filter((l) => l.trim() !== "");
+  const what = `git clone of ${git.url}${git.ref ? ` at ${git.ref}` : ""} failed (exit code ${code}); check the URL, ref and your access.`;
+  return { ok: false, error: said.length ? `${what} git said:\n${said.map((l) => `  ${l}`).join("\n")}` : what };
 }
 
 /**

@@ -3,7 +3,7 @@
 import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { extensionLogPath } from "../log.ts";
-import { MANIFEST_NAME_PATTERN } from "../protocol.ts";
+import { isManifestName } from "../policy.ts";
 import type { Ctx } from "./context.ts";
 import { fail } from "./context.ts";
 
@@ -11,7 +11,7 @@ const POLL_MS = 100;
 const CHUNK = 64 * 1024;
 
 export async function logs(ctx: Ctx, name: string, follow: boolean): Promise<number> {
-  if (!MANIFEST_NAME_PATTERN.test(name)) return fail(ctx, `"${name}" is not a valid extension name; run zot ext list to see the names.`);
+  if (!isManifestName(name)) return fail(ctx, `"${name}" is not a valid extension name; run zot ext list to see the names.`);
   const path = findLog(extensionLogPath(ctx.home, name));
   if (!follow) {
     const file = openLog(path);

@@ -18,10 +18,15 @@ export function policy(ctx: Ctx): ExtensionPolicy {
   return read.policy;
 }
 
-/** The first extension whose manifest name (or, for unreadable manifests, directory name) matches. */
+/**
+ * The first extension whose manifest name (or, for unreadable manifests, directory name) matches.
+ * An untrusted project's copy comes last: in a cloned repository, `zot ext disable x` means the
+ * user's own x, not the repository's.
+ */
 export async function findInstalled(ctx: Ctx, name: string): Promise<DiscoveredExtension | null> {
   const wanted = name.toLowerCase();
-  const all = await installed(ctx);
+  const found = await installed(ctx);
+  const all = [...found.filter((e) => e.status !== "untrusted"), ...found.filter((e) => e.status === "untrusted")];
   return (
     all.find((e) => e.name.toLowerCase() === wanted) ??
     all.find((e) => e.manifest === null && basename(e.dir).toLowerCase() === wanted) ??

@@ -58,6 +58,31 @@ describe("openai fixtures replayed in random chunks", () => {
     expect(last().headers.authorization).toBeUndefined();
   });
 
+  test("Ollama: an empty role-only first chunk, reasoning deltas, and each tool call whole in one delta", async () => {
+    for (const seed of [1, 2]) {
+      server.push({ kind: "fixture", file: "openai-compat-ollama-tool-calls-stream.sse", seed });
+      const { message, thinking, events } = await collect(openai("ollama", null), { model: "qwen3:8b" });
+      expect(thinking).toBe("The user wants the README and the file list.");
+      expect(textOf(message)).toBe("");
+      expect(calls(message).map((c) => [c.id, c.name, c.args])).toEqual([
+        ["call_k3v9x2qa", "read", { path: "README.md" }],
+        ["call_7hm2p0wd", "bash", { command: "ls" }],
+      ]);
+      expect(events.filter((e) => e.type === "tool_use_args").map((e) => (e.type === "tool_use_args" ? e.delta : ""))).toEqual(['{"path":"README.md"}', '{"command":"ls"}']);
+      expect(message.stop).toBe("tool_use");
+      expect(message.usage).toMatchObject({ input: 412, output: 58 });
+    }
+  });
+
+  test("LM Studio before 0.3.18 sends no usage even when asked: the reply still completes, with zero counts", async () => {
+    server.push({ kind: "fixture", file: "openai-compat-lmstudio-no-usage-stream.sse", seed: 4 });
+    const { message } = await collect(openai("ollama", null), { model: "qwen2.5-7b-instruct" });
+    expect(textOf(message)).toBe("Hello from LM Studio.");
+    expect(message.stop).toBe("end_turn");
+    expect(message.usage).toMatchObject({ input: 0, output: 0, cacheRead: 0 });
+    expect(lastBody().stream_options).toEqual({ include_usage: true });
+  });
+
   test("Anthropic's compatible endpoint: text, a tool call at index 1, no usage chunk, [DONE] without a blank line", async () => {
     server.push({ kind: "fixture", file: "openai-compat-anthropic-endpoint-tool-call-stream.sse", seed: 2 });
     const { message } = await collect(openai(), { model: "claude-haiku-4-5" });
@@ -222,6 +247,15 @@ describe("openai requests", () => {
     expect(message.stop).toBe("error");
     expect(message.error).toBe("openai reported an error mid-stream: upstream timed out");
     expect(textOf(message)).toBe("par");
+  });
+
+  test("a refusal delta is shown as a refusal and the reply ends normally", async () => {
+    const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    server.push({ kind: "raw", body: chunk({ role: "assistant", content: null, refusal: "I can't" }) + chunk({ refusal: " do that." }) + chunk({}, "stop") + "data: [DONE]\n\n" });
+    const { message, text } = await collect(openai(), { model: "gpt-4o" });
+    expect(message.stop).toBe("end_turn");
+    expect(text).toBe("[refusal] I can't do that.");
+    expect(textOf(message)).toBe(text);
   });
 
   test("finish_reason length maps to max_tokens and content_filter to an error", async () => {

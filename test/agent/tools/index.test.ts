@@ -1,11 +1,16 @@
 import { describe, expect, test } from "bun:test";
 import { builtinTools, selectTools } from "../../../src/agent/tools/index.ts";
+import { BUILTIN_TOOLS } from "../../../src/ext/policy.ts";
 
 describe("tool selection", () => {
   test("offers read, write, edit, bash and skill with object schemas", () => {
     const tools = builtinTools();
     expect(tools.map((t) => t.name)).toEqual(["read", "write", "edit", "bash", "skill"]);
     for (const t of tools) expect(t.schema.type).toBe("object");
+  });
+
+  test("the tools offered are exactly the names the host reserves from extensions, in the same order", () => {
+    expect(builtinTools().map((t) => t.name)).toEqual([...BUILTIN_TOOLS]);
   });
 
   test("--tools keeps only the named built-ins", () => {

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { decodeIntercept, interceptOf, noteIntercept } from "../../src/agent/intercepts.ts";
+import { decodeIntercept, interceptOf, noteIntercept } from "../../src/agent/intercept-record.ts";
 import type { Message } from "../../src/agent/messages.ts";
 
 test("a transcript's intercept object is decoded field by field; mistyped fields are dropped", () => {

@@ -1,0 +1,31 @@
+// Ending a child process together with everything it started. On POSIX each child leads its own
+// process group (spawned `detached`, i.e. setsid) and the group is signalled. Windows has no
+// process groups to signal: `taskkill /T` walks the tree from the child's pid (`/F` to force).
+export type TreeSignal = "SIGTERM" | "SIGKILL";
+
+/** Whether a child should be spawned as the leader of a new process group. */
+export function ownsProcessGroup(platform: string = process.platform): boolean {
+  return platform !== "win32";
+}
+
+/** The taskkill command that ends `pid` and its descendants on Windows. */
+export function taskkillArgv(pid: number, signal: TreeSignal): string[] {
+  return ["taskkill", "/T", ...(signal === "SIGKILL" ? ["/F"] : []), "/PID", String(pid)];
+}
+
+/** Signals `pid`'s whole tree; false when nothing was there. Synchronous, so it also works in an exit handler. */
+export function killTree(pid: number, signal: TreeSignal, platform: string = process.platform): boolean {
+  if (platform === "win32") {
+    try {
+      return Bun.spawnSync(taskkillArgv(pid, signal), { stdin: "ignore", stdout: "ignore", stderr: "ignore" }).exitCode === 0;
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
