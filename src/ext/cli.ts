@@ -10,6 +10,10 @@ import { install } from "./cli/install.ts";
 import { list } from "./cli/list.ts";
 import { logs } from "./cli/logs.ts";
 import { remove } from "./cli/remove.ts";
+import { rollback } from "./cli/rollback.ts";
+import { sync } from "./cli/sync.ts";
+import { update } from "./cli/update.ts";
+import { verify } from "./cli/verify.ts";
 import { test } from "./cli/test.ts";
 import { toggle } from "./cli/toggle.ts";
 import { trust, untrust } from "./cli/trust.ts";
@@ -29,9 +33,9 @@ const SUBS: Record<string, Sub> = {
     positionals: [0, 0],
   },
   install: {
-    usage: "install <path|git-url[#ref]> [--force] [--project]",
-    about: "copy a directory or shallow-clone a git repository into the extensions root",
-    spec: { flags: ["--force", "--project"] },
+    usage: "install <path|git-url[#ref]> [--force] [--project] [--yes]",
+    about: "copy a directory or shallow-clone a git repository into the extensions root (asks before granting declared permissions)",
+    spec: { flags: ["--force", "--project", "--yes"], aliases: { "-y": "--yes" } },
     positionals: [1, 1],
   },
   remove: { usage: "remove <name> [--yes]", about: "delete an installed extension (asks first unless --yes)", spec: { flags: ["--yes"], aliases: { "-y": "--yes" } }, positionals: [1, 1] },
@@ -49,6 +53,25 @@ const SUBS: Record<string, Sub> = {
     about: "show an extension's settings, or set them (key=- reads the value from stdin)",
     spec: { flags: ["--json"], multi: ["--unset"] },
     positionals: [1, 64],
+  },
+  update: {
+    usage: "update [name…] [--check] [--yes] [--project]",
+    about: "fetch locked extensions again from their source, show what changed, swap in (keeps the old copy)",
+    spec: { flags: ["--check", "--yes", "--project"], aliases: { "-y": "--yes" } },
+    positionals: [0, 64],
+  },
+  rollback: { usage: "rollback <name> [--project]", about: "restore the copy the last update replaced", spec: { flags: ["--project"] }, positionals: [1, 1] },
+  verify: {
+    usage: "verify [--project] [--json]",
+    about: "re-hash installed extensions against the lockfile and report changes made behind zot's back",
+    spec: { flags: ["--project", "--json"] },
+    positionals: [0, 0],
+  },
+  sync: {
+    usage: "sync [--yes]",
+    about: "install exactly the extensions pinned in the project's .zot/extensions.lock.json (trusted folders only)",
+    spec: { flags: ["--yes"], aliases: { "-y": "--yes" } },
+    positionals: [0, 0],
   },
   logs: { usage: "logs <name> [-f]", about: "print the extension's log; -f keeps following it", spec: { flags: ["--follow"], aliases: { "-f": "--follow" } }, positionals: [1, 1] },
   init: {
@@ -130,7 +153,7 @@ export async function runExtCli(argv: string[], io: CliIo = {}): Promise<number>
     case "doctor":
       return doctor(ctx, { json: flag("--json"), extPaths: args.multi.get("--ext") ?? [], noExt: flag("--no-ext") });
     case "install":
-      return install(ctx, a, { force: flag("--force"), project: flag("--project") });
+      return install(ctx, a, { force: flag("--force"), project: flag("--project"), yes: flag("--yes") });
     case "remove":
       return remove(ctx, a, flag("--yes"));
     case "enable":
@@ -142,6 +165,14 @@ export async function runExtCli(argv: string[], io: CliIo = {}): Promise<number>
       return untrust(ctx, a);
     case "logs":
       return logs(ctx, a, flag("--follow"));
+    case "update":
+      return update(ctx, args.positionals, { check: flag("--check"), yes: flag("--yes"), project: flag("--project") });
+    case "rollback":
+      return rollback(ctx, a, { project: flag("--project") });
+    case "verify":
+      return verify(ctx, { project: flag("--project"), json: flag("--json") });
+    case "sync":
+      return sync(ctx, { yes: flag("--yes") });
     case "config":
       return config(ctx, a, { assignments: [b, ...more].filter((x) => x !== undefined), unset: args.multi.get("--unset") ?? [], json: flag("--json") });
     case "init":
