@@ -10,6 +10,7 @@ import type { InfoLevel } from "./transcript.ts";
 import { themeNames } from "./theme.ts";
 import { BUILTIN_COMMANDS, type SlashItem } from "./slash.ts";
 import { withLog } from "./load-errors.ts";
+import { extConfig } from "./ext-config.ts";
 import { PROBE_TIMEOUT_MS, probeKey, probeRequest } from "./login-probe.ts";
 
 const RELOAD_STATUS_MS = 5000;
@@ -75,6 +76,8 @@ export async function runBuiltin(ctx: CommandContext, name: string, args: string
       return login(ctx, args);
     case "logout":
       return logout(ctx, args);
+    case "ext-config":
+      return extConfig({ host: ctx.runtime.host, openModal: (m) => ctx.openModal(m), status: (l, t) => ctx.status(l, t) }, args);
   }
 }
 
