@@ -163,6 +163,11 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     const log = e.log && !e.message.includes(e.log) ? ` (log: ${e.log})` : "";
     notices.push(`Extension ${e.extension} did not load: ${e.message}${log}`);
   }
+  // A declared scope this machine cannot fully enforce is said at start, not pretended.
+  for (const s of report.extensions) {
+    if (s.enforcement === "advisory") notices.push(`Extension ${s.name} declares permissions, but this system cannot enforce them (no Landlock or sandbox-exec): only its environment is narrowed.`);
+    else if (s.enforcement.startsWith("partial")) notices.push(`Extension ${s.name}'s permissions are enforced only in part (${s.enforcement.slice("partial: ".length)}).`);
+  }
 
   const skipped = report.extensions.flatMap((s) => (s.status === "untrusted" ? [{ name: s.name, why: s.untrusted ?? "untrusted" }] : []));
   const skippedLine = skippedNotice(o.cwd, "extensions", skipped);

@@ -45,6 +45,15 @@ describe.skipIf(process.platform !== "linux" || landlockAbi() < 6)("the built bi
   });
 });
 
+describe.skipIf(process.platform !== "linux" || landlockAbi() < 6)("what cannot be enforced is said at start", () => {
+  test("a host name in net.connect makes the scope partial, and the run says so", async () => {
+    probeExt({ permissions: { net: { connect: ["api.example.com:443"] } } });
+    const run = await runZot(["-p", "--provider", "mock", "-e", ext, "hi"], { home, cwd: t.dir });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("Extension probe's permissions are enforced only in part (host names in net.connect are not enforced (Landlock filters by port)).");
+  });
+});
+
 describe("the user's policy for extensions that declare nothing", () => {
   test('"deny" refuses to start them, naming the setting and both ways out', async () => {
     probeExt({});
