@@ -9,9 +9,13 @@ import { cli, removeTempDirs, tempDir } from "./cli-helpers.ts";
 
 afterEach(removeTempDirs);
 
+/** A real extension in POSIX sh that registers the tools named in its manifest's `x_tools`. */
 function writeExt(dir: string, manifest: Record<string, unknown>): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "run.sh"), "#!/bin/sh\nexit 0\n");
+  const tools = ((manifest.x_tools as string[] | undefined) ?? ["forecast"])
+    .map((t) => `echo '{"type":"register_tool","name":"${t}","description":"d","schema":{"type":"object"}}'`)
+    .join("\n");
+  writeFileSync(join(dir, "run.sh"), `#!/bin/sh\necho '{"type":"hello","name":"weather","version":"1"}'\n${tools}\necho '{"type":"ready"}'\nwhile read -r _; do :; done\n`);
   chmodSync(join(dir, "run.sh"), 0o755);
   writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "weather", version: "1.0.0", exec: "./run.sh", ...manifest }, null, 2) + "\n");
 }
@@ -127,7 +131,7 @@ describe("zot ext update and rollback", () => {
     const before = lockOf(home).extensions.weather;
     await repoWith; // the same repository moves on:
     const next = await (async () => {
-      writeExt(repo, { version: "1.1.0", permissions: { net: { connect: [":443", ":8080"] }, env: ["WEATHER_KEY"] } });
+      writeExt(repo, { version: "1.1.0", permissions: { net: { connect: [":443", ":8080"] }, env: ["WEATHER_KEY"] }, x_tools: ["forecast", "radar"] });
       await git(repo, "add", ".");
       await git(repo, "commit", "-q", "-m", "v1.1");
       return git(repo, "rev-parse", "HEAD");
@@ -137,8 +141,9 @@ describe("zot ext update and rollback", () => {
     expect(r.out).toBe(
       [
         `weather: 1.0.0 → 1.1.0 (commit ${before.source.commit.slice(0, 7)} → ${next.slice(0, 7)})`,
-        "  files: 1 changed, 0 added, 0 removed",
+        "  files: 2 changed, 0 added, 0 removed",
         "  permissions widened: connect to :8080; the environment variable WEATHER_KEY",
+        "  new tools: radar",
         "weather: update available (run zot ext update weather)",
         "",
       ].join("\n"),

@@ -1,10 +1,11 @@
 // `zot ext update [name…] [--check]`: fetches each locked extension again from its source (git at
 // its ref, or the directory it was copied from), shows what changed, asks again when the new
 // version wants more permissions, swaps it in atomically and keeps the old tree for rollback.
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { globalRoot, projectRoot } from "../discovery.ts";
 import { lockPathFor, narrowing, readLock, treeChanges, widening, type LockEntry } from "../lockfile.ts";
-import { permissionsJson } from "../permissions.ts";
+import { parsePermissions, permissionsJson } from "../permissions.ts";
+import { probeRegistrations, registrationChanges } from "./registrations.ts";
 import { fail, type Ctx } from "./context.ts";
 import { ask, install, type StagedExtension, type Verdict } from "./install.ts";
 
@@ -52,6 +53,15 @@ async function decide(ctx: Ctx, name: string, old: LockEntry, dir: string, next:
   const narrower = narrowing(old.permissions, newPerms);
   if (wider.length > 0) lines.push(`  permissions widened: ${wider.join("; ")}`);
   if (narrower.length > 0) lines.push(`  permissions narrowed: ${narrower.join("; ")}`);
+  // The new copy is probed under the scope the user granted the old one, so checking it grants nothing new.
+  const granted = old.permissions ? parsePermissions(old.permissions, lockPathFor(dirname(dir))) : null;
+  const oldScope = granted && granted.ok ? granted.permissions : null;
+  const [before, after] = await Promise.all([probeRegistrations(ctx, dir, name, oldScope), probeRegistrations(ctx, next.dir, name, oldScope)]);
+  if ("error" in after) lines.push(`  registrations: the new copy did not start under the current permissions (${after.error})`);
+  else if (!("error" in before)) {
+    const changes = registrationChanges(before, after);
+    if (changes.length > 0) lines.push(`  ${changes.join("; ")}`);
+  }
   const installedChanges = treeChanges(old, dir);
   if (installedChanges.modified.length + installedChanges.removed.length > 0)
     lines.push(`  note: the installed copy was changed since it was installed (${[...installedChanges.modified, ...installedChanges.removed].join(", ")}); the update replaces it`);
