@@ -22,6 +22,8 @@ fi
 dir="${ZOT_INSTALL_DIR:-${HOME:?zot install: HOME is not set; set ZOT_INSTALL_DIR to the directory to install into.}/.local/bin}"
 timeout="${ZOT_INSTALL_TIMEOUT:-30}"
 tmp=""
+seconds="seconds"
+if [ "$timeout" = 1 ]; then seconds="second"; fi
 
 fail() {
   printf 'zot install: %s\n' "$1" >&2
@@ -98,7 +100,7 @@ download() {
     case $rc in
       0) return 0 ;;
       22) fail "the server answered $1 with an error ($(sed -n 's/.*returned error: //p' "$tmp/err" | head -n 1)); check ZOT_INSTALL_BASE or ZOT_INSTALL_VERSION." ;;
-      28) fail "no progress for $timeout seconds while downloading $1; check the connection (or raise ZOT_INSTALL_TIMEOUT) and run the installer again." ;;
+      28) fail "no progress for $timeout $seconds while downloading $1; check the connection (or raise ZOT_INSTALL_TIMEOUT) and run the installer again." ;;
       18 | 56) fail "the download of $1 was cut short; nothing was installed; run the installer again." ;;
       *) fail "could not download $1 ($(head -n 1 "$tmp/err")); check the connection and ZOT_INSTALL_BASE." ;;
     esac
@@ -112,7 +114,7 @@ download() {
   case $rc in
     0) return 0 ;;
     8) fail "the server answered $1 with an error; check ZOT_INSTALL_BASE or ZOT_INSTALL_VERSION." ;;
-    *) fail "could not download $1 (wget exit $rc: a network failure, no progress for $timeout seconds, or a cut-short download); nothing was installed; run the installer again." ;;
+    *) fail "could not download $1 (wget exit $rc: a network failure, no progress for $timeout $seconds, or a cut-short download); nothing was installed; run the installer again." ;;
   esac
 }
 

@@ -10,6 +10,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { join, resolve } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import { archiveFileName, binaryFileName, findTarget, installedName, SUMS_FILE, TARGETS, VERSION_FILE, type Target } from "../src/platform/targets.ts";
+import { sha256Hex } from "../src/update/release-source.ts";
 import { buildArgs, buildStamp, ROOT } from "./build-flags.ts";
 import { tarGz, zip, type ArchiveEntry } from "./release/archive.ts";
 import { targetMismatch } from "./release/exe-format.ts";
@@ -60,10 +61,6 @@ function archive(version: string, target: Target, binary: Uint8Array): Uint8Arra
   return target.os === "windows" ? zip(entries) : tarGz(entries);
 }
 
-function sha256(data: Uint8Array): string {
-  return new Bun.CryptoHasher("sha256").update(data).digest("hex");
-}
-
 async function main(): Promise<number> {
   const opts = parse(process.argv.slice(2));
   if (typeof opts === "string") {
@@ -93,7 +90,7 @@ async function main(): Promise<number> {
     const archName = archiveFileName(opts.version, target);
     const packed = archive(opts.version, target, binary);
     writeFileSync(join(opts.out, archName), packed);
-    sums.push(`${sha256(binary)}  ${binName}`, `${sha256(packed)}  ${archName}`);
+    sums.push(`${sha256Hex(binary)}  ${binName}`, `${sha256Hex(packed)}  ${archName}`);
     let smoke = "not run (--no-smoke)";
     if (mismatch) {
       failed = true;

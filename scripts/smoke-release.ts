@@ -3,7 +3,7 @@
 //
 //   bun scripts/smoke-release.ts <release dir> <target>
 import { chmodSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { binaryFileName, findTarget, VERSION_FILE } from "../src/platform/targets.ts";
 import { targetMismatch } from "./release/exe-format.ts";
 import { smokeTest } from "./release/smoke.ts";
@@ -15,7 +15,7 @@ if (!dir || !target) {
   process.exit(2);
 }
 const version = readFileSync(join(dir, VERSION_FILE), "utf8").trim();
-const binary = join(dir, binaryFileName(version, target));
+const binary = resolve(dir, binaryFileName(version, target));
 // Workflow artifacts lose the executable bit on the way between jobs.
 if (target.os !== "windows") chmodSync(binary, 0o755);
 const mismatch = targetMismatch(readFileSync(binary), target);

@@ -23,6 +23,10 @@ async function main(argv: string[]): Promise<number> {
     const { runUpdate } = await import("./update/update.ts");
     return runUpdate(parsed.check, process.env, io);
   }
+  if (parsed.kind === "mcp") {
+    const { runMcpCli } = await import("./mcp/cli.ts");
+    return runMcpCli(parsed.argv, { stdout: { write: io.out }, stderr: { write: io.err } });
+  }
   const args = parsed.args;
   if (args.version) {
     io.out(versionText(buildInfo(), args.mode === "json"));

@@ -3,7 +3,13 @@
 // confirm the Linux ones are what their names say, musl included.
 import type { ArchName, OsName, Target } from "../../src/platform/targets.ts";
 
-export type ExeFormat = { os: OsName; arch: ArchName | `unknown (${string})`; musl: boolean };
+export type ExeFormat = {
+  os: OsName;
+  arch: ArchName | `unknown (${string})`;
+  musl: boolean;
+  /** Mach-O only: has a code signature (ad hoc will do), without which macOS on arm64 kills the process. */
+  signed?: boolean;
+};
 
 const hex = (n: number): string => `0x${n.toString(16)}`;
 
@@ -14,7 +20,7 @@ export function exeFormat(bytes: Uint8Array): ExeFormat | string {
   if (bytes.length >= 8 && view.getUint32(0, true) === 0xfeedfacf) {
     const cpu = view.getUint32(4, true);
     const arch = cpu === 0x01000007 ? "x64" : cpu === 0x0100000c ? "arm64" : (`unknown (${hex(cpu)})` as const);
-    return { os: "darwin", arch, musl: false };
+    return { os: "darwin", arch, musl: false, signed: hasCodeSignature(view) };
   }
   if (bytes.length >= 64 && bytes[0] === 0x4d && bytes[1] === 0x5a) {
     const pe = view.getUint32(0x3c, true);
@@ -24,6 +30,21 @@ export function exeFormat(bytes: Uint8Array): ExeFormat | string {
     return { os: "windows", arch, musl: false };
   }
   return "it is not an ELF, Mach-O (64-bit) or PE executable";
+}
+
+const LC_CODE_SIGNATURE = 0x1d;
+
+function hasCodeSignature(view: DataView): boolean {
+  if (view.byteLength < 32) return false;
+  const count = view.getUint32(16, true);
+  let at = 32; // the 64-bit Mach-O header
+  for (let i = 0; i < count && at + 8 <= view.byteLength; i++) {
+    if (view.getUint32(at, true) === LC_CODE_SIGNATURE) return true;
+    const size = view.getUint32(at + 4, true);
+    if (size < 8) return false;
+    at += size;
+  }
+  return false;
 }
 
 function elf(bytes: Uint8Array, view: DataView): ExeFormat | string {
@@ -52,5 +73,7 @@ export function targetMismatch(bytes: Uint8Array, target: Target): string | null
   if (typeof found === "string") return `not an executable for ${target.name}: ${found}.`;
   const want = `${target.os}-${target.arch}${target.musl ? "-musl" : ""}`;
   const got = `${found.os}-${found.arch}${found.musl ? "-musl" : ""}`;
-  return want === got ? null : `built for ${got}, expected ${want}.`;
+  if (want !== got) return `built for ${got}, expected ${want}.`;
+  if (found.signed === false) return "a Mach-O without a code signature, which macOS on Apple silicon refuses to run.";
+  return null;
 }

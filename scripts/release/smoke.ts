@@ -4,7 +4,7 @@
 // library are installed; otherwise the reason it was not run is reported.
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { Target } from "../../src/platform/targets.ts";
 import { ROOT } from "../build-flags.ts";
 import { hostTarget } from "../host-target.ts";
@@ -32,7 +32,7 @@ export function runnerFor(target: Target, env: Record<string, string | undefined
   const sysroot = env[key] ?? (target.musl ? `/usr/${cpu}-linux-musl` : `/usr/${cpu}-linux-gnu`);
   const needed = join(sysroot, loader ?? (cpu === "aarch64" ? "/lib/ld-linux-aarch64.so.1" : "/lib64/ld-linux-x86-64.so.2"));
   if (!existsSync(needed)) {
-    const hint = target.musl ? `unpack Debian's musl:${target.arch === "arm64" ? "arm64" : "amd64"} there` : `Debian: apt-get install libc6-${target.arch === "arm64" ? "arm64" : "amd64"}-cross libstdc++6-${target.arch === "arm64" ? "arm64" : "amd64"}-cross`;
+    const hint = target.musl ? "an Alpine root for that CPU with libstdc++ installed; Debian has no musl libstdc++" : `Debian: apt-get install libc6-${target.arch === "arm64" ? "arm64" : "amd64"}-cross libstdc++6-${target.arch === "arm64" ? "arm64" : "amd64"}-cross`;
     return { why: `no ${target.musl ? "musl" : "glibc"} sysroot for qemu: ${needed} is missing (${hint}, or set ${key})` };
   }
   if (target.musl && !muslLibstdcxx(sysroot)) return { why: MUSL_LIBSTDCXX_MISSING(sysroot) };
@@ -56,7 +56,9 @@ async function run(argv: string[], env: Record<string, string>, cwd: string): Pr
   return { code, stdout, stderr };
 }
 
-export async function smokeTest(binary: string, target: Target, version: string): Promise<SmokeResult> {
+export async function smokeTest(file: string, target: Target, version: string): Promise<SmokeResult> {
+  // The runs happen in a scratch directory, so a relative path would point nowhere.
+  const binary = resolve(file);
   const runner = runnerFor(target);
   if ("why" in runner) return { ran: false, why: runner.why };
   const scratch = mkdtempSync(join(tmpdir(), "zot-smoke-"));

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LongContextPrices, ModelInfo } from "./provider.ts";
 import type { Usage } from "./messages.ts";
-import { EFFORTS, isChoosableWire, isEffort, isProviderName, orList, PROVIDERS, type Effort, type ProviderName } from "./choices.ts";
+import { EFFORTS, isChoosableWire, isEffort, isProviderName, orList, PROVIDERS, type ChoosableWire, type Effort, type ProviderName } from "./choices.ts";
 
 export { PROVIDERS, isProviderName, type ProviderName } from "./choices.ts";
 
@@ -150,8 +150,21 @@ export function costOf(usage: Usage, model: ModelInfo | undefined, detail: CostD
 }
 
 const NUMBER_FIELDS = ["contextWindow", "maxTokens", "priceInput", "priceOutput", "priceCacheRead", "priceCacheWrite", "priceCacheWriteLong"] as const;
-const KNOWN_FIELDS = new Set(["provider", "id", "name", "reasoning", "baseUrl", "wire", "efforts", "thinking", "deferred_tools", ...NUMBER_FIELDS]);
+/** `input` and `api` are informational in the Go zot's models.json; zot reads past them too. */
+const KNOWN_FIELDS = new Set(["provider", "id", "name", "reasoning", "baseUrl", "wire", "efforts", "thinking", "deferred_tools", "input", "api", ...NUMBER_FIELDS]);
 const THINKING_KINDS = ["adaptive", "budget", "budget+effort"] as const;
+
+/**
+ * Provider names the Go zot's models.json may group models under, and the wire a group implies.
+ * `kimi-code` needs no alias: it is a provider of its own.
+ */
+const GO_PROVIDER_ALIASES: Readonly<Record<string, { provider: ProviderName; wire?: ChoosableWire }>> = {
+  "openai-codex": { provider: "openai" },
+  "openai-responses": { provider: "openai", wire: "responses" },
+  "anthropic-messages": { provider: "anthropic" },
+  moonshot: { provider: "kimi" },
+  "moonshot-ai": { provider: "kimi" },
+};
 
 /**
  * The built-in catalog merged with `$ZOT_HOME/models.json`. The file is either an array of model
@@ -179,7 +192,7 @@ export function loadModels(home: string): { models: ModelInfo[]; warnings: strin
   }
   const list = modelList(parsed);
   if (!list) {
-    warnings.push(`${file}: expected an array of models, {"models": [...]} or {"<provider>": [...], …}; using the built-in models only`);
+    warnings.push(`${file}: expected an array of models, {"models": [...]}, {"<provider>": [...], …} or the Go zot's {"providers": {…}}; using the built-in models only`);
     return { models, warnings };
   }
   list.forEach((raw: unknown, i: number) => {
@@ -223,9 +236,20 @@ function modelList(parsed: unknown): unknown[] | undefined {
   if (Array.isArray(parsed)) return parsed;
   if (!isRecord(parsed)) return undefined;
   if (Array.isArray(parsed.models)) return parsed.models;
+  if (isRecord(parsed.providers)) return goModelList(parsed.providers);
   const groups = Object.entries(parsed);
   if (groups.length === 0 || !groups.every(([key, value]) => isProviderName(key) && Array.isArray(value))) return undefined;
   return groups.flatMap(([provider, entries]) => (entries as unknown[]).map((e) => (isRecord(e) && e.provider === undefined ? { provider, ...e } : e)));
+}
+
+/** The Go zot's `{"providers": {"<provider>": {"models": [...]}}}`; an unknown provider's entries fail with a warning each. */
+function goModelList(providers: Record<string, unknown>): unknown[] {
+  return Object.entries(providers).flatMap(([key, group]) => {
+    const alias = Object.hasOwn(GO_PROVIDER_ALIASES, key) ? GO_PROVIDER_ALIASES[key] : undefined;
+    const implied = { provider: alias?.provider ?? key, ...(alias?.wire ? { wire: alias.wire } : {}) };
+    const entries = isRecord(group) && Array.isArray(group.models) ? group.models : [];
+    return entries.map((e: unknown) => (isRecord(e) ? { ...implied, ...e } : e));
+  });
 }
 
 type Decoded = { entry: { provider: ProviderName; id: string; fields: Partial<ModelInfo> }; unknown: string[] };

@@ -3,18 +3,24 @@
 import { readFileSync, statSync } from "node:fs";
 import { ensurePrivateDir } from "../ext/home.ts";
 import { join } from "node:path";
-import type { Json, JsonObject } from "../ext/protocol.ts";
+import { isObject, type Json, type JsonObject } from "../ext/protocol.ts";
 import { atomicWrite } from "./tools/common.ts";
+import { isProviderName, PROVIDERS } from "./catalog.ts";
+import { EFFORTS, isEffort, orList, type Effort } from "./choices.ts";
+import type { StreamLimits } from "./providers/limits.ts";
 
 export type Env = Record<string, string | undefined>;
 
-/** Environment variables checked for each provider, in order. Providers not listed need no key. */
-export const PROVIDER_ENV_KEYS: Readonly<Record<string, readonly string[]>> = {
+/**
+ * Environment variables checked for each provider, in order. Providers not listed need no key.
+ * Null prototype: a provider name from a file ("constructor", "__proto__") must find nothing here.
+ */
+export const PROVIDER_ENV_KEYS: Readonly<Record<string, readonly string[]>> = Object.assign(Object.create(null) as Record<string, readonly string[]>, {
   anthropic: ["ANTHROPIC_API_KEY"],
   openai: ["OPENAI_API_KEY"],
   kimi: ["KIMI_API_KEY", "MOONSHOT_API_KEY"],
   "kimi-code": ["KIMI_CODE_API_KEY", "KIMI_API_KEY"],
-};
+});
 
 /** Providers that can't work without a key, in the order the default-provider choice tries them. */
 export const KEYED_PROVIDERS: readonly string[] = Object.keys(PROVIDER_ENV_KEYS);
@@ -25,21 +31,62 @@ const systemMdPath = (home: string): string => join(home, "SYSTEM.md");
 
 // ---------------------------------------------------------------- config.json
 
-export type ConfigValues = { provider?: string; model?: string; theme?: string };
+/** The keys zot uses; the Go zot's other keys (`inline_images_enabled`, …) stay in the file untouched. */
+export type ConfigValues = { provider?: string; model?: string; theme?: string; reasoning?: Effort; limits?: Partial<StreamLimits> };
 
-export type ConfigRead = { values: ConfigValues; raw: JsonObject; warning?: string };
+export type ConfigRead = { values: ConfigValues; raw: JsonObject; warnings: string[] };
 
+/** config.json keys for the stream limits, in seconds (timeouts) and MiB (the cap). */
+const LIMIT_KEYS: readonly [key: string, field: keyof StreamLimits, unit: number][] = [
+  ["connect_timeout", "connectTimeoutMs", 1000],
+  ["idle_timeout", "idleTimeoutMs", 1000],
+  ["ping_timeout", "pingTimeoutMs", 1000],
+  ["max_response_mib", "maxResponseBytes", 1024 * 1024],
+];
+
+/**
+ * Every value is checked as its flag would be (a provider name, a non-empty model id, a positive
+ * number); a bad one is ignored with a warning naming the file and the key, the rest still apply.
+ * Only the file's own keys count: "__proto__" or "toString" are not settings.
+ */
 export function readConfig(home: string): ConfigRead {
   const path = configPath(home);
   const loaded = readJsonObject(path);
-  if ("missing" in loaded) return { values: {}, raw: {} };
-  if ("error" in loaded) return { values: {}, raw: {}, warning: `Ignoring ${path}: ${loaded.error}; fix or delete the file.` };
+  if ("missing" in loaded) return { values: {}, raw: {}, warnings: [] };
+  if ("error" in loaded) return { values: {}, raw: {}, warnings: [`Ignoring ${path}: ${loaded.error}; fix or delete the file.`] };
   const raw = loaded.value;
   const values: ConfigValues = {};
-  if (typeof raw.provider === "string") values.provider = raw.provider;
-  if (typeof raw.model === "string") values.model = raw.model;
-  if (typeof raw.theme === "string") values.theme = raw.theme;
-  return { values, raw };
+  const warnings: string[] = [];
+  const own = (key: string): Json | undefined => (Object.hasOwn(raw, key) ? raw[key] : undefined);
+  const bad = (key: string, want: string): void => {
+    warnings.push(`Ignoring "${key}" in ${path}: it must be ${want} (got ${JSON.stringify(own(key))?.slice(0, 60)}).`);
+  };
+  const provider = own("provider");
+  if (provider !== undefined) {
+    if (typeof provider === "string" && isProviderName(provider.toLowerCase())) values.provider = provider.toLowerCase();
+    else bad("provider", `one of ${PROVIDERS.join(", ")}`);
+  }
+  for (const key of ["model", "theme"] as const) {
+    const v = own(key);
+    if (v === undefined) continue;
+    if (typeof v === "string" && v.trim() !== "") values[key] = v;
+    else bad(key, "a non-empty string");
+  }
+  const reasoning = own("reasoning");
+  if (reasoning !== undefined) {
+    if (typeof reasoning === "string" && isEffort(reasoning)) values.reasoning = reasoning;
+    else bad("reasoning", orList(EFFORTS));
+  }
+  for (const [key, field, unit] of LIMIT_KEYS) {
+    const v = own(key);
+    if (v === undefined) continue;
+    if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) {
+      bad(key, unit === 1000 ? "a positive number of seconds" : "a positive number of MiB");
+      continue;
+    }
+    (values.limits ??= {})[field] = Math.round(v * unit);
+  }
+  return { values, raw, warnings };
 }
 
 /**
@@ -71,8 +118,21 @@ export function rememberModel(home: string, provider: string, model: string): { 
 
 // ---------------------------------------------------------------- auth.json
 
-/** auth.json maps a provider to `{"type":"api_key","key":"…"}` (a bare string is accepted on read). */
-export type AuthRead = { keys: Record<string, string>; warning?: string };
+/**
+ * auth.json in the Go zot's schema: `{"anthropic":{"api_key":"…"},"openai":{…}}`. A provider
+ * the Go zot signed in with a subscription holds `{"oauth":{access_token,…}}`, which zot does not
+ * use (it uses API keys) and keeps as it is. Read too: a bare string, and earlier zot versions'
+ * `{"type":"api_key","key":"…"}`.
+ */
+export type AuthRead = {
+  keys: Record<string, string>;
+  /** Providers with only a Go zot subscription (OAuth) login, no key. */
+  subscriptions: string[];
+  warning?: string;
+};
+
+/** What /login says of a provider signed in only through the Go zot's subscription login. */
+export const SUBSCRIPTION_NOTE = "signed in with a subscription through the Go zot; zot uses API keys";
 
 export function readAuth(home: string): AuthRead {
   const path = authPath(home);
@@ -81,36 +141,56 @@ export function readAuth(home: string): AuthRead {
     if ((mode & 0o077) !== 0) {
       return {
         keys: {},
+        subscriptions: [],
         warning: `Ignoring ${path}: it is readable by other users (mode ${mode.toString(8).padStart(3, "0")}); run \`chmod 600 ${path}\` to use the keys in it.`,
       };
     }
   } catch {
-    return { keys: {} };
+    return { keys: {}, subscriptions: [] };
   }
   const loaded = readJsonObject(path);
-  if ("missing" in loaded) return { keys: {} };
-  if ("error" in loaded) return { keys: {}, warning: `Ignoring ${path}: ${loaded.error}; fix or delete the file.` };
-  const keys: Record<string, string> = {};
+  if ("missing" in loaded) return { keys: {}, subscriptions: [] };
+  if ("error" in loaded) return { keys: {}, subscriptions: [], warning: `Ignoring ${path}: ${loaded.error}; fix or delete the file.` };
+  // Null prototype: looking up a provider name that is also an Object method must find no key.
+  const keys = Object.create(null) as Record<string, string>;
+  const subscriptions: string[] = [];
   for (const [provider, v] of Object.entries(loaded.value)) {
-    if (typeof v === "string" && v !== "") keys[provider] = v;
-    else if (typeof v === "object" && v !== null && !Array.isArray(v) && typeof v.key === "string" && v.key !== "") keys[provider] = v.key;
+    const key = entryKey(v);
+    if (key) keys[provider] = key;
+    else if (isObject(v) && isObject(v.oauth)) subscriptions.push(provider);
   }
-  return { keys };
+  return { keys, subscriptions };
 }
 
-/** Stores a key in auth.json (mode 0600), keeping the other providers' entries. */
+function entryKey(v: Json): string | null {
+  if (typeof v === "string") return v !== "" ? v : null;
+  if (!isObject(v)) return null;
+  if (typeof v.api_key === "string" && v.api_key !== "") return v.api_key;
+  if (typeof v.key === "string" && v.key !== "") return v.key;
+  return null;
+}
+
+/** Stores a key in auth.json (mode 0600) in the Go zot's shape, keeping everything else in the file and the entry. */
 export function saveApiKey(home: string, provider: string, key: string): { ok: true; path: string } | { ok: false; error: string } {
   return editAuth(home, (entries) => {
-    entries[provider] = { type: "api_key", key };
+    const { type: _type, key: _key, ...kept } = isObject(entries[provider]) ? entries[provider] : {};
+    entries[provider] = { ...kept, api_key: key };
   });
 }
 
-/** Removes a provider's key; `removed` says whether there was one. */
+/**
+ * Removes a provider's key; `removed` says whether there was one. A Go zot subscription login in
+ * the same entry stays, so the Go zot is still signed in.
+ */
 export function removeApiKey(home: string, provider: string): { ok: true; path: string; removed: boolean } | { ok: false; error: string } {
   let removed = false;
   const r = editAuth(home, (entries) => {
-    removed = provider in entries;
-    delete entries[provider];
+    const entry = entries[provider];
+    if (entry === undefined || entryKey(entry) === null) return;
+    removed = true;
+    const { type: _type, key: _key, api_key: _apiKey, ...kept } = isObject(entry) ? entry : {};
+    if (Object.keys(kept).length > 0) entries[provider] = kept;
+    else delete entries[provider];
   });
   return r.ok ? { ...r, removed } : r;
 }
@@ -169,7 +249,7 @@ export type ProviderChoice = { provider: string; notice?: string };
  */
 export function defaultProvider(q: { home: string; env: Env; apiKey?: string; last?: string; auth?: AuthRead }): ProviderChoice {
   const auth = q.auth ?? readAuth(q.home);
-  const usable = (p: string): boolean => !(p in PROVIDER_ENV_KEYS) || resolveCredentials({ provider: p, home: q.home, env: q.env, apiKey: q.apiKey, auth }).credential !== null;
+  const usable = (p: string): boolean => !Object.hasOwn(PROVIDER_ENV_KEYS, p) || resolveCredentials({ provider: p, home: q.home, env: q.env, apiKey: q.apiKey, auth }).credential !== null;
   if (q.last && q.last !== "mock" && usable(q.last)) return { provider: q.last };
   // --api-key alone can't say which provider it belongs to; it counts for the first keyed provider.
   for (const p of KEYED_PROVIDERS) if (usable(p)) return { provider: p };

@@ -2,7 +2,8 @@
 // cached for 6 h in $ZOT_HOME/models-cache.json (per provider and base URL) and merged into the
 // catalog as `source: "live"` entries. Start-up only reads the cache; refreshing it happens in the
 // background and never without a key.
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { ensurePrivateDir } from "../ext/home.ts";
 import { join } from "node:path";
 import type { ModelInfo } from "./provider.ts";
 import type { ProviderName } from "./choices.ts";
@@ -96,7 +97,7 @@ export function writeCache(home: string, provider: string, base: string, models:
       models: e.models.map((m) => ({ id: m.id, ...(m.name ? { display_name: m.name } : {}), ...(m.contextWindow ? { context_window: m.contextWindow } : {}) })),
     };
   }
-  mkdirSync(home, { recursive: true });
+  ensurePrivateDir(home);
   atomicWrite(modelsCachePath(home), JSON.stringify({ version: CACHE_VERSION, providers }, null, 2) + "\n");
 }
 

@@ -5,8 +5,11 @@ import type { InterceptStep } from "../ext/types.ts";
 import type { StopReason, Usage } from "./messages.ts";
 
 export type AgentEvent =
-  | { type: "user_message"; text: string; images: number }
+  /** `content` (wire blocks, images as a byte count) and `time` (RFC 3339) as the Go zot sends them. */
+  | { type: "user_message"; text: string; images: number; content: Json[]; time: string }
   | { type: "turn_start"; step: number }
+  /** The model's response begins streaming (the Go zot's event; none when the request failed outright). */
+  | { type: "assistant_start" }
   /** `held: true` when an assistant_message interceptor is active: deltas are provisional, the final text comes in assistant_message. */
   | { type: "text_delta"; text: string; held?: boolean }
   | { type: "thinking_delta"; text: string }
@@ -25,13 +28,27 @@ export type AgentEvent =
       blocked_by?: string;
       rewritten_by?: string[];
       duration_ms: number;
+      /** An MCP tool's `structuredContent`, as the server sent it. */
+      structured_content?: Json;
     }
   /**
    * The user-visible assistant text after interception. The model's original text is deliberately
    * absent: a rewrite usually exists to keep it from the user (the transcript keeps it).
    */
-  | { type: "assistant_message"; text: string; blocked?: boolean; blocked_by?: string; reason?: string; rewritten_by?: string[] }
+  | {
+      type: "assistant_message";
+      text: string;
+      /** The message as the Go zot sends it (text as the user saw it, tool calls); `time` RFC 3339. */
+      content: Json[];
+      time: string;
+      blocked?: boolean;
+      blocked_by?: string;
+      reason?: string;
+      rewritten_by?: string[];
+    }
   | { type: "usage"; usage: Usage; total: Usage }
+  /** The model request failed before anything arrived; attempt `attempt` of `attempts` starts in `delay_ms`. */
+  | { type: "retry"; attempt: number; attempts: number; delay_ms: number; reason: string }
   | { type: "turn_end"; step: number; stop: StopReason; error?: string }
   | { type: "turn_blocked"; step: number; extension: string; reason: string }
   /** `error`: why the prompt failed (stop `error` or `aborted`, or a blocked turn), as print mode shows it. */

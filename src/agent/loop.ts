@@ -8,10 +8,12 @@ import { fromWireContent, textOf, toWireContent } from "./content.ts";
 import type { AgentEvent, ConfirmRequest } from "./events.ts";
 import type { Effort } from "./choices.ts";
 import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ToolCallPart, ToolDeclaration, ToolResultMessage, Usage } from "./messages.ts";
-import type { Provider, ToolSpec } from "./provider.ts";
+import type { Provider, ProviderEvent, ToolSpec } from "./provider.ts";
 import type { PromptOutcome } from "./runtime-api.ts";
 import type { InterceptRecord } from "./session.ts";
 import type { Tool } from "./tool.ts";
+import { messageJson } from "./wire.ts";
+import { jailRefusal } from "./jail.ts";
 
 export type Approval = { ok: true } | { ok: false; reason: string };
 
@@ -40,6 +42,8 @@ export interface LoopContext {
   addUsage(usage: Usage): Usage;
   /** Resolves at once in yolo mode; otherwise asks the user (and emits the confirmation events). */
   approve(req: ConfirmRequest): Promise<Approval>;
+  /** The /jail root when the built-in tools are confined to it; absent or null when not jailed. */
+  jail?(): string | null;
 }
 
 type Outcome = PromptOutcome & { steps: number };
@@ -117,6 +121,11 @@ function rewriters(result: InterceptResult): string[] {
   return result.steps.filter((s) => s.outcome === "rewrite").map((s) => s.extension);
 }
 
+/** A provider's retry notice as the agent event the modes show. */
+export function retryEvent(ev: Extract<ProviderEvent, { type: "retry" }>): AgentEvent {
+  return { type: "retry", attempt: ev.attempt, attempts: ev.attempts, delay_ms: ev.delayMs, reason: ev.reason };
+}
+
 /**
  * Streams one model response, forwarding deltas; text deltas are held back while an
  * assistant_message interceptor exists (`held`: the text still has to be released).
@@ -135,7 +144,12 @@ async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], sign
     ...(ctx.sessionId ? { sessionId: ctx.sessionId } : {}),
   };
   let final: AssistantMessage | null = null;
+  let started = false;
   for await (const ev of ctx.provider.stream(request, signal)) {
+    if (!started && (ev.type !== "done" || ev.message.content.length > 0)) {
+      started = true;
+      ctx.emit({ type: "assistant_start" });
+    }
     switch (ev.type) {
       case "text_delta":
         if (!hold) ctx.emit({ type: "text_delta", text: ev.text });
@@ -145,6 +159,9 @@ async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], sign
       case "tool_use_args":
       case "tool_use_end":
         ctx.emit(ev);
+        break;
+      case "retry":
+        ctx.emit(retryEvent(ev));
         break;
       case "usage":
         // Running totals inside one response; the final message carries the authoritative numbers.
@@ -177,7 +194,7 @@ async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], sign
 async function present(ctx: LoopContext, message: AssistantMessage, held: boolean): Promise<string | null> {
   const text = textOf(message.content);
   let shownText = text;
-  const event: Extract<AgentEvent, { type: "assistant_message" }> = { type: "assistant_message", text };
+  const event: Extract<AgentEvent, { type: "assistant_message" }> = { type: "assistant_message", text, content: [], time: "" };
   let intercept: InterceptRecord | undefined;
   if (text !== "" && (held || ctx.host.hasInterceptor("assistant_message"))) {
     const r: InterceptResult = ctx.host.hasInterceptor("assistant_message") ? await ctx.host.intercept({ event: "assistant_message", text }) : { blocked: false, steps: [] };
@@ -199,9 +216,14 @@ async function present(ctx: LoopContext, message: AssistantMessage, held: boolea
       if (shownText !== "") ctx.emit({ type: "text_delta", text: shownText, held: true });
     }
   }
-  if (message.content.length > 0) ctx.record(message, intercept);
-  if (text === "") return null;
+  if (message.content.length === 0) return null;
+  ctx.record(message, intercept);
+  // Every recorded message is announced, tool calls alone too (the Go zot does); extensions hear of text only.
+  const wire = messageJson(message, intercept);
+  event.content = wire.content as Json[];
+  event.time = wire.time as string;
   ctx.emit(event);
+  if (text === "") return null;
   if (!event.blocked) ctx.host.emit({ event: "assistant_message", text: shownText });
   return shownText;
 }
@@ -217,6 +239,8 @@ type CallOutput = {
   reason?: string;
   resultRewrittenBy?: string[];
   activatedTools?: ToolDeclaration[];
+  /** An MCP tool's `structuredContent`; dropped when an interceptor rewrote or withheld the result. */
+  structured?: Json;
 };
 
 function errorOutput(text: string): CallOutput {
@@ -252,6 +276,7 @@ function recordResult(ctx: LoopContext, call: ToolCallPart, out: CallOutput, sta
   if (out.extension) ev.extension = out.extension;
   if (out.blockedBy) ev.blocked_by = out.blockedBy;
   if (out.resultRewrittenBy?.length) ev.rewritten_by = out.resultRewrittenBy;
+  if (out.structured !== undefined && !out.resultRewrittenBy?.length) ev.structured_content = out.structured;
   ctx.emit(ev);
 }
 
@@ -281,7 +306,7 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
   let args = call.args;
   let rewrittenBy: string[] = [];
   if (ctx.host.hasInterceptor("tool_call")) {
-    const r = await ctx.host.intercept({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args });
+    const r = await ctx.host.intercept({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args, ...jailField(ctx) });
     trace(ctx, "tool_call", r);
     if (r.blocked) {
       announce(args);
@@ -298,18 +323,21 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
   if (rewrittenBy.length) announce(args, { original_args: call.args, rewritten_by: rewrittenBy });
   else announce(args);
 
-  const preview = builtin ? safePreview(builtin, args) : `${call.name} ${JSON.stringify(args)}`.slice(0, 200);
+  const preview = builtin ? safePreview(builtin, args) : `${call.name} ${JSON.stringify(args)}`.slice(0, 200) + (ext?.note ?? "");
   const approval = await ctx.approve({ id: call.id, name: call.name, preview, args, ...(owner ? { extension: owner } : {}) });
   const rewriteInfo = rewrittenBy.length ? { args, rewrittenBy } : {};
   if (!approval.ok) {
     recordResult(ctx, call, { ...errorOutput(`The user declined this tool call: ${approval.reason}`), ...rewriteInfo, ...(owner ? { extension: owner } : {}) }, started);
     return;
   }
-  ctx.host.emit({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args });
+  ctx.host.emit({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args, ...jailField(ctx) });
 
   let out: CallOutput;
   const progress = (text: string) => ctx.emit({ type: "tool_progress", id: call.id, name: call.name, text });
-  if (builtin) {
+  const root = builtin ? (ctx.jail?.() ?? null) : null;
+  const refusal = builtin && root !== null ? jailRefusal(builtin.name, args, ctx.cwd, root) : null;
+  if (refusal !== null) out = errorOutput(refusal);
+  else if (builtin) {
     try {
       const r = await builtin.execute(args, { cwd: ctx.cwd, signal, progress, home: ctx.home });
       out = { content: r.content, isError: r.isError };
@@ -318,7 +346,7 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
     }
   } else {
     const r = await ctx.host.callTool(call.name, args, { signal, onProgress: progress });
-    out = { content: fromWireContent(r.content), isError: r.isError, extension: r.extension };
+    out = { content: fromWireContent(r.content), isError: r.isError, extension: r.extension, ...(r.structured !== undefined ? { structured: r.structured } : {}) };
     const activated = newlyActivated(ctx, r.activateTools, extTools);
     if (activated.length) out.activatedTools = activated;
   }
@@ -351,6 +379,12 @@ function newlyActivated(ctx: LoopContext, names: readonly string[], offered: rea
     if (t.deferred && t.active && names.includes(t.name) && !offered.some((o) => o.name === t.name)) out.push({ name: t.name, description: t.description, schema: t.schema });
   }
   return out;
+}
+
+/** Extensions hear of /jail in `tool_call` events and interceptions (and in `hello_ack`). */
+function jailField(ctx: LoopContext): { jail?: { root: string } } {
+  const root = ctx.jail?.() ?? null;
+  return root !== null ? { jail: { root } } : {};
 }
 
 function safePreview(tool: Tool, args: JsonObject): string {

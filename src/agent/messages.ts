@@ -5,7 +5,12 @@ import type { Json, JsonObject } from "../ext/protocol.ts";
 export type TextPart = { type: "text"; text: string };
 export type ImagePart = { type: "image"; mimeType: string; data: string };
 /** Thinking is kept byte-exact (text and signature) because Anthropic requires it sent back unchanged. */
-export type ThinkingPart = { type: "thinking"; thinking: string; signature?: string; redacted?: string };
+/**
+ * Reasoning: Anthropic thinking (`signature`, or `redacted` data), or an OpenAI Responses reasoning
+ * item (its summary as `thinking`, its encrypted content as `signature`). `id` is set on reasoning
+ * the Go zot recorded (its `reasoning_id`, possibly empty), so it is written back in the Go shape.
+ */
+export type ThinkingPart = { type: "thinking"; thinking: string; signature?: string; redacted?: string; id?: string };
 export type ToolCallPart = {
   type: "toolCall";
   id: string;

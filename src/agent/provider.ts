@@ -59,6 +59,8 @@ export type ProviderEvent =
   | { type: "tool_use_args"; id: string; delta: string }
   | { type: "tool_use_end"; id: string }
   | { type: "usage"; usage: Usage }
+  /** A failed attempt that delivered nothing; attempt `attempt` of `attempts` starts after `delayMs`. */
+  | { type: "retry"; attempt: number; attempts: number; delayMs: number; reason: string }
   | { type: "done"; message: AssistantMessage };
 
 export interface Provider {

@@ -1,22 +1,28 @@
 // The agent runtime: one conversation with one provider, its transcript, its tools and the extension
 // host. Modes (print, JSON, RPC, TUI) drive it through `AgentRuntime`; `createRuntime` in setup.ts
 // wires it from the command line.
+import { existsSync } from "node:fs";
 import type { ExtensionHost, InvokeResult, LoadReport, UiIntent } from "../ext/types.ts";
 import { basename } from "node:path";
 import { costOf, findModel, isProviderName, reasoningProblem } from "./catalog.ts";
 import { orList, PROVIDERS, type ChoosableWire, type Effort } from "./choices.ts";
 import { PROVIDER_ENV_KEYS, resolveCredentials, rememberModel, type Env } from "./config.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
-import { runLoop, type Approval } from "./loop.ts";
-import { emptyUsage, type AssistantMessage, type ImagePart, type Message, type TextPart, type Usage } from "./messages.ts";
+import { retryEvent, runLoop, type Approval } from "./loop.ts";
+import { emptyUsage, type AssistantMessage, type ImagePart, type Json, type Message, type TextPart, type Usage, type UserMessage } from "./messages.ts";
+import { messageJson } from "./wire.ts";
 import type { ModelInfo, Provider } from "./provider.ts";
 import { createProvider } from "./providers/index.ts";
 import { discoveryBase, mergeCached, refreshModels, type Discovery } from "./discovery.ts";
 import { randomHex } from "./random.ts";
+import type { StreamLimits } from "./providers/limits.ts";
 import type { AgentRuntime, PromptOutcome } from "./runtime-api.ts";
 import { interceptOf, noteIntercept } from "./intercept-record.ts";
 import { appendSession, createSession, noSession, openSession, summaryMessage, type InterceptRecord, type SessionWriter } from "./session.ts";
+import { IN_USE, lockedWriter, lockSession } from "./session-lock.ts";
+import { exportSession, forkSession, importSession, sessionPrompts, sessionTree, type Prompt, type TreeNode } from "./session-ops.ts";
 import { discoverSkills } from "./skills.ts";
+import { jailRoot } from "./jail.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import type { Tool } from "./tool.ts";
 
@@ -46,11 +52,16 @@ export type RuntimeConfig = {
   secrets: string[];
   /** A model list to refresh in the background (see discovery.ts). */
   discovery?: Discovery;
+  /** Stream timeouts and caps from config.json, for every provider client this runtime makes. */
+  limits?: Partial<StreamLimits>;
 };
 
 const MAX_EARLY_NOTES = 100;
 /** As many as the host itself keeps for its first listener. */
 const MAX_EARLY_INTENTS = 200;
+
+const BTW_INSTRUCTION =
+  "A side question about the conversation so far (answer it directly and briefly from what you already know; do not use any tools; this exchange is not kept):";
 
 const COMPACT_INSTRUCTION =
   "Summarise the conversation so far for your own later use: the user's goals, decisions made, files and commands involved, what was done, and what is still open. Be specific and complete but concise; this summary will replace the conversation.";
@@ -79,6 +90,8 @@ export class Runtime implements AgentRuntime {
   private readonly background = new AbortController();
   /** The conversation's id when no transcript names it (--no-session). */
   private readonly ephemeralId = randomHex(16);
+  /** /jail: the root the built-in file tools are confined to, or null. */
+  private jailedAt: string | null = null;
 
   constructor(cfg: RuntimeConfig) {
     this.cfg = cfg;
@@ -109,6 +122,16 @@ export class Runtime implements AgentRuntime {
   }
   get busy(): boolean {
     return this.controller !== null;
+  }
+  get jail(): string | null {
+    return this.jailedAt;
+  }
+
+  setJail(on: boolean): string | null {
+    this.jailedAt = on ? jailRoot(this.cwd) : null;
+    // Extensions see it in hello_ack (on load and reload) and in every tool_call frame.
+    this.host.setInfo({ jail: this.jailedAt ?? undefined });
+    return this.jailedAt;
   }
 
   subscribe(listener: (event: AgentEvent) => void): () => void {
@@ -179,9 +202,14 @@ export class Runtime implements AgentRuntime {
     const controller = new AbortController();
     this.controller = controller;
     try {
-      const content: (TextPart | ImagePart)[] = [{ type: "text", text }, ...images];
-      this.record({ role: "user", content, ts: Date.now() });
-      this.emit({ type: "user_message", text, images: images.length });
+      // `@server:uri` mentions of MCP resources: their contents go into the message the model sees.
+      const attached = this.host.attach ? await this.host.attach(text) : { text, errors: [] };
+      for (const message of attached.errors) this.emit({ type: "error", message });
+      const content: (TextPart | ImagePart)[] = [{ type: "text", text: attached.text }, ...images];
+      const message: UserMessage = { role: "user", content, ts: Date.now() };
+      this.record(message);
+      const wire = messageJson(message);
+      this.emit({ type: "user_message", text, images: images.length, content: wire.content as Json[], time: wire.time as string });
       const cfg = this.cfg;
       return await runLoop(
         {
@@ -201,6 +229,7 @@ export class Runtime implements AgentRuntime {
           emit: (e) => this.emit(e),
           addUsage: (u) => this.addUsage(u),
           approve: (req) => this.approve(req),
+          jail: () => this.jailedAt,
         },
         controller.signal,
       );
@@ -245,7 +274,6 @@ export class Runtime implements AgentRuntime {
   private addUsage(u: Usage): Usage {
     const cost = u.cost || costOf(u, findModel(this.cfg.catalog, this.cfg.providerName, this.cfg.model));
     const usage = { ...u, cost };
-    this.session.usage(usage, this.cfg.providerName, this.cfg.model);
     this.lastContext = u.input + u.cacheRead + u.cacheWrite + u.output;
     const t = this.totals;
     this.totals = {
@@ -255,6 +283,7 @@ export class Runtime implements AgentRuntime {
       cacheWrite: t.cacheWrite + usage.cacheWrite,
       cost: t.cost + usage.cost,
     };
+    this.session.usage(usage, this.totals, this.cfg.providerName, this.cfg.model);
     return { ...this.totals };
   }
 
@@ -307,7 +336,7 @@ export class Runtime implements AgentRuntime {
   private newWriter(): SessionWriter {
     const cfg = this.cfg;
     if (cfg.noSession) return noSession;
-    return createSession({ home: cfg.home, cwd: cfg.cwd, provider: cfg.providerName, model: cfg.model, secrets: cfg.secrets });
+    return lockedWriter(createSession({ home: cfg.home, cwd: cfg.cwd, provider: cfg.providerName, model: cfg.model, secrets: cfg.secrets }));
   }
 
   private startSession(writer: SessionWriter): void {
@@ -316,16 +345,90 @@ export class Runtime implements AgentRuntime {
     this.host.emit({ event: "session_start" });
   }
 
-  openSession(path: string): { ok: true } | { ok: false; error: string } {
+  openSession(path: string): { ok: true; warnings: string[] } | { ok: false; error: string } {
     if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before switching sessions" };
     const loaded = openSession(path);
     if (!loaded.ok) return loaded;
-    this.history = loaded.session.messages;
-    this.totals = loaded.session.usage;
+    const s = loaded.session;
+    const locked = s.path === this.session.path ? null : lockSession(s.path);
+    if (locked && !locked.ok) return { ok: false, error: locked.held ? `${s.path} ${IN_USE}` : locked.error };
+    this.history = s.messages;
+    this.totals = s.usage;
     this.lastContext = 0;
-    this.startSession(appendSession(loaded.session.path, this.cfg.secrets));
-    for (const w of loaded.session.warnings) this.emit({ type: "error", message: w });
-    return { ok: true };
+    // Reopening the current session keeps its writer, and with it the lock this process holds.
+    if (locked) this.startSession(lockedWriter(appendSession(s, this.cfg.secrets), locked.lock));
+    else this.host.emit({ event: "session_start" });
+    const warnings = [...s.warnings];
+    // The session goes on with the model it last used (its last meta row), as with --continue.
+    if (s.provider && s.model && (s.provider !== this.cfg.providerName || s.model !== this.cfg.model)) {
+      const r = this.setModel(s.provider, s.model);
+      if (!r.ok) warnings.push(`The session last used ${s.provider}/${s.model}, but zot stays on ${this.cfg.providerName}/${this.cfg.model}: ${r.error}.`);
+    }
+    for (const w of warnings) this.emit({ type: "error", message: w });
+    return { ok: true, warnings };
+  }
+
+  exportSession(dest?: string): { ok: true; path: string } | { ok: false; error: string } {
+    const path = this.currentTranscript();
+    if (typeof path !== "string") return path;
+    return exportSession(path, dest);
+  }
+
+  importSession(source: string): { ok: true; path: string; warnings: string[] } | { ok: false; error: string } {
+    if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before switching sessions" };
+    const r = importSession(source, this.cfg.home, this.cwd);
+    if (!r.ok) return r;
+    const opened = this.openSession(r.path);
+    return opened.ok ? { ...r, warnings: opened.warnings } : opened;
+  }
+
+  sessionPrompts(): { ok: true; prompts: Prompt[] } | { ok: false; error: string } {
+    const path = this.currentTranscript();
+    if (typeof path !== "string") return path;
+    return sessionPrompts(path);
+  }
+
+  forkSession(index: number): { ok: true; path: string; text: string; warnings: string[] } | { ok: false; error: string } {
+    if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before forking" };
+    const path = this.currentTranscript();
+    if (typeof path !== "string") return path;
+    const r = forkSession(path, index, this.cfg.home, this.cwd);
+    if (!r.ok) return r;
+    const opened = this.openSession(r.path);
+    return opened.ok ? { ...r, warnings: opened.warnings } : opened;
+  }
+
+  sessionTree(): TreeNode[] {
+    return sessionTree(this.cfg.home, this.cwd, this.session.path);
+  }
+
+  /** The transcript file, once it exists (it appears with the first message). */
+  private currentTranscript(): string | { ok: false; error: string } {
+    const path = this.session.path;
+    if (path === null) return { ok: false, error: "this run keeps no session (--no-session)" };
+    if (this.history.length === 0 || !existsSync(path)) return { ok: false, error: "this session has no messages yet" };
+    return path;
+  }
+
+  async sideQuestion(question: string, signal: AbortSignal, onText: (text: string) => void): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
+    const cfg = this.cfg;
+    const tools = cfg.builtins.map((t) => ({ name: t.name, description: t.description, schema: t.schema }));
+    if (cfg.extensionTools) for (const t of this.host.tools()) if (t.active) tools.push({ name: t.name, description: t.description, schema: t.schema });
+    const request = {
+      model: cfg.model,
+      system: this.systemPrompt(),
+      // The tools stay declared (a history with tool calls needs them); the question asks for none.
+      messages: [...this.history, { role: "user" as const, content: [{ type: "text" as const, text: `${BTW_INSTRUCTION}\n\n${question}` }], ts: Date.now() }],
+      tools,
+    };
+    let final: AssistantMessage | null = null;
+    for await (const ev of cfg.provider.stream(request, signal)) {
+      if (ev.type === "text_delta") onText(ev.text);
+      else if (ev.type === "done") final = ev.message;
+    }
+    if (!final || final.stop === "aborted") return { ok: false, error: "cancelled" };
+    if (final.stop === "error") return { ok: false, error: final.error ?? "the model call failed" };
+    return { ok: true, text: final.content.map((p) => (p.type === "text" ? p.text : "")).join("") };
   }
 
   async compact(): Promise<{ ok: boolean; error?: string; summary?: string }> {
@@ -341,7 +444,10 @@ export class Runtime implements AgentRuntime {
         tools: [],
       };
       let final: AssistantMessage | null = null;
-      for await (const ev of this.cfg.provider.stream(request, controller.signal)) if (ev.type === "done") final = ev.message;
+      for await (const ev of this.cfg.provider.stream(request, controller.signal)) {
+        if (ev.type === "done") final = ev.message;
+        else if (ev.type === "retry") this.emit(retryEvent(ev));
+      }
       if (!final) return { ok: false, error: "the model stream ended without a summary" };
       this.emit({ type: "usage", usage: final.usage, total: this.addUsage(final.usage) });
       if (final.stop === "error" || final.stop === "aborted") return { ok: false, error: final.error ?? final.stop };
@@ -365,7 +471,7 @@ export class Runtime implements AgentRuntime {
     if (!isProviderName(provider)) return { ok: false, error: `unknown provider "${provider}" (${orList(PROVIDERS)})` };
     if (model.trim() === "") return { ok: false, error: "the model id is empty" };
     const cfg = this.cfg;
-    const problem = cfg.reasoning ? reasoningProblem(findModel(cfg.catalog, provider, model), cfg.reasoning, provider, model) : undefined;
+    const problem = cfg.reasoning && provider !== "mock" ? reasoningProblem(findModel(cfg.catalog, provider, model), cfg.reasoning, provider, model) : undefined;
     if (problem) return { ok: false, error: problem };
     if (provider !== cfg.providerName) {
       // --api-key and --base-url were given for the starting provider; a different one uses its own credentials.
@@ -378,6 +484,7 @@ export class Runtime implements AgentRuntime {
         catalog: cfg.catalog,
         ...(cfg.wire ? { wire: cfg.wire } : {}),
         ...(cfg.mockScript ? { mockScript: cfg.mockScript } : {}),
+        ...(cfg.limits ? { limits: cfg.limits } : {}),
       });
       cfg.providerName = provider;
       if (credential && provider !== "mock") {

@@ -1,20 +1,21 @@
-// Session transcripts: $ZOT_HOME/sessions/<hash of cwd>/<timestamp>-<id>.jsonl, one JSON object per
-// line, appended and handed to the kernel as each record happens, so a crash (even kill -9) loses at
-// most the line being written. Loading tolerates exactly that: a cut last line is skipped with a
-// warning, and tool calls left without results get "aborted" results so providers accept the history.
+// Session transcripts: $ZOT_HOME/sessions/<hash of cwd>/<UTC YYYYMMDD-HHMMSS>-<id>.jsonl, one JSON
+// object per line in the row format shared with the Go zot (transcript-rows.ts), appended and handed
+// to the kernel as each record happens, so a crash (even kill -9) loses at most the line being
+// written. Loading tolerates exactly that: a cut last line is skipped with a warning, and tool calls
+// left without results get "aborted" results so providers accept the history.
 import { ensurePrivateDir } from "../ext/home.ts";
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync, fstatSync } from "node:fs";
-import { randomHex } from "./random.ts";
 import { dirname, join, resolve } from "node:path";
+import { ZOT_VERSION } from "../cli/version.ts";
 import { isObject, type Json, type JsonObject } from "../ext/protocol.ts";
+import { noteIntercept } from "./intercept-record.ts";
 import { emptyUsage } from "./messages.ts";
-import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ThinkingPart, ToolCallPart, ToolDeclaration, Usage, UserMessage } from "./messages.ts";
-import { decodeIntercept, noteIntercept } from "./intercept-record.ts";
+import type { Message, ToolCallPart, ToolResultMessage, Usage, UserMessage } from "./messages.ts";
 import { redactSecrets } from "./redact.ts";
+import { repairToolPairs } from "./session-repair.ts";
+import { compactionRow, decodeMessageRow, decodeMetaRow, decodeUsage, messageRow, metaRow, timeOf, toolRow, usageRow, type ReadContext, type SessionMeta } from "./transcript-rows.ts";
 
-const SESSION_VERSION = 1;
-
-export type SessionMeta = { type: "session"; version: number; id: string; cwd: string; created: string; provider: string; model: string };
+export type { SessionMeta } from "./transcript-rows.ts";
 
 /** What interception did to a tool call or an assistant message, kept beside the message it concerns. */
 export type InterceptRecord = {
@@ -30,18 +31,13 @@ export type InterceptRecord = {
   hidden?: boolean;
 };
 
-export type SessionRecord =
-  | SessionMeta
-  | { type: "message"; message: Message; intercept?: InterceptRecord }
-  | { type: "usage"; usage: Usage; provider: string; model: string; ts: number }
-  | { type: "model"; provider: string; model: string; ts: number }
-  | { type: "compaction"; summary: string; replaced: number; ts: number };
-
 export interface SessionWriter {
   /** Where the transcript is (created on the first record), or null with --no-session. */
   readonly path: string | null;
   message(message: Message, intercept?: InterceptRecord): void;
-  usage(usage: Usage, provider: string, model: string): void;
+  /** One response's usage and the session's totals after it. */
+  usage(usage: Usage, total: Usage, provider: string, model: string): void;
+  /** The model was switched: a new `meta` row, which a reload takes as the model in effect. */
   model(provider: string, model: string): void;
   /** The conversation so far was replaced by `summary`; a reload starts from it. */
   compaction(summary: string, replaced: number): void;
@@ -50,25 +46,48 @@ export interface SessionWriter {
 
 export type LoadedSession = {
   path: string;
+  /** The last `meta` row (provider and model in effect), or null for a file without one. */
   meta: SessionMeta | null;
   messages: Message[];
   /** The provider/model in effect at the end of the file. */
   provider: string | null;
   model: string | null;
   usage: Usage;
+  title: string | null;
   warnings: string[];
 };
 
-export type SessionInfo = { path: string; id: string; created: string; modified: number; preview: string; messages: number };
+export type SessionInfo = {
+  path: string;
+  id: string;
+  created: string;
+  modified: number;
+  /** The first user prompt, on one line. */
+  preview: string;
+  messages: number;
+  provider: string;
+  model: string;
+  /** USD, from the last usage row. */
+  cost: number;
+  title: string;
+  parent: string;
+  forkPoint: number;
+};
 
 /** First 16 hex digits of the sha256 of the absolute cwd. */
 export function sessionDir(home: string, cwd: string): string {
   return join(home, "sessions", new Bun.CryptoHasher("sha256").update(resolve(cwd)).digest("hex").slice(0, 16));
 }
 
-/** `20261129T191500Z`: sorts by name in time order. */
+/** `20261129-191500` (UTC), as the Go zot names transcripts: sorts by name in time order. */
 export function sessionTimestamp(d: Date): string {
-  return d.toISOString().replace(/[-:]/g, "").replace(/\.\d+/, "");
+  return d.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "").replace("T", "-");
+}
+
+/** A fresh session id (a UUID, as the Go zot uses) and the file name it gets. */
+export function newSessionFile(dir: string, now: Date): { id: string; path: string } {
+  const id = crypto.randomUUID();
+  return { id, path: join(dir, `${sessionTimestamp(now)}-${id.slice(0, 8)}.jsonl`) };
 }
 
 export type NewSessionOptions = {
@@ -78,22 +97,27 @@ export type NewSessionOptions = {
   model: string;
   secrets?: string[];
   now?: Date;
+  /** A fork: the parent session's id and how many of its messages were copied. */
+  parent?: string;
+  forkPoint?: number;
   /** Told once if the transcript can't be written (default: a line on stderr). */
   onError?: (message: string) => void;
 };
 
-/** A new transcript; the file appears with the first record, so a session without messages leaves nothing. */
+/** A new transcript; the file appears with the first message, so a session without messages leaves nothing. */
 export function createSession(opts: NewSessionOptions): SessionWriter {
   const now = opts.now ?? new Date();
-  const id = randomHex(4);
-  const path = join(sessionDir(opts.home, opts.cwd), `${sessionTimestamp(now)}-${id}.jsonl`);
-  const meta: SessionMeta = { type: "session", version: SESSION_VERSION, id, cwd: resolve(opts.cwd), created: now.toISOString(), provider: opts.provider, model: opts.model };
-  return new FileWriter(path, opts.secrets ?? [], meta, opts.onError ?? printError);
+  const { id, path } = newSessionFile(sessionDir(opts.home, opts.cwd), now);
+  const meta: SessionMeta = { id, cwd: resolve(opts.cwd), model: opts.model, provider: opts.provider, started: now.toISOString(), version: ZOT_VERSION };
+  if (opts.parent) meta.parent = opts.parent;
+  if (opts.forkPoint) meta.fork_point = opts.forkPoint;
+  return new FileWriter(path, opts.secrets ?? [], meta, true, opts.onError ?? printError);
 }
 
-/** Appends to an existing transcript (resume). */
-export function appendSession(path: string, secrets: string[] = [], onError: (message: string) => void = printError): SessionWriter {
-  return new FileWriter(path, secrets, null, onError);
+/** Appends to an existing transcript (resume); `meta` is its last meta row, repeated with a new model on a switch. */
+export function appendSession(loaded: Pick<LoadedSession, "path" | "meta" | "provider" | "model">, secrets: string[] = [], onError: (message: string) => void = printError): SessionWriter {
+  const meta: SessionMeta = loaded.meta ?? { id: "", cwd: "", model: loaded.model ?? "", provider: loaded.provider ?? "", started: "", version: ZOT_VERSION };
+  return new FileWriter(loaded.path, secrets, { ...meta }, false, onError);
 }
 
 function printError(message: string): void {
@@ -113,40 +137,71 @@ export const noSession: SessionWriter = {
 class FileWriter implements SessionWriter {
   private fd: number | null = null;
   private failed = false;
+  /** The meta row is written with the first message of a new file. */
+  private metaPending: boolean;
+  /** Results of the last assistant message's tool calls, written as one `tool` row once all are in. */
+  private results: { message: ToolResultMessage; intercept?: InterceptRecord }[] = [];
+  private awaiting = new Set<string>();
 
   constructor(
     readonly path: string,
     private readonly secrets: string[],
-    private meta: SessionMeta | null,
+    private readonly meta: SessionMeta,
+    fresh: boolean,
     private readonly onError: (message: string) => void,
-  ) {}
+  ) {
+    this.metaPending = fresh;
+  }
 
   message(message: Message, intercept?: InterceptRecord): void {
-    this.write(intercept ? { type: "message", message, intercept } : { type: "message", message });
+    if (message.role === "toolResult") {
+      this.results.push(intercept ? { message, intercept } : { message });
+      this.awaiting.delete(message.toolCallId);
+      if (this.awaiting.size === 0) this.flushResults();
+      return;
+    }
+    this.flushResults();
+    this.write(messageRow(message, intercept));
+    if (message.role === "assistant") for (const p of message.content) if (p.type === "toolCall") this.awaiting.add(p.id);
   }
-  usage(usage: Usage, provider: string, model: string): void {
-    this.write({ type: "usage", usage, provider, model, ts: Date.now() });
+  usage(usage: Usage, total: Usage, provider: string, model: string): void {
+    this.flushResults();
+    this.write(usageRow(usage, total, provider, model, Date.now()));
   }
   model(provider: string, model: string): void {
-    this.write({ type: "model", provider, model, ts: Date.now() });
+    this.flushResults();
+    this.meta.provider = provider;
+    this.meta.model = model;
+    // Before the first message the pending meta row simply carries the new model.
+    if (!this.metaPending) this.write(metaRow(this.meta));
   }
   compaction(summary: string, replaced: number): void {
-    this.write({ type: "compaction", summary, replaced, ts: Date.now() });
+    this.flushResults();
+    this.write(compactionRow(summary, replaced, Date.now()));
   }
   close(): void {
+    this.flushResults();
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
   }
 
-  private write(record: SessionRecord): void {
+  private flushResults(): void {
+    if (this.results.length === 0) return;
+    const results = this.results;
+    this.results = [];
+    this.awaiting.clear();
+    this.write(toolRow(results));
+  }
+
+  private write(row: JsonObject): void {
     if (this.failed) return;
     try {
       if (this.fd === null) this.open();
-      const line = redactSecrets(JSON.stringify(record), this.secrets) + "\n";
-      const bytes = Buffer.from(line, "utf8");
-      // One write per line: with O_APPEND the line lands whole, and the kernel has it even if we die next.
-      let off = 0;
-      while (off < bytes.length) off += writeSync(this.fd as number, bytes, off, bytes.length - off);
+      if (this.metaPending) {
+        this.metaPending = false;
+        this.writeLine(metaRow(this.meta));
+      }
+      this.writeLine(row);
     } catch (err) {
       // A transcript that can't be written must not take the conversation down; say so once.
       this.failed = true;
@@ -154,9 +209,17 @@ class FileWriter implements SessionWriter {
     }
   }
 
+  private writeLine(row: JsonObject): void {
+    const bytes = Buffer.from(redactSecrets(JSON.stringify(row), this.secrets) + "\n", "utf8");
+    // One write per line: with O_APPEND the line lands whole, and the kernel has it even if we die next.
+    let off = 0;
+    while (off < bytes.length) off += writeSync(this.fd as number, bytes, off, bytes.length - off);
+  }
+
   private open(): void {
     ensurePrivateDir(dirname(this.path));
-    const fd = openSync(this.path, "a", 0o600);
+    // A new transcript is created exclusively, as the Go zot does: two writers never share a name.
+    const fd = openSync(this.path, this.metaPending ? "ax" : "a", 0o600);
     this.fd = fd;
     // A file cut mid-line (kill -9) must not swallow the next record into its broken last line.
     const size = fstatSync(fd).size;
@@ -169,11 +232,6 @@ class FileWriter implements SessionWriter {
         closeSync(rfd);
       }
       if (last[0] !== 10) writeSync(fd, "\n");
-    }
-    if (this.meta) {
-      const meta = this.meta;
-      this.meta = null;
-      this.write(meta);
     }
   }
 }
@@ -194,17 +252,10 @@ export function openSession(path: string): { ok: true; session: LoadedSession } 
     if (code === "EISDIR") return { ok: false, error: `Session path ${where} is a directory; give a .jsonl transcript file (run "zot --resume" to list them).` };
     return { ok: false, error: `Could not read the session file ${where} (${err instanceof Error ? err.message : String(err)}).` };
   }
-  const session: LoadedSession = { path: resolve(path), meta: null, messages: [], provider: null, model: null, usage: emptyUsage(), warnings: [] };
-  const lines = text.split("\n");
-  const endsClean = text.endsWith("\n") || text === "";
-  if (endsClean) lines.pop();
-  lines.forEach((line, i) => {
-    if (line.trim() === "") return;
-    const isLast = i === lines.length - 1;
-    let value: Json;
-    try {
-      value = JSON.parse(line) as Json;
-    } catch {
+  const session: LoadedSession = { path: resolve(path), meta: null, messages: [], provider: null, model: null, usage: emptyUsage(), title: null, warnings: [] };
+  const ctx: ReadContext = { provider: "", model: "", toolNames: new Map() };
+  forEachRow(text, (value, i, isLast, endsClean) => {
+    if (value === undefined) {
       session.warnings.push(
         isLast && !endsClean
           ? `The last line of ${session.path} was cut off mid-write (the previous run was probably killed) and was skipped.`
@@ -212,81 +263,98 @@ export function openSession(path: string): { ok: true; session: LoadedSession } 
       );
       return;
     }
-    const err = applyRecord(session, value);
-    if (err) session.warnings.push(`Line ${i + 1} of ${session.path} was skipped: ${err}.`);
+    const err = applyRow(session, ctx, value);
+    if (err !== null && err !== "") session.warnings.push(`Line ${i + 1} of ${session.path} was skipped: ${err}.`);
   });
   if (session.meta === null && session.messages.length === 0) {
-    return { ok: false, error: `${session.path} is not a zot session transcript (no session or message lines); run "zot --resume" to list the sessions of this directory.` };
+    return { ok: false, error: `${session.path} is not a zot session transcript (no meta or message lines); run "zot --resume" to list the sessions of this directory.` };
   }
-  session.messages = closeOrphanToolCalls(session.messages);
+  const repair = repairToolPairs(session.messages);
+  session.messages = repair.messages;
+  if (repair.dropped > 0) session.warnings.push(`${session.path} had ${repair.dropped} tool ${repair.dropped === 1 ? "result" : "results"} without a matching call (two writers, or a damaged file); ${repair.dropped === 1 ? "it was" : "they were"} left out so the conversation stays valid.`);
   return { ok: true, session };
 }
 
-function applyRecord(s: LoadedSession, v: Json): string | null {
+/** Calls `fn` for each non-blank line: its JSON value, or undefined when it is not JSON. */
+function forEachRow(text: string, fn: (value: Json | undefined, index: number, isLast: boolean, endsClean: boolean) => void): void {
+  const lines = text.split("\n");
+  const endsClean = text.endsWith("\n") || text === "";
+  if (endsClean) lines.pop();
+  lines.forEach((line, i) => {
+    if (line.trim() === "") return;
+    let value: Json | undefined;
+    try {
+      value = JSON.parse(line) as Json;
+    } catch {
+      value = undefined;
+    }
+    fn(value, i, i === lines.length - 1, endsClean);
+  });
+}
+
+/** Applies one row; null when used, "" when skipped quietly, else why it was skipped. */
+function applyRow(s: LoadedSession, ctx: ReadContext, v: Json): string | null {
   if (!isObject(v) || typeof v.type !== "string") return "not a record object with a type";
   switch (v.type) {
+    case "meta":
     case "session": {
-      if (typeof v.cwd !== "string" || typeof v.provider !== "string" || typeof v.model !== "string") return "a session line needs cwd, provider and model";
-      s.meta = { type: "session", version: typeof v.version === "number" ? v.version : SESSION_VERSION, id: typeof v.id === "string" ? v.id : "", cwd: v.cwd, created: typeof v.created === "string" ? v.created : "", provider: v.provider, model: v.model };
-      s.provider ??= v.provider;
-      s.model ??= v.model;
+      const meta = decodeMetaRow(v);
+      if (typeof meta === "string") return meta;
+      // The first meta row names the session; later ones (model switches) only change the model.
+      s.meta = s.meta ? { ...s.meta, provider: meta.provider, model: meta.model, ...(meta.title ? { title: meta.title } : {}) } : meta;
+      if (meta.title) s.title = meta.title;
+      if (meta.provider !== "") s.provider = ctx.provider = meta.provider;
+      if (meta.model !== "") s.model = ctx.model = meta.model;
       return null;
     }
     case "message": {
-      const m = decodeMessage(v.message);
-      if (typeof m === "string") return m;
-      const intercept = decodeIntercept(v.intercept);
-      if (intercept) noteIntercept(m, intercept);
-      s.messages.push(m);
+      const decoded = decodeMessageRow(v, ctx);
+      if (typeof decoded === "string") return decoded;
+      decoded.messages.forEach((m, i) => {
+        const intercept = decoded.intercepts[i];
+        if (intercept) noteIntercept(m, intercept);
+        s.messages.push(m);
+      });
       return null;
     }
     case "usage": {
+      // The Go zot's rule: the last row's `cumulative` is the session total. Rows of earlier zot
+      // versions have no cumulative and add up.
+      const total = decodeUsage(v.cumulative);
+      if (total) {
+        s.usage = total;
+        return null;
+      }
       const u = decodeUsage(v.usage);
-      if (!u) return "a usage line needs numeric input, output, cacheRead, cacheWrite and cost";
+      if (!u) return "a usage line needs numeric input and output token counts";
       s.usage = { input: s.usage.input + u.input, output: s.usage.output + u.output, cacheRead: s.usage.cacheRead + u.cacheRead, cacheWrite: s.usage.cacheWrite + u.cacheWrite, cost: s.usage.cost + u.cost };
       return null;
     }
+    case "rename":
+      if (typeof v.title === "string" && v.title !== "") s.title = v.title;
+      return null;
     case "model":
       if (typeof v.provider !== "string" || typeof v.model !== "string") return "a model line needs provider and model";
-      s.provider = v.provider;
-      s.model = v.model;
+      s.provider = ctx.provider = v.provider;
+      s.model = ctx.model = v.model;
+      if (s.meta) s.meta = { ...s.meta, provider: v.provider, model: v.model };
       return null;
     case "compaction":
       if (typeof v.summary !== "string") return "a compaction line needs a summary";
-      s.messages = [summaryMessage(v.summary, typeof v.ts === "number" ? v.ts : 0)];
+      s.messages = [summaryMessage(v.summary, timeOf(v))];
       return null;
     default:
-      // Newer zot versions may add record types; older ones skip them quietly.
-      return null;
+      // Newer versions (of either program) may add row types; older ones skip them quietly.
+      return "";
   }
-}
-
-/** Every tool call gets a result right after its assistant message; missing ones become "aborted". */
-export function closeOrphanToolCalls(messages: Message[]): Message[] {
-  const out: Message[] = [];
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i];
-    out.push(m);
-    if (m.role !== "assistant") continue;
-    const calls = m.content.filter((p): p is ToolCallPart => p.type === "toolCall");
-    if (calls.length === 0) continue;
-    const answered = new Set<string>();
-    while (i + 1 < messages.length && messages[i + 1].role === "toolResult") {
-      const r = messages[++i];
-      if (r.role === "toolResult") answered.add(r.toolCallId);
-      out.push(r);
-    }
-    for (const c of calls) {
-      if (answered.has(c.id)) continue;
-      out.push({ role: "toolResult", toolCallId: c.id, toolName: c.name, content: [{ type: "text", text: "aborted: the tool call did not finish (zot was interrupted)." }], isError: true, ts: m.ts });
-    }
-  }
-  return out;
 }
 
 // ---------------------------------------------------------------- listing
 
-/** Transcripts of this cwd, newest first. */
+/**
+ * Transcripts of this cwd, most recently modified first (ties: by name, newest first), as the Go
+ * zot orders them, so `-c` in either program continues the same session.
+ */
 export function listSessions(home: string, cwd: string): SessionInfo[] {
   const dir = sessionDir(home, cwd);
   let names: string[];
@@ -306,137 +374,90 @@ export function listSessions(home: string, cwd: string): SessionInfo[] {
     } catch {
       continue;
     }
-    out.push(summarize(path, name, text, modified));
+    out.push(describeSession(path, text, modified));
   }
-  return out.sort((a, b) => (a.created === b.created ? b.modified - a.modified : a.created < b.created ? 1 : -1));
+  return out.sort((a, b) => (a.modified === b.modified ? (a.path < b.path ? 1 : -1) : b.modified - a.modified));
 }
 
 export function latestSession(home: string, cwd: string): string | null {
   return listSessions(home, cwd)[0]?.path ?? null;
 }
 
-function summarize(path: string, name: string, text: string, modified: number): SessionInfo {
-  const id = name.replace(/\.jsonl$/, "").split("-").pop() ?? "";
-  let created = "";
-  let preview = "";
-  let messages = 0;
-  for (const line of text.split("\n")) {
-    if (line === "") continue;
-    let v: Json;
-    try {
-      v = JSON.parse(line) as Json;
-    } catch {
-      continue;
+/** One transcript at a glance: its meta, first prompt, message rows and last cumulative cost. */
+export function describeSession(path: string, text: string, modified: number): SessionInfo {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  const info: SessionInfo = { path, id: "", created: "", modified, preview: "", messages: 0, provider: "", model: "", cost: 0, title: "", parent: "", forkPoint: 0 };
+  let legacyCost = 0;
+  let cumulative = false;
+  forEachRow(text, (v) => {
+    if (!isObject(v)) return;
+    switch (v.type) {
+      case "meta":
+      case "session": {
+        const meta = decodeMetaRow(v);
+        if (typeof meta === "string") return;
+        if (info.id === "") {
+          info.id = meta.id;
+          info.created = meta.started;
+          info.parent = meta.parent ?? "";
+          info.forkPoint = meta.fork_point ?? 0;
+        }
+        info.provider = meta.provider;
+        info.model = meta.model;
+        if (meta.title) info.title = meta.title;
+        return;
+      }
+      case "model":
+        if (typeof v.provider === "string") info.provider = v.provider;
+        if (typeof v.model === "string") info.model = v.model;
+        return;
+      case "rename":
+        if (typeof v.title === "string" && v.title !== "") info.title = v.title;
+        return;
+      case "usage": {
+        const total = decodeUsage(v.cumulative);
+        if (total) {
+          cumulative = true;
+          info.cost = total.cost;
+        } else legacyCost += decodeUsage(v.usage)?.cost ?? 0;
+        return;
+      }
+      case "message":
+        if (!isObject(v.message)) return;
+        info.messages++;
+        if (info.preview === "" && v.message.role === "user") info.preview = oneLine(firstText(v.message.content), 80);
+        return;
     }
-    if (!isObject(v)) continue;
-    if (v.type === "session" && typeof v.created === "string") created = v.created;
-    if (v.type !== "message" || !isObject(v.message)) continue;
-    messages++;
-    if (preview === "" && v.message.role === "user" && Array.isArray(v.message.content)) {
-      const first = v.message.content.find((p) => isObject(p) && p.type === "text");
-      if (isObject(first) && typeof first.text === "string") preview = oneLine(first.text, 80);
-    }
-  }
-  if (created === "") created = createdFromName(name) ?? new Date(modified).toISOString();
-  return { path, id, created, modified, preview, messages };
+  });
+  if (!cumulative) info.cost = legacyCost;
+  if (info.id === "") info.id = name.replace(/\.jsonl$/, "").split("-").pop() ?? "";
+  if (info.created === "") info.created = createdFromName(name) ?? new Date(modified).toISOString();
+  return info;
+}
+
+/** One line for pickers and `zot --resume`: message count, model, cost, then the title or first prompt. */
+export function sessionSummary(s: SessionInfo): string {
+  const parts = [`${s.messages} msgs`];
+  if (s.model) parts.push(s.model);
+  parts.push(`$${s.cost.toFixed(4)}`);
+  const what = s.title || s.preview;
+  if (what) parts.push(what);
+  return parts.join(" · ");
+}
+
+/** The first non-empty text of a content array (typed or untyped blocks). */
+export function firstText(content: Json | undefined): string {
+  if (!Array.isArray(content)) return "";
+  for (const b of content) if (isObject(b) && typeof b.text === "string" && b.text !== "") return b.text;
+  return "";
 }
 
 function createdFromName(name: string): string | null {
-  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z/.exec(name);
+  const m = /^(\d{4})(\d{2})(\d{2})[T-](\d{2})(\d{2})(\d{2})/.exec(name);
   return m ? `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}.000Z` : null;
 }
 
 function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
-}
-
-// ---------------------------------------------------------------- decoding
-
-const STOPS: readonly StopReason[] = ["end_turn", "tool_use", "max_tokens", "error", "aborted"];
-
-function decodeMessage(v: Json | undefined): Message | string {
-  if (!isObject(v)) return "the message is not an object";
-  const ts = typeof v.ts === "number" ? v.ts : 0;
-  if (!Array.isArray(v.content)) return "the message has no content array";
-  const parts: (TextPart | ImagePart | ThinkingPart | ToolCallPart)[] = [];
-  for (const p of v.content) {
-    const part = decodePart(p);
-    if (typeof part === "string") return part;
-    parts.push(part);
-  }
-  const plain = (): (TextPart | ImagePart)[] | string =>
-    parts.every((p): p is TextPart | ImagePart => p.type === "text" || p.type === "image") ? parts : `a ${String(v.role)} message may hold only text and images`;
-  switch (v.role) {
-    case "user": {
-      const content = plain();
-      return typeof content === "string" ? content : { role: "user", content, ts };
-    }
-    case "toolResult": {
-      const content = plain();
-      if (typeof content === "string") return content;
-      if (typeof v.toolCallId !== "string" || typeof v.toolName !== "string") return "a tool result needs toolCallId and toolName";
-      const m: Message = { role: "toolResult", toolCallId: v.toolCallId, toolName: v.toolName, content, isError: v.isError === true, ts };
-      if (typeof v.extension === "string") m.extension = v.extension;
-      const activated = Array.isArray(v.activatedTools) ? v.activatedTools.filter(isDeclaration) : [];
-      if (activated.length > 0) m.activatedTools = activated;
-      return m;
-    }
-    case "assistant": {
-      const content = parts.filter((p): p is TextPart | ThinkingPart | ToolCallPart => p.type !== "image");
-      if (content.length !== parts.length) return "an assistant message may not hold images";
-      const stop = STOPS.find((s) => s === v.stop) ?? "end_turn";
-      const m: AssistantMessage = {
-        role: "assistant",
-        content,
-        stop,
-        provider: typeof v.provider === "string" ? v.provider : "",
-        model: typeof v.model === "string" ? v.model : "",
-        usage: decodeUsage(v.usage) ?? emptyUsage(),
-        ts,
-      };
-      if (typeof v.error === "string") m.error = v.error;
-      return m;
-    }
-    default:
-      return `unknown message role ${JSON.stringify(v.role ?? null)}`;
-  }
-}
-
-function isDeclaration(v: Json): v is ToolDeclaration & JsonObject {
-  return isObject(v) && typeof v.name === "string" && typeof v.description === "string" && isObject(v.schema);
-}
-
-function decodePart(p: Json): TextPart | ImagePart | ThinkingPart | ToolCallPart | string {
-  if (!isObject(p)) return "a content part is not an object";
-  switch (p.type) {
-    case "text":
-      return typeof p.text === "string" ? { type: "text", text: p.text } : "a text part needs text";
-    case "image":
-      return typeof p.mimeType === "string" && typeof p.data === "string" ? { type: "image", mimeType: p.mimeType, data: p.data } : "an image part needs mimeType and data";
-    case "thinking": {
-      if (typeof p.thinking !== "string") return "a thinking part needs thinking";
-      const t: ThinkingPart = { type: "thinking", thinking: p.thinking };
-      if (typeof p.signature === "string") t.signature = p.signature;
-      if (typeof p.redacted === "string") t.redacted = p.redacted;
-      return t;
-    }
-    case "toolCall": {
-      if (typeof p.id !== "string" || typeof p.name !== "string" || !isObject(p.args)) return "a tool call needs id, name and args";
-      const c: ToolCallPart = { type: "toolCall", id: p.id, name: p.name, args: p.args };
-      if (typeof p.invalidArgs === "string") c.invalidArgs = p.invalidArgs;
-      return c;
-    }
-    default:
-      return `unknown content part type ${JSON.stringify(p.type ?? null)}`;
-  }
-}
-
-function decodeUsage(v: Json | undefined): Usage | null {
-  if (!isObject(v)) return null;
-  const n = (k: string): number | null => (typeof v[k] === "number" ? (v[k] as number) : null);
-  const input = n("input");
-  const output = n("output");
-  if (input === null || output === null) return null;
-  return { input, output, cacheRead: n("cacheRead") ?? 0, cacheWrite: n("cacheWrite") ?? 0, cost: n("cost") ?? 0 };
 }

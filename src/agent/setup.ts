@@ -10,12 +10,14 @@ import { skippedNotice, type TrustMode } from "../ext/trust.ts";
 import { ZOT_VERSION } from "../cli/version.ts";
 import { defaultModel, findModel, isProviderName, loadModels, reasoningProblem, unknownModelNotice, type ProviderName } from "./catalog.ts";
 import type { ChoosableWire, Effort } from "./choices.ts";
-import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, readConfig, rememberModel, resolveCredentials, authPath, configPath, type Env } from "./config.ts";
+import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, SUBSCRIPTION_NOTE, readConfig, rememberModel, resolveCredentials, authPath, configPath, type Env } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
 import { redactSecrets } from "./redact.ts";
 import { appendSession, createSession, latestSession, noSession, openSession, type LoadedSession, type SessionWriter } from "./session.ts";
 import { emptyUsage } from "./messages.ts";
 import { discoveryBase, mergeCached, type Discovery } from "./discovery.ts";
+import { interceptOf } from "./intercept-record.ts";
+import { IN_USE, lockedWriter, lockSession, type SessionLock } from "./session-lock.ts";
 
 export type RuntimeOptions = {
   home: string;
@@ -32,6 +34,8 @@ export type RuntimeOptions = {
   wire?: ChoosableWire;
   maxSteps: number;
   noTools: boolean;
+  /** --no-skill: the skill tool is not offered, so no skills reach the system prompt. */
+  noSkill?: boolean;
   tools?: string[];
   ext: string[];
   noExt: boolean;
@@ -56,13 +60,28 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   const config = readConfig(o.home);
   // Read once: the provider choice, the credentials and the secrets to mask all come from it.
   const auth = readAuth(o.home);
-  if (config.warning) notices.push(config.warning);
+  notices.push(...config.warnings);
 
   let loaded: LoadedSession | null = null;
+  // The transcript's writer lock, taken before anything is appended; `fork` when another process holds it.
+  let lock: SessionLock | undefined;
+  let fork = false;
+  const lockLoaded = (path: string): { error: string } | null => {
+    if (o.noSession) return null;
+    const r = lockSession(path);
+    if (r.ok) lock = r.lock;
+    else if (r.held) fork = true;
+    else return { error: r.error };
+    return null;
+  };
   if (o.session !== undefined) {
     const r = openSession(resolve(o.session));
     if (!r.ok) return { ok: false, error: r.error };
     loaded = r.session;
+    const failed = lockLoaded(loaded.path);
+    if (failed) return { ok: false, error: failed.error };
+    // Asked for by name: writing it from a second process is what the lock prevents, so say so instead.
+    if (fork) return { ok: false, error: `Cannot continue ${loaded.path}: it ${IN_USE}; wait for that zot to exit, or run zot -c to continue in a new session forked from it.` };
   } else if (o.continue) {
     const latest = latestSession(o.home, o.cwd);
     if (latest === null) notices.push(`No earlier session for ${o.cwd}; starting a new one.`);
@@ -70,6 +89,8 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
       const r = openSession(latest);
       if (!r.ok) return { ok: false, error: r.error };
       loaded = r.session;
+      const failed = lockLoaded(loaded.path);
+      if (failed) return { ok: false, error: failed.error };
     }
   }
   if (loaded) notices.push(...loaded.warnings);
@@ -86,11 +107,11 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
 
   const creds = resolveCredentials({ provider, home: o.home, env: o.env, apiKey: o.apiKey, auth });
   notices.push(...creds.warnings);
-  const keyed = provider in PROVIDER_ENV_KEYS;
+  const keyed = Object.hasOwn(PROVIDER_ENV_KEYS, provider);
   if (keyed && !creds.credential) {
     const vars = PROVIDER_ENV_KEYS[provider].join(" or ");
     // A refused auth.json (group/world-readable) is the likely cause; say so in the same breath.
-    const why = creds.warnings.length ? ` ${creds.warnings.join(" ")}` : "";
+    const why = creds.warnings.length ? ` ${creds.warnings.join(" ")}` : auth.subscriptions.includes(provider) ? ` (${authPath(o.home)}: ${provider} is ${SUBSCRIPTION_NOTE}.)` : "";
     return { ok: false, error: `No API key for ${provider}: set ${vars}, pass --api-key, or add the key to ${authPath(o.home)}.${why}` };
   }
 
@@ -112,6 +133,9 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   if (provider !== "mock" && !info) notices.push(unknownModelNotice(provider, model));
   const badReasoning = o.reasoning && provider !== "mock" ? reasoningProblem(info, o.reasoning, provider, model) : undefined;
   if (badReasoning) return { ok: false, error: `${badReasoning}.`, usage: true };
+  // Else the level saved in config.json (the Go zot keeps it there), where this model takes it.
+  const saved = config.values.reasoning;
+  const reasoning = o.reasoning ?? (saved && (provider === "mock" || !reasoningProblem(info, saved, provider, model)) ? saved : undefined);
   if (o.wire) {
     const { wireProblem } = await import("./providers/endpoints.ts");
     const badWire = wireProblem(provider, o.wire);
@@ -148,8 +172,10 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     ...(o.wire ? { wire: o.wire } : {}),
     ...(o.mockScript !== undefined ? { mockScript: o.mockScript } : {}),
     catalog: catalog.models,
+    ...(config.values.limits ? { limits: config.values.limits } : {}),
   });
-  const selected = o.noTools ? { tools: [] } : selectTools(o.tools ?? null);
+  const picked = o.noTools ? { tools: [] } : selectTools(o.tools ?? null);
+  const selected = o.noSkill ? { ...picked, tools: picked.tools.filter((t) => t.name !== "skill") } : picked;
   const report = await loading;
   if (report.traceError) {
     await host.shutdown();
@@ -161,7 +187,8 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   }
   for (const e of report.errors) {
     const log = e.log && !e.message.includes(e.log) ? ` (log: ${e.log})` : "";
-    notices.push(`Extension ${e.extension} did not load: ${e.message}${log}`);
+    if (e.source !== "mcp") notices.push(`Extension ${e.extension} did not load: ${e.message}${log}`);
+    else notices.push(e.extension === "mcp" ? e.message : `MCP server ${e.extension} did not start: ${e.message}${log}`);
   }
   // A declared scope this machine cannot fully enforce is said at start, not pretended.
   for (const s of report.extensions) {
@@ -170,17 +197,26 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   }
 
   const skipped = report.extensions.flatMap((s) => (s.status === "untrusted" ? [{ name: s.name, why: s.untrusted ?? "untrusted" }] : []));
-  const skippedLine = skippedNotice(o.cwd, "extensions", skipped);
+  const skippedLine = skippedNotice(o.home, o.cwd, "extensions", skipped);
   if (skippedLine) notices.push(skippedLine);
 
   if (o.noYolo && !o.interactive) notices.push("--no-yolo has no effect here: there is nobody to confirm tool calls in this mode, so tools run without asking.");
 
   let session: SessionWriter;
   if (o.noSession) session = noSession;
-  else if (loaded) {
-    session = appendSession(loaded.path, secrets);
+  else if (loaded && !fork) {
+    session = lockedWriter(appendSession(loaded, secrets), lock);
     if (loaded.provider !== provider || loaded.model !== model) session.model(provider, model);
-  } else session = createSession({ home: o.home, cwd: o.cwd, provider, model, secrets });
+  } else {
+    // A fork names the session it copies as its parent, so /session tree shows the two together.
+    const parent = loaded?.meta?.id ? { parent: loaded.meta.id } : {};
+    session = lockedWriter(createSession({ home: o.home, cwd: o.cwd, provider, model, secrets, ...parent }));
+    if (loaded) {
+      // The fork starts as a copy of the conversation so far; the original stays its writer's.
+      for (const m of loaded.messages) session.message(m, interceptOf(m));
+      notices.push(`${loaded.path} ${IN_USE}; continuing in a new session forked from it: ${session.path}`);
+    }
+  }
 
   const runtime = new Runtime({
     home: o.home,
@@ -196,7 +232,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     extensionTools: !o.noTools,
     ...(o.systemPrompt !== undefined ? { systemPrompt: o.systemPrompt } : {}),
     appendSystemPrompt: o.appendSystemPrompt,
-    ...(o.reasoning ? { reasoning: o.reasoning } : {}),
+    ...(reasoning ? { reasoning } : {}),
     ...(o.wire ? { wire: o.wire } : {}),
     maxSteps: o.maxSteps,
     yolo: !o.noYolo,
@@ -206,6 +242,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     noSession: o.noSession,
     secrets,
     ...(discovery ? { discovery } : {}),
+    ...(config.values.limits ? { limits: config.values.limits } : {}),
   });
   host.emit({ event: "session_start" });
   return { ok: true, runtime, notices };

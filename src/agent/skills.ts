@@ -1,10 +1,11 @@
 // Skill discovery: directories holding a SKILL.md with `name` / `description` front matter. Only the
 // names and descriptions go into the system prompt; the body is loaded when the model asks for it.
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { BUILTIN_SKILLS } from "./builtin-skills.ts";
 
-export type SkillSource = "project" | "global" | "claude" | "agents" | "builtin";
+export type SkillSource = "project" | "global" | "claude" | "global-claude" | "agents" | "global-agents" | "builtin";
 
 export type Skill = {
   name: string;
@@ -18,17 +19,22 @@ export type Skill = {
 
 export type SkillDiscovery = { skills: Skill[]; warnings: string[] };
 
-/** The search roots in precedence order: the first skill of a name wins. */
-function skillRoots(cwd: string, home: string): { dir: string; source: SkillSource }[] {
+/**
+ * The search roots in precedence order (the Go zot's): the first skill of a name wins. `userHome`
+ * holds the global compat roots `~/.claude/skills` and `~/.agents/skills`.
+ */
+function skillRoots(cwd: string, home: string, userHome: string): { dir: string; source: SkillSource }[] {
   return [
     { dir: join(cwd, ".zot", "skills"), source: "project" },
     { dir: join(home, "skills"), source: "global" },
     { dir: join(cwd, ".claude", "skills"), source: "claude" },
+    { dir: join(userHome, ".claude", "skills"), source: "global-claude" },
     { dir: join(cwd, ".agents", "skills"), source: "agents" },
+    { dir: join(userHome, ".agents", "skills"), source: "global-agents" },
   ];
 }
 
-export function discoverSkills(cwd: string, home: string): SkillDiscovery {
+export function discoverSkills(cwd: string, home: string, userHome: string = homedir()): SkillDiscovery {
   const skills: Skill[] = [];
   const warnings: string[] = [];
   const seen = new Set<string>();
@@ -38,7 +44,7 @@ export function discoverSkills(cwd: string, home: string): SkillDiscovery {
     seen.add(key);
     skills.push(skill);
   };
-  for (const root of skillRoots(cwd, home)) {
+  for (const root of skillRoots(cwd, home, userHome)) {
     let entries: string[];
     try {
       entries = readdirSync(root.dir).sort();

@@ -25,11 +25,16 @@ export type CliArgs = {
   noSession: boolean;
   cwd?: string;
   noTools: boolean;
+  /** --no-skill: no skills at all (no skill tool, no skills list in the system prompt). */
+  noSkill: boolean;
   /** `--tools a,b`: the built-in tools to keep; undefined keeps all. */
   tools?: string[];
   maxSteps: number;
   ext: string[];
   noExt: boolean;
+  /** `--mcp FILE`: MCP server lists for this run (repeatable). */
+  mcp: string[];
+  noMcp: boolean;
   /** `--trust`: trust the project (its extensions) for this run. */
   trust: boolean;
   noYolo: boolean;
@@ -48,6 +53,8 @@ export type ParsedArgv =
   | { kind: "ext"; argv: string[] }
   /** `zot update [--check]`: replace this binary with the latest release (or only report it). */
   | { kind: "update"; check: boolean }
+  /** `zot mcp …`: everything after `mcp`, for the MCP server CLI. */
+  | { kind: "mcp"; argv: string[] }
   | { kind: "error"; message: string };
 
 export const DEFAULT_MAX_STEPS = 50;
@@ -66,6 +73,7 @@ type ValueFlag =
   | "--tools"
   | "--max-steps"
   | "--ext"
+  | "--mcp"
   | "--mode"
   | "--mock-script"
   | "--ext-trace";
@@ -85,6 +93,7 @@ const VALUE_FLAGS: Record<string, ValueFlag> = {
   "--max-steps": "--max-steps",
   "--ext": "--ext",
   "-e": "--ext",
+  "--mcp": "--mcp",
   "--mode": "--mode",
   "--mock-script": "--mock-script",
   "--ext-trace": "--ext-trace",
@@ -98,7 +107,10 @@ type SwitchFlag =
   | "--resume"
   | "--no-session"
   | "--no-tools"
+  | "--no-skill"
+  | "--with-skills"
   | "--no-ext"
+  | "--no-mcp"
   | "--trust"
   | "--no-yolo"
   | "--list-models"
@@ -118,7 +130,11 @@ const SWITCH_FLAGS: Record<string, SwitchFlag> = {
   "--resume": "--resume",
   "--no-session": "--no-session",
   "--no-tools": "--no-tools",
+  "--no-skill": "--no-skill",
+  "--no-skills": "--no-skill",
+  "--with-skills": "--with-skills",
   "--no-ext": "--no-ext",
+  "--no-mcp": "--no-mcp",
   "--trust": "--trust",
   "--no-yolo": "--no-yolo",
   "--list-models": "--list-models",
@@ -134,6 +150,7 @@ const MODE_NAMES: readonly Mode[] = ["interactive", "print", "json", "rpc"];
 export function parseArgv(argv: readonly string[]): ParsedArgv {
   if (argv[0] === "ext") return { kind: "ext", argv: argv.slice(1) };
   if (argv[0] === "update") return parseUpdate(argv.slice(1));
+  if (argv[0] === "mcp") return { kind: "mcp", argv: argv.slice(1) };
   const args: CliArgs = {
     mode: "interactive",
     appendSystemPrompt: [],
@@ -141,9 +158,12 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
     resume: false,
     noSession: false,
     noTools: false,
+    noSkill: false,
     maxSteps: DEFAULT_MAX_STEPS,
     ext: [],
     noExt: false,
+    mcp: [],
+    noMcp: false,
     trust: false,
     noYolo: false,
     listModels: false,
@@ -233,8 +253,17 @@ function applySwitch(args: CliArgs, flag: SwitchFlag, spelled: string, setMode: 
     case "--no-tools":
       args.noTools = true;
       return null;
+    case "--no-skill":
+      args.noSkill = true;
+      return null;
+    case "--with-skills":
+      // The Go zot loads only its built-in skills without this flag; zot always loads the user's.
+      return null;
     case "--no-ext":
       args.noExt = true;
+      return null;
+    case "--no-mcp":
+      args.noMcp = true;
       return null;
     case "--trust":
       args.trust = true;
@@ -312,6 +341,10 @@ function applyValue(
     case "--ext":
       if (value === "") return `${spelled} needs a directory path.`;
       args.ext.push(value);
+      return null;
+    case "--mcp":
+      if (value === "") return `${spelled} needs the path of an MCP server list (a JSON file with "mcpServers").`;
+      args.mcp.push(value);
       return null;
     case "--base-url":
       if (!isHttpUrl(value)) return `${spelled} must be an http:// or https:// URL (got "${value}").`;

@@ -13,6 +13,7 @@ const SECTIONS: [string, [string, string][]][] = [
       ["--mode MODE", "interactive, print, json or rpc (--mode rpc and --rpc are zot rpc)"],
       ["zot ext <command>", "manage extensions (zot ext --help)"],
       ["zot update [--check]", "replace this binary with the latest release (--check: only report)"],
+      ["zot mcp <command>", "manage MCP servers (zot mcp --help)"],
     ],
   ],
   [
@@ -44,6 +45,8 @@ const SECTIONS: [string, [string, string][]][] = [
     [
       ["--cwd DIR", "work in DIR instead of the current directory"],
       ["--no-tools", "disable all tools, built-in and extension"],
+      ["--no-skill", "no skills: no skill tool and no skills list in the system prompt"],
+      ["--with-skills", "accepted for the Go zot (zot loads user skills by default)"],
       ["--tools a,b", "only these built-in tools (read, write, edit, bash, skill)"],
       ["--max-steps N", "model calls per prompt before stopping (default 50)"],
       ["--no-yolo", "ask before every tool call (TUI; other modes warn and run tools)"],
@@ -51,6 +54,8 @@ const SECTIONS: [string, [string, string][]][] = [
       ["--no-ext", "skip discovered extensions (--ext paths still load); also --no-extensions"],
       ["--trust", "trust this project for this run: its .zot/extensions load (also ZOT_TRUST_PROJECT=1)"],
       ["--ext-trace FILE", "write every extension frame, both ways, to FILE as JSONL (replaced each run)"],
+      ["--mcp FILE", "use the MCP servers listed in FILE for this run, before the configured ones (repeatable)"],
+      ["--no-mcp", "skip the configured MCP server lists (--mcp files still load)"],
     ],
   ],
   [
@@ -62,7 +67,7 @@ const SECTIONS: [string, [string, string][]][] = [
       ["KIMI_CODE_API_KEY", "key for kimi-code (also KIMI_API_KEY)"],
       ["KIMI_API_KEY", "key for kimi (also MOONSHOT_API_KEY)"],
       ["ZOT_TRUST_PROJECT", "1: trust the project for this run, like --trust (for CI and scripts)"],
-      ["ZOTCORE_RPC_TOKEN", "zot rpc: the first command must be hello with this token"],
+      ["ZOTCORE_RPC_TOKEN", "zot rpc: commands wait for a hello with this token"],
       ["ZOT_INSTALL_BASE", "zot update: release mirror URL (default: the latest GitHub release)"],
     ],
   ],

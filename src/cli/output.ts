@@ -2,15 +2,34 @@
 // the kernel at once, and `drain` waits until a slow reader has taken everything. Plain
 // process.stdout writes followed by process.exit() drop whatever a full pipe has not accepted yet
 // (a long JSON or RPC stream, `zot ext logs | less`).
+//
+// What is written here is often untrusted (model answers, tool output, extension notes and logs).
+// When the stream is a terminal, escape sequences and control characters are removed so none of
+// it can retitle the window, write the clipboard (OSC 52) or rewrite the screen; a pipe or a file
+// gets the bytes as they are.
+import { fstatSync } from "node:fs";
 import type { FileSink } from "bun";
+import { sanitizeControls } from "./controls.ts";
 
 export type Io = { out(text: string): void; err(text: string): void };
 
 type Stream = { write(text: string): void; drain(): Promise<void> };
 
+/** Decided on the first write: the check costs nothing for runs that print nothing. */
+function isTerminal(fd: 1 | 2): boolean {
+  try {
+    if (!fstatSync(fd).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  // /dev/null is a character device too; only a real terminal needs sanitizing.
+  return process.getBuiltinModule("node:tty").isatty(fd);
+}
+
 /** A reader that went away (`zot --json … | head`: EPIPE) is no crash: the rest is dropped. */
-function stream(sink: FileSink): Stream {
+function stream(sink: FileSink, fd: 1 | 2): Stream {
   let gone = false;
+  let terminal: boolean | undefined;
   const guard = (op: () => number | Promise<number>): void => {
     if (gone) return;
     try {
@@ -22,7 +41,9 @@ function stream(sink: FileSink): Stream {
   };
   return {
     write(text) {
-      guard(() => sink.write(text));
+      terminal ??= isTerminal(fd);
+      const safe = terminal ? sanitizeControls(text) : text;
+      guard(() => sink.write(safe));
       guard(() => sink.flush());
     },
     async drain() {
@@ -36,8 +57,8 @@ function stream(sink: FileSink): Stream {
   };
 }
 
-const stdout = stream(Bun.stdout.writer());
-const stderr = stream(Bun.stderr.writer());
+const stdout = stream(Bun.stdout.writer(), 1);
+const stderr = stream(Bun.stderr.writer(), 2);
 
 export const io: Io = { out: (text) => stdout.write(text), err: (text) => stderr.write(text) };
 

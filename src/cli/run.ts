@@ -7,8 +7,13 @@ import { zotHome } from "../ext/home.ts";
 import { Host } from "../ext/host.ts";
 import { shutdownOnSignals } from "../ext/signals.ts";
 import { trustMode } from "../ext/trust.ts";
+import { withMcp } from "../mcp/wiring.ts";
 import type { CliArgs } from "./args.ts";
-import { io } from "./output.ts";
+import { drain, io } from "./output.ts";
+import { hasPipedInput, readPipedPrompt } from "./stdin.ts";
+
+/** How long a signalled one-shot run may take to end its turn before zot exits anyway. */
+const SETTLE_MS = 2000;
 
 function notice(text: string): string {
   return `${text.startsWith("zot: ") ? text : `zot: ${text}`}\n`;
@@ -43,16 +48,6 @@ async function isTerminal(fd: 0 | 1): Promise<boolean> {
   return isatty(fd);
 }
 
-/** A prompt can come down a pipe or from a file; /dev/null and terminals carry none. */
-function hasPipedInput(): boolean {
-  try {
-    const st = fstatSync(0);
-    return st.isFIFO() || st.isFile() || st.isSocket();
-  } catch {
-    return false;
-  }
-}
-
 /** Returns the exit status. Usage errors are 2, failures 1. */
 export async function runAgent(args: CliArgs): Promise<number> {
   const home = resolve(zotHome());
@@ -85,10 +80,10 @@ export async function runAgent(args: CliArgs): Promise<number> {
   let mode = args.mode;
   const tty = mode === "interactive" && (await isTerminal(1)) && (await isTerminal(0));
   if (args.resume && !(mode === "interactive" && tty)) {
-    const { listSessions } = await import("../agent/session.ts");
+    const { listSessions, sessionSummary } = await import("../agent/session.ts");
     const sessions = listSessions(home, cwd);
     if (sessions.length === 0) io.out(`No sessions for ${cwd}.\n`);
-    for (const s of sessions) io.out(`${s.created}  ${String(s.messages).padStart(4)} messages  ${s.preview.replace(/\s+/g, " ").slice(0, 60)}\n  ${s.path}\n`);
+    for (const s of sessions) io.out(`${s.created.slice(0, 19).replace("T", " ")}  ${sessionSummary(s).slice(0, 100)}\n  ${s.path}\n`);
     return 0;
   }
 
@@ -99,7 +94,12 @@ export async function runAgent(args: CliArgs): Promise<number> {
   let prompt = args.prompt;
   if (mode === "print" || mode === "json" || (mode === "interactive" && !tty)) {
     if (hasPipedInput()) {
-      const piped = (await Bun.stdin.text()).replace(/\s+$/, "");
+      const read = await readPipedPrompt({ hint: () => io.err("zot: reading the prompt from stdin… (end it with Ctrl-D, or pass </dev/null to give none)\n") });
+      if (!read.ok) {
+        io.err(notice(read.error));
+        return 2;
+      }
+      const piped = read.text.replace(/\s+$/, "");
       if (piped !== "") prompt = prompt === undefined ? piped : `${prompt}\n\n${piped}`;
     }
     if (prompt === undefined || prompt.trim() === "") {
@@ -113,18 +113,20 @@ export async function runAgent(args: CliArgs): Promise<number> {
     if (mode === "interactive") mode = "print";
   }
 
-  let trust = trustMode(args.trust, process.env);
-  // Only a terminal can be asked; headless modes skip untrusted project extensions with a warning.
+  const trust = trustMode(args.trust, process.env);
+  // Only a terminal can be asked; headless modes skip untrusted project extensions with a warning,
+  // and so does the TUI when the user chose to run without them.
   if (mode === "interactive" && tty && !args.noExt && trust === "store" && isDirectory(projectRoot(cwd))) {
     const { askTrust } = await import("../tui/trust-prompt.ts");
-    const answer = await askTrust(home, cwd);
-    if (answer === "quit") return 0;
-    if (answer === "skip") trust = "none";
+    if ((await askTrust(home, cwd)) === "quit") return 0;
   }
 
-  const host = new Host();
-  // Installed before any extension starts, so a signal at any point still shuts them down.
-  const unhook = shutdownOnSignals(host);
+  const host = await withMcp(new Host(), { home, cwd, files: args.mcp, none: args.noMcp, trust, interactive: mode === "interactive" });
+  // Installed before any extension starts, so a signal at any point still shuts them down. Once a
+  // one-shot turn runs, a signal first aborts it (the partial answer is saved, JSON gets its
+  // turn_end and done) and waits for that, within a deadline.
+  let settle = (): Promise<void> => Promise.resolve();
+  const unhook = shutdownOnSignals(host, undefined, () => settle());
   const { createRuntime } = await import("../agent/setup.ts");
   const created = await createRuntime({
     home,
@@ -140,6 +142,7 @@ export async function runAgent(args: CliArgs): Promise<number> {
     ...(args.wire ? { wire: args.wire } : {}),
     maxSteps: args.maxSteps,
     noTools: args.noTools,
+    noSkill: args.noSkill,
     ...(args.tools ? { tools: args.tools } : {}),
     ext: args.ext,
     noExt: args.noExt,
@@ -175,12 +178,17 @@ export async function runAgent(args: CliArgs): Promise<number> {
         Bun.unsafe.setJITPolicy(1);
         const token = process.env.ZOTCORE_RPC_TOKEN;
         code = await runRpc(runtime, { ...io, input: Bun.stdin.stream(), home, ...(token ? { token } : {}) });
-      } else if (mode === "json") {
-        const { runJson } = await import("../modes/json.ts");
-        code = await runJson(runtime, prompt ?? "", io);
       } else {
-        const { runPrint } = await import("../modes/print.ts");
-        code = await runPrint(runtime, prompt ?? "", io);
+        const run =
+          mode === "json"
+            ? import("../modes/json.ts").then(({ runJson }) => runJson(runtime, prompt ?? "", io))
+            : import("../modes/print.ts").then(({ runPrint }) => runPrint(runtime, prompt ?? "", io));
+        settle = async () => {
+          runtime.abort();
+          await Promise.race([run.catch(() => undefined), Bun.sleep(SETTLE_MS)]);
+          await drain();
+        };
+        code = await run;
       }
     }
   } finally {

@@ -1,13 +1,13 @@
 // `zot ext …`: the extension management CLI. Parses the subcommand and its options, builds the
 // context (ZOT_HOME, --cwd, output streams) and hands off to one module per subcommand. Tests call
 // runExtCli with their own `io`; zot's main passes nothing and gets the real process.
-import { type ArgSpec, parseArgs } from "./cli/args.ts";
 import { config } from "./cli/config.ts";
-import { type CliIo, fail, makeCtx } from "./cli/context.ts";
+import { type CliIo, fail } from "./cli/context.ts";
 import { doctor } from "./cli/doctor.ts";
 import { init } from "./cli/init.ts";
 import { install } from "./cli/install.ts";
 import { list } from "./cli/list.ts";
+import { prepareSub, type Sub } from "./cli/subcommand.ts";
 import { logs } from "./cli/logs.ts";
 import { remove } from "./cli/remove.ts";
 import { rollback } from "./cli/rollback.ts";
@@ -19,10 +19,6 @@ import { toggle } from "./cli/toggle.ts";
 import { trust, untrust } from "./cli/trust.ts";
 
 export type { CliIo } from "./cli/context.ts";
-
-type Sub = { usage: string; about: string; spec: ArgSpec; positionals: [number, number] };
-
-const COMMON: ArgSpec = { values: ["--cwd"], flags: ["--help"], aliases: { "-h": "--help" } };
 
 const SUBS: Record<string, Sub> = {
   list: { usage: "list [--json]", about: "list installed extensions and their state (spawns nothing)", spec: { flags: ["--json"] }, positionals: [0, 0] },
@@ -125,26 +121,9 @@ export async function runExtCli(argv: string[], io: CliIo = {}): Promise<number>
   const sub = SUBS[name];
   if (!sub) return fail(early, `unknown command "zot ext ${name}"; run zot ext --help to see the commands.`);
 
-  const spec: ArgSpec = {
-    flags: [...(COMMON.flags ?? []), ...(sub.spec.flags ?? [])],
-    values: [...(COMMON.values ?? []), ...(sub.spec.values ?? [])],
-    multi: sub.spec.multi,
-    aliases: { ...COMMON.aliases, ...sub.spec.aliases },
-  };
-  const parsed = parseArgs(rest, spec);
-  if (!parsed.ok) return fail(early, `${parsed.error} for zot ext ${name}; usage: zot ext ${sub.usage}`);
-  const args = parsed.args;
-  if (args.flags.has("--help")) {
-    out.write(`usage: zot ext ${sub.usage} [--cwd DIR]\n  ${sub.about}\n`);
-    return 0;
-  }
-  const [min, max] = sub.positionals;
-  if (args.positionals.length < min || args.positionals.length > max)
-    return fail(early, `wrong number of arguments for zot ext ${name}; usage: zot ext ${sub.usage}`);
-
-  const made = makeCtx(io, args.values.get("--cwd"));
-  if (!made.ok) return fail(early, made.error);
-  const ctx = made.ctx;
+  const prepared = prepareSub("zot ext", name, sub, rest, io);
+  if (!prepared.ok) return prepared.code;
+  const { args, ctx } = prepared;
   const [a, b, ...more] = args.positionals;
   const flag = (f: string) => args.flags.has(f);
   switch (name) {

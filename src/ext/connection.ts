@@ -366,6 +366,7 @@ export class Connection {
       extension_dir: this.dir,
       data_dir: this.dir,
       capabilities: [...HOST_CAPABILITIES],
+      ...(info.jail ? { jail: { root: info.jail } } : {}),
       ...(this.cfg.settings ? { settings: this.cfg.settings } : {}),
     });
     this.maxTimer = setTimeout(() => this.complete("deadline"), this.cfg.timings.readyMaxMs);

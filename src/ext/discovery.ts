@@ -34,11 +34,14 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveredExtensi
 
   const entries: DiscoveredExtension[] = [];
   const seenDirs = new Set<string>();
+  // A project entry that is a link to one of the user's global extensions is that global
+  // extension: it must not take its place (and so its trust) by coming first.
+  const globalDirs = new Set(candidates.filter((c) => c.source === "global").map((c) => realOrSelf(c.dir)));
   for (const c of candidates) {
     // The same directory reached twice (an --ext path inside a root) is one extension, not a
     // shadowing pair.
     const real = realOrSelf(c.dir);
-    if (seenDirs.has(real)) continue;
+    if (seenDirs.has(real) || (c.source === "project" && globalDirs.has(real))) continue;
     seenDirs.add(real);
     entries.push(inspect(c));
   }

@@ -13,9 +13,10 @@ export function visible(s: string): string {
   return out;
 }
 
+/** A word as a shell would need it: bare when plain, else in double quotes. */
 function word(s: string): string {
-  const v = visible(s);
-  return v !== "" && /^[\w@%+=:,./~-]+$/.test(v) ? v : JSON.stringify(v);
+  if (s !== "" && /^[\w@%+=:,./~-]+$/.test(s)) return s;
+  return `"${visible(s.replace(/["\\$`]/g, "\\$&"))}"`;
 }
 
 /** `exec` and `args` as one line, words quoted where needed; a theme runs nothing. */

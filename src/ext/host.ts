@@ -192,7 +192,7 @@ export class Host implements ExtensionHost {
     const conn = tool && this.connection(tool.extension);
     if (!tool || !conn) return errorResult(`no extension provides the tool "${name}"`, "");
     const reply: Reply<ToolResultFrame> = await conn.request(
-      (id) => ({ type: "tool_call", id, name, args }),
+      (id) => ({ type: "tool_call", id, name, args, ...(this.info.jail ? { jail: { root: this.info.jail } } : {}) }),
       "tool_result",
       opts.timeoutMs ?? this.timings.toolMs,
       { signal: opts.signal, onProgress: opts.onProgress, what: `tool "${name}"` },

@@ -42,9 +42,9 @@ export class ExtensionLog {
   /**
    * Opens (creating `logs/` and the file, mode 0600) and rotates an oversized log first. `mask`
    * applies to the host's own lines, which may quote frames; the extension's stderr is its own.
+   * `path` is for other children zot logs the same way (MCP servers: `logs/mcp-<name>.log`).
    */
-  static open(home: string, name: string, mask: Mask = unmasked): { ok: true; log: ExtensionLog } | { ok: false; error: string } {
-    const path = extensionLogPath(home, name);
+  static open(home: string, name: string, mask: Mask = unmasked, path = extensionLogPath(home, name)): { ok: true; log: ExtensionLog } | { ok: false; error: string } {
     try {
       ensurePrivateDir(join(home, "logs"));
       rotateIfLarge(path);

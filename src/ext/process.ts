@@ -4,6 +4,7 @@
 import { resolve } from "node:path";
 import { spawnCommand } from "../platform/command-line.ts";
 import { ownsProcessGroup } from "../platform/process-tree.ts";
+import { registerGroup } from "../platform/reaper.ts";
 
 export type SpawnSpec = {
   exec: string;
@@ -56,6 +57,7 @@ export function spawnExtension(spec: SpawnSpec): { ok: true; child: ChildProcess
       detached: ownsProcessGroup(),
       windowsVerbatimArguments: command.windowsVerbatimArguments,
     });
+    if (ownsProcessGroup()) registerGroup(proc.pid);
     const info = (): ExitInfo => {
       const sig = proc.signalCode;
       return sig == null ? { code: proc.exitCode, signal: null } : { code: null, signal: String(sig) };

@@ -174,20 +174,24 @@ export type HelloAckFrame = {
   extension_dir: string;
   data_dir: string;
   capabilities: string[];
+  /** Present while /jail confines zot's built-in file tools to `root` (a guardrail; extensions may follow it). */
+  jail?: { root: string };
   /** zot addition: the values of the settings the manifest declares (absent when it declares none). */
   settings?: JsonObject;
 };
 export type CommandInvokedFrame = { type: "command_invoked"; id: string; name: string; args: string };
-export type ToolCallFrame = { type: "tool_call"; id: string; name: string; args: JsonObject };
+/** `jail`: present while /jail is on, as in `hello_ack`. */
+export type ToolCallFrame = { type: "tool_call"; id: string; name: string; args: JsonObject; jail?: { root: string } };
 export type EventFrame =
   | { type: "event"; event: "session_start" }
   | { type: "event"; event: "turn_start"; step: number }
   | { type: "event"; event: "turn_end"; stop: string; error?: string }
-  | { type: "event"; event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json }
+  /** `jail`: present while /jail is on, as in `hello_ack`. */
+  | { type: "event"; event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json; jail?: { root: string } }
   | { type: "event"; event: "tool_confirmation_requested"; tool_id: string; tool_name: string; tool_preview: string }
   | { type: "event"; event: "assistant_message"; text: string };
 export type EventInterceptFrame =
-  | { type: "event_intercept"; id: string; event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json }
+  | { type: "event_intercept"; id: string; event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json; jail?: { root: string } }
   | { type: "event_intercept"; id: string; event: "turn_start"; step: number }
   | { type: "event_intercept"; id: string; event: "assistant_message"; text: string }
   | {

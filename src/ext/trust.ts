@@ -23,14 +23,15 @@ type Store = {
   trusted: TrustEntry[];
   /** Real project path → lower-cased extension name → fingerprint, as last approved. */
   projects: Record<string, Record<string, string>>;
+  /** The same for extension sets the user chose to run without: not asked about again. */
+  declined: Record<string, Record<string, string>>;
 };
 
 /**
  * How one run treats project code: `store` asks trust.json; `all` trusts the project for this run
- * (`--trust`, `ZOT_TRUST_PROJECT=1`); `none` runs without project code (the user's answer to the
- * prompt, or `--no-ext`).
+ * (`--trust`, `ZOT_TRUST_PROJECT=1`).
  */
-export type TrustMode = "store" | "all" | "none";
+export type TrustMode = "store" | "all";
 
 /** The per-run override, resolved in one place for every caller. */
 export function trustMode(flag: boolean, env: Record<string, string | undefined> = process.env): TrustMode {
@@ -64,7 +65,7 @@ function readStore(home: string): Result<{ store: Store }> {
       return { ok: false, error: `${path} is writable by other users, so its trust decisions are ignored; run chmod 600 ${path}.` };
     text = readFileSync(path, "utf8");
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { ok: true, store: { trusted: [], projects: {} } };
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { ok: true, store: { trusted: [], projects: {}, declined: {} } };
     return { ok: false, error: `${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)}); fix its permissions or delete it.` };
   }
   let raw: unknown;
@@ -80,16 +81,19 @@ function readStore(home: string): Result<{ store: Store }> {
     if (!isObject(t) || typeof t.path !== "string" || t.path === "") return broken;
     trusted.push({ path: t.path, trustedAt: typeof t.trusted_at === "string" ? t.trusted_at : "" });
   }
-  const projects: Store["projects"] = {};
-  if (isObject(raw.projects)) {
-    for (const [dir, set] of Object.entries(raw.projects)) {
-      if (!isObject(set)) continue;
-      const prints: Record<string, string> = {};
-      for (const [name, fp] of Object.entries(set)) if (typeof fp === "string") prints[name] = fp;
-      projects[dir] = prints;
-    }
+  return { ok: true, store: { trusted, projects: printSets(raw.projects), declined: printSets(raw.declined) } };
+}
+
+function printSets(raw: unknown): Store["projects"] {
+  const sets: Store["projects"] = {};
+  if (!isObject(raw)) return sets;
+  for (const [dir, set] of Object.entries(raw)) {
+    if (!isObject(set)) continue;
+    const prints: Record<string, string> = {};
+    for (const [name, fp] of Object.entries(set)) if (typeof fp === "string") prints[name] = fp;
+    sets[dir] = prints;
   }
-  return { ok: true, store: { trusted, projects } };
+  return sets;
 }
 
 function writeStore(home: string, store: Store): Result<{ path: string }> {
@@ -97,6 +101,7 @@ function writeStore(home: string, store: Store): Result<{ path: string }> {
   const body = {
     trusted: store.trusted.map((t) => ({ path: t.path, trusted_at: t.trustedAt })),
     projects: store.projects,
+    declined: store.declined,
   };
   const tmp = `${path}.${process.pid}.${Date.now().toString(36)}.tmp`;
   try {
@@ -154,6 +159,7 @@ export function trustDir(home: string, dir: string, prints?: ExtensionPrint[]): 
   const already = store.trusted.some((t) => covers(t.path, real));
   if (!store.trusted.some((t) => t.path === real)) store.trusted.push({ path: real, trustedAt: new Date().toISOString() });
   if (prints) store.projects[real] = printSet(prints);
+  delete store.declined[real];
   const w = writeStore(home, store);
   return w.ok ? { ok: true, path: real, already } : w;
 }
@@ -172,6 +178,7 @@ export function untrustDir(home: string, dir: string): Result<{ path: string }> 
   }
   store.trusted = kept;
   for (const p of Object.keys(store.projects)) if (covers(real, p)) delete store.projects[p];
+  for (const p of Object.keys(store.declined)) if (covers(real, p)) delete store.declined[p];
   const w = writeStore(home, store);
   return w.ok ? { ok: true, path: real } : w;
 }
@@ -189,6 +196,28 @@ function printSet(prints: ExtensionPrint[]): Record<string, string> {
   const set: Record<string, string> = {};
   for (const p of prints) set[p.name.toLowerCase()] = fingerprint(p);
   return set;
+}
+
+/** Records that the user chose to run `dir` without these extensions, so the TUI does not ask again. */
+export function declineProject(home: string, dir: string, prints: ExtensionPrint[]): Result<{ path: string }> {
+  const real = realDir(dir);
+  const r = readStore(home);
+  if (!r.ok) return r;
+  r.store.declined[real] = printSet(prints);
+  const w = writeStore(home, r.store);
+  return w.ok ? { ok: true, path: real } : w;
+}
+
+/** Whether the user already chose to run `dir` without exactly these extensions. */
+export function wasDeclined(home: string, dir: string, prints: ExtensionPrint[]): boolean {
+  const r = readStore(home);
+  if (!r.ok) return false;
+  const set = r.store.declined[realDir(dir)];
+  if (set === undefined) return false;
+  return prints.every((p) => {
+    const key = p.name.toLowerCase();
+    return Object.hasOwn(set, key) && set[key] === fingerprint(p);
+  });
 }
 
 export type Unapproved = { name: string; why: "untrusted" | "new" | "changed" };
@@ -220,7 +249,7 @@ export function reviewProject(home: string, cwd: string, prints: ExtensionPrint[
     trustedBy: null,
     warning,
   });
-  if (mode === "none" || prints.length === 0) return refuseAll(null);
+  if (prints.length === 0) return refuseAll(null);
   const r = readStore(home);
   if (!r.ok) return refuseAll(r.error);
   const real = realDir(cwd);
@@ -236,7 +265,8 @@ export function reviewProject(home: string, cwd: string, prints: ExtensionPrint[
   const unapproved: Unapproved[] = [];
   for (const p of prints) {
     const key = p.name.toLowerCase();
-    const was = recorded[key];
+    // Own keys only: an extension may be named "constructor".
+    const was = Object.hasOwn(recorded, key) ? recorded[key] : undefined;
     if (was === fingerprint(p)) approved.add(key);
     else unapproved.push({ name: p.name, why: was === undefined ? "new" : "changed" });
   }
@@ -247,12 +277,15 @@ export function reviewProject(home: string, cwd: string, prints: ExtensionPrint[
  * The one warning line for project code a run skipped (headless modes print it; the TUI shows it).
  * `what` names the kind of code ("extensions", "MCP servers").
  */
-export function skippedNotice(cwd: string, what: string, skipped: Unapproved[]): string | null {
+export function skippedNotice(home: string, cwd: string, what: string, skipped: Unapproved[]): string | null {
   if (skipped.length === 0) return null;
+  // A damaged store trusts nothing; say so, or "untrusted" would puzzle someone who trusted the folder.
+  const store = readStore(home);
   const untrusted = skipped.filter((s) => s.why === "untrusted").map((s) => s.name);
   const changed = skipped.filter((s) => s.why !== "untrusted").map((s) => `${s.name} (${s.why})`);
   const parts: string[] = [];
   if (untrusted.length) parts.push(`skipped the project ${what} of the untrusted folder ${cwd}: ${untrusted.join(", ")}`);
   if (changed.length) parts.push(`skipped project ${what} new or changed since ${cwd} was trusted: ${changed.join(", ")}`);
-  return `${parts.join("; ")}; run zot ext trust ${cwd} to let them run (or --trust for one run).`;
+  const line = `${parts.join("; ")}; run zot ext trust ${cwd} to let them run (or --trust for one run).`;
+  return store.ok ? line : `${line} ${store.error}`;
 }

@@ -12,6 +12,7 @@ import type {
   EventName,
   InterceptName,
   InterceptSpec,
+  Json,
   JsonObject,
   NotifyLevel,
   PanelContent,
@@ -84,7 +85,14 @@ export type DiscoveryInput = {
   trust?: TrustMode;
 };
 
-export type HostInfo = { zotVersion: string; provider: string; model: string; cwd: string };
+export type HostInfo = {
+  zotVersion: string;
+  provider: string;
+  model: string;
+  cwd: string;
+  /** /jail: the directory the built-in file tools are confined to; absent when not jailed. */
+  jail?: string;
+};
 
 export type LoadOptions = DiscoveryInput & {
   info: HostInfo;
@@ -99,13 +107,24 @@ export type LoadOptions = DiscoveryInput & {
 };
 
 export type ActiveCommand = { name: string; description: string; extension: string };
-export type ActiveTool = { name: string; description: string; schema: JsonObject; deferred: boolean; active: boolean; extension: string };
+export type ActiveTool = {
+  name: string;
+  description: string;
+  schema: JsonObject;
+  deferred: boolean;
+  active: boolean;
+  extension: string;
+  /** Shown after the call in confirmation previews (an MCP tool's annotations, which are never trusted). */
+  note?: string;
+};
 
 export type ToolCallResult = {
   content: ContentBlock[];
   isError: boolean;
   activateTools: string[];
   extension: string;
+  /** An MCP tool's `structuredContent`, kept for JSON/RPC output. */
+  structured?: Json;
 };
 
 /** `Omit` applied to each member of a union, so the payloads stay discriminated by `event`. */
@@ -158,7 +177,8 @@ export type UiIntent =
 
 export type LoadReport = {
   extensions: ExtensionState[];
-  errors: { extension: string; message: string; log: string }[];
+  /** `source: "mcp"`: an MCP server (named by `extension`) or one of its server lists failed. */
+  errors: { extension: string; message: string; log: string; source?: "mcp" }[];
   /**
    * `traceFile` could not be written: "cannot write the extension trace to <path>: <reason>".
    * Nothing was started or stopped then (`extensions` is empty); the caller should give up.
@@ -212,6 +232,8 @@ export interface ExtensionHost {
   panelResize(panelId: string, width: number, height: number): void;
   /** Subscribe to UI intents; returns the unsubscribe function. */
   onIntent(listener: (intent: UiIntent) => void): () => void;
+  /** Resources mentioned in a prompt (`@server:uri`, MCP) appended to it; absent when no source offers any. */
+  attach?(text: string): Promise<{ text: string; errors: string[] }>;
   /** An extension's declared settings with their stored values (secrets included: callers mask them). */
   settings(name: string): { ok: true; extension: string; specs: SettingSpec[]; values: JsonObject } | { ok: false; error: string };
   /**

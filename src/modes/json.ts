@@ -1,27 +1,62 @@
 // JSON mode (`zot --json`): one JSON object per line for every agent event, then exit. RPC mode
 // writes its events with the same serializer, so the two schemas cannot drift apart.
 import type { AgentEvent } from "../agent/events.ts";
-import type { Usage } from "../agent/messages.ts";
+import type { StopReason, Usage } from "../agent/messages.ts";
+import { eventBlocksJson } from "../agent/wire.ts";
 import type { AgentRuntime, PromptOutcome } from "../agent/runtime-api.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
 import { parseSlash, unknownCommand } from "./slash.ts";
 
 export type ModeOutput = { out(text: string): void; err(text: string): void };
 
+/** The Go zot's `turn_end.stop` for each of zot's stop reasons; zot's own reason stays in `reason`. */
+const GO_STOP: Readonly<Record<StopReason, string>> = { end_turn: "end", tool_use: "tool_use", max_tokens: "length", error: "error", aborted: "aborted" };
+
 /**
- * One event as one line: the event as the loop emitted it, plus the Go zot's field names where
+ * One event as one line: the event as the loop emitted it, plus the Go zot's names and values where
  * they differ (`text_delta.delta`; `usage`'s flat `input`, `output`, `cache_read`, `cache_write`,
- * `cost_usd` and `cumulative`), so clients written for it keep working.
+ * `cost_usd` and `cumulative`; `turn_end.stop` as `end`/`tool_use`/`length`/`error`/`aborted` with
+ * zot's reason in `reason`; a byte count on tool result images), so clients written for it keep
+ * working. docs/rpc.md has the whole table.
  */
 export function eventLine(event: AgentEvent): string {
   let wire: object = event;
-  if (event.type === "text_delta") wire = { ...event, delta: event.text };
-  else if (event.type === "usage") wire = { ...event, ...goUsage(event.usage), cumulative: goUsage(event.total) };
+  switch (event.type) {
+    case "text_delta":
+      wire = { ...event, delta: event.text };
+      break;
+    case "usage":
+      wire = { ...event, ...goUsage(event.usage), cumulative: goUsage(event.total) };
+      break;
+    case "turn_end":
+      wire = { ...event, stop: GO_STOP[event.stop], reason: event.stop };
+      break;
+    case "tool_result":
+      wire = { ...event, content: eventBlocksJson(event.content) };
+      break;
+  }
   return JSON.stringify(wire) + "\n";
 }
 
 function goUsage(u: Usage): { input: number; output: number; cache_read: number; cache_write: number; cost_usd: number } {
   return { input: u.input, output: u.output, cache_read: u.cacheRead, cache_write: u.cacheWrite, cost_usd: u.cost };
+}
+
+/**
+ * The Go zot ends a failed prompt with `{"type":"error","message"}`, which its clients wait for;
+ * zot sends one before `done` whenever a prompt fails and no error event said why yet.
+ */
+export function goEventStream(write: (event: AgentEvent) => void): (event: AgentEvent) => void {
+  let told = false;
+  return (event) => {
+    if (event.type === "user_message") told = false;
+    else if (event.type === "error") told = true;
+    else if (event.type === "done") {
+      if (event.stop === "error" && !told) write({ type: "error", message: event.error ?? "the prompt failed" });
+      told = false;
+    }
+    write(event);
+  };
 }
 
 /** Exit status of a finished prompt for the one-shot modes: 0 when the model finished, else 1. */
@@ -31,7 +66,7 @@ export function exitCodeOf(outcome: PromptOutcome): number {
 
 export async function runJson(runtime: AgentRuntime, prompt: string, raw: ModeOutput): Promise<number> {
   const io = redactingOutput(runtime.secrets, raw);
-  const emit = redactingEvents(runtime.secrets, (event) => io.out(eventLine(event)));
+  const emit = redactingEvents(runtime.secrets, goEventStream((event) => io.out(eventLine(event))));
   const unsubscribe = runtime.subscribe(emit);
   try {
     const slash = parseSlash(prompt);

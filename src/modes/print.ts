@@ -6,6 +6,7 @@ import { exitCodeOf, type ModeOutput } from "./json.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
 import { parseSlash, unknownCommand } from "./slash.ts";
 import { collapseSpaces } from "../cli/whitespace.ts";
+import { seconds } from "../agent/providers/limits.ts";
 
 type Hidden = { by: string; reason: string } | null;
 
@@ -132,6 +133,9 @@ function progress(event: AgentEvent, io: PrintOutput): void {
         const first = event.content.find((b) => b.type === "text");
         io.err(`[tool] ${event.name} failed: ${clip(first && first.type === "text" ? first.text : "error")}\n`);
       }
+      return;
+    case "retry":
+      io.err(`zot: ${event.reason}; retrying in ${seconds(event.delay_ms)} (attempt ${event.attempt} of ${event.attempts})\n`);
       return;
     case "ext_notify":
       io.err(`[${event.extension}]${event.level === "info" ? "" : ` ${event.level}:`} ${event.message}\n`);

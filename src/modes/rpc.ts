@@ -2,12 +2,13 @@
 // JSON mode, without `id`) on stdout. The Go zot's protocol plus `command`, `reload_extensions`
 // and `get_extensions`. A bad line never ends the process: it gets an error response.
 import type { AgentRuntime } from "../agent/runtime-api.ts";
-import type { ImagePart, Message } from "../agent/messages.ts";
-import type { InterceptRecord } from "../agent/session.ts";
+import type { ImagePart } from "../agent/messages.ts";
+import { messagesJson, wireMessageCount } from "../agent/wire.ts";
+import type { TreeNode } from "../agent/session-ops.ts";
 import type { Json, JsonObject } from "../ext/protocol.ts";
 import { isObject } from "../ext/protocol.ts";
 import { LineReader } from "../ext/lines.ts";
-import { eventLine, type ModeOutput } from "./json.ts";
+import { eventLine, goEventStream, type ModeOutput } from "./json.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
 import { doctorEntry, type DoctorReport } from "../ext/cli/doctor.ts";
 import { ZOT_VERSION } from "../cli/version.ts";
@@ -39,6 +40,10 @@ const COMMANDS = [
   "command",
   "reload_extensions",
   "get_extensions",
+  "session_export",
+  "session_import",
+  "session_fork",
+  "get_session_tree",
 ] as const;
 
 export async function runRpc(runtime: AgentRuntime, opts: RpcOptions): Promise<number> {
@@ -61,7 +66,7 @@ class RpcServer {
   ) {
     this.opts = { ...opts, ...redactingOutput(runtime.secrets, opts) };
     this.authed = !opts.token;
-    runtime.subscribe(redactingEvents(runtime.secrets, (event) => this.opts.out(eventLine(event))));
+    runtime.subscribe(redactingEvents(runtime.secrets, goEventStream((event) => this.opts.out(eventLine(event)))));
   }
 
   async serve(): Promise<number> {
@@ -80,7 +85,7 @@ class RpcServer {
         inflight.add(handled);
         void handled.finally(() => inflight.delete(handled));
       },
-      onOversize: (bytes) => this.respond({ type: null }, { error: `a command line of ${bytes} bytes is longer than the 64 MiB limit; it was dropped` }),
+      onOversize: (bytes) => this.respond({ type: "" }, { error: `a command line of ${bytes} bytes is longer than the 64 MiB limit; it was dropped` }),
     });
     for await (const chunk of this.opts.input) {
       reader.push(chunk);
@@ -93,7 +98,8 @@ class RpcServer {
     return this.exitCode ?? 0;
   }
 
-  private respond(req: { id?: Json; type: string | null }, reply: Reply): void {
+  /** `type: ""` answers a line that names no command, as the Go zot does. */
+  private respond(req: { id?: Json; type: string }, reply: Reply): void {
     const frame: JsonObject = { type: "response" };
     if (req.id !== undefined) frame.id = req.id;
     frame.command = req.type;
@@ -113,18 +119,23 @@ class RpcServer {
     try {
       raw = JSON.parse(line);
     } catch (err) {
-      this.respond({ type: null }, { error: `invalid JSON: ${(err as Error).message}` });
+      this.respond({ type: "" }, { error: `invalid JSON: ${(err as Error).message}` });
       return null;
     }
     if (!isObject(raw) || typeof raw.type !== "string") {
       const id = isObject(raw) ? raw.id : undefined;
-      this.respond({ id, type: null }, { error: `a command must be a JSON object with a string "type"` });
+      this.respond({ id, type: "" }, { error: `a command must be a JSON object with a string "type"` });
       return null;
     }
     const req: Request = { id: raw.id, type: raw.type, body: raw };
     if (!this.authed) {
-      if (req.type !== "hello" || req.body.token !== this.opts.token) {
-        this.respond(req, { error: "authentication failed: the first command must be hello with the token from ZOTCORE_RPC_TOKEN" });
+      // The Go zot's rule: other commands wait for the hello; a hello with the wrong token ends the process.
+      if (req.type !== "hello") {
+        this.respond(req, { error: "auth required: send hello with token first" });
+        return null;
+      }
+      if (req.body.token !== this.opts.token) {
+        this.respond(req, { error: "authentication failed: hello must carry the token from ZOTCORE_RPC_TOKEN" });
         this.exitCode = 1;
         return null;
       }
@@ -175,16 +186,17 @@ class RpcServer {
             model: rt.model,
             cwd: rt.cwd,
             session: rt.sessionPath,
-            message_count: rt.messages().length,
+            message_count: wireMessageCount(rt.messages()),
             busy: rt.busy || this.pending > 0,
             yolo: rt.yolo,
+            jail: rt.jail,
             usage: { input: u.input, output: u.output, cache_read: u.cacheRead, cache_write: u.cacheWrite, cost_usd: u.cost },
             context: { used: ctx.used, window: ctx.window },
           },
         };
       }
       case "get_messages":
-        return { data: { messages: rt.messages().map((m) => messageJson(m, rt.intercept(m))) } };
+        return { data: { messages: messagesJson(rt.messages(), (m) => rt.intercept(m)) } };
       case "clear":
         if (this.busy()) return { error: "agent is busy; send abort and wait for done, then retry" };
         rt.clear();
@@ -227,6 +239,25 @@ class RpcServer {
         const report: DoctorReport = { zot_version: ZOT_VERSION, home: this.opts.home, cwd: rt.cwd, ok: extensions.every((e) => e.status !== "failed" && e.status !== "invalid"), extensions };
         return { data: report };
       }
+      case "session_export": {
+        if (b.path !== undefined && typeof b.path !== "string") return { error: `session_export: "path" must be a string` };
+        const r = rt.exportSession(typeof b.path === "string" ? b.path : undefined);
+        return r.ok ? { data: { path: r.path } } : { error: r.error };
+      }
+      case "session_import": {
+        if (this.busy()) return { error: "agent is busy; send abort and wait for done, then retry" };
+        if (typeof b.path !== "string" || b.path.trim() === "") return { error: `session_import needs a string "path"` };
+        const r = rt.importSession(b.path);
+        return r.ok ? { data: { session: r.path } } : { error: r.error };
+      }
+      case "session_fork": {
+        if (this.busy()) return { error: "agent is busy; send abort and wait for done, then retry" };
+        if (typeof b.message !== "number" || !Number.isInteger(b.message) || b.message < 0) return { error: `session_fork needs "message": the index (from 0) of a user message to fork before` };
+        const r = rt.forkSession(b.message);
+        return r.ok ? { data: { session: r.path, text: r.text } } : { error: r.error };
+      }
+      case "get_session_tree":
+        return { data: { sessions: rt.sessionTree().map(treeJson) } };
       default:
         return { error: `unknown command "${req.type}" (known: ${COMMANDS.join(", ")})` };
     }
@@ -312,40 +343,7 @@ function decodeImages(v: Json | undefined): ImagePart[] | string {
   return out;
 }
 
-/**
- * The Go zot's message shape: content blocks with snake_case fields; images as a byte count, not
- * base64. Assistant text is what the user saw: an assistant_message interceptor's replacement
- * (`rewritten_by`), or nothing for a hidden message (`hidden`, `blocked_by`) — never the original.
- */
-export function messageJson(m: Message, intercept?: InterceptRecord): Json {
-  const time = new Date(m.ts).toISOString();
-  if (m.role === "user") return { role: "user", content: m.content.map(blockJson), time };
-  if (m.role === "toolResult") {
-    const block: JsonObject = { type: "tool_result", call_id: m.toolCallId, name: m.toolName, is_error: m.isError, content: m.content.map(blockJson) };
-    if (m.extension) block.extension = m.extension;
-    return { role: "tool", content: [block], time };
-  }
-  const content: Json[] = [];
-  const shown = intercept?.hidden ? "" : intercept?.shown_text;
-  let textDone = false;
-  for (const p of m.content) {
-    if (p.type === "text" && shown !== undefined) {
-      // The whole visible text replaces the message's text blocks, in the place of the first one.
-      if (!textDone && shown !== "") content.push({ type: "text", text: shown });
-      textDone = true;
-    } else if (p.type === "text") content.push({ type: "text", text: p.text });
-    else if (p.type === "thinking") content.push({ type: "thinking", thinking: p.thinking });
-    else content.push({ type: "tool_call", id: p.id, name: p.name, args: p.args });
-  }
-  const out: JsonObject = { role: "assistant", content, time, stop: m.stop, provider: m.provider, model: m.model };
-  if (m.error) out.error = m.error;
-  if (intercept?.hidden) {
-    out.hidden = true;
-    if (intercept.blocked_by) out.blocked_by = intercept.blocked_by;
-  } else if (intercept?.shown_text !== undefined && intercept.rewritten_by) out.rewritten_by = intercept.rewritten_by;
-  return out;
-}
-
-function blockJson(p: { type: "text"; text: string } | ImagePart): Json {
-  return p.type === "text" ? { type: "text", text: p.text } : { type: "image", mime_type: p.mimeType, bytes: Math.floor((p.data.length * 3) / 4) };
+function treeJson(n: TreeNode): JsonObject {
+  const s = n.session;
+  return { id: s.id, path: s.path, parent: s.parent, fork_point: s.forkPoint, preview: s.preview, title: s.title, messages: s.messages, model: s.model, current: n.current, children: n.children.map(treeJson) };
 }

@@ -1,6 +1,8 @@
 // Ending a child process together with everything it started. On POSIX each child leads its own
 // process group (spawned `detached`, i.e. setsid) and the group is signalled. Windows has no
 // process groups to signal: `taskkill /T` walks the tree from the child's pid (`/F` to force).
+import { unregisterGroup } from "./reaper.ts";
+
 export type TreeSignal = "SIGTERM" | "SIGKILL";
 
 /** Whether a child should be spawned as the leader of a new process group. */
@@ -22,10 +24,13 @@ export function killTree(pid: number, signal: TreeSignal, platform: string = pro
       return false;
     }
   }
+  let sent = true;
   try {
     process.kill(-pid, signal);
-    return true;
   } catch {
-    return false;
+    sent = false;
   }
+  // After SIGKILL the group is gone and its id may be reused: the reaper must forget it.
+  if (signal === "SIGKILL") unregisterGroup(pid);
+  return sent;
 }

@@ -1,5 +1,8 @@
-// Escape sequences: the constants the TUI writes, and the scanner that finds sequences in text so
-// they can be measured, carried across wraps, or removed from untrusted text.
+// Escape sequences: the constants the TUI writes, and (from the shared scanner) the helpers that
+// find sequences in text so they can be measured, carried across wraps, or removed from untrusted text.
+import { escapeLength, sanitizeControls } from "../cli/controls.ts";
+
+export { escapeLength };
 
 export const ESC = "\x1b";
 export const CSI = "\x1b[";
@@ -32,64 +35,6 @@ export function hyperlink(url: string, text: string): string {
   return `\x1b]8;;${url}\x1b\\${text}\x1b]8;;\x1b\\`;
 }
 
-const isFinal = (c: number) => c >= 0x40 && c <= 0x7e;
-
-/** Length of a CSI body starting at `i` (just after `ESC [` or 0x9b): params, intermediates, final byte. */
-function csiLength(s: string, i: number): number {
-  let j = i;
-  while (j < s.length) {
-    const c = s.charCodeAt(j);
-    if (isFinal(c)) return j + 1 - i;
-    // A byte that cannot be part of a CSI ends a malformed sequence before it.
-    if (c < 0x20 || c > 0x7e) return j - i;
-    j++;
-  }
-  return j - i;
-}
-
-/** Length of a control string (OSC, DCS, SOS, PM, APC) body from `i`, including its terminator (BEL, ESC \ or 0x9c). */
-function stringLength(s: string, i: number): number {
-  let j = i;
-  while (j < s.length) {
-    const c = s.charCodeAt(j);
-    if (c === 0x07 || c === 0x9c) return j + 1 - i;
-    if (c === 0x1b) return (s.charCodeAt(j + 1) === 0x5c ? j + 2 : j) - i;
-    j++;
-  }
-  return j - i;
-}
-
-/**
- * Length of the escape sequence starting at `i`, or 0 when `s[i]` starts none. Covers 7-bit forms
- * (ESC-prefixed CSI, OSC, DCS, SOS, PM, APC, nF and Fp/Fe/Fs escapes) and their 8-bit C1 forms.
- * Unterminated sequences run to the end of the string.
- */
-export function escapeLength(s: string, i: number): number {
-  const c = s.charCodeAt(i);
-  if (c === 0x1b) {
-    if (i + 1 >= s.length) return 1;
-    const n = s.charCodeAt(i + 1);
-    if (n === 0x5b) return 2 + csiLength(s, i + 2);
-    if (n === 0x5d || n === 0x50 || n === 0x58 || n === 0x5e || n === 0x5f) return 2 + stringLength(s, i + 2);
-    if (n >= 0x20 && n <= 0x2f) {
-      // nF escape (e.g. ESC ( B): intermediates then one final byte.
-      let j = i + 1;
-      while (j < s.length && s.charCodeAt(j) >= 0x20 && s.charCodeAt(j) <= 0x2f) j++;
-      return j < s.length && s.charCodeAt(j) >= 0x30 && s.charCodeAt(j) <= 0x7e ? j + 1 - i : j - i;
-    }
-    // SS2/SS3 select one character from another set; swallow it too.
-    if ((n === 0x4e || n === 0x4f) && i + 2 < s.length) return 3;
-    if (n >= 0x30 && n <= 0x7e) return 2;
-    return 1;
-  }
-  if (c >= 0x80 && c <= 0x9f) {
-    if (c === 0x9b) return 1 + csiLength(s, i + 1);
-    if (c === 0x9d || c === 0x90 || c === 0x98 || c === 0x9e || c === 0x9f) return 1 + stringLength(s, i + 1);
-    return 1;
-  }
-  return 0;
-}
-
 /** Removes escape sequences and keeps everything else, controls included. */
 export function stripAnsi(s: string): string {
   if (s.indexOf("\x1b") < 0 && !/[\x80-\x9f]/.test(s)) return s;
@@ -107,7 +52,6 @@ export function stripAnsi(s: string): string {
   return out;
 }
 
-const UNSAFE = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/;
 const TAB = 4;
 
 /**
@@ -116,37 +60,5 @@ const TAB = 4;
  * `\n` and a lone `\r` is dropped, so nothing in it can move the cursor or change terminal modes.
  */
 export function sanitize(text: string): string {
-  if (!UNSAFE.test(text)) return text;
-  let out = "";
-  let col = 0;
-  let i = 0;
-  while (i < text.length) {
-    const c = text.charCodeAt(i);
-    if (c === 0x0a) {
-      out += "\n";
-      col = 0;
-      i++;
-      continue;
-    }
-    if (c === 0x09) {
-      const n = TAB - (col % TAB);
-      out += " ".repeat(n);
-      col += n;
-      i++;
-      continue;
-    }
-    const esc = escapeLength(text, i);
-    if (esc > 0) {
-      i += esc;
-      continue;
-    }
-    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
-      i++;
-      continue;
-    }
-    out += text[i];
-    col++;
-    i++;
-  }
-  return out;
+  return sanitizeControls(text, TAB);
 }

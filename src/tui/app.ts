@@ -5,6 +5,7 @@ import type { AgentRuntime } from "../agent/runtime-api.ts";
 import { commandIntents } from "../ext/intents.ts";
 import type { LoadReport, UiIntent } from "../ext/types.ts";
 import { runBuiltin, type CommandContext } from "./commands.ts";
+import { forkPicker } from "./session-commands.ts";
 import { applyEvent } from "./chat-events.ts";
 import { showLoadProblems, startupReport } from "./load-errors.ts";
 import { FrameScheduler } from "./scheduler.ts";
@@ -28,7 +29,7 @@ import { Transcript, type InfoLevel } from "./transcript.ts";
 import { showIntent, type IntentTargets } from "./intent-view.ts";
 import { ChatScroll } from "./scroll.ts";
 import { StatusLines } from "./status-lines.ts";
-import { replay, shownReplies } from "./replay.ts";
+import { replay } from "./replay.ts";
 
 export type TuiOptions = {
   home: string;
@@ -48,6 +49,8 @@ const ESC_TIMEOUT_MS = 30;
 /** A second ctrl+c within this window exits. */
 const EXIT_WINDOW_MS = 2000;
 const LINE_SCROLL = 3;
+/** Two esc presses this close together on an empty editor open the rewind picker. */
+const DOUBLE_ESC_MS = 600;
 
 export async function runTui(runtime: AgentRuntime, opts: TuiOptions): Promise<number> {
   const app = new App(runtime, opts, new Terminal(process.stdin, process.stdout));
@@ -72,8 +75,9 @@ class App implements CommandContext {
   private readonly scroll = new ChatScroll();
   private readonly intentTargets: IntentTargets;
   /** The running turn or busy command; `stop` cancels work that is not the runtime's (a key check). */
-  private turn: { since: number; label: string; done: Promise<void>; stop?: () => void } | null = null;
+  private turn: { since: number; label: string; done: Promise<void>; stop?: () => void; retry?: { at: number; attempt: number; attempts: number } } | null = null;
   private ctrlCAt = 0;
+  private escAt = 0;
   private readonly frames = new FrameScheduler(() => this.draw(), FRAME_MS);
   private escTimer: ReturnType<typeof setTimeout> | null = null;
   private closing = false;
@@ -194,8 +198,34 @@ class App implements CommandContext {
 
   reloadChat(): void {
     this.transcript.clear();
-    replay(this.transcript, this.runtime.messages(), shownReplies(this.runtime.sessionPath));
+    replay(this.transcript, this.runtime.messages(), (m) => this.runtime.intercept(m));
     this.scroll.toBottom();
+    this.schedule();
+  }
+
+  setEditor(text: string): void {
+    this.editor.setText(text);
+    this.schedule();
+  }
+
+  submit(text: string): void {
+    this.submitPrompt(text, null);
+  }
+
+  redraw(): void {
+    this.schedule();
+  }
+
+  turns(): string[] {
+    return this.transcript.userTexts();
+  }
+
+  jumpTo(index: number): void {
+    const below = this.transcript.linesFromUser(index, this.term.columns, this.style, Date.now());
+    if (below === null) return;
+    // The notes under the chat count as lines below it too.
+    const notes = this.notes.render(this.term.columns, this.style).length;
+    this.scroll.reveal(below + (notes > 0 ? notes + 1 : 0));
     this.schedule();
   }
 
@@ -371,6 +401,15 @@ class App implements CommandContext {
       this.status([{ text: "Cancelled.", level: "warn" }], 2000);
       return;
     }
+    if (this.editor.empty) {
+      // Esc twice on an empty editor rewinds: pick an earlier prompt to fork before.
+      const now = Date.now();
+      if (now - this.escAt < DOUBLE_ESC_MS) {
+        this.escAt = 0;
+        return forkPicker(this, "Rewind to which prompt?");
+      }
+      this.escAt = now;
+    }
     if (this.notes.clear()) return;
     if (this.statusLines.clear()) return;
     this.editor.clear();
@@ -435,12 +474,22 @@ class App implements CommandContext {
   // ------------------------------------------------------------ runtime events and host intents
 
   private onEvent(ev: AgentEvent): void {
+    if (ev.type === "retry" && this.turn) this.turn.retry = { at: Date.now() + ev.delay_ms, attempt: ev.attempt, attempts: ev.attempts };
     if (applyEvent(this.transcript, ev, Date.now())) this.schedule();
   }
 
   private onIntent(intent: UiIntent): void {
     showIntent(intent, this.intentTargets);
     this.schedule();
+  }
+
+  /** "working", or while a failed model request waits for its next attempt, a countdown to it. */
+  private busyLabel(now: number): string {
+    const retry = this.turn?.retry;
+    if (!retry) return this.turn?.label ?? "";
+    const left = Math.ceil((retry.at - now) / 1000);
+    const attempt = `attempt ${retry.attempt} of ${retry.attempts}`;
+    return left > 0 ? `retrying in ${left} s (${attempt})` : `${this.turn?.label ?? ""} (${attempt})`;
   }
 
   // ------------------------------------------------------------ startup and theme
@@ -524,9 +573,10 @@ class App implements CommandContext {
           context: this.runtime.context(),
           usage: this.runtime.usage(),
           busySince: this.turn?.since ?? null,
-          busyLabel: this.turn?.label ?? "",
+          busyLabel: this.busyLabel(now),
           extensions: extensionCounts(this.runtime.host.states()),
           yolo: this.runtime.yolo,
+          jailed: this.runtime.jail !== null,
         },
         width,
         style,

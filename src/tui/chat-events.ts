@@ -30,7 +30,8 @@ export function applyEvent(t: Transcript, ev: AgentEvent, now: number): boolean 
       if (ev.blocked) {
         t.dropOpenAssistant();
         t.addInfo(`reply hidden by ${ev.blocked_by ?? "an extension"}${ev.reason ? `: ${ev.reason}` : ""}`, "info");
-      } else t.finishAssistant(ev.text);
+      } else if (ev.text !== "" || ev.rewritten_by) t.finishAssistant(ev.text);
+      // A message of tool calls alone has no text to show; its tools have their own entries.
       return true;
     case "turn_end":
       t.closeStreams();
@@ -41,6 +42,9 @@ export function applyEvent(t: Transcript, ev: AgentEvent, now: number): boolean 
       return true;
     case "error":
       t.addInfo(ev.message, "error");
+      return true;
+    case "retry":
+      t.addInfo(`${ev.reason}; retrying (attempt ${ev.attempt} of ${ev.attempts})`, "warn");
       return true;
     case "usage":
       // The status bar reads the totals from the runtime; a redraw shows them.

@@ -1,8 +1,8 @@
 // Built-in slash commands. Each handler works through `CommandContext` (implemented by the app),
 // so the commands read as what they do, not how the screen is managed.
 import type { AgentRuntime } from "../agent/runtime-api.ts";
-import { KEYED_PROVIDERS, removeApiKey, saveApiKey, updateConfig } from "../agent/config.ts";
-import { listSessions } from "../agent/session.ts";
+import { KEYED_PROVIDERS, readAuth, removeApiKey, saveApiKey, SUBSCRIPTION_NOTE, updateConfig } from "../agent/config.ts";
+import { listSessions, sessionSummary } from "../agent/session.ts";
 import type { LoadReport } from "../ext/types.ts";
 import type { ModelInfo } from "../agent/provider.ts";
 import { Picker, TextPrompt, type Modal } from "./pickers.ts";
@@ -12,6 +12,14 @@ import { BUILTIN_COMMANDS, type SlashItem } from "./slash.ts";
 import { withLog } from "./load-errors.ts";
 import { extConfig } from "./ext-config.ts";
 import { PROBE_TIMEOUT_MS, probeKey, probeRequest } from "./login-probe.ts";
+import { sessionCommand, showSwitch } from "./session-commands.ts";
+import { jailCommand } from "./jail-command.ts";
+import { skillsCommand } from "./skills-command.ts";
+import { jumpCommand } from "./jump.ts";
+import { btwCommand } from "./btw.ts";
+
+/** The Go zot's canned /study prompt, word for word. */
+const STUDY_PROMPT = "Read and understand everything in the current directory.";
 
 const RELOAD_STATUS_MS = 5000;
 
@@ -31,6 +39,16 @@ export interface CommandContext {
   busyWhile(label: string, work: (signal: AbortSignal) => Promise<void>): Promise<void>;
   /** Rebuilds the chat from the runtime's messages (after /sessions or /compact). */
   reloadChat(): void;
+  /** Puts text in the editor (a forked prompt to edit and send again). */
+  setEditor(text: string): void;
+  /** Sends a prompt as if typed (queued while a turn runs). */
+  submit(text: string): void;
+  /** Draws a new frame soon (something a modal shows changed). */
+  redraw(): void;
+  /** The user prompts shown in the chat, oldest first. */
+  turns(): string[];
+  /** Scrolls the chat so the `index`-th prompt is at the top. */
+  jumpTo(index: number): void;
   /** Forgets the chat, notes, queue and extension load errors (after /clear). */
   clearChat(): void;
   /** Records extension load errors as error lines that stay until a successful reload or /clear. */
@@ -76,6 +94,20 @@ export async function runBuiltin(ctx: CommandContext, name: string, args: string
       return login(ctx, args);
     case "logout":
       return logout(ctx, args);
+    case "session":
+      return sessionCommand(ctx, args);
+    case "study":
+      ctx.submit(STUDY_PROMPT);
+      return;
+    case "skills":
+      return skillsCommand(ctx);
+    case "jump":
+      return jumpCommand(ctx, args);
+    case "btw":
+      return btwCommand(ctx, args);
+    case "jail":
+    case "unjail":
+      return jailCommand(ctx, name === "jail");
     case "ext-config":
       return extConfig({ host: ctx.runtime.host, openModal: (m) => ctx.openModal(m), status: (l, t) => ctx.status(l, t) }, args);
   }
@@ -165,15 +197,14 @@ function sessions(ctx: CommandContext): void {
       title: "Resume session",
       items: list,
       key: (s) => `${s.created} ${s.preview}`,
-      row: (s) => ({ label: s.created.replace("T", " ").slice(0, 16), detail: `${s.messages} msgs · ${s.preview.replace(/\s+/g, " ")}` }),
+      row: (s) => ({ label: s.created.replace("T", " ").slice(0, 16), detail: sessionSummary(s) }),
       onPick: (s) => {
         const r = ctx.runtime.openSession(s.path);
         if (!r.ok) {
           ctx.status([{ text: r.error, level: "error" }], 8000);
           return;
         }
-        ctx.reloadChat();
-        ctx.info(`Resumed session ${s.path}`, "success");
+        showSwitch(ctx, r.warnings, `Resumed session ${s.path}`);
       },
     }),
   );
@@ -209,11 +240,12 @@ function theme(ctx: CommandContext, args: string): void {
 }
 
 function login(ctx: CommandContext, args: string): void {
+  const subscriptions = readAuth(ctx.home).subscriptions;
   const ask = (provider: string): void => {
     ctx.openModal(
       new TextPrompt({
         title: `API key for ${provider}`,
-        hint: "paste the key · enter to save · esc to cancel",
+        hint: `${subscriptions.includes(provider) ? `${provider}: ${SUBSCRIPTION_NOTE} · ` : ""}paste the key · enter to save · esc to cancel`,
         secret: true,
         onSubmit: (key) => {
           if (!key) {
@@ -236,7 +268,7 @@ function login(ctx: CommandContext, args: string): void {
       items: [...KEYED_PROVIDERS],
       initial: Math.max(0, KEYED_PROVIDERS.indexOf(ctx.runtime.provider)),
       key: (p) => p,
-      row: (p) => ({ label: p }),
+      row: (p) => ({ label: p, detail: subscriptions.includes(p) ? SUBSCRIPTION_NOTE : "" }),
       onPick: ask,
     }),
   );
@@ -292,6 +324,7 @@ const KEY_HELP: readonly [string, string][] = [
   ["enter", "send (queued while a turn runs)"],
   ["alt+enter / shift+enter", "new line"],
   ["esc", "cancel the turn and drop the queue; when idle clear notes, then the input"],
+  ["esc esc (empty editor)", "rewind: fork before an earlier prompt"],
   ["ctrl+c", "clear the input; twice within 2 s exits"],
   ["ctrl+d", "exit (on an empty editor)"],
   ["ctrl+o", "expand/collapse tool output, thinking and long prompts"],

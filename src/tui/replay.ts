@@ -1,20 +1,26 @@
 // Rebuilds the chat from stored messages (a resumed session, or the summary after /compact). A
 // reply an interceptor rewrote or hid is shown as the user saw it then, never as the model wrote
-// it: the messages keep the model's text, the session file keeps what was shown beside them.
-import { readFileSync } from "node:fs";
+// it: the messages keep the model's text, their interception records (loaded with the session)
+// what was shown.
 import type { Message } from "../agent/messages.ts";
+import type { InterceptRecord } from "../agent/session.ts";
 import type { Transcript } from "./transcript.ts";
 
-/** What the user saw of one assistant message, keyed by the message's timestamp. */
-export type ShownReply = { text: string } | { hiddenBy: string; reason: string };
+/** What the user saw of one assistant message. */
+type ShownReply = { text: string } | { hiddenBy: string; reason: string };
 
-export function replay(transcript: Transcript, messages: readonly Message[], shown: ReadonlyMap<number, ShownReply> = new Map()): void {
+function shownReply(icp: InterceptRecord | undefined): ShownReply | undefined {
+  if (icp?.hidden) return { hiddenBy: icp.blocked_by || "an extension", reason: icp.reason ?? "" };
+  return icp?.shown_text !== undefined ? { text: icp.shown_text } : undefined;
+}
+
+export function replay(transcript: Transcript, messages: readonly Message[], interceptOf: (m: Message) => InterceptRecord | undefined = () => undefined): void {
   for (const m of messages) {
     if (m.role === "user") {
       const text = m.content.map((p) => (p.type === "text" ? p.text : `[image ${p.mimeType}]`)).join("\n");
       transcript.addUser(text);
     } else if (m.role === "assistant") {
-      const seen = shown.get(m.ts);
+      const seen = shownReply(interceptOf(m));
       let textDone = false;
       for (const part of m.content) {
         if (part.type === "text") {
@@ -33,37 +39,3 @@ export function replay(transcript: Transcript, messages: readonly Message[], sho
     }
   }
 }
-
-/** The interception records of a session file's assistant messages; empty when it cannot be read. */
-export function shownReplies(path: string | null): Map<number, ShownReply> {
-  const out = new Map<number, ShownReply>();
-  if (path === null) return out;
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return out;
-  }
-  for (const line of text.split("\n")) {
-    if (!line.includes('"intercept"')) continue;
-    let rec: unknown;
-    try {
-      rec = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    const r = obj(rec);
-    const msg = obj(r?.message);
-    const icp = obj(r?.intercept);
-    if (r?.type !== "message" || msg?.role !== "assistant" || typeof msg.ts !== "number" || !icp) continue;
-    if (icp.hidden === true) out.set(msg.ts, { hiddenBy: str(icp.blocked_by) || "an extension", reason: str(icp.reason) });
-    else if (typeof icp.shown_text === "string") out.set(msg.ts, { text: icp.shown_text });
-  }
-  return out;
-}
-
-function obj(v: unknown): Record<string, unknown> | null {
-  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
-
-const str = (v: unknown): string => (typeof v === "string" ? v : "");

@@ -18,6 +18,11 @@ export class ChatScroll {
     this.offset = 0;
   }
 
+  /** Scrolls so the line `below` lines above the bottom is the chat's first line. */
+  reveal(below: number): void {
+    this.offset = Math.max(0, below - this.height);
+  }
+
   toTop(): void {
     this.offset = Number.MAX_SAFE_INTEGER;
   }

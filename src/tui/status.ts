@@ -17,6 +17,8 @@ export type StatusInfo = {
   busyLabel: string;
   extensions: { loaded: number; failed: number };
   yolo: boolean;
+  /** /jail is on. */
+  jailed?: boolean;
 };
 
 export function extensionCounts(states: readonly ExtensionState[]): { loaded: number; failed: number } {
@@ -44,6 +46,7 @@ export function renderStatus(info: StatusInfo, width: number, style: Style, now:
   const ext = info.extensions;
   if (ext.loaded + ext.failed > 0)
     right.push(`${ext.loaded} ext` + (ext.failed > 0 ? " " + style.fg("error", `${ext.failed} failed`) : ""));
+  if (info.jailed) right.push(style.fg("warning", "jailed"));
   right.push(info.yolo ? "yolo" : style.fg("warning", "confirm"));
 
   const sep = style.fg("muted", " · ");

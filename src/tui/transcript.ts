@@ -202,6 +202,27 @@ export class Transcript {
     this.version++;
   }
 
+  /** The user prompts in the chat, oldest first (what /jump lists). */
+  userTexts(): string[] {
+    return this.entries.flatMap((e) => (e.kind === "user" ? [e.text] : []));
+  }
+
+  /** Lines from the top of the `n`-th user prompt (0-based) to the bottom of the chat; null when there is none. */
+  linesFromUser(n: number, width: number, style: Style, now: number): number | null {
+    const want = this.userTexts().length - 1 - n;
+    let seen = -1;
+    let below = 0;
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const e = this.entries[i]!;
+      const k = this.linesOf(e, width, style, now).length;
+      if (k > 0) below += k + 1;
+      if (e.kind !== "user") continue;
+      seen++;
+      if (seen === want) return Math.max(0, below - 1);
+    }
+    return null;
+  }
+
   /** Every entry's lines, separated by blank lines, measured without building the full array. */
   totalLines(width: number, style: Style, now: number): number {
     let n = 0;

@@ -2,12 +2,12 @@
 // extension could run: what the folder's extensions would run, then trust / run without / quit.
 import { discover, projectPrints } from "../ext/discovery.ts";
 import { execLine, visible } from "../ext/exec-line.ts";
-import { trustDir } from "../ext/trust.ts";
+import { declineProject, trustDir, wasDeclined } from "../ext/trust.ts";
 import type { DiscoveredExtension } from "../ext/types.ts";
 import { KeyDecoder, type Key } from "./keys.ts";
 import { installRestoreHandlers, Terminal } from "./terminal.ts";
 
-/** `trusted`: approved now or before; `skip`: run without project extensions; `quit`: exit. */
+/** `trusted`: approved now or before; `skip`: run without the unapproved extensions; `quit`: exit. */
 export type TrustAnswer = "trusted" | "skip" | "quit";
 
 /** The question for the extensions `pending` (untrusted, new or changed) of the project `cwd`. */
@@ -31,7 +31,7 @@ export function trustQuestion(cwd: string, pending: DiscoveredExtension[]): stri
     "",
     "These programs come with the folder (a cloned repository, for one). Only trust folders you trust.",
     "  t  trust this folder (and its subfolders) and run them",
-    "  r  run without project extensions",
+    "  r  run without them (and do not ask again about these)",
     "  q  quit",
     "",
   );
@@ -49,11 +49,13 @@ function answerFor(k: Key): TrustAnswer | "trust" | null {
   return null;
 }
 
-function readAnswer(): Promise<TrustAnswer | "trust"> {
+/** Shows `question` and reads one answer key. Raw mode comes first, so a key typed early is not echoed. */
+function readAnswer(question: string): Promise<TrustAnswer | "trust"> {
   const term = new Terminal(process.stdin, process.stdout);
   const unhook = installRestoreHandlers(term);
   const decoder = new KeyDecoder();
   term.enter({ altScreen: false });
+  term.write(question);
   return new Promise((resolveAnswer) => {
     let escTimer: ReturnType<typeof setTimeout> | null = null;
     const done = (a: TrustAnswer | "trust") => {
@@ -83,17 +85,24 @@ function readAnswer(): Promise<TrustAnswer | "trust"> {
 
 /**
  * Asks about the project extensions of `cwd` that workspace trust does not approve, if there are
- * any. Nothing of the project runs before the answer. Trusting records the folder and its current
- * extension set.
+ * any and the user has not already chosen to run without exactly these. Nothing of the project runs
+ * before the answer. Trusting records the folder and its current extension set; running without
+ * records that choice, so the same question is not asked again (a new or changed extension is).
  */
 export async function askTrust(home: string, cwd: string): Promise<TrustAnswer> {
   const found = await discover({ extPaths: [], noExt: false, cwd, home, trust: "store" });
   const pending = found.filter((e) => e.status === "untrusted" && e.manifest !== null);
   if (pending.length === 0) return "trusted";
-  process.stdout.write(trustQuestion(cwd, pending));
-  const answer = await readAnswer();
-  if (answer !== "trust") {
-    process.stdout.write(answer === "skip" ? "running without project extensions\n" : "quit\n");
+  const pendingPrints = projectPrints(pending).map((f) => f.print);
+  if (wasDeclined(home, cwd, pendingPrints)) return "skip";
+  const answer = await readAnswer(trustQuestion(cwd, pending));
+  if (answer === "quit") {
+    process.stdout.write("quit\n");
+    return answer;
+  }
+  if (answer === "skip") {
+    const d = declineProject(home, cwd, pendingPrints);
+    process.stdout.write(d.ok ? "running without them; zot will not ask about them again (zot ext trust lets them run)\n" : `running without them (${d.error})\n`);
     return answer;
   }
   const r = trustDir(home, cwd, projectPrints(found).map((f) => f.print));

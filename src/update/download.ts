@@ -1,7 +1,7 @@
 // One HTTP GET into memory, given up when no byte arrives for the stall timeout (a hung server must
 // not hang `zot update`), and checked against the length the server announced. Errors are clauses
 // the caller finishes with what was (not) changed.
-export type Downloaded = { ok: true; bytes: Uint8Array } | { ok: false; status?: number; error: string };
+export type Downloaded = { ok: true; bytes: Uint8Array } | { ok: false; error: string };
 
 export async function download(url: string, stallTimeoutMs: number): Promise<Downloaded> {
   const abort = new AbortController();
@@ -15,7 +15,7 @@ export async function download(url: string, stallTimeoutMs: number): Promise<Dow
     }, stallTimeoutMs);
   };
   const seconds = Math.round(stallTimeoutMs / 1000);
-  const stallError = `no progress for ${seconds} seconds while downloading ${url} (check the connection, or raise ZOT_INSTALL_TIMEOUT)`;
+  const stallError = `no progress for ${seconds} second${seconds === 1 ? "" : "s"} while downloading ${url} (check the connection, or raise ZOT_INSTALL_TIMEOUT)`;
   arm();
   try {
     let res: Response;
@@ -26,7 +26,7 @@ export async function download(url: string, stallTimeoutMs: number): Promise<Dow
     }
     if (!res.ok) {
       await res.body?.cancel().catch(() => undefined);
-      return { ok: false, status: res.status, error: `the server answered ${url} with HTTP ${res.status} (check ZOT_INSTALL_BASE)` };
+      return { ok: false, error: `the server answered ${url} with HTTP ${res.status} (check ZOT_INSTALL_BASE)` };
     }
     const parts: Uint8Array[] = [];
     let received = 0;

@@ -40,6 +40,11 @@ function parseVersion(v: string): { core: number[]; pre: string } | null {
   return m ? { core: [Number(m[1]), Number(m[2]), Number(m[3])], pre: m[4] ?? "" } : null;
 }
 
+/** A file's SHA-256 as SHA256SUMS spells it: lowercase hex. */
+export function sha256Hex(data: Uint8Array): string {
+  return new Bun.CryptoHasher("sha256").update(data).digest("hex");
+}
+
 /** The hex SHA-256 listed for `file` in a SHA256SUMS text (`<hex>  <name>` or `<hex> *<name>`). */
 export function listedSum(sums: string, file: string): string | null {
   for (const line of sums.split("\n")) {

@@ -6,7 +6,7 @@ import { buildInfo, isReleaseBuild } from "../cli/version.ts";
 import { replaceBinary } from "../platform/replace-binary.ts";
 import { binaryFileName, findTarget, SUMS_FILE, VERSION_FILE } from "../platform/targets.ts";
 import { download } from "./download.ts";
-import { compareVersions, listedSum, releaseSource } from "./release-source.ts";
+import { compareVersions, listedSum, releaseSource, sha256Hex } from "./release-source.ts";
 
 export type UpdateIo = { out: (text: string) => void; err: (text: string) => void };
 
@@ -46,7 +46,7 @@ export async function runUpdate(check: boolean, env: Record<string, string | und
   io.err(`zot update: downloading ${name}\n`);
   const binary = await download(`${source.base}/${name}`, source.stallTimeoutMs);
   if (!binary.ok) return fail(`${binary.error}; nothing was changed, try again.`);
-  const actual = new Bun.CryptoHasher("sha256").update(binary.bytes).digest("hex");
+  const actual = sha256Hex(binary.bytes);
   if (actual !== expected)
     return fail(`checksum mismatch for ${name} (expected ${expected}, got ${actual}): the download is corrupt or was tampered with; nothing was changed.`);
 

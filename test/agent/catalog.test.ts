@@ -176,7 +176,7 @@ describe("model catalog", () => {
   test("a top-level shape that is neither an array, {models} nor provider groups is rejected with a warning", () => {
     for (const text of ['{"openai": {}}', '{"gpt": []}', "{}", "42"]) {
       const { warnings } = loadModels(home(text));
-      expect(warnings[0]).toContain('expected an array of models, {"models": [...]} or {"<provider>": [...], …}');
+      expect(warnings[0]).toContain('expected an array of models, {"models": [...]}, {"<provider>": [...], …} or the Go zot');
     }
   });
 

@@ -40,14 +40,33 @@ describe("config.json", () => {
 
   test("a broken config.json is reported and never overwritten", () => {
     writeFileSync(configPath(home), "{ not json");
-    expect(readConfig(home).warning).toContain(configPath(home));
+    expect(readConfig(home).warnings[0]).toContain(configPath(home));
     const r = updateConfig(home, { model: "m" });
     expect(r.ok).toBe(false);
     expect(readFileSync(configPath(home), "utf8")).toBe("{ not json");
   });
 
   test("a missing config.json is simply empty", () => {
-    expect(readConfig(home)).toEqual({ values: {}, raw: {} });
+    expect(readConfig(home)).toEqual({ values: {}, raw: {}, warnings: [] });
+  });
+
+  test("each value is checked like its flag; a bad one is ignored with a warning naming the file and key", () => {
+    writeFileSync(configPath(home), JSON.stringify({ provider: "constructor", model: "", theme: 7, idle_timeout: -1, connect_timeout: "soon", max_response_mib: 2, ping_timeout: 0.5 }));
+    const r = readConfig(home);
+    expect(r.values).toEqual({ limits: { maxResponseBytes: 2 * 1024 * 1024, pingTimeoutMs: 500 } });
+    expect(r.warnings).toEqual([
+      `Ignoring "provider" in ${configPath(home)}: it must be one of anthropic, openai, kimi, kimi-code, ollama, mock (got "constructor").`,
+      `Ignoring "model" in ${configPath(home)}: it must be a non-empty string (got "").`,
+      `Ignoring "theme" in ${configPath(home)}: it must be a non-empty string (got 7).`,
+      `Ignoring "connect_timeout" in ${configPath(home)}: it must be a positive number of seconds (got "soon").`,
+      `Ignoring "idle_timeout" in ${configPath(home)}: it must be a positive number of seconds (got -1).`,
+    ]);
+  });
+
+  test("keys that name Object's own members are not settings", () => {
+    writeFileSync(configPath(home), '{"__proto__":{"provider":"openai"},"toString":"x","constructor":1}');
+    expect(readConfig(home).values).toEqual({});
+    expect(readConfig(home).values.provider).toBeUndefined();
   });
 });
 

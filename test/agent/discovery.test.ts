@@ -122,4 +122,11 @@ describe("discovery at start-up", () => {
     expect(runtime.setModel("anthropic", "claude-fable-5-2")).toEqual({ ok: true });
     expect(runtime.models().find((m) => m.id === "claude-fable-5-2")?.source).toBe("live");
   });
+
+  test("/model refuses a model that does not take the --reasoning level, with the same sentence as at start-up", async () => {
+    const { runtime } = await start({ provider: "mock", reasoning: "xhigh", env: { ANTHROPIC_API_KEY: "sk-ant-effort" } });
+    expect(runtime.setModel("anthropic", "claude-sonnet-4-6")).toEqual({ ok: false, error: "--reasoning xhigh is not supported by anthropic/claude-sonnet-4-6; it takes low, medium, high or max" });
+    expect(runtime.model).toBe("mock");
+    expect(runtime.setModel("anthropic", "claude-sonnet-5-5")).toEqual({ ok: true });
+  });
 });

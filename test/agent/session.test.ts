@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { repairToolPairs } from "../../src/agent/session-repair.ts";
 import { basename, join } from "node:path";
 import { createHash } from "node:crypto";
 import {
   appendSession,
-  closeOrphanToolCalls,
   createSession,
   latestSession,
   listSessions,
@@ -47,15 +47,18 @@ const result = (id: string, text: string, extension?: string): ToolResultMessage
 });
 
 describe("session transcripts", () => {
-  test("live under sessions/<first 16 hex of sha256(cwd)>/<timestamp>-<id>.jsonl", () => {
+  test("live under sessions/<first 16 hex of sha256(cwd)>/<UTC YYYYMMDD-HHMMSS>-<8 hex>.jsonl, as the Go zot names them", () => {
     const w = createSession({ home, cwd, provider: "mock", model: "mock-1", now: new Date("2026-11-29T19:15:00.123Z") });
     w.message(user("hi"));
     w.close();
     const hash = createHash("sha256").update(cwd).digest("hex").slice(0, 16);
-    expect(w.path).toStartWith(join(home, "sessions", hash, "20261129T191500Z-"));
-    expect(basename(w.path as string)).toMatch(/^20261129T191500Z-[0-9a-f]{8}\.jsonl$/);
+    expect(w.path).toStartWith(join(home, "sessions", hash, "20261129-191500-"));
+    expect(basename(w.path as string)).toMatch(/^20261129-191500-[0-9a-f]{8}\.jsonl$/);
     expect(sessionDir(home, cwd)).toBe(join(home, "sessions", hash));
-    expect(sessionTimestamp(new Date("2026-01-02T03:04:05Z"))).toBe("20260102T030405Z");
+    expect(sessionTimestamp(new Date("2026-01-02T03:04:05Z"))).toBe("20260102-030405");
+    const meta = JSON.parse(readFileSync(w.path as string, "utf8").split("\n")[0]).meta;
+    expect(basename(w.path as string).slice(16, 24)).toBe(meta.id.slice(0, 8));
+    expect(meta.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(statSync(w.path as string).mode & 0o777).toBe(0o600);
   });
 
@@ -65,12 +68,15 @@ describe("session transcripts", () => {
     const afterOne = readFileSync(w.path as string, "utf8");
     expect(afterOne.endsWith("\n")).toBe(true);
     const lines = afterOne.trim().split("\n").map((l) => JSON.parse(l));
-    expect(lines[0]).toMatchObject({ type: "session", version: 1, cwd, provider: "mock", model: "mock-1" });
-    expect(lines[1]).toEqual({ type: "message", message: user("first") });
-    w.usage({ input: 10, output: 5, cacheRead: 0, cacheWrite: 0, cost: 0.01 }, "mock", "mock-1");
+    expect(lines[0]).toMatchObject({ type: "meta", meta: { cwd, provider: "mock", model: "mock-1" } });
+    expect(lines[1]).toEqual({ type: "message", message: { role: "user", content: [{ text: "first" }], time: "1970-01-01T00:00:00.001Z" } });
+    const u = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, cost: 0.01 };
+    w.usage(u, u, "mock", "mock-1");
     w.model("anthropic", "claude-x");
     const all = readFileSync(w.path as string, "utf8").trim().split("\n").map((l) => JSON.parse(l));
-    expect(all.map((r) => r.type)).toEqual(["session", "message", "usage", "model"]);
+    expect(all.map((r) => r.type)).toEqual(["meta", "message", "usage", "meta"]);
+    expect(all[2]).toMatchObject({ usage: { input_tokens: 10, output_tokens: 5, cache_read_tokens: 0, cache_write_tokens: 0, cost_usd: 0.01 }, cumulative: { input_tokens: 10 } });
+    expect(all[3].meta).toMatchObject({ id: lines[0].meta.id, provider: "anthropic", model: "claude-x", started: lines[0].meta.started });
     w.close();
   });
 
@@ -82,7 +88,7 @@ describe("session transcripts", () => {
 
   test("--no-session writes nothing", () => {
     noSession.message(user("x"));
-    noSession.usage(emptyUsage(), "mock", "m");
+    noSession.usage(emptyUsage(), emptyUsage(), "mock", "m");
     expect(noSession.path).toBeNull();
     expect(readdirSync(home)).toEqual(["project"]);
   });
@@ -93,8 +99,8 @@ describe("session transcripts", () => {
     w.message(assistant("ok", [{ id: "t1", name: "bash" }]));
     w.message(result("t1", "files", "guard"), { args: { command: "echo GUARDED" }, rewritten_by: ["guard"] });
     w.message(assistant("done"));
-    w.usage({ input: 10, output: 5, cacheRead: 1, cacheWrite: 2, cost: 0.5 }, "mock", "mock-1");
-    w.usage({ input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0.25 }, "mock", "mock-1");
+    w.usage({ input: 10, output: 5, cacheRead: 1, cacheWrite: 2, cost: 0.5 }, { input: 10, output: 5, cacheRead: 1, cacheWrite: 2, cost: 0.5 }, "mock", "mock-1");
+    w.usage({ input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0.25 }, { input: 11, output: 6, cacheRead: 1, cacheWrite: 2, cost: 0.75 }, "mock", "mock-1");
     w.model("openai", "gpt-x");
     w.close();
     const r = openSession(w.path as string);
@@ -104,8 +110,8 @@ describe("session transcripts", () => {
     expect(r.session.usage).toEqual({ input: 11, output: 6, cacheRead: 1, cacheWrite: 2, cost: 0.75 });
     expect(r.session.provider).toBe("openai");
     expect(r.session.model).toBe("gpt-x");
-    const line = readFileSync(w.path as string, "utf8").split("\n").find((l) => l.includes('"toolResult"'));
-    expect(JSON.parse(line as string).intercept).toEqual({ args: { command: "echo GUARDED" }, rewritten_by: ["guard"] });
+    const line = readFileSync(w.path as string, "utf8").split("\n").find((l) => l.includes('"role":"tool"'));
+    expect(JSON.parse(line as string).message.content[0].intercept).toEqual({ args: { command: "echo GUARDED" }, rewritten_by: ["guard"] });
   });
 
   test("a file cut mid-line still loads, skipping the broken line with a warning", () => {
@@ -128,7 +134,9 @@ describe("session transcripts", () => {
     w.close();
     const path = w.path as string;
     appendFileSync(path, '{"type":"message","mess');
-    const a = appendSession(path);
+    const loaded = openSession(path);
+    if (!loaded.ok) throw new Error(loaded.error);
+    const a = appendSession(loaded.session);
     a.message(user("again"));
     a.close();
     const r = openSession(path);
@@ -154,7 +162,7 @@ describe("session transcripts", () => {
 
   test("orphan results are inserted before the next user message", () => {
     const msgs: Message[] = [assistant("x", [{ id: "c1", name: "bash" }]), user("next")];
-    const out = closeOrphanToolCalls(msgs);
+    const out = repairToolPairs(msgs).messages;
     expect(out.map((m) => m.role)).toEqual(["assistant", "toolResult", "user"]);
   });
 
@@ -204,7 +212,7 @@ describe("session transcripts", () => {
     expect(openSession(home)).toEqual({ ok: false, error: `Session path ${home} is a directory; give a .jsonl transcript file (run "zot --resume" to list them).` });
     writeFileSync(join(home, "x.jsonl"), '{"hello":1}\n');
     const foreign = openSession(join(home, "x.jsonl"));
-    expect(foreign).toEqual({ ok: false, error: `${join(home, "x.jsonl")} is not a zot session transcript (no session or message lines); run "zot --resume" to list the sessions of this directory.` });
+    expect(foreign).toEqual({ ok: false, error: `${join(home, "x.jsonl")} is not a zot session transcript (no meta or message lines); run "zot --resume" to list the sessions of this directory.` });
   });
 
   test("survives kill -9 of the writing process", async () => {

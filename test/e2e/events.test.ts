@@ -55,6 +55,7 @@ test("JSON mode prints every agent event as one line, in order", async () => {
   expect(compact).toEqual([
     "user_message",
     "turn_start",
+    "assistant_start",
     "text_delta",
     "tool_use_start",
     "tool_use_args",
@@ -65,6 +66,7 @@ test("JSON mode prints every agent event as one line, in order", async () => {
     "tool_result",
     "turn_end",
     "turn_start",
+    "assistant_start",
     "text_delta",
     "usage",
     "assistant_message",

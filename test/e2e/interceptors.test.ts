@@ -72,7 +72,8 @@ describe("tool_call interception", () => {
     expect(events.find((e) => e.type === "tool_result")).toMatchObject({ is_error: false, content: [{ type: "text", text: "rewritten" }] });
     const lines = transcript().filter((l) => l.type === "message") as { message: { role: string; content: unknown }; intercept?: unknown }[];
     expect(JSON.stringify(lines.find((l) => l.message.role === "assistant")?.message.content)).toContain("echo original");
-    expect(lines.find((l) => l.message.role === "toolResult")?.intercept).toEqual({ args: { command: "echo rewritten" }, rewritten_by: ["guard"] });
+    const results = lines.find((l) => l.message.role === "tool")?.message.content as { intercept?: unknown }[];
+    expect(results[0].intercept).toEqual({ args: { command: "echo rewritten" }, rewritten_by: ["guard"] });
   });
 
   test("covers extension tools as well as built-ins", async () => {
@@ -167,7 +168,13 @@ describe("assistant_message interception", () => {
     expect(r.stdout).not.toContain("SECRET");
     const deltas = jsonLines(r.stdout).filter((e) => e.type === "text_delta");
     expect(deltas).toEqual([{ type: "text_delta", text: "the key is [redacted]-123", held: true, delta: "the key is [redacted]-123" }]);
-    expect(jsonLines(r.stdout).find((e) => e.type === "assistant_message")).toEqual({ type: "assistant_message", text: "the key is [redacted]-123", rewritten_by: ["guard"] });
+    expect(jsonLines(r.stdout).find((e) => e.type === "assistant_message")).toEqual({
+      type: "assistant_message",
+      text: "the key is [redacted]-123",
+      content: [{ type: "text", text: "the key is [redacted]-123" }],
+      time: expect.any(String),
+      rewritten_by: ["guard"],
+    });
   });
 
   test("block: the user never sees the message and print mode says it was hidden", async () => {
@@ -186,7 +193,7 @@ describe("assistant_message interception", () => {
     expect(r.stdout).not.toContain("FORBIDDEN");
     const events = jsonLines(r.stdout);
     expect(events.some((e) => e.type === "text_delta")).toBe(false);
-    expect(events.find((e) => e.type === "assistant_message")).toEqual({ type: "assistant_message", text: "", blocked: true, blocked_by: "guard", reason: "hidden by guard" });
+    expect(events.find((e) => e.type === "assistant_message")).toEqual({ type: "assistant_message", text: "", content: [], time: expect.any(String), blocked: true, blocked_by: "guard", reason: "hidden by guard" });
     expect(events.at(-1)).toMatchObject({ type: "done", stop: "end_turn", text: "" });
   });
 
@@ -206,9 +213,9 @@ describe("tool_result interception", () => {
     expect(jsonLines(r.stdout).find((e) => e.type === "tool_result")).toMatchObject({ content: [{ type: "text", text: "[guard withheld this result]" }], rewritten_by: ["guard"] });
     expect(messagesOf(1)).not.toContain("password=42");
     expect(messagesOf(1)).toContain("[guard withheld this result]");
-    const result = transcript().find((l) => l.type === "message" && (l.message as { role: string }).role === "toolResult") as { message: unknown; intercept: unknown };
+    const result = transcript().find((l) => l.type === "message" && (l.message as { role: string }).role === "tool") as { message: { content: { intercept?: unknown }[] } };
     expect(JSON.stringify(result.message)).toContain("[guard withheld this result]");
-    expect(result.intercept).toEqual({ result_rewritten_by: ["guard"] });
+    expect(result.message.content[0].intercept).toEqual({ result_rewritten_by: ["guard"] });
   });
 
   test("print mode applies tool_call interceptors too", async () => {

@@ -24,15 +24,15 @@ const flags = (provider: "anthropic" | "openai") => ["-p", "--provider", provide
 const now = { "retry-after-ms": "0" };
 
 describe.each(["anthropic", "openai"] as const)("%s through zot -p", (provider) => {
-  test("a 429 with retry-after is retried silently, then the answer is printed", async () => {
+  test("a 429 with retry-after is retried with a notice on stderr, then the answer is printed", async () => {
     server = startProviderServer({ replies: [{ kind: "status", status: 429, headers: { "retry-after": "0" }, body: "{}" }, { kind: "turn", text: "after the limit" }] });
     const r = await runZot([...flags(provider), "hi"], { home });
     expect(r).toMatchObject({ code: 0, stdout: "after the limit\n" });
-    expect(r.stderr).not.toContain("429");
+    expect(r.stderr).toBe(`zot: ${provider} answered HTTP 429: {}; retrying in 0 s (attempt 2 of 3)\n`);
     expect(server.requests.length).toBe(2);
   });
 
-  test("529 twice then success: two silent retries", async () => {
+  test("529 twice then success: two retries, each announced", async () => {
     server = startProviderServer({
       replies: [
         { kind: "status", status: 529, headers: now, body: "{}" },
@@ -51,7 +51,9 @@ describe.each(["anthropic", "openai"] as const)("%s through zot -p", (provider) 
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain(`zot: ${provider} is overloaded (HTTP 529`);
-    expect(r.stderr.trim().split("\n").filter((l) => l.startsWith("zot: ") && !l.includes("offline")).length).toBe(1);
+    const lines = r.stderr.trim().split("\n").filter((l) => l.startsWith("zot: ") && !l.includes("offline"));
+    expect(lines.filter((l) => l.includes("retrying in"))).toHaveLength(2);
+    expect(lines.filter((l) => !l.includes("retrying in"))).toHaveLength(1);
     expect(server.requests.length).toBe(3);
   });
 

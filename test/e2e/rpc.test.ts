@@ -45,7 +45,7 @@ describe("zot rpc", () => {
   test("keeps serving after bad JSON and unknown commands, answering each with an error", async () => {
     rpc = new RpcSession(["--provider", "mock"], { home });
     rpc.writeLine("{not json");
-    const bad = await rpc.waitFor((f) => f.type === "response" && f.command === null);
+    const bad = await rpc.waitFor((f) => f.type === "response" && f.command === "");
     expect(bad).toMatchObject({ success: false });
     expect(String(bad.error)).toContain("invalid JSON");
     const unknown = await rpc.request({ type: "frobnicate" });
@@ -57,9 +57,12 @@ describe("zot rpc", () => {
 
   test("requires a hello with the token when ZOTCORE_RPC_TOKEN is set, and exits on a wrong one", async () => {
     rpc = new RpcSession(["--provider", "mock"], { home, env: { ZOTCORE_RPC_TOKEN: "tok-secret-1" } });
+    // As in the Go zot: commands before the hello are refused, and the process waits for it.
     const r = await rpc.request({ type: "prompt", message: "sneaky" });
-    expect(r).toMatchObject({ success: false });
-    expect(String(r.error)).toContain("authentication failed");
+    expect(r).toMatchObject({ command: "prompt", success: false, error: "auth required: send hello with token first" });
+    const wrong = await rpc.request({ type: "hello", token: "guess" });
+    expect(wrong).toMatchObject({ command: "hello", success: false });
+    expect(String(wrong.error)).toContain("authentication failed");
     expect(await rpc.proc.exited).toBe(1);
   });
 

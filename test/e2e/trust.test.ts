@@ -3,7 +3,7 @@
 // appends to a "ran" file in its own directory when it starts, so "it did not run" is a file that
 // is not there.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, runZot, tempDir } from "./zot.ts";
 
@@ -50,6 +50,17 @@ describe("an untrusted folder", () => {
     expect(lines).toEqual([`zot: skipped the project extensions of the untrusted folder ${repo}: evil, other; run zot ext trust ${repo} to let them run (or --trust for one run).`]);
   });
 
+  test("a damaged trust.json trusts nothing, and the warning says why", async () => {
+    const evil = projectExt("evil");
+    await ext(["trust"]);
+    writeFileSync(join(home, "trust.json"), "{broken");
+    const r = await print();
+    expect(ran(evil)).toBe(false);
+    expect(r.stderr.split("\n").filter(Boolean)).toEqual([
+      `zot: skipped the project extensions of the untrusted folder ${repo}: evil; run zot ext trust ${repo} to let them run (or --trust for one run). ${join(home, "trust.json")} is not valid JSON; fix it or delete it (then trust your folders again with zot ext trust).`,
+    ]);
+  });
+
   test("--json and zot rpc skip them too", async () => {
     const evil = projectExt("evil");
     const json = await runZot(["--json", "--provider", "mock", "hi"], { home, cwd: repo });
@@ -79,6 +90,15 @@ describe("an untrusted folder", () => {
     await print();
     expect(ran(global)).toBe(true);
     expect(ran(impostor)).toBe(false);
+  });
+
+  test("a project entry that links to one of the user's global extensions does not take its place", async () => {
+    const global = markerExt(join(home, "extensions"), "helper");
+    mkdirSync(join(repo, ".zot", "extensions"), { recursive: true });
+    symlinkSync(global, join(repo, ".zot", "extensions", "helper"));
+    const r = await print();
+    expect(r.stderr).toBe("");
+    expect(ran(global)).toBe(true);
   });
 
   test("zot ext list and doctor show untrusted project extensions as untrusted and never spawn them", async () => {
@@ -166,6 +186,8 @@ describe("trusting", () => {
     expect(readFileSync(join(evil, "ran"), "utf8").split("\n").filter(Boolean)).toHaveLength(2);
     expect(existsSync(join(home, "trust.json"))).toBe(false);
     expect((await print()).stderr).toContain("skipped the project extensions");
+    const doctor = await runZot(["ext", "doctor", "--json"], { home, cwd: repo, env: { ZOT_TRUST_PROJECT: "1" } });
+    expect(JSON.parse(doctor.stdout).extensions[0]).toMatchObject({ name: "evil", status: "ready" });
   });
 
   test("a trusted project whose extension set changes skips the new and the changed ones with a warning until trusted again", async () => {

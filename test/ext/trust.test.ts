@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  declineProject,
   isTrusted,
   listTrusted,
   reviewProject,
@@ -10,6 +11,7 @@ import {
   trustMode,
   trustPath,
   untrustDir,
+  wasDeclined,
   type ExtensionPrint,
 } from "../../src/ext/trust.ts";
 import { removeTempDirs, tempDir } from "./cli-helpers.ts";
@@ -164,6 +166,12 @@ describe("reviewing a project's extensions", () => {
     expect([...reviewProject(home, project, [changedArgs, added], "store").approved].sort()).toEqual(["added", "hello"]);
   });
 
+  test("an extension named like an Object property is new, not changed", () => {
+    const { home, project } = setup();
+    trustDir(home, project, [hello]);
+    expect(reviewProject(home, project, [hello, { name: "constructor", exec: "/bin/true", args: [] }], "store").unapproved).toEqual([{ name: "constructor", why: "new" }]);
+  });
+
   test("a subdirectory of a trusted folder records its set on first sight, then notices changes", () => {
     const { home, project } = setup();
     const sub = join(project, "sub");
@@ -183,9 +191,15 @@ describe("reviewing a project's extensions", () => {
     expect(reviewProject(home, project, [hello], "store").unapproved).toEqual([{ name: "hello", why: "new" }]);
   });
 
-  test("running without project extensions approves none even in a trusted folder", () => {
+  test("running without a set of extensions is remembered for exactly that set; trusting forgets it", () => {
     const { home, project } = setup();
+    expect(wasDeclined(home, project, [hello])).toBe(false);
+    expect(declineProject(home, project, [hello])).toEqual({ ok: true, path: project });
+    expect(wasDeclined(home, project, [hello])).toBe(true);
+    expect(isTrusted(home, project)).toBe(false);
+    expect(wasDeclined(home, project, [{ ...hello, args: ["x"] }])).toBe(false);
+    expect(wasDeclined(home, project, [hello, { name: "other", exec: "/bin/true", args: [] }])).toBe(false);
     trustDir(home, project, [hello]);
-    expect([...reviewProject(home, project, [hello], "none").approved]).toEqual([]);
+    expect(wasDeclined(home, project, [hello])).toBe(false);
   });
 });

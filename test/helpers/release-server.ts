@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
+import { sha256Hex } from "../../src/update/release-source.ts";
 
 export type View = {
   /** A directory written by scripts/release.ts. */
@@ -23,10 +24,6 @@ export type View = {
 
 export type ReleaseServer = { url: (view: string) => string; requests: string[]; stop: () => void };
 
-function sha256(data: Uint8Array): string {
-  return new Bun.CryptoHasher("sha256").update(data).digest("hex");
-}
-
 function sums(view: View): string {
   const lines = readFileSync(join(view.dir, "SHA256SUMS"), "utf8").trimEnd().split("\n");
   return `${lines
@@ -34,7 +31,7 @@ function sums(view: View): string {
     .map((l) => {
       const name = l.slice(66);
       const replaced = view.replace?.[name];
-      if (replaced) return `${sha256(replaced)}  ${name}`;
+      if (replaced) return `${sha256Hex(replaced)}  ${name}`;
       return view.tamper?.includes(name) ? `${"0".repeat(64)}  ${name}` : l;
     })
     .join("\n")}\n`;

@@ -38,7 +38,7 @@ test("JSON mode ends with done carrying the final text", async () => {
     const c = capture();
     expect(await runJson(runtime, "ping", c.io)).toBe(0);
     const events = c.out.trim().split("\n").map((l) => JSON.parse(l));
-    expect(events[0]).toEqual({ type: "user_message", text: "ping", images: 0 });
+    expect(events[0]).toEqual({ type: "user_message", text: "ping", images: 0, content: [{ type: "text", text: "ping" }], time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
     expect(events.at(-1)).toEqual({ type: "done", stop: "end_turn", text: "mock: ping", steps: 1 });
   } finally {
     await dispose();

@@ -20,11 +20,11 @@ describe("redactingEvents", () => {
       { type: "text_delta", text: "your key: sk-ant-a" },
       { type: "text_delta", text: "pi03-abcdefgh" },
       { type: "text_delta", text: "ijklmnop, keep it safe" },
-      { type: "assistant_message", text: "ignored here" },
+      { type: "assistant_message", content: [], time: "", text: "ignored here" },
     ]);
     expect(joined(out, "text_delta")).toBe("your key: sk-a…[redacted], keep it safe");
     expect(JSON.stringify(out)).not.toContain("abcdefgh");
-    expect(out.at(-1)).toEqual({ type: "assistant_message", text: "ignored here" });
+    expect(out.at(-1)).toEqual({ type: "assistant_message", content: [], time: "", text: "ignored here" });
   });
 
   test("releases a held tail that turned out not to be a key before the next event", () => {

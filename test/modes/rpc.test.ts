@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import type { Message } from "../../src/agent/messages.ts";
-import { messageJson, runRpc } from "../../src/modes/rpc.ts";
+import { runRpc } from "../../src/modes/rpc.ts";
+import { messageJson, messagesJson, wireMessageCount } from "../../src/agent/wire.ts";
 import { capture, mockRuntime } from "./helpers.ts";
 
 async function* lines(...items: string[]): AsyncIterable<Uint8Array> {
@@ -61,8 +62,8 @@ test("errors for bad lines are answered in line order with the good commands aro
     const frames = c.out.trim().split("\n").map((l) => JSON.parse(l));
     expect(frames.map((f) => [f.id ?? null, f.command, f.success])).toEqual([
       [1, "ping", true],
-      [null, null, false],
-      [2, null, false],
+      [null, "", false],
+      [2, "", false],
       [3, "nope", false],
       [4, "ping", true],
     ]);
@@ -150,4 +151,26 @@ test("an intercepted assistant message is reported as the user saw it", () => {
   const hidden = messageJson(assistant("forbidden"), { hidden: true, shown_text: "", blocked_by: "guard", reason: "no" }) as Record<string, unknown>;
   expect(hidden.content).toEqual([{ type: "thinking", thinking: "hmm" }, { type: "tool_call", id: "t", name: "bash", args: {} }]);
   expect(hidden).toMatchObject({ hidden: true, blocked_by: "guard" });
+});
+
+test("the results of one step are one tool message in get_messages and in message_count, as in the Go zot", () => {
+  const call = (id: string) => ({ type: "toolCall" as const, id, name: "bash", args: { command: id } });
+  const result = (id: string, ts: number) => ({ role: "toolResult" as const, toolCallId: id, toolName: "bash", content: [{ type: "text" as const, text: `out ${id}` }], isError: false, ts });
+  const messages = [
+    { role: "user" as const, content: [{ type: "text" as const, text: "go" }], ts: 1 },
+    { role: "assistant" as const, content: [call("a"), call("b")], stop: "tool_use" as const, provider: "mock", model: "m", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 }, ts: 2 },
+    result("a", 3),
+    result("b", 4),
+  ];
+  const wire = messagesJson(messages, () => undefined);
+  expect(wire.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
+  expect(wire[2]).toEqual({
+    role: "tool",
+    time: new Date(4).toISOString(),
+    content: [
+      { type: "tool_result", call_id: "a", name: "bash", is_error: false, content: [{ type: "text", text: "out a" }] },
+      { type: "tool_result", call_id: "b", name: "bash", is_error: false, content: [{ type: "text", text: "out b" }] },
+    ],
+  });
+  expect(wireMessageCount(messages)).toBe(3);
 });

@@ -49,3 +49,16 @@ test("the Windows swap parks the old binary aside and leaves the new one under t
   expect(readFileSync(windowsAsidePath(exe), "utf8")).toBe("old");
   expect(readdirSync(dir).sort()).toEqual(["zot", "zot.exe", "zot.exe.old"]);
 });
+
+test("a directory that cannot take the new file leaves nothing changed and says so", async () => {
+  const missing = join(dir, "gone", "zot");
+  let checked = false;
+  const problem = await replaceBinary(missing, new TextEncoder().encode("new"), async () => {
+    checked = true;
+    return null;
+  });
+  expect(problem).toStartWith(`cannot write the new binary beside ${missing} (`);
+  expect(problem).toEndWith("); nothing was changed.");
+  expect(checked).toBe(false);
+  expect(readdirSync(dir)).toEqual(["zot"]);
+});

@@ -5,6 +5,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { binaryFileName } from "../../src/platform/targets.ts";
+import { sha256Hex } from "../../src/update/release-source.ts";
 import { startReleaseServer, type ReleaseServer } from "../helpers/release-server.ts";
 import { releases, ROOT, type Releases } from "./fixture.ts";
 
@@ -56,7 +57,7 @@ async function run(args: string[], view: string, env: Record<string, string> = {
   return { code, stdout, stderr };
 }
 
-const digest = (path: string): string => new Bun.CryptoHasher("sha256").update(readFileSync(path)).digest("hex");
+const digest = (path: string): string => sha256Hex(readFileSync(path));
 const versionOf = (): string => Bun.spawnSync([zot, "--version"], { stdout: "pipe" }).stdout.toString();
 
 /** After a failed update the old binary is byte for byte the same, still runs, and nothing was left beside it. */

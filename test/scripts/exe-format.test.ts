@@ -24,11 +24,17 @@ function elf(machine: number, interp: string): Uint8Array {
   return bytes;
 }
 
-function macho(cputype: number): Uint8Array {
-  const bytes = new Uint8Array(64);
+/** A 64-bit Mach-O header with two load commands: a segment, then a code signature unless `signed` is false. */
+function macho(cputype: number, signed = true): Uint8Array {
+  const bytes = new Uint8Array(128);
   const v = new DataView(bytes.buffer);
   v.setUint32(0, 0xfeedfacf, true);
   v.setUint32(4, cputype, true);
+  v.setUint32(16, 2, true);
+  v.setUint32(32, 0x19, true);
+  v.setUint32(36, 72, true);
+  v.setUint32(104, signed ? 0x1d : 0x26, true);
+  v.setUint32(108, 16, true);
   return bytes;
 }
 
@@ -51,10 +57,15 @@ test("ELF headers are read for their CPU and their C library", () => {
 });
 
 test("Mach-O headers are read for their CPU type", () => {
-  expect(exeFormat(macho(0x0100000c))).toEqual({ os: "darwin", arch: "arm64", musl: false });
+  expect(exeFormat(macho(0x0100000c))).toEqual({ os: "darwin", arch: "arm64", musl: false, signed: true });
   expect(targetMismatch(macho(0x01000007), target("darwin-x64"))).toBeNull();
   expect(targetMismatch(macho(0x01000007), target("darwin-arm64"))).toBe("built for darwin-x64, expected darwin-arm64.");
   expect(targetMismatch(macho(0x12), target("darwin-arm64"))).toBe("built for darwin-unknown (0x12), expected darwin-arm64.");
+});
+
+test("a Mach-O without a code signature is refused, since macOS on Apple silicon will not run it", () => {
+  expect(exeFormat(macho(0x0100000c, false))).toMatchObject({ signed: false });
+  expect(targetMismatch(macho(0x0100000c, false), target("darwin-arm64"))).toBe("a Mach-O without a code signature, which macOS on Apple silicon refuses to run.");
 });
 
 test("PE headers are read for their machine type", () => {

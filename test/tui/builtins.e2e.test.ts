@@ -93,7 +93,7 @@ test("/login stores a key in auth.json with mode 0600 and /logout removes it", a
   t.keys("Down", "Enter");
   await t.waitFor("Saved the openai key");
   const auth = join(t.home, "auth.json");
-  expect(JSON.parse(readFileSync(auth, "utf8")).openai.key).toBe("sk-test-secret");
+  expect(JSON.parse(readFileSync(auth, "utf8")).openai.api_key).toBe("sk-test-secret");
   expect(statSync(auth).mode & 0o777).toBe(0o600);
   await send(t, "/logout openai");
   s = await t.waitFor("Removed the openai key");
@@ -128,7 +128,7 @@ test("/login can check a key with one request first: a refused key is not saved,
     expect(existsSync(join(home, "auth.json"))).toBe(false);
     await login("good-key");
     await t.waitFor("The key works (HTTP 200");
-    expect(JSON.parse(readFileSync(join(home, "auth.json"), "utf8")).openai.key).toBe("good-key");
+    expect(JSON.parse(readFileSync(join(home, "auth.json"), "utf8")).openai.api_key).toBe("good-key");
     expect(seen).toEqual(["GET /v1/models Bearer bad-key", "GET /v1/models Bearer good-key"]);
   } finally {
     server.stop(true);

@@ -15,13 +15,13 @@ test("a turn's events build the chat: streamed text, a tool block, the final rep
   applyEvent(t, { type: "tool_call", id: "c1", name: "read", args: { path: "a.ts" } }, 0);
   applyEvent(t, { type: "tool_result", id: "c1", name: "read", content: [{ type: "text", text: "x" }], is_error: false, duration_ms: 3 }, 0);
   applyEvent(t, { type: "text_delta", text: "Done" }, 0);
-  applyEvent(t, { type: "assistant_message", text: "Done." }, 0);
+  applyEvent(t, { type: "assistant_message", content: [], time: "", text: "Done." }, 0);
   expect(view(t)).toEqual(["Let me look.", "", "✓ read a.ts 3ms", "  │ x", "", "Done."]);
 });
 
 test("blocked replies, blocked turns and errors become info lines; notes events are left to intents", () => {
   const t = new Transcript();
-  applyEvent(t, { type: "assistant_message", text: "", blocked: true, blocked_by: "guard", reason: "secret" }, 0);
+  applyEvent(t, { type: "assistant_message", content: [], time: "", text: "", blocked: true, blocked_by: "guard", reason: "secret" }, 0);
   applyEvent(t, { type: "turn_blocked", step: 1, extension: "hours", reason: "closed" }, 0);
   applyEvent(t, { type: "turn_end", step: 1, stop: "error", error: "HTTP 500 from the provider" }, 0);
   expect(applyEvent(t, { type: "ext_notify", extension: "x", level: "info", message: "m" }, 0)).toBe(false);
@@ -31,7 +31,7 @@ test("blocked replies, blocked turns and errors become info lines; notes events 
 test("a held reply shows only the text the interceptors let through", () => {
   const t = new Transcript();
   applyEvent(t, { type: "text_delta", text: "key: sk-…[redacted]", held: true }, 0);
-  applyEvent(t, { type: "assistant_message", text: "key: sk-…[redacted]", rewritten_by: ["redact"] }, 0);
+  applyEvent(t, { type: "assistant_message", content: [], time: "", text: "key: sk-…[redacted]", rewritten_by: ["redact"] }, 0);
   expect(view(t)).toEqual(["key: sk-…[redacted]"]);
 });
 
@@ -41,21 +41,21 @@ test("text before a tool call shows once, above the tool's block, whether it str
     if (!held) applyEvent(t, { type: "text_delta", text: "Let me check." }, 0);
     applyEvent(t, { type: "tool_use_start", id: "c1", name: "bash" }, 0);
     if (held) applyEvent(t, { type: "text_delta", text: "Let me check.", held: true }, 0);
-    applyEvent(t, { type: "assistant_message", text: "Let me check." }, 0);
+    applyEvent(t, { type: "assistant_message", content: [], time: "", text: "Let me check." }, 0);
     applyEvent(t, { type: "tool_call", id: "c1", name: "bash", args: { command: "ls" } }, 0);
     applyEvent(t, { type: "tool_result", id: "c1", name: "bash", content: [{ type: "text", text: "a.ts" }], is_error: false, duration_ms: 3 }, 0);
-    applyEvent(t, { type: "assistant_message", text: "" }, 0);
+    applyEvent(t, { type: "assistant_message", content: [], time: "", text: "" }, 0);
     applyEvent(t, { type: "text_delta", text: "Done.", held }, 0);
-    applyEvent(t, { type: "assistant_message", text: "Done." }, 0);
+    applyEvent(t, { type: "assistant_message", content: [], time: "", text: "Done." }, 0);
     expect(view(t)).toEqual(["Let me check.", "", "✓ bash ls 3ms", "  │ a.ts", "", "Done."]);
   }
 });
 
 test("a hidden reply withdraws whatever streamed of it and leaves a note naming the extension", () => {
   const t = new Transcript();
-  applyEvent(t, { type: "user_message", text: "hi", images: 0 }, 0);
+  applyEvent(t, { type: "user_message", content: [], time: "", text: "hi", images: 0 }, 0);
   applyEvent(t, { type: "text_delta", text: "the original words" }, 0);
-  applyEvent(t, { type: "assistant_message", text: "", blocked: true, blocked_by: "gate", reason: "" }, 0);
+  applyEvent(t, { type: "assistant_message", content: [], time: "", text: "", blocked: true, blocked_by: "gate", reason: "" }, 0);
   expect(view(t)).toEqual(["● reply hidden by gate"]);
 });
 

@@ -53,13 +53,13 @@ describe("slash commands", () => {
 
   test("built-ins come first, extension commands after them sorted by name", () => {
     expect(items.map((i) => i.name)).toEqual([
-      "help", "model", "sessions", "clear", "compact", "reload-ext", "ext-config", "yolo", "theme", "login", "logout", "exit", "Alpha", "zeta",
+      "help", "model", "sessions", "session", "study", "btw", "jump", "skills", "jail", "unjail", "clear", "compact", "reload-ext", "ext-config", "yolo", "theme", "login", "logout", "exit", "Alpha", "zeta",
     ]);
   });
 
   test("the popup filters case-insensitively and draws a divider before extension commands", () => {
     const p = new SlashPopup();
-    p.update("/AL", items);
+    p.update("/ALP", items);
     expect(p.open).toBe(true);
     expect(p.render(50, style)).toEqual(["── extensions " + "─".repeat(36), "› /Alpha   first [a]"]);
     p.update("/alpha more", items);

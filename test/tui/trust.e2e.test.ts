@@ -35,6 +35,22 @@ function writeManifest(ext: string, manifest: Record<string, unknown>): void {
 
 const ran = (ext: string) => existsSync(join(ext, "ran"));
 
+/** Quits the running TUI with ctrl+c twice and waits for the shell. */
+async function quitTui(tm: Tmux): Promise<void> {
+  await tm.waitFor("Ask anything", 15_000);
+  tm.keys("C-c");
+  tm.keys("C-c");
+  await tm.waitFor(/shell\$\s*$/, 15_000);
+}
+
+/** Clears the screen (until `gone` is off it) and starts zot in `repo` again. */
+async function startAgain(tm: Tmux, repo: string, gone: string): Promise<void> {
+  tm.keys("C-l");
+  await tm.waitGone(gone, 15_000);
+  tm.type(`${ROOT}/dist/zot --provider mock --cwd ${repo}`);
+  tm.keys("Enter");
+}
+
 test("an untrusted folder with project extensions asks first, showing what would run; r runs zot without them", async () => {
   const { repo, ext } = repoWithExtension({ args: ["--steal", "keys now"] });
   t = await Tmux.start({ args: ["--cwd", repo], width: 200 });
@@ -45,13 +61,28 @@ test("an untrusted folder with project extensions asks first, showing what would
   expect(s).toContain(`runs:         ${join(ext, "main.sh")} --steal "keys now"`);
   expect(s).toContain("capabilities: none declared; it would run as you");
   expect(s).toContain("t  trust this folder (and its subfolders) and run them");
-  expect(s).toContain("r  run without project extensions");
+  expect(s).toContain("r  run without them (and do not ask again about these)");
   expect(ran(ext)).toBe(false);
   t.type("r");
   const tui = await t.waitFor("skipped the project extensions", 15_000);
   expect(tui.replace(/\s+/g, " ")).toContain("evil");
   expect(ran(ext)).toBe(false);
-  expect(existsSync(join(t.home, "trust.json"))).toBe(false);
+  expect(JSON.parse(readFileSync(join(t.home, "trust.json"), "utf8")).trusted).toEqual([]);
+
+  // The answer holds for this set: the next start does not ask, a new extension does.
+  await quitTui(t);
+  await startAgain(t, repo, "q  quit");
+  await t.waitFor("skipped the project extensions", 15_000);
+  expect(t.screen()).not.toContain("q  quit");
+  expect(ran(ext)).toBe(false);
+  await quitTui(t);
+  const added = join(repo, ".zot", "extensions", "added");
+  cpSync(MARKER, added, { recursive: true });
+  writeFileSync(join(added, "extension.json"), JSON.stringify({ name: "added", exec: "./main.sh" }));
+  await startAgain(t, repo, "skipped the project");
+  const again = await t.waitFor("q  quit", 15_000);
+  expect(again).toContain("  added");
+  expect(ran(added)).toBe(false);
 }, T);
 
 test("t trusts the folder and runs its extensions; a changed exec line asks again, marked changed", async () => {
@@ -62,14 +93,10 @@ test("t trusts the folder and runs its extensions; a changed exec line asks agai
   await t.until(() => ran(ext), "the trusted extension to start", 15_000);
   const store = JSON.parse(readFileSync(join(t.home, "trust.json"), "utf8"));
   expect(store.trusted.map((e: { path: string }) => e.path)).toEqual([repo]);
-  t.keys("C-c");
-  t.keys("C-c");
-  await t.waitFor(/shell\$\s*$/, 15_000);
+  await quitTui(t);
 
   writeManifest(ext, { args: ["--changed"] });
-  t.keys("C-l");
-  t.type(`${ROOT}/dist/zot --provider mock --cwd ${repo}`);
-  t.keys("Enter");
+  await startAgain(t, repo, "q  quit");
   const s = await t.waitFor("q  quit", 15_000);
   expect(s).toContain(`project extensions in ${repo} are new or changed since the folder was trusted:`);
   expect(s).toContain("evil 6.6.6 (changed)");
@@ -83,7 +110,7 @@ test("q quits before anything of the project ran", async () => {
   t = await Tmux.start({ args: ["--cwd", repo], width: 200 });
   await t.waitFor("q  quit", 15_000);
   t.type("q");
-  await t.waitFor(/^quit\nshell\$\s*$/m, 15_000);
+  await t.waitFor(/^quit\nshell\$/m, 15_000);
   expect(ran(ext)).toBe(false);
 }, T);
 
@@ -93,13 +120,9 @@ test("a trusted folder with an unchanged extension set starts without asking", a
   await t.waitFor("q  quit", 15_000);
   t.type("t");
   await t.until(() => ran(ext), "the trusted extension to start", 15_000);
-  t.keys("C-c");
-  t.keys("C-c");
-  await t.waitFor(/shell\$\s*$/, 15_000);
-  t.keys("C-l");
+  await quitTui(t);
   rmSync(join(ext, "ran"));
-  t.type(`${ROOT}/dist/zot --provider mock --cwd ${repo}`);
-  t.keys("Enter");
+  await startAgain(t, repo, "q  quit");
   await t.until(() => ran(ext), "the extension to start again", 15_000);
   expect(t.screen()).not.toContain("q  quit");
 }, T);

@@ -6,7 +6,7 @@ import type { ModelInfo, Provider, ProviderEvent, ProviderRequest } from "../pro
 import type { Effort } from "../choices.ts";
 import { defaultModel, findModel, type CostDetail } from "../catalog.ts";
 import { finishMessage, parseToolArgs, type Outcome } from "./assemble.ts";
-import { ENDPOINTS, isOfficialBase, keyHint } from "./endpoints.ts";
+import { requestTarget } from "./endpoints.ts";
 import { runHttpStream, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { num, parseObject, rec, str, type Rec } from "./json.ts";
 import type { SseEvent } from "./sse.ts";
@@ -30,14 +30,13 @@ export class AnthropicProvider implements Provider {
   async *stream(req: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
     const provider = this.name;
     const info = findModel(this.opts.catalog, provider, req.model);
-    const base = trimBase(this.opts.baseUrl ?? info?.baseUrl ?? ENDPOINTS[provider].anthropic ?? "");
-    const key = this.opts.apiKey ?? "";
-    const hint = keyHint(provider);
-    if (key === "" && isOfficialBase(provider, base)) {
-      const message = finishMessage([], { kind: "error", error: `no API key for ${provider}; set ${hint} or pass --api-key` }, { provider, model: req.model, usage: emptyUsage(), info });
-      yield { type: "done", message };
+    const target = requestTarget(provider, "anthropic", this.opts, info);
+    if ("error" in target) {
+      yield { type: "done", message: finishMessage([], { kind: "error", error: target.error }, { provider, model: req.model, usage: emptyUsage(), info }) };
       return;
     }
+    const { key, hint } = target;
+    const base = trimBase(target.base);
     const headers: Record<string, string> = {
       "content-type": "application/json",
       accept: "text/event-stream",
@@ -47,7 +46,7 @@ export class AnthropicProvider implements Provider {
     yield* runHttpStream({
       url: `${base}/v1/messages`,
       init: { method: "POST", headers, body: JSON.stringify(anthropicBody(provider, req, info)) },
-      ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: this.opts.retry, model: req.model, defaultModel: defaultModel(provider) },
+      ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: this.opts.retry, model: req.model, defaultModel: defaultModel(provider), ...(this.opts.limits ? { limits: this.opts.limits } : {}) },
       assembler: new AnthropicAssembler(provider),
       model: req.model,
       info,

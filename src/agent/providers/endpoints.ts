@@ -35,13 +35,33 @@ export const ENDPOINTS: Record<HttpProvider, Endpoint> = {
 };
 
 /** How the user supplies the provider's key, for messages ("ANTHROPIC_API_KEY", "KIMI_API_KEY or MOONSHOT_API_KEY"). */
-export function keyHint(provider: string): string | undefined {
+function keyHint(provider: string): string | undefined {
   const names = PROVIDER_ENV_KEYS[provider];
   return names ? names.join(" or ") : undefined;
 }
 
+/**
+ * Where one request goes and with which key: --base-url, else the model's `baseUrl`, else the
+ * provider's official base for the wire family. A keyless request to an official base is refused
+ * before anything is sent, with the sentence to show.
+ */
+export function requestTarget(
+  provider: HttpProvider,
+  family: "anthropic" | "openai",
+  opts: { apiKey?: string; baseUrl?: string },
+  info: ModelInfo | undefined,
+): { base: string; key: string; hint: string | undefined } | { error: string } {
+  let base = opts.baseUrl ?? info?.baseUrl ?? ENDPOINTS[provider][family] ?? "";
+  while (base.endsWith("/")) base = base.slice(0, -1);
+  const key = opts.apiKey ?? "";
+  const hint = keyHint(provider);
+  if (key === "" && hint && isOfficialBase(provider, family === "anthropic" && base.endsWith("/v1") ? base.slice(0, -3) : base))
+    return { error: `no API key for ${provider}; set ${hint} or pass --api-key` };
+  return { base, key, hint };
+}
+
 /** True for the provider's own servers, where a request without a key cannot work. */
-export function isOfficialBase(provider: HttpProvider, base: string): boolean {
+function isOfficialBase(provider: HttpProvider, base: string): boolean {
   const e = ENDPOINTS[provider];
   return base === e.anthropic || base === e.openai || e.alternates.includes(base);
 }
@@ -61,8 +81,8 @@ export function wireProblem(provider: ProviderName, wire: ChoosableWire): string
   if (provider === "mock") return `--wire ${wire} does not apply to the mock provider; drop --wire`;
   const wires = ENDPOINTS[provider].wires;
   if (wires.includes(wire)) return undefined;
-  const others = wires.filter((w) => w !== "anthropic");
-  return others.length === 0
+  const choosable = wires.filter((w) => w !== "anthropic");
+  return choosable.length === 0
     ? `--wire ${wire} does not apply to ${provider}, which speaks only the Anthropic Messages API; drop --wire`
-    : `--wire ${wire} is not available for ${provider}; it speaks ${others.join(" and ")}`;
+    : `--wire ${wire} is not available for ${provider}; use ${choosable.map((w) => `--wire ${w}`).join(" or ")}, or leave --wire out`;
 }

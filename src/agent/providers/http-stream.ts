@@ -1,17 +1,19 @@
-// The part of a streaming HTTP provider call that does not depend on the wire format: send with
-// retries, read server-sent events, turn transport failures into a finished message. Each wire
-// format supplies an Assembler that understands its events.
+// The part of a streaming HTTP provider call that does not depend on the wire format: the retry
+// loop, reading server-sent events under an idle watchdog and a size cap, and turning transport
+// failures into a finished message. Each wire format supplies an Assembler that understands its
+// events. A failure is retried only while nothing of the response has arrived: once events have
+// been streamed to the user, a retry would duplicate them.
 import type { ProviderEvent, ModelInfo } from "../provider.ts";
 import type { TextPart, ThinkingPart, ToolCallPart, Usage } from "../messages.ts";
 import type { CostDetail } from "../catalog.ts";
 import { finishMessage, type Outcome } from "./assemble.ts";
-import { describeError, errorMessage, send, type RetryPolicy, type SendContext } from "./retry.ts";
-import { parseSse, type SseEvent } from "./sse.ts";
+import { DEFAULT_LIMITS, MAX_RETRY_WAIT_MS, seconds, type StreamLimits } from "./limits.ts";
+import { abortableSleep, describeError, errorMessage, MAX_BODY_BYTES, readStart, sendOnce, type RetryPolicy, type SendContext, type Transient } from "./retry.ts";
+import { parseSse, SseEventTooLarge, type SseEvent } from "./sse.ts";
 import { redactSecrets } from "../redact.ts";
 
 /** What an HTTP provider client is built with (see createProvider). */
-export type ClientOptions = { apiKey?: string; baseUrl?: string; catalog: readonly ModelInfo[]; retry?: RetryPolicy };
-
+export type ClientOptions = { apiKey?: string; baseUrl?: string; catalog: readonly ModelInfo[]; retry?: RetryPolicy; limits?: Partial<StreamLimits> };
 export interface Assembler {
   /** Handles one event and returns what to stream to the caller. */
   handle(ev: SseEvent): ProviderEvent[];
@@ -37,48 +39,166 @@ export type HttpCall = {
 };
 
 export async function* runHttpStream(call: HttpCall): AsyncGenerator<ProviderEvent> {
+  const { ctx } = call;
+  const limits: StreamLimits = { ...DEFAULT_LIMITS, ...ctx.limits };
+  const retries = ctx.policy?.retries ?? 2;
+  const base = ctx.policy?.baseDelayMs ?? 1000;
+  const sleep = ctx.policy?.sleep ?? abortableSleep;
+  const finish = (outcome: Outcome) => finishEvents(call, outcome);
+  for (let attempt = 0; ; attempt++) {
+    if (ctx.signal.aborted) return yield* finish({ kind: "aborted" });
+    const sent = await sendOnce(call.url, call.init, ctx, limits.connectTimeoutMs);
+    let failure: Transient;
+    if (sent.kind === "aborted") return yield* finish({ kind: "aborted" });
+    if (sent.kind === "error") return yield* finish({ kind: "error", error: sent.error });
+    if (sent.kind === "transient") failure = sent.failure;
+    else {
+      const read = yield* readResponse(call, sent.response, sent.cancel, limits);
+      if (read === "finished") return;
+      failure = read;
+    }
+    if (attempt >= retries) return yield* finish({ kind: "error", error: failure.error(attempt + 1) });
+    const delayMs = failure.delayMs ?? base * 2 ** attempt;
+    if (delayMs > MAX_RETRY_WAIT_MS) {
+      return yield* finish({ kind: "error", error: `${ctx.provider} asked to wait ${seconds(delayMs)} before trying again (${failure.reason}); zot does not wait that long on its own, try again later` });
+    }
+    yield { type: "retry", attempt: attempt + 2, attempts: retries + 1, delayMs, reason: failure.reason };
+    await sleep(delayMs, ctx.signal);
+  }
+}
+
+function finishEvents(call: HttpCall, outcome: Outcome): ProviderEvent[] {
+  const { ctx, assembler: asm } = call;
+  // Whatever the provider echoed into an error (its own message included) must not carry the key.
+  const safe: Outcome = outcome.kind === "error" ? { kind: "error", error: redactSecrets(outcome.error, ctx.secrets) } : outcome;
+  const message = finishMessage(asm.content(), safe, { provider: ctx.provider, model: call.model, usage: asm.usage, info: call.info, detail: asm.costDetail });
+  return [{ type: "usage", usage: message.usage }, { type: "done", message }];
+}
+
+/**
+ * Streams one response to its end ("finished", after the final events), or returns the transient
+ * failure of a response that delivered no event at all, which the caller may retry.
+ */
+async function* readResponse(call: HttpCall, res: Response, cancel: () => void, limits: StreamLimits): AsyncGenerator<ProviderEvent, "finished" | Transient> {
   const { ctx, assembler: asm } = call;
   const provider = ctx.provider;
-  const finish = (outcome: Outcome): ProviderEvent[] => {
-    // Whatever the provider echoed into an error (its own message included) must not carry the key.
-    const safe: Outcome = outcome.kind === "error" ? { kind: "error", error: redactSecrets(outcome.error, ctx.secrets) } : outcome;
-    const message = finishMessage(asm.content(), safe, { provider, model: call.model, usage: asm.usage, info: call.info, detail: asm.costDetail });
-    return [{ type: "usage", usage: message.usage }, { type: "done", message }];
-  };
-  const sent = await send(call.url, call.init, ctx);
-  if (!sent.ok) {
-    yield* finish(sent.aborted ? { kind: "aborted" } : { kind: "error", error: sent.error });
-    return;
-  }
-  const res = sent.response;
+  const finish = (outcome: Outcome) => finishEvents(call, outcome);
   const type = res.headers.get("content-type") ?? "";
-  if (!type.includes("text/event-stream") && type.includes("json")) {
-    // A proxy that ignored `stream: true`, or one that reports errors with status 200.
-    const body = await res.text().catch(() => "");
+  if (!type.includes("text/event-stream") && (type.includes("json") || type.includes("html"))) {
+    // A proxy that ignored `stream: true`, one that reports errors with status 200, or a web page
+    // (a captive portal, a wrong --base-url) where the API should be.
+    // Read under the idle watchdog and only in part: a server can stall or flood here too.
+    const watch = new Watchdog(limits, provider, cancel);
+    const body = await readStart(res, MAX_BODY_BYTES).catch(() => "");
+    watch.stop();
     const msg = errorMessage(body);
-    yield* finish({ kind: "error", error: `${provider} answered with JSON instead of a stream${msg ? `: ${msg}` : ""}; check --base-url` });
-    return;
+    const what = type.includes("html") ? `an HTML page (HTTP ${res.status}, ${type.split(";")[0]})` : "JSON";
+    const then = watch.failure ? `, then ${watch.failure}` : "";
+    yield* finish({ kind: "error", error: `${provider} answered with ${what} instead of an event stream${msg ? `: ${msg}` : ""}${then}; check --base-url` });
+    return "finished";
   }
   if (!res.body) {
     yield* finish({ kind: "error", error: `${provider} sent an empty response; try again` });
-    return;
+    return "finished";
   }
+  const watch = new Watchdog(limits, provider, cancel);
+  let events = 0;
+  let streamed = 0;
   let outcome: Outcome | undefined;
+  let lost: string | undefined;
   try {
-    for await (const ev of parseSse(res.body, ctx.signal)) {
-      const out = asm.handle(ev);
-      for (const e of out) yield e;
+    for await (const ev of parseSse(watch.observe(res.body), ctx.signal, limits.maxResponseBytes)) {
+      events++;
+      watch.event();
+      for (const e of asm.handle(ev)) {
+        if (e.type === "text_delta" || e.type === "thinking_delta") streamed += e.text.length;
+        else if (e.type === "tool_use_args") streamed += e.delta.length;
+        yield e;
+      }
       if (asm.outcome) break;
+      if (streamed > limits.maxResponseBytes) {
+        outcome = { kind: "error", error: `the ${provider} response passed ${mib(limits.maxResponseBytes)} of text and was stopped (raise max_response_mib in config.json if this is expected)` };
+        break;
+      }
     }
-    outcome = asm.outcome;
+    outcome ??= asm.outcome;
   } catch (err) {
-    if (!ctx.signal.aborted) {
-      const why = describeError(err);
-      outcome = { kind: "error", error: `the connection to ${provider} was lost mid-response (${why}); try again` };
-    }
+    if (err instanceof SseEventTooLarge) outcome = { kind: "error", error: `${provider} sent one event larger than ${mib(err.limit)}, so the response was stopped (raise max_response_mib in config.json if this is expected)` };
+    else if (!ctx.signal.aborted) lost = describeError(err);
+  } finally {
+    watch.stop();
+    if (outcome?.kind === "error") cancel();
+  }
+  const stalled = watch.failure;
+  if (events === 0 && !ctx.signal.aborted && outcome === undefined) {
+    const reason = stalled ?? (lost ? `the connection was lost before the response started (${lost})` : "the response ended before it started");
+    return { reason, error: (n) => `${reason}${n > 1 ? ` (${n} attempts)` : ""}; try again` };
   }
   if (ctx.signal.aborted && outcome?.kind !== "complete") outcome = { kind: "aborted" };
+  else if (stalled) outcome = { kind: "error", error: `${stalled} in the middle of the response, so it was stopped; try again` };
+  else if (lost !== undefined) outcome = { kind: "error", error: `the connection to ${provider} was lost mid-response (${lost}); try again` };
   outcome ??= { kind: "error", error: `the ${provider} stream ended before the response was complete (no ${call.endMarker}); try again` };
   for (const e of asm.close()) yield e;
   yield* finish(outcome);
+  return "finished";
+}
+
+function mib(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Number((bytes / (1024 * 1024)).toFixed(1))} MiB`;
+  return bytes >= 1024 ? `${Number((bytes / 1024).toFixed(1))} KiB` : `${bytes} bytes`;
+}
+
+/**
+ * Watches a response body: no byte for idleTimeoutMs, or only comment pings (bytes but no event)
+ * for pingTimeoutMs, and the connection is cancelled with `failure` saying why. One timer, set for
+ * the nearest deadline, so a fast stream costs two timestamps per chunk.
+ */
+class Watchdog {
+  failure: string | undefined;
+  private lastByte = Date.now();
+  private lastEvent = Date.now();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly limits: StreamLimits,
+    private readonly provider: string,
+    private readonly cancel: () => void,
+  ) {
+    this.arm();
+  }
+
+  observe(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+    return body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform: (chunk, out) => {
+          this.lastByte = Date.now();
+          out.enqueue(chunk);
+        },
+      }),
+    );
+  }
+
+  event(): void {
+    this.lastEvent = Date.now();
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+
+  private arm(): void {
+    const now = Date.now();
+    const idleAt = this.lastByte + this.limits.idleTimeoutMs;
+    const pingAt = this.lastEvent + this.limits.pingTimeoutMs;
+    if (now >= idleAt) return this.fail(`${this.provider} sent nothing for ${seconds(this.limits.idleTimeoutMs)}`);
+    if (now >= pingAt) return this.fail(`${this.provider} sent only keep-alive pings for ${seconds(this.limits.pingTimeoutMs)}`);
+    this.timer = setTimeout(() => this.arm(), Math.min(idleAt, pingAt) - now + 1);
+  }
+
+  private fail(why: string): void {
+    if (this.failure !== undefined) return;
+    this.failure = why;
+    this.stop();
+    this.cancel();
+  }
 }

@@ -11,6 +11,7 @@ import { MockProvider } from "./mock.ts";
 import { OpenAIProvider } from "./openai.ts";
 import { OpenAIResponsesProvider } from "./openai-responses.ts";
 import type { RetryPolicy } from "./retry.ts";
+import type { StreamLimits } from "./limits.ts";
 
 export type { ProviderName } from "../choices.ts";
 export type { RetryPolicy } from "./retry.ts";
@@ -28,11 +29,13 @@ export type ProviderOptions = {
   catalog?: ModelInfo[];
   /** Retry tuning; tests inject a sleep that does not wait. */
   retry?: RetryPolicy;
+  /** Timeouts and caps (config.json); unset fields take the defaults. */
+  limits?: Partial<StreamLimits>;
 };
 
 export function createProvider(opts: ProviderOptions): Provider {
   if (opts.provider === "mock") return new MockProvider(opts.mockScript);
-  const client: ClientOptions = { apiKey: opts.apiKey, baseUrl: opts.baseUrl, catalog: opts.catalog ?? builtinModels(), retry: opts.retry };
+  const client: ClientOptions = { apiKey: opts.apiKey, baseUrl: opts.baseUrl, catalog: opts.catalog ?? builtinModels(), retry: opts.retry, limits: opts.limits };
   return new WireRouter(opts.provider, client, opts.wire);
 }
 

@@ -7,7 +7,7 @@ import { emptyUsage } from "../messages.ts";
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest } from "../provider.ts";
 import { defaultModel, findModel } from "../catalog.ts";
 import { finishMessage, parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
-import { ENDPOINTS, isOfficialBase, keyHint } from "./endpoints.ts";
+import { requestTarget } from "./endpoints.ts";
 import { runHttpStream, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { arr, num, parseObject, rec, str, type Rec } from "./json.ts";
 import type { SseEvent } from "./sse.ts";
@@ -23,14 +23,13 @@ export class OpenAIResponsesProvider implements Provider {
   async *stream(req: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
     const provider = this.name;
     const info = findModel(this.opts.catalog, provider, req.model);
-    const base = (this.opts.baseUrl ?? info?.baseUrl ?? ENDPOINTS[provider].openai ?? "").replace(/\/+$/, "");
-    const key = this.opts.apiKey ?? "";
-    const hint = keyHint(provider);
-    if (key === "" && hint && isOfficialBase(provider, base)) {
-      const error = `no API key for ${provider}; set ${hint} or pass --api-key`;
-      yield { type: "done", message: finishMessage([], { kind: "error", error }, { provider, model: req.model, usage: emptyUsage(), info }) };
+    const target = requestTarget(provider, "openai", this.opts, info);
+    if ("error" in target) {
+      yield { type: "done", message: finishMessage([], { kind: "error", error: target.error }, { provider, model: req.model, usage: emptyUsage(), info }) };
       return;
     }
+    const { key, hint } = target;
+    const base = target.base;
     const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
     if (key !== "") headers.authorization = `Bearer ${key}`;
     yield* runHttpStream({

@@ -6,7 +6,7 @@ import { emptyUsage } from "../messages.ts";
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest } from "../provider.ts";
 import { defaultModel, findModel } from "../catalog.ts";
 import { finishMessage, parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
-import { ENDPOINTS, isOfficialBase, keyHint } from "./endpoints.ts";
+import { requestTarget } from "./endpoints.ts";
 import { runHttpStream, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { arr, num, parseObject, rec, str, type Rec } from "./json.ts";
 import { declarationMessage, functionTool, namesIn, ToolNames, topLevelTools } from "./kimi-tools.ts";
@@ -26,21 +26,20 @@ export class OpenAIProvider implements Provider {
   async *stream(req: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
     const provider = this.name;
     const info = findModel(this.opts.catalog, provider, req.model);
-    const base = (this.opts.baseUrl ?? info?.baseUrl ?? ENDPOINTS[provider].openai ?? "").replace(/\/+$/, "");
-    const key = this.opts.apiKey ?? "";
-    const hint = keyHint(provider);
-    if (key === "" && hint && isOfficialBase(provider, base)) {
-      const error = `no API key for ${provider}; set ${hint} or pass --api-key`;
-      yield { type: "done", message: finishMessage([], { kind: "error", error }, { provider, model: req.model, usage: emptyUsage(), info }) };
+    const target = requestTarget(provider, "openai", this.opts, info);
+    if ("error" in target) {
+      yield { type: "done", message: finishMessage([], { kind: "error", error: target.error }, { provider, model: req.model, usage: emptyUsage(), info }) };
       return;
     }
+    const { key, hint } = target;
+    const base = target.base;
     const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
     if (key !== "") headers.authorization = `Bearer ${key}`;
     const names = isKimi(provider) ? new ToolNames(namesIn(req.tools, req.messages)) : undefined;
     yield* runHttpStream({
       url: `${base}/chat/completions`,
       init: { method: "POST", headers, body: JSON.stringify(openaiBody(provider, req, info, names)) },
-      ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: this.opts.retry, model: req.model, defaultModel: defaultModel(provider) },
+      ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: this.opts.retry, model: req.model, defaultModel: defaultModel(provider), ...(this.opts.limits ? { limits: this.opts.limits } : {}) },
       assembler: new OpenAIAssembler(provider, names),
       model: req.model,
       info,
@@ -76,6 +75,7 @@ function openaiMessages(provider: CompatName, messages: readonly Message[], name
   const out: JsonObject[] = [];
   let images: JsonObject[] = [];
   let declared: ToolDeclaration[] = [];
+  const seen = new Set<string>();
   const flushBatch = () => {
     if (declared.length > 0 && names) out.push(declarationMessage(declared, names));
     declared = [];
@@ -98,7 +98,12 @@ function openaiMessages(provider: CompatName, messages: readonly Message[], name
       images.push(...imgs);
       const fallback = imgs.length > 0 ? "(the image is attached in the next message)" : "(no output)";
       out.push({ role: "tool", tool_call_id: m.toolCallId, content: text === "" ? fallback : text });
-      if (dynamic && m.activatedTools) declared.push(...m.activatedTools);
+      // A tool is declared once: a second activation of it in the same batch adds nothing.
+      for (const t of dynamic ? (m.activatedTools ?? []) : []) {
+        if (seen.has(t.name)) continue;
+        seen.add(t.name);
+        declared.push(t);
+      }
     } else {
       const text = m.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
       const calls = m.content.filter((p): p is ToolCallPart => p.type === "toolCall");

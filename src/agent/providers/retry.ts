@@ -1,7 +1,8 @@
-// Sending one provider request: silent retries for transient failures, one clear sentence for the
-// rest. Only failures before the response starts are retried; once bytes have been streamed to the
-// user, a retry would duplicate them.
+// Sending one provider request attempt: a connect/header timeout, redirects followed only within
+// the origin the credentials are for, and each failure classified as worth retrying or final.
+// The retry loop itself lives in http-stream.ts, because only it knows whether anything streamed.
 import { redactSecrets } from "../redact.ts";
+import { seconds, type StreamLimits } from "./limits.ts";
 
 export type RetryPolicy = {
   /** Extra attempts after the first (default 2). */
@@ -24,36 +25,39 @@ export type SendContext = {
   /** The model asked for, and the provider's current default, for explaining a retired model's 404. */
   model?: string;
   defaultModel?: string;
+  /** Timeouts and caps; unset fields take DEFAULT_LIMITS. */
+  limits?: Partial<StreamLimits>;
 };
 
-export type SendResult =
-  | { ok: true; response: Response }
-  | { ok: false; aborted: true }
-  | { ok: false; aborted: false; error: string };
+/** A failure worth another attempt: `reason` is what the retry notice says, `error` the sentence if none is left. */
+export type Transient = { reason: string; error: (attempts: number) => string; delayMs?: number };
+
+export type AttemptResult =
+  | { kind: "response"; response: Response; /** Aborts this attempt's connection (idle timeout, cap). */ cancel: () => void }
+  | { kind: "aborted" }
+  | { kind: "transient"; failure: Transient }
+  | { kind: "error"; error: string };
 
 const RETRYABLE = new Set([408, 409, 429, 529]);
-const MAX_DELAY_MS = 60_000;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
 
 export function isRetryableStatus(status: number): boolean {
   return RETRYABLE.has(status) || (status >= 500 && status <= 599);
 }
 
-/** Delay asked for by `retry-after-ms` or `retry-after` (seconds or an HTTP date), capped at 60 s. */
+/** Delay asked for by `retry-after-ms` or `retry-after` (seconds or an HTTP date); never negative. */
 export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
   const ms = headers.get("retry-after-ms");
-  if (ms !== null && ms.trim() !== "" && Number.isFinite(Number(ms))) return clampDelay(Number(ms));
+  if (ms !== null && ms.trim() !== "" && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
   const after = headers.get("retry-after");
   if (after === null || after.trim() === "") return undefined;
-  if (Number.isFinite(Number(after))) return clampDelay(Number(after) * 1000);
+  if (Number.isFinite(Number(after))) return Math.max(0, Number(after) * 1000);
   const date = Date.parse(after);
-  return Number.isNaN(date) ? undefined : clampDelay(date - now);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-function clampDelay(ms: number): number {
-  return Math.min(MAX_DELAY_MS, Math.max(0, ms));
-}
-
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const timer = setTimeout(done, ms);
@@ -66,46 +70,114 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export async function send(url: string, init: RequestInit, ctx: SendContext): Promise<SendResult> {
-  const retries = ctx.policy?.retries ?? 2;
-  const base = ctx.policy?.baseDelayMs ?? 1000;
-  const sleep = ctx.policy?.sleep ?? abortableSleep;
+/**
+ * One attempt. The response headers must arrive within `connectTimeoutMs`; an error status has its
+ * body read under the same clock. Redirects are followed only to the same origin: anywhere else
+ * would receive the API key and the conversation.
+ */
+export async function sendOnce(url: string, init: RequestInit, ctx: SendContext, connectTimeoutMs: number): Promise<AttemptResult> {
   const clean = (text: string) => redactSecrets(text, ctx.secrets);
-  for (let attempt = 0; ; attempt++) {
-    if (ctx.signal.aborted) return { ok: false, aborted: true };
-    let response: Response;
-    try {
-      response = await fetch(url, { ...init, signal: ctx.signal });
-    } catch (err) {
-      if (ctx.signal.aborted) return { ok: false, aborted: true };
-      if (attempt < retries) {
-        await sleep(base * 2 ** attempt, ctx.signal);
+  const attempt = new AbortController();
+  const signal = AbortSignal.any([ctx.signal, attempt.signal]);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    attempt.abort();
+  }, connectTimeoutMs);
+  const noAnswer: Transient = {
+    reason: `no response from ${ctx.provider} within ${seconds(connectTimeoutMs)}`,
+    error: (n) => clean(`${ctx.provider} at ${origin(url)} did not answer within ${seconds(connectTimeoutMs)}${tries(n)}; check your network and --base-url, or raise connect_timeout in config.json`),
+  };
+  try {
+    let target = url;
+    for (let hop = 0; ; hop++) {
+      let response: Response;
+      try {
+        response = await fetch(target, { ...init, signal, redirect: "manual" });
+      } catch (err) {
+        if (ctx.signal.aborted) return { kind: "aborted" };
+        if (timedOut) return { kind: "transient", failure: noAnswer };
+        const why = describeError(err);
+        return {
+          kind: "transient",
+          failure: {
+            reason: `could not connect to ${ctx.provider} (${why})`,
+            error: (n) => clean(`could not connect to ${ctx.provider} at ${origin(target)}${tries(n)} (${why}); check your network and --base-url`),
+          },
+        };
+      }
+      const location = response.headers.get("location");
+      if (REDIRECTS.has(response.status) && location !== null) {
+        await response.body?.cancel().catch(() => undefined);
+        let next: URL;
+        try {
+          next = new URL(location, target);
+        } catch {
+          return { kind: "error", error: clean(`${ctx.provider} redirected the request (HTTP ${response.status}) to an invalid address (${location.slice(0, 200)}); check --base-url`) };
+        }
+        if (next.origin !== new URL(target).origin) {
+          return {
+            kind: "error",
+            error: clean(`${ctx.provider} at ${origin(target)} redirected the request (HTTP ${response.status}) to ${next.href}, another origin; zot does not follow it (it would send your API key and the conversation there); check --base-url`),
+          };
+        }
+        if (hop >= MAX_REDIRECTS) return { kind: "error", error: clean(`${ctx.provider} redirected the request more than ${MAX_REDIRECTS} times (last to ${next.href}); check --base-url`) };
+        target = next.href;
         continue;
       }
-      const why = describeError(err);
+      if (response.ok) {
+        clearTimeout(timer);
+        return { kind: "response", response, cancel: () => attempt.abort() };
+      }
+      const body = await readBody(response, signal);
+      if (ctx.signal.aborted) return { kind: "aborted" };
+      if (timedOut) return { kind: "transient", failure: noAnswer };
+      const status = response.status;
+      const msg = errorMessage(body);
+      if (!isRetryableStatus(status)) return { kind: "error", error: clean(describeStatus(target, status, msg, ctx, 1)) };
+      const delayMs = retryAfterMs(response.headers);
       return {
-        ok: false,
-        aborted: false,
-        error: clean(`could not connect to ${ctx.provider} at ${origin(url)} after ${attempt + 1} attempts (${why}); check your network and --base-url`),
+        kind: "transient",
+        failure: { reason: `${ctx.provider} answered HTTP ${status}${msg ? `: ${msg}` : ""}`, error: (n) => clean(describeStatus(target, status, msg, ctx, n)), ...(delayMs !== undefined ? { delayMs } : {}) },
       };
     }
-    if (response.ok) return { ok: true, response };
-    const body = await readBody(response, ctx.signal);
-    if (ctx.signal.aborted) return { ok: false, aborted: true };
-    if (isRetryableStatus(response.status) && attempt < retries) {
-      await sleep(retryAfterMs(response.headers) ?? base * 2 ** attempt, ctx.signal);
-      continue;
-    }
-    return { ok: false, aborted: false, error: clean(describeStatus(url, response.status, errorMessage(body), ctx, attempt + 1)) };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
+function tries(attempts: number): string {
+  return attempts > 1 ? ` after ${attempts} attempts` : "";
+}
+
+/** An error body is only ever quoted in part: more than this is not read (nor held in memory). */
+export const MAX_BODY_BYTES = 64 * 1024;
+
 async function readBody(response: Response, signal: AbortSignal): Promise<string> {
   try {
-    return await response.text();
+    return await readStart(response, MAX_BODY_BYTES);
   } catch (err) {
     return signal.aborted ? "" : `(the error body could not be read: ${err instanceof Error ? err.message : String(err)})`;
   }
+}
+
+/** The first `max` bytes of a body as text; the rest is never downloaded. */
+export async function readStart(response: Response, max: number): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let got = 0;
+  try {
+    while (got < max) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      got += value.length;
+    }
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks).subarray(0, max).toString("utf8");
 }
 
 /** The provider's own explanation from an error body (both wire formats use `error.message`). */

@@ -5,6 +5,13 @@
 
 export type SseEvent = { event: string; data: string; id?: string };
 
+/** Thrown by the decoder when one event (or one line) grows past its limit, before it is held in memory. */
+export class SseEventTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`an event larger than ${limit} characters`);
+  }
+}
+
 /**
  * Incremental decoder: feed text in any pieces, collect complete events. Each character is looked at
  * a constant number of times, so decoding is linear in the input however it is chunked.
@@ -16,6 +23,10 @@ export class SseDecoder {
   private event = "";
   private data: string[] = [];
   private id: string | undefined;
+  /** Characters held for the event being built (its data lines and the unfinished line). */
+  private held = 0;
+
+  constructor(private readonly maxEventChars = Infinity) {}
 
   push(text: string): SseEvent[] {
     const out: SseEvent[] = [];
@@ -36,6 +47,7 @@ export class SseDecoder {
       start = i + 1;
     }
     if (start < text.length) this.partial += text.slice(start);
+    if (this.held + this.partial.length > this.maxEventChars) throw new SseEventTooLarge(this.maxEventChars);
     return out;
   }
 
@@ -60,6 +72,7 @@ export class SseDecoder {
       }
       this.event = "";
       this.data = [];
+      this.held = 0;
       return;
     }
     if (line.charCodeAt(0) === 58) return; // ":" comment
@@ -67,7 +80,10 @@ export class SseDecoder {
     const field = colon < 0 ? line : line.slice(0, colon);
     let value = colon < 0 ? "" : line.slice(colon + 1);
     if (value.charCodeAt(0) === 32) value = value.slice(1);
-    if (field === "data") this.data.push(value);
+    if (field === "data") {
+      this.data.push(value);
+      this.held += value.length;
+    }
     else if (field === "event") this.event = value;
     else if (field === "id") this.id = value;
   }
@@ -75,12 +91,12 @@ export class SseDecoder {
 
 /**
  * Yields the events of a response body. The abort signal cancels the underlying stream at once;
- * a consumer that stops early also cancels it. Read errors propagate to the caller.
+ * a consumer that stops early also cancels it. Read errors (and SseEventTooLarge) propagate to the caller.
  */
-export async function* parseSse(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<SseEvent> {
+export async function* parseSse(body: ReadableStream<Uint8Array>, signal?: AbortSignal, maxEventChars?: number): AsyncGenerator<SseEvent> {
   const reader = body.getReader();
   const decoder = new TextDecoder("utf-8");
-  const sse = new SseDecoder();
+  const sse = new SseDecoder(maxEventChars);
   const onAbort = () => {
     reader.cancel().catch(() => {});
   };

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { randomHex } from "../random.ts";
 import { ensurePrivateDir } from "../../ext/home.ts";
 import { childEnv } from "../../ext/process.ts";
+import { registerGroup } from "../../platform/reaper.ts";
 import { killTree, ownsProcessGroup } from "../../platform/process-tree.ts";
 import { shellPath } from "../../platform/shell.ts";
 import type { JsonObject } from "../../ext/protocol.ts";
@@ -78,13 +79,15 @@ function track(pid: number): void {
     });
   }
   liveGroups.add(pid);
+  // The exit hook covers exits that run code; the reaper covers kill -9.
+  registerGroup(pid);
 }
 
 const DESCRIPTION = `Run a shell command with /bin/sh -c in the working directory. stdout and stderr are merged in the order they were written.
 Arguments: command, and optionally timeout in seconds (default ${BASH_DEFAULT_TIMEOUT_S}, maximum ${BASH_MAX_TIMEOUT_S}). On timeout the command and all its child processes are killed.
 Output over ${BASH_KEEP_LINES} lines or ${BASH_KEEP_BYTES / 1024} KiB keeps the first ${HEAD_LINES} and last ${TAIL_LINES} lines (at most ${HEAD_BYTES / 1024} KiB each); the full output is saved to a file named in the truncation note, which you can read or grep until zot exits.
 A non-zero exit code is reported and marks the result as an error. stdin is empty, so interactive programs won't wait for input.
-Background processes (cmd &) are stopped when the command finishes; use \`setsid cmd > log 2>&1 &\` to leave one running.`;
+Background processes (cmd &, nohup cmd &) are stopped when the command finishes. To leave one running, detach it in the foreground: \`setsid -w sh -c 'cmd > log 2>&1 &'\` (setsid moves it out of the command's process group before the command returns).`;
 
 export const bashTool: Tool = {
   name: "bash",

@@ -6,11 +6,14 @@ import { Host } from "../host.ts";
 import { extensionLogPath } from "../log.ts";
 import { describePermissions, permissionsJson, type PermissionsJson } from "../permissions.ts";
 import type { Enforcement } from "../sandbox/policy.ts";
+import { trustMode } from "../trust.ts";
 import type { ExtensionState } from "../types.ts";
 import { policy } from "./lookup.ts";
 import { redactSecrets } from "../../agent/redact.ts";
 import { storedSecretValues } from "../settings.ts";
 import type { Ctx } from "./context.ts";
+import type { McpDoctorServer } from "../../mcp/cli/doctor.ts";
+import { hasMcpConfig } from "../../mcp/wiring.ts";
 
 export type DoctorStatus = "ready" | "auto_ready" | "failed" | "invalid" | "disabled" | "shadowed" | "theme_only" | "untrusted" | "needs_config";
 
@@ -35,13 +38,15 @@ export type DoctorExtension = {
   sandbox: Enforcement;
 };
 
-export type DoctorReport = { zot_version: string; home: string; cwd: string; ok: boolean; extensions: DoctorExtension[] };
+export type DoctorReport = { zot_version: string; home: string; cwd: string; ok: boolean; extensions: DoctorExtension[]; mcp_servers?: McpDoctorServer[] };
 
 const MAX_WARNINGS = 100;
 
 export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]; noExt: boolean }): Promise<number> {
   const host = new Host();
   const secrets = storedSecretValues(ctx.home);
+  // MCP servers are extensions too: configured ones start beside the extensions and get their own blocks.
+  const mcp = hasMcpConfig({ home: ctx.home, cwd: ctx.cwd, files: [], none: false }) ? import("../../mcp/cli/doctor.ts").then(async (m) => ({ m, r: await m.mcpReport(ctx, [], false) })) : null;
   let states: ExtensionState[];
   try {
     await host.load({
@@ -51,6 +56,7 @@ export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]
       home: ctx.home,
       policy: policy(ctx),
       mask: (text) => redactSecrets(text, secrets),
+      trust: trustMode(false, ctx.env),
       info: { zotVersion: ZOT_VERSION, provider: "", model: "", cwd: ctx.cwd },
     });
     states = host.states();
@@ -58,15 +64,17 @@ export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]
     await host.shutdown();
   }
   const extensions = states.map((s) => doctorEntry(s, ctx.home));
+  const m = await mcp;
   const report: DoctorReport = {
     zot_version: ZOT_VERSION,
     home: ctx.home,
     cwd: ctx.cwd,
-    ok: extensions.every((e) => e.status !== "failed" && e.status !== "invalid"),
+    ok: extensions.every((e) => e.status !== "failed" && e.status !== "invalid") && (!m || m.m.reportOk(m.r)),
     extensions,
+    ...(m ? { mcp_servers: m.r.servers } : {}),
   };
   if (opts.json) ctx.out.write(JSON.stringify(report, null, 2) + "\n");
-  else ctx.out.write(human(report));
+  else ctx.out.write(human(report) + (m ? `\n${m.m.humanReport(m.r)}` : ""));
   return report.ok ? 0 : 1;
 }
 

@@ -4,11 +4,12 @@ import { basename } from "node:path";
 import { configPath } from "../../agent/config.ts";
 import { discover } from "../discovery.ts";
 import { readExtensionPolicy, type ExtensionPolicy } from "../permission-policy.ts";
+import { trustMode } from "../trust.ts";
 import type { DiscoveredExtension } from "../types.ts";
 import type { Ctx } from "./context.ts";
 
 export async function installed(ctx: Ctx): Promise<DiscoveredExtension[]> {
-  return discover({ extPaths: [], noExt: false, cwd: ctx.cwd, home: ctx.home, policy: policy(ctx) });
+  return discover({ extPaths: [], noExt: false, cwd: ctx.cwd, home: ctx.home, trust: trustMode(false, ctx.env), policy: policy(ctx) });
 }
 
 /** The user's extension policy from config.json; its warnings go to stderr once per command. */

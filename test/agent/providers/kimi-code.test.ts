@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createProvider } from "../../../src/agent/providers/index.ts";
+import { wireProblem } from "../../../src/agent/providers/endpoints.ts";
 import { startProviderServer, type ProviderServer } from "../../helpers/provider-server.ts";
 import { collect } from "../../helpers/collect-stream.ts";
 
@@ -45,5 +46,12 @@ describe("the kimi-code provider", () => {
       expect(message.error).toBe("no API key for kimi-code; set KIMI_CODE_API_KEY or KIMI_API_KEY or pass --api-key");
     }
     expect(server.requests.length).toBe(before);
+  });
+
+  test("--wire names the wires a provider can take when it cannot take the one asked for", () => {
+    expect(wireProblem("kimi-code", "responses")).toBe("--wire responses is not available for kimi-code; use --wire chat, or leave --wire out");
+    expect(wireProblem("kimi", "responses")).toBe("--wire responses is not available for kimi; use --wire chat, or leave --wire out");
+    expect(wireProblem("kimi-code", "chat")).toBeUndefined();
+    expect(wireProblem("ollama", "responses")).toBeUndefined();
   });
 });

@@ -100,6 +100,17 @@ describe("Kimi K3 dynamic tool loading", () => {
     expect(after.prompt_cache_key).toBe(basename(path, ".jsonl"));
   });
 
+  test("two loader calls in one batch declare the tool once, after the batch", async () => {
+    const rt = await kimiRuntime("kimi-k3", [
+      { kind: "turn", toolCalls: [{ id: "c1", name: "loader", args: {} }, { id: "c2", name: "loader", args: {} }] },
+      { kind: "turn", text: "ok" },
+    ]);
+    expect((await rt.prompt("go")).text).toBe("ok");
+    const b1 = bodies()[1];
+    expect(b1.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool", "tool", "system"]);
+    expect(b1.messages[5]).toEqual(SECRET_DECLARATION);
+  });
+
   test("models without dynamic tool loading get the activated tool in the top-level list on the next request", async () => {
     const rt = await kimiRuntime("kimi-k2.6", [
       { kind: "turn", toolCalls: [{ id: "c1", name: "loader", args: {} }] },

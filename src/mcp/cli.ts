@@ -1,0 +1,80 @@
+// `zot mcp …`: the MCP server CLI, with the conventions of `zot ext` (the same argument parser,
+// context, `zot: <sentence>` errors on stderr and exit codes).
+import { type CliIo, fail } from "../ext/cli/context.ts";
+import { prepareSub, type Sub } from "../ext/cli/subcommand.ts";
+import { add, remove } from "./cli/edit.ts";
+import { doctor } from "./cli/doctor.ts";
+import { list } from "./cli/list.ts";
+
+const SUBS: Record<string, Sub> = {
+  list: { usage: "list [--json]", about: "list configured MCP servers and where they come from (starts nothing)", spec: { flags: ["--json"] }, positionals: [0, 0] },
+  add: {
+    usage: "add <name> [--project] [--force] [--env K=V]... -- <command> [args...] | add <name> --url URL [--header K:V]...",
+    about: "add a stdio server (after --) or a Streamable HTTP server (--url) to $ZOT_HOME/mcp.json (--project: ./.mcp.json)",
+    spec: { flags: ["--project", "--force"], values: ["--url", "--transport"], multi: ["--header", "--env"], aliases: { "-H": "--header", "-e": "--env", "-t": "--transport" } },
+    positionals: [1, Number.MAX_SAFE_INTEGER],
+  },
+  remove: { usage: "remove <name> [--project]", about: "remove a server from $ZOT_HOME/mcp.json (--project: ./.mcp.json)", spec: { flags: ["--project"] }, positionals: [1, 1] },
+  doctor: {
+    usage: "doctor [--json] [--mcp FILE]... [--no-mcp]",
+    about: "start every server like zot does, handshake, list tools/prompts/resources, report, shut down",
+    spec: { flags: ["--json", "--no-mcp"], multi: ["--mcp"] },
+    positionals: [0, 0],
+  },
+};
+
+function mcpHelp(): string {
+  const width = Math.max(...Object.values(SUBS).map((s) => s.usage.split(" | ")[0].length)) + 2;
+  const lines = Object.values(SUBS).flatMap((s) => {
+    const [first, ...more] = s.usage.split(" | ");
+    return [`  ${first.padEnd(width)}${s.about}`, ...more.map((m) => `  ${m}`)];
+  });
+  return [
+    "usage: zot mcp <command> [options]",
+    "",
+    "commands:",
+    ...lines,
+    "",
+    "every command takes --cwd DIR (the project whose .mcp.json and .zot/mcp.json are read)",
+    "server lists, first name wins: --mcp files, <cwd>/.zot/mcp.json, <cwd>/.mcp.json (trusted folders",
+    "only; zot ext trust), $ZOT_HOME/mcp.json. Format: {\"mcpServers\": {name: {command, args, env, cwd} |",
+    "{type: \"http\", url, headers}}}; ${VAR} and ${VAR:-default} expand. Tools are named mcp__<server>__<tool>.",
+    "",
+  ].join("\n");
+}
+
+/** Runs `zot mcp <argv…>`; returns the exit code. */
+export async function runMcpCli(argv: string[], io: CliIo = {}): Promise<number> {
+  const out = io.stdout ?? process.stdout;
+  const early = { err: io.stderr ?? process.stderr };
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    out.write(mcpHelp());
+    return 0;
+  }
+  const sub = SUBS[name];
+  if (!sub) return fail(early, `unknown command "zot mcp ${name}"; run zot mcp --help to see the commands.`);
+  const hint = name === "add" ? ` (put the server's command after --, e.g. zot mcp add ${rest[0] ?? "NAME"} -- npx -y PACKAGE)` : "";
+  const prepared = prepareSub("zot mcp", name, sub, rest, io, hint);
+  if (!prepared.ok) return prepared.code;
+  const { args, ctx } = prepared;
+  const flag = (f: string) => args.flags.has(f);
+  switch (name) {
+    case "list":
+      return list(ctx, flag("--json"));
+    case "add": {
+      const [server, ...command] = args.positionals;
+      // Claude Code's spelling, so commands copied from a server's README work: --transport http NAME URL.
+      const transport = args.values.get("--transport");
+      if (transport !== undefined && transport !== "http" && transport !== "stdio")
+        return fail(ctx, `--transport must be http or stdio (got "${transport}"); zot does not speak the deprecated sse transport.`);
+      const byTransport = transport === "http" && args.values.get("--url") === undefined && command.length === 1;
+      const url = byTransport ? command[0] : args.values.get("--url");
+      return add(ctx, server, { command: byTransport ? [] : command, url, headers: args.multi.get("--header") ?? [], env: args.multi.get("--env") ?? [], project: flag("--project"), force: flag("--force") });
+    }
+    case "remove":
+      return remove(ctx, args.positionals[0], flag("--project"));
+    default:
+      return doctor(ctx, { json: flag("--json"), files: args.multi.get("--mcp") ?? [], none: flag("--no-mcp") });
+  }
+}

@@ -1,0 +1,59 @@
+// `zot mcp list`: the configured servers, where each comes from and whether it would start; spawns
+// nothing. Project lists of an untrusted folder are named, not read.
+import type { Ctx } from "../../ext/cli/context.ts";
+import { isTrusted, trustMode } from "../../ext/trust.ts";
+import { redactSecrets } from "../../agent/redact.ts";
+import { loadConfig, targetOf } from "../config.ts";
+import type { LoadedConfig, ServerConfig } from "../config.ts";
+
+export type ListedServer = {
+  name: string;
+  scope: ServerConfig["source"];
+  type: "stdio" | "http" | null;
+  state: ServerConfig["status"];
+  target: string;
+  file: string;
+  error: string | null;
+  shadowed_by: string | null;
+};
+
+function configFor(ctx: Ctx, files: string[], none: boolean): LoadedConfig {
+  const mode = trustMode(false, ctx.env);
+  return loadConfig({ files, none, cwd: ctx.cwd, home: ctx.home, env: ctx.env, trusted: mode === "all" || isTrusted(ctx.home, ctx.cwd) });
+}
+
+export function list(ctx: Ctx, json: boolean): number {
+  const cfg = configFor(ctx, [], false);
+  const mask = (text: string) => redactSecrets(text, cfg.expanded);
+  const servers: ListedServer[] = cfg.servers.map((s) => ({
+    name: s.name,
+    scope: s.source,
+    type: s.transport?.kind ?? null,
+    state: s.status,
+    target: mask(targetOf(s.transport)),
+    file: s.file,
+    error: s.error === null ? null : mask(s.error),
+    shadowed_by: s.shadowedBy ?? null,
+  }));
+  if (json) {
+    ctx.out.write(JSON.stringify({ home: ctx.home, cwd: ctx.cwd, servers, untrusted: cfg.untrusted, errors: cfg.errors }, null, 2) + "\n");
+    return 0;
+  }
+  for (const e of cfg.errors) ctx.out.write(`error: ${e}\n`);
+  for (const u of cfg.untrusted) ctx.out.write(`not read: ${u} (the folder is not trusted; zot ext trust ${ctx.cwd} lets it load)\n`);
+  if (servers.length === 0) {
+    ctx.out.write(`no MCP servers configured (looked in ${ctx.cwd}/.zot/mcp.json, ${ctx.cwd}/.mcp.json and ${ctx.home}/mcp.json); add one with zot mcp add\n`);
+    return 0;
+  }
+  const rows = servers.map((s) => [s.name, s.scope, s.type ?? "-", s.state, s.target || "-"]);
+  const header = ["NAME", "SCOPE", "TYPE", "STATE", "RUNS"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  ") + "\n";
+  ctx.out.write(line(header));
+  servers.forEach((s, i) => {
+    ctx.out.write(line(rows[i]));
+    if (s.error) ctx.out.write(`  error: ${s.error}\n`);
+    if (s.shadowed_by) ctx.out.write(`  shadowed by ${s.shadowed_by}\n`);
+  });
+  return 0;
+}

@@ -1,0 +1,237 @@
+// MCP server lists in the format Claude Code uses (`{"mcpServers": {name: {...}}}`), read from
+// `--mcp` files, the project (`.zot/mcp.json`, `.mcp.json`; trusted directories only) and
+// `$ZOT_HOME/mcp.json`. The first definition of a name wins; later ones are shadowed, as with
+// extensions. `${VAR}` and `${VAR:-default}` expand in command, args, env, url and headers.
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { MANIFEST_NAME_PATTERN } from "../ext/policy.ts";
+import { isObject } from "../ext/protocol.ts";
+import type { JsonObject } from "../ext/protocol.ts";
+
+export type ConfigSource = "flag" | "project" | "user";
+
+export type StdioConfig = { kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd: string };
+export type HttpConfig = { kind: "http"; url: string; headers: Record<string, string> };
+
+export type ServerConfig = {
+  name: string;
+  source: ConfigSource;
+  /** The file that defines it. */
+  file: string;
+  status: "enabled" | "invalid" | "disabled" | "shadowed";
+  error: string | null;
+  shadowedBy?: string;
+  transport: StdioConfig | HttpConfig | null;
+  /** Per tool call; default 60 s. */
+  timeoutMs: number;
+  /** For the probe and handshake; default 30 s (npx may download first). */
+  startupMs: number;
+  /** Force deferral on or off; default: decided by the share of the context. */
+  defer: boolean | null;
+};
+
+export type ConfigInput = {
+  /** `--mcp FILE` paths in argument order (absolute). */
+  files: string[];
+  /** `--no-mcp`: skip the project and user lists, keep `files`. */
+  none: boolean;
+  cwd: string;
+  home: string;
+  env: Record<string, string | undefined>;
+  /** The workspace-trust gate for the project lists. */
+  trusted: boolean;
+};
+
+export type LoadedConfig = {
+  servers: ServerConfig[];
+  /** Problems with whole files (unreadable JSON), as sentences. */
+  errors: string[];
+  /** Project lists that exist but were skipped because the directory is not trusted. */
+  untrusted: string[];
+  /** Fraction of the context window above which a server's tools are deferred. */
+  deferShare: number;
+  /** Values `${VAR}` expanded to (paths aside): tokens, often, so zot masks them wherever it writes a server's state down. */
+  expanded: string[];
+};
+
+/** What a server runs, as one line: the command line or the URL. */
+export function targetOf(t: StdioConfig | HttpConfig | null): string {
+  return !t ? "" : t.kind === "stdio" ? [t.command, ...t.args].join(" ") : t.url;
+}
+
+export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+export const DEFAULT_STARTUP_MS = 30_000;
+export const DEFAULT_DEFER_SHARE = 0.1;
+
+export function userConfigPath(home: string): string {
+  return join(home, "mcp.json");
+}
+
+export function projectConfigPaths(cwd: string): string[] {
+  return [join(cwd, ".zot", "mcp.json"), join(cwd, ".mcp.json")];
+}
+
+export function loadConfig(input: ConfigInput): LoadedConfig {
+  const files: { path: string; source: ConfigSource }[] = input.files.map((path) => ({ path, source: "flag" as const }));
+  const untrusted: string[] = [];
+  if (!input.none) {
+    for (const path of projectConfigPaths(input.cwd)) {
+      if (!existsSync(path)) continue;
+      if (input.trusted) files.push({ path, source: "project" });
+      else untrusted.push(path);
+    }
+    files.push({ path: userConfigPath(input.home), source: "user" });
+  }
+  const servers: ServerConfig[] = [];
+  const errors: string[] = [];
+  const expanded = new Set<string>();
+  let deferShare = DEFAULT_DEFER_SHARE;
+  let shareSet = false;
+  for (const f of files) {
+    const read = readServerFile(f.path, f.source === "flag");
+    if (!read.ok) {
+      if (read.error) errors.push(read.error);
+      continue;
+    }
+    if (!shareSet && typeof read.doc.deferShare === "number" && read.doc.deferShare > 0 && read.doc.deferShare <= 1) {
+      deferShare = read.doc.deferShare;
+      shareSet = true;
+    }
+    for (const [name, raw] of Object.entries(read.servers)) {
+      const s = decodeServer(name, raw, f.path, f.source, input, expanded);
+      const winner = servers.find((x) => x.name.toLowerCase() === name.toLowerCase() && x.status !== "invalid");
+      if (winner && s.status !== "invalid") servers.push({ ...s, status: "shadowed", shadowedBy: `${winner.file} (${winner.source})` });
+      else servers.push(s);
+    }
+  }
+  return { servers, errors, untrusted, deferShare, expanded: [...expanded] };
+}
+
+type ReadFile = { ok: true; doc: JsonObject; servers: JsonObject } | { ok: false; error: string | null };
+
+/** A missing file is no error (`required`: a `--mcp` file must exist). */
+export function readServerFile(path: string, required: boolean): ReadFile {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    const missing = (e as NodeJS.ErrnoException).code === "ENOENT";
+    if (missing && !required) return { ok: false, error: null };
+    return { ok: false, error: missing ? `the MCP server list ${path} does not exist` : `cannot read the MCP server list ${path}: ${(e as Error).message}` };
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, error: `the MCP server list ${path} is not valid JSON (${(e as Error).message}); fix or remove it` };
+  }
+  if (!isObject(doc)) return { ok: false, error: `the MCP server list ${path} must be a JSON object with "mcpServers"` };
+  const servers = doc.mcpServers ?? {};
+  if (!isObject(servers)) return { ok: false, error: `"mcpServers" in ${path} must be an object mapping names to servers` };
+  return { ok: true, doc, servers };
+}
+
+function decodeServer(name: string, raw: unknown, file: string, source: ConfigSource, input: ConfigInput, expanded: Set<string>): ServerConfig {
+  const base: ServerConfig = {
+    name,
+    source,
+    file,
+    status: "enabled",
+    error: null,
+    transport: null,
+    timeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
+    startupMs: DEFAULT_STARTUP_MS,
+    defer: null,
+  };
+  const invalid = (why: string): ServerConfig => ({ ...base, status: "invalid", error: `MCP server "${name}" in ${file}: ${why}` });
+  if (!MANIFEST_NAME_PATTERN.test(name)) return invalid("names are 1–64 characters from letters, digits, ., _ and -, starting with a letter or digit");
+  if (!isObject(raw)) return invalid("the entry must be an object");
+  for (const [key, field] of [
+    ["timeout", "timeoutMs"],
+    ["startupTimeout", "startupMs"],
+  ] as const) {
+    const v = raw[key];
+    if (v === undefined) continue;
+    if (typeof v !== "number" || !(v > 0)) return invalid(`"${key}" must be a positive number of milliseconds`);
+    base[field] = v;
+  }
+  if (raw.defer !== undefined) {
+    if (typeof raw.defer !== "boolean") return invalid(`"defer" must be true or false`);
+    base.defer = raw.defer;
+  }
+  const type = raw.type ?? (raw.url !== undefined ? "http" : "stdio");
+  const disabled = raw.disabled === true || raw.enabled === false;
+  const expand = (v: string, where: string) => expandVars(v, input.env, where, expanded);
+  try {
+    if (type === "stdio") {
+      if (typeof raw.command !== "string" || raw.command.trim() === "") return invalid(`a stdio server needs a "command"`);
+      const args = raw.args ?? [];
+      if (!Array.isArray(args) || !args.every((a) => typeof a === "string")) return invalid(`"args" must be an array of strings`);
+      const env = stringMap(raw.env, "env");
+      if (typeof env === "string") return invalid(env);
+      if (raw.cwd !== undefined && typeof raw.cwd !== "string") return invalid(`"cwd" must be a string`);
+      const cwd = typeof raw.cwd === "string" ? resolve(input.cwd, expand(raw.cwd, "cwd")) : input.cwd;
+      const expandedEnv: Record<string, string> = {};
+      for (const [k, v] of Object.entries(env)) expandedEnv[k] = expand(v, `env.${k}`);
+      base.transport = { kind: "stdio", command: expand(raw.command, "command"), args: args.map((a, i) => expand(a, `args[${i}]`)), env: expandedEnv, cwd };
+    } else if (type === "http" || type === "streamable-http") {
+      if (typeof raw.url !== "string" || raw.url === "") return invalid(`an http server needs a "url"`);
+      const headers = stringMap(raw.headers, "headers");
+      if (typeof headers === "string") return invalid(headers);
+      const expandedHeaders: Record<string, string> = {};
+      for (const [k, v] of Object.entries(headers)) expandedHeaders[k] = expand(v, `headers.${k}`);
+      base.transport = { kind: "http", url: expand(raw.url, "url"), headers: expandedHeaders };
+    } else if (type === "sse") {
+      return invalid(`the HTTP+SSE transport is deprecated and zot does not speak it; if the server offers Streamable HTTP, use "type": "http"`);
+    } else {
+      return invalid(`unknown "type" ${JSON.stringify(type)} (use "stdio" or "http")`);
+    }
+  } catch (e) {
+    return invalid((e as Error).message);
+  }
+  return disabled ? { ...base, status: "disabled" } : base;
+}
+
+function stringMap(v: unknown, key: string): Record<string, string> | string {
+  if (v === undefined) return {};
+  if (!isObject(v)) return `"${key}" must be an object of strings`;
+  const out: Record<string, string> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (typeof x !== "string") return `"${key}.${k}" must be a string`;
+    out[k] = x;
+  }
+  return out;
+}
+
+/** `${VAR}` and `${VAR:-default}`; an unset variable without a default is an error naming it. Values taken from `env` are added to `found`. */
+export function expandVars(text: string, env: Record<string, string | undefined>, where: string, found?: Set<string>): string {
+  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_m, name: string, fallback: string | undefined) => {
+    const v = env[name];
+    if (v !== undefined && v !== "") {
+      // A path (${HOME}, ${PWD}) is no secret, and masking it would garble every line naming a file.
+      if (!/^[/.~]/.test(v)) found?.add(v);
+      return v;
+    }
+    if (fallback !== undefined) return fallback;
+    throw new Error(`${where} uses \${${name}}, which is not set; set it in the environment or give a default as \${${name}:-value}`);
+  });
+}
+
+/** Writes a server list back, keeping whatever else the file holds; replaced atomically. */
+export function writeServerFile(path: string, update: (servers: JsonObject) => void): { ok: true } | { ok: false; error: string } {
+  const read = readServerFile(path, false);
+  if (!read.ok && read.error) return { ok: false, error: read.error };
+  const doc: JsonObject = read.ok ? { ...read.doc } : {};
+  const servers: JsonObject = read.ok ? { ...read.servers } : {};
+  update(servers);
+  doc.mcpServers = servers;
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    if (!existsSync(dirname(path))) return { ok: false, error: `the directory ${dirname(path)} does not exist` };
+    writeFileSync(tmp, JSON.stringify(doc, null, 2) + "\n", { mode: 0o600 });
+    renameSync(tmp, path);
+    return { ok: true };
+  } catch (e) {
+    return { ok: false, error: `cannot write ${path}: ${(e as Error).message}` };
+  }
+}

@@ -1,0 +1,237 @@
+// The Streamable HTTP transport: one POST per message to one endpoint, the reply either a JSON body or
+// an SSE stream that carries the request's notifications and finally its answer; 202 for
+// notifications. Aborting a request closes its stream, which is cancellation in 2026-07-28. For the
+// `initialize` era it keeps the `Mcp-Session-Id`, listens on the optional GET stream and ends the
+// session with DELETE.
+import { isObject } from "../ext/protocol.ts";
+import type { JsonObject } from "../ext/protocol.ts";
+import { METHOD_NOT_FOUND, decodeServerMessage, notification, relatedId } from "./jsonrpc.ts";
+import type { RpcId, RpcNotification, RpcRequest, ServerMessage } from "./jsonrpc.ts";
+import { readSse } from "./sse.ts";
+import type { Inbound, SendOptions, SendOutcome, ServerRequestHandler, Transport } from "./transport.ts";
+
+export type HttpSpec = {
+  url: string;
+  /** From the config, `${VAR}`-expanded (Authorization: Bearer … lives here). */
+  headers: Record<string, string>;
+};
+
+const SENTINEL = "=?base64?";
+
+export class HttpTransport implements Transport {
+  readonly kind = "http" as const;
+  onNotification: (n: Inbound) => void = () => {};
+  onRequest: ServerRequestHandler = async () => ({ error: { code: METHOD_NOT_FOUND, message: "method not found" } });
+  onWarning: (text: string) => void = () => {};
+  readonly ended: Promise<string>;
+  private end!: (why: string) => void;
+  private version: string | null = null;
+  private sessionId: string | null = null;
+  private readonly inflight = new Set<AbortController>();
+  private closed = false;
+
+  constructor(private readonly spec: HttpSpec) {
+    this.ended = new Promise((r) => (this.end = r));
+  }
+
+  async start(): Promise<{ ok: true } | { ok: false; error: string }> {
+    try {
+      const u = new URL(this.spec.url);
+      if (u.protocol !== "http:" && u.protocol !== "https:") return { ok: false, error: `the url ${this.spec.url} is not http:// or https://` };
+    } catch {
+      return { ok: false, error: `the url ${JSON.stringify(this.spec.url)} is not a valid URL` };
+    }
+    return { ok: true };
+  }
+
+  setProtocolVersion(version: string): void {
+    this.version = version;
+  }
+
+  send(req: RpcRequest, opts: SendOptions): Promise<SendOutcome> {
+    return this.post(req, opts);
+  }
+
+  async notify(n: RpcNotification): Promise<void> {
+    const controller = new AbortController();
+    await this.post(n, { signal: controller.signal });
+  }
+
+  /** The `initialize` era's standalone GET stream for server notifications; a 405 means the server has none. */
+  listen(): void {
+    if (this.closed) return;
+    const controller = new AbortController();
+    this.inflight.add(controller);
+    void (async () => {
+      try {
+        const res = await fetch(this.spec.url, { method: "GET", headers: this.headers(null, { Accept: "text/event-stream" }), signal: controller.signal });
+        if (!res.ok || !res.body || !(res.headers.get("content-type") ?? "").includes("text/event-stream")) {
+          await res.body?.cancel().catch(() => {});
+          return;
+        }
+        await readSse(res.body, (e) => void this.inbound(e.data, null, undefined));
+      } catch {
+        // No stream, or it broke: list changes then reach zot only through later requests.
+      } finally {
+        this.inflight.delete(controller);
+      }
+    })();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const c of this.inflight) c.abort();
+    this.inflight.clear();
+    if (this.sessionId) {
+      await fetch(this.spec.url, { method: "DELETE", headers: this.headers(null), signal: AbortSignal.timeout(2000) }).catch(() => undefined);
+    }
+    this.end("the connection was closed");
+  }
+
+  private headers(msg: RpcRequest | RpcNotification | null, extra: Record<string, string> = {}): Record<string, string> {
+    const h: Record<string, string> = { ...this.spec.headers };
+    if (this.version) h["MCP-Protocol-Version"] = this.version;
+    if (this.sessionId) h["Mcp-Session-Id"] = this.sessionId;
+    if (msg) {
+      h["Content-Type"] = "application/json";
+      h.Accept = "application/json, text/event-stream";
+      h["Mcp-Method"] = msg.method;
+      const p = msg.params ?? {};
+      const name = msg.method === "resources/read" ? p.uri : msg.method === "tools/call" || msg.method === "prompts/get" ? p.name : undefined;
+      if (typeof name === "string") h["Mcp-Name"] = headerValue(name);
+      const meta = isObject(p._meta) ? p._meta : {};
+      const v = meta["io.modelcontextprotocol/protocolVersion"];
+      if (typeof v === "string") h["MCP-Protocol-Version"] = v;
+    }
+    return { ...h, ...extra };
+  }
+
+  private async post(msg: RpcRequest | RpcNotification, opts: SendOptions): Promise<SendOutcome> {
+    if (this.closed) return { ok: false, kind: "gone", error: "the connection was closed" };
+    const id = "id" in msg ? msg.id : null;
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    opts.signal.addEventListener("abort", onAbort, { once: true });
+    this.inflight.add(controller);
+    try {
+      let res: Response;
+      try {
+        res = await fetch(this.spec.url, { method: "POST", headers: this.headers(msg, opts.headers), body: JSON.stringify(msg), signal: controller.signal });
+      } catch (e) {
+        if (opts.signal.aborted) return this.cancelled(id);
+        return { ok: false, kind: "gone", error: `cannot reach ${this.spec.url}: ${(e as Error).message}` };
+      }
+      const session = res.headers.get("mcp-session-id");
+      if (session && msg.method === "initialize") this.sessionId = session;
+      const type = res.headers.get("content-type") ?? "";
+      if (id === null || res.status === 202) {
+        await res.body?.cancel().catch(() => {});
+        return { ok: true, result: {} };
+      }
+      if (res.status === 401 || (res.status === 403 && res.headers.get("www-authenticate"))) {
+        await res.body?.cancel().catch(() => {});
+        return {
+          ok: false,
+          kind: "http",
+          status: res.status,
+          body: "",
+          error: `the server asks for authorization (HTTP ${res.status}); zot does not do OAuth for MCP servers yet: put a token in the server's "headers" (e.g. "Authorization": "Bearer \${TOKEN}")`,
+        };
+      }
+      if (type.includes("text/event-stream") && res.body) {
+        let answer: SendOutcome | null = null;
+        await readSse(res.body, (e) => {
+          const a = this.inbound(e.data, id, opts.onRelated);
+          if (a) answer = a;
+          return answer !== null || controller.signal.aborted;
+        });
+        if (answer) return answer;
+        if (opts.signal.aborted) return this.cancelled(id);
+        return { ok: false, kind: "gone", error: "the server closed the event stream before answering" };
+      }
+      const text = await res.text().catch(() => "");
+      if (opts.signal.aborted) return this.cancelled(id);
+      let raw: unknown = undefined;
+      try {
+        raw = text === "" ? undefined : JSON.parse(text);
+      } catch {
+        raw = undefined;
+      }
+      const decoded = raw === undefined ? null : decodeServerMessage(raw);
+      if (decoded?.ok && decoded.message.kind === "error") return { ok: false, kind: "rpc", error: decoded.message.error, status: res.status };
+      if (!res.ok) return { ok: false, kind: "http", status: res.status, body: text.slice(0, 2000), error: `HTTP ${res.status} from ${this.spec.url}` };
+      if (!decoded) return { ok: false, kind: "invalid", error: `the reply is neither JSON nor an event stream (content-type ${type || "missing"})` };
+      if (!decoded.ok) return { ok: false, kind: "invalid", error: `the reply is ${decoded.error}` };
+      if (decoded.message.kind === "response") return { ok: true, result: decoded.message.result };
+      return { ok: false, kind: "invalid", error: "the reply is not a JSON-RPC response" };
+    } finally {
+      opts.signal.removeEventListener("abort", onAbort);
+      this.inflight.delete(controller);
+    }
+  }
+
+  /** Our answer to a server's request, in a POST of its own (the server acknowledges it with 202). */
+  private async reply(body: JsonObject): Promise<void> {
+    if (this.closed) return;
+    const headers = { ...this.headers(null), "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+    const res = await fetch(this.spec.url, { method: "POST", headers, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) }).catch(() => null);
+    await res?.body?.cancel().catch(() => {});
+  }
+
+  /** One SSE event: the answer to `id` (returned), or a notification or server request (dispatched). */
+  private inbound(data: string, id: RpcId | null, onRelated: ((n: Inbound) => void) | undefined): SendOutcome | null {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(data);
+    } catch {
+      this.onWarning(`ignored an event that is not JSON: ${data.slice(0, 120)}`);
+      return null;
+    }
+    const decoded = decodeServerMessage(raw);
+    if (!decoded.ok) {
+      this.onWarning(`ignored ${decoded.error}`);
+      return null;
+    }
+    const m: ServerMessage = decoded.message;
+    if (m.kind === "response" && id !== null && String(m.id) === String(id)) return { ok: true, result: m.result };
+    if (m.kind === "error" && id !== null && (m.id === null || String(m.id) === String(id))) return { ok: false, kind: "rpc", error: m.error };
+    if (m.kind === "notification") {
+      const related = relatedId(m);
+      if (onRelated && (related === null || related === String(id))) onRelated(m);
+      else this.onNotification(m);
+    } else if (m.kind === "request") {
+      void this.onRequest(m.method, m.params).then((answer) => this.reply({ jsonrpc: "2.0", id: m.id, ...answer }));
+    }
+    return null;
+  }
+
+  private async cancelled(id: RpcId | null): Promise<SendOutcome> {
+    // Closing the stream is the cancellation in 2026-07-28; servers of the older era want it said.
+    if (id !== null && this.sessionId) await this.notify(notification("notifications/cancelled", { requestId: id, reason: "cancelled by zot" }));
+    return { ok: false, kind: "cancelled", error: "the request was cancelled" };
+  }
+}
+
+/** Header-safe text: plain visible ASCII as is, anything else in the spec's Base64 sentinel. */
+export function headerValue(v: string): string {
+  const plain = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(v) && !v.startsWith(SENTINEL);
+  return plain ? v : `${SENTINEL}${Buffer.from(v, "utf8").toString("base64")}?=`;
+}
+
+/** `Mcp-Param-*` headers for a tool call, from the `x-mcp-header` annotations of its schema (top-level and nested `properties`). */
+export function paramHeaders(schema: JsonObject, args: JsonObject): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (s: JsonObject, value: JsonObject) => {
+    const props = isObject(s.properties) ? s.properties : {};
+    for (const [key, sub] of Object.entries(props)) {
+      if (!isObject(sub)) continue;
+      const v = value[key];
+      if (typeof sub["x-mcp-header"] === "string" && (typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isSafeInteger(v))))
+        out[`Mcp-Param-${sub["x-mcp-header"]}`] = headerValue(String(v));
+      if (isObject(v)) walk(sub, v);
+    }
+  };
+  walk(schema, args);
+  return out;
+}

@@ -1,0 +1,42 @@
+// Whether this run has MCP servers at all, decided by a few stat calls, so a run without any never
+// loads the MCP modules; when it has, the extension host is wrapped in an McpHost.
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { isTrusted, type TrustMode } from "../ext/trust.ts";
+import type { ExtensionHost, HostInfo } from "../ext/types.ts";
+import { projectConfigPaths, userConfigPath } from "./config.ts";
+
+export type McpRun = {
+  home: string;
+  cwd: string;
+  /** `--mcp` paths as given (relative to the process cwd). */
+  files: string[];
+  none: boolean;
+  trust: TrustMode;
+  interactive: boolean;
+};
+
+/** A run goes on after this long without the servers still starting (npx may be downloading). */
+const RUN_WAIT_MS = 15_000;
+
+export function hasMcpConfig(r: Pick<McpRun, "home" | "cwd" | "files" | "none">): boolean {
+  if (r.files.length > 0) return true;
+  if (r.none) return false;
+  return existsSync(userConfigPath(r.home)) || projectConfigPaths(r.cwd).some((p) => existsSync(p));
+}
+
+export async function withMcp(inner: ExtensionHost, r: McpRun): Promise<ExtensionHost> {
+  if (!hasMcpConfig(r)) return inner;
+  const { McpHost } = await import("./host.ts");
+  return new McpHost(inner, {
+    files: r.files.map((f) => resolve(f)),
+    none: r.none,
+    interactive: r.interactive,
+    waitMs: RUN_WAIT_MS,
+    trusted: (home, dir) => r.trust === "all" || (r.trust === "store" && isTrusted(home, dir)),
+    contextWindow: async (info: HostInfo) => {
+      const { findModel, loadModels } = await import("../agent/catalog.ts");
+      return findModel(loadModels(r.home).models, info.provider, info.model)?.contextWindow ?? 0;
+    },
+  });
+}

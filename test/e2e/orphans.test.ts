@@ -1,0 +1,139 @@
+// No process outlives zot, even after kill -9: the reaper kills every registered process group
+// (bash tool commands with their background children, extensions that ignore SIGTERM and never
+// read stdin) once zot is gone. A command detached on purpose with setsid survives.
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir, ZOT, zotEnv } from "./zot.ts";
+
+let home: string;
+let cleanup: () => void;
+const strays: number[] = [];
+beforeEach(() => {
+  ({ dir: home, cleanup } = tempDir());
+});
+afterEach(() => {
+  for (const pid of strays.splice(0)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+  cleanup();
+});
+
+/** Alive and not a zombie (a re-parented zombie waits for init, but runs nothing). */
+function alive(pid: number): boolean {
+  if (process.platform === "linux") {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function pidsIn(file: string, n: number): Promise<number[]> {
+  for (;;) {
+    const lines = existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "") : [];
+    if (lines.length >= n) return lines.slice(0, n).map(Number);
+    await Bun.sleep(20);
+  }
+}
+
+async function gone(pids: number[]): Promise<boolean> {
+  for (let i = 0; i < 500; i++) {
+    if (pids.every((p) => !alive(p))) return true;
+    await Bun.sleep(20);
+  }
+  return false;
+}
+
+function start(args: string[]) {
+  return Bun.spawn([ZOT, ...args], { cwd: home, env: zotEnv(home), stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+}
+
+test("kill -9 of zot during a bash call kills the command and its background children", async () => {
+  const pids = join(home, "pids");
+  const command = `echo $$ > ${pids}; sleep 300 & echo $! >> ${pids}; (trap '' TERM; sleep 301) & echo $! >> ${pids}; wait`;
+  const zot = start(["-p", "--provider", "mock", `call bash ${JSON.stringify({ command })}`]);
+  const started = await pidsIn(pids, 3);
+  strays.push(...started);
+  expect(started.every(alive)).toBe(true);
+  zot.kill("SIGKILL");
+  await zot.exited;
+  expect(await gone(started)).toBe(true);
+});
+
+test("a bash call started after the reaper is already running is killed too", async () => {
+  const pids = join(home, "pids");
+  const first = JSON.stringify({ command: "true" });
+  const second = JSON.stringify({ command: `echo $$ > ${pids}; sleep 300 & echo $! >> ${pids}; wait` });
+  const zot = start(["-p", "--provider", "mock", `call bash ${first}\ncall bash ${second}`]);
+  const started = await pidsIn(pids, 2);
+  strays.push(...started);
+  zot.kill("SIGKILL");
+  await zot.exited;
+  expect(await gone(started)).toBe(true);
+});
+
+test("kill -9 of zot kills extensions that ignore SIGTERM and never read stdin, and a bash call started after them", async () => {
+  const pids = join(home, "pids");
+  const exts: string[] = [];
+  for (const name of ["stubborn-a", "stubborn-b"]) {
+    const dir = join(home, name);
+    mkdirSync(dir);
+    writeFileSync(join(dir, "extension.json"), JSON.stringify({ name, version: "1.0.0", exec: "./run.sh" }));
+    writeFileSync(
+      join(dir, "run.sh"),
+      `#!/bin/sh\ntrap '' TERM INT HUP\nprintf '%s\\n' '{"type":"hello","name":"${name}","version":"1.0.0"}' '{"type":"ready"}'\necho $$ >> ${pids}\nsleep 400 &\necho $! >> ${pids}\nwhile :; do sleep 1; done\n`,
+    );
+    chmodSync(join(dir, "run.sh"), 0o755);
+    exts.push("-e", dir);
+  }
+  const zot = start(["-p", "--provider", "mock", ...exts, `call bash ${JSON.stringify({ command: `sleep 0.2; echo $$ >> ${pids}; sleep 300` })}`]);
+  const started = await pidsIn(pids, 5);
+  strays.push(...started);
+  zot.kill("SIGKILL");
+  await zot.exited;
+  expect(await gone(started)).toBe(true);
+});
+
+test.skipIf(!existsSync("/usr/bin/setsid") && !existsSync("/bin/setsid"))("a command detached with setsid -w survives the call and zot's kill -9", async () => {
+  const pids = join(home, "pids");
+  const command = `setsid -w sh -c 'sleep 302 > /dev/null 2>&1 & echo $! > ${pids}'; echo detached`;
+  const zot = start(["-p", "--provider", "mock", `call bash ${JSON.stringify({ command })}`]);
+  const [daemon] = await pidsIn(pids, 1);
+  strays.push(daemon);
+  // Long enough for the call to end (its group is killed then) and for the run to finish.
+  expect(await zot.exited).toBe(0);
+  expect(alive(daemon)).toBe(true);
+  const again = start(["-p", "--provider", "mock", `call bash {"command":"sleep 300"}`]);
+  await Bun.sleep(300);
+  again.kill("SIGKILL");
+  await again.exited;
+  await Bun.sleep(300);
+  expect(alive(daemon)).toBe(true);
+});
+
+test("a normal run leaves no reaper or child behind and exits promptly", async () => {
+  const marker = join(home, "marker");
+  const zot = start(["-p", "--provider", "mock", `call bash ${JSON.stringify({ command: `echo $$ > ${marker}` })}`]);
+  expect(await zot.exited).toBe(0);
+  const [shell] = await pidsIn(marker, 1);
+  expect(alive(shell)).toBe(false);
+  const reapers = Bun.spawnSync(["pgrep", "-f", "trap '' INT TERM HUP QUIT PIPE"]).stdout.toString().trim();
+  // Other zot runs (parallel tests) may have their own; none may be a child of this finished run.
+  for (const pid of reapers.split("\n").filter(Boolean).map(Number)) {
+    const ppid = Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[1]);
+    expect(ppid).not.toBe(zot.pid);
+  }
+});

@@ -1,0 +1,118 @@
+// Server lists in the Claude Code format, from real files: precedence and shadowing, ${VAR}
+// expansion, one-sentence errors for bad entries, and the workspace-trust gate for project lists.
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { expandVars, loadConfig, type ConfigInput } from "../../src/mcp/config.ts";
+import { scratch, writeList, type Scratch } from "./helpers.ts";
+
+let s: Scratch;
+beforeEach(() => {
+  s = scratch();
+  mkdirSync(join(s.project, ".zot"));
+});
+afterEach(() => s.cleanup());
+
+const input = (o: Partial<ConfigInput> = {}): ConfigInput => ({ files: [], none: false, cwd: s.project, home: s.home, env: {}, trusted: true, ...o });
+
+test("the first definition of a name wins in the order --mcp, .zot/mcp.json, .mcp.json, $ZOT_HOME/mcp.json", () => {
+  const flag = writeList(join(s.root, "flag.json"), { one: { command: "a" } });
+  writeList(join(s.project, ".zot", "mcp.json"), { ONE: { command: "b" }, two: { command: "b" } });
+  writeList(join(s.project, ".mcp.json"), { two: { command: "c" }, three: { type: "http", url: "http://127.0.0.1:1/mcp" } });
+  writeList(join(s.home, "mcp.json"), { three: { command: "d" }, four: { command: "d", args: ["x"] } });
+  const c = loadConfig(input({ files: [flag] }));
+  expect(c.servers.map((x) => [x.name, x.source, x.status])).toEqual([
+    ["one", "flag", "enabled"],
+    ["ONE", "project", "shadowed"],
+    ["two", "project", "enabled"],
+    ["two", "project", "shadowed"],
+    ["three", "project", "enabled"],
+    ["three", "user", "shadowed"],
+    ["four", "user", "enabled"],
+  ]);
+  expect(c.servers[1].shadowedBy).toBe(`${flag} (flag)`);
+  expect(c.servers[4].transport).toEqual({ kind: "http", url: "http://127.0.0.1:1/mcp", headers: {} });
+  expect(c.servers[6].transport).toEqual({ kind: "stdio", command: "d", args: ["x"], env: {}, cwd: s.project });
+});
+
+test("--no-mcp keeps only the --mcp files", () => {
+  const flag = writeList(join(s.root, "flag.json"), { one: { command: "a" } });
+  writeList(join(s.home, "mcp.json"), { four: { command: "d" } });
+  expect(loadConfig(input({ files: [flag], none: true })).servers.map((x) => x.name)).toEqual(["one"]);
+});
+
+test("project lists of an untrusted folder are not read, only named", () => {
+  writeList(join(s.project, ".mcp.json"), { evil: { command: "rm" } });
+  writeList(join(s.home, "mcp.json"), { mine: { command: "ok" } });
+  const c = loadConfig(input({ trusted: false }));
+  expect(c.servers.map((x) => x.name)).toEqual(["mine"]);
+  expect(c.untrusted).toEqual([join(s.project, ".mcp.json")]);
+});
+
+test("${VAR} and ${VAR:-default} expand in command, args, env, url and headers", () => {
+  writeList(join(s.home, "mcp.json"), {
+    a: { command: "${BIN}", args: ["--dir", "${DIR:-/tmp}"], env: { TOKEN: "${TOKEN}" }, cwd: "sub" },
+    b: { type: "http", url: "https://${HOST}/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+  });
+  const c = loadConfig(input({ env: { BIN: "srv", TOKEN: "t0k", HOST: "example.test" } }));
+  expect(c.servers[0].transport).toEqual({ kind: "stdio", command: "srv", args: ["--dir", "/tmp"], env: { TOKEN: "t0k" }, cwd: join(s.project, "sub") });
+  expect(c.servers[1].transport).toEqual({ kind: "http", url: "https://example.test/mcp", headers: { Authorization: "Bearer t0k" } });
+});
+
+test("an unset variable without a default makes that server invalid, naming the variable and the field", () => {
+  expect(() => expandVars("${NOPE}", {}, "headers.Authorization")).toThrow(
+    "headers.Authorization uses ${NOPE}, which is not set; set it in the environment or give a default as ${NOPE:-value}",
+  );
+  const path = writeList(join(s.home, "mcp.json"), { a: { type: "http", url: "http://x/${NOPE}" }, b: { command: "fine" } });
+  const c = loadConfig(input());
+  expect(c.servers[0]).toMatchObject({ status: "invalid", error: `MCP server "a" in ${path}: url uses \${NOPE}, which is not set; set it in the environment or give a default as \${NOPE:-value}` });
+  expect(c.servers[1].status).toBe("enabled");
+});
+
+test("bad entries are invalid with a sentence saying what is wrong; disabled ones are kept as disabled", () => {
+  const path = writeList(join(s.home, "mcp.json"), {
+    "bad name!": { command: "x" },
+    nocmd: { args: [] },
+    badargs: { command: "x", args: "no" },
+    sse: { type: "sse", url: "http://x/sse" },
+    weird: { type: "carrier-pigeon" },
+    slow: { command: "x", timeout: -1 },
+    off: { command: "x", disabled: true },
+    off2: { command: "x", enabled: false },
+  });
+  const byName = new Map(loadConfig(input()).servers.map((x) => [x.name, x]));
+  const err = (n: string) => byName.get(n)!.error!.replace(`MCP server "${n}" in ${path}: `, "");
+  expect(err("bad name!")).toBe("names are 1–64 characters from letters, digits, ., _ and -, starting with a letter or digit");
+  expect(err("nocmd")).toBe('a stdio server needs a "command"');
+  expect(err("badargs")).toBe('"args" must be an array of strings');
+  expect(err("sse")).toBe('the HTTP+SSE transport is deprecated and zot does not speak it; if the server offers Streamable HTTP, use "type": "http"');
+  expect(err("weird")).toBe('unknown "type" "carrier-pigeon" (use "stdio" or "http")');
+  expect(err("slow")).toBe('"timeout" must be a positive number of milliseconds');
+  expect(byName.get("off")!.status).toBe("disabled");
+  expect(byName.get("off2")!.status).toBe("disabled");
+});
+
+test("an unreadable list is one error naming the file; a missing --mcp file is an error, a missing user list is not", () => {
+  writeFileSync(join(s.home, "mcp.json"), "{ not json");
+  const c = loadConfig(input({ files: [join(s.root, "missing.json")] }));
+  expect(c.errors).toHaveLength(2);
+  expect(c.errors[0]).toBe(`the MCP server list ${join(s.root, "missing.json")} does not exist`);
+  expect(c.errors[1]).toStartWith(`the MCP server list ${join(s.home, "mcp.json")} is not valid JSON (`);
+  expect(c.errors[1]).toEndWith("); fix or remove it");
+  s.cleanup();
+  s = scratch();
+  expect(loadConfig(input()).errors).toEqual([]);
+});
+
+test("deferShare at the top of a list sets the share of the context above which tools are deferred", () => {
+  writeList(join(s.home, "mcp.json"), {}, { deferShare: 0.25 });
+  expect(loadConfig(input()).deferShare).toBe(0.25);
+  writeList(join(s.home, "mcp.json"), {});
+  expect(loadConfig(input()).deferShare).toBe(0.1);
+});
+
+test("values ${VAR} expanded to are collected for masking, paths aside", () => {
+  writeList(join(s.home, "mcp.json"), { a: { command: "srv", args: ["--key", "${KEY}", "--dir", "${HOME}"], env: { T: "${TOKEN}" } } });
+  const c = loadConfig(input({ env: { KEY: "key-1234567890", HOME: "/home/someone", TOKEN: "tok-abcdefgh" } }));
+  expect(c.expanded.sort()).toEqual(["key-1234567890", "tok-abcdefgh"]);
+});

@@ -1,0 +1,75 @@
+// MCP servers in the interactive mode, in a real terminal (tmux): --no-yolo confirmation of an MCP
+// tool call with its untrusted annotations shown, the [mcp:<server>] attribution, an elicitation
+// answered in a form panel, and a prompt run as a slash command.
+import { afterEach, beforeAll, afterAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { FIXTURES as AGENT_FIXTURES } from "../e2e/zot.ts";
+import { Tmux } from "../tui/helpers/tmux.ts";
+import { LEGACY, MODERN, writeList } from "./helpers.ts";
+
+let t: Tmux | null = null;
+let dir: string;
+let list: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "zot-mcp-tui-"));
+  list = writeList(join(dir, "servers.json"), { fx: { command: "python3", args: [LEGACY] }, nu: { command: "python3", args: [MODERN] } });
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => {
+  t?.kill();
+  t = null;
+});
+
+const T = 40_000;
+
+test("--no-yolo asks before an MCP tool runs, shows its annotations as the server's claim, and attributes the call", async () => {
+  t = await Tmux.start({ args: ["--no-yolo", "--mcp", list] });
+  await t.waitFor("Ask anything", 20_000);
+  t.type('call mcp__fx__echo {"text":"from the tui"}');
+  t.keys("Enter");
+  const dialog = await t.waitFor("Allow tool call?", 20_000);
+  expect(dialog).toContain("mcp__fx__echo");
+  expect(dialog).toContain("(server says: readOnly)");
+  t.keys("1");
+  const s = await t.waitFor("mock: tool mcp__fx__echo returned: echo: from the tui", 20_000);
+  expect(s).toContain("[mcp:fx]");
+}, T);
+
+test("an interceptor blocks an MCP call in the TUI and the reason is shown with the attribution", async () => {
+  t = await Tmux.start({ args: ["--mcp", list, "-e", join(AGENT_FIXTURES, "guard")], env: { ZOT_TEST_GUARD: JSON.stringify({ intercept: ["tool_call"], block_command: "forbidden" }) } });
+  await t.waitFor("Ask anything", 20_000);
+  t.type('call mcp__fx__echo {"text":"forbidden"}');
+  t.keys("Enter");
+  const s = await t.waitFor("Blocked by extension guard", 20_000);
+  expect(s).toContain("[mcp:fx]");
+}, T);
+
+test("an elicitation opens a form panel whose answer goes back to the server", async () => {
+  t = await Tmux.start({ args: ["--mcp", list] });
+  await t.waitFor("Ask anything", 20_000);
+  t.type("call mcp__nu__ask {}");
+  t.keys("Enter");
+  await t.waitFor("What is your name?", 20_000);
+  t.type("Ann");
+  t.keys("Enter");
+  await t.waitFor("hello Ann", 20_000);
+}, T);
+
+test("an MCP prompt runs as a slash command", async () => {
+  t = await Tmux.start({ args: ["--mcp", list] });
+  await t.waitFor("Ask anything", 20_000);
+  t.type("/mcp__fx__review src/app.ts");
+  t.keys("Enter");
+  await t.waitFor("Please review src/app.ts", 20_000);
+}, T);
+
+test("@server:uri in a typed prompt attaches the resource (the file picker leaves it alone)", async () => {
+  t = await Tmux.start({ args: ["--mcp", list] });
+  await t.waitFor("Ask anything", 20_000);
+  t.type("read @nu:fixture://readme");
+  t.keys("Enter");
+  await t.waitFor(`<resource server="nu" uri="fixture://readme">`, 20_000);
+}, T);
