@@ -180,6 +180,7 @@ class Extension:
         self._panel_key = []
         self._panel_close = []
         self._panel_resize = []
+        self._settings_changed = []
         self._running = {}  # tool call id -> (threading.Event, concurrent future or None)
         self._lock = threading.Lock()
         self._out = None
@@ -265,6 +266,11 @@ class Extension:
     def on_panel_resize(self, fn):
         """fn(size) with size.panel_id, size.width, size.height."""
         self._panel_resize.append(fn)
+        return fn
+
+    def on_settings_changed(self, fn):
+        """fn(settings): the user changed this extension's settings; host.settings already holds them."""
+        self._settings_changed.append(fn)
         return fn
 
     # ------------------------------------------------------------ one-way frames
@@ -383,6 +389,12 @@ class Extension:
             payload = SimpleNamespace(panel_id=frame.get("panel_id"), width=frame.get("width"), height=frame.get("height"))
             for fn in self._panel_resize:
                 self._spawn(self._one_way, fn, payload, track=False)
+        elif kind == "settings_changed":
+            settings = frame.get("settings") if isinstance(frame.get("settings"), dict) else {}
+            if self.host is not None:
+                self.host.settings = settings
+            for fn in self._settings_changed:
+                self._spawn(self._one_way, fn, settings, track=False)
         elif kind == "shutdown":
             self._exit(ack=True)
         # Unknown frames are ignored so newer hosts can add frames without breaking older extensions.
@@ -397,6 +409,7 @@ class Extension:
             extension_dir=ack.get("extension_dir", ""),
             data_dir=ack.get("data_dir") or ack.get("extension_dir", ""),
             capabilities=list(ack.get("capabilities") or []),
+            settings=dict(ack.get("settings") or {}),
         )
         for fn in self._hello:
             try:

@@ -3,12 +3,14 @@
 // provider/model/cwd so hello_ack carries them).
 import { resolve } from "node:path";
 import { Host } from "../ext/host.ts";
+import { parseExtensionPolicy } from "../ext/permission-policy.ts";
+import { storedSecretValues } from "../ext/settings.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { skippedNotice, type TrustMode } from "../ext/trust.ts";
 import { ZOT_VERSION } from "../cli/version.ts";
 import { defaultModel, findModel, isProviderName, loadModels, reasoningProblem, unknownModelNotice, type ProviderName } from "./catalog.ts";
 import type { ChoosableWire, Effort } from "./choices.ts";
-import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, SUBSCRIPTION_NOTE, readConfig, rememberModel, resolveCredentials, authPath, type Env } from "./config.ts";
+import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, SUBSCRIPTION_NOTE, readConfig, rememberModel, resolveCredentials, authPath, configPath, type Env } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
 import { redactSecrets } from "./redact.ts";
 import { appendSession, createSession, latestSession, noSession, openSession, type LoadedSession, type SessionWriter } from "./session.ts";
@@ -146,13 +148,17 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
 
   // Extensions start as soon as hello_ack's facts are known; the provider client, the tools and the
   // loop are loaded while they boot (on another core), instead of before.
-  const secrets = knownSecrets(o.home, o.env, o.apiKey, auth);
+  // Extension secrets (zot ext config) are masked like provider keys, everywhere zot writes text.
+  const secrets = [...knownSecrets(o.home, o.env, o.apiKey, auth), ...storedSecretValues(o.home)];
   const host = o.host ?? new Host();
+  const policy = parseExtensionPolicy(config.raw.extensions, configPath(o.home));
+  notices.push(...policy.warnings);
   const loading = host.load({
     extPaths: o.ext,
     noExt: o.noExt,
     cwd: o.cwd,
     home: o.home,
+    policy: policy.policy,
     ...(o.trust ? { trust: o.trust } : {}),
     info: { zotVersion: ZOT_VERSION, provider, model, cwd: o.cwd },
     ...(o.extTrace !== undefined ? { traceFile: resolve(o.extTrace) } : {}),
@@ -183,6 +189,11 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     const log = e.log && !e.message.includes(e.log) ? ` (log: ${e.log})` : "";
     if (e.source !== "mcp") notices.push(`Extension ${e.extension} did not load: ${e.message}${log}`);
     else notices.push(e.extension === "mcp" ? e.message : `MCP server ${e.extension} did not start: ${e.message}${log}`);
+  }
+  // A declared scope this machine cannot fully enforce is said at start, not pretended.
+  for (const s of report.extensions) {
+    if (s.enforcement === "advisory") notices.push(`Extension ${s.name} declares permissions, but this system cannot enforce them (no Landlock or sandbox-exec): only its environment is narrowed.`);
+    else if (s.enforcement.startsWith("partial")) notices.push(`Extension ${s.name}'s permissions are enforced only in part (${s.enforcement.slice("partial: ".length)}).`);
   }
 
   const skipped = report.extensions.flatMap((s) => (s.status === "untrusted" ? [{ name: s.name, why: s.untrusted ?? "untrusted" }] : []));

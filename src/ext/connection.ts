@@ -3,6 +3,8 @@
 // them, in arrival order, and reports changes.
 import { resolve as resolvePath } from "node:path";
 import { LineReader } from "./lines.ts";
+import { describePermissions, permissionsJson, type Permissions } from "./permissions.ts";
+import { planLaunch } from "./sandbox/plan.ts";
 import { ExtensionLog } from "./log.ts";
 import { unmasked } from "./mask.ts";
 import type { Mask } from "./mask.ts";
@@ -10,7 +12,7 @@ import { describeExit, extensionEnv, spawnExtension } from "./process.ts";
 import { killTree, type TreeSignal } from "../platform/process-tree.ts";
 import type { ChildProcess, ExitInfo } from "./process.ts";
 import { HOST_CAPABILITIES, PROTOCOL_VERSION, decodeExtensionFrame, isObject } from "./protocol.ts";
-import type { EventName, ExtensionFrame, HostFrame, InterceptSpec } from "./protocol.ts";
+import type { EventName, ExtensionFrame, HostFrame, InterceptSpec, JsonObject } from "./protocol.ts";
 import { checkCommand, checkTool } from "./registry.ts";
 import type { CommandReg, ToolReg } from "./registry.ts";
 import type { FrameRecorder } from "./trace.ts";
@@ -36,6 +38,10 @@ export type ConnectionConfig = {
   dir: string;
   exec: string;
   args: string[];
+  /** The manifest's declared scope; null runs the extension with the user's full privileges. */
+  permissions: Permissions | null;
+  /** hello_ack.settings; null when the manifest declares no settings. */
+  settings: JsonObject | null;
   home: string;
   info: () => HostInfo;
   /** The environment the extension's environment is built from. Default: zot's own. */
@@ -173,9 +179,19 @@ export class Connection {
     this.logPath = opened.log.path;
     this.log.line(`starting ${this.name} ${this.cfg.version ?? "(no version)"} at ${new Date().toISOString()}`);
     const info = this.cfg.info();
-    const env = extensionEnv(this.cfg.env ?? process.env, { home: this.cfg.home, dir: this.dir, cwd: info.cwd });
+    const plan = planLaunch({
+      exec: this.cfg.exec,
+      args: this.cfg.args,
+      extensionDir: this.dir,
+      cwd: info.cwd,
+      home: this.cfg.home,
+      env: extensionEnv(this.cfg.env ?? process.env, { home: this.cfg.home, dir: this.dir, cwd: info.cwd }),
+      permissions: this.cfg.permissions,
+    });
+    if (this.cfg.permissions) this.log.line(`permissions (${plan.enforcement}): ${describePermissions(permissionsJson(this.cfg.permissions))}`);
     this.spawnedAt = performance.now();
-    const spawned = spawnExtension({ exec: this.cfg.exec, args: this.cfg.args, cwd: this.dir, env, stderrFd: this.log.fd });
+    const [exec, ...args] = plan.argv;
+    const spawned = spawnExtension({ exec: exec!, args, cwd: this.dir, env: plan.env, stderrFd: this.log.fd });
     if (!spawned.ok) {
       // posix_spawn does not fall back to sh the way a shell does: a script without "#!" cannot start.
       const hint = /ENOEXEC/.test(spawned.error) ? `; it is not a program this system can run (a script needs a "#!" line, e.g. #!/bin/sh)` : "";
@@ -351,6 +367,7 @@ export class Connection {
       data_dir: this.dir,
       capabilities: [...HOST_CAPABILITIES],
       ...(info.jail ? { jail: { root: info.jail } } : {}),
+      ...(this.cfg.settings ? { settings: this.cfg.settings } : {}),
     });
     this.maxTimer = setTimeout(() => this.complete("deadline"), this.cfg.timings.readyMaxMs);
   }

@@ -7,6 +7,8 @@ import { readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { isManifestName } from "./policy.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
+import { applyPolicy } from "./permission-policy.ts";
+import { applySettings } from "./settings.ts";
 import { findThemeFile, loadTheme } from "./themes.ts";
 import { realDir, reviewProject, type ExtensionPrint } from "./trust.ts";
 import type { DiscoveredExtension, DiscoveryInput, ExtensionSource } from "./types.ts";
@@ -58,7 +60,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveredExtensi
       winners.set(key, entry.dir);
     }
   }
-  return entries;
+  return entries.map((e) => applySettings(applyPolicy(e, input.policy), input.home));
 }
 
 /** The project extensions whose manifests can be read: the set workspace trust approves or not. */
@@ -175,6 +177,8 @@ function inspect({ dir, source }: Candidate): DiscoveredExtension {
       language: null,
       description: null,
       enabled: true,
+      permissions: null,
+      settings: [],
     });
   }
 

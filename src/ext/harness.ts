@@ -8,6 +8,8 @@ import { matches, prepareSend, substitute, type ScriptStep } from "./harness-scr
 import { extensionLogPath } from "./log.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
 import { describeExit } from "./process.ts";
+import { effectiveSettings, readStored } from "./settings.ts";
+import type { Manifest } from "./types.ts";
 import { decodeExtensionFrame, decodeHostFrame, isObject, type JsonObject } from "./protocol.ts";
 import { DEFAULT_TIMINGS, type HostTimings } from "./timings.ts";
 
@@ -128,6 +130,8 @@ export async function runHarness(opts: HarnessOptions): Promise<HarnessReport> {
     dir,
     exec: m.exec!,
     args: m.args,
+    permissions: m.permissions,
+    settings: testSettings(m, opts.home),
     home: opts.home,
     env: opts.env,
     info: () => ({ zotVersion: opts.zotVersion, provider: opts.provider ?? "mock", model: opts.model ?? "mock", cwd: opts.cwd }),
@@ -352,4 +356,11 @@ function quote(s: string): string {
 
 function round(ms: number): number {
   return Math.round(ms * 10) / 10;
+}
+
+/** The settings `zot ext test` hands over: what the user stored, with defaults, as the host would. */
+function testSettings(m: Manifest, home: string): JsonObject | null {
+  if (m.settings.length === 0) return null;
+  const read = readStored(home, m.name);
+  return effectiveSettings(m.settings, read.ok ? read.stored : { values: {}, secrets: [] }).values;
 }

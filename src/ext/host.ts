@@ -17,6 +17,7 @@ import type {
   PanelKeyName,
   ToolResultFrame,
 } from "./protocol.ts";
+import { changeSettings, effectiveSettings, readStored, writeStored } from "./settings.ts";
 import { resolve as resolveRegistry } from "./registry.ts";
 import { extensionState } from "./state.ts";
 import type { ExtensionRegs, Resolution } from "./registry.ts";
@@ -250,6 +251,35 @@ export class Host implements ExtensionHost {
     this.panelOwner(panelId)?.send({ type: "panel_resize", panel_id: panelId, width, height });
   }
 
+  settings(name: string): ReturnType<ExtensionHost["settings"]> {
+    const e = this.entryNamed(name);
+    const m = e?.disc.manifest;
+    if (!e || !m) return { ok: false, error: `no extension named "${name}" is loaded` };
+    if (m.settings.length === 0) return { ok: false, error: `extension "${m.name}" declares no settings` };
+    const read = readStored(this.opts!.home, m.name);
+    if (!read.ok) return { ok: false, error: read.error };
+    return { ok: true, extension: m.name, specs: m.settings, values: read.stored.values };
+  }
+
+  async configure(name: string, set: [string, string][], unset: string[]): ReturnType<ExtensionHost["configure"]> {
+    const current = this.settings(name);
+    if (!current.ok) return current;
+    const home = this.opts!.home;
+    const changed = changeSettings(current.extension, current.specs, { values: current.values, secrets: [] }, set, unset);
+    if (!changed.ok) return changed;
+    const written = writeStored(home, current.extension, changed.stored);
+    if (!written.ok) return written;
+    const e = this.entryNamed(name)!;
+    if (e.conn?.running) e.conn.send({ type: "settings_changed", settings: effectiveSettings(current.specs, changed.stored).values });
+    else if (e.disc.status === "needs_config") await this.reload(current.extension);
+    return written;
+  }
+
+  private entryNamed(name: string): Entry | undefined {
+    const key = name.toLowerCase();
+    return this.entries.find((e) => e.disc.name.toLowerCase() === key && e.disc.status !== "shadowed");
+  }
+
   /** The first listener also gets, in order, the intents sent while nobody listened. */
   onIntent(listener: (intent: UiIntent) => void): () => void {
     this.listeners.add(listener);
@@ -274,6 +304,8 @@ export class Host implements ExtensionHost {
         dir: e.disc.dir,
         exec: m.exec,
         args: m.args,
+        permissions: m.permissions,
+        settings: m.settings.length > 0 ? (e.disc.settings ?? {}) : null,
         home: opts.home,
         info: () => this.info,
         trace: this.trace,

@@ -5,6 +5,8 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { pathCandidates } from "../platform/exec-path.ts";
 import { MANIFEST_NAME_PATTERN, isManifestName } from "./policy.ts";
 import { isObject, kind } from "./protocol.ts";
+import { parsePermissions, type Permissions } from "./permissions.ts";
+import { parseSettingsSchema, type SettingSpec } from "./settings.ts";
 import type { Manifest } from "./types.ts";
 
 export const MANIFEST_FILE = "extension.json";
@@ -91,6 +93,20 @@ export function parseManifest(text: string, manifestPath: string, opts: Manifest
     exec = resolved.ok ? resolved.path : raw.exec.includes("/") ? resolve(dirname(manifestPath), raw.exec) : raw.exec;
   }
 
+  let permissions: Permissions | null = null;
+  if (raw.permissions !== undefined && raw.permissions !== null) {
+    const parsed = parsePermissions(raw.permissions, manifestPath);
+    if (!parsed.ok) return { ok: false, error: parsed.error, name };
+    permissions = parsed.permissions;
+  }
+
+  let settings: SettingSpec[] = [];
+  if (raw.settings !== undefined && raw.settings !== null) {
+    const parsed = parseSettingsSchema(raw.settings, manifestPath);
+    if (!parsed.ok) return { ok: false, error: parsed.error, name };
+    settings = parsed.settings;
+  }
+
   return {
     ok: true,
     manifest: {
@@ -101,6 +117,8 @@ export function parseManifest(text: string, manifestPath: string, opts: Manifest
       language: info.language,
       description: info.description,
       enabled,
+      permissions,
+      settings,
     },
   };
 }

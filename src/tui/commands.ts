@@ -10,6 +10,7 @@ import type { InfoLevel } from "./transcript.ts";
 import { themeNames } from "./theme.ts";
 import { BUILTIN_COMMANDS, type SlashItem } from "./slash.ts";
 import { withLog } from "./load-errors.ts";
+import { extConfig } from "./ext-config.ts";
 import { PROBE_TIMEOUT_MS, probeKey, probeRequest } from "./login-probe.ts";
 import { sessionCommand, showSwitch } from "./session-commands.ts";
 import { jailCommand } from "./jail-command.ts";
@@ -107,6 +108,8 @@ export async function runBuiltin(ctx: CommandContext, name: string, args: string
     case "jail":
     case "unjail":
       return jailCommand(ctx, name === "jail");
+    case "ext-config":
+      return extConfig({ host: ctx.runtime.host, openModal: (m) => ctx.openModal(m), status: (l, t) => ctx.status(l, t) }, args);
   }
 }
 

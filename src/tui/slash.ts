@@ -23,6 +23,7 @@ const DESCRIPTIONS: Record<BuiltinCommand, string> = {
   clear: "start a fresh session",
   compact: "summarise the conversation into one message",
   "reload-ext": "reload extensions (all, or one by name)",
+  "ext-config": "an extension's settings (all with settings, or one by name)",
   yolo: "stop asking before tool calls this session",
   theme: "pick a colour theme",
   login: "store an API key for a provider",

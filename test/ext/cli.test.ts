@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { setEnabled } from "../../src/ext/cli/toggle.ts";
 import { trustDir } from "../../src/ext/trust.ts";
 import { parseGitSource } from "../../src/ext/cli/install.ts";
+import { trustDir } from "../../src/ext/trust.ts";
 import { cli, DISCOVERY, discoveryCopy, tempDir, removeTempDirs } from "./cli-helpers.ts";
 import { waitFor } from "../helpers/wait.ts";
 
@@ -113,7 +114,7 @@ describe("zot ext doctor", () => {
     expect(report.home).toBe(home);
     expect(report.cwd).toBe(project);
     for (const e of report.extensions) {
-      expect(Object.keys(e)).toEqual(["name", "dir", "source", "status", "error", "version", "commands", "tools", "events", "intercept", "conflicts", "warnings", "log", "startup_ms"]);
+      expect(Object.keys(e)).toEqual(["name", "dir", "source", "status", "error", "version", "commands", "tools", "events", "intercept", "conflicts", "warnings", "log", "startup_ms", "permissions", "sandbox"]);
     }
     const status = (dir: string) => report.extensions.find((e: { dir: string }) => e.dir === dir)?.status;
     const p = join(project, ".zot", "extensions");

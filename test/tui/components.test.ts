@@ -53,7 +53,7 @@ describe("slash commands", () => {
 
   test("built-ins come first, extension commands after them sorted by name", () => {
     expect(items.map((i) => i.name)).toEqual([
-      "help", "model", "sessions", "session", "study", "btw", "jump", "skills", "jail", "unjail", "clear", "compact", "reload-ext", "yolo", "theme", "login", "logout", "exit", "Alpha", "zeta",
+      "help", "model", "sessions", "session", "study", "btw", "jump", "skills", "jail", "unjail", "clear", "compact", "reload-ext", "ext-config", "yolo", "theme", "login", "logout", "exit", "Alpha", "zeta",
     ]);
   });
 

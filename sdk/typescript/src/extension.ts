@@ -66,6 +66,7 @@ export class Extension {
   private readonly panelKeyHandlers: ((key: PanelKey) => void | Promise<void>)[] = [];
   private readonly panelCloseHandlers: ((panelId: string) => void | Promise<void>)[] = [];
   private readonly panelResizeHandlers: ((size: PanelSize) => void | Promise<void>)[] = [];
+  private readonly settingsHandlers: ((settings: JsonObject) => void | Promise<void>)[] = [];
   private readonly running = new Map<string, AbortController>();
   /** Requests still being handled; shutdown waits a little for them so each still gets its reply. */
   private readonly inFlight = new Set<Promise<void>>();
@@ -101,6 +102,12 @@ export class Extension {
   /** Runs after `hello_ack`, before registrations are announced; register host-dependent things here. */
   onHello(handler: (host: HostInfo) => void | Promise<void>): this {
     this.helloHandlers.push(handler);
+    return this;
+  }
+
+  /** Runs when the user changes this extension's settings; `host.settings` already holds the new values. */
+  onSettingsChanged(handler: (settings: JsonObject) => void | Promise<void>): this {
+    this.settingsHandlers.push(handler);
     return this;
   }
 
@@ -248,6 +255,10 @@ export class Extension {
       case "shutdown":
         void this.exit(true);
         return;
+      case "settings_changed":
+        if (this.host) this.host.settings = frame.settings;
+        this.fanOut(this.settingsHandlers, frame.settings);
+        return;
     }
   }
 
@@ -275,6 +286,7 @@ export class Extension {
       extensionDir: ack.extension_dir,
       dataDir: ack.data_dir,
       capabilities: ack.capabilities,
+      settings: ack.settings ?? {},
     };
     this.host = host;
     for (const handler of this.helloHandlers) {

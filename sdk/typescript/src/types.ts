@@ -18,6 +18,8 @@ export type HostInfo = {
   dataDir: string;
   /** Host features beyond the spec (`tool_progress`, `tool_cancel`, `panel_resize`, ...). */
   capabilities: string[];
+  /** Values of the settings the manifest declares (`zot ext config`); empty when it declares none. */
+  settings: JsonObject;
 };
 
 /** Payloads of one-way lifecycle events, by event name. */
