@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { setEnabled } from "../../src/ext/cli/toggle.ts";
 import { trustDir } from "../../src/ext/trust.ts";
 import { parseGitSource } from "../../src/ext/cli/install.ts";
-import { trustDir } from "../../src/ext/trust.ts";
 import { cli, DISCOVERY, discoveryCopy, tempDir, removeTempDirs } from "./cli-helpers.ts";
 import { waitFor } from "../helpers/wait.ts";
 
