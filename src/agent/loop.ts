@@ -79,8 +79,10 @@ async function steps(ctx: LoopContext, signal: AbortSignal): Promise<Outcome> {
     host.emit({ event: "turn_start", step });
     ctx.emit({ type: "turn_start", step });
 
-    const extTools = ctx.extensionTools ? host.tools().filter((t) => t.active) : [];
-    const { message, held } = await callModel(ctx, extTools, signal);
+    const allExtTools = ctx.extensionTools ? host.tools() : [];
+    const extTools = allExtTools.filter((t) => t.active);
+    const pending = allExtTools.filter((t) => !t.active);
+    const { message, held } = await callModel(ctx, extTools, pending, signal);
     const calls = message.content.filter((p): p is ToolCallPart => p.type === "toolCall");
     const shown = await present(ctx, message, held);
     if (shown !== null) visible = shown;
@@ -130,10 +132,12 @@ export function retryEvent(ev: Extract<ProviderEvent, { type: "retry" }>): Agent
  * Streams one model response, forwarding deltas; text deltas are held back while an
  * assistant_message interceptor exists (`held`: the text still has to be released).
  */
-async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], signal: AbortSignal): Promise<{ message: AssistantMessage; held: boolean }> {
+async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], pending: readonly ActiveTool[], signal: AbortSignal): Promise<{ message: AssistantMessage; held: boolean }> {
   const hold = ctx.host.hasInterceptor("assistant_message");
   const tools: ToolSpec[] = ctx.builtins.map((t) => ({ name: t.name, description: t.description, schema: t.schema }));
   for (const t of extTools) tools.push(t.deferred ? { name: t.name, description: t.description, schema: t.schema, deferred: true } : { name: t.name, description: t.description, schema: t.schema });
+  // Not yet activated: a wire with native deferral may declare them hidden, the others drop them.
+  for (const t of pending) tools.push({ name: t.name, description: t.description, schema: t.schema, deferred: true, pending: true });
   const request = {
     model: ctx.model,
     system: ctx.system,
