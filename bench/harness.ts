@@ -14,6 +14,7 @@ export function printArgs(zot: string, base: string, prompt: string, ext: string
 }
 
 function build(cmd: string[], cwd: string, what: string): void {
+  if (!Bun.which(cmd[0]!)) throw new Error(`${what} needs ${cmd[0]} on PATH (for cc: install gcc or clang).`);
   const r = Bun.spawnSync(cmd, { cwd, stdout: "pipe", stderr: "pipe" });
   if (r.exitCode !== 0) throw new Error(`${what} failed (${cmd.join(" ")}): ${r.stderr.toString()}`);
 }

@@ -193,7 +193,7 @@ function spawnShell(shell: string, command: string, cwd: string) {
   // order, then evals the command: a syntax error in it lands on that pipe too, and line numbers in
   // messages are the command's own (the shell adds "eval: " to its own messages). `set --` empties
   // the positional parameters the command arrived in, and $0 is /bin/sh as for `sh -c`. One exec
-  // instead of exec-ing a second shell saves ~0.6 ms a call (bench/RESULTS.md, "Agent loop").
+  // instead of exec-ing a second shell saves ~0.6 ms a call (bench/RESULTS.md, "zot against the Go zot").
   return Bun.spawn([shell, "-c", 'exec 2>&1; eval "set --; $1"', "/bin/sh", command], {
     cwd,
     stdin: "ignore",
