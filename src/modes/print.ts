@@ -5,7 +5,6 @@ import type { AgentRuntime } from "../agent/runtime-api.ts";
 import { exitCodeOf, type ModeOutput } from "./json.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
 import { parseSlash, unknownCommand } from "./slash.ts";
-import { collapseSpaces } from "../cli/whitespace.ts";
 import { seconds } from "../agent/providers/limits.ts";
 
 type Hidden = { by: string; reason: string } | null;
@@ -149,6 +148,6 @@ function progress(event: AgentEvent, io: PrintOutput): void {
 }
 
 function clip(text: string): string {
-  const one = collapseSpaces(text);
+  const one = text.replace(/\s+/g, " ");
   return one.length > 200 ? one.slice(0, 199) + "…" : one;
 }

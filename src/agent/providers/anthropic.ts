@@ -355,10 +355,7 @@ function streamError(provider: string, data: Rec): string {
   return `${provider} reported an error mid-stream: ${message}${type ? ` (${type})` : ""}${hint}`;
 }
 
-/** Trailing slashes and a trailing `/v1` go; by hand, since running a regex costs start-up memory. */
+/** Trailing slashes and a trailing `/v1` go. */
 function trimBase(url: string): string {
-  let end = url.length;
-  while (end > 0 && url.charCodeAt(end - 1) === 47) end--;
-  const base = url.slice(0, end);
-  return base.endsWith("/v1") ? base.slice(0, -3) : base;
+  return url.replace(/\/+$/, "").replace(/\/v1$/, "");
 }
