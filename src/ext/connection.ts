@@ -2,22 +2,21 @@
 // and the frames it sends. The host above decides what registrations mean; this file only keeps
 // them, in arrival order, and reports changes.
 import { resolve as resolvePath } from "node:path";
-import { LineReader } from "./lines.ts";
-import { describePermissions, permissionsJson, type Permissions } from "./permissions.ts";
-import { planLaunch } from "./sandbox/plan.ts";
+import type { Permissions } from "./permissions.ts";
 import { ExtensionLog } from "./log.ts";
 import { unmasked } from "./mask.ts";
 import type { Mask } from "./mask.ts";
-import { describeExit, extensionEnv, spawnExtension } from "./process.ts";
-import { killTree, type TreeSignal } from "../platform/process-tree.ts";
-import type { ChildProcess, ExitInfo } from "./process.ts";
+import { describeExit } from "./process.ts";
+import type { TreeSignal } from "../platform/process-tree.ts";
+import type { ExitInfo } from "./process.ts";
 import { HOST_CAPABILITIES, PROTOCOL_VERSION, decodeExtensionFrame, isObject } from "./protocol.ts";
 import type { EventName, ExtensionFrame, HostFrame, InterceptSpec, JsonObject } from "./protocol.ts";
 import { checkCommand, checkTool } from "./registry.ts";
 import type { CommandReg, ToolReg } from "./registry.ts";
 import type { FrameRecorder } from "./trace.ts";
 import type { HostInfo, UiIntent } from "./types.ts";
-import { WriteQueue } from "./queue.ts";
+import type { Transport, TransportHooks } from "./transport.ts";
+import { openStdio } from "./transport-stdio.ts";
 
 export type ConnectionTimings = {
   /** First line must be a hello within this long. */
@@ -62,10 +61,6 @@ export type ConnectionStatus = "starting" | "ready" | "auto_ready" | "failed" | 
 
 export type Reply<F> = { ok: true; frame: F } | { ok: false; kind: "timeout" | "gone" | "cancelled" | "invalid"; error: string };
 
-/** Extension output is parsed in slices of this size, with other I/O let in every READ_BUDGET_MS. */
-const READ_SLICE_BYTES = 16 * 1024;
-const READ_BUDGET_MS = 4;
-
 type Expect = "command_response" | "tool_result" | "event_intercept_response";
 type Pending = {
   expect: Expect;
@@ -75,7 +70,6 @@ type Pending = {
 };
 
 const MAX_WARNINGS = 100;
-const encoder = new TextEncoder();
 let nextId = 0;
 
 export class Connection {
@@ -114,8 +108,7 @@ export class Connection {
   private readonly cfg: ConnectionConfig;
   private readonly mask: Mask;
   private log: ExtensionLog | null = null;
-  private child: ChildProcess | null = null;
-  private queue: WriteQueue | null = null;
+  private transport: Transport | null = null;
   private readonly pending = new Map<string, Pending>();
   private readonly warningList: string[] = [];
   private extraWarnings = 0;
@@ -126,7 +119,7 @@ export class Connection {
   private maxTimer: ReturnType<typeof setTimeout> | null = null;
   private lingerTimer: ReturnType<typeof setTimeout> | null = null;
   private exitInfo: ExitInfo | null = null;
-  private stdoutClosed = false;
+  private inputClosed = false;
   private settle!: () => void;
   private markExited!: () => void;
   private markFinished!: () => void;
@@ -146,7 +139,7 @@ export class Connection {
   }
 
   get hasExited(): boolean {
-    return this.exitInfo !== null || this.child === null;
+    return this.exitInfo !== null || this.transport === null;
   }
 
   /** How the process ended, once it has. */
@@ -178,39 +171,39 @@ export class Connection {
     this.log = opened.log;
     this.logPath = opened.log.path;
     this.log.line(`starting ${this.name} ${this.cfg.version ?? "(no version)"} at ${new Date().toISOString()}`);
-    const info = this.cfg.info();
-    const plan = planLaunch({
-      exec: this.cfg.exec,
-      args: this.cfg.args,
-      extensionDir: this.dir,
-      cwd: info.cwd,
-      home: this.cfg.home,
-      env: extensionEnv(this.cfg.env ?? process.env, { home: this.cfg.home, dir: this.dir, cwd: info.cwd }),
-      permissions: this.cfg.permissions,
-    });
-    if (this.cfg.permissions) this.log.line(`permissions (${plan.enforcement}): ${describePermissions(permissionsJson(this.cfg.permissions))}`);
+    const hooks: TransportHooks = {
+      onLine: (line) => this.onLine(line),
+      onOversize: (n) => this.warn(`dropped a ${n}-byte line from stdout (limit ${this.cfg.timings.maxLineBytes} bytes)`),
+      onInputClosed: () => {
+        this.inputClosed = true;
+        this.whenBothGone();
+      },
+      onExit: (exit) => this.onProcessExit(exit),
+      onHung: (n) => this.onHung(n),
+    };
     this.spawnedAt = performance.now();
-    const [exec, ...args] = plan.argv;
-    const spawned = spawnExtension({ exec: exec!, args, cwd: this.dir, env: plan.env, stderrFd: this.log.fd });
-    if (!spawned.ok) {
-      // posix_spawn does not fall back to sh the way a shell does: a script without "#!" cannot start.
-      const hint = /ENOEXEC/.test(spawned.error) ? `; it is not a program this system can run (a script needs a "#!" line, e.g. #!/bin/sh)` : "";
-      return this.failStart(`could not start ${this.cfg.exec}: ${spawned.error}${hint}`);
-    }
-    const child = spawned.child;
-    this.child = child;
-    this.queue = new WriteQueue(child.stdin, this.cfg.timings.maxQueueBytes, (n) => this.onHung(n));
+    const channel = openStdio({
+      target: { exec: this.cfg.exec, args: this.cfg.args, permissions: this.cfg.permissions },
+      dir: this.dir,
+      cwd: this.cfg.info().cwd,
+      home: this.cfg.home,
+      env: this.cfg.env ?? process.env,
+      log: this.log,
+      maxQueueBytes: this.cfg.timings.maxQueueBytes,
+      maxLineBytes: this.cfg.timings.maxLineBytes,
+      hooks,
+    });
+    if (!channel.ok) return this.failStart(channel.error);
+    this.transport = channel.transport;
     this.helloTimer = setTimeout(() => this.fail(`no hello within ${seconds(this.cfg.timings.helloMs)}; it must write a hello frame to stdout first`, true), this.cfg.timings.helloMs);
-    void child.exited.then((exit) => this.onProcessExit(exit));
-    void this.readLoop(child.stdout);
   }
 
   /** Queues one frame for the extension; never blocks. */
   send(frame: HostFrame): void {
-    if (!this.queue || this.phase === "gone") return;
+    if (!this.transport || this.phase === "gone") return;
     const json = JSON.stringify(frame);
     this.cfg.trace?.record(this.name, "out", json);
-    this.queue.write(encoder.encode(json + "\n"));
+    this.transport.send(json);
   }
 
   /**
@@ -223,7 +216,7 @@ export class Connection {
     timeoutMs: number,
     opts: { signal?: AbortSignal; onProgress?: (text: string) => void; what: string } = { what: "request" },
   ): Promise<Reply<F>> {
-    if (this.phase === "gone" || !this.queue)
+    if (this.phase === "gone" || !this.transport)
       return Promise.resolve({ ok: false, kind: "gone", error: this.error ?? `extension "${this.name}" is not running` });
     if (opts.signal?.aborted) return Promise.resolve({ ok: false, kind: "cancelled", error: `${opts.what} was cancelled` });
     const id = `${++nextId}`;
@@ -255,14 +248,14 @@ export class Connection {
   /** Graceful part of shutdown: `shutdown`, then end of input. Signals are the host's job. */
   beginShutdown(): void {
     this.stopping = true;
-    if (!this.queue || this.hasExited) return;
+    if (!this.transport || this.hasExited) return;
     this.send({ type: "shutdown" });
-    this.queue.end();
+    this.transport.end();
   }
 
   /** Signals the whole process group (harmless once the group is empty). */
   signal(sig: TreeSignal): void {
-    if (this.child) killTree(this.child.pid, sig);
+    this.transport?.signal(sig);
   }
 
   /** A host-side note in the extension's log (conflicts, exits, shutdown). */
@@ -288,38 +281,6 @@ export class Connection {
   }
 
   // ---------------------------------------------------------------- reading
-
-  private async readLoop(stdout: ReadableStream<Uint8Array>): Promise<void> {
-    const lines = new LineReader({
-      maxLineBytes: this.cfg.timings.maxLineBytes,
-      onLine: (line) => this.onLine(line),
-      onOversize: (n) => this.warn(`dropped a ${n}-byte line from stdout (limit ${this.cfg.timings.maxLineBytes} bytes)`),
-    });
-    const reader = stdout.getReader();
-    // A read that is already buffered resolves as a microtask, so a flooding extension would never
-    // let the event loop reach the user's keys: after a few ms of parsing, other I/O gets a turn.
-    let since = performance.now();
-    const breathe = async () => {
-      if (performance.now() - since < READ_BUDGET_MS) return;
-      await new Promise((resolve) => setImmediate(resolve));
-      since = performance.now();
-    };
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        for (let at = 0; at < value.length; at += READ_SLICE_BYTES) {
-          lines.push(value.length <= READ_SLICE_BYTES ? value : value.subarray(at, at + READ_SLICE_BYTES));
-          await breathe();
-        }
-      }
-      lines.end();
-    } catch {
-      // A read error means the pipe is gone; treated like end of output.
-    }
-    this.stdoutClosed = true;
-    this.whenBothGone();
-  }
 
   private onLine(line: string): void {
     if (this.phase === "gone") return;
@@ -521,7 +482,7 @@ export class Connection {
   /** Output closed and process exited: gone. Only one of them: gone after a short grace. */
   private whenBothGone(): void {
     if (this.phase === "gone") return;
-    if (this.stdoutClosed && this.exitInfo) return this.vanish();
+    if (this.inputClosed && this.exitInfo) return this.vanish();
     if (!this.lingerTimer) this.lingerTimer = setTimeout(() => this.vanish(), this.cfg.timings.lingerMs);
   }
 
@@ -560,7 +521,7 @@ export class Connection {
     this.error = message;
     this.clearTimers();
     if (this.lingerTimer) clearTimeout(this.lingerTimer);
-    this.queue?.drop();
+    this.transport?.drop();
     // Every waiting call fails now, not at its own deadline.
     for (const p of [...this.pending.values()]) p.resolve({ ok: false, kind: "gone", error: message });
     this.settle();
