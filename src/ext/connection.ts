@@ -2,11 +2,9 @@
 // and the frames it sends. The host above decides what registrations mean; this file only keeps
 // them, in arrival order, and reports changes.
 import { resolve as resolvePath } from "node:path";
-import type { Permissions } from "./permissions.ts";
 import { ExtensionLog } from "./log.ts";
 import { unmasked } from "./mask.ts";
 import type { Mask } from "./mask.ts";
-import { describeExit } from "./process.ts";
 import type { TreeSignal } from "../platform/process-tree.ts";
 import type { ExitInfo } from "./process.ts";
 import { HOST_CAPABILITIES, PROTOCOL_VERSION, decodeExtensionFrame, isObject } from "./protocol.ts";
@@ -15,8 +13,9 @@ import { checkCommand, checkTool } from "./registry.ts";
 import type { CommandReg, ToolReg } from "./registry.ts";
 import type { FrameRecorder } from "./trace.ts";
 import type { HostInfo, UiIntent } from "./types.ts";
-import type { Transport, TransportHooks } from "./transport.ts";
-import { openStdio } from "./transport-stdio.ts";
+import type { EndedWhen, ExtensionTarget, Transport, TransportHooks, TransportTerms } from "./transport.ts";
+import { openStdio, STDIO_TERMS } from "./transport-stdio.ts";
+import { openWebSocket, WEBSOCKET_TERMS } from "./transport-websocket.ts";
 
 export type ConnectionTimings = {
   /** First line must be a hello within this long. */
@@ -35,15 +34,13 @@ export type ConnectionConfig = {
   name: string;
   version: string | null;
   dir: string;
-  exec: string;
-  args: string[];
-  /** The manifest's declared scope; null runs the extension with the user's full privileges. */
-  permissions: Permissions | null;
+  /** A process to start, or a WebSocket server to connect to. */
+  target: ExtensionTarget;
   /** hello_ack.settings; null when the manifest declares no settings. */
   settings: JsonObject | null;
   home: string;
   info: () => HostInfo;
-  /** The environment the extension's environment is built from. Default: zot's own. */
+  /** The environment the extension's environment (or a WebSocket token) is read from. Default: zot's own. */
   env?: Record<string, string | undefined>;
   /** Sees every line both ways: the `--ext-trace` file, or `zot ext test`'s harness. */
   trace: FrameRecorder | null;
@@ -107,6 +104,7 @@ export class Connection {
 
   private readonly cfg: ConnectionConfig;
   private readonly mask: Mask;
+  private readonly terms: TransportTerms;
   private log: ExtensionLog | null = null;
   private transport: Transport | null = null;
   private readonly pending = new Map<string, Pending>();
@@ -127,6 +125,7 @@ export class Connection {
   constructor(cfg: ConnectionConfig) {
     this.cfg = cfg;
     this.mask = cfg.mask ?? unmasked;
+    this.terms = cfg.target.kind === "websocket" ? WEBSOCKET_TERMS : STDIO_TERMS;
     this.name = cfg.name;
     this.dir = cfg.dir;
     this.settled = new Promise((r) => (this.settle = r));
@@ -164,7 +163,12 @@ export class Connection {
     return shown;
   }
 
-  /** Opens the log and spawns the process; failures end up in `status`/`error`. */
+  /** How the extension ended ("exited with exit code 3"), once it has. */
+  ended(): string | null {
+    return this.exitInfo && this.transport ? this.transport.ended(this.exitInfo, null) : null;
+  }
+
+  /** Opens the log and spawns the process or opens the connection; failures end up in `status`/`error`. */
   start(): void {
     const opened = ExtensionLog.open(this.cfg.home, this.name, this.mask);
     if (!opened.ok) return this.failStart(opened.error);
@@ -173,7 +177,7 @@ export class Connection {
     this.log.line(`starting ${this.name} ${this.cfg.version ?? "(no version)"} at ${new Date().toISOString()}`);
     const hooks: TransportHooks = {
       onLine: (line) => this.onLine(line),
-      onOversize: (n) => this.warn(`dropped a ${n}-byte line from stdout (limit ${this.cfg.timings.maxLineBytes} bytes)`),
+      onOversize: (n) => this.warn(`dropped a ${n}-byte ${this.terms.unit} (limit ${this.cfg.timings.maxLineBytes} bytes)`),
       onInputClosed: () => {
         this.inputClosed = true;
         this.whenBothGone();
@@ -182,20 +186,16 @@ export class Connection {
       onHung: (n) => this.onHung(n),
     };
     this.spawnedAt = performance.now();
-    const channel = openStdio({
-      target: { exec: this.cfg.exec, args: this.cfg.args, permissions: this.cfg.permissions },
-      dir: this.dir,
-      cwd: this.cfg.info().cwd,
-      home: this.cfg.home,
-      env: this.cfg.env ?? process.env,
-      log: this.log,
-      maxQueueBytes: this.cfg.timings.maxQueueBytes,
-      maxLineBytes: this.cfg.timings.maxLineBytes,
-      hooks,
-    });
+    const { target } = this.cfg;
+    const env = this.cfg.env ?? process.env;
+    const limits = { maxQueueBytes: this.cfg.timings.maxQueueBytes, maxLineBytes: this.cfg.timings.maxLineBytes };
+    const channel =
+      target.kind === "websocket"
+        ? openWebSocket({ target, env, log: this.log, ...limits, hooks })
+        : openStdio({ target, dir: this.dir, cwd: this.cfg.info().cwd, home: this.cfg.home, env, log: this.log, ...limits, hooks });
     if (!channel.ok) return this.failStart(channel.error);
     this.transport = channel.transport;
-    this.helloTimer = setTimeout(() => this.fail(`no hello within ${seconds(this.cfg.timings.helloMs)}; it must write a hello frame to stdout first`, true), this.cfg.timings.helloMs);
+    this.helloTimer = setTimeout(() => this.fail(`no hello within ${seconds(this.cfg.timings.helloMs)}; ${this.terms.helloHint}`, true), this.cfg.timings.helloMs);
   }
 
   /** Queues one frame for the extension; never blocks. */
@@ -290,7 +290,7 @@ export class Connection {
     } catch {
       this.cfg.trace?.record(this.name, "in", line, false);
       if (this.phase === "hello") return this.failFirstLine(line);
-      return this.warn(`ignored a stdout line that is not JSON: ${quote(line)}`);
+      return this.warn(`ignored a ${this.terms.unit} that is not JSON: ${quote(line)}`);
     }
     this.cfg.trace?.record(this.name, "in", line);
     const decoded = decodeExtensionFrame(raw);
@@ -440,7 +440,7 @@ export class Connection {
 
   private failFirstLine(line: string, helloError?: string): void {
     if (helloError) return this.fail(`its hello frame is invalid (${helloError}): ${quote(line)}`, true);
-    this.fail(`its first stdout line must be a hello frame (write logs to stderr), got: ${quote(line)}`, true);
+    this.fail(`its first ${this.terms.unit} must be a hello frame ${this.terms.firstHint}, got: ${quote(line)}`, true);
   }
 
   private failStart(error: string): void {
@@ -464,7 +464,7 @@ export class Connection {
 
   private onHung(bytes: number): void {
     const mib = Math.round(bytes / (1024 * 1024));
-    this.note(`stopped: it is not reading its stdin (${mib} MiB queued)`);
+    this.note(`stopped: it is not reading its ${this.terms.input} (${mib} MiB queued)`);
     this.goneWith(
       `extension "${this.name}" stopped reading its input (more than ${mib} MiB queued) and was stopped (log: ${this.logPath})`,
       this.phase === "loaded" ? "exited" : "failed",
@@ -474,7 +474,7 @@ export class Connection {
 
   private onProcessExit(exit: ExitInfo): void {
     this.exitInfo = exit;
-    this.note(`process exited with ${describeExit(exit)}`);
+    if (this.transport) this.note(`${this.terms.who} ${this.transport.ended(exit, null)}`);
     this.markExited();
     this.whenBothGone();
   }
@@ -489,19 +489,20 @@ export class Connection {
   private vanish(): void {
     if (this.phase === "gone") return;
     const exit = this.exitInfo;
-    const how = exit ? `exited with ${describeExit(exit)}` : "closed its output but is still running; it was stopped";
+    const ended = (when: EndedWhen, otherwise: string) => (exit && this.transport ? this.transport.ended(exit, when) : otherwise);
     // Its last words on stderr usually say why ("Cannot find module …", a traceback's last line).
     const said = this.stopping ? "" : this.lastWords();
     const where = ` (log: ${this.logPath})`;
     if (this.phase === "hello") {
-      const msg = exit ? `exited before hello with ${describeExit(exit)}` : "closed its output before hello";
+      const msg = ended("before hello", "closed its output before hello");
       this.note(`failed: ${msg}`);
       this.goneWith(`extension "${this.name}" failed to load: it ${msg}${said}${where}`, "failed");
     } else if (this.phase === "registering") {
-      this.note(`failed: ${how} during registration`);
-      this.goneWith(`extension "${this.name}" failed to load: it ${how} during registration${said}${where}`, "failed");
+      const msg = ended("during registration", "closed its output but is still running; it was stopped during registration");
+      this.note(`failed: ${msg}`);
+      this.goneWith(`extension "${this.name}" failed to load: it ${msg}${said}${where}`, "failed");
     } else {
-      this.goneWith(`extension "${this.name}" ${how}${said}${where}`, "exited");
+      this.goneWith(`extension "${this.name}" ${ended(null, "closed its output but is still running; it was stopped")}${said}${where}`, "exited");
     }
     // Whatever it left behind (a lingering leader, orphaned children) goes with it.
     this.signal("SIGKILL");

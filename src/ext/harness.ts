@@ -7,7 +7,7 @@ import { Connection, stopConnections } from "./connection.ts";
 import { matches, prepareSend, substitute, type ScriptStep } from "./harness-script.ts";
 import { extensionLogPath } from "./log.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
-import { describeExit } from "./process.ts";
+import { targetOf } from "./transport.ts";
 import { effectiveSettings, readStored } from "./settings.ts";
 import type { Manifest } from "./types.ts";
 import { decodeExtensionFrame, decodeHostFrame, isObject, type JsonObject } from "./protocol.ts";
@@ -113,7 +113,8 @@ export async function runHarness(opts: HarnessOptions): Promise<HarnessReport> {
   };
 
   const parsed = readManifest(manifestPath, { env: opts.env });
-  if (!parsed.ok || parsed.manifest.exec === null) {
+  const target = parsed.ok ? targetOf(parsed.manifest) : null;
+  if (!parsed.ok || target === null) {
     const detail = parsed.ok ? `${manifestPath} has no "exec"; a theme-only extension has no process to test.` : parsed.error;
     steps.push({ kind: "handshake", name: "manifest is valid", status: "fail", ms: null, line: null, detail });
     skipScript();
@@ -128,9 +129,7 @@ export async function runHarness(opts: HarnessOptions): Promise<HarnessReport> {
     name: m.name,
     version: m.version,
     dir,
-    exec: m.exec!,
-    args: m.args,
-    permissions: m.permissions,
+    target,
     settings: testSettings(m, opts.home),
     home: opts.home,
     env: opts.env,
@@ -152,10 +151,11 @@ export async function runHarness(opts: HarnessOptions): Promise<HarnessReport> {
   // A failed step that names the exit reports it; the shutdown step then does not report it again.
   let exitReported = false;
   const exitNote = (): string => {
-    if (!conn.exit) return "";
+    const ended = conn.ended();
+    if (!ended) return "";
     exitReported = true;
     const words = conn.lastStderrLine();
-    return `it exited with ${describeExit(conn.exit)}${words ? `: ${JSON.stringify(words)}` : ""}; see ${logPath}`;
+    return `it ${ended}${words ? `: ${JSON.stringify(words)}` : ""}; see ${logPath}`;
   };
 
   try {

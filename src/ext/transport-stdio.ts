@@ -4,11 +4,11 @@
 import { describePermissions, permissionsJson, type Permissions } from "./permissions.ts";
 import { LineReader } from "./lines.ts";
 import type { ExtensionLog } from "./log.ts";
-import { extensionEnv, spawnExtension } from "./process.ts";
+import { describeExit, extensionEnv, spawnExtension } from "./process.ts";
 import { killTree, type TreeSignal } from "../platform/process-tree.ts";
 import { WriteQueue } from "./queue.ts";
 import { planLaunch } from "./sandbox/plan.ts";
-import type { Opened, Transport, TransportHooks } from "./transport.ts";
+import type { Opened, Transport, TransportHooks, TransportTerms } from "./transport.ts";
 
 export type StdioTarget = {
   exec: string;
@@ -33,6 +33,14 @@ export type StdioOptions = {
 const READ_SLICE_BYTES = 16 * 1024;
 const READ_BUDGET_MS = 4;
 const encoder = new TextEncoder();
+
+export const STDIO_TERMS: TransportTerms = {
+  who: "process",
+  unit: "stdout line",
+  input: "stdin",
+  helloHint: "it must write a hello frame to stdout first",
+  firstHint: "(write logs to stderr)",
+};
 
 export function openStdio(o: StdioOptions): Opened {
   const t = o.target;
@@ -62,6 +70,7 @@ export function openStdio(o: StdioOptions): Opened {
     end: () => queue.end(),
     drop: () => queue.drop(),
     signal: (sig: TreeSignal) => void killTree(child.pid, sig),
+    ended: (exit, when) => (when === "before hello" ? `exited before hello with ${describeExit(exit)}` : `exited with ${describeExit(exit)}${when ? ` ${when}` : ""}`),
   };
   return { ok: true, transport };
 }

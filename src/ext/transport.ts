@@ -3,6 +3,26 @@
 // connection above it owns the handshake, the registration window, requests and timeouts.
 import type { TreeSignal } from "../platform/process-tree.ts";
 import type { ExitInfo } from "./process.ts";
+import type { StdioTarget } from "./transport-stdio.ts";
+import type { Manifest } from "./types.ts";
+import type { WebSocketTarget } from "./websocket-target.ts";
+
+/** When an end happened, for the sentence that reports it; null: after registration completed. */
+export type EndedWhen = "before hello" | "during registration" | null;
+
+/** The words sentences about an extension use for its channel. */
+export type TransportTerms = {
+  /** Who ends, in the log's end line: "process" ("process exited with exit code 0"). */
+  who: string;
+  /** One incoming frame: "stdout line", "WebSocket message". */
+  unit: string;
+  /** What the host writes to: "stdin". */
+  input: string;
+  /** How "no hello within 10s; …" ends. */
+  helloHint: string;
+  /** After "its first <unit> must be a hello frame ": "(write logs to stderr)". */
+  firstHint: string;
+};
 
 export type TransportHooks = {
   /** One frame's text as it arrived (a stdout line, a WebSocket message), not yet parsed. */
@@ -26,6 +46,17 @@ export interface Transport {
   drop(): void;
   /** SIGTERM asks it to go, SIGKILL ends it now; harmless once it is gone. */
   signal(sig: TreeSignal): void;
+  /** How its end reads after `extension "x" `, e.g. "exited with exit code 3 during registration". */
+  ended(exit: ExitInfo, when: EndedWhen): string;
 }
 
 export type Opened = { ok: true; transport: Transport } | { ok: false; error: string };
+
+/** What carries one extension: a process zot starts, or a WebSocket server it connects to. */
+export type ExtensionTarget = ({ kind: "stdio" } & StdioTarget) | ({ kind: "websocket" } & WebSocketTarget);
+
+/** The target a manifest describes; null for one with nothing to run (theme-only). */
+export function targetOf(m: Manifest): ExtensionTarget | null {
+  if (m.transport) return { kind: "websocket", ...m.transport };
+  return m.exec ? { kind: "stdio", exec: m.exec, args: m.args, permissions: m.permissions } : null;
+}

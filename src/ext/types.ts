@@ -18,6 +18,7 @@ import type {
   PanelKeyName,
 } from "./protocol.ts";
 import type { TrustMode, Unapproved } from "./trust.ts";
+import type { WebSocketTarget } from "./websocket-target.ts";
 
 export type ExtensionSource = "flag" | "project" | "global";
 
@@ -227,6 +228,8 @@ export type Manifest = {
   version: string | null;
   exec: string | null;
   args: string[];
+  /** `"transport": {"type": "websocket", …}`: zot connects to it instead of starting it (then `exec` is null). */
+  transport: WebSocketTarget | null;
   language: string | null;
   description: string | null;
   enabled: boolean;
