@@ -1,8 +1,11 @@
-// The WebSocket transport against real servers on 127.0.0.1: handshake, tool calls, a dropped
-// connection failing the pending call at once, reconnection with backoff, and refusals.
-import { afterAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
-import { dirname, join } from "node:path";
+// The WebSocket transport against real servers on 127.0.0.1 — a plain Bun.serve one, the TypeScript
+// SDK's under Bun and under Node, the Python SDK's: handshake, tool calls, a dropped connection
+// failing the pending call at once, reconnection with backoff, reload, and refusals.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { bundle } from "../../sdk/typescript/build.ts";
 import { start, type Harness } from "./fixture-host.ts";
 import { BUN, startServer, wsExtension, WS_FIXTURES, type Server } from "./ws-server.ts";
 import { waitFor } from "../helpers/wait.ts";
@@ -11,15 +14,38 @@ const TOKEN = "s3cret-token";
 process.env.ZOT_TEST_WS_TOKEN = TOKEN;
 process.env.ZOT_TEST_WS_WRONG = "not-the-token";
 
+const repo = resolve(import.meta.dir, "../..");
 const cleanup: (() => Promise<void> | void)[] = [];
+let bundleDir = "";
+beforeAll(async () => {
+  bundleDir = mkdtempSync(join(tmpdir(), "zot-ws-sdk-"));
+  const failure = await bundle(bundleDir);
+  if (failure) throw new Error(failure);
+});
 afterAll(async () => {
   for (const c of cleanup.reverse()) await c();
+  rmSync(bundleDir, { recursive: true, force: true });
 });
+
+/** Each way of writing a WebSocket extension: the command that starts it as NAME on PORT. */
+const SERVERS: Record<string, (name: string, port: number) => { argv: string[]; env: Record<string, string> }> = {
+  "a plain Bun WebSocket server": (name, port) => ({ argv: [BUN, join(WS_FIXTURES, "plain-server.ts"), name, String(port)], env: {} }),
+  "the TypeScript SDK under Bun": (name, port) => ({
+    argv: [BUN, join(WS_FIXTURES, "sdk-server.mjs"), name, String(port)],
+    env: { ZOT_SDK: join(repo, "sdk/typescript/src/index.ts") },
+  }),
+  "the TypeScript SDK under Node": (name, port) => ({
+    argv: ["node", join(WS_FIXTURES, "sdk-server.mjs"), name, String(port)],
+    env: { ZOT_SDK: join(bundleDir, "index.js") },
+  }),
+  "the Python SDK": (name, port) => ({ argv: ["python3", join(WS_FIXTURES, "sdk_server.py"), name, String(port)], env: { ZOT_PY_SDK: join(repo, "sdk/python") } }),
+};
 
 const abort = () => new AbortController().signal;
 
-async function plainServer(name: string, port = 0): Promise<Server> {
-  const s = await startServer([BUN, join(WS_FIXTURES, "plain-server.ts"), name, String(port)], { WS_TOKEN: TOKEN });
+async function serve(kind: string, name: string, port = 0): Promise<Server> {
+  const { argv, env } = SERVERS[kind](name, port);
+  const s = await startServer(argv, { ...env, WS_TOKEN: TOKEN });
   cleanup.push(() => s.kill());
   return s;
 }
@@ -33,13 +59,14 @@ async function load(dir: string, timings = {}): Promise<Harness> {
 
 const text = (r: { content: { type: string; text?: string }[] }) => r.content.map((b) => b.text ?? "").join("");
 
-describe("a plain Bun WebSocket server as an extension", () => {
+for (const kind of Object.keys(SERVERS)) describe(`${kind} as an extension`, () => {
+  const plainServer = (name: string, port = 0) => serve(kind, name, port);
   test("zot connects with the bearer token, handshakes, registers its tools and calls one", async () => {
     const server = await plainServer("plain-ws");
     const h = await load(wsExtension("plain-ws", { url: `ws://127.0.0.1:${server.port}/zot`, token_env: "ZOT_TEST_WS_TOKEN" }));
     const s = h.host.states().find((x) => x.name === "plain-ws")!;
     expect(s.status).toBe("ready");
-    expect(s.tools.map((t) => t.name)).toEqual(["echo", "hang"]);
+    expect(s.tools.map((t) => t.name).sort()).toEqual(["echo", "hang"]);
     expect(s.enforcement).toBe("unrestricted (runs outside zot)");
     const r = await h.host.callTool("echo", { a: 1 }, { signal: abort() });
     expect(r.isError).toBe(false);
@@ -70,7 +97,7 @@ describe("a plain Bun WebSocket server as an extension", () => {
 
     const second = await plainServer("crashy-ws", port);
     await h.intent((i) => i.kind === "notify" && i.message === `reconnected to ws://127.0.0.1:${port}/`, 20_000);
-    expect(h.host.tools().map((t) => t.name)).toEqual(["echo", "hang"]);
+    expect(h.host.tools().map((t) => t.name).sort()).toEqual(["echo", "hang"]);
     // Reconnected like a reload: session_start is sent again.
     await h.intent((i) => i.kind === "notify" && i.message === `session_start seen by ${second.pid}`);
     const again = await h.host.callTool("echo", { b: 2 }, { signal: abort() });
@@ -100,6 +127,9 @@ describe("a plain Bun WebSocket server as an extension", () => {
     expect(s.error).not.toContain("not-the-token");
   });
 
+});
+
+describe("WebSocket refusals", () => {
   test("a token variable that is not set fails the start with the variable's name", async () => {
     const h = await load(wsExtension("unset-ws", { url: "ws://127.0.0.1:9/", token_env: "ZOT_TEST_WS_NOT_SET" }));
     const s = h.host.states().find((x) => x.name === "unset-ws")!;
@@ -108,7 +138,7 @@ describe("a plain Bun WebSocket server as an extension", () => {
   });
 
   test("nothing listening on the port is a load failure that says to start the extension first", async () => {
-    const server = await plainServer("gone-ws");
+    const server = await serve("a plain Bun WebSocket server", "gone-ws");
     const port = server.port;
     await server.kill();
     const h = await load(wsExtension("gone-ws", { url: `ws://127.0.0.1:${port}/` }));

@@ -9,30 +9,26 @@ export const BUN = process.execPath;
 
 export type Server = { port: number; pid: number; proc: ReturnType<typeof Bun.spawn>; output: () => string; kill: () => Promise<void> };
 
-/** Starts `argv` and waits for its "listening PORT" line on stdout. */
+/** Starts `argv` and waits for its "listening PORT" line (SDK servers print it to stderr, since stdout is theirs). */
 export async function startServer(argv: string[], env: Record<string, string>): Promise<Server> {
   const proc = Bun.spawn(argv, { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
   let out = "";
-  const reader = proc.stdout.getReader();
-  const decoder = new TextDecoder();
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) out += decoder.decode(chunk, { stream: true });
+  };
+  void pump(proc.stdout).catch(() => {});
+  void pump(proc.stderr).catch(() => {});
   const deadline = Date.now() + 20_000;
   let port = 0;
   while (!port) {
-    const read = await Promise.race([reader.read(), Bun.sleep(Math.max(0, deadline - Date.now())).then(() => null)]);
-    if (!read || read.done) {
+    if (proc.exitCode !== null || Date.now() > deadline) {
       proc.kill("SIGKILL");
-      throw new Error(`${argv.join(" ")} did not report "listening PORT": ${out}${await new Response(proc.stderr).text()}`);
+      throw new Error(`${argv.join(" ")} did not report "listening PORT": ${out}`);
     }
-    out += decoder.decode(read.value, { stream: true });
+    await Bun.sleep(10);
     port = Number(/listening (\d+)/.exec(out)?.[1] ?? 0);
   }
-  void (async () => {
-    for (;;) {
-      const r = await reader.read().catch(() => ({ done: true as const, value: undefined }));
-      if (r.done) return;
-      out += decoder.decode(r.value, { stream: true });
-    }
-  })();
   return {
     port,
     pid: proc.pid,
