@@ -191,5 +191,10 @@ function serveSocket(socket: Duplex, maxMessageBytes: number, h: PeerHandlers): 
   };
   socket.on("error", gone);
   socket.on("close", gone);
+  // An upgraded socket stays half-open after the client's FIN; the client is gone all the same.
+  socket.on("end", () => {
+    gone();
+    socket.end();
+  });
   h.open(peer);
 }
