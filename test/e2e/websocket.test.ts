@@ -1,0 +1,65 @@
+// The built binary with a WebSocket extension: a TypeScript SDK server started on its own, then
+// `zot ext doctor --json`, `zot ext test` and a `-p` turn in which the mock model calls its tool;
+// a wrong token and a non-loopback URL are refused with clear errors.
+import { afterAll, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { BUN, startServer, wsExtension, WS_FIXTURES, type Server } from "../ext/ws-server.ts";
+import { ROOT, runZot, tempDir } from "./zot.ts";
+
+const TOKEN = "e2e-ws-token";
+const { dir: home, cleanup } = tempDir();
+let server: Server | null = null;
+afterAll(async () => {
+  await server?.kill();
+  cleanup();
+});
+
+async function sdkServer(name: string): Promise<Server> {
+  server = await startServer([BUN, join(WS_FIXTURES, "sdk-server.mjs"), name, "0"], { ZOT_SDK: join(ROOT, "sdk/typescript/src/index.ts"), WS_TOKEN: TOKEN });
+  return server;
+}
+
+test("zot connects to a running WebSocket extension: doctor reports it, ext test passes, and the model calls its tool", async () => {
+  const s = await sdkServer("desk");
+  const ext = wsExtension("desk", { url: `ws://127.0.0.1:${s.port}/zot`, token_env: "DESK_TOKEN" });
+  const env = { DESK_TOKEN: TOKEN };
+
+  const doctor = await runZot(["ext", "doctor", "--json", "--no-ext", "-e", ext], { home, env });
+  expect(doctor.code).toBe(0);
+  const entry = JSON.parse(doctor.stdout).extensions[0];
+  expect(entry).toMatchObject({ name: "desk", status: "ready", version: "1.0.0", sandbox: "unrestricted (runs outside zot)", permissions: null });
+  expect(entry.tools.map((t: { name: string }) => t.name).sort()).toEqual(["echo", "hang"]);
+  expect(doctor.stdout).not.toContain(TOKEN);
+
+  const human = await runZot(["ext", "doctor", "--no-ext", "-e", ext], { home, env });
+  expect(human.stdout).toContain("sandbox   unrestricted (runs outside zot)");
+
+  const script = join(ext, "test.jsonl");
+  writeFileSync(script, `{"send": {"type": "tool_call", "id": "$auto", "name": "echo", "args": {"n": 7}}}\n{"expect": {"type": "tool_result", "id": "$last_id"}, "within_ms": 5000}\n`);
+  const tested = await runZot(["ext", "test", ext, script, "--json"], { home, env });
+  const report = JSON.parse(tested.stdout);
+  expect(report.steps.filter((st: { status: string }) => st.status === "fail")).toEqual([]);
+  expect(tested.code).toBe(0);
+
+  const turn = await runZot(["-p", "--provider", "mock", "--no-ext", "-e", ext, 'call echo {"city":"Oslo"}'], { home, env });
+  expect(turn.stderr).toContain(`[tool] echo (desk) {"city":"Oslo"}`);
+  expect(turn.stdout).toContain(`mock: tool echo returned: echo {"city":"Oslo"} from ${s.pid}`);
+  expect(turn.code).toBe(0);
+});
+
+test("a wrong token fails doctor with the HTTP status and what to fix, and a non-loopback ws:// URL is invalid", async () => {
+  const s = server ?? (await sdkServer("desk"));
+  const ext = wsExtension("desk-bad", { url: `ws://127.0.0.1:${s.port}/zot`, token_env: "DESK_TOKEN" });
+  const wrong = await runZot(["ext", "doctor", "--json", "--no-ext", "-e", ext], { home, env: { DESK_TOKEN: "nope" } });
+  expect(wrong.code).toBe(1);
+  const failed = JSON.parse(wrong.stdout).extensions[0];
+  expect(failed.status).toBe("failed");
+  expect(failed.error).toContain("the extension refused zot's token (HTTP 401)");
+
+  const remote = wsExtension("far", { url: "ws://192.0.2.10:9000/" });
+  const invalid = await runZot(["ext", "doctor", "--json", "--no-ext", "-e", remote], { home });
+  const entry = JSON.parse(invalid.stdout).extensions[0];
+  expect(entry.status).toBe("invalid");
+  expect(entry.error).toContain('field "transport.url" points to 192.0.2.10, which is not this machine');
+});
