@@ -104,7 +104,8 @@ export class Connection {
 
   private readonly cfg: ConnectionConfig;
   private readonly mask: Mask;
-  private readonly terms: TransportTerms;
+  /** The words for its channel in sentences ("stdout line", "WebSocket message"). */
+  readonly terms: TransportTerms;
   private log: ExtensionLog | null = null;
   private transport: Transport | null = null;
   private readonly pending = new Map<string, Pending>();
@@ -177,7 +178,7 @@ export class Connection {
     this.log.line(`starting ${this.name} ${this.cfg.version ?? "(no version)"} at ${new Date().toISOString()}`);
     const hooks: TransportHooks = {
       onLine: (line) => this.onLine(line),
-      onOversize: (n) => this.warn(`dropped a ${n}-byte ${this.terms.unit} (limit ${this.cfg.timings.maxLineBytes} bytes)`),
+      onOversize: (n) => this.warn(`dropped a ${n}-byte ${this.terms.unitFrom} (limit ${this.cfg.timings.maxLineBytes} bytes)`),
       onInputClosed: () => {
         this.inputClosed = true;
         this.whenBothGone();

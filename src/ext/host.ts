@@ -395,10 +395,11 @@ export class Host implements ExtensionHost {
       this.panels.delete(id);
       this.send({ kind: "panel_close", extension: owner, panelId: id });
     }
-    this.send({ kind: "extension_exited", extension: conn.name, message });
-    this.changed();
     const entry = this.entries.find((e) => e.conn === conn);
-    if (entry?.disc.manifest?.transport) this.reconnect(entry, this.timings.reconnectMs);
+    const remote = entry?.disc.manifest?.transport;
+    this.send({ kind: "extension_exited", extension: conn.name, message: remote ? `${message}; zot reconnects when it is back` : message });
+    this.changed();
+    if (entry && remote) this.reconnect(entry, this.timings.reconnectMs);
   }
 
   /**

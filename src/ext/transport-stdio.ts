@@ -37,6 +37,7 @@ const encoder = new TextEncoder();
 export const STDIO_TERMS: TransportTerms = {
   who: "process",
   unit: "stdout line",
+  unitFrom: "line from stdout",
   input: "stdin",
   helloHint: "it must write a hello frame to stdout first",
   firstHint: "(write logs to stderr)",

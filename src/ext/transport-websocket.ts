@@ -26,6 +26,7 @@ const CLOSE_ABNORMAL = 1006;
 export const WEBSOCKET_TERMS: TransportTerms = {
   who: "extension",
   unit: "WebSocket message",
+  unitFrom: "WebSocket message",
   input: "WebSocket messages",
   helloHint: "it must send a hello frame as soon as zot connects",
   firstHint: "(one JSON frame per text message)",

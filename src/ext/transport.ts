@@ -16,6 +16,8 @@ export type TransportTerms = {
   who: string;
   /** One incoming frame: "stdout line", "WebSocket message". */
   unit: string;
+  /** An incoming frame where its origin comes after it: "line from stdout". */
+  unitFrom: string;
   /** What the host writes to: "stdin". */
   input: string;
   /** How "no hello within 10s; …" ends. */

@@ -90,7 +90,8 @@ for (const kind of Object.keys(SERVERS)) describe(`${kind} as an extension`, () 
     const r = await call;
     expect(r.isError).toBe(true);
     expect(text(r)).toContain(`tool "hang" failed: extension "crashy-ws" closed the WebSocket connection (code 1006)`);
-    await h.intent((i) => i.kind === "extension_exited" && i.extension === "crashy-ws");
+    const exited = await h.intent((i) => i.kind === "extension_exited" && i.extension === "crashy-ws");
+    expect(exited.kind === "extension_exited" && exited.message).toContain("; zot reconnects when it is back");
     expect(h.host.tools().map((t) => t.name)).toEqual([]);
     // While nothing listens, each try fails and the next one waits longer.
     await waitFor(() => h.log("crashy-ws").includes("reconnect failed; trying again in"));
