@@ -1,6 +1,9 @@
 // The manifest's "transport": what is accepted, and the one-sentence errors for what is not.
 import { describe, expect, test } from "bun:test";
+import { projectPrints } from "../../src/ext/discovery.ts";
 import { parseManifest } from "../../src/ext/manifest.ts";
+import { effectiveScope } from "../../src/ext/permission-policy.ts";
+import type { DiscoveredExtension } from "../../src/ext/types.ts";
 import { isLoopbackHost } from "../../src/ext/websocket-target.ts";
 
 const PATH = "/exts/w/extension.json";
@@ -49,5 +52,37 @@ describe("manifest transport", () => {
     expect(errorOf({ transport: { type: "websocket", url: "http://127.0.0.1:1/" } })).toContain("must start with ws:// or wss://");
     expect(errorOf({ transport: { type: "websocket", url: "ws://127.0.0.1:1/", token_env: "has space" } })).toContain('field "transport.token_env" must name an environment variable');
     expect(errorOf({ transport: { type: "websocket", url: "ws://127.0.0.1:1/", allow_remote: "yes" } })).toContain('field "transport.allow_remote" must be true or false');
+  });
+});
+
+describe("policy and trust for WebSocket extensions", () => {
+  const manifest = () => {
+    const r = parse({ transport: { type: "websocket", url: "ws://127.0.0.1:7777/" } });
+    if (!r.ok) throw new Error(r.error);
+    return r.manifest;
+  };
+
+  test('"unrestricted": "deny" refuses a WebSocket extension with a sentence that says zot cannot restrict it and how to allow it', () => {
+    const refused = effectiveScope(manifest(), { unrestricted: "deny", permissions: new Map() });
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.error).toContain('extension "w" runs outside zot (WebSocket), so zot cannot restrict it');
+    expect(!refused.ok && refused.error).toContain('"extensions.permissions.w" to "unrestricted"');
+    const allowed = effectiveScope(manifest(), { unrestricted: "deny", permissions: new Map([["w", null]]) });
+    expect(allowed).toEqual({ ok: true, permissions: null, overridden: true, warning: null });
+  });
+
+  test("a project WebSocket extension's URL is what workspace trust records in place of a command line", () => {
+    const entry: DiscoveredExtension = {
+      name: "w",
+      dir: "/p/.zot/extensions/w",
+      manifestPath: PATH,
+      source: "project",
+      status: "spawn",
+      error: null,
+      manifest: manifest(),
+      theme: null,
+      warnings: [],
+    };
+    expect(projectPrints([entry]).map((p) => p.print)).toEqual([{ name: "w", exec: "ws://127.0.0.1:7777/", args: [] }]);
   });
 });
