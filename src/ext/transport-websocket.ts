@@ -17,7 +17,7 @@ export type WebSocketOptions = {
   hooks: TransportHooks;
 };
 
-/** Normal closure; 1001 "going away" when zot asks the extension to stop. */
+/** Close codes (RFC 6455 §7.4.1): normal closure, and "going away" when zot asks the extension to stop. */
 const CLOSE_NORMAL = 1000;
 const CLOSE_GOING_AWAY = 1001;
 /** What Bun reports for a connection that was dropped or never made. */
