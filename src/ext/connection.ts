@@ -195,8 +195,9 @@ export class Connection {
         ? openWebSocket({ target, env, log: this.log, ...limits, hooks })
         : openStdio({ target, dir: this.dir, cwd: this.cfg.info().cwd, home: this.cfg.home, env, log: this.log, ...limits, hooks });
     if (!channel.ok) return this.failStart(channel.error);
-    this.transport = channel.transport;
-    this.helloTimer = setTimeout(() => this.fail(`no hello within ${seconds(this.cfg.timings.helloMs)}; ${this.terms.helloHint}`, true), this.cfg.timings.helloMs);
+    const transport = channel.transport;
+    this.transport = transport;
+    this.helloTimer = setTimeout(() => this.fail(`no hello within ${seconds(this.cfg.timings.helloMs)}; ${transport.helloHint()}`, true), this.cfg.timings.helloMs);
   }
 
   /** Queues one frame for the extension; never blocks. */

@@ -39,7 +39,6 @@ export const STDIO_TERMS: TransportTerms = {
   unit: "stdout line",
   unitFrom: "line from stdout",
   input: "stdin",
-  helloHint: "it must write a hello frame to stdout first",
   firstHint: "(write logs to stderr)",
 };
 
@@ -71,6 +70,7 @@ export function openStdio(o: StdioOptions): Opened {
     end: () => queue.end(),
     drop: () => queue.drop(),
     signal: (sig: TreeSignal) => void killTree(child.pid, sig),
+    helloHint: () => "it must write a hello frame to stdout first",
     ended: (exit, when) => (when === "before hello" ? `exited before hello with ${describeExit(exit)}` : `exited with ${describeExit(exit)}${when ? ` ${when}` : ""}`),
   };
   return { ok: true, transport };

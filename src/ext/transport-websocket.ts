@@ -28,7 +28,6 @@ export const WEBSOCKET_TERMS: TransportTerms = {
   unit: "WebSocket message",
   unitFrom: "WebSocket message",
   input: "WebSocket messages",
-  helloHint: "it must send a hello frame as soon as zot connects",
   firstHint: "(one JSON frame per text message)",
 };
 
@@ -106,6 +105,9 @@ export function openWebSocket(o: WebSocketOptions): Opened {
       if (sig === "SIGTERM") return ws.close(CLOSE_GOING_AWAY, "zot is stopping");
       ws.terminate();
       finish(CLOSE_ABNORMAL, "closed by zot");
+    },
+    helloHint() {
+      return opened ? "it must send a hello frame as soon as zot connects" : `the connection to ${url} did not open; check that the extension is listening there`;
     },
     ended(_exit, when: EndedWhen) {
       if (!opened) return `could not connect to ${url}: ${why}`;

@@ -20,8 +20,6 @@ export type TransportTerms = {
   unitFrom: string;
   /** What the host writes to: "stdin". */
   input: string;
-  /** How "no hello within 10s; …" ends. */
-  helloHint: string;
   /** After "its first <unit> must be a hello frame ": "(write logs to stderr)". */
   firstHint: string;
 };
@@ -48,6 +46,8 @@ export interface Transport {
   drop(): void;
   /** SIGTERM asks it to go, SIGKILL ends it now; harmless once it is gone. */
   signal(sig: TreeSignal): void;
+  /** How "no hello within 10s; …" ends: what the extension should have done, or what kept it from it. */
+  helloHint(): string;
   /** How its end reads after `extension "x" `, e.g. "exited with exit code 3 during registration". */
   ended(exit: ExitInfo, when: EndedWhen): string;
 }

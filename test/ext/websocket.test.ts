@@ -130,7 +130,7 @@ for (const kind of Object.keys(SERVERS)) describe(`${kind} as an extension`, () 
 
 });
 
-describe("WebSocket refusals", () => {
+describe("WebSocket load failures", () => {
   test("a token variable that is not set fails the start with the variable's name", async () => {
     const h = await load(wsExtension("unset-ws", { url: "ws://127.0.0.1:9/", token_env: "ZOT_TEST_WS_NOT_SET" }));
     const s = h.host.states().find((x) => x.name === "unset-ws")!;
@@ -146,6 +146,25 @@ describe("WebSocket refusals", () => {
     const s = h.host.states().find((x) => x.name === "gone-ws")!;
     expect(s.status).toBe("failed");
     expect(s.error).toContain(`could not connect to ws://127.0.0.1:${port}/: nothing accepted the connection; start the extension first`);
+  });
+
+  test("a port that accepts TCP but never answers the upgrade fails at the hello deadline, saying the connection did not open", async () => {
+    const silent = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    cleanup.push(() => silent.stop(true));
+    const h = await load(wsExtension("mute-ws", { url: `ws://127.0.0.1:${silent.port}/` }), { helloMs: 500 });
+    const s = h.host.states().find((x) => x.name === "mute-ws")!;
+    expect(s.status).toBe("failed");
+    expect(s.error).toContain(`no hello within 500ms; the connection to ws://127.0.0.1:${silent.port}/ did not open; check that the extension is listening there`);
+  });
+
+  test("a server that accepts the connection but never says hello fails at the hello deadline", async () => {
+    const quiet = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req, srv) => (srv.upgrade(req) ? undefined : new Response("", { status: 400 })), websocket: { message() {} } });
+    cleanup.push(() => quiet.stop(true));
+    const h = await load(wsExtension("quiet-ws", { url: `ws://127.0.0.1:${quiet.port}/` }), { helloMs: 500 });
+    const s = h.host.states().find((x) => x.name === "quiet-ws")!;
+    expect(s.status).toBe("failed");
+    expect(s.error).toContain("no hello within 500ms; it must send a hello frame as soon as zot connects");
+    expect(h.log("quiet-ws")).toContain(`[zot] connected to ws://127.0.0.1:${quiet.port}/`);
   });
 
   test("a non-loopback ws:// URL is refused at discovery, naming the manifest and the field", async () => {
