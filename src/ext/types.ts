@@ -64,6 +64,8 @@ export type ExtensionState = {
   permissions: Permissions | null;
   /** How much of that scope this platform enforces. */
   enforcement: Enforcement;
+  /** Where zot connects to a WebSocket extension; null for one it starts. */
+  url: string | null;
   /** For shadowed extensions: the directory of the winner. */
   shadowedBy?: string;
   /** For untrusted project extensions: why they did not start. */

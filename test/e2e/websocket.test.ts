@@ -28,12 +28,13 @@ test("zot connects to a running WebSocket extension: doctor reports it, ext test
   const doctor = await runZot(["ext", "doctor", "--json", "--no-ext", "-e", ext], { home, env });
   expect(doctor.code).toBe(0);
   const entry = JSON.parse(doctor.stdout).extensions[0];
-  expect(entry).toMatchObject({ name: "desk", status: "ready", version: "1.0.0", sandbox: "unrestricted (runs outside zot)", permissions: null });
+  expect(entry).toMatchObject({ name: "desk", status: "ready", version: "1.0.0", sandbox: "unrestricted (runs outside zot)", permissions: null, url: `ws://127.0.0.1:${s.port}/zot` });
   expect(entry.tools.map((t: { name: string }) => t.name).sort()).toEqual(["echo", "hang"]);
   expect(doctor.stdout).not.toContain(TOKEN);
 
   const human = await runZot(["ext", "doctor", "--no-ext", "-e", ext], { home, env });
   expect(human.stdout).toContain("sandbox   unrestricted (runs outside zot)");
+  expect(human.stdout).toContain(`url       ws://127.0.0.1:${s.port}/zot`);
 
   const script = join(ext, "test.jsonl");
   writeFileSync(script, `{"send": {"type": "tool_call", "id": "$auto", "name": "echo", "args": {"n": 7}}}\n{"expect": {"type": "tool_result", "id": "$last_id"}, "within_ms": 5000}\n`);
