@@ -33,6 +33,8 @@ export function parseWebSocketTarget(raw: unknown, manifestPath: string): { ok: 
   } catch {
     return bad("transport.url", `is ${JSON.stringify(raw.url)}, which is not a URL (write it as ws://127.0.0.1:PORT/path)`);
   }
+  // The URL is written to logs and errors; a credential belongs in token_env, which never is.
+  if (url.username || url.password) return bad("transport.url", `must not carry a user name or password; put the token in the variable named by "transport.token_env"`);
   if (url.protocol !== "ws:" && url.protocol !== "wss:") return bad("transport.url", `must start with ws:// or wss://, got ${JSON.stringify(raw.url)}`);
   let allowRemote = false;
   if (raw.allow_remote !== undefined && raw.allow_remote !== null) {

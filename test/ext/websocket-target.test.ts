@@ -50,6 +50,9 @@ describe("manifest transport", () => {
     expect(errorOf({ transport: { type: "websocket" } })).toContain('field "transport.url" must be a ws:// or wss:// URL');
     expect(errorOf({ transport: { type: "websocket", url: "not a url" } })).toContain("which is not a URL");
     expect(errorOf({ transport: { type: "websocket", url: "http://127.0.0.1:1/" } })).toContain("must start with ws:// or wss://");
+    const withPassword = errorOf({ transport: { type: "websocket", url: "ws://me:hunter2@127.0.0.1:1/" } });
+    expect(withPassword).toContain('field "transport.url" must not carry a user name or password');
+    expect(withPassword).not.toContain("hunter2");
     expect(errorOf({ transport: { type: "websocket", url: "ws://127.0.0.1:1/", token_env: "has space" } })).toContain('field "transport.token_env" must name an environment variable');
     expect(errorOf({ transport: { type: "websocket", url: "ws://127.0.0.1:1/", allow_remote: "yes" } })).toContain('field "transport.allow_remote" must be true or false');
   });
