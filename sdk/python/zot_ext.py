@@ -370,6 +370,7 @@ class Extension:
     def _session(self, peer):
         """One zot connection: hello, then host frames until shutdown or until the connection goes."""
         self._out = peer
+        self.host = None
         self._announced = False
         self._started = True
         self._send(self._hello_frame())
