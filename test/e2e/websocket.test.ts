@@ -5,13 +5,18 @@ import { afterAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUN, startServer, wsExtension, WS_FIXTURES, type Server } from "../ext/ws-server.ts";
-import { ROOT, runZot, tempDir } from "./zot.ts";
+import { waitFor } from "../helpers/wait.ts";
+import { ROOT, RpcSession, runZot, tempDir } from "./zot.ts";
 
 const TOKEN = "e2e-ws-token";
 const { dir: home, cleanup } = tempDir();
 let server: Server | null = null;
+const others: Server[] = [];
+let rpc: RpcSession | null = null;
 afterAll(async () => {
+  rpc?.proc.kill("SIGKILL");
   await server?.kill();
+  for (const o of others) await o.kill();
   cleanup();
 });
 
@@ -63,4 +68,32 @@ test("a wrong token fails doctor with the HTTP status and what to fix, and a non
   const entry = JSON.parse(invalid.stdout).extensions[0];
   expect(entry.status).toBe("invalid");
   expect(entry.error).toContain('field "transport.url" points to 192.0.2.10, which is not this machine');
+});
+
+test("in zot rpc, a Python SDK server killed mid-call fails the tool at once, and after it comes back zot reconnects and the tool works", async () => {
+  const start = (port: number) =>
+    startServer(["python3", join(WS_FIXTURES, "sdk_server.py"), "pydesk", String(port)], { ZOT_PY_SDK: join(ROOT, "sdk/python"), WS_TOKEN: TOKEN });
+  const first = await start(0);
+  others.push(first);
+  const ext = wsExtension("pydesk", { url: `ws://127.0.0.1:${first.port}/`, token_env: "DESK_TOKEN" });
+  const session = new RpcSession(["--provider", "mock", "--no-ext", "-e", ext], { home, env: { DESK_TOKEN: TOKEN } });
+  rpc = session;
+  const done = (n: number) => session.waitForNth((f) => f.type === "done", n);
+
+  expect(await session.request({ type: "prompt", message: "call hang {}" })).toMatchObject({ success: true });
+  await waitFor(() => first.output().includes("hanging on"));
+  await first.kill();
+  // The tool deadline is 60 s; this answer is the dropped connection, not a timeout.
+  expect(String((await done(1)).text)).toContain('mock: tool hang failed: tool "hang" failed: extension "pydesk" closed the WebSocket connection (code 1006)');
+  const exited = await session.waitFor((f) => f.type === "ext_notify" && String(f.message).includes("zot reconnects when it is back"));
+  expect(exited).toMatchObject({ extension: "pydesk", level: "error" });
+
+  const second = await start(first.port);
+  others.push(second);
+  await session.waitFor((f) => f.type === "ext_notify" && f.message === `reconnected to ws://127.0.0.1:${first.port}/`);
+  expect(await session.request({ type: "prompt", message: 'call echo {"again":true}' })).toMatchObject({ success: true });
+  expect(String((await done(2)).text)).toContain(`mock: tool echo returned: echo {"again":true} from ${second.pid}`);
+  const closed = await session.close();
+  expect(closed.code).toBe(0);
+  expect(closed.stderr).not.toContain(TOKEN);
 });
