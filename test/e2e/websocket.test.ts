@@ -4,9 +4,9 @@
 import { afterAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BUN, startServer, wsExtension, WS_FIXTURES, type Server } from "../ext/ws-server.ts";
+import { serverCommand, startServer, wsExtension, type Server } from "../ext/ws-server.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { ROOT, RpcSession, runZot, tempDir } from "./zot.ts";
+import { RpcSession, runZot, tempDir } from "./zot.ts";
 
 const TOKEN = "e2e-ws-token";
 const { dir: home, cleanup } = tempDir();
@@ -21,7 +21,8 @@ afterAll(async () => {
 });
 
 async function sdkServer(name: string): Promise<Server> {
-  server = await startServer([BUN, join(WS_FIXTURES, "sdk-server.mjs"), name, "0"], { ZOT_SDK: join(ROOT, "sdk/typescript/src/index.ts"), WS_TOKEN: TOKEN });
+  const { argv, env } = serverCommand("the TypeScript SDK under Bun", name, 0);
+  server = await startServer(argv, { ...env, WS_TOKEN: TOKEN });
   return server;
 }
 
@@ -71,8 +72,10 @@ test("a wrong token fails doctor with the HTTP status and what to fix, and a non
 });
 
 test("in zot rpc, a Python SDK server killed mid-call fails the tool at once, and after it comes back zot reconnects and the tool works", async () => {
-  const start = (port: number) =>
-    startServer(["python3", join(WS_FIXTURES, "sdk_server.py"), "pydesk", String(port)], { ZOT_PY_SDK: join(ROOT, "sdk/python"), WS_TOKEN: TOKEN });
+  const start = (port: number) => {
+    const { argv, env } = serverCommand("the Python SDK", "pydesk", port);
+    return startServer(argv, { ...env, WS_TOKEN: TOKEN });
+  };
   const first = await start(0);
   others.push(first);
   const ext = wsExtension("pydesk", { url: `ws://127.0.0.1:${first.port}/`, token_env: "DESK_TOKEN" });

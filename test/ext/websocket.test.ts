@@ -4,17 +4,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { bundle } from "../../sdk/typescript/build.ts";
 import { start, type Harness } from "./fixture-host.ts";
-import { BUN, startServer, wsExtension, WS_FIXTURES, type Server } from "./ws-server.ts";
+import { SERVER_KINDS, serverCommand, startServer, wsExtension, type Server, type ServerKind } from "./ws-server.ts";
 import { waitFor } from "../helpers/wait.ts";
 
 const TOKEN = "s3cret-token";
 process.env.ZOT_TEST_WS_TOKEN = TOKEN;
 process.env.ZOT_TEST_WS_WRONG = "not-the-token";
 
-const repo = resolve(import.meta.dir, "../..");
 const cleanup: (() => Promise<void> | void)[] = [];
 let bundleDir = "";
 beforeAll(async () => {
@@ -27,24 +26,11 @@ afterAll(async () => {
   rmSync(bundleDir, { recursive: true, force: true });
 });
 
-/** Each way of writing a WebSocket extension: the command that starts it as NAME on PORT. */
-const SERVERS: Record<string, (name: string, port: number) => { argv: string[]; env: Record<string, string> }> = {
-  "a plain Bun WebSocket server": (name, port) => ({ argv: [BUN, join(WS_FIXTURES, "plain-server.ts"), name, String(port)], env: {} }),
-  "the TypeScript SDK under Bun": (name, port) => ({
-    argv: [BUN, join(WS_FIXTURES, "sdk-server.mjs"), name, String(port)],
-    env: { ZOT_SDK: join(repo, "sdk/typescript/src/index.ts") },
-  }),
-  "the TypeScript SDK under Node": (name, port) => ({
-    argv: ["node", join(WS_FIXTURES, "sdk-server.mjs"), name, String(port)],
-    env: { ZOT_SDK: join(bundleDir, "index.js") },
-  }),
-  "the Python SDK": (name, port) => ({ argv: ["python3", join(WS_FIXTURES, "sdk_server.py"), name, String(port)], env: { ZOT_PY_SDK: join(repo, "sdk/python") } }),
-};
 
 const abort = () => new AbortController().signal;
 
-async function serve(kind: string, name: string, port = 0): Promise<Server> {
-  const { argv, env } = SERVERS[kind](name, port);
+async function serve(kind: ServerKind, name: string, port = 0): Promise<Server> {
+  const { argv, env } = serverCommand(kind, name, port, bundleDir);
   const s = await startServer(argv, { ...env, WS_TOKEN: TOKEN });
   cleanup.push(() => s.kill());
   return s;
@@ -59,7 +45,7 @@ async function load(dir: string, timings = {}): Promise<Harness> {
 
 const text = (r: { content: { type: string; text?: string }[] }) => r.content.map((b) => b.text ?? "").join("");
 
-for (const kind of Object.keys(SERVERS)) describe(`${kind} as an extension`, () => {
+for (const kind of SERVER_KINDS) describe(`${kind} as an extension`, () => {
   const plainServer = (name: string, port = 0) => serve(kind, name, port);
   test("zot connects with the bearer token, handshakes, registers its tools and calls one", async () => {
     const server = await plainServer("plain-ws");

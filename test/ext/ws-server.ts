@@ -6,6 +6,26 @@ import { join, resolve } from "node:path";
 
 export const WS_FIXTURES = resolve(import.meta.dir, "../fixtures/ws");
 export const BUN = process.execPath;
+const REPO = resolve(import.meta.dir, "../..");
+
+/** Each way of writing a WebSocket extension in the fixtures, by the words the tests name it with. */
+export const SERVER_KINDS = ["a plain Bun WebSocket server", "the TypeScript SDK under Bun", "the TypeScript SDK under Node", "the Python SDK"] as const;
+export type ServerKind = (typeof SERVER_KINDS)[number];
+
+/** How to start the fixture server of `kind` as extension NAME on PORT; Node runs the SDK bundle in `bundleDir`. */
+export function serverCommand(kind: ServerKind, name: string, port: number, bundleDir = ""): { argv: string[]; env: Record<string, string> } {
+  const args = [name, String(port)];
+  switch (kind) {
+    case "a plain Bun WebSocket server":
+      return { argv: [BUN, join(WS_FIXTURES, "plain-server.ts"), ...args], env: {} };
+    case "the TypeScript SDK under Bun":
+      return { argv: [BUN, join(WS_FIXTURES, "sdk-server.mjs"), ...args], env: { ZOT_SDK: join(REPO, "sdk/typescript/src/index.ts") } };
+    case "the TypeScript SDK under Node":
+      return { argv: ["node", join(WS_FIXTURES, "sdk-server.mjs"), ...args], env: { ZOT_SDK: join(bundleDir, "index.js") } };
+    case "the Python SDK":
+      return { argv: ["python3", join(WS_FIXTURES, "sdk_server.py"), ...args], env: { ZOT_PY_SDK: join(REPO, "sdk/python") } };
+  }
+}
 
 export type Server = { port: number; pid: number; proc: ReturnType<typeof Bun.spawn>; output: () => string; kill: () => Promise<void> };
 

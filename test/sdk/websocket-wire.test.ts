@@ -6,12 +6,11 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { bundle } from "../../sdk/typescript/build.ts";
-import { BUN, startServer, WS_FIXTURES, type Server } from "../ext/ws-server.ts";
+import { serverCommand, startServer, type Server, type ServerKind } from "../ext/ws-server.ts";
 import { waitFor } from "../helpers/wait.ts";
 
-const repo = resolve(import.meta.dir, "../..");
 const TOKEN = "wire-token";
 let bundleDir = "";
 const servers: Server[] = [];
@@ -123,16 +122,12 @@ class RawClient {
   }
 }
 
-const SERVERS: Record<string, () => { argv: string[]; env: Record<string, string> }> = {
-  "TypeScript SDK under Node": () => ({ argv: ["node", join(WS_FIXTURES, "sdk-server.mjs"), "wire", "0"], env: { ZOT_SDK: join(bundleDir, "index.js") } }),
-  "TypeScript SDK under Bun": () => ({ argv: [BUN, join(WS_FIXTURES, "sdk-server.mjs"), "wire", "0"], env: { ZOT_SDK: join(repo, "sdk/typescript/src/index.ts") } }),
-  "Python SDK": () => ({ argv: ["python3", join(WS_FIXTURES, "sdk_server.py"), "wire", "0"], env: { ZOT_PY_SDK: join(repo, "sdk/python") } }),
-};
+const SDKS: ServerKind[] = ["the TypeScript SDK under Node", "the TypeScript SDK under Bun", "the Python SDK"];
 
-for (const [kind, setup] of Object.entries(SERVERS)) {
-  describe(`the ${kind}'s WebSocket server`, () => {
+for (const kind of SDKS) {
+  describe(`${kind}: the WebSocket server`, () => {
     const serve = async () => {
-      const { argv, env } = setup();
+      const { argv, env } = serverCommand(kind, "wire", 0, bundleDir);
       const s = await startServer(argv, { ...env, WS_TOKEN: TOKEN });
       servers.push(s);
       return s;
