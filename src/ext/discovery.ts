@@ -66,7 +66,10 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveredExtensi
 /** The project extensions whose manifests can be read: the set workspace trust approves or not. */
 export function projectPrints(entries: DiscoveredExtension[]): { entry: DiscoveredExtension; print: ExtensionPrint }[] {
   return entries.flatMap((entry) =>
-    entry.source === "project" && entry.manifest ? [{ entry, print: { name: entry.name, exec: entry.manifest.exec, args: entry.manifest.args } }] : [],
+    // A WebSocket extension's URL stands where a command line would: pointing it elsewhere is a change to review.
+    entry.source === "project" && entry.manifest
+      ? [{ entry, print: { name: entry.name, exec: entry.manifest.exec ?? entry.manifest.transport?.url ?? null, args: entry.manifest.args } }]
+      : [],
   );
 }
 
@@ -174,6 +177,7 @@ function inspect({ dir, source }: Candidate): DiscoveredExtension {
       version: null,
       exec: null,
       args: [],
+      transport: null,
       language: null,
       description: null,
       enabled: true,

@@ -7,7 +7,7 @@ import { Connection, stopConnections } from "./connection.ts";
 import { matches, prepareSend, substitute, type ScriptStep } from "./harness-script.ts";
 import { extensionLogPath } from "./log.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
-import { describeExit } from "./process.ts";
+import { targetOf } from "./transport.ts";
 import { effectiveSettings, readStored } from "./settings.ts";
 import type { Manifest } from "./types.ts";
 import { decodeExtensionFrame, decodeHostFrame, isObject, type JsonObject } from "./protocol.ts";
@@ -51,7 +51,7 @@ type Received = { at: number; raw: string; value: unknown; used: boolean };
 
 const QUOTE = 120;
 
-/** Everything the extension wrote to stdout, as the connection read it, for the script's expectations. */
+/** Everything the extension sent (stdout lines or WebSocket messages), as the connection read it, for the script's expectations. */
 class Observed {
   readonly frames: Received[] = [];
   readonly junk: string[] = [];
@@ -113,7 +113,8 @@ export async function runHarness(opts: HarnessOptions): Promise<HarnessReport> {
   };
 
   const parsed = readManifest(manifestPath, { env: opts.env });
-  if (!parsed.ok || parsed.manifest.exec === null) {
+  const target = parsed.ok ? targetOf(parsed.manifest) : null;
+  if (!parsed.ok || target === null) {
     const detail = parsed.ok ? `${manifestPath} has no "exec"; a theme-only extension has no process to test.` : parsed.error;
     steps.push({ kind: "handshake", name: "manifest is valid", status: "fail", ms: null, line: null, detail });
     skipScript();
@@ -128,9 +129,7 @@ export async function runHarness(opts: HarnessOptions): Promise<HarnessReport> {
     name: m.name,
     version: m.version,
     dir,
-    exec: m.exec!,
-    args: m.args,
-    permissions: m.permissions,
+    target,
     settings: testSettings(m, opts.home),
     home: opts.home,
     env: opts.env,
@@ -152,10 +151,11 @@ export async function runHarness(opts: HarnessOptions): Promise<HarnessReport> {
   // A failed step that names the exit reports it; the shutdown step then does not report it again.
   let exitReported = false;
   const exitNote = (): string => {
-    if (!conn.exit) return "";
+    const ended = conn.ended();
+    if (!ended) return "";
     exitReported = true;
     const words = conn.lastStderrLine();
-    return `it exited with ${describeExit(conn.exit)}${words ? `: ${JSON.stringify(words)}` : ""}; see ${logPath}`;
+    return `it ${ended}${words ? `: ${JSON.stringify(words)}` : ""}; see ${logPath}`;
   };
 
   try {
@@ -167,13 +167,13 @@ export async function runHarness(opts: HarnessOptions): Promise<HarnessReport> {
     const junk = observed.junk[0];
     steps.push({
       kind: "conformance",
-      name: "stdout carries only frames",
+      name: target.kind === "websocket" ? "WebSocket messages carry only frames" : "stdout carries only frames",
       status: junk !== undefined ? "fail" : observed.oddities.length ? "warn" : "pass",
       ms: null,
       line: null,
       detail:
         junk !== undefined
-          ? `${observed.junk.length} stdout line(s) were not JSON frames, first: ${quote(junk)}; write logs to stderr.`
+          ? `${observed.junk.length} ${conn.terms.unit}(s) were not JSON frames, first: ${quote(junk)}; ${target.kind === "websocket" ? "send one JSON frame per text message." : "write logs to stderr."}`
           : observed.oddities.length
             ? `${observed.oddities.length} frame(s) the host would ignore, first: ${observed.oddities[0]}`
             : null,
@@ -205,7 +205,7 @@ async function handshakeSteps(
   };
   if (conn.helloName === null) {
     const first = observed.frames[0];
-    if (first) return fail("hello is the first line", `the first stdout line was not a hello frame: ${quote(first.raw)}`);
+    if (first) return fail("hello is the first line", `the first ${conn.terms.unit} was not a hello frame: ${quote(first.raw)}`);
     if (!conn.exit) await Promise.race([conn.exited, Bun.sleep(timings.lingerMs)]);
     if (conn.exit) return fail("hello is the first line", `exited before hello: ${exitNote()}`);
     return fail("hello is the first line", conn.error ?? `no hello within ${timings.helloMs / 1000}s`);

@@ -24,6 +24,7 @@ import type { ExtensionRegs, Resolution } from "./registry.ts";
 import { DEFAULT_TIMINGS } from "./timings.ts";
 import type { HostTimings } from "./timings.ts";
 import { Trace } from "./trace.ts";
+import { targetOf } from "./transport.ts";
 import type {
   ActiveCommand,
   ActiveTool,
@@ -73,6 +74,8 @@ export class Host implements ExtensionHost {
   private readonly panels = new Map<string, string>();
   /** Conflict sentences already written to each extension's log. */
   private readonly loggedConflicts = new WeakMap<Connection, Set<string>>();
+  /** WebSocket extensions waiting to be reconnected after their connection dropped. */
+  private readonly reconnects = new Map<Entry, ReturnType<typeof setTimeout>>();
   private sessionStarted = false;
   private stopping: Promise<void> | null = null;
   private readonly exitGuard = () => this.killAllNow();
@@ -294,7 +297,8 @@ export class Host implements ExtensionHost {
     const started: Connection[] = [];
     for (const e of entries) {
       const m = e.disc.manifest;
-      if (e.disc.status !== "spawn" || !m || !m.exec) {
+      const target = m && targetOf(m);
+      if (e.disc.status !== "spawn" || !m || !target) {
         noteNotStarted(opts.home, e.disc, this.mask);
         continue;
       }
@@ -302,9 +306,7 @@ export class Host implements ExtensionHost {
         name: m.name,
         version: m.version,
         dir: e.disc.dir,
-        exec: m.exec,
-        args: m.args,
-        permissions: m.permissions,
+        target,
         settings: m.settings.length > 0 ? (e.disc.settings ?? {}) : null,
         home: opts.home,
         info: () => this.info,
@@ -327,6 +329,10 @@ export class Host implements ExtensionHost {
 
   /** Graceful stop, then SIGTERM, then SIGKILL — always to the whole group, so grandchildren go too. */
   private async stop(entries: Entry[]): Promise<void> {
+    for (const e of entries) {
+      clearTimeout(this.reconnects.get(e));
+      this.reconnects.delete(e);
+    }
     const conns: Connection[] = [];
     for (const e of entries) if (e.conn) conns.push(e.conn);
     for (const c of conns) {
@@ -389,8 +395,38 @@ export class Host implements ExtensionHost {
       this.panels.delete(id);
       this.send({ kind: "panel_close", extension: owner, panelId: id });
     }
-    this.send({ kind: "extension_exited", extension: conn.name, message });
+    const entry = this.entries.find((e) => e.conn === conn);
+    const remote = entry?.disc.manifest?.transport;
+    this.send({ kind: "extension_exited", extension: conn.name, message: remote ? `${message}; zot reconnects when it is back` : message });
     this.changed();
+    if (entry && remote) this.reconnect(entry, this.timings.reconnectMs);
+  }
+
+  /**
+   * A WebSocket extension whose connection dropped is a crash like any other, but its process lives
+   * on elsewhere and may come back (an editor restarting): zot connects again with backoff and, once
+   * it is back, uses its registrations as after a reload. Stops with shutdown, reload or a success.
+   */
+  private reconnect(entry: Entry, delayMs: number): void {
+    const timer = setTimeout(async () => {
+      this.reconnects.delete(entry);
+      if (this.stopping || !this.entries.includes(entry)) return;
+      entry.conn?.closeLog();
+      await this.spawn([entry]);
+      const conn = entry.conn;
+      if (this.stopping || !this.entries.includes(entry) || !conn) return;
+      if (!conn.running) {
+        const next = Math.min(delayMs * 2, this.timings.reconnectMaxMs);
+        conn.note(`reconnect failed; trying again in ${Math.round(next / 100) / 10}s`);
+        return this.reconnect(entry, next);
+      }
+      this.resendSessionStart([entry]);
+      this.changed();
+      this.send({ kind: "notify", extension: conn.name, level: "info", message: `reconnected to ${entry.disc.manifest!.transport!.url}` });
+    }, delayMs);
+    // A pending reconnect must not keep zot running.
+    timer.unref?.();
+    this.reconnects.set(entry, timer);
   }
 
   private changed(): void {

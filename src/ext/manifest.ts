@@ -8,6 +8,7 @@ import { isObject, kind } from "./protocol.ts";
 import { parsePermissions, type Permissions } from "./permissions.ts";
 import { parseSettingsSchema, type SettingSpec } from "./settings.ts";
 import type { Manifest } from "./types.ts";
+import { parseWebSocketTarget, type WebSocketTarget } from "./websocket-target.ts";
 
 export const MANIFEST_FILE = "extension.json";
 
@@ -80,9 +81,22 @@ export function parseManifest(text: string, manifestPath: string, opts: Manifest
     enabled = raw.enabled;
   }
 
+  let transport: WebSocketTarget | null = null;
+  if (raw.transport !== undefined && raw.transport !== null) {
+    if (raw.exec !== undefined && raw.exec !== null)
+      return bad("transport", `and "exec" are both set; an extension is either started by zot ("exec") or reached over a WebSocket ("transport"), so remove one`, name);
+    if (raw.args !== undefined && raw.args !== null) return bad("args", `applies only to "exec"; a WebSocket extension is not started by zot, so remove "args"`, name);
+    if (raw.permissions !== undefined && raw.permissions !== null)
+      return bad("permissions", `cannot apply to a WebSocket extension: zot cannot sandbox a process it did not start, so remove "permissions"`, name);
+    const parsed = parseWebSocketTarget(raw.transport, manifestPath);
+    if (!parsed.ok) return { ok: false, error: parsed.error, name };
+    transport = parsed.target;
+  }
+
   let exec: string | null = null;
   if (raw.exec === undefined || raw.exec === null) {
-    if (!opts.allowMissingExec) return bad("exec", "is missing (it is required unless the directory ships theme.json)", name);
+    // A WebSocket extension is reached, not started: it has no exec.
+    if (!opts.allowMissingExec && transport === null) return bad("exec", `is missing (it is required unless the directory ships theme.json or the manifest has a "transport")`, name);
   } else if (typeof raw.exec !== "string" || raw.exec === "") {
     return bad("exec", `must be a non-empty string, got ${typeof raw.exec === "string" ? "an empty string" : kind(raw.exec)}`, name);
   } else {
@@ -114,6 +128,7 @@ export function parseManifest(text: string, manifestPath: string, opts: Manifest
       version: info.version,
       exec,
       args,
+      transport,
       language: info.language,
       description: info.description,
       enabled,

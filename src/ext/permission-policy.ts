@@ -54,6 +54,11 @@ export function effectiveScope(m: Manifest, policy: ExtensionPolicy): Scope {
   const overridden = policy.permissions.has(key);
   const permissions = overridden ? (policy.permissions.get(key) ?? null) : m.permissions;
   if (permissions === null && !overridden) {
+    if (policy.unrestricted === "deny" && m.transport)
+      return {
+        ok: false,
+        error: `extension "${m.name}" runs outside zot (WebSocket), so zot cannot restrict it, and config.json has "extensions": {"unrestricted": "deny"}; to allow it anyway, set config.json "extensions.permissions.${m.name}" to "unrestricted".`,
+      };
     if (policy.unrestricted === "deny")
       return {
         ok: false,

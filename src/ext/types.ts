@@ -19,6 +19,7 @@ import type {
   PanelKeyName,
 } from "./protocol.ts";
 import type { TrustMode, Unapproved } from "./trust.ts";
+import type { WebSocketTarget } from "./websocket-target.ts";
 
 export type ExtensionSource = "flag" | "project" | "global";
 
@@ -64,6 +65,8 @@ export type ExtensionState = {
   permissions: Permissions | null;
   /** How much of that scope this platform enforces. */
   enforcement: Enforcement;
+  /** Where zot connects to a WebSocket extension; null for one it starts. */
+  url: string | null;
   /** For shadowed extensions: the directory of the winner. */
   shadowedBy?: string;
   /** For untrusted project extensions: why they did not start. */
@@ -249,6 +252,8 @@ export type Manifest = {
   version: string | null;
   exec: string | null;
   args: string[];
+  /** `"transport": {"type": "websocket", …}`: zot connects to it instead of starting it (then `exec` is null). */
+  transport: WebSocketTarget | null;
   language: string | null;
   description: string | null;
   enabled: boolean;

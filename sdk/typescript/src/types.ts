@@ -81,3 +81,13 @@ export type PanelKey = { panelId: string; key: PanelKeyName; text?: string };
 export type PanelSize = { panelId: string; width: number; height: number };
 export type PanelUpdate = { title?: string; lines?: string[]; footer?: string };
 export type NotifyFn = (level: NotifyLevel, message: string) => void;
+
+/** `Extension.listen()`: where zot connects in WebSocket mode, and the token it must send. */
+export type ListenOptions = {
+  /** 0 picks a free port (the returned `port` says which). */
+  port: number;
+  /** Default "127.0.0.1"; zot connects to loopback addresses only unless the manifest opts in. */
+  hostname?: string;
+  /** The environment variable holding the bearer token zot must send. */
+  tokenEnv: string;
+};

@@ -34,8 +34,10 @@ export type DoctorExtension = {
   startup_ms: number | null;
   /** The scope it runs with; null when it declares none. */
   permissions: PermissionsJson | null;
-  /** "enforced", "partial: <why>", "advisory" or "unrestricted". */
+  /** "enforced", "partial: <why>", "advisory", "unrestricted", or "unrestricted (runs outside zot)" for a WebSocket extension. */
   sandbox: Enforcement;
+  /** Where zot connects to a WebSocket extension; null for one it starts. */
+  url: string | null;
 };
 
 export type DoctorReport = { zot_version: string; home: string; cwd: string; ok: boolean; extensions: DoctorExtension[]; mcp_servers?: McpDoctorServer[] };
@@ -107,6 +109,7 @@ export function doctorEntry(s: ExtensionState, home: string): DoctorExtension {
     startup_ms: s.startupMs === null ? null : Math.round(s.startupMs * 10) / 10,
     permissions: s.permissions ? permissionsJson(s.permissions) : null,
     sandbox: s.enforcement,
+    url: s.url,
   };
 }
 
@@ -120,6 +123,7 @@ function human(r: DoctorReport): string {
     out.push(head.join("  "));
     const row = (k: string, v: string) => out.push(`  ${k.padEnd(10)}${v}`);
     row("dir", e.dir);
+    if (e.url) row("url", e.url);
     if (e.error) row("error", e.error);
     if (e.commands.length) row("commands", e.commands.map((c) => `/${c}`).join(", "));
     if (e.tools.length) row("tools", e.tools.map((t) => (t.deferred ? `${t.name} (deferred)` : t.name)).join(", "));

@@ -66,7 +66,9 @@ export const SYSTEM_READ_PATHS = [
 /** Devices a program may use as files. */
 export const DEVICE_PATHS = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"];
 
-export type Enforcement = "enforced" | `partial: ${string}` | "advisory" | "unrestricted";
+export type Enforcement = "enforced" | `partial: ${string}` | "advisory" | "unrestricted" | typeof OUTSIDE_ZOT;
+/** A WebSocket extension's process was not started by zot, which therefore cannot sandbox it. */
+export const OUTSIDE_ZOT = "unrestricted (runs outside zot)";
 export type Support = { platform: string; landlockAbi: number; seatbelt: boolean };
 
 /** How much of `p` this platform enforces; null permissions means the extension declared nothing. */
