@@ -3,6 +3,7 @@
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Json, JsonObject } from "../ext/protocol.ts";
+import type { PermissionRule } from "./events.ts";
 import { atomicWrite } from "./tools/common.ts";
 
 export type Env = Record<string, string | undefined>;
@@ -20,6 +21,7 @@ export const KEYED_PROVIDERS: readonly string[] = Object.keys(PROVIDER_ENV_KEYS)
 export const configPath = (home: string): string => join(home, "config.json");
 export const authPath = (home: string): string => join(home, "auth.json");
 const systemMdPath = (home: string): string => join(home, "SYSTEM.md");
+export const permissionsPath = (home: string): string => join(home, "permissions.json");
 
 // ---------------------------------------------------------------- config.json
 
@@ -186,6 +188,50 @@ export function readSystemMd(home: string): string | null {
     return text.trim() === "" ? null : text.trim();
   } catch {
     return null;
+  }
+}
+
+// ---------------------------------------------------------------- permissions.json
+
+/**
+ * "Always" approvals per project: `{"projects": {"<project root>": [{"tool": "bash", "prefix": "git status"}, {"tool": "edit"}]}}`.
+ * Entries that are not rules are skipped with a warning; other projects' entries are kept on write.
+ */
+export function readProjectPermissions(home: string, project: string): { rules: PermissionRule[]; warning?: string } {
+  const path = permissionsPath(home);
+  const loaded = readJsonObject(path);
+  if ("missing" in loaded) return { rules: [] };
+  if ("error" in loaded) return { rules: [], warning: `Ignoring ${path}: ${loaded.error}; fix or delete the file.` };
+  const projects = loaded.value.projects;
+  const list = projects && typeof projects === "object" && !Array.isArray(projects) ? projects[project] : undefined;
+  if (list === undefined) return { rules: [] };
+  if (!Array.isArray(list)) return { rules: [], warning: `Ignoring the rules for ${project} in ${path}: they must be a list.` };
+  const rules: PermissionRule[] = [];
+  let bad = 0;
+  for (const r of list) {
+    if (r && typeof r === "object" && !Array.isArray(r) && typeof r.tool === "string" && r.tool !== "" && (r.prefix === undefined || typeof r.prefix === "string")) {
+      rules.push(typeof r.prefix === "string" ? { tool: r.tool, prefix: r.prefix } : { tool: r.tool });
+    } else bad++;
+  }
+  return bad > 0 ? { rules, warning: `Skipped ${bad} malformed rule${bad === 1 ? "" : "s"} for ${project} in ${path}; each must be {"tool": name} or {"tool": "bash", "prefix": command}.` } : { rules };
+}
+
+export function writeProjectPermissions(home: string, project: string, rules: readonly PermissionRule[]): { ok: true } | { ok: false; error: string } {
+  const path = permissionsPath(home);
+  const loaded = readJsonObject(path);
+  if ("error" in loaded) return { ok: false, error: `Could not update ${path}: ${loaded.error}; fix or delete the file.` };
+  const next: JsonObject = "missing" in loaded ? {} : { ...loaded.value };
+  const old = next.projects;
+  const projects: JsonObject = old && typeof old === "object" && !Array.isArray(old) ? { ...old } : {};
+  if (rules.length === 0) delete projects[project];
+  else projects[project] = rules.map((r): JsonObject => (r.prefix !== undefined ? { tool: r.tool, prefix: r.prefix } : { tool: r.tool }));
+  next.projects = projects;
+  try {
+    mkdirSync(home, { recursive: true });
+    atomicWrite(path, JSON.stringify(next, null, 2) + "\n");
+    return { ok: true };
+  } catch (err) {
+    return { ok: false, error: `Could not write ${path} (${message(err)}).` };
   }
 }
 

@@ -45,10 +45,29 @@ export type AgentEvent =
   | { type: "command_result"; name: string; extension: string; action: string; display?: string; insert?: string; prompt?: string; open_panel?: { id: string; title: string; lines: string[]; footer?: string } }
   | { type: "intercept_trace"; event: string; steps: InterceptStep[] };
 
+/**
+ * An answer to a confirmation. `yes_rule` stops asking for calls the rule matches (this session, or
+ * `always`: remembered for the project); `stop` refuses the call and ends the turn.
+ */
 export type ConfirmDecision =
   | { kind: "yes" }
-  | { kind: "yes_tool" }
+  | { kind: "yes_rule"; rule: PermissionRule; always: boolean }
   | { kind: "yes_all" }
-  | { kind: "no"; reason?: string };
+  | { kind: "no"; reason?: string }
+  | { kind: "stop" };
 
-export type ConfirmRequest = { id: string; name: string; preview: string; args: JsonObject; extension?: string };
+/** A standing "don't ask again": every call of `tool`, or (bash) every simple command starting with `prefix`. */
+export type PermissionRule = { tool: string; prefix?: string };
+
+/**
+ * Everything a call will do, for the approval dialog: the whole command, the diff an edit or a write
+ * over an existing file makes, a new file's content, or the arguments as formatted JSON. `note`
+ * says what could not be shown (an edit that will fail, a file too large to diff).
+ */
+export type ApprovalDetail =
+  | { kind: "command"; command: string }
+  | { kind: "diff"; path: string; diff: string; note?: string }
+  | { kind: "content"; path: string; content: string; note?: string }
+  | { kind: "json"; json: string; note?: string };
+
+export type ConfirmRequest = { id: string; name: string; preview: string; args: JsonObject; extension?: string; detail: ApprovalDetail };

@@ -5,7 +5,7 @@
 import type { ContentBlock, Json, JsonObject } from "../ext/protocol.ts";
 import type { ActiveTool, ExtensionHost, InterceptResult } from "../ext/types.ts";
 import { fromWireContent, textOf, toWireContent } from "./content.ts";
-import type { AgentEvent, ConfirmRequest } from "./events.ts";
+import type { AgentEvent, ApprovalDetail, ConfirmRequest } from "./events.ts";
 import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ToolCallPart, ToolResultMessage, Usage } from "./messages.ts";
 import type { Provider, ToolSpec } from "./provider.ts";
 import type { PromptOutcome } from "./runtime-api.ts";
@@ -35,8 +35,11 @@ export interface LoopContext {
   emit(event: AgentEvent): void;
   /** Adds one response's usage to the session totals and returns the new totals. */
   addUsage(usage: Usage): Usage;
-  /** Resolves at once in yolo mode; otherwise asks the user (and emits the confirmation events). */
-  approve(req: ConfirmRequest): Promise<Approval>;
+  /**
+   * Resolves at once when the permission mode or a rule lets the call run; otherwise asks the user
+   * (and emits the confirmation events). `detail` is computed only when someone is asked.
+   */
+  approve(req: Omit<ConfirmRequest, "detail">, detail: () => ApprovalDetail): Promise<Approval>;
 }
 
 type Outcome = PromptOutcome & { steps: number };
@@ -293,10 +296,12 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
   else announce(args);
 
   const preview = builtin ? safePreview(builtin, args) : `${call.name} ${JSON.stringify(args)}`.slice(0, 200);
-  const approval = await ctx.approve({ id: call.id, name: call.name, preview, args, ...(owner ? { extension: owner } : {}) });
+  const approval = await ctx.approve({ id: call.id, name: call.name, preview, args, ...(owner ? { extension: owner } : {}) }, () => approvalDetail(builtin, args, ctx.cwd));
+  // Time spent waiting for the user is not the tool's.
+  const ran = Date.now();
   const rewriteInfo = rewrittenBy.length ? { args, rewrittenBy } : {};
   if (!approval.ok) {
-    recordResult(ctx, call, { ...errorOutput(`The user declined this tool call: ${approval.reason}`), ...rewriteInfo, ...(owner ? { extension: owner } : {}) }, started);
+    recordResult(ctx, call, { ...errorOutput(`The user declined this tool call: ${approval.reason}`), ...rewriteInfo, ...(owner ? { extension: owner } : {}) }, ran);
     return;
   }
   ctx.host.emit({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args });
@@ -332,7 +337,16 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
       out = { ...out, content: fromWireContent(content), isError: r.isError ?? out.isError, resultRewrittenBy: rewriters(r) };
     }
   }
-  recordResult(ctx, call, { ...out, ...rewriteInfo, ...(owner && !out.extension ? { extension: owner } : {}) }, started);
+  recordResult(ctx, call, { ...out, ...rewriteInfo, ...(owner && !out.extension ? { extension: owner } : {}) }, ran);
+}
+
+function approvalDetail(tool: Tool | undefined, args: JsonObject, cwd: string): ApprovalDetail {
+  try {
+    if (tool?.approval) return tool.approval(args, cwd);
+  } catch (err) {
+    return { kind: "json", json: JSON.stringify(args, null, 2), note: `could not prepare a preview (${err instanceof Error ? err.message : String(err)})` };
+  }
+  return { kind: "json", json: JSON.stringify(args, null, 2) };
 }
 
 function safePreview(tool: Tool, args: JsonObject): string {

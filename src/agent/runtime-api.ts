@@ -3,6 +3,7 @@ import type { ExtensionHost, InvokeResult, LoadReport, UiIntent } from "../ext/t
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
 import type { ImagePart, Message, StopReason, Usage } from "./messages.ts";
 import type { ModelInfo } from "./provider.ts";
+import type { ListedRule, PermissionMode } from "./permissions.ts";
 import type { InterceptRecord } from "./session.ts";
 
 export type PromptOutcome = { stop: StopReason; text: string; error?: string; blocked?: { extension: string; reason: string } };
@@ -15,7 +16,13 @@ export interface AgentRuntime {
   /** Absolute path of the session transcript, or null with --no-session. */
   readonly sessionPath: string | null;
   readonly busy: boolean;
+  /** True exactly when `mode` is yolo; setting it false goes back to asking. */
   yolo: boolean;
+  /** Which tool calls run without asking (shift+tab in the TUI cycles it). */
+  mode: PermissionMode;
+  /** The standing "don't ask again" rules of this project: remembered ones first, then this session's. */
+  permissions(): ListedRule[];
+  revokePermission(entry: ListedRule): { ok: true } | { ok: false; error: string };
   subscribe(listener: (event: AgentEvent) => void): () => void;
   /**
    * Extension UI intents for the interactive mode. Intents sent before anyone listened (e.g. a
@@ -38,7 +45,7 @@ export interface AgentRuntime {
   compact(): Promise<{ ok: boolean; error?: string; summary?: string }>;
   models(): ModelInfo[];
   setModel(provider: string, model: string): { ok: true } | { ok: false; error: string };
-  /** Set by the TUI for --no-yolo; null means every call runs. */
+  /** Set by the TUI; null means nobody can be asked, so every call the mode does not refuse runs. */
   setConfirmHandler(handler: ((req: ConfirmRequest) => Promise<ConfirmDecision>) | null): void;
   runCommand(name: string, args: string): Promise<InvokeResult>;
   reloadExtensions(name?: string): Promise<LoadReport>;

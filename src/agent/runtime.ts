@@ -4,7 +4,9 @@
 import type { ExtensionHost, InvokeResult, LoadReport, UiIntent } from "../ext/types.ts";
 import { costOf, findModel, isProviderName } from "./catalog.ts";
 import { resolveCredentials, rememberModel, type Env } from "./config.ts";
-import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
+import type { AgentEvent, ApprovalDetail, ConfirmDecision, ConfirmRequest } from "./events.ts";
+import { modeVerdict, PermissionRules, PLAN_INSTRUCTION, PLAN_REFUSAL, type ListedRule, type PermissionMode } from "./permissions.ts";
+import { projectRoot } from "./project-root.ts";
 import { runLoop, type Approval } from "./loop.ts";
 import { emptyUsage, type AssistantMessage, type ImagePart, type Message, type TextPart, type Usage } from "./messages.ts";
 import type { ModelInfo, Provider } from "./provider.ts";
@@ -50,7 +52,7 @@ const COMPACT_INSTRUCTION =
 export class Runtime implements AgentRuntime {
   readonly host: ExtensionHost;
   readonly cwd: string;
-  yolo: boolean;
+  mode: PermissionMode;
   private cfg: RuntimeConfig;
   private listeners = new Set<(event: AgentEvent) => void>();
   /** Events emitted before anyone subscribed; null once the first listener has them. */
@@ -64,7 +66,7 @@ export class Runtime implements AgentRuntime {
   private session: SessionWriter;
   private controller: AbortController | null = null;
   private confirm: ((req: ConfirmRequest) => Promise<ConfirmDecision>) | null = null;
-  private approvedTools = new Set<string>();
+  private rules: PermissionRules | null = null;
   private unhookIntents: () => void;
   private closed: Promise<void> | null = null;
 
@@ -72,7 +74,7 @@ export class Runtime implements AgentRuntime {
     this.cfg = cfg;
     this.host = cfg.host;
     this.cwd = cfg.cwd;
-    this.yolo = cfg.yolo;
+    this.mode = cfg.yolo ? "yolo" : "ask";
     this.history = cfg.history;
     this.totals = cfg.usage;
     this.session = cfg.session;
@@ -94,6 +96,12 @@ export class Runtime implements AgentRuntime {
   }
   get busy(): boolean {
     return this.controller !== null;
+  }
+  get yolo(): boolean {
+    return this.mode === "yolo";
+  }
+  set yolo(on: boolean) {
+    this.mode = on ? "yolo" : "ask";
   }
 
   subscribe(listener: (event: AgentEvent) => void): () => void {
@@ -184,7 +192,7 @@ export class Runtime implements AgentRuntime {
           record: (m, intercept) => this.record(m, intercept),
           emit: (e) => this.emit(e),
           addUsage: (u) => this.addUsage(u),
-          approve: (req) => this.approve(req),
+          approve: (req, detail) => this.approve(req, detail),
         },
         controller.signal,
       );
@@ -204,7 +212,7 @@ export class Runtime implements AgentRuntime {
       tools,
       skills,
       ...(cfg.systemPrompt !== undefined ? { systemPrompt: cfg.systemPrompt } : {}),
-      append: cfg.appendSystemPrompt,
+      append: this.mode === "plan" ? [...cfg.appendSystemPrompt, PLAN_INSTRUCTION] : cfg.appendSystemPrompt,
     });
   }
 
@@ -234,24 +242,44 @@ export class Runtime implements AgentRuntime {
     return { ...this.totals };
   }
 
-  private async approve(req: ConfirmRequest): Promise<Approval> {
+  private async approve(req: Omit<ConfirmRequest, "detail">, detail: () => ApprovalDetail): Promise<Approval> {
+    const verdict = modeVerdict(this.mode, req.name);
+    if (verdict === "run") return { ok: true };
+    if (verdict === "refuse") return { ok: false, reason: PLAN_REFUSAL };
     const ask = this.confirm;
-    if (this.yolo || !ask || this.approvedTools.has(req.name)) return { ok: true };
+    if (!ask || this.permissionRules().allows(req.name, req.args)) return { ok: true };
     this.host.emit({ event: "tool_confirmation_requested", tool_id: req.id, tool_name: req.name, tool_preview: req.preview });
     this.emit({ type: "tool_confirmation_requested", id: req.id, name: req.name, preview: req.preview });
-    const decision = await ask(req);
+    const decision = await ask({ ...req, detail: detail() });
     switch (decision.kind) {
       case "yes":
         return { ok: true };
-      case "yes_tool":
-        this.approvedTools.add(req.name);
+      case "yes_rule": {
+        const added = this.permissionRules().add(decision.rule, decision.always);
+        if (!added.ok) this.emit({ type: "error", message: `${added.error} The rule holds for this session only.` });
         return { ok: true };
+      }
       case "yes_all":
-        this.yolo = true;
+        this.mode = "yolo";
         return { ok: true };
       case "no":
         return { ok: false, reason: decision.reason || "no reason given" };
+      case "stop":
+        this.abort();
+        return { ok: false, reason: "the user stopped the turn" };
     }
+  }
+
+  private permissionRules(): PermissionRules {
+    return (this.rules ??= new PermissionRules(this.cfg.home, projectRoot(this.cfg.cwd), (message) => this.emit({ type: "error", message })));
+  }
+
+  permissions(): ListedRule[] {
+    return this.permissionRules().list();
+  }
+
+  revokePermission(entry: ListedRule): { ok: true } | { ok: false; error: string } {
+    return this.permissionRules().revoke(entry);
   }
 
   abort(): void {
@@ -276,7 +304,7 @@ export class Runtime implements AgentRuntime {
     this.history = [];
     this.totals = emptyUsage();
     this.lastContext = 0;
-    this.approvedTools.clear();
+    this.rules?.clearSession();
     this.startSession(this.newWriter());
   }
 

@@ -150,3 +150,25 @@ export function sanitize(text: string): string {
   }
   return out;
 }
+
+/** Invisible characters that can hide or reorder text: bidi controls, zero-width spaces and joiners, the BOM. */
+const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
+const NAMED: Readonly<Record<number, string>> = { 0x09: "\\t", 0x0d: "\\r", 0x1b: "\\e", 0x00: "\\0" };
+
+/**
+ * Makes every control character in `text` (except `\n`) and every invisible formatting character
+ * visible as an escape (`\e`, `\r`, `\t`, `\x07`, `\u202e`), passed through `mark` so it stands out:
+ * what a confirmation shows is then exactly what will run, nothing hidden or moved.
+ */
+export function revealControls(text: string, mark: (escaped: string) => string): string {
+  if (!UNSAFE.test(text) && !INVISIBLE.test(text)) return text;
+  let out = "";
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    if (c === 0x0a) out += ch;
+    else if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) out += mark(NAMED[c] ?? `\\x${c.toString(16).padStart(2, "0")}`);
+    else if (INVISIBLE.test(ch)) out += mark(`\\u${c.toString(16).padStart(4, "0")}`);
+    else out += ch;
+  }
+  return out;
+}

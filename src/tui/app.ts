@@ -8,7 +8,9 @@ import { runBuiltin, type CommandContext } from "./commands.ts";
 import { applyEvent } from "./chat-events.ts";
 import { showLoadProblems, startupReport } from "./load-errors.ts";
 import { FrameScheduler } from "./scheduler.ts";
-import { ConfirmDialog } from "./confirm.ts";
+import { ApprovalDialog } from "./approval-dialog.ts";
+import { cycleMode } from "./permission-view.ts";
+import { offerPlanApproval } from "./plan-approval.ts";
 import { cleanInput, Editor } from "./editor.ts";
 import { History, historyPath } from "./history.ts";
 import { KeyDecoder, keyLabel, wheelDirection, type Key } from "./keys.ts";
@@ -67,7 +69,7 @@ class App implements CommandContext {
   private readonly popups: EditorPopups;
   private readonly panels: PanelSlot;
   private modal: Modal | null = null;
-  private confirms: ConfirmDialog[] = [];
+  private confirms: ApprovalDialog[] = [];
   private readonly statusLines = new StatusLines();
   private readonly scroll = new ChatScroll();
   private readonly intentTargets: IntentTargets;
@@ -119,7 +121,7 @@ class App implements CommandContext {
       this.runtime.subscribe((ev) => this.onEvent(ev)),
     ];
     const ticker = setInterval(() => this.tick(), TICK_MS);
-    if (this.opts.noYolo) this.runtime.setConfirmHandler((req) => this.confirm(req));
+    this.runtime.setConfirmHandler((req) => this.confirm(req));
     this.startupMessages();
     this.frames.now();
     // A saved theme choice wins over the terminal's background.
@@ -290,6 +292,8 @@ class App implements CommandContext {
       case "ctrl+o":
         this.transcript.toggleExpanded();
         return;
+      case "shift+tab":
+        return cycleMode(this);
       case "pageup":
         return this.scroll.page(1);
       case "pagedown":
@@ -405,6 +409,7 @@ class App implements CommandContext {
       .prompt(text)
       .then((outcome) => {
         if (outcome.stop === "aborted") this.transcript.abortRunning(Date.now());
+        else if (this.runtime.mode === "plan" && outcome.text.trim() !== "" && this.queue.length === 0) offerPlanApproval(this, (t) => this.submitPrompt(t, null));
       })
       .catch((err: unknown) => {
         this.transcript.addInfo(`The turn failed: ${err instanceof Error ? err.message : String(err)}`, "error");
@@ -426,8 +431,14 @@ class App implements CommandContext {
   }
 
   private confirm(req: ConfirmRequest): Promise<ConfirmDecision> {
+    this.transcript.awaitApproval(req.id, true, Date.now());
     return new Promise((resolve) => {
-      this.confirms.push(new ConfirmDialog(req, resolve));
+      this.confirms.push(
+        new ApprovalDialog(req, (decision) => {
+          this.transcript.awaitApproval(req.id, false, Date.now());
+          resolve(decision);
+        }),
+      );
       this.schedule();
     });
   }
@@ -499,7 +510,7 @@ class App implements CommandContext {
     const notes = this.notes.render(width, style);
     this.scroll.follow(total + (notes.length > 0 ? notes.length + 1 : 0));
 
-    const overlay = this.confirms[0]?.render(width, style) ?? this.modal?.render(width, style) ?? this.popups.render(width, style);
+    const overlay = this.confirms[0]?.render(width, style, rows) ?? this.modal?.render(width, style) ?? this.popups.render(width, style);
     const placeholder = this.placeholder();
     const frame = layout({
       width,
@@ -524,9 +535,9 @@ class App implements CommandContext {
           context: this.runtime.context(),
           usage: this.runtime.usage(),
           busySince: this.turn?.since ?? null,
-          busyLabel: this.turn?.label ?? "",
+          busyLabel: this.confirms[0] ? "waiting for approval" : (this.turn?.label ?? ""),
           extensions: extensionCounts(this.runtime.host.states()),
-          yolo: this.runtime.yolo,
+          mode: this.runtime.mode,
         },
         width,
         style,

@@ -11,6 +11,7 @@ import { themeNames } from "./theme.ts";
 import { BUILTIN_COMMANDS, type SlashItem } from "./slash.ts";
 import { withLog } from "./load-errors.ts";
 import { PROBE_TIMEOUT_MS, probeKey, probeRequest } from "./login-probe.ts";
+import { permissionsPicker } from "./permission-view.ts";
 
 const RELOAD_STATUS_MS = 5000;
 
@@ -65,6 +66,8 @@ export async function runBuiltin(ctx: CommandContext, name: string, args: string
       ctx.runtime.yolo = true;
       ctx.status([{ text: "yolo on: tool calls run without asking for the rest of this session.", level: "warn" }], 4000);
       return;
+    case "permissions":
+      return permissionsPicker(ctx);
     case "model":
       return model(ctx, args);
     case "sessions":
@@ -292,6 +295,7 @@ const KEY_HELP: readonly [string, string][] = [
   ["ctrl+c", "clear the input; twice within 2 s exits"],
   ["ctrl+d", "exit (on an empty editor)"],
   ["ctrl+o", "expand/collapse tool output, thinking and long prompts"],
+  ["shift+tab", "permission mode: ask / auto-approve edits / yolo / plan"],
   ["ctrl+l", "redraw the screen"],
   ["↑ / ↓, ctrl+p / ctrl+n", "previous / next prompt (↑/↓ first move within a multi-line prompt)"],
   ["pgup / pgdn", "scroll the chat a page"],

@@ -1,7 +1,8 @@
 // The status bar: where the session stands (model, context, spend) on the left, and what zot is
-// doing (spinner, extensions, confirmation mode) on the right.
+// doing (spinner, extensions, permission mode) on the right.
 import type { ExtensionState } from "../ext/types.ts";
 import type { Usage } from "../agent/messages.ts";
+import { MODE_LABELS, type PermissionMode } from "../agent/permissions.ts";
 import { formatCount, formatDuration, spinnerFrame } from "./spinner.ts";
 import type { Style } from "./theme.ts";
 import { truncate } from "./wrap.ts";
@@ -16,7 +17,7 @@ export type StatusInfo = {
   busySince: number | null;
   busyLabel: string;
   extensions: { loaded: number; failed: number };
-  yolo: boolean;
+  mode: PermissionMode;
 };
 
 export function extensionCounts(states: readonly ExtensionState[]): { loaded: number; failed: number } {
@@ -44,7 +45,7 @@ export function renderStatus(info: StatusInfo, width: number, style: Style, now:
   const ext = info.extensions;
   if (ext.loaded + ext.failed > 0)
     right.push(`${ext.loaded} ext` + (ext.failed > 0 ? " " + style.fg("error", `${ext.failed} failed`) : ""));
-  right.push(info.yolo ? "yolo" : style.fg("warning", "confirm"));
+  right.push(info.mode === "yolo" ? MODE_LABELS.yolo : style.fg(info.mode === "plan" ? "accent" : "warning", MODE_LABELS[info.mode]));
 
   const sep = style.fg("muted", " · ");
   const r = right.join(sep);

@@ -25,6 +25,8 @@ export type ToolEntry = Base & {
   args: string;
   extension?: string;
   status: "running" | "ok" | "error";
+  /** Waiting in the approval dialog: the header says so, and the clock starts when it is answered. */
+  awaiting?: boolean;
   startedAt: number;
   durationMs?: number;
   output: string;
@@ -176,6 +178,14 @@ export class Transcript {
     if (extension) e.extension = extension;
     e.output = content.map((b) => (b.type === "text" ? b.text : `[image ${b.mime_type}]`)).join("\n");
     e.breaks = countBreaks(e.output);
+    this.touch(e);
+  }
+
+  awaitApproval(id: string, waiting: boolean, now: number): void {
+    const e = this.tool(id);
+    if (!e) return;
+    e.awaiting = waiting;
+    e.startedAt = now;
     this.touch(e);
   }
 
@@ -332,7 +342,7 @@ function renderTool(e: ToolEntry, width: number, style: Style, expanded: boolean
   const owner = e.extension ? ` [${sanitize(e.extension)}]` : "";
   // Replayed calls have no recorded duration (0); show none rather than a made-up one.
   const ms = e.status === "running" ? now - e.startedAt : e.durationMs;
-  const tail = ms ? ` ${formatDuration(ms)}` : "";
+  const tail = e.status === "running" && e.awaiting ? " waiting for approval" : ms ? ` ${formatDuration(ms)}` : "";
   const name = style.bold(style.fg("tool", sanitize(e.name))) + style.fg("muted", owner);
   const room = Math.max(0, width - 2 - sanitize(e.name).length - owner.length - tail.length - 2);
   const args = e.args && room > 3 ? " " + style.fg("muted", truncate(e.args, room)) : "";
