@@ -22,6 +22,8 @@ export const configPath = (home: string): string => join(home, "config.json");
 export const authPath = (home: string): string => join(home, "auth.json");
 const systemMdPath = (home: string): string => join(home, "SYSTEM.md");
 export const permissionsPath = (home: string): string => join(home, "permissions.json");
+/** The user's own instructions for every project. */
+export const globalInstructionsPath = (home: string): string => join(home, "AGENTS.md");
 
 // ---------------------------------------------------------------- config.json
 

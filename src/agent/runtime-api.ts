@@ -1,7 +1,7 @@
 // What modes (print, JSON, RPC, TUI) use of the agent runtime. Implemented by `Runtime` in runtime.ts.
 import type { ExtensionHost, InvokeResult, LoadReport, UiIntent } from "../ext/types.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
-import type { ImagePart, Message, StopReason, Usage } from "./messages.ts";
+import type { ImagePart, Message, StopReason, TextPart, Usage } from "./messages.ts";
 import type { ModelInfo } from "./provider.ts";
 import type { ListedRule, PermissionMode } from "./permissions.ts";
 import type { InterceptRecord } from "./session.ts";
@@ -20,6 +20,8 @@ export interface AgentRuntime {
   yolo: boolean;
   /** Which tool calls run without asking (shift+tab in the TUI cycles it). */
   mode: PermissionMode;
+  /** The AGENTS.md / CLAUDE.md files the system prompt includes, in order (global first). */
+  instructionFiles(): string[];
   /** The standing "don't ask again" rules of this project: remembered ones first, then this session's. */
   permissions(): ListedRule[];
   revokePermission(entry: ListedRule): { ok: true } | { ok: false; error: string };
@@ -29,8 +31,8 @@ export interface AgentRuntime {
    * `submit` right after `ready`) go, in order, to the first listener only.
    */
   onIntent(listener: (intent: UiIntent) => void): () => void;
-  /** Runs one user prompt to completion (all steps). Rejects only on programming errors. */
-  prompt(text: string, images?: ImagePart[]): Promise<PromptOutcome>;
+  /** Runs one user prompt to completion (all steps); `attachments` follow the text (images, `@path` files). Rejects only on programming errors. */
+  prompt(text: string, attachments?: (TextPart | ImagePart)[]): Promise<PromptOutcome>;
   /** Cancels the running prompt (HTTP stream, tools, extension calls). */
   abort(): void;
   messages(): readonly Message[];

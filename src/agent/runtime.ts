@@ -7,6 +7,7 @@ import { resolveCredentials, rememberModel, type Env } from "./config.ts";
 import type { AgentEvent, ApprovalDetail, ConfirmDecision, ConfirmRequest } from "./events.ts";
 import { modeVerdict, PermissionRules, PLAN_INSTRUCTION, PLAN_REFUSAL, type ListedRule, type PermissionMode } from "./permissions.ts";
 import { projectRoot } from "./project-root.ts";
+import { loadInstructions } from "./instructions.ts";
 import { runLoop, type Approval } from "./loop.ts";
 import { emptyUsage, type AssistantMessage, type ImagePart, type Message, type TextPart, type Usage } from "./messages.ts";
 import type { ModelInfo, Provider } from "./provider.ts";
@@ -167,14 +168,14 @@ export class Runtime implements AgentRuntime {
     }
   }
 
-  async prompt(text: string, images: ImagePart[] = []): Promise<PromptOutcome> {
+  async prompt(text: string, attachments: (TextPart | ImagePart)[] = []): Promise<PromptOutcome> {
     if (this.controller) throw new Error("Runtime.prompt called while another prompt is running; wait for it or abort it first");
     const controller = new AbortController();
     this.controller = controller;
     try {
-      const content: (TextPart | ImagePart)[] = [{ type: "text", text }, ...images];
+      const content: (TextPart | ImagePart)[] = [{ type: "text", text }, ...attachments];
       this.record({ role: "user", content, ts: Date.now() });
-      this.emit({ type: "user_message", text, images: images.length });
+      this.emit({ type: "user_message", text, images: attachments.filter((p) => p.type === "image").length });
       const cfg = this.cfg;
       return await runLoop(
         {
@@ -212,6 +213,7 @@ export class Runtime implements AgentRuntime {
       tools,
       skills,
       ...(cfg.systemPrompt !== undefined ? { systemPrompt: cfg.systemPrompt } : {}),
+      instructions: loadInstructions(cfg.cwd, cfg.home),
       append: this.mode === "plan" ? [...cfg.appendSystemPrompt, PLAN_INSTRUCTION] : cfg.appendSystemPrompt,
     });
   }
@@ -272,6 +274,10 @@ export class Runtime implements AgentRuntime {
 
   private permissionRules(): PermissionRules {
     return (this.rules ??= new PermissionRules(this.cfg.home, projectRoot(this.cfg.cwd), (message) => this.emit({ type: "error", message })));
+  }
+
+  instructionFiles(): string[] {
+    return loadInstructions(this.cfg.cwd, this.cfg.home).map((f) => f.path);
   }
 
   permissions(): ListedRule[] {

@@ -31,6 +31,8 @@ import { showIntent, type IntentTargets } from "./intent-view.ts";
 import { ChatScroll } from "./scroll.ts";
 import { StatusLines } from "./status-lines.ts";
 import { replay, shownReplies } from "./replay.ts";
+import { shortPath } from "./paths.ts";
+import { attachMentions } from "../agent/attachments.ts";
 
 export type TuiOptions = {
   home: string;
@@ -222,6 +224,10 @@ class App implements CommandContext {
     this.schedule();
   }
 
+  submit(text: string): void {
+    this.submitPrompt(text, null);
+  }
+
   commands(): SlashItem[] {
     return slashItems(this.runtime.host.commands());
   }
@@ -405,8 +411,10 @@ class App implements CommandContext {
     this.notes.clear();
     this.scroll.toBottom();
     this.transcript.addUser(text);
+    const mentions = attachMentions(text, this.runtime.cwd);
+    for (const a of mentions.attached) this.transcript.addInfo(a.summary, a.level);
     const done = this.runtime
-      .prompt(text)
+      .prompt(text, mentions.parts)
       .then((outcome) => {
         if (outcome.stop === "aborted") this.transcript.abortRunning(Date.now());
         else if (this.runtime.mode === "plan" && outcome.text.trim() !== "" && this.queue.length === 0) offerPlanApproval(this, (t) => this.submitPrompt(t, null));
@@ -459,6 +467,8 @@ class App implements CommandContext {
   private startupMessages(): void {
     this.transcript.addInfo(`zot · ${this.runtime.provider}/${this.runtime.model} · / for commands, @ for files, /help for keys`, "info");
     if (this.theme.warning) this.transcript.addInfo(this.theme.warning, "warn");
+    const instructions = this.runtime.instructionFiles();
+    if (instructions.length > 0) this.transcript.addInfo(`Project instructions: ${instructions.map((p) => shortPath(p)).join(", ")}`, "info");
     const report = startupReport(this.runtime.host.states());
     // Load errors get their own lines (removable by a good reload), so the same news in a
     // startup notice is not repeated.

@@ -12,6 +12,7 @@ import { BUILTIN_COMMANDS, type SlashItem } from "./slash.ts";
 import { withLog } from "./load-errors.ts";
 import { PROBE_TIMEOUT_MS, probeKey, probeRequest } from "./login-probe.ts";
 import { permissionsPicker } from "./permission-view.ts";
+import { initPrompt } from "../agent/instructions.ts";
 
 const RELOAD_STATUS_MS = 5000;
 
@@ -36,6 +37,8 @@ export interface CommandContext {
   /** Records extension load errors as error lines that stay until a successful reload or /clear. */
   showLoadErrors(report: LoadReport, only?: string): void;
   setTheme(name: string): void;
+  /** Sends a prompt as if typed (queued while a turn runs). */
+  submit(text: string): void;
   commands(): SlashItem[];
   exit(): void;
 }
@@ -68,6 +71,9 @@ export async function runBuiltin(ctx: CommandContext, name: string, args: string
       return;
     case "permissions":
       return permissionsPicker(ctx);
+    case "init":
+      ctx.submit(initPrompt(ctx.runtime.cwd));
+      return;
     case "model":
       return model(ctx, args);
     case "sessions":

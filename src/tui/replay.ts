@@ -3,6 +3,7 @@
 // it: the messages keep the model's text, the session file keeps what was shown beside them.
 import { readFileSync } from "node:fs";
 import type { Message } from "../agent/messages.ts";
+import { attachmentPath } from "../agent/attachments.ts";
 import type { Transcript } from "./transcript.ts";
 
 /** What the user saw of one assistant message, keyed by the message's timestamp. */
@@ -11,7 +12,14 @@ export type ShownReply = { text: string } | { hiddenBy: string; reason: string }
 export function replay(transcript: Transcript, messages: readonly Message[], shown: ReadonlyMap<number, ShownReply> = new Map()): void {
   for (const m of messages) {
     if (m.role === "user") {
-      const text = m.content.map((p) => (p.type === "text" ? p.text : `[image ${p.mimeType}]`)).join("\n");
+      // Attached files are the model's business; the chat shows what the user typed and what came along.
+      const text = m.content
+        .map((p, i) => {
+          if (p.type === "image") return `[image ${p.mimeType}]`;
+          const attached = i > 0 ? attachmentPath(p) : null;
+          return attached === null ? p.text : `[attached @${attached}]`;
+        })
+        .join("\n");
       transcript.addUser(text);
     } else if (m.role === "assistant") {
       const seen = shown.get(m.ts);

@@ -12,6 +12,7 @@ export const BUILTIN_COMMANDS: readonly SlashItem[] = [
   { name: "model", description: "switch provider/model", extension: null },
   { name: "sessions", description: "resume a session of this directory", extension: null },
   { name: "clear", description: "start a fresh session", extension: null },
+  { name: "init", description: "have the model study the project and write AGENTS.md", extension: null },
   { name: "compact", description: "summarise the conversation into one message", extension: null },
   { name: "reload-ext", description: "reload extensions (all, or one by name)", extension: null },
   { name: "yolo", description: "stop asking before tool calls this session", extension: null },

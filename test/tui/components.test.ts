@@ -50,7 +50,7 @@ describe("slash commands", () => {
 
   test("built-ins come first, extension commands after them sorted by name", () => {
     expect(items.map((i) => i.name)).toEqual([
-      "help", "model", "sessions", "clear", "compact", "reload-ext", "yolo", "permissions", "theme", "login", "logout", "exit", "Alpha", "zeta",
+      "help", "model", "sessions", "clear", "init", "compact", "reload-ext", "yolo", "permissions", "theme", "login", "logout", "exit", "Alpha", "zeta",
     ]);
   });
 
