@@ -27,7 +27,8 @@ export const globalInstructionsPath = (home: string): string => join(home, "AGEN
 
 // ---------------------------------------------------------------- config.json
 
-export type ConfigValues = { provider?: string; model?: string; theme?: string };
+/** `autoCompact`: percent of the context window at which a finished turn condenses the history, or false for never. */
+export type ConfigValues = { provider?: string; model?: string; theme?: string; autoCompact?: number | false };
 
 export type ConfigRead = { values: ConfigValues; raw: JsonObject; warning?: string };
 
@@ -41,6 +42,10 @@ export function readConfig(home: string): ConfigRead {
   if (typeof raw.provider === "string") values.provider = raw.provider;
   if (typeof raw.model === "string") values.model = raw.model;
   if (typeof raw.theme === "string") values.theme = raw.theme;
+  const ac = raw.auto_compact;
+  if (ac === false || (typeof ac === "number" && ac > 0 && ac <= 100)) values.autoCompact = ac;
+  else if (ac !== undefined)
+    return { values, raw, warning: `Ignoring "auto_compact" in ${path}: it must be a percentage of the context window from 1 to 100, or false to turn automatic compaction off.` };
   return { values, raw };
 }
 

@@ -43,7 +43,13 @@ export type AgentEvent =
   | { type: "ext_clear_notes"; extension: string }
   /** JSON mode: the response of an extension command run by a slash-command prompt (the RPC `command` data). */
   | { type: "command_result"; name: string; extension: string; action: string; display?: string; insert?: string; prompt?: string; open_panel?: { id: string; title: string; lines: string[]; footer?: string } }
-  | { type: "intercept_trace"; event: string; steps: InterceptStep[] };
+  | { type: "intercept_trace"; event: string; steps: InterceptStep[] }
+  /** Older messages are being summarised (`/compact`, the context threshold, or a context-too-long answer). */
+  | { type: "compaction_start"; reason: CompactReason }
+  /** `replaced` messages became one summary and `kept` stayed verbatim; on failure (or cancel) the history is unchanged. */
+  | { type: "compaction_end"; reason: CompactReason; ok: boolean; error?: string; replaced?: number; kept?: number };
+
+export type CompactReason = "manual" | "threshold" | "overflow";
 
 /**
  * An answer to a confirmation. `yes_rule` stops asking for calls the rule matches (this session, or

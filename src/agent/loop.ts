@@ -5,6 +5,7 @@
 import type { ContentBlock, Json, JsonObject } from "../ext/protocol.ts";
 import type { ActiveTool, ExtensionHost, InterceptResult } from "../ext/types.ts";
 import { fromWireContent, textOf, toWireContent } from "./content.ts";
+import { isContextOverflow } from "./compaction.ts";
 import type { AgentEvent, ApprovalDetail, ConfirmRequest } from "./events.ts";
 import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ToolCallPart, ToolResultMessage, Usage } from "./messages.ts";
 import type { Provider, ToolSpec } from "./provider.ts";
@@ -40,6 +41,8 @@ export interface LoopContext {
    * (and emits the confirmation events). `detail` is computed only when someone is asked.
    */
   approve(req: Omit<ConfirmRequest, "detail">, detail: () => ApprovalDetail): Promise<Approval>;
+  /** Condenses the history after a context-too-long answer; true when the call is worth retrying. */
+  compact?(): Promise<boolean>;
 }
 
 type Outcome = PromptOutcome & { steps: number };
@@ -55,6 +58,7 @@ export async function runLoop(ctx: LoopContext, signal: AbortSignal): Promise<Pr
 async function steps(ctx: LoopContext, signal: AbortSignal): Promise<Outcome> {
   const { host } = ctx;
   let visible = "";
+  let condensed = false;
   for (let step = 1; ; step++) {
     if (signal.aborted) return { stop: "aborted", text: visible, error: "aborted", steps: step - 1 };
     if (step > ctx.maxSteps) {
@@ -77,6 +81,14 @@ async function steps(ctx: LoopContext, signal: AbortSignal): Promise<Outcome> {
 
     const extTools = ctx.extensionTools ? host.tools().filter((t) => t.active) : [];
     const { message, held } = await callModel(ctx, extTools, signal);
+    if (message.stop === "error" && !condensed && ctx.compact && isContextOverflow(message.error)) {
+      // Once per prompt: a request that still does not fit after condensing fails as it is.
+      condensed = true;
+      if (await ctx.compact()) {
+        step--;
+        continue;
+      }
+    }
     const calls = message.content.filter((p): p is ToolCallPart => p.type === "toolCall");
     const shown = await present(ctx, message, held);
     if (shown !== null) visible = shown;

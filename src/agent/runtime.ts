@@ -4,7 +4,8 @@
 import type { ExtensionHost, InvokeResult, LoadReport, UiIntent } from "../ext/types.ts";
 import { costOf, findModel, isProviderName } from "./catalog.ts";
 import { resolveCredentials, rememberModel, type Env } from "./config.ts";
-import type { AgentEvent, ApprovalDetail, ConfirmDecision, ConfirmRequest } from "./events.ts";
+import type { AgentEvent, ApprovalDetail, CompactReason, ConfirmDecision, ConfirmRequest } from "./events.ts";
+import { keptFrom, summarise } from "./compaction.ts";
 import { modeVerdict, PermissionRules, PLAN_INSTRUCTION, PLAN_REFUSAL, type ListedRule, type PermissionMode } from "./permissions.ts";
 import { projectRoot } from "./project-root.ts";
 import { loadInstructions } from "./instructions.ts";
@@ -36,6 +37,8 @@ export type RuntimeConfig = {
   reasoning?: "low" | "medium" | "high";
   maxSteps: number;
   yolo: boolean;
+  /** Context use (percent of the window) at which a finished turn condenses the history; null: never. */
+  autoCompactPercent: number | null;
   session: SessionWriter;
   history: Message[];
   usage: Usage;
@@ -47,8 +50,6 @@ const MAX_EARLY_NOTES = 100;
 /** As many as the host itself keeps for its first listener. */
 const MAX_EARLY_INTENTS = 200;
 
-const COMPACT_INSTRUCTION =
-  "Summarise the conversation so far for your own later use: the user's goals, decisions made, files and commands involved, what was done, and what is still open. Be specific and complete but concise; this summary will replace the conversation.";
 
 export class Runtime implements AgentRuntime {
   readonly host: ExtensionHost;
@@ -177,7 +178,7 @@ export class Runtime implements AgentRuntime {
       this.record({ role: "user", content, ts: Date.now() });
       this.emit({ type: "user_message", text, images: attachments.filter((p) => p.type === "image").length });
       const cfg = this.cfg;
-      return await runLoop(
+      const outcome = await runLoop(
         {
           provider: cfg.provider,
           model: cfg.model,
@@ -194,9 +195,12 @@ export class Runtime implements AgentRuntime {
           emit: (e) => this.emit(e),
           addUsage: (u) => this.addUsage(u),
           approve: (req, detail) => this.approve(req, detail),
+          compact: async () => (await this.condense("overflow", controller.signal)).ok,
         },
         controller.signal,
       );
+      if (outcome.stop !== "aborted" && !controller.signal.aborted && this.autoCompactDue()) await this.condense("threshold", controller.signal);
+      return outcome;
     } finally {
       this.controller = null;
     }
@@ -344,26 +348,36 @@ export class Runtime implements AgentRuntime {
     const controller = new AbortController();
     this.controller = controller;
     try {
-      const request = {
-        model: this.cfg.model,
-        system: this.systemPrompt(),
-        messages: [...this.history, { role: "user" as const, content: [{ type: "text" as const, text: COMPACT_INSTRUCTION }], ts: Date.now() }],
-        tools: [],
-      };
-      let final: AssistantMessage | null = null;
-      for await (const ev of this.cfg.provider.stream(request, controller.signal)) if (ev.type === "done") final = ev.message;
-      if (!final) return { ok: false, error: "the model stream ended without a summary" };
-      this.emit({ type: "usage", usage: final.usage, total: this.addUsage(final.usage) });
-      if (final.stop === "error" || final.stop === "aborted") return { ok: false, error: final.error ?? final.stop };
-      const summary = final.content.map((p) => (p.type === "text" ? p.text : "")).join("").trim();
-      if (summary === "") return { ok: false, error: "the model returned an empty summary" };
-      const replaced = this.history.length;
-      this.history = [summaryMessage(summary, Date.now())];
-      this.session.compaction(summary, replaced);
-      return { ok: true, summary };
+      return await this.condense("manual", controller.signal);
     } finally {
       this.controller = null;
     }
+  }
+
+  /** Summarises all but the latest turns; on failure or cancel the history is left as it was. */
+  private async condense(reason: CompactReason, signal: AbortSignal): Promise<{ ok: boolean; error?: string; summary?: string }> {
+    const cut = keptFrom(this.history);
+    if (cut === 0) return { ok: false, error: "there is nothing to compact yet" };
+    this.emit({ type: "compaction_start", reason });
+    const r = await summarise(this.cfg.provider, this.cfg.model, this.systemPrompt(), this.history.slice(0, cut), signal);
+    if (r.usage) this.emit({ type: "usage", usage: r.usage, total: this.addUsage(r.usage) });
+    if (!r.ok) {
+      this.emit({ type: "compaction_end", reason, ok: false, error: r.error });
+      return { ok: false, error: r.error };
+    }
+    const kept = this.history.slice(cut);
+    this.history = [summaryMessage(r.summary, Date.now()), ...kept];
+    this.session.compaction(r.summary, cut, kept.length);
+    // The summary request measured the old context; the next request measures the new one.
+    this.lastContext = 0;
+    this.emit({ type: "compaction_end", reason, ok: true, replaced: cut, kept: kept.length });
+    return { ok: true, summary: r.summary };
+  }
+
+  private autoCompactDue(): boolean {
+    const percent = this.cfg.autoCompactPercent;
+    const { used, window } = this.context();
+    return percent !== null && window > 0 && used >= (window * percent) / 100;
   }
 
   models(): ModelInfo[] {

@@ -34,7 +34,8 @@ export type SessionRecord =
   | { type: "message"; message: Message; intercept?: InterceptRecord }
   | { type: "usage"; usage: Usage; provider: string; model: string; ts: number }
   | { type: "model"; provider: string; model: string; ts: number }
-  | { type: "compaction"; summary: string; replaced: number; ts: number };
+  /** `kept`: how many of the latest messages before this line stay verbatim after the summary. */
+  | { type: "compaction"; summary: string; replaced: number; kept?: number; ts: number };
 
 export interface SessionWriter {
   /** Where the transcript is (created on the first record), or null with --no-session. */
@@ -42,8 +43,8 @@ export interface SessionWriter {
   message(message: Message, intercept?: InterceptRecord): void;
   usage(usage: Usage, provider: string, model: string): void;
   model(provider: string, model: string): void;
-  /** The conversation so far was replaced by `summary`; a reload starts from it. */
-  compaction(summary: string, replaced: number): void;
+  /** The first `replaced` messages were replaced by `summary`, the last `kept` stay; a reload starts from them. */
+  compaction(summary: string, replaced: number, kept: number): void;
   close(): void;
 }
 
@@ -129,8 +130,8 @@ class FileWriter implements SessionWriter {
   model(provider: string, model: string): void {
     this.write({ type: "model", provider, model, ts: Date.now() });
   }
-  compaction(summary: string, replaced: number): void {
-    this.write({ type: "compaction", summary, replaced, ts: Date.now() });
+  compaction(summary: string, replaced: number, kept: number): void {
+    this.write(kept > 0 ? { type: "compaction", summary, replaced, kept, ts: Date.now() } : { type: "compaction", summary, replaced, ts: Date.now() });
   }
   close(): void {
     if (this.fd !== null) closeSync(this.fd);
@@ -252,7 +253,10 @@ function applyRecord(s: LoadedSession, v: Json): string | null {
       return null;
     case "compaction":
       if (typeof v.summary !== "string") return "a compaction line needs a summary";
-      s.messages = [summaryMessage(v.summary, typeof v.ts === "number" ? v.ts : 0)];
+      {
+        const kept = typeof v.kept === "number" && Number.isInteger(v.kept) && v.kept > 0 ? s.messages.slice(-v.kept) : [];
+        s.messages = [summaryMessage(v.summary, typeof v.ts === "number" ? v.ts : 0), ...kept];
+      }
       return null;
     default:
       // Newer zot versions may add record types; older ones skip them quietly.

@@ -11,6 +11,7 @@ import type { Runtime } from "./runtime.ts";
 import { redactSecrets } from "./redact.ts";
 import { appendSession, createSession, latestSession, noSession, openSession, type LoadedSession, type SessionWriter } from "./session.ts";
 import { emptyUsage } from "./messages.ts";
+import { DEFAULT_AUTO_COMPACT_PERCENT } from "./compaction.ts";
 
 export type RuntimeOptions = {
   home: string;
@@ -161,6 +162,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     ...(o.reasoning ? { reasoning: o.reasoning } : {}),
     maxSteps: o.maxSteps,
     yolo: !o.noYolo,
+    autoCompactPercent: config.values.autoCompact === false ? null : (config.values.autoCompact ?? DEFAULT_AUTO_COMPACT_PERCENT),
     session,
     history: loaded ? loaded.messages : [],
     usage: loaded ? loaded.usage : emptyUsage(),

@@ -4,7 +4,7 @@ import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/event
 import type { AgentRuntime } from "../agent/runtime-api.ts";
 import { commandIntents } from "../ext/intents.ts";
 import type { LoadReport, UiIntent } from "../ext/types.ts";
-import { runBuiltin, type CommandContext } from "./commands.ts";
+import { CONDENSING, runBuiltin, type CommandContext } from "./commands.ts";
 import { applyEvent } from "./chat-events.ts";
 import { showLoadProblems, startupReport } from "./load-errors.ts";
 import { FrameScheduler } from "./scheduler.ts";
@@ -78,6 +78,8 @@ class App implements CommandContext {
   /** The running turn or busy command; `stop` cancels work that is not the runtime's (a key check). */
   private turn: { since: number; label: string; done: Promise<void>; stop?: () => void } | null = null;
   private ctrlCAt = 0;
+  /** The runtime is summarising the history (the spinner says so; esc cancels it). */
+  private condensing = false;
   private readonly frames = new FrameScheduler(() => this.draw(), FRAME_MS);
   private escTimer: ReturnType<typeof setTimeout> | null = null;
   private closing = false;
@@ -454,6 +456,8 @@ class App implements CommandContext {
   // ------------------------------------------------------------ runtime events and host intents
 
   private onEvent(ev: AgentEvent): void {
+    if (ev.type === "compaction_start") this.condensing = true;
+    else if (ev.type === "compaction_end") this.condensing = false;
     if (applyEvent(this.transcript, ev, Date.now())) this.schedule();
   }
 
@@ -545,7 +549,7 @@ class App implements CommandContext {
           context: this.runtime.context(),
           usage: this.runtime.usage(),
           busySince: this.turn?.since ?? null,
-          busyLabel: this.confirms[0] ? "waiting for approval" : (this.turn?.label ?? ""),
+          busyLabel: this.confirms[0] ? "waiting for approval" : this.condensing ? CONDENSING : (this.turn?.label ?? ""),
           extensions: extensionCounts(this.runtime.host.states()),
           mode: this.runtime.mode,
         },

@@ -15,6 +15,8 @@ import { permissionsPicker } from "./permission-view.ts";
 import { initPrompt } from "../agent/instructions.ts";
 
 const RELOAD_STATUS_MS = 5000;
+/** The spinner's label while the history is summarised. */
+export const CONDENSING = "condensing history, esc to cancel";
 
 export interface CommandContext {
   readonly runtime: AgentRuntime;
@@ -30,7 +32,7 @@ export interface CommandContext {
   cancelTurn(): Promise<void>;
   /** Runs `work` with the busy spinner labelled `label`; esc (cancelTurn) aborts `signal`. */
   busyWhile(label: string, work: (signal: AbortSignal) => Promise<void>): Promise<void>;
-  /** Rebuilds the chat from the runtime's messages (after /sessions or /compact). */
+  /** Rebuilds the chat from the runtime's messages (after /sessions). */
   reloadChat(): void;
   /** Forgets the chat, notes, queue and extension load errors (after /clear). */
   clearChat(): void;
@@ -96,14 +98,9 @@ async function compact(ctx: CommandContext): Promise<void> {
     ctx.status([{ text: "Nothing to compact yet.", level: "info" }], 3000);
     return;
   }
-  await ctx.busyWhile("compacting", async () => {
-    const r = await ctx.runtime.compact();
-    if (!r.ok) {
-      ctx.status([{ text: `Compaction failed: ${r.error ?? "unknown error"}`, level: "error" }], 8000);
-      return;
-    }
-    ctx.reloadChat();
-    ctx.info("Compacted the conversation into one summary message.", "success");
+  // The chat stays as it is; the runtime's compaction events draw the marker or say what failed.
+  await ctx.busyWhile(CONDENSING, async () => {
+    await ctx.runtime.compact();
   });
 }
 

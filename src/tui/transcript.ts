@@ -37,7 +37,9 @@ export type ToolEntry = Base & {
 };
 /** `tag` lets a group of lines be removed later (extension load errors). */
 export type InfoEntry = Base & { kind: "info"; text: string; level: InfoLevel; tag?: string };
-export type Entry = UserEntry | AssistantEntry | ThinkingEntry | ToolEntry | InfoEntry;
+/** A rule across the chat with a label: where the history was condensed, where a turn was interrupted. */
+export type MarkerEntry = Base & { kind: "marker"; text: string; level: InfoLevel };
+export type Entry = UserEntry | AssistantEntry | ThinkingEntry | ToolEntry | InfoEntry | MarkerEntry;
 
 export class Transcript {
   private entries: Entry[] = [];
@@ -56,6 +58,11 @@ export class Transcript {
 
   addUser(text: string): void {
     this.push({ kind: "user", text, version: 0 });
+  }
+
+  addMarker(text: string, level: InfoLevel = "info"): void {
+    this.closeStreams();
+    this.push({ kind: "marker", text, level, version: 0 });
   }
 
   addInfo(text: string, level: InfoLevel, tag?: string): void {
@@ -333,6 +340,11 @@ export function renderEntry(e: Entry, width: number, style: Style, expanded: boo
     }
     case "tool":
       return renderTool(e, w, style, expanded, now, bodyKey);
+    case "marker": {
+      const label = ` ${sanitize(e.text)} `;
+      const side = Math.max(2, Math.floor((w - label.length) / 2));
+      return wrap("─".repeat(side) + label + "─".repeat(Math.max(2, w - side - label.length)), w).map((l) => style.fg(INFO_ROLE[e.level], l));
+    }
   }
 }
 
