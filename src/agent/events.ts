@@ -5,7 +5,8 @@ import type { InterceptStep } from "../ext/types.ts";
 import type { StopReason, Usage } from "./messages.ts";
 
 export type AgentEvent =
-  | { type: "user_message"; text: string; images: number }
+  /** `steering`: typed while the turn ran and delivered at a tool boundary. */
+  | { type: "user_message"; text: string; images: number; steering?: true }
   | { type: "turn_start"; step: number }
   /** `held: true` when an assistant_message interceptor is active: deltas are provisional, the final text comes in assistant_message. */
   | { type: "text_delta"; text: string; held?: boolean }

@@ -7,7 +7,7 @@ import type { ActiveTool, ExtensionHost, InterceptResult } from "../ext/types.ts
 import { fromWireContent, textOf, toWireContent } from "./content.ts";
 import { isContextOverflow } from "./compaction.ts";
 import type { AgentEvent, ApprovalDetail, ConfirmRequest } from "./events.ts";
-import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ToolCallPart, ToolResultMessage, Usage } from "./messages.ts";
+import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ToolCallPart, ToolResultMessage, Usage, UserMessage } from "./messages.ts";
 import type { Provider, ToolSpec } from "./provider.ts";
 import type { PromptOutcome } from "./runtime-api.ts";
 import type { InterceptRecord } from "./session.ts";
@@ -41,6 +41,8 @@ export interface LoopContext {
    * (and emits the confirmation events). `detail` is computed only when someone is asked.
    */
   approve(req: Omit<ConfirmRequest, "detail">, detail: () => ApprovalDetail): Promise<Approval>;
+  /** Messages the user typed while the turn ran, taken at each tool boundary. */
+  steer?(): UserMessage[];
   /** Condenses the history after a context-too-long answer; true when the call is worth retrying. */
   compact?(): Promise<boolean>;
 }
@@ -64,7 +66,7 @@ async function steps(ctx: LoopContext, signal: AbortSignal): Promise<Outcome> {
     if (step > ctx.maxSteps) {
       const error = `stopped after ${ctx.maxSteps} model calls (--max-steps ${ctx.maxSteps}); raise --max-steps to let the agent go on`;
       ctx.emit({ type: "error", message: error });
-      return { stop: "error", text: visible, error, steps: step - 1 };
+      return { stop: "error", text: visible, error, steps: step - 1, stepLimit: ctx.maxSteps };
     }
     if (host.hasInterceptor("turn_start")) {
       const gate = await host.intercept({ event: "turn_start", step });
@@ -110,6 +112,11 @@ async function steps(ctx: LoopContext, signal: AbortSignal): Promise<Outcome> {
     if (signal.aborted) return endTurn(ctx, step, "aborted", visible, "aborted");
     host.emit({ event: "turn_end", stop: "tool_use" });
     ctx.emit({ type: "turn_end", step, stop: "tool_use" });
+    // Between the tool results and the next model call: where a steering message reaches the model.
+    for (const m of ctx.steer?.() ?? []) {
+      ctx.record(m);
+      ctx.emit({ type: "user_message", text: textOf(m.content), images: m.content.filter((p) => p.type === "image").length, steering: true });
+    }
   }
 }
 

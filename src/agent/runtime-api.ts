@@ -6,7 +6,11 @@ import type { ModelInfo } from "./provider.ts";
 import type { ListedRule, PermissionMode } from "./permissions.ts";
 import type { InterceptRecord } from "./session.ts";
 
-export type PromptOutcome = { stop: StopReason; text: string; error?: string; blocked?: { extension: string; reason: string } };
+/** `stepLimit`: the turn stopped because it reached --max-steps (that many model calls); `resume` goes on. */
+export type PromptOutcome = { stop: StopReason; text: string; error?: string; blocked?: { extension: string; reason: string }; stepLimit?: number };
+
+/** A message the user typed while a turn ran, delivered at the next tool boundary. */
+export type SteeringMessage = { text: string; attachments: (TextPart | ImagePart)[] };
 
 export interface AgentRuntime {
   readonly host: ExtensionHost;
@@ -33,6 +37,13 @@ export interface AgentRuntime {
   onIntent(listener: (intent: UiIntent) => void): () => void;
   /** Runs one user prompt to completion (all steps); `attachments` follow the text (images, `@path` files). Rejects only on programming errors. */
   prompt(text: string, attachments?: (TextPart | ImagePart)[]): Promise<PromptOutcome>;
+  /** Runs the loop again on the conversation as it is (after --max-steps stopped a turn), with a fresh step budget. */
+  resume(): Promise<PromptOutcome>;
+  /**
+   * Where steering messages come from: asked after each step's tool results, before the next model
+   * call; what it returns joins the conversation as user messages. Null: no steering.
+   */
+  setSteering(source: (() => SteeringMessage[]) | null): void;
   /** Cancels the running prompt (HTTP stream, tools, extension calls). */
   abort(): void;
   messages(): readonly Message[];

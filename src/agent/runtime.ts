@@ -10,12 +10,12 @@ import { modeVerdict, PermissionRules, PLAN_INSTRUCTION, PLAN_REFUSAL, type List
 import { projectRoot } from "./project-root.ts";
 import { loadInstructions } from "./instructions.ts";
 import { runLoop, type Approval } from "./loop.ts";
-import { emptyUsage, type AssistantMessage, type ImagePart, type Message, type TextPart, type Usage } from "./messages.ts";
+import { emptyUsage, type ImagePart, type Message, type TextPart, type Usage, type UserMessage } from "./messages.ts";
 import type { ModelInfo, Provider } from "./provider.ts";
 import { createProvider } from "./providers/index.ts";
-import type { AgentRuntime, PromptOutcome } from "./runtime-api.ts";
+import type { AgentRuntime, PromptOutcome, SteeringMessage } from "./runtime-api.ts";
 import { interceptOf, noteIntercept } from "./intercepts.ts";
-import { appendSession, createSession, noSession, openSession, summaryMessage, type InterceptRecord, type SessionWriter } from "./session.ts";
+import { appendSession, createSession, interruptedMessage, noSession, openSession, summaryMessage, type InterceptRecord, type SessionWriter } from "./session.ts";
 import { discoverSkills } from "./skills.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import type { Tool } from "./tool.ts";
@@ -69,6 +69,7 @@ export class Runtime implements AgentRuntime {
   private controller: AbortController | null = null;
   private confirm: ((req: ConfirmRequest) => Promise<ConfirmDecision>) | null = null;
   private rules: PermissionRules | null = null;
+  private steering: (() => SteeringMessage[]) | null = null;
   private unhookIntents: () => void;
   private closed: Promise<void> | null = null;
 
@@ -171,12 +172,20 @@ export class Runtime implements AgentRuntime {
 
   async prompt(text: string, attachments: (TextPart | ImagePart)[] = []): Promise<PromptOutcome> {
     if (this.controller) throw new Error("Runtime.prompt called while another prompt is running; wait for it or abort it first");
+    this.record({ role: "user", content: [{ type: "text", text }, ...attachments], ts: Date.now() });
+    this.emit({ type: "user_message", text, images: attachments.filter((p) => p.type === "image").length });
+    return this.run();
+  }
+
+  async resume(): Promise<PromptOutcome> {
+    if (this.controller) throw new Error("Runtime.resume called while a prompt is running; wait for it or abort it first");
+    return this.run();
+  }
+
+  private async run(): Promise<PromptOutcome> {
     const controller = new AbortController();
     this.controller = controller;
     try {
-      const content: (TextPart | ImagePart)[] = [{ type: "text", text }, ...attachments];
-      this.record({ role: "user", content, ts: Date.now() });
-      this.emit({ type: "user_message", text, images: attachments.filter((p) => p.type === "image").length });
       const cfg = this.cfg;
       const outcome = await runLoop(
         {
@@ -196,14 +205,25 @@ export class Runtime implements AgentRuntime {
           addUsage: (u) => this.addUsage(u),
           approve: (req, detail) => this.approve(req, detail),
           compact: async () => (await this.condense("overflow", controller.signal)).ok,
+          steer: () => this.steering?.().map((s) => this.steerMessage(s)) ?? [],
         },
         controller.signal,
       );
-      if (outcome.stop !== "aborted" && !controller.signal.aborted && this.autoCompactDue()) await this.condense("threshold", controller.signal);
+      // The interruption stays in the conversation (and the transcript), so the model and a resumed session know.
+      if (outcome.stop === "aborted") this.record(interruptedMessage(Date.now()));
+      else if (!controller.signal.aborted && this.autoCompactDue()) await this.condense("threshold", controller.signal);
       return outcome;
     } finally {
       this.controller = null;
     }
+  }
+
+  private steerMessage(s: SteeringMessage): UserMessage {
+    return { role: "user", content: [{ type: "text", text: s.text }, ...s.attachments], ts: Date.now() };
+  }
+
+  setSteering(source: (() => SteeringMessage[]) | null): void {
+    this.steering = source;
   }
 
   private systemPrompt(): string {

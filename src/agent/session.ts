@@ -178,6 +178,17 @@ class FileWriter implements SessionWriter {
   }
 }
 
+export const INTERRUPTED_TEXT = "[interrupted by user]";
+
+/** Recorded after a turn the user interrupted: the partial reply stays, and this says why it ends there. */
+export function interruptedMessage(ts: number): UserMessage {
+  return { role: "user", content: [{ type: "text", text: INTERRUPTED_TEXT }], ts };
+}
+
+export function isInterruption(m: Message): boolean {
+  return m.role === "user" && m.content.length === 1 && m.content[0]!.type === "text" && m.content[0]!.text === INTERRUPTED_TEXT;
+}
+
 /** The user message a compaction summary stands in for the replaced conversation. */
 export function summaryMessage(summary: string, ts: number): UserMessage {
   return { role: "user", content: [{ type: "text", text: `[Summary of the earlier conversation]\n${summary}` }], ts };

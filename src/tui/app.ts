@@ -1,7 +1,7 @@
 // Interactive mode: wires the terminal, key decoding, the runtime's events and the extension
 // host's intents to the components, and draws coalesced frames (at most ~60 per second).
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
-import type { AgentRuntime } from "../agent/runtime-api.ts";
+import type { AgentRuntime, PromptOutcome, SteeringMessage } from "../agent/runtime-api.ts";
 import { commandIntents } from "../ext/intents.ts";
 import type { LoadReport, UiIntent } from "../ext/types.ts";
 import { CONDENSING, runBuiltin, type CommandContext } from "./commands.ts";
@@ -11,6 +11,7 @@ import { FrameScheduler } from "./scheduler.ts";
 import { ApprovalDialog } from "./approval-dialog.ts";
 import { cycleMode } from "./permission-view.ts";
 import { offerPlanApproval } from "./plan-approval.ts";
+import { offerMoreSteps } from "./step-limit.ts";
 import { cleanInput, Editor } from "./editor.ts";
 import { History, historyPath } from "./history.ts";
 import { KeyDecoder, keyLabel, wheelDirection, type Key } from "./keys.ts";
@@ -26,7 +27,7 @@ import { extensionCounts, renderStatus } from "./status.ts";
 import { installRestoreHandlers, Terminal } from "./terminal.ts";
 import { detectBackground, type Style } from "./theme.ts";
 import { savedTheme, styleFor, type ThemeChoice } from "./theming.ts";
-import { Transcript, type InfoLevel } from "./transcript.ts";
+import { INTERRUPTED_MARK, Transcript, type InfoLevel } from "./transcript.ts";
 import { showIntent, type IntentTargets } from "./intent-view.ts";
 import { ChatScroll } from "./scroll.ts";
 import { StatusLines } from "./status-lines.ts";
@@ -126,6 +127,7 @@ class App implements CommandContext {
     ];
     const ticker = setInterval(() => this.tick(), TICK_MS);
     this.runtime.setConfirmHandler((req) => this.confirm(req));
+    this.runtime.setSteering(() => this.takeSteering());
     this.startupMessages();
     this.frames.now();
     // A saved theme choice wins over the terminal's background.
@@ -144,6 +146,7 @@ class App implements CommandContext {
     this.frames.stop();
     if (this.escTimer) clearTimeout(this.escTimer);
     this.runtime.setConfirmHandler(null);
+    this.runtime.setSteering(null);
     for (const c of this.confirms) c.cancel();
     if (this.turn) {
       this.runtime.abort();
@@ -290,6 +293,10 @@ class App implements CommandContext {
     switch (label) {
       case "enter":
         return this.submitEditor();
+      case "alt+enter":
+        // While a turn runs, alt+enter waits for the turn to end instead of steering it.
+        if (this.turn) return this.submitEditor("after");
+        break;
       case "esc":
         return this.escape();
       case "ctrl+c":
@@ -325,7 +332,11 @@ class App implements CommandContext {
       case "up":
       case "down": {
         // Like a shell: up on an empty editor recalls the previous prompt (the chat scrolls with
-        // pgup/pgdn and shift+up/down).
+        // pgup/pgdn and shift+up/down); a queued message comes back first, to be edited.
+        if (label === "up" && this.editor.empty && this.queue.length > 0) {
+          this.editor.setText(this.queue.pop()!.text);
+          return;
+        }
         if (this.editor.handle(label, null)) return;
         if (label === "up") this.editor.historyPrev();
         else this.editor.historyNext();
@@ -339,7 +350,7 @@ class App implements CommandContext {
     this.editor.handle(label, text);
   }
 
-  private submitEditor(): void {
+  private submitEditor(when: "steer" | "after" = "steer"): void {
     const raw = this.editor.text;
     if (raw.trim() === "") return;
     const cmd = raw.trimStart().startsWith("/") ? parseSlash(raw) : null;
@@ -354,7 +365,7 @@ class App implements CommandContext {
       void this.runCommand(item, cmd.args);
       return;
     }
-    this.submitPrompt(this.editor.submit(), null);
+    this.submitPrompt(this.editor.submit(), null, when);
   }
 
   private async runCommand(item: SlashItem, args: string): Promise<void> {
@@ -378,6 +389,7 @@ class App implements CommandContext {
 
   private escape(): void {
     if (this.turn) {
+      this.restoreQueue();
       void this.cancelTurn();
       this.notes.clear();
       this.status([{ text: "Cancelled.", level: "warn" }], 2000);
@@ -388,37 +400,80 @@ class App implements CommandContext {
     this.editor.clear();
   }
 
+  /**
+   * Busy: cancel the turn, keeping the draft (and the queued messages, put back in it). Idle with
+   * text: clear it, nothing more. Idle and empty: the first press arms exit, a second within 2 s exits.
+   */
   private ctrlC(): void {
+    if (this.turn) {
+      this.restoreQueue();
+      void this.cancelTurn();
+      this.status([{ text: "Cancelled.", level: "warn" }], 2000);
+      return;
+    }
+    if (!this.editor.empty) {
+      this.ctrlCAt = 0;
+      this.editor.clear();
+      return;
+    }
     const now = Date.now();
     if (now - this.ctrlCAt < EXIT_WINDOW_MS) return this.exit();
     this.ctrlCAt = now;
-    if (this.turn) void this.cancelTurn();
-    this.editor.clear();
     this.status([{ text: "Press ctrl+c again to exit.", level: "info" }], EXIT_WINDOW_MS);
   }
 
   // ------------------------------------------------------------ prompts
 
-  private submitPrompt(text: string, from: string | null): void {
+  /** Queued messages go back into the editor (before the draft) instead of being dropped. */
+  private restoreQueue(): void {
+    const texts = this.queue.drain().map((q) => q.text);
+    if (texts.length === 0) return;
+    const draft = this.editor.text;
+    this.editor.setText([...texts, ...(draft.trim() ? [draft] : [])].join("\n"));
+  }
+
+  /** The steering messages for the tool boundary the loop reached, shown in the chat as they go. */
+  private takeSteering(): SteeringMessage[] {
+    const out: SteeringMessage[] = [];
+    for (const q of this.queue.takeSteering()) {
+      this.transcript.addUser(q.text);
+      const mentions = attachMentions(q.text, this.runtime.cwd);
+      for (const a of mentions.attached) this.transcript.addInfo(a.summary, a.level);
+      out.push({ text: q.text, attachments: mentions.parts });
+    }
+    if (out.length > 0) this.schedule();
+    return out;
+  }
+
+  private submitPrompt(text: string, from: string | null, when: "steer" | "after" = "after"): void {
     if (text.trim() === "") return;
+    // Sending something means the user is not on the way out.
+    this.ctrlCAt = 0;
     if (this.turn) {
-      this.queue.push(text, from);
+      this.queue.push(text, from, when);
       this.schedule();
       return;
     }
     this.startTurn(text);
   }
 
-  private startTurn(text: string): void {
+  private startTurn(text: string | null): void {
     this.notes.clear();
     this.scroll.toBottom();
-    this.transcript.addUser(text);
-    const mentions = attachMentions(text, this.runtime.cwd);
-    for (const a of mentions.attached) this.transcript.addInfo(a.summary, a.level);
-    const done = this.runtime
-      .prompt(text, mentions.parts)
+    let run: Promise<PromptOutcome>;
+    if (text === null) run = this.runtime.resume();
+    else {
+      this.transcript.addUser(text);
+      const mentions = attachMentions(text, this.runtime.cwd);
+      for (const a of mentions.attached) this.transcript.addInfo(a.summary, a.level);
+      run = this.runtime.prompt(text, mentions.parts);
+    }
+    const done = run
       .then((outcome) => {
-        if (outcome.stop === "aborted") this.transcript.abortRunning(Date.now());
+        if (outcome.stop === "aborted") {
+          this.transcript.abortRunning(Date.now());
+          this.transcript.addMarker(INTERRUPTED_MARK, "warn");
+        } else if (outcome.stepLimit !== undefined && this.queue.length === 0) offerMoreSteps(this, outcome.stepLimit, () => this.startTurn(null));
         else if (this.runtime.mode === "plan" && outcome.text.trim() !== "" && this.queue.length === 0) offerPlanApproval(this, (t) => this.submitPrompt(t, null));
       })
       .catch((err: unknown) => {
@@ -511,7 +566,7 @@ class App implements CommandContext {
     if (this.confirms[0]) return "answer the question above";
     if (this.modal) return "the box above has the keys · esc closes it";
     if (this.panels.panel) return "the panel has the keys · esc closes it";
-    if (this.turn) return "enter queues a prompt · esc cancels the turn";
+    if (this.turn) return "enter steers the running turn · alt+enter queues for after it · esc cancels";
     return "Ask anything · / commands · @ files";
   }
 

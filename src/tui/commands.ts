@@ -292,10 +292,11 @@ function logout(ctx: CommandContext, args: string): void {
 }
 
 const KEY_HELP: readonly [string, string][] = [
-  ["enter", "send (queued while a turn runs)"],
-  ["alt+enter / shift+enter", "new line"],
-  ["esc", "cancel the turn and drop the queue; when idle clear notes, then the input"],
-  ["ctrl+c", "clear the input; twice within 2 s exits"],
+  ["enter", "send; while a turn runs, steer it at the next tool boundary"],
+  ["alt+enter / shift+enter", "new line; while a turn runs alt+enter queues for after it"],
+  ["↑ with messages waiting", "take the newest waiting message back to edit"],
+  ["esc", "cancel the turn (waiting messages back to the editor); idle: notes, then input"],
+  ["ctrl+c", "cancel the turn keeping the draft; clear the input; empty: twice exits"],
   ["ctrl+d", "exit (on an empty editor)"],
   ["ctrl+o", "expand/collapse tool output, thinking and long prompts"],
   ["shift+tab", "permission mode: ask / auto-approve edits / yolo / plan"],

@@ -4,14 +4,18 @@
 import { readFileSync } from "node:fs";
 import type { Message } from "../agent/messages.ts";
 import { attachmentPath } from "../agent/attachments.ts";
-import type { Transcript } from "./transcript.ts";
+import { INTERRUPTED_MARK, type Transcript } from "./transcript.ts";
+import { isInterruption } from "../agent/session.ts";
 
 /** What the user saw of one assistant message, keyed by the message's timestamp. */
 export type ShownReply = { text: string } | { hiddenBy: string; reason: string };
 
 export function replay(transcript: Transcript, messages: readonly Message[], shown: ReadonlyMap<number, ShownReply> = new Map()): void {
   for (const m of messages) {
-    if (m.role === "user") {
+    if (isInterruption(m)) {
+      transcript.abortRunning(m.ts);
+      transcript.addMarker(INTERRUPTED_MARK, "warn");
+    } else if (m.role === "user") {
       // Attached files are the model's business; the chat shows what the user typed and what came along.
       const text = m.content
         .map((p, i) => {

@@ -10,6 +10,8 @@ import { truncate, wrap } from "./wrap.ts";
 
 export const COLLAPSED_TOOL_LINES = 12;
 export const COLLAPSED_USER_LINES = 12;
+/** The marker an interrupted turn leaves (live, and when a session with one is resumed). */
+export const INTERRUPTED_MARK = "interrupted by user";
 
 export type InfoLevel = "info" | "success" | "warn" | "error";
 

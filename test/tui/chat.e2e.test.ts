@@ -39,25 +39,61 @@ test("a tool call shows a collapsed block that ctrl+o expands and collapses", as
   await t.waitFor("8 more lines (ctrl+o to expand)");
 }, 30_000);
 
-test("prompts typed during a turn are queued and run in order afterwards", async () => {
+test("prompts queued with alt+enter during a turn run in order after it", async () => {
   t = await Tmux.start();
   await t.waitFor(PROMPT_READY);
   t.type('call bash {"command":"sleep 1.5"}');
   t.keys("Enter");
-  await t.waitFor("enter queues a prompt");
+  await t.waitFor("enter steers the running turn");
   t.type("queued-one");
-  t.keys("Enter");
+  t.keys("M-Enter");
   t.type("queued-two");
-  t.keys("Enter");
-  const s = await t.waitFor("⏵ queued queued-two");
-  expect(s).toContain("⏵ queued queued-one");
+  t.keys("M-Enter");
+  const s = await t.waitFor("⏵ after this turn: queued-two");
+  expect(s).toContain("⏵ after this turn: queued-one");
   const done = await t.waitFor("mock: queued-two", 15_000);
-  expect(done.indexOf("mock: queued-one")).toBeGreaterThan(-1);
+  expect(done.indexOf("mock: tool bash returned")).toBeGreaterThan(-1);
+  expect(done.indexOf("mock: queued-one")).toBeGreaterThan(done.indexOf("mock: tool bash returned"));
   expect(done.indexOf("mock: queued-one")).toBeLessThan(done.indexOf("mock: queued-two"));
-  expect(done).not.toContain("⏵ queued");
+  expect(done).not.toContain("⏵ after this turn");
 }, 30_000);
 
-test("esc cancels the running turn and drops the queue", async () => {
+test("a message typed during a turn steers it at the next tool boundary", async () => {
+  t = await Tmux.start({ height: 40 });
+  await t.waitFor(PROMPT_READY);
+  t.type('call bash {"command":"sleep 1.5; echo slept"}');
+  t.keys("Enter");
+  await t.waitFor("enter steers the running turn");
+  t.type("actually stop after this");
+  t.keys("Enter");
+  await t.waitFor("⏵ next tool boundary: actually stop after this");
+  // The model's next call sees the steering message after the tool result, in the same turn.
+  const s = await t.waitFor("mock: actually stop after this", 15_000);
+  expect(s.indexOf("✓ bash")).toBeLessThan(s.indexOf("› actually stop after this"));
+  expect(s).not.toContain("mock: tool bash returned");
+  expect(s).not.toContain("⏵ next tool boundary");
+}, 30_000);
+
+test("a queued message can be taken back with ↑ and edited before it is sent", async () => {
+  t = await Tmux.start();
+  await t.waitFor(PROMPT_READY);
+  t.type('call bash {"command":"sleep 2"}');
+  t.keys("Enter");
+  await t.waitFor("enter steers the running turn");
+  t.type("first thought");
+  t.keys("M-Enter");
+  await t.waitFor("⏵ after this turn: first thought");
+  t.keys("Up");
+  await t.waitFor("› first thought");
+  await t.waitGone("⏵ after this turn");
+  t.keys("BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace");
+  t.type("idea");
+  t.keys("M-Enter");
+  await t.waitFor("⏵ after this turn: first idea");
+  await t.waitFor("mock: first idea", 15_000);
+}, 30_000);
+
+test("esc cancels the running turn, leaves an interrupted marker and puts queued messages back in the editor", async () => {
   t = await Tmux.start();
   await t.waitFor(PROMPT_READY);
   // A marker only this test's process carries, so the check below finds nobody else's sleep.
@@ -65,21 +101,24 @@ test("esc cancels the running turn and drops the queue", async () => {
   const running = () => Bun.spawnSync(["pgrep", "-f", `sleep 30.${marker}`]).exitCode === 0;
   t.type(`call bash {"command":"sleep 30.${marker}"}`);
   t.keys("Enter");
-  await t.waitFor("enter queues a prompt");
+  await t.waitFor("enter steers the running turn");
   await t.until(running, "the sleep to start");
-  t.type("never-sent");
+  t.type("not-lost");
   t.keys("Enter");
-  await t.waitFor("⏵ queued never-sent");
+  await t.waitFor("⏵ next tool boundary: not-lost");
   t.keys("Escape");
-  await t.waitFor(PROMPT_READY);
   const s = await t.waitFor("✗ bash sleep 30");
   expect(s).toContain("Cancelled.");
+  await t.waitFor("interrupted by user");
+  await t.waitFor("› not-lost");
   await t.until(() => !running(), "the cancelled command to die");
-  expect(s).not.toContain("⏵ queued");
+  expect(t.screen()).not.toContain("⏵ next tool boundary");
+  t.keys("C-u");
   t.type("after-cancel");
   t.keys("Enter");
   const after = await t.waitFor("mock: after-cancel");
-  expect(after).not.toContain("mock: never-sent");
+  expect(after).not.toContain("mock: not-lost");
+  expect(after).toContain("interrupted by user");
 }, 30_000);
 
 test("esc when idle clears the notes first, then the input", async () => {
@@ -96,15 +135,17 @@ test("esc when idle clears the notes first, then the input", async () => {
   await t.waitGone("draft words");
 }, 30_000);
 
-test("ctrl+c clears the input, a second press exits and the shell is usable again", async () => {
+test("ctrl+c clears the input without arming exit; on an empty editor a second press exits and the shell is usable again", async () => {
   t = await Tmux.start();
   await t.waitFor(PROMPT_READY);
   expect(t.display("#{alternate_on}")).toBe("1");
   t.type("some draft");
   await t.waitFor("› some draft");
   t.keys("C-c");
+  await t.waitGone("some draft");
+  expect(t.screen()).not.toContain("Press ctrl+c again to exit");
+  t.keys("C-c");
   await t.waitFor("Press ctrl+c again to exit");
-  expect(t.screen()).not.toContain("some draft");
   t.keys("C-c");
   await t.until(() => t!.display("#{alternate_on}") === "0", "the normal screen");
   await t.waitFor("shell$");
@@ -112,6 +153,27 @@ test("ctrl+c clears the input, a second press exits and the shell is usable agai
   t.type("echo still-$((40+2))");
   t.keys("Enter");
   await t.waitFor("still-42");
+}, 30_000);
+
+test("ctrl+c during a turn cancels it and keeps the draft; a prompt sent after a first ctrl+c disarms exit", async () => {
+  t = await Tmux.start();
+  await t.waitFor(PROMPT_READY);
+  t.type('call bash {"command":"sleep 20"}');
+  t.keys("Enter");
+  await t.waitFor("enter steers the running turn");
+  t.type("half-typed");
+  t.keys("C-c");
+  await t.waitFor("✗ bash sleep 20");
+  expect(t.screen()).toContain("› half-typed");
+  t.keys("C-u");
+  t.keys("C-c");
+  await t.waitFor("Press ctrl+c again to exit");
+  t.type("hello");
+  t.keys("Enter");
+  await t.waitFor("mock: hello");
+  t.keys("C-c");
+  await t.waitFor("Press ctrl+c again to exit");
+  expect(t.display("#{alternate_on}")).toBe("1");
 }, 30_000);
 
 test("ctrl+d on an empty editor exits", async () => {

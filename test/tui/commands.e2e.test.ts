@@ -124,9 +124,9 @@ test("submit frames join the prompt queue and run in order", async () => {
 test("a prompt action while a turn runs is queued, never run concurrently", async () => {
   const tm = await start();
   await run(tm, 'call bash {"command":"sleep 1.5"}');
-  await tm.waitFor("enter queues a prompt");
+  await tm.waitFor("enter steers the running turn");
   await run(tm, "/demo-prompt while-busy");
-  await tm.waitFor("⏵ queued [demo] prompted by demo while-busy");
+  await tm.waitFor("⏵ after this turn: [demo] prompted by demo while-busy");
   const s = await tm.waitFor("mock: prompted by demo while-busy", 15_000);
   expect(s.indexOf("mock: tool bash returned")).toBeLessThan(s.indexOf("mock: prompted by demo while-busy"));
 }, T);

@@ -33,12 +33,20 @@ describe("notes", () => {
 });
 
 describe("prompt queue", () => {
-  test("keeps order, shows the source and at most three entries", () => {
+  test("keeps order, shows when each goes, the source and at most three entries", () => {
     const q = new PromptQueue();
-    for (const t of ["one", "two\nlines", "three", "four"]) q.push(t, t === "three" ? "demo" : null);
-    expect(q.render(40, style)).toEqual(["⏵ queued one", "⏵ queued two ⏎ lines", "⏵ queued [demo] three", "  … 1 more queued"]);
-    expect(q.shift()?.text).toBe("one");
-    expect(q.clear()).toBe(3);
+    for (const t of ["one", "two\nlines", "three", "four"]) q.push(t, t === "three" ? "demo" : null, t === "one" ? "steer" : "after");
+    expect(q.render(60, style)).toEqual([
+      "⏵ next tool boundary: one",
+      "⏵ after this turn: two ⏎ lines",
+      "⏵ after this turn: [demo] three",
+      "  … 1 more queued",
+      "  ↑ on an empty editor edits the last one · esc puts them b…",
+    ]);
+    expect(q.takeSteering().map((i) => i.text)).toEqual(["one"]);
+    expect(q.pop()?.text).toBe("four");
+    expect(q.shift()?.text).toBe("two\nlines");
+    expect(q.clear()).toBe(1);
   });
 });
 
