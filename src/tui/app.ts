@@ -12,6 +12,11 @@ import { ApprovalDialog } from "./approval-dialog.ts";
 import { cycleMode } from "./permission-view.ts";
 import { offerPlanApproval } from "./plan-approval.ts";
 import { offerMoreSteps } from "./step-limit.ts";
+import { historySearch } from "./history-search.ts";
+import { editExternally } from "./external-editor.ts";
+import { completeArg } from "./arg-completion.ts";
+import { parseShellCommand, runShellCommand, sharedPrompt, type ShellCommand, type ShellOutput } from "./shell-command.ts";
+import { KEYED_PROVIDERS } from "../agent/config.ts";
 import { cleanInput, Editor } from "./editor.ts";
 import { History, historyPath } from "./history.ts";
 import { KeyDecoder, keyLabel, wheelDirection, type Key } from "./keys.ts";
@@ -25,7 +30,7 @@ import { EditorPopups } from "./popups.ts";
 import { PanelSlot } from "./panel-slot.ts";
 import { extensionCounts, renderStatus } from "./status.ts";
 import { installRestoreHandlers, Terminal } from "./terminal.ts";
-import { detectBackground, type Style } from "./theme.ts";
+import { detectBackground, themeNames, type Style } from "./theme.ts";
 import { savedTheme, styleFor, type ThemeChoice } from "./theming.ts";
 import { INTERRUPTED_MARK, Transcript, type InfoLevel } from "./transcript.ts";
 import { showIntent, type IntentTargets } from "./intent-view.ts";
@@ -53,6 +58,9 @@ const ESC_TIMEOUT_MS = 30;
 /** A second ctrl+c within this window exits. */
 const EXIT_WINDOW_MS = 2000;
 const LINE_SCROLL = 3;
+/** Drafts this long (or of several lines) need a second esc to clear. */
+const LONG_DRAFT_CHARS = 40;
+const isLongDraft = (text: string): boolean => text.length >= LONG_DRAFT_CHARS || text.includes("\n");
 
 export async function runTui(runtime: AgentRuntime, opts: TuiOptions): Promise<number> {
   const app = new App(runtime, opts, new Terminal(process.stdin, process.stdout));
@@ -79,6 +87,8 @@ class App implements CommandContext {
   /** The running turn or busy command; `stop` cancels work that is not the runtime's (a key check). */
   private turn: { since: number; label: string; done: Promise<void>; stop?: () => void } | null = null;
   private ctrlCAt = 0;
+  /** When esc last asked to confirm clearing a long draft. */
+  private escAt = 0;
   /** The runtime is summarising the history (the spinner says so; esc cancels it). */
   private condensing = false;
   private readonly frames = new FrameScheduler(() => this.draw(), FRAME_MS);
@@ -309,6 +319,20 @@ class App implements CommandContext {
         return;
       case "shift+tab":
         return cycleMode(this);
+      case "ctrl+r":
+        this.modal = historySearch(this.editor, () => this.status([{ text: "No earlier prompts in this project yet.", level: "info" }], 3000));
+        return;
+      case "ctrl+g":
+        return this.externalEdit();
+      case "ctrl+z":
+        this.term.suspend(() => {
+          this.renderer.invalidate();
+          this.frames.now();
+        });
+        return;
+      case "tab":
+        if (this.completeArgument()) return;
+        break;
       case "pageup":
         return this.scroll.page(1);
       case "pagedown":
@@ -353,6 +377,12 @@ class App implements CommandContext {
   private submitEditor(when: "steer" | "after" = "steer"): void {
     const raw = this.editor.text;
     if (raw.trim() === "") return;
+    const shell = parseShellCommand(raw);
+    if (shell) {
+      this.editor.submit();
+      void this.runShell(shell);
+      return;
+    }
     const cmd = raw.trimStart().startsWith("/") ? parseSlash(raw) : null;
     // A prompt that starts with an absolute path ("/etc/hosts looks wrong") is not a command.
     if (cmd && !cmd.name.includes("/")) {
@@ -396,8 +426,61 @@ class App implements CommandContext {
       return;
     }
     if (this.notes.clear()) return;
+    // A long draft is not thrown away by one stray esc.
+    if (isLongDraft(this.editor.text)) {
+      const now = Date.now();
+      if (now - this.escAt > EXIT_WINDOW_MS) {
+        this.escAt = now;
+        this.status([{ text: "Press esc again to clear the draft (ctrl+_ undoes).", level: "info" }], EXIT_WINDOW_MS);
+        return;
+      }
+      this.escAt = 0;
+      this.statusLines.clear();
+      this.editor.clear();
+      return;
+    }
     if (this.statusLines.clear()) return;
     this.editor.clear();
+  }
+
+  private externalEdit(): void {
+    const r = editExternally(this.editor.text, process.env, (fn) => this.term.lend(fn));
+    this.renderer.invalidate();
+    if (r.ok) this.editor.setText(r.text);
+    else this.status([{ text: r.error, level: "error" }], 8000);
+  }
+
+  private completeArgument(): boolean {
+    const done = completeArg(this.editor.text, {
+      theme: () => themeNames(this.runtime.host.themes()),
+      model: () => this.runtime.models().map((m) => `${m.provider}/${m.id}`),
+      "reload-ext": () => this.runtime.host.states().map((e) => e.name),
+      login: () => KEYED_PROVIDERS,
+      logout: () => KEYED_PROVIDERS,
+    });
+    if (!done) return this.editor.text.startsWith("/");
+    this.editor.setText(done.text);
+    if (done.candidates.length > 1) {
+      const shown = done.candidates.slice(0, 8).join("  ");
+      this.status([{ text: shown + (done.candidates.length > 8 ? `  … ${done.candidates.length - 8} more` : ""), level: "info" }], 5000);
+    }
+    return true;
+  }
+
+  /** `!cmd`: runs in the shell, output in the chat; `!!cmd` also sends it to the model. */
+  private async runShell(cmd: ShellCommand): Promise<void> {
+    const id = `shell-${Date.now()}`;
+    this.scroll.toBottom();
+    this.transcript.toolCall(id, "!", { command: cmd.command }, undefined, Date.now());
+    let out: ShellOutput | null = null;
+    await this.busyWhile("running a shell command", async (signal) => {
+      out = await runShellCommand(cmd.command, this.runtime.cwd, this.home, signal, (text) => {
+        this.transcript.toolProgress(id, text);
+        this.schedule();
+      });
+      this.transcript.toolResult(id, "!", [{ type: "text", text: out.text }], out.isError, 0, undefined, Date.now());
+    });
+    if (out && cmd.share) this.submitPrompt(sharedPrompt(cmd.command, out), null);
   }
 
   /**

@@ -68,7 +68,8 @@ export class SlashPopup {
     const builtins = matches.filter((i) => i.extension === null);
     const ext = matches.filter((i) => i.extension !== null);
     this.firstExtension = ext[0];
-    this.list.setItems([...builtins, ...ext], true);
+    // A freshly opened popup starts at the top; while it stays open the selection follows the filter.
+    this.list.setItems([...builtins, ...ext], this.open);
     this.open = true;
   }
 

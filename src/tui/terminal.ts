@@ -87,6 +87,34 @@ export class Terminal {
     }
   }
 
+  /**
+   * Hands the terminal to another program (`$EDITOR`) while `fn` runs, synchronously, and takes it
+   * back afterwards with the same modes.
+   */
+  lend<T>(fn: () => T): T {
+    const alt = this.alt;
+    this.restore();
+    try {
+      return fn();
+    } finally {
+      this.enter({ altScreen: alt });
+    }
+  }
+
+  /**
+   * ctrl+z: gives the terminal back to the shell and stops the process (SIGTSTP, as the terminal
+   * would have sent outside raw mode); `fg` continues it, the modes come back and `resumed` redraws.
+   */
+  suspend(resumed: () => void): void {
+    const alt = this.alt;
+    this.restore();
+    process.once("SIGCONT", () => {
+      this.enter({ altScreen: alt });
+      resumed();
+    });
+    process.kill(process.pid, "SIGTSTP");
+  }
+
   /** Calls `fn` after the terminal size changes. Returns an unsubscribe function. */
   onResize(fn: () => void): () => void {
     let last = `${this.columns}x${this.rows}`;
