@@ -13,6 +13,7 @@ import { cycleMode } from "./permission-view.ts";
 import { offerPlanApproval } from "./plan-approval.ts";
 import { offerMoreSteps } from "./step-limit.ts";
 import { historySearch } from "./history-search.ts";
+import { TranscriptView } from "./transcript-view.ts";
 import { editExternally } from "./external-editor.ts";
 import { completeArg } from "./arg-completion.ts";
 import { parseShellCommand, runShellCommand, sharedPrompt, type ShellCommand, type ShellOutput } from "./shell-command.ts";
@@ -80,6 +81,9 @@ class App implements CommandContext {
   private readonly popups: EditorPopups;
   private readonly panels: PanelSlot;
   private modal: Modal | null = null;
+  /** ctrl+t: the full transcript view, which then has the screen and the keys. */
+  private view: TranscriptView | null = null;
+  private viewLines: { key: string; lines: string[] } | null = null;
   private confirms: ApprovalDialog[] = [];
   private readonly statusLines = new StatusLines();
   private readonly scroll = new ChatScroll();
@@ -263,7 +267,7 @@ class App implements CommandContext {
     }
     const keys = this.decoder.feed(data);
     const wheel = wheelDirection(keys);
-    if (wheel !== 0 && !this.confirms[0] && !this.modal && !this.panels.panel && !this.popups.open) this.scroll.by(wheel * keys.length);
+    if (wheel !== 0 && !this.view && !this.confirms[0] && !this.modal && !this.panels.panel && !this.popups.open) this.scroll.by(wheel * keys.length);
     else for (const key of keys) this.onKey(key);
     if (this.decoder.pending) {
       this.escTimer = setTimeout(() => {
@@ -281,6 +285,13 @@ class App implements CommandContext {
     const text = (key.name === "rune" && !key.ctrl && !key.alt) || key.name === "paste" ? (key.text ?? "") : null;
     if (label === "ctrl+l") {
       this.renderer.invalidate();
+      return;
+    }
+    if (this.view) {
+      if (this.view.handle(label, text)) {
+        this.view = null;
+        this.renderer.invalidate();
+      }
       return;
     }
     const dialog = this.confirms[0];
@@ -315,7 +326,14 @@ class App implements CommandContext {
         if (this.editor.empty) return this.exit();
         break;
       case "ctrl+o":
+        // The newest block in view; with none (or none collapsible), everything.
+        if (!this.transcript.toggleVisible(this.term.columns, this.style, Date.now(), this.scroll.viewHeight, this.scroll.offset)) this.transcript.toggleExpanded();
+        return;
+      case "alt+o":
         this.transcript.toggleExpanded();
+        return;
+      case "ctrl+t":
+        this.view = new TranscriptView();
         return;
       case "shift+tab":
         return cycleMode(this);
@@ -658,6 +676,12 @@ class App implements CommandContext {
     const width = this.term.columns;
     const rows = this.term.rows;
     const style = this.style;
+    if (this.view) {
+      const key = `${this.transcript.version}|${width}|${this.themeName}`;
+      if (this.viewLines?.key !== key) this.viewLines = { key, lines: this.transcript.allLines(width, style, now) };
+      this.renderer.render(this.view.render(this.viewLines.lines, width, rows, style), null, rows, width);
+      return;
+    }
     const total = this.transcript.totalLines(width, style, now);
     const notes = this.notes.render(width, style);
     this.scroll.follow(total + (notes.length > 0 ? notes.length + 1 : 0));

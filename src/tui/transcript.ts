@@ -7,6 +7,8 @@ import { renderMarkdown, StreamingMarkdown } from "./markdown.ts";
 import { formatDuration, spinnerFrame } from "./spinner.ts";
 import type { Style } from "./theme.ts";
 import { truncate, wrap } from "./wrap.ts";
+import { renderDiff } from "./diff-view.ts";
+import { visibleWidth } from "./width.ts";
 
 export const COLLAPSED_TOOL_LINES = 12;
 export const COLLAPSED_USER_LINES = 12;
@@ -15,7 +17,8 @@ export const INTERRUPTED_MARK = "interrupted by user";
 
 export type InfoLevel = "info" | "success" | "warn" | "error";
 
-type Base = { version: number; cache?: { key: string; lines: string[] } };
+/** `expand`: this one entry shown in full (ctrl+o on it), whatever the global setting. */
+type Base = { version: number; cache?: { key: string; lines: string[] }; expand?: boolean };
 export type UserEntry = Base & { kind: "user"; text: string };
 /** `md` keeps the settled Markdown blocks of a reply while it streams, so a delta re-renders only the tail. */
 export type AssistantEntry = Base & { kind: "assistant"; text: string; open: boolean; md?: StreamingMarkdown };
@@ -24,7 +27,10 @@ export type ToolEntry = Base & {
   kind: "tool";
   id: string;
   name: string;
+  /** One line for the header. */
   args: string;
+  /** The whole command (or the arguments as JSON) for the expanded header. */
+  full: string;
   extension?: string;
   status: "running" | "ok" | "error";
   /** Waiting in the approval dialog: the header says so, and the clock starts when it is answered. */
@@ -159,7 +165,7 @@ export class Transcript {
   toolStart(id: string, name: string, now: number): void {
     this.closeStreams();
     if (this.tool(id)) return;
-    this.push({ kind: "tool", id, name, args: "", status: "running", startedAt: now, output: "", breaks: 0, version: 0 });
+    this.push({ kind: "tool", id, name, args: "", full: "", status: "running", startedAt: now, output: "", breaks: 0, version: 0 });
   }
 
   toolCall(id: string, name: string, args: Json, extension: string | undefined, now: number): void {
@@ -167,6 +173,7 @@ export class Transcript {
     const e = this.tool(id)!;
     e.name = name;
     e.args = argsPreview(args);
+    e.full = argsFull(args);
     e.extension = extension;
     this.touch(e);
   }
@@ -218,7 +225,40 @@ export class Transcript {
 
   toggleExpanded(): void {
     this.expanded = !this.expanded;
+    for (const e of this.entries) e.expand = undefined;
     this.version++;
+  }
+
+  /**
+   * Expands or collapses one block: the newest collapsible entry (tool call, thinking, prompt) with
+   * a line in the window `height` lines high ending `offset` lines above the bottom. False when none is.
+   */
+  toggleVisible(width: number, style: Style, now: number, height: number, offset: number): boolean {
+    let below = 0;
+    for (let i = this.entries.length - 1; i >= 0 && below < offset + height; i--) {
+      const e = this.entries[i]!;
+      const n = this.linesOf(e, width, style, now).length;
+      if (n === 0) continue;
+      if (below + n > offset && (e.kind === "tool" || e.kind === "thinking" || e.kind === "user")) {
+        e.expand = !(e.expand ?? this.expanded);
+        this.touch(e);
+        return true;
+      }
+      below += n + 1;
+    }
+    return false;
+  }
+
+  /** Every line of every entry, fully expanded (the ctrl+t transcript view). */
+  allLines(width: number, style: Style, now: number): string[] {
+    const out: string[] = [];
+    for (const e of this.entries) {
+      const lines = renderEntry(e, width, style, true, now);
+      if (lines.length === 0) continue;
+      if (out.length > 0) out.push("");
+      out.push(...lines);
+    }
+    return out;
   }
 
   /** Every entry's lines, separated by blank lines, measured without building the full array. */
@@ -256,9 +296,10 @@ export class Transcript {
 
   private linesOf(e: Entry, width: number, style: Style, now: number): string[] {
     const live = e.kind === "tool" && e.status === "running";
-    const key = `${width}|${e.version}|${this.expanded}|${this.generation}|${live ? Math.floor(now / 80) : ""}`;
+    const expanded = e.expand ?? this.expanded;
+    const key = `${width}|${e.version}|${expanded}|${this.generation}|${live ? Math.floor(now / 80) : ""}`;
     if (e.cache && e.cache.key === key) return e.cache.lines;
-    const lines = renderEntry(e, width, style, this.expanded, now, `${width}|${e.version}|${this.expanded}|${this.generation}`);
+    const lines = renderEntry(e, width, style, expanded, now, `${width}|${e.version}|${expanded}|${this.generation}`);
     e.cache = { key, lines };
     return lines;
   }
@@ -363,26 +404,38 @@ function renderTool(e: ToolEntry, width: number, style: Style, expanded: boolean
   const header = `${mark} ${name}${args}${style.fg("muted", tail)}`;
   const header1 = truncate(header, width);
   if (bodyKey === undefined || e.body?.key !== bodyKey) e.body = { key: bodyKey ?? "", lines: toolBody(e, width, style, expanded) };
-  return [header1, ...e.body.lines];
+  // Expanded, the header is followed by the whole command (every line, nothing cut) when the one-line form hid some of it.
+  const full = sanitize(e.full);
+  const shows = expanded && full !== "" && (full.includes("\n") || visibleWidth(e.args) > room);
+  const command = shows ? full.split("\n").flatMap((l, i) => wrap(l, width - 4).map((part, j) => style.fg("muted", (i === 0 && j === 0 ? "  $ " : "    ") + part))) : [];
+  return [header1, ...command, ...e.body.lines];
 }
+
+/** Tools whose output ends with what matters (build and test results): collapsed, they keep the tail. */
+const TAIL_TOOLS: ReadonlySet<string> = new Set(["bash", "!"]);
 
 function toolBody(e: ToolEntry, width: number, style: Style, expanded: boolean): string[] {
   // While running, the newest output matters, and a chatty command can have produced megabytes:
-  // only the last lines are looked at. Once done, the start reads as the answer.
-  const live = e.status === "running" && !expanded;
-  const src = live ? tail(e.output, e.breaks, COLLAPSED_TOOL_LINES) : { text: e.output, skipped: 0 };
+  // only the last lines are looked at. Once done, a command's tail reads as the answer, other tools' head.
+  const fromEnd = e.status === "running" || TAIL_TOOLS.has(e.name);
+  const src = fromEnd && !expanded ? tail(e.output, e.breaks, COLLAPSED_TOOL_LINES) : { text: e.output, skipped: 0 };
   const body = sanitize(src.text).replace(/\n+$/, "");
   if (body === "") return [];
-  const lines: string[] = [];
-  for (const line of body.split("\n")) lines.push(...wrap(line, width - 4));
   const role = e.status === "error" ? "error" : "muted";
+  const diffAt = e.name === "edit" && e.status === "ok" ? body.indexOf("\n--- ") : -1;
+  const lines: string[] = [];
+  if (diffAt >= 0) {
+    for (const line of body.slice(0, diffAt).replace(/\n+$/, "").split("\n")) lines.push(...wrap(line, width - 4).map((l) => style.fg(role, l)));
+    lines.push(...renderDiff(body.slice(diffAt + 1), width - 4, style));
+  } else for (const line of body.split("\n")) lines.push(...wrap(line, width - 4).map((l) => style.fg(role, l)));
   const limit = expanded ? lines.length : COLLAPSED_TOOL_LINES;
-  const shown = e.status === "running" ? lines.slice(-limit) : lines.slice(0, limit);
+  const shown = fromEnd ? lines.slice(-limit) : lines.slice(0, limit);
   const hidden = lines.length - shown.length + src.skipped;
   const out: string[] = [];
-  if (hidden > 0 && e.status === "running") out.push(style.dim(`  │ … ${hidden} earlier line${hidden === 1 ? "" : "s"}`));
-  for (const line of shown) out.push(style.fg(role, "  │ ") + style.fg(role, line));
-  if (hidden > 0 && e.status !== "running") out.push(style.dim(`  │ … ${hidden} more line${hidden === 1 ? "" : "s"} (ctrl+o to expand)`));
+  const more = `${hidden} ${fromEnd ? "earlier" : "more"} line${hidden === 1 ? "" : "s"}${e.status === "running" ? "" : " (ctrl+o to expand)"}`;
+  if (hidden > 0 && fromEnd) out.push(style.dim(`  │ … ${more}`));
+  for (const line of shown) out.push(style.fg(role, "  │ ") + line);
+  if (hidden > 0 && !fromEnd) out.push(style.dim(`  │ … ${more}`));
   return out;
 }
 
@@ -421,6 +474,16 @@ export function argsPreview(args: Json): string {
     }
   }
   return oneLine(JSON.stringify(args) ?? "");
+}
+
+/** The command in full, else the arguments as indented JSON when the one-line preview shows only part of them. */
+function argsFull(args: Json): string {
+  if (args && typeof args === "object" && !Array.isArray(args)) {
+    const v = args.command;
+    if (typeof v === "string") return v.replace(/\n$/, "");
+    if (Object.keys(args).length <= 1) return "";
+  }
+  return JSON.stringify(args, null, 2) ?? "";
 }
 
 function oneLine(s: string): string {

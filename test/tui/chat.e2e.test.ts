@@ -22,21 +22,45 @@ test("a prompt is answered with the streamed mock reply", async () => {
   expect(s).toContain("› hello there");
 }, 30_000);
 
-test("a tool call shows a collapsed block that ctrl+o expands and collapses", async () => {
+test("a finished command shows the tail of its output; ctrl+o expands that block with the whole command", async () => {
   t = await Tmux.start({ height: 60 });
   await t.waitFor(PROMPT_READY);
-  t.type('call bash {"command":"seq 1 20"}');
+  t.type('call bash {"command":"seq 1 20 # the command goes on and on so the header has to cut it somewhere before the end"}');
   t.keys("Enter");
-  let s = await t.waitFor("8 more lines (ctrl+o to expand)");
+  let s = await t.waitFor("8 earlier lines (ctrl+o to expand)");
   expect(s).toMatch(/✓ bash seq 1 20/);
-  expect(s).toContain("│ 12");
-  expect(s).not.toContain("│ 13");
+  expect(s).toContain("│ 20");
+  expect(s).toContain("│ 9");
+  expect(s).not.toMatch(/│ 8$/m);
   await t.waitFor("mock: tool bash returned");
   t.keys("C-o");
-  s = await t.waitFor("│ 20");
-  expect(s).not.toContain("more lines");
+  s = await t.waitFor(/│ 1$/m);
+  expect(s).not.toContain("earlier lines");
+  expect(s).toContain("so the header has to cut it somewhere before the end");
   t.keys("C-o");
-  await t.waitFor("8 more lines (ctrl+o to expand)");
+  await t.waitFor("8 earlier lines (ctrl+o to expand)");
+}, 30_000);
+
+test("ctrl+o expands only the newest block in view; alt+o expands every block", async () => {
+  t = await Tmux.start({ height: 60 });
+  await t.waitFor(PROMPT_READY);
+  t.type('call read {"path":"one.txt"}\ncall read {"path":"two.txt"}');
+  t.keys("Enter");
+  await t.waitFor("mock: tool read failed");
+  t.type('call bash {"command":"seq 101 115"}');
+  t.keys("Enter");
+  await t.waitFor("3 earlier lines (ctrl+o to expand)");
+  t.type('call bash {"command":"seq 201 215"}');
+  t.keys("Enter");
+  await t.waitFor(/│ 215/);
+  t.keys("C-o");
+  let s = await t.waitFor(/│ 201$/m);
+  expect(s).not.toMatch(/│ 101$/m);
+  t.keys("C-o");
+  await t.waitGone(/│ 201$/m);
+  t.keys("M-o");
+  s = await t.waitFor(/│ 101$/m);
+  expect(s).toMatch(/│ 201$/m);
 }, 30_000);
 
 test("prompts queued with alt+enter during a turn run in order after it", async () => {
@@ -244,7 +268,8 @@ test("pgup and shift+up scroll back with a catch-up hint, pgdn returns to the bo
   t.keys("Enter");
   await t.waitFor("mock: tool bash returned");
   t.keys("C-o");
-  await t.waitFor("│ 60");
+  // Collapsed, a command keeps its tail and says how much came before; expanded, it does not.
+  await t.waitGone("earlier lines");
   t.keys("PPage");
   const s = await t.waitFor("more lines below");
   expect(s).not.toContain("mock: tool bash returned");
@@ -270,7 +295,8 @@ test("notes arriving while scrolled up do not move what is being read", async ()
   t.keys("Enter");
   await t.waitFor("mock: tool bash returned");
   t.keys("C-o");
-  await t.waitFor("│ 60");
+  // Collapsed, a command keeps its tail and says how much came before; expanded, it does not.
+  await t.waitGone("earlier lines");
   t.keys("PPage");
   const s = await t.waitFor(/↓ (\d+) more lines below/);
   const below = Number(/↓ (\d+) more lines below/.exec(s)![1]);
