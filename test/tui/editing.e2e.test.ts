@@ -72,8 +72,8 @@ test("!cmd shows the command's output without asking the model; !!cmd sends it",
   t = await Tmux.start();
   await t.waitFor(READY);
   await send(t, "!echo private-$((6*7))");
-  const s = await t.waitFor("private-42");
-  expect(s).toContain("✓ ! echo private-$((6*7))");
+  const s = await t.waitFor("✓ ! echo private-$((6*7))");
+  expect(s).toContain("│ private-42");
   expect(s).not.toContain("mock:");
   await send(t, "!!echo shared-$((6*7))");
   await t.waitFor("mock: I ran echo shared-$((6*7)) in the shell");
