@@ -28,7 +28,11 @@ export const globalInstructionsPath = (home: string): string => join(home, "AGEN
 // ---------------------------------------------------------------- config.json
 
 /** `autoCompact`: percent of the context window at which a finished turn condenses the history, or false for never. */
-export type ConfigValues = { provider?: string; model?: string; theme?: string; autoCompact?: number | false };
+export const NOTIFY_MODES = ["auto", "bell", "osc9", "osc777", "off"] as const;
+export type NotifyMode = (typeof NOTIFY_MODES)[number];
+
+/** `notify`: how the TUI gets attention when a long turn ends or an approval waits. */
+export type ConfigValues = { provider?: string; model?: string; theme?: string; autoCompact?: number | false; notify?: NotifyMode };
 
 export type ConfigRead = { values: ConfigValues; raw: JsonObject; warning?: string };
 
@@ -42,6 +46,9 @@ export function readConfig(home: string): ConfigRead {
   if (typeof raw.provider === "string") values.provider = raw.provider;
   if (typeof raw.model === "string") values.model = raw.model;
   if (typeof raw.theme === "string") values.theme = raw.theme;
+  const nm = raw.notify;
+  if (typeof nm === "string" && (NOTIFY_MODES as readonly string[]).includes(nm)) values.notify = nm as NotifyMode;
+  else if (nm !== undefined) return { values, raw, warning: `Ignoring "notify" in ${path}: it must be one of ${NOTIFY_MODES.join(", ")}.` };
   const ac = raw.auto_compact;
   if (ac === false || (typeof ac === "number" && ac > 0 && ac <= 100)) values.autoCompact = ac;
   else if (ac !== undefined)

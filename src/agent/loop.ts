@@ -8,7 +8,7 @@ import { fromWireContent, textOf, toWireContent } from "./content.ts";
 import { isContextOverflow } from "./compaction.ts";
 import type { AgentEvent, ApprovalDetail, ConfirmRequest } from "./events.ts";
 import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ToolCallPart, ToolResultMessage, Usage, UserMessage } from "./messages.ts";
-import type { Provider, ToolSpec } from "./provider.ts";
+import type { Provider, ReasoningLevel, ToolSpec } from "./provider.ts";
 import type { PromptOutcome } from "./runtime-api.ts";
 import type { InterceptRecord } from "./session.ts";
 import type { Tool } from "./tool.ts";
@@ -19,7 +19,7 @@ export interface LoopContext {
   provider: Provider;
   model: string;
   system: string;
-  reasoning?: "low" | "medium" | "high";
+  reasoning?: ReasoningLevel;
   maxTokens?: number;
   maxSteps: number;
   cwd: string;

@@ -24,7 +24,7 @@ export type ProviderRequest = {
   system: string;
   messages: Message[];
   tools: ToolSpec[];
-  reasoning?: "low" | "medium" | "high";
+  reasoning?: ReasoningLevel;
   maxTokens?: number;
 };
 
@@ -46,3 +46,7 @@ export interface Provider {
    */
   stream(req: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent>;
 }
+
+/** Thinking levels a request can ask for, lowest first (`--reasoning`, `/reasoning`, alt+t in the TUI). */
+export const REASONING_LEVELS = ["low", "medium", "high"] as const;
+export type ReasoningLevel = (typeof REASONING_LEVELS)[number];

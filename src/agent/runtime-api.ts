@@ -2,7 +2,7 @@
 import type { ExtensionHost, InvokeResult, LoadReport, UiIntent } from "../ext/types.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
 import type { ImagePart, Message, StopReason, TextPart, Usage } from "./messages.ts";
-import type { ModelInfo } from "./provider.ts";
+import type { ModelInfo, ReasoningLevel } from "./provider.ts";
 import type { ListedRule, PermissionMode } from "./permissions.ts";
 import type { InterceptRecord } from "./session.ts";
 
@@ -24,6 +24,11 @@ export interface AgentRuntime {
   yolo: boolean;
   /** Which tool calls run without asking (shift+tab in the TUI cycles it). */
   mode: PermissionMode;
+  /** How hard the model is asked to think; null: the provider's default (no thinking). */
+  readonly reasoning: ReasoningLevel | null;
+  reasoningLevels(): readonly ReasoningLevel[];
+  /** Applies from the next model call; null turns thinking off. */
+  setReasoning(level: string | null): { ok: true } | { ok: false; error: string };
   /** The AGENTS.md / CLAUDE.md files the system prompt includes, in order (global first). */
   instructionFiles(): string[];
   /** The standing "don't ask again" rules of this project: remembered ones first, then this session's. */

@@ -11,7 +11,7 @@ import { projectRoot } from "./project-root.ts";
 import { loadInstructions } from "./instructions.ts";
 import { runLoop, type Approval } from "./loop.ts";
 import { emptyUsage, type ImagePart, type Message, type TextPart, type Usage, type UserMessage } from "./messages.ts";
-import type { ModelInfo, Provider } from "./provider.ts";
+import { REASONING_LEVELS, type ModelInfo, type Provider, type ReasoningLevel } from "./provider.ts";
 import { createProvider } from "./providers/index.ts";
 import type { AgentRuntime, PromptOutcome, SteeringMessage } from "./runtime-api.ts";
 import { interceptOf, noteIntercept } from "./intercepts.ts";
@@ -34,7 +34,7 @@ export type RuntimeConfig = {
   extensionTools: boolean;
   systemPrompt?: string;
   appendSystemPrompt: string[];
-  reasoning?: "low" | "medium" | "high";
+  reasoning?: ReasoningLevel;
   maxSteps: number;
   yolo: boolean;
   /** Context use (percent of the window) at which a finished turn condenses the history; null: never. */
@@ -298,6 +298,25 @@ export class Runtime implements AgentRuntime {
 
   private permissionRules(): PermissionRules {
     return (this.rules ??= new PermissionRules(this.cfg.home, projectRoot(this.cfg.cwd), (message) => this.emit({ type: "error", message })));
+  }
+
+  get reasoning(): ReasoningLevel | null {
+    return this.cfg.reasoning ?? null;
+  }
+
+  reasoningLevels(): readonly ReasoningLevel[] {
+    return REASONING_LEVELS;
+  }
+
+  setReasoning(level: string | null): { ok: true } | { ok: false; error: string } {
+    if (level === null) {
+      delete this.cfg.reasoning;
+      return { ok: true };
+    }
+    const known = REASONING_LEVELS.find((l) => l === level);
+    if (!known) return { ok: false, error: `unknown thinking level "${level}" (${REASONING_LEVELS.join(", ")}, or off)` };
+    this.cfg.reasoning = known;
+    return { ok: true };
   }
 
   instructionFiles(): string[] {

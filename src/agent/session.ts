@@ -59,7 +59,8 @@ export type LoadedSession = {
   warnings: string[];
 };
 
-export type SessionInfo = { path: string; id: string; created: string; modified: number; preview: string; messages: number };
+/** `model`: `provider/model` in effect at the end of the file; `cost`: the recorded spend. */
+export type SessionInfo = { path: string; id: string; created: string; modified: number; preview: string; messages: number; model: string | null; cost: number };
 
 /** First 16 hex digits of the sha256 of the absolute cwd. */
 export function sessionDir(home: string, cwd: string): string {
@@ -334,6 +335,8 @@ function summarize(path: string, name: string, text: string, modified: number): 
   let created = "";
   let preview = "";
   let messages = 0;
+  let model: string | null = null;
+  let cost = 0;
   for (const line of text.split("\n")) {
     if (line === "") continue;
     let v: Json;
@@ -344,6 +347,8 @@ function summarize(path: string, name: string, text: string, modified: number): 
     }
     if (!isObject(v)) continue;
     if (v.type === "session" && typeof v.created === "string") created = v.created;
+    if ((v.type === "session" || v.type === "model") && typeof v.provider === "string" && typeof v.model === "string") model = `${v.provider}/${v.model}`;
+    if (v.type === "usage" && isObject(v.usage) && typeof v.usage.cost === "number") cost += v.usage.cost;
     if (v.type !== "message" || !isObject(v.message)) continue;
     messages++;
     if (preview === "" && v.message.role === "user" && Array.isArray(v.message.content)) {
@@ -352,7 +357,7 @@ function summarize(path: string, name: string, text: string, modified: number): 
     }
   }
   if (created === "") created = createdFromName(name) ?? new Date(modified).toISOString();
-  return { path, id, created, modified, preview, messages };
+  return { path, id, created, modified, preview, messages, model, cost };
 }
 
 function createdFromName(name: string): string | null {

@@ -77,14 +77,18 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     provider = isProviderName(choice.provider) ? choice.provider : "mock";
   }
 
-  const creds = resolveCredentials({ provider, home: o.home, env: o.env, apiKey: o.apiKey, auth });
+  let creds = resolveCredentials({ provider, home: o.home, env: o.env, apiKey: o.apiKey, auth });
   notices.push(...creds.warnings);
   const keyed = provider in PROVIDER_ENV_KEYS;
   if (keyed && !creds.credential) {
     const vars = PROVIDER_ENV_KEYS[provider].join(" or ");
     // A refused auth.json (group/world-readable) is the likely cause; say so in the same breath.
     const why = creds.warnings.length ? ` ${creds.warnings.join(" ")}` : "";
-    return { ok: false, error: `No API key for ${provider}: set ${vars}, pass --api-key, or add the key to ${authPath(o.home)}.${why}` };
+    if (!(o.interactive && loaded && o.provider === undefined)) return { ok: false, error: `No API key for ${provider}: set ${vars}, pass --api-key, or add the key to ${authPath(o.home)}.${why}` };
+    // A resumed session opens anyway: in the TUI, /login or /model can fix what is missing.
+    notices.push(`No API key for ${provider}, the provider of this session, so it continues on the offline mock provider. /login ${provider} stores a key and switches to it; /model picks another model.${why}`);
+    provider = "mock";
+    creds = { credential: null, warnings: [] };
   }
 
   const catalog = loadModels(o.home);

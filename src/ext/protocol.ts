@@ -484,5 +484,5 @@ export function decodeHostFrame(raw: unknown): Decoded<HostFrame> {
 
 export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const MANIFEST_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
-export const BUILTIN_COMMANDS = ["help", "clear", "exit", "model", "reload-ext", "login", "logout", "sessions", "compact", "yolo", "theme", "permissions", "init"] as const;
+export const BUILTIN_COMMANDS = ["help", "clear", "exit", "model", "reload-ext", "login", "logout", "sessions", "compact", "yolo", "theme", "permissions", "init", "reasoning"] as const;
 export const BUILTIN_TOOLS = ["read", "write", "edit", "bash", "skill"] as const;

@@ -8,6 +8,12 @@ export const syncStart = "\x1b[?2026h";
 export const syncEnd = "\x1b[?2026l";
 export const altScreenOn = "\x1b[?1049h";
 export const altScreenOff = "\x1b[?1049l";
+/** Alternate scroll: on the alternate screen the mouse wheel arrives as arrow keys (xterm's default is off). */
+export const altScrollOn = "\x1b[?1007h";
+export const altScrollOff = "\x1b[?1007l";
+/** Save and restore the window title (xterm's title stack), so zot's title goes away on exit. */
+export const titlePush = "\x1b[22;0t";
+export const titlePop = "\x1b[23;0t";
 export const pasteOn = "\x1b[?2004h";
 export const pasteOff = "\x1b[?2004l";
 export const cursorShow = "\x1b[?25h";
@@ -26,6 +32,10 @@ export function cursorTo(row: number, col: number): string {
 /** Sets the scrolling region to 0-based rows `top`..`bottom` inclusive; no arguments resets it to the whole screen. */
 export function scrollRegion(top?: number, bottom?: number): string {
   return top === undefined || bottom === undefined ? "\x1b[r" : `\x1b[${top + 1};${bottom + 1}r`;
+}
+/** OSC 2: the window (and tab) title; `text` must be sanitized. */
+export function windowTitle(text: string): string {
+  return `\x1b]2;${text}\x07`;
 }
 /** OSC 8 hyperlink; terminals without support show just the text. */
 export function hyperlink(url: string, text: string): string {

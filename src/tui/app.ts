@@ -4,7 +4,7 @@ import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/event
 import type { AgentRuntime, PromptOutcome, SteeringMessage } from "../agent/runtime-api.ts";
 import { commandIntents } from "../ext/intents.ts";
 import type { LoadReport, UiIntent } from "../ext/types.ts";
-import { CONDENSING, runBuiltin, type CommandContext } from "./commands.ts";
+import { CONDENSING, cycleReasoning, runBuiltin, type CommandContext } from "./commands.ts";
 import { applyEvent } from "./chat-events.ts";
 import { showLoadProblems, startupReport } from "./load-errors.ts";
 import { FrameScheduler } from "./scheduler.ts";
@@ -14,10 +14,12 @@ import { offerPlanApproval } from "./plan-approval.ts";
 import { offerMoreSteps } from "./step-limit.ts";
 import { historySearch } from "./history-search.ts";
 import { TranscriptView } from "./transcript-view.ts";
+import { EXIT_LINES, exitText } from "./exit-print.ts";
 import { editExternally } from "./external-editor.ts";
 import { completeArg } from "./arg-completion.ts";
 import { parseShellCommand, runShellCommand, sharedPrompt, type ShellCommand, type ShellOutput } from "./shell-command.ts";
-import { KEYED_PROVIDERS } from "../agent/config.ts";
+import { KEYED_PROVIDERS, readConfig, type NotifyMode } from "../agent/config.ts";
+import { notification, NOTIFY_AFTER_MS, resolveNotify, titleText } from "./attention.ts";
 import { cleanInput, Editor } from "./editor.ts";
 import { History, historyPath } from "./history.ts";
 import { KeyDecoder, keyLabel, wheelDirection, type Key } from "./keys.ts";
@@ -38,7 +40,8 @@ import { showIntent, type IntentTargets } from "./intent-view.ts";
 import { ChatScroll } from "./scroll.ts";
 import { StatusLines } from "./status-lines.ts";
 import { replay, shownReplies } from "./replay.ts";
-import { shortPath } from "./paths.ts";
+import { shortDir, shortPath } from "./paths.ts";
+import { gitBranch } from "./git-branch.ts";
 import { attachMentions } from "../agent/attachments.ts";
 
 export type TuiOptions = {
@@ -64,6 +67,10 @@ const LONG_DRAFT_CHARS = 40;
 const isLongDraft = (text: string): boolean => text.length >= LONG_DRAFT_CHARS || text.includes("\n");
 
 export async function runTui(runtime: AgentRuntime, opts: TuiOptions): Promise<number> {
+  if (process.env.TERM === "dumb") {
+    const { runLineMode } = await import("./line-mode.ts");
+    return runLineMode(runtime, opts);
+  }
   const app = new App(runtime, opts, new Terminal(process.stdin, process.stdout));
   return app.run();
 }
@@ -93,6 +100,11 @@ class App implements CommandContext {
   private ctrlCAt = 0;
   /** When esc last asked to confirm clearing a long draft. */
   private escAt = 0;
+  private readonly notifyMode: Exclude<NotifyMode, "auto">;
+  /** The status line's directory and git branch; the branch is read again after each turn. */
+  private place: { dir: string; branch: string | null };
+  /** The window title last written. */
+  private title = "";
   /** The runtime is summarising the history (the spinner says so; esc cancels it). */
   private condensing = false;
   private readonly frames = new FrameScheduler(() => this.draw(), FRAME_MS);
@@ -113,6 +125,8 @@ class App implements CommandContext {
     this.panels = new PanelSlot(runtime.host, () => this.schedule());
     this.theme = savedTheme(opts.home, runtime.host.themes());
     this.style = this.makeStyle(this.theme.name);
+    this.place = { dir: shortDir(runtime.cwd), branch: gitBranch(runtime.cwd) };
+    this.notifyMode = resolveNotify(readConfig(opts.home).values.notify ?? "auto", process.env);
     this.intentTargets = {
       notes: this.notes,
       editor: this.editor,
@@ -142,6 +156,8 @@ class App implements CommandContext {
     const ticker = setInterval(() => this.tick(), TICK_MS);
     this.runtime.setConfirmHandler((req) => this.confirm(req));
     this.runtime.setSteering(() => this.takeSteering());
+    // A resumed session (`zot -c`, `--session`) shows where it left off.
+    if (this.runtime.messages().length > 0) replay(this.transcript, this.runtime.messages(), shownReplies(this.runtime.sessionPath));
     this.startupMessages();
     this.frames.now();
     // A saved theme choice wins over the terminal's background.
@@ -167,8 +183,18 @@ class App implements CommandContext {
       await this.turn.done;
     }
     this.term.restore();
+    this.term.write(this.exitPrint());
     for (const off of cleanups) off();
     return code;
+  }
+
+  /** The conversation as it was on screen, for the main screen's scrollback after exit. */
+  private exitPrint(): string {
+    const width = this.term.columns;
+    const now = Date.now();
+    const total = this.transcript.totalLines(width, this.style, now);
+    const lines = this.transcript.window(width, this.style, now, Math.min(total, EXIT_LINES), 0);
+    return exitText(lines, this.runtime.sessionPath, (s) => this.style.fg("muted", s));
   }
 
   // ------------------------------------------------------------ CommandContext
@@ -332,6 +358,8 @@ class App implements CommandContext {
       case "alt+o":
         this.transcript.toggleExpanded();
         return;
+      case "alt+t":
+        return cycleReasoning(this);
       case "ctrl+t":
         this.view = new TranscriptView();
         return;
@@ -474,6 +502,7 @@ class App implements CommandContext {
       model: () => this.runtime.models().map((m) => `${m.provider}/${m.id}`),
       "reload-ext": () => this.runtime.host.states().map((e) => e.name),
       login: () => KEYED_PROVIDERS,
+      reasoning: () => [...this.runtime.reasoningLevels(), "off"],
       logout: () => KEYED_PROVIDERS,
     });
     if (!done) return this.editor.text.startsWith("/");
@@ -582,12 +611,20 @@ class App implements CommandContext {
       })
       .finally(() => {
         this.transcript.closeStreams();
+        this.attention("zot finished the turn");
+        this.place = { dir: this.place.dir, branch: gitBranch(this.runtime.cwd) };
         this.turn = null;
         this.schedule();
         this.deliverQueued();
       });
     this.turn = { since: Date.now(), label: "working", done };
     this.schedule();
+  }
+
+  /** A bell or notification, when the running turn has taken long enough that the user may have looked away. */
+  private attention(message: string): void {
+    if (this.closing || !this.turn || Date.now() - this.turn.since < NOTIFY_AFTER_MS) return;
+    this.term.write(notification(this.notifyMode, message));
   }
 
   private deliverQueued(): void {
@@ -598,6 +635,7 @@ class App implements CommandContext {
 
   private confirm(req: ConfirmRequest): Promise<ConfirmDecision> {
     this.transcript.awaitApproval(req.id, true, Date.now());
+    this.attention("zot is waiting for your approval");
     return new Promise((resolve) => {
       this.confirms.push(
         new ApprovalDialog(req, (decision) => {
@@ -676,6 +714,11 @@ class App implements CommandContext {
     const width = this.term.columns;
     const rows = this.term.rows;
     const style = this.style;
+    const title = titleText(this.runtime.cwd, this.confirms[0] ? "waiting for approval" : this.turn ? "working" : "idle");
+    if (title !== this.title) {
+      this.title = title;
+      this.term.write(title);
+    }
     if (this.view) {
       const key = `${this.transcript.version}|${width}|${this.themeName}`;
       if (this.viewLines?.key !== key) this.viewLines = { key, lines: this.transcript.allLines(width, style, now) };
@@ -714,6 +757,8 @@ class App implements CommandContext {
           busyLabel: this.confirms[0] ? "waiting for approval" : this.condensing ? CONDENSING : (this.turn?.label ?? ""),
           extensions: extensionCounts(this.runtime.host.states()),
           mode: this.runtime.mode,
+          place: this.place,
+          reasoning: this.runtime.reasoning,
         },
         width,
         style,

@@ -2,7 +2,8 @@
 // so the commands read as what they do, not how the screen is managed.
 import type { AgentRuntime } from "../agent/runtime-api.ts";
 import { KEYED_PROVIDERS, removeApiKey, saveApiKey, updateConfig } from "../agent/config.ts";
-import { listSessions } from "../agent/session.ts";
+import { defaultModel, isProviderName } from "../agent/catalog.ts";
+import { listSessions, type SessionInfo } from "../agent/session.ts";
 import type { LoadReport } from "../ext/types.ts";
 import type { ModelInfo } from "../agent/provider.ts";
 import { Picker, TextPrompt, type Modal } from "./pickers.ts";
@@ -73,6 +74,8 @@ export async function runBuiltin(ctx: CommandContext, name: string, args: string
       return;
     case "permissions":
       return permissionsPicker(ctx);
+    case "reasoning":
+      return reasoning(ctx, args);
     case "init":
       ctx.submit(initPrompt(ctx.runtime.cwd));
       return;
@@ -102,6 +105,28 @@ async function compact(ctx: CommandContext): Promise<void> {
   await ctx.busyWhile(CONDENSING, async () => {
     await ctx.runtime.compact();
   });
+}
+
+/** `/reasoning [level|off]`: sets the thinking level; without an argument says what it is and what there is. */
+function reasoning(ctx: CommandContext, args: string): void {
+  const wanted = args.trim().toLowerCase();
+  const levels = ctx.runtime.reasoningLevels();
+  if (wanted === "") {
+    ctx.status([{ text: `Thinking: ${ctx.runtime.reasoning ?? "off"} (levels: ${levels.join(", ")}, off; alt+t cycles).`, level: "info" }], 5000);
+    return;
+  }
+  const r = ctx.runtime.setReasoning(wanted === "off" ? null : wanted);
+  if (r.ok) ctx.status([{ text: `Thinking: ${ctx.runtime.reasoning ?? "off"}`, level: "success" }], 3000);
+  else ctx.status([{ text: `${r.error}.`, level: "error" }], 6000);
+}
+
+/** alt+t: off → each level in turn → off. */
+export function cycleReasoning(ctx: CommandContext): void {
+  const levels = ctx.runtime.reasoningLevels();
+  const current = ctx.runtime.reasoning;
+  const next = current === null ? levels[0]! : (levels[levels.indexOf(current) + 1] ?? null);
+  ctx.runtime.setReasoning(next);
+  ctx.status([{ text: `Thinking: ${next ?? "off"} (alt+t for the next level).`, level: "info" }], 3000);
 }
 
 async function reload(ctx: CommandContext, args: string): Promise<void> {
@@ -141,12 +166,15 @@ function model(ctx: CommandContext, args: string): void {
       items: models,
       initial: current >= 0 ? current : 0,
       key: (m) => `${m.provider}/${m.id}`,
-      row: (m) => ({
-        label: `${m.provider}/${m.id}`,
-        detail: [m.name !== m.id ? m.name : "", m.contextWindow ? `${Math.round(m.contextWindow / 1000)}k ctx` : "", m.reasoning ? "reasoning" : ""]
-          .filter(Boolean)
-          .join(" · "),
-      }),
+      row: (m) => {
+        const isCurrent = m.provider === ctx.runtime.provider && m.id === ctx.runtime.model;
+        return {
+          label: `${isCurrent ? "● " : "  "}${m.provider}/${m.id}`,
+          detail: [isCurrent ? "current" : "", m.name !== m.id ? m.name : "", m.contextWindow ? `${Math.round(m.contextWindow / 1000)}k ctx` : "", m.reasoning ? "reasoning" : ""]
+            .filter(Boolean)
+            .join(" · "),
+        };
+      },
       onPick: (m) => switchTo(m.provider, m.id),
       empty: "no models match",
     }),
@@ -168,7 +196,7 @@ function sessions(ctx: CommandContext): void {
       title: "Resume session",
       items: list,
       key: (s) => `${s.created} ${s.preview}`,
-      row: (s) => ({ label: s.created.replace("T", " ").slice(0, 16), detail: `${s.messages} msgs · ${s.preview.replace(/\s+/g, " ")}` }),
+      row: (s) => ({ label: age(s.modified, Date.now()), detail: sessionDetail(s) }),
       onPick: (s) => {
         const r = ctx.runtime.openSession(s.path);
         if (!r.ok) {
@@ -180,6 +208,22 @@ function sessions(ctx: CommandContext): void {
       },
     }),
   );
+}
+
+/** How long ago, in the largest unit that fits: `just now`, `5m ago`, `3h ago`, `2d ago`. */
+export function age(then: number, now: number): string {
+  const s = Math.max(0, Math.round((now - then) / 1000));
+  if (s < 60) return "just now";
+  if (s < 3600) return `${Math.floor(s / 60)}m ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h ago`;
+  return `${Math.floor(s / 86_400)}d ago`;
+}
+
+/** A /sessions row's detail: the first prompt, the model, how many messages and what it cost. */
+export function sessionDetail(s: SessionInfo): string {
+  const parts = [s.preview.replace(/\s+/g, " ") || "(no prompt)", s.model ?? "", `${s.messages} msg${s.messages === 1 ? "" : "s"}`];
+  if (s.cost > 0) parts.push(`$${s.cost < 1 ? s.cost.toFixed(3) : s.cost.toFixed(2)}`);
+  return parts.filter(Boolean).join(" · ");
 }
 
 function theme(ctx: CommandContext, args: string): void {
@@ -247,8 +291,17 @@ function login(ctx: CommandContext, args: string): void {
 
 function saveKey(ctx: CommandContext, provider: string, key: string, note: string, level: InfoLevel): void {
   const r = saveApiKey(ctx.home, provider, key);
-  if (r.ok) ctx.status([{ text: `${note}Saved the ${provider} key to ${r.path} (mode 0600).`, level }], 6000);
-  else ctx.status([{ text: r.error, level: "error" }], 8000);
+  if (!r.ok) {
+    ctx.status([{ text: r.error, level: "error" }], 8000);
+    return;
+  }
+  // Someone on the offline mock who logs in wants the real thing now, not after a /model.
+  let switched = "";
+  if (ctx.runtime.provider === "mock" && isProviderName(provider) && !ctx.busy) {
+    const model = defaultModel(provider);
+    if (ctx.runtime.setModel(provider, model).ok) switched = ` Switched to ${provider}/${model}.`;
+  }
+  ctx.status([{ text: `${note}Saved the ${provider} key to ${r.path} (mode 0600).${switched}`, level }], 6000);
 }
 
 /** Offers one cheap request with the new key before saving it; a refused key is not saved. */
@@ -302,6 +355,7 @@ const KEY_HELP: readonly [string, string][] = [
   ["alt+o", "expand/collapse every block"],
   ["ctrl+t", "transcript view: everything, searchable (/, n, N)"],
   ["shift+tab", "permission mode: ask / auto-approve edits / yolo / plan"],
+  ["alt+t", "thinking level: off → low → medium → high"],
   ["ctrl+l", "redraw the screen"],
   ["ctrl+_", "undo the last edit"],
   ["ctrl+r", "search the prompt history"],

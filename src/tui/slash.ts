@@ -17,6 +17,7 @@ export const BUILTIN_COMMANDS: readonly SlashItem[] = [
   { name: "reload-ext", description: "reload extensions (all, or one by name)", extension: null },
   { name: "yolo", description: "stop asking before tool calls this session", extension: null },
   { name: "permissions", description: "list and revoke standing tool approvals", extension: null },
+  { name: "reasoning", description: "thinking level: low, medium, high or off", extension: null },
   { name: "theme", description: "pick a colour theme", extension: null },
   { name: "login", description: "store an API key for a provider", extension: null },
   { name: "logout", description: "remove a stored API key", extension: null },

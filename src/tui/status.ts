@@ -18,6 +18,10 @@ export type StatusInfo = {
   busyLabel: string;
   extensions: { loaded: number; failed: number };
   mode: PermissionMode;
+  /** The working directory, shortened, and its git branch (or null outside a repository). */
+  place: { dir: string; branch: string | null };
+  /** The thinking level, when the model is asked to think. */
+  reasoning: string | null;
 };
 
 export function extensionCounts(states: readonly ExtensionState[]): { loaded: number; failed: number } {
@@ -31,7 +35,7 @@ export function extensionCounts(states: readonly ExtensionState[]): { loaded: nu
 }
 
 export function renderStatus(info: StatusInfo, width: number, style: Style, now: number): string {
-  const left: string[] = [`${info.provider}/${info.model}`];
+  const left: string[] = [`${info.provider}/${info.model}${info.reasoning ? ` (think ${info.reasoning})` : ""}`];
   if (info.context.window > 0) {
     const pct = Math.min(100, Math.round((info.context.used / info.context.window) * 100));
     left.push(`ctx ${pct}% of ${formatCount(info.context.window)}`);
@@ -39,6 +43,8 @@ export function renderStatus(info: StatusInfo, width: number, style: Style, now:
   const u = info.usage;
   if (u.input + u.output + u.cacheRead + u.cacheWrite > 0) left.push(`↑${formatCount(u.input + u.cacheRead + u.cacheWrite)} ↓${formatCount(u.output)}`);
   if (u.cost > 0) left.push(`$${u.cost < 1 ? u.cost.toFixed(3) : u.cost.toFixed(2)}`);
+  // Last on the left, so a narrow screen cuts the directory before the numbers.
+  left.push(info.place.branch ? `${info.place.dir} (${info.place.branch})` : info.place.dir);
 
   const right: string[] = [];
   if (info.busySince !== null) right.push(style.fg("accent", `${spinnerFrame(now)} ${info.busyLabel} ${formatDuration(now - info.busySince)}`));

@@ -4,6 +4,8 @@ import { writeSync } from "node:fs";
 import {
   altScreenOff,
   altScreenOn,
+  altScrollOff,
+  altScrollOn,
   cursorHide,
   cursorShow,
   kittyPop,
@@ -11,6 +13,8 @@ import {
   pasteOff,
   pasteOn,
   sgrReset,
+  titlePop,
+  titlePush,
 } from "./ansi.ts";
 
 /** The parts of process.stdin that Terminal uses. */
@@ -56,7 +60,7 @@ export class Terminal {
     return this.stdout.rows && this.stdout.rows > 0 ? this.stdout.rows : 24;
   }
 
-  /** Raw mode, optional alternate screen, bracketed paste, kitty keyboard flags 1, hidden cursor. */
+  /** Raw mode, optional alternate screen (with alternate scroll), bracketed paste, kitty keyboard flags 1, hidden cursor; the title is saved. */
   enter(opts: { altScreen: boolean }): void {
     if (this.entered) return;
     this.entered = true;
@@ -64,14 +68,14 @@ export class Terminal {
     if (this.stdin.isTTY) this.stdin.setRawMode?.(true);
     this.stdin.setEncoding?.("utf8");
     this.stdin.resume();
-    this.write((opts.altScreen ? altScreenOn : "") + pasteOn + kittyPush + cursorHide);
+    this.write((opts.altScreen ? altScreenOn + altScrollOn : "") + titlePush + pasteOn + kittyPush + cursorHide);
   }
 
   /** Undoes `enter`; safe to call any number of times, including from exit and signal handlers. */
   restore(): void {
     if (!this.entered) return;
     this.entered = false;
-    const seq = kittyPop + pasteOff + sgrReset + cursorShow + (this.alt ? altScreenOff : "");
+    const seq = kittyPop + pasteOff + sgrReset + cursorShow + titlePop + (this.alt ? altScrollOff + altScreenOff : "");
     // Synchronous when possible: during process exit an async write may never be flushed.
     try {
       if (typeof this.stdout.fd === "number") writeSync(this.stdout.fd, seq);

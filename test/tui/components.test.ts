@@ -58,7 +58,7 @@ describe("slash commands", () => {
 
   test("built-ins come first, extension commands after them sorted by name", () => {
     expect(items.map((i) => i.name)).toEqual([
-      "help", "model", "sessions", "clear", "init", "compact", "reload-ext", "yolo", "permissions", "theme", "login", "logout", "exit", "Alpha", "zeta",
+      "help", "model", "sessions", "clear", "init", "compact", "reload-ext", "yolo", "permissions", "reasoning", "theme", "login", "logout", "exit", "Alpha", "zeta",
     ]);
   });
 
@@ -143,7 +143,7 @@ describe("pickers", () => {
 });
 
 describe("status bar", () => {
-  test("shows model, context, tokens, cost, the busy spinner, extensions and the permission mode", () => {
+  test("shows model and thinking level, context, tokens, cost, directory and branch, the busy spinner, extensions and the permission mode", () => {
     const line = renderStatus(
       {
         provider: "anthropic",
@@ -154,13 +154,15 @@ describe("status bar", () => {
         busyLabel: "working",
         extensions: { loaded: 3, failed: 1 },
         mode: "ask",
+        place: { dir: "~/p", branch: "main" },
+        reasoning: "high",
       },
-      100,
+      130,
       style,
       2500,
     );
-    expect(line).toMatch(/^anthropic\/claude · ctx 25% of 200k · ↑1\.2k ↓300 · \$0\.012 +. working 2\.5s · 3 ext 1 failed · ask$/);
-    expect(line.length).toBe(100);
+    expect(line).toMatch(/^anthropic\/claude \(think high\) · ctx 25% of 200k · ↑1\.2k ↓300 · \$0\.012 · ~\/p \(main\) +. working 2\.5s · 3 ext 1 failed · ask$/);
+    expect(line.length).toBe(130);
   });
 
   test("counts loaded and failed extensions", () => {
