@@ -322,7 +322,10 @@ class App implements CommandContext {
     }
     const dialog = this.confirms[0];
     if (dialog) {
-      if (dialog.handle(label, text)) this.confirms.shift();
+      if (!dialog.handle(label, text)) return;
+      this.confirms.shift();
+      // esc and ctrl+c in the dialog stop the turn: waiting messages go back to the editor.
+      if (label === "esc" || label === "ctrl+c") this.restoreQueue();
       return;
     }
     if (this.modal) {
