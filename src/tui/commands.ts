@@ -12,7 +12,8 @@ import { themeNames } from "./theme.ts";
 import { BUILTIN_COMMANDS, type SlashItem } from "./slash.ts";
 import { withLog } from "./load-errors.ts";
 import { PROBE_TIMEOUT_MS, probeKey, probeRequest } from "./login-probe.ts";
-import { permissionsPicker } from "./permission-view.ts";
+import { MODE_HELP, permissionsPicker } from "./permission-view.ts";
+import { MODE_LABELS, PERMISSION_MODES } from "../agent/permissions.ts";
 import { initPrompt } from "../agent/instructions.ts";
 
 const RELOAD_STATUS_MS = 5000;
@@ -382,6 +383,7 @@ export function helpText(commands: readonly SlashItem[]): string {
   const extText = ext.length
     ? "\nExtension commands:\n" + ext.map((c) => `  /${c.name.padEnd(27)} ${c.description} [${c.extension}]`).join("\n")
     : "";
-  return `Keys:\n${keys}\nCommands:\n${builtins}${extText}`;
+  const modes = PERMISSION_MODES.map((m) => `  ${MODE_LABELS[m].padEnd(28)} ${MODE_HELP[m]}`).join("\n");
+  return `Keys:\n${keys}\nPermission modes (shift+tab):\n${modes}\nCommands:\n${builtins}${extText}`;
 }
 

@@ -5,7 +5,7 @@ import { MODE_LABELS, nextMode, ruleLabel, type ListedRule, type PermissionMode 
 import type { CommandContext } from "./commands.ts";
 import { Picker } from "./pickers.ts";
 
-const MODE_HELP: Readonly<Record<PermissionMode, string>> = {
+export const MODE_HELP: Readonly<Record<PermissionMode, string>> = {
   ask: "every tool call asks first",
   edits: "reads and file edits run without asking; bash and extension tools ask",
   yolo: "every tool call runs without asking",

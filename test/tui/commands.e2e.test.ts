@@ -131,12 +131,15 @@ test("a prompt action while a turn runs is queued, never run concurrently", asyn
   expect(s.indexOf("mock: tool bash returned")).toBeLessThan(s.indexOf("mock: prompted by demo while-busy"));
 }, T);
 
-test("/help lists keys, built-in and extension commands", async () => {
-  t = await Tmux.start({ args: ["-e", fixture("demo")], height: 60 });
+test("/help lists keys, permission modes, built-in and extension commands", async () => {
+  t = await Tmux.start({ args: ["-e", fixture("demo")], height: 100 });
   await t.waitFor(READY);
   await run(t, "/help");
   const s = await t.waitFor("Extension commands:");
   expect(s).toContain("ctrl+o");
+  expect(s).toContain("Permission modes (shift+tab):");
+  expect(s).toMatch(/plan +only read-only tools run/);
+  expect(s).toContain("/permissions");
   expect(s).toContain("/reload-ext");
   expect(s).toContain("/demo-panel");
 }, T);
