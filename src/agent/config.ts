@@ -69,13 +69,7 @@ export function updateConfig(home: string, patch: Record<string, Json>): { ok: t
     if (v === null) delete next[k];
     else next[k] = v;
   }
-  try {
-    mkdirSync(home, { recursive: true });
-    atomicWrite(path, JSON.stringify(next, null, 2) + "\n");
-    return { ok: true };
-  } catch (err) {
-    return { ok: false, error: `Could not write ${path} (${message(err)}).` };
-  }
+  return writeJson(home, path, next);
 }
 
 /** Remembers the provider and model for the next run. */
@@ -240,16 +234,21 @@ export function writeProjectPermissions(home: string, project: string, rules: re
   if (rules.length === 0) delete projects[project];
   else projects[project] = rules.map((r): JsonObject => (r.prefix !== undefined ? { tool: r.tool, prefix: r.prefix } : { tool: r.tool }));
   next.projects = projects;
+  return writeJson(home, path, next);
+}
+
+// ---------------------------------------------------------------- helpers
+
+/** Writes a JSON file under $ZOT_HOME atomically (creating the directory). */
+function writeJson(home: string, path: string, value: JsonObject): { ok: true } | { ok: false; error: string } {
   try {
     mkdirSync(home, { recursive: true });
-    atomicWrite(path, JSON.stringify(next, null, 2) + "\n");
+    atomicWrite(path, JSON.stringify(value, null, 2) + "\n");
     return { ok: true };
   } catch (err) {
     return { ok: false, error: `Could not write ${path} (${message(err)}).` };
   }
 }
-
-// ---------------------------------------------------------------- helpers
 
 function readJsonObject(path: string): { value: JsonObject } | { missing: true } | { error: string } {
   let text: string;

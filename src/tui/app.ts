@@ -43,6 +43,8 @@ import { replay, shownReplies } from "./replay.ts";
 import { shortDir, shortPath } from "./paths.ts";
 import { gitBranch } from "./git-branch.ts";
 import { attachMentions } from "../agent/attachments.ts";
+import { writeTool } from "../agent/tools/write.ts";
+import { isObject } from "../ext/protocol.ts";
 
 export type TuiOptions = {
   home: string;
@@ -653,6 +655,8 @@ class App implements CommandContext {
   // ------------------------------------------------------------ runtime events and host intents
 
   private onEvent(ev: AgentEvent): void {
+    // A write's diff is worked out now, while the file still holds what the write replaces.
+    if (ev.type === "tool_call" && ev.name === "write" && !ev.extension && isObject(ev.args)) this.transcript.setChange(ev.id, writeTool.approval!(ev.args, this.runtime.cwd));
     if (ev.type === "compaction_start") this.condensing = true;
     else if (ev.type === "compaction_end") this.condensing = false;
     if (applyEvent(this.transcript, ev, Date.now())) this.schedule();

@@ -7,7 +7,8 @@ import { renderMarkdown, StreamingMarkdown } from "./markdown.ts";
 import { formatDuration, spinnerFrame } from "./spinner.ts";
 import type { Style } from "./theme.ts";
 import { truncate, wrap } from "./wrap.ts";
-import { renderDiff } from "./diff-view.ts";
+import { renderDiff, renderNumbered } from "./diff-view.ts";
+import type { ApprovalDetail } from "../agent/events.ts";
 import { visibleWidth } from "./width.ts";
 
 export const COLLAPSED_TOOL_LINES = 12;
@@ -31,6 +32,8 @@ export type ToolEntry = Base & {
   args: string;
   /** The whole command (or the arguments as JSON) for the expanded header. */
   full: string;
+  /** What a `write` changes, worked out before it ran: shown as a diff (or the new file) under its result. */
+  change?: ApprovalDetail;
   extension?: string;
   status: "running" | "ok" | "error";
   /** Waiting in the approval dialog: the header says so, and the clock starts when it is answered. */
@@ -202,6 +205,13 @@ export class Transcript {
     if (!e) return;
     e.awaiting = waiting;
     e.startedAt = now;
+    this.touch(e);
+  }
+
+  setChange(id: string, change: ApprovalDetail): void {
+    const e = this.tool(id);
+    if (!e) return;
+    e.change = change;
     this.touch(e);
   }
 
@@ -423,8 +433,12 @@ function toolBody(e: ToolEntry, width: number, style: Style, expanded: boolean):
   if (body === "") return [];
   const role = e.status === "error" ? "error" : "muted";
   const diffAt = e.name === "edit" && e.status === "ok" ? body.indexOf("\n--- ") : -1;
+  const change = e.name === "write" && e.status === "ok" ? e.change : undefined;
   const lines: string[] = [];
-  if (diffAt >= 0) {
+  if (change && (change.kind === "diff" || change.kind === "content")) {
+    for (const line of body.split("\n")) lines.push(...wrap(line, width - 4).map((l) => style.fg(role, l)));
+    lines.push(...(change.kind === "diff" ? renderDiff(change.diff, width - 4, style) : renderNumbered(change.content, width - 4, style)));
+  } else if (diffAt >= 0) {
     for (const line of body.slice(0, diffAt).replace(/\n+$/, "").split("\n")) lines.push(...wrap(line, width - 4).map((l) => style.fg(role, l)));
     lines.push(...renderDiff(body.slice(diffAt + 1), width - 4, style));
   } else for (const line of body.split("\n")) lines.push(...wrap(line, width - 4).map((l) => style.fg(role, l)));

@@ -249,16 +249,19 @@ test("up on an empty editor recalls the previous prompt, as in a shell; down goe
     t.keys("Enter");
     await t.waitFor(`mock: ${p}`);
   }
+  // The editor is the line above the status bar (the chat above shows the same prompts). Each key
+  // waits for the one before, so two arrows never arrive together (that is how the wheel looks).
+  const editorShows = (text: string) => t!.until(() => t!.screen().trimEnd().split("\n").at(-2) === text, `the editor to show ${text}`);
   t.keys("Up");
-  await t.waitFor("› second-prompt");
+  await editorShows("› second-prompt");
   t.keys("Up");
-  await t.waitFor("› first-prompt");
+  await editorShows("› first-prompt");
   t.keys("Down");
-  await t.waitFor("› second-prompt");
+  await editorShows("› second-prompt");
   t.keys("Down");
   await t.waitFor(PROMPT_READY);
   t.keys("C-p");
-  await t.waitFor("› second-prompt");
+  await editorShows("› second-prompt");
 }, 30_000);
 
 test("pgup and shift+up scroll back with a catch-up hint, pgdn returns to the bottom", async () => {

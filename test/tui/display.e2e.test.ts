@@ -53,6 +53,17 @@ test("an edit's result shows its diff with line numbers, added lines green and r
   expect(coloured).toMatch(/\x1b\[[0-9;]*m/);
 }, T);
 
+test("a write over an existing file shows what it changed as a numbered diff", async () => {
+  t = await Tmux.start({ height: 30 });
+  writeFileSync(join(t.cwd, "b.txt"), "keep\nold line\n");
+  await t.waitFor(READY);
+  t.type('call write {"path":"b.txt","content":"keep\\nnew line\\n"}');
+  t.keys("Enter");
+  const s = await t.waitFor("mock: tool write returned");
+  expect(s).toMatch(/│ +2 - old line/);
+  expect(s).toMatch(/│ +2 \+ new line/);
+}, T);
+
 test("lines with emoji sequences stay inside the screen in tmux", async () => {
   t = await Tmux.start({ width: 40 });
   await t.waitFor(READY);
@@ -79,7 +90,7 @@ test("a draft taller than the editor box shows ↑ N more lines", async () => {
     t.type(`draft line ${i}`);
     if (i < 9) t.keys("C-j");
   }
-  const s = await t.waitFor("↑ 4 more lines");
-  expect(s).toContain("draft line 9");
+  const s = await t.waitFor("draft line 9");
+  expect(s).toContain("↑ 4 more lines");
   expect(s).not.toContain("draft line 4\n");
 }, T);

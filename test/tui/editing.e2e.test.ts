@@ -17,11 +17,6 @@ afterEach(() => {
 const T = 30_000;
 const READY = "Ask anything";
 
-async function send(tm: Tmux, text: string): Promise<void> {
-  tm.type(text);
-  tm.keys("Enter");
-}
-
 test("esc on a long draft asks for a second esc; ctrl+_ brings the text back", async () => {
   t = await Tmux.start();
   await t.waitFor(READY);
@@ -38,9 +33,9 @@ test("esc on a long draft asks for a second esc; ctrl+_ brings the text back", a
 test("ctrl+r finds an earlier prompt by what it contained", async () => {
   t = await Tmux.start();
   await t.waitFor(READY);
-  await send(t, "alpha prompt");
+  t.send("alpha prompt");
   await t.waitFor("mock: alpha prompt");
-  await send(t, "beta prompt");
+  t.send("beta prompt");
   await t.waitFor("mock: beta prompt");
   t.keys("C-r");
   await t.waitFor("Search prompt history");
@@ -71,11 +66,11 @@ test("ctrl+g edits the prompt in $EDITOR and brings the text back", async () => 
 test("!cmd shows the command's output without asking the model; !!cmd sends it", async () => {
   t = await Tmux.start();
   await t.waitFor(READY);
-  await send(t, "!echo private-$((6*7))");
+  t.send("!echo private-$((6*7))");
   const s = await t.waitFor("✓ ! echo private-$((6*7))");
   expect(s).toContain("│ private-42");
   expect(s).not.toContain("mock:");
-  await send(t, "!!echo shared-$((6*7))");
+  t.send("!!echo shared-$((6*7))");
   await t.waitFor("mock: I ran echo shared-$((6*7)) in the shell");
 }, T);
 

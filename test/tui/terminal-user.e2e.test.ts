@@ -18,17 +18,12 @@ afterEach(async () => {
 const T = 30_000;
 const READY = "Ask anything";
 
-async function send(tm: Tmux, text: string): Promise<void> {
-  tm.type(text);
-  tm.keys("Enter");
-}
-
 test("after /exit the conversation is on the main screen, with how to continue it", async () => {
   t = await Tmux.start();
   await t.waitFor(READY);
-  await send(t, "remember the scrollback");
+  t.send("remember the scrollback");
   await t.waitFor("mock: remember the scrollback");
-  await send(t, "/exit");
+  t.send("/exit");
   await t.until(() => t!.display("#{alternate_on}") === "0", "the main screen");
   const s = await t.waitFor("Continue this conversation with: zot -c");
   expect(s).toContain("› remember the scrollback");
@@ -40,19 +35,19 @@ test("TERM=dumb gets a line-mode interface: plain prompts and streamed text, no 
   // tmux gives its panes its own TERM, so the dumb terminal is asked for on the command line.
   t = await Tmux.start();
   await t.waitFor(READY);
-  await send(t, "/exit");
+  t.send("/exit");
   await t.waitFor("shell$ ");
   t.type(`TERM=dumb ${ZOT} --provider mock`);
   t.keys("Enter");
   await t.waitFor("Line mode (TERM=dumb)");
   expect(t.display("#{alternate_on}")).toBe("0");
-  await send(t, "hello in line mode");
+  t.send("hello in line mode");
   await t.waitFor("mock: hello in line mode");
-  await send(t, 'call bash {"command":"echo from-a-tool"}');
+  t.send('call bash {"command":"echo from-a-tool"}');
   const s = await t.waitFor("mock: tool bash returned: from-a-tool");
   expect(s).toContain("[tool] bash echo from-a-tool");
   expect(t.screen(true)).not.toMatch(/\x1b\[[0-9;]*[HJ]/);
-  await send(t, "/exit");
+  t.send("/exit");
   await t.waitFor("shell$ ");
 }, T);
 
@@ -60,7 +55,7 @@ test("the window title shows the project and what zot is doing", async () => {
   t = await Tmux.start();
   await t.waitFor(READY);
   await t.until(() => t!.display("#{pane_title}") === "zot · project · idle", "the idle title");
-  await send(t, 'call bash {"command":"sleep 2"}');
+  t.send('call bash {"command":"sleep 2"}');
   await t.until(() => t!.display("#{pane_title}") === "zot · project · working", "the working title");
 }, T);
 
@@ -73,7 +68,7 @@ test("the status line shows the directory and its git branch", async () => {
 test("the model picker marks the current model", async () => {
   t = await Tmux.start();
   await t.waitFor(READY);
-  await send(t, "/model");
+  t.send("/model");
   await t.waitFor("Model");
   t.type("mock");
   const s = await t.waitFor("● mock/mock");
@@ -83,7 +78,7 @@ test("the model picker marks the current model", async () => {
 test("/login on the offline mock switches to the provider it stored a key for", async () => {
   t = await Tmux.start({ env: { HOME: "/nonexistent" } });
   await t.waitFor(READY);
-  await send(t, "/login openai");
+  t.send("/login openai");
   await t.waitFor("API key for openai");
   t.type("sk-test-key");
   t.keys("Enter");
@@ -98,27 +93,27 @@ test("zot -c of a session whose provider has no key opens the TUI on the mock wi
   server = startProviderServer({ replies: [{ kind: "turn", text: "answer from the real provider" }] });
   t = await Tmux.start({ args: ["--provider", "anthropic", "--api-key", "k", "--base-url", server.url, "--model", "claude-sonnet-4-5"] });
   await t.waitFor(READY);
-  await send(t, "first question");
+  t.send("first question");
   await t.waitFor("answer from the real provider");
-  await send(t, "/exit");
+  t.send("/exit");
   await t.waitFor("zot -c");
   t.type(`${ZOT} -c`);
   t.keys("Enter");
   const s = await t.waitFor("so it continues on the offline mock");
   expect(s).toContain("/login anthropic");
   expect(s).toContain("› first question");
-  await send(t, "still here");
+  t.send("still here");
   await t.waitFor("mock: still here");
 }, T);
 
 test("/sessions rows show the first prompt, model, message count and age", async () => {
   t = await Tmux.start({ width: 120 });
   await t.waitFor(READY);
-  await send(t, "the very first prompt");
+  t.send("the very first prompt");
   await t.waitFor("mock: the very first prompt");
-  await send(t, "/clear");
+  t.send("/clear");
   await t.waitFor("Started a fresh session.");
-  await send(t, "/sessions");
+  t.send("/sessions");
   const s = await t.waitFor("Resume session");
   expect(s).toMatch(/just now +the very first prompt · mock\/mock · 2 msgs/);
 }, T);
@@ -128,7 +123,7 @@ test("alt+t cycles the thinking level and /reasoning sets it; the status line sh
   await t.waitFor(READY);
   t.keys("M-t");
   await t.waitFor("mock/mock (think low)");
-  await send(t, "/reasoning high");
+  t.send("/reasoning high");
   await t.waitFor("mock/mock (think high)");
   t.keys("M-t");
   await t.waitFor("Thinking: off");

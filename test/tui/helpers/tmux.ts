@@ -95,6 +95,12 @@ export class Tmux {
     tmux("send-keys", "-t", this.name, "-l", text);
   }
 
+  /** Types `text` and presses enter. */
+  send(text: string): void {
+    this.type(text);
+    this.keys("Enter");
+  }
+
   /** tmux key names: Enter, Escape, C-c, M-Enter, Up, PPage, BSpace, Tab… */
   keys(...names: string[]): void {
     tmux("send-keys", "-t", this.name, ...names);
