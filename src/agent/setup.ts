@@ -166,7 +166,9 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     ...(o.reasoning ? { reasoning: o.reasoning } : {}),
     maxSteps: o.maxSteps,
     yolo: !o.noYolo,
-    autoCompactPercent: config.values.autoCompact === false ? null : (config.values.autoCompact ?? DEFAULT_AUTO_COMPACT_PERCENT),
+    // One-shot and RPC runs condense only when the provider says the context is too long: after
+    // a `zot -p` there is no next prompt to make room for.
+    autoCompactPercent: !o.interactive || config.values.autoCompact === false ? null : (config.values.autoCompact ?? DEFAULT_AUTO_COMPACT_PERCENT),
     session,
     history: loaded ? loaded.messages : [],
     usage: loaded ? loaded.usage : emptyUsage(),

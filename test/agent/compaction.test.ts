@@ -31,7 +31,7 @@ async function start(config: object | null, script?: string[]): Promise<{ rt: Ru
     mockScript = join(home, "script.jsonl");
     writeFileSync(mockScript, script.join("\n") + "\n");
   }
-  const rt = await startMockRuntime(home, { noSession: false, ...(mockScript ? { mockScript } : {}) });
+  const rt = await startMockRuntime(home, { noSession: false, interactive: true, ...(mockScript ? { mockScript } : {}) });
   runtime = rt;
   const events: AgentEvent[] = [];
   rt.subscribe((e) => events.push(e));
@@ -65,6 +65,15 @@ test("a turn that leaves the context above the threshold condenses the history a
   expect(msgs.map(text).slice(1)).toEqual(["second", "mock: second", "third", "mock: third"]);
   const loaded = openSession(rt.sessionPath!);
   expect(loaded.ok && loaded.session.messages.map(text)).toEqual(msgs.map(text));
+});
+
+test("print, JSON and RPC runs do not condense at the threshold", async () => {
+  writeFileSync(join(home, "config.json"), JSON.stringify({ auto_compact: 0.001 }));
+  const rt = (runtime = await startMockRuntime(home, { interactive: false }));
+  const events: AgentEvent[] = [];
+  rt.subscribe((e) => events.push(e));
+  for (const p of ["a", "b", "c"]) await rt.prompt(p);
+  expect(events.some((e) => e.type === "compaction_start")).toBe(false);
 });
 
 test("automatic compaction is off with auto_compact false", async () => {
