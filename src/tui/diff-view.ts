@@ -9,7 +9,8 @@ const HUNK = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
 
 /** `text` made visible (controls as escapes) and wrapped after a gutter; continuation lines get a blank gutter. */
 function gutterLines(gutter: string, blank: string, text: string, width: number, style: Style, colour: (s: string) => string): string[] {
-  const shown = revealControls(text, (e) => style.inverse(e));
+  // Tabs in code are indentation, not a trick: they become spaces; every other control is shown.
+  const shown = revealControls(text.replace(/\t/g, "    "), (e) => style.inverse(e));
   return wrap(shown, Math.max(1, width - blank.length)).map((part, i) => (i === 0 ? gutter : blank) + colour(part));
 }
 

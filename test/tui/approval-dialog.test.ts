@@ -59,6 +59,13 @@ describe("what the dialog shows", () => {
     expect(coloured).not.toBe(stripAnsi(coloured));
   });
 
+  test("in a diff, tab indentation is spaced out while other control characters show", () => {
+    const { d } = dialog({ kind: "diff", path: "/p/m.go", diff: "--- a\n+++ b\n@@ -1,1 +1,1 @@\n-\treturn 1\n+\treturn 2\x1b[8m hidden" }, "edit");
+    const lines = d.render(60, plain, 30);
+    expect(lines).toContain("  1 -     return 1");
+    expect(lines).toContain("  1 +     return 2\\e[8m hidden");
+  });
+
   test("a new file shows its numbered content", () => {
     const lines = dialog({ kind: "content", path: "/p/n.txt", content: "first\nsecond\n", note: "new file" }, "write").d.render(60, plain, 30);
     expect(lines.slice(1, 5)).toEqual(["Allow write?  write /p/n.txt", "  new file", "  1 + first", "  2 + second"]);

@@ -51,6 +51,22 @@ test("TERM=dumb gets a line-mode interface: plain prompts and streamed text, no 
   await t.waitFor("shell$ ");
 }, T);
 
+test("line mode asks approvals as a question showing the whole command", async () => {
+  t = await Tmux.start();
+  await t.waitFor(READY);
+  t.send("/exit");
+  await t.waitFor("shell$ ");
+  t.type(`TERM=dumb ${ZOT} --provider mock --no-yolo`);
+  t.keys("Enter");
+  await t.waitFor("Line mode (TERM=dumb)");
+  t.send('call bash {"command":"echo first\\necho second-line"}');
+  const s = await t.waitFor("Allow bash? [y]es / [n]o / [a]ll (yolo) / [s]top:");
+  expect(s).toContain("$ echo first");
+  expect(s).toContain("echo second-line");
+  t.send("y");
+  await t.waitFor("mock: tool bash returned: first");
+}, T);
+
 test("the window title shows the project and what zot is doing", async () => {
   t = await Tmux.start();
   await t.waitFor(READY);
