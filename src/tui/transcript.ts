@@ -19,7 +19,8 @@ export const INTERRUPTED_MARK = "interrupted by user";
 export type InfoLevel = "info" | "success" | "warn" | "error";
 
 /** `expand`: this one entry shown in full (ctrl+o on it), whatever the global setting. */
-type Base = { version: number; cache?: { key: string; lines: string[] }; expand?: boolean };
+/** `viewCache`: the entry's lines fully expanded, for the ctrl+t view. */
+type Base = { version: number; cache?: { key: string; lines: string[] }; viewCache?: { key: string; lines: string[] }; expand?: boolean };
 export type UserEntry = Base & { kind: "user"; text: string };
 /** `md` keeps the settled Markdown blocks of a reply while it streams, so a delta re-renders only the tail. */
 export type AssistantEntry = Base & { kind: "assistant"; text: string; open: boolean; md?: StreamingMarkdown };
@@ -263,7 +264,9 @@ export class Transcript {
   allLines(width: number, style: Style, now: number): string[] {
     const out: string[] = [];
     for (const e of this.entries) {
-      const lines = renderEntry(e, width, style, true, now);
+      const key = `${width}|${e.version}|${this.generation}`;
+      if (e.viewCache?.key !== key) e.viewCache = { key, lines: renderEntry(e, width, style, true, now) };
+      const lines = e.viewCache.lines;
       if (lines.length === 0) continue;
       if (out.length > 0) out.push("");
       out.push(...lines);
