@@ -228,6 +228,11 @@ class App implements CommandContext {
   }
 
   async busyWhile(label: string, work: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    // Never two things at once: busy work started beside a turn would take over its place.
+    if (this.turn) {
+      this.status([{ text: "A turn is running; wait for it (or press esc), then try again.", level: "warn" }], 4000);
+      return;
+    }
     let release: () => void = () => {};
     const done = new Promise<void>((r) => (release = r));
     const stop = new AbortController();
@@ -430,6 +435,8 @@ class App implements CommandContext {
     if (raw.trim() === "") return;
     const shell = parseShellCommand(raw);
     if (shell) {
+      // One thing runs at a time; the command stays in the editor for when the turn is over.
+      if (this.turn) return this.status([{ text: "A turn is running; run the ! command when it has finished (esc cancels the turn).", level: "warn" }], 4000);
       this.editor.submit();
       void this.runShell(shell);
       return;

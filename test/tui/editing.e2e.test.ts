@@ -74,6 +74,19 @@ test("!cmd shows the command's output without asking the model; !!cmd sends it",
   await t.waitFor("mock: I ran echo shared-$((6*7)) in the shell");
 }, T);
 
+test("!cmd waits while a turn runs instead of running beside it", async () => {
+  t = await Tmux.start();
+  await t.waitFor(READY);
+  t.send('call bash {"command":"sleep 2"}');
+  await t.waitFor("enter steers the running turn");
+  t.send("!echo later");
+  await t.waitFor("A turn is running; run the ! command when it has finished");
+  expect(t.screen()).toContain("› !echo later");
+  await t.waitFor("mock: tool bash returned", 15_000);
+  t.keys("Enter");
+  await t.waitFor("✓ ! echo later");
+}, T);
+
 test("ctrl+z suspends zot to the shell and fg brings the screen back", async () => {
   t = await Tmux.start();
   await t.waitFor(READY);
