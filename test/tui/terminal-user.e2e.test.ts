@@ -75,6 +75,18 @@ test("the window title shows the project and what zot is doing", async () => {
   await t.until(() => t!.display("#{pane_title}") === "zot · project · working", "the working title");
 }, T);
 
+test("a turn that ran for a while rings the bell when it ends; a quick one does not", async () => {
+  t = await Tmux.start();
+  await t.waitFor(READY);
+  t.send("quick one");
+  await t.waitFor("mock: quick one");
+  expect(t.display("#{window_bell_flag}")).toBe("0");
+  // Inside tmux the notification is the bell (tmux passes it on as an alert).
+  t.send('call bash {"command":"sleep 5.5"}');
+  await t.waitFor("mock: tool bash returned", 20_000);
+  await t.until(() => t!.display("#{window_bell_flag}") === "1", "the bell");
+}, T);
+
 test("the status line shows the directory and its git branch", async () => {
   t = await Tmux.start({ width: 120, files: { "project/.git/HEAD": "ref: refs/heads/feature-x\n" } });
   const s = await t.waitFor("(feature-x)");
