@@ -3,10 +3,13 @@
 // $ZOT_HOME/permissions.json. A bash rule names a command prefix and matches only simple commands,
 // so an approved `git status` never lets `git status; rm -rf ~` through.
 import type { JsonObject } from "../ext/protocol.ts";
+import { realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { readProjectPermissions, writeProjectPermissions } from "./config.ts";
+import { resolvePath } from "./tools/common.ts";
 import type { PermissionRule } from "./events.ts";
 
-/** ask: every call asks; edits: file reads and edits run, the rest asks; yolo: all run; plan: only read-only tools run. */
+/** ask: every call asks; edits: file reads and edits inside the project run, the rest asks; yolo: all run; plan: only read-only tools run. */
 export type PermissionMode = "ask" | "edits" | "yolo" | "plan";
 
 /** The shift+tab cycle order. */
@@ -33,17 +36,37 @@ export function nextMode(mode: PermissionMode): PermissionMode {
   return PERMISSION_MODES[(PERMISSION_MODES.indexOf(mode) + 1) % PERMISSION_MODES.length]!;
 }
 
-/** What the mode alone says about a call of `tool`. */
-export function modeVerdict(mode: PermissionMode, tool: string): "run" | "ask" | "refuse" {
+/**
+ * What the mode alone says about a call of `tool`. Auto-approved edits stay inside the project
+ * (`root`): an edit or write of a path outside it (`~/.bashrc`) still asks.
+ */
+export function modeVerdict(mode: PermissionMode, tool: string, args: JsonObject, cwd: string, root: string): "run" | "ask" | "refuse" {
   switch (mode) {
     case "yolo":
       return "run";
     case "plan":
       return READ_ONLY_TOOLS.has(tool) ? "run" : "refuse";
     case "edits":
-      return READ_ONLY_TOOLS.has(tool) || EDIT_TOOLS.has(tool) ? "run" : "ask";
+      if (READ_ONLY_TOOLS.has(tool)) return "run";
+      return EDIT_TOOLS.has(tool) && typeof args.path === "string" && inside(resolvePath(cwd, args.path), root) ? "run" : "ask";
     case "ask":
       return "ask";
+  }
+}
+
+/** Whether `path` is under `root`, symlinks followed (a link inside the project to `~/.bashrc` is outside). */
+function inside(path: string, root: string): boolean {
+  const rel = relative(real(root), real(path));
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+/** The real path of `path`, or of its nearest existing parent joined with the rest (for a file not yet written). */
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    const parent = dirname(path);
+    return parent === path ? path : join(real(parent), basename(path));
   }
 }
 

@@ -269,7 +269,7 @@ export class Runtime implements AgentRuntime {
   }
 
   private async approve(req: Omit<ConfirmRequest, "detail">, detail: () => ApprovalDetail): Promise<Approval> {
-    const verdict = modeVerdict(this.mode, req.name);
+    const verdict = modeVerdict(this.mode, req.name, req.args, this.cfg.cwd, this.permissionRules().project);
     if (verdict === "run") return { ok: true };
     if (verdict === "refuse") return { ok: false, reason: PLAN_REFUSAL };
     const ask = this.confirm;

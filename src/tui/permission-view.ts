@@ -7,7 +7,7 @@ import { Picker } from "./pickers.ts";
 
 export const MODE_HELP: Readonly<Record<PermissionMode, string>> = {
   ask: "every tool call asks first",
-  edits: "reads and file edits run without asking; bash and extension tools ask",
+  edits: "reads and edits inside the project run without asking; the rest asks",
   yolo: "every tool call runs without asking",
   plan: "only read-only tools run; the model proposes a plan for you to approve",
 };

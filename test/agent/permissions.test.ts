@@ -1,6 +1,6 @@
 // Permission modes, command-prefix rules and the per-project "always" approvals in permissions.json.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { commandPrefix, modeVerdict, nextMode, PermissionRules, ruleMatches } from "../../src/agent/permissions.ts";
@@ -18,10 +18,27 @@ describe("modes", () => {
   });
 
   test("each mode decides which calls run, ask or are refused", () => {
-    expect(["read", "edit", "bash", "weather"].map((t) => modeVerdict("ask", t))).toEqual(["ask", "ask", "ask", "ask"]);
-    expect(["read", "edit", "write", "bash", "weather"].map((t) => modeVerdict("edits", t))).toEqual(["run", "run", "run", "ask", "ask"]);
-    expect(["read", "bash"].map((t) => modeVerdict("yolo", t))).toEqual(["run", "run"]);
-    expect(["read", "skill", "edit", "bash", "weather"].map((t) => modeVerdict("plan", t))).toEqual(["run", "run", "refuse", "refuse", "refuse"]);
+    const v = (mode: Parameters<typeof modeVerdict>[0], tool: string) => modeVerdict(mode, tool, { path: "src/a.ts" }, "/repo/pkg", "/repo");
+    expect(["read", "edit", "bash", "weather"].map((t) => v("ask", t))).toEqual(["ask", "ask", "ask", "ask"]);
+    expect(["read", "edit", "write", "bash", "weather"].map((t) => v("edits", t))).toEqual(["run", "run", "run", "ask", "ask"]);
+    expect(["read", "bash"].map((t) => v("yolo", t))).toEqual(["run", "run"]);
+    expect(["read", "skill", "edit", "bash", "weather"].map((t) => v("plan", t))).toEqual(["run", "run", "refuse", "refuse", "refuse"]);
+  });
+
+  test("auto-approved edits stay inside the project; an edit outside it asks", () => {
+    expect(modeVerdict("edits", "write", { path: "../../etc/profile" }, "/repo/pkg", "/repo")).toBe("ask");
+    expect(modeVerdict("edits", "edit", { path: "/home/u/.bashrc" }, "/repo", "/repo")).toBe("ask");
+    expect(modeVerdict("edits", "write", { path: "../other/x" }, "/repo/pkg", "/repo")).toBe("run");
+    expect(modeVerdict("edits", "write", {}, "/repo", "/repo")).toBe("ask");
+  });
+
+  test("a symlink inside the project that points outside it is outside", () => {
+    const project = join(home, "project");
+    mkdirSync(join(project, "src"), { recursive: true });
+    writeFileSync(join(home, "outside.txt"), "x");
+    symlinkSync(join(home, "outside.txt"), join(project, "link.txt"));
+    expect(modeVerdict("edits", "write", { path: "link.txt" }, project, project)).toBe("ask");
+    expect(modeVerdict("edits", "write", { path: "src/new/file.ts" }, project, project)).toBe("run");
   });
 });
 
