@@ -26,11 +26,27 @@ export const MODE_LABELS: Readonly<Record<PermissionMode, string>> = {
 export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["read", "skill"]);
 const EDIT_TOOLS: ReadonlySet<string> = new Set(["edit", "write"]);
 
+/**
+ * Simple bash commands that only look (plan mode lets them run): listing, reading, searching and
+ * git's read-only subcommands. Tools that can run other programs (find -exec, rg --pre, awk, sed)
+ * are not on it.
+ */
+const LOOKING_COMMANDS: readonly string[] = [
+  "ls", "cat", "head", "tail", "wc", "pwd", "tree", "file", "stat", "du", "grep", "rg",
+  "git status", "git log", "git diff", "git show", "git branch", "git blame", "git ls-files", "git grep",
+];
+
+export function isLookingCommand(command: string): boolean {
+  if (!isSimpleCommand(command) || /(^|\s)--pre\b/.test(command)) return false;
+  const have = words(command);
+  return LOOKING_COMMANDS.some((c) => words(c).every((w, i) => have[i] === w));
+}
+
 export const PLAN_REFUSAL =
-  "plan mode: only read-only tools (read, skill) run. Finish studying, then present your plan; the user will approve it before anything is changed.";
+  "plan mode: only read-only tools run (read, skill, and bash commands that only look: ls, cat, grep, rg, git status/log/diff/show …). Finish studying, then present your plan; the user will approve it before anything is changed.";
 
 export const PLAN_INSTRUCTION =
-  "You are in plan mode. Only the read-only tools (read, skill) run; any other tool call is refused. Study what the task needs, then reply with a concrete, numbered plan (files to change, commands to run) and stop. The user approves the plan before you carry it out.";
+  "You are in plan mode. Only read-only tools run: read, skill, and simple bash commands that only look (ls, cat, head, tail, wc, grep, rg, tree, git status/log/diff/show/blame/grep); anything else is refused. Study what the task needs, then reply with a concrete, numbered plan (files to change, commands to run) and stop. The user approves the plan before you carry it out.";
 
 export function nextMode(mode: PermissionMode): PermissionMode {
   return PERMISSION_MODES[(PERMISSION_MODES.indexOf(mode) + 1) % PERMISSION_MODES.length]!;
@@ -45,7 +61,7 @@ export function modeVerdict(mode: PermissionMode, tool: string, args: JsonObject
     case "yolo":
       return "run";
     case "plan":
-      return READ_ONLY_TOOLS.has(tool) ? "run" : "refuse";
+      return READ_ONLY_TOOLS.has(tool) || (tool === "bash" && typeof args.command === "string" && isLookingCommand(args.command)) ? "run" : "refuse";
     case "edits":
       if (READ_ONLY_TOOLS.has(tool)) return "run";
       return EDIT_TOOLS.has(tool) && typeof args.path === "string" && inside(resolvePath(cwd, args.path), root) ? "run" : "ask";

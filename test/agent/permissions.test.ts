@@ -25,6 +25,12 @@ describe("modes", () => {
     expect(["read", "skill", "edit", "bash", "weather"].map((t) => v("plan", t))).toEqual(["run", "run", "refuse", "refuse", "refuse"]);
   });
 
+  test("plan mode lets bash commands that only look run, and refuses the rest", () => {
+    const plan = (command: string) => modeVerdict("plan", "bash", { command }, "/repo", "/repo");
+    for (const c of ["ls -la", "rg -n TODO src", "git log --oneline -5", "git diff HEAD~1", "cat README.md"]) expect(plan(c)).toBe("run");
+    for (const c of ["rm -rf x", "git commit -m x", "find . -delete", "rg --pre ./evil x", "cat a > b", "ls; rm x", "sed -i s/a/b/ f"]) expect(plan(c)).toBe("refuse");
+  });
+
   test("auto-approved edits stay inside the project; an edit outside it asks", () => {
     expect(modeVerdict("edits", "write", { path: "../../etc/profile" }, "/repo/pkg", "/repo")).toBe("ask");
     expect(modeVerdict("edits", "edit", { path: "/home/u/.bashrc" }, "/repo", "/repo")).toBe("ask");
