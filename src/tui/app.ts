@@ -48,7 +48,6 @@ import { isObject } from "../ext/protocol.ts";
 
 export type TuiOptions = {
   home: string;
-  noYolo: boolean;
   initialPrompt?: string;
   /** `zot -r`: open the /sessions picker at start (an initial prompt then waits in the editor). */
   resume?: boolean;
