@@ -170,7 +170,7 @@ export async function runAgent(args: CliArgs): Promise<number> {
       // The build starts zot with raised JIT thresholds (one-shot start-up code is not worth
       // compiling); a session that stays open gets the normal policy back.
       Bun.unsafe.setJITPolicy(1);
-      code = await runTui(runtime, { home, noYolo: args.noYolo, resume: args.resume, ...(prompt !== undefined ? { initialPrompt: prompt } : {}), notices });
+      code = await runTui(runtime, { home, resume: args.resume, ...(prompt !== undefined ? { initialPrompt: prompt } : {}), notices });
     } else {
       for (const n of notices) io.err(notice(n));
       if (mode === "rpc") {
