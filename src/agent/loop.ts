@@ -347,7 +347,7 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
   else announce(args);
 
   const preview = builtin ? safePreview(builtin, args) : `${call.name} ${JSON.stringify(args)}`.slice(0, 200) + (ext?.note ?? "");
-  const approval = await ctx.approve({ id: call.id, name: call.name, preview, args, ...(owner ? { extension: owner } : {}) }, () => approvalDetail(builtin, args, ctx.cwd));
+  const approval = await ctx.approve({ id: call.id, name: call.name, preview, args, ...(owner ? { extension: owner } : {}) }, () => approvalDetail(builtin, args, ctx.cwd, ext?.note));
   // Time spent waiting for the user is not the tool's.
   const ran = Date.now();
   const rewriteInfo = rewrittenBy.length ? { args, rewrittenBy } : {};
@@ -396,13 +396,15 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
   recordResult(ctx, call, { ...out, ...rewriteInfo, ...(owner && !out.extension ? { extension: owner } : {}) }, ran);
 }
 
-function approvalDetail(tool: Tool | undefined, args: JsonObject, cwd: string): ApprovalDetail {
+/** `extNote`: what the extension tool's owner claims about it (an MCP tool's annotations), shown with its arguments. */
+function approvalDetail(tool: Tool | undefined, args: JsonObject, cwd: string, extNote?: string): ApprovalDetail {
   try {
     if (tool?.approval) return tool.approval(args, cwd);
   } catch (err) {
     return { kind: "json", json: JSON.stringify(args, null, 2), note: `could not prepare a preview (${err instanceof Error ? err.message : String(err)})` };
   }
-  return { kind: "json", json: JSON.stringify(args, null, 2) };
+  const note = extNote?.trim();
+  return note ? { kind: "json", json: JSON.stringify(args, null, 2), note } : { kind: "json", json: JSON.stringify(args, null, 2) };
 }
 
 /** The deferred tools an `activate_tools` list switched on just now, as the model will see them. */
