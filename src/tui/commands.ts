@@ -325,9 +325,11 @@ function saveKey(ctx: CommandContext, provider: string, key: string, note: strin
   let switched = "";
   if (ctx.runtime.provider === "mock" && isProviderName(provider) && !ctx.busy) {
     const model = defaultModel(provider);
-    if (ctx.runtime.setModel(provider, model).ok) switched = ` Switched to ${provider}/${model}.`;
+    if (ctx.runtime.setModel(provider, model).ok) switched = `Switched to ${provider}/${model}.`;
   }
-  ctx.status([{ text: `${note}Saved the ${provider} key to ${r.path} (mode 0600).${switched}`, level }], 6000);
+  // The switch on a line of its own: a long auth.json path must not cut it off.
+  const saved = { text: `${note}Saved the ${provider} key to ${r.path} (mode 0600).`, level };
+  ctx.status(switched ? [saved, { text: switched, level }] : [saved], 6000);
 }
 
 /** Offers one cheap request with the new key before saving it; a refused key is not saved. */

@@ -116,7 +116,7 @@ test("the / popup opens with its first entry selected even after another was use
   t.type("/");
   await t.waitFor("keys and commands");
   t.keys("Down", "Down", "Down");
-  await t.waitFor("› /clear");
+  await t.waitFor("› /session ");
   t.keys("Escape");
   await t.waitGone("keys and commands");
   t.keys("C-u");

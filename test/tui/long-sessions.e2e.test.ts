@@ -19,13 +19,13 @@ const T = 40_000;
 test("a turn that fills the context shows 'condensing history, esc to cancel'; esc leaves the history as it was", async () => {
   server = startProviderServer({
     replies: [
-      { kind: "turn", text: "big answer", usage: { input: 390_000, output: 10 } },
+      { kind: "turn", text: "big answer", usage: { input: 1_000_000, output: 10 } },
       // The summary request hangs until cancelled.
       { kind: "turn", text: "never finished summary", stallAfter: 1 },
       { kind: "turn", text: "next answer" },
     ],
   });
-  t = await Tmux.start({ args: ["--provider", "openai", "--model", "gpt-5", "--base-url", server.openaiBase], env: { OPENAI_API_KEY: "test-key" } });
+  t = await Tmux.start({ args: ["--provider", "openai", "--model", "gpt-6.2-sol", "--base-url", server.openaiBase], env: { OPENAI_API_KEY: "test-key" } });
   await t.waitFor("Ask anything");
   t.type("fill it up");
   t.keys("Enter");
@@ -36,8 +36,9 @@ test("a turn that fills the context shows 'condensing history, esc to cancel'; e
   t.type("go on");
   t.keys("Enter");
   await t.waitFor("next answer");
-  const last = server.requests[server.requests.length - 1]!.body as { messages: { role: string; content: unknown }[] };
-  const texts = last.messages.map((m) => JSON.stringify(m.content));
+  // The Responses wire (the catalog's OpenAI models use it) sends the conversation as `input` items.
+  const last = server.requests[server.requests.length - 1]!.body as { input: unknown[] };
+  const texts = last.input.map((item) => JSON.stringify(item));
   expect(texts.some((c) => c.includes("fill it up"))).toBe(true);
   expect(texts.some((c) => c.includes("big answer"))).toBe(true);
   expect(texts.some((c) => c.includes("Summary of the earlier conversation"))).toBe(false);

@@ -17,8 +17,11 @@ test("a retried request counts down to its next attempt in the status bar, then 
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
-    fetch: () =>
-      ++n === 1
+    // The background model listing (GET /v1/models) is not the request under test.
+    fetch: (req) =>
+      req.method === "GET"
+        ? new Response("not here", { status: 404 })
+        : ++n === 1
         ? new Response("busy", { status: 503, headers: { "retry-after": "3" } })
         : new Response(anthropicEvents({ kind: "turn", text: "worth the wait" }, "claude-sonnet-4-5").join(""), { headers: { "content-type": "text/event-stream" } }),
   });

@@ -134,7 +134,7 @@ test("zot -c of a session whose provider has no key opens the TUI on the mock wi
   await t.waitFor("mock: still here");
 }, T);
 
-test("/sessions rows show the first prompt, model, message count and age", async () => {
+test("/sessions rows show the age, message count, model, cost and first prompt", async () => {
   t = await Tmux.start({ width: 120 });
   await t.waitFor(READY);
   t.send("the very first prompt");
@@ -143,7 +143,7 @@ test("/sessions rows show the first prompt, model, message count and age", async
   await t.waitFor("Started a fresh session.");
   t.send("/sessions");
   const s = await t.waitFor("Resume session");
-  expect(s).toMatch(/just now +the very first prompt · mock\/mock · 2 msgs/);
+  expect(s).toMatch(/just now +2 msgs · mock · \$0\.0000 · the very first prompt/);
 }, T);
 
 test("alt+t cycles the thinking level and /reasoning sets it; the status line shows it", async () => {
@@ -153,6 +153,11 @@ test("alt+t cycles the thinking level and /reasoning sets it; the status line sh
   await t.waitFor("mock/mock (think low)");
   t.send("/reasoning high");
   await t.waitFor("mock/mock (think high)");
+  // The mock model is not in the catalog, so every level is offered, up to max.
+  t.keys("M-t");
+  await t.waitFor("mock/mock (think xhigh)");
+  t.keys("M-t");
+  await t.waitFor("mock/mock (think max)");
   t.keys("M-t");
   await t.waitFor("Thinking: off");
   expect(t.screen()).not.toContain("(think");
