@@ -41,3 +41,14 @@ test("a write approval shows a new file's content, or the diff against the file 
   expect(writeTool.approval!({ path: "old.txt", content: "one\n2\n" }, dir)).toEqual({ kind: "diff", path: p, diff: `--- ${p}\n+++ ${p}\n@@ -1,2 +1,2 @@\n one\n-two\n+2` });
   expect(readFileSync(p, "utf8")).toBe("one\ntwo\n");
 });
+
+test("a write or edit over a FIFO is previewed as refused, without reading the pipe", () => {
+  const fifo = join(dir, "pipe");
+  expect(Bun.spawnSync(["mkfifo", fifo]).exitCode).toBe(0);
+  const w = writeTool.approval!({ path: "pipe", content: "x" }, dir);
+  expect(w).toMatchObject({ kind: "content", path: fifo, content: "x" });
+  expect("note" in w && w.note).toStartWith(`This write will fail: Cannot write ${fifo}: it is a FIFO`);
+  const e = editTool.approval!({ path: "pipe", edits: [{ oldText: "a", newText: "b" }] }, dir);
+  expect(e.kind).toBe("json");
+  expect("note" in e && e.note).toStartWith(`This edit will fail: Cannot edit ${fifo}: it is a FIFO`);
+});
