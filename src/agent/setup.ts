@@ -15,6 +15,7 @@ import type { Runtime } from "./runtime.ts";
 import { redactSecrets } from "./redact.ts";
 import { appendSession, createSession, latestSession, noSession, openSession, type LoadedSession, type SessionWriter } from "./session.ts";
 import { emptyUsage } from "./messages.ts";
+import { DEFAULT_AUTO_COMPACT_PERCENT } from "./compaction.ts";
 import { discoveryBase, mergeCached, type Discovery } from "./discovery.ts";
 import { interceptOf } from "./intercept-record.ts";
 import { IN_USE, lockedWriter, lockSession, type SessionLock } from "./session-lock.ts";
@@ -105,14 +106,18 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     provider = isProviderName(choice.provider) ? choice.provider : "mock";
   }
 
-  const creds = resolveCredentials({ provider, home: o.home, env: o.env, apiKey: o.apiKey, auth });
+  let creds = resolveCredentials({ provider, home: o.home, env: o.env, apiKey: o.apiKey, auth });
   notices.push(...creds.warnings);
   const keyed = Object.hasOwn(PROVIDER_ENV_KEYS, provider);
   if (keyed && !creds.credential) {
     const vars = PROVIDER_ENV_KEYS[provider].join(" or ");
     // A refused auth.json (group/world-readable) is the likely cause; say so in the same breath.
     const why = creds.warnings.length ? ` ${creds.warnings.join(" ")}` : auth.subscriptions.includes(provider) ? ` (${authPath(o.home)}: ${provider} is ${SUBSCRIPTION_NOTE}.)` : "";
-    return { ok: false, error: `No API key for ${provider}: set ${vars}, pass --api-key, or add the key to ${authPath(o.home)}.${why}` };
+    if (!(o.interactive && loaded && o.provider === undefined)) return { ok: false, error: `No API key for ${provider}: set ${vars}, pass --api-key, or add the key to ${authPath(o.home)}.${why}` };
+    // A resumed session opens anyway: in the TUI, /login or /model can fix what is missing.
+    notices.push(`No API key for ${provider}, the provider of this session, so it continues on the offline mock provider. /login ${provider} stores a key and switches to it; /model picks another model.${why}`);
+    provider = "mock";
+    creds = { credential: null, warnings: [] };
   }
 
   const catalog = loadModels(o.home);
@@ -236,6 +241,9 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     ...(o.wire ? { wire: o.wire } : {}),
     maxSteps: o.maxSteps,
     yolo: !o.noYolo,
+    // One-shot and RPC runs condense only when the provider says the context is too long: after
+    // a `zot -p` there is no next prompt to make room for.
+    autoCompactPercent: !o.interactive || config.values.autoCompact === false ? null : (config.values.autoCompact ?? DEFAULT_AUTO_COMPACT_PERCENT),
     session,
     history: loaded ? loaded.messages : [],
     usage: loaded ? loaded.usage : emptyUsage(),

@@ -58,8 +58,9 @@ export function usageRow(usage: Usage, total: Usage, provider: string, model: st
   return { type: "usage", usage: toGoUsage(usage), cumulative: toGoUsage(total), provider, model, time: isoTime(at) };
 }
 
-export function compactionRow(summary: string, replaced: number, at: number): JsonObject {
-  return { type: "compaction", summary, replaced, time: isoTime(at) };
+/** `kept`: how many of the latest messages before this row stay verbatim after the summary. */
+export function compactionRow(summary: string, replaced: number, kept: number, at: number): JsonObject {
+  return kept > 0 ? { type: "compaction", summary, replaced, kept, time: isoTime(at) } : { type: "compaction", summary, replaced, time: isoTime(at) };
 }
 
 /** A user or assistant message as one row. Tool results go through `toolRow`. */

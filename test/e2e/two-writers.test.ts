@@ -127,7 +127,9 @@ for (const mode of ["-p", "--json"] as const) {
     proc.kill("SIGTERM");
     expect(await proc.exited).toBe(143);
     const saved = records(sessionFiles(home)[0]).filter((r) => r.type === "message").map((r) => r.message as { role: string; stop?: string; content: { text?: string }[] });
-    const last = saved.at(-1);
+    // The partial reply, then the interruption record that tells the model (and a resume) why it ends there.
+    expect(saved.at(-1)).toMatchObject({ role: "user", content: [{ text: "[interrupted by user]" }] });
+    const last = saved.at(-2);
     expect(last?.role).toBe("assistant");
     expect(last?.stop).toBe("aborted");
     expect(last?.content[0].text).toStartWith("partial");

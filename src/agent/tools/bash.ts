@@ -11,6 +11,7 @@ import { registerGroup } from "../../platform/reaper.ts";
 import { killTree, ownsProcessGroup } from "../../platform/process-tree.ts";
 import { shellPath } from "../../platform/shell.ts";
 import type { JsonObject } from "../../ext/protocol.ts";
+import type { ApprovalDetail } from "../events.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
 import { errorText, stringArg, textResult } from "./common.ts";
 
@@ -104,6 +105,9 @@ export const bashTool: Tool = {
     const command = stringArg(args, "command") ?? "?";
     const first = command.split("\n")[0];
     return `$ ${first}${first.length < command.length ? " …" : ""}`;
+  },
+  approval(args: JsonObject): ApprovalDetail {
+    return { kind: "command", command: stringArg(args, "command") ?? "" };
   },
   async execute(args: JsonObject, ctx: ToolContext): Promise<ToolOutput> {
     const command = stringArg(args, "command");
