@@ -11,9 +11,10 @@
 // 1.4 treats `bun -e ''` as no script at all and prints its usage without starting JavaScript).
 //
 //   bun bench/agent.ts [runs] [binary]   (default 30 runs per scenario, interleaved; dist/zot)
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { median, printArgs, sample as sampleRun, type Sample } from "./harness.ts";
 import { startScriptedModel } from "./scripted-model.ts";
 import { runLoop, type LoopContext } from "../src/agent/loop.ts";
 import type { Message } from "../src/agent/messages.ts";
@@ -41,53 +42,23 @@ copyFileSync(resolve(process.argv[3] ?? freshBinary(ROOT, join(ROOT, "dist", "zo
 
 const scripted = startScriptedModel();
 const base = scripted.base;
-const zotArgs = (prompt: string, ext: string | null) => [
-  "-p",
-  "--provider",
-  "anthropic",
-  "--base-url",
-  base,
-  "--api-key",
-  "sk-bench-key-0000",
-  "--no-session",
-  "--max-steps",
-  "100",
-  ...(ext ? ["-e", join(ROOT, "test", "fixtures", "agent", ext)] : []),
-  prompt,
-];
+const fixture = (ext: string | null) => (ext ? join(ROOT, "test", "fixtures", "agent", ext) : null);
 
-type Sample = { ms: number; rssKb: number };
-
-/** Wall time measured here (spawn to exit); peak RSS from GNU time's rusage of the child. */
-async function sample(cmd: string[]): Promise<Sample> {
-  const rssFile = join(home, "rss.txt");
-  const t0 = performance.now();
-  const proc = Bun.spawn(["/usr/bin/time", "-f", "%M", "-o", rssFile, ...cmd], { env, cwd: home, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [code, out, err] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-  const ms = performance.now() - t0;
-  if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}: ${out}${err}`);
-  return { ms, rssKb: Number(readFileSync(rssFile, "utf8").trim().split("\n").pop()) };
-}
+const sample = (cmd: string[]) => sampleRun(cmd, env, home);
 
 /** Time of `/usr/bin/time true`, subtracted so wall times are zot's own. */
 async function wrapperMs(): Promise<number> {
   return (await sample(["/bin/true"])).ms;
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
 const scenarios = {
   baseline: [BUN, "-e", "0"],
   version: [ZOT, "--version"],
-  print: [ZOT, ...zotArgs("steps=2 tool=bash run it", "shguard")],
-  printBun: [ZOT, ...zotArgs("steps=2 tool=bash run it", "guard")],
-  printBare: [ZOT, ...zotArgs("steps=2 tool=bash run it", null)],
-  loop1: [ZOT, ...zotArgs("steps=2 tool=read loop", null)],
-  loop50: [ZOT, ...zotArgs(`steps=${LOOP_STEPS + 1} tool=read loop`, null)],
+  print: printArgs(ZOT, base, "steps=2 tool=bash run it", fixture("shguard")),
+  printBun: printArgs(ZOT, base, "steps=2 tool=bash run it", fixture("guard")),
+  printBare: printArgs(ZOT, base, "steps=2 tool=bash run it", fixture(null)),
+  loop1: printArgs(ZOT, base, "steps=2 tool=read loop", fixture(null)),
+  loop50: printArgs(ZOT, base, `steps=${LOOP_STEPS + 1} tool=read loop`, fixture(null)),
 };
 type Name = keyof typeof scenarios;
 const results = Object.fromEntries(Object.keys(scenarios).map((k) => [k, [] as Sample[]])) as Record<Name, Sample[]>;
@@ -150,7 +121,7 @@ rmSync(home, { recursive: true, force: true });
 
 const w = median(wrapper);
 const ms = (name: Name) => median(results[name].map((s) => s.ms)) - w;
-const rss = (name: Name) => Math.max(...results[name].map((s) => s.rssKb)) / 1024;
+const rss = (name: Name) => Math.max(...results[name].map((s) => s.mib));
 const base0 = ms("baseline");
 const srvMs = (name: "loop1" | "loop50") => median(loopServerNs[name].map((n) => Number(n) / 1e6));
 // loop50 makes LOOP_STEPS tool calls, loop1 one: the difference is LOOP_STEPS - 1 extra steps.

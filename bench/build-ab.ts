@@ -1,7 +1,8 @@
 // A/B comparison of zot builds (e.g. before and after a change of build flags or of start-up code):
 // every scenario of every binary runs in turn, run by run, so all of them see the same machine load,
 // which on a shared machine matters more than any single figure. Wall time is spawn to exit
-// (including `/usr/bin/time`, the same for all), peak RSS is GNU time's `%M`; a plain `bun -e 0`
+// (including `/usr/bin/time`, the same for all), CPU time the whole process tree's user + system
+// (steadier than wall time under load), peak RSS is GNU time's `%M`; a plain `bun -e 0`
 // start runs in the same rounds as the baseline.
 //
 //   bun bench/build-ab.ts [runs] [scenario,…] binary…
@@ -9,10 +10,12 @@
 //
 // Scenarios: version (`zot --version`), print (`zot -p`, the model calls `bash` once, one sh
 // tool_call interceptor), bare (the same without extension), loop1 / loop50 (the model calls `read`
-// once / 50 times).
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+// once / 50 times), echo / bash50 (issue 9's scenarios of bench/zot-vs-go.ts: `bash` once with the
+// C guard, `bash` 50 times).
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { compileGuard, machine, median, printArgs, sample } from "./harness.ts";
 import { startScriptedModel } from "./scripted-model.ts";
 import { freshBinary } from "../scripts/build-freshness.ts";
 
@@ -27,44 +30,19 @@ writeFileSync(join(home, "small.txt"), "a small file\n");
 const env: Record<string, string> = { PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH ?? ""}`, HOME: home, ZOT_HOME: home };
 
 const model = startScriptedModel();
-const print = (prompt: string, ext: string | null) => [
-  "-p",
-  "--provider",
-  "anthropic",
-  "--base-url",
-  model.base,
-  "--api-key",
-  "sk-bench-key-0000",
-  "--no-session",
-  "--max-steps",
-  "100",
-  ...(ext ? ["-e", join(ROOT, "test", "fixtures", "agent", ext)] : []),
-  prompt,
-];
+const guard = compileGuard(home);
+const shguard = join(ROOT, "test", "fixtures", "agent", "shguard");
+const print = (prompt: string, ext: string | null) => printArgs("", model.base, prompt, ext).slice(1);
 const SCENARIOS: Record<string, string[]> = {
   version: ["--version"],
-  print: print("steps=2 tool=bash run it", "shguard"),
+  print: print("steps=2 tool=bash run it", shguard),
   bare: print("steps=2 tool=bash run it", null),
   loop1: print("steps=2 tool=read loop", null),
   loop50: print("steps=51 tool=read loop", null),
+  echo: print("steps=2 tool=bash run it", guard),
+  bash50: print("steps=51 tool=bash loop", null),
 };
 for (const w of WHICH) if (!(w in SCENARIOS)) throw new Error(`unknown scenario ${w} (${Object.keys(SCENARIOS).join(", ")})`);
-
-async function sample(cmd: string[]): Promise<{ ms: number; rssMiB: number }> {
-  const rssFile = join(home, "rss.txt");
-  const t0 = performance.now();
-  const proc = Bun.spawn(["/usr/bin/time", "-f", "%M", "-o", rssFile, ...cmd], { env, cwd: home, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [code, out, err] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-  const ms = performance.now() - t0;
-  if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}: ${out}${err}`);
-  return { ms, rssMiB: Number(readFileSync(rssFile, "utf8").trim().split("\n").pop()) / 1024 };
-}
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 try {
   // Private copies, so a rebuild of dist/zot during the run can't change what is measured.
@@ -75,21 +53,25 @@ try {
   });
   const rows: { label: string; cmd: string[] }[] = [{ label: "bun -e 0", cmd: [process.execPath, "-e", "0"] }];
   copies.forEach((c, i) => WHICH.forEach((w) => rows.push({ label: `${w} · ${BINARIES[i]}`, cmd: [c, ...SCENARIOS[w]!] })));
-  const ms = rows.map(() => [] as number[]);
-  const rss = rows.map(() => [] as number[]);
-  for (const r of rows) await sample(r.cmd);
-  for (let run = 0; run < RUNS; run++) {
-    for (const [i, r] of rows.entries()) {
-      const s = await sample(r.cmd);
-      ms[i]!.push(s.ms);
-      rss[i]!.push(s.rssMiB);
+  {
+    const ms = rows.map(() => [] as number[]);
+    const rss = rows.map(() => [] as number[]);
+    const cpu = rows.map(() => [] as number[]);
+    for (const r of rows) await sample(r.cmd, env, home);
+    for (let run = 0; run < RUNS; run++) {
+      for (const [i, r] of rows.entries()) {
+        const s = await sample(r.cmd, env, home);
+        ms[i]!.push(s.ms);
+        rss[i]!.push(s.mib);
+        cpu[i]!.push(s.cpuMs);
+      }
     }
-  }
-  const base = median(ms[0]!);
-  console.log(`machine: ${cpus().length} CPUs, ${cpus()[0]?.model ?? "unknown"}; bun ${Bun.version}; ${RUNS} interleaved runs; medians (wall time includes /usr/bin/time)`);
-  for (const [i, r] of rows.entries()) {
-    const m = median(ms[i]!);
-    console.log(`${m.toFixed(1).padStart(7)} ms  ${(m / base).toFixed(2)}× bun -e 0   peak RSS ${median(rss[i]!).toFixed(1)} MiB (max ${Math.max(...rss[i]!).toFixed(1)})   ${r.label}`);
+    const base = median(ms[0]!);
+    console.log(`machine: ${machine()}; ${RUNS} interleaved runs; medians (wall time includes /usr/bin/time)`);
+    for (const [i, r] of rows.entries()) {
+      const m = median(ms[i]!);
+      console.log(`${m.toFixed(1).padStart(7)} ms  ${(m / base).toFixed(2)}× bun -e 0   CPU ${median(cpu[i]!).toFixed(1).padStart(6)} ms   peak RSS ${median(rss[i]!).toFixed(1)} MiB (max ${Math.max(...rss[i]!).toFixed(1)})   ${r.label}`);
+    }
   }
 } finally {
   model.stop();

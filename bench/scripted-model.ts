@@ -1,7 +1,7 @@
 // The benchmarks' model: a local Anthropic-format server whose step k of a prompt answers with a
 // tool call until `steps` is reached, then with text. The script comes from the prompt, so one
 // server serves every scenario: "steps=N tool=read" (the same tool N-1 times) or "tools=bash,read"
-// (those tools in order, then text). It counts its own handler time so
+// (those tools in order, then text); `bash` runs `echo ok`. It counts its own handler time so
 // benchmarks can subtract it from zot's.
 import { anthropicEvents, type TurnReply } from "../test/helpers/provider-server.ts";
 
@@ -15,6 +15,8 @@ export function startScriptedModel(): ScriptedModel {
     hostname: "127.0.0.1",
     port: 0,
     async fetch(req) {
+      // zot's live model discovery (cached 6 h in $ZOT_HOME, so only a benchmark's first run asks).
+      if (req.method === "GET") return Response.json({ data: [{ id: "claude-sonnet-4-5", display_name: "Claude Sonnet 4.5" }] });
       const t0 = process.hrtime.bigint();
       const body = (await req.json()) as Body;
       const first = body.messages[0]!;
@@ -25,7 +27,7 @@ export function startScriptedModel(): ScriptedModel {
       const tool = sequence?.[step - 1] ?? /tool=(\w+)/.exec(text)?.[1] ?? "bash";
       const reply: TurnReply =
         step < steps
-          ? { kind: "turn", toolCalls: [{ id: `toolu_${step}`, name: tool, args: tool === "bash" ? { command: "true" } : { path: "small.txt" } }] }
+          ? { kind: "turn", toolCalls: [{ id: `toolu_${step}`, name: tool, args: tool === "bash" ? { command: "echo ok" } : { path: "small.txt" } }] }
           : { kind: "turn", text: "Done." };
       const out = new Response(anthropicEvents(reply, body.model).join(""), { headers: { "content-type": "text/event-stream" } });
       serverNs += process.hrtime.bigint() - t0;

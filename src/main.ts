@@ -5,6 +5,11 @@ import { drain, io } from "./cli/output.ts";
 import { buildInfo, versionText } from "./version.ts";
 
 async function main(argv: string[]): Promise<number> {
+  // zot re-executed as the sandbox launcher of a permission-scoped extension (src/ext/sandbox).
+  if (argv[0] === "__sandbox") {
+    const { runLauncher } = await import("./ext/sandbox/launch.ts");
+    return runLauncher(argv.slice(1));
+  }
   const parsed = parseArgv(argv);
   if (parsed.kind === "error") {
     io.err(`zot: ${parsed.message}\n`);

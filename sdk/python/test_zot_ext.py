@@ -52,7 +52,7 @@ def schema_errors(value, schema, where="frame"):
     return errors
 
 FIXTURE = r'''
-import asyncio, os, sys, threading, time
+import asyncio, json, os, sys, threading, time
 sys.path.insert(0, %(sdk)r)
 from zot_ext import (Extension, Decision, block, display, error, image_block, insert, noop, open_panel,
                      prompt, result, text, text_block)
@@ -215,6 +215,10 @@ def _pclose(panel_id):
 @ext.on_panel_resize
 def _resize(s):
     ext.render(s.panel_id, footer="%%dx%%d" %% (s.width, s.height))
+
+@ext.on_settings_changed
+def _settings(settings):
+    ext.notify("info", "settings %%s host %%s" %% (json.dumps(settings, sort_keys=True), json.dumps(ext.host.settings, sort_keys=True)))
 
 print("stray before run")
 ext.run()
@@ -431,6 +435,16 @@ class ZotExtTest(unittest.TestCase):
         self.assertEqual(host.take(lambda f: f["type"] == "notify"), {"type": "notify", "level": "warn", "message": "closed p1"})
         host.send({"type": "command_invoked", "id": "c", "name": "close", "args": ""})
         self.assertEqual(host.take(lambda f: f["type"] == "panel_close"), {"type": "panel_close", "panel_id": "p1"})
+
+    def test_settings_arrive_in_hello_ack_and_settings_changed(self):
+        host = self.start()
+        host.take(lambda f: f["type"] == "hello")
+        host.send({"type": "hello_ack", "protocol_version": 1, "zot_version": "test", "provider": "mock", "model": "m",
+                   "cwd": "/project", "extension_dir": "/ext", "data_dir": "/ext", "capabilities": ["settings_changed"],
+                   "settings": {"units": "metric"}})
+        host.take(lambda f: f["type"] == "ready")
+        host.send({"type": "settings_changed", "settings": {"units": "imperial"}})
+        self.assertEqual(host.take(lambda f: f["type"] == "notify")["message"], 'settings {"units": "imperial"} host {"units": "imperial"}')
 
     def test_stray_output_goes_to_stderr_and_unknown_or_malformed_frames_are_ignored(self):
         host = self.start()

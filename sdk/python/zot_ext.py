@@ -19,13 +19,22 @@ Handlers may be plain functions (run on a thread pool) or coroutines (run on one
 background thread), so a slow handler never holds back another. Every request gets exactly one
 reply; an exception becomes an error reply. The real stdout is reserved for frames: file descriptor 1
 is pointed at stderr, so stray prints (even from child processes) land in the extension's log.
+
+WebSocket mode: `ext.listen(port, token_env="MY_TOKEN")` instead of `ext.run()` serves zot over a
+WebSocket on 127.0.0.1 (a minimal RFC 6455 server, standard library only); zot connects when its
+manifest has `"transport": {"type": "websocket", ...}`. Each connection is one session that ends on
+shutdown or when zot goes away; the process keeps serving the next one.
 """
 
 import asyncio
+import base64
 import concurrent.futures
+import hashlib
+import hmac
 import inspect
 import json
 import os
+import socket
 import sys
 import threading
 import traceback
@@ -42,6 +51,11 @@ INTERCEPT_NAMES = ("tool_call", "turn_start", "assistant_message", "tool_result"
 DEFAULT_INTERCEPT_TIMEOUT_MS = 5000
 # The host allows 2 s between `shutdown` and SIGTERM; in-flight replies get most of it.
 SHUTDOWN_GRACE_S = 1.5
+
+_WS_GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+# The host's own frame limit: a larger frame would be dropped there anyway.
+_WS_MAX_MESSAGE = 64 * 1024 * 1024
+_WS_MAX_REQUEST = 16 * 1024
 
 _real_stdout = None
 _take_lock = threading.Lock()
@@ -180,11 +194,13 @@ class Extension:
         self._panel_key = []
         self._panel_close = []
         self._panel_resize = []
+        self._settings_changed = []
         self._running = {}  # tool call id -> (threading.Event, concurrent future or None)
         self._lock = threading.Lock()
         self._out = None
         self._announced = False
         self._started = False
+        self._listening = False
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="zot-ext")
         self._loop = None
         self._in_flight = set()
@@ -267,6 +283,11 @@ class Extension:
         self._panel_resize.append(fn)
         return fn
 
+    def on_settings_changed(self, fn):
+        """fn(settings): the user changed this extension's settings; host.settings already holds them."""
+        self._settings_changed.append(fn)
+        return fn
+
     # ------------------------------------------------------------ one-way frames
 
     def notify(self, level, message):
@@ -298,6 +319,77 @@ class Extension:
 
     def run(self):
         """Sends hello and serves host frames until shutdown or end of input, then exits the process."""
+        self._started = True
+        self._send(self._hello_frame())
+        stdin = sys.stdin.buffer
+        while True:
+            line = stdin.readline()
+            if not line:
+                self._exit(ack=False)
+            line = line.strip()
+            if line:
+                self._receive(line)
+
+    def listen(self, port, token_env, host="127.0.0.1", on_listening=None):
+        """WebSocket mode: serves zot on host:port (0 picks a free port) until the process is stopped.
+
+        zot must send `Authorization: Bearer <token>` with the value of the environment variable
+        `token_env`; any other token is refused with HTTP 401, a second zot while one is connected
+        with 409. `on_listening(port)` is called once the port accepts connections.
+        """
+        token = os.environ.get(token_env, "")
+        if not token:
+            raise RuntimeError("%s: %s is not set; set it to the token zot sends (the variable zot's manifest names in transport.token_env)" % (self.name, token_env))
+        self._listening = True
+        server = socket.create_server((host, port))
+        if on_listening is not None:
+            on_listening(server.getsockname()[1])
+        busy = threading.Lock()
+        while True:
+            conn, _ = server.accept()
+            threading.Thread(target=self._serve_peer, args=(conn, token.encode("utf-8"), busy), daemon=True).start()
+
+    def _serve_peer(self, conn, token, busy):
+        try:
+            key = _ws_handshake(conn, token, busy)
+            if key is None:
+                return
+            peer = _WebSocket(conn)
+            try:
+                self._session(peer)
+            finally:
+                busy.release()
+        except OSError:
+            pass
+        finally:
+            try:
+                conn.close()
+            except OSError:
+                pass
+
+    def _session(self, peer):
+        """One zot connection: hello, then host frames until shutdown or until the connection goes."""
+        self._out = peer
+        self.host = None
+        self._announced = False
+        self._started = True
+        self._send(self._hello_frame())
+        for message in peer.messages():
+            message = message.strip()
+            if message:
+                self._receive(message)
+            if peer.closed:
+                break
+        self._started = False
+        self._announced = False
+        with self._lock:
+            running = list(self._running.values())
+        for cancelled, future in running:
+            cancelled.set()
+            if future is not None:
+                future.cancel()
+
+    def _hello_frame(self):
         caps = []
         if self._commands:
             caps.append("commands")
@@ -307,16 +399,7 @@ class Extension:
             caps.append("events")
         if self._panel_key or self._panel_close:
             caps.append("panels")
-        self._started = True
-        self._send({"type": "hello", "name": self.name, "version": self.version, "capabilities": caps})
-        stdin = sys.stdin.buffer
-        while True:
-            line = stdin.readline()
-            if not line:
-                self._exit(ack=False)
-            line = line.strip()
-            if line:
-                self._receive(line)
+        return {"type": "hello", "name": self.name, "version": self.version, "capabilities": caps}
 
     def _take_stdout(self):
         global _real_stdout
@@ -331,8 +414,10 @@ class Extension:
 
     def _send(self, frame):
         if not self._started:
-            # Nothing may precede hello on stdout.
-            self._log("dropped a %s frame sent before run()" % frame.get("type"))
+            # Nothing may precede hello; in WebSocket mode, registrations made while no zot is
+            # connected are announced after the next hello.
+            if not self._listening:
+                self._log("dropped a %s frame sent before run()" % frame.get("type"))
             return
         data = (json.dumps(frame, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
         with _write_lock:
@@ -383,6 +468,12 @@ class Extension:
             payload = SimpleNamespace(panel_id=frame.get("panel_id"), width=frame.get("width"), height=frame.get("height"))
             for fn in self._panel_resize:
                 self._spawn(self._one_way, fn, payload, track=False)
+        elif kind == "settings_changed":
+            settings = frame.get("settings") if isinstance(frame.get("settings"), dict) else {}
+            if self.host is not None:
+                self.host.settings = settings
+            for fn in self._settings_changed:
+                self._spawn(self._one_way, fn, settings, track=False)
         elif kind == "shutdown":
             self._exit(ack=True)
         # Unknown frames are ignored so newer hosts can add frames without breaking older extensions.
@@ -397,6 +488,7 @@ class Extension:
             extension_dir=ack.get("extension_dir", ""),
             data_dir=ack.get("data_dir") or ack.get("extension_dir", ""),
             capabilities=list(ack.get("capabilities") or []),
+            settings=dict(ack.get("settings") or {}),
         )
         for fn in self._hello:
             try:
@@ -566,9 +658,134 @@ class Extension:
         if ack:
             self._send({"type": "shutdown_ack"})
         sys.stderr.flush()
+        if self._listening:
+            # WebSocket mode: this session is over, the server goes on.
+            self._out.close(1000, "shutdown")
+            return
         # Worker threads may still be blocked in user code; they must not keep the process alive.
         os._exit(0)
 
 
 async def _awaitable(value):
     return await value
+
+
+# ---------------------------------------------------------------- WebSocket mode (RFC 6455)
+
+def _http_reply(conn, status, body):
+    reason = {400: "Bad Request", 401: "Unauthorized", 409: "Conflict"}[status]
+    data = body.encode("utf-8")
+    conn.sendall(("HTTP/1.1 %d %s\r\ncontent-type: text/plain\r\ncontent-length: %d\r\nconnection: close\r\n\r\n" % (status, reason, len(data))).encode("ascii") + data)
+
+
+def _ws_handshake(conn, token, busy):
+    """Reads the upgrade request; answers 101 (and takes `busy`) or an HTTP error. Returns the key or None."""
+    request = b""
+    while b"\r\n\r\n" not in request:
+        chunk = conn.recv(4096)
+        if not chunk or len(request) > _WS_MAX_REQUEST:
+            return None
+        request += chunk
+    lines = request.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    key = headers.get("sec-websocket-key", "")
+    if not lines[0].startswith("GET ") or "websocket" not in headers.get("upgrade", "").lower() or not key or headers.get("sec-websocket-version") != "13":
+        _http_reply(conn, 400, "not a WebSocket version 13 handshake\n")
+        return None
+    auth = headers.get("authorization", "").encode("latin-1")
+    if not hmac.compare_digest(auth, b"Bearer " + token):
+        _http_reply(conn, 401, "a wrong or missing bearer token; zot sends the one in the variable its manifest names in transport.token_env\n")
+        return None
+    if not busy.acquire(blocking=False):
+        _http_reply(conn, 409, "another zot is connected to this extension\n")
+        return None
+    accept = base64.b64encode(hashlib.sha1(key.encode("ascii") + _WS_GUID).digest()).decode("ascii")
+    conn.sendall(("HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-accept: %s\r\n\r\n" % accept).encode("ascii"))
+    return key
+
+
+class _WebSocket:
+    """One accepted connection: the client masks its frames, the server does not (RFC 6455 section 5)."""
+
+    def __init__(self, conn):
+        self._conn = conn
+        self._lock = threading.Lock()
+        self.closed = False
+
+    def write(self, data):
+        """Extension._send's sink: one frame's JSON (with its newline) becomes one text message."""
+        self._frame(0x1, bytes(data).rstrip(b"\n"))
+        return len(data)
+
+    def close(self, code=1000, reason=""):
+        if self.closed:
+            return
+        self._frame(0x8, code.to_bytes(2, "big") + reason.encode("utf-8"))
+        self.closed = True
+        try:
+            self._conn.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
+
+    def _frame(self, opcode, payload):
+        n = len(payload)
+        if n < 126:
+            head = bytes([0x80 | opcode, n])
+        elif n < 65536:
+            head = bytes([0x80 | opcode, 126]) + n.to_bytes(2, "big")
+        else:
+            head = bytes([0x80 | opcode, 127]) + n.to_bytes(8, "big")
+        with self._lock:
+            if self.closed:
+                return
+            try:
+                self._conn.sendall(head + payload)
+            except OSError:
+                self.closed = True
+
+    def _read(self, n):
+        data = b""
+        while len(data) < n:
+            chunk = self._conn.recv(n - len(data))
+            if not chunk:
+                raise EOFError()
+            data += chunk
+        return data
+
+    def messages(self):
+        """Yields each text message (as bytes) until the peer closes or goes away."""
+        parts = []
+        size = 0
+        try:
+            while not self.closed:
+                b0, b1 = self._read(2)
+                fin, opcode, masked, n = b0 & 0x80, b0 & 0x0F, b1 & 0x80, b1 & 0x7F
+                if n == 126:
+                    n = int.from_bytes(self._read(2), "big")
+                elif n == 127:
+                    n = int.from_bytes(self._read(8), "big")
+                if not masked:
+                    return self.close(1002, "client frames must be masked")
+                if size + n > _WS_MAX_MESSAGE:
+                    return self.close(1009, "message too big")
+                mask = self._read(4)
+                # Unmasking as one big-integer XOR, not a Python loop per byte.
+                key = (mask * (n // 4 + 1))[:n]
+                payload = (int.from_bytes(self._read(n), "big") ^ int.from_bytes(key, "big")).to_bytes(n, "big")
+                if opcode == 0x8:
+                    code = int.from_bytes(payload[:2], "big") if len(payload) >= 2 else 1000
+                    return self.close(code)
+                if opcode == 0x9:
+                    self._frame(0xA, payload)
+                elif opcode in (0x0, 0x1, 0x2):
+                    parts.append(payload)
+                    size += n
+                    if fin:
+                        message = b"".join(parts)
+                        parts, size = [], 0
+                        yield message
+        except (EOFError, OSError):
+            self.closed = True

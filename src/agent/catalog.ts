@@ -18,7 +18,9 @@ const BASIC: readonly Effort[] = ["low", "medium", "high"];
 
 function model(provider: ProviderName, id: string, name: string, contextWindow: number, maxTokens: number, prices: Prices, extra: Extra = {}): ModelInfo {
   const [priceInput, priceOutput, priceCacheRead, priceCacheWrite, priceCacheWriteLong] = prices;
-  return { id, name, provider, reasoning: extra.reasoning ?? (extra.efforts !== undefined || extra.thinking !== undefined), contextWindow, maxTokens, priceInput, priceOutput, priceCacheRead, priceCacheWrite, priceCacheWriteLong, ...extra, source: "builtin" };
+  // Every Anthropic model zot lists (Haiku 4.5 and later) takes tool search's `defer_loading`.
+  const native: Extra = provider === "anthropic" ? { deferredTools: "defer-loading" } : {};
+  return { id, name, provider, reasoning: extra.reasoning ?? (extra.efforts !== undefined || extra.thinking !== undefined), contextWindow, maxTokens, priceInput, priceOutput, priceCacheRead, priceCacheWrite, priceCacheWriteLong, ...native, ...extra, source: "builtin" };
 }
 
 /** OpenAI bills a whole request above 272K prompt tokens at 2× input and cache, 1.5× output. */
@@ -289,8 +291,9 @@ function decodeEntry(raw: unknown): Decoded | string {
     fields.thinking = kind;
   }
   if (raw.deferred_tools !== undefined) {
-    if (raw.deferred_tools !== "kimi-dynamic" && raw.deferred_tools !== null) return `(${id}): "deferred_tools" must be "kimi-dynamic" or null`;
-    if (raw.deferred_tools === "kimi-dynamic") fields.deferredTools = "kimi-dynamic";
+    if (raw.deferred_tools !== "kimi-dynamic" && raw.deferred_tools !== "defer-loading" && raw.deferred_tools !== null)
+      return `(${id}): "deferred_tools" must be "kimi-dynamic", "defer-loading" or null`;
+    if (raw.deferred_tools === "kimi-dynamic" || raw.deferred_tools === "defer-loading") fields.deferredTools = raw.deferred_tools;
     else fields.deferredTools = undefined;
   }
   for (const key of NUMBER_FIELDS) {

@@ -1,10 +1,11 @@
 // $ZOT_HOME/config.json (remembered choices), $ZOT_HOME/auth.json (API keys) and the credential
 // lookup: --api-key, then the provider's environment variables, then auth.json.
+import { configFile, ensurePrivateDir } from "../ext/home.ts";
 import { readFileSync, statSync } from "node:fs";
-import { ensurePrivateDir } from "../ext/home.ts";
 import { join } from "node:path";
 import { isObject, type Json, type JsonObject } from "../json.ts";
 import { atomicWrite } from "./atomic-write.ts";
+import type { PermissionRule } from "./events.ts";
 import { isProviderName, PROVIDERS } from "./catalog.ts";
 import { EFFORTS, isEffort, orList, type Effort } from "./choices.ts";
 import type { StreamLimits } from "./providers/limits.ts";
@@ -25,14 +26,33 @@ export const PROVIDER_ENV_KEYS: Readonly<Record<string, readonly string[]>> = Ob
 /** Providers that can't work without a key, in the order the default-provider choice tries them. */
 export const KEYED_PROVIDERS: readonly string[] = Object.keys(PROVIDER_ENV_KEYS);
 
-export const configPath = (home: string): string => join(home, "config.json");
+/** One definition of where config.json is: ext/home.ts, which the extension policy reads too. */
+export const configPath = configFile;
 export const authPath = (home: string): string => join(home, "auth.json");
 const systemMdPath = (home: string): string => join(home, "SYSTEM.md");
+export const permissionsPath = (home: string): string => join(home, "permissions.json");
+/** The user's own instructions for every project. */
+export const globalInstructionsPath = (home: string): string => join(home, "AGENTS.md");
 
 // ---------------------------------------------------------------- config.json
 
-/** The keys zot uses; the Go zot's other keys (`inline_images_enabled`, …) stay in the file untouched. */
-export type ConfigValues = { provider?: string; model?: string; theme?: string; reasoning?: Effort; limits?: Partial<StreamLimits> };
+export const NOTIFY_MODES = ["auto", "bell", "osc9", "osc777", "off"] as const;
+export type NotifyMode = (typeof NOTIFY_MODES)[number];
+
+/**
+ * The keys zot uses; the Go zot's other keys (`inline_images_enabled`, …) stay in the file untouched.
+ * `autoCompact`: percent of the context window at which a finished turn condenses the history, or
+ * false for never. `notify`: how the TUI gets attention when a long turn ends or an approval waits.
+ */
+export type ConfigValues = {
+  provider?: string;
+  model?: string;
+  theme?: string;
+  reasoning?: Effort;
+  limits?: Partial<StreamLimits>;
+  autoCompact?: number | false;
+  notify?: NotifyMode;
+};
 
 export type ConfigRead = { values: ConfigValues; raw: JsonObject; warnings: string[] };
 
@@ -86,6 +106,16 @@ export function readConfig(home: string): ConfigRead {
     }
     (values.limits ??= {})[field] = Math.round(v * unit);
   }
+  const notify = own("notify");
+  if (notify !== undefined) {
+    if (typeof notify === "string" && (NOTIFY_MODES as readonly string[]).includes(notify)) values.notify = notify as NotifyMode;
+    else bad("notify", `one of ${NOTIFY_MODES.join(", ")}`);
+  }
+  const autoCompact = own("auto_compact");
+  if (autoCompact !== undefined) {
+    if (autoCompact === false || (typeof autoCompact === "number" && autoCompact > 0 && autoCompact <= 100)) values.autoCompact = autoCompact;
+    else bad("auto_compact", "a percentage of the context window from 1 to 100, or false to turn automatic compaction off");
+  }
   return { values, raw, warnings };
 }
 
@@ -102,13 +132,7 @@ export function updateConfig(home: string, patch: Record<string, Json>): { ok: t
     if (v === null) delete next[k];
     else next[k] = v;
   }
-  try {
-    ensurePrivateDir(home);
-    atomicWrite(path, JSON.stringify(next, null, 2) + "\n");
-    return { ok: true };
-  } catch (err) {
-    return { ok: false, error: `Could not write ${path} (${message(err)}).` };
-  }
+  return writeJson(home, path, next);
 }
 
 /** Remembers the provider and model for the next run. */
@@ -271,7 +295,56 @@ export function readSystemMd(home: string): string | null {
   }
 }
 
+// ---------------------------------------------------------------- permissions.json
+
+/**
+ * "Always" approvals per project: `{"projects": {"<project root>": [{"tool": "bash", "prefix": "git status"}, {"tool": "edit"}]}}`.
+ * Entries that are not rules are skipped with a warning; other projects' entries are kept on write.
+ */
+export function readProjectPermissions(home: string, project: string): { rules: PermissionRule[]; warning?: string } {
+  const path = permissionsPath(home);
+  const loaded = readJsonObject(path);
+  if ("missing" in loaded) return { rules: [] };
+  if ("error" in loaded) return { rules: [], warning: `Ignoring ${path}: ${loaded.error}; fix or delete the file.` };
+  const projects = loaded.value.projects;
+  const list = isObject(projects) && Object.hasOwn(projects, project) ? projects[project] : undefined;
+  if (list === undefined) return { rules: [] };
+  if (!Array.isArray(list)) return { rules: [], warning: `Ignoring the rules for ${project} in ${path}: they must be a list.` };
+  const rules: PermissionRule[] = [];
+  let bad = 0;
+  for (const r of list) {
+    if (r && typeof r === "object" && !Array.isArray(r) && typeof r.tool === "string" && r.tool !== "" && (r.prefix === undefined || typeof r.prefix === "string")) {
+      rules.push(typeof r.prefix === "string" ? { tool: r.tool, prefix: r.prefix } : { tool: r.tool });
+    } else bad++;
+  }
+  return bad > 0 ? { rules, warning: `Skipped ${bad} malformed rule${bad === 1 ? "" : "s"} for ${project} in ${path}; each must be {"tool": name} or {"tool": "bash", "prefix": command}.` } : { rules };
+}
+
+export function writeProjectPermissions(home: string, project: string, rules: readonly PermissionRule[]): { ok: true } | { ok: false; error: string } {
+  const path = permissionsPath(home);
+  const loaded = readJsonObject(path);
+  if ("error" in loaded) return { ok: false, error: `Could not update ${path}: ${loaded.error}; fix or delete the file.` };
+  const next: JsonObject = "missing" in loaded ? {} : { ...loaded.value };
+  const old = next.projects;
+  const projects: JsonObject = isObject(old) ? { ...old } : {};
+  if (rules.length === 0) delete projects[project];
+  else projects[project] = rules.map((r): JsonObject => (r.prefix !== undefined ? { tool: r.tool, prefix: r.prefix } : { tool: r.tool }));
+  next.projects = projects;
+  return writeJson(home, path, next);
+}
+
 // ---------------------------------------------------------------- helpers
+
+/** Writes a JSON file under $ZOT_HOME atomically (creating the directory). */
+function writeJson(home: string, path: string, value: JsonObject): { ok: true } | { ok: false; error: string } {
+  try {
+    ensurePrivateDir(home);
+    atomicWrite(path, JSON.stringify(value, null, 2) + "\n");
+    return { ok: true };
+  } catch (err) {
+    return { ok: false, error: `Could not write ${path} (${message(err)}).` };
+  }
+}
 
 function readJsonObject(path: string): { value: JsonObject } | { missing: true } | { error: string } {
   let text: string;

@@ -6,8 +6,11 @@ import type { InterceptStep } from "../ext/types.ts";
 import type { StopReason, Usage } from "./messages.ts";
 
 export type AgentEvent =
-  /** `content` (wire blocks, images as a byte count) and `time` (RFC 3339) as the Go zot sends them. */
-  | { type: "user_message"; text: string; images: number; content: Json[]; time: string }
+  /**
+   * `content` (wire blocks, images as a byte count) and `time` (RFC 3339) as the Go zot sends them;
+   * `steering`: typed while the turn ran and delivered at a tool boundary.
+   */
+  | { type: "user_message"; text: string; images: number; content: Json[]; time: string; steering?: true }
   | { type: "turn_start"; step: number }
   /** The model's response begins streaming (the Go zot's event; none when the request failed outright). */
   | { type: "assistant_start" }
@@ -61,12 +64,37 @@ export type AgentEvent =
   | { type: "ext_clear_notes"; extension: string }
   /** JSON mode: the response of an extension command run by a slash-command prompt (the RPC `command` data). */
   | { type: "command_result"; name: string; extension: string; action: string; display?: string; insert?: string; prompt?: string; open_panel?: { id: string; title: string; lines: string[]; footer?: string } }
-  | { type: "intercept_trace"; event: string; steps: InterceptStep[] };
+  | { type: "intercept_trace"; event: string; steps: InterceptStep[] }
+  /** Older messages are being summarised (`/compact`, the context threshold, or a context-too-long answer). */
+  | { type: "compaction_start"; reason: CompactReason }
+  /** `replaced` messages became one summary and `kept` stayed verbatim; on failure (or cancel) the history is unchanged. */
+  | { type: "compaction_end"; reason: CompactReason; ok: boolean; error?: string; replaced?: number; kept?: number };
 
+export type CompactReason = "manual" | "threshold" | "overflow";
+
+/**
+ * An answer to a confirmation. `yes_rule` stops asking for calls the rule matches (this session, or
+ * `always`: remembered for the project); `stop` refuses the call and ends the turn.
+ */
 export type ConfirmDecision =
   | { kind: "yes" }
-  | { kind: "yes_tool" }
+  | { kind: "yes_rule"; rule: PermissionRule; always: boolean }
   | { kind: "yes_all" }
-  | { kind: "no"; reason?: string };
+  | { kind: "no"; reason?: string }
+  | { kind: "stop" };
 
-export type ConfirmRequest = { id: string; name: string; preview: string; args: JsonObject; extension?: string };
+/** A standing "don't ask again": every call of `tool`, or (bash) every simple command starting with `prefix`. */
+export type PermissionRule = { tool: string; prefix?: string };
+
+/**
+ * Everything a call will do, for the approval dialog: the whole command, the diff an edit or a write
+ * over an existing file makes, a new file's content, or the arguments as formatted JSON. `note`
+ * says what could not be shown (an edit that will fail, a file too large to diff).
+ */
+export type ApprovalDetail =
+  | { kind: "command"; command: string }
+  | { kind: "diff"; path: string; diff: string; note?: string }
+  | { kind: "content"; path: string; content: string; note?: string }
+  | { kind: "json"; json: string; note?: string };
+
+export type ConfirmRequest = { id: string; name: string; preview: string; args: JsonObject; extension?: string; detail: ApprovalDetail };

@@ -6,9 +6,10 @@ import type { ContentBlock } from "../ext/protocol.ts";
 import type { Json, JsonObject } from "../json.ts";
 import type { ActiveTool, ExtensionHost, InterceptResult } from "../ext/types.ts";
 import { fromWireContent, textOf, toWireContent } from "./content.ts";
-import type { AgentEvent, ConfirmRequest } from "./events.ts";
+import { isContextOverflow } from "./compaction.ts";
+import type { AgentEvent, ApprovalDetail, ConfirmRequest } from "./events.ts";
 import type { Effort } from "./choices.ts";
-import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ToolCallPart, ToolDeclaration, ToolResultMessage, Usage } from "./messages.ts";
+import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ToolCallPart, ToolDeclaration, ToolResultMessage, Usage, UserMessage } from "./messages.ts";
 import type { Provider, ProviderEvent, ProviderRequest, ToolSpec } from "./provider.ts";
 import type { PromptOutcome } from "./runtime-api.ts";
 import type { InterceptRecord } from "./intercept-record.ts";
@@ -41,10 +42,17 @@ export interface LoopContext {
   emit(event: AgentEvent): void;
   /** Adds one response's usage to the session totals and returns the new totals. */
   addUsage(usage: Usage): Usage;
-  /** Resolves at once in yolo mode; otherwise asks the user (and emits the confirmation events). */
-  approve(req: ConfirmRequest): Promise<Approval>;
+  /**
+   * Resolves at once when the permission mode or a rule lets the call run; otherwise asks the user
+   * (and emits the confirmation events). `detail` is computed only when someone is asked.
+   */
+  approve(req: Omit<ConfirmRequest, "detail">, detail: () => ApprovalDetail): Promise<Approval>;
   /** The /jail root when the built-in tools are confined to it; absent or null when not jailed. */
   jail?(): string | null;
+  /** Messages the user typed while the turn ran, taken at each tool boundary. */
+  steer?(): UserMessage[];
+  /** Condenses the history after a context-too-long answer; true when the call is worth retrying. */
+  compact?(): Promise<boolean>;
 }
 
 type Outcome = PromptOutcome & { steps: number };
@@ -60,12 +68,13 @@ export async function runLoop(ctx: LoopContext, signal: AbortSignal): Promise<Pr
 async function steps(ctx: LoopContext, signal: AbortSignal): Promise<Outcome> {
   const { host } = ctx;
   let visible = "";
+  let condensed = false;
   for (let step = 1; ; step++) {
     if (signal.aborted) return { stop: "aborted", text: visible, error: "aborted", steps: step - 1 };
     if (step > ctx.maxSteps) {
       const error = `stopped after ${ctx.maxSteps} model calls (--max-steps ${ctx.maxSteps}); raise --max-steps to let the agent go on`;
       ctx.emit({ type: "error", message: error });
-      return { stop: "error", text: visible, error, steps: step - 1 };
+      return { stop: "error", text: visible, error, steps: step - 1, stepLimit: ctx.maxSteps };
     }
     if (host.hasInterceptor("turn_start")) {
       const gate = await host.intercept({ event: "turn_start", step });
@@ -80,8 +89,18 @@ async function steps(ctx: LoopContext, signal: AbortSignal): Promise<Outcome> {
     host.emit({ event: "turn_start", step });
     ctx.emit({ type: "turn_start", step });
 
-    const extTools = ctx.extensionTools ? host.tools().filter((t) => t.active) : [];
-    const { message, held } = await callModel(ctx, extTools, signal);
+    const allExtTools = ctx.extensionTools ? host.tools() : [];
+    const extTools = allExtTools.filter((t) => t.active);
+    const pending = allExtTools.filter((t) => !t.active);
+    const { message, held } = await callModel(ctx, extTools, pending, signal);
+    if (message.stop === "error" && !condensed && ctx.compact && isContextOverflow(message.error)) {
+      // Once per prompt: a request that still does not fit after condensing fails as it is.
+      condensed = true;
+      if (await ctx.compact()) {
+        step--;
+        continue;
+      }
+    }
     const calls = message.content.filter((p): p is ToolCallPart => p.type === "toolCall");
     const shown = await present(ctx, message, held);
     if (shown !== null) visible = shown;
@@ -103,6 +122,12 @@ async function steps(ctx: LoopContext, signal: AbortSignal): Promise<Outcome> {
     if (signal.aborted) return endTurn(ctx, step, "aborted", visible, "aborted");
     host.emit({ event: "turn_end", stop: "tool_use" });
     ctx.emit({ type: "turn_end", step, stop: "tool_use" });
+    // Between the tool results and the next model call: where a steering message reaches the model.
+    for (const m of ctx.steer?.() ?? []) {
+      ctx.record(m);
+      const wire = messageJson(m);
+      ctx.emit({ type: "user_message", text: textOf(m.content), images: m.content.filter((p) => p.type === "image").length, content: wire.content as Json[], time: wire.time as string, steering: true });
+    }
   }
 }
 
@@ -146,10 +171,12 @@ export async function streamResponse(
   return final;
 }
 
-async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], signal: AbortSignal): Promise<{ message: AssistantMessage; held: boolean }> {
+async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], pending: readonly ActiveTool[], signal: AbortSignal): Promise<{ message: AssistantMessage; held: boolean }> {
   const hold = ctx.host.hasInterceptor("assistant_message");
   const tools: ToolSpec[] = ctx.builtins.map((t) => ({ name: t.name, description: t.description, schema: t.schema }));
   for (const t of extTools) tools.push(t.deferred ? { name: t.name, description: t.description, schema: t.schema, deferred: true } : { name: t.name, description: t.description, schema: t.schema });
+  // Not yet activated: a wire with native deferral may declare them hidden, the others drop them.
+  for (const t of pending) tools.push({ name: t.name, description: t.description, schema: t.schema, deferred: true, pending: true });
   const request = {
     model: ctx.model,
     system: ctx.system,
@@ -166,7 +193,8 @@ async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], sign
     ctx.emit({ type: "assistant_start" });
   };
   const final = await streamResponse(ctx.provider, request, signal, (ev) => {
-    start();
+    // A retry notice is not the response beginning: the attempt after it is.
+    if (ev.type !== "retry") start();
     switch (ev.type) {
       case "text_delta":
         if (!hold) ctx.emit({ type: "text_delta", text: ev.text });
@@ -342,10 +370,12 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
   else announce(args);
 
   const preview = builtin ? safePreview(builtin, args) : `${call.name} ${JSON.stringify(args)}`.slice(0, 200) + (ext?.note ?? "");
-  const approval = await ctx.approve({ id: call.id, name: call.name, preview, args, ...(owner ? { extension: owner } : {}) });
+  const approval = await ctx.approve({ id: call.id, name: call.name, preview, args, ...(owner ? { extension: owner } : {}) }, () => approvalDetail(builtin, args, ctx.cwd, ext?.note));
+  // Time spent waiting for the user is not the tool's.
+  const ran = Date.now();
   const rewriteInfo = rewrittenBy.length ? { args, rewrittenBy } : {};
   if (!approval.ok) {
-    recordResult(ctx, call, { ...errorOutput(`The user declined this tool call: ${approval.reason}`), ...rewriteInfo, ...(owner ? { extension: owner } : {}) }, started);
+    recordResult(ctx, call, { ...errorOutput(`The user declined this tool call: ${approval.reason}`), ...rewriteInfo, ...(owner ? { extension: owner } : {}) }, ran);
     return;
   }
   ctx.host.emit({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args, ...jailField(ctx) });
@@ -386,7 +416,18 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
       out = { ...out, content: fromWireContent(content), isError: r.isError ?? out.isError, resultRewrittenBy: rewriters(r) };
     }
   }
-  recordResult(ctx, call, { ...out, ...rewriteInfo, ...(owner && !out.extension ? { extension: owner } : {}) }, started);
+  recordResult(ctx, call, { ...out, ...rewriteInfo, ...(owner && !out.extension ? { extension: owner } : {}) }, ran);
+}
+
+/** `extNote`: what the extension tool's owner claims about it (an MCP tool's annotations), shown with its arguments. */
+function approvalDetail(tool: Tool | undefined, args: JsonObject, cwd: string, extNote?: string): ApprovalDetail {
+  try {
+    if (tool?.approval) return tool.approval(args, cwd);
+  } catch (err) {
+    return { kind: "json", json: JSON.stringify(args, null, 2), note: `could not prepare a preview (${err instanceof Error ? err.message : String(err)})` };
+  }
+  const note = extNote?.trim();
+  return note ? { kind: "json", json: JSON.stringify(args, null, 2), note } : { kind: "json", json: JSON.stringify(args, null, 2) };
 }
 
 /** The deferred tools an `activate_tools` list switched on just now, as the model will see them. */

@@ -5,7 +5,12 @@ import type { Json, JsonObject } from "../json.ts";
 export type TextPart = { type: "text"; text: string };
 export type ImagePart = { type: "image"; mimeType: string; data: string };
 /** Thinking is kept byte-exact (text and signature) because Anthropic requires it sent back unchanged. */
-export type ThinkingPart = { type: "thinking"; thinking: string; signature?: string; redacted?: string };
+/**
+ * Reasoning: Anthropic thinking (`signature`, or `redacted` data), or an OpenAI Responses reasoning
+ * item (its summary as `thinking`, its encrypted content as `signature`). `id` is set on reasoning
+ * the Go zot recorded (its `reasoning_id`, possibly empty), so it is written back in the Go shape.
+ */
+export type ThinkingPart = { type: "thinking"; thinking: string; signature?: string; redacted?: string; id?: string };
 export type ToolCallPart = {
   type: "toolCall";
   id: string;
@@ -31,11 +36,6 @@ export type AssistantMessage = {
   /** What extensions changed about the reply the user saw. */
   intercept?: InterceptRecord;
   ts: number;
-  /**
-   * Reasoning items the Go zot recorded for OpenAI (`reasoning_id`, `summary`, `encrypted_content`),
-   * kept as they were so a session continued in zot stays whole for the Go zot; no zot provider sends them.
-   */
-  reasoning?: JsonObject[];
 };
 /** A tool as the model sees it. */
 export type ToolDeclaration = { name: string; description: string; schema: JsonObject };

@@ -2,8 +2,17 @@
 import type { AssistantMessage, Message, ToolDeclaration, Usage } from "./messages.ts";
 import type { ChoosableWire, Effort } from "./choices.ts";
 
-/** `deferred`: an extension tool registered with `"deferred": true` (and since activated). */
-export type ToolSpec = ToolDeclaration & { deferred?: boolean };
+/**
+ * `deferred`: an extension or MCP tool registered as deferred (and since activated). `pending`: a
+ * deferred tool not activated yet; only a wire with native deferral sends it (Anthropic
+ * `defer_loading`), every other wire leaves it out.
+ */
+export type ToolSpec = ToolDeclaration & { deferred?: boolean; pending?: boolean };
+
+/** The tools a wire without native deferral offers: everything but the not yet activated. */
+export function offeredTools(tools: readonly ToolSpec[]): ToolSpec[] {
+  return tools.filter((t) => !t.pending);
+}
 
 /** Prices for the whole request once its prompt (input, cache reads and writes) passes `above` tokens. */
 export type LongContextPrices = { above: number; input: number; output: number; cacheRead: number; cacheWrite: number };
@@ -34,8 +43,12 @@ export type ModelInfo = {
   thinking?: "adaptive" | "budget" | "budget+effort";
   /** The OpenAI wire the model needs (Responses for tools with reasoning on OpenAI's newest models). */
   wire?: ChoosableWire;
-  /** Deferred tools go into the conversation in Kimi K3's dynamic-tool format. */
-  deferredTools?: "kimi-dynamic";
+  /**
+   * Native deferred tools: `kimi-dynamic` declares them in the conversation (Kimi K3);
+   * `defer-loading` sends them all with `defer_loading: true` and expands an activation with
+   * `tool_reference` blocks (Anthropic tool search). Absent: activated tools join the tool list.
+   */
+  deferredTools?: "kimi-dynamic" | "defer-loading";
   /** builtin: zot's catalog; live: listed by the provider's /v1/models; custom: models.json. */
   source: "builtin" | "live" | "custom";
 };

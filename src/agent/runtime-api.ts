@@ -1,13 +1,19 @@
 // What modes (print, JSON, RPC, TUI) use of the agent runtime. Implemented by `Runtime` in runtime.ts.
 import type { UiIntent } from "../ext/types.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
-import type { ImagePart, Message, StopReason, Usage } from "./messages.ts";
+import type { ImagePart, Message, StopReason, TextPart, Usage } from "./messages.ts";
 import type { ConfigValues } from "./config.ts";
+import type { Effort } from "./choices.ts";
 import type { ModelInfo } from "./provider.ts";
+import type { ListedRule, PermissionMode } from "./permissions.ts";
 import type { SessionInfo } from "./session.ts";
 import type { Prompt, TreeNode } from "./session-ops.ts";
 
-export type PromptOutcome = { stop: StopReason; text: string; error?: string; blocked?: { extension: string; reason: string } };
+/** `stepLimit`: the turn stopped because it reached --max-steps (that many model calls); `resume` goes on. */
+export type PromptOutcome = { stop: StopReason; text: string; error?: string; blocked?: { extension: string; reason: string }; stepLimit?: number };
+
+/** A message the user typed while a turn ran, delivered at the next tool boundary. */
+export type SteeringMessage = { text: string; attachments: (TextPart | ImagePart)[] };
 
 /**
  * Modes get this and the extension host (`ExtensionHost`) as their two dependencies: the runtime
@@ -20,19 +26,40 @@ export interface AgentRuntime {
   /** Absolute path of the session transcript, or null with --no-session. */
   readonly sessionPath: string | null;
   readonly busy: boolean;
+  /** True exactly when `mode` is yolo; setting it false goes back to asking. */
   yolo: boolean;
   /** The directory /jail confines the built-in file tools to, or null when not jailed. */
   readonly jail: string | null;
   /** /jail and /unjail; returns the root (symlinks resolved) or null. */
   setJail(on: boolean): string | null;
+  /** Which tool calls run without asking (shift+tab in the TUI cycles it). */
+  mode: PermissionMode;
+  /** How hard the model is asked to think; null: the provider's default (no thinking). */
+  readonly reasoning: Effort | null;
+  /** The levels the current model takes, lowest first (all of them when the catalog does not say). */
+  reasoningLevels(): readonly Effort[];
+  /** Applies from the next model call; null turns thinking off. */
+  setReasoning(level: string | null): { ok: true } | { ok: false; error: string };
+  /** The AGENTS.md / CLAUDE.md files the system prompt includes, in order (global first). */
+  instructionFiles(): string[];
+  /** The standing "don't ask again" rules of this project: remembered ones first, then this session's. */
+  permissions(): ListedRule[];
+  revokePermission(entry: ListedRule): { ok: true } | { ok: false; error: string };
   subscribe(listener: (event: AgentEvent) => void): () => void;
   /**
    * Extension UI intents for the interactive mode. Intents sent before anyone listened (e.g. a
    * `submit` right after `ready`) go, in order, to the first listener only.
    */
   onIntent(listener: (intent: UiIntent) => void): () => void;
-  /** Runs one user prompt to completion (all steps). Rejects only on programming errors. */
-  prompt(text: string, images?: ImagePart[]): Promise<PromptOutcome>;
+  /** Runs one user prompt to completion (all steps); `attachments` follow the text (images, `@path` files). Rejects only on programming errors. */
+  prompt(text: string, attachments?: (TextPart | ImagePart)[]): Promise<PromptOutcome>;
+  /** Runs the loop again on the conversation as it is (after --max-steps stopped a turn), with a fresh step budget. */
+  resume(): Promise<PromptOutcome>;
+  /**
+   * Where steering messages come from: asked after each step's tool results, before the next model
+   * call; what it returns joins the conversation as user messages. Null: no steering.
+   */
+  setSteering(source: (() => SteeringMessage[]) | null): void;
   /** Cancels the running prompt (HTTP stream, tools, extension calls). */
   abort(): void;
   messages(): readonly Message[];
@@ -50,7 +77,7 @@ export interface AgentRuntime {
   compact(): Promise<{ ok: boolean; error?: string; summary?: string }>;
   models(): ModelInfo[];
   setModel(provider: string, model: string): { ok: true } | { ok: false; error: string };
-  /** Set by the TUI for --no-yolo; null means every call runs. */
+  /** Set by the TUI; null means nobody can be asked, so every call the mode does not refuse runs. */
   setConfirmHandler(handler: ((req: ConfirmRequest) => Promise<ConfirmDecision>) | null): void;
   /** The transcripts of this cwd, newest first. */
   sessions(): SessionInfo[];

@@ -5,19 +5,23 @@ import { existsSync } from "node:fs";
 import type { ExtensionHost, UiIntent } from "../ext/types.ts";
 import { basename } from "node:path";
 import { costOf, findModel, isProviderName, reasoningProblem } from "./catalog.ts";
-import { orList, PROVIDERS, type ChoosableWire, type Effort } from "./choices.ts";
+import { EFFORTS, orList, PROVIDERS, type ChoosableWire, type Effort } from "./choices.ts";
 import { PROVIDER_ENV_KEYS, readAuth, readConfig, removeApiKey, resolveCredentials, rememberModel, saveApiKey, updateConfig, type ConfigValues, type Env } from "./config.ts";
-import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
+import type { AgentEvent, ApprovalDetail, CompactReason, ConfirmDecision, ConfirmRequest } from "./events.ts";
+import { keptFrom, summarise } from "./compaction.ts";
+import { modeVerdict, PermissionRules, PLAN_INSTRUCTION, PLAN_REFUSAL, type ListedRule, type PermissionMode } from "./permissions.ts";
+import { projectRoot } from "./project-root.ts";
+import { loadInstructions } from "./instructions.ts";
 import { retryEvent, runLoop, streamResponse, type Approval } from "./loop.ts";
-import { emptyUsage, type ImagePart, type Json, type Message, type TextPart, type Usage, type UserMessage } from "./messages.ts";
+import { emptyUsage, type AssistantMessage, type ImagePart, type Json, type Message, type TextPart, type Usage, type UserMessage } from "./messages.ts";
 import { messageJson } from "./wire.ts";
 import type { ModelInfo, Provider } from "./provider.ts";
 import { createProvider } from "./providers/index.ts";
 import { discoveryBase, mergeCached, refreshModels, type Discovery } from "./discovery.ts";
 import { randomHex } from "../random.ts";
 import type { StreamLimits } from "./providers/limits.ts";
-import type { AgentRuntime, PromptOutcome } from "./runtime-api.ts";
-import { appendSession, createSession, listSessions, noSession, openSession, summaryMessage, type SessionInfo, type SessionWriter } from "./session.ts";
+import type { AgentRuntime, PromptOutcome, SteeringMessage } from "./runtime-api.ts";
+import { appendSession, createSession, interruptedMessage, listSessions, noSession, openSession, summaryMessage, type SessionInfo, type SessionWriter } from "./session.ts";
 import { IN_USE, lockedWriter, lockSession } from "./session-lock.ts";
 import { exportSession, forkSession, importSession, sessionPrompts, sessionTree, type Prompt, type TreeNode } from "./session-ops.ts";
 import { discoverSkills } from "./skills.ts";
@@ -45,6 +49,8 @@ export type RuntimeConfig = {
   wire?: ChoosableWire;
   maxSteps: number;
   yolo: boolean;
+  /** Context use (percent of the window) at which a finished turn condenses the history; null: never. */
+  autoCompactPercent: number | null;
   session: SessionWriter;
   history: Message[];
   usage: Usage;
@@ -63,13 +69,10 @@ const MAX_EARLY_INTENTS = 200;
 const BTW_INSTRUCTION =
   "A side question about the conversation so far (answer it directly and briefly from what you already know; do not use any tools; this exchange is not kept):";
 
-const COMPACT_INSTRUCTION =
-  "Summarise the conversation so far for your own later use: the user's goals, decisions made, files and commands involved, what was done, and what is still open. Be specific and complete but concise; this summary will replace the conversation.";
-
 export class Runtime implements AgentRuntime {
   readonly host: ExtensionHost;
   readonly cwd: string;
-  yolo: boolean;
+  mode: PermissionMode;
   private cfg: RuntimeConfig;
   /**
    * Extension notes that arrive before the mode subscribes (a reply to session_start) are kept for
@@ -84,7 +87,8 @@ export class Runtime implements AgentRuntime {
   private session: SessionWriter;
   private controller: AbortController | null = null;
   private confirm: ((req: ConfirmRequest) => Promise<ConfirmDecision>) | null = null;
-  private approvedTools = new Set<string>();
+  private rules: PermissionRules | null = null;
+  private steering: (() => SteeringMessage[]) | null = null;
   private unhookIntents: () => void;
   private closed: Promise<void> | null = null;
   /** Stops background work (the model-list refresh) at close. */
@@ -98,7 +102,7 @@ export class Runtime implements AgentRuntime {
     this.cfg = cfg;
     this.host = cfg.host;
     this.cwd = cfg.cwd;
-    this.yolo = cfg.yolo;
+    this.mode = cfg.yolo ? "yolo" : "ask";
     this.history = cfg.history;
     this.totals = cfg.usage;
     this.session = cfg.session;
@@ -133,6 +137,13 @@ export class Runtime implements AgentRuntime {
     // Extensions see it in hello_ack (on load and reload) and in every tool_call frame.
     this.host.setInfo({ jail: this.jailedAt ?? undefined });
     return this.jailedAt;
+  }
+
+  get yolo(): boolean {
+    return this.mode === "yolo";
+  }
+  set yolo(on: boolean) {
+    this.mode = on ? "yolo" : "ask";
   }
 
   subscribe(listener: (event: AgentEvent) => void): () => void {
@@ -179,21 +190,32 @@ export class Runtime implements AgentRuntime {
     }
   }
 
-  async prompt(text: string, images: ImagePart[] = []): Promise<PromptOutcome> {
+  async prompt(text: string, attachments: (TextPart | ImagePart)[] = []): Promise<PromptOutcome> {
     if (this.controller) throw new Error("Runtime.prompt called while another prompt is running; wait for it or abort it first");
-    const controller = new AbortController();
-    this.controller = controller;
-    try {
+    return this.run(async () => {
       // `@server:uri` mentions of MCP resources: their contents go into the message the model sees.
       const attached = this.host.attach ? await this.host.attach(text) : { text, errors: [] };
       for (const message of attached.errors) this.emit({ type: "error", message });
-      const content: (TextPart | ImagePart)[] = [{ type: "text", text: attached.text }, ...images];
-      const message: UserMessage = { role: "user", content, ts: Date.now() };
+      const message: UserMessage = { role: "user", content: [{ type: "text", text: attached.text }, ...attachments], ts: Date.now() };
       this.record(message);
       const wire = messageJson(message);
-      this.emit({ type: "user_message", text, images: images.length, content: wire.content as Json[], time: wire.time as string });
+      this.emit({ type: "user_message", text, images: attachments.filter((p) => p.type === "image").length, content: wire.content as Json[], time: wire.time as string });
+    });
+  }
+
+  async resume(): Promise<PromptOutcome> {
+    if (this.controller) throw new Error("Runtime.resume called while a prompt is running; wait for it or abort it first");
+    return this.run();
+  }
+
+  /** `before` runs once the runtime is busy: the new prompt joins the history there. */
+  private async run(before?: () => Promise<void>): Promise<PromptOutcome> {
+    const controller = new AbortController();
+    this.controller = controller;
+    try {
+      if (before) await before();
       const cfg = this.cfg;
-      return await runLoop(
+      const outcome = await runLoop(
         {
           provider: cfg.provider,
           model: cfg.model,
@@ -210,11 +232,17 @@ export class Runtime implements AgentRuntime {
           record: (m) => this.record(m),
           emit: (e) => this.emit(e),
           addUsage: (u) => this.addUsage(u),
-          approve: (req) => this.approve(req),
+          approve: (req, detail) => this.approve(req, detail),
           jail: () => this.jailedAt,
+          compact: async () => (await this.condense("overflow", controller.signal)).ok,
+          steer: () => this.steering?.().map((s) => this.steerMessage(s)) ?? [],
         },
         controller.signal,
       );
+      // The interruption stays in the conversation (and the transcript), so the model and a resumed session know.
+      if (outcome.stop === "aborted") this.record(interruptedMessage(Date.now()));
+      else if (!controller.signal.aborted && this.autoCompactDue()) await this.condense("threshold", controller.signal);
+      return outcome;
     } finally {
       this.controller = null;
     }
@@ -224,6 +252,14 @@ export class Runtime implements AgentRuntime {
   private sessionId(): string {
     const path = this.session.path;
     return path ? basename(path, ".jsonl") : this.ephemeralId;
+  }
+
+  private steerMessage(s: SteeringMessage): UserMessage {
+    return { role: "user", content: [{ type: "text", text: s.text }, ...s.attachments], ts: Date.now() };
+  }
+
+  setSteering(source: (() => SteeringMessage[]) | null): void {
+    this.steering = source;
   }
 
   private systemPrompt(): string {
@@ -239,7 +275,8 @@ export class Runtime implements AgentRuntime {
       tools,
       skills,
       ...(cfg.systemPrompt !== undefined ? { systemPrompt: cfg.systemPrompt } : {}),
-      append: cfg.appendSystemPrompt,
+      instructions: loadInstructions(cfg.cwd, cfg.home),
+      append: this.mode === "plan" ? [...cfg.appendSystemPrompt, PLAN_INSTRUCTION] : cfg.appendSystemPrompt,
     });
   }
 
@@ -264,24 +301,71 @@ export class Runtime implements AgentRuntime {
     return { ...this.totals };
   }
 
-  private async approve(req: ConfirmRequest): Promise<Approval> {
+  private async approve(req: Omit<ConfirmRequest, "detail">, detail: () => ApprovalDetail): Promise<Approval> {
+    const verdict = modeVerdict(this.mode, req.name, req.args, this.cfg.cwd, this.permissionRules().project);
+    if (verdict === "run") return { ok: true };
+    if (verdict === "refuse") return { ok: false, reason: PLAN_REFUSAL };
     const ask = this.confirm;
-    if (this.yolo || !ask || this.approvedTools.has(req.name)) return { ok: true };
+    if (!ask || this.permissionRules().allows(req.name, req.args)) return { ok: true };
     this.host.emit({ event: "tool_confirmation_requested", tool_id: req.id, tool_name: req.name, tool_preview: req.preview });
     this.emit({ type: "tool_confirmation_requested", id: req.id, name: req.name, preview: req.preview });
-    const decision = await ask(req);
+    const decision = await ask({ ...req, detail: detail() });
     switch (decision.kind) {
       case "yes":
         return { ok: true };
-      case "yes_tool":
-        this.approvedTools.add(req.name);
+      case "yes_rule": {
+        const added = this.permissionRules().add(decision.rule, decision.always);
+        if (!added.ok) this.emit({ type: "error", message: `${added.error} The rule holds for this session only.` });
         return { ok: true };
+      }
       case "yes_all":
-        this.yolo = true;
+        this.mode = "yolo";
         return { ok: true };
       case "no":
         return { ok: false, reason: decision.reason || "no reason given" };
+      case "stop":
+        this.abort();
+        return { ok: false, reason: "the user stopped the turn" };
     }
+  }
+
+  private permissionRules(): PermissionRules {
+    return (this.rules ??= new PermissionRules(this.cfg.home, projectRoot(this.cfg.cwd), (message) => this.emit({ type: "error", message })));
+  }
+
+  get reasoning(): Effort | null {
+    return this.cfg.reasoning ?? null;
+  }
+
+  reasoningLevels(): readonly Effort[] {
+    return findModel(this.cfg.catalog, this.cfg.providerName, this.cfg.model)?.efforts ?? EFFORTS;
+  }
+
+  setReasoning(level: string | null): { ok: true } | { ok: false; error: string } {
+    if (level === null) {
+      delete this.cfg.reasoning;
+      return { ok: true };
+    }
+    const levels = this.reasoningLevels();
+    const known = levels.find((l) => l === level);
+    if (!known) {
+      const which = (EFFORTS as readonly string[]).includes(level) ? `${this.cfg.providerName}/${this.cfg.model} does not take thinking level "${level}"` : `unknown thinking level "${level}"`;
+      return { ok: false, error: `${which} (${orList([...levels, "off"])})` };
+    }
+    this.cfg.reasoning = known;
+    return { ok: true };
+  }
+
+  instructionFiles(): string[] {
+    return loadInstructions(this.cfg.cwd, this.cfg.home).map((f) => f.path);
+  }
+
+  permissions(): ListedRule[] {
+    return this.permissionRules().list();
+  }
+
+  revokePermission(entry: ListedRule): { ok: true } | { ok: false; error: string } {
+    return this.permissionRules().revoke(entry);
   }
 
   abort(): void {
@@ -306,7 +390,7 @@ export class Runtime implements AgentRuntime {
     this.history = [];
     this.totals = emptyUsage();
     this.lastContext = 0;
-    this.approvedTools.clear();
+    this.rules?.clearSession();
     this.startSession(this.newWriter());
   }
 
@@ -436,27 +520,36 @@ export class Runtime implements AgentRuntime {
     const controller = new AbortController();
     this.controller = controller;
     try {
-      const request = {
-        model: this.cfg.model,
-        system: this.systemPrompt(),
-        messages: [...this.history, { role: "user" as const, content: [{ type: "text" as const, text: COMPACT_INSTRUCTION }], ts: Date.now() }],
-        tools: [],
-      };
-      const final = await streamResponse(this.cfg.provider, request, controller.signal, (ev) => {
-        if (ev.type === "retry") this.emit(retryEvent(ev));
-      });
-      if (!final) return { ok: false, error: "the model stream ended without a summary" };
-      this.emit({ type: "usage", usage: final.usage, total: this.addUsage(final.usage) });
-      if (final.stop === "error" || final.stop === "aborted") return { ok: false, error: final.error ?? final.stop };
-      const summary = final.content.map((p) => (p.type === "text" ? p.text : "")).join("").trim();
-      if (summary === "") return { ok: false, error: "the model returned an empty summary" };
-      const replaced = this.history.length;
-      this.history = [summaryMessage(summary, Date.now())];
-      this.session.compaction(summary, replaced);
-      return { ok: true, summary };
+      return await this.condense("manual", controller.signal);
     } finally {
       this.controller = null;
     }
+  }
+
+  /** Summarises all but the latest turns; on failure or cancel the history is left as it was. */
+  private async condense(reason: CompactReason, signal: AbortSignal): Promise<{ ok: boolean; error?: string; summary?: string }> {
+    const cut = keptFrom(this.history);
+    if (cut === 0) return { ok: false, error: "there is nothing to compact yet" };
+    this.emit({ type: "compaction_start", reason });
+    const r = await summarise(this.cfg.provider, this.cfg.model, this.systemPrompt(), this.history.slice(0, cut), signal, (ev) => this.emit(retryEvent(ev)));
+    if (r.usage) this.emit({ type: "usage", usage: r.usage, total: this.addUsage(r.usage) });
+    if (!r.ok) {
+      this.emit({ type: "compaction_end", reason, ok: false, error: r.error });
+      return { ok: false, error: r.error };
+    }
+    const kept = this.history.slice(cut);
+    this.history = [summaryMessage(r.summary, Date.now()), ...kept];
+    this.session.compaction(r.summary, cut, kept.length);
+    // The summary request measured the old context; the next request measures the new one.
+    this.lastContext = 0;
+    this.emit({ type: "compaction_end", reason, ok: true, replaced: cut, kept: kept.length });
+    return { ok: true, summary: r.summary };
+  }
+
+  private autoCompactDue(): boolean {
+    const percent = this.cfg.autoCompactPercent;
+    const { used, window } = this.context();
+    return percent !== null && window > 0 && used >= (window * percent) / 100;
   }
 
   models(): ModelInfo[] {

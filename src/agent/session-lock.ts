@@ -97,8 +97,8 @@ export function lockedWriter(inner: SessionWriter, lock?: SessionLock): SessionW
       inner.model(provider, model);
       ensure();
     },
-    compaction(summary: string, replaced: number) {
-      inner.compaction(summary, replaced);
+    compaction(summary: string, replaced: number, kept: number) {
+      inner.compaction(summary, replaced, kept);
       ensure();
     },
     close() {

@@ -25,8 +25,8 @@ export interface SessionWriter {
   usage(usage: Usage, total: Usage, provider: string, model: string): void;
   /** The model was switched: a new `meta` row, which a reload takes as the model in effect. */
   model(provider: string, model: string): void;
-  /** The conversation so far was replaced by `summary`; a reload starts from it. */
-  compaction(summary: string, replaced: number): void;
+  /** The first `replaced` messages were replaced by `summary`, the last `kept` stay; a reload starts from them. */
+  compaction(summary: string, replaced: number, kept: number): void;
   close(): void;
 }
 
@@ -161,9 +161,9 @@ class FileWriter implements SessionWriter {
     // Before the first message the pending meta row simply carries the new model.
     if (!this.metaPending) this.write(metaRow(this.meta));
   }
-  compaction(summary: string, replaced: number): void {
+  compaction(summary: string, replaced: number, kept: number): void {
     this.flushResults();
-    this.write(compactionRow(summary, replaced, Date.now()));
+    this.write(compactionRow(summary, replaced, kept, Date.now()));
   }
   close(): void {
     this.flushResults();
@@ -220,6 +220,17 @@ class FileWriter implements SessionWriter {
       if (last[0] !== 10) writeSync(fd, "\n");
     }
   }
+}
+
+export const INTERRUPTED_TEXT = "[interrupted by user]";
+
+/** Recorded after a turn the user interrupted: the partial reply stays, and this says why it ends there. */
+export function interruptedMessage(ts: number): UserMessage {
+  return { role: "user", content: [{ type: "text", text: INTERRUPTED_TEXT }], ts };
+}
+
+export function isInterruption(m: Message): boolean {
+  return m.role === "user" && m.content.length === 1 && m.content[0]!.type === "text" && m.content[0]!.text === INTERRUPTED_TEXT;
 }
 
 /** The user message a compaction summary stands in for the replaced conversation. */
@@ -327,7 +338,10 @@ function applyRow(s: LoadedSession, ctx: ReadContext, v: Json): string | null {
       return null;
     case "compaction":
       if (typeof v.summary !== "string") return "a compaction line needs a summary";
-      s.messages = [summaryMessage(v.summary, timeOf(v))];
+      {
+        const kept = typeof v.kept === "number" && Number.isInteger(v.kept) && v.kept > 0 ? s.messages.slice(-v.kept) : [];
+        s.messages = [summaryMessage(v.summary, timeOf(v)), ...kept];
+      }
       return null;
     default:
       // Newer versions (of either program) may add row types; older ones skip them quietly.

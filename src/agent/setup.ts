@@ -3,16 +3,19 @@
 // provider/model/cwd so hello_ack carries them).
 import { resolve } from "node:path";
 import { Host } from "../ext/host.ts";
+import { parseExtensionPolicy } from "../ext/permission-policy.ts";
+import { storedSecretValues } from "../ext/settings.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { skippedNotice, type TrustMode } from "../ext/trust.ts";
 import { ZOT_VERSION } from "../version.ts";
 import { defaultModel, findModel, isProviderName, loadModels, reasoningProblem, unknownModelNotice, type ProviderName } from "./catalog.ts";
 import type { ChoosableWire, Effort } from "./choices.ts";
-import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, SUBSCRIPTION_NOTE, readConfig, rememberModel, resolveCredentials, authPath, type Env } from "./config.ts";
+import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, SUBSCRIPTION_NOTE, readConfig, rememberModel, resolveCredentials, authPath, configPath, type Env } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
 import { redactSecrets } from "../redact.ts";
 import { appendSession, createSession, latestSession, noSession, openSession, type LoadedSession, type SessionWriter } from "./session.ts";
 import { emptyUsage } from "./messages.ts";
+import { DEFAULT_AUTO_COMPACT_PERCENT } from "./compaction.ts";
 import { discoveryBase, mergeCached, type Discovery } from "./discovery.ts";
 import { IN_USE, lockedWriter, lockSession, type SessionLock } from "./session-lock.ts";
 
@@ -107,14 +110,18 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     provider = isProviderName(choice.provider) ? choice.provider : "mock";
   }
 
-  const creds = resolveCredentials({ provider, home: o.home, env: o.env, apiKey: o.apiKey, auth });
+  let creds = resolveCredentials({ provider, home: o.home, env: o.env, apiKey: o.apiKey, auth });
   notices.push(...creds.warnings);
   const keyed = Object.hasOwn(PROVIDER_ENV_KEYS, provider);
   if (keyed && !creds.credential) {
     const vars = PROVIDER_ENV_KEYS[provider].join(" or ");
     // A refused auth.json (group/world-readable) is the likely cause; say so in the same breath.
     const why = creds.warnings.length ? ` ${creds.warnings.join(" ")}` : auth.subscriptions.includes(provider) ? ` (${authPath(o.home)}: ${provider} is ${SUBSCRIPTION_NOTE}.)` : "";
-    return { ok: false, error: `No API key for ${provider}: set ${vars}, pass --api-key, or add the key to ${authPath(o.home)}.${why}` };
+    if (!(o.interactive && loaded && o.provider === undefined)) return { ok: false, error: `No API key for ${provider}: set ${vars}, pass --api-key, or add the key to ${authPath(o.home)}.${why}` };
+    // A resumed session opens anyway: in the TUI, /login or /model can fix what is missing.
+    notices.push(`No API key for ${provider}, the provider of this session, so it continues on the offline mock provider. /login ${provider} stores a key and switches to it; /model picks another model.${why}`);
+    provider = "mock";
+    creds = { credential: null, warnings: [] };
   }
 
   const catalog = loadModels(o.home);
@@ -150,13 +157,17 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
 
   // Extensions start as soon as hello_ack's facts are known; the provider client, the tools and the
   // loop are loaded while they boot (on another core), instead of before.
-  const secrets = knownSecrets(o.home, o.env, o.apiKey, auth);
+  // Extension secrets (zot ext config) are masked like provider keys, everywhere zot writes text.
+  const secrets = [...knownSecrets(o.home, o.env, o.apiKey, auth), ...storedSecretValues(o.home)];
   const host = o.host ?? new Host();
+  const policy = parseExtensionPolicy(config.raw.extensions, configPath(o.home));
+  notices.push(...policy.warnings);
   const loading = host.load({
     extPaths: o.ext,
     noExt: o.noExt,
     cwd: o.cwd,
     home: o.home,
+    policy: policy.policy,
     ...(o.trust ? { trust: o.trust } : {}),
     info: { zotVersion: ZOT_VERSION, provider, model, cwd: o.cwd },
     ...(o.extTrace !== undefined ? { traceFile: resolve(o.extTrace) } : {}),
@@ -187,6 +198,11 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     const log = e.log && !e.message.includes(e.log) ? ` (log: ${e.log})` : "";
     if (e.source !== "mcp") notices.push(`Extension ${e.extension} did not load: ${e.message}${log}`);
     else notices.push(e.extension === "mcp" ? e.message : `MCP server ${e.extension} did not start: ${e.message}${log}`);
+  }
+  // A declared scope this machine cannot fully enforce is said at start, not pretended.
+  for (const s of report.extensions) {
+    if (s.enforcement === "advisory") notices.push(`Extension ${s.name} declares permissions, but this system cannot enforce them (no Landlock or sandbox-exec): only its environment is narrowed.`);
+    else if (s.enforcement.startsWith("partial")) notices.push(`Extension ${s.name}'s permissions are enforced only in part (${s.enforcement.slice("partial: ".length)}).`);
   }
 
   const skipped = report.extensions.flatMap((s) => (s.status === "untrusted" ? [{ name: s.name, why: s.untrusted ?? "untrusted" }] : []));
@@ -229,6 +245,9 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     ...(o.wire ? { wire: o.wire } : {}),
     maxSteps: o.maxSteps,
     yolo: !o.noYolo,
+    // One-shot and RPC runs condense only when the provider says the context is too long: after
+    // a `zot -p` there is no next prompt to make room for.
+    autoCompactPercent: !o.interactive || config.values.autoCompact === false ? null : (config.values.autoCompact ?? DEFAULT_AUTO_COMPACT_PERCENT),
     session,
     history: loaded ? loaded.messages : [],
     usage: loaded ? loaded.usage : emptyUsage(),

@@ -1,8 +1,10 @@
 // The system prompt: zot's short default, or the user's replacement ($ZOT_HOME/SYSTEM.md, or
-// --system-prompt which wins over it), then every --append-system-prompt in order.
+// --system-prompt which wins over it), then the project instructions (AGENTS.md), then every
+// --append-system-prompt in order.
 import type { Skill } from "./skills.ts";
 import { skillsPromptSection } from "./skills.ts";
 import { readSystemMd } from "./config.ts";
+import { instructionsSection, type InstructionFile } from "./instructions.ts";
 
 export type PromptTool = { name: string; description: string };
 
@@ -16,6 +18,8 @@ export type SystemPromptOptions = {
   systemPrompt?: string;
   /** --append-system-prompt, in order. */
   append?: readonly string[];
+  /** AGENTS.md / CLAUDE.md files, already read. */
+  instructions?: readonly InstructionFile[];
   now?: Date;
   platform?: string;
 };
@@ -28,6 +32,8 @@ export function buildSystemPrompt(o: SystemPromptOptions): string {
     const section = skillsPromptSection(o.skills);
     if (section) parts.push(section);
   }
+  const instructions = instructionsSection(o.instructions ?? []);
+  if (instructions) parts.push(instructions);
   for (const a of o.append ?? []) if (a.trim() !== "") parts.push(a.trim());
   return parts.join("\n\n");
 }

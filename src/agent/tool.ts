@@ -1,6 +1,7 @@
 // A built-in tool: one file per tool under src/agent/tools/, each exporting a `Tool`.
 import type { ImagePart, TextPart } from "./messages.ts";
 import type { JsonObject } from "../json.ts";
+import type { ApprovalDetail } from "./events.ts";
 
 export type ToolContext = {
   /** The session's working directory; relative paths resolve against it. */
@@ -21,6 +22,8 @@ export interface Tool {
   schema: JsonObject;
   /** A short one-line preview of the args for UIs and confirmation dialogs. */
   preview(args: JsonObject): string;
+  /** What the call will do, in full, for the approval dialog; without it the dialog shows the arguments as JSON. */
+  approval?(args: JsonObject, cwd: string): ApprovalDetail;
   /** Never throws; errors are results with isError. */
   execute(args: JsonObject, ctx: ToolContext): Promise<ToolOutput>;
 }

@@ -57,15 +57,15 @@ export function usageRow(usage: Usage, total: Usage, provider: string, model: st
   return { type: "usage", usage: toGoUsage(usage), cumulative: toGoUsage(total), provider, model, time: isoTime(at) };
 }
 
-export function compactionRow(summary: string, replaced: number, at: number): JsonObject {
-  return { type: "compaction", summary, replaced, time: isoTime(at) };
+/** `kept`: how many of the latest messages before this row stay verbatim after the summary. */
+export function compactionRow(summary: string, replaced: number, kept: number, at: number): JsonObject {
+  return kept > 0 ? { type: "compaction", summary, replaced, kept, time: isoTime(at) } : { type: "compaction", summary, replaced, time: isoTime(at) };
 }
 
 /** A user or assistant message as one row, its `intercept` record beside it. Tool results go through `toolRow`. */
 export function messageRow(m: Exclude<Message, ToolResultMessage>): JsonObject {
   if (m.role === "user") return { type: "message", message: { role: "user", content: m.content.map(partBlock), time: isoTime(m.ts) } };
-  const content: Json[] = [...(m.reasoning ?? [])];
-  for (const p of m.content) content.push(partBlock(p));
+  const content: Json[] = m.content.map(partBlock);
   const message: JsonObject = { role: "assistant", content, time: isoTime(m.ts), stop: m.stop, provider: m.provider, model: m.model, usage: toGoUsage(m.usage) };
   if (m.error !== undefined) message.error = m.error;
   return m.intercept ? { type: "message", message, intercept: m.intercept as JsonObject } : { type: "message", message };
@@ -94,6 +94,7 @@ function partBlock(p: TextPart | ImagePart | ThinkingPart | ToolCallPart): JsonO
     case "image":
       return { mime_type: p.mimeType, data: p.data };
     case "thinking": {
+      if (p.id !== undefined) return goReasoningBlock(p);
       const b: JsonObject = { thinking: p.thinking };
       if (p.signature !== undefined) b.signature = p.signature;
       if (p.redacted !== undefined) b.redacted = p.redacted;
@@ -105,6 +106,15 @@ function partBlock(p: TextPart | ImagePart | ThinkingPart | ToolCallPart): JsonO
       return b;
     }
   }
+}
+
+/** The Go zot's OpenAI reasoning block: `{reasoning_id?, summary?, encrypted_content?}`. */
+function goReasoningBlock(p: ThinkingPart): JsonObject {
+  const b: JsonObject = {};
+  if (p.id) b.reasoning_id = p.id;
+  if (p.thinking !== "") b.summary = p.thinking;
+  if (p.signature !== undefined) b.encrypted_content = p.signature;
+  return b;
 }
 
 export function isoTime(ms: number): string {
@@ -156,10 +166,12 @@ const STOPS: readonly StopReason[] = ["end_turn", "tool_use", "max_tokens", "err
 
 function decodeAssistant(v: JsonObject, ts: number, ctx: ReadContext, intercept: InterceptRecord | undefined): DecodedMessages | string {
   const content: (TextPart | ThinkingPart | ToolCallPart)[] = [];
-  const reasoning: JsonObject[] = [];
   for (const b of v.content as Json[]) {
+    // The Go zot's OpenAI reasoning: what zot's Responses client sends back for the same model.
     if (isObject(b) && b.type === undefined && (nonEmpty(b.reasoning_id) || nonEmpty(b.encrypted_content))) {
-      reasoning.push(b);
+      const t: ThinkingPart = { type: "thinking", thinking: str(b.summary), id: str(b.reasoning_id) };
+      if (nonEmpty(b.encrypted_content)) t.signature = b.encrypted_content as string;
+      content.push(t);
       continue;
     }
     const p = decodeBlock(b);
@@ -168,7 +180,7 @@ function decodeAssistant(v: JsonObject, ts: number, ctx: ReadContext, intercept:
     if (p.type === "text" && p.text === "") continue;
     content.push(p);
   }
-  if (content.length === 0 && reasoning.length === 0) return "the assistant message is empty";
+  if (content.length === 0) return "the assistant message is empty";
   for (const p of content) if (p.type === "toolCall") ctx.toolNames.set(p.id, p.name);
   const stop = STOPS.find((s) => s === v.stop) ?? (content.some((p) => p.type === "toolCall") ? "tool_use" : "end_turn");
   const m: AssistantMessage = {
@@ -181,7 +193,6 @@ function decodeAssistant(v: JsonObject, ts: number, ctx: ReadContext, intercept:
     ts,
   };
   if (typeof v.error === "string") m.error = v.error;
-  if (reasoning.length > 0) m.reasoning = reasoning;
   return { messages: [m], intercepts: [intercept] };
 }
 

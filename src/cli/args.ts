@@ -3,7 +3,6 @@
 import type { RunChoices } from "../agent/setup.ts";
 import { BUILTIN_TOOLS } from "../ext/policy.ts";
 import { CHOOSABLE_WIRES, EFFORTS, isChoosableWire, isEffort, isProviderName, orList, PROVIDERS, type ChoosableWire, type Effort, type ProviderName } from "../agent/choices.ts";
-import { isSpace } from "./whitespace.ts";
 
 export type Mode = "interactive" | "print" | "json" | "rpc";
 
@@ -288,7 +287,7 @@ function applyValue(
       return null;
     }
     case "--max-steps": {
-      if (!isDigits(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value)))
+      if (!/^[0-9]+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value)))
         return `${spelled} must be a positive whole number (got "${value}").`;
       args.maxSteps = Number(value);
       return null;
@@ -325,7 +324,7 @@ function applyValue(
       args.mcp.push(value);
       return null;
     case "--base-url":
-      if (!isHttpUrl(value)) return `${spelled} must be an http:// or https:// URL (got "${value}").`;
+      if (!/^https?:\/\/\S+$/i.test(value)) return `${spelled} must be an http:// or https:// URL (got "${value}").`;
       args.baseUrl = value;
       return null;
     case "--model":
@@ -349,21 +348,3 @@ const STRING_FIELDS = {
   "--ext-trace": "extTrace",
 } as const;
 
-/** `/^[0-9]+$/` without running a regex (see whitespace.ts). */
-function isDigits(value: string): boolean {
-  if (value === "") return false;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
-}
-
-/** `/^https?:\/\/[^\s]+$/i` without running a regex (see whitespace.ts). */
-function isHttpUrl(value: string): boolean {
-  const scheme = value.slice(0, 8).toLowerCase();
-  const start = scheme.startsWith("http://") ? 7 : scheme.startsWith("https://") ? 8 : -1;
-  if (start < 0 || value.length === start) return false;
-  for (let i = start; i < value.length; i++) if (isSpace(value.charCodeAt(i))) return false;
-  return true;
-}

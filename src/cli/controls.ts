@@ -60,7 +60,8 @@ export function escapeLength(s: string, i: number): number {
   return 0;
 }
 
-const UNSAFE = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/;
+/** A C0/C1 control other than `\n`: what sanitizing removes and a confirmation makes visible. */
+export const UNSAFE = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/;
 
 /**
  * Removes every escape sequence and every C0/C1 control except `\n` and `\t`; `\r\n` becomes `\n`

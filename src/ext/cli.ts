@@ -1,6 +1,7 @@
 // `zot ext …`: the extension management CLI. Parses the subcommand and its options, builds the
 // context (ZOT_HOME, --cwd, output streams) and hands off to one module per subcommand. Tests call
 // runExtCli with their own `io`; zot's main passes nothing and gets the real process.
+import { config } from "./cli/config.ts";
 import { type CliIo, fail } from "./cli/context.ts";
 import { doctor } from "./cli/doctor.ts";
 import { init } from "./cli/init.ts";
@@ -9,6 +10,10 @@ import { list } from "./cli/list.ts";
 import { prepareSub, type Sub } from "./cli/subcommand.ts";
 import { logs } from "./cli/logs.ts";
 import { remove } from "./cli/remove.ts";
+import { rollback } from "./cli/rollback.ts";
+import { sync } from "./cli/sync.ts";
+import { update } from "./cli/update.ts";
+import { verify } from "./cli/verify.ts";
 import { test } from "./cli/test.ts";
 import { toggle } from "./cli/toggle.ts";
 import { trust, untrust } from "./cli/trust.ts";
@@ -24,9 +29,9 @@ const SUBS: Record<string, Sub> = {
     positionals: [0, 0],
   },
   install: {
-    usage: "install <path|git-url[#ref]> [--force] [--project]",
-    about: "copy a directory or shallow-clone a git repository into the extensions root",
-    spec: { flags: ["--force", "--project"] },
+    usage: "install <path|git-url[#ref]> [--force] [--project] [--yes]",
+    about: "copy a directory or shallow-clone a git repository into the extensions root (asks before granting declared permissions)",
+    spec: { flags: ["--force", "--project", "--yes"], aliases: { "-y": "--yes" } },
     positionals: [1, 1],
   },
   remove: { usage: "remove <name> [--yes]", about: "delete an installed extension (asks first unless --yes)", spec: { flags: ["--yes"], aliases: { "-y": "--yes" } }, positionals: [1, 1] },
@@ -39,6 +44,31 @@ const SUBS: Record<string, Sub> = {
     positionals: [0, 1],
   },
   untrust: { usage: "untrust [DIR]", about: "take the trust of DIR (default: the project) back", spec: {}, positionals: [0, 1] },
+  config: {
+    usage: "config <name> [key=value…] [--unset key]… [--json]",
+    about: "show an extension's settings, or set them (key=- reads the value from stdin)",
+    spec: { flags: ["--json"], multi: ["--unset"] },
+    positionals: [1, 64],
+  },
+  update: {
+    usage: "update [name…] [--check] [--yes] [--project]",
+    about: "fetch locked extensions again from their source, show what changed, swap in (keeps the old copy)",
+    spec: { flags: ["--check", "--yes", "--project"], aliases: { "-y": "--yes" } },
+    positionals: [0, 64],
+  },
+  rollback: { usage: "rollback <name> [--project]", about: "restore the copy the last update replaced", spec: { flags: ["--project"] }, positionals: [1, 1] },
+  verify: {
+    usage: "verify [--project] [--json]",
+    about: "re-hash installed extensions against the lockfile and report changes made behind zot's back",
+    spec: { flags: ["--project", "--json"] },
+    positionals: [0, 0],
+  },
+  sync: {
+    usage: "sync [--yes]",
+    about: "install exactly the extensions pinned in the project's .zot/extensions.lock.json (trusted folders only)",
+    spec: { flags: ["--yes"], aliases: { "-y": "--yes" } },
+    positionals: [0, 0],
+  },
   logs: { usage: "logs <name> [-f]", about: "print the extension's log; -f keeps following it", spec: { flags: ["--follow"], aliases: { "-f": "--follow" } }, positionals: [1, 1] },
   init: {
     usage: "init <name> [--lang ts|python|go|node|sh] [--sdk PATH]",
@@ -94,7 +124,7 @@ export async function runExtCli(argv: string[], io: CliIo = {}): Promise<number>
   const prepared = prepareSub("zot ext", name, sub, rest, io);
   if (!prepared.ok) return prepared.code;
   const { args, ctx } = prepared;
-  const [a, b] = args.positionals;
+  const [a, b, ...more] = args.positionals;
   const flag = (f: string) => args.flags.has(f);
   switch (name) {
     case "list":
@@ -102,7 +132,7 @@ export async function runExtCli(argv: string[], io: CliIo = {}): Promise<number>
     case "doctor":
       return doctor(ctx, { json: flag("--json"), extPaths: args.multi.get("--ext") ?? [], noExt: flag("--no-ext") });
     case "install":
-      return install(ctx, a, { force: flag("--force"), project: flag("--project") });
+      return install(ctx, a, { force: flag("--force"), project: flag("--project"), yes: flag("--yes") });
     case "remove":
       return remove(ctx, a, flag("--yes"));
     case "enable":
@@ -114,6 +144,16 @@ export async function runExtCli(argv: string[], io: CliIo = {}): Promise<number>
       return untrust(ctx, a);
     case "logs":
       return logs(ctx, a, flag("--follow"));
+    case "update":
+      return update(ctx, args.positionals, { check: flag("--check"), yes: flag("--yes"), project: flag("--project") });
+    case "rollback":
+      return rollback(ctx, a, { project: flag("--project") });
+    case "verify":
+      return verify(ctx, { project: flag("--project"), json: flag("--json") });
+    case "sync":
+      return sync(ctx, { yes: flag("--yes") });
+    case "config":
+      return config(ctx, a, { assignments: [b, ...more].filter((x) => x !== undefined), unset: args.multi.get("--unset") ?? [], json: flag("--json") });
     case "init":
       return init(ctx, a, args.values.get("--lang") ?? "ts", args.values.get("--sdk"));
     default:

@@ -2,20 +2,20 @@
 // and the frames it sends. The host above decides what registrations mean; this file only keeps
 // them, in arrival order, and reports changes.
 import { resolve as resolvePath } from "node:path";
-import { LineReader } from "./lines.ts";
 import { ExtensionLog } from "./log.ts";
 import { unmasked } from "./mask.ts";
 import type { Mask } from "./mask.ts";
-import { describeExit, extensionEnv, spawnExtension } from "./process.ts";
-import { killTree, type TreeSignal } from "../platform/process-tree.ts";
-import type { ChildProcess, ExitInfo } from "./process.ts";
+import type { TreeSignal } from "../platform/process-tree.ts";
+import type { ExitInfo } from "./process.ts";
 import { HOST_CAPABILITIES, PROTOCOL_VERSION, decodeExtensionFrame, isObject } from "./protocol.ts";
-import type { EventName, ExtensionFrame, HostFrame, InterceptSpec } from "./protocol.ts";
+import type { EventName, ExtensionFrame, HostFrame, InterceptSpec, JsonObject } from "./protocol.ts";
 import { checkCommand, checkTool } from "./registry.ts";
 import type { CommandReg, ToolReg } from "./registry.ts";
 import type { FrameRecorder } from "./trace.ts";
 import type { HostInfo, UiIntent } from "./types.ts";
-import { WriteQueue } from "./write-queue.ts";
+import type { EndedWhen, ExtensionTarget, Transport, TransportHooks, TransportTerms } from "./transport.ts";
+import { openStdio, STDIO_TERMS } from "./transport-stdio.ts";
+import { openWebSocket, WEBSOCKET_TERMS } from "./transport-websocket.ts";
 
 export type ConnectionTimings = {
   /** First line must be a hello within this long. */
@@ -34,11 +34,13 @@ export type ConnectionConfig = {
   name: string;
   version: string | null;
   dir: string;
-  exec: string;
-  args: string[];
+  /** A process to start, or a WebSocket server to connect to. */
+  target: ExtensionTarget;
+  /** hello_ack.settings; null when the manifest declares no settings. */
+  settings: JsonObject | null;
   home: string;
   info: () => HostInfo;
-  /** The environment the extension's environment is built from. Default: zot's own. */
+  /** The environment the extension's environment (or a WebSocket token) is read from. Default: zot's own. */
   env?: Record<string, string | undefined>;
   /** Sees every line both ways: the `--ext-trace` file, or `zot ext test`'s harness. */
   trace: FrameRecorder | null;
@@ -56,10 +58,6 @@ export type ConnectionStatus = "starting" | "ready" | "auto_ready" | "failed" | 
 
 export type Reply<F> = { ok: true; frame: F } | { ok: false; kind: "timeout" | "gone" | "cancelled" | "invalid"; error: string };
 
-/** Extension output is parsed in slices of this size, with other I/O let in every READ_BUDGET_MS. */
-const READ_SLICE_BYTES = 16 * 1024;
-const READ_BUDGET_MS = 4;
-
 type Expect = "command_response" | "tool_result" | "event_intercept_response";
 type Pending = {
   expect: Expect;
@@ -69,7 +67,6 @@ type Pending = {
 };
 
 const MAX_WARNINGS = 100;
-const encoder = new TextEncoder();
 let nextId = 0;
 
 export class Connection {
@@ -106,9 +103,10 @@ export class Connection {
 
   private readonly cfg: ConnectionConfig;
   private readonly mask: Mask;
+  /** The words for its channel in sentences ("stdout line", "WebSocket message"). */
+  readonly terms: TransportTerms;
   private log: ExtensionLog | null = null;
-  private child: ChildProcess | null = null;
-  private queue: WriteQueue | null = null;
+  private transport: Transport | null = null;
   private readonly pending = new Map<string, Pending>();
   private readonly warningList: string[] = [];
   private extraWarnings = 0;
@@ -120,7 +118,7 @@ export class Connection {
   private maxTimer: ReturnType<typeof setTimeout> | null = null;
   private lingerTimer: ReturnType<typeof setTimeout> | null = null;
   private exitInfo: ExitInfo | null = null;
-  private stdoutClosed = false;
+  private inputClosed = false;
   private settle!: () => void;
   private markExited!: () => void;
   private markFinished!: () => void;
@@ -128,6 +126,7 @@ export class Connection {
   constructor(cfg: ConnectionConfig) {
     this.cfg = cfg;
     this.mask = cfg.mask ?? unmasked;
+    this.terms = cfg.target.kind === "websocket" ? WEBSOCKET_TERMS : STDIO_TERMS;
     this.name = cfg.name;
     this.dir = cfg.dir;
     this.settled = new Promise((r) => (this.settle = r));
@@ -152,7 +151,7 @@ export class Connection {
   }
 
   get hasExited(): boolean {
-    return this.exitInfo !== null || this.child === null;
+    return this.exitInfo !== null || this.transport === null;
   }
 
   /** How the process ended, once it has. */
@@ -177,36 +176,48 @@ export class Connection {
     return shown;
   }
 
-  /** Opens the log and spawns the process; failures end up in `status`/`error`. */
+  /** How the extension ended ("exited with exit code 3"), once it has. */
+  ended(): string | null {
+    return this.exitInfo && this.transport ? this.transport.ended(this.exitInfo, null) : null;
+  }
+
+  /** Opens the log and spawns the process or opens the connection; failures end up in `status`/`error`. */
   start(): void {
     const opened = ExtensionLog.open(this.cfg.home, this.name, this.mask);
     if (!opened.ok) return this.failStart(opened.error);
     this.log = opened.log;
     this.logPath = opened.log.path;
     this.log.line(`starting ${this.name} ${this.cfg.version ?? "(no version)"} at ${new Date().toISOString()}`);
-    const info = this.cfg.info();
-    const env = extensionEnv(this.cfg.env ?? process.env, { home: this.cfg.home, dir: this.dir, cwd: info.cwd });
+    const hooks: TransportHooks = {
+      onLine: (line) => this.onLine(line),
+      onOversize: (n) => this.warn(`dropped a ${n}-byte ${this.terms.unitFrom} (limit ${this.cfg.timings.maxLineBytes} bytes)`),
+      onInputClosed: () => {
+        this.inputClosed = true;
+        this.whenBothGone();
+      },
+      onExit: (exit) => this.onProcessExit(exit),
+      onHung: (n) => this.onHung(n),
+    };
     this.spawnedAt = performance.now();
-    const spawned = spawnExtension({ exec: this.cfg.exec, args: this.cfg.args, cwd: this.dir, env, stderrFd: this.log.fd });
-    if (!spawned.ok) {
-      // posix_spawn does not fall back to sh the way a shell does: a script without "#!" cannot start.
-      const hint = /ENOEXEC/.test(spawned.error) ? `; it is not a program this system can run (a script needs a "#!" line, e.g. #!/bin/sh)` : "";
-      return this.failStart(`could not start ${this.cfg.exec}: ${spawned.error}${hint}`);
-    }
-    const child = spawned.child;
-    this.child = child;
-    this.queue = new WriteQueue(child.stdin, this.cfg.timings.maxQueueBytes, (n) => this.onHung(n));
-    this.helloTimer = setTimeout(() => this.fail(`no hello within ${seconds(this.cfg.timings.helloMs)}; it must write a hello frame to stdout first`, true), this.cfg.timings.helloMs);
-    void child.exited.then((exit) => this.onProcessExit(exit));
-    void this.readLoop(child.stdout);
+    const { target } = this.cfg;
+    const env = this.cfg.env ?? process.env;
+    const limits = { maxQueueBytes: this.cfg.timings.maxQueueBytes, maxLineBytes: this.cfg.timings.maxLineBytes };
+    const channel =
+      target.kind === "websocket"
+        ? openWebSocket({ target, env, log: this.log, ...limits, hooks })
+        : openStdio({ target, dir: this.dir, cwd: this.cfg.info().cwd, home: this.cfg.home, env, log: this.log, ...limits, hooks });
+    if (!channel.ok) return this.failStart(channel.error);
+    const transport = channel.transport;
+    this.transport = transport;
+    this.helloTimer = setTimeout(() => this.fail(`no hello within ${seconds(this.cfg.timings.helloMs)}; ${transport.helloHint()}`, true), this.cfg.timings.helloMs);
   }
 
   /** Queues one frame for the extension; never blocks. */
   send(frame: HostFrame): void {
-    if (!this.queue || this.gone) return;
+    if (!this.transport || this.gone) return;
     const json = JSON.stringify(frame);
     this.cfg.trace?.record(this.name, "out", json);
-    this.queue.write(encoder.encode(json + "\n"));
+    this.transport.send(json);
   }
 
   /**
@@ -219,7 +230,7 @@ export class Connection {
     timeoutMs: number,
     opts: { signal?: AbortSignal; onProgress?: (text: string) => void; what: string } = { what: "request" },
   ): Promise<Reply<F>> {
-    if (this.gone || !this.queue)
+    if (this.gone || !this.transport)
       return Promise.resolve({ ok: false, kind: "gone", error: this.error ?? `extension "${this.name}" is not running` });
     if (opts.signal?.aborted) return Promise.resolve({ ok: false, kind: "cancelled", error: `${opts.what} was cancelled` });
     const id = `${++nextId}`;
@@ -251,14 +262,14 @@ export class Connection {
   /** Graceful part of shutdown: `shutdown`, then end of input. Signals are the host's job. */
   beginShutdown(): void {
     this.stopping = true;
-    if (!this.queue || this.hasExited) return;
+    if (!this.transport || this.hasExited) return;
     this.send({ type: "shutdown" });
-    this.queue.end();
+    this.transport.end();
   }
 
   /** Signals the whole process group (harmless once the group is empty). */
   signal(sig: TreeSignal): void {
-    if (this.child) killTree(this.child.pid, sig);
+    this.transport?.signal(sig);
   }
 
   /** A host-side note in the extension's log (conflicts, exits, shutdown). */
@@ -285,38 +296,6 @@ export class Connection {
 
   // ---------------------------------------------------------------- reading
 
-  private async readLoop(stdout: ReadableStream<Uint8Array>): Promise<void> {
-    const lines = new LineReader({
-      maxLineBytes: this.cfg.timings.maxLineBytes,
-      onLine: (line) => this.onLine(line),
-      onOversize: (n) => this.warn(`dropped a ${n}-byte line from stdout (limit ${this.cfg.timings.maxLineBytes} bytes)`),
-    });
-    const reader = stdout.getReader();
-    // A read that is already buffered resolves as a microtask, so a flooding extension would never
-    // let the event loop reach the user's keys: after a few ms of parsing, other I/O gets a turn.
-    let since = performance.now();
-    const breathe = async () => {
-      if (performance.now() - since < READ_BUDGET_MS) return;
-      await new Promise((resolve) => setImmediate(resolve));
-      since = performance.now();
-    };
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        for (let at = 0; at < value.length; at += READ_SLICE_BYTES) {
-          lines.push(value.length <= READ_SLICE_BYTES ? value : value.subarray(at, at + READ_SLICE_BYTES));
-          await breathe();
-        }
-      }
-      lines.end();
-    } catch {
-      // A read error means the pipe is gone; treated like end of output.
-    }
-    this.stdoutClosed = true;
-    this.whenBothGone();
-  }
-
   private onLine(line: string): void {
     if (this.gone) return;
     let raw: unknown;
@@ -325,7 +304,7 @@ export class Connection {
     } catch {
       this.cfg.trace?.record(this.name, "in", line, false);
       if (this.phase === "hello") return this.failFirstLine(line);
-      return this.warn(`ignored a stdout line that is not JSON: ${quote(line)}`);
+      return this.warn(`ignored a ${this.terms.unit} that is not JSON: ${quote(line)}`);
     }
     this.cfg.trace?.record(this.name, "in", line);
     const decoded = decodeExtensionFrame(raw);
@@ -363,6 +342,7 @@ export class Connection {
       data_dir: this.dir,
       capabilities: [...HOST_CAPABILITIES],
       ...(info.jail ? { jail: { root: info.jail } } : {}),
+      ...(this.cfg.settings ? { settings: this.cfg.settings } : {}),
     });
     this.maxTimer = setTimeout(() => this.complete("deadline"), this.cfg.timings.readyMaxMs);
   }
@@ -472,7 +452,7 @@ export class Connection {
 
   private failFirstLine(line: string, helloError?: string): void {
     if (helloError) return this.fail(`its hello frame is invalid (${helloError}): ${quote(line)}`, true);
-    this.fail(`its first stdout line must be a hello frame (write logs to stderr), got: ${quote(line)}`, true);
+    this.fail(`its first ${this.terms.unit} must be a hello frame ${this.terms.firstHint}, got: ${quote(line)}`, true);
   }
 
   private failStart(error: string): void {
@@ -495,7 +475,7 @@ export class Connection {
 
   private onHung(bytes: number): void {
     const mib = Math.round(bytes / (1024 * 1024));
-    this.note(`stopped: it is not reading its stdin (${mib} MiB queued)`);
+    this.note(`stopped: it is not reading its ${this.terms.input} (${mib} MiB queued)`);
     this.goneWith(
       `extension "${this.name}" stopped reading its input (more than ${mib} MiB queued) and was stopped (log: ${this.logPath})`,
       this.phase === "loaded" ? "exited" : "failed",
@@ -505,7 +485,7 @@ export class Connection {
 
   private onProcessExit(exit: ExitInfo): void {
     this.exitInfo = exit;
-    this.note(`process exited with ${describeExit(exit)}`);
+    if (this.transport) this.note(`${this.terms.who} ${this.transport.ended(exit, null)}`);
     this.markExited();
     this.whenBothGone();
   }
@@ -513,26 +493,27 @@ export class Connection {
   /** Output closed and process exited: gone. Only one of them: gone after a short grace. */
   private whenBothGone(): void {
     if (this.gone) return;
-    if (this.stdoutClosed && this.exitInfo) return this.vanish();
+    if (this.inputClosed && this.exitInfo) return this.vanish();
     if (!this.lingerTimer) this.lingerTimer = setTimeout(() => this.vanish(), this.cfg.timings.lingerMs);
   }
 
   private vanish(): void {
     if (this.gone) return;
     const exit = this.exitInfo;
-    const how = exit ? `exited with ${describeExit(exit)}` : "closed its output but is still running; it was stopped";
+    const ended = (when: EndedWhen, otherwise: string) => (exit && this.transport ? this.transport.ended(exit, when) : otherwise);
     // Its last words on stderr usually say why ("Cannot find module …", a traceback's last line).
     const said = this.stopping ? "" : this.lastWords();
     const where = ` (log: ${this.logPath})`;
     if (this.phase === "hello") {
-      const msg = exit ? `exited before hello with ${describeExit(exit)}` : "closed its output before hello";
+      const msg = ended("before hello", "closed its output before hello");
       this.note(`failed: ${msg}`);
       this.goneWith(`extension "${this.name}" failed to load: it ${msg}${said}${where}`, "failed");
     } else if (this.phase === "registering") {
-      this.note(`failed: ${how} during registration`);
-      this.goneWith(`extension "${this.name}" failed to load: it ${how} during registration${said}${where}`, "failed");
+      const msg = ended("during registration", "closed its output but is still running; it was stopped during registration");
+      this.note(`failed: ${msg}`);
+      this.goneWith(`extension "${this.name}" failed to load: it ${msg}${said}${where}`, "failed");
     } else {
-      this.goneWith(`extension "${this.name}" ${how}${said}${where}`, "exited");
+      this.goneWith(`extension "${this.name}" ${ended(null, "closed its output but is still running; it was stopped")}${said}${where}`, "exited");
     }
     // Whatever it left behind (a lingering leader, orphaned children) goes with it.
     this.signal("SIGKILL");
@@ -551,7 +532,7 @@ export class Connection {
     this.error = message;
     this.clearTimers();
     if (this.lingerTimer) clearTimeout(this.lingerTimer);
-    this.queue?.drop();
+    this.transport?.drop();
     // Every waiting call fails now, not at its own deadline.
     for (const p of [...this.pending.values()]) p.resolve({ ok: false, kind: "gone", error: message });
     this.settle();

@@ -7,6 +7,8 @@ import { readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { isManifestName } from "./policy.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
+import { effectiveScope, type ExtensionPolicy } from "./permission-policy.ts";
+import { effectiveSettings, needsConfigError, readStored } from "./settings.ts";
 import { findThemeFile, loadTheme } from "./theme-file.ts";
 import { realDir, reviewProject, type ExtensionPrint } from "./trust.ts";
 import type { DiscoveredExtension, DiscoveryInput, ExtensionSource } from "./types.ts";
@@ -58,13 +60,16 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveredExtensi
       winners.set(key, entry.dir);
     }
   }
-  return entries;
+  return entries.map((e) => applySettings(applyPolicy(e, input.policy), input.home));
 }
 
 /** The project extensions whose manifests can be read: the set workspace trust approves or not. */
 export function projectPrints(entries: DiscoveredExtension[]): { entry: DiscoveredExtension; print: ExtensionPrint }[] {
   return entries.flatMap((entry) =>
-    entry.source === "project" && entry.manifest ? [{ entry, print: { name: entry.name, exec: entry.manifest.exec, args: entry.manifest.args } }] : [],
+    // A WebSocket extension's URL stands where a command line would: pointing it elsewhere is a change to review.
+    entry.source === "project" && entry.manifest
+      ? [{ entry, print: { name: entry.name, exec: entry.manifest.exec ?? entry.manifest.transport?.url ?? null, args: entry.manifest.args } }]
+      : [],
   );
 }
 
@@ -172,9 +177,12 @@ function inspect({ dir, source }: Candidate): DiscoveredExtension {
       version: null,
       exec: null,
       args: [],
+      transport: null,
       language: null,
       description: null,
       enabled: true,
+      permissions: null,
+      settings: [],
     });
   }
 
@@ -191,4 +199,24 @@ function themeEntry(entry: DiscoveredExtension, themeFile: string, manifest: Non
   if (!manifest.enabled) return { ...withManifest, status: "disabled" };
   const { theme, warnings } = loadTheme(themeFile, manifest.name);
   return { ...withManifest, status: "theme_only", theme, warnings };
+}
+
+/** Discovery's verdict under the policy: the effective scope in the manifest, or a refusal. */
+function applyPolicy(entry: DiscoveredExtension, policy: ExtensionPolicy | undefined): DiscoveredExtension {
+  if (!policy || entry.status !== "spawn" || !entry.manifest) return entry;
+  const scope = effectiveScope(entry.manifest, policy);
+  if (!scope.ok) return { ...entry, status: "invalid", error: scope.error };
+  const warnings = scope.warning ? [...entry.warnings, scope.warning] : entry.warnings;
+  return { ...entry, manifest: { ...entry.manifest, permissions: scope.permissions }, warnings };
+}
+
+/** Discovery's verdict on settings: the values for hello_ack, or `needs_config` when a required one is missing. */
+function applySettings(entry: DiscoveredExtension, home: string): DiscoveredExtension {
+  const m = entry.manifest;
+  if (entry.status !== "spawn" || !m || m.settings.length === 0) return entry;
+  const read = readStored(home, m.name);
+  if (!read.ok) return { ...entry, status: "invalid", error: read.error };
+  const { values, missing } = effectiveSettings(m.settings, read.stored);
+  if (missing.length > 0) return { ...entry, status: "needs_config", error: needsConfigError(m.name, missing) };
+  return { ...entry, settings: values };
 }

@@ -7,7 +7,9 @@ import { Connection, stopConnections } from "./connection.ts";
 import { matches, prepareSend, substitute, type ScriptStep } from "./harness-script.ts";
 import { extensionLogPath } from "./log.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
-import { describeExit } from "./process.ts";
+import { targetOf } from "./transport.ts";
+import { effectiveSettings, readStored } from "./settings.ts";
+import type { Manifest } from "./types.ts";
 import { decodeExtensionFrame, decodeHostFrame, isObject, type JsonObject } from "./protocol.ts";
 import { DEFAULT_TIMINGS, type HostTimings } from "./timings.ts";
 
@@ -49,7 +51,7 @@ type Received = { at: number; raw: string; value: unknown; used: boolean };
 
 const QUOTE = 120;
 
-/** Everything the extension wrote to stdout, as the connection read it, for the script's expectations. */
+/** Everything the extension sent (stdout lines or WebSocket messages), as the connection read it, for the script's expectations. */
 class Observed {
   readonly frames: Received[] = [];
   readonly junk: string[] = [];
@@ -111,7 +113,8 @@ export async function runHarness(opts: HarnessOptions): Promise<HarnessReport> {
   };
 
   const parsed = readManifest(manifestPath, { env: opts.env });
-  if (!parsed.ok || parsed.manifest.exec === null) {
+  const target = parsed.ok ? targetOf(parsed.manifest) : null;
+  if (!parsed.ok || target === null) {
     const detail = parsed.ok ? `${manifestPath} has no "exec"; a theme-only extension has no process to test.` : parsed.error;
     steps.push({ kind: "handshake", name: "manifest is valid", status: "fail", ms: null, line: null, detail });
     skipScript();
@@ -126,8 +129,8 @@ export async function runHarness(opts: HarnessOptions): Promise<HarnessReport> {
     name: m.name,
     version: m.version,
     dir,
-    exec: m.exec!,
-    args: m.args,
+    target,
+    settings: testSettings(m, opts.home),
     home: opts.home,
     env: opts.env,
     info: () => ({ zotVersion: opts.zotVersion, provider: opts.provider ?? "mock", model: opts.model ?? "mock", cwd: opts.cwd }),
@@ -148,10 +151,11 @@ export async function runHarness(opts: HarnessOptions): Promise<HarnessReport> {
   // A failed step that names the exit reports it; the shutdown step then does not report it again.
   let exitReported = false;
   const exitNote = (): string => {
-    if (!conn.exit) return "";
+    const ended = conn.ended();
+    if (!ended) return "";
     exitReported = true;
     const words = conn.lastStderrLine();
-    return `it exited with ${describeExit(conn.exit)}${words ? `: ${JSON.stringify(words)}` : ""}; see ${logPath}`;
+    return `it ${ended}${words ? `: ${JSON.stringify(words)}` : ""}; see ${logPath}`;
   };
 
   try {
@@ -163,13 +167,13 @@ export async function runHarness(opts: HarnessOptions): Promise<HarnessReport> {
     const junk = observed.junk[0];
     steps.push({
       kind: "conformance",
-      name: "stdout carries only frames",
+      name: target.kind === "websocket" ? "WebSocket messages carry only frames" : "stdout carries only frames",
       status: junk !== undefined ? "fail" : observed.oddities.length ? "warn" : "pass",
       ms: null,
       line: null,
       detail:
         junk !== undefined
-          ? `${observed.junk.length} stdout line(s) were not JSON frames, first: ${quote(junk)}; write logs to stderr.`
+          ? `${observed.junk.length} ${conn.terms.unit}(s) were not JSON frames, first: ${quote(junk)}; ${target.kind === "websocket" ? "send one JSON frame per text message." : "write logs to stderr."}`
           : observed.oddities.length
             ? `${observed.oddities.length} frame(s) the host would ignore, first: ${observed.oddities[0]}`
             : null,
@@ -201,7 +205,7 @@ async function handshakeSteps(
   };
   if (conn.helloName === null) {
     const first = observed.frames[0];
-    if (first) return fail("hello is the first line", `the first stdout line was not a hello frame: ${quote(first.raw)}`);
+    if (first) return fail("hello is the first line", `the first ${conn.terms.unit} was not a hello frame: ${quote(first.raw)}`);
     if (!conn.exit) await Promise.race([conn.exited, Bun.sleep(timings.lingerMs)]);
     if (conn.exit) return fail("hello is the first line", `exited before hello: ${exitNote()}`);
     return fail("hello is the first line", conn.error ?? `no hello within ${timings.helloMs / 1000}s`);
@@ -352,4 +356,11 @@ function quote(s: string): string {
 
 function round(ms: number): number {
   return Math.round(ms * 10) / 10;
+}
+
+/** The settings `zot ext test` hands over: what the user stored, with defaults, as the host would. */
+function testSettings(m: Manifest, home: string): JsonObject | null {
+  if (m.settings.length === 0) return null;
+  const read = readStored(home, m.name);
+  return effectiveSettings(m.settings, read.ok ? read.stored : { values: {}, secrets: [] }).values;
 }

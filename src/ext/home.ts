@@ -30,3 +30,8 @@ export function ensurePrivateDir(path: string): string {
   mkdirSync(path, { recursive: true, mode: 0o700 });
   return path;
 }
+
+/** `$ZOT_HOME/config.json`: the user's settings (the agent's config module and the extension policy read it). */
+export function configFile(home: string): string {
+  return join(home, "config.json");
+}

@@ -17,6 +17,7 @@ import type {
   PanelKeyName,
   ToolResultFrame,
 } from "./protocol.ts";
+import { changeSettings, effectiveSettings, readStored, writeStored } from "./settings.ts";
 import { resolve as resolveRegistry } from "./registry.ts";
 import { extensionState } from "./state.ts";
 import type { ExtensionRegs, Resolution } from "./registry.ts";
@@ -24,6 +25,7 @@ import { DEFAULT_TIMINGS } from "./timings.ts";
 import type { HostTimings } from "./timings.ts";
 import { Trace } from "./trace.ts";
 import { Replaying } from "../replaying.ts";
+import { targetOf } from "./transport.ts";
 import type {
   ActiveCommand,
   ActiveTool,
@@ -72,6 +74,8 @@ export class Host implements ExtensionHost {
   private readonly panels = new Map<string, string>();
   /** Conflict sentences already written to each extension's log. */
   private readonly loggedConflicts = new WeakMap<Connection, Set<string>>();
+  /** WebSocket extensions waiting to be reconnected after their connection dropped. */
+  private readonly reconnects = new Map<Entry, ReturnType<typeof setTimeout>>();
   private sessionStarted = false;
   private stopping: Promise<void> | null = null;
   private readonly exitGuard = () => this.killAllNow();
@@ -250,6 +254,35 @@ export class Host implements ExtensionHost {
     this.panelOwner(panelId)?.send({ type: "panel_resize", panel_id: panelId, width, height });
   }
 
+  settings(name: string): ReturnType<ExtensionHost["settings"]> {
+    const e = this.entryNamed(name);
+    const m = e?.disc.manifest;
+    if (!e || !m) return { ok: false, error: `no extension named "${name}" is loaded` };
+    if (m.settings.length === 0) return { ok: false, error: `extension "${m.name}" declares no settings` };
+    const read = readStored(this.opts!.home, m.name);
+    if (!read.ok) return { ok: false, error: read.error };
+    return { ok: true, extension: m.name, specs: m.settings, values: read.stored.values };
+  }
+
+  async configure(name: string, set: [string, string][], unset: string[]): ReturnType<ExtensionHost["configure"]> {
+    const current = this.settings(name);
+    if (!current.ok) return current;
+    const home = this.opts!.home;
+    const changed = changeSettings(current.extension, current.specs, { values: current.values, secrets: [] }, set, unset);
+    if (!changed.ok) return changed;
+    const written = writeStored(home, current.extension, changed.stored);
+    if (!written.ok) return written;
+    const e = this.entryNamed(name)!;
+    if (e.conn?.running) e.conn.send({ type: "settings_changed", settings: effectiveSettings(current.specs, changed.stored).values });
+    else if (e.disc.status === "needs_config") await this.reload(current.extension);
+    return written;
+  }
+
+  private entryNamed(name: string): Entry | undefined {
+    const key = name.toLowerCase();
+    return this.entries.find((e) => e.disc.name.toLowerCase() === key && e.disc.status !== "shadowed");
+  }
+
   /** The first listener also gets, in order, the intents sent while nobody listened. */
   onIntent(listener: (intent: UiIntent) => void): () => void {
     return this.intents.on(listener);
@@ -262,7 +295,8 @@ export class Host implements ExtensionHost {
     const started: Connection[] = [];
     for (const e of entries) {
       const m = e.disc.manifest;
-      if (e.disc.status !== "spawn" || !m || !m.exec) {
+      const target = m && targetOf(m);
+      if (e.disc.status !== "spawn" || !m || !target) {
         noteNotStarted(opts.home, e.disc, this.mask);
         continue;
       }
@@ -270,8 +304,8 @@ export class Host implements ExtensionHost {
         name: m.name,
         version: m.version,
         dir: e.disc.dir,
-        exec: m.exec,
-        args: m.args,
+        target,
+        settings: m.settings.length > 0 ? (e.disc.settings ?? {}) : null,
         home: opts.home,
         info: () => this.info,
         trace: this.trace,
@@ -293,6 +327,10 @@ export class Host implements ExtensionHost {
 
   /** Graceful stop, then SIGTERM, then SIGKILL — always to the whole group, so grandchildren go too. */
   private async stop(entries: Entry[]): Promise<void> {
+    for (const e of entries) {
+      clearTimeout(this.reconnects.get(e));
+      this.reconnects.delete(e);
+    }
     const conns: Connection[] = [];
     for (const e of entries) if (e.conn) conns.push(e.conn);
     for (const c of conns) {
@@ -355,8 +393,38 @@ export class Host implements ExtensionHost {
       this.panels.delete(id);
       this.send({ kind: "panel_close", extension: owner, panelId: id });
     }
-    this.send({ kind: "extension_exited", extension: conn.name, message });
+    const entry = this.entries.find((e) => e.conn === conn);
+    const remote = entry?.disc.manifest?.transport;
+    this.send({ kind: "extension_exited", extension: conn.name, message: remote ? `${message}; zot reconnects when it is back` : message });
     this.changed();
+    if (entry && remote) this.reconnect(entry, this.timings.reconnectMs);
+  }
+
+  /**
+   * A WebSocket extension whose connection dropped is a crash like any other, but its process lives
+   * on elsewhere and may come back (an editor restarting): zot connects again with backoff and, once
+   * it is back, uses its registrations as after a reload. Stops with shutdown, reload or a success.
+   */
+  private reconnect(entry: Entry, delayMs: number): void {
+    const timer = setTimeout(async () => {
+      this.reconnects.delete(entry);
+      if (this.stopping || !this.entries.includes(entry)) return;
+      entry.conn?.closeLog();
+      await this.spawn([entry]);
+      const conn = entry.conn;
+      if (this.stopping || !this.entries.includes(entry) || !conn) return;
+      if (!conn.running) {
+        const next = Math.min(delayMs * 2, this.timings.reconnectMaxMs);
+        conn.note(`reconnect failed; trying again in ${Math.round(next / 100) / 10}s`);
+        return this.reconnect(entry, next);
+      }
+      this.resendSessionStart([entry]);
+      this.changed();
+      this.send({ kind: "notify", extension: conn.name, level: "info", message: `reconnected to ${entry.disc.manifest!.transport!.url}` });
+    }, delayMs);
+    // A pending reconnect must not keep zot running.
+    timer.unref?.();
+    this.reconnects.set(entry, timer);
   }
 
   private changed(): void {

@@ -1,11 +1,14 @@
 // extension.json: read, validate, resolve `exec`. Every failure is one sentence naming the manifest
 // path and the offending field, so `zot ext doctor` can show it as is.
-import { accessSync, constants, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { pathCandidates } from "../platform/exec-path.ts";
+import { executableProblem, lookPath } from "../platform/exec-path.ts";
 import { MANIFEST_NAME_PATTERN, isManifestName } from "./policy.ts";
 import { isObject, kind } from "./protocol.ts";
+import { parsePermissions, type Permissions } from "./permissions.ts";
+import { parseSettingsSchema, type SettingSpec } from "./settings.ts";
 import type { Manifest } from "./types.ts";
+import { parseWebSocketTarget, type WebSocketTarget } from "./websocket-target.ts";
 
 export const MANIFEST_FILE = "extension.json";
 
@@ -78,9 +81,22 @@ export function parseManifest(text: string, manifestPath: string, opts: Manifest
     enabled = raw.enabled;
   }
 
+  let transport: WebSocketTarget | null = null;
+  if (raw.transport !== undefined && raw.transport !== null) {
+    if (raw.exec !== undefined && raw.exec !== null)
+      return bad("transport", `and "exec" are both set; an extension is either started by zot ("exec") or reached over a WebSocket ("transport"), so remove one`, name);
+    if (raw.args !== undefined && raw.args !== null) return bad("args", `applies only to "exec"; a WebSocket extension is not started by zot, so remove "args"`, name);
+    if (raw.permissions !== undefined && raw.permissions !== null)
+      return bad("permissions", `cannot apply to a WebSocket extension: zot cannot sandbox a process it did not start, so remove "permissions"`, name);
+    const parsed = parseWebSocketTarget(raw.transport, manifestPath);
+    if (!parsed.ok) return { ok: false, error: parsed.error, name };
+    transport = parsed.target;
+  }
+
   let exec: string | null = null;
   if (raw.exec === undefined || raw.exec === null) {
-    if (!opts.allowMissingExec) return bad("exec", "is missing (it is required unless the directory ships theme.json)", name);
+    // A WebSocket extension is reached, not started: it has no exec.
+    if (!opts.allowMissingExec && transport === null) return bad("exec", `is missing (it is required unless the directory ships theme.json or the manifest has a "transport")`, name);
   } else if (typeof raw.exec !== "string" || raw.exec === "") {
     return bad("exec", `must be a non-empty string, got ${typeof raw.exec === "string" ? "an empty string" : kind(raw.exec)}`, name);
   } else {
@@ -91,6 +107,20 @@ export function parseManifest(text: string, manifestPath: string, opts: Manifest
     exec = resolved.ok ? resolved.path : raw.exec.includes("/") ? resolve(dirname(manifestPath), raw.exec) : raw.exec;
   }
 
+  let permissions: Permissions | null = null;
+  if (raw.permissions !== undefined && raw.permissions !== null) {
+    const parsed = parsePermissions(raw.permissions, manifestPath);
+    if (!parsed.ok) return { ok: false, error: parsed.error, name };
+    permissions = parsed.permissions;
+  }
+
+  let settings: SettingSpec[] = [];
+  if (raw.settings !== undefined && raw.settings !== null) {
+    const parsed = parseSettingsSchema(raw.settings, manifestPath);
+    if (!parsed.ok) return { ok: false, error: parsed.error, name };
+    settings = parsed.settings;
+  }
+
   return {
     ok: true,
     manifest: {
@@ -98,9 +128,12 @@ export function parseManifest(text: string, manifestPath: string, opts: Manifest
       version: info.version,
       exec,
       args,
+      transport,
       language: info.language,
       description: info.description,
       enabled,
+      permissions,
+      settings,
     },
   };
 }
@@ -127,23 +160,3 @@ export function resolveExec(
   return { ok: true, path: found };
 }
 
-function executableProblem(path: string, platform: string): string | null {
-  try {
-    const st = statSync(path);
-    if (!st.isFile()) return "is not a file";
-  } catch {
-    return "does not exist";
-  }
-  if (platform === "win32") return null;
-  try {
-    accessSync(path, constants.X_OK);
-  } catch {
-    return "is not executable (run chmod +x on it)";
-  }
-  return null;
-}
-
-/** First executable named `name` on PATH (with PATHEXT on Windows), as an absolute path. */
-export function lookPath(name: string, env: Record<string, string | undefined> = process.env, platform: string = process.platform): string | null {
-  return pathCandidates(name, env, platform).find((candidate) => executableProblem(candidate, platform) === null) ?? null;
-}

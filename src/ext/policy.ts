@@ -7,19 +7,12 @@ export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** Extension (manifest) names; shown in errors. `isManifestName` is the check itself. */
 export const MANIFEST_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
 
-/** MANIFEST_NAME_PATTERN checked by hand: no regex runs on zot's start-up path (see cli/whitespace.ts). */
 export function isManifestName(name: string): boolean {
-  if (name.length < 1 || name.length > 64) return false;
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    const alnum = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-    if (!alnum && (i === 0 || (c !== 46 && c !== 95 && c !== 45))) return false;
-  }
-  return true;
+  return MANIFEST_NAME_PATTERN.test(name);
 }
 
 /** zot's own slash commands; an extension command of the same name is rejected. */
-export const BUILTIN_COMMANDS = ["help", "clear", "exit", "model", "reload-ext", "login", "logout", "sessions", "compact", "yolo", "theme", "session", "study", "btw", "jump", "skills", "jail", "unjail"] as const;
+export const BUILTIN_COMMANDS = ["help", "clear", "exit", "model", "reload-ext", "ext-config", "login", "logout", "sessions", "compact", "yolo", "theme", "session", "study", "btw", "jump", "skills", "jail", "unjail", "permissions", "init", "reasoning"] as const;
 export type BuiltinCommand = (typeof BUILTIN_COMMANDS)[number];
 
 /** zot's own tools, in the order they are offered to the model; an extension tool of the same name is rejected. */

@@ -74,7 +74,7 @@ export const COMMAND_ACTIONS = ["prompt", "insert", "display", "open_panel", "no
 export type CommandAction = (typeof COMMAND_ACTIONS)[number];
 
 /** Host features beyond the spec, announced in `hello_ack.capabilities`. */
-export const HOST_CAPABILITIES = ["fail_closed_intercept", "tool_result_intercept", "tool_progress", "tool_cancel", "panel_resize"] as const;
+export const HOST_CAPABILITIES = ["fail_closed_intercept", "tool_result_intercept", "tool_progress", "tool_cancel", "panel_resize", "settings_changed"] as const;
 
 // ---------------------------------------------------------------- extension → host
 
@@ -179,6 +179,8 @@ export type HelloAckFrame = {
   capabilities: string[];
   /** Present while /jail confines zot's built-in file tools to `root` (a guardrail; extensions may follow it). */
   jail?: { root: string };
+  /** zot addition: the values of the settings the manifest declares (absent when it declares none). */
+  settings?: JsonObject;
 };
 export type CommandInvokedFrame = { type: "command_invoked"; id: string; name: string; args: string };
 /** `jail`: present while /jail is on, as in `hello_ack`. */
@@ -212,6 +214,8 @@ export type PanelResizeFrame = { type: "panel_resize"; panel_id: string; width: 
 export type ShutdownFrame = { type: "shutdown" };
 /** zot addition: a tool call was aborted or timed out. */
 export type ToolCancelFrame = { type: "tool_cancel"; id: string };
+/** zot addition: the user changed the extension's settings; all current values, as in hello_ack. */
+export type SettingsChangedFrame = { type: "settings_changed"; settings: JsonObject };
 
 export type HostFrame =
   | HelloAckFrame
@@ -223,7 +227,8 @@ export type HostFrame =
   | PanelCloseFromHostFrame
   | PanelResizeFrame
   | ShutdownFrame
-  | ToolCancelFrame;
+  | ToolCancelFrame
+  | SettingsChangedFrame;
 
 // ---------------------------------------------------------------- decoding
 
@@ -586,7 +591,12 @@ export function decodeHostFrame(raw: unknown): Decoded<HostFrame> | { ok: false;
       if (o.data_dir === undefined || o.data_dir === null) fields.data_dir = fields.extension_dir;
       const caps = strArray(o, "capabilities");
       if (!caps.ok) return fail(`hello_ack: ${caps.error}`);
-      return ok({ type, protocol_version: version.value, ...fields, capabilities: caps.value });
+      const frame: HelloAckFrame = { type, protocol_version: version.value, ...fields, capabilities: caps.value };
+      if (o.settings !== undefined && o.settings !== null) {
+        if (!isObject(o.settings)) return fail(`hello_ack: field "settings" must be an object, got ${kind(o.settings)}`);
+        frame.settings = o.settings;
+      }
+      return ok(frame);
     }
     case "command_invoked": {
       if (!id.ok) return fail(`command_invoked: ${id.error}`);
@@ -638,6 +648,8 @@ export function decodeHostFrame(raw: unknown): Decoded<HostFrame> | { ok: false;
       return ok({ type });
     case "tool_cancel":
       return id.ok ? ok({ type, id: id.value! }) : fail(`tool_cancel: ${id.error}`);
+    case "settings_changed":
+      return isObject(o.settings) ? ok({ type, settings: o.settings }) : fail(`settings_changed: field "settings" must be an object, got ${kind(o.settings)}`);
     default:
       return { ok: false, error: `unknown frame type "${type}"`, unknownType: type };
   }

@@ -2,6 +2,8 @@
 // process registered and won.
 import type { Connection } from "./connection.ts";
 import { extensionLogPath } from "./log.ts";
+import { enforcementOf } from "./sandbox/plan.ts";
+import { OUTSIDE_ZOT } from "./sandbox/policy.ts";
 import type { Resolution } from "./registry.ts";
 import type { DiscoveredExtension, ExtensionState } from "./types.ts";
 
@@ -38,6 +40,9 @@ export function extensionState(d: DiscoveredExtension, c: Connection | null, reg
     warnings: [...d.warnings, ...(c?.warnings() ?? [])],
     log: c?.logPath || (home ? extensionLogPath(home, name) : ""),
     startupMs: c?.startupMs ?? null,
+    permissions: m?.permissions ?? null,
+    enforcement: m?.transport ? OUTSIDE_ZOT : enforcementOf(m?.permissions ?? null),
+    url: m?.transport?.url ?? null,
   };
   if (d.shadowedBy !== undefined) state.shadowedBy = d.shadowedBy;
   if (d.untrusted !== undefined) state.untrusted = d.untrusted;

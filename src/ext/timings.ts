@@ -9,6 +9,9 @@ export type HostTimings = ConnectionTimings & {
   shutdownGraceMs: number;
   /** Between SIGTERM and SIGKILL. */
   killAfterMs: number;
+  /** A dropped WebSocket extension is reconnected after this long, doubling per failed try up to `reconnectMaxMs`. */
+  reconnectMs: number;
+  reconnectMaxMs: number;
 };
 
 export const DEFAULT_TIMINGS: HostTimings = {
@@ -22,4 +25,6 @@ export const DEFAULT_TIMINGS: HostTimings = {
   toolMs: 60_000,
   shutdownGraceMs: 2_000,
   killAfterMs: 1_000,
+  reconnectMs: 500,
+  reconnectMaxMs: 30_000,
 };

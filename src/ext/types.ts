@@ -1,5 +1,9 @@
 // The host's public surface: what modes and the agent loop see of the extension host. The host knows
 // nothing of the TUI or providers; it takes facts (provider/model/cwd) in and emits typed UI intents.
+import type { Permissions } from "./permissions.ts";
+import type { SettingSpec } from "./settings.ts";
+import type { ExtensionPolicy } from "./permission-policy.ts";
+import type { Enforcement } from "./sandbox/policy.ts";
 import type {
   CommandResponseFrame,
   ContentBlock,
@@ -15,6 +19,7 @@ import type {
   PanelKeyName,
 } from "./protocol.ts";
 import type { TrustMode, Unapproved } from "./trust.ts";
+import type { WebSocketTarget } from "./websocket-target.ts";
 
 export type ExtensionSource = "flag" | "project" | "global";
 
@@ -28,6 +33,8 @@ export type ExtensionStatus =
   | "theme_only"
   /** A project extension in a folder the user has not trusted (or changed since it was trusted). */
   | "untrusted"
+  /** A required setting has no value; `zot ext config` sets it. */
+  | "needs_config"
   /** Transient: spawned, registration not complete yet. */
   | "starting"
   /** Was ready, then exited or crashed at runtime. */
@@ -54,6 +61,12 @@ export type ExtensionState = {
   warnings: string[];
   log: string;
   startupMs: number | null;
+  /** The scope it runs with (the manifest's, or the user's override); null: the user's full privileges. */
+  permissions: Permissions | null;
+  /** How much of that scope this platform enforces. */
+  enforcement: Enforcement;
+  /** Where zot connects to a WebSocket extension; null for one it starts. */
+  url: string | null;
   /** For shadowed extensions: the directory of the winner. */
   shadowedBy?: string;
   /** For untrusted project extensions: why they did not start. */
@@ -69,6 +82,8 @@ export type DiscoveryInput = {
   cwd: string;
   /** $ZOT_HOME, absolute. */
   home: string;
+  /** The user's permission policy (config.json "extensions"); default: every extension may run. */
+  policy?: ExtensionPolicy;
   /** How project extensions are gated (trust.ts); default "store": only a trusted folder's run. */
   trust?: TrustMode;
 };
@@ -222,6 +237,13 @@ export interface ExtensionHost {
   onIntent(listener: (intent: UiIntent) => void): () => void;
   /** Resources mentioned in a prompt (`@server:uri`, MCP) appended to it; absent when no source offers any. */
   attach?(text: string): Promise<{ text: string; errors: string[] }>;
+  /** An extension's declared settings with their stored values (secrets included: callers mask them). */
+  settings(name: string): { ok: true; extension: string; specs: SettingSpec[]; values: JsonObject } | { ok: false; error: string };
+  /**
+   * Sets (key → text as typed) and unsets settings, stores them, and sends `settings_changed` to the
+   * running extension; one that waited for a required setting is started.
+   */
+  configure(name: string, set: [string, string][], unset: string[]): Promise<{ ok: true; path: string } | { ok: false; error: string }>;
 }
 
 /** A parsed, validated `extension.json`. `exec` is resolved to an absolute path. */
@@ -230,9 +252,15 @@ export type Manifest = {
   version: string | null;
   exec: string | null;
   args: string[];
+  /** `"transport": {"type": "websocket", …}`: zot connects to it instead of starting it (then `exec` is null). */
+  transport: WebSocketTarget | null;
   language: string | null;
   description: string | null;
   enabled: boolean;
+  /** The declared permission scope; null when the manifest declares none (full user privileges). */
+  permissions: Permissions | null;
+  /** Settings the host stores and hands over in hello_ack (manifest `settings`). */
+  settings: SettingSpec[];
 };
 
 /** One directory found by discovery, before anything is spawned (written by `discovery.ts`). */
@@ -243,7 +271,9 @@ export type DiscoveredExtension = {
   manifestPath: string;
   source: ExtensionSource;
   /** "spawn": valid, enabled, winner — the host starts it. */
-  status: "spawn" | "invalid" | "disabled" | "shadowed" | "theme_only" | "untrusted";
+  status: "spawn" | "invalid" | "disabled" | "shadowed" | "theme_only" | "untrusted" | "needs_config";
+  /** For extensions that declare settings: the values hello_ack carries. */
+  settings?: JsonObject;
   error: string | null;
   manifest: Manifest | null;
   theme: Theme | null;

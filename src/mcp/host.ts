@@ -242,6 +242,15 @@ export class McpHost implements ExtensionHost {
     if (!this.forms.has(panelId)) this.inner.panelResize(panelId, width, height);
   }
 
+  /** Settings belong to extensions; MCP servers are configured in their server lists. */
+  settings(name: string): ReturnType<ExtensionHost["settings"]> {
+    return this.inner.settings(name);
+  }
+
+  configure(name: string, set: [string, string][], unset: string[]): ReturnType<ExtensionHost["configure"]> {
+    return this.inner.configure(name, set, unset);
+  }
+
   onIntent(listener: (intent: UiIntent) => void): () => void {
     this.listeners.add(listener);
     for (const i of this.unheard.splice(0)) deliver(listener, i);

@@ -8,7 +8,6 @@ import { exitCodeOf } from "./json.ts";
 import type { ModeOutput } from "./output.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
 import { parseSlash, unknownCommand } from "./slash.ts";
-import { collapseSpaces } from "../cli/whitespace.ts";
 import { seconds } from "../agent/providers/limits.ts";
 
 type Hidden = { by: string; reason: string } | null;
@@ -132,6 +131,6 @@ function progress(event: AgentEvent, io: PrintOutput): void {
 }
 
 function clip(text: string): string {
-  const one = collapseSpaces(text);
+  const one = text.replace(/\s+/g, " ");
   return one.length > 200 ? one.slice(0, 199) + "…" : one;
 }

@@ -6,7 +6,6 @@ import { NAME_PATTERN } from "../ext/policy.ts";
 /** `/name args` when the prompt is a slash command; null for an ordinary prompt (including paths like `/tmp/x`). */
 export function parseSlash(prompt: string): { name: string; args: string } | null {
   const trimmed = prompt.trim();
-  // Most prompts are not commands; they never reach the regex (running one costs start-up memory).
   if (!trimmed.startsWith("/")) return null;
   const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(trimmed);
   if (!m || !NAME_PATTERN.test(m[1])) return null;

@@ -1,6 +1,8 @@
 // Where a bare program name is looked for on PATH. On Windows the name gets each PATHEXT extension
 // (`npx` → `npx.CMD`, `python` → `python.EXE`) unless it already ends in one, the list separator
-// is `;`, and the variable may be spelled `Path`. Pure, so every platform's rules are tested here.
+// is `;`, and the variable may be spelled `Path`. The rules are pure, so every platform's are tested
+// here; `lookPath` checks the candidates on this machine's file system.
+import { accessSync, constants, statSync } from "node:fs";
 import { posix, win32 } from "node:path";
 
 const DEFAULT_PATHEXT = ".COM;.EXE;.BAT;.CMD";
@@ -46,4 +48,26 @@ function splitWindowsPath(value: string): string[] {
   }
   dirs.push(current);
   return dirs;
+}
+
+/** Why `path` cannot be run ("does not exist", "is not a file", "is not executable …"), or null. */
+export function executableProblem(path: string, platform: string): string | null {
+  try {
+    const st = statSync(path);
+    if (!st.isFile()) return "is not a file";
+  } catch {
+    return "does not exist";
+  }
+  if (platform === "win32") return null;
+  try {
+    accessSync(path, constants.X_OK);
+  } catch {
+    return "is not executable (run chmod +x on it)";
+  }
+  return null;
+}
+
+/** First executable named `name` on PATH (with PATHEXT on Windows), as an absolute path. */
+export function lookPath(name: string, env: Record<string, string | undefined> = process.env, platform: string = process.platform): string | null {
+  return pathCandidates(name, env, platform).find((candidate) => executableProblem(candidate, platform) === null) ?? null;
 }

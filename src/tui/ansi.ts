@@ -1,6 +1,6 @@
 // Escape sequences: the constants the TUI writes, and (from the shared scanner) the helpers that
 // find sequences in text so they can be measured, carried across wraps, or removed from untrusted text.
-import { escapeLength, sanitizeControls } from "../cli/controls.ts";
+import { escapeLength, sanitizeControls, UNSAFE } from "../cli/controls.ts";
 
 export { escapeLength };
 
@@ -11,6 +11,12 @@ export const syncStart = "\x1b[?2026h";
 export const syncEnd = "\x1b[?2026l";
 export const altScreenOn = "\x1b[?1049h";
 export const altScreenOff = "\x1b[?1049l";
+/** Alternate scroll: on the alternate screen the mouse wheel arrives as arrow keys (xterm's default is off). */
+export const altScrollOn = "\x1b[?1007h";
+export const altScrollOff = "\x1b[?1007l";
+/** Save and restore the window title (xterm's title stack), so zot's title goes away on exit. */
+export const titlePush = "\x1b[22;0t";
+export const titlePop = "\x1b[23;0t";
 export const pasteOn = "\x1b[?2004h";
 export const pasteOff = "\x1b[?2004l";
 export const cursorShow = "\x1b[?25h";
@@ -29,6 +35,10 @@ export function cursorTo(row: number, col: number): string {
 /** Sets the scrolling region to 0-based rows `top`..`bottom` inclusive; no arguments resets it to the whole screen. */
 export function scrollRegion(top?: number, bottom?: number): string {
   return top === undefined || bottom === undefined ? "\x1b[r" : `\x1b[${top + 1};${bottom + 1}r`;
+}
+/** OSC 2: the window (and tab) title; `text` must be sanitized. */
+export function windowTitle(text: string): string {
+  return `\x1b]2;${text}\x07`;
 }
 /** OSC 8 hyperlink; terminals without support show just the text. */
 export function hyperlink(url: string, text: string): string {
@@ -61,4 +71,26 @@ const TAB = 4;
  */
 export function sanitize(text: string): string {
   return sanitizeControls(text, TAB);
+}
+
+/** Invisible characters that can hide or reorder text: bidi controls, zero-width spaces and joiners, the BOM. */
+const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
+const NAMED: Readonly<Record<number, string>> = { 0x09: "\\t", 0x0d: "\\r", 0x1b: "\\e", 0x00: "\\0" };
+
+/**
+ * Makes every control character in `text` (except `\n`) and every invisible formatting character
+ * visible as an escape (`\e`, `\r`, `\t`, `\x07`, `\u202e`), passed through `mark` so it stands out:
+ * what a confirmation shows is then exactly what will run, nothing hidden or moved.
+ */
+export function revealControls(text: string, mark: (escaped: string) => string): string {
+  if (!UNSAFE.test(text) && !INVISIBLE.test(text)) return text;
+  let out = "";
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    if (c === 0x0a) out += ch;
+    else if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) out += mark(NAMED[c] ?? `\\x${c.toString(16).padStart(2, "0")}`);
+    else if (INVISIBLE.test(ch)) out += mark(`\\u${c.toString(16).padStart(4, "0")}`);
+    else out += ch;
+  }
+  return out;
 }

@@ -1,17 +1,28 @@
 // Interactive mode: wires the terminal, key decoding, the runtime's events and the extension
 // host's intents to the components, and draws coalesced frames (at most ~60 per second).
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
-import type { AgentRuntime } from "../agent/runtime-api.ts";
+import type { AgentRuntime, PromptOutcome, SteeringMessage } from "../agent/runtime-api.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { commandIntents } from "../ext/command-outcome.ts";
 import type { LoadReport, UiIntent } from "../ext/types.ts";
 import type { CommandContext } from "./command-context.ts";
-import { runBuiltin } from "./commands.ts";
+import { CONDENSING, cycleReasoning, runBuiltin } from "./commands.ts";
 import { forkPicker } from "./session-commands.ts";
 import { applyEvent } from "./chat-events.ts";
 import { showLoadProblems, startupReport } from "./load-errors.ts";
 import { FrameScheduler } from "./scheduler.ts";
-import { ConfirmDialog } from "./confirm.ts";
+import { ApprovalDialog } from "./approval-dialog.ts";
+import { cycleMode } from "./permission-view.ts";
+import { offerPlanApproval } from "./plan-approval.ts";
+import { offerMoreSteps } from "./step-limit.ts";
+import { historySearch } from "./history-search.ts";
+import { TranscriptView } from "./transcript-view.ts";
+import { EXIT_LINES, exitText } from "./exit-print.ts";
+import { editExternally } from "./external-editor.ts";
+import { completeArg } from "./arg-completion.ts";
+import { parseShellCommand, runShellCommand, sharedPrompt, type ShellCommand, type ShellOutput } from "./shell-command.ts";
+import { KEYED_PROVIDERS, readConfig, type NotifyMode } from "../agent/config.ts";
+import { notification, NOTIFY_AFTER_MS, resolveNotify, titleText } from "./attention.ts";
 import { cleanInput, Editor } from "./editor.ts";
 import { History, historyPath } from "./history.ts";
 import { KeyDecoder, keyLabel, wheelDirection, type Key } from "./keys.ts";
@@ -26,17 +37,21 @@ import { EditorPopups } from "./popups.ts";
 import { PanelSlot } from "./panel-slot.ts";
 import { extensionCounts, renderStatus } from "./status.ts";
 import { installRestoreHandlers, Terminal } from "./terminal.ts";
-import { detectBackground, type Style } from "./theme.ts";
+import { detectBackground, themeNames, type Style } from "./theme.ts";
 import { savedTheme, styleFor, type ThemeChoice } from "./theming.ts";
-import { Transcript, type InfoLevel } from "./transcript.ts";
+import { INTERRUPTED_MARK, Transcript, type InfoLevel } from "./transcript.ts";
 import { showIntent, type IntentTargets } from "./intent-view.ts";
 import { ChatScroll } from "./scroll.ts";
 import { StatusLines } from "./status-lines.ts";
 import { replay } from "./replay.ts";
+import { shortDir, shortPath } from "./paths.ts";
+import { gitBranch } from "./git-branch.ts";
+import { attachMentions } from "../agent/attachments.ts";
+import { writeTool } from "../agent/tools/write.ts";
+import { isObject } from "../ext/protocol.ts";
 
 export type TuiOptions = {
   home: string;
-  noYolo: boolean;
   initialPrompt?: string;
   /** `zot -r`: open the /sessions picker at start (an initial prompt then waits in the editor). */
   resume?: boolean;
@@ -54,8 +69,15 @@ const EXIT_WINDOW_MS = 2000;
 const LINE_SCROLL = 3;
 /** Two esc presses this close together on an empty editor open the rewind picker. */
 const DOUBLE_ESC_MS = 600;
+/** Drafts this long (or of several lines) need a second esc to clear. */
+const LONG_DRAFT_CHARS = 40;
+const isLongDraft = (text: string): boolean => text.length >= LONG_DRAFT_CHARS || text.includes("\n");
 
 export async function runTui(runtime: AgentRuntime, host: ExtensionHost, opts: TuiOptions): Promise<number> {
+  if (process.env.TERM === "dumb") {
+    const { runLineMode } = await import("./line-mode.ts");
+    return runLineMode(runtime, opts);
+  }
   const app = new App(runtime, host, opts, new Terminal(process.stdin, process.stdout));
   return app.run();
 }
@@ -73,14 +95,27 @@ class App implements CommandContext {
   private readonly popups: EditorPopups;
   private readonly panels: PanelSlot;
   private modal: Modal | null = null;
-  private confirms: ConfirmDialog[] = [];
+  /** ctrl+t: the full transcript view, which then has the screen and the keys. */
+  private view: TranscriptView | null = null;
+  private viewLines: { key: string; lines: string[] } | null = null;
+  private confirms: ApprovalDialog[] = [];
   private readonly statusLines = new StatusLines();
   private readonly scroll = new ChatScroll();
   private readonly intentTargets: IntentTargets;
   /** The running turn or busy command; `stop` cancels work that is not the runtime's (a key check). */
   private turn: { since: number; label: string; done: Promise<void>; stop?: () => void; retry?: { at: number; attempt: number; attempts: number } } | null = null;
   private ctrlCAt = 0;
-  private escAt = 0;
+  /** The last esc on an empty editor (a second one soon after opens the rewind picker). */
+  private emptyEscAt = 0;
+  /** When esc last asked to confirm clearing a long draft. */
+  private draftEscAt = 0;
+  private readonly notifyMode: Exclude<NotifyMode, "auto">;
+  /** The status line's directory and git branch; the branch is read again after each turn. */
+  private place: { dir: string; branch: string | null };
+  /** The window title last written. */
+  private title = "";
+  /** The runtime is summarising the history (the spinner says so; esc cancels it). */
+  private condensing = false;
   private readonly frames = new FrameScheduler(() => this.draw(), FRAME_MS);
   private escTimer: ReturnType<typeof setTimeout> | null = null;
   private closing = false;
@@ -100,6 +135,8 @@ class App implements CommandContext {
     this.panels = new PanelSlot(host, () => this.schedule());
     this.theme = savedTheme(runtime.settings().theme, host.themes());
     this.style = this.makeStyle(this.theme.name);
+    this.place = { dir: shortDir(runtime.cwd), branch: gitBranch(runtime.cwd) };
+    this.notifyMode = resolveNotify(readConfig(opts.home).values.notify ?? "auto", process.env);
     this.intentTargets = {
       notes: this.notes,
       editor: this.editor,
@@ -127,7 +164,10 @@ class App implements CommandContext {
       this.runtime.subscribe((ev) => this.onEvent(ev)),
     ];
     const ticker = setInterval(() => this.tick(), TICK_MS);
-    if (this.opts.noYolo) this.runtime.setConfirmHandler((req) => this.confirm(req));
+    this.runtime.setConfirmHandler((req) => this.confirm(req));
+    this.runtime.setSteering(() => this.takeSteering());
+    // A resumed session (`zot -c`, `--session`) shows where it left off.
+    if (this.runtime.messages().length > 0) replay(this.transcript, this.runtime.messages());
     this.startupMessages();
     this.frames.now();
     // A saved theme choice wins over the terminal's background.
@@ -146,14 +186,25 @@ class App implements CommandContext {
     this.frames.stop();
     if (this.escTimer) clearTimeout(this.escTimer);
     this.runtime.setConfirmHandler(null);
+    this.runtime.setSteering(null);
     for (const c of this.confirms) c.cancel();
     if (this.turn) {
       this.runtime.abort();
       await this.turn.done;
     }
     this.term.restore();
+    this.term.write(this.exitPrint());
     for (const off of cleanups) off();
     return code;
+  }
+
+  /** The conversation as it was on screen, for the main screen's scrollback after exit. */
+  private exitPrint(): string {
+    const width = this.term.columns;
+    const now = Date.now();
+    const total = this.transcript.totalLines(width, this.style, now);
+    const lines = this.transcript.window(width, this.style, now, Math.min(total, EXIT_LINES), 0);
+    return exitText(lines, this.runtime.sessionPath, (s) => this.style.fg("muted", s));
   }
 
   // ------------------------------------------------------------ CommandContext
@@ -185,6 +236,11 @@ class App implements CommandContext {
   }
 
   async busyWhile(label: string, work: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    // Never two things at once: busy work started beside a turn would take over its place.
+    if (this.turn) {
+      this.status([{ text: "A turn is running; wait for it (or press esc), then try again.", level: "warn" }], 4000);
+      return;
+    }
     let release: () => void = () => {};
     const done = new Promise<void>((r) => (release = r));
     const stop = new AbortController();
@@ -274,7 +330,7 @@ class App implements CommandContext {
     }
     const keys = this.decoder.feed(data);
     const wheel = wheelDirection(keys);
-    if (wheel !== 0 && !this.confirms[0] && !this.modal && !this.panels.panel && !this.popups.open) this.scroll.by(wheel * keys.length);
+    if (wheel !== 0 && !this.view && !this.confirms[0] && !this.modal && !this.panels.panel && !this.popups.open) this.scroll.by(wheel * keys.length);
     else for (const key of keys) this.onKey(key);
     if (this.decoder.pending) {
       this.escTimer = setTimeout(() => {
@@ -294,9 +350,19 @@ class App implements CommandContext {
       this.renderer.invalidate();
       return;
     }
+    if (this.view) {
+      if (this.view.handle(label, text)) {
+        this.view = null;
+        this.renderer.invalidate();
+      }
+      return;
+    }
     const dialog = this.confirms[0];
     if (dialog) {
-      if (dialog.handle(label, text)) this.confirms.shift();
+      if (!dialog.handle(label, text)) return;
+      this.confirms.shift();
+      // esc and ctrl+c in the dialog stop the turn: waiting messages go back to the editor.
+      if (label === "esc" || label === "ctrl+c") this.restoreQueue();
       return;
     }
     if (this.modal) {
@@ -314,6 +380,10 @@ class App implements CommandContext {
     switch (label) {
       case "enter":
         return this.submitEditor();
+      case "alt+enter":
+        // While a turn runs, alt+enter waits for the turn to end instead of steering it.
+        if (this.turn) return this.submitEditor("after");
+        break;
       case "esc":
         return this.escape();
       case "ctrl+c":
@@ -322,8 +392,33 @@ class App implements CommandContext {
         if (this.editor.empty) return this.exit();
         break;
       case "ctrl+o":
+        // The newest block in view; with none (or none collapsible), everything.
+        if (!this.transcript.toggleVisible(this.term.columns, this.style, Date.now(), this.scroll.viewHeight, this.scroll.offset)) this.transcript.toggleExpanded();
+        return;
+      case "alt+o":
         this.transcript.toggleExpanded();
         return;
+      case "alt+t":
+        return cycleReasoning(this);
+      case "ctrl+t":
+        this.view = new TranscriptView();
+        return;
+      case "shift+tab":
+        return cycleMode(this);
+      case "ctrl+r":
+        this.modal = historySearch(this.editor, () => this.status([{ text: "No earlier prompts in this project yet.", level: "info" }], 3000));
+        return;
+      case "ctrl+g":
+        return this.externalEdit();
+      case "ctrl+z":
+        this.term.suspend(() => {
+          this.renderer.invalidate();
+          this.frames.now();
+        });
+        return;
+      case "tab":
+        if (this.completeArgument()) return;
+        break;
       case "pageup":
         return this.scroll.page(1);
       case "pagedown":
@@ -347,7 +442,11 @@ class App implements CommandContext {
       case "up":
       case "down": {
         // Like a shell: up on an empty editor recalls the previous prompt (the chat scrolls with
-        // pgup/pgdn and shift+up/down).
+        // pgup/pgdn and shift+up/down); a queued message comes back first, to be edited.
+        if (label === "up" && this.editor.empty && this.queue.length > 0) {
+          this.editor.setText(this.queue.pop()!.text);
+          return;
+        }
         if (this.editor.handle(label, null)) return;
         if (label === "up") this.editor.historyPrev();
         else this.editor.historyNext();
@@ -361,9 +460,17 @@ class App implements CommandContext {
     this.editor.handle(label, text);
   }
 
-  private submitEditor(): void {
+  private submitEditor(when: "steer" | "after" = "steer"): void {
     const raw = this.editor.text;
     if (raw.trim() === "") return;
+    const shell = parseShellCommand(raw);
+    if (shell) {
+      // One thing runs at a time; the command stays in the editor for when the turn is over.
+      if (this.turn) return this.status([{ text: "A turn is running; run the ! command when it has finished (esc cancels the turn).", level: "warn" }], 4000);
+      this.editor.submit();
+      void this.runShell(shell);
+      return;
+    }
     // A prompt that starts with an absolute path ("/etc/hosts looks wrong") is not a command.
     const cmd = parseSlash(raw);
     if (cmd) {
@@ -376,7 +483,7 @@ class App implements CommandContext {
       void this.runCommand(item, cmd.args);
       return;
     }
-    this.submitPrompt(this.editor.submit(), null);
+    this.submitPrompt(this.editor.submit(), null, when);
   }
 
   private async runCommand(item: SlashItem, args: string): Promise<void> {
@@ -400,6 +507,7 @@ class App implements CommandContext {
 
   private escape(): void {
     if (this.turn) {
+      this.restoreQueue();
       void this.cancelTurn();
       this.notes.clear();
       this.status([{ text: "Cancelled.", level: "warn" }], 2000);
@@ -408,58 +516,166 @@ class App implements CommandContext {
     if (this.editor.empty) {
       // Esc twice on an empty editor rewinds: pick an earlier prompt to fork before.
       const now = Date.now();
-      if (now - this.escAt < DOUBLE_ESC_MS) {
-        this.escAt = 0;
+      if (now - this.emptyEscAt < DOUBLE_ESC_MS) {
+        this.emptyEscAt = 0;
         return forkPicker(this, "Rewind to which prompt?");
       }
-      this.escAt = now;
+      this.emptyEscAt = now;
     }
     if (this.notes.clear()) return;
+    // A long draft is not thrown away by one stray esc.
+    if (isLongDraft(this.editor.text)) {
+      const now = Date.now();
+      if (now - this.draftEscAt > EXIT_WINDOW_MS) {
+        this.draftEscAt = now;
+        this.status([{ text: "Press esc again to clear the draft (ctrl+_ undoes).", level: "info" }], EXIT_WINDOW_MS);
+        return;
+      }
+      this.draftEscAt = 0;
+      this.statusLines.clear();
+      this.editor.clear();
+      return;
+    }
     if (this.statusLines.clear()) return;
     this.editor.clear();
   }
 
+  private externalEdit(): void {
+    const r = editExternally(this.editor.text, process.env, (fn) => this.term.lend(fn));
+    this.renderer.invalidate();
+    if (r.ok) this.editor.setText(r.text);
+    else this.status([{ text: r.error, level: "error" }], 8000);
+  }
+
+  private completeArgument(): boolean {
+    const done = completeArg(this.editor.text, {
+      theme: () => themeNames(this.host.themes()),
+      model: () => this.runtime.models().map((m) => `${m.provider}/${m.id}`),
+      "reload-ext": () => this.host.states().map((e) => e.name),
+      login: () => KEYED_PROVIDERS,
+      reasoning: () => [...this.runtime.reasoningLevels(), "off"],
+      logout: () => KEYED_PROVIDERS,
+    });
+    if (!done) return this.editor.text.startsWith("/");
+    this.editor.setText(done.text);
+    if (done.candidates.length > 1) {
+      const shown = done.candidates.slice(0, 8).join("  ");
+      this.status([{ text: shown + (done.candidates.length > 8 ? `  … ${done.candidates.length - 8} more` : ""), level: "info" }], 5000);
+    }
+    return true;
+  }
+
+  /** `!cmd`: runs in the shell, output in the chat; `!!cmd` also sends it to the model. */
+  private async runShell(cmd: ShellCommand): Promise<void> {
+    const id = `shell-${Date.now()}`;
+    this.scroll.toBottom();
+    this.transcript.toolCall(id, "!", { command: cmd.command }, undefined, Date.now());
+    let out: ShellOutput | null = null;
+    await this.busyWhile("running a shell command", async (signal) => {
+      out = await runShellCommand(cmd.command, this.runtime.cwd, this.home, signal, (text) => {
+        this.transcript.toolProgress(id, text);
+        this.schedule();
+      });
+      this.transcript.toolResult(id, "!", [{ type: "text", text: out.text }], out.isError, 0, undefined, Date.now());
+    });
+    if (out && cmd.share) this.submitPrompt(sharedPrompt(cmd.command, out), null);
+  }
+
+  /**
+   * Busy: cancel the turn, keeping the draft (and the queued messages, put back in it). Idle with
+   * text: clear it, nothing more. Idle and empty: the first press arms exit, a second within 2 s exits.
+   */
   private ctrlC(): void {
+    if (this.turn) {
+      this.restoreQueue();
+      void this.cancelTurn();
+      this.status([{ text: "Cancelled.", level: "warn" }], 2000);
+      return;
+    }
+    if (!this.editor.empty) {
+      this.ctrlCAt = 0;
+      this.editor.clear();
+      return;
+    }
     const now = Date.now();
     if (now - this.ctrlCAt < EXIT_WINDOW_MS) return this.exit();
     this.ctrlCAt = now;
-    if (this.turn) void this.cancelTurn();
-    this.editor.clear();
     this.status([{ text: "Press ctrl+c again to exit.", level: "info" }], EXIT_WINDOW_MS);
   }
 
   // ------------------------------------------------------------ prompts
 
-  private submitPrompt(text: string, from: string | null): void {
+  /** Queued messages go back into the editor (before the draft) instead of being dropped. */
+  private restoreQueue(): void {
+    const texts = this.queue.drain().map((q) => q.text);
+    if (texts.length === 0) return;
+    const draft = this.editor.text;
+    this.editor.setText([...texts, ...(draft.trim() ? [draft] : [])].join("\n"));
+  }
+
+  /** The steering messages for the tool boundary the loop reached, shown in the chat as they go. */
+  private takeSteering(): SteeringMessage[] {
+    const out: SteeringMessage[] = [];
+    for (const q of this.queue.takeSteering()) {
+      this.transcript.addUser(q.text);
+      const mentions = attachMentions(q.text, this.runtime.cwd);
+      for (const a of mentions.attached) this.transcript.addInfo(a.summary, a.level);
+      out.push({ text: q.text, attachments: mentions.parts });
+    }
+    if (out.length > 0) this.schedule();
+    return out;
+  }
+
+  private submitPrompt(text: string, from: string | null, when: "steer" | "after" = "after"): void {
     if (text.trim() === "") return;
+    // Sending something means the user is not on the way out.
+    this.ctrlCAt = 0;
     if (this.turn) {
-      this.queue.push(text, from);
+      this.queue.push(text, from, when);
       this.schedule();
       return;
     }
     this.startTurn(text);
   }
 
-  private startTurn(text: string): void {
+  private startTurn(text: string | null): void {
     this.notes.clear();
     this.scroll.toBottom();
-    this.transcript.addUser(text);
-    const done = this.runtime
-      .prompt(text)
+    let run: Promise<PromptOutcome>;
+    if (text === null) run = this.runtime.resume();
+    else {
+      this.transcript.addUser(text);
+      const mentions = attachMentions(text, this.runtime.cwd);
+      for (const a of mentions.attached) this.transcript.addInfo(a.summary, a.level);
+      run = this.runtime.prompt(text, mentions.parts);
+    }
+    const done = run
       .then((outcome) => {
-        if (outcome.stop === "aborted") this.transcript.abortRunning(Date.now());
+        if (outcome.stop === "aborted") {
+          this.transcript.abortRunning(Date.now());
+          this.transcript.addMarker(INTERRUPTED_MARK, "warn");
+        } else if (outcome.stepLimit !== undefined && this.queue.length === 0) offerMoreSteps(this, outcome.stepLimit, () => this.startTurn(null));
+        else if (this.runtime.mode === "plan" && outcome.text.trim() !== "" && this.queue.length === 0) offerPlanApproval(this, (t) => this.submitPrompt(t, null));
       })
       .catch((err: unknown) => {
         this.transcript.addInfo(`The turn failed: ${err instanceof Error ? err.message : String(err)}`, "error");
       })
       .finally(() => {
         this.transcript.closeStreams();
+        this.attention("zot finished the turn");
+        this.place = { dir: this.place.dir, branch: gitBranch(this.runtime.cwd) };
         this.turn = null;
         this.schedule();
         this.deliverQueued();
       });
     this.turn = { since: Date.now(), label: "working", done };
     this.schedule();
+  }
+
+  /** A bell or notification, when the running turn has taken long enough that the user may have looked away. */
+  private attention(message: string): void {
+    if (this.closing || !this.turn || Date.now() - this.turn.since < NOTIFY_AFTER_MS) return;
+    this.term.write(notification(this.notifyMode, message));
   }
 
   private deliverQueued(): void {
@@ -469,8 +685,15 @@ class App implements CommandContext {
   }
 
   private confirm(req: ConfirmRequest): Promise<ConfirmDecision> {
+    this.transcript.awaitApproval(req.id, true, Date.now());
+    this.attention("zot is waiting for your approval");
     return new Promise((resolve) => {
-      this.confirms.push(new ConfirmDialog(req, resolve));
+      this.confirms.push(
+        new ApprovalDialog(req, (decision) => {
+          this.transcript.awaitApproval(req.id, false, Date.now());
+          resolve(decision);
+        }),
+      );
       this.schedule();
     });
   }
@@ -479,6 +702,10 @@ class App implements CommandContext {
 
   private onEvent(ev: AgentEvent): void {
     if (ev.type === "retry" && this.turn) this.turn.retry = { at: Date.now() + ev.delay_ms, attempt: ev.attempt, attempts: ev.attempts };
+    // A write's diff is worked out now, while the file still holds what the write replaces.
+    if (ev.type === "tool_call" && ev.name === "write" && !ev.extension && isObject(ev.args)) this.transcript.setChange(ev.id, writeTool.approval!(ev.args, this.runtime.cwd));
+    if (ev.type === "compaction_start") this.condensing = true;
+    else if (ev.type === "compaction_end") this.condensing = false;
     if (applyEvent(this.transcript, ev, Date.now())) this.schedule();
   }
 
@@ -501,6 +728,8 @@ class App implements CommandContext {
   private startupMessages(): void {
     this.transcript.addInfo(`zot · ${this.runtime.provider}/${this.runtime.model} · / for commands, @ for files, /help for keys`, "info");
     if (this.theme.warning) this.transcript.addInfo(this.theme.warning, "warn");
+    const instructions = this.runtime.instructionFiles();
+    if (instructions.length > 0) this.transcript.addInfo(`Project instructions: ${instructions.map((p) => shortPath(p)).join(", ")}`, "info");
     const report = startupReport(this.host.states());
     // Load errors get their own lines (removable by a good reload), so the same news in a
     // startup notice is not repeated.
@@ -539,7 +768,7 @@ class App implements CommandContext {
     if (this.confirms[0]) return "answer the question above";
     if (this.modal) return "the box above has the keys · esc closes it";
     if (this.panels.panel) return "the panel has the keys · esc closes it";
-    if (this.turn) return "enter queues a prompt · esc cancels the turn";
+    if (this.turn) return "enter steers the running turn · alt+enter queues for after it · esc cancels";
     return "Ask anything · / commands · @ files";
   }
 
@@ -548,11 +777,22 @@ class App implements CommandContext {
     const width = this.term.columns;
     const rows = this.term.rows;
     const style = this.style;
+    const title = titleText(this.runtime.cwd, this.confirms[0] ? "waiting for approval" : this.turn ? "working" : "idle");
+    if (title !== this.title) {
+      this.title = title;
+      this.term.write(title);
+    }
+    if (this.view) {
+      const key = `${this.transcript.version}|${width}|${this.themeName}`;
+      if (this.viewLines?.key !== key) this.viewLines = { key, lines: this.transcript.allLines(width, style, now) };
+      this.renderer.render(this.view.render(this.viewLines.lines, width, rows, style), null, rows, width);
+      return;
+    }
     const total = this.transcript.totalLines(width, style, now);
     const notes = this.notes.render(width, style);
     this.scroll.follow(total + (notes.length > 0 ? notes.length + 1 : 0));
 
-    const overlay = this.confirms[0]?.render(width, style) ?? this.modal?.render(width, style) ?? this.popups.render(width, style);
+    const overlay = this.confirms[0]?.render(width, style, rows) ?? this.modal?.render(width, style) ?? this.popups.render(width, style);
     const placeholder = this.placeholder();
     const frame = layout({
       width,
@@ -577,10 +817,12 @@ class App implements CommandContext {
           context: this.runtime.context(),
           usage: this.runtime.usage(),
           busySince: this.turn?.since ?? null,
-          busyLabel: this.busyLabel(now),
+          busyLabel: this.confirms[0] ? "waiting for approval" : this.condensing ? CONDENSING : this.busyLabel(now),
           extensions: extensionCounts(this.host.states()),
-          yolo: this.runtime.yolo,
+          mode: this.runtime.mode,
           jailed: this.runtime.jail !== null,
+          place: this.place,
+          reasoning: this.runtime.reasoning,
         },
         width,
         style,

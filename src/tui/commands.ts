@@ -2,6 +2,7 @@
 // so the commands read as what they do, not how the screen is managed.
 import type { AgentRuntime } from "../agent/runtime-api.ts";
 import { KEYED_PROVIDERS, SUBSCRIPTION_NOTE } from "../agent/config.ts";
+import { defaultModel, isProviderName } from "../agent/catalog.ts";
 import { sessionSummary } from "../agent/session.ts";
 import type { ExtensionHost, LoadReport } from "../ext/types.ts";
 import type { ModelInfo } from "../agent/provider.ts";
@@ -11,17 +12,23 @@ import { themeNames } from "./theme.ts";
 import { BUILTIN_COMMANDS, type SlashItem } from "./slash.ts";
 import { withLog } from "./load-errors.ts";
 import type { CommandContext } from "./command-context.ts";
+import { extConfig } from "./ext-config.ts";
 import { PROBE_TIMEOUT_MS, probeKey, probeRequest } from "./login-probe.ts";
 import { sessionCommand, showSwitch } from "./session-commands.ts";
 import { jailCommand } from "./jail-command.ts";
 import { skillsCommand } from "./skills-command.ts";
 import { jumpCommand } from "./jump.ts";
 import { btwCommand } from "./btw.ts";
+import { MODE_HELP, permissionsPicker } from "./permission-view.ts";
+import { MODE_LABELS, PERMISSION_MODES } from "../agent/permissions.ts";
+import { initPrompt } from "../agent/instructions.ts";
 
 /** The Go zot's canned /study prompt, word for word. */
 const STUDY_PROMPT = "Read and understand everything in the current directory.";
 
 const RELOAD_STATUS_MS = 5000;
+/** The spinner's label while the history is summarised. */
+export const CONDENSING = "condensing history, esc to cancel";
 
 export async function runBuiltin(ctx: CommandContext, name: string, args: string): Promise<void> {
   switch (name) {
@@ -49,6 +56,13 @@ export async function runBuiltin(ctx: CommandContext, name: string, args: string
       ctx.runtime.yolo = true;
       ctx.status([{ text: "yolo on: tool calls run without asking for the rest of this session.", level: "warn" }], 4000);
       return;
+    case "permissions":
+      return permissionsPicker(ctx);
+    case "reasoning":
+      return reasoning(ctx, args);
+    case "init":
+      ctx.submit(initPrompt(ctx.runtime.cwd));
+      return;
     case "model":
       return model(ctx, args);
     case "sessions":
@@ -73,6 +87,8 @@ export async function runBuiltin(ctx: CommandContext, name: string, args: string
     case "jail":
     case "unjail":
       return jailCommand(ctx, name === "jail");
+    case "ext-config":
+      return extConfig({ host: ctx.host, openModal: (m) => ctx.openModal(m), status: (l, t) => ctx.status(l, t) }, args);
   }
 }
 
@@ -85,15 +101,32 @@ async function compact(ctx: CommandContext): Promise<void> {
     ctx.status([{ text: "Nothing to compact yet.", level: "info" }], 3000);
     return;
   }
-  await ctx.busyWhile("compacting", async () => {
-    const r = await ctx.runtime.compact();
-    if (!r.ok) {
-      ctx.status([{ text: `Compaction failed: ${r.error ?? "unknown error"}`, level: "error" }], 8000);
-      return;
-    }
-    ctx.reloadChat();
-    ctx.info("Compacted the conversation into one summary message.", "success");
+  // The chat stays as it is; the runtime's compaction events draw the marker or say what failed.
+  await ctx.busyWhile(CONDENSING, async () => {
+    await ctx.runtime.compact();
   });
+}
+
+/** `/reasoning [level|off]`: sets the thinking level; without an argument says what it is and what there is. */
+function reasoning(ctx: CommandContext, args: string): void {
+  const wanted = args.trim().toLowerCase();
+  const levels = ctx.runtime.reasoningLevels();
+  if (wanted === "") {
+    ctx.status([{ text: `Thinking: ${ctx.runtime.reasoning ?? "off"} (levels: ${levels.join(", ")}, off; alt+t cycles).`, level: "info" }], 5000);
+    return;
+  }
+  const r = ctx.runtime.setReasoning(wanted === "off" ? null : wanted);
+  if (r.ok) ctx.status([{ text: `Thinking: ${ctx.runtime.reasoning ?? "off"}`, level: "success" }], 3000);
+  else ctx.status([{ text: `${r.error}.`, level: "error" }], 6000);
+}
+
+/** alt+t: off → each level in turn → off. */
+export function cycleReasoning(ctx: CommandContext): void {
+  const levels = ctx.runtime.reasoningLevels();
+  const current = ctx.runtime.reasoning;
+  const next = current === null ? levels[0]! : (levels[levels.indexOf(current) + 1] ?? null);
+  ctx.runtime.setReasoning(next);
+  ctx.status([{ text: `Thinking: ${next ?? "off"} (alt+t for the next level).`, level: "info" }], 3000);
 }
 
 async function reload(ctx: CommandContext, args: string): Promise<void> {
@@ -133,12 +166,15 @@ function model(ctx: CommandContext, args: string): void {
       items: models,
       initial: current >= 0 ? current : 0,
       key: (m) => `${m.provider}/${m.id}`,
-      row: (m) => ({
-        label: `${m.provider}/${m.id}`,
-        detail: [m.name !== m.id ? m.name : "", m.contextWindow ? `${Math.round(m.contextWindow / 1000)}k ctx` : "", m.reasoning ? "reasoning" : "", m.source]
-          .filter(Boolean)
-          .join(" · "),
-      }),
+      row: (m) => {
+        const isCurrent = m.provider === ctx.runtime.provider && m.id === ctx.runtime.model;
+        return {
+          label: `${isCurrent ? "● " : "  "}${m.provider}/${m.id}`,
+          detail: [isCurrent ? "current" : "", m.name !== m.id ? m.name : "", m.contextWindow ? `${Math.round(m.contextWindow / 1000)}k ctx` : "", m.reasoning ? "reasoning" : "", m.source]
+            .filter(Boolean)
+            .join(" · "),
+        };
+      },
       onPick: (m) => switchTo(m.provider, m.id),
       empty: "no models match",
     }),
@@ -160,7 +196,7 @@ function sessions(ctx: CommandContext): void {
       title: "Resume session",
       items: list,
       key: (s) => `${s.created} ${s.preview}`,
-      row: (s) => ({ label: s.created.replace("T", " ").slice(0, 16), detail: sessionSummary(s) }),
+      row: (s) => ({ label: age(s.modified, Date.now()), detail: sessionSummary(s) }),
       onPick: (s) => {
         const r = ctx.runtime.openSession(s.path);
         if (!r.ok) {
@@ -171,6 +207,15 @@ function sessions(ctx: CommandContext): void {
       },
     }),
   );
+}
+
+/** How long ago, in the largest unit that fits: `just now`, `5m ago`, `3h ago`, `2d ago`. */
+export function age(then: number, now: number): string {
+  const s = Math.max(0, Math.round((now - then) / 1000));
+  if (s < 60) return "just now";
+  if (s < 3600) return `${Math.floor(s / 60)}m ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h ago`;
+  return `${Math.floor(s / 86_400)}d ago`;
 }
 
 function theme(ctx: CommandContext, args: string): void {
@@ -239,8 +284,19 @@ function login(ctx: CommandContext, args: string): void {
 
 function saveKey(ctx: CommandContext, provider: string, key: string, note: string, level: InfoLevel): void {
   const r = ctx.runtime.saveApiKey(provider, key);
-  if (r.ok) ctx.status([{ text: `${note}Saved the ${provider} key to ${r.path} (mode 0600).`, level }], 6000);
-  else ctx.status([{ text: r.error, level: "error" }], 8000);
+  if (!r.ok) {
+    ctx.status([{ text: r.error, level: "error" }], 8000);
+    return;
+  }
+  // Someone on the offline mock who logs in wants the real thing now, not after a /model.
+  let switched = "";
+  if (ctx.runtime.provider === "mock" && isProviderName(provider) && !ctx.busy) {
+    const model = defaultModel(provider);
+    if (ctx.runtime.setModel(provider, model).ok) switched = `Switched to ${provider}/${model}.`;
+  }
+  // The switch on a line of its own: a long auth.json path must not cut it off.
+  const saved = { text: `${note}Saved the ${provider} key to ${r.path} (mode 0600).`, level };
+  ctx.status(switched ? [saved, { text: switched, level }] : [saved], 6000);
 }
 
 /** Offers one cheap request with the new key before saving it; a refused key is not saved. */
@@ -284,14 +340,25 @@ function logout(ctx: CommandContext, args: string): void {
 }
 
 const KEY_HELP: readonly [string, string][] = [
-  ["enter", "send (queued while a turn runs)"],
-  ["alt+enter / shift+enter", "new line"],
-  ["esc", "cancel the turn and drop the queue; when idle clear notes, then the input"],
+  ["enter", "send; while a turn runs, steer it at the next tool boundary"],
+  ["alt+enter / shift+enter", "new line; while a turn runs alt+enter queues for after it"],
+  ["↑ with messages waiting", "take the newest waiting message back to edit"],
+  ["esc", "cancel the turn (waiting messages back to the editor); idle: notes, then input"],
   ["esc esc (empty editor)", "rewind: fork before an earlier prompt"],
-  ["ctrl+c", "clear the input; twice within 2 s exits"],
+  ["ctrl+c", "cancel the turn keeping the draft; clear the input; empty: twice exits"],
   ["ctrl+d", "exit (on an empty editor)"],
-  ["ctrl+o", "expand/collapse tool output, thinking and long prompts"],
+  ["ctrl+o", "expand/collapse the newest block in view"],
+  ["alt+o", "expand/collapse every block"],
+  ["ctrl+t", "transcript view: everything, searchable (/, n, N)"],
+  ["shift+tab", "permission mode: ask / auto-approve edits / yolo / plan"],
+  ["alt+t", "thinking level: off → each level the model takes (low … max) → off"],
   ["ctrl+l", "redraw the screen"],
+  ["ctrl+_", "undo the last edit"],
+  ["ctrl+r", "search the prompt history"],
+  ["ctrl+g", "edit the prompt in $VISUAL / $EDITOR"],
+  ["ctrl+z", "suspend to the shell (fg to return)"],
+  ["tab after /command ", "complete its argument (/theme, /model, /reload-ext …)"],
+  ["!cmd / !!cmd", "run a shell command; !! also sends its output to the model"],
   ["↑ / ↓, ctrl+p / ctrl+n", "previous / next prompt (↑/↓ first move within a multi-line prompt)"],
   ["pgup / pgdn", "scroll the chat a page"],
   ["shift+↑ / shift+↓, wheel", "scroll the chat 3 lines (alt+↑/↓ too)"],
@@ -311,6 +378,7 @@ export function helpText(commands: readonly SlashItem[]): string {
   const extText = ext.length
     ? "\nExtension commands:\n" + ext.map((c) => `  /${c.name.padEnd(27)} ${c.description} [${c.extension}]`).join("\n")
     : "";
-  return `Keys:\n${keys}\nCommands:\n${builtins}${extText}`;
+  const modes = PERMISSION_MODES.map((m) => `  ${MODE_LABELS[m].padEnd(28)} ${MODE_HELP[m]}`).join("\n");
+  return `Keys:\n${keys}\nPermission modes (shift+tab):\n${modes}\nCommands:\n${builtins}${extText}`;
 }
 

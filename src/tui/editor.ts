@@ -7,8 +7,11 @@ import type { History, HistoryEntry } from "./history.ts";
 import type { Style } from "./theme.ts";
 
 const CHIP_MIN_LINES = 8;
+/** Undo steps kept per draft. */
+const UNDO_DEPTH = 200;
 const CHIP_MIN_CHARS = 800;
 const PROMPT = "› ";
+const MOVES: ReadonlySet<string> = new Set(["left", "right", "ctrl+b", "ctrl+f", "alt+left", "alt+right", "ctrl+left", "ctrl+right", "alt+b", "alt+f", "home", "end", "ctrl+a", "ctrl+e", "up", "down"]);
 
 export type EditorView = { lines: string[]; cursorRow: number; cursorCol: number };
 
@@ -17,6 +20,10 @@ export class Editor {
   cursor = 0;
   private chips = new Map<string, string>();
   private chipCount = 0;
+  /** States before each edit, newest last; typing a word is one step. */
+  private undoStack: { text: string; cursor: number }[] = [];
+  /** What the last edit was, so consecutive typing merges into one undo step. */
+  private lastEdit: "type" | "other" | null = null;
 
   constructor(readonly history: History) {}
 
@@ -25,6 +32,7 @@ export class Editor {
   }
 
   setText(text: string, cursor = text.length): void {
+    if (text !== this.text) this.snapshot("other");
     this.text = text;
     this.cursor = Math.max(0, Math.min(cursor, text.length));
   }
@@ -36,8 +44,28 @@ export class Editor {
   }
 
   insert(s: string): void {
+    // A word typed character by character is one undo step; a space or a paste starts a new one.
+    this.snapshot(s.length === 1 && !/\s/.test(s) ? "type" : "other");
     this.text = this.text.slice(0, this.cursor) + s + this.text.slice(this.cursor);
     this.cursor += s.length;
+  }
+
+  /** Goes back one edit; false when there is nothing to undo. */
+  undo(): boolean {
+    const prev = this.undoStack.pop();
+    if (!prev) return false;
+    this.text = prev.text;
+    this.cursor = prev.cursor;
+    this.lastEdit = null;
+    return true;
+  }
+
+  private snapshot(kind: "type" | "other"): void {
+    if (!(kind === "type" && this.lastEdit === "type")) {
+      this.undoStack.push({ text: this.text, cursor: this.cursor });
+      if (this.undoStack.length > UNDO_DEPTH) this.undoStack.shift();
+    }
+    this.lastEdit = kind;
   }
 
   /** Bracketed paste: normalised to plain text; big pastes become a chip. */
@@ -65,6 +93,9 @@ export class Editor {
     }
     this.history.add(this.text, Object.keys(used).length > 0 ? used : undefined);
     this.clear();
+    // A sent prompt is not undone back into the editor.
+    this.undoStack = [];
+    this.lastEdit = null;
     return out;
   }
 
@@ -78,6 +109,8 @@ export class Editor {
 
   /** Applies an editing key; false when the key means nothing to the editor. */
   handle(id: string, text: string | null): boolean {
+    // Typing after the cursor moved is a new undo step.
+    if (text === null && MOVES.has(id)) this.lastEdit = null;
     if (text !== null) {
       this.insert(text);
       return true;
@@ -117,6 +150,9 @@ export class Editor {
       case "home":
       case "ctrl+a":
         this.cursor = lineStart(this.text, this.cursor);
+        return true;
+      case "ctrl+_":
+        this.undo();
         return true;
       case "end":
       case "ctrl+e":
@@ -162,7 +198,7 @@ export class Editor {
   }
 
   /** Shows a history entry; a recalled paste chip sends its content again. */
-  private recall(entry: HistoryEntry | null): boolean {
+  recall(entry: HistoryEntry | null): boolean {
     if (entry === null) return false;
     for (const [chip, text] of Object.entries(entry.pastes ?? {})) this.chips.set(chip, text);
     this.setText(entry.text);
@@ -183,6 +219,7 @@ export class Editor {
 
   /** Replaces text between `start` and the cursor. */
   replaceBeforeCursor(start: number, replacement: string): void {
+    this.snapshot("other");
     this.text = this.text.slice(0, start) + replacement + this.text.slice(this.cursor);
     this.cursor = start + replacement.length;
   }
@@ -233,6 +270,7 @@ export class Editor {
 
   private deleteRange(from: number, to: number): void {
     if (to <= from) return;
+    this.snapshot("other");
     this.text = this.text.slice(0, from) + this.text.slice(to);
     this.cursor = from;
   }

@@ -29,6 +29,19 @@ export class History {
     return this.entries.length;
   }
 
+  /** Every entry, newest first, each text once (for ctrl+r search). */
+  recent(): HistoryEntry[] {
+    const seen = new Set<string>();
+    const out: HistoryEntry[] = [];
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const e = this.entries[i]!;
+      if (seen.has(e.text)) continue;
+      seen.add(e.text);
+      out.push(e);
+    }
+    return out;
+  }
+
   /** Records a submitted prompt (consecutive duplicates are kept once) and resets browsing. */
   add(text: string, pastes?: Record<string, string>): void {
     this.index = this.entries.length;

@@ -44,7 +44,11 @@ export function layout(input: LayoutInput): Frame {
   const edStart = Math.max(0, Math.min(ed.cursorRow - maxEditor + 1, ed.lines.length - maxEditor));
   const editorLines = ed.lines.slice(edStart, edStart + maxEditor);
   const fixed = [...input.messages.map((m) => truncate(m, width)), ...input.queue, ...input.overlay];
-  const tail = [rule, ...editorLines, input.status];
+  // A draft taller than its box says on the rule how much of it is out of sight.
+  const below = ed.lines.length - edStart - editorLines.length;
+  const hidden = [edStart > 0 ? `↑ ${edStart} more line${edStart === 1 ? "" : "s"}` : "", below > 0 ? `↓ ${below} more line${below === 1 ? "" : "s"}` : ""].filter(Boolean).join(" · ");
+  const editorRule = hidden ? style.fg("border", truncate(`── ${hidden} ${"─".repeat(width)}`, width, "")) : rule;
+  const tail = [editorRule, ...editorLines, input.status];
 
   let panelLines: string[] = [];
   if (input.panel) {

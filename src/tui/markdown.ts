@@ -13,6 +13,10 @@ const QUOTE = /^\s{0,3}>\s?/;
 const ITEM = /^(\s*)([-*+]|\d{1,9}[.)])(\s+|$)(.*)$/;
 const TABLE_SEP = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
 const BULLETS = ["•", "◦", "▪"];
+/** Setext underlines: `===` makes the paragraph above a level-1 heading, `---` a level-2 one. */
+const SETEXT_1 = /^\s{0,3}=+\s*$/;
+const SETEXT_2 = /^\s{0,3}-+\s*$/;
+const TASK = /^\[([ xX])\](?:\s+|$)/;
 
 /** Renders Markdown to lines no wider than `width` (code lines too; they wrap). */
 export function renderMarkdown(src: string, width: number, style: Style): string[] {
@@ -70,10 +74,7 @@ function blocks(lines: string[], width: number, style: Style, depth: number): st
       i++;
       // An empty heading (or a lone `#` mid-stream) draws nothing.
       if (!heading[2]) continue;
-      const level = heading[1].length;
-      const text = inline(heading[2], style);
-      const styled = level === 1 ? style.underline(style.bold(style.fg("accent", text))) : level === 2 ? style.bold(style.fg("accent", text)) : style.bold(text);
-      out.push(...wrap(styled, width));
+      out.push(...headingLines(heading[1].length, heading[2], width, style));
       continue;
     }
     if (RULE.test(line)) {
@@ -102,16 +103,33 @@ function blocks(lines: string[], width: number, style: Style, depth: number): st
       const rows: string[] = [line];
       i += 2;
       while (i < lines.length && lines[i].includes("|") && lines[i].trim() !== "") rows.push(lines[i++]);
-      out.push(...table(rows, width, style));
+      out.push(...table(rows, next, width, style));
       continue;
     }
     const para: string[] = [line];
     i++;
-    while (i < lines.length && lines[i].trim() !== "" && !startsBlock(lines[i], lines[i + 1])) para.push(lines[i++]);
-    out.push(...wrap(inline(joinParagraph(para), style), width));
+    let setext = 0;
+    while (i < lines.length && lines[i].trim() !== "") {
+      // An underline turns the paragraph into a heading (before `---` could be read as a rule).
+      if (SETEXT_1.test(lines[i]) || SETEXT_2.test(lines[i])) {
+        setext = SETEXT_1.test(lines[i]) ? 1 : 2;
+        i++;
+        break;
+      }
+      if (startsBlock(lines[i], lines[i + 1])) break;
+      para.push(lines[i++]);
+    }
+    if (setext > 0) out.push(...headingLines(setext, joinParagraph(para).replace(/\n/g, " "), width, style));
+    else out.push(...wrap(inline(joinParagraph(para), style), width));
   }
   while (out.length > 0 && out[out.length - 1] === "") out.pop();
   return out;
+}
+
+function headingLines(level: number, src: string, width: number, style: Style): string[] {
+  const text = inline(src, style);
+  const styled = level === 1 ? style.underline(style.bold(style.fg("accent", text))) : level === 2 ? style.bold(style.fg("accent", text)) : style.bold(text);
+  return wrap(styled, width);
 }
 
 /** Joins paragraph lines: soft breaks become spaces, a trailing backslash or two spaces a line break. */
@@ -154,12 +172,16 @@ function listItem(lines: string[], start: number, m: RegExpExecArray, width: num
     body.pop();
     i--;
   }
-  const bullet = ordered ? marker : BULLETS[depth % BULLETS.length];
+  // A task item (`- [ ]`, `- [x]`) shows its box instead of the bullet.
+  const task = TASK.exec(body[0] ?? "");
+  if (task) body[0] = body[0]!.slice(task[0].length);
+  const bullet = task ? (task[1] === " " ? "[ ]" : "[x]") : ordered ? marker : BULLETS[depth % BULLETS.length];
   const prefixWidth = visibleWidth(bullet) + 1;
   const inner = blocks(body, width - prefixWidth, style, depth + 1);
   const pad = " ".repeat(prefixWidth);
   if (inner.length === 0) inner.push("");
-  inner.forEach((l, k) => out.push(k === 0 ? style.fg("accent", bullet) + " " + l : l === "" ? "" : pad + l));
+  const mark = task ? (task[1] === " " ? style.fg("muted", bullet) : style.fg("success", bullet)) : style.fg("accent", bullet);
+  inner.forEach((l, k) => out.push(k === 0 ? mark + " " + (task && task[1] !== " " ? style.dim(l) : l) : l === "" ? "" : pad + l));
   return i;
 }
 
@@ -180,17 +202,45 @@ function cells(row: string): string[] {
   return r.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, "|"));
 }
 
-/** A pipe table with aligned columns; rows wider than the width are cut. */
-function table(rows: string[], width: number, style: Style): string[] {
+type Align = "left" | "center" | "right";
+/** A column is not squeezed below this many columns (unless the table cannot fit at all). */
+const MIN_COLUMN = 3;
+
+function aligned(text: string, width: number, align: Align): string {
+  const gap = Math.max(0, width - visibleWidth(text));
+  if (align === "right") return " ".repeat(gap) + text;
+  if (align === "center") return " ".repeat(Math.floor(gap / 2)) + text + " ".repeat(gap - Math.floor(gap / 2));
+  return text + " ".repeat(gap);
+}
+
+/**
+ * A pipe table: columns aligned as the separator row says (`:--`, `:-:`, `--:`); when it is wider
+ * than the width, the widest columns give way and their cells wrap, so no column is cut off.
+ */
+function table(rows: string[], sepRow: string, width: number, style: Style): string[] {
+  const align: Align[] = cells(sepRow).map((c) => (c.startsWith(":") && c.endsWith(":") ? "center" : c.endsWith(":") ? "right" : "left"));
   const grid = rows.map((r) => cells(r).map((c) => inline(c, style)));
   const cols = Math.max(...grid.map((r) => r.length));
-  const widths = new Array<number>(cols).fill(0);
-  for (const r of grid) r.forEach((c, k) => (widths[k] = Math.max(widths[k], visibleWidth(c))));
+  const widths = new Array<number>(cols).fill(1);
+  for (const r of grid) r.forEach((c, k) => (widths[k] = Math.max(widths[k]!, visibleWidth(c))));
+  const room = width - 3 * (cols - 1);
+  for (let total = widths.reduce((a, b) => a + b, 0); total > room; total--) {
+    let widest = 0;
+    widths.forEach((w, k) => {
+      if (w > widths[widest]!) widest = k;
+    });
+    if (widths[widest]! <= MIN_COLUMN) break;
+    widths[widest]!--;
+  }
   const sep = style.fg("border", " │ ");
   const out: string[] = [];
   grid.forEach((r, k) => {
-    const line = widths.map((w, c) => padRight(k === 0 ? style.bold(r[c] ?? "") : (r[c] ?? ""), w)).join(sep);
-    out.push(truncate(line.trimEnd(), width));
+    const wrapped = widths.map((w, c) => wrap(k === 0 ? style.bold(r[c] ?? "") : (r[c] ?? ""), w));
+    const height = Math.max(...wrapped.map((w) => w.length));
+    for (let line = 0; line < height; line++) {
+      const text = widths.map((w, c) => aligned(wrapped[c]![line] ?? "", w, align[c] ?? "left")).join(sep);
+      out.push(truncate(text.trimEnd(), width));
+    }
     if (k === 0) out.push(truncate(style.fg("border", widths.map((w) => "─".repeat(w)).join("─┼─")), width));
   });
   return out;
@@ -307,7 +357,8 @@ export function inline(src: string, style: Style): string {
     if (c === "<") {
       const auto = /^<((?:https?|ftp|mailto):[^>\s]+)>/.exec(src.slice(i));
       if (auto) {
-        out += style.underline(style.fg("accent", auto[1]));
+        const shown = style.underline(style.fg("accent", auto[1]!));
+        out += style.link ? style.link(auto[1]!, shown) : shown;
         i += auto[0].length;
         continue;
       }
@@ -318,11 +369,17 @@ export function inline(src: string, style: Style): string {
   return out;
 }
 
+/** Only these become clickable; anything else (javascript:, file:) stays printed text. */
+const LINKABLE = /^(?:https?|ftp|mailto):/i;
+
 function link(label: string, url: string, image: boolean, style: Style): string {
   if (image) return style.fg("muted", `[image: ${label || url}]`) + (url ? " " + style.fg("muted", `(${url})`) : "");
   const text = inline(label, style);
-  if (!url || label === url) return style.underline(style.fg("accent", text || url));
-  return style.underline(style.fg("accent", text)) + " " + style.fg("muted", `(${url})`);
+  const shown = style.underline(style.fg("accent", text || url));
+  // Where the terminal draws links, the URL hides behind the text; elsewhere it follows it.
+  if (style.link && url && LINKABLE.test(url)) return style.link(url, shown);
+  if (!url || label === url) return shown;
+  return shown + " " + style.fg("muted", `(${url})`);
 }
 
 /**

@@ -1,11 +1,14 @@
-// Prompts waiting for the running turn to end: typed with enter while busy, `submit` frames from
-// extensions and `prompt` command responses all join this one queue and run in order, so there is
-// never a second concurrent turn. Esc drops it.
+// Messages waiting while a turn runs. `enter` steers: the message reaches the model at the next tool
+// boundary (between the tool results and the next model call), or starts the next turn if the model
+// finishes first. `alt+enter`, extensions' `submit` frames and `prompt` command responses wait for
+// the turn to end. Everything runs in order, never as a second concurrent turn; `↑` on an empty
+// editor takes the last one back for editing, and esc puts them all back in the editor.
 import { sanitize } from "./ansi.ts";
 import type { Style } from "./theme.ts";
 import { truncate } from "./wrap.ts";
 
-export type Queued = { text: string; from: string | null };
+/** `steer`: at the next tool boundary; `after`: once the turn has ended. */
+export type Queued = { text: string; from: string | null; when: "steer" | "after" };
 
 const SHOWN = 3;
 
@@ -16,19 +19,36 @@ export class PromptQueue {
     return this.items.length;
   }
 
-  push(text: string, from: string | null): void {
-    this.items.push({ text, from });
+  push(text: string, from: string | null, when: Queued["when"] = "after"): void {
+    this.items.push({ text, from, when });
   }
 
   shift(): Queued | undefined {
     return this.items.shift();
   }
 
+  /** Removes and returns the steering messages, for the tool boundary the loop reached. */
+  takeSteering(): Queued[] {
+    const steer = this.items.filter((i) => i.when === "steer");
+    this.items = this.items.filter((i) => i.when !== "steer");
+    return steer;
+  }
+
+  /** Removes and returns the newest item (to edit it in the editor). */
+  pop(): Queued | undefined {
+    return this.items.pop();
+  }
+
+  /** Removes everything and returns it, oldest first. */
+  drain(): Queued[] {
+    const all = this.items;
+    this.items = [];
+    return all;
+  }
+
   /** Drops everything; returns how many prompts were dropped. */
   clear(): number {
-    const n = this.items.length;
-    this.items = [];
-    return n;
+    return this.drain().length;
   }
 
   render(width: number, style: Style): string[] {
@@ -36,9 +56,11 @@ export class PromptQueue {
     for (const item of this.items.slice(0, SHOWN)) {
       const source = item.from ? `[${sanitize(item.from)}] ` : "";
       const text = sanitize(item.text).replace(/\s*\n\s*/g, " ⏎ ");
-      out.push(truncate(style.fg("muted", `⏵ queued ${source}`) + text, width));
+      const label = item.when === "steer" ? "⏵ next tool boundary: " : "⏵ after this turn: ";
+      out.push(truncate(style.fg("muted", label + source) + text, width));
     }
     if (this.items.length > SHOWN) out.push(style.fg("muted", `  … ${this.items.length - SHOWN} more queued`));
+    if (this.items.length > 0) out.push(style.fg("muted", truncate("  ↑ on an empty editor edits the last one · esc puts them back in the editor", width)));
     return out;
   }
 }

@@ -2,7 +2,9 @@
 // reply an interceptor rewrote or hid is shown as the user saw it then, never as the model wrote
 // it: the messages keep the model's text, and their interception record what was shown.
 import type { AssistantMessage, Message } from "../agent/messages.ts";
-import type { Transcript } from "./transcript.ts";
+import { attachmentPath } from "../agent/attachments.ts";
+import { isInterruption } from "../agent/session.ts";
+import { INTERRUPTED_MARK, type Transcript } from "./transcript.ts";
 
 /** What the user saw of an assistant message, when an interceptor changed it. */
 type ShownReply = { text: string } | { hiddenBy: string; reason: string };
@@ -16,8 +18,18 @@ function shownReply(m: AssistantMessage): ShownReply | undefined {
 
 export function replay(transcript: Transcript, messages: readonly Message[]): void {
   for (const m of messages) {
-    if (m.role === "user") {
-      const text = m.content.map((p) => (p.type === "text" ? p.text : `[image ${p.mimeType}]`)).join("\n");
+    if (isInterruption(m)) {
+      transcript.abortRunning(m.ts);
+      transcript.addMarker(INTERRUPTED_MARK, "warn");
+    } else if (m.role === "user") {
+      // Attached files are the model's business; the chat shows what the user typed and what came along.
+      const text = m.content
+        .map((p, i) => {
+          if (p.type === "image") return `[image ${p.mimeType}]`;
+          const attached = i > 0 ? attachmentPath(p) : null;
+          return attached === null ? p.text : `[attached @${attached}]`;
+        })
+        .join("\n");
       transcript.addUser(text);
     } else if (m.role === "assistant") {
       const seen = shownReply(m);

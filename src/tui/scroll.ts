@@ -5,6 +5,11 @@ export class ChatScroll {
   private lastBelow = 0;
   private height = 0;
 
+  /** The chat's height in the last frame. */
+  get viewHeight(): number {
+    return this.height;
+  }
+
   by(lines: number): void {
     this.offset = Math.max(0, this.offset + lines);
   }

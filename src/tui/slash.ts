@@ -21,9 +21,13 @@ const DESCRIPTIONS: Record<BuiltinCommand, string> = {
   jail: "confine read/write/edit to this directory (a guardrail, not a sandbox)",
   unjail: "lift /jail",
   clear: "start a fresh session",
+  init: "have the model study the project and write AGENTS.md",
   compact: "summarise the conversation into one message",
   "reload-ext": "reload extensions (all, or one by name)",
+  "ext-config": "an extension's settings (all with settings, or one by name)",
   yolo: "stop asking before tool calls this session",
+  permissions: "list and revoke standing tool approvals",
+  reasoning: "thinking level (those the model takes), or off",
   theme: "pick a colour theme",
   login: "store an API key for a provider",
   logout: "remove a stored API key",
@@ -70,7 +74,8 @@ export class SlashPopup {
     const builtins = matches.filter((i) => i.extension === null);
     const ext = matches.filter((i) => i.extension !== null);
     this.firstExtension = ext[0];
-    this.list.setItems([...builtins, ...ext], true);
+    // A freshly opened popup starts at the top; while it stays open the selection follows the filter.
+    this.list.setItems([...builtins, ...ext], this.open);
     this.open = true;
   }
 

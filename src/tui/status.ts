@@ -1,7 +1,8 @@
 // The status bar: where the session stands (model, context, spend) on the left, and what zot is
-// doing (spinner, extensions, confirmation mode) on the right.
+// doing (spinner, extensions, permission mode) on the right.
 import type { ExtensionState } from "../ext/types.ts";
 import type { Usage } from "../agent/messages.ts";
+import { MODE_LABELS, type PermissionMode } from "../agent/permissions.ts";
 import { formatCount, formatDuration, spinnerFrame } from "./spinner.ts";
 import type { Style } from "./theme.ts";
 import { truncate } from "./wrap.ts";
@@ -16,9 +17,13 @@ export type StatusInfo = {
   busySince: number | null;
   busyLabel: string;
   extensions: { loaded: number; failed: number };
-  yolo: boolean;
+  mode: PermissionMode;
   /** /jail is on. */
   jailed?: boolean;
+  /** The working directory, shortened, and its git branch (or null outside a repository). */
+  place: { dir: string; branch: string | null };
+  /** The thinking level, when the model is asked to think. */
+  reasoning: string | null;
 };
 
 export function extensionCounts(states: readonly ExtensionState[]): { loaded: number; failed: number } {
@@ -32,7 +37,7 @@ export function extensionCounts(states: readonly ExtensionState[]): { loaded: nu
 }
 
 export function renderStatus(info: StatusInfo, width: number, style: Style, now: number): string {
-  const left: string[] = [`${info.provider}/${info.model}`];
+  const left: string[] = [`${info.provider}/${info.model}${info.reasoning ? ` (think ${info.reasoning})` : ""}`];
   if (info.context.window > 0) {
     const pct = Math.min(100, Math.round((info.context.used / info.context.window) * 100));
     left.push(`ctx ${pct}% of ${formatCount(info.context.window)}`);
@@ -40,6 +45,8 @@ export function renderStatus(info: StatusInfo, width: number, style: Style, now:
   const u = info.usage;
   if (u.input + u.output + u.cacheRead + u.cacheWrite > 0) left.push(`↑${formatCount(u.input + u.cacheRead + u.cacheWrite)} ↓${formatCount(u.output)}`);
   if (u.cost > 0) left.push(`$${u.cost < 1 ? u.cost.toFixed(3) : u.cost.toFixed(2)}`);
+  // Last on the left, so a narrow screen cuts the directory before the numbers.
+  left.push(info.place.branch ? `${info.place.dir} (${info.place.branch})` : info.place.dir);
 
   const right: string[] = [];
   if (info.busySince !== null) right.push(style.fg("accent", `${spinnerFrame(now)} ${info.busyLabel} ${formatDuration(now - info.busySince)}`));
@@ -47,7 +54,7 @@ export function renderStatus(info: StatusInfo, width: number, style: Style, now:
   if (ext.loaded + ext.failed > 0)
     right.push(`${ext.loaded} ext` + (ext.failed > 0 ? " " + style.fg("error", `${ext.failed} failed`) : ""));
   if (info.jailed) right.push(style.fg("warning", "jailed"));
-  right.push(info.yolo ? "yolo" : style.fg("warning", "confirm"));
+  right.push(info.mode === "yolo" ? MODE_LABELS.yolo : style.fg(info.mode === "plan" ? "accent" : "warning", MODE_LABELS[info.mode]));
 
   const sep = style.fg("muted", " · ");
   const r = right.join(sep);

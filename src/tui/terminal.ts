@@ -4,6 +4,8 @@ import { writeSync } from "node:fs";
 import {
   altScreenOff,
   altScreenOn,
+  altScrollOff,
+  altScrollOn,
   cursorHide,
   cursorShow,
   kittyPop,
@@ -11,6 +13,8 @@ import {
   pasteOff,
   pasteOn,
   sgrReset,
+  titlePop,
+  titlePush,
 } from "./ansi.ts";
 
 /** The parts of process.stdin that Terminal uses. */
@@ -56,7 +60,7 @@ export class Terminal {
     return this.stdout.rows && this.stdout.rows > 0 ? this.stdout.rows : 24;
   }
 
-  /** Raw mode, optional alternate screen, bracketed paste, kitty keyboard flags 1, hidden cursor. */
+  /** Raw mode, optional alternate screen (with alternate scroll), bracketed paste, kitty keyboard flags 1, hidden cursor; the title is saved. */
   enter(opts: { altScreen: boolean }): void {
     if (this.entered) return;
     this.entered = true;
@@ -64,14 +68,14 @@ export class Terminal {
     if (this.stdin.isTTY) this.stdin.setRawMode?.(true);
     this.stdin.setEncoding?.("utf8");
     this.stdin.resume();
-    this.write((opts.altScreen ? altScreenOn : "") + pasteOn + kittyPush + cursorHide);
+    this.write((opts.altScreen ? altScreenOn + altScrollOn : "") + titlePush + pasteOn + kittyPush + cursorHide);
   }
 
   /** Undoes `enter`; safe to call any number of times, including from exit and signal handlers. */
   restore(): void {
     if (!this.entered) return;
     this.entered = false;
-    const seq = kittyPop + pasteOff + sgrReset + cursorShow + (this.alt ? altScreenOff : "");
+    const seq = kittyPop + pasteOff + sgrReset + cursorShow + titlePop + (this.alt ? altScrollOff + altScreenOff : "");
     // Synchronous when possible: during process exit an async write may never be flushed.
     try {
       if (typeof this.stdout.fd === "number") writeSync(this.stdout.fd, seq);
@@ -85,6 +89,34 @@ export class Terminal {
     } catch {
       // Same: a closed tty cannot leave raw mode.
     }
+  }
+
+  /**
+   * Hands the terminal to another program (`$EDITOR`) while `fn` runs, synchronously, and takes it
+   * back afterwards with the same modes.
+   */
+  lend<T>(fn: () => T): T {
+    const alt = this.alt;
+    this.restore();
+    try {
+      return fn();
+    } finally {
+      this.enter({ altScreen: alt });
+    }
+  }
+
+  /**
+   * ctrl+z: gives the terminal back to the shell and stops the process (SIGTSTP, as the terminal
+   * would have sent outside raw mode); `fg` continues it, the modes come back and `resumed` redraws.
+   */
+  suspend(resumed: () => void): void {
+    const alt = this.alt;
+    this.restore();
+    process.once("SIGCONT", () => {
+      this.enter({ altScreen: alt });
+      resumed();
+    });
+    process.kill(process.pid, "SIGTSTP");
   }
 
   /** Calls `fn` after the terminal size changes. Returns an unsubscribe function. */

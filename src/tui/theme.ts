@@ -1,5 +1,6 @@
 // Themes: role → colour maps, colour-mode detection and the Style that turns roles into SGR.
 import { isColor } from "../ext/theme-file.ts";
+import { hyperlink } from "./ansi.ts";
 import { THEME_ROLES, type ThemeRole } from "../ext/types.ts";
 
 export type Color = string | number;
@@ -57,6 +58,21 @@ export function detectColorMode(env: Env): ColorMode {
   return "256";
 }
 
+/**
+ * Terminals known to draw OSC 8 links; elsewhere (and inside tmux or screen, which may not pass them
+ * on) the URL is printed after the text. FORCE_HYPERLINK=1 / 0 overrides the guess.
+ */
+export function hyperlinksSupported(env: Env): boolean {
+  const forced = env.FORCE_HYPERLINK;
+  if (forced !== undefined && forced !== "") return forced !== "0";
+  if (env.TERM === "dumb" || env.TMUX || env.STY) return false;
+  const program = env.TERM_PROGRAM ?? "";
+  if (["iTerm.app", "WezTerm", "vscode", "ghostty", "Hyper"].includes(program)) return true;
+  if (env.WT_SESSION || env.KITTY_WINDOW_ID || env.KONSOLE_VERSION) return true;
+  if (/kitty|foot|alacritty|ghostty|wezterm/.test(env.TERM ?? "")) return true;
+  return Number(env.VTE_VERSION ?? 0) >= 5000;
+}
+
 /** Bold, dim, inverse and friends work everywhere except on a dumb terminal. */
 export function attributesSupported(env: Env): boolean {
   return env.TERM !== "dumb";
@@ -108,6 +124,8 @@ export interface Style {
   underline(text: string): string;
   inverse(text: string): string;
   strike(text: string): string;
+  /** The text as a clickable link (OSC 8) where the terminal supports it; null where it does not. */
+  link: ((url: string, text: string) => string) | null;
 }
 
 /** Wraps text in open/close codes; a close inside (from nested styling) re-opens the outer style. */
@@ -121,7 +139,7 @@ const same = (text: string) => text;
  * A Style for a theme. In mode "none" colours are dropped but attributes stay; with
  * `attributes` false (TERM=dumb) every method returns the text unchanged.
  */
-export function createStyle(colors: ThemeColors, mode: ColorMode, attributes = true): Style {
+export function createStyle(colors: ThemeColors, mode: ColorMode, attributes = true, hyperlinks = false): Style {
   const fgs = new Map<ThemeRole, (t: string) => string>();
   const bgs = new Map<ThemeRole, (t: string) => string>();
   for (const role of THEME_ROLES) {
@@ -145,6 +163,7 @@ export function createStyle(colors: ThemeColors, mode: ColorMode, attributes = t
     underline: attr(4, 24),
     inverse: attr(7, 27),
     strike: attr(9, 29),
+    link: hyperlinks ? (url, text) => hyperlink(url, text) : null,
   };
 }
 

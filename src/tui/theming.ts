@@ -1,6 +1,6 @@
 // Which theme the TUI starts with and the Style for a theme name: a saved choice in config.json
 // wins; otherwise dark until the terminal's background says light.
-import { attributesSupported, createStyle, dark, detectColorMode, findTheme, type NamedTheme, type Style } from "./theme.ts";
+import { attributesSupported, createStyle, dark, detectColorMode, findTheme, hyperlinksSupported, type NamedTheme, type Style } from "./theme.ts";
 
 export type ThemeChoice = { name: string; saved: boolean; warning?: string };
 
@@ -11,5 +11,5 @@ export function savedTheme(wanted: string | undefined, themes: readonly NamedThe
 }
 
 export function styleFor(name: string, themes: readonly NamedTheme[], env: Record<string, string | undefined>): Style {
-  return createStyle(findTheme(name, themes) ?? dark, detectColorMode(env), attributesSupported(env));
+  return createStyle(findTheme(name, themes) ?? dark, detectColorMode(env), attributesSupported(env), hyperlinksSupported(env));
 }

@@ -8,13 +8,20 @@ import { renderMarkdown, StreamingMarkdown } from "./markdown.ts";
 import { formatDuration, spinnerFrame } from "./spinner.ts";
 import type { Style } from "./theme.ts";
 import { truncate, wrap } from "./wrap.ts";
+import { renderDiff, renderNumbered } from "./diff-view.ts";
+import type { ApprovalDetail } from "../agent/events.ts";
+import { visibleWidth } from "./width.ts";
 
 export const COLLAPSED_TOOL_LINES = 12;
 export const COLLAPSED_USER_LINES = 12;
+/** The marker an interrupted turn leaves (live, and when a session with one is resumed). */
+export const INTERRUPTED_MARK = "interrupted by user";
 
 export type InfoLevel = "info" | "success" | "warn" | "error";
 
-type Base = { version: number; cache?: { key: string; lines: string[] } };
+/** `expand`: this one entry shown in full (ctrl+o on it), whatever the global setting. */
+/** `viewCache`: the entry's lines fully expanded, for the ctrl+t view. */
+type Base = { version: number; cache?: { key: string; lines: string[] }; viewCache?: { key: string; lines: string[] }; expand?: boolean };
 export type UserEntry = Base & { kind: "user"; text: string };
 /** `md` keeps the settled Markdown blocks of a reply while it streams, so a delta re-renders only the tail. */
 export type AssistantEntry = Base & { kind: "assistant"; text: string; open: boolean; md?: StreamingMarkdown };
@@ -23,9 +30,16 @@ export type ToolEntry = Base & {
   kind: "tool";
   id: string;
   name: string;
+  /** One line for the header. */
   args: string;
+  /** The whole command (or the arguments as JSON) for the expanded header. */
+  full: string;
+  /** What a `write` changes, worked out before it ran: shown as a diff (or the new file) under its result. */
+  change?: ApprovalDetail;
   extension?: string;
   status: "running" | "ok" | "error";
+  /** Waiting in the approval dialog: the header says so, and the clock starts when it is answered. */
+  awaiting?: boolean;
   startedAt: number;
   durationMs?: number;
   output: string;
@@ -36,7 +50,9 @@ export type ToolEntry = Base & {
 };
 /** `tag` lets a group of lines be removed later (extension load errors). */
 export type InfoEntry = Base & { kind: "info"; text: string; level: InfoLevel; tag?: string };
-export type Entry = UserEntry | AssistantEntry | ThinkingEntry | ToolEntry | InfoEntry;
+/** A rule across the chat with a label: where the history was condensed, where a turn was interrupted. */
+export type MarkerEntry = Base & { kind: "marker"; text: string; level: InfoLevel };
+export type Entry = UserEntry | AssistantEntry | ThinkingEntry | ToolEntry | InfoEntry | MarkerEntry;
 
 export class Transcript {
   private entries: Entry[] = [];
@@ -55,6 +71,11 @@ export class Transcript {
 
   addUser(text: string): void {
     this.push({ kind: "user", text, version: 0 });
+  }
+
+  addMarker(text: string, level: InfoLevel = "info"): void {
+    this.closeStreams();
+    this.push({ kind: "marker", text, level, version: 0 });
   }
 
   addInfo(text: string, level: InfoLevel, tag?: string): void {
@@ -149,7 +170,7 @@ export class Transcript {
   toolStart(id: string, name: string, now: number): void {
     this.closeStreams();
     if (this.tool(id)) return;
-    this.push({ kind: "tool", id, name, args: "", status: "running", startedAt: now, output: "", breaks: 0, version: 0 });
+    this.push({ kind: "tool", id, name, args: "", full: "", status: "running", startedAt: now, output: "", breaks: 0, version: 0 });
   }
 
   toolCall(id: string, name: string, args: Json, extension: string | undefined, now: number): void {
@@ -157,6 +178,7 @@ export class Transcript {
     const e = this.tool(id)!;
     e.name = name;
     e.args = argsPreview(args);
+    e.full = argsFull(args);
     e.extension = extension;
     this.touch(e);
   }
@@ -180,6 +202,21 @@ export class Transcript {
     this.touch(e);
   }
 
+  awaitApproval(id: string, waiting: boolean, now: number): void {
+    const e = this.tool(id);
+    if (!e) return;
+    e.awaiting = waiting;
+    e.startedAt = now;
+    this.touch(e);
+  }
+
+  setChange(id: string, change: ApprovalDetail): void {
+    const e = this.tool(id);
+    if (!e) return;
+    e.change = change;
+    this.touch(e);
+  }
+
   /** Running tools left behind by an aborted turn are marked as failed. */
   abortRunning(now: number): void {
     for (const e of this.entries) {
@@ -200,6 +237,7 @@ export class Transcript {
 
   toggleExpanded(): void {
     this.expanded = !this.expanded;
+    for (const e of this.entries) e.expand = undefined;
     this.version++;
   }
 
@@ -222,6 +260,40 @@ export class Transcript {
       if (seen === want) return Math.max(0, below - 1);
     }
     return null;
+  }
+
+  /**
+   * Expands or collapses one block: the newest collapsible entry (tool call, thinking, prompt) with
+   * a line in the window `height` lines high ending `offset` lines above the bottom. False when none is.
+   */
+  toggleVisible(width: number, style: Style, now: number, height: number, offset: number): boolean {
+    let below = 0;
+    for (let i = this.entries.length - 1; i >= 0 && below < offset + height; i--) {
+      const e = this.entries[i]!;
+      const n = this.linesOf(e, width, style, now).length;
+      if (n === 0) continue;
+      if (below + n > offset && (e.kind === "tool" || e.kind === "thinking" || e.kind === "user")) {
+        e.expand = !(e.expand ?? this.expanded);
+        this.touch(e);
+        return true;
+      }
+      below += n + 1;
+    }
+    return false;
+  }
+
+  /** Every line of every entry, fully expanded (the ctrl+t transcript view). */
+  allLines(width: number, style: Style, now: number): string[] {
+    const out: string[] = [];
+    for (const e of this.entries) {
+      const key = `${width}|${e.version}|${this.generation}`;
+      if (e.viewCache?.key !== key) e.viewCache = { key, lines: renderEntry(e, width, style, true, now) };
+      const lines = e.viewCache.lines;
+      if (lines.length === 0) continue;
+      if (out.length > 0) out.push("");
+      out.push(...lines);
+    }
+    return out;
   }
 
   /** Every entry's lines, separated by blank lines, measured without building the full array. */
@@ -259,9 +331,10 @@ export class Transcript {
 
   private linesOf(e: Entry, width: number, style: Style, now: number): string[] {
     const live = e.kind === "tool" && e.status === "running";
-    const key = `${width}|${e.version}|${this.expanded}|${this.generation}|${live ? Math.floor(now / 80) : ""}`;
+    const expanded = e.expand ?? this.expanded;
+    const key = `${width}|${e.version}|${expanded}|${this.generation}|${live ? Math.floor(now / 80) : ""}`;
     if (e.cache && e.cache.key === key) return e.cache.lines;
-    const lines = renderEntry(e, width, style, this.expanded, now, `${width}|${e.version}|${this.expanded}|${this.generation}`);
+    const lines = renderEntry(e, width, style, expanded, now, `${width}|${e.version}|${expanded}|${this.generation}`);
     e.cache = { key, lines };
     return lines;
   }
@@ -345,6 +418,11 @@ export function renderEntry(e: Entry, width: number, style: Style, expanded: boo
     }
     case "tool":
       return renderTool(e, w, style, expanded, now, bodyKey);
+    case "marker": {
+      const label = ` ${sanitize(e.text)} `;
+      const side = Math.max(2, Math.floor((w - label.length) / 2));
+      return wrap("─".repeat(side) + label + "─".repeat(Math.max(2, w - side - label.length)), w).map((l) => style.fg(INFO_ROLE[e.level], l));
+    }
   }
 }
 
@@ -354,33 +432,49 @@ function renderTool(e: ToolEntry, width: number, style: Style, expanded: boolean
   const owner = e.extension ? ` [${sanitize(e.extension)}]` : "";
   // Replayed calls have no recorded duration (0); show none rather than a made-up one.
   const ms = e.status === "running" ? now - e.startedAt : e.durationMs;
-  const tail = ms ? ` ${formatDuration(ms)}` : "";
+  const tail = e.status === "running" && e.awaiting ? " waiting for approval" : ms ? ` ${formatDuration(ms)}` : "";
   const name = style.bold(style.fg("tool", sanitize(e.name))) + style.fg("muted", owner);
   const room = Math.max(0, width - 2 - sanitize(e.name).length - owner.length - tail.length - 2);
   const args = e.args && room > 3 ? " " + style.fg("muted", truncate(e.args, room)) : "";
   const header = `${mark} ${name}${args}${style.fg("muted", tail)}`;
   const header1 = truncate(header, width);
   if (bodyKey === undefined || e.body?.key !== bodyKey) e.body = { key: bodyKey ?? "", lines: toolBody(e, width, style, expanded) };
-  return [header1, ...e.body.lines];
+  // Expanded, the header is followed by the whole command (every line, nothing cut) when the one-line form hid some of it.
+  const full = sanitize(e.full);
+  const shows = expanded && full !== "" && (full.includes("\n") || visibleWidth(e.args) > room);
+  const command = shows ? full.split("\n").flatMap((l, i) => wrap(l, width - 4).map((part, j) => style.fg("muted", (i === 0 && j === 0 ? "  $ " : "    ") + part))) : [];
+  return [header1, ...command, ...e.body.lines];
 }
+
+/** Tools whose output ends with what matters (build and test results): collapsed, they keep the tail. */
+const TAIL_TOOLS: ReadonlySet<string> = new Set(["bash", "!"]);
 
 function toolBody(e: ToolEntry, width: number, style: Style, expanded: boolean): string[] {
   // While running, the newest output matters, and a chatty command can have produced megabytes:
-  // only the last lines are looked at. Once done, the start reads as the answer.
-  const live = e.status === "running" && !expanded;
-  const src = live ? tail(e.output, e.breaks, COLLAPSED_TOOL_LINES) : { text: e.output, skipped: 0 };
+  // only the last lines are looked at. Once done, a command's tail reads as the answer, other tools' head.
+  const fromEnd = e.status === "running" || TAIL_TOOLS.has(e.name);
+  const src = fromEnd && !expanded ? tail(e.output, e.breaks, COLLAPSED_TOOL_LINES) : { text: e.output, skipped: 0 };
   const body = sanitize(src.text).replace(/\n+$/, "");
   if (body === "") return [];
-  const lines: string[] = [];
-  for (const line of body.split("\n")) lines.push(...wrap(line, width - 4));
   const role = e.status === "error" ? "error" : "muted";
+  const diffAt = e.name === "edit" && e.status === "ok" ? body.indexOf("\n--- ") : -1;
+  const change = e.name === "write" && e.status === "ok" ? e.change : undefined;
+  const lines: string[] = [];
+  if (change && (change.kind === "diff" || change.kind === "content")) {
+    for (const line of body.split("\n")) lines.push(...wrap(line, width - 4).map((l) => style.fg(role, l)));
+    lines.push(...(change.kind === "diff" ? renderDiff(change.diff, width - 4, style) : renderNumbered(change.content, width - 4, style)));
+  } else if (diffAt >= 0) {
+    for (const line of body.slice(0, diffAt).replace(/\n+$/, "").split("\n")) lines.push(...wrap(line, width - 4).map((l) => style.fg(role, l)));
+    lines.push(...renderDiff(body.slice(diffAt + 1), width - 4, style));
+  } else for (const line of body.split("\n")) lines.push(...wrap(line, width - 4).map((l) => style.fg(role, l)));
   const limit = expanded ? lines.length : COLLAPSED_TOOL_LINES;
-  const shown = e.status === "running" ? lines.slice(-limit) : lines.slice(0, limit);
+  const shown = fromEnd ? lines.slice(-limit) : lines.slice(0, limit);
   const hidden = lines.length - shown.length + src.skipped;
   const out: string[] = [];
-  if (hidden > 0 && e.status === "running") out.push(style.dim(`  │ … ${hidden} earlier line${hidden === 1 ? "" : "s"}`));
-  for (const line of shown) out.push(style.fg(role, "  │ ") + style.fg(role, line));
-  if (hidden > 0 && e.status !== "running") out.push(style.dim(`  │ … ${hidden} more line${hidden === 1 ? "" : "s"} (ctrl+o to expand)`));
+  const more = `${hidden} ${fromEnd ? "earlier" : "more"} line${hidden === 1 ? "" : "s"}${e.status === "running" ? "" : " (ctrl+o to expand)"}`;
+  if (hidden > 0 && fromEnd) out.push(style.dim(`  │ … ${more}`));
+  for (const line of shown) out.push(style.fg(role, "  │ ") + line);
+  if (hidden > 0 && !fromEnd) out.push(style.dim(`  │ … ${more}`));
   return out;
 }
 
@@ -419,6 +513,16 @@ export function argsPreview(args: Json): string {
     }
   }
   return oneLine(JSON.stringify(args) ?? "");
+}
+
+/** The command in full, else the arguments as indented JSON when the one-line preview shows only part of them. */
+function argsFull(args: Json): string {
+  if (args && typeof args === "object" && !Array.isArray(args)) {
+    const v = args.command;
+    if (typeof v === "string") return v.replace(/\n$/, "");
+    if (Object.keys(args).length <= 1) return "";
+  }
+  return JSON.stringify(args, null, 2) ?? "";
 }
 
 function oneLine(s: string): string {

@@ -109,8 +109,13 @@ export type Cluster = { end: number; width: number };
 /**
  * The grapheme cluster starting at `i` (which must not be an escape sequence): a base character
  * with its combining marks, variation selectors, emoji modifiers and tags, ZWJ-joined emoji, or a
- * regional-indicator pair (a flag). Width is the base's, widened to 2 by an emoji presentation
- * selector (U+FE0F). This covers what terminals draw; full UAX #29 is not needed for columns.
+ * regional-indicator pair (a flag). This covers what terminals draw; full UAX #29 is not needed.
+ *
+ * Terminals disagree about emoji sequences (tmux 3.3 draws a skin-tone modifier as two more
+ * columns, xterm draws each ZWJ-joined emoji on its own, kitty draws either as one), so the width
+ * is the widest any of them uses: the base's, widened to 2 by an emoji presentation selector
+ * (U+FE0F), plus 2 for each modifier and the width of each joined character. A line measured this
+ * way never runs past the edge; where a terminal draws narrower, the line just ends early.
  */
 export function nextCluster(s: string, i: number): Cluster {
   const base = s.codePointAt(i)!;
@@ -130,6 +135,7 @@ export function nextCluster(s: string, i: number): Cluster {
       // The character after a ZWJ belongs to the same emoji sequence unless it is a control.
       if (cp < 0x20 || cp === 0x1b) break;
       joined = false;
+      width += charWidth(cp);
       j += size;
       continue;
     }
@@ -143,7 +149,12 @@ export function nextCluster(s: string, i: number): Cluster {
       j += size;
       continue;
     }
-    if (isModifier(cp) || (cp >= 0x300 && charWidth(cp) === 0 && cp !== 0x1b)) {
+    if (isModifier(cp)) {
+      width += 2;
+      j += size;
+      continue;
+    }
+    if (cp >= 0x300 && charWidth(cp) === 0 && cp !== 0x1b) {
       j += size;
       continue;
     }

@@ -3,12 +3,23 @@
 import { escapeLength, sgrReset } from "./ansi.ts";
 import { isPlainAscii, nextCluster, visibleWidth } from "./width.ts";
 
-/** The SGR attributes in effect at a point of a string, so they can be re-opened on a new line. */
+const LINK_CLOSE = "\x1b]8;;\x1b\\";
+
+/**
+ * The SGR attributes (and the OSC 8 link) in effect at a point of a string, so they can be closed at
+ * a line's end and re-opened on the next line.
+ */
 class SgrState {
   private attrs = new Map<string, string>();
+  /** The open OSC 8 sequence of a link that is still running, or null. */
+  private link: string | null = null;
 
-  /** Applies one escape sequence; only SGR (`CSI … m`) changes the state. */
+  /** Applies one escape sequence; only SGR (`CSI … m`) and OSC 8 change the state. */
   apply(seq: string): void {
+    if (seq.startsWith("\x1b]8;")) {
+      this.link = /^\x1b\]8;[^;]*;[^\x07\x1b]+/.test(seq) ? seq : null;
+      return;
+    }
     if (!seq.startsWith("\x1b[") || !seq.endsWith("m")) return;
     const params = seq.slice(2, -1).split(";");
     for (let i = 0; i < params.length; i++) {
@@ -37,11 +48,15 @@ class SgrState {
   }
 
   get active(): boolean {
-    return this.attrs.size > 0;
+    return this.attrs.size > 0 || this.link !== null;
   }
 
   open(): string {
-    return this.attrs.size === 0 ? "" : `\x1b[${[...this.attrs.values()].join(";")}m`;
+    return (this.attrs.size === 0 ? "" : `\x1b[${[...this.attrs.values()].join(";")}m`) + (this.link ?? "");
+  }
+
+  close(): string {
+    return (this.link ? LINK_CLOSE : "") + (this.attrs.size > 0 ? sgrReset : "");
   }
 }
 
@@ -83,7 +98,7 @@ export function wrap(text: string, width: number): string[] {
     let curW = 0;
     let hasWord = false;
     const endLine = () => {
-      out.push(state.active ? cur + sgrReset : cur);
+      out.push(state.active ? cur + state.close() : cur);
       cur = state.open();
       curW = 0;
       hasWord = false;
@@ -160,7 +175,10 @@ export function truncate(text: string, width: number, ellipsis = "…"): string 
     w += c.width;
     i = c.end;
   }
-  return out + ell + (styled ? sgrReset : "");
+  // A link cut open would swallow the rest of the screen line.
+  const at = out.lastIndexOf("\x1b]8;");
+  const link = at >= 0 && !out.startsWith(LINK_CLOSE, at) ? LINK_CLOSE : "";
+  return out + ell + link + (styled ? sgrReset : "");
 }
 
 /** Pads text with spaces to `width` columns; wider text is returned unchanged. */

@@ -169,7 +169,7 @@ describe("model catalog", () => {
     expect(loadModels(h).warnings).toEqual([
       `${file}: model #1 (a): "wire" must be "chat" or "responses"; skipped`,
       `${file}: model #2 (b): "efforts" must be a non-empty array of "low", "medium", "high", "xhigh" or "max"; skipped`,
-      `${file}: model #3 (c): "deferred_tools" must be "kimi-dynamic" or null; skipped`,
+      `${file}: model #3 (c): "deferred_tools" must be "kimi-dynamic", "defer-loading" or null; skipped`,
     ]);
   });
 

@@ -86,6 +86,30 @@ describe("config.json reasoning", () => {
   });
 });
 
+describe("config.json auto_compact and notify", () => {
+  test("good values apply beside the Go zot's keys", () => {
+    writeFileSync(configPath(home), JSON.stringify({ reasoning: "high", auto_compact: 70, notify: "bell" }));
+    expect(readConfig(home)).toMatchObject({ values: { reasoning: "high", autoCompact: 70, notify: "bell" }, warnings: [] });
+    writeFileSync(configPath(home), JSON.stringify({ auto_compact: false }));
+    expect(readConfig(home).values.autoCompact).toBe(false);
+  });
+
+  test("bad ones are each ignored with a warning naming the file and the key, and the rest still apply", () => {
+    writeFileSync(configPath(home), JSON.stringify({ provider: "openai", auto_compact: 150, notify: "loud" }));
+    const r = readConfig(home);
+    expect(r.values).toEqual({ provider: "openai" });
+    expect(r.warnings).toEqual([
+      `Ignoring "notify" in ${configPath(home)}: it must be one of auto, bell, osc9, osc777, off (got "loud").`,
+      `Ignoring "auto_compact" in ${configPath(home)}: it must be a percentage of the context window from 1 to 100, or false to turn automatic compaction off (got 150).`,
+    ]);
+  });
+
+  test("only the file's own keys count", () => {
+    writeFileSync(configPath(home), '{"__proto__": {"auto_compact": 50, "notify": "bell"}}');
+    expect(readConfig(home)).toMatchObject({ values: {}, warnings: [] });
+  });
+});
+
 describe("models.json written by the Go zot", () => {
   test("loads its providers map, provider aliases and informational fields without warnings", () => {
     writeFileSync(

@@ -42,7 +42,7 @@ test("with --no-yolo and a confirm handler, confirmation is requested only when 
   const asked: string[] = [];
   runtime.setConfirmHandler(async (req): Promise<ConfirmDecision> => {
     asked.push(req.name);
-    return { kind: "yes_tool" };
+    return { kind: "yes_rule", rule: { tool: req.name }, always: false };
   });
   const seen: string[] = [];
   runtime.subscribe((e) => {

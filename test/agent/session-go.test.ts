@@ -103,13 +103,16 @@ describe("transcripts written by the Go zot", () => {
     const r = openSession(path);
     if (!r.ok) throw new Error(r.error);
     expect(r.session.meta).toMatchObject({ parent: "bed10963-8407-425b-b57f-d004869d1b6a", fork_point: 4 });
-    expect(r.session.messages[1]).toMatchObject({ role: "assistant", content: [{ type: "text", text: "hello" }], reasoning: [reasoning] });
+    // The reasoning is zot's thinking part (summary and encrypted content, as the Responses client keeps it).
+    expect(r.session.messages[1]).toMatchObject({ role: "assistant", content: [{ type: "thinking", thinking: "thought", signature: "ENC", id: "rs_1" }, { type: "text", text: "hello" }] });
     const w = appendSession(r.session);
     w.message(user("more", Date.parse("2026-12-01T08:01:00Z")));
     w.message({ ...(r.session.messages[1] as AssistantMessage), ts: Date.parse("2026-12-01T08:01:01Z") });
     w.close();
     const go = readWithGoRules(readFileSync(path, "utf8"));
     expect(go.messages[3].content).toEqual([{ kind: "reasoning", id: "rs_1" }, { kind: "text", text: "hello" }]);
+    const rows = readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(rows.at(-1).message.content[0]).toEqual(reasoning);
     expect(listSessions(home, cwd)[0]).toMatchObject({ parent: "bed10963-8407-425b-b57f-d004869d1b6a", forkPoint: 4 });
   });
 

@@ -174,7 +174,7 @@ describe("session transcripts", () => {
     const w = createSession({ home, cwd, provider: "mock", model: "mock-1" });
     w.message(user("old question"));
     w.message(assistant("old answer"));
-    w.compaction("We talked about old things.", 2);
+    w.compaction("We talked about old things.", 2, 0);
     w.message(user("new question"));
     w.close();
     const r = openSession(w.path as string);
@@ -182,6 +182,21 @@ describe("session transcripts", () => {
     expect(r.session.messages).toHaveLength(2);
     expect(JSON.stringify(r.session.messages[0])).toContain("We talked about old things.");
     expect(r.session.messages[1]).toEqual(user("new question"));
+  });
+
+  test("a compaction that kept the latest messages reloads as the summary, those messages and later ones", () => {
+    const w = createSession({ home, cwd, provider: "mock", model: "mock-1" });
+    w.message(user("old question"));
+    w.message(assistant("old answer"));
+    w.message(user("recent question"));
+    w.message(assistant("recent answer"));
+    w.compaction("We talked about old things.", 2, 2);
+    w.message(user("new question"));
+    w.close();
+    const r = openSession(w.path as string);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.session.messages.slice(1)).toEqual([user("recent question"), assistant("recent answer"), user("new question")]);
+    expect(JSON.stringify(r.session.messages[0])).toContain("We talked about old things.");
   });
 
   test("secrets are redacted before they reach the file", () => {

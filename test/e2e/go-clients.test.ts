@@ -27,7 +27,7 @@ async function run(argv: string[], prompt: string, extra: Record<string, string>
   const env = zotEnv(home, {
     // `zot` on PATH is the binary under test.
     PATH: `${join(ROOT, "dist")}:${zotEnv(home).PATH}`,
-    ZOT_RPC_FLAGS: `--provider anthropic --model claude-sonnet-4-5 --base-url ${server.url} --api-key sk-test-clients --no-session`,
+    ZOT_RPC_FLAGS: `--provider anthropic --model claude-sonnet-4-6 --base-url ${server.url} --api-key sk-test-clients --no-session`,
     ...extra,
   });
   const proc = Bun.spawn([...argv, prompt], { cwd: home, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });

@@ -92,3 +92,30 @@ test("zot rpc --session opens a Go session and get_messages shows its history", 
     await rpc.close();
   }
 });
+
+test("the Go zot's OpenAI reasoning goes back to the same model over Responses, and stays in the Go shape", async () => {
+  const dir = sessionDir(home, home);
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, "20261201-080000-aaaaaaaa.jsonl");
+  const reasoning = { reasoning_id: "rs_go_1", summary: "The user greets me.", encrypted_content: "gAAAA-go-encrypted" };
+  const rows = [
+    { type: "meta", meta: { id: "aaaaaaaa-1111-4111-8111-111111111111", cwd: home, model: "gpt-6.2-sol", provider: "openai", started: "2026-12-01T08:00:00Z", version: "0.1.62" } },
+    { type: "message", message: { role: "user", content: [{ text: "hi" }], time: "2026-12-01T08:00:01Z" } },
+    { type: "message", message: { role: "assistant", content: [reasoning, { text: "hello" }], time: "2026-12-01T08:00:02Z" } },
+  ];
+  writeFileSync(path, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  server = startProviderServer({ replies: [{ kind: "turn", text: "again" }] });
+  const r = await runZot(["-p", "--provider", "openai", "--api-key", "sk-proj-go", "--base-url", `${server.url}/v1`, "-c", "more"], { home });
+  expect(r).toMatchObject({ code: 0, stdout: "again\n" });
+  const input = (server.requests[0].body as { input: Record<string, unknown>[] }).input;
+  expect(input.map((i) => i.type ?? i.role)).toEqual(["user", "reasoning", "message", "user"]);
+  expect(input[1]).toEqual({ type: "reasoning", summary: [{ type: "summary_text", text: "The user greets me." }], encrypted_content: "gAAAA-go-encrypted" });
+  // zot's rows keep the block as the Go zot wrote it, so the Go zot can go on with it too.
+  const go = readWithGoRules(readFileSync(path, "utf8"));
+  expect(go.messages.map((m) => m.content[0])).toEqual([
+    { kind: "text", text: "hi" },
+    { kind: "reasoning", id: "rs_go_1" },
+    { kind: "text", text: "more" },
+    { kind: "text", text: "again" },
+  ]);
+});

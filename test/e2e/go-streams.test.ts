@@ -3,7 +3,7 @@
 // there with each of its fields under the same name, with the same JSON type and, where the run is
 // deterministic, the same value.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startProviderServer, type ProviderServer, type Reply } from "../helpers/provider-server.ts";
 import { jsonLines, ROOT, RpcSession, runZot, tempDir } from "./zot.ts";
@@ -60,6 +60,9 @@ let cleanup: () => void;
 let server: ProviderServer | undefined;
 beforeEach(() => {
   ({ dir: home, cleanup } = tempDir());
+  // The Go zot was recorded on Claude Sonnet 4.5, since retired from zot's built-in catalog: its
+  // prices come from models.json, so the cost figures can match the recording's.
+  writeFileSync(join(home, "models.json"), JSON.stringify({ anthropic: [{ id: "claude-sonnet-4-5", priceInput: 3, priceOutput: 15, priceCacheRead: 0.3, priceCacheWrite: 3.75 }] }));
 });
 afterEach(async () => {
   await server?.stop();

@@ -17,7 +17,7 @@ for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
     writeFileSync(join(home, "config.json"), JSON.stringify({ provider: name }));
     const r = await runZot(["-p", "hello there"], { home });
     expect(r.stderr).not.toContain("internal error");
-    expect(r.stderr).toContain(`zot: Ignoring "provider" in ${join(home, "config.json")}: it must be one of anthropic, openai, kimi, ollama, mock (got "${name}").`);
+    expect(r.stderr).toContain(`zot: Ignoring "provider" in ${join(home, "config.json")}: it must be one of anthropic, openai, kimi, kimi-code, ollama, mock (got "${name}").`);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("hello there");
   });

@@ -97,7 +97,7 @@ describe("print mode", () => {
     expect(result).toMatchObject({ name: "shout", extension: "pynote", is_error: false, content: [{ type: "text", text: "QUIET" }] });
   });
 
-  test("offers a deferred tool only from the request after its activation", async () => {
+  test("keeps a deferred tool hidden (defer_loading) until its activation, which a tool_reference expands", async () => {
     server = startProviderServer({
       replies: [
         { kind: "turn", toolCalls: [{ name: "loader", args: {} }] },
@@ -108,8 +108,11 @@ describe("print mode", () => {
     const r = await runZot(["-p", ...anthropic(server), "-e", join(FIXTURES, "toolbox"), "go"], { home });
     expect(r.code).toBe(0);
     expect(toolNames(server, 0)).toContain("loader");
-    expect(toolNames(server, 0)).not.toContain("secret");
-    expect(toolNames(server, 1)).toContain("secret");
+    // Anthropic tool search: the model cannot see a defer_loading tool until a tool_reference names it.
+    const hidden = (i: number) => ((server!.requests[i]!.body as { tools: { name: string; defer_loading?: boolean }[] }).tools ?? []).find((t) => t.name === "secret");
+    expect(hidden(0)?.defer_loading).toBe(true);
+    expect(hidden(1)?.defer_loading).toBe(true);
+    expect(JSON.stringify((server.requests[1].body as Body).messages)).toContain('{"type":"tool_reference","tool_name":"secret"}');
     expect(JSON.stringify((server.requests[2].body as Body).messages)).toContain("the secret is 42");
   });
 

@@ -49,6 +49,10 @@ test("JSON mode reports a retry as an event with attempt, delay and reason", asy
   const events = jsonLines(r.stdout);
   expect(events.find((e) => e.type === "retry")).toEqual({ type: "retry", attempt: 2, attempts: 3, delay_ms: 100, reason: "anthropic answered HTTP 503: busy" });
   expect(events.at(-1)).toMatchObject({ type: "done", stop: "end_turn", text: "answer after retry" });
+  // assistant_start (the Go zot's event) marks the response that streams, after the retry.
+  const types = events.map((e) => e.type);
+  expect(types.filter((t) => t === "assistant_start")).toHaveLength(1);
+  expect(types.indexOf("assistant_start")).toBeGreaterThan(types.indexOf("retry"));
 });
 
 test("a server that never answers ends zot -p after the connect timeout from config.json, with a clear error", async () => {

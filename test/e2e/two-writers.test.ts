@@ -31,7 +31,7 @@ async function holdSession(): Promise<string> {
   for (;;) {
     const file = sessionFiles(home)[0];
     // The tool call is written: the holder now waits in the bash call and writes nothing more.
-    if (file && readFileSync(file, "utf8").includes(`"toolCall"`)) return file;
+    if (file && readFileSync(file, "utf8").includes(`"arguments":{"command":"sleep 30"}`)) return file;
     await Bun.sleep(20);
   }
 }
@@ -48,6 +48,8 @@ test("a second zot -c while the session is being written forks a new session, le
   const fork = files.find((f) => f !== first) as string;
   expect(r.stderr).toContain(`zot: ${first} is open in another zot process, which holds its lock; continuing in a new session forked from it: ${fork}\n`);
   expect(readFileSync(first, "utf8")).toBe(before);
+  // The fork names the session it copied as its parent, so /session tree shows them together.
+  expect(records(fork)[0]).toMatchObject({ type: "meta", meta: { parent: (records(first)[0].meta as { id: string }).id } });
   const text = JSON.stringify(records(fork));
   expect(text).toContain("sleep 30");
   expect(text).toContain("second writer");
@@ -125,7 +127,9 @@ for (const mode of ["-p", "--json"] as const) {
     proc.kill("SIGTERM");
     expect(await proc.exited).toBe(143);
     const saved = records(sessionFiles(home)[0]).filter((r) => r.type === "message").map((r) => r.message as { role: string; stop?: string; content: { text?: string }[] });
-    const last = saved.at(-1);
+    // The partial reply, then the interruption record that tells the model (and a resume) why it ends there.
+    expect(saved.at(-1)).toMatchObject({ role: "user", content: [{ text: "[interrupted by user]" }] });
+    const last = saved.at(-2);
     expect(last?.role).toBe("assistant");
     expect(last?.stop).toBe("aborted");
     expect(last?.content[0].text).toStartWith("partial");

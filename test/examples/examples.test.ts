@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Host } from "../../src/ext/host.ts";
+import { landlockAbi } from "../../src/ext/sandbox/landlock.ts";
 import type { LoadReport } from "../../src/ext/types.ts";
 import { exampleEnv, exampleNames, examplesSource, exampleWorkspace } from "./copy.ts";
 
@@ -103,6 +104,18 @@ describe("the real host loads every example together", () => {
     const uuid = await host.callTool("uuid", {}, { signal });
     expect(uuid.content[0]).toMatchObject({ type: "text" });
     expect((uuid.content[0] as { text: string }).text).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  test("the weather example runs in the sandbox it declares and follows its units setting as it changes", async () => {
+    const signal = new AbortController().signal;
+    const weather = host.states().find((e) => e.name === "weather")!;
+    expect(weather.permissions).toMatchObject({ net: false, exec: false, env: [] });
+    if (process.platform === "linux" && landlockAbi() >= 4) expect(weather.enforcement).toBe("enforced");
+    expect((await host.configure("weather", [["units", "imperial"]], [])).ok).toBe(true);
+    // settings_changed and the tool call travel the same pipe in order, so the call sees the change.
+    const imperial = await host.callTool("weather", { city: "Cairo" }, { signal });
+    expect(imperial.content).toEqual([{ type: "text", text: "Cairo: 88°F, sunny, wind 7 mph, humidity 22%" }]);
+    expect((await host.configure("weather", [], ["units"])).ok).toBe(true);
   });
 
   test("the todo tool persists to todos.json in the data directory and the panel reflects it", async () => {

@@ -375,6 +375,8 @@ test("the documented timeouts and limits are the defaults", () => {
     toolMs: 60_000,
     shutdownGraceMs: 2_000,
     killAfterMs: 1_000,
+    reconnectMs: 500,
+    reconnectMaxMs: 30_000,
   });
   const sub = decodeExtensionFrame({ type: "subscribe", intercept: ["tool_call", { event: "turn_start" }, { event: "tool_result", timeout_ms: 2000, on_timeout: "block" }] });
   expect(sub).toEqual({

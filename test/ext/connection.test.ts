@@ -95,7 +95,7 @@ describe("handshake", () => {
         cwd: h.home,
         extension_dir: dir,
         data_dir: dir,
-        capabilities: ["fail_closed_intercept", "tool_result_intercept", "tool_progress", "tool_cancel", "panel_resize"],
+        capabilities: ["fail_closed_intercept", "tool_result_intercept", "tool_progress", "tool_cancel", "panel_resize", "settings_changed"],
       });
       expect(seen.env).toEqual({ home: h.home, ext: dir, data: dir, cwd: h.home, pwd: dir });
       expect(h.log("kitchen")).toMatch(/^\[zot\] starting kitchen 1\.0\.0 at \d{4}-\d\d-\d\dT/);
@@ -249,8 +249,8 @@ describe("hostile output", () => {
       name: "w",
       version: null,
       dir: "/",
-      exec: "/bin/true",
-      args: [],
+      target: { kind: "stdio", exec: "/bin/true", args: [], permissions: null },
+      settings: null,
       home: "/nonexistent",
       info: () => ({ zotVersion: "", provider: "", model: "", cwd: "/" }),
       trace: null,

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { lookPath, parseManifest, readManifest, resolveExec } from "../../src/ext/manifest.ts";
+import { parseManifest, readManifest, resolveExec } from "../../src/ext/manifest.ts";
+import { lookPath } from "../../src/platform/exec-path.ts";
 import { tempDir, removeTempDirs } from "./cli-helpers.ts";
 
 afterEach(removeTempDirs);
@@ -24,19 +25,19 @@ describe("parseManifest", () => {
   test("reads every field and resolves a relative exec against the manifest directory", () => {
     const { path, script } = extDir();
     const r = parseManifest(
-      JSON.stringify({ name: "weather", version: "1.2.0", exec: "./run.sh", args: ["--x"], language: "sh", description: "d", enabled: false }),
+      JSON.stringify({ name: "weather", version: "1.2.0", exec: "./run.sh", args: ["--x"], transport: null, language: "sh", description: "d", enabled: false }),
       path,
     );
     expect(r).toEqual({
       ok: true,
-      manifest: { name: "weather", version: "1.2.0", exec: script, args: ["--x"], language: "sh", description: "d", enabled: false },
+      manifest: { name: "weather", version: "1.2.0", exec: script, args: ["--x"], transport: null, language: "sh", description: "d", enabled: false, permissions: null, settings: [] },
     });
   });
 
   test("fills defaults and ignores unknown fields", () => {
     const { path, script } = extDir();
     const r = parseManifest(JSON.stringify({ name: "w", exec: "run.sh/../run.sh", homepage: "x", extra: { a: 1 } }), path);
-    expect(r).toEqual({ ok: true, manifest: { name: "w", version: null, exec: script, args: [], language: null, description: null, enabled: true } });
+    expect(r).toEqual({ ok: true, manifest: { name: "w", version: null, exec: script, args: [], transport: null, language: null, description: null, enabled: true, permissions: null, settings: [] } });
   });
 
   test("names are checked case-insensitively against the pattern", () => {

@@ -14,5 +14,5 @@ test("the schema lists every frame type of both directions", () => {
   expect(types("ExtensionFrame")).toEqual(
     ["clear_notes", "command_response", "event_intercept_response", "hello", "notify", "panel_close", "panel_render", "ready", "register_command", "register_tool", "shutdown_ack", "submit", "subscribe", "tool_progress", "tool_result"],
   );
-  expect(types("HostFrame")).toEqual(["command_invoked", "event", "event_intercept", "hello_ack", "panel_close", "panel_key", "panel_resize", "shutdown", "tool_call", "tool_cancel"]);
+  expect(types("HostFrame")).toEqual(["command_invoked", "event", "event_intercept", "hello_ack", "panel_close", "panel_key", "panel_resize", "settings_changed", "shutdown", "tool_call", "tool_cancel"]);
 });

@@ -30,7 +30,7 @@ test("--no-yolo asks before an MCP tool runs, shows its annotations as the serve
   await t.waitFor("Ask anything", 20_000);
   t.type('call mcp__fx__echo {"text":"from the tui"}');
   t.keys("Enter");
-  const dialog = await t.waitFor("Allow tool call?", 20_000);
+  const dialog = await t.waitFor("Allow mcp__fx__echo [mcp:fx]?", 20_000);
   expect(dialog).toContain("mcp__fx__echo");
   expect(dialog).toContain("(server says: readOnly)");
   t.keys("1");

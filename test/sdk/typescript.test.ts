@@ -37,6 +37,17 @@ for (const [runtime, setup] of Object.entries(runtimes)) {
       return host;
     };
 
+    test("settings arrive in hello_ack and in settings_changed, kept in host.settings", async () => {
+      const host = start();
+      await host.handshake({ capabilities: ["settings_changed"], settings: { units: "metric" } });
+      host.send({ type: "command_invoked", id: "s1", name: "settings", args: "" });
+      expect((await host.reply("s1")).display).toBe('{"units":"metric"}');
+      host.send({ type: "settings_changed", settings: { units: "imperial" } });
+      const note = await host.take((f) => f.type === "notify" && String(f.message).startsWith("settings"));
+      expect(note.message).toBe('settings {"units":"imperial"} host {"units":"imperial"}');
+      host.kill();
+    });
+
     test("hello comes first, then onHello runs, then registrations and subscribe, then ready", async () => {
       const host = start();
       const frames = await host.handshake();

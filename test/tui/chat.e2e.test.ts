@@ -22,42 +22,102 @@ test("a prompt is answered with the streamed mock reply", async () => {
   expect(s).toContain("› hello there");
 }, 30_000);
 
-test("a tool call shows a collapsed block that ctrl+o expands and collapses", async () => {
+test("a finished command shows the tail of its output; ctrl+o expands that block with the whole command", async () => {
   t = await Tmux.start({ height: 60 });
   await t.waitFor(PROMPT_READY);
-  t.type('call bash {"command":"seq 1 20"}');
+  t.type('call bash {"command":"seq 1 20 # the command goes on and on so the header has to cut it somewhere before the end"}');
   t.keys("Enter");
-  let s = await t.waitFor("8 more lines (ctrl+o to expand)");
+  let s = await t.waitFor("8 earlier lines (ctrl+o to expand)");
   expect(s).toMatch(/✓ bash seq 1 20/);
-  expect(s).toContain("│ 12");
-  expect(s).not.toContain("│ 13");
+  expect(s).toContain("│ 20");
+  expect(s).toContain("│ 9");
+  expect(s).not.toMatch(/│ 8$/m);
   await t.waitFor("mock: tool bash returned");
   t.keys("C-o");
-  s = await t.waitFor("│ 20");
-  expect(s).not.toContain("more lines");
+  s = await t.waitFor(/│ 1$/m);
+  expect(s).not.toContain("earlier lines");
+  expect(s).toContain("so the header has to cut it somewhere before the end");
   t.keys("C-o");
-  await t.waitFor("8 more lines (ctrl+o to expand)");
+  await t.waitFor("8 earlier lines (ctrl+o to expand)");
 }, 30_000);
 
-test("prompts typed during a turn are queued and run in order afterwards", async () => {
+test("ctrl+o expands only the newest block in view; alt+o expands every block", async () => {
+  t = await Tmux.start({ height: 60 });
+  await t.waitFor(PROMPT_READY);
+  t.type('call read {"path":"one.txt"}\ncall read {"path":"two.txt"}');
+  t.keys("Enter");
+  await t.waitFor("mock: tool read failed");
+  t.type('call bash {"command":"seq 101 115"}');
+  t.keys("Enter");
+  await t.waitFor("3 earlier lines (ctrl+o to expand)");
+  t.type('call bash {"command":"seq 201 215"}');
+  t.keys("Enter");
+  await t.waitFor(/│ 215/);
+  t.keys("C-o");
+  let s = await t.waitFor(/│ 201$/m);
+  expect(s).not.toMatch(/│ 101$/m);
+  t.keys("C-o");
+  await t.waitGone(/│ 201$/m);
+  t.keys("M-o");
+  s = await t.waitFor(/│ 101$/m);
+  expect(s).toMatch(/│ 201$/m);
+}, 30_000);
+
+test("prompts queued with alt+enter during a turn run in order after it", async () => {
   t = await Tmux.start();
   await t.waitFor(PROMPT_READY);
   t.type('call bash {"command":"sleep 1.5"}');
   t.keys("Enter");
-  await t.waitFor("enter queues a prompt");
+  await t.waitFor("enter steers the running turn");
   t.type("queued-one");
-  t.keys("Enter");
+  t.keys("M-Enter");
   t.type("queued-two");
-  t.keys("Enter");
-  const s = await t.waitFor("⏵ queued queued-two");
-  expect(s).toContain("⏵ queued queued-one");
+  t.keys("M-Enter");
+  const s = await t.waitFor("⏵ after this turn: queued-two");
+  expect(s).toContain("⏵ after this turn: queued-one");
   const done = await t.waitFor("mock: queued-two", 15_000);
-  expect(done.indexOf("mock: queued-one")).toBeGreaterThan(-1);
+  expect(done.indexOf("mock: tool bash returned")).toBeGreaterThan(-1);
+  expect(done.indexOf("mock: queued-one")).toBeGreaterThan(done.indexOf("mock: tool bash returned"));
   expect(done.indexOf("mock: queued-one")).toBeLessThan(done.indexOf("mock: queued-two"));
-  expect(done).not.toContain("⏵ queued");
+  expect(done).not.toContain("⏵ after this turn");
 }, 30_000);
 
-test("esc cancels the running turn and drops the queue", async () => {
+test("a message typed during a turn steers it at the next tool boundary", async () => {
+  t = await Tmux.start({ height: 40 });
+  await t.waitFor(PROMPT_READY);
+  t.type('call bash {"command":"sleep 1.5; echo slept"}');
+  t.keys("Enter");
+  await t.waitFor("enter steers the running turn");
+  t.type("actually stop after this");
+  t.keys("Enter");
+  await t.waitFor("⏵ next tool boundary: actually stop after this");
+  // The model's next call sees the steering message after the tool result, in the same turn.
+  const s = await t.waitFor("mock: actually stop after this", 15_000);
+  expect(s.indexOf("✓ bash")).toBeLessThan(s.indexOf("› actually stop after this"));
+  expect(s).not.toContain("mock: tool bash returned");
+  expect(s).not.toContain("⏵ next tool boundary");
+}, 30_000);
+
+test("a queued message can be taken back with ↑ and edited before it is sent", async () => {
+  t = await Tmux.start();
+  await t.waitFor(PROMPT_READY);
+  t.type('call bash {"command":"sleep 2"}');
+  t.keys("Enter");
+  await t.waitFor("enter steers the running turn");
+  t.type("first thought");
+  t.keys("M-Enter");
+  await t.waitFor("⏵ after this turn: first thought");
+  t.keys("Up");
+  await t.waitFor("› first thought");
+  await t.waitGone("⏵ after this turn");
+  t.keys("BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace");
+  t.type("idea");
+  t.keys("M-Enter");
+  await t.waitFor("⏵ after this turn: first idea");
+  await t.waitFor("mock: first idea", 15_000);
+}, 30_000);
+
+test("esc cancels the running turn, leaves an interrupted marker and puts queued messages back in the editor", async () => {
   t = await Tmux.start();
   await t.waitFor(PROMPT_READY);
   // A marker only this test's process carries, so the check below finds nobody else's sleep.
@@ -65,21 +125,24 @@ test("esc cancels the running turn and drops the queue", async () => {
   const running = () => Bun.spawnSync(["pgrep", "-f", `sleep 30.${marker}`]).exitCode === 0;
   t.type(`call bash {"command":"sleep 30.${marker}"}`);
   t.keys("Enter");
-  await t.waitFor("enter queues a prompt");
+  await t.waitFor("enter steers the running turn");
   await t.until(running, "the sleep to start");
-  t.type("never-sent");
+  t.type("not-lost");
   t.keys("Enter");
-  await t.waitFor("⏵ queued never-sent");
+  await t.waitFor("⏵ next tool boundary: not-lost");
   t.keys("Escape");
-  await t.waitFor(PROMPT_READY);
   const s = await t.waitFor("✗ bash sleep 30");
   expect(s).toContain("Cancelled.");
+  await t.waitFor("interrupted by user");
+  await t.waitFor("› not-lost");
   await t.until(() => !running(), "the cancelled command to die");
-  expect(s).not.toContain("⏵ queued");
+  expect(t.screen()).not.toContain("⏵ next tool boundary");
+  t.keys("C-u");
   t.type("after-cancel");
   t.keys("Enter");
   const after = await t.waitFor("mock: after-cancel");
-  expect(after).not.toContain("mock: never-sent");
+  expect(after).not.toContain("mock: not-lost");
+  expect(after).toContain("interrupted by user");
 }, 30_000);
 
 test("esc when idle clears the notes first, then the input", async () => {
@@ -96,15 +159,17 @@ test("esc when idle clears the notes first, then the input", async () => {
   await t.waitGone("draft words");
 }, 30_000);
 
-test("ctrl+c clears the input, a second press exits and the shell is usable again", async () => {
+test("ctrl+c clears the input without arming exit; on an empty editor a second press exits and the shell is usable again", async () => {
   t = await Tmux.start();
   await t.waitFor(PROMPT_READY);
   expect(t.display("#{alternate_on}")).toBe("1");
   t.type("some draft");
   await t.waitFor("› some draft");
   t.keys("C-c");
+  await t.waitGone("some draft");
+  expect(t.screen()).not.toContain("Press ctrl+c again to exit");
+  t.keys("C-c");
   await t.waitFor("Press ctrl+c again to exit");
-  expect(t.screen()).not.toContain("some draft");
   t.keys("C-c");
   await t.until(() => t!.display("#{alternate_on}") === "0", "the normal screen");
   await t.waitFor("shell$");
@@ -112,6 +177,27 @@ test("ctrl+c clears the input, a second press exits and the shell is usable agai
   t.type("echo still-$((40+2))");
   t.keys("Enter");
   await t.waitFor("still-42");
+}, 30_000);
+
+test("ctrl+c during a turn cancels it and keeps the draft; a prompt sent after a first ctrl+c disarms exit", async () => {
+  t = await Tmux.start();
+  await t.waitFor(PROMPT_READY);
+  t.type('call bash {"command":"sleep 20"}');
+  t.keys("Enter");
+  await t.waitFor("enter steers the running turn");
+  t.type("half-typed");
+  t.keys("C-c");
+  await t.waitFor("✗ bash sleep 20");
+  expect(t.screen()).toContain("› half-typed");
+  t.keys("C-u");
+  t.keys("C-c");
+  await t.waitFor("Press ctrl+c again to exit");
+  t.type("hello");
+  t.keys("Enter");
+  await t.waitFor("mock: hello");
+  t.keys("C-c");
+  await t.waitFor("Press ctrl+c again to exit");
+  expect(t.display("#{alternate_on}")).toBe("1");
 }, 30_000);
 
 test("ctrl+d on an empty editor exits", async () => {
@@ -163,16 +249,19 @@ test("up on an empty editor recalls the previous prompt, as in a shell; down goe
     t.keys("Enter");
     await t.waitFor(`mock: ${p}`);
   }
+  // The editor is the line above the status bar (the chat above shows the same prompts). Each key
+  // waits for the one before, so two arrows never arrive together (that is how the wheel looks).
+  const editorShows = (text: string) => t!.until(() => t!.screen().trimEnd().split("\n").at(-2) === text, `the editor to show ${text}`);
   t.keys("Up");
-  await t.waitFor("› second-prompt");
+  await editorShows("› second-prompt");
   t.keys("Up");
-  await t.waitFor("› first-prompt");
+  await editorShows("› first-prompt");
   t.keys("Down");
-  await t.waitFor("› second-prompt");
+  await editorShows("› second-prompt");
   t.keys("Down");
   await t.waitFor(PROMPT_READY);
   t.keys("C-p");
-  await t.waitFor("› second-prompt");
+  await editorShows("› second-prompt");
 }, 30_000);
 
 test("pgup and shift+up scroll back with a catch-up hint, pgdn returns to the bottom", async () => {
@@ -182,7 +271,8 @@ test("pgup and shift+up scroll back with a catch-up hint, pgdn returns to the bo
   t.keys("Enter");
   await t.waitFor("mock: tool bash returned");
   t.keys("C-o");
-  await t.waitFor("│ 60");
+  // Collapsed, a command keeps its tail and says how much came before; expanded, it does not.
+  await t.waitGone("earlier lines");
   t.keys("PPage");
   const s = await t.waitFor("more lines below");
   expect(s).not.toContain("mock: tool bash returned");
@@ -208,7 +298,8 @@ test("notes arriving while scrolled up do not move what is being read", async ()
   t.keys("Enter");
   await t.waitFor("mock: tool bash returned");
   t.keys("C-o");
-  await t.waitFor("│ 60");
+  // Collapsed, a command keeps its tail and says how much came before; expanded, it does not.
+  await t.waitGone("earlier lines");
   t.keys("PPage");
   const s = await t.waitFor(/↓ (\d+) more lines below/);
   const below = Number(/↓ (\d+) more lines below/.exec(s)![1]);

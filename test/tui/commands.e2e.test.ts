@@ -124,19 +124,22 @@ test("submit frames join the prompt queue and run in order", async () => {
 test("a prompt action while a turn runs is queued, never run concurrently", async () => {
   const tm = await start();
   await run(tm, 'call bash {"command":"sleep 1.5"}');
-  await tm.waitFor("enter queues a prompt");
+  await tm.waitFor("enter steers the running turn");
   await run(tm, "/demo-prompt while-busy");
-  await tm.waitFor("⏵ queued [demo] prompted by demo while-busy");
+  await tm.waitFor("⏵ after this turn: [demo] prompted by demo while-busy");
   const s = await tm.waitFor("mock: prompted by demo while-busy", 15_000);
   expect(s.indexOf("mock: tool bash returned")).toBeLessThan(s.indexOf("mock: prompted by demo while-busy"));
 }, T);
 
-test("/help lists keys, built-in and extension commands", async () => {
-  t = await Tmux.start({ args: ["-e", fixture("demo")], height: 60 });
+test("/help lists keys, permission modes, built-in and extension commands", async () => {
+  t = await Tmux.start({ args: ["-e", fixture("demo")], height: 100 });
   await t.waitFor(READY);
   await run(t, "/help");
   const s = await t.waitFor("Extension commands:");
   expect(s).toContain("ctrl+o");
+  expect(s).toContain("Permission modes (shift+tab):");
+  expect(s).toMatch(/plan +only read-only tools run/);
+  expect(s).toContain("/permissions");
   expect(s).toContain("/reload-ext");
   expect(s).toContain("/demo-panel");
 }, T);

@@ -1,7 +1,5 @@
-// Notes, queue, slash popup, panel, confirmation dialog, pickers and the status bar, rendered to lines.
+// Notes, queue, slash popup, panel, pickers and the status bar, rendered to lines.
 import { describe, expect, test } from "bun:test";
-import type { ConfirmDecision } from "../../src/agent/events.ts";
-import { ConfirmDialog } from "../../src/tui/confirm.ts";
 import { fuzzyFilter, fuzzyScore } from "../../src/tui/fuzzy.ts";
 import { MAX_NOTES, Notes } from "../../src/tui/notes.ts";
 import { Panel } from "../../src/tui/panel.ts";
@@ -37,12 +35,20 @@ describe("notes", () => {
 });
 
 describe("prompt queue", () => {
-  test("keeps order, shows the source and at most three entries", () => {
+  test("keeps order, shows when each goes, the source and at most three entries", () => {
     const q = new PromptQueue();
-    for (const t of ["one", "two\nlines", "three", "four"]) q.push(t, t === "three" ? "demo" : null);
-    expect(q.render(40, style)).toEqual(["⏵ queued one", "⏵ queued two ⏎ lines", "⏵ queued [demo] three", "  … 1 more queued"]);
-    expect(q.shift()?.text).toBe("one");
-    expect(q.clear()).toBe(3);
+    for (const t of ["one", "two\nlines", "three", "four"]) q.push(t, t === "three" ? "demo" : null, t === "one" ? "steer" : "after");
+    expect(q.render(60, style)).toEqual([
+      "⏵ next tool boundary: one",
+      "⏵ after this turn: two ⏎ lines",
+      "⏵ after this turn: [demo] three",
+      "  … 1 more queued",
+      "  ↑ on an empty editor edits the last one · esc puts them b…",
+    ]);
+    expect(q.takeSteering().map((i) => i.text)).toEqual(["one"]);
+    expect(q.pop()?.text).toBe("four");
+    expect(q.shift()?.text).toBe("two\nlines");
+    expect(q.clear()).toBe(1);
   });
 });
 
@@ -54,7 +60,7 @@ describe("slash commands", () => {
 
   test("built-ins come first, extension commands after them sorted by name", () => {
     expect(items.map((i) => i.name)).toEqual([
-      "help", "model", "sessions", "session", "study", "btw", "jump", "skills", "jail", "unjail", "clear", "compact", "reload-ext", "yolo", "theme", "login", "logout", "exit", "Alpha", "zeta",
+      "help", "model", "sessions", "session", "study", "btw", "jump", "skills", "jail", "unjail", "clear", "init", "compact", "reload-ext", "ext-config", "yolo", "permissions", "reasoning", "theme", "login", "logout", "exit", "Alpha", "zeta",
     ]);
   });
 
@@ -108,47 +114,6 @@ describe("panel", () => {
   });
 });
 
-describe("confirmation dialog", () => {
-  const dialog = () => {
-    const got: ConfirmDecision[] = [];
-    const d = new ConfirmDialog({ id: "1", name: "bash", preview: "rm -rf build", args: {}, extension: "guard" }, (x) => got.push(x));
-    return { d, got };
-  };
-
-  test("shows the tool, its owner, the preview and four choices", () => {
-    const lines = dialog().d.render(60, style);
-    expect(lines[1]).toBe("Allow tool call? bash [guard]");
-    expect(lines[2]).toBe("  rm -rf build");
-    expect(lines.slice(3)).toEqual([
-      "› 1. Yes",
-      "  2. Yes, and don't ask again for bash this session",
-      "  3. Yes to everything this session (yolo)",
-      "  4. No, and tell the model why",
-    ]);
-  });
-
-  test("number keys and enter pick an answer", () => {
-    const { d, got } = dialog();
-    d.handle("down", null);
-    expect(d.handle("enter", null)).toBe(true);
-    expect(got).toEqual([{ kind: "yes_tool" }]);
-    const other = dialog();
-    expect(other.d.handle("3", "3")).toBe(true);
-    expect(other.got).toEqual([{ kind: "yes_all" }]);
-  });
-
-  test("no asks for an optional reason that goes to the model", () => {
-    const { d, got } = dialog();
-    expect(d.handle("n", "n")).toBe(false);
-    d.handle("t", "too risky");
-    expect(d.handle("enter", null)).toBe(true);
-    expect(got).toEqual([{ kind: "no", reason: "too risky" }]);
-    const other = dialog();
-    other.d.handle("esc", null);
-    expect(other.got).toEqual([{ kind: "no" }]);
-  });
-});
-
 describe("pickers", () => {
   test("filter as you type, preview on move, pick on enter", () => {
     const moved: string[] = [];
@@ -180,7 +145,7 @@ describe("pickers", () => {
 });
 
 describe("status bar", () => {
-  test("shows model, context, tokens, cost, the busy spinner, extensions and yolo", () => {
+  test("shows model and thinking level, context, tokens, cost, directory and branch, the busy spinner, extensions and the permission mode", () => {
     const line = renderStatus(
       {
         provider: "anthropic",
@@ -190,14 +155,16 @@ describe("status bar", () => {
         busySince: 0,
         busyLabel: "working",
         extensions: { loaded: 3, failed: 1 },
-        yolo: false,
+        mode: "ask",
+        place: { dir: "~/p", branch: "main" },
+        reasoning: "high",
       },
-      100,
+      130,
       style,
       2500,
     );
-    expect(line).toMatch(/^anthropic\/claude · ctx 25% of 200k · ↑1\.2k ↓300 · \$0\.012 +. working 2\.5s · 3 ext 1 failed · confirm$/);
-    expect(line.length).toBe(100);
+    expect(line).toMatch(/^anthropic\/claude \(think high\) · ctx 25% of 200k · ↑1\.2k ↓300 · \$0\.012 · ~\/p \(main\) +. working 2\.5s · 3 ext 1 failed · ask$/);
+    expect(line.length).toBe(130);
   });
 
   test("counts loaded and failed extensions", () => {

@@ -1,5 +1,8 @@
-// Tool confirmations (--no-yolo) in a real terminal: the dialog, its answers, the event, /yolo.
+// Approvals in a real terminal: the dialog shows everything that will run, esc stops the turn,
+// standing rules (session and always), /permissions, and the shift+tab permission modes.
 import { afterEach, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fixture, Tmux } from "./helpers/tmux.ts";
 
 let t: Tmux | null = null;
@@ -8,34 +11,86 @@ afterEach(() => {
   t = null;
 });
 
-const T = 30_000;
+const T = 40_000;
 
-async function start(): Promise<Tmux> {
-  t = await Tmux.start({ args: ["--no-yolo", "-e", fixture("demo")] });
+async function start(args: string[] = ["--no-yolo", "-e", fixture("demo")], reuse?: Tmux): Promise<Tmux> {
+  if (reuse) {
+    reuse.type(`${join(import.meta.dir, "../../dist/zot")} --provider mock ${args.join(" ")}`);
+    reuse.keys("Enter");
+    await reuse.waitFor("Ask anything");
+    return reuse;
+  }
+  t = await Tmux.start({ args });
   await t.waitFor("Ask anything");
   return t;
 }
 
 test("a tool call waits for the dialog, emits tool_confirmation_requested, and runs on yes", async () => {
   const tm = await start();
-  expect(tm.screen()).toContain("confirm");
   tm.type('call bash {"command":"echo confirmed-run"}');
   tm.keys("Enter");
-  const s = await tm.waitFor("Allow tool call?");
-  expect(s).toContain("echo confirmed-run");
+  const s = await tm.waitFor("Allow bash?");
+  expect(s).toContain("$ echo confirmed-run");
   expect(s).toContain("Yes to everything this session");
+  expect(s).toContain("waiting for approval");
   const ev = await tm.until(() => tm.frames().find((f) => f.type === "event" && f.event === "tool_confirmation_requested"), "the event");
   expect(ev).toMatchObject({ tool_name: "bash" });
   tm.keys("1");
   await tm.waitFor("mock: tool bash returned: confirmed-run");
 }, T);
 
+test("every line of a multi-line command is shown before it runs", async () => {
+  const tm = await start();
+  tm.type('call bash {"command":"echo harmless\\necho second-line-runs-too"}');
+  tm.keys("Enter");
+  const s = await tm.waitFor("Allow bash?");
+  expect(s).toContain("$ echo harmless");
+  expect(s).toContain("echo second-line-runs-too");
+  expect(s).toContain("2 lines");
+}, T);
+
+test("an edit approval shows the numbered diff, and the file is unchanged until yes", async () => {
+  const tm = await start();
+  const file = join(tm.cwd, "util.ts");
+  writeFileSync(file, "const a = 1;\nconst b = 2;\n");
+  tm.type('call edit {"path":"util.ts","edits":[{"oldText":"const b = 2;","newText":"const b = 3;"}]}');
+  tm.keys("Enter");
+  const s = await tm.waitFor("Allow edit?");
+  expect(s).toMatch(/2 - const b = 2;/);
+  expect(s).toMatch(/2 \+ const b = 3;/);
+  expect(readFileSync(file, "utf8")).toBe("const a = 1;\nconst b = 2;\n");
+  tm.keys("y");
+  await tm.waitFor("mock: tool edit returned");
+  expect(readFileSync(file, "utf8")).toBe("const a = 1;\nconst b = 3;\n");
+}, T);
+
+test("an extension tool's arguments are shown as formatted JSON", async () => {
+  const tm = await start();
+  tm.type('call demo_tool {"n":2,"label":"fmt"}');
+  tm.keys("Enter");
+  const s = await tm.waitFor("Allow demo_tool [demo]?");
+  expect(s).toContain('"n": 2,');
+  expect(s).toContain('"label": "fmt"');
+}, T);
+
+test("esc in the dialog refuses the call and stops the turn", async () => {
+  const tm = await start();
+  tm.type('call bash {"command":"echo never-runs"}');
+  tm.keys("Enter");
+  await tm.waitFor("Allow bash?");
+  tm.keys("Escape");
+  await tm.waitGone("Allow bash?");
+  const s = await tm.waitGone("working", 15_000);
+  expect(s).not.toContain("mock: tool bash");
+  expect(s).toContain("Ask anything");
+}, T);
+
 test("no with a reason refuses the call and tells the model", async () => {
   const tm = await start();
   tm.type('call bash {"command":"echo refused-run"}');
   tm.keys("Enter");
-  await tm.waitFor("Allow tool call?");
-  tm.keys("4");
+  await tm.waitFor("Allow bash?");
+  tm.keys("n");
   await tm.waitFor("reason (optional");
   tm.type("not today");
   tm.keys("Enter");
@@ -44,18 +99,73 @@ test("no with a reason refuses the call and tells the model", async () => {
   expect(s).not.toContain("returned: refused-run");
 }, T);
 
-test("yes for this tool stops asking for that tool", async () => {
+test("a command prefix allowed for the session stops asking for that prefix only", async () => {
   const tm = await start();
   tm.type('call bash {"command":"echo one"}');
   tm.keys("Enter");
-  await tm.waitFor("Allow tool call?");
+  await tm.waitFor("`echo …` commands this session");
   tm.keys("2");
   await tm.waitFor("mock: tool bash returned: one");
   tm.type('call bash {"command":"echo two"}');
   tm.keys("Enter");
-  const s = await tm.waitFor("mock: tool bash returned: two");
-  expect(s).not.toContain("Allow tool call?");
+  await tm.waitFor("mock: tool bash returned: two");
   expect(tm.frames().filter((f) => f.event === "tool_confirmation_requested")).toHaveLength(1);
+  tm.type('call bash {"command":"true && echo three"}');
+  tm.keys("Enter");
+  await tm.waitFor("Allow bash?");
+}, T);
+
+test("an always rule is remembered for the project, listed in /permissions and revocable", async () => {
+  const tm = await start(["--no-yolo"]);
+  tm.type('call bash {"command":"echo kept"}');
+  tm.keys("Enter");
+  await tm.waitFor("Allow bash?");
+  tm.keys("3");
+  await tm.waitFor("mock: tool bash returned: kept");
+  const saved = JSON.parse(readFileSync(join(tm.home, "permissions.json"), "utf8"));
+  expect(saved.projects[tm.cwd]).toEqual([{ tool: "bash", prefix: "echo" }]);
+  tm.type("/exit");
+  tm.keys("Enter");
+  await tm.waitFor("shell$ ", 10_000);
+
+  await start(["--no-yolo"], tm);
+  tm.type('call bash {"command":"echo again"}');
+  tm.keys("Enter");
+  await tm.waitFor("mock: tool bash returned: again");
+  tm.type("/permissions");
+  tm.keys("Enter");
+  const s = await tm.waitFor("Standing approvals");
+  expect(s).toContain("bash: echo …");
+  expect(s).toContain("always, this project");
+  tm.keys("Enter");
+  await tm.waitFor("Revoked: bash: echo …");
+  expect(JSON.parse(readFileSync(join(tm.home, "permissions.json"), "utf8")).projects[tm.cwd]).toBeUndefined();
+  tm.type('call bash {"command":"echo asks"}');
+  tm.keys("Enter");
+  await tm.waitFor("Allow bash?");
+}, T);
+
+test("shift+tab cycles the modes: auto-edit writes without asking, plan refuses changes and offers to approve the plan", async () => {
+  const tm = await start(["--no-yolo"]);
+  await tm.waitFor(/ ask\s*$/m);
+  tm.keys("BTab");
+  await tm.waitFor("Mode: auto-edit");
+  tm.type('call write {"path":"w.txt","content":"hi"}');
+  tm.keys("Enter");
+  await tm.waitFor("mock: tool write returned");
+  expect(readFileSync(join(tm.cwd, "w.txt"), "utf8")).toBe("hi");
+  tm.keys("BTab");
+  await tm.waitFor("Mode: yolo");
+  tm.keys("BTab");
+  await tm.waitFor("Mode: plan");
+  tm.type('call bash {"command":"touch made"}');
+  tm.keys("Enter");
+  const s = await tm.waitFor("Approve the plan?");
+  expect(s).toContain("plan mode: only read-only tools");
+  expect(existsSync(join(tm.cwd, "made"))).toBe(false);
+  tm.keys("Enter");
+  await tm.waitFor("mock: The plan is approved. Carry it out now.");
+  await tm.waitFor(/ auto-edit\s*$/m);
 }, T);
 
 test("/yolo turns confirmations off for the rest of the session", async () => {
@@ -66,6 +176,6 @@ test("/yolo turns confirmations off for the rest of the session", async () => {
   tm.type('call bash {"command":"echo free-run"}');
   tm.keys("Enter");
   const s = await tm.waitFor("mock: tool bash returned: free-run");
-  expect(s).not.toContain("Allow tool call?");
+  expect(s).not.toContain("Allow bash?");
   expect(tm.frames().filter((f) => f.event === "tool_confirmation_requested")).toHaveLength(0);
 }, T);

@@ -189,3 +189,27 @@ describe("history", () => {
     }
   });
 });
+
+describe("undo", () => {
+  test("ctrl+_ undoes a typed word at a time, then deletions and pastes, back to the start", () => {
+    const e = new Editor(new History(null));
+    for (const ch of "hello world") e.handle("rune", ch);
+    press(e, "ctrl+w");
+    expect(e.text).toBe("hello ");
+    press(e, "ctrl+_");
+    expect(e.text).toBe("hello world");
+    press(e, "ctrl+_");
+    expect(e.text).toBe("hello ");
+    press(e, "ctrl+_", "ctrl+_");
+    expect(e.text).toBe("");
+    expect(e.undo()).toBe(false);
+  });
+
+  test("a sent prompt cannot be undone back into the editor", () => {
+    const e = new Editor(new History(null));
+    e.handle("rune", "x");
+    e.submit();
+    expect(e.undo()).toBe(false);
+    expect(e.text).toBe("");
+  });
+});

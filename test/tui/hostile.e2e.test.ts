@@ -43,7 +43,7 @@ test("escape sequences from notes, panels and tool output cannot clear, move, re
   s = await t.waitFor(/› insert-start\n {2}insert-end/);
   expect(s).toContain("● zot · mock/mock");
   t.keys("C-c");
-  await t.waitFor("Press ctrl+c again to exit.");
+  await t.waitGone("insert-start");
   expect(modes(t)).toBe(before);
   run(t, "/evil-panel");
   s = await t.waitFor("╭─ EvilTitle ─");

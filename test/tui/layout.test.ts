@@ -65,3 +65,9 @@ test("queued prompts, messages, a panel and an overlay stack above the editor", 
   expect(f.lines.slice(-7)).toEqual(["msg", "⏵ queued x", "popup", "panel 5", "─".repeat(20), "› hi", "status"]);
   expect(f.cursor).toBeNull();
 });
+
+test("a draft taller than the editor box says how many lines are out of sight", () => {
+  const lines = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`);
+  const f = layout(base({ width: 30, rows: 15, chat: chat(0), editor: { lines, cursorRow: 19, cursorCol: 0 } }));
+  expect(f.lines.slice(-7)).toEqual(["── ↑ 15 more lines " + "─".repeat(11), "line 16", "line 17", "line 18", "line 19", "line 20", "status"]);
+});

@@ -210,3 +210,46 @@ describe("code highlighting", () => {
     expect(line).toContain(`${fg("success")}"a\\"b"`);
   });
 });
+
+describe("more of Markdown", () => {
+  test("setext headings: === and --- under a paragraph", () => {
+    expect(md("Title\n=====\n\nSub title\n---\ntext")).toEqual(["Title", "", "Sub title", "text"]);
+    const lines = renderMarkdown("Title\n===", 40, color);
+    expect(lines[0]).toContain(fg("accent"));
+    expect(md("a\n\n---")).toEqual(["a", "", "─".repeat(40)]);
+  });
+
+  test("task lists show their boxes instead of bullets", () => {
+    expect(md("- [ ] write tests\n- [x] write code\n- plain")).toEqual(["[ ] write tests", "[x] write code", "• plain"]);
+  });
+
+  test("table columns follow the separator row's alignment", () => {
+    expect(md("| name | n | mid |\n|:--|--:|:-:|\n| a | 1 | x |\n| bb | 100 | yyy |")).toEqual([
+      "name │   n │ mid",
+      "─────┼─────┼────",
+      "a    │   1 │  x",
+      "bb   │ 100 │ yyy",
+    ]);
+  });
+
+  test("a table wider than the screen wraps its widest cells instead of cutting columns", () => {
+    const lines = md("| key | description |\n|---|---|\n| a | " + "word ".repeat(12).trim() + " |", 30);
+    for (const l of lines) expect(visibleWidth(l)).toBeLessThanOrEqual(30);
+    expect(lines.join("\n").replace(/\s+/g, " ")).toContain("word word");
+    expect(lines.filter((l) => l.startsWith("a   │") || l.startsWith("    │")).length).toBeGreaterThan(1);
+    expect(lines.map((l) => l.split("│")[1] ?? "").join(" ").match(/word/g)).toHaveLength(12);
+  });
+
+  test("links are OSC 8 hyperlinks where the terminal supports them, else the URL follows the text", () => {
+    const linked = createStyle(dark, "none", false, true);
+    const [line] = renderMarkdown("see [the docs](https://example.com/docs) now", 80, linked);
+    expect(line).toContain("\x1b]8;;https://example.com/docs\x1b\\the docs\x1b]8;;\x1b\\");
+    expect(stripAnsi(line!)).toBe("see the docs now");
+    expect(md("see [the docs](https://example.com/docs) now", 80)).toEqual(["see the docs (https://example.com/docs) now"]);
+    // A link wrapped over two lines is closed at the end of the first and re-opened on the second.
+    const wrapped = renderMarkdown("[a long link label here](https://x.example)", 10, linked);
+    expect(wrapped.length).toBeGreaterThan(1);
+    for (const l of wrapped) expect(l.endsWith("\x1b]8;;\x1b\\")).toBe(true);
+    expect(wrapped[1]!.startsWith("\x1b]8;;https://x.example\x1b\\")).toBe(true);
+  });
+});

@@ -17,8 +17,11 @@ test("a retried request counts down to its next attempt in the status bar, then 
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
-    fetch: () =>
-      ++n === 1
+    // Only the model request fails: the background model listing (a GET) must not take the 503.
+    fetch: (req) =>
+      req.method !== "POST"
+        ? Response.json({ data: [], has_more: false })
+        : ++n === 1
         ? new Response("busy", { status: 503, headers: { "retry-after": "3" } })
         : new Response(anthropicEvents({ kind: "turn", text: "worth the wait" }, "claude-sonnet-4-5").join(""), { headers: { "content-type": "text/event-stream" } }),
   });

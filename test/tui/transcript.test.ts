@@ -122,3 +122,39 @@ describe("transcript", () => {
     expect(argsPreview({ x: 1 })).toBe('{"x":1}');
   });
 });
+
+describe("blocks", () => {
+  const seq = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => String(a + i)).join("\n");
+
+  test("a finished command keeps the tail of its output; other tools keep the head", () => {
+    const t = new Transcript();
+    t.toolCall("b", "bash", { command: "seq 1 20" }, undefined, 0);
+    t.toolResult("b", "bash", text(seq(1, 20)), false, 5, undefined, 0);
+    t.toolCall("r", "read", { path: "x" }, undefined, 0);
+    t.toolResult("r", "read", text(seq(1, 20)), false, 5, undefined, 0);
+    const lines = view(t);
+    expect(lines.slice(1, 3)).toEqual(["  │ … 8 earlier lines (ctrl+o to expand)", "  │ 9"]);
+    expect(lines).toContain("  │ 20");
+    const read = lines.slice(lines.findIndex((l) => l.startsWith("✓ read")));
+    expect(read.slice(1, 2)).toEqual(["  │ 1"]);
+    expect(read.at(-1)).toBe("  │ … 8 more lines (ctrl+o to expand)");
+  });
+
+  test("toggling the newest block in view expands only it, with the whole command in its header", () => {
+    const t = new Transcript();
+    t.toolCall("a", "bash", { command: "seq 1 20\necho second line" }, undefined, 0);
+    t.toolResult("a", "bash", text(seq(1, 20)), false, 5, undefined, 0);
+    t.toolCall("b", "bash", { command: "seq 101 120" }, undefined, 0);
+    t.toolResult("b", "bash", text(seq(101, 120)), false, 5, undefined, 0);
+    expect(t.toggleVisible(60, style, 0, 100, 0)).toBe(true);
+    let lines = view(t);
+    expect(lines).toContain("  │ 101");
+    expect(lines).not.toContain("  │ 1");
+    // Scrolled so only the first block is in view, it is the one that toggles.
+    expect(t.toggleVisible(60, style, 0, 5, lines.length - 5)).toBe(true);
+    lines = view(t);
+    expect(lines).toContain("  │ 1");
+    expect(lines).toContain("  $ seq 1 20");
+    expect(lines).toContain("    echo second line");
+  });
+});

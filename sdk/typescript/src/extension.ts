@@ -1,5 +1,6 @@
 // The Extension class: collects registrations, performs the handshake, dispatches host frames to
-// handlers (each request concurrently, each answered exactly once), and exits on shutdown or EOF.
+// handlers (each request concurrently, each answered exactly once), and exits on shutdown or EOF —
+// or, in WebSocket mode, serves one zot connection after another and ends each on shutdown.
 import {
   COMMAND_ACTIONS,
   DEFAULT_INTERCEPT_TIMEOUT_MS,
@@ -18,6 +19,7 @@ import {
   type NotifyLevel,
 } from "../../../src/ext/protocol.ts";
 import { readLines, takeStdout, type Stdio } from "./stdio.ts";
+import { listen, type Listening, type Peer } from "./websocket.ts";
 import type {
   AssistantMessageDecision,
   AssistantMessageIntercept,
@@ -40,6 +42,7 @@ import type {
   ToolResultIntercept,
   TurnStartDecision,
   TurnStartIntercept,
+  ListenOptions,
 } from "./types.ts";
 
 type Command = { name: string; description: string; handler: CommandHandler };
@@ -49,6 +52,11 @@ type AnyDecision = { block?: boolean; reason?: string; modifiedArgs?: JsonObject
 type InterceptEntry = { handler: (frame: EventInterceptFrame) => AnyDecision | void | Promise<AnyDecision | void>; options: InterceptOptions };
 
 const SHUTDOWN_GRACE_MS = 1500;
+/** The host's own line limit: a larger frame would be dropped there anyway. */
+const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+/** Where frames go: stdout, or the WebSocket zot connected over; `end` closes it after shutdown. */
+type Sink = Stdio & { end(): void };
 
 const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
@@ -66,11 +74,15 @@ export class Extension {
   private readonly panelKeyHandlers: ((key: PanelKey) => void | Promise<void>)[] = [];
   private readonly panelCloseHandlers: ((panelId: string) => void | Promise<void>)[] = [];
   private readonly panelResizeHandlers: ((size: PanelSize) => void | Promise<void>)[] = [];
+  private readonly settingsHandlers: ((settings: JsonObject) => void | Promise<void>)[] = [];
   private readonly running = new Map<string, AbortController>();
   /** Requests still being handled; shutdown waits a little for them so each still gets its reply. */
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly io: Stdio;
+  private io: Sink;
+  /** A host is connected and has been sent hello (stdio: from run() on). */
   private started = false;
+  /** WebSocket mode: `listen()` was called. */
+  private listening = false;
   private announced = false;
   private ended = false;
 
@@ -78,7 +90,7 @@ export class Extension {
   constructor(name: string, version = "0.0.0") {
     this.name = name;
     this.version = version;
-    this.io = takeStdout();
+    this.io = { ...takeStdout(), end: () => process.exit(0) };
   }
 
   // ------------------------------------------------------------ registration
@@ -101,6 +113,12 @@ export class Extension {
   /** Runs after `hello_ack`, before registrations are announced; register host-dependent things here. */
   onHello(handler: (host: HostInfo) => void | Promise<void>): this {
     this.helloHandlers.push(handler);
+    return this;
+  }
+
+  /** Runs when the user changes this extension's settings; `host.settings` already holds the new values. */
+  onSettingsChanged(handler: (settings: JsonObject) => void | Promise<void>): this {
+    this.settingsHandlers.push(handler);
     return this;
   }
 
@@ -190,19 +208,67 @@ export class Extension {
    */
   run(): Promise<void> {
     if (this.started) return Promise.resolve();
-    this.started = true;
-    const capabilities: string[] = [];
-    if (this.commands.size) capabilities.push("commands");
-    if (this.tools.size) capabilities.push("tools");
-    if (this.events.size || this.intercepts.size) capabilities.push("events");
-    if (this.panelKeyHandlers.length || this.panelCloseHandlers.length) capabilities.push("panels");
-    this.send({ type: "hello", name: this.name, version: this.version, capabilities });
+    this.begin(this.io);
     return new Promise((resolve) => {
       readLines(
         (line) => this.receive(line),
         () => void this.exit(false).then(resolve),
       );
     });
+  }
+
+  /**
+   * WebSocket mode: instead of stdio, listens on `hostname:port` (default 127.0.0.1) for zot, which
+   * connects when its manifest has `"transport": {"type": "websocket", …}`. Each connection is one
+   * session (hello, registrations, requests) that ends on `shutdown` or when zot goes away; the
+   * process keeps serving the next one. A connection whose bearer token differs from the value of
+   * `$tokenEnv` is refused with HTTP 401; a second zot while one is connected, with 409.
+   */
+  async listen(opts: ListenOptions): Promise<Listening> {
+    const token = process.env[opts.tokenEnv];
+    if (!token) throw new Error(`${this.name}: ${opts.tokenEnv} is not set; set it to the token zot sends (the variable zot's manifest names in transport.token_env)`);
+    this.listening = true;
+    let current: Peer | null = null;
+    return listen(
+      { hostname: opts.hostname ?? "127.0.0.1", port: opts.port, token, maxMessageBytes: MAX_MESSAGE_BYTES },
+      {
+        accepting: () => current === null,
+        open: (peer) => {
+          current = peer;
+          this.begin({ send: (frame) => peer.send(JSON.stringify(frame)), flush: async () => {}, end: () => peer.close(1000, "shutdown") });
+        },
+        message: (peer, text) => {
+          if (peer === current && text.trim()) this.receive(text.trim());
+        },
+        closed: (peer) => {
+          if (peer !== current) return;
+          current = null;
+          this.endSession();
+        },
+      },
+    );
+  }
+
+  /** A host is there: say hello over `io`. */
+  private begin(io: Sink): void {
+    this.io = io;
+    this.started = true;
+    this.announced = false;
+    this.ended = false;
+    this.host = null;
+    const capabilities: string[] = [];
+    if (this.commands.size) capabilities.push("commands");
+    if (this.tools.size) capabilities.push("tools");
+    if (this.events.size || this.intercepts.size) capabilities.push("events");
+    if (this.panelKeyHandlers.length || this.panelCloseHandlers.length) capabilities.push("panels");
+    this.send({ type: "hello", name: this.name, version: this.version, capabilities });
+  }
+
+  /** The host went away (WebSocket mode): running tools are cancelled; frames wait for the next hello. */
+  private endSession(): void {
+    this.started = false;
+    this.announced = false;
+    for (const controller of this.running.values()) controller.abort(new Error("zot disconnected"));
   }
 
   private receive(line: string): void {
@@ -248,6 +314,10 @@ export class Extension {
       case "shutdown":
         void this.exit(true);
         return;
+      case "settings_changed":
+        if (this.host) this.host.settings = frame.settings;
+        this.fanOut(this.settingsHandlers, frame.settings);
+        return;
     }
   }
 
@@ -275,6 +345,7 @@ export class Extension {
       extensionDir: ack.extension_dir,
       dataDir: ack.data_dir,
       capabilities: ack.capabilities,
+      settings: ack.settings ?? {},
     };
     this.host = host;
     for (const handler of this.helloHandlers) {
@@ -404,9 +475,10 @@ export class Extension {
   }
 
   private send(frame: Parameters<Stdio["send"]>[0]): void {
-    // Nothing may precede hello on stdout.
+    // Nothing may precede hello; in WebSocket mode, registrations made while no zot is connected
+    // are announced after the next hello.
     if (this.started) this.io.send(frame);
-    else console.error(`[${this.name}] dropped a ${frame.type} frame sent before run()`);
+    else if (!this.listening) console.error(`[${this.name}] dropped a ${frame.type} frame sent before run()`);
   }
 
   private track(request: Promise<void>): void {
@@ -427,7 +499,7 @@ export class Extension {
     }
     if (ack) this.send({ type: "shutdown_ack" });
     await this.io.flush();
-    process.exit(0);
+    this.io.end();
   }
 }
 

@@ -2,3 +2,4 @@
 export { Extension } from "./extension.ts";
 export { display, error, imageBlock, insert, noop, openPanel, prompt, result, text, textBlock } from "./responses.ts";
 export type * from "./types.ts";
+export type { Listening } from "./websocket.ts";

@@ -18,6 +18,8 @@ export type HostInfo = {
   dataDir: string;
   /** Host features beyond the spec (`tool_progress`, `tool_cancel`, `panel_resize`, ...). */
   capabilities: string[];
+  /** Values of the settings the manifest declares (`zot ext config`); empty when it declares none. */
+  settings: JsonObject;
 };
 
 /** Payloads of one-way lifecycle events, by event name. */
@@ -79,3 +81,13 @@ export type PanelKey = { panelId: string; key: PanelKeyName; text?: string };
 export type PanelSize = { panelId: string; width: number; height: number };
 export type PanelUpdate = { title?: string; lines?: string[]; footer?: string };
 export type NotifyFn = (level: NotifyLevel, message: string) => void;
+
+/** `Extension.listen()`: where zot connects in WebSocket mode, and the token it must send. */
+export type ListenOptions = {
+  /** 0 picks a free port (the returned `port` says which). */
+  port: number;
+  /** Default "127.0.0.1"; zot connects to loopback addresses only unless the manifest opts in. */
+  hostname?: string;
+  /** The environment variable holding the bearer token zot must send. */
+  tokenEnv: string;
+};

@@ -2,7 +2,7 @@
 // Kimi Code, whose recommended route is Anthropic-compatible.
 import type { ImagePart, Json, JsonObject, Message, TextPart, ToolCallPart, Usage } from "../messages.ts";
 import { emptyUsage } from "../messages.ts";
-import type { ModelInfo, Provider, ProviderEvent, ProviderRequest } from "../provider.ts";
+import { offeredTools, type ModelInfo, type Provider, type ProviderEvent, type ProviderRequest, type ToolSpec } from "../provider.ts";
 import type { Effort } from "../choices.ts";
 import { defaultModel, findModel, type CostDetail } from "../catalog.ts";
 import { finishMessage, parseToolArgs, type Outcome } from "./assemble.ts";
@@ -59,11 +59,16 @@ function anthropicBody(provider: string, req: ProviderRequest, info: ModelInfo |
   const maxTokens = req.maxTokens ?? info?.maxTokens ?? 8192;
   const body: JsonObject = { model: req.model, max_tokens: maxTokens, stream: true };
   if (req.system.trim() !== "") body.system = [{ type: "text", text: req.system, cache_control: EPHEMERAL }];
-  body.messages = anthropicMessages(req.messages, provider, req.model);
-  if (req.tools.length > 0) {
-    body.tools = req.tools.map((t, i): JsonObject => {
-      const tool: JsonObject = { name: t.name, description: t.description, input_schema: t.schema };
-      if (i === req.tools.length - 1) tool.cache_control = EPHEMERAL;
+  const native = info?.deferredTools === "defer-loading";
+  body.messages = anthropicMessages(req.messages, provider, req.model, native);
+  const tools = native ? toolList(req.tools, req.messages) : offeredTools(req.tools).map((t) => ({ spec: t, hidden: false }));
+  if (tools.length > 0) {
+    // The cache breakpoint goes on the last tool the model always sees; hidden ones follow it.
+    const lastShown = tools.findLastIndex((t) => !t.hidden);
+    body.tools = tools.map(({ spec, hidden }, i): JsonObject => {
+      const tool: JsonObject = { name: spec.name, description: spec.description, input_schema: spec.schema };
+      if (hidden) tool.defer_loading = true;
+      if (i === lastShown) tool.cache_control = EPHEMERAL;
       return tool;
     });
   }
@@ -93,7 +98,20 @@ type WireMessage = { role: "user" | "assistant"; content: JsonObject[] };
  * system prompt and the tools makes the API's maximum of four. Thinking goes back byte-exact, and
  * only to the model that produced it: after a model switch it is dropped from what is sent.
  */
-function anthropicMessages(messages: readonly Message[], provider: string, model: string): Json[] {
+/**
+ * Tool search on the Anthropic wire: every deferred tool is sent with `defer_loading: true`, active
+ * or not, so the tool list never changes (and the prompt cache holds); an activation is expanded by
+ * `tool_reference` blocks in the result that activated it. A deferred, active tool whose activation
+ * is no longer in the history (compacted away) is sent plainly, so it stays callable.
+ */
+function toolList(tools: readonly ToolSpec[], messages: readonly Message[]): { spec: ToolSpec; hidden: boolean }[] {
+  const referenced = new Set<string>();
+  for (const m of messages) if (m.role === "toolResult") for (const t of m.activatedTools ?? []) referenced.add(t.name);
+  const entries = tools.map((spec) => ({ spec, hidden: spec.pending === true || (spec.deferred === true && referenced.has(spec.name)) }));
+  return [...entries.filter((e) => !e.hidden), ...entries.filter((e) => e.hidden)];
+}
+
+function anthropicMessages(messages: readonly Message[], provider: string, model: string, native: boolean): Json[] {
   const out: WireMessage[] = [];
   const push = (role: WireMessage["role"], blocks: JsonObject[]) => {
     if (blocks.length === 0) return;
@@ -107,6 +125,7 @@ function anthropicMessages(messages: readonly Message[], provider: string, model
     } else if (m.role === "toolResult") {
       const content = userBlocks(m.content);
       if (content.length === 0) content.push({ type: "text", text: "(no output)" });
+      if (native) for (const t of m.activatedTools ?? []) content.push({ type: "tool_reference", tool_name: t.name });
       const block: JsonObject = { type: "tool_result", tool_use_id: m.toolCallId, content };
       if (m.isError) block.is_error = true;
       push("user", [block]);
@@ -336,10 +355,7 @@ function streamError(provider: string, data: Rec): string {
   return `${provider} reported an error mid-stream: ${message}${type ? ` (${type})` : ""}${hint}`;
 }
 
-/** Trailing slashes and a trailing `/v1` go; by hand, since running a regex costs start-up memory. */
+/** Trailing slashes and a trailing `/v1` go. */
 function trimBase(url: string): string {
-  let end = url.length;
-  while (end > 0 && url.charCodeAt(end - 1) === 47) end--;
-  const base = url.slice(0, end);
-  return base.endsWith("/v1") ? base.slice(0, -3) : base;
+  return url.replace(/\/+$/, "").replace(/\/v1$/, "");
 }

@@ -4,7 +4,7 @@
 // is ever needed. OpenAI's newest models take function tools with reasoning only on this wire.
 import type { ImagePart, JsonObject, Message, TextPart, ThinkingPart, ToolCallPart, Usage } from "../messages.ts";
 import { emptyUsage } from "../messages.ts";
-import type { ModelInfo, Provider, ProviderEvent, ProviderRequest } from "../provider.ts";
+import { offeredTools, type ModelInfo, type Provider, type ProviderEvent, type ProviderRequest } from "../provider.ts";
 import { defaultModel, findModel } from "../catalog.ts";
 import { finishMessage, parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
 import { requestTarget } from "./endpoints.ts";
@@ -47,7 +47,8 @@ export class OpenAIResponsesProvider implements Provider {
 function responsesBody(provider: string, req: ProviderRequest, info: ModelInfo | undefined): JsonObject {
   const body: JsonObject = { model: req.model, input: responsesInput(req.messages, provider, req.model), stream: true, store: false };
   if (req.system.trim() !== "") body.instructions = req.system;
-  if (req.tools.length > 0) body.tools = req.tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.schema, strict: false }));
+  const tools = offeredTools(req.tools);
+  if (tools.length > 0) body.tools = tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.schema, strict: false }));
   // Known reasoning models always get summaries and encrypted reasoning; an unknown id (a proxy's,
   // a local server's) only when --reasoning asks, since non-reasoning models reject the fields.
   if (info ? info.reasoning : req.reasoning !== undefined) {

@@ -3,7 +3,7 @@
 // includes /v1.
 import type { JsonObject, Message, ToolCallPart, ToolDeclaration, Usage } from "../messages.ts";
 import { emptyUsage } from "../messages.ts";
-import type { ModelInfo, Provider, ProviderEvent, ProviderRequest } from "../provider.ts";
+import { offeredTools, type ModelInfo, type Provider, type ProviderEvent, type ProviderRequest } from "../provider.ts";
 import { defaultModel, findModel } from "../catalog.ts";
 import { finishMessage, parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
 import { requestTarget } from "./endpoints.ts";
@@ -35,7 +35,7 @@ export class OpenAIProvider implements Provider {
     const base = target.base;
     const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
     if (key !== "") headers.authorization = `Bearer ${key}`;
-    const names = isKimi(provider) ? new ToolNames(namesIn(req.tools, req.messages)) : undefined;
+    const names = isKimi(provider) ? new ToolNames(namesIn(offeredTools(req.tools), req.messages)) : undefined;
     yield* runHttpStream({
       url: `${base}/chat/completions`,
       init: { method: "POST", headers, body: JSON.stringify(openaiBody(provider, req, info, names)) },
@@ -54,7 +54,7 @@ function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo 
   if (req.system.trim() !== "") messages.push({ role: "system", content: req.system });
   messages.push(...openaiMessages(provider, req.messages, names, dynamic));
   const body: JsonObject = { model: req.model, messages, stream: true, stream_options: { include_usage: true } };
-  const tools = dynamic ? topLevelTools(req.tools, req.messages) : req.tools;
+  const tools = dynamic ? topLevelTools(offeredTools(req.tools), req.messages) : offeredTools(req.tools);
   if (tools.length > 0) body.tools = tools.map((t) => functionTool(t, names));
   // OpenAI's reasoning models reject max_tokens; other servers only know max_tokens.
   if (req.maxTokens !== undefined) body[provider === "openai" ? "max_completion_tokens" : "max_tokens"] = req.maxTokens;

@@ -3,6 +3,7 @@
 // endings, so editing a CRLF file doesn't turn it into a mixed one.
 import { readFileSync, statSync } from "node:fs";
 import type { Json, JsonObject } from "../../json.ts";
+import type { ApprovalDetail } from "../events.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
 import { atomicWrite } from "../atomic-write.ts";
 import { errorText, refuseNonRegular, resolvePath, stringArg, textResult } from "./common.ts";
@@ -47,43 +48,15 @@ export const editTool: Tool = {
     const n = Array.isArray(args.edits) ? args.edits.length : 0;
     return `edit ${path} (${n} ${n === 1 ? "change" : "changes"})`;
   },
+  approval(args: JsonObject, cwd: string): ApprovalDetail {
+    const planned = prepare(args, cwd);
+    if (!planned.ok) return { kind: "json", json: JSON.stringify(args, null, 2), note: `This edit will fail: ${planned.error}` };
+    return { kind: "diff", path: planned.abs, diff: unifiedDiff(planned.text, planned.next, { oldLabel: planned.abs, newLabel: planned.abs }) };
+  },
   async execute(args: JsonObject, ctx: ToolContext): Promise<ToolOutput> {
-    const path = stringArg(args, "path");
-    if (path === undefined || path === "") return textResult(`edit needs a "path" string argument.`, true);
-    const edits = decodeEdits(args.edits);
-    if (typeof edits === "string") return textResult(edits, true);
-    const abs = resolvePath(ctx.cwd, path);
-    let bytes: Buffer;
-    try {
-      if (statSync(abs).isDirectory()) return textResult(`${abs} is a directory; edit only changes files.`, true);
-      // Reading a FIFO would hang and "editing" a device would replace it: only regular files.
-      const refusal = refuseNonRegular(abs, "edit");
-      if (refusal) return textResult(refusal, true);
-      bytes = readFileSync(abs);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return textResult(`File not found: ${abs} (use the write tool to create a new file).`, true);
-      return textResult(`Could not read ${abs} (${errorText(err)}).`, true);
-    }
-    if (bytes.includes(0)) return textResult(`${abs} looks like a binary file; edit only changes text files.`, true);
-    let raw: string;
-    try {
-      raw = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-    } catch {
-      // Decoding with replacement characters and writing back would corrupt every non-UTF-8 byte.
-      return textResult(`${abs} is not valid UTF-8, so edit would corrupt it; use the bash tool (for example sed or iconv) instead.`, true);
-    }
-
-    const bom = raw.startsWith(BOM);
-    const body = bom ? raw.slice(1) : raw;
-    const crlf = usesCrlf(body);
-    const text = body.replace(/\r\n/g, "\n");
-
-    const planned = planEdits(text, edits, abs);
-    if (typeof planned === "string") return textResult(planned, true);
-    let next = text;
-    for (const m of [...planned].sort((x, y) => y.index - x.index)) next = next.slice(0, m.index) + m.newText + next.slice(m.index + m.oldText.length);
-    if (next === text) return textResult(`The edits leave ${abs} unchanged (every newText equals its oldText); nothing was written.`, true);
-
+    const planned = prepare(args, ctx.cwd);
+    if (!planned.ok) return textResult(planned.error, true);
+    const { abs, bom, crlf, text, next, count } = planned;
     const out = (bom ? BOM : "") + (crlf ? next.replace(/\n/g, "\r\n") : next);
     try {
       atomicWrite(abs, out);
@@ -91,10 +64,53 @@ export const editTool: Tool = {
       return textResult(`Could not write ${abs} (${errorText(err)}); the file is unchanged.`, true);
     }
     const diff = unifiedDiff(text, next, { oldLabel: abs, newLabel: abs });
-    const summary = `Edited ${abs}: ${edits.length} ${edits.length === 1 ? "replacement" : "replacements"} applied.`;
+    const summary = `Edited ${abs}: ${count} ${count === 1 ? "replacement" : "replacements"} applied.`;
     return textResult(diff === "" ? summary : `${summary}\n\n${diff}`);
   },
 };
+
+type Prepared =
+  | { ok: true; abs: string; bom: boolean; crlf: boolean; text: string; next: string; count: number }
+  | { ok: false; error: string };
+
+/** Reads the file and applies the edits in memory: what execute writes and what the approval dialog shows. */
+function prepare(args: JsonObject, cwd: string): Prepared {
+  const fail = (error: string): Prepared => ({ ok: false, error });
+  const path = stringArg(args, "path");
+  if (path === undefined || path === "") return fail(`edit needs a "path" string argument.`);
+  const edits = decodeEdits(args.edits);
+  if (typeof edits === "string") return fail(edits);
+  const abs = resolvePath(cwd, path);
+  let bytes: Buffer;
+  try {
+    if (statSync(abs).isDirectory()) return fail(`${abs} is a directory; edit only changes files.`);
+    // Reading a FIFO would hang and "editing" a device would replace it: only regular files.
+    const refusal = refuseNonRegular(abs, "edit");
+    if (refusal) return fail(refusal);
+    bytes = readFileSync(abs);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return fail(`File not found: ${abs} (use the write tool to create a new file).`);
+    return fail(`Could not read ${abs} (${errorText(err)}).`);
+  }
+  if (bytes.includes(0)) return fail(`${abs} looks like a binary file; edit only changes text files.`);
+  let raw: string;
+  try {
+    raw = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    // Decoding with replacement characters and writing back would corrupt every non-UTF-8 byte.
+    return fail(`${abs} is not valid UTF-8, so edit would corrupt it; use the bash tool (for example sed or iconv) instead.`);
+  }
+  const bom = raw.startsWith(BOM);
+  const body = bom ? raw.slice(1) : raw;
+  const crlf = usesCrlf(body);
+  const text = body.replace(/\r\n/g, "\n");
+  const planned = planEdits(text, edits, abs);
+  if (typeof planned === "string") return fail(planned);
+  let next = text;
+  for (const m of [...planned].sort((x, y) => y.index - x.index)) next = next.slice(0, m.index) + m.newText + next.slice(m.index + m.oldText.length);
+  if (next === text) return fail(`The edits leave ${abs} unchanged (every newText equals its oldText); nothing was written.`);
+  return { ok: true, abs, bom, crlf, text, next, count: edits.length };
+}
 
 function decodeEdits(v: Json | undefined): Edit[] | string {
   if (!Array.isArray(v) || v.length === 0) return `edit needs an "edits" array with at least one {oldText, newText} entry.`;

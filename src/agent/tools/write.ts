@@ -1,10 +1,15 @@
 // The `write` tool: create or replace a whole file, atomically.
-import { mkdirSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { JsonObject } from "../../json.ts";
+import type { ApprovalDetail } from "../events.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
 import { atomicWrite } from "../atomic-write.ts";
 import { countLines, errorText, refuseNonRegular, resolvePath, stringArg, textResult } from "./common.ts";
+import { unifiedDiff } from "./diff.ts";
+
+/** An existing file larger than this is not read for the approval diff; the new content is shown instead. */
+const DIFF_MAX_BYTES = 2 * 1024 * 1024;
 
 const DESCRIPTION = `Write a file, creating it (and any missing parent directories) or replacing it entirely.
 The write is atomic: the file ends up with either the old or the new content, never a mix. An existing file keeps its permissions, owner and hard links; only regular files are written (devices, pipes and sockets are refused).
@@ -26,6 +31,18 @@ export const writeTool: Tool = {
     const path = stringArg(args, "path") ?? "?";
     const content = stringArg(args, "content");
     return content === undefined ? `write ${path}` : `write ${path} (${Buffer.byteLength(content)} bytes)`;
+  },
+  approval(args: JsonObject, cwd: string): ApprovalDetail {
+    const path = stringArg(args, "path");
+    const content = stringArg(args, "content");
+    if (path === undefined || path === "" || content === undefined) return { kind: "json", json: JSON.stringify(args, null, 2), note: `This write will fail: it needs "path" and "content" strings.` };
+    const abs = resolvePath(cwd, path);
+    const old = existingText(abs);
+    if (old.kind === "missing") return { kind: "content", path: abs, content, note: "new file" };
+    if (old.kind === "refused") return { kind: "content", path: abs, content, note: `This write will fail: ${old.why}` };
+    if (old.kind === "unreadable") return { kind: "content", path: abs, content, note: `replaces the existing file, which is not shown (${old.why})` };
+    const diff = unifiedDiff(old.text, content, { oldLabel: abs, newLabel: abs });
+    return diff === "" ? { kind: "content", path: abs, content, note: "same content as the existing file" } : { kind: "diff", path: abs, diff };
   },
   async execute(args: JsonObject, ctx: ToolContext): Promise<ToolOutput> {
     const path = stringArg(args, "path");
@@ -54,3 +71,20 @@ export const writeTool: Tool = {
     return textResult(`${existed ? "Overwrote" : "Created"} ${abs} (${bytes} bytes, ${lines} ${lines === 1 ? "line" : "lines"}).`);
   },
 };
+
+function existingText(abs: string): { kind: "missing" } | { kind: "refused"; why: string } | { kind: "unreadable"; why: string } | { kind: "text"; text: string } {
+  try {
+    const st = statSync(abs);
+    if (st.isDirectory()) return { kind: "unreadable", why: "it is a directory" };
+    // Reading a FIFO for the diff would hang the dialog; execute refuses it anyway.
+    const refusal = refuseNonRegular(abs, "write");
+    if (refusal) return { kind: "refused", why: refusal };
+    if (st.size > DIFF_MAX_BYTES) return { kind: "unreadable", why: `${st.size} bytes, too large to compare` };
+    const bytes = readFileSync(abs);
+    if (bytes.includes(0)) return { kind: "unreadable", why: "it is binary" };
+    return { kind: "text", text: bytes.toString("utf8").replace(/\r\n/g, "\n") };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
+    return { kind: "unreadable", why: errorText(err) };
+  }
+}

@@ -68,3 +68,21 @@ export function fail(ctx: Pick<Ctx, "err">, sentence: string): 1 {
   ctx.err.write(`zot: ${sentence}\n`);
   return 1;
 }
+
+/** The first line the user types (without its newline); empty at end of input. */
+export async function readLine(stream: ReadableStream<Uint8Array> | null): Promise<string> {
+  if (!stream) return "";
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  try {
+    while (!text.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return text.split("\n")[0];
+}

@@ -4,13 +4,18 @@ import { resolve } from "node:path";
 import { ZOT_VERSION } from "../../version.ts";
 import { Host } from "../host.ts";
 import { extensionLogPath } from "../log.ts";
+import { describePermissions, permissionsJson, type PermissionsJson } from "../permissions.ts";
+import type { Enforcement } from "../sandbox/policy.ts";
 import { trustMode } from "../trust.ts";
 import type { ExtensionState } from "../types.ts";
+import { policy } from "./lookup.ts";
+import { redactSecrets } from "../../redact.ts";
+import { storedSecretValues } from "../settings.ts";
 import type { Ctx } from "./context.ts";
 import type { McpDoctorServer } from "../../mcp/cli/doctor.ts";
 import { hasMcpConfig } from "../../mcp/wiring.ts";
 
-export type DoctorStatus = "ready" | "auto_ready" | "failed" | "invalid" | "disabled" | "shadowed" | "theme_only" | "untrusted";
+export type DoctorStatus = "ready" | "auto_ready" | "failed" | "invalid" | "disabled" | "shadowed" | "theme_only" | "untrusted" | "needs_config";
 
 export type DoctorExtension = {
   name: string;
@@ -27,6 +32,12 @@ export type DoctorExtension = {
   warnings: string[];
   log: string;
   startup_ms: number | null;
+  /** The scope it runs with; null when it declares none. */
+  permissions: PermissionsJson | null;
+  /** "enforced", "partial: <why>", "advisory", "unrestricted", or "unrestricted (runs outside zot)" for a WebSocket extension. */
+  sandbox: Enforcement;
+  /** Where zot connects to a WebSocket extension; null for one it starts. */
+  url: string | null;
 };
 
 export type DoctorReport = { zot_version: string; home: string; cwd: string; ok: boolean; extensions: DoctorExtension[]; mcp_servers?: McpDoctorServer[] };
@@ -35,6 +46,7 @@ const MAX_WARNINGS = 100;
 
 export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]; noExt: boolean }): Promise<number> {
   const host = new Host();
+  const secrets = storedSecretValues(ctx.home);
   // MCP servers are extensions too: configured ones start beside the extensions and get their own blocks.
   const mcp = hasMcpConfig({ home: ctx.home, cwd: ctx.cwd, files: [], none: false }) ? import("../../mcp/cli/doctor.ts").then(async (m) => ({ m, r: await m.mcpReport(ctx, [], false) })) : null;
   let states: ExtensionState[];
@@ -44,6 +56,8 @@ export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]
       noExt: opts.noExt,
       cwd: ctx.cwd,
       home: ctx.home,
+      policy: policy(ctx),
+      mask: (text) => redactSecrets(text, secrets),
       trust: trustMode(false, ctx.env),
       info: { zotVersion: ZOT_VERSION, provider: "", model: "", cwd: ctx.cwd },
     });
@@ -93,6 +107,9 @@ export function doctorEntry(s: ExtensionState, home: string): DoctorExtension {
     warnings,
     log: s.log || extensionLogPath(home, s.name),
     startup_ms: s.startupMs === null ? null : Math.round(s.startupMs * 10) / 10,
+    permissions: s.permissions ? permissionsJson(s.permissions) : null,
+    sandbox: s.enforcement,
+    url: s.url,
   };
 }
 
@@ -106,11 +123,14 @@ function human(r: DoctorReport): string {
     out.push(head.join("  "));
     const row = (k: string, v: string) => out.push(`  ${k.padEnd(10)}${v}`);
     row("dir", e.dir);
+    if (e.url) row("url", e.url);
     if (e.error) row("error", e.error);
     if (e.commands.length) row("commands", e.commands.map((c) => `/${c}`).join(", "));
     if (e.tools.length) row("tools", e.tools.map((t) => (t.deferred ? `${t.name} (deferred)` : t.name)).join(", "));
     if (e.events.length) row("events", e.events.join(", "));
     if (e.intercept.length) row("intercept", e.intercept.join(", "));
+    if (e.permissions) row("scope", describePermissions(e.permissions));
+    row("sandbox", e.sandbox);
     for (const c of e.conflicts) row("conflict", c);
     for (const w of e.warnings) row("warning", w);
     row("log", e.log);

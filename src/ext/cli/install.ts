@@ -4,7 +4,7 @@
 // SIGTERM and SIGHUP stop git and remove it too, and a stage left by an install that was killed
 // outright (its process is gone) is removed by the next install into that root.
 import { constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { killTree, ownsProcessGroup } from "../../platform/process-tree.ts";
 import { isTrusted } from "../trust.ts";
 import { globalRoot, projectRoot } from "../discovery.ts";
@@ -12,10 +12,32 @@ import { MANIFEST_FILE, readManifest } from "../manifest.ts";
 import { isObject } from "../protocol.ts";
 import { ensurePrivateDir } from "../home.ts";
 import { findThemeFile } from "../theme-file.ts";
+import { grants, lockEntry, lockPathFor, LOCK_FILE, readLock, writeLock, type LockEntry, type LockSource } from "../lockfile.ts";
+import { permissionsJson } from "../permissions.ts";
+import type { Manifest } from "../types.ts";
 import type { Ctx } from "./context.ts";
-import { fail } from "./context.ts";
+import { fail, readLine } from "./context.ts";
 
-export type InstallOptions = { force: boolean; project: boolean };
+export type InstallOptions = {
+  force: boolean;
+  project: boolean;
+  /** Grant the declared permissions without asking (scripts). */
+  yes: boolean;
+  /** `zot ext update`: the copy being replaced is kept for `zot ext rollback`. */
+  keepPrevious?: boolean;
+  /** `zot ext update` and `sync`: decides on the new copy before it replaces anything (default: consent). */
+  check?: (staged: StagedExtension) => Promise<Verdict>;
+  /** `zot ext sync`: check out exactly this commit of a git source. */
+  commit?: string;
+  /** `zot ext sync`: the lockfile is the team's and stays as committed. */
+  noRecord?: boolean;
+};
+
+/** Go ahead, or stop with a message (an error when `failed`, else a plain report such as "up to date"). */
+export type Verdict = { go: true } | { go: false; message: string; failed: boolean };
+
+/** A validated copy in the stage, before it is moved into place. */
+export type StagedExtension = { dir: string; manifest: Manifest; source: LockSource };
 
 export type GitSource = { url: string; ref: string | null };
 
@@ -73,7 +95,7 @@ export async function install(ctx: Ctx, source: string, opts: InstallOptions): P
     const staged = join(stage, "ext");
     const display = git ? git.url : srcDir!;
     if (git) {
-      const cloned = await clone(ctx, git, staged, running);
+      const cloned = await clone(ctx, git, staged, running, opts.commit);
       if (!cloned.ok) return fail(ctx, cloned.error);
     } else {
       const copied = copyTree(srcDir!, staged, root);
@@ -95,6 +117,15 @@ export async function install(ctx: Ctx, source: string, opts: InstallOptions): P
     if (existing.length > 0 && !opts.force)
       return fail(ctx, `${existing[0]} already holds an extension named "${name}"; pass --force to replace it, or zot ext remove ${name} first.`);
 
+    const source: LockSource = git ? { type: "git", url: git.url, ref: git.ref, commit: await headCommit(staged) } : { type: "path", path: lockedPath(srcDir!, ctx.cwd, opts.project) };
+    const candidate: StagedExtension = { dir: staged, manifest: parsed.manifest, source };
+    const verdict = opts.check ? await opts.check(candidate) : await consent(ctx, parsed.manifest, opts.yes);
+    if (!verdict.go) {
+      if (verdict.failed) return fail(ctx, verdict.message);
+      ctx.out.write(verdict.message + "\n");
+      return 0;
+    }
+
     const moved = commit(stage, staged, dest, existing);
     if (!moved.ok) {
       keepStage = moved.stranded;
@@ -102,6 +133,9 @@ export async function install(ctx: Ctx, source: string, opts: InstallOptions): P
       if (keepStage) writeFileSync(join(stage, KEPT_MARK), "");
       return fail(ctx, moved.error);
     }
+    if (opts.keepPrevious && moved.asides[0]) keepPrevious(root, name, moved.asides[0]);
+    const recorded = opts.noRecord ? { ok: true as const } : record(root, name, lockEntry(source, version, dest, parsed.manifest.permissions, parsed.manifest.settings), opts.keepPrevious === true);
+    if (!recorded.ok) ctx.err.write(`zot: installed, but ${recorded.error}; zot ext verify and update will not know this install.\n`);
     ctx.out.write(`installed ${name}${version ? ` ${version}` : ""} at ${dest}\n`);
     if (opts.project && !isTrusted(ctx.home, ctx.cwd))
       ctx.out.write(`${ctx.cwd} is not a trusted folder, so its project extensions do not run; run zot ext trust ${ctx.cwd} to let them.\n`);
@@ -156,8 +190,14 @@ function otherNamed(dest: string, name: string): string | null {
   return null;
 }
 
-async function clone(ctx: Ctx, git: GitSource, dest: string, running: { git: Bun.Subprocess | null }): Promise<{ ok: true } | { ok: false; error: string }> {
-  const argv = ["git", "clone", "--quiet", "--depth", "1", ...(git.ref ? ["--branch", git.ref] : []), "--", git.url, dest];
+async function clone(ctx: Ctx, git: GitSource, dest: string, running: { git: Bun.Subprocess | null }, commit?: string): Promise<{ ok: true } | { ok: false; error: string }> {
+  const cloned = await runGit(ctx, git, ["clone", "--quiet", ...(commit ? ["--no-checkout"] : ["--depth", "1", ...(git.ref ? ["--branch", git.ref] : [])]), "--", git.url, dest], running);
+  if (!cloned.ok || !commit) return cloned;
+  return runGit(ctx, git, ["-C", dest, "checkout", "--quiet", "--detach", commit], running);
+}
+
+async function runGit(ctx: Ctx, git: GitSource, gitArgs: string[], running: { git: Bun.Subprocess | null }): Promise<{ ok: true } | { ok: false; error: string }> {
+  const argv = ["git", ...gitArgs];
   let proc: Bun.Subprocess<"ignore", "ignore", "pipe">;
   try {
     proc = Bun.spawn(argv, {
@@ -178,7 +218,7 @@ async function clone(ctx: Ctx, git: GitSource, dest: string, running: { git: Bun
   running.git = null;
   if (code === 0) return { ok: true };
   const said = stderr.trimEnd().split("\n").filter((l) => l.trim() !== "");
-  const what = `git clone of ${git.url}${git.ref ? ` at ${git.ref}` : ""} failed (exit code ${code}); check the URL, ref and your access.`;
+  const what = `git ${gitArgs[0] === "-C" ? gitArgs[2] : gitArgs[0]} of ${git.url}${git.ref ? ` at ${git.ref}` : ""} failed (exit code ${code}); check the URL, ref and your access.`;
   return { ok: false, error: said.length ? `${what} git said:\n${said.map((l) => `  ${l}`).join("\n")}` : what };
 }
 
@@ -230,7 +270,7 @@ function sameNamed(root: string, name: string): string[] {
 }
 
 /** Moves replaced copies aside into the stage, renames the new one into place, and restores on failure. */
-function commit(stage: string, staged: string, dest: string, existing: string[]): { ok: true } | { ok: false; error: string; stranded: boolean } {
+function commit(stage: string, staged: string, dest: string, existing: string[]): { ok: true; asides: string[] } | { ok: false; error: string; stranded: boolean } {
   const asides: [string, string][] = [];
   try {
     existing.forEach((dir, i) => {
@@ -239,7 +279,7 @@ function commit(stage: string, staged: string, dest: string, existing: string[])
       asides.push([dir, aside]);
     });
     renameSync(staged, dest);
-    return { ok: true };
+    return { ok: true, asides: asides.map(([, aside]) => aside) };
   } catch (e) {
     const stranded = asides.reverse().filter(([dir, aside]) => {
       try {
@@ -261,4 +301,66 @@ function commit(stage: string, staged: string, dest: string, existing: string[])
 
 function errCode(e: unknown): string {
   return (e as NodeJS.ErrnoException)?.code ?? (e instanceof Error ? e.message : String(e));
+}
+
+/** Where `zot ext update` keeps the copy it replaced (a dot-directory: discovery never sees it). */
+export function previousDir(root: string, name: string): string {
+  return join(root, PREVIOUS_DIR, name);
+}
+const PREVIOUS_DIR = ".zot-previous";
+
+function keepPrevious(root: string, name: string, aside: string): void {
+  const target = previousDir(root, name);
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+  renameSync(aside, target);
+}
+
+/** Adds or replaces `name` in the root's lockfile; with `keepOld`, the replaced entry goes with the previous tree. */
+function record(root: string, name: string, entry: LockEntry, keepOld: boolean): { ok: true } | { ok: false; error: string } {
+  const path = lockPathFor(root);
+  const read = readLock(path);
+  if (!read.ok) return read;
+  const old = read.lock.extensions[name];
+  if (old && keepOld) {
+    const prevPath = join(root, PREVIOUS_DIR, LOCK_FILE);
+    const prev = readLock(prevPath);
+    if (prev.ok) {
+      mkdirSync(dirname(prevPath), { recursive: true, mode: 0o700 });
+      prev.lock.extensions[name] = old;
+      writeLock(prevPath, prev.lock);
+    }
+  }
+  read.lock.extensions[name] = entry;
+  return writeLock(path, read.lock);
+}
+
+async function headCommit(dir: string): Promise<string> {
+  const p = Bun.spawn(["git", "-C", dir, "rev-parse", "HEAD"], { stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+  const [out] = await Promise.all([new Response(p.stdout).text(), p.exited]);
+  return out.trim();
+}
+
+/**
+ * An extension that declares permissions is installed only with the user's consent: asked on a
+ * terminal, `--yes` for scripts. Without both, the refusal lists what would be granted.
+ */
+export async function consent(ctx: Ctx, m: Manifest, yes: boolean): Promise<Verdict> {
+  if (!m.permissions || yes) return { go: true };
+  const granted = grants(permissionsJson(m.permissions));
+  return ask(ctx, `${m.name}${m.version ? ` ${m.version}` : ""} asks for: ${granted.length > 0 ? granted.join("; ") : "nothing beyond its own directory"}`, "install it with these permissions", m.name);
+}
+
+/** A yes/no question on a terminal; without one, a refusal that says how to answer yes (`--yes`). */
+export async function ask(ctx: Ctx, what: string, question: string, name: string): Promise<Verdict> {
+  if (!ctx.isTTY) return { go: false, failed: true, message: `${what}; nothing was changed. Pass --yes to grant it without a terminal.` };
+  ctx.out.write(`${what}\n${question}? [y/N] `);
+  const answer = (await readLine(ctx.stdin())).trim().toLowerCase();
+  return answer === "y" || answer === "yes" ? { go: true } : { go: false, failed: true, message: `${name} was not changed (not granted).` };
+}
+
+/** A project's lockfile is shared: a source inside the project is recorded relative to it. */
+function lockedPath(src: string, project: string, isProject: boolean): string {
+  const rel = relative(project, src);
+  return isProject && rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : src;
 }

@@ -10,6 +10,7 @@ const STATE: Record<DiscoveredExtension["status"], string> = {
   invalid: "invalid",
   theme_only: "theme-only",
   untrusted: "untrusted",
+  needs_config: "needs-config",
 };
 
 export type ListEntry = {

@@ -1,13 +1,22 @@
 // Finding installed extensions by manifest name for remove/enable/disable: the project root first,
 // then the global root, each sorted by directory name, so the answer is the same on every run.
 import { basename } from "node:path";
+import { configFile } from "../home.ts";
 import { discover } from "../discovery.ts";
+import { readExtensionPolicy, type ExtensionPolicy } from "../permission-policy.ts";
 import { trustMode } from "../trust.ts";
 import type { DiscoveredExtension } from "../types.ts";
 import type { Ctx } from "./context.ts";
 
 export async function installed(ctx: Ctx): Promise<DiscoveredExtension[]> {
-  return discover({ extPaths: [], noExt: false, cwd: ctx.cwd, home: ctx.home, trust: trustMode(false, ctx.env) });
+  return discover({ extPaths: [], noExt: false, cwd: ctx.cwd, home: ctx.home, trust: trustMode(false, ctx.env), policy: policy(ctx) });
+}
+
+/** The user's extension policy from config.json; its warnings go to stderr once per command. */
+export function policy(ctx: Ctx): ExtensionPolicy {
+  const read = readExtensionPolicy(configFile(ctx.home));
+  for (const w of read.warnings) ctx.err.write(`zot ext: ${w}\n`);
+  return read.policy;
 }
 
 /**

@@ -4,7 +4,7 @@
 import { lstatSync, mkdtempSync, renameSync, rmSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Ctx } from "./context.ts";
-import { fail } from "./context.ts";
+import { fail, readLine } from "./context.ts";
 import { findInstalled, notFound } from "./lookup.ts";
 
 export async function remove(ctx: Ctx, name: string, yes: boolean): Promise<number> {
@@ -32,21 +32,4 @@ export async function remove(ctx: Ctx, name: string, yes: boolean): Promise<numb
   }
   ctx.out.write(`removed ${ext.name} from ${ext.dir}\n`);
   return 0;
-}
-
-async function readLine(stream: ReadableStream<Uint8Array> | null): Promise<string> {
-  if (!stream) return "";
-  const reader = stream.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  try {
-    while (!text.includes("\n")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-  } finally {
-    reader.releaseLock();
-  }
-  return text.split("\n")[0];
 }

@@ -40,6 +40,19 @@ describe("bash", () => {
     expect(text(out)).toBe("one\ntwo\nthree");
   });
 
+  test("runs the command as sh -c would: $0 is /bin/sh and no positional parameters are set", async () => {
+    const out = await bashTool.execute({ command: 'echo "$0|$#|$1|$@"' }, ctx());
+    expect(text(out)).toBe("/bin/sh|0||");
+  });
+
+  test("shows the shell's syntax and not-found errors in the output, with the command's line numbers", async () => {
+    const syntax = await bashTool.execute({ command: "echo before\nif then" }, ctx());
+    expect(syntax.isError).toBe(true);
+    expect(text(syntax)).toMatch(/^before\n.*2: .*Syntax error: "then" unexpected\n\n\[Exit code 2\]$/);
+    const missing = await bashTool.execute({ command: "true\nzot_no_such_command_x" }, ctx());
+    expect(text(missing)).toMatch(/^\/bin\/sh: 2: .*zot_no_such_command_x: not found\n\n\[Exit code 127\]$/);
+  });
+
   test("runs in the session cwd with empty stdin", async () => {
     const out = await bashTool.execute({ command: "pwd; cat; echo done" }, ctx());
     expect(text(out)).toBe(`${dir}\ndone`);

@@ -3,7 +3,7 @@
 // a fixed time and calls that an assertion.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { freshBinary } from "../../../scripts/build-freshness.ts";
 
 export const ROOT = resolve(import.meta.dir, "../../..");
@@ -20,6 +20,8 @@ export type StartOptions = {
   env?: Record<string, string>;
   width?: number;
   height?: number;
+  /** Files written before zot starts, by path relative to the test directory (`project/AGENTS.md`, `home/config.json`). */
+  files?: Record<string, string | Uint8Array>;
 };
 
 function tmux(...args: string[]): { ok: boolean; out: string; err: string } {
@@ -47,6 +49,11 @@ export class Tmux {
     const t = new Tmux(`zt${process.pid}-${++counter}`);
     mkdirSync(t.home, { recursive: true });
     mkdirSync(t.cwd, { recursive: true });
+    for (const [rel, content] of Object.entries(opts.files ?? {})) {
+      const path = join(t.dir, rel);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, content);
+    }
     const env: Record<string, string> = {
       ZOT_HOME: t.home,
       TUI_FIXTURE_LOG: t.log,
@@ -87,6 +94,12 @@ export class Tmux {
   /** Literal text, as if typed. */
   type(text: string): void {
     tmux("send-keys", "-t", this.name, "-l", text);
+  }
+
+  /** Types `text` and presses enter. */
+  send(text: string): void {
+    this.type(text);
+    this.keys("Enter");
   }
 
   /** tmux key names: Enter, Escape, C-c, M-Enter, Up, PPage, BSpace, Tab… */

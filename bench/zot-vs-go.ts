@@ -1,0 +1,74 @@
+// The two scenarios of issue 9 §5, against the built binary and the Go zot's recorded figures:
+//   echo    one prompt, the model calls `bash` (`echo ok`) once, a guard extension intercepts tool_call
+//   loop50  one prompt, the model calls `bash` 50 times, no extension
+// Whole-process wall time (spawn to exit, minus `/usr/bin/time /bin/true`) and peak RSS (GNU time's
+// `%M`), interleaved run by run with two Go-free baselines: `bun -e 0` and a compiled Bun hello
+// world (the floor of any `bun build --compile` binary). The guard is bench/guard-c compiled with
+// `cc`, so the extension's own start-up (~1 ms) doesn't hide zot's.
+//
+// CPU time (user + system of the whole process tree) is printed beside: on a loaded machine it is
+// the steadier figure.
+//
+//   bun bench/zot-vs-go.ts [runs] [binary]            (default 10 runs; dist/zot)
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { compileGuard, compileHello, machine, median, printArgs, sample, type Sample } from "./harness.ts";
+import { startScriptedModel } from "./scripted-model.ts";
+import { freshBinary } from "../scripts/build-freshness.ts";
+
+/** The Go zot on the issue's machine (AMD EPYC, 2 cores, 2026-12-01): wall ms, peak MiB. */
+const GO = { echo: { ms: 37, mib: 15.9 }, loop50: { ms: 183, mib: 17.7 } } as const;
+/** Issue 9 §5's targets: wall time as a fraction of Go's, peak RSS in MiB. */
+const TARGET = { echo: { ratio: 0.85, mib: 36 }, loop50: { ratio: 0.9, mib: 38 } } as const;
+
+const ROOT = resolve(import.meta.dir, "..");
+const RUNS = Number(process.argv[2] ?? 10);
+
+const home = mkdtempSync(join(tmpdir(), "zot-vs-go-"));
+const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ZOT_HOME: home };
+// A private copy, so a rebuild of dist/zot during the run can't change what is measured.
+const ZOT = join(home, "zot");
+copyFileSync(resolve(process.argv[3] ?? freshBinary(ROOT, join(ROOT, "dist", "zot"))), ZOT);
+const guard = compileGuard(home);
+const hello = compileHello(home);
+
+const model = startScriptedModel();
+const SCENARIOS = {
+  "bun -e 0": [process.execPath, "-e", "0"],
+  "compiled Bun hello world": [hello],
+  echo: printArgs(ZOT, model.base, "steps=2 tool=bash run it", guard),
+  loop50: printArgs(ZOT, model.base, "steps=51 tool=bash loop", null),
+};
+type Name = keyof typeof SCENARIOS;
+const names = Object.keys(SCENARIOS) as Name[];
+
+try {
+  {
+    const results = Object.fromEntries(names.map((n) => [n, [] as Sample[]])) as Record<Name, Sample[]>;
+    const wrapper: number[] = [];
+    // Warm-up: the page cache, the server, and the model-discovery cache in $ZOT_HOME.
+    for (const n of names) await sample(SCENARIOS[n], env, home);
+    for (let i = 0; i < RUNS; i++) {
+      wrapper.push((await sample(["/bin/true"], env, home)).ms);
+      for (const n of names) results[n].push(await sample(SCENARIOS[n], env, home));
+    }
+    const w = median(wrapper);
+    console.log(`machine: ${machine()}; ${RUNS} interleaved runs; medians (minus /usr/bin/time, ${w.toFixed(1)} ms)`);
+    for (const n of names) {
+      const ms = median(results[n].map((s) => s.ms)) - w;
+      const max = Math.max(...results[n].map((s) => s.mib));
+      const cpu = median(results[n].map((s) => s.cpuMs));
+      let line = `${ms.toFixed(1).padStart(7)} ms  CPU ${cpu.toFixed(1).padStart(6)} ms  peak RSS ${median(results[n].map((s) => s.mib)).toFixed(1)} MiB (max ${max.toFixed(1)})   ${n}`;
+      if (n === "echo" || n === "loop50") {
+        const ratio = ms / GO[n].ms;
+        const ok = (b: boolean) => (b ? "✓" : "✗");
+        line += `   ${ratio.toFixed(2)}× Go (target ≤ ${TARGET[n].ratio}× ${ok(ratio <= TARGET[n].ratio)}), memory target ≤ ${TARGET[n].mib} MiB ${ok(max <= TARGET[n].mib)}`;
+      }
+      console.log(line);
+    }
+  }
+} finally {
+  model.stop();
+  rmSync(home, { recursive: true, force: true });
+}

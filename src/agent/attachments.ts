@@ -1,0 +1,100 @@
+// `@path` in a prompt attaches the file: its text (up to a cap, cut at a line with a note saying
+// how to read the rest) or, for PNG/JPEG/GIF/WebP, the image itself. A mention that names no file
+// (an e-mail address, a handle) is left alone.
+import { readFileSync, statSync } from "node:fs";
+import type { ImagePart, TextPart } from "./messages.ts";
+import { formatBytes, imageMime, looksBinary, READ_MAX_BYTES, READ_MAX_IMAGE_BYTES } from "./tools/read.ts";
+import { resolvePath } from "./tools/common.ts";
+
+/** All attached text together stays under this; later files are refused once it is reached. */
+export const ATTACH_TOTAL_MAX_BYTES = 4 * READ_MAX_BYTES;
+const FILE_OPEN = "<file path=";
+
+export type Attached = { path: string; summary: string; level: "info" | "warn" };
+export type Mentions = { parts: (TextPart | ImagePart)[]; attached: Attached[] };
+
+const MENTION = /(?:^|\s)@(\S+)/g;
+const TRAILING = /[,.;:!?)\]}'"]+$/;
+
+export function attachMentions(text: string, cwd: string): Mentions {
+  const out: Mentions = { parts: [], attached: [] };
+  const seen = new Set<string>();
+  let budget = ATTACH_TOTAL_MAX_BYTES;
+  for (const m of text.matchAll(MENTION)) {
+    const found = existingFile(cwd, m[1]!);
+    if (!found || seen.has(found.abs)) continue;
+    seen.add(found.abs);
+    const { rel, abs, size } = found;
+    if (size > READ_MAX_IMAGE_BYTES && size > budget) {
+      out.attached.push({ path: rel, summary: `@${rel} is ${formatBytes(size)}, too large to attach; ask the model to read it`, level: "warn" });
+      continue;
+    }
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(abs);
+    } catch (err) {
+      out.attached.push({ path: rel, summary: `@${rel} could not be read (${err instanceof Error ? err.message : String(err)})`, level: "warn" });
+      continue;
+    }
+    const mime = imageMime(bytes.subarray(0, 16));
+    if (mime) {
+      if (bytes.length > READ_MAX_IMAGE_BYTES) {
+        out.attached.push({ path: rel, summary: `@${rel} is a ${formatBytes(bytes.length)} image, larger than the ${formatBytes(READ_MAX_IMAGE_BYTES)} a model accepts; not attached`, level: "warn" });
+        continue;
+      }
+      out.parts.push({ type: "text", text: `${FILE_OPEN}"${rel}">(the ${mime} image follows)</file>` }, { type: "image", mimeType: mime, data: bytes.toString("base64") });
+      out.attached.push({ path: rel, summary: `attached @${rel} as an image (${formatBytes(bytes.length)})`, level: "info" });
+      continue;
+    }
+    if (looksBinary(bytes.subarray(0, 8192))) {
+      out.attached.push({ path: rel, summary: `@${rel} is a binary file; not attached`, level: "warn" });
+      continue;
+    }
+    if (budget <= 0) {
+      out.attached.push({ path: rel, summary: `@${rel} not attached: the attachments already reach ${formatBytes(ATTACH_TOTAL_MAX_BYTES)}`, level: "warn" });
+      continue;
+    }
+    const cap = Math.min(READ_MAX_BYTES, budget);
+    const all = bytes.toString("utf8");
+    let body = all;
+    let note = "";
+    if (bytes.length > cap) {
+      const head = bytes.subarray(0, cap).toString("utf8");
+      const lastBreak = head.lastIndexOf("\n");
+      body = lastBreak > 0 ? head.slice(0, lastBreak + 1) : head;
+      const shownLines = body.split("\n").length - 1;
+      const totalLines = all.split("\n").length - (all.endsWith("\n") ? 1 : 0);
+      note = `\n[zot: cut to lines 1-${shownLines} of ${totalLines} (${formatBytes(Buffer.byteLength(body))} of ${formatBytes(bytes.length)}); use the read tool with offset ${shownLines + 1} for the rest]`;
+    }
+    budget -= Buffer.byteLength(body);
+    out.parts.push({ type: "text", text: `${FILE_OPEN}"${rel}">\n${body}${body.endsWith("\n") || body === "" ? "" : "\n"}</file>${note}` });
+    out.attached.push(
+      note
+        ? { path: rel, summary: `attached @${rel}, cut to ${formatBytes(Buffer.byteLength(body))} of ${formatBytes(bytes.length)} (the model can read the rest)`, level: "warn" }
+        : { path: rel, summary: `attached @${rel} (${formatBytes(bytes.length)})`, level: "info" },
+    );
+  }
+  return out;
+}
+
+/** The path an attachment part stands for, or null for a part the user typed. */
+export function attachmentPath(part: TextPart): string | null {
+  if (!part.text.startsWith(FILE_OPEN)) return null;
+  const m = /^<file path="([^"]*)">/.exec(part.text);
+  return m ? m[1]! : null;
+}
+
+/** The mention as a file, trying it with trailing punctuation dropped ("see @a.ts."). */
+function existingFile(cwd: string, token: string): { rel: string; abs: string; size: number } | null {
+  for (const rel of [token, token.replace(TRAILING, "")]) {
+    if (rel === "") continue;
+    const abs = resolvePath(cwd, rel);
+    try {
+      const st = statSync(abs);
+      if (st.isFile()) return { rel, abs, size: st.size };
+    } catch {
+      // Not a file: maybe without the punctuation.
+    }
+  }
+  return null;
+}

@@ -1,0 +1,51 @@
+// `zot ext sync`: installs exactly the extensions a project pins in `.zot/extensions.lock.json`
+// (committed by the team), at their locked commits, and refuses any whose content does not hash to
+// the locked value. Only in trusted folders: a lockfile is a list of programs to run.
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { projectRoot } from "../discovery.ts";
+import { hashTree, lockPathFor, readLock, type LockEntry } from "../lockfile.ts";
+import { isTrusted, trustMode } from "../trust.ts";
+import { fail, type Ctx } from "./context.ts";
+import { consent, install, type StagedExtension, type Verdict } from "./install.ts";
+
+export async function sync(ctx: Ctx, opts: { yes: boolean }): Promise<number> {
+  if (trustMode(false, ctx.env) !== "all" && !isTrusted(ctx.home, ctx.cwd))
+    return fail(ctx, `${ctx.cwd} is not a trusted folder, and zot ext sync installs programs its lockfile names; review .zot/extensions.lock.json, then run zot ext trust ${ctx.cwd}.`);
+  const root = projectRoot(ctx.cwd);
+  const lockPath = lockPathFor(root);
+  if (!existsSync(lockPath)) return fail(ctx, `${lockPath} does not exist; a project pins its extensions there (zot ext install --project writes it).`);
+  const read = readLock(lockPath);
+  if (!read.ok) return fail(ctx, read.error);
+  let status = 0;
+  for (const [name, entry] of Object.entries(read.lock.extensions)) {
+    const dir = join(root, name);
+    if (existsSync(dir) && hashTree(dir).hash === entry.hash) {
+      ctx.out.write(`${name}: up to date\n`);
+      continue;
+    }
+    const source = entry.source.type === "git" ? entry.source.url : resolve(ctx.cwd, entry.source.path);
+    const code = await install(ctx, source, {
+      force: true,
+      project: true,
+      yes: opts.yes,
+      noRecord: true,
+      ...(entry.source.type === "git" ? { commit: entry.source.commit } : {}),
+      check: (staged) => matches(ctx, name, entry, staged, opts.yes),
+    });
+    if (code !== 0) status = code;
+  }
+  return status;
+}
+
+/** A synced copy must be byte for byte what the team locked; then the user grants its permissions. */
+async function matches(ctx: Ctx, name: string, entry: LockEntry, staged: StagedExtension, yes: boolean): Promise<Verdict> {
+  const got = hashTree(staged.dir).hash;
+  if (got !== entry.hash)
+    return {
+      go: false,
+      failed: true,
+      message: `${name} from ${staged.source.type === "git" ? `${staged.source.url} at ${staged.source.commit.slice(0, 7)}` : staged.dir} hashes to ${got}, but the lockfile pins ${entry.hash}; it was not installed (the source changed, or the lockfile was edited).`,
+    };
+  return consent(ctx, staged.manifest, yes);
+}

@@ -1,0 +1,164 @@
+// From a declared (and expanded) permission scope to what actually runs: the environment the
+// extension gets, the Landlock ruleset or the macOS profile, the command line through zot's
+// launcher, and an honest word on how much of the declaration the platform can enforce.
+import { existsSync } from "node:fs";
+import type { Permissions } from "../permissions.ts";
+import { installPrefix } from "./exec-chain.ts";
+import { FS, NET, READ_RIGHTS, SCOPE, WRITE_RIGHTS, fsRightsForAbi, type PathRule, type Ruleset } from "./landlock.ts";
+
+/** What every permission-declaring extension may see of the environment, besides its `env` list. */
+export const BASE_ENV_NAMES = ["PATH", "HOME", "LANG", "TERM", "TZ", "TMPDIR"];
+
+export function scopedEnv(full: Record<string, string>, allowed: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(full)) {
+    if (BASE_ENV_NAMES.includes(k) || k.startsWith("LC_") || k.startsWith("ZOT_") || allowed.includes(k)) out[k] = v;
+  }
+  // zot's own RPC credential never reaches an extension, even when named.
+  delete out.ZOTCORE_RPC_TOKEN;
+  return out;
+}
+
+/** Trees every program needs to read: libraries, locale and time zone data, certificates, name service. */
+export const SYSTEM_READ_PATHS = [
+  "/usr",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/bin",
+  "/sbin",
+  "/opt/homebrew",
+  "/etc/ld.so.cache",
+  "/etc/ld.so.conf",
+  "/etc/ld.so.conf.d",
+  "/etc/alternatives",
+  "/etc/localtime",
+  "/etc/timezone",
+  "/etc/ssl",
+  "/etc/ca-certificates",
+  "/etc/pki",
+  "/etc/resolv.conf",
+  "/etc/hosts",
+  "/etc/nsswitch.conf",
+  "/etc/gai.conf",
+  "/etc/host.conf",
+  "/etc/passwd",
+  "/etc/group",
+  "/etc/mime.types",
+  "/etc/python3",
+  "/etc/python3.11",
+  // Not /proc itself: /proc/<pid>/environ of zot would hand over every key. "/proc/self" is opened by
+  // the launcher, whose process becomes the extension, so it names the extension's own entry.
+  "/proc/self",
+  "/proc/thread-self",
+  "/proc/cpuinfo",
+  "/proc/meminfo",
+  "/proc/stat",
+  "/proc/loadavg",
+  "/proc/uptime",
+  "/proc/version",
+  "/proc/filesystems",
+  "/proc/sys/kernel/random",
+  "/proc/sys/vm/overcommit_memory",
+  "/sys/devices/system/cpu",
+  "/sys/fs/cgroup",
+];
+/** Devices a program may use as files. */
+export const DEVICE_PATHS = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"];
+
+export type Enforcement = "enforced" | `partial: ${string}` | "advisory" | "unrestricted" | typeof OUTSIDE_ZOT;
+/** A WebSocket extension's process was not started by zot, which therefore cannot sandbox it. */
+export const OUTSIDE_ZOT = "unrestricted (runs outside zot)";
+export type Support = { platform: string; landlockAbi: number; seatbelt: boolean };
+
+/** How much of `p` this platform enforces; null permissions means the extension declared nothing. */
+export function enforcement(p: Permissions | null, s: Support): Enforcement {
+  if (!p) return "unrestricted";
+  if (s.platform === "darwin") return s.seatbelt ? "enforced" : "advisory";
+  if (s.platform !== "linux" || s.landlockAbi === 0) return "advisory";
+  const gaps: string[] = [];
+  if (p.net !== true && s.landlockAbi < 4) gaps.push(`network rules need Landlock ABI 4, the kernel has ${s.landlockAbi}`);
+  if (typeof p.net === "object" && p.net.connect.some((t) => t.host !== null))
+    gaps.push("host names in net.connect are not enforced (Landlock filters by port)");
+  return gaps.length === 0 ? "enforced" : `partial: ${gaps.join("; ")}`;
+}
+
+/** The Landlock rules for an expanded declaration; `chain` is what starting the extension executes. */
+export function landlockRules(p: Permissions, at: { extensionDir: string; chain: string[] }, abi: number): Ruleset {
+  const all = fsRightsForAbi(abi);
+  const handledFs = p.exec ? all & ~FS.EXECUTE : all;
+  const paths: PathRule[] = [];
+  const push = (path: string, access: bigint) => {
+    if (existsSync(path)) paths.push({ path, access });
+  };
+  for (const path of SYSTEM_READ_PATHS) push(path, READ_RIGHTS);
+  for (const path of DEVICE_PATHS) push(path, READ_RIGHTS | FS.WRITE_FILE | FS.IOCTL_DEV);
+  push(at.extensionDir, READ_RIGHTS);
+  for (const file of at.chain) {
+    push(file, FS.READ_FILE | FS.EXECUTE);
+    const prefix = installPrefix(file);
+    if (prefix) push(prefix, READ_RIGHTS);
+  }
+  for (const path of p.fs.read) push(path, READ_RIGHTS);
+  for (const path of p.fs.write) push(path, READ_RIGHTS | WRITE_RIGHTS);
+  const net = p.net;
+  return {
+    handledFs,
+    handledNet: net === true ? 0n : NET.BIND_TCP | NET.CONNECT_TCP,
+    scoped: SCOPE.ABSTRACT_UNIX_SOCKET | SCOPE.SIGNAL,
+    paths,
+    connectPorts: typeof net === "object" ? [...new Set(net.connect.map((t) => t.port))] : [],
+  };
+}
+
+/** The sandbox profile for macOS `sandbox-exec`, from the same declaration. */
+export function seatbeltProfile(p: Permissions, at: { extensionDir: string; chain: string[] }): string {
+  const q = (s: string) => JSON.stringify(s);
+  const lines = [
+    "(version 1)",
+    "(deny default)",
+    "(allow process-fork)",
+    "(allow signal (target same-sandbox))",
+    "(allow sysctl-read)",
+    "(allow mach-lookup)",
+    "(allow ipc-posix-shm)",
+    "(allow file-read-metadata)",
+  ];
+  const reads = ["/usr", "/System", "/Library", "/bin", "/sbin", "/private/etc", "/private/var/db/timezone", "/opt/homebrew", "/dev", at.extensionDir, ...at.chain, ...p.fs.read, ...p.fs.write];
+  lines.push(`(allow file-read* ${reads.map((r) => `(subpath ${q(r)})`).join(" ")})`);
+  const writes = ["/dev/null", "/dev/tty", ...p.fs.write];
+  lines.push(`(allow file-write* ${writes.map((w) => `(subpath ${q(w)})`).join(" ")})`);
+  if (p.exec) lines.push("(allow process-exec)");
+  else lines.push(`(allow process-exec ${at.chain.map((c) => `(literal ${q(c)})`).join(" ")})`);
+  if (p.net === true) lines.push("(allow network*)");
+  else if (typeof p.net === "object" && p.net.connect.length > 0)
+    lines.push(`(allow network-outbound ${p.net.connect.map((t) => `(remote tcp ${q(`${t.host ?? "*"}:${t.port}`)})`).join(" ")})`);
+  return lines.join("\n") + "\n";
+}
+
+/** A Ruleset as JSON for the launcher's command line (bigints as decimal strings). */
+export function encodeRuleset(r: Ruleset): string {
+  return JSON.stringify({
+    handledFs: r.handledFs.toString(),
+    handledNet: r.handledNet.toString(),
+    scoped: r.scoped.toString(),
+    paths: r.paths.map((p) => [p.path, p.access.toString()]),
+    connectPorts: r.connectPorts,
+  });
+}
+
+export function decodeRuleset(text: string): Ruleset | null {
+  try {
+    const raw = JSON.parse(text) as { handledFs: string; handledNet: string; scoped: string; paths: [string, string][]; connectPorts: number[] };
+    if (!Array.isArray(raw.paths) || !Array.isArray(raw.connectPorts)) return null;
+    return {
+      handledFs: BigInt(raw.handledFs),
+      handledNet: BigInt(raw.handledNet),
+      scoped: BigInt(raw.scoped),
+      paths: raw.paths.map(([path, access]) => ({ path: String(path), access: BigInt(access) })),
+      connectPorts: raw.connectPorts.map(Number),
+    };
+  } catch {
+    return null;
+  }
+}

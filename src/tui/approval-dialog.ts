@@ -1,0 +1,212 @@
+// The approval dialog: which tool (and owning extension) wants to run, everything it will do — the
+// whole command with control characters made visible, the coloured diff of an edit or write, a new
+// file's content, or the arguments as formatted JSON — scrollable when long, and the answers:
+// once, a standing rule (this session or always for the project), yolo, or no with a reason.
+// Esc refuses the call and stops the turn.
+import type { ApprovalDetail, ConfirmDecision, ConfirmRequest, PermissionRule } from "../agent/events.ts";
+import { commandPrefix } from "../agent/permissions.ts";
+import { revealControls, sanitize } from "./ansi.ts";
+import { renderDiff, renderNumbered } from "./diff-view.ts";
+import { highlight } from "./list.ts";
+import type { Style } from "./theme.ts";
+import { truncate, wrap } from "./wrap.ts";
+
+type Choice = { label: string; key?: string; decision: ConfirmDecision | "reason" };
+
+/** Rows of the dialog besides the detail: rule, title, scroll line, hint. */
+const CHROME = 4;
+const SCROLL_STEP = 3;
+
+export class ApprovalDialog {
+  selected = 0;
+  /** Non-null while the user types the reason for "no". */
+  reason: string | null = null;
+  /** ctrl+o: the detail takes as much of the screen as it can. */
+  expanded = false;
+  /** First detail line shown. */
+  top = 0;
+  readonly choices: Choice[];
+  private detailCache: { width: number; style: Style; lines: string[] } | null = null;
+
+  constructor(
+    readonly req: ConfirmRequest,
+    private readonly resolve: (decision: ConfirmDecision) => void,
+  ) {
+    this.choices = choicesFor(req);
+  }
+
+  /** Handles a key; true once the dialog is answered. */
+  handle(label: string, text: string | null): boolean {
+    if (this.reason !== null) return this.handleReason(label, text);
+    switch (label) {
+      case "up":
+      case "shift+tab":
+        this.selected = (this.selected + this.choices.length - 1) % this.choices.length;
+        return false;
+      case "down":
+      case "tab":
+        this.selected = (this.selected + 1) % this.choices.length;
+        return false;
+      case "pageup":
+        this.top -= this.lastHeight;
+        return false;
+      case "pagedown":
+        this.top += this.lastHeight;
+        return false;
+      case "shift+up":
+      case "alt+up":
+        this.top -= SCROLL_STEP;
+        return false;
+      case "shift+down":
+      case "alt+down":
+        this.top += SCROLL_STEP;
+        return false;
+      case "ctrl+o":
+        this.expanded = !this.expanded;
+        return false;
+      case "enter":
+        return this.choose(this.selected);
+      case "esc":
+      case "ctrl+c":
+        this.resolve({ kind: "stop" });
+        return true;
+    }
+    if (text === null) return false;
+    const digit = Number(text);
+    if (Number.isInteger(digit) && digit >= 1 && digit <= this.choices.length) return this.choose(digit - 1);
+    const keyed = this.choices.findIndex((c) => c.key === text);
+    return keyed >= 0 ? this.choose(keyed) : false;
+  }
+
+  /** Answers "no" without a reason (the turn was cancelled under the dialog). */
+  cancel(): void {
+    this.resolve({ kind: "no" });
+  }
+
+  private lastHeight = 10;
+
+  render(width: number, style: Style, rows: number): string[] {
+    const w = Math.max(10, width);
+    const detail = this.detailLines(w, style);
+    const room = Math.max(3, rows - this.choices.length - CHROME - 4);
+    const height = Math.min(detail.length, this.expanded ? room : Math.min(room, Math.max(3, Math.floor(rows * 0.4))));
+    this.lastHeight = height;
+    this.top = Math.max(0, Math.min(this.top, detail.length - height));
+    const tool = sanitize(this.req.name);
+    const owner = this.req.extension ? style.fg("muted", ` [${sanitize(this.req.extension)}]`) : "";
+    const out = [
+      style.fg("border", "─".repeat(w)),
+      truncate(style.bold(style.fg("warning", "Allow ")) + style.bold(style.fg("tool", tool)) + owner + style.bold(style.fg("warning", "?")) + style.fg("muted", "  " + summary(this.req.detail)), w),
+      ...detail.slice(this.top, this.top + height),
+    ];
+    if (detail.length > height) {
+      const below = detail.length - this.top - height;
+      const where = `lines ${this.top + 1}–${this.top + height} of ${detail.length}${below > 0 ? ` · ↓ ${below} more` : ""}`;
+      out.push(style.inverse(truncate(` ${where} · pgup/pgdn scroll · ctrl+o ${this.expanded ? "smaller" : "taller"} `, w)));
+    }
+    this.choices.forEach((c, i) => {
+      const line = `${i === this.selected ? "›" : " "} ${i + 1}. ${c.label}`;
+      out.push(i === this.selected ? highlight(style, truncate(line, w)) : truncate(line, w));
+    });
+    if (this.reason !== null) out.push(truncate(style.fg("accent", "  reason (optional, enter to send): ") + this.reason, w));
+    else out.push(style.fg("muted", truncate("  esc: no, and stop the turn", w)));
+    return out;
+  }
+
+  private detailLines(width: number, style: Style): string[] {
+    if (this.detailCache?.width === width && this.detailCache.style === style) return this.detailCache.lines;
+    const lines = detailLines(this.req.detail, width, style);
+    this.detailCache = { width, style, lines };
+    return lines;
+  }
+
+  private choose(i: number): boolean {
+    const choice = this.choices[i]!;
+    if (choice.decision === "reason") {
+      this.selected = i;
+      this.reason = "";
+      return false;
+    }
+    this.resolve(choice.decision);
+    return true;
+  }
+
+  private handleReason(label: string, text: string | null): boolean {
+    if (text !== null) {
+      this.reason += text;
+      return false;
+    }
+    switch (label) {
+      case "enter": {
+        const reason = (this.reason ?? "").trim();
+        this.resolve(reason ? { kind: "no", reason } : { kind: "no" });
+        return true;
+      }
+      case "backspace":
+        this.reason = (this.reason ?? "").slice(0, -1);
+        return false;
+      case "esc":
+      case "ctrl+c":
+        this.resolve({ kind: "stop" });
+        return true;
+      default:
+        return false;
+    }
+  }
+}
+
+function choicesFor(req: ConfirmRequest): Choice[] {
+  const tool = sanitize(req.name);
+  const rule = (r: PermissionRule, always: boolean): ConfirmDecision => ({ kind: "yes_rule", rule: r, always });
+  const out: Choice[] = [{ label: "Yes", key: "y", decision: { kind: "yes" } }];
+  const prefix = req.detail.kind === "command" ? commandPrefix(req.detail.command) : null;
+  if (prefix !== null) {
+    const shown = sanitize(prefix);
+    out.push(
+      { label: `Yes, and don't ask again for \`${shown} …\` commands this session`, decision: rule({ tool: req.name, prefix }, false) },
+      { label: `Yes, and always allow \`${shown} …\` commands in this project`, decision: rule({ tool: req.name, prefix }, true) },
+      { label: `Yes, and don't ask again for any ${tool} command this session`, decision: rule({ tool: req.name }, false) },
+    );
+  } else {
+    out.push(
+      { label: `Yes, and don't ask again for ${tool} this session`, decision: rule({ tool: req.name }, false) },
+      { label: `Yes, and always allow ${tool} in this project`, decision: rule({ tool: req.name }, true) },
+    );
+  }
+  out.push({ label: "Yes to everything this session (yolo)", key: "a", decision: { kind: "yes_all" } }, { label: "No, and tell the model why", key: "n", decision: "reason" });
+  return out;
+}
+
+function summary(d: ApprovalDetail): string {
+  switch (d.kind) {
+    case "command": {
+      const n = d.command.split("\n").length;
+      return n > 1 ? `${n} lines` : "";
+    }
+    case "diff":
+      return `edit ${sanitize(d.path)}`;
+    case "content":
+      return `write ${sanitize(d.path)}`;
+    case "json":
+      return "arguments";
+  }
+}
+
+function detailLines(d: ApprovalDetail, width: number, style: Style): string[] {
+  const mark = (e: string) => style.inverse(style.fg("warning", e));
+  const note = "note" in d && d.note ? wrap(sanitize(d.note), width - 2).map((l) => style.fg("warning", "  " + l)) : [];
+  switch (d.kind) {
+    case "command": {
+      const lines = d.command === "" ? [""] : d.command.replace(/\n$/, "").split("\n");
+      return lines.flatMap((line, i) => wrap(revealControls(line, mark), width - 4).map((part, j) => (i === 0 && j === 0 ? style.fg("accent", "  $ ") : "    ") + part));
+    }
+    case "diff":
+      return [...note, ...indent(renderDiff(d.diff, width - 2, style))];
+    case "content":
+      return [...note, ...indent(d.content === "" ? [style.fg("muted", "(empty file)")] : renderNumbered(d.content, width - 2, style))];
+    case "json":
+      return [...note, ...d.json.split("\n").flatMap((line) => wrap(revealControls(line, mark), width - 2).map((l) => "  " + l))];
+  }
+}
+
+const indent = (lines: string[]): string[] => lines.map((l) => "  " + l);

@@ -1,0 +1,44 @@
+// The permission mode and the standing approvals in the TUI: shift+tab cycles the mode (ask /
+// auto-approve edits / yolo / plan), `/permissions` lists the "don't ask again" rules and revokes
+// the one picked.
+import { MODE_LABELS, nextMode, ruleLabel, type ListedRule, type PermissionMode } from "../agent/permissions.ts";
+import type { CommandContext } from "./command-context.ts";
+import { Picker } from "./pickers.ts";
+
+export const MODE_HELP: Readonly<Record<PermissionMode, string>> = {
+  ask: "every tool call asks first",
+  edits: "reads and edits inside the project run without asking; the rest asks",
+  yolo: "every tool call runs without asking",
+  plan: "only read-only tools run; the model proposes a plan for you to approve",
+};
+
+export function describeMode(mode: PermissionMode): string {
+  return `Mode: ${MODE_LABELS[mode]} — ${MODE_HELP[mode]} (shift+tab to change).`;
+}
+
+export function cycleMode(ctx: CommandContext): void {
+  const mode = nextMode(ctx.runtime.mode);
+  ctx.runtime.mode = mode;
+  ctx.status([{ text: describeMode(mode), level: mode === "yolo" ? "warn" : "info" }], 4000);
+}
+
+export function permissionsPicker(ctx: CommandContext): void {
+  const rules = ctx.runtime.permissions();
+  if (rules.length === 0) {
+    ctx.status([{ text: `No standing approvals. ${describeMode(ctx.runtime.mode)}`, level: "info" }], 5000);
+    return;
+  }
+  ctx.openModal(
+    new Picker<ListedRule>({
+      title: "Standing approvals · enter revokes",
+      items: rules,
+      key: (r) => ruleLabel(r.rule),
+      row: (r) => ({ label: ruleLabel(r.rule), detail: r.always ? "always, this project" : "this session" }),
+      onPick: (r) => {
+        const done = ctx.runtime.revokePermission(r);
+        if (done.ok) ctx.status([{ text: `Revoked: ${ruleLabel(r.rule)} (${r.always ? "always" : "this session"}). Such calls ask again.`, level: "success" }], 5000);
+        else ctx.status([{ text: done.error, level: "error" }], 8000);
+      },
+    }),
+  );
+}

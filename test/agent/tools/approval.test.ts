@@ -1,0 +1,54 @@
+// What the approval dialog is told a call will do: the whole command, an edit's diff, a write's new
+// content or its diff against the existing file; the file on disk is never touched.
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { bashTool } from "../../../src/agent/tools/bash.ts";
+import { editTool } from "../../../src/agent/tools/edit.ts";
+import { writeTool } from "../../../src/agent/tools/write.ts";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "zot-approval-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+test("a bash approval carries the whole command, every line of it", () => {
+  expect(bashTool.approval!({ command: "echo harmless\nrm -rf ~/work" }, dir)).toEqual({ kind: "command", command: "echo harmless\nrm -rf ~/work" });
+});
+
+test("an edit approval is the diff the edit will make, and the file stays as it was", () => {
+  const p = join(dir, "util.ts");
+  writeFileSync(p, "a\nb\nc\n");
+  const d = editTool.approval!({ path: "util.ts", edits: [{ oldText: "b", newText: "B" }] }, dir);
+  expect(d).toEqual({ kind: "diff", path: p, diff: `--- ${p}\n+++ ${p}\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c` });
+  expect(readFileSync(p, "utf8")).toBe("a\nb\nc\n");
+});
+
+test("an edit that will fail says why and shows its arguments", () => {
+  writeFileSync(join(dir, "util.ts"), "a\n");
+  const d = editTool.approval!({ path: "util.ts", edits: [{ oldText: "zzz", newText: "y" }] }, dir);
+  expect(d.kind).toBe("json");
+  expect(d.kind === "json" && d.note).toContain("This edit will fail: oldText was not found");
+  expect(d.kind === "json" && d.json).toContain('"oldText": "zzz"');
+});
+
+test("a write approval shows a new file's content, or the diff against the file it replaces", () => {
+  expect(writeTool.approval!({ path: "new.txt", content: "hello\n" }, dir)).toEqual({ kind: "content", path: join(dir, "new.txt"), content: "hello\n", note: "new file" });
+  const p = join(dir, "old.txt");
+  writeFileSync(p, "one\ntwo\n");
+  expect(writeTool.approval!({ path: "old.txt", content: "one\n2\n" }, dir)).toEqual({ kind: "diff", path: p, diff: `--- ${p}\n+++ ${p}\n@@ -1,2 +1,2 @@\n one\n-two\n+2` });
+  expect(readFileSync(p, "utf8")).toBe("one\ntwo\n");
+});
+
+test("a write or edit over a FIFO is previewed as refused, without reading the pipe", () => {
+  const fifo = join(dir, "pipe");
+  expect(Bun.spawnSync(["mkfifo", fifo]).exitCode).toBe(0);
+  const w = writeTool.approval!({ path: "pipe", content: "x" }, dir);
+  expect(w).toMatchObject({ kind: "content", path: fifo, content: "x" });
+  expect("note" in w && w.note).toStartWith(`This write will fail: Cannot write ${fifo}: it is a FIFO`);
+  const e = editTool.approval!({ path: "pipe", edits: [{ oldText: "a", newText: "b" }] }, dir);
+  expect(e.kind).toBe("json");
+  expect("note" in e && e.note).toStartWith(`This edit will fail: Cannot edit ${fifo}: it is a FIFO`);
+});
