@@ -4,10 +4,9 @@ import type { ImagePart, Json, JsonObject, Message, TextPart, ToolCallPart, Usag
 import { emptyUsage } from "../messages.ts";
 import { offeredTools, type ModelInfo, type Provider, type ProviderEvent, type ProviderRequest, type ToolSpec } from "../provider.ts";
 import type { Effort } from "../choices.ts";
-import { defaultModel, findModel, type CostDetail } from "../catalog.ts";
-import { finishMessage, parseToolArgs, type Outcome } from "./assemble.ts";
-import { requestTarget } from "./endpoints.ts";
-import { runHttpStream, type Assembler, type ClientOptions } from "./http-stream.ts";
+import { defaultModel, type CostDetail } from "../catalog.ts";
+import { parseToolArgs, type Outcome } from "./assemble.ts";
+import { runHttpStream, startCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { num, parseObject, rec, str, type Rec } from "./json.ts";
 import type { SseEvent } from "./sse.ts";
 
@@ -29,14 +28,13 @@ export class AnthropicProvider implements Provider {
 
   async *stream(req: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
     const provider = this.name;
-    const info = findModel(this.opts.catalog, provider, req.model);
-    const target = requestTarget(provider, "anthropic", this.opts, info);
-    if ("error" in target) {
-      yield { type: "done", message: finishMessage([], { kind: "error", error: target.error }, { provider, model: req.model, usage: emptyUsage(), info }) };
+    const started = startCall(provider, "anthropic", this.opts, req.model);
+    if (!started.ok) {
+      yield started.done;
       return;
     }
-    const { key, hint } = target;
-    const base = trimBase(target.base);
+    const { info, key, hint } = started.start;
+    const base = trimBase(started.start.base);
     const headers: Record<string, string> = {
       "content-type": "application/json",
       accept: "text/event-stream",

@@ -4,8 +4,10 @@
 // events. A failure is retried only while nothing of the response has arrived: once events have
 // been streamed to the user, a retry would duplicate them.
 import type { ProviderEvent, ModelInfo } from "../provider.ts";
-import type { TextPart, ThinkingPart, ToolCallPart, Usage } from "../messages.ts";
-import type { CostDetail } from "../catalog.ts";
+import { emptyUsage, type TextPart, type ThinkingPart, type ToolCallPart, type Usage } from "../messages.ts";
+import { findModel, type CostDetail } from "../catalog.ts";
+import type { ProviderName } from "../choices.ts";
+import { requestTarget } from "./endpoints.ts";
 import { finishMessage, type Outcome } from "./assemble.ts";
 import { DEFAULT_LIMITS, MAX_RETRY_WAIT_MS, seconds, type StreamLimits } from "./limits.ts";
 import { abortableSleep, describeError, errorMessage, MAX_BODY_BYTES, readStart, sendOnce, type RetryPolicy, type SendContext, type Transient } from "./retry.ts";
@@ -25,6 +27,25 @@ export interface Assembler {
   readonly usage: Usage;
   /** What the usage cannot carry but the cost depends on (long-TTL cache writes). */
   readonly costDetail?: CostDetail;
+}
+
+export type CallStart = { info: ModelInfo | undefined; base: string; key: string; hint: string | undefined };
+
+/**
+ * What every HTTP client looks up before a request: the model's catalog entry and where the
+ * request goes with which key — or, when it cannot be sent (no key for an official base), the
+ * finished error message to yield instead.
+ */
+export function startCall(
+  provider: Exclude<ProviderName, "mock">,
+  family: "anthropic" | "openai",
+  opts: ClientOptions,
+  model: string,
+): { ok: true; start: CallStart } | { ok: false; done: ProviderEvent } {
+  const info = findModel(opts.catalog, provider, model);
+  const target = requestTarget(provider, family, opts, info);
+  if ("error" in target) return { ok: false, done: { type: "done", message: finishMessage([], { kind: "error", error: target.error }, { provider, model, usage: emptyUsage(), info }) } };
+  return { ok: true, start: { info, ...target } };
 }
 
 export type HttpCall = {

@@ -4,10 +4,9 @@
 import type { JsonObject, Message, ToolCallPart, ToolDeclaration, Usage } from "../messages.ts";
 import { emptyUsage } from "../messages.ts";
 import { offeredTools, type ModelInfo, type Provider, type ProviderEvent, type ProviderRequest } from "../provider.ts";
-import { defaultModel, findModel } from "../catalog.ts";
-import { finishMessage, parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
-import { requestTarget } from "./endpoints.ts";
-import { runHttpStream, type Assembler, type ClientOptions } from "./http-stream.ts";
+import { defaultModel } from "../catalog.ts";
+import { parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
+import { runHttpStream, startCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { arr, num, parseObject, rec, str, type Rec } from "./json.ts";
 import { declarationMessage, functionTool, namesIn, ToolNames, topLevelTools } from "./kimi-tools.ts";
 import type { SseEvent } from "./sse.ts";
@@ -25,14 +24,12 @@ export class OpenAIProvider implements Provider {
 
   async *stream(req: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
     const provider = this.name;
-    const info = findModel(this.opts.catalog, provider, req.model);
-    const target = requestTarget(provider, "openai", this.opts, info);
-    if ("error" in target) {
-      yield { type: "done", message: finishMessage([], { kind: "error", error: target.error }, { provider, model: req.model, usage: emptyUsage(), info }) };
+    const started = startCall(provider, "openai", this.opts, req.model);
+    if (!started.ok) {
+      yield started.done;
       return;
     }
-    const { key, hint } = target;
-    const base = target.base;
+    const { info, key, hint, base } = started.start;
     const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
     if (key !== "") headers.authorization = `Bearer ${key}`;
     const names = isKimi(provider) ? new ToolNames(namesIn(offeredTools(req.tools), req.messages)) : undefined;
