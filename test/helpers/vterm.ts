@@ -56,8 +56,8 @@ export class VTerm {
   private partial = "";
 
   constructor(
-    readonly width: number,
-    readonly height: number,
+    public width: number,
+    public height: number,
   ) {
     this.grid = this.blankGrid();
     this.bottom = height - 1;
@@ -86,6 +86,24 @@ export class VTerm {
         i = cluster.end;
       }
     }
+  }
+
+  /**
+   * The window changed size: like a terminal without reflow, the top-left part of the screen is
+   * kept, new cells are blank, the scrolling region resets and the cursor is clamped.
+   */
+  resize(width: number, height: number): void {
+    const old = this.grid;
+    this.width = width;
+    this.height = height;
+    this.grid = Array.from({ length: height }, (_, r) => Array.from({ length: width }, (_, c) => old[r]?.[c] ?? this.blankCell()));
+    // A wide character cut in half by the new right edge is blanked.
+    this.grid.forEach((row, r) => {
+      if (old[r]?.[width]?.ch === "") row[width - 1] = this.blankCell();
+    });
+    this.top = 0;
+    this.bottom = height - 1;
+    this.moveTo(this.cursor.row, this.cursor.col);
   }
 
   /** The screen as text, one string per row, trailing spaces trimmed. */

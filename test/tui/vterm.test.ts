@@ -235,3 +235,16 @@ describe("strictness", () => {
     expect(vt.title).toBe("t");
   });
 });
+
+describe("resizing", () => {
+  test("keeps the top-left of the screen, blanks a wide character cut at the new edge, clamps the cursor and resets the region", () => {
+    const vt = new VTerm(6, 3);
+    vt.write("abc日\x1b[2;1Hline2\x1b[3;1Hline3\x1b[1;2r\x1b[3;6H");
+    vt.resize(4, 2);
+    expect(vt.lines()).toEqual(["abc", "line"]);
+    expect(vt.scrollRegion).toEqual({ top: 0, bottom: 1 });
+    expect(vt.cursor).toEqual({ row: 1, col: 3 });
+    vt.resize(8, 3);
+    expect(vt.lines()).toEqual(["abc", "line", ""]);
+  });
+});
