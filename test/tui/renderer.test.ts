@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { stripAnsi } from "../../src/tui/ansi.ts";
 import { Renderer } from "../../src/tui/renderer.ts";
+import { VTerm } from "../helpers/vterm.ts";
 
 function setup() {
   const writes: string[] = [];
@@ -123,51 +124,12 @@ describe("Renderer", () => {
   });
 });
 
-/** Applies the renderer's output to a model screen: the escapes it emits and whole-line text. */
-class ModelScreen {
-  lines: string[];
-  private row = 0;
-  private top = 0;
-  private bottom: number;
-
-  constructor(private readonly rows: number) {
-    this.lines = new Array<string>(rows).fill("");
-    this.bottom = rows - 1;
-  }
-
-  apply(out: string): void {
-    const re = /\x1b\[([?>]?)([\d;]*)([A-Za-z])|([^\x1b]+)/g;
-    for (const m of out.matchAll(re)) {
-      if (m[4] !== undefined) {
-        this.lines[this.row] += stripAnsi(m[4]);
-        continue;
-      }
-      const [, priv, params, final] = m;
-      if (priv) continue;
-      const nums = params.split(";").map(Number);
-      if (final === "H") this.row = (nums[0] || 1) - 1;
-      else if (final === "K") this.lines[this.row] = "";
-      else if (final === "J") this.lines.fill("");
-      else if (final === "r") {
-        this.top = params ? nums[0] - 1 : 0;
-        this.bottom = params ? nums[1] - 1 : this.rows - 1;
-        this.row = 0;
-      } else if (final === "S" || final === "T") {
-        const region = this.lines.slice(this.top, this.bottom + 1);
-        const n = nums[0] || 1;
-        const moved = final === "S" ? [...region.slice(n), ...new Array<string>(n).fill("")] : [...new Array<string>(n).fill(""), ...region.slice(0, region.length - n)];
-        this.lines.splice(this.top, moved.length, ...moved.slice(0, region.length));
-      }
-    }
-  }
-}
-
-describe("Renderer output applied to a model terminal", () => {
-  test("leaves the screen equal to the frame after any sequence of scrolls and edits", () => {
+describe("Renderer output applied to a virtual terminal", () => {
+  test("leaves the screen equal to the frame, colours included, after any sequence of scrolls and edits", () => {
     const rows = 24;
-    const screen = new ModelScreen(rows);
-    const r = new Renderer((s) => screen.apply(s));
-    const pool = Array.from({ length: 500 }, (_, i) => (i % 7 === 0 ? "" : `\x1b[3${i % 8}mline ${i}\x1b[0m`));
+    const screen = new VTerm(80, rows);
+    const r = new Renderer((s) => screen.write(s));
+    const pool = Array.from({ length: 500 }, (_, i) => (i % 7 === 0 ? "" : `\x1b[3${i % 8}mline ${i}\x1b[0m 日本`));
     let seed = 3;
     const rand = (n: number) => {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;
@@ -181,15 +143,20 @@ describe("Renderer output applied to a model terminal", () => {
       else if (op === 2) offset += rand(30) - 15;
       offset = Math.max(0, Math.min(pool.length - rows, offset));
       const frame = pool.slice(offset, offset + rows - 2);
-      if (op === 3) frame[rand(frame.length)] = `edited ${step}`;
+      if (op === 3) frame[rand(frame.length)] = `\x1b[1medited ${step}\x1b[0m`;
       frame.push(`status ${rand(3)}`, "> input");
       if (op === 4 && rand(10) === 0) r.invalidate();
-      r.render(frame, rand(2) ? { row: rows - 1, col: 7 } : null, rows);
-      expect(screen.lines).toEqual(frame.map(stripAnsi));
+      r.render(frame, rand(2) ? { row: rows - 1, col: 7 } : null, rows, 80);
+      expect(screen.inSync).toBe(false);
+      expect(screen.lines()).toEqual(frame.map(stripAnsi));
+      frame.forEach((line, row) => {
+        const colour = /^\x1b\[(3\d)m/.exec(line);
+        expect(screen.cell(row, 0).fg).toBe(colour ? colour[1] : null);
+        expect(screen.cell(row, 0).bold).toBe(line.startsWith("\x1b[1m"));
+      });
     }
   });
 });
-
 
 describe("Renderer safety", () => {
   test("drops control characters that would move the cursor inside a line", () => {
