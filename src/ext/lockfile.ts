@@ -4,7 +4,7 @@
 // for the user's extensions, `<project>/.zot/extensions.lock.json` for a project's (commit it).
 import { lstatSync, readdirSync, readFileSync, readlinkSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
-import { permissionsJson, type Permissions, type PermissionsJson } from "./permissions.ts";
+import { parsePermissions, permissionsJson, type Permissions, type PermissionsJson } from "./permissions.ts";
 import { isObject, type Json } from "./protocol.ts";
 import type { SettingSpec } from "./settings.ts";
 
@@ -69,10 +69,22 @@ function decodeEntry(e: Json): LockEntry | null {
     version: typeof e.version === "string" ? e.version : null,
     hash: e.hash,
     files,
-    permissions: isObject(e.permissions) ? (e.permissions as unknown as PermissionsJson) : null,
-    settings: Array.isArray(e.settings) ? (e.settings as unknown as LockEntry["settings"]) : [],
+    permissions: lockedPermissions(e.permissions),
+    settings: Array.isArray(e.settings) ? e.settings.flatMap(lockedSetting) : [],
     installed_at: typeof e.installed_at === "string" ? e.installed_at : "",
   };
+}
+
+/** A recorded scope, decoded by the manifest's own rules; an entry that fails them counts as none. */
+function lockedPermissions(v: Json | undefined): PermissionsJson | null {
+  if (!isObject(v)) return null;
+  const parsed = parsePermissions(v, "the lockfile");
+  return parsed.ok ? permissionsJson(parsed.permissions) : null;
+}
+
+function lockedSetting(v: Json): LockEntry["settings"] {
+  if (!isObject(v) || typeof v.name !== "string" || typeof v.type !== "string") return [];
+  return [{ name: v.name, type: v.type, required: v.required === true }];
 }
 
 export function writeLock(path: string, lock: Lock): { ok: true } | { ok: false; error: string } {
