@@ -4,9 +4,9 @@ import type { ImagePart, Json, JsonObject, Message, TextPart, ToolCallPart, Usag
 import { emptyUsage } from "../messages.ts";
 import { offeredTools, type ModelInfo, type Provider, type ProviderEvent, type ProviderRequest, type ToolSpec } from "../provider.ts";
 import type { Effort } from "../choices.ts";
-import { defaultModel, type CostDetail } from "../catalog.ts";
+import type { CostDetail } from "../catalog.ts";
 import { parseToolArgs, type Outcome } from "./assemble.ts";
-import { runHttpStream, startCall, type Assembler, type ClientOptions } from "./http-stream.ts";
+import { streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { num, parseObject, rec, str, type Rec } from "./json.ts";
 import type { SseEvent } from "./sse.ts";
 
@@ -20,37 +20,21 @@ const EPHEMERAL: JsonObject = { type: "ephemeral" };
 
 export type AnthropicWireProvider = "anthropic" | "kimi-code";
 
-export class AnthropicProvider implements Provider {
-  constructor(
-    readonly name: AnthropicWireProvider,
-    private readonly opts: ClientOptions,
-  ) {}
-
-  async *stream(req: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
-    const provider = this.name;
-    const started = startCall(provider, "anthropic", this.opts, req.model);
-    if (!started.ok) {
-      yield started.done;
-      return;
-    }
-    const { info, key, hint } = started.start;
-    const base = trimBase(started.start.base);
-    const headers: Record<string, string> = {
-      "content-type": "application/json",
-      accept: "text/event-stream",
-      "anthropic-version": ANTHROPIC_VERSION,
-    };
-    if (key !== "") headers["x-api-key"] = key;
-    yield* runHttpStream({
-      url: `${base}/v1/messages`,
-      init: { method: "POST", headers, body: JSON.stringify(anthropicBody(provider, req, info)) },
-      ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: this.opts.retry, model: req.model, defaultModel: defaultModel(provider), ...(this.opts.limits ? { limits: this.opts.limits } : {}) },
-      assembler: new AnthropicAssembler(provider),
-      model: req.model,
-      info,
-      endMarker: "message_stop",
-    });
-  }
+/** The Anthropic Messages wire, for Anthropic itself and Kimi Code's Anthropic route. */
+export function anthropicProvider(provider: AnthropicWireProvider, opts: ClientOptions): Provider {
+  return {
+    name: provider,
+    stream(req, signal) {
+      return streamCall(provider, opts, req, signal, {
+        family: "anthropic",
+        url: (base) => `${trimBase(base)}/v1/messages`,
+        headers: (key) => ({ "anthropic-version": ANTHROPIC_VERSION, ...(key !== "" ? { "x-api-key": key } : {}) }),
+        body: (info) => anthropicBody(provider, req, info),
+        assembler: new AnthropicAssembler(provider),
+        endMarker: "message_stop",
+      });
+    },
+  };
 }
 
 function anthropicBody(provider: string, req: ProviderRequest, info: ModelInfo | undefined): JsonObject {

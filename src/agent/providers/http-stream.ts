@@ -3,9 +3,9 @@
 // failures into a finished message. Each wire format supplies an Assembler that understands its
 // events. A failure is retried only while nothing of the response has arrived: once events have
 // been streamed to the user, a retry would duplicate them.
-import type { ProviderEvent, ModelInfo } from "../provider.ts";
-import { emptyUsage, type TextPart, type ThinkingPart, type ToolCallPart, type Usage } from "../messages.ts";
-import { findModel, type CostDetail } from "../catalog.ts";
+import type { ProviderEvent, ModelInfo, ProviderRequest } from "../provider.ts";
+import { emptyUsage, type JsonObject, type TextPart, type ThinkingPart, type ToolCallPart, type Usage } from "../messages.ts";
+import { defaultModel, findModel, type CostDetail } from "../catalog.ts";
 import type { ProviderName } from "../choices.ts";
 import { requestTarget } from "./endpoints.ts";
 import { finishMessage, type Outcome } from "./assemble.ts";
@@ -29,26 +29,54 @@ export interface Assembler {
   readonly costDetail?: CostDetail;
 }
 
-export type CallStart = { info: ModelInfo | undefined; base: string; key: string; hint: string | undefined };
+/** What one wire format adds to a streaming call: where it goes, how the key travels, its body, and how its events are read. */
+export type WireRequest = {
+  /** Which family's endpoints and credentials the call uses (see requestTarget). */
+  family: "anthropic" | "openai";
+  /** The request URL for the resolved base URL. */
+  url(base: string): string;
+  /** Headers beyond content-type and accept, for the key ("" when the server takes none). */
+  headers(key: string): Record<string, string>;
+  body(info: ModelInfo | undefined): JsonObject;
+  assembler: Assembler;
+  /** Names the end marker in the message for a stream that stops early ("message_stop", "[DONE]"). */
+  endMarker: string;
+};
+
+/** The key as a bearer token, the OpenAI family's way. */
+export const bearerAuth = (key: string): Record<string, string> => (key !== "" ? { authorization: `Bearer ${key}` } : {});
 
 /**
- * What every HTTP client looks up before a request: the model's catalog entry and where the
- * request goes with which key — or, when it cannot be sent (no key for an official base), the
- * finished error message to yield instead.
+ * One streaming model call: looks up the model's catalog entry and where the request goes with
+ * which key, sends it and streams the answer — or, when it cannot be sent (no key for an
+ * official base), yields the finished error message instead.
  */
-export function startCall(
+export async function* streamCall(
   provider: Exclude<ProviderName, "mock">,
-  family: "anthropic" | "openai",
   opts: ClientOptions,
-  model: string,
-): { ok: true; start: CallStart } | { ok: false; done: ProviderEvent } {
-  const info = findModel(opts.catalog, provider, model);
-  const target = requestTarget(provider, family, opts, info);
-  if ("error" in target) return { ok: false, done: { type: "done", message: finishMessage([], { kind: "error", error: target.error }, { provider, model, usage: emptyUsage(), info }) } };
-  return { ok: true, start: { info, ...target } };
+  req: ProviderRequest,
+  signal: AbortSignal,
+  wire: WireRequest,
+): AsyncGenerator<ProviderEvent> {
+  const info = findModel(opts.catalog, provider, req.model);
+  const target = requestTarget(provider, wire.family, opts, info);
+  if ("error" in target) {
+    yield { type: "done", message: finishMessage([], { kind: "error", error: target.error }, { provider, model: req.model, usage: emptyUsage(), info }) };
+    return;
+  }
+  const { base, key, hint } = target;
+  yield* runHttpStream({
+    url: wire.url(base),
+    init: { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream", ...wire.headers(key) }, body: JSON.stringify(wire.body(info)) },
+    ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: opts.retry, model: req.model, defaultModel: defaultModel(provider), ...(opts.limits ? { limits: opts.limits } : {}) },
+    assembler: wire.assembler,
+    model: req.model,
+    info,
+    endMarker: wire.endMarker,
+  });
 }
 
-export type HttpCall = {
+type HttpCall = {
   url: string;
   init: RequestInit;
   ctx: SendContext;
@@ -59,7 +87,7 @@ export type HttpCall = {
   endMarker: string;
 };
 
-export async function* runHttpStream(call: HttpCall): AsyncGenerator<ProviderEvent> {
+async function* runHttpStream(call: HttpCall): AsyncGenerator<ProviderEvent> {
   const { ctx } = call;
   const limits: StreamLimits = { ...DEFAULT_LIMITS, ...ctx.limits };
   const retries = ctx.policy?.retries ?? 2;

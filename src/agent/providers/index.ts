@@ -4,12 +4,12 @@
 import type { ModelInfo, Provider, ProviderEvent, ProviderRequest } from "../provider.ts";
 import { builtinModels, findModel } from "../catalog.ts";
 import type { ChoosableWire, ProviderName } from "../choices.ts";
-import { AnthropicProvider } from "./anthropic.ts";
+import { anthropicProvider } from "./anthropic.ts";
 import { wireFor } from "./endpoints.ts";
 import type { ClientOptions } from "./http-stream.ts";
 import { MockProvider } from "./mock.ts";
-import { OpenAIProvider } from "./openai.ts";
-import { OpenAIResponsesProvider } from "./openai-responses.ts";
+import { chatCompletionsProvider } from "./openai.ts";
+import { responsesProvider } from "./openai-responses.ts";
 import type { RetryPolicy } from "./retry.ts";
 import type { StreamLimits } from "./limits.ts";
 
@@ -40,9 +40,9 @@ export function createProvider(opts: ProviderOptions): Provider {
 }
 
 class WireRouter implements Provider {
-  private readonly anthropic?: AnthropicProvider;
-  private readonly chat?: OpenAIProvider;
-  private readonly responses?: OpenAIResponsesProvider;
+  private readonly anthropic?: Provider;
+  private readonly chat?: Provider;
+  private readonly responses?: Provider;
 
   constructor(
     readonly name: Exclude<ProviderName, "mock">,
@@ -50,9 +50,9 @@ class WireRouter implements Provider {
     private readonly wire: ChoosableWire | undefined,
   ) {
     const p = name;
-    if (p === "anthropic" || p === "kimi-code") this.anthropic = new AnthropicProvider(p, client);
-    if (p !== "anthropic") this.chat = new OpenAIProvider(p, client);
-    if (p === "openai" || p === "ollama") this.responses = new OpenAIResponsesProvider(p, client);
+    if (p === "anthropic" || p === "kimi-code") this.anthropic = anthropicProvider(p, client);
+    if (p !== "anthropic") this.chat = chatCompletionsProvider(p, client);
+    if (p === "openai" || p === "ollama") this.responses = responsesProvider(p, client);
   }
 
   stream(req: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {

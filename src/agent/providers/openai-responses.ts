@@ -5,40 +5,28 @@
 import type { ImagePart, JsonObject, Message, TextPart, ThinkingPart, ToolCallPart, Usage } from "../messages.ts";
 import { emptyUsage } from "../messages.ts";
 import { offeredTools, type ModelInfo, type Provider, type ProviderEvent, type ProviderRequest } from "../provider.ts";
-import { defaultModel } from "../catalog.ts";
 import { parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
-import { runHttpStream, startCall, type Assembler, type ClientOptions } from "./http-stream.ts";
+import { bearerAuth, streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { arr, num, parseObject, rec, str, type Rec } from "./json.ts";
 import type { SseEvent } from "./sse.ts";
 
 export type ResponsesName = "openai" | "ollama";
 
-export class OpenAIResponsesProvider implements Provider {
-  constructor(
-    readonly name: ResponsesName,
-    private readonly opts: ClientOptions,
-  ) {}
-
-  async *stream(req: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
-    const provider = this.name;
-    const started = startCall(provider, "openai", this.opts, req.model);
-    if (!started.ok) {
-      yield started.done;
-      return;
-    }
-    const { info, key, hint, base } = started.start;
-    const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
-    if (key !== "") headers.authorization = `Bearer ${key}`;
-    yield* runHttpStream({
-      url: `${base}/responses`,
-      init: { method: "POST", headers, body: JSON.stringify(responsesBody(provider, req, info)) },
-      ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: this.opts.retry, model: req.model, defaultModel: defaultModel(provider) },
-      assembler: new ResponsesAssembler(provider),
-      model: req.model,
-      info,
-      endMarker: "response.completed",
-    });
-  }
+/** The Responses wire, for OpenAI and Ollama models that name it. */
+export function responsesProvider(provider: ResponsesName, opts: ClientOptions): Provider {
+  return {
+    name: provider,
+    stream(req, signal) {
+      return streamCall(provider, opts, req, signal, {
+        family: "openai",
+        url: (base) => `${base}/responses`,
+        headers: bearerAuth,
+        body: (info) => responsesBody(provider, req, info),
+        assembler: new ResponsesAssembler(provider),
+        endMarker: "response.completed",
+      });
+    },
+  };
 }
 
 function responsesBody(provider: string, req: ProviderRequest, info: ModelInfo | undefined): JsonObject {

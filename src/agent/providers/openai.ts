@@ -4,9 +4,8 @@
 import type { JsonObject, Message, ToolCallPart, ToolDeclaration, Usage } from "../messages.ts";
 import { emptyUsage } from "../messages.ts";
 import { offeredTools, type ModelInfo, type Provider, type ProviderEvent, type ProviderRequest } from "../provider.ts";
-import { defaultModel } from "../catalog.ts";
 import { parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
-import { runHttpStream, startCall, type Assembler, type ClientOptions } from "./http-stream.ts";
+import { bearerAuth, streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { arr, num, parseObject, rec, str, type Rec } from "./json.ts";
 import { declarationMessage, functionTool, namesIn, ToolNames, topLevelTools } from "./kimi-tools.ts";
 import type { SseEvent } from "./sse.ts";
@@ -16,33 +15,22 @@ export type CompatName = "openai" | "kimi" | "kimi-code" | "ollama";
 /** Kimi's routes: tool names under its rule, and its prompt cache keyed by the session. */
 const isKimi = (p: CompatName) => p === "kimi" || p === "kimi-code";
 
-export class OpenAIProvider implements Provider {
-  constructor(
-    readonly name: CompatName,
-    private readonly opts: ClientOptions,
-  ) {}
-
-  async *stream(req: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
-    const provider = this.name;
-    const started = startCall(provider, "openai", this.opts, req.model);
-    if (!started.ok) {
-      yield started.done;
-      return;
-    }
-    const { info, key, hint, base } = started.start;
-    const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
-    if (key !== "") headers.authorization = `Bearer ${key}`;
-    const names = isKimi(provider) ? new ToolNames(namesIn(offeredTools(req.tools), req.messages)) : undefined;
-    yield* runHttpStream({
-      url: `${base}/chat/completions`,
-      init: { method: "POST", headers, body: JSON.stringify(openaiBody(provider, req, info, names)) },
-      ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: this.opts.retry, model: req.model, defaultModel: defaultModel(provider), ...(this.opts.limits ? { limits: this.opts.limits } : {}) },
-      assembler: new OpenAIAssembler(provider, names),
-      model: req.model,
-      info,
-      endMarker: "[DONE]",
-    });
-  }
+/** The Chat Completions wire, for every provider that speaks it. */
+export function chatCompletionsProvider(provider: CompatName, opts: ClientOptions): Provider {
+  return {
+    name: provider,
+    stream(req, signal) {
+      const names = isKimi(provider) ? new ToolNames(namesIn(offeredTools(req.tools), req.messages)) : undefined;
+      return streamCall(provider, opts, req, signal, {
+        family: "openai",
+        url: (base) => `${base}/chat/completions`,
+        headers: bearerAuth,
+        body: (info) => openaiBody(provider, req, info, names),
+        assembler: new OpenAIAssembler(provider, names),
+        endMarker: "[DONE]",
+      });
+    },
+  };
 }
 
 function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo | undefined, names: ToolNames | undefined): JsonObject {
