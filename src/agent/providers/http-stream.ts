@@ -10,9 +10,10 @@ import type { ProviderName } from "../choices.ts";
 import { requestTarget } from "./endpoints.ts";
 import { finishMessage, type Outcome } from "./assemble.ts";
 import { DEFAULT_LIMITS, MAX_RETRY_WAIT_MS, seconds, type StreamLimits } from "./limits.ts";
-import { abortableSleep, describeError, errorMessage, MAX_BODY_BYTES, readStart, sendOnce, type RetryPolicy, type SendContext, type Transient } from "./retry.ts";
+import { describeError, errorMessage, MAX_BODY_BYTES, readStart, sendOnce, type RetryPolicy, type SendContext, type Transient } from "./retry.ts";
 import { parseSse, SseEventTooLarge, type SseEvent } from "./sse.ts";
 import { redactSecrets } from "../../redact.ts";
+import { abortableSleep } from "../../sleep.ts";
 
 /** What an HTTP provider client is built with (see createProvider). */
 export type ClientOptions = { apiKey?: string; baseUrl?: string; catalog: readonly ModelInfo[]; retry?: RetryPolicy; limits?: Partial<StreamLimits> };

@@ -4,6 +4,7 @@ import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { extensionLogPath } from "../log.ts";
 import { isManifestName } from "../policy.ts";
+import { abortableSleep } from "../../sleep.ts";
 import type { Ctx } from "./context.ts";
 import { fail } from "./context.ts";
 
@@ -36,7 +37,7 @@ export async function logs(ctx: Ctx, name: string, follow: boolean): Promise<num
   try {
     while (!signal.aborted) {
       if (file) pos = copyFrom(ctx, file.fd, pos, decoder);
-      await sleep(POLL_MS, signal);
+      await abortableSleep(POLL_MS, signal);
       let st: { ino: number; size: number } | null = null;
       try {
         st = statSync(path);
@@ -103,16 +104,4 @@ function copyFrom(ctx: Ctx, fd: number, pos: number, decoder: TextDecoder): numb
 function flush(ctx: Ctx, decoder: TextDecoder): void {
   const rest = decoder.decode();
   if (rest) ctx.out.write(rest);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
 }
