@@ -110,20 +110,9 @@ function extHelp(): string {
 
 /** Runs `zot ext <argv…>`; returns the exit code. */
 export async function runExtCli(argv: string[], io: CliIo = {}): Promise<number> {
-  const out = io.stdout ?? process.stdout;
-  // Errors before the context exists (usage, --cwd) go to the same stderr the subcommands use.
-  const early = { err: io.stderr ?? process.stderr };
-  const [name, ...rest] = argv;
-  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    out.write(extHelp());
-    return 0;
-  }
-  const sub = SUBS[name];
-  if (!sub) return fail(early, `unknown command "zot ext ${name}"; run zot ext --help to see the commands.`);
-
-  const prepared = prepareSub("zot ext", name, sub, rest, io);
+  const prepared = prepareSub("zot ext", SUBS, extHelp, argv, io);
   if (!prepared.ok) return prepared.code;
-  const { args, ctx } = prepared;
+  const { name, args, ctx } = prepared;
   const [a, b, ...more] = args.positionals;
   const flag = (f: string) => args.flags.has(f);
   switch (name) {

@@ -45,19 +45,11 @@ function mcpHelp(): string {
 
 /** Runs `zot mcp <argv…>`; returns the exit code. */
 export async function runMcpCli(argv: string[], io: CliIo = {}): Promise<number> {
-  const out = io.stdout ?? process.stdout;
-  const early = { err: io.stderr ?? process.stderr };
-  const [name, ...rest] = argv;
-  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    out.write(mcpHelp());
-    return 0;
-  }
-  const sub = SUBS[name];
-  if (!sub) return fail(early, `unknown command "zot mcp ${name}"; run zot mcp --help to see the commands.`);
-  const hint = name === "add" ? ` (put the server's command after --, e.g. zot mcp add ${rest[0] ?? "NAME"} -- npx -y PACKAGE)` : "";
-  const prepared = prepareSub("zot mcp", name, sub, rest, io, hint);
+  // How to write `add` when its arguments did not parse: the server's command goes after --.
+  const hint = (name: string, rest: string[]) => (name === "add" ? ` (put the server's command after --, e.g. zot mcp add ${rest[0] ?? "NAME"} -- npx -y PACKAGE)` : "");
+  const prepared = prepareSub("zot mcp", SUBS, mcpHelp, argv, io, hint);
   if (!prepared.ok) return prepared.code;
-  const { args, ctx } = prepared;
+  const { name, args, ctx } = prepared;
   const flag = (f: string) => args.flags.has(f);
   switch (name) {
     case "list":
