@@ -21,28 +21,27 @@ import { EXIT_LINES, exitText } from "./exit-print.ts";
 import { editExternally } from "./external-editor.ts";
 import { completeArg } from "./arg-completion.ts";
 import { parseShellCommand, runShellCommand, sharedPrompt, type ShellCommand, type ShellOutput } from "./shell-command.ts";
-import { KEYED_PROVIDERS, readConfig, type NotifyMode } from "../agent/config.ts";
+import { KEYED_PROVIDERS, type NotifyMode } from "../agent/config.ts";
 import { notification, NOTIFY_AFTER_MS, resolveNotify, titleText } from "./attention.ts";
 import { cleanInput, Editor } from "./editor.ts";
-import { History, historyPath } from "./history.ts";
+import { History } from "./history.ts";
 import { KeyDecoder, keyLabel, wheelDirection, type Key } from "./keys.ts";
 import { layout } from "./layout.ts";
 import { Notes } from "./notes.ts";
 import type { Modal } from "./pickers.ts";
-import { PromptQueue } from "./queue.ts";
+import { PromptQueue } from "./queued-prompts.ts";
 import { Renderer } from "./renderer.ts";
 import { parseSlash } from "../modes/slash.ts";
 import { findCommand, slashItems, type SlashItem } from "./slash.ts";
 import { EditorPopups } from "./popups.ts";
 import { PanelSlot } from "./panel-slot.ts";
-import { extensionCounts, renderStatus } from "./status.ts";
+import { extensionCounts, renderStatus } from "./status-bar.ts";
 import { installRestoreHandlers, Terminal } from "./terminal.ts";
-import { detectBackground, themeNames, type Style } from "./theme.ts";
-import { savedTheme, styleFor, type ThemeChoice } from "./theming.ts";
+import { detectBackground, savedTheme, styleFor, themeNames, type Style, type ThemeChoice } from "./theme.ts";
 import { INTERRUPTED_MARK, Transcript, type InfoLevel } from "./transcript.ts";
 import { showIntent, type IntentTargets } from "./intent-view.ts";
 import { ChatScroll } from "./scroll.ts";
-import { StatusLines } from "./status-lines.ts";
+import { TransientMessages } from "./transient-messages.ts";
 import { replay } from "./replay.ts";
 import { shortDir, shortPath } from "./paths.ts";
 import { gitBranch } from "./git-branch.ts";
@@ -99,7 +98,7 @@ class App implements CommandContext {
   private view: TranscriptView | null = null;
   private viewLines: { key: string; lines: string[] } | null = null;
   private confirms: ApprovalDialog[] = [];
-  private readonly statusLines = new StatusLines();
+  private readonly transientMessages = new TransientMessages();
   private readonly scroll = new ChatScroll();
   private readonly intentTargets: IntentTargets;
   /** The running turn or busy command; `stop` cancels work that is not the runtime's (a key check). */
@@ -130,13 +129,14 @@ class App implements CommandContext {
   ) {
     this.home = opts.home;
     this.renderer = new Renderer((s) => term.write(s));
-    this.editor = new Editor(new History(historyPath(opts.home, runtime.cwd)));
+    this.editor = new Editor(new History(runtime.promptHistoryFile()));
     this.popups = new EditorPopups(runtime.cwd, this.editor, () => this.commands());
     this.panels = new PanelSlot(host, () => this.schedule());
-    this.theme = savedTheme(runtime.settings().theme, host.themes());
+    const settings = runtime.settings();
+    this.theme = savedTheme(settings.theme, host.themes());
     this.style = this.makeStyle(this.theme.name);
     this.place = { dir: shortDir(runtime.cwd), branch: gitBranch(runtime.cwd) };
-    this.notifyMode = resolveNotify(readConfig(opts.home).values.notify ?? "auto", process.env);
+    this.notifyMode = resolveNotify(settings.notify ?? "auto", process.env);
     this.intentTargets = {
       notes: this.notes,
       editor: this.editor,
@@ -216,7 +216,7 @@ class App implements CommandContext {
   }
 
   status(lines: { text: string; level: InfoLevel }[], ttlMs: number): void {
-    this.statusLines.set(lines, ttlMs);
+    this.transientMessages.set(lines, ttlMs);
     this.schedule();
   }
 
@@ -293,7 +293,7 @@ class App implements CommandContext {
     this.transcript.clear();
     this.notes.clear();
     this.queue.clear();
-    this.statusLines.clear();
+    this.transientMessages.clear();
     this.scroll.toBottom();
     this.schedule();
   }
@@ -532,11 +532,11 @@ class App implements CommandContext {
         return;
       }
       this.draftEscAt = 0;
-      this.statusLines.clear();
+      this.transientMessages.clear();
       this.editor.clear();
       return;
     }
-    if (this.statusLines.clear()) return;
+    if (this.transientMessages.clear()) return;
     this.editor.clear();
   }
 
@@ -755,7 +755,7 @@ class App implements CommandContext {
 
   private tick(): void {
     const now = Date.now();
-    const expired = this.statusLines.expire(now);
+    const expired = this.transientMessages.expire(now);
     if (this.turn || expired || this.transcript.hasRunningTool) this.schedule();
   }
 
@@ -804,7 +804,7 @@ class App implements CommandContext {
       },
       notes,
       offset: this.scroll.offset,
-      messages: this.statusLines.render(width, style),
+      messages: this.transientMessages.render(width, style),
       queue: this.queue.render(width, style),
       panel: this.panels.panel ? (h) => this.panels.panel!.render(width, h, style) : null,
       overlay,

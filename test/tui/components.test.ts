@@ -4,10 +4,10 @@ import { fuzzyFilter, fuzzyScore } from "../../src/tui/fuzzy.ts";
 import { MAX_NOTES, Notes } from "../../src/tui/notes.ts";
 import { Panel } from "../../src/tui/panel.ts";
 import { Picker, TextPrompt } from "../../src/tui/pickers.ts";
-import { PromptQueue } from "../../src/tui/queue.ts";
+import { PromptQueue } from "../../src/tui/queued-prompts.ts";
 import { parseSlash } from "../../src/modes/slash.ts";
 import { findCommand, SlashPopup, slashItems } from "../../src/tui/slash.ts";
-import { extensionCounts, renderStatus } from "../../src/tui/status.ts";
+import { extensionCounts, renderStatus } from "../../src/tui/status-bar.ts";
 import { createStyle, dark } from "../../src/tui/theme.ts";
 import { emptyUsage } from "../../src/agent/messages.ts";
 

@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Editor } from "../../src/tui/editor.ts";
-import { History, historyPath } from "../../src/tui/history.ts";
+import { historyPath } from "../../src/agent/config.ts";
+import { History } from "../../src/tui/history.ts";
 import { createStyle, dark } from "../../src/tui/theme.ts";
 
 const style = createStyle(dark, "none", false);

@@ -9,7 +9,7 @@ type StatusLine = { text: string; level: InfoLevel; until: number };
 
 const ROLE = { info: "muted", success: "success", warn: "warning", error: "error" } as const;
 
-export class StatusLines {
+export class TransientMessages {
   private lines: StatusLine[] = [];
 
   set(lines: { text: string; level: InfoLevel }[], ttlMs: number): void {
