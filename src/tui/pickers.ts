@@ -2,14 +2,22 @@
 // choice) and a one-line text prompt (/login's key, shown masked). Each calls back on its outcome.
 import { fuzzyFilter } from "./fuzzy.ts";
 import { highlight, SelectList, type Row } from "./list.ts";
+import type { Component, StyleRef } from "./component.ts";
 import type { Style } from "./theme.ts";
 import { truncate } from "./wrap.ts";
 
-export interface Modal {
+export interface Modal extends Component {
   /** Handles a key; true when the modal is finished and should be removed. */
   handle(label: string, text: string | null): boolean;
-  render(width: number, style: Style): string[];
 }
+
+/** The top of every box above the editor: a rule, then the title and what the keys do (`detail`, styled). */
+export function modalHeader(style: Style, width: number, title: string, detail: string): string[] {
+  return [style.fg("border", "─".repeat(width)), truncate(style.bold(style.fg("accent", title)) + "  " + detail, width)];
+}
+
+/** esc and ctrl+c leave every box. */
+const cancels = (label: string): boolean => label === "esc" || label === "ctrl+c";
 
 export type PickerOptions<T> = {
   title: string;
@@ -29,8 +37,11 @@ export class Picker<T> implements Modal {
   query = "";
   readonly list: SelectList<T>;
 
-  constructor(private readonly opts: PickerOptions<T>) {
-    this.list = new SelectList(opts.row, 10);
+  constructor(
+    private readonly theme: StyleRef,
+    private readonly opts: PickerOptions<T>,
+  ) {
+    this.list = new SelectList(theme, opts.row, 10, opts.empty ?? "nothing matches");
     this.list.setItems(opts.items);
     if (opts.initial !== undefined) this.list.select(opts.initial);
   }
@@ -40,6 +51,10 @@ export class Picker<T> implements Modal {
       this.query += text;
       this.refilter();
       return false;
+    }
+    if (cancels(label)) {
+      this.opts.onCancel?.();
+      return true;
     }
     switch (label) {
       case "up":
@@ -72,22 +87,20 @@ export class Picker<T> implements Modal {
         this.opts.onPick(item);
         return true;
       }
-      case "esc":
-      case "ctrl+c":
-        this.opts.onCancel?.();
-        return true;
       default:
         return false;
     }
   }
 
-  render(width: number, style: Style): string[] {
-    const head = style.bold(style.fg("accent", this.opts.title)) + style.fg("muted", "  type to filter · ↑↓ move · enter select · esc cancel");
-    const out = [style.fg("border", "─".repeat(width)), truncate(head, width)];
+  render(width: number): string[] {
+    const style = this.theme.style;
+    const out = modalHeader(style, width, this.opts.title, style.fg("muted", "type to filter · ↑↓ move · enter select · esc cancel"));
     if (this.query) out.push(truncate(style.fg("muted", "filter: ") + this.query, width));
-    out.push(...this.list.render(width, style, this.opts.empty ?? "nothing matches"));
+    out.push(...this.list.render(width));
     return out;
   }
+
+  invalidate(): void {}
 
   private refilter(): void {
     this.list.setItems(fuzzyFilter(this.opts.items, this.query, this.opts.key));
@@ -111,12 +124,19 @@ export type TextPromptOptions = {
 export class TextPrompt implements Modal {
   value = "";
 
-  constructor(private readonly opts: TextPromptOptions) {}
+  constructor(
+    private readonly theme: StyleRef,
+    private readonly opts: TextPromptOptions,
+  ) {}
 
   handle(label: string, text: string | null): boolean {
     if (text !== null) {
       this.value += text.replace(/[\r\n]/g, "");
       return false;
+    }
+    if (cancels(label)) {
+      this.opts.onCancel?.();
+      return true;
     }
     switch (label) {
       case "backspace":
@@ -128,21 +148,16 @@ export class TextPrompt implements Modal {
       case "enter":
         this.opts.onSubmit(this.value.trim());
         return true;
-      case "esc":
-      case "ctrl+c":
-        this.opts.onCancel?.();
-        return true;
       default:
         return false;
     }
   }
 
-  render(width: number, style: Style): string[] {
+  render(width: number): string[] {
+    const style = this.theme.style;
     const shown = this.opts.secret ? "•".repeat(Math.min(this.value.length, 40)) : this.value;
-    return [
-      style.fg("border", "─".repeat(width)),
-      truncate(style.bold(style.fg("accent", this.opts.title)) + "  " + style.fg("muted", this.opts.hint), width),
-      truncate("› " + shown, width - 1) + highlight(style, " "),
-    ];
+    return [...modalHeader(style, width, this.opts.title, style.fg("muted", this.opts.hint)), truncate("› " + shown, width - 1) + highlight(style, " ")];
   }
+
+  invalidate(): void {}
 }

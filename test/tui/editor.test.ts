@@ -9,7 +9,7 @@ import { createStyle, dark } from "../../src/tui/theme.ts";
 
 const style = createStyle(dark, "none", false);
 const editor = (text = "", cursor = text.length) => {
-  const e = new Editor(new History(null));
+  const e = new Editor(new History(null), { style });
   e.setText(text, cursor);
   return e;
 };
@@ -130,20 +130,20 @@ describe("paste", () => {
 describe("rendering", () => {
   test("wraps long lines and puts the cursor where the next character goes", () => {
     const e = editor("abcdefgh");
-    const v = e.render(6, style, "");
+    const v = e.view(6, "");
     expect(v.lines).toEqual(["› abcd", "  efgh", "  "]);
     expect(v).toMatchObject({ cursorRow: 2, cursorCol: 2 });
   });
 
   test("measures wide characters in columns", () => {
     const e = editor("日本語", 1);
-    const v = e.render(20, style, "");
+    const v = e.view(20, "");
     expect(v.lines).toEqual(["› 日本語"]);
     expect(v.cursorCol).toBe(4);
   });
 
   test("shows the placeholder when empty", () => {
-    expect(editor().render(30, style, "Ask anything").lines).toEqual(["› Ask anything"]);
+    expect(editor().view(30, "Ask anything").lines).toEqual(["› Ask anything"]);
   });
 });
 
@@ -155,14 +155,14 @@ describe("history", () => {
     dir = mkdtempSync(join(tmpdir(), "zot-history-"));
     const path = historyPath(dir, "/some/project");
     expect(historyPath(dir, "/other")).not.toBe(path);
-    const first = new Editor(new History(path));
+    const first = new Editor(new History(path), { style });
     for (const p of ["one", "two"]) {
       first.setText(p);
       first.submit();
     }
     expect(readFileSync(path, "utf8")).toBe('"one"\n"two"\n');
 
-    const e = new Editor(new History(path));
+    const e = new Editor(new History(path), { style });
     e.setText("draft");
     expect(e.historyPrev()).toBe(true);
     expect(e.text).toBe("two");
@@ -178,12 +178,12 @@ describe("history", () => {
     dir = mkdtempSync(join(tmpdir(), "zot-history-"));
     const path = historyPath(dir, "/p");
     const pasted = Array.from({ length: 20 }, (_, i) => `row ${i}`).join("\n");
-    const first = new Editor(new History(path));
+    const first = new Editor(new History(path), { style });
     first.insert("explain ");
     first.paste(pasted);
     expect(first.text).toBe("explain [paste #1 +20 lines]");
     expect(first.submit()).toBe(`explain ${pasted}`);
-    for (const e of [first, new Editor(new History(path))]) {
+    for (const e of [first, new Editor(new History(path), { style })]) {
       e.historyPrev();
       expect(e.text).toBe("explain [paste #1 +20 lines]");
       expect(e.submit()).toBe(`explain ${pasted}`);
@@ -193,7 +193,7 @@ describe("history", () => {
 
 describe("undo", () => {
   test("ctrl+_ undoes a typed word at a time, then deletions and pastes, back to the start", () => {
-    const e = new Editor(new History(null));
+    const e = new Editor(new History(null), { style });
     for (const ch of "hello world") e.handle("rune", ch);
     press(e, "ctrl+w");
     expect(e.text).toBe("hello ");
@@ -207,7 +207,7 @@ describe("undo", () => {
   });
 
   test("a sent prompt cannot be undone back into the editor", () => {
-    const e = new Editor(new History(null));
+    const e = new Editor(new History(null), { style });
     e.handle("rune", "x");
     e.submit();
     expect(e.undo()).toBe(false);
