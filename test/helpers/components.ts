@@ -4,16 +4,9 @@ import type { EditorView } from "../../src/tui/editor.ts";
 import { EditorBox } from "../../src/tui/editor-box.ts";
 import type { Style } from "../../src/tui/theme.ts";
 
-/** Draws `lines` whatever the width; `render` counts its calls. */
-export function fixed(lines: string[]): Component & { renders: number } {
-  return {
-    renders: 0,
-    render() {
-      this.renders++;
-      return lines;
-    },
-    invalidate() {},
-  };
+/** Draws `lines` whatever the width. */
+export function fixed(lines: string[]): Component {
+  return { render: () => lines, invalidate() {} };
 }
 
 /** A chat of `lines`, windowed from the bottom like the transcript. */
