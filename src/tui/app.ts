@@ -88,9 +88,9 @@ class App implements CommandContext {
   themeName = "dark";
   /** The current theme's Style: every component reads it from here when it renders. */
   style: Style;
-  /** The time of the frame being drawn, for everything that shows a spinner or an elapsed time. */
-  private now = Date.now();
-  private readonly clock = (): number => this.now;
+  /** While a frame is drawn, its time: every spinner and elapsed time in it agrees. */
+  private frameAt: number | null = null;
+  private readonly clock = (): number => this.frameAt ?? Date.now();
   private readonly renderer: Renderer;
   private readonly decoder = new KeyDecoder();
   private readonly transcript = new Transcript(this, this.clock);
@@ -209,7 +209,6 @@ class App implements CommandContext {
   /** The conversation as it was on screen, for the main screen's scrollback after exit. */
   private exitPrint(): string {
     const width = this.term.columns;
-    this.now = Date.now();
     const total = this.transcript.lineCount(width);
     const lines = this.transcript.window(width, Math.min(total, EXIT_LINES), 0);
     return exitText(lines, this.runtime.sessionPath, (s) => this.style.fg("muted", s));
@@ -289,7 +288,6 @@ class App implements CommandContext {
   }
 
   jumpTo(index: number): void {
-    this.now = Date.now();
     const below = this.transcript.linesFromUser(index, this.term.columns);
     if (below === null) return;
     // The notes under the chat count as lines below it too.
@@ -401,7 +399,6 @@ class App implements CommandContext {
         break;
       case "ctrl+o":
         // The newest block in view; with none (or none collapsible), everything.
-        this.now = Date.now();
         if (!this.transcript.toggleVisible(this.term.columns, this.scroll.viewHeight, this.scroll.offset)) this.transcript.toggleExpanded();
         return;
       case "alt+o":
@@ -788,7 +785,7 @@ class App implements CommandContext {
       context: this.runtime.context(),
       usage: this.runtime.usage(),
       busySince: this.turn?.since ?? null,
-      busyLabel: this.confirms[0] ? "waiting for approval" : this.condensing ? CONDENSING : this.busyLabel(this.now),
+      busyLabel: this.confirms[0] ? "waiting for approval" : this.condensing ? CONDENSING : this.busyLabel(this.clock()),
       extensions: extensionCounts(this.host.states()),
       mode: this.runtime.mode,
       jailed: this.runtime.jail !== null,
@@ -804,7 +801,15 @@ class App implements CommandContext {
   }
 
   private draw(): void {
-    this.now = Date.now();
+    this.frameAt = Date.now();
+    try {
+      this.drawFrame();
+    } finally {
+      this.frameAt = null;
+    }
+  }
+
+  private drawFrame(): void {
     const width = this.term.columns;
     const rows = this.term.rows;
     const title = titleText(this.runtime.cwd, this.confirms[0] ? "waiting for approval" : this.turn ? "working" : "idle");

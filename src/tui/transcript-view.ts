@@ -15,8 +15,8 @@ export class TranscriptView implements Component {
   private lines: string[] = [];
   private plain: string[] = [];
   private height = 10;
-  /** The transcript's expanded lines, drawn again when it changes or the width does. */
-  private drawn: { key: string; lines: string[] } | null = null;
+  /** What `lines` were drawn for (the transcript's version and the width); null draws them again. */
+  private drawnFor: string | null = null;
 
   constructor(
     private readonly theme: StyleRef,
@@ -84,13 +84,13 @@ export class TranscriptView implements Component {
   render(width: number, rows?: number): string[] {
     const style = this.theme.style;
     const key = `${this.transcript.version}|${width}`;
-    if (this.drawn?.key !== key) this.drawn = { key, lines: this.transcript.allLines(width) };
-    const lines = this.drawn.lines;
-    if (rows === undefined) rows = lines.length + 2;
-    if (lines !== this.lines) {
-      this.lines = lines;
-      this.plain = lines.map((l) => stripAnsi(l).toLowerCase());
+    if (this.drawnFor !== key) {
+      this.drawnFor = key;
+      this.lines = this.transcript.allLines(width);
+      this.plain = this.lines.map((l) => stripAnsi(l).toLowerCase());
     }
+    const lines = this.lines;
+    if (rows === undefined) rows = lines.length + 2;
     this.height = Math.max(1, rows - 2);
     const maxTop = Math.max(0, lines.length - this.height);
     const top = this.top === null ? maxTop : Math.max(0, Math.min(this.top, maxTop));
@@ -109,7 +109,7 @@ export class TranscriptView implements Component {
   }
 
   invalidate(): void {
-    this.drawn = null;
+    this.drawnFor = null;
   }
 
   /** Moves to the next (1) or previous (-1) matching line after the current one (the first from the start). */
