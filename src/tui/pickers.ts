@@ -16,8 +16,34 @@ export function modalHeader(style: Style, width: number, title: string, detail: 
   return [style.fg("border", "─".repeat(width)), truncate(style.bold(style.fg("accent", title)) + "  " + detail, width)];
 }
 
-/** esc and ctrl+c leave every box. */
-const cancels = (label: string): boolean => label === "esc" || label === "ctrl+c";
+/** A box that takes typed text: the text goes to `type`, esc and ctrl+c cancel, other keys go to `key`. */
+abstract class TypingBox implements Modal {
+  constructor(
+    protected readonly theme: StyleRef,
+    private readonly onCancel: (() => void) | undefined,
+  ) {}
+
+  handle(label: string, text: string | null): boolean {
+    if (text !== null) {
+      this.type(text);
+      return false;
+    }
+    if (label === "esc" || label === "ctrl+c") {
+      this.onCancel?.();
+      return true;
+    }
+    return this.key(label);
+  }
+
+  abstract render(width: number): string[];
+
+  invalidate(): void {}
+
+  protected abstract type(text: string): void;
+
+  /** A key other than typed text and cancelling; true when the box is finished. */
+  protected abstract key(label: string): boolean;
+}
 
 export type PickerOptions<T> = {
   title: string;
@@ -33,29 +59,26 @@ export type PickerOptions<T> = {
   empty?: string;
 };
 
-export class Picker<T> implements Modal {
+export class Picker<T> extends TypingBox {
   query = "";
   readonly list: SelectList<T>;
 
   constructor(
-    private readonly theme: StyleRef,
+    theme: StyleRef,
     private readonly opts: PickerOptions<T>,
   ) {
+    super(theme, opts.onCancel);
     this.list = new SelectList(theme, opts.row, 10, opts.empty ?? "nothing matches");
     this.list.setItems(opts.items);
     if (opts.initial !== undefined) this.list.select(opts.initial);
   }
 
-  handle(label: string, text: string | null): boolean {
-    if (text !== null) {
-      this.query += text;
-      this.refilter();
-      return false;
-    }
-    if (cancels(label)) {
-      this.opts.onCancel?.();
-      return true;
-    }
+  protected type(text: string): void {
+    this.query += text;
+    this.refilter();
+  }
+
+  protected key(label: string): boolean {
     switch (label) {
       case "up":
       case "ctrl+p":
@@ -100,8 +123,6 @@ export class Picker<T> implements Modal {
     return out;
   }
 
-  invalidate(): void {}
-
   private refilter(): void {
     this.list.setItems(fuzzyFilter(this.opts.items, this.query, this.opts.key));
     this.moved();
@@ -121,23 +142,21 @@ export type TextPromptOptions = {
   onCancel?: () => void;
 };
 
-export class TextPrompt implements Modal {
+export class TextPrompt extends TypingBox {
   value = "";
 
   constructor(
-    private readonly theme: StyleRef,
+    theme: StyleRef,
     private readonly opts: TextPromptOptions,
-  ) {}
+  ) {
+    super(theme, opts.onCancel);
+  }
 
-  handle(label: string, text: string | null): boolean {
-    if (text !== null) {
-      this.value += text.replace(/[\r\n]/g, "");
-      return false;
-    }
-    if (cancels(label)) {
-      this.opts.onCancel?.();
-      return true;
-    }
+  protected type(text: string): void {
+    this.value += text.replace(/[\r\n]/g, "");
+  }
+
+  protected key(label: string): boolean {
     switch (label) {
       case "backspace":
         this.value = this.value.slice(0, -1);
@@ -158,6 +177,4 @@ export class TextPrompt implements Modal {
     const shown = this.opts.secret ? "•".repeat(Math.min(this.value.length, 40)) : this.value;
     return [...modalHeader(style, width, this.opts.title, style.fg("muted", this.opts.hint)), truncate("› " + shown, width - 1) + highlight(style, " ")];
   }
-
-  invalidate(): void {}
 }
