@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Editor } from "../../src/tui/editor.ts";
 import { historyPath } from "../../src/agent/config.ts";
 import { History } from "../../src/tui/history.ts";
+import { startMockRuntime } from "../helpers/mock-runtime.ts";
 import { createStyle, dark } from "../../src/tui/theme.ts";
 
 const style = createStyle(dark, "none", false);
@@ -189,6 +190,29 @@ describe("history", () => {
       expect(e.submit()).toBe(`explain ${pasted}`);
     }
   });
+});
+
+test("the runtime hands the editor its project's history file under the home: a prompt typed there is recalled in the next session of that project only", async () => {
+  const home = mkdtempSync(join(tmpdir(), "zot-history-home-"));
+  const projects = [join(home, "a"), join(home, "b")];
+  for (const p of projects) mkdirSync(p);
+  try {
+    const open = async (cwd: string) => {
+      const rt = await startMockRuntime(home, { cwd });
+      await rt.close();
+      return new Editor(new History(rt.promptHistoryFile()), { style });
+    };
+    const typed = await open(projects[0]!);
+    typed.setText("remember me");
+    typed.submit();
+    const again = await open(projects[0]!);
+    expect(again.historyPrev()).toBe(true);
+    expect(again.text).toBe("remember me");
+    expect((await open(projects[1]!)).historyPrev()).toBe(false);
+    expect(readdirSync(join(home, "history"))).toHaveLength(1);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
 });
 
 describe("undo", () => {
