@@ -37,10 +37,10 @@ const ROLE: Record<Note["level"], ThemeRole> = {
 
 export class Notes implements Component {
   private items: Note[] = [];
-
-  constructor(private readonly theme: StyleRef) {}
   /** Bumped on every change so the frame can tell when to recompose. */
   version = 0;
+
+  constructor(private readonly theme: StyleRef) {}
 
   get list(): readonly Note[] {
     return this.items;

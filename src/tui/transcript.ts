@@ -56,16 +56,16 @@ export type MarkerEntry = Base & { kind: "marker"; text: string; level: InfoLeve
 export type Entry = UserEntry | AssistantEntry | ThinkingEntry | ToolEntry | InfoEntry | MarkerEntry;
 
 export class Transcript implements Scrollable {
+  private entries: Entry[] = [];
+  /** ctrl+o: show tool output and thinking in full. */
+  expanded = false;
+  version = 0;
+
   /** `clock` says what time it is for the frame being drawn (spinners, elapsed times). */
   constructor(
     private readonly theme: StyleRef,
     private readonly clock: () => number = Date.now,
   ) {}
-
-  private entries: Entry[] = [];
-  /** ctrl+o: show tool output and thinking in full. */
-  expanded = false;
-  version = 0;
 
   get list(): readonly Entry[] {
     return this.entries;
