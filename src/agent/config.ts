@@ -33,6 +33,11 @@ const systemMdPath = (home: string): string => join(home, "SYSTEM.md");
 export const permissionsPath = (home: string): string => join(home, "permissions.json");
 /** The user's own instructions for every project. */
 export const globalInstructionsPath = (home: string): string => join(home, "AGENTS.md");
+/** `$ZOT_HOME/history/<hash of cwd>.jsonl`: the prompts typed in project `cwd` (the TUI's up-arrow and ctrl+r recall). */
+export function historyPath(home: string, cwd: string): string {
+  const key = new Bun.CryptoHasher("sha256").update(cwd).digest("hex").slice(0, 16);
+  return join(home, "history", `${key}.jsonl`);
+}
 
 // ---------------------------------------------------------------- config.json
 

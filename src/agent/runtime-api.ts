@@ -96,6 +96,8 @@ export interface AgentRuntime {
   forkSession(index: number): { ok: true; path: string; text: string; warnings: string[] } | { ok: false; error: string };
   /** The sessions of this cwd by parent and child (the current one marked). */
   sessionTree(): TreeNode[];
+  /** The file that keeps the prompts typed in this cwd, for recall in the editor. */
+  promptHistoryFile(): string;
   /** The user's saved settings (config.json). */
   settings(): ConfigValues;
   /** Saves settings that outlive the session (e.g. the theme), keeping the others. */

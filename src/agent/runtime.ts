@@ -6,7 +6,7 @@ import type { ExtensionHost, UiIntent } from "../ext/types.ts";
 import { basename } from "node:path";
 import { costOf, findModel, isProviderName, reasoningProblem } from "./catalog.ts";
 import { EFFORTS, orList, PROVIDERS, type ChoosableWire, type Effort } from "./choices.ts";
-import { PROVIDER_ENV_KEYS, readAuth, readConfig, removeApiKey, resolveCredentials, rememberModel, saveApiKey, updateConfig, type ConfigValues, type Env } from "./config.ts";
+import { historyPath, PROVIDER_ENV_KEYS, readAuth, readConfig, removeApiKey, resolveCredentials, rememberModel, saveApiKey, updateConfig, type ConfigValues, type Env } from "./config.ts";
 import type { AgentEvent, ApprovalDetail, CompactReason, ConfirmDecision, ConfirmRequest } from "./events.ts";
 import { keptFrom, summarise } from "./compaction.ts";
 import { modeVerdict, PermissionRules, PLAN_INSTRUCTION, PLAN_REFUSAL, type ListedRule, type PermissionMode } from "./permissions.ts";
@@ -408,6 +408,10 @@ export class Runtime implements AgentRuntime {
 
   sessions(): SessionInfo[] {
     return listSessions(this.cfg.home, this.cfg.cwd);
+  }
+
+  promptHistoryFile(): string {
+    return historyPath(this.cfg.home, this.cfg.cwd);
   }
 
   settings(): ConfigValues {

@@ -21,28 +21,29 @@ import { EXIT_LINES, exitText } from "./exit-print.ts";
 import { editExternally } from "./external-editor.ts";
 import { completeArg } from "./arg-completion.ts";
 import { parseShellCommand, runShellCommand, sharedPrompt, type ShellCommand, type ShellOutput } from "./shell-command.ts";
-import { KEYED_PROVIDERS, readConfig, type NotifyMode } from "../agent/config.ts";
+import { KEYED_PROVIDERS, type NotifyMode } from "../agent/config.ts";
 import { notification, NOTIFY_AFTER_MS, resolveNotify, titleText } from "./attention.ts";
 import { cleanInput, Editor } from "./editor.ts";
-import { History, historyPath } from "./history.ts";
+import { History } from "./history.ts";
 import { KeyDecoder, keyLabel, wheelDirection, type Key } from "./keys.ts";
 import { layout } from "./layout.ts";
+import { Container, type Component } from "./component.ts";
+import { EditorBox } from "./editor-box.ts";
 import { Notes } from "./notes.ts";
 import type { Modal } from "./pickers.ts";
-import { PromptQueue } from "./queue.ts";
+import { PromptQueue } from "./queued-prompts.ts";
 import { Renderer } from "./renderer.ts";
 import { parseSlash } from "../modes/slash.ts";
 import { findCommand, slashItems, type SlashItem } from "./slash.ts";
 import { EditorPopups } from "./popups.ts";
 import { PanelSlot } from "./panel-slot.ts";
-import { extensionCounts, renderStatus } from "./status.ts";
+import { extensionCounts, StatusBar, type StatusInfo } from "./status-bar.ts";
 import { installRestoreHandlers, Terminal } from "./terminal.ts";
-import { detectBackground, themeNames, type Style } from "./theme.ts";
-import { savedTheme, styleFor, type ThemeChoice } from "./theming.ts";
+import { detectBackground, savedTheme, styleFor, themeNames, type Style, type ThemeChoice } from "./theme.ts";
 import { INTERRUPTED_MARK, Transcript, type InfoLevel } from "./transcript.ts";
 import { showIntent, type IntentTargets } from "./intent-view.ts";
 import { ChatScroll } from "./scroll.ts";
-import { StatusLines } from "./status-lines.ts";
+import { TransientMessages } from "./transient-messages.ts";
 import { replay } from "./replay.ts";
 import { shortDir, shortPath } from "./paths.ts";
 import { gitBranch } from "./git-branch.ts";
@@ -85,21 +86,26 @@ export async function runTui(runtime: AgentRuntime, host: ExtensionHost, opts: T
 class App implements CommandContext {
   readonly home: string;
   themeName = "dark";
-  private style: Style;
+  /** The current theme's Style: every component reads it from here when it renders. */
+  style: Style;
+  /** While a frame is drawn, its time: every spinner and elapsed time in it agrees. */
+  private frameAt: number | null = null;
+  private readonly clock = (): number => this.frameAt ?? Date.now();
   private readonly renderer: Renderer;
   private readonly decoder = new KeyDecoder();
-  private readonly transcript = new Transcript();
-  private readonly notes = new Notes();
+  private readonly transcript = new Transcript(this, this.clock);
+  private readonly notes = new Notes(this);
   private readonly editor: Editor;
-  private readonly queue = new PromptQueue();
+  private readonly editorBox: EditorBox;
+  private readonly queue = new PromptQueue(this);
   private readonly popups: EditorPopups;
   private readonly panels: PanelSlot;
   private modal: Modal | null = null;
   /** ctrl+t: the full transcript view, which then has the screen and the keys. */
   private view: TranscriptView | null = null;
-  private viewLines: { key: string; lines: string[] } | null = null;
   private confirms: ApprovalDialog[] = [];
-  private readonly statusLines = new StatusLines();
+  private readonly transientMessages = new TransientMessages(this);
+  private readonly statusBar = new StatusBar(this, this.clock, () => this.statusInfo());
   private readonly scroll = new ChatScroll();
   private readonly intentTargets: IntentTargets;
   /** The running turn or busy command; `stop` cancels work that is not the runtime's (a key check). */
@@ -130,13 +136,15 @@ class App implements CommandContext {
   ) {
     this.home = opts.home;
     this.renderer = new Renderer((s) => term.write(s));
-    this.editor = new Editor(new History(historyPath(opts.home, runtime.cwd)));
-    this.popups = new EditorPopups(runtime.cwd, this.editor, () => this.commands());
-    this.panels = new PanelSlot(host, () => this.schedule());
-    this.theme = savedTheme(runtime.settings().theme, host.themes());
+    this.editor = new Editor(new History(runtime.promptHistoryFile()), this);
+    this.editorBox = new EditorBox(this.editor, this, () => this.placeholder());
+    this.popups = new EditorPopups(this, runtime.cwd, this.editor, () => this.commands());
+    this.panels = new PanelSlot(host, this, () => this.schedule());
+    const settings = runtime.settings();
+    this.theme = savedTheme(settings.theme, host.themes());
     this.style = this.makeStyle(this.theme.name);
     this.place = { dir: shortDir(runtime.cwd), branch: gitBranch(runtime.cwd) };
-    this.notifyMode = resolveNotify(readConfig(opts.home).values.notify ?? "auto", process.env);
+    this.notifyMode = resolveNotify(settings.notify ?? "auto", process.env);
     this.intentTargets = {
       notes: this.notes,
       editor: this.editor,
@@ -201,9 +209,8 @@ class App implements CommandContext {
   /** The conversation as it was on screen, for the main screen's scrollback after exit. */
   private exitPrint(): string {
     const width = this.term.columns;
-    const now = Date.now();
-    const total = this.transcript.totalLines(width, this.style, now);
-    const lines = this.transcript.window(width, this.style, now, Math.min(total, EXIT_LINES), 0);
+    const total = this.transcript.lineCount(width);
+    const lines = this.transcript.window(width, Math.min(total, EXIT_LINES), 0);
     return exitText(lines, this.runtime.sessionPath, (s) => this.style.fg("muted", s));
   }
 
@@ -216,7 +223,7 @@ class App implements CommandContext {
   }
 
   status(lines: { text: string; level: InfoLevel }[], ttlMs: number): void {
-    this.statusLines.set(lines, ttlMs);
+    this.transientMessages.set(lines, ttlMs);
     this.schedule();
   }
 
@@ -281,11 +288,10 @@ class App implements CommandContext {
   }
 
   jumpTo(index: number): void {
-    const below = this.transcript.linesFromUser(index, this.term.columns, this.style, Date.now());
+    const below = this.transcript.linesFromUser(index, this.term.columns);
     if (below === null) return;
     // The notes under the chat count as lines below it too.
-    const notes = this.notes.render(this.term.columns, this.style).length;
-    this.scroll.reveal(below + (notes > 0 ? notes + 1 : 0));
+    this.scroll.reveal(below + this.notesBelow(this.term.columns));
     this.schedule();
   }
 
@@ -293,7 +299,7 @@ class App implements CommandContext {
     this.transcript.clear();
     this.notes.clear();
     this.queue.clear();
-    this.statusLines.clear();
+    this.transientMessages.clear();
     this.scroll.toBottom();
     this.schedule();
   }
@@ -305,7 +311,7 @@ class App implements CommandContext {
 
   setTheme(name: string): void {
     this.style = this.makeStyle(name);
-    this.transcript.invalidate();
+    for (const c of this.components()) c.invalidate();
     this.renderer.invalidate();
     this.schedule();
   }
@@ -393,7 +399,7 @@ class App implements CommandContext {
         break;
       case "ctrl+o":
         // The newest block in view; with none (or none collapsible), everything.
-        if (!this.transcript.toggleVisible(this.term.columns, this.style, Date.now(), this.scroll.viewHeight, this.scroll.offset)) this.transcript.toggleExpanded();
+        if (!this.transcript.toggleVisible(this.term.columns, this.scroll.viewHeight, this.scroll.offset)) this.transcript.toggleExpanded();
         return;
       case "alt+o":
         this.transcript.toggleExpanded();
@@ -401,12 +407,12 @@ class App implements CommandContext {
       case "alt+t":
         return cycleReasoning(this);
       case "ctrl+t":
-        this.view = new TranscriptView();
+        this.view = new TranscriptView(this, this.transcript);
         return;
       case "shift+tab":
         return cycleMode(this);
       case "ctrl+r":
-        this.modal = historySearch(this.editor, () => this.status([{ text: "No earlier prompts in this project yet.", level: "info" }], 3000));
+        this.modal = historySearch(this.editor, this, () => this.status([{ text: "No earlier prompts in this project yet.", level: "info" }], 3000));
         return;
       case "ctrl+g":
         return this.externalEdit();
@@ -532,11 +538,11 @@ class App implements CommandContext {
         return;
       }
       this.draftEscAt = 0;
-      this.statusLines.clear();
+      this.transientMessages.clear();
       this.editor.clear();
       return;
     }
-    if (this.statusLines.clear()) return;
+    if (this.transientMessages.clear()) return;
     this.editor.clear();
   }
 
@@ -689,7 +695,7 @@ class App implements CommandContext {
     this.attention("zot is waiting for your approval");
     return new Promise((resolve) => {
       this.confirms.push(
-        new ApprovalDialog(req, (decision) => {
+        new ApprovalDialog(this, req, (decision) => {
           this.transcript.awaitApproval(req.id, false, Date.now());
           resolve(decision);
         }),
@@ -755,7 +761,7 @@ class App implements CommandContext {
 
   private tick(): void {
     const now = Date.now();
-    const expired = this.statusLines.expire(now);
+    const expired = this.transientMessages.expire(now);
     if (this.turn || expired || this.transcript.hasRunningTool) this.schedule();
   }
 
@@ -772,65 +778,76 @@ class App implements CommandContext {
     return "Ask anything · / commands · @ files";
   }
 
+  private statusInfo(): StatusInfo {
+    return {
+      provider: this.runtime.provider,
+      model: this.runtime.model,
+      context: this.runtime.context(),
+      usage: this.runtime.usage(),
+      busySince: this.turn?.since ?? null,
+      busyLabel: this.confirms[0] ? "waiting for approval" : this.condensing ? CONDENSING : this.busyLabel(this.clock()),
+      extensions: extensionCounts(this.host.states()),
+      mode: this.runtime.mode,
+      jailed: this.runtime.jail !== null,
+      place: this.place,
+      reasoning: this.runtime.reasoning,
+    };
+  }
+
+  /** Every component alive now, for a theme change to invalidate. */
+  private components(): Component[] {
+    const open = [this.view, this.panels.panel, this.modal, ...this.confirms].filter((c) => c !== null);
+    return [this.transcript, this.notes, this.transientMessages, this.queue, this.popups, this.editorBox, this.statusBar, ...open];
+  }
+
   private draw(): void {
-    const now = Date.now();
+    this.frameAt = Date.now();
+    try {
+      this.drawFrame();
+    } finally {
+      this.frameAt = null;
+    }
+  }
+
+  private drawFrame(): void {
     const width = this.term.columns;
     const rows = this.term.rows;
-    const style = this.style;
     const title = titleText(this.runtime.cwd, this.confirms[0] ? "waiting for approval" : this.turn ? "working" : "idle");
     if (title !== this.title) {
       this.title = title;
       this.term.write(title);
     }
     if (this.view) {
-      const key = `${this.transcript.version}|${width}|${this.themeName}`;
-      if (this.viewLines?.key !== key) this.viewLines = { key, lines: this.transcript.allLines(width, style, now) };
-      this.renderer.render(this.view.render(this.viewLines.lines, width, rows, style), null, rows, width);
+      this.renderer.render(this.view.render(width, rows), null, rows, width);
       return;
     }
-    const total = this.transcript.totalLines(width, style, now);
-    const notes = this.notes.render(width, style);
-    this.scroll.follow(total + (notes.length > 0 ? notes.length + 1 : 0));
-
-    const overlay = this.confirms[0]?.render(width, style, rows) ?? this.modal?.render(width, style) ?? this.popups.render(width, style);
-    const placeholder = this.placeholder();
-    const frame = layout({
+    this.scroll.follow(this.transcript.lineCount(width) + this.notesBelow(width));
+    // The dialog, a modal and the editor's popups share the place above the editor, in that order.
+    const overlay = this.confirms[0] ?? this.modal ?? this.popups;
+    const editorFocused = !this.panels.panel && !this.confirms[0] && !this.modal;
+    const frame = layout(
+      {
+        chat: this.transcript,
+        notes: this.notes,
+        offset: this.scroll.offset,
+        above: new Container([this.transientMessages, this.queue, overlay]),
+        panel: this.panels.panel,
+        editor: this.editorBox,
+        status: this.statusBar,
+        focused: editorFocused ? this.editorBox : null,
+        style: this.style,
+      },
       width,
       rows,
-      style,
-      chat: {
-        window: (h, off) => this.transcript.window(width, style, now, h, off),
-        total: () => total,
-      },
-      notes,
-      offset: this.scroll.offset,
-      messages: this.statusLines.render(width, style),
-      queue: this.queue.render(width, style),
-      panel: this.panels.panel ? (h) => this.panels.panel!.render(width, h, style) : null,
-      overlay,
-      editor: this.editor.render(width, style, placeholder),
-      editorFocused: !this.panels.panel && !this.confirms[0] && !this.modal,
-      status: renderStatus(
-        {
-          provider: this.runtime.provider,
-          model: this.runtime.model,
-          context: this.runtime.context(),
-          usage: this.runtime.usage(),
-          busySince: this.turn?.since ?? null,
-          busyLabel: this.confirms[0] ? "waiting for approval" : this.condensing ? CONDENSING : this.busyLabel(now),
-          extensions: extensionCounts(this.host.states()),
-          mode: this.runtime.mode,
-          jailed: this.runtime.jail !== null,
-          place: this.place,
-          reasoning: this.runtime.reasoning,
-        },
-        width,
-        style,
-        now,
-      ),
-    });
+    );
     this.scroll.settle(frame);
     this.renderer.render(frame.lines, frame.cursor, rows, width);
     this.panels.announceSize();
+  }
+
+  /** The notes under the chat and the blank line above them: lines below the transcript that scroll with it. */
+  private notesBelow(width: number): number {
+    const n = this.notes.render(width).length;
+    return n > 0 ? n + 1 : 0;
   }
 }

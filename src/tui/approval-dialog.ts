@@ -7,6 +7,7 @@ import type { ApprovalDetail, ConfirmDecision, ConfirmRequest, PermissionRule } 
 import { commandPrefix } from "../agent/permissions.ts";
 import { revealControls, sanitize } from "./ansi.ts";
 import { renderDiff, renderNumbered } from "./diff-view.ts";
+import type { Component, StyleRef } from "./component.ts";
 import { highlight } from "./list.ts";
 import type { Style } from "./theme.ts";
 import { truncate, wrap } from "./wrap.ts";
@@ -17,7 +18,7 @@ type Choice = { label: string; key?: string; decision: ConfirmDecision | "reason
 const CHROME = 4;
 const SCROLL_STEP = 3;
 
-export class ApprovalDialog {
+export class ApprovalDialog implements Component {
   selected = 0;
   /** Non-null while the user types the reason for "no". */
   reason: string | null = null;
@@ -29,6 +30,7 @@ export class ApprovalDialog {
   private detailCache: { width: number; style: Style; lines: string[] } | null = null;
 
   constructor(
+    private readonly theme: StyleRef,
     readonly req: ConfirmRequest,
     private readonly resolve: (decision: ConfirmDecision) => void,
   ) {
@@ -85,7 +87,9 @@ export class ApprovalDialog {
 
   private lastHeight = 10;
 
-  render(width: number, style: Style, rows: number): string[] {
+  /** The dialog for `width` columns in at most `rows` rows (without a limit, the whole detail shows). */
+  render(width: number, rows = Number.POSITIVE_INFINITY): string[] {
+    const style = this.theme.style;
     const w = Math.max(10, width);
     const detail = this.detailLines(w, style);
     const room = Math.max(3, rows - this.choices.length - CHROME - 4);
@@ -111,6 +115,10 @@ export class ApprovalDialog {
     if (this.reason !== null) out.push(truncate(style.fg("accent", "  reason (optional, enter to send): ") + this.reason, w));
     else out.push(style.fg("muted", truncate("  esc: no, and stop the turn", w)));
     return out;
+  }
+
+  invalidate(): void {
+    this.detailCache = null;
   }
 
   private detailLines(width: number, style: Style): string[] {

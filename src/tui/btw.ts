@@ -13,7 +13,7 @@ export function btwCommand(ctx: CommandContext, args: string): void {
   const stop = new AbortController();
   let answer = "";
   let state = "answering…";
-  const overlay = new TextOverlay({
+  const overlay = new TextOverlay(ctx, {
     title: "btw",
     hint: "side chat, not saved · ↑↓ scroll · esc closes",
     text: () => `**${question}**\n\n${answer}${state ? `\n\n_${state}_` : ""}`,

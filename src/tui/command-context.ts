@@ -3,11 +3,13 @@
 // without importing each other.
 import type { AgentRuntime } from "../agent/runtime-api.ts";
 import type { ExtensionHost, LoadReport } from "../ext/types.ts";
+import type { StyleRef } from "./component.ts";
 import type { Modal } from "./pickers.ts";
 import type { SlashItem } from "./slash.ts";
 import type { InfoLevel } from "./transcript.ts";
 
-export interface CommandContext {
+/** Its `style` is the current theme's, for the boxes a command opens. */
+export interface CommandContext extends StyleRef {
   readonly runtime: AgentRuntime;
   readonly host: ExtensionHost;
   readonly home: string;

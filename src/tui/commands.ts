@@ -88,7 +88,7 @@ export async function runBuiltin(ctx: CommandContext, name: string, args: string
     case "unjail":
       return jailCommand(ctx, name === "jail");
     case "ext-config":
-      return extConfig({ host: ctx.host, openModal: (m) => ctx.openModal(m), status: (l, t) => ctx.status(l, t) }, args);
+      return extConfig(ctx, args);
   }
 }
 
@@ -161,7 +161,7 @@ function model(ctx: CommandContext, args: string): void {
   const models = ctx.runtime.models();
   const current = models.findIndex((m) => m.provider === ctx.runtime.provider && m.id === ctx.runtime.model);
   ctx.openModal(
-    new Picker<ModelInfo>({
+    new Picker<ModelInfo>(ctx, {
       title: "Model",
       items: models,
       initial: current >= 0 ? current : 0,
@@ -192,7 +192,7 @@ function sessions(ctx: CommandContext): void {
     return;
   }
   ctx.openModal(
-    new Picker({
+    new Picker(ctx, {
       title: "Resume session",
       items: list,
       key: (s) => `${s.created} ${s.preview}`,
@@ -234,7 +234,7 @@ function theme(ctx: CommandContext, args: string): void {
   }
   const original = ctx.themeName;
   ctx.openModal(
-    new Picker<string>({
+    new Picker<string>(ctx, {
       title: "Theme",
       items: names,
       initial: Math.max(0, names.indexOf(original)),
@@ -251,7 +251,7 @@ function login(ctx: CommandContext, args: string): void {
   const subscriptions = ctx.runtime.subscriptions();
   const ask = (provider: string): void => {
     ctx.openModal(
-      new TextPrompt({
+      new TextPrompt(ctx, {
         title: `API key for ${provider}`,
         hint: `${subscriptions.includes(provider) ? `${provider}: ${SUBSCRIPTION_NOTE} · ` : ""}paste the key · enter to save · esc to cancel`,
         secret: true,
@@ -271,7 +271,7 @@ function login(ctx: CommandContext, args: string): void {
     return;
   }
   ctx.openModal(
-    new Picker<string>({
+    new Picker<string>(ctx, {
       title: "Log in to provider",
       items: [...KEYED_PROVIDERS],
       initial: Math.max(0, KEYED_PROVIDERS.indexOf(ctx.runtime.provider)),
@@ -310,7 +310,7 @@ function offerProbe(ctx: CommandContext, provider: string, key: string): void {
   }
   type Choice = "check" | "save";
   ctx.openModal(
-    new Picker<Choice>({
+    new Picker<Choice>(ctx, {
       title: `Check the ${provider} key first?`,
       items: ["check", "save"],
       key: (c) => c,

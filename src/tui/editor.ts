@@ -4,7 +4,7 @@ import { sanitize } from "./ansi.ts";
 import { nextCluster } from "./width.ts";
 import { truncate } from "./wrap.ts";
 import type { History, HistoryEntry } from "./history.ts";
-import type { Style } from "./theme.ts";
+import type { StyleRef } from "./component.ts";
 
 const CHIP_MIN_LINES = 8;
 /** Undo steps kept per draft. */
@@ -13,6 +13,7 @@ const CHIP_MIN_CHARS = 800;
 const PROMPT = "› ";
 const MOVES: ReadonlySet<string> = new Set(["left", "right", "ctrl+b", "ctrl+f", "alt+left", "alt+right", "ctrl+left", "ctrl+right", "alt+b", "alt+f", "home", "end", "ctrl+a", "ctrl+e", "up", "down"]);
 
+/** The draft wrapped to a width, and where the cursor is in it (the editor box shows a window of it). */
 export type EditorView = { lines: string[]; cursorRow: number; cursorCol: number };
 
 export class Editor {
@@ -25,7 +26,10 @@ export class Editor {
   /** What the last edit was, so consecutive typing merges into one undo step. */
   private lastEdit: "type" | "other" | null = null;
 
-  constructor(readonly history: History) {}
+  constructor(
+    readonly history: History,
+    private readonly theme: StyleRef,
+  ) {}
 
   get empty(): boolean {
     return this.text === "";
@@ -224,7 +228,9 @@ export class Editor {
     this.cursor = start + replacement.length;
   }
 
-  render(width: number, style: Style, placeholder: string): EditorView {
+  /** The draft wrapped for `width` columns behind the prompt; the placeholder stands in for an empty one. */
+  view(width: number, placeholder: string): EditorView {
+    const style = this.theme.style;
     const inner = Math.max(1, width - PROMPT.length);
     const rows: string[] = [];
     let cursorRow = 0;

@@ -7,8 +7,9 @@ import type { SettingSpec } from "../ext/settings.ts";
 import type { Json } from "../ext/protocol.ts";
 import { Picker, TextPrompt, type Modal } from "./pickers.ts";
 import type { InfoLevel } from "./transcript.ts";
+import type { StyleRef } from "./component.ts";
 
-export type FormContext = {
+export type FormContext = StyleRef & {
   host: ExtensionHost;
   openModal(modal: Modal | null): void;
   status(lines: { text: string; level: InfoLevel }[], ttlMs: number): void;
@@ -21,7 +22,7 @@ export function extConfig(ctx: FormContext, name: string): void {
     const configurable = ctx.host.states().filter((s) => s.status !== "shadowed" && ctx.host.settings(s.name).ok);
     if (configurable.length === 0) return ctx.status([{ text: "No loaded extension declares settings.", level: "info" }], STATUS_MS);
     ctx.openModal(
-      new Picker({
+      new Picker(ctx, {
         title: "Configure an extension",
         items: configurable.map((s) => s.name),
         row: (n) => ({ label: n }),
@@ -34,7 +35,7 @@ export function extConfig(ctx: FormContext, name: string): void {
   const current = ctx.host.settings(name);
   if (!current.ok) return ctx.status([{ text: `${current.error}.`, level: "error" }], STATUS_MS);
   ctx.openModal(
-    new Picker<SettingSpec>({
+    new Picker<SettingSpec>(ctx, {
       title: `Settings of ${current.extension}`,
       items: current.specs,
       row: (s) => ({ label: s.name, detail: `${shown(s, current.values[s.name])}  ${s.type}${s.required ? ", required" : ""}${s.description ? ` — ${s.description}` : ""}` }),
@@ -55,7 +56,7 @@ function ask(ctx: FormContext, extension: string, s: SettingSpec): void {
   const choices = s.type === "enum" ? s.values : s.type === "boolean" ? ["true", "false"] : null;
   if (choices) {
     ctx.openModal(
-      new Picker({
+      new Picker(ctx, {
         title: `${extension}: ${s.name}`,
         items: [...choices, ...(s.required ? [] : [UNSET])],
         row: (c) => ({ label: c === UNSET ? "(unset: use the default)" : c }),
@@ -67,7 +68,7 @@ function ask(ctx: FormContext, extension: string, s: SettingSpec): void {
     return;
   }
   ctx.openModal(
-    new TextPrompt({
+    new TextPrompt(ctx, {
       title: `${extension}: ${s.name}`,
       hint: `${s.type}${s.description ? ` — ${s.description}` : ""} · enter saves, empty unsets, esc goes back`,
       secret: s.type === "secret",

@@ -7,21 +7,26 @@ import { repoRoot } from "../agent/project-root.ts";
 import { fuzzyFilter } from "./fuzzy.ts";
 import { IgnoreRules } from "./ignore-rules.ts";
 import { SelectList } from "./list.ts";
-import type { Style } from "./theme.ts";
+import type { Component, StyleRef } from "./component.ts";
 
 type FileEntry = { path: string; dir: boolean };
 
 const MAX_WALK = 5000;
 const MAX_DEPTH = 8;
 
-export class FilePicker {
-  readonly list = new SelectList<FileEntry>((e) => ({ label: e.path + (e.dir ? "/" : "") }), 8);
+export class FilePicker implements Component {
+  readonly list: SelectList<FileEntry>;
   open = false;
   private start = 0;
   private walked: FileEntry[] | null = null;
   private ignore: Ignore | null = null;
 
-  constructor(private readonly cwd: string) {}
+  constructor(
+    theme: StyleRef,
+    private readonly cwd: string,
+  ) {
+    this.list = new SelectList<FileEntry>(theme, (e) => ({ label: e.path + (e.dir ? "/" : "") }), 8, "no matching files");
+  }
 
   private rules(): Ignore {
     return (this.ignore ??= new Ignore(this.cwd));
@@ -63,9 +68,11 @@ export class FilePicker {
     this.open = false;
   }
 
-  render(width: number, style: Style): string[] {
-    return this.list.render(width, style, "no matching files");
+  render(width: number): string[] {
+    return this.list.render(width);
   }
+
+  invalidate(): void {}
 }
 
 /** The ignore rules seen from the picker's cwd: paths relative to it, .gitignore files from the repository root down. */

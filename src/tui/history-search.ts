@@ -3,14 +3,15 @@
 import type { Editor } from "./editor.ts";
 import type { HistoryEntry } from "./history.ts";
 import { Picker } from "./pickers.ts";
+import type { StyleRef } from "./component.ts";
 
-export function historySearch(editor: Editor, empty: () => void): Picker<HistoryEntry> | null {
+export function historySearch(editor: Editor, theme: StyleRef, empty: () => void): Picker<HistoryEntry> | null {
   const entries = editor.history.recent();
   if (entries.length === 0) {
     empty();
     return null;
   }
-  return new Picker<HistoryEntry>({
+  return new Picker<HistoryEntry>(theme, {
     title: "Search prompt history",
     items: entries,
     key: (e) => e.text,

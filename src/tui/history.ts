@@ -1,16 +1,11 @@
-// Prompt history, persisted per project directory under $ZOT_HOME/history so up-arrow recall in one
-// project never surfaces prompts typed in another. One JSON value per line, appends only: a string,
-// or `{"text", "pastes"}` when the prompt held paste chips (the chips' contents come back with it).
+// Prompt history, persisted in one file per project directory (the runtime names it) so up-arrow
+// recall in one project never surfaces prompts typed in another. One JSON value per line, appends
+// only: a string, or `{"text", "pastes"}` when the prompt held paste chips (their contents come back).
 import { appendFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePrivateDir } from "../ext/home.ts";
 
 const MAX_ENTRIES = 500;
-
-export function historyPath(home: string, cwd: string): string {
-  const key = new Bun.CryptoHasher("sha256").update(cwd).digest("hex").slice(0, 16);
-  return join(home, "history", `${key}.jsonl`);
-}
 
 /** A recalled prompt: its text as typed, with any paste chips it holds mapped to their content. */
 export type HistoryEntry = { text: string; pastes?: Record<string, string> };

@@ -11,7 +11,7 @@ export function jumpCommand(ctx: CommandContext, args: string): void {
     ctx.status([{ text: "No turns to jump to yet.", level: "info" }], 3000);
     return;
   }
-  const picker = new Picker<Turn>({
+  const picker = new Picker<Turn>(ctx, {
     title: "Jump to turn",
     items: [...turns].reverse(),
     key: (t) => t.text,

@@ -1,20 +1,24 @@
 // A selectable list window: the shared body of the slash popup, the file picker and the pickers.
 // It keeps the selection visible while scrolling and draws a divider where a row asks for one.
 import { sanitize } from "./ansi.ts";
+import type { Component, StyleRef } from "./component.ts";
 import type { Style } from "./theme.ts";
 import { padRight, truncate } from "./wrap.ts";
 import { visibleWidth } from "./width.ts";
 
 export type Row = { label: string; detail?: string; dividerBefore?: string };
 
-export class SelectList<T> {
+export class SelectList<T> implements Component {
   items: T[] = [];
   selected = 0;
   private top = 0;
 
   constructor(
+    private readonly theme: StyleRef,
     private readonly row: (item: T) => Row,
-    private readonly maxRows = 8,
+    private readonly maxRows: number,
+    /** What the list says when it has no items. */
+    private readonly empty: string,
   ) {}
 
   setItems(items: T[], keepSelection = false): void {
@@ -41,8 +45,9 @@ export class SelectList<T> {
     this.reveal();
   }
 
-  render(width: number, style: Style, empty: string): string[] {
-    if (this.items.length === 0) return [style.fg("muted", truncate("  " + empty, width))];
+  render(width: number): string[] {
+    const style = this.theme.style;
+    if (this.items.length === 0) return [style.fg("muted", truncate("  " + this.empty, width))];
     const out: string[] = [];
     const end = Math.min(this.items.length, this.top + this.maxRows);
     const labelWidth = Math.min(
@@ -65,6 +70,8 @@ export class SelectList<T> {
     if (this.items.length > this.maxRows) out.push(style.fg("muted", `  ${this.selected + 1}/${this.items.length}`));
     return out;
   }
+
+  invalidate(): void {}
 
   private reveal(): void {
     if (this.selected < this.top) this.top = this.selected;

@@ -6,6 +6,7 @@
 import type { NotifyLevel } from "../ext/protocol.ts";
 import { sanitize } from "./ansi.ts";
 import type { ThemeRole } from "../ext/types.ts";
+import type { Component, StyleRef } from "./component.ts";
 import type { Style } from "./theme.ts";
 import { truncate, wrap } from "./wrap.ts";
 
@@ -34,10 +35,12 @@ const ROLE: Record<Note["level"], ThemeRole> = {
   display: "text",
 };
 
-export class Notes {
+export class Notes implements Component {
   private items: Note[] = [];
   /** Bumped on every change so the frame can tell when to recompose. */
   version = 0;
+
+  constructor(private readonly theme: StyleRef) {}
 
   get list(): readonly Note[] {
     return this.items;
@@ -87,12 +90,17 @@ export class Notes {
   private cache: { width: number; version: number; style: Style; lines: string[] } | null = null;
 
   /** The notes' lines; drawn again only when the notes, the width or the theme changed. */
-  render(width: number, style: Style): string[] {
+  render(width: number): string[] {
+    const style = this.theme.style;
     const c = this.cache;
     if (c && c.width === width && c.version === this.version && c.style === style) return c.lines;
     const lines = this.draw(width, style);
     this.cache = { width, version: this.version, style, lines };
     return lines;
+  }
+
+  invalidate(): void {
+    this.cache = null;
   }
 
   private draw(width: number, style: Style): string[] {

@@ -5,6 +5,7 @@ import type { ExtensionHost } from "../ext/types.ts";
 import type { PanelContent } from "../ext/protocol.ts";
 import { toPanelKey, type Key } from "./keys.ts";
 import { Panel } from "./panel.ts";
+import type { StyleRef } from "./component.ts";
 
 const SCROLL_GRACE_MS = 150;
 
@@ -19,6 +20,7 @@ export class PanelSlot {
 
   constructor(
     private readonly host: ExtensionHost,
+    private readonly theme: StyleRef,
     private readonly changed: () => void,
   ) {}
 
@@ -29,7 +31,7 @@ export class PanelSlot {
     // closing the old panel by the same id would reach the new owner and orphan its panel. That
     // covers the owner re-opening its own panel (a redraw) too.
     if (prev && prev.id !== content.id) this.host.panelClose(prev.id);
-    this.panel = new Panel(extension, content.id, content);
+    this.panel = new Panel(this.theme, extension, content.id, content);
     this.closedBy = null;
   }
 

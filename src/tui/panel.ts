@@ -3,13 +3,13 @@
 // width; the box scrolls locally when the extension leaves pgup/pgdn unhandled.
 import type { PanelContent } from "../ext/protocol.ts";
 import { sanitize } from "./ansi.ts";
-import type { Style } from "./theme.ts";
+import type { Component, StyleRef } from "./component.ts";
 import { padRight, truncate } from "./wrap.ts";
 import { visibleWidth } from "./width.ts";
 
 export type PanelSize = { width: number; height: number };
 
-export class Panel {
+export class Panel implements Component {
   title: string;
   lines: string[];
   footer: string;
@@ -20,6 +20,7 @@ export class Panel {
   size: PanelSize = { width: 0, height: 0 };
 
   constructor(
+    private readonly theme: StyleRef,
     readonly extension: string,
     readonly id: string,
     content: PanelContent,
@@ -41,10 +42,12 @@ export class Panel {
     this.clampScroll();
   }
 
-  /** Box lines for `width` columns and at most `maxHeight` rows. */
-  render(width: number, maxHeight: number, style: Style): string[] {
+  /** Box lines for `width` columns and at most `room` rows (without one, as tall as its lines). */
+  render(width: number, room?: number): string[] {
+    const style = this.theme.style;
     const inner = Math.max(1, width - 4);
     const chrome = 2 + (this.footer ? 1 : 0);
+    const maxHeight = room ?? (this.lines.length || 1) + chrome;
     const height = Math.max(1, Math.min(this.lines.length || 1, maxHeight - chrome));
     this.size = { width: inner, height: Math.max(1, maxHeight - chrome) };
     this.clampScroll();
@@ -64,6 +67,8 @@ export class Panel {
     out.push(b("╰" + "─".repeat(Math.max(0, width - 2)) + "╯"));
     return out;
   }
+
+  invalidate(): void {}
 
   private clampScroll(): void {
     const height = Math.max(1, this.size.height);

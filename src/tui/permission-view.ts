@@ -29,7 +29,7 @@ export function permissionsPicker(ctx: CommandContext): void {
     return;
   }
   ctx.openModal(
-    new Picker<ListedRule>({
+    new Picker<ListedRule>(ctx, {
       title: "Standing approvals · enter revokes",
       items: rules,
       key: (r) => ruleLabel(r.rule),

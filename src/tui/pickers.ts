@@ -2,13 +2,47 @@
 // choice) and a one-line text prompt (/login's key, shown masked). Each calls back on its outcome.
 import { fuzzyFilter } from "./fuzzy.ts";
 import { highlight, SelectList, type Row } from "./list.ts";
+import type { Component, StyleRef } from "./component.ts";
 import type { Style } from "./theme.ts";
 import { truncate } from "./wrap.ts";
 
-export interface Modal {
+export interface Modal extends Component {
   /** Handles a key; true when the modal is finished and should be removed. */
   handle(label: string, text: string | null): boolean;
-  render(width: number, style: Style): string[];
+}
+
+/** The top of every box above the editor: a rule, then the title and what the keys do (`detail`, styled). */
+export function modalHeader(style: Style, width: number, title: string, detail: string): string[] {
+  return [style.fg("border", "─".repeat(width)), truncate(style.bold(style.fg("accent", title)) + "  " + detail, width)];
+}
+
+/** A box that takes typed text: the text goes to `type`, esc and ctrl+c cancel, other keys go to `key`. */
+abstract class TypingBox implements Modal {
+  constructor(
+    protected readonly theme: StyleRef,
+    private readonly onCancel: (() => void) | undefined,
+  ) {}
+
+  handle(label: string, text: string | null): boolean {
+    if (text !== null) {
+      this.type(text);
+      return false;
+    }
+    if (label === "esc" || label === "ctrl+c") {
+      this.onCancel?.();
+      return true;
+    }
+    return this.key(label);
+  }
+
+  abstract render(width: number): string[];
+
+  invalidate(): void {}
+
+  protected abstract type(text: string): void;
+
+  /** A key other than typed text and cancelling; true when the box is finished. */
+  protected abstract key(label: string): boolean;
 }
 
 export type PickerOptions<T> = {
@@ -25,22 +59,26 @@ export type PickerOptions<T> = {
   empty?: string;
 };
 
-export class Picker<T> implements Modal {
+export class Picker<T> extends TypingBox {
   query = "";
   readonly list: SelectList<T>;
 
-  constructor(private readonly opts: PickerOptions<T>) {
-    this.list = new SelectList(opts.row, 10);
+  constructor(
+    theme: StyleRef,
+    private readonly opts: PickerOptions<T>,
+  ) {
+    super(theme, opts.onCancel);
+    this.list = new SelectList(theme, opts.row, 10, opts.empty ?? "nothing matches");
     this.list.setItems(opts.items);
     if (opts.initial !== undefined) this.list.select(opts.initial);
   }
 
-  handle(label: string, text: string | null): boolean {
-    if (text !== null) {
-      this.query += text;
-      this.refilter();
-      return false;
-    }
+  protected type(text: string): void {
+    this.query += text;
+    this.refilter();
+  }
+
+  protected key(label: string): boolean {
     switch (label) {
       case "up":
       case "ctrl+p":
@@ -72,20 +110,16 @@ export class Picker<T> implements Modal {
         this.opts.onPick(item);
         return true;
       }
-      case "esc":
-      case "ctrl+c":
-        this.opts.onCancel?.();
-        return true;
       default:
         return false;
     }
   }
 
-  render(width: number, style: Style): string[] {
-    const head = style.bold(style.fg("accent", this.opts.title)) + style.fg("muted", "  type to filter · ↑↓ move · enter select · esc cancel");
-    const out = [style.fg("border", "─".repeat(width)), truncate(head, width)];
+  render(width: number): string[] {
+    const style = this.theme.style;
+    const out = modalHeader(style, width, this.opts.title, style.fg("muted", "type to filter · ↑↓ move · enter select · esc cancel"));
     if (this.query) out.push(truncate(style.fg("muted", "filter: ") + this.query, width));
-    out.push(...this.list.render(width, style, this.opts.empty ?? "nothing matches"));
+    out.push(...this.list.render(width));
     return out;
   }
 
@@ -108,16 +142,21 @@ export type TextPromptOptions = {
   onCancel?: () => void;
 };
 
-export class TextPrompt implements Modal {
+export class TextPrompt extends TypingBox {
   value = "";
 
-  constructor(private readonly opts: TextPromptOptions) {}
+  constructor(
+    theme: StyleRef,
+    private readonly opts: TextPromptOptions,
+  ) {
+    super(theme, opts.onCancel);
+  }
 
-  handle(label: string, text: string | null): boolean {
-    if (text !== null) {
-      this.value += text.replace(/[\r\n]/g, "");
-      return false;
-    }
+  protected type(text: string): void {
+    this.value += text.replace(/[\r\n]/g, "");
+  }
+
+  protected key(label: string): boolean {
     switch (label) {
       case "backspace":
         this.value = this.value.slice(0, -1);
@@ -128,21 +167,14 @@ export class TextPrompt implements Modal {
       case "enter":
         this.opts.onSubmit(this.value.trim());
         return true;
-      case "esc":
-      case "ctrl+c":
-        this.opts.onCancel?.();
-        return true;
       default:
         return false;
     }
   }
 
-  render(width: number, style: Style): string[] {
+  render(width: number): string[] {
+    const style = this.theme.style;
     const shown = this.opts.secret ? "•".repeat(Math.min(this.value.length, 40)) : this.value;
-    return [
-      style.fg("border", "─".repeat(width)),
-      truncate(style.bold(style.fg("accent", this.opts.title)) + "  " + style.fg("muted", this.opts.hint), width),
-      truncate("› " + shown, width - 1) + highlight(style, " "),
-    ];
+    return [...modalHeader(style, width, this.opts.title, style.fg("muted", this.opts.hint)), truncate("› " + shown, width - 1) + highlight(style, " ")];
   }
 }

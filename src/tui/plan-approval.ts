@@ -17,7 +17,7 @@ const ANSWERS: readonly Answer[] = [
 
 export function offerPlanApproval(ctx: CommandContext, submit: (text: string) => void): void {
   ctx.openModal(
-    new Picker<Answer>({
+    new Picker<Answer>(ctx, {
       title: "Approve the plan?",
       items: [...ANSWERS],
       key: (a) => a.label,

@@ -4,19 +4,21 @@ import type { Editor } from "./editor.ts";
 import { FilePicker } from "./filepicker.ts";
 import { parseSlash } from "../modes/slash.ts";
 import { findCommand, SlashPopup, type SlashItem } from "./slash.ts";
-import type { Style } from "./theme.ts";
+import type { Component, StyleRef } from "./component.ts";
 
-export class EditorPopups {
-  readonly slash = new SlashPopup();
+export class EditorPopups implements Component {
+  readonly slash: SlashPopup;
   readonly files: FilePicker;
   private dismissed: string | null = null;
 
   constructor(
+    theme: StyleRef,
     cwd: string,
     private readonly editor: Editor,
     private readonly commands: () => SlashItem[],
   ) {
-    this.files = new FilePicker(cwd);
+    this.slash = new SlashPopup(theme);
+    this.files = new FilePicker(theme, cwd);
   }
 
   get open(): boolean {
@@ -41,24 +43,31 @@ export class EditorPopups {
 
   /** Handles a key meant for an open popup; false lets the editor have it. `submit` sends the editor's text. */
   handle(label: string, submit: () => void): boolean {
-    if (this.files.open) return this.filesKey(label);
-    if (this.slash.open) return this.slashKey(label, submit);
-    return false;
+    if (!this.open) return false;
+    switch (label) {
+      case "up":
+      case "down":
+        (this.files.open ? this.files.list : this.slash.list).move(label === "up" ? -1 : 1);
+        return true;
+      case "esc":
+        this.dismissed = this.editor.text;
+        this.close();
+        return true;
+    }
+    return this.files.open ? this.filesKey(label) : this.slashKey(label, submit);
   }
 
-  render(width: number, style: Style): string[] {
-    if (this.slash.open) return this.slash.render(width, style);
-    if (this.files.open) return this.files.render(width, style);
+  render(width: number): string[] {
+    if (this.slash.open) return this.slash.render(width);
+    if (this.files.open) return this.files.render(width);
     return [];
   }
+
+  invalidate(): void {}
 
   private slashKey(label: string, submit: () => void): boolean {
     const list = this.slash.list;
     switch (label) {
-      case "up":
-      case "down":
-        list.move(label === "up" ? -1 : 1);
-        return true;
       case "tab": {
         const item = list.current;
         if (item) this.editor.setText(`/${item.name} `);
@@ -75,10 +84,6 @@ export class EditorPopups {
         this.refresh();
         return true;
       }
-      case "esc":
-        this.dismissed = this.editor.text;
-        this.close();
-        return true;
       default:
         return false;
     }
@@ -86,10 +91,6 @@ export class EditorPopups {
 
   private filesKey(label: string): boolean {
     switch (label) {
-      case "up":
-      case "down":
-        this.files.list.move(label === "up" ? -1 : 1);
-        return true;
       case "tab":
       case "enter": {
         const choice = this.files.accept();
@@ -101,10 +102,6 @@ export class EditorPopups {
         this.refresh();
         return true;
       }
-      case "esc":
-        this.dismissed = this.editor.text;
-        this.close();
-        return true;
       default:
         return false;
     }

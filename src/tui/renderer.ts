@@ -7,11 +7,6 @@ import { truncate } from "./wrap.ts";
 const CONTROLS = /[\x00-\x1a\x1c-\x1f\x7f]/;
 const CONTROLS_ALL = /[\x00-\x1a\x1c-\x1f\x7f]/g;
 
-/** Anything that draws itself as lines for a given width. */
-export interface Component {
-  render(width: number): string[];
-}
-
 export class Renderer {
   private prev: string[] | null = null;
   private prevCursor: { row: number; col: number } | null = null;

@@ -56,7 +56,7 @@ const SUBCOMMANDS: readonly { name: string; what: string }[] = [
 /** `/session` alone: pick what to do; import then asks for the file. */
 function choose(ctx: CommandContext): void {
   ctx.openModal(
-    new Picker({
+    new Picker(ctx, {
       title: "Session",
       items: [...SUBCOMMANDS],
       key: (c) => c.name,
@@ -64,7 +64,7 @@ function choose(ctx: CommandContext): void {
       onPick: (c) => {
         if (c.name !== "import") return sessionCommand(ctx, c.name);
         ctx.openModal(
-          new TextPrompt({
+          new TextPrompt(ctx, {
             title: "Import which file?",
             hint: "type or drop the .zotsession path · enter imports · esc cancels",
             secret: false,
@@ -88,7 +88,7 @@ export function forkPicker(ctx: CommandContext, title: string): void {
   }
   const prompts = [...listed.prompts].reverse();
   ctx.openModal(
-    new Picker<Prompt>({
+    new Picker<Prompt>(ctx, {
       title,
       items: prompts,
       key: (p) => p.text,
@@ -122,7 +122,7 @@ function treePicker(ctx: CommandContext): void {
   }
   const current = rows.findIndex((r) => r.node.current);
   ctx.openModal(
-    new Picker<{ node: TreeNode; depth: number }>({
+    new Picker<{ node: TreeNode; depth: number }>(ctx, {
       title: "Session tree",
       items: rows,
       initial: Math.max(0, current),

@@ -25,7 +25,7 @@ export function skillsCommand(ctx: CommandContext): void {
     return;
   }
   ctx.openModal(
-    new Picker<Skill>({
+    new Picker<Skill>(ctx, {
       title: "Skills",
       items: mine,
       key: (s) => `${s.name} ${s.description}`,
@@ -33,7 +33,7 @@ export function skillsCommand(ctx: CommandContext): void {
       onPick: (s) => {
         const r = skillBody(s);
         const text = "error" in r ? r.error : r.body;
-        ctx.openModal(new TextOverlay({ title: `Skill ${s.name}`, hint: `${s.file ?? ""} · ↑↓ pgup pgdn scroll · esc closes`, text: () => text, onClose: () => skillsCommand(ctx) }));
+        ctx.openModal(new TextOverlay(ctx, { title: `Skill ${s.name}`, hint: `${s.file ?? ""} · ↑↓ pgup pgdn scroll · esc closes`, text: () => text, onClose: () => skillsCommand(ctx) }));
       },
     }),
   );

@@ -4,7 +4,7 @@ import type { BuiltinCommand } from "../ext/policy.ts";
 import type { ActiveCommand } from "../ext/types.ts";
 import { fuzzyScore } from "./fuzzy.ts";
 import { SelectList } from "./list.ts";
-import type { Style } from "./theme.ts";
+import type { Component, StyleRef } from "./component.ts";
 
 export type SlashItem = { name: string; description: string; extension: string | null };
 
@@ -48,17 +48,23 @@ export function findCommand(items: readonly SlashItem[], name: string): SlashIte
   return items.find((i) => i.extension === null && i.name === lower) ?? items.find((i) => i.name.toLowerCase() === lower);
 }
 
-export class SlashPopup {
-  readonly list = new SelectList<SlashItem>(
-    (item) => ({
-      label: "/" + item.name,
-      detail: item.extension ? `${item.description} [${item.extension}]` : item.description,
-      dividerBefore: item === this.firstExtension ? "extensions" : undefined,
-    }),
-    10,
-  );
+export class SlashPopup implements Component {
+  readonly list: SelectList<SlashItem>;
   private firstExtension: SlashItem | undefined;
   open = false;
+
+  constructor(theme: StyleRef) {
+    this.list = new SelectList<SlashItem>(
+      theme,
+      (item) => ({
+        label: "/" + item.name,
+        detail: item.extension ? `${item.description} [${item.extension}]` : item.description,
+        dividerBefore: item === this.firstExtension ? "extensions" : undefined,
+      }),
+      10,
+      "no matching command",
+    );
+  }
 
   /** Re-filters for the editor text; the popup shows while a command name is being typed. */
   update(text: string, all: readonly SlashItem[]): void {
@@ -83,7 +89,9 @@ export class SlashPopup {
     this.open = false;
   }
 
-  render(width: number, style: Style): string[] {
-    return this.list.render(width, style, "no matching command");
+  render(width: number): string[] {
+    return this.list.render(width);
   }
+
+  invalidate(): void {}
 }

@@ -6,7 +6,7 @@ import { Picker } from "./pickers.ts";
 export function offerMoreSteps(ctx: CommandContext, steps: number, goOn: () => void): void {
   const items = [`Continue for another ${steps} steps`, "Stop here"];
   ctx.openModal(
-    new Picker<string>({
+    new Picker<string>(ctx, {
       title: `The agent stopped after ${steps} steps (--max-steps).`,
       items,
       key: (s) => s,

@@ -1,8 +1,8 @@
 // A read-only text box above the editor (a skill's body for /skills, the side chat of /btw):
 // markdown rendered to the width, scrolled with the arrows and page keys, closed with esc.
-import type { Modal } from "./pickers.ts";
+import type { StyleRef } from "./component.ts";
+import { modalHeader, type Modal } from "./pickers.ts";
 import { renderMarkdown } from "./markdown.ts";
-import type { Style } from "./theme.ts";
 import { truncate } from "./wrap.ts";
 
 export type TextOverlayOptions = {
@@ -22,7 +22,10 @@ export class TextOverlay implements Modal {
   private follow = true;
   private lastCount = 0;
 
-  constructor(private readonly opts: TextOverlayOptions) {}
+  constructor(
+    private readonly theme: StyleRef,
+    private readonly opts: TextOverlayOptions,
+  ) {}
 
   handle(label: string): boolean {
     const page = this.height() - 1;
@@ -49,7 +52,8 @@ export class TextOverlay implements Modal {
     }
   }
 
-  render(width: number, style: Style): string[] {
+  render(width: number): string[] {
+    const style = this.theme.style;
     const body = renderMarkdown(this.opts.text(), Math.max(10, width - 2), style);
     this.lastCount = body.length;
     const h = this.height();
@@ -58,12 +62,10 @@ export class TextOverlay implements Modal {
     this.top = Math.min(this.top, maxTop);
     const shown = body.slice(this.top, this.top + h).map((l) => truncate(" " + l, width));
     const more = body.length > h ? style.fg("muted", `  ${this.top + 1}–${Math.min(body.length, this.top + h)} of ${body.length} lines`) : "";
-    return [
-      style.fg("border", "─".repeat(width)),
-      truncate(style.bold(style.fg("accent", this.opts.title)) + "  " + style.fg("muted", this.opts.hint) + more, width),
-      ...shown,
-    ];
+    return [...modalHeader(style, width, this.opts.title, style.fg("muted", this.opts.hint) + more), ...shown];
   }
+
+  invalidate(): void {}
 
   private height(): number {
     return this.opts.height ?? 12;

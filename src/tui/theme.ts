@@ -1,4 +1,5 @@
-// Themes: role → colour maps, colour-mode detection and the Style that turns roles into SGR.
+// Themes: role → colour maps, colour-mode detection, the Style that turns roles into SGR, and which
+// theme the TUI starts with (a saved choice, else dark until the terminal's background says light).
 import { isColor } from "../ext/theme-file.ts";
 import { hyperlink } from "./ansi.ts";
 import { THEME_ROLES, type ThemeRole } from "../ext/types.ts";
@@ -193,6 +194,20 @@ export function findTheme(name: string, extensionThemes: readonly NamedTheme[]):
 /** Colours of theme `name`; unknown names give `dark`, and roles an extension theme omits come from `dark`. */
 export function resolveTheme(name: string, extensionThemes: readonly NamedTheme[]): ThemeColors {
   return findTheme(name, extensionThemes) ?? dark;
+}
+
+/** Which theme the TUI starts with: a saved choice in config.json wins; otherwise dark until the terminal's background says light. */
+export type ThemeChoice = { name: string; saved: boolean; warning?: string };
+
+export function savedTheme(wanted: string | undefined, themes: readonly NamedTheme[]): ThemeChoice {
+  if (wanted === undefined) return { name: "dark", saved: false };
+  if (findTheme(wanted, themes)) return { name: wanted, saved: true };
+  return { name: "dark", saved: true, warning: `Theme "${wanted}" from config.json was not found; using dark. Pick one with /theme.` };
+}
+
+/** The Style for theme `name` in the colours, attributes and links this terminal supports. */
+export function styleFor(name: string, themes: readonly NamedTheme[], env: Env): Style {
+  return createStyle(findTheme(name, themes) ?? dark, detectColorMode(env), attributesSupported(env), hyperlinksSupported(env));
 }
 
 /** COLORFGBG ("fg;bg", set by rxvt, Konsole and others): background 0-6 or 8 is dark, 7 or 9-15 light. */

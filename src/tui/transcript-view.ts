@@ -2,10 +2,11 @@
 // `/` types a search, enter jumps to the first match, n / N go to the next / previous one; esc, q or
 // ctrl+t go back to the chat.
 import { stripAnsi } from "./ansi.ts";
-import type { Style } from "./theme.ts";
+import type { Component, StyleRef } from "./component.ts";
+import type { Transcript } from "./transcript.ts";
 import { truncate } from "./wrap.ts";
 
-export class TranscriptView {
+export class TranscriptView implements Component {
   /** First line shown; null follows the end. */
   private top: number | null = null;
   query = "";
@@ -14,6 +15,13 @@ export class TranscriptView {
   private lines: string[] = [];
   private plain: string[] = [];
   private height = 10;
+  /** What `lines` were drawn for (the transcript's version and the width); null draws them again. */
+  private drawnFor: string | null = null;
+
+  constructor(
+    private readonly theme: StyleRef,
+    private readonly transcript: Transcript,
+  ) {}
 
   /** Handles a key; true when the view closes. */
   handle(label: string, text: string | null): boolean {
@@ -72,12 +80,17 @@ export class TranscriptView {
     }
   }
 
-  /** The full-screen frame for the transcript's `lines` (rendered expanded for `width`). */
-  render(lines: string[], width: number, rows: number, style: Style): string[] {
-    if (lines !== this.lines) {
-      this.lines = lines;
-      this.plain = lines.map((l) => stripAnsi(l).toLowerCase());
+  /** The full-screen frame of `rows` rows (without a limit, every line of the transcript). */
+  render(width: number, rows?: number): string[] {
+    const style = this.theme.style;
+    const key = `${this.transcript.version}|${width}`;
+    if (this.drawnFor !== key) {
+      this.drawnFor = key;
+      this.lines = this.transcript.allLines(width);
+      this.plain = this.lines.map((l) => stripAnsi(l).toLowerCase());
     }
+    const lines = this.lines;
+    if (rows === undefined) rows = lines.length + 2;
     this.height = Math.max(1, rows - 2);
     const maxTop = Math.max(0, lines.length - this.height);
     const top = this.top === null ? maxTop : Math.max(0, Math.min(this.top, maxTop));
@@ -93,6 +106,10 @@ export class TranscriptView {
         ? style.fg("muted", `/${this.query}: ${matches === 0 ? "no match" : `${matches} matching line${matches === 1 ? "" : "s"}`}`)
         : "";
     return [head, ...shown, truncate(foot, width)];
+  }
+
+  invalidate(): void {
+    this.drawnFor = null;
   }
 
   /** Moves to the next (1) or previous (-1) matching line after the current one (the first from the start). */

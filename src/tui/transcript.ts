@@ -6,6 +6,7 @@ import type { Json } from "../json.ts";
 import { sanitize } from "./ansi.ts";
 import { renderMarkdown, StreamingMarkdown } from "./markdown.ts";
 import { formatDuration, spinnerFrame } from "./spinner.ts";
+import type { Scrollable, StyleRef } from "./component.ts";
 import type { Style } from "./theme.ts";
 import { truncate, wrap } from "./wrap.ts";
 import { renderDiff, renderNumbered } from "./diff-view.ts";
@@ -54,11 +55,17 @@ export type InfoEntry = Base & { kind: "info"; text: string; level: InfoLevel; t
 export type MarkerEntry = Base & { kind: "marker"; text: string; level: InfoLevel };
 export type Entry = UserEntry | AssistantEntry | ThinkingEntry | ToolEntry | InfoEntry | MarkerEntry;
 
-export class Transcript {
+export class Transcript implements Scrollable {
   private entries: Entry[] = [];
   /** ctrl+o: show tool output and thinking in full. */
   expanded = false;
   version = 0;
+
+  /** `clock` says what time it is for the frame being drawn (spinners, elapsed times). */
+  constructor(
+    private readonly theme: StyleRef,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   get list(): readonly Entry[] {
     return this.entries;
@@ -247,13 +254,13 @@ export class Transcript {
   }
 
   /** Lines from the top of the `n`-th user prompt (0-based) to the bottom of the chat; null when there is none. */
-  linesFromUser(n: number, width: number, style: Style, now: number): number | null {
+  linesFromUser(n: number, width: number): number | null {
     const want = this.userTexts().length - 1 - n;
     let seen = -1;
     let below = 0;
     for (let i = this.entries.length - 1; i >= 0; i--) {
       const e = this.entries[i]!;
-      const k = this.linesOf(e, width, style, now).length;
+      const k = this.linesOf(e, width).length;
       if (k > 0) below += k + 1;
       if (e.kind !== "user") continue;
       seen++;
@@ -266,11 +273,11 @@ export class Transcript {
    * Expands or collapses one block: the newest collapsible entry (tool call, thinking, prompt) with
    * a line in the window `height` lines high ending `offset` lines above the bottom. False when none is.
    */
-  toggleVisible(width: number, style: Style, now: number, height: number, offset: number): boolean {
+  toggleVisible(width: number, height: number, offset: number): boolean {
     let below = 0;
     for (let i = this.entries.length - 1; i >= 0 && below < offset + height; i--) {
       const e = this.entries[i]!;
-      const n = this.linesOf(e, width, style, now).length;
+      const n = this.linesOf(e, width).length;
       if (n === 0) continue;
       if (below + n > offset && (e.kind === "tool" || e.kind === "thinking" || e.kind === "user")) {
         e.expand = !(e.expand ?? this.expanded);
@@ -283,7 +290,9 @@ export class Transcript {
   }
 
   /** Every line of every entry, fully expanded (the ctrl+t transcript view). */
-  allLines(width: number, style: Style, now: number): string[] {
+  allLines(width: number): string[] {
+    const style = this.theme.style;
+    const now = this.clock();
     const out: string[] = [];
     for (const e of this.entries) {
       const key = `${width}|${e.version}|${this.generation}`;
@@ -296,12 +305,17 @@ export class Transcript {
     return out;
   }
 
+  /** Every entry's lines, separated by blank lines, as the chat shows them. */
+  render(width: number): string[] {
+    return this.window(width, this.lineCount(width), 0);
+  }
+
   /** Every entry's lines, separated by blank lines, measured without building the full array. */
-  totalLines(width: number, style: Style, now: number): number {
+  lineCount(width: number): number {
     let n = 0;
     for (const e of this.entries) {
       // An entry with nothing to show (a reply rewritten to nothing) takes no separator either.
-      const k = this.linesOf(e, width, style, now).length;
+      const k = this.linesOf(e, width).length;
       if (k > 0) n += k + 1;
     }
     return n;
@@ -311,12 +325,12 @@ export class Transcript {
    * The `height` lines ending `offset` lines above the bottom. Walks entries from the end, so the
    * cost follows the scroll position, not the transcript length.
    */
-  window(width: number, style: Style, now: number, height: number, offset: number): string[] {
+  window(width: number, height: number, offset: number): string[] {
     const need = height + offset;
     const chunks: string[][] = [];
     let have = 0;
     for (let i = this.entries.length - 1; i >= 0 && have < need; i--) {
-      const lines = this.linesOf(this.entries[i]!, width, style, now);
+      const lines = this.linesOf(this.entries[i]!, width);
       if (lines.length === 0) continue;
       chunks.push([""], lines);
       have += lines.length + 1;
@@ -329,7 +343,9 @@ export class Transcript {
     return all.slice(Math.max(0, end - height), end);
   }
 
-  private linesOf(e: Entry, width: number, style: Style, now: number): string[] {
+  private linesOf(e: Entry, width: number): string[] {
+    const style = this.theme.style;
+    const now = this.clock();
     const live = e.kind === "tool" && e.status === "running";
     const expanded = e.expand ?? this.expanded;
     const key = `${width}|${e.version}|${expanded}|${this.generation}|${live ? Math.floor(now / 80) : ""}`;

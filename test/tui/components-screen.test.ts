@@ -3,43 +3,44 @@
 import { describe, expect, test } from "bun:test";
 import type { ApprovalDetail } from "../../src/agent/events.ts";
 import { ApprovalDialog } from "../../src/tui/approval-dialog.ts";
+import { Container, type Component } from "../../src/tui/component.ts";
 import { Editor } from "../../src/tui/editor.ts";
+import { EditorBox } from "../../src/tui/editor-box.ts";
 import { History } from "../../src/tui/history.ts";
-import { layout, type LayoutInput } from "../../src/tui/layout.ts";
+import { layout } from "../../src/tui/layout.ts";
 import { Renderer } from "../../src/tui/renderer.ts";
 import { Terminal, type TermInput, type TermOutput } from "../../src/tui/terminal.ts";
 import { createStyle, dark, toXterm256 } from "../../src/tui/theme.ts";
+import { chatOf, fixed } from "../helpers/components.ts";
 import { VTerm } from "../helpers/vterm.ts";
 
 const colour = createStyle(dark, "256");
+const theme = { style: colour };
 const fg = (role: keyof typeof dark) => `38;5;${toXterm256(dark[role] as string)}`;
 
-const chat = (lines: string[]) => ({
-  window: (h: number, off: number) => lines.slice(Math.max(0, lines.length - off - h), lines.length - off),
-  total: () => lines.length,
-});
+type Over = { editor?: Editor; overlay?: Component; editorFocused?: boolean };
 
 /** The full-screen frame `layout` composes around the given parts (an empty editor by default). */
-function frameOf(width: number, rows: number, over: Partial<LayoutInput>) {
-  return layout({
+function frameOf(width: number, rows: number, over: Over) {
+  const editor = new EditorBox(over.editor ?? new Editor(new History(null), theme), theme, () => "ask anything");
+  return layout(
+    {
+      chat: chatOf(["you: hello", "zot: hi there"]),
+      notes: fixed([]),
+      offset: 0,
+      above: new Container(over.overlay ? [over.overlay] : []),
+      panel: null,
+      editor,
+      status: fixed(["model · 0 tokens"]),
+      focused: over.editorFocused === false ? null : editor,
+      style: colour,
+    },
     width,
     rows,
-    chat: chat(["you: hello", "zot: hi there"]),
-    notes: [],
-    offset: 0,
-    messages: [],
-    queue: [],
-    panel: null,
-    overlay: [],
-    editor: new Editor(new History(null)).render(width, colour, "ask anything"),
-    editorFocused: true,
-    status: "model · 0 tokens",
-    style: colour,
-    ...over,
-  });
+  );
 }
 
-function draw(width: number, rows: number, over: Partial<LayoutInput>) {
+function draw(width: number, rows: number, over: Over) {
   const vt = new VTerm(width, rows);
   const frame = frameOf(width, rows, over);
   new Renderer((s) => vt.write(s)).render(frame.lines, frame.cursor, rows, width);
@@ -63,9 +64,9 @@ describe("the main screen", () => {
   });
 
   test("a draft taller than the editor box says on the rule how many lines are above it", () => {
-    const editor = new Editor(new History(null));
+    const editor = new Editor(new History(null), theme);
     editor.setText(Array.from({ length: 10 }, (_, i) => `draft line ${i + 1}`).join("\n"));
-    const vt = draw(40, 12, { editor: editor.render(40, colour, "") });
+    const vt = draw(40, 12, { editor });
     expect(vt.lines().slice(6)).toEqual([`── ↑ 6 more lines ${"─".repeat(22)}`, "  draft line 7", "  draft line 8", "  draft line 9", "  draft line 10", "model · 0 tokens"]);
     expect(vt.cell(6, 3)).toMatchObject({ ch: "↑", fg: fg("border") });
     expect(vt.cursor).toEqual({ row: 10, col: 15 });
@@ -75,11 +76,11 @@ describe("the main screen", () => {
 describe("the approval dialog", () => {
   const command = "rm -rf build\nmake all";
   const detail: ApprovalDetail = { kind: "command", command };
-  const dialog = () => new ApprovalDialog({ id: "1", name: "bash", preview: "", args: { command }, detail }, () => {});
+  const dialog = () => new ApprovalDialog(theme, { id: "1", name: "bash", preview: "", args: { command }, detail }, () => {});
 
   test("is drawn above the editor with every line of the command and the choices", () => {
     const d = dialog();
-    const vt = draw(60, 20, { overlay: d.render(60, colour, 20), editorFocused: false });
+    const vt = draw(60, 20, { overlay: d, editorFocused: false });
     const text = vt.lines();
     const at = text.findIndex((l) => l.startsWith("Allow bash?"));
     expect(at).toBeGreaterThan(0);
@@ -94,7 +95,7 @@ describe("the approval dialog", () => {
 
   test("the question is bold in the warning colour with the tool name in the tool colour, and the selection is highlighted", () => {
     const d = dialog();
-    const vt = draw(60, 20, { overlay: d.render(60, colour, 20), editorFocused: false });
+    const vt = draw(60, 20, { overlay: d, editorFocused: false });
     const row = vt.lines().findIndex((l) => l.startsWith("Allow bash?"));
     expect(vt.cell(row, 0)).toMatchObject({ ch: "A", bold: true, fg: fg("warning") });
     expect(vt.cell(row, 6)).toMatchObject({ ch: "b", bold: true, fg: fg("tool") });
@@ -107,7 +108,7 @@ describe("the approval dialog", () => {
     const d = dialog();
     const vt = new VTerm(60, 20);
     const r = new Renderer((s) => vt.write(s));
-    const frameFor = () => frameOf(60, 20, { overlay: d.render(60, colour, 20), editorFocused: false });
+    const frameFor = () => frameOf(60, 20, { overlay: d, editorFocused: false });
     let f = frameFor();
     r.render(f.lines, f.cursor, 20, 60);
     d.handle("down", null);

@@ -4,10 +4,10 @@ import { fuzzyFilter, fuzzyScore } from "../../src/tui/fuzzy.ts";
 import { MAX_NOTES, Notes } from "../../src/tui/notes.ts";
 import { Panel } from "../../src/tui/panel.ts";
 import { Picker, TextPrompt } from "../../src/tui/pickers.ts";
-import { PromptQueue } from "../../src/tui/queue.ts";
+import { PromptQueue } from "../../src/tui/queued-prompts.ts";
 import { parseSlash } from "../../src/modes/slash.ts";
 import { findCommand, SlashPopup, slashItems } from "../../src/tui/slash.ts";
-import { extensionCounts, renderStatus } from "../../src/tui/status.ts";
+import { extensionCounts, StatusBar, type StatusInfo } from "../../src/tui/status-bar.ts";
 import { createStyle, dark } from "../../src/tui/theme.ts";
 import { emptyUsage } from "../../src/agent/messages.ts";
 
@@ -15,14 +15,14 @@ const style = createStyle(dark, "none", false);
 
 describe("notes", () => {
   test("show the extension in brackets, one line each, sanitized", () => {
-    const n = new Notes();
+    const n = new Notes({ style });
     n.add({ extension: "git", level: "warn", text: "dirty\x1b[2J tree" });
     n.add({ extension: "todo", level: "display", text: "a\nb" });
-    expect(n.render(40, style)).toEqual(["[git] dirty tree", "[todo] a", "       b"]);
+    expect(n.render(40)).toEqual(["[git] dirty tree", "[todo] a", "       b"]);
   });
 
   test("clear_notes drops one extension's notes and the list keeps the latest 50", () => {
-    const n = new Notes();
+    const n = new Notes({ style });
     // One note a second: no flood, so none is merged.
     for (let i = 0; i < MAX_NOTES + 5; i++) n.add({ extension: i % 2 ? "a" : "b", level: "info", text: `n${i}` }, i * 1000);
     expect(n.list).toHaveLength(MAX_NOTES);
@@ -36,9 +36,9 @@ describe("notes", () => {
 
 describe("prompt queue", () => {
   test("keeps order, shows when each goes, the source and at most three entries", () => {
-    const q = new PromptQueue();
+    const q = new PromptQueue({ style });
     for (const t of ["one", "two\nlines", "three", "four"]) q.push(t, t === "three" ? "demo" : null, t === "one" ? "steer" : "after");
-    expect(q.render(60, style)).toEqual([
+    expect(q.render(60)).toEqual([
       "⏵ next tool boundary: one",
       "⏵ after this turn: two ⏎ lines",
       "⏵ after this turn: [demo] three",
@@ -65,10 +65,10 @@ describe("slash commands", () => {
   });
 
   test("the popup filters case-insensitively and draws a divider before extension commands", () => {
-    const p = new SlashPopup();
+    const p = new SlashPopup({ style });
     p.update("/ALP", items);
     expect(p.open).toBe(true);
-    expect(p.render(50, style)).toEqual(["── extensions " + "─".repeat(36), "› /Alpha   first [a]"]);
+    expect(p.render(50)).toEqual(["── extensions " + "─".repeat(36), "› /Alpha   first [a]"]);
     p.update("/alpha more", items);
     expect(p.open).toBe(false);
   });
@@ -88,10 +88,10 @@ describe("fuzzy matching", () => {
 });
 
 describe("panel", () => {
-  const panel = () => new Panel("todo", "p1", { id: "p1", title: "Todos", lines: ["one", "two\x1b[31m", "three"], footer: "esc close" });
+  const panel = () => new Panel({ style }, "todo", "p1", { id: "p1", title: "Todos", lines: ["one", "two\x1b[31m", "three"], footer: "esc close" });
 
   test("draws a bordered box with title, sanitized lines cut to the width, and footer", () => {
-    const lines = panel().render(20, 10, style);
+    const lines = panel().render(20, 10);
     expect(lines).toEqual([
       "╭─ Todos ──────────╮",
       "│ one              │",
@@ -105,11 +105,11 @@ describe("panel", () => {
   test("long content scrolls inside the box and reports its inner size", () => {
     const p = panel();
     p.update({ lines: Array.from({ length: 30 }, (_, i) => `row ${i + 1}`) });
-    let lines = p.render(30, 8, style);
+    let lines = p.render(30, 8);
     expect(p.size).toEqual({ width: 26, height: 5 });
     expect(lines[0]).toContain(" 1-5/30 ");
     p.scrollBy(100);
-    lines = p.render(30, 8, style);
+    lines = p.render(30, 8);
     expect(lines[5]).toBe("│ row 30                     │");
   });
 });
@@ -118,7 +118,7 @@ describe("pickers", () => {
   test("filter as you type, preview on move, pick on enter", () => {
     const moved: string[] = [];
     let picked = "";
-    const p = new Picker<string>({
+    const p = new Picker<string>({ style }, {
       title: "Theme",
       items: ["dark", "light", "ocean"],
       key: (s) => s,
@@ -136,9 +136,9 @@ describe("pickers", () => {
 
   test("a secret prompt masks what is typed", () => {
     let got = "";
-    const p = new TextPrompt({ title: "Key", hint: "", secret: true, onSubmit: (v) => (got = v) });
+    const p = new TextPrompt({ style }, { title: "Key", hint: "", secret: true, onSubmit: (v) => (got = v) });
     p.handle("", "sk-123");
-    expect(p.render(40, style)[2]).toBe("› •••••• ");
+    expect(p.render(40)[2]).toBe("› •••••• ");
     p.handle("enter", null);
     expect(got).toBe("sk-123");
   });
@@ -146,23 +146,19 @@ describe("pickers", () => {
 
 describe("status bar", () => {
   test("shows model and thinking level, context, tokens, cost, directory and branch, the busy spinner, extensions and the permission mode", () => {
-    const line = renderStatus(
-      {
-        provider: "anthropic",
-        model: "claude",
-        context: { used: 50_000, window: 200_000 },
-        usage: { ...emptyUsage(), input: 1200, output: 300, cost: 0.0123 },
-        busySince: 0,
-        busyLabel: "working",
-        extensions: { loaded: 3, failed: 1 },
-        mode: "ask",
-        place: { dir: "~/p", branch: "main" },
-        reasoning: "high",
-      },
-      130,
-      style,
-      2500,
-    );
+    const info: StatusInfo = {
+      provider: "anthropic",
+      model: "claude",
+      context: { used: 50_000, window: 200_000 },
+      usage: { ...emptyUsage(), input: 1200, output: 300, cost: 0.0123 },
+      busySince: 0,
+      busyLabel: "working",
+      extensions: { loaded: 3, failed: 1 },
+      mode: "ask",
+      place: { dir: "~/p", branch: "main" },
+      reasoning: "high",
+    };
+    const [line] = new StatusBar({ style }, () => 2500, () => info).render(130);
     expect(line).toMatch(/^anthropic\/claude \(think high\) · ctx 25% of 200k · ↑1\.2k ↓300 · \$0\.012 · ~\/p \(main\) +. working 2\.5s · 3 ext 1 failed · ask$/);
     expect(line.length).toBe(130);
   });

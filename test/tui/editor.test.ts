@@ -1,14 +1,16 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Editor } from "../../src/tui/editor.ts";
-import { History, historyPath } from "../../src/tui/history.ts";
+import { historyPath } from "../../src/agent/config.ts";
+import { History } from "../../src/tui/history.ts";
+import { startMockRuntime } from "../helpers/mock-runtime.ts";
 import { createStyle, dark } from "../../src/tui/theme.ts";
 
 const style = createStyle(dark, "none", false);
 const editor = (text = "", cursor = text.length) => {
-  const e = new Editor(new History(null));
+  const e = new Editor(new History(null), { style });
   e.setText(text, cursor);
   return e;
 };
@@ -129,20 +131,20 @@ describe("paste", () => {
 describe("rendering", () => {
   test("wraps long lines and puts the cursor where the next character goes", () => {
     const e = editor("abcdefgh");
-    const v = e.render(6, style, "");
+    const v = e.view(6, "");
     expect(v.lines).toEqual(["› abcd", "  efgh", "  "]);
     expect(v).toMatchObject({ cursorRow: 2, cursorCol: 2 });
   });
 
   test("measures wide characters in columns", () => {
     const e = editor("日本語", 1);
-    const v = e.render(20, style, "");
+    const v = e.view(20, "");
     expect(v.lines).toEqual(["› 日本語"]);
     expect(v.cursorCol).toBe(4);
   });
 
   test("shows the placeholder when empty", () => {
-    expect(editor().render(30, style, "Ask anything").lines).toEqual(["› Ask anything"]);
+    expect(editor().view(30, "Ask anything").lines).toEqual(["› Ask anything"]);
   });
 });
 
@@ -154,14 +156,14 @@ describe("history", () => {
     dir = mkdtempSync(join(tmpdir(), "zot-history-"));
     const path = historyPath(dir, "/some/project");
     expect(historyPath(dir, "/other")).not.toBe(path);
-    const first = new Editor(new History(path));
+    const first = new Editor(new History(path), { style });
     for (const p of ["one", "two"]) {
       first.setText(p);
       first.submit();
     }
     expect(readFileSync(path, "utf8")).toBe('"one"\n"two"\n');
 
-    const e = new Editor(new History(path));
+    const e = new Editor(new History(path), { style });
     e.setText("draft");
     expect(e.historyPrev()).toBe(true);
     expect(e.text).toBe("two");
@@ -177,12 +179,12 @@ describe("history", () => {
     dir = mkdtempSync(join(tmpdir(), "zot-history-"));
     const path = historyPath(dir, "/p");
     const pasted = Array.from({ length: 20 }, (_, i) => `row ${i}`).join("\n");
-    const first = new Editor(new History(path));
+    const first = new Editor(new History(path), { style });
     first.insert("explain ");
     first.paste(pasted);
     expect(first.text).toBe("explain [paste #1 +20 lines]");
     expect(first.submit()).toBe(`explain ${pasted}`);
-    for (const e of [first, new Editor(new History(path))]) {
+    for (const e of [first, new Editor(new History(path), { style })]) {
       e.historyPrev();
       expect(e.text).toBe("explain [paste #1 +20 lines]");
       expect(e.submit()).toBe(`explain ${pasted}`);
@@ -190,9 +192,32 @@ describe("history", () => {
   });
 });
 
+test("the runtime hands the editor its project's history file under the home: a prompt typed there is recalled in the next session of that project only", async () => {
+  const home = mkdtempSync(join(tmpdir(), "zot-history-home-"));
+  const projects = [join(home, "a"), join(home, "b")];
+  for (const p of projects) mkdirSync(p);
+  try {
+    const open = async (cwd: string) => {
+      const rt = await startMockRuntime(home, { cwd });
+      await rt.close();
+      return new Editor(new History(rt.promptHistoryFile()), { style });
+    };
+    const typed = await open(projects[0]!);
+    typed.setText("remember me");
+    typed.submit();
+    const again = await open(projects[0]!);
+    expect(again.historyPrev()).toBe(true);
+    expect(again.text).toBe("remember me");
+    expect((await open(projects[1]!)).historyPrev()).toBe(false);
+    expect(readdirSync(join(home, "history"))).toHaveLength(1);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
 describe("undo", () => {
   test("ctrl+_ undoes a typed word at a time, then deletions and pastes, back to the start", () => {
-    const e = new Editor(new History(null));
+    const e = new Editor(new History(null), { style });
     for (const ch of "hello world") e.handle("rune", ch);
     press(e, "ctrl+w");
     expect(e.text).toBe("hello ");
@@ -206,7 +231,7 @@ describe("undo", () => {
   });
 
   test("a sent prompt cannot be undone back into the editor", () => {
-    const e = new Editor(new History(null));
+    const e = new Editor(new History(null), { style });
     e.handle("rune", "x");
     e.submit();
     expect(e.undo()).toBe(false);

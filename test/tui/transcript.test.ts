@@ -3,12 +3,12 @@ import { argsPreview, COLLAPSED_TOOL_LINES, COLLAPSED_USER_LINES, Transcript } f
 import { createStyle, dark } from "../../src/tui/theme.ts";
 
 const style = createStyle(dark, "none", false);
-const view = (t: Transcript, height = 100, offset = 0, width = 60) => t.window(width, style, 1000, height, offset);
+const view = (t: Transcript, height = 100, offset = 0, width = 60) => t.window(width, height, offset);
 const text = (s: string) => [{ type: "text" as const, text: s }];
 
 describe("transcript", () => {
   test("shows user prompts and streamed assistant text as it arrives, separated by blank lines", () => {
-    const t = new Transcript();
+    const t = new Transcript({ style }, () => 1000);
     t.addUser("hi");
     t.appendAssistant("hel");
     expect(view(t)).toEqual(["› hi", "", "hel"]);
@@ -17,14 +17,14 @@ describe("transcript", () => {
   });
 
   test("the final assistant message replaces provisional text", () => {
-    const t = new Transcript();
+    const t = new Transcript({ style }, () => 1000);
     t.appendAssistant("secret stuff");
     t.finishAssistant("[redacted]");
     expect(view(t)).toEqual(["[redacted]"]);
   });
 
   test("collapses thinking to one dim line until expanded", () => {
-    const t = new Transcript();
+    const t = new Transcript({ style }, () => 1000);
     t.appendThinking("step one\nstep two");
     expect(view(t)).toEqual(["∴ thinking… (2 lines, ctrl+o to expand)"]);
     t.toggleExpanded();
@@ -32,7 +32,7 @@ describe("transcript", () => {
   });
 
   test("tool blocks show name, owner, args and outcome, with output collapsed to a dozen lines", () => {
-    const t = new Transcript();
+    const t = new Transcript({ style }, () => 1000);
     t.toolCall("c1", "lookup", { query: "weather in Berlin" }, "demo", 0);
     const out = Array.from({ length: 20 }, (_, i) => String(i + 1)).join("\n");
     t.toolResult("c1", "lookup", text(out), false, 1500, "demo", 0);
@@ -46,7 +46,7 @@ describe("transcript", () => {
   });
 
   test("live progress streams into a running tool block, newest lines first in view", () => {
-    const t = new Transcript();
+    const t = new Transcript({ style }, () => 1000);
     t.toolStart("c1", "bash", 0);
     t.toolProgress("c1", Array.from({ length: 15 }, (_, i) => `p${i + 1}`).join("\n"));
     const lines = view(t);
@@ -58,7 +58,7 @@ describe("transcript", () => {
   });
 
   test("a running tool with a huge output shows its last lines and counts the earlier ones", () => {
-    const t = new Transcript();
+    const t = new Transcript({ style }, () => 1000);
     t.toolStart("c1", "bash", 0);
     for (let chunk = 0; chunk < 30; chunk++) {
       t.toolProgress("c1", Array.from({ length: 10_000 }, (_, i) => `l${chunk * 10_000 + i + 1}\n`).join(""));
@@ -68,36 +68,36 @@ describe("transcript", () => {
     expect(lines.slice(-2)).toEqual(["  │ l299999", "  │ l300000"]);
     expect(lines).toHaveLength(2 + COLLAPSED_TOOL_LINES);
     t.toggleExpanded();
-    expect(t.totalLines(60, style, 1000)).toBe(1 + 300_000 + 1);
+    expect(t.lineCount(60)).toBe(1 + 300_000 + 1);
   });
 
   test("a very long prompt shows its first lines in the chat until ctrl+o expands it", () => {
-    const t = new Transcript();
+    const t = new Transcript({ style }, () => 1000);
     t.addUser(Array.from({ length: 5000 }, (_, i) => `pasted ${i + 1}`).join("\n"));
     const lines = view(t, 100);
     expect(lines).toHaveLength(COLLAPSED_USER_LINES + 1);
     expect(lines[0]).toBe("› pasted 1");
     expect(lines[COLLAPSED_USER_LINES]).toBe(`  … ${5000 - COLLAPSED_USER_LINES} more lines (ctrl+o to expand)`);
     t.toggleExpanded();
-    expect(t.totalLines(60, style, 1000)).toBe(5001);
+    expect(t.lineCount(60)).toBe(5001);
   });
 
   test("tool output cannot smuggle escape sequences onto the screen", () => {
-    const t = new Transcript();
+    const t = new Transcript({ style }, () => 1000);
     t.toolResult("c1", "bash", text("ok\x1b[2J\x1b]0;title\x07done"), false, 5, undefined, 0);
     expect(view(t)[1]).toBe("  │ okdone");
   });
 
   test("windows count from the bottom and scroll by offset", () => {
-    const t = new Transcript();
+    const t = new Transcript({ style }, () => 1000);
     for (let i = 1; i <= 5; i++) t.addUser(`m${i}`);
-    expect(t.totalLines(60, style, 0)).toBe(10);
+    expect(t.lineCount(60)).toBe(10);
     expect(view(t, 3)).toEqual(["› m4", "", "› m5"]);
     expect(view(t, 3, 2)).toEqual(["› m3", "", "› m4"]);
   });
 
   test("re-renders only the entry that changed", () => {
-    const t = new Transcript();
+    const t = new Transcript({ style }, () => 1000);
     t.addUser("first");
     t.appendAssistant("a");
     view(t);
@@ -109,7 +109,7 @@ describe("transcript", () => {
   });
 
   test("tagged info lines can be removed as a group", () => {
-    const t = new Transcript();
+    const t = new Transcript({ style }, () => 1000);
     t.addInfo("load failed", "error", "load:x");
     t.addInfo("kept", "info");
     t.removeTagged((tag) => tag === "load:x");
@@ -127,7 +127,7 @@ describe("blocks", () => {
   const seq = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => String(a + i)).join("\n");
 
   test("a finished command keeps the tail of its output; other tools keep the head", () => {
-    const t = new Transcript();
+    const t = new Transcript({ style }, () => 1000);
     t.toolCall("b", "bash", { command: "seq 1 20" }, undefined, 0);
     t.toolResult("b", "bash", text(seq(1, 20)), false, 5, undefined, 0);
     t.toolCall("r", "read", { path: "x" }, undefined, 0);
@@ -141,17 +141,17 @@ describe("blocks", () => {
   });
 
   test("toggling the newest block in view expands only it, with the whole command in its header", () => {
-    const t = new Transcript();
+    const t = new Transcript({ style }, () => 1000);
     t.toolCall("a", "bash", { command: "seq 1 20\necho second line" }, undefined, 0);
     t.toolResult("a", "bash", text(seq(1, 20)), false, 5, undefined, 0);
     t.toolCall("b", "bash", { command: "seq 101 120" }, undefined, 0);
     t.toolResult("b", "bash", text(seq(101, 120)), false, 5, undefined, 0);
-    expect(t.toggleVisible(60, style, 0, 100, 0)).toBe(true);
+    expect(t.toggleVisible(60, 100, 0)).toBe(true);
     let lines = view(t);
     expect(lines).toContain("  │ 101");
     expect(lines).not.toContain("  │ 1");
     // Scrolled so only the first block is in view, it is the one that toggles.
-    expect(t.toggleVisible(60, style, 0, 5, lines.length - 5)).toBe(true);
+    expect(t.toggleVisible(60, 5, lines.length - 5)).toBe(true);
     lines = view(t);
     expect(lines).toContain("  │ 1");
     expect(lines).toContain("  $ seq 1 20");

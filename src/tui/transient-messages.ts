@@ -1,7 +1,7 @@
 // Transient status lines above the editor (command errors, "Press ctrl+c again to exit."): each
 // set replaces the previous one and expires on its own; esc dismisses them early.
 import { sanitize } from "./ansi.ts";
-import type { Style } from "./theme.ts";
+import type { Component, StyleRef } from "./component.ts";
 import type { InfoLevel } from "./transcript.ts";
 import { wrap } from "./wrap.ts";
 
@@ -9,8 +9,10 @@ type StatusLine = { text: string; level: InfoLevel; until: number };
 
 const ROLE = { info: "muted", success: "success", warn: "warning", error: "error" } as const;
 
-export class StatusLines {
+export class TransientMessages implements Component {
   private lines: StatusLine[] = [];
+
+  constructor(private readonly theme: StyleRef) {}
 
   set(lines: { text: string; level: InfoLevel }[], ttlMs: number): void {
     const until = Date.now() + ttlMs;
@@ -31,9 +33,12 @@ export class StatusLines {
     return this.lines.length !== before;
   }
 
-  render(width: number, style: Style): string[] {
+  render(width: number): string[] {
+    const style = this.theme.style;
     // Wrapped, not cut: a reload error's log path is at the end of its line.
     // Status text can come from extensions (command errors, load errors): sanitized like notes.
     return this.lines.flatMap((s) => wrap(sanitize(s.text), width).map((l) => style.fg(ROLE[s.level], l)));
   }
+
+  invalidate(): void {}
 }

@@ -4,6 +4,7 @@ import type { ExtensionState } from "../ext/types.ts";
 import type { Usage } from "../agent/messages.ts";
 import { MODE_LABELS, type PermissionMode } from "../agent/permissions.ts";
 import { formatCount, formatDuration, spinnerFrame } from "./spinner.ts";
+import type { Component, StyleRef } from "./component.ts";
 import type { Style } from "./theme.ts";
 import { truncate } from "./wrap.ts";
 import { visibleWidth } from "./width.ts";
@@ -36,7 +37,22 @@ export function extensionCounts(states: readonly ExtensionState[]): { loaded: nu
   return { loaded, failed };
 }
 
-export function renderStatus(info: StatusInfo, width: number, style: Style, now: number): string {
+/** One line: `info` read at each render, at the time `clock` gives. */
+export class StatusBar implements Component {
+  constructor(
+    private readonly theme: StyleRef,
+    private readonly clock: () => number,
+    private readonly info: () => StatusInfo,
+  ) {}
+
+  render(width: number): string[] {
+    return [statusLine(this.info(), width, this.theme.style, this.clock())];
+  }
+
+  invalidate(): void {}
+}
+
+function statusLine(info: StatusInfo, width: number, style: Style, now: number): string {
   const left: string[] = [`${info.provider}/${info.model}${info.reasoning ? ` (think ${info.reasoning})` : ""}`];
   if (info.context.window > 0) {
     const pct = Math.min(100, Math.round((info.context.used / info.context.window) * 100));

@@ -4,7 +4,7 @@
 // the turn to end. Everything runs in order, never as a second concurrent turn; `↑` on an empty
 // editor takes the last one back for editing, and esc puts them all back in the editor.
 import { sanitize } from "./ansi.ts";
-import type { Style } from "./theme.ts";
+import type { Component, StyleRef } from "./component.ts";
 import { truncate } from "./wrap.ts";
 
 /** `steer`: at the next tool boundary; `after`: once the turn has ended. */
@@ -12,8 +12,10 @@ export type Queued = { text: string; from: string | null; when: "steer" | "after
 
 const SHOWN = 3;
 
-export class PromptQueue {
+export class PromptQueue implements Component {
   private items: Queued[] = [];
+
+  constructor(private readonly theme: StyleRef) {}
 
   get length(): number {
     return this.items.length;
@@ -51,7 +53,8 @@ export class PromptQueue {
     return this.drain().length;
   }
 
-  render(width: number, style: Style): string[] {
+  render(width: number): string[] {
+    const style = this.theme.style;
     const out: string[] = [];
     for (const item of this.items.slice(0, SHOWN)) {
       const source = item.from ? `[${sanitize(item.from)}] ` : "";
@@ -63,4 +66,6 @@ export class PromptQueue {
     if (this.items.length > 0) out.push(style.fg("muted", truncate("  ↑ on an empty editor edits the last one · esc puts them back in the editor", width)));
     return out;
   }
+
+  invalidate(): void {}
 }
