@@ -1,9 +1,10 @@
 // What the whole-process benchmarks (zot-vs-go.ts, build-ab.ts) share: the `zot -p` command line
-// against the scripted model, the compiled guard extension and hello world, and the two ways of
-// measuring one run (wall time, CPU time and peak RSS).
+// against the scripted model, the compiled guard extension, hello world and Bun floor, and the two
+// ways of measuring one run (wall time, CPU time and peak RSS).
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
+import { BUILD_FLAGS } from "../scripts/build-flags.ts";
 
 /** Wall time, CPU time (user + system, the whole process tree) and peak RSS of one run. */
 export type Sample = { ms: number; cpuMs: number; mib: number };
@@ -34,6 +35,20 @@ export function compileHello(dir: string): string {
   writeFileSync(join(dir, "hello.ts"), 'console.log("hello");\n');
   build([process.execPath, "build", "--compile", "--outfile", hello, join(dir, "hello.ts")], dir, "compiling the Bun hello world");
   return hello;
+}
+
+/**
+ * bench/bun-floor/floor.ts compiled with zot's own build flags into `<dir>/floor`, with the state
+ * file it reads; returns the command line of a floor run making `calls` model calls, with or without
+ * an extension child.
+ */
+export function compileFloor(dir: string): (base: string, calls: number, extension: boolean) => string[] {
+  const floor = join(dir, "floor");
+  const state = join(dir, "floor-state");
+  mkdirSync(state, { recursive: true });
+  writeFileSync(join(state, "floor.json"), JSON.stringify({ provider: "anthropic" }));
+  build([process.execPath, "build", ...BUILD_FLAGS, join(import.meta.dir, "bun-floor", "floor.ts"), "--outfile", floor], dir, "compiling the Bun floor");
+  return (base, calls, extension) => [floor, base, state, String(calls), extension ? "1" : "0"];
 }
 
 /**

@@ -2,9 +2,11 @@
 //   echo    one prompt, the model calls `bash` (`echo ok`) once, a guard extension intercepts tool_call
 //   loop50  one prompt, the model calls `bash` 50 times, no extension
 // Whole-process wall time (spawn to exit, minus `/usr/bin/time /bin/true`) and peak RSS (GNU time's
-// `%M`), interleaved run by run with two Go-free baselines: `bun -e 0` and a compiled Bun hello
-// world (the floor of any `bun build --compile` binary). The guard is bench/guard-c compiled with
-// `cc`, so the extension's own start-up (~1 ms) doesn't hide zot's.
+// `%M`), interleaved run by run with Go-free baselines: `bun -e 0`, a compiled Bun hello world (the
+// floor of any `bun build --compile` binary) and, per scenario, the Bun floor (bench/bun-floor: the
+// runtime facilities the scenario uses, without zot's logic, built with zot's flags; the memory zot
+// cannot go below on this Bun). The guard is bench/guard-c compiled with `cc`, so the extension's
+// own start-up (~1 ms) doesn't hide zot's.
 //
 // CPU time (user + system of the whole process tree) is printed beside: on a loaded machine it is
 // the steadier figure.
@@ -13,7 +15,7 @@
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { compileGuard, compileHello, machine, median, printArgs, sample, type Sample } from "./harness.ts";
+import { compileFloor, compileGuard, compileHello, machine, median, printArgs, sample, type Sample } from "./harness.ts";
 import { startScriptedModel } from "./scripted-model.ts";
 import { freshBinary } from "../scripts/build-freshness.ts";
 
@@ -32,11 +34,14 @@ const ZOT = join(home, "zot");
 copyFileSync(resolve(process.argv[3] ?? freshBinary(ROOT, join(ROOT, "dist", "zot"))), ZOT);
 const guard = compileGuard(home);
 const hello = compileHello(home);
+const floor = compileFloor(home);
 
 const model = startScriptedModel();
 const SCENARIOS = {
   "bun -e 0": [process.execPath, "-e", "0"],
   "compiled Bun hello world": [hello],
+  "Bun floor of echo": floor(model.base, 2, true),
+  "Bun floor of loop50": floor(model.base, 51, false),
   echo: printArgs(ZOT, model.base, "steps=2 tool=bash run it", guard),
   loop50: printArgs(ZOT, model.base, "steps=51 tool=bash loop", null),
 };
