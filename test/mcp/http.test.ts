@@ -39,8 +39,8 @@ for (const era of ["modern", "legacy"] as const) {
         if (era === "legacy") {
           const init = server!.requests.findIndex((r) => r.body?.method === "initialize");
           expect(server!.requests[init - 1].body?.method).toBe("server/discover");
-          expect(call.headers["mcp-session-id"]).toBeString();
-          expect(server!.requests.find((r) => r.body?.method === "notifications/initialized")).toBeDefined();
+          expect(call.headers["mcp-session-id"]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+          expect(server!.requests.filter((r) => r.body?.method === "notifications/initialized")).toHaveLength(1);
         } else {
           expect(server!.requests.some((r) => r.body?.method === "initialize")).toBe(false);
         }

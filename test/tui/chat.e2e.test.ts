@@ -72,7 +72,7 @@ test("prompts queued with alt+enter during a turn run in order after it", async 
   const s = await t.waitFor("⏵ after this turn: queued-two");
   expect(s).toContain("⏵ after this turn: queued-one");
   const done = await t.waitFor("mock: queued-two", 15_000);
-  expect(done.indexOf("mock: tool bash returned")).toBeGreaterThan(-1);
+  expect(done).toContain("mock: tool bash returned");
   expect(done.indexOf("mock: queued-one")).toBeGreaterThan(done.indexOf("mock: tool bash returned"));
   expect(done.indexOf("mock: queued-one")).toBeLessThan(done.indexOf("mock: queued-two"));
   expect(done).not.toContain("⏵ after this turn");

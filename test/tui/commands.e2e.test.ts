@@ -113,7 +113,7 @@ test("submit frames join the prompt queue and run in order", async () => {
   const tm = await start();
   await run(tm, "/demo-submit");
   const s = await tm.waitFor("mock: second-submit");
-  expect(s.indexOf("mock: first-submit")).toBeGreaterThan(-1);
+  expect(s).toContain("mock: first-submit");
   expect(s.indexOf("mock: first-submit")).toBeLessThan(s.indexOf("mock: second-submit"));
 }, T);
 
