@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import type { ExtensionHost, UiIntent } from "../ext/types.ts";
 import { basename } from "node:path";
 import { costOf, findModel, isProviderName, reasoningProblem } from "./catalog.ts";
-import { EFFORTS, orList, PROVIDERS, type ChoosableWire, type Effort } from "./choices.ts";
+import { EFFORTS, orList, PROVIDERS, type Effort } from "./choices.ts";
 import { historyPath, PROVIDER_ENV_KEYS, readAuth, readConfig, removeApiKey, resolveCredentials, rememberModel, saveApiKey, updateConfig, type ConfigValues, type Env } from "./config.ts";
 import type { AgentEvent, ApprovalDetail, CompactReason, ConfirmDecision, ConfirmRequest } from "./events.ts";
 import { keptFrom, summarise } from "./compaction.ts";
@@ -21,6 +21,7 @@ import { discoveryBase, mergeCached, refreshModels, type Discovery } from "./dis
 import { randomHex } from "../random.ts";
 import type { StreamLimits } from "./providers/limits.ts";
 import type { AgentRuntime, PromptOutcome, SteeringMessage } from "./runtime-api.ts";
+import type { RunChoices } from "./run-choices.ts";
 import { appendSession, createSession, interruptedMessage, listSessions, noSession, openSession, summaryMessage, type SessionInfo, type SessionWriter } from "./session.ts";
 import { IN_USE, lockedWriter, lockSession } from "./session-lock.ts";
 import { exportSession, forkSession, importSession, sessionPrompts, sessionTree, type Prompt, type TreeNode } from "./session-ops.ts";
@@ -30,31 +31,29 @@ import { buildSystemPrompt } from "./system-prompt.ts";
 import type { Tool } from "./tool.ts";
 import { Replaying } from "../replaying.ts";
 
-export type RuntimeConfig = {
+/**
+ * What a Runtime is built from: the run choices it applies as given (`wire` is kept for the
+ * providers /model switches to; `reasoning` is the choice or config.json's level, checked against
+ * the model), and what setup resolved.
+ */
+export type RuntimeConfig = Pick<RunChoices, "mockScript" | "systemPrompt" | "appendSystemPrompt" | "reasoning" | "wire" | "maxSteps" | "noSession"> & {
   home: string;
+  /** Absolute, existing directory. */
   cwd: string;
   env: Env;
   host: ExtensionHost;
   provider: Provider;
   providerName: string;
   model: string;
-  mockScript?: string;
   catalog: ModelInfo[];
   builtins: Tool[];
   extensionTools: boolean;
-  systemPrompt?: string;
-  appendSystemPrompt: string[];
-  reasoning?: Effort;
-  /** --wire: kept for the providers /model switches to. */
-  wire?: ChoosableWire;
-  maxSteps: number;
   yolo: boolean;
   /** Context use (percent of the window) at which a finished turn condenses the history; null: never. */
   autoCompactPercent: number | null;
   session: SessionWriter;
   history: Message[];
   usage: Usage;
-  noSession: boolean;
   secrets: string[];
   /** A model list to refresh in the background (see discovery.ts). */
   discovery?: Discovery;

@@ -6,12 +6,12 @@ import { Host } from "../ext/host.ts";
 import { parseExtensionPolicy } from "../ext/permission-policy.ts";
 import { storedSecretValues } from "../ext/settings.ts";
 import type { ExtensionHost } from "../ext/types.ts";
-import { skippedNotice, type TrustMode } from "../ext/trust.ts";
+import { skippedNotice } from "../ext/trust.ts";
 import { ZOT_VERSION } from "../version.ts";
 import { defaultModel, findModel, isProviderName, loadModels, reasoningProblem, unknownModelNotice, type ProviderName } from "./catalog.ts";
-import type { ChoosableWire, Effort } from "./choices.ts";
-import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, SUBSCRIPTION_NOTE, readConfig, rememberModel, resolveCredentials, authPath, configPath, type Env } from "./config.ts";
-import type { Runtime } from "./runtime.ts";
+import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, SUBSCRIPTION_NOTE, readConfig, rememberModel, resolveCredentials, authPath, configPath } from "./config.ts";
+import type { Runtime, RuntimeConfig } from "./runtime.ts";
+import type { RunChoices } from "./run-choices.ts";
 import { redactSecrets } from "../redact.ts";
 import { appendSession, createSession, latestSession, noSession, openSession, type LoadedSession, type SessionWriter } from "./session.ts";
 import { emptyUsage } from "./messages.ts";
@@ -19,39 +19,8 @@ import { DEFAULT_AUTO_COMPACT_PERCENT } from "./compaction.ts";
 import { discoveryBase, mergeCached, type Discovery } from "./discovery.ts";
 import { IN_USE, lockedWriter, lockSession, type SessionLock } from "./session-lock.ts";
 
-/** What the user chose for a run (the command line's flags); the CLI's arguments extend it. */
-export type RunChoices = {
-  provider?: ProviderName;
-  model?: string;
-  apiKey?: string;
-  baseUrl?: string;
-  systemPrompt?: string;
-  appendSystemPrompt: string[];
-  reasoning?: Effort;
-  wire?: ChoosableWire;
-  maxSteps: number;
-  noTools: boolean;
-  /** --no-skill: the skill tool is not offered, so no skills reach the system prompt. */
-  noSkill?: boolean;
-  /** `--tools a,b`: the built-in tools to keep; undefined keeps all. */
-  tools?: string[];
-  ext: string[];
-  noExt: boolean;
-  /** How project extensions are gated by workspace trust (default "store"). */
-  trust?: TrustMode;
-  noYolo: boolean;
-  continue: boolean;
-  session?: string;
-  noSession: boolean;
-  mockScript?: string;
-  extTrace?: string;
-};
-
-export type RuntimeOptions = RunChoices & {
-  home: string;
-  /** Absolute, existing directory. */
-  cwd: string;
-  env: Env;
+/** What createRuntime is given: the user's choices, where the run happens, and who is there to confirm. */
+export type RuntimeOptions = RunChoices & Pick<RuntimeConfig, "home" | "cwd" | "env"> & {
   /** False in print, JSON and RPC modes: nobody can confirm tool calls there. */
   interactive: boolean;
   /** Tests and benchmarks inject a host with short timings; zot uses a default Host. */

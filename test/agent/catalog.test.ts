@@ -18,9 +18,9 @@ afterEach(() => {
 describe("model catalog", () => {
   test("every provider's default is its current mid-tier model, in the built-in catalog", () => {
     const models = builtinModels();
-    for (const p of PROVIDERS) expect(findModel(models, p, defaultModel(p))).toBeDefined();
+    for (const p of PROVIDERS) expect(findModel(models, p, defaultModel(p))).toMatchObject({ provider: p, id: defaultModel(p), source: "builtin" });
     expect(PROVIDERS.map((p) => `${p}/${defaultModel(p)}`)).toEqual(["anthropic/claude-sonnet-5-5", "openai/gpt-6.2-sol", "kimi/kimi-k3", "kimi-code/k3", "ollama/llama3.2", "mock/mock"]);
-    for (const id of ["claude-fable-5-1", "claude-opus-5-5", "claude-haiku-5-5", "claude-opus-4-8", "claude-sonnet-4-6", "claude-haiku-4-5"]) expect(findModel(models, "anthropic", id)).toBeDefined();
+    for (const id of ["claude-fable-5-1", "claude-opus-5-5", "claude-haiku-5-5", "claude-opus-4-8", "claude-sonnet-4-6", "claude-haiku-4-5"]) expect(findModel(models, "anthropic", id)).toMatchObject({ provider: "anthropic", id, source: "builtin" });
     for (const id of ["gpt-6.2-astra", "gpt-6.1-terra", "gpt-6-luna", "gpt-5.6-sol", "gpt-5.5-pro"]) expect(findModel(models, "openai", id)?.wire).toBe("responses");
     expect(models.every((m) => m.source === "builtin" && m.contextWindow > 0 && m.maxTokens > 0)).toBe(true);
   });
@@ -135,7 +135,7 @@ describe("model catalog", () => {
       `${file}: model #3 (a): "contextWindow" must be a non-negative number; skipped`,
       `${file}: model #4 (b): unknown field "colour" ignored`,
     ]);
-    expect(findModel(models, "openai", "b")).toBeDefined();
+    expect(findModel(models, "openai", "b")).toMatchObject({ provider: "openai", id: "b", name: "b", contextWindow: 128_000, source: "custom" });
     expect(findModel(models, "openai", "a")).toBeUndefined();
   });
 

@@ -254,7 +254,7 @@ for (let i = 0; ; i++) {
     proc.kill("SIGKILL");
     await proc.exited;
     const path = latestSession(home, cwd);
-    expect(path).not.toBeNull();
+    expect(path).toStartWith(`${sessionDir(home, cwd)}/`);
     const r = openSession(path as string);
     if (!r.ok) throw new Error(r.error);
     expect(r.session.messages.length).toBeGreaterThanOrEqual(21);

@@ -2,15 +2,12 @@
 // `zot ext init`, rewrite the program on the SDK with a new tool, check it with `zot ext test`, call
 // the tool in an offline agent run (`--provider mock`), install it, and find it ready in
 // `zot ext doctor --json`, still working from its installed copy.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { appendFileSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, runZot, tempDir } from "./zot.ts";
+import { ROOT, runZot, useZotHome } from "./zot.ts";
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
-});
+const e2e = useZotHome({ prefix: "zot-author-" });
 
 type Journey = {
   lang: "ts" | "python";
@@ -71,9 +68,7 @@ ext.run()
 describe("the extension author's journey through dist/zot", () => {
   for (const j of journeys) {
     test(`a ${j.lang} extension goes from zot ext init to a ready SDK tool installed in ZOT_HOME`, async () => {
-      const { dir, cleanup } = tempDir("zot-author-");
-      cleanups.push(cleanup);
-      const root = realpathSync(dir);
+      const root = realpathSync(e2e.root);
       const home = join(root, "home");
       const work = join(root, "work");
       mkdirSync(work);
@@ -144,8 +139,7 @@ describe("the extension author's journey through dist/zot", () => {
 describe("zot ext init --sdk", () => {
   for (const lang of ["ts", "python"] as const) {
     test(`scaffolds a ${lang} extension on zot's SDK that passes zot ext test at once`, async () => {
-      const { dir, cleanup } = tempDir("zot-author-");
-      cleanups.push(cleanup);
+      const dir = e2e.root;
       const at = { home: join(dir, "home"), cwd: dir };
       const made = await runZot(["ext", "init", `sdk${lang}`, "--lang", lang, "--sdk", ROOT], at);
       expect(made.code).toBe(0);

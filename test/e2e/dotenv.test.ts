@@ -1,22 +1,16 @@
 // The compiled binary must not read a project's .env or bunfig.toml (Bun would by default): a
 // repository zot works in could otherwise redirect $ZOT_HOME, inject keys or preload code.
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runZot, tempDir, ZOT, zotEnv } from "./zot.ts";
+import { useZotHome, ZOT, zotEnv } from "./zot.ts";
 
-let root: string;
-let cleanup: () => void;
-
-beforeEach(() => {
-  ({ dir: root, cleanup } = tempDir());
-});
-afterEach(() => cleanup());
+const e2e = useZotHome();
 
 test("a project .env with ZOT_HOME and an API key does not redirect zot or change its provider", async () => {
-  const state = join(root, "state");
-  const elsewhere = join(root, "elsewhere");
-  const project = join(root, "project");
+  const state = join(e2e.root, "state");
+  const elsewhere = join(e2e.root, "elsewhere");
+  const project = join(e2e.root, "project");
   for (const d of [state, elsewhere, project]) mkdirSync(d);
   writeFileSync(join(project, ".env"), `ZOT_HOME=${elsewhere}\nANTHROPIC_API_KEY=sk-from-dotenv-0123456789\n`);
   writeFileSync(join(project, ".env.local"), `ZOT_HOME=${elsewhere}\n`);
@@ -33,14 +27,12 @@ test("a project .env with ZOT_HOME and an API key does not redirect zot or chang
 });
 
 test("a project bunfig.toml preload does not run", async () => {
-  const home = join(root, "home");
-  const project = join(root, "project");
-  mkdirSync(home);
+  const project = join(e2e.root, "project");
   mkdirSync(project);
-  const marker = join(root, "preloaded");
+  const marker = join(e2e.root, "preloaded");
   writeFileSync(join(project, "preload.ts"), `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran");\n`);
   writeFileSync(join(project, "bunfig.toml"), `preload = ["./preload.ts"]\n`);
-  const r = await runZot(["-p", "--provider", "mock", "hello"], { home, cwd: project });
+  const r = await e2e.run(["-p", "--provider", "mock", "hello"], { cwd: project });
   expect(r).toMatchObject({ code: 0, stdout: "mock: hello\n" });
   expect(existsSync(marker)).toBe(false);
 });

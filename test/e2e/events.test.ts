@@ -1,36 +1,26 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { beforeEach, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startProviderServer, type ProviderServer } from "../helpers/provider-server.ts";
-import { FIXTURES, jsonLines, runZot, tempDir } from "./zot.ts";
+import { FIXTURES, jsonLines, useZotHome } from "./zot.ts";
 
-let home: string;
-let cleanup: () => void;
-let server: ProviderServer;
-
+const e2e = useZotHome();
 beforeEach(() => {
-  ({ dir: home, cleanup } = tempDir());
-  server = startProviderServer({
+  e2e.serve({
     replies: [
       { kind: "turn", text: "Checking.", toolCalls: [{ id: "toolu_w", name: "weather", args: { city: "Oslo" } }] },
       { kind: "turn", text: "Foggy in Oslo." },
     ],
   });
 });
-afterEach(async () => {
-  await server.stop();
-  cleanup();
-});
 
 test("extensions receive lifecycle events in order, with 1-based steps and the real provider in hello_ack", async () => {
-  const log = join(home, "frames.jsonl");
-  const r = await runZot(["-p", "--provider", "anthropic", "--model", "claude-sonnet-4-5", "--base-url", server.url, "--api-key", "sk-test-e2e", "-e", join(FIXTURES, "toolbox"), "weather"], {
-    home,
+  const log = join(e2e.home, "frames.jsonl");
+  const r = await e2e.run(["-p", "--provider", "anthropic", "--model", "claude-sonnet-4-5", "--base-url", e2e.server.url, "--api-key", "sk-test-e2e", "-e", join(FIXTURES, "toolbox"), "weather"], {
     env: { ZOT_TEST_EVENTS: log },
   });
   expect(r.code).toBe(0);
   const frames = jsonLines(readFileSync(log, "utf8"));
-  expect(frames[0]).toMatchObject({ type: "hello_ack", provider: "anthropic", model: "claude-sonnet-4-5", cwd: home });
+  expect(frames[0]).toMatchObject({ type: "hello_ack", provider: "anthropic", model: "claude-sonnet-4-5", cwd: e2e.home });
   const seen = frames.slice(1).map((f) => (f.type === "event" ? `event:${String(f.event)}${f.step ? `:${String(f.step)}` : ""}${f.stop ? `:${String(f.stop)}` : ""}` : String(f.type)));
   expect(seen).toEqual([
     "event:session_start",
@@ -48,7 +38,7 @@ test("extensions receive lifecycle events in order, with 1-based steps and the r
 });
 
 test("JSON mode prints every agent event as one line, in order", async () => {
-  const r = await runZot(["--json", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-e2e", "-e", join(FIXTURES, "toolbox"), "weather"], { home });
+  const r = await e2e.run(["--json", "--provider", "anthropic", "--base-url", e2e.server.url, "--api-key", "sk-test-e2e", "-e", join(FIXTURES, "toolbox"), "weather"]);
   expect(r.code).toBe(0);
   const types = jsonLines(r.stdout).map((e) => String(e.type));
   const compact = types.filter((t, i) => t !== types[i - 1]);
@@ -79,11 +69,7 @@ test("JSON mode prints every agent event as one line, in order", async () => {
 });
 
 test("progress an extension reports during its tool call reaches JSON mode as an event", async () => {
-  const fresh = startProviderServer({ replies: [{ kind: "turn", toolCalls: [{ id: "toolu_p", name: "progress", args: {} }] }, { kind: "turn", text: "ok" }] });
-  try {
-    const r = await runZot(["--json", "--provider", "anthropic", "--base-url", fresh.url, "--api-key", "sk-test-e2e", "-e", join(FIXTURES, "toolbox"), "go"], { home });
-    expect(jsonLines(r.stdout).find((e) => e.type === "tool_progress")).toEqual({ type: "tool_progress", id: "toolu_p", name: "progress", text: "halfway there" });
-  } finally {
-    await fresh.stop();
-  }
+  const fresh = e2e.serve({ replies: [{ kind: "turn", toolCalls: [{ id: "toolu_p", name: "progress", args: {} }] }, { kind: "turn", text: "ok" }] });
+  const r = await e2e.run(["--json", "--provider", "anthropic", "--base-url", fresh.url, "--api-key", "sk-test-e2e", "-e", join(FIXTURES, "toolbox"), "go"]);
+  expect(jsonLines(r.stdout).find((e) => e.type === "tool_progress")).toEqual({ type: "tool_progress", id: "toolu_p", name: "progress", text: "halfway there" });
 });

@@ -1,32 +1,18 @@
 // Hostile input from extensions against the built binary: schemas no model call survives, and
 // fail-closed interceptors whose answers make no sense.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { startProviderServer, type ProviderServer } from "../helpers/provider-server.ts";
-import { jsonLines, ROOT, runZot, tempDir } from "./zot.ts";
+import { anthropic, jsonLines, ROOT, useZotHome } from "./zot.ts";
 
 const EXT = join(ROOT, "test", "fixtures", "ext");
 
-let home: string;
-let cleanup: () => void;
-let server: ProviderServer | null = null;
-
-beforeEach(() => {
-  ({ dir: home, cleanup } = tempDir());
-});
-afterEach(async () => {
-  await server?.stop();
-  server = null;
-  cleanup();
-});
-
-const anthropic = (s: ProviderServer) => ["--provider", "anthropic", "--base-url", s.url, "--api-key", "sk-test-e2e-key-000"];
+const e2e = useZotHome();
 
 describe("tool schemas past the limits", () => {
   test("a tool whose schema is nested 100 000 deep or 1 MiB large is refused at registration; the model call works and gets the other tools", async () => {
-    server = startProviderServer({ replies: [{ kind: "turn", text: "all good" }] });
-    const r = await runZot(["-p", ...anthropic(server), "-e", join(EXT, "deep-schema"), "hi"], { home });
+    const server = e2e.serve({ replies: [{ kind: "turn", text: "all good" }] });
+    const r = await e2e.run(["-p", ...anthropic(server), "-e", join(EXT, "deep-schema"), "hi"]);
     expect(r.stderr).not.toContain("Maximum call stack");
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("all good\n");
@@ -35,7 +21,7 @@ describe("tool schemas past the limits", () => {
     expect(tools).not.toContain("deep");
     expect(tools).not.toContain("huge");
 
-    const doctor = JSON.parse((await runZot(["ext", "doctor", "--json", "-e", join(EXT, "deep-schema")], { home })).stdout);
+    const doctor = JSON.parse((await e2e.run(["ext", "doctor", "--json", "-e", join(EXT, "deep-schema")])).stdout);
     const e = doctor.extensions[0];
     expect(e.tools.map((t: { name: string }) => t.name)).toEqual(["fine"]);
     expect(e.warnings).toContain('tool "deep" of extension "deep-schema" rejected: its schema is nested more than 64 levels deep; simplify the schema');
@@ -45,14 +31,14 @@ describe("tool schemas past the limits", () => {
 
 describe("a fail-closed interceptor with an invalid answer", () => {
   test("modified_args that is a string blocks the bash call instead of letting it run, and says which extension", async () => {
-    const marker = join(home, "ran");
-    server = startProviderServer({
+    const marker = join(e2e.home, "ran");
+    const server = e2e.serve({
       replies: [
         { kind: "turn", toolCalls: [{ id: "toolu_1", name: "bash", args: { command: `touch ${marker} # bad-args` } }] },
         { kind: "turn", text: "done" },
       ],
     });
-    const r = await runZot(["--json", ...anthropic(server), "-e", join(EXT, "guard-closed-bad"), "go"], { home });
+    const r = await e2e.run(["--json", ...anthropic(server), "-e", join(EXT, "guard-closed-bad"), "go"]);
     expect(r.code).toBe(0);
     expect(existsSync(marker)).toBe(false);
     const result = jsonLines(r.stdout).find((e) => e.type === "tool_result");

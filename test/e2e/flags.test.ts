@@ -1,21 +1,9 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { startProviderServer, type ProviderServer } from "../helpers/provider-server.ts";
-import { FIXTURES, runZot, tempDir } from "./zot.ts";
+import { FIXTURES, useZotHome } from "./zot.ts";
 
-let home: string;
-let cleanup: () => void;
-let server: ProviderServer | null = null;
-
-beforeEach(() => {
-  ({ dir: home, cleanup } = tempDir());
-});
-afterEach(async () => {
-  await server?.stop();
-  server = null;
-  cleanup();
-});
+const e2e = useZotHome();
 
 describe("flag errors exit 2 with one sentence", () => {
   const cases: [string, string[], string][] = [
@@ -36,7 +24,7 @@ describe("flag errors exit 2 with one sentence", () => {
   ];
   for (const [what, args, message] of cases) {
     test(`rejects ${what}`, async () => {
-      const r = await runZot(args, { home });
+      const r = await e2e.run(args);
       expect(r.code).toBe(2);
       expect(r.stdout).toBe("");
       expect(r.stderr).toStartWith("zot: ");
@@ -47,13 +35,13 @@ describe("flag errors exit 2 with one sentence", () => {
 
 describe("informational flags", () => {
   test("--version prints the package version with the commit and build date", async () => {
-    const r = await runZot(["--version"], { home });
+    const r = await e2e.run(["--version"]);
     expect(r).toMatchObject({ code: 0, stderr: "" });
     expect(r.stdout).toStartWith(`zot ${pkg.version} (`);
   });
 
   test("--help lists every flag", async () => {
-    const r = await runZot(["--help"], { home });
+    const r = await e2e.run(["--help"]);
     expect(r.code).toBe(0);
     const flags = [
       "-p, --print", "--json", "zot rpc", "--mode", "--provider", "--model", "--api-key", "--base-url", "--system-prompt",
@@ -65,27 +53,26 @@ describe("informational flags", () => {
   });
 
   test("--list-models prints the catalog with its source", async () => {
-    const r = await runZot(["--list-models"], { home });
+    const r = await e2e.run(["--list-models"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^PROVIDER\s+MODEL/);
     expect(r.stdout).toMatch(/anthropic\s+claude-sonnet-5-5\s.*anthropic\s+builtin/);
   });
 
   test("zot ext passes the rest of the arguments to the extension CLI", async () => {
-    const r = await runZot(["ext", "list", "--json"], { home });
+    const r = await e2e.run(["ext", "list", "--json"]);
     expect(r.code).toBe(0);
-    // The extension CLI's own listing of this (empty) home, not the agent's.
-    expect(JSON.parse(r.stdout)).toEqual({ home, cwd: home, extensions: [] });
+    // The extension CLI's own listing of this (empty) e2e.home, not the agent's.
+    expect(JSON.parse(r.stdout)).toEqual({ home: e2e.home, cwd: e2e.home, extensions: [] });
   });
 });
 
 describe("flags that shape the run", () => {
-  const body = (i = 0) => server!.requests[i].body as { system: { text: string }[] | string; tools?: { name: string }[]; model: string };
+  const body = (i = 0) => e2e.server.requests[i].body as { system: { text: string }[] | string; tools?: { name: string }[]; model: string };
 
   test("--flag=value works like --flag value, and prompts, tools and model reach the request", async () => {
-    server = startProviderServer({ replies: [{ kind: "turn", text: "ok" }] });
-    const r = await runZot(
-      [
+    const server = e2e.serve({ replies: [{ kind: "turn", text: "ok" }] });
+    const r = await e2e.run([
         "-p",
         "--provider=anthropic",
         `--base-url=${server.url}`,
@@ -97,9 +84,7 @@ describe("flags that shape the run", () => {
         "Extra one.",
         "--append-system-prompt=Extra two.",
         "hi",
-      ],
-      { home },
-    );
+      ]);
     expect(r.code).toBe(0);
     expect(body().model).toBe("claude-haiku-4-5");
     expect((body().tools ?? []).map((t) => t.name)).toEqual(["read", "bash"]);
@@ -109,48 +94,48 @@ describe("flags that shape the run", () => {
   });
 
   test("--no-tools offers neither built-in nor extension tools", async () => {
-    server = startProviderServer({ replies: [{ kind: "turn", text: "ok" }] });
-    await runZot(["-p", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-e2e", "--no-tools", "-e", join(FIXTURES, "toolbox"), "hi"], { home });
+    const server = e2e.serve({ replies: [{ kind: "turn", text: "ok" }] });
+    await e2e.run(["-p", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-e2e", "--no-tools", "-e", join(FIXTURES, "toolbox"), "hi"]);
     expect(body().tools ?? []).toEqual([]);
   });
 
   test("--no-yolo in print mode warns on stderr and still runs tools", async () => {
-    const r = await runZot(["-p", "--provider", "mock", "--no-yolo", 'call bash {"command":"echo yolo-ran"}'], { home });
+    const r = await e2e.run(["-p", "--provider", "mock", "--no-yolo", 'call bash {"command":"echo yolo-ran"}']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("--no-yolo has no effect here");
     expect(r.stdout).toContain("yolo-ran");
   });
 
   test("without a terminal, a prompt runs in print mode and no prompt is a usage error", async () => {
-    expect(await runZot(["--provider", "mock", "hello"], { home })).toMatchObject({ code: 0, stdout: "mock: hello\n" });
-    const r = await runZot(["--provider", "mock"], { home });
+    expect(await e2e.run(["--provider", "mock", "hello"])).toMatchObject({ code: 0, stdout: "mock: hello\n" });
+    const r = await e2e.run(["--provider", "mock"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("zot: no terminal for the interactive mode and no prompt");
   });
 
   test("--mode rpc is the same as zot rpc", async () => {
-    const r = await runZot(["--mode", "rpc", "--provider", "mock"], { home, stdin: '{"id":"1","type":"ping"}\n' });
+    const r = await e2e.run(["--mode", "rpc", "--provider", "mock"], { stdin: '{"id":"1","type":"ping"}\n' });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout.trim())).toEqual({ type: "response", id: "1", command: "ping", success: true, data: { pong: true } });
   });
 
   test("--ext-trace writes every extension frame to the file", async () => {
-    const trace = join(home, "trace.jsonl");
-    await runZot(["-p", "--provider", "mock", "-e", join(FIXTURES, "toolbox"), "--ext-trace", trace, "/greet t"], { home });
+    const trace = join(e2e.home, "trace.jsonl");
+    await e2e.run(["-p", "--provider", "mock", "-e", join(FIXTURES, "toolbox"), "--ext-trace", trace, "/greet t"]);
     const text = await Bun.file(trace).text();
     expect(text).toContain("command_invoked");
     expect(text).toContain("hello t");
   });
 
   test("without a key and without --provider it falls back to the mock provider with a notice", async () => {
-    const r = await runZot(["-p", "hello"], { home });
+    const r = await e2e.run(["-p", "hello"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("mock: hello\n");
     expect(r.stderr).toContain("offline mock provider");
   });
 
   test("a keyed provider without any key fails with a sentence saying how to add one", async () => {
-    const r = await runZot(["-p", "--provider", "openai", "hello"], { home });
+    const r = await e2e.run(["-p", "--provider", "openai", "hello"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("zot: No API key for openai: set OPENAI_API_KEY");
   });

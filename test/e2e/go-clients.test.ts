@@ -1,9 +1,8 @@
 // Programs written for the Go zot's RPC keep working: clients equivalent to its Python, Node and
 // shell+jq examples (test/fixtures/go-rpc-clients) drive the real `zot rpc` against a local model.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { startProviderServer, type ProviderServer } from "../helpers/provider-server.ts";
-import { ROOT, tempDir, zotEnv } from "./zot.ts";
+import { ROOT, useZotHome, zotEnv } from "./zot.ts";
 
 const CLIENTS = join(ROOT, "test/fixtures/go-rpc-clients");
 const clients: [string, string[]][] = [
@@ -12,32 +11,23 @@ const clients: [string, string[]][] = [
   ["shell + jq", ["bash", join(CLIENTS, "prompt.sh")]],
 ];
 
-let home: string;
-let cleanup: () => void;
-let server: ProviderServer;
-beforeEach(() => {
-  ({ dir: home, cleanup } = tempDir());
-});
-afterEach(async () => {
-  await server?.stop();
-  cleanup();
-});
+const e2e = useZotHome();
 
 async function run(argv: string[], prompt: string, extra: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = zotEnv(home, {
+  const env = zotEnv(e2e.home, {
     // `zot` on PATH is the binary under test.
-    PATH: `${join(ROOT, "dist")}:${zotEnv(home).PATH}`,
-    ZOT_RPC_FLAGS: `--provider anthropic --model claude-sonnet-4-6 --base-url ${server.url} --api-key sk-test-clients --no-session`,
+    PATH: `${join(ROOT, "dist")}:${zotEnv(e2e.home).PATH}`,
+    ZOT_RPC_FLAGS: `--provider anthropic --model claude-sonnet-4-6 --base-url ${e2e.server.url} --api-key sk-test-clients --no-session`,
     ...extra,
   });
-  const proc = Bun.spawn([...argv, prompt], { cwd: home, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([...argv, prompt], { cwd: e2e.home, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };
 }
 
 describe.each(clients)("the Go zot's %s example client", (name, argv) => {
   test("streams the reply, sees the tool call and ends on done", async () => {
-    server = startProviderServer({
+    e2e.serve({
       replies: [
         { kind: "turn", toolCalls: [{ name: "bash", args: { command: "echo hello-from-tool" } }], usage: { input: 100, output: 10 } },
         { kind: "turn", text: "done: hello-from-tool", usage: { input: 100, output: 10 } },
@@ -54,7 +44,7 @@ describe.each(clients)("the Go zot's %s example client", (name, argv) => {
   });
 
   test("reports a failed prompt through the error event and exits 1", async () => {
-    server = startProviderServer({ fallback: { kind: "status", status: 401, body: JSON.stringify({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }) } });
+    e2e.serve({ fallback: { kind: "status", status: 401, body: JSON.stringify({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }) } });
     const r = await run(argv, "run the scenario");
     expect({ name, code: r.code }).toEqual({ name, code: 1 });
     expect(r.stderr).toContain("[error] ");

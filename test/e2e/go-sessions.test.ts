@@ -1,33 +1,21 @@
 // A Go zot user switches: their sessions continue in zot, and what zot appends the Go zot reads back.
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sessionDir } from "../../src/agent/session.ts";
-import { startProviderServer, type ProviderServer } from "../helpers/provider-server.ts";
 import { readWithGoRules } from "../helpers/go-session-rules.ts";
-import { ROOT, RpcSession, runZot, sessionFiles, tempDir } from "./zot.ts";
+import { ROOT, sessionFiles, useZotHome } from "./zot.ts";
 
 const GO_SESSION = join(ROOT, "test/fixtures/zot-go/session-tool-call-continued.jsonl");
 
-let home: string;
-let cleanup: () => void;
-let server: ProviderServer | undefined;
+const e2e = useZotHome();
 
-beforeEach(() => {
-  ({ dir: home, cleanup } = tempDir());
-});
-afterEach(async () => {
-  await server?.stop();
-  server = undefined;
-  cleanup();
-});
-
-/** The recorded Go transcript as the newest session of `home` (the cwd of these runs). */
+/** The recorded Go transcript as the newest session of `e2e.home` (the cwd of these runs). */
 function placeGoSession(): string {
-  const dir = sessionDir(home, home);
+  const dir = sessionDir(e2e.home, e2e.home);
   mkdirSync(dir, { recursive: true });
   const path = join(dir, "20261201-073011-bed10963.jsonl");
-  writeFileSync(path, readFileSync(GO_SESSION, "utf8").replace('"cwd":"/home/user/proj"', `"cwd":${JSON.stringify(home)}`));
+  writeFileSync(path, readFileSync(GO_SESSION, "utf8").replace('"cwd":"/home/user/proj"', `"cwd":${JSON.stringify(e2e.home)}`));
   return path;
 }
 
@@ -37,8 +25,8 @@ test("zot -c continues the Go zot's newest session: one history, the model of it
   const path = placeGoSession();
   const meta = JSON.parse(readFileSync(path, "utf8").split("\n")[0]).meta;
   appendFileSync(path, JSON.stringify({ type: "meta", meta: { ...meta, model: "claude-haiku-4-5" } }) + "\n");
-  server = startProviderServer({ replies: [{ kind: "turn", text: "continued in zot", usage: { input: 100, output: 10 } }] });
-  const r = await runZot(["-p", "-c", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-go", "third prompt"], { home });
+  const server = e2e.serve({ replies: [{ kind: "turn", text: "continued in zot", usage: { input: 100, output: 10 } }] });
+  const r = await e2e.run(["-p", "-c", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-go", "third prompt"]);
   expect(r.stderr).toBe("");
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("continued in zot\n");
@@ -56,7 +44,7 @@ test("zot -c continues the Go zot's newest session: one history, the model of it
     ["user", "text:third prompt"],
   ]);
 
-  expect(sessionFiles(home)).toEqual([path]);
+  expect(sessionFiles(e2e.home)).toEqual([path]);
   const go = readWithGoRules(readFileSync(path, "utf8"));
   expect(go.firstLineIsMeta).toBe(true);
   expect(go.stubs).toBe(0);
@@ -69,7 +57,7 @@ test("zot -c continues the Go zot's newest session: one history, the model of it
 
 test("zot --resume lists a Go session with its first prompt, model and message count", async () => {
   const path = placeGoSession();
-  const r = await runZot(["--resume"], { home });
+  const r = await e2e.run(["--resume"]);
   expect(r.code).toBe(0);
   expect(r.stdout).toContain("6 msgs · claude-sonnet-4-5 · $0.00");
   expect(r.stdout).toContain("first prompt");
@@ -78,7 +66,7 @@ test("zot --resume lists a Go session with its first prompt, model and message c
 
 test("zot rpc --session opens a Go session and get_messages shows its history", async () => {
   const path = placeGoSession();
-  const rpc = new RpcSession(["--provider", "mock", "--session", path], { home });
+  const rpc = e2e.rpc(["--provider", "mock", "--session", path]);
   try {
     const res = await rpc.request({ type: "get_messages" });
     const messages = (res.data as { messages: { role: string; content: Record<string, unknown>[] }[] }).messages;
@@ -94,18 +82,18 @@ test("zot rpc --session opens a Go session and get_messages shows its history", 
 });
 
 test("the Go zot's OpenAI reasoning goes back to the same model over Responses, and stays in the Go shape", async () => {
-  const dir = sessionDir(home, home);
+  const dir = sessionDir(e2e.home, e2e.home);
   mkdirSync(dir, { recursive: true });
   const path = join(dir, "20261201-080000-aaaaaaaa.jsonl");
   const reasoning = { reasoning_id: "rs_go_1", summary: "The user greets me.", encrypted_content: "gAAAA-go-encrypted" };
   const rows = [
-    { type: "meta", meta: { id: "aaaaaaaa-1111-4111-8111-111111111111", cwd: home, model: "gpt-6.2-sol", provider: "openai", started: "2026-12-01T08:00:00Z", version: "0.1.62" } },
+    { type: "meta", meta: { id: "aaaaaaaa-1111-4111-8111-111111111111", cwd: e2e.home, model: "gpt-6.2-sol", provider: "openai", started: "2026-12-01T08:00:00Z", version: "0.1.62" } },
     { type: "message", message: { role: "user", content: [{ text: "hi" }], time: "2026-12-01T08:00:01Z" } },
     { type: "message", message: { role: "assistant", content: [reasoning, { text: "hello" }], time: "2026-12-01T08:00:02Z" } },
   ];
   writeFileSync(path, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
-  server = startProviderServer({ replies: [{ kind: "turn", text: "again" }] });
-  const r = await runZot(["-p", "--provider", "openai", "--api-key", "sk-proj-go", "--base-url", `${server.url}/v1`, "-c", "more"], { home });
+  const server = e2e.serve({ replies: [{ kind: "turn", text: "again" }] });
+  const r = await e2e.run(["-p", "--provider", "openai", "--api-key", "sk-proj-go", "--base-url", `${server.url}/v1`, "-c", "more"]);
   expect(r).toMatchObject({ code: 0, stdout: "again\n" });
   const input = (server.requests[0].body as { input: Record<string, unknown>[] }).input;
   expect(input.map((i) => i.type ?? i.role)).toEqual(["user", "reasoning", "message", "user"]);

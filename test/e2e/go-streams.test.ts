@@ -2,11 +2,11 @@
 // recorded running (test/fixtures/zot-go) run against zot, and every Go event and response must be
 // there with each of its fields under the same name, with the same JSON type and, where the run is
 // deterministic, the same value.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { beforeEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startProviderServer, type ProviderServer, type Reply } from "../helpers/provider-server.ts";
-import { jsonLines, ROOT, RpcSession, runZot, tempDir } from "./zot.ts";
+import type { Reply } from "../helpers/provider-server.ts";
+import { jsonLines, ROOT, useZotHome } from "./zot.ts";
 
 type Obj = Record<string, unknown>;
 const GO = join(ROOT, "test/fixtures/zot-go");
@@ -55,27 +55,19 @@ const echoScenario = (id: string): Reply[] => [
   { kind: "turn", text: "done: hello-from-tool", usage: { input: 100, output: 10 } },
 ];
 
-let home: string;
-let cleanup: () => void;
-let server: ProviderServer | undefined;
+const e2e = useZotHome();
 beforeEach(() => {
-  ({ dir: home, cleanup } = tempDir());
   // The Go zot was recorded on Claude Sonnet 4.5, since retired from zot's built-in catalog: its
   // prices come from models.json, so the cost figures can match the recording's.
-  writeFileSync(join(home, "models.json"), JSON.stringify({ anthropic: [{ id: "claude-sonnet-4-5", priceInput: 3, priceOutput: 15, priceCacheRead: 0.3, priceCacheWrite: 3.75 }] }));
-});
-afterEach(async () => {
-  await server?.stop();
-  server = undefined;
-  cleanup();
+  writeFileSync(join(e2e.home, "models.json"), JSON.stringify({ anthropic: [{ id: "claude-sonnet-4-5", priceInput: 3, priceOutput: 15, priceCacheRead: 0.3, priceCacheWrite: 3.75 }] }));
 });
 
-const flags = () => ["--provider", "anthropic", "--model", "claude-sonnet-4-5", "--base-url", (server as ProviderServer).url, "--api-key", "sk-test-go"];
+const flags = () => ["--provider", "anthropic", "--model", "claude-sonnet-4-5", "--base-url", e2e.server.url, "--api-key", "sk-test-go"];
 
 describe("zot --json", () => {
   test("carries every event and field of the Go zot's stream for a tool run", async () => {
-    server = startProviderServer({ replies: echoScenario("toolu_mock_1") });
-    const r = await runZot(["--json", ...flags(), "run the scenario"], { home });
+    e2e.serve({ replies: echoScenario("toolu_mock_1") });
+    const r = await e2e.run(["--json", ...flags(), "run the scenario"]);
     expect(r.code).toBe(0);
     const events = jsonLines(r.stdout);
     expectEventsSuperset(goLines("json-echo.jsonl"), events);
@@ -89,8 +81,8 @@ describe("zot --json", () => {
   });
 
   test("a failing provider ends like the Go zot's: turn_end with stop error, then an error event", async () => {
-    server = startProviderServer({ fallback: { kind: "status", status: 400, body: JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: "bad request" } }) } });
-    const r = await runZot(["--json", ...flags(), "run the scenario"], { home });
+    e2e.serve({ fallback: { kind: "status", status: 400, body: JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: "bad request" } }) } });
+    const r = await e2e.run(["--json", ...flags(), "run the scenario"]);
     expect(r.code).toBe(1);
     const events = jsonLines(r.stdout);
     expectEventsSuperset(goLines("json-error.jsonl"), events);
@@ -104,8 +96,8 @@ describe("zot --json", () => {
 
 describe("zot rpc", () => {
   test("answers the Go zot's recorded conversation with a superset of its responses and events", async () => {
-    server = startProviderServer({ replies: echoScenario("toolu_mock_9") });
-    const rpc = new RpcSession(flags(), { home });
+    e2e.serve({ replies: echoScenario("toolu_mock_9") });
+    const rpc = e2e.rpc(flags());
     const goOut = goLines("rpc-output.jsonl");
     const input = readFileSync(join(GO, "rpc-input.jsonl"), "utf8").trim().split("\n");
     try {

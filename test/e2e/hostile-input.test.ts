@@ -1,39 +1,34 @@
 // Bad input from files and pipes never crashes zot: config.json values are checked like flags,
 // piped stdin is capped, and a pipe that gives nothing is announced.
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runZot, tempDir, ZOT, zotEnv } from "./zot.ts";
+import { useZotHome, ZOT, zotEnv } from "./zot.ts";
 
-let home: string;
-let cleanup: () => void;
-beforeEach(() => {
-  ({ dir: home, cleanup } = tempDir());
-});
-afterEach(() => cleanup());
+const e2e = useZotHome();
 
 for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
   test(`config.json naming "${name}" as the provider is ignored with a warning, and zot still answers`, async () => {
-    writeFileSync(join(home, "config.json"), JSON.stringify({ provider: name }));
-    const r = await runZot(["-p", "hello there"], { home });
+    writeFileSync(join(e2e.home, "config.json"), JSON.stringify({ provider: name }));
+    const r = await e2e.run(["-p", "hello there"]);
     expect(r.stderr).not.toContain("internal error");
-    expect(r.stderr).toContain(`zot: Ignoring "provider" in ${join(home, "config.json")}: it must be one of anthropic, openai, kimi, kimi-code, ollama, mock (got "${name}").`);
+    expect(r.stderr).toContain(`zot: Ignoring "provider" in ${join(e2e.home, "config.json")}: it must be one of anthropic, openai, kimi, kimi-code, ollama, mock (got "${name}").`);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("hello there");
   });
 }
 
 test("an auth.json entry named like an Object member gives no credential", async () => {
-  writeFileSync(join(home, "auth.json"), JSON.stringify({ constructor: { type: "api_key", key: "sk-nope-123456" } }));
-  chmodSync(join(home, "auth.json"), 0o600);
-  writeFileSync(join(home, "config.json"), JSON.stringify({ provider: "mock" }));
-  const r = await runZot(["-p", "hi"], { home });
+  writeFileSync(join(e2e.home, "auth.json"), JSON.stringify({ constructor: { type: "api_key", key: "sk-nope-123456" } }));
+  chmodSync(join(e2e.home, "auth.json"), 0o600);
+  writeFileSync(join(e2e.home, "config.json"), JSON.stringify({ provider: "mock" }));
+  const r = await e2e.run(["-p", "hi"]);
   expect(r.stderr).not.toContain("internal error");
   expect(r.code).toBe(0);
 });
 
 test("piped input past 16 MiB is refused with a clear error instead of read without end", async () => {
-  const proc = Bun.spawn(["/bin/sh", "-c", `yes | "$0" -p --provider mock summarize`, ZOT], { cwd: home, env: zotEnv(home), stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(["/bin/sh", "-c", `yes | "$0" -p --provider mock summarize`, ZOT], { cwd: e2e.home, env: zotEnv(e2e.home), stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   expect(code).toBe(2);
   expect(stdout).toBe("");
@@ -41,7 +36,7 @@ test("piped input past 16 MiB is refused with a clear error instead of read with
 });
 
 test("a pipe that gives nothing for 2 s is announced on stderr, and its later text is still the prompt", async () => {
-  const proc = Bun.spawn([ZOT, "-p", "--provider", "mock"], { cwd: home, env: zotEnv(home), stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([ZOT, "-p", "--provider", "mock"], { cwd: e2e.home, env: zotEnv(e2e.home), stdin: "pipe", stdout: "pipe", stderr: "pipe" });
   const stderr: string[] = [];
   const decoder = new TextDecoder();
   const reading = (async () => {

@@ -1,31 +1,19 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startProviderServer, type ProviderServer } from "../helpers/provider-server.ts";
-import { FIXTURES, jsonLines, runZot, sessionFiles, tempDir } from "./zot.ts";
+import { anthropic, FIXTURES, jsonLines, sessionFiles, useZotHome } from "./zot.ts";
 
-let home: string;
-let cleanup: () => void;
-let server: ProviderServer;
+const e2e = useZotHome();
 
-beforeEach(() => {
-  ({ dir: home, cleanup } = tempDir());
-});
-afterEach(async () => {
-  await server?.stop();
-  cleanup();
-});
-
-const anthropic = () => ["--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-e2e-key-000"];
 const guard = (cfg: object) => ({ ZOT_TEST_GUARD: JSON.stringify(cfg) });
-const messagesOf = (i: number) => JSON.stringify((server.requests[i].body as { messages: unknown }).messages);
+const messagesOf = (i: number) => JSON.stringify((e2e.server.requests[i].body as { messages: unknown }).messages);
 
 function transcript(): Record<string, unknown>[] {
-  return jsonLines(readFileSync(sessionFiles(home)[0], "utf8"));
+  return jsonLines(readFileSync(sessionFiles(e2e.home)[0], "utf8"));
 }
 
 function bashThenText(command: string, text = "finished") {
-  return startProviderServer({
+  return e2e.serve({
     replies: [
       { kind: "turn", toolCalls: [{ id: "toolu_1", name: "bash", args: { command } }] },
       { kind: "turn", text },
@@ -35,9 +23,8 @@ function bashThenText(command: string, text = "finished") {
 
 describe("tool_call interception", () => {
   test("a block never runs the tool and gives the model the reason as the tool's error", async () => {
-    server = bashThenText("rm -rf ./precious");
-    const r = await runZot(["--json", ...anthropic(), "-e", join(FIXTURES, "guard"), "clean up"], {
-      home,
+    bashThenText("rm -rf ./precious");
+    const r = await e2e.run(["--json", ...anthropic(e2e.server), "-e", join(FIXTURES, "guard"), "clean up"], {
       env: guard({ intercept: ["tool_call"], block_command: "rm -rf" }),
     });
     expect(r.code).toBe(0);
@@ -48,8 +35,8 @@ describe("tool_call interception", () => {
   });
 
   test("an interceptor written in plain sh blocks too", async () => {
-    server = bashThenText("rm -rf ./precious");
-    const r = await runZot(["--json", ...anthropic(), "-e", join(FIXTURES, "shguard"), "clean up"], { home });
+    bashThenText("rm -rf ./precious");
+    const r = await e2e.run(["--json", ...anthropic(e2e.server), "-e", join(FIXTURES, "shguard"), "clean up"]);
     expect(jsonLines(r.stdout).find((e) => e.type === "tool_result")).toMatchObject({
       is_error: true,
       blocked_by: "shguard",
@@ -58,9 +45,8 @@ describe("tool_call interception", () => {
   });
 
   test("modified_args run the tool with the rewritten args and the transcript records both", async () => {
-    server = bashThenText("echo original");
-    const r = await runZot(["--json", ...anthropic(), "-e", join(FIXTURES, "guard"), "say it"], {
-      home,
+    bashThenText("echo original");
+    const r = await e2e.run(["--json", ...anthropic(e2e.server), "-e", join(FIXTURES, "guard"), "say it"], {
       env: guard({ intercept: ["tool_call"], rewrite_from: "echo original", rewrite_to: "echo rewritten" }),
     });
     const events = jsonLines(r.stdout);
@@ -77,23 +63,21 @@ describe("tool_call interception", () => {
   });
 
   test("covers extension tools as well as built-ins", async () => {
-    server = startProviderServer({
+    const server = e2e.serve({
       replies: [
         { kind: "turn", toolCalls: [{ name: "weather", args: { city: "Atlantis" } }] },
         { kind: "turn", text: "ok" },
       ],
     });
-    const r = await runZot(["--json", ...anthropic(), "-e", join(FIXTURES, "guard"), "-e", join(FIXTURES, "toolbox"), "weather"], {
-      home,
+    const r = await e2e.run(["--json", ...anthropic(server), "-e", join(FIXTURES, "guard"), "-e", join(FIXTURES, "toolbox"), "weather"], {
       env: guard({ intercept: ["tool_call"], block_command: "Atlantis" }),
     });
     expect(jsonLines(r.stdout).find((e) => e.type === "tool_result")).toMatchObject({ is_error: true, blocked_by: "guard", extension: "toolbox" });
   });
 
   test("interceptors chain in discovery order: the second sees the first one's rewrite", async () => {
-    server = bashThenText("echo original");
-    const r = await runZot(["--json", ...anthropic(), "-e", join(FIXTURES, "guard"), "-e", join(FIXTURES, "guard2"), "go"], {
-      home,
+    bashThenText("echo original");
+    const r = await e2e.run(["--json", ...anthropic(e2e.server), "-e", join(FIXTURES, "guard"), "-e", join(FIXTURES, "guard2"), "go"], {
       env: {
         ...guard({ intercept: ["tool_call"], rewrite_from: "echo original", rewrite_to: "echo step-one" }),
         ZOT_TEST_GUARD2: JSON.stringify({ intercept: ["tool_call"], block_command: "step-one" }),
@@ -104,9 +88,8 @@ describe("tool_call interception", () => {
   });
 
   test("an interceptor that does not answer in time allows the call", async () => {
-    server = bashThenText("echo still-ran");
-    const r = await runZot(["--json", ...anthropic(), "-e", join(FIXTURES, "guard"), "go"], {
-      home,
+    bashThenText("echo still-ran");
+    const r = await e2e.run(["--json", ...anthropic(e2e.server), "-e", join(FIXTURES, "guard"), "go"], {
       env: guard({ intercept: [{ event: "tool_call", timeout_ms: 200 }], hang: ["tool_call"] }),
     });
     const events = jsonLines(r.stdout);
@@ -116,9 +99,8 @@ describe("tool_call interception", () => {
   });
 
   test("a fail-closed interceptor that times out blocks the call, naming the extension", async () => {
-    server = bashThenText("echo must-not-run");
-    const r = await runZot(["--json", ...anthropic(), "-e", join(FIXTURES, "guard"), "go"], {
-      home,
+    bashThenText("echo must-not-run");
+    const r = await e2e.run(["--json", ...anthropic(e2e.server), "-e", join(FIXTURES, "guard"), "go"], {
       env: guard({ intercept: [{ event: "tool_call", timeout_ms: 200, on_timeout: "block" }], hang: ["tool_call"] }),
     });
     const result = jsonLines(r.stdout).find((e) => e.type === "tool_result") as { is_error: boolean; blocked_by: string; content: { text: string }[] };
@@ -130,9 +112,8 @@ describe("tool_call interception", () => {
 
 describe("turn_start interception", () => {
   test("a block ends the turn before the model is called and print mode says why", async () => {
-    server = startProviderServer({ replies: [{ kind: "turn", text: "never" }] });
-    const r = await runZot(["-p", ...anthropic(), "-e", join(FIXTURES, "guard"), "hello"], {
-      home,
+    const server = e2e.serve({ replies: [{ kind: "turn", text: "never" }] });
+    const r = await e2e.run(["-p", ...anthropic(server), "-e", join(FIXTURES, "guard"), "hello"], {
       env: guard({ intercept: ["turn_start"], block_step: 1 }),
     });
     expect(r.code).toBe(1);
@@ -141,9 +122,8 @@ describe("turn_start interception", () => {
   });
 
   test("JSON mode reports the blocked turn as an event", async () => {
-    server = startProviderServer({ replies: [{ kind: "turn", toolCalls: [{ name: "bash", args: { command: "true" } }] }] });
-    const r = await runZot(["--json", ...anthropic(), "-e", join(FIXTURES, "guard"), "hello"], {
-      home,
+    const server = e2e.serve({ replies: [{ kind: "turn", toolCalls: [{ name: "bash", args: { command: "true" } }] }] });
+    const r = await e2e.run(["--json", ...anthropic(server), "-e", join(FIXTURES, "guard"), "hello"], {
       env: guard({ intercept: ["turn_start"], block_step: 2 }),
     });
     expect(r.code).toBe(1);
@@ -154,8 +134,8 @@ describe("turn_start interception", () => {
 
 describe("assistant_message interception", () => {
   test("replace_text: the user sees the replacement, the model's history keeps the original", async () => {
-    server = startProviderServer({ replies: [{ kind: "turn", text: "the key is SECRET-123" }, { kind: "turn", text: "next" }] });
-    const r = await runZot(["-p", ...anthropic(), "-e", join(FIXTURES, "guard"), "key?"], { home, env: guard({ intercept: ["assistant_message"], redact: "SECRET" }) });
+    const server = e2e.serve({ replies: [{ kind: "turn", text: "the key is SECRET-123" }, { kind: "turn", text: "next" }] });
+    const r = await e2e.run(["-p", ...anthropic(server), "-e", join(FIXTURES, "guard"), "key?"], { env: guard({ intercept: ["assistant_message"], redact: "SECRET" }) });
     expect(r).toMatchObject({ code: 0, stdout: "the key is [redacted]-123\n" });
     const assistant = transcript().find((l) => l.type === "message" && (l.message as { role: string }).role === "assistant") as { message: unknown; intercept: unknown };
     expect(JSON.stringify(assistant.message)).toContain("SECRET-123");
@@ -163,8 +143,8 @@ describe("assistant_message interception", () => {
   });
 
   test("held deltas: JSON mode never streams the original text, only the released replacement", async () => {
-    server = startProviderServer({ replies: [{ kind: "turn", text: "the key is SECRET-123" }] });
-    const r = await runZot(["--json", ...anthropic(), "-e", join(FIXTURES, "guard"), "key?"], { home, env: guard({ intercept: ["assistant_message"], redact: "SECRET" }) });
+    const server = e2e.serve({ replies: [{ kind: "turn", text: "the key is SECRET-123" }] });
+    const r = await e2e.run(["--json", ...anthropic(server), "-e", join(FIXTURES, "guard"), "key?"], { env: guard({ intercept: ["assistant_message"], redact: "SECRET" }) });
     expect(r.stdout).not.toContain("SECRET");
     const deltas = jsonLines(r.stdout).filter((e) => e.type === "text_delta");
     expect(deltas).toEqual([{ type: "text_delta", text: "the key is [redacted]-123", held: true, delta: "the key is [redacted]-123" }]);
@@ -178,8 +158,8 @@ describe("assistant_message interception", () => {
   });
 
   test("block: the user never sees the message and print mode says it was hidden", async () => {
-    server = startProviderServer({ replies: [{ kind: "turn", text: "FORBIDDEN words" }] });
-    const r = await runZot(["-p", ...anthropic(), "-e", join(FIXTURES, "guard"), "talk"], { home, env: guard({ intercept: ["assistant_message"], hide: "FORBIDDEN" }) });
+    const server = e2e.serve({ replies: [{ kind: "turn", text: "FORBIDDEN words" }] });
+    const r = await e2e.run(["-p", ...anthropic(server), "-e", join(FIXTURES, "guard"), "talk"], { env: guard({ intercept: ["assistant_message"], hide: "FORBIDDEN" }) });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("");
     expect(r.stderr).not.toContain("FORBIDDEN");
@@ -187,8 +167,8 @@ describe("assistant_message interception", () => {
   });
 
   test("block in JSON mode: no text_delta at all, and assistant_message says who hid it", async () => {
-    server = startProviderServer({ replies: [{ kind: "turn", text: "FORBIDDEN words" }] });
-    const r = await runZot(["--json", ...anthropic(), "-e", join(FIXTURES, "guard"), "talk"], { home, env: guard({ intercept: ["assistant_message"], hide: "FORBIDDEN" }) });
+    const server = e2e.serve({ replies: [{ kind: "turn", text: "FORBIDDEN words" }] });
+    const r = await e2e.run(["--json", ...anthropic(server), "-e", join(FIXTURES, "guard"), "talk"], { env: guard({ intercept: ["assistant_message"], hide: "FORBIDDEN" }) });
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain("FORBIDDEN");
     const events = jsonLines(r.stdout);
@@ -198,8 +178,8 @@ describe("assistant_message interception", () => {
   });
 
   test("without an assistant_message interceptor deltas stream as they arrive", async () => {
-    server = startProviderServer({ replies: [{ kind: "turn", text: "plain streamed text that is long enough to split" }] });
-    const r = await runZot(["--json", ...anthropic(), "hi"], { home });
+    const server = e2e.serve({ replies: [{ kind: "turn", text: "plain streamed text that is long enough to split" }] });
+    const r = await e2e.run(["--json", ...anthropic(server), "hi"]);
     const deltas = jsonLines(r.stdout).filter((e) => e.type === "text_delta");
     expect(deltas.every((d) => d.held === undefined)).toBe(true);
     expect(deltas.map((d) => d.text).join("")).toBe("plain streamed text that is long enough to split");
@@ -208,8 +188,8 @@ describe("assistant_message interception", () => {
 
 describe("tool_result interception", () => {
   test("replace_content changes what the model receives", async () => {
-    server = bashThenText("echo password=$((40+2))");
-    const r = await runZot(["--json", ...anthropic(), "-e", join(FIXTURES, "guard"), "go"], { home, env: guard({ intercept: ["tool_result"], withhold: "password" }) });
+    bashThenText("echo password=$((40+2))");
+    const r = await e2e.run(["--json", ...anthropic(e2e.server), "-e", join(FIXTURES, "guard"), "go"], { env: guard({ intercept: ["tool_result"], withhold: "password" }) });
     expect(jsonLines(r.stdout).find((e) => e.type === "tool_result")).toMatchObject({ content: [{ type: "text", text: "[guard withheld this result]" }], rewritten_by: ["guard"] });
     expect(messagesOf(1)).not.toContain("password=42");
     expect(messagesOf(1)).toContain("[guard withheld this result]");
@@ -219,8 +199,8 @@ describe("tool_result interception", () => {
   });
 
   test("print mode applies tool_call interceptors too", async () => {
-    server = bashThenText("rm -rf ./precious", "could not");
-    const r = await runZot(["-p", ...anthropic(), "-e", join(FIXTURES, "guard"), "clean up"], { home, env: guard({ intercept: ["tool_call"], block_command: "rm -rf" }) });
+    bashThenText("rm -rf ./precious", "could not");
+    const r = await e2e.run(["-p", ...anthropic(e2e.server), "-e", join(FIXTURES, "guard"), "clean up"], { env: guard({ intercept: ["tool_call"], block_command: "rm -rf" }) });
     expect(r).toMatchObject({ code: 0, stdout: "could not\n" });
     expect(r.stderr).toContain('[tool] bash failed: Blocked by extension guard: refused: matches "rm -rf"');
   });

@@ -1,22 +1,17 @@
 // What a run leaves in $ZOT_HOME: no spill files of long bash output once zot has exited, stale
 // ones from a killed run cleaned up, and only private (0700) directories.
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { jsonLines, tempDir, ZOT, zotEnv } from "./zot.ts";
+import { jsonLines, useZotHome, ZOT, zotEnv } from "./zot.ts";
 
-let home: string;
-let cleanup: () => void;
-beforeEach(() => {
-  ({ dir: home, cleanup } = tempDir());
-});
-afterEach(() => cleanup());
+const e2e = useZotHome();
 
 const LONG = `call bash {"command":"seq 1 100000"}`;
 
-async function run(prompt: string, zotHome = home): Promise<{ code: number; stdout: string }> {
+async function run(prompt: string, zotHome = e2e.home): Promise<{ code: number; stdout: string }> {
   const proc = Bun.spawn(["/bin/sh", "-c", `umask 022; exec "$@"`, "sh", ZOT, "--json", "--provider", "mock", prompt], {
-    cwd: home,
+    cwd: e2e.home,
     env: zotEnv(zotHome),
     stdin: "ignore",
     stdout: "pipe",
@@ -31,12 +26,12 @@ test("the spill file of long bash output is under $ZOT_HOME while zot runs and g
   expect(code).toBe(0);
   const result = jsonLines(stdout).find((e) => e.type === "tool_result") as { content: { text: string }[] };
   const m = /the full output is in (\S+\.log)\./.exec(result.content[0].text);
-  expect(m?.[1]).toStartWith(join(home, "spill", "zot-bash-"));
-  expect(readdirSync(join(home, "spill"))).toEqual([]);
+  expect(m?.[1]).toStartWith(join(e2e.home, "spill", "zot-bash-"));
+  expect(readdirSync(join(e2e.home, "spill"))).toEqual([]);
 });
 
 test("spill files a killed run left are removed once a day old; younger ones are left to their run", async () => {
-  const spill = join(home, "spill");
+  const spill = join(e2e.home, "spill");
   mkdirSync(spill, { recursive: true });
   writeFileSync(join(spill, "zot-bash-stale.log"), "old output");
   const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600 * 1000);
@@ -47,8 +42,8 @@ test("spill files a killed run left are removed once a day old; younger ones are
 });
 
 test("every directory a run creates in $ZOT_HOME is 0700 even under umask 022", async () => {
-  // A home zot has to create itself, not the test's own temp directory.
-  const zotHome = join(home, "zot-home");
+  // A e2e.home zot has to create itself, not the test's own temp directory.
+  const zotHome = join(e2e.home, "zot-home");
   expect((await run(LONG, zotHome)).code).toBe(0);
   const dirs: string[] = [];
   const walk = (d: string): void => {

@@ -1,32 +1,20 @@
 // The binary's model choices: defaults, --list-models with live discovery, --reasoning and --wire
 // checks, a retired model's 404, and tools over the Responses wire.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startProviderServer, type ProviderServer } from "../helpers/provider-server.ts";
-import { jsonLines, runZot, tempDir } from "./zot.ts";
+import { jsonLines, useZotHome } from "./zot.ts";
 
-let home: string;
-let cleanup: () => void;
-let server: ProviderServer | null = null;
-
-beforeEach(() => {
-  ({ dir: home, cleanup } = tempDir());
-});
-afterEach(async () => {
-  await server?.stop();
-  server = null;
-  cleanup();
-});
+const e2e = useZotHome();
 
 describe("zot --list-models", () => {
   test("--json prints one JSON line per model with its wire, efforts, prices and source, live ids from the cache included", async () => {
     writeFileSync(
-      join(home, "models-cache.json"),
+      join(e2e.home, "models-cache.json"),
       JSON.stringify({ version: 1, providers: { openai: { fetched_at: new Date().toISOString(), base_url: "https://api.openai.com/v1", models: [{ id: "gpt-6.3-nova" }, { id: "gpt-6.2-sol" }] } } }),
     );
-    writeFileSync(join(home, "models.json"), JSON.stringify({ openai: [{ id: "my-proxy", wire: "responses" }] }));
-    const r = await runZot(["--list-models", "--json"], { home });
+    writeFileSync(join(e2e.home, "models.json"), JSON.stringify({ openai: [{ id: "my-proxy", wire: "responses" }] }));
+    const r = await e2e.run(["--list-models", "--json"]);
     expect(r.code).toBe(0);
     const rows = jsonLines(r.stdout);
     expect(rows.find((m) => m.id === "gpt-6.2-sol")).toMatchObject({
@@ -46,49 +34,49 @@ describe("zot --list-models", () => {
   });
 
   test("with a key it lists the provider's models live, shows them as live and caches them", async () => {
-    server = startProviderServer({ models: ["claude-sonnet-5-5", "claude-fable-5-2"] });
-    const r = await runZot(["--list-models", "--provider", "anthropic", "--api-key", "sk-ant-list", "--base-url", server.url], { home });
+    const server = e2e.serve({ models: ["claude-sonnet-5-5", "claude-fable-5-2"] });
+    const r = await e2e.run(["--list-models", "--provider", "anthropic", "--api-key", "sk-ant-list", "--base-url", server.url]);
     expect(r.code).toBe(0);
     expect(server.listings.length).toBe(1);
     expect(r.stdout).toMatch(/anthropic\s+claude-fable-5-2\s.*live/);
     expect(r.stdout).not.toContain("openai");
-    const cache = JSON.parse(readFileSync(join(home, "models-cache.json"), "utf8"));
+    const cache = JSON.parse(readFileSync(join(e2e.home, "models-cache.json"), "utf8"));
     expect(cache.providers.anthropic.models.map((m: { id: string }) => m.id)).toEqual(["claude-sonnet-5-5", "claude-fable-5-2"]);
     // Within 6 h the cache answers.
-    await runZot(["--list-models", "--provider", "anthropic", "--api-key", "sk-ant-list", "--base-url", server.url], { home });
+    await e2e.run(["--list-models", "--provider", "anthropic", "--api-key", "sk-ant-list", "--base-url", server.url]);
     expect(server.listings.length).toBe(1);
   });
 
   test("without a key nothing is fetched and no cache is written", async () => {
-    const r = await runZot(["--list-models"], { home });
+    const r = await e2e.run(["--list-models"]);
     expect(r.code).toBe(0);
-    expect(existsSync(join(home, "models-cache.json"))).toBe(false);
+    expect(existsSync(join(e2e.home, "models-cache.json"))).toBe(false);
   });
 });
 
 describe("model checks at start-up", () => {
   test("a fresh key with no flags gets the current mid-tier model", async () => {
-    server = startProviderServer({ replies: [{ kind: "turn", text: "hello" }] });
-    const r = await runZot(["-p", "--base-url", server.url, "hi"], { home, env: { ANTHROPIC_API_KEY: "sk-ant-fresh" } });
+    const server = e2e.serve({ replies: [{ kind: "turn", text: "hello" }] });
+    const r = await e2e.run(["-p", "--base-url", server.url, "hi"], { env: { ANTHROPIC_API_KEY: "sk-ant-fresh" } });
     expect(r.code).toBe(0);
     expect((server.requests[0].body as { model: string }).model).toBe("claude-sonnet-5-5");
   });
 
   test("an effort level the model does not take is a usage error naming the levels it does", async () => {
-    const r = await runZot(["-p", "--provider", "anthropic", "--api-key", "k", "--model", "claude-sonnet-4-6", "--reasoning", "xhigh", "hi"], { home });
+    const r = await e2e.run(["-p", "--provider", "anthropic", "--api-key", "k", "--model", "claude-sonnet-4-6", "--reasoning", "xhigh", "hi"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe("zot: --reasoning xhigh is not supported by anthropic/claude-sonnet-4-6; it takes low, medium, high or max.\n");
   });
 
   test("--wire on a provider that speaks only the Anthropic wire is a usage error", async () => {
-    const r = await runZot(["-p", "--provider", "anthropic", "--api-key", "k", "--wire", "responses", "hi"], { home });
+    const r = await e2e.run(["-p", "--provider", "anthropic", "--api-key", "k", "--wire", "responses", "hi"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe("zot: --wire responses does not apply to anthropic, which speaks only the Anthropic Messages API; drop --wire.\n");
   });
 
   test("a retired model's 404 names the model and gives the exact flag for the current default", async () => {
-    server = startProviderServer({ replies: [{ kind: "status", status: 404, body: JSON.stringify({ type: "error", error: { type: "not_found_error", message: "model: claude-3-5-haiku-latest" } }) }] });
-    const r = await runZot(["-p", "--provider", "anthropic", "--api-key", "k", "--base-url", server.url, "--model", "claude-3-5-haiku-latest", "hi"], { home });
+    const server = e2e.serve({ replies: [{ kind: "status", status: 404, body: JSON.stringify({ type: "error", error: { type: "not_found_error", message: "model: claude-3-5-haiku-latest" } }) }] });
+    const r = await e2e.run(["-p", "--provider", "anthropic", "--api-key", "k", "--base-url", server.url, "--model", "claude-3-5-haiku-latest", "hi"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
       'anthropic does not serve the model "claude-3-5-haiku-latest" (HTTP 404: model: claude-3-5-haiku-latest (not_found_error)); it may have been retired; switch to the current default with --model claude-sonnet-5-5 (in the TUI: /model claude-sonnet-5-5)',
@@ -98,13 +86,13 @@ describe("model checks at start-up", () => {
 
 describe("tools over the Responses wire", () => {
   test("a tool call on GPT-6.2 goes over /v1/responses and its result comes back as function_call_output", async () => {
-    server = startProviderServer({
+    const server = e2e.serve({
       replies: [
         { kind: "turn", thinking: "I should list files.", toolCalls: [{ id: "call_ls", name: "bash", args: { command: "echo responses-tool-ran" } }] },
         { kind: "turn", text: "Done." },
       ],
     });
-    const r = await runZot(["-p", "--provider", "openai", "--api-key", "sk-proj-e2e", "--base-url", `${server.url}/v1`, "--reasoning", "high", "list"], { home });
+    const r = await e2e.run(["-p", "--provider", "openai", "--api-key", "sk-proj-e2e", "--base-url", `${server.url}/v1`, "--reasoning", "high", "list"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("Done.\n");
     expect(server.requests.map((q) => q.path)).toEqual(["/v1/responses", "/v1/responses"]);
@@ -117,8 +105,8 @@ describe("tools over the Responses wire", () => {
   });
 
   test("--wire chat sends the same model over Chat Completions", async () => {
-    server = startProviderServer({ replies: [{ kind: "turn", text: "chat ok" }] });
-    const r = await runZot(["-p", "--provider", "openai", "--api-key", "sk-proj-e2e", "--base-url", `${server.url}/v1`, "--wire", "chat", "hi"], { home });
+    const server = e2e.serve({ replies: [{ kind: "turn", text: "chat ok" }] });
+    const r = await e2e.run(["-p", "--provider", "openai", "--api-key", "sk-proj-e2e", "--base-url", `${server.url}/v1`, "--wire", "chat", "hi"]);
     expect(r.stdout).toBe("chat ok\n");
     expect(server.requests[0].path).toBe("/v1/chat/completions");
   });

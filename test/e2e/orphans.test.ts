@@ -1,27 +1,25 @@
 // No process outlives zot, even after kill -9: the reaper kills every registered process group
 // (bash tool commands with their background children, extensions that ignore SIGTERM and never
 // read stdin) once zot is gone. A command detached on purpose with setsid survives.
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir, ZOT, zotEnv } from "./zot.ts";
+import { useZotHome, ZOT, zotEnv } from "./zot.ts";
 
-let home: string;
-let cleanup: () => void;
-const strays: number[] = [];
-beforeEach(() => {
-  ({ dir: home, cleanup } = tempDir());
-});
-afterEach(() => {
-  for (const pid of strays.splice(0)) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // Already gone.
+const e2e = useZotHome();
+
+/** Kills these processes after the test, whatever its outcome. */
+function reap(pids: number[]): void {
+  e2e.defer(() => {
+    for (const pid of pids) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
     }
-  }
-  cleanup();
-});
+  });
+}
 
 /** Alive and not a zombie (a re-parented zombie waits for init, but runs nothing). */
 function alive(pid: number): boolean {
@@ -58,15 +56,15 @@ async function gone(pids: number[]): Promise<boolean> {
 }
 
 function start(args: string[]) {
-  return Bun.spawn([ZOT, ...args], { cwd: home, env: zotEnv(home), stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+  return Bun.spawn([ZOT, ...args], { cwd: e2e.home, env: zotEnv(e2e.home), stdin: "ignore", stdout: "ignore", stderr: "ignore" });
 }
 
 test("kill -9 of zot during a bash call kills the command and its background children", async () => {
-  const pids = join(home, "pids");
+  const pids = join(e2e.home, "pids");
   const command = `echo $$ > ${pids}; sleep 300 & echo $! >> ${pids}; (trap '' TERM; sleep 301) & echo $! >> ${pids}; wait`;
   const zot = start(["-p", "--provider", "mock", `call bash ${JSON.stringify({ command })}`]);
   const started = await pidsIn(pids, 3);
-  strays.push(...started);
+  reap(started);
   expect(started.every(alive)).toBe(true);
   zot.kill("SIGKILL");
   await zot.exited;
@@ -74,22 +72,22 @@ test("kill -9 of zot during a bash call kills the command and its background chi
 });
 
 test("a bash call started after the reaper is already running is killed too", async () => {
-  const pids = join(home, "pids");
+  const pids = join(e2e.home, "pids");
   const first = JSON.stringify({ command: "true" });
   const second = JSON.stringify({ command: `echo $$ > ${pids}; sleep 300 & echo $! >> ${pids}; wait` });
   const zot = start(["-p", "--provider", "mock", `call bash ${first}\ncall bash ${second}`]);
   const started = await pidsIn(pids, 2);
-  strays.push(...started);
+  reap(started);
   zot.kill("SIGKILL");
   await zot.exited;
   expect(await gone(started)).toBe(true);
 });
 
 test("kill -9 of zot kills extensions that ignore SIGTERM and never read stdin, and a bash call started after them", async () => {
-  const pids = join(home, "pids");
+  const pids = join(e2e.home, "pids");
   const exts: string[] = [];
   for (const name of ["stubborn-a", "stubborn-b"]) {
-    const dir = join(home, name);
+    const dir = join(e2e.home, name);
     mkdirSync(dir);
     writeFileSync(join(dir, "extension.json"), JSON.stringify({ name, version: "1.0.0", exec: "./run.sh" }));
     writeFileSync(
@@ -101,18 +99,18 @@ test("kill -9 of zot kills extensions that ignore SIGTERM and never read stdin, 
   }
   const zot = start(["-p", "--provider", "mock", ...exts, `call bash ${JSON.stringify({ command: `sleep 0.2; echo $$ >> ${pids}; sleep 300` })}`]);
   const started = await pidsIn(pids, 5);
-  strays.push(...started);
+  reap(started);
   zot.kill("SIGKILL");
   await zot.exited;
   expect(await gone(started)).toBe(true);
 });
 
 test.skipIf(!existsSync("/usr/bin/setsid") && !existsSync("/bin/setsid"))("a command detached with setsid -w survives the call and zot's kill -9", async () => {
-  const pids = join(home, "pids");
+  const pids = join(e2e.home, "pids");
   const command = `setsid -w sh -c 'sleep 302 > /dev/null 2>&1 & echo $! > ${pids}'; echo detached`;
   const zot = start(["-p", "--provider", "mock", `call bash ${JSON.stringify({ command })}`]);
   const [daemon] = await pidsIn(pids, 1);
-  strays.push(daemon);
+  reap([daemon]);
   // Long enough for the call to end (its group is killed then) and for the run to finish.
   expect(await zot.exited).toBe(0);
   expect(alive(daemon)).toBe(true);
@@ -125,7 +123,7 @@ test.skipIf(!existsSync("/usr/bin/setsid") && !existsSync("/bin/setsid"))("a com
 });
 
 test("a normal run leaves no reaper or child behind and exits promptly", async () => {
-  const marker = join(home, "marker");
+  const marker = join(e2e.home, "marker");
   const zot = start(["-p", "--provider", "mock", `call bash ${JSON.stringify({ command: `echo $$ > ${marker}` })}`]);
   expect(await zot.exited).toBe(0);
   const [shell] = await pidsIn(marker, 1);

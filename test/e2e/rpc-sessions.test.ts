@@ -1,26 +1,16 @@
 // The Go zot's session commands over RPC: export, import, fork and the tree.
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { RpcSession, tempDir } from "./zot.ts";
+import { useZotHome } from "./zot.ts";
 
-let home: string;
-let cleanup: () => void;
-let rpc: RpcSession | undefined;
-beforeEach(() => {
-  ({ dir: home, cleanup } = tempDir());
-});
-afterEach(async () => {
-  await rpc?.close();
-  rpc = undefined;
-  cleanup();
-});
+const e2e = useZotHome();
 
 type Data = Record<string, unknown>;
 const data = (f: Record<string, unknown>) => f.data as Data;
 
 test("session_fork branches before a prompt, get_session_tree shows the branch, export and import round-trip", async () => {
-  rpc = new RpcSession(["--provider", "mock"], { home, env: { HOME: home } });
+  const rpc = e2e.rpc(["--provider", "mock"], { env: { HOME: e2e.home } });
   for (const message of ["first question", "second question"]) {
     await rpc.request({ type: "prompt", message });
     await rpc.waitForNth((f) => f.type === "done", message === "first question" ? 1 : 2);
@@ -42,7 +32,7 @@ test("session_fork branches before a prompt, get_session_tree shows the branch, 
   const exported = await rpc.request({ type: "session_export" });
   expect(exported.success).toBe(true);
   const file = data(exported).path as string;
-  expect(file.startsWith(join(home, "Downloads"))).toBe(true);
+  expect(file.startsWith(join(e2e.home, "Downloads"))).toBe(true);
   expect(file).toEndWith("-first-question.zotsession");
   expect(JSON.parse(readFileSync(file, "utf8").split("\n")[0]).meta.cwd).toBe("");
 
@@ -53,11 +43,11 @@ test("session_fork branches before a prompt, get_session_tree shows the branch, 
   expect(data(await rpc.request({ type: "get_state" }))).toMatchObject({ session: copy, message_count: 2 });
 
   expect(await rpc.request({ type: "session_fork", message: 7 })).toMatchObject({ success: false, error: "The session has 1 prompt; there is no prompt 8 to fork at." });
-  expect(await rpc.request({ type: "session_import", path: join(home, "nope.zotsession") })).toMatchObject({ success: false });
+  expect(await rpc.request({ type: "session_import", path: join(e2e.home, "nope.zotsession") })).toMatchObject({ success: false });
 });
 
 test("session commands on a run without a transcript answer with a sentence", async () => {
-  rpc = new RpcSession(["--provider", "mock", "--no-session"], { home });
+  const rpc = e2e.rpc(["--provider", "mock", "--no-session"]);
   expect(await rpc.request({ type: "session_export" })).toMatchObject({ success: false, error: "this run keeps no session (--no-session)" });
   expect(await rpc.request({ type: "session_fork", message: "x" })).toMatchObject({ success: false });
   expect(await rpc.request({ type: "get_session_tree" })).toMatchObject({ success: true, data: { sessions: [] } });

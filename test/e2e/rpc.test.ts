@@ -1,30 +1,16 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startProviderServer, type ProviderServer } from "../helpers/provider-server.ts";
-import { FIXTURES, jsonLines, RpcSession, tempDir } from "./zot.ts";
+import { COMPACT_INSTRUCTION } from "../../src/agent/compaction.ts";
+import { anthropic, FIXTURES, jsonLines, RpcSession, useZotHome } from "./zot.ts";
 
-let home: string;
-let cleanup: () => void;
-let server: ProviderServer | null = null;
-let rpc: RpcSession | null = null;
-
-beforeEach(() => {
-  ({ dir: home, cleanup } = tempDir());
-});
-afterEach(async () => {
-  if (rpc && rpc.proc.exitCode === null) rpc.proc.kill("SIGKILL");
-  rpc = null;
-  await server?.stop();
-  server = null;
-  cleanup();
-});
+const e2e = useZotHome();
 
 const done = (n = 1) => (s: RpcSession) => s.waitForNth((f) => f.type === "done", n);
 
 describe("zot rpc", () => {
   test("answers ping and hello, runs a prompt with events, and reports state and messages", async () => {
-    rpc = new RpcSession(["--provider", "mock"], { home });
+    const rpc = e2e.rpc(["--provider", "mock"]);
     expect(await rpc.request({ type: "ping" })).toEqual({ type: "response", id: "1", command: "ping", success: true, data: { pong: true } });
     const hello = await rpc.request({ type: "hello" });
     expect(hello).toMatchObject({ command: "hello", success: true, data: { protocol_version: 1, provider: "mock", model: "mock" } });
@@ -35,7 +21,7 @@ describe("zot rpc", () => {
     const responseAt = rpc.frames.findIndex((f) => f.type === "response" && f.command === "prompt");
     expect(responseAt).toBeLessThan(rpc.frames.findIndex((f) => f.type === "user_message"));
     const state = await rpc.request({ type: "get_state" });
-    expect(state.data).toMatchObject({ provider: "mock", model: "mock", cwd: home, message_count: 2, busy: false });
+    expect(state.data).toMatchObject({ provider: "mock", model: "mock", cwd: e2e.home, message_count: 2, busy: false });
     const messages = (await rpc.request({ type: "get_messages" })).data as { messages: { role: string; content: { text: string }[] }[] };
     expect(messages.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
     expect(messages.messages[1].content[0].text).toBe("mock: hi there");
@@ -43,7 +29,7 @@ describe("zot rpc", () => {
   });
 
   test("keeps serving after bad JSON and unknown commands, answering each with an error", async () => {
-    rpc = new RpcSession(["--provider", "mock"], { home });
+    const rpc = e2e.rpc(["--provider", "mock"]);
     rpc.writeLine("{not json");
     const bad = await rpc.waitFor((f) => f.type === "response" && f.command === "");
     expect(bad).toMatchObject({ success: false });
@@ -56,7 +42,7 @@ describe("zot rpc", () => {
   });
 
   test("requires a hello with the token when ZOTCORE_RPC_TOKEN is set, and exits on a wrong one", async () => {
-    rpc = new RpcSession(["--provider", "mock"], { home, env: { ZOTCORE_RPC_TOKEN: "tok-secret-1" } });
+    const rpc = e2e.rpc(["--provider", "mock"], { env: { ZOTCORE_RPC_TOKEN: "tok-secret-1" } });
     // As in the Go zot: commands before the hello are refused, and the process waits for it.
     const r = await rpc.request({ type: "prompt", message: "sneaky" });
     expect(r).toMatchObject({ command: "prompt", success: false, error: "auth required: send hello with token first" });
@@ -67,14 +53,14 @@ describe("zot rpc", () => {
   });
 
   test("accepts the right token and then serves normally", async () => {
-    rpc = new RpcSession(["--provider", "mock"], { home, env: { ZOTCORE_RPC_TOKEN: "tok-secret-1" } });
+    const rpc = e2e.rpc(["--provider", "mock"], { env: { ZOTCORE_RPC_TOKEN: "tok-secret-1" } });
     expect(await rpc.request({ type: "hello", token: "tok-secret-1" })).toMatchObject({ success: true });
     expect(await rpc.request({ type: "ping" })).toMatchObject({ success: true });
     await rpc.close();
   });
 
   test("runs extension commands and returns their responses; a prompt action starts the turn", async () => {
-    rpc = new RpcSession(["--provider", "mock", "-e", join(FIXTURES, "toolbox")], { home });
+    const rpc = e2e.rpc(["--provider", "mock", "-e", join(FIXTURES, "toolbox")]);
     expect(await rpc.request({ type: "command", name: "greet", args: "rpc" })).toMatchObject({
       success: true,
       data: { extension: "toolbox", action: "display", display: "hello rpc" },
@@ -93,7 +79,7 @@ describe("zot rpc", () => {
   });
 
   test("forwards extension notes as ext_notify, ext_clear_notes and ext_display events", async () => {
-    rpc = new RpcSession(["--provider", "mock", "-e", join(FIXTURES, "toolbox")], { home });
+    const rpc = e2e.rpc(["--provider", "mock", "-e", join(FIXTURES, "toolbox")]);
     await rpc.request({ type: "command", name: "noisy" });
     expect(await rpc.waitFor((f) => f.type === "ext_notify")).toEqual({ type: "ext_notify", extension: "toolbox", level: "warn", message: "note from toolbox" });
     expect(await rpc.waitFor((f) => f.type === "ext_clear_notes")).toEqual({ type: "ext_clear_notes", extension: "toolbox" });
@@ -103,7 +89,7 @@ describe("zot rpc", () => {
   });
 
   test("reports extensions as doctor data and reloads them", async () => {
-    rpc = new RpcSession(["--provider", "mock", "-e", join(FIXTURES, "toolbox")], { home });
+    const rpc = e2e.rpc(["--provider", "mock", "-e", join(FIXTURES, "toolbox")]);
     const list = (await rpc.request({ type: "get_extensions" })).data as { ok: boolean; extensions: { name: string; status: string; tools: { name: string; deferred: boolean }[] }[] };
     expect(list.ok).toBe(true);
     const toolbox = list.extensions.find((e) => e.name === "toolbox");
@@ -117,10 +103,10 @@ describe("zot rpc", () => {
   });
 
   test("lists and switches models, and refuses changes while a prompt runs", async () => {
-    server = startProviderServer({ replies: [{ kind: "turn", text: "partial answer", stallAfter: 4 }] });
-    rpc = new RpcSession(["--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-e2e"], { home });
+    const server = e2e.serve({ replies: [{ kind: "turn", text: "partial answer", stallAfter: 4 }] });
+    const rpc = e2e.rpc(["--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-e2e"]);
     const models = (await rpc.request({ type: "get_models" })).data as { models: { id: string; provider: string }[] };
-    expect(models.models.length).toBeGreaterThan(0);
+    expect(models.models.map((m) => m.id)).toEqual(expect.arrayContaining(["claude-sonnet-5-5", "claude-haiku-4-5"]));
     expect(models.models.every((m) => m.provider === "anthropic")).toBe(true);
     expect(await rpc.request({ type: "set_model", model: "claude-haiku-4-5" })).toMatchObject({ success: true, data: { model: "claude-haiku-4-5" } });
     await rpc.request({ type: "prompt", message: "long one" });
@@ -137,12 +123,12 @@ describe("zot rpc", () => {
   });
 
   test("compacts the conversation into a summary and clears it", async () => {
-    rpc = new RpcSession(["--provider", "mock"], { home });
+    const rpc = e2e.rpc(["--provider", "mock"]);
     await rpc.request({ type: "prompt", message: "first" });
     await done()(rpc);
     expect(await rpc.request({ type: "compact" })).toMatchObject({ success: true, data: { started: true } });
     const compacted = await rpc.waitFor((f) => f.type === "compact_done");
-    expect(typeof compacted.summary).toBe("string");
+    expect(compacted.summary).toBe(`mock: ${COMPACT_INSTRUCTION}`);
     expect((await rpc.request({ type: "get_state" })).data).toMatchObject({ message_count: 1 });
     expect(await rpc.request({ type: "clear" })).toMatchObject({ success: true });
     expect((await rpc.request({ type: "get_state" })).data).toMatchObject({ message_count: 0 });
@@ -150,13 +136,13 @@ describe("zot rpc", () => {
   });
 
   test("on end of input it finishes the running turn before exiting", async () => {
-    server = startProviderServer({
+    const server = e2e.serve({
       replies: [
         { kind: "turn", toolCalls: [{ name: "bash", args: { command: "sleep 0.3; echo slow-done" } }] },
         { kind: "turn", text: "all finished" },
       ],
     });
-    rpc = new RpcSession(["--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-e2e"], { home });
+    const rpc = e2e.rpc(["--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-e2e"]);
     await rpc.request({ type: "prompt", message: "go" });
     const { code } = await rpc.close();
     expect(code).toBe(0);
@@ -164,7 +150,7 @@ describe("zot rpc", () => {
   });
 
   test("accepts images with a prompt and rejects malformed ones", async () => {
-    rpc = new RpcSession(["--provider", "mock"], { home });
+    const rpc = e2e.rpc(["--provider", "mock"]);
     const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
     expect(await rpc.request({ type: "prompt", message: "look", images: [{ mime_type: "image/png", data: png }] })).toMatchObject({ success: true });
     expect(await rpc.waitFor((f) => f.type === "user_message")).toMatchObject({ text: "look", images: 1 });
@@ -176,18 +162,16 @@ describe("zot rpc", () => {
 });
 
 describe("zot rpc, driven like a client script", () => {
-  const anthropic = () => ["--provider", "anthropic", "--base-url", (server as ProviderServer).url, "--api-key", "sk-test-e2e-rpc"];
   const guard = (cfg: object) => ({ ZOT_TEST_GUARD: JSON.stringify(cfg) });
 
   test("tool_call interceptors block and rewrite calls in RPC mode too", async () => {
-    server = startProviderServer({
+    const server = e2e.serve({
       replies: [
         { kind: "turn", toolCalls: [{ id: "toolu_a", name: "bash", args: { command: "rm -rf ./precious" } }, { id: "toolu_b", name: "bash", args: { command: "echo original" } }] },
         { kind: "turn", text: "done" },
       ],
     });
-    rpc = new RpcSession([...anthropic(), "-e", join(FIXTURES, "guard")], {
-      home,
+    const rpc = e2e.rpc([...anthropic(server), "-e", join(FIXTURES, "guard")], {
       env: guard({ intercept: ["tool_call"], block_command: "rm -rf", rewrite_from: "echo original", rewrite_to: "echo rewritten" }),
     });
     await rpc.request({ type: "prompt", message: "go" });
@@ -200,8 +184,8 @@ describe("zot rpc, driven like a client script", () => {
   });
 
   test("assistant_message interception holds the deltas in RPC mode: only the replacement is ever sent", async () => {
-    server = startProviderServer({ replies: [{ kind: "turn", text: "the code is SECRET-9" }] });
-    rpc = new RpcSession([...anthropic(), "-e", join(FIXTURES, "guard")], { home, env: guard({ intercept: ["assistant_message"], redact: "SECRET" }) });
+    const server = e2e.serve({ replies: [{ kind: "turn", text: "the code is SECRET-9" }] });
+    const rpc = e2e.rpc([...anthropic(server), "-e", join(FIXTURES, "guard")], { env: guard({ intercept: ["assistant_message"], redact: "SECRET" }) });
     await rpc.request({ type: "prompt", message: "code?" });
     expect(await done()(rpc)).toMatchObject({ stop: "end_turn", text: "the code is [redacted]-9" });
     expect(rpc.frames.filter((f) => f.type === "text_delta")).toEqual([{ type: "text_delta", text: "the code is [redacted]-9", held: true, delta: "the code is [redacted]-9" }]);
@@ -213,9 +197,9 @@ describe("zot rpc, driven like a client script", () => {
   });
 
   test("a resumed session shows intercepted messages as the user saw them, while the model still gets its own words", async () => {
-    server = startProviderServer({ replies: [{ kind: "turn", text: "the code is SECRET-9" }, { kind: "turn", text: "FORBIDDEN reply" }, { kind: "turn", text: "third" }] });
+    const server = e2e.serve({ replies: [{ kind: "turn", text: "the code is SECRET-9" }, { kind: "turn", text: "FORBIDDEN reply" }, { kind: "turn", text: "third" }] });
     const env = guard({ intercept: ["assistant_message"], redact: "SECRET", hide: "FORBIDDEN" });
-    rpc = new RpcSession([...anthropic(), "-e", join(FIXTURES, "guard")], { home, env });
+    let rpc = e2e.rpc([...anthropic(server), "-e", join(FIXTURES, "guard")], { env });
     await rpc.request({ type: "prompt", message: "code?" });
     await done(1)(rpc);
     await rpc.request({ type: "prompt", message: "again" });
@@ -223,7 +207,7 @@ describe("zot rpc, driven like a client script", () => {
     const session = String(((await rpc.request({ type: "get_state" })).data as { session: string }).session);
     await rpc.close();
 
-    rpc = new RpcSession([...anthropic(), "--session", session], { home });
+    rpc = e2e.rpc([...anthropic(server), "--session", session]);
     const messages = (await rpc.request({ type: "get_messages" })).data as { messages: Record<string, unknown>[] };
     expect(messages.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
     expect(messages.messages[1]).toMatchObject({ content: [{ type: "text", text: "the code is [redacted]-9" }], rewritten_by: ["guard"] });
@@ -237,8 +221,8 @@ describe("zot rpc, driven like a client script", () => {
   });
 
   test("a turn blocked at step 1 ends with turn_blocked and done carrying the reason; nothing reaches the model", async () => {
-    server = startProviderServer({ replies: [] });
-    rpc = new RpcSession([...anthropic(), "-e", join(FIXTURES, "guard")], { home, env: guard({ intercept: ["turn_start"], block_step: 1 }) });
+    const server = e2e.serve({ replies: [] });
+    const rpc = e2e.rpc([...anthropic(server), "-e", join(FIXTURES, "guard")], { env: guard({ intercept: ["turn_start"], block_step: 1 }) });
     await rpc.request({ type: "prompt", message: "hello" });
     expect(await done()(rpc)).toEqual({ type: "done", stop: "error", text: "", steps: 1, error: "turn blocked by guard: no step 1 today" });
     expect(rpc.frames.find((f) => f.type === "turn_blocked")).toEqual({ type: "turn_blocked", step: 1, extension: "guard", reason: "no step 1 today" });
@@ -247,9 +231,9 @@ describe("zot rpc, driven like a client script", () => {
   });
 
   test("abort mid-command kills the bash command's whole process group, grandchildren included", async () => {
-    const pidFile = join(home, "grandchild.pid");
-    server = startProviderServer({ replies: [{ kind: "turn", toolCalls: [{ name: "bash", args: { command: `sh -c 'sleep 300' & echo $! > ${pidFile}; echo started; wait` } }] }] });
-    rpc = new RpcSession(anthropic(), { home });
+    const pidFile = join(e2e.home, "grandchild.pid");
+    const server = e2e.serve({ replies: [{ kind: "turn", toolCalls: [{ name: "bash", args: { command: `sh -c 'sleep 300' & echo $! > ${pidFile}; echo started; wait` } }] }] });
+    const rpc = e2e.rpc(anthropic(server));
     await rpc.request({ type: "prompt", message: "run it" });
     await rpc.waitFor((f) => f.type === "tool_progress" && String(f.text).includes("started"));
     const pid = Number(readFileSync(pidFile, "utf8"));
@@ -261,8 +245,8 @@ describe("zot rpc, driven like a client script", () => {
   });
 
   test("prompt images reach the provider as image blocks", async () => {
-    server = startProviderServer({ replies: [{ kind: "turn", text: "a red pixel" }] });
-    rpc = new RpcSession(anthropic(), { home });
+    const server = e2e.serve({ replies: [{ kind: "turn", text: "a red pixel" }] });
+    const rpc = e2e.rpc(anthropic(server));
     const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
     await rpc.request({ type: "prompt", message: "what is this?", images: [{ mime_type: "image/png", data: png }] });
     await done()(rpc);
@@ -273,8 +257,8 @@ describe("zot rpc, driven like a client script", () => {
   });
 
   test("set_model with a bad provider or a keyless one is an error response and nothing changes", async () => {
-    server = startProviderServer({ replies: [] });
-    rpc = new RpcSession([...anthropic(), "-e", join(FIXTURES, "toolbox")], { home, env: { ZOT_TEST_EVENTS: join(home, "frames.jsonl") } });
+    const server = e2e.serve({ replies: [] });
+    const rpc = e2e.rpc([...anthropic(server), "-e", join(FIXTURES, "toolbox")], { env: { ZOT_TEST_EVENTS: join(e2e.home, "frames.jsonl") } });
     expect(await rpc.request({ type: "set_model", provider: "bogus", model: "x" })).toMatchObject({ success: false, error: 'unknown provider "bogus" (anthropic, openai, kimi, kimi-code, ollama or mock)' });
     const keyless = await rpc.request({ type: "set_model", provider: "openai", model: "gpt-4o" });
     expect(keyless.success).toBe(false);
@@ -287,7 +271,7 @@ describe("zot rpc, driven like a client script", () => {
     // The fixture announces itself without waiting for hello_ack, so its log of the ack may lag the reload's answer.
     const acks = async (): Promise<unknown[]> => {
       for (;;) {
-        const seen = jsonLines(readFileSync(join(home, "frames.jsonl"), "utf8")).filter((f) => f.type === "hello_ack");
+        const seen = jsonLines(readFileSync(join(e2e.home, "frames.jsonl"), "utf8")).filter((f) => f.type === "hello_ack");
         if (seen.length >= 2) return seen.map((a) => a.provider);
         await Bun.sleep(20);
       }
@@ -297,7 +281,7 @@ describe("zot rpc, driven like a client script", () => {
   });
 
   test("missing ids are fine: the response simply has none", async () => {
-    rpc = new RpcSession(["--provider", "mock"], { home });
+    const rpc = e2e.rpc(["--provider", "mock"]);
     rpc.writeLine('{"type":"ping"}');
     expect(await rpc.waitFor((f) => f.type === "response")).toEqual({ type: "response", command: "ping", success: true, data: { pong: true } });
     await rpc.close();

@@ -1,15 +1,9 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { FIXTURES, tempDir, ZOT, zotEnv } from "./zot.ts";
+import { FIXTURES, useZotHome, ZOT, zotEnv } from "./zot.ts";
 
-let home: string;
-let cleanup: () => void;
-
-beforeEach(() => {
-  ({ dir: home, cleanup } = tempDir());
-});
-afterEach(() => cleanup());
+const e2e = useZotHome();
 
 for (const [signal, code] of [
   ["SIGTERM", 143],
@@ -17,10 +11,10 @@ for (const [signal, code] of [
   ["SIGHUP", 129],
 ] as const) {
   test(`${signal} during a tool call shuts the extensions down and exits with ${code}`, async () => {
-    const log = join(home, "frames.jsonl");
+    const log = join(e2e.home, "frames.jsonl");
     const proc = Bun.spawn([ZOT, "-p", "--provider", "mock", "-e", join(FIXTURES, "toolbox"), "call hang {}"], {
-      cwd: home,
-      env: zotEnv(home, { ZOT_TEST_EVENTS: log }),
+      cwd: e2e.home,
+      env: zotEnv(e2e.home, { ZOT_TEST_EVENTS: log }),
       stdin: "ignore",
       stdout: "ignore",
       stderr: "ignore",

@@ -1,29 +1,19 @@
 // Streams that never hang, seen from the command line: config.json's timeouts apply, every retry
 // is announced (a stderr line in print mode, a `retry` event in JSON mode), and zot always ends.
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { anthropicEvents } from "../helpers/provider-server.ts";
-import { jsonLines, runZot, tempDir } from "./zot.ts";
+import { jsonLines, useZotHome } from "./zot.ts";
 
-let home: string;
-let cleanup: () => void;
-let stop: (() => void) | undefined;
-beforeEach(() => {
-  ({ dir: home, cleanup } = tempDir());
-});
-afterEach(() => {
-  stop?.();
-  stop = undefined;
-  cleanup();
-});
+const e2e = useZotHome();
 
 const MODEL = "claude-sonnet-4-5";
 
 function serve(handler: (n: number) => Response | Promise<Response>): string {
   let n = 0;
   const server = Bun.serve({ hostname: "127.0.0.1", port: 0, idleTimeout: 0, fetch: () => handler(++n) });
-  stop = () => server.stop(true);
+  e2e.defer(() => server.stop(true));
   return `http://127.0.0.1:${server.port}`;
 }
 
@@ -36,7 +26,7 @@ const args = (url: string) => ["--provider", "anthropic", "--api-key", "sk-test-
 
 test("print mode announces a retry on stderr and still prints the answer", async () => {
   const url = serve(busyThenOk);
-  const r = await runZot(["-p", ...args(url), "hi"], { home });
+  const r = await e2e.run(["-p", ...args(url), "hi"]);
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("answer after retry\n");
   expect(r.stderr).toContain("zot: anthropic answered HTTP 503: busy; retrying in 0.1 s (attempt 2 of 3)\n");
@@ -44,7 +34,7 @@ test("print mode announces a retry on stderr and still prints the answer", async
 
 test("JSON mode reports a retry as an event with attempt, delay and reason", async () => {
   const url = serve(busyThenOk);
-  const r = await runZot(["--json", ...args(url), "hi"], { home });
+  const r = await e2e.run(["--json", ...args(url), "hi"]);
   expect(r.code).toBe(0);
   const events = jsonLines(r.stdout);
   expect(events.find((e) => e.type === "retry")).toEqual({ type: "retry", attempt: 2, attempts: 3, delay_ms: 100, reason: "anthropic answered HTTP 503: busy" });
@@ -56,19 +46,19 @@ test("JSON mode reports a retry as an event with attempt, delay and reason", asy
 });
 
 test("a server that never answers ends zot -p after the connect timeout from config.json, with a clear error", async () => {
-  writeFileSync(join(home, "config.json"), JSON.stringify({ connect_timeout: 0.3 }));
+  writeFileSync(join(e2e.home, "config.json"), JSON.stringify({ connect_timeout: 0.3 }));
   const url = serve(() => new Promise<Response>(() => {}));
-  const r = await runZot(["-p", ...args(url), "hi"], { home });
+  const r = await e2e.run(["-p", ...args(url), "hi"]);
   expect(r.code).toBe(1);
   expect(r.stderr).toContain("zot: no response from anthropic within 0.3 s; retrying in 1 s (attempt 2 of 3)\n");
   expect(r.stderr).toContain(`zot: anthropic at ${url} did not answer within 0.3 s after 3 attempts; check your network and --base-url, or raise connect_timeout in config.json\n`);
 });
 
 test("RPC: a compact sent just before stdin closes, against a server that stops answering, times out and zot exits", async () => {
-  writeFileSync(join(home, "config.json"), JSON.stringify({ connect_timeout: 0.2 }));
+  writeFileSync(join(e2e.home, "config.json"), JSON.stringify({ connect_timeout: 0.2 }));
   const url = serve((n) => (n === 1 ? busyThenOk(2) : new Promise<Response>(() => {})));
   const input = [JSON.stringify({ id: "1", type: "prompt", message: "hi" }), JSON.stringify({ id: "2", type: "compact" })].join("\n") + "\n";
-  const r = await runZot(["rpc", ...args(url)], { home, stdin: input });
+  const r = await e2e.run(["rpc", ...args(url)], { stdin: input });
   expect(r.code).toBe(0);
   const frames = jsonLines(r.stdout);
   expect(frames.filter((f) => f.type === "retry").map((f) => f.reason)).toEqual(["no response from anthropic within 0.2 s", "no response from anthropic within 0.2 s"]);

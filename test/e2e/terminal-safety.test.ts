@@ -1,11 +1,11 @@
 // Untrusted text never reaches a terminal raw in print mode: model text and tool output with
 // OSC 0 (window title) and OSC 52 (clipboard) are shown as plain text on a terminal (a real tmux
 // pane), and passed through byte for byte to a pipe.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Tmux } from "../tui/helpers/tmux.ts";
-import { runZot, tempDir } from "./zot.ts";
+import { useTmux } from "../tui/helpers/tmux.ts";
+import { useZotHome } from "./zot.ts";
 
 const TITLE = "\u001b]0;pwned-title\u0007";
 const CLIP = "\u001b]52;c;ZXZpbA==\u0007";
@@ -20,18 +20,11 @@ function script(dir: string): string {
   return path;
 }
 
-let t: Tmux | null = null;
-let cleanups: (() => void)[] = [];
-afterEach(() => {
-  t?.kill();
-  t = null;
-  for (const c of cleanups.splice(0)) c();
-});
+const e2e = useZotHome();
+const tui = useTmux();
 
 test("on a terminal, print mode strips escape sequences from the answer and from tool output", async () => {
-  const { dir, cleanup } = tempDir();
-  cleanups.push(cleanup);
-  t = await Tmux.start({ args: ["--mock-script", script(dir), "--no-session", "-p", "go"] });
+  const t = await tui.start({ args: ["--mock-script", script(e2e.home), "--no-session", "-p", "go"] });
   const before = t.display("#{pane_title}");
   const screen = await t.waitFor("answer-end", 30_000);
   // The [tool] line quotes the command as text; what the command and the model printed is plain.
@@ -43,9 +36,7 @@ test("on a terminal, print mode strips escape sequences from the answer and from
 });
 
 test("into a pipe, print mode writes the answer byte for byte", async () => {
-  const { dir, cleanup } = tempDir();
-  cleanups.push(cleanup);
-  const r = await runZot(["--mock-script", script(dir), "--no-session", "-p", "go"], { home: dir });
+  const r = await e2e.run(["--mock-script", script(e2e.home), "--no-session", "-p", "go"]);
   expect(r.code).toBe(0);
   expect(r.stdout).toBe(`answer-start${TITLE}${CLIP}\tcol\r\nanswer-end\n`);
   expect(r.stderr).toContain("tool-start\u001b]0;tool-title\u0007\u001b]52;c;ZXZpbA==\u0007tool-end");

@@ -2,26 +2,20 @@
 // disable, shadow or replace anything until the user trusts the folder. The fixture extension
 // appends to a "ran" file in its own directory when it starts, so "it did not run" is a file that
 // is not there.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { beforeEach, describe, expect, test } from "bun:test";
 import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, runZot, tempDir } from "./zot.ts";
+import { ROOT, useZotHome } from "./zot.ts";
 
 const MARKER = join(ROOT, "test", "fixtures", "trust", "marker");
 
-let dir: string;
-let home: string;
+const e2e = useZotHome({ prefix: "zot-trust-e2e-", homeDir: "home" });
 let repo: string;
-let cleanup: () => void;
 
 beforeEach(() => {
-  ({ dir, cleanup } = tempDir("zot-trust-e2e-"));
-  home = join(dir, "home");
-  repo = join(dir, "repo");
-  mkdirSync(home);
+  repo = join(e2e.root, "repo");
   mkdirSync(repo);
 });
-afterEach(() => cleanup());
 
 /** Installs the marker extension as `<root>/<name>` with the given manifest fields. */
 function markerExt(root: string, name: string, manifest: Record<string, unknown> = {}): string {
@@ -34,8 +28,8 @@ function markerExt(root: string, name: string, manifest: Record<string, unknown>
 
 const projectExt = (name: string, manifest: Record<string, unknown> = {}) => markerExt(join(repo, ".zot", "extensions"), name, manifest);
 const ran = (ext: string) => existsSync(join(ext, "ran"));
-const print = (args: string[] = [], env: Record<string, string> = {}) => runZot(["-p", "--provider", "mock", ...args, "hi"], { home, cwd: repo, env });
-const ext = (args: string[]) => runZot(["ext", ...args], { home, cwd: repo });
+const print = (args: string[] = [], env: Record<string, string> = {}) => e2e.run(["-p", "--provider", "mock", ...args, "hi"], { cwd: repo, env });
+const ext = (args: string[]) => e2e.run(["ext", ...args], { cwd: repo });
 
 describe("an untrusted folder", () => {
   test("zot -p in a cloned repository runs none of its extensions and says so in one line naming them and zot ext trust", async () => {
@@ -53,26 +47,26 @@ describe("an untrusted folder", () => {
   test("a damaged trust.json trusts nothing, and the warning says why", async () => {
     const evil = projectExt("evil");
     await ext(["trust"]);
-    writeFileSync(join(home, "trust.json"), "{broken");
+    writeFileSync(join(e2e.home, "trust.json"), "{broken");
     const r = await print();
     expect(ran(evil)).toBe(false);
     expect(r.stderr.split("\n").filter(Boolean)).toEqual([
-      `zot: skipped the project extensions of the untrusted folder ${repo}: evil; run zot ext trust ${repo} to let them run (or --trust for one run). ${join(home, "trust.json")} is not valid JSON; fix it or delete it (then trust your folders again with zot ext trust).`,
+      `zot: skipped the project extensions of the untrusted folder ${repo}: evil; run zot ext trust ${repo} to let them run (or --trust for one run). ${join(e2e.home, "trust.json")} is not valid JSON; fix it or delete it (then trust your folders again with zot ext trust).`,
     ]);
   });
 
   test("--json and zot rpc skip them too", async () => {
     const evil = projectExt("evil");
-    const json = await runZot(["--json", "--provider", "mock", "hi"], { home, cwd: repo });
+    const json = await e2e.run(["--json", "--provider", "mock", "hi"], { cwd: repo });
     expect(json.code).toBe(0);
     expect(json.stderr).toContain("skipped the project extensions");
-    const rpc = await runZot(["rpc", "--provider", "mock"], { home, cwd: repo, stdin: "" });
+    const rpc = await e2e.run(["rpc", "--provider", "mock"], { cwd: repo, stdin: "" });
     expect(rpc.stderr).toContain("skipped the project extensions");
     expect(ran(evil)).toBe(false);
   });
 
   test('a project manifest with "enabled": false and the name of a global extension does not switch the global one off', async () => {
-    const global = markerExt(join(home, "extensions"), "helper");
+    const global = markerExt(join(e2e.home, "extensions"), "helper");
     projectExt("helper", { enabled: false });
     const r = await print();
     expect(r.code).toBe(0);
@@ -85,7 +79,7 @@ describe("an untrusted folder", () => {
   });
 
   test("a project extension named like a global one neither shadows nor replaces it", async () => {
-    const global = markerExt(join(home, "extensions"), "helper");
+    const global = markerExt(join(e2e.home, "extensions"), "helper");
     const impostor = projectExt("helper", { args: ["impostor"] });
     await print();
     expect(ran(global)).toBe(true);
@@ -93,7 +87,7 @@ describe("an untrusted folder", () => {
   });
 
   test("a project entry that links to one of the user's global extensions does not take its place", async () => {
-    const global = markerExt(join(home, "extensions"), "helper");
+    const global = markerExt(join(e2e.home, "extensions"), "helper");
     mkdirSync(join(repo, ".zot", "extensions"), { recursive: true });
     symlinkSync(global, join(repo, ".zot", "extensions", "helper"));
     const r = await print();
@@ -117,7 +111,7 @@ describe("an untrusted folder", () => {
   });
 
   test("zot ext disable and remove in a cloned repository act on the user's own extension of that name, not the repository's", async () => {
-    const global = markerExt(join(home, "extensions"), "helper");
+    const global = markerExt(join(e2e.home, "extensions"), "helper");
     const impostor = projectExt("helper");
     expect((await ext(["disable", "helper"])).code).toBe(0);
     expect(JSON.parse(readFileSync(join(global, "extension.json"), "utf8")).enabled).toBe(false);
@@ -125,7 +119,7 @@ describe("an untrusted folder", () => {
   });
 
   test("zot ext install --project into an untrusted folder says its extensions will not run until trusted", async () => {
-    const src = markerExt(join(dir, "src"), "fresh");
+    const src = markerExt(join(e2e.root, "src"), "fresh");
     const r = await ext(["install", src, "--project"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`${repo} is not a trusted folder, so its project extensions do not run; run zot ext trust ${repo} to let them.`);
@@ -155,7 +149,7 @@ describe("trusting", () => {
 
     const sub = join(repo, "packages", "app");
     const subExt = markerExt(join(sub, ".zot", "extensions"), "subext");
-    const inSub = await runZot(["-p", "--provider", "mock", "hi"], { home, cwd: sub });
+    const inSub = await e2e.run(["-p", "--provider", "mock", "hi"], { cwd: sub });
     expect(inSub.stderr).toBe("");
     expect(ran(subExt)).toBe(true);
 
@@ -169,10 +163,10 @@ describe("trusting", () => {
 
   test("zot ext trust DIR trusts another folder; trust.json is 0600", async () => {
     const evil = projectExt("evil");
-    const r = await runZot(["ext", "trust", repo], { home, cwd: home });
+    const r = await e2e.run(["ext", "trust", repo], { cwd: e2e.home });
     expect(r.code).toBe(0);
     const { statSync } = await import("node:fs");
-    expect(statSync(join(home, "trust.json")).mode & 0o777).toBe(0o600);
+    expect(statSync(join(e2e.home, "trust.json")).mode & 0o777).toBe(0o600);
     await print();
     expect(ran(evil)).toBe(true);
   });
@@ -184,9 +178,9 @@ describe("trusting", () => {
     expect(readFileSync(join(evil, "ran"), "utf8").split("\n").filter(Boolean)).toHaveLength(1);
     await print([], { ZOT_TRUST_PROJECT: "1" });
     expect(readFileSync(join(evil, "ran"), "utf8").split("\n").filter(Boolean)).toHaveLength(2);
-    expect(existsSync(join(home, "trust.json"))).toBe(false);
+    expect(existsSync(join(e2e.home, "trust.json"))).toBe(false);
     expect((await print()).stderr).toContain("skipped the project extensions");
-    const doctor = await runZot(["ext", "doctor", "--json"], { home, cwd: repo, env: { ZOT_TRUST_PROJECT: "1" } });
+    const doctor = await e2e.run(["ext", "doctor", "--json"], { cwd: repo, env: { ZOT_TRUST_PROJECT: "1" } });
     expect(JSON.parse(doctor.stdout).extensions[0]).toMatchObject({ name: "evil", status: "ready" });
   });
 

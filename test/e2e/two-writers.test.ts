@@ -1,35 +1,26 @@
 // Sessions are safe with two writers: a transcript has one writer (a flock on the file), a second
 // `zot -c` forks a new session from it, an explicit --session fails clearly, a loaded transcript
 // is always a valid conversation, and a signal mid-answer saves the partial answer.
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { expect, test } from "bun:test";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sessionDir } from "../../src/agent/session.ts";
-import { startProviderServer, type ProviderServer } from "../helpers/provider-server.ts";
-import { jsonLines, runZot, sessionFiles, tempDir, ZOT, zotEnv } from "./zot.ts";
+import { jsonLines, sessionFiles, useZotHome, ZOT, zotEnv } from "./zot.ts";
 
-let home: string;
-let cleanup: () => void;
-let server: ProviderServer | undefined;
-let holder: ReturnType<typeof Bun.spawn> | undefined;
+const e2e = useZotHome();
+/** The zot `holdSession` started in this test. */
+let holder: ReturnType<typeof Bun.spawn>;
 
-beforeEach(() => {
-  ({ dir: home, cleanup } = tempDir());
-});
-afterEach(async () => {
-  holder?.kill("SIGKILL");
-  await holder?.exited;
-  holder = undefined;
-  await server?.stop();
-  server = undefined;
-  cleanup();
-});
-
-/** A zot that keeps its session open (a bash call that sleeps) until killed. */
+/** A zot that keeps its session open (a bash call that sleeps) until killed (at the latest after the test). */
 async function holdSession(): Promise<string> {
-  holder = Bun.spawn([ZOT, "-p", "--provider", "mock", `call bash {"command":"sleep 30"}`], { cwd: home, env: zotEnv(home), stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+  const proc = Bun.spawn([ZOT, "-p", "--provider", "mock", `call bash {"command":"sleep 30"}`], { cwd: e2e.home, env: zotEnv(e2e.home), stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+  holder = proc;
+  e2e.defer(async () => {
+    proc.kill("SIGKILL");
+    await proc.exited;
+  });
   for (;;) {
-    const file = sessionFiles(home)[0];
+    const file = sessionFiles(e2e.home)[0];
     // The tool call is written: the holder now waits in the bash call and writes nothing more.
     if (file && readFileSync(file, "utf8").includes(`"arguments":{"command":"sleep 30"}`)) return file;
     await Bun.sleep(20);
@@ -41,9 +32,9 @@ const records = (file: string) => jsonLines(readFileSync(file, "utf8"));
 test("a second zot -c while the session is being written forks a new session, leaving the first untouched", async () => {
   const first = await holdSession();
   const before = readFileSync(first, "utf8");
-  const r = await runZot(["-p", "--provider", "mock", "-c", "second writer"], { home });
+  const r = await e2e.run(["-p", "--provider", "mock", "-c", "second writer"]);
   expect(r.code).toBe(0);
-  const files = sessionFiles(home);
+  const files = sessionFiles(e2e.home);
   expect(files).toHaveLength(2);
   const fork = files.find((f) => f !== first) as string;
   expect(r.stderr).toContain(`zot: ${first} is open in another zot process, which holds its lock; continuing in a new session forked from it: ${fork}\n`);
@@ -57,7 +48,7 @@ test("a second zot -c while the session is being written forks a new session, le
 
 test("--session naming a transcript another zot is writing fails with a clear error", async () => {
   const first = await holdSession();
-  const r = await runZot(["-p", "--provider", "mock", "--session", first, "intruder"], { home });
+  const r = await e2e.run(["-p", "--provider", "mock", "--session", first, "intruder"]);
   expect(r.code).toBe(1);
   expect(r.stderr).toBe(`zot: Cannot continue ${first}: it is open in another zot process, which holds its lock; wait for that zot to exit, or run zot -c to continue in a new session forked from it.\n`);
   expect(readFileSync(first, "utf8")).not.toContain("intruder");
@@ -67,22 +58,22 @@ test("the lock goes with its holder, even after kill -9: the next zot -c continu
   const first = await holdSession();
   holder?.kill("SIGKILL");
   await holder?.exited;
-  const r = await runZot(["-p", "--provider", "mock", "-c", "after the crash"], { home });
+  const r = await e2e.run(["-p", "--provider", "mock", "-c", "after the crash"]);
   expect(r.code).toBe(0);
   expect(r.stderr).not.toContain("forked");
-  expect(sessionFiles(home)).toEqual([first]);
+  expect(sessionFiles(e2e.home)).toEqual([first]);
   expect(readFileSync(first, "utf8")).toContain("after the crash");
 });
 
 test("a transcript with a result that has no call, and a call without its result, resumes as a valid conversation", async () => {
-  const dir = sessionDir(home, home);
+  const dir = sessionDir(e2e.home, e2e.home);
   mkdirSync(dir, { recursive: true });
   const file = join(dir, "20260101T000000Z-abcd.jsonl");
   const msg = (message: object) => JSON.stringify({ type: "message", message });
   writeFileSync(
     file,
     [
-      JSON.stringify({ type: "session", version: 1, id: "abcd", cwd: home, created: "2026-01-01T00:00:00.000Z", provider: "anthropic", model: "claude-sonnet-4-5" }),
+      JSON.stringify({ type: "session", version: 1, id: "abcd", cwd: e2e.home, created: "2026-01-01T00:00:00.000Z", provider: "anthropic", model: "claude-sonnet-4-5" }),
       msg({ role: "user", content: [{ type: "text", text: "first" }], ts: 1 }),
       msg({ role: "assistant", content: [{ type: "toolCall", id: "toolu_a", name: "bash", args: { command: "ls" } }], stop: "tool_use", provider: "anthropic", model: "claude-sonnet-4-5", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 }, ts: 2 }),
       msg({ role: "user", content: [{ type: "text", text: "the other writer's prompt" }], ts: 3 }),
@@ -90,8 +81,8 @@ test("a transcript with a result that has no call, and a call without its result
       msg({ role: "toolResult", toolCallId: "toolu_ghost", toolName: "bash", content: [{ type: "text", text: "no call" }], isError: false, ts: 5 }),
     ].join("\n") + "\n",
   );
-  server = startProviderServer({ replies: [{ kind: "turn", text: "valid again" }] });
-  const r = await runZot(["-p", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-e2e", "-c", "go on"], { home });
+  const server = e2e.serve({ replies: [{ kind: "turn", text: "valid again" }] });
+  const r = await e2e.run(["-p", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-e2e", "-c", "go on"]);
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("valid again\n");
   expect(r.stderr).toContain("had 2 tool results without a matching call");
@@ -107,10 +98,10 @@ test("a transcript with a result that has no call, and a call without its result
 
 for (const mode of ["-p", "--json"] as const) {
   test(`${mode} interrupted by SIGTERM after text streamed saves the partial answer${mode === "--json" ? " and ends with turn_end and done" : ""}`, async () => {
-    server = startProviderServer({ replies: [{ kind: "turn", text: "partial words then more that never come", stallAfter: 4 }] });
+    const server = e2e.serve({ replies: [{ kind: "turn", text: "partial words then more that never come", stallAfter: 4 }] });
     const proc = Bun.spawn([ZOT, mode, "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-e2e", "tell me"], {
-      cwd: home,
-      env: zotEnv(home),
+      cwd: e2e.home,
+      env: zotEnv(e2e.home),
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",
@@ -119,14 +110,14 @@ for (const mode of ["-p", "--json"] as const) {
     // The stall point: the request arrived and the first events were sent.
     while (server.requests.length === 0) await Bun.sleep(20);
     for (;;) {
-      const file = sessionFiles(home)[0];
+      const file = sessionFiles(e2e.home)[0];
       if (file && readFileSync(file, "utf8").includes("tell me")) break;
       await Bun.sleep(20);
     }
     await Bun.sleep(300);
     proc.kill("SIGTERM");
     expect(await proc.exited).toBe(143);
-    const saved = records(sessionFiles(home)[0]).filter((r) => r.type === "message").map((r) => r.message as { role: string; stop?: string; content: { text?: string }[] });
+    const saved = records(sessionFiles(e2e.home)[0]).filter((r) => r.type === "message").map((r) => r.message as { role: string; stop?: string; content: { text?: string }[] });
     // The partial reply, then the interruption record that tells the model (and a resume) why it ends there.
     expect(saved.at(-1)).toMatchObject({ role: "user", content: [{ text: "[interrupted by user]" }] });
     const last = saved.at(-2);

@@ -4,33 +4,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { hostTarget } from "../../scripts/host-target.ts";
 import pkg from "../../package.json" with { type: "json" };
-import { ROOT, runZot, tempDir } from "./zot.ts";
+import { ROOT, useZotHome } from "./zot.ts";
+
+const e2e = useZotHome();
 
 test("zot --version prints the version, the commit it was built from and the build date", async () => {
-  const { dir, cleanup } = tempDir();
-  try {
-    const git = Bun.spawnSync(["git", "rev-parse", "--short=7", "HEAD"], { cwd: ROOT, stdout: "pipe" });
-    const commit = git.exitCode === 0 ? git.stdout.toString().trim() : "unknown";
-    const run = await runZot(["--version"], { home: dir });
-    expect(run).toMatchObject({ code: 0, stderr: "" });
-    expect(run.stdout).toMatch(new RegExp(`^zot ${pkg.version.replaceAll(".", "\\.")} \\(${commit} \\d{4}-\\d\\d-\\d\\d\\)\\n$`));
-  } finally {
-    cleanup();
-  }
+  const git = Bun.spawnSync(["git", "rev-parse", "--short=7", "HEAD"], { cwd: ROOT, stdout: "pipe" });
+  const commit = git.exitCode === 0 ? git.stdout.toString().trim() : "unknown";
+  const run = await e2e.run(["--version"]);
+  expect(run).toMatchObject({ code: 0, stderr: "" });
+  expect(run.stdout).toMatch(new RegExp(`^zot ${pkg.version.replaceAll(".", "\\.")} \\(${commit} \\d{4}-\\d\\d-\\d\\d\\)\\n$`));
 });
 
 test("zot --version --json gives the same facts as JSON, with the target", async () => {
-  const { dir, cleanup } = tempDir();
-  try {
-    const text = (await runZot(["--version"], { home: dir })).stdout;
-    const run = await runZot(["--version", "--json"], { home: dir });
-    const info = JSON.parse(run.stdout) as Record<string, string>;
-    expect(Object.keys(info)).toEqual(["version", "commit", "date", "target"]);
-    expect(text).toBe(`zot ${info.version} (${info.commit} ${info.date})\n`);
-    expect(info.target).toBe(hostTarget()!.name);
-  } finally {
-    cleanup();
-  }
+  const text = (await e2e.run(["--version"])).stdout;
+  const run = await e2e.run(["--version", "--json"]);
+  const info = JSON.parse(run.stdout) as Record<string, string>;
+  expect(Object.keys(info)).toEqual(["version", "commit", "date", "target"]);
+  expect(text).toBe(`zot ${info.version} (${info.commit} ${info.date})\n`);
+  expect(info.target).toBe(hostTarget()!.name);
 });
 
 test("a build from a source tree without git says the commit is unknown and still works", async () => {

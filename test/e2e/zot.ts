@@ -1,9 +1,12 @@
 // Drives the real binary (dist/zot, built by `npm test` before `bun test`) for the end-to-end tests:
 // one-shot runs with captured output, an RPC session over pipes, and the session files a run left.
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { beforeEach } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { freshBinary } from "../../scripts/build-freshness.ts";
+import type { ProviderServer } from "../helpers/provider-server.ts";
+import { useTestScope, type TestScope } from "../helpers/test-scope.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const ZOT = freshBinary(ROOT, join(ROOT, "dist", "zot"));
@@ -18,6 +21,64 @@ export function tempDir(prefix = "zot-e2e-"): { dir: string; cleanup: () => void
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+export type ZotHome = TestScope & {
+  /** This test's scratch directory, removed after it. */
+  readonly root: string;
+  /** This test's $ZOT_HOME (and the default cwd of its runs): the root, or the `home` folder in it. */
+  readonly home: string;
+  /** `runZot` with this test's home. */
+  run(args: string[], opts?: { env?: Record<string, string>; stdin?: string; cwd?: string }): Promise<Run>;
+  /** `zot rpc` with this test's home; killed after the test if still running. */
+  rpc(args: string[], opts?: { env?: Record<string, string>; cwd?: string }): RpcSession;
+};
+
+/**
+ * The set-up every end-to-end file shares: a fresh scratch directory per test, provider servers
+ * and RPC sessions stopped after it. `homeDir` puts $ZOT_HOME in a folder of that name inside the
+ * scratch directory, for tests that need room beside it (a repository, an extension).
+ */
+export function useZotHome(opts: { prefix?: string; homeDir?: string } = {}): ZotHome {
+  const scope = useTestScope();
+  let root: string | undefined;
+  let home: string | undefined;
+  beforeEach(() => {
+    const t = tempDir(opts.prefix);
+    scope.defer(t.cleanup);
+    root = t.dir;
+    home = opts.homeDir === undefined ? t.dir : join(t.dir, opts.homeDir);
+    mkdirSync(home, { recursive: true });
+  });
+  const inTest = (dir: string | undefined): string => {
+    if (dir === undefined) throw new Error("useZotHome's directories exist only while a test runs");
+    return dir;
+  };
+  return {
+    defer: scope.defer,
+    serve: scope.serve,
+    get server() {
+      return scope.server;
+    },
+    get root() {
+      return inTest(root);
+    },
+    get home() {
+      return inTest(home);
+    },
+    run: (args, runOpts = {}) => runZot(args, { home: inTest(home), ...runOpts }),
+    rpc(args, rpcOpts = {}) {
+      const session = new RpcSession(args, { home: inTest(home), ...rpcOpts });
+      scope.defer(async () => {
+        if (session.proc.exitCode === null) session.proc.kill("SIGKILL");
+        await session.proc.exited;
+      });
+      return session;
+    },
+  };
+}
+
+/** Flags for a run against a provider server on the Anthropic wire, with a test key. */
+export const anthropic = (server: ProviderServer): string[] => ["--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-e2e-key-000"];
 
 export function zotEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};

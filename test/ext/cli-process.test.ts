@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import pkg from "../../package.json" with { type: "json" };
 import { removeTempDirs, runZotExt, spawnZotExt, tempDir } from "./cli-helpers.ts";
 import { trustDir } from "../../src/ext/trust.ts";
 import { waitFor } from "../helpers/wait.ts";
@@ -152,7 +153,7 @@ describe("zot ext doctor and list JSON", () => {
     const report = JSON.parse(ok.out);
     expect(Object.keys(report).sort()).toEqual(["cwd", "extensions", "home", "ok", "zot_version"]);
     expect(report).toMatchObject({ home, cwd: project, ok: true });
-    expect(typeof report.zot_version).toBe("string");
+    expect(report.zot_version).toBe(pkg.version);
     expect(report.extensions.map((e: { name: string; source: string; status: string }) => [e.name, e.source, e.status])).toEqual([
       ["good", "project", "ready"],
       ["twin", "project", "disabled"],

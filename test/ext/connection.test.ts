@@ -49,8 +49,7 @@ describe("handshake", () => {
       const s = state(h, "garbage");
       expect(s.status).toBe("failed");
       const quoted = s.error!.match(/got: "([^"]*)"…/);
-      expect(quoted).not.toBeNull();
-      expect(quoted![1].length).toBe(120);
+      expect(quoted?.[1]).toHaveLength(120);
       expect(quoted![1].startsWith("Starting weather server")).toBe(true);
     } finally {
       await h.close();

@@ -175,10 +175,8 @@ describe("runtime exits", () => {
     try {
       await h.host.invokeCommand("Panel", "");
       await h.host.invokeCommand("die", "");
-      const exited = h.intents.findIndex((i) => i.kind === "extension_exited");
-      const closed = h.intents.findIndex((i) => i.kind === "panel_close" && i.panelId === "kp");
-      expect(closed).toBeGreaterThanOrEqual(0);
-      expect(closed).toBeLessThan(exited);
+      const ends = h.intents.flatMap((i) => (i.kind === "panel_close" ? [`panel_close ${i.panelId}`] : i.kind === "extension_exited" ? [i.kind] : []));
+      expect(ends).toEqual(["panel_close kp", "extension_exited"]);
     } finally {
       await h.close();
     }

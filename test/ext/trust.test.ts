@@ -61,6 +61,7 @@ describe("the trust store", () => {
   test("trust.json is written 0600 with no temporary file left behind", () => {
     const { home, project } = setup();
     const old = process.umask(0o000);
+    const before = Date.now();
     try {
       trustDir(home, project);
     } finally {
@@ -71,7 +72,10 @@ describe("the trust store", () => {
     expect(readdirSync(home)).toEqual(["trust.json"]);
     const body = JSON.parse(readFileSync(trustPath(home), "utf8"));
     expect(body.trusted[0].path).toBe(project);
-    expect(typeof body.trusted[0].trusted_at).toBe("string");
+    const at = Date.parse(body.trusted[0].trusted_at);
+    expect(new Date(at).toISOString()).toBe(body.trusted[0].trusted_at);
+    expect(at).toBeGreaterThanOrEqual(before);
+    expect(at).toBeLessThanOrEqual(Date.now());
   });
 
   test("trusting twice keeps one entry and says it was already trusted", () => {

@@ -1,18 +1,14 @@
 // `zot mcp …` in-process with captured output, and `zot ext doctor` showing MCP servers: the same
 // error and JSON conventions as `zot ext`.
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runExtCli } from "../../src/ext/cli.ts";
 import { trustDir } from "../../src/ext/trust.ts";
 import { runMcpCli } from "../../src/mcp/cli.ts";
-import { HOSTILE, LEGACY, MODERN, scratch, writeList, type Scratch } from "./helpers.ts";
+import { HOSTILE, LEGACY, MODERN, useScratch, writeList } from "./helpers.ts";
 
-let s: Scratch;
-beforeEach(() => {
-  s = scratch();
-});
-afterEach(() => s.cleanup());
+const s = useScratch();
 
 async function run(argv: string[], which: "mcp" | "ext" = "mcp"): Promise<{ code: number; out: string; err: string }> {
   let out = "";

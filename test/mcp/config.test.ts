@@ -1,17 +1,15 @@
 // Server lists in the Claude Code format, from real files: precedence and shadowing, ${VAR}
 // expansion, one-sentence errors for bad entries, and the workspace-trust gate for project lists.
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { beforeEach, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expandVars, loadConfig, type ConfigInput } from "../../src/mcp/config.ts";
-import { scratch, writeList, type Scratch } from "./helpers.ts";
+import { scratch, useScratch, writeList } from "./helpers.ts";
 
-let s: Scratch;
+const s = useScratch();
 beforeEach(() => {
-  s = scratch();
   mkdirSync(join(s.project, ".zot"));
 });
-afterEach(() => s.cleanup());
 
 const input = (o: Partial<ConfigInput> = {}): ConfigInput => ({ files: [], none: false, cwd: s.project, home: s.home, env: {}, trusted: true, ...o });
 
@@ -99,9 +97,12 @@ test("an unreadable list is one error naming the file; a missing --mcp file is a
   expect(c.errors[0]).toBe(`the MCP server list ${join(s.root, "missing.json")} does not exist`);
   expect(c.errors[1]).toStartWith(`the MCP server list ${join(s.home, "mcp.json")} is not valid JSON (`);
   expect(c.errors[1]).toEndWith("); fix or remove it");
-  s.cleanup();
-  s = scratch();
-  expect(loadConfig(input()).errors).toEqual([]);
+  const clean = scratch();
+  try {
+    expect(loadConfig(input({ cwd: clean.project, home: clean.home })).errors).toEqual([]);
+  } finally {
+    clean.cleanup();
+  }
 });
 
 test("deferShare at the top of a list sets the share of the context above which tools are deferred", () => {

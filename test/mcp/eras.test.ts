@@ -1,26 +1,23 @@
 // Both protocol eras over stdio, against real fixture servers: the initialize era (2025-11-25, as
 // every npm reference server) and 2026-07-28 (server/discover, _meta on every request,
 // subscriptions/listen, MRTR). Every method zot uses is exercised on each.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { UiIntent } from "../../src/ext/types.ts";
 import type { McpHost } from "../../src/mcp/host.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { LEGACY, MODERN, fixtureLog, loadHost, python, scratch, signal, writeList, type Scratch } from "./helpers.ts";
+import { LEGACY, MODERN, fixtureLog, loadHost, python, signal, useScratch, writeList } from "./helpers.ts";
 
-let s: Scratch;
 let host: McpHost | null = null;
+const s = useScratch(async () => {
+  await host?.shutdown();
+  host = null;
+});
 let logFile: string;
 
 beforeEach(() => {
-  s = scratch();
   logFile = join(s.root, "fixture.jsonl");
-});
-afterEach(async () => {
-  await host?.shutdown();
-  host = null;
-  s.cleanup();
 });
 
 const ERAS = [

@@ -1,10 +1,12 @@
 // Shared by the MCP tests: a temporary $ZOT_HOME and project, server lists written as real files,
 // and an McpHost over a real (extension-less) Host, loaded the way a zot run loads it.
+import { beforeEach } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Host } from "../../src/ext/host.ts";
 import { McpHost, type McpOptions } from "../../src/mcp/host.ts";
+import { useTestScope } from "../helpers/test-scope.ts";
 
 export const MCP_FIXTURES = resolve(import.meta.dir, "../fixtures/mcp");
 export const LEGACY = join(MCP_FIXTURES, "legacy_server.py");
@@ -22,6 +24,37 @@ export function scratch(): Scratch {
   return { root, home, project, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
+export type ScratchDirs = Omit<Scratch, "cleanup">;
+
+/**
+ * A fresh scratch per test, removed after it. `teardown` runs first (shut a host or server down
+ * there), so nothing a test started outlives its directories.
+ */
+export function useScratch(teardown?: () => unknown): ScratchDirs {
+  const scope = useTestScope();
+  let current: Scratch | undefined;
+  beforeEach(() => {
+    current = scratch();
+    scope.defer(current.cleanup);
+    if (teardown) scope.defer(teardown);
+  });
+  const dirs = (): Scratch => {
+    if (!current) throw new Error("useScratch's directories exist only while a test runs");
+    return current;
+  };
+  return {
+    get root() {
+      return dirs().root;
+    },
+    get home() {
+      return dirs().home;
+    },
+    get project() {
+      return dirs().project;
+    },
+  };
+}
+
 export function writeList(path: string, servers: Record<string, unknown>, extra: Record<string, unknown> = {}): string {
   writeFileSync(path, JSON.stringify({ mcpServers: servers, ...extra }, null, 2));
   return path;
@@ -32,7 +65,7 @@ export function python(script: string, ...args: string[]): { command: string; ar
 }
 
 /** Loads every server list the options name; `trusted` defaults to true. */
-export async function loadHost(s: Scratch, opts: Partial<McpOptions> = {}): Promise<McpHost> {
+export async function loadHost(s: ScratchDirs, opts: Partial<McpOptions> = {}): Promise<McpHost> {
   const host = new McpHost(new Host(), {
     files: [],
     none: false,

@@ -1,22 +1,17 @@
 // The McpHost beside the extension host: names extension tools keep, reloads, deferral that follows
 // the model's context window, and load reports for the modes' notices.
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Host } from "../../src/ext/host.ts";
 import { McpHost } from "../../src/mcp/host.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { LEGACY, fixtureLog, loadHost, python, scratch, signal, writeList, type Scratch } from "./helpers.ts";
+import { LEGACY, fixtureLog, loadHost, python, signal, useScratch, writeList } from "./helpers.ts";
 
-let s: Scratch;
 let host: McpHost | null = null;
-beforeEach(() => {
-  s = scratch();
-});
-afterEach(async () => {
+const s = useScratch(async () => {
   await host?.shutdown();
   host = null;
-  s.cleanup();
 });
 
 /** An extension (plain sh) that registers one tool under the given name. */

@@ -1,24 +1,18 @@
 // Servers that misbehave: zot stays up, says what happened in one sentence naming the server and
 // its log, and leaves no process behind.
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { UiIntent } from "../../src/ext/types.ts";
 import { Host } from "../../src/ext/host.ts";
 import { McpHost } from "../../src/mcp/host.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { HOSTILE, loadHost, python, scratch, signal, writeList, type Scratch } from "./helpers.ts";
+import { HOSTILE, loadHost, python, signal, useScratch, writeList } from "./helpers.ts";
 
-let s: Scratch;
 let host: McpHost | null = null;
-
-beforeEach(() => {
-  s = scratch();
-});
-afterEach(async () => {
+const s = useScratch(async () => {
   await host?.shutdown();
   host = null;
-  s.cleanup();
 });
 
 async function start(mode: string, extra: Record<string, unknown> = {}): Promise<McpHost> {

@@ -1,27 +1,21 @@
 // Streamable HTTP against a real server on 127.0.0.1, in both eras and with both reply forms: the
 // required headers, 202 for notifications, the session header of the initialize era, bearer tokens
 // from config, closing the stream as cancellation, and a clear sentence when OAuth is demanded.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { headerValue } from "../../src/mcp/http.ts";
 import type { McpHost } from "../../src/mcp/host.ts";
 import { startMcpHttpServer, type McpHttpServer, type McpHttpOptions } from "../helpers/mcp-http-server.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { loadHost, scratch, signal, writeList, type Scratch } from "./helpers.ts";
+import { loadHost, signal, useScratch, writeList } from "./helpers.ts";
 
-let s: Scratch;
 let host: McpHost | null = null;
 let server: McpHttpServer | null = null;
-
-beforeEach(() => {
-  s = scratch();
-});
-afterEach(async () => {
+const s = useScratch(async () => {
   await host?.shutdown();
   host = null;
   await server?.stop();
   server = null;
-  s.cleanup();
 });
 
 async function start(o: McpHttpOptions, entry: Record<string, unknown> = {}): Promise<McpHost> {
@@ -45,8 +39,8 @@ for (const era of ["modern", "legacy"] as const) {
         if (era === "legacy") {
           const init = server!.requests.findIndex((r) => r.body?.method === "initialize");
           expect(server!.requests[init - 1].body?.method).toBe("server/discover");
-          expect(call.headers["mcp-session-id"]).toBeString();
-          expect(server!.requests.find((r) => r.body?.method === "notifications/initialized")).toBeDefined();
+          expect(call.headers["mcp-session-id"]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+          expect(server!.requests.filter((r) => r.body?.method === "notifications/initialized")).toHaveLength(1);
         } else {
           expect(server!.requests.some((r) => r.body?.method === "initialize")).toBe(false);
         }

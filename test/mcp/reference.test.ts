@@ -42,7 +42,7 @@ describe.skipIf(!enabled)("the npm reference servers", () => {
     expect(await host.callTool("mcp__everything__echo", { message: "hi" }, { signal: signal() })).toMatchObject({ isError: false, content: [{ type: "text", text: "Echo: hi" }] });
     const sum = await host.callTool("mcp__everything__get-structured-content", { location: "New York" }, { signal: signal() });
     expect(sum.isError).toBe(false);
-    expect(sum.structured).toBeDefined();
+    expect(sum.structured).toEqual({ temperature: 33, conditions: "Cloudy", humidity: 82 });
     const image = await host.callTool("mcp__everything__get-tiny-image", {}, { signal: signal() });
     expect(image.content.some((c) => c.type === "image")).toBe(true);
     const links = await host.callTool("mcp__everything__get-resource-links", { count: 2 }, { signal: signal() });

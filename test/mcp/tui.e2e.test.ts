@@ -1,15 +1,15 @@
 // MCP servers in the interactive mode, in a real terminal (tmux): --no-yolo confirmation of an MCP
 // tool call with its untrusted annotations shown, the [mcp:<server>] attribution, an elicitation
 // answered in a form panel, and a prompt run as a slash command.
-import { afterEach, beforeAll, afterAll, expect, test } from "bun:test";
+import { beforeAll, afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FIXTURES as AGENT_FIXTURES } from "../e2e/zot.ts";
-import { Tmux } from "../tui/helpers/tmux.ts";
+import { useTmux } from "../tui/helpers/tmux.ts";
 import { LEGACY, MODERN, writeList } from "./helpers.ts";
 
-let t: Tmux | null = null;
+const tui = useTmux();
 let dir: string;
 let list: string;
 
@@ -18,15 +18,11 @@ beforeAll(() => {
   list = writeList(join(dir, "servers.json"), { fx: { command: "python3", args: [LEGACY] }, nu: { command: "python3", args: [MODERN] } });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-afterEach(() => {
-  t?.kill();
-  t = null;
-});
 
 const T = 40_000;
 
 test("--no-yolo asks before an MCP tool runs, shows its annotations as the server's claim, and attributes the call", async () => {
-  t = await Tmux.start({ args: ["--no-yolo", "--mcp", list] });
+  const t = await tui.start({ args: ["--no-yolo", "--mcp", list] });
   await t.waitFor("Ask anything", 20_000);
   t.type('call mcp__fx__echo {"text":"from the tui"}');
   t.keys("Enter");
@@ -39,7 +35,7 @@ test("--no-yolo asks before an MCP tool runs, shows its annotations as the serve
 }, T);
 
 test("an interceptor blocks an MCP call in the TUI and the reason is shown with the attribution", async () => {
-  t = await Tmux.start({ args: ["--mcp", list, "-e", join(AGENT_FIXTURES, "guard")], env: { ZOT_TEST_GUARD: JSON.stringify({ intercept: ["tool_call"], block_command: "forbidden" }) } });
+  const t = await tui.start({ args: ["--mcp", list, "-e", join(AGENT_FIXTURES, "guard")], env: { ZOT_TEST_GUARD: JSON.stringify({ intercept: ["tool_call"], block_command: "forbidden" }) } });
   await t.waitFor("Ask anything", 20_000);
   t.type('call mcp__fx__echo {"text":"forbidden"}');
   t.keys("Enter");
@@ -48,7 +44,7 @@ test("an interceptor blocks an MCP call in the TUI and the reason is shown with 
 }, T);
 
 test("an elicitation opens a form panel whose answer goes back to the server", async () => {
-  t = await Tmux.start({ args: ["--mcp", list] });
+  const t = await tui.start({ args: ["--mcp", list] });
   await t.waitFor("Ask anything", 20_000);
   t.type("call mcp__nu__ask {}");
   t.keys("Enter");
@@ -59,7 +55,7 @@ test("an elicitation opens a form panel whose answer goes back to the server", a
 }, T);
 
 test("an MCP prompt runs as a slash command", async () => {
-  t = await Tmux.start({ args: ["--mcp", list] });
+  const t = await tui.start({ args: ["--mcp", list] });
   await t.waitFor("Ask anything", 20_000);
   t.type("/mcp__fx__review src/app.ts");
   t.keys("Enter");
@@ -67,7 +63,7 @@ test("an MCP prompt runs as a slash command", async () => {
 }, T);
 
 test("@server:uri in a typed prompt attaches the resource (the file picker leaves it alone)", async () => {
-  t = await Tmux.start({ args: ["--mcp", list] });
+  const t = await tui.start({ args: ["--mcp", list] });
   await t.waitFor("Ask anything", 20_000);
   t.type("read @nu:fixture://readme");
   t.keys("Enter");

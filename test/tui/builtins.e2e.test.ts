@@ -1,16 +1,12 @@
 // The editor's richer input (file picker, paste chips, multi-line) and the built-in commands that
 // open pickers or touch files, in a real terminal.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Tmux, ZOT } from "./helpers/tmux.ts";
+import { Tmux, useTmux, ZOT } from "./helpers/tmux.ts";
 
-let t: Tmux | null = null;
-afterEach(() => {
-  t?.kill();
-  t = null;
-});
+const tui = useTmux();
 
 const T = 30_000;
 const READY = "Ask anything";
@@ -21,7 +17,7 @@ async function send(tm: Tmux, line: string): Promise<void> {
 }
 
 test("@ opens a fuzzy file picker whose directories can be entered", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   mkdirSync(join(t.cwd, "src", "deep"), { recursive: true });
   writeFileSync(join(t.cwd, "src", "deep", "needle.ts"), "");
   writeFileSync(join(t.cwd, "notes.md"), "");
@@ -43,7 +39,7 @@ test("@ opens a fuzzy file picker whose directories can be entered", async () =>
 }, T);
 
 test("a large bracketed paste collapses to a chip and is sent in full", async () => {
-  t = await Tmux.start({ height: 50 });
+  const t = await tui.start({ height: 50 });
   await t.waitFor(READY);
   t.paste(Array.from({ length: 20 }, (_, i) => `pasted line ${i + 1}`).join("\n"));
   await t.waitFor("› [paste #1 +20 lines]");
@@ -58,7 +54,7 @@ test("a large bracketed paste collapses to a chip and is sent in full", async ()
 }, T);
 
 test("alt+enter adds a line instead of sending", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(READY);
   t.type("first line");
   t.keys("M-Enter");
@@ -70,7 +66,7 @@ test("alt+enter adds a line instead of sending", async () => {
 }, T);
 
 test("/model switches the model for new turns", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(READY);
   await send(t, "/model");
   await t.waitFor("type to filter");
@@ -81,7 +77,7 @@ test("/model switches the model for new turns", async () => {
 }, T);
 
 test("/login stores a key in auth.json with mode 0600 and /logout removes it", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(READY);
   await send(t, "/login openai");
   await t.waitFor("API key for openai");
@@ -113,15 +109,15 @@ test("/login can check a key with one request first: a refused key is not saved,
   const home = mkdtempSync(join(tmpdir(), "zot-login-"));
   try {
     writeFileSync(join(home, "models.json"), JSON.stringify({ models: [{ provider: "openai", id: "local-model", baseUrl: `http://127.0.0.1:${server.port}/v1` }] }));
-    t = await Tmux.start({ args: ["--provider", "openai", "--model", "local-model"], env: { ZOT_HOME: home, OPENAI_API_KEY: "from-the-environment" } });
+    const t = await tui.start({ args: ["--provider", "openai", "--model", "local-model"], env: { ZOT_HOME: home, OPENAI_API_KEY: "from-the-environment" } });
     await t.waitFor(READY);
     const login = async (key: string): Promise<void> => {
       await send(t!, "/login openai");
-      await t!.waitFor("API key for openai");
-      t!.type(key);
-      t!.keys("Enter");
-      await t!.waitFor(`GET http://127.0.0.1:${server.port}/v1/models`);
-      t!.keys("Enter");
+      await t.waitFor("API key for openai");
+      t.type(key);
+      t.keys("Enter");
+      await t.waitFor(`GET http://127.0.0.1:${server.port}/v1/models`);
+      t.keys("Enter");
     };
     await login("bad-key");
     await t.waitFor("openai refused the key (HTTP 401");
@@ -137,7 +133,7 @@ test("/login can check a key with one request first: a refused key is not saved,
 }, T);
 
 test("/compact keeps the chat above a marker and /sessions resumes an earlier session", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(READY);
   await send(t, "remember-this");
   await t.waitFor("mock: remember-this");
@@ -155,7 +151,7 @@ test("/compact keeps the chat above a marker and /sessions resumes an earlier se
 }, T);
 
 test("zot -r opens the session picker at start, with the prompt waiting in the editor", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(READY);
   await send(t, "from-the-old-session");
   await t.waitFor("mock: from-the-old-session");

@@ -1,20 +1,16 @@
 // The chat in a real terminal: streamed answers, tool blocks, queued prompts, cancelling, exiting.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Tmux } from "./helpers/tmux.ts";
+import { useTmux } from "./helpers/tmux.ts";
 
-let t: Tmux | null = null;
-afterEach(() => {
-  t?.kill();
-  t = null;
-}, 30_000);
+const tui = useTmux();
 
 const PROMPT_READY = "Ask anything";
 
 test("a prompt is answered with the streamed mock reply", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(PROMPT_READY);
   t.type("hello there");
   t.keys("Enter");
@@ -23,7 +19,7 @@ test("a prompt is answered with the streamed mock reply", async () => {
 }, 30_000);
 
 test("a finished command shows the tail of its output; ctrl+o expands that block with the whole command", async () => {
-  t = await Tmux.start({ height: 60 });
+  const t = await tui.start({ height: 60 });
   await t.waitFor(PROMPT_READY);
   t.type('call bash {"command":"seq 1 20 # the command goes on and on so the header has to cut it somewhere before the end"}');
   t.keys("Enter");
@@ -42,7 +38,7 @@ test("a finished command shows the tail of its output; ctrl+o expands that block
 }, 30_000);
 
 test("ctrl+o expands only the newest block in view; alt+o expands every block", async () => {
-  t = await Tmux.start({ height: 60 });
+  const t = await tui.start({ height: 60 });
   await t.waitFor(PROMPT_READY);
   t.type('call read {"path":"one.txt"}\ncall read {"path":"two.txt"}');
   t.keys("Enter");
@@ -64,7 +60,7 @@ test("ctrl+o expands only the newest block in view; alt+o expands every block", 
 }, 30_000);
 
 test("prompts queued with alt+enter during a turn run in order after it", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(PROMPT_READY);
   t.type('call bash {"command":"sleep 1.5"}');
   t.keys("Enter");
@@ -76,14 +72,14 @@ test("prompts queued with alt+enter during a turn run in order after it", async 
   const s = await t.waitFor("⏵ after this turn: queued-two");
   expect(s).toContain("⏵ after this turn: queued-one");
   const done = await t.waitFor("mock: queued-two", 15_000);
-  expect(done.indexOf("mock: tool bash returned")).toBeGreaterThan(-1);
+  expect(done).toContain("mock: tool bash returned");
   expect(done.indexOf("mock: queued-one")).toBeGreaterThan(done.indexOf("mock: tool bash returned"));
   expect(done.indexOf("mock: queued-one")).toBeLessThan(done.indexOf("mock: queued-two"));
   expect(done).not.toContain("⏵ after this turn");
 }, 30_000);
 
 test("a message typed during a turn steers it at the next tool boundary", async () => {
-  t = await Tmux.start({ height: 40 });
+  const t = await tui.start({ height: 40 });
   await t.waitFor(PROMPT_READY);
   t.type('call bash {"command":"sleep 1.5; echo slept"}');
   t.keys("Enter");
@@ -99,7 +95,7 @@ test("a message typed during a turn steers it at the next tool boundary", async 
 }, 30_000);
 
 test("a queued message can be taken back with ↑ and edited before it is sent", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(PROMPT_READY);
   t.type('call bash {"command":"sleep 2"}');
   t.keys("Enter");
@@ -118,7 +114,7 @@ test("a queued message can be taken back with ↑ and edited before it is sent",
 }, 30_000);
 
 test("esc cancels the running turn, leaves an interrupted marker and puts queued messages back in the editor", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(PROMPT_READY);
   // A marker only this test's process carries, so the check below finds nobody else's sleep.
   const marker = `${process.pid}${Date.now() % 100000}`;
@@ -146,7 +142,7 @@ test("esc cancels the running turn, leaves an interrupted marker and puts queued
 }, 30_000);
 
 test("esc when idle clears the notes first, then the input", async () => {
-  t = await Tmux.start({ args: ["-e", `${import.meta.dir}/../fixtures/tui/demo`] });
+  const t = await tui.start({ args: ["-e", `${import.meta.dir}/../fixtures/tui/demo`] });
   await t.waitFor(PROMPT_READY);
   t.type("/demo-noop");
   t.keys("Enter");
@@ -160,7 +156,7 @@ test("esc when idle clears the notes first, then the input", async () => {
 }, 30_000);
 
 test("ctrl+c clears the input without arming exit; on an empty editor a second press exits and the shell is usable again", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(PROMPT_READY);
   expect(t.display("#{alternate_on}")).toBe("1");
   t.type("some draft");
@@ -171,7 +167,7 @@ test("ctrl+c clears the input without arming exit; on an empty editor a second p
   t.keys("C-c");
   await t.waitFor("Press ctrl+c again to exit");
   t.keys("C-c");
-  await t.until(() => t!.display("#{alternate_on}") === "0", "the normal screen");
+  await t.until(() => t.display("#{alternate_on}") === "0", "the normal screen");
   await t.waitFor("shell$");
   expect(t.display("#{cursor_flag}")).toBe("1");
   t.type("echo still-$((40+2))");
@@ -180,7 +176,7 @@ test("ctrl+c clears the input without arming exit; on an empty editor a second p
 }, 30_000);
 
 test("ctrl+c during a turn cancels it and keeps the draft; a prompt sent after a first ctrl+c disarms exit", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(PROMPT_READY);
   t.type('call bash {"command":"sleep 20"}');
   t.keys("Enter");
@@ -201,15 +197,15 @@ test("ctrl+c during a turn cancels it and keeps the draft; a prompt sent after a
 }, 30_000);
 
 test("ctrl+d on an empty editor exits", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(PROMPT_READY);
   t.keys("C-d");
-  await t.until(() => t!.display("#{alternate_on}") === "0", "the normal screen");
+  await t.until(() => t.display("#{alternate_on}") === "0", "the normal screen");
   await t.waitFor("shell$");
 }, 30_000);
 
 test("SIGTERM restores the terminal", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(PROMPT_READY);
   const shell = t.display("#{pane_pid}");
   const zot = await t.until(() => {
@@ -217,7 +213,7 @@ test("SIGTERM restores the terminal", async () => {
     return out.split("\n")[0] || null;
   }, "the zot process");
   process.kill(Number(zot), "SIGTERM");
-  await t.until(() => t!.display("#{alternate_on}") === "0", "the normal screen");
+  await t.until(() => t.display("#{alternate_on}") === "0", "the normal screen");
   expect(t.display("#{cursor_flag}")).toBe("1");
   t.type("echo term-$((1+1))");
   t.keys("Enter");
@@ -225,7 +221,7 @@ test("SIGTERM restores the terminal", async () => {
 }, 30_000);
 
 test("a resize re-lays out the screen to the new width", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(PROMPT_READY);
   t.type("x".repeat(70));
   t.keys("Enter");
@@ -234,7 +230,7 @@ test("a resize re-lays out the screen to the new width", async () => {
   // Wait for the whole frame drawn at the new size (the rule spans exactly 60 columns, the status
   // bar is back), since a capture can land while the terminal is still painting.
   const s = await t.until(() => {
-    const screen = t!.screen();
+    const screen = t.screen();
     return new RegExp(`^${"─".repeat(60)}$`, "m").test(screen) && screen.includes("yolo") ? screen : null;
   }, "the re-laid-out frame");
   for (const line of s.split("\n")) expect(line.length).toBeLessThanOrEqual(60);
@@ -242,7 +238,7 @@ test("a resize re-lays out the screen to the new width", async () => {
 }, 30_000);
 
 test("up on an empty editor recalls the previous prompt, as in a shell; down goes forward to the draft", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(PROMPT_READY);
   for (const p of ["first-prompt", "second-prompt"]) {
     t.type(p);
@@ -251,7 +247,7 @@ test("up on an empty editor recalls the previous prompt, as in a shell; down goe
   }
   // The editor is the line above the status bar (the chat above shows the same prompts). Each key
   // waits for the one before, so two arrows never arrive together (that is how the wheel looks).
-  const editorShows = (text: string) => t!.until(() => t!.screen().trimEnd().split("\n").at(-2) === text, `the editor to show ${text}`);
+  const editorShows = (text: string) => t.until(() => t.screen().trimEnd().split("\n").at(-2) === text, `the editor to show ${text}`);
   t.keys("Up");
   await editorShows("› second-prompt");
   t.keys("Up");
@@ -265,7 +261,7 @@ test("up on an empty editor recalls the previous prompt, as in a shell; down goe
 }, 30_000);
 
 test("pgup and shift+up scroll back with a catch-up hint, pgdn returns to the bottom", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(PROMPT_READY);
   t.type('call bash {"command":"seq 1 60"}');
   t.keys("Enter");
@@ -292,7 +288,7 @@ test("pgup and shift+up scroll back with a catch-up hint, pgdn returns to the bo
 }, 30_000);
 
 test("notes arriving while scrolled up do not move what is being read", async () => {
-  t = await Tmux.start({ args: ["-e", `${import.meta.dir}/../fixtures/tui/demo`] });
+  const t = await tui.start({ args: ["-e", `${import.meta.dir}/../fixtures/tui/demo`] });
   await t.waitFor(PROMPT_READY);
   t.type('call bash {"command":"seq 1 60"}');
   t.keys("Enter");
@@ -313,7 +309,7 @@ test("notes arriving while scrolled up do not move what is being read", async ()
 }, 30_000);
 
 test("NO_COLOR draws without colours", async () => {
-  t = await Tmux.start({ env: { NO_COLOR: "1" } });
+  const t = await tui.start({ env: { NO_COLOR: "1" } });
   await t.waitFor(PROMPT_READY);
   t.type("plain please");
   t.keys("Enter");
@@ -322,7 +318,7 @@ test("NO_COLOR draws without colours", async () => {
 }, 30_000);
 
 test("an extension tool's block names its owner and shows its progress and result", async () => {
-  t = await Tmux.start({ args: ["-e", `${import.meta.dir}/../fixtures/tui/demo`] });
+  const t = await tui.start({ args: ["-e", `${import.meta.dir}/../fixtures/tui/demo`] });
   await t.waitFor(PROMPT_READY);
   t.type('call demo_tool {"n":3}');
   t.keys("Enter");
@@ -332,13 +328,13 @@ test("an extension tool's block names its owner and shows its progress and resul
 }, 30_000);
 
 test("a prompt given on the command line is sent at once", async () => {
-  t = await Tmux.start({ args: ["hello from argv"] });
+  const t = await tui.start({ args: ["hello from argv"] });
   const s = await t.waitFor("mock: hello from argv");
   expect(s).toContain("› hello from argv");
 }, 30_000);
 
 test("bash output streams into the running tool block", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(PROMPT_READY);
   t.type('call bash {"command":"echo live-one; sleep 20; echo live-two"}');
   t.keys("Enter");
@@ -351,7 +347,7 @@ test("bash output streams into the running tool block", async () => {
 }, 30_000);
 
 test("ctrl+l redraws a screen that something else scribbled on", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(PROMPT_READY);
   t.type("keep me");
   t.keys("Enter");
@@ -369,7 +365,7 @@ test("thinking shows collapsed and dimmed until ctrl+o, Markdown replies are ren
   const script = join(tmpdir(), `zot-tui-script-${process.pid}.jsonl`);
   writeFileSync(script, JSON.stringify({ thinking: "first idea\nsecond idea", text: "# Title\n\nsome **bold** and `code`" }) + "\n");
   try {
-    t = await Tmux.start({ args: ["--mock-script", script] });
+    const t = await tui.start({ args: ["--mock-script", script] });
     await t.waitFor(PROMPT_READY);
     t.type("think");
     t.keys("Enter");

@@ -1,19 +1,15 @@
 // Slash commands in a real terminal: the popup, every command_response action, and note rules.
-import { afterEach, expect, test } from "bun:test";
-import { fixture, Tmux } from "./helpers/tmux.ts";
+import { expect, test } from "bun:test";
+import { fixture, Tmux, useTmux } from "./helpers/tmux.ts";
 import { dark, toXterm256 } from "../../src/tui/theme.ts";
 
-let t: Tmux | null = null;
-afterEach(() => {
-  t?.kill();
-  t = null;
-});
+const tui = useTmux();
 
 const READY = "Ask anything";
 const T = 30_000;
 
 async function start(): Promise<Tmux> {
-  t = await Tmux.start({ args: ["-e", fixture("demo")] });
+  const t = await tui.start({ args: ["-e", fixture("demo")] });
   await t.waitFor(READY);
   return t;
 }
@@ -117,7 +113,7 @@ test("submit frames join the prompt queue and run in order", async () => {
   const tm = await start();
   await run(tm, "/demo-submit");
   const s = await tm.waitFor("mock: second-submit");
-  expect(s.indexOf("mock: first-submit")).toBeGreaterThan(-1);
+  expect(s).toContain("mock: first-submit");
   expect(s.indexOf("mock: first-submit")).toBeLessThan(s.indexOf("mock: second-submit"));
 }, T);
 
@@ -132,7 +128,7 @@ test("a prompt action while a turn runs is queued, never run concurrently", asyn
 }, T);
 
 test("/help lists keys, permission modes, built-in and extension commands", async () => {
-  t = await Tmux.start({ args: ["-e", fixture("demo")], height: 100 });
+  const t = await tui.start({ args: ["-e", fixture("demo")], height: 100 });
   await t.waitFor(READY);
   await run(t, "/help");
   const s = await t.waitFor("Extension commands:");

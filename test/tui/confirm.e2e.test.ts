@@ -1,15 +1,11 @@
 // Approvals in a real terminal: the dialog shows everything that will run, esc stops the turn,
 // standing rules (session and always), /permissions, and the shift+tab permission modes.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fixture, Tmux } from "./helpers/tmux.ts";
+import { fixture, Tmux, useTmux } from "./helpers/tmux.ts";
 
-let t: Tmux | null = null;
-afterEach(() => {
-  t?.kill();
-  t = null;
-});
+const tui = useTmux();
 
 const T = 40_000;
 
@@ -20,7 +16,7 @@ async function start(args: string[] = ["--no-yolo", "-e", fixture("demo")], reus
     await reuse.waitFor("Ask anything");
     return reuse;
   }
-  t = await Tmux.start({ args });
+  const t = await tui.start({ args });
   await t.waitFor("Ask anything");
   return t;
 }

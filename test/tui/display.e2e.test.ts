@@ -1,22 +1,18 @@
 // The transcript as displayed in a real terminal: the ctrl+t transcript view and its search, an
 // edit's coloured, numbered diff, emoji that never push a line past the edge, and the editor's
 // "↑ N more lines" when a draft is taller than its box.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Tmux } from "./helpers/tmux.ts";
+import { useTmux } from "./helpers/tmux.ts";
 
-let t: Tmux | null = null;
-afterEach(() => {
-  t?.kill();
-  t = null;
-});
+const tui = useTmux();
 
 const T = 30_000;
 const READY = "Ask anything";
 
 test("ctrl+t shows the whole transcript expanded; / searches and n moves between matches; esc goes back", async () => {
-  t = await Tmux.start({ height: 24 });
+  const t = await tui.start({ height: 24 });
   await t.waitFor(READY);
   t.type('call bash {"command":"seq 1 80 | sed s/^/row-/"}');
   t.keys("Enter");
@@ -41,7 +37,7 @@ test("ctrl+t shows the whole transcript expanded; / searches and n moves between
 }, T);
 
 test("an edit's result shows its diff with line numbers, added lines green and removed lines red", async () => {
-  t = await Tmux.start({ height: 30 });
+  const t = await tui.start({ height: 30 });
   writeFileSync(join(t.cwd, "a.txt"), "one\ntwo\nthree\n");
   await t.waitFor(READY);
   t.type('call edit {"path":"a.txt","edits":[{"oldText":"two","newText":"TWO"}]}');
@@ -54,7 +50,7 @@ test("an edit's result shows its diff with line numbers, added lines green and r
 }, T);
 
 test("a write over an existing file shows what it changed as a numbered diff", async () => {
-  t = await Tmux.start({ height: 30 });
+  const t = await tui.start({ height: 30 });
   writeFileSync(join(t.cwd, "b.txt"), "keep\nold line\n");
   await t.waitFor(READY);
   t.type('call write {"path":"b.txt","content":"keep\\nnew line\\n"}');
@@ -65,7 +61,7 @@ test("a write over an existing file shows what it changed as a numbered diff", a
 }, T);
 
 test("lines with emoji sequences stay inside the screen in tmux", async () => {
-  t = await Tmux.start({ width: 40 });
+  const t = await tui.start({ width: 40 });
   await t.waitFor(READY);
   const emoji = "👍🏽👨‍👩‍👧🏳️‍🌈".repeat(6);
   t.type(`${emoji} end`);
@@ -84,7 +80,7 @@ test("lines with emoji sequences stay inside the screen in tmux", async () => {
 }, T);
 
 test("a draft taller than the editor box shows ↑ N more lines", async () => {
-  t = await Tmux.start({ height: 15 });
+  const t = await tui.start({ height: 15 });
   await t.waitFor(READY);
   for (let i = 1; i <= 9; i++) {
     t.type(`draft line ${i}`);

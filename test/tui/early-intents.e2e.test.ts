@@ -1,19 +1,15 @@
 // What an extension sends while zot is still loading reaches the interactive UI: a `submit` right
 // after `ready` starts a turn, and a note sent then is shown.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { ROOT, Tmux } from "./helpers/tmux.ts";
+import { ROOT, useTmux } from "./helpers/tmux.ts";
 
-let t: Tmux | null = null;
-afterEach(() => {
-  t?.kill();
-  t = null;
-}, 30_000);
+const tui = useTmux();
 
 const SUBMITTER = join(ROOT, "test", "fixtures", "ext", "submit-at-start");
 
 test("a submit sent right after ready starts a turn, and the early note is shown", async () => {
-  t = await Tmux.start({ args: ["-e", SUBMITTER] });
+  const t = await tui.start({ args: ["-e", SUBMITTER] });
   const s = await t.waitFor("mock: early bird prompt");
   expect(s).toContain("› early bird prompt");
   expect(s).toContain("early bird note");
@@ -22,8 +18,8 @@ test("a submit sent right after ready starts a turn, and the early note is shown
 }, 30_000);
 
 test("a prompt given on the command line runs first; the extension's submit queues behind it", async () => {
-  t = await Tmux.start({ args: ["-e", SUBMITTER, "typed first"] });
+  const t = await tui.start({ args: ["-e", SUBMITTER, "typed first"] });
   const s = await t.waitFor("mock: early bird prompt");
-  expect(s.indexOf("› typed first")).toBeGreaterThan(-1);
+  expect(s).toContain("› typed first");
   expect(s.indexOf("› typed first")).toBeLessThan(s.indexOf("› early bird prompt"));
 }, 30_000);

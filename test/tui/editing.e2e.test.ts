@@ -1,24 +1,18 @@
 // Keys and editing in a real terminal: esc twice for a long draft, undo, ctrl+r history search,
 // ctrl+g in $EDITOR, `!cmd`, ctrl+z and fg, tab completion of arguments, the `/` popup's selection.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Tmux } from "./helpers/tmux.ts";
+import { useTmux } from "./helpers/tmux.ts";
 
-let t: Tmux | null = null;
-const cleanup: string[] = [];
-afterEach(() => {
-  t?.kill();
-  t = null;
-  for (const dir of cleanup.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tui = useTmux();
 
 const T = 30_000;
 const READY = "Ask anything";
 
 test("esc on a long draft asks for a second esc; ctrl+_ brings the text back", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(READY);
   t.type("this draft is long enough that one esc must not eat it");
   t.keys("Escape");
@@ -31,7 +25,7 @@ test("esc on a long draft asks for a second esc; ctrl+_ brings the text back", a
 }, T);
 
 test("ctrl+r finds an earlier prompt by what it contained", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(READY);
   t.send("alpha prompt");
   await t.waitFor("mock: alpha prompt");
@@ -44,7 +38,7 @@ test("ctrl+r finds an earlier prompt by what it contained", async () => {
   expect(found.split("\n").filter((l) => l.includes("beta prompt"))).toHaveLength(2);
   t.keys("Enter");
   await t.until(() => {
-    const lines = t!.screen().trimEnd().split("\n");
+    const lines = t.screen().trimEnd().split("\n");
     return lines[lines.length - 2] === "› alpha prompt";
   }, "the recalled prompt in the editor");
 }, T);
@@ -54,8 +48,8 @@ test("ctrl+g edits the prompt in $EDITOR and brings the text back", async () => 
   const script = join(dir, "fake-editor.sh");
   writeFileSync(script, `#!/bin/sh\nprintf '%s and more from the editor' "$(cat "$1")" > "$1"\n`);
   chmodSync(script, 0o755);
-  cleanup.push(dir);
-  t = await Tmux.start({ env: { VISUAL: script } });
+  tui.defer(() => rmSync(dir, { recursive: true, force: true }));
+  const t = await tui.start({ env: { VISUAL: script } });
   await t.waitFor(READY);
   t.type("draft");
   t.keys("C-g");
@@ -64,7 +58,7 @@ test("ctrl+g edits the prompt in $EDITOR and brings the text back", async () => 
 }, T);
 
 test("!cmd shows the command's output without asking the model; !!cmd sends it", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(READY);
   t.send("!echo private-$((6*7))");
   const s = await t.waitFor("✓ ! echo private-$((6*7))");
@@ -75,7 +69,7 @@ test("!cmd shows the command's output without asking the model; !!cmd sends it",
 }, T);
 
 test("!cmd waits while a turn runs instead of running beside it", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(READY);
   t.send('call bash {"command":"sleep 2"}');
   await t.waitFor("enter steers the running turn");
@@ -88,7 +82,7 @@ test("!cmd waits while a turn runs instead of running beside it", async () => {
 }, T);
 
 test("ctrl+z suspends zot to the shell and fg brings the screen back", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(READY);
   t.type("kept draft");
   t.keys("C-z");
@@ -103,7 +97,7 @@ test("ctrl+z suspends zot to the shell and fg brings the screen back", async () 
 }, T);
 
 test("tab completes a command's argument", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(READY);
   t.type("/theme li");
   t.keys("Tab");
@@ -111,7 +105,7 @@ test("tab completes a command's argument", async () => {
 }, T);
 
 test("the / popup opens with its first entry selected even after another was used", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(READY);
   t.type("/");
   await t.waitFor("keys and commands");

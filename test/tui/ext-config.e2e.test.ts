@@ -1,22 +1,18 @@
 // /ext-config in a real terminal: the settings form of an extension that waits for a required
 // secret, saving it (masked as typed), and the extension starting once it has it.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { waitFor } from "../helpers/wait.ts";
-import { Tmux } from "./helpers/tmux.ts";
+import { useTmux } from "./helpers/tmux.ts";
 
 const CONFIGURED = resolve(import.meta.dir, "../fixtures/ext/configured");
 const SECRET = "wx-secret-typed-in-the-form";
 
-let t: Tmux | null = null;
-afterEach(() => {
-  t?.kill();
-  t = null;
-});
+const tui = useTmux();
 
 test("/ext-config lists the settings, takes a secret masked, stores it and starts the extension that needed it", async () => {
-  t = await Tmux.start({ args: ["-e", CONFIGURED] });
+  const t = await tui.start({ args: ["-e", CONFIGURED] });
   await t.waitFor("Ask anything");
   t.type("/ext-config configured");
   t.keys("Enter");
@@ -37,13 +33,13 @@ test("/ext-config lists the settings, takes a secret masked, stores it and start
   const stored = JSON.parse(readFileSync(join(t.home, "extension-settings", "configured.json"), "utf8"));
   expect(stored).toEqual({ values: { api_key: SECRET }, secrets: ["api_key"] });
   t.keys("Escape");
-  const log = () => readFileSync(join(t!.home, "logs", "ext-configured.log"), "utf8");
+  const log = () => readFileSync(join(t.home, "logs", "ext-configured.log"), "utf8");
   await waitFor(() => log().includes("registration complete"), 15_000);
   expect(log()).not.toContain(SECRET);
 }, 60_000);
 
 test("an enum setting is a choice among its values", async () => {
-  t = await Tmux.start({ args: ["-e", CONFIGURED] });
+  const t = await tui.start({ args: ["-e", CONFIGURED] });
   await t.waitFor("Ask anything");
   t.type("/ext-config configured");
   t.keys("Enter");

@@ -1,13 +1,9 @@
 // A notify flood and a giant note in a real terminal: the notes stay a few lines, the editor keeps
 // taking keys while the flood goes on, and the screen keeps its editor and status bar.
-import { afterEach, expect, test } from "bun:test";
-import { fixture, Tmux } from "./helpers/tmux.ts";
+import { expect, test } from "bun:test";
+import { fixture, Tmux, useTmux } from "./helpers/tmux.ts";
 
-let t: Tmux | null = null;
-afterEach(() => {
-  t?.kill();
-  t = null;
-});
+const tui = useTmux();
 
 const T = 40_000;
 
@@ -17,7 +13,7 @@ function run(tm: Tmux, text: string): void {
 }
 
 test("during a notify flood the notes merge into one counting line and typed text still reaches the editor", async () => {
-  t = await Tmux.start({ args: ["-e", fixture("flood")] });
+  const t = await tui.start({ args: ["-e", fixture("flood")] });
   await t.waitFor("Ask anything");
   run(t, "/flood");
   await t.waitFor(/\+\d+ more notes \(more than 10 a second\)/, 15_000);
@@ -31,7 +27,7 @@ test("during a notify flood the notes merge into one counting line and typed tex
 }, T);
 
 test("a note of 100 000 lines is cut to a few lines ending in +N lines; the editor and status bar stay", async () => {
-  t = await Tmux.start({ args: ["-e", fixture("flood")], height: 40 });
+  const t = await tui.start({ args: ["-e", fixture("flood")], height: 40 });
   await t.waitFor("Ask anything");
   run(t, "/bignote");
   const s = await t.waitFor(/\+99981 lines/, 15_000);

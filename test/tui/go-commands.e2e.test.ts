@@ -1,16 +1,12 @@
 // The Go zot's session and workspace commands in a real terminal.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { ROOT, Tmux } from "./helpers/tmux.ts";
+import { ROOT, Tmux, useTmux } from "./helpers/tmux.ts";
 import { sessionDir } from "../../src/agent/session.ts";
 
-let t: Tmux | null = null;
-afterEach(() => {
-  t?.kill();
-  t = null;
-});
+const tui = useTmux();
 
 const T = 40_000;
 const READY = "Ask anything";
@@ -29,7 +25,7 @@ async function twoPrompts(tm: Tmux): Promise<void> {
 }
 
 test("/session fork branches before a prompt, puts it back in the editor, and /session tree shows the branch", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await twoPrompts(t);
   send(t, "/session fork");
   await t.waitFor("Fork before which prompt?");
@@ -45,12 +41,12 @@ test("/session fork branches before a prompt, puts it back in the editor, and /s
   expect(s).toMatch(/└ .*\[current\]/);
   t.keys("Escape");
   const dir = readdirSync(join(t.home, "sessions"))[0] as string;
-  const files = readdirSync(join(t.home, "sessions", dir)).map((f) => readFileSync(join(t!.home, "sessions", dir, f), "utf8"));
+  const files = readdirSync(join(t.home, "sessions", dir)).map((f) => readFileSync(join(t.home, "sessions", dir, f), "utf8"));
   expect(files.filter((f) => f.includes('"fork_point":2'))).toHaveLength(1);
 }, T);
 
 test("esc esc on an empty editor opens the rewind picker", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await twoPrompts(t);
   t.keys("Escape");
   await Bun.sleep(100);
@@ -63,7 +59,7 @@ test("esc esc on an empty editor opens the rewind picker", async () => {
 }, T);
 
 test("/session export writes a .zotsession file and /session import switches to a copy of it", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await twoPrompts(t);
   const out = join(t.dir, "shared.zotsession");
   send(t, `/session export ${out}`);
@@ -90,7 +86,7 @@ test("/session export writes a .zotsession file and /session import switches to 
 }, T);
 
 test("/study sends the Go zot's canned prompt", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(READY);
   send(t, "/study");
   await t.waitFor("mock: Read and understand everything in the current directory.");
@@ -98,7 +94,7 @@ test("/study sends the Go zot's canned prompt", async () => {
 
 test("/jail confines the file tools, shows in the status line and reaches extensions; /unjail lifts it", async () => {
   const log = join(mkdtempSync(join(tmpdir(), "zot-jail-frames-")), "frames.jsonl");
-  t = await Tmux.start({ args: ["-e", join(ROOT, "test/fixtures/agent/toolbox")], env: { ZOT_TEST_EVENTS: log } });
+  const t = await tui.start({ args: ["-e", join(ROOT, "test/fixtures/agent/toolbox")], env: { ZOT_TEST_EVENTS: log } });
   await t.waitFor(READY);
   send(t, "/jail");
   await t.waitFor("A guardrail, not a sandbox");
@@ -122,7 +118,7 @@ test("/jail confines the file tools, shows in the status line and reaches extens
 
 test("/skills lists the skills found, global compat roots included, and previews one; built-ins are hidden", async () => {
   const userHome = mkdtempSync(join(tmpdir(), "zot-skills-home-"));
-  t = await Tmux.start({ env: { HOME: userHome } });
+  const t = await tui.start({ env: { HOME: userHome } });
   const skill = (dir: string, name: string, description: string, body: string) => {
     mkdirSync(join(dir, name), { recursive: true });
     writeFileSync(join(dir, name, "SKILL.md"), `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`);
@@ -150,7 +146,7 @@ test("/skills lists the skills found, global compat roots included, and previews
 }, T);
 
 test("/jump scrolls back to an earlier turn without changing the conversation", async () => {
-  t = await Tmux.start({ height: 20 });
+  const t = await tui.start({ height: 20 });
   await t.waitFor(READY);
   for (let i = 1; i <= 8; i++) {
     send(t, `turn-number-${i}`);
@@ -168,7 +164,7 @@ test("/jump scrolls back to an earlier turn without changing the conversation", 
 }, T);
 
 test("/btw answers a side question in a box and keeps nothing of it", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(READY);
   send(t, "main-question");
   await t.waitFor("mock: main-question");
@@ -187,7 +183,7 @@ test("/btw answers a side question in a box and keeps nothing of it", async () =
 }, T);
 
 test("/sessions lists a Go zot session with its model, cost and first prompt, and resumes it", async () => {
-  t = await Tmux.start({ width: 120 });
+  const t = await tui.start({ width: 120 });
   const dir = sessionDir(t.home, t.cwd);
   mkdirSync(dir, { recursive: true });
   const go = readFileSync(join(ROOT, "test/fixtures/zot-go/session-tool-call-continued.jsonl"), "utf8");
@@ -205,7 +201,7 @@ test("/sessions lists a Go zot session with its model, cost and first prompt, an
 }, T);
 
 test("/login marks a provider the Go zot signed in with a subscription", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   writeFileSync(join(t.home, "auth.json"), JSON.stringify({ anthropic: { oauth: { access_token: "sk-ant-oat01-x", refresh_token: "r" } } }), { mode: 0o600 });
   await t.waitFor(READY);
   send(t, "/login");

@@ -1,14 +1,10 @@
 // Extensions that misbehave: escape sequences in notes, panels and tool output stay inert; a late
 // panel replaces the open one and its owner is told; an extension exiting leaves exactly one note.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
-import { fixture, Tmux } from "./helpers/tmux.ts";
+import { fixture, Tmux, useTmux } from "./helpers/tmux.ts";
 
-let t: Tmux | null = null;
-afterEach(() => {
-  t?.kill();
-  t = null;
-});
+const tui = useTmux();
 
 const READY = "Ask anything";
 const T = 30_000;
@@ -22,7 +18,7 @@ function run(tm: Tmux, text: string): void {
 const modes = (tm: Tmux) => tm.display("#{alternate_on} #{cursor_flag} #{pane_title}");
 
 test("escape sequences from notes, panels and tool output cannot clear, move, retitle or leave the screen", async () => {
-  t = await Tmux.start({ args: ["-e", fixture("hostile")] });
+  const t = await tui.start({ args: ["-e", fixture("hostile")] });
   await t.waitFor(READY);
   const before = modes(t);
   run(t, "/evil-notify");
@@ -58,7 +54,7 @@ test("escape sequences from notes, panels and tool output cannot clear, move, re
 }, T);
 
 test("a panel opened while another is open replaces it and the previous owner gets panel_close", async () => {
-  t = await Tmux.start({ args: ["-e", fixture("hostile"), "-e", fixture("demo")] });
+  const t = await tui.start({ args: ["-e", fixture("hostile"), "-e", fixture("demo")] });
   await t.waitFor(READY);
   run(t, "/late-panel");
   run(t, "/demo-panel");
@@ -77,7 +73,7 @@ test("a panel opened while another is open replaces it and the previous owner ge
 }, T);
 
 test("a panel from another extension that reuses the open panel's id gets the keys", async () => {
-  t = await Tmux.start({ args: ["-e", fixture("hostile"), "-e", fixture("demo")] });
+  const t = await tui.start({ args: ["-e", fixture("hostile"), "-e", fixture("demo")] });
   await t.waitFor(READY);
   run(t, "/late-panel demo-panel");
   run(t, "/demo-panel");
@@ -91,7 +87,7 @@ test("a panel from another extension that reuses the open panel's id gets the ke
 }, T);
 
 test("an owner re-opening its own open panel keeps receiving its keys", async () => {
-  t = await Tmux.start({ args: ["-e", fixture("hostile")] });
+  const t = await tui.start({ args: ["-e", fixture("hostile")] });
   await t.waitFor(READY);
   run(t, "/late-panel");
   run(t, "/late-panel");
@@ -104,7 +100,7 @@ test("an owner re-opening its own open panel keeps receiving its keys", async ()
 }, T);
 
 test("an extension exiting at runtime leaves exactly one note, with or without a panel open", async () => {
-  t = await Tmux.start({ args: ["-e", fixture("hostile"), "-e", fixture("demo")] });
+  const t = await tui.start({ args: ["-e", fixture("hostile"), "-e", fixture("demo")] });
   await t.waitFor(READY);
   run(t, "/die");
   let s = await t.waitFor(/\[hostile\] .*exit/);
@@ -120,7 +116,7 @@ test("an extension exiting at runtime leaves exactly one note, with or without a
 }, T);
 
 test("esc cancels a turn stuck in an extension tool that never answers", async () => {
-  t = await Tmux.start({ args: ["-e", fixture("hostile")] });
+  const t = await tui.start({ args: ["-e", fixture("hostile")] });
   await t.waitFor(READY);
   run(t, "call stuck_tool {}");
   await t.waitFor("│ stuck for good");

@@ -1,19 +1,15 @@
 // Interceptors in a real terminal: a rewritten reply shows only the rewrite, a hidden reply shows
 // a dim note and none of its words, a refused turn says who refused it and why.
-import { afterAll, afterEach, expect, test } from "bun:test";
+import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fixture, Tmux } from "./helpers/tmux.ts";
+import { fixture, Tmux, useTmux } from "./helpers/tmux.ts";
 
 const scripts = mkdtempSync(join(tmpdir(), "zot-tui-script-"));
 afterAll(() => rmSync(scripts, { recursive: true, force: true }));
 
-let t: Tmux | null = null;
-afterEach(() => {
-  t?.kill();
-  t = null;
-});
+const tui = useTmux();
 
 const READY = "Ask anything";
 
@@ -23,7 +19,7 @@ async function send(tm: Tmux, text: string): Promise<void> {
 }
 
 test("rewritten and hidden replies never show the original words; a refused turn shows its reason", async () => {
-  t = await Tmux.start({ args: ["-e", fixture("gate")] });
+  const t = await tui.start({ args: ["-e", fixture("gate")] });
   await t.waitFor(READY);
   await send(t, "tell the secret plan");
   await t.waitFor("mock: tell the [masked] plan");
@@ -58,7 +54,7 @@ test("rewritten and hidden replies never show the original words; a refused turn
 }, 30_000);
 
 test("the redact example masks a key in the reply without the key ever reaching the screen", async () => {
-  t = await Tmux.start({ args: ["-e", fixture("../../../examples/extensions/redact")] });
+  const t = await tui.start({ args: ["-e", fixture("../../../examples/extensions/redact")] });
   await t.waitFor(READY);
   const key = "sk-ant-api03-" + "abcdefghij".repeat(4);
   await send(t, `my key is ${key} ok`);
@@ -79,7 +75,7 @@ for (const held of [false, true]) {
         .map((l) => JSON.stringify(l))
         .join("\n"),
     );
-    t = await Tmux.start({ args: ["--mock-script", script, ...(held ? ["-e", fixture("gate")] : [])] });
+    const t = await tui.start({ args: ["--mock-script", script, ...(held ? ["-e", fixture("gate")] : [])] });
     await t.waitFor(READY);
     await send(t, "go");
     const s = await t.waitFor("All done.");

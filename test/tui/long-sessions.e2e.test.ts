@@ -1,23 +1,15 @@
 // Long sessions in a real terminal, against a real provider server on 127.0.0.1: automatic
 // compaction shown while it runs and cancelled by esc with the history untouched, and a turn
 // stopped by --max-steps offered to go on.
-import { afterEach, expect, test } from "bun:test";
-import { startProviderServer, type ProviderServer } from "../helpers/provider-server.ts";
-import { Tmux } from "./helpers/tmux.ts";
+import { expect, test } from "bun:test";
+import { useTmux } from "./helpers/tmux.ts";
 
-let t: Tmux | null = null;
-let server: ProviderServer | null = null;
-afterEach(async () => {
-  t?.kill();
-  t = null;
-  await server?.stop();
-  server = null;
-});
+const tui = useTmux();
 
 const T = 40_000;
 
 test("a turn that fills the context shows 'condensing history, esc to cancel'; esc leaves the history as it was", async () => {
-  server = startProviderServer({
+  const server = tui.serve({
     replies: [
       { kind: "turn", text: "big answer", usage: { input: 1_000_000, output: 10 } },
       // The summary request hangs until cancelled.
@@ -25,7 +17,7 @@ test("a turn that fills the context shows 'condensing history, esc to cancel'; e
       { kind: "turn", text: "next answer" },
     ],
   });
-  t = await Tmux.start({ args: ["--provider", "openai", "--model", "gpt-6.2-sol", "--base-url", server.openaiBase], env: { OPENAI_API_KEY: "test-key" } });
+  const t = await tui.start({ args: ["--provider", "openai", "--model", "gpt-6.2-sol", "--base-url", server.openaiBase], env: { OPENAI_API_KEY: "test-key" } });
   await t.waitFor("Ask anything");
   t.type("fill it up");
   t.keys("Enter");
@@ -45,7 +37,7 @@ test("a turn that fills the context shows 'condensing history, esc to cancel'; e
 }, T);
 
 test("a turn stopped by --max-steps offers to continue for another round of steps", async () => {
-  t = await Tmux.start({ args: ["--max-steps", "1"] });
+  const t = await tui.start({ args: ["--max-steps", "1"] });
   await t.waitFor("Ask anything");
   t.type('call bash {"command":"echo went-on"}');
   t.keys("Enter");

@@ -1,26 +1,18 @@
 // /model shows the catalog merged with the provider's live model list, each row with its source.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "../helpers/wait.ts";
-import { startProviderServer, type ProviderServer } from "../helpers/provider-server.ts";
-import { Tmux } from "./helpers/tmux.ts";
+import { useTmux } from "./helpers/tmux.ts";
 
-let t: Tmux | null = null;
-let server: ProviderServer | null = null;
-afterEach(async () => {
-  t?.kill();
-  t = null;
-  await server?.stop();
-  server = null;
-});
+const tui = useTmux();
 
 test("/model lists the live models discovered in the background, marked live beside the built-in ones", async () => {
-  server = startProviderServer({ models: ["claude-sonnet-5-5", "claude-fable-5-2"] });
-  t = await Tmux.start({ args: ["--provider", "anthropic", "--api-key", "sk-ant-tui", "--base-url", server.url] });
+  const server = tui.serve({ models: ["claude-sonnet-5-5", "claude-fable-5-2"] });
+  const t = await tui.start({ args: ["--provider", "anthropic", "--api-key", "sk-ant-tui", "--base-url", server.url] });
   await t.waitFor("Ask anything");
   // The cache is written just before the list is merged, in one step of zot's event loop.
-  await waitFor(() => existsSync(join(t!.home, "models-cache.json")));
+  await waitFor(() => existsSync(join(t.home, "models-cache.json")));
   t.type("/model");
   t.keys("Enter");
   await t.waitFor("type to filter");

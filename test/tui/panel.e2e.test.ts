@@ -1,18 +1,14 @@
 // Extension panels in a real terminal: opened by a command, driven by keys (the fixture records
 // the panel frames it receives), re-rendered, scrolled, resized and closed from both sides.
-import { afterEach, expect, test } from "bun:test";
-import { fixture, Tmux } from "./helpers/tmux.ts";
+import { expect, test } from "bun:test";
+import { fixture, Tmux, useTmux } from "./helpers/tmux.ts";
 
-let t: Tmux | null = null;
-afterEach(() => {
-  t?.kill();
-  t = null;
-});
+const tui = useTmux();
 
 const T = 30_000;
 
 async function openPanel(): Promise<Tmux> {
-  t = await Tmux.start({ args: ["-e", fixture("demo")] });
+  const t = await tui.start({ args: ["-e", fixture("demo")] });
   await t.waitFor("Ask anything");
   t.type("/demo-panel");
   t.keys("Enter");

@@ -1,25 +1,21 @@
 // The agent knows the project, in a real terminal: AGENTS.md files listed at start, /init, `@path`
 // attaching the file's content, and the file picker leaving ignored files out.
-import { afterEach, expect, test } from "bun:test";
-import { Tmux } from "./helpers/tmux.ts";
+import { expect, test } from "bun:test";
+import { useTmux } from "./helpers/tmux.ts";
 
-let t: Tmux | null = null;
-afterEach(() => {
-  t?.kill();
-  t = null;
-});
+const tui = useTmux();
 
 const T = 30_000;
 
 test("the instruction files in use are listed at start", async () => {
-  t = await Tmux.start({ files: { "project/AGENTS.md": "Use tabs.", "home/AGENTS.md": "Be brief." } });
+  const t = await tui.start({ files: { "project/AGENTS.md": "Use tabs.", "home/AGENTS.md": "Be brief." } });
   const s = await t.waitFor("Project instructions:");
   expect(s).toContain(`${t.home}/AGENTS.md`);
   expect(s).toContain(`${t.cwd}/AGENTS.md`);
 }, T);
 
 test("/init asks the model to study the project and write AGENTS.md", async () => {
-  t = await Tmux.start({ width: 160 });
+  const t = await tui.start({ width: 160 });
   await t.waitFor("Ask anything");
   t.type("/init");
   t.keys("Enter");
@@ -27,7 +23,7 @@ test("/init asks the model to study the project and write AGENTS.md", async () =
 }, T);
 
 test("@path sends the file's content along with the prompt and says it was attached", async () => {
-  t = await Tmux.start({ files: { "project/notes.txt": "the secret word is parsnip\n" } });
+  const t = await tui.start({ files: { "project/notes.txt": "the secret word is parsnip\n" } });
   await t.waitFor("Ask anything");
   t.type("what does @notes.txt say");
   t.keys("Enter");
@@ -37,7 +33,7 @@ test("@path sends the file's content along with the prompt and says it was attac
 }, T);
 
 test("the @ picker leaves out what .gitignore ignores and dependency directories", async () => {
-  t = await Tmux.start({
+  const t = await tui.start({
     files: {
       "project/.gitignore": "secret-*.txt\n",
       "project/secret-plan.txt": "x",

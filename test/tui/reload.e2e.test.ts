@@ -1,22 +1,18 @@
 // /reload-ext and extension load errors in a real terminal.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fixture, Tmux } from "./helpers/tmux.ts";
+import { fixture, useTmux } from "./helpers/tmux.ts";
 import { dark, toXterm256 } from "../../src/tui/theme.ts";
 
-let t: Tmux | null = null;
-afterEach(() => {
-  t?.kill();
-  t = null;
-});
+const tui = useTmux();
 
 const T = 30_000;
 const RED = `38;5;${toXterm256(dark.error as string)}m`;
 
 test("startup load errors are visible in the chat with the log path", async () => {
-  t = await Tmux.start({ args: ["-e", fixture("demo"), "-e", fixture("broken")] });
+  const t = await tui.start({ args: ["-e", fixture("demo"), "-e", fixture("broken")] });
   const s = await t.waitFor("[broken]", 10_000, true);
   expect(s).toContain(`${RED}● [broken]`);
   expect(t.screen()).toContain("ext-broken.log");
@@ -24,7 +20,7 @@ test("startup load errors are visible in the chat with the log path", async () =
 }, T);
 
 test("/reload-ext reports each load error in red with its log path, then dismisses the status", async () => {
-  t = await Tmux.start({ args: ["-e", fixture("demo"), "-e", fixture("broken")] });
+  const t = await tui.start({ args: ["-e", fixture("demo"), "-e", fixture("broken")] });
   await t.waitFor("Ask anything");
   t.type("/reload-ext");
   t.keys("Enter");
@@ -45,7 +41,7 @@ test("a successful reload removes earlier load errors from the chat", async () =
   try {
     const ext = join(dir, "broken");
     cpSync(fixture("broken"), ext, { recursive: true });
-    t = await Tmux.start({ args: ["-e", ext] });
+    const t = await tui.start({ args: ["-e", ext] });
     await t.waitFor("[broken]");
     // Repair the extension on disk: it now only answers the handshake.
     await Bun.write(

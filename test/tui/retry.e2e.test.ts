@@ -1,16 +1,10 @@
 // A model request that is retried shows a countdown in the status bar and a note in the chat,
 // instead of "working" with no word about why nothing arrives.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { anthropicEvents } from "../helpers/provider-server.ts";
-import { Tmux } from "./helpers/tmux.ts";
+import { useTmux } from "./helpers/tmux.ts";
 
-let t: Tmux | null = null;
-let stop: (() => void) | undefined;
-afterEach(() => {
-  t?.kill();
-  t = null;
-  stop?.();
-});
+const tui = useTmux();
 
 test("a retried request counts down to its next attempt in the status bar, then the answer arrives", async () => {
   let n = 0;
@@ -25,8 +19,8 @@ test("a retried request counts down to its next attempt in the status bar, then 
         ? new Response("busy", { status: 503, headers: { "retry-after": "3" } })
         : new Response(anthropicEvents({ kind: "turn", text: "worth the wait" }, "claude-sonnet-4-5").join(""), { headers: { "content-type": "text/event-stream" } }),
   });
-  stop = () => server.stop(true);
-  t = await Tmux.start({ args: ["--provider", "anthropic", "--base-url", `http://127.0.0.1:${server.port}`, "--api-key", "sk-test-123456", "--model", "claude-sonnet-4-5"] });
+  tui.defer(() => server.stop(true));
+  const t = await tui.start({ args: ["--provider", "anthropic", "--base-url", `http://127.0.0.1:${server.port}`, "--api-key", "sk-test-123456", "--model", "claude-sonnet-4-5"] });
   await t.waitFor("Ask anything", 30_000);
   t.type("hello");
   t.keys("Enter");

@@ -2,29 +2,21 @@
 // /exit, line mode on TERM=dumb, the window title, the status line's directory and branch, the
 // model picker's current model, /login leaving the mock, `zot -c` without a key, /sessions rows
 // and the thinking level.
-import { afterEach, expect, test } from "bun:test";
-import { startProviderServer, type ProviderServer } from "../helpers/provider-server.ts";
-import { Tmux, ZOT } from "./helpers/tmux.ts";
+import { expect, test } from "bun:test";
+import { useTmux, ZOT } from "./helpers/tmux.ts";
 
-let t: Tmux | null = null;
-let server: ProviderServer | null = null;
-afterEach(async () => {
-  t?.kill();
-  t = null;
-  await server?.stop();
-  server = null;
-});
+const tui = useTmux();
 
 const T = 30_000;
 const READY = "Ask anything";
 
 test("after /exit the conversation is on the main screen, with how to continue it", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(READY);
   t.send("remember the scrollback");
   await t.waitFor("mock: remember the scrollback");
   t.send("/exit");
-  await t.until(() => t!.display("#{alternate_on}") === "0", "the main screen");
+  await t.until(() => t.display("#{alternate_on}") === "0", "the main screen");
   const s = await t.waitFor("Continue this conversation with: zot -c");
   expect(s).toContain("› remember the scrollback");
   expect(s).toContain("mock: remember the scrollback");
@@ -33,7 +25,7 @@ test("after /exit the conversation is on the main screen, with how to continue i
 
 test("TERM=dumb gets a line-mode interface: plain prompts and streamed text, no alternate screen", async () => {
   // tmux gives its panes its own TERM, so the dumb terminal is asked for on the command line.
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(READY);
   t.send("/exit");
   await t.waitFor("shell$ ");
@@ -52,7 +44,7 @@ test("TERM=dumb gets a line-mode interface: plain prompts and streamed text, no 
 }, T);
 
 test("line mode asks approvals as a question showing the whole command", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(READY);
   t.send("/exit");
   await t.waitFor("shell$ ");
@@ -68,15 +60,15 @@ test("line mode asks approvals as a question showing the whole command", async (
 }, T);
 
 test("the window title shows the project and what zot is doing", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(READY);
-  await t.until(() => t!.display("#{pane_title}") === "zot · project · idle", "the idle title");
+  await t.until(() => t.display("#{pane_title}") === "zot · project · idle", "the idle title");
   t.send('call bash {"command":"sleep 2"}');
-  await t.until(() => t!.display("#{pane_title}") === "zot · project · working", "the working title");
+  await t.until(() => t.display("#{pane_title}") === "zot · project · working", "the working title");
 }, T);
 
 test("a turn that ran for a while rings the bell when it ends; a quick one does not", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(READY);
   t.send("quick one");
   await t.waitFor("mock: quick one");
@@ -84,17 +76,17 @@ test("a turn that ran for a while rings the bell when it ends; a quick one does 
   // Inside tmux the notification is the bell (tmux passes it on as an alert).
   t.send('call bash {"command":"sleep 5.5"}');
   await t.waitFor("mock: tool bash returned", 20_000);
-  await t.until(() => t!.display("#{window_bell_flag}") === "1", "the bell");
+  await t.until(() => t.display("#{window_bell_flag}") === "1", "the bell");
 }, T);
 
 test("the status line shows the directory and its git branch", async () => {
-  t = await Tmux.start({ width: 120, files: { "project/.git/HEAD": "ref: refs/heads/feature-x\n" } });
+  const t = await tui.start({ width: 120, files: { "project/.git/HEAD": "ref: refs/heads/feature-x\n" } });
   const s = await t.waitFor("(feature-x)");
   expect(s).toMatch(/project \(feature-x\)/);
 }, T);
 
 test("the model picker marks the current model", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(READY);
   t.send("/model");
   await t.waitFor("Model");
@@ -104,7 +96,7 @@ test("the model picker marks the current model", async () => {
 }, T);
 
 test("/login on the offline mock switches to the provider it stored a key for", async () => {
-  t = await Tmux.start({ env: { HOME: "/nonexistent" } });
+  const t = await tui.start({ env: { HOME: "/nonexistent" } });
   await t.waitFor(READY);
   t.send("/login openai");
   await t.waitFor("API key for openai");
@@ -118,8 +110,8 @@ test("/login on the offline mock switches to the provider it stored a key for", 
 }, T);
 
 test("zot -c of a session whose provider has no key opens the TUI on the mock with a notice", async () => {
-  server = startProviderServer({ replies: [{ kind: "turn", text: "answer from the real provider" }] });
-  t = await Tmux.start({ args: ["--provider", "anthropic", "--api-key", "k", "--base-url", server.url, "--model", "claude-sonnet-4-5"] });
+  const server = tui.serve({ replies: [{ kind: "turn", text: "answer from the real provider" }] });
+  const t = await tui.start({ args: ["--provider", "anthropic", "--api-key", "k", "--base-url", server.url, "--model", "claude-sonnet-4-5"] });
   await t.waitFor(READY);
   t.send("first question");
   await t.waitFor("answer from the real provider");
@@ -135,7 +127,7 @@ test("zot -c of a session whose provider has no key opens the TUI on the mock wi
 }, T);
 
 test("/sessions rows show the age, message count, model, cost and first prompt", async () => {
-  t = await Tmux.start({ width: 120 });
+  const t = await tui.start({ width: 120 });
   await t.waitFor(READY);
   t.send("the very first prompt");
   await t.waitFor("mock: the very first prompt");
@@ -147,7 +139,7 @@ test("/sessions rows show the age, message count, model, cost and first prompt",
 }, T);
 
 test("alt+t cycles the thinking level and /reasoning sets it; the status line shows it", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor(READY);
   t.keys("M-t");
   await t.waitFor("mock/mock (think low)");

@@ -1,21 +1,17 @@
 // /theme in a real terminal: the picker previews live and the choice is saved in config.json.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fixture, Tmux } from "./helpers/tmux.ts";
+import { fixture, useTmux } from "./helpers/tmux.ts";
 import { dark, light, toXterm256 } from "../../src/tui/theme.ts";
 
-let t: Tmux | null = null;
-afterEach(() => {
-  t?.kill();
-  t = null;
-});
+const tui = useTmux();
 
 const accent = (hex: string) => `38;5;${toXterm256(hex)}m›`;
 
 test("/theme previews themes as the selection moves and saves the pick", async () => {
-  t = await Tmux.start({ args: ["-e", fixture("ocean")] });
+  const t = await tui.start({ args: ["-e", fixture("ocean")] });
   await t.waitFor("Ask anything");
   expect(t.screen(true)).toContain(accent(dark.accent as string));
   t.type("/theme");
@@ -33,7 +29,7 @@ test("/theme previews themes as the selection moves and saves the pick", async (
 }, 30_000);
 
 test("esc in the theme picker restores the previous theme", async () => {
-  t = await Tmux.start();
+  const t = await tui.start();
   await t.waitFor("Ask anything");
   t.type("/theme");
   t.keys("Enter");
@@ -51,7 +47,7 @@ test("a bad theme file is reported in the chat and the theme is not offered", as
     mkdirSync(ext);
     writeFileSync(join(ext, "extension.json"), JSON.stringify({ name: "badtheme", version: "1" }));
     writeFileSync(join(ext, "theme.json"), JSON.stringify({ name: "bad", colors: { text: "red" } }));
-    t = await Tmux.start({ args: ["-e", ext] });
+    const t = await tui.start({ args: ["-e", ext] });
     await t.waitFor('[badtheme] theme "bad"');
     t.type("/theme");
     t.keys("Enter");

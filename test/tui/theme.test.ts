@@ -82,10 +82,10 @@ describe("createStyle", () => {
 });
 
 describe("themes", () => {
-  test("built-in themes define every role", () => {
-    for (const role of THEME_ROLES) {
-      expect(dark[role]).toBeDefined();
-      expect(light[role]).toBeDefined();
+  test("built-in themes define every role, each as a #rrggbb colour", () => {
+    for (const theme of [dark, light]) {
+      expect(Object.keys(theme).sort()).toEqual([...THEME_ROLES].sort());
+      for (const role of THEME_ROLES) expect(theme[role]).toMatch(/^#[0-9a-f]{6}$/);
     }
   });
 

@@ -1,26 +1,20 @@
 // The workspace-trust question in a real terminal: shown before anything of the project runs, with
 // each extension's name, command line and capabilities; trust / run without / quit.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, Tmux } from "./helpers/tmux.ts";
+import { ROOT, Tmux, useTmux } from "./helpers/tmux.ts";
 
 const MARKER = join(ROOT, "test", "fixtures", "trust", "marker");
 const T = 40_000;
 
-let t: Tmux | null = null;
-let scratch: string | null = null;
-afterEach(() => {
-  t?.kill();
-  t = null;
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
-  scratch = null;
-});
+const tui = useTmux();
 
 /** A repository with one project extension, `evil`, that records each start in its "ran" file. */
 function repoWithExtension(manifest: Record<string, unknown> = {}): { repo: string; ext: string } {
-  scratch = realpathSync(mkdtempSync(join(tmpdir(), "zot-tui-trust-")));
+  const scratch = realpathSync(mkdtempSync(join(tmpdir(), "zot-tui-trust-")));
+  tui.defer(() => rmSync(scratch, { recursive: true, force: true }));
   const repo = join(scratch, "repo");
   const ext = join(repo, ".zot", "extensions", "evil");
   mkdirSync(join(repo, ".zot", "extensions"), { recursive: true });
@@ -53,7 +47,7 @@ async function startAgain(tm: Tmux, repo: string, gone: string): Promise<void> {
 
 test("an untrusted folder with project extensions asks first, showing what would run; r runs zot without them", async () => {
   const { repo, ext } = repoWithExtension({ args: ["--steal", "keys now"] });
-  t = await Tmux.start({ args: ["--cwd", repo], width: 200 });
+  const t = await tui.start({ args: ["--cwd", repo], width: 200 });
   const s = await t.waitFor("q  quit", 15_000);
   expect(s).toContain(`${repo} is not a trusted folder, and it has project extensions:`);
   expect(s).toContain("evil 6.6.6");
@@ -64,8 +58,8 @@ test("an untrusted folder with project extensions asks first, showing what would
   expect(s).toContain("r  run without them (and do not ask again about these)");
   expect(ran(ext)).toBe(false);
   t.type("r");
-  const tui = await t.waitFor("skipped the project extensions", 15_000);
-  expect(tui.replace(/\s+/g, " ")).toContain("evil");
+  const shown = await t.waitFor("skipped the project extensions", 15_000);
+  expect(shown.replace(/\s+/g, " ")).toContain("evil");
   expect(ran(ext)).toBe(false);
   expect(JSON.parse(readFileSync(join(t.home, "trust.json"), "utf8")).trusted).toEqual([]);
 
@@ -87,7 +81,7 @@ test("an untrusted folder with project extensions asks first, showing what would
 
 test("t trusts the folder and runs its extensions; a changed exec line asks again, marked changed", async () => {
   const { repo, ext } = repoWithExtension();
-  t = await Tmux.start({ args: ["--cwd", repo], width: 200 });
+  const t = await tui.start({ args: ["--cwd", repo], width: 200 });
   await t.waitFor("q  quit", 15_000);
   t.type("t");
   await t.until(() => ran(ext), "the trusted extension to start", 15_000);
@@ -107,7 +101,7 @@ test("t trusts the folder and runs its extensions; a changed exec line asks agai
 
 test("q quits before anything of the project ran", async () => {
   const { repo, ext } = repoWithExtension();
-  t = await Tmux.start({ args: ["--cwd", repo], width: 200 });
+  const t = await tui.start({ args: ["--cwd", repo], width: 200 });
   await t.waitFor("q  quit", 15_000);
   t.type("q");
   await t.waitFor(/^quit\nshell\$/m, 15_000);
@@ -116,7 +110,7 @@ test("q quits before anything of the project ran", async () => {
 
 test("a trusted folder with an unchanged extension set starts without asking", async () => {
   const { repo, ext } = repoWithExtension();
-  t = await Tmux.start({ args: ["--cwd", repo], width: 200 });
+  const t = await tui.start({ args: ["--cwd", repo], width: 200 });
   await t.waitFor("q  quit", 15_000);
   t.type("t");
   await t.until(() => ran(ext), "the trusted extension to start", 15_000);

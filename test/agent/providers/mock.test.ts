@@ -111,5 +111,6 @@ describe("mock provider", () => {
     expect(message.stop).toBe("aborted");
     expect(textOf(message).length).toBeGreaterThan(0);
     expect(textOf(message).length).toBeLessThan(20);
+    expect("mock: a fairly long message so that the reply needs many deltas").toStartWith(textOf(message));
   });
 });

@@ -168,6 +168,7 @@ for (const { name, wire, model } of WIRES) {
         expect(message.stop).toBe("error");
         expect(message.error).toMatch(new RegExp(`the ${name} stream ended before the response was complete|the connection to ${name} was lost mid-response`));
         expect(textOf(message).length).toBeGreaterThan(0);
+        expect("partial answer here").toStartWith(textOf(message));
         expect(calls(message)).toEqual([]);
       });
     }

@@ -118,7 +118,7 @@ describe("bash", () => {
     expect(t).toContain("\n100000\n");
     expect(t).toContain("lines omitted");
     const m = /the full output is in (\S+\.log)\./.exec(t);
-    expect(m).not.toBeNull();
+    expect(m?.[1]).toStartWith(join(dir, "spill", "zot-bash-"));
     const spill = (m as RegExpExecArray)[1];
     try {
       expect(statSync(spill).mode & 0o777).toBe(0o600);

@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { freshBinary } from "../../../scripts/build-freshness.ts";
+import { useTestScope, type TestScope } from "../../helpers/test-scope.ts";
 
 export const ROOT = resolve(import.meta.dir, "../../..");
 export const ZOT = freshBinary(ROOT, join(ROOT, "dist", "zot"));
@@ -177,3 +178,25 @@ export class Tmux {
 }
 
 export const fixture = (name: string): string => join(FIXTURES, name);
+
+export type TmuxScope = TestScope & {
+  /** `Tmux.start`, with the session killed after the test. */
+  start(opts?: StartOptions): Promise<Tmux>;
+};
+
+/** The set-up the tmux files share: sessions and provider servers a test starts end with it. */
+export function useTmux(): TmuxScope {
+  const scope = useTestScope();
+  return {
+    defer: scope.defer,
+    serve: scope.serve,
+    get server() {
+      return scope.server;
+    },
+    async start(opts) {
+      const t = await Tmux.start(opts);
+      scope.defer(() => t.kill());
+      return t;
+    },
+  };
+}

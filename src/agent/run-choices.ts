@@ -1,0 +1,33 @@
+// What the user chose for a run (the command line's flags), in one place: the CLI's arguments
+// extend it, createRuntime takes it, and the runtime keeps the choices it applies as given.
+import type { TrustMode } from "../ext/trust.ts";
+import type { ProviderName } from "./catalog.ts";
+import type { ChoosableWire, Effort } from "./choices.ts";
+
+/** The flags' choices, before config.json, the environment and the catalog fill in the rest. */
+export type RunChoices = {
+  provider?: ProviderName;
+  model?: string;
+  apiKey?: string;
+  baseUrl?: string;
+  systemPrompt?: string;
+  appendSystemPrompt: string[];
+  reasoning?: Effort;
+  wire?: ChoosableWire;
+  maxSteps: number;
+  noTools: boolean;
+  /** --no-skill: the skill tool is not offered, so no skills reach the system prompt. */
+  noSkill?: boolean;
+  /** `--tools a,b`: the built-in tools to keep; undefined keeps all. */
+  tools?: string[];
+  ext: string[];
+  noExt: boolean;
+  /** How project extensions are gated by workspace trust (default "store"). */
+  trust?: TrustMode;
+  noYolo: boolean;
+  continue: boolean;
+  session?: string;
+  noSession: boolean;
+  mockScript?: string;
+  extTrace?: string;
+};
