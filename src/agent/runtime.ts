@@ -13,7 +13,7 @@ import { modeVerdict, PermissionRules, PLAN_INSTRUCTION, PLAN_REFUSAL, type List
 import { projectRoot } from "./project-root.ts";
 import { loadInstructions } from "./instructions.ts";
 import { retryEvent, runLoop, streamResponse, type Approval } from "./loop.ts";
-import { emptyUsage, type AssistantMessage, type ImagePart, type Json, type Message, type TextPart, type Usage, type UserMessage } from "./messages.ts";
+import { emptyUsage, type ImagePart, type Json, type Message, type TextPart, type Usage, type UserMessage } from "./messages.ts";
 import { messageJson } from "./wire.ts";
 import type { ModelInfo, Provider } from "./provider.ts";
 import { createProvider } from "./providers/index.ts";

@@ -9,7 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { ZOT_VERSION } from "../version.ts";
 import { isObject, type Json, type JsonObject } from "../json.ts";
 import { emptyUsage } from "./messages.ts";
-import type { Message, ToolCallPart, ToolResultMessage, Usage, UserMessage } from "./messages.ts";
+import type { Message, ToolResultMessage, Usage, UserMessage } from "./messages.ts";
 import { redactSecrets } from "../redact.ts";
 import { repairToolPairs } from "./session-repair.ts";
 import { compactionRow, decodeMessageRow, decodeMetaRow, decodeUsage, messageRow, metaRow, timeOf, toolRow, usageRow, type ReadContext, type SessionMeta } from "./transcript-rows.ts";

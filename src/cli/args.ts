@@ -2,7 +2,7 @@
 // parser does not understand is an error (exit 2), never silently ignored.
 import type { RunChoices } from "../agent/run-choices.ts";
 import { BUILTIN_TOOLS } from "../ext/policy.ts";
-import { CHOOSABLE_WIRES, EFFORTS, isChoosableWire, isEffort, isProviderName, orList, PROVIDERS, type ChoosableWire, type Effort, type ProviderName } from "../agent/choices.ts";
+import { CHOOSABLE_WIRES, EFFORTS, isChoosableWire, isEffort, isProviderName, orList, PROVIDERS } from "../agent/choices.ts";
 
 export type Mode = "interactive" | "print" | "json" | "rpc";
 

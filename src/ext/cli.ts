@@ -2,7 +2,7 @@
 // context (ZOT_HOME, --cwd, output streams) and hands off to one module per subcommand. Tests call
 // runExtCli with their own `io`; zot's main passes nothing and gets the real process.
 import { config } from "./cli/config.ts";
-import { type CliIo, fail } from "./cli/context.ts";
+import type { CliIo } from "./cli/context.ts";
 import { doctor } from "./cli/doctor.ts";
 import { init } from "./cli/init.ts";
 import { install } from "./cli/install.ts";

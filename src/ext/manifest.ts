@@ -1,6 +1,6 @@
 // extension.json: read, validate, resolve `exec`. Every failure is one sentence naming the manifest
 // path and the offending field, so `zot ext doctor` can show it as is.
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { executableProblem, lookPath } from "../platform/exec-path.ts";
 import { MANIFEST_NAME_PATTERN, isManifestName } from "./policy.ts";

@@ -1,7 +1,7 @@
 // The stdio transport: the extension is a child process zot starts (through the sandbox when it
 // declares permissions); frames are NDJSON lines on its stdin and stdout, its stderr goes straight
 // into its log.
-import { describePermissions, permissionsJson, type Permissions } from "./permissions.ts";
+import { describePermissions, permissionsJson } from "./permissions.ts";
 import { LineReader } from "./lines.ts";
 import type { ExtensionLog } from "./log.ts";
 import { describeExit, extensionEnv, spawnExtension } from "./process.ts";

@@ -1,12 +1,10 @@
 // Built-in slash commands. Each handler works through `CommandContext` (implemented by the app),
 // so the commands read as what they do, not how the screen is managed.
-import type { AgentRuntime } from "../agent/runtime-api.ts";
 import { KEYED_PROVIDERS, SUBSCRIPTION_NOTE } from "../agent/config.ts";
 import { defaultModel, isProviderName } from "../agent/catalog.ts";
 import { sessionSummary } from "../agent/session.ts";
-import type { ExtensionHost, LoadReport } from "../ext/types.ts";
 import type { ModelInfo } from "../agent/provider.ts";
-import { Picker, TextPrompt, type Modal } from "./pickers.ts";
+import { Picker, TextPrompt } from "./pickers.ts";
 import type { InfoLevel } from "./transcript.ts";
 import { themeNames } from "./theme.ts";
 import { BUILTIN_COMMANDS, type SlashItem } from "./slash.ts";

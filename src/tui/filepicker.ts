@@ -81,7 +81,7 @@ class Ignore {
   /** The cwd relative to the root, `/`-separated ("" when they are the same). */
   private readonly prefix: string;
 
-  constructor(private readonly cwd: string) {
+  constructor(cwd: string) {
     const root = repoRoot(cwd) ?? resolve(cwd);
     this.rules = new IgnoreRules(root);
     this.prefix = relative(root, resolve(cwd)).split(sep).join("/");

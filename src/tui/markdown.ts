@@ -4,7 +4,7 @@
 import { highlightLine, type HighlightState } from "./highlight.ts";
 import type { Style } from "./theme.ts";
 import { visibleWidth } from "./width.ts";
-import { padRight, truncate, wrap } from "./wrap.ts";
+import { truncate, wrap } from "./wrap.ts";
 
 const FENCE = /^(\s*)(`{3,}|~{3,})\s*([^\s`]*)/;
 const HEADING = /^\s{0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$/;

@@ -3,9 +3,9 @@
 // read/printf, and one that talks the way the Go SDK does — loaded by the real host and by
 // `zot ext doctor` run as a subprocess.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { DEFAULT_TIMINGS, commandIntents } from "../../src/ext/host.ts";
 import { decodeExtensionFrame } from "../../src/ext/protocol.ts";
 import { runZotExt } from "./cli-helpers.ts";

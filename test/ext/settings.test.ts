@@ -2,7 +2,7 @@
 // needs_config instead of a crash, hello_ack.settings and settings_changed to a real extension, and
 // secrets kept out of zot's own logs and traces.
 import { afterEach, describe, expect, test } from "bun:test";
-import { cpSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Host } from "../../src/ext/host.ts";
 import { parseSettingValue, parseSettingsSchema, type SettingSpec } from "../../src/ext/settings.ts";

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import type { AssistantMessage, Message } from "../../src/agent/messages.ts";
+import type { AssistantMessage } from "../../src/agent/messages.ts";
 import { runRpc } from "../../src/modes/rpc.ts";
 import { messageJson, messagesJson, wireMessageCount } from "../../src/agent/wire.ts";
 import { capture, mockRuntime } from "./helpers.ts";
