@@ -130,6 +130,21 @@ export function reasoningProblem(info: ModelInfo | undefined, level: Effort, pro
   return undefined;
 }
 
+/**
+ * The thinking level to keep when a running session switches to `provider/id` with `level` set:
+ * the same one when the model takes it, else the nearest it takes (the highest below, or its
+ * lowest), or none for a model that does not reason — with the sentence that tells the user.
+ */
+export function fitReasoning(info: ModelInfo | undefined, level: Effort, provider: string, id: string): { level: Effort | undefined; notice?: string } {
+  if (!info || reasoningProblem(info, level, provider, id) === undefined) return { level };
+  if (!info.reasoning) return { level: undefined, notice: `${provider}/${id} does not reason: thinking is off for it (it was ${level}; /reasoning sets it again)` };
+  const efforts = info.efforts ?? EFFORTS;
+  const rank = (e: Effort) => EFFORTS.indexOf(e);
+  const below = efforts.filter((e) => rank(e) < rank(level));
+  const nearest = below.length > 0 ? below[below.length - 1]! : efforts[0]!;
+  return { level: nearest, notice: `${provider}/${id} does not take thinking level ${level}: using ${nearest} (it takes ${orList(efforts)})` };
+}
+
 /** Breakdown a usage figure cannot carry: cache-write tokens written with the long TTL. */
 export type CostDetail = { cacheWriteLong?: number };
 

@@ -76,7 +76,8 @@ export interface AgentRuntime {
   /** Summarises the conversation with the model into one message. */
   compact(): Promise<{ ok: boolean; error?: string; summary?: string }>;
   models(): ModelInfo[];
-  setModel(provider: string, model: string): { ok: true } | { ok: false; error: string };
+  /** `notice`: the thinking level had to change, because the new model does not take it. */
+  setModel(provider: string, model: string): { ok: true; notice?: string } | { ok: false; error: string };
   /** Set by the TUI; null means nobody can be asked, so every call the mode does not refuse runs. */
   setConfirmHandler(handler: ((req: ConfirmRequest) => Promise<ConfirmDecision>) | null): void;
   /** The transcripts of this cwd, newest first. */

@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import type { ExtensionHost, UiIntent } from "../ext/types.ts";
 import { basename } from "node:path";
-import { costOf, findModel, isProviderName, reasoningProblem } from "./catalog.ts";
+import { costOf, findModel, fitReasoning, isProviderName } from "./catalog.ts";
 import { EFFORTS, orList, PROVIDERS, type Effort } from "./choices.ts";
 import { historyPath, PROVIDER_ENV_KEYS, readAuth, readConfig, removeApiKey, resolveCredentials, rememberModel, saveApiKey, updateConfig, type ConfigValues, type Env } from "./config.ts";
 import type { AgentEvent, ApprovalDetail, CompactReason, ConfirmDecision, ConfirmRequest } from "./events.ts";
@@ -559,13 +559,11 @@ export class Runtime implements AgentRuntime {
     return [...this.cfg.catalog];
   }
 
-  setModel(provider: string, model: string): { ok: true } | { ok: false; error: string } {
+  setModel(provider: string, model: string): { ok: true; notice?: string } | { ok: false; error: string } {
     if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before switching models" };
     if (!isProviderName(provider)) return { ok: false, error: `unknown provider "${provider}" (${orList(PROVIDERS)})` };
     if (model.trim() === "") return { ok: false, error: "the model id is empty" };
     const cfg = this.cfg;
-    const problem = cfg.reasoning && provider !== "mock" ? reasoningProblem(findModel(cfg.catalog, provider, model), cfg.reasoning, provider, model) : undefined;
-    if (problem) return { ok: false, error: problem };
     if (provider !== cfg.providerName) {
       // --api-key and --base-url were given for the starting provider; a different one uses its own credentials.
       const { credential } = resolveCredentials({ provider, home: cfg.home, env: cfg.env });
@@ -590,7 +588,11 @@ export class Runtime implements AgentRuntime {
     this.host.setInfo({ provider, model });
     this.session.model(provider, model);
     if (provider !== "mock") rememberModel(cfg.home, provider, model);
-    return { ok: true };
+    const fit = cfg.reasoning && provider !== "mock" ? fitReasoning(findModel(cfg.catalog, provider, model), cfg.reasoning, provider, model) : undefined;
+    if (!fit) return { ok: true };
+    if (fit.level) cfg.reasoning = fit.level;
+    else delete cfg.reasoning;
+    return fit.notice ? { ok: true, notice: fit.notice } : { ok: true };
   }
 
   setConfirmHandler(handler: ((req: ConfirmRequest) => Promise<ConfirmDecision>) | null): void {

@@ -212,7 +212,8 @@ class RpcServer {
         if (typeof model !== "string" || model === "") return { error: `set_model needs a string "model"` };
         if (typeof provider !== "string") return { error: `set_model: "provider" must be a string` };
         const r = rt.setModel(provider, model);
-        return r.ok ? { data: { provider: rt.provider, model: rt.model } } : { error: r.error };
+        if (!r.ok) return { error: r.error };
+        return { data: { provider: rt.provider, model: rt.model, reasoning: rt.reasoning, ...(r.notice ? { notice: r.notice } : {}) } };
       }
       case "get_models":
         return {

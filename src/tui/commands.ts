@@ -146,7 +146,7 @@ async function reload(ctx: CommandContext, args: string): Promise<void> {
 function model(ctx: CommandContext, args: string): void {
   const switchTo = (provider: string, id: string): void => {
     const r = ctx.runtime.setModel(provider, id);
-    if (r.ok) ctx.status([{ text: `Model: ${provider}/${id}`, level: "success" }], 3000);
+    if (r.ok) ctx.status([{ text: `Model: ${provider}/${id}`, level: "success" }, ...(r.notice ? [{ text: r.notice, level: "warn" as const }] : [])], r.notice ? 8000 : 3000);
     else ctx.status([{ text: r.error, level: "error" }], 8000);
   };
   const wanted = args.trim();
@@ -290,7 +290,8 @@ function saveKey(ctx: CommandContext, provider: string, key: string, note: strin
   let switched = "";
   if (ctx.runtime.provider === "mock" && isProviderName(provider) && !ctx.busy) {
     const model = defaultModel(provider);
-    if (ctx.runtime.setModel(provider, model).ok) switched = `Switched to ${provider}/${model}.`;
+    const r = ctx.runtime.setModel(provider, model);
+    if (r.ok) switched = `Switched to ${provider}/${model}.${r.notice ? ` ${r.notice}.` : ""}`;
   }
   // The switch on a line of its own: a long auth.json path must not cut it off.
   const saved = { text: `${note}Saved the ${provider} key to ${r.path} (mode 0600).`, level };

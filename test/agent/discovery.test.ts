@@ -123,10 +123,18 @@ describe("discovery at start-up", () => {
     expect(runtime.models().find((m) => m.id === "claude-fable-5-2")?.source).toBe("live");
   });
 
-  test("/model refuses a model that does not take the --reasoning level, with the same sentence as at start-up", async () => {
+  test("/model to a model that does not take the thinking level switches and keeps the nearest level it takes, saying so", async () => {
     const { runtime } = await start({ provider: "mock", reasoning: "xhigh", env: { ANTHROPIC_API_KEY: "sk-ant-effort" } });
-    expect(runtime.setModel("anthropic", "claude-sonnet-4-6")).toEqual({ ok: false, error: "--reasoning xhigh is not supported by anthropic/claude-sonnet-4-6; it takes low, medium, high or max" });
-    expect(runtime.model).toBe("mock");
+    expect(runtime.setModel("anthropic", "claude-sonnet-4-6")).toEqual({ ok: true, notice: "anthropic/claude-sonnet-4-6 does not take thinking level xhigh: using high (it takes low, medium, high or max)" });
+    expect(runtime.model).toBe("claude-sonnet-4-6");
+    expect(runtime.reasoning).toBe("high");
     expect(runtime.setModel("anthropic", "claude-sonnet-5-5")).toEqual({ ok: true });
+    expect(runtime.reasoning).toBe("high");
+  });
+
+  test("/model to a model that does not reason turns thinking off for it, saying so", async () => {
+    const { runtime } = await start({ provider: "mock", reasoning: "low", env: { OLLAMA_HOST: "" } });
+    expect(runtime.setModel("ollama", "llama3.2")).toEqual({ ok: true, notice: "ollama/llama3.2 does not reason: thinking is off for it (it was low; /reasoning sets it again)" });
+    expect(runtime.reasoning).toBeNull();
   });
 });
