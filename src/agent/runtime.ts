@@ -512,6 +512,8 @@ export class Runtime implements AgentRuntime {
     const final = await streamResponse(cfg.provider, request, signal, (ev) => {
       if (ev.type === "text_delta") onText(ev.text);
     });
+    // A side question is paid for like any call: it counts in the session's totals and cost.
+    if (final) this.emit({ type: "usage", usage: final.usage, total: this.addUsage(final.usage) });
     if (!final || final.stop === "aborted") return { ok: false, error: "cancelled" };
     if (final.stop === "error") return { ok: false, error: final.error ?? "the model call failed" };
     return { ok: true, text: final.content.map((p) => (p.type === "text" ? p.text : "")).join("") };

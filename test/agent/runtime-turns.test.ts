@@ -57,3 +57,16 @@ test("a turn stopped by --max-steps says so and resume goes on with a fresh budg
   expect(next).toMatchObject({ stop: "end_turn", text: "mock: tool bash returned: step" });
   expect(next.stepLimit).toBeUndefined();
 });
+
+test("a /btw side question is counted in the session's token totals but leaves no message in the history", async () => {
+  const rt = (runtime = await startMockRuntime(home));
+  await rt.prompt("main question");
+  const before = rt.usage();
+  const messages = rt.messages().length;
+  const answer = await rt.sideQuestion("what was that?", new AbortController().signal, () => {});
+  expect(answer).toMatchObject({ ok: true });
+  const after = rt.usage();
+  expect(after.input).toBeGreaterThan(before.input);
+  expect(after.output).toBeGreaterThan(before.output);
+  expect(rt.messages().length).toBe(messages);
+});
