@@ -141,6 +141,10 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     info: { zotVersion: ZOT_VERSION, provider, model, cwd: o.cwd },
     ...(o.extTrace !== undefined ? { traceFile: resolve(o.extTrace) } : {}),
     mask: (text) => redactSecrets(text, secrets),
+    // The same array the session writer, the modes and the mask read: a token joins all of them.
+    onSecret: (value) => {
+      if (!secrets.includes(value)) secrets.push(value);
+    },
   });
   const [{ createProvider }, { selectTools }, { Runtime }] = await Promise.all([import("./providers/index.ts"), import("./tools/index.ts"), import("./runtime.ts")]);
   const client = createProvider({

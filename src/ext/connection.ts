@@ -46,6 +46,8 @@ export type ConnectionConfig = {
   trace: FrameRecorder | null;
   /** For the log, warnings and errors, which may quote what the extension sent. Default: none. */
   mask?: Mask;
+  /** Told of the WebSocket token before it is sent, so the caller masks it (see LoadOptions). */
+  onSecret?: (value: string) => void;
   timings: ConnectionTimings;
   /** A registration frame was accepted (before or after registration completed). */
   onRegistration: (conn: Connection) => void;
@@ -204,7 +206,7 @@ export class Connection {
     const limits = { maxQueueBytes: this.cfg.timings.maxQueueBytes, maxLineBytes: this.cfg.timings.maxLineBytes };
     const channel =
       target.kind === "websocket"
-        ? openWebSocket({ target, env, log: this.log, ...limits, hooks })
+        ? openWebSocket({ target, env, log: this.log, ...limits, hooks, ...(this.cfg.onSecret ? { onSecret: this.cfg.onSecret } : {}) })
         : openStdio({ target, dir: this.dir, cwd: this.cfg.info().cwd, home: this.cfg.home, env, log: this.log, ...limits, hooks });
     if (!channel.ok) return this.failStart(channel.error);
     const transport = channel.transport;

@@ -310,6 +310,7 @@ export class Host implements ExtensionHost {
         info: () => this.info,
         trace: this.trace,
         mask: this.mask,
+        ...(opts.onSecret ? { onSecret: opts.onSecret } : {}),
         timings: this.timings,
         onRegistration: (c) => this.onRegistration(c),
         onIntent: (i) => this.onConnectionIntent(i),

@@ -12,6 +12,8 @@ export type WebSocketOptions = {
   /** zot's environment, where the token is read from. */
   env: Record<string, string | undefined>;
   log: ExtensionLog;
+  /** Told of the token before it is sent. */
+  onSecret?: (value: string) => void;
   maxQueueBytes: number;
   maxLineBytes: number;
   hooks: TransportHooks;
@@ -38,6 +40,7 @@ export function openWebSocket(o: WebSocketOptions): Opened {
     const token = o.env[tokenEnv];
     if (!token)
       return { ok: false, error: `the variable ${tokenEnv} named by "transport.token_env" is not set in zot's environment; export the token the extension expects, then restart zot` };
+    o.onSecret?.(token);
     headers.Authorization = `Bearer ${token}`;
   }
   o.log.line(`connecting to ${url}; it runs outside zot, so zot cannot sandbox it`);

@@ -107,6 +107,11 @@ export type LoadOptions = DiscoveryInput & {
    * Called once per frame while tracing, so it should be cheap. Default: text unchanged.
    */
   mask?: (text: string) => string;
+  /**
+   * Hears of a credential the host read for an extension (a WebSocket extension's token), before it
+   * is used, so the caller masks it like its own secrets. Default: nobody.
+   */
+  onSecret?: (value: string) => void;
 };
 
 export type ActiveCommand = { name: string; description: string; extension: string };

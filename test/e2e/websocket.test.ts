@@ -2,7 +2,7 @@
 // `zot ext doctor --json`, `zot ext test` and a `-p` turn in which the mock model calls its tool;
 // a wrong token and a non-loopback URL are refused with clear errors.
 import { afterAll, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { serverCommand, startServer, wsExtension, type Server } from "../ext/ws-server.ts";
 import { waitFor } from "../helpers/wait.ts";
@@ -19,6 +19,14 @@ afterAll(async () => {
   for (const o of others) await o.kill();
   cleanup();
 });
+
+/** Every transcript under $ZOT_HOME/sessions. */
+function sessionFiles(zotHome: string): string[] {
+  const root = join(zotHome, "sessions");
+  return readdirSync(root, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".jsonl"))
+    .map((f) => join(root, f));
+}
 
 async function sdkServer(name: string): Promise<Server> {
   const { argv, env } = serverCommand("the TypeScript SDK under Bun", name, 0);
@@ -53,6 +61,19 @@ test("zot connects to a running WebSocket extension: doctor reports it, ext test
   expect(turn.stderr).toContain(`[tool] echo (desk) {"city":"Oslo"}`);
   expect(turn.stdout).toContain(`mock: tool echo returned: echo {"city":"Oslo"} from ${s.pid}`);
   expect(turn.code).toBe(0);
+});
+
+test("the token is masked like an API key: a tool result quoting it reaches neither the output, the trace nor the transcript", async () => {
+  const s = server ?? (await sdkServer("desk"));
+  const ext = wsExtension("desk", { url: `ws://127.0.0.1:${s.port}/zot`, token_env: "DESK_TOKEN" });
+  const trace = join(home, "mask-trace.jsonl");
+  const turn = await runZot(["-p", "--provider", "mock", "--no-ext", "-e", ext, "--ext-trace", trace, `call echo {"city":"${TOKEN}"}`], { home, env: { DESK_TOKEN: TOKEN } });
+  expect(turn.code).toBe(0);
+  expect(turn.stdout).toContain(`mock: tool echo returned: echo {"city":"[redacted]"} from ${s.pid}`);
+  expect(turn.stderr).toContain(`[tool] echo (desk) {"city":"[redacted]"}`);
+  const written = [turn.stdout, turn.stderr, readFileSync(trace, "utf8"), ...sessionFiles(home).map((f) => readFileSync(f, "utf8"))];
+  expect(sessionFiles(home).length).toBeGreaterThan(0);
+  for (const text of written) expect(text).not.toContain(TOKEN);
 });
 
 test("a wrong token fails doctor with the HTTP status and what to fix, and a non-loopback ws:// URL is invalid", async () => {

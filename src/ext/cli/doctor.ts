@@ -58,6 +58,7 @@ export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]
       home: ctx.home,
       policy: policy(ctx),
       mask: (text) => redactSecrets(text, secrets),
+      onSecret: (value) => void secrets.push(value),
       trust: trustMode(false, ctx.env),
       info: { zotVersion: ZOT_VERSION, provider: "", model: "", cwd: ctx.cwd },
     });
