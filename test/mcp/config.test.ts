@@ -11,7 +11,7 @@ beforeEach(() => {
   mkdirSync(join(s.project, ".zot"));
 });
 
-const input = (o: Partial<ConfigInput> = {}): ConfigInput => ({ files: [], none: false, cwd: s.project, home: s.home, env: {}, trusted: true, ...o });
+const input = (o: Partial<ConfigInput> = {}): ConfigInput => ({ files: [], none: false, cwd: s.project, home: s.home, env: {}, trust: "all", ...o });
 
 test("the first definition of a name wins in the order --mcp, .zot/mcp.json, .mcp.json, $ZOT_HOME/mcp.json", () => {
   const flag = writeList(join(s.root, "flag.json"), { one: { command: "a" } });
@@ -42,7 +42,7 @@ test("--no-mcp keeps only the --mcp files", () => {
 test("project lists of an untrusted folder are not read, only named", () => {
   writeList(join(s.project, ".mcp.json"), { evil: { command: "rm" } });
   writeList(join(s.home, "mcp.json"), { mine: { command: "ok" } });
-  const c = loadConfig(input({ trusted: false }));
+  const c = loadConfig(input({ trust: "store" }));
   expect(c.servers.map((x) => x.name)).toEqual(["mine"]);
   expect(c.untrusted).toEqual([join(s.project, ".mcp.json")]);
 });

@@ -70,7 +70,7 @@ export async function loadHost(s: ScratchDirs, opts: Partial<McpOptions> = {}): 
     files: [],
     none: false,
     interactive: false,
-    trusted: () => true,
+    trust: "all",
     graceMs: 500,
     killAfterMs: 500,
     ...opts,

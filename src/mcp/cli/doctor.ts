@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { ZOT_VERSION } from "../../version.ts";
 import type { Ctx } from "../../ext/cli/context.ts";
 import { Host } from "../../ext/host.ts";
-import { isTrusted, trustMode } from "../../ext/trust.ts";
+import { trustMode } from "../../ext/trust.ts";
 import { McpHost } from "../host.ts";
 import type { ServerState } from "../server.ts";
 
@@ -32,13 +32,12 @@ export type McpDoctorServer = {
 export type McpDoctorReport = { servers: McpDoctorServer[]; untrusted: string[]; errors: string[] };
 
 export async function mcpReport(ctx: Ctx, files: string[], none: boolean): Promise<McpDoctorReport> {
-  const mode = trustMode(false, ctx.env);
   const host = new McpHost(new Host(), {
     files: files.map((f) => resolve(ctx.processCwd, f)),
     none,
     interactive: false,
     env: ctx.env,
-    trusted: (home, dir) => mode === "all" || isTrusted(home, dir),
+    trust: trustMode(false, ctx.env),
   });
   let states: ServerState[];
   let errors: string[];

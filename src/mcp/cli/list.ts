@@ -1,7 +1,7 @@
 // `zot mcp list`: the configured servers, where each comes from and whether it would start; spawns
 // nothing. Project lists of an untrusted folder are named, not read.
 import type { Ctx } from "../../ext/cli/context.ts";
-import { isTrusted, trustMode } from "../../ext/trust.ts";
+import { trustMode } from "../../ext/trust.ts";
 import { redactSecrets } from "../../redact.ts";
 import { loadConfig, targetOf } from "../config.ts";
 import type { LoadedConfig, ServerConfig } from "../config.ts";
@@ -18,8 +18,7 @@ export type ListedServer = {
 };
 
 function configFor(ctx: Ctx, files: string[], none: boolean): LoadedConfig {
-  const mode = trustMode(false, ctx.env);
-  return loadConfig({ files, none, cwd: ctx.cwd, home: ctx.home, env: ctx.env, trusted: mode === "all" || isTrusted(ctx.home, ctx.cwd) });
+  return loadConfig({ files, none, cwd: ctx.cwd, home: ctx.home, env: ctx.env, trust: trustMode(false, ctx.env) });
 }
 
 export function list(ctx: Ctx, json: boolean): number {
