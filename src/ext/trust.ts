@@ -266,8 +266,9 @@ export function declineProject(home: string, dir: string, prints: ExtensionPrint
   const real = realDir(dir);
   const r = readStore(home);
   if (!r.ok) return r;
-  r.store.declined.extensions[real] = printSet(prints.map(hashExtension));
-  r.store.declined.servers[real] = printSet(servers.map(hashServer));
+  // A kind with nothing pending keeps its earlier choice.
+  if (prints.length) r.store.declined.extensions[real] = printSet(prints.map(hashExtension));
+  if (servers.length) r.store.declined.servers[real] = printSet(servers.map(hashServer));
   const w = writeStore(home, r.store);
   return w.ok ? { ok: true, path: real } : w;
 }

@@ -47,6 +47,11 @@ export type ConfigInput = {
 /** A project server workspace trust did not approve (new or changed since the folder was trusted). */
 export type SkippedServer = Unapproved & { file: string };
 
+/** The line `zot mcp list` and `doctor` print for a skipped project server. */
+export function skippedLine(s: SkippedServer): string {
+  return `not loaded: ${s.name} from ${s.file} (${s.why} since the folder was trusted; review it, then zot ext trust lets it load)`;
+}
+
 export type LoadedConfig = {
   servers: ServerConfig[];
   /** Problems with whole files (unreadable JSON), as sentences. */
@@ -78,12 +83,16 @@ export function projectConfigPaths(cwd: string): string[] {
   return [join(cwd, ".zot", "mcp.json"), join(cwd, ".mcp.json")];
 }
 
+export function hasProjectLists(cwd: string): boolean {
+  return projectConfigPaths(cwd).some((p) => existsSync(p));
+}
+
 /** A project server as workspace trust reviews it: every definition of its name in the project's lists, as written. */
 export type ProjectServer = {
   name: string;
   /** The list holding its first definition, the one that loads. */
   file: string;
-  /** That definition as written, for the trust question. */
+  /** What that definition runs or connects to, as written (`transport`, then command, args, env and cwd, or url and headers). */
   written: JsonObject;
   disabled: boolean;
   print: ServerPrint;
@@ -105,7 +114,7 @@ export function projectServers(cwd: string): ProjectServer[] {
       const seen = found.get(name.toLowerCase());
       // A later definition of the name is shadowed now, but loads once the first is removed: it is part of what was approved.
       if (seen) seen.definitions.push(definition);
-      else found.set(name.toLowerCase(), { first: { name, file: path, written: raw, disabled: isDisabled(raw) }, definitions: [definition] });
+      else found.set(name.toLowerCase(), { first: { name, file: path, written: definition, disabled: isDisabled(raw) }, definitions: [definition] });
     }
   }
   return [...found.values()].map(({ first, definitions }) => ({ ...first, print: { name: first.name, definition: definitions } }));

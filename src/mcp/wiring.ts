@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { TrustMode } from "../ext/trust.ts";
 import type { ExtensionHost, HostInfo } from "../ext/types.ts";
-import { projectConfigPaths, userConfigPath } from "./config.ts";
+import { hasProjectLists, userConfigPath } from "./config.ts";
 
 export type McpRun = {
   home: string;
@@ -22,7 +22,7 @@ const RUN_WAIT_MS = 15_000;
 export function hasMcpConfig(r: Pick<McpRun, "home" | "cwd" | "files" | "none">): boolean {
   if (r.files.length > 0) return true;
   if (r.none) return false;
-  return existsSync(userConfigPath(r.home)) || projectConfigPaths(r.cwd).some((p) => existsSync(p));
+  return existsSync(userConfigPath(r.home)) || hasProjectLists(r.cwd);
 }
 
 export async function withMcp(inner: ExtensionHost, r: McpRun): Promise<ExtensionHost> {

@@ -1,9 +1,10 @@
 // `zot mcp list`: the configured servers, where each comes from and whether it would start; spawns
-// nothing. Project lists of an untrusted folder are named, not read.
+// nothing. Project lists of an untrusted folder are named, not read; project servers new or changed
+// since the folder was trusted are named, not loaded.
 import type { Ctx } from "../../ext/cli/context.ts";
 import { trustMode } from "../../ext/trust.ts";
 import { redactSecrets } from "../../redact.ts";
-import { loadConfig, targetOf } from "../config.ts";
+import { loadConfig, skippedLine, targetOf } from "../config.ts";
 import type { LoadedConfig, ServerConfig } from "../config.ts";
 
 export type ListedServer = {
@@ -35,12 +36,13 @@ export function list(ctx: Ctx, json: boolean): number {
     shadowed_by: s.shadowedBy ?? null,
   }));
   if (json) {
-    ctx.out.write(JSON.stringify({ home: ctx.home, cwd: ctx.cwd, servers, untrusted: cfg.untrusted, errors: cfg.errors }, null, 2) + "\n");
+    ctx.out.write(JSON.stringify({ home: ctx.home, cwd: ctx.cwd, servers, untrusted: cfg.untrusted, unapproved: cfg.unapproved, errors: cfg.errors }, null, 2) + "\n");
     return 0;
   }
   for (const e of cfg.errors) ctx.out.write(`error: ${e}\n`);
   for (const u of cfg.untrusted) ctx.out.write(`not read: ${u} (the folder is not trusted; zot ext trust ${ctx.cwd} lets it load)\n`);
-  if (servers.length === 0) {
+  for (const u of cfg.unapproved) ctx.out.write(`${skippedLine(u)}\n`);
+  if (servers.length === 0 && cfg.unapproved.length === 0) {
     ctx.out.write(`no MCP servers configured (looked in ${ctx.cwd}/.zot/mcp.json, ${ctx.cwd}/.mcp.json and ${ctx.home}/mcp.json); add one with zot mcp add\n`);
     return 0;
   }
@@ -48,6 +50,7 @@ export function list(ctx: Ctx, json: boolean): number {
   const header = ["NAME", "SCOPE", "TYPE", "STATE", "RUNS"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  ") + "\n";
+  if (servers.length === 0) return 0;
   ctx.out.write(line(header));
   servers.forEach((s, i) => {
     ctx.out.write(line(rows[i]));
