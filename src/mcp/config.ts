@@ -109,8 +109,9 @@ export function projectServers(cwd: string): ProjectServer[] {
     const read = readServerFile(path, false);
     if (!read.ok) continue;
     for (const [name, raw] of Object.entries(read.servers)) {
+      if (!isObject(raw)) continue;
       const definition = writtenDefinition(name, raw);
-      if (definition === null || !isObject(raw)) continue;
+      if (definition === null) continue;
       const seen = found.get(name.toLowerCase());
       // A later definition of the name is shadowed now, but loads once the first is removed: it is part of what was approved.
       if (seen) seen.definitions.push(definition);
@@ -121,8 +122,8 @@ export function projectServers(cwd: string): ProjectServer[] {
 }
 
 /** What a definition runs or connects to, as written; null when it can never run. */
-function writtenDefinition(name: string, raw: unknown): JsonObject | null {
-  if (!MANIFEST_NAME_PATTERN.test(name) || !isObject(raw)) return null;
+function writtenDefinition(name: string, raw: JsonObject): JsonObject | null {
+  if (!MANIFEST_NAME_PATTERN.test(name)) return null;
   const type = transportOf(raw);
   if (type === "stdio") return { name, transport: "stdio", command: raw.command ?? null, args: raw.args ?? [], env: raw.env ?? {}, cwd: raw.cwd ?? null };
   if (type === "http" || type === "streamable-http") return { name, transport: "http", url: raw.url ?? null, headers: raw.headers ?? {} };
@@ -153,7 +154,8 @@ export function loadConfig(input: ConfigInput): LoadedConfig {
       if (review.warning) errors.push(review.warning);
       for (const f of found) reviewed.add(f.name.toLowerCase());
       approved = review.approved;
-      for (const u of review.unapproved) unapproved.push({ ...u, file: found.find((f) => f.name === u.name)?.file ?? present[0] });
+      const fileOf = new Map(found.map((f) => [f.name, f.file]));
+      for (const u of review.unapproved) unapproved.push({ ...u, file: fileOf.get(u.name) ?? present[0] });
       files.push(...present.map((path) => ({ path, source: "project" as const })));
     } else untrusted.push(...present);
     files.push({ path: userConfigPath(input.home), source: "user" });

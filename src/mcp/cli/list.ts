@@ -42,15 +42,15 @@ export function list(ctx: Ctx, json: boolean): number {
   for (const e of cfg.errors) ctx.out.write(`error: ${e}\n`);
   for (const u of cfg.untrusted) ctx.out.write(`not read: ${u} (the folder is not trusted; zot ext trust ${ctx.cwd} lets it load)\n`);
   for (const u of cfg.unapproved) ctx.out.write(`${skippedLine(u)}\n`);
-  if (servers.length === 0 && cfg.unapproved.length === 0) {
-    ctx.out.write(`no MCP servers configured (looked in ${ctx.cwd}/.zot/mcp.json, ${ctx.cwd}/.mcp.json and ${ctx.home}/mcp.json); add one with zot mcp add\n`);
+  if (servers.length === 0) {
+    if (cfg.unapproved.length === 0)
+      ctx.out.write(`no MCP servers configured (looked in ${ctx.cwd}/.zot/mcp.json, ${ctx.cwd}/.mcp.json and ${ctx.home}/mcp.json); add one with zot mcp add\n`);
     return 0;
   }
   const rows = servers.map((s) => [s.name, s.scope, s.type ?? "-", s.state, s.target || "-"]);
   const header = ["NAME", "SCOPE", "TYPE", "STATE", "RUNS"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  ") + "\n";
-  if (servers.length === 0) return 0;
   ctx.out.write(line(header));
   servers.forEach((s, i) => {
     ctx.out.write(line(rows[i]));
