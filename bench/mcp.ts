@@ -69,7 +69,7 @@ function list(name: string, servers: Record<string, unknown>): string {
 
 async function roundTrips(): Promise<void> {
   const servers = list("rt.json", { b: { command: "bun", args: [mcpServer] } });
-  const host = new McpHost(new Host(), { files: [servers], none: true, interactive: false, trusted: () => false });
+  const host = new McpHost(new Host(), { files: [servers], none: true, interactive: false, trust: "store" });
   const report = await host.load({ extPaths: [extDir], noExt: true, cwd: root, home, info });
   if (report.errors.length) throw new Error(report.errors.map((e) => e.message).join("; "));
   const signal = new AbortController().signal;
@@ -105,7 +105,7 @@ async function roundTrips(): Promise<void> {
 
 async function loadMs(servers: Record<string, unknown>): Promise<number> {
   const path = list("load.json", servers);
-  const host = new McpHost(new Host(), { files: [path], none: true, interactive: false, trusted: () => false });
+  const host = new McpHost(new Host(), { files: [path], none: true, interactive: false, trust: "store" });
   const t = performance.now();
   const report = await host.load({ extPaths: [], noExt: true, cwd: root, home, info });
   const ms = performance.now() - t;

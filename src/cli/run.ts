@@ -7,6 +7,7 @@ import { zotHome } from "../ext/home.ts";
 import { Host } from "../ext/host.ts";
 import { shutdownOnSignals } from "../ext/signals.ts";
 import { trustMode } from "../ext/trust.ts";
+import { hasProjectLists } from "../mcp/config.ts";
 import { withMcp } from "../mcp/wiring.ts";
 import type { CliArgs } from "./args.ts";
 import { drain, io } from "./output.ts";
@@ -114,11 +115,12 @@ export async function runAgent(args: CliArgs): Promise<number> {
   }
 
   const trust = trustMode(args.trust, process.env);
-  // Only a terminal can be asked; headless modes skip untrusted project extensions with a warning,
-  // and so does the TUI when the user chose to run without them.
-  if (mode === "interactive" && tty && !args.noExt && trust === "store" && isDirectory(projectRoot(cwd))) {
+  // Only a terminal can be asked; headless modes skip unapproved project extensions and MCP servers
+  // with a warning, and so does the TUI when the user chose to run without them.
+  const scope = { extensions: !args.noExt && isDirectory(projectRoot(cwd)), servers: !args.noMcp && hasProjectLists(cwd) };
+  if (mode === "interactive" && tty && trust === "store" && (scope.extensions || scope.servers)) {
     const { askTrust } = await import("../tui/trust-prompt.ts");
-    if ((await askTrust(home, cwd)) === "quit") return 0;
+    if ((await askTrust(home, cwd, scope)) === "quit") return 0;
   }
 
   const host = await withMcp(new Host(), { home, cwd, files: args.mcp, none: args.noMcp, trust, interactive: mode === "interactive" });

@@ -1,6 +1,7 @@
 // How a manifest's command is shown to a person deciding whether to let it run: every word as it
 // would be executed, with control characters escaped so a hostile manifest cannot hide or restyle
 // anything on the terminal.
+import type { Json, JsonObject } from "../json.ts";
 import type { Manifest } from "./types.ts";
 
 /** `s` with C0/C1 control characters written as `\xNN`. */
@@ -19,8 +20,27 @@ function word(s: string): string {
   return `"${visible(s.replace(/["\\$`]/g, "\\$&"))}"`;
 }
 
+/** A command and its arguments as one line, words quoted where needed. */
+export function commandLine(words: string[]): string {
+  return words.map(word).join(" ");
+}
+
+/** A value of a server list as written: a string as it is, anything else as JSON. */
+export function writtenText(v: Json): string {
+  return typeof v === "string" ? v : JSON.stringify(v);
+}
+
+/**
+ * What a project MCP server runs or connects to, from its definition as written (`transport`, then
+ * `command` and `args`, or `url`), so `${VAR}` stays unexpanded and no secret of yours is shown.
+ */
+export function serverTarget(w: JsonObject): { label: "runs" | "connects to"; line: string } {
+  if (w.transport === "http") return { label: "connects to", line: visible(writtenText(w.url)) };
+  return { label: "runs", line: commandLine([writtenText(w.command), ...(Array.isArray(w.args) ? w.args.map(writtenText) : [])]) };
+}
+
 /** `exec` and `args` as one line, words quoted where needed; a theme runs nothing. */
 export function execLine(m: Manifest): string {
   if (m.exec === null) return "nothing (a theme)";
-  return [m.exec, ...m.args].map(word).join(" ");
+  return commandLine([m.exec, ...m.args]);
 }

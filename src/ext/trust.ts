@@ -1,10 +1,11 @@
 // Workspace trust: the one owner of `$ZOT_HOME/trust.json` and of the rule deciding whether a
-// project's code (its extensions, its MCP server list) may run. A cloned repository is untrusted
+// project's code (its extensions, its MCP server lists) may run. A cloned repository is untrusted
 // until the user says otherwise; trust is per real path and covers subdirectories. For each trusted
-// project the store also keeps a fingerprint of its extension set, so a new extension or a changed
-// `exec`/`args` has to be approved again.
+// project the store also keeps a fingerprint of each extension and of each project MCP server, so a
+// new one or a changed command line has to be approved again.
 import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
+import type { Json } from "../json.ts";
 import { isObject } from "./protocol.ts";
 
 export const TRUST_FILE = "trust.json";
@@ -19,13 +20,32 @@ export type TrustEntry = { path: string; trustedAt: string };
 /** What an extension would run: a change to any of it needs the user's approval again. */
 export type ExtensionPrint = { name: string; exec: string | null; args: string[] };
 
+/** What a project MCP server would run: its definitions as written (before `${VAR}` expansion, so no secret of the user's environment is hashed). */
+export type ServerPrint = { name: string; definition: Json };
+
+/** The two kinds of project code the store keeps fingerprints of. */
+type Kind = "extensions" | "servers";
+
+/** Real project path → lower-cased name → fingerprint. */
+type PrintSets = Record<string, Record<string, string>>;
+
 type Store = {
   trusted: TrustEntry[];
-  /** Real project path → lower-cased extension name → fingerprint, as last approved. */
-  projects: Record<string, Record<string, string>>;
-  /** The same for extension sets the user chose to run without: not asked about again. */
-  declined: Record<string, Record<string, string>>;
+  /** Per kind, the sets as last approved. */
+  approved: Record<Kind, PrintSets>;
+  /** Per kind, the sets the user chose to run without: not asked about again. */
+  declined: Record<Kind, PrintSets>;
 };
+
+/** The keys of trust.json holding each kind's sets; `projects` and `declined` predate MCP prints. */
+const STORE_KEYS: Record<Kind, { approved: string; declined: string }> = {
+  extensions: { approved: "projects", declined: "declined" },
+  servers: { approved: "mcp_servers", declined: "declined_mcp_servers" },
+};
+
+const KINDS: Kind[] = ["extensions", "servers"];
+
+type Hashed = { name: string; hash: string };
 
 /**
  * How one run treats project code: `store` asks trust.json; `all` trusts the project for this run
@@ -65,7 +85,7 @@ function readStore(home: string): Result<{ store: Store }> {
       return { ok: false, error: `${path} is writable by other users, so its trust decisions are ignored; run chmod 600 ${path}.` };
     text = readFileSync(path, "utf8");
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { ok: true, store: { trusted: [], projects: {}, declined: {} } };
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { ok: true, store: emptyStore() };
     return { ok: false, error: `${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)}); fix its permissions or delete it.` };
   }
   let raw: unknown;
@@ -81,11 +101,24 @@ function readStore(home: string): Result<{ store: Store }> {
     if (!isObject(t) || typeof t.path !== "string" || t.path === "") return broken;
     trusted.push({ path: t.path, trustedAt: typeof t.trusted_at === "string" ? t.trusted_at : "" });
   }
-  return { ok: true, store: { trusted, projects: printSets(raw.projects), declined: printSets(raw.declined) } };
+  const store: Store = { trusted, approved: { extensions: {}, servers: {} }, declined: { extensions: {}, servers: {} } };
+  for (const kind of KINDS) {
+    store.approved[kind] = printSets(raw[STORE_KEYS[kind].approved]);
+    store.declined[kind] = printSets(raw[STORE_KEYS[kind].declined]);
+  }
+  // A store from before MCP prints approved no server of the projects it knows: each one is new
+  // there, asked about once, rather than recorded unseen as a never-reviewed subfolder's would be.
+  if (!isObject(raw[STORE_KEYS.servers.approved]))
+    for (const dir of [...Object.keys(store.approved.extensions), ...trusted.map((t) => t.path)]) store.approved.servers[dir] = {};
+  return { ok: true, store };
 }
 
-function printSets(raw: unknown): Store["projects"] {
-  const sets: Store["projects"] = {};
+function emptyStore(): Store {
+  return { trusted: [], approved: { extensions: {}, servers: {} }, declined: { extensions: {}, servers: {} } };
+}
+
+function printSets(raw: unknown): PrintSets {
+  const sets: PrintSets = {};
   if (!isObject(raw)) return sets;
   for (const [dir, set] of Object.entries(raw)) {
     if (!isObject(set)) continue;
@@ -98,11 +131,11 @@ function printSets(raw: unknown): Store["projects"] {
 
 function writeStore(home: string, store: Store): Result<{ path: string }> {
   const path = trustPath(home);
-  const body = {
-    trusted: store.trusted.map((t) => ({ path: t.path, trusted_at: t.trustedAt })),
-    projects: store.projects,
-    declined: store.declined,
-  };
+  const body: Record<string, unknown> = { trusted: store.trusted.map((t) => ({ path: t.path, trusted_at: t.trustedAt })) };
+  for (const kind of KINDS) {
+    body[STORE_KEYS[kind].approved] = store.approved[kind];
+    body[STORE_KEYS[kind].declined] = store.declined[kind];
+  }
   const tmp = `${path}.${process.pid}.${Date.now().toString(36)}.tmp`;
   try {
     mkdirSync(home, { recursive: true, mode: 0o700 });
@@ -142,10 +175,11 @@ export function isTrusted(home: string, dir: string): boolean {
 }
 
 /**
- * Trusts `dir` (which must exist) and everything under it. `prints`, when given, is the project's
- * extension set as the user approved it; it replaces the one recorded for `dir`.
+ * Trusts `dir` (which must exist) and everything under it. `prints` and `servers`, when given, are
+ * the project's extension set and MCP server set as the user approved them; each replaces the one
+ * recorded for `dir`.
  */
-export function trustDir(home: string, dir: string, prints?: ExtensionPrint[]): Result<{ path: string; already: boolean }> {
+export function trustDir(home: string, dir: string, prints?: ExtensionPrint[], servers?: ServerPrint[]): Result<{ path: string; already: boolean }> {
   let real: string;
   try {
     real = realpathSync(resolve(dir));
@@ -158,8 +192,9 @@ export function trustDir(home: string, dir: string, prints?: ExtensionPrint[]): 
   const store = r.store;
   const already = store.trusted.some((t) => covers(t.path, real));
   if (!store.trusted.some((t) => t.path === real)) store.trusted.push({ path: real, trustedAt: new Date().toISOString() });
-  if (prints) store.projects[real] = printSet(prints);
-  delete store.declined[real];
+  if (prints) store.approved.extensions[real] = printSet(prints.map(hashExtension));
+  if (servers) store.approved.servers[real] = printSet(servers.map(hashServer));
+  for (const kind of KINDS) delete store.declined[kind][real];
   const w = writeStore(home, store);
   return w.ok ? { ok: true, path: real, already } : w;
 }
@@ -177,8 +212,7 @@ export function untrustDir(home: string, dir: string): Result<{ path: string }> 
     return { ok: false, error: `${real} is not trusted; zot ext trust --list shows the trusted folders.` };
   }
   store.trusted = kept;
-  for (const p of Object.keys(store.projects)) if (covers(real, p)) delete store.projects[p];
-  for (const p of Object.keys(store.declined)) if (covers(real, p)) delete store.declined[p];
+  for (const sets of KINDS.flatMap((kind) => [store.approved[kind], store.declined[kind]])) for (const p of Object.keys(sets)) if (covers(real, p)) delete sets[p];
   const w = writeStore(home, store);
   return w.ok ? { ok: true, path: real } : w;
 }
@@ -192,38 +226,70 @@ export function fingerprint(p: ExtensionPrint): string {
   return new Bun.CryptoHasher("sha256").update(JSON.stringify([p.exec, p.args])).digest("hex").slice(0, 32);
 }
 
-function printSet(prints: ExtensionPrint[]): Record<string, string> {
+/** The hash of a server's definitions with object keys sorted, so reformatting its list changes nothing. */
+export function serverFingerprint(p: ServerPrint): string {
+  return new Bun.CryptoHasher("sha256").update(canonical([p.name, p.definition])).digest("hex").slice(0, 32);
+}
+
+function canonical(v: Json): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  if (isObject(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(",")}}`;
+  return JSON.stringify(v);
+}
+
+function hashExtension(p: ExtensionPrint): Hashed {
+  return { name: p.name, hash: fingerprint(p) };
+}
+
+function hashServer(p: ServerPrint): Hashed {
+  return { name: p.name, hash: serverFingerprint(p) };
+}
+
+function printSet(prints: Hashed[]): Record<string, string> {
   const set: Record<string, string> = {};
-  for (const p of prints) set[p.name.toLowerCase()] = fingerprint(p);
+  for (const p of prints) set[p.name.toLowerCase()] = p.hash;
   return set;
 }
 
-/** Records that the user chose to run `dir` without these extensions, so the TUI does not ask again. */
-export function declineProject(home: string, dir: string, prints: ExtensionPrint[]): Result<{ path: string }> {
+/** The fingerprint `set` holds for `name`; own keys only, as an extension may be named "constructor". */
+function recordedHash(set: Record<string, string>, name: string): string | undefined {
+  const key = name.toLowerCase();
+  return Object.hasOwn(set, key) ? set[key] : undefined;
+}
+
+/** Records that the user chose to run `dir` without these extensions and MCP servers, so the TUI does not ask again. */
+export function declineProject(home: string, dir: string, prints: ExtensionPrint[], servers: ServerPrint[] = []): Result<{ path: string }> {
   const real = realDir(dir);
   const r = readStore(home);
   if (!r.ok) return r;
-  r.store.declined[real] = printSet(prints);
+  // A kind with nothing pending keeps its earlier choice.
+  if (prints.length) r.store.declined.extensions[real] = printSet(prints.map(hashExtension));
+  if (servers.length) r.store.declined.servers[real] = printSet(servers.map(hashServer));
   const w = writeStore(home, r.store);
   return w.ok ? { ok: true, path: real } : w;
 }
 
-/** Whether the user already chose to run `dir` without exactly these extensions. */
-export function wasDeclined(home: string, dir: string, prints: ExtensionPrint[]): boolean {
+/** Whether the user already chose to run `dir` without exactly these extensions and MCP servers. */
+export function wasDeclined(home: string, dir: string, prints: ExtensionPrint[], servers: ServerPrint[] = []): boolean {
   const r = readStore(home);
   if (!r.ok) return false;
-  const set = r.store.declined[realDir(dir)];
-  if (set === undefined) return false;
-  return prints.every((p) => {
-    const key = p.name.toLowerCase();
-    return Object.hasOwn(set, key) && set[key] === fingerprint(p);
-  });
+  const real = realDir(dir);
+  const held = (kind: Kind, hashed: Hashed[]): boolean => {
+    if (hashed.length === 0) return true;
+    const set = r.store.declined[kind][real];
+    return set !== undefined && hashed.every((p) => recordedHash(set, p.name) === p.hash);
+  };
+  return held("extensions", prints.map(hashExtension)) && held("servers", servers.map(hashServer));
 }
 
 export type Unapproved = { name: string; why: "untrusted" | "new" | "changed" };
 
 /**
- * The verdict on one project's extensions for one run. `approved` names (lower-cased) may run;
+ * The verdict on one project's extensions (or MCP servers) for one run. `approved` names (lower-cased) may run;
  * `unapproved` must not. `warning` carries a broken store's sentence.
  */
 export type ProjectReview = {
@@ -241,6 +307,15 @@ export type ProjectReview = {
  * are noticed.
  */
 export function reviewProject(home: string, cwd: string, prints: ExtensionPrint[], mode: TrustMode): ProjectReview {
+  return review(home, cwd, "extensions", prints.map(hashExtension), mode);
+}
+
+/** The same review for the MCP servers of `cwd`'s project lists (`.zot/mcp.json`, `.mcp.json`). */
+export function reviewServers(home: string, cwd: string, servers: ServerPrint[], mode: TrustMode): ProjectReview {
+  return review(home, cwd, "servers", servers.map(hashServer), mode);
+}
+
+function review(home: string, cwd: string, kind: Kind, prints: Hashed[], mode: TrustMode): ProjectReview {
   const all = new Set(prints.map((p) => p.name.toLowerCase()));
   if (mode === "all") return { approved: all, unapproved: [], trustedBy: null, warning: null };
   const refuseAll = (warning: string | null): ProjectReview => ({
@@ -255,19 +330,17 @@ export function reviewProject(home: string, cwd: string, prints: ExtensionPrint[
   const real = realDir(cwd);
   const by = r.store.trusted.find((t) => covers(t.path, real))?.path ?? null;
   if (by === null) return refuseAll(null);
-  const recorded = r.store.projects[real];
+  const recorded = r.store.approved[kind][real];
   if (recorded === undefined) {
-    r.store.projects[real] = printSet(prints);
+    r.store.approved[kind][real] = printSet(prints);
     const w = writeStore(home, r.store);
     return { approved: all, unapproved: [], trustedBy: by, warning: w.ok ? null : w.error };
   }
   const approved = new Set<string>();
   const unapproved: Unapproved[] = [];
   for (const p of prints) {
-    const key = p.name.toLowerCase();
-    // Own keys only: an extension may be named "constructor".
-    const was = Object.hasOwn(recorded, key) ? recorded[key] : undefined;
-    if (was === fingerprint(p)) approved.add(key);
+    const was = recordedHash(recorded, p.name);
+    if (was === p.hash) approved.add(p.name.toLowerCase());
     else unapproved.push({ name: p.name, why: was === undefined ? "new" : "changed" });
   }
   return { approved, unapproved, trustedBy: by, warning: null };

@@ -1,12 +1,14 @@
 // MCP server lists in the format Claude Code uses (`{"mcpServers": {name: {...}}}`), read from
-// `--mcp` files, the project (`.zot/mcp.json`, `.mcp.json`; trusted directories only) and
-// `$ZOT_HOME/mcp.json`. The first definition of a name wins; later ones are shadowed, as with
-// extensions. `${VAR}` and `${VAR:-default}` expand in command, args, env, url and headers.
+// `--mcp` files, the project (`.zot/mcp.json`, `.mcp.json`; trusted directories only, and there
+// only the servers workspace trust approved as written) and `$ZOT_HOME/mcp.json`. The first
+// definition of a name wins; later ones are shadowed, as with extensions. `${VAR}` and
+// `${VAR:-default}` expand in command, args, env, url and headers.
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { MANIFEST_NAME_PATTERN } from "../ext/policy.ts";
 import { isObject } from "../ext/protocol.ts";
 import type { JsonObject } from "../ext/protocol.ts";
+import { isTrusted, reviewServers, type ServerPrint, type TrustMode, type Unapproved } from "../ext/trust.ts";
 
 export type ConfigSource = "flag" | "project" | "user";
 
@@ -38,9 +40,17 @@ export type ConfigInput = {
   cwd: string;
   home: string;
   env: Record<string, string | undefined>;
-  /** The workspace-trust gate for the project lists. */
-  trusted: boolean;
+  /** How workspace trust treats the project lists this run. */
+  trust: TrustMode;
 };
+
+/** A project server workspace trust did not approve (new or changed since the folder was trusted). */
+export type SkippedServer = Unapproved & { file: string };
+
+/** The line `zot mcp list` and `doctor` print for a skipped project server. */
+export function skippedLine(s: SkippedServer): string {
+  return `not loaded: ${s.name} from ${s.file} (${s.why} since the folder was trusted; review it, then zot ext trust lets it load)`;
+}
 
 export type LoadedConfig = {
   servers: ServerConfig[];
@@ -48,6 +58,8 @@ export type LoadedConfig = {
   errors: string[];
   /** Project lists that exist but were skipped because the directory is not trusted. */
   untrusted: string[];
+  /** Project servers of a trusted folder skipped because they are new or changed since it was trusted. */
+  unapproved: SkippedServer[];
   /** Fraction of the context window above which a server's tools are deferred. */
   deferShare: number;
   /** Values `${VAR}` expanded to (paths aside): tokens, often, so zot masks them wherever it writes a server's state down. */
@@ -71,19 +83,84 @@ export function projectConfigPaths(cwd: string): string[] {
   return [join(cwd, ".zot", "mcp.json"), join(cwd, ".mcp.json")];
 }
 
+export function hasProjectLists(cwd: string): boolean {
+  return projectConfigPaths(cwd).some((p) => existsSync(p));
+}
+
+/** A project server as workspace trust reviews it: every definition of its name in the project's lists, as written. */
+export type ProjectServer = {
+  name: string;
+  /** The list holding its first definition, the one that loads. */
+  file: string;
+  /** What that definition runs or connects to, as written (`transport`, then command, args, env and cwd, or url and headers). */
+  written: JsonObject;
+  disabled: boolean;
+  print: ServerPrint;
+};
+
+/**
+ * The servers of `cwd`'s project lists that could run, in list order. Entries that can never run
+ * (a bad name, not an object, an unknown transport) are left out, and so are unreadable lists:
+ * loading reports those.
+ */
+export function projectServers(cwd: string): ProjectServer[] {
+  const found = new Map<string, { first: Omit<ProjectServer, "print">; definitions: JsonObject[] }>();
+  for (const path of projectConfigPaths(cwd)) {
+    const read = readServerFile(path, false);
+    if (!read.ok) continue;
+    for (const [name, raw] of Object.entries(read.servers)) {
+      if (!isObject(raw)) continue;
+      const definition = writtenDefinition(name, raw);
+      if (definition === null) continue;
+      const seen = found.get(name.toLowerCase());
+      // A later definition of the name is shadowed now, but loads once the first is removed: it is part of what was approved.
+      if (seen) seen.definitions.push(definition);
+      else found.set(name.toLowerCase(), { first: { name, file: path, written: definition, disabled: isDisabled(raw) }, definitions: [definition] });
+    }
+  }
+  return [...found.values()].map(({ first, definitions }) => ({ ...first, print: { name: first.name, definition: definitions } }));
+}
+
+/** What a definition runs or connects to, as written; null when it can never run. */
+function writtenDefinition(name: string, raw: JsonObject): JsonObject | null {
+  if (!MANIFEST_NAME_PATTERN.test(name)) return null;
+  const type = transportOf(raw);
+  if (type === "stdio") return { name, transport: "stdio", command: raw.command ?? null, args: raw.args ?? [], env: raw.env ?? {}, cwd: raw.cwd ?? null };
+  if (type === "http" || type === "streamable-http") return { name, transport: "http", url: raw.url ?? null, headers: raw.headers ?? {} };
+  return null;
+}
+
+function transportOf(raw: JsonObject): unknown {
+  return raw.type ?? (raw.url !== undefined ? "http" : "stdio");
+}
+
+function isDisabled(raw: JsonObject): boolean {
+  return raw.disabled === true || raw.enabled === false;
+}
+
 export function loadConfig(input: ConfigInput): LoadedConfig {
   const files: { path: string; source: ConfigSource }[] = input.files.map((path) => ({ path, source: "flag" as const }));
   const untrusted: string[] = [];
+  const unapproved: SkippedServer[] = [];
+  const errors: string[] = [];
+  /** Lower-cased names of the project servers trust reviewed, and of those it approved. */
+  const reviewed = new Set<string>();
+  let approved = new Set<string>();
   if (!input.none) {
-    for (const path of projectConfigPaths(input.cwd)) {
-      if (!existsSync(path)) continue;
-      if (input.trusted) files.push({ path, source: "project" });
-      else untrusted.push(path);
-    }
+    const present = projectConfigPaths(input.cwd).filter((path) => existsSync(path));
+    if (present.length > 0 && (input.trust === "all" || isTrusted(input.home, input.cwd))) {
+      const found = projectServers(input.cwd);
+      const review = reviewServers(input.home, input.cwd, found.map((f) => f.print), input.trust);
+      if (review.warning) errors.push(review.warning);
+      for (const f of found) reviewed.add(f.name.toLowerCase());
+      approved = review.approved;
+      const fileOf = new Map(found.map((f) => [f.name, f.file]));
+      for (const u of review.unapproved) unapproved.push({ ...u, file: fileOf.get(u.name) ?? present[0] });
+      files.push(...present.map((path) => ({ path, source: "project" as const })));
+    } else untrusted.push(...present);
     files.push({ path: userConfigPath(input.home), source: "user" });
   }
   const servers: ServerConfig[] = [];
-  const errors: string[] = [];
   const expanded = new Set<string>();
   let deferShare = DEFAULT_DEFER_SHARE;
   let shareSet = false;
@@ -98,13 +175,14 @@ export function loadConfig(input: ConfigInput): LoadedConfig {
       shareSet = true;
     }
     for (const [name, raw] of Object.entries(read.servers)) {
+      if (f.source === "project" && reviewed.has(name.toLowerCase()) && !approved.has(name.toLowerCase())) continue;
       const s = decodeServer(name, raw, f.path, f.source, input, expanded);
       const winner = servers.find((x) => x.name.toLowerCase() === name.toLowerCase() && x.status !== "invalid");
       if (winner && s.status !== "invalid") servers.push({ ...s, status: "shadowed", shadowedBy: `${winner.file} (${winner.source})` });
       else servers.push(s);
     }
   }
-  return { servers, errors, untrusted, deferShare, expanded: [...expanded] };
+  return { servers, errors, untrusted, unapproved, deferShare, expanded: [...expanded] };
 }
 
 type ReadFile = { ok: true; doc: JsonObject; servers: JsonObject } | { ok: false; error: string | null };
@@ -159,8 +237,8 @@ function decodeServer(name: string, raw: unknown, file: string, source: ConfigSo
     if (typeof raw.defer !== "boolean") return invalid(`"defer" must be true or false`);
     base.defer = raw.defer;
   }
-  const type = raw.type ?? (raw.url !== undefined ? "http" : "stdio");
-  const disabled = raw.disabled === true || raw.enabled === false;
+  const type = transportOf(raw);
+  const disabled = isDisabled(raw);
   const expand = (v: string, where: string) => expandVars(v, input.env, where, expanded);
   try {
     if (type === "stdio") {

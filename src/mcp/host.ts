@@ -25,11 +25,11 @@ import type {
   UiIntent,
 } from "../ext/types.ts";
 import { BUILTIN_TOOLS } from "../ext/policy.ts";
-import { skippedNotice } from "../ext/trust.ts";
+import { skippedNotice, type TrustMode } from "../ext/trust.ts";
 import { redactSecrets } from "../redact.ts";
 import type { ElicitAnswer, Elicitor } from "./client.ts";
 import { loadConfig, targetOf } from "./config.ts";
-import type { LoadedConfig } from "./config.ts";
+import type { LoadedConfig, SkippedServer } from "./config.ts";
 import { SEARCH_DESCRIPTION, SEARCH_SCHEMA, SEARCH_TOOL, searchText, shouldDefer } from "./defer.ts";
 import { ElicitForm } from "./elicit.ts";
 import { EraMemory } from "./eras.ts";
@@ -46,7 +46,7 @@ export type McpOptions = {
   /** Only the TUI can answer an elicitation; elsewhere zot declines with a note. */
   interactive: boolean;
   /** Workspace trust for the project's server lists. */
-  trusted: (home: string, dir: string) => boolean;
+  trust: TrustMode;
   /** The model's context window (0 when unknown), for deferral. */
   contextWindow?: (info: HostInfo) => Promise<number>;
   env?: Record<string, string | undefined>;
@@ -147,6 +147,11 @@ export class McpHost implements ExtensionHost {
   /** Project server lists skipped because the directory is not trusted. */
   untrusted(): string[] {
     return this.config?.untrusted ?? [];
+  }
+
+  /** Project servers of a trusted folder skipped because they are new or changed since it was trusted. */
+  unapproved(): SkippedServer[] {
+    return this.config?.unapproved ?? [];
   }
 
   commands(): ActiveCommand[] {
@@ -282,7 +287,7 @@ export class McpHost implements ExtensionHost {
   private async startAll(): Promise<void> {
     const opts = this.loadOpts!;
     const env = this.opts.env ?? process.env;
-    this.config = loadConfig({ files: this.opts.files, none: this.opts.none, cwd: opts.cwd, home: opts.home, env, trusted: this.opts.trusted(opts.home, opts.cwd) });
+    this.config = loadConfig({ files: this.opts.files, none: this.opts.none, cwd: opts.cwd, home: opts.home, env, trust: this.opts.trust });
     const base = opts.mask ?? unmasked;
     const expanded = this.config.expanded;
     // What ${VAR} expanded to is masked like the run's own secrets in logs, doctor output and errors.
@@ -440,6 +445,8 @@ export class McpHost implements ExtensionHost {
       for (const e of this.config?.errors ?? []) whole(e);
       const skipped = skippedNotice(this.loadOpts?.home ?? "", this.loadOpts?.cwd ?? "", "MCP server lists", this.untrusted().map((path) => ({ name: path, why: "untrusted" as const })));
       if (skipped) whole(skipped);
+      const unapproved = skippedNotice(this.loadOpts?.home ?? "", this.loadOpts?.cwd ?? "", "MCP servers", this.unapproved());
+      if (unapproved) whole(unapproved);
     }
     for (const name of servers === this.servers ? this.late : []) {
       const s = this.servers.find((x) => x.name === name && x.starting);

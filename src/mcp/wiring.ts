@@ -2,9 +2,9 @@
 // loads the MCP modules; when it has, the extension host is wrapped in an McpHost.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { isTrusted, type TrustMode } from "../ext/trust.ts";
+import type { TrustMode } from "../ext/trust.ts";
 import type { ExtensionHost, HostInfo } from "../ext/types.ts";
-import { projectConfigPaths, userConfigPath } from "./config.ts";
+import { hasProjectLists, userConfigPath } from "./config.ts";
 
 export type McpRun = {
   home: string;
@@ -22,7 +22,7 @@ const RUN_WAIT_MS = 15_000;
 export function hasMcpConfig(r: Pick<McpRun, "home" | "cwd" | "files" | "none">): boolean {
   if (r.files.length > 0) return true;
   if (r.none) return false;
-  return existsSync(userConfigPath(r.home)) || projectConfigPaths(r.cwd).some((p) => existsSync(p));
+  return existsSync(userConfigPath(r.home)) || hasProjectLists(r.cwd);
 }
 
 export async function withMcp(inner: ExtensionHost, r: McpRun): Promise<ExtensionHost> {
@@ -33,7 +33,7 @@ export async function withMcp(inner: ExtensionHost, r: McpRun): Promise<Extensio
     none: r.none,
     interactive: r.interactive,
     waitMs: RUN_WAIT_MS,
-    trusted: (home, dir) => r.trust === "all" || (r.trust === "store" && isTrusted(home, dir)),
+    trust: r.trust,
     contextWindow: async (info: HostInfo) => {
       const { findModel, loadModels } = await import("../agent/catalog.ts");
       return findModel(loadModels(r.home).models, info.provider, info.model)?.contextWindow ?? 0;

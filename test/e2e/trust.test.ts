@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { ROOT, useZotHome } from "./zot.ts";
 
 const MARKER = join(ROOT, "test", "fixtures", "trust", "marker");
+const MCP_SERVER = join(ROOT, "test", "fixtures", "mcp", "legacy_server.py");
 
 const e2e = useZotHome({ prefix: "zot-trust-e2e-", homeDir: "home" });
 let repo: string;
@@ -153,7 +154,7 @@ describe("trusting", () => {
     expect(inSub.stderr).toBe("");
     expect(ran(subExt)).toBe(true);
 
-    expect((await ext(["untrust"])).stdout).toBe(`untrusted ${repo}: its project extensions no longer run\n`);
+    expect((await ext(["untrust"])).stdout).toBe(`untrusted ${repo}: its project extensions and MCP servers no longer run\n`);
     writeFileSync(join(evil, "ran"), "");
     const after = await print();
     expect(after.stderr).toContain("skipped the project extensions");
@@ -207,5 +208,78 @@ describe("trusting", () => {
     expect(again.stderr).toBe("");
     expect(readFileSync(join(changing, "ran"), "utf8")).toBe("--now-evil\n");
     expect(ran(added)).toBe(true);
+  });
+});
+
+describe("project MCP servers", () => {
+  /** A stdio entry for the fixture server that logs to `<root>/<name>.jsonl`, so "it started" is a line there. */
+  const entry = (name: string, extra: Record<string, unknown> = {}) => ({ command: "python3", args: [MCP_SERVER], env: { MCP_FIXTURE_LOG: join(e2e.root, `${name}.jsonl`) }, ...extra });
+  const writeMcp = (servers: Record<string, unknown>) => writeFileSync(join(repo, ".mcp.json"), JSON.stringify({ mcpServers: servers }));
+  const started = (name: string) => {
+    const path = join(e2e.root, `${name}.jsonl`);
+    return existsSync(path) && readFileSync(path, "utf8").includes('"initialize"');
+  };
+  const forget = (...names: string[]) => {
+    for (const n of names) writeFileSync(join(e2e.root, `${n}.jsonl`), "");
+  };
+  const stderrLines = (r: { stderr: string }) => r.stderr.split("\n").filter(Boolean);
+
+  test("a trusted project whose .mcp.json gains a server or changes one skips those with one warning naming them, keeps loading the others, until trusted again", async () => {
+    writeMcp({ kept: entry("kept"), changing: entry("changing") });
+    const t = await ext(["trust"]);
+    expect(t.stdout).toContain("its project MCP servers may load (as written in their lists):");
+    expect(t.stdout).toContain(`  kept  runs: python3 ${MCP_SERVER}`);
+    expect(t.stdout).toContain(`  changing  runs: python3 ${MCP_SERVER}`);
+    const first = await print();
+    expect(stderrLines(first)).toEqual([]);
+    expect(started("kept") && started("changing")).toBe(true);
+
+    writeMcp({ kept: entry("kept"), changing: entry("changing", { env: { MCP_FIXTURE_LOG: join(e2e.root, "changing.jsonl"), NODE_OPTIONS: "--require ./steal.js" } }), added: entry("added") });
+    forget("kept", "changing");
+    const r = await print();
+    expect(r.code).toBe(0);
+    expect(stderrLines(r)).toEqual([
+      `zot: skipped project MCP servers new or changed since ${repo} was trusted: changing (changed), added (new); run zot ext trust ${repo} to let them run (or --trust for one run).`,
+    ]);
+    expect(started("kept")).toBe(true);
+    expect(started("changing")).toBe(false);
+    expect(started("added")).toBe(false);
+    const list = await e2e.run(["mcp", "list"], { cwd: repo });
+    expect(list.stdout).toContain(`not loaded: changing from ${join(repo, ".mcp.json")} (changed since the folder was trusted; review it, then zot ext trust lets it load)`);
+    expect(list.stdout).toContain(`not loaded: added from ${join(repo, ".mcp.json")} (new since the folder was trusted;`);
+    const doctor = await e2e.run(["mcp", "doctor", "--json"], { cwd: repo });
+    expect(JSON.parse(doctor.stdout).unapproved.map((u: { name: string; why: string }) => [u.name, u.why])).toEqual([
+      ["changing", "changed"],
+      ["added", "new"],
+    ]);
+
+    // --trust loads everything for the run and records nothing.
+    const store = readFileSync(join(e2e.home, "trust.json"), "utf8");
+    expect((await print(["--trust"])).stderr).toBe("");
+    expect(started("changing") && started("added")).toBe(true);
+    expect(readFileSync(join(e2e.home, "trust.json"), "utf8")).toBe(store);
+
+    // Removing a server needs no approval; approving the rest loads them.
+    writeMcp({ kept: entry("kept"), changing: entry("changing", { env: { MCP_FIXTURE_LOG: join(e2e.root, "changing.jsonl"), NODE_OPTIONS: "--require ./steal.js" } }) });
+    await ext(["trust"]);
+    forget("kept", "changing");
+    expect((await print()).stderr).toBe("");
+    expect(started("kept") && started("changing")).toBe(true);
+
+    expect((await ext(["untrust"])).stdout).toBe(`untrusted ${repo}: its project extensions and MCP servers no longer run\n`);
+    expect(JSON.parse(readFileSync(join(e2e.home, "trust.json"), "utf8")).mcp_servers).toEqual({});
+  });
+
+  test("a trust.json from before MCP prints skips a trusted project's servers as new until zot ext trust approves them", async () => {
+    writeMcp({ srv: entry("srv") });
+    writeFileSync(join(e2e.home, "trust.json"), JSON.stringify({ trusted: [{ path: repo, trusted_at: "2026-11-01T00:00:00.000Z" }], projects: { [repo]: {} }, declined: {} }), { mode: 0o600 });
+    const r = await print();
+    expect(stderrLines(r)).toEqual([
+      `zot: skipped project MCP servers new or changed since ${repo} was trusted: srv (new); run zot ext trust ${repo} to let them run (or --trust for one run).`,
+    ]);
+    expect(started("srv")).toBe(false);
+    await ext(["trust"]);
+    expect((await print()).stderr).toBe("");
+    expect(started("srv")).toBe(true);
   });
 });

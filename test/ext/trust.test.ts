@@ -6,6 +6,8 @@ import {
   isTrusted,
   listTrusted,
   reviewProject,
+  reviewServers,
+  serverFingerprint,
   trustDir,
   trustedBy,
   trustMode,
@@ -13,6 +15,7 @@ import {
   untrustDir,
   wasDeclined,
   type ExtensionPrint,
+  type ServerPrint,
 } from "../../src/ext/trust.ts";
 import { removeTempDirs, tempDir } from "./cli-helpers.ts";
 
@@ -205,5 +208,84 @@ describe("reviewing a project's extensions", () => {
     expect(wasDeclined(home, project, [hello, { name: "other", exec: "/bin/true", args: [] }])).toBe(false);
     trustDir(home, project, [hello]);
     expect(wasDeclined(home, project, [hello])).toBe(false);
+  });
+});
+
+describe("reviewing a project's MCP servers", () => {
+  const github: ServerPrint = { name: "github", definition: [{ name: "github", transport: "stdio", command: "npx", args: ["-y", "srv"], env: { TOKEN: "${GITHUB_TOKEN}" }, cwd: null }] };
+  const remote: ServerPrint = { name: "Remote", definition: [{ name: "Remote", transport: "http", url: "https://mcp.example.test/mcp", headers: {} }] };
+
+  test("trusting a folder with its servers approves exactly them; a new or changed one needs approval again, a removed one nothing", () => {
+    const { home, project } = setup();
+    trustDir(home, project, [hello], [github]);
+    expect([...reviewServers(home, project, [github], "store").approved]).toEqual(["github"]);
+    expect(reviewServers(home, project, [], "store").unapproved).toEqual([]);
+    const changed: ServerPrint = { name: "github", definition: [{ ...(github.definition as object[])[0], args: ["-y", "evil"] }] };
+    expect(reviewServers(home, project, [changed, remote], "store").unapproved).toEqual([
+      { name: "github", why: "changed" },
+      { name: "Remote", why: "new" },
+    ]);
+    // The extensions' approvals are their own: the servers' review changes nothing there.
+    expect([...reviewProject(home, project, [hello], "store").approved]).toEqual(["hello"]);
+    trustDir(home, project, [hello], [changed, remote]);
+    expect([...reviewServers(home, project, [changed, remote], "store").approved].sort()).toEqual(["github", "remote"]);
+  });
+
+  test("a server's fingerprint ignores the order of keys in its list but not any value", () => {
+    const reordered: ServerPrint = { name: "github", definition: [{ cwd: null, env: { TOKEN: "${GITHUB_TOKEN}" }, args: ["-y", "srv"], command: "npx", transport: "stdio", name: "github" }] };
+    expect(serverFingerprint(reordered)).toBe(serverFingerprint(github));
+    const otherEnv: ServerPrint = { name: "github", definition: [{ ...(github.definition as object[])[0], env: { TOKEN: "${GITHUB_TOKEN}", NODE_OPTIONS: "--require ./x.js" } }] };
+    expect(serverFingerprint(otherEnv)).not.toBe(serverFingerprint(github));
+  });
+
+  test("an untrusted folder approves none of its servers, and the run override all of them without writing the store", () => {
+    const { home, project } = setup();
+    expect(reviewServers(home, project, [github], "store").unapproved).toEqual([{ name: "github", why: "untrusted" }]);
+    expect([...reviewServers(home, project, [github], "all").approved]).toEqual(["github"]);
+    expect(() => statSync(trustPath(home))).toThrow();
+  });
+
+  test("a store written before MCP prints treats the trusted projects' servers as new, once", () => {
+    const { home, project } = setup();
+    mkdirSync(home, { recursive: true });
+    writeFileSync(
+      trustPath(home),
+      JSON.stringify({ trusted: [{ path: project, trusted_at: "2026-11-01T00:00:00.000Z" }], projects: { [project]: { hello: "0" } }, declined: {} }),
+      { mode: 0o600 },
+    );
+    expect(reviewServers(home, project, [github], "store").unapproved).toEqual([{ name: "github", why: "new" }]);
+    trustDir(home, project, undefined, [github]);
+    expect([...reviewServers(home, project, [github], "store").approved]).toEqual(["github"]);
+    const body = JSON.parse(readFileSync(trustPath(home), "utf8"));
+    expect(body.projects[project]).toEqual({ hello: "0" });
+    expect(Object.keys(body.mcp_servers[project])).toEqual(["github"]);
+  });
+
+  test("a subdirectory of a trusted folder records its servers on first sight, then notices a new one", () => {
+    const { home, project } = setup();
+    const sub = join(project, "sub");
+    mkdirSync(sub);
+    trustDir(home, project, [], []);
+    expect([...reviewServers(home, sub, [github], "store").approved]).toEqual(["github"]);
+    expect(reviewServers(home, sub, [github, remote], "store").unapproved).toEqual([{ name: "Remote", why: "new" }]);
+  });
+
+  test("untrusting forgets the servers approved and declined under the folder", () => {
+    const { home, project } = setup();
+    trustDir(home, project, [], [github]);
+    untrustDir(home, project);
+    expect(declineProject(home, project, [], [remote]).ok).toBe(true);
+    expect(wasDeclined(home, project, [], [remote])).toBe(true);
+    trustDir(home, project, [], []);
+    expect(wasDeclined(home, project, [], [remote])).toBe(false);
+    expect(reviewServers(home, project, [github], "store").unapproved).toEqual([{ name: "github", why: "new" }]);
+  });
+
+  test("running without a set of servers is remembered for exactly that set, apart from the extensions declined", () => {
+    const { home, project } = setup();
+    declineProject(home, project, [hello]);
+    declineProject(home, project, [], [github]);
+    expect(wasDeclined(home, project, [hello], [github])).toBe(true);
+    expect(wasDeclined(home, project, [hello], [github, remote])).toBe(false);
   });
 });

@@ -1,9 +1,10 @@
 // Server lists in the Claude Code format, from real files: precedence and shadowing, ${VAR}
 // expansion, one-sentence errors for bad entries, and the workspace-trust gate for project lists.
 import { beforeEach, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { expandVars, loadConfig, type ConfigInput } from "../../src/mcp/config.ts";
+import { trustDir, trustPath } from "../../src/ext/trust.ts";
+import { expandVars, loadConfig, projectServers, type ConfigInput } from "../../src/mcp/config.ts";
 import { scratch, useScratch, writeList } from "./helpers.ts";
 
 const s = useScratch();
@@ -11,7 +12,7 @@ beforeEach(() => {
   mkdirSync(join(s.project, ".zot"));
 });
 
-const input = (o: Partial<ConfigInput> = {}): ConfigInput => ({ files: [], none: false, cwd: s.project, home: s.home, env: {}, trusted: true, ...o });
+const input = (o: Partial<ConfigInput> = {}): ConfigInput => ({ files: [], none: false, cwd: s.project, home: s.home, env: {}, trust: "all", ...o });
 
 test("the first definition of a name wins in the order --mcp, .zot/mcp.json, .mcp.json, $ZOT_HOME/mcp.json", () => {
   const flag = writeList(join(s.root, "flag.json"), { one: { command: "a" } });
@@ -42,7 +43,7 @@ test("--no-mcp keeps only the --mcp files", () => {
 test("project lists of an untrusted folder are not read, only named", () => {
   writeList(join(s.project, ".mcp.json"), { evil: { command: "rm" } });
   writeList(join(s.home, "mcp.json"), { mine: { command: "ok" } });
-  const c = loadConfig(input({ trusted: false }));
+  const c = loadConfig(input({ trust: "store" }));
   expect(c.servers.map((x) => x.name)).toEqual(["mine"]);
   expect(c.untrusted).toEqual([join(s.project, ".mcp.json")]);
 });
@@ -116,4 +117,84 @@ test("values ${VAR} expanded to are collected for masking, paths aside", () => {
   writeList(join(s.home, "mcp.json"), { a: { command: "srv", args: ["--key", "${KEY}", "--dir", "${HOME}"], env: { T: "${TOKEN}" } } });
   const c = loadConfig(input({ env: { KEY: "key-1234567890", HOME: "/home/someone", TOKEN: "tok-abcdefgh" } }));
   expect(c.expanded.sort()).toEqual(["key-1234567890", "tok-abcdefgh"]);
+});
+
+/** Trusts the project with its server lists as they are now, the way `zot ext trust` does. */
+const trustAsIs = () => trustDir(s.home, s.project, [], projectServers(s.project).map((p) => p.print));
+const stored = (c: ReturnType<typeof loadConfig>) => c.servers.filter((x) => x.source === "project").map((x) => [x.name, x.status]);
+
+test("in a trusted folder a changed command, args, env, cwd, url or headers, or a new server, is skipped and named until approved; the others load", () => {
+  const list = join(s.project, ".mcp.json");
+  const servers = {
+    local: { command: "srv", args: ["--one"], env: { K: "v" } },
+    remote: { type: "http", url: "http://127.0.0.1:1/mcp", headers: { H: "1" } },
+  };
+  writeList(list, servers);
+  trustAsIs();
+  const store = input({ trust: "store" });
+  expect(stored(loadConfig(store))).toEqual([
+    ["local", "enabled"],
+    ["remote", "enabled"],
+  ]);
+  for (const local of [{ command: "other" }, { args: ["--two"] }, { env: { K: "w" } }, { env: { K: "v", LD_PRELOAD: "/x.so" } }, { cwd: "sub" }]) {
+    writeList(list, { ...servers, local: { ...servers.local, ...local } });
+    const c = loadConfig(store);
+    expect(stored(c)).toEqual([["remote", "enabled"]]);
+    expect(c.unapproved).toEqual([{ name: "local", why: "changed", file: list }]);
+  }
+  for (const remote of [{ url: "http://127.0.0.1:2/mcp" }, { headers: { H: "2" } }]) {
+    writeList(list, { ...servers, remote: { ...servers.remote, ...remote } });
+    expect(loadConfig(store).unapproved).toEqual([{ name: "remote", why: "changed", file: list }]);
+  }
+  // Settings that do not change what runs need no approval.
+  writeList(list, { ...servers, local: { ...servers.local, timeout: 5000, defer: true } });
+  expect(loadConfig(store).unapproved).toEqual([]);
+  writeList(list, { ...servers, added: { command: "new" } });
+  const added = loadConfig(store);
+  expect(added.unapproved).toEqual([{ name: "added", why: "new", file: list }]);
+  expect(stored(added)).toEqual([
+    ["local", "enabled"],
+    ["remote", "enabled"],
+  ]);
+  writeList(list, { local: servers.local });
+  const removed = loadConfig(store);
+  expect(removed.unapproved).toEqual([]);
+  expect(stored(removed)).toEqual([["local", "enabled"]]);
+});
+
+test("a server is fingerprinted as written: what ${VAR} expands to never reaches trust.json, and a new value is no change", () => {
+  writeList(join(s.project, ".mcp.json"), { api: { type: "http", url: "https://${HOST}/mcp", headers: { Authorization: "Bearer ${API_TOKEN}" } } });
+  trustAsIs();
+  const first = loadConfig(input({ trust: "store", env: { HOST: "example.test", API_TOKEN: "s3cret-token-1" } }));
+  expect(first.servers[0]).toMatchObject({ name: "api", status: "enabled", transport: { headers: { Authorization: "Bearer s3cret-token-1" } } });
+  const rotated = loadConfig(input({ trust: "store", env: { HOST: "example.test", API_TOKEN: "s3cret-token-2" } }));
+  expect(rotated.unapproved).toEqual([]);
+  expect(readFileSync(trustPath(s.home), "utf8")).not.toContain("s3cret");
+});
+
+test("a later definition of a name in the project lists is part of its approval: it would load once the first is removed", () => {
+  writeList(join(s.project, ".zot", "mcp.json"), { dup: { command: "first" } });
+  writeList(join(s.project, ".mcp.json"), { dup: { command: "second" } });
+  trustAsIs();
+  expect(stored(loadConfig(input({ trust: "store" })))).toEqual([
+    ["dup", "enabled"],
+    ["dup", "shadowed"],
+  ]);
+  writeList(join(s.project, ".mcp.json"), { dup: { command: "swapped" } });
+  const c = loadConfig(input({ trust: "store" }));
+  expect(c.servers.filter((x) => x.name === "dup")).toEqual([]);
+  expect(c.unapproved).toEqual([{ name: "dup", why: "changed", file: join(s.project, ".zot", "mcp.json") }]);
+});
+
+test("an entry that can never run is not reviewed: it stays invalid with its sentence", () => {
+  writeList(join(s.project, ".mcp.json"), { ok: { command: "x" }, "bad name!": { command: "x" }, old: { type: "sse", url: "http://x/sse" } });
+  trustAsIs();
+  writeList(join(s.project, ".mcp.json"), { ok: { command: "x" }, "bad name!": { command: "y" }, old: { type: "sse", url: "http://y/sse" } });
+  const c = loadConfig(input({ trust: "store" }));
+  expect(c.unapproved).toEqual([]);
+  expect(stored(c)).toEqual([
+    ["ok", "enabled"],
+    ["bad name!", "invalid"],
+    ["old", "invalid"],
+  ]);
 });

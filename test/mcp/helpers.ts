@@ -64,13 +64,13 @@ export function python(script: string, ...args: string[]): { command: string; ar
   return { command: "python3", args: [script, ...args] };
 }
 
-/** Loads every server list the options name; `trusted` defaults to true. */
+/** Loads every server list the options name; `trust` defaults to "all" (every project server approved). */
 export async function loadHost(s: ScratchDirs, opts: Partial<McpOptions> = {}): Promise<McpHost> {
   const host = new McpHost(new Host(), {
     files: [],
     none: false,
     interactive: false,
-    trusted: () => true,
+    trust: "all",
     graceMs: 500,
     killAfterMs: 500,
     ...opts,

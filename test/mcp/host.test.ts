@@ -29,7 +29,7 @@ function toolExtension(tool: string): string {
 
 test("an extension tool keeps its name; the MCP tool that would take it is left out with a warning", async () => {
   writeList(join(s.home, "mcp.json"), { fx: python(LEGACY) });
-  host = new McpHost(new Host(), { files: [], none: false, interactive: false, trusted: () => true, graceMs: 300, killAfterMs: 300 });
+  host = new McpHost(new Host(), { files: [], none: false, interactive: false, trust: "all", graceMs: 300, killAfterMs: 300 });
   await host.load({ extPaths: [toolExtension("mcp__fx__echo")], noExt: true, cwd: s.project, home: s.home, info: { zotVersion: "t", provider: "", model: "", cwd: s.project } });
   const echo = host.tools().filter((t) => t.name === "mcp__fx__echo");
   expect(echo).toHaveLength(1);
@@ -67,7 +67,7 @@ test("deferral follows the model's context window and is decided again when the 
 
 test("the load report names servers that failed (with their log) and bad lists, for the start-up notices", async () => {
   writeList(join(s.home, "mcp.json"), { gone: { command: "no-such-zot-server" }, bad: { type: "sse", url: "http://x" } });
-  host = new McpHost(new Host(), { files: [join(s.root, "missing.json")], none: false, interactive: false, trusted: () => true });
+  host = new McpHost(new Host(), { files: [join(s.root, "missing.json")], none: false, interactive: false, trust: "all" });
   const r = await host.load({ extPaths: [], noExt: true, cwd: s.project, home: s.home, info: { zotVersion: "t", provider: "", model: "", cwd: s.project } });
   expect(r.errors).toEqual([
     { extension: "mcp", message: `the MCP server list ${join(s.root, "missing.json")} does not exist.`, log: "", source: "mcp" },

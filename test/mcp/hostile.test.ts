@@ -62,7 +62,7 @@ test("a late server that then fails is reported as a note", async () => {
 
 test("the load report says which servers are still starting", async () => {
   writeList(join(s.home, "mcp.json"), { slow: python(HOSTILE, "slowstart") });
-  host = new McpHost(new Host(), { files: [], none: false, interactive: false, trusted: () => true, waitMs: 300 });
+  host = new McpHost(new Host(), { files: [], none: false, interactive: false, trust: "all", waitMs: 300 });
   const r = await host.load({ extPaths: [], noExt: true, cwd: s.project, home: s.home, info: { zotVersion: "t", provider: "", model: "", cwd: s.project } });
   expect(r.errors.map((e) => e.message)).toEqual([`MCP server "slow" is still starting after 0.3 s; its tools join the session once it is ready (log: ${join(s.home, "logs", "mcp-slow.log")}).`]);
 });

@@ -3,6 +3,7 @@ import { afterEach, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { discover } from "../../src/ext/discovery.ts";
+import { projectServers } from "../../src/mcp/config.ts";
 import { trustQuestion } from "../../src/tui/trust-prompt.ts";
 import { removeTempDirs, tempDir } from "../ext/cli-helpers.ts";
 
@@ -25,4 +26,30 @@ test("a manifest's control characters are shown escaped, never sent to the termi
   expect(text).toContain("  sneaky (disabled in its manifest)");
   expect(text).toContain("hides\\x1b]0;title\\x07 \\x9b2J");
   expect(text).toContain(`runs:         ${join(ext, "run.sh")} "\\x1b[2K\\x0dok" "two words"`);
+});
+
+test("project MCP servers are shown as written, control characters escaped, with what each runs or connects to", () => {
+  const root = tempDir("zot-trustq-mcp-");
+  const repo = join(root, "repo");
+  mkdirSync(repo);
+  writeFileSync(
+    join(repo, ".mcp.json"),
+    JSON.stringify({
+      mcpServers: {
+        local: { command: "npx", args: ["-y", "srv\x1b[2K"], env: { TOKEN: "${GH_TOKEN}" }, cwd: "tools", disabled: true },
+        remote: { type: "http", url: "https://mcp.example.test/mcp\x07", headers: { Authorization: "Bearer ${API_TOKEN}" } },
+      },
+    }),
+  );
+  const servers = projectServers(repo).map((s) => ({ ...s, why: s.name === "local" ? ("new" as const) : ("untrusted" as const) }));
+  const text = trustQuestion(repo, [], servers);
+  expect(text).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
+  expect(text).toContain(`project MCP servers in ${repo} are new or changed since the folder was trusted:`);
+  expect(text).toContain("  MCP server local (new, disabled in its list)");
+  expect(text).toContain(`    runs:         npx -y "srv\\x1b[2K"`);
+  expect(text).toContain(`    env:          "TOKEN=\\\${GH_TOKEN}"`);
+  expect(text).toContain("    in:           tools");
+  expect(text).toContain("  MCP server remote\n");
+  expect(text).toContain("    connects to:  https://mcp.example.test/mcp\\x07");
+  expect(text).toContain("    header:       Authorization: Bearer ${API_TOKEN}");
 });

@@ -120,3 +120,49 @@ test("a trusted folder with an unchanged extension set starts without asking", a
   await t.until(() => ran(ext), "the extension to start again", 15_000);
   expect(t.screen()).not.toContain("q  quit");
 }, T);
+
+const MCP_SERVER = join(ROOT, "test", "fixtures", "mcp", "legacy_server.py");
+
+/** A repository whose only project code is one MCP server in .mcp.json, logging each start to `log`. */
+function repoWithServer(args: string[] = []): { repo: string; log: string; write: (args: string[]) => void } {
+  const scratch = realpathSync(mkdtempSync(join(tmpdir(), "zot-tui-mcp-trust-")));
+  tui.defer(() => rmSync(scratch, { recursive: true, force: true }));
+  const repo = join(scratch, "repo");
+  mkdirSync(repo);
+  const log = join(scratch, "fx.jsonl");
+  const write = (a: string[]) =>
+    writeFileSync(join(repo, ".mcp.json"), JSON.stringify({ mcpServers: { fx: { command: "python3", args: [MCP_SERVER, ...a], env: { MCP_FIXTURE_LOG: log, TOKEN: "${ZOT_TEST_TOKEN:-none}" } } } }));
+  write(args);
+  return { repo, log, write };
+}
+
+const serverStarted = (log: string) => existsSync(log) && readFileSync(log, "utf8").includes('"initialize"');
+
+test("a folder with only a .mcp.json asks first, showing each server as written; t approves it, and a changed entry asks again marked changed", async () => {
+  const { repo, log, write } = repoWithServer();
+  const t = await tui.start({ args: ["--cwd", repo], width: 220 });
+  const s = await t.waitFor("q  quit", 15_000);
+  expect(s).toContain(`${repo} is not a trusted folder, and it has project MCP servers:`);
+  expect(s).toContain("  MCP server fx\n");
+  expect(s).toContain(`from:         ${join(repo, ".mcp.json")}`);
+  expect(s).toContain(`runs:         python3 ${MCP_SERVER}`);
+  expect(s).toContain("ZOT_TEST_TOKEN:-none");
+  expect(serverStarted(log)).toBe(false);
+  t.type("t");
+  await t.until(() => serverStarted(log) || null, "the approved server to start", 15_000);
+  const store = JSON.parse(readFileSync(join(t.home, "trust.json"), "utf8"));
+  expect(Object.keys(store.mcp_servers[repo])).toEqual(["fx"]);
+  await quitTui(t);
+
+  write(["--changed"]);
+  rmSync(log);
+  await startAgain(t, repo, "q  quit");
+  const again = await t.waitFor("q  quit", 15_000);
+  expect(again).toContain(`project MCP servers in ${repo} are new or changed since the folder was trusted:`);
+  expect(again).toContain("MCP server fx (changed)");
+  expect(again).toContain(`${MCP_SERVER} --changed`);
+  t.type("r");
+  const shown = await t.waitFor("skipped project MCP servers", 15_000);
+  expect(shown.replace(/\s+/g, " ")).toContain("fx (changed)");
+  expect(serverStarted(log)).toBe(false);
+}, T);

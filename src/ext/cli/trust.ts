@@ -1,8 +1,9 @@
 // `zot ext trust [DIR]`, `zot ext trust --list`, `zot ext untrust [DIR]`: the user's decisions about
-// which folders' project extensions may run (the store itself lives in ../trust.ts).
+// which folders' project extensions and MCP servers may run (the store itself lives in ../trust.ts).
 import { resolve } from "node:path";
 import { discover, projectPrints } from "../discovery.ts";
-import { execLine, visible } from "../exec-line.ts";
+import { execLine, serverTarget, visible } from "../exec-line.ts";
+import { projectServers } from "../../mcp/config.ts";
 import { listTrusted, trustDir, untrustDir } from "../trust.ts";
 import { type Ctx, fail } from "./context.ts";
 
@@ -18,13 +19,21 @@ export async function trust(ctx: Ctx, dir: string | undefined, listOnly: boolean
   const target = dir === undefined ? ctx.cwd : resolve(ctx.processCwd, dir);
   // Read only: discovery with the run override reviews nothing and writes nothing.
   const found = projectPrints(await discover({ extPaths: [], noExt: false, cwd: target, home: ctx.home, trust: "all" }));
-  const r = trustDir(ctx.home, target, found.map((f) => f.print));
+  const servers = projectServers(target);
+  const r = trustDir(ctx.home, target, found.map((f) => f.print), servers.map((s) => s.print));
   if (!r.ok) return fail(ctx, r.error);
   ctx.out.write(`trusted ${r.path}${r.already ? " (again)" : ""} and its subfolders\n`);
-  if (found.length === 0) ctx.out.write("it has no project extensions now; new ones will be asked about\n");
-  else {
+  if (found.length === 0 && servers.length === 0) ctx.out.write("it has no project extensions or MCP servers now; new ones will be asked about\n");
+  if (found.length > 0) {
     ctx.out.write("its project extensions may run:\n");
     for (const { entry } of found) ctx.out.write(`  ${visible(entry.name)}  runs: ${execLine(entry.manifest!)}\n`);
+  }
+  if (servers.length > 0) {
+    ctx.out.write("its project MCP servers may load (as written in their lists):\n");
+    for (const s of servers) {
+      const t = serverTarget(s.written);
+      ctx.out.write(`  ${visible(s.name)}  ${t.label}: ${t.line}\n`);
+    }
   }
   return 0;
 }
@@ -33,6 +42,6 @@ export function untrust(ctx: Ctx, dir: string | undefined): number {
   const target = dir === undefined ? ctx.cwd : resolve(ctx.processCwd, dir);
   const r = untrustDir(ctx.home, target);
   if (!r.ok) return fail(ctx, r.error);
-  ctx.out.write(`untrusted ${r.path}: its project extensions no longer run\n`);
+  ctx.out.write(`untrusted ${r.path}: its project extensions and MCP servers no longer run\n`);
   return 0;
 }

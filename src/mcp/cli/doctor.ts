@@ -5,7 +5,8 @@ import { resolve } from "node:path";
 import { ZOT_VERSION } from "../../version.ts";
 import type { Ctx } from "../../ext/cli/context.ts";
 import { Host } from "../../ext/host.ts";
-import { isTrusted, trustMode } from "../../ext/trust.ts";
+import { trustMode } from "../../ext/trust.ts";
+import { skippedLine, type SkippedServer } from "../config.ts";
 import { McpHost } from "../host.ts";
 import type { ServerState } from "../server.ts";
 
@@ -29,16 +30,15 @@ export type McpDoctorServer = {
   shadowed_by: string | null;
 };
 
-export type McpDoctorReport = { servers: McpDoctorServer[]; untrusted: string[]; errors: string[] };
+export type McpDoctorReport = { servers: McpDoctorServer[]; untrusted: string[]; unapproved: SkippedServer[]; errors: string[] };
 
 export async function mcpReport(ctx: Ctx, files: string[], none: boolean): Promise<McpDoctorReport> {
-  const mode = trustMode(false, ctx.env);
   const host = new McpHost(new Host(), {
     files: files.map((f) => resolve(ctx.processCwd, f)),
     none,
     interactive: false,
     env: ctx.env,
-    trusted: (home, dir) => mode === "all" || isTrusted(home, dir),
+    trust: trustMode(false, ctx.env),
   });
   let states: ServerState[];
   let errors: string[];
@@ -49,7 +49,7 @@ export async function mcpReport(ctx: Ctx, files: string[], none: boolean): Promi
   } finally {
     await host.shutdown();
   }
-  return { servers: states.map(entry), untrusted: host.untrusted(), errors };
+  return { servers: states.map(entry), untrusted: host.untrusted(), unapproved: host.unapproved(), errors };
 }
 
 function entry(s: ServerState): McpDoctorServer {
@@ -84,6 +84,7 @@ export function humanReport(r: McpDoctorReport): string {
   const out: string[] = [];
   for (const e of r.errors) out.push(`error: ${e}`);
   for (const u of r.untrusted) out.push(`not read: ${u} (the folder is not trusted; zot ext trust lets it load)`);
+  for (const u of r.unapproved) out.push(skippedLine(u));
   for (const s of r.servers) {
     const head = [`mcp:${s.name}`, s.status, `(${s.source})`];
     if (s.protocol_version) head.push(`MCP ${s.protocol_version}`);
@@ -112,7 +113,7 @@ export function humanReport(r: McpDoctorReport): string {
 export async function doctor(ctx: Ctx, opts: { json: boolean; files: string[]; none: boolean }): Promise<number> {
   const r = await mcpReport(ctx, opts.files, opts.none);
   if (opts.json) ctx.out.write(JSON.stringify({ zot_version: ZOT_VERSION, home: ctx.home, cwd: ctx.cwd, ok: reportOk(r), ...r }, null, 2) + "\n");
-  else if (r.servers.length === 0 && r.errors.length === 0 && r.untrusted.length === 0)
+  else if (r.servers.length === 0 && r.errors.length === 0 && r.untrusted.length === 0 && r.unapproved.length === 0)
     ctx.out.write(`no MCP servers configured (looked in ${ctx.cwd}/.zot/mcp.json, ${ctx.cwd}/.mcp.json and ${ctx.home}/mcp.json)\n`);
   else ctx.out.write(humanReport(r));
   return reportOk(r) ? 0 : 1;

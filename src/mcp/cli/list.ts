@@ -1,9 +1,10 @@
 // `zot mcp list`: the configured servers, where each comes from and whether it would start; spawns
-// nothing. Project lists of an untrusted folder are named, not read.
+// nothing. Project lists of an untrusted folder are named, not read; project servers new or changed
+// since the folder was trusted are named, not loaded.
 import type { Ctx } from "../../ext/cli/context.ts";
-import { isTrusted, trustMode } from "../../ext/trust.ts";
+import { trustMode } from "../../ext/trust.ts";
 import { redactSecrets } from "../../redact.ts";
-import { loadConfig, targetOf } from "../config.ts";
+import { loadConfig, skippedLine, targetOf } from "../config.ts";
 import type { LoadedConfig, ServerConfig } from "../config.ts";
 
 export type ListedServer = {
@@ -18,8 +19,7 @@ export type ListedServer = {
 };
 
 function configFor(ctx: Ctx, files: string[], none: boolean): LoadedConfig {
-  const mode = trustMode(false, ctx.env);
-  return loadConfig({ files, none, cwd: ctx.cwd, home: ctx.home, env: ctx.env, trusted: mode === "all" || isTrusted(ctx.home, ctx.cwd) });
+  return loadConfig({ files, none, cwd: ctx.cwd, home: ctx.home, env: ctx.env, trust: trustMode(false, ctx.env) });
 }
 
 export function list(ctx: Ctx, json: boolean): number {
@@ -36,13 +36,15 @@ export function list(ctx: Ctx, json: boolean): number {
     shadowed_by: s.shadowedBy ?? null,
   }));
   if (json) {
-    ctx.out.write(JSON.stringify({ home: ctx.home, cwd: ctx.cwd, servers, untrusted: cfg.untrusted, errors: cfg.errors }, null, 2) + "\n");
+    ctx.out.write(JSON.stringify({ home: ctx.home, cwd: ctx.cwd, servers, untrusted: cfg.untrusted, unapproved: cfg.unapproved, errors: cfg.errors }, null, 2) + "\n");
     return 0;
   }
   for (const e of cfg.errors) ctx.out.write(`error: ${e}\n`);
   for (const u of cfg.untrusted) ctx.out.write(`not read: ${u} (the folder is not trusted; zot ext trust ${ctx.cwd} lets it load)\n`);
+  for (const u of cfg.unapproved) ctx.out.write(`${skippedLine(u)}\n`);
   if (servers.length === 0) {
-    ctx.out.write(`no MCP servers configured (looked in ${ctx.cwd}/.zot/mcp.json, ${ctx.cwd}/.mcp.json and ${ctx.home}/mcp.json); add one with zot mcp add\n`);
+    if (cfg.unapproved.length === 0)
+      ctx.out.write(`no MCP servers configured (looked in ${ctx.cwd}/.zot/mcp.json, ${ctx.cwd}/.mcp.json and ${ctx.home}/mcp.json); add one with zot mcp add\n`);
     return 0;
   }
   const rows = servers.map((s) => [s.name, s.scope, s.type ?? "-", s.state, s.target || "-"]);
