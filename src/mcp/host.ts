@@ -69,6 +69,8 @@ export class McpHost implements ExtensionHost {
   private loadOpts: LoadOptions | null = null;
   private info: HostInfo = { zotVersion: "", provider: "", model: "", cwd: process.cwd() };
   private mask: Mask = unmasked;
+  /** What ${VAR} expanded to and the OAuth tokens the servers hold: masked like the run's own secrets. */
+  private secrets: string[] = [];
   private window = 0;
   private readonly activated = new Set<string>();
   private readonly listeners = new Set<(intent: UiIntent) => void>();
@@ -284,9 +286,10 @@ export class McpHost implements ExtensionHost {
     const env = this.opts.env ?? process.env;
     this.config = loadConfig({ files: this.opts.files, none: this.opts.none, cwd: opts.cwd, home: opts.home, env, trusted: this.opts.trusted(opts.home, opts.cwd) });
     const base = opts.mask ?? unmasked;
-    const expanded = this.config.expanded;
-    // What ${VAR} expanded to is masked like the run's own secrets in logs, doctor output and errors.
-    this.mask = expanded.length ? (text) => base(redactSecrets(text, expanded)) : base;
+    const secrets = [...this.config.expanded];
+    this.secrets = secrets;
+    // Masked like the run's own secrets in logs, doctor output and errors.
+    this.mask = (text) => base(secrets.length ? redactSecrets(text, secrets) : text);
     this.servers = this.config.servers.map((c) => this.makeServer(c));
     const windowing = this.opts.contextWindow ? this.opts.contextWindow(this.info).then((w) => (this.window = w)) : Promise.resolve(0);
     // All in parallel: startup waits for the slowest server, not for the sum — but a run waits at
@@ -343,6 +346,10 @@ export class McpHost implements ExtensionHost {
         this.send({ kind: "registry_changed" });
       },
       exited: (message) => this.send({ kind: "extension_exited", extension: attribution(config.name), message }),
+      onSecret: (value) => {
+        if (!this.secrets.includes(value)) this.secrets.push(value);
+        opts.onSecret?.(value);
+      },
       graceMs: this.opts.graceMs ?? 2000,
       killAfterMs: this.opts.killAfterMs ?? 1000,
     });
