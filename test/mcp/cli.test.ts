@@ -165,3 +165,17 @@ test("doctor masks what ${VAR} expanded to (a key in the arguments) in its repor
   await runMcpCli(["list"], { env: { ...process.env, ZOT_HOME: s.home, ZOT_TEST_MCP_KEY: "sk-secret-value-123456" }, cwd: s.project, stdout: { write: (t: string) => (listed += t) }, stderr: { write: () => {} } });
   expect(listed).toContain("--api-key sk-s…[redacted]");
 });
+
+test("list shows the OAuth state it knows: needs login for an oauth entry without tokens, nothing for a server with its own Authorization header", async () => {
+  writeList(join(s.home, "mcp.json"), {
+    web: { type: "http", url: "https://mcp.example.test/mcp", oauth: { client_id: "zot-cli" } },
+    plain: { type: "http", url: "https://other.example.test/mcp", headers: { Authorization: "Bearer x" } },
+  });
+  const human = await run(["list"]);
+  expect(human.out).toContain("\n  needs login: run zot mcp login web\n");
+  const listed = JSON.parse((await run(["list", "--json"])).out) as { servers: { name: string; auth: string | null }[] };
+  expect(listed.servers.map((x) => [x.name, x.auth])).toEqual([
+    ["web", "needs login: run zot mcp login web"],
+    ["plain", null],
+  ]);
+});

@@ -62,13 +62,12 @@ test("without a browser opener (an SSH session) the login prints the URL and fin
   });
   const reader = proc.stdout.getReader();
   let out = "";
-  let url: string | undefined;
-  while (url === undefined) {
+  while (!out.includes("Waiting for the browser")) {
     const { value, done } = await reader.read();
     if (done) break;
     out += new TextDecoder().decode(value);
-    url = /\n\n {2}(\S+)\n/.exec(out)?.[1];
   }
+  const url = /\n\n {2}(\S+)\n/.exec(out)?.[1];
   expect(out).toContain("(no browser to open here (no desktop session); open the URL above in any browser that can reach this machine's 127.0.0.1)");
   expect(await (await fetch(url!)).text()).toBe("zot: logged in to MCP server web; you can close this tab.\n");
   expect(await proc.exited).toBe(0);
