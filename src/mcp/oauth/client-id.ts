@@ -2,12 +2,12 @@
 // the server's `oauth` entry (an https URL is a Client ID Metadata Document, used as such when the
 // server accepts them), else Dynamic Client Registration (RFC 7591; deprecated by MCP, still what
 // most servers offer) as a native app with the loopback redirect URI.
-import { isObject } from "../../ext/protocol.ts";
 import type { OAuthConfig } from "../config.ts";
 import type { AuthServerMetadata } from "./discovery.ts";
 import type { ClientAuthMethod } from "./store.ts";
 import { secretMethod } from "./tokens.ts";
 import type { Client } from "./tokens.ts";
+import { oauthError, requestJson } from "./wire.ts";
 
 export type Identity = { ok: true; client: Client; how: string; registered: boolean } | { ok: false; error: string };
 
@@ -39,22 +39,11 @@ async function register(endpoint: string, redirectUri: string, scope: string | n
     token_endpoint_auth_method: "none",
     ...(scope ? { scope } : {}),
   };
-  let res: Response;
-  try {
-    res = await fetch(endpoint, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(body), redirect: "error", signal: AbortSignal.timeout(REGISTER_MS) });
-  } catch (e) {
-    return { ok: false, error: `cannot reach the registration endpoint ${endpoint}: ${(e as Error).message}` };
-  }
-  let doc: unknown = null;
-  try {
-    doc = await res.json();
-  } catch {
-    doc = null;
-  }
-  if (!res.ok || !isObject(doc) || typeof doc.client_id !== "string" || doc.client_id === "") {
-    const why = isObject(doc) && typeof doc.error === "string" ? `${doc.error}${typeof doc.error_description === "string" ? ` (${doc.error_description.slice(0, 200)})` : ""}` : `HTTP ${res.status}`;
-    return { ok: false, error: `the registration endpoint ${endpoint} did not register zot: ${why}` };
-  }
+  const got = await requestJson(endpoint, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(body), timeoutMs: REGISTER_MS }, `the registration endpoint ${endpoint}`);
+  if (!got.ok) return got;
+  const doc = got.doc;
+  if (got.status < 200 || got.status > 299 || !doc || typeof doc.client_id !== "string" || doc.client_id === "")
+    return { ok: false, error: `the registration endpoint ${endpoint} did not register zot: ${oauthError(doc, got.status)}` };
   const secret = typeof doc.client_secret === "string" && doc.client_secret !== "" ? doc.client_secret : undefined;
   const said = doc.token_endpoint_auth_method;
   const method: ClientAuthMethod = said === "client_secret_basic" || said === "client_secret_post" ? said : secret !== undefined ? "client_secret_basic" : "none";

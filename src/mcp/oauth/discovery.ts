@@ -2,8 +2,7 @@
 // challenge, the protected resource metadata (RFC 9728: the challenge's `resource_metadata`, else the
 // well-known URLs at the endpoint's path and at the root) and the authorization server metadata
 // (RFC 8414, falling back to OpenID discovery), whose `issuer` must be the one it was fetched for.
-import { isObject } from "../../ext/protocol.ts";
-import type { JsonObject } from "../../ext/protocol.ts";
+import { firstDocument } from "./wire.ts";
 
 export type Challenge = { resourceMetadata: string | null; scope: string | null; error: string | null };
 
@@ -49,23 +48,16 @@ export async function resourceMetadata(serverUrl: string, challenge: Challenge |
   const candidates = challenge?.resourceMetadata
     ? [challenge.resourceMetadata]
     : [...(path ? [`${u.origin}/.well-known/oauth-protected-resource${path}`] : []), `${u.origin}/.well-known/oauth-protected-resource`];
-  const tried: string[] = [];
-  for (const url of candidates) {
-    const got = await getJson(url);
-    if (!got.ok) {
-      tried.push(got.error);
-      continue;
-    }
-    const doc = got.value;
-    const servers = Array.isArray(doc.authorization_servers) ? doc.authorization_servers.filter((s): s is string => typeof s === "string" && s !== "") : [];
-    if (servers.length === 0) return { ok: false, error: `the protected resource metadata at ${url} names no "authorization_servers"` };
-    const resource = typeof doc.resource === "string" ? doc.resource : serverUrl;
-    // RFC 9728 §3.3: metadata for another resource must not be used for this one.
-    if (!sameOrigin(resource, serverUrl)) return { ok: false, error: `the protected resource metadata at ${url} is for ${resource}, not for ${serverUrl}` };
-    const scopes = Array.isArray(doc.scopes_supported) ? doc.scopes_supported.filter((s): s is string => typeof s === "string") : [];
-    return { ok: true, value: { resource, authorizationServers: servers, scopesSupported: scopes } };
-  }
-  return { ok: false, error: `found no protected resource metadata for ${serverUrl} (${tried.join("; ")})` };
+  const found = await firstDocument(candidates, FETCH_MS);
+  if (!found.ok) return { ok: false, error: `found no protected resource metadata for ${serverUrl} (${found.tried.join("; ")})` };
+  const { url, doc } = found;
+  const servers = Array.isArray(doc.authorization_servers) ? doc.authorization_servers.filter((s): s is string => typeof s === "string" && s !== "") : [];
+  if (servers.length === 0) return { ok: false, error: `the protected resource metadata at ${url} names no "authorization_servers"` };
+  const resource = typeof doc.resource === "string" ? doc.resource : serverUrl;
+  // RFC 9728 §3.3: metadata for another resource must not be used for this one.
+  if (!sameOrigin(resource, serverUrl)) return { ok: false, error: `the protected resource metadata at ${url} is for ${resource}, not for ${serverUrl}` };
+  const scopes = Array.isArray(doc.scopes_supported) ? doc.scopes_supported.filter((s): s is string => typeof s === "string") : [];
+  return { ok: true, value: { resource, authorizationServers: servers, scopesSupported: scopes } };
 }
 
 /** The metadata of the authorization server `issuer`, from the first well-known URL that has it. */
@@ -80,53 +72,27 @@ export async function authServerMetadata(issuer: string): Promise<Found<AuthServ
   const candidates = path
     ? [`${u.origin}/.well-known/oauth-authorization-server${path}`, `${u.origin}/.well-known/openid-configuration${path}`, `${u.origin}${path}/.well-known/openid-configuration`]
     : [`${u.origin}/.well-known/oauth-authorization-server`, `${u.origin}/.well-known/openid-configuration`];
-  const tried: string[] = [];
-  for (const url of candidates) {
-    const got = await getJson(url);
-    if (!got.ok) {
-      tried.push(got.error);
-      continue;
-    }
-    const d = got.value;
-    // RFC 8414 §3.3: a document claiming another issuer is not this server's (a mix-up attempt, or a misconfiguration).
-    if (d.issuer !== issuer) return { ok: false, error: `the metadata at ${url} says its issuer is ${JSON.stringify(d.issuer)}, not ${issuer}; zot does not use it` };
-    if (typeof d.authorization_endpoint !== "string" || typeof d.token_endpoint !== "string")
-      return { ok: false, error: `the authorization server metadata at ${url} lacks "authorization_endpoint" or "token_endpoint"` };
-    const list = (k: string) => (Array.isArray(d[k]) ? (d[k] as unknown[]).filter((x): x is string => typeof x === "string") : null);
-    return {
-      ok: true,
-      value: {
-        issuer,
-        authorizationEndpoint: d.authorization_endpoint,
-        tokenEndpoint: d.token_endpoint,
-        registrationEndpoint: typeof d.registration_endpoint === "string" ? d.registration_endpoint : null,
-        codeChallengeMethods: list("code_challenge_methods_supported"),
-        tokenAuthMethods: list("token_endpoint_auth_methods_supported"),
-        issInResponse: d.authorization_response_iss_parameter_supported === true,
-        clientIdMetadataDocuments: d.client_id_metadata_document_supported === true,
-      },
-    };
-  }
-  return { ok: false, error: `found no metadata for the authorization server ${issuer} (${tried.join("; ")})` };
-}
-
-async function getJson(url: string): Promise<Found<JsonObject>> {
-  let res: Response;
-  try {
-    res = await fetch(url, { headers: { Accept: "application/json" }, redirect: "error", signal: AbortSignal.timeout(FETCH_MS) });
-  } catch (e) {
-    return { ok: false, error: `cannot fetch ${url}: ${(e as Error).message}` };
-  }
-  if (!res.ok) {
-    await res.body?.cancel().catch(() => {});
-    return { ok: false, error: `${url} answered HTTP ${res.status}` };
-  }
-  try {
-    const doc: unknown = await res.json();
-    return isObject(doc) ? { ok: true, value: doc } : { ok: false, error: `${url} is not a JSON object` };
-  } catch {
-    return { ok: false, error: `${url} is not JSON` };
-  }
+  const found = await firstDocument(candidates, FETCH_MS);
+  if (!found.ok) return { ok: false, error: `found no metadata for the authorization server ${issuer} (${found.tried.join("; ")})` };
+  const { url, doc: d } = found;
+  // RFC 8414 §3.3: a document claiming another issuer is not this server's (a mix-up attempt, or a misconfiguration).
+  if (d.issuer !== issuer) return { ok: false, error: `the metadata at ${url} says its issuer is ${JSON.stringify(d.issuer)}, not ${issuer}; zot does not use it` };
+  if (typeof d.authorization_endpoint !== "string" || typeof d.token_endpoint !== "string")
+    return { ok: false, error: `the authorization server metadata at ${url} lacks "authorization_endpoint" or "token_endpoint"` };
+  const list = (k: string) => (Array.isArray(d[k]) ? (d[k] as unknown[]).filter((x): x is string => typeof x === "string") : null);
+  return {
+    ok: true,
+    value: {
+      issuer,
+      authorizationEndpoint: d.authorization_endpoint,
+      tokenEndpoint: d.token_endpoint,
+      registrationEndpoint: typeof d.registration_endpoint === "string" ? d.registration_endpoint : null,
+      codeChallengeMethods: list("code_challenge_methods_supported"),
+      tokenAuthMethods: list("token_endpoint_auth_methods_supported"),
+      issInResponse: d.authorization_response_iss_parameter_supported === true,
+      clientIdMetadataDocuments: d.client_id_metadata_document_supported === true,
+    },
+  };
 }
 
 function sameOrigin(a: string, b: string): boolean {

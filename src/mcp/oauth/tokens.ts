@@ -1,7 +1,7 @@
 // The token endpoint: redeeming an authorization code (with the PKCE verifier) and refreshing, both
 // with the RFC 8707 `resource`, and the client authentication the client was registered with.
-import { isObject } from "../../ext/protocol.ts";
 import type { ClientAuthMethod } from "./store.ts";
+import { oauthError, requestJson } from "./wire.ts";
 
 export type Client = { id: string; secret?: string; method: ClientAuthMethod };
 
@@ -33,23 +33,13 @@ async function tokenRequest(endpoint: string, client: Client, grant: Record<stri
     body.set("client_id", client.id);
     if (client.method === "client_secret_post" && client.secret !== undefined) body.set("client_secret", client.secret);
   }
-  let res: Response;
-  try {
-    res = await fetch(endpoint, { method: "POST", headers, body, redirect: "error", signal: AbortSignal.timeout(TOKEN_MS) });
-  } catch (e) {
-    return { ok: false, rejected: false, error: `cannot reach the token endpoint ${endpoint}: ${(e as Error).message}` };
-  }
-  let doc: unknown = null;
-  try {
-    doc = await res.json();
-  } catch {
-    doc = null;
-  }
-  if (!res.ok || !isObject(doc) || typeof doc.access_token !== "string" || doc.access_token === "") {
-    const code = isObject(doc) && typeof doc.error === "string" ? doc.error : `HTTP ${res.status}`;
-    const desc = isObject(doc) && typeof doc.error_description === "string" ? ` (${doc.error_description.slice(0, 200)})` : "";
-    const why = res.ok ? "answered without an access_token" : `refused ${what}: ${code}${desc}`;
-    return { ok: false, rejected: res.status >= 400 && res.status < 500, error: `the token endpoint ${endpoint} ${why}` };
+  const got = await requestJson(endpoint, { method: "POST", headers, body, timeoutMs: TOKEN_MS }, `the token endpoint ${endpoint}`);
+  if (!got.ok) return { ...got, rejected: false };
+  const { status, doc } = got;
+  const ok = status >= 200 && status < 300;
+  if (!ok || !doc || typeof doc.access_token !== "string" || doc.access_token === "") {
+    const why = ok ? "answered without an access_token" : `refused ${what}: ${oauthError(doc, status)}`;
+    return { ok: false, rejected: status >= 400 && status < 500, error: `the token endpoint ${endpoint} ${why}` };
   }
   if (typeof doc.token_type === "string" && doc.token_type.toLowerCase() !== "bearer")
     return { ok: false, rejected: true, error: `the token endpoint ${endpoint} issued a ${doc.token_type} token; zot only sends Bearer tokens` };
