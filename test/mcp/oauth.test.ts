@@ -9,6 +9,7 @@ import { Host } from "../../src/ext/host.ts";
 import { McpHost } from "../../src/mcp/host.ts";
 import { parseChallenge } from "../../src/mcp/oauth/discovery.ts";
 import { login, type LoginOutcome } from "../../src/mcp/oauth/login.ts";
+import { listenLoopback } from "../../src/mcp/oauth/loopback.ts";
 import { authStorePath, readAuthStore, saveAuth } from "../../src/mcp/oauth/store.ts";
 import { startMcpHttpServer, type McpHttpServer } from "../helpers/mcp-http-server.ts";
 import { protect, startAuthServer, type AuthServer, type AuthServerOptions } from "../helpers/oauth-server.ts";
@@ -252,6 +253,25 @@ describe("during a run", () => {
     expect(host.serverStates()[0].status).toBe("ready");
   });
 
+  test("a 403 insufficient_scope needs a new login and refreshes nothing", async () => {
+    let narrow = false;
+    current = authServer();
+    const guard = protect(() => current);
+    mcp = startMcpHttpServer({
+      era: "modern",
+      reply: "json",
+      guard: (req, url) => (narrow ? new Response("", { status: 403, headers: { "www-authenticate": 'Bearer error="insufficient_scope", scope="mcp:admin"' } }) : guard(req, url)),
+    });
+    writeList(join(s.home, "mcp.json"), { web: { type: "http", url: mcp.url } });
+    expect((await logIn()).r.ok).toBe(true);
+    host = await loadHost(s);
+    narrow = true;
+    const called = await host.callTool("mcp__web__whoami", {}, { signal: signal() });
+    expect(called).toMatchObject({ isError: true });
+    expect((called.content[0] as { text: string }).text).toBe('tool "whoami" failed on MCP server "web": it needs login: run zot mcp login web (it wants more access than the token grants (scope "mcp:admin"))');
+    expect(tokenRequests(current).filter((x) => x.form.grant_type === "refresh_token")).toEqual([]);
+  });
+
   test("every token the host reads is handed to the run's mask before it is used", async () => {
     setUp();
     expect((await logIn()).r.ok).toBe(true);
@@ -261,6 +281,30 @@ describe("during a run", () => {
     const entry = readAuthStore(s.home)[0];
     expect(heard).toContain(entry.access_token);
     expect(heard).toContain(entry.refresh_token!);
+  });
+});
+
+describe("the loopback listener", () => {
+  test("takes one callback on 127.0.0.1; a second request gets 404 and the browser's page waits for the outcome", async () => {
+    const l = listenLoopback();
+    if (!l.ok) throw new Error(l.error);
+    const uri = l.loopback.redirectUri;
+    expect(uri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    const page = fetch(`${uri}?code=first&state=s`).then((r) => r.text());
+    const got = await l.loopback.wait(20_000);
+    expect("params" in got && got.params.get("code")).toBe("first");
+    expect((await fetch(`${uri}?code=second&state=s`)).status).toBe(404);
+    l.loopback.answer("done");
+    expect(await page).toBe("done\n");
+    l.loopback.close();
+  });
+
+  test("gives up after its timeout, and is closed afterwards", async () => {
+    const l = listenLoopback();
+    if (!l.ok) throw new Error(l.error);
+    expect(await l.loopback.wait(100)).toEqual({ error: "no answer from the browser within 1 s" });
+    l.loopback.close();
+    expect(await fetch(l.loopback.redirectUri).then(() => "answered", () => "closed")).toBe("closed");
   });
 });
 
