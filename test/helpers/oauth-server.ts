@@ -31,6 +31,8 @@ export type AuthServerOptions = {
   openidOnly?: boolean;
   /** Client ID Metadata Documents are accepted. */
   cimd?: boolean;
+  /** An issuer with a path (a tenant): metadata at the path-suffixed well-known URLs, endpoints under the path. */
+  issuerPath?: string;
   /** Pre-registered clients: id → secret (or null for a public client). */
   clients?: Record<string, string | null>;
 };
@@ -121,9 +123,10 @@ export function startAuthServer(options: AuthServerOptions = {}): AuthServer {
       if (headers["content-type"]?.includes("json")) body = JSON.parse(text) as Obj;
       requests.push({ method: req.method, path: url.pathname, headers, query: Object.fromEntries(url.searchParams), form, json: body });
 
-      if (url.pathname === "/.well-known/oauth-authorization-server" && !options.openidOnly) return json(200, metadata());
-      if (url.pathname === "/.well-known/openid-configuration") return json(200, { ...metadata(), jwks_uri: `${issuer}/jwks`, subject_types_supported: ["public"] });
-      if (url.pathname === "/register" && req.method === "POST" && !options.noRegistration) {
+      const tenant = options.issuerPath ?? "";
+      if (url.pathname === `/.well-known/oauth-authorization-server${tenant}` && !options.openidOnly) return json(200, metadata());
+      if (url.pathname === `/.well-known/openid-configuration${tenant}`) return json(200, { ...metadata(), jwks_uri: `${issuer}/jwks`, subject_types_supported: ["public"] });
+      if (url.pathname === `${tenant}/register` && req.method === "POST" && !options.noRegistration) {
         registrations.push(body ?? {});
         const redirects = Array.isArray(body?.redirect_uris) ? (body!.redirect_uris as string[]) : [];
         if (redirects.length === 0 || !redirects.every((r) => r.startsWith("http://127.0.0.1:"))) return oauthError(400, "invalid_redirect_uri", "loopback redirect URIs only");
@@ -131,7 +134,7 @@ export function startAuthServer(options: AuthServerOptions = {}): AuthServer {
         clients.set(id, { secret: null, redirects });
         return json(201, { client_id: id, client_id_issued_at: Math.floor(Date.now() / 1000), redirect_uris: redirects, token_endpoint_auth_method: "none" });
       }
-      if (url.pathname === "/authorize") {
+      if (url.pathname === `${tenant}/authorize`) {
         const q = url.searchParams;
         const client = q.get("client_id") ?? "";
         const known = clients.get(client);
@@ -149,7 +152,7 @@ export function startAuthServer(options: AuthServerOptions = {}): AuthServer {
         if (iss !== null) back.searchParams.set("iss", iss);
         return new Response(null, { status: 302, headers: { location: back.href } });
       }
-      if (url.pathname === "/token" && req.method === "POST") {
+      if (url.pathname === `${tenant}/token` && req.method === "POST") {
         const who = authenticate(req, form);
         if (who instanceof Response) return who;
         if (form.grant_type === "authorization_code") {
@@ -175,7 +178,7 @@ export function startAuthServer(options: AuthServerOptions = {}): AuthServer {
       return new Response("not found", { status: 404 });
     },
   });
-  issuer = `http://127.0.0.1:${server.port}`;
+  issuer = `http://127.0.0.1:${server.port}${options.issuerPath ?? ""}`;
 
   return {
     issuer,

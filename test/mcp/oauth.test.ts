@@ -64,7 +64,7 @@ async function logIn(oauth?: Record<string, unknown>): Promise<{ r: LoginOutcome
   return { r, lines, page: await visit };
 }
 
-const tokenRequests = (as: AuthServer) => as.requests.filter((r) => r.path === "/token");
+const tokenRequests = (as: AuthServer) => as.requests.filter((r) => r.path.endsWith("/token"));
 
 describe("logging in", () => {
   test("discovery, registration as a native app and PKCE end with stored tokens, and the MCP tool call carries the bearer token", async () => {
@@ -106,6 +106,32 @@ describe("logging in", () => {
     expect(paths).toContain("/.well-known/oauth-authorization-server");
     expect(paths).toContain("/.well-known/openid-configuration");
     expect(readAuthStore(s.home)).toHaveLength(1);
+  });
+
+  test("an issuer with a path (a tenant) is found at the path-suffixed well-known URL", async () => {
+    const as = setUp({ issuerPath: "/tenant1" });
+    expect((await logIn()).r.ok).toBe(true);
+    expect(as.requests[0].path).toBe("/.well-known/oauth-authorization-server/tenant1");
+    expect(readAuthStore(s.home)[0]).toMatchObject({ issuer: `${as.issuer}`, token_endpoint: `${as.issuer}/token` });
+    expect(as.issuer).toEndWith("/tenant1");
+  });
+
+  test("authorization server metadata that claims another issuer than the one named is not used", async () => {
+    const as = authServer();
+    const prm = "/.well-known/oauth-protected-resource/mcp";
+    // The resource names "<issuer>/", whose metadata document says "<issuer>": not the same string.
+    mcp = startMcpHttpServer({
+      era: "modern",
+      reply: "json",
+      guard: (_req, url) =>
+        url.pathname === prm
+          ? Response.json({ resource: `${url.origin}/mcp`, authorization_servers: [`${as.issuer}/`] })
+          : new Response("", { status: 401, headers: { "www-authenticate": `Bearer resource_metadata="${url.origin}${prm}"` } }),
+    });
+    writeList(join(s.home, "mcp.json"), { web: { type: "http", url: mcp.url } });
+    const { r } = await logIn();
+    expect(r).toEqual({ ok: false, error: `the metadata at ${as.issuer}/.well-known/oauth-authorization-server says its issuer is "${as.issuer}", not ${as.issuer}/; zot does not use it` });
+    expect(as.requests.map((x) => x.path)).toEqual(["/.well-known/oauth-authorization-server"]);
   });
 
   test("a configured client is used without registering, and its secret goes as HTTP Basic", async () => {
