@@ -1,11 +1,14 @@
 // MCP servers in the interactive mode, in a real terminal (tmux): --no-yolo confirmation of an MCP
 // tool call with its untrusted annotations shown, the [mcp:<server>] attribution, an elicitation
-// answered in a form panel, and a prompt run as a slash command.
+// answered in a form panel, a prompt run as a slash command, and the notice for an HTTP server that
+// needs an OAuth login.
 import { beforeAll, afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FIXTURES as AGENT_FIXTURES } from "../e2e/zot.ts";
+import { startMcpHttpServer } from "../helpers/mcp-http-server.ts";
+import { protect, startAuthServer } from "../helpers/oauth-server.ts";
 import { useTmux } from "../tui/helpers/tmux.ts";
 import { LEGACY, MODERN, writeList } from "./helpers.ts";
 
@@ -68,4 +71,18 @@ test("@server:uri in a typed prompt attaches the resource (the file picker leave
   t.type("read @nu:fixture://readme");
   t.keys("Enter");
   await t.waitFor(`<resource server="nu" uri="fixture://readme">`, 20_000);
+}, T);
+
+test("an HTTP server that needs an OAuth login is a start-up notice naming zot mcp login; the TUI opens no browser", async () => {
+  const as = startAuthServer();
+  const mcp = startMcpHttpServer({ era: "modern", reply: "json", guard: protect(() => as) });
+  try {
+    const web = writeList(join(dir, "web.json"), { web: { type: "http", url: mcp.url } });
+    const t = await tui.start({ args: ["--mcp", web], env: { ZOT_BROWSER: "/bin/false" } });
+    const screen = await t.waitFor("needs login", 20_000);
+    expect(screen.replace(/\s+/g, " ")).toContain("MCP server web did not start: it needs login: run zot mcp login web");
+    expect(as.requests.filter((r) => r.path === "/authorize")).toEqual([]);
+  } finally {
+    await Promise.all([as.stop(), mcp.stop()]);
+  }
 }, T);
