@@ -33,6 +33,7 @@ import type { LoadedConfig } from "./config.ts";
 import { SEARCH_DESCRIPTION, SEARCH_SCHEMA, SEARCH_TOOL, searchText, shouldDefer } from "./defer.ts";
 import { ElicitForm } from "./elicit.ts";
 import { EraMemory } from "./eras.ts";
+import { describeAuth, oauthApplies } from "./oauth/bearer.ts";
 import { McpServer } from "./server.ts";
 import type { McpPrompt, ServerState } from "./server.ts";
 import { annotationNote, attribution } from "./tools.ts";
@@ -60,6 +61,8 @@ export type McpOptions = {
 type Owned = { server: McpServer; tool: McpTool };
 
 const MAX_UNHEARD = 200;
+/** The interactive mode's OAuth login (`zot mcp login` elsewhere). */
+const LOGIN_COMMAND = "mcp-login";
 /** `@server:uri` in a prompt: the server name, then a URI with a scheme. */
 const MENTION = /(^|\s)@([A-Za-z0-9][A-Za-z0-9._-]{0,63}):([A-Za-z][A-Za-z0-9+.-]*:[^\s]+)/g;
 
@@ -160,6 +163,9 @@ export class McpHost implements ExtensionHost {
       const args = prompt.arguments.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(" ");
       list.push({ name: prompt.name, description: `${prompt.description}${args ? ` — ${args}` : ""}`.trim(), extension: attribution(server.name) });
     }
+    const oauth = this.oauthServers();
+    if (this.opts.interactive && oauth.length && !taken.has(LOGIN_COMMAND))
+      list.push({ name: LOGIN_COMMAND, description: `log in to an MCP server with OAuth in the browser — <${oauth.map((s) => s.name).join("|")}>`, extension: "mcp" });
     return list;
   }
 
@@ -190,6 +196,7 @@ export class McpHost implements ExtensionHost {
 
   async invokeCommand(name: string, args: string): Promise<InvokeResult> {
     const key = name.replace(/^\//, "").toLowerCase();
+    if (key === LOGIN_COMMAND && this.opts.interactive && !this.inner.commands().some((c) => c.name.toLowerCase() === key)) return this.login(args.trim());
     const found = this.prompts().find((p) => p.prompt.name.toLowerCase() === key);
     if (!found || this.inner.commands().some((c) => c.name.toLowerCase() === key)) return this.inner.invokeCommand(name, args);
     const parsed = promptArgs(found.prompt, args);
@@ -406,6 +413,38 @@ export class McpHost implements ExtensionHost {
         server.warn(sentence);
       }
     }
+  }
+
+  /** HTTP servers that log in with OAuth (no Authorization header of their own). */
+  private oauthServers(): McpServer[] {
+    return this.servers.filter((s) => s.config.transport?.kind === "http" && oauthApplies(s.config.transport) && (s.config.status === "enabled" || s.config.status === "disabled"));
+  }
+
+  /** `/mcp-login NAME`: the login of `zot mcp login`, its lines as notes, then the server restarted with the new token. */
+  private async login(name: string): Promise<InvokeResult> {
+    const candidates = this.oauthServers();
+    const server = candidates.find((s) => s.name.toLowerCase() === name.toLowerCase());
+    const t = server?.config.transport;
+    if (!server || t?.kind !== "http") {
+      const names = candidates.map((s) => s.name).join(", ");
+      return { ok: false, error: `/${LOGIN_COMMAND} needs the name of an HTTP MCP server that logs in with OAuth${names ? ` (${names})` : "; none is configured"}` };
+    }
+    const { login, LOGIN_WAIT_MS } = await import("./oauth/login.ts");
+    const r = await login({
+      name: server.name,
+      url: t.url,
+      ...(t.oauth ? { oauth: t.oauth } : {}),
+      file: server.config.file,
+      home: this.loadOpts?.home ?? "",
+      env: this.opts.env ?? process.env,
+      timeoutMs: LOGIN_WAIT_MS,
+      say: (line) => this.send({ kind: "notify", extension: "mcp", level: "info", message: line.trim() }),
+    });
+    if (!r.ok) return { ok: false, error: `login to MCP server "${server.name}" failed: ${r.error}` };
+    if (server.config.status === "enabled") await this.reload(`mcp:${server.name}`);
+    const fresh = this.servers.find((s) => s.name === server.name)?.state();
+    const tools = fresh?.status === "ready" ? `; its ${fresh.tools.length} tool(s) are ready` : fresh?.error ? `; it did not start: ${fresh.error}` : "";
+    return { ok: true, response: { type: "command_response", id: "", action: "display", display: `Logged in to MCP server ${server.name}: ${describeAuth(r.entry, server.name)}${tools}.` }, extension: "mcp" };
   }
 
   private prompts(): { server: McpServer; prompt: McpPrompt }[] {

@@ -298,6 +298,16 @@ describe("during a run", () => {
     expect(tokenRequests(current).filter((x) => x.form.grant_type === "refresh_token")).toEqual([]);
   });
 
+  test("/mcp-login is offered only in the interactive mode, and names the servers it can log in to", async () => {
+    setUp();
+    host = await loadHost(s);
+    expect(host.commands().some((c) => c.name === "mcp-login")).toBe(false);
+    await host.shutdown();
+    host = await loadHost(s, { interactive: true });
+    expect(host.commands().find((c) => c.name === "mcp-login")).toEqual({ name: "mcp-login", description: "log in to an MCP server with OAuth in the browser — <web>", extension: "mcp" });
+    expect(await host.invokeCommand("mcp-login", "nope")).toEqual({ ok: false, error: "/mcp-login needs the name of an HTTP MCP server that logs in with OAuth (web)" });
+  });
+
   test("every token the host reads is handed to the run's mask before it is used", async () => {
     setUp();
     expect((await logIn()).r.ok).toBe(true);

@@ -7,9 +7,6 @@ import { describeAuth, oauthApplies } from "../oauth/bearer.ts";
 import { authStorePath, removeAuth } from "../oauth/store.ts";
 import { configFor } from "./list.ts";
 
-/** How long `login` waits for the browser. */
-const LOGIN_WAIT_MS = 5 * 60_000;
-
 type Found = { ok: true; server: ServerConfig; http: HttpConfig } | { ok: false; code: number };
 
 function httpServer(ctx: Ctx, name: string, verb: "login" | "logout"): Found {
@@ -28,7 +25,7 @@ export async function loginCommand(ctx: Ctx, name: string): Promise<number> {
   const found = httpServer(ctx, name, "login");
   if (!found.ok) return found.code;
   const { server, http } = found;
-  const { login } = await import("../oauth/login.ts");
+  const { login, LOGIN_WAIT_MS } = await import("../oauth/login.ts");
   const r = await login({
     name: server.name,
     url: http.url,

@@ -29,6 +29,8 @@ export type LoginInput = {
 export type LoginOutcome = { ok: true; entry: StoredAuth } | { ok: false; error: string };
 
 const PROBE_MS = 10_000;
+/** How long a login waits for the browser. */
+export const LOGIN_WAIT_MS = 5 * 60_000;
 
 export async function login(i: LoginInput): Promise<LoginOutcome> {
   const probed = await probe(i.url);
