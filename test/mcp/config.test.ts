@@ -117,18 +117,3 @@ test("values ${VAR} expanded to are collected for masking, paths aside", () => {
   const c = loadConfig(input({ env: { KEY: "key-1234567890", HOME: "/home/someone", TOKEN: "tok-abcdefgh" } }));
   expect(c.expanded.sort()).toEqual(["key-1234567890", "tok-abcdefgh"]);
 });
-
-test("an http server's oauth entry is read in Claude Code's camelCase or in snake_case, with ${VAR} in the client fields", () => {
-  const path = writeList(join(s.home, "mcp.json"), {
-    a: { type: "http", url: "https://a.test/mcp", oauth: { clientId: "zot-a", clientSecret: "${SECRET}", callbackPort: 8765 } },
-    b: { type: "http", url: "https://b.test/mcp", oauth: { client_id: "${ID}", scopes: ["read", "write"] } },
-    c: { type: "http", url: "https://c.test/mcp", oauth: { scopes: "read" } },
-    d: { type: "http", url: "https://d.test/mcp", oauth: { callback_port: 0 } },
-  });
-  const c = loadConfig(input({ env: { SECRET: "s3cret-value", ID: "zot-b" } }));
-  expect(c.servers[0].transport).toEqual({ kind: "http", url: "https://a.test/mcp", headers: {}, oauth: { clientId: "zot-a", clientSecret: "s3cret-value", callbackPort: 8765 } });
-  expect(c.servers[1].transport).toEqual({ kind: "http", url: "https://b.test/mcp", headers: {}, oauth: { clientId: "zot-b", scopes: ["read", "write"] } });
-  expect(c.servers[2]).toMatchObject({ status: "invalid", error: `MCP server "c" in ${path}: "oauth.scopes" must be an array of strings` });
-  expect(c.servers[3]).toMatchObject({ status: "invalid", error: `MCP server "d" in ${path}: "oauth.callback_port" must be a port number (1–65535)` });
-  expect(c.expanded).toContain("s3cret-value");
-});

@@ -114,3 +114,30 @@ test("an OAuth token is masked like an API key in JSON output and in the transcr
   expect(r.stdout).not.toContain(token);
   expect(readFileSync(sessionFiles(e2e.home)[0], "utf8")).not.toContain(token);
 });
+
+test("an oauth entry in mcp.json (Claude Code's camelCase, the secret from ${VAR}) logs in as that client without registering", async () => {
+  await as.stop();
+  as = startAuthServer({ clients: { "zot-cli": "s3cret-value-1" } });
+  e2e.defer(() => as.stop());
+  writeList(join(e2e.home, "mcp.json"), { web: { type: "http", url: mcp.url, oauth: { clientId: "zot-cli", clientSecret: "${WEB_SECRET}", scopes: ["mcp:tools"] } } });
+  const r = await e2e.run(["mcp", "login", "web"], { env: { ...browser(), WEB_SECRET: "s3cret-value-1" } });
+  expect(r.stderr).toBe("");
+  expect(r.stdout).toContain("(configured client zot-cli)");
+  expect(as.registrations).toEqual([]);
+  const token = as.requests.find((x) => x.path === "/token")!;
+  expect(token.headers.authorization).toBe(`Basic ${Buffer.from("zot-cli:s3cret-value-1").toString("base64")}`);
+  expect(readAuthStore(e2e.home)[0]).toMatchObject({ client_id: "zot-cli", auth_method: "client_secret_basic" });
+  expect((await e2e.run(["mcp", "doctor"], { env: { WEB_SECRET: "s3cret-value-1" } })).code).toBe(0);
+});
+
+test("a bad oauth entry makes the server invalid with a sentence naming the field and the file", async () => {
+  const file = writeList(join(e2e.home, "mcp.json"), {
+    a: { type: "http", url: mcp.url, oauth: { client_id: "x", scopes: "read" } },
+    b: { type: "http", url: mcp.url, oauth: { callback_port: 0 } },
+    c: { type: "http", url: mcp.url, oauth: "zot" },
+  });
+  const r = await e2e.run(["mcp", "list"]);
+  expect(r.stdout).toContain(`  error: MCP server "a" in ${file}: "oauth.scopes" must be an array of strings\n`);
+  expect(r.stdout).toContain(`  error: MCP server "b" in ${file}: "oauth.callback_port" must be a port number (1–65535)\n`);
+  expect(r.stdout).toContain(`  error: MCP server "c" in ${file}: "oauth" must be an object such as {"client_id": "…", "scopes": ["…"]}\n`);
+});
