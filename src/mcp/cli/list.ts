@@ -21,7 +21,7 @@ export type ListedServer = {
   auth: string | null;
 };
 
-export function configFor(ctx: Ctx, files: string[], none: boolean): LoadedConfig {
+function configFor(ctx: Ctx, files: string[], none: boolean): LoadedConfig {
   const mode = trustMode(false, ctx.env);
   return loadConfig({ files, none, cwd: ctx.cwd, home: ctx.home, env: ctx.env, trusted: mode === "all" || isTrusted(ctx.home, ctx.cwd) });
 }
@@ -72,3 +72,6 @@ function authOf(s: ServerConfig, tokens: ReturnType<typeof readAuthStore>): stri
   const entry = findAuth(tokens, t.url, t.oauth?.clientId);
   return entry || t.oauth ? describeAuth(entry, s.name) : null;
 }
+
+/** `zot mcp login` and `logout` find their server in the same lists. */
+export { configFor };
