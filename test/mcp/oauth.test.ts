@@ -3,10 +3,9 @@
 // and iss checks, refreshing, and tokens that never reach another issuer. The test plays the browser
 // by fetching the URL the login prints. The CLI and the modes are in oauth.e2e.test.ts.
 import { describe, expect, test } from "bun:test";
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { Host } from "../../src/ext/host.ts";
-import { McpHost } from "../../src/mcp/host.ts";
+import type { McpHost } from "../../src/mcp/host.ts";
 import { parseChallenge } from "../../src/mcp/oauth/discovery.ts";
 import { login, type LoginOutcome } from "../../src/mcp/oauth/login.ts";
 import { listenLoopback } from "../../src/mcp/oauth/loopback.ts";
@@ -308,15 +307,27 @@ describe("during a run", () => {
     expect(await host.invokeCommand("mcp-login", "nope")).toEqual({ ok: false, error: "/mcp-login needs the name of an HTTP MCP server that logs in with OAuth (web)" });
   });
 
-  test("every token the host reads is handed to the run's mask before it is used", async () => {
-    setUp();
+  test("a server error that quotes the token is masked in the server's state and in its log", async () => {
+    current = authServer();
+    const guard = protect(() => current);
+    let echo = false;
+    mcp = startMcpHttpServer({
+      era: "modern",
+      reply: "json",
+      guard: (req, url) =>
+        echo ? Response.json({ jsonrpc: "2.0", id: null, error: { code: -32000, message: `not today, ${req.headers.get("authorization")}` } }) : guard(req, url),
+    });
+    writeList(join(s.home, "mcp.json"), { web: { type: "http", url: mcp.url } });
     expect((await logIn()).r.ok).toBe(true);
-    const heard: string[] = [];
-    host = new McpHost(new Host(), { files: [], none: false, interactive: false, trusted: () => true, graceMs: 500, killAfterMs: 500 });
-    await host.load({ extPaths: [], noExt: true, cwd: s.project, home: s.home, info: { zotVersion: "test", provider: "mock", model: "m", cwd: s.project }, onSecret: (v) => heard.push(v) });
-    const entry = readAuthStore(s.home)[0];
-    expect(heard).toContain(entry.access_token);
-    expect(heard).toContain(entry.refresh_token!);
+    echo = true;
+    host = await loadHost(s);
+    const token = readAuthStore(s.home)[0].access_token;
+    const state = host.serverStates()[0];
+    expect(state.status).toBe("failed");
+    expect(state.error).toContain(`not today, Bearer ${token.slice(0, 4)}…[redacted]`);
+    await host.shutdown();
+    host = null;
+    expect(readFileSync(join(s.home, "logs", "mcp-web.log"), "utf8")).not.toContain(token);
   });
 });
 
