@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FIXTURES as AGENT_FIXTURES, sessionFiles } from "../e2e/zot.ts";
 import { startMcpHttpServer } from "../helpers/mcp-http-server.ts";
-import { protect, startAuthServer } from "../helpers/oauth-server.ts";
+import { protect, startAuthServer, type AuthServer } from "../helpers/oauth-server.ts";
 import { useTmux } from "../tui/helpers/tmux.ts";
 import { LEGACY, MCP_FIXTURES, MODERN, writeList } from "./helpers.ts";
 
@@ -73,25 +73,27 @@ test("@server:uri in a typed prompt attaches the resource (the file picker leave
   await t.waitFor(`<resource server="nu" uri="fixture://readme">`, 20_000);
 }, T);
 
-test("an HTTP server that needs an OAuth login is a start-up notice naming zot mcp login; the TUI opens no browser", async () => {
+/** An OAuth-protected HTTP server listed as "web", for one test; `run` gets the authorization server and the list. */
+async function withProtectedServer(file: string, run: (as: AuthServer, list: string) => Promise<void>): Promise<void> {
   const as = startAuthServer();
   const mcp = startMcpHttpServer({ era: "modern", reply: "json", guard: protect(() => as) });
   try {
-    const web = writeList(join(dir, "web.json"), { web: { type: "http", url: mcp.url } });
+    await run(as, writeList(join(dir, file), { web: { type: "http", url: mcp.url } }));
+  } finally {
+    await Promise.all([as.stop(), mcp.stop()]);
+  }
+}
+
+test("an HTTP server that needs an OAuth login is a start-up notice naming zot mcp login; the TUI opens no browser", () =>
+  withProtectedServer("web.json", async (as, web) => {
     const t = await tui.start({ args: ["--mcp", web], env: { ZOT_BROWSER: "/bin/false" } });
     const screen = await t.waitFor("needs login", 20_000);
     expect(screen.replace(/\s+/g, " ")).toContain("MCP server web did not start: it needs login: run zot mcp login web");
     expect(as.requests.filter((r) => r.path === "/authorize")).toEqual([]);
-  } finally {
-    await Promise.all([as.stop(), mcp.stop()]);
-  }
-}, T);
+  }), T);
 
-test("/mcp-login logs in through the browser opener and restarts the server, whose tools then carry the token (masked in the transcript)", async () => {
-  const as = startAuthServer();
-  const mcp = startMcpHttpServer({ era: "modern", reply: "json", guard: protect(() => as) });
-  try {
-    const web = writeList(join(dir, "web-login.json"), { web: { type: "http", url: mcp.url } });
+test("/mcp-login logs in through the browser opener and restarts the server, whose tools then carry the token (masked in the transcript)", () =>
+  withProtectedServer("web-login.json", async (as, web) => {
     const t = await tui.start({ args: ["--mcp", web], env: { ZOT_BROWSER: join(MCP_FIXTURES, "browser.ts") } });
     await t.waitFor("needs login", 20_000);
     t.type("/mcp-login web");
@@ -104,7 +106,4 @@ test("/mcp-login logs in through the browser opener and restarts the server, who
     const transcript = readFileSync(sessionFiles(t.home)[0], "utf8");
     expect(transcript).toContain("you sent Bearer at-1…[redacted]");
     expect(transcript).not.toContain(token);
-  } finally {
-    await Promise.all([as.stop(), mcp.stop()]);
-  }
-}, T);
+  }), T);
