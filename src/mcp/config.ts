@@ -13,7 +13,10 @@ import { isTrusted, reviewServers, type ServerPrint, type TrustMode, type Unappr
 export type ConfigSource = "flag" | "project" | "user";
 
 export type StdioConfig = { kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd: string };
-export type HttpConfig = { kind: "http"; url: string; headers: Record<string, string> };
+export type HttpConfig = { kind: "http"; url: string; headers: Record<string, string>; oauth?: OAuthConfig };
+
+/** How zot logs in to the server (Claude Code's `oauth` entry; snake_case or camelCase keys): the client it is registered as, the scopes, a fixed callback port. */
+export type OAuthConfig = { clientId?: string; clientSecret?: string; scopes?: string[]; callbackPort?: number };
 
 export type ServerConfig = {
   name: string;
@@ -258,7 +261,9 @@ function decodeServer(name: string, raw: unknown, file: string, source: ConfigSo
       if (typeof headers === "string") return invalid(headers);
       const expandedHeaders: Record<string, string> = {};
       for (const [k, v] of Object.entries(headers)) expandedHeaders[k] = expand(v, `headers.${k}`);
-      base.transport = { kind: "http", url: expand(raw.url, "url"), headers: expandedHeaders };
+      const oauth = oauthConfig(raw.oauth, expand);
+      if (typeof oauth === "string") return invalid(oauth);
+      base.transport = { kind: "http", url: expand(raw.url, "url"), headers: expandedHeaders, ...(oauth ? { oauth } : {}) };
     } else if (type === "sse") {
       return invalid(`the HTTP+SSE transport is deprecated and zot does not speak it; if the server offers Streamable HTTP, use "type": "http"`);
     } else {
@@ -268,6 +273,24 @@ function decodeServer(name: string, raw: unknown, file: string, source: ConfigSo
     return invalid((e as Error).message);
   }
   return disabled ? { ...base, status: "disabled" } : base;
+}
+
+function oauthConfig(v: unknown, expand: (v: string, where: string) => string): OAuthConfig | null | string {
+  if (v === undefined) return null;
+  if (!isObject(v)) return `"oauth" must be an object such as {"client_id": "…", "scopes": ["…"]}`;
+  const id = v.client_id ?? v.clientId;
+  const secret = v.client_secret ?? v.clientSecret;
+  const port = v.callback_port ?? v.callbackPort;
+  if (id !== undefined && (typeof id !== "string" || id === "")) return `"oauth.client_id" must be a non-empty string (the client zot is registered as with the authorization server)`;
+  if (secret !== undefined && typeof secret !== "string") return `"oauth.client_secret" must be a string (best as "\${VAR}")`;
+  if (v.scopes !== undefined && (!Array.isArray(v.scopes) || !v.scopes.every((x) => typeof x === "string"))) return `"oauth.scopes" must be an array of strings`;
+  if (port !== undefined && (typeof port !== "number" || !Number.isInteger(port) || port < 1 || port > 65535)) return `"oauth.callback_port" must be a port number (1–65535)`;
+  return {
+    ...(typeof id === "string" ? { clientId: expand(id, "oauth.client_id") } : {}),
+    ...(typeof secret === "string" ? { clientSecret: expand(secret, "oauth.client_secret") } : {}),
+    ...(Array.isArray(v.scopes) ? { scopes: v.scopes as string[] } : {}),
+    ...(typeof port === "number" ? { callbackPort: port } : {}),
+  };
 }
 
 function stringMap(v: unknown, key: string): Record<string, string> | string {

@@ -33,6 +33,7 @@ import type { LoadedConfig, SkippedServer } from "./config.ts";
 import { SEARCH_DESCRIPTION, SEARCH_SCHEMA, SEARCH_TOOL, searchText, shouldDefer } from "./defer.ts";
 import { ElicitForm } from "./elicit.ts";
 import { EraMemory } from "./eras.ts";
+import { describeAuth, oauthApplies } from "./oauth/bearer.ts";
 import { McpServer } from "./server.ts";
 import type { McpPrompt, ServerState } from "./server.ts";
 import { annotationNote, attribution } from "./tools.ts";
@@ -60,6 +61,8 @@ export type McpOptions = {
 type Owned = { server: McpServer; tool: McpTool };
 
 const MAX_UNHEARD = 200;
+/** The interactive mode's OAuth login (`zot mcp login` elsewhere). */
+const LOGIN_COMMAND = "mcp-login";
 /** `@server:uri` in a prompt: the server name, then a URI with a scheme. */
 const MENTION = /(^|\s)@([A-Za-z0-9][A-Za-z0-9._-]{0,63}):([A-Za-z][A-Za-z0-9+.-]*:[^\s]+)/g;
 
@@ -69,6 +72,8 @@ export class McpHost implements ExtensionHost {
   private loadOpts: LoadOptions | null = null;
   private info: HostInfo = { zotVersion: "", provider: "", model: "", cwd: process.cwd() };
   private mask: Mask = unmasked;
+  /** What ${VAR} expanded to and the OAuth tokens the servers hold: masked like the run's own secrets. */
+  private secrets: string[] = [];
   private window = 0;
   private readonly activated = new Set<string>();
   private readonly listeners = new Set<(intent: UiIntent) => void>();
@@ -163,6 +168,9 @@ export class McpHost implements ExtensionHost {
       const args = prompt.arguments.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(" ");
       list.push({ name: prompt.name, description: `${prompt.description}${args ? ` — ${args}` : ""}`.trim(), extension: attribution(server.name) });
     }
+    const oauth = this.oauthServers();
+    if (this.opts.interactive && oauth.length && !taken.has(LOGIN_COMMAND))
+      list.push({ name: LOGIN_COMMAND, description: `log in to an MCP server with OAuth in the browser — <${oauth.map((s) => s.name).join("|")}>`, extension: "mcp" });
     return list;
   }
 
@@ -193,6 +201,7 @@ export class McpHost implements ExtensionHost {
 
   async invokeCommand(name: string, args: string): Promise<InvokeResult> {
     const key = name.replace(/^\//, "").toLowerCase();
+    if (key === LOGIN_COMMAND && this.opts.interactive && !this.inner.commands().some((c) => c.name.toLowerCase() === key)) return this.login(args.trim());
     const found = this.prompts().find((p) => p.prompt.name.toLowerCase() === key);
     if (!found || this.inner.commands().some((c) => c.name.toLowerCase() === key)) return this.inner.invokeCommand(name, args);
     const parsed = promptArgs(found.prompt, args);
@@ -289,9 +298,10 @@ export class McpHost implements ExtensionHost {
     const env = this.opts.env ?? process.env;
     this.config = loadConfig({ files: this.opts.files, none: this.opts.none, cwd: opts.cwd, home: opts.home, env, trust: this.opts.trust });
     const base = opts.mask ?? unmasked;
-    const expanded = this.config.expanded;
-    // What ${VAR} expanded to is masked like the run's own secrets in logs, doctor output and errors.
-    this.mask = expanded.length ? (text) => base(redactSecrets(text, expanded)) : base;
+    const secrets = [...this.config.expanded];
+    this.secrets = secrets;
+    // Masked like the run's own secrets in logs, doctor output and errors.
+    this.mask = (text) => base(secrets.length ? redactSecrets(text, secrets) : text);
     this.servers = this.config.servers.map((c) => this.makeServer(c));
     const windowing = this.opts.contextWindow ? this.opts.contextWindow(this.info).then((w) => (this.window = w)) : Promise.resolve(0);
     // All in parallel: startup waits for the slowest server, not for the sum — but a run waits at
@@ -348,6 +358,10 @@ export class McpHost implements ExtensionHost {
         this.send({ kind: "registry_changed" });
       },
       exited: (message) => this.send({ kind: "extension_exited", extension: attribution(config.name), message }),
+      onSecret: (value) => {
+        if (!this.secrets.includes(value)) this.secrets.push(value);
+        opts.onSecret?.(value);
+      },
       graceMs: this.opts.graceMs ?? 2000,
       killAfterMs: this.opts.killAfterMs ?? 1000,
     });
@@ -404,6 +418,38 @@ export class McpHost implements ExtensionHost {
         server.warn(sentence);
       }
     }
+  }
+
+  /** HTTP servers that log in with OAuth (no Authorization header of their own). */
+  private oauthServers(): McpServer[] {
+    return this.servers.filter((s) => s.config.transport?.kind === "http" && oauthApplies(s.config.transport) && (s.config.status === "enabled" || s.config.status === "disabled"));
+  }
+
+  /** `/mcp-login NAME`: the login of `zot mcp login`, its lines as notes, then the server restarted with the new token. */
+  private async login(name: string): Promise<InvokeResult> {
+    const candidates = this.oauthServers();
+    const server = candidates.find((s) => s.name.toLowerCase() === name.toLowerCase());
+    const t = server?.config.transport;
+    if (!server || t?.kind !== "http") {
+      const names = candidates.map((s) => s.name).join(", ");
+      return { ok: false, error: `/${LOGIN_COMMAND} needs the name of an HTTP MCP server that logs in with OAuth${names ? ` (${names})` : "; none is configured"}` };
+    }
+    const { login, LOGIN_WAIT_MS } = await import("./oauth/login.ts");
+    const r = await login({
+      name: server.name,
+      url: t.url,
+      ...(t.oauth ? { oauth: t.oauth } : {}),
+      file: server.config.file,
+      home: this.loadOpts?.home ?? "",
+      env: this.opts.env ?? process.env,
+      timeoutMs: LOGIN_WAIT_MS,
+      say: (line) => this.send({ kind: "notify", extension: "mcp", level: "info", message: line.trim() }),
+    });
+    if (!r.ok) return { ok: false, error: `login to MCP server "${server.name}" failed: ${r.error}` };
+    if (server.config.status === "enabled") await this.reload(`mcp:${server.name}`);
+    const fresh = this.servers.find((s) => s.name === server.name)?.state();
+    const tools = fresh?.status === "ready" ? `; its ${fresh.tools.length} tool(s) are ready` : fresh?.error ? `; it did not start: ${fresh.error}` : "";
+    return { ok: true, response: { type: "command_response", id: "", action: "display", display: `Logged in to MCP server ${server.name}: ${describeAuth(r.entry, server.name)}${tools}.` }, extension: "mcp" };
   }
 
   private prompts(): { server: McpServer; prompt: McpPrompt }[] {

@@ -14,7 +14,19 @@ export type HttpSpec = {
   url: string;
   /** From the config, `${VAR}`-expanded (Authorization: Bearer … lives here). */
   headers: Record<string, string>;
+  /** OAuth for a server whose config sets no Authorization header. */
+  auth?: HttpAuth;
 };
+
+/** Where the Authorization header comes from when the config does not give one (OAuth tokens). */
+export interface HttpAuth {
+  /** The header value for the next request, or null. */
+  authorization(): Promise<string | null>;
+  /** After a 401 (or a 403 with a challenge): true when a retry may succeed (the token was refreshed). */
+  unauthorized(status: number, challenge: string | null): Promise<boolean>;
+  /** The sentence for a request that stays unauthorized. */
+  refusal(status: number): string;
+}
 
 const SENTINEL = "=?base64?";
 
@@ -27,6 +39,7 @@ export class HttpTransport implements Transport {
   private end!: (why: string) => void;
   private version: string | null = null;
   private sessionId: string | null = null;
+  private bearer: string | null = null;
   private readonly inflight = new Set<AbortController>();
   private closed = false;
 
@@ -91,6 +104,7 @@ export class HttpTransport implements Transport {
 
   private headers(msg: RpcRequest | RpcNotification | null, extra: Record<string, string> = {}): Record<string, string> {
     const h: Record<string, string> = { ...this.spec.headers };
+    if (this.bearer) h.Authorization = this.bearer;
     if (this.version) h["MCP-Protocol-Version"] = this.version;
     if (this.sessionId) h["Mcp-Session-Id"] = this.sessionId;
     if (msg) {
@@ -116,11 +130,18 @@ export class HttpTransport implements Transport {
     this.inflight.add(controller);
     try {
       let res: Response;
-      try {
-        res = await fetch(this.spec.url, { method: "POST", headers: this.headers(msg, opts.headers), body: JSON.stringify(msg), signal: controller.signal });
-      } catch (e) {
-        if (opts.signal.aborted) return this.cancelled(id);
-        return { ok: false, kind: "gone", error: `cannot reach ${this.spec.url}: ${(e as Error).message}` };
+      const auth = this.spec.auth;
+      for (let attempt = 0; ; attempt++) {
+        if (auth) this.bearer = await auth.authorization();
+        try {
+          res = await fetch(this.spec.url, { method: "POST", headers: this.headers(msg, opts.headers), body: JSON.stringify(msg), signal: controller.signal });
+        } catch (e) {
+          if (opts.signal.aborted) return this.cancelled(id);
+          return { ok: false, kind: "gone", error: `cannot reach ${this.spec.url}: ${(e as Error).message}` };
+        }
+        if (!auth || attempt > 0 || !demandsAuth(res)) break;
+        await res.body?.cancel().catch(() => {});
+        if (!(await auth.unauthorized(res.status, res.headers.get("www-authenticate")))) break;
       }
       const session = res.headers.get("mcp-session-id");
       if (session && msg.method === "initialize") this.sessionId = session;
@@ -129,15 +150,10 @@ export class HttpTransport implements Transport {
         await res.body?.cancel().catch(() => {});
         return { ok: true, result: {} };
       }
-      if (res.status === 401 || (res.status === 403 && res.headers.get("www-authenticate"))) {
+      if (demandsAuth(res)) {
         await res.body?.cancel().catch(() => {});
-        return {
-          ok: false,
-          kind: "http",
-          status: res.status,
-          body: "",
-          error: `the server asks for authorization (HTTP ${res.status}); zot does not do OAuth for MCP servers yet: put a token in the server's "headers" (e.g. "Authorization": "Bearer \${TOKEN}")`,
-        };
+        const error = auth ? auth.refusal(res.status) : `the server refused the Authorization header from its config (HTTP ${res.status}); check the token it expands to`;
+        return { ok: false, kind: "http", status: res.status, body: "", error };
       }
       if (type.includes("text/event-stream") && res.body) {
         let answer: SendOutcome | null = null;
@@ -211,6 +227,10 @@ export class HttpTransport implements Transport {
     if (id !== null && this.sessionId) await this.notify(notification("notifications/cancelled", { requestId: id, reason: "cancelled by zot" }));
     return { ok: false, kind: "cancelled", error: "the request was cancelled" };
   }
+}
+
+function demandsAuth(res: Response): boolean {
+  return res.status === 401 || (res.status === 403 && res.headers.get("www-authenticate") !== null);
 }
 
 /** Header-safe text: plain visible ASCII as is, anything else in the spec's Base64 sentinel. */

@@ -9,8 +9,9 @@ import type { ContentBlock, Json, JsonObject } from "../ext/protocol.ts";
 import { McpClient } from "./client.ts";
 import type { Answer, Elicitor, Negotiated } from "./client.ts";
 import { targetOf } from "./config.ts";
-import type { ServerConfig } from "./config.ts";
+import type { HttpConfig, ServerConfig } from "./config.ts";
 import { HttpTransport, paramHeaders } from "./http.ts";
+import { describeAuth, OAuthBearer, oauthApplies } from "./oauth/bearer.ts";
 import { StdioTransport } from "./stdio.ts";
 import { checkMcpTool, exposedName, mapToolResult, resourceText } from "./tools.ts";
 import type { McpTool } from "./tools.ts";
@@ -40,6 +41,8 @@ export type ServerState = {
   log: string;
   startupMs: number | null;
   shadowedBy?: string;
+  /** OAuth, for an HTTP server whose config sets no Authorization header: "oauth: logged in (…)" or "needs login: …". */
+  auth?: string;
 };
 
 export type ServerDeps = {
@@ -55,6 +58,8 @@ export type ServerDeps = {
   exited: (message: string) => void;
   graceMs: number;
   killAfterMs: number;
+  /** A credential read for the server (an OAuth token), to be masked wherever zot writes text. */
+  onSecret: (value: string) => void;
 };
 
 export type ToolOutcome = { content: ContentBlock[]; isError: boolean; structured?: Json };
@@ -77,6 +82,7 @@ export class McpServer {
   private error: string | null;
   private client: McpClient | null = null;
   private transport: Transport | null = null;
+  private bearer: OAuthBearer | null = null;
   private log: ExtensionLog | null = null;
   private readonly warnings: string[] = [];
   private startupMs: number | null = null;
@@ -118,10 +124,11 @@ export class McpServer {
     const log = opened.log;
     this.log = log;
     log.line(`starting MCP server ${this.name} (${targetOf(t)}) at ${new Date().toISOString()}`);
+    const auth = t.kind === "http" ? this.oauth(t) : null;
     const transport: Transport =
       t.kind === "stdio"
         ? new StdioTransport({ command: t.command, args: t.args, env: t.env, cwd: t.cwd, home: this.deps.home, log, graceMs: this.deps.graceMs, killAfterMs: this.deps.killAfterMs })
-        : new HttpTransport({ url: t.url, headers: t.headers });
+        : new HttpTransport({ url: t.url, headers: t.headers, ...(auth ? { auth } : {}) });
     this.transport = transport;
     transport.onWarning = (w) => this.warn(w);
     const started = await transport.start();
@@ -185,7 +192,14 @@ export class McpServer {
       startupMs: this.startupMs === null ? null : Math.round(this.startupMs * 10) / 10,
     };
     if (this.config.shadowedBy) state.shadowedBy = this.config.shadowedBy;
+    const b = this.bearer;
+    if (b && (b.current || b.needsLogin)) state.auth = describeAuth(b.needsLogin ? null : b.current, this.name);
     return state;
+  }
+
+  private oauth(t: HttpConfig): OAuthBearer | null {
+    if (!oauthApplies(t)) return null;
+    return (this.bearer ??= new OAuthBearer({ home: this.deps.home, name: this.name, url: t.url, ...(t.oauth ? { oauth: t.oauth } : {}), onSecret: this.deps.onSecret, log: (l) => this.log?.line(l) }));
   }
 
   /** A conflict or other problem found by the host, kept with the server's warnings and log. */

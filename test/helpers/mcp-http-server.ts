@@ -13,13 +13,21 @@
  * must carry (else 400), a GET stream carries list changes, DELETE ends the session, and the `ask`
  * tool sends `elicitation/create` on the call's SSE stream and waits for the client's answer.
  * `reply` chooses JSON bodies or SSE streams for ordinary answers. Tools: echo, fail, slow (progress
- * on SSE; records a stream the client closed), ask, change (adds "late"), regional (x-mcp-header).
+ * on SSE; records a stream the client closed), ask, change (adds "late"), regional (x-mcp-header),
+ * whoami (echoes the Authorization header it got).
  */
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Obj = { [key: string]: Json };
 
-export type McpHttpOptions = { era: "modern" | "legacy"; reply: "json" | "sse"; token?: string; oauth?: boolean };
+export type McpHttpOptions = {
+  era: "modern" | "legacy";
+  reply: "json" | "sse";
+  token?: string;
+  oauth?: boolean;
+  /** Answers a request before the MCP server sees it (an OAuth resource server's 401 and metadata), or lets it through with null. */
+  guard?: (req: Request, url: URL) => Response | null;
+};
 export type RecordedRequest = { method: string; headers: Record<string, string>; body: Obj | null };
 
 export type McpHttpServer = {
@@ -49,6 +57,7 @@ export function startMcpHttpServer(o: McpHttpOptions): McpHttpServer {
     { name: "ask", description: "asks", inputSchema: { type: "object" } },
     { name: "change", description: "changes the tools", inputSchema: { type: "object" } },
     { name: "regional", description: "x-mcp-header", inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } } },
+    { name: "whoami", description: "echoes the Authorization header", inputSchema: { type: "object" } },
     { name: "région", description: "a non-ASCII name, which MCP does not allow", inputSchema: { type: "object" } },
   ];
   const caps: Obj = { tools: { listChanged: true } };
@@ -94,6 +103,8 @@ export function startMcpHttpServer(o: McpHttpOptions): McpHttpServer {
         return answer(id, { content: [{ type: "text", text: `echo: ${String(args.text)}` }] }, signal);
       case "fail":
         return answer(id, { content: [{ type: "text", text: "nope" }], isError: true }, signal);
+      case "whoami":
+        return answer(id, { content: [{ type: "text", text: `you sent ${requests.at(-1)!.headers.authorization ?? "(nothing)"}` }] }, signal);
       case "regional":
         return answer(id, { content: [{ type: "text", text: `region header ${requests.at(-1)!.headers["mcp-param-region"] ?? "(none)"}` }] }, signal);
       case "change":
@@ -140,6 +151,8 @@ export function startMcpHttpServer(o: McpHttpOptions): McpHttpServer {
         }
       }
       requests.push({ method: req.method, headers, body });
+      const guarded = o.guard?.(req, new URL(req.url));
+      if (guarded) return guarded;
       if (o.oauth) return new Response("", { status: 401, headers: { "www-authenticate": 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"' } });
       if (o.token && headers.authorization !== `Bearer ${o.token}`) return new Response("unauthorized", { status: 401 });
       if (req.method === "DELETE") {

@@ -55,8 +55,16 @@ test("add refuses a taken name without --force, bad names, and a server with not
   expect((await run(["add", "no way", "--", "x"])).err).toBe('zot: "no way" is not a valid MCP server name; use 1–64 letters, digits, ., _ or -, starting with a letter or digit.\n');
   expect((await run(["add", "empty"])).err).toBe("zot: nothing to run for empty: give a command after -- (zot mcp add empty -- npx -y PACKAGE) or --url URL.\n");
   expect((await run(["add", "x", "npx", "-y", "pkg"])).err).toBe(
-    "zot: unknown option -y for zot mcp add (put the server's command after --, e.g. zot mcp add x -- npx -y PACKAGE); usage: zot mcp add <name> [--project] [--force] [--env K=V]... -- <command> [args...] | add <name> --url URL [--header K:V]...\n",
+    "zot: unknown option -y for zot mcp add (put the server's command after --, e.g. zot mcp add x -- npx -y PACKAGE); usage: zot mcp add <name> [--project] [--force] [--env K=V]... -- <command> [args...] | add <name> --url URL [--header K:V]... [--client-id ID] [--client-secret S] [--callback-port N]\n",
   );
+});
+
+test("add --client-id writes the server's oauth entry in Claude Code's shape, and refuses OAuth flags that do not fit", async () => {
+  expect((await run(["add", "web", "--url", "https://mcp.example.test/mcp", "--client-id", "zot-cli", "--client-secret", "${WEB_SECRET}", "--callback-port", "8765"])).code).toBe(0);
+  expect(userList().mcpServers.web).toEqual({ type: "http", url: "https://mcp.example.test/mcp", oauth: { client_id: "zot-cli", client_secret: "${WEB_SECRET}", callback_port: 8765 } });
+  expect((await run(["add", "a", "--url", "https://x.test/mcp", "--client-secret", "s"])).err).toBe("zot: --client-secret needs --client-id (the client the secret belongs to).\n");
+  expect((await run(["add", "b", "--url", "https://x.test/mcp", "--callback-port", "70000"])).err).toBe('zot: --callback-port must be a port number (got "70000").\n');
+  expect((await run(["add", "c", "--client-id", "x", "--", "npx", "pkg"])).err).toBe("zot: --client-id, --client-secret and --callback-port are for HTTP servers (--url).\n");
 });
 
 test("add keeps the rest of the file and --project writes ./.mcp.json", async () => {
@@ -156,4 +164,18 @@ test("doctor masks what ${VAR} expanded to (a key in the arguments) in its repor
   let listed = "";
   await runMcpCli(["list"], { env: { ...process.env, ZOT_HOME: s.home, ZOT_TEST_MCP_KEY: "sk-secret-value-123456" }, cwd: s.project, stdout: { write: (t: string) => (listed += t) }, stderr: { write: () => {} } });
   expect(listed).toContain("--api-key sk-s…[redacted]");
+});
+
+test("list shows the OAuth state it knows: needs login for an oauth entry without tokens, nothing for a server with its own Authorization header", async () => {
+  writeList(join(s.home, "mcp.json"), {
+    web: { type: "http", url: "https://mcp.example.test/mcp", oauth: { client_id: "zot-cli" } },
+    plain: { type: "http", url: "https://other.example.test/mcp", headers: { Authorization: "Bearer x" } },
+  });
+  const human = await run(["list"]);
+  expect(human.out).toContain("\n  needs login: run zot mcp login web\n");
+  const listed = JSON.parse((await run(["list", "--json"])).out) as { servers: { name: string; auth: string | null }[] };
+  expect(listed.servers.map((x) => [x.name, x.auth])).toEqual([
+    ["web", "needs login: run zot mcp login web"],
+    ["plain", null],
+  ]);
 });

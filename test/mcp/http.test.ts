@@ -1,6 +1,6 @@
 // Streamable HTTP against a real server on 127.0.0.1, in both eras and with both reply forms: the
 // required headers, 202 for notifications, the session header of the initialize era, bearer tokens
-// from config, closing the stream as cancellation, and a clear sentence when OAuth is demanded.
+// from config, closing the stream as cancellation, and a clear sentence when authorization is demanded.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { headerValue } from "../../src/mcp/http.ts";
@@ -97,12 +97,16 @@ test("header values that are not plain visible ASCII use the spec's Base64 senti
   expect(headerValue("=?base64?literal?=")).toBe("=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=");
 });
 
-test("a server that demands OAuth fails its start with a sentence saying what to do", async () => {
+test("a server that demands OAuth before any login fails its start with a sentence naming zot mcp login", async () => {
   const h = await start({ era: "modern", reply: "json", oauth: true });
-  expect(h.serverStates()[0]).toMatchObject({ status: "failed" });
-  expect(h.serverStates()[0].error).toBe(
-    'the server asks for authorization (HTTP 401); zot does not do OAuth for MCP servers yet: put a token in the server\'s "headers" (e.g. "Authorization": "Bearer ${TOKEN}")',
-  );
+  expect(h.serverStates()[0]).toMatchObject({ status: "failed", auth: "needs login: run zot mcp login web" });
+  expect(h.serverStates()[0].error).toBe("it needs login: run zot mcp login web (it asks for authorization and zot holds no token for it)");
+});
+
+test("a server that refuses the configured Authorization header says to check that token, not to log in", async () => {
+  const h = await start({ era: "modern", reply: "json", token: "right" }, { headers: { Authorization: "Bearer ${WEB_TOKEN}" } });
+  expect(h.serverStates()[0]).toMatchObject({ status: "failed", error: "the server refused the Authorization header from its config (HTTP 401); check the token it expands to" });
+  expect(h.serverStates()[0].auth).toBeUndefined();
 });
 
 test("a server nobody listens at fails its start naming the URL", async () => {

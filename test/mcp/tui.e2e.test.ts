@@ -1,13 +1,16 @@
 // MCP servers in the interactive mode, in a real terminal (tmux): --no-yolo confirmation of an MCP
 // tool call with its untrusted annotations shown, the [mcp:<server>] attribution, an elicitation
-// answered in a form panel, and a prompt run as a slash command.
+// answered in a form panel, a prompt run as a slash command, and the notice for an HTTP server that
+// needs an OAuth login and the /mcp-login that logs in to it.
 import { beforeAll, afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FIXTURES as AGENT_FIXTURES } from "../e2e/zot.ts";
+import { FIXTURES as AGENT_FIXTURES, sessionFiles } from "../e2e/zot.ts";
+import { startMcpHttpServer } from "../helpers/mcp-http-server.ts";
+import { protect, startAuthServer, type AuthServer } from "../helpers/oauth-server.ts";
 import { useTmux } from "../tui/helpers/tmux.ts";
-import { LEGACY, MODERN, writeList } from "./helpers.ts";
+import { LEGACY, MCP_FIXTURES, MODERN, writeList } from "./helpers.ts";
 
 const tui = useTmux();
 let dir: string;
@@ -69,3 +72,38 @@ test("@server:uri in a typed prompt attaches the resource (the file picker leave
   t.keys("Enter");
   await t.waitFor(`<resource server="nu" uri="fixture://readme">`, 20_000);
 }, T);
+
+/** An OAuth-protected HTTP server listed as "web", for one test; `run` gets the authorization server and the list. */
+async function withProtectedServer(file: string, run: (as: AuthServer, list: string) => Promise<void>): Promise<void> {
+  const as = startAuthServer();
+  const mcp = startMcpHttpServer({ era: "modern", reply: "json", guard: protect(() => as) });
+  try {
+    await run(as, writeList(join(dir, file), { web: { type: "http", url: mcp.url } }));
+  } finally {
+    await Promise.all([as.stop(), mcp.stop()]);
+  }
+}
+
+test("an HTTP server that needs an OAuth login is a start-up notice naming zot mcp login; the TUI opens no browser", () =>
+  withProtectedServer("web.json", async (as, web) => {
+    const t = await tui.start({ args: ["--mcp", web], env: { ZOT_BROWSER: "/bin/false" } });
+    const screen = await t.waitFor("needs login", 20_000);
+    expect(screen.replace(/\s+/g, " ")).toContain("MCP server web did not start: it needs login: run zot mcp login web");
+    expect(as.requests.filter((r) => r.path === "/authorize")).toEqual([]);
+  }), T);
+
+test("/mcp-login logs in through the browser opener and restarts the server, whose tools then carry the token (masked in the transcript)", () =>
+  withProtectedServer("web-login.json", async (as, web) => {
+    const t = await tui.start({ args: ["--mcp", web], env: { ZOT_BROWSER: join(MCP_FIXTURES, "browser.ts") } });
+    await t.waitFor("needs login", 20_000);
+    t.type("/mcp-login web");
+    t.keys("Enter");
+    await t.waitFor("Logged in to MCP server web: oauth: logged in", 30_000);
+    t.type("call mcp__web__whoami {}");
+    t.keys("Enter");
+    const token = [...as.issued.keys()][0];
+    await t.waitFor(`returned: you sent Bearer ${token}`, 20_000);
+    const transcript = readFileSync(sessionFiles(t.home)[0], "utf8");
+    expect(transcript).toContain("you sent Bearer at-1…[redacted]");
+    expect(transcript).not.toContain(token);
+  }), T);

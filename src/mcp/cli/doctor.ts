@@ -28,6 +28,8 @@ export type McpDoctorServer = {
   log: string;
   startup_ms: number | null;
   shadowed_by: string | null;
+  /** OAuth: "oauth: logged in (expires …)" or "needs login: run zot mcp login NAME"; null when it does not apply. */
+  auth: string | null;
 };
 
 export type McpDoctorReport = { servers: McpDoctorServer[]; untrusted: string[]; unapproved: SkippedServer[]; errors: string[] };
@@ -72,6 +74,7 @@ function entry(s: ServerState): McpDoctorServer {
     log: s.log,
     startup_ms: s.startupMs,
     shadowed_by: s.shadowedBy ?? null,
+    auth: s.auth ?? null,
   };
 }
 
@@ -95,6 +98,7 @@ export function humanReport(r: McpDoctorReport): string {
     row("file", s.file);
     if (s.server_info) row("server", `${s.server_info.name} ${s.server_info.version}`.trim());
     if (s.error) row("error", s.error);
+    if (s.auth) row("auth", s.auth);
     if (s.shadowed_by) row("shadowed", `by ${s.shadowed_by}`);
     if (s.tools.length) row("tools", s.tools.map((t) => (t.deferred ? `${t.name} (deferred)` : t.name)).join(", "));
     if (s.prompts.length) row("prompts", s.prompts.map((p) => `/${p}`).join(", "));

@@ -8,7 +8,16 @@ import { MANIFEST_NAME_PATTERN } from "../../ext/policy.ts";
 import type { JsonObject } from "../../ext/protocol.ts";
 import { readServerFile, userConfigPath, writeServerFile } from "../config.ts";
 
-export type AddOptions = { command: string[]; url: string | undefined; headers: string[]; env: string[]; project: boolean; force: boolean };
+export type AddOptions = {
+  command: string[];
+  url: string | undefined;
+  headers: string[];
+  env: string[];
+  project: boolean;
+  force: boolean;
+  /** `--client-id`, `--client-secret`, `--callback-port`: the server's `oauth` entry. */
+  oauth: { clientId: string | undefined; clientSecret: string | undefined; callbackPort: string | undefined };
+};
 
 export function targetFile(ctx: Ctx, project: boolean): string {
   return project ? join(ctx.cwd, ".mcp.json") : userConfigPath(ctx.home);
@@ -31,8 +40,17 @@ export function add(ctx: Ctx, name: string, o: AddOptions): number {
       headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
     }
     if (Object.keys(headers).length) entry.headers = headers;
+    const { clientId, clientSecret, callbackPort } = o.oauth;
+    if (clientSecret !== undefined && clientId === undefined) return fail(ctx, `--client-secret needs --client-id (the client the secret belongs to).`);
+    if (callbackPort !== undefined && !(/^[0-9]+$/.test(callbackPort) && Number(callbackPort) >= 1 && Number(callbackPort) <= 65535)) return fail(ctx, `--callback-port must be a port number (got "${callbackPort}").`);
+    const oauth: JsonObject = {};
+    if (clientId !== undefined) oauth.client_id = clientId;
+    if (clientSecret !== undefined) oauth.client_secret = clientSecret;
+    if (callbackPort !== undefined) oauth.callback_port = Number(callbackPort);
+    if (Object.keys(oauth).length) entry.oauth = oauth;
   } else {
     if (o.headers.length) return fail(ctx, `--header is for HTTP servers (--url); a stdio server takes --env K=V.`);
+    if (Object.values(o.oauth).some((v) => v !== undefined)) return fail(ctx, `--client-id, --client-secret and --callback-port are for HTTP servers (--url).`);
     entry.command = o.command[0];
     entry.args = o.command.slice(1);
     const env: JsonObject = {};

@@ -6,6 +6,8 @@ import { trustMode } from "../../ext/trust.ts";
 import { redactSecrets } from "../../redact.ts";
 import { loadConfig, skippedLine, targetOf } from "../config.ts";
 import type { LoadedConfig, ServerConfig } from "../config.ts";
+import { describeAuth, oauthApplies } from "../oauth/bearer.ts";
+import { findAuth, readAuthStore } from "../oauth/store.ts";
 
 export type ListedServer = {
   name: string;
@@ -16,6 +18,8 @@ export type ListedServer = {
   file: string;
   error: string | null;
   shadowed_by: string | null;
+  /** OAuth state from $ZOT_HOME/mcp-auth.json (HTTP servers without an Authorization header of their own; null when nothing is known). */
+  auth: string | null;
 };
 
 function configFor(ctx: Ctx, files: string[], none: boolean): LoadedConfig {
@@ -25,6 +29,7 @@ function configFor(ctx: Ctx, files: string[], none: boolean): LoadedConfig {
 export function list(ctx: Ctx, json: boolean): number {
   const cfg = configFor(ctx, [], false);
   const mask = (text: string) => redactSecrets(text, cfg.expanded);
+  const tokens = readAuthStore(ctx.home);
   const servers: ListedServer[] = cfg.servers.map((s) => ({
     name: s.name,
     scope: s.source,
@@ -34,6 +39,7 @@ export function list(ctx: Ctx, json: boolean): number {
     file: s.file,
     error: s.error === null ? null : mask(s.error),
     shadowed_by: s.shadowedBy ?? null,
+    auth: authOf(s, tokens),
   }));
   if (json) {
     ctx.out.write(JSON.stringify({ home: ctx.home, cwd: ctx.cwd, servers, untrusted: cfg.untrusted, unapproved: cfg.unapproved, errors: cfg.errors }, null, 2) + "\n");
@@ -56,6 +62,18 @@ export function list(ctx: Ctx, json: boolean): number {
     ctx.out.write(line(rows[i]));
     if (s.error) ctx.out.write(`  error: ${s.error}\n`);
     if (s.shadowed_by) ctx.out.write(`  shadowed by ${s.shadowed_by}\n`);
+    if (s.auth) ctx.out.write(`  ${s.auth}\n`);
   });
   return 0;
 }
+
+/** What zot knows without asking the server: a stored login, or an `oauth` entry that has none yet. */
+function authOf(s: ServerConfig, tokens: ReturnType<typeof readAuthStore>): string | null {
+  const t = s.transport;
+  if (t?.kind !== "http" || !oauthApplies(t)) return null;
+  const entry = findAuth(tokens, t.url, t.oauth?.clientId);
+  return entry || t.oauth ? describeAuth(entry, s.name) : null;
+}
+
+/** `zot mcp login` and `logout` find their server in the same lists. */
+export { configFor };

@@ -1,0 +1,52 @@
+// `zot mcp login NAME` and `zot mcp logout NAME`: the OAuth login of one configured HTTP server
+// (interactive: a browser, or the printed URL) and forgetting its tokens.
+import { fail } from "../../ext/cli/context.ts";
+import type { Ctx } from "../../ext/cli/context.ts";
+import type { HttpConfig, ServerConfig } from "../config.ts";
+import { describeAuth, oauthApplies } from "../oauth/bearer.ts";
+import { authStorePath, removeAuth } from "../oauth/store.ts";
+import { configFor } from "./list.ts";
+
+type Found = { ok: true; server: ServerConfig; http: HttpConfig } | { ok: false; code: number };
+
+function httpServer(ctx: Ctx, name: string, verb: "login" | "logout"): Found {
+  const cfg = configFor(ctx, [], false);
+  const server = cfg.servers.find((s) => s.name.toLowerCase() === name.toLowerCase() && s.status !== "shadowed");
+  if (!server) return { ok: false, code: fail(ctx, `no MCP server named "${name}" is configured here; run zot mcp list to see the servers (or zot mcp add ${name} --url URL).`) };
+  if (server.status === "invalid") return { ok: false, code: fail(ctx, `${server.error}.`) };
+  const t = server.transport;
+  if (t?.kind !== "http") return { ok: false, code: fail(ctx, `MCP server "${server.name}" is a stdio server; OAuth ${verb} is for HTTP servers (stdio servers take credentials in "env").`) };
+  if (verb === "login" && !oauthApplies(t))
+    return { ok: false, code: fail(ctx, `MCP server "${server.name}" sends an Authorization header from ${server.file}; remove it from "headers" to log in with OAuth instead.`) };
+  return { ok: true, server, http: t };
+}
+
+export async function loginCommand(ctx: Ctx, name: string): Promise<number> {
+  const found = httpServer(ctx, name, "login");
+  if (!found.ok) return found.code;
+  const { server, http } = found;
+  const { login, LOGIN_WAIT_MS } = await import("../oauth/login.ts");
+  const r = await login({
+    name: server.name,
+    url: http.url,
+    ...(http.oauth ? { oauth: http.oauth } : {}),
+    file: server.file,
+    home: ctx.home,
+    env: ctx.env,
+    say: (line) => ctx.out.write(`${line}\n`),
+    timeoutMs: LOGIN_WAIT_MS,
+  });
+  if (!r.ok) return fail(ctx, `login to MCP server "${server.name}" failed: ${r.error}.`);
+  ctx.out.write(`logged in to MCP server ${server.name}: ${describeAuth(r.entry, server.name)}; tokens kept in ${authStorePath(ctx.home)}\n`);
+  return 0;
+}
+
+export function logoutCommand(ctx: Ctx, name: string): number {
+  const found = httpServer(ctx, name, "logout");
+  if (!found.ok) return found.code;
+  const r = removeAuth(ctx.home, (e) => e.server === found.http.url);
+  if (!r.ok) return fail(ctx, `${r.error}.`);
+  if (r.removed.length === 0) ctx.out.write(`not logged in to MCP server ${found.server.name}; nothing to remove\n`);
+  else ctx.out.write(`logged out of MCP server ${found.server.name} (forgot the tokens from ${[...new Set(r.removed.map((e) => e.issuer))].join(", ")})\n`);
+  return 0;
+}

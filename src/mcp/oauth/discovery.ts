@@ -1,0 +1,104 @@
+// Where an MCP server's authorization server is and what it offers: the `WWW-Authenticate: Bearer`
+// challenge, the protected resource metadata (RFC 9728: the challenge's `resource_metadata`, else the
+// well-known URLs at the endpoint's path and at the root) and the authorization server metadata
+// (RFC 8414, falling back to OpenID discovery), whose `issuer` must be the one it was fetched for.
+import { firstDocument } from "./wire.ts";
+
+export type Challenge = { resourceMetadata: string | null; scope: string | null; error: string | null };
+
+export type ResourceMetadata = { resource: string; authorizationServers: string[]; scopesSupported: string[] };
+
+export type AuthServerMetadata = {
+  issuer: string;
+  authorizationEndpoint: string;
+  tokenEndpoint: string;
+  registrationEndpoint: string | null;
+  codeChallengeMethods: string[] | null;
+  tokenAuthMethods: string[] | null;
+  /** RFC 9207: the server puts `iss` in every authorization response, so one without it is rejected. */
+  issInResponse: boolean;
+  /** Client ID Metadata Documents: an https URL is accepted as a client_id. */
+  clientIdMetadataDocuments: boolean;
+};
+
+export type Found<T> = { ok: true; value: T } | { ok: false; error: string };
+
+const FETCH_MS = 10_000;
+
+/** The Bearer challenge of a `WWW-Authenticate` header (other schemes are skipped). */
+export function parseChallenge(header: string | null): Challenge | null {
+  if (!header) return null;
+  const bearer = /(?:^|,)\s*Bearer(?=[\s,]|$)/i.exec(header);
+  if (!bearer) return null;
+  let rest = header.slice(bearer.index + bearer[0].length);
+  // Another scheme's challenge may follow (`, Basic realm="…"`); its parameters are not ours.
+  const unquoted = rest.replace(/"(?:[^"\\]|\\.)*"/g, (q) => "_".repeat(q.length));
+  const next = /,\s*[A-Za-z][\w.~+-]*\s+[A-Za-z_][\w-]*\s*=/.exec(unquoted);
+  if (next) rest = rest.slice(0, next.index);
+  const params: Record<string, string> = {};
+  for (const m of rest.matchAll(/([A-Za-z_][\w-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]+))/g))
+    params[m[1].toLowerCase()] = m[2] !== undefined ? m[2].replace(/\\(.)/g, "$1") : m[3];
+  return { resourceMetadata: params.resource_metadata ?? null, scope: params.scope ?? null, error: params.error ?? null };
+}
+
+/** The protected resource metadata of the MCP endpoint `serverUrl`. */
+export async function resourceMetadata(serverUrl: string, challenge: Challenge | null): Promise<Found<ResourceMetadata>> {
+  const u = new URL(serverUrl);
+  const path = u.pathname === "/" ? "" : u.pathname.replace(/\/$/, "");
+  const candidates = challenge?.resourceMetadata
+    ? [challenge.resourceMetadata]
+    : [...(path ? [`${u.origin}/.well-known/oauth-protected-resource${path}`] : []), `${u.origin}/.well-known/oauth-protected-resource`];
+  const found = await firstDocument(candidates, FETCH_MS);
+  if (!found.ok) return { ok: false, error: `found no protected resource metadata for ${serverUrl} (${found.tried.join("; ")})` };
+  const { url, doc } = found;
+  const servers = Array.isArray(doc.authorization_servers) ? doc.authorization_servers.filter((s): s is string => typeof s === "string" && s !== "") : [];
+  if (servers.length === 0) return { ok: false, error: `the protected resource metadata at ${url} names no "authorization_servers"` };
+  const resource = typeof doc.resource === "string" ? doc.resource : serverUrl;
+  // RFC 9728 §3.3: metadata for another resource must not be used for this one.
+  if (!sameOrigin(resource, serverUrl)) return { ok: false, error: `the protected resource metadata at ${url} is for ${resource}, not for ${serverUrl}` };
+  const scopes = Array.isArray(doc.scopes_supported) ? doc.scopes_supported.filter((s): s is string => typeof s === "string") : [];
+  return { ok: true, value: { resource, authorizationServers: servers, scopesSupported: scopes } };
+}
+
+/** The metadata of the authorization server `issuer`, from the first well-known URL that has it. */
+export async function authServerMetadata(issuer: string): Promise<Found<AuthServerMetadata>> {
+  let u: URL;
+  try {
+    u = new URL(issuer);
+  } catch {
+    return { ok: false, error: `the authorization server ${JSON.stringify(issuer)} is not a URL` };
+  }
+  const path = u.pathname === "/" ? "" : u.pathname.replace(/\/$/, "");
+  const candidates = path
+    ? [`${u.origin}/.well-known/oauth-authorization-server${path}`, `${u.origin}/.well-known/openid-configuration${path}`, `${u.origin}${path}/.well-known/openid-configuration`]
+    : [`${u.origin}/.well-known/oauth-authorization-server`, `${u.origin}/.well-known/openid-configuration`];
+  const found = await firstDocument(candidates, FETCH_MS);
+  if (!found.ok) return { ok: false, error: `found no metadata for the authorization server ${issuer} (${found.tried.join("; ")})` };
+  const { url, doc: d } = found;
+  // RFC 8414 §3.3: a document claiming another issuer is not this server's (a mix-up attempt, or a misconfiguration).
+  if (d.issuer !== issuer) return { ok: false, error: `the metadata at ${url} says its issuer is ${JSON.stringify(d.issuer)}, not ${issuer}; zot does not use it` };
+  if (typeof d.authorization_endpoint !== "string" || typeof d.token_endpoint !== "string")
+    return { ok: false, error: `the authorization server metadata at ${url} lacks "authorization_endpoint" or "token_endpoint"` };
+  const list = (k: string) => (Array.isArray(d[k]) ? (d[k] as unknown[]).filter((x): x is string => typeof x === "string") : null);
+  return {
+    ok: true,
+    value: {
+      issuer,
+      authorizationEndpoint: d.authorization_endpoint,
+      tokenEndpoint: d.token_endpoint,
+      registrationEndpoint: typeof d.registration_endpoint === "string" ? d.registration_endpoint : null,
+      codeChallengeMethods: list("code_challenge_methods_supported"),
+      tokenAuthMethods: list("token_endpoint_auth_methods_supported"),
+      issInResponse: d.authorization_response_iss_parameter_supported === true,
+      clientIdMetadataDocuments: d.client_id_metadata_document_supported === true,
+    },
+  };
+}
+
+function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,87 @@
+// `$ZOT_HOME/mcp-auth.json`: the OAuth tokens of MCP servers, one entry per issuer + server URL +
+// client id (RFC 9207 / MCP: credentials belong to the authorization server that issued them and are
+// never offered to another). Mode 0600, replaced atomically, so a crash or a second zot leaves the
+// old or the new file, never half of one.
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { isObject } from "../../ext/protocol.ts";
+
+export type ClientAuthMethod = "none" | "client_secret_basic" | "client_secret_post";
+
+export type StoredAuth = {
+  /** The MCP endpoint as configured. */
+  server: string;
+  issuer: string;
+  client_id: string;
+  /** Only a secret the registration handed out; a configured one stays in the server list. */
+  client_secret?: string;
+  auth_method: ClientAuthMethod;
+  token_endpoint: string;
+  /** The RFC 8707 resource the tokens were issued for. */
+  resource: string;
+  access_token: string;
+  refresh_token?: string;
+  /** Milliseconds since the epoch; absent when the server did not say. */
+  expires_at?: number;
+  scope?: string;
+  obtained_at: number;
+};
+
+type StoreFile = { version: 1; tokens: StoredAuth[] };
+
+export function authStorePath(home: string): string {
+  return join(home, "mcp-auth.json");
+}
+
+/** Every stored entry; a missing or unreadable file holds none (login writes a fresh one). */
+export function readAuthStore(home: string): StoredAuth[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readFileSync(authStorePath(home), "utf8"));
+  } catch {
+    return [];
+  }
+  if (!isObject(doc) || !Array.isArray(doc.tokens)) return [];
+  return doc.tokens.filter((t): t is StoredAuth => isObject(t) && typeof t.server === "string" && typeof t.issuer === "string" && typeof t.client_id === "string" && typeof t.access_token === "string" && typeof t.token_endpoint === "string");
+}
+
+const sameKey = (a: StoredAuth, b: Pick<StoredAuth, "server" | "issuer" | "client_id">) => a.server === b.server && a.issuer === b.issuer && a.client_id === b.client_id;
+
+/** The entry for a server: the configured client's if one is configured, the newest otherwise. */
+export function findAuth(entries: StoredAuth[], server: string, clientId?: string): StoredAuth | null {
+  const mine = entries.filter((e) => e.server === server && (clientId === undefined || e.client_id === clientId));
+  return mine.sort((a, b) => b.obtained_at - a.obtained_at)[0] ?? null;
+}
+
+export function saveAuth(home: string, entry: StoredAuth): { ok: true } | { ok: false; error: string } {
+  return writeStore(home, [...readAuthStore(home).filter((e) => !sameKey(e, entry)), entry]);
+}
+
+/** Drops the entries `drop` picks; returns how many went. */
+export function removeAuth(home: string, drop: (e: StoredAuth) => boolean): { ok: true; removed: StoredAuth[] } | { ok: false; error: string } {
+  const all = readAuthStore(home);
+  const removed = all.filter(drop);
+  if (removed.length === 0) return { ok: true, removed };
+  const w = writeStore(home, all.filter((e) => !drop(e)));
+  return w.ok ? { ok: true, removed } : w;
+}
+
+function writeStore(home: string, tokens: StoredAuth[]): { ok: true } | { ok: false; error: string } {
+  const path = authStorePath(home);
+  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const doc: StoreFile = { version: 1, tokens };
+  try {
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+    writeFileSync(tmp, JSON.stringify(doc, null, 2) + "\n", { mode: 0o600 });
+    renameSync(tmp, path);
+    return { ok: true };
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    return { ok: false, error: `cannot write ${path}: ${(e as Error).message}` };
+  }
+}
+
+/** The stored values to mask wherever zot writes text. */
+export function secretsOf(e: StoredAuth): string[] {
+  return [e.access_token, ...(e.refresh_token ? [e.refresh_token] : []), ...(e.client_secret ? [e.client_secret] : [])];
+}

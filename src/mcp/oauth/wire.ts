@@ -1,0 +1,43 @@
+// The HTTP of OAuth: JSON documents fetched and posted without following redirects (a redirect to
+// another origin would carry a code or a secret along), and the RFC 6749 error of a refusal as text.
+import { isObject } from "../../ext/protocol.ts";
+import type { JsonObject } from "../../ext/protocol.ts";
+
+export type Fetched = { ok: true; status: number; doc: JsonObject | null } | { ok: false; error: string };
+
+/** One request; `doc` is the body when it is a JSON object. Only a network failure is an error (`cannot reach <what>: …`). */
+export async function requestJson(url: string, init: RequestInit & { timeoutMs: number }, what: string): Promise<Fetched> {
+  let res: Response;
+  try {
+    const { timeoutMs, ...rest } = init;
+    res = await fetch(url, { ...rest, redirect: "error", signal: AbortSignal.timeout(timeoutMs) });
+  } catch (e) {
+    return { ok: false, error: `cannot reach ${what}: ${(e as Error).message}` };
+  }
+  let doc: unknown = null;
+  try {
+    doc = await res.json();
+  } catch {
+    doc = null;
+  }
+  return { ok: true, status: res.status, doc: isObject(doc) ? doc : null };
+}
+
+/** `error (error_description)` of an OAuth error body, else the HTTP status. */
+export function oauthError(doc: JsonObject | null, status: number): string {
+  if (!doc || typeof doc.error !== "string") return `HTTP ${status}`;
+  return `${doc.error}${typeof doc.error_description === "string" ? ` (${doc.error_description.slice(0, 200)})` : ""}`;
+}
+
+/** The first of `urls` that answers 2xx with a JSON object, or every failure. */
+export async function firstDocument(urls: string[], timeoutMs: number): Promise<{ ok: true; url: string; doc: JsonObject } | { ok: false; tried: string[] }> {
+  const tried: string[] = [];
+  for (const url of urls) {
+    const got = await requestJson(url, { headers: { Accept: "application/json" }, timeoutMs }, url);
+    if (!got.ok) tried.push(got.error);
+    else if (got.status < 200 || got.status > 299) tried.push(`${url} answered HTTP ${got.status}`);
+    else if (!got.doc) tried.push(`${url} is not a JSON object`);
+    else return { ok: true, url, doc: got.doc };
+  }
+  return { ok: false, tried };
+}
