@@ -95,7 +95,7 @@ export type ProjectServer = {
   name: string;
   /** The list holding its first definition, the one that loads. */
   file: string;
-  /** What that definition runs or connects to, as written (`transport`, then command, args, env and cwd, or url and headers). */
+  /** What that definition runs or connects to, as written (`transport`, then command, args, env and cwd, or url, headers and oauth). */
   written: JsonObject;
   disabled: boolean;
   print: ServerPrint;
@@ -129,7 +129,9 @@ function writtenDefinition(name: string, raw: JsonObject): JsonObject | null {
   if (!MANIFEST_NAME_PATTERN.test(name)) return null;
   const type = transportOf(raw);
   if (type === "stdio") return { name, transport: "stdio", command: raw.command ?? null, args: raw.args ?? [], env: raw.env ?? {}, cwd: raw.cwd ?? null };
-  if (type === "http" || type === "streamable-http") return { name, transport: "http", url: raw.url ?? null, headers: raw.headers ?? {} };
+  // The OAuth client too: it decides whom zot asks for a token, and with which redirect port. Left out
+  // when absent, so approvals from before OAuth keep their fingerprint.
+  if (type === "http" || type === "streamable-http") return { name, transport: "http", url: raw.url ?? null, headers: raw.headers ?? {}, ...(raw.oauth !== undefined ? { oauth: raw.oauth } : {}) };
   return null;
 }
 

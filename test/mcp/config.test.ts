@@ -123,7 +123,7 @@ test("values ${VAR} expanded to are collected for masking, paths aside", () => {
 const trustAsIs = () => trustDir(s.home, s.project, [], projectServers(s.project).map((p) => p.print));
 const stored = (c: ReturnType<typeof loadConfig>) => c.servers.filter((x) => x.source === "project").map((x) => [x.name, x.status]);
 
-test("in a trusted folder a changed command, args, env, cwd, url or headers, or a new server, is skipped and named until approved; the others load", () => {
+test("in a trusted folder a changed command, args, env, cwd, url, headers or OAuth client, or a new server, is skipped and named until approved; the others load", () => {
   const list = join(s.project, ".mcp.json");
   const servers = {
     local: { command: "srv", args: ["--one"], env: { K: "v" } },
@@ -142,7 +142,7 @@ test("in a trusted folder a changed command, args, env, cwd, url or headers, or 
     expect(stored(c)).toEqual([["remote", "enabled"]]);
     expect(c.unapproved).toEqual([{ name: "local", why: "changed", file: list }]);
   }
-  for (const remote of [{ url: "http://127.0.0.1:2/mcp" }, { headers: { H: "2" } }]) {
+  for (const remote of [{ url: "http://127.0.0.1:2/mcp" }, { headers: { H: "2" } }, { oauth: { clientId: "someone-else" } }]) {
     writeList(list, { ...servers, remote: { ...servers.remote, ...remote } });
     expect(loadConfig(store).unapproved).toEqual([{ name: "remote", why: "changed", file: list }]);
   }
