@@ -4,7 +4,7 @@ import { configFile, ensurePrivateDir } from "../ext/home.ts";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { isObject, type Json, type JsonObject } from "../json.ts";
-import { atomicWrite } from "./atomic-write.ts";
+import { atomicWrite } from "../platform/atomic-write.ts";
 import type { PermissionRule } from "./events.ts";
 import { isProviderName, PROVIDERS } from "./catalog.ts";
 import { EFFORTS, isEffort, orList, type Effort } from "./choices.ts";

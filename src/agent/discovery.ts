@@ -9,7 +9,7 @@ import type { ModelInfo } from "./provider.ts";
 import type { ProviderName } from "./choices.ts";
 import { ANTHROPIC_VERSION, ENDPOINTS } from "./providers/endpoints.ts";
 import { arr, num, parseObject, rec, str } from "./providers/json.ts";
-import { atomicWrite } from "./atomic-write.ts";
+import { atomicWrite } from "../platform/atomic-write.ts";
 
 export const CACHE_TTL_MS = 6 * 60 * 60 * 1000;
 const CACHE_VERSION = 1;

@@ -2,39 +2,15 @@
 // turns into a conversation no provider accepts (a tool result without its call), so the writer
 // holds an exclusive lock on the file for as long as it may append to it.
 //
-// The lock is flock(2) with LOCK_EX|LOCK_NB on the transcript itself, reached through bun:ffi
-// (libc.so.6 on Linux, libSystem on macOS). The kernel drops it when the holder's file is closed or
-// the process dies, kill -9 included, so a crash never leaves a stale lock behind. Where flock is
-// not available (Windows), sessions are not locked.
+// The lock is flock(2) with LOCK_EX|LOCK_NB on the transcript itself (platform/file-lock.ts): the
+// kernel drops it when the holder's file is closed or the process dies, so a crash never leaves a
+// stale lock behind. Where flock is not available (Windows), sessions are not locked.
 import { closeSync, existsSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { ensurePrivateDir } from "../ext/home.ts";
+import { flock, LOCK_EX, LOCK_NB } from "../platform/file-lock.ts";
 import type { SessionWriter } from "./session.ts";
 import type { Message, Usage } from "./messages.ts";
-
-const LOCK_EX = 2;
-const LOCK_NB = 4;
-
-type Flock = (fd: number, op: number) => number;
-
-let flockFn: Flock | null | undefined;
-
-/** libc's flock, loaded on first use (dlopen costs a few milliseconds); null where there is none. */
-function flock(): Flock | null {
-  if (flockFn !== undefined) return flockFn;
-  flockFn = null;
-  const lib = process.platform === "darwin" ? "libSystem.B.dylib" : process.platform === "linux" ? "libc.so.6" : null;
-  if (lib === null) return null;
-  try {
-    // Loaded lazily: bun:ffi is only needed by runs that write a session.
-    const { dlopen, FFIType } = require("bun:ffi") as typeof import("bun:ffi");
-    const { symbols } = dlopen(lib, { flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 } });
-    flockFn = (fd, op) => symbols.flock(fd, op);
-  } catch {
-    // No usable libc: unlocked, as on Windows.
-  }
-  return flockFn;
-}
 
 export type SessionLock = { release(): void };
 

@@ -2,7 +2,8 @@
 // an install can be reproduced (`zot ext sync`), updated and rolled back, and checked for changes
 // made behind zot's back (`zot ext verify`). One lockfile per root: `$ZOT_HOME/extensions.lock.json`
 // for the user's extensions, `<project>/.zot/extensions.lock.json` for a project's (commit it).
-import { lstatSync, readdirSync, readFileSync, readlinkSync, renameSync, writeFileSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { atomicWrite } from "../platform/atomic-write.ts";
 import { dirname, join, relative, sep } from "node:path";
 import { parsePermissions, permissionsJson, type Permissions, type PermissionsJson } from "./permissions.ts";
 import { isObject, type Json } from "./protocol.ts";
@@ -90,10 +91,8 @@ function lockedSetting(v: Json): LockEntry["settings"] {
 export function writeLock(path: string, lock: Lock): { ok: true } | { ok: false; error: string } {
   const sorted: Record<string, LockEntry> = {};
   for (const name of Object.keys(lock.extensions).sort()) sorted[name] = lock.extensions[name]!;
-  const tmp = `${path}.${process.pid}.tmp`;
   try {
-    writeFileSync(tmp, JSON.stringify({ version: LOCK_VERSION, extensions: sorted }, null, 2) + "\n");
-    renameSync(tmp, path);
+    atomicWrite(path, JSON.stringify({ version: LOCK_VERSION, extensions: sorted }, null, 2) + "\n");
     return { ok: true };
   } catch (e) {
     return { ok: false, error: `could not write ${path} (${(e as NodeJS.ErrnoException).code ?? String(e)})` };

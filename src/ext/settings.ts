@@ -1,7 +1,8 @@
 // Extension settings handled by the host: the schema a manifest declares (`settings`), the values
 // the user set (`$ZOT_HOME/extension-settings/<name>.json`, 0600), and what reaches the extension
 // (`hello_ack.settings`, `settings_changed`). Secrets are stored like provider keys and masked.
-import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { atomicWrite } from "../platform/atomic-write.ts";
 import { join } from "node:path";
 import { isObject, kind, type Json, type JsonObject } from "./protocol.ts";
 
@@ -119,10 +120,7 @@ export function writeStored(home: string, extension: string, stored: Stored): { 
   const path = settingsFile(home, extension);
   try {
     mkdirSync(settingsDir(home), { recursive: true, mode: 0o700 });
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(stored, null, 2) + "\n", { mode: 0o600 });
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, path);
+    atomicWrite(path, JSON.stringify(stored, null, 2) + "\n", 0o600);
     return { ok: true, path };
   } catch (e) {
     return { ok: false, error: `could not write ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}` };

@@ -3,7 +3,8 @@
 // until the user says otherwise; trust is per real path and covers subdirectories. For each trusted
 // project the store also keeps a fingerprint of each extension and of each project MCP server, so a
 // new one or a changed command line has to be approved again.
-import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { atomicWrite } from "../platform/atomic-write.ts";
 import { join, resolve, sep } from "node:path";
 import type { Json } from "../json.ts";
 import { isObject } from "./protocol.ts";
@@ -136,28 +137,11 @@ function writeStore(home: string, store: Store): Result<{ path: string }> {
     body[STORE_KEYS[kind].approved] = store.approved[kind];
     body[STORE_KEYS[kind].declined] = store.declined[kind];
   }
-  const tmp = `${path}.${process.pid}.${Date.now().toString(36)}.tmp`;
   try {
     mkdirSync(home, { recursive: true, mode: 0o700 });
-    const fd = openSync(tmp, "wx", 0o600);
-    try {
-      // open() applies the umask; the store must come out exactly 0600.
-      fchmodSync(fd, 0o600);
-      const bytes = Buffer.from(JSON.stringify(body, null, 2) + "\n", "utf8");
-      let off = 0;
-      while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
+    atomicWrite(path, JSON.stringify(body, null, 2) + "\n", 0o600);
     return { ok: true, path };
   } catch (e) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // Never created, or already renamed.
-    }
     return { ok: false, error: `could not write ${path} (${(e as NodeJS.ErrnoException).code ?? String(e)}); check that ${home} is writable.` };
   }
 }

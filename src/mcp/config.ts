@@ -3,7 +3,8 @@
 // only the servers workspace trust approved as written) and `$ZOT_HOME/mcp.json`. The first
 // definition of a name wins; later ones are shadowed, as with extensions. `${VAR}` and
 // `${VAR:-default}` expand in command, args, env, url and headers.
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { atomicWrite } from "../platform/atomic-write.ts";
 import { dirname, join, resolve } from "node:path";
 import { MANIFEST_NAME_PATTERN } from "../ext/policy.ts";
 import { isObject } from "../ext/protocol.ts";
@@ -328,11 +329,9 @@ export function writeServerFile(path: string, update: (servers: JsonObject) => v
   const servers: JsonObject = read.ok ? { ...read.servers } : {};
   update(servers);
   doc.mcpServers = servers;
-  const tmp = `${path}.${process.pid}.tmp`;
   try {
     if (!existsSync(dirname(path))) return { ok: false, error: `the directory ${dirname(path)} does not exist` };
-    writeFileSync(tmp, JSON.stringify(doc, null, 2) + "\n", { mode: 0o600 });
-    renameSync(tmp, path);
+    atomicWrite(path, JSON.stringify(doc, null, 2) + "\n", 0o600);
     return { ok: true };
   } catch (e) {
     return { ok: false, error: `cannot write ${path}: ${(e as Error).message}` };

@@ -1,7 +1,8 @@
 // The protocol era each server spoke last time, in $ZOT_HOME/mcp-eras.json, keyed by server name and
 // what it runs (a changed command or URL probes again). Only a hint: a remembered era that fails is
 // probed afresh.
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { atomicWrite } from "../platform/atomic-write.ts";
 import { join } from "node:path";
 import { isObject } from "../ext/protocol.ts";
 import type { Negotiated } from "./client.ts";
@@ -34,10 +35,8 @@ export class EraMemory {
   save(): void {
     if (!this.dirty) return;
     this.dirty = false;
-    const tmp = `${this.path}.${process.pid}.tmp`;
     try {
-      writeFileSync(tmp, JSON.stringify(this.store, null, 2) + "\n", { mode: 0o600 });
-      renameSync(tmp, this.path);
+      atomicWrite(this.path, JSON.stringify(this.store, null, 2) + "\n", 0o600);
     } catch {
       // Not worth an error: the next run probes again.
     }

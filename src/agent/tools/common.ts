@@ -2,7 +2,7 @@
 // refusals of what is not a regular file, and results.
 import { realpathSync, statSync, type Stats } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { fileKind } from "../atomic-write.ts";
+import { fileKind } from "../../platform/atomic-write.ts";
 import type { Json, JsonObject } from "../../json.ts";
 import type { ToolOutput } from "../tool.ts";
 

@@ -5,7 +5,7 @@ import { readFileSync, statSync } from "node:fs";
 import type { Json, JsonObject } from "../../json.ts";
 import type { ApprovalDetail } from "../events.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
-import { atomicWrite } from "../atomic-write.ts";
+import { atomicWrite } from "../../platform/atomic-write.ts";
 import { errorText, refuseNonRegular, resolvePath, stringArg, textResult } from "./common.ts";
 import { unifiedDiff } from "./diff.ts";
 

@@ -4,7 +4,7 @@ import { dirname } from "node:path";
 import type { JsonObject } from "../../json.ts";
 import type { ApprovalDetail } from "../events.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
-import { atomicWrite } from "../atomic-write.ts";
+import { atomicWrite } from "../../platform/atomic-write.ts";
 import { countLines, errorText, refuseNonRegular, resolvePath, stringArg, textResult } from "./common.ts";
 import { unifiedDiff } from "./diff.ts";
 

@@ -1,7 +1,7 @@
 // `zot ext enable|disable <name>`: rewrites only the manifest's top-level `enabled` value, keeping
 // every other byte (order, indentation, comments-free JSON formatting) as the author wrote it.
-import { readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { readFileSync, realpathSync } from "node:fs";
+import { atomicWrite } from "../../platform/atomic-write.ts";
 import { isObject } from "../protocol.ts";
 import type { Ctx } from "./context.ts";
 import { fail } from "./context.ts";
@@ -25,12 +25,9 @@ export async function toggle(ctx: Ctx, name: string, enabled: boolean): Promise<
     ctx.out.write(`${ext.name} is already ${enabled ? "enabled" : "disabled"} (${ext.manifestPath})\n`);
     return 0;
   }
-  const tmp = join(dirname(path), `.${basename(path)}.zot-${process.pid}.tmp`);
   try {
-    writeFileSync(tmp, edited.text, { mode: statSync(path).mode & 0o7777 });
-    renameSync(tmp, path);
+    atomicWrite(path, edited.text);
   } catch (e) {
-    rmSync(tmp, { force: true });
     return fail(ctx, `cannot ${verb} ${ext.name}: writing ${ext.manifestPath} failed (${(e as NodeJS.ErrnoException).code ?? String(e)}); check its permissions.`);
   }
   ctx.out.write(`${enabled ? "enabled" : "disabled"} ${ext.name} (${ext.manifestPath})\n`);

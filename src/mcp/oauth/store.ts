@@ -1,8 +1,11 @@
 // `$ZOT_HOME/mcp-auth.json`: the OAuth tokens of MCP servers, one entry per issuer + server URL +
 // client id (RFC 9207 / MCP: credentials belong to the authorization server that issued them and are
 // never offered to another). Mode 0600, replaced atomically, so a crash or a second zot leaves the
-// old or the new file, never half of one.
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+// old or the new file, never half of one; changes are made under a lock (`mcp-auth.json.lock`), so
+// two processes saving at once keep both entries.
+import { mkdirSync, readFileSync } from "node:fs";
+import { atomicWrite } from "../../platform/atomic-write.ts";
+import { withFileLock } from "../../platform/file-lock.ts";
 import { join } from "node:path";
 import { isObject } from "../../ext/protocol.ts";
 
@@ -54,29 +57,39 @@ export function findAuth(entries: StoredAuth[], server: string, clientId?: strin
 }
 
 export function saveAuth(home: string, entry: StoredAuth): { ok: true } | { ok: false; error: string } {
-  return writeStore(home, [...readAuthStore(home).filter((e) => !sameKey(e, entry)), entry]);
+  return underLock(home, () => writeStore(home, [...readAuthStore(home).filter((e) => !sameKey(e, entry)), entry]));
 }
 
 /** Drops the entries `drop` picks; returns how many went. */
 export function removeAuth(home: string, drop: (e: StoredAuth) => boolean): { ok: true; removed: StoredAuth[] } | { ok: false; error: string } {
-  const all = readAuthStore(home);
-  const removed = all.filter(drop);
-  if (removed.length === 0) return { ok: true, removed };
-  const w = writeStore(home, all.filter((e) => !drop(e)));
-  return w.ok ? { ok: true, removed } : w;
+  return underLock(home, () => {
+    const all = readAuthStore(home);
+    const removed = all.filter(drop);
+    if (removed.length === 0) return { ok: true, removed };
+    const w = writeStore(home, all.filter((e) => !drop(e)));
+    return w.ok ? { ok: true, removed } : w;
+  });
+}
+
+/** A read-modify-write of the store: two zot processes logging in or refreshing at once keep both entries. */
+function underLock<T extends { ok: true } | { ok: false; error: string }>(home: string, change: () => T): T | { ok: false; error: string } {
+  try {
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+  } catch (e) {
+    return { ok: false, error: `cannot write ${authStorePath(home)}: ${(e as Error).message}` };
+  }
+  const r = withFileLock(`${authStorePath(home)}.lock`, change);
+  return r.ok ? r.value : r;
 }
 
 function writeStore(home: string, tokens: StoredAuth[]): { ok: true } | { ok: false; error: string } {
   const path = authStorePath(home);
-  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   const doc: StoreFile = { version: 1, tokens };
   try {
     mkdirSync(home, { recursive: true, mode: 0o700 });
-    writeFileSync(tmp, JSON.stringify(doc, null, 2) + "\n", { mode: 0o600 });
-    renameSync(tmp, path);
+    atomicWrite(path, JSON.stringify(doc, null, 2) + "\n", 0o600);
     return { ok: true };
   } catch (e) {
-    rmSync(tmp, { force: true });
     return { ok: false, error: `cannot write ${path}: ${(e as Error).message}` };
   }
 }

@@ -1,4 +1,4 @@
-// The atomic file write used by the write and edit tools and by the config files.
+// The one atomic file write: the write and edit tools, the config and state files of every layer.
 import { closeSync, constants, fchmodSync, fchownSync, fstatSync, fsyncSync, ftruncateSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { randomHex } from "../random.ts";
