@@ -484,15 +484,21 @@ export class McpHost implements ExtensionHost {
     };
   }
 
+  /** What workspace trust kept from loading (untrusted lists, new or changed servers), as the sentences the load report carries. */
+  skippedNotices(): string[] {
+    const home = this.loadOpts?.home ?? "";
+    const cwd = this.loadOpts?.cwd ?? "";
+    const lists = skippedNotice(home, cwd, "MCP server lists", this.untrusted().map((path) => ({ name: path, why: "untrusted" as const })));
+    const servers = skippedNotice(home, cwd, "MCP servers", this.unapproved());
+    return [lists, servers].filter((n): n is string => n !== null);
+  }
+
   private mcpErrors(servers: McpServer[] = this.servers): LoadReport["errors"] {
     const errors: LoadReport["errors"] = [];
     const whole = (message: string) => errors.push({ extension: "mcp", message: message.endsWith(".") ? message : `${message}.`, log: "", source: "mcp" });
     if (servers === this.servers) {
       for (const e of this.config?.errors ?? []) whole(e);
-      const skipped = skippedNotice(this.loadOpts?.home ?? "", this.loadOpts?.cwd ?? "", "MCP server lists", this.untrusted().map((path) => ({ name: path, why: "untrusted" as const })));
-      if (skipped) whole(skipped);
-      const unapproved = skippedNotice(this.loadOpts?.home ?? "", this.loadOpts?.cwd ?? "", "MCP servers", this.unapproved());
-      if (unapproved) whole(unapproved);
+      for (const notice of this.skippedNotices()) whole(notice);
     }
     for (const name of servers === this.servers ? this.late : []) {
       const s = this.servers.find((x) => x.name === name && x.starting);

@@ -47,7 +47,9 @@ export async function mcpReport(ctx: Ctx, files: string[], none: boolean): Promi
   try {
     const r = await host.load({ extPaths: [], noExt: true, cwd: ctx.cwd, home: ctx.home, info: { zotVersion: ZOT_VERSION, provider: "", model: "", cwd: ctx.cwd } });
     states = host.serverStates();
-    errors = r.errors.filter((e) => e.extension === "mcp" && !states.some((s) => s.error === e.message)).map((e) => e.message);
+    // What trust skipped is reported as untrusted/unapproved below, not as a failure (as zot ext doctor does).
+    const skipped = new Set(host.skippedNotices().map((n) => (n.endsWith(".") ? n : `${n}.`)));
+    errors = r.errors.filter((e) => e.extension === "mcp" && !skipped.has(e.message) && !states.some((s) => s.error === e.message)).map((e) => e.message);
   } finally {
     await host.shutdown();
   }
