@@ -1,5 +1,6 @@
 // What modes (print, JSON, RPC, TUI) use of the agent runtime. Implemented by `Runtime` in runtime.ts.
 import type { UiIntent } from "../ext/types.ts";
+import type { TrustReview } from "../ext/project-code.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
 import type { ImagePart, Message, StopReason, TextPart, Usage } from "./messages.ts";
 import type { ConfigValues } from "./config.ts";
@@ -99,6 +100,10 @@ export interface AgentRuntime {
   sessionTree(): TreeNode[];
   /** The file that keeps the prompts typed in this cwd, for recall in the editor. */
   promptHistoryFile(): string;
+  /** /trust: the project code of this cwd that workspace trust does not let run now (untrusted, new or changed). */
+  trustReview(): Promise<TrustReview>;
+  /** /trust: trusts this cwd and its subfolders with the project code it has now, recorded as `zot ext trust` records it. */
+  trustProject(): Promise<{ ok: true; path: string } | { ok: false; error: string }>;
   /** The user's saved settings (config.json). */
   settings(): ConfigValues;
   /** Saves settings that outlive the session (e.g. the theme), keeping the others. */

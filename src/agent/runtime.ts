@@ -3,6 +3,7 @@
 // wires it from the command line.
 import { existsSync } from "node:fs";
 import type { ExtensionHost, UiIntent } from "../ext/types.ts";
+import type { TrustReview } from "../ext/project-code.ts";
 import { basename } from "node:path";
 import { costOf, findModel, fitReasoning, isProviderName } from "./catalog.ts";
 import { EFFORTS, orList, PROVIDERS, type Effort } from "./choices.ts";
@@ -411,6 +412,18 @@ export class Runtime implements AgentRuntime {
 
   promptHistoryFile(): string {
     return historyPath(this.cfg.home, this.cfg.cwd);
+  }
+
+  // Lazily imported: only /trust needs a second look at the project's code.
+  async trustReview(): Promise<TrustReview> {
+    const { trustReview } = await import("../ext/project-code.ts");
+    return trustReview(this.cfg.home, this.cfg.cwd);
+  }
+
+  async trustProject(): Promise<{ ok: true; path: string } | { ok: false; error: string }> {
+    const { trustProject } = await import("../ext/project-code.ts");
+    const r = await trustProject(this.cfg.home, this.cfg.cwd);
+    return r.ok ? { ok: true, path: r.path } : r;
   }
 
   settings(): ConfigValues {

@@ -6,7 +6,7 @@ import { Host } from "../ext/host.ts";
 import { parseExtensionPolicy } from "../ext/permission-policy.ts";
 import { storedSecretValues } from "../ext/settings.ts";
 import type { ExtensionHost } from "../ext/types.ts";
-import { skippedNotice } from "../ext/trust.ts";
+import { skippedExtensions, skippedNotice } from "../ext/trust.ts";
 import { ZOT_VERSION } from "../version.ts";
 import { defaultModel, findModel, isProviderName, loadModels, reasoningProblem, unknownModelNotice, type ProviderName } from "./catalog.ts";
 import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, SUBSCRIPTION_NOTE, readConfig, rememberModel, resolveCredentials, authPath, configPath } from "./config.ts";
@@ -178,8 +178,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     else if (s.enforcement.startsWith("partial")) notices.push(`Extension ${s.name}'s permissions are enforced only in part (${s.enforcement.slice("partial: ".length)}).`);
   }
 
-  const skipped = report.extensions.flatMap((s) => (s.status === "untrusted" ? [{ name: s.name, why: s.untrusted ?? "untrusted" }] : []));
-  const skippedLine = skippedNotice(o.home, o.cwd, "extensions", skipped);
+  const skippedLine = skippedNotice(o.home, o.cwd, "extensions", skippedExtensions(report.extensions), o.interactive ? "tui" : "cli");
   if (skippedLine) notices.push(skippedLine);
 
   if (o.noYolo && !o.interactive) notices.push("--no-yolo has no effect here: there is nobody to confirm tool calls in this mode, so tools run without asking.");

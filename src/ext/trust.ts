@@ -330,19 +330,34 @@ function review(home: string, cwd: string, kind: Kind, prints: Hashed[], mode: T
   return { approved, unapproved, trustedBy: by, warning: null };
 }
 
-/**
- * The one warning line for project code a run skipped (headless modes print it; the TUI shows it).
- * `what` names the kind of code ("extensions", "MCP servers").
- */
-export function skippedNotice(home: string, cwd: string, what: string, skipped: Unapproved[]): string | null {
+/** Where a notice of skipped project code sends the user: the TUI has /trust, other modes the CLI. */
+export type TrustFix = "cli" | "tui";
+
+/** The project extensions a load report says workspace trust kept from running, and why. */
+export function skippedExtensions(states: readonly { name: string; status: string; untrusted?: Unapproved["why"] }[]): Unapproved[] {
+  return states.flatMap((s) => (s.status === "untrusted" ? [{ name: s.name, why: s.untrusted ?? "untrusted" }] : []));
+}
+
+/** The warning line for project code a run skipped, without a word about the store (no file is read). */
+export function skippedLine(cwd: string, what: string, skipped: Unapproved[], fix: TrustFix): string | null {
   if (skipped.length === 0) return null;
-  // A damaged store trusts nothing; say so, or "untrusted" would puzzle someone who trusted the folder.
-  const store = readStore(home);
   const untrusted = skipped.filter((s) => s.why === "untrusted").map((s) => s.name);
   const changed = skipped.filter((s) => s.why !== "untrusted").map((s) => `${s.name} (${s.why})`);
   const parts: string[] = [];
   if (untrusted.length) parts.push(`skipped the project ${what} of the untrusted folder ${cwd}: ${untrusted.join(", ")}`);
   if (changed.length) parts.push(`skipped project ${what} new or changed since ${cwd} was trusted: ${changed.join(", ")}`);
-  const line = `${parts.join("; ")}; run zot ext trust ${cwd} to let them run (or --trust for one run).`;
+  const remedy = fix === "tui" ? "type /trust to review them and let them run" : `run zot ext trust ${cwd} to let them run (or --trust for one run)`;
+  return `${parts.join("; ")}; ${remedy}.`;
+}
+
+/**
+ * The one warning line for project code a run skipped (headless modes print it; the TUI shows it).
+ * `what` names the kind of code ("extensions", "MCP servers").
+ */
+export function skippedNotice(home: string, cwd: string, what: string, skipped: Unapproved[], fix: TrustFix = "cli"): string | null {
+  const line = skippedLine(cwd, what, skipped, fix);
+  if (line === null) return null;
+  // A damaged store trusts nothing; say so, or "untrusted" would puzzle someone who trusted the folder.
+  const store = readStore(home);
   return store.ok ? line : `${line} ${store.error}`;
 }

@@ -488,8 +488,9 @@ export class McpHost implements ExtensionHost {
   skippedNotices(): string[] {
     const home = this.loadOpts?.home ?? "";
     const cwd = this.loadOpts?.cwd ?? "";
-    const lists = skippedNotice(home, cwd, "MCP server lists", this.untrusted().map((path) => ({ name: path, why: "untrusted" as const })));
-    const servers = skippedNotice(home, cwd, "MCP servers", this.unapproved());
+    const fix = this.opts.interactive ? "tui" : "cli";
+    const lists = skippedNotice(home, cwd, "MCP server lists", this.untrusted().map((path) => ({ name: path, why: "untrusted" as const })), fix);
+    const servers = skippedNotice(home, cwd, "MCP servers", this.unapproved(), fix);
     return [lists, servers].filter((n): n is string => n !== null);
   }
 

@@ -8,6 +8,9 @@ import type { Modal } from "./pickers.ts";
 import type { SlashItem } from "./slash.ts";
 import type { InfoLevel } from "./transcript.ts";
 
+/** One line of a status message. */
+export type StatusLine = { text: string; level: InfoLevel };
+
 /** Its `style` is the current theme's, for the boxes a command opens. */
 export interface CommandContext extends StyleRef {
   readonly runtime: AgentRuntime;
@@ -18,7 +21,7 @@ export interface CommandContext extends StyleRef {
   /** A line in the chat (never sent to the model, never saved). */
   info(text: string, level?: InfoLevel): void;
   /** A status line above the editor; `ttlMs` dismisses it on its own. */
-  status(lines: { text: string; level: InfoLevel }[], ttlMs: number): void;
+  status(lines: StatusLine[], ttlMs: number): void;
   openModal(modal: Modal | null): void;
   /** Cancels the running turn and drops the queue; resolves once the turn has stopped. */
   cancelTurn(): Promise<void>;

@@ -9,7 +9,9 @@ import type { InfoLevel } from "./transcript.ts";
 import { themeNames } from "./theme.ts";
 import { BUILTIN_COMMANDS, type SlashItem } from "./slash.ts";
 import { withLog } from "./load-errors.ts";
-import type { CommandContext } from "./command-context.ts";
+import type { CommandContext, StatusLine } from "./command-context.ts";
+import { skippedExtensions, skippedLine } from "../ext/trust.ts";
+import { trustCommand } from "./trust-command.ts";
 import { extConfig } from "./ext-config.ts";
 import { PROBE_TIMEOUT_MS, probeKey, probeRequest } from "./login-probe.ts";
 import { sessionCommand, showSwitch } from "./session-commands.ts";
@@ -25,6 +27,8 @@ import { initPrompt } from "../agent/instructions.ts";
 const STUDY_PROMPT = "Read and understand everything in the current directory.";
 
 const RELOAD_STATUS_MS = 5000;
+/** Long enough to read a notice of skipped project code and type /trust. */
+const SKIPPED_STATUS_MS = 15_000;
 /** The spinner's label while the history is summarised. */
 export const CONDENSING = "condensing history, esc to cancel";
 
@@ -87,6 +91,8 @@ export async function runBuiltin(ctx: CommandContext, name: string, args: string
       return jailCommand(ctx, name === "jail");
     case "ext-config":
       return extConfig(ctx, args);
+    case "trust":
+      return trustCommand(ctx, (lead) => reload(ctx, "", lead));
   }
 }
 
@@ -127,19 +133,22 @@ export function cycleReasoning(ctx: CommandContext): void {
   ctx.status([{ text: `Thinking: ${next ?? "off"} (alt+t for the next level).`, level: "info" }], 3000);
 }
 
-async function reload(ctx: CommandContext, args: string): Promise<void> {
+/** `/reload-ext [name]`; `lead` goes above what the reload says (what /trust just did). */
+async function reload(ctx: CommandContext, args: string, lead: StatusLine[] = []): Promise<void> {
   const only = args.trim() || undefined;
   await ctx.cancelTurn();
   await ctx.busyWhile("reloading extensions", async () => {
     const report = await ctx.host.reload(only);
     ctx.showLoadErrors(report, only);
-    const lines: { text: string; level: InfoLevel }[] = [];
+    const lines: StatusLine[] = [...lead];
     const running = report.extensions.filter((e) => e.status === "ready" || e.status === "auto_ready").length;
     const scope = only ? `extension ${only}` : "extensions";
     if (report.errors.length === 0) lines.push({ text: `Reloaded ${scope}: ${running} running.`, level: "success" });
     else lines.push({ text: `Reloaded ${scope}: ${running} running, ${report.errors.length} failed.`, level: "warn" });
     for (const e of report.errors) lines.push({ text: `✗ ${e.extension}: ${withLog(e.message, e.log)}`, level: "error" });
-    ctx.status(lines, RELOAD_STATUS_MS);
+    const skipped = skippedLine(ctx.runtime.cwd, "extensions", skippedExtensions(report.extensions), "tui");
+    if (skipped) lines.push({ text: skipped, level: "warn" });
+    ctx.status(lines, skipped ? SKIPPED_STATUS_MS : RELOAD_STATUS_MS);
   });
 }
 

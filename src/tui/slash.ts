@@ -25,6 +25,7 @@ const DESCRIPTIONS: Record<BuiltinCommand, string> = {
   compact: "summarise the conversation into one message",
   "reload-ext": "reload extensions (all, or one by name)",
   "ext-config": "an extension's settings (all with settings, or one by name)",
+  trust: "review this folder's pending project code, then trust it and reload",
   yolo: "stop asking before tool calls this session",
   permissions: "list and revoke standing tool approvals",
   reasoning: "thinking level (those the model takes), or off",

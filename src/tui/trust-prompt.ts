@@ -1,72 +1,28 @@
 // The workspace-trust question, asked on the terminal before the TUI starts and before any project
 // code could run: what the folder's extensions and MCP servers would run, then trust / run without
 // / quit.
-import { discover, projectPrints } from "../ext/discovery.ts";
-import { commandLine, execLine, serverTarget, visible, writtenText } from "../ext/exec-line.ts";
-import { declineProject, reviewServers, trustDir, wasDeclined, type Unapproved } from "../ext/trust.ts";
+import { projectPrints } from "../ext/discovery.ts";
+import { projectCode, type PendingServer, type TrustScope } from "../ext/project-code.ts";
+import { declineProject, trustDir, wasDeclined } from "../ext/trust.ts";
 import type { DiscoveredExtension } from "../ext/types.ts";
-import { isObject, type Json } from "../json.ts";
-import { projectServers, type ProjectServer } from "../mcp/config.ts";
 import { KeyDecoder, type Key } from "./keys.ts";
 import { installRestoreHandlers, Terminal } from "./terminal.ts";
+import { TRUST_WARNING, trustListing } from "./trust-listing.ts";
 
 /** `trusted`: approved now or before; `skip`: run without the unapproved code; `quit`: exit. */
 export type TrustAnswer = "trusted" | "skip" | "quit";
 
-/** A project MCP server workspace trust does not approve, and why. */
-export type PendingServer = ProjectServer & { why: Unapproved["why"] };
-
-/** Which kinds of project code this run would load (`--no-ext`, `--no-mcp` leave one out). */
-export type TrustScope = { extensions: boolean; servers: boolean };
-
-const RUNS_AS_YOU = "    capabilities: none declared; it would run as you: your files, your network, your API keys";
-
 /** The question for the extensions and MCP servers `pending` (untrusted, new or changed) of the project `cwd`. */
 export function trustQuestion(cwd: string, pending: DiscoveredExtension[], servers: PendingServer[] = []): string {
-  const changed = pending.some((e) => e.untrusted !== "untrusted") || servers.some((s) => s.why !== "untrusted");
-  const what = pending.length && servers.length ? "project extensions and MCP servers" : servers.length ? "project MCP servers" : "project extensions";
-  const lines = [
-    changed ? `zot: ${what} in ${visible(cwd)} are new or changed since the folder was trusted:` : `zot: ${visible(cwd)} is not a trusted folder, and it has ${what}:`,
+  return [
+    ...trustListing(cwd, pending, servers),
     "",
-  ];
-  for (const e of pending) {
-    const m = e.manifest!;
-    const tag = [e.untrusted === "new" ? "new" : e.untrusted === "changed" ? "changed" : "", m.enabled ? "" : "disabled in its manifest"].filter(Boolean);
-    lines.push(`  ${visible(e.name)}${m.version ? ` ${visible(m.version)}` : ""}${tag.length ? ` (${tag.join(", ")})` : ""}`);
-    if (m.description) lines.push(`    ${visible(m.description)}`);
-    lines.push(`    runs:         ${execLine(m)}`);
-    lines.push(RUNS_AS_YOU);
-  }
-  for (const s of servers) lines.push(...serverLines(s));
-  lines.push(
-    "",
-    "These programs come with the folder (a cloned repository, for one). Only trust folders you trust.",
+    TRUST_WARNING,
     "  t  trust this folder (and its subfolders) and run them",
     "  r  run without them (and do not ask again about these)",
     "  q  quit",
     "",
-  );
-  return lines.join("\n");
-}
-
-/** One MCP server as its list writes it: `${VAR}` left unexpanded, so no secret of yours is shown. */
-function serverLines(s: PendingServer): string[] {
-  const w = s.written;
-  const tag = [s.why === "untrusted" ? "" : s.why, s.disabled ? "disabled in its list" : ""].filter(Boolean);
-  const lines = [`  MCP server ${visible(s.name)}${tag.length ? ` (${tag.join(", ")})` : ""}`, `    from:         ${visible(s.file)}`];
-  const pairs = (v: Json | undefined, sep: string) => (isObject(v) ? Object.entries(v).map(([k, x]) => `${k}${sep}${writtenText(x)}`) : []);
-  const target = serverTarget(w);
-  lines.push(`    ${`${target.label}:`.padEnd(14)}${target.line}`);
-  if (w.transport === "http") {
-    for (const h of pairs(w.headers, ": ")) lines.push(`    header:       ${visible(h)}`);
-    lines.push("    capabilities: a remote server; the model's calls to its tools go there");
-    return lines;
-  }
-  const env = pairs(w.env, "=");
-  if (env.length) lines.push(`    env:          ${commandLine(env)}`);
-  if (w.cwd !== null) lines.push(`    in:           ${visible(writtenText(w.cwd))}`);
-  lines.push(RUNS_AS_YOU);
-  return lines;
+  ].join("\n");
 }
 
 function answerFor(k: Key): TrustAnswer | "trust" | null {
@@ -122,14 +78,7 @@ function readAnswer(question: string): Promise<TrustAnswer | "trust"> {
  * asked again (a new or changed extension or server is).
  */
 export async function askTrust(home: string, cwd: string, scope: TrustScope): Promise<TrustAnswer> {
-  const found = scope.extensions ? await discover({ extPaths: [], noExt: false, cwd, home, trust: "store" }) : [];
-  const pending = found.filter((e) => e.status === "untrusted" && e.manifest !== null);
-  const servers = scope.servers ? projectServers(cwd) : [];
-  const why = new Map(reviewServers(home, cwd, servers.map((s) => s.print), "store").unapproved.map((u) => [u.name.toLowerCase(), u.why]));
-  const pendingServers = servers.flatMap((s) => {
-    const w = why.get(s.name.toLowerCase());
-    return w === undefined ? [] : [{ ...s, why: w }];
-  });
+  const { found, pending, servers, pendingServers } = await projectCode(home, cwd, scope);
   if (pending.length === 0 && pendingServers.length === 0) return "trusted";
   const pendingPrints = projectPrints(pending).map((f) => f.print);
   const pendingServerPrints = pendingServers.map((s) => s.print);
@@ -141,7 +90,7 @@ export async function askTrust(home: string, cwd: string, scope: TrustScope): Pr
   }
   if (answer === "skip") {
     const d = declineProject(home, cwd, pendingPrints, pendingServerPrints);
-    process.stdout.write(d.ok ? "running without them; zot will not ask about them again (zot ext trust lets them run)\n" : `running without them (${d.error})\n`);
+    process.stdout.write(d.ok ? "running without them; zot will not ask about them again (/trust or zot ext trust lets them run)\n" : `running without them (${d.error})\n`);
     return answer;
   }
   const r = trustDir(home, cwd, scope.extensions ? projectPrints(found).map((f) => f.print) : undefined, scope.servers ? servers.map((s) => s.print) : undefined);

@@ -166,3 +166,135 @@ test("a folder with only a .mcp.json asks first, showing each server as written;
   expect(shown.replace(/\s+/g, " ")).toContain("fx (changed)");
   expect(serverStarted(log)).toBe(false);
 }, T);
+
+// /trust: the same decision without leaving the TUI, for project code that changed while it runs.
+
+const GREETER = join(ROOT, "test", "fixtures", "trust", "greeter");
+
+/** Starts zot in `repo` and answers the start-up question with t, so the folder is trusted as it is now. */
+async function startTrusted(repo: string, ready: () => boolean): Promise<Tmux> {
+  const t = await tui.start({ args: ["--cwd", repo], width: 200, height: 40 });
+  await t.waitFor("q  quit", 15_000);
+  t.type("t");
+  await t.until(ready, "the trusted project code to start", 15_000);
+  await t.waitFor("Ask anything", 15_000);
+  return t;
+}
+
+/** Runs a slash command as typed. */
+function command(t: Tmux, line: string): void {
+  t.type(line);
+  t.keys("Enter");
+}
+
+const flat = (s: string) => s.replace(/\s+/g, " ");
+const store = (t: Tmux) => JSON.parse(readFileSync(join(t.home, "trust.json"), "utf8"));
+
+test("a project extension added while zot runs is skipped by /reload-ext naming /trust; /trust lists it, and trusting records it and brings its command in", async () => {
+  const { repo, ext } = repoWithExtension();
+  const t = await startTrusted(repo, () => ran(ext));
+  const greeter = join(repo, ".zot", "extensions", "greeter");
+  cpSync(GREETER, greeter, { recursive: true });
+
+  command(t, "/reload-ext");
+  const skipped = flat(await t.waitFor("type /trust to review them", 15_000));
+  expect(skipped).toContain(`skipped project extensions new or changed since ${repo} was trusted: greeter (new); type /trust to review them and let them run.`);
+  expect(skipped).not.toContain("zot ext trust");
+
+  command(t, "/trust");
+  const listed = await t.waitFor("Trust this folder?", 15_000);
+  expect(listed).toContain(`zot: project extensions in ${repo} are new or changed since the folder was trusted:`);
+  expect(listed).toContain("greeter 1.0.0 (new)");
+  expect(listed).toContain("a project command that joins once the folder is trusted");
+  expect(listed).toContain(`runs:         ${join(greeter, "greeter.py")}`);
+  expect(listed).toContain("capabilities: none declared; it would run as you");
+  // Only what is pending: the approved extension is not asked about again.
+  expect(listed).not.toContain("evil 6.6.6");
+  expect(listed).toContain("t  trust this folder (and its subfolders) and reload");
+  expect(listed).toContain("c  cancel");
+  t.type("t");
+  const done = flat(await t.waitFor(`Trusted ${repo} and its subfolders.`, 15_000));
+  expect(done).toContain(`Trusted ${repo} and its subfolders. Reloaded extensions: 2 running.`);
+  expect(done).not.toContain("greeter (new)");
+  expect(Object.keys(store(t).projects[repo]).sort()).toEqual(["evil", "greeter"]);
+
+  command(t, "/greet");
+  await t.waitFor("[greeter] hello from the trusted project", 15_000);
+
+  command(t, "/trust");
+  await t.waitFor(`${repo} is trusted and none of its project code is pending.`, 15_000);
+}, T);
+
+test("cancel in /trust records nothing, and the new extension stays off", async () => {
+  const { repo, ext } = repoWithExtension();
+  const t = await startTrusted(repo, () => ran(ext));
+  const before = readFileSync(join(t.home, "trust.json"), "utf8");
+  const added = join(repo, ".zot", "extensions", "added");
+  cpSync(MARKER, added, { recursive: true });
+  writeFileSync(join(added, "extension.json"), JSON.stringify({ name: "added", exec: "./main.sh" }));
+
+  command(t, "/trust");
+  const listed = await t.waitFor("Trust this folder?", 15_000);
+  expect(listed).toContain("  added (new)\n");
+  t.keys("Escape");
+  await t.waitFor("Nothing was trusted; the project code stays off.", 15_000);
+  expect(readFileSync(join(t.home, "trust.json"), "utf8")).toBe(before);
+
+  command(t, "/trust");
+  await t.waitFor("Trust this folder?", 15_000);
+  t.type("c");
+  await t.waitGone("Trust this folder?", 15_000);
+  command(t, "/reload-ext");
+  await t.waitFor("added (new); type /trust", 15_000);
+  expect(ran(added)).toBe(false);
+  expect(readFileSync(join(t.home, "trust.json"), "utf8")).toBe(before);
+}, T);
+
+test("an untrusted folder zot runs without can be trusted from /trust, and its extensions start", async () => {
+  const { repo, ext } = repoWithExtension();
+  const t = await tui.start({ args: ["--cwd", repo], width: 200, height: 40 });
+  await t.waitFor("q  quit", 15_000);
+  t.type("r");
+  const notice = flat(await t.waitFor("type /trust to review them", 15_000));
+  expect(notice).toContain(`skipped the project extensions of the untrusted folder ${repo}: evil; type /trust to review them and let them run.`);
+
+  command(t, "/trust");
+  const listed = await t.waitFor("Trust this folder?", 15_000);
+  expect(listed).toContain(`zot: ${repo} is not a trusted folder, and it has project extensions:`);
+  expect(listed).toContain("evil 6.6.6");
+  expect(ran(ext)).toBe(false);
+  t.keys("Enter");
+  await t.until(() => ran(ext), "the extension to start once trusted", 15_000);
+  expect(store(t).trusted.map((e: { path: string }) => e.path)).toEqual([repo]);
+  expect(Object.keys(store(t).projects[repo])).toEqual(["evil"]);
+}, T);
+
+test("a .mcp.json changed while zot runs is skipped by /reload-ext naming /trust; trusting from /trust starts the changed server", async () => {
+  const { repo, log, write } = repoWithServer();
+  const t = await startTrusted(repo, () => serverStarted(log));
+  write(["--changed"]);
+  rmSync(log);
+
+  command(t, "/reload-ext");
+  const skipped = flat(await t.waitFor("type /trust to review them", 15_000));
+  expect(skipped).toContain(`skipped project MCP servers new or changed since ${repo} was trusted: fx (changed); type /trust to review them and let them run.`);
+  expect(serverStarted(log)).toBe(false);
+  const before = store(t).mcp_servers[repo].fx;
+
+  command(t, "/trust");
+  const listed = await t.waitFor("Trust this folder?", 15_000);
+  expect(listed).toContain(`zot: project MCP servers in ${repo} are new or changed since the folder was trusted:`);
+  expect(listed).toContain("MCP server fx (changed)");
+  expect(listed).toContain(`runs:         python3 ${MCP_SERVER} --changed`);
+  t.type("t");
+  await t.until(() => serverStarted(log) || null, "the changed server to start", 15_000);
+  expect(store(t).mcp_servers[repo].fx).not.toBe(before);
+}, T);
+
+test("/trust in a folder without project code says there is nothing to trust", async () => {
+  const t = await tui.start({ width: 200 });
+  await t.waitFor("Ask anything", 15_000);
+  command(t, "/trust");
+  await t.waitFor(`${realpathSync(t.cwd)} has no project extensions or MCP servers: there is nothing to trust.`, 15_000);
+  expect(existsSync(join(t.home, "trust.json"))).toBe(false);
+}, T);

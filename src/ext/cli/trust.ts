@@ -1,10 +1,9 @@
 // `zot ext trust [DIR]`, `zot ext trust --list`, `zot ext untrust [DIR]`: the user's decisions about
 // which folders' project extensions and MCP servers may run (the store itself lives in ../trust.ts).
 import { resolve } from "node:path";
-import { discover, projectPrints } from "../discovery.ts";
 import { execLine, serverTarget, visible } from "../exec-line.ts";
-import { projectServers } from "../../mcp/config.ts";
-import { listTrusted, trustDir, untrustDir } from "../trust.ts";
+import { trustProject } from "../project-code.ts";
+import { listTrusted, untrustDir } from "../trust.ts";
 import { type Ctx, fail } from "./context.ts";
 
 export async function trust(ctx: Ctx, dir: string | undefined, listOnly: boolean): Promise<number> {
@@ -17,16 +16,14 @@ export async function trust(ctx: Ctx, dir: string | undefined, listOnly: boolean
     return 0;
   }
   const target = dir === undefined ? ctx.cwd : resolve(ctx.processCwd, dir);
-  // Read only: discovery with the run override reviews nothing and writes nothing.
-  const found = projectPrints(await discover({ extPaths: [], noExt: false, cwd: target, home: ctx.home, trust: "all" }));
-  const servers = projectServers(target);
-  const r = trustDir(ctx.home, target, found.map((f) => f.print), servers.map((s) => s.print));
+  const r = await trustProject(ctx.home, target);
   if (!r.ok) return fail(ctx, r.error);
+  const { extensions: found, servers } = r;
   ctx.out.write(`trusted ${r.path}${r.already ? " (again)" : ""} and its subfolders\n`);
   if (found.length === 0 && servers.length === 0) ctx.out.write("it has no project extensions or MCP servers now; new ones will be asked about\n");
   if (found.length > 0) {
     ctx.out.write("its project extensions may run:\n");
-    for (const { entry } of found) ctx.out.write(`  ${visible(entry.name)}  runs: ${execLine(entry.manifest!)}\n`);
+    for (const entry of found) ctx.out.write(`  ${visible(entry.name)}  runs: ${execLine(entry.manifest!)}\n`);
   }
   if (servers.length > 0) {
     ctx.out.write("its project MCP servers may load (as written in their lists):\n");
