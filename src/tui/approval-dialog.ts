@@ -9,6 +9,7 @@ import { revealControls, sanitize } from "./ansi.ts";
 import { renderDiff, renderNumbered } from "./diff-view.ts";
 import type { Component, StyleRef } from "./component.ts";
 import { highlight } from "./list.ts";
+import { ScrollWindow } from "./scroll-window.ts";
 import type { Style } from "./theme.ts";
 import { truncate, wrap } from "./wrap.ts";
 
@@ -16,7 +17,6 @@ type Choice = { label: string; key?: string; decision: ConfirmDecision | "reason
 
 /** Rows of the dialog besides the detail: rule, title, scroll line, hint. */
 const CHROME = 4;
-const SCROLL_STEP = 3;
 
 export class ApprovalDialog implements Component {
   selected = 0;
@@ -24,8 +24,7 @@ export class ApprovalDialog implements Component {
   reason: string | null = null;
   /** ctrl+o: the detail takes as much of the screen as it can. */
   expanded = false;
-  /** First detail line shown. */
-  top = 0;
+  readonly scroll = new ScrollWindow();
   readonly choices: Choice[];
   private detailCache: { width: number; style: Style; lines: string[] } | null = null;
 
@@ -49,20 +48,6 @@ export class ApprovalDialog implements Component {
       case "tab":
         this.selected = (this.selected + 1) % this.choices.length;
         return false;
-      case "pageup":
-        this.top -= this.lastHeight;
-        return false;
-      case "pagedown":
-        this.top += this.lastHeight;
-        return false;
-      case "shift+up":
-      case "alt+up":
-        this.top -= SCROLL_STEP;
-        return false;
-      case "shift+down":
-      case "alt+down":
-        this.top += SCROLL_STEP;
-        return false;
       case "ctrl+o":
         this.expanded = !this.expanded;
         return false;
@@ -73,7 +58,7 @@ export class ApprovalDialog implements Component {
         this.resolve({ kind: "stop" });
         return true;
     }
-    if (text === null) return false;
+    if (this.scroll.key(label) || text === null) return false;
     const digit = Number(text);
     if (Number.isInteger(digit) && digit >= 1 && digit <= this.choices.length) return this.choose(digit - 1);
     const keyed = this.choices.findIndex((c) => c.key === text);
@@ -85,8 +70,6 @@ export class ApprovalDialog implements Component {
     this.resolve({ kind: "no" });
   }
 
-  private lastHeight = 10;
-
   /** The dialog for `width` columns in at most `rows` rows (without a limit, the whole detail shows). */
   render(width: number, rows = Number.POSITIVE_INFINITY): string[] {
     const style = this.theme.style;
@@ -94,20 +77,13 @@ export class ApprovalDialog implements Component {
     const detail = this.detailLines(w, style);
     const room = Math.max(3, rows - this.choices.length - CHROME - 4);
     const height = Math.min(detail.length, this.expanded ? room : Math.min(room, Math.max(3, Math.floor(rows * 0.4))));
-    this.lastHeight = height;
-    this.top = Math.max(0, Math.min(this.top, detail.length - height));
     const tool = sanitize(this.req.name);
     const owner = this.req.extension ? style.fg("muted", ` [${sanitize(this.req.extension)}]`) : "";
     const out = [
       style.fg("border", "─".repeat(w)),
       truncate(style.bold(style.fg("warning", "Allow ")) + style.bold(style.fg("tool", tool)) + owner + style.bold(style.fg("warning", "?")) + style.fg("muted", "  " + summary(this.req.detail)), w),
-      ...detail.slice(this.top, this.top + height),
+      ...this.scroll.show(style, detail, height, w, ` · ctrl+o ${this.expanded ? "smaller" : "taller"}`),
     ];
-    if (detail.length > height) {
-      const below = detail.length - this.top - height;
-      const where = `lines ${this.top + 1}–${this.top + height} of ${detail.length}${below > 0 ? ` · ↓ ${below} more` : ""}`;
-      out.push(style.inverse(truncate(` ${where} · pgup/pgdn scroll · ctrl+o ${this.expanded ? "smaller" : "taller"} `, w)));
-    }
     this.choices.forEach((c, i) => {
       const line = `${i === this.selected ? "›" : " "} ${i + 1}. ${c.label}`;
       out.push(i === this.selected ? highlight(style, truncate(line, w)) : truncate(line, w));

@@ -3,6 +3,7 @@
 import type { Component, StyleRef } from "./component.ts";
 import { highlight } from "./list.ts";
 import { modalHeader, type Modal } from "./pickers.ts";
+import { ScrollWindow } from "./scroll-window.ts";
 import { truncate, wrap } from "./wrap.ts";
 
 type Answer = "trust" | "cancel";
@@ -17,9 +18,7 @@ const CHROME = 3;
 
 export class TrustDialog implements Modal, Component {
   selected = 0;
-  /** First listing line shown. */
-  top = 0;
-  private lastHeight = 10;
+  private readonly scroll = new ScrollWindow();
 
   constructor(
     private readonly theme: StyleRef,
@@ -35,18 +34,13 @@ export class TrustDialog implements Modal, Component {
       case "tab":
         this.selected = 1 - this.selected;
         return false;
-      case "pageup":
-        this.top -= this.lastHeight;
-        return false;
-      case "pagedown":
-        this.top += this.lastHeight;
-        return false;
       case "enter":
         return this.choose(CHOICES[this.selected]!.answer);
       case "esc":
       case "ctrl+c":
         return this.choose("cancel");
     }
+    if (this.scroll.key(label)) return false;
     const keyed = CHOICES.find((c) => c.key === text?.toLowerCase());
     return keyed ? this.choose(keyed.answer) : false;
   }
@@ -56,13 +50,7 @@ export class TrustDialog implements Modal, Component {
     const w = Math.max(10, width);
     const body = this.listing.flatMap((line) => (line === "" ? [""] : wrap(line, w)));
     const height = Math.min(body.length, Math.max(3, room - CHOICES.length - CHROME - 4));
-    this.lastHeight = height;
-    this.top = Math.max(0, Math.min(this.top, body.length - height));
-    const out = [...modalHeader(style, w, "Trust this folder?", style.fg("muted", "↑↓ move · enter choose · t trust · esc cancel")), ...body.slice(this.top, this.top + height)];
-    if (body.length > height) {
-      const below = body.length - this.top - height;
-      out.push(style.inverse(truncate(` lines ${this.top + 1}–${this.top + height} of ${body.length}${below > 0 ? ` · ↓ ${below} more` : ""} · pgup/pgdn scroll `, w)));
-    }
+    const out = [...modalHeader(style, w, "Trust this folder?", style.fg("muted", "↑↓ move · enter choose · t trust · esc cancel")), ...this.scroll.show(style, body, height, w)];
     CHOICES.forEach((c, i) => {
       const line = truncate(`${i === this.selected ? "›" : " "} ${c.key}  ${c.label}`, w);
       out.push(i === this.selected ? highlight(style, line) : line);
