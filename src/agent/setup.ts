@@ -1,6 +1,7 @@
 // Builds a Runtime from the command line: config and credentials, the model catalog, the provider
 // client, the tools, the session transcript and the extension host (loaded with the real
 // provider/model/cwd so hello_ack carries them).
+import { isDumbTerminal } from "../platform/terminal.ts";
 import { resolve } from "node:path";
 import { Host } from "../ext/host.ts";
 import { parseExtensionPolicy } from "../ext/permission-policy.ts";
@@ -178,7 +179,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     else if (s.enforcement.startsWith("partial")) notices.push(`Extension ${s.name}'s permissions are enforced only in part (${s.enforcement.slice("partial: ".length)}).`);
   }
 
-  const skippedLine = skippedNotice(o.home, o.cwd, "extensions", skippedExtensions(report.extensions), o.interactive ? "tui" : "cli");
+  const skippedLine = skippedNotice(o.home, o.cwd, "extensions", skippedExtensions(report.extensions), o.interactive && !isDumbTerminal(o.env) ? "tui" : "cli");
   if (skippedLine) notices.push(skippedLine);
 
   if (o.noYolo && !o.interactive) notices.push("--no-yolo has no effect here: there is nobody to confirm tool calls in this mode, so tools run without asking.");

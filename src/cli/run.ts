@@ -9,6 +9,7 @@ import { shutdownOnSignals } from "../ext/signals.ts";
 import { trustMode } from "../ext/trust.ts";
 import { hasProjectLists } from "../mcp/config.ts";
 import { withMcp } from "../mcp/wiring.ts";
+import { isDumbTerminal } from "../platform/terminal.ts";
 import type { CliArgs } from "./args.ts";
 import { drain, io } from "./output.ts";
 import { hasPipedInput, readPipedPrompt } from "./stdin.ts";
@@ -123,7 +124,8 @@ export async function runAgent(args: CliArgs): Promise<number> {
     if ((await askTrust(home, cwd, scope)) === "quit") return 0;
   }
 
-  const host = await withMcp(new Host(), { home, cwd, files: args.mcp, none: args.noMcp, trust, interactive: mode === "interactive" });
+  // MCP forms, /mcp-login and /trust need the full screen; line mode (TERM=dumb) is asked nothing.
+  const host = await withMcp(new Host(), { home, cwd, files: args.mcp, none: args.noMcp, trust, interactive: mode === "interactive" && !isDumbTerminal(process.env) });
   // Installed before any extension starts, so a signal at any point still shuts them down. Once a
   // one-shot turn runs, a signal first aborts it (the partial answer is saved, JSON gets its
   // turn_end and done) and waits for that, within a deadline.

@@ -1,5 +1,6 @@
 // Interactive mode: wires the terminal, key decoding, the runtime's events and the extension
 // host's intents to the components, and draws coalesced frames (at most ~60 per second).
+import { isDumbTerminal } from "../platform/terminal.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
 import type { AgentRuntime, PromptOutcome, SteeringMessage } from "../agent/runtime-api.ts";
 import type { ExtensionHost } from "../ext/types.ts";
@@ -75,7 +76,7 @@ const LONG_DRAFT_CHARS = 40;
 const isLongDraft = (text: string): boolean => text.length >= LONG_DRAFT_CHARS || text.includes("\n");
 
 export async function runTui(runtime: AgentRuntime, host: ExtensionHost, opts: TuiOptions): Promise<number> {
-  if (process.env.TERM === "dumb") {
+  if (isDumbTerminal(process.env)) {
     const { runLineMode } = await import("./line-mode.ts");
     return runLineMode(runtime, opts);
   }

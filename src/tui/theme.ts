@@ -1,5 +1,6 @@
 // Themes: role → colour maps, colour-mode detection, the Style that turns roles into SGR, and which
 // theme the TUI starts with (a saved choice, else dark until the terminal's background says light).
+import { isDumbTerminal } from "../platform/terminal.ts";
 import { isColor } from "../ext/theme-file.ts";
 import { hyperlink } from "./ansi.ts";
 import { THEME_ROLES, type ThemeRole } from "../ext/types.ts";
@@ -53,7 +54,7 @@ type Env = Record<string, string | undefined>;
 /** NO_COLOR or TERM=dumb → none; COLORTERM truecolor/24bit → truecolor; anything else 256 colours. */
 export function detectColorMode(env: Env): ColorMode {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return "none";
-  if (env.TERM === "dumb") return "none";
+  if (isDumbTerminal(env)) return "none";
   const ct = (env.COLORTERM ?? "").toLowerCase();
   if (ct === "truecolor" || ct === "24bit") return "truecolor";
   return "256";
@@ -66,7 +67,7 @@ export function detectColorMode(env: Env): ColorMode {
 export function hyperlinksSupported(env: Env): boolean {
   const forced = env.FORCE_HYPERLINK;
   if (forced !== undefined && forced !== "") return forced !== "0";
-  if (env.TERM === "dumb" || env.TMUX || env.STY) return false;
+  if (isDumbTerminal(env) || env.TMUX || env.STY) return false;
   const program = env.TERM_PROGRAM ?? "";
   if (["iTerm.app", "WezTerm", "vscode", "ghostty", "Hyper"].includes(program)) return true;
   if (env.WT_SESSION || env.KITTY_WINDOW_ID || env.KONSOLE_VERSION) return true;
@@ -76,7 +77,7 @@ export function hyperlinksSupported(env: Env): boolean {
 
 /** Bold, dim, inverse and friends work everywhere except on a dumb terminal. */
 export function attributesSupported(env: Env): boolean {
-  return env.TERM !== "dumb";
+  return !isDumbTerminal(env);
 }
 
 const CUBE = [0, 95, 135, 175, 215, 255];
@@ -248,7 +249,7 @@ export function detectBackground(
   timeoutMs = 150,
 ): Promise<"dark" | "light" | null> {
   const hint = backgroundFromEnv(env);
-  if (hint || !term || !term.isTTY || env.TERM === "dumb") return Promise.resolve(hint);
+  if (hint || !term || !term.isTTY || isDumbTerminal(env)) return Promise.resolve(hint);
   return new Promise((resolve) => {
     let seen = "";
     let done = false;

@@ -1,6 +1,7 @@
 // The workspace-trust question, asked on the terminal before the TUI starts and before any project
 // code could run: what the folder's extensions and MCP servers would run, then trust / run without
 // / quit.
+import { isDumbTerminal } from "../platform/terminal.ts";
 import { projectPrints } from "../ext/discovery.ts";
 import { projectCode, type PendingServer, type TrustScope } from "../ext/project-code.ts";
 import { declineProject, trustDir, wasDeclined } from "../ext/trust.ts";
@@ -90,7 +91,8 @@ export async function askTrust(home: string, cwd: string, scope: TrustScope): Pr
   }
   if (answer === "skip") {
     const d = declineProject(home, cwd, pendingPrints, pendingServerPrints);
-    process.stdout.write(d.ok ? "running without them; zot will not ask about them again (/trust or zot ext trust lets them run)\n" : `running without them (${d.error})\n`);
+    const remedy = isDumbTerminal(process.env) ? "zot ext trust lets them run" : "/trust or zot ext trust lets them run";
+    process.stdout.write(d.ok ? `running without them; zot will not ask about them again (${remedy})\n` : `running without them (${d.error})\n`);
     return answer;
   }
   const r = trustDir(home, cwd, scope.extensions ? projectPrints(found).map((f) => f.print) : undefined, scope.servers ? servers.map((s) => s.print) : undefined);

@@ -121,6 +121,38 @@ test("a trusted folder with an unchanged extension set starts without asking", a
   expect(t.screen()).not.toContain("q  quit");
 }, T);
 
+test("line mode (TERM=dumb) has no /trust, so declining a new extension there names zot ext trust", async () => {
+  const { repo, ext } = repoWithExtension();
+  const t = await tui.start({ args: ["--cwd", repo], width: 200 });
+  await t.waitFor("q  quit", 15_000);
+  t.type("t");
+  await t.until(() => ran(ext), "the trusted extension to start", 15_000);
+  await quitTui(t);
+  const added = join(repo, ".zot", "extensions", "added");
+  cpSync(MARKER, added, { recursive: true });
+  writeFileSync(join(added, "extension.json"), JSON.stringify({ name: "added", version: "1.0.0", exec: "./main.sh" }));
+  t.keys("C-l");
+  t.type(`TERM=dumb ${ROOT}/dist/zot --provider mock --cwd ${repo}`);
+  t.keys("Enter");
+  await t.waitFor("q  quit", 15_000);
+  t.type("r");
+  const s = await t.waitFor("Line mode (TERM=dumb)", 15_000);
+  expect(s).toContain("running without them; zot will not ask about them again (zot ext trust lets them run)");
+  expect(s).not.toContain("/trust");
+  expect(ran(added)).toBe(false);
+  t.send("/exit");
+  await t.waitFor(/shell\$\s*$/, 15_000);
+  // The next start does not ask again; its notice names the command line mode can use.
+  t.keys("C-l");
+  await t.waitGone("running without them", 15_000);
+  t.type(`TERM=dumb ${ROOT}/dist/zot --provider mock --cwd ${repo}`);
+  t.keys("Enter");
+  const again = await t.waitFor("Line mode (TERM=dumb)", 15_000);
+  expect(again.replace(/\s+/g, " ")).toContain(`run zot ext trust ${repo} to let them run`);
+  expect(again).not.toContain("/trust");
+  t.send("/exit");
+}, T);
+
 const MCP_SERVER = join(ROOT, "test", "fixtures", "mcp", "legacy_server.py");
 
 /** A repository whose only project code is one MCP server in .mcp.json, logging each start to `log`. */
