@@ -47,8 +47,8 @@ export async function login(i: LoginInput): Promise<LoginOutcome> {
   const usual = i.oauth?.scopes?.join(" ") || probed.challenge?.scope || prm.value.scopesSupported.join(" ") || null;
   // Step-up (MCP): after a 403 insufficient_scope, what was granted and what the server asked for.
   const prior = findAuth(readAuthStore(i.home), i.url, i.oauth?.clientId);
-  const stepUp = prior?.issuer === issuer && prior.step_up_scope ? prior.step_up_scope : null;
-  const scope = stepUp ? joinScopes(prior!.scope || usual, stepUp) : usual;
+  const stepUp = prior?.issuer === issuer ? prior.step_up_scope : undefined;
+  const scope = prior && stepUp ? joinScopes(prior.scope || usual, stepUp) : usual;
 
   const listening = listenLoopback(i.oauth?.callbackPort);
   if (!listening.ok) return listening;

@@ -64,15 +64,12 @@ export function saveAuth(home: string, entry: StoredAuth): { ok: true } | { ok: 
   return underLock(home, () => writeStore(home, [...readAuthStore(home).filter((e) => !sameKey(e, entry)), entry]));
 }
 
-/** Changes the stored entry of `key`'s issuer, server and client as the file holds it now (another zot may have refreshed its tokens); null when there is none. */
-export function updateAuth(home: string, key: StoredAuth, change: (e: StoredAuth) => StoredAuth): { ok: true; entry: StoredAuth | null } | { ok: false; error: string } {
+/** Changes the stored entry of `key`'s issuer, server and client as the file holds it now (another zot may have refreshed its tokens); nothing when it is gone. */
+export function updateAuth(home: string, key: StoredAuth, change: (e: StoredAuth) => StoredAuth): { ok: true } | { ok: false; error: string } {
   return underLock(home, () => {
     const all = readAuthStore(home);
     const now = all.find((e) => sameKey(e, key));
-    if (!now) return { ok: true, entry: null };
-    const entry = change(now);
-    const w = writeStore(home, all.map((e) => (e === now ? entry : e)));
-    return w.ok ? { ok: true, entry } : w;
+    return now ? writeStore(home, all.map((e) => (e === now ? change(now) : e))) : { ok: true };
   });
 }
 
