@@ -64,6 +64,16 @@ async function logIn(oauth?: Record<string, unknown>): Promise<{ r: LoginOutcome
   return { r, lines, page: await visit };
 }
 
+/** A login, then a run whose whoami call the server refuses with 403 insufficient_scope for "mcp:admin". */
+async function stepUpAsked(): Promise<AuthServer> {
+  const as = setUp({}, {}, { toolScopes: { whoami: "mcp:admin" } });
+  expect((await logIn()).r.ok).toBe(true);
+  const run = await loadHost(s);
+  await run.callTool("mcp__web__whoami", {}, { signal: signal() });
+  await run.shutdown();
+  return as;
+}
+
 const tokenRequests = (as: AuthServer) => as.requests.filter((r) => r.path.endsWith("/token"));
 
 describe("logging in", () => {
@@ -299,12 +309,7 @@ describe("during a run", () => {
   });
 
   test("the next login asks for the granted scope and the one the server asked for, and the new token gets through", async () => {
-    const as = setUp({}, {}, { toolScopes: { whoami: "mcp:admin" } });
-    expect((await logIn()).r.ok).toBe(true);
-    host = await loadHost(s);
-    await host.callTool("mcp__web__whoami", {}, { signal: signal() });
-    await host.shutdown();
-    host = null;
+    const as = await stepUpAsked();
 
     const again = await logIn();
     expect(again.r.ok).toBe(true);
@@ -353,12 +358,7 @@ describe("during a run", () => {
   });
 
   test("a step-up recorded for another issuer's tokens does not widen a login at the new issuer", async () => {
-    const first = setUp({}, {}, { toolScopes: { whoami: "mcp:admin" } });
-    expect((await logIn()).r.ok).toBe(true);
-    host = await loadHost(s);
-    await host.callTool("mcp__web__whoami", {}, { signal: signal() });
-    await host.shutdown();
-    host = null;
+    const first = await stepUpAsked();
     const other = authServer();
     current = other;
     expect((await logIn()).r.ok).toBe(true);

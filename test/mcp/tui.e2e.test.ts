@@ -93,13 +93,19 @@ test("an HTTP server that needs an OAuth login is a start-up notice naming zot m
     expect(as.requests.filter((r) => r.path === "/authorize")).toEqual([]);
   }), T);
 
+/** The TUI on `list`, logged in to "web" with /mcp-login (the browser opener follows the redirects). */
+async function loggedInTui(list: string): Promise<Awaited<ReturnType<typeof tui.start>>> {
+  const t = await tui.start({ args: ["--mcp", list], env: { ZOT_BROWSER: join(MCP_FIXTURES, "browser.ts") } });
+  await t.waitFor("needs login", 20_000);
+  t.type("/mcp-login web");
+  t.keys("Enter");
+  await t.waitFor("Logged in to MCP server web: oauth: logged in", 30_000);
+  return t;
+}
+
 test("/mcp-login logs in through the browser opener and restarts the server, whose tools then carry the token (masked in the transcript)", () =>
   withProtectedServer("web-login.json", async (as, web) => {
-    const t = await tui.start({ args: ["--mcp", web], env: { ZOT_BROWSER: join(MCP_FIXTURES, "browser.ts") } });
-    await t.waitFor("needs login", 20_000);
-    t.type("/mcp-login web");
-    t.keys("Enter");
-    await t.waitFor("Logged in to MCP server web: oauth: logged in", 30_000);
+    const t = await loggedInTui(web);
     t.type("call mcp__web__whoami {}");
     t.keys("Enter");
     const token = [...as.issued.keys()][0];
@@ -113,11 +119,7 @@ test("after a 403 insufficient_scope the notice offers /mcp-login, which asks fo
   withProtectedServer(
     "web-step-up.json",
     async (as, web) => {
-      const t = await tui.start({ args: ["--mcp", web], env: { ZOT_BROWSER: join(MCP_FIXTURES, "browser.ts") } });
-      await t.waitFor("needs login", 20_000);
-      t.type("/mcp-login web");
-      t.keys("Enter");
-      await t.waitFor("Logged in to MCP server web: oauth: logged in", 30_000);
+      const t = await loggedInTui(web);
       t.type("call mcp__web__whoami {}");
       t.keys("Enter");
       const notice = await t.waitFor("In this session: /mcp-login web.", 20_000);
