@@ -358,6 +358,10 @@ export class McpHost implements ExtensionHost {
         this.send({ kind: "registry_changed" });
       },
       exited: (message) => this.send({ kind: "extension_exited", extension: attribution(config.name), message }),
+      notify: (message) => {
+        const here = this.opts.interactive ? ` In this session: /${LOGIN_COMMAND} ${config.name}.` : "";
+        this.send({ kind: "notify", extension: attribution(config.name), level: "warn", message: `${message}.${here}` });
+      },
       onSecret: (value) => {
         if (!this.secrets.includes(value)) this.secrets.push(value);
         opts.onSecret?.(value);

@@ -58,6 +58,8 @@ export type ServerDeps = {
   exited: (message: string) => void;
   graceMs: number;
   killAfterMs: number;
+  /** A notice for the user while the server runs (it wants more OAuth scope). */
+  notify: (message: string) => void;
   /** A credential read for the server (an OAuth token), to be masked wherever zot writes text. */
   onSecret: (value: string) => void;
 };
@@ -199,7 +201,7 @@ export class McpServer {
 
   private oauth(t: HttpConfig): OAuthBearer | null {
     if (!oauthApplies(t)) return null;
-    return (this.bearer ??= new OAuthBearer({ home: this.deps.home, name: this.name, url: t.url, ...(t.oauth ? { oauth: t.oauth } : {}), onSecret: this.deps.onSecret, log: (l) => this.log?.line(l) }));
+    return (this.bearer ??= new OAuthBearer({ home: this.deps.home, name: this.name, url: t.url, ...(t.oauth ? { oauth: t.oauth } : {}), onSecret: this.deps.onSecret, log: (l) => this.log?.line(l), notify: this.deps.notify }));
   }
 
   /** A conflict or other problem found by the host, kept with the server's warnings and log. */

@@ -7,10 +7,12 @@
  * It serves RFC 8414 metadata (or only OpenID discovery with `openidOnly`), Dynamic Client
  * Registration, an authorize endpoint that plays the consenting user and redirects to the loopback
  * `redirect_uri` with code, state and iss, and a token endpoint that checks the PKCE verifier, the
- * redirect URI and the RFC 8707 `resource` for the code grant, and rotates refresh tokens. Knobs
+ * redirect URI and the RFC 8707 `resource` for the code grant, and rotates refresh tokens, and a
+ * revocation endpoint (RFC 7009) that authenticates the client as the token endpoint does. Knobs
  * break one thing at a time (a forged state, another iss, a failing token endpoint, refused
- * refreshes). `protect(as)` is the MCP server's side: its RFC 9728 metadata and 401 challenges, and
- * only tokens this server issued for that resource get through.
+ * refreshes, a failing revocation). `protect(as)` is the MCP server's side: its RFC 9728 metadata and
+ * 401 challenges, only tokens this server issued for that resource get through, and a tool may
+ * need a scope (403 insufficient_scope without it).
  */
 type Obj = Record<string, unknown>;
 
@@ -33,6 +35,10 @@ export type AuthServerOptions = {
   cimd?: boolean;
   /** An issuer with a path (a tenant): metadata at the path-suffixed well-known URLs, endpoints under the path. */
   issuerPath?: string;
+  /** No revocation endpoint in the metadata. */
+  noRevocation?: boolean;
+  /** The revocation endpoint answers with this HTTP status instead of revoking. */
+  revokeStatus?: number;
   /** Pre-registered clients: id → secret (or null for a public client). */
   clients?: Record<string, string | null>;
 };
@@ -44,10 +50,14 @@ export type AuthServer = {
   requests: AuthRequest[];
   /** Registered (DCR) bodies. */
   registrations: Obj[];
-  /** Access tokens this server issued, with the resource they are for and when they expire. */
-  issued: Map<string, { resource: string; expires: number }>;
+  /** Access tokens this server issued, with the resource and scope they are for and when they expire. */
+  issued: Map<string, { resource: string; scope: string; expires: number }>;
+  /** What the revocation endpoint was asked to revoke, by whom (a refused client is not recorded). */
+  revoked: { token: string; hint: string | null; client: string }[];
   /** Accepts a bearer token for `resource`. */
   valid(token: string | undefined, resource: string): boolean;
+  /** The scope a valid token was granted, else null. */
+  scopeOf(token: string | undefined): string | null;
   /** Expires every access token it issued (the next use must refresh). */
   expireAll(): void;
   options: AuthServerOptions;
@@ -61,8 +71,9 @@ export function startAuthServer(options: AuthServerOptions = {}): AuthServer {
   const registrations: Obj[] = [];
   const clients = new Map<string, { secret: string | null; redirects: string[] | null }>(Object.entries(options.clients ?? {}).map(([id, secret]) => [id, { secret, redirects: null }]));
   const codes = new Map<string, { client: string; redirect: string; challenge: string; resource: string; scope: string }>();
-  const refresh = new Map<string, { client: string; resource: string }>();
-  const issued = new Map<string, { resource: string; expires: number }>();
+  const refresh = new Map<string, { client: string; resource: string; scope: string }>();
+  const issued = new Map<string, { resource: string; scope: string; expires: number }>();
+  const revoked: AuthServer["revoked"] = [];
   let n = 0;
   let issuer = "";
 
@@ -75,6 +86,7 @@ export function startAuthServer(options: AuthServerOptions = {}): AuthServer {
       authorization_endpoint: `${issuer}/authorize`,
       token_endpoint: `${issuer}/token`,
       ...(options.noRegistration ? {} : { registration_endpoint: `${issuer}/register` }),
+      ...(options.noRevocation ? {} : { revocation_endpoint: `${issuer}/revoke` }),
       response_types_supported: ["code"],
       grant_types_supported: ["authorization_code", "refresh_token"],
       code_challenge_methods_supported: ["S256"],
@@ -105,8 +117,8 @@ export function startAuthServer(options: AuthServerOptions = {}): AuthServer {
     const access = `at-${n}-${crypto.randomUUID()}`;
     const rt = `rt-${n}-${crypto.randomUUID()}`;
     const ttl = options.accessTtl ?? 3600;
-    issued.set(access, { resource, expires: Date.now() + ttl * 1000 });
-    refresh.set(rt, { client, resource });
+    issued.set(access, { resource, scope, expires: Date.now() + ttl * 1000 });
+    refresh.set(rt, { client, resource, scope });
     return json(200, { access_token: access, token_type: "Bearer", expires_in: ttl, refresh_token: rt, scope });
   }
 
@@ -171,9 +183,20 @@ export function startAuthServer(options: AuthServerOptions = {}): AuthServer {
           if (options.refuseRefresh || !r || r.client !== who.id) return oauthError(400, "invalid_grant", "refresh token revoked");
           if (form.resource !== r.resource) return oauthError(400, "invalid_target", "resource differs");
           refresh.delete(String(form.refresh_token));
-          return tokens(who.id, r.resource, "");
+          return tokens(who.id, r.resource, r.scope);
         }
         return oauthError(400, "unsupported_grant_type", String(form.grant_type));
+      }
+      if (url.pathname === `${tenant}/revoke` && req.method === "POST" && !options.noRevocation) {
+        const who = authenticate(req, form);
+        if (who instanceof Response) return who;
+        if (options.revokeStatus) return oauthError(options.revokeStatus, "temporarily_unavailable", "the test server refuses revocations");
+        const token = String(form.token ?? "");
+        revoked.push({ token, hint: typeof form.token_type_hint === "string" ? form.token_type_hint : null, client: who.id });
+        issued.delete(token);
+        refresh.delete(token);
+        // RFC 7009 §2.2: 200 whether or not the token was known.
+        return new Response(null, { status: 200 });
       }
       return new Response("not found", { status: 404 });
     },
@@ -185,10 +208,15 @@ export function startAuthServer(options: AuthServerOptions = {}): AuthServer {
     requests,
     registrations,
     issued,
+    revoked,
     options,
     valid(token, resource) {
       const t = token === undefined ? undefined : issued.get(token);
       return t !== undefined && t.resource === resource && t.expires > Date.now();
+    },
+    scopeOf(token) {
+      const t = token === undefined ? undefined : issued.get(token);
+      return t !== undefined && t.expires > Date.now() ? t.scope : null;
     },
     expireAll() {
       for (const t of issued.values()) t.expires = 0;
@@ -200,16 +228,23 @@ export function startAuthServer(options: AuthServerOptions = {}): AuthServer {
 /**
  * The MCP server's side of OAuth, as its `guard`: RFC 9728 metadata at the path-suffixed well-known
  * URL naming `as()` (a function, so a test can switch authorization servers), and a 401 with a Bearer
- * challenge for any request without a valid token for this resource.
+ * challenge for any request without a valid token for this resource. A tool in `toolScopes` (by its
+ * `Mcp-Name` header) needs that scope: a token without it gets a 403 insufficient_scope challenge
+ * naming the scope.
  */
-export function protect(as: () => AuthServer, opts: { scope?: string; noResourceMetadata?: boolean } = {}): (req: Request, url: URL) => Response | null {
+export function protect(as: () => AuthServer, opts: { scope?: string; noResourceMetadata?: boolean; toolScopes?: Record<string, string> } = {}): (req: Request, url: URL) => Response | null {
   return (req, url) => {
     const resource = `${url.origin}/mcp`;
     const prm = `${url.origin}/.well-known/oauth-protected-resource/mcp`;
     if (url.pathname === "/.well-known/oauth-protected-resource/mcp")
       return new Response(JSON.stringify({ resource, authorization_servers: [as().issuer], scopes_supported: ["mcp:tools"], bearer_methods_supported: ["header"] }), { headers: { "content-type": "application/json" } });
-    const auth = req.headers.get("authorization") ?? undefined;
-    if (as().valid(auth?.replace(/^Bearer /, ""), resource)) return null;
+    const token = req.headers.get("authorization")?.replace(/^Bearer /, "");
+    if (as().valid(token, resource)) {
+      const needed = opts.toolScopes?.[req.headers.get("mcp-name") ?? ""];
+      if (!needed || as().scopeOf(token)!.split(" ").includes(needed)) return null;
+      const challenge = `Bearer error="insufficient_scope", scope="${needed}", resource_metadata="${prm}", error_description="${needed} is needed"`;
+      return new Response(JSON.stringify({ error: "insufficient_scope" }), { status: 403, headers: { "content-type": "application/json", "www-authenticate": challenge } });
+    }
     const challenge = [`Bearer error="invalid_token"`, ...(opts.noResourceMetadata ? [] : [`resource_metadata="${prm}"`]), ...(opts.scope ? [`scope="${opts.scope}"`] : [])].join(", ");
     return new Response(JSON.stringify({ error: "invalid_token" }), { status: 401, headers: { "content-type": "application/json", "www-authenticate": challenge } });
   };

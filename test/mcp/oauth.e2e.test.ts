@@ -1,9 +1,10 @@
 // OAuth for HTTP MCP servers through the built binary: `zot mcp login` with a browser opener
 // ($ZOT_BROWSER, played by a fixture that follows the redirects) and without one (the printed URL),
 // the login shown by `zot mcp list` and `zot mcp doctor`, `zot mcp logout`, a headless run that
-// skips a server needing login with a notice, and tokens masked in a run's output and transcript.
-import { beforeEach, expect, test } from "bun:test";
-import { readFileSync, statSync } from "node:fs";
+// skips a server needing login with a notice, and tokens masked in a run's output and transcript;
+// logout revoking the tokens (RFC 7009) and step-up after a 403 insufficient_scope.
+import { beforeEach, describe, expect, test } from "bun:test";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readAuthStore } from "../../src/mcp/oauth/store.ts";
 import { anthropic, jsonLines, sessionFiles, useZotHome, ZOT, zotEnv } from "../e2e/zot.ts";
@@ -49,7 +50,7 @@ test("zot mcp login opens the browser, and list, doctor and logout show and end 
   expect(report.servers[0].auth).toStartWith("oauth: logged in (expires ");
   expect(report.servers[0].tools.map((t) => t.name)).toContain("mcp__web__whoami");
 
-  expect((await e2e.run(["mcp", "logout", "web"])).stdout).toBe(`logged out of MCP server web (forgot the tokens from ${as.issuer})\n`);
+  expect((await e2e.run(["mcp", "logout", "web"])).stdout).toBe(`logged out of MCP server web (revoked and forgot the tokens from ${as.issuer})\n`);
   expect(readAuthStore(e2e.home)).toEqual([]);
   expect((await e2e.run(["mcp", "logout", "web"])).stdout).toBe("not logged in to MCP server web; nothing to remove\n");
   expect((await e2e.run(["mcp", "list"])).stdout).not.toContain("oauth:");
@@ -140,4 +141,108 @@ test("a bad oauth entry makes the server invalid with a sentence naming the fiel
   expect(r.stdout).toContain(`  error: MCP server "a" in ${file}: "oauth.scopes" must be an array of strings\n`);
   expect(r.stdout).toContain(`  error: MCP server "b" in ${file}: "oauth.callback_port" must be a port number (1–65535)\n`);
   expect(r.stdout).toContain(`  error: MCP server "c" in ${file}: "oauth" must be an object such as {"client_id": "…", "scopes": ["…"]}\n`);
+});
+
+describe("zot mcp logout revokes the tokens at the authorization server", () => {
+  test("the refresh token and the access token are revoked with their hints and the client's authentication, then forgotten", async () => {
+    expect((await e2e.run(["mcp", "login", "web"], { env: browser() })).code).toBe(0);
+    const entry = readAuthStore(e2e.home)[0];
+    expect(entry.revocation_endpoint).toBe(`${as.issuer}/revoke`);
+    const r = await e2e.run(["mcp", "logout", "web"]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe(`logged out of MCP server web (revoked and forgot the tokens from ${as.issuer})\n`);
+    expect(as.revoked).toEqual([
+      { token: entry.refresh_token!, hint: "refresh_token", client: "dcr-1" },
+      { token: entry.access_token, hint: "access_token", client: "dcr-1" },
+    ]);
+    // A public client says who it is in the form, as at the token endpoint.
+    expect(as.requests.filter((x) => x.path === "/revoke").map((x) => x.form.client_id)).toEqual(["dcr-1", "dcr-1"]);
+    expect(readAuthStore(e2e.home)).toEqual([]);
+    expect(as.valid(entry.access_token, mcp.url)).toBe(false);
+  });
+
+  test("a configured client with a secret authenticates at the revocation endpoint with HTTP Basic, as at the token endpoint", async () => {
+    await as.stop();
+    as = startAuthServer({ clients: { "zot-cli": "s3cret-value-1" } });
+    e2e.defer(() => as.stop());
+    writeList(join(e2e.home, "mcp.json"), { web: { type: "http", url: mcp.url, oauth: { clientId: "zot-cli", clientSecret: "${WEB_SECRET}" } } });
+    const env = { ...browser(), WEB_SECRET: "s3cret-value-1" };
+    expect((await e2e.run(["mcp", "login", "web"], { env })).code).toBe(0);
+    const r = await e2e.run(["mcp", "logout", "web"], { env });
+    expect(r.stdout).toBe(`logged out of MCP server web (revoked and forgot the tokens from ${as.issuer})\n`);
+    const revokes = as.requests.filter((x) => x.path === "/revoke");
+    expect(revokes.map((x) => x.headers.authorization)).toEqual(Array(2).fill(`Basic ${Buffer.from("zot-cli:s3cret-value-1").toString("base64")}`));
+    expect(revokes.map((x) => x.form.token_type_hint)).toEqual(["refresh_token", "access_token"]);
+    expect(as.revoked.map((x) => x.client)).toEqual(["zot-cli", "zot-cli"]);
+  });
+
+  test("a revocation endpoint that refuses still ends the login here, and the output says the server could not be told", async () => {
+    expect((await e2e.run(["mcp", "login", "web"], { env: browser() })).code).toBe(0);
+    as.options.revokeStatus = 503;
+    const r = await e2e.run(["mcp", "logout", "web"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`logged out of MCP server web (forgot the tokens from ${as.issuer})\n`);
+    expect(r.stderr).toBe(
+      `zot: the authorization server ${as.issuer} could not be told to revoke the tokens of MCP server web, which are forgotten here all the same: the revocation endpoint ${as.issuer}/revoke refused the refresh token and the access token: temporarily_unavailable (the test server refuses revocations).\n`,
+    );
+    expect(readAuthStore(e2e.home)).toEqual([]);
+  });
+
+  test("an unreachable revocation endpoint still ends the login here, naming the network failure", async () => {
+    expect((await e2e.run(["mcp", "login", "web"], { env: browser() })).code).toBe(0);
+    await as.stop();
+    const r = await e2e.run(["mcp", "logout", "web"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`logged out of MCP server web (forgot the tokens from ${as.issuer})\n`);
+    expect(r.stderr).toStartWith(`zot: the authorization server ${as.issuer} could not be told to revoke the tokens of MCP server web, which are forgotten here all the same: cannot reach the revocation endpoint ${as.issuer}/revoke: `);
+    expect(r.stderr.split("\n")).toHaveLength(2);
+    expect(readAuthStore(e2e.home)).toEqual([]);
+  });
+
+  test("an entry stored without a revocation endpoint (an older login, or a server without one) is just forgotten", async () => {
+    expect((await e2e.run(["mcp", "login", "web"], { env: browser() })).code).toBe(0);
+    const file = join(e2e.home, "mcp-auth.json");
+    const doc = JSON.parse(readFileSync(file, "utf8")) as { tokens: Record<string, unknown>[] };
+    delete doc.tokens[0].revocation_endpoint;
+    writeFileSync(file, JSON.stringify(doc));
+    const r = await e2e.run(["mcp", "logout", "web"]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe(`logged out of MCP server web (forgot the tokens from ${as.issuer})\n`);
+    expect(as.requests.filter((x) => x.path === "/revoke")).toEqual([]);
+    expect(readAuthStore(e2e.home)).toEqual([]);
+
+    as.options.noRevocation = true;
+    expect((await e2e.run(["mcp", "login", "web"], { env: browser() })).code).toBe(0);
+    expect(readAuthStore(e2e.home)[0].revocation_endpoint).toBeUndefined();
+    expect((await e2e.run(["mcp", "logout", "web"])).stdout).toBe(`logged out of MCP server web (forgot the tokens from ${as.issuer})\n`);
+    expect(as.requests.filter((x) => x.path === "/revoke")).toEqual([]);
+  });
+});
+
+test("a print-mode run whose tool meets 403 insufficient_scope says which scope on stderr, opens no browser, and the next login asks for it", async () => {
+  await mcp.stop();
+  mcp = startMcpHttpServer({ era: "modern", reply: "json", guard: protect(() => as, { toolScopes: { whoami: "mcp:admin" } }) });
+  e2e.defer(() => mcp.stop());
+  writeList(join(e2e.home, "mcp.json"), { web: { type: "http", url: mcp.url } });
+  expect((await e2e.run(["mcp", "login", "web"], { env: browser() })).code).toBe(0);
+  const turns = () =>
+    e2e.serve({
+      replies: [
+        { kind: "turn", toolCalls: [{ id: "toolu_1", name: "mcp__web__whoami", args: {} }] },
+        { kind: "turn", text: "done" },
+      ],
+    });
+  const r = await e2e.run(["-p", ...anthropic(turns()), "who am I"], { env: browser() });
+  expect(r.code).toBe(0);
+  const why = 'it asked for the scope "mcp:admin", which the token does not grant; the next login asks for it, along with the granted "mcp:tools"';
+  expect(r.stderr).toContain(`[mcp:web] warn: MCP server web needs more access: run zot mcp login web (${why}).\n`);
+  expect(as.requests.filter((x) => x.path === "/authorize")).toHaveLength(1);
+
+  const again = await e2e.run(["mcp", "login", "web"], { env: browser() });
+  expect(again.stdout).toContain('Asking for the scope "mcp:tools mcp:admin": the server asked for "mcp:admin".\n');
+  expect(as.requests.filter((x) => x.path === "/authorize").at(-1)!.query.scope).toBe("mcp:tools mcp:admin");
+  const after = await e2e.run(["--json", ...anthropic(turns()), "who am I"]);
+  const result = jsonLines(after.stdout).find((e) => e.type === "tool_result") as { is_error: boolean; content: { text: string }[] };
+  expect(result.is_error).toBe(false);
+  expect(result.content[0].text).toStartWith("you sent Bearer ");
 });

@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import type { UiIntent } from "../../src/ext/types.ts";
 import type { McpHost } from "../../src/mcp/host.ts";
 import { parseChallenge } from "../../src/mcp/oauth/discovery.ts";
 import { login, type LoginOutcome } from "../../src/mcp/oauth/login.ts";
@@ -61,6 +62,16 @@ async function logIn(oauth?: Record<string, unknown>): Promise<{ r: LoginOutcome
     },
   });
   return { r, lines, page: await visit };
+}
+
+/** A login, then a run whose whoami call the server refuses with 403 insufficient_scope for "mcp:admin". */
+async function stepUpAsked(): Promise<AuthServer> {
+  const as = setUp({}, {}, { toolScopes: { whoami: "mcp:admin" } });
+  expect((await logIn()).r.ok).toBe(true);
+  const run = await loadHost(s);
+  await run.callTool("mcp__web__whoami", {}, { signal: signal() });
+  await run.shutdown();
+  return as;
 }
 
 const tokenRequests = (as: AuthServer) => as.requests.filter((r) => r.path.endsWith("/token"));
@@ -278,23 +289,81 @@ describe("during a run", () => {
     expect(host.serverStates()[0].status).toBe("ready");
   });
 
-  test("a 403 insufficient_scope needs a new login and refreshes nothing", async () => {
+  test("a 403 insufficient_scope names the scope the server asked for, tells the user once, and refreshes nothing", async () => {
+    const as = setUp({}, {}, { toolScopes: { whoami: "mcp:admin" } });
+    expect((await logIn()).r.ok).toBe(true);
+    host = await loadHost(s);
+    const intents: UiIntent[] = [];
+    host.onIntent((i) => intents.push(i));
+    const why = 'it asked for the scope "mcp:admin", which the token does not grant; the next login asks for it, along with the granted "mcp:tools"';
+    for (let i = 0; i < 2; i++) {
+      const called = await host.callTool("mcp__web__whoami", {}, { signal: signal() });
+      expect(called).toMatchObject({ isError: true });
+      expect((called.content[0] as { text: string }).text).toBe(`tool "whoami" failed on MCP server "web": it needs login: run zot mcp login web (${why})`);
+    }
+    expect(intents.filter((i) => i.kind === "notify")).toEqual([{ kind: "notify", extension: "mcp:web", level: "warn", message: `MCP server web needs more access: run zot mcp login web (${why}).` }]);
+    expect(readAuthStore(s.home)[0]).toMatchObject({ scope: "mcp:tools", step_up_scope: "mcp:admin" });
+    expect(tokenRequests(as).filter((x) => x.form.grant_type === "refresh_token")).toEqual([]);
+    // The other tools go on working with the token as it is.
+    expect((await host.callTool("mcp__web__echo", { text: "hi" }, { signal: signal() })).content[0]).toEqual({ type: "text", text: "echo: hi" });
+  });
+
+  test("the next login asks for the granted scope and the one the server asked for, and the new token gets through", async () => {
+    const as = await stepUpAsked();
+
+    const again = await logIn();
+    expect(again.r.ok).toBe(true);
+    expect(again.lines).toContain('Asking for the scope "mcp:tools mcp:admin": the server asked for "mcp:admin".');
+    const asked = as.requests.filter((x) => x.path === "/authorize").map((x) => x.query.scope);
+    expect(asked).toEqual(["mcp:tools", "mcp:tools mcp:admin"]);
+    const newest = readAuthStore(s.home).sort((a, b) => b.obtained_at - a.obtained_at)[0];
+    expect(newest.scope).toBe("mcp:tools mcp:admin");
+    expect(newest.step_up_scope).toBeUndefined();
+    host = await loadHost(s);
+    expect(((await host.callTool("mcp__web__whoami", {}, { signal: signal() })).content[0] as { text: string }).text).toBe(`you sent Bearer ${newest.access_token}`);
+  });
+
+  test("scopes asked for by several requests are all kept for the login, and a refresh keeps them", async () => {
+    const as = setUp({}, {}, { toolScopes: { whoami: "mcp:admin", echo: "mcp:write" } });
+    expect((await logIn()).r.ok).toBe(true);
+    host = await loadHost(s);
+    await host.callTool("mcp__web__whoami", {}, { signal: signal() });
+    await host.callTool("mcp__web__echo", { text: "x" }, { signal: signal() });
+    as.expireAll();
+    await host.callTool("mcp__web__fail", {}, { signal: signal() });
+    expect(tokenRequests(as).filter((x) => x.form.grant_type === "refresh_token")).toHaveLength(1);
+    expect(readAuthStore(s.home)[0]).toMatchObject({ scope: "mcp:tools", step_up_scope: "mcp:admin mcp:write" });
+    await host.shutdown();
+    host = null;
+    expect((await logIn()).r.ok).toBe(true);
+    expect(as.requests.filter((x) => x.path === "/authorize").at(-1)!.query.scope).toBe("mcp:tools mcp:admin mcp:write");
+  });
+
+  test("a 403 insufficient_scope that names no scope needs a new login and records no scope for it", async () => {
     let narrow = false;
     current = authServer();
     const guard = protect(() => current);
     mcp = startMcpHttpServer({
       era: "modern",
       reply: "json",
-      guard: (req, url) => (narrow ? new Response("", { status: 403, headers: { "www-authenticate": 'Bearer error="insufficient_scope", scope="mcp:admin"' } }) : guard(req, url)),
+      guard: (req, url) => (narrow ? new Response("", { status: 403, headers: { "www-authenticate": 'Bearer error="insufficient_scope"' } }) : guard(req, url)),
     });
     writeList(join(s.home, "mcp.json"), { web: { type: "http", url: mcp.url } });
     expect((await logIn()).r.ok).toBe(true);
     host = await loadHost(s);
     narrow = true;
     const called = await host.callTool("mcp__web__whoami", {}, { signal: signal() });
-    expect(called).toMatchObject({ isError: true });
-    expect((called.content[0] as { text: string }).text).toBe('tool "whoami" failed on MCP server "web": it needs login: run zot mcp login web (it wants more access than the token grants (scope "mcp:admin"))');
-    expect(tokenRequests(current).filter((x) => x.form.grant_type === "refresh_token")).toEqual([]);
+    expect((called.content[0] as { text: string }).text).toBe('tool "whoami" failed on MCP server "web": it needs login: run zot mcp login web (it wants more access than the token grants, and did not say which scope)');
+    expect(readAuthStore(s.home)[0].step_up_scope).toBeUndefined();
+  });
+
+  test("a step-up recorded for another issuer's tokens does not widen a login at the new issuer", async () => {
+    const first = await stepUpAsked();
+    const other = authServer();
+    current = other;
+    expect((await logIn()).r.ok).toBe(true);
+    expect(other.requests.find((x) => x.path === "/authorize")!.query.scope).toBe("mcp:tools");
+    expect(first.requests.filter((x) => x.path === "/authorize")).toHaveLength(1);
   });
 
   test("/mcp-login is offered only in the interactive mode, and names the servers it can log in to", async () => {

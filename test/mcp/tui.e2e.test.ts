@@ -1,7 +1,8 @@
 // MCP servers in the interactive mode, in a real terminal (tmux): --no-yolo confirmation of an MCP
 // tool call with its untrusted annotations shown, the [mcp:<server>] attribution, an elicitation
 // answered in a form panel, a prompt run as a slash command, and the notice for an HTTP server that
-// needs an OAuth login and the /mcp-login that logs in to it.
+// needs an OAuth login and the /mcp-login that logs in to it (and asks for more scope after a 403
+// insufficient_scope).
 import { beforeAll, afterAll, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -74,9 +75,9 @@ test("@server:uri in a typed prompt attaches the resource (the file picker leave
 }, T);
 
 /** An OAuth-protected HTTP server listed as "web", for one test; `run` gets the authorization server and the list. */
-async function withProtectedServer(file: string, run: (as: AuthServer, list: string) => Promise<void>): Promise<void> {
+async function withProtectedServer(file: string, run: (as: AuthServer, list: string) => Promise<void>, guard: Parameters<typeof protect>[1] = {}): Promise<void> {
   const as = startAuthServer();
-  const mcp = startMcpHttpServer({ era: "modern", reply: "json", guard: protect(() => as) });
+  const mcp = startMcpHttpServer({ era: "modern", reply: "json", guard: protect(() => as, guard) });
   try {
     await run(as, writeList(join(dir, file), { web: { type: "http", url: mcp.url } }));
   } finally {
@@ -92,13 +93,19 @@ test("an HTTP server that needs an OAuth login is a start-up notice naming zot m
     expect(as.requests.filter((r) => r.path === "/authorize")).toEqual([]);
   }), T);
 
+/** The TUI on `list`, logged in to "web" with /mcp-login (the browser opener follows the redirects). */
+async function loggedInTui(list: string): Promise<Awaited<ReturnType<typeof tui.start>>> {
+  const t = await tui.start({ args: ["--mcp", list], env: { ZOT_BROWSER: join(MCP_FIXTURES, "browser.ts") } });
+  await t.waitFor("needs login", 20_000);
+  t.type("/mcp-login web");
+  t.keys("Enter");
+  await t.waitFor("Logged in to MCP server web: oauth: logged in", 30_000);
+  return t;
+}
+
 test("/mcp-login logs in through the browser opener and restarts the server, whose tools then carry the token (masked in the transcript)", () =>
   withProtectedServer("web-login.json", async (as, web) => {
-    const t = await tui.start({ args: ["--mcp", web], env: { ZOT_BROWSER: join(MCP_FIXTURES, "browser.ts") } });
-    await t.waitFor("needs login", 20_000);
-    t.type("/mcp-login web");
-    t.keys("Enter");
-    await t.waitFor("Logged in to MCP server web: oauth: logged in", 30_000);
+    const t = await loggedInTui(web);
     t.type("call mcp__web__whoami {}");
     t.keys("Enter");
     const token = [...as.issued.keys()][0];
@@ -107,3 +114,24 @@ test("/mcp-login logs in through the browser opener and restarts the server, who
     expect(transcript).toContain("you sent Bearer at-1…[redacted]");
     expect(transcript).not.toContain(token);
   }), T);
+
+test("after a 403 insufficient_scope the notice offers /mcp-login, which asks for the granted and the asked scope, and the tool then works", () =>
+  withProtectedServer(
+    "web-step-up.json",
+    async (as, web) => {
+      const t = await loggedInTui(web);
+      t.type("call mcp__web__whoami {}");
+      t.keys("Enter");
+      const notice = await t.waitFor("In this session: /mcp-login web.", 20_000);
+      expect(notice.replace(/\s+/g, " ")).toContain('MCP server web needs more access: run zot mcp login web (it asked for the scope "mcp:admin", which the token does not grant;');
+      t.type("/mcp-login web");
+      t.keys("Enter");
+      await t.waitFor('Asking for the scope "mcp:tools mcp:admin"', 30_000);
+      await t.waitFor(/Asking for the scope[^]*Logged in to MCP server web: oauth: logged in/, 30_000);
+      expect(as.requests.filter((r) => r.path === "/authorize").map((r) => r.query.scope)).toEqual(["mcp:tools", "mcp:tools mcp:admin"]);
+      t.type("call mcp__web__whoami {}");
+      t.keys("Enter");
+      await t.waitFor("returned: you sent Bearer at-2", 20_000);
+    },
+    { toolScopes: { whoami: "mcp:admin" } },
+  ), T);

@@ -1,10 +1,12 @@
 // `zot mcp login NAME` and `zot mcp logout NAME`: the OAuth login of one configured HTTP server
-// (interactive: a browser, or the printed URL) and forgetting its tokens.
+// (interactive: a browser, or the printed URL), and forgetting its tokens after telling the
+// authorization server to revoke them (RFC 7009) where it offers that.
 import { fail } from "../../ext/cli/context.ts";
 import type { Ctx } from "../../ext/cli/context.ts";
 import type { HttpConfig, ServerConfig } from "../config.ts";
 import { describeAuth, oauthApplies } from "../oauth/bearer.ts";
-import { authStorePath, removeAuth } from "../oauth/store.ts";
+import { authStorePath, readAuthStore, removeAuth } from "../oauth/store.ts";
+import type { StoredAuth } from "../oauth/store.ts";
 import { configFor } from "./list.ts";
 
 type Found = { ok: true; server: ServerConfig; http: HttpConfig } | { ok: false; code: number };
@@ -41,12 +43,32 @@ export async function loginCommand(ctx: Ctx, name: string): Promise<number> {
   return 0;
 }
 
-export function logoutCommand(ctx: Ctx, name: string): number {
+export async function logoutCommand(ctx: Ctx, name: string): Promise<number> {
   const found = httpServer(ctx, name, "logout");
   if (!found.ok) return found.code;
-  const r = removeAuth(ctx.home, (e) => e.server === found.http.url);
+  const { server, http } = found;
+  const mine = (e: StoredAuth) => e.server === http.url;
+  const held = readAuthStore(ctx.home).filter(mine);
+  const revoked = new Set<string>();
+  if (held.some((e) => e.revocation_endpoint)) {
+    const { revokeTokens } = await import("../oauth/revoke.ts");
+    for (const e of held) {
+      const r = await revokeTokens(e, http.oauth);
+      if (!r.ok) ctx.err.write(`zot: the authorization server ${e.issuer} could not be told to revoke the tokens of MCP server ${server.name}, which are forgotten here all the same: ${r.error}.\n`);
+      else if (r.revoked) revoked.add(e.issuer);
+    }
+  }
+  // Forgotten whatever the server said: a logout that kept the tokens would not be one.
+  const r = removeAuth(ctx.home, mine);
   if (!r.ok) return fail(ctx, `${r.error}.`);
-  if (r.removed.length === 0) ctx.out.write(`not logged in to MCP server ${found.server.name}; nothing to remove\n`);
-  else ctx.out.write(`logged out of MCP server ${found.server.name} (forgot the tokens from ${[...new Set(r.removed.map((e) => e.issuer))].join(", ")})\n`);
+  if (r.removed.length === 0) {
+    ctx.out.write(`not logged in to MCP server ${server.name}; nothing to remove\n`);
+    return 0;
+  }
+  const issuers = [...new Set(r.removed.map((e) => e.issuer))];
+  const told = issuers.filter((i) => revoked.has(i));
+  const only = issuers.filter((i) => !revoked.has(i));
+  const parts = [...(told.length ? [`revoked and forgot the tokens from ${told.join(", ")}`] : []), ...(only.length ? [`forgot the tokens from ${only.join(", ")}`] : [])];
+  ctx.out.write(`logged out of MCP server ${server.name} (${parts.join("; ")})\n`);
   return 0;
 }

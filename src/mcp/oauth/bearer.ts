@@ -5,9 +5,10 @@
 import type { HttpConfig, OAuthConfig } from "../config.ts";
 import type { HttpAuth } from "../http.ts";
 import { parseChallenge, resourceMetadata } from "./discovery.ts";
-import { findAuth, readAuthStore, removeAuth, saveAuth, secretsOf } from "./store.ts";
+import { joinScopes } from "./scope.ts";
+import { findAuth, readAuthStore, removeAuth, saveAuth, secretsOf, updateAuth } from "./store.ts";
 import type { StoredAuth } from "./store.ts";
-import { refreshTokens } from "./tokens.ts";
+import { refreshTokens, storedClient } from "./tokens.ts";
 
 export type BearerOptions = {
   home: string;
@@ -17,6 +18,8 @@ export type BearerOptions = {
   /** Every token zot holds for the server is masked like an API key. */
   onSecret: (value: string) => void;
   log: (line: string) => void;
+  /** A notice for the user (not only the log): the server wants more access than the token grants. */
+  notify: (line: string) => void;
 };
 
 /** A token this close to its expiry is refreshed before it is sent. */
@@ -45,6 +48,8 @@ export class OAuthBearer implements HttpAuth {
   private pending: Promise<boolean> | null = null;
   /** Why no token works, once none does. */
   private why: string | null = null;
+  /** The insufficient_scope challenges already told to the user in this run. */
+  private readonly asked = new Set<string>();
 
   constructor(private readonly o: BearerOptions) {
     this.entry = findAuth(readAuthStore(o.home), o.url, o.oauth?.clientId);
@@ -70,7 +75,7 @@ export class OAuthBearer implements HttpAuth {
     const e = this.entry;
     const challenge = parseChallenge(header);
     if (!e) return this.fail("it asks for authorization and zot holds no token for it");
-    if (status === 403 && challenge?.error === "insufficient_scope") return this.fail(`it wants more access than the token grants${challenge.scope ? ` (scope "${challenge.scope}")` : ""}`);
+    if (status === 403 && challenge?.error === "insufficient_scope") return this.stepUp(e, challenge.scope);
     if (!e.refresh_token) return this.fail("it refused the stored token, and there is no refresh token");
     // The refresh token belongs to its issuer: if the server now names another authorization
     // server, asking ours for a new token is pointless and asking theirs would hand our token over.
@@ -83,6 +88,22 @@ export class OAuthBearer implements HttpAuth {
   refusal(status: number): string {
     const why = this.why ?? `it answered HTTP ${status}`;
     return `it needs login: run zot mcp login ${this.o.name} (${why})`;
+  }
+
+  /** A token without the scope a request needs: no refresh helps (it cannot widen a grant), a new login does, asking for the union. */
+  private stepUp(e: StoredAuth, asked: string | null): false {
+    if (!asked) return this.fail("it wants more access than the token grants, and did not say which scope");
+    const saved = updateAuth(this.o.home, e, (now) => ({ ...now, step_up_scope: joinScopes(now.step_up_scope, asked) }));
+    // A later refresh saves this entry again, and must keep what the server asked for.
+    this.entry = { ...e, step_up_scope: joinScopes(e.step_up_scope, asked) };
+    const granted = e.scope ? `, along with the granted "${e.scope}"` : "";
+    const kept = saved.ok ? `the next login asks for it${granted}` : `the next login cannot know it: ${saved.error}`;
+    const why = `it asked for the scope "${asked}", which the token does not grant; ${kept}`;
+    if (!this.asked.has(asked)) {
+      this.asked.add(asked);
+      this.o.notify(`MCP server ${this.o.name} needs more access: run zot mcp login ${this.o.name} (${why})`);
+    }
+    return this.fail(why);
   }
 
   private fail(why: string): false {
@@ -103,8 +124,7 @@ export class OAuthBearer implements HttpAuth {
       this.adopt(stored);
       return true;
     }
-    const secret = e.client_secret ?? (e.client_id === this.o.oauth?.clientId ? this.o.oauth.clientSecret : undefined);
-    const r = await refreshTokens(e.token_endpoint, { id: e.client_id, method: e.auth_method, ...(secret !== undefined ? { secret } : {}) }, { refreshToken: e.refresh_token!, resource: e.resource });
+    const r = await refreshTokens(e.token_endpoint, storedClient(e, this.o.oauth), { refreshToken: e.refresh_token!, resource: e.resource });
     if (!r.ok) {
       if (r.rejected) {
         // A refused refresh token is spent: keeping it would only fail again on every run.

@@ -13,6 +13,8 @@ export type AuthServerMetadata = {
   authorizationEndpoint: string;
   tokenEndpoint: string;
   registrationEndpoint: string | null;
+  /** RFC 7009: where a logout tells the server to forget its tokens. */
+  revocationEndpoint: string | null;
   codeChallengeMethods: string[] | null;
   tokenAuthMethods: string[] | null;
   /** RFC 9207: the server puts `iss` in every authorization response, so one without it is rejected. */
@@ -87,6 +89,7 @@ export async function authServerMetadata(issuer: string): Promise<Found<AuthServ
       authorizationEndpoint: d.authorization_endpoint,
       tokenEndpoint: d.token_endpoint,
       registrationEndpoint: typeof d.registration_endpoint === "string" ? d.registration_endpoint : null,
+      revocationEndpoint: typeof d.revocation_endpoint === "string" && d.revocation_endpoint !== "" ? d.revocation_endpoint : null,
       codeChallengeMethods: list("code_challenge_methods_supported"),
       tokenAuthMethods: list("token_endpoint_auth_methods_supported"),
       issInResponse: d.authorization_response_iss_parameter_supported === true,

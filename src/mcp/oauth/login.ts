@@ -9,7 +9,8 @@ import { clientIdentity } from "./client-id.ts";
 import { authServerMetadata, parseChallenge, resourceMetadata } from "./discovery.ts";
 import type { Challenge } from "./discovery.ts";
 import { listenLoopback } from "./loopback.ts";
-import { saveAuth } from "./store.ts";
+import { joinScopes } from "./scope.ts";
+import { findAuth, readAuthStore, saveAuth } from "./store.ts";
 import type { StoredAuth } from "./store.ts";
 import { redeemCode } from "./tokens.ts";
 
@@ -43,7 +44,11 @@ export async function login(i: LoginInput): Promise<LoginOutcome> {
   const as = meta.value;
   // OAuth 2.1 and MCP: without S256 PKCE the code could be redeemed by whoever intercepts it.
   if (!as.codeChallengeMethods?.includes("S256")) return { ok: false, error: `the authorization server ${issuer} does not offer PKCE with S256 (code_challenge_methods_supported), which MCP requires; zot does not log in without it` };
-  const scope = i.oauth?.scopes?.join(" ") || probed.challenge?.scope || prm.value.scopesSupported.join(" ") || null;
+  const usual = i.oauth?.scopes?.join(" ") || probed.challenge?.scope || prm.value.scopesSupported.join(" ") || null;
+  // Step-up (MCP): after a 403 insufficient_scope, what was granted and what the server asked for.
+  const prior = findAuth(readAuthStore(i.home), i.url, i.oauth?.clientId);
+  const stepUp = prior?.issuer === issuer ? prior.step_up_scope : undefined;
+  const scope = prior && stepUp ? joinScopes(prior.scope || usual, stepUp) : usual;
 
   const listening = listenLoopback(i.oauth?.callbackPort);
   if (!listening.ok) return listening;
@@ -69,6 +74,7 @@ export async function login(i: LoginInput): Promise<LoginOutcome> {
     if (scope) q.set("scope", scope);
 
     i.say(`Logging in to MCP server ${i.name} at ${issuer} (${identity.how}).`);
+    if (stepUp) i.say(`Asking for the scope "${scope}": the server asked for "${stepUp}".`);
     i.say(`Open this URL in a browser to log in:\n\n  ${auth.href}\n`);
     const opener = openBrowser(auth.href, i.env);
     i.say(opener ? `(${opener})` : "(opened in your browser)");
@@ -94,6 +100,7 @@ export async function login(i: LoginInput): Promise<LoginOutcome> {
       ...(identity.registered && client.secret !== undefined ? { client_secret: client.secret } : {}),
       auth_method: client.method,
       token_endpoint: as.tokenEndpoint,
+      ...(as.revocationEndpoint ? { revocation_endpoint: as.revocationEndpoint } : {}),
       resource,
       access_token: r.tokens.accessToken,
       ...(r.tokens.refreshToken ? { refresh_token: r.tokens.refreshToken } : {}),

@@ -20,6 +20,8 @@ export type StoredAuth = {
   client_secret?: string;
   auth_method: ClientAuthMethod;
   token_endpoint: string;
+  /** RFC 7009, from the issuer's metadata at login; entries stored before it simply are not revoked. */
+  revocation_endpoint?: string;
   /** The RFC 8707 resource the tokens were issued for. */
   resource: string;
   access_token: string;
@@ -27,6 +29,8 @@ export type StoredAuth = {
   /** Milliseconds since the epoch; absent when the server did not say. */
   expires_at?: number;
   scope?: string;
+  /** The scope a server asked for in a 403 insufficient_scope: the next login asks for it too. */
+  step_up_scope?: string;
   obtained_at: number;
 };
 
@@ -58,6 +62,15 @@ export function findAuth(entries: StoredAuth[], server: string, clientId?: strin
 
 export function saveAuth(home: string, entry: StoredAuth): { ok: true } | { ok: false; error: string } {
   return underLock(home, () => writeStore(home, [...readAuthStore(home).filter((e) => !sameKey(e, entry)), entry]));
+}
+
+/** Changes the stored entry of `key`'s issuer, server and client as the file holds it now (another zot may have refreshed its tokens); nothing when it is gone. */
+export function updateAuth(home: string, key: StoredAuth, change: (e: StoredAuth) => StoredAuth): { ok: true } | { ok: false; error: string } {
+  return underLock(home, () => {
+    const all = readAuthStore(home);
+    const now = all.find((e) => sameKey(e, key));
+    return now ? writeStore(home, all.map((e) => (e === now ? change(now) : e))) : { ok: true };
+  });
 }
 
 /** Drops the entries `drop` picks; returns how many went. */

@@ -1,6 +1,7 @@
 // The token endpoint: redeeming an authorization code (with the PKCE verifier) and refreshing, both
 // with the RFC 8707 `resource`, and the client authentication the client was registered with.
-import type { ClientAuthMethod } from "./store.ts";
+import type { OAuthConfig } from "../config.ts";
+import type { ClientAuthMethod, StoredAuth } from "./store.ts";
 import { oauthError, requestJson } from "./wire.ts";
 
 export type Client = { id: string; secret?: string; method: ClientAuthMethod };
@@ -24,8 +25,15 @@ export function secretMethod(supported: string[] | null): ClientAuthMethod {
   return supported && !supported.includes("client_secret_basic") && supported.includes("client_secret_post") ? "client_secret_post" : "client_secret_basic";
 }
 
-async function tokenRequest(endpoint: string, client: Client, grant: Record<string, string>, what: string): Promise<TokenOutcome> {
-  const body = new URLSearchParams(grant);
+/** The client of a stored entry: its registered secret, else the configured one when the entry is the configured client's. */
+export function storedClient(e: StoredAuth, oauth: OAuthConfig | undefined): Client {
+  const secret = e.client_secret ?? (e.client_id === oauth?.clientId ? oauth.clientSecret : undefined);
+  return { id: e.client_id, method: e.auth_method, ...(secret !== undefined ? { secret } : {}) };
+}
+
+/** A form POST to the token or revocation endpoint (RFC 7009 §2.1 authenticates as the token endpoint does). */
+export function clientPost(client: Client, form: Record<string, string>): { headers: Record<string, string>; body: URLSearchParams } {
+  const body = new URLSearchParams(form);
   const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" };
   if (client.method === "client_secret_basic" && client.secret !== undefined) {
     headers.Authorization = `Basic ${Buffer.from(`${encodeURIComponent(client.id)}:${encodeURIComponent(client.secret)}`).toString("base64")}`;
@@ -33,7 +41,11 @@ async function tokenRequest(endpoint: string, client: Client, grant: Record<stri
     body.set("client_id", client.id);
     if (client.method === "client_secret_post" && client.secret !== undefined) body.set("client_secret", client.secret);
   }
-  const got = await requestJson(endpoint, { method: "POST", headers, body, timeoutMs: TOKEN_MS }, `the token endpoint ${endpoint}`);
+  return { headers, body };
+}
+
+async function tokenRequest(endpoint: string, client: Client, grant: Record<string, string>, what: string): Promise<TokenOutcome> {
+  const got = await requestJson(endpoint, { method: "POST", ...clientPost(client, grant), timeoutMs: TOKEN_MS }, `the token endpoint ${endpoint}`);
   if (!got.ok) return { ...got, rejected: false };
   const { status, doc } = got;
   const ok = status >= 200 && status < 300;
