@@ -4,13 +4,14 @@
 // skips a server needing login with a notice, and tokens masked in a run's output and transcript;
 // logout revoking the tokens (RFC 7009) and step-up after a 403 insufficient_scope.
 import { beforeEach, describe, expect, test } from "bun:test";
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readAuthStore } from "../../src/mcp/oauth/store.ts";
 import { anthropic, jsonLines, sessionFiles, useZotHome, ZOT, zotEnv } from "../e2e/zot.ts";
 import { startMcpHttpServer, type McpHttpServer } from "../helpers/mcp-http-server.ts";
 import { protect, startAuthServer, type AuthServer } from "../helpers/oauth-server.ts";
 import { MCP_FIXTURES, writeList } from "./helpers.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const e2e = useZotHome({ prefix: "zot-mcp-oauth-", homeDir: "home" });
 let as: AuthServer;
@@ -38,7 +39,9 @@ test("zot mcp login opens the browser, and list, doctor and logout show and end 
   expect(r.stdout).toContain(`Logging in to MCP server web at ${as.issuer} (registered as client dcr-1).`);
   expect(r.stdout).toContain(`Open this URL in a browser to log in:\n\n  ${as.issuer}/authorize?response_type=code&client_id=dcr-1&`);
   expect(r.stdout).toMatch(/logged in to MCP server web: oauth: logged in \(expires [0-9-]+ [0-9:]+ UTC\); tokens kept in .*mcp-auth\.json\n$/);
-  expect(jsonLines(readFileSync(browserLog, "utf8"))[0]).toMatchObject({ status: 200, page: "zot: logged in to MCP server web; you can close this tab.\n" });
+  // The opener is not waited for: it may write down the page it got after zot has exited.
+  const visited = await waitFor(() => existsSync(browserLog) && jsonLines(readFileSync(browserLog, "utf8"))[0]);
+  expect(visited).toMatchObject({ status: 200, page: "zot: logged in to MCP server web; you can close this tab.\n" });
   expect(statSync(join(e2e.home, "mcp-auth.json")).mode & 0o777).toBe(0o600);
 
   const list = await e2e.run(["mcp", "list"]);
