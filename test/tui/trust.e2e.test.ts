@@ -37,12 +37,23 @@ async function quitTui(tm: Tmux): Promise<void> {
   await tm.waitFor(/shell\$\s*$/, 15_000);
 }
 
-/** Clears the screen (until `gone` is off it) and starts zot in `repo` again. */
-async function startAgain(tm: Tmux, repo: string, gone: string): Promise<void> {
+/** Clears the screen (until `gone` is off it) and starts zot in `repo` again; `env` goes before the command ("TERM=dumb"). */
+async function startAgain(tm: Tmux, repo: string, gone: string, env = ""): Promise<void> {
   tm.keys("C-l");
   await tm.waitGone(gone, 15_000);
-  tm.type(`${ROOT}/dist/zot --provider mock --cwd ${repo}`);
+  tm.type(`${env ? `${env} ` : ""}${ROOT}/dist/zot --provider mock --cwd ${repo}`);
   tm.keys("Enter");
+}
+
+/** A repository with one project extension, trusted with `t` at the start-up question, after which zot has quit. */
+async function trustedOnce(): Promise<{ repo: string; ext: string; t: Tmux }> {
+  const { repo, ext } = repoWithExtension();
+  const t = await tui.start({ args: ["--cwd", repo], width: 200 });
+  await t.waitFor("q  quit", 15_000);
+  t.type("t");
+  await t.until(() => ran(ext), "the trusted extension to start", 15_000);
+  await quitTui(t);
+  return { repo, ext, t };
 }
 
 test("an untrusted folder with project extensions asks first, showing what would run; r runs zot without them", async () => {
@@ -109,12 +120,7 @@ test("q quits before anything of the project ran", async () => {
 }, T);
 
 test("a trusted folder with an unchanged extension set starts without asking", async () => {
-  const { repo, ext } = repoWithExtension();
-  const t = await tui.start({ args: ["--cwd", repo], width: 200 });
-  await t.waitFor("q  quit", 15_000);
-  t.type("t");
-  await t.until(() => ran(ext), "the trusted extension to start", 15_000);
-  await quitTui(t);
+  const { repo, ext, t } = await trustedOnce();
   rmSync(join(ext, "ran"));
   await startAgain(t, repo, "q  quit");
   await t.until(() => ran(ext), "the extension to start again", 15_000);
@@ -122,18 +128,11 @@ test("a trusted folder with an unchanged extension set starts without asking", a
 }, T);
 
 test("line mode (TERM=dumb) has no /trust, so declining a new extension there names zot ext trust", async () => {
-  const { repo, ext } = repoWithExtension();
-  const t = await tui.start({ args: ["--cwd", repo], width: 200 });
-  await t.waitFor("q  quit", 15_000);
-  t.type("t");
-  await t.until(() => ran(ext), "the trusted extension to start", 15_000);
-  await quitTui(t);
+  const { repo, t } = await trustedOnce();
   const added = join(repo, ".zot", "extensions", "added");
   cpSync(MARKER, added, { recursive: true });
   writeFileSync(join(added, "extension.json"), JSON.stringify({ name: "added", version: "1.0.0", exec: "./main.sh" }));
-  t.keys("C-l");
-  t.type(`TERM=dumb ${ROOT}/dist/zot --provider mock --cwd ${repo}`);
-  t.keys("Enter");
+  await startAgain(t, repo, "Ask anything", "TERM=dumb");
   await t.waitFor("q  quit", 15_000);
   t.type("r");
   const s = await t.waitFor("Line mode (TERM=dumb)", 15_000);
@@ -143,10 +142,7 @@ test("line mode (TERM=dumb) has no /trust, so declining a new extension there na
   t.send("/exit");
   await t.waitFor(/shell\$\s*$/, 15_000);
   // The next start does not ask again; its notice names the command line mode can use.
-  t.keys("C-l");
-  await t.waitGone("running without them", 15_000);
-  t.type(`TERM=dumb ${ROOT}/dist/zot --provider mock --cwd ${repo}`);
-  t.keys("Enter");
+  await startAgain(t, repo, "running without them", "TERM=dumb");
   const again = await t.waitFor("Line mode (TERM=dumb)", 15_000);
   expect(again.replace(/\s+/g, " ")).toContain(`run zot ext trust ${repo} to let them run`);
   expect(again).not.toContain("/trust");
