@@ -7,23 +7,12 @@
 // When the stream is a terminal, escape sequences and control characters are removed so none of
 // it can retitle the window, write the clipboard (OSC 52) or rewrite the screen; a pipe or a file
 // gets the bytes as they are.
-import { fstatSync } from "node:fs";
 import type { FileSink } from "bun";
 import { sanitizeControls } from "./controls.ts";
+import { isTerminal } from "../platform/terminal.ts";
 import type { ModeOutput } from "../modes/output.ts";
 
 type Stream = { write(text: string): void; drain(): Promise<void> };
-
-/** Decided on the first write: the check costs nothing for runs that print nothing. */
-function isTerminal(fd: 1 | 2): boolean {
-  try {
-    if (!fstatSync(fd).isCharacterDevice()) return false;
-  } catch {
-    return false;
-  }
-  // /dev/null is a character device too; only a real terminal needs sanitizing.
-  return process.getBuiltinModule("node:tty").isatty(fd);
-}
 
 /** A reader that went away (`zot --json … | head`: EPIPE) is no crash: the rest is dropped. */
 function stream(sink: FileSink, fd: 1 | 2): Stream {
@@ -40,6 +29,7 @@ function stream(sink: FileSink, fd: 1 | 2): Stream {
   };
   return {
     write(text) {
+      // Decided on the first write: the check costs nothing for runs that print nothing.
       terminal ??= isTerminal(fd);
       const safe = terminal ? sanitizeControls(text) : text;
       guard(() => sink.write(safe));
