@@ -1,5 +1,6 @@
-// Whether this run has MCP servers at all, decided by a few stat calls, so a run without any never
-// loads the MCP modules; when it has, the extension host is wrapped in an McpHost.
+// Whether this run has MCP servers at all, decided by a few stat calls, so a headless run without
+// any never loads the MCP modules; when it has (and always in the TUI), the extension host is
+// wrapped in an McpHost.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { TrustMode } from "../ext/trust.ts";
@@ -26,7 +27,9 @@ export function hasMcpConfig(r: Pick<McpRun, "home" | "cwd" | "files" | "none">)
 }
 
 export async function withMcp(inner: ExtensionHost, r: McpRun): Promise<ExtensionHost> {
-  if (!hasMcpConfig(r)) return inner;
+  // The TUI gets the MCP client even without a list: one added while it runs (`zot mcp add` in
+  // another terminal, a pull that brings a .mcp.json) then loads on /reload-ext or /trust.
+  if (!hasMcpConfig(r) && (!r.interactive || r.none)) return inner;
   const { McpHost } = await import("./host.ts");
   return new McpHost(inner, {
     files: r.files.map((f) => resolve(f)),

@@ -135,3 +135,13 @@ test("after a 403 insufficient_scope the notice offers /mcp-login, which asks fo
     },
     { toolScopes: { whoami: "mcp:admin" } },
   ), T);
+
+test("a server list added while the TUI runs (zot mcp add in another terminal) loads on /reload-ext", async () => {
+  const t = await tui.start();
+  await t.waitFor("Ask anything", 20_000);
+  writeList(join(t.home, "mcp.json"), { late: { command: "python3", args: [LEGACY] } });
+  t.send("/reload-ext");
+  await t.waitFor(/Reloaded/, 20_000);
+  t.send('call mcp__late__echo {"text":"added later"}');
+  await t.waitFor("echo: added later", 20_000);
+}, T);
