@@ -1,5 +1,6 @@
 // Per-extension log file: the extension's stderr plus `[zot] …` lines the host writes about it
 // (start, warnings, conflicts, exit), so `zot ext logs <name>` tells the whole story in one place.
+// Everything written here goes through the mask: the extension's stderr as much as the host's lines.
 import { chmodSync, closeSync, fstatSync, openSync, readSync, renameSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePrivateDir } from "./home.ts";
@@ -25,9 +26,10 @@ export function extensionLogPath(home: string, name: string): string {
 
 export class ExtensionLog {
   readonly path: string;
-  /** Append-only descriptor; also handed to the child as its stderr so it never waits on us. */
+  /** Append-only descriptor. MCP servers get it as their stderr; extensions' stderr is piped through `output`. */
   readonly fd: number;
-  private readonly mask: Mask;
+  /** Applied to every line written here; also to the text around a cut in an over-long stderr line. */
+  readonly mask: Mask;
   /** Where this run's part of the log starts: earlier runs' lines are not this process's words. */
   private readonly runStart: number;
   private closed = false;
@@ -41,7 +43,7 @@ export class ExtensionLog {
 
   /**
    * Opens (creating `logs/` and the file, mode 0600) and rotates an oversized log first. `mask`
-   * applies to the host's own lines, which may quote frames; the extension's stderr is its own.
+   * applies to the host's own lines, which may quote frames, and to the extension's stderr.
    * `path` is for other children zot logs the same way (MCP servers: `logs/mcp-<name>.log`).
    */
   static open(home: string, name: string, mask: Mask = unmasked, path = extensionLogPath(home, name)): { ok: true; log: ExtensionLog } | { ok: false; error: string } {
@@ -63,6 +65,16 @@ export class ExtensionLog {
       writeSync(this.fd, `[zot] ${this.mask(text).replaceAll("\n", "\\n")}\n`);
     } catch {
       // A full disk or a deleted file must not break the extension itself.
+    }
+  }
+
+  /** The extension's own output: whole lines, newlines included, masked and appended as they are. */
+  output(text: string): void {
+    if (this.closed) return;
+    try {
+      writeSync(this.fd, this.mask(text));
+    } catch {
+      // As for `line`: the log failing must not take the extension down.
     }
   }
 

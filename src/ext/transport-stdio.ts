@@ -1,10 +1,11 @@
 // The stdio transport: the extension is a child process zot starts (through the sandbox when it
-// declares permissions); frames are NDJSON lines on its stdin and stdout, its stderr goes straight
-// into its log.
+// declares permissions); frames are NDJSON lines on its stdin and stdout, its stderr is read by zot
+// and appended, masked, to its log.
 import { describePermissions, permissionsJson } from "./permissions.ts";
 import { LineReader } from "./lines.ts";
 import type { ExtensionLog } from "./log.ts";
-import { describeExit, extensionEnv, spawnExtension } from "./process.ts";
+import { describeExit, extensionEnv, spawnExtension, type ExitInfo } from "./process.ts";
+import { pumpStderr, type StderrPump } from "./stderr-log.ts";
 import { killTree, type TreeSignal } from "../platform/process-tree.ts";
 import { WriteQueue } from "./write-queue.ts";
 import { planLaunch } from "./sandbox/plan.ts";
@@ -25,6 +26,11 @@ export type StdioOptions = {
 /** Extension output is parsed in slices of this size, with other I/O let in every READ_BUDGET_MS. */
 const READ_SLICE_BYTES = 16 * 1024;
 const READ_BUDGET_MS = 4;
+/**
+ * After the extension exits, how long its stderr may stay open: a child it started may hold the
+ * pipe. What the extension itself wrote is already in the pipe and is read long before this.
+ */
+const STDERR_DRAIN_MS = 200;
 const encoder = new TextEncoder();
 
 export const STDIO_TERMS: TransportTerms = {
@@ -48,7 +54,7 @@ export function openStdio(o: StdioOptions): Opened {
   });
   if (t.permissions) o.log.line(`permissions (${plan.enforcement}): ${describePermissions(permissionsJson(t.permissions))}`);
   const [exec, ...args] = plan.argv;
-  const spawned = spawnExtension({ exec: exec!, args, cwd: o.dir, env: plan.env, stderrFd: o.log.fd });
+  const spawned = spawnExtension({ exec: exec!, args, cwd: o.dir, env: plan.env, stderr: "pipe" });
   if (!spawned.ok) {
     // posix_spawn does not fall back to sh the way a shell does: a script without "#!" cannot start.
     const hint = /ENOEXEC/.test(spawned.error) ? `; it is not a program this system can run (a script needs a "#!" line, e.g. #!/bin/sh)` : "";
@@ -56,7 +62,8 @@ export function openStdio(o: StdioOptions): Opened {
   }
   const child = spawned.child;
   const queue = new WriteQueue(child.stdin, o.maxQueueBytes, o.hooks.onHung);
-  void child.exited.then(o.hooks.onExit);
+  const stderr = child.stderr ? pumpStderr(child.stderr, o.log) : null;
+  void child.exited.then((exit) => reportExit(exit, stderr, o.hooks));
   void readLoop(child.stdout, o.maxLineBytes, o.hooks);
   const transport: Transport = {
     send: (text) => queue.write(encoder.encode(text + "\n")),
@@ -67,6 +74,18 @@ export function openStdio(o: StdioOptions): Opened {
     ended: (exit, when) => (when === "before hello" ? `exited before hello with ${describeExit(exit)}` : `exited with ${describeExit(exit)}${when ? ` ${when}` : ""}`),
   };
   return { ok: true, transport };
+}
+
+/** The exit is reported once all the extension wrote to stderr is in the log, so its last words are there. */
+async function reportExit(exit: ExitInfo, stderr: StderrPump | null, hooks: TransportHooks): Promise<void> {
+  if (stderr) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([stderr.drained, new Promise<void>((r) => (timer = setTimeout(r, STDERR_DRAIN_MS)))]);
+    clearTimeout(timer);
+    stderr.stop();
+    await stderr.drained;
+  }
+  hooks.onExit(exit);
 }
 
 async function readLoop(stdout: ReadableStream<Uint8Array>, maxLineBytes: number, hooks: TransportHooks): Promise<void> {

@@ -62,7 +62,7 @@ export class StdioTransport implements Transport {
     // A path is relative to the server's directory; a bare name is looked up on the PATH it gets.
     const exec = s.command.includes("/") ? resolve(s.cwd, s.command) : Bun.which(s.command, { PATH: env.PATH ?? "", cwd: s.cwd });
     if (!exec) return { ok: false, error: `the command "${s.command}" was not found on PATH` };
-    const spawned = spawnExtension({ exec, args: s.args, cwd: s.cwd, env, stderrFd: s.log.fd });
+    const spawned = spawnExtension({ exec, args: s.args, cwd: s.cwd, env, stderr: s.log.fd });
     if (!spawned.ok) return { ok: false, error: `could not start ${s.command}: ${spawned.error}` };
     const child = spawned.child;
     this.child = child;

@@ -232,7 +232,7 @@ describe("hostile output", () => {
     }
   });
 
-  test("50 MB on stderr neither blocks the extension nor the host, and lands in the log", async () => {
+  test("50 MB of stderr lines neither blocks the extension nor the host, and lands in the log", async () => {
     const h = await start(["stderr-flood"]);
     try {
       expect(state(h, "stderr-flood").status).toBe("ready");
