@@ -74,27 +74,29 @@ export class StderrLines {
     this.partsBytes += bytes.length;
   }
 
-  private take(): string {
+  /** The held bytes (at most `limit` of them) as text; nothing is held afterwards. */
+  private take(limit = this.partsBytes): string {
     const parts = this.parts;
     let bytes = parts[0] ?? new Uint8Array(0);
     if (parts.length > 1) {
-      bytes = new Uint8Array(this.partsBytes);
+      bytes = new Uint8Array(Math.min(limit, this.partsBytes));
       let off = 0;
       for (const p of parts) {
-        bytes.set(p, off);
-        off += p.length;
+        const n = Math.min(p.length, bytes.length - off);
+        if (n === 0) break;
+        bytes.set(n === p.length ? p : p.subarray(0, n), off);
+        off += n;
       }
     }
     this.parts = [];
     this.partsBytes = 0;
-    return this.decoder.decode(bytes);
+    return this.decoder.decode(bytes.length > limit ? bytes.subarray(0, limit) : bytes);
   }
 
-  /** The held line, masked, cut to the limit and marked; it is already masked when the sink masks it again. */
+  /** The held line masked, then cut to the limit and marked (the sink's mask leaves masked text as it is). */
   private cut(): string {
-    const bytes = this.partsBytes;
-    const masked = this.sink.mask(this.take());
-    return `${masked.slice(0, this.max)}… [zot: stderr line cut at ${this.max} bytes; it was ${bytes > this.max + CUT_SLACK_BYTES ? "longer" : `${bytes} bytes`}]\n`;
+    const masked = this.sink.mask(this.take(this.max + CUT_SLACK_BYTES));
+    return `${masked.slice(0, this.max)}… [zot: stderr line cut at ${this.max} bytes]\n`;
   }
 }
 
