@@ -15,6 +15,7 @@ import type { FrameRecorder } from "./trace.ts";
 import type { HostInfo, UiIntent } from "./types.ts";
 import type { EndedWhen, ExtensionTarget, Transport, TransportHooks, TransportTerms } from "./transport.ts";
 import { openStdio, STDIO_TERMS } from "./transport-stdio.ts";
+import { within } from "./within.ts";
 import { openWebSocket, WEBSOCKET_TERMS } from "./transport-websocket.ts";
 
 export type ConnectionTimings = {
@@ -566,13 +567,6 @@ export async function stopConnections(conns: readonly Connection[], timings: { s
   await within(Promise.all(conns.map((c) => c.exited)), timings.killAfterMs);
   for (const c of conns) c.closeLog();
   return left;
-}
-
-/** Waits for `p` but at most `ms`; the timer never keeps zot alive. */
-async function within(p: Promise<unknown>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([p, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
-  clearTimeout(timer);
 }
 
 function seconds(ms: number): string {

@@ -8,6 +8,7 @@ import { describeExit, extensionEnv, spawnExtension, type ExitInfo } from "./pro
 import { pumpStderr, type StderrPump } from "./stderr-log.ts";
 import { killTree, type TreeSignal } from "../platform/process-tree.ts";
 import { WriteQueue } from "./write-queue.ts";
+import { within } from "./within.ts";
 import { planLaunch } from "./sandbox/plan.ts";
 import type { Opened, StdioTarget, Transport, TransportHooks, TransportTerms } from "./transport.ts";
 
@@ -79,9 +80,7 @@ export function openStdio(o: StdioOptions): Opened {
 /** The exit is reported once all the extension wrote to stderr is in the log, so its last words are there. */
 async function reportExit(exit: ExitInfo, stderr: StderrPump | null, hooks: TransportHooks): Promise<void> {
   if (stderr) {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([stderr.drained, new Promise<void>((r) => (timer = setTimeout(r, STDERR_DRAIN_MS)))]);
-    clearTimeout(timer);
+    await within(stderr.drained, STDERR_DRAIN_MS);
     stderr.stop();
     await stderr.drained;
   }
