@@ -12,11 +12,6 @@ export type SpawnSpec = {
   /** The extension directory. */
   cwd: string;
   env: Record<string, string>;
-  /**
-   * Where its stderr goes: an append-only log descriptor it writes straight into (MCP servers), or
-   * "pipe" for zot to read and mask on the way to the log (extensions: src/ext/stderr-log.ts).
-   */
-  stderr: number | "pipe";
 };
 
 export type ExitInfo = { code: number | null; signal: string | null };
@@ -25,8 +20,8 @@ export type ChildProcess = {
   pid: number;
   stdin: import("bun").FileSink;
   stdout: ReadableStream<Uint8Array>;
-  /** Set when the spec said "pipe". */
-  stderr: ReadableStream<Uint8Array> | null;
+  /** Read by zot and masked on the way to the log (src/ext/stderr-log.ts). */
+  stderr: ReadableStream<Uint8Array>;
   exited: Promise<ExitInfo>;
 };
 
@@ -58,7 +53,7 @@ export function spawnExtension(spec: SpawnSpec): { ok: true; child: ChildProcess
       env: spec.env,
       stdin: "pipe",
       stdout: "pipe",
-      stderr: spec.stderr,
+      stderr: "pipe",
       detached: ownsProcessGroup(),
       windowsVerbatimArguments: command.windowsVerbatimArguments,
     });
@@ -68,7 +63,7 @@ export function spawnExtension(spec: SpawnSpec): { ok: true; child: ChildProcess
       return sig == null ? { code: proc.exitCode, signal: null } : { code: null, signal: String(sig) };
     };
     const exited = proc.exited.then(info, info);
-    return { ok: true, child: { pid: proc.pid, stdin: proc.stdin, stdout: proc.stdout, stderr: proc.stderr instanceof ReadableStream ? proc.stderr : null, exited } };
+    return { ok: true, child: { pid: proc.pid, stdin: proc.stdin, stdout: proc.stdout, stderr: proc.stderr, exited } };
   } catch (e) {
     return { ok: false, error: (e as Error).message };
   }

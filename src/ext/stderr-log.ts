@@ -2,6 +2,7 @@
 // whole lines: a key the extension wrote in two pieces is one string by the time it is masked, so a
 // line is held until its newline (or the end of the output) and only then written down.
 import type { ExtensionLog } from "./log.ts";
+import { within } from "./within.ts";
 
 /** Longest stderr line kept whole; the rest of a longer one is dropped, after a marker. */
 export const MAX_STDERR_LINE_BYTES = 64 * 1024;
@@ -105,7 +106,18 @@ export type StderrPump = {
   drained: Promise<void>;
   /** Stops reading (a descendant may hold the pipe open forever) and writes what is held. */
   stop: () => void;
+  /**
+   * After the process exited: waits for the rest of its stderr (at most DRAIN_MS, since a child
+   * it started may hold the pipe), then stops reading; settles once all of it is in the log.
+   */
+  finish: () => Promise<void>;
 };
+
+/**
+ * After a process exits, how long its stderr may stay open: a child it started may hold the pipe.
+ * What the process itself wrote is already in the pipe and is read long before this.
+ */
+const DRAIN_MS = 200;
 
 /** Reads `stream` in the background until it ends or `stop` is called, appending lines to `log`. */
 export function pumpStderr(stream: ReadableStream<Uint8Array>, log: ExtensionLog): StderrPump {
@@ -123,10 +135,16 @@ export function pumpStderr(stream: ReadableStream<Uint8Array>, log: ExtensionLog
     }
     lines.end();
   })();
+  const stop = () => {
+    reader.cancel().catch(() => {});
+  };
   return {
     drained,
-    stop: () => {
-      reader.cancel().catch(() => {});
+    stop,
+    finish: async () => {
+      await within(drained, DRAIN_MS);
+      stop();
+      await drained;
     },
   };
 }

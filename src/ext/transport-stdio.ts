@@ -8,7 +8,6 @@ import { describeExit, extensionEnv, spawnExtension, type ExitInfo } from "./pro
 import { pumpStderr, type StderrPump } from "./stderr-log.ts";
 import { killTree, type TreeSignal } from "../platform/process-tree.ts";
 import { WriteQueue } from "./write-queue.ts";
-import { within } from "./within.ts";
 import { planLaunch } from "./sandbox/plan.ts";
 import type { Opened, StdioTarget, Transport, TransportHooks, TransportTerms } from "./transport.ts";
 
@@ -27,11 +26,6 @@ export type StdioOptions = {
 /** Extension output is parsed in slices of this size, with other I/O let in every READ_BUDGET_MS. */
 const READ_SLICE_BYTES = 16 * 1024;
 const READ_BUDGET_MS = 4;
-/**
- * After the extension exits, how long its stderr may stay open: a child it started may hold the
- * pipe. What the extension itself wrote is already in the pipe and is read long before this.
- */
-const STDERR_DRAIN_MS = 200;
 const encoder = new TextEncoder();
 
 export const STDIO_TERMS: TransportTerms = {
@@ -55,7 +49,7 @@ export function openStdio(o: StdioOptions): Opened {
   });
   if (t.permissions) o.log.line(`permissions (${plan.enforcement}): ${describePermissions(permissionsJson(t.permissions))}`);
   const [exec, ...args] = plan.argv;
-  const spawned = spawnExtension({ exec: exec!, args, cwd: o.dir, env: plan.env, stderr: "pipe" });
+  const spawned = spawnExtension({ exec: exec!, args, cwd: o.dir, env: plan.env });
   if (!spawned.ok) {
     // posix_spawn does not fall back to sh the way a shell does: a script without "#!" cannot start.
     const hint = /ENOEXEC/.test(spawned.error) ? `; it is not a program this system can run (a script needs a "#!" line, e.g. #!/bin/sh)` : "";
@@ -63,7 +57,7 @@ export function openStdio(o: StdioOptions): Opened {
   }
   const child = spawned.child;
   const queue = new WriteQueue(child.stdin, o.maxQueueBytes, o.hooks.onHung);
-  const stderr = child.stderr ? pumpStderr(child.stderr, o.log) : null;
+  const stderr = pumpStderr(child.stderr, o.log);
   void child.exited.then((exit) => reportExit(exit, stderr, o.hooks));
   void readLoop(child.stdout, o.maxLineBytes, o.hooks);
   const transport: Transport = {
@@ -78,12 +72,8 @@ export function openStdio(o: StdioOptions): Opened {
 }
 
 /** The exit is reported once all the extension wrote to stderr is in the log, so its last words are there. */
-async function reportExit(exit: ExitInfo, stderr: StderrPump | null, hooks: TransportHooks): Promise<void> {
-  if (stderr) {
-    await within(stderr.drained, STDERR_DRAIN_MS);
-    stderr.stop();
-    await stderr.drained;
-  }
+async function reportExit(exit: ExitInfo, stderr: StderrPump, hooks: TransportHooks): Promise<void> {
+  await stderr.finish();
   hooks.onExit(exit);
 }
 

@@ -1,10 +1,11 @@
 // The stdio transport: the server is a subprocess leading its own process group, newline-delimited
-// JSON-RPC on stdin/stdout, stderr straight into $ZOT_HOME/logs/mcp-<name>.log. Shutdown closes
+// JSON-RPC on stdin/stdout, stderr read by zot and masked into $ZOT_HOME/logs/mcp-<name>.log. Shutdown closes
 // stdin, then SIGTERMs and finally SIGKILLs the group, so nothing it started outlives zot.
 import { resolve } from "node:path";
 import { LineReader, MAX_LINE_BYTES } from "../ext/lines.ts";
 import type { ExtensionLog } from "../ext/log.ts";
 import { describeExit, extensionEnv, spawnExtension } from "../ext/process.ts";
+import { pumpStderr } from "../ext/stderr-log.ts";
 import { killTree, type TreeSignal } from "../platform/process-tree.ts";
 import type { ChildProcess } from "../ext/process.ts";
 import type { JsonObject } from "../ext/protocol.ts";
@@ -62,7 +63,7 @@ export class StdioTransport implements Transport {
     // A path is relative to the server's directory; a bare name is looked up on the PATH it gets.
     const exec = s.command.includes("/") ? resolve(s.cwd, s.command) : Bun.which(s.command, { PATH: env.PATH ?? "", cwd: s.cwd });
     if (!exec) return { ok: false, error: `the command "${s.command}" was not found on PATH` };
-    const spawned = spawnExtension({ exec, args: s.args, cwd: s.cwd, env, stderr: s.log.fd });
+    const spawned = spawnExtension({ exec, args: s.args, cwd: s.cwd, env });
     if (!spawned.ok) return { ok: false, error: `could not start ${s.command}: ${spawned.error}` };
     const child = spawned.child;
     this.child = child;
@@ -77,11 +78,15 @@ export class StdioTransport implements Transport {
       this.onWarning(`stopped: it is not reading its stdin (${Math.round(n / 1048576)} MiB queued)`);
       this.kill("SIGKILL");
     });
-    void child.exited.then((exit) => {
+    // Its stderr reaches the log through zot, masked, whole lines at a time (as an extension's does).
+    const stderr = pumpStderr(child.stderr, s.log);
+    void child.exited.then(async (exit) => {
       this.exited = true;
       live.delete(this);
       // Grandchildren in the group go too, even when the leader exited cleanly.
       killTree(child.pid, "SIGKILL");
+      // Reported once its last stderr lines are in the log, where the error points.
+      await stderr.finish();
       this.fail(`the server process exited (${describeExit(exit)})`);
     });
     void this.read(child.stdout);

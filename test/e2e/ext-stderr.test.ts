@@ -2,7 +2,7 @@
 // `zot ext config` secret it prints (each split across two writes) are masked while it runs and
 // after it exits, and its last words are in the log before zot reports the exit.
 import { expect, test } from "bun:test";
-import { cpSync, existsSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "../helpers/wait.ts";
 import { ROOT, useZotHome } from "./zot.ts";
@@ -42,4 +42,16 @@ test("an extension printing its API key and its configured secret to stderr, in 
   expectNoSecret(log());
   // The key did reach the provider: masking is for the log, not for the extension or the request.
   expect(server.requests[0].headers["x-api-key"]).toBe(KEY);
+});
+
+test("an MCP server's stderr is masked in its log the same way", async () => {
+  const list = join(e2e.root, "servers.json");
+  // The server prints the key to stderr in two pieces before it starts serving.
+  const script = `printf 'debug: key=%s' "\${ANTHROPIC_API_KEY%????????????????????}" >&2; sleep 0.1; printf '%s\\n' "\${ANTHROPIC_API_KEY#???????????????}" >&2; exec python3 ${JSON.stringify(join(ROOT, "test/fixtures/mcp/legacy_server.py"))}`;
+  writeFileSync(list, JSON.stringify({ mcpServers: { loud: { command: "sh", args: ["-c", script] } } }));
+  const r = await e2e.run(["-p", "--provider", "mock", "--mcp", list, 'call mcp__loud__echo {"text":"hi"}'], { env: { ANTHROPIC_API_KEY: KEY } });
+  expect(r.stdout).toContain("echo: hi");
+  const log = readFileSync(join(e2e.home, "logs", "mcp-loud.log"), "utf8");
+  expect(log).toContain("debug: key=sk-a…[redacted]\n");
+  expectNoSecret(log);
 });
