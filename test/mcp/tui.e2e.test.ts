@@ -28,8 +28,7 @@ const T = 40_000;
 test("--no-yolo asks before an MCP tool runs, shows its annotations as the server's claim, and attributes the call", async () => {
   const t = await tui.start({ args: ["--no-yolo", "--mcp", list] });
   await t.waitFor("Ask anything", 20_000);
-  t.type('call mcp__fx__echo {"text":"from the tui"}');
-  t.keys("Enter");
+  t.send('call mcp__fx__echo {"text":"from the tui"}');
   const dialog = await t.waitFor("Allow mcp__fx__echo [mcp:fx]?", 20_000);
   expect(dialog).toContain("mcp__fx__echo");
   expect(dialog).toContain("(server says: readOnly)");
@@ -41,8 +40,7 @@ test("--no-yolo asks before an MCP tool runs, shows its annotations as the serve
 test("an interceptor blocks an MCP call in the TUI and the reason is shown with the attribution", async () => {
   const t = await tui.start({ args: ["--mcp", list, "-e", join(AGENT_FIXTURES, "guard")], env: { ZOT_TEST_GUARD: JSON.stringify({ intercept: ["tool_call"], block_command: "forbidden" }) } });
   await t.waitFor("Ask anything", 20_000);
-  t.type('call mcp__fx__echo {"text":"forbidden"}');
-  t.keys("Enter");
+  t.send('call mcp__fx__echo {"text":"forbidden"}');
   const s = await t.waitFor("Blocked by extension guard", 20_000);
   expect(s).toContain("[mcp:fx]");
 }, T);
@@ -50,27 +48,23 @@ test("an interceptor blocks an MCP call in the TUI and the reason is shown with 
 test("an elicitation opens a form panel whose answer goes back to the server", async () => {
   const t = await tui.start({ args: ["--mcp", list] });
   await t.waitFor("Ask anything", 20_000);
-  t.type("call mcp__nu__ask {}");
-  t.keys("Enter");
+  t.send("call mcp__nu__ask {}");
   await t.waitFor("What is your name?", 20_000);
-  t.type("Ann");
-  t.keys("Enter");
+  t.send("Ann");
   await t.waitFor("hello Ann", 20_000);
 }, T);
 
 test("an MCP prompt runs as a slash command", async () => {
   const t = await tui.start({ args: ["--mcp", list] });
   await t.waitFor("Ask anything", 20_000);
-  t.type("/mcp__fx__review src/app.ts");
-  t.keys("Enter");
+  t.send("/mcp__fx__review src/app.ts");
   await t.waitFor("Please review src/app.ts", 20_000);
 }, T);
 
 test("@server:uri in a typed prompt attaches the resource (the file picker leaves it alone)", async () => {
   const t = await tui.start({ args: ["--mcp", list] });
   await t.waitFor("Ask anything", 20_000);
-  t.type("read @nu:fixture://readme");
-  t.keys("Enter");
+  t.send("read @nu:fixture://readme");
   await t.waitFor(`<resource server="nu" uri="fixture://readme">`, 20_000);
 }, T);
 
@@ -97,8 +91,7 @@ test("an HTTP server that needs an OAuth login is a start-up notice naming zot m
 async function loggedInTui(list: string): Promise<Awaited<ReturnType<typeof tui.start>>> {
   const t = await tui.start({ args: ["--mcp", list], env: { ZOT_BROWSER: join(MCP_FIXTURES, "browser.ts") } });
   await t.waitFor("needs login", 20_000);
-  t.type("/mcp-login web");
-  t.keys("Enter");
+  t.send("/mcp-login web");
   await t.waitFor("Logged in to MCP server web: oauth: logged in", 30_000);
   return t;
 }
@@ -106,8 +99,7 @@ async function loggedInTui(list: string): Promise<Awaited<ReturnType<typeof tui.
 test("/mcp-login logs in through the browser opener and restarts the server, whose tools then carry the token (masked in the transcript)", () =>
   withProtectedServer("web-login.json", async (as, web) => {
     const t = await loggedInTui(web);
-    t.type("call mcp__web__whoami {}");
-    t.keys("Enter");
+    t.send("call mcp__web__whoami {}");
     const token = [...as.issued.keys()][0];
     await t.waitFor(`returned: you sent Bearer ${token}`, 20_000);
     const transcript = readFileSync(sessionFiles(t.home)[0], "utf8");
@@ -120,17 +112,14 @@ test("after a 403 insufficient_scope the notice offers /mcp-login, which asks fo
     "web-step-up.json",
     async (as, web) => {
       const t = await loggedInTui(web);
-      t.type("call mcp__web__whoami {}");
-      t.keys("Enter");
+      t.send("call mcp__web__whoami {}");
       const notice = await t.waitFor("In this session: /mcp-login web.", 20_000);
       expect(notice.replace(/\s+/g, " ")).toContain('MCP server web needs more access: run zot mcp login web (it asked for the scope "mcp:admin", which the token does not grant;');
-      t.type("/mcp-login web");
-      t.keys("Enter");
+      t.send("/mcp-login web");
       await t.waitFor('Asking for the scope "mcp:tools mcp:admin"', 30_000);
       await t.waitFor(/Asking for the scope[^]*Logged in to MCP server web: oauth: logged in/, 30_000);
       expect(as.requests.filter((r) => r.path === "/authorize").map((r) => r.query.scope)).toEqual(["mcp:tools", "mcp:tools mcp:admin"]);
-      t.type("call mcp__web__whoami {}");
-      t.keys("Enter");
+      t.send("call mcp__web__whoami {}");
       await t.waitFor("returned: you sent Bearer at-2", 20_000);
     },
     { toolScopes: { whoami: "mcp:admin" } },

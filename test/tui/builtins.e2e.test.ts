@@ -4,17 +4,13 @@ import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Tmux, useTmux, ZOT } from "./helpers/tmux.ts";
+import { useTmux, ZOT } from "./helpers/tmux.ts";
 
 const tui = useTmux();
 
 const T = 30_000;
 const READY = "Ask anything";
 
-async function send(tm: Tmux, line: string): Promise<void> {
-  tm.type(line);
-  tm.keys("Enter");
-}
 
 test("@ opens a fuzzy file picker whose directories can be entered", async () => {
   const t = await tui.start();
@@ -68,10 +64,9 @@ test("alt+enter adds a line instead of sending", async () => {
 test("/model switches the model for new turns", async () => {
   const t = await tui.start();
   await t.waitFor(READY);
-  await send(t, "/model");
+  t.send("/model");
   await t.waitFor("type to filter");
-  t.type("ollama/qwen3");
-  t.keys("Enter");
+  t.send("ollama/qwen3");
   await t.waitFor("Model: ollama/qwen3");
   await t.waitFor(/^ollama\/qwen3/m);
 }, T);
@@ -79,7 +74,7 @@ test("/model switches the model for new turns", async () => {
 test("/login stores a key in auth.json with mode 0600 and /logout removes it", async () => {
   const t = await tui.start();
   await t.waitFor(READY);
-  await send(t, "/login openai");
+  t.send("/login openai");
   await t.waitFor("API key for openai");
   t.type("sk-test-secret");
   let s = await t.waitFor("•••");
@@ -91,7 +86,7 @@ test("/login stores a key in auth.json with mode 0600 and /logout removes it", a
   const auth = join(t.home, "auth.json");
   expect(JSON.parse(readFileSync(auth, "utf8")).openai.api_key).toBe("sk-test-secret");
   expect(statSync(auth).mode & 0o777).toBe(0o600);
-  await send(t, "/logout openai");
+  t.send("/logout openai");
   s = await t.waitFor("Removed the openai key");
   expect(JSON.parse(readFileSync(auth, "utf8")).openai).toBeUndefined();
 }, T);
@@ -112,10 +107,9 @@ test("/login can check a key with one request first: a refused key is not saved,
     const t = await tui.start({ args: ["--provider", "openai", "--model", "local-model"], env: { ZOT_HOME: home, OPENAI_API_KEY: "from-the-environment" } });
     await t.waitFor(READY);
     const login = async (key: string): Promise<void> => {
-      await send(t!, "/login openai");
+      t.send("/login openai");
       await t.waitFor("API key for openai");
-      t.type(key);
-      t.keys("Enter");
+      t.send(key);
       await t.waitFor(`GET http://127.0.0.1:${server.port}/v1/models`);
       t.keys("Enter");
     };
@@ -135,15 +129,15 @@ test("/login can check a key with one request first: a refused key is not saved,
 test("/compact keeps the chat above a marker and /sessions resumes an earlier session", async () => {
   const t = await tui.start();
   await t.waitFor(READY);
-  await send(t, "remember-this");
+  t.send("remember-this");
   await t.waitFor("mock: remember-this");
-  await send(t, "/compact");
+  t.send("/compact");
   const s = await t.waitFor("history condensed: 2 earlier messages summarised");
   expect(s).toContain("mock: remember-this");
-  await send(t, "/clear");
+  t.send("/clear");
   await t.waitFor("Started a fresh session.");
   await t.waitGone("remember-this");
-  await send(t, "/sessions");
+  t.send("/sessions");
   await t.waitFor("Resume session");
   t.keys("Enter");
   await t.waitFor("Resumed session");
@@ -153,12 +147,11 @@ test("/compact keeps the chat above a marker and /sessions resumes an earlier se
 test("zot -r opens the session picker at start, with the prompt waiting in the editor", async () => {
   const t = await tui.start();
   await t.waitFor(READY);
-  await send(t, "from-the-old-session");
+  t.send("from-the-old-session");
   await t.waitFor("mock: from-the-old-session");
   t.keys("C-d");
   await t.waitFor(/^shell\$\s*$/m);
-  t.type(`'${ZOT}' --provider mock -r 'and-now-this'`);
-  t.keys("Enter");
+  t.send(`'${ZOT}' --provider mock -r 'and-now-this'`);
   let s = await t.waitFor("Resume session");
   expect(s).toContain("from-the-old-session");
   t.keys("Enter");

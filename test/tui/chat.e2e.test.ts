@@ -12,8 +12,7 @@ const PROMPT_READY = "Ask anything";
 test("a prompt is answered with the streamed mock reply", async () => {
   const t = await tui.start();
   await t.waitFor(PROMPT_READY);
-  t.type("hello there");
-  t.keys("Enter");
+  t.send("hello there");
   const s = await t.waitFor("mock: hello there");
   expect(s).toContain("› hello there");
 }, 30_000);
@@ -21,8 +20,7 @@ test("a prompt is answered with the streamed mock reply", async () => {
 test("a finished command shows the tail of its output; ctrl+o expands that block with the whole command", async () => {
   const t = await tui.start({ height: 60 });
   await t.waitFor(PROMPT_READY);
-  t.type('call bash {"command":"seq 1 20 # the command goes on and on so the header has to cut it somewhere before the end"}');
-  t.keys("Enter");
+  t.send('call bash {"command":"seq 1 20 # the command goes on and on so the header has to cut it somewhere before the end"}');
   let s = await t.waitFor("8 earlier lines (ctrl+o to expand)");
   expect(s).toMatch(/✓ bash seq 1 20/);
   expect(s).toContain("│ 20");
@@ -40,14 +38,11 @@ test("a finished command shows the tail of its output; ctrl+o expands that block
 test("ctrl+o expands only the newest block in view; alt+o expands every block", async () => {
   const t = await tui.start({ height: 60 });
   await t.waitFor(PROMPT_READY);
-  t.type('call read {"path":"one.txt"}\ncall read {"path":"two.txt"}');
-  t.keys("Enter");
+  t.send('call read {"path":"one.txt"}\ncall read {"path":"two.txt"}');
   await t.waitFor("mock: tool read failed");
-  t.type('call bash {"command":"seq 101 115"}');
-  t.keys("Enter");
+  t.send('call bash {"command":"seq 101 115"}');
   await t.waitFor("3 earlier lines (ctrl+o to expand)");
-  t.type('call bash {"command":"seq 201 215"}');
-  t.keys("Enter");
+  t.send('call bash {"command":"seq 201 215"}');
   await t.waitFor(/│ 215/);
   t.keys("C-o");
   let s = await t.waitFor(/│ 201$/m);
@@ -62,8 +57,7 @@ test("ctrl+o expands only the newest block in view; alt+o expands every block", 
 test("prompts queued with alt+enter during a turn run in order after it", async () => {
   const t = await tui.start();
   await t.waitFor(PROMPT_READY);
-  t.type('call bash {"command":"sleep 1.5"}');
-  t.keys("Enter");
+  t.send('call bash {"command":"sleep 1.5"}');
   await t.waitFor("enter steers the running turn");
   t.type("queued-one");
   t.keys("M-Enter");
@@ -81,11 +75,9 @@ test("prompts queued with alt+enter during a turn run in order after it", async 
 test("a message typed during a turn steers it at the next tool boundary", async () => {
   const t = await tui.start({ height: 40 });
   await t.waitFor(PROMPT_READY);
-  t.type('call bash {"command":"sleep 1.5; echo slept"}');
-  t.keys("Enter");
+  t.send('call bash {"command":"sleep 1.5; echo slept"}');
   await t.waitFor("enter steers the running turn");
-  t.type("actually stop after this");
-  t.keys("Enter");
+  t.send("actually stop after this");
   await t.waitFor("⏵ next tool boundary: actually stop after this");
   // The model's next call sees the steering message after the tool result, in the same turn.
   const s = await t.waitFor("mock: actually stop after this", 15_000);
@@ -97,8 +89,7 @@ test("a message typed during a turn steers it at the next tool boundary", async 
 test("a queued message can be taken back with ↑ and edited before it is sent", async () => {
   const t = await tui.start();
   await t.waitFor(PROMPT_READY);
-  t.type('call bash {"command":"sleep 2"}');
-  t.keys("Enter");
+  t.send('call bash {"command":"sleep 2"}');
   await t.waitFor("enter steers the running turn");
   t.type("first thought");
   t.keys("M-Enter");
@@ -119,12 +110,10 @@ test("esc cancels the running turn, leaves an interrupted marker and puts queued
   // A marker only this test's process carries, so the check below finds nobody else's sleep.
   const marker = `${process.pid}${Date.now() % 100000}`;
   const running = () => Bun.spawnSync(["pgrep", "-f", `sleep 30.${marker}`]).exitCode === 0;
-  t.type(`call bash {"command":"sleep 30.${marker}"}`);
-  t.keys("Enter");
+  t.send(`call bash {"command":"sleep 30.${marker}"}`);
   await t.waitFor("enter steers the running turn");
   await t.until(running, "the sleep to start");
-  t.type("not-lost");
-  t.keys("Enter");
+  t.send("not-lost");
   await t.waitFor("⏵ next tool boundary: not-lost");
   t.keys("Escape");
   const s = await t.waitFor("✗ bash sleep 30");
@@ -134,8 +123,7 @@ test("esc cancels the running turn, leaves an interrupted marker and puts queued
   await t.until(() => !running(), "the cancelled command to die");
   expect(t.screen()).not.toContain("⏵ next tool boundary");
   t.keys("C-u");
-  t.type("after-cancel");
-  t.keys("Enter");
+  t.send("after-cancel");
   const after = await t.waitFor("mock: after-cancel");
   expect(after).not.toContain("mock: not-lost");
   expect(after).toContain("interrupted by user");
@@ -144,8 +132,7 @@ test("esc cancels the running turn, leaves an interrupted marker and puts queued
 test("esc when idle clears the notes first, then the input", async () => {
   const t = await tui.start({ args: ["-e", `${import.meta.dir}/../fixtures/tui/demo`] });
   await t.waitFor(PROMPT_READY);
-  t.type("/demo-noop");
-  t.keys("Enter");
+  t.send("/demo-noop");
   await t.waitFor("[demo] error-note-from-demo");
   t.type("draft words");
   t.keys("Escape");
@@ -170,16 +157,14 @@ test("ctrl+c clears the input without arming exit; on an empty editor a second p
   await t.until(() => t.display("#{alternate_on}") === "0", "the normal screen");
   await t.waitFor("shell$");
   expect(t.display("#{cursor_flag}")).toBe("1");
-  t.type("echo still-$((40+2))");
-  t.keys("Enter");
+  t.send("echo still-$((40+2))");
   await t.waitFor("still-42");
 }, 30_000);
 
 test("ctrl+c during a turn cancels it and keeps the draft; a prompt sent after a first ctrl+c disarms exit", async () => {
   const t = await tui.start();
   await t.waitFor(PROMPT_READY);
-  t.type('call bash {"command":"sleep 20"}');
-  t.keys("Enter");
+  t.send('call bash {"command":"sleep 20"}');
   await t.waitFor("enter steers the running turn");
   t.type("half-typed");
   t.keys("C-c");
@@ -188,8 +173,7 @@ test("ctrl+c during a turn cancels it and keeps the draft; a prompt sent after a
   t.keys("C-u");
   t.keys("C-c");
   await t.waitFor("Press ctrl+c again to exit");
-  t.type("hello");
-  t.keys("Enter");
+  t.send("hello");
   await t.waitFor("mock: hello");
   t.keys("C-c");
   await t.waitFor("Press ctrl+c again to exit");
@@ -215,16 +199,14 @@ test("SIGTERM restores the terminal", async () => {
   process.kill(Number(zot), "SIGTERM");
   await t.until(() => t.display("#{alternate_on}") === "0", "the normal screen");
   expect(t.display("#{cursor_flag}")).toBe("1");
-  t.type("echo term-$((1+1))");
-  t.keys("Enter");
+  t.send("echo term-$((1+1))");
   await t.waitFor("term-2");
 }, 30_000);
 
 test("a resize re-lays out the screen to the new width", async () => {
   const t = await tui.start();
   await t.waitFor(PROMPT_READY);
-  t.type("x".repeat(70));
-  t.keys("Enter");
+  t.send("x".repeat(70));
   await t.waitFor("mock: " + "x".repeat(70));
   t.resize(60, 20);
   // Wait for the whole frame drawn at the new size (the rule spans exactly 60 columns, the status
@@ -241,8 +223,7 @@ test("up on an empty editor recalls the previous prompt, as in a shell; down goe
   const t = await tui.start();
   await t.waitFor(PROMPT_READY);
   for (const p of ["first-prompt", "second-prompt"]) {
-    t.type(p);
-    t.keys("Enter");
+    t.send(p);
     await t.waitFor(`mock: ${p}`);
   }
   // The editor is the line above the status bar (the chat above shows the same prompts). Each key
@@ -263,8 +244,7 @@ test("up on an empty editor recalls the previous prompt, as in a shell; down goe
 test("pgup and shift+up scroll back with a catch-up hint, pgdn returns to the bottom", async () => {
   const t = await tui.start();
   await t.waitFor(PROMPT_READY);
-  t.type('call bash {"command":"seq 1 60"}');
-  t.keys("Enter");
+  t.send('call bash {"command":"seq 1 60"}');
   await t.waitFor("mock: tool bash returned");
   t.keys("C-o");
   // Collapsed, a command keeps its tail and says how much came before; expanded, it does not.
@@ -290,8 +270,7 @@ test("pgup and shift+up scroll back with a catch-up hint, pgdn returns to the bo
 test("notes arriving while scrolled up do not move what is being read", async () => {
   const t = await tui.start({ args: ["-e", `${import.meta.dir}/../fixtures/tui/demo`] });
   await t.waitFor(PROMPT_READY);
-  t.type('call bash {"command":"seq 1 60"}');
-  t.keys("Enter");
+  t.send('call bash {"command":"seq 1 60"}');
   await t.waitFor("mock: tool bash returned");
   t.keys("C-o");
   // Collapsed, a command keeps its tail and says how much came before; expanded, it does not.
@@ -300,8 +279,7 @@ test("notes arriving while scrolled up do not move what is being read", async ()
   const s = await t.waitFor(/↓ (\d+) more lines below/);
   const below = Number(/↓ (\d+) more lines below/.exec(s)![1]);
   const top = s.split("\n")[0];
-  t.type("/demo-noop");
-  t.keys("Enter");
+  t.send("/demo-noop");
   const after = await t.waitFor(`↓ ${below + 5} more lines below`);
   expect(after.split("\n")[0]).toBe(top);
   t.keys("C-End");
@@ -311,8 +289,7 @@ test("notes arriving while scrolled up do not move what is being read", async ()
 test("NO_COLOR draws without colours", async () => {
   const t = await tui.start({ env: { NO_COLOR: "1" } });
   await t.waitFor(PROMPT_READY);
-  t.type("plain please");
-  t.keys("Enter");
+  t.send("plain please");
   const s = await t.waitFor("mock: plain please", 10_000, true);
   expect(s).not.toMatch(/\x1b\[[0-9;]*(38|48);/);
 }, 30_000);
@@ -320,8 +297,7 @@ test("NO_COLOR draws without colours", async () => {
 test("an extension tool's block names its owner and shows its progress and result", async () => {
   const t = await tui.start({ args: ["-e", `${import.meta.dir}/../fixtures/tui/demo`] });
   await t.waitFor(PROMPT_READY);
-  t.type('call demo_tool {"n":3}');
-  t.keys("Enter");
+  t.send('call demo_tool {"n":3}');
   const s = await t.waitFor("mock: tool demo_tool returned: counted to 3");
   expect(s).toMatch(/✓ demo_tool \[demo\] \{"n":3\}/);
   expect(s).toContain("│ counted to 3");
@@ -336,8 +312,7 @@ test("a prompt given on the command line is sent at once", async () => {
 test("bash output streams into the running tool block", async () => {
   const t = await tui.start();
   await t.waitFor(PROMPT_READY);
-  t.type('call bash {"command":"echo live-one; sleep 20; echo live-two"}');
-  t.keys("Enter");
+  t.send('call bash {"command":"echo live-one; sleep 20; echo live-two"}');
   const s = await t.waitFor("│ live-one");
   expect(s).toMatch(/^. bash echo live-one; sleep 20; echo live-two \d/m);
   expect(s).not.toContain("│ live-two");
@@ -349,8 +324,7 @@ test("bash output streams into the running tool block", async () => {
 test("ctrl+l redraws a screen that something else scribbled on", async () => {
   const t = await tui.start();
   await t.waitFor(PROMPT_READY);
-  t.type("keep me");
-  t.keys("Enter");
+  t.send("keep me");
   await t.waitFor("mock: keep me");
   // Another process writes to the same terminal behind zot's back.
   writeFileSync(t.display("#{pane_tty}"), "\x1b[2J\x1b[HSCRIBBLE");
@@ -367,8 +341,7 @@ test("thinking shows collapsed and dimmed until ctrl+o, Markdown replies are ren
   try {
     const t = await tui.start({ args: ["--mock-script", script] });
     await t.waitFor(PROMPT_READY);
-    t.type("think");
-    t.keys("Enter");
+    t.send("think");
     const s = await t.waitFor("∴ thinking (2 lines, ctrl+o to expand)");
     expect(t.screen(true)).toMatch(/\x1b\[[0-9;]*\b2[;m][^\n]*∴ thinking/);
     expect(s).toContain("some bold and code");

@@ -15,8 +15,7 @@ async function start(): Promise<Tmux> {
 }
 
 async function run(tm: Tmux, line: string): Promise<void> {
-  tm.type(line);
-  tm.keys("Enter");
+  tm.send(line);
 }
 
 test("the slash popup lists built-ins, then extension commands under a divider with owner", async () => {

@@ -11,8 +11,7 @@ const T = 40_000;
 
 async function start(args: string[] = ["--no-yolo", "-e", fixture("demo")], reuse?: Tmux): Promise<Tmux> {
   if (reuse) {
-    reuse.type(`${join(import.meta.dir, "../../dist/zot")} --provider mock ${args.join(" ")}`);
-    reuse.keys("Enter");
+    reuse.send(`${join(import.meta.dir, "../../dist/zot")} --provider mock ${args.join(" ")}`);
     await reuse.waitFor("Ask anything");
     return reuse;
   }
@@ -23,8 +22,7 @@ async function start(args: string[] = ["--no-yolo", "-e", fixture("demo")], reus
 
 test("a tool call waits for the dialog, emits tool_confirmation_requested, and runs on yes", async () => {
   const tm = await start();
-  tm.type('call bash {"command":"echo confirmed-run"}');
-  tm.keys("Enter");
+  tm.send('call bash {"command":"echo confirmed-run"}');
   const s = await tm.waitFor("Allow bash?");
   expect(s).toContain("$ echo confirmed-run");
   expect(s).toContain("Yes to everything this session");
@@ -37,8 +35,7 @@ test("a tool call waits for the dialog, emits tool_confirmation_requested, and r
 
 test("every line of a multi-line command is shown before it runs", async () => {
   const tm = await start();
-  tm.type('call bash {"command":"echo harmless\\necho second-line-runs-too"}');
-  tm.keys("Enter");
+  tm.send('call bash {"command":"echo harmless\\necho second-line-runs-too"}');
   const s = await tm.waitFor("Allow bash?");
   expect(s).toContain("$ echo harmless");
   expect(s).toContain("echo second-line-runs-too");
@@ -49,8 +46,7 @@ test("an edit approval shows the numbered diff, and the file is unchanged until 
   const tm = await start();
   const file = join(tm.cwd, "util.ts");
   writeFileSync(file, "const a = 1;\nconst b = 2;\n");
-  tm.type('call edit {"path":"util.ts","edits":[{"oldText":"const b = 2;","newText":"const b = 3;"}]}');
-  tm.keys("Enter");
+  tm.send('call edit {"path":"util.ts","edits":[{"oldText":"const b = 2;","newText":"const b = 3;"}]}');
   const s = await tm.waitFor("Allow edit?");
   expect(s).toMatch(/2 - const b = 2;/);
   expect(s).toMatch(/2 \+ const b = 3;/);
@@ -62,8 +58,7 @@ test("an edit approval shows the numbered diff, and the file is unchanged until 
 
 test("an extension tool's arguments are shown as formatted JSON", async () => {
   const tm = await start();
-  tm.type('call demo_tool {"n":2,"label":"fmt"}');
-  tm.keys("Enter");
+  tm.send('call demo_tool {"n":2,"label":"fmt"}');
   const s = await tm.waitFor("Allow demo_tool [demo]?");
   expect(s).toContain('"n": 2,');
   expect(s).toContain('"label": "fmt"');
@@ -71,8 +66,7 @@ test("an extension tool's arguments are shown as formatted JSON", async () => {
 
 test("esc in the dialog refuses the call and stops the turn", async () => {
   const tm = await start();
-  tm.type('call bash {"command":"echo never-runs"}');
-  tm.keys("Enter");
+  tm.send('call bash {"command":"echo never-runs"}');
   await tm.waitFor("Allow bash?");
   tm.keys("Escape");
   await tm.waitGone("Allow bash?");
@@ -83,13 +77,11 @@ test("esc in the dialog refuses the call and stops the turn", async () => {
 
 test("no with a reason refuses the call and tells the model", async () => {
   const tm = await start();
-  tm.type('call bash {"command":"echo refused-run"}');
-  tm.keys("Enter");
+  tm.send('call bash {"command":"echo refused-run"}');
   await tm.waitFor("Allow bash?");
   tm.keys("n");
   await tm.waitFor("reason (optional");
-  tm.type("not today");
-  tm.keys("Enter");
+  tm.send("not today");
   const s = await tm.waitFor("mock: tool bash failed");
   expect(s).toContain("not today");
   expect(s).not.toContain("returned: refused-run");
@@ -97,47 +89,39 @@ test("no with a reason refuses the call and tells the model", async () => {
 
 test("a command prefix allowed for the session stops asking for that prefix only", async () => {
   const tm = await start();
-  tm.type('call bash {"command":"echo one"}');
-  tm.keys("Enter");
+  tm.send('call bash {"command":"echo one"}');
   await tm.waitFor("`echo …` commands this session");
   tm.keys("2");
   await tm.waitFor("mock: tool bash returned: one");
-  tm.type('call bash {"command":"echo two"}');
-  tm.keys("Enter");
+  tm.send('call bash {"command":"echo two"}');
   await tm.waitFor("mock: tool bash returned: two");
   expect(tm.frames().filter((f) => f.event === "tool_confirmation_requested")).toHaveLength(1);
-  tm.type('call bash {"command":"true && echo three"}');
-  tm.keys("Enter");
+  tm.send('call bash {"command":"true && echo three"}');
   await tm.waitFor("Allow bash?");
 }, T);
 
 test("an always rule is remembered for the project, listed in /permissions and revocable", async () => {
   const tm = await start(["--no-yolo"]);
-  tm.type('call bash {"command":"echo kept"}');
-  tm.keys("Enter");
+  tm.send('call bash {"command":"echo kept"}');
   await tm.waitFor("Allow bash?");
   tm.keys("3");
   await tm.waitFor("mock: tool bash returned: kept");
   const saved = JSON.parse(readFileSync(join(tm.home, "permissions.json"), "utf8"));
   expect(saved.projects[tm.cwd]).toEqual([{ tool: "bash", prefix: "echo" }]);
-  tm.type("/exit");
-  tm.keys("Enter");
+  tm.send("/exit");
   await tm.waitFor("shell$ ", 10_000);
 
   await start(["--no-yolo"], tm);
-  tm.type('call bash {"command":"echo again"}');
-  tm.keys("Enter");
+  tm.send('call bash {"command":"echo again"}');
   await tm.waitFor("mock: tool bash returned: again");
-  tm.type("/permissions");
-  tm.keys("Enter");
+  tm.send("/permissions");
   const s = await tm.waitFor("Standing approvals");
   expect(s).toContain("bash: echo …");
   expect(s).toContain("always, this project");
   tm.keys("Enter");
   await tm.waitFor("Revoked: bash: echo …");
   expect(JSON.parse(readFileSync(join(tm.home, "permissions.json"), "utf8")).projects[tm.cwd]).toBeUndefined();
-  tm.type('call bash {"command":"echo asks"}');
-  tm.keys("Enter");
+  tm.send('call bash {"command":"echo asks"}');
   await tm.waitFor("Allow bash?");
 }, T);
 
@@ -146,16 +130,14 @@ test("shift+tab cycles the modes: auto-edit writes without asking, plan refuses 
   await tm.waitFor(/ ask\s*$/m);
   tm.keys("BTab");
   await tm.waitFor("Mode: auto-edit");
-  tm.type('call write {"path":"w.txt","content":"hi"}');
-  tm.keys("Enter");
+  tm.send('call write {"path":"w.txt","content":"hi"}');
   await tm.waitFor("mock: tool write returned");
   expect(readFileSync(join(tm.cwd, "w.txt"), "utf8")).toBe("hi");
   tm.keys("BTab");
   await tm.waitFor("Mode: yolo");
   tm.keys("BTab");
   await tm.waitFor("Mode: plan");
-  tm.type('call bash {"command":"touch made"}');
-  tm.keys("Enter");
+  tm.send('call bash {"command":"touch made"}');
   const s = await tm.waitFor("Approve the plan?");
   expect(s).toContain("plan mode: only read-only tools");
   expect(existsSync(join(tm.cwd, "made"))).toBe(false);
@@ -166,11 +148,9 @@ test("shift+tab cycles the modes: auto-edit writes without asking, plan refuses 
 
 test("/yolo turns confirmations off for the rest of the session", async () => {
   const tm = await start();
-  tm.type("/yolo");
-  tm.keys("Enter");
+  tm.send("/yolo");
   await tm.waitFor("yolo on");
-  tm.type('call bash {"command":"echo free-run"}');
-  tm.keys("Enter");
+  tm.send('call bash {"command":"echo free-run"}');
   const s = await tm.waitFor("mock: tool bash returned: free-run");
   expect(s).not.toContain("Allow bash?");
   expect(tm.frames().filter((f) => f.event === "tool_confirmation_requested")).toHaveLength(0);

@@ -14,15 +14,13 @@ const READY = "Ask anything";
 test("ctrl+t shows the whole transcript expanded; / searches and n moves between matches; esc goes back", async () => {
   const t = await tui.start({ height: 24 });
   await t.waitFor(READY);
-  t.type('call bash {"command":"seq 1 80 | sed s/^/row-/"}');
-  t.keys("Enter");
+  t.send('call bash {"command":"seq 1 80 | sed s/^/row-/"}');
   await t.waitFor("mock: tool bash returned");
   t.keys("C-t");
   let s = await t.waitFor(" transcript · lines");
   expect(s).toContain("row-80");
   t.type("/");
-  t.type("row-7");
-  t.keys("Enter");
+  t.send("row-7");
   // row-7 and row-70 … row-79, and the model's reply that quotes them.
   s = await t.waitFor("/row-7: 12 matching lines");
   const first = /lines (\d+)–/.exec(s)![1];
@@ -40,8 +38,7 @@ test("an edit's result shows its diff with line numbers, added lines green and r
   const t = await tui.start({ height: 30 });
   writeFileSync(join(t.cwd, "a.txt"), "one\ntwo\nthree\n");
   await t.waitFor(READY);
-  t.type('call edit {"path":"a.txt","edits":[{"oldText":"two","newText":"TWO"}]}');
-  t.keys("Enter");
+  t.send('call edit {"path":"a.txt","edits":[{"oldText":"two","newText":"TWO"}]}');
   const s = await t.waitFor("mock: tool edit returned");
   expect(s).toMatch(/│ +2 - two/);
   expect(s).toMatch(/│ +2 \+ TWO/);
@@ -53,8 +50,7 @@ test("a write over an existing file shows what it changed as a numbered diff", a
   const t = await tui.start({ height: 30 });
   writeFileSync(join(t.cwd, "b.txt"), "keep\nold line\n");
   await t.waitFor(READY);
-  t.type('call write {"path":"b.txt","content":"keep\\nnew line\\n"}');
-  t.keys("Enter");
+  t.send('call write {"path":"b.txt","content":"keep\\nnew line\\n"}');
   const s = await t.waitFor("mock: tool write returned");
   expect(s).toMatch(/│ +2 - old line/);
   expect(s).toMatch(/│ +2 \+ new line/);
@@ -64,8 +60,7 @@ test("lines with emoji sequences stay inside the screen in tmux", async () => {
   const t = await tui.start({ width: 40 });
   await t.waitFor(READY);
   const emoji = "👍🏽👨‍👩‍👧🏳️‍🌈".repeat(6);
-  t.type(`${emoji} end`);
-  t.keys("Enter");
+  t.send(`${emoji} end`);
   await t.waitFor("mock:");
   await t.waitFor(/ end$/m);
   // Every row holding emoji starts where the chat's own wrapping put it: had a row run past the

@@ -88,8 +88,7 @@ test("ctrl+z suspends zot to the shell and fg brings the screen back", async () 
   t.keys("C-z");
   await t.waitFor(/Stopped/);
   expect(t.display("#{alternate_on}")).toBe("0");
-  t.type("fg");
-  t.keys("Enter");
+  t.send("fg");
   await t.waitFor("› kept draft");
   expect(t.display("#{alternate_on}")).toBe("1");
   t.keys("Enter");

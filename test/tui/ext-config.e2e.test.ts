@@ -14,8 +14,7 @@ const tui = useTmux();
 test("/ext-config lists the settings, takes a secret masked, stores it and starts the extension that needed it", async () => {
   const t = await tui.start({ args: ["-e", CONFIGURED] });
   await t.waitFor("Ask anything");
-  t.type("/ext-config configured");
-  t.keys("Enter");
+  t.send("/ext-config configured");
   const form = await t.waitFor("Settings of configured");
   expect(form).toContain("api_key");
   expect(form).toContain("(unset)  secret, required");
@@ -41,11 +40,9 @@ test("/ext-config lists the settings, takes a secret masked, stores it and start
 test("an enum setting is a choice among its values", async () => {
   const t = await tui.start({ args: ["-e", CONFIGURED] });
   await t.waitFor("Ask anything");
-  t.type("/ext-config configured");
-  t.keys("Enter");
+  t.send("/ext-config configured");
   await t.waitFor("Settings of configured");
-  t.type("units");
-  t.keys("Enter");
+  t.send("units");
   const choice = await t.waitFor("configured: units");
   expect(choice).toContain("imperial");
   t.keys("Down", "Enter");

@@ -8,8 +8,7 @@ const tui = useTmux();
 const T = 40_000;
 
 function run(tm: Tmux, text: string): void {
-  tm.type(text);
-  tm.keys("Enter");
+  tm.send(text);
 }
 
 test("during a notify flood the notes merge into one counting line and typed text still reaches the editor", async () => {

@@ -11,32 +11,27 @@ const tui = useTmux();
 const T = 40_000;
 const READY = "Ask anything";
 
-function send(tm: Tmux, line: string): void {
-  tm.type(line);
-  tm.keys("Enter");
-}
 
 async function twoPrompts(tm: Tmux): Promise<void> {
   await tm.waitFor(READY);
-  send(tm, "alpha-question");
+  tm.send("alpha-question");
   await tm.waitFor("mock: alpha-question");
-  send(tm, "beta-question");
+  tm.send("beta-question");
   await tm.waitFor("mock: beta-question");
 }
 
 test("/session fork branches before a prompt, puts it back in the editor, and /session tree shows the branch", async () => {
   const t = await tui.start();
   await twoPrompts(t);
-  send(t, "/session fork");
+  t.send("/session fork");
   await t.waitFor("Fork before which prompt?");
-  t.type("beta");
-  t.keys("Enter");
+  t.send("beta");
   let s = await t.waitFor("Forked before prompt #2");
   expect(s).toContain("› beta-question");
   expect(s).toContain("mock: alpha-question");
   expect(s).not.toContain("mock: beta-question");
   t.keys("C-u");
-  send(t, "/session tree");
+  t.send("/session tree");
   s = await t.waitFor("Session tree");
   expect(s).toMatch(/└ .*\[current\]/);
   t.keys("Escape");
@@ -62,23 +57,22 @@ test("/session export writes a .zotsession file and /session import switches to 
   const t = await tui.start();
   await twoPrompts(t);
   const out = join(t.dir, "shared.zotsession");
-  send(t, `/session export ${out}`);
+  t.send(`/session export ${out}`);
   await t.waitFor("Exported this session to");
   expect(existsSync(out)).toBe(true);
   expect(JSON.parse(readFileSync(out, "utf8").split("\n")[0]).meta.cwd).toBe("");
-  send(t, "/clear");
+  t.send("/clear");
   await t.waitFor("Started a fresh session.");
   await t.waitGone("mock: beta-question");
-  send(t, `/session import '${out}'`);
+  t.send(`/session import '${out}'`);
   const s = await t.waitFor("Imported the session as");
   expect(s).toContain("mock: beta-question");
   // /session alone offers the four; import then asks for the file (a drop pastes its path).
-  send(t, "/clear");
+  t.send("/clear");
   await t.waitGone("mock: beta-question");
-  send(t, "/session");
+  t.send("/session");
   await t.waitFor("bring in a .zotsession file");
-  t.type("import");
-  t.keys("Enter");
+  t.send("import");
   await t.waitFor("Import which file?");
   t.paste(`'${out}'`);
   t.keys("Enter");
@@ -88,7 +82,7 @@ test("/session export writes a .zotsession file and /session import switches to 
 test("/study sends the Go zot's canned prompt", async () => {
   const t = await tui.start();
   await t.waitFor(READY);
-  send(t, "/study");
+  t.send("/study");
   await t.waitFor("mock: Read and understand everything in the current directory.");
 }, T);
 
@@ -96,21 +90,21 @@ test("/jail confines the file tools, shows in the status line and reaches extens
   const log = join(mkdtempSync(join(tmpdir(), "zot-jail-frames-")), "frames.jsonl");
   const t = await tui.start({ args: ["-e", join(ROOT, "test/fixtures/agent/toolbox")], env: { ZOT_TEST_EVENTS: log } });
   await t.waitFor(READY);
-  send(t, "/jail");
+  t.send("/jail");
   await t.waitFor("A guardrail, not a sandbox");
   await t.waitFor(/jailed · /);
-  send(t, 'call read {"path":"/etc/hostname"}');
+  t.send('call read {"path":"/etc/hostname"}');
   await t.waitFor("is outside");
-  send(t, "/reload-ext toolbox");
+  t.send("/reload-ext toolbox");
   await t.waitFor("Reloaded extension toolbox");
-  send(t, 'call weather {"city":"Oslo"}');
+  t.send('call weather {"city":"Oslo"}');
   await t.waitFor("Oslo: 16C, fog");
   const frames = readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
   const root = realpathSync(t.cwd);
   expect(frames.filter((f) => f.type === "hello_ack").at(-1)?.jail).toEqual({ root });
   expect(frames.find((f) => f.type === "tool_call")?.jail).toEqual({ root });
   expect(frames.find((f) => f.type === "event" && f.event === "tool_call")?.jail).toEqual({ root });
-  send(t, "/unjail");
+  t.send("/unjail");
   await t.waitFor("Unjailed");
   await t.waitGone(/jailed · /);
   rmSync(dirname(log), { recursive: true, force: true });
@@ -126,12 +120,11 @@ test("/skills lists the skills found, global compat roots included, and previews
   skill(join(t.cwd, ".zot", "skills"), "deploy", "ship the project", "# Deploy\nRun make ship-it-now.");
   skill(join(userHome, ".claude", "skills"), "review", "review a change", "Look for bugs.");
   await t.waitFor(READY);
-  send(t, "/skills");
+  t.send("/skills");
   let s = await t.waitFor("global (claude) · review a change");
   expect(s).toContain("project · ship the project");
   expect(s).not.toContain("write-zot-extension");
-  t.type("deploy");
-  t.keys("Enter");
+  t.send("deploy");
   s = await t.waitFor("make ship-it-now");
   expect(s).toContain("Skill deploy");
   t.keys("Escape");
@@ -140,7 +133,7 @@ test("/skills lists the skills found, global compat roots included, and previews
   await t.waitGone("type to filter");
   // Discovery runs again on each open.
   skill(join(userHome, ".agents", "skills"), "later", "added while zot runs", "x");
-  send(t, "/skills");
+  t.send("/skills");
   await t.waitFor("global (agents) · added while zot runs");
   rmSync(userHome, { recursive: true, force: true });
 }, T);
@@ -149,11 +142,11 @@ test("/jump scrolls back to an earlier turn without changing the conversation", 
   const t = await tui.start({ height: 20 });
   await t.waitFor(READY);
   for (let i = 1; i <= 8; i++) {
-    send(t, `turn-number-${i}`);
+    t.send(`turn-number-${i}`);
     await t.waitFor(`mock: turn-number-${i}`);
   }
   await t.waitGone("› turn-number-1");
-  send(t, "/jump number-2");
+  t.send("/jump number-2");
   await t.waitFor("Jump to turn");
   t.keys("Enter");
   const s = await t.waitFor("viewing turn 2 of 8");
@@ -166,15 +159,15 @@ test("/jump scrolls back to an earlier turn without changing the conversation", 
 test("/btw answers a side question in a box and keeps nothing of it", async () => {
   const t = await tui.start();
   await t.waitFor(READY);
-  send(t, "main-question");
+  t.send("main-question");
   await t.waitFor("mock: main-question");
-  send(t, "/btw what-was-that");
+  t.send("/btw what-was-that");
   let s = await t.waitFor("what-was-that", 10_000);
   s = await t.waitFor(/mock: A side question[\s\S]*what-was-that/);
   expect(s).toContain("side chat, not saved");
   t.keys("Escape");
   await t.waitGone("side chat, not saved");
-  send(t, "next-question");
+  t.send("next-question");
   await t.waitFor("mock: next-question");
   const dir = readdirSync(join(t.home, "sessions"))[0] as string;
   const file = readFileSync(join(t.home, "sessions", dir, readdirSync(join(t.home, "sessions", dir))[0] as string), "utf8");
@@ -189,7 +182,7 @@ test("/sessions lists a Go zot session with its model, cost and first prompt, an
   const go = readFileSync(join(ROOT, "test/fixtures/zot-go/session-tool-call-continued.jsonl"), "utf8");
   writeFileSync(join(dir, "20261201-073011-bed10963.jsonl"), go.replace('"cwd":"/home/user/proj"', `"cwd":${JSON.stringify(t.cwd)}`));
   await t.waitFor(READY);
-  send(t, "/sessions");
+  t.send("/sessions");
   let s = await t.waitFor("Resume session");
   expect(s).toMatch(/6 msgs · claude-sonnet-4-5 · \$0\.001\d · first prompt/);
   t.keys("Enter");
@@ -204,7 +197,7 @@ test("/login marks a provider the Go zot signed in with a subscription", async (
   const t = await tui.start();
   writeFileSync(join(t.home, "auth.json"), JSON.stringify({ anthropic: { oauth: { access_token: "sk-ant-oat01-x", refresh_token: "r" } } }), { mode: 0o600 });
   await t.waitFor(READY);
-  send(t, "/login");
+  t.send("/login");
   const s = await t.waitFor("Log in to provider");
   expect(s).toMatch(/anthropic +signed in with a subscription through the Go zot; zot uses API keys/);
   t.keys("Escape");

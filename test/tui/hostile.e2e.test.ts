@@ -10,8 +10,7 @@ const READY = "Ask anything";
 const T = 30_000;
 
 function run(tm: Tmux, text: string): void {
-  tm.type(text);
-  tm.keys("Enter");
+  tm.send(text);
 }
 
 /** The terminal state an escape sequence could have changed. */

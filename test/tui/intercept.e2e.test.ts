@@ -4,7 +4,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fixture, Tmux, useTmux } from "./helpers/tmux.ts";
+import { fixture, useTmux } from "./helpers/tmux.ts";
 
 const scripts = mkdtempSync(join(tmpdir(), "zot-tui-script-"));
 afterAll(() => rmSync(scripts, { recursive: true, force: true }));
@@ -13,37 +13,33 @@ const tui = useTmux();
 
 const READY = "Ask anything";
 
-async function send(tm: Tmux, text: string): Promise<void> {
-  tm.type(text);
-  tm.keys("Enter");
-}
 
 test("rewritten and hidden replies never show the original words; a refused turn shows its reason", async () => {
   const t = await tui.start({ args: ["-e", fixture("gate")] });
   await t.waitFor(READY);
-  await send(t, "tell the secret plan");
+  t.send("tell the secret plan");
   await t.waitFor("mock: tell the [masked] plan");
-  await send(t, "say forbidden-word");
+  t.send("say forbidden-word");
   let s = await t.waitFor("● reply hidden by gate: contains a forbidden word");
   expect(s).not.toContain("mock: say forbidden-word");
   expect(s).not.toContain("mock: tell the secret");
 
-  await send(t, "/gate-close");
-  await send(t, "are you there");
+  t.send("/gate-close");
+  t.send("are you there");
   s = await t.waitFor("● Turn blocked by gate: the gate is closed for maintenance");
   expect(s).not.toContain("mock: are you there");
   // The refusal is red, like an error.
   const colored = t.screen(true);
   expect(colored).toMatch(/\x1b\[[0-9;]*38;[0-9;]+m● Turn blocked by gate/);
   await t.waitGone("working");
-  await send(t, "/gate-open");
-  await send(t, "back again");
+  t.send("/gate-open");
+  t.send("back again");
   await t.waitFor("mock: back again");
 
   // A resumed session shows the replies as they were shown, not as the model wrote them.
-  await send(t, "/clear");
+  t.send("/clear");
   await t.waitFor("Started a fresh session.");
-  await send(t, "/sessions");
+  t.send("/sessions");
   await t.waitFor("Resume session");
   t.keys("Enter");
   s = await t.waitFor("Resumed session");
@@ -57,7 +53,7 @@ test("the redact example masks a key in the reply without the key ever reaching 
   const t = await tui.start({ args: ["-e", fixture("../../../examples/extensions/redact")] });
   await t.waitFor(READY);
   const key = "sk-ant-api03-" + "abcdefghij".repeat(4);
-  await send(t, `my key is ${key} ok`);
+  t.send(`my key is ${key} ok`);
   const s = await t.waitFor("mock: my key is sk-ant-…[redacted] ok");
   // The prompt line holds the key (the user typed it); the reply never does.
   expect(s.split(key).length - 1).toBe(1);
@@ -77,7 +73,7 @@ for (const held of [false, true]) {
     );
     const t = await tui.start({ args: ["--mock-script", script, ...(held ? ["-e", fixture("gate")] : [])] });
     await t.waitFor(READY);
-    await send(t, "go");
+    t.send("go");
     const s = await t.waitFor("All done.");
     expect(s.split("Let me look first.").length - 1).toBe(1);
     expect(s.indexOf("Let me look first.")).toBeLessThan(s.indexOf("✓ bash echo looked"));

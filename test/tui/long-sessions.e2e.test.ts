@@ -19,14 +19,12 @@ test("a turn that fills the context shows 'condensing history, esc to cancel'; e
   });
   const t = await tui.start({ args: ["--provider", "openai", "--model", "gpt-6.2-sol", "--base-url", server.openaiBase], env: { OPENAI_API_KEY: "test-key" } });
   await t.waitFor("Ask anything");
-  t.type("fill it up");
-  t.keys("Enter");
+  t.send("fill it up");
   await t.waitFor("big answer");
   await t.waitFor("condensing history, esc to cancel");
   t.keys("Escape");
   await t.waitFor("Compaction cancelled; the history is unchanged.");
-  t.type("go on");
-  t.keys("Enter");
+  t.send("go on");
   await t.waitFor("next answer");
   // The Responses wire (the catalog's OpenAI models use it) sends the conversation as `input` items.
   const last = server.requests[server.requests.length - 1]!.body as { input: unknown[] };
@@ -39,8 +37,7 @@ test("a turn that fills the context shows 'condensing history, esc to cancel'; e
 test("a turn stopped by --max-steps offers to continue for another round of steps", async () => {
   const t = await tui.start({ args: ["--max-steps", "1"] });
   await t.waitFor("Ask anything");
-  t.type('call bash {"command":"echo went-on"}');
-  t.keys("Enter");
+  t.send('call bash {"command":"echo went-on"}');
   const s = await t.waitFor("The agent stopped after 1 steps");
   expect(s).toContain("Continue for another 1 steps");
   t.keys("Enter");

@@ -13,8 +13,7 @@ test("/model lists the live models discovered in the background, marked live bes
   await t.waitFor("Ask anything");
   // The cache is written just before the list is merged, in one step of zot's event loop.
   await waitFor(() => existsSync(join(t.home, "models-cache.json")));
-  t.type("/model");
-  t.keys("Enter");
+  t.send("/model");
   await t.waitFor("type to filter");
   t.type("fable-5");
   const s = await t.waitFor(/anthropic\/claude-fable-5-2.*live/);

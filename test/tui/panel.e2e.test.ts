@@ -10,8 +10,7 @@ const T = 30_000;
 async function openPanel(): Promise<Tmux> {
   const t = await tui.start({ args: ["-e", fixture("demo")] });
   await t.waitFor("Ask anything");
-  t.type("/demo-panel");
-  t.keys("Enter");
+  t.send("/demo-panel");
   await t.waitFor("╭─ Demo Panel");
   return t;
 }
@@ -51,8 +50,7 @@ test("esc and ctrl+c close the panel and tell the owner, without exiting zot", a
   tm.keys("Escape");
   await tm.waitGone("Demo Panel");
   await tm.until(() => panelFrames(tm, "panel_close").length === 1, "panel_close to the extension");
-  tm.type("/demo-panel");
-  tm.keys("Enter");
+  tm.send("/demo-panel");
   await tm.waitFor("╭─ Demo Panel");
   tm.keys("C-c");
   await tm.waitGone("Demo Panel");

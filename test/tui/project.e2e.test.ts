@@ -17,16 +17,14 @@ test("the instruction files in use are listed at start", async () => {
 test("/init asks the model to study the project and write AGENTS.md", async () => {
   const t = await tui.start({ width: 160 });
   await t.waitFor("Ask anything");
-  t.type("/init");
-  t.keys("Enter");
+  t.send("/init");
   await t.waitFor(`mock: Study this project and write ${t.cwd}/AGENTS.md`);
 }, T);
 
 test("@path sends the file's content along with the prompt and says it was attached", async () => {
   const t = await tui.start({ files: { "project/notes.txt": "the secret word is parsnip\n" } });
   await t.waitFor("Ask anything");
-  t.type("what does @notes.txt say");
-  t.keys("Enter");
+  t.send("what does @notes.txt say");
   const s = await t.waitFor("the secret word is parsnip");
   expect(s).toContain("attached @notes.txt (27 bytes)");
   expect(s).toContain('<file path="notes.txt">');

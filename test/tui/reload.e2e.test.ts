@@ -22,8 +22,7 @@ test("startup load errors are visible in the chat with the log path", async () =
 test("/reload-ext reports each load error in red with its log path, then dismisses the status", async () => {
   const t = await tui.start({ args: ["-e", fixture("demo"), "-e", fixture("broken")] });
   await t.waitFor("Ask anything");
-  t.type("/reload-ext");
-  t.keys("Enter");
+  t.send("/reload-ext");
   const s = await t.waitFor("✗ broken:", 10_000, true);
   expect(s).toContain(`${RED}✗ broken:`);
   const plain = t.screen();
@@ -57,8 +56,7 @@ test("a successful reload removes earlier load errors from the chat", async () =
         "",
       ].join("\n"),
     );
-    t.type("/reload-ext broken");
-    t.keys("Enter");
+    t.send("/reload-ext broken");
     await t.waitFor("Reloaded extension broken");
     const s = await t.waitGone("[broken]");
     expect(s).not.toContain("failed");

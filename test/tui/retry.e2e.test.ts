@@ -22,8 +22,7 @@ test("a retried request counts down to its next attempt in the status bar, then 
   tui.defer(() => server.stop(true));
   const t = await tui.start({ args: ["--provider", "anthropic", "--base-url", `http://127.0.0.1:${server.port}`, "--api-key", "sk-test-123456", "--model", "claude-sonnet-4-5"] });
   await t.waitFor("Ask anything", 30_000);
-  t.type("hello");
-  t.keys("Enter");
+  t.send("hello");
   const s = await t.waitFor(/retrying in [123] s \(attempt 2 of 3\)/, 30_000);
   expect(s).toContain("anthropic answered HTTP 503: busy; retrying (attempt 2 of 3)");
   await t.waitFor("worth the wait", 30_000);

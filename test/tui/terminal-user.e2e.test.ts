@@ -29,8 +29,7 @@ test("TERM=dumb gets a line-mode interface: plain prompts and streamed text, no 
   await t.waitFor(READY);
   t.send("/exit");
   await t.waitFor("shell$ ");
-  t.type(`TERM=dumb ${ZOT} --provider mock`);
-  t.keys("Enter");
+  t.send(`TERM=dumb ${ZOT} --provider mock`);
   await t.waitFor("Line mode (TERM=dumb)");
   expect(t.display("#{alternate_on}")).toBe("0");
   t.send("hello in line mode");
@@ -48,8 +47,7 @@ test("line mode asks approvals as a question showing the whole command", async (
   await t.waitFor(READY);
   t.send("/exit");
   await t.waitFor("shell$ ");
-  t.type(`TERM=dumb ${ZOT} --provider mock --no-yolo`);
-  t.keys("Enter");
+  t.send(`TERM=dumb ${ZOT} --provider mock --no-yolo`);
   await t.waitFor("Line mode (TERM=dumb)");
   t.send('call bash {"command":"echo first\\necho second-line"}');
   const s = await t.waitFor("Allow bash? [y]es / [n]o / [a]ll (yolo) / [s]top:");
@@ -100,8 +98,7 @@ test("/login on the offline mock switches to the provider it stored a key for", 
   await t.waitFor(READY);
   t.send("/login openai");
   await t.waitFor("API key for openai");
-  t.type("sk-test-key");
-  t.keys("Enter");
+  t.send("sk-test-key");
   await t.waitFor("Check the openai key first?");
   t.keys("Down");
   t.keys("Enter");
@@ -117,8 +114,7 @@ test("zot -c of a session whose provider has no key opens the TUI on the mock wi
   await t.waitFor("answer from the real provider");
   t.send("/exit");
   await t.waitFor("zot -c");
-  t.type(`${ZOT} -c`);
-  t.keys("Enter");
+  t.send(`${ZOT} -c`);
   const s = await t.waitFor("so it continues on the offline mock");
   expect(s).toContain("/login anthropic");
   expect(s).toContain("› first question");

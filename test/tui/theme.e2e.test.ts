@@ -14,14 +14,12 @@ test("/theme previews themes as the selection moves and saves the pick", async (
   const t = await tui.start({ args: ["-e", fixture("ocean")] });
   await t.waitFor("Ask anything");
   expect(t.screen(true)).toContain(accent(dark.accent as string));
-  t.type("/theme");
-  t.keys("Enter");
+  t.send("/theme");
   const s = await t.waitFor("ocean");
   expect(s).toContain("light");
   t.keys("Down");
   await t.waitFor(accent(light.accent as string), 10_000, true);
-  t.type("oce");
-  t.keys("Enter");
+  t.send("oce");
   await t.waitFor("Theme: ocean (saved)");
   await t.waitFor(accent("#00d7ff"), 10_000, true);
   const config = JSON.parse(readFileSync(join(t.home, "config.json"), "utf8"));
@@ -31,8 +29,7 @@ test("/theme previews themes as the selection moves and saves the pick", async (
 test("esc in the theme picker restores the previous theme", async () => {
   const t = await tui.start();
   await t.waitFor("Ask anything");
-  t.type("/theme");
-  t.keys("Enter");
+  t.send("/theme");
   await t.waitFor("light");
   t.keys("Down");
   await t.waitFor(accent(light.accent as string), 10_000, true);
@@ -49,8 +46,7 @@ test("a bad theme file is reported in the chat and the theme is not offered", as
     writeFileSync(join(ext, "theme.json"), JSON.stringify({ name: "bad", colors: { text: "red" } }));
     const t = await tui.start({ args: ["-e", ext] });
     await t.waitFor('[badtheme] theme "bad"');
-    t.type("/theme");
-    t.keys("Enter");
+    t.send("/theme");
     const s = await t.waitFor("› dark");
     expect(s).not.toMatch(/^ {2}bad$/m);
   } finally {

@@ -41,8 +41,7 @@ async function quitTui(tm: Tmux): Promise<void> {
 async function startAgain(tm: Tmux, repo: string, gone: string, env = ""): Promise<void> {
   tm.keys("C-l");
   await tm.waitGone(gone, 15_000);
-  tm.type(`${env ? `${env} ` : ""}${ROOT}/dist/zot --provider mock --cwd ${repo}`);
-  tm.keys("Enter");
+  tm.send(`${env ? `${env} ` : ""}${ROOT}/dist/zot --provider mock --cwd ${repo}`);
 }
 
 /** A repository with one project extension, trusted with `t` at the start-up question, after which zot has quit. */
@@ -211,8 +210,7 @@ async function startTrusted(repo: string, ready: () => boolean): Promise<Tmux> {
 
 /** Runs a slash command as typed. */
 function command(t: Tmux, line: string): void {
-  t.type(line);
-  t.keys("Enter");
+  t.send(line);
 }
 
 const flat = (s: string) => s.replace(/\s+/g, " ");

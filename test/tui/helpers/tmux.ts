@@ -79,16 +79,14 @@ export class Tmux {
     try {
       tmux("set-option", "-t", t.name, "status", "off");
       // bash resets PS1 from the environment, so set it by typing.
-      t.type("PS1='shell$ '");
-      t.keys("Enter");
+      t.send("PS1='shell$ '");
       await t.waitFor("shell$");
     } catch (err) {
       t.kill();
       throw err;
     }
     const args = opts.args ?? [];
-    t.type(`${quote(ZOT)} --provider mock ${args.map(quote).join(" ")}`);
-    t.keys("Enter");
+    t.send(`${quote(ZOT)} --provider mock ${args.map(quote).join(" ")}`);
     return t;
   }
 
