@@ -498,17 +498,20 @@ export class McpHost implements ExtensionHost {
     return [lists, servers].filter((n): n is string => n !== null);
   }
 
+  /** What is wrong with the run's MCP set-up beyond single servers (unreadable or bad lists, servers still starting), as sentences. */
+  setupProblems(): string[] {
+    const problems = [...(this.config?.errors ?? [])];
+    for (const name of this.late) {
+      const s = this.servers.find((x) => x.name === name && x.starting);
+      if (s) problems.push(`MCP server "${name}" is still starting after ${(this.opts.waitMs ?? 0) / 1000} s; its tools join the session once it is ready (log: ${s.logPath})`);
+    }
+    return problems.map((p) => (p.endsWith(".") ? p : `${p}.`));
+  }
+
   private mcpErrors(servers: McpServer[] = this.servers): LoadReport["errors"] {
     const errors: LoadReport["errors"] = [];
     const whole = (message: string) => errors.push({ extension: "mcp", message: message.endsWith(".") ? message : `${message}.`, log: "", source: "mcp" });
-    if (servers === this.servers) {
-      for (const e of this.config?.errors ?? []) whole(e);
-      for (const notice of this.skippedNotices()) whole(notice);
-    }
-    for (const name of servers === this.servers ? this.late : []) {
-      const s = this.servers.find((x) => x.name === name && x.starting);
-      if (s) whole(`MCP server "${name}" is still starting after ${(this.opts.waitMs ?? 0) / 1000} s; its tools join the session once it is ready (log: ${s.logPath})`);
-    }
+    if (servers === this.servers) for (const message of [...this.setupProblems(), ...this.skippedNotices()]) whole(message);
     for (const s of servers) {
       const st = s.state();
       if (st.status === "invalid" && st.error) whole(st.error);

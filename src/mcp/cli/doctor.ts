@@ -45,11 +45,11 @@ export async function mcpReport(ctx: Ctx, files: string[], none: boolean): Promi
   let states: ServerState[];
   let errors: string[];
   try {
-    const r = await host.load({ extPaths: [], noExt: true, cwd: ctx.cwd, home: ctx.home, info: { zotVersion: ZOT_VERSION, provider: "", model: "", cwd: ctx.cwd } });
+    await host.load({ extPaths: [], noExt: true, cwd: ctx.cwd, home: ctx.home, info: { zotVersion: ZOT_VERSION, provider: "", model: "", cwd: ctx.cwd } });
     states = host.serverStates();
-    // What trust skipped is reported as untrusted/unapproved below, not as a failure (as zot ext doctor does).
-    const skipped = new Set(host.skippedNotices().map((n) => (n.endsWith(".") ? n : `${n}.`)));
-    errors = r.errors.filter((e) => e.extension === "mcp" && !skipped.has(e.message) && !states.some((s) => s.error === e.message)).map((e) => e.message);
+    // Single servers report their own errors, and what trust skipped is listed as untrusted or
+    // unapproved below, not as a failure (as zot ext doctor does).
+    errors = host.setupProblems();
   } finally {
     await host.shutdown();
   }
