@@ -99,7 +99,7 @@ function writeStore(home: string, tokens: StoredAuth[]): { ok: true } | { ok: fa
   const path = authStorePath(home);
   const doc: StoreFile = { version: 1, tokens };
   try {
-    mkdirSync(home, { recursive: true, mode: 0o700 });
+    // The home exists: every write is made under the lock, which created it.
     atomicWrite(path, JSON.stringify(doc, null, 2) + "\n", 0o600);
     return { ok: true };
   } catch (e) {
