@@ -121,6 +121,9 @@ const SWITCH_FLAGS: Record<string, SwitchFlag> = {
   "--version": "--version",
 };
 
+/** Every spelling of every flag the parser accepts, for the documentation check. */
+export const FLAG_SPELLINGS: readonly string[] = [...Object.keys(VALUE_FLAGS), ...Object.keys(SWITCH_FLAGS)];
+
 const MODE_NAMES: readonly Mode[] = ["interactive", "print", "json", "rpc"];
 
 /** Parses the process arguments (without the executable). Pure: no I/O, no environment. */

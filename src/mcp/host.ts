@@ -62,7 +62,7 @@ type Owned = { server: McpServer; tool: McpTool };
 
 const MAX_UNHEARD = 200;
 /** The interactive mode's OAuth login (`zot mcp login` elsewhere). */
-const LOGIN_COMMAND = "mcp-login";
+export const LOGIN_COMMAND = "mcp-login";
 /** `@server:uri` in a prompt: the server name, then a URI with a scheme. */
 const MENTION = /(^|\s)@([A-Za-z0-9][A-Za-z0-9._-]{0,63}):([A-Za-z][A-Za-z0-9+.-]*:[^\s]+)/g;
 
