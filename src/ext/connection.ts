@@ -395,7 +395,7 @@ export class Connection {
       }
       case "tool_progress": {
         const p = this.pending.get(f.id);
-        if (!p || p.expect !== "tool_result") return this.note(`ignored tool_progress for unknown or finished call ${JSON.stringify(f.id)}`);
+        if (p?.expect !== "tool_result") return this.note(`ignored tool_progress for unknown or finished call ${JSON.stringify(f.id)}`);
         p.onProgress?.(f.text);
         return this.cfg.onIntent({ kind: "tool_progress", extension: ext, callId: f.id, text: f.text });
       }

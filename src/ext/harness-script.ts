@@ -100,7 +100,7 @@ export function prepareSend(frame: JsonObject, lastId: string | null, nextId: ()
 export function matches(want: Json, got: unknown): boolean {
   if (isObject(want)) {
     if (!isObject(got)) return false;
-    return Object.entries(want).every(([k, v]) => Object.prototype.hasOwnProperty.call(got, k) && matches(v, got[k]));
+    return Object.entries(want).every(([k, v]) => Object.hasOwn(got, k) && matches(v, got[k]));
   }
   if (Array.isArray(want)) {
     if (!Array.isArray(got) || got.length !== want.length) return false;

@@ -61,7 +61,7 @@ class Observed {
   /** The connection's line recorder: lines the host sent are not the extension's output. */
   record(_ext: string, dir: "in" | "out", json: string, valid = true): void {
     if (dir === "out") return;
-    let value: unknown = undefined;
+    let value: unknown ;
     if (valid) value = JSON.parse(json);
     if (!isObject(value) || typeof value.type !== "string") this.junk.push(json);
     else {

@@ -451,7 +451,7 @@ export class Host implements ExtensionHost {
     let changed = false;
     for (const n of names) {
       const t = tools.get(n);
-      if (!t || !t.deferred || this.activated.has(n)) continue;
+      if (!t?.deferred || this.activated.has(n)) continue;
       this.activated.add(n);
       changed = true;
     }

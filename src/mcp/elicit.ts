@@ -77,7 +77,7 @@ export class ElicitForm {
         if (f.required) return this.refuse(`${f.title} is required.`);
         continue;
       }
-      const v = valueOf(f);
+      const v = fieldValue(f);
       if (v === undefined) return this.refuse(`${f.title} must be ${f.type === "integer" ? "a whole number" : "a number"}.`);
       content[f.key] = v;
     }
@@ -99,7 +99,7 @@ function fieldOf(key: string, p: JsonObject, required: boolean): Field {
   return { key, title, type, options, required, value };
 }
 
-function valueOf(f: Field): Json | undefined {
+function fieldValue(f: Field): Json | undefined {
   if (f.type === "boolean") return f.value === "true";
   if (f.type === "number" || f.type === "integer") {
     const n = Number(f.value);

@@ -168,7 +168,7 @@ export class HttpTransport implements Transport {
       }
       const text = await res.text().catch(() => "");
       if (opts.signal.aborted) return this.cancelled(id);
-      let raw: unknown = undefined;
+      let raw: unknown ;
       try {
         raw = text === "" ? undefined : JSON.parse(text);
       } catch {

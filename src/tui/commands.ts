@@ -171,7 +171,7 @@ function model(ctx: CommandContext, args: string): void {
     new Picker<ModelInfo>(ctx, {
       title: "Model",
       items: models,
-      initial: current >= 0 ? current : 0,
+      initial: Math.max(current, 0),
       key: (m) => `${m.provider}/${m.id}`,
       row: (m) => {
         const isCurrent = m.provider === ctx.runtime.provider && m.id === ctx.runtime.model;

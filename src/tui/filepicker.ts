@@ -1,7 +1,7 @@
 // The `@` file picker: while the word at the cursor starts with `@`, list files matching it
 // (fuzzy over the project, or inside the directory typed so far). Choosing a directory descends
 // into it; choosing a file puts `@path ` into the prompt. Ignored files (ignore-rules.ts) are not listed.
-import { readdirSync } from "node:fs";
+import { type Dirent, readdirSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { repoRoot } from "../agent/project-root.ts";
 import { fuzzyFilter } from "./fuzzy.ts";
@@ -132,7 +132,7 @@ function walk(cwd: string, ignore: Ignore): FileEntry[] {
   const queue: { rel: string; depth: number }[] = [{ rel: "", depth: 0 }];
   while (queue.length > 0 && out.length < MAX_WALK) {
     const { rel, depth } = queue.shift()!;
-    let entries;
+    let entries: Dirent[];
     try {
       entries = readdirSync(join(cwd, rel), { withFileTypes: true });
     } catch {

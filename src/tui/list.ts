@@ -25,7 +25,7 @@ export class SelectList<T> implements Component {
     const prev = this.current;
     this.items = items;
     const again = keepSelection && prev !== undefined ? items.indexOf(prev) : -1;
-    this.selected = again >= 0 ? again : 0;
+    this.selected = Math.max(again, 0);
     this.top = 0;
     this.reveal();
   }

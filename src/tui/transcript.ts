@@ -153,7 +153,7 @@ export class Transcript implements Scrollable {
   /** Removes a reply still streaming (an interceptor hid it). */
   dropOpenAssistant(): void {
     const last = this.entries[this.entries.length - 1];
-    if (!last || last.kind !== "assistant" || !last.open) return;
+    if (last?.kind !== "assistant" || !last.open) return;
     this.entries.pop();
     this.version++;
   }
@@ -192,7 +192,7 @@ export class Transcript implements Scrollable {
 
   toolProgress(id: string, text: string): void {
     const e = this.tool(id);
-    if (!e || e.status !== "running") return;
+    if (e?.status !== "running") return;
     e.output += text;
     e.breaks += countBreaks(text);
     this.touch(e);

@@ -86,7 +86,10 @@ describe("discovery at start-up", () => {
   test("the list is refreshed in the background: a prompt is answered while the listing is still held back", async () => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    server = startProviderServer({ models: async () => (await held, ["claude-fable-5-2"]), replies: [{ kind: "turn", text: "answered" }] });
+    server = startProviderServer({ models: async () => {
+        await held;
+        return ["claude-fable-5-2"];
+      }, replies: [{ kind: "turn", text: "answered" }] });
     const { runtime } = await start({ provider: "anthropic", apiKey: "sk-ant-bg", baseUrl: server.url });
     expect((await runtime.prompt("hi")).text).toBe("answered");
     await waitFor(() => server!.listings.length === 1);

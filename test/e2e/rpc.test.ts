@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { COMPACT_INSTRUCTION } from "../../src/agent/compaction.ts";
-import { anthropic, FIXTURES, jsonLines, RpcSession, useZotHome } from "./zot.ts";
+import { anthropic, FIXTURES, jsonLines, type RpcSession, useZotHome } from "./zot.ts";
 
 const e2e = useZotHome();
 

@@ -31,7 +31,10 @@ describe("a signal during zot ext install", () => {
       const home = tempDir();
       let asked = 0;
       // A git server that takes the request and never answers: the clone hangs until stopped.
-      const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => (asked++, new Promise<Response>(() => {})) });
+      const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => {
+          asked++;
+          return new Promise<Response>(() => {});
+        } });
       const url = `http://127.0.0.1:${server.port}/stuck-${sig}.git`;
       try {
         const p = spawnZotExt(["install", url], home, home);

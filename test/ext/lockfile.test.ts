@@ -37,7 +37,11 @@ async function repoWith(manifest: Record<string, unknown>): Promise<{ repo: stri
     return git(repo, "rev-parse", "HEAD");
   };
   await commit();
-  return { repo, commit: () => git(repo, "rev-parse", "HEAD"), change: async (m) => (writeExt(repo, m), commit()) };
+  const change = async (m: Record<string, unknown>): Promise<string> => {
+    writeExt(repo, m);
+    return commit();
+  };
+  return { repo, commit: () => git(repo, "rev-parse", "HEAD"), change };
 }
 
 const lockOf = (home: string) => JSON.parse(readFileSync(join(home, "extensions.lock.json"), "utf8"));

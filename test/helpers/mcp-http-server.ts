@@ -170,7 +170,7 @@ export function startMcpHttpServer(o: McpHttpOptions): McpHttpServer {
         });
         return new Response(body, { headers: { "content-type": "text/event-stream" } });
       }
-      if (!body || body.jsonrpc !== "2.0") return rpcError(400, null, -32700, "Parse error");
+      if (body?.jsonrpc !== "2.0") return rpcError(400, null, -32700, "Parse error");
       const id = body.id ?? null;
       const params = (body.params ?? {}) as Obj;
       const method = body.method;

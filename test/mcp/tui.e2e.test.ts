@@ -117,7 +117,7 @@ test("after a 403 insufficient_scope the notice offers /mcp-login, which asks fo
       expect(notice.replace(/\s+/g, " ")).toContain('MCP server web needs more access: run zot mcp login web (it asked for the scope "mcp:admin", which the token does not grant;');
       t.send("/mcp-login web");
       await t.waitFor('Asking for the scope "mcp:tools mcp:admin"', 30_000);
-      await t.waitFor(/Asking for the scope[^]*Logged in to MCP server web: oauth: logged in/, 30_000);
+      await t.waitFor(/Asking for the scope[\s\S]*Logged in to MCP server web: oauth: logged in/, 30_000);
       expect(as.requests.filter((r) => r.path === "/authorize").map((r) => r.query.scope)).toEqual(["mcp:tools", "mcp:tools mcp:admin"]);
       t.send("call mcp__web__whoami {}");
       await t.waitFor("returned: you sent Bearer at-2", 20_000);

@@ -1,6 +1,6 @@
 // Slash commands in a real terminal: the popup, every command_response action, and note rules.
 import { expect, test } from "bun:test";
-import { fixture, Tmux, useTmux } from "./helpers/tmux.ts";
+import { fixture, type Tmux, useTmux } from "./helpers/tmux.ts";
 import { dark, toXterm256 } from "../../src/tui/theme.ts";
 
 const tui = useTmux();

@@ -3,7 +3,7 @@
 import { expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fixture, Tmux, useTmux } from "./helpers/tmux.ts";
+import { fixture, type Tmux, useTmux } from "./helpers/tmux.ts";
 
 const tui = useTmux();
 

@@ -1,7 +1,7 @@
 // A notify flood and a giant note in a real terminal: the notes stay a few lines, the editor keeps
 // taking keys while the flood goes on, and the screen keeps its editor and status bar.
 import { expect, test } from "bun:test";
-import { fixture, Tmux, useTmux } from "./helpers/tmux.ts";
+import { fixture, type Tmux, useTmux } from "./helpers/tmux.ts";
 
 const tui = useTmux();
 

@@ -2,7 +2,7 @@
 // panel replaces the open one and its owner is told; an extension exiting leaves exactly one note.
 import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
-import { fixture, Tmux, useTmux } from "./helpers/tmux.ts";
+import { fixture, type Tmux, useTmux } from "./helpers/tmux.ts";
 
 const tui = useTmux();
 

@@ -1,7 +1,7 @@
 // Extension panels in a real terminal: opened by a command, driven by keys (the fixture records
 // the panel frames it receives), re-rendered, scrolled, resized and closed from both sides.
 import { expect, test } from "bun:test";
-import { fixture, Tmux, useTmux } from "./helpers/tmux.ts";
+import { fixture, type Tmux, useTmux } from "./helpers/tmux.ts";
 
 const tui = useTmux();
 

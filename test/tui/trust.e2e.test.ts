@@ -4,7 +4,7 @@ import { expect, test } from "bun:test";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, Tmux, useTmux } from "./helpers/tmux.ts";
+import { ROOT, type Tmux, useTmux } from "./helpers/tmux.ts";
 
 const MARKER = join(ROOT, "test", "fixtures", "trust", "marker");
 const T = 40_000;

@@ -55,7 +55,7 @@ async function decide(ctx: Ctx, name: string, old: LockEntry, dir: string, next:
   if (narrower.length > 0) lines.push(`  permissions narrowed: ${narrower.join("; ")}`);
   // The new copy is probed under the scope the user granted the old one, so checking it grants nothing new.
   const granted = old.permissions ? parsePermissions(old.permissions, lockPathFor(dirname(dir))) : null;
-  const oldScope = granted && granted.ok ? granted.permissions : null;
+  const oldScope = granted?.ok ? granted.permissions : null;
   const [before, after] = await Promise.all([probeRegistrations(ctx, dir, name, oldScope), probeRegistrations(ctx, next.dir, name, oldScope)]);
   if ("error" in after) lines.push(`  registrations: the new copy did not start under the current permissions (${after.error})`);
   else if (!("error" in before)) {

@@ -106,7 +106,7 @@ export function landlockAbi(): number {
   if ("error" in c) return 0;
   // LANDLOCK_CREATE_RULESET_VERSION = 1: returns the ABI version instead of a ruleset.
   const v = Number(c.syscall(nr.create, 0, 0, 1, 0));
-  return v > 0 ? v : 0;
+  return Math.max(v, 0);
 }
 
 function cString(s: string): Uint8Array {
