@@ -73,7 +73,8 @@ export class Transcript implements Scrollable {
 
   clear(): void {
     this.entries = [];
-    this.version++;
+    this.running.clear();
+    this.restructured();
   }
 
   addUser(text: string): void {
@@ -93,7 +94,7 @@ export class Transcript implements Scrollable {
     const kept = this.entries.filter((e) => e.kind !== "info" || e.tag === undefined || !match(e.tag));
     if (kept.length === this.entries.length) return;
     this.entries = kept;
-    this.version++;
+    this.restructured();
   }
 
   appendAssistant(delta: string): void {
@@ -117,7 +118,7 @@ export class Transcript implements Scrollable {
       return;
     }
     this.entries.splice(at, 0, { kind: "assistant", text: delta, open: true, version: 0 });
-    this.version++;
+    this.restructured();
   }
 
   /**
@@ -132,7 +133,7 @@ export class Transcript implements Scrollable {
     else {
       e = { kind: "assistant", text: "", open: false, version: 0 };
       this.entries.splice(at, 0, e);
-      this.version++;
+      this.restructured();
     }
     e.text = text;
     e.open = false;
@@ -155,7 +156,7 @@ export class Transcript implements Scrollable {
     const last = this.entries[this.entries.length - 1];
     if (last?.kind !== "assistant" || !last.open) return;
     this.entries.pop();
-    this.version++;
+    this.restructured();
   }
 
   appendThinking(delta: string): void {
@@ -239,13 +240,13 @@ export class Transcript implements Scrollable {
   }
 
   get hasRunningTool(): boolean {
-    return this.entries.some((e) => e.kind === "tool" && e.status === "running");
+    return this.running.size > 0;
   }
 
   toggleExpanded(): void {
     this.expanded = !this.expanded;
     for (const e of this.entries) e.expand = undefined;
-    this.version++;
+    this.restructured();
   }
 
   /** The user prompts in the chat, oldest first (what /jump lists). */
@@ -310,16 +311,39 @@ export class Transcript implements Scrollable {
     return this.window(width, this.lineCount(width), 0);
   }
 
-  /** Every entry's lines, separated by blank lines, measured without building the full array. */
+  /**
+   * Every entry's lines, separated by blank lines, measured without building the full array. The
+   * total is kept up to date from the entries touched since the last count, so a frame pays for
+   * what changed, not for the whole history; a change of width, theme or expansion, and an entry
+   * inserted or removed in the middle, count everything once again.
+   */
   lineCount(width: number): number {
-    let n = 0;
-    for (const e of this.entries) {
-      // An entry with nothing to show (a reply rewritten to nothing) takes no separator either.
-      const k = this.linesOf(e, width).length;
-      if (k > 0) n += k + 1;
+    const layout = `${width}|${this.expanded}|${this.generation}`;
+    if (layout !== this.counted.layout || this.counted.whole) {
+      this.counted = { layout, whole: false, total: 0, of: new WeakMap() };
+      for (const e of this.entries) this.count(e, width);
+    } else {
+      for (const e of this.changed) this.count(e, width);
+      // A running tool's block is drawn from the clock too (spinner, elapsed time), not only when touched.
+      for (const e of this.running) this.count(e, width);
     }
-    return n;
+    this.changed.clear();
+    return this.counted.total;
   }
+
+  /** Brings one entry's share of the total up to date: its lines plus a separator (none when it shows nothing). */
+  private count(e: Entry, width: number): void {
+    const k = this.linesOf(e, width).length;
+    const share = k > 0 ? k + 1 : 0;
+    this.counted.total += share - (this.counted.of.get(e) ?? 0);
+    this.counted.of.set(e, share);
+  }
+
+  private counted: { layout: string; whole: boolean; total: number; of: WeakMap<Entry, number> } = { layout: "", whole: true, total: 0, of: new WeakMap() };
+  /** Entries added or touched since the last count. */
+  private changed = new Set<Entry>();
+  /** The tool blocks still running, so a frame need not look for them in the whole history. */
+  private readonly running = new Set<ToolEntry>();
 
   /**
    * The `height` lines ending `offset` lines above the bottom. Walks entries from the end, so the
@@ -365,11 +389,22 @@ export class Transcript implements Scrollable {
 
   private push(e: Entry): void {
     this.entries.push(e);
+    this.changed.add(e);
     this.version++;
+    if (e.kind === "tool" && e.status === "running") this.running.add(e);
   }
 
   private touch(e: Entry): void {
     e.version++;
+    this.changed.add(e);
+    this.version++;
+    if (e.kind === "tool" && e.status !== "running") this.running.delete(e);
+  }
+
+  /** Entries were inserted, removed or re-laid out in bulk: the next count starts over. */
+  private restructured(): void {
+    this.counted.whole = true;
+    this.changed.clear();
     this.version++;
   }
 

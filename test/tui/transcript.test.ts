@@ -158,3 +158,54 @@ describe("blocks", () => {
     expect(lines).toContain("    echo second line");
   });
 });
+
+describe("the line count kept up to date between frames", () => {
+  /** What the chat shows, counted from scratch: every line of the window over the whole transcript, plus the last separator. */
+  const shown = (t: Transcript, width: number): number => {
+    const lines = t.window(width, 1e9, 0).length;
+    return lines === 0 ? 0 : lines + 1;
+  };
+
+  test.each([60, 23])("matches a count from scratch after every kind of change (%i columns)", (width) => {
+    let now = 1_000;
+    const t = new Transcript({ style: createStyle(dark, "none") }, () => now);
+    // Most steps change an entry in place (what streaming and tool output do between frames); a few insert, remove or re-lay out.
+    const steps: ((i: number) => void)[] = [
+      (i) => t.addUser(`prompt ${i} `.repeat(1 + (i % 7))),
+      (i) => t.appendAssistant(`streamed words ${i} `.repeat(1 + (i % 5))),
+      (i) => t.appendAssistant(`and more ${i}\n\n- a list item\n`),
+      (i) => t.appendThinking(`thinking about ${i}\n`),
+      (i) => t.toolCall(`c${i % 3}`, "bash", { command: `echo ${i}` }, undefined, now),
+      (i) => t.toolProgress(`c${i % 3}`, "a line of output\n".repeat(1 + (i % 4))),
+      (i) => t.toolProgress(`c${i % 3}`, "more output\n".repeat(1 + (i % 9))),
+      (i) => t.awaitApproval(`c${i % 3}`, i % 2 === 0, now),
+      (i) => t.toolResult(`c${i % 3}`, "bash", [{ type: "text", text: "done\n".repeat(i % 30) }], i % 2 === 0, 5, undefined, now),
+      () => t.toggleVisible(width, 20, 0),
+      () => t.closeStreams(),
+      (i) => t.addInfo(`load error ${i}`, "error", "load"),
+      (i) => (i % 3 === 0 ? t.removeTagged((tag) => tag === "load") : t.appendHeld(`held ${i}`)),
+      (i) => (i % 5 === 0 ? t.finishAssistant("the final text, replaced") : t.dropOpenAssistant()),
+      (i) => (i % 7 === 0 ? t.abortRunning(now) : i % 13 === 0 ? t.toggleExpanded() : t.addMarker("compacted")),
+    ];
+    for (let i = 0; i < 400; i++) {
+      steps[i % steps.length]!(i);
+      now += 37;
+      expect({ i, count: t.lineCount(width) }).toEqual({ i, count: shown(t, width) });
+    }
+  });
+
+  test("knows whether a tool is still running without looking through the history", () => {
+    const t = new Transcript({ style: createStyle(dark, "none") });
+    for (let i = 0; i < 50; i++) t.addUser(`p${i}`);
+    t.toolCall("a", "bash", { command: "sleep 1" }, undefined, 0);
+    expect(t.hasRunningTool).toBe(true);
+    t.toolResult("a", "bash", [{ type: "text", text: "" }], false, 1, undefined, 1);
+    expect(t.hasRunningTool).toBe(false);
+    t.toolCall("b", "bash", { command: "sleep 1" }, undefined, 2);
+    t.abortRunning(3);
+    expect(t.hasRunningTool).toBe(false);
+    t.toolCall("c", "bash", { command: "sleep 1" }, undefined, 4);
+    t.clear();
+    expect(t.hasRunningTool).toBe(false);
+  });
+});

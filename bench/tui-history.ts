@@ -1,0 +1,85 @@
+// TUI cost per frame against the length of the history (issue 26 §1): the real Transcript filled
+// with 100, 1 000 and 10 000 messages, then the work one frame does — the line count the layout and
+// the scroll position need (twice) and the visible window — for a streamed delta, a PageUp, and an
+// idle redraw. The per-frame cost should not grow with the history. Run: bun bench/tui-history.ts
+import { loadavg } from "node:os";
+import { createStyle, dark } from "../src/tui/theme.ts";
+import { Transcript } from "../src/tui/transcript.ts";
+
+const COLS = 120;
+const ROWS = 45;
+const style = createStyle(dark, "truecolor");
+const REPLY = [
+  "Here is what I found in `src/config.ts`: the loader reads **every** file and merges them.",
+  "",
+  "- first, validate the schema before merging",
+  "- then apply the overrides from the environment",
+  "",
+  "```ts",
+  "export function load(path: string): Config {",
+  "  return JSON.parse(readFileSync(path, 'utf8')) as Config;",
+  "}",
+  "```",
+].join("\n");
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** A transcript of `messages` messages: prompts, replies and tool calls in the proportions of a coding session. */
+function history(messages: number): Transcript {
+  const t = new Transcript({ style });
+  let now = 0;
+  for (let i = 0; i < messages; i++) {
+    if (i % 4 === 0) t.addUser(`step ${i}: look at the config loader and tell me what it does`);
+    else if (i % 4 === 1) {
+      t.toolCall(`c${i}`, "bash", { command: `rg -n load src | head -${i % 50}` }, undefined, now);
+      t.toolResult(`c${i}`, "bash", [{ type: "text", text: "src/config.ts:12: load\n".repeat(8) }], false, 12, undefined, now);
+    } else {
+      t.appendAssistant(REPLY);
+      t.closeStreams();
+    }
+    now += 10;
+  }
+  t.window(COLS, ROWS, 0);
+  return t;
+}
+
+/** One frame as the app draws it: the line count for the scroll and the layout, then the window. */
+function frame(t: Transcript, offset: number): void {
+  t.lineCount(COLS);
+  t.lineCount(COLS);
+  t.window(COLS, ROWS, offset);
+}
+
+function measure(label: string, t: Transcript, step: (i: number) => void, frames = 300): number {
+  for (let i = 0; i < 20; i++) step(i);
+  const times: number[] = [];
+  for (let i = 0; i < frames; i++) {
+    const start = Bun.nanoseconds();
+    step(i);
+    times.push((Bun.nanoseconds() - start) / 1e6);
+  }
+  void label;
+  void t;
+  return median(times);
+}
+
+const sizes = [100, 1_000, 10_000];
+const rows: { size: number; stream: number; pageUp: number; idle: number }[] = [];
+for (const size of sizes) {
+  const t = history(size);
+  const stream = measure("stream", t, () => {
+    t.appendAssistant("more words of the answer ");
+    frame(t, 0);
+  });
+  t.closeStreams();
+  const pageUp = measure("pageup", t, (i) => frame(t, ((i % 20) + 1) * ROWS));
+  const idle = measure("idle", t, () => frame(t, 0));
+  rows.push({ size, stream, pageUp, idle });
+}
+
+console.log(`TUI frame cost by history length (${COLS}×${ROWS}, medians of 300 frames, ms) — load ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+console.log("messages | streamed delta | PageUp | idle redraw");
+for (const r of rows) console.log(`${String(r.size).padStart(8)} | ${r.stream.toFixed(3).padStart(14)} | ${r.pageUp.toFixed(3).padStart(6)} | ${r.idle.toFixed(3).padStart(11)}`);
+const first = rows[0]!;
+const last = rows[rows.length - 1]!;
+console.log(`growth ${first.size} → ${last.size} messages: streamed ×${(last.stream / first.stream).toFixed(1)}, PageUp ×${(last.pageUp / first.pageUp).toFixed(1)}, idle ×${(last.idle / first.idle).toFixed(1)}`);
