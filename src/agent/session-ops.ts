@@ -8,7 +8,8 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { ZOT_VERSION } from "../version.ts";
 import { isObject, type Json, type JsonObject } from "../ext/protocol.ts";
-import { firstText, listSessions, newSessionFile, sessionDir, sessionTimestamp, type SessionInfo, type SessionMeta } from "./session.ts";
+import { firstText, newSessionFile, sessionDir, sessionTimestamp, type SessionInfo, type SessionMeta } from "./session.ts";
+import { listSessions } from "./session-list.ts";
 import { decodeMetaRow, metaRow } from "./transcript-rows.ts";
 
 export const PORTABLE_EXT = ".zotsession";

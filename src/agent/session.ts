@@ -4,7 +4,7 @@
 // written. Loading tolerates exactly that: a cut last line is skipped with a warning, and tool calls
 // left without results get "aborted" results so providers accept the history.
 import { ensurePrivateDir } from "../ext/home.ts";
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync, fstatSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, writeSync, fstatSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ZOT_VERSION } from "../version.ts";
 import { isObject, type Json, type JsonObject } from "../json.ts";
@@ -273,7 +273,7 @@ export function openSession(path: string): { ok: true; session: LoadedSession } 
 }
 
 /** Calls `fn` for each non-blank line: its JSON value, or undefined when it is not JSON. */
-function forEachRow(text: string, fn: (value: Json | undefined, index: number, isLast: boolean, endsClean: boolean) => void): void {
+export function forEachRow(text: string, fn: (value: Json | undefined, index: number, isLast: boolean, endsClean: boolean) => void): void {
   const lines = text.split("\n");
   const endsClean = text.endsWith("\n") || text === "";
   if (endsClean) lines.pop();
@@ -351,90 +351,6 @@ function applyRow(s: LoadedSession, ctx: ReadContext, v: Json): string | null {
 
 // ---------------------------------------------------------------- listing
 
-/**
- * Transcripts of this cwd, most recently modified first (ties: by name, newest first), as the Go
- * zot orders them, so `-c` in either program continues the same session.
- */
-export function listSessions(home: string, cwd: string): SessionInfo[] {
-  const dir = sessionDir(home, cwd);
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith(".jsonl"));
-  } catch {
-    return [];
-  }
-  const out: SessionInfo[] = [];
-  for (const name of names) {
-    const path = join(dir, name);
-    let text: string;
-    let modified: number;
-    try {
-      modified = statSync(path).mtimeMs;
-      text = readFileSync(path, "utf8");
-    } catch {
-      continue;
-    }
-    out.push(describeSession(path, text, modified));
-  }
-  return out.sort((a, b) => (a.modified === b.modified ? (a.path < b.path ? 1 : -1) : b.modified - a.modified));
-}
-
-export function latestSession(home: string, cwd: string): string | null {
-  return listSessions(home, cwd)[0]?.path ?? null;
-}
-
-/** One transcript at a glance: its meta, first prompt, message rows and last cumulative cost. */
-export function describeSession(path: string, text: string, modified: number): SessionInfo {
-  const name = path.slice(path.lastIndexOf("/") + 1);
-  const info: SessionInfo = { path, id: "", created: "", modified, preview: "", messages: 0, provider: "", model: "", cost: 0, title: "", parent: "", forkPoint: 0 };
-  let legacyCost = 0;
-  let cumulative = false;
-  forEachRow(text, (v) => {
-    if (!isObject(v)) return;
-    switch (v.type) {
-      case "meta":
-      case "session": {
-        const meta = decodeMetaRow(v);
-        if (typeof meta === "string") return;
-        if (info.id === "") {
-          info.id = meta.id;
-          info.created = meta.started;
-          info.parent = meta.parent ?? "";
-          info.forkPoint = meta.fork_point ?? 0;
-        }
-        info.provider = meta.provider;
-        info.model = meta.model;
-        if (meta.title) info.title = meta.title;
-        return;
-      }
-      case "model":
-        if (typeof v.provider === "string") info.provider = v.provider;
-        if (typeof v.model === "string") info.model = v.model;
-        return;
-      case "rename":
-        if (typeof v.title === "string" && v.title !== "") info.title = v.title;
-        return;
-      case "usage": {
-        const total = decodeUsage(v.cumulative);
-        if (total) {
-          cumulative = true;
-          info.cost = total.cost;
-        } else legacyCost += decodeUsage(v.usage)?.cost ?? 0;
-        return;
-      }
-      case "message":
-        if (!isObject(v.message)) return;
-        info.messages++;
-        if (info.preview === "" && v.message.role === "user") info.preview = oneLine(firstText(v.message.content), 80);
-        return;
-    }
-  });
-  if (!cumulative) info.cost = legacyCost;
-  if (info.id === "") info.id = name.replace(/\.jsonl$/, "").split("-").pop() ?? "";
-  if (info.created === "") info.created = createdFromName(name) ?? new Date(modified).toISOString();
-  return info;
-}
-
 /** One line for pickers and `zot --resume`: message count, model, cost, then the title or first prompt. */
 export function sessionSummary(s: SessionInfo): string {
   const parts = [`${s.messages} msgs`];
@@ -450,14 +366,4 @@ export function firstText(content: Json | undefined): string {
   if (!Array.isArray(content)) return "";
   for (const b of content) if (isObject(b) && typeof b.text === "string" && b.text !== "") return b.text;
   return "";
-}
-
-function createdFromName(name: string): string | null {
-  const m = /^(\d{4})(\d{2})(\d{2})[T-](\d{2})(\d{2})(\d{2})/.exec(name);
-  return m ? `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}.000Z` : null;
-}
-
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
 }

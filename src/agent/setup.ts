@@ -14,7 +14,8 @@ import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, SUBSCRIPTIO
 import type { Runtime, RuntimeConfig } from "./runtime.ts";
 import type { RunChoices } from "./run-choices.ts";
 import { redactSecrets } from "../redact.ts";
-import { appendSession, createSession, latestSession, noSession, openSession, type LoadedSession, type SessionWriter } from "./session.ts";
+import { appendSession, createSession, noSession, openSession, type LoadedSession, type SessionWriter } from "./session.ts";
+import { latestSession } from "./session-list.ts";
 import { emptyUsage } from "./messages.ts";
 import { DEFAULT_AUTO_COMPACT_PERCENT } from "./compaction.ts";
 import { discoveryBase, mergeCached, type Discovery } from "./discovery.ts";

@@ -69,7 +69,8 @@ export async function runAgent(args: CliArgs): Promise<number> {
   let mode = args.mode;
   const tty = mode === "interactive" && isTerminal(1) && isTerminal(0);
   if (args.resume && !(mode === "interactive" && tty)) {
-    const { listSessions, sessionSummary } = await import("../agent/session.ts");
+    const { sessionSummary } = await import("../agent/session.ts");
+    const { listSessions } = await import("../agent/session-list.ts");
     const sessions = listSessions(home, cwd);
     if (sessions.length === 0) io.out(`No sessions for ${cwd}.\n`);
     for (const s of sessions) io.out(`${s.created.slice(0, 19).replace("T", " ")}  ${sessionSummary(s).slice(0, 100)}\n  ${s.path}\n`);

@@ -7,13 +7,12 @@ import { createHash } from "node:crypto";
 import {
   appendSession,
   createSession,
-  latestSession,
-  listSessions,
   noSession,
   openSession,
   sessionDir,
   sessionTimestamp,
 } from "../../src/agent/session.ts";
+import { latestSession, listSessions } from "../../src/agent/session-list.ts";
 import { emptyUsage } from "../../src/agent/messages.ts";
 import type { AssistantMessage, Message, ToolResultMessage, UserMessage } from "../../src/agent/messages.ts";
 
