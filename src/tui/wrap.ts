@@ -62,6 +62,16 @@ class SgrState {
 
 type Token = { text: string; width: number; escape: boolean; space: boolean };
 
+const IDEOGRAPHIC = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
+
+/**
+ * A wide Chinese or Japanese character is a place to break on either side (UAX #14's ideographic
+ * class), not part of a word. Korean is written with spaces between words and wraps at them.
+ */
+function breaksAround(t: Token): boolean {
+  return !t.escape && t.width === 2 && IDEOGRAPHIC.test(t.text);
+}
+
 function tokenize(line: string): Token[] {
   const out: Token[] = [];
   let i = 0;
@@ -118,9 +128,15 @@ export function wrap(text: string, width: number): string[] {
       while (first < tokens.length && tokens[first].escape) first++;
       const space = first < tokens.length && tokens[first].space;
       let unitW = 0;
-      while (i < tokens.length && (tokens[i].escape || tokens[i].space === space)) {
-        unitW += tokens[i].width;
-        i++;
+      if (first < tokens.length && breaksAround(tokens[first])) {
+        // Chinese and Japanese text may break between any two characters, as the editor does.
+        unitW = tokens[first].width;
+        i = first + 1;
+      } else {
+        while (i < tokens.length && (tokens[i].escape || (tokens[i].space === space && !breaksAround(tokens[i])))) {
+          unitW += tokens[i].width;
+          i++;
+        }
       }
       const unit = tokens.slice(start, i);
       if (space) {

@@ -105,3 +105,17 @@ describe("padRight", () => {
     expect(padRight("toolong", 3)).toBe("toolong");
   });
 });
+
+describe("Chinese, Japanese and Korean text", () => {
+  test("Chinese and Japanese break between characters to fill the line, not at the last space before it; Korean at its spaces", () => {
+    expect(wrap("Hello 这是一个很长的中文句子，用来测试换行的行为是否正确", 20)).toEqual(["Hello 这是一个很长的", "中文句子，用来测试换", "行的行为是否正确"]);
+    expect(wrap("日本語のテキストは単語の間にスペースがありません", 16)).toEqual(["日本語のテキスト", "は単語の間にスペ", "ースがありません"]);
+    expect(wrap("한국어 문장도 글자 사이에서 줄을 바꿉니다", 13)).toEqual(["한국어 문장도", "글자 사이에서", "줄을 바꿉니다"]);
+  });
+
+  test("latin words beside them still wrap whole, and no line is wider than asked", () => {
+    const lines = wrap("see 文件 parseConfig 和 readFileSync 的说明", 14);
+    expect(lines).toEqual(["see 文件", "parseConfig 和", "readFileSync", "的说明"]);
+    for (const l of lines) expect(visibleWidth(l)).toBeLessThanOrEqual(14);
+  });
+});
