@@ -41,9 +41,9 @@ export class Editor {
     this.cursor = Math.max(0, Math.min(cursor, text.length));
   }
 
+  /** Empties the draft; its paste chips stay known, so an undo (ctrl+_) brings back a draft that still sends them. */
   clear(): void {
     this.setText("");
-    this.chips.clear();
     this.history.reset();
   }
 
@@ -97,6 +97,7 @@ export class Editor {
     }
     this.history.add(this.text, Object.keys(used).length > 0 ? used : undefined);
     this.clear();
+    this.chips.clear();
     // A sent prompt is not undone back into the editor.
     this.undoStack = [];
     this.lastEdit = null;

@@ -126,6 +126,25 @@ describe("paste", () => {
     expect(e.submit()).toBe(`see: ${big}`);
     expect(e.text).toBe("");
   });
+
+  test("a draft with a chip cleared (ctrl+c) and brought back (ctrl+_) still sends the pasted text", () => {
+    const e = editor("look: ");
+    const big = Array.from({ length: 50 }, (_, i) => `row ${i}`).join("\n");
+    e.paste(big);
+    e.clear();
+    expect(e.text).toBe("");
+    press(e, "ctrl+_");
+    expect(e.text).toBe("look: [paste #1 +50 lines]");
+    expect(e.submit()).toBe(`look: ${big}`);
+  });
+
+  test("after a prompt is sent its chips are forgotten: the same text typed later is sent as typed", () => {
+    const e = editor();
+    e.paste(Array.from({ length: 20 }, (_, i) => `x${i}`).join("\n"));
+    e.submit();
+    e.setText("[paste #1 +20 lines]");
+    expect(e.submit()).toBe("[paste #1 +20 lines]");
+  });
 });
 
 describe("rendering", () => {
