@@ -614,7 +614,11 @@ class App implements CommandContext {
 
   /** Queued messages go back into the editor (before the draft) instead of being dropped. */
   private restoreQueue(): void {
-    const texts = this.queue.drain().map((q) => q.text);
+    this.putBack(this.queue.drain().map((q) => q.text));
+  }
+
+  /** Texts go back into the editor, before whatever draft is there. */
+  private putBack(texts: string[]): void {
     if (texts.length === 0) return;
     const draft = this.editor.text;
     this.editor.setText([...texts, ...(draft.trim() ? [draft] : [])].join("\n"));
@@ -658,6 +662,8 @@ class App implements CommandContext {
     }
     const done = run
       .then((outcome) => {
+        // A prompt that got nothing back (cancelled while waiting, or the provider failed for good) is not lost: it returns to the editor.
+        if (text !== null && (outcome.stop === "error" || (outcome.stop === "aborted" && !this.transcript.answeredSincePrompt()))) this.putBack([text]);
         if (outcome.stop === "aborted") {
           this.transcript.abortRunning(Date.now());
           this.transcript.addMarker(INTERRUPTED_MARK, "warn");

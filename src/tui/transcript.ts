@@ -249,6 +249,16 @@ export class Transcript implements Scrollable {
     this.restructured();
   }
 
+  /** Whether anything of a reply (text, thinking, a tool call) came after the newest prompt. */
+  answeredSincePrompt(): boolean {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const e = this.entries[i]!;
+      if (e.kind === "user") return false;
+      if (e.kind === "tool" || ((e.kind === "assistant" || e.kind === "thinking") && e.text.trim() !== "")) return true;
+    }
+    return false;
+  }
+
   /** The user prompts in the chat, oldest first (what /jump lists). */
   userTexts(): string[] {
     return this.entries.flatMap((e) => (e.kind === "user" ? [e.text] : []));
