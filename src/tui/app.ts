@@ -26,7 +26,7 @@ import { KEYED_PROVIDERS, type NotifyMode } from "../agent/config.ts";
 import { notification, NOTIFY_AFTER_MS, resolveNotify, titleText } from "./attention.ts";
 import { cleanInput, Editor } from "./editor.ts";
 import { History } from "./history.ts";
-import { KeyDecoder, keyLabel, wheelDirection, type Key } from "./keys.ts";
+import { KeyDecoder, keyLabel, typedAhead, wheelDirection, type Key } from "./keys.ts";
 import { layout } from "./layout.ts";
 import { Container, type Component } from "./component.ts";
 import { EditorBox } from "./editor-box.ts";
@@ -125,6 +125,8 @@ class App implements CommandContext {
   private condensing = false;
   private readonly frames = new FrameScheduler(() => this.draw(), FRAME_MS);
   private escTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Whether any input was read yet: the first may have been typed during start-up (see typedAhead). */
+  private readInput = false;
   private closing = false;
   private readonly theme: ThemeChoice;
   private finish: (code: number) => void = () => {};
@@ -330,7 +332,9 @@ class App implements CommandContext {
 
   // ------------------------------------------------------------ input
 
-  private onInput(data: string): void {
+  private onInput(chunk: string): void {
+    const data = this.readInput ? chunk : typedAhead(chunk);
+    this.readInput = true;
     if (this.escTimer) {
       clearTimeout(this.escTimer);
       this.escTimer = null;

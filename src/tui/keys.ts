@@ -101,6 +101,15 @@ function csiKey(params: string, final: string): Key | null {
 type Step = { keys: Key[]; next: number } | "incomplete";
 
 /**
+ * The first input zot reads may have been typed while it started, before the terminal was in raw
+ * mode: the line discipline turned each Enter of it into a line feed, which raw input reads as
+ * ctrl+j (a new line in the editor). Those are Enters. A bracketed paste is left as it is.
+ */
+export function typedAhead(chunk: string): string {
+  return chunk.includes("\x1b[200~") ? chunk : chunk.replaceAll("\n", "\r");
+}
+
+/**
  * Turns terminal input into keys. `feed` returns the keys that are complete; an unfinished
  * sequence (or a lone ESC, which may be the start of one) stays pending until more input arrives
  * or the caller calls `flush()` after a short quiet period (~30 ms), which resolves it as typed.

@@ -353,3 +353,11 @@ test("thinking shows collapsed and dimmed until ctrl+o, Markdown replies are ren
     rmSync(script, { force: true });
   }
 }, 30_000);
+
+test("a prompt typed and entered while zot is still starting is sent, not left as two lines in the editor", async () => {
+  const t = await tui.start();
+  // Typed at once, before zot has put the terminal in raw mode.
+  t.send("typed ahead");
+  const s = await t.waitFor("mock: typed ahead", 30_000);
+  expect(s).toContain("› typed ahead");
+}, 60_000);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { KeyDecoder, keyLabel, toPanelKey, wheelDirection, type Key } from "../../src/tui/keys.ts";
+import { KeyDecoder, keyLabel, toPanelKey, typedAhead, wheelDirection, type Key } from "../../src/tui/keys.ts";
 
 function decode(...chunks: string[]): Key[] {
   const d = new KeyDecoder();
@@ -258,5 +258,18 @@ describe("wheelDirection", () => {
     expect(wheelDirection(feed("\x1b[A\x1b[B"))).toBe(0);
     expect(wheelDirection(feed("\x1b[1;2A\x1b[1;2A"))).toBe(0);
     expect(wheelDirection(feed("a\x1b[A"))).toBe(0);
+  });
+});
+
+describe("typedAhead", () => {
+  test("Enters typed during start-up (line feeds from the cooked terminal) are Enters, and decode as enter", () => {
+    expect(typedAhead("fix the build\n")).toBe("fix the build\r");
+    expect(new KeyDecoder().feed(typedAhead("hi\n")).map(keyLabel)).toEqual(["h", "i", "enter"]);
+    expect(new KeyDecoder().feed("\n").map(keyLabel)).toEqual(["ctrl+j"]);
+  });
+
+  test("a bracketed paste keeps its line feeds", () => {
+    const paste = "\x1b[200~one\ntwo\x1b[201~";
+    expect(typedAhead(paste)).toBe(paste);
   });
 });
