@@ -141,10 +141,13 @@ async function reload(ctx: CommandContext, args: string, lead: StatusLine[] = []
     const report = await ctx.host.reload(only);
     ctx.showLoadErrors(report, only);
     const lines: StatusLine[] = [...lead];
-    const running = report.extensions.filter((e) => e.status === "ready" || e.status === "auto_ready").length;
+    const isRunning = (e: { status: string }) => e.status === "ready" || e.status === "auto_ready";
+    // After reloading one, the count is of every extension running now, not of the one reloaded.
+    const running = (only ? ctx.host.states() : report.extensions).filter(isRunning).length;
+    const all = `${running} running${only ? " in all" : ""}`;
     const scope = only ? `extension ${only}` : "extensions";
-    if (report.errors.length === 0) lines.push({ text: `Reloaded ${scope}: ${running} running.`, level: "success" });
-    else lines.push({ text: `Reloaded ${scope}: ${running} running, ${report.errors.length} failed.`, level: "warn" });
+    if (report.errors.length === 0) lines.push({ text: `Reloaded ${scope}: ${all}.`, level: "success" });
+    else lines.push({ text: `Reloaded ${scope}: ${all}, ${report.errors.length} failed.`, level: "warn" });
     for (const e of report.errors) lines.push({ text: `✗ ${e.extension}: ${withLog(e.message, e.log)}`, level: "error" });
     const skipped = skippedLine(ctx.runtime.cwd, "extensions", skippedExtensions(report.extensions), "tui");
     if (skipped) lines.push({ text: skipped, level: "warn" });

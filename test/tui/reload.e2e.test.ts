@@ -64,3 +64,10 @@ test("a successful reload removes earlier load errors from the chat", async () =
     rmSync(dir, { recursive: true, force: true });
   }
 }, T);
+
+test("/reload-ext NAME counts every extension running afterwards, not just the one reloaded", async () => {
+  const t = await tui.start({ args: ["-e", fixture("demo"), "-e", join(import.meta.dir, "../fixtures/agent/toolbox")] });
+  await t.waitFor("Ask anything");
+  t.send("/reload-ext toolbox");
+  await t.waitFor("Reloaded extension toolbox: 2 running in all.");
+}, T);
