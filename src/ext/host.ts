@@ -185,7 +185,7 @@ export class Host implements ExtensionHost {
       this.timings.commandMs,
       { what: `command "/${cmd.name}"` },
     );
-    if (!reply.ok) return { ok: false, error: reply.error };
+    if (!reply.ok) return reply.kind === "gone" ? { ok: false, error: reply.error, gone: true } : { ok: false, error: reply.error };
     if (reply.frame.action === "open_panel" && reply.frame.open_panel) this.claimPanel(reply.frame.open_panel.id, cmd.extension);
     return { ok: true, response: reply.frame, extension: cmd.extension };
   }

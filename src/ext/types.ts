@@ -194,7 +194,8 @@ export type LoadReport = {
   traceError?: string;
 };
 
-export type InvokeResult = { ok: true; response: CommandResponseFrame; extension: string } | { ok: false; error: string };
+/** `gone`: the extension exited while it held the command; that exit is reported on its own (a note naming the log). */
+export type InvokeResult = { ok: true; response: CommandResponseFrame; extension: string } | { ok: false; error: string; gone?: boolean };
 
 /** Re-exported so users of the host import from one place. */
 export type { InterceptName, PanelKeyName, ContentBlock };

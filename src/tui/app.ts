@@ -505,7 +505,8 @@ class App implements CommandContext {
       }
       const r = await this.host.invokeCommand(item.name, args);
       if (!r.ok) {
-        this.status([{ text: r.error, level: "error" }], 8000);
+        // An extension that died holding the command is already in the chat as a note; once is enough.
+        if (!r.gone) this.status([{ text: r.error, level: "error" }], 8000);
         return;
       }
       for (const intent of commandIntents(r.extension, r.response)) this.onIntent(intent);

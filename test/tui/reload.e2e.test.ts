@@ -71,3 +71,13 @@ test("/reload-ext NAME counts every extension running afterwards, not just the o
   t.send("/reload-ext toolbox");
   await t.waitFor("Reloaded extension toolbox: 2 running in all.");
 }, T);
+
+test("an extension that dies while running its command is reported once, as a note with its log", async () => {
+  const t = await tui.start({ args: ["-e", join(import.meta.dir, "../fixtures/agent/cmdcrash")] });
+  await t.waitFor("Ask anything");
+  t.send("/boom");
+  const s = await t.waitFor("cmdcrash: dying");
+  await Bun.sleep(300);
+  expect(t.screen().split('extension "cmdcrash" exited with exit code 3').length - 1).toBe(1);
+  expect(s).toContain("ext-cmdcrash.log");
+}, T);
