@@ -1,8 +1,9 @@
 // Project instructions for the system prompt: `$ZOT_HOME/AGENTS.md` (the user's, for every project),
-// then from the repository root down to the working directory each directory's AGENTS.md (or its
-// CLAUDE.md when it has no AGENTS.md), so the most specific file comes last. Outside a repository only
-// the working directory is looked at.
-import { readFileSync } from "node:fs";
+// then from the repository root down to the working directory each directory's AGENTS.md and
+// CLAUDE.md, so the most specific file comes last. A project moving between agents often has both;
+// both are followed (a CLAUDE.md that is the same file or says the same is read once). Outside a
+// repository only the working directory is looked at.
+import { readFileSync, realpathSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { globalInstructionsPath } from "./config.ts";
 import { repoRoot } from "./project-root.ts";
@@ -46,15 +47,25 @@ export function loadInstructions(cwd: string, home: string): InstructionFile[] {
   const global = readCapped(globalInstructionsPath(home));
   if (global) out.push(global);
   for (const dir of chain(cwd)) {
+    const seen: { real: string; text: string }[] = [];
     for (const name of INSTRUCTION_FILES) {
       const f = readCapped(join(dir, name));
-      if (f) {
-        out.push(f);
-        break;
-      }
+      if (!f) continue;
+      const real = realPath(f.path);
+      if (seen.some((s) => s.real === real || s.text === f.text)) continue;
+      seen.push({ real, text: f.text });
+      out.push(f);
     }
   }
   return out;
+}
+
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** The system prompt section; empty when there are no instructions. */
@@ -67,21 +78,28 @@ export function instructionsSection(files: readonly InstructionFile[]): string {
   return `## Project instructions\n\nFollow these instructions from the user and the project (later, more specific files take precedence):\n\n${parts.join("\n\n")}`;
 }
 
-/** What `/init` asks the model: study the project and write (or improve) its AGENTS.md at the project root. */
+/**
+ * What `/init` asks the model: study the project and write (or improve) its AGENTS.md at the
+ * project root, taking in a CLAUDE.md there (zot follows both, so the two must not disagree).
+ */
 export function initPrompt(cwd: string): string {
   const root = repoRoot(cwd) ?? resolve(cwd);
   const target = join(root, "AGENTS.md");
-  let existing = false;
-  try {
-    readFileSync(target);
-    existing = true;
-  } catch {
-    // Not there yet: the model creates it.
-  }
+  const exists = (path: string): boolean => readCapped(path) !== null;
+  const existing = exists(target);
+  const claude = join(root, "CLAUDE.md");
+  const claudeNote = !exists(claude)
+    ? []
+    : [
+        existing
+          ? `${claude} exists too, and zot follows both files: read it, and keep the two from repeating or contradicting each other (what applies to every agent belongs in AGENTS.md).`
+          : `${claude} exists: read it first and carry over what is still right, so AGENTS.md starts from it. Leave CLAUDE.md in place; zot follows both files, so they must not contradict each other.`,
+      ];
   return [
     `Study this project and ${existing ? "improve" : "write"} ${target}, the instructions future coding agents read before working here.`,
     "Cover: what the project is; how it is laid out (the main directories and what lives where); the exact commands to install, build, test and lint (check them before listing them); the conventions the code follows; and anything surprising a newcomer would get wrong.",
     "Keep it short (well under 150 lines), specific to this repository and true; no generic advice.",
+    ...claudeNote,
     existing ? "The file exists: read it first, keep what is still right and fix what is not." : "Use the write tool to create the file.",
   ].join("\n");
 }

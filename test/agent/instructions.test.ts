@@ -1,7 +1,7 @@
 // Project instructions: which AGENTS.md / CLAUDE.md files reach the system prompt, in what order,
 // cut where too long; and what /init asks the model.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { initPrompt, INSTRUCTIONS_MAX_BYTES, loadInstructions } from "../../src/agent/instructions.ts";
@@ -33,11 +33,15 @@ test("the global file comes first, then the repository root down to the working 
   ]);
 });
 
-test("CLAUDE.md is read only in a directory without AGENTS.md", () => {
+test("a directory's AGENTS.md and CLAUDE.md are both followed, the same file or text only once", () => {
   writeFileSync(join(repo, "AGENTS.md"), "agents");
   writeFileSync(join(repo, "CLAUDE.md"), "claude at root");
   writeFileSync(join(repo, "pkg", "CLAUDE.md"), "claude in pkg");
-  expect(loadInstructions(join(repo, "pkg"), home).map((f) => f.text)).toEqual(["agents", "claude in pkg"]);
+  expect(loadInstructions(join(repo, "pkg"), home).map((f) => f.text)).toEqual(["agents", "claude at root", "claude in pkg"]);
+  rmSync(join(repo, "CLAUDE.md"));
+  symlinkSync(join(repo, "AGENTS.md"), join(repo, "CLAUDE.md"));
+  writeFileSync(join(repo, "pkg", "AGENTS.md"), "claude in pkg");
+  expect(loadInstructions(join(repo, "pkg"), home).map((f) => f.path)).toEqual([join(repo, "AGENTS.md"), join(repo, "pkg", "AGENTS.md")]);
 });
 
 test("outside a repository only the working directory's file counts", () => {
@@ -64,4 +68,13 @@ test("/init asks for AGENTS.md at the repository root, and to improve one that e
   const again = initPrompt(repo);
   expect(again).toContain(`improve ${join(repo, "AGENTS.md")}`);
   expect(again).toContain("read it first");
+});
+
+test("/init takes an existing CLAUDE.md into account, whether or not AGENTS.md exists yet", () => {
+  writeFileSync(join(repo, "CLAUDE.md"), "claude rules");
+  const fresh = initPrompt(repo);
+  expect(fresh).toContain(`write ${join(repo, "AGENTS.md")}`);
+  expect(fresh).toContain(`${join(repo, "CLAUDE.md")} exists: read it first and carry over what is still right`);
+  writeFileSync(join(repo, "AGENTS.md"), "agents rules");
+  expect(initPrompt(repo)).toContain(`${join(repo, "CLAUDE.md")} exists too, and zot follows both files`);
 });
