@@ -126,13 +126,15 @@ describe("zot ext init", () => {
     await expectWorking(work, "sdk.ts");
   });
 
-  test("with the Python SDK, the python scaffold finds zot_ext by absolute path and passes zot ext test and doctor", async () => {
+  test("with the Python SDK, the python scaffold carries a copy of zot_ext beside it, needs nothing outside its directory, and passes zot ext test and doctor", async () => {
     const work = tempDir();
     const r = await initWithSdk(work, "sdk.py", "python", join(ROOT, "sdk", "python"));
     expect(r.code).toBe(0);
     const main = readFileSync(join(work, "sdk.py", "main.py"), "utf8");
-    expect(main).toContain(`sys.path.append(${JSON.stringify(realpathSync(join(ROOT, "sdk", "python")))})`);
+    expect(main).not.toContain("sys.path");
+    expect(main).not.toContain(ROOT);
     expect(main).toContain("from zot_ext import");
+    expect(readFileSync(join(work, "sdk.py", "zot_ext.py"), "utf8")).toBe(readFileSync(join(ROOT, "sdk", "python", "zot_ext.py"), "utf8"));
     await expectWorking(work, "sdk.py");
   });
 

@@ -1,7 +1,7 @@
 // `zot ext init <name> [--lang L] [--sdk PATH]`: writes a working extension into <cwd>/<name>/. Files
 // are written into a hidden stage first and renamed into place, so an interrupted init leaves no half
 // directory.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { isManifestName } from "../policy.ts";
 import type { Ctx } from "./context.ts";
@@ -72,7 +72,7 @@ function findSdk(lang: SdkLanguage, path: string): SdkLocation | string {
     if (!isFile(candidate)) continue;
     // The real path, so the scaffold keeps working when a symlink to the checkout moves.
     const real = realpathSync(candidate);
-    return lang === "ts" ? { lang, entry: real } : { lang, dir: dirname(real) };
+    return lang === "ts" ? { lang, entry: real } : { lang, dir: dirname(real), module: readFileSync(real, "utf8") };
   }
   return `no ${what} there (looked for ${join(path, file)} and ${join(path, sub, file)}); pass ${want}.`;
 }

@@ -17,7 +17,8 @@ export const SDK_LANGUAGES = ["ts", "python"] as const;
 export type SdkLanguage = (typeof SDK_LANGUAGES)[number];
 
 /** Where the scaffold imports the SDK from: the TS SDK's entry file, or the directory holding zot_ext.py. */
-export type SdkLocation = { lang: "ts"; entry: string } | { lang: "python"; dir: string };
+/** `module`: the Python SDK's source, copied beside the extension so it needs nothing outside its directory. */
+export type SdkLocation = { lang: "ts"; entry: string } | { lang: "python"; dir: string; module: string };
 
 export type ScaffoldFile = { path: string; content: string; mode?: number };
 
@@ -78,11 +79,12 @@ function textOf(imported: object): string {
 function program(template: string, n: Names, sdk?: SdkLocation): string {
   // The tool name first: it is the longest stand-in. split/join, as names and paths may hold "$".
   let text = template.split(STAND_IN.tool).join(n.tool).split(STAND_IN.command).join(n.command).split(STAND_IN.name).join(n.name);
-  if (sdk) {
-    const from = STAND_IN_SDK[sdk.lang];
-    const to = sdkPath(sdk);
-    text = text.split(JSON.stringify(from)).join(JSON.stringify(to)).split(from).join(to);
+  if (sdk?.lang === "ts") {
+    const from = STAND_IN_SDK.ts;
+    text = text.split(JSON.stringify(from)).join(JSON.stringify(sdk.entry)).split(from).join(sdk.entry);
   }
+  // The Python SDK is copied beside the program: the lines that find it in the repository go.
+  if (sdk?.lang === "python") text = text.replace(/\nimport sys\n/, "\n").replace(/^.*\(scaffold: drop from here\)\n[\s\S]*?\(scaffold: drop to here\)\n/m, "");
   return text;
 }
 
@@ -119,12 +121,9 @@ const SDK_FILES: { [L in SdkLanguage]: (n: Names, sdk: SdkLocation) => ScaffoldF
   python: (n, sdk) => [
     { path: "extension.json", content: manifest(n, "python3", ["main.py"], "python") },
     { path: "main.py", content: program(sdkPy, n, sdk) },
+    ...(sdk.lang === "python" ? [{ path: "zot_ext.py", content: sdk.module }] : []),
   ],
 };
-
-function sdkPath(sdk: SdkLocation): string {
-  return sdk.lang === "ts" ? sdk.entry : sdk.dir;
-}
 
 const RUNTIME: Record<Language, string> = {
   ts: "Runs with `bun index.ts` (Bun on PATH).",
@@ -157,9 +156,10 @@ bun /path/to/zot/sdk/typescript/build.ts && npm install /path/to/zot/sdk/typescr
   if (sdk?.lang === "python")
     return `## The SDK
 
-\`main.py\` finds the zot Python SDK (\`zot_ext.py\`) in \`${sdk.dir}\` (reference: \`docs/sdk.md\` in the
-zot repository). \`pip install ${sdk.dir}\` makes it importable everywhere, after which the
-\`sys.path.append\` line can go.
+\`zot_ext.py\` beside \`main.py\` is the zot Python SDK, copied from \`${sdk.dir}\` (reference:
+\`docs/sdk.md\` in the zot repository), so the extension needs nothing outside its directory and
+runs the same under a permission scope, after \`zot ext install\` and on another machine. To take
+a newer SDK, copy \`zot_ext.py\` from a newer zot again.
 `;
   if (lang === "ts" || lang === "python")
     return `## The SDK

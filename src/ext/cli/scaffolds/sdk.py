@@ -3,9 +3,10 @@
 error replies and stdout for you."""
 import sys
 
-# The SDK from your zot checkout, by absolute path so that `zot ext install` keeps working. After
-# `pip install ../../../../sdk/python` the installed zot_ext is found first and this line can go.
+# zot ext init copies the SDK (zot_ext.py) beside this file, where Python finds it first; here in the
+# zot repository the template runs on the SDK in sdk/python. (scaffold: drop from here)
 sys.path.append("../../../../sdk/python")
+# (scaffold: drop to here)
 
 from zot_ext import Extension, display, text  # noqa: E402
 
