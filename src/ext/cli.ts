@@ -71,7 +71,7 @@ const SUBS: Record<string, Sub> = {
   },
   logs: { usage: "logs <name> [-f]", about: "print the extension's log; -f keeps following it", spec: { flags: ["--follow"], aliases: { "-f": "--follow" } }, positionals: [1, 1] },
   init: {
-    usage: "init <name> [--lang ts|python|go|node|sh] [--sdk PATH]",
+    usage: "init <name> [--lang ts|python|go|node|sh|sh-posix] [--sdk PATH]",
     about: "scaffold a working extension in ./<name>/ (default language: ts; --sdk PATH: on zot's SDK)",
     spec: { values: ["--lang", "--sdk"] },
     positionals: [1, 1],

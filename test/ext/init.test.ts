@@ -57,7 +57,7 @@ afterAll(() => {
 });
 
 describe("zot ext init", () => {
-  for (const lang of ["ts", "python", "node", "sh"]) {
+  for (const lang of ["ts", "python", "node", "sh", "sh-posix"]) {
     test(`the ${lang} scaffold passes zot ext test and zot ext doctor right away`, async () => {
       const work = tempDir();
       const name = `my.${lang}-ext`;
@@ -69,7 +69,7 @@ describe("zot ext init", () => {
     });
   }
 
-  for (const lang of ["ts", "python", "node"]) {
+  for (const lang of ["ts", "python", "node", "sh", "sh-posix"]) {
     test(`the raw ${lang} scaffold answers a tool it does not know with an is_error result`, async () => {
       const work = tempDir();
       await cli(["init", "raw", "--lang", lang], { home: work, cwd: work });
@@ -86,6 +86,28 @@ describe("zot ext init", () => {
       const r = await cli(["test", join(work, "raw"), script], { home: work, cwd: work });
       expect(r.out).not.toContain("FAIL");
       expect(r.code).toBe(0);
+    });
+  }
+
+  for (const lang of ["sh", "sh-posix"]) {
+    test(`the ${lang} scaffold echoes hostile text as valid JSON, unchanged, and shows a command's arguments`, async () => {
+      const work = tempDir();
+      await cli(["init", "shelly", "--lang", lang], { home: work, cwd: work });
+      const hostile = [`say "hi" \\ and \\"`, "two\nlines\tand a tab", "$(touch pwned) `id` ${HOME} 'single'", "é 日本 🎉 \u0007 \u001b[31m", "", '{"text":"nested"}'];
+      const script = join(work, "hostile.jsonl");
+      const steps: Record<string, unknown>[] = hostile.flatMap((text) => [
+        { send: { type: "tool_call", name: "shelly_echo", args: { text } } },
+        { expect: { type: "tool_result", id: "$last_id", content: [{ type: "text", text }] }, within_ms: 5000 },
+      ]);
+      steps.push(
+        { send: { type: "command_invoked", name: "shelly", args: `a "quoted" \\ arg` } },
+        { expect: { type: "command_response", id: "$last_id", action: "display", display: `hello from shelly: a "quoted" \\ arg` }, within_ms: 5000 },
+      );
+      writeFileSync(script, steps.map((l) => JSON.stringify(l)).join("\n") + "\n");
+      const r = await cli(["test", join(work, "shelly"), script], { home: work, cwd: work });
+      expect(r.out).not.toContain("FAIL");
+      expect(r.code).toBe(0);
+      expect(existsSync(join(work, "shelly", "pwned"))).toBe(false);
     });
   }
 

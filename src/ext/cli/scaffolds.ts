@@ -5,11 +5,12 @@ import rawGo from "./scaffolds/raw.go" with { type: "text" };
 import rawMjs from "./scaffolds/raw.mjs" with { type: "text" };
 import rawPy from "./scaffolds/raw.py" with { type: "text" };
 import rawSh from "./scaffolds/raw.sh" with { type: "text" };
+import rawPosixSh from "./scaffolds/raw-posix.sh" with { type: "text" };
 import * as rawTs from "./scaffolds/raw.ts" with { type: "text" };
 import sdkPy from "./scaffolds/sdk.py" with { type: "text" };
 import * as sdkTs from "./scaffolds/sdk.ts" with { type: "text" };
 
-export const LANGUAGES = ["ts", "python", "go", "node", "sh"] as const;
+export const LANGUAGES = ["ts", "python", "go", "node", "sh", "sh-posix"] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 /** The languages that have a zot SDK, and so accept `--sdk`. */
@@ -105,6 +106,10 @@ const LANG_FILES: Record<Language, (n: Names) => ScaffoldFile[]> = {
     { path: "extension.json", content: manifest(n, "sh", ["main.sh"], "sh") },
     { path: "main.sh", mode: 0o755, content: program(rawSh, n) },
   ],
+  "sh-posix": (n) => [
+    { path: "extension.json", content: manifest(n, "sh", ["main.sh"], "sh") },
+    { path: "main.sh", mode: 0o755, content: program(rawPosixSh, n) },
+  ],
   go: (n) => [
     { path: "extension.json", content: manifest(n, `./${n.name}`, [], "go") },
     { path: "go.mod", content: `module ${n.name.replace(/[^A-Za-z0-9_.-]/g, "-")}\n\ngo 1.21\n` },
@@ -129,7 +134,8 @@ const RUNTIME: Record<Language, string> = {
   ts: "Runs with `bun index.ts` (Bun on PATH).",
   node: "Runs with `node index.mjs` (Node 18+ on PATH).",
   python: "Runs with `python3 main.py` (Python 3.9+ on PATH, stdlib only).",
-  sh: "Runs with `sh main.sh` (POSIX sh and sed). Fine for small things; use jq or another language once you parse more than ids.",
+  sh: "Runs with `sh main.sh` and reads and writes every frame with `jq` (on PATH).",
+  "sh-posix": "Runs with `sh main.sh` (POSIX sh and sed, no jq). Strings are copied between frames as written, never decoded; use jq or another language once you need their content.",
   go: "Runs the compiled binary.",
 };
 
@@ -138,6 +144,7 @@ const ADD_TOOL: Record<Language, string> = {
   node: "add a function to `tools` in `index.mjs` and send its `register_tool` frame under `hello_ack`",
   python: "add a function to `TOOLS` in `main.py` and send its `register_tool` frame under `hello_ack`",
   sh: "send its `register_tool` frame under `hello_ack` and answer it by name in the `tool_call` branch of `main.sh`",
+  "sh-posix": "send its `register_tool` frame under `hello_ack` and answer it by name in the `tool_call` branch of `main.sh`",
   go: "send its `register_tool` frame under `hello_ack` and answer it by name in the `tool_call` case of `main.go`",
 };
 
