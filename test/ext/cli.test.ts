@@ -66,7 +66,7 @@ describe("zot ext list", () => {
     expect(r.out).toMatch(/alpha\s+1\.0\.0\s+project\s+enabled\s+sh/);
     expect(r.out).toMatch(/shared\s+1\.0\.0\s+global\s+shadowed/);
     expect(r.out).toMatch(/off-ext\s+1\.0\.0\s+project\s+disabled/);
-    expect(r.out).toMatch(/theme-ok\s+2\.0\.0\s+global\s+theme-only/);
+    expect(r.out).toMatch(/theme-ok\s+2\.0\.0\s+global\s+theme_only/);
     expect(r.out).toMatch(/bad-json\s+-\s+project\s+invalid/);
     expect(r.out).toContain("project extension");
     expect(readdirSync(home).filter((f) => f.startsWith("started"))).toEqual([]);

@@ -121,7 +121,7 @@ describe("zot ext config", () => {
     expect(e.error).toBe('extension "configured" needs the setting "api_key"; run zot ext config configured api_key=VALUE');
     expect(e.startup_ms).toBeNull();
     const list = await cli(["list"], { home, cwd });
-    expect(list.out).toMatch(/configured\s+1\.0\.0\s+global\s+needs-config/);
+    expect(list.out).toMatch(/configured\s+1\.0\.0\s+global\s+needs_config/);
   });
 });
 

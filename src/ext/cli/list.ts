@@ -3,14 +3,15 @@ import type { DiscoveredExtension } from "../types.ts";
 import type { Ctx } from "./context.ts";
 import { installed } from "./lookup.ts";
 
+// The states as doctor and the JSON spell them; only "spawn" reads better to a person as "enabled".
 const STATE: Record<DiscoveredExtension["status"], string> = {
   spawn: "enabled",
   disabled: "disabled",
   shadowed: "shadowed",
   invalid: "invalid",
-  theme_only: "theme-only",
+  theme_only: "theme_only",
   untrusted: "untrusted",
-  needs_config: "needs-config",
+  needs_config: "needs_config",
 };
 
 export type ListEntry = {
