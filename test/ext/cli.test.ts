@@ -113,7 +113,7 @@ describe("zot ext doctor", () => {
     expect(report.home).toBe(home);
     expect(report.cwd).toBe(project);
     for (const e of report.extensions) {
-      expect(Object.keys(e)).toEqual(["name", "dir", "source", "status", "error", "version", "commands", "tools", "events", "intercept", "conflicts", "warnings", "log", "startup_ms", "permissions", "sandbox", "url"]);
+      expect(Object.keys(e)).toEqual(["name", "dir", "source", "status", "error", "version", "commands", "tools", "events", "intercept", "conflicts", "warnings", "log", "startup_ms", "permissions", "sandbox", "url", "shadowed_by"]);
     }
     const status = (dir: string) => report.extensions.find((e: { dir: string }) => e.dir === dir)?.status;
     const p = join(project, ".zot", "extensions");
@@ -126,10 +126,18 @@ describe("zot ext doctor", () => {
     expect(status(join(p, "bad-json"))).toBe("invalid");
     expect(status(join(g, "theme-ok"))).toBe("theme_only");
     expect(status(join(g, "linked"))).toBe("ready");
+    expect(report.extensions.find((e: { dir: string }) => e.dir === join(g, "shared"))?.shadowed_by).toBe(join(p, "shared"));
     const alpha = report.extensions.find((e: { dir: string }) => e.dir === join(p, "alpha"));
     expect(alpha.commands).toEqual(["alpha-cmd"]);
     expect(alpha.log).toBe(join(home, "logs", "ext-alpha.log"));
     expect(alpha.startup_ms).toBeGreaterThan(0);
+  });
+
+  test("the human report names what shadows an extension", async () => {
+    const { project, home } = discoveryCopy();
+    const r = await cli(["doctor", "--cwd", project], { home, cwd: home });
+    const block = r.out.slice(r.out.indexOf(`shared  1.0.0  shadowed  (global)`));
+    expect(block.split("\n").slice(0, 3).join("\n")).toContain(`  shadowed  by ${join(project, ".zot", "extensions", "shared")}, which has the same name and loads first`);
   });
 
   test("shadowed and disabled extensions are never started; winners are", async () => {

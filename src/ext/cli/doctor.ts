@@ -38,6 +38,8 @@ export type DoctorExtension = {
   sandbox: Enforcement;
   /** Where zot connects to a WebSocket extension; null for one it starts. */
   url: string | null;
+  /** For a shadowed copy: the directory of the extension of the same name that runs instead. */
+  shadowed_by: string | null;
 };
 
 export type DoctorReport = { zot_version: string; home: string; cwd: string; ok: boolean; extensions: DoctorExtension[]; mcp_servers?: McpDoctorServer[] };
@@ -111,6 +113,7 @@ export function doctorEntry(s: ExtensionState, home: string): DoctorExtension {
     permissions: s.permissions ? permissionsJson(s.permissions) : null,
     sandbox: s.enforcement,
     url: s.url,
+    shadowed_by: s.shadowedBy ?? null,
   };
 }
 
@@ -118,7 +121,7 @@ function human(r: DoctorReport): string {
   const out: string[] = [];
   if (r.extensions.length === 0) out.push(`no extensions found (looked in ${r.cwd}/.zot/extensions and ${r.home}/extensions)`);
   for (const e of r.extensions) {
-    const head = [e.name, e.status.replace("_", "-"), `(${e.source})`];
+    const head = [e.name, e.status, `(${e.source})`];
     if (e.version) head.splice(1, 0, e.version);
     if (e.startup_ms !== null) head.push(`${e.startup_ms} ms`);
     out.push(head.join("  "));
@@ -126,6 +129,7 @@ function human(r: DoctorReport): string {
     row("dir", e.dir);
     if (e.url) row("url", e.url);
     if (e.error) row("error", e.error);
+    if (e.shadowed_by) row("shadowed", `by ${e.shadowed_by}, which has the same name and loads first`);
     if (e.commands.length) row("commands", e.commands.map((c) => `/${c}`).join(", "));
     if (e.tools.length) row("tools", e.tools.map((t) => (t.deferred ? `${t.name} (deferred)` : t.name)).join(", "));
     if (e.events.length) row("events", e.events.join(", "));
@@ -139,7 +143,7 @@ function human(r: DoctorReport): string {
   }
   const counts = new Map<string, number>();
   for (const e of r.extensions) counts.set(e.status, (counts.get(e.status) ?? 0) + 1);
-  const summary = [...counts].map(([k, n]) => `${n} ${k.replace("_", "-")}`).join(", ");
+  const summary = [...counts].map(([k, n]) => `${n} ${k}`).join(", ");
   out.push(`${r.ok ? "ok" : "problems found"}: ${r.extensions.length} extension(s)${summary ? ` (${summary})` : ""}; zot ${r.zot_version}, home ${r.home}`);
   return out.join("\n") + "\n";
 }
