@@ -6,7 +6,7 @@
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { isManifestName } from "./policy.ts";
-import { MANIFEST_FILE, readManifest } from "./manifest.ts";
+import { MANIFEST_FILE, readManifest, themeManifest } from "./manifest.ts";
 import { effectiveScope, type ExtensionPolicy } from "./permission-policy.ts";
 import { effectiveSettings, needsConfigError, readStored } from "./settings.ts";
 import { findThemeFile, loadTheme } from "./theme-file.ts";
@@ -172,18 +172,7 @@ function inspect({ dir, source }: Candidate): DiscoveredExtension {
     // A bare theme directory: named after the directory, like an extension.json with no exec.
     if (!isManifestName(base.name))
       return { ...base, error: `theme directory ${dir} has no ${MANIFEST_FILE} and its name is not a valid extension name; add an ${MANIFEST_FILE} with a "name".` };
-    return themeEntry(base, themeFile, {
-      name: base.name,
-      version: null,
-      exec: null,
-      args: [],
-      transport: null,
-      language: null,
-      description: null,
-      enabled: true,
-      permissions: null,
-      settings: [],
-    });
+    return themeEntry(base, themeFile, themeManifest(base.name));
   }
 
   const parsed = readManifest(manifestPath, { allowMissingExec: themeFile !== null });

@@ -138,6 +138,11 @@ export function parseManifest(text: string, manifestPath: string, opts: Manifest
   };
 }
 
+/** The manifest a theme directory without an extension.json stands for: its name, no program. */
+export function themeManifest(name: string): Manifest {
+  return { name, version: null, exec: null, args: [], transport: null, language: null, description: null, enabled: true, permissions: null, settings: [] };
+}
+
 /**
  * Absolute paths are used as is; paths with a separator are relative to the manifest directory; a
  * bare name is looked up on PATH.

@@ -190,6 +190,26 @@ describe("zot ext install", () => {
     expect(leftovers(join(home, "extensions"))).toEqual([]);
   });
 
+  test("a theme directory with only themes/theme.json installs as -e loads it: named after the directory, a theme", async () => {
+    const src = tempDir();
+    const home = tempDir();
+    const dir = join(src, "dusk");
+    mkdirSync(join(dir, "themes"), { recursive: true });
+    writeFileSync(join(dir, "themes", "theme.json"), JSON.stringify({ name: "dusk", colors: { accent: "#112233" } }));
+    const r = await cli(["install", dir], { home, cwd: src });
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    expect(existsSync(join(home, "extensions", "dusk", "themes", "theme.json"))).toBe(true);
+    const list = await cli(["list"], { home, cwd: src });
+    expect(list.out).toMatch(/dusk\s+-\s+global\s+theme_only/);
+    const bad = join(src, "not a name");
+    mkdirSync(bad);
+    writeFileSync(join(bad, "theme.json"), JSON.stringify({ name: "x", colors: {} }));
+    const refused = await cli(["install", bad], { home, cwd: src });
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain(`theme directory ${bad} has no extension.json and its name is not a valid extension name`);
+  });
+
   test("`install . --project` from inside the extension does not copy the project root into itself", async () => {
     const home = tempDir();
     const dir = makeExt(tempDir(), "selfie");

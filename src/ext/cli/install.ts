@@ -8,7 +8,8 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import { killTree, ownsProcessGroup } from "../../platform/process-tree.ts";
 import { isTrusted } from "../trust.ts";
 import { globalRoot, projectRoot } from "../discovery.ts";
-import { MANIFEST_FILE, readManifest } from "../manifest.ts";
+import { MANIFEST_FILE, readManifest, themeManifest, type ManifestResult } from "../manifest.ts";
+import { isManifestName } from "../policy.ts";
 import { isObject } from "../protocol.ts";
 import { ensurePrivateDir } from "../home.ts";
 import { findThemeFile } from "../theme-file.ts";
@@ -103,8 +104,16 @@ export async function install(ctx: Ctx, source: string, opts: InstallOptions): P
     }
 
     const manifestPath = join(staged, MANIFEST_FILE);
-    if (!existsSync(manifestPath)) return fail(ctx, `${display} has no ${MANIFEST_FILE} at its top level; an extension directory needs one.`);
-    const parsed = readManifest(manifestPath, { allowMissingExec: findThemeFile(staged) !== null, env: ctx.env });
+    const themeOnly = findThemeFile(staged) !== null;
+    let parsed: ManifestResult;
+    if (existsSync(manifestPath)) parsed = readManifest(manifestPath, { allowMissingExec: themeOnly, env: ctx.env });
+    else if (!themeOnly) return fail(ctx, `${display} has no ${MANIFEST_FILE} at its top level; an extension directory needs one.`);
+    else {
+      // A bare theme directory is named after itself, as -e and discovery name it.
+      const name = basename(display).replace(/\.git$/, "");
+      if (!isManifestName(name)) return fail(ctx, `theme directory ${display} has no ${MANIFEST_FILE} and its name is not a valid extension name; add an ${MANIFEST_FILE} with a "name".`);
+      parsed = { ok: true, manifest: themeManifest(name) };
+    }
     if (!parsed.ok) return fail(ctx, `cannot install ${display}: ${parsed.error.split(staged).join(display)}`);
     const { name, version } = parsed.manifest;
 
