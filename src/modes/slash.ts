@@ -12,9 +12,16 @@ export function parseSlash(prompt: string): { name: string; args: string } | nul
   return { name: m[1], args: (m[2] ?? "").trim() };
 }
 
-/** The error for a command no extension registered, naming the ones that exist. */
+/**
+ * The error for a command no extension registered, naming the ones that exist — and the extensions
+ * that are not running, with why, since one of them may be the one that would have it.
+ */
 export function unknownCommand(host: ExtensionHost, name: string): string {
   const names = host.commands().map((c) => `/${c.name}`);
   const list = names.length ? `extension commands: ${names.join(", ")}` : "no extension commands are loaded";
-  return `unknown command /${name} (${list})`;
+  const idle = host
+    .states()
+    .filter((s) => s.status === "needs_config" || s.status === "untrusted" || s.status === "failed")
+    .map((s) => (s.error ? s.error : `extension "${s.name}" is ${s.status.replace("_", " ")}`));
+  return `unknown command /${name} (${list})${idle.length ? `; not running: ${idle.join("; ")}` : ""}`;
 }

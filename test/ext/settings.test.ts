@@ -9,6 +9,7 @@ import { parseSettingValue, parseSettingsSchema, type SettingSpec } from "../../
 import { waitFor } from "../helpers/wait.ts";
 import { cli, removeTempDirs, tempDir } from "./cli-helpers.ts";
 import { FAST, FIXTURES } from "./fixture-host.ts";
+import { ZOT } from "../e2e/zot.ts";
 
 afterEach(removeTempDirs);
 
@@ -122,6 +123,15 @@ describe("zot ext config", () => {
     expect(e.startup_ms).toBeNull();
     const list = await cli(["list"], { home, cwd });
     expect(list.out).toMatch(/configured\s+1\.0\.0\s+global\s+needs_config/);
+  });
+
+  test("in -p, a command of an extension waiting for its settings says what to run, not only that it is unknown", async () => {
+    const { home, cwd } = installed();
+    const p = Bun.spawn([ZOT, "-p", "--provider", "mock", "/configured-cmd"], { cwd, env: { ...process.env, ZOT_HOME: home }, stdout: "pipe", stderr: "pipe" });
+    const [code, err] = await Promise.all([p.exited, new Response(p.stderr).text()]);
+    expect(code).toBe(1);
+    expect(err).toContain("unknown command /configured-cmd (no extension commands are loaded); not running: ");
+    expect(err).toContain('extension "configured" needs the setting "api_key"; run zot ext config configured api_key=VALUE');
   });
 });
 
