@@ -35,7 +35,7 @@ import type { Modal } from "./pickers.ts";
 import { PromptQueue } from "./queued-prompts.ts";
 import { Renderer } from "./renderer.ts";
 import { parseSlash } from "../modes/slash.ts";
-import { findCommand, slashItems, type SlashItem } from "./slash.ts";
+import { findCommand, nearestCommand, slashItems, type SlashItem } from "./slash.ts";
 import { EditorPopups } from "./popups.ts";
 import { PanelSlot } from "./panel-slot.ts";
 import { extensionCounts, StatusBar, type StatusInfo } from "./status-bar.ts";
@@ -487,7 +487,9 @@ class App implements CommandContext {
     if (cmd) {
       const item = findCommand(this.commands(), cmd.name);
       if (!item) {
-        this.status([{ text: `Unknown command /${cmd.name}; type / to see the commands.`, level: "error" }], 5000);
+        const near = nearestCommand(this.commands(), cmd.name);
+        const hint = near ? `did you mean /${near.name}? ` : "";
+        this.status([{ text: `Unknown command /${cmd.name}; ${hint}type / to see the commands.`, level: "error" }], 5000);
         return;
       }
       this.editor.submit();

@@ -10,6 +10,8 @@ export class EditorPopups implements Component {
   readonly slash: SlashPopup;
   readonly files: FilePicker;
   private dismissed: string | null = null;
+  /** The editor's text when the user last picked an entry with ↑/↓: a choice made for that text. */
+  private chosenFor: string | null = null;
 
   constructor(
     theme: StyleRef,
@@ -48,6 +50,7 @@ export class EditorPopups implements Component {
       case "up":
       case "down":
         (this.files.open ? this.files.list : this.slash.list).move(label === "up" ? -1 : 1);
+        this.chosenFor = this.editor.text;
         return true;
       case "esc":
         this.dismissed = this.editor.text;
@@ -75,9 +78,13 @@ export class EditorPopups implements Component {
         return true;
       }
       case "enter": {
-        // A complete command name runs as typed; a partial one runs the selected entry.
+        // A complete command name runs as typed; a partial one (the start of a name) runs the
+        // selected entry. Anything else runs only an entry picked with ↑/↓: a mistyped name is never
+        // silently replaced by another command (/config is not /ext-config).
         const typed = parseSlash(this.editor.text);
-        const item = typed && findCommand(this.commands(), typed.name) ? null : list.current;
+        const current = list.current;
+        const completes = typed !== null && current !== undefined && current.name.toLowerCase().startsWith(typed.name.toLowerCase());
+        const item = typed && findCommand(this.commands(), typed.name) ? null : completes || this.chosenFor === this.editor.text ? current : null;
         if (item) this.editor.setText(`/${item.name}`);
         this.slash.close();
         submit();

@@ -49,6 +49,28 @@ export function findCommand(items: readonly SlashItem[], name: string): SlashIte
   return items.find((i) => i.extension === null && i.name === lower) ?? items.find((i) => i.name.toLowerCase() === lower);
 }
 
+/** The command a mistyped `name` most likely meant: one containing it, else one a couple of edits away. */
+export function nearestCommand(items: readonly SlashItem[], name: string): SlashItem | undefined {
+  const lower = name.toLowerCase();
+  let best: { item: SlashItem; score: number } | undefined;
+  for (const item of items) {
+    const n = item.name.toLowerCase();
+    const score = n.includes(lower) || lower.includes(n) ? 0.5 : editDistance(lower, n);
+    if (score <= Math.max(1, Math.floor(lower.length / 3)) && (!best || score < best.score)) best = { item, score };
+  }
+  return best?.item;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row.push(Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
 export class SlashPopup implements Component {
   readonly list: SelectList<SlashItem>;
   private firstExtension: SlashItem | undefined;

@@ -85,6 +85,16 @@ test("an unknown command is reported and not sent to the model; a prompt startin
   await tm.waitFor("mock: /etc/hosts looks wrong");
 }, T);
 
+test("a mistyped command is never replaced by another one: it is reported with the nearest name; a typed start of a name still completes", async () => {
+  const tm = await start();
+  await run(tm, "/config");
+  const s = await tm.waitFor("Unknown command /config; did you mean /ext-config?");
+  expect(s).not.toContain("No loaded extension declares settings.");
+  tm.keys("C-u");
+  await run(tm, "/reload-e");
+  await tm.waitFor("Reloaded extensions: 1 running.");
+}, T);
+
 test("clear_notes removes only that extension's notes", async () => {
   const tm = await start();
   await run(tm, "/demo-noop");
