@@ -83,7 +83,7 @@ export class EditorPopups implements Component {
         // silently replaced by another command (/config is not /ext-config).
         const typed = parseSlash(this.editor.text);
         const current = list.current;
-        const completes = typed !== null && current !== undefined && current.name.toLowerCase().startsWith(typed.name.toLowerCase());
+        const completes = typed !== null && current?.name.toLowerCase().startsWith(typed.name.toLowerCase()) === true;
         const item = typed && findCommand(this.commands(), typed.name) ? null : completes || this.chosenFor === this.editor.text ? current : null;
         if (item) this.editor.setText(`/${item.name}`);
         this.slash.close();
