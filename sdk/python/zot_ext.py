@@ -79,9 +79,12 @@ def display(text):
     return {"action": "display", "display": text}
 
 
-def open_panel(id, title="", lines=None, footer=""):
-    """Open an interactive panel; keys then arrive at `@ext.on_panel_key`."""
-    return {"action": "open_panel", "open_panel": {"id": id, "title": title, "lines": list(lines or []), "footer": footer}}
+def open_panel(id, title="", lines=None, footer="", esc_key=False):
+    """Open an interactive panel; keys then arrive at `@ext.on_panel_key` (Esc too with esc_key=True, instead of closing it)."""
+    panel = {"id": id, "title": title, "lines": list(lines or []), "footer": footer}
+    if esc_key:
+        panel["esc_key"] = True
+    return {"action": "open_panel", "open_panel": panel}
 
 
 def noop():

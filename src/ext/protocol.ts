@@ -68,7 +68,11 @@ export const PANEL_KEY_NAMES = [
 ] as const;
 export type PanelKeyName = (typeof PANEL_KEY_NAMES)[number];
 
-export type PanelContent = { id: string; title: string; lines: string[]; footer: string };
+/**
+ * **zot** `esc_key`: the panel takes Esc as a `panel_key` (`esc`) instead of being closed by it, for
+ * panels with their own way back (a search box, a sub-view); ctrl+c still closes it.
+ */
+export type PanelContent = { id: string; title: string; lines: string[]; footer: string; esc_key?: boolean };
 
 export const COMMAND_ACTIONS = ["prompt", "insert", "display", "open_panel", "noop"] as const;
 export type CommandAction = (typeof COMMAND_ACTIONS)[number];
@@ -472,7 +476,10 @@ export function decodePanel(v: Json): Decoded<PanelContent> {
   if (!footer.ok) return fail(footer.error);
   const lines = strArray(v, "lines");
   if (!lines.ok) return fail(lines.error);
-  return ok({ id: id.value!, title: title.value ?? "", lines: lines.value, footer: footer.value ?? "" });
+  if (v.esc_key !== undefined && typeof v.esc_key !== "boolean") return fail(`esc_key must be true or false, got ${JSON.stringify(v.esc_key)}`);
+  const panel: PanelContent = { id: id.value!, title: title.value ?? "", lines: lines.value, footer: footer.value ?? "" };
+  if (v.esc_key === true) panel.esc_key = true;
+  return ok(panel);
 }
 
 function num(o: Fields, key: string, required: boolean): Decoded<number> {

@@ -787,7 +787,7 @@ class App implements CommandContext {
   private placeholder(): string {
     if (this.confirms[0]) return "answer the question above";
     if (this.modal) return "the box above has the keys · esc closes it";
-    if (this.panels.panel) return "the panel has the keys · esc closes it";
+    if (this.panels.panel) return `the panel has the keys · ${this.panels.panel.takesEsc ? "ctrl+c" : "esc"} closes it`;
     if (this.turn) return "enter steers the running turn · alt+enter queues for after it · esc cancels";
     return "Ask anything · / commands · @ files";
   }

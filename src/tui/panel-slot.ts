@@ -65,11 +65,11 @@ export class PanelSlot {
     return true;
   }
 
-  /** A key while the panel has focus: esc and ctrl+c close it, the rest go to the owner. */
+  /** A key while the panel has focus: ctrl+c closes it, and esc unless the panel takes it; the rest go to the owner. */
   key(key: Key, label: string): void {
     const panel = this.panel;
     if (!panel) return;
-    if (label === "esc" || label === "ctrl+c") {
+    if (label === "ctrl+c" || (label === "esc" && !panel.takesEsc)) {
       this.host.panelClose(panel.id);
       this.panel = null;
       this.closedBy = null;

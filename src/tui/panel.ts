@@ -18,6 +18,8 @@ export class Panel implements Component {
   announced: PanelSize | null = null;
   /** The inner size from the latest frame. */
   size: PanelSize = { width: 0, height: 0 };
+  /** Esc goes to the extension as a key instead of closing the panel (open_panel's `esc_key`). */
+  readonly takesEsc: boolean;
 
   constructor(
     private readonly theme: StyleRef,
@@ -28,6 +30,7 @@ export class Panel implements Component {
     this.title = content.title;
     this.lines = content.lines;
     this.footer = content.footer;
+    this.takesEsc = content.esc_key === true;
   }
 
   update(change: { title?: string; lines?: string[]; footer?: string }): void {

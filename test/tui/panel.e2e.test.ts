@@ -85,3 +85,18 @@ test("when the owner exits, its panel closes with a note", async () => {
   const s = await tm.waitFor(/\[demo\] panel closed: .*demo/);
   expect(s).toContain("1 failed");
 }, T);
+
+test("a panel opened with esc_key gets esc as a key and stays open; ctrl+c still closes it", async () => {
+  const t = await tui.start({ args: ["-e", fixture("demo")] });
+  await t.waitFor("Ask anything");
+  t.send("/demo-escpanel");
+  await t.waitFor("╭─ Demo Panel");
+  expect(t.screen()).toContain("› the panel has the keys · ctrl+c closes it");
+  t.keys("Escape");
+  await t.waitFor("last key: esc");
+  expect(t.screen()).toContain("╭─ Demo Panel");
+  expect(panelFrames(t, "panel_close")).toEqual([]);
+  t.keys("C-c");
+  await t.waitGone("╭─ Demo Panel");
+  await t.until(() => panelFrames(t, "panel_close").length === 1, "panel_close after ctrl+c");
+}, T);

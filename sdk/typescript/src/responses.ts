@@ -7,9 +7,10 @@ export const prompt = (text: string): CommandResponse => ({ action: "prompt", pr
 export const insert = (text: string): CommandResponse => ({ action: "insert", insert: text });
 /** Show `text` as a one-shot note; no model call, nothing in the transcript. */
 export const display = (text: string): CommandResponse => ({ action: "display", display: text });
-/** Open an interactive panel; keys then arrive through `onPanelKey`. */
-export const openPanel = (panel: { id: string; title?: string; lines?: string[]; footer?: string }): CommandResponse => {
+/** Open an interactive panel; keys then arrive through `onPanelKey` (Esc too with `escKey: true`, instead of closing it). */
+export const openPanel = (panel: { id: string; title?: string; lines?: string[]; footer?: string; escKey?: boolean }): CommandResponse => {
   const content: PanelContent = { id: panel.id, title: panel.title ?? "", lines: panel.lines ?? [], footer: panel.footer ?? "" };
+  if (panel.escKey) content.esc_key = true;
   return { action: "open_panel", openPanel: content };
 };
 /** The command was handled here (e.g. with `notify`); the host changes nothing. */
