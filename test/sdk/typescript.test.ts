@@ -278,4 +278,4 @@ test("the built package resolves by name for a NodeNext TypeScript consumer and 
   expect(await host.reply("c")).toEqual({ type: "command_response", id: "c", action: "display", display: "hi there" });
   host.send({ type: "shutdown" });
   expect(await host.done).toBe(0);
-}, 30_000);
+}, 120_000);
