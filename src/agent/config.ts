@@ -1,16 +1,16 @@
 // $ZOT_HOME/config.json (remembered choices), $ZOT_HOME/auth.json (API keys) and the credential
 // lookup: --api-key, then the provider's environment variables, then auth.json.
-import { configFile, ensurePrivateDir } from "../ext/home.ts";
+import { configFile, ensurePrivateDir } from "../platform/home.ts";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { isObject, type Json, type JsonObject } from "../json.ts";
 import { atomicWrite } from "../platform/atomic-write.ts";
+import type { Env } from "../platform/env.ts";
 import type { PermissionRule } from "./events.ts";
 import { isProviderName, PROVIDERS } from "./catalog.ts";
 import { EFFORTS, isEffort, orList, type Effort } from "./choices.ts";
 import type { StreamLimits } from "./providers/limits.ts";
 
-export type Env = Record<string, string | undefined>;
 
 /**
  * Environment variables checked for each provider, in order. Providers not listed need no key.
@@ -26,7 +26,7 @@ export const PROVIDER_ENV_KEYS: Readonly<Record<string, readonly string[]>> = Ob
 /** Providers that can't work without a key, in the order the default-provider choice tries them. */
 export const KEYED_PROVIDERS: readonly string[] = Object.keys(PROVIDER_ENV_KEYS);
 
-/** One definition of where config.json is: ext/home.ts, which the extension policy reads too. */
+/** One definition of where config.json is: platform/home.ts, which the extension policy reads too. */
 export const configPath = configFile;
 export const authPath = (home: string): string => join(home, "auth.json");
 const systemMdPath = (home: string): string => join(home, "SYSTEM.md");

@@ -3,7 +3,7 @@
 // catalog as `source: "live"` entries. Start-up only reads the cache; refreshing it happens in the
 // background and never without a key.
 import { readFileSync } from "node:fs";
-import { ensurePrivateDir } from "../ext/home.ts";
+import { ensurePrivateDir } from "../platform/home.ts";
 import { join } from "node:path";
 import type { ModelInfo } from "./provider.ts";
 import type { ProviderName } from "./choices.ts";

@@ -1,8 +1,8 @@
 // Agent events: what the loop reports as it runs. JSON mode prints them one per line, RPC mode
 // forwards them, print mode and the TUI render them. The field names are the wire names.
-import type { NotifyLevel, ContentBlock } from "../ext/protocol.ts";
+import type { NotifyLevel, ContentBlock } from "../protocol.ts";
 import type { Json, JsonObject } from "../json.ts";
-import type { InterceptStep } from "../ext/types.ts";
+import type { InterceptStep } from "./hooks.ts";
 import type { StopReason, Usage } from "./messages.ts";
 
 export type AgentEvent =

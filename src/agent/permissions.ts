@@ -2,7 +2,7 @@
 // standing "don't ask again" rules, for this session or remembered per project in
 // $ZOT_HOME/permissions.json. A bash rule names a command prefix and matches only simple commands,
 // so an approved `git status` never lets `git status; rm -rf ~` through.
-import type { JsonObject } from "../ext/protocol.ts";
+import type { JsonObject } from "../protocol.ts";
 import { realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { readProjectPermissions, writeProjectPermissions } from "./config.ts";

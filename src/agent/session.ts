@@ -3,7 +3,7 @@
 // to the kernel as each record happens, so a crash (even kill -9) loses at most the line being
 // written. Loading tolerates exactly that: a cut last line is skipped with a warning, and tool calls
 // left without results get "aborted" results so providers accept the history.
-import { ensurePrivateDir } from "../ext/home.ts";
+import { ensurePrivateDir } from "../platform/home.ts";
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync, fstatSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ZOT_VERSION } from "../version.ts";

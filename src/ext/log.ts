@@ -3,7 +3,7 @@
 // Everything written here goes through the mask: the extension's stderr as much as the host's lines.
 import { chmodSync, closeSync, fstatSync, openSync, readSync, renameSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { ensurePrivateDir } from "./home.ts";
+import { ensurePrivateDir } from "../platform/home.ts";
 import { isManifestName } from "./policy.ts";
 import { unmasked } from "./mask.ts";
 import type { Mask } from "./mask.ts";

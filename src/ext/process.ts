@@ -3,6 +3,7 @@
 // Windows the tree is ended with taskkill (platform/process-tree.ts) and .cmd shims run under cmd.
 import { resolve } from "node:path";
 import { spawnCommand } from "../platform/command-line.ts";
+import { childEnv } from "../platform/env.ts";
 import { ownsProcessGroup } from "../platform/process-tree.ts";
 import { registerGroup } from "../platform/reaper.ts";
 
@@ -35,13 +36,6 @@ export function extensionEnv(base: Record<string, string | undefined>, at: { hom
   env.ZOT_EXTENSION_DIR = at.dir;
   env.ZOT_DATA_DIR = at.dir;
   env.ZOT_CWD = resolve(at.cwd);
-  return env;
-}
-
-/** The environment of any program zot starts: the user's, minus zot's RPC credential. */
-export function childEnv(base: Record<string, string | undefined>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(base)) if (v !== undefined && k !== "ZOTCORE_RPC_TOKEN") env[k] = v;
   return env;
 }
 

@@ -7,19 +7,17 @@ import type { Enforcement } from "./sandbox/policy.ts";
 import type {
   CommandResponseFrame,
   ContentBlock,
-  EventFrame,
-  EventInterceptFrame,
   EventName,
   InterceptName,
   InterceptSpec,
-  Json,
   JsonObject,
   NotifyLevel,
   PanelContent,
   PanelKeyName,
-} from "./protocol.ts";
+} from "../protocol.ts";
 import type { TrustMode, Unapproved } from "./trust.ts";
 import type { WebSocketTarget } from "./websocket-target.ts";
+import type { ActiveTool, CallToolOptions, EmitPayload, InterceptPayload, InterceptResult, InterceptStep, LoopHooks, ToolCallResult } from "../agent/hooks.ts";
 
 export type ExtensionSource = "flag" | "project" | "global";
 
@@ -115,55 +113,6 @@ export type LoadOptions = DiscoveryInput & {
 };
 
 export type ActiveCommand = { name: string; description: string; extension: string };
-export type ActiveTool = {
-  name: string;
-  description: string;
-  schema: JsonObject;
-  deferred: boolean;
-  active: boolean;
-  extension: string;
-  /** Shown after the call in confirmation previews (an MCP tool's annotations, which are never trusted). */
-  note?: string;
-};
-
-export type ToolCallResult = {
-  content: ContentBlock[];
-  isError: boolean;
-  activateTools: string[];
-  extension: string;
-  /** An MCP tool's `structuredContent`, kept for JSON/RPC output. */
-  structured?: Json;
-};
-
-/** `Omit` applied to each member of a union, so the payloads stay discriminated by `event`. */
-type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-/** Payloads for `intercept`, by event: the `event_intercept` frames without their envelope. */
-export type InterceptPayload = OmitEach<EventInterceptFrame, "type" | "id">;
-
-export type InterceptStep = {
-  extension: string;
-  ms: number;
-  outcome: "allow" | "block" | "rewrite" | "timeout" | "unavailable";
-  reason?: string;
-};
-
-export type InterceptResult = {
-  blocked: boolean;
-  /** Who blocked, and why (for tool_call: shown to the model; others: shown to the user). */
-  blockedBy?: string;
-  reason?: string;
-  /** The chained outputs, present only when some interceptor rewrote them. */
-  args?: JsonObject;
-  text?: string;
-  content?: ContentBlock[];
-  isError?: boolean;
-  /** Every interceptor consulted, in order. */
-  steps: InterceptStep[];
-};
-
-/** Payloads for `emit`: the `event` frames without their `type`. */
-export type EmitPayload = OmitEach<EventFrame, "type">;
 
 /** Typed UI intents from extensions. Modes subscribe; the host never knows which mode runs. */
 export type UiIntent =
@@ -198,20 +147,14 @@ export type InvokeResult = { ok: true; response: CommandResponseFrame; extension
 
 /** Re-exported so users of the host import from one place. */
 export type { InterceptName, PanelKeyName, ContentBlock };
-
-export type CallToolOptions = {
-  signal: AbortSignal;
-  /** `tool_progress` frames for this call. */
-  onProgress?: (text: string) => void;
-  /** Default 60 000. */
-  timeoutMs?: number;
-};
+export type { ActiveTool, CallToolOptions, EmitPayload, InterceptPayload, InterceptResult, InterceptStep, ToolCallResult };
 
 /**
- * The extension host as modes and the agent loop use it. Implemented by `Host` in `host.ts`.
- * Nothing here throws for extension misbehaviour: failures come back as values or intents.
+ * The extension host as modes and the runtime use it; the agent loop sees only its `LoopHooks`.
+ * Implemented by `Host` in `host.ts` (and `McpHost`, which wraps one). Nothing here throws for
+ * extension misbehaviour: failures come back as values or intents.
  */
-export interface ExtensionHost {
+export interface ExtensionHost extends LoopHooks {
   /** Discover, spawn all in parallel, handshake; resolves when every extension is ready/auto_ready/failed. */
   load(opts: LoadOptions): Promise<LoadReport>;
   /** Shut down and respawn all (no name) or one extension; remembered `--ext`/`--no-ext` are kept; re-sends session_start. */
@@ -222,19 +165,10 @@ export interface ExtensionHost {
   setInfo(info: Partial<HostInfo>): void;
   states(): ExtensionState[];
   commands(): ActiveCommand[];
-  /** Every registered extension tool; `active` is false for deferred tools not yet activated. */
-  tools(): ActiveTool[];
   /** Themes from theme-only extensions. */
   themes(): Theme[];
   /** Case-insensitive lookup; sends the canonical name and trimmed args; 30 s timeout. */
   invokeCommand(name: string, args: string): Promise<InvokeResult>;
-  /** 60 s timeout; on timeout/abort sends `tool_cancel` and returns an error result naming extension and tool. */
-  callTool(name: string, args: JsonObject, opts: CallToolOptions): Promise<ToolCallResult>;
-  /** One-way lifecycle event to subscribers only. */
-  emit(payload: EmitPayload): void;
-  /** Serial, discovery order; first block wins; rewrites chain. */
-  intercept(payload: InterceptPayload): Promise<InterceptResult>;
-  hasInterceptor(event: InterceptName): boolean;
   panelKey(panelId: string, key: PanelKeyName, text?: string): void;
   panelClose(panelId: string): void;
   panelResize(panelId: string, width: number, height: number): void;

@@ -7,8 +7,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { atomicWrite } from "../platform/atomic-write.ts";
 import { dirname, join, resolve } from "node:path";
 import { MANIFEST_NAME_PATTERN } from "../ext/policy.ts";
-import { isObject } from "../ext/protocol.ts";
-import type { JsonObject } from "../ext/protocol.ts";
+import { isObject } from "../protocol.ts";
+import type { JsonObject } from "../protocol.ts";
 import { isTrusted, reviewServers, type ServerPrint, type TrustMode, type Unapproved } from "../ext/trust.ts";
 
 export type ConfigSource = "flag" | "project" | "user";

@@ -3,7 +3,7 @@
 // of MCP servers are added to the extension host's, while events, interceptors and confirmation stay
 // where they are — so an MCP tool call passes the same tool_call/tool_result interceptors, the same
 // --no-yolo confirmation, the same transcript and the same JSON/RPC events as any other tool.
-import type { JsonObject, PanelKeyName } from "../ext/protocol.ts";
+import type { JsonObject, PanelKeyName } from "../protocol.ts";
 import { unmasked } from "../ext/mask.ts";
 import type { Mask } from "../ext/mask.ts";
 import type {

@@ -1,7 +1,7 @@
 // JSON-RPC 2.0 as MCP uses it: the message shapes, one decoder for what servers send, and the error
 // codes zot reacts to. Transports move these values; the client gives them meaning.
-import { isObject } from "../ext/protocol.ts";
-import type { Json, JsonObject } from "../ext/protocol.ts";
+import { isObject } from "../protocol.ts";
+import type { Json, JsonObject } from "../protocol.ts";
 
 export type RpcId = number | string;
 export type RpcError = { code: number; message: string; data?: Json };

@@ -8,7 +8,7 @@ import { describeExit, extensionEnv, spawnExtension } from "../ext/process.ts";
 import { pumpStderr } from "../ext/stderr-log.ts";
 import { killTree, type TreeSignal } from "../platform/process-tree.ts";
 import type { ChildProcess } from "../ext/process.ts";
-import type { JsonObject } from "../ext/protocol.ts";
+import type { JsonObject } from "../protocol.ts";
 import { WriteQueue } from "../ext/write-queue.ts";
 import { METHOD_NOT_FOUND, decodeServerMessage, notification, relatedId } from "./jsonrpc.ts";
 import type { RpcNotification, RpcRequest } from "./jsonrpc.ts";

@@ -1,6 +1,6 @@
 // What the MCP client needs from a transport (stdio or Streamable HTTP). Requests resolve with their
 // answer or with a failure value, never by throwing; the client owns timeouts and retries.
-import type { JsonObject } from "../ext/protocol.ts";
+import type { JsonObject } from "../protocol.ts";
 import type { RpcError, RpcNotification, RpcRequest } from "./jsonrpc.ts";
 
 export type SendOutcome =

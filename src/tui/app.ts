@@ -2,7 +2,7 @@
 // host's intents to the components, and draws coalesced frames (at most ~60 per second).
 import { isDumbTerminal } from "../platform/terminal.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
-import type { AgentRuntime, PromptOutcome, SteeringMessage } from "../agent/runtime-api.ts";
+import type { AgentRuntime, PromptOutcome, SteeringMessage } from "../runtime/api.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { commandIntents } from "../ext/command-outcome.ts";
 import type { LoadReport, UiIntent } from "../ext/types.ts";
@@ -50,7 +50,7 @@ import { shortDir, shortPath } from "./paths.ts";
 import { gitBranch } from "./git-branch.ts";
 import { attachMentions } from "../agent/attachments.ts";
 import { writeTool } from "../agent/tools/write.ts";
-import { isObject } from "../ext/protocol.ts";
+import { isObject } from "../protocol.ts";
 
 export type TuiOptions = {
   home: string;

@@ -3,8 +3,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Env } from "../platform/env.ts";
 
-export type Env = Record<string, string | undefined>;
 
 export function editorCommand(env: Env): string {
   return env.VISUAL?.trim() || env.EDITOR?.trim() || "vi";

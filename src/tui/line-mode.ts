@@ -3,7 +3,7 @@
 // approvals as a question. Nothing but printable text and newlines is written.
 import { createInterface } from "node:readline";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
-import type { AgentRuntime } from "../agent/runtime-api.ts";
+import type { AgentRuntime } from "../runtime/api.ts";
 import { attachMentions } from "../agent/attachments.ts";
 import { sanitize } from "./ansi.ts";
 import { argsPreview } from "./transcript.ts";

@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_TIMINGS, commandIntents } from "../../src/ext/host.ts";
-import { decodeExtensionFrame } from "../../src/ext/protocol.ts";
+import { decodeExtensionFrame } from "../../src/protocol.ts";
 import { runZotExt } from "./cli-helpers.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { FIXTURES, start } from "./fixture-host.ts";

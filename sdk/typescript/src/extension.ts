@@ -17,7 +17,7 @@ import {
   type WireSubscribeFrame,
   type JsonObject,
   type NotifyLevel,
-} from "../../../src/ext/protocol.ts";
+} from "../../../src/protocol.ts";
 import { readLines, takeStdout, type Stdio } from "./stdio.ts";
 import { listen, type Listening, type Peer } from "./websocket.ts";
 import type {

@@ -5,8 +5,8 @@
 import { closeSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { randomHex } from "../../random.ts";
-import { ensurePrivateDir } from "../../ext/home.ts";
-import { childEnv } from "../../ext/process.ts";
+import { ensurePrivateDir } from "../../platform/home.ts";
+import { childEnv } from "../../platform/env.ts";
 import { registerGroup } from "../../platform/reaper.ts";
 import { killTree, ownsProcessGroup } from "../../platform/process-tree.ts";
 import { shellPath } from "../../platform/shell.ts";

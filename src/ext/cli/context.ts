@@ -2,7 +2,7 @@
 // Tests pass their own (ZOT_HOME in a temp dir, captured output); zot itself uses the process's.
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { zotHome } from "../home.ts";
+import { zotHome } from "../../platform/home.ts";
 
 export type Output = { write(text: string): unknown };
 

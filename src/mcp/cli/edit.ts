@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fail } from "../../ext/cli/context.ts";
 import type { Ctx } from "../../ext/cli/context.ts";
 import { MANIFEST_NAME_PATTERN } from "../../ext/policy.ts";
-import type { JsonObject } from "../../ext/protocol.ts";
+import type { JsonObject } from "../../protocol.ts";
 import { readServerFile, userConfigPath, writeServerFile } from "../config.ts";
 
 export type AddOptions = {

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { TrustMode } from "../ext/trust.ts";
 import type { ExtensionHost, HostInfo } from "../ext/types.ts";
-import { hasProjectLists, userConfigPath } from "./config.ts";
+import { hasProjectLists, userConfigPath } from "../mcp/config.ts";
 
 export type McpRun = {
   home: string;
@@ -30,7 +30,7 @@ export async function withMcp(inner: ExtensionHost, r: McpRun): Promise<Extensio
   // The TUI gets the MCP client even without a list: one added while it runs (`zot mcp add` in
   // another terminal, a pull that brings a .mcp.json) then loads on /reload-ext or /trust.
   if (!hasMcpConfig(r) && (!r.interactive || r.none)) return inner;
-  const { McpHost } = await import("./host.ts");
+  const { McpHost } = await import("../mcp/host.ts");
   return new McpHost(inner, {
     files: r.files.map((f) => resolve(f)),
     none: r.none,

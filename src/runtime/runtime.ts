@@ -3,33 +3,34 @@
 // wires it from the command line.
 import { existsSync } from "node:fs";
 import type { ExtensionHost, UiIntent } from "../ext/types.ts";
-import type { TrustReview } from "../ext/project-code.ts";
+import type { TrustReview } from "./project-code.ts";
 import { basename } from "node:path";
-import { costOf, findModel, fitReasoning, isProviderName } from "./catalog.ts";
-import { EFFORTS, orList, PROVIDERS, type Effort } from "./choices.ts";
-import { historyPath, PROVIDER_ENV_KEYS, readAuth, readConfig, removeApiKey, resolveCredentials, rememberModel, saveApiKey, updateConfig, type ConfigValues, type Env } from "./config.ts";
-import type { AgentEvent, ApprovalDetail, CompactReason, ConfirmDecision, ConfirmRequest } from "./events.ts";
-import { keptFrom, summarise } from "./compaction.ts";
-import { modeVerdict, PermissionRules, PLAN_INSTRUCTION, PLAN_REFUSAL, type ListedRule, type PermissionMode } from "./permissions.ts";
-import { projectRoot } from "./project-root.ts";
-import { loadInstructions } from "./instructions.ts";
-import { retryEvent, runLoop, streamResponse, type Approval } from "./loop.ts";
-import { emptyUsage, type ImagePart, type Json, type Message, type TextPart, type Usage, type UserMessage } from "./messages.ts";
-import { messageJson } from "./wire.ts";
-import type { ModelInfo, Provider } from "./provider.ts";
-import { createProvider } from "./providers/index.ts";
-import { discoveryBase, mergeCached, refreshModels, type Discovery } from "./discovery.ts";
+import { costOf, findModel, fitReasoning, isProviderName } from "../agent/catalog.ts";
+import { EFFORTS, orList, PROVIDERS, type Effort } from "../agent/choices.ts";
+import { historyPath, PROVIDER_ENV_KEYS, readAuth, readConfig, removeApiKey, resolveCredentials, rememberModel, saveApiKey, updateConfig, type ConfigValues } from "../agent/config.ts";
+import type { Env } from "../platform/env.ts";
+import type { AgentEvent, ApprovalDetail, CompactReason, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
+import { keptFrom, summarise } from "../agent/compaction.ts";
+import { modeVerdict, PermissionRules, PLAN_INSTRUCTION, PLAN_REFUSAL, type ListedRule, type PermissionMode } from "../agent/permissions.ts";
+import { projectRoot } from "../agent/project-root.ts";
+import { loadInstructions } from "../agent/instructions.ts";
+import { retryEvent, runLoop, streamResponse, type Approval } from "../agent/loop.ts";
+import { emptyUsage, type ImagePart, type Json, type Message, type TextPart, type Usage, type UserMessage } from "../agent/messages.ts";
+import { messageJson } from "../agent/wire.ts";
+import type { ModelInfo, Provider } from "../agent/provider.ts";
+import { createProvider } from "../agent/providers/index.ts";
+import { discoveryBase, mergeCached, refreshModels, type Discovery } from "../agent/discovery.ts";
 import { randomHex } from "../random.ts";
-import type { StreamLimits } from "./providers/limits.ts";
-import type { AgentRuntime, PromptOutcome, SteeringMessage } from "./runtime-api.ts";
+import type { StreamLimits } from "../agent/providers/limits.ts";
+import type { AgentRuntime, PromptOutcome, SteeringMessage } from "./api.ts";
 import type { RunChoices } from "./run-choices.ts";
-import { appendSession, createSession, interruptedMessage, listSessions, noSession, openSession, summaryMessage, type SessionInfo, type SessionWriter } from "./session.ts";
-import { IN_USE, lockedWriter, lockSession } from "./session-lock.ts";
-import { exportSession, forkSession, importSession, sessionPrompts, sessionTree, type Prompt, type TreeNode } from "./session-ops.ts";
-import { discoverSkills } from "./skills.ts";
-import { jailRoot } from "./jail.ts";
-import { buildSystemPrompt } from "./system-prompt.ts";
-import type { Tool } from "./tool.ts";
+import { appendSession, createSession, interruptedMessage, listSessions, noSession, openSession, summaryMessage, type SessionInfo, type SessionWriter } from "../agent/session.ts";
+import { IN_USE, lockedWriter, lockSession } from "../agent/session-lock.ts";
+import { exportSession, forkSession, importSession, sessionPrompts, sessionTree, type Prompt, type TreeNode } from "../agent/session-ops.ts";
+import { discoverSkills } from "../agent/skills.ts";
+import { jailRoot } from "../agent/jail.ts";
+import { buildSystemPrompt } from "../agent/system-prompt.ts";
+import type { Tool } from "../agent/tool.ts";
 import { Replaying } from "../replaying.ts";
 
 /**
@@ -227,7 +228,7 @@ export class Runtime implements AgentRuntime {
           home: cfg.home,
           builtins: cfg.builtins,
           extensionTools: cfg.extensionTools,
-          host: this.host,
+          hooks: this.host,
           history: () => this.history,
           record: (m) => this.record(m),
           emit: (e) => this.emit(e),
@@ -416,12 +417,12 @@ export class Runtime implements AgentRuntime {
 
   // Lazily imported: only /trust needs a second look at the project's code.
   async trustReview(): Promise<TrustReview> {
-    const { trustReview } = await import("../ext/project-code.ts");
+    const { trustReview } = await import("./project-code.ts");
     return trustReview(this.cfg.home, this.cfg.cwd);
   }
 
   async trustProject(): Promise<{ ok: true; path: string } | { ok: false; error: string }> {
-    const { trustProject } = await import("../ext/project-code.ts");
+    const { trustProject } = await import("./project-code.ts");
     const r = await trustProject(this.cfg.home, this.cfg.cwd);
     return r.ok ? { ok: true, path: r.path } : r;
   }

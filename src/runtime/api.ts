@@ -1,17 +1,18 @@
 // What modes (print, JSON, RPC, TUI) use of the agent runtime. Implemented by `Runtime` in runtime.ts.
 import type { UiIntent } from "../ext/types.ts";
-import type { TrustReview } from "../ext/project-code.ts";
-import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
-import type { ImagePart, Message, StopReason, TextPart, Usage } from "./messages.ts";
-import type { ConfigValues } from "./config.ts";
-import type { Effort } from "./choices.ts";
-import type { ModelInfo } from "./provider.ts";
-import type { ListedRule, PermissionMode } from "./permissions.ts";
-import type { SessionInfo } from "./session.ts";
-import type { Prompt, TreeNode } from "./session-ops.ts";
+import type { TrustReview } from "./project-code.ts";
+import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
+import type { ImagePart, Message, TextPart, Usage } from "../agent/messages.ts";
+import type { PromptOutcome } from "../agent/loop.ts";
+import type { ConfigValues } from "../agent/config.ts";
+import type { Effort } from "../agent/choices.ts";
+import type { ModelInfo } from "../agent/provider.ts";
+import type { ListedRule, PermissionMode } from "../agent/permissions.ts";
+import type { SessionInfo } from "../agent/session.ts";
+import type { Prompt, TreeNode } from "../agent/session-ops.ts";
 
 /** `stepLimit`: the turn stopped because it reached --max-steps (that many model calls); `resume` goes on. */
-export type PromptOutcome = { stop: StopReason; text: string; error?: string; blocked?: { extension: string; reason: string }; stepLimit?: number };
+export type { PromptOutcome };
 
 /** A message the user typed while a turn ran, delivered at the next tool boundary. */
 export type SteeringMessage = { text: string; attachments: (TextPart | ImagePart)[] };

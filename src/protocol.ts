@@ -5,7 +5,7 @@
 
 export const PROTOCOL_VERSION = 1;
 
-import { isObject, kind, type Json, type JsonObject } from "../json.ts";
+import { isObject, kind, type Json, type JsonObject } from "./json.ts";
 
 /** JSON values are defined in src/json.ts; re-exported so users of the protocol import from one place. */
 export { isObject, kind };

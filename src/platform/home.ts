@@ -2,8 +2,8 @@
 // directories are created only when something is about to be written, never at import time.
 import { mkdirSync } from "node:fs";
 import { join, win32 } from "node:path";
+import type { Env } from "./env.ts";
 
-export type Env = Record<string, string | undefined>;
 
 /**
  * `$ZOT_HOME`; else `$XDG_STATE_HOME/zot` on any platform; else the platform default:
