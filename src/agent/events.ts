@@ -20,7 +20,8 @@ export type AgentEvent =
   | { type: "tool_use_start"; id: string; name: string }
   | { type: "tool_use_args"; id: string; delta: string }
   | { type: "tool_use_end"; id: string }
-  | { type: "tool_call"; id: string; name: string; args: Json; extension?: string; original_args?: Json; rewritten_by?: string[] }
+  /** `change`: what a built-in call will do (its approval detail: a write's diff), for screens that show it; JSON and RPC leave it out. */
+  | { type: "tool_call"; id: string; name: string; args: Json; extension?: string; original_args?: Json; rewritten_by?: string[]; change?: ApprovalDetail }
   | { type: "tool_progress"; id: string; name: string; text: string }
   | {
       type: "tool_result";

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { globalInstructionsPath } from "./config.ts";
-import { repoRoot } from "./project-root.ts";
+import { repoRoot } from "../platform/project-root.ts";
 
 export const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"] as const;
 /** Per file; a longer file is cut with a note, so one runaway file can't crowd out the conversation. */

@@ -336,7 +336,7 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
   // Offered extension tools only: a deferred tool the model guessed is as unknown as a made-up one.
   const ext = builtin ? undefined : extTools.find((t) => t.name === call.name);
   const owner = ext?.extension;
-  const announce = (args: Json, extra: { original_args?: Json; rewritten_by?: string[] } = {}) => {
+  const announce = (args: Json, extra: { original_args?: Json; rewritten_by?: string[]; change?: ApprovalDetail } = {}) => {
     ctx.emit({ type: "tool_call", id: call.id, name: call.name, args, ...(owner ? { extension: owner } : {}), ...extra });
   };
 
@@ -370,11 +370,12 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
       rewrittenBy = rewriters(r);
     }
   }
-  if (rewrittenBy.length) announce(args, { original_args: call.args, rewritten_by: rewrittenBy });
-  else announce(args);
+  // Computed once, after any rewrite: the event shows it and the approval dialog asks with it.
+  const change = builtin?.approval ? approvalDetail(builtin, args, ctx.cwd) : undefined;
+  announce(args, { ...(rewrittenBy.length ? { original_args: call.args, rewritten_by: rewrittenBy } : {}), ...(change ? { change } : {}) });
 
   const preview = builtin ? safePreview(builtin, args) : `${call.name} ${JSON.stringify(args)}`.slice(0, 200) + (ext?.note ?? "");
-  const approval = await ctx.approve({ id: call.id, name: call.name, preview, args, ...(owner ? { extension: owner } : {}) }, () => approvalDetail(builtin, args, ctx.cwd, ext?.note));
+  const approval = await ctx.approve({ id: call.id, name: call.name, preview, args, ...(owner ? { extension: owner } : {}) }, () => change ?? approvalDetail(builtin, args, ctx.cwd, ext?.note));
   // Time spent waiting for the user is not the tool's.
   const ran = Date.now();
   const rewriteInfo = rewrittenBy.length ? { args, rewrittenBy } : {};

@@ -17,6 +17,7 @@ import type { EndedWhen, ExtensionTarget, Transport, TransportHooks, TransportTe
 import { openStdio, STDIO_TERMS } from "./transport-stdio.ts";
 import { within } from "./within.ts";
 import { openWebSocket, WEBSOCKET_TERMS } from "./transport-websocket.ts";
+import { seconds } from "../duration.ts";
 
 export type ConnectionTimings = {
   /** First line must be a hello within this long. */
@@ -567,10 +568,6 @@ export async function stopConnections(conns: readonly Connection[], timings: { s
   await within(Promise.all(conns.map((c) => c.exited)), timings.killAfterMs);
   for (const c of conns) c.closeLog();
   return left;
-}
-
-function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
 }
 
 function quote(line: string): string {

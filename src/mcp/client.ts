@@ -10,6 +10,7 @@ import type { Json, JsonObject } from "../protocol.ts";
 import { METHOD_NOT_FOUND, MODERN_ERROR_CODES, UNSUPPORTED_PROTOCOL_VERSION, describeRpcError, notification, request } from "./jsonrpc.ts";
 import type { RpcError } from "./jsonrpc.ts";
 import type { Inbound, SendOutcome, Transport } from "./transport.ts";
+import { seconds } from "../duration.ts";
 
 export const MODERN_VERSION = "2026-07-28";
 /** Newest first: what zot offers in `initialize` and accepts back. */
@@ -294,8 +295,4 @@ function progressText(p: JsonObject): string {
   const n: Json | undefined = p.progress;
   const total: Json | undefined = p.total;
   return typeof total === "number" ? `${n}/${total}` : `${n}`;
-}
-
-function seconds(ms: number): string {
-  return `${Math.round(ms / 100) / 10} s`;
 }

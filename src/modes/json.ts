@@ -36,6 +36,12 @@ export function eventLine(event: AgentEvent): string {
     case "tool_result":
       wire = { ...event, content: eventBlocksJson(event.content) };
       break;
+    case "tool_call": {
+      // The change preview is for screens; clients have the arguments and get the result.
+      const { change: _change, ...rest } = event;
+      wire = rest;
+      break;
+    }
   }
   return JSON.stringify(wire) + "\n";
 }

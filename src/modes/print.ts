@@ -8,7 +8,7 @@ import { exitCodeOf } from "./json.ts";
 import type { ModeOutput } from "./output.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
 import { parseSlash, unknownCommand } from "./slash.ts";
-import { seconds } from "../agent/providers/limits.ts";
+import { seconds } from "../duration.ts";
 
 type Hidden = { by: string; reason: string } | null;
 

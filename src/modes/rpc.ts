@@ -1,10 +1,9 @@
 // RPC mode (`zot rpc`): NDJSON commands on stdin; responses (correlated by `id`) and events (as in
 // JSON mode, without `id`) on stdout. The Go zot's protocol plus `command`, `reload_extensions`
 // and `get_extensions`. A bad line never ends the process: it gets an error response.
-import type { AgentRuntime } from "../runtime/api.ts";
+import type { AgentRuntime, TreeNode } from "../runtime/api.ts";
 import type { ImagePart } from "../agent/messages.ts";
 import { messagesJson, wireMessageCount } from "../agent/wire.ts";
-import type { TreeNode } from "../agent/session-ops.ts";
 import type { Json, JsonObject } from "../json.ts";
 import { isObject } from "../json.ts";
 import { LineReader } from "../ext/lines.ts";

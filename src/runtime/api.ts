@@ -1,4 +1,7 @@
 // What modes (print, JSON, RPC, TUI) use of the agent runtime. Implemented by `Runtime` in runtime.ts.
+// Modes submit operations here and receive events (agent/events.ts) about messages and content
+// (agent/messages.ts, agent/content.ts); they import nothing else of the agent, so this module also
+// hands them the vocabulary its operations speak: the types, and the pure helpers that label them.
 import type { UiIntent } from "../ext/types.ts";
 import type { TrustReview } from "./project-code.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
@@ -10,6 +13,24 @@ import type { ModelInfo } from "../agent/provider.ts";
 import type { ListedRule, PermissionMode } from "../agent/permissions.ts";
 import type { SessionInfo } from "../agent/session.ts";
 import type { Prompt, TreeNode } from "../agent/session-ops.ts";
+import type { Skill, SkillDiscovery, SkillSource } from "../agent/skills.ts";
+import type { Mentions } from "../agent/attachments.ts";
+import type { ProbeResult } from "../agent/providers/key-check.ts";
+
+export type { ConfigValues, Effort, ProbeResult, ListedRule, Mentions, ModelInfo, PermissionMode, Prompt, SessionInfo, Skill, SkillDiscovery, SkillSource, TreeNode };
+export type { NotifyMode } from "../agent/config.ts";
+export type { Attached } from "../agent/attachments.ts";
+export { KEYED_PROVIDERS, SUBSCRIPTION_NOTE } from "../agent/config.ts";
+export { commandPrefix, MODE_LABELS, nextMode, PERMISSION_MODES, ruleLabel } from "../agent/permissions.ts";
+export { isInterruption, sessionSummary } from "../agent/session.ts";
+export { attachmentPath } from "../agent/attachments.ts";
+export { flattenTree } from "../agent/session-ops.ts";
+
+/** What `!cmd` printed, and whether it failed. */
+export type ShellOutput = { text: string; isError: boolean };
+
+/** /login's check of a key: the request it will make (shown first), then the verdict. */
+export type KeyCheck = { url: string; run(cancel: AbortSignal): Promise<ProbeResult> };
 
 /** `stepLimit`: the turn stopped because it reached --max-steps (that many model calls); `resume` goes on. */
 export type { PromptOutcome };
@@ -114,6 +135,19 @@ export interface AgentRuntime {
   removeApiKey(provider: string): { ok: true; path: string; removed: boolean } | { ok: false; error: string };
   /** The providers auth.json holds a subscription login for (no key needed for them). */
   subscriptions(): string[];
+  /** `!cmd`: runs `command` in the shell as the bash tool would (its process group, its limits), outside the conversation. */
+  shell(command: string, signal: AbortSignal, progress: (text: string) => void): Promise<ShellOutput>;
+  /** The check /login offers for `key` (one cheap authenticated request), or null for a provider zot cannot check. */
+  keyCheck(provider: string, key: string): KeyCheck | null;
+  /** The model a provider's session starts on, or null for a provider zot does not know. */
+  defaultModel(provider: string): string | null;
+  /** /init: the prompt that asks the model to write or update the project's AGENTS.md. */
+  initPrompt(): string;
+  /** The skills of this cwd and the user (/skills), and the text of one. */
+  skills(): SkillDiscovery;
+  skillBody(skill: Skill): { body: string } | { error: string };
+  /** The `@path` files a prompt mentions, read as attachments (with a summary of each for the user). */
+  mentions(text: string): Mentions;
   /** Every known secret (API keys, the RPC token): masked in whatever is shown or logged. */
   readonly secrets: readonly string[];
   /** Shuts extensions down and flushes the transcript. */

@@ -5,14 +5,14 @@ import { existsSync } from "node:fs";
 import type { ExtensionHost, UiIntent } from "../ext/types.ts";
 import type { TrustReview } from "./project-code.ts";
 import { basename } from "node:path";
-import { costOf, findModel, fitReasoning, isProviderName } from "../agent/catalog.ts";
+import { costOf, defaultModel, findModel, fitReasoning, isProviderName } from "../agent/catalog.ts";
 import { EFFORTS, orList, PROVIDERS, type Effort } from "../agent/choices.ts";
 import { historyPath, PROVIDER_ENV_KEYS, readAuth, readConfig, removeApiKey, resolveCredentials, rememberModel, saveApiKey, updateConfig, type ConfigValues } from "../agent/config.ts";
 import type { Env } from "../platform/env.ts";
 import type { AgentEvent, ApprovalDetail, CompactReason, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
 import { keptFrom, summarise } from "../agent/compaction.ts";
 import { modeVerdict, PermissionRules, PLAN_INSTRUCTION, PLAN_REFUSAL, type ListedRule, type PermissionMode } from "../agent/permissions.ts";
-import { projectRoot } from "../agent/project-root.ts";
+import { projectRoot } from "../platform/project-root.ts";
 import { loadInstructions } from "../agent/instructions.ts";
 import { retryEvent, runLoop, streamResponse, type Approval } from "../agent/loop.ts";
 import { emptyUsage, type ImagePart, type Json, type Message, type TextPart, type Usage, type UserMessage } from "../agent/messages.ts";
@@ -22,12 +22,17 @@ import { createProvider } from "../agent/providers/index.ts";
 import { discoveryBase, mergeCached, refreshModels, type Discovery } from "../agent/discovery.ts";
 import { randomHex } from "../random.ts";
 import type { StreamLimits } from "../agent/providers/limits.ts";
-import type { AgentRuntime, PromptOutcome, SteeringMessage } from "./api.ts";
+import type { AgentRuntime, KeyCheck, PromptOutcome, ShellOutput, SteeringMessage } from "./api.ts";
 import type { RunChoices } from "./run-choices.ts";
 import { appendSession, createSession, interruptedMessage, listSessions, noSession, openSession, summaryMessage, type SessionInfo, type SessionWriter } from "../agent/session.ts";
 import { IN_USE, lockedWriter, lockSession } from "../agent/session-lock.ts";
 import { exportSession, forkSession, importSession, sessionPrompts, sessionTree, type Prompt, type TreeNode } from "../agent/session-ops.ts";
-import { discoverSkills } from "../agent/skills.ts";
+import { discoverSkills, skillBody, type Skill, type SkillDiscovery } from "../agent/skills.ts";
+import { attachMentions, type Mentions } from "../agent/attachments.ts";
+import { initPrompt } from "../agent/instructions.ts";
+import { PROBE_TIMEOUT_MS, probeKey, probeRequest } from "../agent/providers/key-check.ts";
+import { bashTool } from "../agent/tools/bash.ts";
+import { textOf } from "../agent/content.ts";
 import { jailRoot } from "../agent/jail.ts";
 import { buildSystemPrompt } from "../agent/system-prompt.ts";
 import type { Tool } from "../agent/tool.ts";
@@ -445,6 +450,38 @@ export class Runtime implements AgentRuntime {
 
   subscriptions(): string[] {
     return readAuth(this.cfg.home).subscriptions;
+  }
+
+  async shell(command: string, signal: AbortSignal, progress: (text: string) => void): Promise<ShellOutput> {
+    const r = await bashTool.execute({ command }, { cwd: this.cfg.cwd, home: this.cfg.home, signal, progress });
+    return { text: textOf(r.content), isError: r.isError };
+  }
+
+  keyCheck(provider: string, key: string): KeyCheck | null {
+    // The current model may live behind its own endpoint (models.json `baseUrl`).
+    const current = provider === this.provider ? this.cfg.catalog.find((m) => m.provider === provider && m.id === this.model) : undefined;
+    const req = probeRequest(provider, key, current?.baseUrl);
+    return req && { url: req.url, run: (cancel) => probeKey(req, PROBE_TIMEOUT_MS, cancel) };
+  }
+
+  defaultModel(provider: string): string | null {
+    return isProviderName(provider) ? defaultModel(provider) : null;
+  }
+
+  initPrompt(): string {
+    return initPrompt(this.cfg.cwd);
+  }
+
+  skills(): SkillDiscovery {
+    return discoverSkills(this.cfg.cwd, this.cfg.home);
+  }
+
+  skillBody(skill: Skill): { body: string } | { error: string } {
+    return skillBody(skill);
+  }
+
+  mentions(text: string): Mentions {
+    return attachMentions(text, this.cfg.cwd);
   }
 
   openSession(path: string): { ok: true; warnings: string[] } | { ok: false; error: string } {

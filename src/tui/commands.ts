@@ -1,9 +1,6 @@
 // Built-in slash commands. Each handler works through `CommandContext` (implemented by the app),
 // so the commands read as what they do, not how the screen is managed.
-import { KEYED_PROVIDERS, SUBSCRIPTION_NOTE } from "../agent/config.ts";
-import { defaultModel, isProviderName } from "../agent/catalog.ts";
-import { sessionSummary } from "../agent/session.ts";
-import type { ModelInfo } from "../agent/provider.ts";
+import { KEYED_PROVIDERS, MODE_LABELS, PERMISSION_MODES, sessionSummary, SUBSCRIPTION_NOTE, type ModelInfo } from "../runtime/api.ts";
 import { Picker, TextPrompt } from "./pickers.ts";
 import type { InfoLevel } from "./transcript.ts";
 import { themeNames } from "./theme.ts";
@@ -13,15 +10,12 @@ import type { CommandContext, StatusLine } from "./command-context.ts";
 import { skippedExtensions, skippedLine } from "../ext/trust.ts";
 import { trustCommand } from "./trust-command.ts";
 import { extConfig } from "./ext-config.ts";
-import { PROBE_TIMEOUT_MS, probeKey, probeRequest } from "./login-probe.ts";
 import { sessionCommand, showSwitch } from "./session-commands.ts";
 import { jailCommand } from "./jail-command.ts";
 import { skillsCommand } from "./skills-command.ts";
 import { jumpCommand } from "./jump.ts";
 import { btwCommand } from "./btw.ts";
 import { MODE_HELP, permissionsPicker } from "./permission-view.ts";
-import { MODE_LABELS, PERMISSION_MODES } from "../agent/permissions.ts";
-import { initPrompt } from "../agent/instructions.ts";
 
 /** The Go zot's canned /study prompt, word for word. */
 const STUDY_PROMPT = "Read and understand everything in the current directory.";
@@ -63,7 +57,7 @@ export async function runBuiltin(ctx: CommandContext, name: string, args: string
     case "reasoning":
       return reasoning(ctx, args);
     case "init":
-      ctx.submit(initPrompt(ctx.runtime.cwd));
+      ctx.submit(ctx.runtime.initPrompt());
       return;
     case "model":
       return model(ctx, args);
@@ -297,8 +291,8 @@ function saveKey(ctx: CommandContext, provider: string, key: string, note: strin
   }
   // Someone on the offline mock who logs in wants the real thing now, not after a /model.
   let switched = "";
-  if (ctx.runtime.provider === "mock" && isProviderName(provider) && !ctx.busy) {
-    const model = defaultModel(provider);
+  const model = ctx.runtime.provider === "mock" && !ctx.busy ? ctx.runtime.defaultModel(provider) : null;
+  if (model !== null) {
     const r = ctx.runtime.setModel(provider, model);
     if (r.ok) switched = `Switched to ${provider}/${model}.${r.notice ? ` ${r.notice}.` : ""}`;
   }
@@ -309,10 +303,8 @@ function saveKey(ctx: CommandContext, provider: string, key: string, note: strin
 
 /** Offers one cheap request with the new key before saving it; a refused key is not saved. */
 function offerProbe(ctx: CommandContext, provider: string, key: string): void {
-  // The current model may live behind its own endpoint (models.json `baseUrl`).
-  const current = provider === ctx.runtime.provider ? ctx.runtime.models().find((m) => m.provider === provider && m.id === ctx.runtime.model) : undefined;
-  const req = probeRequest(provider, key, current?.baseUrl);
-  if (!req) {
+  const check = ctx.runtime.keyCheck(provider, key);
+  if (!check) {
     saveKey(ctx, provider, key, "", "success");
     return;
   }
@@ -322,11 +314,11 @@ function offerProbe(ctx: CommandContext, provider: string, key: string): void {
       title: `Check the ${provider} key first?`,
       items: ["check", "save"],
       key: (c) => c,
-      row: (c) => (c === "check" ? { label: "check it, then save", detail: `GET ${req.url}` } : { label: "save without checking" }),
+      row: (c) => (c === "check" ? { label: "check it, then save", detail: `GET ${check.url}` } : { label: "save without checking" }),
       onPick: (c) => {
         if (c === "save") return saveKey(ctx, provider, key, "", "success");
         void ctx.busyWhile("checking the key", async (signal) => {
-          const r = await probeKey(req, PROBE_TIMEOUT_MS, signal);
+          const r = await check.run(signal);
           if (signal.aborted) ctx.status([{ text: "Login cancelled; nothing was saved.", level: "info" }], 4000);
           else if (r.kind === "ok") saveKey(ctx, provider, key, `The key works (HTTP ${r.status} from ${r.url}). `, "success");
           else if (r.kind === "rejected")

@@ -124,6 +124,22 @@ function layerViolations(graph: Graph): string[] {
   return violations;
 }
 
+/**
+ * What the modes (the TUI, print, JSON, RPC) may import of the agent and the runtime: the runtime's
+ * API (operations in, and the vocabulary they speak), its events, the messages and content they
+ * carry and those messages' JSON form, and the workspace-trust review a run starts with.
+ */
+const MODE_API = ["runtime/api.ts", "runtime/project-code.ts", "agent/events.ts", "agent/messages.ts", "agent/content.ts", "agent/wire.ts"];
+
+function modeViolations(graph: Graph): string[] {
+  const violations: string[] = [];
+  for (const [from, deps] of graph) {
+    if (room(from) !== "tui" && room(from) !== "modes") continue;
+    for (const d of deps) if ((room(d) === "agent" || room(d) === "runtime") && !MODE_API.includes(d)) violations.push(`${from} imports ${d}`);
+  }
+  return violations;
+}
+
 /** The management commands (`zot ext`, `zot mcp`) still inside their hosts' folders. */
 const isCli = (m: string) => room(m) === "cli" || room(m) === "main" || /^(ext|mcp)\/cli(\/|\.ts$)/.test(m);
 
@@ -183,6 +199,11 @@ test("the cycle check finds a cycle when there is one", () => {
 
 test("rooms import only the rooms below them: platform and the leaves under all, then the agent core, the hosts, the runtime, the modes, the TUI, the CLI", () => {
   expect(layerViolations(importGraph())).toEqual([]);
+});
+
+test("the modes reach the agent only through the runtime's API, events, messages and content", () => {
+  expect(modeViolations(importGraph())).toEqual([]);
+  expect(modeViolations(new Map([["tui/app.ts", ["agent/tools/write.ts", "runtime/api.ts", "agent/events.ts"]], ["cli/run.ts", ["runtime/setup.ts"]]]))).toEqual(["tui/app.ts imports agent/tools/write.ts"]);
 });
 
 test("the management commands are imported only by other commands and the entry, never by a mode, the runtime or a host", () => {

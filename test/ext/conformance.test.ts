@@ -303,7 +303,7 @@ describe("hostile output", () => {
     const h = await start(["hostile"], { commandMs: 300 });
     try {
       const r = await h.host.invokeCommand("MUTE", "");
-      expect(r).toEqual({ ok: false, error: 'extension "hostile" did not answer command "/mute" within 300ms' });
+      expect(r).toEqual({ ok: false, error: 'extension "hostile" did not answer command "/mute" within 0.3 s' });
       const again = await h.host.invokeCommand("still-works", "");
       expect(again.ok).toBe(true);
     } finally {
