@@ -7,8 +7,7 @@ export const PROTOCOL_VERSION = 1;
 
 import { isObject, kind, type Json, type JsonObject } from "./json.ts";
 
-/** JSON values are defined in src/json.ts; re-exported so users of the protocol import from one place. */
-export { isObject, kind };
+/** JSON values are defined in src/json.ts; the types are re-exported because the frames are made of them. */
 export type { Json, JsonObject };
 
 // ---------------------------------------------------------------- shared pieces

@@ -7,7 +7,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, wri
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { ZOT_VERSION } from "../version.ts";
-import { isObject, type Json, type JsonObject } from "../protocol.ts";
+import { isObject, type Json, type JsonObject } from "../json.ts";
 import { firstText, listSessions, newSessionFile, sessionDir, sessionTimestamp, type SessionInfo, type SessionMeta } from "./session.ts";
 import { decodeMetaRow, metaRow } from "./transcript-rows.ts";
 

@@ -5,7 +5,7 @@
 //   {"sleep_ms": N}
 // Any step may carry "name" (a label for the report). "$last_id" anywhere in a step stands for the id
 // of the last frame sent. Blank lines and lines starting with # or // are comments.
-import { isObject, kind, type Json, type JsonObject } from "../protocol.ts";
+import { isObject, kind, type Json, type JsonObject } from "../json.ts";
 
 const DEFAULT_WITHIN_MS = 5000;
 const DEFAULT_NONE_MS = 500;

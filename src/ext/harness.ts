@@ -10,7 +10,8 @@ import { MANIFEST_FILE, readManifest } from "./manifest.ts";
 import { targetOf } from "./transport.ts";
 import { effectiveSettings, readStored } from "./settings.ts";
 import type { Manifest } from "./types.ts";
-import { decodeExtensionFrame, decodeHostFrame, isObject, type JsonObject } from "../protocol.ts";
+import { decodeExtensionFrame, decodeHostFrame } from "../protocol.ts";
+import { isObject, type JsonObject } from "../json.ts";
 import { DEFAULT_TIMINGS, type HostTimings } from "./timings.ts";
 
 export type StepStatus = "pass" | "warn" | "fail" | "skip";

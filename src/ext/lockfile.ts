@@ -6,7 +6,7 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { atomicWrite } from "../platform/atomic-write.ts";
 import { dirname, join, relative, sep } from "node:path";
 import { parsePermissions, permissionsJson, type Permissions, type PermissionsJson } from "./permissions.ts";
-import { isObject, type Json } from "../protocol.ts";
+import { isObject, type Json } from "../json.ts";
 import type { SettingSpec } from "./settings.ts";
 
 export const LOCK_VERSION = 1;

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { executableProblem, lookPath } from "../platform/exec-path.ts";
 import { MANIFEST_NAME_PATTERN, isManifestName } from "./policy.ts";
-import { isObject, kind } from "../protocol.ts";
+import { isObject, kind } from "../json.ts";
 import { parsePermissions, type Permissions } from "./permissions.ts";
 import { parseSettingsSchema, type SettingSpec } from "./settings.ts";
 import type { Manifest } from "./types.ts";

@@ -2,7 +2,7 @@
 // declare no scope may run, and per-extension scopes that replace what a manifest declares.
 import { readFileSync } from "node:fs";
 import { parsePermissions, type Permissions } from "./permissions.ts";
-import { isObject, kind } from "../protocol.ts";
+import { isObject, kind } from "../json.ts";
 
 export type UnrestrictedRule = "allow" | "warn" | "deny";
 export const UNRESTRICTED_RULES: readonly UnrestrictedRule[] = ["allow", "warn", "deny"];

@@ -2,7 +2,7 @@
 // discovery, placeholders expanded just before launch. The one definition of the declaration;
 // the sandbox turns it into kernel rules, doctor shows it, the lockfile records it.
 import { isAbsolute, resolve } from "node:path";
-import { isObject, kind } from "../protocol.ts";
+import { isObject, kind } from "../json.ts";
 
 /** A `net.connect` entry: a port, optionally with the host the author meant (hosts are not enforceable). */
 export type NetTarget = { host: string | null; port: number };

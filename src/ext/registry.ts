@@ -6,7 +6,7 @@
 //   3. within one extension, its own first registration of a name wins.
 // Extensions that are not running take part in nothing, so a name frees up when its owner exits.
 import { BUILTIN_COMMANDS, BUILTIN_TOOLS, NAME_PATTERN } from "./policy.ts";
-import { isObject, kind } from "../protocol.ts";
+import { isObject, kind } from "../json.ts";
 import type { JsonObject, RegisterCommandFrame, RegisterToolFrame } from "../protocol.ts";
 import { schemaLimitProblem } from "./schema-limits.ts";
 import type { ActiveCommand } from "./types.ts";

@@ -4,7 +4,7 @@
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { atomicWrite } from "../platform/atomic-write.ts";
 import { join } from "node:path";
-import { isObject, kind, type Json, type JsonObject } from "../protocol.ts";
+import { isObject, kind, type Json, type JsonObject } from "../json.ts";
 
 export type SettingType = "string" | "number" | "boolean" | "enum" | "secret";
 export const SETTING_TYPES: readonly SettingType[] = ["string", "number", "boolean", "enum", "secret"];

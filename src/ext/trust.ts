@@ -6,8 +6,7 @@
 import { mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { atomicWrite } from "../platform/atomic-write.ts";
 import { join, resolve, sep } from "node:path";
-import type { Json } from "../json.ts";
-import { isObject } from "../protocol.ts";
+import { isObject, type Json } from "../json.ts";
 
 export const TRUST_FILE = "trust.json";
 

@@ -5,7 +5,7 @@
 // timeout cancels the request on the wire.
 import { pathToFileURL } from "node:url";
 import { ZOT_VERSION } from "../version.ts";
-import { isObject } from "../protocol.ts";
+import { isObject } from "../json.ts";
 import type { Json, JsonObject } from "../protocol.ts";
 import { METHOD_NOT_FOUND, MODERN_ERROR_CODES, UNSUPPORTED_PROTOCOL_VERSION, describeRpcError, notification, request } from "./jsonrpc.ts";
 import type { RpcError } from "./jsonrpc.ts";

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { atomicWrite } from "../platform/atomic-write.ts";
 import { dirname, join, resolve } from "node:path";
 import { MANIFEST_NAME_PATTERN } from "../ext/policy.ts";
-import { isObject } from "../protocol.ts";
+import { isObject } from "../json.ts";
 import type { JsonObject } from "../protocol.ts";
 import { isTrusted, reviewServers, type ServerPrint, type TrustMode, type Unapproved } from "../ext/trust.ts";
 

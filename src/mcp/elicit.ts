@@ -1,6 +1,6 @@
 // An MCP elicitation (form mode) as a small panel: one line per field of the server's flat schema,
 // typed into with the panel keys zot already routes. Enter submits, Esc declines.
-import { isObject } from "../protocol.ts";
+import { isObject } from "../json.ts";
 import type { Json, JsonObject, PanelContent, PanelKeyName } from "../protocol.ts";
 import type { ElicitAnswer } from "./client.ts";
 

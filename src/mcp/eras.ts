@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { atomicWrite } from "../platform/atomic-write.ts";
 import { join } from "node:path";
-import { isObject } from "../protocol.ts";
+import { isObject } from "../json.ts";
 import type { Negotiated } from "./client.ts";
 
 type Store = Record<string, { target: string; era: Negotiated["era"]; version: string }>;

@@ -3,7 +3,7 @@
 // notifications. Aborting a request closes its stream, which is cancellation in 2026-07-28. For the
 // `initialize` era it keeps the `Mcp-Session-Id`, listens on the optional GET stream and ends the
 // session with DELETE.
-import { isObject } from "../protocol.ts";
+import { isObject } from "../json.ts";
 import type { JsonObject } from "../protocol.ts";
 import { METHOD_NOT_FOUND, decodeServerMessage, notification, relatedId } from "./jsonrpc.ts";
 import type { RpcId, RpcNotification, RpcRequest, ServerMessage } from "./jsonrpc.ts";

@@ -1,6 +1,6 @@
 // JSON-RPC 2.0 as MCP uses it: the message shapes, one decoder for what servers send, and the error
 // codes zot reacts to. Transports move these values; the client gives them meaning.
-import { isObject } from "../protocol.ts";
+import { isObject } from "../json.ts";
 import type { Json, JsonObject } from "../protocol.ts";
 
 export type RpcId = number | string;

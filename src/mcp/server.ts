@@ -4,7 +4,7 @@
 import { join } from "node:path";
 import { ExtensionLog } from "../ext/log.ts";
 import type { Mask } from "../ext/mask.ts";
-import { isObject } from "../protocol.ts";
+import { isObject } from "../json.ts";
 import type { ContentBlock, Json, JsonObject } from "../protocol.ts";
 import { McpClient } from "./client.ts";
 import type { Answer, Elicitor, Negotiated } from "./client.ts";

@@ -9,7 +9,7 @@ import { killTree, ownsProcessGroup } from "../../platform/process-tree.ts";
 import { isTrusted } from "../trust.ts";
 import { globalRoot, projectRoot } from "../discovery.ts";
 import { MANIFEST_FILE, readManifest } from "../manifest.ts";
-import { isObject } from "../../protocol.ts";
+import { isObject } from "../../json.ts";
 import { ensurePrivateDir } from "../../platform/home.ts";
 import { findThemeFile } from "../theme-file.ts";
 import { grants, lockEntry, lockPathFor, LOCK_FILE, readLock, writeLock, type LockEntry, type LockSource } from "../lockfile.ts";

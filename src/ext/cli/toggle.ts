@@ -2,7 +2,7 @@
 // every other byte (order, indentation, comments-free JSON formatting) as the author wrote it.
 import { readFileSync, realpathSync } from "node:fs";
 import { atomicWrite } from "../../platform/atomic-write.ts";
-import { isObject } from "../../protocol.ts";
+import { isObject } from "../../json.ts";
 import type { Ctx } from "./context.ts";
 import { fail } from "./context.ts";
 import { findInstalled, notFound } from "./lookup.ts";

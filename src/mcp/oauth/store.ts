@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { atomicWrite } from "../../platform/atomic-write.ts";
 import { withFileLock } from "../../platform/file-lock.ts";
 import { join } from "node:path";
-import { isObject } from "../../protocol.ts";
+import { isObject } from "../../json.ts";
 
 export type ClientAuthMethod = "none" | "client_secret_basic" | "client_secret_post";
 

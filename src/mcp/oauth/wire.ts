@@ -1,6 +1,6 @@
 // The HTTP of OAuth: JSON documents fetched and posted without following redirects (a redirect to
 // another origin would carry a code or a secret along), and the RFC 6749 error of a refusal as text.
-import { isObject } from "../../protocol.ts";
+import { isObject } from "../../json.ts";
 import type { JsonObject } from "../../protocol.ts";
 
 export type Fetched = { ok: true; status: number; doc: JsonObject | null } | { ok: false; error: string };
