@@ -5,9 +5,9 @@
 // session with DELETE.
 import { isObject } from "../json.ts";
 import type { JsonObject } from "../protocol.ts";
+import { parseSse } from "../platform/sse.ts";
 import { METHOD_NOT_FOUND, decodeServerMessage, notification, relatedId } from "./jsonrpc.ts";
 import type { RpcId, RpcNotification, RpcRequest, ServerMessage } from "./jsonrpc.ts";
-import { readSse } from "./sse.ts";
 import type { Inbound, SendOptions, SendOutcome, ServerRequestHandler, Transport } from "./transport.ts";
 
 export type HttpSpec = {
@@ -82,7 +82,7 @@ export class HttpTransport implements Transport {
           await res.body?.cancel().catch(() => {});
           return;
         }
-        await readSse(res.body, (e) => void this.inbound(e.data, null, undefined));
+        for await (const e of parseSse(res.body, controller.signal)) this.inbound(e.data, null, undefined);
       } catch {
         // No stream, or it broke: list changes then reach zot only through later requests.
       } finally {
@@ -157,11 +157,14 @@ export class HttpTransport implements Transport {
       }
       if (type.includes("text/event-stream") && res.body) {
         let answer: SendOutcome | null = null;
-        await readSse(res.body, (e) => {
-          const a = this.inbound(e.data, id, opts.onRelated);
-          if (a) answer = a;
-          return answer !== null || controller.signal.aborted;
-        });
+        try {
+          for await (const e of parseSse(res.body, controller.signal)) {
+            answer = this.inbound(e.data, id, opts.onRelated);
+            if (answer) break;
+          }
+        } catch {
+          // A broken connection ends the stream; what the missing answer means is decided below.
+        }
         if (answer) return answer;
         if (opts.signal.aborted) return this.cancelled(id);
         return { ok: false, kind: "gone", error: "the server closed the event stream before answering" };

@@ -12,7 +12,7 @@ import { finishMessage, type Outcome } from "./assemble.ts";
 import { seconds } from "../../duration.ts";
 import { DEFAULT_LIMITS, MAX_RETRY_WAIT_MS, type StreamLimits } from "./limits.ts";
 import { describeError, errorMessage, MAX_BODY_BYTES, readStart, sendOnce, type RetryPolicy, type SendContext, type Transient } from "./retry.ts";
-import { parseSse, SseEventTooLarge, type SseEvent } from "./sse.ts";
+import { parseSse, SseEventTooLarge, type SseEvent } from "../../platform/sse.ts";
 import { redactSecrets } from "../../redact.ts";
 import { abortableSleep } from "../../sleep.ts";
 
