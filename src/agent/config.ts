@@ -1,8 +1,7 @@
 // $ZOT_HOME/config.json (remembered choices), $ZOT_HOME/auth.json (API keys) and the credential
 // lookup: --api-key, then the provider's environment variables, then auth.json.
-import { configFile, ensurePrivateDir } from "../platform/home.ts";
+import { authPath, configFile, ensurePrivateDir, permissionsPath, systemMdPath } from "../platform/home.ts";
 import { readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { isObject, type Json, type JsonObject } from "../json.ts";
 import { atomicWrite } from "../platform/atomic-write.ts";
 import type { Env } from "../platform/env.ts";
@@ -28,16 +27,6 @@ export const KEYED_PROVIDERS: readonly string[] = Object.keys(PROVIDER_ENV_KEYS)
 
 /** One definition of where config.json is: platform/home.ts, which the extension policy reads too. */
 export const configPath = configFile;
-export const authPath = (home: string): string => join(home, "auth.json");
-const systemMdPath = (home: string): string => join(home, "SYSTEM.md");
-export const permissionsPath = (home: string): string => join(home, "permissions.json");
-/** The user's own instructions for every project. */
-export const globalInstructionsPath = (home: string): string => join(home, "AGENTS.md");
-/** `$ZOT_HOME/history/<hash of cwd>.jsonl`: the prompts typed in project `cwd` (the TUI's up-arrow and ctrl+r recall). */
-export function historyPath(home: string, cwd: string): string {
-  const key = new Bun.CryptoHasher("sha256").update(cwd).digest("hex").slice(0, 16);
-  return join(home, "history", `${key}.jsonl`);
-}
 
 // ---------------------------------------------------------------- config.json
 

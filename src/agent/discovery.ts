@@ -3,8 +3,7 @@
 // catalog as `source: "live"` entries. Start-up only reads the cache; refreshing it happens in the
 // background and never without a key.
 import { readFileSync } from "node:fs";
-import { ensurePrivateDir } from "../platform/home.ts";
-import { join } from "node:path";
+import { ensurePrivateDir, modelsCachePath } from "../platform/home.ts";
 import type { ModelInfo } from "./provider.ts";
 import type { ProviderName } from "./choices.ts";
 import { ANTHROPIC_VERSION, ENDPOINTS } from "./providers/endpoints.ts";
@@ -20,7 +19,6 @@ export type LiveModel = { id: string; name?: string; contextWindow?: number };
 type CacheEntry = { fetchedAt: number; baseUrl: string; models: LiveModel[] };
 type CacheFile = Record<string, CacheEntry>;
 
-export const modelsCachePath = (home: string): string => join(home, "models-cache.json");
 
 /** The base URL discovery asks: --base-url when given, else the provider's official one (Kimi Code: its Anthropic route). */
 export function discoveryBase(provider: Exclude<ProviderName, "mock">, baseUrl?: string): string {

@@ -2,9 +2,9 @@
 // then from the repository root down to the working directory each directory's AGENTS.md (or its
 // CLAUDE.md when it has no AGENTS.md), so the most specific file comes last. Outside a repository only
 // the working directory is looked at.
+import { globalInstructionsPath } from "../platform/home.ts";
 import { readFileSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
-import { globalInstructionsPath } from "./config.ts";
 import { repoRoot } from "../platform/project-root.ts";
 
 export const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"] as const;

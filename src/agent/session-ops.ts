@@ -3,12 +3,13 @@
 // before one of its prompts into a new branch (`parent`, `fork_point` in its meta), and the
 // parent/child tree of a directory's sessions. Files are read and written row by row in the shared
 // format; rows are copied verbatim, so whatever either program wrote survives.
+import { sessionDir } from "../platform/home.ts";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { ZOT_VERSION } from "../version.ts";
 import { isObject, type Json, type JsonObject } from "../json.ts";
-import { firstText, listSessions, newSessionFile, sessionDir, sessionTimestamp, type SessionInfo, type SessionMeta } from "./session.ts";
+import { firstText, listSessions, newSessionFile, sessionTimestamp, type SessionInfo, type SessionMeta } from "./session.ts";
 import { decodeMetaRow, metaRow } from "./transcript-rows.ts";
 
 export const PORTABLE_EXT = ".zotsession";

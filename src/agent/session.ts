@@ -3,7 +3,7 @@
 // to the kernel as each record happens, so a crash (even kill -9) loses at most the line being
 // written. Loading tolerates exactly that: a cut last line is skipped with a warning, and tool calls
 // left without results get "aborted" results so providers accept the history.
-import { ensurePrivateDir } from "../platform/home.ts";
+import { ensurePrivateDir, sessionDir } from "../platform/home.ts";
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync, fstatSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ZOT_VERSION } from "../version.ts";
@@ -60,10 +60,6 @@ export type SessionInfo = {
   forkPoint: number;
 };
 
-/** First 16 hex digits of the sha256 of the absolute cwd. */
-export function sessionDir(home: string, cwd: string): string {
-  return join(home, "sessions", new Bun.CryptoHasher("sha256").update(resolve(cwd)).digest("hex").slice(0, 16));
-}
 
 /** `20261129-191500` (UTC), as the Go zot names transcripts: sorts by name in time order. */
 export function sessionTimestamp(d: Date): string {

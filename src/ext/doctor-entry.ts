@@ -1,6 +1,6 @@
 // One extension's state as `zot ext doctor` and the RPC `doctor` command report it: the JSON shape
 // both print, decided once.
-import { extensionLogPath } from "./log.ts";
+import { extensionLogPath } from "../platform/home.ts";
 import { permissionsJson, type PermissionsJson } from "./permissions.ts";
 import type { Enforcement } from "./sandbox/policy.ts";
 import type { ExtensionState } from "./types.ts";

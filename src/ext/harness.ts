@@ -2,10 +2,10 @@
 // log, line reader, handshake, registration window and shutdown sequence), reports what the host
 // decided as steps, plays a script against it, and stops it the host's way. The result is a list of
 // steps with pass/warn/fail and timings; nothing here prints.
+import { extensionLogPath } from "../platform/home.ts";
 import { join, resolve } from "node:path";
 import { Connection, stopConnections } from "./connection.ts";
 import { matches, prepareSend, substitute, type ScriptStep } from "./harness-script.ts";
-import { extensionLogPath } from "./log.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
 import { targetOf } from "./transport.ts";
 import { effectiveSettings, readStored } from "./settings.ts";

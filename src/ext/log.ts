@@ -2,8 +2,7 @@
 // (start, warnings, conflicts, exit), so `zot ext logs <name>` tells the whole story in one place.
 // Everything written here goes through the mask: the extension's stderr as much as the host's lines.
 import { chmodSync, closeSync, fstatSync, openSync, readSync, renameSync, statSync, writeSync } from "node:fs";
-import { join } from "node:path";
-import { ensurePrivateDir } from "../platform/home.ts";
+import { ensurePrivateDir, extensionLogPath, logsDir } from "../platform/home.ts";
 import { isManifestName } from "./policy.ts";
 import { unmasked } from "./mask.ts";
 import type { Mask } from "./mask.ts";
@@ -20,9 +19,6 @@ const ERROR_LIKE = /error|exception|cannot|can't|not found|no such|fatal|panic|d
 /** Stack frames and trailers that follow the error line (Node prints its version last, Bun too). */
 const TRAILER = /^(at\s|file ".*", line \d|node\.js v\d|bun v\d|[\^~]+$|[{}[\]()]+,?$)/i;
 
-export function extensionLogPath(home: string, name: string): string {
-  return join(home, "logs", `ext-${name}.log`);
-}
 
 export class ExtensionLog {
   readonly path: string;
@@ -48,7 +44,7 @@ export class ExtensionLog {
    */
   static open(home: string, name: string, mask: Mask = unmasked, path = extensionLogPath(home, name)): { ok: true; log: ExtensionLog } | { ok: false; error: string } {
     try {
-      ensurePrivateDir(join(home, "logs"));
+      ensurePrivateDir(logsDir(home));
       rotateIfLarge(path);
       const fd = openSync(path, "a", 0o600);
       chmodSync(path, 0o600);

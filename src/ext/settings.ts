@@ -1,6 +1,7 @@
 // Extension settings handled by the host: the schema a manifest declares (`settings`), the values
 // the user set (`$ZOT_HOME/extension-settings/<name>.json`, 0600), and what reaches the extension
 // (`hello_ack.settings`, `settings_changed`). Secrets are stored like provider keys and masked.
+import { settingsDir } from "../platform/home.ts";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { atomicWrite } from "../platform/atomic-write.ts";
 import { join } from "node:path";
@@ -88,9 +89,6 @@ export function parseSettingValue(spec: SettingSpec, text: string): { ok: true; 
 
 export type Stored = { values: JsonObject; secrets: string[] };
 
-export function settingsDir(home: string): string {
-  return join(home, "extension-settings");
-}
 
 export function settingsFile(home: string, extension: string): string {
   return join(settingsDir(home), `${extension.toLowerCase()}.json`);

@@ -1,7 +1,7 @@
 // One extension as `doctor`, `list` and the modes see it: discovery's facts plus what the running
 // process registered and won.
+import { extensionLogPath } from "../platform/home.ts";
 import type { Connection } from "./connection.ts";
-import { extensionLogPath } from "./log.ts";
 import { enforcementOf } from "./sandbox/plan.ts";
 import { OUTSIDE_ZOT } from "./sandbox/policy.ts";
 import type { Resolution } from "./registry.ts";

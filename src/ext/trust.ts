@@ -3,12 +3,11 @@
 // until the user says otherwise; trust is per real path and covers subdirectories. For each trusted
 // project the store also keeps a fingerprint of each extension and of each project MCP server, so a
 // new one or a changed command line has to be approved again.
+import { trustPath } from "../platform/home.ts";
 import { mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { atomicWrite } from "../platform/atomic-write.ts";
-import { join, resolve, sep } from "node:path";
+import { resolve, sep } from "node:path";
 import { isObject, type Json } from "../json.ts";
-
-export const TRUST_FILE = "trust.json";
 
 /** `ZOT_TRUST_PROJECT=1` trusts the project for one run, like `--trust`. */
 export const TRUST_ENV = "ZOT_TRUST_PROJECT";
@@ -58,9 +57,6 @@ export function trustMode(flag: boolean, env: Record<string, string | undefined>
   return flag || env[TRUST_ENV] === "1" ? "all" : "store";
 }
 
-export function trustPath(home: string): string {
-  return join(home, TRUST_FILE);
-}
 
 /** The real path of `dir`, or its absolute path when it does not exist (any more). */
 export function realDir(dir: string): string {

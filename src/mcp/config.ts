@@ -3,6 +3,7 @@
 // only the servers workspace trust approved as written) and `$ZOT_HOME/mcp.json`. The first
 // definition of a name wins; later ones are shadowed, as with extensions. `${VAR}` and
 // `${VAR:-default}` expand in command, args, env, url and headers.
+import { userConfigPath } from "../platform/home.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { atomicWrite } from "../platform/atomic-write.ts";
 import { dirname, join, resolve } from "node:path";
@@ -79,9 +80,6 @@ export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 export const DEFAULT_STARTUP_MS = 30_000;
 export const DEFAULT_DEFER_SHARE = 0.1;
 
-export function userConfigPath(home: string): string {
-  return join(home, "mcp.json");
-}
 
 export function projectConfigPaths(cwd: string): string[] {
   return [join(cwd, ".zot", "mcp.json"), join(cwd, ".mcp.json")];

@@ -1,7 +1,7 @@
 // One configured MCP server from start to shutdown: its transport and client, the tools, prompts and
 // resources it lists (refreshed when it says they changed), its calls, and the state `zot mcp
 // doctor` reports.
-import { join } from "node:path";
+import { mcpLogPath } from "../platform/home.ts";
 import { ExtensionLog } from "../ext/log.ts";
 import type { Mask } from "../ext/mask.ts";
 import { isObject } from "../json.ts";
@@ -70,9 +70,6 @@ const MAX_WARNINGS = 100;
 const LIST_MS = 30_000;
 const MAX_SERVER_LOGS = 1000;
 
-export function mcpLogPath(home: string, name: string): string {
-  return join(home, "logs", `mcp-${name}.log`);
-}
 
 export class McpServer {
   tools: McpTool[] = [];

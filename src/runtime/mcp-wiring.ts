@@ -1,11 +1,12 @@
 // Whether this run has MCP servers at all, decided by a few stat calls, so a headless run without
 // any never loads the MCP modules; when it has (and always in the TUI), the extension host is
 // wrapped in an McpHost.
+import { userConfigPath } from "../platform/home.ts";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { TrustMode } from "../ext/trust.ts";
 import type { ExtensionHost, HostInfo } from "../ext/types.ts";
-import { hasProjectLists, userConfigPath } from "../mcp/config.ts";
+import { hasProjectLists } from "../mcp/config.ts";
 
 export type McpRun = {
   home: string;

@@ -1,13 +1,14 @@
 // The agent runtime: one conversation with one provider, its transcript, its tools and the extension
 // host. Modes (print, JSON, RPC, TUI) drive it through `AgentRuntime`; `createRuntime` in setup.ts
 // wires it from the command line.
+import { historyPath } from "../platform/home.ts";
 import { existsSync } from "node:fs";
 import type { ExtensionHost, UiIntent } from "../ext/types.ts";
 import type { TrustReview } from "./project-code.ts";
 import { basename } from "node:path";
 import { costOf, defaultModel, findModel, fitReasoning, isProviderName } from "../agent/catalog.ts";
 import { EFFORTS, orList, PROVIDERS, type Effort } from "../agent/choices.ts";
-import { historyPath, PROVIDER_ENV_KEYS, readAuth, readConfig, removeApiKey, resolveCredentials, rememberModel, saveApiKey, updateConfig, type ConfigValues } from "../agent/config.ts";
+import { PROVIDER_ENV_KEYS, readAuth, readConfig, removeApiKey, resolveCredentials, rememberModel, saveApiKey, updateConfig, type ConfigValues } from "../agent/config.ts";
 import type { Env } from "../platform/env.ts";
 import type { AgentEvent, ApprovalDetail, CompactReason, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
 import { keptFrom, summarise } from "../agent/compaction.ts";

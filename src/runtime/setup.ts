@@ -1,6 +1,7 @@
 // Builds a Runtime from the command line: config and credentials, the model catalog, the provider
 // client, the tools, the session transcript and the extension host (loaded with the real
 // provider/model/cwd so hello_ack carries them).
+import { authPath } from "../platform/home.ts";
 import { isDumbTerminal } from "../platform/terminal.ts";
 import { resolve } from "node:path";
 import { Host } from "../ext/host.ts";
@@ -10,7 +11,7 @@ import type { ExtensionHost } from "../ext/types.ts";
 import { skippedExtensions, skippedNotice } from "../ext/trust.ts";
 import { ZOT_VERSION } from "../version.ts";
 import { defaultModel, findModel, isProviderName, loadModels, reasoningProblem, unknownModelNotice, type ProviderName } from "../agent/catalog.ts";
-import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, SUBSCRIPTION_NOTE, readConfig, rememberModel, resolveCredentials, authPath, configPath } from "../agent/config.ts";
+import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, SUBSCRIPTION_NOTE, readConfig, rememberModel, resolveCredentials, configPath } from "../agent/config.ts";
 import type { Runtime, RuntimeConfig } from "./runtime.ts";
 import type { RunChoices } from "./run-choices.ts";
 import { redactSecrets } from "../redact.ts";

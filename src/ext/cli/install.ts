@@ -7,10 +7,10 @@ import { constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSyn
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { killTree, ownsProcessGroup } from "../../platform/process-tree.ts";
 import { isTrusted } from "../trust.ts";
-import { globalRoot, projectRoot } from "../discovery.ts";
+import { projectRoot } from "../discovery.ts";
 import { MANIFEST_FILE, readManifest } from "../manifest.ts";
 import { isObject } from "../../json.ts";
-import { ensurePrivateDir } from "../../platform/home.ts";
+import { ensurePrivateDir, globalRoot } from "../../platform/home.ts";
 import { findThemeFile } from "../theme-file.ts";
 import { grants, lockEntry, lockPathFor, LOCK_FILE, readLock, writeLock, type LockEntry, type LockSource } from "../lockfile.ts";
 import { permissionsJson } from "../permissions.ts";

@@ -3,10 +3,10 @@
 // never offered to another). Mode 0600, replaced atomically, so a crash or a second zot leaves the
 // old or the new file, never half of one; changes are made under a lock (`mcp-auth.json.lock`), so
 // two processes saving at once keep both entries.
+import { authStorePath } from "../../platform/home.ts";
 import { mkdirSync, readFileSync } from "node:fs";
 import { atomicWrite } from "../../platform/atomic-write.ts";
 import { withFileLock } from "../../platform/file-lock.ts";
-import { join } from "node:path";
 import { isObject } from "../../json.ts";
 
 export type ClientAuthMethod = "none" | "client_secret_basic" | "client_secret_post";
@@ -36,9 +36,6 @@ export type StoredAuth = {
 
 type StoreFile = { version: 1; tokens: StoredAuth[] };
 
-export function authStorePath(home: string): string {
-  return join(home, "mcp-auth.json");
-}
 
 /** Every stored entry; a missing or unreadable file holds none (login writes a fresh one). */
 export function readAuthStore(home: string): StoredAuth[] {
