@@ -1,5 +1,5 @@
-// The single definition of the zot extension protocol (spec: shared/spec/extensions.md, plus the
-// compatible additions of the host issue §8). The host and the TypeScript SDK both import from here,
+// The single definition of the zot extension protocol (the Go zot's, plus compatible additions:
+// docs/decisions.md; reference: docs/sdk.md). The host and the TypeScript SDK both import from here,
 // so a frame has exactly one shape. Decoders validate untrusted JSON into these types and return
 // errors as values; nothing here throws.
 
@@ -35,7 +35,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   "assistant_message",
 ];
 
-/** `tool_result` interception is a zot addition (host issue §8). */
+/** `tool_result` interception is a zot addition (docs/decisions.md). */
 export type InterceptName = "tool_call" | "turn_start" | "assistant_message" | "tool_result";
 export const INTERCEPT_NAMES: readonly InterceptName[] = ["tool_call", "turn_start", "assistant_message", "tool_result"];
 
@@ -83,7 +83,7 @@ export type RegisterToolFrame = {
   type: "register_tool";
   name: string;
   description: string;
-  /** Raw as sent; the host normalises it (see tool schema rules in DESIGN.md). */
+  /** Raw as sent; the host normalises it (docs/decisions.md "Tool schemas"). */
   schema: Json | undefined;
   deferred: boolean;
 };

@@ -318,7 +318,7 @@ export class Connection {
       if (!decoded.ok || decoded.value.type !== "hello") return this.failFirstLine(line);
       return this.onHello(decoded.value.name, decoded.value.version);
     }
-    // Any frame, even one ignored below, shows the extension is still sending (DESIGN.md "Auto-ready").
+    // Any frame, even one ignored below, shows the extension is still sending (docs/decisions.md "Auto-ready").
     if (this.phase === "registering" && this.sawRegistration) this.restartGrace();
     if (!decoded.ok) {
       if ("unknownType" in decoded) return this.warn(`ignored a frame of unknown type "${decoded.unknownType}"`);

@@ -35,7 +35,7 @@ export function checkCommand(frame: RegisterCommandFrame): string | null {
 }
 
 /**
- * Validates the name and normalises the schema (DESIGN.md "Tool schemas"); `extension` names the
+ * Validates the name and normalises the schema (docs/decisions.md "Tool schemas"); `extension` names the
  * sender in the warning for a schema past the limits (schema-limits.ts).
  */
 export function checkTool(frame: RegisterToolFrame, extension: string): { ok: true; tool: ToolReg; warning: string | null } | { ok: false; warning: string } {

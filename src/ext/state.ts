@@ -49,7 +49,7 @@ export function extensionState(d: DiscoveredExtension, c: Connection | null, reg
   return state;
 }
 
-/** A `ready` that arrives after auto-ready still counts as ready (DESIGN.md "Auto-ready"). */
+/** A `ready` that arrives after auto-ready still counts as ready (docs/decisions.md "Auto-ready"). */
 function liveStatus(c: Connection): ExtensionState["status"] {
   if (c.status === "auto_ready" && c.readySeen) return "ready";
   return c.status;

@@ -223,7 +223,7 @@ export type DiscoveredExtension = {
   warnings: string[];
 };
 
-/** Colour roles a theme maps (the TUI issue §9). Unknown roles in a theme file are ignored with a warning. */
+/** Colour roles a theme maps (docs/decisions.md "Themes"). Unknown roles in a theme file are ignored with a warning. */
 export const THEME_ROLES = [
   "text",
   "muted",

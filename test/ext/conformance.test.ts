@@ -14,7 +14,7 @@ import { FIXTURES, start } from "./fixture-host.ts";
 
 // The spec is not part of the repository, so its Python quick start is pinned by hash: these are
 // the SHA-256 digests of the spec's ```python block and of the manifest after "Drop it in a
-// directory", taken from spec/extensions.md. A fixture edit that drifts from the spec fails here.
+// directory" in the Go zot's extension protocol spec. A fixture edit that drifts from it fails here.
 const SPEC_QUICKSTART_SHA256 = {
   "hello.py": "cc75f6be98c92410af64c3898e0a416ec9a6caabf2b983fd0ac902655316e0de",
   "extension.json": "22eab4497fe19ecd15d46337eca928fbdb7552e9fa7f05248c891afbd5ee0c92",
