@@ -5,6 +5,7 @@
 
 export const PROTOCOL_VERSION = 1;
 
+import type { Result } from "./result.ts";
 import { isObject, kind, type Json, type JsonObject } from "./json.ts";
 
 /** JSON values are defined in src/json.ts; the types are re-exported because the frames are made of them. */
@@ -231,7 +232,7 @@ export type HostFrame =
 
 // ---------------------------------------------------------------- decoding
 
-export type Decoded<T> = { ok: true; value: T } | { ok: false; error: string };
+export type Decoded<T> = Result<{ value: T }>;
 
 const ok = <T>(value: T): Decoded<T> => ({ ok: true, value });
 const fail = <T>(error: string): Decoded<T> => ({ ok: false, error });

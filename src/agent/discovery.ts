@@ -2,6 +2,7 @@
 // cached for 6 h in $ZOT_HOME/models-cache.json (per provider and base URL) and merged into the
 // catalog as `source: "live"` entries. Start-up only reads the cache; refreshing it happens in the
 // background and never without a key.
+import type { Result } from "../result.ts";
 import { readFileSync } from "node:fs";
 import { ensurePrivateDir, modelsCachePath } from "../platform/home.ts";
 import type { ModelInfo } from "./provider.ts";
@@ -133,7 +134,7 @@ export function mergeCached(catalog: ModelInfo[], d: Omit<Discovery, "key">): bo
   return cached?.fresh ?? false;
 }
 
-export type FetchResult = { ok: true; models: LiveModel[] } | { ok: false; error: string };
+export type FetchResult = Result<{ models: LiveModel[] }>;
 
 /** One listing request. Never throws; a failure is a sentence (the caller decides whether anyone sees it). */
 export async function fetchModels(provider: string, key: string, base: string, signal: AbortSignal): Promise<FetchResult> {

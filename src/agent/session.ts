@@ -3,6 +3,7 @@
 // to the kernel as each record happens, so a crash (even kill -9) loses at most the line being
 // written. Loading tolerates exactly that: a cut last line is skipped with a warning, and tool calls
 // left without results get "aborted" results so providers accept the history.
+import type { Result } from "../result.ts";
 import { ensurePrivateDir, sessionDir } from "../platform/home.ts";
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync, fstatSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -234,7 +235,7 @@ export function summaryMessage(summary: string, ts: number): UserMessage {
   return { role: "user", content: [{ type: "text", text: `[Summary of the earlier conversation]\n${summary}` }], ts };
 }
 
-export function openSession(path: string): { ok: true; session: LoadedSession } | { ok: false; error: string } {
+export function openSession(path: string): Result<{ session: LoadedSession }> {
   let text: string;
   try {
     text = readFileSync(path, "utf8");

@@ -1,6 +1,7 @@
 // Per-extension log file: the extension's stderr plus `[zot] …` lines the host writes about it
 // (start, warnings, conflicts, exit), so `zot ext logs <name>` tells the whole story in one place.
 // Everything written here goes through the mask: the extension's stderr as much as the host's lines.
+import type { Result } from "../result.ts";
 import { chmodSync, closeSync, fstatSync, openSync, readSync, renameSync, statSync, writeSync } from "node:fs";
 import { ensurePrivateDir, extensionLogPath, logsDir } from "../platform/home.ts";
 import { isManifestName } from "./policy.ts";
@@ -42,7 +43,7 @@ export class ExtensionLog {
    * applies to the host's own lines, which may quote frames, and to the extension's stderr.
    * `path` is for other children zot logs the same way (MCP servers: `logs/mcp-<name>.log`).
    */
-  static open(home: string, name: string, mask: Mask = unmasked, path = extensionLogPath(home, name)): { ok: true; log: ExtensionLog } | { ok: false; error: string } {
+  static open(home: string, name: string, mask: Mask = unmasked, path = extensionLogPath(home, name)): Result<{ log: ExtensionLog }> {
     try {
       ensurePrivateDir(logsDir(home));
       rotateIfLarge(path);

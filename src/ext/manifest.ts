@@ -1,5 +1,6 @@
 // extension.json: read, validate, resolve `exec`. Every failure is one sentence naming the manifest
 // path and the offending field, so `zot ext doctor` can show it as is.
+import type { Result } from "../result.ts";
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { executableProblem, lookPath } from "../platform/exec-path.ts";
@@ -147,7 +148,7 @@ export function resolveExec(
   manifestDir: string,
   env: Record<string, string | undefined> = process.env,
   platform: string = process.platform,
-): { ok: true; path: string } | { ok: false; error: string } {
+): Result<{ path: string }> {
   const hasSep = exec.includes("/") || (platform === "win32" && exec.includes("\\"));
   if (isAbsolute(exec) || hasSep) {
     const path = isAbsolute(exec) ? exec : resolve(manifestDir, exec);

@@ -3,6 +3,7 @@
 // until the user says otherwise; trust is per real path and covers subdirectories. For each trusted
 // project the store also keeps a fingerprint of each extension and of each project MCP server, so a
 // new one or a changed command line has to be approved again.
+import type { Result } from "../result.ts";
 import { trustPath } from "../platform/home.ts";
 import { mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { atomicWrite } from "../platform/atomic-write.ts";
@@ -11,8 +12,6 @@ import { isObject, type Json } from "../json.ts";
 
 /** `ZOT_TRUST_PROJECT=1` trusts the project for one run, like `--trust`. */
 export const TRUST_ENV = "ZOT_TRUST_PROJECT";
-
-export type Result<T> = ({ ok: true } & T) | { ok: false; error: string };
 
 export type TrustEntry = { path: string; trustedAt: string };
 

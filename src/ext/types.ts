@@ -1,5 +1,6 @@
 // The host's public surface: what modes and the agent loop see of the extension host. The host knows
 // nothing of the TUI or providers; it takes facts (provider/model/cwd) in and emits typed UI intents.
+import type { Result } from "../result.ts";
 import type { Permissions } from "./permissions.ts";
 import type { SettingSpec } from "./settings.ts";
 import type { ExtensionPolicy } from "./permission-policy.ts";
@@ -143,7 +144,7 @@ export type LoadReport = {
   traceError?: string;
 };
 
-export type InvokeResult = { ok: true; response: CommandResponseFrame; extension: string } | { ok: false; error: string };
+export type InvokeResult = Result<{ response: CommandResponseFrame; extension: string }>;
 
 /** Re-exported so users of the host import from one place. */
 export type { InterceptName, PanelKeyName, ContentBlock };
@@ -177,12 +178,12 @@ export interface ExtensionHost extends LoopHooks {
   /** Resources mentioned in a prompt (`@server:uri`, MCP) appended to it; absent when no source offers any. */
   attach?(text: string): Promise<{ text: string; errors: string[] }>;
   /** An extension's declared settings with their stored values (secrets included: callers mask them). */
-  settings(name: string): { ok: true; extension: string; specs: SettingSpec[]; values: JsonObject } | { ok: false; error: string };
+  settings(name: string): Result<{ extension: string; specs: SettingSpec[]; values: JsonObject }>;
   /**
    * Sets (key → text as typed) and unsets settings, stores them, and sends `settings_changed` to the
    * running extension; one that waited for a required setting is started.
    */
-  configure(name: string, set: [string, string][], unset: string[]): Promise<{ ok: true; path: string } | { ok: false; error: string }>;
+  configure(name: string, set: [string, string][], unset: string[]): Promise<Result<{ path: string }>>;
 }
 
 /** A parsed, validated `extension.json`. `exec` is resolved to an absolute path. */

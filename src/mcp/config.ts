@@ -3,6 +3,7 @@
 // only the servers workspace trust approved as written) and `$ZOT_HOME/mcp.json`. The first
 // definition of a name wins; later ones are shadowed, as with extensions. `${VAR}` and
 // `${VAR:-default}` expand in command, args, env, url and headers.
+import type { Result } from "../result.ts";
 import { userConfigPath } from "../platform/home.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { atomicWrite } from "../platform/atomic-write.ts";
@@ -320,7 +321,7 @@ export function expandVars(text: string, env: Record<string, string | undefined>
 }
 
 /** Writes a server list back, keeping whatever else the file holds; replaced atomically. */
-export function writeServerFile(path: string, update: (servers: JsonObject) => void): { ok: true } | { ok: false; error: string } {
+export function writeServerFile(path: string, update: (servers: JsonObject) => void): Result {
   const read = readServerFile(path, false);
   if (!read.ok && read.error) return { ok: false, error: read.error };
   const doc: JsonObject = read.ok ? { ...read.doc } : {};

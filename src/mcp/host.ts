@@ -3,6 +3,7 @@
 // of MCP servers are added to the extension host's, while events, interceptors and confirmation stay
 // where they are — so an MCP tool call passes the same tool_call/tool_result interceptors, the same
 // --no-yolo confirmation, the same transcript and the same JSON/RPC events as any other tool.
+import type { Result } from "../result.ts";
 import type { JsonObject, PanelKeyName } from "../protocol.ts";
 import { unmasked } from "../ext/mask.ts";
 import type { Mask } from "../ext/mask.ts";
@@ -525,7 +526,7 @@ export class McpHost implements ExtensionHost {
 }
 
 /** `key=value` pairs, or words given in the order the prompt declares its arguments (the last takes the rest). */
-export function promptArgs(prompt: McpPrompt, text: string): { ok: true; args: Record<string, string> } | { ok: false; error: string } {
+export function promptArgs(prompt: McpPrompt, text: string): Result<{ args: Record<string, string> }> {
   const args: Record<string, string> = {};
   const trimmed = text.trim();
   if (/^[A-Za-z_][\w-]*=/.test(trimmed)) {

@@ -3,6 +3,7 @@
 // notifications. Aborting a request closes its stream, which is cancellation in 2026-07-28. For the
 // `initialize` era it keeps the `Mcp-Session-Id`, listens on the optional GET stream and ends the
 // session with DELETE.
+import type { Result } from "../result.ts";
 import { isObject } from "../json.ts";
 import type { JsonObject } from "../protocol.ts";
 import { parseSse } from "../platform/sse.ts";
@@ -47,7 +48,7 @@ export class HttpTransport implements Transport {
     this.ended = new Promise((r) => (this.end = r));
   }
 
-  async start(): Promise<{ ok: true } | { ok: false; error: string }> {
+  async start(): Promise<Result> {
     try {
       const u = new URL(this.spec.url);
       if (u.protocol !== "http:" && u.protocol !== "https:") return { ok: false, error: `the url ${this.spec.url} is not http:// or https://` };

@@ -2,6 +2,7 @@
 // Modes submit operations here and receive events (agent/events.ts) about messages and content
 // (agent/messages.ts, agent/content.ts); they import nothing else of the agent, so this module also
 // hands them the vocabulary its operations speak: the types, and the pure helpers that label them.
+import type { Result } from "../result.ts";
 import type { UiIntent } from "../ext/types.ts";
 import type { TrustReview } from "./project-code.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
@@ -62,12 +63,12 @@ export interface AgentRuntime {
   /** The levels the current model takes, lowest first (all of them when the catalog does not say). */
   reasoningLevels(): readonly Effort[];
   /** Applies from the next model call; null turns thinking off. */
-  setReasoning(level: string | null): { ok: true } | { ok: false; error: string };
+  setReasoning(level: string | null): Result;
   /** The AGENTS.md / CLAUDE.md files the system prompt includes, in order (global first). */
   instructionFiles(): string[];
   /** The standing "don't ask again" rules of this project: remembered ones first, then this session's. */
   permissions(): ListedRule[];
-  revokePermission(entry: ListedRule): { ok: true } | { ok: false; error: string };
+  revokePermission(entry: ListedRule): Result;
   subscribe(listener: (event: AgentEvent) => void): () => void;
   /**
    * Extension UI intents for the interactive mode. Intents sent before anyone listened (e.g. a
@@ -95,12 +96,12 @@ export interface AgentRuntime {
    * /btw: asks the model `question` over a snapshot of the conversation, streaming the answer to
    * `onText`. Nothing is recorded: not in the history, the transcript or the usage totals.
    */
-  sideQuestion(question: string, signal: AbortSignal, onText: (text: string) => void): Promise<{ ok: true; text: string } | { ok: false; error: string }>;
+  sideQuestion(question: string, signal: AbortSignal, onText: (text: string) => void): Promise<Result<{ text: string }>>;
   /** Summarises the conversation with the model into one message. */
   compact(): Promise<{ ok: boolean; error?: string; summary?: string }>;
   models(): ModelInfo[];
   /** `notice`: the thinking level had to change, because the new model does not take it. */
-  setModel(provider: string, model: string): { ok: true; notice?: string } | { ok: false; error: string };
+  setModel(provider: string, model: string): Result<{ notice?: string }>;
   /** Set by the TUI; null means nobody can be asked, so every call the mode does not refuse runs. */
   setConfirmHandler(handler: ((req: ConfirmRequest) => Promise<ConfirmDecision>) | null): void;
   /** The transcripts of this cwd, newest first. */
@@ -109,15 +110,15 @@ export interface AgentRuntime {
    * Resume another transcript of this cwd. `warnings` (skipped lines, a model that could not be
    * restored) are also emitted as `error` events.
    */
-  openSession(path: string): { ok: true; warnings: string[] } | { ok: false; error: string };
+  openSession(path: string): Result<{ warnings: string[] }>;
   /** `/session export [path]`: a portable `.zotsession` copy of this session (session-ops.ts). */
-  exportSession(dest?: string): { ok: true; path: string } | { ok: false; error: string };
+  exportSession(dest?: string): Result<{ path: string }>;
   /** `/session import <path>`: copies a session into this cwd's sessions and switches to it. */
-  importSession(source: string): { ok: true; path: string; warnings: string[] } | { ok: false; error: string };
+  importSession(source: string): Result<{ path: string; warnings: string[] }>;
   /** This session's prompts, for the fork picker. */
-  sessionPrompts(): { ok: true; prompts: Prompt[] } | { ok: false; error: string };
+  sessionPrompts(): Result<{ prompts: Prompt[] }>;
   /** Forks this session before prompt `index` and switches to the branch; `text` is that prompt. */
-  forkSession(index: number): { ok: true; path: string; text: string; warnings: string[] } | { ok: false; error: string };
+  forkSession(index: number): Result<{ path: string; text: string; warnings: string[] }>;
   /** The sessions of this cwd by parent and child (the current one marked). */
   sessionTree(): TreeNode[];
   /** The file that keeps the prompts typed in this cwd, for recall in the editor. */
@@ -125,14 +126,14 @@ export interface AgentRuntime {
   /** /trust: the project code of this cwd that workspace trust does not let run now (untrusted, new or changed). */
   trustReview(): Promise<TrustReview>;
   /** /trust: trusts this cwd and its subfolders with the project code it has now, recorded as `zot ext trust` records it. */
-  trustProject(): Promise<{ ok: true; path: string } | { ok: false; error: string }>;
+  trustProject(): Promise<Result<{ path: string }>>;
   /** The user's saved settings (config.json). */
   settings(): ConfigValues;
   /** Saves settings that outlive the session (e.g. the theme), keeping the others. */
-  saveSettings(patch: ConfigValues): { ok: true } | { ok: false; error: string };
+  saveSettings(patch: ConfigValues): Result;
   /** Stores an API key for `provider` (auth.json, mode 0600); `path` names the file for the user. */
-  saveApiKey(provider: string, key: string): { ok: true; path: string } | { ok: false; error: string };
-  removeApiKey(provider: string): { ok: true; path: string; removed: boolean } | { ok: false; error: string };
+  saveApiKey(provider: string, key: string): Result<{ path: string }>;
+  removeApiKey(provider: string): Result<{ path: string; removed: boolean }>;
   /** The providers auth.json holds a subscription login for (no key needed for them). */
   subscriptions(): string[];
   /** `!cmd`: runs `command` in the shell as the bash tool would (its process group, its limits), outside the conversation. */

@@ -1,6 +1,7 @@
 // The agent runtime: one conversation with one provider, its transcript, its tools and the extension
 // host. Modes (print, JSON, RPC, TUI) drive it through `AgentRuntime`; `createRuntime` in setup.ts
 // wires it from the command line.
+import type { Failure, Result } from "../result.ts";
 import { historyPath } from "../platform/home.ts";
 import { existsSync } from "node:fs";
 import type { ExtensionHost, UiIntent } from "../ext/types.ts";
@@ -348,7 +349,7 @@ export class Runtime implements AgentRuntime {
     return findModel(this.cfg.catalog, this.cfg.providerName, this.cfg.model)?.efforts ?? EFFORTS;
   }
 
-  setReasoning(level: string | null): { ok: true } | { ok: false; error: string } {
+  setReasoning(level: string | null): Result {
     if (level === null) {
       delete this.cfg.reasoning;
       return { ok: true };
@@ -371,7 +372,7 @@ export class Runtime implements AgentRuntime {
     return this.permissionRules().list();
   }
 
-  revokePermission(entry: ListedRule): { ok: true } | { ok: false; error: string } {
+  revokePermission(entry: ListedRule): Result {
     return this.permissionRules().revoke(entry);
   }
 
@@ -427,7 +428,7 @@ export class Runtime implements AgentRuntime {
     return trustReview(this.cfg.home, this.cfg.cwd);
   }
 
-  async trustProject(): Promise<{ ok: true; path: string } | { ok: false; error: string }> {
+  async trustProject(): Promise<Result<{ path: string }>> {
     const { trustProject } = await import("./project-code.ts");
     const r = await trustProject(this.cfg.home, this.cfg.cwd);
     return r.ok ? { ok: true, path: r.path } : r;
@@ -437,15 +438,15 @@ export class Runtime implements AgentRuntime {
     return readConfig(this.cfg.home).values;
   }
 
-  saveSettings(patch: ConfigValues): { ok: true } | { ok: false; error: string } {
+  saveSettings(patch: ConfigValues): Result {
     return updateConfig(this.cfg.home, patch);
   }
 
-  saveApiKey(provider: string, key: string): { ok: true; path: string } | { ok: false; error: string } {
+  saveApiKey(provider: string, key: string): Result<{ path: string }> {
     return saveApiKey(this.cfg.home, provider, key);
   }
 
-  removeApiKey(provider: string): { ok: true; path: string; removed: boolean } | { ok: false; error: string } {
+  removeApiKey(provider: string): Result<{ path: string; removed: boolean }> {
     return removeApiKey(this.cfg.home, provider);
   }
 
@@ -485,7 +486,7 @@ export class Runtime implements AgentRuntime {
     return attachMentions(text, this.cfg.cwd);
   }
 
-  openSession(path: string): { ok: true; warnings: string[] } | { ok: false; error: string } {
+  openSession(path: string): Result<{ warnings: string[] }> {
     if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before switching sessions" };
     const loaded = openSession(path);
     if (!loaded.ok) return loaded;
@@ -508,13 +509,13 @@ export class Runtime implements AgentRuntime {
     return { ok: true, warnings };
   }
 
-  exportSession(dest?: string): { ok: true; path: string } | { ok: false; error: string } {
+  exportSession(dest?: string): Result<{ path: string }> {
     const path = this.currentTranscript();
     if (typeof path !== "string") return path;
     return exportSession(path, dest);
   }
 
-  importSession(source: string): { ok: true; path: string; warnings: string[] } | { ok: false; error: string } {
+  importSession(source: string): Result<{ path: string; warnings: string[] }> {
     if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before switching sessions" };
     const r = importSession(source, this.cfg.home, this.cwd);
     if (!r.ok) return r;
@@ -522,13 +523,13 @@ export class Runtime implements AgentRuntime {
     return opened.ok ? { ...r, warnings: opened.warnings } : opened;
   }
 
-  sessionPrompts(): { ok: true; prompts: Prompt[] } | { ok: false; error: string } {
+  sessionPrompts(): Result<{ prompts: Prompt[] }> {
     const path = this.currentTranscript();
     if (typeof path !== "string") return path;
     return sessionPrompts(path);
   }
 
-  forkSession(index: number): { ok: true; path: string; text: string; warnings: string[] } | { ok: false; error: string } {
+  forkSession(index: number): Result<{ path: string; text: string; warnings: string[] }> {
     if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before forking" };
     const path = this.currentTranscript();
     if (typeof path !== "string") return path;
@@ -543,14 +544,14 @@ export class Runtime implements AgentRuntime {
   }
 
   /** The transcript file, once it exists (it appears with the first message). */
-  private currentTranscript(): string | { ok: false; error: string } {
+  private currentTranscript(): string | Failure {
     const path = this.session.path;
     if (path === null) return { ok: false, error: "this run keeps no session (--no-session)" };
     if (this.history.length === 0 || !existsSync(path)) return { ok: false, error: "this session has no messages yet" };
     return path;
   }
 
-  async sideQuestion(question: string, signal: AbortSignal, onText: (text: string) => void): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
+  async sideQuestion(question: string, signal: AbortSignal, onText: (text: string) => void): Promise<Result<{ text: string }>> {
     const cfg = this.cfg;
     const tools = cfg.builtins.map((t) => ({ name: t.name, description: t.description, schema: t.schema }));
     if (cfg.extensionTools) for (const t of this.host.tools()) if (t.active) tools.push({ name: t.name, description: t.description, schema: t.schema });
@@ -613,7 +614,7 @@ export class Runtime implements AgentRuntime {
     return [...this.cfg.catalog];
   }
 
-  setModel(provider: string, model: string): { ok: true; notice?: string } | { ok: false; error: string } {
+  setModel(provider: string, model: string): Result<{ notice?: string }> {
     if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before switching models" };
     if (!isProviderName(provider)) return { ok: false, error: `unknown provider "${provider}" (${orList(PROVIDERS)})` };
     if (model.trim() === "") return { ok: false, error: "the model id is empty" };

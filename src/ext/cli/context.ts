@@ -1,5 +1,6 @@
 // What every `zot ext` subcommand runs against: the environment, directories and output streams.
 // Tests pass their own (ZOT_HOME in a temp dir, captured output); zot itself uses the process's.
+import type { Result } from "../../result.ts";
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { zotHome } from "../../platform/home.ts";
@@ -34,7 +35,7 @@ export type Ctx = {
   signal: AbortSignal | undefined;
 };
 
-export function makeCtx(io: CliIo, cwdFlag: string | undefined): { ok: true; ctx: Ctx } | { ok: false; error: string } {
+export function makeCtx(io: CliIo, cwdFlag: string | undefined): Result<{ ctx: Ctx }> {
   const env = io.env ?? process.env;
   const processCwd = io.cwd ?? process.cwd();
   const cwd = cwdFlag === undefined ? processCwd : resolve(processCwd, cwdFlag);
