@@ -25,7 +25,7 @@ export type Resolution = {
   conflicts: Map<string, string[]>;
 };
 
-const builtinCommands = new Set<string>(BUILTIN_COMMANDS);
+const builtinCommands = new Set<string>(BUILTIN_COMMANDS.map((c) => c.name));
 const builtinTools = new Set<string>(BUILTIN_TOOLS);
 
 /** A warning when the command must be rejected, else null. */

@@ -4,7 +4,8 @@ import { KEYED_PROVIDERS, MODE_LABELS, PERMISSION_MODES, sessionSummary, SUBSCRI
 import { Picker, TextPrompt } from "./pickers.ts";
 import type { InfoLevel } from "./transcript.ts";
 import { themeNames } from "./theme.ts";
-import { BUILTIN_COMMANDS, type SlashItem } from "./slash.ts";
+import type { SlashItem } from "./slash.ts";
+import { BUILTIN_COMMANDS, type BuiltinCommand } from "../ext/policy.ts";
 import { withLog } from "./load-errors.ts";
 import type { CommandContext, StatusLine } from "./command-context.ts";
 import { skippedExtensions, skippedLine } from "../ext/trust.ts";
@@ -26,68 +27,53 @@ const SKIPPED_STATUS_MS = 15_000;
 /** The spinner's label while the history is summarised. */
 export const CONDENSING = "condensing history, esc to cancel";
 
+type Run = (ctx: CommandContext, args: string) => void | Promise<void>;
+
+/** What each built-in command does; the names, their order and their descriptions are BUILTIN_COMMANDS. */
+const RUN: Record<BuiltinCommand, Run> = {
+  help: (ctx) => ctx.info(helpText(ctx.commands())),
+  exit: (ctx) => ctx.exit(),
+  clear: async (ctx) => {
+    await ctx.cancelTurn();
+    ctx.runtime.clear();
+    ctx.clearChat();
+    ctx.info("Started a fresh session.");
+  },
+  compact: (ctx) => compact(ctx),
+  "reload-ext": (ctx, args) => reload(ctx, args),
+  yolo: (ctx) => {
+    if (ctx.runtime.yolo) {
+      ctx.status([{ text: "yolo is already on: tool calls run without asking.", level: "info" }], 4000);
+      return;
+    }
+    ctx.runtime.yolo = true;
+    ctx.status([{ text: "yolo on: tool calls run without asking for the rest of this session.", level: "warn" }], 4000);
+  },
+  permissions: (ctx) => permissionsPicker(ctx),
+  reasoning: (ctx, args) => reasoning(ctx, args),
+  init: (ctx) => ctx.submit(ctx.runtime.initPrompt()),
+  model: (ctx, args) => model(ctx, args),
+  sessions: (ctx) => sessions(ctx),
+  theme: (ctx, args) => theme(ctx, args),
+  login: (ctx, args) => login(ctx, args),
+  logout: (ctx, args) => logout(ctx, args),
+  session: (ctx, args) => sessionCommand(ctx, args),
+  study: (ctx) => ctx.submit(STUDY_PROMPT),
+  skills: (ctx) => skillsCommand(ctx),
+  jump: (ctx, args) => jumpCommand(ctx, args),
+  btw: (ctx, args) => btwCommand(ctx, args),
+  jail: (ctx) => jailCommand(ctx, true),
+  unjail: (ctx) => jailCommand(ctx, false),
+  "ext-config": (ctx, args) => extConfig(ctx, args),
+  trust: (ctx) => trustCommand(ctx, (lead) => reload(ctx, "", lead)),
+};
+
+function isBuiltin(name: string): name is BuiltinCommand {
+  return Object.hasOwn(RUN, name);
+}
+
 export async function runBuiltin(ctx: CommandContext, name: string, args: string): Promise<void> {
-  switch (name) {
-    case "help":
-      ctx.info(helpText(ctx.commands()));
-      return;
-    case "exit":
-      ctx.exit();
-      return;
-    case "clear":
-      await ctx.cancelTurn();
-      ctx.runtime.clear();
-      ctx.clearChat();
-      ctx.info("Started a fresh session.");
-      return;
-    case "compact":
-      return compact(ctx);
-    case "reload-ext":
-      return reload(ctx, args);
-    case "yolo":
-      if (ctx.runtime.yolo) {
-        ctx.status([{ text: "yolo is already on: tool calls run without asking.", level: "info" }], 4000);
-        return;
-      }
-      ctx.runtime.yolo = true;
-      ctx.status([{ text: "yolo on: tool calls run without asking for the rest of this session.", level: "warn" }], 4000);
-      return;
-    case "permissions":
-      return permissionsPicker(ctx);
-    case "reasoning":
-      return reasoning(ctx, args);
-    case "init":
-      ctx.submit(ctx.runtime.initPrompt());
-      return;
-    case "model":
-      return model(ctx, args);
-    case "sessions":
-      return sessions(ctx);
-    case "theme":
-      return theme(ctx, args);
-    case "login":
-      return login(ctx, args);
-    case "logout":
-      return logout(ctx, args);
-    case "session":
-      return sessionCommand(ctx, args);
-    case "study":
-      ctx.submit(STUDY_PROMPT);
-      return;
-    case "skills":
-      return skillsCommand(ctx);
-    case "jump":
-      return jumpCommand(ctx, args);
-    case "btw":
-      return btwCommand(ctx, args);
-    case "jail":
-    case "unjail":
-      return jailCommand(ctx, name === "jail");
-    case "ext-config":
-      return extConfig(ctx, args);
-    case "trust":
-      return trustCommand(ctx, (lead) => reload(ctx, "", lead));
-  }
+  if (isBuiltin(name)) await RUN[name](ctx, args);
 }
 
 async function compact(ctx: CommandContext): Promise<void> {
