@@ -92,7 +92,7 @@ async function inProcessLoop(): Promise<{ model: number; tool: number; loop: num
     home,
     builtins: builtinTools(),
     extensionTools: true,
-    host,
+    hooks: host,
     history: () => history,
     record: (m) => void history.push(m),
     emit: (e) => {

@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { sessionDir } from "../src/agent/session.ts";
+import { sessionDir } from "../src/platform/home.ts";
 import { machine, median, sample } from "./harness.ts";
 
 const zot = resolve(process.argv[2] ?? "dist/zot");

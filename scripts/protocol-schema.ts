@@ -1,5 +1,5 @@
 // Generates sdk/protocol.schema.json, the language-neutral description of the extension frames, from
-// the TypeScript types in src/ext/protocol.ts (the one definition of the protocol). SDKs in other
+// the TypeScript types in src/protocol.ts (the one definition of the protocol). SDKs in other
 // languages validate their frames against it; test/ext/protocol-schema.test.ts fails when the file
 // is stale. Usage: bun scripts/protocol-schema.ts [--check]
 import { readFileSync, writeFileSync } from "node:fs";
@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import ts from "typescript";
 
 const repo = resolve(import.meta.dir, "..");
-const protocolFile = resolve(repo, "src/ext/protocol.ts");
+const protocolFile = resolve(repo, "src/protocol.ts");
 export const schemaFile = resolve(repo, "sdk/protocol.schema.json");
 
 type Schema = { [key: string]: unknown };
@@ -24,7 +24,7 @@ export function protocolSchemaText(): string {
   });
   const alias = (name: string): ts.Type => {
     const t = aliases.get(name);
-    if (!t) throw new Error(`src/ext/protocol.ts has no type ${name}`);
+    if (!t) throw new Error(`src/protocol.ts has no type ${name}`);
     return t;
   };
   const toSchema = (type: ts.Type): Schema => {
@@ -71,7 +71,7 @@ export function protocolSchemaText(): string {
 
   const schema: Schema = {
     $schema: "https://json-schema.org/draft/2020-12/schema",
-    $comment: "Generated from src/ext/protocol.ts by scripts/protocol-schema.ts; do not edit.",
+    $comment: "Generated from src/protocol.ts by scripts/protocol-schema.ts; do not edit.",
     title: "zot extension protocol frames",
     $defs: { ExtensionFrame: frames("ExtensionWireFrame"), HostFrame: frames("HostFrame") },
   };

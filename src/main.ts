@@ -16,7 +16,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (parsed.kind === "ext") {
-    const { runExtCli } = await import("./ext/cli.ts");
+    const { runExtCli } = await import("./cli/ext.ts");
     return runExtCli(parsed.argv, { stdout: { write: io.out }, stderr: { write: io.err } });
   }
   if (parsed.kind === "update") {

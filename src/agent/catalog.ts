@@ -1,8 +1,8 @@
 // The model catalog: metadata (context window, output limit, reasoning, prices) for the models zot
 // knows, plus what the user adds in $ZOT_HOME/models.json. It never restricts which model ids can
 // be used: any id is sent as given, the catalog only improves cost and context reporting.
+import { modelsPath } from "../platform/home.ts";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { LongContextPrices, ModelInfo } from "./provider.ts";
 import type { Usage } from "./messages.ts";
 import { EFFORTS, isChoosableWire, isEffort, isProviderName, orList, PROVIDERS, type ChoosableWire, type Effort, type ProviderName } from "./choices.ts";
@@ -192,7 +192,7 @@ const GO_PROVIDER_ALIASES: Readonly<Record<string, { provider: ProviderName; wir
 export function loadModels(home: string): { models: ModelInfo[]; warnings: string[] } {
   const models = builtinModels();
   const warnings: string[] = [];
-  const file = join(home, "models.json");
+  const file = modelsPath(home);
   let text: string;
   try {
     text = readFileSync(file, "utf8");

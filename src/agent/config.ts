@@ -1,16 +1,16 @@
 // $ZOT_HOME/config.json (remembered choices), $ZOT_HOME/auth.json (API keys) and the credential
 // lookup: --api-key, then the provider's environment variables, then auth.json.
-import { configFile, ensurePrivateDir } from "../ext/home.ts";
+import type { Result } from "../result.ts";
+import { authPath, configFile, ensurePrivateDir, permissionsPath, systemMdPath } from "../platform/home.ts";
 import { readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { isObject, type Json, type JsonObject } from "../json.ts";
 import { atomicWrite } from "../platform/atomic-write.ts";
+import type { Env } from "../platform/env.ts";
 import type { PermissionRule } from "./events.ts";
 import { isProviderName, PROVIDERS } from "./catalog.ts";
 import { EFFORTS, isEffort, orList, type Effort } from "./choices.ts";
 import type { StreamLimits } from "./providers/limits.ts";
 
-export type Env = Record<string, string | undefined>;
 
 /**
  * Environment variables checked for each provider, in order. Providers not listed need no key.
@@ -26,18 +26,8 @@ export const PROVIDER_ENV_KEYS: Readonly<Record<string, readonly string[]>> = Ob
 /** Providers that can't work without a key, in the order the default-provider choice tries them. */
 export const KEYED_PROVIDERS: readonly string[] = Object.keys(PROVIDER_ENV_KEYS);
 
-/** One definition of where config.json is: ext/home.ts, which the extension policy reads too. */
+/** One definition of where config.json is: platform/home.ts, which the extension policy reads too. */
 export const configPath = configFile;
-export const authPath = (home: string): string => join(home, "auth.json");
-const systemMdPath = (home: string): string => join(home, "SYSTEM.md");
-export const permissionsPath = (home: string): string => join(home, "permissions.json");
-/** The user's own instructions for every project. */
-export const globalInstructionsPath = (home: string): string => join(home, "AGENTS.md");
-/** `$ZOT_HOME/history/<hash of cwd>.jsonl`: the prompts typed in project `cwd` (the TUI's up-arrow and ctrl+r recall). */
-export function historyPath(home: string, cwd: string): string {
-  const key = new Bun.CryptoHasher("sha256").update(cwd).digest("hex").slice(0, 16);
-  return join(home, "history", `${key}.jsonl`);
-}
 
 // ---------------------------------------------------------------- config.json
 
@@ -128,7 +118,7 @@ export function readConfig(home: string): ConfigRead {
  * Merges `patch` into config.json, keeping every key it doesn't mention (other zot versions and the
  * user may keep their own). A key set to null is removed. A file that isn't valid JSON is left alone.
  */
-export function updateConfig(home: string, patch: Record<string, Json>): { ok: true } | { ok: false; error: string } {
+export function updateConfig(home: string, patch: Record<string, Json>): Result {
   const path = configPath(home);
   const loaded = readJsonObject(path);
   if ("error" in loaded) return { ok: false, error: `Could not update ${path}: ${loaded.error}; fix or delete the file.` };
@@ -141,7 +131,7 @@ export function updateConfig(home: string, patch: Record<string, Json>): { ok: t
 }
 
 /** Remembers the provider and model for the next run. */
-export function rememberModel(home: string, provider: string, model: string): { ok: true } | { ok: false; error: string } {
+export function rememberModel(home: string, provider: string, model: string): Result {
   return updateConfig(home, { provider, model });
 }
 
@@ -200,7 +190,7 @@ function entryKey(v: Json): string | null {
 }
 
 /** Stores a key in auth.json (mode 0600) in the Go zot's shape, keeping everything else in the file and the entry. */
-export function saveApiKey(home: string, provider: string, key: string): { ok: true; path: string } | { ok: false; error: string } {
+export function saveApiKey(home: string, provider: string, key: string): Result<{ path: string }> {
   return editAuth(home, (entries) => {
     const { type: _type, key: _key, ...kept } = isObject(entries[provider]) ? entries[provider] : {};
     entries[provider] = { ...kept, api_key: key };
@@ -211,7 +201,7 @@ export function saveApiKey(home: string, provider: string, key: string): { ok: t
  * Removes a provider's key; `removed` says whether there was one. A Go zot subscription login in
  * the same entry stays, so the Go zot is still signed in.
  */
-export function removeApiKey(home: string, provider: string): { ok: true; path: string; removed: boolean } | { ok: false; error: string } {
+export function removeApiKey(home: string, provider: string): Result<{ path: string; removed: boolean }> {
   let removed = false;
   const r = editAuth(home, (entries) => {
     const entry = entries[provider];
@@ -224,7 +214,7 @@ export function removeApiKey(home: string, provider: string): { ok: true; path: 
   return r.ok ? { ...r, removed } : r;
 }
 
-function editAuth(home: string, change: (entries: JsonObject) => void): { ok: true; path: string } | { ok: false; error: string } {
+function editAuth(home: string, change: (entries: JsonObject) => void): Result<{ path: string }> {
   const path = authPath(home);
   const loaded = readJsonObject(path);
   if ("error" in loaded) return { ok: false, error: `Could not update ${path}: ${loaded.error}; fix or delete the file.` };
@@ -325,7 +315,7 @@ export function readProjectPermissions(home: string, project: string): { rules: 
   return bad > 0 ? { rules, warning: `Skipped ${bad} malformed rule${bad === 1 ? "" : "s"} for ${project} in ${path}; each must be {"tool": name} or {"tool": "bash", "prefix": command}.` } : { rules };
 }
 
-export function writeProjectPermissions(home: string, project: string, rules: readonly PermissionRule[]): { ok: true } | { ok: false; error: string } {
+export function writeProjectPermissions(home: string, project: string, rules: readonly PermissionRule[]): Result {
   const path = permissionsPath(home);
   const loaded = readJsonObject(path);
   if ("error" in loaded) return { ok: false, error: `Could not update ${path}: ${loaded.error}; fix or delete the file.` };
@@ -341,7 +331,7 @@ export function writeProjectPermissions(home: string, project: string, rules: re
 // ---------------------------------------------------------------- helpers
 
 /** Writes a JSON file under $ZOT_HOME atomically (creating the directory). */
-function writeJson(home: string, path: string, value: JsonObject): { ok: true } | { ok: false; error: string } {
+function writeJson(home: string, path: string, value: JsonObject): Result {
   try {
     ensurePrivateDir(home);
     atomicWrite(path, JSON.stringify(value, null, 2) + "\n");

@@ -1,6 +1,6 @@
 // Content blocks cross between the extension wire format (`mime_type`) and the conversation model
 // (`mimeType`) at exactly these two functions.
-import type { ContentBlock } from "../ext/protocol.ts";
+import type { ContentBlock } from "../protocol.ts";
 import type { ImagePart, TextPart } from "./messages.ts";
 
 export function toWireContent(parts: readonly (TextPart | ImagePart)[]): ContentBlock[] {

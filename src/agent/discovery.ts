@@ -2,9 +2,9 @@
 // cached for 6 h in $ZOT_HOME/models-cache.json (per provider and base URL) and merged into the
 // catalog as `source: "live"` entries. Start-up only reads the cache; refreshing it happens in the
 // background and never without a key.
+import type { Result } from "../result.ts";
 import { readFileSync } from "node:fs";
-import { ensurePrivateDir } from "../ext/home.ts";
-import { join } from "node:path";
+import { ensurePrivateDir, modelsCachePath } from "../platform/home.ts";
 import type { ModelInfo } from "./provider.ts";
 import type { ProviderName } from "./choices.ts";
 import { ANTHROPIC_VERSION, ENDPOINTS } from "./providers/endpoints.ts";
@@ -20,7 +20,6 @@ export type LiveModel = { id: string; name?: string; contextWindow?: number };
 type CacheEntry = { fetchedAt: number; baseUrl: string; models: LiveModel[] };
 type CacheFile = Record<string, CacheEntry>;
 
-export const modelsCachePath = (home: string): string => join(home, "models-cache.json");
 
 /** The base URL discovery asks: --base-url when given, else the provider's official one (Kimi Code: its Anthropic route). */
 export function discoveryBase(provider: Exclude<ProviderName, "mock">, baseUrl?: string): string {
@@ -135,7 +134,7 @@ export function mergeCached(catalog: ModelInfo[], d: Omit<Discovery, "key">): bo
   return cached?.fresh ?? false;
 }
 
-export type FetchResult = { ok: true; models: LiveModel[] } | { ok: false; error: string };
+export type FetchResult = Result<{ models: LiveModel[] }>;
 
 /** One listing request. Never throws; a failure is a sentence (the caller decides whether anyone sees it). */
 export async function fetchModels(provider: string, key: string, base: string, signal: AbortSignal): Promise<FetchResult> {

@@ -1,8 +1,8 @@
 // Agent events: what the loop reports as it runs. JSON mode prints them one per line, RPC mode
 // forwards them, print mode and the TUI render them. The field names are the wire names.
-import type { NotifyLevel, ContentBlock } from "../ext/protocol.ts";
+import type { NotifyLevel, ContentBlock } from "../protocol.ts";
 import type { Json, JsonObject } from "../json.ts";
-import type { InterceptStep } from "../ext/types.ts";
+import type { InterceptStep } from "./hooks.ts";
 import type { StopReason, Usage } from "./messages.ts";
 
 export type AgentEvent =
@@ -20,7 +20,8 @@ export type AgentEvent =
   | { type: "tool_use_start"; id: string; name: string }
   | { type: "tool_use_args"; id: string; delta: string }
   | { type: "tool_use_end"; id: string }
-  | { type: "tool_call"; id: string; name: string; args: Json; extension?: string; original_args?: Json; rewritten_by?: string[] }
+  /** `change`: what a built-in call will do (its approval detail: a write's diff), for screens that show it; JSON and RPC leave it out. */
+  | { type: "tool_call"; id: string; name: string; args: Json; extension?: string; original_args?: Json; rewritten_by?: string[]; change?: ApprovalDetail }
   | { type: "tool_progress"; id: string; name: string; text: string }
   | {
       type: "tool_result";

@@ -3,10 +3,10 @@
 // CLAUDE.md, so the most specific file comes last. A project moving between agents often has both;
 // both are followed (a CLAUDE.md that is the same file or says the same is read once). Outside a
 // repository only the working directory is looked at.
+import { globalInstructionsPath } from "../platform/home.ts";
 import { readFileSync, realpathSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
-import { globalInstructionsPath } from "./config.ts";
-import { repoRoot } from "./project-root.ts";
+import { repoRoot } from "../platform/project-root.ts";
 
 export const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"] as const;
 /** Per file; a longer file is cut with a note, so one runaway file can't crowd out the conversation. */

@@ -5,7 +5,7 @@
 // can. The rules follow the Go zot's.
 import { realpathSync } from "node:fs";
 import { basename, dirname, join, sep } from "node:path";
-import type { JsonObject } from "../ext/protocol.ts";
+import type { JsonObject } from "../protocol.ts";
 import { resolvePath } from "./tools/common.ts";
 
 const BANNED = ["rm -rf /", "rm -rf ~", "rm -rf $HOME", "sudo ", "su ", "chmod -R ", "chown -R ", "mkfs", "dd if=", "dd of=/"];

@@ -1,17 +1,17 @@
 // The agent loop: model call → tool calls → results → next model call, until the model stops
-// without tool calls, the user aborts, something fails, or --max-steps is reached. The extension
-// host sits beside the loop and is consulted at fixed points: lifecycle events, interceptors
-// (turn_start, tool_call, tool_result, assistant_message) and extension tool calls.
-import type { ContentBlock } from "../ext/protocol.ts";
+// without tool calls, the user aborts, something fails, or --max-steps is reached. Its hooks
+// (hooks.ts: the extension and MCP hosts) sit beside it and are consulted at fixed points:
+// lifecycle events, interceptors (turn_start, tool_call, tool_result, assistant_message) and
+// their tools' calls.
+import type { ContentBlock } from "../protocol.ts";
 import type { Json, JsonObject } from "../json.ts";
-import type { ActiveTool, ExtensionHost, InterceptResult } from "../ext/types.ts";
+import type { ActiveTool, InterceptResult, LoopHooks } from "./hooks.ts";
 import { fromWireContent, textOf, toWireContent } from "./content.ts";
 import { isContextOverflow } from "./compaction.ts";
 import type { AgentEvent, ApprovalDetail, ConfirmRequest } from "./events.ts";
 import type { Effort } from "./choices.ts";
 import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ToolCallPart, ToolDeclaration, ToolResultMessage, Usage, UserMessage } from "./messages.ts";
 import type { Provider, ProviderEvent, ProviderRequest, ToolSpec } from "./provider.ts";
-import type { PromptOutcome } from "./runtime-api.ts";
 import type { InterceptRecord } from "./intercept-record.ts";
 import type { Tool } from "./tool.ts";
 import { messageJson } from "./wire.ts";
@@ -34,7 +34,8 @@ export interface LoopContext {
   builtins: readonly Tool[];
   /** False with --no-tools: extension tools are neither offered nor callable. */
   extensionTools: boolean;
-  host: ExtensionHost;
+  /** Events, interceptors and the tools beyond the built-ins (the extension and MCP hosts). */
+  hooks: LoopHooks;
   /** The conversation so far, read before every model call; the loop appends through `record`. */
   history(): readonly Message[];
   /** Appends to the history and the transcript. */
@@ -55,6 +56,9 @@ export interface LoopContext {
   compact?(): Promise<boolean>;
 }
 
+/** How one prompt ended: the stop reason, the visible text, and what went wrong if anything did. */
+export type PromptOutcome = { stop: StopReason; text: string; error?: string; blocked?: { extension: string; reason: string }; stepLimit?: number };
+
 type Outcome = PromptOutcome & { steps: number };
 
 /** Runs one user prompt (already recorded in the history) to completion. Never rejects for model, tool or extension failures. */
@@ -66,7 +70,7 @@ export async function runLoop(ctx: LoopContext, signal: AbortSignal): Promise<Pr
 }
 
 async function steps(ctx: LoopContext, signal: AbortSignal): Promise<Outcome> {
-  const { host } = ctx;
+  const { hooks } = ctx;
   let visible = "";
   let condensed = false;
   for (let step = 1; ; step++) {
@@ -76,8 +80,8 @@ async function steps(ctx: LoopContext, signal: AbortSignal): Promise<Outcome> {
       ctx.emit({ type: "error", message: error });
       return { stop: "error", text: visible, error, steps: step - 1, stepLimit: ctx.maxSteps };
     }
-    if (host.hasInterceptor("turn_start")) {
-      const gate = await host.intercept({ event: "turn_start", step });
+    if (hooks.hasInterceptor("turn_start")) {
+      const gate = await hooks.intercept({ event: "turn_start", step });
       trace(ctx, "turn_start", gate);
       if (gate.blocked) {
         const extension = gate.blockedBy ?? "an extension";
@@ -86,10 +90,10 @@ async function steps(ctx: LoopContext, signal: AbortSignal): Promise<Outcome> {
         return { stop: "error", text: visible, error: `turn blocked by ${extension}: ${reason}`, blocked: { extension, reason }, steps: step };
       }
     }
-    host.emit({ event: "turn_start", step });
+    hooks.emit({ event: "turn_start", step });
     ctx.emit({ type: "turn_start", step });
 
-    const allExtTools = ctx.extensionTools ? host.tools() : [];
+    const allExtTools = ctx.extensionTools ? hooks.tools() : [];
     const extTools = allExtTools.filter((t) => t.active);
     const pending = allExtTools.filter((t) => !t.active);
     const { message, held } = await callModel(ctx, extTools, pending, signal);
@@ -120,7 +124,7 @@ async function steps(ctx: LoopContext, signal: AbortSignal): Promise<Outcome> {
       await runCall(ctx, call, extTools, signal);
     }
     if (signal.aborted) return endTurn(ctx, step, "aborted", visible, "aborted");
-    host.emit({ event: "turn_end", stop: "tool_use" });
+    hooks.emit({ event: "turn_end", stop: "tool_use" });
     ctx.emit({ type: "turn_end", step, stop: "tool_use" });
     // Between the tool results and the next model call: where a steering message reaches the model.
     for (const m of ctx.steer?.() ?? []) {
@@ -132,7 +136,7 @@ async function steps(ctx: LoopContext, signal: AbortSignal): Promise<Outcome> {
 }
 
 function endTurn(ctx: LoopContext, step: number, stop: StopReason, text: string, error?: string): Outcome {
-  ctx.host.emit(error === undefined ? { event: "turn_end", stop } : { event: "turn_end", stop, error });
+  ctx.hooks.emit(error === undefined ? { event: "turn_end", stop } : { event: "turn_end", stop, error });
   ctx.emit(error === undefined ? { type: "turn_end", step, stop } : { type: "turn_end", step, stop, error });
   return error === undefined ? { stop, text, steps: step } : { stop, text, error, steps: step };
 }
@@ -172,7 +176,7 @@ export async function streamResponse(
 }
 
 async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], pending: readonly ActiveTool[], signal: AbortSignal): Promise<{ message: AssistantMessage; held: boolean }> {
-  const hold = ctx.host.hasInterceptor("assistant_message");
+  const hold = ctx.hooks.hasInterceptor("assistant_message");
   const tools: ToolSpec[] = ctx.builtins.map((t) => ({ name: t.name, description: t.description, schema: t.schema }));
   for (const t of extTools) tools.push(t.deferred ? { name: t.name, description: t.description, schema: t.schema, deferred: true } : { name: t.name, description: t.description, schema: t.schema });
   // Not yet activated: a wire with native deferral may declare them hidden, the others drop them.
@@ -240,8 +244,8 @@ async function present(ctx: LoopContext, message: AssistantMessage, held: boolea
   let shownText = text;
   const event: Extract<AgentEvent, { type: "assistant_message" }> = { type: "assistant_message", text, content: [], time: "" };
   let intercept: InterceptRecord | undefined;
-  if (text !== "" && (held || ctx.host.hasInterceptor("assistant_message"))) {
-    const r: InterceptResult = ctx.host.hasInterceptor("assistant_message") ? await ctx.host.intercept({ event: "assistant_message", text }) : { blocked: false, steps: [] };
+  if (text !== "" && (held || ctx.hooks.hasInterceptor("assistant_message"))) {
+    const r: InterceptResult = ctx.hooks.hasInterceptor("assistant_message") ? await ctx.hooks.intercept({ event: "assistant_message", text }) : { blocked: false, steps: [] };
     trace(ctx, "assistant_message", r);
     if (r.blocked) {
       shownText = "";
@@ -269,7 +273,7 @@ async function present(ctx: LoopContext, message: AssistantMessage, held: boolea
   event.time = wire.time as string;
   ctx.emit(event);
   if (text === "") return null;
-  if (!event.blocked) ctx.host.emit({ event: "assistant_message", text: shownText });
+  if (!event.blocked) ctx.hooks.emit({ event: "assistant_message", text: shownText });
   return shownText;
 }
 
@@ -332,7 +336,7 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
   // Offered extension tools only: a deferred tool the model guessed is as unknown as a made-up one.
   const ext = builtin ? undefined : extTools.find((t) => t.name === call.name);
   const owner = ext?.extension;
-  const announce = (args: Json, extra: { original_args?: Json; rewritten_by?: string[] } = {}) => {
+  const announce = (args: Json, extra: { original_args?: Json; rewritten_by?: string[]; change?: ApprovalDetail } = {}) => {
     ctx.emit({ type: "tool_call", id: call.id, name: call.name, args, ...(owner ? { extension: owner } : {}), ...extra });
   };
 
@@ -351,8 +355,8 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
 
   let args = call.args;
   let rewrittenBy: string[] = [];
-  if (ctx.host.hasInterceptor("tool_call")) {
-    const r = await ctx.host.intercept({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args, ...jailField(ctx) });
+  if (ctx.hooks.hasInterceptor("tool_call")) {
+    const r = await ctx.hooks.intercept({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args, ...jailField(ctx) });
     trace(ctx, "tool_call", r);
     if (r.blocked) {
       announce(args);
@@ -366,11 +370,12 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
       rewrittenBy = rewriters(r);
     }
   }
-  if (rewrittenBy.length) announce(args, { original_args: call.args, rewritten_by: rewrittenBy });
-  else announce(args);
+  // Computed once, after any rewrite: the event shows it and the approval dialog asks with it.
+  const change = builtin?.approval ? approvalDetail(builtin, args, ctx.cwd) : undefined;
+  announce(args, { ...(rewrittenBy.length ? { original_args: call.args, rewritten_by: rewrittenBy } : {}), ...(change ? { change } : {}) });
 
   const preview = builtin ? safePreview(builtin, args) : `${call.name} ${JSON.stringify(args)}`.slice(0, 200) + (ext?.note ?? "");
-  const approval = await ctx.approve({ id: call.id, name: call.name, preview, args, ...(owner ? { extension: owner } : {}) }, () => approvalDetail(builtin, args, ctx.cwd, ext?.note));
+  const approval = await ctx.approve({ id: call.id, name: call.name, preview, args, ...(owner ? { extension: owner } : {}) }, () => change ?? approvalDetail(builtin, args, ctx.cwd, ext?.note));
   // Time spent waiting for the user is not the tool's.
   const ran = Date.now();
   const rewriteInfo = rewrittenBy.length ? { args, rewrittenBy } : {};
@@ -378,7 +383,7 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
     recordResult(ctx, call, { ...errorOutput(`The user declined this tool call: ${approval.reason}`), ...rewriteInfo, ...(owner ? { extension: owner } : {}) }, ran);
     return;
   }
-  ctx.host.emit({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args, ...jailField(ctx) });
+  ctx.hooks.emit({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args, ...jailField(ctx) });
 
   let out: CallOutput;
   const progress = (text: string) => ctx.emit({ type: "tool_progress", id: call.id, name: call.name, text });
@@ -393,14 +398,14 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
       out = errorOutput(`Tool "${call.name}" failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   } else {
-    const r = await ctx.host.callTool(call.name, args, { signal, onProgress: progress });
+    const r = await ctx.hooks.callTool(call.name, args, { signal, onProgress: progress });
     out = { content: fromWireContent(r.content), isError: r.isError, extension: r.extension, ...(r.structured !== undefined ? { structured: r.structured } : {}) };
     const activated = newlyActivated(ctx, r.activateTools, extTools);
     if (activated.length) out.activatedTools = activated;
   }
 
-  if (ctx.host.hasInterceptor("tool_result")) {
-    const r = await ctx.host.intercept({
+  if (ctx.hooks.hasInterceptor("tool_result")) {
+    const r = await ctx.hooks.intercept({
       event: "tool_result",
       tool_id: call.id,
       tool_name: call.name,
@@ -434,7 +439,7 @@ function approvalDetail(tool: Tool | undefined, args: JsonObject, cwd: string, e
 function newlyActivated(ctx: LoopContext, names: readonly string[], offered: readonly ActiveTool[]): ToolDeclaration[] {
   if (names.length === 0) return [];
   const out: ToolDeclaration[] = [];
-  for (const t of ctx.host.tools()) {
+  for (const t of ctx.hooks.tools()) {
     if (t.deferred && t.active && names.includes(t.name) && !offered.some((o) => o.name === t.name)) out.push({ name: t.name, description: t.description, schema: t.schema });
   }
   return out;

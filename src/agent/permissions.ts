@@ -2,7 +2,8 @@
 // standing "don't ask again" rules, for this session or remembered per project in
 // $ZOT_HOME/permissions.json. A bash rule names a command prefix and matches only simple commands,
 // so an approved `git status` never lets `git status; rm -rf ~` through.
-import type { JsonObject } from "../ext/protocol.ts";
+import type { Result } from "../result.ts";
+import type { JsonObject } from "../protocol.ts";
 import { realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { readProjectPermissions, writeProjectPermissions } from "./config.ts";
@@ -150,7 +151,7 @@ export class PermissionRules {
   }
 
   /** Adds a rule; `always` also writes it to permissions.json (an error sentence if that fails; the rule holds for the session anyway). */
-  add(rule: PermissionRule, always: boolean): { ok: true } | { ok: false; error: string } {
+  add(rule: PermissionRule, always: boolean): Result {
     if (!always) {
       if (!this.session.some((r) => sameRule(r, rule))) this.session.push(rule);
       return { ok: true };
@@ -167,7 +168,7 @@ export class PermissionRules {
     return { ok: true };
   }
 
-  revoke(entry: ListedRule): { ok: true } | { ok: false; error: string } {
+  revoke(entry: ListedRule): Result {
     if (!entry.always) {
       this.session = this.session.filter((r) => !sameRule(r, entry.rule));
       return { ok: true };

@@ -9,7 +9,8 @@ import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, st
 import { join } from "node:path";
 import { isObject, type Json, type JsonObject } from "../json.ts";
 import { atomicWrite } from "../platform/atomic-write.ts";
-import { firstText, forEachRow, sessionDir, type SessionInfo } from "./session.ts";
+import { sessionDir } from "../platform/home.ts";
+import { firstText, forEachRow, type SessionInfo } from "./session.ts";
 import { decodeMetaRow, decodeUsage } from "./transcript-rows.ts";
 
 /**

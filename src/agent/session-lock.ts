@@ -7,7 +7,7 @@
 // stale lock behind. Where flock is not available (Windows), sessions are not locked.
 import { closeSync, existsSync, openSync } from "node:fs";
 import { dirname } from "node:path";
-import { ensurePrivateDir } from "../ext/home.ts";
+import { ensurePrivateDir } from "../platform/home.ts";
 import { flock, LOCK_EX, LOCK_NB } from "../platform/file-lock.ts";
 import type { SessionWriter } from "./session.ts";
 import type { Message, Usage } from "./messages.ts";

@@ -3,12 +3,14 @@
 // before one of its prompts into a new branch (`parent`, `fork_point` in its meta), and the
 // parent/child tree of a directory's sessions. Files are read and written row by row in the shared
 // format; rows are copied verbatim, so whatever either program wrote survives.
+import type { Result } from "../result.ts";
+import { sessionDir } from "../platform/home.ts";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { ZOT_VERSION } from "../version.ts";
-import { isObject, type Json, type JsonObject } from "../ext/protocol.ts";
-import { firstText, newSessionFile, sessionDir, sessionTimestamp, type SessionInfo, type SessionMeta } from "./session.ts";
+import { isObject, type Json, type JsonObject } from "../json.ts";
+import { firstText, newSessionFile, sessionTimestamp, type SessionInfo, type SessionMeta } from "./session.ts";
 import { listSessions } from "./session-list.ts";
 import { decodeMetaRow, metaRow } from "./transcript-rows.ts";
 
@@ -18,7 +20,6 @@ export const PORTABLE_EXT = ".zotsession";
 type Rows = { meta: SessionMeta; last: SessionMeta; rows: { line: string; value: JsonObject }[] };
 
 const isMetaRow = (row: { value: JsonObject }): boolean => row.value.type === "meta" || row.value.type === "session";
-type Result<T> = ({ ok: true } & T) | { ok: false; error: string };
 
 /** A transcript's rows; its first row must be a meta row (as the Go zot requires too). */
 function readRows(path: string, what: string): Result<Rows> {

@@ -3,7 +3,8 @@
 // to the kernel as each record happens, so a crash (even kill -9) loses at most the line being
 // written. Loading tolerates exactly that: a cut last line is skipped with a warning, and tool calls
 // left without results get "aborted" results so providers accept the history.
-import { ensurePrivateDir } from "../ext/home.ts";
+import type { Result } from "../result.ts";
+import { ensurePrivateDir, sessionDir } from "../platform/home.ts";
 import { closeSync, openSync, readFileSync, readSync, writeSync, fstatSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ZOT_VERSION } from "../version.ts";
@@ -60,10 +61,6 @@ export type SessionInfo = {
   forkPoint: number;
 };
 
-/** First 16 hex digits of the sha256 of the absolute cwd. */
-export function sessionDir(home: string, cwd: string): string {
-  return join(home, "sessions", new Bun.CryptoHasher("sha256").update(resolve(cwd)).digest("hex").slice(0, 16));
-}
 
 /** `20261129-191500` (UTC), as the Go zot names transcripts: sorts by name in time order. */
 export function sessionTimestamp(d: Date): string {
@@ -238,7 +235,7 @@ export function summaryMessage(summary: string, ts: number): UserMessage {
   return { role: "user", content: [{ type: "text", text: `[Summary of the earlier conversation]\n${summary}` }], ts };
 }
 
-export function openSession(path: string): { ok: true; session: LoadedSession } | { ok: false; error: string } {
+export function openSession(path: string): Result<{ session: LoadedSession }> {
   let text: string;
   try {
     text = readFileSync(path, "utf8");

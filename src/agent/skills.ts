@@ -1,5 +1,6 @@
 // Skill discovery: directories holding a SKILL.md with `name` / `description` front matter. Only the
 // names and descriptions go into the system prompt; the body is loaded when the model asks for it.
+import { skillsDir } from "../platform/home.ts";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -26,7 +27,7 @@ export type SkillDiscovery = { skills: Skill[]; warnings: string[] };
 function skillRoots(cwd: string, home: string, userHome: string): { dir: string; source: SkillSource }[] {
   return [
     { dir: join(cwd, ".zot", "skills"), source: "project" },
-    { dir: join(home, "skills"), source: "global" },
+    { dir: skillsDir(home), source: "global" },
     { dir: join(cwd, ".claude", "skills"), source: "claude" },
     { dir: join(userHome, ".claude", "skills"), source: "global-claude" },
     { dir: join(cwd, ".agents", "skills"), source: "agents" },

@@ -1,7 +1,7 @@
 // The Go zot's wire shapes of conversation messages and content blocks, shared by RPC
 // `get_messages` and the `user_message`, `assistant_message` and `tool_result` events of JSON and
 // RPC mode: snake_case fields, typed blocks, images as a byte count instead of base64.
-import type { ContentBlock } from "../ext/protocol.ts";
+import type { ContentBlock } from "../protocol.ts";
 import type { Json, JsonObject } from "../json.ts";
 import type { ImagePart, Message, TextPart, ToolResultMessage } from "./messages.ts";
 import { isoTime } from "./transcript-rows.ts";

@@ -1,6 +1,6 @@
 // argv → a typed run request. Flags follow the Go zot so users' scripts carry over; anything the
 // parser does not understand is an error (exit 2), never silently ignored.
-import type { RunChoices } from "../agent/run-choices.ts";
+import type { RunChoices } from "../runtime/run-choices.ts";
 import { BUILTIN_TOOLS } from "../ext/policy.ts";
 import { CHOOSABLE_WIRES, EFFORTS, isChoosableWire, isEffort, isProviderName, orList, PROVIDERS } from "../agent/choices.ts";
 

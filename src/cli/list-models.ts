@@ -2,7 +2,8 @@
 // model with where it came from. Stale or missing lists are fetched first for every provider with a
 // key (this one-shot query may wait for that, at most LIST_TIMEOUT_MS), so the output is current.
 import { loadModels } from "../agent/catalog.ts";
-import { KEYED_PROVIDERS, readAuth, resolveCredentials, type Env } from "../agent/config.ts";
+import { KEYED_PROVIDERS, readAuth, resolveCredentials } from "../agent/config.ts";
+import type { Env } from "../platform/env.ts";
 import { discoveryBase, mergeCached, refreshModels } from "../agent/discovery.ts";
 import { isProviderName, type ProviderName } from "../agent/choices.ts";
 import type { ModelInfo } from "../agent/provider.ts";

@@ -8,7 +8,7 @@
 // it can retitle the window, write the clipboard (OSC 52) or rewrite the screen; a pipe or a file
 // gets the bytes as they are.
 import type { FileSink } from "bun";
-import { sanitizeControls } from "./controls.ts";
+import { sanitizeControls } from "../platform/controls.ts";
 import { isTerminal } from "../platform/terminal.ts";
 import type { ModeOutput } from "../modes/output.ts";
 

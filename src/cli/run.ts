@@ -3,12 +3,12 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { projectRoot } from "../ext/discovery.ts";
-import { zotHome } from "../ext/home.ts";
+import { zotHome } from "../platform/home.ts";
 import { Host } from "../ext/host.ts";
 import { shutdownOnSignals } from "../ext/signals.ts";
 import { trustMode } from "../ext/trust.ts";
 import { hasProjectLists } from "../mcp/config.ts";
-import { withMcp } from "../mcp/wiring.ts";
+import { withMcp } from "../runtime/mcp-wiring.ts";
 import { isDumbTerminal, isTerminal } from "../platform/terminal.ts";
 import type { CliArgs } from "./args.ts";
 import { drain, io } from "./output.ts";
@@ -119,7 +119,7 @@ export async function runAgent(args: CliArgs): Promise<number> {
   // turn_end and done) and waits for that, within a deadline.
   let settle = (): Promise<void> => Promise.resolve();
   const unhook = shutdownOnSignals(host, undefined, () => settle());
-  const { createRuntime } = await import("../agent/setup.ts");
+  const { createRuntime } = await import("../runtime/setup.ts");
   const created = await createRuntime({
     ...args,
     home,

@@ -1,11 +1,12 @@
 // The prompt piped on stdin: read to its end, but never without bound (`yes | zot -p hi` must not
 // eat the machine's memory), and never silently waiting on a pipe that says nothing.
+import type { Result } from "../result.ts";
 import { fstatSync } from "node:fs";
 
 export const STDIN_MAX_BYTES = 16 * 1024 * 1024;
 export const STDIN_HINT_MS = 2000;
 
-export type StdinRead = { ok: true; text: string } | { ok: false; error: string };
+export type StdinRead = Result<{ text: string }>;
 
 /** A prompt can come down a pipe or from a file; /dev/null and terminals carry none. */
 export function hasPipedInput(): boolean {

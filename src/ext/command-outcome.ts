@@ -1,6 +1,6 @@
 // What an extension command's response means, decided once for every mode: the TUI renders the
 // outcome as UI intents, print mode as text, JSON and RPC as events and data.
-import type { CommandResponseFrame, PanelContent } from "./protocol.ts";
+import type { CommandResponseFrame, PanelContent } from "../protocol.ts";
 import type { UiIntent } from "./types.ts";
 
 export type CommandAction =

@@ -7,8 +7,9 @@ import { unmasked } from "./mask.ts";
 import type { Mask } from "./mask.ts";
 import type { TreeSignal } from "../platform/process-tree.ts";
 import type { ExitInfo } from "./process.ts";
-import { HOST_CAPABILITIES, PROTOCOL_VERSION, decodeExtensionFrame, isObject } from "./protocol.ts";
-import type { EventName, ExtensionFrame, HostFrame, InterceptSpec, JsonObject } from "./protocol.ts";
+import { HOST_CAPABILITIES, PROTOCOL_VERSION, decodeExtensionFrame } from "../protocol.ts";
+import { isObject } from "../json.ts";
+import type { EventName, ExtensionFrame, HostFrame, InterceptSpec, JsonObject } from "../protocol.ts";
 import { checkCommand, checkTool } from "./registry.ts";
 import type { CommandReg, ToolReg } from "./registry.ts";
 import type { FrameRecorder } from "./trace.ts";
@@ -17,6 +18,7 @@ import type { EndedWhen, ExtensionTarget, Transport, TransportHooks, TransportTe
 import { openStdio, STDIO_TERMS } from "./transport-stdio.ts";
 import { within } from "./within.ts";
 import { openWebSocket, WEBSOCKET_TERMS } from "./transport-websocket.ts";
+import { seconds } from "../duration.ts";
 
 export type ConnectionTimings = {
   /** First line must be a hello within this long. */
@@ -316,7 +318,7 @@ export class Connection {
       if (!decoded.ok || decoded.value.type !== "hello") return this.failFirstLine(line);
       return this.onHello(decoded.value.name, decoded.value.version);
     }
-    // Any frame, even one ignored below, shows the extension is still sending (DESIGN.md "Auto-ready").
+    // Any frame, even one ignored below, shows the extension is still sending (docs/decisions.md "Auto-ready").
     if (this.phase === "registering" && this.sawRegistration) this.restartGrace();
     if (!decoded.ok) {
       if ("unknownType" in decoded) return this.warn(`ignored a frame of unknown type "${decoded.unknownType}"`);
@@ -567,10 +569,6 @@ export async function stopConnections(conns: readonly Connection[], timings: { s
   await within(Promise.all(conns.map((c) => c.exited)), timings.killAfterMs);
   for (const c of conns) c.closeLog();
   return left;
-}
-
-function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
 }
 
 function quote(line: string): string {

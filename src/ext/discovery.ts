@@ -3,6 +3,7 @@
 // name in each root). The first manifest name (case-insensitive) wins; later copies are shadowed.
 // Project extensions take part only when workspace trust approves them (trust.ts): an untrusted one
 // runs nothing and shadows, disables or replaces nothing.
+import { globalRoot } from "../platform/home.ts";
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { isManifestName } from "./policy.ts";
@@ -19,9 +20,6 @@ export function projectRoot(cwd: string): string {
   return join(cwd, ".zot", "extensions");
 }
 
-export function globalRoot(home: string): string {
-  return join(home, "extensions");
-}
 
 export async function discover(input: DiscoveryInput): Promise<DiscoveredExtension[]> {
   const candidates: Candidate[] = input.extPaths.map((p) => ({ dir: flagDir(resolve(process.cwd(), p)), source: "flag" }));

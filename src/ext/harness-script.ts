@@ -5,7 +5,8 @@
 //   {"sleep_ms": N}
 // Any step may carry "name" (a label for the report). "$last_id" anywhere in a step stands for the id
 // of the last frame sent. Blank lines and lines starting with # or // are comments.
-import { isObject, kind, type Json, type JsonObject } from "./protocol.ts";
+import type { Result } from "../result.ts";
+import { isObject, kind, type Json, type JsonObject } from "../json.ts";
 
 const DEFAULT_WITHIN_MS = 5000;
 const DEFAULT_NONE_MS = 500;
@@ -21,7 +22,7 @@ const NEEDS_ID = new Set(["command_invoked", "tool_call", "event_intercept"]);
 const STEP_KEYS = ["send", "expect", "expect_none", "sleep_ms"] as const;
 const KNOWN_KEYS = new Set<string>([...STEP_KEYS, "within_ms", "name"]);
 
-export function parseScript(text: string, source: string): { ok: true; steps: ScriptStep[] } | { ok: false; error: string } {
+export function parseScript(text: string, source: string): Result<{ steps: ScriptStep[] }> {
   const steps: ScriptStep[] = [];
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {

@@ -2,15 +2,16 @@
 // log, line reader, handshake, registration window and shutdown sequence), reports what the host
 // decided as steps, plays a script against it, and stops it the host's way. The result is a list of
 // steps with pass/warn/fail and timings; nothing here prints.
+import { extensionLogPath } from "../platform/home.ts";
 import { join, resolve } from "node:path";
 import { Connection, stopConnections } from "./connection.ts";
 import { matches, prepareSend, substitute, type ScriptStep } from "./harness-script.ts";
-import { extensionLogPath } from "./log.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
 import { targetOf } from "./transport.ts";
 import { effectiveSettings, readStored } from "./settings.ts";
 import type { Manifest } from "./types.ts";
-import { decodeExtensionFrame, decodeHostFrame, isObject, type JsonObject } from "./protocol.ts";
+import { decodeExtensionFrame, decodeHostFrame } from "../protocol.ts";
+import { isObject, type JsonObject } from "../json.ts";
 import { DEFAULT_TIMINGS, type HostTimings } from "./timings.ts";
 
 export type StepStatus = "pass" | "warn" | "fail" | "skip";

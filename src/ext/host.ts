@@ -16,7 +16,7 @@ import type {
   JsonObject,
   PanelKeyName,
   ToolResultFrame,
-} from "./protocol.ts";
+} from "../protocol.ts";
 import { changeSettings, effectiveSettings, readStored, writeStored } from "./settings.ts";
 import { resolve as resolveRegistry } from "./registry.ts";
 import { extensionState } from "./state.ts";

@@ -2,8 +2,8 @@
 // `block` wins and stops the chain; rewrites chain (each interceptor sees the previous output).
 // A silent interceptor allows after its deadline, unless its subscription is fail-closed
 // (`on_timeout: "block"`), in which case silence — or its extension not running — blocks.
-import { isObject } from "./protocol.ts";
-import type { EventInterceptResponseFrame, InterceptSpec } from "./protocol.ts";
+import { isObject } from "../json.ts";
+import type { EventInterceptResponseFrame, InterceptSpec } from "../protocol.ts";
 import type { InterceptPayload, InterceptResult, InterceptStep } from "./types.ts";
 
 export type AskResult =

@@ -2,11 +2,12 @@
 // an install can be reproduced (`zot ext sync`), updated and rolled back, and checked for changes
 // made behind zot's back (`zot ext verify`). One lockfile per root: `$ZOT_HOME/extensions.lock.json`
 // for the user's extensions, `<project>/.zot/extensions.lock.json` for a project's (commit it).
+import type { Result } from "../result.ts";
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { atomicWrite } from "../platform/atomic-write.ts";
 import { dirname, join, relative, sep } from "node:path";
 import { parsePermissions, permissionsJson, type Permissions, type PermissionsJson } from "./permissions.ts";
-import { isObject, type Json } from "./protocol.ts";
+import { isObject, type Json } from "../json.ts";
 import type { SettingSpec } from "./settings.ts";
 
 export const LOCK_VERSION = 1;
@@ -33,7 +34,7 @@ export function lockPathFor(root: string): string {
   return join(dirname(root), LOCK_FILE);
 }
 
-export function readLock(path: string): { ok: true; lock: Lock } | { ok: false; error: string } {
+export function readLock(path: string): Result<{ lock: Lock }> {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -88,7 +89,7 @@ function lockedSetting(v: Json): LockEntry["settings"] {
   return [{ name: v.name, type: v.type, required: v.required === true }];
 }
 
-export function writeLock(path: string, lock: Lock): { ok: true } | { ok: false; error: string } {
+export function writeLock(path: string, lock: Lock): Result {
   const sorted: Record<string, LockEntry> = {};
   for (const name of Object.keys(lock.extensions).sort()) sorted[name] = lock.extensions[name]!;
   try {

@@ -1,9 +1,9 @@
 // Per-extension log file: the extension's stderr plus `[zot] …` lines the host writes about it
 // (start, warnings, conflicts, exit), so `zot ext logs <name>` tells the whole story in one place.
 // Everything written here goes through the mask: the extension's stderr as much as the host's lines.
+import type { Result } from "../result.ts";
 import { chmodSync, closeSync, fstatSync, openSync, readSync, renameSync, statSync, writeSync } from "node:fs";
-import { join } from "node:path";
-import { ensurePrivateDir } from "./home.ts";
+import { ensurePrivateDir, extensionLogPath, logsDir } from "../platform/home.ts";
 import { isManifestName } from "./policy.ts";
 import { unmasked } from "./mask.ts";
 import type { Mask } from "./mask.ts";
@@ -20,9 +20,6 @@ const ERROR_LIKE = /error|exception|cannot|can't|not found|no such|fatal|panic|d
 /** Stack frames and trailers that follow the error line (Node prints its version last, Bun too). */
 const TRAILER = /^(at\s|file ".*", line \d|node\.js v\d|bun v\d|[\^~]+$|[{}[\]()]+,?$)/i;
 
-export function extensionLogPath(home: string, name: string): string {
-  return join(home, "logs", `ext-${name}.log`);
-}
 
 export class ExtensionLog {
   readonly path: string;
@@ -46,9 +43,9 @@ export class ExtensionLog {
    * applies to the host's own lines, which may quote frames, and to the extension's stderr.
    * `path` is for other children zot logs the same way (MCP servers: `logs/mcp-<name>.log`).
    */
-  static open(home: string, name: string, mask: Mask = unmasked, path = extensionLogPath(home, name)): { ok: true; log: ExtensionLog } | { ok: false; error: string } {
+  static open(home: string, name: string, mask: Mask = unmasked, path = extensionLogPath(home, name)): Result<{ log: ExtensionLog }> {
     try {
-      ensurePrivateDir(join(home, "logs"));
+      ensurePrivateDir(logsDir(home));
       rotateIfLarge(path);
       const fd = openSync(path, "a", 0o600);
       chmodSync(path, 0o600);

@@ -1,10 +1,11 @@
 // extension.json: read, validate, resolve `exec`. Every failure is one sentence naming the manifest
 // path and the offending field, so `zot ext doctor` can show it as is.
+import type { Result } from "../result.ts";
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { executableProblem, lookPath } from "../platform/exec-path.ts";
 import { MANIFEST_NAME_PATTERN, isManifestName } from "./policy.ts";
-import { isObject, kind } from "./protocol.ts";
+import { isObject, kind } from "../json.ts";
 import { parsePermissions, type Permissions } from "./permissions.ts";
 import { parseSettingsSchema, type SettingSpec } from "./settings.ts";
 import type { Manifest } from "./types.ts";
@@ -152,7 +153,7 @@ export function resolveExec(
   manifestDir: string,
   env: Record<string, string | undefined> = process.env,
   platform: string = process.platform,
-): { ok: true; path: string } | { ok: false; error: string } {
+): Result<{ path: string }> {
   const hasSep = exec.includes("/") || (platform === "win32" && exec.includes("\\"));
   if (isAbsolute(exec) || hasSep) {
     const path = isAbsolute(exec) ? exec : resolve(manifestDir, exec);

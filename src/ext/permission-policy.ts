@@ -1,8 +1,9 @@
 // The user's policy over extension permissions (config.json "extensions"): whether extensions that
 // declare no scope may run, and per-extension scopes that replace what a manifest declares.
+import type { Result } from "../result.ts";
 import { readFileSync } from "node:fs";
 import { parsePermissions, type Permissions } from "./permissions.ts";
-import { isObject, kind } from "./protocol.ts";
+import { isObject, kind } from "../json.ts";
 
 export type UnrestrictedRule = "allow" | "warn" | "deny";
 export const UNRESTRICTED_RULES: readonly UnrestrictedRule[] = ["allow", "warn", "deny"];
@@ -43,9 +44,7 @@ export function parseExtensionPolicy(raw: unknown, where: string): { policy: Ext
   return { policy, warnings };
 }
 
-export type Scope =
-  | { ok: true; permissions: Permissions | null; overridden: boolean; warning: string | null }
-  | { ok: false; error: string };
+export type Scope = Result<{ permissions: Permissions | null; overridden: boolean; warning: string | null }>;
 
 /** The scope an extension runs with under `policy`, or why it may not run at all. */
 export function effectiveScope(m: { name: string; permissions: Permissions | null; transport?: unknown }, policy: ExtensionPolicy): Scope {

@@ -1,8 +1,9 @@
 // An extension's declared permission scope (manifest `permissions`): decoded and validated at
 // discovery, placeholders expanded just before launch. The one definition of the declaration;
 // the sandbox turns it into kernel rules, doctor shows it, the lockfile records it.
+import type { Result } from "../result.ts";
 import { isAbsolute, resolve } from "node:path";
-import { isObject, kind } from "./protocol.ts";
+import { isObject, kind } from "../json.ts";
 
 /** A `net.connect` entry: a port, optionally with the host the author meant (hosts are not enforceable). */
 export type NetTarget = { host: string | null; port: number };
@@ -23,7 +24,7 @@ export const DEFAULT_PERMISSIONS: Permissions = { fs: { read: [], write: [] }, n
 export const PLACEHOLDERS = ["$EXTENSION_DIR", "$CWD", "$ZOT_HOME", "$TMP"] as const;
 export type PlaceholderValues = { extensionDir: string; cwd: string; home: string; tmp: string };
 
-export type PermissionsResult = { ok: true; permissions: Permissions } | { ok: false; error: string };
+export type PermissionsResult = Result<{ permissions: Permissions }>;
 
 const KNOWN_FIELDS = ["fs", "net", "env", "exec"];
 

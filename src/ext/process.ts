@@ -1,8 +1,10 @@
 // Starting one extension subprocess. On POSIX each extension leads its own process group (setsid
 // via `detached`) so a signal to the group also reaches what it started (`npx` → `node`); on
 // Windows the tree is ended with taskkill (platform/process-tree.ts) and .cmd shims run under cmd.
+import type { Result } from "../result.ts";
 import { resolve } from "node:path";
 import { spawnCommand } from "../platform/command-line.ts";
+import { childEnv } from "../platform/env.ts";
 import { ownsProcessGroup } from "../platform/process-tree.ts";
 import { registerGroup } from "../platform/reaper.ts";
 
@@ -38,14 +40,7 @@ export function extensionEnv(base: Record<string, string | undefined>, at: { hom
   return env;
 }
 
-/** The environment of any program zot starts: the user's, minus zot's RPC credential. */
-export function childEnv(base: Record<string, string | undefined>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(base)) if (v !== undefined && k !== "ZOTCORE_RPC_TOKEN") env[k] = v;
-  return env;
-}
-
-export function spawnExtension(spec: SpawnSpec): { ok: true; child: ChildProcess } | { ok: false; error: string } {
+export function spawnExtension(spec: SpawnSpec): Result<{ child: ChildProcess }> {
   try {
     const command = spawnCommand(spec.exec, spec.args, process.platform, spec.env.ComSpec ?? spec.env.COMSPEC);
     const proc = Bun.spawn(command.argv, {

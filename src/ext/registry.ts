@@ -6,8 +6,8 @@
 //   3. within one extension, its own first registration of a name wins.
 // Extensions that are not running take part in nothing, so a name frees up when its owner exits.
 import { BUILTIN_COMMANDS, BUILTIN_TOOLS, NAME_PATTERN } from "./policy.ts";
-import { isObject, kind } from "./protocol.ts";
-import type { JsonObject, RegisterCommandFrame, RegisterToolFrame } from "./protocol.ts";
+import { isObject, kind } from "../json.ts";
+import type { JsonObject, RegisterCommandFrame, RegisterToolFrame } from "../protocol.ts";
 import { schemaLimitProblem } from "./schema-limits.ts";
 import type { ActiveCommand } from "./types.ts";
 
@@ -25,7 +25,7 @@ export type Resolution = {
   conflicts: Map<string, string[]>;
 };
 
-const builtinCommands = new Set<string>(BUILTIN_COMMANDS);
+const builtinCommands = new Set<string>(BUILTIN_COMMANDS.map((c) => c.name));
 const builtinTools = new Set<string>(BUILTIN_TOOLS);
 
 /** A warning when the command must be rejected, else null. */
@@ -35,7 +35,7 @@ export function checkCommand(frame: RegisterCommandFrame): string | null {
 }
 
 /**
- * Validates the name and normalises the schema (DESIGN.md "Tool schemas"); `extension` names the
+ * Validates the name and normalises the schema (docs/decisions.md "Tool schemas"); `extension` names the
  * sender in the warning for a schema past the limits (schema-limits.ts).
  */
 export function checkTool(frame: RegisterToolFrame, extension: string): { ok: true; tool: ToolReg; warning: string | null } | { ok: false; warning: string } {

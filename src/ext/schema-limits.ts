@@ -1,7 +1,7 @@
 // How deep and how large a tool's JSON schema may be. Every model call serialises every active
 // tool's schema, so one schema nested 100 000 levels deep (or megabytes long) would break every
 // call; such tools are refused when they register instead. Extension and MCP tools share the rule.
-import type { Json } from "./protocol.ts";
+import type { Json } from "../protocol.ts";
 
 /** Nesting of objects and arrays, the root counting as 1. Real schemas stay far below. */
 export const MAX_SCHEMA_DEPTH = 64;

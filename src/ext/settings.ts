@@ -1,10 +1,12 @@
 // Extension settings handled by the host: the schema a manifest declares (`settings`), the values
 // the user set (`$ZOT_HOME/extension-settings/<name>.json`, 0600), and what reaches the extension
 // (`hello_ack.settings`, `settings_changed`). Secrets are stored like provider keys and masked.
+import type { Result } from "../result.ts";
+import { settingsDir } from "../platform/home.ts";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { atomicWrite } from "../platform/atomic-write.ts";
 import { join } from "node:path";
-import { isObject, kind, type Json, type JsonObject } from "./protocol.ts";
+import { isObject, kind, type Json, type JsonObject } from "../json.ts";
 
 export type SettingType = "string" | "number" | "boolean" | "enum" | "secret";
 export const SETTING_TYPES: readonly SettingType[] = ["string", "number", "boolean", "enum", "secret"];
@@ -19,7 +21,7 @@ export type SettingSpec = {
   values: string[];
 };
 
-export type SchemaResult = { ok: true; settings: SettingSpec[] } | { ok: false; error: string };
+export type SchemaResult = Result<{ settings: SettingSpec[] }>;
 
 const SETTING_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 
@@ -69,7 +71,7 @@ function valueProblem(spec: SettingSpec, v: Json): string | null {
 }
 
 /** A value typed on the command line (`key=value`) as the setting's JSON type. */
-export function parseSettingValue(spec: SettingSpec, text: string): { ok: true; value: Json } | { ok: false; error: string } {
+export function parseSettingValue(spec: SettingSpec, text: string): Result<{ value: Json }> {
   let value: Json = text;
   if (spec.type === "number") {
     const n = Number(text);
@@ -88,16 +90,13 @@ export function parseSettingValue(spec: SettingSpec, text: string): { ok: true; 
 
 export type Stored = { values: JsonObject; secrets: string[] };
 
-export function settingsDir(home: string): string {
-  return join(home, "extension-settings");
-}
 
 export function settingsFile(home: string, extension: string): string {
   return join(settingsDir(home), `${extension.toLowerCase()}.json`);
 }
 
 /** The values the user set; a missing file is none, a damaged one is an error naming it. */
-export function readStored(home: string, extension: string): { ok: true; stored: Stored } | { ok: false; error: string } {
+export function readStored(home: string, extension: string): Result<{ stored: Stored }> {
   const path = settingsFile(home, extension);
   let text: string;
   try {
@@ -116,7 +115,7 @@ export function readStored(home: string, extension: string): { ok: true; stored:
 }
 
 /** Writes the values atomically, readable only by the user; `secrets` names the values to mask. */
-export function writeStored(home: string, extension: string, stored: Stored): { ok: true; path: string } | { ok: false; error: string } {
+export function writeStored(home: string, extension: string, stored: Stored): Result<{ path: string }> {
   const path = settingsFile(home, extension);
   try {
     mkdirSync(settingsDir(home), { recursive: true, mode: 0o700 });
@@ -178,7 +177,7 @@ export function changeSettings(
   stored: Stored,
   set: [string, string][],
   unset: string[],
-): { ok: true; stored: Stored } | { ok: false; error: string } {
+): Result<{ stored: Stored }> {
   const known = specs.map((s) => s.name).join(", ");
   const values: JsonObject = { ...stored.values };
   const spec = (key: string) => specs.find((s) => s.name === key);

@@ -1,7 +1,7 @@
 // One extension as `doctor`, `list` and the modes see it: discovery's facts plus what the running
 // process registered and won.
+import { extensionLogPath } from "../platform/home.ts";
 import type { Connection } from "./connection.ts";
-import { extensionLogPath } from "./log.ts";
 import { enforcementOf } from "./sandbox/plan.ts";
 import { OUTSIDE_ZOT } from "./sandbox/policy.ts";
 import type { Resolution } from "./registry.ts";
@@ -49,7 +49,7 @@ export function extensionState(d: DiscoveredExtension, c: Connection | null, reg
   return state;
 }
 
-/** A `ready` that arrives after auto-ready still counts as ready (DESIGN.md "Auto-ready"). */
+/** A `ready` that arrives after auto-ready still counts as ready (docs/decisions.md "Auto-ready"). */
 function liveStatus(c: Connection): ExtensionState["status"] {
   if (c.status === "auto_ready" && c.readySeen) return "ready";
   return c.status;

@@ -2,7 +2,7 @@
 // extensions here and by the TUI for its built-in themes, so both validate colours the same way.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { isObject, kind } from "./protocol.ts";
+import { isObject, kind } from "../json.ts";
 import { THEME_ROLES, type Theme, type ThemeRole } from "./types.ts";
 
 export type ThemeColor = string | number;

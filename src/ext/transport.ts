@@ -1,6 +1,7 @@
 // The channel between the host and one extension, whatever carries it: a child's stdin/stdout or a
 // WebSocket. A transport moves frame texts both ways and says when the other side is gone; the
 // connection above it owns the handshake, the registration window, requests and timeouts.
+import type { Result } from "../result.ts";
 import type { TreeSignal } from "../platform/process-tree.ts";
 import type { ExitInfo } from "./process.ts";
 import type { Permissions } from "./permissions.ts";
@@ -52,7 +53,7 @@ export interface Transport {
   ended(exit: ExitInfo, when: EndedWhen): string;
 }
 
-export type Opened = { ok: true; transport: Transport } | { ok: false; error: string };
+export type Opened = Result<{ transport: Transport }>;
 
 /** What carries one extension: a process zot starts, or a WebSocket server it connects to. */
 /** A process zot starts and speaks to over its stdin and stdout. */

@@ -3,18 +3,15 @@
 // until the user says otherwise; trust is per real path and covers subdirectories. For each trusted
 // project the store also keeps a fingerprint of each extension and of each project MCP server, so a
 // new one or a changed command line has to be approved again.
+import type { Result } from "../result.ts";
+import { trustPath } from "../platform/home.ts";
 import { mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { atomicWrite } from "../platform/atomic-write.ts";
-import { join, resolve, sep } from "node:path";
-import type { Json } from "../json.ts";
-import { isObject } from "./protocol.ts";
-
-export const TRUST_FILE = "trust.json";
+import { resolve, sep } from "node:path";
+import { isObject, type Json } from "../json.ts";
 
 /** `ZOT_TRUST_PROJECT=1` trusts the project for one run, like `--trust`. */
 export const TRUST_ENV = "ZOT_TRUST_PROJECT";
-
-export type Result<T> = ({ ok: true } & T) | { ok: false; error: string };
 
 export type TrustEntry = { path: string; trustedAt: string };
 
@@ -59,9 +56,6 @@ export function trustMode(flag: boolean, env: Record<string, string | undefined>
   return flag || env[TRUST_ENV] === "1" ? "all" : "store";
 }
 
-export function trustPath(home: string): string {
-  return join(home, TRUST_FILE);
-}
 
 /** The real path of `dir`, or its absolute path when it does not exist (any more). */
 export function realDir(dir: string): string {

@@ -1,5 +1,6 @@
 // The host's public surface: what modes and the agent loop see of the extension host. The host knows
 // nothing of the TUI or providers; it takes facts (provider/model/cwd) in and emits typed UI intents.
+import type { Failure, Result } from "../result.ts";
 import type { Permissions } from "./permissions.ts";
 import type { SettingSpec } from "./settings.ts";
 import type { ExtensionPolicy } from "./permission-policy.ts";
@@ -7,19 +8,17 @@ import type { Enforcement } from "./sandbox/policy.ts";
 import type {
   CommandResponseFrame,
   ContentBlock,
-  EventFrame,
-  EventInterceptFrame,
   EventName,
   InterceptName,
   InterceptSpec,
-  Json,
   JsonObject,
   NotifyLevel,
   PanelContent,
   PanelKeyName,
-} from "./protocol.ts";
+} from "../protocol.ts";
 import type { TrustMode, Unapproved } from "./trust.ts";
 import type { WebSocketTarget } from "./websocket-target.ts";
+import type { ActiveTool, CallToolOptions, EmitPayload, InterceptPayload, InterceptResult, InterceptStep, LoopHooks, ToolCallResult } from "../agent/hooks.ts";
 
 export type ExtensionSource = "flag" | "project" | "global";
 
@@ -115,55 +114,6 @@ export type LoadOptions = DiscoveryInput & {
 };
 
 export type ActiveCommand = { name: string; description: string; extension: string };
-export type ActiveTool = {
-  name: string;
-  description: string;
-  schema: JsonObject;
-  deferred: boolean;
-  active: boolean;
-  extension: string;
-  /** Shown after the call in confirmation previews (an MCP tool's annotations, which are never trusted). */
-  note?: string;
-};
-
-export type ToolCallResult = {
-  content: ContentBlock[];
-  isError: boolean;
-  activateTools: string[];
-  extension: string;
-  /** An MCP tool's `structuredContent`, kept for JSON/RPC output. */
-  structured?: Json;
-};
-
-/** `Omit` applied to each member of a union, so the payloads stay discriminated by `event`. */
-type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-/** Payloads for `intercept`, by event: the `event_intercept` frames without their envelope. */
-export type InterceptPayload = OmitEach<EventInterceptFrame, "type" | "id">;
-
-export type InterceptStep = {
-  extension: string;
-  ms: number;
-  outcome: "allow" | "block" | "rewrite" | "timeout" | "unavailable";
-  reason?: string;
-};
-
-export type InterceptResult = {
-  blocked: boolean;
-  /** Who blocked, and why (for tool_call: shown to the model; others: shown to the user). */
-  blockedBy?: string;
-  reason?: string;
-  /** The chained outputs, present only when some interceptor rewrote them. */
-  args?: JsonObject;
-  text?: string;
-  content?: ContentBlock[];
-  isError?: boolean;
-  /** Every interceptor consulted, in order. */
-  steps: InterceptStep[];
-};
-
-/** Payloads for `emit`: the `event` frames without their `type`. */
-export type EmitPayload = OmitEach<EventFrame, "type">;
 
 /** Typed UI intents from extensions. Modes subscribe; the host never knows which mode runs. */
 export type UiIntent =
@@ -195,24 +145,18 @@ export type LoadReport = {
 };
 
 /** `gone`: the extension exited while it held the command; that exit is reported on its own (a note naming the log). */
-export type InvokeResult = { ok: true; response: CommandResponseFrame; extension: string } | { ok: false; error: string; gone?: boolean };
+export type InvokeResult = Result<{ response: CommandResponseFrame; extension: string }> | (Failure & { gone: true });
 
 /** Re-exported so users of the host import from one place. */
 export type { InterceptName, PanelKeyName, ContentBlock };
-
-export type CallToolOptions = {
-  signal: AbortSignal;
-  /** `tool_progress` frames for this call. */
-  onProgress?: (text: string) => void;
-  /** Default 60 000. */
-  timeoutMs?: number;
-};
+export type { ActiveTool, CallToolOptions, EmitPayload, InterceptPayload, InterceptResult, InterceptStep, ToolCallResult };
 
 /**
- * The extension host as modes and the agent loop use it. Implemented by `Host` in `host.ts`.
- * Nothing here throws for extension misbehaviour: failures come back as values or intents.
+ * The extension host as modes and the runtime use it; the agent loop sees only its `LoopHooks`.
+ * Implemented by `Host` in `host.ts` (and `McpHost`, which wraps one). Nothing here throws for
+ * extension misbehaviour: failures come back as values or intents.
  */
-export interface ExtensionHost {
+export interface ExtensionHost extends LoopHooks {
   /** Discover, spawn all in parallel, handshake; resolves when every extension is ready/auto_ready/failed. */
   load(opts: LoadOptions): Promise<LoadReport>;
   /** Shut down and respawn all (no name) or one extension; remembered `--ext`/`--no-ext` are kept; re-sends session_start. */
@@ -223,19 +167,10 @@ export interface ExtensionHost {
   setInfo(info: Partial<HostInfo>): void;
   states(): ExtensionState[];
   commands(): ActiveCommand[];
-  /** Every registered extension tool; `active` is false for deferred tools not yet activated. */
-  tools(): ActiveTool[];
   /** Themes from theme-only extensions. */
   themes(): Theme[];
   /** Case-insensitive lookup; sends the canonical name and trimmed args; 30 s timeout. */
   invokeCommand(name: string, args: string): Promise<InvokeResult>;
-  /** 60 s timeout; on timeout/abort sends `tool_cancel` and returns an error result naming extension and tool. */
-  callTool(name: string, args: JsonObject, opts: CallToolOptions): Promise<ToolCallResult>;
-  /** One-way lifecycle event to subscribers only. */
-  emit(payload: EmitPayload): void;
-  /** Serial, discovery order; first block wins; rewrites chain. */
-  intercept(payload: InterceptPayload): Promise<InterceptResult>;
-  hasInterceptor(event: InterceptName): boolean;
   panelKey(panelId: string, key: PanelKeyName, text?: string): void;
   panelClose(panelId: string): void;
   panelResize(panelId: string, width: number, height: number): void;
@@ -244,12 +179,12 @@ export interface ExtensionHost {
   /** Resources mentioned in a prompt (`@server:uri`, MCP) appended to it; absent when no source offers any. */
   attach?(text: string): Promise<{ text: string; errors: string[] }>;
   /** An extension's declared settings with their stored values (secrets included: callers mask them). */
-  settings(name: string): { ok: true; extension: string; specs: SettingSpec[]; values: JsonObject } | { ok: false; error: string };
+  settings(name: string): Result<{ extension: string; specs: SettingSpec[]; values: JsonObject }>;
   /**
    * Sets (key → text as typed) and unsets settings, stores them, and sends `settings_changed` to the
    * running extension; one that waited for a required setting is started.
    */
-  configure(name: string, set: [string, string][], unset: string[]): Promise<{ ok: true; path: string } | { ok: false; error: string }>;
+  configure(name: string, set: [string, string][], unset: string[]): Promise<Result<{ path: string }>>;
 }
 
 /** A parsed, validated `extension.json`. `exec` is resolved to an absolute path. */
@@ -290,7 +225,7 @@ export type DiscoveredExtension = {
   warnings: string[];
 };
 
-/** Colour roles a theme maps (the TUI issue §9). Unknown roles in a theme file are ignored with a warning. */
+/** Colour roles a theme maps (docs/decisions.md "Themes"). Unknown roles in a theme file are ignored with a warning. */
 export const THEME_ROLES = [
   "text",
   "muted",

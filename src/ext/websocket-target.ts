@@ -1,7 +1,8 @@
 // A manifest's `"transport": {"type": "websocket", …}`: an extension that already runs in another
 // process (an editor, a desktop app, a container) and that zot connects to instead of starting.
 // Only loopback addresses, unless the manifest opts in to a remote one over TLS.
-import { isObject, kind } from "./protocol.ts";
+import type { Result } from "../result.ts";
+import { isObject, kind } from "../json.ts";
 
 export type WebSocketTarget = {
   url: string;
@@ -22,7 +23,7 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /** Validates `raw` (the manifest's "transport"); errors name the manifest and the field. */
-export function parseWebSocketTarget(raw: unknown, manifestPath: string): { ok: true; target: WebSocketTarget } | { ok: false; error: string } {
+export function parseWebSocketTarget(raw: unknown, manifestPath: string): Result<{ target: WebSocketTarget }> {
   const bad = (field: string, problem: string) => ({ ok: false as const, error: `${manifestPath}: field "${field}" ${problem}; fix "${field}" in the manifest.` });
   if (!isObject(raw)) return bad("transport", `must be an object like {"type": "websocket", "url": "ws://127.0.0.1:PORT/"}, got ${kind(raw)}`);
   if (raw.type !== "websocket") return bad("transport.type", `must be "websocket" (the only transport besides "exec"), got ${JSON.stringify(raw.type) ?? "nothing"}`);

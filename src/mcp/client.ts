@@ -3,13 +3,15 @@
 // `input_required` retries) or the `initialize` revisions up to 2025-11-25 (handshake, server-to-
 // client requests). Every request has a timeout; progress notifications extend it; an abort or a
 // timeout cancels the request on the wire.
+import type { Result } from "../result.ts";
 import { pathToFileURL } from "node:url";
 import { ZOT_VERSION } from "../version.ts";
-import { isObject } from "../ext/protocol.ts";
-import type { Json, JsonObject } from "../ext/protocol.ts";
+import { isObject } from "../json.ts";
+import type { Json, JsonObject } from "../protocol.ts";
 import { METHOD_NOT_FOUND, MODERN_ERROR_CODES, UNSUPPORTED_PROTOCOL_VERSION, describeRpcError, notification, request } from "./jsonrpc.ts";
 import type { RpcError } from "./jsonrpc.ts";
 import type { Inbound, SendOutcome, Transport } from "./transport.ts";
+import { seconds } from "../duration.ts";
 
 export const MODERN_VERSION = "2026-07-28";
 /** Newest first: what zot offers in `initialize` and accepts back. */
@@ -75,7 +77,7 @@ export class McpClient {
   }
 
   /** Probes and negotiates; the error is a sentence about what the server did. */
-  async connect(): Promise<{ ok: true } | { ok: false; error: string }> {
+  async connect(): Promise<Result> {
     this.deadline = performance.now() + this.opts.startupMs;
     const remembered = this.opts.remembered;
     if (remembered?.era === "legacy") {
@@ -117,7 +119,7 @@ export class McpClient {
     return { kind: "legacy" };
   }
 
-  private async initialize(): Promise<{ ok: true } | { ok: false; error: string }> {
+  private async initialize(): Promise<Result> {
     this.negotiated = { era: "legacy", version: LEGACY_VERSIONS[0] };
     this.transport.setProtocolVersion("");
     const r = await this.raw(
@@ -173,7 +175,7 @@ export class McpClient {
   }
 
   /** Every page of a list method (`tools/list` → key "tools"). */
-  async list(method: string, key: string, timeoutMs: number): Promise<{ ok: true; items: JsonObject[] } | { ok: false; error: string }> {
+  async list(method: string, key: string, timeoutMs: number): Promise<Result<{ items: JsonObject[] }>> {
     const items: JsonObject[] = [];
     let cursor: string | null = null;
     const seen = new Set<string>();
@@ -294,8 +296,4 @@ function progressText(p: JsonObject): string {
   const n: Json | undefined = p.progress;
   const total: Json | undefined = p.total;
   return typeof total === "number" ? `${n}/${total}` : `${n}`;
-}
-
-function seconds(ms: number): string {
-  return `${Math.round(ms / 100) / 10} s`;
 }

@@ -3,12 +3,14 @@
 // only the servers workspace trust approved as written) and `$ZOT_HOME/mcp.json`. The first
 // definition of a name wins; later ones are shadowed, as with extensions. `${VAR}` and
 // `${VAR:-default}` expand in command, args, env, url and headers.
+import type { Result } from "../result.ts";
+import { userConfigPath } from "../platform/home.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { atomicWrite } from "../platform/atomic-write.ts";
 import { dirname, join, resolve } from "node:path";
 import { MANIFEST_NAME_PATTERN } from "../ext/policy.ts";
-import { isObject } from "../ext/protocol.ts";
-import type { JsonObject } from "../ext/protocol.ts";
+import { isObject } from "../json.ts";
+import type { JsonObject } from "../protocol.ts";
 import { isTrusted, reviewServers, type ServerPrint, type TrustMode, type Unapproved } from "../ext/trust.ts";
 
 export type ConfigSource = "flag" | "project" | "user";
@@ -79,9 +81,6 @@ export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 export const DEFAULT_STARTUP_MS = 30_000;
 export const DEFAULT_DEFER_SHARE = 0.1;
 
-export function userConfigPath(home: string): string {
-  return join(home, "mcp.json");
-}
 
 export function projectConfigPaths(cwd: string): string[] {
   return [join(cwd, ".zot", "mcp.json"), join(cwd, ".mcp.json")];
@@ -322,7 +321,7 @@ export function expandVars(text: string, env: Record<string, string | undefined>
 }
 
 /** Writes a server list back, keeping whatever else the file holds; replaced atomically. */
-export function writeServerFile(path: string, update: (servers: JsonObject) => void): { ok: true } | { ok: false; error: string } {
+export function writeServerFile(path: string, update: (servers: JsonObject) => void): Result {
   const read = readServerFile(path, false);
   if (!read.ok && read.error) return { ok: false, error: read.error };
   const doc: JsonObject = read.ok ? { ...read.doc } : {};

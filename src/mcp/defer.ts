@@ -1,7 +1,7 @@
 // Deferral of servers with many tools: when a server's tool definitions would take more than a share
 // of the context window, its tools are registered deferred and the model gets one search tool that
 // lists them and activates the chosen ones, as an extension's loader tool does with `activate_tools`.
-import type { JsonObject } from "../ext/protocol.ts";
+import type { JsonObject } from "../protocol.ts";
 import type { McpTool } from "./tools.ts";
 
 export const SEARCH_TOOL = "mcp_tool_search";

@@ -1,7 +1,7 @@
 // An MCP elicitation (form mode) as a small panel: one line per field of the server's flat schema,
 // typed into with the panel keys zot already routes. Enter submits, Esc declines.
-import { isObject } from "../ext/protocol.ts";
-import type { Json, JsonObject, PanelContent, PanelKeyName } from "../ext/protocol.ts";
+import { isObject } from "../json.ts";
+import type { Json, JsonObject, PanelContent, PanelKeyName } from "../protocol.ts";
 import type { ElicitAnswer } from "./client.ts";
 
 type Field = { key: string; title: string; type: "string" | "number" | "integer" | "boolean" | "enum"; options: string[]; required: boolean; value: string };

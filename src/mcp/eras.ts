@@ -1,10 +1,10 @@
 // The protocol era each server spoke last time, in $ZOT_HOME/mcp-eras.json, keyed by server name and
 // what it runs (a changed command or URL probes again). Only a hint: a remembered era that fails is
 // probed afresh.
+import { erasPath } from "../platform/home.ts";
 import { readFileSync } from "node:fs";
 import { atomicWrite } from "../platform/atomic-write.ts";
-import { join } from "node:path";
-import { isObject } from "../ext/protocol.ts";
+import { isObject } from "../json.ts";
 import type { Negotiated } from "./client.ts";
 
 type Store = Record<string, { target: string; era: Negotiated["era"]; version: string }>;
@@ -15,7 +15,7 @@ export class EraMemory {
   private readonly path: string;
 
   constructor(home: string) {
-    this.path = join(home, "mcp-eras.json");
+    this.path = erasPath(home);
     this.store = read(this.path);
   }
 

@@ -3,7 +3,8 @@
 // of MCP servers are added to the extension host's, while events, interceptors and confirmation stay
 // where they are — so an MCP tool call passes the same tool_call/tool_result interceptors, the same
 // --no-yolo confirmation, the same transcript and the same JSON/RPC events as any other tool.
-import type { JsonObject, PanelKeyName } from "../ext/protocol.ts";
+import type { Result } from "../result.ts";
+import type { JsonObject, PanelKeyName } from "../protocol.ts";
 import { unmasked } from "../ext/mask.ts";
 import type { Mask } from "../ext/mask.ts";
 import type {
@@ -27,6 +28,7 @@ import type {
 import { BUILTIN_TOOLS } from "../ext/policy.ts";
 import { skippedNotice, type TrustMode } from "../ext/trust.ts";
 import { redactSecrets } from "../redact.ts";
+import { Replaying } from "../replaying.ts";
 import type { ElicitAnswer, Elicitor } from "./client.ts";
 import { loadConfig, targetOf } from "./config.ts";
 import type { LoadedConfig, SkippedServer } from "./config.ts";
@@ -76,8 +78,8 @@ export class McpHost implements ExtensionHost {
   private secrets: string[] = [];
   private window = 0;
   private readonly activated = new Set<string>();
-  private readonly listeners = new Set<(intent: UiIntent) => void>();
-  private readonly unheard: UiIntent[] = [];
+  // A broken listener must not break the host or the other listeners.
+  private readonly intents = new Replaying<UiIntent>(MAX_UNHEARD, () => undefined);
   private readonly forms = new Map<string, { form: ElicitForm; done: (a: ElicitAnswer) => void; extension: string }>();
   private formCount = 0;
   private unhookInner: (() => void) | null = null;
@@ -266,9 +268,7 @@ export class McpHost implements ExtensionHost {
   }
 
   onIntent(listener: (intent: UiIntent) => void): () => void {
-    this.listeners.add(listener);
-    for (const i of this.unheard.splice(0)) deliver(listener, i);
-    return () => this.listeners.delete(listener);
+    return this.intents.on(listener);
   }
 
   /** `@server:uri` mentions in a prompt: each resource is read and appended to the prompt's text. */
@@ -521,17 +521,12 @@ export class McpHost implements ExtensionHost {
   }
 
   private send(intent: UiIntent): void {
-    if (this.listeners.size === 0) {
-      this.unheard.push(intent);
-      if (this.unheard.length > MAX_UNHEARD) this.unheard.shift();
-      return;
-    }
-    for (const l of this.listeners) deliver(l, intent);
+    this.intents.emit(intent);
   }
 }
 
 /** `key=value` pairs, or words given in the order the prompt declares its arguments (the last takes the rest). */
-export function promptArgs(prompt: McpPrompt, text: string): { ok: true; args: Record<string, string> } | { ok: false; error: string } {
+export function promptArgs(prompt: McpPrompt, text: string): Result<{ args: Record<string, string> }> {
   const args: Record<string, string> = {};
   const trimmed = text.trim();
   if (/^[A-Za-z_][\w-]*=/.test(trimmed)) {
@@ -549,12 +544,4 @@ export function promptArgs(prompt: McpPrompt, text: string): { ok: true; args: R
     return { ok: false, error: `/${prompt.name} needs ${missing.join(", ")}; usage: /${prompt.name} ${usage} (or name=value pairs)` };
   }
   return { ok: true, args };
-}
-
-function deliver(listener: (intent: UiIntent) => void, intent: UiIntent): void {
-  try {
-    listener(intent);
-  } catch {
-    // A broken listener must not break the host or the other listeners.
-  }
 }

@@ -3,11 +3,12 @@
 // notifications. Aborting a request closes its stream, which is cancellation in 2026-07-28. For the
 // `initialize` era it keeps the `Mcp-Session-Id`, listens on the optional GET stream and ends the
 // session with DELETE.
-import { isObject } from "../ext/protocol.ts";
-import type { JsonObject } from "../ext/protocol.ts";
+import type { Result } from "../result.ts";
+import { isObject } from "../json.ts";
+import type { JsonObject } from "../protocol.ts";
+import { parseSse } from "../platform/sse.ts";
 import { METHOD_NOT_FOUND, decodeServerMessage, notification, relatedId } from "./jsonrpc.ts";
 import type { RpcId, RpcNotification, RpcRequest, ServerMessage } from "./jsonrpc.ts";
-import { readSse } from "./sse.ts";
 import type { Inbound, SendOptions, SendOutcome, ServerRequestHandler, Transport } from "./transport.ts";
 
 export type HttpSpec = {
@@ -47,7 +48,7 @@ export class HttpTransport implements Transport {
     this.ended = new Promise((r) => (this.end = r));
   }
 
-  async start(): Promise<{ ok: true } | { ok: false; error: string }> {
+  async start(): Promise<Result> {
     try {
       const u = new URL(this.spec.url);
       if (u.protocol !== "http:" && u.protocol !== "https:") return { ok: false, error: `the url ${this.spec.url} is not http:// or https://` };
@@ -82,7 +83,7 @@ export class HttpTransport implements Transport {
           await res.body?.cancel().catch(() => {});
           return;
         }
-        await readSse(res.body, (e) => void this.inbound(e.data, null, undefined));
+        for await (const e of parseSse(res.body, controller.signal)) this.inbound(e.data, null, undefined);
       } catch {
         // No stream, or it broke: list changes then reach zot only through later requests.
       } finally {
@@ -157,11 +158,14 @@ export class HttpTransport implements Transport {
       }
       if (type.includes("text/event-stream") && res.body) {
         let answer: SendOutcome | null = null;
-        await readSse(res.body, (e) => {
-          const a = this.inbound(e.data, id, opts.onRelated);
-          if (a) answer = a;
-          return answer !== null || controller.signal.aborted;
-        });
+        try {
+          for await (const e of parseSse(res.body, controller.signal)) {
+            answer = this.inbound(e.data, id, opts.onRelated);
+            if (answer) break;
+          }
+        } catch {
+          // A broken connection ends the stream; what the missing answer means is decided below.
+        }
         if (answer) return answer;
         if (opts.signal.aborted) return this.cancelled(id);
         return { ok: false, kind: "gone", error: "the server closed the event stream before answering" };

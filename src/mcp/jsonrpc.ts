@@ -1,7 +1,8 @@
 // JSON-RPC 2.0 as MCP uses it: the message shapes, one decoder for what servers send, and the error
 // codes zot reacts to. Transports move these values; the client gives them meaning.
-import { isObject } from "../ext/protocol.ts";
-import type { Json, JsonObject } from "../ext/protocol.ts";
+import type { Result } from "../result.ts";
+import { isObject } from "../json.ts";
+import type { Json, JsonObject } from "../protocol.ts";
 
 export type RpcId = number | string;
 export type RpcError = { code: number; message: string; data?: Json };
@@ -23,7 +24,7 @@ export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 export const MODERN_ERROR_CODES: readonly number[] = [HEADER_MISMATCH, MISSING_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION];
 
 /** One line or body from a server, decoded; an error sentence says what was wrong with it. */
-export function decodeServerMessage(raw: unknown): { ok: true; message: ServerMessage } | { ok: false; error: string } {
+export function decodeServerMessage(raw: unknown): Result<{ message: ServerMessage }> {
   if (!isObject(raw)) return { ok: false, error: "a message that is not a JSON object" };
   if (raw.jsonrpc !== "2.0") return { ok: false, error: 'a message without "jsonrpc": "2.0"' };
   const id = raw.id;

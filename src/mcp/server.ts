@@ -1,11 +1,12 @@
 // One configured MCP server from start to shutdown: its transport and client, the tools, prompts and
 // resources it lists (refreshed when it says they changed), its calls, and the state `zot mcp
 // doctor` reports.
-import { join } from "node:path";
+import type { Result } from "../result.ts";
+import { mcpLogPath } from "../platform/home.ts";
 import { ExtensionLog } from "../ext/log.ts";
 import type { Mask } from "../ext/mask.ts";
-import { isObject } from "../ext/protocol.ts";
-import type { ContentBlock, Json, JsonObject } from "../ext/protocol.ts";
+import { isObject } from "../json.ts";
+import type { ContentBlock, Json, JsonObject } from "../protocol.ts";
 import { McpClient } from "./client.ts";
 import type { Answer, Elicitor, Negotiated } from "./client.ts";
 import { targetOf } from "./config.ts";
@@ -70,9 +71,6 @@ const MAX_WARNINGS = 100;
 const LIST_MS = 30_000;
 const MAX_SERVER_LOGS = 1000;
 
-export function mcpLogPath(home: string, name: string): string {
-  return join(home, "logs", `mcp-${name}.log`);
-}
 
 export class McpServer {
   tools: McpTool[] = [];
@@ -225,7 +223,7 @@ export class McpServer {
   }
 
   /** `prompts/get`: the prompt's messages as one text to send as the user's prompt. */
-  async getPrompt(prompt: McpPrompt, args: Record<string, string>): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
+  async getPrompt(prompt: McpPrompt, args: Record<string, string>): Promise<Result<{ text: string }>> {
     const client = this.client;
     if (!client || !this.ready) return { ok: false, error: `MCP server "${this.name}" is not running; see ${this.logPath}` };
     const r = await client.call("prompts/get", { name: prompt.remote, arguments: args }, { timeoutMs: this.config.timeoutMs });
@@ -241,7 +239,7 @@ export class McpServer {
   }
 
   /** `resources/read`: its contents as text blocks (images stay images). */
-  async readResource(uri: string): Promise<{ ok: true; content: ContentBlock[] } | { ok: false; error: string }> {
+  async readResource(uri: string): Promise<Result<{ content: ContentBlock[] }>> {
     const client = this.client;
     if (!client || !this.ready) return { ok: false, error: `MCP server "${this.name}" is not running; see ${this.logPath}` };
     const r = await client.call("resources/read", { uri }, { timeoutMs: this.config.timeoutMs });
@@ -264,7 +262,7 @@ export class McpServer {
   }
 
   /** Re-lists what the server offers; lists it does not support stay empty. */
-  private async refresh(kinds: ("tools" | "prompts" | "resources")[]): Promise<{ ok: true } | { ok: false; error: string }> {
+  private async refresh(kinds: ("tools" | "prompts" | "resources")[]): Promise<Result> {
     const client = this.client!;
     for (const kind of kinds) {
       if (!client.has(kind)) continue;

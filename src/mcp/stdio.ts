@@ -1,6 +1,7 @@
 // The stdio transport: the server is a subprocess leading its own process group, newline-delimited
 // JSON-RPC on stdin/stdout, stderr read by zot and masked into $ZOT_HOME/logs/mcp-<name>.log. Shutdown closes
 // stdin, then SIGTERMs and finally SIGKILLs the group, so nothing it started outlives zot.
+import type { Result } from "../result.ts";
 import { resolve } from "node:path";
 import { LineReader, MAX_LINE_BYTES } from "../ext/lines.ts";
 import type { ExtensionLog } from "../ext/log.ts";
@@ -8,7 +9,7 @@ import { describeExit, extensionEnv, spawnExtension } from "../ext/process.ts";
 import { pumpStderr } from "../ext/stderr-log.ts";
 import { killTree, type TreeSignal } from "../platform/process-tree.ts";
 import type { ChildProcess } from "../ext/process.ts";
-import type { JsonObject } from "../ext/protocol.ts";
+import type { JsonObject } from "../protocol.ts";
 import { WriteQueue } from "../ext/write-queue.ts";
 import { METHOD_NOT_FOUND, decodeServerMessage, notification, relatedId } from "./jsonrpc.ts";
 import type { RpcNotification, RpcRequest } from "./jsonrpc.ts";
@@ -57,7 +58,7 @@ export class StdioTransport implements Transport {
     this.ended = new Promise((r) => (this.end = r));
   }
 
-  async start(): Promise<{ ok: true } | { ok: false; error: string }> {
+  async start(): Promise<Result> {
     const s = this.spec;
     const env = { ...extensionEnv(process.env, { home: s.home, dir: s.cwd, cwd: s.cwd }), ...s.env };
     // A path is relative to the server's directory; a bare name is looked up on the PATH it gets.

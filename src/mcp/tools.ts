@@ -1,7 +1,7 @@
 // MCP tools as zot tools: the `mcp__<server>__<tool>` names, the schema checks, and `tools/call`
 // results mapped to zot content blocks.
-import { isObject } from "../ext/protocol.ts";
-import type { ContentBlock, Json, JsonObject } from "../ext/protocol.ts";
+import { isObject } from "../json.ts";
+import type { ContentBlock, Json, JsonObject } from "../protocol.ts";
 import { schemaLimitProblem } from "../ext/schema-limits.ts";
 
 /** A server's tool as zot offers it. */

@@ -1,6 +1,7 @@
 // What the MCP client needs from a transport (stdio or Streamable HTTP). Requests resolve with their
 // answer or with a failure value, never by throwing; the client owns timeouts and retries.
-import type { JsonObject } from "../ext/protocol.ts";
+import type { Result } from "../result.ts";
+import type { JsonObject } from "../protocol.ts";
 import type { RpcError, RpcNotification, RpcRequest } from "./jsonrpc.ts";
 
 export type SendOutcome =
@@ -28,7 +29,7 @@ export type ServerRequestHandler = (method: string, params: JsonObject) => Promi
 export interface Transport {
   readonly kind: "stdio" | "http";
   /** Spawns the process (stdio) or checks the URL (HTTP). */
-  start(): Promise<{ ok: true } | { ok: false; error: string }>;
+  start(): Promise<Result>;
   send(req: RpcRequest, opts: SendOptions): Promise<SendOutcome>;
   notify(n: RpcNotification): Promise<void>;
   /** Notifications tied to no request of ours (list changes, logs). */

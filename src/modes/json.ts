@@ -3,7 +3,7 @@
 import type { AgentEvent } from "../agent/events.ts";
 import type { StopReason, Usage } from "../agent/messages.ts";
 import { eventBlocksJson } from "../agent/wire.ts";
-import type { AgentRuntime, PromptOutcome } from "../agent/runtime-api.ts";
+import type { AgentRuntime, PromptOutcome } from "../runtime/api.ts";
 import { commandOutcome } from "../ext/command-outcome.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import type { ModeOutput } from "./output.ts";
@@ -36,6 +36,12 @@ export function eventLine(event: AgentEvent): string {
     case "tool_result":
       wire = { ...event, content: eventBlocksJson(event.content) };
       break;
+    case "tool_call": {
+      // The change preview is for screens; clients have the arguments and get the result.
+      const { change: _change, ...rest } = event;
+      wire = rest;
+      break;
+    }
   }
   return JSON.stringify(wire) + "\n";
 }

@@ -1,14 +1,14 @@
 // Print mode (`zot -p`): the final user-visible answer on stdout, everything else (tool progress,
 // extension notes, warnings) on stderr, so `zot -p "…" > answer.txt` captures just the answer.
 import type { AgentEvent } from "../agent/events.ts";
-import type { AgentRuntime } from "../agent/runtime-api.ts";
+import type { AgentRuntime } from "../runtime/api.ts";
 import { commandOutcome } from "../ext/command-outcome.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { exitCodeOf } from "./json.ts";
 import type { ModeOutput } from "./output.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
 import { parseSlash, unknownCommand } from "./slash.ts";
-import { seconds } from "../agent/providers/limits.ts";
+import { seconds } from "../duration.ts";
 
 type Hidden = { by: string; reason: string } | null;
 

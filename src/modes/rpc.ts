@@ -1,10 +1,9 @@
 // RPC mode (`zot rpc`): NDJSON commands on stdin; responses (correlated by `id`) and events (as in
 // JSON mode, without `id`) on stdout. The Go zot's protocol plus `command`, `reload_extensions`
 // and `get_extensions`. A bad line never ends the process: it gets an error response.
-import type { AgentRuntime } from "../agent/runtime-api.ts";
+import type { AgentRuntime, TreeNode } from "../runtime/api.ts";
 import type { ImagePart } from "../agent/messages.ts";
 import { messagesJson, wireMessageCount } from "../agent/wire.ts";
-import type { TreeNode } from "../agent/session-ops.ts";
 import type { Json, JsonObject } from "../json.ts";
 import { isObject } from "../json.ts";
 import { LineReader } from "../ext/lines.ts";
@@ -13,7 +12,7 @@ import type { ExtensionHost } from "../ext/types.ts";
 import { eventLine, goEventStream } from "./json.ts";
 import type { ModeOutput } from "./output.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
-import { doctorEntry, type DoctorReport } from "../ext/cli/doctor.ts";
+import { doctorEntry, type ExtensionsReport } from "../ext/doctor-entry.ts";
 import { ZOT_VERSION } from "../version.ts";
 
 const RPC_PROTOCOL_VERSION = 1;
@@ -241,7 +240,7 @@ class RpcServer {
       }
       case "get_extensions": {
         const extensions = this.host.states().map((s) => doctorEntry(s, this.opts.home));
-        const report: DoctorReport = { zot_version: ZOT_VERSION, home: this.opts.home, cwd: rt.cwd, ok: extensions.every((e) => e.status !== "failed" && e.status !== "invalid"), extensions };
+        const report: ExtensionsReport = { zot_version: ZOT_VERSION, home: this.opts.home, cwd: rt.cwd, ok: extensions.every((e) => e.status !== "failed" && e.status !== "invalid"), extensions };
         return { data: report };
       }
       case "session_export": {

@@ -2,6 +2,7 @@
 // Linux, libSystem on macOS). The kernel drops a lock when its holder's file is closed or the
 // process dies, kill -9 included, so a crash never leaves a stale lock behind. Where flock is not
 // available (Windows), nothing is locked.
+import type { Result } from "../result.ts";
 import { closeSync, openSync } from "node:fs";
 
 export const LOCK_EX = 2;
@@ -38,7 +39,7 @@ const POLL_MS = 5;
  * waits at most two seconds for a holder, polling, rather than blocking in flock and hanging the
  * event loop behind a stopped process.
  */
-export function withFileLock<T>(lockPath: string, fn: () => T): { ok: true; value: T } | { ok: false; error: string } {
+export function withFileLock<T>(lockPath: string, fn: () => T): Result<{ value: T }> {
   let fd: number;
   try {
     fd = openSync(lockPath, "a", 0o600);

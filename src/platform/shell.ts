@@ -1,5 +1,6 @@
 // The shell the bash tool runs commands with: /bin/sh on POSIX. Windows has none of its own, so
 // Git for Windows' sh.exe is used, found on PATH or in its install folders.
+import type { Result } from "../result.ts";
 import { existsSync, statSync } from "node:fs";
 import { win32 } from "node:path";
 import { pathCandidates } from "./exec-path.ts";
@@ -12,7 +13,7 @@ export function shellCandidates(env: Record<string, string | undefined>, platfor
   return [...pathCandidates("sh", env, platform), ...installs];
 }
 
-export function shellPath(env: Record<string, string | undefined>, platform: string): { ok: true; path: string } | { ok: false; error: string } {
+export function shellPath(env: Record<string, string | undefined>, platform: string): Result<{ path: string }> {
   const found = shellCandidates(env, platform).find((p) => existsSync(p) && statSync(p).isFile());
   if (found) return { ok: true, path: found };
   if (platform !== "win32") return { ok: false, error: "The bash tool needs /bin/sh, which is missing on this system." };

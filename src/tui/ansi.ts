@@ -1,6 +1,6 @@
 // Escape sequences: the constants the TUI writes, and (from the shared scanner) the helpers that
 // find sequences in text so they can be measured, carried across wraps, or removed from untrusted text.
-import { escapeLength, sanitizeControls, UNSAFE } from "../cli/controls.ts";
+import { escapeLength, sanitizeControls, UNSAFE } from "../platform/controls.ts";
 
 export { escapeLength };
 

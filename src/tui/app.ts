@@ -2,7 +2,7 @@
 // host's intents to the components, and draws coalesced frames (at most ~60 per second).
 import { isDumbTerminal } from "../platform/terminal.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
-import type { AgentRuntime, PromptOutcome, SteeringMessage } from "../agent/runtime-api.ts";
+import { KEYED_PROVIDERS, type AgentRuntime, type NotifyMode, type PromptOutcome, type ShellOutput, type SteeringMessage } from "../runtime/api.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { commandIntents } from "../ext/command-outcome.ts";
 import type { LoadReport, UiIntent } from "../ext/types.ts";
@@ -21,8 +21,7 @@ import { TranscriptView } from "./transcript-view.ts";
 import { EXIT_LINES, exitText } from "./exit-print.ts";
 import { editExternally } from "./external-editor.ts";
 import { completeArg } from "./arg-completion.ts";
-import { parseShellCommand, runShellCommand, sharedPrompt, type ShellCommand, type ShellOutput } from "./shell-command.ts";
-import { KEYED_PROVIDERS, type NotifyMode } from "../agent/config.ts";
+import { parseShellCommand, sharedPrompt, type ShellCommand } from "./shell-command.ts";
 import { notification, NOTIFY_AFTER_MS, resolveNotify, titleText } from "./attention.ts";
 import { cleanInput, Editor } from "./editor.ts";
 import { History } from "./history.ts";
@@ -48,9 +47,6 @@ import { TransientMessages } from "./transient-messages.ts";
 import { replay } from "./replay.ts";
 import { shortDir, shortPath } from "./paths.ts";
 import { gitBranch } from "./git-branch.ts";
-import { attachMentions } from "../agent/attachments.ts";
-import { writeTool } from "../agent/tools/write.ts";
-import { isObject } from "../ext/protocol.ts";
 
 export type TuiOptions = {
   home: string;
@@ -508,7 +504,7 @@ class App implements CommandContext {
       const r = await this.host.invokeCommand(item.name, args);
       if (!r.ok) {
         // An extension that died holding the command is already in the chat as a note; once is enough.
-        if (!r.gone) this.status([{ text: r.error, level: "error" }], 8000);
+        if (!("gone" in r)) this.status([{ text: r.error, level: "error" }], 8000);
         return;
       }
       for (const intent of commandIntents(r.extension, r.response)) this.onIntent(intent);
@@ -586,7 +582,7 @@ class App implements CommandContext {
     this.transcript.toolCall(id, "!", { command: cmd.command }, undefined, Date.now());
     let out: ShellOutput | null = null;
     await this.busyWhile("running a shell command", async (signal) => {
-      out = await runShellCommand(cmd.command, this.runtime.cwd, this.home, signal, (text) => {
+      out = await this.runtime.shell(cmd.command, signal, (text) => {
         this.transcript.toolProgress(id, text);
         this.schedule();
       });
@@ -636,7 +632,7 @@ class App implements CommandContext {
     const out: SteeringMessage[] = [];
     for (const q of this.queue.takeSteering()) {
       this.transcript.addUser(q.text);
-      const mentions = attachMentions(q.text, this.runtime.cwd);
+      const mentions = this.runtime.mentions(q.text);
       for (const a of mentions.attached) this.transcript.addInfo(a.summary, a.level);
       out.push({ text: q.text, attachments: mentions.parts });
     }
@@ -663,7 +659,7 @@ class App implements CommandContext {
     if (text === null) run = this.runtime.resume();
     else {
       this.transcript.addUser(text);
-      const mentions = attachMentions(text, this.runtime.cwd);
+      const mentions = this.runtime.mentions(text);
       for (const a of mentions.attached) this.transcript.addInfo(a.summary, a.level);
       run = this.runtime.prompt(text, mentions.parts);
     }
@@ -723,7 +719,7 @@ class App implements CommandContext {
   private onEvent(ev: AgentEvent): void {
     if (ev.type === "retry" && this.turn) this.turn.retry = { at: Date.now() + ev.delay_ms, attempt: ev.attempt, attempts: ev.attempts };
     // A write's diff is worked out now, while the file still holds what the write replaces.
-    if (ev.type === "tool_call" && ev.name === "write" && !ev.extension && isObject(ev.args)) this.transcript.setChange(ev.id, writeTool.approval!(ev.args, this.runtime.cwd));
+    if (ev.type === "tool_call" && ev.name === "write" && !ev.extension && ev.change) this.transcript.setChange(ev.id, ev.change);
     if (ev.type === "compaction_start") this.condensing = true;
     else if (ev.type === "compaction_end") this.condensing = false;
     if (applyEvent(this.transcript, ev, Date.now())) this.schedule();

@@ -4,7 +4,7 @@
 // once, a standing rule (this session or always for the project), yolo, or no with a reason.
 // Esc refuses the call and stops the turn.
 import type { ApprovalDetail, ConfirmDecision, ConfirmRequest, PermissionRule } from "../agent/events.ts";
-import { commandPrefix } from "../agent/permissions.ts";
+import { commandPrefix } from "../runtime/api.ts";
 import { revealControls, sanitize } from "./ansi.ts";
 import { renderDiff, renderNumbered } from "./diff-view.ts";
 import type { Component, StyleRef } from "./component.ts";

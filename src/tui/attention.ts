@@ -1,13 +1,13 @@
 // Getting the user's attention and telling the terminal what zot is doing: a bell or a desktop
 // notification (OSC 9 or OSC 777, where the terminal is known to show them) when a turn that took
 // a while ends or an approval waits, and the window title with the state.
-import type { NotifyMode } from "../agent/config.ts";
+import type { NotifyMode } from "../runtime/api.ts";
+import type { Env } from "../platform/env.ts";
 import { sanitize, windowTitle } from "./ansi.ts";
 
 /** A turn shorter than this ends without a notification: the user is probably still watching. */
 export const NOTIFY_AFTER_MS = 5000;
 
-type Env = Record<string, string | undefined>;
 
 /** `auto`: a desktop notification where the terminal is known to show one (not through tmux or screen), else the bell. */
 export function resolveNotify(mode: NotifyMode, env: Env): Exclude<NotifyMode, "auto"> {

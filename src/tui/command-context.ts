@@ -1,7 +1,7 @@
 // What a built-in slash command may do, implemented by the app. Its own module so the commands in
 // commands.ts and the ones split into their own files (sessions, /jail, /skills, /jump, /btw) share it
 // without importing each other.
-import type { AgentRuntime } from "../agent/runtime-api.ts";
+import type { AgentRuntime } from "../runtime/api.ts";
 import type { ExtensionHost, LoadReport } from "../ext/types.ts";
 import type { StyleRef } from "./component.ts";
 import type { Modal } from "./pickers.ts";

@@ -1,27 +1,22 @@
 // Built-in slash commands. Each handler works through `CommandContext` (implemented by the app),
 // so the commands read as what they do, not how the screen is managed.
-import { KEYED_PROVIDERS, SUBSCRIPTION_NOTE } from "../agent/config.ts";
-import { defaultModel, isProviderName } from "../agent/catalog.ts";
-import { sessionSummary } from "../agent/session.ts";
-import type { ModelInfo } from "../agent/provider.ts";
+import { KEYED_PROVIDERS, MODE_LABELS, PERMISSION_MODES, sessionSummary, SUBSCRIPTION_NOTE, type ModelInfo } from "../runtime/api.ts";
 import { Picker, TextPrompt } from "./pickers.ts";
 import type { InfoLevel } from "./transcript.ts";
 import { themeNames } from "./theme.ts";
-import { BUILTIN_COMMANDS, type SlashItem } from "./slash.ts";
+import type { SlashItem } from "./slash.ts";
+import { BUILTIN_COMMANDS, type BuiltinCommand } from "../ext/policy.ts";
 import { withLog } from "./load-errors.ts";
 import type { CommandContext, StatusLine } from "./command-context.ts";
 import { skippedExtensions, skippedLine } from "../ext/trust.ts";
 import { trustCommand } from "./trust-command.ts";
 import { extConfig } from "./ext-config.ts";
-import { PROBE_TIMEOUT_MS, probeKey, probeRequest } from "./login-probe.ts";
 import { sessionCommand, showSwitch } from "./session-commands.ts";
 import { jailCommand } from "./jail-command.ts";
 import { skillsCommand } from "./skills-command.ts";
 import { jumpCommand } from "./jump.ts";
 import { btwCommand } from "./btw.ts";
 import { MODE_HELP, permissionsPicker } from "./permission-view.ts";
-import { MODE_LABELS, PERMISSION_MODES } from "../agent/permissions.ts";
-import { initPrompt } from "../agent/instructions.ts";
 
 /** The Go zot's canned /study prompt, word for word. */
 const STUDY_PROMPT = "Read and understand everything in the current directory.";
@@ -32,68 +27,53 @@ const SKIPPED_STATUS_MS = 15_000;
 /** The spinner's label while the history is summarised. */
 export const CONDENSING = "condensing history, esc to cancel";
 
+type Run = (ctx: CommandContext, args: string) => void | Promise<void>;
+
+/** What each built-in command does; the names, their order and their descriptions are BUILTIN_COMMANDS. */
+const RUN: Record<BuiltinCommand, Run> = {
+  help: (ctx) => ctx.info(helpText(ctx.commands())),
+  exit: (ctx) => ctx.exit(),
+  clear: async (ctx) => {
+    await ctx.cancelTurn();
+    ctx.runtime.clear();
+    ctx.clearChat();
+    ctx.info("Started a fresh session.");
+  },
+  compact: (ctx) => compact(ctx),
+  "reload-ext": (ctx, args) => reload(ctx, args),
+  yolo: (ctx) => {
+    if (ctx.runtime.yolo) {
+      ctx.status([{ text: "yolo is already on: tool calls run without asking.", level: "info" }], 4000);
+      return;
+    }
+    ctx.runtime.yolo = true;
+    ctx.status([{ text: "yolo on: tool calls run without asking for the rest of this session.", level: "warn" }], 4000);
+  },
+  permissions: (ctx) => permissionsPicker(ctx),
+  reasoning: (ctx, args) => reasoning(ctx, args),
+  init: (ctx) => ctx.submit(ctx.runtime.initPrompt()),
+  model: (ctx, args) => model(ctx, args),
+  sessions: (ctx) => sessions(ctx),
+  theme: (ctx, args) => theme(ctx, args),
+  login: (ctx, args) => login(ctx, args),
+  logout: (ctx, args) => logout(ctx, args),
+  session: (ctx, args) => sessionCommand(ctx, args),
+  study: (ctx) => ctx.submit(STUDY_PROMPT),
+  skills: (ctx) => skillsCommand(ctx),
+  jump: (ctx, args) => jumpCommand(ctx, args),
+  btw: (ctx, args) => btwCommand(ctx, args),
+  jail: (ctx) => jailCommand(ctx, true),
+  unjail: (ctx) => jailCommand(ctx, false),
+  "ext-config": (ctx, args) => extConfig(ctx, args),
+  trust: (ctx) => trustCommand(ctx, (lead) => reload(ctx, "", lead)),
+};
+
+function isBuiltin(name: string): name is BuiltinCommand {
+  return Object.hasOwn(RUN, name);
+}
+
 export async function runBuiltin(ctx: CommandContext, name: string, args: string): Promise<void> {
-  switch (name) {
-    case "help":
-      ctx.info(helpText(ctx.commands()));
-      return;
-    case "exit":
-      ctx.exit();
-      return;
-    case "clear":
-      await ctx.cancelTurn();
-      ctx.runtime.clear();
-      ctx.clearChat();
-      ctx.info("Started a fresh session.");
-      return;
-    case "compact":
-      return compact(ctx);
-    case "reload-ext":
-      return reload(ctx, args);
-    case "yolo":
-      if (ctx.runtime.yolo) {
-        ctx.status([{ text: "yolo is already on: tool calls run without asking.", level: "info" }], 4000);
-        return;
-      }
-      ctx.runtime.yolo = true;
-      ctx.status([{ text: "yolo on: tool calls run without asking for the rest of this session.", level: "warn" }], 4000);
-      return;
-    case "permissions":
-      return permissionsPicker(ctx);
-    case "reasoning":
-      return reasoning(ctx, args);
-    case "init":
-      ctx.submit(initPrompt(ctx.runtime.cwd));
-      return;
-    case "model":
-      return model(ctx, args);
-    case "sessions":
-      return sessions(ctx);
-    case "theme":
-      return theme(ctx, args);
-    case "login":
-      return login(ctx, args);
-    case "logout":
-      return logout(ctx, args);
-    case "session":
-      return sessionCommand(ctx, args);
-    case "study":
-      ctx.submit(STUDY_PROMPT);
-      return;
-    case "skills":
-      return skillsCommand(ctx);
-    case "jump":
-      return jumpCommand(ctx, args);
-    case "btw":
-      return btwCommand(ctx, args);
-    case "jail":
-    case "unjail":
-      return jailCommand(ctx, name === "jail");
-    case "ext-config":
-      return extConfig(ctx, args);
-    case "trust":
-      return trustCommand(ctx, (lead) => reload(ctx, "", lead));
-  }
+  if (isBuiltin(name)) await RUN[name](ctx, args);
 }
 
 async function compact(ctx: CommandContext): Promise<void> {
@@ -300,8 +280,8 @@ function saveKey(ctx: CommandContext, provider: string, key: string, note: strin
   }
   // Someone on the offline mock who logs in wants the real thing now, not after a /model.
   let switched = "";
-  if (ctx.runtime.provider === "mock" && isProviderName(provider) && !ctx.busy) {
-    const model = defaultModel(provider);
+  const model = ctx.runtime.provider === "mock" && !ctx.busy ? ctx.runtime.defaultModel(provider) : null;
+  if (model !== null) {
     const r = ctx.runtime.setModel(provider, model);
     if (r.ok) switched = `Switched to ${provider}/${model}.${r.notice ? ` ${r.notice}.` : ""}`;
   }
@@ -312,10 +292,8 @@ function saveKey(ctx: CommandContext, provider: string, key: string, note: strin
 
 /** Offers one cheap request with the new key before saving it; a refused key is not saved. */
 function offerProbe(ctx: CommandContext, provider: string, key: string): void {
-  // The current model may live behind its own endpoint (models.json `baseUrl`).
-  const current = provider === ctx.runtime.provider ? ctx.runtime.models().find((m) => m.provider === provider && m.id === ctx.runtime.model) : undefined;
-  const req = probeRequest(provider, key, current?.baseUrl);
-  if (!req) {
+  const check = ctx.runtime.keyCheck(provider, key);
+  if (!check) {
     saveKey(ctx, provider, key, "", "success");
     return;
   }
@@ -325,11 +303,11 @@ function offerProbe(ctx: CommandContext, provider: string, key: string): void {
       title: `Check the ${provider} key first?`,
       items: ["check", "save"],
       key: (c) => c,
-      row: (c) => (c === "check" ? { label: "check it, then save", detail: `GET ${req.url}` } : { label: "save without checking" }),
+      row: (c) => (c === "check" ? { label: "check it, then save", detail: `GET ${check.url}` } : { label: "save without checking" }),
       onPick: (c) => {
         if (c === "save") return saveKey(ctx, provider, key, "", "success");
         void ctx.busyWhile("checking the key", async (signal) => {
-          const r = await probeKey(req, PROBE_TIMEOUT_MS, signal);
+          const r = await check.run(signal);
           if (signal.aborted) ctx.status([{ text: "Login cancelled; nothing was saved.", level: "info" }], 4000);
           else if (r.kind === "ok") saveKey(ctx, provider, key, `The key works (HTTP ${r.status} from ${r.url}). `, "success");
           else if (r.kind === "rejected")

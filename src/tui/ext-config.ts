@@ -4,7 +4,7 @@
 // extension (`settings_changed`), and returns to the list.
 import type { ExtensionHost } from "../ext/types.ts";
 import type { SettingSpec } from "../ext/settings.ts";
-import type { Json } from "../ext/protocol.ts";
+import type { Json } from "../protocol.ts";
 import { Picker, TextPrompt, type Modal } from "./pickers.ts";
 import type { InfoLevel } from "./transcript.ts";
 import type { StyleRef } from "./component.ts";

@@ -1,10 +1,11 @@
 // ctrl+g: the prompt in the user's own editor ($VISUAL, else $EDITOR, else vi). The draft goes to
 // a private temp file, the editor gets the terminal until it exits, and the file's text comes back.
+import type { Result } from "../result.ts";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Env } from "../platform/env.ts";
 
-export type Env = Record<string, string | undefined>;
 
 export function editorCommand(env: Env): string {
   return env.VISUAL?.trim() || env.EDITOR?.trim() || "vi";
@@ -14,7 +15,7 @@ export function editorCommand(env: Env): string {
  * Runs the editor on `text` (inside `lend`, which hands over the terminal) and returns the edited
  * text, or an error sentence. The command is run by `sh` so `EDITOR="code --wait"` works.
  */
-export function editExternally(text: string, env: Env, lend: <T>(fn: () => T) => T): { ok: true; text: string } | { ok: false; error: string } {
+export function editExternally(text: string, env: Env, lend: <T>(fn: () => T) => T): Result<{ text: string }> {
   const dir = mkdtempSync(join(tmpdir(), "zot-prompt-"));
   const file = join(dir, "prompt.md");
   const command = editorCommand(env);

@@ -3,7 +3,7 @@
 // into it; choosing a file puts `@path ` into the prompt. Ignored files (ignore-rules.ts) are not listed.
 import { type Dirent, readdirSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
-import { repoRoot } from "../agent/project-root.ts";
+import { repoRoot } from "../platform/project-root.ts";
 import { fuzzyFilter } from "./fuzzy.ts";
 import { IgnoreRules } from "./ignore-rules.ts";
 import { SelectList } from "./list.ts";

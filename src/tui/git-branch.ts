@@ -2,7 +2,7 @@
 // branch name, or the short commit id when HEAD is detached; null outside a repository.
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { repoRoot } from "../agent/project-root.ts";
+import { repoRoot } from "../platform/project-root.ts";
 
 export function gitBranch(cwd: string): string | null {
   const root = repoRoot(cwd);

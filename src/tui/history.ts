@@ -3,7 +3,7 @@
 // only: a string, or `{"text", "pastes"}` when the prompt held paste chips (their contents come back).
 import { appendFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ensurePrivateDir } from "../ext/home.ts";
+import { ensurePrivateDir } from "../platform/home.ts";
 
 const MAX_ENTRIES = 500;
 

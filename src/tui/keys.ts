@@ -1,6 +1,6 @@
 // Key decoding: raw terminal input (legacy sequences, xterm modifiers, the kitty keyboard
 // protocol, bracketed paste) into Key values. Input may be split anywhere across reads.
-import type { PanelKeyName } from "../ext/protocol.ts";
+import type { PanelKeyName } from "../protocol.ts";
 
 /**
  * One key press. `name` is enter, esc, tab, backspace, delete, up, down, left, right, home, end,

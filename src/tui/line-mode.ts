@@ -3,8 +3,7 @@
 // approvals as a question. Nothing but printable text and newlines is written.
 import { createInterface } from "node:readline";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
-import type { AgentRuntime } from "../agent/runtime-api.ts";
-import { attachMentions } from "../agent/attachments.ts";
+import type { AgentRuntime } from "../runtime/api.ts";
 import { sanitize } from "./ansi.ts";
 import { argsPreview } from "./transcript.ts";
 
@@ -83,7 +82,7 @@ export async function runLineMode(runtime: AgentRuntime, opts: LineModeOptions, 
         say(`${text.split(/\s/)[0]} is not available in line mode; ${HELP}\n`);
         continue;
       }
-      const mentions = attachMentions(text, runtime.cwd);
+      const mentions = runtime.mentions(text);
       for (const a of mentions.attached) say(`(${a.summary})\n`);
       await runtime.prompt(text, mentions.parts);
       if (midLine) say("\n");

@@ -3,7 +3,7 @@
 // Notes are screen-only: never sent to the model, never saved. A flood cannot take the screen: an
 // extension's notes beyond NOTE_RATE a second are merged into one note that shows the latest text
 // and how many it stands for, and a note taller than MAX_NOTE_LINES ends in a "+N lines" marker.
-import type { NotifyLevel } from "../ext/protocol.ts";
+import type { NotifyLevel } from "../protocol.ts";
 import { sanitize } from "./ansi.ts";
 import type { ThemeRole } from "../ext/types.ts";
 import type { Component, StyleRef } from "./component.ts";

@@ -2,7 +2,7 @@
 // either side, forwarding keys, scrolling locally when the extension ignores pgup/pgdn, and
 // announcing its size with `panel_resize` whenever that changes.
 import type { ExtensionHost } from "../ext/types.ts";
-import type { PanelContent } from "../ext/protocol.ts";
+import type { PanelContent } from "../protocol.ts";
 import { toPanelKey, type Key } from "./keys.ts";
 import { Panel } from "./panel.ts";
 import type { StyleRef } from "./component.ts";

@@ -1,7 +1,7 @@
 // An extension-owned panel: a bordered box above the editor (or the whole screen for tall
 // content) showing the extension's title, lines and footer. Text is sanitized and cut to the
 // width; the box scrolls locally when the extension leaves pgup/pgdn unhandled.
-import type { PanelContent } from "../ext/protocol.ts";
+import type { PanelContent } from "../protocol.ts";
 import { sanitize } from "./ansi.ts";
 import type { Component, StyleRef } from "./component.ts";
 import { padRight, truncate } from "./wrap.ts";

@@ -1,7 +1,7 @@
 // The permission mode and the standing approvals in the TUI: shift+tab cycles the mode (ask /
 // auto-approve edits / yolo / plan), `/permissions` lists the "don't ask again" rules and revokes
 // the one picked.
-import { MODE_LABELS, nextMode, ruleLabel, type ListedRule, type PermissionMode } from "../agent/permissions.ts";
+import { MODE_LABELS, nextMode, ruleLabel, type ListedRule, type PermissionMode } from "../runtime/api.ts";
 import type { CommandContext } from "./command-context.ts";
 import { Picker } from "./pickers.ts";
 

@@ -1,6 +1,6 @@
 // Leaving plan mode: when a turn in plan mode ends with a reply, the user approves the plan (and
 // picks the mode to carry it out in) or keeps planning.
-import type { PermissionMode } from "../agent/permissions.ts";
+import type { PermissionMode } from "../runtime/api.ts";
 import type { CommandContext } from "./command-context.ts";
 import { Picker } from "./pickers.ts";
 import { describeMode } from "./permission-view.ts";

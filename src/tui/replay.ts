@@ -2,8 +2,7 @@
 // reply an interceptor rewrote or hid is shown as the user saw it then, never as the model wrote
 // it: the messages keep the model's text, and their interception record what was shown.
 import type { AssistantMessage, Message } from "../agent/messages.ts";
-import { attachmentPath } from "../agent/attachments.ts";
-import { isInterruption } from "../agent/session.ts";
+import { attachmentPath, isInterruption } from "../runtime/api.ts";
 import { INTERRUPTED_MARK, type Transcript } from "./transcript.ts";
 
 /** What the user saw of an assistant message, when an interceptor changed it. */

@@ -1,8 +1,7 @@
 // `/session export|import|fork|tree` and the rewind picker (esc esc on an empty editor), as in the
 // Go zot: share a session as a portable file, bring one in, branch before an earlier prompt, and
 // move around the branches of this directory.
-import { flattenTree, type Prompt, type TreeNode } from "../agent/session-ops.ts";
-import { sessionSummary } from "../agent/session.ts";
+import { flattenTree, sessionSummary, type Prompt, type TreeNode } from "../runtime/api.ts";
 import type { CommandContext } from "./command-context.ts";
 import { Picker, TextPrompt } from "./pickers.ts";
 

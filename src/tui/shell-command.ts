@@ -1,8 +1,8 @@
 // `!cmd` runs a shell command from the editor and shows its output in the chat, as a block like a
 // tool's; nothing goes to the model. `!!cmd` also sends the command and its output to the model as
-// the next prompt. It runs the way the bash tool does (its own process group, a timeout, esc kills it).
-import { textOf } from "../agent/content.ts";
-import { bashTool } from "../agent/tools/bash.ts";
+// the next prompt. The runtime runs it the way the bash tool does (its own process group, a
+// timeout, esc kills it).
+import type { ShellOutput } from "../runtime/api.ts";
 
 export type ShellCommand = { command: string; share: boolean };
 
@@ -13,13 +13,6 @@ export function parseShellCommand(text: string): ShellCommand | null {
   const share = t.startsWith("!!");
   const command = t.slice(share ? 2 : 1).trim();
   return command === "" ? null : { command, share };
-}
-
-export type ShellOutput = { text: string; isError: boolean };
-
-export async function runShellCommand(command: string, cwd: string, home: string, signal: AbortSignal, progress: (text: string) => void): Promise<ShellOutput> {
-  const r = await bashTool.execute({ command }, { cwd, home, signal, progress });
-  return { text: textOf(r.content), isError: r.isError };
 }
 
 /** The prompt `!!cmd` sends: what ran and what it printed. */

@@ -1,7 +1,7 @@
 // /skills: the skills zot finds for this directory (discovery runs again on every open, so new
 // SKILL.md files show at once), with their source and description; enter previews a skill's body.
 // Built-in skills are not listed, as in the Go zot.
-import { discoverSkills, skillBody, type Skill, type SkillSource } from "../agent/skills.ts";
+import type { Skill, SkillSource } from "../runtime/api.ts";
 import type { CommandContext } from "./command-context.ts";
 import { Picker } from "./pickers.ts";
 import { TextOverlay } from "./text-overlay.ts";
@@ -17,7 +17,7 @@ const SOURCE_LABEL: Readonly<Record<SkillSource, string>> = {
 };
 
 export function skillsCommand(ctx: CommandContext): void {
-  const { skills, warnings } = discoverSkills(ctx.runtime.cwd, ctx.home);
+  const { skills, warnings } = ctx.runtime.skills();
   const mine = skills.filter((s) => s.source !== "builtin");
   if (warnings.length > 0) ctx.status(warnings.map((text) => ({ text, level: "warn" as const })), 8000);
   if (mine.length === 0) {
@@ -31,7 +31,7 @@ export function skillsCommand(ctx: CommandContext): void {
       key: (s) => `${s.name} ${s.description}`,
       row: (s) => ({ label: s.name, detail: `${SOURCE_LABEL[s.source]} · ${s.description}` }),
       onPick: (s) => {
-        const r = skillBody(s);
+        const r = ctx.runtime.skillBody(s);
         const text = "error" in r ? r.error : r.body;
         ctx.openModal(new TextOverlay(ctx, { title: `Skill ${s.name}`, hint: `${s.file ?? ""} · ↑↓ pgup pgdn scroll · esc closes`, text: () => text, onClose: () => skillsCommand(ctx) }));
       },

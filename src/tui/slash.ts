@@ -1,6 +1,6 @@
 // The slash-command popup: built-ins first, then extension commands under a divider (sorted by
 // name, with description and owner), filtered case-insensitively as the user types.
-import type { BuiltinCommand } from "../ext/policy.ts";
+import { BUILTIN_COMMANDS } from "../ext/policy.ts";
 import type { ActiveCommand } from "../ext/types.ts";
 import { fuzzyScore } from "./fuzzy.ts";
 import { SelectList } from "./list.ts";
@@ -8,40 +8,11 @@ import type { Component, StyleRef } from "./component.ts";
 
 export type SlashItem = { name: string; description: string; extension: string | null };
 
-/** One description per built-in command (the host's policy owns the names), in popup order. */
-const DESCRIPTIONS: Record<BuiltinCommand, string> = {
-  help: "keys and commands",
-  model: "switch provider/model",
-  sessions: "resume a session of this directory",
-  session: "export [path] · import <path> · fork · tree",
-  study: "read and understand everything in this directory",
-  btw: "side question about the chat, not saved",
-  jump: "scroll to an earlier turn (filter by text)",
-  skills: "list the skills found here and preview them",
-  jail: "confine read/write/edit to this directory (a guardrail, not a sandbox)",
-  unjail: "lift /jail",
-  clear: "start a fresh session",
-  init: "have the model study the project and write AGENTS.md",
-  compact: "summarise the conversation into one message",
-  "reload-ext": "reload extensions (all, or one by name)",
-  "ext-config": "an extension's settings (all with settings, or one by name)",
-  trust: "review this folder's pending project code, then trust it and reload",
-  yolo: "stop asking before tool calls this session",
-  permissions: "list and revoke standing tool approvals",
-  reasoning: "thinking level (those the model takes), or off",
-  theme: "pick a colour theme",
-  login: "store an API key for a provider",
-  logout: "remove a stored API key",
-  exit: "quit zot",
-};
-
-export const BUILTIN_COMMANDS: readonly SlashItem[] = Object.entries(DESCRIPTIONS).map(([name, description]) => ({ name, description, extension: null }));
-
 export function slashItems(extensionCommands: readonly ActiveCommand[]): SlashItem[] {
   const ext = [...extensionCommands]
     .sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()))
     .map((c) => ({ name: c.name, description: c.description, extension: c.extension }));
-  return [...BUILTIN_COMMANDS, ...ext];
+  return [...BUILTIN_COMMANDS.map((c) => ({ name: c.name, description: c.description, extension: null })), ...ext];
 }
 
 export function findCommand(items: readonly SlashItem[], name: string): SlashItem | undefined {

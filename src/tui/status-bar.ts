@@ -2,7 +2,7 @@
 // doing (spinner, extensions, permission mode) on the right.
 import type { ExtensionState } from "../ext/types.ts";
 import type { Usage } from "../agent/messages.ts";
-import { MODE_LABELS, type PermissionMode } from "../agent/permissions.ts";
+import { MODE_LABELS, type PermissionMode } from "../runtime/api.ts";
 import { formatCount, formatDuration, spinnerFrame } from "./spinner.ts";
 import type { Component, StyleRef } from "./component.ts";
 import type { Style } from "./theme.ts";

@@ -1,6 +1,7 @@
 // Themes: role → colour maps, colour-mode detection, the Style that turns roles into SGR, and which
 // theme the TUI starts with (a saved choice, else dark until the terminal's background says light).
 import { isDumbTerminal } from "../platform/terminal.ts";
+import type { Env } from "../platform/env.ts";
 import { isColor } from "../ext/theme-file.ts";
 import { hyperlink } from "./ansi.ts";
 import { THEME_ROLES, type ThemeRole } from "../ext/types.ts";
@@ -49,7 +50,6 @@ export const light: ThemeColors = {
 
 const BUILTIN_THEMES: Readonly<Record<string, ThemeColors>> = { dark, light };
 
-type Env = Record<string, string | undefined>;
 
 /** NO_COLOR or TERM=dumb → none; COLORTERM truecolor/24bit → truecolor; anything else 256 colours. */
 export function detectColorMode(env: Env): ColorMode {

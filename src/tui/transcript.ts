@@ -1,7 +1,7 @@
 // The chat transcript: user prompts, streamed assistant Markdown, thinking, tool blocks and info
 // lines. Each entry caches its rendered lines per width, so a streamed delta re-renders only the
 // entry it touched and the frame costs O(visible lines), not O(transcript).
-import type { ContentBlock } from "../ext/protocol.ts";
+import type { ContentBlock } from "../protocol.ts";
 import type { Json } from "../json.ts";
 import { sanitize } from "./ansi.ts";
 import { renderMarkdown, StreamingMarkdown } from "./markdown.ts";

@@ -1,7 +1,7 @@
 // What project code is pending workspace trust, as the start-up question and /trust list it: each
 // extension's name, command line and capabilities, each MCP server as its list writes it.
 import { commandLine, execLine, serverTarget, visible, writtenText } from "../ext/exec-line.ts";
-import type { PendingServer } from "../ext/project-code.ts";
+import type { PendingServer } from "../runtime/project-code.ts";
 import type { DiscoveredExtension } from "../ext/types.ts";
 import { isObject, type Json } from "../json.ts";
 

@@ -3,7 +3,7 @@
 // / quit.
 import { isDumbTerminal } from "../platform/terminal.ts";
 import { projectPrints } from "../ext/discovery.ts";
-import { projectCode, type PendingServer, type TrustScope } from "../ext/project-code.ts";
+import { projectCode, type PendingServer, type TrustScope } from "../runtime/project-code.ts";
 import { declineProject, trustDir, wasDeclined } from "../ext/trust.ts";
 import type { DiscoveredExtension } from "../ext/types.ts";
 import { KeyDecoder, type Key } from "./keys.ts";

@@ -1,7 +1,8 @@
+import type { Result } from "../result.ts";
 // One HTTP GET into memory, given up when no byte arrives for the stall timeout (a hung server must
 // not hang `zot update`), and checked against the length the server announced. Errors are clauses
 // the caller finishes with what was (not) changed.
-export type Downloaded = { ok: true; bytes: Uint8Array } | { ok: false; error: string };
+export type Downloaded = Result<{ bytes: Uint8Array }>;
 
 export async function download(url: string, stallTimeoutMs: number): Promise<Downloaded> {
   const abort = new AbortController();

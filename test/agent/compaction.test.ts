@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { isContextOverflow, keptFrom } from "../../src/agent/compaction.ts";
 import type { AgentEvent } from "../../src/agent/events.ts";
 import type { Message } from "../../src/agent/messages.ts";
-import type { Runtime } from "../../src/agent/runtime.ts";
+import type { Runtime } from "../../src/runtime/runtime.ts";
 import { openSession } from "../../src/agent/session.ts";
 import { startMockRuntime } from "../helpers/mock-runtime.ts";
 

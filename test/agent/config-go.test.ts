@@ -1,11 +1,12 @@
 // One $ZOT_HOME for the Go zot and zot: auth.json, config.json and models.json as the Go zot writes
 // them load in zot, and what zot writes back keeps everything the Go zot needs.
+import { authPath } from "../../src/platform/home.ts";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadModels, findModel } from "../../src/agent/catalog.ts";
-import { authPath, configPath, readAuth, readConfig, rememberModel, removeApiKey, resolveCredentials, saveApiKey, SUBSCRIPTION_NOTE } from "../../src/agent/config.ts";
+import { configPath, readAuth, readConfig, rememberModel, removeApiKey, resolveCredentials, saveApiKey, SUBSCRIPTION_NOTE } from "../../src/agent/config.ts";
 
 let home: string;
 beforeEach(() => {

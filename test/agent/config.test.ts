@@ -1,21 +1,9 @@
+import { authPath } from "../../src/platform/home.ts";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  authPath,
-  configPath,
-  defaultProvider,
-  knownSecrets,
-  readAuth,
-  readConfig,
-  readSystemMd,
-  rememberModel,
-  removeApiKey,
-  resolveCredentials,
-  saveApiKey,
-  updateConfig,
-} from "../../src/agent/config.ts";
+import { configPath, defaultProvider, knownSecrets, readAuth, readConfig, readSystemMd, rememberModel, removeApiKey, resolveCredentials, saveApiKey, updateConfig } from "../../src/agent/config.ts";
 
 let home: string;
 beforeEach(() => {

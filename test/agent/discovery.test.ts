@@ -1,11 +1,12 @@
+import { modelsCachePath } from "../../src/platform/home.ts";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { builtinModels, findModel } from "../../src/agent/catalog.ts";
-import { CACHE_TTL_MS, cachedModels, modelsCachePath, refreshModels, writeCache } from "../../src/agent/discovery.ts";
-import type { Runtime } from "../../src/agent/runtime.ts";
-import { createRuntime, type RuntimeOptions } from "../../src/agent/setup.ts";
+import { CACHE_TTL_MS, cachedModels, refreshModels, writeCache } from "../../src/agent/discovery.ts";
+import type { Runtime } from "../../src/runtime/runtime.ts";
+import { createRuntime, type RuntimeOptions } from "../../src/runtime/setup.ts";
 import { startProviderServer, type ProviderServer } from "../helpers/provider-server.ts";
 import { testRuntimeOptions } from "../helpers/mock-runtime.ts";
 import { waitFor } from "../helpers/wait.ts";

@@ -44,7 +44,7 @@ async function setup(replies: Reply[], opts: { ext?: string[]; approve?: (name: 
     home: dir,
     builtins: builtinTools(),
     extensionTools: true,
-    host,
+    hooks: host,
     history: () => history,
     record: (m) => void history.push(m),
     emit: (e) => void events.push(e),

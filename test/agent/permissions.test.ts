@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { commandPrefix, modeVerdict, nextMode, PermissionRules, ruleMatches } from "../../src/agent/permissions.ts";
-import { projectRoot } from "../../src/agent/project-root.ts";
+import { projectRoot } from "../../src/platform/project-root.ts";
 
 let home: string;
 beforeEach(() => {

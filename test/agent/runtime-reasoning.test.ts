@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EFFORTS } from "../../src/agent/choices.ts";
-import type { Runtime } from "../../src/agent/runtime.ts";
+import type { Runtime } from "../../src/runtime/runtime.ts";
 import { startMockRuntime } from "../helpers/mock-runtime.ts";
 
 let home: string;

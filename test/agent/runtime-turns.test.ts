@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentEvent } from "../../src/agent/events.ts";
 import type { Message } from "../../src/agent/messages.ts";
-import type { Runtime } from "../../src/agent/runtime.ts";
+import type { Runtime } from "../../src/runtime/runtime.ts";
 import { isInterruption, openSession } from "../../src/agent/session.ts";
 import { startMockRuntime } from "../helpers/mock-runtime.ts";
 

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { ConfirmDecision } from "../../src/agent/events.ts";
-import type { Runtime } from "../../src/agent/runtime.ts";
+import type { Runtime } from "../../src/runtime/runtime.ts";
 import { openSession } from "../../src/agent/session.ts";
 import { startMockRuntime } from "../helpers/mock-runtime.ts";
 import { waitFor } from "../helpers/wait.ts";

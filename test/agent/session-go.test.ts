@@ -1,8 +1,9 @@
+import { sessionDir } from "../../src/platform/home.ts";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { appendSession, createSession, openSession, sessionDir } from "../../src/agent/session.ts";
+import { appendSession, createSession, openSession } from "../../src/agent/session.ts";
 import { latestSession, listSessions } from "../../src/agent/session-list.ts";
 import type { AssistantMessage, ToolResultMessage, UserMessage } from "../../src/agent/messages.ts";
 import { isRfc3339, readWithGoRules } from "../helpers/go-session-rules.ts";

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { emptyUsage } from "../../src/agent/messages.ts";
 import { describeSession, latestSession, listSessions } from "../../src/agent/session-list.ts";
-import { appendSession, createSession, openSession, sessionDir } from "../../src/agent/session.ts";
+import { appendSession, createSession, openSession } from "../../src/agent/session.ts";
+import { sessionDir } from "../../src/platform/home.ts";
 
 let home: string;
 let cwd: string;

@@ -1,8 +1,9 @@
+import { sessionDir } from "../../src/platform/home.ts";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { createSession, openSession, sessionDir } from "../../src/agent/session.ts";
+import { createSession, openSession } from "../../src/agent/session.ts";
 import { exportSession, flattenTree, forkSession, importSession, sessionPrompts, sessionTree, slugify, unquotePath } from "../../src/agent/session-ops.ts";
 import type { AssistantMessage } from "../../src/agent/messages.ts";
 import { readWithGoRules } from "../helpers/go-session-rules.ts";

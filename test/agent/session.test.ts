@@ -1,17 +1,11 @@
+import { sessionDir } from "../../src/platform/home.ts";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { repairToolPairs } from "../../src/agent/session-repair.ts";
 import { basename, join } from "node:path";
 import { createHash } from "node:crypto";
-import {
-  appendSession,
-  createSession,
-  noSession,
-  openSession,
-  sessionDir,
-  sessionTimestamp,
-} from "../../src/agent/session.ts";
+import { appendSession, createSession, noSession, openSession, sessionTimestamp } from "../../src/agent/session.ts";
 import { latestSession, listSessions } from "../../src/agent/session-list.ts";
 import { emptyUsage } from "../../src/agent/messages.ts";
 import type { AssistantMessage, Message, ToolResultMessage, UserMessage } from "../../src/agent/messages.ts";

@@ -1,7 +1,8 @@
-// The shape of src/: no import cycles (type imports count: a cycle of types is still two modules
-// that cannot be understood apart), and the layers only import downwards — the platform helpers
-// know nothing above them; the extension hosts (ext/, mcp/) nothing of the agent, the modes or the
-// TUI; the agent nothing of the modes or the TUI.
+// The shape of src/: no import cycles between modules (type imports count: a cycle of types is still
+// two modules that cannot be understood apart) nor between its rooms (top-level folders), and every
+// room imports only the rooms below it. Every import form counts: static, `import type`, `export …
+// from`, side-effect, dynamic `import()` and `typeof import()`; a dynamic import whose specifier is
+// not a string literal cannot be checked and fails the test.
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -15,19 +16,46 @@ function sources(dir: string): string[] {
   });
 }
 
-/** Module → the modules of src/ it imports or re-exports, as paths relative to src/. */
-function importGraph(): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  const specifier = /^\s*(?:import|export)\s[^"';]*?from\s+"(\.{1,2}\/[^"]+\.ts)"/gm;
+/** Source text without comments, so an import shown in a comment is not read as one. */
+function code(text: string): string {
+  // Strings are kept whole (a "//" inside one is not a comment); template literals hold no imports here.
+  return text.replace(/("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, (_, str: string | undefined) => str ?? "");
+}
+
+/** Every module specifier in `text`, whatever the import form; `null` for a dynamic import of a computed name. */
+export function specifiers(text: string): (string | null)[] {
+  const body = code(text);
+  const found: (string | null)[] = [];
+  const forms = [
+    // import x from, import { x } from, import type { x } from, import * as x from, export { x } from, export * from
+    /\b(?:import|export)\b[^"'`;()]*?\bfrom\s*["']([^"']+)["']/g,
+    // import "./side-effect.ts"
+    /(?:^|[;\s])import\s*["']([^"']+)["']/g,
+  ];
+  for (const form of forms) for (const m of body.matchAll(form)) found.push(m[1]!);
+  // import("./x.ts"), await import(…), typeof import("./x.ts"); not the word at the start of a string
+  for (const m of body.matchAll(/(?<![\w"'.\\])import\s*\(\s*([^)]*?)\s*[,)]/g)) {
+    const literal = /^["']([^"'`]+)["']$/.exec(m[1]!);
+    found.push(literal ? literal[1]! : null);
+  }
+  return found;
+}
+
+type Graph = Map<string, string[]>;
+
+/** Module → the modules of src/ it imports or re-exports, as paths relative to src/; computed dynamic imports as "?". */
+function importGraph(): Graph {
+  const graph: Graph = new Map();
   for (const file of sources(src)) {
-    const text = readFileSync(file, "utf8");
-    const deps = [...text.matchAll(specifier)].map((m) => relative(src, resolve(dirname(file), m[1]!)));
-    graph.set(relative(src, file), deps.filter((d) => !d.startsWith("..")));
+    const deps = specifiers(readFileSync(file, "utf8"))
+      .map((s) => (s === null ? "?" : s.startsWith(".") ? relative(src, resolve(dirname(file), s)) : null))
+      .filter((d): d is string => d !== null && !d.startsWith(".."));
+    graph.set(relative(src, file), deps);
   }
   return graph;
 }
 
-function cycles(graph: Map<string, string[]>): string[] {
+function cycles(graph: Graph): string[] {
   const found: string[] = [];
   const state = new Map<string, "open" | "done">();
   const stack: string[] = [];
@@ -45,8 +73,118 @@ function cycles(graph: Map<string, string[]>): string[] {
   return found;
 }
 
+/** A module's room: its top-level folder, `main` for the entry, `leaves` for the other files at the top. */
+function room(module: string): string {
+  if (module === "main.ts") return "main";
+  return module.includes("/") ? module.slice(0, module.indexOf("/")) : "leaves";
+}
+
+/** Room → the rooms it imports (itself excluded). */
+function roomGraph(graph: Graph): Graph {
+  const rooms: Graph = new Map();
+  for (const [from, deps] of graph) {
+    const r = room(from);
+    const set = new Set(rooms.get(r) ?? []);
+    for (const d of deps) if (room(d) !== r) set.add(room(d));
+    rooms.set(r, [...set].sort());
+  }
+  return rooms;
+}
+
+/**
+ * What each room may import, bottom to top. The leaves (json, protocol, version, …) and the
+ * platform sit under everything; the agent core (loop, its hooks, messages, providers, tools,
+ * sessions) is below the extension and MCP hosts, which implement its hooks; the runtime wires the
+ * core and the hosts; the modes drive the runtime; the TUI is started only by the CLI entry.
+ */
+const MAY_IMPORT: Record<string, string[]> = {
+  leaves: [],
+  platform: ["leaves"],
+  update: ["platform", "leaves"],
+  agent: ["platform", "leaves"],
+  ext: ["agent", "platform", "leaves"],
+  mcp: ["ext", "agent", "platform", "leaves"],
+  runtime: ["mcp", "ext", "agent", "platform", "leaves"],
+  modes: ["runtime", "ext", "agent", "platform", "leaves"],
+  tui: ["modes", "runtime", "ext", "agent", "platform", "leaves"],
+  cli: ["tui", "modes", "runtime", "mcp", "ext", "agent", "update", "platform", "leaves"],
+  main: ["cli", "tui", "modes", "runtime", "mcp", "ext", "agent", "update", "platform", "leaves"],
+};
+
+function layerViolations(graph: Graph): string[] {
+  const violations: string[] = [];
+  for (const [from, deps] of graph) {
+    const allowed = MAY_IMPORT[room(from)];
+    if (allowed === undefined) {
+      violations.push(`${from} is in a room the layer rules do not know (${room(from)}/): add it to MAY_IMPORT`);
+      continue;
+    }
+    for (const d of deps) if (room(d) !== room(from) && !allowed.includes(room(d))) violations.push(`${from} imports ${d}`);
+  }
+  return violations;
+}
+
+/**
+ * What the modes (the TUI, print, JSON, RPC) may import of the agent and the runtime: the runtime's
+ * API (operations in, and the vocabulary they speak), its events, the messages and content they
+ * carry and those messages' JSON form, and the workspace-trust review a run starts with.
+ */
+const MODE_API = ["runtime/api.ts", "runtime/project-code.ts", "agent/events.ts", "agent/messages.ts", "agent/content.ts", "agent/wire.ts"];
+
+function modeViolations(graph: Graph): string[] {
+  const violations: string[] = [];
+  for (const [from, deps] of graph) {
+    if (room(from) !== "tui" && room(from) !== "modes") continue;
+    for (const d of deps) if ((room(d) === "agent" || room(d) === "runtime") && !MODE_API.includes(d)) violations.push(`${from} imports ${d}`);
+  }
+  return violations;
+}
+
+/** The management commands (`zot ext`, `zot mcp`) still inside their hosts' folders. */
+const isCli = (m: string) => room(m) === "cli" || room(m) === "main" || /^(ext|mcp)\/cli(\/|\.ts$)/.test(m);
+
+/** A host's CLI module imported from outside the CLIs: a mode or the runtime reaching into a command. */
+function cliViolations(graph: Graph): string[] {
+  const violations: string[] = [];
+  for (const [from, deps] of graph) if (!isCli(from)) for (const d of deps) if (isCli(d)) violations.push(`${from} imports ${d}`);
+  return violations;
+}
+
+test("every import form is read: static, type, re-export, side-effect, dynamic and typeof import", () => {
+  const text = [
+    'import { a } from "./a.ts";',
+    'import type { B } from "./b.ts";',
+    "import {",
+    "  c,",
+    "  type C,",
+    '} from "./c.ts";',
+    'import * as d from "./d.ts";',
+    'export { e } from "./e.ts";',
+    'export * from "./f.ts";',
+    'export type { G } from "./g.ts";',
+    'import "./h.ts";',
+    'const { i } = await import("./i.ts");',
+    'const j = () => import( "./j.ts" ).then((m) => m.j);',
+    'type K = typeof import("./k.ts");',
+    "const l = await import(name);",
+    '// import { x } from "./commented.ts";',
+    '/* await import("./commented-too.ts") */',
+    'const s = "import(\\"./in-a-string\\") is text // not a comment";',
+  ].join("\n");
+  expect(specifiers(text)).toEqual(["./a.ts", "./b.ts", "./c.ts", "./d.ts", "./e.ts", "./f.ts", "./g.ts", "./h.ts", "./i.ts", "./j.ts", "./k.ts", null]);
+});
+
+test("every dynamic import in src/ names its module literally, so the rules can check it", () => {
+  const computed = [...importGraph()].filter(([, deps]) => deps.includes("?")).map(([from]) => from);
+  expect(computed).toEqual([]);
+});
+
 test("src/ has no import cycles", () => {
   expect(cycles(importGraph())).toEqual([]);
+});
+
+test("the rooms of src/ form no cycle", () => {
+  expect(cycles(roomGraph(importGraph()))).toEqual([]);
 });
 
 test("the cycle check finds a cycle when there is one", () => {
@@ -56,24 +194,32 @@ test("the cycle check finds a cycle when there is one", () => {
     ["c.ts", ["a.ts"]],
   ]);
   expect(cycles(graph)).toEqual(["a.ts → b.ts → c.ts → a.ts"]);
+  expect(cycles(roomGraph(new Map([["agent/loop.ts", ["ext/host.ts"]], ["ext/host.ts", ["agent/hooks.ts"]]])))).toEqual(["agent → ext → agent"]);
 });
 
-test("layers import only downwards: platform knows nothing above it; ext and mcp no agent, mode or TUI; the agent no mode or TUI", () => {
-  const forbidden: Record<string, string[]> = {
-    // The OS helpers (process trees, the reaper, shells, binary replacement) sit under everything.
-    "platform/": ["ext/", "mcp/", "agent/", "modes/", "tui/", "cli/", "update/"],
-    "ext/": ["agent/", "modes/", "tui/", "cli/"],
-    // MCP servers are a second extension host (McpHost implements ExtensionHost): the same layer as ext/.
-    "mcp/": ["agent/", "modes/", "tui/", "cli/"],
-    "update/": ["ext/", "mcp/", "agent/", "modes/", "tui/", "cli/"],
-    "agent/": ["modes/", "tui/", "cli/"],
-  };
-  const violations: string[] = [];
-  for (const [from, deps] of importGraph()) {
-    for (const [layer, above] of Object.entries(forbidden)) {
-      if (!from.startsWith(layer)) continue;
-      for (const d of deps) if (above.some((a) => d.startsWith(a))) violations.push(`${from} imports ${d}`);
-    }
-  }
-  expect(violations).toEqual([]);
+test("rooms import only the rooms below them: platform and the leaves under all, then the agent core, the hosts, the runtime, the modes, the TUI, the CLI", () => {
+  expect(layerViolations(importGraph())).toEqual([]);
+});
+
+test("the modes reach the agent only through the runtime's API, events, messages and content", () => {
+  expect(modeViolations(importGraph())).toEqual([]);
+  expect(modeViolations(new Map([["tui/app.ts", ["agent/tools/write.ts", "runtime/api.ts", "agent/events.ts"]], ["cli/run.ts", ["runtime/setup.ts"]]]))).toEqual(["tui/app.ts imports agent/tools/write.ts"]);
+});
+
+test("the management commands are imported only by other commands and the entry, never by a mode, the runtime or a host", () => {
+  expect(cliViolations(importGraph())).toEqual([]);
+  expect(cliViolations(new Map([["modes/rpc.ts", ["ext/cli/doctor.ts"]], ["cli/ext.ts", ["ext/cli/list.ts"]]]))).toEqual(["modes/rpc.ts imports ext/cli/doctor.ts"]);
+});
+
+test("the layer check reports an import upwards and a room it does not know", () => {
+  const graph = new Map([
+    ["agent/loop.ts", ["ext/host.ts", "platform/shell.ts"]],
+    ["tui/app.ts", ["cli/controls.ts"]],
+    ["newroom/x.ts", []],
+  ]);
+  expect(layerViolations(graph)).toEqual([
+    "agent/loop.ts imports ext/host.ts",
+    "tui/app.ts imports cli/controls.ts",
+    "newroom/x.ts is in a room the layer rules do not know (newroom/): add it to MAY_IMPORT",
+  ]);
 });

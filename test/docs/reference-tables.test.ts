@@ -5,7 +5,7 @@ import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { FLAG_SPELLINGS } from "../../src/cli/args.ts";
-import { HOST_CAPABILITIES } from "../../src/ext/protocol.ts";
+import { HOST_CAPABILITIES } from "../../src/protocol.ts";
 import { BUILTIN_COMMANDS } from "../../src/ext/policy.ts";
 import { LOGIN_COMMAND } from "../../src/mcp/host.ts";
 
@@ -35,7 +35,7 @@ test("docs/agent.md's flag table lists every flag the parser takes, and no other
 test("docs/tui.md's slash-command table lists every built-in command (and the MCP client's /mcp-login), and no other", () => {
   const rows = firstColumn(doc("tui.md"), "## Slash commands").flatMap((cell) => cell.split(/\s+/)).filter((w) => w.startsWith("/"));
   const documented = new Set(rows.map((w) => w.slice(1)));
-  const builtin = new Set<string>([...BUILTIN_COMMANDS, LOGIN_COMMAND]);
+  const builtin = new Set<string>([...BUILTIN_COMMANDS.map((c) => c.name), LOGIN_COMMAND]);
   expect([...builtin].filter((c) => !documented.has(c)).sort()).toEqual([]);
   expect([...documented].filter((c) => !builtin.has(c)).sort()).toEqual([]);
 });

@@ -1,8 +1,8 @@
 // A Go zot user switches: their sessions continue in zot, and what zot appends the Go zot reads back.
+import { sessionDir } from "../../src/platform/home.ts";
 import { expect, test } from "bun:test";
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sessionDir } from "../../src/agent/session.ts";
 import { readWithGoRules } from "../helpers/go-session-rules.ts";
 import { ROOT, sessionFiles, useZotHome } from "./zot.ts";
 

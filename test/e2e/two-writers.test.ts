@@ -1,10 +1,10 @@
 // Sessions are safe with two writers: a transcript has one writer (a flock on the file), a second
 // `zot -c` forks a new session from it, an explicit --session fails clearly, a loaded transcript
 // is always a valid conversation, and a signal mid-answer saves the partial answer.
+import { sessionDir } from "../../src/platform/home.ts";
 import { expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sessionDir } from "../../src/agent/session.ts";
 import { jsonLines, sessionFiles, useZotHome, ZOT, zotEnv } from "./zot.ts";
 
 const e2e = useZotHome();

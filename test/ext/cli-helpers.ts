@@ -3,7 +3,7 @@
 import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { runExtCli, type CliIo } from "../../src/ext/cli.ts";
+import { runExtCli, type CliIo } from "../../src/cli/ext.ts";
 import { trustDir } from "../../src/ext/trust.ts";
 
 const REPO = resolve(import.meta.dir, "../..");

@@ -1,7 +1,7 @@
 // One interpretation of a command response for every mode.
 import { describe, expect, test } from "bun:test";
 import { commandIntents, commandOutcome } from "../../src/ext/command-outcome.ts";
-import type { CommandResponseFrame } from "../../src/ext/protocol.ts";
+import type { CommandResponseFrame } from "../../src/protocol.ts";
 
 const response = (r: Omit<CommandResponseFrame, "type" | "id">): CommandResponseFrame => ({ type: "command_response", id: "1", ...r });
 

@@ -7,14 +7,14 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_TIMINGS, commandIntents } from "../../src/ext/host.ts";
-import { decodeExtensionFrame } from "../../src/ext/protocol.ts";
+import { decodeExtensionFrame } from "../../src/protocol.ts";
 import { runZotExt } from "./cli-helpers.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { FIXTURES, start } from "./fixture-host.ts";
 
 // The spec is not part of the repository, so its Python quick start is pinned by hash: these are
 // the SHA-256 digests of the spec's ```python block and of the manifest after "Drop it in a
-// directory", taken from spec/extensions.md. A fixture edit that drifts from the spec fails here.
+// directory" in the Go zot's extension protocol spec. A fixture edit that drifts from it fails here.
 const SPEC_QUICKSTART_SHA256 = {
   "hello.py": "cc75f6be98c92410af64c3898e0a416ec9a6caabf2b983fd0ac902655316e0de",
   "extension.json": "22eab4497fe19ecd15d46337eca928fbdb7552e9fa7f05248c891afbd5ee0c92",
@@ -303,7 +303,7 @@ describe("hostile output", () => {
     const h = await start(["hostile"], { commandMs: 300 });
     try {
       const r = await h.host.invokeCommand("MUTE", "");
-      expect(r).toEqual({ ok: false, error: 'extension "hostile" did not answer command "/mute" within 300ms' });
+      expect(r).toEqual({ ok: false, error: 'extension "hostile" did not answer command "/mute" within 0.3 s' });
       const again = await h.host.invokeCommand("still-works", "");
       expect(again.ok).toBe(true);
     } finally {

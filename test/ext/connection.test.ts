@@ -13,7 +13,7 @@ describe("handshake", () => {
     try {
       const s = state(h, "silent");
       expect(s.status).toBe("failed");
-      expect(s.error).toContain("no hello within 400ms");
+      expect(s.error).toContain("no hello within 0.4 s");
       expect(s.error).toContain(s.log);
       expect(h.report.errors.map((e) => e.extension)).toEqual(["silent"]);
     } finally {

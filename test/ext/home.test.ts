@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ensurePrivateDir, zotHome } from "../../src/ext/home.ts";
+import { ensurePrivateDir, zotHome } from "../../src/platform/home.ts";
 import { tempDir, removeTempDirs } from "./cli-helpers.ts";
 
 afterEach(removeTempDirs);

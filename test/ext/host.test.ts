@@ -107,7 +107,7 @@ describe("commands, tools, events and panels", () => {
     expect(progress).toEqual(["working"]);
     expect(r.isError).toBe(true);
     expect(r.extension).toBe("kitchen");
-    expect(r.content[0]).toEqual({ type: "text", text: `extension "kitchen" did not answer tool "slow_tool" within 1s` });
+    expect(r.content[0]).toEqual({ type: "text", text: `extension "kitchen" did not answer tool "slow_tool" within 1 s` });
     await h.intent((i) => i.kind === "notify" && i.message.startsWith("cancelled "));
   });
 

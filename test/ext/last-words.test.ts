@@ -1,11 +1,12 @@
 // An extension that dies says why on stderr; the host quotes that line in its error, and
 // `zot ext test` reports the death once.
+import { extensionLogPath } from "../../src/platform/home.ts";
 import { describe, expect, test } from "bun:test";
 import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runHarness } from "../../src/ext/harness.ts";
-import { ExtensionLog, extensionLogPath } from "../../src/ext/log.ts";
+import { ExtensionLog } from "../../src/ext/log.ts";
 import { FIXTURES, start } from "./fixture-host.ts";
 
 describe("the extension's last words in host errors", () => {

@@ -1,8 +1,9 @@
+import { extensionLogPath } from "../../src/platform/home.ts";
 import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ExtensionLog, extensionLogPath } from "../../src/ext/log.ts";
+import { ExtensionLog } from "../../src/ext/log.ts";
 
 test("the log path is $home/logs/ext-<name>.log", () => {
   expect(extensionLogPath("/h", "weather")).toBe("/h/logs/ext-weather.log");

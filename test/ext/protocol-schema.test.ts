@@ -1,4 +1,4 @@
-// sdk/protocol.schema.json is generated from the frame types in src/ext/protocol.ts; SDKs in other
+// sdk/protocol.schema.json is generated from the frame types in src/protocol.ts; SDKs in other
 // languages validate their frames against it, so it must never drift from the types.
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";

@@ -1,7 +1,7 @@
 // The host→extension decoder the SDK and `zot ext test` share: real frames decode into their typed
 // shape, fields an encoder leaves out when empty get their empty value, and wrong types are errors.
 import { describe, expect, test } from "bun:test";
-import { decodeHostFrame } from "../../src/ext/protocol.ts";
+import { decodeHostFrame } from "../../src/protocol.ts";
 
 describe("decodeHostFrame", () => {
   test("a hello_ack without data_dir keeps data in the extension directory, and missing strings are empty", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { Json } from "../../src/ext/protocol.ts";
+import type { Json } from "../../src/protocol.ts";
 import { MAX_SCHEMA_BYTES, MAX_SCHEMA_DEPTH, schemaLimitProblem } from "../../src/ext/schema-limits.ts";
 
 /** An object schema whose objects and arrays nest `depth` levels, the root included. */

@@ -140,7 +140,7 @@ describe("WebSocket load failures", () => {
     const h = await load(wsExtension("mute-ws", { url: `ws://127.0.0.1:${silent.port}/` }), { helloMs: 500 });
     const s = h.host.states().find((x) => x.name === "mute-ws")!;
     expect(s.status).toBe("failed");
-    expect(s.error).toContain(`no hello within 500ms; the connection to ws://127.0.0.1:${silent.port}/ did not open; check that the extension is listening there`);
+    expect(s.error).toContain(`no hello within 0.5 s; the connection to ws://127.0.0.1:${silent.port}/ did not open; check that the extension is listening there`);
   });
 
   test("a server that accepts the connection but never says hello fails at the hello deadline", async () => {
@@ -149,7 +149,7 @@ describe("WebSocket load failures", () => {
     const h = await load(wsExtension("quiet-ws", { url: `ws://127.0.0.1:${quiet.port}/` }), { helloMs: 500 });
     const s = h.host.states().find((x) => x.name === "quiet-ws")!;
     expect(s.status).toBe("failed");
-    expect(s.error).toContain("no hello within 500ms; it must send a hello frame as soon as zot connects");
+    expect(s.error).toContain("no hello within 0.5 s; it must send a hello frame as soon as zot connects");
     expect(h.log("quiet-ws")).toContain(`[zot] connected to ws://127.0.0.1:${quiet.port}/`);
   });
 

@@ -1,8 +1,8 @@
 // An in-process runtime on the offline mock provider, for tests that drive the runtime without the
 // binary. The defaults are a non-interactive run with no installed extensions and no session file;
 // each test overrides only what it is about.
-import { createRuntime, type RuntimeOptions } from "../../src/agent/setup.ts";
-import type { Runtime } from "../../src/agent/runtime.ts";
+import { createRuntime, type RuntimeOptions } from "../../src/runtime/setup.ts";
+import type { Runtime } from "../../src/runtime/runtime.ts";
 
 /** The options startMockRuntime uses, for tests that call createRuntime themselves (to see its notices or errors). */
 export function testRuntimeOptions(home: string, overrides: Partial<RuntimeOptions> = {}): RuntimeOptions {

@@ -3,7 +3,7 @@
 import { expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runExtCli } from "../../src/ext/cli.ts";
+import { runExtCli } from "../../src/cli/ext.ts";
 import { trustDir } from "../../src/ext/trust.ts";
 import { runMcpCli } from "../../src/mcp/cli.ts";
 import { HOSTILE, LEGACY, MODERN, useScratch, writeList } from "./helpers.ts";

@@ -1,9 +1,10 @@
 // Server lists in the Claude Code format, from real files: precedence and shadowing, ${VAR}
 // expansion, one-sentence errors for bad entries, and the workspace-trust gate for project lists.
+import { trustPath } from "../../src/platform/home.ts";
 import { beforeEach, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { trustDir, trustPath } from "../../src/ext/trust.ts";
+import { trustDir } from "../../src/ext/trust.ts";
 import { expandVars, loadConfig, projectServers, type ConfigInput } from "../../src/mcp/config.ts";
 import { scratch, useScratch, writeList } from "./helpers.ts";
 

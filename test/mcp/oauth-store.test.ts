@@ -1,10 +1,11 @@
 // $ZOT_HOME/mcp-auth.json shared by several zot processes: each change is a locked
 // read-modify-write, so processes saving at the same moment keep every entry.
+import { authStorePath } from "../../src/platform/home.ts";
 import { afterEach, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { authStorePath, readAuthStore } from "../../src/mcp/oauth/store.ts";
+import { readAuthStore } from "../../src/mcp/oauth/store.ts";
 
 const STORE = resolve(import.meta.dir, "../../src/mcp/oauth/store.ts");
 let home = "";

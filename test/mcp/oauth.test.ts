@@ -2,6 +2,7 @@
 // server on 127.0.0.1: discovery from the 401, registration, PKCE, the loopback callback, the state
 // and iss checks, refreshing, and tokens that never reach another issuer. The test plays the browser
 // by fetching the URL the login prints. The CLI and the modes are in oauth.e2e.test.ts.
+import { authStorePath } from "../../src/platform/home.ts";
 import { describe, expect, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -10,7 +11,7 @@ import type { McpHost } from "../../src/mcp/host.ts";
 import { parseChallenge } from "../../src/mcp/oauth/discovery.ts";
 import { login, type LoginOutcome } from "../../src/mcp/oauth/login.ts";
 import { listenLoopback } from "../../src/mcp/oauth/loopback.ts";
-import { authStorePath, readAuthStore, saveAuth } from "../../src/mcp/oauth/store.ts";
+import { readAuthStore, saveAuth } from "../../src/mcp/oauth/store.ts";
 import { startMcpHttpServer, type McpHttpServer } from "../helpers/mcp-http-server.ts";
 import { protect, startAuthServer, type AuthServer, type AuthServerOptions } from "../helpers/oauth-server.ts";
 import { loadHost, signal, useScratch, writeList } from "./helpers.ts";

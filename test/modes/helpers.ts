@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMockRuntime } from "../helpers/mock-runtime.ts";
-import type { Runtime } from "../../src/agent/runtime.ts";
+import type { Runtime } from "../../src/runtime/runtime.ts";
 
 export type Captured = { out: string; err: string; io: { out(t: string): void; err(t: string): void } };
 

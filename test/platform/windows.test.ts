@@ -4,7 +4,7 @@ import { quoteCmdArgument, spawnCommand } from "../../src/platform/command-line.
 import { executableExtensions, pathCandidates } from "../../src/platform/exec-path.ts";
 import { ownsProcessGroup, taskkillArgv } from "../../src/platform/process-tree.ts";
 import { shellCandidates } from "../../src/platform/shell.ts";
-import { zotHome } from "../../src/ext/home.ts";
+import { zotHome } from "../../src/platform/home.ts";
 
 test("a bare exec is tried with each PATHEXT extension in each PATH folder, in order", () => {
   const env = { Path: 'C:\\Program Files\\nodejs;"C:\\Tools;x";C:\\Python312', PATHEXT: ".EXE;.CMD" };

@@ -1,9 +1,9 @@
+import { historyPath } from "../../src/platform/home.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Editor } from "../../src/tui/editor.ts";
-import { historyPath } from "../../src/agent/config.ts";
 import { History } from "../../src/tui/history.ts";
 import { startMockRuntime } from "../helpers/mock-runtime.ts";
 import { createStyle, dark } from "../../src/tui/theme.ts";

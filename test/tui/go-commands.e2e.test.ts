@@ -1,10 +1,10 @@
 // The Go zot's session and workspace commands in a real terminal.
+import { sessionDir } from "../../src/platform/home.ts";
 import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { ROOT, type Tmux, useTmux } from "./helpers/tmux.ts";
-import { sessionDir } from "../../src/agent/session.ts";
+import { ROOT, Tmux, useTmux } from "./helpers/tmux.ts";
 
 const tui = useTmux();
 

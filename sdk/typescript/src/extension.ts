@@ -1,23 +1,8 @@
 // The Extension class: collects registrations, performs the handshake, dispatches host frames to
 // handlers (each request concurrently, each answered exactly once), and exits on shutdown or EOF —
 // or, in WebSocket mode, serves one zot connection after another and ends each on shutdown.
-import {
-  COMMAND_ACTIONS,
-  DEFAULT_INTERCEPT_TIMEOUT_MS,
-  decodeHostFrame,
-  isObject,
-  type CommandAction,
-  type CommandResponseFrame,
-  type EventInterceptFrame,
-  type EventInterceptResponseFrame,
-  type EventFrame,
-  type EventName,
-  type HelloAckFrame,
-  type InterceptName,
-  type WireSubscribeFrame,
-  type JsonObject,
-  type NotifyLevel,
-} from "../../../src/ext/protocol.ts";
+import { COMMAND_ACTIONS, DEFAULT_INTERCEPT_TIMEOUT_MS, decodeHostFrame, type CommandAction, type CommandResponseFrame, type EventInterceptFrame, type EventInterceptResponseFrame, type EventFrame, type EventName, type HelloAckFrame, type InterceptName, type WireSubscribeFrame, type NotifyLevel } from "../../../src/protocol.ts";
+import { isObject, type JsonObject } from "../../../src/json.ts";
 import { readLines, takeStdout, type Stdio } from "./stdio.ts";
 import { listen, type Listening, type Peer } from "./websocket.ts";
 import type {

@@ -1,6 +1,6 @@
 // Frames over the process's own stdin/stdout using only node: APIs, so the same code runs under Bun
 // and Node. stdout belongs to the protocol: once taken, stray console output goes to stderr.
-import type { ExtensionWireFrame } from "../../../src/ext/protocol.ts";
+import type { ExtensionWireFrame } from "../../../src/protocol.ts";
 
 export type Stdio = {
   send(frame: ExtensionWireFrame): void;

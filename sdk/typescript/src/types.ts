@@ -1,9 +1,9 @@
 // The SDK's public vocabulary in TypeScript idioms (camelCase, optional fields). Wire shapes come from
-// the single protocol definition in src/ext/protocol.ts; the bundle inlines them, so installed copies
+// the single protocol definition in src/protocol.ts; the bundle inlines them, so installed copies
 // carry no path back into the zot tree.
-import type { ContentBlock, EventName, JsonObject, Json, NotifyLevel, PanelContent, PanelKeyName } from "../../../src/ext/protocol.ts";
+import type { ContentBlock, EventName, JsonObject, Json, NotifyLevel, PanelContent, PanelKeyName } from "../../../src/protocol.ts";
 
-export type { ContentBlock, EventName, ImageBlock, Json, JsonObject, NotifyLevel, PanelContent, PanelKeyName, TextBlock } from "../../../src/ext/protocol.ts";
+export type { ContentBlock, EventName, ImageBlock, Json, JsonObject, NotifyLevel, PanelContent, PanelKeyName, TextBlock } from "../../../src/protocol.ts";
 
 /** What the host told us in `hello_ack`. */
 export type HostInfo = {

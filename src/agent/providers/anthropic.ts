@@ -8,7 +8,7 @@ import type { CostDetail } from "../catalog.ts";
 import { parseToolArgs, type Outcome } from "./assemble.ts";
 import { streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { num, parseObject, rec, str, type Rec } from "./json.ts";
-import type { SseEvent } from "./sse.ts";
+import type { SseEvent } from "../../platform/sse.ts";
 
 import { ANTHROPIC_VERSION } from "./endpoints.ts";
 export { ANTHROPIC_BASE, ANTHROPIC_VERSION } from "./endpoints.ts";

@@ -9,9 +9,10 @@ import { defaultModel, findModel, type CostDetail } from "../catalog.ts";
 import type { ProviderName } from "../choices.ts";
 import { requestTarget } from "./endpoints.ts";
 import { finishMessage, type Outcome } from "./assemble.ts";
-import { DEFAULT_LIMITS, MAX_RETRY_WAIT_MS, seconds, type StreamLimits } from "./limits.ts";
+import { seconds } from "../../duration.ts";
+import { DEFAULT_LIMITS, MAX_RETRY_WAIT_MS, type StreamLimits } from "./limits.ts";
 import { describeError, errorMessage, MAX_BODY_BYTES, readStart, sendOnce, type RetryPolicy, type SendContext, type Transient } from "./retry.ts";
-import { parseSse, SseEventTooLarge, type SseEvent } from "./sse.ts";
+import { parseSse, SseEventTooLarge, type SseEvent } from "../../platform/sse.ts";
 import { redactSecrets } from "../../redact.ts";
 import { abortableSleep } from "../../sleep.ts";
 

@@ -22,7 +22,3 @@ export const DEFAULT_LIMITS: StreamLimits = {
 /** Retry-After waits up to this long are waited (visibly); a server asking for more gets a clear error instead. */
 export const MAX_RETRY_WAIT_MS = 60_000;
 
-/** "30 s", "0.3 s": how a timeout or a retry wait reads in a message. */
-export function seconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(1))} s`;
-}

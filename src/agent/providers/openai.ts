@@ -8,7 +8,7 @@ import { parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
 import { bearerAuth, streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { arr, num, parseObject, rec, str, type Rec } from "./json.ts";
 import { declarationMessage, functionTool, namesIn, ToolNames, topLevelTools } from "./kimi-tools.ts";
-import type { SseEvent } from "./sse.ts";
+import type { SseEvent } from "../../platform/sse.ts";
 
 export type CompatName = "openai" | "kimi" | "kimi-code" | "ollama";
 

@@ -2,7 +2,8 @@
 // the origin the credentials are for, and each failure classified as worth retrying or final.
 // The retry loop itself lives in http-stream.ts, because only it knows whether anything streamed.
 import { redactSecrets } from "../../redact.ts";
-import { seconds, type StreamLimits } from "./limits.ts";
+import { seconds } from "../../duration.ts";
+import type { StreamLimits } from "./limits.ts";
 
 export type RetryPolicy = {
   /** Extra attempts after the first (default 2). */

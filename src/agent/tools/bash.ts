@@ -5,8 +5,8 @@
 import { closeSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { randomHex } from "../../random.ts";
-import { ensurePrivateDir } from "../../ext/home.ts";
-import { childEnv } from "../../ext/process.ts";
+import { ensurePrivateDir, spillPath } from "../../platform/home.ts";
+import { childEnv } from "../../platform/env.ts";
 import { registerGroup } from "../../platform/reaper.ts";
 import { killTree, ownsProcessGroup } from "../../platform/process-tree.ts";
 import { shellPath } from "../../platform/shell.ts";
@@ -47,7 +47,7 @@ function keepSpill(path: string): void {
 
 /** `$ZOT_HOME/spill`, private, with spill files older than a day (from runs that died) removed. */
 function spillDir(home: string): string {
-  const dir = ensurePrivateDir(join(home, "spill"));
+  const dir = ensurePrivateDir(spillPath(home));
   const cutoff = Date.now() - SPILL_MAX_AGE_MS;
   for (const name of readdirSync(dir)) {
     if (!name.startsWith("zot-bash-")) continue;

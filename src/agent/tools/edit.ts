@@ -1,6 +1,7 @@
 // The `edit` tool: exact, unique text replacements, applied together or not at all. Matching runs
 // on LF-normalised text without the BOM, and the file is written back with its own BOM and line
 // endings, so editing a CRLF file doesn't turn it into a mixed one.
+import type { Result } from "../../result.ts";
 import { readFileSync, statSync } from "node:fs";
 import type { Json, JsonObject } from "../../json.ts";
 import type { ApprovalDetail } from "../events.ts";
@@ -69,9 +70,7 @@ export const editTool: Tool = {
   },
 };
 
-type Prepared =
-  | { ok: true; abs: string; bom: boolean; crlf: boolean; text: string; next: string; count: number }
-  | { ok: false; error: string };
+type Prepared = Result<{ abs: string; bom: boolean; crlf: boolean; text: string; next: string; count: number }>;
 
 /** Reads the file and applies the edits in memory: what execute writes and what the approval dialog shows. */
 function prepare(args: JsonObject, cwd: string): Prepared {

@@ -1,5 +1,4 @@
 // The built-in tool set and the `--tools a,b` selection.
-import { BUILTIN_TOOLS } from "../../ext/policy.ts";
 import type { Tool } from "../tool.ts";
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
@@ -22,7 +21,7 @@ export function selectTools(names: readonly string[] | null): { tools: Tool[]; e
     const list = unknown.map((n) => `"${n}"`).join(", ");
     return {
       tools: [],
-      error: `Unknown tool${unknown.length === 1 ? "" : "s"} ${list} in --tools; the built-in tools are ${BUILTIN_TOOLS.join(", ")}.`,
+      error: `Unknown tool${unknown.length === 1 ? "" : "s"} ${list} in --tools; the built-in tools are ${all.map((t) => t.name).join(", ")}.`,
     };
   }
   return { tools: all.filter((t) => wanted.includes(t.name)) };

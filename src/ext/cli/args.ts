@@ -1,3 +1,4 @@
+import type { Result } from "../../result.ts";
 // A tiny argv parser for `zot ext` subcommands: boolean flags, single-value options, repeatable
 // options, and positionals. Unknown options are errors so typos never pass silently.
 
@@ -19,7 +20,7 @@ export type ParsedArgs = {
   positionals: string[];
 };
 
-export function parseArgs(argv: string[], spec: ArgSpec): { ok: true; args: ParsedArgs } | { ok: false; error: string } {
+export function parseArgs(argv: string[], spec: ArgSpec): Result<{ args: ParsedArgs }> {
   const flags = new Set<string>();
   const values = new Map<string, string>();
   const multi = new Map<string, string[]>();

@@ -1,8 +1,9 @@
 // What every `zot ext` subcommand runs against: the environment, directories and output streams.
 // Tests pass their own (ZOT_HOME in a temp dir, captured output); zot itself uses the process's.
+import type { Result } from "../../result.ts";
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { zotHome } from "../home.ts";
+import { zotHome } from "../../platform/home.ts";
 
 export type Output = { write(text: string): unknown };
 
@@ -34,7 +35,7 @@ export type Ctx = {
   signal: AbortSignal | undefined;
 };
 
-export function makeCtx(io: CliIo, cwdFlag: string | undefined): { ok: true; ctx: Ctx } | { ok: false; error: string } {
+export function makeCtx(io: CliIo, cwdFlag: string | undefined): Result<{ ctx: Ctx }> {
   const env = io.env ?? process.env;
   const processCwd = io.cwd ?? process.cwd();
   const cwd = cwdFlag === undefined ? processCwd : resolve(processCwd, cwdFlag);

@@ -3,15 +3,16 @@
 // into place. Every failure removes the stage, so nothing half-installed is ever visible; SIGINT,
 // SIGTERM and SIGHUP stop git and remove it too, and a stage left by an install that was killed
 // outright (its process is gone) is removed by the next install into that root.
+import type { Result } from "../../result.ts";
 import { constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { killTree, ownsProcessGroup } from "../../platform/process-tree.ts";
 import { isTrusted } from "../trust.ts";
-import { globalRoot, projectRoot } from "../discovery.ts";
+import { projectRoot } from "../discovery.ts";
 import { MANIFEST_FILE, readManifest, themeManifest, type ManifestResult } from "../manifest.ts";
 import { isManifestName } from "../policy.ts";
-import { isObject } from "../protocol.ts";
-import { ensurePrivateDir } from "../home.ts";
+import { isObject } from "../../json.ts";
+import { ensurePrivateDir, globalRoot } from "../../platform/home.ts";
 import { findThemeFile } from "../theme-file.ts";
 import { grants, lockEntry, lockPathFor, LOCK_FILE, readLock, writeLock, type LockEntry, type LockSource } from "../lockfile.ts";
 import { permissionsJson } from "../permissions.ts";
@@ -199,13 +200,13 @@ function otherNamed(dest: string, name: string): string | null {
   return null;
 }
 
-async function clone(ctx: Ctx, git: GitSource, dest: string, running: { git: Bun.Subprocess | null }, commit?: string): Promise<{ ok: true } | { ok: false; error: string }> {
+async function clone(ctx: Ctx, git: GitSource, dest: string, running: { git: Bun.Subprocess | null }, commit?: string): Promise<Result> {
   const cloned = await runGit(ctx, git, ["clone", "--quiet", ...(commit ? ["--no-checkout"] : ["--depth", "1", ...(git.ref ? ["--branch", git.ref] : [])]), "--", git.url, dest], running);
   if (!cloned.ok || !commit) return cloned;
   return runGit(ctx, git, ["-C", dest, "checkout", "--quiet", "--detach", commit], running);
 }
 
-async function runGit(ctx: Ctx, git: GitSource, gitArgs: string[], running: { git: Bun.Subprocess | null }): Promise<{ ok: true } | { ok: false; error: string }> {
+async function runGit(ctx: Ctx, git: GitSource, gitArgs: string[], running: { git: Bun.Subprocess | null }): Promise<Result> {
   const argv = ["git", ...gitArgs];
   let proc: Bun.Subprocess<"ignore", "ignore", "pipe">;
   try {
@@ -236,7 +237,7 @@ async function runGit(ctx: Ctx, git: GitSource, gitArgs: string[], running: { gi
  * inside `src` (`zot ext install . --project`), the directory holding it (zot's own state, such as
  * the project's `.zot/`) is skipped, so the copy never nests into itself.
  */
-function copyTree(src: string, dest: string, root: string): { ok: true } | { ok: false; error: string } {
+function copyTree(src: string, dest: string, root: string): Result {
   const skip = realpathSync(root);
   const walk = (from: string, to: string) => {
     mkdirSync(to, { mode: statSync(from).mode & 0o7777 });
@@ -326,7 +327,7 @@ function keepPrevious(root: string, name: string, aside: string): void {
 }
 
 /** Adds or replaces `name` in the root's lockfile; with `keepOld`, the replaced entry goes with the previous tree. */
-function record(root: string, name: string, entry: LockEntry, keepOld: boolean): { ok: true } | { ok: false; error: string } {
+function record(root: string, name: string, entry: LockEntry, keepOld: boolean): Result {
   const path = lockPathFor(root);
   const read = readLock(path);
   if (!read.ok) return read;

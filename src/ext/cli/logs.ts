@@ -1,8 +1,8 @@
 // `zot ext logs <name> [-f]`: prints an extension's log (its stderr plus the host's `[zot]` lines);
 // `-f` keeps following it in-process, across rotation and truncation, until interrupted.
+import { extensionLogPath } from "../../platform/home.ts";
 import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { extensionLogPath } from "../log.ts";
 import { isManifestName } from "../policy.ts";
 import { abortableSleep } from "../../sleep.ts";
 import type { Ctx } from "./context.ts";

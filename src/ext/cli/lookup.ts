@@ -1,7 +1,7 @@
 // Finding installed extensions by manifest name for remove/enable/disable: the project root first,
 // then the global root, each sorted by directory name, so the answer is the same on every run.
 import { basename } from "node:path";
-import { configFile } from "../home.ts";
+import { configFile } from "../../platform/home.ts";
 import { discover } from "../discovery.ts";
 import { readExtensionPolicy, type ExtensionPolicy } from "../permission-policy.ts";
 import { trustMode } from "../trust.ts";

@@ -1,8 +1,9 @@
 // `zot ext rollback <name>`: puts back the tree `zot ext update` replaced, and its lock entry. The
 // two swap places, so a second rollback returns to the update.
+import { globalRoot } from "../../platform/home.ts";
 import { existsSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { globalRoot, projectRoot } from "../discovery.ts";
+import { projectRoot } from "../discovery.ts";
 import { LOCK_FILE, lockPathFor, readLock, writeLock } from "../lockfile.ts";
 import { fail, type Ctx } from "./context.ts";
 import { previousDir } from "./install.ts";

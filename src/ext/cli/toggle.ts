@@ -1,8 +1,9 @@
 // `zot ext enable|disable <name>`: rewrites only the manifest's top-level `enabled` value, keeping
 // every other byte (order, indentation, comments-free JSON formatting) as the author wrote it.
+import type { Result } from "../../result.ts";
 import { readFileSync, realpathSync } from "node:fs";
 import { atomicWrite } from "../../platform/atomic-write.ts";
-import { isObject } from "../protocol.ts";
+import { isObject } from "../../json.ts";
 import type { Ctx } from "./context.ts";
 import { fail } from "./context.ts";
 import { findInstalled, notFound } from "./lookup.ts";
@@ -41,7 +42,7 @@ type Member = { keyStart: number; key: string; colon: string; valueStart: number
  * otherwise appended as the last member in the file's own style. Unchanged text means no change
  * was needed (the value already is exactly `true`/`false`).
  */
-export function setEnabled(text: string, enabled: boolean): { ok: true; text: string } | { ok: false; error: string } {
+export function setEnabled(text: string, enabled: boolean): Result<{ text: string }> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

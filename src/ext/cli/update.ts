@@ -1,8 +1,9 @@
 // `zot ext update [name…] [--check]`: fetches each locked extension again from its source (git at
 // its ref, or the directory it was copied from), shows what changed, asks again when the new
 // version wants more permissions, swaps it in atomically and keeps the old tree for rollback.
+import { globalRoot } from "../../platform/home.ts";
 import { dirname, join, resolve } from "node:path";
-import { globalRoot, projectRoot } from "../discovery.ts";
+import { projectRoot } from "../discovery.ts";
 import { lockPathFor, narrowing, readLock, treeChanges, widening, type LockEntry } from "../lockfile.ts";
 import { parsePermissions, permissionsJson } from "../permissions.ts";
 import { probeRegistrations, registrationChanges } from "./registrations.ts";

@@ -1,9 +1,10 @@
 // `zot ext verify`: re-hashes every installed extension recorded in the lockfile and reports files
 // changed or removed behind zot's back (exit 1), files added since (which may be the extension's own
 // data), and extensions present but never recorded.
+import { globalRoot } from "../../platform/home.ts";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { globalRoot, projectRoot } from "../discovery.ts";
+import { projectRoot } from "../discovery.ts";
 import { lockPathFor, readLock, treeChanges, type TreeChanges } from "../lockfile.ts";
 import { fail, type Ctx } from "./context.ts";
 import { installed } from "./lookup.ts";

@@ -1,6 +1,7 @@
 // Linux Landlock through Bun's FFI: the raw syscalls, the access-right bits, and applying a
 // ruleset to the calling process. No dependency: libc's `syscall`, `prctl`, `open` and `close`.
 // Rules restrict this process and everything it execs afterwards; nothing can lift them.
+import type { Result } from "../../result.ts";
 import { dlopen, FFIType, ptr, read } from "bun:ffi";
 
 // The Landlock syscalls have the same numbers on every architecture (they postdate the split tables).
@@ -56,7 +57,7 @@ export type Ruleset = {
   connectPorts: number[];
 };
 
-export type ApplyResult = { ok: true; abi: number; skipped: string[] } | { ok: false; error: string };
+export type ApplyResult = Result<{ abi: number; skipped: string[] }>;
 
 const O_PATH = 0o10000000;
 const O_CLOEXEC = 0o2000000;

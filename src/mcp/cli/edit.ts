@@ -1,12 +1,13 @@
 // `zot mcp add` and `zot mcp remove`: edit one server list ($ZOT_HOME/mcp.json, or the project's
 // .mcp.json with --project), keeping everything else in it.
+import { userConfigPath } from "../../platform/home.ts";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fail } from "../../ext/cli/context.ts";
 import type { Ctx } from "../../ext/cli/context.ts";
 import { MANIFEST_NAME_PATTERN } from "../../ext/policy.ts";
-import type { JsonObject } from "../../ext/protocol.ts";
-import { readServerFile, userConfigPath, writeServerFile } from "../config.ts";
+import type { JsonObject } from "../../protocol.ts";
+import { readServerFile, writeServerFile } from "../config.ts";
 
 export type AddOptions = {
   command: string[];

@@ -1,11 +1,12 @@
 // `zot mcp login NAME` and `zot mcp logout NAME`: the OAuth login of one configured HTTP server
 // (interactive: a browser, or the printed URL), and forgetting its tokens after telling the
 // authorization server to revoke them (RFC 7009) where it offers that.
+import { authStorePath } from "../../platform/home.ts";
 import { fail } from "../../ext/cli/context.ts";
 import type { Ctx } from "../../ext/cli/context.ts";
 import type { HttpConfig, ServerConfig } from "../config.ts";
 import { describeAuth, oauthApplies } from "../oauth/bearer.ts";
-import { authStorePath, readAuthStore, removeAuth } from "../oauth/store.ts";
+import { readAuthStore, removeAuth } from "../oauth/store.ts";
 import type { StoredAuth } from "../oauth/store.ts";
 import { configFor } from "./list.ts";
 

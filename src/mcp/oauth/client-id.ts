@@ -2,6 +2,7 @@
 // the server's `oauth` entry (an https URL is a Client ID Metadata Document, used as such when the
 // server accepts them), else Dynamic Client Registration (RFC 7591; deprecated by MCP, still what
 // most servers offer) as a native app with the loopback redirect URI.
+import type { Result } from "../../result.ts";
 import type { OAuthConfig } from "../config.ts";
 import type { AuthServerMetadata } from "./discovery.ts";
 import type { ClientAuthMethod } from "./store.ts";
@@ -9,7 +10,7 @@ import { secretMethod } from "./tokens.ts";
 import type { Client } from "./tokens.ts";
 import { oauthError, requestJson } from "./wire.ts";
 
-export type Identity = { ok: true; client: Client; how: string; registered: boolean } | { ok: false; error: string };
+export type Identity = Result<{ client: Client; how: string; registered: boolean }>;
 
 const REGISTER_MS = 15_000;
 

@@ -2,6 +2,7 @@
 // challenge, the protected resource metadata (RFC 9728: the challenge's `resource_metadata`, else the
 // well-known URLs at the endpoint's path and at the root) and the authorization server metadata
 // (RFC 8414, falling back to OpenID discovery), whose `issuer` must be the one it was fetched for.
+import type { Result } from "../../result.ts";
 import { firstDocument } from "./wire.ts";
 
 export type Challenge = { resourceMetadata: string | null; scope: string | null; error: string | null };
@@ -23,8 +24,6 @@ export type AuthServerMetadata = {
   clientIdMetadataDocuments: boolean;
 };
 
-export type Found<T> = { ok: true; value: T } | { ok: false; error: string };
-
 const FETCH_MS = 10_000;
 
 /** The Bearer challenge of a `WWW-Authenticate` header (other schemes are skipped). */
@@ -44,7 +43,7 @@ export function parseChallenge(header: string | null): Challenge | null {
 }
 
 /** The protected resource metadata of the MCP endpoint `serverUrl`. */
-export async function resourceMetadata(serverUrl: string, challenge: Challenge | null): Promise<Found<ResourceMetadata>> {
+export async function resourceMetadata(serverUrl: string, challenge: Challenge | null): Promise<Result<{ value: ResourceMetadata }>> {
   const u = new URL(serverUrl);
   const path = u.pathname === "/" ? "" : u.pathname.replace(/\/$/, "");
   const candidates = challenge?.resourceMetadata
@@ -63,7 +62,7 @@ export async function resourceMetadata(serverUrl: string, challenge: Challenge |
 }
 
 /** The metadata of the authorization server `issuer`, from the first well-known URL that has it. */
-export async function authServerMetadata(issuer: string): Promise<Found<AuthServerMetadata>> {
+export async function authServerMetadata(issuer: string): Promise<Result<{ value: AuthServerMetadata }>> {
   let u: URL;
   try {
     u = new URL(issuer);

@@ -3,6 +3,7 @@
 // URL (state, resource, scope) printed and opened, the one-shot loopback callback, the `state` and
 // RFC 9207 `iss` checks before the code goes anywhere, the code redeemed at the issuer's token
 // endpoint, the tokens stored under issuer + server + client.
+import type { Result } from "../../result.ts";
 import type { OAuthConfig } from "../config.ts";
 import { openBrowser } from "./browser.ts";
 import { clientIdentity } from "./client-id.ts";
@@ -27,7 +28,7 @@ export type LoginInput = {
   timeoutMs: number;
 };
 
-export type LoginOutcome = { ok: true; entry: StoredAuth } | { ok: false; error: string };
+export type LoginOutcome = Result<{ entry: StoredAuth }>;
 
 const PROBE_MS = 10_000;
 /** How long a login waits for the browser. */
@@ -117,7 +118,7 @@ export async function login(i: LoginInput): Promise<LoginOutcome> {
 }
 
 /** The authorization response, checked before its code is sent anywhere: our `state`, the issuer's `iss` (RFC 9207), no `error`. */
-export function checkCallback(p: URLSearchParams, state: string, issuer: string, issRequired: boolean): { ok: true; code: string } | { ok: false; error: string } {
+export function checkCallback(p: URLSearchParams, state: string, issuer: string, issRequired: boolean): Result<{ code: string }> {
   if (p.get("state") !== state) return { ok: false, error: "the browser came back with a state that is not this login's (a stale tab, or a forged redirect); zot did not use its code" };
   const iss = p.get("iss");
   // Compared as strings, unnormalised (RFC 9207 §2.4): a look-alike issuer is another issuer.
@@ -134,7 +135,7 @@ export function checkCallback(p: URLSearchParams, state: string, issuer: string,
 }
 
 /** A request the server must authorize: its 401 carries the challenge that points at its metadata. */
-async function probe(url: string): Promise<{ ok: true; challenge: Challenge | null } | { ok: false; error: string }> {
+async function probe(url: string): Promise<Result<{ challenge: Challenge | null }>> {
   let res: Response;
   try {
     res = await fetch(url, {

@@ -1,3 +1,4 @@
+import type { Result } from "../../result.ts";
 // The one-shot redirect target of a login (RFC 8252 §7.3): an HTTP listener on 127.0.0.1, on a
 // random port unless the client is registered with a fixed one, that takes the first request to
 // /callback, answers the browser with a line of text and closes — or closes after the timeout.
@@ -12,7 +13,7 @@ export type Loopback = {
   close(): void;
 };
 
-export function listenLoopback(port = 0): { ok: true; loopback: Loopback } | { ok: false; error: string } {
+export function listenLoopback(port = 0): Result<{ loopback: Loopback }> {
   let deliver: (c: Callback) => void = () => {};
   const arrived = new Promise<Callback>((r) => (deliver = r));
   let reply: (text: string) => void = () => {};

@@ -1,13 +1,14 @@
 // Token revocation (RFC 7009) at logout: the refresh token, then the access token, each with its
 // `token_type_hint`, authenticated as at the token endpoint — and only at the revocation endpoint the
 // issuer's own metadata named at login, so a token never reaches another issuer's endpoint.
+import type { Result } from "../../result.ts";
 import type { OAuthConfig } from "../config.ts";
 import type { StoredAuth } from "./store.ts";
 import { clientPost, storedClient } from "./tokens.ts";
 import { oauthError, requestJson } from "./wire.ts";
 
 /** `revoked` is false for an entry without a revocation endpoint (stored before zot kept one, or the server offers none). */
-export type Revocation = { ok: true; revoked: boolean } | { ok: false; error: string };
+export type Revocation = Result<{ revoked: boolean }>;
 
 const REVOKE_MS = 10_000;
 

@@ -3,11 +3,12 @@
 // never offered to another). Mode 0600, replaced atomically, so a crash or a second zot leaves the
 // old or the new file, never half of one; changes are made under a lock (`mcp-auth.json.lock`), so
 // two processes saving at once keep both entries.
+import type { Failure, Result } from "../../result.ts";
+import { authStorePath } from "../../platform/home.ts";
 import { mkdirSync, readFileSync } from "node:fs";
 import { atomicWrite } from "../../platform/atomic-write.ts";
 import { withFileLock } from "../../platform/file-lock.ts";
-import { join } from "node:path";
-import { isObject } from "../../ext/protocol.ts";
+import { isObject } from "../../json.ts";
 
 export type ClientAuthMethod = "none" | "client_secret_basic" | "client_secret_post";
 
@@ -36,9 +37,6 @@ export type StoredAuth = {
 
 type StoreFile = { version: 1; tokens: StoredAuth[] };
 
-export function authStorePath(home: string): string {
-  return join(home, "mcp-auth.json");
-}
 
 /** Every stored entry; a missing or unreadable file holds none (login writes a fresh one). */
 export function readAuthStore(home: string): StoredAuth[] {
@@ -60,12 +58,12 @@ export function findAuth(entries: StoredAuth[], server: string, clientId?: strin
   return mine.sort((a, b) => b.obtained_at - a.obtained_at)[0] ?? null;
 }
 
-export function saveAuth(home: string, entry: StoredAuth): { ok: true } | { ok: false; error: string } {
+export function saveAuth(home: string, entry: StoredAuth): Result {
   return underLock(home, () => writeStore(home, [...readAuthStore(home).filter((e) => !sameKey(e, entry)), entry]));
 }
 
 /** Changes the stored entry of `key`'s issuer, server and client as the file holds it now (another zot may have refreshed its tokens); nothing when it is gone. */
-export function updateAuth(home: string, key: StoredAuth, change: (e: StoredAuth) => StoredAuth): { ok: true } | { ok: false; error: string } {
+export function updateAuth(home: string, key: StoredAuth, change: (e: StoredAuth) => StoredAuth): Result {
   return underLock(home, () => {
     const all = readAuthStore(home);
     const now = all.find((e) => sameKey(e, key));
@@ -74,7 +72,7 @@ export function updateAuth(home: string, key: StoredAuth, change: (e: StoredAuth
 }
 
 /** Drops the entries `drop` picks; returns how many went. */
-export function removeAuth(home: string, drop: (e: StoredAuth) => boolean): { ok: true; removed: StoredAuth[] } | { ok: false; error: string } {
+export function removeAuth(home: string, drop: (e: StoredAuth) => boolean): Result<{ removed: StoredAuth[] }> {
   return underLock(home, () => {
     const all = readAuthStore(home);
     const removed = all.filter(drop);
@@ -85,7 +83,7 @@ export function removeAuth(home: string, drop: (e: StoredAuth) => boolean): { ok
 }
 
 /** A read-modify-write of the store: two zot processes logging in or refreshing at once keep both entries. */
-function underLock<T extends { ok: true } | { ok: false; error: string }>(home: string, change: () => T): T | { ok: false; error: string } {
+function underLock<T extends Result>(home: string, change: () => T): T | Failure {
   try {
     mkdirSync(home, { recursive: true, mode: 0o700 });
   } catch (e) {
@@ -95,7 +93,7 @@ function underLock<T extends { ok: true } | { ok: false; error: string }>(home: 
   return r.ok ? r.value : r;
 }
 
-function writeStore(home: string, tokens: StoredAuth[]): { ok: true } | { ok: false; error: string } {
+function writeStore(home: string, tokens: StoredAuth[]): Result {
   const path = authStorePath(home);
   const doc: StoreFile = { version: 1, tokens };
   try {

@@ -1,9 +1,10 @@
 // The HTTP of OAuth: JSON documents fetched and posted without following redirects (a redirect to
 // another origin would carry a code or a secret along), and the RFC 6749 error of a refusal as text.
-import { isObject } from "../../ext/protocol.ts";
-import type { JsonObject } from "../../ext/protocol.ts";
+import type { Result } from "../../result.ts";
+import { isObject } from "../../json.ts";
+import type { JsonObject } from "../../protocol.ts";
 
-export type Fetched = { ok: true; status: number; doc: JsonObject | null } | { ok: false; error: string };
+export type Fetched = Result<{ status: number; doc: JsonObject | null }>;
 
 /** One request; `doc` is the body when it is a JSON object. Only a network failure is an error (`cannot reach <what>: …`). */
 export async function requestJson(url: string, init: RequestInit & { timeoutMs: number }, what: string): Promise<Fetched> {

@@ -6,8 +6,8 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Runtime } from "../../../src/agent/runtime.ts";
-import { createRuntime, type RuntimeOptions } from "../../../src/agent/setup.ts";
+import type { Runtime } from "../../../src/runtime/runtime.ts";
+import { createRuntime, type RuntimeOptions } from "../../../src/runtime/setup.ts";
 import { testRuntimeOptions } from "../../helpers/mock-runtime.ts";
 import { startProviderServer, type ProviderServer, type Reply } from "../../helpers/provider-server.ts";
 

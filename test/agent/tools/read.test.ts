@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readTool, READ_MAX_BYTES, READ_WHOLE_MAX_BYTES } from "../../../src/agent/tools/read.ts";
-import type { JsonObject } from "../../../src/ext/protocol.ts";
+import type { JsonObject } from "../../../src/protocol.ts";
 import type { ToolContext, ToolOutput } from "../../../src/agent/tool.ts";
 
 let dir: string;

@@ -1,7 +1,8 @@
-// Server-sent events over a byte stream, as both provider wire formats use them. Follows the WHATWG
-// event-stream rules (any line ending, comments, unknown fields, multi-line data) with one deliberate
-// difference: a last event that is not followed by a blank line is still delivered at end of input,
-// because real recordings end that way and the SDKs accept them.
+// Server-sent events over a byte stream, as the provider wire formats and MCP's Streamable HTTP use
+// them. Follows the WHATWG event-stream rules (any line ending, comments, unknown fields, multi-line
+// data) with one deliberate difference: a last event that is not followed by a blank line is still
+// delivered at end of input, because real recordings end that way and the SDKs accept them. The one
+// size cap is `maxEventChars` (an event, or the line being read, past it throws SseEventTooLarge).
 
 export type SseEvent = { event: string; data: string; id?: string };
 

@@ -1,24 +1,24 @@
 // `zot ext …`: the extension management CLI. Parses the subcommand and its options, builds the
 // context (ZOT_HOME, --cwd, output streams) and hands off to one module per subcommand. Tests call
 // runExtCli with their own `io`; zot's main passes nothing and gets the real process.
-import { config } from "./cli/config.ts";
-import type { CliIo } from "./cli/context.ts";
-import { doctor } from "./cli/doctor.ts";
-import { init } from "./cli/init.ts";
-import { install } from "./cli/install.ts";
-import { list } from "./cli/list.ts";
-import { prepareSub, type Sub } from "./cli/subcommand.ts";
-import { logs } from "./cli/logs.ts";
-import { remove } from "./cli/remove.ts";
-import { rollback } from "./cli/rollback.ts";
-import { sync } from "./cli/sync.ts";
-import { update } from "./cli/update.ts";
-import { verify } from "./cli/verify.ts";
-import { test } from "./cli/test.ts";
-import { toggle } from "./cli/toggle.ts";
-import { trust, untrust } from "./cli/trust.ts";
+import { config } from "../ext/cli/config.ts";
+import type { CliIo } from "../ext/cli/context.ts";
+import { doctor } from "./ext/doctor.ts";
+import { init } from "../ext/cli/init.ts";
+import { install } from "../ext/cli/install.ts";
+import { list } from "../ext/cli/list.ts";
+import { prepareSub, type Sub } from "../ext/cli/subcommand.ts";
+import { logs } from "../ext/cli/logs.ts";
+import { remove } from "../ext/cli/remove.ts";
+import { rollback } from "../ext/cli/rollback.ts";
+import { sync } from "../ext/cli/sync.ts";
+import { update } from "../ext/cli/update.ts";
+import { verify } from "../ext/cli/verify.ts";
+import { test } from "../ext/cli/test.ts";
+import { toggle } from "../ext/cli/toggle.ts";
+import { trust, untrust } from "./ext/trust.ts";
 
-export type { CliIo } from "./cli/context.ts";
+export type { CliIo } from "../ext/cli/context.ts";
 
 const SUBS: Record<string, Sub> = {
   list: { usage: "list [--json]", about: "list installed extensions and their state (spawns nothing)", spec: { flags: ["--json"] }, positionals: [0, 0] },

@@ -1,17 +1,40 @@
 // What modes (print, JSON, RPC, TUI) use of the agent runtime. Implemented by `Runtime` in runtime.ts.
+// Modes submit operations here and receive events (agent/events.ts) about messages and content
+// (agent/messages.ts, agent/content.ts); they import nothing else of the agent, so this module also
+// hands them the vocabulary its operations speak: the types, and the pure helpers that label them.
+import type { Result } from "../result.ts";
 import type { UiIntent } from "../ext/types.ts";
-import type { TrustReview } from "../ext/project-code.ts";
-import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "./events.ts";
-import type { ImagePart, Message, StopReason, TextPart, Usage } from "./messages.ts";
-import type { ConfigValues } from "./config.ts";
-import type { Effort } from "./choices.ts";
-import type { ModelInfo } from "./provider.ts";
-import type { ListedRule, PermissionMode } from "./permissions.ts";
-import type { SessionInfo } from "./session.ts";
-import type { Prompt, TreeNode } from "./session-ops.ts";
+import type { TrustReview } from "./project-code.ts";
+import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
+import type { ImagePart, Message, TextPart, Usage } from "../agent/messages.ts";
+import type { PromptOutcome } from "../agent/loop.ts";
+import type { ConfigValues } from "../agent/config.ts";
+import type { Effort } from "../agent/choices.ts";
+import type { ModelInfo } from "../agent/provider.ts";
+import type { ListedRule, PermissionMode } from "../agent/permissions.ts";
+import type { SessionInfo } from "../agent/session.ts";
+import type { Prompt, TreeNode } from "../agent/session-ops.ts";
+import type { Skill, SkillDiscovery, SkillSource } from "../agent/skills.ts";
+import type { Mentions } from "../agent/attachments.ts";
+import type { ProbeResult } from "../agent/providers/key-check.ts";
+
+export type { ConfigValues, Effort, ProbeResult, ListedRule, Mentions, ModelInfo, PermissionMode, Prompt, SessionInfo, Skill, SkillDiscovery, SkillSource, TreeNode };
+export type { NotifyMode } from "../agent/config.ts";
+export type { Attached } from "../agent/attachments.ts";
+export { KEYED_PROVIDERS, SUBSCRIPTION_NOTE } from "../agent/config.ts";
+export { commandPrefix, MODE_LABELS, nextMode, PERMISSION_MODES, ruleLabel } from "../agent/permissions.ts";
+export { isInterruption, sessionSummary } from "../agent/session.ts";
+export { attachmentPath } from "../agent/attachments.ts";
+export { flattenTree } from "../agent/session-ops.ts";
+
+/** What `!cmd` printed, and whether it failed. */
+export type ShellOutput = { text: string; isError: boolean };
+
+/** /login's check of a key: the request it will make (shown first), then the verdict. */
+export type KeyCheck = { url: string; run(cancel: AbortSignal): Promise<ProbeResult> };
 
 /** `stepLimit`: the turn stopped because it reached --max-steps (that many model calls); `resume` goes on. */
-export type PromptOutcome = { stop: StopReason; text: string; error?: string; blocked?: { extension: string; reason: string }; stepLimit?: number };
+export type { PromptOutcome };
 
 /** A message the user typed while a turn ran, delivered at the next tool boundary. */
 export type SteeringMessage = { text: string; attachments: (TextPart | ImagePart)[] };
@@ -40,12 +63,12 @@ export interface AgentRuntime {
   /** The levels the current model takes, lowest first (all of them when the catalog does not say). */
   reasoningLevels(): readonly Effort[];
   /** Applies from the next model call; null turns thinking off. */
-  setReasoning(level: string | null): { ok: true } | { ok: false; error: string };
+  setReasoning(level: string | null): Result;
   /** The AGENTS.md / CLAUDE.md files the system prompt includes, in order (global first). */
   instructionFiles(): string[];
   /** The standing "don't ask again" rules of this project: remembered ones first, then this session's. */
   permissions(): ListedRule[];
-  revokePermission(entry: ListedRule): { ok: true } | { ok: false; error: string };
+  revokePermission(entry: ListedRule): Result;
   subscribe(listener: (event: AgentEvent) => void): () => void;
   /**
    * Extension UI intents for the interactive mode. Intents sent before anyone listened (e.g. a
@@ -73,12 +96,12 @@ export interface AgentRuntime {
    * /btw: asks the model `question` over a snapshot of the conversation, streaming the answer to
    * `onText`. Nothing is recorded: not in the history, the transcript or the usage totals.
    */
-  sideQuestion(question: string, signal: AbortSignal, onText: (text: string) => void): Promise<{ ok: true; text: string } | { ok: false; error: string }>;
+  sideQuestion(question: string, signal: AbortSignal, onText: (text: string) => void): Promise<Result<{ text: string }>>;
   /** Summarises the conversation with the model into one message. */
   compact(): Promise<{ ok: boolean; error?: string; summary?: string }>;
   models(): ModelInfo[];
   /** `notice`: the thinking level had to change, because the new model does not take it. */
-  setModel(provider: string, model: string): { ok: true; notice?: string } | { ok: false; error: string };
+  setModel(provider: string, model: string): Result<{ notice?: string }>;
   /** Set by the TUI; null means nobody can be asked, so every call the mode does not refuse runs. */
   setConfirmHandler(handler: ((req: ConfirmRequest) => Promise<ConfirmDecision>) | null): void;
   /** The transcripts of this cwd, newest first. */
@@ -87,15 +110,15 @@ export interface AgentRuntime {
    * Resume another transcript of this cwd. `warnings` (skipped lines, a model that could not be
    * restored) are also emitted as `error` events.
    */
-  openSession(path: string): { ok: true; warnings: string[] } | { ok: false; error: string };
+  openSession(path: string): Result<{ warnings: string[] }>;
   /** `/session export [path]`: a portable `.zotsession` copy of this session (session-ops.ts). */
-  exportSession(dest?: string): { ok: true; path: string } | { ok: false; error: string };
+  exportSession(dest?: string): Result<{ path: string }>;
   /** `/session import <path>`: copies a session into this cwd's sessions and switches to it. */
-  importSession(source: string): { ok: true; path: string; warnings: string[] } | { ok: false; error: string };
+  importSession(source: string): Result<{ path: string; warnings: string[] }>;
   /** This session's prompts, for the fork picker. */
-  sessionPrompts(): { ok: true; prompts: Prompt[] } | { ok: false; error: string };
+  sessionPrompts(): Result<{ prompts: Prompt[] }>;
   /** Forks this session before prompt `index` and switches to the branch; `text` is that prompt. */
-  forkSession(index: number): { ok: true; path: string; text: string; warnings: string[] } | { ok: false; error: string };
+  forkSession(index: number): Result<{ path: string; text: string; warnings: string[] }>;
   /** The sessions of this cwd by parent and child (the current one marked). */
   sessionTree(): TreeNode[];
   /** The file that keeps the prompts typed in this cwd, for recall in the editor. */
@@ -103,16 +126,29 @@ export interface AgentRuntime {
   /** /trust: the project code of this cwd that workspace trust does not let run now (untrusted, new or changed). */
   trustReview(): Promise<TrustReview>;
   /** /trust: trusts this cwd and its subfolders with the project code it has now, recorded as `zot ext trust` records it. */
-  trustProject(): Promise<{ ok: true; path: string } | { ok: false; error: string }>;
+  trustProject(): Promise<Result<{ path: string }>>;
   /** The user's saved settings (config.json). */
   settings(): ConfigValues;
   /** Saves settings that outlive the session (e.g. the theme), keeping the others. */
-  saveSettings(patch: ConfigValues): { ok: true } | { ok: false; error: string };
+  saveSettings(patch: ConfigValues): Result;
   /** Stores an API key for `provider` (auth.json, mode 0600); `path` names the file for the user. */
-  saveApiKey(provider: string, key: string): { ok: true; path: string } | { ok: false; error: string };
-  removeApiKey(provider: string): { ok: true; path: string; removed: boolean } | { ok: false; error: string };
+  saveApiKey(provider: string, key: string): Result<{ path: string }>;
+  removeApiKey(provider: string): Result<{ path: string; removed: boolean }>;
   /** The providers auth.json holds a subscription login for (no key needed for them). */
   subscriptions(): string[];
+  /** `!cmd`: runs `command` in the shell as the bash tool would (its process group, its limits), outside the conversation. */
+  shell(command: string, signal: AbortSignal, progress: (text: string) => void): Promise<ShellOutput>;
+  /** The check /login offers for `key` (one cheap authenticated request), or null for a provider zot cannot check. */
+  keyCheck(provider: string, key: string): KeyCheck | null;
+  /** The model a provider's session starts on, or null for a provider zot does not know. */
+  defaultModel(provider: string): string | null;
+  /** /init: the prompt that asks the model to write or update the project's AGENTS.md. */
+  initPrompt(): string;
+  /** The skills of this cwd and the user (/skills), and the text of one. */
+  skills(): SkillDiscovery;
+  skillBody(skill: Skill): { body: string } | { error: string };
+  /** The `@path` files a prompt mentions, read as attachments (with a summary of each for the user). */
+  mentions(text: string): Mentions;
   /** Every known secret (API keys, the RPC token): masked in whatever is shown or logged. */
   readonly secrets: readonly string[];
   /** Shuts extensions down and flushes the transcript. */

@@ -1,6 +1,7 @@
 // Builds a Runtime from the command line: config and credentials, the model catalog, the provider
 // client, the tools, the session transcript and the extension host (loaded with the real
 // provider/model/cwd so hello_ack carries them).
+import { authPath } from "../platform/home.ts";
 import { isDumbTerminal } from "../platform/terminal.ts";
 import { resolve } from "node:path";
 import { Host } from "../ext/host.ts";
@@ -9,17 +10,17 @@ import { storedSecretValues } from "../ext/settings.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { skippedExtensions, skippedNotice } from "../ext/trust.ts";
 import { ZOT_VERSION } from "../version.ts";
-import { defaultModel, findModel, isProviderName, loadModels, reasoningProblem, unknownModelNotice, type ProviderName } from "./catalog.ts";
-import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, SUBSCRIPTION_NOTE, readConfig, rememberModel, resolveCredentials, authPath, configPath } from "./config.ts";
+import { defaultModel, findModel, isProviderName, loadModels, reasoningProblem, unknownModelNotice, type ProviderName } from "../agent/catalog.ts";
+import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, SUBSCRIPTION_NOTE, readConfig, rememberModel, resolveCredentials, configPath } from "../agent/config.ts";
 import type { Runtime, RuntimeConfig } from "./runtime.ts";
 import type { RunChoices } from "./run-choices.ts";
 import { redactSecrets } from "../redact.ts";
-import { appendSession, createSession, noSession, openSession, type LoadedSession, type SessionWriter } from "./session.ts";
-import { latestSession } from "./session-list.ts";
-import { emptyUsage } from "./messages.ts";
-import { DEFAULT_AUTO_COMPACT_PERCENT } from "./compaction.ts";
-import { discoveryBase, mergeCached, type Discovery } from "./discovery.ts";
-import { IN_USE, lockedWriter, lockSession, type SessionLock } from "./session-lock.ts";
+import { appendSession, createSession, noSession, openSession, type LoadedSession, type SessionWriter } from "../agent/session.ts";
+import { latestSession } from "../agent/session-list.ts";
+import { emptyUsage } from "../agent/messages.ts";
+import { DEFAULT_AUTO_COMPACT_PERCENT } from "../agent/compaction.ts";
+import { discoveryBase, mergeCached, type Discovery } from "../agent/discovery.ts";
+import { IN_USE, lockedWriter, lockSession, type SessionLock } from "../agent/session-lock.ts";
 
 /** What createRuntime is given: the user's choices, where the run happens, and who is there to confirm. */
 export type RuntimeOptions = RunChoices & Pick<RuntimeConfig, "home" | "cwd" | "env"> & {
@@ -117,7 +118,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   const saved = config.values.reasoning;
   const reasoning = o.reasoning ?? (saved && (provider === "mock" || !reasoningProblem(info, saved, provider, model)) ? saved : undefined);
   if (o.wire) {
-    const { wireProblem } = await import("./providers/endpoints.ts");
+    const { wireProblem } = await import("../agent/providers/endpoints.ts");
     const badWire = wireProblem(provider, o.wire);
     if (badWire) return { ok: false, error: `${badWire}.`, usage: true };
   }
@@ -148,7 +149,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
       if (!secrets.includes(value)) secrets.push(value);
     },
   });
-  const [{ createProvider }, { selectTools }, { Runtime }] = await Promise.all([import("./providers/index.ts"), import("./tools/index.ts"), import("./runtime.ts")]);
+  const [{ createProvider }, { selectTools }, { Runtime }] = await Promise.all([import("../agent/providers/index.ts"), import("../agent/tools/index.ts"), import("./runtime.ts")]);
   const client = createProvider({
     provider,
     ...(creds.credential ? { apiKey: creds.credential.key } : {}),

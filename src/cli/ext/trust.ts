@@ -1,10 +1,10 @@
 // `zot ext trust [DIR]`, `zot ext trust --list`, `zot ext untrust [DIR]`: the user's decisions about
 // which folders' project extensions and MCP servers may run (the store itself lives in ../trust.ts).
 import { resolve } from "node:path";
-import { execLine, serverTarget, visible } from "../exec-line.ts";
-import { trustProject } from "../project-code.ts";
-import { listTrusted, untrustDir } from "../trust.ts";
-import { type Ctx, fail } from "./context.ts";
+import { execLine, serverTarget, visible } from "../../ext/exec-line.ts";
+import { trustProject } from "../../runtime/project-code.ts";
+import { listTrusted, untrustDir } from "../../ext/trust.ts";
+import { type Ctx, fail } from "../../ext/cli/context.ts";
 
 export async function trust(ctx: Ctx, dir: string | undefined, listOnly: boolean): Promise<number> {
   if (listOnly) {

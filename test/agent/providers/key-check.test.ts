@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from "bun:test";
-import { probeKey, probeRequest } from "../../src/tui/login-probe.ts";
+import { probeKey, probeRequest } from "../../../src/agent/providers/key-check.ts";
 
 const server = Bun.serve({
   hostname: "127.0.0.1",

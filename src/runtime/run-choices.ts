@@ -1,8 +1,8 @@
 // What the user chose for a run (the command line's flags), in one place: the CLI's arguments
 // extend it, createRuntime takes it, and the runtime keeps the choices it applies as given.
 import type { TrustMode } from "../ext/trust.ts";
-import type { ProviderName } from "./catalog.ts";
-import type { ChoosableWire, Effort } from "./choices.ts";
+import type { ProviderName } from "../agent/catalog.ts";
+import type { ChoosableWire, Effort } from "../agent/choices.ts";
 
 /** The flags' choices, before config.json, the environment and the catalog fill in the rest. */
 export type RunChoices = {

@@ -1,11 +1,12 @@
 // Whether this run has MCP servers at all, decided by a few stat calls, so a headless run without
 // any never loads the MCP modules; when it has (and always in the TUI), the extension host is
 // wrapped in an McpHost.
+import { userConfigPath } from "../platform/home.ts";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { TrustMode } from "../ext/trust.ts";
 import type { ExtensionHost, HostInfo } from "../ext/types.ts";
-import { hasProjectLists, userConfigPath } from "./config.ts";
+import { hasProjectLists } from "../mcp/config.ts";
 
 export type McpRun = {
   home: string;
@@ -30,7 +31,7 @@ export async function withMcp(inner: ExtensionHost, r: McpRun): Promise<Extensio
   // The TUI gets the MCP client even without a list: one added while it runs (`zot mcp add` in
   // another terminal, a pull that brings a .mcp.json) then loads on /reload-ext or /trust.
   if (!hasMcpConfig(r) && (!r.interactive || r.none)) return inner;
-  const { McpHost } = await import("./host.ts");
+  const { McpHost } = await import("../mcp/host.ts");
   return new McpHost(inner, {
     files: r.files.map((f) => resolve(f)),
     none: r.none,

@@ -1,14 +1,14 @@
-// The single definition of the zot extension protocol (spec: shared/spec/extensions.md, plus the
-// compatible additions of the host issue §8). The host and the TypeScript SDK both import from here,
+// The single definition of the zot extension protocol (the Go zot's, plus compatible additions:
+// docs/decisions.md; reference: docs/sdk.md). The host and the TypeScript SDK both import from here,
 // so a frame has exactly one shape. Decoders validate untrusted JSON into these types and return
 // errors as values; nothing here throws.
 
 export const PROTOCOL_VERSION = 1;
 
-import { isObject, kind, type Json, type JsonObject } from "../json.ts";
+import type { Result } from "./result.ts";
+import { isObject, kind, type Json, type JsonObject } from "./json.ts";
 
-/** JSON values are defined in src/json.ts; re-exported so users of the protocol import from one place. */
-export { isObject, kind };
+/** JSON values are defined in src/json.ts; the types are re-exported because the frames are made of them. */
 export type { Json, JsonObject };
 
 // ---------------------------------------------------------------- shared pieces
@@ -36,7 +36,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   "assistant_message",
 ];
 
-/** `tool_result` interception is a zot addition (host issue §8). */
+/** `tool_result` interception is a zot addition (docs/decisions.md). */
 export type InterceptName = "tool_call" | "turn_start" | "assistant_message" | "tool_result";
 export const INTERCEPT_NAMES: readonly InterceptName[] = ["tool_call", "turn_start", "assistant_message", "tool_result"];
 
@@ -88,7 +88,7 @@ export type RegisterToolFrame = {
   type: "register_tool";
   name: string;
   description: string;
-  /** Raw as sent; the host normalises it (see tool schema rules in DESIGN.md). */
+  /** Raw as sent; the host normalises it (docs/decisions.md "Tool schemas"). */
   schema: Json | undefined;
   deferred: boolean;
 };
@@ -236,7 +236,7 @@ export type HostFrame =
 
 // ---------------------------------------------------------------- decoding
 
-export type Decoded<T> = { ok: true; value: T } | { ok: false; error: string };
+export type Decoded<T> = Result<{ value: T }>;
 
 const ok = <T>(value: T): Decoded<T> => ({ ok: true, value });
 const fail = <T>(error: string): Decoded<T> => ({ ok: false, error });

@@ -1,9 +1,10 @@
 // A folder's project code (extensions, MCP servers of its project lists) as workspace trust sees it:
 // what of it is pending approval, read by the start-up question and /trust alike, and trusting the
 // folder with all of it, as `zot ext trust` and /trust do.
-import { discover, projectPrints } from "./discovery.ts";
-import { reviewServers, trustDir, trustedBy, type Result, type Unapproved } from "./trust.ts";
-import type { DiscoveredExtension } from "./types.ts";
+import { discover, projectPrints } from "../ext/discovery.ts";
+import { reviewServers, trustDir, trustedBy, type Unapproved } from "../ext/trust.ts";
+import type { Result } from "../result.ts";
+import type { DiscoveredExtension } from "../ext/types.ts";
 import { projectServers, type ProjectServer } from "../mcp/config.ts";
 
 /** A project MCP server workspace trust does not approve, and why. */

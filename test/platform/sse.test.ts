@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { parseSse, SseDecoder, type SseEvent } from "../../../src/agent/providers/sse.ts";
+import { parseSse, SseDecoder, type SseEvent } from "../../src/platform/sse.ts";
 
 const enc = new TextEncoder();
 

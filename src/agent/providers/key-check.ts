@@ -1,7 +1,7 @@
 // The optional check behind /login: one cheap authenticated request (list the models) to the
 // provider, so a mistyped key is caught before it is saved instead of on the next prompt.
-import { ANTHROPIC_VERSION } from "../agent/providers/anthropic.ts";
-import { ENDPOINTS } from "../agent/providers/endpoints.ts";
+import { ANTHROPIC_VERSION } from "./anthropic.ts";
+import { ENDPOINTS } from "./endpoints.ts";
 
 export const PROBE_TIMEOUT_MS = 8000;
 

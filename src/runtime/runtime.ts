@@ -1,36 +1,44 @@
 // The agent runtime: one conversation with one provider, its transcript, its tools and the extension
 // host. Modes (print, JSON, RPC, TUI) drive it through `AgentRuntime`; `createRuntime` in setup.ts
 // wires it from the command line.
+import type { Failure, Result } from "../result.ts";
+import { historyPath } from "../platform/home.ts";
 import { existsSync } from "node:fs";
 import type { ExtensionHost, UiIntent } from "../ext/types.ts";
-import type { TrustReview } from "../ext/project-code.ts";
+import type { TrustReview } from "./project-code.ts";
 import { basename } from "node:path";
-import { costOf, findModel, fitReasoning, isProviderName } from "./catalog.ts";
-import { EFFORTS, orList, PROVIDERS, type Effort } from "./choices.ts";
-import { historyPath, PROVIDER_ENV_KEYS, readAuth, readConfig, removeApiKey, resolveCredentials, rememberModel, saveApiKey, updateConfig, type ConfigValues, type Env } from "./config.ts";
-import type { AgentEvent, ApprovalDetail, CompactReason, ConfirmDecision, ConfirmRequest } from "./events.ts";
-import { keptFrom, summarise } from "./compaction.ts";
-import { modeVerdict, PermissionRules, PLAN_INSTRUCTION, PLAN_REFUSAL, type ListedRule, type PermissionMode } from "./permissions.ts";
-import { projectRoot } from "./project-root.ts";
-import { loadInstructions } from "./instructions.ts";
-import { retryEvent, runLoop, streamResponse, type Approval } from "./loop.ts";
-import { emptyUsage, type ImagePart, type Json, type Message, type TextPart, type Usage, type UserMessage } from "./messages.ts";
-import { messageJson } from "./wire.ts";
-import type { ModelInfo, Provider } from "./provider.ts";
-import { createProvider } from "./providers/index.ts";
-import { discoveryBase, mergeCached, refreshModels, type Discovery } from "./discovery.ts";
+import { costOf, defaultModel, findModel, fitReasoning, isProviderName } from "../agent/catalog.ts";
+import { EFFORTS, orList, PROVIDERS, type Effort } from "../agent/choices.ts";
+import { PROVIDER_ENV_KEYS, readAuth, readConfig, removeApiKey, resolveCredentials, rememberModel, saveApiKey, updateConfig, type ConfigValues } from "../agent/config.ts";
+import type { Env } from "../platform/env.ts";
+import type { AgentEvent, ApprovalDetail, CompactReason, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
+import { keptFrom, summarise } from "../agent/compaction.ts";
+import { modeVerdict, PermissionRules, PLAN_INSTRUCTION, PLAN_REFUSAL, type ListedRule, type PermissionMode } from "../agent/permissions.ts";
+import { projectRoot } from "../platform/project-root.ts";
+import { loadInstructions } from "../agent/instructions.ts";
+import { retryEvent, runLoop, streamResponse, type Approval } from "../agent/loop.ts";
+import { emptyUsage, type ImagePart, type Json, type Message, type TextPart, type Usage, type UserMessage } from "../agent/messages.ts";
+import { messageJson } from "../agent/wire.ts";
+import type { ModelInfo, Provider } from "../agent/provider.ts";
+import { createProvider } from "../agent/providers/index.ts";
+import { discoveryBase, mergeCached, refreshModels, type Discovery } from "../agent/discovery.ts";
 import { randomHex } from "../random.ts";
-import type { StreamLimits } from "./providers/limits.ts";
-import type { AgentRuntime, PromptOutcome, SteeringMessage } from "./runtime-api.ts";
+import type { StreamLimits } from "../agent/providers/limits.ts";
+import type { AgentRuntime, KeyCheck, PromptOutcome, ShellOutput, SteeringMessage } from "./api.ts";
 import type { RunChoices } from "./run-choices.ts";
-import { appendSession, createSession, interruptedMessage, noSession, openSession, summaryMessage, type SessionInfo, type SessionWriter } from "./session.ts";
-import { listSessions } from "./session-list.ts";
-import { IN_USE, lockedWriter, lockSession } from "./session-lock.ts";
-import { exportSession, forkSession, importSession, sessionPrompts, sessionTree, type Prompt, type TreeNode } from "./session-ops.ts";
-import { discoverSkills } from "./skills.ts";
-import { jailRoot } from "./jail.ts";
-import { buildSystemPrompt } from "./system-prompt.ts";
-import type { Tool } from "./tool.ts";
+import { appendSession, createSession, interruptedMessage, noSession, openSession, summaryMessage, type SessionInfo, type SessionWriter } from "../agent/session.ts";
+import { listSessions } from "../agent/session-list.ts";
+import { IN_USE, lockedWriter, lockSession } from "../agent/session-lock.ts";
+import { exportSession, forkSession, importSession, sessionPrompts, sessionTree, type Prompt, type TreeNode } from "../agent/session-ops.ts";
+import { discoverSkills, skillBody, type Skill, type SkillDiscovery } from "../agent/skills.ts";
+import { attachMentions, type Mentions } from "../agent/attachments.ts";
+import { initPrompt } from "../agent/instructions.ts";
+import { PROBE_TIMEOUT_MS, probeKey, probeRequest } from "../agent/providers/key-check.ts";
+import { bashTool } from "../agent/tools/bash.ts";
+import { textOf } from "../agent/content.ts";
+import { jailRoot } from "../agent/jail.ts";
+import { buildSystemPrompt } from "../agent/system-prompt.ts";
+import type { Tool } from "../agent/tool.ts";
 import { Replaying } from "../replaying.ts";
 
 /**
@@ -228,7 +236,7 @@ export class Runtime implements AgentRuntime {
           home: cfg.home,
           builtins: cfg.builtins,
           extensionTools: cfg.extensionTools,
-          host: this.host,
+          hooks: this.host,
           history: () => this.history,
           record: (m) => this.record(m),
           emit: (e) => this.emit(e),
@@ -342,7 +350,7 @@ export class Runtime implements AgentRuntime {
     return findModel(this.cfg.catalog, this.cfg.providerName, this.cfg.model)?.efforts ?? EFFORTS;
   }
 
-  setReasoning(level: string | null): { ok: true } | { ok: false; error: string } {
+  setReasoning(level: string | null): Result {
     if (level === null) {
       delete this.cfg.reasoning;
       return { ok: true };
@@ -365,7 +373,7 @@ export class Runtime implements AgentRuntime {
     return this.permissionRules().list();
   }
 
-  revokePermission(entry: ListedRule): { ok: true } | { ok: false; error: string } {
+  revokePermission(entry: ListedRule): Result {
     return this.permissionRules().revoke(entry);
   }
 
@@ -417,12 +425,12 @@ export class Runtime implements AgentRuntime {
 
   // Lazily imported: only /trust needs a second look at the project's code.
   async trustReview(): Promise<TrustReview> {
-    const { trustReview } = await import("../ext/project-code.ts");
+    const { trustReview } = await import("./project-code.ts");
     return trustReview(this.cfg.home, this.cfg.cwd);
   }
 
-  async trustProject(): Promise<{ ok: true; path: string } | { ok: false; error: string }> {
-    const { trustProject } = await import("../ext/project-code.ts");
+  async trustProject(): Promise<Result<{ path: string }>> {
+    const { trustProject } = await import("./project-code.ts");
     const r = await trustProject(this.cfg.home, this.cfg.cwd);
     return r.ok ? { ok: true, path: r.path } : r;
   }
@@ -431,15 +439,15 @@ export class Runtime implements AgentRuntime {
     return readConfig(this.cfg.home).values;
   }
 
-  saveSettings(patch: ConfigValues): { ok: true } | { ok: false; error: string } {
+  saveSettings(patch: ConfigValues): Result {
     return updateConfig(this.cfg.home, patch);
   }
 
-  saveApiKey(provider: string, key: string): { ok: true; path: string } | { ok: false; error: string } {
+  saveApiKey(provider: string, key: string): Result<{ path: string }> {
     return saveApiKey(this.cfg.home, provider, key);
   }
 
-  removeApiKey(provider: string): { ok: true; path: string; removed: boolean } | { ok: false; error: string } {
+  removeApiKey(provider: string): Result<{ path: string; removed: boolean }> {
     return removeApiKey(this.cfg.home, provider);
   }
 
@@ -447,7 +455,39 @@ export class Runtime implements AgentRuntime {
     return readAuth(this.cfg.home).subscriptions;
   }
 
-  openSession(path: string): { ok: true; warnings: string[] } | { ok: false; error: string } {
+  async shell(command: string, signal: AbortSignal, progress: (text: string) => void): Promise<ShellOutput> {
+    const r = await bashTool.execute({ command }, { cwd: this.cfg.cwd, home: this.cfg.home, signal, progress });
+    return { text: textOf(r.content), isError: r.isError };
+  }
+
+  keyCheck(provider: string, key: string): KeyCheck | null {
+    // The current model may live behind its own endpoint (models.json `baseUrl`).
+    const current = provider === this.provider ? this.cfg.catalog.find((m) => m.provider === provider && m.id === this.model) : undefined;
+    const req = probeRequest(provider, key, current?.baseUrl);
+    return req && { url: req.url, run: (cancel) => probeKey(req, PROBE_TIMEOUT_MS, cancel) };
+  }
+
+  defaultModel(provider: string): string | null {
+    return isProviderName(provider) ? defaultModel(provider) : null;
+  }
+
+  initPrompt(): string {
+    return initPrompt(this.cfg.cwd);
+  }
+
+  skills(): SkillDiscovery {
+    return discoverSkills(this.cfg.cwd, this.cfg.home);
+  }
+
+  skillBody(skill: Skill): { body: string } | { error: string } {
+    return skillBody(skill);
+  }
+
+  mentions(text: string): Mentions {
+    return attachMentions(text, this.cfg.cwd);
+  }
+
+  openSession(path: string): Result<{ warnings: string[] }> {
     if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before switching sessions" };
     const loaded = openSession(path);
     if (!loaded.ok) return loaded;
@@ -470,13 +510,13 @@ export class Runtime implements AgentRuntime {
     return { ok: true, warnings };
   }
 
-  exportSession(dest?: string): { ok: true; path: string } | { ok: false; error: string } {
+  exportSession(dest?: string): Result<{ path: string }> {
     const path = this.currentTranscript();
     if (typeof path !== "string") return path;
     return exportSession(path, dest);
   }
 
-  importSession(source: string): { ok: true; path: string; warnings: string[] } | { ok: false; error: string } {
+  importSession(source: string): Result<{ path: string; warnings: string[] }> {
     if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before switching sessions" };
     const r = importSession(source, this.cfg.home, this.cwd);
     if (!r.ok) return r;
@@ -484,13 +524,13 @@ export class Runtime implements AgentRuntime {
     return opened.ok ? { ...r, warnings: opened.warnings } : opened;
   }
 
-  sessionPrompts(): { ok: true; prompts: Prompt[] } | { ok: false; error: string } {
+  sessionPrompts(): Result<{ prompts: Prompt[] }> {
     const path = this.currentTranscript();
     if (typeof path !== "string") return path;
     return sessionPrompts(path);
   }
 
-  forkSession(index: number): { ok: true; path: string; text: string; warnings: string[] } | { ok: false; error: string } {
+  forkSession(index: number): Result<{ path: string; text: string; warnings: string[] }> {
     if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before forking" };
     const path = this.currentTranscript();
     if (typeof path !== "string") return path;
@@ -505,14 +545,14 @@ export class Runtime implements AgentRuntime {
   }
 
   /** The transcript file, once it exists (it appears with the first message). */
-  private currentTranscript(): string | { ok: false; error: string } {
+  private currentTranscript(): string | Failure {
     const path = this.session.path;
     if (path === null) return { ok: false, error: "this run keeps no session (--no-session)" };
     if (this.history.length === 0 || !existsSync(path)) return { ok: false, error: "this session has no messages yet" };
     return path;
   }
 
-  async sideQuestion(question: string, signal: AbortSignal, onText: (text: string) => void): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
+  async sideQuestion(question: string, signal: AbortSignal, onText: (text: string) => void): Promise<Result<{ text: string }>> {
     const cfg = this.cfg;
     const tools = cfg.builtins.map((t) => ({ name: t.name, description: t.description, schema: t.schema }));
     if (cfg.extensionTools) for (const t of this.host.tools()) if (t.active) tools.push({ name: t.name, description: t.description, schema: t.schema });
@@ -575,7 +615,7 @@ export class Runtime implements AgentRuntime {
     return [...this.cfg.catalog];
   }
 
-  setModel(provider: string, model: string): { ok: true; notice?: string } | { ok: false; error: string } {
+  setModel(provider: string, model: string): Result<{ notice?: string }> {
     if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before switching models" };
     if (!isProviderName(provider)) return { ok: false, error: `unknown provider "${provider}" (${orList(PROVIDERS)})` };
     if (model.trim() === "") return { ok: false, error: "the model id is empty" };
