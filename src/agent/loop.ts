@@ -370,7 +370,10 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
   else announce(args);
 
   const preview = builtin ? safePreview(builtin, args) : `${call.name} ${JSON.stringify(args)}`.slice(0, 200) + (ext?.note ?? "");
-  const approval = await ctx.approve({ id: call.id, name: call.name, preview, args, ...(owner ? { extension: owner } : {}) }, () => approvalDetail(builtin, args, ctx.cwd, ext?.note));
+  const approval = await ctx.approve(
+    { id: call.id, name: call.name, preview, args, ...(owner ? { extension: owner } : {}), ...(rewrittenBy.length ? { rewritten_by: rewrittenBy } : {}) },
+    () => approvalDetail(builtin, args, ctx.cwd, ext?.note),
+  );
   // Time spent waiting for the user is not the tool's.
   const ran = Date.now();
   const rewriteInfo = rewrittenBy.length ? { args, rewrittenBy } : {};

@@ -6,6 +6,7 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { atomicWrite } from "../platform/atomic-write.ts";
 import { dirname, join, relative, sep } from "node:path";
 import { parsePermissions, permissionsJson, type Permissions, type PermissionsJson } from "./permissions.ts";
+import { POWER_WORDS } from "./powers.ts";
 import { isObject, type Json } from "./protocol.ts";
 import type { SettingSpec } from "./settings.ts";
 
@@ -165,6 +166,7 @@ export function widening(old: PermissionsJson | null, next: PermissionsJson | nu
   else if (newPorts !== null && oldPorts !== null) for (const t of newPorts) if (!oldPorts.includes(t)) out.push(`connect to ${t}`);
   for (const e of next.env) if (!old.env.includes(e)) out.push(`the environment variable ${e}`);
   if (next.exec && !old.exec) out.push("starting other programs");
+  for (const p of next.powers ?? []) if (!(old.powers ?? []).includes(p)) out.push(POWER_WORDS[p]);
   return out;
 }
 
