@@ -1,12 +1,16 @@
 // Workspace trust: the one owner of `$ZOT_HOME/trust.json` and of the rule deciding whether a
 // project's code (its extensions, its MCP server lists) may run. A cloned repository is untrusted
 // until the user says otherwise; trust is per real path and covers subdirectories. For each trusted
-// project the store also keeps a fingerprint of each extension and of each project MCP server, so a
-// new one or a changed command line has to be approved again.
+// project the store also keeps a fingerprint of each extension (its whole manifest and every file
+// in its directory) and of each project MCP server (its whole entry), so new or changed project
+// code has to be approved again — in a trusted folder's subfolder too: trusting a folder approves
+// the code it has, never code that appears later.
 import { mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { atomicWrite } from "../platform/atomic-write.ts";
-import { join, resolve, sep } from "node:path";
+import { isAbsolute, join, resolve, sep } from "node:path";
 import type { Json } from "../json.ts";
+import { hashTree } from "./lockfile.ts";
+import { MANIFEST_FILE } from "./policy.ts";
 import { isObject } from "./protocol.ts";
 
 export const TRUST_FILE = "trust.json";
@@ -18,8 +22,8 @@ export type Result<T> = ({ ok: true } & T) | { ok: false; error: string };
 
 export type TrustEntry = { path: string; trustedAt: string };
 
-/** What an extension would run: a change to any of it needs the user's approval again. */
-export type ExtensionPrint = { name: string; exec: string | null; args: string[] };
+/** An extension's code as trust sees it (`codeFiles`): a change to any of it needs the user's approval again. */
+export type ExtensionPrint = { name: string; files: Record<string, string> };
 
 /** What a project MCP server would run: its definitions as written (before `${VAR}` expansion, so no secret of the user's environment is hashed). */
 export type ServerPrint = { name: string; definition: Json };
@@ -27,8 +31,14 @@ export type ServerPrint = { name: string; definition: Json };
 /** The two kinds of project code the store keeps fingerprints of. */
 type Kind = "extensions" | "servers";
 
-/** Real project path → lower-cased name → fingerprint. */
-type PrintSets = Record<string, Record<string, string>>;
+/**
+ * What the store keeps of one piece of code: a fingerprint, or for an approved extension the hash
+ * of each of its files, so files it adds itself (its data) are no change while edits are.
+ */
+type Recorded = string | Record<string, string>;
+
+/** Real project path → lower-cased name → what was recorded. */
+type PrintSets = Record<string, Record<string, Recorded>>;
 
 type Store = {
   trusted: TrustEntry[];
@@ -46,7 +56,7 @@ const STORE_KEYS: Record<Kind, { approved: string; declined: string }> = {
 
 const KINDS: Kind[] = ["extensions", "servers"];
 
-type Hashed = { name: string; hash: string };
+type Hashed = { name: string; hash: Recorded };
 
 /**
  * How one run treats project code: `store` asks trust.json; `all` trusts the project for this run
@@ -123,8 +133,11 @@ function printSets(raw: unknown): PrintSets {
   if (!isObject(raw)) return sets;
   for (const [dir, set] of Object.entries(raw)) {
     if (!isObject(set)) continue;
-    const prints: Record<string, string> = {};
-    for (const [name, fp] of Object.entries(set)) if (typeof fp === "string") prints[name] = fp;
+    const prints: Record<string, Recorded> = {};
+    for (const [name, fp] of Object.entries(set)) {
+      if (typeof fp === "string") prints[name] = fp;
+      else if (isObject(fp)) prints[name] = Object.fromEntries(Object.entries(fp).filter((e): e is [string, string] => typeof e[1] === "string"));
+    }
     sets[dir] = prints;
   }
   return sets;
@@ -176,7 +189,7 @@ export function trustDir(home: string, dir: string, prints?: ExtensionPrint[], s
   const store = r.store;
   const already = store.trusted.some((t) => covers(t.path, real));
   if (!store.trusted.some((t) => t.path === real)) store.trusted.push({ path: real, trustedAt: new Date().toISOString() });
-  if (prints) store.approved.extensions[real] = printSet(prints.map(hashExtension));
+  if (prints) store.approved.extensions[real] = printSet(prints.map(approvedFiles));
   if (servers) store.approved.servers[real] = printSet(servers.map(hashServer));
   for (const kind of KINDS) delete store.declined[kind][real];
   const w = writeStore(home, store);
@@ -206,8 +219,65 @@ export function listTrusted(home: string): Result<{ entries: TrustEntry[] }> {
   return r.ok ? { ok: true, entries: r.store.trusted } : r;
 }
 
+/** One fingerprint over all of an extension's files: what a "run without" choice remembers. */
 export function fingerprint(p: ExtensionPrint): string {
-  return new Bun.CryptoHasher("sha256").update(JSON.stringify([p.exec, p.args])).digest("hex").slice(0, 32);
+  const all = new Bun.CryptoHasher("sha256");
+  for (const path of Object.keys(p.files).sort()) all.update(`${path}\0${p.files[path]}\n`);
+  return all.digest("hex").slice(0, 32);
+}
+
+/**
+ * Everything an extension directory would run, file by file: every file's content (hashed as the
+ * lockfile hashes them), the manifest as its canonical JSON minus `enabled` (so `zot ext disable`
+ * and `enable` ask nothing again), and the file a relative `exec` names outside the directory
+ * (`../../run.sh` is code of the same repository). In a git work tree, files git ignores and does
+ * not track are left out: they are the extension's data, which no pull brings.
+ */
+export function codeFiles(dir: string): Record<string, string> {
+  let files: Record<string, string>;
+  try {
+    files = hashTree(dir).files;
+  } catch (e) {
+    // Unreadable code cannot have been approved: a file no approval holds.
+    return { [MANIFEST_FILE]: `unreadable:${(e as NodeJS.ErrnoException).code ?? String(e)}` };
+  }
+  const listed = gitListed(dir);
+  if (listed && listed.size > 0) for (const path of Object.keys(files)) if (path !== MANIFEST_FILE && !listed.has(path)) delete files[path];
+  let manifest: Json | null = null;
+  try {
+    manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), "utf8")) as Json;
+  } catch {
+    // No readable manifest: its bytes are in `files` as they are.
+  }
+  if (isObject(manifest)) {
+    const { enabled: _enabled, ...rest } = manifest;
+    files[MANIFEST_FILE] = new Bun.CryptoHasher("sha256").update(canonical(rest)).digest("hex");
+    const exec = manifest.exec;
+    if (typeof exec === "string" && exec.includes("/") && !isAbsolute(exec)) {
+      const target = resolve(dir, exec);
+      if (!target.startsWith(dir + sep)) files[`exec:${exec}`] = fileHash(target);
+    }
+  }
+  return files;
+}
+
+/** The files of `dir` git tracks or would add (not ignored), relative to it; null outside a work tree or without git. */
+function gitListed(dir: string): Set<string> | null {
+  try {
+    const p = Bun.spawnSync(["git", "-C", dir, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."], { stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+    if (p.exitCode !== 0) return null;
+    return new Set(p.stdout.toString().split("\0").filter((s) => s !== ""));
+  } catch {
+    return null;
+  }
+}
+
+function fileHash(path: string): string {
+  try {
+    return new Bun.CryptoHasher("sha256").update(readFileSync(path)).digest("hex");
+  } catch {
+    return "missing";
+  }
 }
 
 /** The hash of a server's definitions with object keys sorted, so reformatting its list changes nothing. */
@@ -229,18 +299,33 @@ function hashExtension(p: ExtensionPrint): Hashed {
   return { name: p.name, hash: fingerprint(p) };
 }
 
+/** An approved extension is kept file by file, each hash cut to 16 hex digits (64 bits: no pull finds a collision). */
+function approvedFiles(p: ExtensionPrint): Hashed {
+  return { name: p.name, hash: Object.fromEntries(Object.entries(p.files).map(([path, h]) => [path, h.replace(/^(link:.*|[0-9a-f]{16})[0-9a-f]*(:x)?$/, "$1$2")])) };
+}
+
+/**
+ * Whether what was recorded still holds for `now`: the same fingerprint, or every recorded file
+ * unchanged and still there (files added since are the extension's data, as `zot ext verify` sees them).
+ */
+function holds(was: Recorded | undefined, now: Recorded): boolean {
+  if (was === undefined) return false;
+  if (typeof was === "string" || typeof now === "string") return was === now;
+  return Object.entries(was).every(([path, h]) => Object.hasOwn(now, path) && now[path] === h);
+}
+
 function hashServer(p: ServerPrint): Hashed {
   return { name: p.name, hash: serverFingerprint(p) };
 }
 
-function printSet(prints: Hashed[]): Record<string, string> {
-  const set: Record<string, string> = {};
+function printSet(prints: Hashed[]): Record<string, Recorded> {
+  const set: Record<string, Recorded> = {};
   for (const p of prints) set[p.name.toLowerCase()] = p.hash;
   return set;
 }
 
 /** The fingerprint `set` holds for `name`; own keys only, as an extension may be named "constructor". */
-function recordedHash(set: Record<string, string>, name: string): string | undefined {
+function recordedHash(set: Record<string, Recorded>, name: string): Recorded | undefined {
   const key = name.toLowerCase();
   return Object.hasOwn(set, key) ? set[key] : undefined;
 }
@@ -265,7 +350,7 @@ export function wasDeclined(home: string, dir: string, prints: ExtensionPrint[],
   const held = (kind: Kind, hashed: Hashed[]): boolean => {
     if (hashed.length === 0) return true;
     const set = r.store.declined[kind][real];
-    return set !== undefined && hashed.every((p) => recordedHash(set, p.name) === p.hash);
+    return set !== undefined && hashed.every((p) => holds(recordedHash(set, p.name), p.hash));
   };
   return held("extensions", prints.map(hashExtension)) && held("servers", servers.map(hashServer));
 }
@@ -286,12 +371,12 @@ export type ProjectReview = {
 
 /**
  * Decides which of `prints` (the extensions found in `cwd`'s project root) may run. In a trusted
- * folder whose extension set was never recorded (a subdirectory of a trusted folder, or a folder
- * trusted before it had extensions), the current set is recorded as approved, so later changes
- * are noticed.
+ * folder whose set was never recorded (a subfolder of a trusted folder, which a pull can fill with
+ * code), every extension is new: trusting a folder approved what the user was shown, not what
+ * appears under it later.
  */
 export function reviewProject(home: string, cwd: string, prints: ExtensionPrint[], mode: TrustMode): ProjectReview {
-  return review(home, cwd, "extensions", prints.map(hashExtension), mode);
+  return review(home, cwd, "extensions", prints.map(approvedFiles), mode);
 }
 
 /** The same review for the MCP servers of `cwd`'s project lists (`.zot/mcp.json`, `.mcp.json`). */
@@ -314,17 +399,12 @@ function review(home: string, cwd: string, kind: Kind, prints: Hashed[], mode: T
   const real = realDir(cwd);
   const by = r.store.trusted.find((t) => covers(t.path, real))?.path ?? null;
   if (by === null) return refuseAll(null);
-  const recorded = r.store.approved[kind][real];
-  if (recorded === undefined) {
-    r.store.approved[kind][real] = printSet(prints);
-    const w = writeStore(home, r.store);
-    return { approved: all, unapproved: [], trustedBy: by, warning: w.ok ? null : w.error };
-  }
+  const recorded = r.store.approved[kind][real] ?? {};
   const approved = new Set<string>();
   const unapproved: Unapproved[] = [];
   for (const p of prints) {
     const was = recordedHash(recorded, p.name);
-    if (was === p.hash) approved.add(p.name.toLowerCase());
+    if (holds(was, p.hash)) approved.add(p.name.toLowerCase());
     else unapproved.push({ name: p.name, why: was === undefined ? "new" : "changed" });
   }
   return { approved, unapproved, trustedBy: by, warning: null };
