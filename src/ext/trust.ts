@@ -196,6 +196,17 @@ export function trustDir(home: string, dir: string, prints?: ExtensionPrint[], s
   return w.ok ? { ok: true, path: real, already } : w;
 }
 
+/** Adds `prints` to what is approved in the trusted folder `dir`, keeping the rest (zot ext sync's installs). */
+export function approveExtensions(home: string, dir: string, prints: ExtensionPrint[]): Result<{ path: string }> {
+  const real = realDir(dir);
+  const r = readStore(home);
+  if (!r.ok) return r;
+  const set = (r.store.approved.extensions[real] ??= {});
+  for (const p of prints.map(approvedFiles)) set[p.name.toLowerCase()] = p.hash;
+  const w = writeStore(home, r.store);
+  return w.ok ? { ok: true, path: real } : w;
+}
+
 /** Removes the trust of `dir` and every approval recorded under it. */
 export function untrustDir(home: string, dir: string): Result<{ path: string }> {
   const real = realDir(dir);
