@@ -18,7 +18,7 @@ import type {
   PanelKeyName,
   ToolResultFrame,
 } from "./protocol.ts";
-import { changeSettings, effectiveSettings, readStored, writeStored } from "./settings.ts";
+import { changeSettings, effectiveSettings, readStored, secretValues, writeStored } from "./settings.ts";
 import { resolve as resolveRegistry } from "./registry.ts";
 import { extensionState } from "./state.ts";
 import type { ExtensionRegs, Resolution } from "./registry.ts";
@@ -285,7 +285,10 @@ export class Host implements ExtensionHost {
     const written = writeStored(home, current.extension, changed.stored);
     if (!written.ok) return written;
     const e = this.entryNamed(name)!;
-    if (e.conn?.running) e.conn.send({ type: "settings_changed", settings: effectiveSettings(current.specs, changed.stored).values });
+    const settings = effectiveSettings(current.specs, changed.stored).values;
+    // A secret set now joins the mask before the frame that carries it is traced or logged.
+    for (const v of secretValues(current.specs, settings)) this.opts!.onSecret?.(v);
+    if (e.conn?.running) e.conn.send({ type: "settings_changed", settings });
     else if (e.disc.status === "needs_config") await this.reload(current.extension);
     return written;
   }
@@ -312,6 +315,8 @@ export class Host implements ExtensionHost {
         noteNotStarted(opts.home, e.disc, this.mask);
         continue;
       }
+      // Secrets handed over in hello_ack (changed by `zot ext config` since zot started) join the mask first.
+      for (const v of secretValues(m.settings, e.disc.settings)) opts.onSecret?.(v);
       const conn = new Connection({
         name: m.name,
         version: m.version,
