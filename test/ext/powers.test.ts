@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FIXTURES, start, type Harness } from "./fixture-host.ts";
 import { waitFor } from "../helpers/wait.ts";
+import { cli } from "./cli-helpers.ts";
 
 const dirs: string[] = [];
 let h: Harness | null = null;
@@ -110,5 +111,17 @@ describe("powers that are held", () => {
     expect(submitted).toMatchObject({ kind: "submit", extension: "powers", text: "hello" });
     const r = await h.host.callTool("switcher", {}, { signal: new AbortController().signal });
     expect(r.activateTools).toEqual(["hidden_tool"]);
+  });
+});
+
+describe("what doctor says about powers", () => {
+  test("a scoped extension's scope line lists its powers; one without permissions is said to hold them all, beside what it intercepts", async () => {
+    const home = mkdtempSync(join(tmpdir(), "zot-powers-doctor-"));
+    dirs.push(home);
+    const scoped = await cli(["doctor", "-e", powersExt({ powers: ["rewrite_tool_calls"] }, { intercept: ["tool_call"] })], { home, cwd: home });
+    expect(scoped.out).toContain("powers: rewrite_tool_calls");
+    const full = await cli(["doctor", "-e", powersExt(undefined, { intercept: ["tool_call"] })], { home, cwd: home });
+    expect(full.out).toContain("  intercept tool_call");
+    expect(full.out).toContain("  powers    all: it declares no permissions, so it may rewrite what it intercepts");
   });
 });
