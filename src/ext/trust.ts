@@ -429,14 +429,17 @@ export function skippedExtensions(states: readonly { name: string; status: strin
   return states.flatMap((s) => (s.status === "untrusted" ? [{ name: s.name, why: s.untrusted ?? "untrusted" }] : []));
 }
 
-/** The warning line for project code a run skipped, without a word about the store (no file is read). */
-export function skippedLine(cwd: string, what: string, skipped: Unapproved[], fix: TrustFix): string | null {
+/**
+ * The warning line for project code a run skipped, without a word about the store (no file is read).
+ * `since`: the trusted folder the code is new or changed against (a parent of `cwd` for a subfolder).
+ */
+export function skippedLine(cwd: string, what: string, skipped: Unapproved[], fix: TrustFix, since: string = cwd): string | null {
   if (skipped.length === 0) return null;
   const untrusted = skipped.filter((s) => s.why === "untrusted").map((s) => s.name);
   const changed = skipped.filter((s) => s.why !== "untrusted").map((s) => `${s.name} (${s.why})`);
   const parts: string[] = [];
   if (untrusted.length) parts.push(`skipped the project ${what} of the untrusted folder ${cwd}: ${untrusted.join(", ")}`);
-  if (changed.length) parts.push(`skipped project ${what} new or changed since ${cwd} was trusted: ${changed.join(", ")}`);
+  if (changed.length) parts.push(`skipped project ${what} new or changed since ${since} was trusted: ${changed.join(", ")}`);
   const remedy = fix === "tui" ? "type /trust to review them and let them run" : `run zot ext trust ${cwd} to let them run (or --trust for one run)`;
   return `${parts.join("; ")}; ${remedy}.`;
 }
@@ -446,9 +449,11 @@ export function skippedLine(cwd: string, what: string, skipped: Unapproved[], fi
  * `what` names the kind of code ("extensions", "MCP servers").
  */
 export function skippedNotice(home: string, cwd: string, what: string, skipped: Unapproved[], fix: TrustFix = "cli"): string | null {
-  const line = skippedLine(cwd, what, skipped, fix);
+  const store = readStore(home);
+  const real = realDir(cwd);
+  const by = store.ok ? store.store.trusted.find((t) => covers(t.path, real))?.path : undefined;
+  const line = skippedLine(cwd, what, skipped, fix, by ?? cwd);
   if (line === null) return null;
   // A damaged store trusts nothing; say so, or "untrusted" would puzzle someone who trusted the folder.
-  const store = readStore(home);
   return store.ok ? line : `${line} ${store.error}`;
 }

@@ -157,8 +157,8 @@ describe("trusting", () => {
     expect(ran(subExt)).toBe(false);
     expect(existsSync(mcpLog)).toBe(false);
     expect(inSub.stderr.split("\n").filter(Boolean)).toEqual([
-      `zot: skipped project MCP servers new or changed since ${sub} was trusted: subsrv (new); run zot ext trust ${sub} to let them run (or --trust for one run).`,
-      `zot: skipped project extensions new or changed since ${sub} was trusted: subext (new); run zot ext trust ${sub} to let them run (or --trust for one run).`,
+      `zot: skipped project MCP servers new or changed since ${repo} was trusted: subsrv (new); run zot ext trust ${sub} to let them run (or --trust for one run).`,
+      `zot: skipped project extensions new or changed since ${repo} was trusted: subext (new); run zot ext trust ${sub} to let them run (or --trust for one run).`,
     ]);
     expect((await e2e.run(["ext", "trust"], { cwd: sub })).code).toBe(0);
     const approved = await e2e.run(["-p", "--provider", "mock", "hi"], { cwd: sub });
