@@ -1,4 +1,5 @@
-// Generates sdk/protocol.schema.json, the language-neutral description of the extension frames, from
+// Generates sdk/protocol.schema.json, the language-neutral description of the extension frames (and of
+// the manifest's `permissions`, powers included), from
 // the TypeScript types in src/protocol.ts (the one definition of the protocol). SDKs in other
 // languages validate their frames against it; test/ext/protocol-schema.test.ts fails when the file
 // is stale. Usage: bun scripts/protocol-schema.ts [--check]
@@ -38,7 +39,10 @@ export function protocolSchemaText(): string {
       if (members.length === 1) return toSchema(members[0]!);
       if (members.every((t) => t.isStringLiteral())) return { enum: members.map((t) => (t as ts.StringLiteralType).value) };
       if (members.every((t) => t.flags & ts.TypeFlags.BooleanLiteral)) return { type: "boolean" };
-      return { anyOf: members.map(toSchema) };
+      // `boolean | {…}` arrives as `true | false | {…}`: the two literals are one boolean.
+      const booleans = members.filter((t) => t.flags & ts.TypeFlags.BooleanLiteral);
+      const others = members.filter((t) => !(t.flags & ts.TypeFlags.BooleanLiteral));
+      return { anyOf: [...(booleans.length ? [{ type: "boolean" }] : []), ...others.map(toSchema)] };
     }
     if (type.isStringLiteral()) return { const: type.value };
     if (type.flags & ts.TypeFlags.String) return { type: "string" };
@@ -73,7 +77,7 @@ export function protocolSchemaText(): string {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     $comment: "Generated from src/protocol.ts by scripts/protocol-schema.ts; do not edit.",
     title: "zot extension protocol frames",
-    $defs: { ExtensionFrame: frames("ExtensionWireFrame"), HostFrame: frames("HostFrame") },
+    $defs: { ExtensionFrame: frames("ExtensionWireFrame"), HostFrame: frames("HostFrame"), Permissions: toSchema(alias("PermissionsDeclaration")) },
   };
   return JSON.stringify(schema, null, 2) + "\n";
 }

@@ -77,6 +77,22 @@ export type PanelContent = { id: string; title: string; lines: string[]; footer:
 export const COMMAND_ACTIONS = ["prompt", "insert", "display", "open_panel", "noop"] as const;
 export type CommandAction = (typeof COMMAND_ACTIONS)[number];
 
+/**
+ * What an extension may make zot do for it (manifest `permissions.powers`). Observing and blocking
+ * only narrow what happens and need none; each of these acts in the user's name.
+ */
+export const POWERS = ["rewrite_tool_calls", "rewrite_tool_results", "rewrite_assistant_text", "submit_prompts", "activate_tools"] as const;
+export type Power = (typeof POWERS)[number];
+
+/** The manifest's `permissions` as written (decoded by ext/permissions.ts); in the schema for other languages' tooling. */
+export type PermissionsDeclaration = {
+  fs?: { read?: string[]; write?: string[] };
+  net?: boolean | { connect: string[] };
+  env?: string[];
+  exec?: boolean;
+  powers?: Power[];
+};
+
 /** Host features beyond the spec, announced in `hello_ack.capabilities`. */
 export const HOST_CAPABILITIES = ["fail_closed_intercept", "tool_result_intercept", "tool_progress", "tool_cancel", "panel_resize", "settings_changed"] as const;
 

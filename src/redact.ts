@@ -21,6 +21,32 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
   return out;
 }
 
+/**
+ * `value` with every string in it masked, objects and arrays copied (the same value when nothing
+ * needed masking), for whatever shows structured data: the TUI's events, notes and dialogs.
+ */
+export function redactDeep<T>(value: T, secrets: readonly string[]): T {
+  if (secrets.length === 0) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return redactSecrets(v, secrets);
+    if (Array.isArray(v)) {
+      const out = v.map(walk);
+      return out.some((x, i) => x !== v[i]) ? out : v;
+    }
+    if (v !== null && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) {
+      let changed = false;
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) {
+        out[k] = walk(x);
+        if (out[k] !== x) changed = true;
+      }
+      return changed ? out : v;
+    }
+    return v;
+  };
+  return walk(value) as T;
+}
+
 function mask(secret: string): string {
   return secret.length >= 16 ? `${secret.slice(0, 4)}…[redacted]` : "[redacted]";
 }

@@ -6,22 +6,15 @@ import { readFileSync, statSync } from "node:fs";
 import { isObject, type Json, type JsonObject } from "../json.ts";
 import { atomicWrite } from "../platform/atomic-write.ts";
 import type { Env } from "../platform/env.ts";
+import { PROVIDER_ENV_KEYS } from "../provider-keys.ts";
 import type { PermissionRule } from "./events.ts";
 import { isProviderName, PROVIDERS } from "./catalog.ts";
 import { EFFORTS, isEffort, orList, type Effort } from "./choices.ts";
 import type { StreamLimits } from "./providers/limits.ts";
 
 
-/**
- * Environment variables checked for each provider, in order. Providers not listed need no key.
- * Null prototype: a provider name from a file ("constructor", "__proto__") must find nothing here.
- */
-export const PROVIDER_ENV_KEYS: Readonly<Record<string, readonly string[]>> = Object.assign(Object.create(null) as Record<string, readonly string[]>, {
-  anthropic: ["ANTHROPIC_API_KEY"],
-  openai: ["OPENAI_API_KEY"],
-  kimi: ["KIMI_API_KEY", "MOONSHOT_API_KEY"],
-  "kimi-code": ["KIMI_CODE_API_KEY", "KIMI_API_KEY"],
-});
+/** Where each provider's key may come from in the environment: one list, a leaf the extension host reads too. */
+export { PROVIDER_ENV_KEYS };
 
 /** Providers that can't work without a key, in the order the default-provider choice tries them. */
 export const KEYED_PROVIDERS: readonly string[] = Object.keys(PROVIDER_ENV_KEYS);

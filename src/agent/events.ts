@@ -98,4 +98,5 @@ export type ApprovalDetail =
   | { kind: "content"; path: string; content: string; note?: string }
   | { kind: "json"; json: string; note?: string };
 
-export type ConfirmRequest = { id: string; name: string; preview: string; args: JsonObject; extension?: string; detail: ApprovalDetail };
+/** `rewritten_by`: the extensions whose tool_call interceptors changed `args` from what the model asked for. */
+export type ConfirmRequest = { id: string; name: string; preview: string; args: JsonObject; extension?: string; rewritten_by?: string[]; detail: ApprovalDetail };

@@ -375,7 +375,10 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
   announce(args, { ...(rewrittenBy.length ? { original_args: call.args, rewritten_by: rewrittenBy } : {}), ...(change ? { change } : {}) });
 
   const preview = builtin ? safePreview(builtin, args) : `${call.name} ${JSON.stringify(args)}`.slice(0, 200) + (ext?.note ?? "");
-  const approval = await ctx.approve({ id: call.id, name: call.name, preview, args, ...(owner ? { extension: owner } : {}) }, () => change ?? approvalDetail(builtin, args, ctx.cwd, ext?.note));
+  const approval = await ctx.approve(
+    { id: call.id, name: call.name, preview, args, ...(owner ? { extension: owner } : {}), ...(rewrittenBy.length ? { rewritten_by: rewrittenBy } : {}) },
+    () => change ?? approvalDetail(builtin, args, ctx.cwd, ext?.note),
+  );
   // Time spent waiting for the user is not the tool's.
   const ran = Date.now();
   const rewriteInfo = rewrittenBy.length ? { args, rewrittenBy } : {};

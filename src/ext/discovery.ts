@@ -11,7 +11,7 @@ import { MANIFEST_FILE, readManifest, themeManifest } from "./manifest.ts";
 import { effectiveScope, type ExtensionPolicy } from "./permission-policy.ts";
 import { effectiveSettings, needsConfigError, readStored } from "./settings.ts";
 import { findThemeFile, loadTheme } from "./theme-file.ts";
-import { realDir, reviewProject, type ExtensionPrint } from "./trust.ts";
+import { codeFiles, realDir, reviewProject, type ExtensionPrint } from "./trust.ts";
 import type { DiscoveredExtension, DiscoveryInput, ExtensionSource } from "./types.ts";
 
 type Candidate = { dir: string; source: ExtensionSource };
@@ -64,10 +64,8 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveredExtensi
 /** The project extensions whose manifests can be read: the set workspace trust approves or not. */
 export function projectPrints(entries: DiscoveredExtension[]): { entry: DiscoveredExtension; print: ExtensionPrint }[] {
   return entries.flatMap((entry) =>
-    // A WebSocket extension's URL stands where a command line would: pointing it elsewhere is a change to review.
-    entry.source === "project" && entry.manifest
-      ? [{ entry, print: { name: entry.name, exec: entry.manifest.exec ?? entry.manifest.transport?.url ?? null, args: entry.manifest.args } }]
-      : [],
+    // The whole directory counts, manifest included (a WebSocket extension's URL and token_env are in it).
+    entry.source === "project" && entry.manifest ? [{ entry, print: { name: entry.name, files: codeFiles(entry.dir) } }] : [],
   );
 }
 
@@ -89,7 +87,7 @@ function gateProject(input: DiscoveryInput, entries: DiscoveredExtension[]): voi
     e.error =
       reason === "untrusted"
         ? `not started: ${input.cwd} is not a trusted folder; run zot ext trust ${input.cwd} to let its extensions run.`
-        : `not started: it is ${reason === "new" ? "new" : "changed (exec or args)"} since ${review.trustedBy ?? input.cwd} was trusted; review it, then run zot ext trust ${input.cwd}.`;
+        : `not started: it is ${reason === "new" ? "new" : "changed (its manifest or files)"} since ${review.trustedBy ?? input.cwd} was trusted; review it, then run zot ext trust ${input.cwd}.`;
   }
 }
 

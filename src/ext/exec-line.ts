@@ -41,6 +41,11 @@ export function serverTarget(w: JsonObject): { label: "runs" | "connects to"; li
 
 /** `exec` and `args` as one line, words quoted where needed; a theme runs nothing. */
 export function execLine(m: Manifest): string {
-  if (m.exec === null) return "nothing (a theme)";
+  if (m.exec === null) return m.transport ? `nothing; zot connects to ${visible(m.transport.url)}` : "nothing (a theme)";
   return commandLine([m.exec, ...m.args]);
+}
+
+/** What an extension runs or, over a WebSocket, connects to, labelled as a listing shows it. */
+export function extensionTarget(m: Manifest): { label: "runs" | "connects to"; line: string } {
+  return m.transport ? { label: "connects to", line: visible(m.transport.url) } : { label: "runs", line: execLine(m) };
 }

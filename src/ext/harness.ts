@@ -8,6 +8,7 @@ import { Connection, stopConnections } from "./connection.ts";
 import { matches, prepareSend, substitute, type ScriptStep } from "./harness-script.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
 import { targetOf } from "./transport.ts";
+import type { Mask } from "./mask.ts";
 import { effectiveSettings, readStored } from "./settings.ts";
 import type { Manifest } from "./types.ts";
 import { decodeExtensionFrame, decodeHostFrame } from "../protocol.ts";
@@ -46,6 +47,8 @@ export type HarnessOptions = {
   model?: string;
   /** For tests; `zot ext test` uses the host's own deadlines. */
   timings?: Partial<HostTimings>;
+  /** Masks the secrets the caller knows in what the connection writes (its log, its errors). */
+  mask?: Mask;
 };
 
 type Received = { at: number; raw: string; value: unknown; used: boolean };
@@ -134,6 +137,7 @@ export async function runHarness(opts: HarnessOptions): Promise<HarnessReport> {
     settings: testSettings(m, opts.home),
     home: opts.home,
     env: opts.env,
+    ...(opts.mask ? { mask: opts.mask } : {}),
     info: () => ({ zotVersion: opts.zotVersion, provider: opts.provider ?? "mock", model: opts.model ?? "mock", cwd: opts.cwd }),
     trace: observed,
     timings,

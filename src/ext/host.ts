@@ -6,6 +6,7 @@ import { discover } from "./discovery.ts";
 import { runIntercepts } from "./intercept.ts";
 import type { AskResult, Interceptor } from "./intercept.ts";
 import { noteNotStarted } from "./log.ts";
+import { heldPowers, missingPower, type Power } from "./powers.ts";
 import { unmasked } from "./mask.ts";
 import type { Mask } from "./mask.ts";
 import type {
@@ -17,7 +18,7 @@ import type {
   PanelKeyName,
   ToolResultFrame,
 } from "../protocol.ts";
-import { changeSettings, effectiveSettings, readStored, writeStored } from "./settings.ts";
+import { changeSettings, effectiveSettings, readStored, secretValues, writeStored } from "./settings.ts";
 import { resolve as resolveRegistry } from "./registry.ts";
 import { extensionState } from "./state.ts";
 import type { ExtensionRegs, Resolution } from "./registry.ts";
@@ -186,6 +187,11 @@ export class Host implements ExtensionHost {
       { what: `command "/${cmd.name}"` },
     );
     if (!reply.ok) return reply.kind === "gone" ? { ok: false, error: reply.error, gone: true } : { ok: false, error: reply.error };
+    if (reply.frame.action === "prompt" && !this.holds(cmd.extension, "submit_prompts")) {
+      const error = missingPower(cmd.extension, "submit_prompts", `submit a prompt from its command "/${cmd.name}"`);
+      conn.note(error);
+      return { ok: false, error };
+    }
     if (reply.frame.action === "open_panel" && reply.frame.open_panel) this.claimPanel(reply.frame.open_panel.id, cmd.extension);
     return { ok: true, response: reply.frame, extension: cmd.extension };
   }
@@ -210,8 +216,13 @@ export class Host implements ExtensionHost {
       return errorResult(text, tool.extension);
     }
     const f = reply.frame;
-    this.activate(f.activate_tools);
-    return { content: f.content, isError: f.is_error, activateTools: f.activate_tools, extension: tool.extension };
+    let activateTools = f.activate_tools;
+    if (activateTools.length > 0 && !this.holds(tool.extension, "activate_tools")) {
+      conn.note(`${missingPower(tool.extension, "activate_tools", `switch on the deferred tools ${activateTools.join(", ")}`)}; they stay off`);
+      activateTools = [];
+    }
+    this.activate(activateTools);
+    return { content: f.content, isError: f.is_error, activateTools, extension: tool.extension };
   }
 
   emit(payload: EmitPayload): void {
@@ -230,6 +241,7 @@ export class Host implements ExtensionHost {
       list.push({
         extension: conn.name,
         spec,
+        powers: heldPowers(e.disc.manifest?.permissions ?? null),
         ask: conn.running ? (p, timeoutMs) => ask(conn, p, timeoutMs) : null,
         warn: (m) => conn.warn(m),
       });
@@ -273,7 +285,10 @@ export class Host implements ExtensionHost {
     const written = writeStored(home, current.extension, changed.stored);
     if (!written.ok) return written;
     const e = this.entryNamed(name)!;
-    if (e.conn?.running) e.conn.send({ type: "settings_changed", settings: effectiveSettings(current.specs, changed.stored).values });
+    const settings = effectiveSettings(current.specs, changed.stored).values;
+    // A secret set now joins the mask before the frame that carries it is traced or logged.
+    for (const v of secretValues(current.specs, settings)) this.opts!.onSecret?.(v);
+    if (e.conn?.running) e.conn.send({ type: "settings_changed", settings });
     else if (e.disc.status === "needs_config") await this.reload(current.extension);
     return written;
   }
@@ -300,6 +315,8 @@ export class Host implements ExtensionHost {
         noteNotStarted(opts.home, e.disc, this.mask);
         continue;
       }
+      // Secrets handed over in hello_ack (changed by `zot ext config` since zot started) join the mask first.
+      for (const v of secretValues(m.settings, e.disc.settings)) opts.onSecret?.(v);
       const conn = new Connection({
         name: m.name,
         version: m.version,
@@ -359,6 +376,12 @@ export class Host implements ExtensionHost {
     this.trace?.flush();
   }
 
+  /** Whether `extension` holds `power` (powers.ts): declared, or everything for one without `permissions`. */
+  private holds(extension: string, power: Power): boolean {
+    const m = this.entries.find((x) => x.conn?.name === extension)?.disc.manifest;
+    return m !== undefined && m !== null && heldPowers(m.permissions).has(power);
+  }
+
   private connection(extension: string): Connection | null {
     const e = this.entries.find((x) => x.conn?.name === extension);
     return e?.conn?.running ? e.conn : null;
@@ -383,6 +406,12 @@ export class Host implements ExtensionHost {
   }
 
   private onConnectionIntent(intent: UiIntent): void {
+    if (intent.kind === "submit" && !this.holds(intent.extension, "submit_prompts")) {
+      const message = `${missingPower(intent.extension, "submit_prompts", "submit a prompt")}; the prompt was dropped`;
+      this.entries.find((e) => e.conn?.name === intent.extension)?.conn?.note(message);
+      this.send({ kind: "notify", extension: intent.extension, level: "warn", message });
+      return;
+    }
     // Only the owner's panel_close ends the routing; another extension naming the id changes nothing here.
     if (intent.kind === "panel_close" && this.panels.get(intent.panelId) === intent.extension) this.panels.delete(intent.panelId);
     this.send(intent);

@@ -2,6 +2,10 @@
 // `block` wins and stops the chain; rewrites chain (each interceptor sees the previous output).
 // A silent interceptor allows after its deadline, unless its subscription is fail-closed
 // (`on_timeout: "block"`), in which case silence — or its extension not running — blocks.
+// Rewriting (and hiding the assistant's text) is a power (powers.ts): an answer that uses one its
+// extension does not hold is refused — a tool call or result is blocked, assistant text stays as
+// the model wrote it — and the refusal is written to the extension's log.
+import { missingPower, type Power } from "./powers.ts";
 import { isObject } from "../json.ts";
 import type { EventInterceptResponseFrame, InterceptSpec } from "../protocol.ts";
 import type { InterceptPayload, InterceptResult, InterceptStep } from "./types.ts";
@@ -17,6 +21,8 @@ export type Interceptor = {
   spec: InterceptSpec;
   /** Sends `event_intercept` with the current payload and waits up to `timeoutMs`; null when not running. */
   ask: ((payload: InterceptPayload, timeoutMs: number) => Promise<AskResult>) | null;
+  /** The powers its extension holds. */
+  powers: ReadonlySet<Power>;
   /** Records a warning about this interceptor's answer in its extension's log. */
   warn: (message: string) => void;
 };
@@ -52,6 +58,17 @@ export async function runIntercepts(payload: InterceptPayload, interceptors: Int
     }
 
     const f = answer.frame;
+    const used = powerUsed(cur, f);
+    if (used && !i.powers.has(used.power)) {
+      const reason = missingPower(i.extension, used.power, used.attempt);
+      i.warn(`${reason}; ${cur.event === "assistant_message" ? "the text was shown as the model wrote it" : "the call was blocked"}`);
+      if (cur.event === "assistant_message") {
+        steps.push({ extension: i.extension, ms, outcome: "allow", reason });
+        continue;
+      }
+      steps.push({ extension: i.extension, ms, outcome: "block", reason });
+      return failClosed(i.extension, reason);
+    }
     if (f.block) {
       const reason = f.reason || `blocked by extension "${i.extension}"`;
       steps.push({ extension: i.extension, ms, outcome: "block", reason });
@@ -95,6 +112,24 @@ export async function runIntercepts(payload: InterceptPayload, interceptors: Int
     }
   }
   return result;
+}
+
+/** The power an answer would use, and what it tried, in words for the refusal; null when it needs none. */
+function powerUsed(cur: InterceptPayload, f: EventInterceptResponseFrame): { power: Power; attempt: string } | null {
+  switch (cur.event) {
+    case "tool_call":
+      if (f.block || f.modified_args === undefined || Bun.deepEquals(f.modified_args, cur.tool_args)) return null;
+      return { power: "rewrite_tool_calls", attempt: `rewrite the arguments of the "${cur.tool_name}" tool call` };
+    case "tool_result":
+      if (f.block || (f.replace_content === undefined && (f.is_error === undefined || f.is_error === cur.is_error))) return null;
+      return { power: "rewrite_tool_results", attempt: `rewrite the result of the "${cur.tool_name}" tool call` };
+    case "assistant_message":
+      if (f.block) return { power: "rewrite_assistant_text", attempt: "hide the assistant's reply" };
+      if (f.replace_text === undefined || f.replace_text === cur.text) return null;
+      return { power: "rewrite_assistant_text", attempt: "replace the assistant's reply" };
+    case "turn_start":
+      return null;
+  }
 }
 
 /**

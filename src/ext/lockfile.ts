@@ -7,6 +7,7 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { atomicWrite } from "../platform/atomic-write.ts";
 import { dirname, join, relative, sep } from "node:path";
 import { parsePermissions, permissionsJson, type Permissions, type PermissionsJson } from "./permissions.ts";
+import { POWER_WORDS } from "./powers.ts";
 import { isObject, type Json } from "../json.ts";
 import type { SettingSpec } from "./settings.ts";
 
@@ -111,13 +112,51 @@ export function hashTree(dir: string): { hash: string; files: Record<string, str
       const rel = relative(dir, p).split(sep).join("/");
       if (st.isSymbolicLink()) files[rel] = "link:" + readlinkSync(p);
       else if (st.isDirectory()) walk(p);
-      else if (st.isFile()) files[rel] = sha256(readFileSync(p)) + (st.mode & 0o111 ? ":x" : "");
+      else if (st.isFile()) files[rel] = fileEntry(readFileSync(p), st.mode);
     }
   };
   walk(dir);
+  return { hash: treeDigest(files), files };
+}
+
+/** A regular file's entry in `files`: its sha256, `:x` when executable. */
+function fileEntry(bytes: Uint8Array, mode: number): string {
+  return sha256(bytes) + (mode & 0o111 ? ":x" : "");
+}
+
+/** The tree digest over `files` in walk order (sorted paths). */
+function treeDigest(files: Record<string, string>): string {
   const all = new Bun.CryptoHasher("sha256");
   for (const [p, h] of Object.entries(files)) all.update(`${p}\0${h}\n`);
-  return { hash: `sha256:${all.digest("hex")}`, files };
+  return `sha256:${all.digest("hex")}`;
+}
+
+/**
+ * zot itself rewrote `file` of the locked extension `name` (`zot ext enable`/`disable` edit the
+ * manifest): the lock follows, so `verify` does not report zot's own edit as tampering. Only when
+ * the file was as locked before the edit; a file already changed behind zot's back stays reported.
+ */
+export function relockEdit(root: string, name: string, file: string, before: Uint8Array, after: Uint8Array, mode: number): { ok: true } | { ok: false; error: string } {
+  const path = lockPathFor(root);
+  const read = readLock(path);
+  if (!read.ok) return read;
+  const key = Object.keys(read.lock.extensions).find((k) => k.toLowerCase() === name.toLowerCase());
+  const entry = key === undefined ? undefined : read.lock.extensions[key];
+  if (!entry || entry.files[file] !== fileEntry(before, mode)) return { ok: true };
+  entry.files[file] = fileEntry(after, mode);
+  entry.hash = treeDigest(entry.files);
+  return writeLock(path, read.lock);
+}
+
+/** `zot ext remove` took `name` out of `root`: its lock entry goes too, so `verify` does not miss it. */
+export function unlock(root: string, name: string): { ok: true } | { ok: false; error: string } {
+  const path = lockPathFor(root);
+  const read = readLock(path);
+  if (!read.ok) return read;
+  const key = Object.keys(read.lock.extensions).find((k) => k.toLowerCase() === name.toLowerCase());
+  if (key === undefined) return { ok: true };
+  delete read.lock.extensions[key];
+  return writeLock(path, read.lock);
 }
 
 function sha256(bytes: Uint8Array): string {
@@ -166,6 +205,7 @@ export function widening(old: PermissionsJson | null, next: PermissionsJson | nu
   else if (newPorts !== null && oldPorts !== null) for (const t of newPorts) if (!oldPorts.includes(t)) out.push(`connect to ${t}`);
   for (const e of next.env) if (!old.env.includes(e)) out.push(`the environment variable ${e}`);
   if (next.exec && !old.exec) out.push("starting other programs");
+  for (const p of next.powers ?? []) if (!(old.powers ?? []).includes(p)) out.push(POWER_WORDS[p]);
   return out;
 }
 

@@ -4,14 +4,14 @@ import type { Result } from "../result.ts";
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { executableProblem, lookPath } from "../platform/exec-path.ts";
-import { MANIFEST_NAME_PATTERN, isManifestName } from "./policy.ts";
+import { MANIFEST_FILE, MANIFEST_NAME_PATTERN, isManifestName } from "./policy.ts";
 import { isObject, kind } from "../json.ts";
 import { parsePermissions, type Permissions } from "./permissions.ts";
 import { parseSettingsSchema, type SettingSpec } from "./settings.ts";
 import type { Manifest } from "./types.ts";
 import { parseWebSocketTarget, type WebSocketTarget } from "./websocket-target.ts";
 
-export const MANIFEST_FILE = "extension.json";
+export { MANIFEST_FILE };
 
 export type ManifestResult =
   | { ok: true; manifest: Manifest }

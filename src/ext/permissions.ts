@@ -4,6 +4,7 @@
 import type { Result } from "../result.ts";
 import { isAbsolute, resolve } from "node:path";
 import { isObject, kind } from "../json.ts";
+import { POWERS, type Power } from "../protocol.ts";
 
 /** A `net.connect` entry: a port, optionally with the host the author meant (hosts are not enforceable). */
 export type NetTarget = { host: string | null; port: number };
@@ -16,17 +17,19 @@ export type Permissions = {
   env: string[];
   /** May the extension start other programs? */
   exec: boolean;
+  /** What it may make zot do for it (powers.ts); none unless declared. */
+  powers: Power[];
 };
 
 /** What every absent field means: the least privilege, so a declaration only ever widens. */
-export const DEFAULT_PERMISSIONS: Permissions = { fs: { read: [], write: [] }, net: false, env: [], exec: false };
+export const DEFAULT_PERMISSIONS: Permissions = { fs: { read: [], write: [] }, net: false, env: [], exec: false, powers: [] };
 
 export const PLACEHOLDERS = ["$EXTENSION_DIR", "$CWD", "$ZOT_HOME", "$TMP"] as const;
 export type PlaceholderValues = { extensionDir: string; cwd: string; home: string; tmp: string };
 
 export type PermissionsResult = Result<{ permissions: Permissions }>;
 
-const KNOWN_FIELDS = ["fs", "net", "env", "exec"];
+const KNOWN_FIELDS = ["fs", "net", "env", "exec", "powers"];
 
 /** Decodes `raw` (the manifest's `permissions` value); `where` names the manifest in errors. */
 export function parsePermissions(raw: unknown, where: string): PermissionsResult {
@@ -38,7 +41,7 @@ export function parsePermissions(raw: unknown, where: string): PermissionsResult
   for (const key of Object.keys(raw)) {
     if (!KNOWN_FIELDS.includes(key)) return bad(key, `is not a known permission (known: ${KNOWN_FIELDS.join(", ")})`);
   }
-  const out: Permissions = { fs: { read: [], write: [] }, net: false, env: [], exec: false };
+  const out: Permissions = { fs: { read: [], write: [] }, net: false, env: [], exec: false, powers: [] };
 
   if (raw.fs !== undefined) {
     if (!isObject(raw.fs)) return bad("fs", `must be an object with "read" and/or "write", got ${kind(raw.fs)}`);
@@ -82,6 +85,15 @@ export function parsePermissions(raw: unknown, where: string): PermissionsResult
   if (raw.exec !== undefined) {
     if (typeof raw.exec !== "boolean") return bad("exec", `must be true or false, got ${kind(raw.exec)}`);
     out.exec = raw.exec;
+  }
+
+  if (raw.powers !== undefined) {
+    if (!Array.isArray(raw.powers)) return bad("powers", `must be an array of power names (${POWERS.join(", ")}), got ${kind(raw.powers)}`);
+    for (const [i, name] of raw.powers.entries()) {
+      const power = POWERS.find((p) => p === name);
+      if (!power) return bad(`powers[${i}]`, `is ${JSON.stringify(name)}, which is not a power (known: ${POWERS.join(", ")})`);
+      if (!out.powers.includes(power)) out.powers.push(power);
+    }
   }
   return { ok: true, permissions: out };
 }
@@ -132,17 +144,20 @@ export function expandPermissions(p: Permissions, at: PlaceholderValues): Permis
   return { ...p, fs: { read: p.fs.read.map(expand), write: p.fs.write.map(expand) } };
 }
 
-export type PermissionsJson = { fs: { read: string[]; write: string[] }; net: boolean | { connect: string[] }; env: string[]; exec: boolean };
+/** `powers` only when some are declared: a scope from before powers reads (and hashes) as it always did. */
+export type PermissionsJson = { fs: { read: string[]; write: string[] }; net: boolean | { connect: string[] }; env: string[]; exec: boolean; powers?: Power[] };
 
 /** The declaration as it is written in a manifest (for doctor, list and the lockfile). */
 export function permissionsJson(p: Permissions): PermissionsJson {
   const net = typeof p.net === "boolean" ? p.net : { connect: p.net.connect.map((t) => `${t.host ?? ""}:${t.port}`) };
-  return { fs: { read: [...p.fs.read], write: [...p.fs.write] }, net, env: [...p.env], exec: p.exec };
+  const out: PermissionsJson = { fs: { read: [...p.fs.read], write: [...p.fs.write] }, net, env: [...p.env], exec: p.exec };
+  if (p.powers.length > 0) out.powers = [...p.powers];
+  return out;
 }
 
-/** One line for doctor and logs: `fs read: …; fs write: …; net: …; env: …; exec: …`. */
+/** One line for doctor and logs: `fs read: …; fs write: …; net: …; env: …; exec: …; powers: …`. */
 export function describePermissions(j: PermissionsJson): string {
   const list = (xs: string[]) => (xs.length === 0 ? "none" : xs.join(", "));
   const net = j.net === true ? "any" : j.net === false ? "none" : `connect ${j.net.connect.join(", ")}`;
-  return `fs read: ${list(j.fs.read)}; fs write: ${list(j.fs.write)}; net: ${net}; env: ${list(j.env)}; exec: ${j.exec ? "yes" : "no"}`;
+  return `fs read: ${list(j.fs.read)}; fs write: ${list(j.fs.write)}; net: ${net}; env: ${list(j.env)}; exec: ${j.exec ? "yes" : "no"}; powers: ${list(j.powers ?? [])}`;
 }

@@ -46,3 +46,6 @@ export type BuiltinCommand = (typeof BUILTIN_COMMANDS)[number]["name"];
 /** zot's own tools, in the order they are offered to the model; an extension tool of the same name is rejected. */
 export const BUILTIN_TOOLS = ["read", "write", "edit", "bash", "skill"] as const;
 export type BuiltinTool = (typeof BUILTIN_TOOLS)[number];
+
+/** The manifest's file name in an extension directory. */
+export const MANIFEST_FILE = "extension.json";

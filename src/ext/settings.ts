@@ -139,6 +139,15 @@ export function effectiveSettings(specs: SettingSpec[], stored: Stored): { value
   return { values, missing };
 }
 
+/** The values of the secret settings among `values` (what `hello_ack` or `settings_changed` hands over), for the mask. */
+export function secretValues(specs: readonly SettingSpec[], values: JsonObject | null | undefined): string[] {
+  if (!values) return [];
+  return specs.flatMap((s) => {
+    const v = values[s.name];
+    return s.type === "secret" && typeof v === "string" && v !== "" ? [v] : [];
+  });
+}
+
 /** Every stored secret value under `home`, for the mask that keeps them out of logs and transcripts. */
 export function storedSecretValues(home: string): string[] {
   const out: string[] = [];

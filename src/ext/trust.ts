@@ -1,22 +1,28 @@
 // Workspace trust: the one owner of `$ZOT_HOME/trust.json` and of the rule deciding whether a
 // project's code (its extensions, its MCP server lists) may run. A cloned repository is untrusted
 // until the user says otherwise; trust is per real path and covers subdirectories. For each trusted
-// project the store also keeps a fingerprint of each extension and of each project MCP server, so a
-// new one or a changed command line has to be approved again.
+// project the store also keeps a fingerprint of each extension (its whole manifest and every file
+// in its directory) and of each project MCP server (its whole entry), so new or changed project
+// code has to be approved again — in a trusted folder's subfolder too: trusting a folder approves
+// the code it has, never code that appears later.
 import type { Result } from "../result.ts";
 import { trustPath } from "../platform/home.ts";
 import { mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { atomicWrite } from "../platform/atomic-write.ts";
-import { resolve, sep } from "node:path";
+import { isAbsolute, join, resolve, sep } from "node:path";
 import { isObject, type Json } from "../json.ts";
+import { hashTree } from "./lockfile.ts";
+import { MANIFEST_FILE } from "./policy.ts";
+
+export const TRUST_FILE = "trust.json";
 
 /** `ZOT_TRUST_PROJECT=1` trusts the project for one run, like `--trust`. */
 export const TRUST_ENV = "ZOT_TRUST_PROJECT";
 
 export type TrustEntry = { path: string; trustedAt: string };
 
-/** What an extension would run: a change to any of it needs the user's approval again. */
-export type ExtensionPrint = { name: string; exec: string | null; args: string[] };
+/** An extension's code as trust sees it (`codeFiles`): a change to any of it needs the user's approval again. */
+export type ExtensionPrint = { name: string; files: Record<string, string> };
 
 /** What a project MCP server would run: its definitions as written (before `${VAR}` expansion, so no secret of the user's environment is hashed). */
 export type ServerPrint = { name: string; definition: Json };
@@ -24,8 +30,14 @@ export type ServerPrint = { name: string; definition: Json };
 /** The two kinds of project code the store keeps fingerprints of. */
 type Kind = "extensions" | "servers";
 
-/** Real project path → lower-cased name → fingerprint. */
-type PrintSets = Record<string, Record<string, string>>;
+/**
+ * What the store keeps of one piece of code: a fingerprint, or for an approved extension the hash
+ * of each of its files, so files it adds itself (its data) are no change while edits are.
+ */
+type Recorded = string | Record<string, string>;
+
+/** Real project path → lower-cased name → what was recorded. */
+type PrintSets = Record<string, Record<string, Recorded>>;
 
 type Store = {
   trusted: TrustEntry[];
@@ -43,7 +55,7 @@ const STORE_KEYS: Record<Kind, { approved: string; declined: string }> = {
 
 const KINDS: Kind[] = ["extensions", "servers"];
 
-type Hashed = { name: string; hash: string };
+type Hashed = { name: string; hash: Recorded };
 
 /**
  * How one run treats project code: `store` asks trust.json; `all` trusts the project for this run
@@ -117,8 +129,11 @@ function printSets(raw: unknown): PrintSets {
   if (!isObject(raw)) return sets;
   for (const [dir, set] of Object.entries(raw)) {
     if (!isObject(set)) continue;
-    const prints: Record<string, string> = {};
-    for (const [name, fp] of Object.entries(set)) if (typeof fp === "string") prints[name] = fp;
+    const prints: Record<string, Recorded> = {};
+    for (const [name, fp] of Object.entries(set)) {
+      if (typeof fp === "string") prints[name] = fp;
+      else if (isObject(fp)) prints[name] = Object.fromEntries(Object.entries(fp).filter((e): e is [string, string] => typeof e[1] === "string"));
+    }
     sets[dir] = prints;
   }
   return sets;
@@ -170,11 +185,22 @@ export function trustDir(home: string, dir: string, prints?: ExtensionPrint[], s
   const store = r.store;
   const already = store.trusted.some((t) => covers(t.path, real));
   if (!store.trusted.some((t) => t.path === real)) store.trusted.push({ path: real, trustedAt: new Date().toISOString() });
-  if (prints) store.approved.extensions[real] = printSet(prints.map(hashExtension));
+  if (prints) store.approved.extensions[real] = printSet(prints.map(approvedFiles));
   if (servers) store.approved.servers[real] = printSet(servers.map(hashServer));
   for (const kind of KINDS) delete store.declined[kind][real];
   const w = writeStore(home, store);
   return w.ok ? { ok: true, path: real, already } : w;
+}
+
+/** Adds `prints` to what is approved in the trusted folder `dir`, keeping the rest (zot ext sync's installs). */
+export function approveExtensions(home: string, dir: string, prints: ExtensionPrint[]): Result<{ path: string }> {
+  const real = realDir(dir);
+  const r = readStore(home);
+  if (!r.ok) return r;
+  const set = (r.store.approved.extensions[real] ??= {});
+  for (const p of prints.map(approvedFiles)) set[p.name.toLowerCase()] = p.hash;
+  const w = writeStore(home, r.store);
+  return w.ok ? { ok: true, path: real } : w;
 }
 
 /** Removes the trust of `dir` and every approval recorded under it. */
@@ -200,8 +226,65 @@ export function listTrusted(home: string): Result<{ entries: TrustEntry[] }> {
   return r.ok ? { ok: true, entries: r.store.trusted } : r;
 }
 
+/** One fingerprint over all of an extension's files: what a "run without" choice remembers. */
 export function fingerprint(p: ExtensionPrint): string {
-  return new Bun.CryptoHasher("sha256").update(JSON.stringify([p.exec, p.args])).digest("hex").slice(0, 32);
+  const all = new Bun.CryptoHasher("sha256");
+  for (const path of Object.keys(p.files).sort()) all.update(`${path}\0${p.files[path]}\n`);
+  return all.digest("hex").slice(0, 32);
+}
+
+/**
+ * Everything an extension directory would run, file by file: every file's content (hashed as the
+ * lockfile hashes them), the manifest as its canonical JSON minus `enabled` (so `zot ext disable`
+ * and `enable` ask nothing again), and the file a relative `exec` names outside the directory
+ * (`../../run.sh` is code of the same repository). In a git work tree, files git ignores and does
+ * not track are left out: they are the extension's data, which no pull brings.
+ */
+export function codeFiles(dir: string): Record<string, string> {
+  let files: Record<string, string>;
+  try {
+    files = hashTree(dir).files;
+  } catch (e) {
+    // Unreadable code cannot have been approved: a file no approval holds.
+    return { [MANIFEST_FILE]: `unreadable:${(e as NodeJS.ErrnoException).code ?? String(e)}` };
+  }
+  const listed = gitListed(dir);
+  if (listed && listed.size > 0) for (const path of Object.keys(files)) if (path !== MANIFEST_FILE && !listed.has(path)) delete files[path];
+  let manifest: Json | null = null;
+  try {
+    manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), "utf8")) as Json;
+  } catch {
+    // No readable manifest: its bytes are in `files` as they are.
+  }
+  if (isObject(manifest)) {
+    const { enabled: _enabled, ...rest } = manifest;
+    files[MANIFEST_FILE] = new Bun.CryptoHasher("sha256").update(canonical(rest)).digest("hex");
+    const exec = manifest.exec;
+    if (typeof exec === "string" && exec.includes("/") && !isAbsolute(exec)) {
+      const target = resolve(dir, exec);
+      if (!target.startsWith(dir + sep)) files[`exec:${exec}`] = fileHash(target);
+    }
+  }
+  return files;
+}
+
+/** The files of `dir` git tracks or would add (not ignored), relative to it; null outside a work tree or without git. */
+function gitListed(dir: string): Set<string> | null {
+  try {
+    const p = Bun.spawnSync(["git", "-C", dir, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."], { stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+    if (p.exitCode !== 0) return null;
+    return new Set(p.stdout.toString().split("\0").filter((s) => s !== ""));
+  } catch {
+    return null;
+  }
+}
+
+function fileHash(path: string): string {
+  try {
+    return new Bun.CryptoHasher("sha256").update(readFileSync(path)).digest("hex");
+  } catch {
+    return "missing";
+  }
 }
 
 /** The hash of a server's definitions with object keys sorted, so reformatting its list changes nothing. */
@@ -223,18 +306,33 @@ function hashExtension(p: ExtensionPrint): Hashed {
   return { name: p.name, hash: fingerprint(p) };
 }
 
+/** An approved extension is kept file by file, each hash cut to 16 hex digits (64 bits: no pull finds a collision). */
+function approvedFiles(p: ExtensionPrint): Hashed {
+  return { name: p.name, hash: Object.fromEntries(Object.entries(p.files).map(([path, h]) => [path, h.replace(/^(link:.*|[0-9a-f]{16})[0-9a-f]*(:x)?$/, "$1$2")])) };
+}
+
+/**
+ * Whether what was recorded still holds for `now`: the same fingerprint, or every recorded file
+ * unchanged and still there (files added since are the extension's data, as `zot ext verify` sees them).
+ */
+function holds(was: Recorded | undefined, now: Recorded): boolean {
+  if (was === undefined) return false;
+  if (typeof was === "string" || typeof now === "string") return was === now;
+  return Object.entries(was).every(([path, h]) => Object.hasOwn(now, path) && now[path] === h);
+}
+
 function hashServer(p: ServerPrint): Hashed {
   return { name: p.name, hash: serverFingerprint(p) };
 }
 
-function printSet(prints: Hashed[]): Record<string, string> {
-  const set: Record<string, string> = {};
+function printSet(prints: Hashed[]): Record<string, Recorded> {
+  const set: Record<string, Recorded> = {};
   for (const p of prints) set[p.name.toLowerCase()] = p.hash;
   return set;
 }
 
 /** The fingerprint `set` holds for `name`; own keys only, as an extension may be named "constructor". */
-function recordedHash(set: Record<string, string>, name: string): string | undefined {
+function recordedHash(set: Record<string, Recorded>, name: string): Recorded | undefined {
   const key = name.toLowerCase();
   return Object.hasOwn(set, key) ? set[key] : undefined;
 }
@@ -259,7 +357,7 @@ export function wasDeclined(home: string, dir: string, prints: ExtensionPrint[],
   const held = (kind: Kind, hashed: Hashed[]): boolean => {
     if (hashed.length === 0) return true;
     const set = r.store.declined[kind][real];
-    return set !== undefined && hashed.every((p) => recordedHash(set, p.name) === p.hash);
+    return set !== undefined && hashed.every((p) => holds(recordedHash(set, p.name), p.hash));
   };
   return held("extensions", prints.map(hashExtension)) && held("servers", servers.map(hashServer));
 }
@@ -280,12 +378,12 @@ export type ProjectReview = {
 
 /**
  * Decides which of `prints` (the extensions found in `cwd`'s project root) may run. In a trusted
- * folder whose extension set was never recorded (a subdirectory of a trusted folder, or a folder
- * trusted before it had extensions), the current set is recorded as approved, so later changes
- * are noticed.
+ * folder whose set was never recorded (a subfolder of a trusted folder, which a pull can fill with
+ * code), every extension is new: trusting a folder approved what the user was shown, not what
+ * appears under it later.
  */
 export function reviewProject(home: string, cwd: string, prints: ExtensionPrint[], mode: TrustMode): ProjectReview {
-  return review(home, cwd, "extensions", prints.map(hashExtension), mode);
+  return review(home, cwd, "extensions", prints.map(approvedFiles), mode);
 }
 
 /** The same review for the MCP servers of `cwd`'s project lists (`.zot/mcp.json`, `.mcp.json`). */
@@ -308,17 +406,12 @@ function review(home: string, cwd: string, kind: Kind, prints: Hashed[], mode: T
   const real = realDir(cwd);
   const by = r.store.trusted.find((t) => covers(t.path, real))?.path ?? null;
   if (by === null) return refuseAll(null);
-  const recorded = r.store.approved[kind][real];
-  if (recorded === undefined) {
-    r.store.approved[kind][real] = printSet(prints);
-    const w = writeStore(home, r.store);
-    return { approved: all, unapproved: [], trustedBy: by, warning: w.ok ? null : w.error };
-  }
+  const recorded = r.store.approved[kind][real] ?? {};
   const approved = new Set<string>();
   const unapproved: Unapproved[] = [];
   for (const p of prints) {
     const was = recordedHash(recorded, p.name);
-    if (was === p.hash) approved.add(p.name.toLowerCase());
+    if (holds(was, p.hash)) approved.add(p.name.toLowerCase());
     else unapproved.push({ name: p.name, why: was === undefined ? "new" : "changed" });
   }
   return { approved, unapproved, trustedBy: by, warning: null };
@@ -332,14 +425,17 @@ export function skippedExtensions(states: readonly { name: string; status: strin
   return states.flatMap((s) => (s.status === "untrusted" ? [{ name: s.name, why: s.untrusted ?? "untrusted" }] : []));
 }
 
-/** The warning line for project code a run skipped, without a word about the store (no file is read). */
-export function skippedLine(cwd: string, what: string, skipped: Unapproved[], fix: TrustFix): string | null {
+/**
+ * The warning line for project code a run skipped, without a word about the store (no file is read).
+ * `since`: the trusted folder the code is new or changed against (a parent of `cwd` for a subfolder).
+ */
+export function skippedLine(cwd: string, what: string, skipped: Unapproved[], fix: TrustFix, since: string = cwd): string | null {
   if (skipped.length === 0) return null;
   const untrusted = skipped.filter((s) => s.why === "untrusted").map((s) => s.name);
   const changed = skipped.filter((s) => s.why !== "untrusted").map((s) => `${s.name} (${s.why})`);
   const parts: string[] = [];
   if (untrusted.length) parts.push(`skipped the project ${what} of the untrusted folder ${cwd}: ${untrusted.join(", ")}`);
-  if (changed.length) parts.push(`skipped project ${what} new or changed since ${cwd} was trusted: ${changed.join(", ")}`);
+  if (changed.length) parts.push(`skipped project ${what} new or changed since ${since} was trusted: ${changed.join(", ")}`);
   const remedy = fix === "tui" ? "type /trust to review them and let them run" : `run zot ext trust ${cwd} to let them run (or --trust for one run)`;
   return `${parts.join("; ")}; ${remedy}.`;
 }
@@ -349,9 +445,11 @@ export function skippedLine(cwd: string, what: string, skipped: Unapproved[], fi
  * `what` names the kind of code ("extensions", "MCP servers").
  */
 export function skippedNotice(home: string, cwd: string, what: string, skipped: Unapproved[], fix: TrustFix = "cli"): string | null {
-  const line = skippedLine(cwd, what, skipped, fix);
+  const store = readStore(home);
+  const real = realDir(cwd);
+  const by = store.ok ? store.store.trusted.find((t) => covers(t.path, real))?.path : undefined;
+  const line = skippedLine(cwd, what, skipped, fix, by ?? cwd);
   if (line === null) return null;
   // A damaged store trusts nothing; say so, or "untrusted" would puzzle someone who trusted the folder.
-  const store = readStore(home);
   return store.ok ? line : `${line} ${store.error}`;
 }

@@ -2,6 +2,7 @@
 // process (an editor, a desktop app, a container) and that zot connects to instead of starting.
 // Only loopback addresses, unless the manifest opts in to a remote one over TLS.
 import type { Result } from "../result.ts";
+import { isProviderKeyVariable } from "../provider-keys.ts";
 import { isObject, kind } from "../json.ts";
 
 export type WebSocketTarget = {
@@ -55,6 +56,9 @@ export function parseWebSocketTarget(raw: unknown, manifestPath: string): Result
   if (raw.token_env !== undefined && raw.token_env !== null) {
     if (typeof raw.token_env !== "string" || !ENV_NAME.test(raw.token_env))
       return bad("transport.token_env", `must name an environment variable (letters, digits, "_"), got ${JSON.stringify(raw.token_env)}`);
+    // A pull must not be able to point a project's WebSocket extension at the user's model key.
+    if (isProviderKeyVariable(raw.token_env))
+      return bad("transport.token_env", `is ${raw.token_env}, which holds a provider API key; zot sends no provider key to an extension, so give it a token of its own in another variable`);
     tokenEnv = raw.token_env;
   }
   return { ok: true, target: { url: url.href, tokenEnv, allowRemote } };

@@ -27,7 +27,6 @@ function withPiece(e: Streamed, text: string): Streamed {
  * passed on as they are, in order; the caller masks their serialized form.
  */
 export function redactingEvents(secrets: readonly string[], write: (event: AgentEvent) => void): (event: AgentEvent) => void {
-  if (secrets.length === 0) return write;
   let held: { key: string; event: Streamed; text: string } | null = null;
   const release = (): void => {
     if (!held) return;
@@ -36,6 +35,8 @@ export function redactingEvents(secrets: readonly string[], write: (event: Agent
     if (text !== "") write(withPiece(event, redactSecrets(text, secrets)));
   };
   return (event) => {
+    // The list grows while zot runs (a token, a secret set by /ext-config): checked per event.
+    if (secrets.length === 0 && !held) return write(event);
     if (event.type !== "text_delta" && event.type !== "thinking_delta" && event.type !== "tool_use_args" && event.type !== "tool_progress") {
       release();
       write(event);

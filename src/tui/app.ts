@@ -34,6 +34,8 @@ import type { Modal } from "./pickers.ts";
 import { PromptQueue } from "./queued-prompts.ts";
 import { Renderer } from "./renderer.ts";
 import { parseSlash } from "../modes/slash.ts";
+import { redactingEvents } from "../modes/redacting.ts";
+import { redactDeep } from "../redact.ts";
 import { findCommand, nearestCommand, slashItems, type SlashItem } from "./slash.ts";
 import { EditorPopups } from "./popups.ts";
 import { PanelSlot } from "./panel-slot.ts";
@@ -168,10 +170,11 @@ class App implements CommandContext {
         this.renderer.invalidate();
         this.frames.now();
       }),
-      this.runtime.subscribe((ev) => this.onEvent(ev)),
+      // Keys and settings secrets are masked on screen as in every other mode (streamed pieces across their boundaries).
+      this.runtime.subscribe(redactingEvents(this.runtime.secrets, (ev) => this.onEvent(redactDeep(ev, this.runtime.secrets)))),
     ];
     const ticker = setInterval(() => this.tick(), TICK_MS);
-    this.runtime.setConfirmHandler((req) => this.confirm(req));
+    this.runtime.setConfirmHandler((req) => this.confirm(redactDeep(req, this.runtime.secrets)));
     this.runtime.setSteering(() => this.takeSteering());
     // A resumed session (`zot -c`, `--session`) shows where it left off.
     if (this.runtime.messages().length > 0) replay(this.transcript, this.runtime.messages());
@@ -726,7 +729,9 @@ class App implements CommandContext {
   }
 
   private onIntent(intent: UiIntent): void {
-    showIntent(intent, this.intentTargets);
+    // What an extension shows is masked; what it submits or inserts is input, passed on as given.
+    const input = intent.kind === "submit" || intent.kind === "prompt" || intent.kind === "insert";
+    showIntent(input ? intent : redactDeep(intent, this.runtime.secrets), this.intentTargets);
     this.schedule();
   }
 

@@ -10,6 +10,7 @@ import { renderDiff, renderNumbered } from "./diff-view.ts";
 import type { Component, StyleRef } from "./component.ts";
 import { highlight } from "./list.ts";
 import { ScrollWindow } from "./scroll-window.ts";
+import { rewriteLine } from "./transcript.ts";
 import type { Style } from "./theme.ts";
 import { truncate, wrap } from "./wrap.ts";
 
@@ -75,13 +76,15 @@ export class ApprovalDialog implements Component {
     const style = this.theme.style;
     const w = Math.max(10, width);
     const detail = this.detailLines(w, style);
-    const room = Math.max(3, rows - this.choices.length - CHROME - 4);
+    const rewrite = rewriteLine({ ...(this.req.rewritten_by ? { rewrittenBy: this.req.rewritten_by } : {}) }, w, style);
+    const room = Math.max(3, rows - this.choices.length - CHROME - 4 - rewrite.length);
     const height = Math.min(detail.length, this.expanded ? room : Math.min(room, Math.max(3, Math.floor(rows * 0.4))));
     const tool = sanitize(this.req.name);
     const owner = this.req.extension ? style.fg("muted", ` [${sanitize(this.req.extension)}]`) : "";
     const out = [
       style.fg("border", "─".repeat(w)),
       truncate(style.bold(style.fg("warning", "Allow ")) + style.bold(style.fg("tool", tool)) + owner + style.bold(style.fg("warning", "?")) + style.fg("muted", "  " + summary(this.req.detail)), w),
+      ...rewrite,
       ...this.scroll.show(style, detail, height, w, ` · ctrl+o ${this.expanded ? "smaller" : "taller"}`),
     ];
     this.choices.forEach((c, i) => {

@@ -16,7 +16,7 @@ export function applyEvent(t: Transcript, ev: AgentEvent, now: number): boolean 
       t.toolStart(ev.id, ev.name, now);
       return true;
     case "tool_call":
-      t.toolCall(ev.id, ev.name, ev.args, ev.extension, now);
+      t.toolCall(ev.id, ev.name, ev.args, ev.extension, now, ev.rewritten_by);
       return true;
     case "tool_progress":
       t.toolProgress(ev.id, ev.text);

@@ -4,6 +4,8 @@
 import { createInterface } from "node:readline";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
 import type { AgentRuntime } from "../runtime/api.ts";
+import { redactingEvents } from "../modes/redacting.ts";
+import { redactSecrets } from "../redact.ts";
 import { sanitize } from "./ansi.ts";
 import { argsPreview } from "./transcript.ts";
 
@@ -19,13 +21,16 @@ export async function runLineMode(runtime: AgentRuntime, opts: LineModeOptions, 
   for (const n of opts.notices) say(`! ${n}\n`);
 
   let midLine = false;
-  const off = runtime.subscribe((ev) => {
-    const text = eventText(ev);
-    if (text === null) return;
-    if (ev.type !== "text_delta" && midLine) say("\n");
-    say(text);
-    midLine = ev.type === "text_delta" && !text.endsWith("\n");
-  });
+  // Masked like every mode's output: streamed pieces across their boundaries, the rest whole.
+  const off = runtime.subscribe(
+    redactingEvents(runtime.secrets, (ev) => {
+      const text = eventText(ev);
+      if (text === null) return;
+      if (ev.type !== "text_delta" && midLine) say("\n");
+      say(ev.type === "text_delta" || ev.type === "thinking_delta" ? text : redactSecrets(text, runtime.secrets));
+      midLine = ev.type === "text_delta" && !text.endsWith("\n");
+    }),
+  );
 
   const lines = createInterface({ input: process.stdin, terminal: false });
   const pending: string[] = [];

@@ -38,6 +38,8 @@ export type ToolEntry = Base & {
   /** What a `write` changes, worked out before it ran: shown as a diff (or the new file) under its result. */
   change?: ApprovalDetail;
   extension?: string;
+  /** The extensions whose interceptors rewrote the arguments shown (the model asked for others). */
+  rewrittenBy?: string[];
   status: "running" | "ok" | "error";
   /** Waiting in the approval dialog: the header says so, and the clock starts when it is answered. */
   awaiting?: boolean;
@@ -181,13 +183,14 @@ export class Transcript implements Scrollable {
     this.push({ kind: "tool", id, name, args: "", full: "", status: "running", startedAt: now, output: "", breaks: 0, version: 0 });
   }
 
-  toolCall(id: string, name: string, args: Json, extension: string | undefined, now: number): void {
+  toolCall(id: string, name: string, args: Json, extension: string | undefined, now: number, rewrittenBy?: string[]): void {
     this.toolStart(id, name, now);
     const e = this.tool(id)!;
     e.name = name;
     e.args = argsPreview(args);
     e.full = argsFull(args);
     e.extension = extension;
+    if (rewrittenBy?.length) e.rewrittenBy = rewrittenBy;
     this.touch(e);
   }
 
@@ -504,7 +507,13 @@ function renderTool(e: ToolEntry, width: number, style: Style, expanded: boolean
   const full = sanitize(e.full);
   const shows = expanded && full !== "" && (full.includes("\n") || visibleWidth(e.args) > room);
   const command = shows ? full.split("\n").flatMap((l, i) => wrap(l, width - 4).map((part, j) => style.fg("muted", (i === 0 && j === 0 ? "  $ " : "    ") + part))) : [];
-  return [header1, ...command, ...e.body.lines];
+  return [header1, ...rewriteLine(e, width, style), ...command, ...e.body.lines];
+}
+
+/** Whoever changed the arguments is named under the header, so a rewritten command never passes for the model's. */
+export function rewriteLine(e: { rewrittenBy?: string[] }, width: number, style: Style): string[] {
+  if (!e.rewrittenBy?.length) return [];
+  return [truncate(style.fg("warning", `  ⚠ arguments rewritten by extension ${e.rewrittenBy.map(sanitize).join(", ")} (the model asked for others)`), width)];
 }
 
 /** Tools whose output ends with what matters (build and test results): collapsed, they keep the tail. */

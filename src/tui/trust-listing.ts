@@ -1,6 +1,7 @@
 // What project code is pending workspace trust, as the start-up question and /trust list it: each
 // extension's name, command line and capabilities, each MCP server as its list writes it.
-import { commandLine, execLine, serverTarget, visible, writtenText } from "../ext/exec-line.ts";
+import { capabilityLines } from "../ext/capabilities.ts";
+import { commandLine, extensionTarget, serverTarget, visible, writtenText } from "../ext/exec-line.ts";
 import type { PendingServer } from "../runtime/project-code.ts";
 import type { DiscoveredExtension } from "../ext/types.ts";
 import { isObject, type Json } from "../json.ts";
@@ -23,8 +24,9 @@ export function trustListing(cwd: string, pending: DiscoveredExtension[], server
     const tag = [e.untrusted === "new" ? "new" : e.untrusted === "changed" ? "changed" : "", m.enabled ? "" : "disabled in its manifest"].filter(Boolean);
     lines.push(`  ${visible(e.name)}${m.version ? ` ${visible(m.version)}` : ""}${tag.length ? ` (${tag.join(", ")})` : ""}`);
     if (m.description) lines.push(`    ${visible(m.description)}`);
-    lines.push(`    runs:         ${execLine(m)}`);
-    lines.push(RUNS_AS_YOU);
+    const target = extensionTarget(m);
+    lines.push(`    ${`${target.label}:`.padEnd(14)}${target.line}`);
+    for (const [i, c] of capabilityLines(m).entries()) lines.push(`    ${i === 0 ? "capabilities: " : "              "}${c}`);
   }
   for (const s of servers) lines.push(...serverLines(s));
   return lines;

@@ -135,7 +135,7 @@ describe("an untrusted folder", () => {
 });
 
 describe("trusting", () => {
-  test("zot ext trust lets the folder's extensions run, in it and in its subfolders, until zot ext untrust", async () => {
+  test("zot ext trust lets the folder's extensions run until zot ext untrust; a subfolder's own code is asked about first", async () => {
     const evil = projectExt("evil");
     const t = await ext(["trust"]);
     expect(t.code).toBe(0);
@@ -148,11 +148,23 @@ describe("trusting", () => {
     const list = await ext(["trust", "--list"]);
     expect(list.stdout).toStartWith(`${repo}  (since `);
 
+    // A pull adds code to a subfolder of the trusted folder: it does not run unasked.
     const sub = join(repo, "packages", "app");
     const subExt = markerExt(join(sub, ".zot", "extensions"), "subext");
+    const mcpLog = join(e2e.root, "sub-mcp.jsonl");
+    writeFileSync(join(sub, ".mcp.json"), JSON.stringify({ mcpServers: { subsrv: { command: "python3", args: [MCP_SERVER], env: { MCP_FIXTURE_LOG: mcpLog } } } }));
     const inSub = await e2e.run(["-p", "--provider", "mock", "hi"], { cwd: sub });
-    expect(inSub.stderr).toBe("");
+    expect(ran(subExt)).toBe(false);
+    expect(existsSync(mcpLog)).toBe(false);
+    expect(inSub.stderr.split("\n").filter(Boolean)).toEqual([
+      `zot: skipped project MCP servers new or changed since ${repo} was trusted: subsrv (new); run zot ext trust ${sub} to let them run (or --trust for one run).`,
+      `zot: skipped project extensions new or changed since ${repo} was trusted: subext (new); run zot ext trust ${sub} to let them run (or --trust for one run).`,
+    ]);
+    expect((await e2e.run(["ext", "trust"], { cwd: sub })).code).toBe(0);
+    const approved = await e2e.run(["-p", "--provider", "mock", "hi"], { cwd: sub });
+    expect(approved.stderr).toBe("");
     expect(ran(subExt)).toBe(true);
+    expect(readFileSync(mcpLog, "utf8")).toContain('"initialize"');
 
     expect((await ext(["untrust"])).stdout).toBe(`untrusted ${repo}: its project extensions and MCP servers no longer run\n`);
     writeFileSync(join(evil, "ran"), "");
@@ -183,6 +195,31 @@ describe("trusting", () => {
     expect((await print()).stderr).toContain("skipped the project extensions");
     const doctor = await e2e.run(["ext", "doctor", "--json"], { cwd: repo, env: { ZOT_TRUST_PROJECT: "1" } });
     expect(JSON.parse(doctor.stdout).extensions[0]).toMatchObject({ name: "evil", status: "ready" });
+  });
+
+  test("the fingerprint covers the code, not the command line: an edited script or a dropped permissions field is a change", async () => {
+    const script = projectExt("script");
+    const scoped = projectExt("scoped", { permissions: { fs: { read: [] } } });
+    await ext(["trust"]);
+    writeFileSync(join(script, "main.sh"), readFileSync(join(script, "main.sh"), "utf8") + "\n# now evil\n");
+    projectExt("scoped");
+    const r = await print();
+    expect(r.stderr.split("\n").filter(Boolean)).toEqual([
+      `zot: skipped project extensions new or changed since ${repo} was trusted: scoped (changed), script (changed); run zot ext trust ${repo} to let them run (or --trust for one run).`,
+    ]);
+    expect(ran(script)).toBe(false);
+    expect(ran(scoped)).toBe(false);
+  });
+
+  test("disabling and enabling a trusted project extension asks nothing again", async () => {
+    const tool = projectExt("tool");
+    await ext(["trust"]);
+    expect((await ext(["disable", "tool"])).code).toBe(0);
+    expect((await print()).stderr).toBe("");
+    expect(ran(tool)).toBe(false);
+    expect((await ext(["enable", "tool"])).code).toBe(0);
+    expect((await print()).stderr).toBe("");
+    expect(ran(tool)).toBe(true);
   });
 
   test("a trusted project whose extension set changes skips the new and the changed ones with a warning until trusted again", async () => {

@@ -1,10 +1,10 @@
 // Shared by the `zot ext` CLI, discovery and harness tests: temp dirs, fixture copies, and running
 // the CLI with its own ZOT_HOME, in-process with captured output or as its own process.
-import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { runExtCli, type CliIo } from "../../src/cli/ext.ts";
-import { trustDir } from "../../src/ext/trust.ts";
+import { codeFiles, trustDir, type ExtensionPrint } from "../../src/ext/trust.ts";
 
 const REPO = resolve(import.meta.dir, "../..");
 export const FIXTURES = join(import.meta.dir, "..", "fixtures");
@@ -35,9 +35,33 @@ export function discoveryCopy(): { root: string; project: string; home: string }
   cpSync(DISCOVERY, root, { recursive: true, verbatimSymlinks: true });
   const project = join(root, "project");
   const home = join(root, "home");
-  const trusted = trustDir(home, project);
+  const trusted = trustDir(home, project, codePrints(join(project, ".zot", "extensions")));
   if (!trusted.ok) throw new Error(trusted.error);
   return { root, project, home };
+}
+
+/** Trusts `project` with the extensions it has now, as `zot ext trust` records them. */
+export function trustAsIs(home: string, project: string): void {
+  const r = trustDir(home, project, codePrints(join(project, ".zot", "extensions")));
+  if (!r.ok) throw new Error(r.error);
+}
+
+/** The prints of the extensions in `root` whose manifests name them, as trusting their folder records them. */
+export function codePrints(root: string): ExtensionPrint[] {
+  let dirs: string[];
+  try {
+    dirs = readdirSync(root);
+  } catch {
+    return [];
+  }
+  return dirs.flatMap((d) => {
+    try {
+      const name: unknown = JSON.parse(readFileSync(join(root, d, "extension.json"), "utf8")).name;
+      return typeof name === "string" ? [{ name, files: codeFiles(join(root, d)) }] : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 export type CliRun = { code: number; out: string; err: string };

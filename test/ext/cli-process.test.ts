@@ -5,8 +5,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { removeTempDirs, runZotExt, spawnZotExt, tempDir } from "./cli-helpers.ts";
-import { trustDir } from "../../src/ext/trust.ts";
+import { removeTempDirs, runZotExt, spawnZotExt, tempDir, trustAsIs } from "./cli-helpers.ts";
 import { waitFor } from "../helpers/wait.ts";
 
 const REPO = resolve(import.meta.dir, "../..");
@@ -145,7 +144,7 @@ describe("zot ext doctor and list JSON", () => {
     shExt(join(home, "extensions"), "twin");
     mkdirSync(join(home, "extensions", "theme"), { recursive: true });
     writeFileSync(join(home, "extensions", "theme", "theme.json"), JSON.stringify({ name: "t", colors: { text: "#000000" } }));
-    trustDir(home, project);
+    trustAsIs(home, project);
 
     const ok = await runZotExt(["doctor", "--json", "--cwd", project], home);
     expect(ok.err).toBe("");
@@ -207,7 +206,7 @@ describe("zot ext doctor and list JSON", () => {
     writeFileSync(join(proot, "b-broken", "extension.json"), JSON.stringify({ name: "beta", exec: "./missing.sh" }));
     shExt(join(home, "extensions"), "alpha");
     shExt(join(home, "extensions"), "beta");
-    trustDir(home, project);
+    trustAsIs(home, project);
     const r = await runZotExt(["doctor", "--json", "--cwd", project], home);
     expect(r.code).toBe(1);
     const rows = JSON.parse(r.out).extensions.map((e: { name: string; source: string; status: string }) => [e.name, e.source, e.status]);

@@ -2,9 +2,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { appendFileSync, chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setEnabled } from "../../src/ext/cli/toggle.ts";
-import { trustDir } from "../../src/ext/trust.ts";
 import { parseGitSource } from "../../src/ext/cli/install.ts";
-import { cli, DISCOVERY, discoveryCopy, tempDir, removeTempDirs } from "./cli-helpers.ts";
+import { cli, DISCOVERY, discoveryCopy, tempDir, removeTempDirs, trustAsIs } from "./cli-helpers.ts";
 import { waitFor } from "../helpers/wait.ts";
 
 afterEach(removeTempDirs);
@@ -360,7 +359,7 @@ describe("zot ext remove", () => {
     const project = tempDir();
     const local = makeExt(join(project, ".zot", "extensions"), "both");
     const global = makeExt(join(home, "extensions"), "both");
-    trustDir(home, project);
+    trustAsIs(home, project);
     expect((await cli(["remove", "both", "--yes", "--cwd", project], { home, cwd: home })).code).toBe(0);
     expect(existsSync(local)).toBe(false);
     expect(existsSync(global)).toBe(true);

@@ -30,6 +30,7 @@ export async function start(
   timings: Partial<HostTimings> = {},
   traceFile?: string,
   mask?: (text: string) => string,
+  onSecret?: (value: string) => void,
 ): Promise<Harness> {
   const home = mkdtempSync(join(tmpdir(), "zot-host-"));
   const host = new Host({ ...FAST, ...timings });
@@ -43,6 +44,7 @@ export async function start(
     info: { zotVersion: "9.9.9", provider: "test-provider", model: "test-model", cwd: home },
     traceFile,
     mask,
+    ...(onSecret ? { onSecret } : {}),
   });
   return {
     host,

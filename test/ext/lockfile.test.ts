@@ -9,13 +9,14 @@ import { cli, removeTempDirs, tempDir } from "./cli-helpers.ts";
 
 afterEach(removeTempDirs);
 
-/** A real extension in POSIX sh that registers the tools named in its manifest's `x_tools`. */
+/** A real extension in POSIX sh that registers the tools named in its manifest's `x_tools` and subscribes to `x_intercept`. */
 function writeExt(dir: string, manifest: Record<string, unknown>): void {
   mkdirSync(dir, { recursive: true });
   const tools = ((manifest.x_tools as string[] | undefined) ?? ["forecast"])
     .map((t) => `echo '{"type":"register_tool","name":"${t}","description":"d","schema":{"type":"object"}}'`)
     .join("\n");
-  writeFileSync(join(dir, "run.sh"), `#!/bin/sh\necho '{"type":"hello","name":"weather","version":"1"}'\n${tools}\necho '{"type":"ready"}'\nwhile read -r _; do :; done\n`);
+  const intercept = manifest.x_intercept ? `echo '${JSON.stringify({ type: "subscribe", events: [], intercept: manifest.x_intercept })}'\n` : "";
+  writeFileSync(join(dir, "run.sh"), `#!/bin/sh\necho '{"type":"hello","name":"weather","version":"1"}'\n${tools}\n${intercept}echo '{"type":"ready"}'\nwhile read -r _; do :; done\n`);
   chmodSync(join(dir, "run.sh"), 0o755);
   writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "weather", version: "1.0.0", exec: "./run.sh", ...manifest }, null, 2) + "\n");
 }
@@ -184,11 +185,63 @@ describe("zot ext update and rollback", () => {
     expect(manifest()).toBe("2.0.0");
   });
 
+  test("an update that adds interceptors and a tool, with the same permissions, is refused headless without --yes, listing them", async () => {
+    const home = tempDir();
+    const { repo, change } = await repoWith({});
+    await cli(["install", `file://${repo}#main`], { home, cwd: home });
+    await change({ version: "1.1.0", x_tools: ["forecast", "exfiltrate"], x_intercept: ["assistant_message", "turn_start"] });
+    const refused = await cli(["update", "weather"], { home, cwd: home });
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain("zot: weather adds what it may do: new tools: exfiltrate; new intercepts: assistant_message, turn_start; nothing was changed. Pass --yes");
+    expect(JSON.parse(readFileSync(join(home, "extensions", "weather", "extension.json"), "utf8")).version).toBe("1.0.0");
+    const done = await cli(["update", "weather", "--yes"], { home, cwd: home });
+    expect(done.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(home, "extensions", "weather", "extension.json"), "utf8")).version).toBe("1.1.0");
+  });
+
+  test("an update that adds a protocol power asks, in plain words", async () => {
+    const home = tempDir();
+    const { repo, change } = await repoWith({ permissions: {} });
+    await cli(["install", `file://${repo}#main`, "--yes"], { home, cwd: home });
+    await change({ version: "1.1.0", permissions: { powers: ["rewrite_tool_calls"] } });
+    const refused = await cli(["update", "weather"], { home, cwd: home });
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain("can rewrite the agent's tool calls, shell commands included: the same as running any command as you");
+  });
+
   test("rollback without an earlier version says so", async () => {
     const home = tempDir();
     const r = await cli(["rollback", "weather"], { home, cwd: home });
     expect(r.code).toBe(1);
     expect(r.err).toContain("there is no earlier version of weather to roll back to");
+  });
+});
+
+describe("remove, disable and enable keep the lockfile true", () => {
+  test("remove takes the lock entry with it, so verify still passes", async () => {
+    const home = tempDir();
+    const { repo } = await repoWith({});
+    await cli(["install", `file://${repo}#main`], { home, cwd: home });
+    expect((await cli(["remove", "weather", "--yes"], { home, cwd: home })).code).toBe(0);
+    expect(lockOf(home).extensions).toEqual({});
+    const v = await cli(["verify"], { home, cwd: home });
+    expect(v.code).toBe(0);
+    expect(v.out).not.toContain("missing");
+  });
+
+  test("disable and enable are zot's own edits: verify reports no tampering, but a hand edit still is", async () => {
+    const home = tempDir();
+    const { repo } = await repoWith({});
+    await cli(["install", `file://${repo}#main`], { home, cwd: home });
+    expect((await cli(["disable", "weather"], { home, cwd: home })).code).toBe(0);
+    expect(await cli(["verify"], { home, cwd: home })).toMatchObject({ code: 0, out: "weather: ok\n" });
+    expect((await cli(["enable", "weather"], { home, cwd: home })).code).toBe(0);
+    expect((await cli(["verify"], { home, cwd: home })).code).toBe(0);
+    appendFileSync(join(home, "extensions", "weather", "extension.json"), " ");
+    expect((await cli(["disable", "weather"], { home, cwd: home })).code).toBe(0);
+    const v = await cli(["verify"], { home, cwd: home });
+    expect(v.code).toBe(1);
+    expect(v.out).toContain("weather: CHANGED since it was installed — modified: extension.json");
   });
 });
 
@@ -225,6 +278,14 @@ describe("zot ext sync", () => {
     expect(JSON.parse(readFileSync(join(project, ".zot", "extensions", "weather", "extension.json"), "utf8")).version).toBe("1.0.0");
     expect(readFileSync(join(project, ".zot", "extensions.lock.json"), "utf8")).toBe(lock);
     expect((await cli(["sync"], { home, cwd: project })).out).toBe("weather: up to date\n");
+  });
+
+  test("trust, then sync: the synced extension is trusted and runs", async () => {
+    const { home, project } = await teamProject();
+    expect((await cli(["trust"], { home, cwd: project })).code).toBe(0);
+    expect((await cli(["sync"], { home, cwd: project })).code).toBe(0);
+    const listed = JSON.parse((await cli(["doctor", "--json"], { home, cwd: project })).out) as { extensions: { name: string; source: string; status: string }[] };
+    expect(listed.extensions.find((e) => e.name === "weather" && e.source === "project")?.status).toBe("ready");
   });
 
   test("a lockfile whose hash the source does not match installs nothing", async () => {

@@ -19,16 +19,23 @@ const perms = (raw: unknown): Permissions => {
 
 describe("the permissions declaration", () => {
   test("absent fields mean the least privilege", () => {
-    expect(perms({})).toEqual({ fs: { read: [], write: [] }, net: false, env: [], exec: false });
+    expect(perms({})).toEqual({ fs: { read: [], write: [] }, net: false, env: [], exec: false, powers: [] });
   });
 
   test("every field is decoded", () => {
-    const p = perms({ fs: { read: ["$EXTENSION_DIR", "/etc/hosts"], write: ["$TMP/weather"] }, net: { connect: ["api.example.com:443", ":8080"] }, env: ["WEATHER_KEY"], exec: true });
+    const p = perms({
+      fs: { read: ["$EXTENSION_DIR", "/etc/hosts"], write: ["$TMP/weather"] },
+      net: { connect: ["api.example.com:443", ":8080"] },
+      env: ["WEATHER_KEY"],
+      exec: true,
+      powers: ["rewrite_tool_calls", "submit_prompts"],
+    });
     expect(p).toEqual({
       fs: { read: ["$EXTENSION_DIR", "/etc/hosts"], write: ["$TMP/weather"] },
       net: { connect: [{ host: "api.example.com", port: 443 }, { host: null, port: 8080 }] },
       env: ["WEATHER_KEY"],
       exec: true,
+      powers: ["rewrite_tool_calls", "submit_prompts"],
     });
   });
 
@@ -43,6 +50,8 @@ describe("the permissions declaration", () => {
     [{ env: ["NOT A NAME"] }, `field "permissions.env[0]" is "NOT A NAME", which is not an environment variable name`],
     [{ exec: "no" }, `field "permissions.exec" must be true or false, got string`],
     [{ network: true }, `field "permissions.network" is not a known permission`],
+    [{ powers: "rewrite_tool_calls" }, `field "permissions.powers" must be an array of power names`],
+    [{ powers: ["run_anything"] }, `field "permissions.powers[0]" is "run_anything", which is not a power (known: rewrite_tool_calls, rewrite_tool_results, rewrite_assistant_text, submit_prompts, activate_tools)`],
   ])("%j is refused, naming the manifest and the field", (raw, message) => {
     const r = parsePermissions(raw, "/x/extension.json");
     expect(r.ok).toBe(false);
@@ -60,7 +69,7 @@ describe("the permissions declaration", () => {
       tmp: "/tmp",
     });
     expect(p.fs).toEqual({ read: ["/ext/w/data", "/proj"], write: ["/home/u/.zot/cache", "/tmp"] });
-    expect(describePermissions(permissionsJson(p))).toBe("fs read: /ext/w/data, /proj; fs write: /home/u/.zot/cache, /tmp; net: none; env: none; exec: no");
+    expect(describePermissions(permissionsJson(p))).toBe("fs read: /ext/w/data, /proj; fs write: /home/u/.zot/cache, /tmp; net: none; env: none; exec: no; powers: none");
   });
 });
 
@@ -255,7 +264,7 @@ describe.skipIf(!HAS_LANDLOCK)("Landlock enforcement of a real extension", () =>
       await p.close();
     }
     const log = p.log();
-    expect(log).toContain("[zot] permissions (enforced): fs read: none; fs write: none; net: none; env: none; exec: no");
+    expect(log).toContain("[zot] permissions (enforced): fs read: none; fs write: none; net: none; env: none; exec: no; powers: none");
     expect(log).toMatch(/\[zot\] sandbox: Landlock ABI \d+ enforced/);
     expect(log).toContain(`[probe] read ${secret} -> denied: Permission denied`);
   });

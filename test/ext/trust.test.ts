@@ -15,7 +15,7 @@ function setup(): { home: string; project: string } {
   return { home, project };
 }
 
-const hello: ExtensionPrint = { name: "hello", exec: "/p/.zot/extensions/hello/run.sh", args: [] };
+const hello: ExtensionPrint = { name: "hello", files: { "run.sh": "hello-v1" } };
 
 describe("the trust store", () => {
   test("a folder nobody trusted is untrusted, and so is everything in it", () => {
@@ -145,35 +145,46 @@ describe("reviewing a project's extensions", () => {
     trustDir(home, project, [hello]);
     expect([...reviewProject(home, project, [hello], "store").approved]).toEqual(["hello"]);
 
-    const added: ExtensionPrint = { name: "Added", exec: "/bin/true", args: [] };
-    const changedArgs = { ...hello, args: ["--evil"] };
+    const added: ExtensionPrint = { name: "Added", files: { "run.sh": "added" } };
+    const changedArgs = { ...hello, files: { "run.sh": "hello-v2" } };
     const r = reviewProject(home, project, [changedArgs, added], "store");
     expect([...r.approved]).toEqual([]);
     expect(r.unapproved).toEqual([
       { name: "hello", why: "changed" },
       { name: "Added", why: "new" },
     ]);
-    expect(reviewProject(home, project, [{ ...hello, exec: "/tmp/other" }], "store").unapproved).toEqual([{ name: "hello", why: "changed" }]);
 
     trustDir(home, project, [changedArgs, added]);
     expect([...reviewProject(home, project, [changedArgs, added], "store").approved].sort()).toEqual(["added", "hello"]);
   });
 
+  test("files an extension adds to its own directory are its data, not a change; an edited or removed file is", () => {
+    const { home, project } = setup();
+    const tool: ExtensionPrint = { name: "tool", files: { "extension.json": "m1", "run.sh": "r1" } };
+    trustDir(home, project, [tool]);
+    expect([...reviewProject(home, project, [{ name: "tool", files: { ...tool.files, "cache.json": "c" } }], "store").approved]).toEqual(["tool"]);
+    expect(reviewProject(home, project, [{ name: "tool", files: { ...tool.files, "run.sh": "r2" } }], "store").unapproved).toEqual([{ name: "tool", why: "changed" }]);
+    expect(reviewProject(home, project, [{ name: "tool", files: { "extension.json": "m1" } }], "store").unapproved).toEqual([{ name: "tool", why: "changed" }]);
+  });
+
   test("an extension named like an Object property is new, not changed", () => {
     const { home, project } = setup();
     trustDir(home, project, [hello]);
-    expect(reviewProject(home, project, [hello, { name: "constructor", exec: "/bin/true", args: [] }], "store").unapproved).toEqual([{ name: "constructor", why: "new" }]);
+    expect(reviewProject(home, project, [hello, { name: "constructor", files: { "run.sh": "c" } }], "store").unapproved).toEqual([{ name: "constructor", why: "new" }]);
   });
 
-  test("a subdirectory of a trusted folder records its set on first sight, then notices changes", () => {
+  test("in a subfolder of a trusted folder, code nobody was shown is new: it needs approval, and none is recorded unseen", () => {
     const { home, project } = setup();
     const sub = join(project, "sub");
     mkdirSync(sub);
-    trustDir(home, project);
-    expect([...reviewProject(home, sub, [hello], "store").approved]).toEqual(["hello"]);
-    const r = reviewProject(home, sub, [hello, { name: "late", exec: "/bin/true", args: [] }], "store");
-    expect(r.unapproved).toEqual([{ name: "late", why: "new" }]);
+    trustDir(home, project, []);
+    const r = reviewProject(home, sub, [hello], "store");
+    expect([...r.approved]).toEqual([]);
+    expect(r.unapproved).toEqual([{ name: "hello", why: "new" }]);
     expect(r.trustedBy).toBe(project);
+    expect(reviewProject(home, sub, [hello], "store").unapproved).toEqual([{ name: "hello", why: "new" }]);
+    trustDir(home, sub, [hello]);
+    expect([...reviewProject(home, sub, [hello], "store").approved]).toEqual(["hello"]);
   });
 
   test("untrusting a folder forgets the approvals recorded under it", () => {
@@ -190,8 +201,8 @@ describe("reviewing a project's extensions", () => {
     expect(declineProject(home, project, [hello])).toEqual({ ok: true, path: project });
     expect(wasDeclined(home, project, [hello])).toBe(true);
     expect(isTrusted(home, project)).toBe(false);
-    expect(wasDeclined(home, project, [{ ...hello, args: ["x"] }])).toBe(false);
-    expect(wasDeclined(home, project, [hello, { name: "other", exec: "/bin/true", args: [] }])).toBe(false);
+    expect(wasDeclined(home, project, [{ ...hello, files: { "run.sh": "hello-v2" } }])).toBe(false);
+    expect(wasDeclined(home, project, [hello, { name: "other", files: { "run.sh": "other" } }])).toBe(false);
     trustDir(home, project, [hello]);
     expect(wasDeclined(home, project, [hello])).toBe(false);
   });
@@ -247,11 +258,13 @@ describe("reviewing a project's MCP servers", () => {
     expect(Object.keys(body.mcp_servers[project])).toEqual(["github"]);
   });
 
-  test("a subdirectory of a trusted folder records its servers on first sight, then notices a new one", () => {
+  test("in a subfolder of a trusted folder, servers nobody was shown are new until that folder is trusted with them", () => {
     const { home, project } = setup();
     const sub = join(project, "sub");
     mkdirSync(sub);
     trustDir(home, project, [], []);
+    expect(reviewServers(home, sub, [github], "store").unapproved).toEqual([{ name: "github", why: "new" }]);
+    trustDir(home, sub, [], [github]);
     expect([...reviewServers(home, sub, [github], "store").approved]).toEqual(["github"]);
     expect(reviewServers(home, sub, [github, remote], "store").unapproved).toEqual([{ name: "Remote", why: "new" }]);
   });

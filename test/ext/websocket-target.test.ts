@@ -1,5 +1,8 @@
 // The manifest's "transport": what is accepted, and the one-sentence errors for what is not.
 import { describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { projectPrints } from "../../src/ext/discovery.ts";
 import { parseManifest } from "../../src/ext/manifest.ts";
 import { effectiveScope } from "../../src/ext/permission-policy.ts";
@@ -74,18 +77,27 @@ describe("policy and trust for WebSocket extensions", () => {
     expect(allowed).toEqual({ ok: true, permissions: null, overridden: true, warning: null });
   });
 
-  test("a project WebSocket extension's URL is what workspace trust records in place of a command line", () => {
-    const entry: DiscoveredExtension = {
-      name: "w",
-      dir: "/p/.zot/extensions/w",
-      manifestPath: PATH,
-      source: "project",
-      status: "spawn",
-      error: null,
-      manifest: manifest(),
-      theme: null,
-      warnings: [],
+  test("workspace trust fingerprints a project WebSocket extension's whole manifest: a changed token_env is a change", () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "zot-ws-trust-")), "w");
+    mkdirSync(dir);
+    const entryFor = (transport: object): DiscoveredExtension => {
+      writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "w", transport }));
+      return { name: "w", dir, manifestPath: join(dir, "extension.json"), source: "project", status: "spawn", error: null, manifest: manifest(), theme: null, warnings: [] };
     };
-    expect(projectPrints([entry]).map((p) => p.print)).toEqual([{ name: "w", exec: "ws://127.0.0.1:7777/", args: [] }]);
+    try {
+      const before = projectPrints([entryFor({ type: "websocket", url: "ws://127.0.0.1:7777/", token_env: "EDITOR_TOKEN" })])[0]!.print;
+      const after = projectPrints([entryFor({ type: "websocket", url: "ws://127.0.0.1:7777/", token_env: "OTHER_TOKEN" })])[0]!.print;
+      expect(after.name).toBe("w");
+      expect(after.files["extension.json"]).not.toBe(before.files["extension.json"]);
+    } finally {
+      rmSync(join(dir, ".."), { recursive: true, force: true });
+    }
+  });
+
+  test("token_env may not name a provider key variable", () => {
+    for (const name of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "KIMI_API_KEY", "MOONSHOT_API_KEY"])
+      expect(errorOf({ transport: { type: "websocket", url: "ws://127.0.0.1:1/", token_env: name } })).toContain(
+        `field "transport.token_env" is ${name}, which holds a provider API key; zot sends no provider key to an extension`,
+      );
   });
 });

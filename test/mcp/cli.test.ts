@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { runExtCli } from "../../src/cli/ext.ts";
 import { trustDir } from "../../src/ext/trust.ts";
 import { runMcpCli } from "../../src/mcp/cli.ts";
+import { projectServers } from "../../src/mcp/config.ts";
 import { HOSTILE, LEGACY, MODERN, useScratch, writeList } from "./helpers.ts";
 
 const s = useScratch();
@@ -91,7 +92,7 @@ test("list shows each server with its scope and state, starts nothing, and names
   expect(r.out).toContain(`not read: ${join(s.project, ".mcp.json")} (the folder is not trusted; zot ext trust ${s.project} lets it load)`);
   expect(r.out).toContain(`fx    user   stdio  enabled   python3 ${LEGACY}`);
   expect(r.out).toContain("off   user   stdio  disabled  x");
-  const trusted = trustDir(s.home, s.project);
+  const trusted = trustDir(s.home, s.project, [], projectServers(s.project).map((p) => p.print));
   expect(trusted.ok).toBe(true);
   const json = JSON.parse((await run(["list", "--json"])).out);
   expect(json.servers.map((x: { name: string; scope: string }) => `${x.name}:${x.scope}`)).toEqual(["proj:project", "fx:user", "off:user"]);

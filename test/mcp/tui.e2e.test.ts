@@ -96,12 +96,13 @@ async function loggedInTui(list: string): Promise<Awaited<ReturnType<typeof tui.
   return t;
 }
 
-test("/mcp-login logs in through the browser opener and restarts the server, whose tools then carry the token (masked in the transcript)", () =>
+test("/mcp-login logs in through the browser opener and restarts the server, whose tools then carry the token (masked on screen and in the transcript)", () =>
   withProtectedServer("web-login.json", async (as, web) => {
     const t = await loggedInTui(web);
     t.send("call mcp__web__whoami {}");
     const token = [...as.issued.keys()][0];
-    await t.waitFor(`returned: you sent Bearer ${token}`, 20_000);
+    const screen = await t.waitFor("returned: you sent Bearer at-1…[redacted]", 20_000);
+    expect(screen).not.toContain(token);
     const transcript = readFileSync(sessionFiles(t.home)[0], "utf8");
     expect(transcript).toContain("you sent Bearer at-1…[redacted]");
     expect(transcript).not.toContain(token);

@@ -4,7 +4,7 @@ import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { ROOT, Tmux, useTmux } from "./helpers/tmux.ts";
+import { ROOT, type Tmux, useTmux } from "./helpers/tmux.ts";
 
 const tui = useTmux();
 

@@ -53,3 +53,26 @@ test("project MCP servers are shown as written, control characters escaped, with
   expect(text).toContain("    connects to:  https://mcp.example.test/mcp\\x07");
   expect(text).toContain("    header:       Authorization: Bearer ${API_TOKEN}");
 });
+
+test("every kind of extension is described for what it is: a WebSocket one, a scoped one with its powers, a theme", async () => {
+  const root = tempDir("zot-trustq-kinds-");
+  const home = join(root, "home");
+  const exts = join(root, "repo", ".zot", "extensions");
+  const write = (name: string, manifest: object, files: Record<string, string> = {}) => {
+    mkdirSync(join(exts, name), { recursive: true });
+    writeFileSync(join(exts, name, "extension.json"), JSON.stringify({ name, ...manifest }));
+    for (const [f, text] of Object.entries(files)) writeFileSync(join(exts, name, f), text);
+  };
+  write("bridge", { transport: { type: "websocket", url: "ws://127.0.0.1:7777/zot", token_env: "EDITOR_TOKEN" } });
+  write("scoped", { exec: "/bin/sh", permissions: { net: { connect: [":443"] }, powers: ["rewrite_tool_calls"] } });
+  write("colours", {}, { "theme.json": JSON.stringify({ name: "colours", colors: { text: "#000000" } }) });
+  const found = await discover({ extPaths: [], noExt: false, cwd: join(root, "repo"), home });
+  const text = trustQuestion(join(root, "repo"), found.filter((e) => e.status === "untrusted"));
+  expect(text).toContain("    connects to:  ws://127.0.0.1:7777/zot");
+  expect(text).toContain("    capabilities: a WebSocket extension running outside zot, which cannot sandbox it; through the protocol it can rewrite the agent's tool calls");
+  expect(text).toContain("                  zot sends it the value of $EDITOR_TOKEN from your environment");
+  expect(text).not.toContain("nothing (a theme)\n    capabilities: a WebSocket");
+  expect(text).toContain("    capabilities: connect to :443");
+  expect(text).toContain("                  can rewrite the agent's tool calls, shell commands included: the same as running any command as you");
+  expect(text).toContain("    runs:         nothing (a theme)\n    capabilities: nothing: a theme runs no program");
+});

@@ -20,6 +20,10 @@ function repoWithExtension(manifest: Record<string, unknown> = {}): { repo: stri
   mkdirSync(join(repo, ".zot", "extensions"), { recursive: true });
   cpSync(MARKER, ext, { recursive: true });
   writeManifest(ext, manifest);
+  // A repository, as a cloned project is: the marker's "ran" file is its data, which git ignores.
+  writeFileSync(join(repo, ".gitignore"), "ran\n");
+  const git = Bun.spawnSync(["git", "-C", repo, "init", "-q"], { stdout: "ignore", stderr: "pipe" });
+  if (git.exitCode !== 0) throw new Error(`git init failed: ${git.stderr}`);
   return { repo, ext };
 }
 
@@ -323,4 +327,28 @@ test("/trust in a folder without project code says there is nothing to trust", a
   command(t, "/trust");
   await t.waitFor(`${realpathSync(t.cwd)} has no project extensions or MCP servers: there is nothing to trust.`, 15_000);
   expect(existsSync(join(t.home, "trust.json"))).toBe(false);
+}, T);
+
+test("code a pull adds to a subfolder of a trusted folder is asked about before it runs there", async () => {
+  const { repo, ext } = repoWithExtension();
+  const t = await startTrusted(repo, () => ran(ext));
+  await quitTui(t);
+  const sub = join(repo, "packages", "app");
+  const added = join(sub, ".zot", "extensions", "x");
+  mkdirSync(join(sub, ".zot", "extensions"), { recursive: true });
+  cpSync(MARKER, added, { recursive: true });
+  writeFileSync(join(added, "extension.json"), JSON.stringify({ name: "x", exec: "./main.sh" }));
+  const log = join(repo, "..", "sub-mcp.jsonl");
+  writeFileSync(join(sub, ".mcp.json"), JSON.stringify({ mcpServers: { subsrv: { command: "python3", args: [MCP_SERVER], env: { MCP_FIXTURE_LOG: log } } } }));
+  t.send(`${join(ROOT, "dist", "zot")} --provider mock --cwd ${sub}`);
+  const s = flat(await t.waitFor(`MCP servers in ${sub} are new or changed since the folder was trusted:`, 15_000));
+  expect(s).toContain(`zot: project extensions and MCP servers in ${sub} are new or changed since the folder was trusted:`);
+  expect(s).toContain("x (new)");
+  expect(s).toContain("MCP server subsrv (new)");
+  expect(ran(added)).toBe(false);
+  expect(existsSync(log)).toBe(false);
+  t.type("q");
+  await t.waitFor(/shell\$\s*$/, 15_000);
+  expect(ran(added)).toBe(false);
+  expect(existsSync(log)).toBe(false);
 }, T);

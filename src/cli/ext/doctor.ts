@@ -71,6 +71,8 @@ function human(r: DoctorReport): string {
     if (e.events.length) row("events", e.events.join(", "));
     if (e.intercept.length) row("intercept", e.intercept.join(", "));
     if (e.permissions) row("scope", describePermissions(e.permissions));
+    // Without a declaration every protocol power is held: say so beside what it intercepts.
+    else if (e.intercept.length || e.commands.length || e.tools.length) row("powers", "all: it declares no permissions, so it may rewrite what it intercepts, submit prompts and switch on deferred tools");
     row("sandbox", e.sandbox);
     for (const c of e.conflicts) row("conflict", c);
     for (const w of e.warnings) row("warning", w);

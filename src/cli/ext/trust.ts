@@ -1,7 +1,8 @@
 // `zot ext trust [DIR]`, `zot ext trust --list`, `zot ext untrust [DIR]`: the user's decisions about
 // which folders' project extensions and MCP servers may run (the store itself lives in ../trust.ts).
 import { resolve } from "node:path";
-import { execLine, serverTarget, visible } from "../../ext/exec-line.ts";
+import { capabilityLines } from "../../ext/capabilities.ts";
+import { extensionTarget, serverTarget, visible } from "../../ext/exec-line.ts";
 import { trustProject } from "../../runtime/project-code.ts";
 import { listTrusted, untrustDir } from "../../ext/trust.ts";
 import { type Ctx, fail } from "../../ext/cli/context.ts";
@@ -23,7 +24,11 @@ export async function trust(ctx: Ctx, dir: string | undefined, listOnly: boolean
   if (found.length === 0 && servers.length === 0) ctx.out.write("it has no project extensions or MCP servers now; new ones will be asked about\n");
   if (found.length > 0) {
     ctx.out.write("its project extensions may run:\n");
-    for (const entry of found) ctx.out.write(`  ${visible(entry.name)}  runs: ${execLine(entry.manifest!)}\n`);
+    for (const entry of found) {
+      const t = extensionTarget(entry.manifest!);
+      ctx.out.write(`  ${visible(entry.name)}  ${t.label}: ${t.line}\n`);
+      for (const c of capabilityLines(entry.manifest!)) ctx.out.write(`    ${c}\n`);
+    }
   }
   if (servers.length > 0) {
     ctx.out.write("its project MCP servers may load (as written in their lists):\n");

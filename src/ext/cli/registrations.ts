@@ -28,15 +28,15 @@ export async function probeRegistrations(ctx: Ctx, dir: string, name: string, sc
   }
 }
 
-/** "new tools: a, b; intercepts removed: tool_call" — what `next` registers that `old` did not, and back. */
-export function registrationChanges(old: Registrations, next: Registrations): string[] {
-  const out: string[] = [];
+/** What `next` registers that `old` did not ("new tools: a, b"), and back ("intercepts removed: tool_call"). */
+export function registrationChanges(old: Registrations, next: Registrations): { added: string[]; removed: string[] } {
+  const out = { added: [] as string[], removed: [] as string[] };
   const kinds: [keyof Registrations, string][] = [["commands", "commands"], ["tools", "tools"], ["intercept", "intercepts"], ["events", "events"]];
   for (const [key, label] of kinds) {
     const added = next[key].filter((x) => !old[key].includes(x));
     const removed = old[key].filter((x) => !next[key].includes(x));
-    if (added.length > 0) out.push(`new ${label}: ${added.join(", ")}`);
-    if (removed.length > 0) out.push(`${label} removed: ${removed.join(", ")}`);
+    if (added.length > 0) out.added.push(`new ${label}: ${added.join(", ")}`);
+    if (removed.length > 0) out.removed.push(`${label} removed: ${removed.join(", ")}`);
   }
   return out;
 }

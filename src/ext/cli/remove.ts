@@ -2,7 +2,8 @@
 // directory is first renamed to a dot-name (invisible to discovery) so removal is all-or-nothing
 // from zot's point of view; a symlinked extension loses only its link, never the linked tree.
 import { lstatSync, mkdtempSync, renameSync, rmSync, unlinkSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { unlock } from "../lockfile.ts";
 import type { Ctx } from "./context.ts";
 import { fail, readLine } from "./context.ts";
 import { findInstalled, notFound } from "./lookup.ts";
@@ -30,6 +31,8 @@ export async function remove(ctx: Ctx, name: string, yes: boolean): Promise<numb
   } catch (e) {
     return fail(ctx, `cannot remove ${ext.dir} (${(e as NodeJS.ErrnoException).code ?? String(e)}); check its permissions.`);
   }
+  const unlocked = unlock(dirname(ext.dir), basename(ext.dir));
+  if (!unlocked.ok) ctx.err.write(`zot: removed ${ext.name}, but ${unlocked.error}; zot ext verify will report it as missing.\n`);
   ctx.out.write(`removed ${ext.name} from ${ext.dir}\n`);
   return 0;
 }

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { projectRoot } from "../discovery.ts";
 import { hashTree, lockPathFor, readLock, type LockEntry } from "../lockfile.ts";
-import { isTrusted, trustMode } from "../trust.ts";
+import { approveExtensions, codeFiles, isTrusted, trustMode } from "../trust.ts";
 import { fail, type Ctx } from "./context.ts";
 import { consent, install, type StagedExtension, type Verdict } from "./install.ts";
 
@@ -18,6 +18,7 @@ export async function sync(ctx: Ctx, opts: { yes: boolean }): Promise<number> {
   const read = readLock(lockPath);
   if (!read.ok) return fail(ctx, read.error);
   let status = 0;
+  const installed: string[] = [];
   for (const [name, entry] of Object.entries(read.lock.extensions)) {
     const dir = join(root, name);
     if (existsSync(dir) && hashTree(dir).hash === entry.hash) {
@@ -34,6 +35,13 @@ export async function sync(ctx: Ctx, opts: { yes: boolean }): Promise<number> {
       check: (staged) => matches(ctx, name, entry, staged, opts.yes),
     });
     if (code !== 0) status = code;
+    else if (existsSync(dir) && hashTree(dir).hash === entry.hash) installed.push(name);
+  }
+  // In a trusted folder, what the user just synced from the team's lockfile is approved as installed
+  // (a run with --trust or ZOT_TRUST_PROJECT=1 records nothing, as everywhere).
+  if (installed.length > 0 && trustMode(false, ctx.env) !== "all") {
+    const approved = approveExtensions(ctx.home, ctx.cwd, installed.map((name) => ({ name, files: codeFiles(join(root, name)) })));
+    if (!approved.ok) ctx.err.write(`zot: synced, but ${approved.error}; the synced extensions are asked about before they run.\n`);
   }
   return status;
 }

@@ -3,7 +3,9 @@
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { ZOT_VERSION } from "../../version.ts";
+import { redactSecrets } from "../../redact.ts";
 import { parseScript } from "../harness-script.ts";
+import { storedSecretValues } from "../settings.ts";
 import { runHarness, type HarnessReport, type StepStatus } from "../harness.ts";
 import type { Ctx } from "./context.ts";
 import { fail } from "./context.ts";
@@ -25,8 +27,11 @@ export async function test(ctx: Ctx, dirArg: string, scriptArg: string, json: bo
   const script = parseScript(text, scriptPath);
   if (!script.ok) return fail(ctx, script.error);
 
-  const report = await runHarness({ dir, steps: script.steps, home: ctx.home, cwd: ctx.cwd, env: ctx.env, zotVersion: ZOT_VERSION });
-  ctx.out.write(json ? JSON.stringify(report, null, 2) + "\n" : human(report));
+  // The extension's settings secrets are masked in its log and in the report, as in every other mode.
+  const secrets = storedSecretValues(ctx.home);
+  const mask = (text: string) => redactSecrets(text, secrets);
+  const report = await runHarness({ dir, steps: script.steps, home: ctx.home, cwd: ctx.cwd, env: ctx.env, zotVersion: ZOT_VERSION, mask });
+  ctx.out.write(mask(json ? JSON.stringify(report, null, 2) + "\n" : human(report)));
   return report.ok ? 0 : 1;
 }
 

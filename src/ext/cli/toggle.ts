@@ -1,8 +1,11 @@
 // `zot ext enable|disable <name>`: rewrites only the manifest's top-level `enabled` value, keeping
-// every other byte (order, indentation, comments-free JSON formatting) as the author wrote it.
+// every other byte (order, indentation, comments-free JSON formatting) as the author wrote it. The
+// lockfile follows zot's own edit, so `zot ext verify` does not take it for tampering.
 import type { Result } from "../../result.ts";
-import { readFileSync, realpathSync } from "node:fs";
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname } from "node:path";
 import { atomicWrite } from "../../platform/atomic-write.ts";
+import { relockEdit } from "../lockfile.ts";
 import { isObject } from "../../json.ts";
 import type { Ctx } from "./context.ts";
 import { fail } from "./context.ts";
@@ -26,11 +29,15 @@ export async function toggle(ctx: Ctx, name: string, enabled: boolean): Promise<
     ctx.out.write(`${ext.name} is already ${enabled ? "enabled" : "disabled"} (${ext.manifestPath})\n`);
     return 0;
   }
+  let mode: number;
   try {
+    mode = statSync(path).mode;
     atomicWrite(path, edited.text);
   } catch (e) {
     return fail(ctx, `cannot ${verb} ${ext.name}: writing ${ext.manifestPath} failed (${(e as NodeJS.ErrnoException).code ?? String(e)}); check its permissions.`);
   }
+  const relocked = relockEdit(dirname(ext.dir), basename(ext.dir), basename(ext.manifestPath), Buffer.from(text), Buffer.from(edited.text), mode);
+  if (!relocked.ok) ctx.err.write(`zot: ${verb}d ${ext.name}, but ${relocked.error}; zot ext verify will report its manifest as changed.\n`);
   ctx.out.write(`${enabled ? "enabled" : "disabled"} ${ext.name} (${ext.manifestPath})\n`);
   return 0;
 }

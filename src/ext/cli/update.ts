@@ -1,6 +1,7 @@
 // `zot ext update [name…] [--check]`: fetches each locked extension again from its source (git at
 // its ref, or the directory it was copied from), shows what changed, asks again when the new
-// version wants more permissions, swaps it in atomically and keeps the old tree for rollback.
+// version adds anything it may do — a permission, a power, a command, a tool, an interceptor, an
+// event subscription — swaps it in atomically and keeps the old tree for rollback.
 import { globalRoot } from "../../platform/home.ts";
 import { dirname, join, resolve } from "node:path";
 import { projectRoot } from "../discovery.ts";
@@ -58,17 +59,24 @@ async function decide(ctx: Ctx, name: string, old: LockEntry, dir: string, next:
   const granted = old.permissions ? parsePermissions(old.permissions, lockPathFor(dirname(dir))) : null;
   const oldScope = granted?.ok ? granted.permissions : null;
   const [before, after] = await Promise.all([probeRegistrations(ctx, dir, name, oldScope), probeRegistrations(ctx, next.dir, name, oldScope)]);
-  if ("error" in after) lines.push(`  registrations: the new copy did not start under the current permissions (${after.error})`);
-  else if (!("error" in before)) {
+  // What is added asks; what the probe could not tell asks too, as it may add anything.
+  const added = [...wider];
+  if ("error" in after) {
+    lines.push(`  registrations: the new copy did not start under the current permissions (${after.error})`);
+    added.push("registrations zot could not compare (the new copy did not start)");
+  } else if ("error" in before) added.push(`registrations zot could not compare (the installed copy did not start: ${before.error})`);
+  else {
     const changes = registrationChanges(before, after);
-    if (changes.length > 0) lines.push(`  ${changes.join("; ")}`);
+    const all = [...changes.added, ...changes.removed];
+    if (all.length > 0) lines.push(`  ${all.join("; ")}`);
+    added.push(...changes.added);
   }
   const installedChanges = treeChanges(old, dir);
   if (installedChanges.modified.length + installedChanges.removed.length > 0)
     lines.push(`  note: the installed copy was changed since it was installed (${[...installedChanges.modified, ...installedChanges.removed].join(", ")}); the update replaces it`);
   ctx.out.write(lines.join("\n") + "\n");
   if (opts.check) return { go: false, failed: false, message: `${name}: update available (run zot ext update ${name})` };
-  if (wider.length > 0 && !opts.yes) return ask(ctx, `${name} wants more permissions than before: ${wider.join("; ")}`, "update it", name);
+  if (added.length > 0 && !opts.yes) return ask(ctx, `${name} ${wider.length === added.length ? "wants more permissions than before" : "adds what it may do"}: ${added.join("; ")}`, "update it", name);
   return { go: true };
 }
 
