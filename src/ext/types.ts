@@ -1,6 +1,7 @@
 // The host's public surface: what modes and the agent loop see of the extension host. The host knows
 // nothing of the TUI or providers; it takes facts (provider/model/cwd) in and emits typed UI intents.
 import type { Permissions } from "./permissions.ts";
+import type { ImplicitGrants } from "./sandbox/policy.ts";
 import type { SettingSpec } from "./settings.ts";
 import type { ExtensionPolicy } from "./permission-policy.ts";
 import type { Enforcement } from "./sandbox/policy.ts";
@@ -65,6 +66,8 @@ export type ExtensionState = {
   permissions: Permissions | null;
   /** How much of that scope this platform enforces. */
   enforcement: Enforcement;
+  /** What the sandbox granted on its own to start it (null: no scope, or not started). */
+  granted: ImplicitGrants | null;
   /** Where zot connects to a WebSocket extension; null for one it starts. */
   url: string | null;
   /** For shadowed extensions: the directory of the winner. */

@@ -113,7 +113,7 @@ describe("zot ext doctor", () => {
     expect(report.home).toBe(home);
     expect(report.cwd).toBe(project);
     for (const e of report.extensions) {
-      expect(Object.keys(e)).toEqual(["name", "dir", "source", "status", "error", "version", "commands", "tools", "events", "intercept", "conflicts", "warnings", "log", "startup_ms", "permissions", "sandbox", "url"]);
+      expect(Object.keys(e)).toEqual(["name", "dir", "source", "status", "error", "version", "commands", "tools", "events", "intercept", "conflicts", "warnings", "log", "startup_ms", "permissions", "sandbox", "granted", "url"]);
     }
     const status = (dir: string) => report.extensions.find((e: { dir: string }) => e.dir === dir)?.status;
     const p = join(project, ".zot", "extensions");

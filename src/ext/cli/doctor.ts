@@ -4,8 +4,8 @@ import { resolve } from "node:path";
 import { ZOT_VERSION } from "../../version.ts";
 import { Host } from "../host.ts";
 import { extensionLogPath } from "../log.ts";
-import { describePermissions, permissionsJson, type PermissionsJson } from "../permissions.ts";
-import type { Enforcement } from "../sandbox/policy.ts";
+import { describePermissions, expandPermissions, permissionsJson, type PermissionsJson } from "../permissions.ts";
+import { describeGrants, type Enforcement, type ImplicitGrants } from "../sandbox/policy.ts";
 import { trustMode } from "../trust.ts";
 import type { ExtensionState } from "../types.ts";
 import { policy } from "./lookup.ts";
@@ -36,6 +36,8 @@ export type DoctorExtension = {
   permissions: PermissionsJson | null;
   /** "enforced", "partial: <why>", "advisory", "unrestricted", or "unrestricted (runs outside zot)" for a WebSocket extension. */
   sandbox: Enforcement;
+  /** What the sandbox granted on its own to start it (its program, loader, libraries, interpreter tree), and what it refused; null without a scope. */
+  granted: ImplicitGrants | null;
   /** Where zot connects to a WebSocket extension; null for one it starts. */
   url: string | null;
 };
@@ -67,6 +69,8 @@ export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]
     await host.shutdown();
   }
   const extensions = states.map((s) => doctorEntry(s, ctx.home));
+  const tmp = process.getBuiltinModule("node:os").tmpdir();
+  const resolved = new Map(states.map((s) => [s.dir, s.permissions ? permissionsJson(expandPermissions(s.permissions, { extensionDir: s.dir, cwd: ctx.cwd, home: ctx.home, tmp })) : null]));
   const m = await mcp;
   const report: DoctorReport = {
     zot_version: ZOT_VERSION,
@@ -77,7 +81,7 @@ export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]
     ...(m ? { mcp_servers: m.r.servers } : {}),
   };
   if (opts.json) ctx.out.write(JSON.stringify(report, null, 2) + "\n");
-  else ctx.out.write(human(report) + (m ? `\n${m.m.humanReport(m.r)}` : ""));
+  else ctx.out.write(human(report, (dir) => resolved.get(dir) ?? null) + (m ? `\n${m.m.humanReport(m.r)}` : ""));
   return report.ok ? 0 : 1;
 }
 
@@ -110,11 +114,13 @@ export function doctorEntry(s: ExtensionState, home: string): DoctorExtension {
     startup_ms: s.startupMs === null ? null : Math.round(s.startupMs * 10) / 10,
     permissions: s.permissions ? permissionsJson(s.permissions) : null,
     sandbox: s.enforcement,
+    granted: s.granted,
     url: s.url,
   };
 }
 
-function human(r: DoctorReport): string {
+/** `resolvedScope` gives the scope with its placeholders expanded, as the sandbox grants it. */
+function human(r: DoctorReport, resolvedScope: (dir: string) => PermissionsJson | null): string {
   const out: string[] = [];
   if (r.extensions.length === 0) out.push(`no extensions found (looked in ${r.cwd}/.zot/extensions and ${r.home}/extensions)`);
   for (const e of r.extensions) {
@@ -130,8 +136,10 @@ function human(r: DoctorReport): string {
     if (e.tools.length) row("tools", e.tools.map((t) => (t.deferred ? `${t.name} (deferred)` : t.name)).join(", "));
     if (e.events.length) row("events", e.events.join(", "));
     if (e.intercept.length) row("intercept", e.intercept.join(", "));
-    if (e.permissions) row("scope", describePermissions(e.permissions));
+    const scope = resolvedScope(e.dir) ?? e.permissions;
+    if (scope) row("scope", describePermissions(scope));
     row("sandbox", e.sandbox);
+    if (e.granted) row("granted", describeGrants(e.granted));
     for (const c of e.conflicts) row("conflict", c);
     for (const w of e.warnings) row("warning", w);
     row("log", e.log);
