@@ -16,6 +16,7 @@ import type { HostInfo, UiIntent } from "./types.ts";
 import type { EndedWhen, ExtensionTarget, SandboxGrants, Transport, TransportHooks, TransportTerms } from "./transport.ts";
 import { openStdio, STDIO_TERMS } from "./transport-stdio.ts";
 import { within } from "./within.ts";
+import { explainDenial } from "./sandbox/denial.ts";
 import { openWebSocket, WEBSOCKET_TERMS } from "./transport-websocket.ts";
 
 export type ConnectionTimings = {
@@ -216,7 +217,10 @@ export class Connection {
     this.sandbox = channel.sandbox ?? null;
     for (const path of this.sandbox?.missing ?? []) this.warn(`declared path ${path} does not exist, so the sandbox does not grant it`);
     this.transport = transport;
-    this.helloTimer = setTimeout(() => this.fail(`no hello within ${seconds(this.cfg.timings.helloMs)}; ${transport.helloHint()}`, true), this.cfg.timings.helloMs);
+    this.helloTimer = setTimeout(
+      () => this.fail(`no hello within ${seconds(this.cfg.timings.helloMs)}; ${transport.helloHint()}${this.lastWords().replace(/^: /, "; its last words on stderr: ")}`, true),
+      this.cfg.timings.helloMs,
+    );
   }
 
   /** Queues one frame for the extension; never blocks. */
@@ -529,7 +533,10 @@ export class Connection {
   /** `: "<last stderr line>"`, or nothing when it wrote none this run. */
   private lastWords(): string {
     const words = this.log?.lastWords();
-    return words ? `: ${JSON.stringify(words)}` : "";
+    if (!words) return "";
+    const target = this.cfg.target;
+    const denial = explainDenial(words, target.kind === "stdio" ? target.permissions : null);
+    return `: ${JSON.stringify(words)}${denial ? `; ${denial}` : ""}`;
   }
 
   private goneWith(reason: string, status: "failed" | "exited"): void {

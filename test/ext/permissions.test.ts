@@ -64,7 +64,7 @@ describe("the permissions declaration", () => {
 });
 
 describe("what each platform enforces", () => {
-  const linux = (abi: number) => ({ platform: "linux", landlockAbi: abi, seatbelt: false });
+  const linux = (abi: number, execGuard = true) => ({ platform: "linux", landlockAbi: abi, seatbelt: false, execGuard });
   test("an extension that declares nothing is unrestricted", () => {
     expect(enforcement(null, linux(7))).toBe("unrestricted");
   });
@@ -77,10 +77,16 @@ describe("what each platform enforces", () => {
     );
     expect(enforcement(perms({}), linux(3))).toBe("partial: network rules need Landlock ABI 4, the kernel has 3");
   });
+  test("a kernel without the exec guard enforces exec: false only partly, and says so", () => {
+    expect(enforcement(perms({}), linux(7, false))).toBe(
+      "partial: exec: false holds only for programs outside the exec chain (the kernel lacks seccomp user notification or pidfd_getfd, Linux 5.6)",
+    );
+    expect(enforcement(perms({ exec: true }), linux(7, false))).toBe("enforced");
+  });
   test("without Landlock or sandbox-exec the scope is advisory (only the environment is narrowed)", () => {
     expect(enforcement(perms({}), linux(0))).toBe("advisory");
-    expect(enforcement(perms({}), { platform: "win32", landlockAbi: 0, seatbelt: false })).toBe("advisory");
-    expect(enforcement(perms({}), { platform: "darwin", landlockAbi: 0, seatbelt: true })).toBe("enforced");
+    expect(enforcement(perms({}), { platform: "win32", landlockAbi: 0, seatbelt: false, execGuard: false })).toBe("advisory");
+    expect(enforcement(perms({}), { platform: "darwin", landlockAbi: 0, seatbelt: true, execGuard: false })).toBe("enforced");
   });
 
   test("the environment keeps the basics and zot's variables, plus exactly the names declared", () => {

@@ -10,7 +10,8 @@ import { parsePermissions } from "../../src/ext/permissions.ts";
 import { execGuardAvailable } from "../../src/ext/sandbox/exec-guard.ts";
 import { landlockAbi } from "../../src/ext/sandbox/landlock.ts";
 import { lookPath } from "../../src/platform/exec-path.ts";
-import { FIXTURES } from "./fixture-host.ts";
+import { Host } from "../../src/ext/host.ts";
+import { FAST, FIXTURES } from "./fixture-host.ts";
 import { probe } from "./probe-host.ts";
 
 const HAS_LANDLOCK = process.platform === "linux" && landlockAbi() >= 6;
@@ -167,5 +168,58 @@ describe.skipIf(!HAS_LANDLOCK || !HAS_PYENV)("version-manager shims", () => {
     } finally {
       await p.close();
     }
+  });
+});
+
+describe.skipIf(!HAS_LANDLOCK)("denials explain themselves", () => {
+  let root: string;
+  beforeAll(() => {
+    root = realpathSync(mkdtempSync(join(tmpdir(), "zot-deny-")));
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  /** A scoped shell-script extension that runs `body` and never says hello. */
+  async function silent(body: string, permissions: unknown) {
+    const dir = mkdtempSync(join(root, "ext-"));
+    writeFileSync(join(dir, "run.sh"), `#!/bin/sh\n${body}\n`);
+    chmodSync(join(dir, "run.sh"), 0o755);
+    writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "quiet", version: "1.0.0", exec: "./run.sh", permissions }));
+    const home = mkdtempSync(join(root, "home-"));
+    const host = new Host({ ...FAST, helloMs: 1500 });
+    await host.load({ extPaths: [dir], noExt: true, cwd: root, home, info: { zotVersion: "9", provider: "p", model: "m", cwd: root } });
+    const state = host.states()[0]!;
+    await host.shutdown();
+    return state;
+  }
+
+  test("a hello timeout shows the last stderr line, and a program the scope forbids names permissions.exec", async () => {
+    const s = await silent("/usr/bin/env true\nread line", {});
+    expect(s.status).toBe("failed");
+    expect(s.error).toMatch(/no hello within 1500ms; it must write a hello frame to stdout first; its last words on stderr: ".*\/usr\/bin\/env: Permission denied"/);
+    expect(s.error).toContain(`the sandbox denied it: starting /usr/bin/env needs "permissions.exec": true`);
+  });
+
+  test("an exit before hello on a file outside the scope names permissions.fs.read and the file", async () => {
+    const secret = join(root, "secret.txt");
+    writeFileSync(secret, "s\n");
+    const s = await silent(`read line < ${secret}`, {});
+    expect(s.status).toBe("failed");
+    expect(s.error).toContain("exited before hello with exit code 2");
+    expect(s.error).toContain(`${secret}: Permission denied`);
+    expect(s.error).toContain(`the sandbox denied it: add ${secret} (or a folder holding it) to "permissions.fs.read", or to "permissions.fs.write" to change it`);
+  });
+
+  test("an unscoped extension's permission error is not blamed on a sandbox", async () => {
+    const dir = mkdtempSync(join(root, "plain-"));
+    writeFileSync(join(dir, "run.sh"), "#!/bin/sh\necho 'open /x: Permission denied' >&2\nexit 3\n");
+    chmodSync(join(dir, "run.sh"), 0o755);
+    writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "plain", version: "1.0.0", exec: "./run.sh" }));
+    const home = mkdtempSync(join(root, "home-"));
+    const host = new Host(FAST);
+    await host.load({ extPaths: [dir], noExt: true, cwd: root, home, info: { zotVersion: "9", provider: "p", model: "m", cwd: root } });
+    const s = host.states()[0]!;
+    await host.shutdown();
+    expect(s.error).toContain('"open /x: Permission denied"');
+    expect(s.error).not.toContain("sandbox");
   });
 });

@@ -92,9 +92,11 @@ export async function runExecGuard(argv: string[]): Promise<number> {
       answer(taken.fd, n, "continue");
       continue;
     }
-    answer(taken.fd, n, { errno: EACCES });
+    // Said before the refusal is delivered, so the extension's own complaint about it comes after
+    // and is the last line of its log.
     if (++denied <= LOGGED_DENIALS)
       process.stderr.write(`[zot] sandbox: denied starting a program (process ${n.pid}); the scope does not allow it ("permissions.exec" is false)\n`);
+    answer(taken.fd, n, { errno: EACCES });
   }
   if (denied > LOGGED_DENIALS) process.stderr.write(`[zot] sandbox: denied starting a program ${denied} times in all\n`);
   return 0;

@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { expandPermissions, PLACEHOLDERS, type Permissions, type PlaceholderValues } from "../permissions.ts";
 import { execChain } from "./exec-chain.ts";
+import { execGuardAvailable } from "./exec-guard.ts";
 import { landlockAbi } from "./landlock.ts";
 import { compiled, launcherCommand } from "./launcher-command.ts";
 import { encodeRuleset, enforcement, implicitGrants, landlockRules, scopedEnv, seatbeltProfile, type Enforcement, type ImplicitGrants, type Support } from "./policy.ts";
@@ -40,6 +41,7 @@ export function sandboxSupport(): Support {
   support ??= {
     platform: process.platform,
     landlockAbi: process.platform === "linux" ? landlockAbi() : 0,
+    execGuard: process.platform === "linux" && execGuardAvailable(),
     seatbelt: process.platform === "darwin" && existsSync(SANDBOX_EXEC),
   };
   return support;

@@ -75,7 +75,8 @@ export const DEVICE_PATHS = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random
 export type Enforcement = "enforced" | `partial: ${string}` | "advisory" | "unrestricted" | typeof OUTSIDE_ZOT;
 /** A WebSocket extension's process was not started by zot, which therefore cannot sandbox it. */
 export const OUTSIDE_ZOT = "unrestricted (runs outside zot)";
-export type Support = { platform: string; landlockAbi: number; seatbelt: boolean };
+/** `execGuard`: seccomp user notification and pidfd_getfd (Linux 5.6+), which make `exec: false` hold after start. */
+export type Support = { platform: string; landlockAbi: number; seatbelt: boolean; execGuard: boolean };
 
 /** How much of `p` this platform enforces; null permissions means the extension declared nothing. */
 export function enforcement(p: Permissions | null, s: Support): Enforcement {
@@ -83,6 +84,8 @@ export function enforcement(p: Permissions | null, s: Support): Enforcement {
   if (s.platform === "darwin") return s.seatbelt ? "enforced" : "advisory";
   if (s.platform !== "linux" || s.landlockAbi === 0) return "advisory";
   const gaps: string[] = [];
+  if (!p.exec && !s.execGuard)
+    gaps.push("exec: false holds only for programs outside the exec chain (the kernel lacks seccomp user notification or pidfd_getfd, Linux 5.6)");
   if (p.net !== true && s.landlockAbi < 4) gaps.push(`network rules need Landlock ABI 4, the kernel has ${s.landlockAbi}`);
   if (typeof p.net === "object" && p.net.connect.some((t) => t.host !== null))
     gaps.push("host names in net.connect are not enforced (Landlock filters by port)");
