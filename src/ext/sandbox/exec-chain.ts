@@ -80,7 +80,8 @@ export function execChain(exec: string, args: string[], env: Record<string, stri
       return { ok: true, chain: { command: [current, ...before, ...args], programs, files, trees, notes } };
     }
     const sb = shebang(readAt(file, 0, 256));
-    if (!sb) return { ok: false, error: `${current} is neither a program nor a script with a "#!" line, so it cannot be started` };
+    // Not ELF and no "#!": a program of another format (Mach-O, PE), which the kernel loads itself.
+    if (!sb) return { ok: true, chain: { command: [current, ...before, ...args], programs: [file], files, trees, notes } };
     add(files, file);
     if (basename(sb.interpreter) === "env" && sb.arg !== null) {
       // env NAME, or env -S "NAME ARGS" (the one form of env options that names a program).
