@@ -122,12 +122,13 @@ export function implicitGrants(chain: ExecChain, places: SecretPlaces): GrantsRe
   }
   // What the system trees already grant is no news; what is left is what this extension adds.
   const system = (p: string) => SYSTEM_READ_PATHS.some((s) => isWithin(p, s));
+  // Trees first, so a library inside a granted tree is not listed again.
   for (const [list, paths] of [
-    [grants.files, chain.files],
     [grants.trees, chain.trees],
+    [grants.files, chain.files],
   ] as const) {
     for (const path of paths) {
-      if (own(path) || system(path) || grants.programs.includes(path)) continue;
+      if (own(path) || system(path) || grants.programs.includes(path) || grants.trees.some((t) => isWithin(path, t))) continue;
       const why = secretReach(path, places);
       if (why) grants.refused.push(`${path} (it ${why})`);
       else list.push(path);
