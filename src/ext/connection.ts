@@ -14,9 +14,10 @@ import { checkCommand, checkTool } from "./registry.ts";
 import type { CommandReg, ToolReg } from "./registry.ts";
 import type { FrameRecorder } from "./trace.ts";
 import type { HostInfo, UiIntent } from "./types.ts";
-import type { EndedWhen, ExtensionTarget, Transport, TransportHooks, TransportTerms } from "./transport.ts";
+import type { EndedWhen, ExtensionTarget, SandboxGrants, Transport, TransportHooks, TransportTerms } from "./transport.ts";
 import { openStdio, STDIO_TERMS } from "./transport-stdio.ts";
 import { within } from "./within.ts";
+import { explainDenial } from "./sandbox/denial.ts";
 import { openWebSocket, WEBSOCKET_TERMS } from "./transport-websocket.ts";
 import { seconds } from "../duration.ts";
 
@@ -90,6 +91,8 @@ export class Connection {
   completedBy: "ready" | "silence" | "deadline" | null = null;
   startupMs: number | null = null;
   logPath = "";
+  /** What the sandbox of a scoped process granted on its own; null when it has no scope. */
+  sandbox: SandboxGrants | null = null;
   /** Accepted registrations, in arrival order. */
   readonly commands: CommandReg[] = [];
   readonly tools: ToolReg[] = [];
@@ -213,8 +216,13 @@ export class Connection {
         : openStdio({ target, dir: this.dir, cwd: this.cfg.info().cwd, home: this.cfg.home, env, log: this.log, ...limits, hooks });
     if (!channel.ok) return this.failStart(channel.error);
     const transport = channel.transport;
+    this.sandbox = channel.sandbox ?? null;
+    for (const path of this.sandbox?.missing ?? []) this.warn(`declared path ${path} does not exist, so the sandbox does not grant it`);
     this.transport = transport;
-    this.helloTimer = setTimeout(() => this.fail(`no hello within ${seconds(this.cfg.timings.helloMs)}; ${transport.helloHint()}`, true), this.cfg.timings.helloMs);
+    this.helloTimer = setTimeout(
+      () => this.fail(`no hello within ${seconds(this.cfg.timings.helloMs)}; ${transport.helloHint()}${this.lastWords().replace(/^: /, "; its last words on stderr: ")}`, true),
+      this.cfg.timings.helloMs,
+    );
   }
 
   /** Queues one frame for the extension; never blocks. */
@@ -527,7 +535,10 @@ export class Connection {
   /** `: "<last stderr line>"`, or nothing when it wrote none this run. */
   private lastWords(): string {
     const words = this.log?.lastWords();
-    return words ? `: ${JSON.stringify(words)}` : "";
+    if (!words) return "";
+    const target = this.cfg.target;
+    const denial = explainDenial(words, target.kind === "stdio" ? target.permissions : null);
+    return `: ${JSON.stringify(words)}${denial ? `; ${denial}` : ""}`;
   }
 
   private goneWith(reason: string, status: "failed" | "exited"): void {

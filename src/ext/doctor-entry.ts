@@ -2,7 +2,7 @@
 // both print, decided once.
 import { extensionLogPath } from "../platform/home.ts";
 import { permissionsJson, type PermissionsJson } from "./permissions.ts";
-import type { Enforcement } from "./sandbox/policy.ts";
+import type { Enforcement, ImplicitGrants } from "./sandbox/policy.ts";
 import type { ExtensionState } from "./types.ts";
 
 export type DoctorStatus = "ready" | "auto_ready" | "failed" | "invalid" | "disabled" | "shadowed" | "theme_only" | "untrusted" | "needs_config";
@@ -26,6 +26,8 @@ export type DoctorExtension = {
   permissions: PermissionsJson | null;
   /** "enforced", "partial: <why>", "advisory", "unrestricted", or "unrestricted (runs outside zot)" for a WebSocket extension. */
   sandbox: Enforcement;
+  /** What the sandbox granted on its own to start it (its program, loader, libraries, interpreter tree), and what it refused; null without a scope. */
+  granted: ImplicitGrants | null;
   /** Where zot connects to a WebSocket extension; null for one it starts. */
   url: string | null;
   /** For a shadowed copy: the directory of the extension of the same name that runs instead. */
@@ -66,6 +68,7 @@ export function doctorEntry(s: ExtensionState, home: string): DoctorExtension {
     startup_ms: s.startupMs === null ? null : Math.round(s.startupMs * 10) / 10,
     permissions: s.permissions ? permissionsJson(s.permissions) : null,
     sandbox: s.enforcement,
+    granted: s.granted,
     url: s.url,
     shadowed_by: s.shadowedBy ?? null,
   };

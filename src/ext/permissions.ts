@@ -2,7 +2,7 @@
 // discovery, placeholders expanded just before launch. The one definition of the declaration;
 // the sandbox turns it into kernel rules, doctor shows it, the lockfile records it.
 import type { Result } from "../result.ts";
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, normalize, posix, resolve, sep } from "node:path";
 import { isObject, kind } from "../json.ts";
 import { POWERS, type Power } from "../protocol.ts";
 
@@ -51,9 +51,9 @@ export function parsePermissions(raw: unknown, where: string): PermissionsResult
       if (list === undefined) continue;
       if (!Array.isArray(list)) return bad(`fs.${mode}`, `must be an array of paths, got ${kind(list)}`);
       for (const [i, p] of list.entries()) {
-        const problem = pathProblem(p);
-        if (problem) return bad(`fs.${mode}[${i}]`, problem);
-        out.fs[mode].push(p as string);
+        const path = declaredPath(p);
+        if (!path.ok) return bad(`fs.${mode}[${i}]`, path.problem);
+        out.fs[mode].push(path.path);
       }
     }
   }
@@ -98,16 +98,25 @@ export function parsePermissions(raw: unknown, where: string): PermissionsResult
   return { ok: true, permissions: out };
 }
 
-function pathProblem(p: unknown): string | null {
-  if (typeof p !== "string" || p === "") return `must be a non-empty string, got ${typeof p === "string" ? "an empty string" : kind(p)}`;
+/**
+ * A declared path in its normal form (`$EXTENSION_DIR/./a/../b` → `$EXTENSION_DIR/b`), so what consent,
+ * doctor and the lockfile show is what is granted. A placeholder path may not climb out of its
+ * placeholder: `$EXTENSION_DIR/../..` would name `$ZOT_HOME` while reading as the extension's own.
+ */
+function declaredPath(p: unknown): { ok: true; path: string } | { ok: false; problem: string } {
+  const no = (problem: string) => ({ ok: false as const, problem });
+  if (typeof p !== "string" || p === "") return no(`must be a non-empty string, got ${typeof p === "string" ? "an empty string" : kind(p)}`);
   if (p.startsWith("$")) {
     const placeholder = PLACEHOLDERS.find((ph) => p === ph || p.startsWith(ph + "/"));
-    if (!placeholder) return `is ${JSON.stringify(p)}, which starts with an unknown placeholder (known: ${PLACEHOLDERS.join(", ")})`;
-    return null;
+    if (!placeholder) return no(`is ${JSON.stringify(p)}, which starts with an unknown placeholder (known: ${PLACEHOLDERS.join(", ")})`);
+    const rest = posix.normalize(p.slice(placeholder.length + 1).replace(/^\/+/, "") || ".");
+    if (rest === ".." || rest.startsWith("../")) return no(`is ${JSON.stringify(p)}, which climbs out of ${placeholder}; name a path inside ${placeholder}, or an absolute path`);
+    return { ok: true, path: rest === "." ? placeholder : `${placeholder}/${rest.replace(/\/$/, "")}` };
   }
-  if (p.startsWith("~")) return `is ${JSON.stringify(p)}; "~" is not expanded, write an absolute path or use a placeholder (${PLACEHOLDERS.join(", ")})`;
-  if (!isAbsolute(p)) return `is ${JSON.stringify(p)}, which is relative; start it with "/" or a placeholder (${PLACEHOLDERS.join(", ")})`;
-  return null;
+  if (p.startsWith("~")) return no(`is ${JSON.stringify(p)}; "~" is not expanded, write an absolute path or use a placeholder (${PLACEHOLDERS.join(", ")})`);
+  if (!isAbsolute(p)) return no(`is ${JSON.stringify(p)}, which is relative; start it with "/" or a placeholder (${PLACEHOLDERS.join(", ")})`);
+  const normal = normalize(p);
+  return { ok: true, path: normal.length > 1 && normal.endsWith(sep) ? normal.slice(0, -1) : normal };
 }
 
 function parseTarget(t: string): NetTarget | null {

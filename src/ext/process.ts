@@ -27,6 +27,9 @@ export type ChildProcess = {
   exited: Promise<ExitInfo>;
 };
 
+/** The variables zot itself sets for an extension (docs/ext-host.md); a scope passes only these `ZOT_*` names. */
+export const EXTENSION_ZOT_VARS = ["ZOT_HOME", "ZOT_EXTENSION_DIR", "ZOT_DATA_DIR", "ZOT_CWD"];
+
 /**
  * What an extension runs with: the user's environment (it is the user's program, API keys and all)
  * plus zot's variables — minus zot's own RPC credential, since whoever holds it can drive zot.

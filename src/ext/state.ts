@@ -42,6 +42,7 @@ export function extensionState(d: DiscoveredExtension, c: Connection | null, reg
     startupMs: c?.startupMs ?? null,
     permissions: m?.permissions ?? null,
     enforcement: m?.transport ? OUTSIDE_ZOT : enforcementOf(m?.permissions ?? null),
+    granted: c?.sandbox?.grants ?? null,
     url: m?.transport?.url ?? null,
   };
   if (d.shadowedBy !== undefined) state.shadowedBy = d.shadowedBy;

@@ -9,6 +9,7 @@ import { pumpStderr, type StderrPump } from "./stderr-log.ts";
 import { killTree, type TreeSignal } from "../platform/process-tree.ts";
 import { WriteQueue } from "./write-queue.ts";
 import { planLaunch } from "./sandbox/plan.ts";
+import { describeGrants } from "./sandbox/policy.ts";
 import type { Opened, StdioTarget, Transport, TransportHooks, TransportTerms } from "./transport.ts";
 
 export type StdioOptions = {
@@ -47,7 +48,11 @@ export function openStdio(o: StdioOptions): Opened {
     env: extensionEnv(o.env, { home: o.home, dir: o.dir, cwd: o.cwd }),
     permissions: t.permissions,
   });
-  if (t.permissions) o.log.line(`permissions (${plan.enforcement}): ${describePermissions(permissionsJson(t.permissions))}`);
+  if (!plan.ok) return { ok: false, error: plan.error };
+  if (t.permissions) {
+    o.log.line(`permissions (${plan.enforcement}): ${describePermissions(permissionsJson(t.permissions))}`);
+    if (plan.grants) o.log.line(`sandbox grants: ${describeGrants(plan.grants)}`);
+  }
   const [exec, ...args] = plan.argv;
   const spawned = spawnExtension({ exec: exec!, args, cwd: o.dir, env: plan.env });
   if (!spawned.ok) {
@@ -68,7 +73,7 @@ export function openStdio(o: StdioOptions): Opened {
     helloHint: () => "it must write a hello frame to stdout first",
     ended: (exit, when) => (when === "before hello" ? `exited before hello with ${describeExit(exit)}` : `exited with ${describeExit(exit)}${when ? ` ${when}` : ""}`),
   };
-  return { ok: true, transport };
+  return { ok: true, transport, sandbox: plan.grants ? { grants: plan.grants, missing: plan.missing } : null };
 }
 
 /** The exit is reported once all the extension wrote to stderr is in the log, so its last words are there. */

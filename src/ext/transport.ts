@@ -5,6 +5,7 @@ import type { Result } from "../result.ts";
 import type { TreeSignal } from "../platform/process-tree.ts";
 import type { ExitInfo } from "./process.ts";
 import type { Permissions } from "./permissions.ts";
+import type { ImplicitGrants } from "./sandbox/policy.ts";
 import type { Manifest } from "./types.ts";
 import type { WebSocketTarget } from "./websocket-target.ts";
 
@@ -53,7 +54,10 @@ export interface Transport {
   ended(exit: ExitInfo, when: EndedWhen): string;
 }
 
-export type Opened = Result<{ transport: Transport }>;
+/** What the sandbox of a scoped process granted on its own, and the declared paths that do not exist. */
+export type SandboxGrants = { grants: ImplicitGrants; missing: string[] };
+
+export type Opened = Result<{ transport: Transport; sandbox?: SandboxGrants | null }>;
 
 /** What carries one extension: a process zot starts, or a WebSocket server it connects to. */
 /** A process zot starts and speaks to over its stdin and stdout. */

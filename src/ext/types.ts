@@ -2,6 +2,7 @@
 // nothing of the TUI or providers; it takes facts (provider/model/cwd) in and emits typed UI intents.
 import type { Failure, Result } from "../result.ts";
 import type { Permissions } from "./permissions.ts";
+import type { ImplicitGrants } from "./sandbox/policy.ts";
 import type { SettingSpec } from "./settings.ts";
 import type { ExtensionPolicy } from "./permission-policy.ts";
 import type { Enforcement } from "./sandbox/policy.ts";
@@ -64,6 +65,8 @@ export type ExtensionState = {
   permissions: Permissions | null;
   /** How much of that scope this platform enforces. */
   enforcement: Enforcement;
+  /** What the sandbox granted on its own to start it (null: no scope, or not started). */
+  granted: ImplicitGrants | null;
   /** Where zot connects to a WebSocket extension; null for one it starts. */
   url: string | null;
   /** For shadowed extensions: the directory of the winner. */

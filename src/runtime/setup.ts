@@ -179,6 +179,8 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   for (const s of report.extensions) {
     if (s.enforcement === "advisory") notices.push(`Extension ${s.name} declares permissions, but this system cannot enforce them (no Landlock or sandbox-exec): only its environment is narrowed.`);
     else if (s.enforcement.startsWith("partial")) notices.push(`Extension ${s.name}'s permissions are enforced only in part (${s.enforcement.slice("partial: ".length)}).`);
+    else if (policy.policy.unrestricted === "warn" && s.enforcement === "unrestricted" && (s.status === "ready" || s.status === "auto_ready"))
+      notices.push(`Extension ${s.name} declares no permissions, so it runs with your full privileges (config.json "extensions": {"unrestricted": "warn"}).`);
   }
 
   const skippedLine = skippedNotice(o.home, o.cwd, "extensions", skippedExtensions(report.extensions), o.interactive && !isDumbTerminal(o.env) ? "tui" : "cli");

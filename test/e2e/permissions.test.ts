@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, test } from "bun:test";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { landlockAbi } from "../../src/ext/sandbox/landlock.ts";
-import { useZotHome } from "./zot.ts";
+import { ZOT, useZotHome } from "./zot.ts";
 
 const PROBE = resolve(import.meta.dir, "../fixtures/ext/probe/probe.py");
 
@@ -37,6 +37,26 @@ describe.skipIf(process.platform !== "linux" || landlockAbi() < 6)("the built bi
     expect(run.stdout).not.toContain("top secret");
     const log = readFileSync(join(e2e.home, "logs", "ext-probe.log"), "utf8");
     expect(log).toMatch(/\[zot\] sandbox: Landlock ABI \d+ enforced/);
+  });
+});
+
+describe.skipIf(process.platform !== "linux" || landlockAbi() < 6)("the launcher is no way around a scope", () => {
+  test("an extension with permissions may not run zot itself as its program", async () => {
+    probeExt({ exec: ZOT, args: ["__sandbox", '{"handledFs":"0","handledNet":"0","scoped":"0","paths":[],"connectPorts":[]}', "/usr/bin/python3", "probe.py"], permissions: {} });
+    const doctor = await e2e.run(["ext", "doctor", "--json", "-e", ext], { cwd: e2e.root });
+    const [e] = JSON.parse(doctor.stdout).extensions;
+    expect(e.status).toBe("failed");
+    expect(e.error).toContain(`failed to start: its exec runs zot itself (${ZOT}), which an extension with "permissions" may not do`);
+  });
+
+  test("with exec: false the built binary's launcher refuses the interpreter run again", async () => {
+    probeExt({ permissions: {} });
+    const call = JSON.stringify({ action: "run", target: JSON.stringify(["/usr/bin/python3", "-c", "print('ran')"]) });
+    const run = await e2e.run(["-p", "--provider", "mock", "-e", ext, `call probe ${call}`], { cwd: e2e.root });
+    expect(run.stdout).toContain("denied: Permission denied");
+    const log = readFileSync(join(e2e.home, "logs", "ext-probe.log"), "utf8");
+    expect(log).toContain("seccomp exec guard on");
+    expect(log).toContain('the scope does not allow it ("permissions.exec" is false)');
   });
 });
 
@@ -76,6 +96,10 @@ describe("the user's policy for extensions that declare nothing", () => {
     expect(e.status).toBe("ready");
     expect(e.sandbox).toBe("unrestricted");
     expect(e.warnings).toContain('extension "probe" declares no permissions, so it runs with your full privileges');
+
+    const run = await e2e.run(["-p", "--provider", "mock", "-e", ext, "hello"], { cwd: e2e.root });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('Extension probe declares no permissions, so it runs with your full privileges (config.json "extensions": {"unrestricted": "warn"}).');
   });
 
   test("a scope in config.json replaces the manifest's, without editing it", async () => {

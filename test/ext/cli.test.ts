@@ -112,7 +112,7 @@ describe("zot ext doctor", () => {
     expect(report.home).toBe(home);
     expect(report.cwd).toBe(project);
     for (const e of report.extensions) {
-      expect(Object.keys(e)).toEqual(["name", "dir", "source", "status", "error", "version", "commands", "tools", "events", "intercept", "conflicts", "warnings", "log", "startup_ms", "permissions", "sandbox", "url", "shadowed_by"]);
+      expect(Object.keys(e)).toEqual(["name", "dir", "source", "status", "error", "version", "commands", "tools", "events", "intercept", "conflicts", "warnings", "log", "startup_ms", "permissions", "sandbox", "granted", "url", "shadowed_by"]);
     }
     const status = (dir: string) => report.extensions.find((e: { dir: string }) => e.dir === dir)?.status;
     const p = join(project, ".zot", "extensions");

@@ -63,6 +63,16 @@ describe("the lockfile", () => {
     expect(Date.parse(e.installed_at)).toBeGreaterThan(0);
   });
 
+  test("consent shows each declared path as the folder it grants", async () => {
+    const home = tempDir();
+    const src = tempDir();
+    writeExt(join(src, "weather"), { permissions: { fs: { read: ["$EXTENSION_DIR/data", "$CWD"], write: ["$ZOT_HOME/cache/weather"] } } });
+    const refused = await cli(["install", join(src, "weather")], { home, cwd: home });
+    expect(refused.err).toBe(
+      `zot: weather 1.0.0 asks for: read $EXTENSION_DIR/data (${join(home, "extensions", "weather", "data")}); read $CWD; write $ZOT_HOME/cache/weather (${join(home, "cache", "weather")}); nothing was changed. Pass --yes to grant it without a terminal.\n`,
+    );
+  });
+
   test("declared permissions need consent: refused without a terminal and --yes, asked on a terminal", async () => {
     const home = tempDir();
     const src = tempDir();

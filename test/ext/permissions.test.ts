@@ -2,14 +2,13 @@
 // Linux kernel — real Landlock enforcement of a real Python extension that tries to read, write,
 // connect, read keys and start programs beyond its scope.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Host } from "../../src/ext/host.ts";
 import { describePermissions, expandPermissions, parsePermissions, permissionsJson, type Permissions } from "../../src/ext/permissions.ts";
 import { landlockAbi } from "../../src/ext/sandbox/landlock.ts";
 import { enforcement, scopedEnv, seatbeltProfile } from "../../src/ext/sandbox/policy.ts";
-import { FAST, FIXTURES } from "./fixture-host.ts";
+import { probe as probeIn } from "./probe-host.ts";
 
 const perms = (raw: unknown): Permissions => {
   const r = parsePermissions(raw, "/x/extension.json");
@@ -74,7 +73,7 @@ describe("the permissions declaration", () => {
 });
 
 describe("what each platform enforces", () => {
-  const linux = (abi: number) => ({ platform: "linux", landlockAbi: abi, seatbelt: false });
+  const linux = (abi: number, execGuard = true) => ({ platform: "linux", landlockAbi: abi, seatbelt: false, execGuard });
   test("an extension that declares nothing is unrestricted", () => {
     expect(enforcement(null, linux(7))).toBe("unrestricted");
   });
@@ -87,10 +86,16 @@ describe("what each platform enforces", () => {
     );
     expect(enforcement(perms({}), linux(3))).toBe("partial: network rules need Landlock ABI 4, the kernel has 3");
   });
+  test("a kernel without the exec guard enforces exec: false only partly, and says so", () => {
+    expect(enforcement(perms({}), linux(7, false))).toBe(
+      "partial: exec: false holds only for programs outside the exec chain (the kernel lacks seccomp user notification or pidfd_getfd, Linux 5.6)",
+    );
+    expect(enforcement(perms({ exec: true }), linux(7, false))).toBe("enforced");
+  });
   test("without Landlock or sandbox-exec the scope is advisory (only the environment is narrowed)", () => {
     expect(enforcement(perms({}), linux(0))).toBe("advisory");
-    expect(enforcement(perms({}), { platform: "win32", landlockAbi: 0, seatbelt: false })).toBe("advisory");
-    expect(enforcement(perms({}), { platform: "darwin", landlockAbi: 0, seatbelt: true })).toBe("enforced");
+    expect(enforcement(perms({}), { platform: "win32", landlockAbi: 0, seatbelt: false, execGuard: false })).toBe("advisory");
+    expect(enforcement(perms({}), { platform: "darwin", landlockAbi: 0, seatbelt: true, execGuard: false })).toBe("enforced");
   });
 
   test("the environment keeps the basics and zot's variables, plus exactly the names declared", () => {
@@ -102,13 +107,13 @@ describe("what each platform enforces", () => {
   });
 
   test("the macOS profile denies by default and allows what is declared", () => {
-    const profile = seatbeltProfile(perms({ fs: { write: ["/data"] }, net: { connect: [":443"] } }), { extensionDir: "/ext", chain: ["/usr/bin/python3"] });
+    const profile = seatbeltProfile(perms({ fs: { write: ["/data"] }, net: { connect: [":443"] } }), { extensionDir: "/ext", grants: { programs: ["/usr/bin/python3"], files: [], trees: [], refused: [], notes: [] } });
     expect(profile).toStartWith("(version 1)\n(deny default)\n");
     expect(profile).toContain('(allow file-write* (subpath "/dev/null") (subpath "/dev/tty") (subpath "/data"))');
     expect(profile).toContain('(allow process-exec (literal "/usr/bin/python3"))');
     expect(profile).toContain('(allow network-outbound (remote tcp "*:443"))');
     expect(profile).not.toContain("(allow network*)");
-    const open = seatbeltProfile(perms({ net: true, exec: true }), { extensionDir: "/ext", chain: [] });
+    const open = seatbeltProfile(perms({ net: true, exec: true }), { extensionDir: "/ext", grants: { programs: [], files: [], trees: [], refused: [], notes: [] } });
     expect(open).toContain("(allow network*)");
     expect(open).toContain("(allow process-exec)\n");
   });
@@ -136,31 +141,7 @@ describe.skipIf(!HAS_LANDLOCK)("Landlock enforcement of a real extension", () =>
     rmSync(root, { recursive: true, force: true });
   });
 
-  /** A fresh copy of the probe with `permissions` (or none) in its manifest, loaded by a real host. */
-  async function probe(permissions: unknown, prepare?: (dir: string) => void) {
-    const dir = mkdtempSync(join(root, "ext-"));
-    prepare?.(dir);
-    const home = mkdtempSync(join(root, "home-"));
-    copyFileSync(join(FIXTURES, "probe", "probe.py"), join(dir, "probe.py"));
-    const manifest: Record<string, unknown> = { name: "probe", version: "1.0.0", exec: "/usr/bin/python3", args: ["probe.py"] };
-    if (permissions !== undefined) manifest.permissions = permissions;
-    writeFileSync(join(dir, "extension.json"), JSON.stringify(manifest));
-    const host = new Host(FAST);
-    const report = await host.load({ extPaths: [dir], noExt: true, cwd: root, home, info: { zotVersion: "9", provider: "p", model: "m", cwd: root } });
-    const state = host.states()[0]!;
-    const attempt = async (action: string, target: string): Promise<string> => {
-      const r = await host.callTool("probe", { action, target }, { signal: new AbortController().signal });
-      return r.content.map((b) => (b.type === "text" ? b.text : "")).join("");
-    };
-    return {
-      dir,
-      state,
-      report,
-      attempt,
-      log: () => readFileSync(join(home, "logs", "ext-probe.log"), "utf8"),
-      close: () => host.shutdown(),
-    };
-  }
+  const probe = (permissions: unknown, prepare?: (dir: string) => void) => probeIn(root, permissions, { prepare });
 
   test("an extension that declares nothing keeps the user's full privileges", async () => {
     const p = await probe(undefined);

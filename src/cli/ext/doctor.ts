@@ -3,7 +3,8 @@
 import { resolve } from "node:path";
 import { ZOT_VERSION } from "../../version.ts";
 import { Host } from "../../ext/host.ts";
-import { describePermissions } from "../../ext/permissions.ts";
+import { describePermissions, expandPermissions, permissionsJson, type PermissionsJson } from "../../ext/permissions.ts";
+import { describeGrants } from "../../ext/sandbox/policy.ts";
 import { doctorEntry, type ExtensionsReport } from "../../ext/doctor-entry.ts";
 import { trustMode } from "../../ext/trust.ts";
 import type { ExtensionState } from "../../ext/types.ts";
@@ -39,6 +40,8 @@ export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]
     await host.shutdown();
   }
   const extensions = states.map((s) => doctorEntry(s, ctx.home));
+  const tmp = process.getBuiltinModule("node:os").tmpdir();
+  const resolved = new Map(states.map((s) => [s.dir, s.permissions ? permissionsJson(expandPermissions(s.permissions, { extensionDir: s.dir, cwd: ctx.cwd, home: ctx.home, tmp })) : null]));
   const m = await mcp;
   const report: DoctorReport = {
     zot_version: ZOT_VERSION,
@@ -49,11 +52,12 @@ export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]
     ...(m ? { mcp_servers: m.r.servers } : {}),
   };
   if (opts.json) ctx.out.write(JSON.stringify(report, null, 2) + "\n");
-  else ctx.out.write(human(report) + (m ? `\n${m.m.humanReport(m.r)}` : ""));
+  else ctx.out.write(human(report, (dir) => resolved.get(dir) ?? null) + (m ? `\n${m.m.humanReport(m.r)}` : ""));
   return report.ok ? 0 : 1;
 }
 
-function human(r: DoctorReport): string {
+/** `resolvedScope` gives the scope with its placeholders expanded, as the sandbox grants it. */
+function human(r: DoctorReport, resolvedScope: (dir: string) => PermissionsJson | null): string {
   const out: string[] = [];
   if (r.extensions.length === 0) out.push(`no extensions found (looked in ${r.cwd}/.zot/extensions and ${r.home}/extensions)`);
   for (const e of r.extensions) {
@@ -70,10 +74,12 @@ function human(r: DoctorReport): string {
     if (e.tools.length) row("tools", e.tools.map((t) => (t.deferred ? `${t.name} (deferred)` : t.name)).join(", "));
     if (e.events.length) row("events", e.events.join(", "));
     if (e.intercept.length) row("intercept", e.intercept.join(", "));
-    if (e.permissions) row("scope", describePermissions(e.permissions));
+    const scope = resolvedScope(e.dir) ?? e.permissions;
+    if (scope) row("scope", describePermissions(scope));
     // Without a declaration every protocol power is held: say so beside what it intercepts.
     else if (e.intercept.length || e.commands.length || e.tools.length) row("powers", "all: it declares no permissions, so it may rewrite what it intercepts, submit prompts and switch on deferred tools");
     row("sandbox", e.sandbox);
+    if (e.granted) row("granted", describeGrants(e.granted));
     for (const c of e.conflicts) row("conflict", c);
     for (const w of e.warnings) row("warning", w);
     row("log", e.log);

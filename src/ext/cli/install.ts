@@ -15,7 +15,7 @@ import { isObject } from "../../json.ts";
 import { ensurePrivateDir, globalRoot } from "../../platform/home.ts";
 import { findThemeFile } from "../theme-file.ts";
 import { grants, lockEntry, lockPathFor, LOCK_FILE, readLock, writeLock, type LockEntry, type LockSource } from "../lockfile.ts";
-import { permissionsJson } from "../permissions.ts";
+import { expandPermissions, permissionsJson } from "../permissions.ts";
 import type { Manifest } from "../types.ts";
 import type { Ctx } from "./context.ts";
 import { fail, readLine } from "./context.ts";
@@ -129,7 +129,7 @@ export async function install(ctx: Ctx, source: string, opts: InstallOptions): P
 
     const source: LockSource = git ? { type: "git", url: git.url, ref: git.ref, commit: await headCommit(staged) } : { type: "path", path: lockedPath(srcDir!, ctx.cwd, opts.project) };
     const candidate: StagedExtension = { dir: staged, manifest: parsed.manifest, source };
-    const verdict = opts.check ? await opts.check(candidate) : await consent(ctx, parsed.manifest, opts.yes);
+    const verdict = opts.check ? await opts.check(candidate) : await consent(ctx, parsed.manifest, opts.yes, dest);
     if (!verdict.go) {
       if (verdict.failed) return fail(ctx, verdict.message);
       ctx.out.write(verdict.message + "\n");
@@ -355,9 +355,18 @@ async function headCommit(dir: string): Promise<string> {
  * An extension that declares permissions is installed only with the user's consent: asked on a
  * terminal, `--yes` for scripts. Without both, the refusal lists what would be granted.
  */
-export async function consent(ctx: Ctx, m: Manifest, yes: boolean): Promise<Verdict> {
+export async function consent(ctx: Ctx, m: Manifest, yes: boolean, dir?: string): Promise<Verdict> {
   if (!m.permissions || yes) return { go: true };
   const granted = grants(permissionsJson(m.permissions));
+  if (dir) {
+    // Each declared path also as the folder it grants ($CWD is wherever zot later runs, so it stays as written).
+    const tmp = process.getBuiltinModule("node:os").tmpdir();
+    const expanded = grants(permissionsJson(expandPermissions(m.permissions, { extensionDir: dir, cwd: "$CWD", home: ctx.home, tmp })));
+    granted.forEach((g, i) => {
+      const e = expanded[i]!;
+      if (e !== g && !g.includes("$CWD")) granted[i] = `${g} (${e.slice(e.indexOf(" ") + 1)})`;
+    });
+  }
   return ask(ctx, `${m.name}${m.version ? ` ${m.version}` : ""} asks for: ${granted.length > 0 ? granted.join("; ") : "nothing beyond its own directory"}`, "install it with these permissions", m.name);
 }
 

@@ -1,8 +1,10 @@
 // Linux Landlock through Bun's FFI: the raw syscalls, the access-right bits, and applying a
-// ruleset to the calling process. No dependency: libc's `syscall`, `prctl`, `open` and `close`.
+// ruleset to the calling process. No dependency: libc's `syscall`, `prctl`, `open` and `close`
+// (platform/libc.ts).
 // Rules restrict this process and everything it execs afterwards; nothing can lift them.
 import type { Result } from "../../result.ts";
-import { dlopen, FFIType, ptr, read } from "bun:ffi";
+import { ptr } from "bun:ffi";
+import { cString, errno, libc as loadLibc } from "../../platform/libc.ts";
 
 // The Landlock syscalls have the same numbers on every architecture (they postdate the split tables).
 const SYSCALLS = { create: 444, add: 445, restrict: 446 };
@@ -63,38 +65,6 @@ const O_PATH = 0o10000000;
 const O_CLOEXEC = 0o2000000;
 const PR_SET_NO_NEW_PRIVS = 38;
 
-type Libc = {
-  syscall: (n: number, a: number | bigint, b: number | bigint, c: number | bigint, d: number | bigint) => bigint;
-  prctl: (option: number, a: number, b: number, c: number, d: number) => number;
-  open: (path: Uint8Array, flags: number) => number;
-  close: (fd: number) => number;
-  execve: (path: Uint8Array, argv: number, envp: number) => number;
-  __errno_location: () => number;
-};
-
-let libc: Libc | null = null;
-
-function loadLibc(): Libc | { error: string } {
-  if (libc) return libc;
-  for (const name of ["libc.so.6", "libc.musl-x86_64.so.1", "libc.musl-aarch64.so.1", "libc.so"]) {
-    try {
-      const lib = dlopen(name, {
-        syscall: { args: [FFIType.i64, FFIType.i64, FFIType.i64, FFIType.i64, FFIType.i64], returns: FFIType.i64 },
-        prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 },
-        open: { args: [FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
-        close: { args: [FFIType.i32], returns: FFIType.i32 },
-        execve: { args: [FFIType.ptr, FFIType.ptr, FFIType.ptr], returns: FFIType.i32 },
-        __errno_location: { args: [], returns: FFIType.ptr },
-      });
-      libc = lib.symbols as unknown as Libc;
-      return libc;
-    } catch {
-      // try the next name: glibc and musl call their libc differently
-    }
-  }
-  return { error: "no C library could be loaded for the Landlock system calls" };
-}
-
 function syscalls(): { create: number; add: number; restrict: number } | null {
   return process.platform === "linux" && ARCHES.includes(process.arch) ? SYSCALLS : null;
 }
@@ -108,10 +78,6 @@ export function landlockAbi(): number {
   // LANDLOCK_CREATE_RULESET_VERSION = 1: returns the ABI version instead of a ruleset.
   const v = Number(c.syscall(nr.create, 0, 0, 1, 0));
   return Math.max(v, 0);
-}
-
-function cString(s: string): Uint8Array {
-  return new TextEncoder().encode(s + "\0");
 }
 
 /**
@@ -190,8 +156,7 @@ export function execve(argv: string[], env: Record<string, string>): string {
   const envArr = new BigUint64Array(envStrings.length + 1);
   envStrings.forEach((s, i) => (envArr[i] = BigInt(ptr(s))));
   c.execve(strings[0]!, ptr(argvArr), ptr(envArr));
-  const errno = read.i32(c.__errno_location(), 0);
-  return errnoText(errno);
+  return errnoText(errno(c));
 }
 
 function errnoText(errno: number): string {

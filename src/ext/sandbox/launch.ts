@@ -2,20 +2,29 @@
 // Landlock and then execs the extension, so the rules hold for the extension and all it starts.
 // Anything going wrong stops here with one `[zot]` line on stderr (the extension's log): an
 // extension promised a sandbox never runs without one.
-import { applyRuleset, execve } from "./landlock.ts";
+import { armExecGuard, execGuardAvailable, EXEC_GUARD_ARG, runExecGuard } from "./exec-guard.ts";
+import { applyRuleset, execve, FS } from "./landlock.ts";
 import { decodeRuleset } from "./policy.ts";
-
-export const LAUNCHER_ARG = "__sandbox";
 
 /** Exit status when the sandbox could not be set up (as a shell reports a command it cannot run). */
 const CANNOT_RUN = 126;
 
-export function runLauncher(argv: string[]): number {
+export async function runLauncher(argv: string[]): Promise<number> {
+  if (argv[0] === EXEC_GUARD_ARG) return runExecGuard(argv.slice(1));
   const [rulesetText, ...command] = argv;
   const ruleset = rulesetText === undefined ? null : decodeRuleset(rulesetText);
   if (!ruleset || command.length === 0) {
     process.stderr.write(`[zot] sandbox: the launcher was started without a valid ruleset and command; this is a zot bug.\n`);
     return CANNOT_RUN;
+  }
+  // Landlock handles EXECUTE exactly when the scope says `exec: false` (policy.ts).
+  const guarded = (ruleset.handledFs & FS.EXECUTE) !== 0n && execGuardAvailable();
+  if (guarded) {
+    const armed = await armExecGuard();
+    if (!armed.ok) {
+      process.stderr.write(`[zot] sandbox: could not forbid starting programs (${armed.error}); the extension was not started.\n`);
+      return CANNOT_RUN;
+    }
   }
   const applied = applyRuleset(ruleset);
   if (!applied.ok) {
@@ -23,7 +32,7 @@ export function runLauncher(argv: string[]): number {
     return CANNOT_RUN;
   }
   const skipped = applied.skipped.length > 0 ? `; not found, so not granted: ${applied.skipped.join(", ")}` : "";
-  process.stderr.write(`[zot] sandbox: Landlock ABI ${applied.abi} enforced${skipped}\n`);
+  process.stderr.write(`[zot] sandbox: Landlock ABI ${applied.abi} enforced${guarded ? ", seccomp exec guard on" : ""}${skipped}\n`);
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   const why = execve(command, env);
@@ -31,4 +40,4 @@ export function runLauncher(argv: string[]): number {
   return CANNOT_RUN;
 }
 
-if (import.meta.main) process.exit(runLauncher(process.argv.slice(2)));
+if (import.meta.main) process.exit(await runLauncher(process.argv.slice(2)));

@@ -2,12 +2,14 @@
 // permissions. The connection and `zot ext test` both call `planLaunch`, so they start an extension
 // the same way.
 import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { expandPermissions, type Permissions } from "../permissions.ts";
+import { homedir } from "node:os";
+import { expandPermissions, PLACEHOLDERS, type Permissions, type PlaceholderValues } from "../permissions.ts";
 import { execChain } from "./exec-chain.ts";
+import { execGuardAvailable } from "./exec-guard.ts";
 import { landlockAbi } from "./landlock.ts";
-import { LAUNCHER_ARG } from "./launch.ts";
-import { encodeRuleset, enforcement, landlockRules, scopedEnv, seatbeltProfile, type Enforcement, type Support } from "./policy.ts";
+import { compiled, launcherCommand } from "./launcher-command.ts";
+import { encodeRuleset, enforcement, implicitGrants, landlockRules, scopedEnv, seatbeltProfile, type Enforcement, type ImplicitGrants, type Support } from "./policy.ts";
+import { isWithin, realPath } from "../../platform/real-path.ts";
 
 export type LaunchInput = {
   exec: string;
@@ -20,7 +22,16 @@ export type LaunchInput = {
   permissions: Permissions | null;
 };
 
-export type LaunchPlan = { argv: string[]; env: Record<string, string>; enforcement: Enforcement };
+export type LaunchPlan = {
+  argv: string[];
+  env: Record<string, string>;
+  enforcement: Enforcement;
+  /** For a scope: what the sandbox granted on its own, and the declared paths that do not exist. */
+  grants: ImplicitGrants | null;
+  missing: string[];
+};
+
+export type PlanResult = ({ ok: true } & LaunchPlan) | { ok: false; error: string };
 
 const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
 let support: Support | null = null;
@@ -30,6 +41,7 @@ export function sandboxSupport(): Support {
   support ??= {
     platform: process.platform,
     landlockAbi: process.platform === "linux" ? landlockAbi() : 0,
+    execGuard: process.platform === "linux" && execGuardAvailable(),
     seatbelt: process.platform === "darwin" && existsSync(SANDBOX_EXEC),
   };
   return support;
@@ -40,24 +52,52 @@ export function enforcementOf(p: Permissions | null): Enforcement {
   return p ? enforcement(p, sandboxSupport()) : "unrestricted";
 }
 
-/** How zot starts its own launcher: the compiled binary re-executes itself; from source, Bun runs the file. */
-function launcherCommand(): string[] {
-  const compiled = Bun.main.startsWith("/$bunfs/") || Bun.main.includes("~BUN");
-  return compiled ? [process.execPath, LAUNCHER_ARG] : [process.execPath, join(import.meta.dir, "launch.ts")];
+/**
+ * A declared `$PLACEHOLDER/…` path that a symlink leads out of its placeholder grants what the
+ * declaration does not say (`$EXTENSION_DIR/data` → `$ZOT_HOME`); named with its field, or null.
+ */
+function symlinkEscape(declared: Permissions, expanded: Permissions, values: PlaceholderValues): string | null {
+  const byName: Record<(typeof PLACEHOLDERS)[number], string> = { $EXTENSION_DIR: values.extensionDir, $CWD: values.cwd, $ZOT_HOME: values.home, $TMP: values.tmp };
+  for (const mode of ["read", "write"] as const) {
+    for (const [i, path] of declared.fs[mode].entries()) {
+      const ph = PLACEHOLDERS.find((p) => path === p || path.startsWith(p + "/"));
+      if (!ph) continue;
+      const base = realPath(byName[ph]);
+      const target = realPath(expanded.fs[mode][i]!);
+      if (!isWithin(target, base))
+        return `"permissions.fs.${mode}[${i}]" is ${JSON.stringify(path)}, which a symlink leads to ${target}, outside ${ph}; declare ${target} itself if it is meant`;
+    }
+  }
+  return null;
 }
 
-export function planLaunch(input: LaunchInput): LaunchPlan {
-  if (!input.permissions) return { argv: [input.exec, ...input.args], env: input.env, enforcement: "unrestricted" };
+export function planLaunch(input: LaunchInput): PlanResult {
+  if (!input.permissions) return { ok: true, argv: [input.exec, ...input.args], env: input.env, enforcement: "unrestricted", grants: null, missing: [] };
   const tmp = process.getBuiltinModule("node:os").tmpdir();
-  const p = expandPermissions(input.permissions, { extensionDir: input.extensionDir, cwd: input.cwd, home: input.home, tmp });
+  const values = { extensionDir: input.extensionDir, cwd: input.cwd, home: input.home, tmp };
+  const p = expandPermissions(input.permissions, values);
+  const escape = symlinkEscape(input.permissions, p, values);
+  if (escape) return { ok: false, error: escape };
   const env = scopedEnv(input.env, p.env);
   const s = sandboxSupport();
   const level = enforcement(p, s);
-  const at = { extensionDir: input.extensionDir, chain: execChain(input.exec, env) };
+  const traced = execChain(input.exec, input.args, env, { env: input.env, cwd: input.extensionDir, untrusted: [input.extensionDir, input.cwd] });
+  if (!traced.ok) return traced;
+  const chain = traced.chain;
+  // zot's own binary is its launcher: as an extension's program it would only be a way around the scope.
+  const self = compiled() ? realPath(process.execPath) : null;
+  if (self && chain.programs.includes(self)) return { ok: false, error: `its exec runs zot itself (${input.exec}), which an extension with "permissions" may not do` };
+  const places = { home: input.env.HOME || homedir(), zotHome: input.home, extensionDir: input.extensionDir, cwd: input.cwd };
+  const granted = implicitGrants(chain, places);
+  if (!granted.ok) return granted;
+  const grants = granted.grants;
+  const missing = [...p.fs.read, ...p.fs.write].filter((path) => !existsSync(path));
+  const at = { extensionDir: input.extensionDir, grants };
+  const plan = { env, enforcement: level, grants, missing };
   if (s.platform === "linux" && s.landlockAbi > 0) {
     const rules = encodeRuleset(landlockRules(p, at, s.landlockAbi));
-    return { argv: [...launcherCommand(), rules, input.exec, ...input.args], env, enforcement: level };
+    return { ok: true, argv: [...launcherCommand(), rules, ...chain.command], ...plan };
   }
-  if (s.seatbelt) return { argv: [SANDBOX_EXEC, "-p", seatbeltProfile(p, at), input.exec, ...input.args], env, enforcement: level };
-  return { argv: [input.exec, ...input.args], env, enforcement: level };
+  if (s.seatbelt) return { ok: true, argv: [SANDBOX_EXEC, "-p", seatbeltProfile(p, at), ...chain.command], ...plan };
+  return { ok: true, argv: [input.exec, ...input.args], ...plan };
 }

@@ -1,0 +1,14 @@
+// How zot starts its own launcher (and the launcher its exec guard): the compiled binary
+// re-executes itself as `zot __sandbox …`; from source, Bun runs launch.ts.
+import { join } from "node:path";
+
+export const LAUNCHER_ARG = "__sandbox";
+
+/** Whether this process is the compiled zot binary (rather than Bun running the sources). */
+export function compiled(): boolean {
+  return Bun.main.startsWith("/$bunfs/") || Bun.main.includes("~BUN");
+}
+
+export function launcherCommand(): string[] {
+  return compiled() ? [process.execPath, LAUNCHER_ARG] : [process.execPath, join(import.meta.dir, "launch.ts")];
+}

@@ -1,0 +1,17 @@
+// Path facts the sandbox decides on: where a path really leads, and whether one lies in another.
+import { realpathSync } from "node:fs";
+import { sep } from "node:path";
+
+/** The real path of `path` (symlinks resolved), or `path` itself when it does not exist. */
+export function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** Whether `path` is `dir` or lies in it (plain comparison of absolute, normal paths). */
+export function isWithin(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+}
