@@ -4,6 +4,7 @@
 // extension promised a sandbox never runs without one.
 import { applyRuleset, execve } from "./landlock.ts";
 import { decodeRuleset } from "./policy.ts";
+import { CONFINE_ARG, runConfined } from "./confine.ts";
 
 export const LAUNCHER_ARG = "__sandbox";
 
@@ -11,6 +12,8 @@ export const LAUNCHER_ARG = "__sandbox";
 const CANNOT_RUN = 126;
 
 export function runLauncher(argv: string[]): number {
+  // The agent's own commands (src/agent/sandbox) are confined by mode, not by a declaration.
+  if (argv[0] === CONFINE_ARG) return runConfined(argv.slice(1));
   const [rulesetText, ...command] = argv;
   const ruleset = rulesetText === undefined ? null : decodeRuleset(rulesetText);
   if (!ruleset || command.length === 0) {

@@ -41,7 +41,7 @@ export function enforcementOf(p: Permissions | null): Enforcement {
 }
 
 /** How zot starts its own launcher: the compiled binary re-executes itself; from source, Bun runs the file. */
-function launcherCommand(): string[] {
+export function launcherCommand(): string[] {
   const compiled = Bun.main.startsWith("/$bunfs/") || Bun.main.includes("~BUN");
   return compiled ? [process.execPath, LAUNCHER_ARG] : [process.execPath, join(import.meta.dir, "launch.ts")];
 }
