@@ -8,6 +8,8 @@ import type { Effort } from "./choices.ts";
 import type { ModelInfo } from "./provider.ts";
 import type { ListedRule, PermissionMode } from "./permissions.ts";
 import type { SessionInfo } from "./session.ts";
+import type { SandboxPolicy } from "./sandbox/policy.ts";
+import type { SandboxStatus } from "./sandbox/status.ts";
 import type { Prompt, TreeNode } from "./session-ops.ts";
 
 /** `stepLimit`: the turn stopped because it reached --max-steps (that many model calls); `resume` goes on. */
@@ -33,6 +35,10 @@ export interface AgentRuntime {
   readonly jail: string | null;
   /** /jail and /unjail; returns the root (symlinks resolved) or null. */
   setJail(on: boolean): string | null;
+  /** The sandbox mode of the agent's commands and whether the kernel enforces it here. */
+  readonly sandbox: SandboxStatus;
+  /** The policy behind it, for commands the user runs (`!cmd`); null when there is none. */
+  readonly sandboxPolicy: SandboxPolicy | null;
   /** Which tool calls run without asking (shift+tab in the TUI cycles it). */
   mode: PermissionMode;
   /** How hard the model is asked to think; null: the provider's default (no thinking). */

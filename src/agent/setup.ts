@@ -19,6 +19,7 @@ import { emptyUsage } from "./messages.ts";
 import { DEFAULT_AUTO_COMPACT_PERCENT } from "./compaction.ts";
 import { discoveryBase, mergeCached, type Discovery } from "./discovery.ts";
 import { IN_USE, lockedWriter, lockSession, type SessionLock } from "./session-lock.ts";
+import { setUpSandbox } from "./sandbox/setup.ts";
 
 /** What createRuntime is given: the user's choices, where the run happens, and who is there to confirm. */
 export type RuntimeOptions = RunChoices & Pick<RuntimeConfig, "home" | "cwd" | "env"> & {
@@ -182,6 +183,9 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   const skippedLine = skippedNotice(o.home, o.cwd, "extensions", skippedExtensions(report.extensions), o.interactive && !isDumbTerminal(o.env) ? "tui" : "cli");
   if (skippedLine) notices.push(skippedLine);
 
+  const sandbox = setUpSandbox(config.raw.sandbox, configPath(o.home), o);
+  notices.push(...sandbox.notices);
+
   if (o.noYolo && !o.interactive) notices.push("--no-yolo has no effect here: there is nobody to confirm tool calls in this mode, so tools run without asking.");
 
   let session: SessionWriter;
@@ -217,7 +221,9 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     ...(reasoning ? { reasoning } : {}),
     ...(o.wire ? { wire: o.wire } : {}),
     maxSteps: o.maxSteps,
-    yolo: !o.noYolo,
+    // Commands run unasked only where the kernel confines them, or where the user turned the sandbox off.
+    yolo: !o.noYolo && (sandbox.status.enforced || sandbox.status.mode === "off"),
+    sandbox: { policy: sandbox.policy, status: sandbox.status },
     // One-shot and RPC runs condense only when the provider says the context is too long: after
     // a `zot -p` there is no next prompt to make room for.
     autoCompactPercent: !o.interactive || config.values.autoCompact === false ? null : (config.values.autoCompact ?? DEFAULT_AUTO_COMPACT_PERCENT),

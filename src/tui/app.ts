@@ -51,6 +51,7 @@ import { gitBranch } from "./git-branch.ts";
 import { attachMentions } from "../agent/attachments.ts";
 import { writeTool } from "../agent/tools/write.ts";
 import { isObject } from "../ext/protocol.ts";
+import { sandboxLabel } from "../agent/sandbox/status.ts";
 
 export type TuiOptions = {
   home: string;
@@ -579,7 +580,7 @@ class App implements CommandContext {
     this.transcript.toolCall(id, "!", { command: cmd.command }, undefined, Date.now());
     let out: ShellOutput | null = null;
     await this.busyWhile("running a shell command", async (signal) => {
-      out = await runShellCommand(cmd.command, this.runtime.cwd, this.home, signal, (text) => {
+      out = await runShellCommand(cmd.command, { cwd: this.runtime.cwd, home: this.home, sandbox: this.runtime.sandboxPolicy }, signal, (text) => {
         this.transcript.toolProgress(id, text);
         this.schedule();
       });
@@ -733,7 +734,7 @@ class App implements CommandContext {
   // ------------------------------------------------------------ startup and theme
 
   private startupMessages(): void {
-    this.transcript.addInfo(`zot · ${this.runtime.provider}/${this.runtime.model} · / for commands, @ for files, /help for keys`, "info");
+    this.transcript.addInfo(`zot · ${this.runtime.provider}/${this.runtime.model} · ${sandboxLabel(this.runtime.sandbox)} · / for commands, @ for files, /help for keys`, "info");
     if (this.theme.warning) this.transcript.addInfo(this.theme.warning, "warn");
     const instructions = this.runtime.instructionFiles();
     if (instructions.length > 0) this.transcript.addInfo(`Project instructions: ${instructions.map((p) => shortPath(p)).join(", ")}`, "info");
@@ -790,6 +791,7 @@ class App implements CommandContext {
       extensions: extensionCounts(this.host.states()),
       mode: this.runtime.mode,
       jailed: this.runtime.jail !== null,
+      sandbox: this.runtime.sandbox,
       place: this.place,
       reasoning: this.runtime.reasoning,
     };

@@ -1,8 +1,10 @@
 // `!cmd` runs a shell command from the editor and shows its output in the chat, as a block like a
 // tool's; nothing goes to the model. `!!cmd` also sends the command and its output to the model as
-// the next prompt. It runs the way the bash tool does (its own process group, a timeout, esc kills it).
+// the next prompt. It runs the way the bash tool does (its own process group, a timeout, esc kills it,
+// the session's sandbox).
 import { textOf } from "../agent/content.ts";
 import { bashTool } from "../agent/tools/bash.ts";
+import type { SandboxPolicy } from "../agent/sandbox/policy.ts";
 
 export type ShellCommand = { command: string; share: boolean };
 
@@ -17,8 +19,13 @@ export function parseShellCommand(text: string): ShellCommand | null {
 
 export type ShellOutput = { text: string; isError: boolean };
 
-export async function runShellCommand(command: string, cwd: string, home: string, signal: AbortSignal, progress: (text: string) => void): Promise<ShellOutput> {
-  const r = await bashTool.execute({ command }, { cwd, home, signal, progress });
+export async function runShellCommand(
+  command: string,
+  at: { cwd: string; home: string; sandbox: SandboxPolicy | null },
+  signal: AbortSignal,
+  progress: (text: string) => void,
+): Promise<ShellOutput> {
+  const r = await bashTool.execute({ command }, { cwd: at.cwd, home: at.home, signal, progress, ...(at.sandbox ? { sandbox: at.sandbox } : {}) });
   return { text: textOf(r.content), isError: r.isError };
 }
 

@@ -3,6 +3,7 @@
 import type { ExtensionState } from "../ext/types.ts";
 import type { Usage } from "../agent/messages.ts";
 import { MODE_LABELS, type PermissionMode } from "../agent/permissions.ts";
+import { sandboxLabel, type SandboxStatus } from "../agent/sandbox/status.ts";
 import { formatCount, formatDuration, spinnerFrame } from "./spinner.ts";
 import type { Component, StyleRef } from "./component.ts";
 import type { Style } from "./theme.ts";
@@ -21,6 +22,8 @@ export type StatusInfo = {
   mode: PermissionMode;
   /** /jail is on. */
   jailed?: boolean;
+  /** The agent's command sandbox. */
+  sandbox?: SandboxStatus;
   /** The working directory, shortened, and its git branch (or null outside a repository). */
   place: { dir: string; branch: string | null };
   /** The thinking level, when the model is asked to think. */
@@ -70,6 +73,7 @@ function statusLine(info: StatusInfo, width: number, style: Style, now: number):
   if (ext.loaded + ext.failed > 0)
     right.push(`${ext.loaded} ext` + (ext.failed > 0 ? " " + style.fg("error", `${ext.failed} failed`) : ""));
   if (info.jailed) right.push(style.fg("warning", "jailed"));
+  if (info.sandbox) right.push(info.sandbox.enforced ? sandboxLabel(info.sandbox) : style.fg("warning", sandboxLabel(info.sandbox)));
   right.push(info.mode === "yolo" ? MODE_LABELS.yolo : style.fg(info.mode === "plan" ? "accent" : "warning", MODE_LABELS[info.mode]));
 
   const sep = style.fg("muted", " · ");

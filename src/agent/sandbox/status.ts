@@ -60,3 +60,9 @@ export function confinedArgv(p: SandboxPolicy | undefined, argv: string[]): stri
   if (process.platform === "darwin") return [SANDBOX_EXEC, "-p", seatbeltProfile(p), ...argv];
   return [...launcherCommand(), CONFINE_ARG, encodeConfinement(confinement(p, landlockAbi())), ...argv];
 }
+
+/** How the status bar and the welcome line name the sandbox: `sandbox: workspace-write`, `sandbox off`, `… (not enforced)`. */
+export function sandboxLabel(s: SandboxStatus): string {
+  if (s.mode === "off") return "sandbox off";
+  return `sandbox: ${s.mode}${s.network ? " + network" : ""}${s.enforced ? "" : " (not enforced)"}`;
+}
