@@ -3,6 +3,7 @@
 // hidden directory and a device-less /dev/null over a hidden file) and cutting the network (a new
 // network namespace holding only loopback). Not root: a user namespace first, mapping the user to
 // itself, so this needs no privileges. Through Bun's FFI; no dependency.
+// Landlock, applied after this, forbids unmounting what is mounted here, even to root.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dlopen, FFIType, ptr, read } from "bun:ffi";
 
@@ -15,6 +16,11 @@ export type Isolation = {
   reveal: string[];
   /** False: a network namespace with only loopback. */
   network: boolean;
+  /**
+   * The namespaces exist already (made by util-linux `unshare` for a user who is not root: a
+   * multi-threaded process such as this one cannot make a user namespace itself); only mount.
+   */
+  entered: boolean;
 };
 
 const CLONE_NEWNS = 0x20000;
@@ -93,8 +99,8 @@ export function isolate(i: Isolation): { ok: true } | { ok: false; error: string
   const uid = process.getuid?.() ?? 0;
   const gid = process.getgid?.() ?? 0;
   const user = uid !== 0;
-  if (c.unshare(CLONE_NEWNS | (i.network ? 0 : CLONE_NEWNET) | (user ? CLONE_NEWUSER : 0)) !== 0) return fail("unshare");
-  if (user) {
+  if (!i.entered && c.unshare(CLONE_NEWNS | (i.network ? 0 : CLONE_NEWNET) | (user ? CLONE_NEWUSER : 0)) !== 0) return fail("unshare");
+  if (user && !i.entered) {
     try {
       writeFileSync("/proc/self/setgroups", "deny");
       writeFileSync("/proc/self/uid_map", `${uid} ${uid} 1`);

@@ -9,7 +9,8 @@ import type { SandboxPolicy } from "./policy.ts";
 /** Devices every program writes to or asks about (terminals, the null device, randomness). */
 const DEVICES = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx", "/dev/pts"];
 
-export function confinement(p: SandboxPolicy, abi: number): Confinement {
+/** `entered`: util-linux `unshare` makes the namespaces before the launcher runs (for a user who is not root). */
+export function confinement(p: SandboxPolicy, abi: number, entered: boolean): Confinement {
   const all = fsRightsForAbi(abi);
   const paths: PathRule[] = [
     { path: "/", access: READ_RIGHTS | FS.EXECUTE | (all & FS.IOCTL_DEV) },
@@ -25,7 +26,7 @@ export function confinement(p: SandboxPolicy, abi: number): Confinement {
   }
   return {
     ruleset: { handledFs: all, handledNet: 0n, scoped: SCOPE.SIGNAL, paths, connectPorts: [] },
-    isolation: { hideDirs, hideFiles, reveal: p.reveal.filter((r) => kindOf(r) === "dir"), network: p.network },
+    isolation: { hideDirs, hideFiles, reveal: p.reveal.filter((r) => kindOf(r) === "dir"), network: p.network, entered },
   };
 }
 

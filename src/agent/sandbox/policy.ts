@@ -87,7 +87,8 @@ export function sandboxPolicy(s: SandboxSettings, at: PolicyPlace): SandboxPolic
     network: s.network,
     workspace,
     writable: [...new Set(writable)],
-    hidden: [...new Set(hidden)],
+    // Working inside a secret location (zot in $ZOT_HOME) is the user's choice: that one is not hidden.
+    hidden: [...new Set(hidden)].filter((h) => !within(workspace, h)),
     reveal: [real(join(at.zotHome, "spill"))],
     userHome: at.userHome,
   };

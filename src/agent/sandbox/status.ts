@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { encodeConfinement, CONFINE_ARG, LAUNCHER_PREFIX } from "../../ext/sandbox/confine.ts";
 import { landlockAbi } from "../../ext/sandbox/landlock.ts";
 import { launcherCommand } from "../../ext/sandbox/plan.ts";
+import { needsNamespaces } from "../../platform/namespaces.ts";
 import { confinement } from "./linux.ts";
 import { seatbeltProfile } from "./seatbelt.ts";
 import type { SandboxMode, SandboxPolicy } from "./policy.ts";
@@ -38,8 +39,10 @@ function probe(): Support {
   try {
     const secret = join(dir, "secret");
     writeFileSync(secret, "");
-    const c = confinement({ mode: "read-only", network: false, workspace: dir, writable: [], hidden: [dir + "/none", secret], reveal: [], userHome: dir }, abi);
-    const r = Bun.spawnSync([...launcherCommand(), CONFINE_ARG, encodeConfinement(c), "/bin/sh", "-c", "exit 0"], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    if (!isRoot() && !existsSync(UNSHARE))
+      return (support = { ok: false, why: `zot runs as a user other than root and needs ${UNSHARE} (util-linux) to make a user namespace, which is missing` });
+    const probePolicy: SandboxPolicy = { mode: "read-only", network: false, workspace: dir, writable: [], hidden: [dir + "/none", secret], reveal: [], userHome: dir };
+    const r = Bun.spawnSync(linuxArgv(probePolicy, abi, ["/bin/sh", "-c", "exit 0"]), { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     if (r.exitCode === 0) return (support = { ok: true, how: `Landlock ABI ${abi} and namespaces` });
     const said = r.stdout.toString().trim().replace(LAUNCHER_PREFIX, "").trim();
     return (support = { ok: false, why: said || `the sandbox launcher exited with status ${r.exitCode}` });
@@ -58,7 +61,18 @@ export function sandboxStatus(p: SandboxPolicy): SandboxStatus {
 export function confinedArgv(p: SandboxPolicy | undefined, argv: string[]): string[] {
   if (!p || p.mode === "off" || !probe().ok) return argv;
   if (process.platform === "darwin") return [SANDBOX_EXEC, "-p", seatbeltProfile(p), ...argv];
-  return [...launcherCommand(), CONFINE_ARG, encodeConfinement(confinement(p, landlockAbi())), ...argv];
+  return linuxArgv(p, landlockAbi(), argv);
+}
+
+const UNSHARE = "/usr/bin/unshare";
+const isRoot = (): boolean => (process.getuid?.() ?? 0) === 0;
+
+function linuxArgv(p: SandboxPolicy, abi: number, argv: string[]): string[] {
+  const c = confinement(p, abi, !isRoot());
+  const launcher = [...launcherCommand(), CONFINE_ARG, encodeConfinement(c), ...argv];
+  if (isRoot() || !needsNamespaces(c.isolation)) return launcher;
+  // Mapped to root inside, the launcher may mount; Landlock then keeps the command from unmounting.
+  return [UNSHARE, "--user", "--map-root-user", "--mount", ...(p.network ? [] : ["--net"]), "--", ...launcher];
 }
 
 /** How the status bar and the welcome line name the sandbox: `sandbox: workspace-write`, `sandbox off`, `… (not enforced)`. */

@@ -32,8 +32,8 @@ export function decodeConfinement(text: string): Confinement | null {
     const hideDirs = strings(i.hideDirs);
     const hideFiles = strings(i.hideFiles);
     const reveal = strings(i.reveal);
-    if (!hideDirs || !hideFiles || !reveal || typeof i.network !== "boolean") return null;
-    return { ruleset, isolation: { hideDirs, hideFiles, reveal, network: i.network } };
+    if (!hideDirs || !hideFiles || !reveal || typeof i.network !== "boolean" || typeof i.entered !== "boolean") return null;
+    return { ruleset, isolation: { hideDirs, hideFiles, reveal, network: i.network, entered: i.entered } };
   } catch {
     return null;
   }
