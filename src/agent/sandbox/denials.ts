@@ -11,7 +11,9 @@ const NET_DENIED =
   /network is unreachable|could not resolve host|temporary failure in name resolution|name or service not known|no address associated|getaddrinfo|ENOTFOUND|EAI_AGAIN|ENETUNREACH|connection refused|failed to connect|nodename nor servname/i;
 
 /** Quoted names and absolute paths in a line: where programs put the file they could not open. */
-function pathsIn(line: string): string[] {
+function pathsIn(full: string): string[] {
+  // The program's own name leads its messages ("/bin/sh: 1: eval: cannot create …", "cat: x: …").
+  const line = full.replace(/^[^\s:]+:( \d+:)?( eval:)? /, "");
   const out: string[] = [];
   for (const m of line.matchAll(/'([^']+)'|‘([^’]+)’|"([^"]+)"|`([^`]+)'/g)) out.push((m[1] ?? m[2] ?? m[3] ?? m[4])!);
   for (const m of line.matchAll(/(?:^|[\s:=(])(\/[^\s:'"`),]+)/g)) out.push(m[1]!);
