@@ -52,21 +52,27 @@ type Libc = {
   socket: (domain: number, type: number, protocol: number) => number;
   ioctl: (fd: number, request: number, arg: number) => number;
   close: (fd: number) => number;
+  fcntl: (fd: number, cmd: number, arg: number) => number;
   __errno_location: () => number;
 };
 
+let libc: Libc | null = null;
+
 function loadLibc(): Libc | null {
+  if (libc) return libc;
   for (const name of ["libc.so.6", "libc.musl-x86_64.so.1", "libc.musl-aarch64.so.1", "libc.so"]) {
     try {
-      return dlopen(name, {
+      libc = dlopen(name, {
         unshare: { args: [FFIType.i32], returns: FFIType.i32 },
         mount: { args: [FFIType.ptr, FFIType.ptr, FFIType.ptr, FFIType.u64, FFIType.ptr], returns: FFIType.i32 },
         syscall: { args: [FFIType.i64, FFIType.i64, FFIType.i64, FFIType.i64, FFIType.i64, FFIType.i64], returns: FFIType.i32 },
         socket: { args: [FFIType.i32, FFIType.i32, FFIType.i32], returns: FFIType.i32 },
         ioctl: { args: [FFIType.i32, FFIType.u64, FFIType.ptr], returns: FFIType.i32 },
         close: { args: [FFIType.i32], returns: FFIType.i32 },
+        fcntl: { args: [FFIType.i32, FFIType.i32, FFIType.i32], returns: FFIType.i32 },
         __errno_location: { args: [], returns: FFIType.ptr },
       }).symbols as unknown as Libc;
+      return libc;
     } catch {
       // glibc and musl name their libc differently; try the next.
     }
@@ -165,4 +171,22 @@ function loopbackUp(c: Libc): { ok: true } | { ok: false; error: string } {
   }
   c.close(fd);
   return ok ? { ok: true } : { ok: false, error: "bringing up loopback in the new network namespace failed" };
+}
+
+const F_GETFL = 3;
+const F_SETFL = 4;
+const O_NONBLOCK = 0o4000;
+
+/**
+ * Makes stdin, stdout and stderr blocking again before exec. Bun's start-up sets them non-blocking,
+ * and the flag lives on the shared pipe: a program writing fast (`seq 1 200000`) would get EAGAIN
+ * and fail with a write error once the pipe filled.
+ */
+export function blockingStdio(): void {
+  const c = loadLibc();
+  if (!c) return;
+  for (const fd of [0, 1, 2]) {
+    const flags = c.fcntl(fd, F_GETFL, 0);
+    if (flags >= 0 && (flags & O_NONBLOCK) !== 0) c.fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  }
 }

@@ -4,7 +4,7 @@
 // background jobs included. Anything going wrong stops here with one `[zot] sandbox:` line on
 // stdout, which the bash tool merges with the command's output: a confined command never runs
 // unconfined.
-import { isolate, type Isolation } from "../../platform/namespaces.ts";
+import { blockingStdio, isolate, type Isolation } from "../../platform/namespaces.ts";
 import { applyRuleset, execve, type Ruleset } from "./landlock.ts";
 import { decodeRuleset, encodeRuleset } from "./policy.ts";
 
@@ -53,5 +53,6 @@ export function runConfined(argv: string[]): number {
   if (!applied.ok) return say(`could not set up the sandbox (${applied.error}); the command was not run.`);
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  blockingStdio();
   return say(`could not execute ${command[0]}: ${execve(command, env)}`);
 }
