@@ -20,6 +20,7 @@ import { DEFAULT_AUTO_COMPACT_PERCENT } from "./compaction.ts";
 import { discoveryBase, mergeCached, type Discovery } from "./discovery.ts";
 import { IN_USE, lockedWriter, lockSession, type SessionLock } from "./session-lock.ts";
 import { setUpSandbox } from "./sandbox/setup.ts";
+import { prepareSandbox } from "./sandbox/status.ts";
 
 /** What createRuntime is given: the user's choices, where the run happens, and who is there to confirm. */
 export type RuntimeOptions = RunChoices & Pick<RuntimeConfig, "home" | "cwd" | "env"> & {
@@ -130,6 +131,8 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   // loop are loaded while they boot (on another core), instead of before.
   // Extension secrets (zot ext config) are masked like provider keys, everywhere zot writes text.
   const secrets = [...knownSecrets(o.home, o.env, o.apiKey, auth), ...storedSecretValues(o.home)];
+  // The sandbox probe (one confined `exit 0`) runs beside the extensions' start, not before it.
+  const probing = o.sandbox === "off" ? Promise.resolve() : prepareSandbox();
   const host = o.host ?? new Host();
   const policy = parseExtensionPolicy(config.raw.extensions, configPath(o.home));
   notices.push(...policy.warnings);
@@ -160,7 +163,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   });
   const picked = o.noTools ? { tools: [] } : selectTools(o.tools ?? null);
   const selected = o.noSkill ? { ...picked, tools: picked.tools.filter((t) => t.name !== "skill") } : picked;
-  const report = await loading;
+  const [report] = await Promise.all([loading, probing]);
   if (report.traceError) {
     await host.shutdown();
     return { ok: false, error: report.traceError, usage: true };

@@ -27,27 +27,57 @@ const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
 type Support = { ok: true; how: string } | { ok: false; why: string };
 let support: Support | null = null;
 
-/** What this machine can enforce; probed once per process (on Linux by confining `true` for real). */
+/** What this machine can enforce, or how to find out by confining `exit 0` for real (Linux). */
+function supportOrTrial(): Support | { trial: { argv: string[]; dir: string | null; how: string } } {
+  if (process.platform === "darwin") return existsSync(SANDBOX_EXEC) ? { ok: true, how: "sandbox-exec" } : { ok: false, why: `${SANDBOX_EXEC} is missing` };
+  if (process.platform !== "linux") return { ok: false, why: `zot has no sandbox for ${process.platform}` };
+  const abi = landlockAbi();
+  if (abi === 0) return { ok: false, why: "the kernel does not offer Landlock (disabled, or older than Linux 5.13)" };
+  if (!isRoot() && !existsSync(UNSHARE)) return { ok: false, why: `zot runs as a user other than root and needs ${UNSHARE} (util-linux) to make a user namespace, which is missing` };
+  // Namespaces can be forbidden (a container's seccomp profile, user namespaces turned off): try
+  // them, with util-linux `unshare` where it exists (a few ms), else with the launcher itself.
+  const how = `Landlock ABI ${abi} and namespaces`;
+  if (existsSync(UNSHARE)) return { trial: { argv: [UNSHARE, ...(isRoot() ? [] : ["--user", "--map-root-user"]), "--mount", "--net", "--", "/bin/sh", "-c", "exit 0"], dir: null, how } };
+  const dir = mkdtempSync(join(tmpdir(), "zot-sandbox-probe-"));
+  const secret = join(dir, "secret");
+  writeFileSync(secret, "");
+  const trialPolicy: SandboxPolicy = { mode: "read-only", network: false, workspace: dir, writable: [], hidden: [join(dir, "none"), secret], reveal: [], userHome: dir };
+  return { trial: { argv: linuxArgv(trialPolicy, abi, ["/bin/sh", "-c", "exit 0"]), dir, how } };
+}
+
+function verdict(how: string, code: number | null, stdout: string): Support {
+  if (code === 0) return { ok: true, how };
+  const said = stdout.trim().replace(LAUNCHER_PREFIX, "").trim();
+  return { ok: false, why: said || `this system does not let zot make namespaces (a trial exited with status ${code})` };
+}
+
+/** Probed once per process; `prepareSandbox` does it in the background, else the first use waits for it. */
 function probe(): Support {
   if (support) return support;
-  if (process.platform === "darwin") return (support = existsSync(SANDBOX_EXEC) ? { ok: true, how: "sandbox-exec" } : { ok: false, why: `${SANDBOX_EXEC} is missing` });
-  if (process.platform !== "linux") return (support = { ok: false, why: `zot has no sandbox for ${process.platform}` });
-  const abi = landlockAbi();
-  if (abi === 0) return (support = { ok: false, why: "the kernel does not offer Landlock (disabled, or older than Linux 5.13)" });
-  // Namespaces can be forbidden (a container's seccomp profile, user namespaces turned off): try them.
-  const dir = mkdtempSync(join(tmpdir(), "zot-sandbox-probe-"));
+  const s = supportOrTrial();
+  if ("ok" in s) return (support = s);
   try {
-    const secret = join(dir, "secret");
-    writeFileSync(secret, "");
-    if (!isRoot() && !existsSync(UNSHARE))
-      return (support = { ok: false, why: `zot runs as a user other than root and needs ${UNSHARE} (util-linux) to make a user namespace, which is missing` });
-    const probePolicy: SandboxPolicy = { mode: "read-only", network: false, workspace: dir, writable: [], hidden: [dir + "/none", secret], reveal: [], userHome: dir };
-    const r = Bun.spawnSync(linuxArgv(probePolicy, abi, ["/bin/sh", "-c", "exit 0"]), { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-    if (r.exitCode === 0) return (support = { ok: true, how: `Landlock ABI ${abi} and namespaces` });
-    const said = r.stdout.toString().trim().replace(LAUNCHER_PREFIX, "").trim();
-    return (support = { ok: false, why: said || `the sandbox launcher exited with status ${r.exitCode}` });
+    const r = Bun.spawnSync(s.trial.argv, { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    return (support = verdict(s.trial.how, r.exitCode, r.stdout.toString()));
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (s.trial.dir !== null) rmSync(s.trial.dir, { recursive: true, force: true });
+  }
+}
+
+/** Starts the probe without blocking (zot's start-up runs it beside loading extensions). */
+export async function prepareSandbox(): Promise<void> {
+  if (support) return;
+  const s = supportOrTrial();
+  if ("ok" in s) {
+    support = s;
+    return;
+  }
+  try {
+    const p = Bun.spawn(s.trial.argv, { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const [code, out] = await Promise.all([p.exited, new Response(p.stdout).text()]);
+    support ??= verdict(s.trial.how, code, out);
+  } finally {
+    if (s.trial.dir !== null) rmSync(s.trial.dir, { recursive: true, force: true });
   }
 }
 
