@@ -33,7 +33,7 @@ export type SandboxPolicy = {
   writable: string[];
   /** Secret locations nobody in the sandbox reads (real paths where they exist). */
   hidden: string[];
-  /** Paths under a hidden one that stay readable: zot's own spill files, which the model is told to read. */
+  /** Paths under a hidden one that stay readable (read-only): zot's spill files and global skills, which the model is told to read. */
   reveal: string[];
   /** The user's home, for showing paths as `~/…`. */
   userHome: string;
@@ -89,7 +89,8 @@ export function sandboxPolicy(s: SandboxSettings, at: PolicyPlace): SandboxPolic
     writable: [...new Set(writable)],
     // Working inside a secret location (zot in $ZOT_HOME) is the user's choice: that one is not hidden.
     hidden: [...new Set(hidden)].filter((h) => !within(workspace, h)),
-    reveal: [real(join(at.zotHome, "spill"))],
+    // The model is told to read these: the bash tool's spill files, and global skills' directories.
+    reveal: [real(join(at.zotHome, "spill")), real(join(at.zotHome, "skills"))],
     userHome: at.userHome,
   };
 }

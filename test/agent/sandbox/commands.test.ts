@@ -26,7 +26,8 @@ beforeEach(() => {
   ws = join(root, "project");
   userHome = join(root, "home");
   zotHome = join(root, "zot-home");
-  for (const d of [ws, join(userHome, ".ssh"), join(zotHome, "spill")]) mkdirSync(d, { recursive: true });
+  for (const d of [ws, join(userHome, ".ssh"), join(zotHome, "spill"), join(zotHome, "skills", "deploy")]) mkdirSync(d, { recursive: true });
+  writeFileSync(join(zotHome, "skills", "deploy", "SKILL.md"), "skill text\n");
   mkdirSync(join(ws, ".git"));
   writeFileSync(join(userHome, ".ssh", "id_ed25519"), "PRIVATE KEY\n");
   writeFileSync(join(userHome, ".netrc"), "machine x password hunter2\n");
@@ -67,8 +68,13 @@ describe("workspace-write", () => {
     expect(r.denial).toContain("write outside the workspace");
   });
 
-  test("hidden secret files cannot be read, hidden directories show nothing, $ZOT_HOME's spill files stay readable", async () => {
-    const r = await run(`cat ${userHome}/.netrc; ls -A ${userHome}/.ssh; cat ${userHome}/.ssh/id_ed25519; cat ${zotHome}/auth.json; cat ${zotHome}/spill/zot-bash-1.log`, policy("workspace-write"));
+  test("hidden secret files cannot be read, hidden directories show nothing, $ZOT_HOME's spill files and skills stay readable, not writable", async () => {
+    const r = await run(
+      `cat ${userHome}/.netrc; ls -A ${userHome}/.ssh; cat ${userHome}/.ssh/id_ed25519; cat ${zotHome}/auth.json; cat ${zotHome}/spill/zot-bash-1.log ${zotHome}/skills/deploy/SKILL.md; echo x >> ${zotHome}/skills/deploy/SKILL.md`,
+      policy("workspace-write"),
+    );
+    expect(r.text).toContain("skill text");
+    expect(readFileSync(join(zotHome, "skills", "deploy", "SKILL.md"), "utf8")).toBe("skill text\n");
     expect(r.text).not.toContain("hunter2");
     expect(r.text).not.toContain("PRIVATE KEY");
     expect(r.text).not.toContain("sk-secret");
