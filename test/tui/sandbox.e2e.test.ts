@@ -55,3 +55,13 @@ test("refusing the escalation leaves the command blocked", async () => {
   await tm.waitFor("mock: tool bash failed");
   expect(existsSync(target)).toBe(false);
 }, T);
+
+test("a command the user types with ! is confined the same way", async () => {
+  outside = mkdtempSync(join(homedir(), ".zot-tui-sandbox-"));
+  const target = join(outside, "typed.txt");
+  const tm = await tui.start();
+  await tm.waitFor("sandbox: workspace-write");
+  tm.send(`!echo typed > ${target}`);
+  await tm.waitFor("blocked by the sandbox: write outside the workspace");
+  expect(existsSync(target)).toBe(false);
+}, T);
