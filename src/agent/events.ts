@@ -93,7 +93,8 @@ export type PermissionRule = { tool: string; prefix?: string };
  * says what could not be shown (an edit that will fail, a file too large to diff).
  */
 export type ApprovalDetail =
-  | { kind: "command"; command: string }
+  /** `escalation`: the sandbox blocked this command, and the question is whether to run it once outside. */
+  | { kind: "command"; command: string; escalation?: string }
   | { kind: "diff"; path: string; diff: string; note?: string }
   | { kind: "content"; path: string; content: string; note?: string }
   | { kind: "json"; json: string; note?: string };

@@ -13,7 +13,8 @@ import type { Effort } from "./choices.ts";
 import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ToolCallPart, ToolDeclaration, ToolResultMessage, Usage, UserMessage } from "./messages.ts";
 import type { Provider, ProviderEvent, ProviderRequest, ToolSpec } from "./provider.ts";
 import type { InterceptRecord } from "./intercept-record.ts";
-import type { Tool } from "./tool.ts";
+import type { Tool, ToolContext, ToolOutput } from "./tool.ts";
+import type { SandboxPolicy } from "./sandbox/policy.ts";
 import { messageJson } from "./wire.ts";
 import { jailRefusal } from "./jail.ts";
 
@@ -50,6 +51,13 @@ export interface LoopContext {
   approve(req: Omit<ConfirmRequest, "detail">, detail: () => ApprovalDetail): Promise<Approval>;
   /** The /jail root when the built-in tools are confined to it; absent or null when not jailed. */
   jail?(): string | null;
+  /** The sandbox the built-in tools run in (commands confined, file tools checked). */
+  sandbox?: SandboxPolicy;
+  /**
+   * The sandbox stopped a built-in tool call: true when the user approved running it once outside
+   * (asked only in a permission mode that asks, never silently).
+   */
+  escalate?(req: Omit<ConfirmRequest, "detail">, denial: string): Promise<boolean>;
   /** Messages the user typed while the turn ran, taken at each tool boundary. */
   steer?(): UserMessage[];
   /** Condenses the history after a context-too-long answer; true when the call is worth retrying. */
@@ -395,7 +403,7 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
   if (refusal !== null) out = errorOutput(refusal);
   else if (builtin) {
     try {
-      const r = await builtin.execute(args, { cwd: ctx.cwd, signal, progress, home: ctx.home });
+      const r = await runBuiltin(ctx, builtin, { id: call.id, name: call.name, preview, args }, { cwd: ctx.cwd, signal, progress, home: ctx.home });
       out = { content: r.content, isError: r.isError };
     } catch (err) {
       out = errorOutput(`Tool "${call.name}" failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -425,6 +433,14 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
     }
   }
   recordResult(ctx, call, { ...out, ...rewriteInfo, ...(owner && !out.extension ? { extension: owner } : {}) }, ran);
+}
+
+/** A built-in call inside the sandbox, and once more outside it when the sandbox stopped it and the user approves. */
+async function runBuiltin(ctx: LoopContext, tool: Tool, req: Omit<ConfirmRequest, "detail">, base: ToolContext): Promise<ToolOutput> {
+  const r = await tool.execute(req.args, ctx.sandbox ? { ...base, sandbox: ctx.sandbox } : base);
+  if (r.sandboxDenial === undefined || !ctx.escalate || base.signal.aborted || !(await ctx.escalate(req, r.sandboxDenial))) return r;
+  const again = await tool.execute(req.args, base);
+  return { ...again, content: [{ type: "text", text: "[Run outside the sandbox, approved by the user.]" }, ...again.content] };
 }
 
 /** `extNote`: what the extension tool's owner claims about it (an MCP tool's annotations), shown with its arguments. */

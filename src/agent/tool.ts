@@ -2,6 +2,7 @@
 import type { ImagePart, TextPart } from "./messages.ts";
 import type { JsonObject } from "../json.ts";
 import type { ApprovalDetail } from "./events.ts";
+import type { SandboxPolicy } from "./sandbox/policy.ts";
 
 export type ToolContext = {
   /** The session's working directory; relative paths resolve against it. */
@@ -11,9 +12,16 @@ export type ToolContext = {
   progress: (text: string) => void;
   /** $ZOT_HOME, for tools that look things up there (skill). */
   home: string;
+  /** The sandbox commands run in and the file tools obey; absent: none (tests, `--sandbox off`). */
+  sandbox?: SandboxPolicy;
 };
 
-export type ToolOutput = { content: (TextPart | ImagePart)[]; isError: boolean };
+export type ToolOutput = {
+  content: (TextPart | ImagePart)[];
+  isError: boolean;
+  /** The sandbox stopped (part of) this call: the sentence saying how, for an offer to run it outside. */
+  sandboxDenial?: string;
+};
 
 export interface Tool {
   name: string;

@@ -2,6 +2,7 @@
 // parser does not understand is an error (exit 2), never silently ignored.
 import type { RunChoices } from "../runtime/run-choices.ts";
 import { BUILTIN_TOOLS } from "../ext/policy.ts";
+import { isSandboxMode, SANDBOX_MODES } from "../agent/sandbox/policy.ts";
 import { CHOOSABLE_WIRES, EFFORTS, isChoosableWire, isEffort, isProviderName, orList, PROVIDERS } from "../agent/choices.ts";
 
 export type Mode = "interactive" | "print" | "json" | "rpc";
@@ -53,7 +54,9 @@ type ValueFlag =
   | "--mcp"
   | "--mode"
   | "--mock-script"
-  | "--ext-trace";
+  | "--ext-trace"
+  | "--sandbox"
+  | "--add-dir";
 
 const VALUE_FLAGS: Record<string, ValueFlag> = {
   "--provider": "--provider",
@@ -74,6 +77,8 @@ const VALUE_FLAGS: Record<string, ValueFlag> = {
   "--mode": "--mode",
   "--mock-script": "--mock-script",
   "--ext-trace": "--ext-trace",
+  "--sandbox": "--sandbox",
+  "--add-dir": "--add-dir",
 };
 
 type SwitchFlag =
@@ -90,6 +95,7 @@ type SwitchFlag =
   | "--no-mcp"
   | "--trust"
   | "--no-yolo"
+  | "--sandbox-network"
   | "--list-models"
   | "--help"
   | "--version";
@@ -114,6 +120,7 @@ const SWITCH_FLAGS: Record<string, SwitchFlag> = {
   "--no-mcp": "--no-mcp",
   "--trust": "--trust",
   "--no-yolo": "--no-yolo",
+  "--sandbox-network": "--sandbox-network",
   "--list-models": "--list-models",
   "-h": "--help",
   "--help": "--help",
@@ -251,6 +258,9 @@ function applySwitch(args: CliArgs, flag: SwitchFlag, spelled: string, setMode: 
     case "--no-yolo":
       args.noYolo = true;
       return null;
+    case "--sandbox-network":
+      args.sandboxNetwork = true;
+      return null;
     case "--list-models":
       args.listModels = true;
       return null;
@@ -317,6 +327,16 @@ function applyValue(
       return null;
     case "--system-prompt":
       args.systemPrompt = value;
+      return null;
+    case "--sandbox": {
+      const v = value.toLowerCase();
+      if (!isSandboxMode(v)) return `${spelled} must be ${orList(SANDBOX_MODES)} (got "${value}").`;
+      args.sandbox = v;
+      return null;
+    }
+    case "--add-dir":
+      if (value === "") return `${spelled} needs a directory path.`;
+      (args.addDirs ??= []).push(value);
       return null;
     case "--ext":
       if (value === "") return `${spelled} needs a directory path.`;

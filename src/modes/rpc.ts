@@ -193,6 +193,7 @@ class RpcServer {
             busy: rt.busy || this.pending > 0,
             yolo: rt.yolo,
             jail: rt.jail,
+            sandbox: { mode: rt.sandbox.mode, enforced: rt.sandbox.enforced, network: rt.sandbox.network, reason: rt.sandbox.reason },
             usage: { input: u.input, output: u.output, cache_read: u.cacheRead, cache_write: u.cacheWrite, cost_usd: u.cost },
             context: { used: ctx.used, window: ctx.window },
           },

@@ -13,6 +13,8 @@ import type { Effort } from "../agent/choices.ts";
 import type { ModelInfo } from "../agent/provider.ts";
 import type { ListedRule, PermissionMode } from "../agent/permissions.ts";
 import type { SessionInfo } from "../agent/session.ts";
+import type { SandboxPolicy } from "../agent/sandbox/policy.ts";
+import type { SandboxStatus } from "../agent/sandbox/status.ts";
 import type { Prompt, TreeNode } from "../agent/session-ops.ts";
 import type { Skill, SkillDiscovery, SkillSource } from "../agent/skills.ts";
 import type { Mentions } from "../agent/attachments.ts";
@@ -25,6 +27,8 @@ export { KEYED_PROVIDERS, SUBSCRIPTION_NOTE } from "../agent/config.ts";
 export { commandPrefix, MODE_LABELS, nextMode, PERMISSION_MODES, ruleLabel } from "../agent/permissions.ts";
 export { isInterruption, sessionSummary } from "../agent/session.ts";
 export { attachmentPath } from "../agent/attachments.ts";
+export { sandboxLabel } from "../agent/sandbox/status.ts";
+export type { SandboxPolicy, SandboxStatus };
 export { flattenTree } from "../agent/session-ops.ts";
 
 /** What `!cmd` printed, and whether it failed. */
@@ -56,6 +60,10 @@ export interface AgentRuntime {
   readonly jail: string | null;
   /** /jail and /unjail; returns the root (symlinks resolved) or null. */
   setJail(on: boolean): string | null;
+  /** The sandbox mode of the agent's commands and whether the kernel enforces it here. */
+  readonly sandbox: SandboxStatus;
+  /** The policy behind it, for commands the user runs (`!cmd`); null when there is none. */
+  readonly sandboxPolicy: SandboxPolicy | null;
   /** Which tool calls run without asking (shift+tab in the TUI cycles it). */
   mode: PermissionMode;
   /** How hard the model is asked to think; null: the provider's default (no thinking). */

@@ -3,6 +3,7 @@
 import type { TrustMode } from "../ext/trust.ts";
 import type { ProviderName } from "../agent/catalog.ts";
 import type { ChoosableWire, Effort } from "../agent/choices.ts";
+import type { SandboxMode } from "../agent/sandbox/policy.ts";
 
 /** The flags' choices, before config.json, the environment and the catalog fill in the rest. */
 export type RunChoices = {
@@ -25,6 +26,12 @@ export type RunChoices = {
   /** How project extensions are gated by workspace trust (default "store"). */
   trust?: TrustMode;
   noYolo: boolean;
+  /** `--sandbox MODE`; undefined: config.json's, else workspace-write. */
+  sandbox?: SandboxMode;
+  /** `--add-dir DIR` (repeatable): more directories sandboxed commands may write. */
+  addDirs?: string[];
+  /** `--sandbox-network`: sandboxed commands may use the network. */
+  sandboxNetwork?: boolean;
   continue: boolean;
   session?: string;
   noSession: boolean;

@@ -40,6 +40,8 @@ import { jailRoot } from "../agent/jail.ts";
 import { buildSystemPrompt } from "../agent/system-prompt.ts";
 import type { Tool } from "../agent/tool.ts";
 import { Replaying } from "../replaying.ts";
+import type { SandboxPolicy } from "../agent/sandbox/policy.ts";
+import type { SandboxStatus } from "../agent/sandbox/status.ts";
 
 /**
  * What a Runtime is built from: the run choices it applies as given (`wire` is kept for the
@@ -69,7 +71,11 @@ export type RuntimeConfig = Pick<RunChoices, "mockScript" | "systemPrompt" | "ap
   discovery?: Discovery;
   /** Stream timeouts and caps from config.json, for every provider client this runtime makes. */
   limits?: Partial<StreamLimits>;
+  /** The sandbox the agent's commands and file tools obey, and whether this machine enforces it; absent: none. */
+  sandbox?: { policy: SandboxPolicy; status: SandboxStatus };
 };
+
+const NO_SANDBOX: SandboxStatus = { mode: "off", enforced: false, network: true, reason: "no sandbox was set up" };
 
 const MAX_EARLY_NOTES = 100;
 /** As many as the host itself keeps for its first listener. */
@@ -139,6 +145,12 @@ export class Runtime implements AgentRuntime {
   }
   get jail(): string | null {
     return this.jailedAt;
+  }
+  get sandbox(): SandboxStatus {
+    return this.cfg.sandbox?.status ?? NO_SANDBOX;
+  }
+  get sandboxPolicy(): SandboxPolicy | null {
+    return this.cfg.sandbox?.policy ?? null;
   }
 
   setJail(on: boolean): string | null {
@@ -243,6 +255,8 @@ export class Runtime implements AgentRuntime {
           addUsage: (u) => this.addUsage(u),
           approve: (req, detail) => this.approve(req, detail),
           jail: () => this.jailedAt,
+          ...(cfg.sandbox ? { sandbox: cfg.sandbox.policy } : {}),
+          escalate: (req, denial) => this.escalate(req, denial),
           compact: async () => (await this.condense("overflow", controller.signal)).ok,
           steer: () => this.steering?.().map((s) => this.steerMessage(s)) ?? [],
         },
@@ -336,6 +350,18 @@ export class Runtime implements AgentRuntime {
         this.abort();
         return { ok: false, reason: "the user stopped the turn" };
     }
+  }
+
+  /** The sandbox stopped a command: in a mode that asks, the user may let it run once outside. */
+  private async escalate(req: Omit<ConfirmRequest, "detail">, denial: string): Promise<boolean> {
+    const ask = this.confirm;
+    if (!ask || req.name !== "bash" || this.mode === "yolo" || this.mode === "plan") return false;
+    this.emit({ type: "tool_confirmation_requested", id: req.id, name: req.name, preview: req.preview });
+    const command = typeof req.args.command === "string" ? req.args.command : "";
+    const decision = await ask({ ...req, detail: { kind: "command", command, escalation: denial } });
+    if (decision.kind === "stop") this.abort();
+    // Only this call: a rule or yolo answer to this question does not lift the sandbox for later ones.
+    return decision.kind === "yes" || decision.kind === "yes_rule" || decision.kind === "yes_all";
   }
 
   private permissionRules(): PermissionRules {
@@ -456,7 +482,8 @@ export class Runtime implements AgentRuntime {
   }
 
   async shell(command: string, signal: AbortSignal, progress: (text: string) => void): Promise<ShellOutput> {
-    const r = await bashTool.execute({ command }, { cwd: this.cfg.cwd, home: this.cfg.home, signal, progress });
+    // The user's `!cmd` is confined as the model's commands are.
+    const r = await bashTool.execute({ command }, { cwd: this.cfg.cwd, home: this.cfg.home, signal, progress, ...(this.cfg.sandbox ? { sandbox: this.cfg.sandbox.policy } : {}) });
     return { text: textOf(r.content), isError: r.isError };
   }
 

@@ -21,6 +21,8 @@ import { emptyUsage } from "../agent/messages.ts";
 import { DEFAULT_AUTO_COMPACT_PERCENT } from "../agent/compaction.ts";
 import { discoveryBase, mergeCached, type Discovery } from "../agent/discovery.ts";
 import { IN_USE, lockedWriter, lockSession, type SessionLock } from "../agent/session-lock.ts";
+import { setUpSandbox } from "../agent/sandbox/setup.ts";
+import { prepareSandbox } from "../agent/sandbox/status.ts";
 
 /** What createRuntime is given: the user's choices, where the run happens, and who is there to confirm. */
 export type RuntimeOptions = RunChoices & Pick<RuntimeConfig, "home" | "cwd" | "env"> & {
@@ -131,6 +133,8 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   // loop are loaded while they boot (on another core), instead of before.
   // Extension secrets (zot ext config) are masked like provider keys, everywhere zot writes text.
   const secrets = [...knownSecrets(o.home, o.env, o.apiKey, auth), ...storedSecretValues(o.home)];
+  // The sandbox probe (one confined `exit 0`) runs beside the extensions' start, not before it.
+  const probing = o.sandbox === "off" ? Promise.resolve() : prepareSandbox();
   const host = o.host ?? new Host();
   const policy = parseExtensionPolicy(config.raw.extensions, configPath(o.home));
   notices.push(...policy.warnings);
@@ -161,7 +165,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   });
   const picked = o.noTools ? { tools: [] } : selectTools(o.tools ?? null);
   const selected = o.noSkill ? { ...picked, tools: picked.tools.filter((t) => t.name !== "skill") } : picked;
-  const report = await loading;
+  const [report] = await Promise.all([loading, probing]);
   if (report.traceError) {
     await host.shutdown();
     return { ok: false, error: report.traceError, usage: true };
@@ -185,6 +189,9 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
 
   const skippedLine = skippedNotice(o.home, o.cwd, "extensions", skippedExtensions(report.extensions), o.interactive && !isDumbTerminal(o.env) ? "tui" : "cli");
   if (skippedLine) notices.push(skippedLine);
+
+  const sandbox = setUpSandbox(config.raw.sandbox, configPath(o.home), o);
+  notices.push(...sandbox.notices);
 
   if (o.noYolo && !o.interactive) notices.push("--no-yolo has no effect here: there is nobody to confirm tool calls in this mode, so tools run without asking.");
 
@@ -221,7 +228,9 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     ...(reasoning ? { reasoning } : {}),
     ...(o.wire ? { wire: o.wire } : {}),
     maxSteps: o.maxSteps,
-    yolo: !o.noYolo,
+    // Commands run unasked only where the kernel confines them, or where the user turned the sandbox off.
+    yolo: !o.noYolo && (sandbox.status.enforced || sandbox.status.mode === "off"),
+    sandbox: { policy: sandbox.policy, status: sandbox.status },
     // One-shot and RPC runs condense only when the provider says the context is too long: after
     // a `zot -p` there is no next prompt to make room for.
     autoCompactPercent: !o.interactive || config.values.autoCompact === false ? null : (config.values.autoCompact ?? DEFAULT_AUTO_COMPACT_PERCENT),

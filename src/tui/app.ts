@@ -2,7 +2,7 @@
 // host's intents to the components, and draws coalesced frames (at most ~60 per second).
 import { isDumbTerminal } from "../platform/terminal.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
-import { KEYED_PROVIDERS, type AgentRuntime, type NotifyMode, type PromptOutcome, type ShellOutput, type SteeringMessage } from "../runtime/api.ts";
+import { KEYED_PROVIDERS, sandboxLabel, type AgentRuntime, type NotifyMode, type PromptOutcome, type ShellOutput, type SteeringMessage } from "../runtime/api.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { commandIntents } from "../ext/command-outcome.ts";
 import type { LoadReport, UiIntent } from "../ext/types.ts";
@@ -747,7 +747,7 @@ class App implements CommandContext {
   // ------------------------------------------------------------ startup and theme
 
   private startupMessages(): void {
-    this.transcript.addInfo(`zot · ${this.runtime.provider}/${this.runtime.model} · / for commands, @ for files, /help for keys`, "info");
+    this.transcript.addInfo(`zot · ${this.runtime.provider}/${this.runtime.model} · ${sandboxLabel(this.runtime.sandbox)} · / for commands, @ for files, /help for keys`, "info");
     if (this.theme.warning) this.transcript.addInfo(this.theme.warning, "warn");
     const instructions = this.runtime.instructionFiles();
     if (instructions.length > 0) this.transcript.addInfo(`Project instructions: ${instructions.map((p) => shortPath(p)).join(", ")}`, "info");
@@ -804,6 +804,7 @@ class App implements CommandContext {
       extensions: extensionCounts(this.host.states()),
       mode: this.runtime.mode,
       jailed: this.runtime.jail !== null,
+      sandbox: this.runtime.sandbox,
       place: this.place,
       reasoning: this.runtime.reasoning,
     };

@@ -83,7 +83,7 @@ export class ApprovalDialog implements Component {
     const owner = this.req.extension ? style.fg("muted", ` [${sanitize(this.req.extension)}]`) : "";
     const out = [
       style.fg("border", "─".repeat(w)),
-      truncate(style.bold(style.fg("warning", "Allow ")) + style.bold(style.fg("tool", tool)) + owner + style.bold(style.fg("warning", "?")) + style.fg("muted", "  " + summary(this.req.detail)), w),
+      truncate(style.bold(style.fg("warning", escalating(this.req) ? "Run " : "Allow ")) + style.bold(style.fg("tool", tool)) + owner + style.bold(style.fg("warning", escalating(this.req) ? " outside the sandbox?" : "?")) + style.fg("muted", "  " + summary(this.req.detail)), w),
       ...rewrite,
       ...this.scroll.show(style, detail, height, w, ` · ctrl+o ${this.expanded ? "smaller" : "taller"}`),
     ];
@@ -142,7 +142,15 @@ export class ApprovalDialog implements Component {
   }
 }
 
+/** The sandbox stopped the command; the question is one run outside it, so no standing answers are offered. */
+const escalating = (req: ConfirmRequest): boolean => req.detail.kind === "command" && req.detail.escalation !== undefined;
+
 function choicesFor(req: ConfirmRequest): Choice[] {
+  if (escalating(req))
+    return [
+      { label: "Yes, run it once outside the sandbox", key: "y", decision: { kind: "yes" } },
+      { label: "No, and tell the model why", key: "n", decision: "reason" },
+    ];
   const tool = sanitize(req.name);
   const rule = (r: PermissionRule, always: boolean): ConfirmDecision => ({ kind: "yes_rule", rule: r, always });
   const out: Choice[] = [{ label: "Yes", key: "y", decision: { kind: "yes" } }];
@@ -185,7 +193,8 @@ function detailLines(d: ApprovalDetail, width: number, style: Style): string[] {
   switch (d.kind) {
     case "command": {
       const lines = d.command === "" ? [""] : d.command.replace(/\n$/, "").split("\n");
-      return lines.flatMap((line, i) => wrap(revealControls(line, mark), width - 4).map((part, j) => (i === 0 && j === 0 ? style.fg("accent", "  $ ") : "    ") + part));
+      const blocked = d.escalation ? wrap(sanitize(d.escalation), width - 2).map((l) => style.fg("warning", "  " + l)) : [];
+      return [...blocked, ...lines.flatMap((line, i) => wrap(revealControls(line, mark), width - 4).map((part, j) => (i === 0 && j === 0 ? style.fg("accent", "  $ ") : "    ") + part))];
     }
     case "diff":
       return [...note, ...indent(renderDiff(d.diff, width - 2, style))];

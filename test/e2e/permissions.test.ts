@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { landlockAbi } from "../../src/ext/sandbox/landlock.ts";
+import { landlockAbi } from "../../src/platform/landlock.ts";
 import { ZOT, useZotHome } from "./zot.ts";
 
 const PROBE = resolve(import.meta.dir, "../fixtures/ext/probe/probe.py");

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Host } from "../../src/ext/host.ts";
-import { landlockAbi } from "../../src/ext/sandbox/landlock.ts";
+import { landlockAbi } from "../../src/platform/landlock.ts";
 import type { LoadReport } from "../../src/ext/types.ts";
 import { exampleEnv, exampleNames, examplesSource, exampleWorkspace } from "./copy.ts";
 

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describePermissions, expandPermissions, parsePermissions, permissionsJson, type Permissions } from "../../src/ext/permissions.ts";
-import { landlockAbi } from "../../src/ext/sandbox/landlock.ts";
+import { landlockAbi } from "../../src/platform/landlock.ts";
 import { enforcement, scopedEnv, seatbeltProfile } from "../../src/ext/sandbox/policy.ts";
 import { probe as probeIn } from "./probe-host.ts";
 

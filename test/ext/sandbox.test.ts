@@ -8,7 +8,7 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parsePermissions } from "../../src/ext/permissions.ts";
 import { execGuardAvailable } from "../../src/ext/sandbox/exec-guard.ts";
-import { landlockAbi } from "../../src/ext/sandbox/landlock.ts";
+import { landlockAbi } from "../../src/platform/landlock.ts";
 import { lookPath } from "../../src/platform/exec-path.ts";
 import { Host } from "../../src/ext/host.ts";
 import { FAST, FIXTURES } from "./fixture-host.ts";

@@ -10,6 +10,9 @@ import { childEnv } from "../../platform/env.ts";
 import { registerGroup } from "../../platform/reaper.ts";
 import { killTree, ownsProcessGroup } from "../../platform/process-tree.ts";
 import { shellPath } from "../../platform/shell.ts";
+import { sandboxDenial } from "../sandbox/denials.ts";
+import { confinedArgv } from "../sandbox/status.ts";
+import type { SandboxPolicy } from "../sandbox/policy.ts";
 import type { JsonObject } from "../../json.ts";
 import type { ApprovalDetail } from "../events.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
@@ -129,7 +132,7 @@ async function runCommand(command: string, timeoutS: number, ctx: ToolContext): 
   if (!shell.ok) return textResult(shell.error, true);
   let proc: ReturnType<typeof spawnShell>;
   try {
-    proc = spawnShell(shell.path, command, ctx.cwd);
+    proc = spawnShell(shell.path, command, ctx.cwd, ctx.sandbox);
   } catch (err) {
     return textResult(`Could not start ${shell.path} in ${ctx.cwd} (${errorText(err)}).`, true);
   }
@@ -192,16 +195,20 @@ async function runCommand(command: string, timeoutS: number, ctx: ToolContext): 
   else if (signal) parts.push(`[Killed by ${signal}.]`);
   else if (code !== 0) parts.push(`[Exit code ${code}]`);
   else isError = false;
-  return textResult(parts.join("\n\n"), isError);
+  const denial = sandboxDenial(ctx.sandbox, command, text, ctx.cwd);
+  if (denial === null) return textResult(parts.join("\n\n"), isError);
+  parts.push(`[${denial.sentence}]`);
+  return { ...textResult(parts.join("\n\n"), isError), sandboxDenial: denial.sentence };
 }
 
-function spawnShell(shell: string, command: string, cwd: string) {
+/** Every command starts here, inside the session's sandbox (status.ts wraps the argv). */
+function spawnShell(shell: string, command: string, cwd: string, sandbox: SandboxPolicy | undefined) {
   // The shell points its stderr at the stdout pipe, so both streams share one pipe and keep their
   // order, then evals the command: a syntax error in it lands on that pipe too, and line numbers in
   // messages are the command's own (the shell adds "eval: " to its own messages). `set --` empties
   // the positional parameters the command arrived in, and $0 is /bin/sh as for `sh -c`. One exec
   // instead of exec-ing a second shell saves ~0.6 ms a call (bench/RESULTS.md, "zot against the Go zot").
-  return Bun.spawn([shell, "-c", 'exec 2>&1; eval "set --; $1"', "/bin/sh", command], {
+  return Bun.spawn(confinedArgv(sandbox, [shell, "-c", 'exec 2>&1; eval "set --; $1"', "/bin/sh", command]), {
     cwd,
     stdin: "ignore",
     stdout: "pipe",

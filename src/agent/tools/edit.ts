@@ -9,6 +9,7 @@ import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
 import { atomicWrite } from "../../platform/atomic-write.ts";
 import { errorText, refuseNonRegular, resolvePath, stringArg, textResult } from "./common.ts";
 import { unifiedDiff } from "./diff.ts";
+import { sandboxRefusal } from "../sandbox/tool-check.ts";
 
 const DESCRIPTION = `Edit a file by replacing exact text.
 Each entry in edits has oldText (copied exactly from the file, including whitespace and indentation) and newText (its replacement).
@@ -55,6 +56,10 @@ export const editTool: Tool = {
     return { kind: "diff", path: planned.abs, diff: unifiedDiff(planned.text, planned.next, { oldLabel: planned.abs, newLabel: planned.abs }) };
   },
   async execute(args: JsonObject, ctx: ToolContext): Promise<ToolOutput> {
+    // Before the file is read: a hidden file's content must not reach the model through an error.
+    const target = stringArg(args, "path");
+    const refused = target ? sandboxRefusal("write", resolvePath(ctx.cwd, target), ctx) : null;
+    if (refused) return refused;
     const planned = prepare(args, ctx.cwd);
     if (!planned.ok) return textResult(planned.error, true);
     const { abs, bom, crlf, text, next, count } = planned;

@@ -6,6 +6,7 @@ import type { JsonObject } from "../../json.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
 import { errorText, positiveIntArg, resolvePath, stringArg, textResult } from "./common.ts";
 import { isPseudoFile, presentPseudo, PSEUDO_MAX_BYTES, readToEnd } from "./pseudo-file.ts";
+import { sandboxRefusal } from "../sandbox/tool-check.ts";
 
 export const READ_MAX_LINES = 2000;
 export const READ_MAX_BYTES = 50 * 1024;
@@ -64,6 +65,8 @@ export const readTool: Tool = {
     const limit = positiveIntArg(args, "limit");
     if (limit.error) return textResult(limit.error, true);
     const abs = resolvePath(ctx.cwd, path);
+    const refused = sandboxRefusal("read", abs, ctx);
+    if (refused) return refused;
     try {
       return await readPath(abs, offset.value ?? 1, Math.min(limit.value ?? READ_MAX_LINES, READ_MAX_LINES), ctx.signal);
     } catch (err) {

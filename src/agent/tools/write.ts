@@ -7,6 +7,7 @@ import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
 import { atomicWrite } from "../../platform/atomic-write.ts";
 import { countLines, errorText, refuseNonRegular, resolvePath, stringArg, textResult } from "./common.ts";
 import { unifiedDiff } from "./diff.ts";
+import { sandboxRefusal } from "../sandbox/tool-check.ts";
 
 /** An existing file larger than this is not read for the approval diff; the new content is shown instead. */
 const DIFF_MAX_BYTES = 2 * 1024 * 1024;
@@ -50,6 +51,8 @@ export const writeTool: Tool = {
     if (path === undefined || path === "") return textResult(`write needs a "path" string argument.`, true);
     if (content === undefined) return textResult(`write needs a "content" string argument (use "" for an empty file).`, true);
     const abs = resolvePath(ctx.cwd, path);
+    const refused = sandboxRefusal("write", abs, ctx);
+    if (refused) return refused;
     let existed = false;
     try {
       const st = statSync(abs);

@@ -19,7 +19,7 @@
 // anyway, the kernel fails every held call (ENOSYS): the guard fails closed.
 import { errno as lastErrno, libc } from "../../platform/libc.ts";
 import { answer, installFilter, nextNotification, seccompAvailable, takeFd, type SeccompRule } from "../../platform/seccomp.ts";
-import { launcherCommand } from "./launcher-command.ts";
+import { launcherCommand } from "../../platform/launcher-command.ts";
 
 export const EXEC_GUARD_ARG = "--exec-guard";
 const EACCES = 13;

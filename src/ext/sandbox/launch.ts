@@ -3,14 +3,16 @@
 // Anything going wrong stops here with one `[zot]` line on stderr (the extension's log): an
 // extension promised a sandbox never runs without one.
 import { armExecGuard, execGuardAvailable, EXEC_GUARD_ARG, runExecGuard } from "./exec-guard.ts";
-import { applyRuleset, execve, FS } from "./landlock.ts";
-import { decodeRuleset } from "./policy.ts";
+import { applyRuleset, decodeRuleset, execve, FS } from "../../platform/landlock.ts";
+import { CONFINE_ARG, runConfined } from "../../platform/confine.ts";
 
 /** Exit status when the sandbox could not be set up (as a shell reports a command it cannot run). */
 const CANNOT_RUN = 126;
 
 export async function runLauncher(argv: string[]): Promise<number> {
   if (argv[0] === EXEC_GUARD_ARG) return runExecGuard(argv.slice(1));
+  // The agent's own commands (src/agent/sandbox) are confined by mode, not by a declaration.
+  if (argv[0] === CONFINE_ARG) return runConfined(argv.slice(1));
   const [rulesetText, ...command] = argv;
   const ruleset = rulesetText === undefined ? null : decodeRuleset(rulesetText);
   if (!ruleset || command.length === 0) {

@@ -6,9 +6,9 @@ import { homedir } from "node:os";
 import { expandPermissions, PLACEHOLDERS, type Permissions, type PlaceholderValues } from "../permissions.ts";
 import { execChain } from "./exec-chain.ts";
 import { execGuardAvailable } from "./exec-guard.ts";
-import { landlockAbi } from "./landlock.ts";
-import { compiled, launcherCommand } from "./launcher-command.ts";
-import { encodeRuleset, enforcement, implicitGrants, landlockRules, scopedEnv, seatbeltProfile, type Enforcement, type ImplicitGrants, type Support } from "./policy.ts";
+import { encodeRuleset, landlockAbi } from "../../platform/landlock.ts";
+import { compiled, launcherCommand } from "../../platform/launcher-command.ts";
+import { enforcement, implicitGrants, landlockRules, scopedEnv, seatbeltProfile, type Enforcement, type ImplicitGrants, type Support } from "./policy.ts";
 import { isWithin, realPath } from "../../platform/real-path.ts";
 
 export type LaunchInput = {

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import type { Permissions } from "../permissions.ts";
 import { EXTENSION_ZOT_VARS } from "../process.ts";
 import type { ExecChain } from "./exec-chain.ts";
-import { FS, NET, READ_RIGHTS, SCOPE, WRITE_RIGHTS, fsRightsForAbi, type PathRule, type Ruleset } from "./landlock.ts";
+import { FS, NET, READ_RIGHTS, SCOPE, WRITE_RIGHTS, fsRightsForAbi, type PathRule, type Ruleset } from "../../platform/landlock.ts";
 import { isWithin } from "../../platform/real-path.ts";
 import { secretReach, type SecretPlaces } from "./secret-paths.ts";
 
@@ -196,29 +196,3 @@ export function seatbeltProfile(p: Permissions, at: { extensionDir: string; gran
   return lines.join("\n") + "\n";
 }
 
-/** A Ruleset as JSON for the launcher's command line (bigints as decimal strings). */
-export function encodeRuleset(r: Ruleset): string {
-  return JSON.stringify({
-    handledFs: r.handledFs.toString(),
-    handledNet: r.handledNet.toString(),
-    scoped: r.scoped.toString(),
-    paths: r.paths.map((p) => [p.path, p.access.toString()]),
-    connectPorts: r.connectPorts,
-  });
-}
-
-export function decodeRuleset(text: string): Ruleset | null {
-  try {
-    const raw = JSON.parse(text) as { handledFs: string; handledNet: string; scoped: string; paths: [string, string][]; connectPorts: number[] };
-    if (!Array.isArray(raw.paths) || !Array.isArray(raw.connectPorts)) return null;
-    return {
-      handledFs: BigInt(raw.handledFs),
-      handledNet: BigInt(raw.handledNet),
-      scoped: BigInt(raw.scoped),
-      paths: raw.paths.map(([path, access]) => ({ path: String(path), access: BigInt(access) })),
-      connectPorts: raw.connectPorts.map(Number),
-    };
-  } catch {
-    return null;
-  }
-}

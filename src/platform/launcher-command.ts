@@ -1,5 +1,5 @@
 // How zot starts its own launcher (and the launcher its exec guard): the compiled binary
-// re-executes itself as `zot __sandbox …`; from source, Bun runs launch.ts.
+// re-executes itself as `zot __sandbox …`; from source, Bun runs ext/sandbox/launch.ts.
 import { join } from "node:path";
 
 export const LAUNCHER_ARG = "__sandbox";
@@ -10,5 +10,5 @@ export function compiled(): boolean {
 }
 
 export function launcherCommand(): string[] {
-  return compiled() ? [process.execPath, LAUNCHER_ARG] : [process.execPath, join(import.meta.dir, "launch.ts")];
+  return compiled() ? [process.execPath, LAUNCHER_ARG] : [process.execPath, join(import.meta.dir, "..", "ext", "sandbox", "launch.ts")];
 }

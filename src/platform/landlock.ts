@@ -2,9 +2,9 @@
 // ruleset to the calling process. No dependency: libc's `syscall`, `prctl`, `open` and `close`
 // (platform/libc.ts).
 // Rules restrict this process and everything it execs afterwards; nothing can lift them.
-import type { Result } from "../../result.ts";
+import type { Result } from "../result.ts";
 import { ptr } from "bun:ffi";
-import { cString, errno, libc as loadLibc } from "../../platform/libc.ts";
+import { cString, errno, libc as loadLibc } from "./libc.ts";
 
 // The Landlock syscalls have the same numbers on every architecture (they postdate the split tables).
 const SYSCALLS = { create: 444, add: 445, restrict: 446 };
@@ -162,4 +162,31 @@ export function execve(argv: string[], env: Record<string, string>): string {
 function errnoText(errno: number): string {
   const names: Record<number, string> = { 1: "EPERM", 2: "ENOENT", 8: "ENOEXEC", 13: "EACCES (denied by the sandbox or the file mode)", 20: "ENOTDIR" };
   return `errno ${errno} ${names[errno] ?? ""}`.trim();
+}
+
+/** A Ruleset as JSON for the launcher's command line (bigints as decimal strings). */
+export function encodeRuleset(r: Ruleset): string {
+  return JSON.stringify({
+    handledFs: r.handledFs.toString(),
+    handledNet: r.handledNet.toString(),
+    scoped: r.scoped.toString(),
+    paths: r.paths.map((p) => [p.path, p.access.toString()]),
+    connectPorts: r.connectPorts,
+  });
+}
+
+export function decodeRuleset(text: string): Ruleset | null {
+  try {
+    const raw = JSON.parse(text) as { handledFs: string; handledNet: string; scoped: string; paths: [string, string][]; connectPorts: number[] };
+    if (!Array.isArray(raw.paths) || !Array.isArray(raw.connectPorts)) return null;
+    return {
+      handledFs: BigInt(raw.handledFs),
+      handledNet: BigInt(raw.handledNet),
+      scoped: BigInt(raw.scoped),
+      paths: raw.paths.map(([path, access]) => ({ path: String(path), access: BigInt(access) })),
+      connectPorts: raw.connectPorts.map(Number),
+    };
+  } catch {
+    return null;
+  }
 }

@@ -1,0 +1,41 @@
+// The agent's sandbox policy as the Linux launcher's confinement: Landlock lets the whole file
+// system be read and executed and only the writable directories be written; namespaces hide the
+// secret locations inside that readable tree and cut the network.
+import { statSync } from "node:fs";
+import { FS, READ_RIGHTS, SCOPE, fsRightsForAbi, type PathRule } from "../../platform/landlock.ts";
+import type { Confinement } from "../../platform/confine.ts";
+import type { SandboxPolicy } from "./policy.ts";
+
+/** Devices every program writes to or asks about (terminals, the null device, randomness). */
+const DEVICES = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx", "/dev/pts"];
+
+/** `entered`: util-linux `unshare` makes the namespaces before the launcher runs (for a user who is not root). */
+export function confinement(p: SandboxPolicy, abi: number, entered: boolean): Confinement {
+  const all = fsRightsForAbi(abi);
+  const paths: PathRule[] = [
+    { path: "/", access: READ_RIGHTS | FS.EXECUTE | (all & FS.IOCTL_DEV) },
+    ...DEVICES.map((path) => ({ path, access: READ_RIGHTS | FS.WRITE_FILE | (all & FS.IOCTL_DEV) })),
+    ...p.writable.map((path) => ({ path, access: all })),
+  ];
+  const hideDirs: string[] = [];
+  const hideFiles: string[] = [];
+  for (const path of p.hidden) {
+    const kind = kindOf(path);
+    if (kind === "dir") hideDirs.push(path);
+    else if (kind === "file") hideFiles.push(path);
+  }
+  return {
+    ruleset: { handledFs: all, handledNet: 0n, scoped: SCOPE.SIGNAL, paths, connectPorts: [] },
+    isolation: { hideDirs, hideFiles, reveal: p.reveal.filter((r) => kindOf(r) === "dir"), network: p.network, entered },
+  };
+}
+
+/** What is there now: a hidden path that does not exist has nothing to hide (creating it is a write outside the workspace). */
+function kindOf(path: string): "dir" | "file" | null {
+  try {
+    const s = statSync(path);
+    return s.isDirectory() ? "dir" : "file";
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,112 @@
+// Whether the sandbox the user chose is actually enforced here, and how a command is started
+// inside it. `sandboxStatus` is what the permission modes ask ("yolo inside an enforced sandbox,
+// else ask"); `confinedArgv` is the one place a command's argv is wrapped, so every way of running
+// a shell (the bash tool, background commands, the user's `!cmd`) is confined alike.
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { encodeConfinement, CONFINE_ARG, LAUNCHER_PREFIX } from "../../platform/confine.ts";
+import { landlockAbi } from "../../platform/landlock.ts";
+import { launcherCommand } from "../../platform/launcher-command.ts";
+import { needsNamespaces } from "../../platform/namespaces.ts";
+import { confinement } from "./linux.ts";
+import { seatbeltProfile } from "./seatbelt.ts";
+import type { SandboxMode, SandboxPolicy } from "./policy.ts";
+
+export type SandboxStatus = {
+  mode: SandboxMode;
+  /** True when the kernel enforces the mode (always false for `off`). */
+  enforced: boolean;
+  network: boolean;
+  /** How it is enforced, or why it is not, in a few words. */
+  reason: string;
+};
+
+const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
+
+type Support = { ok: true; how: string } | { ok: false; why: string };
+let support: Support | null = null;
+
+/** What this machine can enforce, or how to find out by confining `exit 0` for real (Linux). */
+function supportOrTrial(): Support | { trial: { argv: string[]; dir: string | null; how: string } } {
+  if (process.platform === "darwin") return existsSync(SANDBOX_EXEC) ? { ok: true, how: "sandbox-exec" } : { ok: false, why: `${SANDBOX_EXEC} is missing` };
+  if (process.platform !== "linux") return { ok: false, why: `zot has no sandbox for ${process.platform}` };
+  const abi = landlockAbi();
+  if (abi === 0) return { ok: false, why: "the kernel does not offer Landlock (disabled, or older than Linux 5.13)" };
+  if (!isRoot() && !existsSync(UNSHARE)) return { ok: false, why: `zot runs as a user other than root and needs ${UNSHARE} (util-linux) to make a user namespace, which is missing` };
+  // Namespaces can be forbidden (a container's seccomp profile, user namespaces turned off): try
+  // them, with util-linux `unshare` where it exists (a few ms), else with the launcher itself.
+  const how = `Landlock ABI ${abi} and namespaces`;
+  if (existsSync(UNSHARE)) return { trial: { argv: [UNSHARE, ...(isRoot() ? [] : ["--user", "--map-root-user"]), "--mount", "--net", "--", "/bin/sh", "-c", "exit 0"], dir: null, how } };
+  const dir = mkdtempSync(join(tmpdir(), "zot-sandbox-probe-"));
+  const secret = join(dir, "secret");
+  writeFileSync(secret, "");
+  const trialPolicy: SandboxPolicy = { mode: "read-only", network: false, workspace: dir, writable: [], hidden: [join(dir, "none"), secret], reveal: [], userHome: dir };
+  return { trial: { argv: linuxArgv(trialPolicy, abi, ["/bin/sh", "-c", "exit 0"]), dir, how } };
+}
+
+function verdict(how: string, code: number | null, stdout: string): Support {
+  if (code === 0) return { ok: true, how };
+  const said = stdout.trim().replace(LAUNCHER_PREFIX, "").trim();
+  return { ok: false, why: said || `this system does not let zot make namespaces (a trial exited with status ${code})` };
+}
+
+/** Probed once per process; `prepareSandbox` does it in the background, else the first use waits for it. */
+function probe(): Support {
+  if (support) return support;
+  const s = supportOrTrial();
+  if ("ok" in s) return (support = s);
+  try {
+    const r = Bun.spawnSync(s.trial.argv, { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    return (support = verdict(s.trial.how, r.exitCode, r.stdout.toString()));
+  } finally {
+    if (s.trial.dir !== null) rmSync(s.trial.dir, { recursive: true, force: true });
+  }
+}
+
+/** Starts the probe without blocking (zot's start-up runs it beside loading extensions). */
+export async function prepareSandbox(): Promise<void> {
+  if (support) return;
+  const s = supportOrTrial();
+  if ("ok" in s) {
+    support = s;
+    return;
+  }
+  try {
+    const p = Bun.spawn(s.trial.argv, { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const [code, out] = await Promise.all([p.exited, new Response(p.stdout).text()]);
+    support ??= verdict(s.trial.how, code, out);
+  } finally {
+    if (s.trial.dir !== null) rmSync(s.trial.dir, { recursive: true, force: true });
+  }
+}
+
+export function sandboxStatus(p: SandboxPolicy): SandboxStatus {
+  if (p.mode === "off") return { mode: "off", enforced: false, network: true, reason: "turned off (--sandbox off)" };
+  const s = probe();
+  return s.ok ? { mode: p.mode, enforced: true, network: p.network, reason: s.how } : { mode: p.mode, enforced: false, network: p.network, reason: s.why };
+}
+
+/** The argv that runs `argv` (an absolute program and its arguments) inside `p`, or `argv` itself when nothing is enforced. */
+export function confinedArgv(p: SandboxPolicy | undefined, argv: string[]): string[] {
+  if (!p || p.mode === "off" || !probe().ok) return argv;
+  if (process.platform === "darwin") return [SANDBOX_EXEC, "-p", seatbeltProfile(p), ...argv];
+  return linuxArgv(p, landlockAbi(), argv);
+}
+
+const UNSHARE = "/usr/bin/unshare";
+const isRoot = (): boolean => (process.getuid?.() ?? 0) === 0;
+
+function linuxArgv(p: SandboxPolicy, abi: number, argv: string[]): string[] {
+  const c = confinement(p, abi, !isRoot());
+  const launcher = [...launcherCommand(), CONFINE_ARG, encodeConfinement(c), ...argv];
+  if (isRoot() || !needsNamespaces(c.isolation)) return launcher;
+  // Mapped to root inside, the launcher may mount; Landlock then keeps the command from unmounting.
+  return [UNSHARE, "--user", "--map-root-user", "--mount", ...(p.network ? [] : ["--net"]), "--", ...launcher];
+}
+
+/** How the status bar and the welcome line name the sandbox: `sandbox: workspace-write`, `sandbox off`, `… (not enforced)`. */
+export function sandboxLabel(s: SandboxStatus): string {
+  if (s.mode === "off") return "sandbox off";
+  return `sandbox: ${s.mode}${s.network ? " + network" : ""}${s.enforced ? "" : " (not enforced)"}`;
+}
