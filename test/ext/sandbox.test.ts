@@ -148,7 +148,7 @@ describe.skipIf(!HAS_LANDLOCK || !execGuardAvailable())("exec: false forbids eve
 });
 
 const PYENV_SHIM = lookPath("python3", process.env);
-const HAS_PYENV = PYENV_SHIM !== null && PYENV_SHIM.endsWith("/shims/python3") && existsSync(join(process.env.PYENV_ROOT ?? join(homedir(), ".pyenv"), "libexec", "pyenv"));
+const HAS_PYENV = PYENV_SHIM?.endsWith("/shims/python3") === true && existsSync(join(process.env.PYENV_ROOT ?? join(homedir(), ".pyenv"), "libexec", "pyenv"));
 
 describe.skipIf(!HAS_LANDLOCK || !HAS_PYENV)("version-manager shims", () => {
   let root: string;

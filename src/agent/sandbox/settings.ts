@@ -10,7 +10,8 @@ export type SandboxFlags = { sandbox?: SandboxMode; addDirs?: string[]; sandboxN
 export function sandboxSettings(raw: Json | undefined, configFile: string, flags: SandboxFlags): { settings: SandboxSettings; warnings: string[] } {
   const warnings: string[] = [];
   const warn = (what: string) => warnings.push(`${configFile}: "sandbox" ${what}; it is ignored.`);
-  const c = raw === undefined ? {} : isObject(raw) ? raw : (warn("must be an object"), {});
+  if (raw !== undefined && !isObject(raw)) warn("must be an object");
+  const c = isObject(raw) ? raw : {};
   let mode: SandboxMode = DEFAULT_SANDBOX_MODE;
   if (typeof c.mode === "string" && isSandboxMode(c.mode)) mode = c.mode;
   else if (c.mode !== undefined) warn(`"mode" must be ${orList(SANDBOX_MODES)}`);

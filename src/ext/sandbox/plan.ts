@@ -76,8 +76,8 @@ export function planLaunch(input: LaunchInput): PlanResult {
   const tmp = process.getBuiltinModule("node:os").tmpdir();
   const values = { extensionDir: input.extensionDir, cwd: input.cwd, home: input.home, tmp };
   const p = expandPermissions(input.permissions, values);
-  const escape = symlinkEscape(input.permissions, p, values);
-  if (escape) return { ok: false, error: escape };
+  const leak = symlinkEscape(input.permissions, p, values);
+  if (leak) return { ok: false, error: leak };
   const env = scopedEnv(input.env, p.env);
   const s = sandboxSupport();
   const level = enforcement(p, s);
