@@ -46,7 +46,7 @@ export interface LoopContext {
    * Resolves at once when the permission mode or a rule lets the call run; otherwise asks the user
    * (and emits the confirmation events). `detail` is computed only when someone is asked.
    */
-  approve(req: Omit<ConfirmRequest, "detail">, detail: () => ApprovalDetail): Promise<Approval>;
+  approve(req: Omit<ConfirmRequest, "detail" | "scope">, detail: () => ApprovalDetail): Promise<Approval>;
   /** The /jail root when the built-in tools are confined to it; absent or null when not jailed. */
   jail?(): string | null;
   /** Messages the user typed while the turn ran, taken at each tool boundary. */

@@ -2,7 +2,7 @@
 // extend it, createRuntime takes it, and the runtime keeps the choices it applies as given.
 import type { TrustMode } from "../ext/trust.ts";
 import type { ProviderName } from "./catalog.ts";
-import type { ChoosableWire, Effort } from "./choices.ts";
+import type { ChoosableWire, Effort, PermissionMode } from "./choices.ts";
 
 /** The flags' choices, before config.json, the environment and the catalog fill in the rest. */
 export type RunChoices = {
@@ -24,7 +24,8 @@ export type RunChoices = {
   noExt: boolean;
   /** How project extensions are gated by workspace trust (default "store"). */
   trust?: TrustMode;
-  noYolo: boolean;
+  /** `--permission-mode` (or `--no-yolo`, which is `ask`); undefined lets the session, config.json or the default decide. */
+  permissionMode?: PermissionMode;
   continue: boolean;
   session?: string;
   noSession: boolean;

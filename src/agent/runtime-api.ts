@@ -6,7 +6,8 @@ import type { ImagePart, Message, StopReason, TextPart, Usage } from "./messages
 import type { ConfigValues } from "./config.ts";
 import type { Effort } from "./choices.ts";
 import type { ModelInfo } from "./provider.ts";
-import type { ListedRule, PermissionMode } from "./permissions.ts";
+import type { PermissionMode } from "./choices.ts";
+import type { ListedRule } from "./permission-rules.ts";
 import type { SessionInfo } from "./session.ts";
 import type { Prompt, TreeNode } from "./session-ops.ts";
 
@@ -33,7 +34,7 @@ export interface AgentRuntime {
   readonly jail: string | null;
   /** /jail and /unjail; returns the root (symlinks resolved) or null. */
   setJail(on: boolean): string | null;
-  /** Which tool calls run without asking (shift+tab in the TUI cycles it). */
+  /** Which tool calls run without asking (shift+tab in the TUI cycles it); a change is kept in the session transcript. */
   mode: PermissionMode;
   /** How hard the model is asked to think; null: the provider's default (no thinking). */
   readonly reasoning: Effort | null;

@@ -10,12 +10,13 @@ import type { ExtensionHost } from "../ext/types.ts";
 import { skippedExtensions, skippedNotice } from "../ext/trust.ts";
 import { ZOT_VERSION } from "../version.ts";
 import { defaultModel, findModel, isProviderName, loadModels, reasoningProblem, unknownModelNotice, type ProviderName } from "./catalog.ts";
-import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, SUBSCRIPTION_NOTE, readConfig, rememberModel, resolveCredentials, authPath, configPath } from "./config.ts";
+import { addKeyAdvice, defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, SUBSCRIPTION_NOTE, readConfig, rememberModel, resolveCredentials, authPath, configPath } from "./config.ts";
 import type { Runtime, RuntimeConfig } from "./runtime.ts";
 import type { RunChoices } from "./run-choices.ts";
 import { redactSecrets } from "../redact.ts";
 import { appendSession, createSession, latestSession, noSession, openSession, type LoadedSession, type SessionWriter } from "./session.ts";
 import { emptyUsage } from "./messages.ts";
+import { startingPermissionMode } from "./permissions.ts";
 import { DEFAULT_AUTO_COMPACT_PERCENT } from "./compaction.ts";
 import { discoveryBase, mergeCached, type Discovery } from "./discovery.ts";
 import { IN_USE, lockedWriter, lockSession, type SessionLock } from "./session-lock.ts";
@@ -26,6 +27,8 @@ export type RuntimeOptions = RunChoices & Pick<RuntimeConfig, "home" | "cwd" | "
   interactive: boolean;
   /** Tests and benchmarks inject a host with short timings; zot uses a default Host. */
   host?: ExtensionHost;
+  /** Whether the kernel sandbox confines the agent's commands: it decides the default permission mode. */
+  sandboxEnforced: boolean;
 };
 
 export type Created = { ok: true; runtime: Runtime; notices: string[] } | { ok: false; error: string; usage?: true };
@@ -76,6 +79,9 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   else if (loaded?.provider && isProviderName(loaded.provider)) provider = loaded.provider;
   else {
     const choice = defaultProvider({ home: o.home, env: o.env, apiKey: o.apiKey, last: config.values.provider, auth });
+    // Only the TUI falls back to the offline mock unasked (it says so, and /login fixes it); a
+    // script must not pass on a mock's answers.
+    if (choice.notice && !o.interactive) return { ok: false, error: `No API key found for any provider: ${addKeyAdvice(o.home)}; or pass --provider mock to run on the offline mock provider.`, usage: true };
     if (choice.notice) notices.push(choice.notice);
     provider = isProviderName(choice.provider) ? choice.provider : "mock";
   }
@@ -87,7 +93,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     const vars = PROVIDER_ENV_KEYS[provider].join(" or ");
     // A refused auth.json (group/world-readable) is the likely cause; say so in the same breath.
     const why = creds.warnings.length ? ` ${creds.warnings.join(" ")}` : auth.subscriptions.includes(provider) ? ` (${authPath(o.home)}: ${provider} is ${SUBSCRIPTION_NOTE}.)` : "";
-    if (!(o.interactive && loaded && o.provider === undefined)) return { ok: false, error: `No API key for ${provider}: set ${vars}, pass --api-key, or add the key to ${authPath(o.home)}.${why}` };
+    if (!(o.interactive && loaded && o.provider === undefined)) return { ok: false, error: `No API key for ${provider}: set ${vars}, pass --api-key, or add the key to ${authPath(o.home)}.${why}`, usage: true };
     // A resumed session opens anyway: in the TUI, /login or /model can fix what is missing.
     notices.push(`No API key for ${provider}, the provider of this session, so it continues on the offline mock provider. /login ${provider} stores a key and switches to it; /model picks another model.${why}`);
     provider = "mock";
@@ -120,7 +126,8 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     const badWire = wireProblem(provider, o.wire);
     if (badWire) return { ok: false, error: `${badWire}.`, usage: true };
   }
-  if (provider !== "mock" && (config.values.provider !== provider || config.values.model !== model)) {
+  // What the command line chose is for this run; config.json keeps what /model and /login chose.
+  if (provider !== "mock" && o.model === undefined && o.provider === undefined && (config.values.provider !== provider || config.values.model !== model)) {
     const r = rememberModel(o.home, provider, model);
     if (!r.ok) notices.push(r.error);
   }
@@ -182,17 +189,25 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   const skippedLine = skippedNotice(o.home, o.cwd, "extensions", skippedExtensions(report.extensions), o.interactive && !isDumbTerminal(o.env) ? "tui" : "cli");
   if (skippedLine) notices.push(skippedLine);
 
-  if (o.noYolo && !o.interactive) notices.push("--no-yolo has no effect here: there is nobody to confirm tool calls in this mode, so tools run without asking.");
+  const permissionMode = startingPermissionMode({
+    ...(o.permissionMode ? { flag: o.permissionMode } : {}),
+    ...(loaded?.meta?.permission_mode ? { session: loaded.meta.permission_mode } : {}),
+    ...(config.values.permissionMode ? { config: config.values.permissionMode } : {}),
+    sandboxEnforced: o.sandboxEnforced,
+  });
+  if (!o.interactive && (permissionMode === "ask" || permissionMode === "auto-edit"))
+    notices.push(`Permission mode ${permissionMode}: nobody can approve tool calls in this mode, so edits${permissionMode === "auto-edit" ? " outside the project" : ""} and commands that are not read-only are refused; pass --permission-mode yolo to let them run.`);
 
   let session: SessionWriter;
   if (o.noSession) session = noSession;
   else if (loaded && !fork) {
     session = lockedWriter(appendSession(loaded, secrets), lock);
     if (loaded.provider !== provider || loaded.model !== model) session.model(provider, model);
+    session.permissionMode(permissionMode);
   } else {
     // A fork names the session it copies as its parent, so /session tree shows the two together.
     const parent = loaded?.meta?.id ? { parent: loaded.meta.id } : {};
-    session = lockedWriter(createSession({ home: o.home, cwd: o.cwd, provider, model, secrets, ...parent }));
+    session = lockedWriter(createSession({ home: o.home, cwd: o.cwd, provider, model, secrets, permissionMode, ...parent }));
     if (loaded) {
       // The fork starts as a copy of the conversation so far; the original stays its writer's.
       for (const m of loaded.messages) session.message(m);
@@ -217,7 +232,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     ...(reasoning ? { reasoning } : {}),
     ...(o.wire ? { wire: o.wire } : {}),
     maxSteps: o.maxSteps,
-    yolo: !o.noYolo,
+    permissionMode,
     // One-shot and RPC runs condense only when the provider says the context is too long: after
     // a `zot -p` there is no next prompt to make room for.
     autoCompactPercent: !o.interactive || config.values.autoCompact === false ? null : (config.values.autoCompact ?? DEFAULT_AUTO_COMPACT_PERCENT),

@@ -128,6 +128,8 @@ export async function runAgent(args: CliArgs): Promise<number> {
     interactive: mode === "interactive",
     mockScript: args.mockScript === undefined ? undefined : resolve(args.mockScript),
     host,
+    // Nothing in this build confines the agent's own commands, so the default mode asks.
+    sandboxEnforced: false,
   });
   if (!created.ok) {
     io.err(notice(created.error));

@@ -20,7 +20,7 @@ import { skillsCommand } from "./skills-command.ts";
 import { jumpCommand } from "./jump.ts";
 import { btwCommand } from "./btw.ts";
 import { MODE_HELP, permissionsPicker } from "./permission-view.ts";
-import { MODE_LABELS, PERMISSION_MODES } from "../agent/permissions.ts";
+import { PERMISSION_MODES } from "../agent/choices.ts";
 import { initPrompt } from "../agent/instructions.ts";
 
 /** The Go zot's canned /study prompt, word for word. */
@@ -386,7 +386,7 @@ export function helpText(commands: readonly SlashItem[]): string {
   const extText = ext.length
     ? "\nExtension commands:\n" + ext.map((c) => `  /${c.name.padEnd(27)} ${c.description} [${c.extension}]`).join("\n")
     : "";
-  const modes = PERMISSION_MODES.map((m) => `  ${MODE_LABELS[m].padEnd(28)} ${MODE_HELP[m]}`).join("\n");
+  const modes = PERMISSION_MODES.map((m) => `  ${m.padEnd(28)} ${MODE_HELP[m]}`).join("\n");
   return `Keys:\n${keys}\nPermission modes (shift+tab):\n${modes}\nCommands:\n${builtins}${extText}`;
 }
 

@@ -1,6 +1,6 @@
 // Leaving plan mode: when a turn in plan mode ends with a reply, the user approves the plan (and
 // picks the mode to carry it out in) or keeps planning.
-import type { PermissionMode } from "../agent/permissions.ts";
+import type { PermissionMode } from "../agent/choices.ts";
 import type { CommandContext } from "./command-context.ts";
 import { Picker } from "./pickers.ts";
 import { describeMode } from "./permission-view.ts";
@@ -10,7 +10,7 @@ export const PLAN_APPROVED = "The plan is approved. Carry it out now.";
 type Answer = { label: string; mode: PermissionMode | null };
 
 const ANSWERS: readonly Answer[] = [
-  { label: "Yes, carry it out, auto-approving edits", mode: "edits" },
+  { label: "Yes, carry it out, auto-approving edits", mode: "auto-edit" },
   { label: "Yes, carry it out, asking before each tool", mode: "ask" },
   { label: "No, keep planning (type what to change)", mode: null },
 ];
