@@ -81,7 +81,8 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     const choice = defaultProvider({ home: o.home, env: o.env, apiKey: o.apiKey, last: config.values.provider, auth });
     // Only the TUI falls back to the offline mock unasked (it says so, and /login fixes it); a
     // script must not pass on a mock's answers.
-    if (choice.notice && !o.interactive) return { ok: false, error: `No API key found for any provider: ${addKeyAdvice(o.home)}; or pass --provider mock to run on the offline mock provider.`, usage: true };
+    if (choice.notice && !o.interactive)
+      return { ok: false, error: `No API key found for any provider: ${addKeyAdvice(o.home)}; or pass --provider mock to run on the offline mock provider.${auth.warning ? ` ${auth.warning}` : ""}`, usage: true };
     if (choice.notice) notices.push(choice.notice);
     provider = isProviderName(choice.provider) ? choice.provider : "mock";
   }
@@ -195,8 +196,6 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     ...(config.values.permissionMode ? { config: config.values.permissionMode } : {}),
     sandboxEnforced: o.sandboxEnforced,
   });
-  if (!o.interactive && (permissionMode === "ask" || permissionMode === "auto-edit"))
-    notices.push(`Permission mode ${permissionMode}: nobody can approve tool calls in this mode, so edits${permissionMode === "auto-edit" ? " outside the project" : ""} and commands that are not read-only are refused; pass --permission-mode yolo to let them run.`);
 
   let session: SessionWriter;
   if (o.noSession) session = noSession;

@@ -53,7 +53,7 @@ export async function init(ctx: Ctx, name: string, lang: string, sdk?: string): 
     ...(build ? [`cd ${shellQuote(target)} && ${build}`] : []),
     `zot ext doctor -e ${shellQuote(target)}`,
     `zot ext test ${shellQuote(target)} ${shellQuote(join(target, "test.jsonl"))}`,
-    `zot -p --provider mock -e ${shellQuote(target)} ${shellQuote(mockPrompt(name))}`,
+    `zot -p --provider mock --permission-mode yolo -e ${shellQuote(target)} ${shellQuote(mockPrompt(name))}`,
     `zot ext install ${shellQuote(target)}`,
   ];
   const kind = location ? `${lang}, ${lang === "ts" ? "TypeScript" : "Python"} SDK` : lang;
