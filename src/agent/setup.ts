@@ -31,10 +31,16 @@ export type RuntimeOptions = RunChoices & Pick<RuntimeConfig, "home" | "cwd" | "
   sandboxEnforced: boolean;
 };
 
-export type Created = { ok: true; runtime: Runtime; notices: string[] } | { ok: false; error: string; usage?: true };
+/** `notices` on a failure: what was found wrong before it (a config.json value ignored, an auth.json refused), said too. */
+export type Created = { ok: true; runtime: Runtime; notices: string[] } | { ok: false; error: string; usage?: true; notices?: string[] };
 
 export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   const notices: string[] = [];
+  const r = await build(o, notices);
+  return r.ok ? r : { ...r, notices };
+}
+
+async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
   const config = readConfig(o.home);
   // Read once: the provider choice, the credentials and the secrets to mask all come from it.
   const auth = readAuth(o.home);
