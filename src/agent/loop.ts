@@ -17,7 +17,8 @@ import type { Tool } from "./tool.ts";
 import { messageJson } from "./wire.ts";
 import { jailRefusal } from "./jail.ts";
 
-export type Approval = { ok: true } | { ok: false; reason: string };
+/** A refusal `byUser` reaches the model as the user's decline; one by the permission mode as its own sentence. */
+export type Approval = { ok: true } | { ok: false; reason: string; byUser: boolean };
 
 export interface LoopContext {
   provider: Provider;
@@ -375,7 +376,7 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
   const ran = Date.now();
   const rewriteInfo = rewrittenBy.length ? { args, rewrittenBy } : {};
   if (!approval.ok) {
-    recordResult(ctx, call, { ...errorOutput(`The user declined this tool call: ${approval.reason}`), ...rewriteInfo, ...(owner ? { extension: owner } : {}) }, ran);
+    recordResult(ctx, call, { ...errorOutput(approval.byUser ? `The user declined this tool call: ${approval.reason}` : approval.reason), ...rewriteInfo, ...(owner ? { extension: owner } : {}) }, ran);
     return;
   }
   ctx.host.emit({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args, ...jailField(ctx) });

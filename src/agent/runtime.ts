@@ -319,10 +319,10 @@ export class Runtime implements AgentRuntime {
     const scope = { cwd: this.cfg.cwd, root: rules.project };
     const verdict = modeVerdict(this.mode, req.name, req.args, scope.cwd, scope.root);
     if (verdict === "run") return { ok: true };
-    if (verdict === "refuse") return { ok: false, reason: PLAN_REFUSAL };
+    if (verdict === "refuse") return { ok: false, reason: PLAN_REFUSAL, byUser: false };
     if (rulesAllow(rules.all(), req.name, req.args, scope)) return { ok: true };
     const ask = this.confirm;
-    if (!ask) return { ok: false, reason: unattendedRefusal(this.mode) };
+    if (!ask) return { ok: false, reason: unattendedRefusal(this.mode), byUser: false };
     this.host.emit({ event: "tool_confirmation_requested", tool_id: req.id, tool_name: req.name, tool_preview: req.preview });
     this.emit({ type: "tool_confirmation_requested", id: req.id, name: req.name, preview: req.preview });
     const suggested = suggestRules(req.name, req.args, scope, rules.all());
@@ -339,10 +339,10 @@ export class Runtime implements AgentRuntime {
         this.mode = "yolo";
         return { ok: true };
       case "no":
-        return { ok: false, reason: decision.reason || "no reason given" };
+        return { ok: false, reason: decision.reason || "no reason given", byUser: true };
       case "stop":
         this.abort();
-        return { ok: false, reason: "the user stopped the turn" };
+        return { ok: false, reason: "the user stopped the turn", byUser: true };
     }
   }
 

@@ -129,7 +129,7 @@ describe("the extension author's journey through dist/zot", () => {
       expect(doctor.code).toBe(0);
 
       // The installed copy, not the author's directory, answers once -e is gone.
-      const fromHome = await runZot(["-p", "--provider", "mock", 'call double {"x":5}'], at);
+      const fromHome = await runZot(["--permission-mode", "yolo", "-p", "--provider", "mock", 'call double {"x":5}'], at);
       expect(fromHome.stdout).toContain("mock: tool double returned: 10");
       expect(readFileSync(join(home, "extensions", name, j.program), "utf8")).toBe(j.source(name));
     });

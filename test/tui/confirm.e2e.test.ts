@@ -15,7 +15,7 @@ async function start(args: string[] = ["--no-yolo", "-e", fixture("demo")], reus
     await reuse.waitFor("Ask anything");
     return reuse;
   }
-  const t = await tui.start({ args });
+  const t = await tui.start({ args, mode: null });
   await t.waitFor("Ask anything");
   return t;
 }
