@@ -37,7 +37,7 @@ export type Created = { ok: true; runtime: Runtime; notices: string[] } | { ok: 
 export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   const notices: string[] = [];
   const r = await build(o, notices);
-  return r.ok ? r : { ...r, notices };
+  return r.ok || notices.length === 0 ? r : { ...r, notices };
 }
 
 async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {

@@ -193,6 +193,7 @@ class RpcServer {
             message_count: wireMessageCount(rt.messages()),
             busy: rt.busy || this.pending > 0,
             yolo: rt.yolo,
+            permission_mode: rt.mode,
             jail: rt.jail,
             usage: { input: u.input, output: u.output, cache_read: u.cacheRead, cache_write: u.cacheWrite, cost_usd: u.cost },
             context: { used: ctx.used, window: ctx.window },

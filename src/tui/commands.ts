@@ -358,7 +358,7 @@ const KEY_HELP: readonly [string, string][] = [
   ["ctrl+o", "expand/collapse the newest block in view"],
   ["alt+o", "expand/collapse every block"],
   ["ctrl+t", "transcript view: everything, searchable (/, n, N)"],
-  ["shift+tab", "permission mode: ask / auto-approve edits / yolo / plan"],
+  ["shift+tab", "permission mode: ask / auto-edit / yolo / plan"],
   ["alt+t", "thinking level: off → each level the model takes (low … max) → off"],
   ["ctrl+l", "redraw the screen"],
   ["ctrl+_", "undo the last edit"],

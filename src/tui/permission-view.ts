@@ -1,5 +1,5 @@
 // The permission mode and the standing approvals in the TUI: shift+tab cycles the mode (ask /
-// auto-approve edits / yolo / plan), `/permissions` lists the "don't ask again" rules and revokes
+// auto-edit / yolo / plan), `/permissions` lists the "don't ask again" rules and revokes
 // the one picked.
 import type { PermissionMode } from "../agent/choices.ts";
 import type { ListedRule } from "../agent/permission-rules.ts";

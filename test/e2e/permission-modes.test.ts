@@ -64,6 +64,13 @@ describe("permission modes", () => {
   });
 });
 
+test("RPC's get_state reports the permission mode", async () => {
+  const rpc = e2e.rpc(["--provider", "mock", "--permission-mode", "auto-edit"]);
+  const state = await rpc.request({ type: "get_state" });
+  expect(state).toMatchObject({ success: true, data: { permission_mode: "auto-edit", yolo: false } });
+  expect((await rpc.close()).code).toBe(0);
+});
+
 describe("headless runs without a key", () => {
   const sentence = (home: string) =>
     `zot: No API key found for any provider: set ANTHROPIC_API_KEY (or OPENAI_API_KEY, KIMI_API_KEY), pass --api-key with --provider, or add the key to ${join(home, "auth.json")}; or pass --provider mock to run on the offline mock provider.`;
