@@ -5,6 +5,8 @@
 // expansion) makes the whole command unreadable here, and so never matches a rule or counts as
 // read-only. Output redirected to another descriptor (`2>&1`) or to /dev/null is dropped.
 
+import { shellQuote } from "../shell-quote.ts";
+
 /** One word after quote removal; `glob` when an unquoted `*`, `?` or `[` lets the shell expand it. */
 export type Word = { text: string; glob: boolean };
 
@@ -108,11 +110,6 @@ function redirectionEnd(command: string, i: number): number | null {
 
 function boundary(command: string, end: number): number | null {
   return end >= command.length || DELIMITER.test(command[end]!) ? end : null;
-}
-
-/** A word as the shell would need it typed: bare when it can be, else in single quotes. */
-export function shellQuote(text: string): string {
-  return /^[\w@%+=:,./~-]+$/.test(text) ? text : `'${text.replaceAll("'", `'"'"'`)}'`;
 }
 
 /** A part written back as a command line (globs stay bare so they still expand). */
