@@ -1,5 +1,5 @@
-// The names a user picks from on the command line and in models.json: providers, wire formats and
-// reasoning effort levels. A leaf module (no imports), so parsing argv does not load the catalog.
+// The names a user picks from on the command line, in config.json and in models.json: providers, wire formats,
+// reasoning effort levels and permission modes. A leaf module (no imports), so parsing argv does not load the catalog.
 
 export const PROVIDERS = ["anthropic", "openai", "kimi", "kimi-code", "ollama", "mock"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
@@ -34,4 +34,16 @@ export function isEffort(v: string): v is Effort {
 /** "low, medium or high" */
 export function orList(items: readonly string[]): string {
   return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
+}
+
+/**
+ * `--permission-mode` and config.json's `"permissionMode"`, in the shift+tab cycle order. ask: reads
+ * run, the rest asks; auto-edit: reads and edits inside the project run, the rest asks; yolo: all
+ * run; plan: only reads run.
+ */
+export const PERMISSION_MODES = ["ask", "auto-edit", "yolo", "plan"] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+export function isPermissionMode(v: string): v is PermissionMode {
+  return (PERMISSION_MODES as readonly string[]).includes(v);
 }

@@ -9,7 +9,7 @@ import type { Env } from "../platform/env.ts";
 import { PROVIDER_ENV_KEYS } from "../provider-keys.ts";
 import type { PermissionRule } from "./events.ts";
 import { isProviderName, PROVIDERS } from "./catalog.ts";
-import { EFFORTS, isEffort, orList, type Effort } from "./choices.ts";
+import { EFFORTS, isEffort, isPermissionMode, orList, PERMISSION_MODES, type Effort, type PermissionMode } from "./choices.ts";
 import type { StreamLimits } from "./providers/limits.ts";
 
 
@@ -40,6 +40,8 @@ export type ConfigValues = {
   limits?: Partial<StreamLimits>;
   autoCompact?: number | false;
   notify?: NotifyMode;
+  /** `"permissionMode"`: the mode a new session starts in (a resumed one keeps its own). */
+  permissionMode?: PermissionMode;
 };
 
 export type ConfigRead = { values: ConfigValues; raw: JsonObject; warnings: string[] };
@@ -98,6 +100,11 @@ export function readConfig(home: string): ConfigRead {
   if (notify !== undefined) {
     if (typeof notify === "string" && (NOTIFY_MODES as readonly string[]).includes(notify)) values.notify = notify as NotifyMode;
     else bad("notify", `one of ${NOTIFY_MODES.join(", ")}`);
+  }
+  const permissionMode = own("permissionMode");
+  if (permissionMode !== undefined) {
+    if (typeof permissionMode === "string" && isPermissionMode(permissionMode)) values.permissionMode = permissionMode;
+    else bad("permissionMode", orList(PERMISSION_MODES));
   }
   const autoCompact = own("auto_compact");
   if (autoCompact !== undefined) {
@@ -259,6 +266,11 @@ export type ProviderChoice = { provider: string; notice?: string };
  * The provider when --provider is not given: the last one used if it is still usable (it needs no
  * key, or has one); else the first keyed provider with credentials; else the offline mock provider.
  */
+/** How to give zot a key when it found none. */
+export function addKeyAdvice(home: string): string {
+  return `set ANTHROPIC_API_KEY (or OPENAI_API_KEY, KIMI_API_KEY), pass --api-key with --provider, or add the key to ${authPath(home)}`;
+}
+
 export function defaultProvider(q: { home: string; env: Env; apiKey?: string; last?: string; auth?: AuthRead }): ProviderChoice {
   const auth = q.auth ?? readAuth(q.home);
   const usable = (p: string): boolean => !Object.hasOwn(PROVIDER_ENV_KEYS, p) || resolveCredentials({ provider: p, home: q.home, env: q.env, apiKey: q.apiKey, auth }).credential !== null;
@@ -267,7 +279,7 @@ export function defaultProvider(q: { home: string; env: Env; apiKey?: string; la
   for (const p of KEYED_PROVIDERS) if (usable(p)) return { provider: p };
   return {
     provider: "mock",
-    notice: `No API key found, so zot is using the offline mock provider; set ANTHROPIC_API_KEY (or OPENAI_API_KEY, KIMI_API_KEY), pass --api-key with --provider, or add the key to ${authPath(q.home)}.`,
+    notice: `No API key found, so zot is using the offline mock provider; ${addKeyAdvice(q.home)}.`,
   };
 }
 
@@ -286,8 +298,10 @@ export function readSystemMd(home: string): string | null {
 // ---------------------------------------------------------------- permissions.json
 
 /**
- * "Always" approvals per project: `{"projects": {"<project root>": [{"tool": "bash", "prefix": "git status"}, {"tool": "edit"}]}}`.
- * Entries that are not rules are skipped with a warning; other projects' entries are kept on write.
+ * "Always" approvals per project: `{"projects": {"<project root>": [{"tool": "bash", "command": "git status", "more": true}, {"tool": "edit", "dir": "/p/src"}]}}`
+ * (rule shapes in events.ts). Earlier versions' `{"tool": "bash", "prefix": "git status"}` reads as
+ * that command with more arguments. Entries that are not rules are skipped with a warning; other
+ * projects' entries are kept on write.
  */
 export function readProjectPermissions(home: string, project: string): { rules: PermissionRule[]; warning?: string } {
   const path = permissionsPath(home);
@@ -301,11 +315,24 @@ export function readProjectPermissions(home: string, project: string): { rules: 
   const rules: PermissionRule[] = [];
   let bad = 0;
   for (const r of list) {
-    if (r && typeof r === "object" && !Array.isArray(r) && typeof r.tool === "string" && r.tool !== "" && (r.prefix === undefined || typeof r.prefix === "string")) {
-      rules.push(typeof r.prefix === "string" ? { tool: r.tool, prefix: r.prefix } : { tool: r.tool });
-    } else bad++;
+    const rule = decodeRule(r);
+    if (rule) rules.push(rule);
+    else bad++;
   }
-  return bad > 0 ? { rules, warning: `Skipped ${bad} malformed rule${bad === 1 ? "" : "s"} for ${project} in ${path}; each must be {"tool": name} or {"tool": "bash", "prefix": command}.` } : { rules };
+  return bad > 0
+    ? { rules, warning: `Skipped ${bad} malformed rule${bad === 1 ? "" : "s"} for ${project} in ${path}; each must be {"tool": name}, {"tool": "bash", "command": text, "more": boolean}, or {"tool": name, "path" or "dir": absolute path}.` }
+    : { rules };
+}
+
+function decodeRule(r: Json): PermissionRule | null {
+  if (!isObject(r) || typeof r.tool !== "string" || r.tool === "") return null;
+  const tool = r.tool;
+  const absolute = (v: Json | undefined): v is string => typeof v === "string" && v.startsWith("/");
+  if (typeof r.command === "string" && r.command.trim() !== "") return typeof r.more === "boolean" ? { tool, command: r.command, more: r.more } : null;
+  if (typeof r.prefix === "string" && r.prefix.trim() !== "") return { tool, command: r.prefix.trim().split(/\s+/).join(" "), more: true };
+  if (r.path !== undefined) return absolute(r.path) ? { tool, path: r.path } : null;
+  if (r.dir !== undefined) return absolute(r.dir) ? { tool, dir: r.dir } : null;
+  return r.command === undefined && r.prefix === undefined ? { tool } : null;
 }
 
 export function writeProjectPermissions(home: string, project: string, rules: readonly PermissionRule[]): Result {
@@ -316,7 +343,7 @@ export function writeProjectPermissions(home: string, project: string, rules: re
   const old = next.projects;
   const projects: JsonObject = isObject(old) ? { ...old } : {};
   if (rules.length === 0) delete projects[project];
-  else projects[project] = rules.map((r): JsonObject => (r.prefix !== undefined ? { tool: r.tool, prefix: r.prefix } : { tool: r.tool }));
+  else projects[project] = rules.map((r): JsonObject => ({ ...r }));
   next.projects = projects;
   return writeJson(home, path, next);
 }

@@ -74,18 +74,22 @@ export type AgentEvent =
 export type CompactReason = "manual" | "threshold" | "overflow";
 
 /**
- * An answer to a confirmation. `yes_rule` stops asking for calls the rule matches (this session, or
+ * An answer to a confirmation. `yes_rule` stops asking for calls the rules match (this session, or
  * `always`: remembered for the project); `stop` refuses the call and ends the turn.
  */
 export type ConfirmDecision =
   | { kind: "yes" }
-  | { kind: "yes_rule"; rule: PermissionRule; always: boolean }
+  | { kind: "yes_rule"; rules: PermissionRule[]; always: boolean }
   | { kind: "yes_all" }
   | { kind: "no"; reason?: string }
   | { kind: "stop" };
 
-/** A standing "don't ask again": every call of `tool`, or (bash) every simple command starting with `prefix`. */
-export type PermissionRule = { tool: string; prefix?: string };
+/**
+ * A standing "don't ask again" (see permission-rules.ts): every call of `tool`; (bash) one simple
+ * command, `command` as written back by shell-words.ts, exactly or (`more`) with further arguments;
+ * (write, edit) one file's real `path`, or every file under the real directory `dir`.
+ */
+export type PermissionRule = { tool: string } | { tool: string; command: string; more: boolean } | { tool: string; path: string } | { tool: string; dir: string };
 
 /**
  * Everything a call will do, for the approval dialog: the whole command, the diff an edit or a write
@@ -99,5 +103,10 @@ export type ApprovalDetail =
   | { kind: "content"; path: string; content: string; note?: string }
   | { kind: "json"; json: string; note?: string };
 
-/** `rewritten_by`: the extensions whose tool_call interceptors changed `args` from what the model asked for. */
-export type ConfirmRequest = { id: string; name: string; preview: string; args: JsonObject; extension?: string; rewritten_by?: string[]; detail: ApprovalDetail };
+/**
+ * `rewritten_by`: the extensions whose tool_call interceptors changed `args` from what the model asked for.
+ * `scope`: what a "don't ask again" for this call would add (one rule per part of a chained
+ * command) and how the dialog says it; null when the call can't be scoped (a command substitution,
+ * a redirection to a file).
+ */
+export type ConfirmRequest = { id: string; name: string; preview: string; args: JsonObject; extension?: string; rewritten_by?: string[]; detail: ApprovalDetail; scope: { rules: PermissionRule[]; label: string } | null };

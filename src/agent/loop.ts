@@ -18,7 +18,8 @@ import type { SandboxPolicy } from "./sandbox/policy.ts";
 import { messageJson } from "./wire.ts";
 import { jailRefusal } from "./jail.ts";
 
-export type Approval = { ok: true } | { ok: false; reason: string };
+/** A refusal `byUser` reaches the model as the user's decline; one by the permission mode as its own sentence. */
+export type Approval = { ok: true } | { ok: false; reason: string; byUser: boolean };
 
 export interface LoopContext {
   provider: Provider;
@@ -48,7 +49,7 @@ export interface LoopContext {
    * Resolves at once when the permission mode or a rule lets the call run; otherwise asks the user
    * (and emits the confirmation events). `detail` is computed only when someone is asked.
    */
-  approve(req: Omit<ConfirmRequest, "detail">, detail: () => ApprovalDetail): Promise<Approval>;
+  approve(req: Omit<ConfirmRequest, "detail" | "scope">, detail: () => ApprovalDetail): Promise<Approval>;
   /** The /jail root when the built-in tools are confined to it; absent or null when not jailed. */
   jail?(): string | null;
   /** The sandbox the built-in tools run in (commands confined, file tools checked). */
@@ -391,7 +392,7 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
   const ran = Date.now();
   const rewriteInfo = rewrittenBy.length ? { args, rewrittenBy } : {};
   if (!approval.ok) {
-    recordResult(ctx, call, { ...errorOutput(`The user declined this tool call: ${approval.reason}`), ...rewriteInfo, ...(owner ? { extension: owner } : {}) }, ran);
+    recordResult(ctx, call, { ...errorOutput(approval.byUser ? `The user declined this tool call: ${approval.reason}` : approval.reason), ...rewriteInfo, ...(owner ? { extension: owner } : {}) }, ran);
     return;
   }
   ctx.hooks.emit({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args, ...jailField(ctx) });
@@ -403,7 +404,7 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
   if (refusal !== null) out = errorOutput(refusal);
   else if (builtin) {
     try {
-      const r = await runBuiltin(ctx, builtin, { id: call.id, name: call.name, preview, args }, { cwd: ctx.cwd, signal, progress, home: ctx.home });
+      const r = await runBuiltin(ctx, builtin, { id: call.id, name: call.name, preview, args, scope: null }, { cwd: ctx.cwd, signal, progress, home: ctx.home });
       out = { content: r.content, isError: r.isError };
     } catch (err) {
       out = errorOutput(`Tool "${call.name}" failed: ${err instanceof Error ? err.message : String(err)}`);

@@ -10,6 +10,7 @@ import { dirname } from "node:path";
 import { ensurePrivateDir } from "../platform/home.ts";
 import { flock, LOCK_EX, LOCK_NB } from "../platform/file-lock.ts";
 import type { SessionWriter } from "./session.ts";
+import type { PermissionMode } from "./choices.ts";
 import type { Message, Usage } from "./messages.ts";
 
 export type SessionLock = { release(): void };
@@ -71,6 +72,10 @@ export function lockedWriter(inner: SessionWriter, lock?: SessionLock): SessionW
     },
     model(provider: string, model: string) {
       inner.model(provider, model);
+      ensure();
+    },
+    permissionMode(mode: PermissionMode) {
+      inner.permissionMode(mode);
       ensure();
     },
     compaction(summary: string, replaced: number, kept: number) {

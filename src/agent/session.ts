@@ -10,6 +10,7 @@ import { dirname, join, resolve } from "node:path";
 import { ZOT_VERSION } from "../version.ts";
 import { isObject, type Json, type JsonObject } from "../json.ts";
 import { emptyUsage } from "./messages.ts";
+import type { PermissionMode } from "./choices.ts";
 import type { Message, ToolResultMessage, Usage, UserMessage } from "./messages.ts";
 import { redactSecrets } from "../redact.ts";
 import { repairToolPairs } from "./session-repair.ts";
@@ -26,6 +27,8 @@ export interface SessionWriter {
   usage(usage: Usage, total: Usage, provider: string, model: string): void;
   /** The model was switched: a new `meta` row, which a reload takes as the model in effect. */
   model(provider: string, model: string): void;
+  /** The permission mode changed: a new `meta` row too (nothing when it is the mode already recorded). */
+  permissionMode(mode: PermissionMode): void;
   /** The first `replaced` messages were replaced by `summary`, the last `kept` stay; a reload starts from them. */
   compaction(summary: string, replaced: number, kept: number): void;
   close(): void;
@@ -83,6 +86,7 @@ export type NewSessionOptions = {
   /** A fork: the parent session's id and how many of its messages were copied. */
   parent?: string;
   forkPoint?: number;
+  permissionMode?: PermissionMode;
   /** Told once if the transcript can't be written (default: a line on stderr). */
   onError?: (message: string) => void;
 };
@@ -94,6 +98,7 @@ export function createSession(opts: NewSessionOptions): SessionWriter {
   const meta: SessionMeta = { id, cwd: resolve(opts.cwd), model: opts.model, provider: opts.provider, started: now.toISOString(), version: ZOT_VERSION };
   if (opts.parent) meta.parent = opts.parent;
   if (opts.forkPoint) meta.fork_point = opts.forkPoint;
+  if (opts.permissionMode) meta.permission_mode = opts.permissionMode;
   return new FileWriter(path, opts.secrets ?? [], meta, true, opts.onError ?? printError);
 }
 
@@ -113,6 +118,7 @@ export const noSession: SessionWriter = {
   message() {},
   usage() {},
   model() {},
+  permissionMode() {},
   compaction() {},
   close() {},
 };
@@ -156,6 +162,12 @@ class FileWriter implements SessionWriter {
     this.meta.provider = provider;
     this.meta.model = model;
     // Before the first message the pending meta row simply carries the new model.
+    if (!this.metaPending) this.write(metaRow(this.meta));
+  }
+  permissionMode(mode: PermissionMode): void {
+    if (this.meta.permission_mode === mode) return;
+    this.flushResults();
+    this.meta.permission_mode = mode;
     if (!this.metaPending) this.write(metaRow(this.meta));
   }
   compaction(summary: string, replaced: number, kept: number): void {
@@ -294,8 +306,8 @@ function applyRow(s: LoadedSession, ctx: ReadContext, v: Json): string | null {
     case "session": {
       const meta = decodeMetaRow(v);
       if (typeof meta === "string") return meta;
-      // The first meta row names the session; later ones (model switches) only change the model.
-      s.meta = s.meta ? { ...s.meta, provider: meta.provider, model: meta.model, ...(meta.title ? { title: meta.title } : {}) } : meta;
+      // The first meta row names the session; later ones (switches) only change the model and the permission mode.
+      s.meta = s.meta ? { ...s.meta, provider: meta.provider, model: meta.model, ...(meta.title ? { title: meta.title } : {}), ...(meta.permission_mode ? { permission_mode: meta.permission_mode } : {}) } : meta;
       if (meta.title) s.title = meta.title;
       if (meta.provider !== "") s.provider = ctx.provider = meta.provider;
       if (meta.model !== "") s.model = ctx.model = meta.model;

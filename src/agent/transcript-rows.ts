@@ -9,9 +9,10 @@ import type { Json, JsonObject } from "../json.ts";
 import { isObject } from "../json.ts";
 import { decodeIntercept, type InterceptRecord } from "./intercept-record.ts";
 import { emptyUsage } from "./messages.ts";
+import { isPermissionMode, type PermissionMode } from "./choices.ts";
 import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ThinkingPart, ToolCallPart, ToolDeclaration, ToolResultMessage, Usage } from "./messages.ts";
 
-/** The `meta` row: first in every transcript, appended again when the model changes (the last one wins). */
+/** The `meta` row: first in every transcript, appended again when the model or the permission mode changes (the last one wins). */
 export type SessionMeta = {
   id: string;
   cwd: string;
@@ -25,6 +26,8 @@ export type SessionMeta = {
   parent?: string;
   /** How many messages of the parent were copied. */
   fork_point?: number;
+  /** zot's: the permission mode in effect, so a resumed session keeps it. */
+  permission_mode?: PermissionMode;
 };
 
 /** Token counts as the Go zot names them, in usage rows and RPC. */
@@ -331,6 +334,7 @@ export function decodeMetaRow(row: JsonObject): SessionMeta | string {
   if (nonEmpty(m.title)) meta.title = m.title as string;
   if (nonEmpty(m.parent)) meta.parent = m.parent as string;
   if (typeof m.fork_point === "number" && m.fork_point > 0) meta.fork_point = m.fork_point;
+  if (typeof m.permission_mode === "string" && isPermissionMode(m.permission_mode)) meta.permission_mode = m.permission_mode;
   return meta;
 }
 

@@ -3,7 +3,7 @@
 import type { RunChoices } from "../runtime/run-choices.ts";
 import { BUILTIN_TOOLS } from "../ext/policy.ts";
 import { isSandboxMode, SANDBOX_MODES } from "../agent/sandbox/policy.ts";
-import { CHOOSABLE_WIRES, EFFORTS, isChoosableWire, isEffort, isProviderName, orList, PROVIDERS } from "../agent/choices.ts";
+import { CHOOSABLE_WIRES, EFFORTS, isChoosableWire, isEffort, isPermissionMode, isProviderName, orList, PERMISSION_MODES, PROVIDERS, type PermissionMode } from "../agent/choices.ts";
 
 export type Mode = "interactive" | "print" | "json" | "rpc";
 
@@ -53,6 +53,7 @@ type ValueFlag =
   | "--ext"
   | "--mcp"
   | "--mode"
+  | "--permission-mode"
   | "--mock-script"
   | "--ext-trace"
   | "--sandbox"
@@ -75,6 +76,7 @@ const VALUE_FLAGS: Record<string, ValueFlag> = {
   "-e": "--ext",
   "--mcp": "--mcp",
   "--mode": "--mode",
+  "--permission-mode": "--permission-mode",
   "--mock-script": "--mock-script",
   "--ext-trace": "--ext-trace",
   "--sandbox": "--sandbox",
@@ -152,7 +154,6 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
     mcp: [],
     noMcp: false,
     trust: false,
-    noYolo: false,
     listModels: false,
     help: false,
     version: false,
@@ -163,6 +164,14 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
     if (modeSource !== null && args.mode !== mode) return `${source} conflicts with ${modeSource}; choose one mode.`;
     args.mode = mode;
     modeSource = source;
+    return null;
+  };
+  // The same for the permission mode: `--no-yolo` is `--permission-mode ask`.
+  let permissionSource: string | null = null;
+  const setPermission = (mode: PermissionMode, source: string): string | null => {
+    if (permissionSource !== null && args.permissionMode !== mode) return `${source} conflicts with ${permissionSource}; choose one permission mode.`;
+    args.permissionMode = mode;
+    permissionSource = source;
     return null;
   };
   const positional: string[] = [];
@@ -187,7 +196,7 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
     const sw = SWITCH_FLAGS[name];
     if (sw) {
       if (inline !== undefined) return fail(`${name} takes no value (got "${name}=${inline}").`);
-      const err = applySwitch(args, sw, name, setMode);
+      const err = applySwitch(args, sw, name, setMode, setPermission);
       if (err) return fail(err);
       continue;
     }
@@ -198,7 +207,7 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
       if (i + 1 >= argv.length) return fail(`${name} needs a value.`);
       value = argv[++i];
     }
-    const err = applyValue(args, vf, name, value, setMode);
+    const err = applyValue(args, vf, name, value, setMode, setPermission);
     if (err) return fail(err);
   }
   if (positional.length > 0) args.prompt = positional.join(" ");
@@ -220,7 +229,13 @@ function fail(message: string): ParsedArgv {
   return { kind: "error", message };
 }
 
-function applySwitch(args: CliArgs, flag: SwitchFlag, spelled: string, setMode: (m: Mode, s: string) => string | null): string | null {
+function applySwitch(
+  args: CliArgs,
+  flag: SwitchFlag,
+  spelled: string,
+  setMode: (m: Mode, s: string) => string | null,
+  setPermission: (m: PermissionMode, s: string) => string | null,
+): string | null {
   switch (flag) {
     case "--print":
       return setMode("print", spelled);
@@ -256,8 +271,7 @@ function applySwitch(args: CliArgs, flag: SwitchFlag, spelled: string, setMode: 
       args.trust = true;
       return null;
     case "--no-yolo":
-      args.noYolo = true;
-      return null;
+      return setPermission("ask", spelled);
     case "--sandbox-network":
       args.sandboxNetwork = true;
       return null;
@@ -279,6 +293,7 @@ function applyValue(
   spelled: string,
   value: string,
   setMode: (m: Mode, s: string) => string | null,
+  setPermission: (m: PermissionMode, s: string) => string | null,
 ): string | null {
   switch (flag) {
     case "--provider": {
@@ -316,6 +331,11 @@ function applyValue(
         return `${spelled}: unknown tool ${unknown.map((n) => `"${n}"`).join(", ")} (built-in tools: ${BUILTIN_TOOLS.join(", ")}).`;
       args.tools = names;
       return null;
+    }
+    case "--permission-mode": {
+      const v = value.toLowerCase();
+      if (!isPermissionMode(v)) return `${spelled} must be ${orList(PERMISSION_MODES)} (got "${value}").`;
+      return setPermission(v, `${spelled} ${v}`);
     }
     case "--mode": {
       const v = value.toLowerCase();

@@ -19,14 +19,14 @@ const SECTIONS: [string, [string, string][]][] = [
   [
     "provider and model",
     [
-      ["--provider NAME", "anthropic, openai, kimi, kimi-code, ollama or mock (offline)"],
-      ["--model ID", "model id; any id is sent as given (see --list-models)"],
+      ["--provider NAME", "anthropic, openai, kimi, kimi-code, ollama or mock (offline; -p, --json and rpc use it only when asked)"],
+      ["--model ID", "model id for this run; any id is sent as given (see --list-models)"],
       ["--api-key KEY", "API key for this run (else env, else $ZOT_HOME/auth.json)"],
       ["--base-url URL", "provider base URL (Anthropic: without /v1; OpenAI-compatible: with /v1)"],
       ["--reasoning LEVEL", "low, medium, high, xhigh or max; each model takes its own set"],
       ["--wire WIRE", "chat or responses: the OpenAI wire, instead of the model's own"],
       ["--list-models", "print the models (built-in, models.json, live) and exit; with --json one JSON line each"],
-      ["--mock-script FILE", "mock provider: JSONL file, one scripted model response per line"],
+      ["--mock-script FILE", "mock provider (implied): JSONL file, one scripted model response per line"],
     ],
   ],
   [
@@ -49,7 +49,8 @@ const SECTIONS: [string, [string, string][]][] = [
       ["--with-skills", "accepted for the Go zot (zot loads user skills by default)"],
       ["--tools a,b", "only these built-in tools (read, write, edit, bash, skill)"],
       ["--max-steps N", "model calls per prompt before stopping (default 50)"],
-      ["--no-yolo", "ask before every tool call (TUI; other modes warn and run tools)"],
+      ["--permission-mode MODE", "ask, auto-edit, yolo or plan (default: ask; a resumed session keeps its own)"],
+      ["--no-yolo", "the same as --permission-mode ask"],
       ["--sandbox MODE", "confine commands: workspace-write (default), read-only or off (docs/SECURITY.md)"],
       ["--add-dir DIR", "let sandboxed commands also write DIR (repeatable)"],
       ["--sandbox-network", "let sandboxed commands use the network"],

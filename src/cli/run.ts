@@ -131,6 +131,7 @@ export async function runAgent(args: CliArgs): Promise<number> {
     host,
   });
   if (!created.ok) {
+    for (const n of created.notices ?? []) io.err(notice(n));
     io.err(notice(created.error));
     await host.shutdown();
     unhook();

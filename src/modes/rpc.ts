@@ -192,6 +192,7 @@ class RpcServer {
             message_count: wireMessageCount(rt.messages()),
             busy: rt.busy || this.pending > 0,
             yolo: rt.yolo,
+            permission_mode: rt.mode,
             jail: rt.jail,
             sandbox: { mode: rt.sandbox.mode, enforced: rt.sandbox.enforced, network: rt.sandbox.network, reason: rt.sandbox.reason },
             usage: { input: u.input, output: u.output, cache_read: u.cacheRead, cache_write: u.cacheWrite, cost_usd: u.cost },

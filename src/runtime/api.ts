@@ -11,7 +11,8 @@ import type { PromptOutcome } from "../agent/loop.ts";
 import type { ConfigValues } from "../agent/config.ts";
 import type { Effort } from "../agent/choices.ts";
 import type { ModelInfo } from "../agent/provider.ts";
-import type { ListedRule, PermissionMode } from "../agent/permissions.ts";
+import type { PermissionMode } from "../agent/choices.ts";
+import type { ListedRule } from "../agent/permission-rules.ts";
 import type { SessionInfo } from "../agent/session.ts";
 import type { SandboxPolicy } from "../agent/sandbox/policy.ts";
 import type { SandboxStatus } from "../agent/sandbox/status.ts";
@@ -24,7 +25,8 @@ export type { ConfigValues, Effort, ProbeResult, ListedRule, Mentions, ModelInfo
 export type { NotifyMode } from "../agent/config.ts";
 export type { Attached } from "../agent/attachments.ts";
 export { KEYED_PROVIDERS, SUBSCRIPTION_NOTE } from "../agent/config.ts";
-export { commandPrefix, MODE_LABELS, nextMode, PERMISSION_MODES, ruleLabel } from "../agent/permissions.ts";
+export { nextMode } from "../agent/permissions.ts";
+export { PERMISSION_MODES } from "../agent/choices.ts";
 export { isInterruption, sessionSummary } from "../agent/session.ts";
 export { attachmentPath } from "../agent/attachments.ts";
 export { sandboxLabel } from "../agent/sandbox/status.ts";
@@ -64,7 +66,7 @@ export interface AgentRuntime {
   readonly sandbox: SandboxStatus;
   /** The policy behind it, for commands the user runs (`!cmd`); null when there is none. */
   readonly sandboxPolicy: SandboxPolicy | null;
-  /** Which tool calls run without asking (shift+tab in the TUI cycles it). */
+  /** Which tool calls run without asking (shift+tab in the TUI cycles it); a change is kept in the session transcript. */
   mode: PermissionMode;
   /** How hard the model is asked to think; null: the provider's default (no thinking). */
   readonly reasoning: Effort | null;

@@ -2,7 +2,7 @@
 // extend it, createRuntime takes it, and the runtime keeps the choices it applies as given.
 import type { TrustMode } from "../ext/trust.ts";
 import type { ProviderName } from "../agent/catalog.ts";
-import type { ChoosableWire, Effort } from "../agent/choices.ts";
+import type { ChoosableWire, Effort, PermissionMode } from "../agent/choices.ts";
 import type { SandboxMode } from "../agent/sandbox/policy.ts";
 
 /** The flags' choices, before config.json, the environment and the catalog fill in the rest. */
@@ -25,7 +25,8 @@ export type RunChoices = {
   noExt: boolean;
   /** How project extensions are gated by workspace trust (default "store"). */
   trust?: TrustMode;
-  noYolo: boolean;
+  /** `--permission-mode` (or `--no-yolo`, which is `ask`); undefined lets the session, config.json or the default decide. */
+  permissionMode?: PermissionMode;
   /** `--sandbox MODE`; undefined: config.json's, else workspace-write. */
   sandbox?: SandboxMode;
   /** `--add-dir DIR` (repeatable): more directories sandboxed commands may write. */

@@ -13,7 +13,9 @@ import { PROVIDER_ENV_KEYS, readAuth, readConfig, removeApiKey, resolveCredentia
 import type { Env } from "../platform/env.ts";
 import type { AgentEvent, ApprovalDetail, CompactReason, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
 import { keptFrom, summarise } from "../agent/compaction.ts";
-import { modeVerdict, PermissionRules, PLAN_INSTRUCTION, PLAN_REFUSAL, type ListedRule, type PermissionMode } from "../agent/permissions.ts";
+import type { PermissionMode } from "../agent/choices.ts";
+import { modeVerdict, PLAN_INSTRUCTION, PLAN_REFUSAL, unattendedRefusal } from "../agent/permissions.ts";
+import { PermissionRules, rulesAllow, scopeLabel, suggestRules, type ListedRule } from "../agent/permission-rules.ts";
 import { projectRoot } from "../platform/project-root.ts";
 import { loadInstructions } from "../agent/instructions.ts";
 import { retryEvent, runLoop, streamResponse, type Approval } from "../agent/loop.ts";
@@ -60,7 +62,8 @@ export type RuntimeConfig = Pick<RunChoices, "mockScript" | "systemPrompt" | "ap
   catalog: ModelInfo[];
   builtins: Tool[];
   extensionTools: boolean;
-  yolo: boolean;
+  /** The permission mode the run starts in (setup chose it: flag, resumed session, config.json or the default). */
+  permissionMode: PermissionMode;
   /** Context use (percent of the window) at which a finished turn condenses the history; null: never. */
   autoCompactPercent: number | null;
   session: SessionWriter;
@@ -87,7 +90,7 @@ const BTW_INSTRUCTION =
 export class Runtime implements AgentRuntime {
   readonly host: ExtensionHost;
   readonly cwd: string;
-  mode: PermissionMode;
+  private permissionMode: PermissionMode;
   private cfg: RuntimeConfig;
   /**
    * Extension notes that arrive before the mode subscribes (a reply to session_start) are kept for
@@ -117,7 +120,7 @@ export class Runtime implements AgentRuntime {
     this.cfg = cfg;
     this.host = cfg.host;
     this.cwd = cfg.cwd;
-    this.mode = cfg.yolo ? "yolo" : "ask";
+    this.permissionMode = cfg.permissionMode;
     this.history = cfg.history;
     this.totals = cfg.usage;
     this.session = cfg.session;
@@ -158,6 +161,16 @@ export class Runtime implements AgentRuntime {
     // Extensions see it in hello_ack (on load and reload) and in every tool_call frame.
     this.host.setInfo({ jail: this.jailedAt ?? undefined });
     return this.jailedAt;
+  }
+
+  get mode(): PermissionMode {
+    return this.permissionMode;
+  }
+  /** Kept in the transcript, so a resumed session starts in the mode it was left in. */
+  set mode(mode: PermissionMode) {
+    if (mode === this.permissionMode) return;
+    this.permissionMode = mode;
+    this.session.permissionMode(mode);
   }
 
   get yolo(): boolean {
@@ -324,20 +337,24 @@ export class Runtime implements AgentRuntime {
     return { ...this.totals };
   }
 
-  private async approve(req: Omit<ConfirmRequest, "detail">, detail: () => ApprovalDetail): Promise<Approval> {
-    const verdict = modeVerdict(this.mode, req.name, req.args, this.cfg.cwd, this.permissionRules().project);
+  private async approve(req: Omit<ConfirmRequest, "detail" | "scope">, detail: () => ApprovalDetail): Promise<Approval> {
+    const rules = this.permissionRules();
+    const scope = { cwd: this.cfg.cwd, root: rules.project };
+    const verdict = modeVerdict(this.mode, req.name, req.args, scope.cwd, scope.root);
     if (verdict === "run") return { ok: true };
-    if (verdict === "refuse") return { ok: false, reason: PLAN_REFUSAL };
+    if (verdict === "refuse") return { ok: false, reason: PLAN_REFUSAL, byUser: false };
+    if (rulesAllow(rules.all(), req.name, req.args, scope)) return { ok: true };
     const ask = this.confirm;
-    if (!ask || this.permissionRules().allows(req.name, req.args)) return { ok: true };
+    if (!ask) return { ok: false, reason: unattendedRefusal(this.mode), byUser: false };
     this.host.emit({ event: "tool_confirmation_requested", tool_id: req.id, tool_name: req.name, tool_preview: req.preview });
     this.emit({ type: "tool_confirmation_requested", id: req.id, name: req.name, preview: req.preview });
-    const decision = await ask({ ...req, detail: detail() });
+    const suggested = suggestRules(req.name, req.args, scope, rules.all());
+    const decision = await ask({ ...req, detail: detail(), scope: suggested.length > 0 ? { rules: suggested, label: scopeLabel(suggested, scope.root) } : null });
     switch (decision.kind) {
       case "yes":
         return { ok: true };
       case "yes_rule": {
-        const added = this.permissionRules().add(decision.rule, decision.always);
+        const added = rules.add(decision.rules, decision.always);
         if (!added.ok) this.emit({ type: "error", message: `${added.error} The rule holds for this session only.` });
         return { ok: true };
       }
@@ -345,10 +362,10 @@ export class Runtime implements AgentRuntime {
         this.mode = "yolo";
         return { ok: true };
       case "no":
-        return { ok: false, reason: decision.reason || "no reason given" };
+        return { ok: false, reason: decision.reason || "no reason given", byUser: true };
       case "stop":
         this.abort();
-        return { ok: false, reason: "the user stopped the turn" };
+        return { ok: false, reason: "the user stopped the turn", byUser: true };
     }
   }
 
@@ -432,7 +449,7 @@ export class Runtime implements AgentRuntime {
   private newWriter(): SessionWriter {
     const cfg = this.cfg;
     if (cfg.noSession) return noSession;
-    return lockedWriter(createSession({ home: cfg.home, cwd: cfg.cwd, provider: cfg.providerName, model: cfg.model, secrets: cfg.secrets }));
+    return lockedWriter(createSession({ home: cfg.home, cwd: cfg.cwd, provider: cfg.providerName, model: cfg.model, secrets: cfg.secrets, permissionMode: this.mode }));
   }
 
   private startSession(writer: SessionWriter): void {
@@ -527,6 +544,9 @@ export class Runtime implements AgentRuntime {
     // Reopening the current session keeps its writer, and with it the lock this process holds.
     if (locked) this.startSession(lockedWriter(appendSession(s, this.cfg.secrets), locked.lock));
     else this.host.emit({ event: "session_start" });
+    // A session goes on in the permission mode it was left in (one from before zot kept it: the current mode).
+    if (s.meta?.permission_mode) this.permissionMode = s.meta.permission_mode;
+    else this.session.permissionMode(this.mode);
     const warnings = [...s.warnings];
     // The session goes on with the model it last used (its last meta row), as with --continue.
     if (s.provider && s.model && (s.provider !== this.cfg.providerName || s.model !== this.cfg.model)) {

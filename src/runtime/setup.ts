@@ -11,13 +11,14 @@ import type { ExtensionHost } from "../ext/types.ts";
 import { skippedExtensions, skippedNotice } from "../ext/trust.ts";
 import { ZOT_VERSION } from "../version.ts";
 import { defaultModel, findModel, isProviderName, loadModels, reasoningProblem, unknownModelNotice, type ProviderName } from "../agent/catalog.ts";
-import { defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, SUBSCRIPTION_NOTE, readConfig, rememberModel, resolveCredentials, configPath } from "../agent/config.ts";
+import { addKeyAdvice, defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, SUBSCRIPTION_NOTE, readConfig, rememberModel, resolveCredentials, configPath } from "../agent/config.ts";
 import type { Runtime, RuntimeConfig } from "./runtime.ts";
 import type { RunChoices } from "./run-choices.ts";
 import { redactSecrets } from "../redact.ts";
 import { appendSession, createSession, noSession, openSession, type LoadedSession, type SessionWriter } from "../agent/session.ts";
 import { latestSession } from "../agent/session-list.ts";
 import { emptyUsage } from "../agent/messages.ts";
+import { startingPermissionMode } from "../agent/permissions.ts";
 import { DEFAULT_AUTO_COMPACT_PERCENT } from "../agent/compaction.ts";
 import { discoveryBase, mergeCached, type Discovery } from "../agent/discovery.ts";
 import { IN_USE, lockedWriter, lockSession, type SessionLock } from "../agent/session-lock.ts";
@@ -32,10 +33,16 @@ export type RuntimeOptions = RunChoices & Pick<RuntimeConfig, "home" | "cwd" | "
   host?: ExtensionHost;
 };
 
-export type Created = { ok: true; runtime: Runtime; notices: string[] } | { ok: false; error: string; usage?: true };
+/** `notices` on a failure: what was found wrong before it (a config.json value ignored, an auth.json refused), said too. */
+export type Created = { ok: true; runtime: Runtime; notices: string[] } | { ok: false; error: string; usage?: true; notices?: string[] };
 
 export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   const notices: string[] = [];
+  const r = await build(o, notices);
+  return r.ok || notices.length === 0 ? r : { ...r, notices };
+}
+
+async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
   const config = readConfig(o.home);
   // Read once: the provider choice, the credentials and the secrets to mask all come from it.
   const auth = readAuth(o.home);
@@ -80,6 +87,10 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   else if (loaded?.provider && isProviderName(loaded.provider)) provider = loaded.provider;
   else {
     const choice = defaultProvider({ home: o.home, env: o.env, apiKey: o.apiKey, last: config.values.provider, auth });
+    // Only the TUI falls back to the offline mock unasked (it says so, and /login fixes it); a
+    // script must not pass on a mock's answers.
+    if (choice.notice && !o.interactive)
+      return { ok: false, error: `No API key found for any provider: ${addKeyAdvice(o.home)}; or pass --provider mock to run on the offline mock provider.${auth.warning ? ` ${auth.warning}` : ""}`, usage: true };
     if (choice.notice) notices.push(choice.notice);
     provider = isProviderName(choice.provider) ? choice.provider : "mock";
   }
@@ -91,7 +102,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     const vars = PROVIDER_ENV_KEYS[provider].join(" or ");
     // A refused auth.json (group/world-readable) is the likely cause; say so in the same breath.
     const why = creds.warnings.length ? ` ${creds.warnings.join(" ")}` : auth.subscriptions.includes(provider) ? ` (${authPath(o.home)}: ${provider} is ${SUBSCRIPTION_NOTE}.)` : "";
-    if (!(o.interactive && loaded && o.provider === undefined)) return { ok: false, error: `No API key for ${provider}: set ${vars}, pass --api-key, or add the key to ${authPath(o.home)}.${why}` };
+    if (!(o.interactive && loaded && o.provider === undefined)) return { ok: false, error: `No API key for ${provider}: set ${vars}, pass --api-key, or add the key to ${authPath(o.home)}.${why}`, usage: true };
     // A resumed session opens anyway: in the TUI, /login or /model can fix what is missing.
     notices.push(`No API key for ${provider}, the provider of this session, so it continues on the offline mock provider. /login ${provider} stores a key and switches to it; /model picks another model.${why}`);
     provider = "mock";
@@ -124,7 +135,8 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     const badWire = wireProblem(provider, o.wire);
     if (badWire) return { ok: false, error: `${badWire}.`, usage: true };
   }
-  if (provider !== "mock" && (config.values.provider !== provider || config.values.model !== model)) {
+  // What the command line chose is for this run; config.json keeps what /model and /login chose.
+  if (provider !== "mock" && o.model === undefined && o.provider === undefined && (config.values.provider !== provider || config.values.model !== model)) {
     const r = rememberModel(o.home, provider, model);
     if (!r.ok) notices.push(r.error);
   }
@@ -193,17 +205,24 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
   const sandbox = setUpSandbox(config.raw.sandbox, configPath(o.home), o);
   notices.push(...sandbox.notices);
 
-  if (o.noYolo && !o.interactive) notices.push("--no-yolo has no effect here: there is nobody to confirm tool calls in this mode, so tools run without asking.");
+  // Commands run unasked by default only where the kernel confines them, or where the user turned the sandbox off.
+  const permissionMode = startingPermissionMode({
+    ...(o.permissionMode ? { flag: o.permissionMode } : {}),
+    ...(loaded?.meta?.permission_mode ? { session: loaded.meta.permission_mode } : {}),
+    ...(config.values.permissionMode ? { config: config.values.permissionMode } : {}),
+    sandboxEnforced: sandbox.status.enforced || sandbox.status.mode === "off",
+  });
 
   let session: SessionWriter;
   if (o.noSession) session = noSession;
   else if (loaded && !fork) {
     session = lockedWriter(appendSession(loaded, secrets), lock);
     if (loaded.provider !== provider || loaded.model !== model) session.model(provider, model);
+    session.permissionMode(permissionMode);
   } else {
     // A fork names the session it copies as its parent, so /session tree shows the two together.
     const parent = loaded?.meta?.id ? { parent: loaded.meta.id } : {};
-    session = lockedWriter(createSession({ home: o.home, cwd: o.cwd, provider, model, secrets, ...parent }));
+    session = lockedWriter(createSession({ home: o.home, cwd: o.cwd, provider, model, secrets, permissionMode, ...parent }));
     if (loaded) {
       // The fork starts as a copy of the conversation so far; the original stays its writer's.
       for (const m of loaded.messages) session.message(m);
@@ -228,8 +247,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     ...(reasoning ? { reasoning } : {}),
     ...(o.wire ? { wire: o.wire } : {}),
     maxSteps: o.maxSteps,
-    // Commands run unasked only where the kernel confines them, or where the user turned the sandbox off.
-    yolo: !o.noYolo && (sandbox.status.enforced || sandbox.status.mode === "off"),
+    permissionMode,
     sandbox: { policy: sandbox.policy, status: sandbox.status },
     // One-shot and RPC runs condense only when the provider says the context is too long: after
     // a `zot -p` there is no next prompt to make room for.

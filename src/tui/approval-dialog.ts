@@ -1,10 +1,9 @@
 // The approval dialog: which tool (and owning extension) wants to run, everything it will do — the
 // whole command with control characters made visible, the coloured diff of an edit or write, a new
 // file's content, or the arguments as formatted JSON — scrollable when long, and the answers:
-// once, a standing rule (this session or always for the project), yolo, or no with a reason.
-// Esc refuses the call and stops the turn.
-import type { ApprovalDetail, ConfirmDecision, ConfirmRequest, PermissionRule } from "../agent/events.ts";
-import { commandPrefix } from "../runtime/api.ts";
+// once, a standing rule scoped to what was asked (this session or always for the project), yolo,
+// or no with a reason. Esc refuses the call and stops the turn.
+import type { ApprovalDetail, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
 import { revealControls, sanitize } from "./ansi.ts";
 import { renderDiff, renderNumbered } from "./diff-view.ts";
 import type { Component, StyleRef } from "./component.ts";
@@ -14,7 +13,12 @@ import { rewriteLine } from "./transcript.ts";
 import type { Style } from "./theme.ts";
 import { truncate, wrap } from "./wrap.ts";
 
-type Choice = { label: string; key?: string; decision: ConfirmDecision | "reason" };
+/**
+ * One answer. `slot` is its number, the same in every dialog: an answer that does not apply to a
+ * call (no rule can be scoped for it) is left out and the others keep their numbers, so a
+ * practised `1` or `5` never means something else. A new kind of answer takes a new number.
+ */
+type Choice = { slot: number; label: string; key?: string; decision: ConfirmDecision | "reason" };
 
 /** Rows of the dialog besides the detail: rule, title, scroll line, hint. */
 const CHROME = 4;
@@ -60,9 +64,7 @@ export class ApprovalDialog implements Component {
         return true;
     }
     if (this.scroll.key(label) || text === null) return false;
-    const digit = Number(text);
-    if (Number.isInteger(digit) && digit >= 1 && digit <= this.choices.length) return this.choose(digit - 1);
-    const keyed = this.choices.findIndex((c) => c.key === text);
+    const keyed = this.choices.findIndex((c) => String(c.slot) === text || c.key === text);
     return keyed >= 0 ? this.choose(keyed) : false;
   }
 
@@ -88,7 +90,7 @@ export class ApprovalDialog implements Component {
       ...this.scroll.show(style, detail, height, w, ` · ctrl+o ${this.expanded ? "smaller" : "taller"}`),
     ];
     this.choices.forEach((c, i) => {
-      const line = `${i === this.selected ? "›" : " "} ${i + 1}. ${c.label}`;
+      const line = `${i === this.selected ? "›" : " "} ${c.slot}. ${c.label}`;
       out.push(i === this.selected ? highlight(style, truncate(line, w)) : truncate(line, w));
     });
     if (this.reason !== null) out.push(truncate(style.fg("accent", "  reason (optional, enter to send): ") + this.reason, w));
@@ -146,29 +148,25 @@ export class ApprovalDialog implements Component {
 const escalating = (req: ConfirmRequest): boolean => req.detail.kind === "command" && req.detail.escalation !== undefined;
 
 function choicesFor(req: ConfirmRequest): Choice[] {
+  // The sandbox stopped the call: the only question is whether to run it once outside (slot 6; no rule, no yolo).
   if (escalating(req))
     return [
-      { label: "Yes, run it once outside the sandbox", key: "y", decision: { kind: "yes" } },
-      { label: "No, and tell the model why", key: "n", decision: "reason" },
+      { slot: 6, label: "Yes, run it once outside the sandbox", key: "y", decision: { kind: "yes" } },
+      { slot: 5, label: "No, and tell the model why", key: "n", decision: "reason" },
     ];
-  const tool = sanitize(req.name);
-  const rule = (r: PermissionRule, always: boolean): ConfirmDecision => ({ kind: "yes_rule", rule: r, always });
-  const out: Choice[] = [{ label: "Yes", key: "y", decision: { kind: "yes" } }];
-  const prefix = req.detail.kind === "command" ? commandPrefix(req.detail.command) : null;
-  if (prefix !== null) {
-    const shown = sanitize(prefix);
+  const out: Choice[] = [{ slot: 1, label: "Yes", key: "y", decision: { kind: "yes" } }];
+  if (req.scope !== null) {
+    const { rules, label } = req.scope;
+    const shown = sanitize(label);
     out.push(
-      { label: `Yes, and don't ask again for \`${shown} …\` commands this session`, decision: rule({ tool: req.name, prefix }, false) },
-      { label: `Yes, and always allow \`${shown} …\` commands in this project`, decision: rule({ tool: req.name, prefix }, true) },
-      { label: `Yes, and don't ask again for any ${tool} command this session`, decision: rule({ tool: req.name }, false) },
-    );
-  } else {
-    out.push(
-      { label: `Yes, and don't ask again for ${tool} this session`, decision: rule({ tool: req.name }, false) },
-      { label: `Yes, and always allow ${tool} in this project`, decision: rule({ tool: req.name }, true) },
+      { slot: 2, label: `Yes, and don't ask again this session for ${shown}`, decision: { kind: "yes_rule", rules, always: false } },
+      { slot: 3, label: `Yes, and always allow ${shown} in this project`, decision: { kind: "yes_rule", rules, always: true } },
     );
   }
-  out.push({ label: "Yes to everything this session (yolo)", key: "a", decision: { kind: "yes_all" } }, { label: "No, and tell the model why", key: "n", decision: "reason" });
+  out.push(
+    { slot: 4, label: "Yes to everything this session (yolo)", key: "a", decision: { kind: "yes_all" } },
+    { slot: 5, label: "No, and tell the model why", key: "n", decision: "reason" },
+  );
   return out;
 }
 

@@ -1,6 +1,6 @@
 // Built-in slash commands. Each handler works through `CommandContext` (implemented by the app),
 // so the commands read as what they do, not how the screen is managed.
-import { KEYED_PROVIDERS, MODE_LABELS, PERMISSION_MODES, sessionSummary, SUBSCRIPTION_NOTE, type ModelInfo } from "../runtime/api.ts";
+import { KEYED_PROVIDERS, PERMISSION_MODES, sessionSummary, SUBSCRIPTION_NOTE, type ModelInfo } from "../runtime/api.ts";
 import { Picker, TextPrompt } from "./pickers.ts";
 import type { InfoLevel } from "./transcript.ts";
 import { themeNames } from "./theme.ts";
@@ -339,7 +339,7 @@ const KEY_HELP: readonly [string, string][] = [
   ["ctrl+o", "expand/collapse the newest block in view"],
   ["alt+o", "expand/collapse every block"],
   ["ctrl+t", "transcript view: everything, searchable (/, n, N)"],
-  ["shift+tab", "permission mode: ask / auto-approve edits / yolo / plan"],
+  ["shift+tab", "permission mode: ask / auto-edit / yolo / plan"],
   ["alt+t", "thinking level: off → each level the model takes (low … max) → off"],
   ["ctrl+l", "redraw the screen"],
   ["ctrl+_", "undo the last edit"],
@@ -367,7 +367,7 @@ export function helpText(commands: readonly SlashItem[]): string {
   const extText = ext.length
     ? "\nExtension commands:\n" + ext.map((c) => `  /${c.name.padEnd(27)} ${c.description} [${c.extension}]`).join("\n")
     : "";
-  const modes = PERMISSION_MODES.map((m) => `  ${MODE_LABELS[m].padEnd(28)} ${MODE_HELP[m]}`).join("\n");
+  const modes = PERMISSION_MODES.map((m) => `  ${m.padEnd(28)} ${MODE_HELP[m]}`).join("\n");
   return `Keys:\n${keys}\nPermission modes (shift+tab):\n${modes}\nCommands:\n${builtins}${extText}`;
 }
 

@@ -1,19 +1,19 @@
 // The permission mode and the standing approvals in the TUI: shift+tab cycles the mode (ask /
-// auto-approve edits / yolo / plan), `/permissions` lists the "don't ask again" rules and revokes
+// auto-edit / yolo / plan), `/permissions` lists the "don't ask again" rules and revokes
 // the one picked.
-import { MODE_LABELS, nextMode, ruleLabel, type ListedRule, type PermissionMode } from "../runtime/api.ts";
+import { nextMode, type ListedRule, type PermissionMode } from "../runtime/api.ts";
 import type { CommandContext } from "./command-context.ts";
 import { Picker } from "./pickers.ts";
 
 export const MODE_HELP: Readonly<Record<PermissionMode, string>> = {
-  ask: "every tool call asks first",
-  edits: "reads and edits inside the project run without asking; the rest asks",
+  ask: "reads and read-only commands run; edits, other commands and extension tools ask first",
+  "auto-edit": "reads and edits inside the project run without asking; the rest asks",
   yolo: "every tool call runs without asking",
-  plan: "only read-only tools run; the model proposes a plan for you to approve",
+  plan: "only reads and read-only commands run; the model proposes a plan for you to approve",
 };
 
 export function describeMode(mode: PermissionMode): string {
-  return `Mode: ${MODE_LABELS[mode]} — ${MODE_HELP[mode]} (shift+tab to change).`;
+  return `Mode: ${mode} — ${MODE_HELP[mode]} (shift+tab to change).`;
 }
 
 export function cycleMode(ctx: CommandContext): void {
@@ -32,11 +32,11 @@ export function permissionsPicker(ctx: CommandContext): void {
     new Picker<ListedRule>(ctx, {
       title: "Standing approvals · enter revokes",
       items: rules,
-      key: (r) => ruleLabel(r.rule),
-      row: (r) => ({ label: ruleLabel(r.rule), detail: r.always ? "always, this project" : "this session" }),
+      key: (r) => r.label,
+      row: (r) => ({ label: r.label, detail: r.always ? "always, this project" : "this session" }),
       onPick: (r) => {
         const done = ctx.runtime.revokePermission(r);
-        if (done.ok) ctx.status([{ text: `Revoked: ${ruleLabel(r.rule)} (${r.always ? "always" : "this session"}). Such calls ask again.`, level: "success" }], 5000);
+        if (done.ok) ctx.status([{ text: `Revoked: ${r.label} (${r.always ? "always" : "this session"}). Such calls ask again.`, level: "success" }], 5000);
         else ctx.status([{ text: done.error, level: "error" }], 8000);
       },
     }),

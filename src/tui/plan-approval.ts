@@ -10,7 +10,7 @@ export const PLAN_APPROVED = "The plan is approved. Carry it out now.";
 type Answer = { label: string; mode: PermissionMode | null };
 
 const ANSWERS: readonly Answer[] = [
-  { label: "Yes, carry it out, auto-approving edits", mode: "edits" },
+  { label: "Yes, carry it out, auto-approving edits", mode: "auto-edit" },
   { label: "Yes, carry it out, asking before each tool", mode: "ask" },
   { label: "No, keep planning (type what to change)", mode: null },
 ];

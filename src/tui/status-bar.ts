@@ -2,7 +2,7 @@
 // doing (spinner, extensions, permission mode) on the right.
 import type { ExtensionState } from "../ext/types.ts";
 import type { Usage } from "../agent/messages.ts";
-import { MODE_LABELS, sandboxLabel, type PermissionMode, type SandboxStatus } from "../runtime/api.ts";
+import { sandboxLabel, type PermissionMode, type SandboxStatus } from "../runtime/api.ts";
 import { formatCount, formatDuration, spinnerFrame } from "./spinner.ts";
 import type { Component, StyleRef } from "./component.ts";
 import type { Style } from "./theme.ts";
@@ -73,7 +73,7 @@ function statusLine(info: StatusInfo, width: number, style: Style, now: number):
     right.push(`${ext.loaded} ext` + (ext.failed > 0 ? " " + style.fg("error", `${ext.failed} failed`) : ""));
   if (info.jailed) right.push(style.fg("warning", "jailed"));
   if (info.sandbox) right.push(info.sandbox.enforced ? sandboxLabel(info.sandbox) : style.fg("warning", sandboxLabel(info.sandbox)));
-  right.push(info.mode === "yolo" ? MODE_LABELS.yolo : style.fg(info.mode === "plan" ? "accent" : "warning", MODE_LABELS[info.mode]));
+  right.push(info.mode === "yolo" ? info.mode : style.fg(info.mode === "plan" ? "accent" : "warning", info.mode));
 
   const sep = style.fg("muted", " · ");
   const r = right.join(sep);

@@ -125,7 +125,7 @@ describe("the agent loop", () => {
         { kind: "turn", toolCalls: [{ name: "bash", args: { command: "touch declined.txt" } }] },
         { kind: "turn", text: "ok" },
       ],
-      { approve: () => ({ ok: false, reason: "not today" }) },
+      { approve: () => ({ ok: false, reason: "not today", byUser: true }) },
     );
     await runLoop(ctx, new AbortController().signal);
     expect(textOf(results(history)[0])).toBe("The user declined this tool call: not today");

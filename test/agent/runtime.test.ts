@@ -20,7 +20,7 @@ beforeEach(async () => {
   home = mkdtempSync(join(tmpdir(), "zot-runtime-"));
   log = join(home, "frames.jsonl");
   process.env.ZOT_TEST_EVENTS = log;
-  runtime = await startMockRuntime(home, { ext: [TOOLBOX], noYolo: true, interactive: true, noSession: false });
+  runtime = await startMockRuntime(home, { ext: [TOOLBOX], permissionMode: "ask", interactive: true, noSession: false });
 });
 afterEach(async () => {
   await runtime.close();
@@ -38,11 +38,11 @@ const frames = () =>
 /** The extension logs frames as it reads them, after zot sent them; wait until it caught up. */
 const until = (check: () => boolean): Promise<boolean> => waitFor(check);
 
-test("with --no-yolo and a confirm handler, confirmation is requested only when actually awaited", async () => {
+test("in ask mode with a confirm handler, confirmation is requested only when actually awaited", async () => {
   const asked: string[] = [];
   runtime.setConfirmHandler(async (req): Promise<ConfirmDecision> => {
     asked.push(req.name);
-    return { kind: "yes_rule", rule: { tool: req.name }, always: false };
+    return { kind: "yes_rule", rules: [{ tool: req.name }], always: false };
   });
   const seen: string[] = [];
   runtime.subscribe((e) => {

@@ -79,7 +79,7 @@ describe("the extension author's journey through dist/zot", () => {
       const made = await runZot(["ext", "init", name, "--lang", j.lang], at);
       expect(made.stderr).toBe("");
       expect(made.code).toBe(0);
-      expect(made.stdout).toContain(`zot -p --provider mock -e ${ext} 'call ${name}_echo {"text":"hi"}'`);
+      expect(made.stdout).toContain(`zot -p --provider mock --permission-mode yolo -e ${ext} 'call ${name}_echo {"text":"hi"}'`);
 
       const fresh = JSON.parse((await runZot(["ext", "doctor", "--json", "--no-ext", "-e", ext], at)).stdout);
       expect(fresh.extensions[0]).toMatchObject({ name, status: "ready", tools: [{ name: `${name}_echo` }] });
@@ -104,7 +104,7 @@ describe("the extension author's journey through dist/zot", () => {
       expect(report.registrations.tools.map((t: { name: string }) => t.name).sort()).toEqual(["double", `${name}_echo`]);
       expect(tested.code).toBe(0);
 
-      const run = await runZot(["-p", "--provider", "mock", "--no-ext", "-e", ext, 'call double {"x":1}'], at);
+      const run = await runZot(["--permission-mode", "yolo", "-p", "--provider", "mock", "--no-ext", "-e", ext, 'call double {"x":1}'], at);
       expect(run.stdout).toContain("mock: tool double returned: 2");
       expect(run.code).toBe(0);
 
@@ -129,7 +129,7 @@ describe("the extension author's journey through dist/zot", () => {
       expect(doctor.code).toBe(0);
 
       // The installed copy, not the author's directory, answers once -e is gone.
-      const fromHome = await runZot(["-p", "--provider", "mock", 'call double {"x":5}'], at);
+      const fromHome = await runZot(["--permission-mode", "yolo", "-p", "--provider", "mock", 'call double {"x":5}'], at);
       expect(fromHome.stdout).toContain("mock: tool double returned: 10");
       expect(readFileSync(join(home, "extensions", name, j.program), "utf8")).toBe(j.source(name));
     });

@@ -15,7 +15,7 @@ beforeEach(() => {
 
 test("extensions receive lifecycle events in order, with 1-based steps and the real provider in hello_ack", async () => {
   const log = join(e2e.home, "frames.jsonl");
-  const r = await e2e.run(["-p", "--provider", "anthropic", "--model", "claude-sonnet-4-5", "--base-url", e2e.server.url, "--api-key", "sk-test-e2e", "-e", join(FIXTURES, "toolbox"), "weather"], {
+  const r = await e2e.run(["--permission-mode", "yolo", "-p", "--provider", "anthropic", "--model", "claude-sonnet-4-5", "--base-url", e2e.server.url, "--api-key", "sk-test-e2e", "-e", join(FIXTURES, "toolbox"), "weather"], {
     env: { ZOT_TEST_EVENTS: log },
   });
   expect(r.code).toBe(0);
@@ -70,6 +70,6 @@ test("JSON mode prints every agent event as one line, in order", async () => {
 
 test("progress an extension reports during its tool call reaches JSON mode as an event", async () => {
   const fresh = e2e.serve({ replies: [{ kind: "turn", toolCalls: [{ id: "toolu_p", name: "progress", args: {} }] }, { kind: "turn", text: "ok" }] });
-  const r = await e2e.run(["--json", "--provider", "anthropic", "--base-url", fresh.url, "--api-key", "sk-test-e2e", "-e", join(FIXTURES, "toolbox"), "go"]);
+  const r = await e2e.run(["--permission-mode", "yolo", "--json", "--provider", "anthropic", "--base-url", fresh.url, "--api-key", "sk-test-e2e", "-e", join(FIXTURES, "toolbox"), "go"]);
   expect(jsonLines(r.stdout).find((e) => e.type === "tool_progress")).toEqual({ type: "tool_progress", id: "toolu_p", name: "progress", text: "halfway there" });
 });

@@ -24,7 +24,7 @@ test("an extension printing its API key and its configured secret to stderr, in 
   const server = e2e.serve({ replies: [{ kind: "turn", text: "", toolCalls: [{ name: "finish", args: {} }] }, { kind: "turn", text: "done" }] });
   const logPath = join(e2e.home, "logs", "ext-stderr-secrets.log");
   const log = () => (existsSync(logPath) ? readFileSync(logPath, "utf8") : "");
-  const rpc = e2e.rpc(["--provider", "anthropic", "--base-url", server.url], { env: { ANTHROPIC_API_KEY: KEY } });
+  const rpc = e2e.rpc(["--permission-mode", "yolo", "--provider", "anthropic", "--base-url", server.url], { env: { ANTHROPIC_API_KEY: KEY } });
 
   // While it runs: both lines are whole and masked, though each reached zot in two pieces.
   await waitFor(() => log().includes("debug: token="), 15_000);
@@ -49,7 +49,7 @@ test("an MCP server's stderr is masked in its log the same way", async () => {
   // The server prints the key to stderr in two pieces before it starts serving.
   const script = `printf 'debug: key=%s' "\${ANTHROPIC_API_KEY%????????????????????}" >&2; sleep 0.1; printf '%s\\n' "\${ANTHROPIC_API_KEY#???????????????}" >&2; exec python3 ${JSON.stringify(join(ROOT, "test/fixtures/mcp/legacy_server.py"))}`;
   writeFileSync(list, JSON.stringify({ mcpServers: { loud: { command: "sh", args: ["-c", script] } } }));
-  const r = await e2e.run(["-p", "--provider", "mock", "--mcp", list, 'call mcp__loud__echo {"text":"hi"}'], { env: { ANTHROPIC_API_KEY: KEY } });
+  const r = await e2e.run(["--permission-mode", "yolo", "-p", "--provider", "mock", "--mcp", list, 'call mcp__loud__echo {"text":"hi"}'], { env: { ANTHROPIC_API_KEY: KEY } });
   expect(r.stdout).toContain("echo: hi");
   const log = readFileSync(join(e2e.home, "logs", "mcp-loud.log"), "utf8");
   expect(log).toContain("debug: key=sk-a…[redacted]\n");

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { FIXTURES, useZotHome } from "./zot.ts";
@@ -99,11 +100,11 @@ describe("flags that shape the run", () => {
     expect(body().tools ?? []).toEqual([]);
   });
 
-  test("--no-yolo in print mode warns on stderr and still runs tools", async () => {
-    const r = await e2e.run(["-p", "--provider", "mock", "--no-yolo", 'call bash {"command":"echo yolo-ran"}']);
+  test("--no-yolo in print mode refuses a command that needs approval and says why on stderr", async () => {
+    const r = await e2e.run(["-p", "--provider", "mock", "--no-yolo", 'call bash {"command":"touch yolo-ran"}']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain("--no-yolo has no effect here");
-    expect(r.stdout).toContain("yolo-ran");
+    expect(r.stderr).toContain("[tool] bash failed: permission mode ask: this call needs the user's approval");
+    expect(existsSync(join(e2e.home, "yolo-ran"))).toBe(false);
   });
 
   test("without a terminal, a prompt runs in print mode and no prompt is a usage error", async () => {
@@ -127,16 +128,9 @@ describe("flags that shape the run", () => {
     expect(text).toContain("hello t");
   });
 
-  test("without a key and without --provider it falls back to the mock provider with a notice", async () => {
-    const r = await e2e.run(["-p", "hello"]);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toBe("mock: hello\n");
-    expect(r.stderr).toContain("offline mock provider");
-  });
-
   test("a keyed provider without any key fails with a sentence saying how to add one", async () => {
     const r = await e2e.run(["-p", "--provider", "openai", "hello"]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain("zot: No API key for openai: set OPENAI_API_KEY");
   });
 });

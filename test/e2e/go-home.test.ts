@@ -9,7 +9,7 @@ const e2e = useZotHome();
 test("a provider signed in only through the Go zot's subscription fails with a sentence that says so", async () => {
   writeFileSync(join(e2e.home, "auth.json"), JSON.stringify({ anthropic: { oauth: { access_token: "sk-ant-oat01-NOTAKEY", refresh_token: "r" } } }), { mode: 0o600 });
   const r = await e2e.run(["-p", "--provider", "anthropic", "hi"]);
-  expect(r.code).toBe(1);
+  expect(r.code).toBe(2);
   expect(r.stderr).toContain("No API key for anthropic");
   expect(r.stderr).toContain("anthropic is signed in with a subscription through the Go zot; zot uses API keys");
   expect(r.stderr).not.toContain("NOTAKEY");

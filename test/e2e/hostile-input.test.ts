@@ -10,7 +10,7 @@ const e2e = useZotHome();
 for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
   test(`config.json naming "${name}" as the provider is ignored with a warning, and zot still answers`, async () => {
     writeFileSync(join(e2e.home, "config.json"), JSON.stringify({ provider: name }));
-    const r = await e2e.run(["-p", "hello there"]);
+    const r = await e2e.run(["-p", "--provider", "mock", "hello there"]);
     expect(r.stderr).not.toContain("internal error");
     expect(r.stderr).toContain(`zot: Ignoring "provider" in ${join(e2e.home, "config.json")}: it must be one of anthropic, openai, kimi, kimi-code, ollama, mock (got "${name}").`);
     expect(r.code).toBe(0);
@@ -24,7 +24,9 @@ test("an auth.json entry named like an Object member gives no credential", async
   writeFileSync(join(e2e.home, "config.json"), JSON.stringify({ provider: "mock" }));
   const r = await e2e.run(["-p", "hi"]);
   expect(r.stderr).not.toContain("internal error");
-  expect(r.code).toBe(0);
+  // The entry is no key: with nothing else, a headless run stops and says how to add one.
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain("No API key found for any provider");
 });
 
 test("piped input past 16 MiB is refused with a clear error instead of read without end", async () => {

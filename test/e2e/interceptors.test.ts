@@ -189,7 +189,7 @@ describe("assistant_message interception", () => {
 describe("tool_result interception", () => {
   test("replace_content changes what the model receives", async () => {
     bashThenText("echo password=$((40+2))");
-    const r = await e2e.run(["--json", ...anthropic(e2e.server), "-e", join(FIXTURES, "guard"), "go"], { env: guard({ intercept: ["tool_result"], withhold: "password" }) });
+    const r = await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(e2e.server), "-e", join(FIXTURES, "guard"), "go"], { env: guard({ intercept: ["tool_result"], withhold: "password" }) });
     expect(jsonLines(r.stdout).find((e) => e.type === "tool_result")).toMatchObject({ content: [{ type: "text", text: "[guard withheld this result]" }], rewritten_by: ["guard"] });
     expect(messagesOf(1)).not.toContain("password=42");
     expect(messagesOf(1)).toContain("[guard withheld this result]");

@@ -10,7 +10,7 @@ const e2e = useZotHome();
 const LONG = `call bash {"command":"seq 1 100000"}`;
 
 async function run(prompt: string, zotHome = e2e.home): Promise<{ code: number; stdout: string }> {
-  const proc = Bun.spawn(["/bin/sh", "-c", `umask 022; exec "$@"`, "sh", ZOT, "--json", "--provider", "mock", prompt], {
+  const proc = Bun.spawn(["/bin/sh", "-c", `umask 022; exec "$@"`, "sh", ZOT, "--json", "--provider", "mock", "--permission-mode", "yolo", prompt], {
     cwd: e2e.home,
     env: zotEnv(zotHome),
     stdin: "ignore",

@@ -55,8 +55,9 @@ async function gone(pids: number[]): Promise<boolean> {
   return false;
 }
 
+/** Every run here makes bash calls, which must run unasked. */
 function start(args: string[]) {
-  return Bun.spawn([ZOT, ...args], { cwd: e2e.home, env: zotEnv(e2e.home), stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+  return Bun.spawn([ZOT, "--permission-mode", "yolo", ...args], { cwd: e2e.home, env: zotEnv(e2e.home), stdin: "ignore", stdout: "ignore", stderr: "ignore" });
 }
 
 test("kill -9 of zot during a bash call kills the command and its background children", async () => {

@@ -32,7 +32,7 @@ describe.skipIf(process.platform !== "linux" || landlockAbi() < 6)("the built bi
     expect(e.sandbox).toBe("enforced");
     expect(e.permissions).toEqual({ fs: { read: [], write: [] }, net: false, env: ["WEATHER_KEY"], exec: false });
 
-    const run = await e2e.run(["-p", "--provider", "mock", "-e", ext, `call probe {"action":"read","target":"${join(e2e.root, "secret.txt")}"}`], { cwd: e2e.root });
+    const run = await e2e.run(["--permission-mode", "yolo", "-p", "--provider", "mock", "-e", ext, `call probe {"action":"read","target":"${join(e2e.root, "secret.txt")}"}`], { cwd: e2e.root });
     expect(run.stdout).toContain("denied: Permission denied");
     expect(run.stdout).not.toContain("top secret");
     const log = readFileSync(join(e2e.home, "logs", "ext-probe.log"), "utf8");

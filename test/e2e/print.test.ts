@@ -63,7 +63,7 @@ describe("print mode", () => {
         { kind: "turn", text: "It is foggy." },
       ],
     });
-    const r = await e2e.run(["-p", ...anthropic(server), "-e", join(FIXTURES, "toolbox"), "weather?"]);
+    const r = await e2e.run(["--permission-mode", "yolo", "-p", ...anthropic(server), "-e", join(FIXTURES, "toolbox"), "weather?"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("It is foggy.\n");
     const first = server.requests[0].body as { tools: { name: string; input_schema: unknown }[] };
@@ -79,7 +79,7 @@ describe("print mode", () => {
         { kind: "turn", text: "ok" },
       ],
     });
-    const r = await e2e.run(["--json", ...anthropic(server), "-e", join(FIXTURES, "pynote"), "shout"]);
+    const r = await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(server), "-e", join(FIXTURES, "pynote"), "shout"]);
     expect(r.code).toBe(0);
     const result = jsonLines(r.stdout).find((e) => e.type === "tool_result");
     expect(result).toMatchObject({ name: "shout", extension: "pynote", is_error: false, content: [{ type: "text", text: "QUIET" }] });
@@ -93,7 +93,7 @@ describe("print mode", () => {
         { kind: "turn", text: "done" },
       ],
     });
-    const r = await e2e.run(["-p", ...anthropic(server), "-e", join(FIXTURES, "toolbox"), "go"]);
+    const r = await e2e.run(["--permission-mode", "yolo", "-p", ...anthropic(server), "-e", join(FIXTURES, "toolbox"), "go"]);
     expect(r.code).toBe(0);
     expect(toolNames(server, 0)).toContain("loader");
     // Anthropic tool search: the model cannot see a defer_loading tool until a tool_reference names it.
@@ -111,7 +111,7 @@ describe("print mode", () => {
         { kind: "turn", text: "The tool broke." },
       ],
     });
-    const r = await e2e.run(["--json", ...anthropic(server), "-e", join(FIXTURES, "crasher"), "go"]);
+    const r = await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(server), "-e", join(FIXTURES, "crasher"), "go"]);
     expect(r.code).toBe(0);
     const result = jsonLines(r.stdout).find((e) => e.type === "tool_result") as { is_error: boolean; extension: string; content: { text: string }[] };
     expect(result.is_error).toBe(true);
@@ -236,7 +236,7 @@ describe("slash commands in JSON mode", () => {
 
 describe("output to a slow reader", () => {
   test("JSON mode delivers every line even when the reader only starts after zot has finished writing", async () => {
-    const proc = Bun.spawn([ZOT, "--json", "--provider", "mock", "--no-session", 'call bash {"command":"seq 1 200000"}'], {
+    const proc = Bun.spawn([ZOT, "--permission-mode", "yolo", "--json", "--provider", "mock", "--no-session", 'call bash {"command":"seq 1 200000"}'], {
       cwd: e2e.home,
       env: zotEnv(e2e.home),
       stdin: "ignore",

@@ -233,7 +233,7 @@ describe("zot rpc, driven like a client script", () => {
   test("abort mid-command kills the bash command's whole process group, grandchildren included", async () => {
     const pidFile = join(e2e.home, "grandchild.pid");
     const server = e2e.serve({ replies: [{ kind: "turn", toolCalls: [{ name: "bash", args: { command: `sh -c 'sleep 300' & echo $! > ${pidFile}; echo started; wait` } }] }] });
-    const rpc = e2e.rpc(anthropic(server));
+    const rpc = e2e.rpc(["--permission-mode", "yolo", ...anthropic(server)]);
     await rpc.request({ type: "prompt", message: "run it" });
     await rpc.waitFor((f) => f.type === "tool_progress" && String(f.text).includes("started"));
     const pid = Number(readFileSync(pidFile, "utf8"));

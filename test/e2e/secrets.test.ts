@@ -103,11 +103,11 @@ describe("auth.json", () => {
 
     chmodSync(auth, 0o644);
     const refused = await e2e.run(["-p", "--provider", "anthropic", "--base-url", server.url, "hi"]);
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(2);
     expect(server.requests.length).toBe(1);
-    // Without --provider, zot falls back to the offline mock provider and says why the file was ignored.
+    // Without --provider, no key is found anywhere: zot says why the file was ignored, and answers nothing.
     const fallback = await e2e.run(["-p", "hi"]);
-    expect(fallback).toMatchObject({ code: 0, stdout: "mock: hi\n" });
+    expect(fallback).toMatchObject({ code: 2, stdout: "" });
     expect(fallback.stderr).toContain(`Ignoring ${auth}: it is readable by other users (mode 644); run \`chmod 600 ${auth}\` to use the keys in it.`);
     expectNoKeyAnywhere(ok.stderr, refused.stdout, refused.stderr, fallback.stderr);
   });

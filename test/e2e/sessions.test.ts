@@ -7,7 +7,7 @@ const e2e = useZotHome();
 
 test("a session killed with SIGKILL mid-tool-call resumes with --continue", async () => {
   const server = e2e.serve({ replies: [{ kind: "turn", text: "Starting.", toolCalls: [{ id: "toolu_hang", name: "hang", args: {} }] }] });
-  const proc = Bun.spawn([ZOT, "-p", ...anthropic(server), "-e", join(FIXTURES, "toolbox"), "first prompt"], {
+  const proc = Bun.spawn([ZOT, "--permission-mode", "yolo", "-p", ...anthropic(server), "-e", join(FIXTURES, "toolbox"), "first prompt"], {
     cwd: e2e.home,
     env: zotEnv(e2e.home),
     stdin: "ignore",

@@ -12,7 +12,7 @@ for (const [signal, code] of [
 ] as const) {
   test(`${signal} during a tool call shuts the extensions down and exits with ${code}`, async () => {
     const log = join(e2e.home, "frames.jsonl");
-    const proc = Bun.spawn([ZOT, "-p", "--provider", "mock", "-e", join(FIXTURES, "toolbox"), "call hang {}"], {
+    const proc = Bun.spawn([ZOT, "--permission-mode", "yolo", "-p", "--provider", "mock", "-e", join(FIXTURES, "toolbox"), "call hang {}"], {
       cwd: e2e.home,
       env: zotEnv(e2e.home, { ZOT_TEST_EVENTS: log }),
       stdin: "ignore",

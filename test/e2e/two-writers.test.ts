@@ -13,7 +13,7 @@ let holder: ReturnType<typeof Bun.spawn>;
 
 /** A zot that keeps its session open (a bash call that sleeps) until killed (at the latest after the test). */
 async function holdSession(): Promise<string> {
-  const proc = Bun.spawn([ZOT, "-p", "--provider", "mock", `call bash {"command":"sleep 30"}`], { cwd: e2e.home, env: zotEnv(e2e.home), stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+  const proc = Bun.spawn([ZOT, "--permission-mode", "yolo", "-p", "--provider", "mock", `call bash {"command":"sleep 30"}`], { cwd: e2e.home, env: zotEnv(e2e.home), stdin: "ignore", stdout: "ignore", stderr: "ignore" });
   holder = proc;
   e2e.defer(async () => {
     proc.kill("SIGKILL");

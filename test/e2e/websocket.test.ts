@@ -57,7 +57,7 @@ test("zot connects to a running WebSocket extension: doctor reports it, ext test
   expect(report.steps.filter((st: { status: string }) => st.status === "fail")).toEqual([]);
   expect(tested.code).toBe(0);
 
-  const turn = await runZot(["-p", "--provider", "mock", "--no-ext", "-e", ext, 'call echo {"city":"Oslo"}'], { home, env });
+  const turn = await runZot(["--permission-mode", "yolo", "-p", "--provider", "mock", "--no-ext", "-e", ext, 'call echo {"city":"Oslo"}'], { home, env });
   expect(turn.stderr).toContain(`[tool] echo (desk) {"city":"Oslo"}`);
   expect(turn.stdout).toContain(`mock: tool echo returned: echo {"city":"Oslo"} from ${s.pid}`);
   expect(turn.code).toBe(0);
@@ -67,7 +67,7 @@ test("the token is masked like an API key: a tool result quoting it reaches neit
   const s = server ?? (await sdkServer("desk"));
   const ext = wsExtension("desk", { url: `ws://127.0.0.1:${s.port}/zot`, token_env: "DESK_TOKEN" });
   const trace = join(home, "mask-trace.jsonl");
-  const turn = await runZot(["-p", "--provider", "mock", "--no-ext", "-e", ext, "--ext-trace", trace, `call echo {"city":"${TOKEN}"}`], { home, env: { DESK_TOKEN: TOKEN } });
+  const turn = await runZot(["--permission-mode", "yolo", "-p", "--provider", "mock", "--no-ext", "-e", ext, "--ext-trace", trace, `call echo {"city":"${TOKEN}"}`], { home, env: { DESK_TOKEN: TOKEN } });
   expect(turn.code).toBe(0);
   expect(turn.stdout).toContain(`mock: tool echo returned: echo {"city":"[redacted]"} from ${s.pid}`);
   expect(turn.stderr).toContain(`[tool] echo (desk) {"city":"[redacted]"}`);
@@ -100,7 +100,7 @@ test("in zot rpc, a Python SDK server killed mid-call fails the tool at once, an
   const first = await start(0);
   others.push(first);
   const ext = wsExtension("pydesk", { url: `ws://127.0.0.1:${first.port}/`, token_env: "DESK_TOKEN" });
-  const session = new RpcSession(["--provider", "mock", "--no-ext", "-e", ext], { home, env: { DESK_TOKEN: TOKEN } });
+  const session = new RpcSession(["--permission-mode", "yolo", "--provider", "mock", "--no-ext", "-e", ext], { home, env: { DESK_TOKEN: TOKEN } });
   rpc = session;
   const done = (n: number) => session.waitForNth((f) => f.type === "done", n);
 

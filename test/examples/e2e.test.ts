@@ -33,7 +33,8 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
 }
 
 /** A one-shot mock run with only the named example loaded. */
-const mock = (example: string, ...args: string[]) => run(["--provider", "mock", "--no-session", "--no-ext", "-e", dirOf(example), ...args]);
+/** A run of one example on the mock, its tools running unasked. */
+const mock = (example: string, ...args: string[]) => run(["--provider", "mock", "--permission-mode", "yolo", "--no-session", "--no-ext", "-e", dirOf(example), ...args]);
 
 test("zot ext doctor reports every example ready (the theme as theme-only) with its registrations", async () => {
   const r = await run(["ext", "doctor", "--json", "--no-ext", ...names.flatMap((n) => ["-e", dirOf(n)])]);

@@ -118,11 +118,11 @@ describe("zot ext init", () => {
     expect(r.out.split("\n").slice(2, 6)).toEqual([
       `  zot ext doctor -e ${dir}`,
       `  zot ext test ${dir} ${join(dir, "test.jsonl")}`,
-      `  zot -p --provider mock -e ${dir} 'call steps_echo {"text":"hi"}'`,
+      `  zot -p --provider mock --permission-mode yolo -e ${dir} 'call steps_echo {"text":"hi"}'`,
       `  zot ext install ${dir}`,
     ]);
     const readme = readFileSync(join(dir, "README.md"), "utf8");
-    expect(readme).toContain(`zot -p --provider mock -e . 'call steps_echo {"text":"hi"}'`);
+    expect(readme).toContain(`zot -p --provider mock --permission-mode yolo -e . 'call steps_echo {"text":"hi"}'`);
     expect(readme).toContain("## Add a tool");
     expect(readme).toContain("add a function to `TOOLS` in `main.py`");
     expect(readme).toContain("zot ext init steps-sdk --lang python --sdk /path/to/zot");

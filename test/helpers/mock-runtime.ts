@@ -16,7 +16,8 @@ export function testRuntimeOptions(home: string, overrides: Partial<RuntimeOptio
     noTools: false,
     ext: [],
     noExt: true,
-    noYolo: false,
+    // Tests drive tools through the mock; the ones about approvals choose their mode.
+    permissionMode: "yolo",
     interactive: false,
     continue: false,
     noSession: true,

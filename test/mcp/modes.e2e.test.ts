@@ -42,7 +42,7 @@ const transcriptResult = (): Record<string, unknown> => transcriptResults()[0];
 describe("json mode", () => {
   test("offers MCP tools to the model and reports the call with its attribution and structured content", async () => {
     const server = callThenText("mcp__nu__add", { a: 20, b: 22 });
-    const r = await e2e.run(["--json", ...anthropic(server), "--mcp", list, "add them"]);
+    const r = await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(server), "--mcp", list, "add them"]);
     expect(r.code).toBe(0);
     const offered = (server.requests[0].body as { tools: { name: string }[] }).tools.map((t) => t.name);
     expect(offered).toContain("mcp__fx__echo");
@@ -55,7 +55,7 @@ describe("json mode", () => {
 
   test("a tool_call interceptor blocks an MCP call before it reaches the server", async () => {
     callThenText("mcp__fx__echo", { text: "forbidden words" });
-    const r = await e2e.run(["--json", ...anthropic(e2e.server), "--mcp", list, "-e", join(FIXTURES, "guard"), "go"], { env: guard({ intercept: ["tool_call"], block_command: "forbidden" }) });
+    const r = await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(e2e.server), "--mcp", list, "-e", join(FIXTURES, "guard"), "go"], { env: guard({ intercept: ["tool_call"], block_command: "forbidden" }) });
     expect(jsonLines(r.stdout).find((e) => e.type === "tool_result")).toMatchObject({ is_error: true, blocked_by: "guard", extension: "mcp:fx" });
     expect(calls()).toEqual([]);
     expect(transcriptResult().intercept).toMatchObject({ blocked_by: "guard" });
@@ -63,7 +63,7 @@ describe("json mode", () => {
 
   test("modified_args from an interceptor are what the MCP server receives, and both are recorded", async () => {
     callThenText("mcp__fx__echo", { text: "t", command: "echo original" });
-    const r = await e2e.run(["--json", ...anthropic(e2e.server), "--mcp", list, "-e", join(FIXTURES, "guard"), "go"], {
+    const r = await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(e2e.server), "--mcp", list, "-e", join(FIXTURES, "guard"), "go"], {
       env: guard({ intercept: ["tool_call"], rewrite_from: "echo original", rewrite_to: "echo rewritten" }),
     });
     expect(jsonLines(r.stdout).find((e) => e.type === "tool_call")).toMatchObject({ args: { command: "echo rewritten" }, original_args: { command: "echo original" }, rewritten_by: ["guard"] });
@@ -73,14 +73,14 @@ describe("json mode", () => {
 
   test("a tool_result interceptor rewrites an MCP result before the model sees it", async () => {
     const server = callThenText("mcp__fx__echo", { text: "the secret" });
-    const r = await e2e.run(["--json", ...anthropic(server), "--mcp", list, "-e", join(FIXTURES, "guard"), "go"], { env: guard({ intercept: ["tool_result"], withhold: "secret" }) });
+    const r = await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(server), "--mcp", list, "-e", join(FIXTURES, "guard"), "go"], { env: guard({ intercept: ["tool_result"], withhold: "secret" }) });
     expect(jsonLines(r.stdout).find((e) => e.type === "tool_result")).toMatchObject({ content: [{ type: "text", text: "[guard withheld this result]" }], rewritten_by: ["guard"], extension: "mcp:fx" });
     expect(JSON.stringify((server.requests[1].body as { messages: unknown }).messages)).not.toContain("echo: the secret");
   });
 
   test("a fail-closed interceptor that does not answer blocks the MCP call", async () => {
     callThenText("mcp__fx__echo", { text: "x" });
-    const r = await e2e.run(["--json", ...anthropic(e2e.server), "--mcp", list, "-e", join(FIXTURES, "guard"), "go"], {
+    const r = await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(e2e.server), "--mcp", list, "-e", join(FIXTURES, "guard"), "go"], {
       env: guard({ intercept: [{ event: "tool_call", timeout_ms: 200, on_timeout: "block" }], hang: ["tool_call"] }),
     });
     expect(jsonLines(r.stdout).find((e) => e.type === "tool_result")).toMatchObject({ is_error: true, blocked_by: "guard" });
@@ -90,9 +90,9 @@ describe("json mode", () => {
   test("--no-mcp leaves the configured servers out; --no-tools offers no MCP tool", async () => {
     writeList(join(e2e.home, "mcp.json"), { fx: { command: "python3", args: [LEGACY] } });
     const server = e2e.serve({ replies: [{ kind: "turn", text: "a" }, { kind: "turn", text: "b" }, { kind: "turn", text: "c" }] });
-    await e2e.run(["--json", ...anthropic(server), "hi"]);
-    await e2e.run(["--json", ...anthropic(server), "--no-mcp", "hi"]);
-    await e2e.run(["--json", ...anthropic(server), "--no-tools", "hi"]);
+    await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(server), "hi"]);
+    await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(server), "--no-mcp", "hi"]);
+    await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(server), "--no-tools", "hi"]);
     const names = (i: number) => (server.requests[i].body as { tools?: { name: string }[] }).tools?.map((t) => t.name) ?? [];
     expect(names(0)).toContain("mcp__fx__echo");
     expect(names(1).some((n) => n.startsWith("mcp__"))).toBe(false);
@@ -104,7 +104,7 @@ describe("print mode", () => {
   test("runs an MCP tool and prints the answer; a server that fails to start is a notice, not a crash", async () => {
     const bad = writeList(join(e2e.root, "bad.json"), { broken: { command: "no-such-command-for-zot" } });
     const server = callThenText("mcp__fx__echo", { text: "printed" });
-    const r = await e2e.run(["-p", ...anthropic(server), "--mcp", list, "--mcp", bad, "go"]);
+    const r = await e2e.run(["--permission-mode", "yolo", "-p", ...anthropic(server), "--mcp", list, "--mcp", bad, "go"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("finished\n");
     expect(r.stderr).toContain('zot: MCP server broken did not start: the command "no-such-command-for-zot" was not found on PATH');
@@ -118,7 +118,7 @@ describe("print mode", () => {
         { kind: "turn", text: "finished" },
       ],
     });
-    const r = await e2e.run(["-p", ...anthropic(server), "--mcp", list, "-e", join(FIXTURES, "guard"), "go"], {
+    const r = await e2e.run(["--permission-mode", "yolo", "-p", ...anthropic(server), "--mcp", list, "-e", join(FIXTURES, "guard"), "go"], {
       env: guard({ intercept: ["tool_call"], block_command: "forbidden", rewrite_from: "echo original", rewrite_to: "echo rewritten" }),
     });
     expect(r.stdout).toBe("finished\n");
@@ -131,14 +131,14 @@ describe("print mode", () => {
 
   test("an MCP prompt is a slash command in print mode", async () => {
     const server = e2e.serve({ replies: [{ kind: "turn", text: "reviewed" }] });
-    const r = await e2e.run(["-p", ...anthropic(server), "--mcp", list, "/mcp__fx__review src/main.ts"]);
+    const r = await e2e.run(["--permission-mode", "yolo", "-p", ...anthropic(server), "--mcp", list, "/mcp__fx__review src/main.ts"]);
     expect(r.stdout).toBe("reviewed\n");
     expect(JSON.stringify((server.requests[0].body as { messages: unknown }).messages)).toContain("Please review src/main.ts");
   });
 
   test("@server:uri in the prompt attaches the resource", async () => {
     const server = e2e.serve({ replies: [{ kind: "turn", text: "ok" }] });
-    await e2e.run(["-p", ...anthropic(server), "--mcp", list, "read @nu:fixture://readme"]);
+    await e2e.run(["--permission-mode", "yolo", "-p", ...anthropic(server), "--mcp", list, "read @nu:fixture://readme"]);
     expect(JSON.stringify((server.requests[0].body as { messages: unknown }).messages)).toContain("The fixture readme says hi.");
   });
 
@@ -147,9 +147,9 @@ describe("print mode", () => {
     mkdirSync(project);
     writeList(join(project, ".mcp.json"), { proj: { command: "python3", args: [LEGACY] } });
     const server = e2e.serve({ replies: [{ kind: "turn", text: "a" }, { kind: "turn", text: "b" }] });
-    const untrusted = await e2e.run(["-p", ...anthropic(server), "hi"], { cwd: project });
+    const untrusted = await e2e.run(["--permission-mode", "yolo", "-p", ...anthropic(server), "hi"], { cwd: project });
     expect(untrusted.stderr).toContain(`skipped the project MCP server lists of the untrusted folder ${project}: ${join(project, ".mcp.json")}`);
-    await e2e.run(["-p", ...anthropic(server), "--trust", "hi"], { cwd: project });
+    await e2e.run(["--permission-mode", "yolo", "-p", ...anthropic(server), "--trust", "hi"], { cwd: project });
     const names = (i: number) => (server.requests[i].body as { tools?: { name: string }[] }).tools?.map((t) => t.name) ?? [];
     expect(names(0).some((n) => n.startsWith("mcp__proj__"))).toBe(false);
     expect(names(1)).toContain("mcp__proj__echo");
@@ -164,7 +164,7 @@ describe("rpc mode", () => {
         { kind: "turn", text: "finished" },
       ],
     });
-    const rpc = e2e.rpc([...anthropic(server), "--mcp", list, "-e", join(FIXTURES, "guard")], { env: guard({ intercept: ["tool_call"], block_command: "forbidden" }) });
+    const rpc = e2e.rpc(["--permission-mode", "yolo", ...anthropic(server), "--mcp", list, "-e", join(FIXTURES, "guard")], { env: guard({ intercept: ["tool_call"], block_command: "forbidden" }) });
     await rpc.request({ type: "prompt", message: "go" });
     await rpc.waitFor((f) => f.type === "done");
     const results = rpc.frames.filter((f) => f.type === "tool_result");

@@ -95,7 +95,7 @@ test("login refuses a stdio server and one whose config sends its own Authorizat
 
 test("a print-mode run skips a server that needs login with a notice naming zot mcp login, and never opens a browser", async () => {
   const server = e2e.serve({ replies: [{ kind: "turn", text: "fine without it" }] });
-  const r = await e2e.run(["-p", ...anthropic(server), "hello"], { env: browser() });
+  const r = await e2e.run(["--permission-mode", "yolo", "-p", ...anthropic(server), "hello"], { env: browser() });
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("fine without it\n");
   expect(r.stderr).toContain("zot: MCP server web did not start: it needs login: run zot mcp login web (it asks for authorization and zot holds no token for it)");
@@ -111,7 +111,7 @@ test("an OAuth token is masked like an API key in JSON output and in the transcr
       { kind: "turn", text: "done" },
     ],
   });
-  const r = await e2e.run(["--json", ...anthropic(server), "who am I"]);
+  const r = await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(server), "who am I"]);
   expect(r.code).toBe(0);
   const result = jsonLines(r.stdout).find((e) => e.type === "tool_result") as { content: { text: string }[] };
   expect(result.content[0].text).toBe(`you sent Bearer ${token.slice(0, 4)}…[redacted]`);
@@ -235,7 +235,7 @@ test("a print-mode run whose tool meets 403 insufficient_scope says which scope 
         { kind: "turn", text: "done" },
       ],
     });
-  const r = await e2e.run(["-p", ...anthropic(turns()), "who am I"], { env: browser() });
+  const r = await e2e.run(["--permission-mode", "yolo", "-p", ...anthropic(turns()), "who am I"], { env: browser() });
   expect(r.code).toBe(0);
   const why = 'it asked for the scope "mcp:admin", which the token does not grant; the next login asks for it, along with the granted "mcp:tools"';
   expect(r.stderr).toContain(`[mcp:web] warn: MCP server web needs more access: run zot mcp login web (${why}).\n`);
@@ -244,7 +244,7 @@ test("a print-mode run whose tool meets 403 insufficient_scope says which scope 
   const again = await e2e.run(["mcp", "login", "web"], { env: browser() });
   expect(again.stdout).toContain('Asking for the scope "mcp:tools mcp:admin": the server asked for "mcp:admin".\n');
   expect(as.requests.filter((x) => x.path === "/authorize").at(-1)!.query.scope).toBe("mcp:tools mcp:admin");
-  const after = await e2e.run(["--json", ...anthropic(turns()), "who am I"]);
+  const after = await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(turns()), "who am I"]);
   const result = jsonLines(after.stdout).find((e) => e.type === "tool_result") as { is_error: boolean; content: { text: string }[] };
   expect(result.is_error).toBe(false);
   expect(result.content[0].text).toStartWith("you sent Bearer ");

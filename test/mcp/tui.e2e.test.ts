@@ -26,7 +26,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const T = 40_000;
 
 test("--no-yolo asks before an MCP tool runs, shows its annotations as the server's claim, and attributes the call", async () => {
-  const t = await tui.start({ args: ["--no-yolo", "--mcp", list] });
+  const t = await tui.start({ args: ["--mcp", list], mode: "ask" });
   await t.waitFor("Ask anything", 20_000);
   t.send('call mcp__fx__echo {"text":"from the tui"}');
   const dialog = await t.waitFor("Allow mcp__fx__echo [mcp:fx]?", 20_000);

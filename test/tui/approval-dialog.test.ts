@@ -1,7 +1,7 @@
 // The approval dialog rendered to lines: everything that will run is on screen (or a scroll away),
 // control characters are visible, and each answer maps to its decision.
 import { describe, expect, test } from "bun:test";
-import type { ApprovalDetail, ConfirmDecision } from "../../src/agent/events.ts";
+import type { ApprovalDetail, ConfirmDecision, ConfirmRequest } from "../../src/agent/events.ts";
 import { ApprovalDialog } from "../../src/tui/approval-dialog.ts";
 import { stripAnsi } from "../../src/tui/ansi.ts";
 import { createStyle, dark } from "../../src/tui/theme.ts";
@@ -9,10 +9,10 @@ import { createStyle, dark } from "../../src/tui/theme.ts";
 const plain = createStyle(dark, "none", false);
 const colour = createStyle(dark, "256");
 
-function dialog(detail: ApprovalDetail, name = "bash", extension?: string) {
+function dialog(detail: ApprovalDetail, name = "bash", extension?: string, scope: ConfirmRequest["scope"] = null) {
   const got: ConfirmDecision[] = [];
   const theme = { style: plain };
-  const d = new ApprovalDialog(theme, { id: "1", name, preview: "", args: detail.kind === "command" ? { command: detail.command } : {}, detail, ...(extension ? { extension } : {}) }, (x) => got.push(x));
+  const d = new ApprovalDialog(theme, { id: "1", name, preview: "", args: detail.kind === "command" ? { command: detail.command } : {}, detail, scope, ...(extension ? { extension } : {}) }, (x) => got.push(x));
   return { d, got, theme };
 }
 
@@ -80,31 +80,29 @@ describe("what the dialog shows", () => {
 });
 
 describe("answers", () => {
-  test("a simple bash command offers its prefix, for the session or always", () => {
-    const { d } = dialog({ kind: "command", command: "git status -s" });
+  test("the offered rule is the scope the runtime worked out, for the session or always", () => {
+    const scope = { rules: [{ tool: "bash", command: "git status", more: true }], label: "`git status …`" };
+    const { d } = dialog({ kind: "command", command: "git status -s" }, "bash", undefined, scope);
     const lines = d.render(80, 30);
-    expect(lines.slice(3, 10)).toEqual([
+    expect(lines.slice(3, 9)).toEqual([
       "› 1. Yes",
-      "  2. Yes, and don't ask again for `git status …` commands this session",
-      "  3. Yes, and always allow `git status …` commands in this project",
-      "  4. Yes, and don't ask again for any bash command this session",
-      "  5. Yes to everything this session (yolo)",
-      "  6. No, and tell the model why",
+      "  2. Yes, and don't ask again this session for `git status …`",
+      "  3. Yes, and always allow `git status …` in this project",
+      "  4. Yes to everything this session (yolo)",
+      "  5. No, and tell the model why",
       "  esc: no, and stop the turn",
     ]);
-    d.handle("3", "3");
-    const always = dialog({ kind: "command", command: "git status -s" });
+    const always = dialog({ kind: "command", command: "git status -s" }, "bash", undefined, scope);
     always.d.handle("3", "3");
-    expect(always.got).toEqual([{ kind: "yes_rule", rule: { tool: "bash", prefix: "git status" }, always: true }]);
+    expect(always.got).toEqual([{ kind: "yes_rule", rules: scope.rules, always: true }]);
   });
 
-  test("a chained command offers no prefix, only the tool", () => {
-    const { d, got } = dialog({ kind: "command", command: "git status; rm -rf ~" });
-    const text = d.render(80, 30).join("\n");
-    expect(text).not.toContain("`git status …`");
-    d.handle("down", null);
-    d.handle("enter", null);
-    expect(got).toEqual([{ kind: "yes_rule", rule: { tool: "bash" }, always: false }]);
+  test("without a scope the rule answers are left out and the others keep their numbers", () => {
+    const { d, got } = dialog({ kind: "command", command: "echo $(id)" });
+    expect(d.render(80, 30).slice(3, 6)).toEqual(["› 1. Yes", "  4. Yes to everything this session (yolo)", "  5. No, and tell the model why"]);
+    expect(d.handle("2", "2")).toBe(false);
+    expect(d.handle("4", "4")).toBe(true);
+    expect(got).toEqual([{ kind: "yes_all" }]);
   });
 
   test("y, a and n pick yes, yolo and no with a reason", () => {

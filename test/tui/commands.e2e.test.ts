@@ -143,7 +143,7 @@ test("/help lists keys, permission modes, built-in and extension commands", asyn
   const s = await t.waitFor("Extension commands:");
   expect(s).toContain("ctrl+o");
   expect(s).toContain("Permission modes (shift+tab):");
-  expect(s).toMatch(/plan +only read-only tools run/);
+  expect(s).toMatch(/plan +only reads and read-only commands run/);
   expect(s).toContain("/permissions");
   expect(s).toContain("/reload-ext");
   expect(s).toContain("/demo-panel");

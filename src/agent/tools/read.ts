@@ -7,6 +7,7 @@ import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
 import { errorText, positiveIntArg, resolvePath, stringArg, textResult } from "./common.ts";
 import { isPseudoFile, presentPseudo, PSEUDO_MAX_BYTES, readToEnd } from "./pseudo-file.ts";
 import { sandboxRefusal } from "../sandbox/tool-check.ts";
+import { shellQuote } from "../../shell-quote.ts";
 
 export const READ_MAX_LINES = 2000;
 export const READ_MAX_BYTES = 50 * 1024;
@@ -359,6 +360,3 @@ export function formatBytes(n: number): string {
   return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
-function shellQuote(s: string): string {
-  return /^[\w./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}

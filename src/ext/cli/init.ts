@@ -4,6 +4,7 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { isManifestName } from "../policy.ts";
+import { shellQuote } from "../../shell-quote.ts";
 import type { Ctx } from "./context.ts";
 import { fail } from "./context.ts";
 import { LANGUAGES, type Language, mockPrompt, scaffold, SDK_LANGUAGES, type SdkLanguage, type SdkLocation } from "./scaffolds.ts";
@@ -53,7 +54,7 @@ export async function init(ctx: Ctx, name: string, lang: string, sdk?: string): 
     ...(build ? [`cd ${shellQuote(target)} && ${build}`] : []),
     `zot ext doctor -e ${shellQuote(target)}`,
     `zot ext test ${shellQuote(target)} ${shellQuote(join(target, "test.jsonl"))}`,
-    `zot -p --provider mock -e ${shellQuote(target)} ${shellQuote(mockPrompt(name))}`,
+    `zot -p --provider mock --permission-mode yolo -e ${shellQuote(target)} ${shellQuote(mockPrompt(name))}`,
     `zot ext install ${shellQuote(target)}`,
   ];
   const kind = location ? `${lang}, ${lang === "ts" ? "TypeScript" : "Python"} SDK` : lang;
@@ -85,7 +86,3 @@ function isFile(path: string): boolean {
   }
 }
 
-/** Quotes a word for the printed shell commands only when it needs it. */
-function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}

@@ -194,7 +194,7 @@ ${build}
 \`\`\`sh
 zot ext doctor -e .                  # spawn it, handshake, list what it registered
 zot ext test . test.jsonl            # play the scenario in test.jsonl against it
-zot -p --provider mock -e . '${mockPrompt(n.name)}'
+zot -p --provider mock --permission-mode yolo -e . '${mockPrompt(n.name)}'
                                      # a whole agent run, offline: the mock model calls the tool
 zot --ext .                          # use it for one zot session
 zot ext install .                    # install it into $ZOT_HOME/extensions/${n.name}/

@@ -33,8 +33,8 @@ afterEach(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-async function start(o: { noYolo?: boolean } = {}): Promise<Runtime> {
-  runtime = await startMockRuntime(join(root, "zot-home"), { cwd: ws, env: { HOME: userHome }, interactive: true, noYolo: o.noYolo ?? false });
+async function start(o: { ask?: boolean } = {}): Promise<Runtime> {
+  runtime = await startMockRuntime(join(root, "zot-home"), { cwd: ws, env: { HOME: userHome }, interactive: true, permissionMode: o.ask ? "ask" : "yolo" });
   runtime.subscribe((e) => events.push(e));
   return runtime;
 }
@@ -67,7 +67,7 @@ test("write and edit may not change a file outside the workspace, and read may n
 });
 
 test("in ask mode a blocked command is offered to run once outside the sandbox; approved, it runs there", async () => {
-  const rt = await start({ noYolo: true });
+  const rt = await start({ ask: true });
   const seen: ConfirmRequest[] = [];
   rt.setConfirmHandler(async (req) => {
     seen.push(req);
@@ -82,7 +82,7 @@ test("in ask mode a blocked command is offered to run once outside the sandbox; 
 });
 
 test("refused, the escalation leaves the command blocked and the model told why", async () => {
-  const rt = await start({ noYolo: true });
+  const rt = await start({ ask: true });
   let asked = 0;
   rt.setConfirmHandler(async () => (++asked === 1 ? { kind: "yes" } : { kind: "no", reason: "not there" }));
   const target = join(outside, "refused.txt");
@@ -107,7 +107,7 @@ test("in yolo nothing is asked: the blocked command stays blocked, never silentl
 });
 
 test("--sandbox off: commands and tools run as before, and the status says off", async () => {
-  runtime = await startMockRuntime(join(root, "zot-home"), { cwd: ws, env: { HOME: userHome }, interactive: true, noYolo: false, sandbox: "off" });
+  runtime = await startMockRuntime(join(root, "zot-home"), { cwd: ws, env: { HOME: userHome }, interactive: true, permissionMode: "yolo", sandbox: "off" });
   runtime.subscribe((e) => events.push(e));
   expect(runtime.sandbox).toMatchObject({ mode: "off", enforced: false });
   expect(runtime.mode).toBe("yolo");

@@ -16,8 +16,13 @@ const SOCKET = "zot-tui-tests";
 let counter = 0;
 
 export type StartOptions = {
-  /** Arguments after `zot --provider mock`. */
+  /** Arguments after `zot --provider mock --permission-mode <mode>`. */
   args?: string[];
+  /**
+   * The permission mode zot starts in: yolo unless a test is about approvals (the screens under
+   * test are not the dialog); null passes no mode, for the default or a mode given in `args`.
+   */
+  mode?: "ask" | "auto-edit" | "yolo" | "plan" | null;
   env?: Record<string, string>;
   width?: number;
   height?: number;
@@ -85,7 +90,8 @@ export class Tmux {
       t.kill();
       throw err;
     }
-    const args = opts.args ?? [];
+    const mode = opts.mode === undefined ? "yolo" : opts.mode;
+    const args = [...(mode === null ? [] : ["--permission-mode", mode]), ...(opts.args ?? [])];
     t.send(`${quote(ZOT)} --provider mock ${args.map(quote).join(" ")}`);
     return t;
   }
