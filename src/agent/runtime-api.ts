@@ -9,6 +9,14 @@ import type { ModelInfo } from "./provider.ts";
 import type { ListedRule, PermissionMode } from "./permissions.ts";
 import type { SessionInfo } from "./session.ts";
 import type { Prompt, TreeNode } from "./session-ops.ts";
+import type { RewindPlan } from "./checkpoints.ts";
+
+/** What a rewind restores: the files, the conversation, or both. */
+export type RestoreChoice = "code" | "conversation" | "both";
+export const RESTORE_CHOICES: readonly RestoreChoice[] = ["both", "conversation", "code"];
+
+/** A prompt /rewind offers; `code`: a checkpoint of the files before it exists. */
+export type RewindPoint = Prompt & { code: boolean };
 
 /** `stepLimit`: the turn stopped because it reached --max-steps (that many model calls); `resume` goes on. */
 export type PromptOutcome = { stop: StopReason; text: string; error?: string; blocked?: { extension: string; reason: string }; stepLimit?: number };
@@ -96,6 +104,19 @@ export interface AgentRuntime {
   sessionPrompts(): { ok: true; prompts: Prompt[] } | { ok: false; error: string };
   /** Forks this session before prompt `index` and switches to the branch; `text` is that prompt. */
   forkSession(index: number): { ok: true; path: string; text: string; warnings: string[] } | { ok: false; error: string };
+  /** This session's prompts for /rewind, each saying whether a code checkpoint was recorded before it. */
+  rewindPoints(): { ok: true; points: RewindPoint[] } | { ok: false; error: string };
+  /** What restoring the files to before prompt `index` would change, listed before it happens. */
+  rewindPlan(index: number): { ok: true; plan: RewindPlan } | { ok: false; error: string };
+  /**
+   * Rewinds to before prompt `index`: the files (`code`), the conversation (a fork, switched to;
+   * `path` names it), or both. `text` is the prompt, for the editor; `failed`: files that could not be restored.
+   */
+  rewind(index: number, restore: RestoreChoice): { ok: true; plan: RewindPlan; failed: string[]; path: string | null; text: string; warnings: string[] } | { ok: false; error: string };
+  /** What undoing the workspace's last rewind would change; `session`: the transcript it returns to. */
+  undoRewindPlan(): { ok: true; plan: RewindPlan; session: string | null } | { ok: false; error: string };
+  /** Puts back the files and the session the last rewind replaced (itself a rewind: undoing again redoes it). */
+  undoRewind(): { ok: true; plan: RewindPlan; failed: string[]; session: string | null; warnings: string[] } | { ok: false; error: string };
   /** The sessions of this cwd by parent and child (the current one marked). */
   sessionTree(): TreeNode[];
   /** The file that keeps the prompts typed in this cwd, for recall in the editor. */

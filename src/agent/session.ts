@@ -353,9 +353,11 @@ function applyRow(s: LoadedSession, ctx: ReadContext, v: Json): string | null {
 
 /**
  * Transcripts of this cwd, most recently modified first (ties: by name, newest first), as the Go
- * zot orders them, so `-c` in either program continues the same session.
+ * zot orders them, so `-c` in either program continues the same session. A fork nobody wrote in
+ * (a rewind or fork that was left) holds nothing its parent lacks: it is left out, except `keep`
+ * (the session in use) or, with "all", every one (`-c` continues where the user left off).
  */
-export function listSessions(home: string, cwd: string): SessionInfo[] {
+export function listSessions(home: string, cwd: string, keep: string | "all" | null = null): SessionInfo[] {
   const dir = sessionDir(home, cwd);
   let names: string[];
   try {
@@ -374,13 +376,18 @@ export function listSessions(home: string, cwd: string): SessionInfo[] {
     } catch {
       continue;
     }
-    out.push(describeSession(path, text, modified));
+    const info = describeSession(path, text, modified);
+    if (keep === "all" || path === keep || !isEmptyFork(info)) out.push(info);
   }
   return out.sort((a, b) => (a.modified === b.modified ? (a.path < b.path ? 1 : -1) : b.modified - a.modified));
 }
 
 export function latestSession(home: string, cwd: string): string | null {
-  return listSessions(home, cwd)[0]?.path ?? null;
+  return listSessions(home, cwd, "all")[0]?.path ?? null;
+}
+
+function isEmptyFork(s: SessionInfo): boolean {
+  return s.parent !== "" && s.messages <= s.forkPoint;
 }
 
 /** One transcript at a glance: its meta, first prompt, message rows and last cumulative cost. */

@@ -2,7 +2,7 @@
 // client, the tools, the session transcript and the extension host (loaded with the real
 // provider/model/cwd so hello_ack carries them).
 import { isDumbTerminal } from "../platform/terminal.ts";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { Host } from "../ext/host.ts";
 import { parseExtensionPolicy } from "../ext/permission-policy.ts";
 import { storedSecretValues } from "../ext/settings.ts";
@@ -18,6 +18,10 @@ import { appendSession, createSession, latestSession, noSession, openSession, ty
 import { emptyUsage } from "./messages.ts";
 import { DEFAULT_AUTO_COMPACT_PERCENT } from "./compaction.ts";
 import { discoveryBase, mergeCached, type Discovery } from "./discovery.ts";
+import { Checkpoints } from "./checkpoints.ts";
+import { DEFAULT_PRUNE, type PruneLimits } from "./checkpoint-store.ts";
+import { checkpointsDir } from "../ext/home.ts";
+import { projectRoot } from "./project-root.ts";
 import { IN_USE, lockedWriter, lockSession, type SessionLock } from "./session-lock.ts";
 
 /** What createRuntime is given: the user's choices, where the run happens, and who is there to confirm. */
@@ -228,7 +232,15 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     secrets,
     ...(discovery ? { discovery } : {}),
     ...(config.values.limits ? { limits: config.values.limits } : {}),
+    checkpoints: o.noSession || config.values.checkpoints === false ? null : checkpointsFor(o.home, o.cwd, config.values.checkpoints ?? DEFAULT_PRUNE),
   });
   host.emit({ event: "session_start" });
   return { ok: true, runtime, notices };
+}
+
+/** The checkpoints of the workspace `cwd` belongs to; the home directory and `/` are too broad to walk. */
+function checkpointsFor(home: string, cwd: string, prune: PruneLimits): Checkpoints {
+  const workspace = projectRoot(cwd);
+  const broad = workspace === process.getBuiltinModule("node:os").homedir() || dirname(workspace) === workspace;
+  return new Checkpoints(checkpointsDir(home), workspace, { exclude: [resolve(home)], scan: !broad, prune });
 }

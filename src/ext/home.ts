@@ -35,3 +35,8 @@ export function ensurePrivateDir(path: string): string {
 export function configFile(home: string): string {
   return join(home, "config.json");
 }
+
+/** `$ZOT_HOME/checkpoints`: snapshots of each workspace's files taken before every prompt, which /rewind restores. */
+export function checkpointsDir(home: string): string {
+  return join(home, "checkpoints");
+}

@@ -5,7 +5,7 @@ import { readdirSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { repoRoot } from "../agent/project-root.ts";
 import { fuzzyFilter } from "./fuzzy.ts";
-import { IgnoreRules } from "./ignore-rules.ts";
+import { IgnoreRules } from "../agent/ignore-rules.ts";
 import { SelectList } from "./list.ts";
 import type { Component, StyleRef } from "./component.ts";
 
