@@ -16,6 +16,7 @@ import { extConfig } from "./ext-config.ts";
 import { PROBE_TIMEOUT_MS, probeKey, probeRequest } from "./login-probe.ts";
 import { sessionCommand, showSwitch } from "./session-commands.ts";
 import { jailCommand } from "./jail-command.ts";
+import { rewindCommand } from "./rewind-commands.ts";
 import { skillsCommand } from "./skills-command.ts";
 import { jumpCommand } from "./jump.ts";
 import { btwCommand } from "./btw.ts";
@@ -77,6 +78,8 @@ export async function runBuiltin(ctx: CommandContext, name: string, args: string
       return logout(ctx, args);
     case "session":
       return sessionCommand(ctx, args);
+    case "rewind":
+      return rewindCommand(ctx, args);
     case "study":
       ctx.submit(STUDY_PROMPT);
       return;
@@ -352,7 +355,7 @@ const KEY_HELP: readonly [string, string][] = [
   ["alt+enter / shift+enter", "new line; while a turn runs alt+enter queues for after it"],
   ["↑ with messages waiting", "take the newest waiting message back to edit"],
   ["esc", "cancel the turn (waiting messages back to the editor); idle: notes, then input"],
-  ["esc esc (empty editor)", "rewind: fork before an earlier prompt"],
+  ["esc esc (empty editor)", "rewind: code and/or conversation to before an earlier prompt"],
   ["ctrl+c", "cancel the turn keeping the draft; clear the input; empty: twice exits"],
   ["ctrl+d", "exit (on an empty editor)"],
   ["ctrl+o", "expand/collapse the newest block in view"],

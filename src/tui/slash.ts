@@ -14,6 +14,7 @@ const DESCRIPTIONS: Record<BuiltinCommand, string> = {
   model: "switch provider/model",
   sessions: "resume a session of this directory",
   session: "export [path] · import <path> · fork · tree",
+  rewind: "restore code and/or conversation to before a prompt · undo",
   study: "read and understand everything in this directory",
   btw: "side question about the chat, not saved",
   jump: "scroll to an earlier turn (filter by text)",
