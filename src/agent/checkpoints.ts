@@ -86,8 +86,9 @@ export class Checkpoints {
     }
   }
 
-  has(id: string): boolean {
-    return this.store.rows().some((r) => r.type === "checkpoint" && r.id === id);
+  /** The ids of every checkpoint kept for this workspace. */
+  ids(): Set<string> {
+    return new Set(this.store.rows().flatMap((r) => (r.type === "checkpoint" ? [r.id] : [])));
   }
 
   /** What restoring checkpoint `id` would change, listed before anything happens. */

@@ -539,8 +539,8 @@ export class Runtime implements AgentRuntime {
   rewindPoints(): { ok: true; points: RewindPoint[] } | { ok: false; error: string } {
     const listed = this.sessionPrompts();
     if (!listed.ok) return listed;
-    const checkpoints = this.cfg.checkpoints;
-    return { ok: true, points: listed.prompts.map((p) => ({ ...p, code: checkpoints ? checkpoints.has(checkpointId(p.time, p.text)) : false })) };
+    const kept = this.cfg.checkpoints?.ids() ?? new Set<string>();
+    return { ok: true, points: listed.prompts.map((p) => ({ ...p, code: kept.has(checkpointId(p.time, p.text)) })) };
   }
 
   rewindPlan(index: number): { ok: true; plan: RewindPlan } | { ok: false; error: string } {
