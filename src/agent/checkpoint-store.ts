@@ -32,6 +32,9 @@ export type JournalRow =
   | { type: "rewind"; time: number; restore: string; tree: string; extras: Record<string, PathState>; session: string | null };
 
 export class CheckpointStore {
+  /** Object directories known to exist, so storing many files does not ask the file system each time. */
+  private readonly made = new Set<string>();
+
   constructor(readonly dir: string) {}
 
   /** The store of one workspace (an absolute directory) under `root` ($ZOT_HOME/checkpoints). */
@@ -52,15 +55,12 @@ export class CheckpointStore {
       touchQuietly(path);
       return hash;
     }
-    ensurePrivateDir(join(this.dir, "objects", hash.slice(0, 2)));
+    const prefix = join(this.dir, "objects", hash.slice(0, 2));
+    if (!this.made.has(prefix)) this.made.add(ensurePrivateDir(prefix));
     const tmp = `${path}.${randomHex(6)}.tmp`;
     writeFileSync(tmp, bytes, { mode: 0o600 });
     renameSync(tmp, path);
     return hash;
-  }
-
-  has(hash: string): boolean {
-    return existsSync(this.objectPath(hash));
   }
 
   get(hash: string): Buffer | null {
@@ -266,6 +266,8 @@ export function pruneCheckpoints(root: string, limits: PruneLimits, now = Date.n
       writeFileSync(tmp, text, { mode: 0o600 });
       renameSync(tmp, path);
     }
+    // The stat cache may name contents about to go; the next scan reads every file again.
+    if (text !== ws.text) rmSync(join(ws.dir, "stat-cache.json"), { force: true });
     const keep = referenced(ws.dir, ws.rows);
     for (const [hash, o] of ws.objects) if (!keep.has(hash) && now - o.mtime > GRACE_MS) rmSync(join(ws.dir, "objects", hash.slice(0, 2), hash.slice(2)), { force: true });
     if (ws.rows.length === 0 && ws.objects.size === 0) rmSync(ws.dir, { recursive: true, force: true });

@@ -327,6 +327,7 @@ export class Checkpoints {
     const now = Date.now();
     let count = 0;
     let stored = 0;
+    let misses = 0;
     const stack = [""];
     walk: while (stack.length > 0) {
       const dir = stack.pop() ?? "";
@@ -358,7 +359,7 @@ export class Checkpoints {
           const st = statSync(abs);
           const mode = st.mode & 0o7777;
           const hit = cache.get(rel);
-          if (hit && hit.size === st.size && hit.mtime === st.mtimeMs && hit.ino === st.ino && this.store.has(hit.blob)) {
+          if (hit && hit.size === st.size && hit.mtime === st.mtimeMs && hit.ino === st.ino) {
             manifest.files[rel] = { blob: hit.blob, mode };
             next.set(rel, hit);
             continue;
@@ -369,6 +370,7 @@ export class Checkpoints {
           }
           const bytes = readFileSync(abs);
           stored += bytes.length;
+          misses++;
           const blob = this.store.put(bytes);
           manifest.files[rel] = { blob, mode };
           // A file written within the last moments may change again within the same mtime tick: read it next time too.
@@ -378,7 +380,8 @@ export class Checkpoints {
         }
       }
     }
-    if (learn) {
+    // Rewritten only when it learned something: an unchanged workspace costs no write.
+    if (learn && (next.size !== cache.size || misses > 0)) {
       this.cache = next;
       this.store.writeCache(next);
     }
