@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { appendSession, createSession, listSessions, openSession, sessionDir } from "../../src/agent/session.ts";
+import { appendSession, createSession, interruptedMessage, listSessions, openSession, sessionDir } from "../../src/agent/session.ts";
 import { exportSession, flattenTree, forkSession, importSession, sessionPrompts, sessionTree, slugify, unquotePath } from "../../src/agent/session-ops.ts";
 import type { AssistantMessage } from "../../src/agent/messages.ts";
 import { readWithGoRules } from "../helpers/go-session-rules.ts";
@@ -139,6 +139,22 @@ describe("/session fork", () => {
     ]);
     rmSync(parent);
     expect(sessionTree(home, cwd, null).map((n) => n.session.path).sort()).toEqual([a.path, b.path].sort());
+  });
+
+  test("the note after an interrupted turn is not a prompt: the pickers skip it, indexes still count it", () => {
+    const w = createSession({ home, cwd, provider: "mock", model: "mock" });
+    w.message({ role: "user", content: [{ type: "text", text: "long task" }], ts: 1 });
+    w.message(interruptedMessage(2));
+    w.message({ role: "user", content: [{ type: "text", text: "shorter one" }], ts: 3 });
+    w.close();
+    const r = sessionPrompts(w.path as string);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.prompts.map((p) => [p.index, p.text])).toEqual([
+      [0, "long task"],
+      [2, "shorter one"],
+    ]);
+    const fork = forkSession(w.path as string, 2, home, cwd);
+    expect(fork).toMatchObject({ ok: true, text: "shorter one" });
   });
 
   test("a fork nobody wrote in is left out of /sessions, /session tree and zot -r, unless it is the session in use; -c still finds it", () => {

@@ -79,3 +79,16 @@ test("a rewind over RPC restores what write and bash changed across zot -c, list
     ["both", 1, ["a.txt"]],
   ]);
 });
+
+test('with "checkpoints": false in config.json nothing is recorded and a code rewind says checkpoints are off', async () => {
+  const project = join(e2e.root, "project");
+  mkdirSync(project);
+  writeFileSync(join(e2e.home, "config.json"), JSON.stringify({ checkpoints: false }));
+  const rpc = e2e.rpc(["--provider", "mock"], { cwd: project });
+  await rpc.request({ type: "prompt", message: call("write", { path: "a.txt", content: "x" }) });
+  await rpc.waitFor((f) => f.type === "done");
+  expect(await rpc.request({ type: "rewind", prompt: 0, restore: "code" })).toMatchObject({ success: false, error: expect.stringContaining("code checkpoints are off") });
+  expect(await rpc.request({ type: "rewind", prompt: 0, restore: "conversation" })).toMatchObject({ success: true, data: { changes: [] } });
+  expect(existsSync(join(e2e.home, "checkpoints"))).toBe(false);
+  expect(readFileSync(join(project, "a.txt"), "utf8")).toBe("x");
+});
