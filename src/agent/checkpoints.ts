@@ -226,6 +226,9 @@ export class Checkpoints {
       const abs = this.absolute(c.path);
       const state = c.path in target.manifest.files ? target.manifest.files[c.path] : target.extras.get(abs);
       try {
+        // A directory replaced by a link since would send the write (or the removal) elsewhere.
+        const link = this.linkedParent(abs);
+        if (link) throw new Error(`${link} is now a symbolic link; move it away and rewind again`);
         if (c.action === "remove") {
           unlinkSync(abs);
           removed.push(abs);
@@ -258,6 +261,22 @@ export class Checkpoints {
     // A link where the file was is replaced by the file, not written through.
     if (existing?.isSymbolicLink()) unlinkSync(abs);
     atomicWrite(abs, bytes, state.mode);
+  }
+
+  /** The first directory between the workspace and `abs` that is a symbolic link, or null. */
+  private linkedParent(abs: string): string | null {
+    const rel = this.relative(abs);
+    if (rel === null) return null;
+    const parts = rel.split("/").slice(0, -1);
+    for (let i = 1; i <= parts.length; i++) {
+      const dir = join(this.workspace, ...parts.slice(0, i));
+      try {
+        if (lstatSync(dir).isSymbolicLink()) return dir;
+      } catch {
+        return null;
+      }
+    }
+    return null;
   }
 
   /** Directories left empty by removed files, unless the checkpoint has files under them. */

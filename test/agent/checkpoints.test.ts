@@ -2,7 +2,7 @@
 // for byte (changed, deleted, created, binary, changed by a shell command, outside the manifest),
 // and that it can be undone.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Checkpoints, CHECKPOINT_LIMITS } from "../../src/agent/checkpoints.ts";
@@ -129,6 +129,44 @@ describe("a rewind of the files", () => {
     expect(readFileSync(outside, "utf8")).toBe("outside before");
     expect(existsSync(fresh)).toBe(false);
     expect(readFileSync(join(ws, "other.log"), "utf8")).toBe("untouched");
+  });
+
+  test("a directory replaced by a symbolic link is never written through: the link goes, the directory comes back", () => {
+    mkdirSync(join(ws, "lib"));
+    writeFileSync(join(ws, "lib", "x.txt"), "inside");
+    const cp = make();
+    cp.record("p1");
+    const outside = join(dir, "outside");
+    mkdirSync(outside);
+    rmSync(join(ws, "lib"), { recursive: true });
+    symlinkSync(outside, join(ws, "lib"));
+    const r = cp.restore("p1", "code", null);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.plan.changes).toEqual([
+      { path: "lib", action: "remove" },
+      { path: "lib/x.txt", action: "restore" },
+    ]);
+    expect(r.failed).toEqual([]);
+    expect(existsSync(join(outside, "x.txt"))).toBe(false);
+    expect(readFileSync(join(ws, "lib", "x.txt"), "utf8")).toBe("inside");
+  });
+
+  test("a symbolic link the checkpoint does not manage (an ignored one) in the way of a file is reported, not written through", () => {
+    writeFileSync(join(ws, ".gitignore"), "lib\n");
+    mkdirSync(join(ws, "lib"));
+    const cp = make();
+    cp.record("p1");
+    writeFileSync(join(ws, "lib", "x.txt"), "before");
+    cp.touch(join(ws, "lib", "x.txt"));
+    writeFileSync(join(ws, "lib", "x.txt"), "after");
+    const outside = join(dir, "outside");
+    mkdirSync(outside);
+    rmSync(join(ws, "lib"), { recursive: true });
+    symlinkSync(outside, join(ws, "lib"));
+    const r = cp.restore("p1", "code", null);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.failed).toEqual([`lib/x.txt: ${join(ws, "lib")} is now a symbolic link; move it away and rewind again`]);
+    expect(existsSync(join(outside, "x.txt"))).toBe(false);
   });
 
   test("a file over the size limit is named as left alone, never deleted or half restored", () => {
