@@ -26,7 +26,9 @@ export type EventName =
   | "turn_end"
   | "tool_call"
   | "tool_confirmation_requested"
-  | "assistant_message";
+  | "assistant_message"
+  | "checkpoint"
+  | "rewind";
 export const EVENT_NAMES: readonly EventName[] = [
   "session_start",
   "turn_start",
@@ -34,7 +36,13 @@ export const EVENT_NAMES: readonly EventName[] = [
   "tool_call",
   "tool_confirmation_requested",
   "assistant_message",
+  "checkpoint",
+  "rewind",
 ];
+
+/** zot addition: what a `rewind` event restored (`undo`: the last rewind was undone). */
+export type RewindRestore = "code" | "conversation" | "both" | "undo";
+const REWIND_RESTORES: readonly RewindRestore[] = ["code", "conversation", "both", "undo"];
 
 /** `tool_result` interception is a zot addition (docs/decisions.md). */
 export type InterceptName = "tool_call" | "turn_start" | "assistant_message" | "tool_result";
@@ -212,7 +220,11 @@ export type EventFrame =
   /** `jail`: present while /jail is on, as in `hello_ack`. */
   | { type: "event"; event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json; jail?: { root: string } }
   | { type: "event"; event: "tool_confirmation_requested"; tool_id: string; tool_name: string; tool_preview: string }
-  | { type: "event"; event: "assistant_message"; text: string };
+  | { type: "event"; event: "assistant_message"; text: string }
+  /** zot addition: the workspace's files were recorded before a prompt; `files`: how many. */
+  | { type: "event"; event: "checkpoint"; checkpoint: string; files: number }
+  /** zot addition: files and/or conversation were rewound; `prompt`: the user message's index (absent for an undo); `files`: the paths changed, restored or removed. */
+  | { type: "event"; event: "rewind"; restore: RewindRestore; prompt?: number; files: string[] };
 export type EventInterceptFrame =
   | { type: "event_intercept"; id: string; event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json; jail?: { root: string } }
   | { type: "event_intercept"; id: string; event: "turn_start"; step: number }
@@ -546,6 +558,21 @@ function decodeEvent(o: Fields): Decoded<EventFrame> {
     case "assistant_message": {
       const text = str(o, "text", false);
       return text.ok ? ok({ type, event, text: text.value ?? "" }) : fail(text.error);
+    }
+    case "checkpoint": {
+      const checkpoint = str(o, "checkpoint", true);
+      if (!checkpoint.ok) return fail(checkpoint.error);
+      const files = num(o, "files", true);
+      return files.ok ? ok({ type, event, checkpoint: checkpoint.value ?? "", files: files.value }) : fail(files.error);
+    }
+    case "rewind": {
+      const restore = REWIND_RESTORES.find((r) => r === o.restore);
+      if (!restore) return fail(`field "restore" must be one of ${REWIND_RESTORES.join(", ")}`);
+      const files = o.files;
+      if (!Array.isArray(files) || !files.every((f) => typeof f === "string")) return fail(`field "files" must be an array of strings`);
+      if (o.prompt === undefined) return ok({ type, event, restore, files });
+      const prompt = num(o, "prompt", true);
+      return prompt.ok ? ok({ type, event, restore, prompt: prompt.value, files }) : fail(prompt.error);
     }
     default:
       return fail(`unknown event ${JSON.stringify(event ?? null)}`);

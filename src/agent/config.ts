@@ -11,6 +11,7 @@ import type { PermissionRule } from "./events.ts";
 import { isProviderName, PROVIDERS } from "./catalog.ts";
 import { EFFORTS, isEffort, isPermissionMode, orList, PERMISSION_MODES, type Effort, type PermissionMode } from "./choices.ts";
 import type { StreamLimits } from "./providers/limits.ts";
+import { DEFAULT_PRUNE, type PruneLimits } from "./checkpoint-store.ts";
 
 
 /** Where each provider's key may come from in the environment: one list, a leaf the extension host reads too. */
@@ -42,6 +43,8 @@ export type ConfigValues = {
   notify?: NotifyMode;
   /** `"permissionMode"`: the mode a new session starts in (a resumed one keeps its own). */
   permissionMode?: PermissionMode;
+  /** `checkpoints`: false turns code checkpoints off; else how long and how much of them to keep. */
+  checkpoints?: PruneLimits | false;
 };
 
 export type ConfigRead = { values: ConfigValues; raw: JsonObject; warnings: string[] };
@@ -111,7 +114,24 @@ export function readConfig(home: string): ConfigRead {
     if (autoCompact === false || (typeof autoCompact === "number" && autoCompact > 0 && autoCompact <= 100)) values.autoCompact = autoCompact;
     else bad("auto_compact", "a percentage of the context window from 1 to 100, or false to turn automatic compaction off");
   }
+  const checkpoints = own("checkpoints");
+  if (checkpoints !== undefined) {
+    const c = checkpointSetting(checkpoints);
+    if (c === null) bad("checkpoints", `false, or an object with "keep_days" (default ${DEFAULT_PRUNE.keepDays}) and "max_mib" (default ${DEFAULT_PRUNE.maxBytes / 1024 / 1024}), both positive numbers`);
+    else values.checkpoints = c;
+  }
   return { values, raw, warnings };
+}
+
+/** `"checkpoints": false` or `{"keep_days": n, "max_mib": n}` (either may be left out), or null when malformed. */
+function checkpointSetting(v: Json): PruneLimits | false | null {
+  if (v === false) return false;
+  if (!isObject(v)) return null;
+  const positive = (x: Json | undefined): x is number => typeof x === "number" && Number.isFinite(x) && x > 0;
+  const days = v.keep_days;
+  const mib = v.max_mib;
+  if ((days !== undefined && !positive(days)) || (mib !== undefined && !positive(mib))) return null;
+  return { keepDays: positive(days) ? days : DEFAULT_PRUNE.keepDays, maxBytes: positive(mib) ? Math.round(mib * 1024 * 1024) : DEFAULT_PRUNE.maxBytes };
 }
 
 /**

@@ -11,13 +11,15 @@ import { isObject, type Json, type JsonObject } from "../json.ts";
 import { atomicWrite } from "../platform/atomic-write.ts";
 import { sessionDir } from "../platform/home.ts";
 import { firstText, forEachRow, type SessionInfo } from "./session.ts";
-import { decodeMetaRow, decodeUsage } from "./transcript-rows.ts";
+import { decodeMetaRow, decodeUsage, timeOf } from "./transcript-rows.ts";
 
 /**
  * Transcripts of this cwd, most recently modified first (ties: by name, newest first), as the Go
- * zot orders them, so `-c` in either program continues the same session.
+ * zot orders them, so `-c` in either program continues the same session. A fork nobody wrote in
+ * (a rewind or fork that was left) holds nothing its parent lacks: it is left out, except `keep`
+ * (the session in use) or, with "all", every one.
  */
-export function listSessions(home: string, cwd: string): SessionInfo[] {
+export function listSessions(home: string, cwd: string, keep: string | "all" | null = null): SessionInfo[] {
   const dir = sessionDir(home, cwd);
   const names = transcriptNames(dir);
   if (names.length === 0) return [];
@@ -30,7 +32,9 @@ export function listSessions(home: string, cwd: string): SessionInfo[] {
     if (!entry) continue;
     if (entry !== index[name]) changed = true;
     next[name] = entry;
-    out.push(finish(entry.shown ?? entry.tally, join(dir, name), entry.mtimeMs));
+    const tally = entry.shown ?? entry.tally;
+    const info = finish(tally, join(dir, name), entry.mtimeMs);
+    if (keep === "all" || info.path === keep || !isEmptyFork(info, tally)) out.push(info);
   }
   if (changed) writeIndex(dir, next);
   return byRecency(out);
@@ -56,6 +60,12 @@ export function describeSession(path: string, text: string, modified: number): S
   const tally = emptyTally();
   summarize(tally, text);
   return finish(tally, path, modified);
+}
+
+/** A fork holding only what was copied from its parent: no more messages, none written after it started. */
+function isEmptyFork(s: SessionInfo, t: Tally): boolean {
+  const started = Date.parse(s.created);
+  return s.parent !== "" && s.messages <= s.forkPoint && !(Number.isFinite(started) && t.lastAt >= started);
 }
 
 function transcriptNames(dir: string): string[] {
@@ -86,10 +96,12 @@ type Tally = {
   cost: number;
   legacyCost: number;
   cumulative: boolean;
+  /** The time of the newest message row (ms), 0 when none has one: a fork written in has one after it started. */
+  lastAt: number;
 };
 
 function emptyTally(): Tally {
-  return { id: "", created: "", parent: "", forkPoint: 0, provider: "", model: "", title: "", preview: "", messages: 0, cost: 0, legacyCost: 0, cumulative: false };
+  return { id: "", created: "", parent: "", forkPoint: 0, provider: "", model: "", title: "", preview: "", messages: 0, cost: 0, legacyCost: 0, cumulative: false, lastAt: 0 };
 }
 
 /** Adds the rows of `text`, which follows what `t` has seen, to it. */
@@ -130,6 +142,7 @@ function summarize(t: Tally, text: string): void {
       case "message":
         if (!isObject(v.message)) return;
         t.messages++;
+        t.lastAt = Math.max(t.lastAt, timeOf(v), timeOf(v.message));
         if (t.preview === "" && v.message.role === "user") t.preview = oneLine(firstText(v.message.content), 80);
         return;
     }

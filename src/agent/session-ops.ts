@@ -10,7 +10,7 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { ZOT_VERSION } from "../version.ts";
 import { isObject, type Json, type JsonObject } from "../json.ts";
-import { firstText, newSessionFile, sessionTimestamp, type SessionInfo, type SessionMeta } from "./session.ts";
+import { firstText, INTERRUPTED_TEXT, newSessionFile, sessionTimestamp, type SessionInfo, type SessionMeta } from "./session.ts";
 import { listSessions } from "./session-list.ts";
 import { decodeMetaRow, metaRow } from "./transcript-rows.ts";
 
@@ -119,16 +119,23 @@ export function importSession(source: string, home: string, cwd: string, now = n
   return writeRows(out, meta, r.rows.filter((row) => !isMetaRow(row)).map((row) => row.line));
 }
 
-export type Prompt = { index: number; text: string };
+/** `index`: the prompt's place among the transcript's user messages (what forkSession takes); `time`: its ISO time. */
+export type Prompt = { index: number; text: string; time: string };
 
-/** The user prompts of a transcript, in order: what /session fork and Esc Esc offer. */
+/**
+ * The prompts of a transcript, in order: what /session fork, /rewind and Esc Esc offer. The note
+ * recorded after an interrupted turn is a user message too, but nobody typed it: it is left out.
+ */
 export function sessionPrompts(path: string): Result<{ prompts: Prompt[] }> {
   const r = readRows(path, "Session file");
   if (!r.ok) return r;
   const prompts: Prompt[] = [];
+  let index = 0;
   for (const { value } of r.rows) {
     if (value.type !== "message" || !isObject(value.message) || value.message.role !== "user") continue;
-    prompts.push({ index: prompts.length, text: firstText(value.message.content) });
+    const text = firstText(value.message.content);
+    if (text !== INTERRUPTED_TEXT) prompts.push({ index, text, time: typeof value.message.time === "string" ? value.message.time : "" });
+    index++;
   }
   return { ok: true, prompts };
 }
@@ -170,7 +177,7 @@ export type TreeNode = { session: SessionInfo; current: boolean; children: TreeN
 
 /** The sessions of `cwd` by parent and child, oldest first; a session whose parent is gone is a root. */
 export function sessionTree(home: string, cwd: string, current: string | null): TreeNode[] {
-  const sessions = listSessions(home, cwd).sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : 0));
+  const sessions = listSessions(home, cwd, current).sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : 0));
   const nodes = new Map<string, TreeNode>();
   for (const s of sessions) if (s.id) nodes.set(s.id, { session: s, current: s.path === current, children: [] });
   const roots: TreeNode[] = [];

@@ -21,6 +21,7 @@ export const BUILTIN_COMMANDS = [
   { name: "model", description: "switch provider/model" },
   { name: "sessions", description: "resume a session of this directory" },
   { name: "session", description: "export [path] · import <path> · fork · tree" },
+  { name: "rewind", description: "restore code and/or conversation to before a prompt · undo" },
   { name: "study", description: "read and understand everything in this directory" },
   { name: "btw", description: "side question about the chat, not saved" },
   { name: "jump", description: "scroll to an earlier turn (filter by text)" },

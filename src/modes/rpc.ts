@@ -1,7 +1,7 @@
 // RPC mode (`zot rpc`): NDJSON commands on stdin; responses (correlated by `id`) and events (as in
 // JSON mode, without `id`) on stdout. The Go zot's protocol plus `command`, `reload_extensions`
 // and `get_extensions`. A bad line never ends the process: it gets an error response.
-import type { AgentRuntime, TreeNode } from "../runtime/api.ts";
+import { RESTORE_CHOICES, type AgentRuntime, type RewindPlan, type TreeNode } from "../runtime/api.ts";
 import type { ImagePart } from "../agent/messages.ts";
 import { messagesJson, wireMessageCount } from "../agent/wire.ts";
 import type { Json, JsonObject } from "../json.ts";
@@ -46,6 +46,7 @@ const COMMANDS = [
   "session_import",
   "session_fork",
   "get_session_tree",
+  "rewind",
 ] as const;
 
 export async function runRpc(runtime: AgentRuntime, host: ExtensionHost, opts: RpcOptions): Promise<number> {
@@ -264,6 +265,9 @@ class RpcServer {
       }
       case "get_session_tree":
         return { data: { sessions: rt.sessionTree().map(treeJson) } };
+      case "rewind":
+        if (this.busy()) return { error: "agent is busy; send abort and wait for done, then retry" };
+        return rewind(rt, b);
       default:
         return { error: `unknown command "${req.type}" (known: ${COMMANDS.join(", ")})` };
     }
@@ -359,3 +363,35 @@ function treeJson(n: TreeNode): JsonObject {
   const s = n.session;
   return { id: s.id, path: s.path, parent: s.parent, fork_point: s.forkPoint, preview: s.preview, title: s.title, messages: s.messages, model: s.model, current: n.current, children: n.children.map(treeJson) };
 }
+
+/**
+ * `rewind {prompt, restore: "code"|"conversation"|"both", dry_run?}`: `prompt` is a user message's
+ * index from 0, as `session_fork` takes it; `dry_run` lists what would change and changes nothing.
+ * `rewind {undo: true}` undoes the workspace's last rewind.
+ */
+function rewind(rt: AgentRuntime, b: JsonObject): Reply {
+  const dry = b.dry_run === true;
+  if (b.undo === true) {
+    if (dry) {
+      const p = rt.undoRewindPlan();
+      return p.ok ? { data: { ...planJson(p.plan), session: p.session } } : { error: p.error };
+    }
+    const r = rt.undoRewind();
+    return r.ok ? { data: { ...planJson(r.plan), failed: r.failed, session: rt.sessionPath } } : { error: r.error };
+  }
+  const restore = RESTORE_CHOICES.find((c) => c === (b.restore ?? "both"));
+  if (!restore) return { error: `rewind: "restore" must be one of ${RESTORE_CHOICES.join(", ")}` };
+  if (typeof b.prompt !== "number" || !Number.isInteger(b.prompt) || b.prompt < 0) return { error: `rewind needs "prompt": the index (from 0) of a user message to rewind to before` };
+  if (dry) {
+    if (restore === "conversation") return { data: planJson({ changes: [], kept: [] }) };
+    const p = rt.rewindPlan(b.prompt);
+    return p.ok ? { data: planJson(p.plan) } : { error: p.error };
+  }
+  const r = rt.rewind(b.prompt, restore);
+  return r.ok ? { data: { ...planJson(r.plan), failed: r.failed, session: rt.sessionPath, text: r.text } } : { error: r.error };
+}
+
+function planJson(plan: RewindPlan): JsonObject {
+  return { changes: plan.changes.map((c) => ({ path: c.path, action: c.action })), kept: plan.kept.map((k) => ({ path: k.path, why: k.why })) };
+}
+

@@ -107,3 +107,8 @@ export function authStorePath(home: string): string {
 
 /** `mcp-eras.json`: which protocol era each MCP server spoke last. */
 export const erasPath = (home: string): string => join(home, "mcp-eras.json");
+
+/** `$ZOT_HOME/checkpoints`: snapshots of each workspace's files taken before every prompt, which /rewind restores. */
+export function checkpointsDir(home: string): string {
+  return join(home, "checkpoints");
+}

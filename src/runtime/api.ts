@@ -20,6 +20,7 @@ import type { Prompt, TreeNode } from "../agent/session-ops.ts";
 import type { Skill, SkillDiscovery, SkillSource } from "../agent/skills.ts";
 import type { Mentions } from "../agent/attachments.ts";
 import type { ProbeResult } from "../agent/providers/key-check.ts";
+import type { RewindPlan } from "../agent/checkpoints.ts";
 
 export type { ConfigValues, Effort, ProbeResult, ListedRule, Mentions, ModelInfo, PermissionMode, Prompt, SessionInfo, Skill, SkillDiscovery, SkillSource, TreeNode };
 export type { NotifyMode } from "../agent/config.ts";
@@ -32,6 +33,15 @@ export { attachmentPath } from "../agent/attachments.ts";
 export { sandboxLabel } from "../agent/sandbox/status.ts";
 export type { SandboxPolicy, SandboxStatus };
 export { flattenTree } from "../agent/session-ops.ts";
+export type { RewindPlan };
+export { IgnoreRules } from "../agent/ignore-rules.ts";
+
+/** What a rewind restores: the files, the conversation, or both. */
+export type RestoreChoice = "code" | "conversation" | "both";
+export const RESTORE_CHOICES: readonly RestoreChoice[] = ["both", "conversation", "code"];
+
+/** A prompt /rewind offers; `code`: a checkpoint of the files before it exists. */
+export type RewindPoint = Prompt & { code: boolean };
 
 /** What `!cmd` printed, and whether it failed. */
 export type ShellOutput = { text: string; isError: boolean };
@@ -129,6 +139,19 @@ export interface AgentRuntime {
   sessionPrompts(): Result<{ prompts: Prompt[] }>;
   /** Forks this session before prompt `index` and switches to the branch; `text` is that prompt. */
   forkSession(index: number): Result<{ path: string; text: string; warnings: string[] }>;
+  /** This session's prompts for /rewind, each saying whether a code checkpoint was recorded before it. */
+  rewindPoints(): Result<{ points: RewindPoint[] }>;
+  /** What restoring the files to before prompt `index` would change, listed before it happens. */
+  rewindPlan(index: number): Result<{ plan: RewindPlan }>;
+  /**
+   * Rewinds to before prompt `index`: the files (`code`), the conversation (a fork, switched to;
+   * `path` names it), or both. `text` is the prompt, for the editor; `failed`: files that could not be restored.
+   */
+  rewind(index: number, restore: RestoreChoice): Result<{ plan: RewindPlan; failed: string[]; path: string | null; text: string; warnings: string[] }>;
+  /** What undoing the workspace's last rewind would change; `session`: the transcript it returns to. */
+  undoRewindPlan(): Result<{ plan: RewindPlan; session: string | null }>;
+  /** Undoes the workspace's last rewind: the files as they were before it, and the session it left. */
+  undoRewind(): Result<{ plan: RewindPlan; failed: string[]; session: string | null; warnings: string[] }>;
   /** The sessions of this cwd by parent and child (the current one marked). */
   sessionTree(): TreeNode[];
   /** The file that keeps the prompts typed in this cwd, for recall in the editor. */

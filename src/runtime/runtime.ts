@@ -26,9 +26,9 @@ import { createProvider } from "../agent/providers/index.ts";
 import { discoveryBase, mergeCached, refreshModels, type Discovery } from "../agent/discovery.ts";
 import { randomHex } from "../random.ts";
 import type { StreamLimits } from "../agent/providers/limits.ts";
-import type { AgentRuntime, KeyCheck, PromptOutcome, ShellOutput, SteeringMessage } from "./api.ts";
+import type { AgentRuntime, KeyCheck, PromptOutcome, RestoreChoice, RewindPoint, ShellOutput, SteeringMessage } from "./api.ts";
 import type { RunChoices } from "./run-choices.ts";
-import { appendSession, createSession, interruptedMessage, noSession, openSession, summaryMessage, type SessionInfo, type SessionWriter } from "../agent/session.ts";
+import { appendSession, createSession, firstText, interruptedMessage, noSession, openSession, summaryMessage, type SessionInfo, type SessionWriter } from "../agent/session.ts";
 import { listSessions } from "../agent/session-list.ts";
 import { IN_USE, lockedWriter, lockSession } from "../agent/session-lock.ts";
 import { exportSession, forkSession, importSession, sessionPrompts, sessionTree, type Prompt, type TreeNode } from "../agent/session-ops.ts";
@@ -44,6 +44,9 @@ import type { Tool } from "../agent/tool.ts";
 import { Replaying } from "../replaying.ts";
 import type { SandboxPolicy } from "../agent/sandbox/policy.ts";
 import type { SandboxStatus } from "../agent/sandbox/status.ts";
+import type { JsonObject } from "../json.ts";
+import { checkpointId, type Checkpoints, type RewindPlan } from "../agent/checkpoints.ts";
+import { resolvePath } from "../agent/tools/common.ts";
 
 /**
  * What a Runtime is built from: the run choices it applies as given (`wire` is kept for the
@@ -76,6 +79,8 @@ export type RuntimeConfig = Pick<RunChoices, "mockScript" | "systemPrompt" | "ap
   limits?: Partial<StreamLimits>;
   /** The sandbox the agent's commands and file tools obey, and whether this machine enforces it; absent: none. */
   sandbox?: { policy: SandboxPolicy; status: SandboxStatus };
+  /** The workspace's code checkpoints; null when they are off (config.json, --no-session). */
+  checkpoints?: Checkpoints | null;
 };
 
 const NO_SANDBOX: SandboxStatus = { mode: "off", enforced: false, network: true, reason: "no sandbox was set up" };
@@ -83,6 +88,21 @@ const NO_SANDBOX: SandboxStatus = { mode: "off", enforced: false, network: true,
 const MAX_EARLY_NOTES = 100;
 /** As many as the host itself keeps for its first listener. */
 const MAX_EARLY_INTENTS = 200;
+
+const CHECKPOINTS_OFF = "code checkpoints are off in this run (config.json \"checkpoints\": false, or --no-session)";
+
+/** write and edit, telling the checkpoints which file they are about to change. */
+function watchedTool(tool: Tool, checkpoints: Checkpoints): Tool {
+  if (tool.name !== "write" && tool.name !== "edit") return tool;
+  return {
+    ...tool,
+    execute(args, ctx) {
+      const path = args.path;
+      if (typeof path === "string" && path !== "") checkpoints.touch(resolvePath(ctx.cwd, path));
+      return tool.execute(args, ctx);
+    },
+  };
+}
 
 const BTW_INSTRUCTION =
   "A side question about the conversation so far (answer it directly and briefly from what you already know; do not use any tools; this exchange is not kept):";
@@ -124,6 +144,9 @@ export class Runtime implements AgentRuntime {
     this.history = cfg.history;
     this.totals = cfg.usage;
     this.session = cfg.session;
+    const checkpoints = cfg.checkpoints ?? null;
+    // write and edit keep a file's earlier state when the prompt's checkpoint does not hold it.
+    if (checkpoints) cfg.builtins = cfg.builtins.map((t) => watchedTool(t, checkpoints));
     // The runtime is the host's first listener, so it receives what extensions sent during load.
     this.unhookIntents = cfg.host.onIntent((intent) => this.fromHost(intent));
     const discovery = cfg.discovery;
@@ -231,8 +254,9 @@ export class Runtime implements AgentRuntime {
       const attached = this.host.attach ? await this.host.attach(text) : { text, errors: [] };
       for (const message of attached.errors) this.emit({ type: "error", message });
       const message: UserMessage = { role: "user", content: [{ type: "text", text: attached.text }, ...attachments], ts: Date.now() };
-      this.record(message);
       const wire = messageJson(message);
+      this.checkpoint(wire);
+      this.record(message);
       this.emit({ type: "user_message", text, images: attachments.filter((p) => p.type === "image").length, content: wire.content as Json[], time: wire.time as string });
     });
   }
@@ -282,6 +306,19 @@ export class Runtime implements AgentRuntime {
     } finally {
       this.controller = null;
     }
+  }
+
+  /** Records the workspace's files before the prompt whose wire form is `wire` (see checkpoints.ts). */
+  private checkpoint(wire: JsonObject): void {
+    const checkpoints = this.cfg.checkpoints;
+    if (!checkpoints) return;
+    const id = checkpointId(typeof wire.time === "string" ? wire.time : "", firstText(wire.content));
+    const r = checkpoints.record(id);
+    if (!r.ok) {
+      this.emit({ type: "error", message: r.error });
+      return;
+    }
+    this.host.emit({ event: "checkpoint", checkpoint: id, files: r.files });
   }
 
   /** The transcript's name (`<timestamp>-<id>`), stable across resumes; Kimi's prompt cache key. */
@@ -459,7 +496,7 @@ export class Runtime implements AgentRuntime {
   }
 
   sessions(): SessionInfo[] {
-    return listSessions(this.cfg.home, this.cfg.cwd);
+    return listSessions(this.cfg.home, this.cfg.cwd, this.session.path);
   }
 
   promptHistoryFile(): string {
@@ -585,6 +622,79 @@ export class Runtime implements AgentRuntime {
     if (!r.ok) return r;
     const opened = this.openSession(r.path);
     return opened.ok ? { ...r, warnings: opened.warnings } : opened;
+  }
+
+  rewindPoints(): { ok: true; points: RewindPoint[] } | { ok: false; error: string } {
+    const listed = this.sessionPrompts();
+    if (!listed.ok) return listed;
+    const kept = this.cfg.checkpoints?.ids() ?? new Set<string>();
+    return { ok: true, points: listed.prompts.map((p) => ({ ...p, code: kept.has(checkpointId(p.time, p.text)) })) };
+  }
+
+  rewindPlan(index: number): { ok: true; plan: RewindPlan } | { ok: false; error: string } {
+    const found = this.rewindPoint(index);
+    if (!found.ok) return found;
+    return found.checkpoints.plan(found.id);
+  }
+
+  rewind(index: number, restore: RestoreChoice): { ok: true; plan: RewindPlan; failed: string[]; path: string | null; text: string; warnings: string[] } | { ok: false; error: string } {
+    if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before rewinding" };
+    const before = this.session.path;
+    let plan: RewindPlan = { changes: [], kept: [] };
+    let failed: string[] = [];
+    let text = "";
+    if (restore !== "conversation") {
+      const found = this.rewindPoint(index);
+      if (!found.ok) return found;
+      const r = found.checkpoints.restore(found.id, restore, before);
+      if (!r.ok) return r;
+      ({ plan, failed } = r);
+      text = found.text;
+    }
+    let path: string | null = null;
+    let warnings: string[] = [];
+    if (restore !== "code") {
+      const forked = this.forkSession(index);
+      if (!forked.ok) return forked;
+      ({ path, text, warnings } = forked);
+      // A conversation-only rewind is undone by going back to the session it left.
+      if (restore === "conversation") this.cfg.checkpoints?.noteConversation(restore, before);
+    }
+    this.host.emit({ event: "rewind", restore, prompt: index, files: plan.changes.map((c) => c.path) });
+    return { ok: true, plan, failed, path, text, warnings };
+  }
+
+  undoRewindPlan(): { ok: true; plan: RewindPlan; session: string | null } | { ok: false; error: string } {
+    const checkpoints = this.cfg.checkpoints;
+    if (!checkpoints) return { ok: false, error: CHECKPOINTS_OFF };
+    return checkpoints.undoPlan();
+  }
+
+  undoRewind(): { ok: true; plan: RewindPlan; failed: string[]; session: string | null; warnings: string[] } | { ok: false; error: string } {
+    if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before undoing a rewind" };
+    const checkpoints = this.cfg.checkpoints;
+    if (!checkpoints) return { ok: false, error: CHECKPOINTS_OFF };
+    const r = checkpoints.undo(this.session.path);
+    if (!r.ok) return r;
+    let warnings: string[] = [];
+    if (r.session !== null && r.session !== this.session.path && existsSync(r.session)) {
+      const opened = this.openSession(r.session);
+      if (!opened.ok) return { ok: false, error: `The files were put back, but the session before the rewind could not be reopened: ${opened.error}` };
+      warnings = opened.warnings;
+    }
+    this.host.emit({ event: "rewind", restore: "undo", files: r.plan.changes.map((c) => c.path) });
+    return { ...r, warnings };
+  }
+
+  /** The checkpoint of this session's prompt `index` (a user message's place, as forkSession takes it). */
+  private rewindPoint(index: number): { ok: true; checkpoints: Checkpoints; id: string; text: string } | { ok: false; error: string } {
+    const checkpoints = this.cfg.checkpoints;
+    if (!checkpoints) return { ok: false, error: CHECKPOINTS_OFF };
+    const listed = this.sessionPrompts();
+    if (!listed.ok) return listed;
+    const p = listed.prompts.find((q) => q.index === index);
+    if (!p) return { ok: false, error: `there is no prompt ${index} in this session (it has ${listed.prompts.length}; an interruption note is not a prompt)` };
+    return { ok: true, checkpoints, id: checkpointId(p.time, p.text), text: p.text };
   }
 
   sessionTree(): TreeNode[] {

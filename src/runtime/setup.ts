@@ -3,7 +3,7 @@
 // provider/model/cwd so hello_ack carries them).
 import { authPath } from "../platform/home.ts";
 import { isDumbTerminal } from "../platform/terminal.ts";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { Host } from "../ext/host.ts";
 import { parseExtensionPolicy } from "../ext/permission-policy.ts";
 import { storedSecretValues } from "../ext/settings.ts";
@@ -24,6 +24,10 @@ import { discoveryBase, mergeCached, type Discovery } from "../agent/discovery.t
 import { IN_USE, lockedWriter, lockSession, type SessionLock } from "../agent/session-lock.ts";
 import { setUpSandbox } from "../agent/sandbox/setup.ts";
 import { prepareSandbox } from "../agent/sandbox/status.ts";
+import { Checkpoints } from "../agent/checkpoints.ts";
+import { DEFAULT_PRUNE, type PruneLimits } from "../agent/checkpoint-store.ts";
+import { checkpointsDir } from "../platform/home.ts";
+import { projectRoot } from "../platform/project-root.ts";
 
 /** What createRuntime is given: the user's choices, where the run happens, and who is there to confirm. */
 export type RuntimeOptions = RunChoices & Pick<RuntimeConfig, "home" | "cwd" | "env"> & {
@@ -259,7 +263,15 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
     secrets,
     ...(discovery ? { discovery } : {}),
     ...(config.values.limits ? { limits: config.values.limits } : {}),
+    checkpoints: o.noSession || config.values.checkpoints === false ? null : checkpointsFor(o.home, o.cwd, config.values.checkpoints ?? DEFAULT_PRUNE),
   });
   host.emit({ event: "session_start" });
   return { ok: true, runtime, notices };
+}
+
+/** The checkpoints of the workspace `cwd` belongs to; the home directory and `/` are too broad to walk. */
+function checkpointsFor(home: string, cwd: string, prune: PruneLimits): Checkpoints {
+  const workspace = projectRoot(cwd);
+  const broad = workspace === process.getBuiltinModule("node:os").homedir() || dirname(workspace) === workspace;
+  return new Checkpoints(checkpointsDir(home), workspace, { exclude: [resolve(home)], scan: !broad, prune });
 }

@@ -8,7 +8,7 @@ import { commandIntents } from "../ext/command-outcome.ts";
 import type { LoadReport, UiIntent } from "../ext/types.ts";
 import type { CommandContext } from "./command-context.ts";
 import { CONDENSING, cycleReasoning, runBuiltin } from "./commands.ts";
-import { forkPicker } from "./session-commands.ts";
+import { rewindPicker } from "./rewind-commands.ts";
 import { applyEvent } from "./chat-events.ts";
 import { showLoadProblems, startupReport } from "./load-errors.ts";
 import { FrameScheduler } from "./scheduler.ts";
@@ -527,11 +527,11 @@ class App implements CommandContext {
       return;
     }
     if (this.editor.empty) {
-      // Esc twice on an empty editor rewinds: pick an earlier prompt to fork before.
+      // Esc twice on an empty editor rewinds: pick an earlier prompt, then what to restore.
       const now = Date.now();
       if (now - this.emptyEscAt < DOUBLE_ESC_MS) {
         this.emptyEscAt = 0;
-        return forkPicker(this, "Rewind to which prompt?");
+        return rewindPicker(this);
       }
       this.emptyEscAt = now;
     }

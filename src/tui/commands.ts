@@ -13,6 +13,7 @@ import { trustCommand } from "./trust-command.ts";
 import { extConfig } from "./ext-config.ts";
 import { sessionCommand, showSwitch } from "./session-commands.ts";
 import { jailCommand } from "./jail-command.ts";
+import { rewindCommand } from "./rewind-commands.ts";
 import { skillsCommand } from "./skills-command.ts";
 import { jumpCommand } from "./jump.ts";
 import { btwCommand } from "./btw.ts";
@@ -58,6 +59,7 @@ const RUN: Record<BuiltinCommand, Run> = {
   login: (ctx, args) => login(ctx, args),
   logout: (ctx, args) => logout(ctx, args),
   session: (ctx, args) => sessionCommand(ctx, args),
+  rewind: (ctx, args) => rewindCommand(ctx, args),
   study: (ctx) => ctx.submit(STUDY_PROMPT),
   skills: (ctx) => skillsCommand(ctx),
   jump: (ctx, args) => jumpCommand(ctx, args),
@@ -333,7 +335,7 @@ const KEY_HELP: readonly [string, string][] = [
   ["alt+enter / shift+enter", "new line; while a turn runs alt+enter queues for after it"],
   ["↑ with messages waiting", "take the newest waiting message back to edit"],
   ["esc", "cancel the turn (waiting messages back to the editor); idle: notes, then input"],
-  ["esc esc (empty editor)", "rewind: fork before an earlier prompt"],
+  ["esc esc (empty editor)", "rewind: code and/or conversation to before an earlier prompt"],
   ["ctrl+c", "cancel the turn keeping the draft; clear the input; empty: twice exits"],
   ["ctrl+d", "exit (on an empty editor)"],
   ["ctrl+o", "expand/collapse the newest block in view"],

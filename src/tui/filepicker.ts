@@ -5,7 +5,7 @@ import { type Dirent, readdirSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { repoRoot } from "../platform/project-root.ts";
 import { fuzzyFilter } from "./fuzzy.ts";
-import { IgnoreRules } from "./ignore-rules.ts";
+import { IgnoreRules } from "../runtime/api.ts";
 import { SelectList } from "./list.ts";
 import type { Component, StyleRef } from "./component.ts";
 

@@ -51,6 +51,21 @@ describe("config.json", () => {
     ]);
   });
 
+  test('"checkpoints" is false, or keep_days and max_mib (each may be left out); anything else is ignored with a warning', () => {
+    writeFileSync(configPath(home), JSON.stringify({ checkpoints: { keep_days: 7 } }));
+    expect(readConfig(home).values.checkpoints).toEqual({ keepDays: 7, maxBytes: 1024 * 1024 * 1024 });
+    writeFileSync(configPath(home), JSON.stringify({ checkpoints: { max_mib: 64 } }));
+    expect(readConfig(home).values.checkpoints).toEqual({ keepDays: 30, maxBytes: 64 * 1024 * 1024 });
+    writeFileSync(configPath(home), JSON.stringify({ checkpoints: false }));
+    expect(readConfig(home).values.checkpoints).toBe(false);
+    writeFileSync(configPath(home), JSON.stringify({ checkpoints: { keep_days: 0 } }));
+    const r = readConfig(home);
+    expect(r.values.checkpoints).toBeUndefined();
+    expect(r.warnings).toEqual([
+      `Ignoring "checkpoints" in ${configPath(home)}: it must be false, or an object with "keep_days" (default 30) and "max_mib" (default 1024), both positive numbers (got {"keep_days":0}).`,
+    ]);
+  });
+
   test("keys that name Object's own members are not settings", () => {
     writeFileSync(configPath(home), '{"__proto__":{"provider":"openai"},"toString":"x","constructor":1}');
     expect(readConfig(home).values).toEqual({});

@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { createSession, openSession } from "../../src/agent/session.ts";
+import { appendSession, createSession, interruptedMessage, openSession } from "../../src/agent/session.ts";
+import { listSessions } from "../../src/agent/session-list.ts";
 import { exportSession, flattenTree, forkSession, importSession, sessionPrompts, sessionTree, slugify, unquotePath } from "../../src/agent/session-ops.ts";
 import type { AssistantMessage } from "../../src/agent/messages.ts";
 import { readWithGoRules } from "../helpers/go-session-rules.ts";
@@ -33,6 +34,15 @@ function threePrompts(): string {
   });
   w.close();
   return w.path as string;
+}
+
+/** Sends one more prompt in `path`, as a user going on in a fork would. */
+function writeIn(path: string, text: string): void {
+  const loaded = openSession(path);
+  if (!loaded.ok) throw new Error(loaded.error);
+  const w = appendSession(loaded.session);
+  w.message({ role: "user", content: [{ type: "text", text }], ts: 9000 });
+  w.close();
 }
 
 const rows = (path: string) => readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l));
@@ -96,7 +106,12 @@ describe("/session import", () => {
 describe("/session fork", () => {
   test("branches before a prompt: the rows before it, parent and fork_point in the meta, the prompt's text back", () => {
     const parent = threePrompts();
-    expect(sessionPrompts(parent)).toEqual({ ok: true, prompts: [{ index: 0, text: "Fix the login bug!" }, { index: 1, text: "now the tests" }, { index: 2, text: "and the docs" }] });
+    expect(sessionPrompts(parent)).toEqual({ ok: true, prompts: [
+        { index: 0, text: "Fix the login bug!", time: "1970-01-01T00:00:00.001Z" },
+        { index: 1, text: "now the tests", time: "1970-01-01T00:00:01.001Z" },
+        { index: 2, text: "and the docs", time: "1970-01-01T00:00:02.001Z" },
+      ],
+    });
     const r = forkSession(parent, 1, home, cwd);
     if (!r.ok) throw new Error(r.error);
     expect(r.text).toBe("now the tests");
@@ -116,6 +131,7 @@ describe("/session fork", () => {
     if (!a.ok || !b.ok) throw new Error("fork failed");
     const grandchild = forkSession(a.path, 0, home, cwd, new Date("2026-12-01T11:30:00Z"));
     if (!grandchild.ok) throw new Error(grandchild.error);
+    for (const f of [a.path, b.path, grandchild.path]) writeIn(f, "going on");
     const flat = flattenTree(sessionTree(home, cwd, a.path)).map(({ node, depth }) => [depth, node.session.path, node.current]);
     expect(flat).toEqual([
       [0, parent, false],
@@ -125,5 +141,37 @@ describe("/session fork", () => {
     ]);
     rmSync(parent);
     expect(sessionTree(home, cwd, null).map((n) => n.session.path).sort()).toEqual([a.path, b.path].sort());
+  });
+
+  test("the note after an interrupted turn is not a prompt: the pickers skip it, indexes still count it", () => {
+    const w = createSession({ home, cwd, provider: "mock", model: "mock" });
+    w.message({ role: "user", content: [{ type: "text", text: "long task" }], ts: 1 });
+    w.message(interruptedMessage(2));
+    w.message({ role: "user", content: [{ type: "text", text: "shorter one" }], ts: 3 });
+    w.close();
+    const r = sessionPrompts(w.path as string);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.prompts.map((p) => [p.index, p.text])).toEqual([
+      [0, "long task"],
+      [2, "shorter one"],
+    ]);
+    const fork = forkSession(w.path as string, 2, home, cwd);
+    expect(fork).toMatchObject({ ok: true, text: "shorter one" });
+  });
+
+  test("a fork nobody wrote in is left out of /sessions, /session tree and zot -r, unless it is the session in use; -c still finds it", () => {
+    const parent = threePrompts();
+    const used = forkSession(parent, 1, home, cwd, new Date("2026-12-01T11:00:00Z"));
+    const left = forkSession(parent, 2, home, cwd, new Date("2026-12-01T12:00:00Z"));
+    if (!used.ok || !left.ok) throw new Error("fork failed");
+    writeIn(used.path, "a new direction");
+    expect(listSessions(home, cwd).map((s) => s.path).sort()).toEqual([parent, used.path].sort());
+    expect(flattenTree(sessionTree(home, cwd, null)).map(({ node }) => node.session.path)).toEqual([parent, used.path]);
+    expect(flattenTree(sessionTree(home, cwd, left.path)).map(({ node }) => [node.session.path, node.current])).toEqual([
+      [parent, false],
+      [used.path, false],
+      [left.path, true],
+    ]);
+    expect(listSessions(home, cwd, "all")).toHaveLength(3);
   });
 });

@@ -40,15 +40,17 @@ test("/session fork branches before a prompt, puts it back in the editor, and /s
   expect(files.filter((f) => f.includes('"fork_point":2'))).toHaveLength(1);
 }, T);
 
-test("esc esc on an empty editor opens the rewind picker", async () => {
+test("esc esc on an empty editor opens the rewind picker; conversation only forks before the prompt", async () => {
   const t = await tui.start();
   await twoPrompts(t);
   t.keys("Escape");
   await Bun.sleep(100);
   t.keys("Escape");
-  await t.waitFor("Rewind to which prompt?");
+  await t.waitFor("Rewind to before which prompt?");
   t.keys("Down", "Enter");
-  const s = await t.waitFor("Forked before prompt #1");
+  await t.waitFor("Restore conversation only");
+  t.keys("Down", "Enter");
+  const s = await t.waitFor("Rewound to before prompt #1");
   expect(s).toContain("› alpha-question");
   expect(s).not.toContain("mock: alpha-question");
 }, T);

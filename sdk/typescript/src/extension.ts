@@ -506,5 +506,9 @@ function eventPayload(frame: EventFrame): EventPayloads[EventName] {
       return { toolId: frame.tool_id, toolName: frame.tool_name, toolPreview: frame.tool_preview };
     case "assistant_message":
       return { text: frame.text };
+    case "checkpoint":
+      return { checkpoint: frame.checkpoint, files: frame.files };
+    case "rewind":
+      return frame.prompt === undefined ? { restore: frame.restore, files: frame.files } : { restore: frame.restore, prompt: frame.prompt, files: frame.files };
   }
 }

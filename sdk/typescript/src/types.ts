@@ -30,6 +30,10 @@ export type EventPayloads = {
   tool_call: { toolId: string; toolName: string; toolArgs: Json };
   tool_confirmation_requested: { toolId: string; toolName: string; toolPreview: string };
   assistant_message: { text: string };
+  /** The workspace's files were recorded before a prompt (zot's /rewind restores them). */
+  checkpoint: { checkpoint: string; files: number };
+  /** A rewind happened: `restore` says what was restored; `files` the paths it changed, restored or removed. */
+  rewind: { restore: "code" | "conversation" | "both" | "undo"; prompt?: number; files: string[] };
 };
 export type EventHandler<E extends EventName> = (payload: EventPayloads[E]) => void | Promise<void>;
 

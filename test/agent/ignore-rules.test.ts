@@ -3,7 +3,7 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { IgnoreRules } from "../../src/tui/ignore-rules.ts";
+import { IgnoreRules } from "../../src/agent/ignore-rules.ts";
 
 let dir: string;
 beforeEach(() => {

@@ -1,4 +1,4 @@
-// What the `@` file picker leaves out: version-control and dependency directories and common build
+// What the `@` file picker and the checkpoints leave out: version-control and dependency directories and common build
 // outputs always, and whatever the project's .gitignore files say (the repository root's and every
 // directory's own, down to the one listed). Supports the usual gitignore forms: `#` comments, `!`
 // negation, a trailing `/` for directories only, a leading or inner `/` anchoring the pattern to
