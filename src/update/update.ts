@@ -6,7 +6,7 @@ import { buildInfo, isReleaseBuild } from "../version.ts";
 import { replaceBinary } from "../platform/replace-binary.ts";
 import { binaryFileName, findTarget, SUMS_FILE, VERSION_FILE } from "../platform/targets.ts";
 import { download } from "./download.ts";
-import { compareVersions, listedSum, releaseSource, sha256Hex } from "./release-source.ts";
+import { compareVersions, listedSum, MAX_BINARY_BYTES, MAX_LISTING_BYTES, releaseSource, sha256Hex } from "./release-source.ts";
 
 export type UpdateIo = { out: (text: string) => void; err: (text: string) => void };
 
@@ -24,7 +24,7 @@ export async function runUpdate(check: boolean, env: Record<string, string | und
   const source = releaseSource(env);
   if ("error" in source) return fail(source.error);
 
-  const latestFile = await download(`${source.base}/${VERSION_FILE}`, source.stallTimeoutMs);
+  const latestFile = await download(`${source.base}/${VERSION_FILE}`, source.stallTimeoutMs, MAX_LISTING_BYTES);
   if (!latestFile.ok) return fail(`could not find the latest version: ${latestFile.error}.`);
   const latest = new TextDecoder().decode(latestFile.bytes).trim();
   const order = compareVersions(latest, info.version);
@@ -39,12 +39,12 @@ export async function runUpdate(check: boolean, env: Record<string, string | und
   }
 
   const name = binaryFileName(latest, target);
-  const sums = await download(`${source.base}/${SUMS_FILE}`, source.stallTimeoutMs);
+  const sums = await download(`${source.base}/${SUMS_FILE}`, source.stallTimeoutMs, MAX_LISTING_BYTES);
   if (!sums.ok) return fail(`${sums.error}; nothing was changed, try again.`);
   const expected = listedSum(new TextDecoder().decode(sums.bytes), name);
   if (!expected) return fail(`zot ${latest} has no release for ${target.name} (${name} is not listed in ${source.base}/${SUMS_FILE}); nothing was changed.`);
   io.err(`zot update: downloading ${name}\n`);
-  const binary = await download(`${source.base}/${name}`, source.stallTimeoutMs);
+  const binary = await download(`${source.base}/${name}`, source.stallTimeoutMs, MAX_BINARY_BYTES);
   if (!binary.ok) return fail(`${binary.error}; nothing was changed, try again.`);
   const actual = sha256Hex(binary.bytes);
   if (actual !== expected)
