@@ -54,7 +54,7 @@ export class BodyError extends Error {
   }
 }
 
-export type Read<T> = { ok: true; value: T } | { ok: false; kind: BodyError["kind"]; error: string };
+export type Read<T> = { ok: true; value: T } | { ok: false; kind: BodyError["kind"]; error: string; /** Bytes that arrived before the failure. */ received: number };
 
 /** A response whose body is watched by the idle timeout and read only through the capped readers. */
 export class HttpResponse {
@@ -102,13 +102,13 @@ export class HttpResponse {
         got += value.length;
         if (got > maxBytes) {
           this.controller.abort();
-          return { ok: false, kind: "too_large", error: `the answer from ${origin(this.url)} passed ${sizeText(maxBytes)} and was stopped` };
+          return { ok: false, kind: "too_large", error: `the answer from ${origin(this.url)} passed ${sizeText(maxBytes)} and was stopped`, received: got };
         }
         chunks.push(value);
       }
     } catch (e) {
       const err = bodyError(e, this.url, got);
-      return { ok: false, kind: err.kind, error: err.message };
+      return { ok: false, kind: err.kind, error: err.message, received: got };
     } finally {
       reader.releaseLock();
     }

@@ -5,7 +5,7 @@
 // to its storage on another origin.
 import { send } from "../platform/http.ts";
 
-export type Downloaded = { ok: true; bytes: Uint8Array } | { ok: false; error: string };
+export type Downloaded = { ok: true; bytes: Uint8Array } | { ok: false; error: string; /** The HTTP status of a refusal. */ status?: number };
 
 export async function download(url: string, stallTimeoutMs: number, maxBytes: number): Promise<Downloaded> {
   const seconds = Math.round(stallTimeoutMs / 1000);
@@ -19,13 +19,13 @@ export async function download(url: string, stallTimeoutMs: number, maxBytes: nu
   const res = sent.response;
   if (!res.ok) {
     await res.discard();
-    return { ok: false, error: `the server answered ${url} with HTTP ${res.status} (check ZOT_INSTALL_BASE)` };
+    return { ok: false, error: `the server answered ${url} with HTTP ${res.status} (check ZOT_INSTALL_BASE)`, status: res.status };
   }
   const read = await res.readBytes(maxBytes);
   if (!read.ok) {
     if (read.kind === "idle") return { ok: false, error: stallError };
     if (read.kind === "too_large") return { ok: false, error: `${url} is larger than a release file can be (${read.error}; check ZOT_INSTALL_BASE)` };
-    return { ok: false, error: `the download of ${url} was cut short (${read.error})` };
+    return { ok: false, error: `the download of ${url} was cut short after ${read.received} bytes` };
   }
   const received = read.value.length;
   const announced = Number(res.headers.get("content-length") ?? NaN);

@@ -92,7 +92,7 @@ test("an endless body stops at the cap with a clear error and the connection is 
   const sent = await send(endless.url, { headerTimeoutMs: 5000 });
   if (!sent.ok) throw new Error(sent.error);
   const read = await sent.response.readText(1024 * 1024);
-  expect(read).toEqual({ ok: false, kind: "too_large", error: `the answer from ${endless.url} passed 1 MiB and was stopped` });
+  expect(read).toMatchObject({ ok: false, kind: "too_large", error: `the answer from ${endless.url} passed 1 MiB and was stopped` });
   // The server stops being asked for more once zot hangs up: its count settles near the cap.
   await Bun.sleep(200);
   const settled = endless.sent();
@@ -164,7 +164,7 @@ test("headers that never come and a body that goes quiet each fail after their t
   expect(slow.ok ? "" : `${slow.kind}: ${slow.error}`).toBe(`timeout: ${base} did not answer within 0.1 s`);
   const quiet = await send(`${base}/quiet`, { headerTimeoutMs: 1000, idleTimeoutMs: 100 });
   if (!quiet.ok) throw new Error(quiet.error);
-  expect(await quiet.response.readText(1024)).toEqual({ ok: false, kind: "idle", error: `${base} sent nothing for 0.1 s` });
+  expect(await quiet.response.readText(1024)).toEqual({ ok: false, kind: "idle", error: `${base} sent nothing for 0.1 s`, received: 1 });
 });
 
 test("a page is fetched without credentials across redirects, capped, and only over http(s)", async () => {

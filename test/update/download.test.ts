@@ -31,7 +31,7 @@ test("a file is downloaded whole, following redirects", async () => {
 });
 
 test("an HTTP error names the URL and the status", async () => {
-  expect(await download(url("/nope"), 10_000, 1024)).toEqual({ ok: false, error: `the server answered ${url("/nope")} with HTTP 404 (check ZOT_INSTALL_BASE)` });
+  expect(await download(url("/nope"), 10_000, 1024)).toEqual({ ok: false, error: `the server answered ${url("/nope")} with HTTP 404 (check ZOT_INSTALL_BASE)`, status: 404 });
 });
 
 test("a body that stops arriving is given up after the stall timeout", async () => {
