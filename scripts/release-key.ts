@@ -2,10 +2,20 @@
 // PEM, mode 0600) goes to FILE, which must not exist; the public key is printed, for
 // src/update/release-keys.ts. Keep the private key off this machine once it is stored where the
 // release job reads it (docs/releases.md, "Signing").
-import { existsSync, writeFileSync } from "node:fs";
+// `bun scripts/release-key.ts --sync-installer`: rewrites install.sh's key block from release-keys.ts.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { keyId } from "../src/update/signature.ts";
+import { RELEASE_KEYS } from "../src/update/release-keys.ts";
+import { withInstallerKeys } from "./release/sign.ts";
+import { ROOT } from "./build-flags.ts";
 
 const file = process.argv[2];
+if (file === "--sync-installer") {
+  const path = join(ROOT, "install.sh");
+  writeFileSync(path, withInstallerKeys(readFileSync(path, "utf8"), RELEASE_KEYS));
+  process.exit(0);
+}
 if (!file || existsSync(file)) {
   process.stderr.write("release-key: give a file that does not exist yet for the private key.\n");
   process.exit(2);
