@@ -25,6 +25,8 @@ export type RpcOptions = ModeOutput & {
   /** `ZOTCORE_RPC_TOKEN`: when set, the first command must be a matching `hello`. */
   token?: string;
   home: string;
+  /** Prompt text that may wait its turn before commands stop being read (default MAX_QUEUED_PROMPT_BYTES). */
+  maxQueuedPromptBytes?: number;
 };
 
 /** `next` runs after the response is written, so a turn's events always follow its response. */
@@ -343,7 +345,7 @@ class RpcServer {
   /** Until the output is below its high-water mark and the waiting prompts below theirs. */
   private async ready(): Promise<void> {
     await this.opts.writable?.();
-    while (this.queuedBytes > MAX_QUEUED_PROMPT_BYTES) await new Promise<void>((r) => this.wake.push(r));
+    while (this.queuedBytes > (this.opts.maxQueuedPromptBytes ?? MAX_QUEUED_PROMPT_BYTES)) await new Promise<void>((r) => this.wake.push(r));
   }
 
   /** A turn starts only while the client reads what the turns before it wrote. */

@@ -66,3 +66,33 @@ test("a prompt accepted while the output is full does not start its turn until t
     await dispose();
   }
 });
+
+test("past the limit of prompt text waiting its turn (64 MiB; 2 MiB here), the next command is read only once a queued turn starts", async () => {
+  const { runtime, home, dispose } = await mockRuntime();
+  try {
+    const c = capture();
+    const big = "q".repeat(1024 * 1024);
+    const commands = [
+      { id: "slow", type: "prompt", message: 'call bash {"command":"sleep 2"}' },
+      { id: "a", type: "prompt", message: `a ${big}` },
+      { id: "b", type: "prompt", message: `b ${big}` },
+      { id: "c", type: "prompt", message: `c ${big}` },
+      { id: "ping", type: "ping" },
+    ];
+    const input = (async function* () {
+      for (const cmd of commands) yield new TextEncoder().encode(`${JSON.stringify(cmd)}\n`);
+    })();
+    expect(await runRpc(runtime, runtime.host, { ...c.io, home, input, maxQueuedPromptBytes: 2 * 1024 * 1024 })).toBe(0);
+    const frames = c.out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; id?: string; text?: string });
+    const firstDone = frames.findIndex((f) => f.type === "done");
+    const pong = frames.findIndex((f) => f.type === "response" && f.id === "ping");
+    expect(firstDone).toBeGreaterThanOrEqual(0);
+    expect(pong).toBeGreaterThan(firstDone);
+    expect(frames.filter((f) => f.type === "done")).toHaveLength(4);
+  } finally {
+    await dispose();
+  }
+}, 60_000);
