@@ -1,15 +1,20 @@
 #!/bin/sh
 # Installs the zot release binary for this machine:
 #   curl -fsSL https://github.com/zot-dev/zot/releases/latest/download/install.sh | sh
-# Detects the OS, CPU and C library, downloads the matching archive and SHA256SUMS, verifies the
-# checksum and puts `zot` in ~/.local/bin (or $ZOT_INSTALL_DIR). Every failure is one sentence and
-# leaves nothing behind.
+# Detects the OS, CPU and C library, downloads the matching archive and SHA256SUMS, checks the
+# Ed25519 signature of SHA256SUMS against the release keys below (with openssl, when it is
+# installed), verifies the checksum and puts `zot` in ~/.local/bin (or $ZOT_INSTALL_DIR). Every
+# failure is one sentence and leaves nothing behind.
 #
 #   ZOT_INSTALL_BASE     where the release files are (default: the latest GitHub release)
 #   ZOT_INSTALL_VERSION  a version to install instead of the latest, e.g. 0.2.0
 #   ZOT_INSTALL_DIR      where to put zot (default: ~/.local/bin)
 #   ZOT_INSTALL_TIMEOUT  seconds without progress before a download is given up (default: 30)
 set -eu
+
+# BEGIN RELEASE KEYS (generated from src/update/release-keys.ts by scripts/release.ts; do not edit)
+release_keys='75bd19c2b08e6e97 MCowBQYDK2VwAyEA/NcAwWEj1u7q6lW6UC37LuofIlpbAMYGtJJvtBlhJkI='
+# END RELEASE KEYS
 
 releases="https://github.com/zot-dev/zot/releases"
 if [ -n "${ZOT_INSTALL_BASE:-}" ]; then
@@ -130,6 +135,26 @@ pick_sha256() {
   fi
 }
 
+# SHA256SUMS.sig: one "<key id> <base64 signature>" line per signing key. One valid line by a key
+# of $release_keys is enough. openssl 3 verifies Ed25519 (pkeyutl -rawin); without it the checksum
+# still catches a corrupt download, but not a mirror that changed both files, and the user is told.
+verify_signature() {
+  if ! command -v openssl >/dev/null 2>&1 || ! openssl pkeyutl -help 2>&1 | grep -q -- -rawin; then
+    printf 'zot install: openssl 3 is not installed, so the signature of SHA256SUMS was not checked (the checksum still catches a corrupt download, not a tampered mirror); install openssl to have it checked.\n' >&2
+    return 0
+  fi
+  while read -r id sig; do
+    key=$(printf '%s\n' "$release_keys" | awk -v id="$id" '$1 == id { print $2; exit }')
+    [ -n "$key" ] || continue
+    printf '%s\n' "-----BEGIN PUBLIC KEY-----" "$key" "-----END PUBLIC KEY-----" >"$tmp/key.pem"
+    printf '%s' "$sig" | openssl base64 -d -A >"$tmp/sig.bin" 2>/dev/null || continue
+    if openssl pkeyutl -verify -pubin -inkey "$tmp/key.pem" -rawin -in "$tmp/SHA256SUMS" -sigfile "$tmp/sig.bin" >/dev/null 2>&1; then
+      return 0
+    fi
+  done <"$tmp/SHA256SUMS.sig"
+  fail "the signature of $base/SHA256SUMS is not valid for any zot release key: the release was tampered with or is not an official one; nothing was installed."
+}
+
 detect_target
 pick_downloader
 pick_sha256
@@ -147,6 +172,8 @@ esac
 
 archive="zot-$version-$target.tar.gz"
 download "$base/SHA256SUMS" "$tmp/SHA256SUMS"
+download "$base/SHA256SUMS.sig" "$tmp/SHA256SUMS.sig"
+verify_signature
 expected=$(awk -v f="$archive" '$2 == f || $2 == "*" f { print $1; exit }' "$tmp/SHA256SUMS")
 if [ -z "$expected" ]; then
   fail "zot $version has no release for $target ($archive is not listed in $base/SHA256SUMS); build it from source instead (see the README)."

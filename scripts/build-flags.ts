@@ -33,7 +33,14 @@ export const BUILD_FLAGS: readonly string[] = [
   "--no-compile-autoload-bunfig",
 ];
 
-export type BuildStamp = { version: string; commit: string; date: string; target: string };
+export type BuildStamp = {
+  version: string;
+  commit: string;
+  date: string;
+  target: string;
+  /** Release keys to pin beside src/update/release-keys.ts (scripts/release.ts --pin-own-key). */
+  releaseKeys?: readonly string[];
+};
 
 /** Bun's name for a target: `bun-linux-x64-musl`, `bun-windows-x64`. */
 export function bunTarget(target: Target): string {
@@ -62,6 +69,7 @@ export function buildArgs(target: Target, outfile: string, stamp: BuildStamp, cr
     `ZOT_BUILD_DATE=${JSON.stringify(stamp.date)}`,
     "--define",
     `ZOT_BUILD_TARGET=${JSON.stringify(stamp.target)}`,
+    ...(stamp.releaseKeys?.length ? ["--define", `ZOT_BUILD_RELEASE_KEYS=${JSON.stringify(JSON.stringify(stamp.releaseKeys))}`] : []),
     join(ROOT, "src", "main.ts"),
     "--outfile",
     outfile,

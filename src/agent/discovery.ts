@@ -10,11 +10,16 @@ import type { ProviderName } from "./choices.ts";
 import { ANTHROPIC_VERSION, ENDPOINTS } from "./providers/endpoints.ts";
 import { arr, num, parseObject, rec, str } from "./providers/json.ts";
 import { atomicWrite } from "../platform/atomic-write.ts";
+import { send } from "../platform/http.ts";
 
 export const CACHE_TTL_MS = 6 * 60 * 60 * 1000;
 const CACHE_VERSION = 1;
 /** Anthropic pages its list; one page this size holds every model it serves. */
 const ANTHROPIC_PAGE = 1000;
+/** A model list is a few KiB; a server that sends more is not answering the question. */
+const MAX_LIST_BYTES = 4 * 1024 * 1024;
+/** Discovery runs in the background: a server that does not answer or stalls must not hold a request open. */
+const LIST_TIMEOUT_MS = 15_000;
 
 export type LiveModel = { id: string; name?: string; contextWindow?: number };
 type CacheEntry = { fetchedAt: number; baseUrl: string; models: LiveModel[] };
@@ -139,15 +144,15 @@ export type FetchResult = Result<{ models: LiveModel[] }>;
 /** One listing request. Never throws; a failure is a sentence (the caller decides whether anyone sees it). */
 export async function fetchModels(provider: string, key: string, base: string, signal: AbortSignal): Promise<FetchResult> {
   const req = modelsRequest(provider, key, base);
-  try {
-    const res = await fetch(req.url, { headers: req.headers, signal });
-    const text = await res.text();
-    if (!res.ok) return { ok: false, error: `listing the ${provider} models at ${req.url} failed (HTTP ${res.status})` };
-    const models = parseModelList(text);
-    return models ? { ok: true, models } : { ok: false, error: `${req.url} did not answer with a model list` };
-  } catch (err) {
-    return { ok: false, error: `listing the ${provider} models at ${req.url} failed (${err instanceof Error ? err.message : String(err)})` };
-  }
+  const fail = (why: string): FetchResult => ({ ok: false, error: `listing the ${provider} models at ${req.url} failed (${why})` });
+  const sent = await send(req.url, { headers: req.headers, signal, headerTimeoutMs: LIST_TIMEOUT_MS, idleTimeoutMs: LIST_TIMEOUT_MS });
+  if (!sent.ok) return fail(sent.error);
+  const res = sent.response;
+  const text = await res.readText(MAX_LIST_BYTES);
+  if (!text.ok) return fail(text.error);
+  if (!res.ok) return fail(`HTTP ${res.status}`);
+  const models = parseModelList(text.value);
+  return models ? { ok: true, models } : { ok: false, error: `${req.url} did not answer with a model list` };
 }
 
 export type Discovery = { home: string; provider: Exclude<ProviderName, "mock">; key: string; base: string };

@@ -6,9 +6,11 @@
 import type { Result } from "../result.ts";
 import { isObject } from "../json.ts";
 import type { JsonObject } from "../protocol.ts";
-import { parseSse } from "../platform/sse.ts";
+import { parseSse, SseEventTooLarge, type SseEvent } from "../platform/sse.ts";
 import { METHOD_NOT_FOUND, decodeServerMessage, notification, relatedId } from "./jsonrpc.ts";
 import type { RpcId, RpcNotification, RpcRequest, ServerMessage } from "./jsonrpc.ts";
+import { MAX_LINE_BYTES } from "../ext/lines.ts";
+import { origin, send, sizeText, type HttpResponse } from "../platform/http.ts";
 import type { Inbound, SendOptions, SendOutcome, ServerRequestHandler, Transport } from "./transport.ts";
 
 export type HttpSpec = {
@@ -78,12 +80,15 @@ export class HttpTransport implements Transport {
     this.inflight.add(controller);
     void (async () => {
       try {
-        const res = await fetch(this.spec.url, { method: "GET", headers: this.headers(null, { Accept: "text/event-stream" }), signal: controller.signal });
+        const sent = await send(this.spec.url, { method: "GET", headers: this.headers(null, { Accept: "text/event-stream" }), signal: controller.signal });
+        if (!sent.ok) return;
+        const res = sent.response;
         if (!res.ok || !res.body || !(res.headers.get("content-type") ?? "").includes("text/event-stream")) {
-          await res.body?.cancel().catch(() => {});
+          await res.discard();
           return;
         }
-        for await (const e of parseSse(res.body, controller.signal)) this.inbound(e.data, null, undefined);
+        const stopped = await readEvents(res, controller.signal, (e) => void this.inbound(e.data, null, undefined));
+        if (stopped) this.onWarning(stopped);
       } catch {
         // No stream, or it broke: list changes then reach zot only through later requests.
       } finally {
@@ -98,7 +103,8 @@ export class HttpTransport implements Transport {
     for (const c of this.inflight) c.abort();
     this.inflight.clear();
     if (this.sessionId) {
-      await fetch(this.spec.url, { method: "DELETE", headers: this.headers(null), signal: AbortSignal.timeout(2000) }).catch(() => undefined);
+      const sent = await send(this.spec.url, { method: "DELETE", headers: this.headers(null), headerTimeoutMs: 2000 });
+      if (sent.ok) await sent.response.discard();
     }
     this.end("the connection was closed");
   }
@@ -130,49 +136,51 @@ export class HttpTransport implements Transport {
     opts.signal.addEventListener("abort", onAbort, { once: true });
     this.inflight.add(controller);
     try {
-      let res: Response;
+      let res: HttpResponse;
       const auth = this.spec.auth;
       for (let attempt = 0; ; attempt++) {
         if (auth) this.bearer = await auth.authorization();
-        try {
-          res = await fetch(this.spec.url, { method: "POST", headers: this.headers(msg, opts.headers), body: JSON.stringify(msg), signal: controller.signal });
-        } catch (e) {
+        const sent = await send(this.spec.url, { method: "POST", headers: this.headers(msg, opts.headers), body: JSON.stringify(msg), signal: controller.signal });
+        if (!sent.ok) {
           if (opts.signal.aborted) return this.cancelled(id);
-          return { ok: false, kind: "gone", error: `cannot reach ${this.spec.url}: ${(e as Error).message}` };
+          if (sent.kind === "redirect") return { ok: false, kind: "gone", error: `${sent.error}; check the server's url` };
+          return { ok: false, kind: "gone", error: `cannot reach ${this.spec.url}: ${sent.cause ?? sent.error}` };
         }
+        res = sent.response;
         if (!auth || attempt > 0 || !demandsAuth(res)) break;
-        await res.body?.cancel().catch(() => {});
+        await res.discard();
         if (!(await auth.unauthorized(res.status, res.headers.get("www-authenticate")))) break;
       }
       const session = res.headers.get("mcp-session-id");
       if (session && msg.method === "initialize") this.sessionId = session;
       const type = res.headers.get("content-type") ?? "";
       if (id === null || res.status === 202) {
-        await res.body?.cancel().catch(() => {});
+        await res.discard();
         return { ok: true, result: {} };
       }
       if (demandsAuth(res)) {
-        await res.body?.cancel().catch(() => {});
+        await res.discard();
         const error = auth ? auth.refusal(res.status) : `the server refused the Authorization header from its config (HTTP ${res.status}); check the token it expands to`;
         return { ok: false, kind: "http", status: res.status, body: "", error };
       }
       if (type.includes("text/event-stream") && res.body) {
         let answer: SendOutcome | null = null;
-        try {
-          for await (const e of parseSse(res.body, controller.signal)) {
-            answer = this.inbound(e.data, id, opts.onRelated);
-            if (answer) break;
-          }
-        } catch {
-          // A broken connection ends the stream; what the missing answer means is decided below.
-        }
+        const stopped = await readEvents(res, controller.signal, (e) => {
+          const a = this.inbound(e.data, id, opts.onRelated);
+          if (a) answer = a;
+          return answer !== null || controller.signal.aborted;
+        });
         if (answer) return answer;
         if (opts.signal.aborted) return this.cancelled(id);
+        if (stopped) return { ok: false, kind: "invalid", error: stopped };
         return { ok: false, kind: "gone", error: "the server closed the event stream before answering" };
       }
-      const text = await res.text().catch(() => "");
+      // One reply may be as large as one stdio message; a body that never ends is stopped there.
+      const read = await res.readText(MAX_LINE_BYTES);
       if (opts.signal.aborted) return this.cancelled(id);
-      let raw: unknown ;
+      if (!read.ok && read.kind === "too_large") return { ok: false, kind: "invalid", error: read.error };
+      const text = read.ok ? read.value : "";
+      let raw: unknown;
       try {
         raw = text === "" ? undefined : JSON.parse(text);
       } catch {
@@ -195,8 +203,8 @@ export class HttpTransport implements Transport {
   private async reply(body: JsonObject): Promise<void> {
     if (this.closed) return;
     const headers = { ...this.headers(null), "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
-    const res = await fetch(this.spec.url, { method: "POST", headers, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) }).catch(() => null);
-    await res?.body?.cancel().catch(() => {});
+    const sent = await send(this.spec.url, { method: "POST", headers, body: JSON.stringify(body), headerTimeoutMs: 10_000 });
+    if (sent.ok) await sent.response.discard();
   }
 
   /** One SSE event: the answer to `id` (returned), or a notification or server request (dispatched). */
@@ -233,7 +241,7 @@ export class HttpTransport implements Transport {
   }
 }
 
-function demandsAuth(res: Response): boolean {
+function demandsAuth(res: HttpResponse): boolean {
   return res.status === 401 || (res.status === 403 && res.headers.get("www-authenticate") !== null);
 }
 
@@ -258,4 +266,23 @@ export function paramHeaders(schema: JsonObject, args: JsonObject): Record<strin
   };
   walk(schema, args);
   return out;
+}
+
+/**
+ * Calls `onEvent` for each event of an event-stream response until it returns true or the stream
+ * ends. One event may be as large as one stdio message, no larger: a server that never ends a line
+ * or an event is stopped there instead of growing zot's memory; that is returned as a clause.
+ */
+async function readEvents(res: HttpResponse, signal: AbortSignal, onEvent: (e: SseEvent) => boolean | void): Promise<string | undefined> {
+  if (!res.body) return undefined;
+  try {
+    for await (const e of parseSse(res.body, signal, MAX_LINE_BYTES)) if (onEvent(e) === true) break;
+  } catch (e) {
+    if (e instanceof SseEventTooLarge) {
+      await res.discard();
+      return `${origin(res.url)} sent an event larger than ${sizeText(MAX_LINE_BYTES)}, so the stream was stopped`;
+    }
+    // A broken connection ends the stream; the caller decides what a missing answer means.
+  }
+  return undefined;
 }

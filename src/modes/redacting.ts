@@ -7,7 +7,7 @@ import { pendingSecretPrefix, redactSecrets } from "../redact.ts";
 import type { ModeOutput } from "./output.ts";
 
 export function redactingOutput(secrets: readonly string[], io: ModeOutput): ModeOutput {
-  return { out: (text) => io.out(redactSecrets(text, secrets)), err: (text) => io.err(redactSecrets(text, secrets)) };
+  return { ...io, out: (text) => io.out(redactSecrets(text, secrets)), err: (text) => io.err(redactSecrets(text, secrets)) };
 }
 
 type Streamed = Extract<AgentEvent, { type: "text_delta" | "thinking_delta" | "tool_use_args" | "tool_progress" }>;

@@ -16,12 +16,16 @@ import { doctorEntry, type ExtensionsReport } from "../ext/doctor-entry.ts";
 import { ZOT_VERSION } from "../version.ts";
 
 const RPC_PROTOCOL_VERSION = 1;
+/** Past this much prompt text waiting its turn, no further command is read until a turn starts. */
+export const MAX_QUEUED_PROMPT_BYTES = 64 * 1024 * 1024;
 
 export type RpcOptions = ModeOutput & {
   input: AsyncIterable<Uint8Array>;
   /** `ZOTCORE_RPC_TOKEN`: when set, the first command must be a matching `hello`. */
   token?: string;
   home: string;
+  /** Prompt text that may wait its turn before commands stop being read (default MAX_QUEUED_PROMPT_BYTES). */
+  maxQueuedPromptBytes?: number;
 };
 
 /** `next` runs after the response is written, so a turn's events always follow its response. */
@@ -59,6 +63,9 @@ class RpcServer {
   /** Prompts and compactions run one at a time, in arrival order (the Go zot queues them too). */
   private queue: Promise<void> = Promise.resolve();
   private pending = 0;
+  /** Text of the prompts waiting in `queue`. */
+  private queuedBytes = 0;
+  private wake: (() => void)[] = [];
   private exitCode: number | null = null;
 
   private readonly opts: RpcOptions;
@@ -77,25 +84,34 @@ class RpcServer {
     // Each command is handled as it arrives. Quick ones answer before the next line is read, so
     // their responses keep the command order; slow ones (an extension command, a reload) answer
     // when done, so `abort` is never stuck behind them. Replies carry ids.
+    // Backpressure: while the client is not reading what zot writes, or too much prompt text
+    // waits its turn, the next command is not read; stdin then fills and the client's writes block.
     const inflight = new Set<Promise<void>>();
+    const lines: string[] = [];
     const reader = new LineReader({
-      onLine: (line) => {
+      onLine: (line) => void lines.push(line),
+      onOversize: (bytes) => this.respond({ type: "" }, { error: `a command line of ${bytes} bytes is longer than the 64 MiB limit; it was dropped` }),
+    });
+    const handleLines = async (): Promise<void> => {
+      for (let line = lines.shift(); line !== undefined; line = lines.shift()) {
+        await this.ready();
         if (this.exitCode !== null) return;
         const slow = this.handle(line);
-        if (!slow) return;
+        if (!slow) continue;
         const handled = slow.catch((err: unknown) => {
           this.opts.out(eventLine({ type: "error", message: err instanceof Error ? err.message : String(err) }));
         });
         inflight.add(handled);
         void handled.finally(() => inflight.delete(handled));
-      },
-      onOversize: (bytes) => this.respond({ type: "" }, { error: `a command line of ${bytes} bytes is longer than the 64 MiB limit; it was dropped` }),
-    });
+      }
+    };
     for await (const chunk of this.opts.input) {
       reader.push(chunk);
+      await handleLines();
       if (this.exitCode !== null) break;
     }
     reader.end();
+    await handleLines();
     // stdin closed (or auth failed): answer what is in flight, let queued turns finish, then exit.
     await Promise.all(inflight);
     if (this.exitCode === null) await this.queue;
@@ -174,7 +190,7 @@ class RpcServer {
         if (typeof message !== "string" || message.trim() === "") return { error: `prompt needs a non-empty string "message"` };
         const images = decodeImages(b.images);
         if (typeof images === "string") return { error: images };
-        return { data: { started: true }, next: () => this.enqueue(() => rt.prompt(message, images)) };
+        return { data: { started: true }, next: () => this.enqueue(() => rt.prompt(message, images), message.length) };
       }
       case "compact":
         return { data: { started: true }, next: () => this.enqueue(() => this.compact()) };
@@ -331,9 +347,23 @@ class RpcServer {
     return this.runtime.busy || this.pending > 0;
   }
 
-  private enqueue(job: () => Promise<unknown>): void {
+  /** Until the output is below its high-water mark and the waiting prompts below theirs. */
+  private async ready(): Promise<void> {
+    await this.opts.writable?.();
+    while (this.queuedBytes > (this.opts.maxQueuedPromptBytes ?? MAX_QUEUED_PROMPT_BYTES)) await new Promise<void>((r) => this.wake.push(r));
+  }
+
+  /** A turn starts only while the client reads what the turns before it wrote. */
+  private enqueue(job: () => Promise<unknown>, bytes = 0): void {
     this.pending++;
-    this.queue = this.queue.then(job).then(() => undefined).catch((err: unknown) => {
+    this.queuedBytes += bytes;
+    const start = async (): Promise<unknown> => {
+      await this.opts.writable?.();
+      this.queuedBytes -= bytes;
+      for (const w of this.wake.splice(0)) w();
+      return job();
+    };
+    this.queue = this.queue.then(start).then(() => undefined).catch((err: unknown) => {
       this.opts.out(eventLine({ type: "error", message: err instanceof Error ? err.message : String(err) }));
     }).finally(() => {
       this.pending--;

@@ -64,12 +64,24 @@ export function escapeLength(s: string, i: number): number {
 export const UNSAFE = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/;
 
 /**
- * Removes every escape sequence and every C0/C1 control except `\n` and `\t`; `\r\n` becomes `\n`
- * and a lone `\r` is dropped, so nothing in the text can move the cursor, retitle the window, write
- * the clipboard or change terminal modes. With `tabStop`, tabs become spaces up to the next stop.
+ * Bidirectional controls (embeddings, overrides, isolates, marks): they reorder how text reads on
+ * screen, so a line can show other words than it holds (CVE-2021-42574, "Trojan Source").
+ */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const UNSAFE_OR_BIDI = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * Removes every escape sequence, every C0/C1 control except `\n` and `\t`, and every bidirectional
+ * control; `\r\n` becomes `\n` and a lone `\r` is dropped, so nothing in the text can move the
+ * cursor, retitle the window, write the clipboard, change terminal modes or reorder what is read.
+ * With `tabStop`, tabs become spaces up to the next stop.
+ *
+ * An ESC-introduced sequence goes whole. An 8-bit C1 control goes alone: without its introducer
+ * what follows is inert text, and eating it as a sequence body would eat whatever came next — in
+ * `--json` output, the quotes and commas that keep the line valid JSON.
  */
 export function sanitizeControls(text: string, tabStop?: number): string {
-  if (!UNSAFE.test(text)) return text;
+  if (!UNSAFE_OR_BIDI.test(text)) return text;
   let out = "";
   let col = 0;
   let i = 0;
@@ -88,12 +100,12 @@ export function sanitizeControls(text: string, tabStop?: number): string {
       i++;
       continue;
     }
-    const esc = escapeLength(text, i);
+    const esc = c === 0x1b ? escapeLength(text, i) : 0;
     if (esc > 0) {
       i += esc;
       continue;
     }
-    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || BIDI.test(text[i]!)) {
       i++;
       continue;
     }

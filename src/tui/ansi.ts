@@ -74,7 +74,7 @@ export function sanitize(text: string): string {
 }
 
 /** Invisible characters that can hide or reorder text: bidi controls, zero-width spaces and joiners, the BOM. */
-const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
+const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
 const NAMED: Readonly<Record<number, string>> = { 0x09: "\\t", 0x0d: "\\r", 0x1b: "\\e", 0x00: "\\0" };
 
 /**

@@ -8,6 +8,11 @@ export const DEFAULT_RELEASE_BASE = `${RELEASES_URL}/latest/download`;
 /** Seconds a download may go without receiving a byte before it is given up. */
 export const DEFAULT_STALL_TIMEOUT_S = 30;
 
+/** VERSION, SHA256SUMS and the signature are a few lines; a server that sends more is not a release. */
+export const MAX_LISTING_BYTES = 1024 * 1024;
+/** A zot binary is about 100 MiB; the cap leaves room to grow without letting a server fill the memory. */
+export const MAX_BINARY_BYTES = 512 * 1024 * 1024;
+
 export type ReleaseSource = { base: string; stallTimeoutMs: number };
 
 export function releaseSource(env: Record<string, string | undefined>): ReleaseSource | { error: string } {

@@ -1,12 +1,14 @@
 // `zot update [--check]`: asks the release base for the latest version and, unless only checking,
-// downloads this target's binary, verifies it against SHA256SUMS, makes sure it runs, and swaps it
-// in for the running one. It runs only when the user types it: zot makes no other network request.
+// checks the Ed25519 signature of SHA256SUMS against the keys pinned in this binary, downloads
+// this target's binary, verifies it against SHA256SUMS, makes sure it runs, and swaps it in for
+// the running one. It runs only when the user types it: zot makes no other network request.
 import { realpathSync } from "node:fs";
 import { buildInfo, isReleaseBuild } from "../version.ts";
 import { replaceBinary } from "../platform/replace-binary.ts";
 import { binaryFileName, findTarget, SUMS_FILE, VERSION_FILE } from "../platform/targets.ts";
 import { download } from "./download.ts";
-import { compareVersions, listedSum, releaseSource, sha256Hex } from "./release-source.ts";
+import { pinnedKeys, SIGNATURE_FILE, verifySums } from "./signature.ts";
+import { compareVersions, listedSum, MAX_BINARY_BYTES, MAX_LISTING_BYTES, releaseSource, sha256Hex } from "./release-source.ts";
 
 export type UpdateIo = { out: (text: string) => void; err: (text: string) => void };
 
@@ -24,7 +26,7 @@ export async function runUpdate(check: boolean, env: Record<string, string | und
   const source = releaseSource(env);
   if ("error" in source) return fail(source.error);
 
-  const latestFile = await download(`${source.base}/${VERSION_FILE}`, source.stallTimeoutMs);
+  const latestFile = await download(`${source.base}/${VERSION_FILE}`, source.stallTimeoutMs, MAX_LISTING_BYTES);
   if (!latestFile.ok) return fail(`could not find the latest version: ${latestFile.error}.`);
   const latest = new TextDecoder().decode(latestFile.bytes).trim();
   const order = compareVersions(latest, info.version);
@@ -39,12 +41,21 @@ export async function runUpdate(check: boolean, env: Record<string, string | und
   }
 
   const name = binaryFileName(latest, target);
-  const sums = await download(`${source.base}/${SUMS_FILE}`, source.stallTimeoutMs);
+  const sums = await download(`${source.base}/${SUMS_FILE}`, source.stallTimeoutMs, MAX_LISTING_BYTES);
   if (!sums.ok) return fail(`${sums.error}; nothing was changed, try again.`);
+  const signatures = await download(`${source.base}/${SIGNATURE_FILE}`, source.stallTimeoutMs, MAX_LISTING_BYTES);
+  if (!signatures.ok) {
+    if (signatures.status === 404)
+      return fail(`zot ${latest} at ${source.base} is not signed (it has no ${SIGNATURE_FILE}); zot does not install an unsigned release; nothing was changed.`);
+    return fail(`${signatures.error}; nothing was changed, try again.`);
+  }
+  const verified = await verifySums(sums.bytes, new TextDecoder().decode(signatures.bytes), pinnedKeys());
+  if (!verified.ok)
+    return fail(`the release signature at ${source.base}/${SIGNATURE_FILE} is not valid (${verified.error}): the release was tampered with or is not an official one; nothing was changed.`);
   const expected = listedSum(new TextDecoder().decode(sums.bytes), name);
   if (!expected) return fail(`zot ${latest} has no release for ${target.name} (${name} is not listed in ${source.base}/${SUMS_FILE}); nothing was changed.`);
   io.err(`zot update: downloading ${name}\n`);
-  const binary = await download(`${source.base}/${name}`, source.stallTimeoutMs);
+  const binary = await download(`${source.base}/${name}`, source.stallTimeoutMs, MAX_BINARY_BYTES);
   if (!binary.ok) return fail(`${binary.error}; nothing was changed, try again.`);
   const actual = sha256Hex(binary.bytes);
   if (actual !== expected)

@@ -1,7 +1,7 @@
 // `@path` mentions: text files attached (cut with a note past the cap), images as image parts,
 // binaries refused with a note, and words that only look like mentions left alone.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { attachMentions, attachmentPath } from "../../src/agent/attachments.ts";
@@ -48,3 +48,15 @@ test("binary files are not attached and say so; addresses and missing paths are 
   expect(m.parts).toEqual([]);
   expect(m.attached).toEqual([{ path: "blob.bin", summary: "@blob.bin is a binary file; not attached", level: "warn" }]);
 });
+
+test("a mention of a file that never ends (a symlink to /proc/self/pagemap) reads no more than the read tool would", () => {
+  symlinkSync("/proc/self/pagemap", join(dir, "map"));
+  symlinkSync("/proc/self/status", join(dir, "status"));
+  const m = attachMentions("@map and @status", dir);
+  expect(m.attached[0]).toMatchObject({ path: "map", level: "warn" });
+  expect(m.attached[0]!.summary).toMatch(/^@map (is a binary file; not attached|could not be read \()/);
+  expect(m.attached[1]).toMatchObject({ path: "status", level: "info" });
+  expect(m.parts).toHaveLength(1);
+  expect((m.parts[0] as { text: string }).text).toContain("VmRSS:");
+});
+

@@ -4,7 +4,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { builtinModels, findModel } from "../../src/agent/catalog.ts";
-import { CACHE_TTL_MS, cachedModels, refreshModels, writeCache } from "../../src/agent/discovery.ts";
+import { CACHE_TTL_MS, cachedModels, fetchModels, refreshModels, writeCache } from "../../src/agent/discovery.ts";
+import { startEndless, startTwoOrigins } from "../helpers/two-origins.ts";
 import type { Runtime } from "../../src/runtime/runtime.ts";
 import { createRuntime, type RuntimeOptions } from "../../src/runtime/setup.ts";
 import { startProviderServer, type ProviderServer } from "../helpers/provider-server.ts";
@@ -140,5 +141,31 @@ describe("discovery at start-up", () => {
     const { runtime } = await start({ provider: "mock", reasoning: "low", env: { OLLAMA_HOST: "" } });
     expect(runtime.setModel("ollama", "llama3.2")).toEqual({ ok: true, notice: "ollama/llama3.2 does not reason: thinking is off for it (it was low; /reasoning sets it again)" });
     expect(runtime.reasoning).toBeNull();
+  });
+});
+
+describe("the listing request", () => {
+  test("a base URL that redirects to another origin fails the listing, and the key never reaches that origin", async () => {
+    const t = startTwoOrigins(307);
+    try {
+      for (const provider of ["anthropic", "openai"] as const) {
+        const got = await fetchModels(provider, "sk-secret", `${t.first}/v1`, never);
+        expect(got.ok).toBe(false);
+        if (!got.ok) expect(got.error).toContain("another origin; zot does not follow it");
+      }
+      expect(t.seen).toEqual([]);
+    } finally {
+      t.stop();
+    }
+  });
+
+  test("a list that never ends is stopped at its cap, with a sentence", async () => {
+    const endless = startEndless("application/json", `{"id":"m","type":"model"},`.repeat(2000), '{"data":[');
+    try {
+      const got = await fetchModels("openai", "sk", endless.url, never);
+      expect(got).toEqual({ ok: false, error: `listing the openai models at ${endless.url}/models failed (the answer from ${endless.url} passed 4 MiB and was stopped)` });
+    } finally {
+      endless.stop();
+    }
   });
 });

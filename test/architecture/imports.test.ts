@@ -223,3 +223,42 @@ test("the layer check reports an import upwards and a room it does not know", ()
     "newroom/x.ts is in a room the layer rules do not know (newroom/): add it to MAY_IMPORT",
   ]);
 });
+
+/**
+ * Where `text` makes an HTTP request: a call of `fetch` (bare, `globalThis.` or `Bun.`), or an import
+ * of node:http(s). A method *named* fetch — the handler of a local `Bun.serve`, which answers
+ * requests rather than making them — is a definition, told apart by the body (or return type) after
+ * its parameters. Comments and strings are not code.
+ */
+function outboundRequests(text: string): string[] {
+  const code = text
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/(^|[^:\\])\/\/.*$/gm, "$1")
+    .replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, (s) => (/^["']node:https?["']$/.test(s) ? s : '""'));
+  const found: string[] = [];
+  for (const m of code.matchAll(/(?<![\w$])(?:(?:globalThis|Bun)\s*\.\s*)?fetch\s*\(/g)) {
+    let depth = 1;
+    let i = m.index! + m[0].length;
+    for (; i < code.length && depth > 0; i++) depth += code[i] === "(" ? 1 : code[i] === ")" ? -1 : 0;
+    const definition = /^\s*[{:]/.test(code.slice(i)) && !m[0].includes(".");
+    if (!definition) found.push(m[0].replace(/\s+/g, ""));
+  }
+  for (const m of code.matchAll(/from\s+["'](node:https?)["']/g)) found.push(`import ${m[1]}`);
+  return found;
+}
+
+test("every outbound HTTP request goes through the HTTP door: no fetch call anywhere in src/ but platform/http.ts", () => {
+  const door = join(src, "platform/http.ts");
+  const violations = sources(src)
+    .filter((file) => file !== door)
+    .flatMap((file) => outboundRequests(readFileSync(file, "utf8")).map((what) => `${relative(src, file)}: ${what}`));
+  expect(violations).toEqual([]);
+});
+
+test("the door rule finds fetch calls and node:http imports, and lets a local server's fetch handler pass", () => {
+  const server = `Bun.serve({ port: 0, async fetch(req) { return new Response("x"); } });\nconst o = { fetch(r: Request): Response { return r as never; } };`;
+  expect(outboundRequests(server)).toEqual([]);
+  expect(outboundRequests(`// fetch(url) in a comment\nconst s = "fetch(x)";`)).toEqual([]);
+  const calls = `await fetch(url, { headers });\nconst r = await globalThis.fetch(u);\nBun.fetch(u);\nconst f = (u: string) => fetch(u).then((r) => r.text());\nimport { request } from "node:https";`;
+  expect(outboundRequests(calls)).toEqual(["fetch(", "globalThis.fetch(", "Bun.fetch(", "fetch(", "import node:https"]);
+});

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { sha256Hex } from "../../src/update/release-source.ts";
+import { signatureFile, signers } from "../../scripts/release/sign.ts";
 
 export type View = {
   /** A directory written by scripts/release.ts. */
@@ -20,9 +21,31 @@ export type View = {
   replace?: Record<string, Uint8Array>;
   /** Never answer. */
   hang?: boolean;
+  /** No SHA256SUMS.sig. */
+  unsigned?: boolean;
+  /** SHA256SUMS changed but the release's own signature served with it: a mirror without the key. */
+  forged?: boolean;
+  /** SHA256SUMS.sig made with this key (PKCS#8 PEM) instead of the release's: a key zot does not pin. */
+  signedBy?: string;
 };
 
 export type ReleaseServer = { url: (view: string) => string; requests: string[]; stop: () => void };
+
+/**
+ * The signature a view serves: the release's own for its own SHA256SUMS (or a forged view), else
+ * SHA256SUMS signed again with `key` — the release key for views that break something else,
+ * another key for `signedBy`.
+ */
+async function signature(view: View, key: string | undefined): Promise<Response> {
+  if (view.unsigned) return new Response("not found\n", { status: 404 });
+  const own = readFileSync(join(view.dir, "SHA256SUMS.sig"));
+  const text = sums(view);
+  const by = view.signedBy ?? key;
+  if (view.forged || by === undefined || (view.signedBy === undefined && text === readFileSync(join(view.dir, "SHA256SUMS"), "utf8"))) return new Response(own);
+  const keys = await signers({ ZOT_RELEASE_SIGNING_KEY: by });
+  if (typeof keys === "string") throw new Error(keys);
+  return new Response(await signatureFile(new TextEncoder().encode(text), keys));
+}
 
 function sums(view: View): string {
   const lines = readFileSync(join(view.dir, "SHA256SUMS"), "utf8").trimEnd().split("\n");
@@ -59,7 +82,8 @@ function startCutter(lookup: (path: string) => Uint8Array | null): { port: () =>
   return { port: () => (server.address() as AddressInfo).port, stop: () => server.close() };
 }
 
-export function startReleaseServer(views: Record<string, View>): ReleaseServer {
+/** `signingKey`: the release's key (PKCS#8 PEM), to sign again a SHA256SUMS a view rewrote. */
+export function startReleaseServer(views: Record<string, View>, signingKey?: string): ReleaseServer {
   const requests: string[] = [];
   const fileOf = (view: View, file: string): Uint8Array | null => {
     const path = join(view.dir, file);
@@ -82,6 +106,7 @@ export function startReleaseServer(views: Record<string, View>): ReleaseServer {
       if (!view || !file) return new Response("no such release\n", { status: 404 });
       if (view.hang) return new Promise<Response>(() => {});
       if (file === "SHA256SUMS") return new Response(sums(view));
+      if (file === "SHA256SUMS.sig") return signature(view, signingKey);
       if (view.omit?.includes(file)) return new Response("not found\n", { status: 404 });
       const data = fileOf(view, file);
       if (!data) return new Response("not found\n", { status: 404 });

@@ -7,6 +7,7 @@ import { headerValue } from "../../src/mcp/http.ts";
 import type { McpHost } from "../../src/mcp/host.ts";
 import { startMcpHttpServer, type McpHttpServer, type McpHttpOptions } from "../helpers/mcp-http-server.ts";
 import { waitFor } from "../helpers/wait.ts";
+import { startEndless, startTwoOrigins } from "../helpers/two-origins.ts";
 import { loadHost, signal, useScratch, writeList } from "./helpers.ts";
 
 let host: McpHost | null = null;
@@ -113,4 +114,43 @@ test("a server nobody listens at fails its start naming the URL", async () => {
   writeList(join(s.home, "mcp.json"), { web: { type: "http", url: "http://127.0.0.1:9/mcp" } });
   host = await loadHost(s);
   expect(host.serverStates()[0].error).toStartWith("cannot reach http://127.0.0.1:9/mcp: ");
+});
+
+describe("the HTTP door", () => {
+  test("a server that redirects to another origin fails its start, and its configured headers never reach that origin", async () => {
+    const t = startTwoOrigins(307);
+    try {
+      writeList(join(s.home, "mcp.json"), { web: { type: "http", url: `${t.first}/mcp`, headers: { "X-Key": "${MY_SECRET}" } } });
+      host = await loadHost(s, { env: { ...process.env, MY_SECRET: "s3cret-value" } });
+      expect(host.serverStates()[0]).toMatchObject({ status: "failed" });
+      expect(host.serverStates()[0].error).toContain(`${t.first} redirected the request (HTTP 307) to ${t.second}/mcp, another origin; zot does not follow it`);
+      expect(t.seen).toEqual([]);
+    } finally {
+      t.stop();
+    }
+  });
+
+  test("a JSON reply that never ends is stopped at 64 MiB with a sentence", async () => {
+    const endless = startEndless("application/json", "x".repeat(256 * 1024), '{"jsonrpc":"2.0","id":1,"result":{"x":"');
+    try {
+      writeList(join(s.home, "mcp.json"), { web: { type: "http", url: `${endless.url}/mcp` } });
+      host = await loadHost(s);
+      expect(host.serverStates()[0]).toMatchObject({ status: "failed" });
+      expect(host.serverStates()[0].error).toContain(`the answer from ${endless.url} passed 64 MiB and was stopped`);
+    } finally {
+      endless.stop();
+    }
+  });
+
+  test("an event-stream line that never ends is stopped at 64 MiB with a sentence", async () => {
+    const endless = startEndless("text/event-stream", "y".repeat(256 * 1024), "data: ");
+    try {
+      writeList(join(s.home, "mcp.json"), { web: { type: "http", url: `${endless.url}/mcp` } });
+      host = await loadHost(s);
+      expect(host.serverStates()[0]).toMatchObject({ status: "failed" });
+      expect(host.serverStates()[0].error).toContain(`${endless.url} sent an event larger than 64 MiB, so the stream was stopped`);
+    } finally {
+      endless.stop();
+    }
+  });
 });

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { archiveFileName } from "../../src/platform/targets.ts";
 import { startReleaseServer, type ReleaseServer } from "../helpers/release-server.ts";
-import { releases, ROOT, type Releases } from "./fixture.ts";
+import { releases, type Releases } from "./fixture.ts";
 
 /** Each test runs zot or the installer on a 100 MiB binary, several times over on a busy machine. */
 const SLOW_MS = 120_000;
@@ -19,14 +19,19 @@ beforeAll(async () => {
   rel = await releases();
   const archive = archiveFileName(rel.current.version, rel.target);
   const dir = rel.current.dir;
-  server = startReleaseServer({
-    good: { dir },
-    tampered: { dir, tamper: [archive] },
-    truncated: { dir, truncate: [archive] },
-    cut: { dir, cut: [archive] },
-    missing: { dir, omit: [archive] },
-    hang: { dir, hang: true },
-  });
+  server = startReleaseServer(
+    {
+      good: { dir },
+      tampered: { dir, tamper: [archive] },
+      forged: { dir, tamper: [archive], forged: true },
+      unsigned: { dir, unsigned: true },
+      truncated: { dir, truncate: [archive] },
+      cut: { dir, cut: [archive] },
+      missing: { dir, omit: [archive] },
+      hang: { dir, hang: true },
+    },
+    rel.signingKey,
+  );
 }, 600_000);
 afterAll(() => server?.stop());
 
@@ -39,7 +44,7 @@ afterEach(() => rmSync(scratch, { recursive: true, force: true }));
 type Result = { code: number; stdout: string; stderr: string };
 
 async function install(view: string, env: Record<string, string> = {}): Promise<Result> {
-  const proc = Bun.spawn(["/bin/sh", join(ROOT, "install.sh")], {
+  const proc = Bun.spawn(["/bin/sh", join(rel.current.dir, "install.sh")], {
     cwd: scratch,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: join(scratch, "home"), TMPDIR: join(scratch, "tmp"), ZOT_INSTALL_BASE: server.url(view), ...env },
     stdin: "ignore",
@@ -98,9 +103,12 @@ test("ZOT_INSTALL_DIR already on PATH gets no PATH advice, and an existing zot t
   expect(Bun.spawnSync([join(dir, "zot"), "--version"], { stdout: "pipe" }).stdout.toString()).toStartWith(`zot ${rel.current.version} (`);
 }, SLOW_MS);
 
-test("works with wget when curl is not installed", async () => {
+test("works with wget when curl is not installed, and says plainly that without openssl the signature was not checked", async () => {
   const run = await install("good", { PATH: toolDir([...BASE_TOOLS, "wget"]) });
   expect(run.stderr).toContain("zot install: installed");
+  expect(run.stderr).toContain(
+    "zot install: openssl 3 is not installed, so the signature of SHA256SUMS was not checked (the checksum still catches a corrupt download, not a tampered mirror); install openssl to have it checked.\n",
+  );
   expect(run.code).toBe(0);
   expect(readdirSync(installDir())).toEqual(["zot"]);
 }, SLOW_MS);
@@ -109,6 +117,23 @@ test("a checksum that does not match stops the install with one sentence and lea
   const run = await install("tampered");
   expect(run.code).toBe(1);
   expect(lastLine(run.stderr)).toMatch(/^zot install: checksum mismatch for zot-\S+\.tar\.gz \(expected 0{64}, got [0-9a-f]{64}\): the download is corrupt or was tampered with; nothing was installed\.$/);
+  expectNothingLeft();
+}, SLOW_MS);
+
+test("with openssl, a SHA256SUMS changed without the release key stops the install before the archive is downloaded", async () => {
+  const run = await install("forged");
+  expect(run.code).toBe(1);
+  expect(lastLine(run.stderr)).toBe(
+    `zot install: the signature of ${server.url("forged")}/SHA256SUMS is not valid for any zot release key: the release was tampered with or is not an official one; nothing was installed.`,
+  );
+  expect(server.requests).not.toContain(`forged/${archiveFileName(rel.current.version, rel.target)}`);
+  expectNothingLeft();
+}, SLOW_MS);
+
+test("a release without a signature is not installed", async () => {
+  const run = await install("unsigned");
+  expect(run.code).toBe(1);
+  expect(lastLine(run.stderr)).toStartWith(`zot install: the server answered ${server.url("unsigned")}/SHA256SUMS.sig with an error`);
   expectNothingLeft();
 }, SLOW_MS);
 

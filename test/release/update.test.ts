@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { binaryFileName } from "../../src/platform/targets.ts";
 import { sha256Hex } from "../../src/update/release-source.ts";
 import { startReleaseServer, type ReleaseServer } from "../helpers/release-server.ts";
-import { releases, ROOT, type Releases } from "./fixture.ts";
+import { releases, ROOT, throwawayKey, type Releases } from "./fixture.ts";
 
 /** Each test runs zot or the installer on a 100 MiB binary, several times over on a busy machine. */
 const SLOW_MS = 120_000;
@@ -22,16 +22,22 @@ beforeAll(async () => {
   rel = await releases();
   nextName = binaryFileName(rel.next.version, rel.target);
   const dir = rel.next.dir;
-  server = startReleaseServer({
-    current: { dir: rel.current.dir },
-    next: { dir },
-    tampered: { dir, tamper: [nextName] },
-    truncated: { dir, truncate: [nextName] },
-    cut: { dir, cut: [nextName] },
-    missing: { dir, omit: [nextName] },
-    broken: { dir, replace: { [nextName]: new TextEncoder().encode("#!/bin/sh\necho 'not zot'\n") } },
-    hang: { dir, hang: true },
-  });
+  server = startReleaseServer(
+    {
+      current: { dir: rel.current.dir },
+      next: { dir },
+      tampered: { dir, tamper: [nextName] },
+      forged: { dir, tamper: [nextName], forged: true },
+      unsigned: { dir, unsigned: true },
+      stranger: { dir, signedBy: await throwawayKey() },
+      truncated: { dir, truncate: [nextName] },
+      cut: { dir, cut: [nextName] },
+      missing: { dir, omit: [nextName] },
+      broken: { dir, replace: { [nextName]: new TextEncoder().encode("#!/bin/sh\necho 'not zot'\n") } },
+      hang: { dir, hang: true },
+    },
+    rel.signingKey,
+  );
 }, 600_000);
 afterAll(() => server?.stop());
 
@@ -117,6 +123,26 @@ test("a tampered checksum, a truncated file, a cut connection or a missing platf
     stdout: "",
     stderr: `zot update: zot ${rel.next.version} has no release for ${rel.target.name} (${nextName} is not listed in ${server.url("missing")}/SHA256SUMS); nothing was changed.\n`,
   });
+  expectUntouched(before);
+}, SLOW_MS);
+
+test("an unsigned release, a SHA256SUMS changed without the key and a signature by an unpinned key are refused before the binary is downloaded", async () => {
+  const before = digest(zot);
+  const unsigned = await run(["update"], "unsigned");
+  expect(unsigned).toEqual({
+    code: 1,
+    stdout: "",
+    stderr: `zot update: zot ${rel.next.version} at ${server.url("unsigned")} is not signed (it has no SHA256SUMS.sig); zot does not install an unsigned release; nothing was changed.\n`,
+  });
+  const forged = await run(["update"], "forged");
+  expect(forged.code).toBe(1);
+  expect(forged.stderr).toMatch(
+    new RegExp(`^zot update: the release signature at ${server.url("forged")}/SHA256SUMS\\.sig is not valid \\(its signature by [0-9a-f]{16} does not match SHA256SUMS\\): the release was tampered with or is not an official one; nothing was changed\\.\n$`),
+  );
+  const stranger = await run(["update"], "stranger");
+  expect(stranger.code).toBe(1);
+  expect(stranger.stderr).toContain(`zot update: the release signature at ${server.url("stranger")}/SHA256SUMS.sig is not valid (it is signed by no key this zot trusts (signed by `);
+  for (const view of ["unsigned", "forged", "stranger"]) expect(server.requests).not.toContain(`${view}/${nextName}`);
   expectUntouched(before);
 }, SLOW_MS);
 

@@ -37,10 +37,19 @@ describe("sanitize", () => {
     expect(sanitize("a\x1bMb")).toBe("ab");
   });
 
-  test("removes 8-bit C1 controls and the sequences they introduce", () => {
-    expect(sanitize("a\x9b31mb")).toBe("ab");
-    expect(sanitize("a\x9d0;t\x9cb")).toBe("ab");
+  test("removes 8-bit C1 controls alone, so the text after them is kept as the inert text it is", () => {
+    expect(sanitize("a\x9b31mb")).toBe("a31mb");
+    expect(sanitize("a\x9d0;t\x9cb")).toBe("a0;tb");
     expect(sanitize("a\x85b\x84c")).toBe("abc");
+    const json = JSON.stringify({ type: "text_delta", text: "x\x9b" }) + "\n";
+    expect(JSON.parse(sanitize(json))).toEqual({ type: "text_delta", text: "x" });
+  });
+
+  test("removes bidirectional controls, so text reads on screen in the order it is stored", () => {
+    expect(sanitize("admin\u202e\u2066txt.exe\u2069\u202c")).toBe("admintxt.exe");
+    expect(sanitize("a\u200e\u200f\u061c\u202a\u202b\u202d\u2067\u2068b")).toBe("ab");
+    // Joiners are not controls: emoji sequences keep them.
+    expect(sanitize("👩\u200d💻")).toBe("👩\u200d💻");
   });
 
   test("removes C0 controls and DEL but keeps newlines", () => {

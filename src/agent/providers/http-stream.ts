@@ -11,7 +11,8 @@ import { requestTarget } from "./endpoints.ts";
 import { finishMessage, type Outcome } from "./assemble.ts";
 import { seconds } from "../../duration.ts";
 import { DEFAULT_LIMITS, MAX_RETRY_WAIT_MS, type StreamLimits } from "./limits.ts";
-import { describeError, errorMessage, MAX_BODY_BYTES, readStart, sendOnce, type RetryPolicy, type SendContext, type Transient } from "./retry.ts";
+import { errorMessage, MAX_BODY_BYTES, sendOnce, type RetryPolicy, type SendContext, type Transient } from "./retry.ts";
+import { describeError, sizeText, type HttpRequest, type HttpResponse } from "../../platform/http.ts";
 import { parseSse, SseEventTooLarge, type SseEvent } from "../../platform/sse.ts";
 import { redactSecrets } from "../../redact.ts";
 import { abortableSleep } from "../../sleep.ts";
@@ -80,7 +81,7 @@ export async function* streamCall(
 
 type HttpCall = {
   url: string;
-  init: RequestInit;
+  init: HttpRequest;
   ctx: SendContext;
   assembler: Assembler;
   model: string;
@@ -130,7 +131,7 @@ function finishEvents(call: HttpCall, outcome: Outcome): ProviderEvent[] {
  * Streams one response to its end ("finished", after the final events), or returns the transient
  * failure of a response that delivered no event at all, which the caller may retry.
  */
-async function* readResponse(call: HttpCall, res: Response, cancel: () => void, limits: StreamLimits): AsyncGenerator<ProviderEvent, "finished" | Transient> {
+async function* readResponse(call: HttpCall, res: HttpResponse, cancel: () => void, limits: StreamLimits): AsyncGenerator<ProviderEvent, "finished" | Transient> {
   const { ctx, assembler: asm } = call;
   const provider = ctx.provider;
   const finish = (outcome: Outcome) => finishEvents(call, outcome);
@@ -140,7 +141,7 @@ async function* readResponse(call: HttpCall, res: Response, cancel: () => void, 
     // (a captive portal, a wrong --base-url) where the API should be.
     // Read under the idle watchdog and only in part: a server can stall or flood here too.
     const watch = new Watchdog(limits, provider, cancel);
-    const body = await readStart(res, MAX_BODY_BYTES).catch(() => "");
+    const body = await res.readStart(MAX_BODY_BYTES).catch(() => "");
     watch.stop();
     const msg = errorMessage(body);
     const what = type.includes("html") ? `an HTML page (HTTP ${res.status}, ${type.split(";")[0]})` : "JSON";
@@ -168,13 +169,13 @@ async function* readResponse(call: HttpCall, res: Response, cancel: () => void, 
       }
       if (asm.outcome) break;
       if (streamed > limits.maxResponseBytes) {
-        outcome = { kind: "error", error: `the ${provider} response passed ${mib(limits.maxResponseBytes)} of text and was stopped (raise max_response_mib in config.json if this is expected)` };
+        outcome = { kind: "error", error: `the ${provider} response passed ${sizeText(limits.maxResponseBytes)} of text and was stopped (raise max_response_mib in config.json if this is expected)` };
         break;
       }
     }
     outcome ??= asm.outcome;
   } catch (err) {
-    if (err instanceof SseEventTooLarge) outcome = { kind: "error", error: `${provider} sent one event larger than ${mib(err.limit)}, so the response was stopped (raise max_response_mib in config.json if this is expected)` };
+    if (err instanceof SseEventTooLarge) outcome = { kind: "error", error: `${provider} sent one event larger than ${sizeText(err.limit)}, so the response was stopped (raise max_response_mib in config.json if this is expected)` };
     else if (!ctx.signal.aborted) lost = describeError(err);
   } finally {
     watch.stop();
@@ -192,11 +193,6 @@ async function* readResponse(call: HttpCall, res: Response, cancel: () => void, 
   for (const e of asm.close()) yield e;
   yield* finish(outcome);
   return "finished";
-}
-
-function mib(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Number((bytes / (1024 * 1024)).toFixed(1))} MiB`;
-  return bytes >= 1024 ? `${Number((bytes / 1024).toFixed(1))} KiB` : `${bytes} bytes`;
 }
 
 /**

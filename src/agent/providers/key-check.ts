@@ -2,6 +2,7 @@
 // provider, so a mistyped key is caught before it is saved instead of on the next prompt.
 import { ANTHROPIC_VERSION } from "./anthropic.ts";
 import { ENDPOINTS } from "./endpoints.ts";
+import { send } from "../../platform/http.ts";
 
 export const PROBE_TIMEOUT_MS = 8000;
 
@@ -33,17 +34,15 @@ export function probeRequest(provider: string, key: string, baseUrl?: string): P
 
 /** Sends the check; `cancel` (the user pressed esc) ends it early with no verdict. */
 export async function probeKey(req: ProbeRequest, timeoutMs = PROBE_TIMEOUT_MS, cancel?: AbortSignal): Promise<ProbeResult> {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  let res: Response;
-  try {
-    res = await fetch(req.url, { headers: req.headers, signal: cancel ? AbortSignal.any([timeout, cancel]) : timeout });
-  } catch (err) {
-    if (cancel?.aborted) return { kind: "unknown", url: req.url, why: "cancelled" };
-    if (timeout.aborted) return { kind: "unknown", url: req.url, why: `no answer within ${timeoutMs / 1000} s` };
-    return { kind: "unknown", url: req.url, why: err instanceof Error ? err.message : String(err) };
+  const sent = await send(req.url, { headers: req.headers, headerTimeoutMs: timeoutMs, ...(cancel ? { signal: cancel } : {}) });
+  if (!sent.ok) {
+    if (sent.kind === "aborted") return { kind: "unknown", url: req.url, why: "cancelled" };
+    if (sent.kind === "timeout") return { kind: "unknown", url: req.url, why: `no answer within ${timeoutMs / 1000} s` };
+    return { kind: "unknown", url: req.url, why: sent.cause ?? sent.error };
   }
-  // The body is not needed; drain it so the connection is released.
-  await res.arrayBuffer().catch(() => undefined);
+  const res = sent.response;
+  // The body is not needed: the status is the verdict.
+  await res.discard();
   if (res.ok) return { kind: "ok", url: req.url, status: res.status };
   if (res.status === 401 || res.status === 403) return { kind: "rejected", url: req.url, status: res.status };
   return { kind: "unknown", url: req.url, why: `HTTP ${res.status}` };

@@ -4,6 +4,7 @@
 import { redactSecrets } from "../../redact.ts";
 import { seconds } from "../../duration.ts";
 import type { StreamLimits } from "./limits.ts";
+import { origin, send, type HttpRequest, type HttpResponse } from "../../platform/http.ts";
 
 export type RetryPolicy = {
   /** Extra attempts after the first (default 2). */
@@ -34,14 +35,12 @@ export type SendContext = {
 export type Transient = { reason: string; error: (attempts: number) => string; delayMs?: number };
 
 export type AttemptResult =
-  | { kind: "response"; response: Response; /** Aborts this attempt's connection (idle timeout, cap). */ cancel: () => void }
+  | { kind: "response"; response: HttpResponse; /** Aborts this attempt's connection (idle timeout, cap). */ cancel: () => void }
   | { kind: "aborted" }
   | { kind: "transient"; failure: Transient }
   | { kind: "error"; error: string };
 
 const RETRYABLE = new Set([408, 409, 429, 529]);
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const MAX_REDIRECTS = 5;
 
 export function isRetryableStatus(status: number): boolean {
   return RETRYABLE.has(status) || (status >= 500 && status <= 599);
@@ -60,78 +59,52 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
 
 /**
  * One attempt. The response headers must arrive within `connectTimeoutMs`; an error status has its
- * body read under the same clock. Redirects are followed only to the same origin: anywhere else
- * would receive the API key and the conversation.
+ * body read under the same clock. Redirects are the HTTP door's (platform/http.ts): followed only
+ * within the origin, since anywhere else would receive the API key and the conversation.
  */
-export async function sendOnce(url: string, init: RequestInit, ctx: SendContext, connectTimeoutMs: number): Promise<AttemptResult> {
+export async function sendOnce(url: string, init: HttpRequest, ctx: SendContext, connectTimeoutMs: number): Promise<AttemptResult> {
   const clean = (text: string) => redactSecrets(text, ctx.secrets);
+  const noAnswer: Transient = {
+    reason: `no response from ${ctx.provider} within ${seconds(connectTimeoutMs)}`,
+    error: (n) => clean(`${ctx.provider} at ${origin(url)} did not answer within ${seconds(connectTimeoutMs)}${tries(n)}; check your network and --base-url, or raise connect_timeout in config.json`),
+  };
   const attempt = new AbortController();
   const signal = AbortSignal.any([ctx.signal, attempt.signal]);
+  const sent = await send(url, { ...init, signal, headerTimeoutMs: connectTimeoutMs });
+  if (!sent.ok) {
+    if (ctx.signal.aborted || sent.kind === "aborted") return { kind: "aborted" };
+    if (sent.kind === "timeout") return { kind: "transient", failure: noAnswer };
+    if (sent.kind === "redirect") return { kind: "error", error: clean(`${ctx.provider} at ${sent.error}; check --base-url`) };
+    const why = sent.cause ?? sent.error;
+    return {
+      kind: "transient",
+      failure: {
+        reason: `could not connect to ${ctx.provider} (${why})`,
+        error: (n) => clean(`could not connect to ${ctx.provider} at ${origin(sent.url)}${tries(n)} (${why}); check your network and --base-url`),
+      },
+    };
+  }
+  const response = sent.response;
+  if (response.ok) return { kind: "response", response, cancel: () => attempt.abort() };
+  // The error body is read under the same clock as the headers.
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     attempt.abort();
   }, connectTimeoutMs);
-  const noAnswer: Transient = {
-    reason: `no response from ${ctx.provider} within ${seconds(connectTimeoutMs)}`,
-    error: (n) => clean(`${ctx.provider} at ${origin(url)} did not answer within ${seconds(connectTimeoutMs)}${tries(n)}; check your network and --base-url, or raise connect_timeout in config.json`),
+  const body = await response.readStart(MAX_BODY_BYTES).catch((e: unknown) => (signal.aborted ? "" : `(the error body could not be read: ${e instanceof Error ? e.message : String(e)})`));
+  clearTimeout(timer);
+  if (ctx.signal.aborted) return { kind: "aborted" };
+  if (timedOut) return { kind: "transient", failure: noAnswer };
+  const status = response.status;
+  const target = response.url;
+  const msg = errorMessage(body);
+  if (!isRetryableStatus(status)) return { kind: "error", error: clean(describeStatus(target, status, msg, ctx, 1)) };
+  const delayMs = retryAfterMs(response.headers);
+  return {
+    kind: "transient",
+    failure: { reason: `${ctx.provider} answered HTTP ${status}${msg ? `: ${msg}` : ""}`, error: (n) => clean(describeStatus(target, status, msg, ctx, n)), ...(delayMs !== undefined ? { delayMs } : {}) },
   };
-  try {
-    let target = url;
-    for (let hop = 0; ; hop++) {
-      let response: Response;
-      try {
-        response = await fetch(target, { ...init, signal, redirect: "manual" });
-      } catch (err) {
-        if (ctx.signal.aborted) return { kind: "aborted" };
-        if (timedOut) return { kind: "transient", failure: noAnswer };
-        const why = describeError(err);
-        return {
-          kind: "transient",
-          failure: {
-            reason: `could not connect to ${ctx.provider} (${why})`,
-            error: (n) => clean(`could not connect to ${ctx.provider} at ${origin(target)}${tries(n)} (${why}); check your network and --base-url`),
-          },
-        };
-      }
-      const location = response.headers.get("location");
-      if (REDIRECTS.has(response.status) && location !== null) {
-        await response.body?.cancel().catch(() => undefined);
-        let next: URL;
-        try {
-          next = new URL(location, target);
-        } catch {
-          return { kind: "error", error: clean(`${ctx.provider} redirected the request (HTTP ${response.status}) to an invalid address (${location.slice(0, 200)}); check --base-url`) };
-        }
-        if (next.origin !== new URL(target).origin) {
-          return {
-            kind: "error",
-            error: clean(`${ctx.provider} at ${origin(target)} redirected the request (HTTP ${response.status}) to ${next.href}, another origin; zot does not follow it (it would send your API key and the conversation there); check --base-url`),
-          };
-        }
-        if (hop >= MAX_REDIRECTS) return { kind: "error", error: clean(`${ctx.provider} redirected the request more than ${MAX_REDIRECTS} times (last to ${next.href}); check --base-url`) };
-        target = next.href;
-        continue;
-      }
-      if (response.ok) {
-        clearTimeout(timer);
-        return { kind: "response", response, cancel: () => attempt.abort() };
-      }
-      const body = await readBody(response, signal);
-      if (ctx.signal.aborted) return { kind: "aborted" };
-      if (timedOut) return { kind: "transient", failure: noAnswer };
-      const status = response.status;
-      const msg = errorMessage(body);
-      if (!isRetryableStatus(status)) return { kind: "error", error: clean(describeStatus(target, status, msg, ctx, 1)) };
-      const delayMs = retryAfterMs(response.headers);
-      return {
-        kind: "transient",
-        failure: { reason: `${ctx.provider} answered HTTP ${status}${msg ? `: ${msg}` : ""}`, error: (n) => clean(describeStatus(target, status, msg, ctx, n)), ...(delayMs !== undefined ? { delayMs } : {}) },
-      };
-    }
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 function tries(attempts: number): string {
@@ -140,33 +113,6 @@ function tries(attempts: number): string {
 
 /** An error body is only ever quoted in part: more than this is not read (nor held in memory). */
 export const MAX_BODY_BYTES = 64 * 1024;
-
-async function readBody(response: Response, signal: AbortSignal): Promise<string> {
-  try {
-    return await readStart(response, MAX_BODY_BYTES);
-  } catch (err) {
-    return signal.aborted ? "" : `(the error body could not be read: ${err instanceof Error ? err.message : String(err)})`;
-  }
-}
-
-/** The first `max` bytes of a body as text; the rest is never downloaded. */
-export async function readStart(response: Response, max: number): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let got = 0;
-  try {
-    while (got < max) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      got += value.length;
-    }
-  } finally {
-    reader.cancel().catch(() => undefined);
-  }
-  return Buffer.concat(chunks).subarray(0, max).toString("utf8");
-}
 
 /** The provider's own explanation from an error body (both wire formats use `error.message`). */
 export function errorMessage(body: string): string {
@@ -222,18 +168,4 @@ function retiredModel(provider: string, model: string, fallback: string | undefi
       ? `; switch to the current default with --model ${fallback} (in the TUI: /model ${fallback})`
       : "; pick another model from zot --list-models (in the TUI: /model)";
   return `${provider} does not serve the model "${model}" (HTTP 404${detail}); it may have been retired${offer}`;
-}
-
-/** A transport error as a short phrase (Bun appends advice about `verbose: true`, useless to users). */
-export function describeError(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
-  return text.replace(/\.? For more information, pass `verbose: true`.*$/s, "");
-}
-
-function origin(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
 }

@@ -10,6 +10,7 @@ import { clientIdentity } from "./client-id.ts";
 import { authServerMetadata, parseChallenge, resourceMetadata } from "./discovery.ts";
 import type { Challenge } from "./discovery.ts";
 import { listenLoopback } from "./loopback.ts";
+import { send } from "../../platform/http.ts";
 import { joinScopes } from "./scope.ts";
 import { findAuth, readAuthStore, saveAuth } from "./store.ts";
 import type { StoredAuth } from "./store.ts";
@@ -136,18 +137,15 @@ export function checkCallback(p: URLSearchParams, state: string, issuer: string,
 
 /** A request the server must authorize: its 401 carries the challenge that points at its metadata. */
 async function probe(url: string): Promise<Result<{ challenge: Challenge | null }>> {
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Mcp-Method": "ping" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: "zot-login", method: "ping" }),
-      signal: AbortSignal.timeout(PROBE_MS),
-    });
-  } catch (e) {
-    return { ok: false, error: `cannot reach ${url}: ${(e as Error).message}` };
-  }
-  await res.body?.cancel().catch(() => {});
+  const sent = await send(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Mcp-Method": "ping" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: "zot-login", method: "ping" }),
+    headerTimeoutMs: PROBE_MS,
+  });
+  if (!sent.ok) return { ok: false, error: `cannot reach ${url}: ${sent.cause ?? sent.error}` };
+  const res = sent.response;
+  await res.discard();
   return { ok: true, challenge: res.status === 401 || res.status === 403 ? parseChallenge(res.headers.get("www-authenticate")) : null };
 }
 

@@ -1,27 +1,29 @@
-// The HTTP of OAuth: JSON documents fetched and posted without following redirects (a redirect to
-// another origin would carry a code or a secret along), and the RFC 6749 error of a refusal as text.
+// The HTTP of OAuth: JSON documents fetched and posted through the HTTP door without following
+// redirects (a redirect would carry a code or a secret along), and the RFC 6749 error of a refusal as text.
 import type { Result } from "../../result.ts";
 import { isObject } from "../../json.ts";
 import type { JsonObject } from "../../protocol.ts";
+import { send, type HttpRequest } from "../../platform/http.ts";
+
+/** Metadata, registrations and token answers are a few KiB; a server that sends more is not answering. */
+const MAX_DOCUMENT_BYTES = 1024 * 1024;
 
 export type Fetched = Result<{ status: number; doc: JsonObject | null }>;
 
-/** One request; `doc` is the body when it is a JSON object. Only a network failure is an error (`cannot reach <what>: …`). */
-export async function requestJson(url: string, init: RequestInit & { timeoutMs: number }, what: string): Promise<Fetched> {
-  let res: Response;
-  try {
-    const { timeoutMs, ...rest } = init;
-    res = await fetch(url, { ...rest, redirect: "error", signal: AbortSignal.timeout(timeoutMs) });
-  } catch (e) {
-    return { ok: false, error: `cannot reach ${what}: ${(e as Error).message}` };
-  }
+/** One request; `doc` is the body when it is a JSON object. Only a failure to get an answer is an error (`cannot reach <what>: …`). */
+export async function requestJson(url: string, init: Pick<HttpRequest, "method" | "headers" | "body"> & { timeoutMs: number }, what: string): Promise<Fetched> {
+  const { timeoutMs, ...rest } = init;
+  const sent = await send(url, { ...rest, redirects: "refuse", headerTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs });
+  if (!sent.ok) return { ok: false, error: `cannot reach ${what}: ${sent.cause ?? sent.error}` };
+  const read = await sent.response.readText(MAX_DOCUMENT_BYTES);
+  if (!read.ok) return { ok: false, error: `cannot read the answer of ${what}: ${read.error}` };
   let doc: unknown = null;
   try {
-    doc = await res.json();
+    doc = JSON.parse(read.value);
   } catch {
     doc = null;
   }
-  return { ok: true, status: res.status, doc: isObject(doc) ? doc : null };
+  return { ok: true, status: sent.response.status, doc: isObject(doc) ? doc : null };
 }
 
 /** `error (error_description)` of an OAuth error body, else the HTTP status. */

@@ -1,5 +1,6 @@
 import { afterAll, expect, test } from "bun:test";
 import { probeKey, probeRequest } from "../../../src/agent/providers/key-check.ts";
+import { startTwoOrigins } from "../../helpers/two-origins.ts";
 
 const server = Bun.serve({
   hostname: "127.0.0.1",
@@ -45,4 +46,18 @@ test("a cancelled check ends at once with no verdict", async () => {
   const pending = probeKey(probeRequest("openai", "good", `${base}/slow`)!, 5000, cancel.signal);
   cancel.abort();
   expect(await pending).toMatchObject({ kind: "unknown", why: "cancelled" });
+});
+
+test("a base URL that redirects to another origin gets no verdict, and the key never reaches that origin", async () => {
+  const t = startTwoOrigins(307);
+  try {
+    for (const provider of ["anthropic", "openai"]) {
+      const got = await probeKey(probeRequest(provider, "sk-secret", `${t.first}/v1`)!);
+      expect(got).toMatchObject({ kind: "unknown" });
+      if (got.kind === "unknown") expect(got.why).toContain("another origin; zot does not follow it");
+    }
+    expect(t.seen).toEqual([]);
+  } finally {
+    t.stop();
+  }
 });
