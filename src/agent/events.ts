@@ -68,6 +68,8 @@ export type AgentEvent =
   /** Older messages are being summarised (`/compact`, the context threshold, or a context-too-long answer). */
   | { type: "compaction_start"; reason: CompactReason }
   /** `replaced` messages became one summary and `kept` stayed verbatim; on failure (or cancel) the history is unchanged. */
+  /** A background command (bash with background: true) started (`running`) or ended (`exited` by itself, `killed` by bash_kill, /ps or shutdown). */
+  | { type: "background_job"; id: string; command: string; pid: number; state: "running" | "exited" | "killed"; exit_code?: number | null; signal?: string | null }
   | { type: "compaction_end"; reason: CompactReason; ok: boolean; error?: string; replaced?: number; kept?: number };
 
 export type CompactReason = "manual" | "threshold" | "overflow";

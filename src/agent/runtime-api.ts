@@ -9,6 +9,7 @@ import type { ModelInfo } from "./provider.ts";
 import type { ListedRule, PermissionMode } from "./permissions.ts";
 import type { SessionInfo } from "./session.ts";
 import type { Prompt, TreeNode } from "./session-ops.ts";
+import type { JobInfo } from "./tools/background-jobs.ts";
 
 /** `stepLimit`: the turn stopped because it reached --max-steps (that many model calls); `resume` goes on. */
 export type PromptOutcome = { stop: StopReason; text: string; error?: string; blocked?: { extension: string; reason: string }; stepLimit?: number };
@@ -115,6 +116,10 @@ export interface AgentRuntime {
   subscriptions(): string[];
   /** Every known secret (API keys, the RPC token): masked in whatever is shown or logged. */
   readonly secrets: readonly string[];
-  /** Shuts extensions down and flushes the transcript. */
+  /** The background commands of this zot (bash with background: true), oldest first. */
+  backgroundJobs(): JobInfo[];
+  /** /ps: stops a background command's process group; resolves once it has ended. */
+  killBackgroundJob(id: string): Promise<{ ok: true; job: JobInfo } | { ok: false; error: string }>;
+  /** Shuts extensions down, stops background commands and flushes the transcript. */
   close(): Promise<void>;
 }

@@ -31,6 +31,7 @@ import { jailRoot } from "./jail.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import type { Tool } from "./tool.ts";
 import { Replaying } from "../replaying.ts";
+import { killJob, listJobs, onJobChange, stopJobs, type JobInfo } from "./tools/background-jobs.ts";
 
 /**
  * What a Runtime is built from: the run choices it applies as given (`wire` is kept for the
@@ -90,6 +91,7 @@ export class Runtime implements AgentRuntime {
   private rules: PermissionRules | null = null;
   private steering: (() => SteeringMessage[]) | null = null;
   private unhookIntents: () => void;
+  private unhookJobs: () => void;
   private closed: Promise<void> | null = null;
   /** Stops background work (the model-list refresh) at close. */
   private readonly background = new AbortController();
@@ -108,6 +110,7 @@ export class Runtime implements AgentRuntime {
     this.session = cfg.session;
     // The runtime is the host's first listener, so it receives what extensions sent during load.
     this.unhookIntents = cfg.host.onIntent((intent) => this.fromHost(intent));
+    this.unhookJobs = onJobChange((job) => this.emit(jobEvent(job)));
     const discovery = cfg.discovery;
     // After the current start-up work: the first prompt never waits for the model list.
     if (discovery) setTimeout(() => void refreshModels(discovery, cfg.catalog, this.background.signal), 0);
@@ -614,13 +617,35 @@ export class Runtime implements AgentRuntime {
     this.confirm = handler;
   }
 
+  backgroundJobs(): JobInfo[] {
+    return listJobs();
+  }
+
+  async killBackgroundJob(id: string): Promise<{ ok: true; job: JobInfo } | { ok: false; error: string }> {
+    const r = await killJob(id);
+    return r.ok ? { ok: true, job: r.info } : r;
+  }
+
   close(): Promise<void> {
     if (!this.closed) {
       this.abort();
       this.background.abort();
       this.unhookIntents();
-      this.closed = this.host.shutdown().finally(() => this.session.close());
+      this.unhookJobs();
+      this.closed = Promise.all([this.host.shutdown(), stopJobs()]).finally(() => this.session.close()).then(() => undefined);
     }
     return this.closed;
   }
+}
+
+/** A background command's start or end, as the headless modes write it. */
+function jobEvent(job: JobInfo): AgentEvent {
+  return {
+    type: "background_job",
+    id: job.id,
+    command: job.command,
+    pid: job.pid,
+    state: job.state,
+    ...(job.state !== "running" ? { exit_code: job.exitCode, signal: job.signal } : {}),
+  };
 }

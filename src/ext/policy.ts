@@ -12,9 +12,9 @@ export function isManifestName(name: string): boolean {
 }
 
 /** zot's own slash commands; an extension command of the same name is rejected. */
-export const BUILTIN_COMMANDS = ["help", "clear", "exit", "model", "reload-ext", "ext-config", "login", "logout", "sessions", "compact", "yolo", "theme", "session", "study", "btw", "jump", "skills", "jail", "unjail", "permissions", "init", "reasoning", "trust"] as const;
+export const BUILTIN_COMMANDS = ["help", "clear", "exit", "model", "reload-ext", "ext-config", "login", "logout", "sessions", "compact", "yolo", "theme", "session", "study", "btw", "jump", "skills", "jail", "unjail", "permissions", "init", "reasoning", "trust", "ps"] as const;
 export type BuiltinCommand = (typeof BUILTIN_COMMANDS)[number];
 
 /** zot's own tools, in the order they are offered to the model; an extension tool of the same name is rejected. */
-export const BUILTIN_TOOLS = ["read", "write", "edit", "bash", "skill"] as const;
+export const BUILTIN_TOOLS = ["read", "write", "edit", "bash", "bash_output", "bash_kill", "skill"] as const;
 export type BuiltinTool = (typeof BUILTIN_TOOLS)[number];

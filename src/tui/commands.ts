@@ -19,6 +19,7 @@ import { jailCommand } from "./jail-command.ts";
 import { skillsCommand } from "./skills-command.ts";
 import { jumpCommand } from "./jump.ts";
 import { btwCommand } from "./btw.ts";
+import { psCommand } from "./ps-command.ts";
 import { MODE_HELP, permissionsPicker } from "./permission-view.ts";
 import { MODE_LABELS, PERMISSION_MODES } from "../agent/permissions.ts";
 import { initPrompt } from "../agent/instructions.ts";
@@ -93,6 +94,8 @@ export async function runBuiltin(ctx: CommandContext, name: string, args: string
       return extConfig(ctx, args);
     case "trust":
       return trustCommand(ctx, (lead) => reload(ctx, "", lead));
+    case "ps":
+      return psCommand(ctx);
   }
 }
 

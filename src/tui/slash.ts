@@ -20,6 +20,7 @@ const DESCRIPTIONS: Record<BuiltinCommand, string> = {
   skills: "list the skills found here and preview them",
   jail: "confine read/write/edit to this directory (a guardrail, not a sandbox)",
   unjail: "lift /jail",
+  ps: "background commands: their state; enter stops one",
   clear: "start a fresh session",
   init: "have the model study the project and write AGENTS.md",
   compact: "summarise the conversation into one message",

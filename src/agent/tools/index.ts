@@ -2,6 +2,8 @@
 import { BUILTIN_TOOLS } from "../../ext/policy.ts";
 import type { Tool } from "../tool.ts";
 import { bashTool } from "./bash.ts";
+import { bashKillTool } from "./bash-kill.ts";
+import { bashOutputTool } from "./bash-output.ts";
 import { editTool } from "./edit.ts";
 import { readTool } from "./read.ts";
 import { skillTool } from "./skill.ts";
@@ -9,7 +11,7 @@ import { writeTool } from "./write.ts";
 
 /** In the order they are offered to the model (the order of `BUILTIN_TOOLS`). */
 export function builtinTools(): Tool[] {
-  return [readTool, writeTool, editTool, bashTool, skillTool];
+  return [readTool, writeTool, editTool, bashTool, bashOutputTool, bashKillTool, skillTool];
 }
 
 /** `null` means all built-ins; names are matched exactly (after trimming) and keep the built-in order. */
