@@ -23,7 +23,7 @@ export const MODE_LABELS: Readonly<Record<PermissionMode, string>> = {
 };
 
 /** Built-in tools that change nothing. */
-export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["read", "skill", "bash_output"]);
+export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["read", "skill", "bash_output", "todo"]);
 const EDIT_TOOLS: ReadonlySet<string> = new Set(["edit", "write"]);
 
 /**

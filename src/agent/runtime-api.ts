@@ -10,6 +10,7 @@ import type { ListedRule, PermissionMode } from "./permissions.ts";
 import type { SessionInfo } from "./session.ts";
 import type { Prompt, TreeNode } from "./session-ops.ts";
 import type { JobInfo } from "./tools/background-jobs.ts";
+import type { TodoItem } from "./todos.ts";
 
 /** `stepLimit`: the turn stopped because it reached --max-steps (that many model calls); `resume` goes on. */
 export type PromptOutcome = { stop: StopReason; text: string; error?: string; blocked?: { extension: string; reason: string }; stepLimit?: number };
@@ -116,6 +117,8 @@ export interface AgentRuntime {
   subscriptions(): string[];
   /** Every known secret (API keys, the RPC token): masked in whatever is shown or logged. */
   readonly secrets: readonly string[];
+  /** The todo list the model keeps with the `todo` tool, as the conversation holds it now. */
+  todos(): TodoItem[];
   /** The background commands of this zot (bash with background: true), oldest first. */
   backgroundJobs(): JobInfo[];
   /** /ps: stops a background command's process group; resolves once it has ended. */

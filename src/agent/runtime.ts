@@ -31,6 +31,7 @@ import { jailRoot } from "./jail.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import type { Tool } from "./tool.ts";
 import { Replaying } from "../replaying.ts";
+import { latestTodos, sameTodos, TODO_TOOL, type TodoItem } from "./todos.ts";
 import { killJob, listJobs, onJobChange, stopJobs, type JobInfo } from "./tools/background-jobs.ts";
 
 /**
@@ -83,6 +84,8 @@ export class Runtime implements AgentRuntime {
   /** Host intents that arrived before a mode listened for them, for the first listener. */
   private intents = new Replaying<UiIntent>(MAX_EARLY_INTENTS);
   private history: Message[];
+  /** The todo list the history holds now (todos.ts), kept to tell when it changes. */
+  private todoList: TodoItem[];
   private totals: Usage;
   private lastContext = 0;
   private session: SessionWriter;
@@ -106,6 +109,7 @@ export class Runtime implements AgentRuntime {
     this.cwd = cfg.cwd;
     this.mode = cfg.yolo ? "yolo" : "ask";
     this.history = cfg.history;
+    this.todoList = latestTodos(cfg.history);
     this.totals = cfg.usage;
     this.session = cfg.session;
     // The runtime is the host's first listener, so it receives what extensions sent during load.
@@ -286,6 +290,20 @@ export class Runtime implements AgentRuntime {
   private record(message: Message): void {
     this.history.push(message);
     this.session.message(message);
+    if (message.role === "toolResult" && message.toolName === TODO_TOOL) this.syncTodos();
+  }
+
+  todos(): TodoItem[] {
+    return this.todoList;
+  }
+
+  /** Tells the modes and extensions when the history's todo list differs from the last one they saw. */
+  private syncTodos(): void {
+    const items = latestTodos(this.history);
+    if (sameTodos(items, this.todoList)) return;
+    this.todoList = items;
+    this.emit({ type: "todo", items });
+    this.host.emit({ event: "todo", items });
   }
 
   private addUsage(u: Usage): Usage {
@@ -391,6 +409,7 @@ export class Runtime implements AgentRuntime {
   clear(): void {
     this.abort();
     this.history = [];
+    this.syncTodos();
     this.totals = emptyUsage();
     this.lastContext = 0;
     this.rules?.clearSession();
@@ -457,6 +476,7 @@ export class Runtime implements AgentRuntime {
     const locked = s.path === this.session.path ? null : lockSession(s.path);
     if (locked && !locked.ok) return { ok: false, error: locked.held ? `${s.path} ${IN_USE}` : locked.error };
     this.history = s.messages;
+    this.syncTodos();
     this.totals = s.usage;
     this.lastContext = 0;
     // Reopening the current session keeps its writer, and with it the lock this process holds.
@@ -560,6 +580,7 @@ export class Runtime implements AgentRuntime {
     }
     const kept = this.history.slice(cut);
     this.history = [summaryMessage(r.summary, Date.now()), ...kept];
+    this.syncTodos();
     this.session.compaction(r.summary, cut, kept.length);
     // The summary request measured the old context; the next request measures the new one.
     this.lastContext = 0;

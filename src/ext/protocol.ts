@@ -26,7 +26,8 @@ export type EventName =
   | "turn_end"
   | "tool_call"
   | "tool_confirmation_requested"
-  | "assistant_message";
+  | "assistant_message"
+  | "todo";
 export const EVENT_NAMES: readonly EventName[] = [
   "session_start",
   "turn_start",
@@ -34,7 +35,13 @@ export const EVENT_NAMES: readonly EventName[] = [
   "tool_call",
   "tool_confirmation_requested",
   "assistant_message",
+  "todo",
 ];
+
+/** One entry of the agent's todo list (the built-in `todo` tool; zot addition). */
+export type TodoStatus = "pending" | "in_progress" | "done";
+export const TODO_STATUSES: readonly TodoStatus[] = ["pending", "in_progress", "done"];
+export type TodoItem = { text: string; status: TodoStatus };
 
 /** `tool_result` interception is a zot addition (host issue §8). */
 export type InterceptName = "tool_call" | "turn_start" | "assistant_message" | "tool_result";
@@ -74,7 +81,7 @@ export const COMMAND_ACTIONS = ["prompt", "insert", "display", "open_panel", "no
 export type CommandAction = (typeof COMMAND_ACTIONS)[number];
 
 /** Host features beyond the spec, announced in `hello_ack.capabilities`. */
-export const HOST_CAPABILITIES = ["fail_closed_intercept", "tool_result_intercept", "tool_progress", "tool_cancel", "panel_resize", "settings_changed"] as const;
+export const HOST_CAPABILITIES = ["fail_closed_intercept", "tool_result_intercept", "tool_progress", "tool_cancel", "panel_resize", "settings_changed", "todo_event"] as const;
 
 // ---------------------------------------------------------------- extension → host
 
@@ -192,7 +199,9 @@ export type EventFrame =
   /** `jail`: present while /jail is on, as in `hello_ack`. */
   | { type: "event"; event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json; jail?: { root: string } }
   | { type: "event"; event: "tool_confirmation_requested"; tool_id: string; tool_name: string; tool_preview: string }
-  | { type: "event"; event: "assistant_message"; text: string };
+  | { type: "event"; event: "assistant_message"; text: string }
+  /** zot addition: the todo list as the model last set it (the whole list, every time). */
+  | { type: "event"; event: "todo"; items: TodoItem[] };
 export type EventInterceptFrame =
   | { type: "event_intercept"; id: string; event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json; jail?: { root: string } }
   | { type: "event_intercept"; id: string; event: "turn_start"; step: number }
@@ -492,6 +501,21 @@ function toolCallFields(o: Fields): Decoded<{ tool_id: string; tool_name: string
   return ok({ tool_id: toolId.value ?? "", tool_name: toolName.value ?? "", tool_args: o.tool_args ?? {} });
 }
 
+/** A todo list: `[{text, status}]`, as the `todo` tool takes it and the `todo` event carries it. */
+export function decodeTodoItems(v: Json | undefined): Decoded<TodoItem[]> {
+  if (!Array.isArray(v)) return fail(`"items" must be an array of {"text", "status"} objects`);
+  const items: TodoItem[] = [];
+  for (const [i, raw] of v.entries()) {
+    if (!isObject(raw) || typeof raw.text !== "string" || raw.text.trim() === "") return fail(`items[${i}] needs a non-empty "text" string`);
+    const status = raw.status;
+    if (typeof status !== "string" || !(TODO_STATUSES as readonly string[]).includes(status)) {
+      return fail(`items[${i}].status must be one of ${TODO_STATUSES.map((s) => `"${s}"`).join(", ")}, got ${JSON.stringify(status ?? null)}`);
+    }
+    items.push({ text: raw.text, status: status as TodoStatus });
+  }
+  return ok(items);
+}
+
 function decodeEvent(o: Fields): Decoded<EventFrame> {
   const event = o.event;
   const type = "event";
@@ -523,6 +547,10 @@ function decodeEvent(o: Fields): Decoded<EventFrame> {
     case "assistant_message": {
       const text = str(o, "text", false);
       return text.ok ? ok({ type, event, text: text.value ?? "" }) : fail(text.error);
+    }
+    case "todo": {
+      const items = decodeTodoItems(o.items);
+      return items.ok ? ok({ type, event, items: items.value }) : fail(items.error);
     }
     default:
       return fail(`unknown event ${JSON.stringify(event ?? null)}`);

@@ -196,6 +196,8 @@ class RpcServer {
             jail: rt.jail,
             usage: { input: u.input, output: u.output, cache_read: u.cacheRead, cache_write: u.cacheWrite, cost_usd: u.cost },
             context: { used: ctx.used, window: ctx.window },
+            todos: rt.todos(),
+            background_jobs: rt.backgroundJobs().map((j) => ({ id: j.id, command: j.command, pid: j.pid, state: j.state, exit_code: j.exitCode, signal: j.signal })),
           },
         };
       }

@@ -33,6 +33,7 @@ import { EditorBox } from "./editor-box.ts";
 import { Notes } from "./notes.ts";
 import type { Modal } from "./pickers.ts";
 import { PromptQueue } from "./queued-prompts.ts";
+import { TodoView } from "./todo-view.ts";
 import { Renderer } from "./renderer.ts";
 import { parseSlash } from "../modes/slash.ts";
 import { findCommand, slashItems, type SlashItem } from "./slash.ts";
@@ -99,6 +100,8 @@ class App implements CommandContext {
   private readonly editor: Editor;
   private readonly editorBox: EditorBox;
   private readonly queue = new PromptQueue(this);
+  /** The model's todo list, shown while a turn runs. */
+  private readonly todoView = new TodoView(this, () => (this.turn ? this.runtime.todos() : []));
   private readonly popups: EditorPopups;
   private readonly panels: PanelSlot;
   private modal: Modal | null = null;
@@ -798,7 +801,7 @@ class App implements CommandContext {
   /** Every component alive now, for a theme change to invalidate. */
   private components(): Component[] {
     const open = [this.view, this.panels.panel, this.modal, ...this.confirms].filter((c) => c !== null);
-    return [this.transcript, this.notes, this.transientMessages, this.queue, this.popups, this.editorBox, this.statusBar, ...open];
+    return [this.transcript, this.notes, this.todoView, this.transientMessages, this.queue, this.popups, this.editorBox, this.statusBar, ...open];
   }
 
   private draw(): void {
@@ -831,7 +834,7 @@ class App implements CommandContext {
         chat: this.transcript,
         notes: this.notes,
         offset: this.scroll.offset,
-        above: new Container([this.transientMessages, this.queue, overlay]),
+        above: new Container([this.todoView, this.transientMessages, this.queue, overlay]),
         panel: this.panels.panel,
         editor: this.editorBox,
         status: this.statusBar,

@@ -59,6 +59,9 @@ export function applyEvent(t: Transcript, ev: AgentEvent, now: number): boolean 
         t.addInfo(`Background command ${ev.id} ${status}: ${ev.command}`, ev.state === "exited" && ev.exit_code === 0 ? "info" : "warn");
       }
       return true;
+    case "todo":
+      // Drawn above the editor from the runtime's list.
+      return true;
     case "usage":
       // The status bar reads the totals from the runtime; a redraw shows them.
       return true;

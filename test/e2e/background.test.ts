@@ -1,9 +1,9 @@
 // Background commands through the built binary: events in --json and RPC, and nothing left running
 // once zot has exited (grandchildren included).
 import { expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { jsonLines, useZotHome } from "./zot.ts";
+import { jsonLines, mockScript, useZotHome } from "./zot.ts";
 import { alive } from "../ext/fixture-host.ts";
 import { waitFor } from "../helpers/wait.ts";
 
@@ -12,14 +12,9 @@ const e2e = useZotHome({ prefix: "zot-bg-e2e-" });
 
 const LEAVES_A_GRANDCHILD = `sh -c 'echo $$ > grandchild.pid; exec sleep 300' & echo started; wait`;
 
-function script(lines: object[]): string {
-  const path = join(e2e.root, "script.jsonl");
-  writeFileSync(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
-  return path;
-}
 
 test("--json shows the job start; bash_output follows it; zot's exit ends the job and its grandchild", async () => {
-  const path = script([
+  const path = mockScript(e2e.root, [
     { tool_calls: [{ name: "bash", args: { command: LEAVES_A_GRANDCHILD, background: true } }] },
     { tool_calls: [{ name: "bash", args: { command: "while [ ! -s grandchild.pid ]; do sleep 0.02; done; cat grandchild.pid" } }] },
     { tool_calls: [{ name: "bash_output", args: { id: "bg1" } }] },
@@ -40,7 +35,7 @@ test("--json shows the job start; bash_output follows it; zot's exit ends the jo
 });
 
 test("RPC clients see the job start and its end after bash_kill", async () => {
-  const path = script([
+  const path = mockScript(e2e.root, [
     { tool_calls: [{ name: "bash", args: { command: "sleep 300", background: true } }] },
     { tool_calls: [{ name: "bash_kill", args: { id: "bg1" } }] },
     { text: "stopped it" },

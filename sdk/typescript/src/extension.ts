@@ -521,5 +521,7 @@ function eventPayload(frame: EventFrame): EventPayloads[EventName] {
       return { toolId: frame.tool_id, toolName: frame.tool_name, toolPreview: frame.tool_preview };
     case "assistant_message":
       return { text: frame.text };
+    case "todo":
+      return { items: frame.items };
   }
 }

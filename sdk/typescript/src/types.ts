@@ -1,9 +1,9 @@
 // The SDK's public vocabulary in TypeScript idioms (camelCase, optional fields). Wire shapes come from
 // the single protocol definition in src/ext/protocol.ts; the bundle inlines them, so installed copies
 // carry no path back into the zot tree.
-import type { ContentBlock, EventName, JsonObject, Json, NotifyLevel, PanelContent, PanelKeyName } from "../../../src/ext/protocol.ts";
+import type { ContentBlock, EventName, JsonObject, Json, NotifyLevel, PanelContent, PanelKeyName, TodoItem } from "../../../src/ext/protocol.ts";
 
-export type { ContentBlock, EventName, ImageBlock, Json, JsonObject, NotifyLevel, PanelContent, PanelKeyName, TextBlock } from "../../../src/ext/protocol.ts";
+export type { ContentBlock, EventName, ImageBlock, Json, JsonObject, NotifyLevel, PanelContent, PanelKeyName, TextBlock, TodoItem, TodoStatus } from "../../../src/ext/protocol.ts";
 
 /** What the host told us in `hello_ack`. */
 export type HostInfo = {
@@ -30,6 +30,8 @@ export type EventPayloads = {
   tool_call: { toolId: string; toolName: string; toolArgs: Json };
   tool_confirmation_requested: { toolId: string; toolName: string; toolPreview: string };
   assistant_message: { text: string };
+  /** The agent's todo list as the model last set it (the whole list each time). */
+  todo: { items: TodoItem[] };
 };
 export type EventHandler<E extends EventName> = (payload: EventPayloads[E]) => void | Promise<void>;
 

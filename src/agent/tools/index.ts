@@ -7,11 +7,12 @@ import { bashOutputTool } from "./bash-output.ts";
 import { editTool } from "./edit.ts";
 import { readTool } from "./read.ts";
 import { skillTool } from "./skill.ts";
+import { todoTool } from "./todo.ts";
 import { writeTool } from "./write.ts";
 
 /** In the order they are offered to the model (the order of `BUILTIN_TOOLS`). */
 export function builtinTools(): Tool[] {
-  return [readTool, writeTool, editTool, bashTool, bashOutputTool, bashKillTool, skillTool];
+  return [readTool, writeTool, editTool, bashTool, bashOutputTool, bashKillTool, todoTool, skillTool];
 }
 
 /** `null` means all built-ins; names are matched exactly (after trimming) and keep the built-in order. */
