@@ -57,7 +57,15 @@ export type ConfigValues = {
   limits?: Partial<StreamLimits>;
   autoCompact?: number | false;
   notify?: NotifyMode;
+  webFetch?: WebFetchSettings;
 };
+
+/**
+ * `"webFetch"`: what the web_fetch tool may reach. Loopback and private addresses only with
+ * `allowPrivate`; `deny` domains never, and when `allow` is not empty only its domains (a domain
+ * covers its subdomains).
+ */
+export type WebFetchSettings = { allowPrivate: boolean; allow: string[]; deny: string[] };
 
 export type ConfigRead = { values: ConfigValues; raw: JsonObject; warnings: string[] };
 
@@ -116,12 +124,30 @@ export function readConfig(home: string): ConfigRead {
     if (typeof notify === "string" && (NOTIFY_MODES as readonly string[]).includes(notify)) values.notify = notify as NotifyMode;
     else bad("notify", `one of ${NOTIFY_MODES.join(", ")}`);
   }
+  const webFetch = own("webFetch");
+  if (webFetch !== undefined) {
+    const decoded = decodeWebFetch(webFetch);
+    if (typeof decoded === "string") bad("webFetch", decoded);
+    else values.webFetch = decoded;
+  }
   const autoCompact = own("auto_compact");
   if (autoCompact !== undefined) {
     if (autoCompact === false || (typeof autoCompact === "number" && autoCompact > 0 && autoCompact <= 100)) values.autoCompact = autoCompact;
     else bad("auto_compact", "a percentage of the context window from 1 to 100, or false to turn automatic compaction off");
   }
   return { values, raw, warnings };
+}
+
+function decodeWebFetch(v: Json): WebFetchSettings | string {
+  const want = 'an object like {"allowPrivate": false, "allow": ["example.com"], "deny": []}';
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return want;
+  const allowPrivate = v.allowPrivate ?? false;
+  const domains = (x: Json | undefined): string[] | null =>
+    x === undefined ? [] : Array.isArray(x) && x.every((d) => typeof d === "string" && d.trim() !== "") ? (x as string[]).map((d) => d.trim().toLowerCase().replace(/^\*?\./, "")) : null;
+  const allow = domains(v.allow);
+  const deny = domains(v.deny);
+  if (typeof allowPrivate !== "boolean" || allow === null || deny === null) return want;
+  return { allowPrivate, allow, deny };
 }
 
 /**

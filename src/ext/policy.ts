@@ -16,5 +16,5 @@ export const BUILTIN_COMMANDS = ["help", "clear", "exit", "model", "reload-ext",
 export type BuiltinCommand = (typeof BUILTIN_COMMANDS)[number];
 
 /** zot's own tools, in the order they are offered to the model; an extension tool of the same name is rejected. */
-export const BUILTIN_TOOLS = ["read", "write", "edit", "bash", "bash_output", "bash_kill", "todo", "skill"] as const;
+export const BUILTIN_TOOLS = ["read", "write", "edit", "bash", "bash_output", "bash_kill", "todo", "web_fetch", "skill"] as const;
 export type BuiltinTool = (typeof BUILTIN_TOOLS)[number];

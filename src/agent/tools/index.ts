@@ -8,11 +8,12 @@ import { editTool } from "./edit.ts";
 import { readTool } from "./read.ts";
 import { skillTool } from "./skill.ts";
 import { todoTool } from "./todo.ts";
+import { webFetchTool } from "./web-fetch.ts";
 import { writeTool } from "./write.ts";
 
 /** In the order they are offered to the model (the order of `BUILTIN_TOOLS`). */
 export function builtinTools(): Tool[] {
-  return [readTool, writeTool, editTool, bashTool, bashOutputTool, bashKillTool, todoTool, skillTool];
+  return [readTool, writeTool, editTool, bashTool, bashOutputTool, bashKillTool, todoTool, webFetchTool, skillTool];
 }
 
 /** `null` means all built-ins; names are matched exactly (after trimming) and keep the built-in order. */
