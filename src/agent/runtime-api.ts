@@ -11,9 +11,14 @@ import type { SessionInfo } from "./session.ts";
 import type { Prompt, TreeNode } from "./session-ops.ts";
 import type { JobInfo } from "./tools/background-jobs.ts";
 import type { TodoItem } from "./todos.ts";
+import type { LoadedCommands } from "./custom-commands.ts";
+import type { PermissionRule } from "./events.ts";
 
 /** `stepLimit`: the turn stopped because it reached --max-steps (that many model calls); `resume` goes on. */
 export type PromptOutcome = { stop: StopReason; text: string; error?: string; blocked?: { extension: string; reason: string }; stepLimit?: number };
+
+/** How one prompt runs differently: a custom command's `model` (`provider/model` or an id of the current provider; back to the previous model afterwards) and its allowed-tools (calls that run without asking). */
+export type PromptOptions = { model?: string | null; allowedTools?: PermissionRule[] };
 
 /** A message the user typed while a turn ran, delivered at the next tool boundary. */
 export type SteeringMessage = { text: string; attachments: (TextPart | ImagePart)[] };
@@ -55,7 +60,9 @@ export interface AgentRuntime {
    */
   onIntent(listener: (intent: UiIntent) => void): () => void;
   /** Runs one user prompt to completion (all steps); `attachments` follow the text (images, `@path` files). Rejects only on programming errors. */
-  prompt(text: string, attachments?: (TextPart | ImagePart)[]): Promise<PromptOutcome>;
+  prompt(text: string, attachments?: (TextPart | ImagePart)[], options?: PromptOptions): Promise<PromptOutcome>;
+  /** The Markdown slash commands for this directory (custom-commands.ts), read afresh on every call. */
+  customCommands(): LoadedCommands;
   /** Runs the loop again on the conversation as it is (after --max-steps stopped a turn), with a fresh step budget. */
   resume(): Promise<PromptOutcome>;
   /**

@@ -8,9 +8,9 @@ import { basename } from "node:path";
 import { costOf, findModel, fitReasoning, isProviderName } from "./catalog.ts";
 import { EFFORTS, orList, PROVIDERS, type Effort } from "./choices.ts";
 import { historyPath, PROVIDER_ENV_KEYS, readAuth, readConfig, removeApiKey, resolveCredentials, rememberModel, saveApiKey, updateConfig, type ConfigValues, type Env } from "./config.ts";
-import type { AgentEvent, ApprovalDetail, CompactReason, ConfirmDecision, ConfirmRequest } from "./events.ts";
+import type { AgentEvent, ApprovalDetail, CompactReason, ConfirmDecision, ConfirmRequest, PermissionRule } from "./events.ts";
 import { keptFrom, summarise } from "./compaction.ts";
-import { modeVerdict, PermissionRules, PLAN_INSTRUCTION, PLAN_REFUSAL, type ListedRule, type PermissionMode } from "./permissions.ts";
+import { modeVerdict, PermissionRules, ruleMatches, PLAN_INSTRUCTION, PLAN_REFUSAL, type ListedRule, type PermissionMode } from "./permissions.ts";
 import { projectRoot } from "./project-root.ts";
 import { loadInstructions } from "./instructions.ts";
 import { retryEvent, runLoop, streamResponse, type Approval } from "./loop.ts";
@@ -21,7 +21,7 @@ import { createProvider } from "./providers/index.ts";
 import { discoveryBase, mergeCached, refreshModels, type Discovery } from "./discovery.ts";
 import { randomHex } from "../random.ts";
 import type { StreamLimits } from "./providers/limits.ts";
-import type { AgentRuntime, PromptOutcome, SteeringMessage } from "./runtime-api.ts";
+import type { AgentRuntime, PromptOptions, PromptOutcome, SteeringMessage } from "./runtime-api.ts";
 import type { RunChoices } from "./run-choices.ts";
 import { appendSession, createSession, interruptedMessage, listSessions, noSession, openSession, summaryMessage, type SessionInfo, type SessionWriter } from "./session.ts";
 import { IN_USE, lockedWriter, lockSession } from "./session-lock.ts";
@@ -31,6 +31,8 @@ import { jailRoot } from "./jail.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import type { Tool } from "./tool.ts";
 import { Replaying } from "../replaying.ts";
+import { loadCustomCommands, type LoadedCommands } from "./custom-commands.ts";
+import { isTrusted } from "../ext/trust.ts";
 import { latestTodos, sameTodos, TODO_TOOL, type TodoItem } from "./todos.ts";
 import { killJob, listJobs, onJobChange, stopJobs, type JobInfo } from "./tools/background-jobs.ts";
 
@@ -39,7 +41,7 @@ import { killJob, listJobs, onJobChange, stopJobs, type JobInfo } from "./tools/
  * providers /model switches to; `reasoning` is the choice or config.json's level, checked against
  * the model), and what setup resolved.
  */
-export type RuntimeConfig = Pick<RunChoices, "mockScript" | "systemPrompt" | "appendSystemPrompt" | "reasoning" | "wire" | "maxSteps" | "noSession"> & {
+export type RuntimeConfig = Pick<RunChoices, "mockScript" | "systemPrompt" | "appendSystemPrompt" | "reasoning" | "wire" | "maxSteps" | "noSession" | "trust"> & {
   home: string;
   /** Absolute, existing directory. */
   cwd: string;
@@ -86,6 +88,8 @@ export class Runtime implements AgentRuntime {
   private history: Message[];
   /** The todo list the history holds now (todos.ts), kept to tell when it changes. */
   private todoList: TodoItem[];
+  /** A custom command's allowed-tools, while its prompt runs. */
+  private promptRules: PermissionRule[] = [];
   private totals: Usage;
   private lastContext = 0;
   private session: SessionWriter;
@@ -197,8 +201,36 @@ export class Runtime implements AgentRuntime {
     }
   }
 
-  async prompt(text: string, attachments: (TextPart | ImagePart)[] = []): Promise<PromptOutcome> {
+  async prompt(text: string, attachments: (TextPart | ImagePart)[] = [], options: PromptOptions = {}): Promise<PromptOutcome> {
     if (this.controller) throw new Error("Runtime.prompt called while another prompt is running; wait for it or abort it first");
+    const restore = options.model ? this.switchForPrompt(options.model) : null;
+    this.promptRules = options.allowedTools ?? [];
+    try {
+      return await this.promptNow(text, attachments);
+    } finally {
+      this.promptRules = [];
+      if (restore) this.setModel(restore.provider, restore.model);
+    }
+  }
+
+  /** A custom command's `model`: `provider/model` or a model of the current provider, for one prompt; returns what to go back to. */
+  private switchForPrompt(wanted: string): { provider: string; model: string } | null {
+    const before = { provider: this.cfg.providerName, model: this.cfg.model };
+    const slash = wanted.indexOf("/");
+    const r = slash > 0 ? this.setModel(wanted.slice(0, slash), wanted.slice(slash + 1)) : this.setModel(before.provider, wanted);
+    if (!r.ok) {
+      this.emit({ type: "error", message: `The command asks for model ${wanted}, but zot stays on ${before.provider}/${before.model}: ${r.error}.` });
+      return null;
+    }
+    return before;
+  }
+
+  customCommands(): LoadedCommands {
+    const trusted = this.cfg.trust === "all" || isTrusted(this.cfg.home, this.cfg.cwd);
+    return loadCustomCommands(this.cfg.cwd, this.cfg.home, trusted);
+  }
+
+  private promptNow(text: string, attachments: (TextPart | ImagePart)[]): Promise<PromptOutcome> {
     return this.run(async () => {
       // `@server:uri` mentions of MCP resources: their contents go into the message the model sees.
       const attached = this.host.attach ? await this.host.attach(text) : { text, errors: [] };
@@ -326,6 +358,7 @@ export class Runtime implements AgentRuntime {
     const verdict = modeVerdict(this.mode, req.name, req.args, this.cfg.cwd, this.permissionRules().project);
     if (verdict === "run") return { ok: true };
     if (verdict === "refuse") return { ok: false, reason: PLAN_REFUSAL };
+    if (this.promptRules.some((r) => ruleMatches(r, req.name, req.args))) return { ok: true };
     const ask = this.confirm;
     if (!ask || this.permissionRules().allows(req.name, req.args)) return { ok: true };
     this.host.emit({ event: "tool_confirmation_requested", tool_id: req.id, tool_name: req.name, tool_preview: req.preview });

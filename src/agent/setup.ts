@@ -217,6 +217,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Created> {
     ...(reasoning ? { reasoning } : {}),
     ...(o.wire ? { wire: o.wire } : {}),
     maxSteps: o.maxSteps,
+    ...(o.trust ? { trust: o.trust } : {}),
     yolo: !o.noYolo,
     // One-shot and RPC runs condense only when the provider says the context is too long: after
     // a `zot -p` there is no next prompt to make room for.

@@ -3,6 +3,8 @@
 
 /** Command and tool names an extension may register. */
 export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+/** A slash command's name: an extension's, or a Markdown command's, whose folders join with ":" (`/git:commit`). */
+export const SLASH_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}(?::[A-Za-z0-9_-]{1,64}){0,4}$/;
 
 /** Extension (manifest) names; shown in errors. `isManifestName` is the check itself. */
 export const MANIFEST_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/i;

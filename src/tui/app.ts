@@ -2,7 +2,7 @@
 // host's intents to the components, and draws coalesced frames (at most ~60 per second).
 import { isDumbTerminal } from "../platform/terminal.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
-import type { AgentRuntime, PromptOutcome, SteeringMessage } from "../agent/runtime-api.ts";
+import type { AgentRuntime, PromptOptions, PromptOutcome, SteeringMessage } from "../agent/runtime-api.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { commandIntents } from "../ext/command-outcome.ts";
 import type { LoadReport, UiIntent } from "../ext/types.ts";
@@ -35,7 +35,7 @@ import type { Modal } from "./pickers.ts";
 import { PromptQueue } from "./queued-prompts.ts";
 import { TodoView } from "./todo-view.ts";
 import { Renderer } from "./renderer.ts";
-import { parseSlash } from "../modes/slash.ts";
+import { markdownCommandNotes, markdownCommands, markdownPrompt, parseSlash } from "../modes/slash.ts";
 import { findCommand, slashItems, type SlashItem } from "./slash.ts";
 import { EditorPopups } from "./popups.ts";
 import { PanelSlot } from "./panel-slot.ts";
@@ -321,7 +321,7 @@ class App implements CommandContext {
   }
 
   commands(): SlashItem[] {
-    return slashItems(this.host.commands());
+    return slashItems(this.host.commands(), markdownCommands(this.runtime, this.host));
   }
 
   exit(): void {
@@ -498,6 +498,13 @@ class App implements CommandContext {
 
   private async runCommand(item: SlashItem, args: string): Promise<void> {
     try {
+      if (item.markdown) {
+        const md = markdownPrompt(this.runtime, this.host, item.name, args);
+        if (!md) return this.status([{ text: `/${item.name} is gone: ${item.markdown.path} was removed or renamed.`, level: "error" }], 6000);
+        if (this.turn) return this.status([{ text: `A turn is running; run /${item.name} when it has finished (esc cancels the turn).`, level: "warn" }], 4000);
+        this.startTurn(md.text, md.options);
+        return;
+      }
       if (item.extension === null) {
         await runBuiltin(this, item.name, args);
         return;
@@ -648,7 +655,7 @@ class App implements CommandContext {
     this.startTurn(text);
   }
 
-  private startTurn(text: string | null): void {
+  private startTurn(text: string | null, options: PromptOptions = {}): void {
     this.notes.clear();
     this.scroll.toBottom();
     let run: Promise<PromptOutcome>;
@@ -657,7 +664,7 @@ class App implements CommandContext {
       this.transcript.addUser(text);
       const mentions = attachMentions(text, this.runtime.cwd);
       for (const a of mentions.attached) this.transcript.addInfo(a.summary, a.level);
-      run = this.runtime.prompt(text, mentions.parts);
+      run = this.runtime.prompt(text, mentions.parts, options);
     }
     const done = run
       .then((outcome) => {
@@ -745,6 +752,7 @@ class App implements CommandContext {
     // startup notice is not repeated.
     for (const n of this.opts.notices) if (!report.errors.some((e) => n.includes(e.message))) this.transcript.addInfo(n, "warn");
     showLoadProblems(this.transcript, report);
+    for (const line of markdownCommandNotes(this.runtime.customCommands(), this.host.commands().map((c) => c.name))) this.transcript.addInfo(line, "warn");
   }
 
   private async detectTheme(): Promise<void> {

@@ -385,11 +385,13 @@ const KEY_HELP: readonly [string, string][] = [
 export function helpText(commands: readonly SlashItem[]): string {
   const keys = KEY_HELP.map(([k, what]) => `  ${k.padEnd(28)} ${what}`).join("\n");
   const builtins = BUILTIN_COMMANDS.map((c) => `  /${c.name.padEnd(27)} ${c.description}`).join("\n");
+  const md = commands.filter((c) => c.markdown);
+  const mdText = md.length ? "\nMarkdown commands:\n" + md.map((c) => `  /${c.name.padEnd(27)} ${c.description}`).join("\n") : "";
   const ext = commands.filter((c) => c.extension !== null);
   const extText = ext.length
     ? "\nExtension commands:\n" + ext.map((c) => `  /${c.name.padEnd(27)} ${c.description} [${c.extension}]`).join("\n")
     : "";
   const modes = PERMISSION_MODES.map((m) => `  ${MODE_LABELS[m].padEnd(28)} ${MODE_HELP[m]}`).join("\n");
-  return `Keys:\n${keys}\nPermission modes (shift+tab):\n${modes}\nCommands:\n${builtins}${extText}`;
+  return `Keys:\n${keys}\nPermission modes (shift+tab):\n${modes}\nCommands:\n${builtins}${mdText}${extText}`;
 }
 
