@@ -28,7 +28,8 @@ export type EventName =
   | "tool_confirmation_requested"
   | "assistant_message"
   | "checkpoint"
-  | "rewind";
+  | "rewind"
+  | "todo";
 export const EVENT_NAMES: readonly EventName[] = [
   "session_start",
   "turn_start",
@@ -38,11 +39,17 @@ export const EVENT_NAMES: readonly EventName[] = [
   "assistant_message",
   "checkpoint",
   "rewind",
+  "todo",
 ];
 
 /** zot addition: what a `rewind` event restored (`undo`: the last rewind was undone). */
 export type RewindRestore = "code" | "conversation" | "both" | "undo";
 const REWIND_RESTORES: readonly RewindRestore[] = ["code", "conversation", "both", "undo"];
+
+/** One entry of the agent's todo list (the built-in `todo` tool; zot addition). */
+export type TodoStatus = "pending" | "in_progress" | "done";
+export const TODO_STATUSES: readonly TodoStatus[] = ["pending", "in_progress", "done"];
+export type TodoItem = { text: string; status: TodoStatus };
 
 /** `tool_result` interception is a zot addition (docs/decisions.md). */
 export type InterceptName = "tool_call" | "turn_start" | "assistant_message" | "tool_result";
@@ -102,7 +109,7 @@ export type PermissionsDeclaration = {
 };
 
 /** Host features beyond the spec, announced in `hello_ack.capabilities`. */
-export const HOST_CAPABILITIES = ["fail_closed_intercept", "tool_result_intercept", "tool_progress", "tool_cancel", "panel_resize", "settings_changed"] as const;
+export const HOST_CAPABILITIES = ["fail_closed_intercept", "tool_result_intercept", "tool_progress", "tool_cancel", "panel_resize", "settings_changed", "todo_event"] as const;
 
 // ---------------------------------------------------------------- extension → host
 
@@ -224,7 +231,9 @@ export type EventFrame =
   /** zot addition: the workspace's files were recorded before a prompt; `files`: how many. */
   | { type: "event"; event: "checkpoint"; checkpoint: string; files: number }
   /** zot addition: files and/or conversation were rewound; `prompt`: the user message's index (absent for an undo); `files`: the paths changed, restored or removed. */
-  | { type: "event"; event: "rewind"; restore: RewindRestore; prompt?: number; files: string[] };
+  | { type: "event"; event: "rewind"; restore: RewindRestore; prompt?: number; files: string[] }
+  /** zot addition: the todo list as the model last set it (the whole list, every time). */
+  | { type: "event"; event: "todo"; items: TodoItem[] };
 export type EventInterceptFrame =
   | { type: "event_intercept"; id: string; event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json; jail?: { root: string } }
   | { type: "event_intercept"; id: string; event: "turn_start"; step: number }
@@ -527,6 +536,21 @@ function toolCallFields(o: Fields): Decoded<{ tool_id: string; tool_name: string
   return ok({ tool_id: toolId.value ?? "", tool_name: toolName.value ?? "", tool_args: o.tool_args ?? {} });
 }
 
+/** A todo list: `[{text, status}]`, as the `todo` tool takes it and the `todo` event carries it. */
+export function decodeTodoItems(v: Json | undefined): Decoded<TodoItem[]> {
+  if (!Array.isArray(v)) return fail(`"items" must be an array of {"text", "status"} objects`);
+  const items: TodoItem[] = [];
+  for (const [i, raw] of v.entries()) {
+    if (!isObject(raw) || typeof raw.text !== "string" || raw.text.trim() === "") return fail(`items[${i}] needs a non-empty "text" string`);
+    const status = raw.status;
+    if (typeof status !== "string" || !(TODO_STATUSES as readonly string[]).includes(status)) {
+      return fail(`items[${i}].status must be one of ${TODO_STATUSES.map((s) => `"${s}"`).join(", ")}, got ${JSON.stringify(status ?? null)}`);
+    }
+    items.push({ text: raw.text, status: status as TodoStatus });
+  }
+  return ok(items);
+}
+
 function decodeEvent(o: Fields): Decoded<EventFrame> {
   const event = o.event;
   const type = "event";
@@ -573,6 +597,10 @@ function decodeEvent(o: Fields): Decoded<EventFrame> {
       if (o.prompt === undefined) return ok({ type, event, restore, files });
       const prompt = num(o, "prompt", true);
       return prompt.ok ? ok({ type, event, restore, prompt: prompt.value, files }) : fail(prompt.error);
+    }
+    case "todo": {
+      const items = decodeTodoItems(o.items);
+      return items.ok ? ok({ type, event, items: items.value }) : fail(items.error);
     }
     default:
       return fail(`unknown event ${JSON.stringify(event ?? null)}`);

@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 PROTOCOL_VERSION = 1
-EVENT_NAMES = ("session_start", "turn_start", "turn_end", "tool_call", "tool_confirmation_requested", "assistant_message", "checkpoint", "rewind")
+EVENT_NAMES = ("session_start", "turn_start", "turn_end", "tool_call", "tool_confirmation_requested", "assistant_message", "checkpoint", "rewind", "todo")
 INTERCEPT_NAMES = ("tool_call", "turn_start", "assistant_message", "tool_result")
 DEFAULT_INTERCEPT_TIMEOUT_MS = 5000
 # The host allows 2 s between `shutdown` and SIGTERM; in-flight replies get most of it.

@@ -1,5 +1,6 @@
 // Skills compiled into the binary. They are ordinary skills (name, description, body) that lose to
 // any same-named skill on disk, so a user can override one by writing their own.
+import { BUILTIN_TOOLS } from "../names.ts";
 
 export type BuiltinSkill = { name: string; description: string; body: string };
 
@@ -36,7 +37,7 @@ One directory per extension with an \`extension.json\` manifest:
      (add \`"deferred":true\` to hide a tool until a loader tool returns \`"activate_tools":["weather"]\`)
    - \`{"type":"subscribe","events":["turn_start","tool_call"],"intercept":["tool_call"]}\`
 
-Names taken by built-in tools (read, write, edit, bash, skill) or by an earlier extension are shadowed.
+Names taken by built-in tools (${BUILTIN_TOOLS.join(", ")}) or by an earlier extension are shadowed.
 
 ## Runtime frames (host → extension, and the reply)
 

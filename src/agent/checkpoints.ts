@@ -6,7 +6,7 @@
 // replaces, so it can be undone. Limits (files per scan, bytes per file, new bytes per checkpoint)
 // keep a checkpoint cheap; what they leave out is named in the plan, never silently lost.
 import { createHash } from "node:crypto";
-import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, statSync, symlinkSync, unlinkSync, type Dirent } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, statSync, symlinkSync, unlinkSync, type Dirent, type Stats } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { atomicWrite } from "../platform/atomic-write.ts";
 import { CheckpointStore, pruneCheckpoints, type CacheEntry, type FileState, type JournalRow, type Manifest, type PathState, type PruneLimits } from "./checkpoint-store.ts";
@@ -159,7 +159,7 @@ export class Checkpoints {
       if (r?.type === "checkpoint" && r.id === id) at = i;
     }
     const row = rows[at];
-    if (!row || row.type !== "checkpoint") return { ok: false, error: "there is no code checkpoint for that prompt (it ran before checkpoints, with them off, or it was pruned)" };
+    if (row?.type !== "checkpoint") return { ok: false, error: "there is no code checkpoint for that prompt (it ran before checkpoints, with them off, or it was pruned)" };
     const manifest = this.store.manifest(row.tree);
     if (!manifest) return { ok: false, error: `the checkpoint's record is missing from ${this.store.dir} (pruned or damaged)` };
     // The earliest state kept since the checkpoint is the one it had then.
@@ -298,7 +298,7 @@ export class Checkpoints {
 
   /** The state of an absolute path now, its content stored. */
   private keep(abs: string): PathState {
-    let st;
+    let st: Stats;
     try {
       st = lstatSync(abs);
     } catch {

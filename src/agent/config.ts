@@ -45,7 +45,15 @@ export type ConfigValues = {
   permissionMode?: PermissionMode;
   /** `checkpoints`: false turns code checkpoints off; else how long and how much of them to keep. */
   checkpoints?: PruneLimits | false;
+  webFetch?: WebFetchSettings;
 };
+
+/**
+ * `"webFetch"`: what the web_fetch tool may reach. Loopback and private addresses only with
+ * `allowPrivate`; `deny` domains never, and when `allow` is not empty only its domains (a domain
+ * covers its subdomains).
+ */
+export type WebFetchSettings = { allowPrivate: boolean; allow: string[]; deny: string[] };
 
 export type ConfigRead = { values: ConfigValues; raw: JsonObject; warnings: string[] };
 
@@ -109,6 +117,12 @@ export function readConfig(home: string): ConfigRead {
     if (typeof permissionMode === "string" && isPermissionMode(permissionMode)) values.permissionMode = permissionMode;
     else bad("permissionMode", orList(PERMISSION_MODES));
   }
+  const webFetch = own("webFetch");
+  if (webFetch !== undefined) {
+    const decoded = decodeWebFetch(webFetch);
+    if (typeof decoded === "string") bad("webFetch", decoded);
+    else values.webFetch = decoded;
+  }
   const autoCompact = own("auto_compact");
   if (autoCompact !== undefined) {
     if (autoCompact === false || (typeof autoCompact === "number" && autoCompact > 0 && autoCompact <= 100)) values.autoCompact = autoCompact;
@@ -132,6 +146,18 @@ function checkpointSetting(v: Json): PruneLimits | false | null {
   const mib = v.max_mib;
   if ((days !== undefined && !positive(days)) || (mib !== undefined && !positive(mib))) return null;
   return { keepDays: positive(days) ? days : DEFAULT_PRUNE.keepDays, maxBytes: positive(mib) ? Math.round(mib * 1024 * 1024) : DEFAULT_PRUNE.maxBytes };
+}
+
+function decodeWebFetch(v: Json): WebFetchSettings | string {
+  const want = 'an object like {"allowPrivate": false, "allow": ["example.com"], "deny": []}';
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return want;
+  const allowPrivate = v.allowPrivate ?? false;
+  const domains = (x: Json | undefined): string[] | null =>
+    x === undefined ? [] : Array.isArray(x) && x.every((d) => typeof d === "string" && d.trim() !== "") ? (x as string[]).map((d) => d.trim().toLowerCase().replace(/^\*?\./, "")) : null;
+  const allow = domains(v.allow);
+  const deny = domains(v.deny);
+  if (typeof allowPrivate !== "boolean" || allow === null || deny === null) return want;
+  return { allowPrivate, allow, deny };
 }
 
 /**

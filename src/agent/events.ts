@@ -1,6 +1,6 @@
 // Agent events: what the loop reports as it runs. JSON mode prints them one per line, RPC mode
 // forwards them, print mode and the TUI render them. The field names are the wire names.
-import type { NotifyLevel, ContentBlock } from "../protocol.ts";
+import type { NotifyLevel, ContentBlock, TodoItem } from "../protocol.ts";
 import type { Json, JsonObject } from "../json.ts";
 import type { InterceptStep } from "./hooks.ts";
 import type { StopReason, Usage } from "./messages.ts";
@@ -69,6 +69,10 @@ export type AgentEvent =
   /** Older messages are being summarised (`/compact`, the context threshold, or a context-too-long answer). */
   | { type: "compaction_start"; reason: CompactReason }
   /** `replaced` messages became one summary and `kept` stayed verbatim; on failure (or cancel) the history is unchanged. */
+  /** The todo list changed (a `todo` call, or a session switch, /clear or compaction): the whole list. */
+  | { type: "todo"; items: TodoItem[] }
+  /** A background command (bash with background: true) started (`running`) or ended (`exited` by itself, `killed` by bash_kill, /ps or shutdown). */
+  | { type: "background_job"; id: string; command: string; pid: number; state: "running" | "exited" | "killed"; exit_code?: number | null; signal?: string | null }
   | { type: "compaction_end"; reason: CompactReason; ok: boolean; error?: string; replaced?: number; kept?: number };
 
 export type CompactReason = "manual" | "threshold" | "overflow";

@@ -8,7 +8,7 @@ import { isReadOnlyCommand } from "./read-only-command.ts";
 import { resolvePath } from "./tools/common.ts";
 
 /** Built-in tools that change nothing. */
-export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["read", "skill"]);
+export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["read", "skill", "bash_output", "todo"]);
 const EDIT_TOOLS: ReadonlySet<string> = new Set(["edit", "write"]);
 
 export const PLAN_REFUSAL =

@@ -33,7 +33,7 @@ export function commandParts(command: string): CommandPart[] | null {
   let bad = false;
   const endWord = (): void => {
     // A glob can't be written back bare when it also holds characters that need quotes.
-    if (word !== null && word.glob && !/^[\w@%+=:,./~*?[\]!-]+$/.test(word.text)) bad = true;
+    if (word?.glob && !/^[\w@%+=:,./~*?[\]!-]+$/.test(word.text)) bad = true;
     if (word !== null) words.push(word);
     word = null;
   };

@@ -1,5 +1,6 @@
 // `zot --help`: every flag, grouped the way the Go zot groups them.
 import { ZOT_VERSION } from "../version.ts";
+import { BUILTIN_TOOLS } from "../ext/policy.ts";
 
 const SECTIONS: [string, [string, string][]][] = [
   [
@@ -47,7 +48,7 @@ const SECTIONS: [string, [string, string][]][] = [
       ["--no-tools", "disable all tools, built-in and extension"],
       ["--no-skill", "no skills: no skill tool and no skills list in the system prompt"],
       ["--with-skills", "accepted for the Go zot (zot loads user skills by default)"],
-      ["--tools a,b", "only these built-in tools (read, write, edit, bash, skill)"],
+      ["--tools a,b", `only these built-in tools (${BUILTIN_TOOLS.join(", ")})`],
       ["--max-steps N", "model calls per prompt before stopping (default 50)"],
       ["--permission-mode MODE", "ask, auto-edit, yolo or plan (default: ask; a resumed session keeps its own)"],
       ["--no-yolo", "the same as --permission-mode ask"],

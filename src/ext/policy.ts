@@ -1,8 +1,7 @@
 // Host policy: which names an extension may register and which names belong to zot itself. The
 // one owner of these rules; the registry, discovery, the CLI, the modes and the TUI import them.
-
-/** Command and tool names an extension may register. */
-export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+// zot's own command and tool names live in names.ts (every layer needs them); they are re-exported here.
+export { BUILTIN_COMMANDS, BUILTIN_TOOLS, NAME_PATTERN, SLASH_NAME_PATTERN, type BuiltinCommand, type BuiltinTool } from "../names.ts";
 
 /** Extension (manifest) names; shown in errors. `isManifestName` is the check itself. */
 export const MANIFEST_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
@@ -10,43 +9,6 @@ export const MANIFEST_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
 export function isManifestName(name: string): boolean {
   return MANIFEST_NAME_PATTERN.test(name);
 }
-
-/**
- * zot's own slash commands, in the order the TUI offers them, with what each does; an extension
- * command of the same name is rejected. What each runs is keyed by these names (tui/commands.ts),
- * so a command cannot be listed without behaviour or run without being listed.
- */
-export const BUILTIN_COMMANDS = [
-  { name: "help", description: "keys and commands" },
-  { name: "model", description: "switch provider/model" },
-  { name: "sessions", description: "resume a session of this directory" },
-  { name: "session", description: "export [path] · import <path> · fork · tree" },
-  { name: "rewind", description: "restore code and/or conversation to before a prompt · undo" },
-  { name: "study", description: "read and understand everything in this directory" },
-  { name: "btw", description: "side question about the chat, not saved" },
-  { name: "jump", description: "scroll to an earlier turn (filter by text)" },
-  { name: "skills", description: "list the skills found here and preview them" },
-  { name: "jail", description: "confine read/write/edit to this directory (a guardrail, not a sandbox)" },
-  { name: "unjail", description: "lift /jail" },
-  { name: "clear", description: "start a fresh session" },
-  { name: "init", description: "have the model study the project and write AGENTS.md" },
-  { name: "compact", description: "summarise the conversation into one message" },
-  { name: "reload-ext", description: "reload extensions (all, or one by name)" },
-  { name: "ext-config", description: "an extension's settings (all with settings, or one by name)" },
-  { name: "trust", description: "review this folder's pending project code, then trust it and reload" },
-  { name: "yolo", description: "stop asking before tool calls this session" },
-  { name: "permissions", description: "list and revoke standing tool approvals" },
-  { name: "reasoning", description: "thinking level (those the model takes), or off" },
-  { name: "theme", description: "pick a colour theme" },
-  { name: "login", description: "store an API key for a provider" },
-  { name: "logout", description: "remove a stored API key" },
-  { name: "exit", description: "quit zot" },
-] as const;
-export type BuiltinCommand = (typeof BUILTIN_COMMANDS)[number]["name"];
-
-/** zot's own tools, in the order they are offered to the model; an extension tool of the same name is rejected. */
-export const BUILTIN_TOOLS = ["read", "write", "edit", "bash", "skill"] as const;
-export type BuiltinTool = (typeof BUILTIN_TOOLS)[number];
 
 /** The manifest's file name in an extension directory. */
 export const MANIFEST_FILE = "extension.json";

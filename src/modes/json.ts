@@ -8,7 +8,7 @@ import { commandOutcome } from "../ext/command-outcome.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import type { ModeOutput } from "./output.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
-import { parseSlash, unknownCommand } from "./slash.ts";
+import { markdownPrompt, parseSlash, unknownCommand } from "./slash.ts";
 
 
 /** The Go zot's `turn_end.stop` for each of zot's stop reasons; zot's own reason stays in `reason`. */
@@ -97,7 +97,11 @@ async function runSlash(runtime: AgentRuntime, host: ExtensionHost, name: string
     return 1;
   };
   const known = host.commands().find((c) => c.name.toLowerCase() === name.toLowerCase());
-  if (!known) return fail(unknownCommand(host, name));
+  if (!known) {
+    const md = markdownPrompt(runtime, host, name, args);
+    if (md) return exitCodeOf(await runtime.prompt(md.text, [], md.options));
+    return fail(unknownCommand(host, name, runtime));
+  }
   const result = await host.invokeCommand(name, args);
   if (!result.ok) return fail(result.error);
   const { response, extension } = result;

@@ -1,13 +1,13 @@
 // Print mode (`zot -p`): the final user-visible answer on stdout, everything else (tool progress,
 // extension notes, warnings) on stderr, so `zot -p "…" > answer.txt` captures just the answer.
 import type { AgentEvent } from "../agent/events.ts";
-import type { AgentRuntime } from "../runtime/api.ts";
+import type { AgentRuntime, PromptOptions } from "../runtime/api.ts";
 import { commandOutcome } from "../ext/command-outcome.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { exitCodeOf } from "./json.ts";
 import type { ModeOutput } from "./output.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
-import { parseSlash, unknownCommand } from "./slash.ts";
+import { markdownPrompt, parseSlash, unknownCommand } from "./slash.ts";
 import { seconds } from "../duration.ts";
 
 type Hidden = { by: string; reason: string } | null;
@@ -55,8 +55,8 @@ export async function runPrint(runtime: AgentRuntime, host: ExtensionHost, promp
   }
 }
 
-async function turn(runtime: AgentRuntime, prompt: string, io: ModeOutput, hidden: { last: Hidden }): Promise<number> {
-  const outcome = await runtime.prompt(prompt);
+async function turn(runtime: AgentRuntime, prompt: string, io: ModeOutput, hidden: { last: Hidden }, options: PromptOptions = {}): Promise<number> {
+  const outcome = await runtime.prompt(prompt, [], options);
   const code = exitCodeOf(outcome);
   if (code !== 0) {
     const reason = outcome.blocked
@@ -77,7 +77,9 @@ async function turn(runtime: AgentRuntime, prompt: string, io: ModeOutput, hidde
 async function runSlash(runtime: AgentRuntime, host: ExtensionHost, name: string, args: string, io: ModeOutput, hidden: { last: Hidden }): Promise<number> {
   const known = host.commands().find((c) => c.name.toLowerCase() === name.toLowerCase());
   if (!known) {
-    io.err(`zot: ${unknownCommand(host, name)}\n`);
+    const md = markdownPrompt(runtime, host, name, args);
+    if (md) return turn(runtime, md.text, io, hidden, md.options);
+    io.err(`zot: ${unknownCommand(host, name, runtime)}\n`);
     return 1;
   }
   const result = await host.invokeCommand(name, args);

@@ -10,6 +10,7 @@ import { LineReader } from "../ext/lines.ts";
 import { commandOutcome } from "../ext/command-outcome.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { eventLine, goEventStream } from "./json.ts";
+import { markdownPrompt } from "./slash.ts";
 import type { ModeOutput } from "./output.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
 import { doctorEntry, type ExtensionsReport } from "../ext/doctor-entry.ts";
@@ -214,6 +215,8 @@ class RpcServer {
             sandbox: { mode: rt.sandbox.mode, enforced: rt.sandbox.enforced, network: rt.sandbox.network, reason: rt.sandbox.reason },
             usage: { input: u.input, output: u.output, cache_read: u.cacheRead, cache_write: u.cacheWrite, cost_usd: u.cost },
             context: { used: ctx.used, window: ctx.window },
+            todos: rt.todos(),
+            background_jobs: rt.backgroundJobs().map((j) => ({ id: j.id, command: j.command, pid: j.pid, state: j.state, exit_code: j.exitCode, signal: j.signal })),
           },
         };
       }
@@ -307,6 +310,8 @@ class RpcServer {
     if (name === "") return { error: `command needs a string "name"` };
     const args = b.args ?? "";
     if (typeof args !== "string") return { error: `command: "args" must be a string` };
+    const md = this.host.commands().some((c) => c.name.toLowerCase() === name.toLowerCase()) ? null : markdownPrompt(this.runtime, this.host, name, args);
+    if (md) return { data: { markdown: true, prompt: md.text, started: true }, next: () => this.enqueue(() => this.runtime.prompt(md.text, [], md.options)) };
     const r = await this.host.invokeCommand(name, args);
     if (!r.ok) return { error: r.error };
     const res = r.response;

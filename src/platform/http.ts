@@ -27,8 +27,11 @@ export type HttpRequest = {
   headerTimeoutMs?: number;
   /** Longest silence while the body is read; unset: none. */
   idleTimeoutMs?: number;
-  /** "refuse": any redirect is a failure (OAuth, whose redirects would carry a code along). */
-  redirects?: "follow" | "refuse";
+  /**
+   * "refuse": any redirect is a failure (OAuth, whose redirects would carry a code along).
+   * "manual": a redirect is the response, for a caller that checks every hop itself (web_fetch).
+   */
+  redirects?: "follow" | "refuse" | "manual";
 };
 
 export type HttpFailure = {
@@ -225,7 +228,7 @@ export async function send(url: string, req: HttpRequest = {}): Promise<Sent> {
         return { ok: false, kind: "network", error: `cannot reach ${origin(target)} (${cause})`, url: target, cause };
       }
       const location = raw.headers.get("location");
-      if (!REDIRECT_STATUSES.has(raw.status) || location === null) {
+      if (!REDIRECT_STATUSES.has(raw.status) || location === null || req.redirects === "manual") {
         clearTimeout(timer);
         return { ok: true, response: new HttpResponse(raw, target, controller, req.idleTimeoutMs) };
       }

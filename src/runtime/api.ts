@@ -21,6 +21,10 @@ import type { Skill, SkillDiscovery, SkillSource } from "../agent/skills.ts";
 import type { Mentions } from "../agent/attachments.ts";
 import type { ProbeResult } from "../agent/providers/key-check.ts";
 import type { RewindPlan } from "../agent/checkpoints.ts";
+import type { JobInfo } from "../agent/tools/background-jobs.ts";
+import type { TodoItem } from "../agent/todos.ts";
+import type { LoadedCommands } from "../agent/custom-commands.ts";
+import type { PermissionRule } from "../agent/events.ts";
 
 export type { ConfigValues, Effort, ProbeResult, ListedRule, Mentions, ModelInfo, PermissionMode, Prompt, SessionInfo, Skill, SkillDiscovery, SkillSource, TreeNode };
 export type { NotifyMode } from "../agent/config.ts";
@@ -35,6 +39,10 @@ export type { SandboxPolicy, SandboxStatus };
 export { flattenTree } from "../agent/session-ops.ts";
 export type { RewindPlan };
 export { IgnoreRules } from "../agent/ignore-rules.ts";
+export { jobStatus } from "../agent/tools/background-jobs.ts";
+export { expandCommand, usableCommands } from "../agent/custom-commands.ts";
+export type { CustomCommand } from "../agent/custom-commands.ts";
+export type { JobInfo, LoadedCommands, TodoItem };
 
 /** What a rewind restores: the files, the conversation, or both. */
 export type RestoreChoice = "code" | "conversation" | "both";
@@ -51,6 +59,9 @@ export type KeyCheck = { url: string; run(cancel: AbortSignal): Promise<ProbeRes
 
 /** `stepLimit`: the turn stopped because it reached --max-steps (that many model calls); `resume` goes on. */
 export type { PromptOutcome };
+
+/** How one prompt runs differently: a custom command's `model` (`provider/model` or an id of the current provider; back to the previous model afterwards) and its allowed-tools (calls that run without asking). */
+export type PromptOptions = { model?: string | null; allowedTools?: PermissionRule[] };
 
 /** A message the user typed while a turn ran, delivered at the next tool boundary. */
 export type SteeringMessage = { text: string; attachments: (TextPart | ImagePart)[] };
@@ -96,7 +107,9 @@ export interface AgentRuntime {
    */
   onIntent(listener: (intent: UiIntent) => void): () => void;
   /** Runs one user prompt to completion (all steps); `attachments` follow the text (images, `@path` files). Rejects only on programming errors. */
-  prompt(text: string, attachments?: (TextPart | ImagePart)[]): Promise<PromptOutcome>;
+  prompt(text: string, attachments?: (TextPart | ImagePart)[], options?: PromptOptions): Promise<PromptOutcome>;
+  /** The Markdown slash commands for this directory (custom-commands.ts), read afresh on every call. */
+  customCommands(): LoadedCommands;
   /** Runs the loop again on the conversation as it is (after --max-steps stopped a turn), with a fresh step budget. */
   resume(): Promise<PromptOutcome>;
   /**
@@ -184,6 +197,12 @@ export interface AgentRuntime {
   mentions(text: string): Mentions;
   /** Every known secret (API keys, the RPC token): masked in whatever is shown or logged. */
   readonly secrets: readonly string[];
-  /** Shuts extensions down and flushes the transcript. */
+  /** The todo list the model keeps with the `todo` tool, as the conversation holds it now. */
+  todos(): TodoItem[];
+  /** The background commands of this zot (bash with background: true), oldest first. */
+  backgroundJobs(): JobInfo[];
+  /** /ps: stops a background command's process group; resolves once it has ended. */
+  killBackgroundJob(id: string): Promise<Result<{ job: JobInfo }>>;
+  /** Shuts extensions down, stops background commands and flushes the transcript. */
   close(): Promise<void>;
 }

@@ -11,7 +11,7 @@ import { costOf, defaultModel, findModel, fitReasoning, isProviderName } from ".
 import { EFFORTS, orList, PROVIDERS, type Effort } from "../agent/choices.ts";
 import { PROVIDER_ENV_KEYS, readAuth, readConfig, removeApiKey, resolveCredentials, rememberModel, saveApiKey, updateConfig, type ConfigValues } from "../agent/config.ts";
 import type { Env } from "../platform/env.ts";
-import type { AgentEvent, ApprovalDetail, CompactReason, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
+import type { AgentEvent, ApprovalDetail, CompactReason, ConfirmDecision, ConfirmRequest, PermissionRule } from "../agent/events.ts";
 import { keptFrom, summarise } from "../agent/compaction.ts";
 import type { PermissionMode } from "../agent/choices.ts";
 import { modeVerdict, PLAN_INSTRUCTION, PLAN_REFUSAL, unattendedRefusal } from "../agent/permissions.ts";
@@ -26,7 +26,7 @@ import { createProvider } from "../agent/providers/index.ts";
 import { discoveryBase, mergeCached, refreshModels, type Discovery } from "../agent/discovery.ts";
 import { randomHex } from "../random.ts";
 import type { StreamLimits } from "../agent/providers/limits.ts";
-import type { AgentRuntime, KeyCheck, PromptOutcome, RestoreChoice, RewindPoint, ShellOutput, SteeringMessage } from "./api.ts";
+import type { AgentRuntime, KeyCheck, PromptOptions, PromptOutcome, RestoreChoice, RewindPoint, ShellOutput, SteeringMessage } from "./api.ts";
 import type { RunChoices } from "./run-choices.ts";
 import { appendSession, createSession, firstText, interruptedMessage, noSession, openSession, summaryMessage, type SessionInfo, type SessionWriter } from "../agent/session.ts";
 import { listSessions } from "../agent/session-list.ts";
@@ -47,13 +47,17 @@ import type { SandboxStatus } from "../agent/sandbox/status.ts";
 import type { JsonObject } from "../json.ts";
 import { checkpointId, type Checkpoints, type RewindPlan } from "../agent/checkpoints.ts";
 import { resolvePath } from "../agent/tools/common.ts";
+import { loadCustomCommands, type LoadedCommands } from "../agent/custom-commands.ts";
+import { isTrusted } from "../ext/trust.ts";
+import { latestTodos, sameTodos, TODO_TOOL, type TodoItem } from "../agent/todos.ts";
+import { killJob, listJobs, onJobChange, stopJobs, type JobInfo } from "../agent/tools/background-jobs.ts";
 
 /**
  * What a Runtime is built from: the run choices it applies as given (`wire` is kept for the
  * providers /model switches to; `reasoning` is the choice or config.json's level, checked against
  * the model), and what setup resolved.
  */
-export type RuntimeConfig = Pick<RunChoices, "mockScript" | "systemPrompt" | "appendSystemPrompt" | "reasoning" | "wire" | "maxSteps" | "noSession"> & {
+export type RuntimeConfig = Pick<RunChoices, "mockScript" | "systemPrompt" | "appendSystemPrompt" | "reasoning" | "wire" | "maxSteps" | "noSession" | "trust"> & {
   home: string;
   /** Absolute, existing directory. */
   cwd: string;
@@ -120,6 +124,10 @@ export class Runtime implements AgentRuntime {
   /** Host intents that arrived before a mode listened for them, for the first listener. */
   private intents = new Replaying<UiIntent>(MAX_EARLY_INTENTS);
   private history: Message[];
+  /** The todo list the history holds now (todos.ts), kept to tell when it changes. */
+  private todoList: TodoItem[];
+  /** A custom command's allowed-tools, while its prompt runs. */
+  private promptRules: PermissionRule[] = [];
   private totals: Usage;
   private lastContext = 0;
   private session: SessionWriter;
@@ -128,6 +136,7 @@ export class Runtime implements AgentRuntime {
   private rules: PermissionRules | null = null;
   private steering: (() => SteeringMessage[]) | null = null;
   private unhookIntents: () => void;
+  private unhookJobs: () => void;
   private closed: Promise<void> | null = null;
   /** Stops background work (the model-list refresh) at close. */
   private readonly background = new AbortController();
@@ -142,6 +151,7 @@ export class Runtime implements AgentRuntime {
     this.cwd = cfg.cwd;
     this.permissionMode = cfg.permissionMode;
     this.history = cfg.history;
+    this.todoList = latestTodos(cfg.history);
     this.totals = cfg.usage;
     this.session = cfg.session;
     const checkpoints = cfg.checkpoints ?? null;
@@ -149,6 +159,7 @@ export class Runtime implements AgentRuntime {
     if (checkpoints) cfg.builtins = cfg.builtins.map((t) => watchedTool(t, checkpoints));
     // The runtime is the host's first listener, so it receives what extensions sent during load.
     this.unhookIntents = cfg.host.onIntent((intent) => this.fromHost(intent));
+    this.unhookJobs = onJobChange((job) => this.emit(jobEvent(job)));
     const discovery = cfg.discovery;
     // After the current start-up work: the first prompt never waits for the model list.
     if (discovery) setTimeout(() => void refreshModels(discovery, cfg.catalog, this.background.signal), 0);
@@ -247,8 +258,36 @@ export class Runtime implements AgentRuntime {
     }
   }
 
-  async prompt(text: string, attachments: (TextPart | ImagePart)[] = []): Promise<PromptOutcome> {
+  async prompt(text: string, attachments: (TextPart | ImagePart)[] = [], options: PromptOptions = {}): Promise<PromptOutcome> {
     if (this.controller) throw new Error("Runtime.prompt called while another prompt is running; wait for it or abort it first");
+    const restore = options.model ? this.switchForPrompt(options.model) : null;
+    this.promptRules = options.allowedTools ?? [];
+    try {
+      return await this.promptNow(text, attachments);
+    } finally {
+      this.promptRules = [];
+      if (restore) this.setModel(restore.provider, restore.model);
+    }
+  }
+
+  /** A custom command's `model`: `provider/model` or a model of the current provider, for one prompt; returns what to go back to. */
+  private switchForPrompt(wanted: string): { provider: string; model: string } | null {
+    const before = { provider: this.cfg.providerName, model: this.cfg.model };
+    const slash = wanted.indexOf("/");
+    const r = slash > 0 ? this.setModel(wanted.slice(0, slash), wanted.slice(slash + 1)) : this.setModel(before.provider, wanted);
+    if (!r.ok) {
+      this.emit({ type: "error", message: `The command asks for model ${wanted}, but zot stays on ${before.provider}/${before.model}: ${r.error}.` });
+      return null;
+    }
+    return before;
+  }
+
+  customCommands(): LoadedCommands {
+    const trusted = this.cfg.trust === "all" || isTrusted(this.cfg.home, this.cfg.cwd);
+    return loadCustomCommands(this.cfg.cwd, this.cfg.home, trusted);
+  }
+
+  private promptNow(text: string, attachments: (TextPart | ImagePart)[]): Promise<PromptOutcome> {
     return this.run(async () => {
       // `@server:uri` mentions of MCP resources: their contents go into the message the model sees.
       const attached = this.host.attach ? await this.host.attach(text) : { text, errors: [] };
@@ -356,6 +395,20 @@ export class Runtime implements AgentRuntime {
   private record(message: Message): void {
     this.history.push(message);
     this.session.message(message);
+    if (message.role === "toolResult" && message.toolName === TODO_TOOL) this.syncTodos();
+  }
+
+  todos(): TodoItem[] {
+    return this.todoList;
+  }
+
+  /** Tells the modes and extensions when the history's todo list differs from the last one they saw. */
+  private syncTodos(): void {
+    const items = latestTodos(this.history);
+    if (sameTodos(items, this.todoList)) return;
+    this.todoList = items;
+    this.emit({ type: "todo", items });
+    this.host.emit({ event: "todo", items });
   }
 
   private addUsage(u: Usage): Usage {
@@ -380,7 +433,7 @@ export class Runtime implements AgentRuntime {
     const verdict = modeVerdict(this.mode, req.name, req.args, scope.cwd, scope.root);
     if (verdict === "run") return { ok: true };
     if (verdict === "refuse") return { ok: false, reason: PLAN_REFUSAL, byUser: false };
-    if (rulesAllow(rules.all(), req.name, req.args, scope)) return { ok: true };
+    if (rulesAllow([...rules.all(), ...this.promptRules], req.name, req.args, scope)) return { ok: true };
     const ask = this.confirm;
     if (!ask) return { ok: false, reason: unattendedRefusal(this.mode), byUser: false };
     this.host.emit({ event: "tool_confirmation_requested", tool_id: req.id, tool_name: req.name, tool_preview: req.preview });
@@ -477,6 +530,7 @@ export class Runtime implements AgentRuntime {
   clear(): void {
     this.abort();
     this.history = [];
+    this.syncTodos();
     this.totals = emptyUsage();
     this.lastContext = 0;
     this.rules?.clearSession();
@@ -576,6 +630,7 @@ export class Runtime implements AgentRuntime {
     const locked = s.path === this.session.path ? null : lockSession(s.path);
     if (locked && !locked.ok) return { ok: false, error: locked.held ? `${s.path} ${IN_USE}` : locked.error };
     this.history = s.messages;
+    this.syncTodos();
     this.totals = s.usage;
     this.lastContext = 0;
     // Reopening the current session keeps its writer, and with it the lock this process holds.
@@ -755,6 +810,7 @@ export class Runtime implements AgentRuntime {
     }
     const kept = this.history.slice(cut);
     this.history = [summaryMessage(r.summary, Date.now()), ...kept];
+    this.syncTodos();
     this.session.compaction(r.summary, cut, kept.length);
     // The summary request measured the old context; the next request measures the new one.
     this.lastContext = 0;
@@ -812,13 +868,35 @@ export class Runtime implements AgentRuntime {
     this.confirm = handler;
   }
 
+  backgroundJobs(): JobInfo[] {
+    return listJobs();
+  }
+
+  async killBackgroundJob(id: string): Promise<{ ok: true; job: JobInfo } | { ok: false; error: string }> {
+    const r = await killJob(id);
+    return r.ok ? { ok: true, job: r.info } : r;
+  }
+
   close(): Promise<void> {
     if (!this.closed) {
       this.abort();
       this.background.abort();
       this.unhookIntents();
-      this.closed = this.host.shutdown().finally(() => this.session.close());
+      this.unhookJobs();
+      this.closed = Promise.all([this.host.shutdown(), stopJobs()]).finally(() => this.session.close()).then(() => undefined);
     }
     return this.closed;
   }
+}
+
+/** A background command's start or end, as the headless modes write it. */
+function jobEvent(job: JobInfo): AgentEvent {
+  return {
+    type: "background_job",
+    id: job.id,
+    command: job.command,
+    pid: job.pid,
+    state: job.state,
+    ...(job.state !== "running" ? { exit_code: job.exitCode, signal: job.signal } : {}),
+  };
 }

@@ -253,6 +253,7 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
     maxSteps: o.maxSteps,
     permissionMode,
     sandbox: { policy: sandbox.policy, status: sandbox.status },
+    ...(o.trust ? { trust: o.trust } : {}),
     // One-shot and RPC runs condense only when the provider says the context is too long: after
     // a `zot -p` there is no next prompt to make room for.
     autoCompactPercent: !o.interactive || config.values.autoCompact === false ? null : (config.values.autoCompact ?? DEFAULT_AUTO_COMPACT_PERCENT),

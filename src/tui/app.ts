@@ -2,7 +2,7 @@
 // host's intents to the components, and draws coalesced frames (at most ~60 per second).
 import { isDumbTerminal } from "../platform/terminal.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
-import { KEYED_PROVIDERS, sandboxLabel, type AgentRuntime, type NotifyMode, type PromptOutcome, type ShellOutput, type SteeringMessage } from "../runtime/api.ts";
+import { KEYED_PROVIDERS, sandboxLabel, type AgentRuntime, type NotifyMode, type PromptOptions, type PromptOutcome, type ShellOutput, type SteeringMessage } from "../runtime/api.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { commandIntents } from "../ext/command-outcome.ts";
 import type { LoadReport, UiIntent } from "../ext/types.ts";
@@ -32,8 +32,9 @@ import { EditorBox } from "./editor-box.ts";
 import { Notes } from "./notes.ts";
 import type { Modal } from "./pickers.ts";
 import { PromptQueue } from "./queued-prompts.ts";
+import { TodoView } from "./todo-view.ts";
 import { Renderer } from "./renderer.ts";
-import { parseSlash } from "../modes/slash.ts";
+import { markdownCommandNotes, markdownCommands, markdownPrompt, parseSlash } from "../modes/slash.ts";
 import { redactingEvents } from "../modes/redacting.ts";
 import { redactDeep } from "../redact.ts";
 import { findCommand, nearestCommand, slashItems, type SlashItem } from "./slash.ts";
@@ -97,6 +98,8 @@ class App implements CommandContext {
   private readonly editor: Editor;
   private readonly editorBox: EditorBox;
   private readonly queue = new PromptQueue(this);
+  /** The model's todo list, shown while a turn runs. */
+  private readonly todoView = new TodoView(this, () => (this.turn ? this.runtime.todos() : []));
   private readonly popups: EditorPopups;
   private readonly panels: PanelSlot;
   private modal: Modal | null = null;
@@ -319,7 +322,7 @@ class App implements CommandContext {
   }
 
   commands(): SlashItem[] {
-    return slashItems(this.host.commands());
+    return slashItems(this.host.commands(), markdownCommands(this.runtime, this.host));
   }
 
   exit(): void {
@@ -500,6 +503,13 @@ class App implements CommandContext {
 
   private async runCommand(item: SlashItem, args: string): Promise<void> {
     try {
+      if (item.markdown) {
+        const md = markdownPrompt(this.runtime, this.host, item.name, args);
+        if (!md) return this.status([{ text: `/${item.name} is gone: ${item.markdown.path} was removed or renamed.`, level: "error" }], 6000);
+        if (this.turn) return this.status([{ text: `A turn is running; run /${item.name} when it has finished (esc cancels the turn).`, level: "warn" }], 4000);
+        this.startTurn(md.text, md.options);
+        return;
+      }
       if (item.extension === null) {
         await runBuiltin(this, item.name, args);
         return;
@@ -655,7 +665,7 @@ class App implements CommandContext {
     this.startTurn(text);
   }
 
-  private startTurn(text: string | null): void {
+  private startTurn(text: string | null, options: PromptOptions = {}): void {
     this.notes.clear();
     this.scroll.toBottom();
     let run: Promise<PromptOutcome>;
@@ -664,7 +674,7 @@ class App implements CommandContext {
       this.transcript.addUser(text);
       const mentions = this.runtime.mentions(text);
       for (const a of mentions.attached) this.transcript.addInfo(a.summary, a.level);
-      run = this.runtime.prompt(text, mentions.parts);
+      run = this.runtime.prompt(text, mentions.parts, options);
     }
     const done = run
       .then((outcome) => {
@@ -756,6 +766,7 @@ class App implements CommandContext {
     // startup notice is not repeated.
     for (const n of this.opts.notices) if (!report.errors.some((e) => n.includes(e.message))) this.transcript.addInfo(n, "warn");
     showLoadProblems(this.transcript, report);
+    for (const line of markdownCommandNotes(this.runtime.customCommands(), this.host.commands().map((c) => c.name))) this.transcript.addInfo(line, "warn");
   }
 
   private async detectTheme(): Promise<void> {
@@ -813,7 +824,7 @@ class App implements CommandContext {
   /** Every component alive now, for a theme change to invalidate. */
   private components(): Component[] {
     const open = [this.view, this.panels.panel, this.modal, ...this.confirms].filter((c) => c !== null);
-    return [this.transcript, this.notes, this.transientMessages, this.queue, this.popups, this.editorBox, this.statusBar, ...open];
+    return [this.transcript, this.notes, this.todoView, this.transientMessages, this.queue, this.popups, this.editorBox, this.statusBar, ...open];
   }
 
   private draw(): void {
@@ -846,7 +857,7 @@ class App implements CommandContext {
         chat: this.transcript,
         notes: this.notes,
         offset: this.scroll.offset,
-        above: new Container([this.transientMessages, this.queue, overlay]),
+        above: new Container([this.todoView, this.transientMessages, this.queue, overlay]),
         panel: this.panels.panel,
         editor: this.editorBox,
         status: this.statusBar,

@@ -1,6 +1,7 @@
 // How the runtime's events show in the chat: each event becomes a change to the transcript.
 import type { AgentEvent } from "../agent/events.ts";
 import type { Transcript } from "./transcript.ts";
+import { jobStatus } from "../runtime/api.ts";
 
 /** Applies one event; false when the event changes nothing on screen. */
 export function applyEvent(t: Transcript, ev: AgentEvent, now: number): boolean {
@@ -50,6 +51,16 @@ export function applyEvent(t: Transcript, ev: AgentEvent, now: number): boolean 
       if (ev.ok) t.addMarker(`history condensed: ${ev.replaced} earlier message${ev.replaced === 1 ? "" : "s"} summarised${ev.kept ? `, the last ${ev.kept} kept` : ""} · the model sees the summary from here`);
       else if (ev.error === "cancelled") t.addInfo("Compaction cancelled; the history is unchanged.", "warn");
       else t.addInfo(`Compaction failed: ${ev.error ?? "unknown error"}; the history is unchanged.`, "error");
+      return true;
+    case "background_job":
+      // Its start shows as the bash call's result; its end may come any time later, so it gets a line.
+      if (ev.state !== "running") {
+        const status = jobStatus({ state: ev.state, exitCode: ev.exit_code ?? null, signal: ev.signal ?? null });
+        t.addInfo(`Background command ${ev.id} ${status}: ${ev.command}`, ev.state === "exited" && ev.exit_code === 0 ? "info" : "warn");
+      }
+      return true;
+    case "todo":
+      // Drawn above the editor from the runtime's list.
       return true;
     case "usage":
       // The status bar reads the totals from the runtime; a redraw shows them.

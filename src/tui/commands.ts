@@ -17,6 +17,7 @@ import { rewindCommand } from "./rewind-commands.ts";
 import { skillsCommand } from "./skills-command.ts";
 import { jumpCommand } from "./jump.ts";
 import { btwCommand } from "./btw.ts";
+import { psCommand } from "./ps-command.ts";
 import { MODE_HELP, permissionsPicker } from "./permission-view.ts";
 
 /** The Go zot's canned /study prompt, word for word. */
@@ -68,6 +69,7 @@ const RUN: Record<BuiltinCommand, Run> = {
   unjail: (ctx) => jailCommand(ctx, false),
   "ext-config": (ctx, args) => extConfig(ctx, args),
   trust: (ctx) => trustCommand(ctx, (lead) => reload(ctx, "", lead)),
+  ps: (ctx) => psCommand(ctx),
 };
 
 function isBuiltin(name: string): name is BuiltinCommand {
@@ -365,11 +367,13 @@ const KEY_HELP: readonly [string, string][] = [
 export function helpText(commands: readonly SlashItem[]): string {
   const keys = KEY_HELP.map(([k, what]) => `  ${k.padEnd(28)} ${what}`).join("\n");
   const builtins = BUILTIN_COMMANDS.map((c) => `  /${c.name.padEnd(27)} ${c.description}`).join("\n");
+  const md = commands.filter((c) => c.markdown);
+  const mdText = md.length ? "\nMarkdown commands:\n" + md.map((c) => `  /${c.name.padEnd(27)} ${c.description}`).join("\n") : "";
   const ext = commands.filter((c) => c.extension !== null);
   const extText = ext.length
     ? "\nExtension commands:\n" + ext.map((c) => `  /${c.name.padEnd(27)} ${c.description} [${c.extension}]`).join("\n")
     : "";
   const modes = PERMISSION_MODES.map((m) => `  ${m.padEnd(28)} ${MODE_HELP[m]}`).join("\n");
-  return `Keys:\n${keys}\nPermission modes (shift+tab):\n${modes}\nCommands:\n${builtins}${extText}`;
+  return `Keys:\n${keys}\nPermission modes (shift+tab):\n${modes}\nCommands:\n${builtins}${mdText}${extText}`;
 }
 

@@ -2,17 +2,25 @@
 // name, with description and owner), filtered case-insensitively as the user types.
 import { BUILTIN_COMMANDS } from "../ext/policy.ts";
 import type { ActiveCommand } from "../ext/types.ts";
+import type { CustomCommand } from "../runtime/api.ts";
 import { fuzzyScore } from "./fuzzy.ts";
 import { SelectList } from "./list.ts";
 import type { Component, StyleRef } from "./component.ts";
 
-export type SlashItem = { name: string; description: string; extension: string | null };
+/** `markdown`: a command from a Markdown file (custom-commands.ts), run as its expanded prompt. */
+export type SlashItem = { name: string; description: string; extension: string | null; markdown?: CustomCommand };
 
-export function slashItems(extensionCommands: readonly ActiveCommand[]): SlashItem[] {
-  const ext = [...extensionCommands]
-    .sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()))
-    .map((c) => ({ name: c.name, description: c.description, extension: c.extension }));
-  return [...BUILTIN_COMMANDS.map((c) => ({ name: c.name, description: c.description, extension: null })), ...ext];
+/** Built-ins, then Markdown commands (by name, their scope and argument hint shown), then extension commands. */
+export function slashItems(extensionCommands: readonly ActiveCommand[], markdown: readonly CustomCommand[] = []): SlashItem[] {
+  const byName = (a: { name: string }, b: { name: string }) => a.name.toLowerCase().localeCompare(b.name.toLowerCase());
+  const md = [...markdown].sort(byName).map((c) => ({
+    name: c.name,
+    description: `${c.argumentHint ? `${c.argumentHint} · ` : ""}${c.description} (${c.scope})`,
+    extension: null,
+    markdown: c,
+  }));
+  const ext = [...extensionCommands].sort(byName).map((c) => ({ name: c.name, description: c.description, extension: c.extension }));
+  return [...BUILTIN_COMMANDS.map((c) => ({ name: c.name, description: c.description, extension: null })), ...md, ...ext];
 }
 
 export function findCommand(items: readonly SlashItem[], name: string): SlashItem | undefined {

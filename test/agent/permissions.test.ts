@@ -86,7 +86,7 @@ describe("reading a command", () => {
       expect(isReadOnlyCommand(c)).toBe(false);
     }
     for (const c of ["git --no-pager log -3", "git diff -- src", "ls *.ts", "git branch -a", "find . -name '*.ts'", "sort -k2 f | uniq"]) {
-      expect(isReadOnlyCommand(c)).toBe(c === "sort -k2 f | uniq" ? false : true);
+      expect(isReadOnlyCommand(c)).toBe(c !== "sort -k2 f | uniq");
     }
   });
 });

@@ -1,7 +1,7 @@
 // Drives the real binary (dist/zot, built by `npm test` before `bun test`) for the end-to-end tests:
 // one-shot runs with captured output, an RPC session over pipes, and the session files a run left.
 import { beforeEach } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { freshBinary } from "../../scripts/build-freshness.ts";
@@ -195,4 +195,11 @@ export class RpcSession {
     const code = await this.proc.exited;
     return { code, stderr: await this.stderrText };
   }
+}
+
+/** Writes a --mock-script file (one scripted model response per line) into `dir` and returns its path. */
+export function mockScript(dir: string, turns: object[]): string {
+  const path = join(dir, "script.jsonl");
+  writeFileSync(path, turns.map((t) => JSON.stringify(t)).join("\n") + "\n");
+  return path;
 }

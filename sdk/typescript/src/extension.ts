@@ -510,5 +510,7 @@ function eventPayload(frame: EventFrame): EventPayloads[EventName] {
       return { checkpoint: frame.checkpoint, files: frame.files };
     case "rewind":
       return frame.prompt === undefined ? { restore: frame.restore, files: frame.files } : { restore: frame.restore, prompt: frame.prompt, files: frame.files };
+    case "todo":
+      return { items: frame.items };
   }
 }

@@ -1,9 +1,9 @@
 // The SDK's public vocabulary in TypeScript idioms (camelCase, optional fields). Wire shapes come from
 // the single protocol definition in src/protocol.ts; the bundle inlines them, so installed copies
 // carry no path back into the zot tree.
-import type { ContentBlock, EventName, JsonObject, Json, NotifyLevel, PanelContent, PanelKeyName } from "../../../src/protocol.ts";
+import type { ContentBlock, EventName, JsonObject, Json, NotifyLevel, PanelContent, PanelKeyName, TodoItem } from "../../../src/protocol.ts";
 
-export type { ContentBlock, EventName, ImageBlock, Json, JsonObject, NotifyLevel, PanelContent, PanelKeyName, TextBlock } from "../../../src/protocol.ts";
+export type { ContentBlock, EventName, ImageBlock, Json, JsonObject, NotifyLevel, PanelContent, PanelKeyName, TextBlock, TodoItem, TodoStatus } from "../../../src/protocol.ts";
 
 /** What the host told us in `hello_ack`. */
 export type HostInfo = {
@@ -34,6 +34,8 @@ export type EventPayloads = {
   checkpoint: { checkpoint: string; files: number };
   /** A rewind happened: `restore` says what was restored; `files` the paths it changed, restored or removed. */
   rewind: { restore: "code" | "conversation" | "both" | "undo"; prompt?: number; files: string[] };
+  /** The agent's todo list as the model last set it (the whole list each time). */
+  todo: { items: TodoItem[] };
 };
 export type EventHandler<E extends EventName> = (payload: EventPayloads[E]) => void | Promise<void>;
 

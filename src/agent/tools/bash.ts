@@ -17,6 +17,7 @@ import type { JsonObject } from "../../json.ts";
 import type { ApprovalDetail } from "../events.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
 import { errorText, stringArg, textResult } from "./common.ts";
+import { JOB_KEEP_CHARS, startJob } from "./background-jobs.ts";
 
 const BASH_DEFAULT_TIMEOUT_S = 120;
 const BASH_MAX_TIMEOUT_S = 600;
@@ -91,7 +92,7 @@ const DESCRIPTION = `Run a shell command with /bin/sh -c in the working director
 Arguments: command, and optionally timeout in seconds (default ${BASH_DEFAULT_TIMEOUT_S}, maximum ${BASH_MAX_TIMEOUT_S}). On timeout the command and all its child processes are killed.
 Output over ${BASH_KEEP_LINES} lines or ${BASH_KEEP_BYTES / 1024} KiB keeps the first ${HEAD_LINES} and last ${TAIL_LINES} lines (at most ${HEAD_BYTES / 1024} KiB each); the full output is saved to a file named in the truncation note, which you can read or grep until zot exits.
 A non-zero exit code is reported and marks the result as an error. stdin is empty, so interactive programs won't wait for input.
-Background processes (cmd &, nohup cmd &) are stopped when the command finishes. To leave one running, detach it in the foreground: \`setsid -w sh -c 'cmd > log 2>&1 &'\` (setsid moves it out of the command's process group before the command returns).`;
+Processes left behind with \`cmd &\` are stopped when the command finishes. For a server, a watcher or any long job, pass background: true instead: the call returns at once with an id (bg1, bg2 …); follow the output with bash_output and stop it with bash_kill. A background command has no timeout; it runs until it exits, is killed, or zot exits. The last ${JOB_KEEP_CHARS / 1024} Ki characters of its output are kept.`;
 
 export const bashTool: Tool = {
   name: "bash",
@@ -101,13 +102,14 @@ export const bashTool: Tool = {
     properties: {
       command: { type: "string", description: "The shell command to run." },
       timeout: { type: "number", description: `Timeout in seconds (default ${BASH_DEFAULT_TIMEOUT_S}, maximum ${BASH_MAX_TIMEOUT_S}).` },
+      background: { type: "boolean", description: "Run in the background and return at once with an id for bash_output and bash_kill." },
     },
     required: ["command"],
   },
   preview(args: JsonObject): string {
     const command = stringArg(args, "command") ?? "?";
     const first = command.split("\n")[0];
-    return `$ ${first}${first.length < command.length ? " …" : ""}`;
+    return `$ ${first}${first.length < command.length ? " …" : ""}${isBackground(args) ? " &" : ""}`;
   },
   approval(args: JsonObject): ApprovalDetail {
     return { kind: "command", command: stringArg(args, "command") ?? "" };
@@ -115,6 +117,8 @@ export const bashTool: Tool = {
   async execute(args: JsonObject, ctx: ToolContext): Promise<ToolOutput> {
     const command = stringArg(args, "command");
     if (command === undefined || command.trim() === "") return textResult(`bash needs a non-empty "command" string argument.`, true);
+    if (ctx.signal.aborted) return textResult("Aborted before the command started.", true);
+    if (isBackground(args)) return runBackground(command, ctx);
     const raw = args.timeout;
     // Models sometimes send numbers as strings.
     const t = typeof raw === "string" && raw.trim() !== "" && Number.isFinite(Number(raw)) ? Number(raw) : raw;
@@ -122,22 +126,45 @@ export const bashTool: Tool = {
       return textResult(`"timeout" must be a positive number of seconds (at most ${BASH_MAX_TIMEOUT_S}), got ${JSON.stringify(t)}.`, true);
     }
     const timeoutS = Math.min(typeof t === "number" ? t : BASH_DEFAULT_TIMEOUT_S, BASH_MAX_TIMEOUT_S);
-    if (ctx.signal.aborted) return textResult("Aborted before the command started.", true);
     return runCommand(command, timeoutS, ctx);
   },
 };
 
-async function runCommand(command: string, timeoutS: number, ctx: ToolContext): Promise<ToolOutput> {
+/** Models sometimes send booleans as strings. */
+function isBackground(args: JsonObject): boolean {
+  return args.background === true || args.background === "true";
+}
+
+/** Spawned exactly as a foreground command (same shell, group, environment), then handed to the job table. */
+function runBackground(command: string, ctx: ToolContext): ToolOutput {
+  const proc = launch(command, ctx.cwd, ctx.sandbox);
+  if (typeof proc === "string") return textResult(proc, true);
+  const pid = proc.pid;
+  const job = startJob(command, ctx.cwd, proc, () => {
+    killTree(pid, "SIGKILL");
+    liveGroups.delete(pid);
+  });
+  return textResult(`Started background command ${job.id} (pid ${pid}). Read its output with bash_output {"id": "${job.id}"}; stop it with bash_kill {"id": "${job.id}"}.`);
+}
+
+/** The one way a command starts, foreground or background: spawned in its own group and tracked for the exit hook and the reaper. */
+function launch(command: string, cwd: string, sandbox: SandboxPolicy | undefined): ReturnType<typeof spawnShell> | string {
   const shell = shellPath(process.env, process.platform);
-  if (!shell.ok) return textResult(shell.error, true);
+  if (!shell.ok) return shell.error;
   let proc: ReturnType<typeof spawnShell>;
   try {
-    proc = spawnShell(shell.path, command, ctx.cwd, ctx.sandbox);
+    proc = spawnShell(shell.path, command, cwd, sandbox);
   } catch (err) {
-    return textResult(`Could not start ${shell.path} in ${ctx.cwd} (${errorText(err)}).`, true);
+    return `Could not start ${shell.path} in ${cwd} (${errorText(err)}).`;
   }
+  track(proc.pid);
+  return proc;
+}
+
+async function runCommand(command: string, timeoutS: number, ctx: ToolContext): Promise<ToolOutput> {
+  const proc = launch(command, ctx.cwd, ctx.sandbox);
+  if (typeof proc === "string") return textResult(proc, true);
   const pid = proc.pid;
-  track(pid);
   const out = new Output(ctx.home);
   let stopped: "timeout" | "abort" | null = null;
   let killTimer: ReturnType<typeof setTimeout> | undefined;

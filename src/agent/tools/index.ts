@@ -1,14 +1,18 @@
 // The built-in tool set and the `--tools a,b` selection.
 import type { Tool } from "../tool.ts";
 import { bashTool } from "./bash.ts";
+import { bashKillTool } from "./bash-kill.ts";
+import { bashOutputTool } from "./bash-output.ts";
 import { editTool } from "./edit.ts";
 import { readTool } from "./read.ts";
 import { skillTool } from "./skill.ts";
+import { todoTool } from "./todo.ts";
+import { webFetchTool } from "./web-fetch.ts";
 import { writeTool } from "./write.ts";
 
 /** In the order they are offered to the model (the order of `BUILTIN_TOOLS`). */
 export function builtinTools(): Tool[] {
-  return [readTool, writeTool, editTool, bashTool, skillTool];
+  return [readTool, writeTool, editTool, bashTool, bashOutputTool, bashKillTool, todoTool, webFetchTool, skillTool];
 }
 
 /** `null` means all built-ins; names are matched exactly (after trimming) and keep the built-in order. */

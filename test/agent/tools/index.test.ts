@@ -3,9 +3,9 @@ import { builtinTools, selectTools } from "../../../src/agent/tools/index.ts";
 import { BUILTIN_TOOLS } from "../../../src/ext/policy.ts";
 
 describe("tool selection", () => {
-  test("offers read, write, edit, bash and skill with object schemas", () => {
+  test("offers the file tools, bash and its background companions, and skill, with object schemas", () => {
     const tools = builtinTools();
-    expect(tools.map((t) => t.name)).toEqual(["read", "write", "edit", "bash", "skill"]);
+    expect(tools.map((t) => t.name)).toEqual(["read", "write", "edit", "bash", "bash_output", "bash_kill", "todo", "web_fetch", "skill"]);
     for (const t of tools) expect(t.schema.type).toBe("object");
   });
 
@@ -20,11 +20,11 @@ describe("tool selection", () => {
   });
 
   test("null selects every built-in", () => {
-    expect(selectTools(null).tools.length).toBe(5);
+    expect(selectTools(null).tools.length).toBe(BUILTIN_TOOLS.length);
   });
 
   test("unknown names produce one sentence listing the valid ones", () => {
     const r = selectTools(["read", "grep"]);
-    expect(r.error).toBe('Unknown tool "grep" in --tools; the built-in tools are read, write, edit, bash, skill.');
+    expect(r.error).toBe('Unknown tool "grep" in --tools; the built-in tools are read, write, edit, bash, bash_output, bash_kill, todo, web_fetch, skill.');
   });
 });
