@@ -109,7 +109,7 @@ export function rulesAllow(rules: readonly PermissionRule[], tool: string, args:
   }
   if (tool !== "bash") return false;
   const parts = typeof args.command === "string" ? commandParts(args.command) : null;
-  return parts?.every((part) => isReadOnlyPart(part) || rules.some((r) => partMatches(r, part, scope)));
+  return parts?.every((part) => isReadOnlyPart(part) || rules.some((r) => partMatches(r, part, scope))) === true;
 }
 
 function partMatches(rule: PermissionRule, part: CommandPart, scope: RuleScope): boolean {

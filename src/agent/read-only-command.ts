@@ -36,7 +36,7 @@ const GIT_BRANCH_LISTING: ReadonlySet<string> = new Set(["-a", "--all", "-r", "-
 /** Whether `command` only reads: every part of it is a looking program with none of its refused options. */
 export function isReadOnlyCommand(command: string): boolean {
   const parts = commandParts(command);
-  return parts?.every(isReadOnlyPart);
+  return parts?.every(isReadOnlyPart) === true;
 }
 
 export function isReadOnlyPart(part: CommandPart): boolean {
