@@ -115,8 +115,8 @@ describe("mock-provider runs through the examples", () => {
   });
 
   test("the todo and scratchpad tools persist to their data directories", async () => {
-    const todo = await mock("todo", "-p", 'call todo {"action":"add","text":"from the model"}');
-    expect(todo.stdout.trim()).toBe("mock: tool todo returned: 1. [ ] from the model");
+    const todo = await mock("todo", "-p", 'call todo_items {"action":"add","text":"from the model"}');
+    expect(todo.stdout.trim()).toBe("mock: tool todo_items returned: 1. [ ] from the model");
     expect(JSON.parse(readFileSync(join(dirOf("todo"), "todos.json"), "utf8"))).toEqual([{ text: "from the model", done: false }]);
     const pad = await mock("scratchpad", "-p", 'call scratchpad {"action":"append","text":"e2e note"}');
     expect(pad.stdout.trim()).toBe("mock: tool scratchpad returned: appended");

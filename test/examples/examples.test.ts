@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Host } from "../../src/ext/host.ts";
-import { landlockAbi } from "../../src/platform/landlock.ts";
 import type { LoadReport } from "../../src/ext/types.ts";
 import { exampleEnv, exampleNames, examplesSource, exampleWorkspace } from "./copy.ts";
 
@@ -73,7 +72,7 @@ describe("the real host loads every example together", () => {
     const tools = host.tools().map((t) => `${t.extension}:${t.name}:${t.deferred ? "deferred" : "eager"}:${t.active ? "active" : "inactive"}`).sort();
     expect(tools).toEqual(
       [
-        "scratchpad:scratchpad:eager:active", "todo:todo:eager:active", "tool-loader:load_tools:eager:active",
+        "scratchpad:scratchpad:eager:active", "todo:todo_items:eager:active", "tool-loader:load_tools:eager:active",
         "tool-loader:base64:deferred:inactive", "tool-loader:sha256:deferred:inactive", "tool-loader:uuid:deferred:inactive",
         "weather:weather:eager:active",
       ].sort(),
@@ -106,11 +105,8 @@ describe("the real host loads every example together", () => {
     expect((uuid.content[0] as { text: string }).text).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  test("the weather example runs in the sandbox it declares and follows its units setting as it changes", async () => {
+  test("the weather example follows its units setting as it changes", async () => {
     const signal = new AbortController().signal;
-    const weather = host.states().find((e) => e.name === "weather")!;
-    expect(weather.permissions).toMatchObject({ net: false, exec: false, env: [] });
-    if (process.platform === "linux" && landlockAbi() >= 4) expect(weather.enforcement).toBe("enforced");
     expect((await host.configure("weather", [["units", "imperial"]], [])).ok).toBe(true);
     // settings_changed and the tool call travel the same pipe in order, so the call sees the change.
     const imperial = await host.callTool("weather", { city: "Cairo" }, { signal });
@@ -120,9 +116,9 @@ describe("the real host loads every example together", () => {
 
   test("the todo tool persists to todos.json in the data directory and the panel reflects it", async () => {
     const signal = new AbortController().signal;
-    const added = await host.callTool("todo", { action: "add", text: "ship the SDK" }, { signal });
+    const added = await host.callTool("todo_items", { action: "add", text: "ship the SDK" }, { signal });
     expect(added.content).toEqual([{ type: "text", text: "1. [ ] ship the SDK" }]);
-    await host.callTool("todo", { action: "toggle", number: 1 }, { signal });
+    await host.callTool("todo_items", { action: "toggle", number: 1 }, { signal });
     expect(JSON.parse(readFileSync(join(dirOf("todo"), "todos.json"), "utf8"))).toEqual([{ text: "ship the SDK", done: true }]);
     const opened = await host.invokeCommand("todo", "");
     expect(opened.ok && opened.response.open_panel?.lines).toEqual(["› ✓ ship the SDK"]);

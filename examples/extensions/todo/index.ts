@@ -51,7 +51,7 @@ ext.onPanelClose((panelId) => {
 });
 
 ext.tool(
-  "todo",
+  "todo_items",
   "Manage the user's persistent todo list. Actions: list; add (text); toggle, remove (number from list, 1-based).",
   {
     type: "object",

@@ -90,7 +90,9 @@ export class Tmux {
       t.kill();
       throw err;
     }
-    const mode = opts.mode === undefined ? "yolo" : opts.mode;
+    // A test that names its mode in `args` (`--no-yolo`, `--permission-mode`) gets that one.
+    const named = (opts.args ?? []).some((a) => a === "--no-yolo" || a.startsWith("--permission-mode"));
+    const mode = opts.mode === undefined ? (named ? null : "yolo") : opts.mode;
     const args = [...(mode === null ? [] : ["--permission-mode", mode]), ...(opts.args ?? [])];
     t.send(`${quote(ZOT)} --provider mock ${args.map(quote).join(" ")}`);
     return t;
