@@ -166,9 +166,13 @@ test("an edit allowed for the session covers its directory, and /permissions lis
   expect(s).toContain("this session");
 }, T);
 
-test("the TUI starts in ask by default, and zot -c comes back in the mode the session was left in", async () => {
+test("inside the enforced sandbox the TUI starts in yolo, and zot -c comes back in the mode the session was left in", async () => {
   const tm = await start([]);
-  await tm.waitFor(/ ask\s*$/m);
+  await tm.waitFor(/ yolo\s*$/m);
+  tm.keys("BTab");
+  await tm.waitFor("Mode: plan");
+  tm.keys("BTab");
+  await tm.waitFor("Mode: ask");
   tm.keys("BTab");
   await tm.waitFor("Mode: auto-edit");
   tm.send("remember me");

@@ -6,7 +6,7 @@ import { useTmux } from "./helpers/tmux.ts";
 const tui = useTmux();
 
 const FILES = {
-  "home/commands/say.md": '---\ndescription: echo something\nargument-hint: <word>\nallowed-tools: Bash(echo:*)\n---\ncall bash {"command":"echo $1"}\n',
+  "home/commands/say.md": '---\ndescription: echo something\nargument-hint: <word>\nallowed-tools: Bash(printf:*)\n---\ncall bash {"command":"printf $1"}\n',
   "home/commands/git/sum.md": "Summarise the last commit.",
   "home/commands/help.md": "never used: /help is built in",
 };
@@ -30,6 +30,6 @@ test("Markdown commands show in the popup and /help; allowed-tools spare the dia
   await t.waitFor("mock: tool bash returned: shipped");
   expect(t.screen()).not.toContain("Allow bash?");
   // Outside the command's prompt the same call asks again.
-  t.send('call bash {"command":"echo later"}');
+  t.send('call bash {"command":"printf later"}');
   await t.waitFor("Allow bash?");
 }, 30_000);

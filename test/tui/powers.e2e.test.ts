@@ -15,16 +15,16 @@ test("the approval dialog and the tool block name the extension that rewrote the
     files: {
       "powers/extension.json": JSON.stringify(manifest),
       "powers/powers.py": readFileSync(join(FIXTURE, "powers.py")),
-      "powers/powers.json": JSON.stringify({ intercept: ["tool_call"], rewrite_command: "echo rewritten-run" }),
+      "powers/powers.json": JSON.stringify({ intercept: ["tool_call"], rewrite_command: "printf rewritten-run" }),
     },
   });
   await t.waitFor("Ask anything");
-  t.send('call bash {"command":"echo the-model-asked"}');
+  t.send('call bash {"command":"printf the-model-asked"}');
   let s = await t.waitFor("Allow bash?");
   expect(s).toContain("⚠ arguments rewritten by extension powers (the model asked for others)");
-  expect(s).toContain("$ echo rewritten-run");
+  expect(s).toContain("$ printf rewritten-run");
   t.keys("1");
   s = await t.waitFor("mock: tool bash returned: rewritten-run");
-  expect(s).toContain("✓ bash echo rewritten-run");
+  expect(s).toContain("✓ bash printf rewritten-run");
   expect(s).toContain("⚠ arguments rewritten by extension powers");
 }, 40_000);
