@@ -679,7 +679,7 @@ class App implements CommandContext {
     const done = run
       .then((outcome) => {
         // A prompt that got nothing back (cancelled while waiting, or the provider failed for good) is not lost: it returns to the editor.
-        if (text !== null && (outcome.stop === "error" || (outcome.stop === "aborted" && !this.transcript.answeredSincePrompt()))) this.putBack([text]);
+        if (text !== null && ((outcome.stop === "error" && !outcome.blocked) || (outcome.stop === "aborted" && !this.transcript.answeredSincePrompt()))) this.putBack([text]);
         if (outcome.stop === "aborted") {
           this.transcript.abortRunning(Date.now());
           this.transcript.addMarker(INTERRUPTED_MARK, "warn");
