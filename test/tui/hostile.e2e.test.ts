@@ -21,30 +21,31 @@ test("escape sequences from notes, panels and tool output cannot clear, move, re
   await t.waitFor(READY);
   const before = modes(t);
   run(t, "/evil-notify");
-  let s = await t.waitFor("[hostile] shown-startshown-end");
-  expect(s).toContain("[hostile] note-startnote-end");
+  // The 8-bit CSI (U+009B) is removed on its own: what followed it stays, as text ("2J").
+  let s = await t.waitFor("[hostile] shown-start2Jshown-end");
+  expect(s).toContain("[hostile] note-start2Jnote-end");
   expect(s).toContain("● zot · mock/mock");
   run(t, "call evil_tool {}");
-  s = await t.waitFor("mock: tool evil_tool returned: result-startresult-end");
-  expect(s).toContain("│ result-startresult-end");
+  s = await t.waitFor("mock: tool evil_tool returned: result-start2Jresult-end");
+  expect(s).toContain("│ result-start2Jresult-end");
   run(t, "/evil-error");
-  s = await t.waitFor("[hostile] error-starterror-end");
+  s = await t.waitFor("[hostile] error-start2Jerror-end");
   expect(s).toContain("● zot · mock/mock");
   t.type("/evil-e");
-  s = await t.waitFor("failsloudly");
+  s = await t.waitFor("fails2Jloudly");
   t.keys("C-u");
   run(t, "/evil-insert");
   // The lone carriage return in it is a line break; everything else is gone.
-  s = await t.waitFor(/› insert-start\n {2}insert-end/);
+  s = await t.waitFor(/› insert-start\n {2}2Jinsert-end/);
   expect(s).toContain("● zot · mock/mock");
   t.keys("C-c");
   await t.waitGone("insert-start");
   expect(modes(t)).toBe(before);
   run(t, "/evil-panel");
-  s = await t.waitFor("╭─ EvilTitle ─");
-  expect(s).toMatch(/│ line-startline-end +│/);
+  s = await t.waitFor("╭─ Evil2JTitle ─");
+  expect(s).toMatch(/│ line-start2Jline-end +│/);
   expect(s).toMatch(/│ second line +│/);
-  expect(s).toMatch(/│ footer +│/);
+  expect(s).toMatch(/│ foot2Jer +│/);
   expect(s).toContain("● zot · mock/mock");
   // The cursor is hidden while the panel has the keys; the screen and title are untouched.
   const [alt, , title] = modes(t).split(" ");
