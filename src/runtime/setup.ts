@@ -273,6 +273,8 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
 /** The checkpoints of the workspace `cwd` belongs to; the home directory and `/` are too broad to walk. */
 function checkpointsFor(home: string, cwd: string, prune: PruneLimits): Checkpoints {
   const workspace = projectRoot(cwd);
-  const broad = workspace === process.getBuiltinModule("node:os").homedir() || dirname(workspace) === workspace;
+  // zot's own state (keys, sessions) is never copied into a checkpoint, even when zot works in it.
+  const inHome = resolve(workspace) === resolve(home) || resolve(workspace).startsWith(`${resolve(home)}/`);
+  const broad = inHome || workspace === process.getBuiltinModule("node:os").homedir() || dirname(workspace) === workspace;
   return new Checkpoints(checkpointsDir(home), workspace, { exclude: [resolve(home)], scan: !broad, prune });
 }

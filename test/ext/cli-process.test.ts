@@ -131,7 +131,7 @@ describe("zot ext logs -f as a process", () => {
   });
 });
 
-const DOCTOR_KEYS = ["commands", "conflicts", "dir", "error", "events", "granted", "intercept", "log", "name", "permissions", "sandbox", "source", "startup_ms", "status", "tools", "url", "version", "warnings"];
+const DOCTOR_KEYS = ["commands", "conflicts", "dir", "error", "events", "granted", "intercept", "log", "name", "permissions", "sandbox", "shadowed_by", "source", "startup_ms", "status", "tools", "url", "version", "warnings"];
 
 describe("zot ext doctor and list JSON", () => {
   test("doctor --json has exactly the documented fields for every status and exits by failed/invalid", async () => {

@@ -24,7 +24,7 @@ test("an unknown target is refused with the list of targets, before anything is 
 
 test("a version label that is no version number, and an unknown flag, are refused", () => {
   expect(release("--version", "latest")).toEqual({ code: 2, stderr: `release: --version must look like 1.2.3 or 1.2.3-rc.1 (got "latest").\n` });
-  expect(release("--fast")).toEqual({ code: 2, stderr: `release: unknown flag "--fast"; the flags are --target NAME, --out DIR, --version X.Y.Z and --no-smoke.\n` });
+  expect(release("--fast")).toEqual({ code: 2, stderr: `release: unknown flag "--fast"; the flags are --target NAME, --out DIR, --version X.Y.Z, --no-smoke and --pin-own-key.\n` });
 });
 
 test("an --out directory that already holds files is not written into", () => {
