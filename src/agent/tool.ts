@@ -13,7 +13,7 @@ export type ToolContext = {
   /** $ZOT_HOME, for tools that look things up there (skill). */
   home: string;
   /** The sandbox commands run in and the file tools obey; absent: none (tests, `--sandbox off`). */
-  sandbox?: SandboxPolicy;
+  sandbox?: SandboxPolicy | undefined;
 };
 
 export type ToolOutput = {

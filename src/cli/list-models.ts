@@ -11,7 +11,7 @@ import { wireFor } from "../agent/providers/endpoints.ts";
 
 const LIST_TIMEOUT_MS = 5000;
 
-export type ListOptions = { home: string; env: Env; json: boolean; provider?: ProviderName; apiKey?: string; baseUrl?: string };
+export type ListOptions = { home: string; env: Env; json: boolean; provider?: ProviderName | undefined; apiKey?: string | undefined; baseUrl?: string | undefined };
 
 export async function listModels(o: ListOptions, out: (text: string) => void, err: (text: string) => void): Promise<number> {
   const { models, warnings } = loadModels(o.home);

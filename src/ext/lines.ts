@@ -14,7 +14,7 @@ export type LineReaderOptions = {
   onLine: (line: string) => void;
   /** Called when a line longer than `maxLineBytes` was dropped; `bytes` is its length without the newline. */
   onOversize?: (bytes: number) => void;
-  maxLineBytes?: number;
+  maxLineBytes?: number | undefined;
 };
 
 export class LineReader {

@@ -120,7 +120,7 @@ class RpcServer {
   }
 
   /** `type: ""` answers a line that names no command, as the Go zot does. */
-  private respond(req: { id?: Json; type: string }, reply: Reply): void {
+  private respond(req: { id?: Json | undefined; type: string }, reply: Reply): void {
     const frame: JsonObject = { type: "response" };
     if (req.id !== undefined) frame.id = req.id;
     frame.command = req.type;

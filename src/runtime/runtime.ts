@@ -78,9 +78,9 @@ export type RuntimeConfig = Pick<RunChoices, "mockScript" | "systemPrompt" | "ap
   usage: Usage;
   secrets: string[];
   /** A model list to refresh in the background (see discovery.ts). */
-  discovery?: Discovery;
+  discovery?: Discovery | undefined;
   /** Stream timeouts and caps from config.json, for every provider client this runtime makes. */
-  limits?: Partial<StreamLimits>;
+  limits?: Partial<StreamLimits> | undefined;
   /** The sandbox the agent's commands and file tools obey, and whether this machine enforces it; absent: none. */
   sandbox?: { policy: SandboxPolicy; status: SandboxStatus };
   /** The workspace's code checkpoints; null when they are off (config.json, --no-session). */
@@ -317,7 +317,7 @@ export class Runtime implements AgentRuntime {
           provider: cfg.provider,
           model: cfg.model,
           system: this.systemPrompt(),
-          ...(cfg.reasoning ? { reasoning: cfg.reasoning } : {}),
+          reasoning: cfg.reasoning,
           sessionId: this.sessionId(),
           maxSteps: cfg.maxSteps,
           cwd: cfg.cwd,
@@ -331,7 +331,7 @@ export class Runtime implements AgentRuntime {
           addUsage: (u) => this.addUsage(u),
           approve: (req, detail) => this.approve(req, detail),
           jail: () => this.jailedAt,
-          ...(cfg.sandbox ? { sandbox: cfg.sandbox.policy } : {}),
+          sandbox: cfg.sandbox?.policy,
           escalate: (req, denial) => this.escalate(req, denial),
           compact: async () => (await this.condense("overflow", controller.signal)).ok,
           steer: () => this.steering?.().map((s) => this.steerMessage(s)) ?? [],
@@ -386,7 +386,7 @@ export class Runtime implements AgentRuntime {
       cwd: cfg.cwd,
       tools,
       skills,
-      ...(cfg.systemPrompt !== undefined ? { systemPrompt: cfg.systemPrompt } : {}),
+      systemPrompt: cfg.systemPrompt,
       instructions: loadInstructions(cfg.cwd, cfg.home),
       append: this.mode === "plan" ? [...cfg.appendSystemPrompt, PLAN_INSTRUCTION] : cfg.appendSystemPrompt,
     });
@@ -591,7 +591,7 @@ export class Runtime implements AgentRuntime {
 
   async shell(command: string, signal: AbortSignal, progress: (text: string) => void): Promise<ShellOutput> {
     // The user's `!cmd` is confined as the model's commands are.
-    const r = await bashTool.execute({ command }, { cwd: this.cfg.cwd, home: this.cfg.home, signal, progress, ...(this.cfg.sandbox ? { sandbox: this.cfg.sandbox.policy } : {}) });
+    const r = await bashTool.execute({ command }, { cwd: this.cfg.cwd, home: this.cfg.home, signal, progress, sandbox: this.cfg.sandbox?.policy });
     return { text: textOf(r.content), isError: r.isError };
   }
 
@@ -840,11 +840,11 @@ export class Runtime implements AgentRuntime {
         return { ok: false, error: `no API key for ${provider}; set its environment variable or add the key to ${cfg.home}/auth.json` };
       cfg.provider = createProvider({
         provider,
-        ...(credential ? { apiKey: credential.key } : {}),
+        apiKey: credential?.key,
         catalog: cfg.catalog,
-        ...(cfg.wire ? { wire: cfg.wire } : {}),
-        ...(cfg.mockScript ? { mockScript: cfg.mockScript } : {}),
-        ...(cfg.limits ? { limits: cfg.limits } : {}),
+        wire: cfg.wire,
+        mockScript: cfg.mockScript || undefined,
+        limits: cfg.limits,
       });
       cfg.providerName = provider;
       if (credential && provider !== "mock") {

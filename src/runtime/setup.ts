@@ -160,9 +160,9 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
     cwd: o.cwd,
     home: o.home,
     policy: policy.policy,
-    ...(o.trust ? { trust: o.trust } : {}),
+    trust: o.trust,
     info: { zotVersion: ZOT_VERSION, provider, model, cwd: o.cwd },
-    ...(o.extTrace !== undefined ? { traceFile: resolve(o.extTrace) } : {}),
+    traceFile: o.extTrace === undefined ? undefined : resolve(o.extTrace),
     mask: (text) => redactSecrets(text, secrets),
     // The same array the session writer, the modes and the mask read: a token joins all of them.
     onSecret: (value) => {
@@ -172,12 +172,12 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
   const [{ createProvider }, { selectTools }, { Runtime }] = await Promise.all([import("../agent/providers/index.ts"), import("../agent/tools/index.ts"), import("./runtime.ts")]);
   const client = createProvider({
     provider,
-    ...(creds.credential ? { apiKey: creds.credential.key } : {}),
+    apiKey: creds.credential?.key,
     ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
-    ...(o.wire ? { wire: o.wire } : {}),
-    ...(o.mockScript !== undefined ? { mockScript: o.mockScript } : {}),
+    wire: o.wire,
+    mockScript: o.mockScript,
     catalog: catalog.models,
-    ...(config.values.limits ? { limits: config.values.limits } : {}),
+    limits: config.values.limits,
   });
   const picked = o.noTools ? { tools: [] } : selectTools(o.tools ?? null);
   const selected = o.noSkill ? { ...picked, tools: picked.tools.filter((t) => t.name !== "skill") } : picked;
@@ -211,9 +211,9 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
 
   // Commands run unasked by default only where the kernel confines them, or where the user turned the sandbox off.
   const permissionMode = startingPermissionMode({
-    ...(o.permissionMode ? { flag: o.permissionMode } : {}),
-    ...(loaded?.meta?.permission_mode ? { session: loaded.meta.permission_mode } : {}),
-    ...(config.values.permissionMode ? { config: config.values.permissionMode } : {}),
+    flag: o.permissionMode,
+    session: loaded?.meta?.permission_mode,
+    config: config.values.permissionMode,
     sandboxEnforced: sandbox.status.enforced || sandbox.status.mode === "off",
   });
 
@@ -242,18 +242,18 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
     provider: client,
     providerName: provider,
     model,
-    ...(o.mockScript !== undefined ? { mockScript: o.mockScript } : {}),
+    mockScript: o.mockScript,
     catalog: catalog.models,
     builtins: selected.tools,
     extensionTools: !o.noTools,
-    ...(o.systemPrompt !== undefined ? { systemPrompt: o.systemPrompt } : {}),
+    systemPrompt: o.systemPrompt,
     appendSystemPrompt: o.appendSystemPrompt,
-    ...(reasoning ? { reasoning } : {}),
-    ...(o.wire ? { wire: o.wire } : {}),
+    reasoning,
+    wire: o.wire,
     maxSteps: o.maxSteps,
     permissionMode,
     sandbox: { policy: sandbox.policy, status: sandbox.status },
-    ...(o.trust ? { trust: o.trust } : {}),
+    trust: o.trust,
     // One-shot and RPC runs condense only when the provider says the context is too long: after
     // a `zot -p` there is no next prompt to make room for.
     autoCompactPercent: !o.interactive || config.values.autoCompact === false ? null : (config.values.autoCompact ?? DEFAULT_AUTO_COMPACT_PERCENT),
@@ -262,8 +262,8 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
     usage: loaded ? loaded.usage : emptyUsage(),
     noSession: o.noSession,
     secrets,
-    ...(discovery ? { discovery } : {}),
-    ...(config.values.limits ? { limits: config.values.limits } : {}),
+    discovery,
+    limits: config.values.limits,
     checkpoints: o.noSession || config.values.checkpoints === false ? null : checkpointsFor(o.home, o.cwd, config.values.checkpoints ?? DEFAULT_PRUNE),
   });
   host.emit({ event: "session_start" });

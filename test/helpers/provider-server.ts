@@ -97,7 +97,7 @@ export type ServerOptions = {
    */
   models?: string[] | number | (() => Promise<string[]>);
   fallback?: Reply | ((req: RecordedRequest) => Reply);
-  onRequest?: (req: RecordedRequest) => void;
+  onRequest?: ((req: RecordedRequest) => void) | undefined;
 };
 
 export function startProviderServer(opts: ServerOptions = {}): ProviderServer {

@@ -12,7 +12,7 @@ export class FakeHost {
   readonly done: Promise<number>;
 
   constructor(cmd: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) {
-    this.proc = Bun.spawn(cmd, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    this.proc = Bun.spawn(cmd, { cwd: opts.cwd ?? process.cwd(), env: { ...process.env, ...opts.env }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
     const out = this.pump(this.proc.stdout as ReadableStream<Uint8Array>, (line) => this.onLine(line));
     const err = this.pump(this.proc.stderr as ReadableStream<Uint8Array>, (line) => (this.stderrText += line + "\n"));
     this.done = Promise.all([out, err]).then(() => this.proc.exited);

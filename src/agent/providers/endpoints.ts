@@ -48,7 +48,7 @@ function keyHint(provider: string): string | undefined {
 export function requestTarget(
   provider: HttpProvider,
   family: "anthropic" | "openai",
-  opts: { apiKey?: string; baseUrl?: string },
+  opts: { apiKey?: string | undefined; baseUrl?: string | undefined },
   info: ModelInfo | undefined,
 ): { base: string; key: string; hint: string | undefined } | { error: string } {
   let base = opts.baseUrl ?? info?.baseUrl ?? ENDPOINTS[provider][family] ?? "";

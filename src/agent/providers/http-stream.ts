@@ -18,7 +18,13 @@ import { redactSecrets } from "../../redact.ts";
 import { abortableSleep } from "../../sleep.ts";
 
 /** What an HTTP provider client is built with (see createProvider). */
-export type ClientOptions = { apiKey?: string; baseUrl?: string; catalog: readonly ModelInfo[]; retry?: RetryPolicy; limits?: Partial<StreamLimits> };
+export type ClientOptions = {
+  apiKey?: string | undefined;
+  baseUrl?: string | undefined;
+  catalog: readonly ModelInfo[];
+  retry?: RetryPolicy | undefined;
+  limits?: Partial<StreamLimits> | undefined;
+};
 export interface Assembler {
   /** Handles one event and returns what to stream to the caller. */
   handle(ev: SseEvent): ProviderEvent[];

@@ -18,19 +18,19 @@ export type { RetryPolicy } from "./retry.ts";
 
 export type ProviderOptions = {
   provider: ProviderName;
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Anthropic wire: without /v1 (requests go to <base>/v1/messages). OpenAI wires: with /v1. */
   baseUrl?: string;
   /** `--wire`: overrides the wire the model's catalog entry names. */
-  wire?: ChoosableWire;
+  wire?: ChoosableWire | undefined;
   /** JSONL file of scripted responses for the mock provider. */
-  mockScript?: string;
+  mockScript?: string | undefined;
   /** Model metadata for prices, output limits, wires and per-model base URLs; defaults to the built-in catalog. */
   catalog?: ModelInfo[];
   /** Retry tuning; tests inject a sleep that does not wait. */
   retry?: RetryPolicy;
   /** Timeouts and caps (config.json); unset fields take the defaults. */
-  limits?: Partial<StreamLimits>;
+  limits?: Partial<StreamLimits> | undefined;
 };
 
 export function createProvider(opts: ProviderOptions): Provider {

@@ -97,7 +97,7 @@ export class MockProvider implements Provider {
   }
 }
 
-type Planned = { text?: string; thinking?: string; error?: string; calls: { name: string; raw: string }[] };
+type Planned = { text?: string | undefined; thinking?: string | undefined; error?: string | undefined; calls: { name: string; raw: string }[] };
 
 /** The built-in behaviour: echo, `call <tool> <json>` lines, and a summary once tool results are back. */
 function reply(messages: readonly Message[]): Planned {

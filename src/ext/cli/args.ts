@@ -8,7 +8,7 @@ export type ArgSpec = {
   /** Options taking one value (`--cwd DIR` or `--cwd=DIR`). */
   values?: string[];
   /** Repeatable options taking a value. */
-  multi?: string[];
+  multi?: string[] | undefined;
   /** Short spellings mapped to the canonical name (e.g. `{"-f": "--follow"}`). */
   aliases?: Record<string, string>;
 };
