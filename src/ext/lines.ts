@@ -77,7 +77,7 @@ export class LineReader {
 
   private emitParts(): void {
     const parts = this.parts;
-    let bytes = parts[0];
+    let bytes = parts[0] ?? new Uint8Array(0);
     if (parts.length > 1) {
       bytes = new Uint8Array(this.partsBytes);
       let off = 0;

@@ -15,7 +15,7 @@ import { seconds } from "../duration.ts";
 
 export const MODERN_VERSION = "2026-07-28";
 /** Newest first: what zot offers in `initialize` and accepts back. */
-export const LEGACY_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+export const LEGACY_VERSIONS: readonly [string, ...string[]] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 
 export type Era = "modern" | "legacy";
 export type Negotiated = { era: Era; version: string };

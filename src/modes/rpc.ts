@@ -31,7 +31,7 @@ export type RpcOptions = ModeOutput & {
 
 /** `next` runs after the response is written, so a turn's events always follow its response. */
 type Reply = { data?: Json; next?: () => void } | { error: string };
-type Request = { id?: Json; type: string; body: JsonObject };
+type Request = { id?: Json | undefined; type: string; body: JsonObject };
 
 const COMMANDS = [
   "hello",

@@ -101,9 +101,9 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
 
   let creds = resolveCredentials({ provider, home: o.home, env: o.env, apiKey: o.apiKey, auth });
   notices.push(...creds.warnings);
-  const keyed = Object.hasOwn(PROVIDER_ENV_KEYS, provider);
-  if (keyed && !creds.credential) {
-    const vars = PROVIDER_ENV_KEYS[provider].join(" or ");
+  const keyVars = PROVIDER_ENV_KEYS[provider];
+  if (keyVars && !creds.credential) {
+    const vars = keyVars.join(" or ");
     // A refused auth.json (group/world-readable) is the likely cause; say so in the same breath.
     const why = creds.warnings.length ? ` ${creds.warnings.join(" ")}` : auth.subscriptions.includes(provider) ? ` (${authPath(o.home)}: ${provider} is ${SUBSCRIPTION_NOTE}.)` : "";
     if (!(o.interactive && loaded && o.provider === undefined)) return { ok: false, error: `No API key for ${provider}: set ${vars}, pass --api-key, or add the key to ${authPath(o.home)}.${why}`, usage: true };

@@ -132,8 +132,9 @@ function anthropicMessages(messages: readonly Message[], provider: string, model
   let marked = 0;
   for (let i = out.length - 1; i >= 0 && marked < 2; i--) {
     const m = out[i];
-    if (m.role !== "user") continue;
-    m.content[m.content.length - 1].cache_control = EPHEMERAL;
+    const lastPart = m?.role === "user" ? m.content.at(-1) : undefined;
+    if (!lastPart) continue;
+    lastPart.cache_control = EPHEMERAL;
     marked++;
   }
   return out;

@@ -17,7 +17,7 @@ type Endpoint = {
   /** Other official bases of the same service (China), each in the same convention as above. */
   alternates: string[];
   /** The wires the service speaks; the first is the default. */
-  wires: readonly Wire[];
+  wires: readonly [Wire, ...Wire[]];
 };
 
 export const ENDPOINTS: Record<HttpProvider, Endpoint> = {

@@ -76,7 +76,8 @@ function openaiMessages(provider: CompatName, messages: readonly Message[], name
         p.type === "text" ? (p.text === "" ? [] : [{ type: "text", text: p.text }]) : [imageUrl(p.mimeType, p.data)],
       );
       if (parts.length === 0) continue;
-      out.push({ role: "user", content: parts.length === 1 && parts[0].type === "text" ? parts[0].text : parts });
+      const [only] = parts;
+      out.push({ role: "user", content: parts.length === 1 && only?.type === "text" ? (only.text ?? "") : parts });
     } else if (m.role === "toolResult") {
       const text = m.content.flatMap((p) => (p.type === "text" && p.text !== "" ? [p.text] : [])).join("\n");
       const imgs = m.content.flatMap((p) => (p.type === "image" ? [imageUrl(p.mimeType, p.data)] : []));
@@ -222,7 +223,7 @@ class OpenAIAssembler implements Assembler {
       for (const [k, c] of this.calls) if (c.id === id) return k;
       return Math.max(...keys) + 1;
     }
-    return keys[keys.length - 1];
+    return keys.at(-1) ?? position;
   }
 
   private begin(index: number, call: Call, out: ProviderEvent[]): void {

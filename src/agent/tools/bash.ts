@@ -108,7 +108,7 @@ export const bashTool: Tool = {
   },
   preview(args: JsonObject): string {
     const command = stringArg(args, "command") ?? "?";
-    const first = command.split("\n")[0];
+    const first = command.split("\n", 1)[0] ?? "";
     return `$ ${first}${first.length < command.length ? " …" : ""}${isBackground(args) ? " &" : ""}`;
   },
   approval(args: JsonObject): ApprovalDetail {
@@ -263,7 +263,7 @@ class Output {
   add(raw: Uint8Array, text: string): void {
     this.bytes += raw.length;
     for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) this.newlines++;
-    if (text !== "") this.lastChar = text[text.length - 1];
+    this.lastChar = text.at(-1) ?? this.lastChar;
     if (this.spill || this.spillError !== null) {
       this.writeSpill(raw);
       this.tail += text;
@@ -347,14 +347,15 @@ function takeTail(text: string): { text: string; lines: number } {
   const lines = trimFinalNewline(text).split("\n");
   const kept: string[] = [];
   let bytes = 0;
-  for (let i = lines.length - 1; i >= 0 && kept.length < TAIL_LINES; i--) {
-    const cost = Buffer.byteLength(lines[i]) + 1;
+  for (const line of lines.reverse()) {
+    if (kept.length >= TAIL_LINES) break;
+    const cost = Buffer.byteLength(line) + 1;
     if (bytes + cost > TAIL_BYTES) {
-      if (kept.length === 0) kept.push(cutToBytes(lines[i], TAIL_BYTES, true));
+      if (kept.length === 0) kept.push(cutToBytes(line, TAIL_BYTES, true));
       break;
     }
     bytes += cost;
-    kept.push(lines[i]);
+    kept.push(line);
   }
   return { text: kept.reverse().join("\n"), lines: kept.length };
 }

@@ -133,8 +133,7 @@ function decodeEdits(v: Json | undefined): Edit[] | string {
 /** Finds every edit's single occurrence, or explains in one sentence why the set can't apply. */
 function planEdits(text: string, edits: Edit[], abs: string): Match[] | string {
   const matches: Match[] = [];
-  for (let i = 0; i < edits.length; i++) {
-    const { oldText, newText } = edits[i];
+  for (const [i, { oldText, newText }] of edits.entries()) {
     const label = edits.length === 1 ? "oldText" : `edits[${i}].oldText`;
     const count = occurrences(text, oldText);
     if (count === 0) return `${label} was not found in ${abs}; it must match the file exactly, including whitespace and indentation (read the file again to copy it). No edits were applied.`;
@@ -142,10 +141,9 @@ function planEdits(text: string, edits: Edit[], abs: string): Match[] | string {
     matches.push({ index: text.indexOf(oldText), edit: i, oldText, newText });
   }
   const sorted = [...matches].sort((x, y) => x.index - y.index);
-  for (let i = 1; i < sorted.length; i++) {
+  for (const [i, cur] of sorted.entries()) {
     const prev = sorted[i - 1];
-    const cur = sorted[i];
-    if (cur.index < prev.index + prev.oldText.length) {
+    if (prev && cur.index < prev.index + prev.oldText.length) {
       return `edits[${prev.edit}] and edits[${cur.edit}] overlap in ${abs}; merge them into one edit. No edits were applied.`;
     }
   }

@@ -287,7 +287,7 @@ async function countFileLines(fh: FileHandle): Promise<number> {
     if (bytesRead === 0) break;
     position += bytesRead;
     lines += newlines(buf.subarray(0, bytesRead));
-    lastByte = buf[bytesRead - 1];
+    lastByte = buf.readUInt8(bytesRead - 1);
   }
   return lastByte === 10 ? lines : lines + 1;
 }

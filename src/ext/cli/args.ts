@@ -27,7 +27,7 @@ export function parseArgs(argv: string[], spec: ArgSpec): Result<{ args: ParsedA
   const positionals: string[] = [];
   const canonical = (name: string) => spec.aliases?.[name] ?? name;
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
+    const arg = argv[i] ?? "";
     if (arg === "--") {
       positionals.push(...argv.slice(i + 1));
       break;
