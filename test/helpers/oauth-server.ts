@@ -102,7 +102,7 @@ export function startAuthServer(options: AuthServerOptions = {}): AuthServer {
     let id = typeof form.client_id === "string" ? form.client_id : "";
     let secret: string | null = typeof form.client_secret === "string" ? form.client_secret : null;
     if (basic?.startsWith("Basic ")) {
-      const [u, p] = Buffer.from(basic.slice(6), "base64").toString().split(":");
+      const [u = "", p = ""] = Buffer.from(basic.slice(6), "base64").toString().split(":");
       id = decodeURIComponent(u);
       secret = decodeURIComponent(p);
     }

@@ -1,3 +1,4 @@
+import { elements } from "../helpers/elements.ts";
 // A minimal host for SDK tests and benchmarks: spawns an extension over real pipes, writes host frames,
 // and waits for extension frames by predicate. It checks nothing itself; tests assert on what it saw.
 type Frame = Record<string, unknown> & { type: string };
@@ -85,7 +86,7 @@ export class FakeHost {
     this.seen.push(frame);
     const i = this.waiters.findIndex((w) => w.match(frame));
     if (i >= 0) {
-      const [w] = this.waiters.splice(i, 1);
+      const [w] = elements(this.waiters.splice(i, 1), 1);
       this.consumed.add(frame);
       w.resolve(frame);
     }
