@@ -5,10 +5,11 @@ import type { Result } from "../../result.ts";
 import { readFileSync, statSync } from "node:fs";
 import type { Json, JsonObject } from "../../json.ts";
 import type { ApprovalDetail } from "../events.ts";
-import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
+import type { ToolOutput } from "../tool.ts";
 import { atomicWrite } from "../../platform/atomic-write.ts";
 import { errorText, refuseNonRegular, resolvePath, stringArg, textResult } from "./common.ts";
 import { unifiedDiff } from "./diff.ts";
+import { customParam, defineTool, stringParam } from "./define.ts";
 import { sandboxRefusal } from "../sandbox/tool-check.ts";
 
 const DESCRIPTION = `Edit a file by replacing exact text.
@@ -22,43 +23,45 @@ type Match = { index: number; edit: number; oldText: string; newText: string };
 
 const BOM = "\uFEFF";
 
-export const editTool: Tool = {
-  name: "edit",
-  description: DESCRIPTION,
-  schema: {
+const EDITS_SCHEMA = {
+  type: "array",
+  minItems: 1,
+  description: "Replacements, applied together.",
+  items: {
     type: "object",
     properties: {
-      path: { type: "string", description: "Path of the file to edit (relative to the working directory, or absolute)." },
-      edits: {
-        type: "array",
-        minItems: 1,
-        description: "Replacements, applied together.",
-        items: {
-          type: "object",
-          properties: {
-            oldText: { type: "string", description: "Exact text to replace; must occur exactly once." },
-            newText: { type: "string", description: "Replacement text." },
-          },
-          required: ["oldText", "newText"],
-        },
-      },
+      oldText: { type: "string", description: "Exact text to replace; must occur exactly once." },
+      newText: { type: "string", description: "Replacement text." },
     },
-    required: ["path", "edits"],
+    required: ["oldText", "newText"],
+  },
+};
+
+const editsParam = customParam(EDITS_SCHEMA, (v) => {
+  const edits = decodeEdits(v);
+  return typeof edits === "string" ? { ok: false, error: edits } : { ok: true, value: edits };
+});
+
+export const editTool = defineTool({
+  name: "edit",
+  description: DESCRIPTION,
+  params: {
+    path: stringParam("Path of the file to edit (relative to the working directory, or absolute).", { nonEmpty: true }),
+    edits: editsParam,
   },
   preview(args: JsonObject): string {
     const path = stringArg(args, "path") ?? "?";
     const n = Array.isArray(args.edits) ? args.edits.length : 0;
     return `edit ${path} (${n} ${n === 1 ? "change" : "changes"})`;
   },
-  approval(args: JsonObject, cwd: string): ApprovalDetail {
+  approval(args, cwd): ApprovalDetail {
     const planned = prepare(args, cwd);
     if (!planned.ok) return { kind: "json", json: JSON.stringify(args, null, 2), note: `This edit will fail: ${planned.error}` };
     return { kind: "diff", path: planned.abs, diff: unifiedDiff(planned.text, planned.next, { oldLabel: planned.abs, newLabel: planned.abs }) };
   },
-  async execute(args: JsonObject, ctx: ToolContext): Promise<ToolOutput> {
+  async execute(args, ctx): Promise<ToolOutput> {
     // Before the file is read: a hidden file's content must not reach the model through an error.
-    const target = stringArg(args, "path");
-    const refused = target ? sandboxRefusal("write", resolvePath(ctx.cwd, target), ctx) : null;
+    const refused = sandboxRefusal("write", resolvePath(ctx.cwd, args.path), ctx);
     if (refused) return refused;
     const planned = prepare(args, ctx.cwd);
     if (!planned.ok) return textResult(planned.error, true);
@@ -73,17 +76,13 @@ export const editTool: Tool = {
     const summary = `Edited ${abs}: ${count} ${count === 1 ? "replacement" : "replacements"} applied.`;
     return textResult(diff === "" ? summary : `${summary}\n\n${diff}`);
   },
-};
+});
 
 type Prepared = Result<{ abs: string; bom: boolean; crlf: boolean; text: string; next: string; count: number }>;
 
 /** Reads the file and applies the edits in memory: what execute writes and what the approval dialog shows. */
-function prepare(args: JsonObject, cwd: string): Prepared {
+function prepare({ path, edits }: { path: string; edits: Edit[] }, cwd: string): Prepared {
   const fail = (error: string): Prepared => ({ ok: false, error });
-  const path = stringArg(args, "path");
-  if (path === undefined || path === "") return fail(`edit needs a "path" string argument.`);
-  const edits = decodeEdits(args.edits);
-  if (typeof edits === "string") return fail(edits);
   const abs = resolvePath(cwd, path);
   let bytes: Buffer;
   try {

@@ -3,8 +3,9 @@
 import { closeSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import type { JsonObject } from "../../json.ts";
-import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
-import { errorText, positiveIntArg, resolvePath, stringArg, textResult } from "./common.ts";
+import type { ToolOutput } from "../tool.ts";
+import { errorText, resolvePath, stringArg, textResult } from "./common.ts";
+import { defineTool, positiveIntegerParam, stringParam } from "./define.ts";
 import { isPseudoFile, presentPseudo, PSEUDO_MAX_BYTES, readToEnd } from "./pseudo-file.ts";
 import { sandboxRefusal } from "../sandbox/tool-check.ts";
 import { shellQuote } from "../../shell-quote.ts";
@@ -38,17 +39,13 @@ type Page = {
   seen: number;
 };
 
-export const readTool: Tool = {
+export const readTool = defineTool({
   name: "read",
   description: DESCRIPTION,
-  schema: {
-    type: "object",
-    properties: {
-      path: { type: "string", description: "Path of the file to read (relative to the working directory, or absolute)." },
-      offset: { type: "integer", minimum: 1, description: "1-based line number to start from (default 1)." },
-      limit: { type: "integer", minimum: 1, description: `Maximum number of lines to return (default and maximum ${READ_MAX_LINES}).` },
-    },
-    required: ["path"],
+  params: {
+    path: stringParam("Path of the file to read (relative to the working directory, or absolute).", { nonEmpty: true }),
+    offset: positiveIntegerParam("1-based line number to start from (default 1)."),
+    limit: positiveIntegerParam(`Maximum number of lines to return (default and maximum ${READ_MAX_LINES}).`),
   },
   preview(args: JsonObject): string {
     const path = stringArg(args, "path") ?? "?";
@@ -58,23 +55,17 @@ export const readTool: Tool = {
     const from = offset ?? 1;
     return limit === undefined ? `read ${path} from line ${from}` : `read ${path} lines ${from}-${from + limit - 1}`;
   },
-  async execute(args: JsonObject, ctx: ToolContext): Promise<ToolOutput> {
-    const path = stringArg(args, "path");
-    if (path === undefined || path === "") return textResult(`read needs a "path" string argument.`, true);
-    const offset = positiveIntArg(args, "offset");
-    if (offset.error) return textResult(offset.error, true);
-    const limit = positiveIntArg(args, "limit");
-    if (limit.error) return textResult(limit.error, true);
+  async execute({ path, offset, limit }, ctx): Promise<ToolOutput> {
     const abs = resolvePath(ctx.cwd, path);
     const refused = sandboxRefusal("read", abs, ctx);
     if (refused) return refused;
     try {
-      return await readPath(abs, offset.value ?? 1, Math.min(limit.value ?? READ_MAX_LINES, READ_MAX_LINES), ctx.signal);
+      return await readPath(abs, offset ?? 1, Math.min(limit ?? READ_MAX_LINES, READ_MAX_LINES), ctx.signal);
     } catch (err) {
       return textResult(`Could not read ${abs} (${errorText(err)}).`, true);
     }
   },
-};
+});
 
 async function readPath(abs: string, offset: number, limit: number, signal: AbortSignal): Promise<ToolOutput> {
   let size: number;
