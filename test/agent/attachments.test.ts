@@ -1,17 +1,16 @@
 // `@path` mentions: text files attached (cut with a note past the cap), images as image parts,
 // binaries refused with a note, and words that only look like mentions left alone.
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, expect, test } from "bun:test";
+import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { attachMentions, attachmentPath } from "../../src/agent/attachments.ts";
 import { READ_MAX_BYTES } from "../../src/agent/tools/read.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "zot-attach-"));
+  dir = tempDir("zot-attach-");
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d1a0e60000000049454e44ae426082", "hex");
 

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { builtinModels, costOf, defaultModel, findModel, loadModels, PROVIDERS, reasoningProblem, unknownModelNotice } from "../../src/agent/catalog.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const dirs: string[] = [];
 function home(models?: string): string {
-  const d = mkdtempSync(join(tmpdir(), "zot-catalog-"));
+  const d = tempDir("zot-catalog-");
   dirs.push(d);
   if (models !== undefined) writeFileSync(join(d, "models.json"), models);
   return d;

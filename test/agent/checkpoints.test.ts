@@ -1,25 +1,24 @@
 // Code checkpoints over real files in temp dirs: what a rewind lists, that it brings files back byte
 // for byte (changed, deleted, created, binary, changed by a shell command, outside the manifest),
 // and that it can be undone.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Checkpoints, CHECKPOINT_LIMITS } from "../../src/agent/checkpoints.ts";
 import { CheckpointStore, DEFAULT_PRUNE, pruneCheckpoints } from "../../src/agent/checkpoint-store.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let dir: string;
 let ws: string;
 let store: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "zot-cp-"));
+  dir = tempDir("zot-cp-");
   ws = join(dir, "project");
   store = join(dir, "home", "checkpoints");
   mkdirSync(join(ws, "src"), { recursive: true });
   mkdirSync(join(ws, ".git"));
   writeFileSync(join(ws, ".git", "HEAD"), "ref: refs/heads/main\n");
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const make = (limits = CHECKPOINT_LIMITS) => new Checkpoints(store, ws, { exclude: [join(dir, "home")], scan: true, limits, prune: DEFAULT_PRUNE });
 const binary = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 37) % 256));

@@ -1,8 +1,7 @@
 // Compaction in the runtime: the older part summarised and the latest turns kept, the automatic
 // pass at the context threshold, the retry after a context-too-long answer, and cancel.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isContextOverflow, keptFrom } from "../../src/agent/compaction.ts";
 import type { AgentEvent } from "../../src/agent/events.ts";
@@ -10,16 +9,16 @@ import type { Message } from "../../src/agent/messages.ts";
 import type { Runtime } from "../../src/runtime/runtime.ts";
 import { openSession } from "../../src/agent/session.ts";
 import { startMockRuntime } from "../helpers/mock-runtime.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let home: string;
 let runtime: Runtime | null = null;
 beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), "zot-compact-"));
+  home = tempDir("zot-compact-");
 });
 afterEach(async () => {
   await runtime?.close();
   runtime = null;
-  rmSync(home, { recursive: true, force: true });
 });
 
 const text = (m: Message) => m.content.map((p) => ("text" in p ? p.text : "")).join("");

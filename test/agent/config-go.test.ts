@@ -1,18 +1,17 @@
 // One $ZOT_HOME for the Go zot and zot: auth.json, config.json and models.json as the Go zot writes
 // them load in zot, and what zot writes back keeps everything the Go zot needs.
 import { authPath } from "../../src/platform/home.ts";
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadModels, findModel } from "../../src/agent/catalog.ts";
 import { configPath, readAuth, readConfig, rememberModel, removeApiKey, resolveCredentials, saveApiKey, SUBSCRIPTION_NOTE } from "../../src/agent/config.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let home: string;
 beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), "zot-config-go-"));
+  home = tempDir("zot-config-go-");
 });
-afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 const oauth = { access_token: "sk-ant-oat01-ACCESS", refresh_token: "sk-ant-ort01-REFRESH", token_type: "Bearer", expiry: "2026-12-31T00:00:00Z", scope: "user:inference", client_id: "9d1c250a" };
 const writeAuth = (v: unknown) => writeFileSync(authPath(home), JSON.stringify(v, null, 2), { mode: 0o600 });

@@ -1,15 +1,14 @@
 import { authPath } from "../../src/platform/home.ts";
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { configPath, defaultProvider, knownSecrets, readAuth, readConfig, readSystemMd, rememberModel, removeApiKey, resolveCredentials, saveApiKey, updateConfig } from "../../src/agent/config.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let home: string;
 beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), "zot-config-"));
+  home = tempDir("zot-config-");
 });
-afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 describe("config.json", () => {
   test("remembers provider and model while keeping unknown keys", () => {

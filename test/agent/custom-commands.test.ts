@@ -1,20 +1,19 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { expandCommand, loadCustomCommands, toolRule, usableCommands } from "../../src/agent/custom-commands.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let root: string;
 let cwd: string;
 let home: string;
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), "zot-cmds-"));
+  root = tempDir("zot-cmds-");
   cwd = join(root, "project");
   home = join(root, "home");
   mkdirSync(join(cwd, ".git"), { recursive: true });
   mkdirSync(home, { recursive: true });
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 function file(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });

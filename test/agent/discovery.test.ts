@@ -1,8 +1,6 @@
 import { modelsCachePath } from "../../src/platform/home.ts";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { builtinModels, findModel } from "../../src/agent/catalog.ts";
 import { CACHE_TTL_MS, cachedModels, fetchModels, refreshModels, writeCache } from "../../src/agent/discovery.ts";
 import { startEndless, startTwoOrigins } from "../helpers/two-origins.ts";
@@ -11,18 +9,18 @@ import { createRuntime, type RuntimeOptions } from "../../src/runtime/setup.ts";
 import { startProviderServer, type ProviderServer } from "../helpers/provider-server.ts";
 import { testRuntimeOptions } from "../helpers/mock-runtime.ts";
 import { waitFor } from "../helpers/wait.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let home: string;
 let server: ProviderServer | undefined;
 const runtimes: Runtime[] = [];
 beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), "zot-discovery-"));
+  home = tempDir("zot-discovery-");
 });
 afterEach(async () => {
   for (const r of runtimes.splice(0)) await r.close();
   await server?.stop();
   server = undefined;
-  rmSync(home, { recursive: true, force: true });
 });
 
 const never = new AbortController().signal;

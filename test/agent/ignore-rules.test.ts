@@ -1,15 +1,14 @@
 // The file picker's ignore rules: gitignore patterns and the directories always left out.
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { IgnoreRules } from "../../src/agent/ignore-rules.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "zot-ignore-"));
+  dir = tempDir("zot-ignore-");
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 test("gitignore patterns: names anywhere, anchored paths, directories only, globs, ** and negation", () => {
   writeFileSync(join(dir, ".gitignore"), "# comment\n*.log\n!keep.log\n/secret.txt\ntmp/\ndocs/**/*.pdf\nfoo?.c\n");

@@ -1,24 +1,23 @@
 // Project instructions: which AGENTS.md / CLAUDE.md files reach the system prompt, in what order,
 // cut where too long; and what /init asks the model.
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, expect, test } from "bun:test";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { initPrompt, INSTRUCTIONS_MAX_BYTES, loadInstructions } from "../../src/agent/instructions.ts";
 import { buildSystemPrompt } from "../../src/agent/system-prompt.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let dir: string;
 let home: string;
 let repo: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "zot-instr-"));
+  dir = tempDir("zot-instr-");
   home = join(dir, "home");
   repo = join(dir, "repo");
   mkdirSync(home);
   mkdirSync(join(repo, ".git"), { recursive: true });
   mkdirSync(join(repo, "pkg", "app"), { recursive: true });
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 test("the global file comes first, then the repository root down to the working directory", () => {
   writeFileSync(join(home, "AGENTS.md"), "global rules");

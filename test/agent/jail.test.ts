@@ -1,21 +1,20 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, expect, test } from "bun:test";
+import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { jailRefusal, jailRoot } from "../../src/agent/jail.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let dir: string;
 let cwd: string;
 let root: string;
 beforeEach(() => {
-  dir = realpathSync(mkdtempSync(join(tmpdir(), "zot-jail-")));
+  dir = tempDir("zot-jail-");
   cwd = join(dir, "project");
   mkdirSync(join(cwd, "src"), { recursive: true });
   mkdirSync(join(dir, "outside"));
   symlinkSync(join(dir, "outside"), join(cwd, "escape"));
   root = jailRoot(cwd);
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 test("file tools may use paths inside the working directory, also files that do not exist yet", () => {
   for (const path of ["src", "src/new/file.ts", join(cwd, "a.txt"), "."]) expect(jailRefusal("write", { path }, cwd, root)).toBeNull();

@@ -1,6 +1,4 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Host } from "../../src/ext/host.ts";
 import type { AgentEvent } from "../../src/agent/events.ts";
@@ -10,6 +8,7 @@ import { createProvider } from "../../src/agent/providers/index.ts";
 import { builtinTools } from "../../src/agent/tools/index.ts";
 import { startProviderServer, type ProviderServer, type Reply } from "../helpers/provider-server.ts";
 import { elements } from "../helpers/elements.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const FIXTURES = join(ROOT, "test", "fixtures", "agent");
@@ -20,13 +19,12 @@ let server: ProviderServer;
 let host: Host;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "zot-loop-"));
+  dir = tempDir("zot-loop-");
   host = new Host();
 });
 afterEach(async () => {
   await host.shutdown();
   await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 type Run = { events: AgentEvent[]; history: Message[]; ctx: LoopContext };

@@ -1,8 +1,7 @@
 // Permission modes and their default, read-only commands, scoped rules and the per-project
 // "always" approvals in permissions.json.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PermissionRule } from "../../src/agent/events.ts";
 import { defaultPermissionMode, modeVerdict, nextMode, startingPermissionMode } from "../../src/agent/permissions.ts";
@@ -10,12 +9,12 @@ import { PermissionRules, rulesAllow, scopeLabel, suggestRules } from "../../src
 import { isReadOnlyCommand } from "../../src/agent/read-only-command.ts";
 import { commandParts } from "../../src/agent/shell-words.ts";
 import { projectRoot } from "../../src/platform/project-root.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let home: string;
 beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), "zot-perm-"));
+  home = tempDir("zot-perm-");
 });
-afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 describe("modes", () => {
   test("shift+tab cycles ask, auto-edit, yolo and plan, then back to ask", () => {

@@ -1,26 +1,25 @@
 // Approvals in the runtime: what the handler is shown, standing rules, esc stopping the turn, plan
 // mode refusing changes, and the wait not counted in the tool's duration.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentEvent, ConfirmRequest } from "../../src/agent/events.ts";
 import type { Runtime } from "../../src/runtime/runtime.ts";
 import { startMockRuntime } from "../helpers/mock-runtime.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let home: string;
 let runtime: Runtime;
 let events: AgentEvent[];
 
 beforeEach(async () => {
-  home = mkdtempSync(join(tmpdir(), "zot-approvals-"));
+  home = tempDir("zot-approvals-");
   runtime = await startMockRuntime(home, { permissionMode: "ask", interactive: true });
   events = [];
   runtime.subscribe((e) => events.push(e));
 });
 afterEach(async () => {
   await runtime.close();
-  rmSync(home, { recursive: true, force: true });
 });
 
 const results = () => events.filter((e): e is Extract<AgentEvent, { type: "tool_result" }> => e.type === "tool_result");

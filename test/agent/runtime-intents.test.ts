@@ -1,18 +1,17 @@
 // Extension UI intents sent while zot is still loading reach the mode that listens later (the TUI);
 // the runtime itself never runs a `submit`.
 import { expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { AgentEvent } from "../../src/agent/events.ts";
 import type { UiIntent } from "../../src/ext/types.ts";
 import { startMockRuntime } from "../helpers/mock-runtime.ts";
 import { waitFor } from "../helpers/wait.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const SUBMITTER = resolve(import.meta.dir, "../fixtures/ext/submit-at-start");
 
 test("intents sent before anyone listened go, in order, to the first intent listener only, and submit is not run", async () => {
-  const home = mkdtempSync(join(tmpdir(), "zot-intents-"));
+  const home = tempDir("zot-intents-");
   const runtime = await startMockRuntime(home, { ext: [SUBMITTER] });
   try {
     const events: AgentEvent[] = [];
@@ -33,12 +32,11 @@ test("intents sent before anyone listened go, in order, to the first intent list
     expect(events.some((e) => e.type === "user_message")).toBe(false);
   } finally {
     await runtime.close();
-    rmSync(home, { recursive: true, force: true });
   }
 });
 
 test("later intents reach the listeners subscribed when they arrive, and none after unsubscribing", async () => {
-  const home = mkdtempSync(join(tmpdir(), "zot-intents-"));
+  const home = tempDir("zot-intents-");
   const runtime = await startMockRuntime(home, { ext: [SUBMITTER] });
   try {
     const a: UiIntent[] = [];
@@ -55,6 +53,5 @@ test("later intents reach the listeners subscribed when they arrive, and none af
     expect(b.length).toBe(heardByB);
   } finally {
     await runtime.close();
-    rmSync(home, { recursive: true, force: true });
   }
 });

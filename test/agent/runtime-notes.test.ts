@@ -1,14 +1,14 @@
 import { expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { AgentEvent } from "../../src/agent/events.ts";
 import { startMockRuntime } from "../helpers/mock-runtime.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const NOTER = resolve(import.meta.dir, "../fixtures/agent/noter");
 
 test("an extension note that arrives before any mode subscribed is delivered to the first subscriber", async () => {
-  const home = mkdtempSync(join(tmpdir(), "zot-notes-"));
+  const home = tempDir("zot-notes-");
   const trace = join(home, "trace.jsonl");
   const runtime = await startMockRuntime(home, { ext: [NOTER], extTrace: trace });
   try {
@@ -31,6 +31,5 @@ test("an extension note that arrives before any mode subscribed is delivered to 
   } finally {
     await runtime.close();
     expect(existsSync(trace) && readFileSync(trace, "utf8").includes("configure me first")).toBe(true);
-    rmSync(home, { recursive: true, force: true });
   }
 });

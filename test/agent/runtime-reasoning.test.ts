@@ -1,21 +1,18 @@
 // The thinking levels /reasoning and alt+t offer: those the current model takes, from the catalog.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { EFFORTS } from "../../src/agent/choices.ts";
 import type { Runtime } from "../../src/runtime/runtime.ts";
 import { startMockRuntime } from "../helpers/mock-runtime.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let home: string;
 let runtime: Runtime | null = null;
 beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), "zot-reasoning-"));
+  home = tempDir("zot-reasoning-");
 });
 afterEach(async () => {
   await runtime?.close();
   runtime = null;
-  rmSync(home, { recursive: true, force: true });
 });
 
 // Nothing listens there: the background model-list refresh fails at once.

@@ -1,24 +1,21 @@
 // How a turn ends and goes on: steering at tool boundaries, the interrupted record, and resuming a
 // turn stopped by --max-steps.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { AgentEvent } from "../../src/agent/events.ts";
 import type { Message } from "../../src/agent/messages.ts";
 import type { Runtime } from "../../src/runtime/runtime.ts";
 import { isInterruption, openSession } from "../../src/agent/session.ts";
 import { startMockRuntime } from "../helpers/mock-runtime.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let home: string;
 let runtime: Runtime | null = null;
 beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), "zot-turns-"));
+  home = tempDir("zot-turns-");
 });
 afterEach(async () => {
   await runtime?.close();
   runtime = null;
-  rmSync(home, { recursive: true, force: true });
 });
 
 const text = (m: Message) => m.content.map((p) => ("text" in p ? p.text : "")).join("");

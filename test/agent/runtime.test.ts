@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { ConfirmDecision } from "../../src/agent/events.ts";
 import type { Runtime } from "../../src/runtime/runtime.ts";
 import { openSession } from "../../src/agent/session.ts";
 import { startMockRuntime } from "../helpers/mock-runtime.ts";
 import { waitFor } from "../helpers/wait.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const TOOLBOX = join(ROOT, "test", "fixtures", "agent", "toolbox");
@@ -17,7 +17,7 @@ let log: string;
 let runtime: Runtime;
 
 beforeEach(async () => {
-  home = mkdtempSync(join(tmpdir(), "zot-runtime-"));
+  home = tempDir("zot-runtime-");
   log = join(home, "frames.jsonl");
   process.env.ZOT_TEST_EVENTS = log;
   runtime = await startMockRuntime(home, { ext: [TOOLBOX], permissionMode: "ask", interactive: true, noSession: false });
@@ -25,7 +25,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await runtime.close();
   delete process.env.ZOT_TEST_EVENTS;
-  rmSync(home, { recursive: true, force: true });
 });
 
 const frames = () =>

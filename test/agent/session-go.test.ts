@@ -1,12 +1,12 @@
 import { sessionDir } from "../../src/platform/home.ts";
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { appendSession, createSession, openSession } from "../../src/agent/session.ts";
 import { latestSession, listSessions } from "../../src/agent/session-list.ts";
 import type { AssistantMessage, ToolResultMessage, UserMessage } from "../../src/agent/messages.ts";
 import { isRfc3339, readWithGoRules } from "../helpers/go-session-rules.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const GO_FIXTURES = join(import.meta.dir, "../fixtures/zot-go");
 const GO_SESSION = join(GO_FIXTURES, "session-tool-call-continued.jsonl");
@@ -14,11 +14,10 @@ const GO_SESSION = join(GO_FIXTURES, "session-tool-call-continued.jsonl");
 let home: string;
 let cwd: string;
 beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), "zot-session-go-"));
+  home = tempDir("zot-session-go-");
   cwd = join(home, "project");
   mkdirSync(cwd);
 });
-afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 const usage = (input: number, output: number, cost: number) => ({ input, output, cacheRead: 0, cacheWrite: 0, cost });
 const user = (text: string, ts = 1000): UserMessage => ({ role: "user", content: [{ type: "text", text }], ts });

@@ -1,20 +1,19 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { appendFileSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { emptyUsage } from "../../src/agent/messages.ts";
 import { describeSession, latestSession, listSessions } from "../../src/agent/session-list.ts";
 import { appendSession, createSession, openSession } from "../../src/agent/session.ts";
 import { sessionDir } from "../../src/platform/home.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let home: string;
 let cwd: string;
 beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), "zot-session-list-"));
+  home = tempDir("zot-session-list-");
   cwd = join(home, "project");
   mkdirSync(cwd);
 });
-afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 const user = (text: string) => ({ role: "user" as const, content: [{ type: "text" as const, text }], ts: 1 });
 const reply = (text: string) => ({ role: "assistant" as const, content: [{ type: "text" as const, text }], stop: "end_turn" as const, provider: "mock", model: "m", usage: emptyUsage(), ts: 2 });

@@ -1,17 +1,16 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { lockedWriter, lockSession } from "../../src/agent/session-lock.ts";
 import { createSession } from "../../src/agent/session.ts";
 import { repairToolPairs } from "../../src/agent/session-repair.ts";
 import type { Message } from "../../src/agent/messages.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "zot-lock-"));
+  dir = tempDir("zot-lock-");
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the session lock", () => {
   test("is exclusive until released, then free again", () => {

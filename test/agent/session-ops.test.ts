@@ -1,25 +1,24 @@
 import { sessionDir } from "../../src/platform/home.ts";
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { appendSession, createSession, interruptedMessage, openSession } from "../../src/agent/session.ts";
 import { listSessions } from "../../src/agent/session-list.ts";
 import { exportSession, flattenTree, forkSession, importSession, sessionPrompts, sessionTree, slugify, unquotePath } from "../../src/agent/session-ops.ts";
 import type { AssistantMessage } from "../../src/agent/messages.ts";
 import { readWithGoRules } from "../helpers/go-session-rules.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let home: string;
 let cwd: string;
 let other: string;
 beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), "zot-session-ops-"));
+  home = tempDir("zot-session-ops-");
   cwd = join(home, "project");
   other = join(home, "elsewhere");
   mkdirSync(cwd);
   mkdirSync(other);
 });
-afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 const reply = (text: string, ts: number): AssistantMessage => ({ role: "assistant", content: [{ type: "text", text }], stop: "end_turn", provider: "anthropic", model: "claude-sonnet-4-5", usage: { input: 10, output: 2, cacheRead: 0, cacheWrite: 0, cost: 0.01 }, ts });
 

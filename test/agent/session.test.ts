@@ -1,7 +1,6 @@
 import { sessionDir } from "../../src/platform/home.ts";
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { appendFileSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync, mkdirSync } from "node:fs";
 import { repairToolPairs } from "../../src/agent/session-repair.ts";
 import { basename, join } from "node:path";
 import { createHash } from "node:crypto";
@@ -9,15 +8,15 @@ import { appendSession, createSession, noSession, openSession, sessionTimestamp 
 import { latestSession, listSessions } from "../../src/agent/session-list.ts";
 import { emptyUsage } from "../../src/agent/messages.ts";
 import type { AssistantMessage, Message, ToolResultMessage, UserMessage } from "../../src/agent/messages.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let home: string;
 let cwd: string;
 beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), "zot-session-"));
+  home = tempDir("zot-session-");
   cwd = join(home, "project");
   mkdirSync(cwd);
 });
-afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 const user = (text: string, ts = 1): UserMessage => ({ role: "user", content: [{ type: "text", text }], ts });
 const assistant = (text: string, calls: { id: string; name: string }[] = []): AssistantMessage => ({

@@ -1,22 +1,21 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { discoverSkills, parseSkill, skillsPromptSection } from "../../src/agent/skills.ts";
 import { skillTool } from "../../src/agent/tools/skill.ts";
 import type { ToolContext, ToolOutput } from "../../src/agent/tool.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let root: string;
 let cwd: string;
 let home: string;
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), "zot-skills-"));
+  root = tempDir("zot-skills-");
   cwd = join(root, "project");
   home = join(root, "home");
   mkdirSync(cwd);
   mkdirSync(home);
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 function skill(base: string, dirName: string, frontMatter: string, body: string): string {
   const dir = join(base, dirName);

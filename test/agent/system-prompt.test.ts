@@ -1,16 +1,15 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildSystemPrompt } from "../../src/agent/system-prompt.ts";
 import { discoverSkills } from "../../src/agent/skills.ts";
 import { builtinTools } from "../../src/agent/tools/index.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let home: string;
 beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), "zot-prompt-"));
+  home = tempDir("zot-prompt-");
 });
-afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 const base = () => ({ home, cwd: "/work/proj", tools: builtinTools(), skills: discoverSkills("/work/proj", home).skills, now: new Date("2026-11-29T12:00:00Z") });
 

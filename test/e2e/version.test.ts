@@ -1,10 +1,11 @@
 import { expect, test } from "bun:test";
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { hostTarget } from "../../scripts/host-target.ts";
 import pkg from "../../package.json" with { type: "json" };
 import { ROOT, useZotHome } from "./zot.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const e2e = useZotHome();
 
@@ -26,15 +27,11 @@ test("zot --version --json gives the same facts as JSON, with the target", async
 });
 
 test("a build from a source tree without git says the commit is unknown and still works", async () => {
-  const tree = mkdtempSync(join(tmpdir(), "zot-tarball-"));
-  try {
-    for (const part of ["src", "scripts", "package.json", "tsconfig.json", "bunfig.toml"]) cpSync(join(ROOT, part), join(tree, part), { recursive: true });
-    symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"));
-    const build = Bun.spawnSync([process.execPath, join(tree, "scripts", "build.ts")], { cwd: tree, env: { ...process.env, GIT_CEILING_DIRECTORIES: tmpdir() }, stdout: "pipe", stderr: "pipe" });
-    expect(build.exitCode).toBe(0);
-    const version = Bun.spawnSync([join(tree, "dist", "zot"), "--version"], { stdout: "pipe" });
-    expect(version.stdout.toString()).toMatch(new RegExp(`^zot ${pkg.version.replaceAll(".", "\\.")} \\(unknown \\d{4}-\\d\\d-\\d\\d\\)\\n$`));
-  } finally {
-    rmSync(tree, { recursive: true, force: true });
-  }
+  const tree = tempDir("zot-tarball-");
+  for (const part of ["src", "scripts", "package.json", "tsconfig.json", "bunfig.toml"]) cpSync(join(ROOT, part), join(tree, part), { recursive: true });
+  symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"));
+  const build = Bun.spawnSync([process.execPath, join(tree, "scripts", "build.ts")], { cwd: tree, env: { ...process.env, GIT_CEILING_DIRECTORIES: tmpdir() }, stdout: "pipe", stderr: "pipe" });
+  expect(build.exitCode).toBe(0);
+  const version = Bun.spawnSync([join(tree, "dist", "zot"), "--version"], { stdout: "pipe" });
+  expect(version.stdout.toString()).toMatch(new RegExp(`^zot ${pkg.version.replaceAll(".", "\\.")} \\(unknown \\d{4}-\\d\\d-\\d\\d\\)\\n$`));
 }, 120_000);

@@ -6,10 +6,11 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { serverCommand, startServer, wsExtension, type Server } from "../ext/ws-server.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { RpcSession, runZot, tempDir } from "./zot.ts";
+import { RpcSession, runZot } from "./zot.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const TOKEN = "e2e-ws-token";
-const { dir: home, cleanup } = tempDir();
+const home = tempDir("zot-e2e-");
 let server: Server | null = null;
 const others: Server[] = [];
 let rpc: RpcSession | null = null;
@@ -17,7 +18,6 @@ afterAll(async () => {
   rpc?.proc.kill("SIGKILL");
   await server?.kill();
   for (const o of others) await o.kill();
-  cleanup();
 });
 
 /** Every transcript under $ZOT_HOME/sessions. */

@@ -1,12 +1,12 @@
 // Drives the real binary (dist/zot, built by `npm test` before `bun test`) for the end-to-end tests:
 // one-shot runs with captured output, an RPC session over pipes, and the session files a run left.
 import { beforeEach } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { freshBinary } from "../../scripts/build-freshness.ts";
 import type { ProviderServer } from "../helpers/provider-server.ts";
 import { useTestScope, type TestScope } from "../helpers/test-scope.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const ZOT = freshBinary(ROOT, join(ROOT, "dist", "zot"));
@@ -15,12 +15,6 @@ export const FIXTURES = join(ROOT, "test", "fixtures", "agent");
 const PATH = `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH ?? ""}`;
 
 export type Run = { code: number; stdout: string; stderr: string };
-
-/** A fresh $ZOT_HOME (and scratch dir) per test; `cleanup` removes it. */
-export function tempDir(prefix = "zot-e2e-"): { dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
 
 export type ZotHome = TestScope & {
   /** This test's scratch directory, removed after it. */
@@ -43,10 +37,9 @@ export function useZotHome(opts: { prefix?: string; homeDir?: string } = {}): Zo
   let root: string | undefined;
   let home: string | undefined;
   beforeEach(() => {
-    const t = tempDir(opts.prefix);
-    scope.defer(t.cleanup);
-    root = t.dir;
-    home = opts.homeDir === undefined ? t.dir : join(t.dir, opts.homeDir);
+    const dir = tempDir(opts.prefix ?? "zot-e2e-");
+    root = dir;
+    home = opts.homeDir === undefined ? dir : join(dir, opts.homeDir);
     mkdirSync(home, { recursive: true });
   });
   const inTest = (dir: string | undefined): string => {

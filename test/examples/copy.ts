@@ -1,9 +1,9 @@
 // Example extensions run from a temp copy so state files (todos.json, scratchpad.md) never land in
 // the repository. The copy keeps the repository's shape — examples/extensions/<name> beside symlinks
 // to sdk/ and src/ — so the examples' relative SDK imports still resolve.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readdirSync, symlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { tempDir } from "../helpers/temp.ts";
 
 export const repo = resolve(import.meta.dir, "../..");
 export const examplesSource = join(repo, "examples/extensions");
@@ -33,7 +33,7 @@ export type ExampleWorkspace = { root: string; home: string; project: string; di
 
 /** A temp dir holding a copy of the examples, an empty $ZOT_HOME and an empty project; the caller removes `root`. */
 export function exampleWorkspace(prefix: string): ExampleWorkspace {
-  const root = mkdtempSync(join(tmpdir(), prefix));
+  const root = tempDir(prefix);
   const home = join(root, "home");
   const project = join(root, "project");
   mkdirSync(home);

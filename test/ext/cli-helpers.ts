@@ -1,7 +1,6 @@
-// Shared by the `zot ext` CLI, discovery and harness tests: temp dirs, fixture copies, and running
+// Shared by the `zot ext` CLI, discovery and harness tests: fixture copies, and running
 // the CLI with its own ZOT_HOME, in-process with captured output or as its own process.
-import { cpSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { runExtCli, type CliIo } from "../../src/cli/ext.ts";
 import { codeFiles, trustDir, type ExtensionPrint } from "../../src/ext/trust.ts";
@@ -10,28 +9,16 @@ const REPO = resolve(import.meta.dir, "../..");
 export const FIXTURES = join(import.meta.dir, "..", "fixtures");
 export const DISCOVERY = join(FIXTURES, "discovery");
 
-const made: string[] = [];
+import { tempDir } from "../helpers/temp.ts";
 
-/** Removes the temp dirs made so far. Every test file using tempDir() registers it with afterEach:
- * bun runs all files in one process and evaluates this module once, so a hook registered here
- * would only ever run for the first file that imported it. */
-export function removeTempDirs(): void {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-}
-
-/** A fresh temp dir (real path, so comparisons with realpath-ed results hold), removed after the test. */
-export function tempDir(prefix = "zot-ext-"): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  made.push(dir);
-  return dir;
-}
+export { tempDir };
 
 /**
  * A private copy of the discovery fixtures: `<root>/project` (with .zot/extensions) and `<root>/home`.
  * The project is a trusted folder (its home's trust.json says so), as a user's own project is.
  */
 export function discoveryCopy(): { root: string; project: string; home: string } {
-  const root = tempDir();
+  const root = tempDir("zot-ext-");
   cpSync(DISCOVERY, root, { recursive: true, verbatimSymlinks: true });
   const project = join(root, "project");
   const home = join(root, "home");

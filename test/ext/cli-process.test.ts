@@ -1,17 +1,16 @@
 // `zot ext` run as its own process (`bun src/main.ts ext …`), with stdin not a terminal, the way
 // scripts and CI run it: git installs from a bare repository, `install .`, `remove` without a
 // terminal, byte-exact enable/disable, `logs -f`, and the exact JSON of `doctor` and `list`.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { removeTempDirs, runZotExt, spawnZotExt, tempDir, trustAsIs } from "./cli-helpers.ts";
+import { runZotExt, spawnZotExt, tempDir, trustAsIs } from "./cli-helpers.ts";
 import { waitFor } from "../helpers/wait.ts";
 
 const REPO = resolve(import.meta.dir, "../..");
 const EXT_FIXTURES = join(REPO, "test/fixtures/ext");
 
-afterEach(removeTempDirs);
 
 const temp = (): string => tempDir("zot-cliproc-");
 

@@ -1,12 +1,11 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { appendFileSync, chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setEnabled } from "../../src/ext/cli/toggle.ts";
 import { parseGitSource } from "../../src/ext/cli/install.ts";
-import { cli, DISCOVERY, discoveryCopy, tempDir, removeTempDirs, trustAsIs } from "./cli-helpers.ts";
+import { cli, DISCOVERY, discoveryCopy, tempDir, trustAsIs } from "./cli-helpers.ts";
 import { waitFor } from "../helpers/wait.ts";
 
-afterEach(removeTempDirs);
 
 const marker = (home: string, dir: string) => join(home, `started${realpathSync(dir).replaceAll("/", "_")}`);
 

@@ -3,8 +3,7 @@
 // read/printf, and one that talks the way the Go SDK does — loaded by the real host and by
 // `zot ext doctor` run as a subprocess.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_TIMINGS, commandIntents } from "../../src/ext/host.ts";
 import { decodeExtensionFrame } from "../../src/protocol.ts";
@@ -12,6 +11,7 @@ import { runZotExt } from "./cli-helpers.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { FIXTURES, start } from "./fixture-host.ts";
 import { elements } from "../helpers/elements.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 // The spec is not part of the repository, so its Python quick start is pinned by hash: these are
 // the SHA-256 digests of the spec's ```python block and of the manifest after "Drop it in a
@@ -26,7 +26,7 @@ function sha256(path: string): string {
 }
 
 function tempHome(): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), "zot-conf-")));
+  return tempDir("zot-conf-");
 }
 
 describe("the spec's Python quick start, verbatim", () => {
@@ -327,7 +327,7 @@ describe("hostile output", () => {
   });
 
   test("an executable script without a #! line fails to start with a hint and its log path, in the log too", async () => {
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), "zot-conf-noshebang-")));
+    const dir = tempDir("zot-conf-noshebang-");
     writeFileSync(join(dir, "run"), "echo hello >&2\n");
     chmodSync(join(dir, "run"), 0o755);
     writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "noshebang", exec: "./run" }));
@@ -342,7 +342,6 @@ describe("hostile output", () => {
       expect(h.log("noshebang")).toMatch(/^\[zot\] failed: could not start /m);
     } finally {
       await h.close();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -1,10 +1,10 @@
 // Handshake, registration window and load failures, each against a real fixture process.
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FIXTURES, start } from "./fixture-host.ts";
 import { elements } from "../helpers/elements.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const state = (h: Awaited<ReturnType<typeof start>>, name: string) => h.host.states().find((s) => s.name === name)!;
 
@@ -269,7 +269,7 @@ describe("hostile output", () => {
 
 describe("extensions that are not started", () => {
   test("a shadowed copy is never spawned and the shadowing is written to the log of that name", async () => {
-    const copy = mkdtempSync(join(tmpdir(), "zot-copy-"));
+    const copy = tempDir("zot-copy-");
     writeFileSync(join(copy, "extension.json"), JSON.stringify({ name: "legacy", exec: "/bin/false" }));
     const h = await start(["legacy", copy]);
     try {
@@ -279,7 +279,6 @@ describe("extensions that are not started", () => {
       expect(h.log("legacy")).toContain(`[zot] not starting ${copy}: shadowed by ${join(FIXTURES, "legacy")}`);
     } finally {
       await h.close();
-      rmSync(copy, { recursive: true, force: true });
     }
   });
 });

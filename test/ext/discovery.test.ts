@@ -1,11 +1,10 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { discover } from "../../src/ext/discovery.ts";
 import type { DiscoveredExtension } from "../../src/ext/types.ts";
-import { discoveryCopy, tempDir, removeTempDirs } from "./cli-helpers.ts";
+import { discoveryCopy, tempDir } from "./cli-helpers.ts";
 
-afterEach(removeTempDirs);
 
 function byDir(list: DiscoveredExtension[], dir: string): DiscoveredExtension {
   const hit = list.find((e) => e.dir === dir);

@@ -1,11 +1,10 @@
 // `zot ext test` masks the extension's settings secrets in what it prints and in the extension's
 // log: a failed expectation quotes the frame that arrived, and the `echoer` fixture puts its key there.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { cli, removeTempDirs, tempDir } from "./cli-helpers.ts";
+import { cli, tempDir } from "./cli-helpers.ts";
 
-afterEach(removeTempDirs);
 
 const ECHOER = resolve(import.meta.dir, "../fixtures/ext/echoer");
 const KEY = "sk-harness-secret-value-4242";

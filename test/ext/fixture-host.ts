@@ -1,12 +1,12 @@
 // Shared set-up for host tests: a real Host on real fixture extensions, a temp $ZOT_HOME, and the
 // intents it emitted. Waits are bounded polls for an outcome, never assertions about duration.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Host } from "../../src/ext/host.ts";
 import type { HostTimings } from "../../src/ext/host.ts";
 import type { LoadReport, UiIntent } from "../../src/ext/types.ts";
 import { waitFor } from "../helpers/wait.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 export const FIXTURES = resolve(import.meta.dir, "../fixtures/ext");
 
@@ -32,7 +32,7 @@ export async function start(
   mask?: (text: string) => string,
   onSecret?: (value: string) => void,
 ): Promise<Harness> {
-  const home = mkdtempSync(join(tmpdir(), "zot-host-"));
+  const home = tempDir("zot-host-");
   const host = new Host({ ...FAST, ...timings });
   const intents: UiIntent[] = [];
   host.onIntent((i) => intents.push(i));
@@ -55,7 +55,6 @@ export async function start(
     log: (name) => readFileSync(join(home, "logs", `ext-${name}.log`), "utf8"),
     close: async () => {
       await host.shutdown();
-      rmSync(home, { recursive: true, force: true });
     },
   };
 }

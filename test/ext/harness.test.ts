@@ -1,11 +1,10 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { matches, parseScript, prepareSend } from "../../src/ext/harness-script.ts";
 import { runHarness, type HarnessOptions, type HarnessReport } from "../../src/ext/harness.ts";
-import { cli, FIXTURES, tempDir, removeTempDirs } from "./cli-helpers.ts";
+import { cli, FIXTURES, tempDir } from "./cli-helpers.ts";
 
-afterEach(removeTempDirs);
 
 const H = join(FIXTURES, "harness");
 

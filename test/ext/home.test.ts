@@ -1,10 +1,9 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePrivateDir, zotHome } from "../../src/platform/home.ts";
-import { tempDir, removeTempDirs } from "./cli-helpers.ts";
+import { tempDir } from "./cli-helpers.ts";
 
-afterEach(removeTempDirs);
 
 describe("zotHome", () => {
   test("ZOT_HOME wins over everything else", () => {

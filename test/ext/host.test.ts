@@ -1,13 +1,13 @@
 // The host API as modes and the agent loop use it, against real fixture extensions.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { commandIntents, Host, MAX_UNHEARD_INTENTS } from "../../src/ext/host.ts";
 import type { UiIntent } from "../../src/ext/types.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { alive, FAST, FIXTURES, start } from "./fixture-host.ts";
 import type { Harness } from "./fixture-host.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const never = new AbortController().signal;
 
@@ -270,7 +270,7 @@ test("commandIntents reports an error next to the action", () => {
 });
 
 test("intents sent before anyone listens go to the first listener, in order, at most the last 200", async () => {
-  const home = mkdtempSync(join(tmpdir(), "zot-host-"));
+  const home = tempDir("zot-host-");
   const host = new Host(FAST);
   try {
     // early-notes sends n1…n250 between hello and ready, so all of them arrive during load().
@@ -293,12 +293,11 @@ test("intents sent before anyone listens go to the first listener, in order, at 
     expect(notes(first)).toEqual([...expected(51), ...expected(1)]);
   } finally {
     await host.shutdown();
-    rmSync(home, { recursive: true, force: true });
   }
 });
 
 test("a mode's listener that throws does not stop the host or the other listeners, and the failure is in the extension's log", async () => {
-  const home = mkdtempSync(join(tmpdir(), "zot-host-"));
+  const home = tempDir("zot-host-");
   const host = new Host(FAST);
   try {
     const opts = { extPaths: [join(FIXTURES, "early-notes")], noExt: true, cwd: home, home, info: { zotVersion: "1", provider: "p", model: "m", cwd: home } };
@@ -316,6 +315,5 @@ test("a mode's listener that throws does not stop the host or the other listener
     expect(readFileSync(join(home, "logs", "ext-early-notes.log"), "utf8")).toContain("a UI listener failed on a notify intent: listener bug");
   } finally {
     await host.shutdown();
-    rmSync(home, { recursive: true, force: true });
   }
 });

@@ -1,12 +1,10 @@
-import { afterEach, afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { makeCtx } from "../../src/ext/cli/context.ts";
 import { init } from "../../src/ext/cli/init.ts";
-import { cli, tempDir, removeTempDirs, type CliRun } from "./cli-helpers.ts";
+import { cli, tempDir, type CliRun } from "./cli-helpers.ts";
 
-afterEach(removeTempDirs);
 
 const ROOT = join(import.meta.dir, "..", "..");
 
@@ -46,14 +44,13 @@ async function expectWorking(work: string, name: string): Promise<void> {
 // The ts scaffold runs `bun` from PATH, as a user's would. The bun running these tests may be
 // installed as `bun.exe` (the npm package) or started by full path, so put a `bun` link to it first.
 const savedPath = process.env.PATH;
-const binDir = mkdtempSync(join(tmpdir(), "zot-bun-"));
+const binDir = tempDir("zot-bun-");
 beforeAll(() => {
   symlinkSync(process.execPath, join(binDir, "bun"));
   process.env.PATH = `${binDir}${delimiter}${savedPath ?? ""}`;
 });
 afterAll(() => {
   process.env.PATH = savedPath;
-  rmSync(binDir, { recursive: true, force: true });
 });
 
 describe("zot ext init", () => {

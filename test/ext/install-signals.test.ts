@@ -1,15 +1,14 @@
 // `zot ext install` interrupted, killed, and pointed at the wrong directory, as its own process: a
 // signal stops git and removes the stage, a killed install's stage goes with the next install,
 // --force never replaces an extension of another name, and a failed clone shows all git said.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { removeTempDirs, runZotExt, spawnZotExt, tempDir } from "./cli-helpers.ts";
+import { runZotExt, spawnZotExt, tempDir } from "./cli-helpers.ts";
 import { waitFor } from "../helpers/wait.ts";
 
 const EXT_FIXTURES = join(resolve(import.meta.dir, "../.."), "test/fixtures/ext");
 
-afterEach(removeTempDirs);
 
 function shExt(parent: string, dirName: string, name = dirName): string {
   const dir = join(parent, dirName);

@@ -2,12 +2,12 @@
 // `zot ext test` reports the death once.
 import { extensionLogPath } from "../../src/platform/home.ts";
 import { describe, expect, test } from "bun:test";
-import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHarness } from "../../src/ext/harness.ts";
 import { ExtensionLog } from "../../src/ext/log.ts";
 import { FIXTURES, start } from "./fixture-host.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 describe("the extension's last words in host errors", () => {
   test("a shell extension that exits before hello is quoted by its error line, without terminal escapes", async () => {
@@ -56,37 +56,29 @@ describe("the extension's last words in host errors", () => {
 
 describe("ExtensionLog.lastWords", () => {
   function withLog(fn: (log: ExtensionLog, write: (text: string) => void) => void): void {
-    const home = mkdtempSync(join(tmpdir(), "zot-words-"));
+    const home = tempDir("zot-words-");
+    const opened = ExtensionLog.open(home, "x");
+    if (!opened.ok) throw new Error(opened.error);
     try {
-      const opened = ExtensionLog.open(home, "x");
-      if (!opened.ok) throw new Error(opened.error);
-      try {
-        fn(opened.log, (text) => appendFileSync(opened.log.path, text));
-      } finally {
-        opened.log.close();
-      }
+      fn(opened.log, (text) => appendFileSync(opened.log.path, text));
     } finally {
-      rmSync(home, { recursive: true, force: true });
+      opened.log.close();
     }
   }
 
   test("only this run's lines count: an earlier run's stderr is not quoted", () => {
-    const home = mkdtempSync(join(tmpdir(), "zot-words-"));
-    try {
-      const earlier = ExtensionLog.open(home, "x");
-      if (!earlier.ok) throw new Error(earlier.error);
-      appendFileSync(earlier.log.path, "Error: from the last run\n");
-      earlier.log.close();
-      const opened = ExtensionLog.open(home, "x");
-      if (!opened.ok) throw new Error(opened.error);
-      opened.log.line("starting x");
-      expect(opened.log.lastWords()).toBeNull();
-      appendFileSync(opened.log.path, "now\n");
-      expect(opened.log.lastWords()).toBe("now");
-      opened.log.close();
-    } finally {
-      rmSync(home, { recursive: true, force: true });
-    }
+    const home = tempDir("zot-words-");
+    const earlier = ExtensionLog.open(home, "x");
+    if (!earlier.ok) throw new Error(earlier.error);
+    appendFileSync(earlier.log.path, "Error: from the last run\n");
+    earlier.log.close();
+    const opened = ExtensionLog.open(home, "x");
+    if (!opened.ok) throw new Error(opened.error);
+    opened.log.line("starting x");
+    expect(opened.log.lastWords()).toBeNull();
+    appendFileSync(opened.log.path, "now\n");
+    expect(opened.log.lastWords()).toBe("now");
+    opened.log.close();
   });
 
   test("Node's stack frames, error properties and version line after the error are skipped", () => {
@@ -142,17 +134,13 @@ describe("ExtensionLog.lastWords", () => {
 
 describe("zot ext test on an extension that dies at start", () => {
   test("reports the exit once, with its last words, and skips the shutdown step", async () => {
-    const home = mkdtempSync(join(tmpdir(), "zot-words-"));
-    try {
-      const r = await runHarness({ dir: join(FIXTURES, "dies-sh"), steps: [], home, cwd: home, zotVersion: "test" });
-      expect(r.ok).toBe(false);
-      const failed = r.steps.filter((s) => s.status === "fail");
-      expect(failed.map((s) => s.name)).toEqual(["hello is the first line"]);
-      expect(failed[0]!.detail).toBe(`exited before hello: it exited with exit code 1: "Error: Cannot find module './sdk'"; see ${r.log}`);
-      const shutdown = r.steps.find((s) => s.name === "exits on shutdown");
-      expect(shutdown?.status).toBe("skip");
-    } finally {
-      rmSync(home, { recursive: true, force: true });
-    }
+    const home = tempDir("zot-words-");
+    const r = await runHarness({ dir: join(FIXTURES, "dies-sh"), steps: [], home, cwd: home, zotVersion: "test" });
+    expect(r.ok).toBe(false);
+    const failed = r.steps.filter((s) => s.status === "fail");
+    expect(failed.map((s) => s.name)).toEqual(["hello is the first line"]);
+    expect(failed[0]!.detail).toBe(`exited before hello: it exited with exit code 1: "Error: Cannot find module './sdk'"; see ${r.log}`);
+    const shutdown = r.steps.find((s) => s.name === "exits on shutdown");
+    expect(shutdown?.status).toBe("skip");
   });
 });

@@ -1,13 +1,12 @@
 // Reproducible installs: the lockfile every install writes, consent for declared permissions,
 // update with a change report and a second consent when permissions widen, rollback, verify, and a
 // project's pinned `zot ext sync` — against real git repositories in temp dirs.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { trustDir } from "../../src/ext/trust.ts";
-import { cli, removeTempDirs, tempDir } from "./cli-helpers.ts";
+import { cli, tempDir } from "./cli-helpers.ts";
 
-afterEach(removeTempDirs);
 
 /** A real extension in POSIX sh that registers the tools named in its manifest's `x_tools` and subscribes to `x_intercept`. */
 function writeExt(dir: string, manifest: Record<string, unknown>): void {

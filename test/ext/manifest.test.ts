@@ -1,11 +1,10 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseManifest, readManifest, resolveExec } from "../../src/ext/manifest.ts";
 import { lookPath } from "../../src/platform/exec-path.ts";
-import { tempDir, removeTempDirs } from "./cli-helpers.ts";
+import { tempDir } from "./cli-helpers.ts";
 
-afterEach(removeTempDirs);
 
 function extDir(): { dir: string; path: string; script: string } {
   const dir = tempDir();

@@ -2,13 +2,13 @@
 // Linux kernel — real Landlock enforcement of a real Python extension that tries to read, write,
 // connect, read keys and start programs beyond its scope.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describePermissions, expandPermissions, parsePermissions, permissionsJson, type Permissions } from "../../src/ext/permissions.ts";
 import { landlockAbi } from "../../src/platform/landlock.ts";
 import { enforcement, scopedEnv, seatbeltProfile } from "../../src/ext/sandbox/policy.ts";
 import { probe as probeIn } from "./probe-host.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const perms = (raw: unknown): Permissions => {
   const r = parsePermissions(raw, "/x/extension.json");
@@ -128,7 +128,7 @@ describe.skipIf(!HAS_LANDLOCK)("Landlock enforcement of a real extension", () =>
   const KEY = "sk-ant-probe-0123456789";
 
   beforeAll(() => {
-    root = realpathSync(mkdtempSync(join(tmpdir(), "zot-perm-")));
+    root = tempDir("zot-perm-");
     mkdirSync(join(root, "user", ".ssh"), { recursive: true });
     secret = join(root, "user", ".ssh", "id_ed25519");
     writeFileSync(secret, "PRIVATE KEY MATERIAL\n");
@@ -138,7 +138,6 @@ describe.skipIf(!HAS_LANDLOCK)("Landlock enforcement of a real extension", () =>
   afterAll(() => {
     server.stop(true);
     delete process.env.ANTHROPIC_API_KEY;
-    rmSync(root, { recursive: true, force: true });
   });
 
   const probe = (permissions: unknown, prepare?: (dir: string) => void) => probeIn(root, permissions, { prepare });

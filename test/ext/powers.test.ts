@@ -2,12 +2,12 @@
 // permissions each test writes: a scoped extension gets the powers it declares and no others,
 // one without `permissions` keeps them all.
 import { afterEach, describe, expect, test } from "bun:test";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FIXTURES, start, type Harness } from "./fixture-host.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { cli } from "./cli-helpers.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const dirs: string[] = [];
 let h: Harness | null = null;
@@ -20,7 +20,7 @@ afterEach(async () => {
 
 /** A copy of the fixture with `permissions` (omitted when undefined) and its behaviour in powers.json. */
 function powersExt(permissions: object | undefined, cfg: object): string {
-  const dir = join(mkdtempSync(join(tmpdir(), "zot-powers-")), "powers");
+  const dir = join(tempDir("zot-powers-"), "powers");
   dirs.push(join(dir, ".."));
   mkdirSync(dir);
   copyFileSync(join(FIXTURES, "powers", "powers.py"), join(dir, "powers.py"));
@@ -116,7 +116,7 @@ describe("powers that are held", () => {
 
 describe("what doctor says about powers", () => {
   test("a scoped extension's scope line lists its powers; one without permissions is said to hold them all, beside what it intercepts", async () => {
-    const home = mkdtempSync(join(tmpdir(), "zot-powers-doctor-"));
+    const home = tempDir("zot-powers-doctor-");
     dirs.push(home);
     const scoped = await cli(["doctor", "-e", powersExt({ powers: ["rewrite_tool_calls"] }, { intercept: ["tool_call"] })], { home, cwd: home });
     expect(scoped.out).toContain("powers: rewrite_tool_calls");

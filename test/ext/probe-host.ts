@@ -1,9 +1,10 @@
 // The probe extension (test/fixtures/ext/probe) loaded by a real Host with the scope under test:
 // each call tries one access from inside the real sandbox and says what the kernel answered.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Host } from "../../src/ext/host.ts";
 import { FAST, FIXTURES } from "./fixture-host.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 export type ProbeOptions = {
   /** Runs in the fresh extension directory before the manifest is written. */
@@ -19,9 +20,9 @@ export type ProbeOptions = {
 export async function probe(root: string, permissions: unknown, o: ProbeOptions = {}) {
   const parent = o.parent ?? root;
   mkdirSync(parent, { recursive: true });
-  const dir = mkdtempSync(join(parent, "ext-"));
+  const dir = tempDir("ext-", parent);
   o.prepare?.(dir);
-  const home = o.home ?? mkdtempSync(join(root, "home-"));
+  const home = o.home ?? tempDir("home-", root);
   copyFileSync(join(FIXTURES, "probe", "probe.py"), join(dir, "probe.py"));
   const manifest: Record<string, unknown> = { name: "probe", version: "1.0.0", exec: "/usr/bin/python3", args: ["probe.py"], ...o.manifest };
   if (permissions !== undefined) manifest.permissions = permissions;

@@ -1,10 +1,10 @@
 // Shutdown and process-group handling: nothing an extension started may survive zot.
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "../helpers/wait.ts";
 import { alive, start } from "./fixture-host.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 describe("shutdown", () => {
   test("a grandchild does not survive shutdown, even when its parent exits cleanly", async () => {
@@ -99,26 +99,18 @@ describe("shutdown", () => {
   }
 
   test("SIGTERM of zot shuts the extensions down before exiting", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "zot-sig-"));
-    try {
-      const { p, pid } = await standIn(dir, "setInterval(() => {}, 1000);");
-      expect(alive(pid)).toBe(true);
-      p.kill("SIGTERM");
-      expect(await p.exited).toBe(143);
-      await waitFor(() => !alive(pid), 5_000);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = tempDir("zot-sig-");
+    const { p, pid } = await standIn(dir, "setInterval(() => {}, 1000);");
+    expect(alive(pid)).toBe(true);
+    p.kill("SIGTERM");
+    expect(await p.exited).toBe(143);
+    await waitFor(() => !alive(pid), 5_000);
   });
 
   test("if zot exits without shutting down, its extensions' process groups are killed on the way out", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "zot-exit-"));
-    try {
-      const { p, pid } = await standIn(dir, "setTimeout(() => process.exit(0), 50);");
-      expect(await p.exited).toBe(0);
-      await waitFor(() => !alive(pid), 5_000);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = tempDir("zot-exit-");
+    const { p, pid } = await standIn(dir, "setTimeout(() => process.exit(0), 50);");
+    expect(await p.exited).toBe(0);
+    await waitFor(() => !alive(pid), 5_000);
   });
 });

@@ -3,8 +3,8 @@
 // `exec: false` forbids every later program, and interpreters behind version-manager shims start.
 // Real probe extensions under real Landlock and seccomp.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { parsePermissions } from "../../src/ext/permissions.ts";
 import { execGuardAvailable } from "../../src/ext/sandbox/exec-guard.ts";
@@ -13,6 +13,7 @@ import { lookPath } from "../../src/platform/exec-path.ts";
 import { Host } from "../../src/ext/host.ts";
 import { FAST, FIXTURES } from "./fixture-host.ts";
 import { probe } from "./probe-host.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const HAS_LANDLOCK = process.platform === "linux" && landlockAbi() >= 6;
 
@@ -46,7 +47,7 @@ describe.skipIf(!HAS_LANDLOCK)("no implicit grant reaches secrets", () => {
   const saved = { HOME: process.env.HOME, ZOT_SECRET_TEST: process.env.ZOT_SECRET_TEST };
 
   beforeAll(() => {
-    root = realpathSync(mkdtempSync(join(tmpdir(), "zot-sbx-")));
+    root = tempDir("zot-sbx-");
     // The layout install.sh makes: ~/.local/bin/zot, ZOT_HOME=~/.local/state/zot.
     user = join(root, "user");
     zotHome = join(user, ".local", "state", "zot");
@@ -60,7 +61,6 @@ describe.skipIf(!HAS_LANDLOCK)("no implicit grant reaches secrets", () => {
   afterAll(() => {
     for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
     else process.env[k] = v;
-    rmSync(root, { recursive: true, force: true });
   });
 
   test("a program in ~/.local/bin does not open ~/.local (and $ZOT_HOME in it) to a no-reads extension", async () => {
@@ -116,9 +116,8 @@ describe.skipIf(!HAS_LANDLOCK)("no implicit grant reaches secrets", () => {
 describe.skipIf(!HAS_LANDLOCK || !execGuardAvailable())("exec: false forbids every program after the extension's own", () => {
   let root: string;
   beforeAll(() => {
-    root = realpathSync(mkdtempSync(join(tmpdir(), "zot-exec-")));
+    root = tempDir("zot-exec-");
   });
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
   const loader = ["/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1"].find((p) => existsSync(p))!;
 
   test("the interpreter again, the loader running a shell, and a memfd copy of a shell are all refused", async () => {
@@ -153,9 +152,8 @@ const HAS_PYENV = PYENV_SHIM?.endsWith("/shims/python3") === true && existsSync(
 describe.skipIf(!HAS_LANDLOCK || !HAS_PYENV)("version-manager shims", () => {
   let root: string;
   beforeAll(() => {
-    root = realpathSync(mkdtempSync(join(tmpdir(), "zot-shim-")));
+    root = tempDir("zot-shim-");
   });
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   test.each([[false], [true]])("exec python3 through the pyenv shim starts under a scope (exec: %p), and doctor says what it runs", async (exec) => {
     const p = await probe(root, { exec }, { manifest: { exec: "python3" } });
@@ -174,17 +172,16 @@ describe.skipIf(!HAS_LANDLOCK || !HAS_PYENV)("version-manager shims", () => {
 describe.skipIf(!HAS_LANDLOCK)("denials explain themselves", () => {
   let root: string;
   beforeAll(() => {
-    root = realpathSync(mkdtempSync(join(tmpdir(), "zot-deny-")));
+    root = tempDir("zot-deny-");
   });
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   /** A scoped shell-script extension that runs `body` and never says hello. */
   async function silent(body: string, permissions: unknown) {
-    const dir = mkdtempSync(join(root, "ext-"));
+    const dir = tempDir("ext-", root);
     writeFileSync(join(dir, "run.sh"), `#!/bin/sh\n${body}\n`);
     chmodSync(join(dir, "run.sh"), 0o755);
     writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "quiet", version: "1.0.0", exec: "./run.sh", permissions }));
-    const home = mkdtempSync(join(root, "home-"));
+    const home = tempDir("home-", root);
     const host = new Host({ ...FAST, helloMs: 1500 });
     await host.load({ extPaths: [dir], noExt: true, cwd: root, home, info: { zotVersion: "9", provider: "p", model: "m", cwd: root } });
     const state = host.states()[0]!;
@@ -210,11 +207,11 @@ describe.skipIf(!HAS_LANDLOCK)("denials explain themselves", () => {
   });
 
   test("an unscoped extension's permission error is not blamed on a sandbox", async () => {
-    const dir = mkdtempSync(join(root, "plain-"));
+    const dir = tempDir("plain-", root);
     writeFileSync(join(dir, "run.sh"), "#!/bin/sh\necho 'open /x: Permission denied' >&2\nexit 3\n");
     chmodSync(join(dir, "run.sh"), 0o755);
     writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "plain", version: "1.0.0", exec: "./run.sh" }));
-    const home = mkdtempSync(join(root, "home-"));
+    const home = tempDir("home-", root);
     const host = new Host(FAST);
     await host.load({ extPaths: [dir], noExt: true, cwd: root, home, info: { zotVersion: "9", provider: "p", model: "m", cwd: root } });
     const s = host.states()[0]!;

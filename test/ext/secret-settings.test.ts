@@ -2,12 +2,12 @@
 // `settings_changed` frame in --ext-trace, the hello_ack of a restart, the extension's log.
 // The real `echoer` fixture prints its key to stderr on every change.
 import { afterEach, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { redactSecrets } from "../../src/redact.ts";
 import { start, type Harness } from "./fixture-host.ts";
 import { waitFor } from "../helpers/wait.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let h: Harness | null = null;
 const dirs: string[] = [];
@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 test("secrets set at runtime are masked in the trace and the extension log, the first one and a changed one", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "zot-secret-trace-"));
+  const dir = tempDir("zot-secret-trace-");
   dirs.push(dir);
   const trace = join(dir, "trace.jsonl");
   const secrets: string[] = [];

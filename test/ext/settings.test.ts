@@ -1,17 +1,16 @@
 // Extension settings handled by the host: the manifest schema, `zot ext config`, the 0600 store,
 // needs_config instead of a crash, hello_ack.settings and settings_changed to a real extension, and
 // secrets kept out of zot's own logs and traces.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { cpSync, existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Host } from "../../src/ext/host.ts";
 import { parseSettingValue, parseSettingsSchema, type SettingSpec } from "../../src/ext/settings.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { cli, removeTempDirs, tempDir } from "./cli-helpers.ts";
+import { cli, tempDir } from "./cli-helpers.ts";
 import { FAST, FIXTURES } from "./fixture-host.ts";
 import { ZOT } from "../e2e/zot.ts";
 
-afterEach(removeTempDirs);
 
 const SECRET = "wx-secret-0123456789abcdef";
 

@@ -1,10 +1,9 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { decodeTheme, findThemeFile, isColor, loadTheme, parseTheme } from "../../src/ext/theme-file.ts";
-import { tempDir, removeTempDirs } from "./cli-helpers.ts";
+import { tempDir } from "./cli-helpers.ts";
 
-afterEach(removeTempDirs);
 
 describe("theme colours", () => {
   test("accepts #rrggbb in either case and integers from 0 to 255", () => {

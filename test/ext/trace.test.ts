@@ -1,11 +1,11 @@
 import { expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FIXTURES, start } from "./fixture-host.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 test("--ext-trace records every frame in both directions as JSONL with monotonic times", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "zot-trace-"));
+  const dir = tempDir("zot-trace-");
   const traceFile = join(dir, "trace.jsonl");
   const t = await start(["kitchen", "garbage"], {}, traceFile);
   try {
@@ -23,7 +23,6 @@ test("--ext-trace records every frame in both directions as JSONL with monotonic
     for (let i = 1; i < lines.length; i++) expect(lines[i].t).toBeGreaterThanOrEqual(lines[i - 1].t);
   } finally {
     await t.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 });
 
@@ -31,7 +30,7 @@ test("a secret in tool arguments is masked in the trace, the extension's log and
   const secret = "sk-test-0123456789abcdefghij";
   // The second replacement cuts across JSON syntax, as a mask may: that line goes in as a string.
   const mask = (text: string) => text.split(secret).join("[masked]").replace(`"protocol_version":1`, `"protocol_version":[masked`);
-  const dir = mkdtempSync(join(tmpdir(), "zot-trace-"));
+  const dir = tempDir("zot-trace-");
   const traceFile = join(dir, "trace.jsonl");
   const t = await start(["leaky"], {}, traceFile, mask);
   try {
@@ -61,12 +60,11 @@ test("a secret in tool arguments is masked in the trace, the extension's log and
     expect(warnings).not.toContain(secret);
   } finally {
     await t.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 });
 
 test("a trace file that cannot be written is reported by load, which then starts nothing", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "zot-trace-"));
+  const dir = tempDir("zot-trace-");
   writeFileSync(join(dir, "file"), "");
   const traceFile = join(dir, "file", "trace.jsonl");
   const missing = join(dir, "no-such-dir", "trace.jsonl");
@@ -98,6 +96,5 @@ test("a trace file that cannot be written is reported by load, which then starts
     expect(readFileSync(good, "utf8")).toContain(`"type":"hello_ack"`);
   } finally {
     await t.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 });

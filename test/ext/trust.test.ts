@@ -1,11 +1,10 @@
 import { trustPath } from "../../src/platform/home.ts";
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { declineProject, isTrusted, listTrusted, reviewProject, reviewServers, serverFingerprint, trustDir, trustedBy, trustMode, untrustDir, wasDeclined, type ExtensionPrint, type ServerPrint } from "../../src/ext/trust.ts";
-import { removeTempDirs, tempDir } from "./cli-helpers.ts";
+import { tempDir } from "./cli-helpers.ts";
 
-afterEach(removeTempDirs);
 
 function setup(): { home: string; project: string } {
   const root = tempDir("zot-trust-");

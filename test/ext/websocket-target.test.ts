@@ -1,13 +1,13 @@
 // The manifest's "transport": what is accepted, and the one-sentence errors for what is not.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectPrints } from "../../src/ext/discovery.ts";
 import { parseManifest } from "../../src/ext/manifest.ts";
 import { effectiveScope } from "../../src/ext/permission-policy.ts";
 import type { DiscoveredExtension } from "../../src/ext/types.ts";
 import { isLoopbackHost } from "../../src/ext/websocket-target.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const PATH = "/exts/w/extension.json";
 const parse = (m: Record<string, unknown>) => parseManifest(JSON.stringify({ name: "w", ...m }), PATH);
@@ -78,7 +78,7 @@ describe("policy and trust for WebSocket extensions", () => {
   });
 
   test("workspace trust fingerprints a project WebSocket extension's whole manifest: a changed token_env is a change", () => {
-    const dir = join(mkdtempSync(join(tmpdir(), "zot-ws-trust-")), "w");
+    const dir = join(tempDir("zot-ws-trust-"), "w");
     mkdirSync(dir);
     const entryFor = (transport: object): DiscoveredExtension => {
       writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "w", transport }));

@@ -2,13 +2,13 @@
 // SDK's under Bun and under Node, the Python SDK's: handshake, tool calls, a dropped connection
 // failing the pending call at once, reconnection with backoff, reload, and refusals.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { bundle } from "../../sdk/typescript/build.ts";
 import { start, type Harness } from "./fixture-host.ts";
 import { SERVER_KINDS, serverCommand, startServer, wsExtension, type Server, type ServerKind } from "./ws-server.ts";
 import { waitFor } from "../helpers/wait.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const TOKEN = "s3cret-token";
 process.env.ZOT_TEST_WS_TOKEN = TOKEN;
@@ -17,13 +17,12 @@ process.env.ZOT_TEST_WS_WRONG = "not-the-token";
 const cleanup: (() => Promise<void> | void)[] = [];
 let bundleDir = "";
 beforeAll(async () => {
-  bundleDir = mkdtempSync(join(tmpdir(), "zot-ws-sdk-"));
+  bundleDir = tempDir("zot-ws-sdk-");
   const failure = await bundle(bundleDir);
   if (failure) throw new Error(failure);
 });
 afterAll(async () => {
   for (const c of cleanup.reverse()) await c();
-  rmSync(bundleDir, { recursive: true, force: true });
 });
 
 

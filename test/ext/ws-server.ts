@@ -1,8 +1,8 @@
 // Test set-up for WebSocket extensions: a real server process listening on 127.0.0.1 and an
 // extension directory whose manifest points zot at it.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { tempDir } from "../helpers/temp.ts";
 
 export const WS_FIXTURES = resolve(import.meta.dir, "../fixtures/ws");
 export const BUN = process.execPath;
@@ -63,7 +63,7 @@ export async function startServer(argv: string[], env: Record<string, string>): 
 
 /** A directory holding `extension.json` for a WebSocket extension; returns its path. */
 export function wsExtension(name: string, transport: Record<string, unknown>, extra: Record<string, unknown> = {}): string {
-  const dir = join(mkdtempSync(join(tmpdir(), "zot-ws-ext-")), name);
+  const dir = join(tempDir("zot-ws-ext-"), name);
   mkdirSync(dir);
   writeFileSync(join(dir, "extension.json"), JSON.stringify({ name, version: "1.0.0", transport: { type: "websocket", ...transport }, ...extra }));
   return dir;

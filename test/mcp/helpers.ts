@@ -1,12 +1,12 @@
 // Shared by the MCP tests: a temporary $ZOT_HOME and project, server lists written as real files,
 // and an McpHost over a real (extension-less) Host, loaded the way a zot run loads it.
 import { beforeEach } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Host } from "../../src/ext/host.ts";
 import { McpHost, type McpOptions } from "../../src/mcp/host.ts";
 import { useTestScope } from "../helpers/test-scope.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 export const MCP_FIXTURES = resolve(import.meta.dir, "../fixtures/mcp");
 export const LEGACY = join(MCP_FIXTURES, "legacy_server.py");
@@ -16,7 +16,7 @@ export const HOSTILE = join(MCP_FIXTURES, "hostile.py");
 export type Scratch = { home: string; project: string; root: string; cleanup: () => void };
 
 export function scratch(): Scratch {
-  const root = mkdtempSync(join(tmpdir(), "zot-mcp-"));
+  const root = tempDir("zot-mcp-");
   const home = join(root, "home");
   const project = join(root, "project");
   mkdirSync(home, { recursive: true });

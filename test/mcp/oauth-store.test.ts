@@ -1,15 +1,14 @@
 // $ZOT_HOME/mcp-auth.json shared by several zot processes: each change is a locked
 // read-modify-write, so processes saving at the same moment keep every entry.
 import { authStorePath } from "../../src/platform/home.ts";
-import { afterEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { expect, test } from "bun:test";
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
 import { readAuthStore } from "../../src/mcp/oauth/store.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const STORE = resolve(import.meta.dir, "../../src/mcp/oauth/store.ts");
 let home = "";
-afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 /** A separate process that saves `count` entries, one per server URL, as a login or a refresh does. */
 function saver(home: string, who: number, count: number) {
@@ -23,7 +22,7 @@ function saver(home: string, who: number, count: number) {
 }
 
 test("processes saving tokens at the same moment keep every entry, and the file stays private", async () => {
-  home = mkdtempSync(join(tmpdir(), "zot-oauth-store-"));
+  home = tempDir("zot-oauth-store-");
   const procs = [0, 1, 2, 3, 4, 5].map((who) => saver(home, who, 25));
   expect(await Promise.all(procs.map((p) => p.exited))).toEqual([0, 0, 0, 0, 0, 0]);
   const saved = readAuthStore(home).map((e) => e.access_token).sort();

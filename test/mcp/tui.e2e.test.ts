@@ -3,25 +3,24 @@
 // answered in a form panel, a prompt run as a slash command, and the notice for an HTTP server that
 // needs an OAuth login and the /mcp-login that logs in to it (and asks for more scope after a 403
 // insufficient_scope).
-import { beforeAll, afterAll, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeAll, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FIXTURES as AGENT_FIXTURES, sessionFiles } from "../e2e/zot.ts";
 import { startMcpHttpServer } from "../helpers/mcp-http-server.ts";
 import { protect, startAuthServer, type AuthServer } from "../helpers/oauth-server.ts";
 import { useTmux } from "../tui/helpers/tmux.ts";
 import { LEGACY, MCP_FIXTURES, MODERN, writeList } from "./helpers.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const tui = useTmux();
 let dir: string;
 let list: string;
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "zot-mcp-tui-"));
+  dir = tempDir("zot-mcp-tui-");
   list = writeList(join(dir, "servers.json"), { fx: { command: "python3", args: [LEGACY] }, nu: { command: "python3", args: [MODERN] } });
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const T = 40_000;
 

@@ -1,18 +1,17 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, expect, test } from "bun:test";
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { replaceBinary, stagingPath, windowsAsidePath } from "../../src/platform/replace-binary.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let dir = "";
 let current = "";
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "zot-replace-"));
+  dir = tempDir("zot-replace-");
   current = join(dir, "zot");
   writeFileSync(current, "old");
   chmodSync(current, 0o750);
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 test("the new binary is staged as a hidden file beside the old one, runnable on Windows too", () => {
   expect(stagingPath("/home/pat/.local/bin/zot", "linux", "ab12")).toBe("/home/pat/.local/bin/.zot.update-ab12");

@@ -1,16 +1,15 @@
 // isTerminal tells a terminal from everything else stdout can be; a real terminal (a tmux pane) is
 // covered end to end in test/e2e/terminal-safety.test.ts and the TUI tests.
 import { afterEach, expect, test } from "bun:test";
-import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { closeSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { isDumbTerminal, isTerminal } from "../../src/platform/terminal.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const fds: number[] = [];
 let dir = "";
 afterEach(() => {
   for (const fd of fds.splice(0)) closeSync(fd);
-  if (dir) rmSync(dir, { recursive: true, force: true });
   dir = "";
 });
 const open = (path: string, flags: string) => {
@@ -20,7 +19,7 @@ const open = (path: string, flags: string) => {
 };
 
 test("a regular file, /dev/null, /dev/zero and a closed descriptor are not terminals", () => {
-  dir = mkdtempSync(join(tmpdir(), "zot-terminal-"));
+  dir = tempDir("zot-terminal-");
   expect(isTerminal(open(join(dir, "out.txt"), "w"))).toBe(false);
   expect(isTerminal(open("/dev/null", "w"))).toBe(false);
   expect(isTerminal(open("/dev/zero", "r"))).toBe(false);

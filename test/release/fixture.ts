@@ -1,12 +1,12 @@
 // Release builds for the installer and update tests, made once per test run by the real release
 // script for this machine's target only: the current version, and a newer one to update to. They
 // are signed with a throwaway key made here, which the builds pin (--pin-own-key).
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { hostTarget } from "../../scripts/host-target.ts";
 import type { Target } from "../../src/platform/targets.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const NEXT_VERSION = "9.9.0";
@@ -42,7 +42,7 @@ async function release(out: string, args: string[], key: string): Promise<void> 
 /** Built on first use and shared by every test file of the run; removed when the run ends. */
 export function releases(): Promise<Releases> {
   if (built) return built;
-  const root = mkdtempSync(join(tmpdir(), "zot-releases-"));
+  const root = tempDir("zot-releases-");
   process.on("exit", () => rmSync(root, { recursive: true, force: true }));
   built = (async () => {
     const current = join(root, pkg.version);

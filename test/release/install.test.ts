@@ -1,12 +1,12 @@
 // install.sh, run by /bin/sh (dash on Debian, so bashisms fail), against a local release mirror
 // serving what the release script built for this machine.
-import { afterAll, beforeAll, beforeEach, afterEach, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { archiveFileName } from "../../src/platform/targets.ts";
 import { startReleaseServer, type ReleaseServer } from "../helpers/release-server.ts";
 import { releases, type Releases } from "./fixture.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 /** Each test runs zot or the installer on a 100 MiB binary, several times over on a busy machine. */
 const SLOW_MS = 120_000;
@@ -36,10 +36,9 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 beforeEach(() => {
-  scratch = mkdtempSync(join(tmpdir(), "zot-install-test-"));
+  scratch = tempDir("zot-install-test-");
   mkdirSync(join(scratch, "tmp"));
 });
-afterEach(() => rmSync(scratch, { recursive: true, force: true }));
 
 type Result = { code: number; stdout: string; stderr: string };
 

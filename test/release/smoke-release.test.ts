@@ -1,10 +1,10 @@
 // scripts/smoke-release.ts, the release workflow's per-runner check, on a release built here.
-import { afterEach, beforeAll, beforeEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeAll, beforeEach, expect, test } from "bun:test";
+import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { binaryFileName, findTarget } from "../../src/platform/targets.ts";
 import { releases, ROOT, type Releases } from "./fixture.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const SLOW_MS = 120_000;
 let rel: Releases;
@@ -13,9 +13,8 @@ beforeAll(async () => {
   rel = await releases();
 }, 600_000);
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "zot-smoke-release-"));
+  dir = tempDir("zot-smoke-release-");
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function smoke(releaseDir: string, target: string): { code: number; stderr: string } {
   const p = Bun.spawnSync([process.execPath, join(ROOT, "scripts", "smoke-release.ts"), releaseDir, target], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });

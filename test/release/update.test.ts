@@ -1,13 +1,13 @@
 // `zot update` run by a release binary copied into a temp directory, against a local release
 // mirror serving what the release script built: the current version and a newer one.
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "bun:test";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { binaryFileName } from "../../src/platform/targets.ts";
 import { sha256Hex } from "../../src/update/release-source.ts";
 import { startReleaseServer, type ReleaseServer } from "../helpers/release-server.ts";
 import { releases, ROOT, throwawayKey, type Releases } from "./fixture.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 /** Each test runs zot or the installer on a 100 MiB binary, several times over on a busy machine. */
 const SLOW_MS = 120_000;
@@ -42,12 +42,11 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 beforeEach(() => {
-  scratch = mkdtempSync(join(tmpdir(), "zot-update-test-"));
+  scratch = tempDir("zot-update-test-");
   mkdirSync(join(scratch, "bin"));
   zot = join(scratch, "bin", "zot");
   copyFileSync(join(rel.current.dir, binaryFileName(rel.current.version, rel.target)), zot);
 });
-afterEach(() => rmSync(scratch, { recursive: true, force: true }));
 
 type Result = { code: number; stdout: string; stderr: string };
 

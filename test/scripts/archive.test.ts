@@ -1,14 +1,13 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, expect, test } from "bun:test";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tarGz, zip, type ArchiveEntry } from "../../scripts/release/archive.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let dir = "";
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "zot-archive-"));
+  dir = tempDir("zot-archive-");
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 // A binary-looking payload over one tar block and with every byte value, plus a small text file.
 const payload = new Uint8Array(70_000).map((_, i) => (i * 7919) % 256);

@@ -1,14 +1,14 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, expect, test } from "bun:test";
+import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { freshBinary, staleBuildProblem } from "../../scripts/build-freshness.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let root = "";
 const at = (path: string, seconds: number): void => utimesSync(path, seconds, seconds);
 
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), "zot-freshness-"));
+  root = tempDir("zot-freshness-");
   mkdirSync(join(root, "src", "cli"), { recursive: true });
   mkdirSync(join(root, "dist"));
   writeFileSync(join(root, "package.json"), "{}");
@@ -16,7 +16,6 @@ beforeEach(() => {
   writeFileSync(join(root, "src", "cli", "args.ts"), "");
   for (const f of ["package.json", "src/main.ts", "src/cli/args.ts"]) at(join(root, f), 1_000);
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 test("a binary built after every source is accepted", () => {
   writeFileSync(join(root, "dist", "zot"), "");

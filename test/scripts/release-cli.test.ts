@@ -1,14 +1,13 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { tempDir } from "../helpers/temp.ts";
 
 const SCRIPT = join(resolve(import.meta.dir, "../.."), "scripts", "release.ts");
 let dir = "";
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "zot-release-cli-"));
+  dir = tempDir("zot-release-cli-");
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function release(...args: string[]): { code: number; stderr: string } {
   const p = Bun.spawnSync([process.execPath, SCRIPT, ...args], { stdout: "pipe", stderr: "pipe" });

@@ -1,11 +1,11 @@
 // The TypeScript SDK against a fake host over real pipes, under Bun (SDK from source) and under Node
 // (the bundle built from it), so both runtimes see the same behaviour.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { bundle, declarations } from "../../sdk/typescript/build.ts";
 import { FakeHost } from "./fake-host.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const repo = resolve(import.meta.dir, "../..");
 const fixture = join(import.meta.dir, "fixtures/kitchen-sink.mjs");
@@ -13,14 +13,13 @@ let outDir = "";
 const hosts: FakeHost[] = [];
 
 beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), "zot-sdk-"));
+  outDir = tempDir("zot-sdk-");
   const failure = await bundle(outDir);
   if (failure) throw new Error(failure);
 });
 
 afterAll(() => {
   for (const h of hosts) h.kill();
-  rmSync(outDir, { recursive: true, force: true });
 });
 
 const runtimes = {

@@ -3,26 +3,23 @@
 // client (Bun's) never fragments or pings, so these paths are checked here.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { bundle } from "../../sdk/typescript/build.ts";
 import { serverCommand, startServer, type Server, type ServerKind } from "../ext/ws-server.ts";
 import { waitFor } from "../helpers/wait.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const TOKEN = "wire-token";
 let bundleDir = "";
 const servers: Server[] = [];
 
 beforeAll(async () => {
-  bundleDir = mkdtempSync(join(tmpdir(), "zot-ws-wire-"));
+  bundleDir = tempDir("zot-ws-wire-");
   const failure = await bundle(bundleDir);
   if (failure) throw new Error(failure);
 });
 afterAll(async () => {
   for (const s of servers) await s.kill();
-  rmSync(bundleDir, { recursive: true, force: true });
 });
 
 type Frame = { fin: boolean; opcode: number; payload: Buffer };

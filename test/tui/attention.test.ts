@@ -1,7 +1,6 @@
 // Notifications, the window title, alternate scroll, the status line's place and /sessions rows.
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readConfig } from "../../src/agent/config.ts";
 import { sessionSummary } from "../../src/agent/session.ts";
@@ -10,12 +9,12 @@ import { age } from "../../src/tui/commands.ts";
 import { gitBranch } from "../../src/tui/git-branch.ts";
 import { shortDir } from "../../src/tui/paths.ts";
 import { Terminal } from "../../src/tui/terminal.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "zot-attn-"));
+  dir = tempDir("zot-attn-");
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 test("auto notifications use OSC 9 or OSC 777 where the terminal shows them, the bell elsewhere and inside tmux", () => {
   expect(resolveNotify("auto", { TERM_PROGRAM: "iTerm.app" })).toBe("osc9");

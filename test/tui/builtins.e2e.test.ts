@@ -1,10 +1,10 @@
 // The editor's richer input (file picker, paste chips, multi-line) and the built-in commands that
 // open pickers or touch files, in a real terminal.
 import { expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { useTmux, ZOT } from "./helpers/tmux.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const tui = useTmux();
 
@@ -101,7 +101,7 @@ test("/login can check a key with one request first: a refused key is not saved,
       return req.headers.get("authorization") === "Bearer good-key" ? Response.json({ data: [] }) : new Response("no", { status: 401 });
     },
   });
-  const home = mkdtempSync(join(tmpdir(), "zot-login-"));
+  const home = tempDir("zot-login-");
   try {
     writeFileSync(join(home, "models.json"), JSON.stringify({ models: [{ provider: "openai", id: "local-model", baseUrl: `http://127.0.0.1:${server.port}/v1` }] }));
     const t = await tui.start({ args: ["--provider", "openai", "--model", "local-model"], env: { ZOT_HOME: home, OPENAI_API_KEY: "from-the-environment" } });
@@ -122,7 +122,6 @@ test("/login can check a key with one request first: a refused key is not saved,
     expect(seen).toEqual(["GET /v1/models Bearer bad-key", "GET /v1/models Bearer good-key"]);
   } finally {
     server.stop(true);
-    rmSync(home, { recursive: true, force: true });
   }
 }, T);
 

@@ -1,10 +1,10 @@
 // Keys and editing in a real terminal: esc twice for a long draft, undo, ctrl+r history search,
 // ctrl+g in $EDITOR, `!cmd`, ctrl+z and fg, tab completion of arguments, the `/` popup's selection.
 import { expect, test } from "bun:test";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { useTmux } from "./helpers/tmux.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const tui = useTmux();
 
@@ -44,7 +44,7 @@ test("ctrl+r finds an earlier prompt by what it contained", async () => {
 }, T);
 
 test("ctrl+g edits the prompt in $EDITOR and brings the text back", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "zot-editor-"));
+  const dir = tempDir("zot-editor-");
   const script = join(dir, "fake-editor.sh");
   writeFileSync(script, `#!/bin/sh\nprintf '%s and more from the editor' "$(cat "$1")" > "$1"\n`);
   chmodSync(script, 0o755);

@@ -1,12 +1,12 @@
 import { historyPath } from "../../src/platform/home.ts";
-import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Editor } from "../../src/tui/editor.ts";
 import { History } from "../../src/tui/history.ts";
 import { startMockRuntime } from "../helpers/mock-runtime.ts";
 import { createStyle, dark } from "../../src/tui/theme.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const style = createStyle(dark, "none", false);
 const editor = (text = "", cursor = text.length) => {
@@ -169,10 +169,9 @@ describe("rendering", () => {
 
 describe("history", () => {
   let dir = "";
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   test("is persisted per project directory and browsed newest first, keeping the draft", () => {
-    dir = mkdtempSync(join(tmpdir(), "zot-history-"));
+    dir = tempDir("zot-history-");
     const path = historyPath(dir, "/some/project");
     expect(historyPath(dir, "/other")).not.toBe(path);
     const first = new Editor(new History(path), { style });
@@ -195,7 +194,7 @@ describe("history", () => {
   });
 
   test("a recalled prompt with a paste chip sends the pasted text again, also after a restart", () => {
-    dir = mkdtempSync(join(tmpdir(), "zot-history-"));
+    dir = tempDir("zot-history-");
     const path = historyPath(dir, "/p");
     const pasted = Array.from({ length: 20 }, (_, i) => `row ${i}`).join("\n");
     const first = new Editor(new History(path), { style });
@@ -212,26 +211,22 @@ describe("history", () => {
 });
 
 test("the runtime hands the editor its project's history file under the home: a prompt typed there is recalled in the next session of that project only", async () => {
-  const home = mkdtempSync(join(tmpdir(), "zot-history-home-"));
+  const home = tempDir("zot-history-home-");
   const projects = [join(home, "a"), join(home, "b")];
   for (const p of projects) mkdirSync(p);
-  try {
-    const open = async (cwd: string) => {
-      const rt = await startMockRuntime(home, { cwd });
-      await rt.close();
-      return new Editor(new History(rt.promptHistoryFile()), { style });
-    };
-    const typed = await open(projects[0]!);
-    typed.setText("remember me");
-    typed.submit();
-    const again = await open(projects[0]!);
-    expect(again.historyPrev()).toBe(true);
-    expect(again.text).toBe("remember me");
-    expect((await open(projects[1]!)).historyPrev()).toBe(false);
-    expect(readdirSync(join(home, "history"))).toHaveLength(1);
-  } finally {
-    rmSync(home, { recursive: true, force: true });
-  }
+  const open = async (cwd: string) => {
+    const rt = await startMockRuntime(home, { cwd });
+    await rt.close();
+    return new Editor(new History(rt.promptHistoryFile()), { style });
+  };
+  const typed = await open(projects[0]!);
+  typed.setText("remember me");
+  typed.submit();
+  const again = await open(projects[0]!);
+  expect(again.historyPrev()).toBe(true);
+  expect(again.text).toBe("remember me");
+  expect((await open(projects[1]!)).historyPrev()).toBe(false);
+  expect(readdirSync(join(home, "history"))).toHaveLength(1);
 });
 
 describe("undo", () => {

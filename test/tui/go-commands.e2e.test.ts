@@ -1,10 +1,10 @@
 // The Go zot's session and workspace commands in a real terminal.
 import { sessionDir } from "../../src/platform/home.ts";
 import { expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ROOT, type Tmux, useTmux } from "./helpers/tmux.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const tui = useTmux();
 
@@ -89,7 +89,7 @@ test("/study sends the Go zot's canned prompt", async () => {
 }, T);
 
 test("/jail confines the file tools, shows in the status line and reaches extensions; /unjail lifts it", async () => {
-  const log = join(mkdtempSync(join(tmpdir(), "zot-jail-frames-")), "frames.jsonl");
+  const log = join(tempDir("zot-jail-frames-"), "frames.jsonl");
   const t = await tui.start({ args: ["-e", join(ROOT, "test/fixtures/agent/toolbox")], env: { ZOT_TEST_EVENTS: log } });
   await t.waitFor(READY);
   t.send("/jail");
@@ -113,7 +113,7 @@ test("/jail confines the file tools, shows in the status line and reaches extens
 }, T);
 
 test("/skills lists the skills found, global compat roots included, and previews one; built-ins are hidden", async () => {
-  const userHome = mkdtempSync(join(tmpdir(), "zot-skills-home-"));
+  const userHome = tempDir("zot-skills-home-");
   const t = await tui.start({ env: { HOME: userHome } });
   const skill = (dir: string, name: string, description: string, body: string) => {
     mkdirSync(join(dir, name), { recursive: true });
@@ -137,7 +137,6 @@ test("/skills lists the skills found, global compat roots included, and previews
   skill(join(userHome, ".agents", "skills"), "later", "added while zot runs", "x");
   t.send("/skills");
   await t.waitFor("global (agents) · added while zot runs");
-  rmSync(userHome, { recursive: true, force: true });
 }, T);
 
 test("/jump scrolls back to an earlier turn without changing the conversation", async () => {

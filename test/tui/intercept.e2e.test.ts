@@ -1,13 +1,12 @@
 // Interceptors in a real terminal: a rewritten reply shows only the rewrite, a hidden reply shows
 // a dim note and none of its words, a refused turn says who refused it and why.
-import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixture, useTmux } from "./helpers/tmux.ts";
+import { tempDir } from "../helpers/temp.ts";
 
-const scripts = mkdtempSync(join(tmpdir(), "zot-tui-script-"));
-afterAll(() => rmSync(scripts, { recursive: true, force: true }));
+const scripts = tempDir("zot-tui-script-");
 
 const tui = useTmux();
 

@@ -1,10 +1,10 @@
 // /reload-ext and extension load errors in a real terminal.
 import { expect, test } from "bun:test";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { fixture, useTmux } from "./helpers/tmux.ts";
 import { dark, toXterm256 } from "../../src/tui/theme.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const tui = useTmux();
 
@@ -36,33 +36,29 @@ test("/reload-ext reports each load error in red with its log path, then dismiss
 }, T);
 
 test("a successful reload removes earlier load errors from the chat", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "zot-tui-flaky-"));
-  try {
-    const ext = join(dir, "broken");
-    cpSync(fixture("broken"), ext, { recursive: true });
-    const t = await tui.start({ args: ["-e", ext] });
-    await t.waitFor("[broken]");
-    // Repair the extension on disk: it now only answers the handshake.
-    await Bun.write(
-      join(ext, "broken.py"),
-      [
-        "#!/usr/bin/env python3",
-        "import json, sys",
-        'print(json.dumps({"type": "hello", "name": "broken", "version": "1"}), flush=True)',
-        "for line in sys.stdin:",
-        "    m = json.loads(line)",
-        '    if m["type"] == "hello_ack": print(json.dumps({"type": "ready"}), flush=True)',
-        '    if m["type"] == "shutdown": break',
-        "",
-      ].join("\n"),
-    );
-    t.send("/reload-ext broken");
-    await t.waitFor("Reloaded extension broken");
-    const s = await t.waitGone("[broken]");
-    expect(s).not.toContain("failed");
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const dir = tempDir("zot-tui-flaky-");
+  const ext = join(dir, "broken");
+  cpSync(fixture("broken"), ext, { recursive: true });
+  const t = await tui.start({ args: ["-e", ext] });
+  await t.waitFor("[broken]");
+  // Repair the extension on disk: it now only answers the handshake.
+  await Bun.write(
+    join(ext, "broken.py"),
+    [
+      "#!/usr/bin/env python3",
+      "import json, sys",
+      'print(json.dumps({"type": "hello", "name": "broken", "version": "1"}), flush=True)',
+      "for line in sys.stdin:",
+      "    m = json.loads(line)",
+      '    if m["type"] == "hello_ack": print(json.dumps({"type": "ready"}), flush=True)',
+      '    if m["type"] == "shutdown": break',
+      "",
+    ].join("\n"),
+  );
+  t.send("/reload-ext broken");
+  await t.waitFor("Reloaded extension broken");
+  const s = await t.waitGone("[broken]");
+  expect(s).not.toContain("failed");
 }, T);
 
 test("/reload-ext NAME counts every extension running afterwards, not just the one reloaded", async () => {

@@ -1,10 +1,11 @@
 // The agent's sandbox in a real terminal: the welcome line and the status bar name the mode, and a
 // command the sandbox blocked may run once outside it only through the escalation dialog.
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { useTmux } from "./helpers/tmux.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const tui = useTmux();
 const T = 40_000;
@@ -12,7 +13,6 @@ const T = 40_000;
 /** Outside the workspace and every temp directory, so the sandbox does not let commands write it. */
 let outside: string | undefined;
 afterEach(() => {
-  if (outside) rmSync(outside, { recursive: true, force: true });
   outside = undefined;
 });
 
@@ -24,7 +24,7 @@ test("the welcome line and the status bar say the sandbox mode", async () => {
 }, T);
 
 test("a blocked command asks to run outside the sandbox, shows why, and runs once when approved", async () => {
-  outside = mkdtempSync(join(homedir(), ".zot-tui-sandbox-"));
+  outside = tempDir(".zot-tui-sandbox-", homedir());
   const target = join(outside, "escalated.txt");
   const tm = await tui.start({ args: ["--no-yolo"] });
   await tm.waitFor("sandbox: workspace-write");
@@ -42,7 +42,7 @@ test("a blocked command asks to run outside the sandbox, shows why, and runs onc
 }, T);
 
 test("refusing the escalation leaves the command blocked", async () => {
-  outside = mkdtempSync(join(homedir(), ".zot-tui-sandbox-"));
+  outside = tempDir(".zot-tui-sandbox-", homedir());
   const target = join(outside, "refused.txt");
   const tm = await tui.start({ args: ["--no-yolo"] });
   await tm.waitFor("sandbox: workspace-write");
@@ -57,7 +57,7 @@ test("refusing the escalation leaves the command blocked", async () => {
 }, T);
 
 test("a command the user types with ! is confined the same way", async () => {
-  outside = mkdtempSync(join(homedir(), ".zot-tui-sandbox-"));
+  outside = tempDir(".zot-tui-sandbox-", homedir());
   const target = join(outside, "typed.txt");
   const tm = await tui.start();
   await tm.waitFor("sandbox: workspace-write");

@@ -1,8 +1,7 @@
 // Terminal restore in a real terminal: a tiny program enters raw mode and the alternate screen in
 // tmux, then ends in different ways; tmux and stty report the state it left behind.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { stripAnsi } from "../../src/tui/ansi.ts";
 import { FRAME_COLS, FRAME_ROWS, frames } from "./frames.ts";
@@ -49,7 +48,7 @@ async function finished(w: { name: string; rc: string; stty: string }) {
 }
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "zot-tui-term-"));
+  dir = tempDir("zot-tui-term-");
   writeFileSync(
     join(dir, "prog.ts"),
     `import { writeFileSync } from "node:fs";
@@ -84,7 +83,6 @@ term.onData((d) => { if (d === "q") { term.restore(); process.exit(0); } });
 
 afterAll(() => {
   Bun.spawnSync(["tmux", "-L", socket, "kill-server"]);
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const sane = (stty: string) => /(^|\s)icanon(\s|$)/.test(stty) && /(^|\s)echo(\s|$)/.test(stty);
@@ -157,3 +155,5 @@ describe("Terminal in a real terminal (tmux)", () => {
     expect(r.alt).toBe("0");
   });
 });
+
+import { tempDir } from "../helpers/temp.ts";

@@ -1,10 +1,10 @@
 // /theme in a real terminal: the picker previews live and the choice is saved in config.json.
 import { expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixture, useTmux } from "./helpers/tmux.ts";
 import { dark, light, toXterm256 } from "../../src/tui/theme.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const tui = useTmux();
 
@@ -38,18 +38,14 @@ test("esc in the theme picker restores the previous theme", async () => {
 }, 30_000);
 
 test("a bad theme file is reported in the chat and the theme is not offered", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "zot-tui-theme-"));
-  try {
-    const ext = join(dir, "badtheme");
-    mkdirSync(ext);
-    writeFileSync(join(ext, "extension.json"), JSON.stringify({ name: "badtheme", version: "1" }));
-    writeFileSync(join(ext, "theme.json"), JSON.stringify({ name: "bad", colors: { text: "red" } }));
-    const t = await tui.start({ args: ["-e", ext] });
-    await t.waitFor('[badtheme] theme "bad"');
-    t.send("/theme");
-    const s = await t.waitFor("› dark");
-    expect(s).not.toMatch(/^ {2}bad$/m);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const dir = tempDir("zot-tui-theme-");
+  const ext = join(dir, "badtheme");
+  mkdirSync(ext);
+  writeFileSync(join(ext, "extension.json"), JSON.stringify({ name: "badtheme", version: "1" }));
+  writeFileSync(join(ext, "theme.json"), JSON.stringify({ name: "bad", colors: { text: "red" } }));
+  const t = await tui.start({ args: ["-e", ext] });
+  await t.waitFor('[badtheme] theme "bad"');
+  t.send("/theme");
+  const s = await t.waitFor("› dark");
+  expect(s).not.toMatch(/^ {2}bad$/m);
 }, 30_000);

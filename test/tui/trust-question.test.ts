@@ -1,13 +1,12 @@
 // The text of the workspace-trust question, built from real discovery of a hostile project.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { discover } from "../../src/ext/discovery.ts";
 import { projectServers } from "../../src/mcp/config.ts";
 import { trustQuestion } from "../../src/tui/trust-prompt.ts";
-import { removeTempDirs, tempDir } from "../ext/cli-helpers.ts";
+import { tempDir } from "../ext/cli-helpers.ts";
 
-afterEach(removeTempDirs);
 
 test("a manifest's control characters are shown escaped, never sent to the terminal; disabled and changed extensions are marked", async () => {
   const root = tempDir("zot-trustq-");

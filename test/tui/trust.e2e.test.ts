@@ -1,10 +1,10 @@
 // The workspace-trust question in a real terminal: shown before anything of the project runs, with
 // each extension's name, command line and capabilities; trust / run without / quit.
 import { expect, test } from "bun:test";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, type Tmux, useTmux } from "./helpers/tmux.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const MARKER = join(ROOT, "test", "fixtures", "trust", "marker");
 const T = 40_000;
@@ -13,7 +13,7 @@ const tui = useTmux();
 
 /** A repository with one project extension, `evil`, that records each start in its "ran" file. */
 function repoWithExtension(manifest: Record<string, unknown> = {}): { repo: string; ext: string } {
-  const scratch = realpathSync(mkdtempSync(join(tmpdir(), "zot-tui-trust-")));
+  const scratch = tempDir("zot-tui-trust-");
   tui.defer(() => rmSync(scratch, { recursive: true, force: true }));
   const repo = join(scratch, "repo");
   const ext = join(repo, ".zot", "extensions", "evil");
@@ -156,7 +156,7 @@ const MCP_SERVER = join(ROOT, "test", "fixtures", "mcp", "legacy_server.py");
 
 /** A repository whose only project code is one MCP server in .mcp.json, logging each start to `log`. */
 function repoWithServer(args: string[] = []): { repo: string; log: string; write: (args: string[]) => void } {
-  const scratch = realpathSync(mkdtempSync(join(tmpdir(), "zot-tui-mcp-trust-")));
+  const scratch = tempDir("zot-tui-mcp-trust-");
   tui.defer(() => rmSync(scratch, { recursive: true, force: true }));
   const repo = join(scratch, "repo");
   mkdirSync(repo);

@@ -3,13 +3,12 @@
 // an activation is expanded with tool_reference blocks, so the tool list never changes. Other wires
 // never see a tool before it is activated.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Runtime } from "../../../src/runtime/runtime.ts";
 import { createRuntime, type RuntimeOptions } from "../../../src/runtime/setup.ts";
 import { testRuntimeOptions } from "../../helpers/mock-runtime.ts";
 import { startProviderServer, type ProviderServer, type Reply } from "../../helpers/provider-server.ts";
+import { tempDir } from "../../helpers/temp.ts";
 
 const ROOT = resolve(import.meta.dir, "../../..");
 const TOOLBOX = join(ROOT, "test", "fixtures", "agent", "toolbox");
@@ -24,12 +23,11 @@ let home: string;
 let server: ProviderServer;
 const runtimes: Runtime[] = [];
 beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), "zot-defer-"));
+  home = tempDir("zot-defer-");
 });
 afterEach(async () => {
   for (const r of runtimes.splice(0)) await r.close();
   await server?.stop();
-  rmSync(home, { recursive: true, force: true });
 });
 
 async function runtime(provider: "anthropic" | "openai", model: string, replies: Reply[], extra: Partial<RuntimeOptions> = {}): Promise<Runtime> {

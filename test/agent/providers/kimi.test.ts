@@ -1,8 +1,6 @@
 // Kimi K3's dynamic tool loading (the spec's deferred-tool line), Kimi's tool-name rule and prompt
 // cache key, against a scripted Kimi server that rejects what the real one rejects.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import type { Runtime } from "../../../src/runtime/runtime.ts";
 import { createRuntime, type RuntimeOptions } from "../../../src/runtime/setup.ts";
@@ -13,6 +11,7 @@ import { testRuntimeOptions } from "../../helpers/mock-runtime.ts";
 import { startProviderServer, type ProviderServer, type Reply } from "../../helpers/provider-server.ts";
 import { collect } from "../../helpers/collect-stream.ts";
 import { elements } from "../../helpers/elements.ts";
+import { tempDir } from "../../helpers/temp.ts";
 
 const ROOT = resolve(import.meta.dir, "../../..");
 const TOOLBOX = join(ROOT, "test", "fixtures", "agent", "toolbox");
@@ -25,12 +24,11 @@ let home: string;
 let server: ProviderServer;
 const runtimes: Runtime[] = [];
 beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), "zot-kimi-"));
+  home = tempDir("zot-kimi-");
 });
 afterEach(async () => {
   for (const r of runtimes.splice(0)) await r.close();
   await server?.stop();
-  rmSync(home, { recursive: true, force: true });
 });
 
 async function kimiRuntime(model: string, replies: Reply[], extra: Partial<RuntimeOptions> = {}): Promise<Runtime> {

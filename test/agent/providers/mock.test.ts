@@ -1,14 +1,13 @@
-import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AssistantMessage, Message, ToolCallPart } from "../../../src/agent/messages.ts";
 import { createProvider } from "../../../src/agent/providers/index.ts";
 import { collect } from "../../helpers/collect-stream.ts";
 import { elements } from "../../helpers/elements.ts";
+import { tempDir } from "../../helpers/temp.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "zot-mock-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("zot-mock-");
 
 const mock = (mockScript?: string) => createProvider({ provider: "mock", mockScript });
 const user = (text: string): Message => ({ role: "user", content: [{ type: "text", text }], ts: 0 });

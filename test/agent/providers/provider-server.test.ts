@@ -1,13 +1,12 @@
 // The test server also runs as its own process, for end-to-end tests of the zot binary.
-import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createProvider } from "../../../src/agent/providers/index.ts";
 import { collect } from "../../helpers/collect-stream.ts";
+import { tempDir } from "../../helpers/temp.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "zot-pserver-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("zot-pserver-");
 
 test("started as a process it prints its URL, serves the script and records requests", async () => {
   const script = join(dir, "replies.json");

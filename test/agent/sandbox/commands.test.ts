@@ -1,8 +1,8 @@
 // The agent's commands under the real kernel sandbox (Landlock and namespaces): what each mode lets
 // a command, its children and its background jobs read, write and reach, and what the result says.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { bashTool } from "../../../src/agent/tools/bash.ts";
 import { sandboxPolicy, type SandboxMode, type SandboxPolicy } from "../../../src/agent/sandbox/policy.ts";
@@ -20,9 +20,9 @@ let scratch: string;
 
 beforeEach(() => {
   // Not under a temp directory, so the workspace is writable only where the mode says.
-  root = mkdtempSync(join(homedir(), ".zot-sandbox-"));
-  scratch = mkdtempSync(join(tmpdir(), "zot-sandbox-tmp-"));
-  outside = mkdtempSync(join(homedir(), ".zot-sandbox-outside-"));
+  root = tempDir(".zot-sandbox-", homedir());
+  scratch = tempDir("zot-sandbox-tmp-");
+  outside = tempDir(".zot-sandbox-outside-", homedir());
   ws = join(root, "project");
   userHome = join(root, "home");
   zotHome = join(root, "zot-home");
@@ -33,11 +33,6 @@ beforeEach(() => {
   writeFileSync(join(userHome, ".netrc"), "machine x password hunter2\n");
   writeFileSync(join(zotHome, "auth.json"), '{"anthropic":{"api_key":"sk-secret"}}');
   writeFileSync(join(zotHome, "spill", "zot-bash-1.log"), "spilled output\n");
-});
-afterEach(() => {
-  rmSync(root, { recursive: true, force: true });
-  rmSync(scratch, { recursive: true, force: true });
-  rmSync(outside, { recursive: true, force: true });
 });
 
 function policy(mode: SandboxMode, more: { network?: boolean; writable?: string[]; hidden?: string[] } = {}): SandboxPolicy {
@@ -152,3 +147,5 @@ describe("read-only and off", () => {
     expect(r.denial).toBeUndefined();
   });
 });
+
+import { tempDir } from "../../helpers/temp.ts";

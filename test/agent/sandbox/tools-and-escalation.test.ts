@@ -2,12 +2,13 @@
 // permission mode starts in yolo only inside an enforced sandbox, and a blocked command may run once
 // outside it only when the user approves (in a mode that asks), never silently.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { AgentEvent, ConfirmRequest } from "../../../src/agent/events.ts";
 import type { Runtime } from "../../../src/runtime/runtime.ts";
 import { startMockRuntime } from "../../helpers/mock-runtime.ts";
+import { tempDir } from "../../helpers/temp.ts";
 
 let root: string;
 let ws: string;
@@ -18,7 +19,7 @@ let events: AgentEvent[];
 
 beforeEach(() => {
   // Under the home directory, not a temp directory: temp directories are writable in the sandbox.
-  root = mkdtempSync(join(homedir(), ".zot-sandbox-rt-"));
+  root = tempDir(".zot-sandbox-rt-", homedir());
   ws = join(root, "project");
   outside = join(root, "outside");
   userHome = join(root, "home");
@@ -30,7 +31,6 @@ beforeEach(() => {
 afterEach(async () => {
   await runtime?.close();
   runtime = undefined;
-  rmSync(root, { recursive: true, force: true });
 });
 
 async function start(o: { ask?: boolean } = {}): Promise<Runtime> {

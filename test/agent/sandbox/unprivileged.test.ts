@@ -1,8 +1,8 @@
 // The sandbox for a user who is not root: util-linux `unshare` makes the user namespace, zot's
 // launcher hides the secrets and Landlock confines writes, as for root. Run as `nobody` through
 // setpriv from this (root) test process.
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { beforeEach, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dir, "../../..");
@@ -13,7 +13,7 @@ const canSwitch = process.getuid?.() === 0 && existsSync("/usr/bin/setpriv") && 
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(BASE, "zot-sandbox-nobody-"));
+  dir = tempDir("zot-sandbox-nobody-", BASE);
   for (const d of ["project", "home/.ssh", "zot-home"]) mkdirSync(join(dir, d), { recursive: true });
   writeFileSync(join(dir, "home", ".ssh", "id_rsa"), "PRIVATE KEY\n");
   writeFileSync(join(dir, "home", ".netrc"), "password hunter2\n");
@@ -21,7 +21,6 @@ beforeEach(() => {
   chmodSync(join(dir, "home", ".netrc"), 0o644);
   chmodSync(join(dir, "home", ".ssh", "id_rsa"), 0o644);
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 test.skipIf(!canSwitch)("as an unprivileged user, secrets are hidden, writes and the network are blocked in read-only mode", async () => {
   const script = join(dir, "run.ts");
@@ -48,3 +47,5 @@ console.log(JSON.stringify({ status: sandboxStatus(p), text: r.content.map((c) =
   expect(r.text).toContain("in the read-only sandbox");
   expect(r.text).toContain("no network access");
 }, 60_000);
+
+import { tempDir } from "../../helpers/temp.ts";

@@ -1,18 +1,17 @@
 // What the approval dialog is told a call will do: the whole command, an edit's diff, a write's new
 // content or its diff against the existing file; the file on disk is never touched.
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bashTool } from "../../../src/agent/tools/bash.ts";
 import { editTool } from "../../../src/agent/tools/edit.ts";
 import { writeTool } from "../../../src/agent/tools/write.ts";
+import { tempDir } from "../../helpers/temp.ts";
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "zot-approval-"));
+  dir = tempDir("zot-approval-");
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 test("a bash approval carries the whole command, every line of it", () => {
   expect(bashTool.approval!({ command: "echo harmless\nrm -rf ~/work" }, dir)).toEqual({ kind: "command", command: "echo harmless\nrm -rf ~/work" });

@@ -1,7 +1,6 @@
 // Background commands over real processes: bash with background: true, bash_output, bash_kill.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { bashTool } from "../../../src/agent/tools/bash.ts";
 import { bashOutputTool } from "../../../src/agent/tools/bash-output.ts";
@@ -10,14 +9,14 @@ import { JOB_KEEP_CHARS, listJobs, onJobChange, stopJobs, type JobInfo } from ".
 import type { ToolContext, ToolOutput } from "../../../src/agent/tool.ts";
 import { alive } from "../../ext/fixture-host.ts";
 import { waitFor } from "../../helpers/wait.ts";
+import { tempDir } from "../../helpers/temp.ts";
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "zot-bg-test-"));
+  dir = tempDir("zot-bg-test-");
 });
 afterEach(async () => {
   await stopJobs();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const ctx = (): ToolContext => ({ cwd: dir, signal: new AbortController().signal, progress: () => {}, home: dir });

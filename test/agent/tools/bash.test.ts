@@ -1,15 +1,14 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { bashTool } from "../../../src/agent/tools/bash.ts";
 import type { ToolContext, ToolOutput } from "../../../src/agent/tool.ts";
+import { tempDir } from "../../helpers/temp.ts";
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "zot-bash-test-"));
+  dir = tempDir("zot-bash-test-");
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const ctx = (over: Partial<ToolContext> = {}): ToolContext => ({ cwd: dir, signal: new AbortController().signal, progress: () => {}, home: dir, ...over });
 const text = (out: ToolOutput): string => out.content.map((c) => (c.type === "text" ? c.text : "")).join("");

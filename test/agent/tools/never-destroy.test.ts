@@ -1,20 +1,19 @@
 // write and edit change regular files only, and what they change keeps its owner, group, mode and
 // hard links. Each case is a real special file in a temp dir (a FIFO, a device made with mknod, a
 // listening unix socket), never the machine's own /dev entries.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { chmodSync, chownSync, linkSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { chmodSync, chownSync, linkSync, lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Server } from "node:net";
 import { editTool } from "../../../src/agent/tools/edit.ts";
 import { writeTool } from "../../../src/agent/tools/write.ts";
 import type { ToolContext, ToolOutput } from "../../../src/agent/tool.ts";
+import { tempDir } from "../../helpers/temp.ts";
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "zot-destroy-"));
+  dir = tempDir("zot-destroy-");
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const ctx = (): ToolContext => ({ cwd: dir, signal: new AbortController().signal, progress: () => {}, home: dir });
 const text = (out: ToolOutput): string => out.content.map((c) => (c.type === "text" ? c.text : "")).join("");

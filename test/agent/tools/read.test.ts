@@ -1,16 +1,15 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readTool, READ_MAX_BYTES, READ_WHOLE_MAX_BYTES } from "../../../src/agent/tools/read.ts";
 import type { JsonObject } from "../../../src/protocol.ts";
 import type { ToolContext, ToolOutput } from "../../../src/agent/tool.ts";
+import { tempDir } from "../../helpers/temp.ts";
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "zot-read-"));
+  dir = tempDir("zot-read-");
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const ctx = (): ToolContext => ({ cwd: dir, signal: new AbortController().signal, progress: () => {}, home: dir });
 const text = (out: ToolOutput): string => out.content.map((c) => (c.type === "text" ? c.text : `<image ${c.mimeType}>`)).join("\n");

@@ -1,19 +1,18 @@
 // What the built-in tools leave behind and let through: the bash tool's environment, pseudo files
 // read by `read`, and the private directories zot makes for what it keeps.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { bashTool } from "../../../src/agent/tools/bash.ts";
 import { readTool } from "../../../src/agent/tools/read.ts";
 import { History } from "../../../src/tui/history.ts";
 import type { ToolContext, ToolOutput } from "../../../src/agent/tool.ts";
+import { tempDir } from "../../helpers/temp.ts";
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "zot-hygiene-"));
+  dir = tempDir("zot-hygiene-");
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const ctx = (): ToolContext => ({ cwd: dir, signal: new AbortController().signal, progress: () => {}, home: dir });
 const text = (out: ToolOutput): string => out.content.map((c) => (c.type === "text" ? c.text : "")).join("");

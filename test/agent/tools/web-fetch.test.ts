@@ -1,20 +1,19 @@
 // web_fetch against real HTTP servers on 127.0.0.1 (private addresses allowed in config.json, as
 // the tests need them), plus the refusals of loopback by default and of what the config denies.
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { afterAll, beforeEach, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { webFetchTool, WEB_FETCH_MAX_CHARS } from "../../../src/agent/tools/web-fetch.ts";
 import { isPrivateAddress } from "../../../src/agent/tools/web-address.ts";
 import { modeVerdict } from "../../../src/agent/permissions.ts";
 import type { ToolOutput } from "../../../src/agent/tool.ts";
+import { tempDir } from "../../helpers/temp.ts";
 
 let home: string;
 beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), "zot-webfetch-"));
+  home = tempDir("zot-webfetch-");
   config({ allowPrivate: true });
 });
-afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 function config(webFetch: object | null): void {
   writeFileSync(join(home, "config.json"), JSON.stringify(webFetch === null ? {} : { webFetch }));

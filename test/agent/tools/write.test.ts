@@ -1,15 +1,14 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, lstatSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import { writeTool } from "../../../src/agent/tools/write.ts";
 import type { ToolContext, ToolOutput } from "../../../src/agent/tool.ts";
+import { tempDir } from "../../helpers/temp.ts";
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "zot-write-"));
+  dir = tempDir("zot-write-");
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const ctx = (): ToolContext => ({ cwd: dir, signal: new AbortController().signal, progress: () => {}, home: dir });
 const text = (out: ToolOutput): string => out.content.map((c) => (c.type === "text" ? c.text : "")).join("");

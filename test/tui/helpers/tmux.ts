@@ -1,11 +1,11 @@
 // Runs the built `dist/zot` inside a detached tmux session of a fixed size, types into it with
 // send-keys and reads the screen with capture-pane. Every wait polls the screen; nothing sleeps
 // a fixed time and calls that an assertion.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { freshBinary } from "../../../scripts/build-freshness.ts";
 import { useTestScope, type TestScope } from "../../helpers/test-scope.ts";
+import { tempDir } from "../../helpers/temp.ts";
 
 export const ROOT = resolve(import.meta.dir, "../../..");
 export const ZOT = freshBinary(ROOT, join(ROOT, "dist", "zot"));
@@ -44,7 +44,7 @@ export class Tmux {
   readonly log: string;
 
   private constructor(readonly name: string) {
-    this.dir = mkdtempSync(join(tmpdir(), "zot-tui-"));
+    this.dir = tempDir("zot-tui-");
     this.home = join(this.dir, "home");
     this.cwd = join(this.dir, "project");
     this.log = join(this.dir, "fixture.log");
@@ -169,7 +169,6 @@ export class Tmux {
 
   kill(): void {
     tmux("kill-session", "-t", this.name);
-    rmSync(this.dir, { recursive: true, force: true });
   }
 
   private async poll(test: (s: string) => boolean, what: string, timeoutMs: number, colors: boolean): Promise<string> {
