@@ -24,7 +24,7 @@ async function main(argv: string[]): Promise<number> {
     return runUpdate(parsed.check, process.env, io);
   }
   if (parsed.kind === "mcp") {
-    const { runMcpCli } = await import("./mcp/cli.ts");
+    const { runMcpCli } = await import("./cli/mcp.ts");
     return runMcpCli(parsed.argv, { stdout: { write: io.out }, stderr: { write: io.err } });
   }
   const args = parsed.args;

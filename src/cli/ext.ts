@@ -1,24 +1,24 @@
 // `zot ext …`: the extension management CLI. Parses the subcommand and its options, builds the
 // context (ZOT_HOME, --cwd, output streams) and hands off to one module per subcommand. Tests call
 // runExtCli with their own `io`; zot's main passes nothing and gets the real process.
-import { config } from "../ext/cli/config.ts";
-import type { CliIo } from "../ext/cli/context.ts";
+import { config } from "./ext/config.ts";
+import type { CliIo } from "./kit/context.ts";
 import { doctor } from "./ext/doctor.ts";
-import { init } from "../ext/cli/init.ts";
-import { install } from "../ext/cli/install.ts";
-import { list } from "../ext/cli/list.ts";
-import { prepareSub, requiredPositional, type Sub } from "../ext/cli/subcommand.ts";
-import { logs } from "../ext/cli/logs.ts";
-import { remove } from "../ext/cli/remove.ts";
-import { rollback } from "../ext/cli/rollback.ts";
-import { sync } from "../ext/cli/sync.ts";
-import { update } from "../ext/cli/update.ts";
-import { verify } from "../ext/cli/verify.ts";
-import { test } from "../ext/cli/test.ts";
-import { toggle } from "../ext/cli/toggle.ts";
+import { init } from "./ext/init.ts";
+import { install } from "./ext/install.ts";
+import { list } from "./ext/list.ts";
+import { prepareSub, requiredPositional, type Sub } from "./kit/subcommand.ts";
+import { logs } from "./ext/logs.ts";
+import { remove } from "./ext/remove.ts";
+import { rollback } from "./ext/rollback.ts";
+import { sync } from "./ext/sync.ts";
+import { update } from "./ext/update.ts";
+import { verify } from "./ext/verify.ts";
+import { test } from "./ext/test.ts";
+import { toggle } from "./ext/toggle.ts";
 import { trust, untrust } from "./ext/trust.ts";
 
-export type { CliIo } from "../ext/cli/context.ts";
+export type { CliIo } from "./kit/context.ts";
 
 const SUBS: Record<string, Sub> = {
   list: { usage: "list [--json]", about: "list installed extensions and their state (spawns nothing)", spec: { flags: ["--json"] }, positionals: [0, 0] },

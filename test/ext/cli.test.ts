@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { appendFileSync, chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { setEnabled } from "../../src/ext/cli/toggle.ts";
-import { parseGitSource } from "../../src/ext/cli/install.ts";
+import { setEnabled } from "../../src/cli/ext/toggle.ts";
+import { parseGitSource } from "../../src/cli/ext/install.ts";
 import { cli, DISCOVERY, discoveryCopy, tempDir, trustAsIs } from "./cli-helpers.ts";
 import { waitFor } from "../helpers/wait.ts";
 

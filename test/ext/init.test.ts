@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { makeCtx } from "../../src/ext/cli/context.ts";
-import { init } from "../../src/ext/cli/init.ts";
+import { makeCtx } from "../../src/cli/kit/context.ts";
+import { init } from "../../src/cli/ext/init.ts";
 import { cli, tempDir, type CliRun } from "./cli-helpers.ts";
 
 

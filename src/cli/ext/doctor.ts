@@ -8,11 +8,11 @@ import { describeGrants } from "../../ext/sandbox/policy.ts";
 import { doctorEntry, type ExtensionsReport } from "../../ext/doctor-entry.ts";
 import { trustMode } from "../../ext/trust.ts";
 import type { ExtensionState } from "../../ext/types.ts";
-import { policy } from "../../ext/cli/lookup.ts";
+import { policy } from "./lookup.ts";
 import { redactSecrets } from "../../redact.ts";
 import { storedSecretValues } from "../../ext/settings.ts";
-import type { Ctx } from "../../ext/cli/context.ts";
-import type { McpDoctorServer } from "../../mcp/cli/doctor.ts";
+import type { Ctx } from "../kit/context.ts";
+import type { McpDoctorServer } from "../mcp/doctor.ts";
 import { hasMcpConfig } from "../../runtime/mcp-wiring.ts";
 
 export type DoctorReport = ExtensionsReport & { mcp_servers?: McpDoctorServer[] };
@@ -21,7 +21,7 @@ export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]
   const host = new Host();
   const secrets = storedSecretValues(ctx.home);
   // MCP servers are extensions too: configured ones start beside the extensions and get their own blocks.
-  const mcp = hasMcpConfig({ home: ctx.home, cwd: ctx.cwd, files: [], none: false }) ? import("../../mcp/cli/doctor.ts").then(async (m) => ({ m, r: await m.mcpReport(ctx, [], false) })) : null;
+  const mcp = hasMcpConfig({ home: ctx.home, cwd: ctx.cwd, files: [], none: false }) ? import("../mcp/doctor.ts").then(async (m) => ({ m, r: await m.mcpReport(ctx, [], false) })) : null;
   let states: ExtensionState[];
   try {
     await host.load({

@@ -1,11 +1,11 @@
 // `zot mcp …`: the MCP server CLI, with the conventions of `zot ext` (the same argument parser,
 // context, `zot: <sentence>` errors on stderr and exit codes).
-import { type CliIo, fail } from "../ext/cli/context.ts";
-import { prepareSub, requiredPositional, type Sub } from "../ext/cli/subcommand.ts";
-import { add, remove } from "./cli/edit.ts";
-import { doctor } from "./cli/doctor.ts";
-import { list } from "./cli/list.ts";
-import { loginCommand, logoutCommand } from "./cli/login.ts";
+import { type CliIo, fail } from "./kit/context.ts";
+import { prepareSub, requiredPositional, type Sub } from "./kit/subcommand.ts";
+import { add, remove } from "./mcp/edit.ts";
+import { doctor } from "./mcp/doctor.ts";
+import { list } from "./mcp/list.ts";
+import { loginCommand, logoutCommand } from "./mcp/login.ts";
 
 const SUBS: Record<string, Sub> = {
   list: { usage: "list [--json]", about: "list configured MCP servers and where they come from (starts nothing)", spec: { flags: ["--json"] }, positionals: [0, 0] },

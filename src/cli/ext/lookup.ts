@@ -2,11 +2,11 @@
 // then the global root, each sorted by directory name, so the answer is the same on every run.
 import { basename } from "node:path";
 import { configFile } from "../../platform/home.ts";
-import { discover } from "../discovery.ts";
-import { readExtensionPolicy, type ExtensionPolicy } from "../permission-policy.ts";
-import { trustMode } from "../trust.ts";
-import type { DiscoveredExtension } from "../types.ts";
-import type { Ctx } from "./context.ts";
+import { discover } from "../../ext/discovery.ts";
+import { readExtensionPolicy, type ExtensionPolicy } from "../../ext/permission-policy.ts";
+import { trustMode } from "../../ext/trust.ts";
+import type { DiscoveredExtension } from "../../ext/types.ts";
+import type { Ctx } from "../kit/context.ts";
 
 export async function installed(ctx: Ctx): Promise<DiscoveredExtension[]> {
   return discover({ extPaths: [], noExt: false, cwd: ctx.cwd, home: ctx.home, trust: trustMode(false, ctx.env), policy: policy(ctx) });

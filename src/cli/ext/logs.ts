@@ -3,10 +3,10 @@
 import { extensionLogPath } from "../../platform/home.ts";
 import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { isManifestName } from "../policy.ts";
+import { isManifestName } from "../../ext/policy.ts";
 import { abortableSleep } from "../../sleep.ts";
-import type { Ctx } from "./context.ts";
-import { fail } from "./context.ts";
+import type { Ctx } from "../kit/context.ts";
+import { fail } from "../kit/context.ts";
 
 const POLL_MS = 100;
 const CHUNK = 64 * 1024;

@@ -3,12 +3,12 @@
 // one block per server, or JSON. `zot ext doctor` shows the same blocks after the extensions.
 import { resolve } from "node:path";
 import { ZOT_VERSION } from "../../version.ts";
-import type { Ctx } from "../../ext/cli/context.ts";
+import type { Ctx } from "../kit/context.ts";
 import { Host } from "../../ext/host.ts";
 import { trustMode } from "../../ext/trust.ts";
-import { skippedLine, type SkippedServer } from "../config.ts";
-import { McpHost } from "../host.ts";
-import type { ServerState } from "../server.ts";
+import { skippedLine, type SkippedServer } from "../../mcp/config.ts";
+import { McpHost } from "../../mcp/host.ts";
+import type { ServerState } from "../../mcp/server.ts";
 
 export type McpDoctorServer = {
   name: string;

@@ -4,11 +4,11 @@
 // event subscription — swaps it in atomically and keeps the old tree for rollback.
 import { globalRoot } from "../../platform/home.ts";
 import { dirname, join, resolve } from "node:path";
-import { projectRoot } from "../discovery.ts";
-import { lockPathFor, narrowing, readLock, treeChanges, widening, type LockEntry } from "../lockfile.ts";
-import { parsePermissions, permissionsJson } from "../permissions.ts";
+import { projectRoot } from "../../ext/discovery.ts";
+import { lockPathFor, narrowing, readLock, treeChanges, widening, type LockEntry } from "../../ext/lockfile.ts";
+import { parsePermissions, permissionsJson } from "../../ext/permissions.ts";
 import { probeRegistrations, registrationChanges } from "./registrations.ts";
-import { fail, type Ctx } from "./context.ts";
+import { fail, type Ctx } from "../kit/context.ts";
 import { ask, install, type StagedExtension, type Verdict } from "./install.ts";
 
 export type UpdateOptions = { check: boolean; yes: boolean; project: boolean };

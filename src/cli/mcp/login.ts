@@ -2,12 +2,12 @@
 // (interactive: a browser, or the printed URL), and forgetting its tokens after telling the
 // authorization server to revoke them (RFC 7009) where it offers that.
 import { authStorePath } from "../../platform/home.ts";
-import { fail } from "../../ext/cli/context.ts";
-import type { Ctx } from "../../ext/cli/context.ts";
-import type { HttpConfig, ServerConfig } from "../config.ts";
-import { describeAuth, oauthApplies } from "../oauth/bearer.ts";
-import { readAuthStore, removeAuth } from "../oauth/store.ts";
-import type { StoredAuth } from "../oauth/store.ts";
+import { fail } from "../kit/context.ts";
+import type { Ctx } from "../kit/context.ts";
+import type { HttpConfig, ServerConfig } from "../../mcp/config.ts";
+import { describeAuth, oauthApplies } from "../../mcp/oauth/bearer.ts";
+import { readAuthStore, removeAuth } from "../../mcp/oauth/store.ts";
+import type { StoredAuth } from "../../mcp/oauth/store.ts";
 import { configFor } from "./list.ts";
 
 type Found = { ok: true; server: ServerConfig; http: HttpConfig } | { ok: false; code: number };
@@ -28,7 +28,7 @@ export async function loginCommand(ctx: Ctx, name: string): Promise<number> {
   const found = httpServer(ctx, name, "login");
   if (!found.ok) return found.code;
   const { server, http } = found;
-  const { login, LOGIN_WAIT_MS } = await import("../oauth/login.ts");
+  const { login, LOGIN_WAIT_MS } = await import("../../mcp/oauth/login.ts");
   const r = await login({
     name: server.name,
     url: http.url,
@@ -52,7 +52,7 @@ export async function logoutCommand(ctx: Ctx, name: string): Promise<number> {
   const held = readAuthStore(ctx.home).filter(mine);
   const revoked = new Set<string>();
   if (held.some((e) => e.revocation_endpoint)) {
-    const { revokeTokens } = await import("../oauth/revoke.ts");
+    const { revokeTokens } = await import("../../mcp/oauth/revoke.ts");
     for (const e of held) {
       const r = await revokeTokens(e, http.oauth);
       if (!r.ok) ctx.err.write(`zot: the authorization server ${e.issuer} could not be told to revoke the tokens of MCP server ${server.name}, which are forgotten here all the same: ${r.error}.\n`);

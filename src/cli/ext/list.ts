@@ -1,6 +1,6 @@
 // `zot ext list`: what discovery finds in the project and global roots, without spawning anything.
-import type { DiscoveredExtension } from "../types.ts";
-import type { Ctx } from "./context.ts";
+import type { DiscoveredExtension } from "../../ext/types.ts";
+import type { Ctx } from "../kit/context.ts";
 import { installed } from "./lookup.ts";
 import { tableLines } from "../../platform/text-table.ts";
 

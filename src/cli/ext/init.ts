@@ -3,10 +3,10 @@
 // directory.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { isManifestName } from "../policy.ts";
+import { isManifestName } from "../../ext/policy.ts";
 import { shellQuote } from "../../shell-quote.ts";
-import type { Ctx } from "./context.ts";
-import { fail } from "./context.ts";
+import type { Ctx } from "../kit/context.ts";
+import { fail } from "../kit/context.ts";
 import { LANGUAGES, type Language, mockPrompt, scaffold, SDK_LANGUAGES, type SdkLanguage, type SdkLocation } from "./scaffolds.ts";
 
 /**

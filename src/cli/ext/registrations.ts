@@ -2,9 +2,9 @@
 // `zot ext update` starts the installed copy and the fetched one this way to show what an update
 // adds — the new copy under the scope the user already granted the old one, never a wider one.
 import { ZOT_VERSION } from "../../version.ts";
-import { Host } from "../host.ts";
-import type { Permissions } from "../permissions.ts";
-import type { Ctx } from "./context.ts";
+import { Host } from "../../ext/host.ts";
+import type { Permissions } from "../../ext/permissions.ts";
+import type { Ctx } from "../kit/context.ts";
 
 export type Registrations = { commands: string[]; tools: string[]; events: string[]; intercept: string[] };
 

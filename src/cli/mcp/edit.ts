@@ -3,11 +3,11 @@
 import { userConfigPath } from "../../platform/home.ts";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { fail } from "../../ext/cli/context.ts";
-import type { Ctx } from "../../ext/cli/context.ts";
+import { fail } from "../kit/context.ts";
+import type { Ctx } from "../kit/context.ts";
 import { MANIFEST_NAME_PATTERN } from "../../ext/policy.ts";
 import type { JsonObject } from "../../protocol.ts";
-import { readServerFile, writeServerFile } from "../config.ts";
+import { readServerFile, writeServerFile } from "../../mcp/config.ts";
 
 export type AddOptions = {
   command: string[];

@@ -3,9 +3,9 @@
 import { globalRoot } from "../../platform/home.ts";
 import { existsSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { projectRoot } from "../discovery.ts";
-import { LOCK_FILE, lockPathFor, readLock, writeLock } from "../lockfile.ts";
-import { fail, type Ctx } from "./context.ts";
+import { projectRoot } from "../../ext/discovery.ts";
+import { LOCK_FILE, lockPathFor, readLock, writeLock } from "../../ext/lockfile.ts";
+import { fail, type Ctx } from "../kit/context.ts";
 import { previousDir } from "./install.ts";
 
 export async function rollback(ctx: Ctx, name: string, opts: { project: boolean }): Promise<number> {

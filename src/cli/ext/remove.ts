@@ -3,9 +3,9 @@
 // from zot's point of view; a symlinked extension loses only its link, never the linked tree.
 import { lstatSync, mkdtempSync, renameSync, rmSync, unlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { unlock } from "../lockfile.ts";
-import type { Ctx } from "./context.ts";
-import { fail, readLine } from "./context.ts";
+import { unlock } from "../../ext/lockfile.ts";
+import type { Ctx } from "../kit/context.ts";
+import { fail, readLine } from "../kit/context.ts";
 import { findInstalled, notFound } from "./lookup.ts";
 
 export async function remove(ctx: Ctx, name: string, yes: boolean): Promise<number> {

@@ -3,10 +3,10 @@
 // the locked value. Only in trusted folders: a lockfile is a list of programs to run.
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { projectRoot } from "../discovery.ts";
-import { hashTree, lockPathFor, readLock, type LockEntry } from "../lockfile.ts";
-import { approveExtensions, codeFiles, isTrusted, trustMode } from "../trust.ts";
-import { fail, type Ctx } from "./context.ts";
+import { projectRoot } from "../../ext/discovery.ts";
+import { hashTree, lockPathFor, readLock, type LockEntry } from "../../ext/lockfile.ts";
+import { approveExtensions, codeFiles, isTrusted, trustMode } from "../../ext/trust.ts";
+import { fail, type Ctx } from "../kit/context.ts";
 import { consent, install, type StagedExtension, type Verdict } from "./install.ts";
 
 export async function sync(ctx: Ctx, opts: { yes: boolean }): Promise<number> {

@@ -4,11 +4,11 @@ import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { ZOT_VERSION } from "../../version.ts";
 import { redactSecrets } from "../../redact.ts";
-import { parseScript } from "../harness-script.ts";
-import { storedSecretValues } from "../settings.ts";
-import { runHarness, type HarnessReport, type StepStatus } from "../harness.ts";
-import type { Ctx } from "./context.ts";
-import { fail } from "./context.ts";
+import { parseScript } from "../../ext/harness-script.ts";
+import { storedSecretValues } from "../../ext/settings.ts";
+import { runHarness, type HarnessReport, type StepStatus } from "../../ext/harness.ts";
+import type { Ctx } from "../kit/context.ts";
+import { fail } from "../kit/context.ts";
 
 export async function test(ctx: Ctx, dirArg: string, scriptArg: string, json: boolean): Promise<number> {
   const dir = resolve(ctx.processCwd, dirArg);

@@ -1,13 +1,13 @@
 // `zot mcp list`: the configured servers, where each comes from and whether it would start; spawns
 // nothing. Project lists of an untrusted folder are named, not read; project servers new or changed
 // since the folder was trusted are named, not loaded.
-import type { Ctx } from "../../ext/cli/context.ts";
+import type { Ctx } from "../kit/context.ts";
 import { trustMode } from "../../ext/trust.ts";
 import { redactSecrets } from "../../redact.ts";
-import { loadConfig, skippedLine, targetOf } from "../config.ts";
-import type { LoadedConfig, ServerConfig } from "../config.ts";
-import { describeAuth, oauthApplies } from "../oauth/bearer.ts";
-import { findAuth, readAuthStore } from "../oauth/store.ts";
+import { loadConfig, skippedLine, targetOf } from "../../mcp/config.ts";
+import type { LoadedConfig, ServerConfig } from "../../mcp/config.ts";
+import { describeAuth, oauthApplies } from "../../mcp/oauth/bearer.ts";
+import { findAuth, readAuthStore } from "../../mcp/oauth/store.ts";
 import { tableLines } from "../../platform/text-table.ts";
 
 export type ListedServer = {

@@ -7,18 +7,18 @@ import type { Result } from "../../result.ts";
 import { constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { killTree, ownsProcessGroup } from "../../platform/process-tree.ts";
-import { isTrusted } from "../trust.ts";
-import { projectRoot } from "../discovery.ts";
-import { MANIFEST_FILE, readManifest, themeManifest, type ManifestResult } from "../manifest.ts";
-import { isManifestName } from "../policy.ts";
+import { isTrusted } from "../../ext/trust.ts";
+import { projectRoot } from "../../ext/discovery.ts";
+import { MANIFEST_FILE, readManifest, themeManifest, type ManifestResult } from "../../ext/manifest.ts";
+import { isManifestName } from "../../ext/policy.ts";
 import { isObject } from "../../json.ts";
 import { ensurePrivateDir, globalRoot } from "../../platform/home.ts";
-import { findThemeFile } from "../theme-file.ts";
-import { grants, lockEntry, lockPathFor, LOCK_FILE, readLock, writeLock, type LockEntry, type LockSource } from "../lockfile.ts";
-import { expandPermissions, permissionsJson } from "../permissions.ts";
-import type { Manifest } from "../types.ts";
-import type { Ctx } from "./context.ts";
-import { fail, readLine } from "./context.ts";
+import { findThemeFile } from "../../ext/theme-file.ts";
+import { grants, lockEntry, lockPathFor, LOCK_FILE, readLock, writeLock, type LockEntry, type LockSource } from "../../ext/lockfile.ts";
+import { expandPermissions, permissionsJson } from "../../ext/permissions.ts";
+import type { Manifest } from "../../ext/types.ts";
+import type { Ctx } from "../kit/context.ts";
+import { fail, readLine } from "../kit/context.ts";
 
 export type InstallOptions = {
   force: boolean;

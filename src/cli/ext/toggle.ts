@@ -5,10 +5,10 @@ import type { Result } from "../../result.ts";
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { atomicWrite } from "../../platform/atomic-write.ts";
-import { relockEdit } from "../lockfile.ts";
+import { relockEdit } from "../../ext/lockfile.ts";
 import { isObject } from "../../json.ts";
-import type { Ctx } from "./context.ts";
-import { fail } from "./context.ts";
+import type { Ctx } from "../kit/context.ts";
+import { fail } from "../kit/context.ts";
 import { findInstalled, notFound } from "./lookup.ts";
 
 export async function toggle(ctx: Ctx, name: string, enabled: boolean): Promise<number> {

@@ -4,9 +4,9 @@
 import { globalRoot } from "../../platform/home.ts";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { projectRoot } from "../discovery.ts";
-import { lockPathFor, readLock, treeChanges, type TreeChanges } from "../lockfile.ts";
-import { fail, type Ctx } from "./context.ts";
+import { projectRoot } from "../../ext/discovery.ts";
+import { lockPathFor, readLock, treeChanges, type TreeChanges } from "../../ext/lockfile.ts";
+import { fail, type Ctx } from "../kit/context.ts";
 import { installed } from "./lookup.ts";
 
 type Finding = { name: string; state: "ok" | "changed" | "missing"; changes: TreeChanges | null };
