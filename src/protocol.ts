@@ -99,7 +99,7 @@ export type CommandAction = (typeof COMMAND_ACTIONS)[number];
 export const POWERS = ["rewrite_tool_calls", "rewrite_tool_results", "rewrite_assistant_text", "submit_prompts", "activate_tools"] as const;
 export type Power = (typeof POWERS)[number];
 
-/** The manifest's `permissions` as written (decoded by ext/permissions.ts); in the schema for other languages' tooling. */
+/** The manifest's `permissions` as written (decoded by ext/sandbox/scope.ts); in the schema for other languages' tooling. */
 export type PermissionsDeclaration = {
   fs?: { read?: string[]; write?: string[] };
   net?: boolean | { connect: string[] };

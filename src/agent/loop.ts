@@ -15,7 +15,7 @@ import type { Provider, ProviderEvent, ProviderRequest, ToolSpec } from "./provi
 import type { InterceptRecord } from "./intercept-record.ts";
 import type { Tool, ToolContext, ToolOutput } from "./tool.ts";
 import type { SandboxPolicy } from "./sandbox/policy.ts";
-import { messageJson } from "./wire.ts";
+import { messageJson } from "./message-json.ts";
 import { jailRefusal } from "./jail.ts";
 
 /** A refusal `byUser` reaches the model as the user's decline; one by the permission mode as its own sentence. */

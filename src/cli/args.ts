@@ -1,7 +1,7 @@
 // argv → a typed run request. Flags follow the Go zot so users' scripts carry over; anything the
 // parser does not understand is an error (exit 2), never silently ignored.
-import type { RunChoices } from "../runtime/run-choices.ts";
-import { BUILTIN_TOOLS } from "../ext/policy.ts";
+import type { RunChoices } from "../runtime/run-flags.ts";
+import { BUILTIN_TOOLS } from "../ext/name-rules.ts";
 import { isSandboxMode, SANDBOX_MODES } from "../agent/sandbox/policy.ts";
 import { CHOOSABLE_WIRES, EFFORTS, isChoosableWire, isEffort, isPermissionMode, isProviderName, orList, PERMISSION_MODES, PROVIDERS, type PermissionMode } from "../agent/choices.ts";
 

@@ -1,6 +1,6 @@
 // `zot --help`: every flag, grouped the way the Go zot groups them.
 import { ZOT_VERSION } from "../version.ts";
-import { BUILTIN_TOOLS } from "../ext/policy.ts";
+import { BUILTIN_TOOLS } from "../ext/name-rules.ts";
 
 const SECTIONS: [string, [string, string][]][] = [
   [

@@ -4,7 +4,7 @@
 import { loadModels } from "../agent/catalog.ts";
 import { KEYED_PROVIDERS, readAuth, resolveCredentials } from "../agent/config.ts";
 import type { Env } from "../platform/env.ts";
-import { discoveryBase, mergeCached, refreshModels } from "../agent/discovery.ts";
+import { discoveryBase, mergeCached, refreshModels } from "../agent/model-discovery.ts";
 import { isProviderName, type ProviderName } from "../agent/choices.ts";
 import type { ModelInfo } from "../agent/provider.ts";
 import { wireFor } from "../agent/providers/endpoints.ts";

@@ -2,11 +2,11 @@
 // one-shot queries (--list-models, headless --resume), builds the runtime and hands it to a mode.
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { projectRoot } from "../ext/discovery.ts";
+import { projectExtensionsDir } from "../ext/discovery.ts";
 import { zotHome } from "../platform/home.ts";
 import { Host } from "../ext/host.ts";
 import { shutdownOnSignals } from "../ext/signals.ts";
-import { trustMode } from "../ext/trust.ts";
+import { trustMode } from "../ext/install/trust.ts";
 import { hasProjectLists } from "../mcp/config.ts";
 import { withMcp } from "../runtime/mcp-wiring.ts";
 import { isDumbTerminal, isTerminal } from "../platform/terminal.ts";
@@ -106,7 +106,7 @@ export async function runAgent(args: CliArgs): Promise<number> {
   const trust = trustMode(args.trust, process.env);
   // Only a terminal can be asked; headless modes skip unapproved project extensions and MCP servers
   // with a warning, and so does the TUI when the user chose to run without them.
-  const scope = { extensions: !args.noExt && isDirectory(projectRoot(cwd)), servers: !args.noMcp && hasProjectLists(cwd) };
+  const scope = { extensions: !args.noExt && isDirectory(projectExtensionsDir(cwd)), servers: !args.noMcp && hasProjectLists(cwd) };
   if (mode === "interactive" && tty && trust === "store" && (scope.extensions || scope.servers)) {
     const { askTrust } = await import("../tui/trust-prompt.ts");
     if ((await askTrust(home, cwd, scope)) === "quit") return 0;

@@ -2,8 +2,8 @@
 // workspace-trust question, /trust, `zot ext trust`): its kernel scope and its protocol powers if
 // it declares them, everything the user can do if it does not, and for each kind of extension
 // (started by zot, reached over a WebSocket, a theme) what that kind means.
-import { grants } from "./lockfile.ts";
-import { permissionsJson } from "./permissions.ts";
+import { grants } from "./install/lockfile.ts";
+import { permissionsJson } from "./sandbox/scope.ts";
 import { POWERS, POWER_WORDS } from "./powers.ts";
 import type { Manifest } from "./types.ts";
 

@@ -3,7 +3,8 @@
 import type { CommandResponseFrame, PanelContent } from "../protocol.ts";
 import type { UiIntent } from "./types.ts";
 
-export type CommandAction =
+/** What a command response makes zot do (the frame names the kind with a `CommandAction`, protocol.ts). */
+export type CommandEffect =
   | { kind: "prompt"; text: string }
   | { kind: "insert"; text: string }
   | { kind: "display"; text: string }
@@ -12,7 +13,7 @@ export type CommandAction =
 
 export type CommandOutcome = {
   /** What to do; null for `noop` and for an action without content. */
-  action: CommandAction | null;
+  action: CommandEffect | null;
   /**
    * The extension's error, or the host's when the response cannot be acted on (a prompt without
    * text). The interactive mode shows it beside the action; a one-shot mode fails the command.

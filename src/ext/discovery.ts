@@ -6,17 +6,18 @@
 import { globalRoot } from "../platform/home.ts";
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { isManifestName } from "./policy.ts";
-import { MANIFEST_FILE, readManifest, themeManifest } from "./manifest.ts";
-import { effectiveScope, type ExtensionPolicy } from "./permission-policy.ts";
-import { effectiveSettings, needsConfigError, readStored } from "./settings.ts";
-import { findThemeFile, loadTheme } from "./theme-file.ts";
-import { codeFiles, realDir, reviewProject, type ExtensionPrint } from "./trust.ts";
+import { isManifestName } from "./name-rules.ts";
+import { MANIFEST_FILE, readManifest, themeManifest } from "./install/manifest.ts";
+import { effectiveScope, type ExtensionPolicy } from "./sandbox/scope-policy.ts";
+import { effectiveSettings, needsConfigError, readStored } from "./install/settings.ts";
+import { findThemeFile, loadTheme } from "./install/theme-file.ts";
+import { codeFiles, realDir, reviewProject, type ExtensionPrint } from "./install/trust.ts";
 import type { DiscoveredExtension, DiscoveryInput, ExtensionSource } from "./types.ts";
 
 type Candidate = { dir: string; source: ExtensionSource };
 
-export function projectRoot(cwd: string): string {
+/** `<cwd>/.zot/extensions`: where a project keeps its extensions (not the git root, which is platform/project-root.ts). */
+export function projectExtensionsDir(cwd: string): string {
   return join(cwd, ".zot", "extensions");
 }
 
@@ -25,7 +26,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveredExtensi
   const candidates: Candidate[] = input.extPaths.map((p) => ({ dir: flagDir(resolve(process.cwd(), p)), source: "flag" }));
   if (!input.noExt) {
     // A project root that is the global root (cwd is the parent of $ZOT_HOME) holds global extensions.
-    const project = projectRoot(input.cwd);
+    const project = projectExtensionsDir(input.cwd);
     if (realDir(project) !== realDir(globalRoot(input.home))) candidates.push(...rootDirs(project, "project"));
     candidates.push(...rootDirs(globalRoot(input.home), "global"));
   }

@@ -1,8 +1,8 @@
 // One extension's state as `zot ext doctor` and the RPC `doctor` command report it: the JSON shape
 // both print, decided once.
 import { extensionLogPath } from "../platform/home.ts";
-import { permissionsJson, type PermissionsJson } from "./permissions.ts";
-import type { Enforcement, ImplicitGrants } from "./sandbox/policy.ts";
+import { permissionsJson, type PermissionsJson } from "./sandbox/scope.ts";
+import type { Enforcement, ImplicitGrants } from "./sandbox/confinement.ts";
 import type { ExtensionState } from "./types.ts";
 
 export type DoctorStatus = "ready" | "auto_ready" | "failed" | "invalid" | "disabled" | "shadowed" | "theme_only" | "untrusted" | "needs_config";

@@ -5,7 +5,7 @@
 // holds them all, as it holds the rest of the user's privileges. The host checks them where each
 // power is used (intercept.ts, host.ts), so every caller goes through the check.
 import { POWERS, type Power } from "../protocol.ts";
-import type { Permissions } from "./permissions.ts";
+import type { Permissions } from "./sandbox/scope.ts";
 
 export { POWERS, type Power };
 

@@ -5,7 +5,7 @@
 //      late (a late registration can therefore take a name over from a later extension);
 //   3. within one extension, its own first registration of a name wins.
 // Extensions that are not running take part in nothing, so a name frees up when its owner exits.
-import { BUILTIN_COMMANDS, BUILTIN_TOOLS, NAME_PATTERN } from "./policy.ts";
+import { BUILTIN_COMMANDS, BUILTIN_TOOLS, NAME_PATTERN } from "./name-rules.ts";
 import { isObject, kind } from "../json.ts";
 import type { JsonObject, RegisterCommandFrame, RegisterToolFrame } from "../protocol.ts";
 import { schemaLimitProblem } from "./schema-limits.ts";

@@ -1,11 +1,11 @@
 // The host's public surface: what modes and the agent loop see of the extension host. The host knows
 // nothing of the TUI or providers; it takes facts (provider/model/cwd) in and emits typed UI intents.
 import type { Failure, Result } from "../result.ts";
-import type { Permissions } from "./permissions.ts";
-import type { ImplicitGrants } from "./sandbox/policy.ts";
-import type { SettingSpec } from "./settings.ts";
-import type { ExtensionPolicy } from "./permission-policy.ts";
-import type { Enforcement } from "./sandbox/policy.ts";
+import type { Permissions } from "./sandbox/scope.ts";
+import type { ImplicitGrants } from "./sandbox/confinement.ts";
+import type { SettingSpec } from "./install/settings.ts";
+import type { ExtensionPolicy } from "./sandbox/scope-policy.ts";
+import type { Enforcement } from "./sandbox/confinement.ts";
 import type {
   CommandResponseFrame,
   ContentBlock,
@@ -17,8 +17,8 @@ import type {
   PanelContent,
   PanelKeyName,
 } from "../protocol.ts";
-import type { TrustMode, Unapproved } from "./trust.ts";
-import type { WebSocketTarget } from "./websocket-target.ts";
+import type { TrustMode, Unapproved } from "./install/trust.ts";
+import type { WebSocketTarget } from "./wire/websocket-target.ts";
 import type { ActiveTool, CallToolOptions, EmitPayload, InterceptPayload, InterceptResult, InterceptStep, LoopHooks, ToolCallResult } from "../agent/hooks.ts";
 
 export type ExtensionSource = "flag" | "project" | "global";

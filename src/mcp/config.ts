@@ -8,10 +8,10 @@ import { userConfigPath } from "../platform/home.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { atomicWrite } from "../platform/atomic-write.ts";
 import { dirname, join, resolve } from "node:path";
-import { MANIFEST_NAME_PATTERN } from "../ext/policy.ts";
+import { MANIFEST_NAME_PATTERN } from "../ext/name-rules.ts";
 import { isObject } from "../json.ts";
 import type { JsonObject } from "../protocol.ts";
-import { isTrusted, reviewServers, type ServerPrint, type TrustMode, type Unapproved } from "../ext/trust.ts";
+import { isTrusted, reviewServers, type ServerPrint, type TrustMode, type Unapproved } from "../ext/install/trust.ts";
 
 export type ConfigSource = "flag" | "project" | "user";
 

@@ -25,8 +25,8 @@ import type {
   ToolCallResult,
   UiIntent,
 } from "../ext/types.ts";
-import { BUILTIN_TOOLS } from "../ext/policy.ts";
-import { skippedNotice, type TrustMode } from "../ext/trust.ts";
+import { BUILTIN_TOOLS } from "../ext/name-rules.ts";
+import { skippedNotice, type TrustMode } from "../ext/install/trust.ts";
 import { redactSecrets } from "../redact.ts";
 import { Replaying } from "../replaying.ts";
 import type { ElicitAnswer, Elicitor } from "./client.ts";

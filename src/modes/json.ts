@@ -2,7 +2,7 @@
 // writes its events with the same serializer, so the two schemas cannot drift apart.
 import type { AgentEvent } from "../agent/events.ts";
 import type { StopReason, Usage } from "../agent/messages.ts";
-import { eventBlocksJson } from "../agent/wire.ts";
+import { eventBlocksJson } from "../agent/message-json.ts";
 import type { AgentRuntime, PromptOutcome } from "../runtime/api.ts";
 import { commandOutcome } from "../ext/command-outcome.ts";
 import type { ExtensionHost } from "../ext/types.ts";

@@ -3,10 +3,10 @@
 // and `get_extensions`. A bad line never ends the process: it gets an error response.
 import { RESTORE_CHOICES, type AgentRuntime, type RewindPlan, type TreeNode } from "../runtime/api.ts";
 import type { ImagePart } from "../agent/messages.ts";
-import { messagesJson, wireMessageCount } from "../agent/wire.ts";
+import { messagesJson, wireMessageCount } from "../agent/message-json.ts";
 import type { Json, JsonObject } from "../json.ts";
 import { isObject } from "../json.ts";
-import { LineReader } from "../ext/lines.ts";
+import { LineReader } from "../ext/wire/lines.ts";
 import { commandOutcome } from "../ext/command-outcome.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { eventLine, goEventStream } from "./json.ts";

@@ -3,7 +3,7 @@
 import type { ExtensionHost } from "../ext/types.ts";
 import type { AgentRuntime, PromptOptions } from "../runtime/api.ts";
 import { expandCommand, usableCommands, type LoadedCommands } from "../runtime/api.ts";
-import { SLASH_NAME_PATTERN } from "../ext/policy.ts";
+import { SLASH_NAME_PATTERN } from "../ext/name-rules.ts";
 
 /** `/name args` when the prompt is a slash command; null for an ordinary prompt (including paths like `/tmp/x`). */
 export function parseSlash(prompt: string): { name: string; args: string } | null {

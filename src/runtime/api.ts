@@ -30,7 +30,7 @@ export type { ConfigValues, Effort, ProbeResult, ListedRule, Mentions, ModelInfo
 export type { NotifyMode } from "../agent/config.ts";
 export type { Attached } from "../agent/attachments.ts";
 export { KEYED_PROVIDERS, SUBSCRIPTION_NOTE } from "../agent/config.ts";
-export { nextMode } from "../agent/permissions.ts";
+export { nextMode } from "../agent/permission-modes.ts";
 export { PERMISSION_MODES } from "../agent/choices.ts";
 export { isInterruption, sessionSummary } from "../agent/session.ts";
 export { attachmentPath } from "../agent/attachments.ts";

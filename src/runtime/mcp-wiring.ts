@@ -4,7 +4,7 @@
 import { userConfigPath } from "../platform/home.ts";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import type { TrustMode } from "../ext/trust.ts";
+import type { TrustMode } from "../ext/install/trust.ts";
 import type { ExtensionHost, HostInfo } from "../ext/types.ts";
 import { hasProjectLists } from "../mcp/config.ts";
 

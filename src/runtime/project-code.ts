@@ -2,7 +2,7 @@
 // what of it is pending approval, read by the start-up question and /trust alike, and trusting the
 // folder with all of it, as `zot ext trust` and /trust do.
 import { discover, projectPrints } from "../ext/discovery.ts";
-import { reviewServers, trustDir, trustedBy, type Unapproved } from "../ext/trust.ts";
+import { reviewServers, trustDir, trustedBy, type Unapproved } from "../ext/install/trust.ts";
 import type { Result } from "../result.ts";
 import type { DiscoveredExtension } from "../ext/types.ts";
 import { projectServers, type ProjectServer } from "../mcp/config.ts";

@@ -3,7 +3,7 @@
 // and booleans, a masked prompt for secrets), stores it through the host, which tells the running
 // extension (`settings_changed`), and returns to the list.
 import type { ExtensionHost } from "../ext/types.ts";
-import type { SettingSpec } from "../ext/settings.ts";
+import type { SettingSpec } from "../ext/install/settings.ts";
 import type { Json } from "../protocol.ts";
 import { Picker, TextPrompt, type Modal } from "./pickers.ts";
 import type { InfoLevel } from "./transcript.ts";

@@ -1,6 +1,6 @@
 // The slash-command popup: built-ins first, then extension commands under a divider (sorted by
 // name, with description and owner), filtered case-insensitively as the user types.
-import { BUILTIN_COMMANDS } from "../ext/policy.ts";
+import { BUILTIN_COMMANDS } from "../ext/name-rules.ts";
 import type { ActiveCommand } from "../ext/types.ts";
 import type { CustomCommand } from "../runtime/api.ts";
 import { fuzzyScore } from "./fuzzy.ts";

@@ -2,7 +2,7 @@
 // theme the TUI starts with (a saved choice, else dark until the terminal's background says light).
 import { isDumbTerminal } from "../platform/terminal.ts";
 import type { Env } from "../platform/env.ts";
-import { isColor } from "../ext/theme-file.ts";
+import { isColor } from "../ext/install/theme-file.ts";
 import { hyperlink } from "./ansi.ts";
 import { THEME_ROLES, type ThemeRole } from "../ext/types.ts";
 

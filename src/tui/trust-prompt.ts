@@ -4,7 +4,7 @@
 import { isDumbTerminal } from "../platform/terminal.ts";
 import { projectPrints } from "../ext/discovery.ts";
 import { projectCode, type PendingServer, type TrustScope } from "../runtime/project-code.ts";
-import { declineProject, trustDir, wasDeclined } from "../ext/trust.ts";
+import { declineProject, trustDir, wasDeclined } from "../ext/install/trust.ts";
 import type { DiscoveredExtension } from "../ext/types.ts";
 import { KeyDecoder, type Key } from "./keys.ts";
 import { installRestoreHandlers, Terminal } from "./terminal.ts";

@@ -2,7 +2,7 @@ import { modelsCachePath } from "../../src/platform/home.ts";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { builtinModels, findModel } from "../../src/agent/catalog.ts";
-import { CACHE_TTL_MS, cachedModels, fetchModels, refreshModels, writeCache } from "../../src/agent/discovery.ts";
+import { CACHE_TTL_MS, cachedModels, fetchModels, refreshModels, writeCache } from "../../src/agent/model-discovery.ts";
 import { startEndless, startTwoOrigins } from "../helpers/two-origins.ts";
 import type { Runtime } from "../../src/runtime/runtime.ts";
 import { createRuntime, type RuntimeOptions } from "../../src/runtime/setup.ts";

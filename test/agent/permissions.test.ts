@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PermissionRule } from "../../src/agent/events.ts";
-import { defaultPermissionMode, modeVerdict, nextMode, startingPermissionMode } from "../../src/agent/permissions.ts";
+import { defaultPermissionMode, modeVerdict, nextMode, startingPermissionMode } from "../../src/agent/permission-modes.ts";
 import { PermissionRules, rulesAllow, scopeLabel, suggestRules } from "../../src/agent/permission-rules.ts";
 import { isReadOnlyCommand } from "../../src/agent/read-only-command.ts";
 import { commandParts } from "../../src/agent/shell-words.ts";

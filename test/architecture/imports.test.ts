@@ -129,7 +129,7 @@ function layerViolations(graph: Graph): string[] {
  * API (operations in, and the vocabulary they speak), its events, the messages and content they
  * carry and those messages' JSON form, and the workspace-trust review a run starts with.
  */
-const MODE_API = ["runtime/api.ts", "runtime/project-code.ts", "agent/events.ts", "agent/messages.ts", "agent/content.ts", "agent/wire.ts"];
+const MODE_API = ["runtime/api.ts", "runtime/project-code.ts", "agent/events.ts", "agent/messages.ts", "agent/content.ts", "agent/message-json.ts"];
 
 function modeViolations(graph: Graph): string[] {
   const violations: string[] = [];

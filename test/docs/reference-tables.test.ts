@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { FLAG_SPELLINGS } from "../../src/cli/args.ts";
 import { HOST_CAPABILITIES } from "../../src/protocol.ts";
-import { BUILTIN_COMMANDS } from "../../src/ext/policy.ts";
+import { BUILTIN_COMMANDS } from "../../src/ext/name-rules.ts";
 import { LOGIN_COMMAND } from "../../src/mcp/host.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");

@@ -3,7 +3,7 @@
 import { cpSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { runExtCli, type CliIo } from "../../src/cli/ext.ts";
-import { codeFiles, trustDir, type ExtensionPrint } from "../../src/ext/trust.ts";
+import { codeFiles, trustDir, type ExtensionPrint } from "../../src/ext/install/trust.ts";
 
 const REPO = resolve(import.meta.dir, "../..");
 export const FIXTURES = join(import.meta.dir, "..", "fixtures");

@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { trustDir } from "../../src/ext/trust.ts";
+import { trustDir } from "../../src/ext/install/trust.ts";
 import { cli, tempDir } from "./cli-helpers.ts";
 
 

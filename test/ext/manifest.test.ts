@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseManifest, readManifest, resolveExec } from "../../src/ext/manifest.ts";
+import { parseManifest, readManifest, resolveExec } from "../../src/ext/install/manifest.ts";
 import { lookPath } from "../../src/platform/exec-path.ts";
 import { tempDir } from "./cli-helpers.ts";
 

@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describePermissions, expandPermissions, parsePermissions, permissionsJson, type Permissions } from "../../src/ext/permissions.ts";
+import { describePermissions, expandPermissions, parsePermissions, permissionsJson, type Permissions } from "../../src/ext/sandbox/scope.ts";
 import { landlockAbi } from "../../src/platform/landlock.ts";
-import { enforcement, scopedEnv, seatbeltProfile } from "../../src/ext/sandbox/policy.ts";
+import { enforcement, scopedEnv, seatbeltProfile } from "../../src/ext/sandbox/confinement.ts";
 import { probe as probeIn } from "./probe-host.ts";
 import { tempDir } from "../helpers/temp.ts";
 

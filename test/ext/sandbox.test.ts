@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { parsePermissions } from "../../src/ext/permissions.ts";
+import { parsePermissions } from "../../src/ext/sandbox/scope.ts";
 import { execGuardAvailable } from "../../src/ext/sandbox/exec-guard.ts";
 import { landlockAbi } from "../../src/platform/landlock.ts";
 import { lookPath } from "../../src/platform/exec-path.ts";

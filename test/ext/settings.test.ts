@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { cpSync, existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Host } from "../../src/ext/host.ts";
-import { parseSettingValue, parseSettingsSchema, type SettingSpec } from "../../src/ext/settings.ts";
+import { parseSettingValue, parseSettingsSchema, type SettingSpec } from "../../src/ext/install/settings.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { cli, tempDir } from "./cli-helpers.ts";
 import { FAST, FIXTURES } from "./fixture-host.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { decodeTheme, findThemeFile, isColor, loadTheme, parseTheme } from "../../src/ext/theme-file.ts";
+import { decodeTheme, findThemeFile, isColor, loadTheme, parseTheme } from "../../src/ext/install/theme-file.ts";
 import { tempDir } from "./cli-helpers.ts";
 
 

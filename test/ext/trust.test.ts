@@ -2,7 +2,7 @@ import { trustPath } from "../../src/platform/home.ts";
 import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { declineProject, isTrusted, listTrusted, reviewProject, reviewServers, serverFingerprint, trustDir, trustedBy, trustMode, untrustDir, wasDeclined, type ExtensionPrint, type ServerPrint } from "../../src/ext/trust.ts";
+import { declineProject, isTrusted, listTrusted, reviewProject, reviewServers, serverFingerprint, trustDir, trustedBy, trustMode, untrustDir, wasDeclined, type ExtensionPrint, type ServerPrint } from "../../src/ext/install/trust.ts";
 import { tempDir } from "./cli-helpers.ts";
 
 

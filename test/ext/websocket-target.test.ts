@@ -3,10 +3,10 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectPrints } from "../../src/ext/discovery.ts";
-import { parseManifest } from "../../src/ext/manifest.ts";
-import { effectiveScope } from "../../src/ext/permission-policy.ts";
+import { parseManifest } from "../../src/ext/install/manifest.ts";
+import { effectiveScope } from "../../src/ext/sandbox/scope-policy.ts";
 import type { DiscoveredExtension } from "../../src/ext/types.ts";
-import { isLoopbackHost } from "../../src/ext/websocket-target.ts";
+import { isLoopbackHost } from "../../src/ext/wire/websocket-target.ts";
 import { tempDir } from "../helpers/temp.ts";
 
 const PATH = "/exts/w/extension.json";

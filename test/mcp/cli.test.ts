@@ -4,7 +4,7 @@ import { expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runExtCli } from "../../src/cli/ext.ts";
-import { trustDir } from "../../src/ext/trust.ts";
+import { trustDir } from "../../src/ext/install/trust.ts";
 import { runMcpCli } from "../../src/cli/mcp.ts";
 import { projectServers } from "../../src/mcp/config.ts";
 import { HOSTILE, LEGACY, MODERN, useScratch, writeList } from "./helpers.ts";

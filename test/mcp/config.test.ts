@@ -4,7 +4,7 @@ import { trustPath } from "../../src/platform/home.ts";
 import { beforeEach, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { trustDir } from "../../src/ext/trust.ts";
+import { trustDir } from "../../src/ext/install/trust.ts";
 import { expandVars, loadConfig, projectServers, type ConfigInput } from "../../src/mcp/config.ts";
 import { scratch, useScratch, writeList } from "./helpers.ts";
 

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import type { AssistantMessage } from "../../src/agent/messages.ts";
 import { runRpc } from "../../src/modes/rpc.ts";
-import { messageJson, messagesJson, wireMessageCount } from "../../src/agent/wire.ts";
+import { messageJson, messagesJson, wireMessageCount } from "../../src/agent/message-json.ts";
 import { capture, mockRuntime } from "./helpers.ts";
 
 async function* lines(...items: string[]): AsyncIterable<Uint8Array> {

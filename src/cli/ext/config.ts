@@ -1,7 +1,7 @@
 // `zot ext config <name> [key=value…] [--unset key]…`: shows an extension's declared settings with
 // their values (secrets only as set/unset), or sets and unsets them with type checks.
 import type { Json } from "../../protocol.ts";
-import { changeSettings, readStored, settingsFile, writeStored, type SettingSpec, type Stored } from "../../ext/settings.ts";
+import { changeSettings, readStored, settingsFile, writeStored, type SettingSpec, type Stored } from "../../ext/install/settings.ts";
 import { fail, type Ctx } from "../kit/context.ts";
 import { findInstalled, notFound } from "./lookup.ts";
 import { tableLines } from "../../platform/text-table.ts";

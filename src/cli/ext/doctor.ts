@@ -3,14 +3,14 @@
 import { resolve } from "node:path";
 import { ZOT_VERSION } from "../../version.ts";
 import { Host } from "../../ext/host.ts";
-import { describePermissions, expandPermissions, permissionsJson, type PermissionsJson } from "../../ext/permissions.ts";
-import { describeGrants } from "../../ext/sandbox/policy.ts";
+import { describePermissions, expandPermissions, permissionsJson, type PermissionsJson } from "../../ext/sandbox/scope.ts";
+import { describeGrants } from "../../ext/sandbox/confinement.ts";
 import { doctorEntry, type ExtensionsReport } from "../../ext/doctor-entry.ts";
-import { trustMode } from "../../ext/trust.ts";
+import { trustMode } from "../../ext/install/trust.ts";
 import type { ExtensionState } from "../../ext/types.ts";
 import { policy } from "./lookup.ts";
 import { redactSecrets } from "../../redact.ts";
-import { storedSecretValues } from "../../ext/settings.ts";
+import { storedSecretValues } from "../../ext/install/settings.ts";
 import type { Ctx } from "../kit/context.ts";
 import type { McpDoctorServer } from "../mcp/doctor.ts";
 import { hasMcpConfig } from "../../runtime/mcp-wiring.ts";

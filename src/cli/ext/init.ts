@@ -3,7 +3,7 @@
 // directory.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { isManifestName } from "../../ext/policy.ts";
+import { isManifestName } from "../../ext/name-rules.ts";
 import { shellQuote } from "../../shell-quote.ts";
 import type { Ctx } from "../kit/context.ts";
 import { fail } from "../kit/context.ts";

@@ -7,15 +7,15 @@ import type { Result } from "../../result.ts";
 import { constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { killTree, ownsProcessGroup } from "../../platform/process-tree.ts";
-import { isTrusted } from "../../ext/trust.ts";
-import { projectRoot } from "../../ext/discovery.ts";
-import { MANIFEST_FILE, readManifest, themeManifest, type ManifestResult } from "../../ext/manifest.ts";
-import { isManifestName } from "../../ext/policy.ts";
+import { isTrusted } from "../../ext/install/trust.ts";
+import { projectExtensionsDir } from "../../ext/discovery.ts";
+import { MANIFEST_FILE, readManifest, themeManifest, type ManifestResult } from "../../ext/install/manifest.ts";
+import { isManifestName } from "../../ext/name-rules.ts";
 import { isObject } from "../../json.ts";
 import { ensurePrivateDir, globalRoot } from "../../platform/home.ts";
-import { findThemeFile } from "../../ext/theme-file.ts";
-import { grants, lockEntry, lockPathFor, LOCK_FILE, readLock, writeLock, type LockEntry, type LockSource } from "../../ext/lockfile.ts";
-import { expandPermissions, permissionsJson } from "../../ext/permissions.ts";
+import { findThemeFile } from "../../ext/install/theme-file.ts";
+import { grants, lockEntry, lockPathFor, LOCK_FILE, readLock, writeLock, type LockEntry, type LockSource } from "../../ext/install/lockfile.ts";
+import { expandPermissions, permissionsJson } from "../../ext/sandbox/scope.ts";
 import type { Manifest } from "../../ext/types.ts";
 import type { Ctx } from "../kit/context.ts";
 import { fail, readLine } from "../kit/context.ts";
@@ -54,7 +54,7 @@ export function parseGitSource(source: string): GitSource | null {
 }
 
 export async function install(ctx: Ctx, source: string, opts: InstallOptions): Promise<number> {
-  const root = opts.project ? projectRoot(ctx.cwd) : globalRoot(ctx.home);
+  const root = opts.project ? projectExtensionsDir(ctx.cwd) : globalRoot(ctx.home);
   const git = parseGitSource(source);
   let srcDir: string | null = null;
   if (!git) {

@@ -3,7 +3,7 @@
 import { extensionLogPath } from "../../platform/home.ts";
 import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { isManifestName } from "../../ext/policy.ts";
+import { isManifestName } from "../../ext/name-rules.ts";
 import { abortableSleep } from "../../sleep.ts";
 import type { Ctx } from "../kit/context.ts";
 import { fail } from "../kit/context.ts";

@@ -3,8 +3,8 @@
 import { basename } from "node:path";
 import { configFile } from "../../platform/home.ts";
 import { discover } from "../../ext/discovery.ts";
-import { readExtensionPolicy, type ExtensionPolicy } from "../../ext/permission-policy.ts";
-import { trustMode } from "../../ext/trust.ts";
+import { readExtensionPolicy, type ExtensionPolicy } from "../../ext/sandbox/scope-policy.ts";
+import { trustMode } from "../../ext/install/trust.ts";
 import type { DiscoveredExtension } from "../../ext/types.ts";
 import type { Ctx } from "../kit/context.ts";
 

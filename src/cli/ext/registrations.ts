@@ -3,7 +3,7 @@
 // adds — the new copy under the scope the user already granted the old one, never a wider one.
 import { ZOT_VERSION } from "../../version.ts";
 import { Host } from "../../ext/host.ts";
-import type { Permissions } from "../../ext/permissions.ts";
+import type { Permissions } from "../../ext/sandbox/scope.ts";
 import type { Ctx } from "../kit/context.ts";
 
 export type Registrations = { commands: string[]; tools: string[]; events: string[]; intercept: string[] };

@@ -3,7 +3,7 @@
 // from zot's point of view; a symlinked extension loses only its link, never the linked tree.
 import { lstatSync, mkdtempSync, renameSync, rmSync, unlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { unlock } from "../../ext/lockfile.ts";
+import { unlock } from "../../ext/install/lockfile.ts";
 import type { Ctx } from "../kit/context.ts";
 import { fail, readLine } from "../kit/context.ts";
 import { findInstalled, notFound } from "./lookup.ts";

@@ -3,13 +3,13 @@
 import { globalRoot } from "../../platform/home.ts";
 import { existsSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { projectRoot } from "../../ext/discovery.ts";
-import { LOCK_FILE, lockPathFor, readLock, writeLock } from "../../ext/lockfile.ts";
+import { projectExtensionsDir } from "../../ext/discovery.ts";
+import { LOCK_FILE, lockPathFor, readLock, writeLock } from "../../ext/install/lockfile.ts";
 import { fail, type Ctx } from "../kit/context.ts";
 import { previousDir } from "./install.ts";
 
 export async function rollback(ctx: Ctx, name: string, opts: { project: boolean }): Promise<number> {
-  const root = opts.project ? projectRoot(ctx.cwd) : globalRoot(ctx.home);
+  const root = opts.project ? projectExtensionsDir(ctx.cwd) : globalRoot(ctx.home);
   const lockPath = lockPathFor(root);
   const lock = readLock(lockPath);
   if (!lock.ok) return fail(ctx, lock.error);

@@ -3,16 +3,16 @@
 // the locked value. Only in trusted folders: a lockfile is a list of programs to run.
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { projectRoot } from "../../ext/discovery.ts";
-import { hashTree, lockPathFor, readLock, type LockEntry } from "../../ext/lockfile.ts";
-import { approveExtensions, codeFiles, isTrusted, trustMode } from "../../ext/trust.ts";
+import { projectExtensionsDir } from "../../ext/discovery.ts";
+import { hashTree, lockPathFor, readLock, type LockEntry } from "../../ext/install/lockfile.ts";
+import { approveExtensions, codeFiles, isTrusted, trustMode } from "../../ext/install/trust.ts";
 import { fail, type Ctx } from "../kit/context.ts";
 import { consent, install, type StagedExtension, type Verdict } from "./install.ts";
 
 export async function sync(ctx: Ctx, opts: { yes: boolean }): Promise<number> {
   if (trustMode(false, ctx.env) !== "all" && !isTrusted(ctx.home, ctx.cwd))
     return fail(ctx, `${ctx.cwd} is not a trusted folder, and zot ext sync installs programs its lockfile names; review .zot/extensions.lock.json, then run zot ext trust ${ctx.cwd}.`);
-  const root = projectRoot(ctx.cwd);
+  const root = projectExtensionsDir(ctx.cwd);
   const lockPath = lockPathFor(root);
   if (!existsSync(lockPath)) return fail(ctx, `${lockPath} does not exist; a project pins its extensions there (zot ext install --project writes it).`);
   const read = readLock(lockPath);

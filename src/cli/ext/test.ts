@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { ZOT_VERSION } from "../../version.ts";
 import { redactSecrets } from "../../redact.ts";
 import { parseScript } from "../../ext/harness-script.ts";
-import { storedSecretValues } from "../../ext/settings.ts";
+import { storedSecretValues } from "../../ext/install/settings.ts";
 import { runHarness, type HarnessReport, type StepStatus } from "../../ext/harness.ts";
 import type { Ctx } from "../kit/context.ts";
 import { fail } from "../kit/context.ts";

@@ -5,7 +5,7 @@ import type { Result } from "../../result.ts";
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { atomicWrite } from "../../platform/atomic-write.ts";
-import { relockEdit } from "../../ext/lockfile.ts";
+import { relockEdit } from "../../ext/install/lockfile.ts";
 import { isObject } from "../../json.ts";
 import type { Ctx } from "../kit/context.ts";
 import { fail } from "../kit/context.ts";

@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { capabilityLines } from "../../ext/capabilities.ts";
 import { extensionTarget, serverTarget, visible } from "../../ext/exec-line.ts";
 import { trustProject } from "../../runtime/project-code.ts";
-import { listTrusted, untrustDir } from "../../ext/trust.ts";
+import { listTrusted, untrustDir } from "../../ext/install/trust.ts";
 import { type Ctx, fail } from "../kit/context.ts";
 
 export async function trust(ctx: Ctx, dir: string | undefined, listOnly: boolean): Promise<number> {

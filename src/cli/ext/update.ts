@@ -4,9 +4,9 @@
 // event subscription — swaps it in atomically and keeps the old tree for rollback.
 import { globalRoot } from "../../platform/home.ts";
 import { dirname, join, resolve } from "node:path";
-import { projectRoot } from "../../ext/discovery.ts";
-import { lockPathFor, narrowing, readLock, treeChanges, widening, type LockEntry } from "../../ext/lockfile.ts";
-import { parsePermissions, permissionsJson } from "../../ext/permissions.ts";
+import { projectExtensionsDir } from "../../ext/discovery.ts";
+import { lockPathFor, narrowing, readLock, treeChanges, widening, type LockEntry } from "../../ext/install/lockfile.ts";
+import { parsePermissions, permissionsJson } from "../../ext/sandbox/scope.ts";
 import { probeRegistrations, registrationChanges } from "./registrations.ts";
 import { fail, type Ctx } from "../kit/context.ts";
 import { ask, install, type StagedExtension, type Verdict } from "./install.ts";
@@ -14,7 +14,7 @@ import { ask, install, type StagedExtension, type Verdict } from "./install.ts";
 export type UpdateOptions = { check: boolean; yes: boolean; project: boolean };
 
 export async function update(ctx: Ctx, names: string[], opts: UpdateOptions): Promise<number> {
-  const root = opts.project ? projectRoot(ctx.cwd) : globalRoot(ctx.home);
+  const root = opts.project ? projectExtensionsDir(ctx.cwd) : globalRoot(ctx.home);
   const read = readLock(lockPathFor(root));
   if (!read.ok) return fail(ctx, read.error);
   const locked = read.lock.extensions;

@@ -4,15 +4,15 @@
 import { globalRoot } from "../../platform/home.ts";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { projectRoot } from "../../ext/discovery.ts";
-import { lockPathFor, readLock, treeChanges, type TreeChanges } from "../../ext/lockfile.ts";
+import { projectExtensionsDir } from "../../ext/discovery.ts";
+import { lockPathFor, readLock, treeChanges, type TreeChanges } from "../../ext/install/lockfile.ts";
 import { fail, type Ctx } from "../kit/context.ts";
 import { installed } from "./lookup.ts";
 
 type Finding = { name: string; state: "ok" | "changed" | "missing"; changes: TreeChanges | null };
 
 export async function verify(ctx: Ctx, opts: { project: boolean; json: boolean }): Promise<number> {
-  const root = opts.project ? projectRoot(ctx.cwd) : globalRoot(ctx.home);
+  const root = opts.project ? projectExtensionsDir(ctx.cwd) : globalRoot(ctx.home);
   const lockPath = lockPathFor(root);
   const read = readLock(lockPath);
   if (!read.ok) return fail(ctx, read.error);

@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { ZOT_VERSION } from "../../version.ts";
 import type { Ctx } from "../kit/context.ts";
 import { Host } from "../../ext/host.ts";
-import { trustMode } from "../../ext/trust.ts";
+import { trustMode } from "../../ext/install/trust.ts";
 import { skippedLine, type SkippedServer } from "../../mcp/config.ts";
 import { McpHost } from "../../mcp/host.ts";
 import type { ServerState } from "../../mcp/server.ts";

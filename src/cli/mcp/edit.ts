@@ -5,7 +5,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fail } from "../kit/context.ts";
 import type { Ctx } from "../kit/context.ts";
-import { MANIFEST_NAME_PATTERN } from "../../ext/policy.ts";
+import { MANIFEST_NAME_PATTERN } from "../../ext/name-rules.ts";
 import type { JsonObject } from "../../protocol.ts";
 import { readServerFile, writeServerFile } from "../../mcp/config.ts";
 

@@ -2,7 +2,7 @@
 // nothing. Project lists of an untrusted folder are named, not read; project servers new or changed
 // since the folder was trusted are named, not loaded.
 import type { Ctx } from "../kit/context.ts";
-import { trustMode } from "../../ext/trust.ts";
+import { trustMode } from "../../ext/install/trust.ts";
 import { redactSecrets } from "../../redact.ts";
 import { loadConfig, skippedLine, targetOf } from "../../mcp/config.ts";
 import type { LoadedConfig, ServerConfig } from "../../mcp/config.ts";

@@ -2,7 +2,7 @@
 // not by the file's mode: say so, and name the `permissions` field that would allow the access,
 // so the user (or the author) does not have to guess from a bare errno.
 import { accessSync, constants, statSync } from "node:fs";
-import type { Permissions } from "../permissions.ts";
+import type { Permissions } from "./scope.ts";
 
 const DENIED = /permission denied|operation not permitted|\bEACCES\b|\bEPERM\b/i;
 

@@ -3,12 +3,12 @@
 // the same way.
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
-import { expandPermissions, PLACEHOLDERS, type Permissions, type PlaceholderValues } from "../permissions.ts";
+import { expandPermissions, PLACEHOLDERS, type Permissions, type PlaceholderValues } from "./scope.ts";
 import { execChain } from "./exec-chain.ts";
 import { execGuardAvailable } from "./exec-guard.ts";
 import { encodeRuleset, landlockAbi } from "../../platform/landlock.ts";
 import { compiled, launcherCommand } from "../../platform/launcher-command.ts";
-import { enforcement, implicitGrants, landlockRules, scopedEnv, seatbeltProfile, type Enforcement, type ImplicitGrants, type Support } from "./policy.ts";
+import { enforcement, implicitGrants, landlockRules, scopedEnv, seatbeltProfile, type Enforcement, type ImplicitGrants, type Support } from "./confinement.ts";
 import { isWithin, realPath } from "../../platform/real-path.ts";
 
 export type LaunchInput = {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { builtinTools, selectTools } from "../../../src/agent/tools/index.ts";
-import { BUILTIN_TOOLS } from "../../../src/ext/policy.ts";
+import { BUILTIN_TOOLS } from "../../../src/ext/name-rules.ts";
 
 describe("tool selection", () => {
   test("offers the file tools, bash and its background companions, and skill, with object schemas", () => {

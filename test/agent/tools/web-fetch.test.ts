@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { webFetchTool, WEB_FETCH_MAX_CHARS } from "../../../src/agent/tools/web-fetch.ts";
 import { isPrivateAddress } from "../../../src/agent/tools/web-address.ts";
-import { modeVerdict } from "../../../src/agent/permissions.ts";
+import { modeVerdict } from "../../../src/agent/permission-modes.ts";
 import type { ToolOutput } from "../../../src/agent/tool.ts";
 import { tempDir } from "../../helpers/temp.ts";
 

@@ -1,12 +1,12 @@
 // The channel between the host and one extension, whatever carries it: a child's stdin/stdout or a
 // WebSocket. A transport moves frame texts both ways and says when the other side is gone; the
 // connection above it owns the handshake, the registration window, requests and timeouts.
-import type { Result } from "../result.ts";
-import type { TreeSignal } from "../platform/process-tree.ts";
+import type { Result } from "../../result.ts";
+import type { TreeSignal } from "../../platform/process-tree.ts";
 import type { ExitInfo } from "./process.ts";
-import type { Permissions } from "./permissions.ts";
-import type { ImplicitGrants } from "./sandbox/policy.ts";
-import type { Manifest } from "./types.ts";
+import type { Permissions } from "../sandbox/scope.ts";
+import type { ImplicitGrants } from "../sandbox/confinement.ts";
+import type { Manifest } from "../types.ts";
 import type { WebSocketTarget } from "./websocket-target.ts";
 
 /** When an end happened, for the sentence that reports it; null: after registration completed. */

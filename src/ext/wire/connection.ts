@@ -3,23 +3,23 @@
 // them, in arrival order, and reports changes.
 import { resolve as resolvePath } from "node:path";
 import { ExtensionLog } from "./log.ts";
-import { unmasked } from "./mask.ts";
-import type { Mask } from "./mask.ts";
-import type { TreeSignal } from "../platform/process-tree.ts";
+import { unmasked } from "../mask.ts";
+import type { Mask } from "../mask.ts";
+import type { TreeSignal } from "../../platform/process-tree.ts";
 import type { ExitInfo } from "./process.ts";
-import { HOST_CAPABILITIES, PROTOCOL_VERSION, decodeExtensionFrame } from "../protocol.ts";
-import { isObject } from "../json.ts";
-import type { EventName, ExtensionFrame, HostFrame, InterceptSpec, JsonObject } from "../protocol.ts";
-import { checkCommand, checkTool } from "./registry.ts";
-import type { CommandReg, ToolReg } from "./registry.ts";
+import { HOST_CAPABILITIES, PROTOCOL_VERSION, decodeExtensionFrame } from "../../protocol.ts";
+import { isObject } from "../../json.ts";
+import type { EventName, ExtensionFrame, HostFrame, InterceptSpec, JsonObject } from "../../protocol.ts";
+import { checkCommand, checkTool } from "../registry.ts";
+import type { CommandReg, ToolReg } from "../registry.ts";
 import type { FrameRecorder } from "./trace.ts";
-import type { HostInfo, UiIntent } from "./types.ts";
+import type { HostInfo, UiIntent } from "../types.ts";
 import type { EndedWhen, ExtensionTarget, SandboxGrants, Transport, TransportHooks, TransportTerms } from "./transport.ts";
 import { openStdio, STDIO_TERMS } from "./transport-stdio.ts";
 import { within } from "./within.ts";
-import { explainDenial } from "./sandbox/denial.ts";
+import { explainDenial } from "../sandbox/denial.ts";
 import { openWebSocket, WEBSOCKET_TERMS } from "./transport-websocket.ts";
-import { seconds } from "../duration.ts";
+import { seconds } from "../../duration.ts";
 
 export type ConnectionTimings = {
   /** First line must be a hello within this long. */

@@ -1,15 +1,15 @@
 // extension.json: read, validate, resolve `exec`. Every failure is one sentence naming the manifest
 // path and the offending field, so `zot ext doctor` can show it as is.
-import type { Result } from "../result.ts";
+import type { Result } from "../../result.ts";
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { executableProblem, lookPath } from "../platform/exec-path.ts";
-import { MANIFEST_FILE, MANIFEST_NAME_PATTERN, isManifestName } from "./policy.ts";
-import { isObject, kind } from "../json.ts";
-import { parsePermissions, type Permissions } from "./permissions.ts";
+import { executableProblem, lookPath } from "../../platform/exec-path.ts";
+import { MANIFEST_FILE, MANIFEST_NAME_PATTERN, isManifestName } from "../name-rules.ts";
+import { isObject, kind } from "../../json.ts";
+import { parsePermissions, type Permissions } from "../sandbox/scope.ts";
 import { parseSettingsSchema, type SettingSpec } from "./settings.ts";
-import type { Manifest } from "./types.ts";
-import { parseWebSocketTarget, type WebSocketTarget } from "./websocket-target.ts";
+import type { Manifest } from "../types.ts";
+import { parseWebSocketTarget, type WebSocketTarget } from "../wire/websocket-target.ts";
 
 export { MANIFEST_FILE };
 

@@ -1,15 +1,15 @@
 // The stdio transport: the extension is a child process zot starts (through the sandbox when it
 // declares permissions); frames are NDJSON lines on its stdin and stdout, its stderr is read by zot
 // and appended, masked, to its log.
-import { describePermissions, permissionsJson } from "./permissions.ts";
+import { describePermissions, permissionsJson } from "../sandbox/scope.ts";
 import { LineReader } from "./lines.ts";
 import type { ExtensionLog } from "./log.ts";
 import { describeExit, extensionEnv, spawnExtension, type ExitInfo } from "./process.ts";
 import { pumpStderr, type StderrPump } from "./stderr-log.ts";
-import { killTree, type TreeSignal } from "../platform/process-tree.ts";
+import { killTree, type TreeSignal } from "../../platform/process-tree.ts";
 import { WriteQueue } from "./write-queue.ts";
-import { planLaunch } from "./sandbox/plan.ts";
-import { describeGrants } from "./sandbox/policy.ts";
+import { planLaunch } from "../sandbox/plan.ts";
+import { describeGrants } from "../sandbox/confinement.ts";
 import type { Opened, StdioTarget, Transport, TransportHooks, TransportTerms } from "./transport.ts";
 
 export type StdioOptions = {

@@ -3,10 +3,10 @@
 // Buffered in memory and appended in large writes so tracing does not slow the protocol down.
 // Frames carry whatever the model and the user typed (tool arguments, prompts), so every line goes
 // through the caller's mask first: a key pasted into a tool call must not end up in the file.
-import type { Result } from "../result.ts";
+import type { Result } from "../../result.ts";
 import { appendFileSync, writeFileSync } from "node:fs";
-import { unmasked } from "./mask.ts";
-import type { Mask } from "./mask.ts";
+import { unmasked } from "../mask.ts";
+import type { Mask } from "../mask.ts";
 
 const FLUSH_BYTES = 256 * 1024;
 

@@ -1,12 +1,12 @@
 // Extension settings handled by the host: the schema a manifest declares (`settings`), the values
 // the user set (`$ZOT_HOME/extension-settings/<name>.json`, 0600), and what reaches the extension
 // (`hello_ack.settings`, `settings_changed`). Secrets are stored like provider keys and masked.
-import type { Result } from "../result.ts";
-import { settingsDir } from "../platform/home.ts";
+import type { Result } from "../../result.ts";
+import { settingsDir } from "../../platform/home.ts";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
-import { atomicWrite } from "../platform/atomic-write.ts";
+import { atomicWrite } from "../../platform/atomic-write.ts";
 import { join } from "node:path";
-import { isObject, kind, type Json, type JsonObject } from "../json.ts";
+import { isObject, kind, type Json, type JsonObject } from "../../json.ts";
 
 export type SettingType = "string" | "number" | "boolean" | "enum" | "secret";
 export const SETTING_TYPES: readonly SettingType[] = ["string", "number", "boolean", "enum", "secret"];

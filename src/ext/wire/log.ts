@@ -1,13 +1,13 @@
 // Per-extension log file: the extension's stderr plus `[zot] …` lines the host writes about it
 // (start, warnings, conflicts, exit), so `zot ext logs <name>` tells the whole story in one place.
 // Everything written here goes through the mask: the extension's stderr as much as the host's lines.
-import type { Result } from "../result.ts";
+import type { Result } from "../../result.ts";
 import { chmodSync, closeSync, fstatSync, openSync, readSync, renameSync, statSync, writeSync } from "node:fs";
-import { ensurePrivateDir, extensionLogPath, logsDir } from "../platform/home.ts";
-import { isManifestName } from "./policy.ts";
-import { unmasked } from "./mask.ts";
-import type { Mask } from "./mask.ts";
-import type { DiscoveredExtension } from "./types.ts";
+import { ensurePrivateDir, extensionLogPath, logsDir } from "../../platform/home.ts";
+import { isManifestName } from "../name-rules.ts";
+import { unmasked } from "../mask.ts";
+import type { Mask } from "../mask.ts";
+import type { DiscoveredExtension } from "../types.ts";
 
 /** Logs larger than this are rotated to `.log.1` when the extension is spawned. */
 const LOG_ROTATE_BYTES = 10 * 1024 * 1024;

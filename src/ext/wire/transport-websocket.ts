@@ -3,7 +3,7 @@
 // per text message. zot did not start that process, so it has no exit status, no stderr and no
 // sandbox: a closed connection is its exit, and the log holds only zot's own lines.
 import type { ExtensionLog } from "./log.ts";
-import type { TreeSignal } from "../platform/process-tree.ts";
+import type { TreeSignal } from "../../platform/process-tree.ts";
 import type { EndedWhen, Opened, Transport, TransportHooks, TransportTerms } from "./transport.ts";
 import type { WebSocketTarget } from "./websocket-target.ts";
 

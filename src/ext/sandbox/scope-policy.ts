@@ -1,9 +1,9 @@
 // The user's policy over extension permissions (config.json "extensions"): whether extensions that
 // declare no scope may run, and per-extension scopes that replace what a manifest declares.
-import type { Result } from "../result.ts";
+import type { Result } from "../../result.ts";
 import { readFileSync } from "node:fs";
-import { parsePermissions, type Permissions } from "./permissions.ts";
-import { isObject, kind } from "../json.ts";
+import { parsePermissions, type Permissions } from "./scope.ts";
+import { isObject, kind } from "../../json.ts";
 
 export type UnrestrictedRule = "allow" | "warn" | "deny";
 export const UNRESTRICTED_RULES: readonly UnrestrictedRule[] = ["allow", "warn", "deny"];

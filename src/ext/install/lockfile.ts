@@ -2,13 +2,13 @@
 // an install can be reproduced (`zot ext sync`), updated and rolled back, and checked for changes
 // made behind zot's back (`zot ext verify`). One lockfile per root: `$ZOT_HOME/extensions.lock.json`
 // for the user's extensions, `<project>/.zot/extensions.lock.json` for a project's (commit it).
-import type { Result } from "../result.ts";
+import type { Result } from "../../result.ts";
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { atomicWrite } from "../platform/atomic-write.ts";
+import { atomicWrite } from "../../platform/atomic-write.ts";
 import { dirname, join, relative, sep } from "node:path";
-import { parsePermissions, permissionsJson, type Permissions, type PermissionsJson } from "./permissions.ts";
-import { POWER_WORDS } from "./powers.ts";
-import { isObject, type Json } from "../json.ts";
+import { parsePermissions, permissionsJson, type Permissions, type PermissionsJson } from "../sandbox/scope.ts";
+import { POWER_WORDS } from "../powers.ts";
+import { isObject, type Json } from "../../json.ts";
 import type { SettingSpec } from "./settings.ts";
 
 export const LOCK_VERSION = 1;

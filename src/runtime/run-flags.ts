@@ -1,6 +1,6 @@
 // What the user chose for a run (the command line's flags), in one place: the CLI's arguments
 // extend it, createRuntime takes it, and the runtime keeps the choices it applies as given.
-import type { TrustMode } from "../ext/trust.ts";
+import type { TrustMode } from "../ext/install/trust.ts";
 import type { ProviderName } from "../agent/catalog.ts";
 import type { ChoosableWire, Effort, PermissionMode } from "../agent/choices.ts";
 import type { SandboxMode } from "../agent/sandbox/policy.ts";

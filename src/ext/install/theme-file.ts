@@ -2,8 +2,8 @@
 // extensions here and by the TUI for its built-in themes, so both validate colours the same way.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { isObject, kind } from "../json.ts";
-import { THEME_ROLES, type Theme, type ThemeRole } from "./types.ts";
+import { isObject, kind } from "../../json.ts";
+import { THEME_ROLES, type Theme, type ThemeRole } from "../types.ts";
 
 export type ThemeColor = string | number;
 export type ThemeColors = Partial<Record<ThemeRole, ThemeColor>>;

@@ -1,12 +1,12 @@
 // Starting one extension subprocess. On POSIX each extension leads its own process group (setsid
 // via `detached`) so a signal to the group also reaches what it started (`npx` → `node`); on
 // Windows the tree is ended with taskkill (platform/process-tree.ts) and .cmd shims run under cmd.
-import type { Result } from "../result.ts";
+import type { Result } from "../../result.ts";
 import { resolve } from "node:path";
-import { spawnCommand } from "../platform/command-line.ts";
-import { childEnv } from "../platform/env.ts";
-import { ownsProcessGroup } from "../platform/process-tree.ts";
-import { registerGroup } from "../platform/reaper.ts";
+import { spawnCommand } from "../../platform/command-line.ts";
+import { childEnv } from "../../platform/env.ts";
+import { ownsProcessGroup } from "../../platform/process-tree.ts";
+import { registerGroup } from "../../platform/reaper.ts";
 
 export type SpawnSpec = {
   exec: string;

@@ -1,10 +1,10 @@
 // An extension's declared permission scope (manifest `permissions`): decoded and validated at
 // discovery, placeholders expanded just before launch. The one definition of the declaration;
 // the sandbox turns it into kernel rules, doctor shows it, the lockfile records it.
-import type { Result } from "../result.ts";
+import type { Result } from "../../result.ts";
 import { isAbsolute, normalize, posix, resolve, sep } from "node:path";
-import { isObject, kind } from "../json.ts";
-import { POWERS, type Power } from "../protocol.ts";
+import { isObject, kind } from "../../json.ts";
+import { POWERS, type Power } from "../../protocol.ts";
 
 /** A `net.connect` entry: a port, optionally with the host the author meant (hosts are not enforceable). */
 export type NetTarget = { host: string | null; port: number };

@@ -1,9 +1,9 @@
 // A manifest's `"transport": {"type": "websocket", …}`: an extension that already runs in another
 // process (an editor, a desktop app, a container) and that zot connects to instead of starting.
 // Only loopback addresses, unless the manifest opts in to a remote one over TLS.
-import type { Result } from "../result.ts";
-import { isProviderKeyVariable } from "../provider-keys.ts";
-import { isObject, kind } from "../json.ts";
+import type { Result } from "../../result.ts";
+import { isProviderKeyVariable } from "../../provider-keys.ts";
+import { isObject, kind } from "../../json.ts";
 
 export type WebSocketTarget = {
   url: string;

@@ -5,14 +5,14 @@
 // in its directory) and of each project MCP server (its whole entry), so new or changed project
 // code has to be approved again — in a trusted folder's subfolder too: trusting a folder approves
 // the code it has, never code that appears later.
-import type { Result } from "../result.ts";
-import { trustPath } from "../platform/home.ts";
+import type { Result } from "../../result.ts";
+import { trustPath } from "../../platform/home.ts";
 import { mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { atomicWrite } from "../platform/atomic-write.ts";
+import { atomicWrite } from "../../platform/atomic-write.ts";
 import { isAbsolute, join, resolve, sep } from "node:path";
-import { isObject, type Json } from "../json.ts";
+import { isObject, type Json } from "../../json.ts";
 import { hashTree } from "./lockfile.ts";
-import { MANIFEST_FILE } from "./policy.ts";
+import { MANIFEST_FILE } from "../name-rules.ts";
 
 export const TRUST_FILE = "trust.json";
 

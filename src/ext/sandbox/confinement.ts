@@ -2,8 +2,8 @@
 // extension gets, the Landlock ruleset or the macOS profile, the command line through zot's
 // launcher, and an honest word on how much of the declaration the platform can enforce.
 import { existsSync } from "node:fs";
-import type { Permissions } from "../permissions.ts";
-import { EXTENSION_ZOT_VARS } from "../process.ts";
+import type { Permissions } from "./scope.ts";
+import { EXTENSION_ZOT_VARS } from "../wire/process.ts";
 import type { ExecChain } from "./exec-chain.ts";
 import { FS, NET, READ_RIGHTS, SCOPE, WRITE_RIGHTS, fsRightsForAbi, type PathRule, type Ruleset } from "../../platform/landlock.ts";
 import { isWithin } from "../../platform/real-path.ts";
