@@ -1,10 +1,10 @@
-// TUI cost per frame against the length of the history (issue 26 §1): the real Transcript filled
+// TUI cost per frame against the length of the history (issue 26 §1): the real ChatLog filled
 // with 100, 1 000 and 10 000 messages, then the work one frame does — the line count the layout and
 // the scroll position need (twice) and the visible window — for a streamed delta, a PageUp, and an
 // idle redraw. The per-frame cost should not grow with the history. Run: bun bench/tui-history.ts
 import { loadavg } from "node:os";
-import { createStyle, dark } from "../src/tui/theme.ts";
-import { Transcript } from "../src/tui/transcript.ts";
+import { createStyle, dark } from "../src/tui/terminal/theme.ts";
+import { ChatLog } from "../src/tui/components/chat-log.ts";
 
 const COLS = 120;
 const ROWS = 45;
@@ -25,8 +25,8 @@ const REPLY = [
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** A transcript of `messages` messages: prompts, replies and tool calls in the proportions of a coding session. */
-function history(messages: number): Transcript {
-  const t = new Transcript({ style });
+function history(messages: number): ChatLog {
+  const t = new ChatLog({ style });
   let now = 0;
   for (let i = 0; i < messages; i++) {
     if (i % 4 === 0) t.addUser(`step ${i}: look at the config loader and tell me what it does`);
@@ -44,13 +44,13 @@ function history(messages: number): Transcript {
 }
 
 /** One frame as the app draws it: the line count for the scroll and the layout, then the window. */
-function frame(t: Transcript, offset: number): void {
+function frame(t: ChatLog, offset: number): void {
   t.lineCount(COLS);
   t.lineCount(COLS);
   t.window(COLS, ROWS, offset);
 }
 
-function measure(label: string, t: Transcript, step: (i: number) => void, frames = 300): number {
+function measure(label: string, t: ChatLog, step: (i: number) => void, frames = 300): number {
   for (let i = 0; i < 20; i++) step(i);
   const times: number[] = [];
   for (let i = 0; i < frames; i++) {

@@ -4,12 +4,12 @@
 // re-renders only the entry it touched; the frame is the viewport's lines only), built from the
 // src/tui primitives alone so the numbers isolate the rendering path.
 import { loadavg } from "node:os";
-import { KeyDecoder } from "../src/tui/keys.ts";
-import { renderMarkdown, StreamingMarkdown } from "../src/tui/markdown.ts";
-import { Renderer } from "../src/tui/renderer.ts";
-import { createStyle, dark } from "../src/tui/theme.ts";
-import { charWidth, visibleWidth } from "../src/tui/width.ts";
-import { truncate, wrap } from "../src/tui/wrap.ts";
+import { KeyDecoder } from "../src/tui/terminal/keys.ts";
+import { renderMarkdown, StreamingMarkdown } from "../src/tui/components/markdown.ts";
+import { Renderer } from "../src/tui/terminal/renderer.ts";
+import { createStyle, dark } from "../src/tui/terminal/theme.ts";
+import { charWidth, visibleWidth } from "../src/tui/terminal/width.ts";
+import { truncate, wrap } from "../src/tui/terminal/wrap.ts";
 
 const COLS = 120;
 const ROWS = 50;

@@ -9,7 +9,7 @@ export const SLASH_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}(?::[A-Za-z0-9_-]{1,64}){
 
 /**
  * zot's own slash commands, in the order the TUI offers them, with what each does; an extension
- * command of the same name is rejected. What each runs is keyed by these names (tui/commands.ts),
+ * command of the same name is rejected. What each runs is keyed by these names (tui/commands/commands.ts),
  * so a command cannot be listed without behaviour or run without being listed.
  */
 export const BUILTIN_COMMANDS = [

@@ -1,10 +1,10 @@
 // How the runtime's events show in the chat: each event becomes a change to the transcript.
 import type { AgentEvent } from "../agent/events.ts";
-import type { Transcript } from "./transcript.ts";
+import type { ChatLog } from "./components/chat-log.ts";
 import { jobStatus } from "../runtime/api.ts";
 
 /** Applies one event; false when the event changes nothing on screen. */
-export function applyEvent(t: Transcript, ev: AgentEvent, now: number): boolean {
+export function applyEvent(t: ChatLog, ev: AgentEvent, now: number): boolean {
   switch (ev.type) {
     case "text_delta":
       if (ev.held) t.appendHeld(ev.text);

@@ -1,11 +1,11 @@
 // Where each of the extension host's UI intents lands in interactive mode: notes, the editor, the
 // panel slot, the status lines, or the prompt queue.
 import type { UiIntent } from "../ext/types.ts";
-import { cleanInput, type Editor } from "./editor.ts";
-import type { Notes } from "./notes.ts";
-import type { PanelSlot } from "./panel-slot.ts";
-import type { EditorPopups } from "./popups.ts";
-import type { InfoLevel } from "./transcript.ts";
+import { cleanInput, type Editor } from "./components/editor.ts";
+import type { Notes } from "./components/notes.ts";
+import type { PanelSlot } from "./components/panel-slot.ts";
+import type { EditorPopups } from "./components/popups.ts";
+import type { InfoLevel } from "./components/chat-log.ts";
 
 export type IntentTargets = {
   notes: Notes;

@@ -1,9 +1,9 @@
 // Composes one full-screen frame from components: the scrollable chat (transcript, then notes) on
 // top, and the bottom stack (what sits above the editor, the panel, the editor box, the status
 // bar) below it. Returns exactly `rows` lines and where the focused component's cursor goes.
-import type { Component, Cursor, Scrollable } from "./component.ts";
-import type { Style } from "./theme.ts";
-import { truncate } from "./wrap.ts";
+import type { Component, Cursor, Scrollable } from "./components/component.ts";
+import type { Style } from "./terminal/theme.ts";
+import { truncate } from "./terminal/wrap.ts";
 
 export type LayoutParts = {
   chat: Scrollable;

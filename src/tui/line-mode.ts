@@ -6,8 +6,8 @@ import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/event
 import type { AgentRuntime } from "../runtime/api.ts";
 import { redactingEvents } from "../modes/redacting.ts";
 import { redactSecrets } from "../redact.ts";
-import { sanitize } from "./ansi.ts";
-import { argsPreview } from "./transcript.ts";
+import { sanitize } from "./terminal/ansi.ts";
+import { argsPreview } from "./components/chat-log.ts";
 
 export type LineModeOptions = { initialPrompt?: string | undefined; notices: string[] };
 

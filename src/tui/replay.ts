@@ -3,7 +3,7 @@
 // it: the messages keep the model's text, and their interception record what was shown.
 import type { AssistantMessage, Message } from "../agent/messages.ts";
 import { attachmentPath, isInterruption } from "../runtime/api.ts";
-import { INTERRUPTED_MARK, type Transcript } from "./transcript.ts";
+import { INTERRUPTED_MARK, type ChatLog } from "./components/chat-log.ts";
 
 /** What the user saw of an assistant message, when an interceptor changed it. */
 type ShownReply = { text: string } | { hiddenBy: string; reason: string };
@@ -15,7 +15,7 @@ function shownReply(m: AssistantMessage): ShownReply | undefined {
   return undefined;
 }
 
-export function replay(transcript: Transcript, messages: readonly Message[]): void {
+export function replay(transcript: ChatLog, messages: readonly Message[]): void {
   for (const m of messages) {
     if (isInterruption(m)) {
       transcript.abortRunning(m.ts);

@@ -6,9 +6,9 @@ import { projectPrints } from "../ext/discovery.ts";
 import { projectCode, type PendingServer, type TrustScope } from "../runtime/project-code.ts";
 import { declineProject, trustDir, wasDeclined } from "../ext/install/trust.ts";
 import type { DiscoveredExtension } from "../ext/types.ts";
-import { KeyDecoder, type Key } from "./keys.ts";
-import { installRestoreHandlers, Terminal } from "./terminal.ts";
-import { TRUST_WARNING, trustListing } from "./trust-listing.ts";
+import { KeyDecoder, type Key } from "./terminal/keys.ts";
+import { installRestoreHandlers, Terminal } from "./terminal/terminal.ts";
+import { TRUST_WARNING, trustListing } from "./components/trust-listing.ts";
 
 /** `trusted`: approved now or before; `skip`: run without the unapproved code; `quit`: exit. */
 export type TrustAnswer = "trusted" | "skip" | "quit";

@@ -1,8 +1,8 @@
 // Minimal components for layout tests: fixed lines, a chat of numbered lines, a draft already wrapped.
-import type { Component, Scrollable } from "../../src/tui/component.ts";
-import type { EditorView } from "../../src/tui/editor.ts";
-import { EditorBox } from "../../src/tui/editor-box.ts";
-import type { Style } from "../../src/tui/theme.ts";
+import type { Component, Scrollable } from "../../src/tui/components/component.ts";
+import type { EditorView } from "../../src/tui/components/editor.ts";
+import { EditorBox } from "../../src/tui/components/editor-box.ts";
+import type { Style } from "../../src/tui/terminal/theme.ts";
 
 /** Draws `lines` whatever the width. */
 export function fixed(lines: string[]): Component {

@@ -1,7 +1,7 @@
 // A small, strict virtual terminal for in-process screen tests: feed it what zot writes and read
 // back the grid a user would see. It understands exactly the sequences zot's renderer and TUI emit
 // and throws on anything else, so a test can never pass by silently ignoring output.
-import { nextCluster } from "../../src/tui/width.ts";
+import { nextCluster } from "../../src/tui/terminal/width.ts";
 
 /** One screen cell. A wide character sits in its first cell; the second has `ch === ""`. */
 export type Cell = {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { cursorTo, escapeLength, sanitize, stripAnsi } from "../../src/tui/ansi.ts";
+import { cursorTo, escapeLength, sanitize, stripAnsi } from "../../src/tui/terminal/ansi.ts";
 
 const UNSAFE = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/;
 

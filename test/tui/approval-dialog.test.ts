@@ -2,9 +2,9 @@
 // control characters are visible, and each answer maps to its decision.
 import { describe, expect, test } from "bun:test";
 import type { ApprovalDetail, ConfirmDecision, ConfirmRequest } from "../../src/agent/events.ts";
-import { ApprovalDialog } from "../../src/tui/approval-dialog.ts";
-import { stripAnsi } from "../../src/tui/ansi.ts";
-import { createStyle, dark } from "../../src/tui/theme.ts";
+import { ApprovalDialog } from "../../src/tui/components/approval-dialog.ts";
+import { stripAnsi } from "../../src/tui/terminal/ansi.ts";
+import { createStyle, dark } from "../../src/tui/terminal/theme.ts";
 
 const plain = createStyle(dark, "none", false);
 const colour = createStyle(dark, "256");

@@ -1,7 +1,7 @@
 // Tab completion of command arguments, and the `!cmd` shell prefix.
 import { expect, test } from "bun:test";
-import { completeArg } from "../../src/tui/arg-completion.ts";
-import { parseShellCommand, sharedPrompt } from "../../src/tui/shell-command.ts";
+import { completeArg } from "../../src/tui/commands/arg-completion.ts";
+import { parseShellCommand, sharedPrompt } from "../../src/tui/commands/shell-command.ts";
 
 const sources = {
   theme: () => ["dark", "light", "lagoon"],

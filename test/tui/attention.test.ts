@@ -4,11 +4,11 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readConfig } from "../../src/agent/config.ts";
 import { sessionSummary } from "../../src/agent/session.ts";
-import { notification, resolveNotify, titleText } from "../../src/tui/attention.ts";
-import { age } from "../../src/tui/commands.ts";
+import { notification, resolveNotify, titleText } from "../../src/tui/terminal/attention.ts";
+import { age } from "../../src/tui/commands/commands.ts";
 import { gitBranch } from "../../src/tui/git-branch.ts";
 import { shortDir } from "../../src/tui/paths.ts";
-import { Terminal } from "../../src/tui/terminal.ts";
+import { Terminal } from "../../src/tui/terminal/terminal.ts";
 import { tempDir } from "../helpers/temp.ts";
 
 let dir: string;

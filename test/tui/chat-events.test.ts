@@ -1,15 +1,15 @@
 import { expect, test } from "bun:test";
 import { applyEvent } from "../../src/tui/chat-events.ts";
-import { showLoadProblems, startupReport, withLog } from "../../src/tui/load-errors.ts";
-import { Transcript } from "../../src/tui/transcript.ts";
-import { createStyle, dark } from "../../src/tui/theme.ts";
+import { showLoadProblems, startupReport, withLog } from "../../src/tui/components/load-errors.ts";
+import { ChatLog } from "../../src/tui/components/chat-log.ts";
+import { createStyle, dark } from "../../src/tui/terminal/theme.ts";
 import type { ExtensionState } from "../../src/ext/types.ts";
 
 const style = createStyle(dark, "none", false);
-const view = (t: Transcript) => t.window(80, 100, 0);
+const view = (t: ChatLog) => t.window(80, 100, 0);
 
 test("a turn's events build the chat: streamed text, a tool block, the final reply", () => {
-  const t = new Transcript({ style }, () => 0);
+  const t = new ChatLog({ style }, () => 0);
   applyEvent(t, { type: "text_delta", text: "Let me look." }, 0);
   applyEvent(t, { type: "tool_use_start", id: "c1", name: "read" }, 0);
   applyEvent(t, { type: "tool_call", id: "c1", name: "read", args: { path: "a.ts" } }, 0);
@@ -20,7 +20,7 @@ test("a turn's events build the chat: streamed text, a tool block, the final rep
 });
 
 test("blocked replies, blocked turns and errors become info lines; notes events are left to intents", () => {
-  const t = new Transcript({ style }, () => 0);
+  const t = new ChatLog({ style }, () => 0);
   applyEvent(t, { type: "assistant_message", content: [], time: "", text: "", blocked: true, blocked_by: "guard", reason: "secret" }, 0);
   applyEvent(t, { type: "turn_blocked", step: 1, extension: "hours", reason: "closed" }, 0);
   applyEvent(t, { type: "turn_end", step: 1, stop: "error", error: "HTTP 500 from the provider" }, 0);
@@ -29,7 +29,7 @@ test("blocked replies, blocked turns and errors become info lines; notes events 
 });
 
 test("a held reply shows only the text the interceptors let through", () => {
-  const t = new Transcript({ style }, () => 0);
+  const t = new ChatLog({ style }, () => 0);
   applyEvent(t, { type: "text_delta", text: "key: sk-…[redacted]", held: true }, 0);
   applyEvent(t, { type: "assistant_message", content: [], time: "", text: "key: sk-…[redacted]", rewritten_by: ["redact"] }, 0);
   expect(view(t)).toEqual(["key: sk-…[redacted]"]);
@@ -37,7 +37,7 @@ test("a held reply shows only the text the interceptors let through", () => {
 
 test("text before a tool call shows once, above the tool's block, whether it streamed or was held", () => {
   for (const held of [false, true]) {
-    const t = new Transcript({ style }, () => 0);
+    const t = new ChatLog({ style }, () => 0);
     if (!held) applyEvent(t, { type: "text_delta", text: "Let me check." }, 0);
     applyEvent(t, { type: "tool_use_start", id: "c1", name: "bash" }, 0);
     if (held) applyEvent(t, { type: "text_delta", text: "Let me check.", held: true }, 0);
@@ -52,7 +52,7 @@ test("text before a tool call shows once, above the tool's block, whether it str
 });
 
 test("a hidden reply withdraws whatever streamed of it and leaves a note naming the extension", () => {
-  const t = new Transcript({ style }, () => 0);
+  const t = new ChatLog({ style }, () => 0);
   applyEvent(t, { type: "user_message", content: [], time: "", text: "hi", images: 0 }, 0);
   applyEvent(t, { type: "text_delta", text: "the original words" }, 0);
   applyEvent(t, { type: "assistant_message", content: [], time: "", text: "", blocked: true, blocked_by: "gate", reason: "" }, 0);
@@ -64,7 +64,7 @@ test("load errors show with their log path once, and a reload of one extension r
   expect(withLog("boom (log: /l/ext-a.log)", "/l/ext-a.log")).toBe("boom (log: /l/ext-a.log)");
   const state = (name: string, status: ExtensionState["status"], error: string | null, warnings: string[] = []) =>
     ({ name, status, error, log: `/l/ext-${name}.log`, warnings }) as ExtensionState;
-  const t = new Transcript({ style }, () => 0);
+  const t = new ChatLog({ style }, () => 0);
   showLoadProblems(t, startupReport([state("a", "failed", "a died"), state("b", "failed", "b died"), state("c", "ready", null), state("th", "theme_only", null, ["bad colour"])]));
   expect(view(t)).toEqual(["● [a] a died (log: /l/ext-a.log)", "", "● [b] b died (log: /l/ext-b.log)", "", "● [th] bad colour"]);
   showLoadProblems(t, { extensions: [state("a", "ready", null)], errors: [] }, "a");

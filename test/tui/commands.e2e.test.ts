@@ -1,7 +1,7 @@
 // Slash commands in a real terminal: the popup, every command_response action, and note rules.
 import { expect, test } from "bun:test";
 import { fixture, type Tmux, useTmux } from "./helpers/tmux.ts";
-import { dark, toXterm256 } from "../../src/tui/theme.ts";
+import { dark, toXterm256 } from "../../src/tui/terminal/theme.ts";
 
 const tui = useTmux();
 

@@ -2,17 +2,17 @@
 // composes them (room for the panel, the cursor of whichever part has focus), and a component's
 // cached lines are drawn again after invalidate or a width change.
 import { describe, expect, test } from "bun:test";
-import { Container } from "../../src/tui/component.ts";
-import { Editor } from "../../src/tui/editor.ts";
-import { EditorBox } from "../../src/tui/editor-box.ts";
+import { Container } from "../../src/tui/components/component.ts";
+import { Editor } from "../../src/tui/components/editor.ts";
+import { EditorBox } from "../../src/tui/components/editor-box.ts";
 import { History } from "../../src/tui/history.ts";
 import { layout, type LayoutParts } from "../../src/tui/layout.ts";
-import { Notes } from "../../src/tui/notes.ts";
-import { Panel } from "../../src/tui/panel.ts";
-import { Renderer } from "../../src/tui/renderer.ts";
-import { createStyle, dark, light, toXterm256, type Style } from "../../src/tui/theme.ts";
-import { Transcript } from "../../src/tui/transcript.ts";
-import { TransientMessages } from "../../src/tui/transient-messages.ts";
+import { Notes } from "../../src/tui/components/notes.ts";
+import { Panel } from "../../src/tui/components/panel.ts";
+import { Renderer } from "../../src/tui/terminal/renderer.ts";
+import { createStyle, dark, light, toXterm256, type Style } from "../../src/tui/terminal/theme.ts";
+import { ChatLog } from "../../src/tui/components/chat-log.ts";
+import { TransientMessages } from "../../src/tui/components/transient-messages.ts";
 import { chatOf, fixed } from "../helpers/components.ts";
 import { VTerm } from "../helpers/vterm.ts";
 
@@ -137,7 +137,7 @@ describe("invalidation", () => {
 
   test("after a theme change the invalidated transcript is drawn in the new theme's colours", () => {
     const theme: { style: Style } = { style: createStyle(dark, "256") };
-    const transcript = new Transcript(theme, () => 0);
+    const transcript = new ChatLog(theme, () => 0);
     transcript.addUser("hello");
     const colourAt = (lines: string[]) => screen(20, 2, lines).cell(0, 2).fg;
     expect(colourAt(transcript.window(20, 1, 0))).toBe(`38;5;${toXterm256(dark.user as string)}`);
@@ -147,7 +147,7 @@ describe("invalidation", () => {
   });
 
   test("the transcript wraps its lines again for a new width", () => {
-    const transcript = new Transcript(plain, () => 0);
+    const transcript = new ChatLog(plain, () => 0);
     transcript.addUser("one two three four five");
     expect(screen(30, 1, transcript.render(30)).lines()).toEqual(["› one two three four five"]);
     expect(screen(12, 3, transcript.render(12)).lines()).toEqual(["› one two", "  three four", "  five"]);

@@ -2,15 +2,15 @@
 // what the screen shows, where the cursor is, and which theme colours land on which cells.
 import { describe, expect, test } from "bun:test";
 import type { ApprovalDetail } from "../../src/agent/events.ts";
-import { ApprovalDialog } from "../../src/tui/approval-dialog.ts";
-import { Container, type Component } from "../../src/tui/component.ts";
-import { Editor } from "../../src/tui/editor.ts";
-import { EditorBox } from "../../src/tui/editor-box.ts";
+import { ApprovalDialog } from "../../src/tui/components/approval-dialog.ts";
+import { Container, type Component } from "../../src/tui/components/component.ts";
+import { Editor } from "../../src/tui/components/editor.ts";
+import { EditorBox } from "../../src/tui/components/editor-box.ts";
 import { History } from "../../src/tui/history.ts";
 import { layout } from "../../src/tui/layout.ts";
-import { Renderer } from "../../src/tui/renderer.ts";
-import { Terminal, type TermInput, type TermOutput } from "../../src/tui/terminal.ts";
-import { createStyle, dark, toXterm256 } from "../../src/tui/theme.ts";
+import { Renderer } from "../../src/tui/terminal/renderer.ts";
+import { Terminal, type TermInput, type TermOutput } from "../../src/tui/terminal/terminal.ts";
+import { createStyle, dark, toXterm256 } from "../../src/tui/terminal/theme.ts";
 import { chatOf, fixed } from "../helpers/components.ts";
 import { VTerm } from "../helpers/vterm.ts";
 

@@ -1,14 +1,14 @@
 // Notes, queue, slash popup, panel, pickers and the status bar, rendered to lines.
 import { describe, expect, test } from "bun:test";
 import { fuzzyFilter, fuzzyScore } from "../../src/tui/fuzzy.ts";
-import { MAX_NOTES, Notes } from "../../src/tui/notes.ts";
-import { Panel } from "../../src/tui/panel.ts";
-import { Picker, TextPrompt } from "../../src/tui/pickers.ts";
-import { PromptQueue } from "../../src/tui/queued-prompts.ts";
+import { MAX_NOTES, Notes } from "../../src/tui/components/notes.ts";
+import { Panel } from "../../src/tui/components/panel.ts";
+import { Picker, TextPrompt } from "../../src/tui/components/pickers.ts";
+import { PromptQueue } from "../../src/tui/components/queued-prompts.ts";
 import { parseSlash } from "../../src/modes/slash.ts";
-import { findCommand, SlashPopup, slashItems } from "../../src/tui/slash.ts";
-import { extensionCounts, StatusBar, type StatusInfo } from "../../src/tui/status-bar.ts";
-import { createStyle, dark } from "../../src/tui/theme.ts";
+import { findCommand, SlashPopup, slashItems } from "../../src/tui/components/slash.ts";
+import { extensionCounts, StatusBar, type StatusInfo } from "../../src/tui/components/status-bar.ts";
+import { createStyle, dark } from "../../src/tui/terminal/theme.ts";
 import { emptyUsage } from "../../src/agent/messages.ts";
 import { elements } from "../helpers/elements.ts";
 

@@ -2,10 +2,10 @@ import { historyPath } from "../../src/platform/home.ts";
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Editor } from "../../src/tui/editor.ts";
+import { Editor } from "../../src/tui/components/editor.ts";
 import { History } from "../../src/tui/history.ts";
 import { startMockRuntime } from "../helpers/mock-runtime.ts";
-import { createStyle, dark } from "../../src/tui/theme.ts";
+import { createStyle, dark } from "../../src/tui/terminal/theme.ts";
 import { tempDir } from "../helpers/temp.ts";
 
 const style = createStyle(dark, "none", false);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { KeyDecoder, keyLabel, toPanelKey, typedAhead, wheelDirection, type Key } from "../../src/tui/keys.ts";
+import { KeyDecoder, keyLabel, toPanelKey, typedAhead, wheelDirection, type Key } from "../../src/tui/terminal/keys.ts";
 
 function decode(...chunks: string[]): Key[] {
   const d = new KeyDecoder();

@@ -1,9 +1,9 @@
 import { expect, test } from "bun:test";
-import type { Component, Scrollable } from "../../src/tui/component.ts";
-import { Container } from "../../src/tui/component.ts";
-import type { EditorView } from "../../src/tui/editor.ts";
+import type { Component, Scrollable } from "../../src/tui/components/component.ts";
+import { Container } from "../../src/tui/components/component.ts";
+import type { EditorView } from "../../src/tui/components/editor.ts";
 import { layout } from "../../src/tui/layout.ts";
-import { createStyle, dark } from "../../src/tui/theme.ts";
+import { createStyle, dark } from "../../src/tui/terminal/theme.ts";
 import { chatOf, editorBoxOf, fixed } from "../helpers/components.ts";
 
 const style = createStyle(dark, "none", false);

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { stripAnsi } from "../../src/tui/ansi.ts";
-import { renderMarkdown, StreamingMarkdown } from "../../src/tui/markdown.ts";
-import { createStyle, dark, toXterm256 } from "../../src/tui/theme.ts";
-import { visibleWidth } from "../../src/tui/width.ts";
+import { stripAnsi } from "../../src/tui/terminal/ansi.ts";
+import { renderMarkdown, StreamingMarkdown } from "../../src/tui/components/markdown.ts";
+import { createStyle, dark, toXterm256 } from "../../src/tui/terminal/theme.ts";
+import { visibleWidth } from "../../src/tui/terminal/width.ts";
 
 const plain = createStyle(dark, "none", false);
 const color = createStyle(dark, "256");

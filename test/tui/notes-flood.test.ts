@@ -1,7 +1,7 @@
 // Notes under a flood: merged per extension past the rate, and never taller than the cap.
 import { describe, expect, test } from "bun:test";
-import { MAX_NOTE_LINES, NOTE_RATE, Notes } from "../../src/tui/notes.ts";
-import { createStyle, dark } from "../../src/tui/theme.ts";
+import { MAX_NOTE_LINES, NOTE_RATE, Notes } from "../../src/tui/components/notes.ts";
+import { createStyle, dark } from "../../src/tui/terminal/theme.ts";
 
 const style = createStyle(dark, "none", false);
 

@@ -2,8 +2,8 @@
 // screen a user would see is exactly the frame, with colours on the right cells and nothing
 // spilling past the edge.
 import { describe, expect, test } from "bun:test";
-import { Renderer } from "../../src/tui/renderer.ts";
-import { visibleWidth } from "../../src/tui/width.ts";
+import { Renderer } from "../../src/tui/terminal/renderer.ts";
+import { visibleWidth } from "../../src/tui/terminal/width.ts";
 import { VTerm } from "../helpers/vterm.ts";
 
 function screen(width: number, height: number) {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { stripAnsi } from "../../src/tui/ansi.ts";
-import { Renderer } from "../../src/tui/renderer.ts";
+import { stripAnsi } from "../../src/tui/terminal/ansi.ts";
+import { Renderer } from "../../src/tui/terminal/renderer.ts";
 import { VTerm } from "../helpers/vterm.ts";
 
 function setup() {

@@ -3,12 +3,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { stripAnsi } from "../../src/tui/ansi.ts";
+import { stripAnsi } from "../../src/tui/terminal/ansi.ts";
 import { FRAME_COLS, FRAME_ROWS, frames } from "./frames.ts";
 
 const BUN = resolve("node_modules/.bin/bun");
-const TERMINAL = resolve("src/tui/terminal.ts");
-const RENDERER = resolve("src/tui/renderer.ts");
+const TERMINAL = resolve("src/tui/terminal/terminal.ts");
+const RENDERER = resolve("src/tui/terminal/renderer.ts");
 const socket = `zot-tui-term-${process.pid}`;
 let dir = "";
 

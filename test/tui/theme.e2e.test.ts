@@ -3,7 +3,7 @@ import { expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixture, useTmux } from "./helpers/tmux.ts";
-import { dark, light, toXterm256 } from "../../src/tui/theme.ts";
+import { dark, light, toXterm256 } from "../../src/tui/terminal/theme.ts";
 import { tempDir } from "../helpers/temp.ts";
 
 const tui = useTmux();

@@ -11,7 +11,7 @@ import {
   resolveTheme,
   themeNames,
   toXterm256,
-} from "../../src/tui/theme.ts";
+} from "../../src/tui/terminal/theme.ts";
 
 describe("detectColorMode", () => {
   test("turns colour off for NO_COLOR and for a dumb terminal", () => {

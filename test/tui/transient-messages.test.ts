@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
-import { TransientMessages } from "../../src/tui/transient-messages.ts";
-import { createStyle, dark } from "../../src/tui/theme.ts";
+import { TransientMessages } from "../../src/tui/components/transient-messages.ts";
+import { createStyle, dark } from "../../src/tui/terminal/theme.ts";
 
 const plain = createStyle(dark, "none");
 

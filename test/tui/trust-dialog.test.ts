@@ -1,9 +1,9 @@
 // The /trust box rendered to lines: the listing fits the room it gets (scrolling when long), and
 // each key gives one answer exactly once.
 import { expect, test } from "bun:test";
-import { TrustDialog } from "../../src/tui/trust-dialog.ts";
-import { createStyle, dark } from "../../src/tui/theme.ts";
-import { visibleWidth } from "../../src/tui/width.ts";
+import { TrustDialog } from "../../src/tui/components/trust-dialog.ts";
+import { createStyle, dark } from "../../src/tui/terminal/theme.ts";
+import { visibleWidth } from "../../src/tui/terminal/width.ts";
 
 const style = createStyle(dark, "none", false);
 const LISTING = Array.from({ length: 30 }, (_, i) => `  line ${i + 1}`);

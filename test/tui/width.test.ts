@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { charWidth, nextCluster, visibleWidth } from "../../src/tui/width.ts";
+import { charWidth, nextCluster, visibleWidth } from "../../src/tui/terminal/width.ts";
 
 describe("charWidth", () => {
   test("printable ASCII is one column and controls are zero", () => {

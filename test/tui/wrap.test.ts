@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { stripAnsi } from "../../src/tui/ansi.ts";
-import { visibleWidth } from "../../src/tui/width.ts";
-import { padRight, truncate, wrap } from "../../src/tui/wrap.ts";
+import { stripAnsi } from "../../src/tui/terminal/ansi.ts";
+import { visibleWidth } from "../../src/tui/terminal/width.ts";
+import { padRight, truncate, wrap } from "../../src/tui/terminal/wrap.ts";
 
 const RED = "\x1b[31m";
 const RESET = "\x1b[0m";

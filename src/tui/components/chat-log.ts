@@ -1,0 +1,600 @@
+// The chat transcript: user prompts, streamed assistant Markdown, thinking, tool blocks and info
+// lines. Each entry caches its rendered lines per width, so a streamed delta re-renders only the
+// entry it touched and the frame costs O(visible lines), not O(transcript).
+import type { ContentBlock } from "../../protocol.ts";
+import type { Json } from "../../json.ts";
+import { sanitize } from "../terminal/ansi.ts";
+import { renderMarkdown, StreamingMarkdown } from "./markdown.ts";
+import { formatDuration, spinnerFrame } from "./spinner.ts";
+import type { Scrollable, StyleRef } from "./component.ts";
+import type { Style } from "../terminal/theme.ts";
+import { truncate, wrap } from "../terminal/wrap.ts";
+import { renderDiff, renderNumbered } from "./diff-view.ts";
+import type { ApprovalDetail } from "../../agent/events.ts";
+import { visibleWidth } from "../terminal/width.ts";
+
+export const COLLAPSED_TOOL_LINES = 12;
+export const COLLAPSED_USER_LINES = 12;
+/** The marker an interrupted turn leaves (live, and when a session with one is resumed). */
+export const INTERRUPTED_MARK = "interrupted by user";
+
+export type InfoLevel = "info" | "success" | "warn" | "error";
+
+/** `expand`: this one entry shown in full (ctrl+o on it), whatever the global setting. */
+/** `viewCache`: the entry's lines fully expanded, for the ctrl+t view. */
+type Base = { version: number; cache?: { key: string; lines: string[] }; viewCache?: { key: string; lines: string[] }; expand?: boolean | undefined };
+export type UserEntry = Base & { kind: "user"; text: string };
+/** `md` keeps the settled Markdown blocks of a reply while it streams, so a delta re-renders only the tail. */
+export type AssistantEntry = Base & { kind: "assistant"; text: string; open: boolean; md?: StreamingMarkdown | undefined };
+export type ThinkingEntry = Base & { kind: "thinking"; text: string; open: boolean };
+export type ToolEntry = Base & {
+  kind: "tool";
+  id: string;
+  name: string;
+  /** One line for the header. */
+  args: string;
+  /** The whole command (or the arguments as JSON) for the expanded header. */
+  full: string;
+  /** What a `write` changes, worked out before it ran: shown as a diff (or the new file) under its result. */
+  change?: ApprovalDetail;
+  extension?: string | undefined;
+  /** The extensions whose interceptors rewrote the arguments shown (the model asked for others). */
+  rewrittenBy?: string[];
+  status: "running" | "ok" | "error";
+  /** Waiting in the approval dialog: the header says so, and the clock starts when it is answered. */
+  awaiting?: boolean;
+  startedAt: number;
+  durationMs?: number;
+  output: string;
+  /** Line breaks in `output`, counted as progress arrives so a long live output is never rescanned. */
+  breaks: number;
+  /** The output's rendered lines, kept apart from the header so the spinner's ticks do not re-render them. */
+  body?: { key: string; lines: string[] };
+};
+/** `tag` lets a group of lines be removed later (extension load errors). */
+export type InfoEntry = Base & { kind: "info"; text: string; level: InfoLevel; tag?: string | undefined };
+/** A rule across the chat with a label: where the history was condensed, where a turn was interrupted. */
+export type MarkerEntry = Base & { kind: "marker"; text: string; level: InfoLevel };
+export type Entry = UserEntry | AssistantEntry | ThinkingEntry | ToolEntry | InfoEntry | MarkerEntry;
+
+export class ChatLog implements Scrollable {
+  private entries: Entry[] = [];
+  /** ctrl+o: show tool output and thinking in full. */
+  expanded = false;
+  version = 0;
+
+  /** `clock` says what time it is for the frame being drawn (spinners, elapsed times). */
+  constructor(
+    private readonly theme: StyleRef,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  get list(): readonly Entry[] {
+    return this.entries;
+  }
+
+  clear(): void {
+    this.entries = [];
+    this.running.clear();
+    this.restructured();
+  }
+
+  addUser(text: string): void {
+    this.push({ kind: "user", text, version: 0 });
+  }
+
+  addMarker(text: string, level: InfoLevel = "info"): void {
+    this.closeStreams();
+    this.push({ kind: "marker", text, level, version: 0 });
+  }
+
+  addInfo(text: string, level: InfoLevel, tag?: string): void {
+    this.push({ kind: "info", text, level, tag, version: 0 });
+  }
+
+  removeTagged(match: (tag: string) => boolean): void {
+    const kept = this.entries.filter((e) => e.kind !== "info" || e.tag === undefined || !match(e.tag));
+    if (kept.length === this.entries.length) return;
+    this.entries = kept;
+    this.restructured();
+  }
+
+  appendAssistant(delta: string): void {
+    const e = this.openEntry("assistant");
+    e.text += delta;
+    this.touch(e);
+  }
+
+  /**
+   * A held delta (an assistant_message interceptor ran): the reply's text, released after the
+   * model finished. The message's tool calls already have blocks (started while streaming); the
+   * text goes above them, where it was in the reply.
+   */
+  appendHeld(delta: string): void {
+    const at = this.stepStart();
+    if (at === this.entries.length) return this.appendAssistant(delta);
+    const prev = this.entries[at - 1];
+    if (prev && prev.kind === "assistant" && prev.open) {
+      prev.text += delta;
+      this.touch(prev);
+      return;
+    }
+    this.entries.splice(at, 0, { kind: "assistant", text: delta, open: true, version: 0 });
+    this.restructured();
+  }
+
+  /**
+   * The final user-visible text (after interception) replaces what was streamed. The reply it
+   * belongs to sits right above the message's tool calls, which are still running.
+   */
+  finishAssistant(text: string): void {
+    const at = this.stepStart();
+    const prev = this.entries[at - 1];
+    let e: AssistantEntry;
+    if (prev && prev.kind === "assistant") e = prev;
+    else {
+      e = { kind: "assistant", text: "", open: false, version: 0 };
+      this.entries.splice(at, 0, e);
+      this.restructured();
+    }
+    e.text = text;
+    e.open = false;
+    this.touch(e);
+  }
+
+  /** Where the current model message's trailing tool calls (not run yet) begin. */
+  private stepStart(): number {
+    let i = this.entries.length;
+    while (i > 0) {
+      const e = this.entries[i - 1]!;
+      if (e.kind !== "tool" || e.status !== "running") break;
+      i--;
+    }
+    return i;
+  }
+
+  /** Removes a reply still streaming (an interceptor hid it). */
+  dropOpenAssistant(): void {
+    const last = this.entries[this.entries.length - 1];
+    if (last?.kind !== "assistant" || !last.open) return;
+    this.entries.pop();
+    this.restructured();
+  }
+
+  appendThinking(delta: string): void {
+    const e = this.openEntry("thinking");
+    e.text += delta;
+    this.touch(e);
+  }
+
+  /** Closes streamed entries so the next delta starts a new block. */
+  closeStreams(): void {
+    for (const e of this.entries.slice(-3)) {
+      if ((e.kind === "assistant" || e.kind === "thinking") && e.open) {
+        e.open = false;
+        this.touch(e);
+      }
+    }
+  }
+
+  toolStart(id: string, name: string, now: number): void {
+    this.closeStreams();
+    if (this.tool(id)) return;
+    this.push({ kind: "tool", id, name, args: "", full: "", status: "running", startedAt: now, output: "", breaks: 0, version: 0 });
+  }
+
+  toolCall(id: string, name: string, args: Json, extension: string | undefined, now: number, rewrittenBy?: string[]): void {
+    this.toolStart(id, name, now);
+    const e = this.tool(id)!;
+    e.name = name;
+    e.args = argsPreview(args);
+    e.full = argsFull(args);
+    e.extension = extension;
+    if (rewrittenBy?.length) e.rewrittenBy = rewrittenBy;
+    this.touch(e);
+  }
+
+  toolProgress(id: string, text: string): void {
+    const e = this.tool(id);
+    if (e?.status !== "running") return;
+    e.output += text;
+    e.breaks += countBreaks(text);
+    this.touch(e);
+  }
+
+  toolResult(id: string, name: string, content: ContentBlock[], isError: boolean, durationMs: number, extension: string | undefined, now: number): void {
+    this.toolStart(id, name, now);
+    const e = this.tool(id)!;
+    e.status = isError ? "error" : "ok";
+    e.durationMs = durationMs;
+    if (extension) e.extension = extension;
+    e.output = content.map((b) => (b.type === "text" ? b.text : `[image ${b.mime_type}]`)).join("\n");
+    e.breaks = countBreaks(e.output);
+    this.touch(e);
+  }
+
+  awaitApproval(id: string, waiting: boolean, now: number): void {
+    const e = this.tool(id);
+    if (!e) return;
+    e.awaiting = waiting;
+    e.startedAt = now;
+    this.touch(e);
+  }
+
+  setChange(id: string, change: ApprovalDetail): void {
+    const e = this.tool(id);
+    if (!e) return;
+    e.change = change;
+    this.touch(e);
+  }
+
+  /** Running tools left behind by an aborted turn are marked as failed. */
+  abortRunning(now: number): void {
+    for (const e of this.entries) {
+      if (e.kind === "tool" && e.status === "running") {
+        e.status = "error";
+        e.durationMs = now - e.startedAt;
+        e.output += e.output ? "\n[cancelled]" : "[cancelled]";
+        e.breaks = countBreaks(e.output);
+        this.touch(e);
+      }
+    }
+    this.closeStreams();
+  }
+
+  get hasRunningTool(): boolean {
+    return this.running.size > 0;
+  }
+
+  toggleExpanded(): void {
+    this.expanded = !this.expanded;
+    for (const e of this.entries) e.expand = undefined;
+    this.restructured();
+  }
+
+  /** Whether anything of a reply (text, thinking, a tool call) came after the newest prompt. */
+  answeredSincePrompt(): boolean {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const e = this.entries[i]!;
+      if (e.kind === "user") return false;
+      if (e.kind === "tool" || ((e.kind === "assistant" || e.kind === "thinking") && e.text.trim() !== "")) return true;
+    }
+    return false;
+  }
+
+  /** The user prompts in the chat, oldest first (what /jump lists). */
+  userTexts(): string[] {
+    return this.entries.flatMap((e) => (e.kind === "user" ? [e.text] : []));
+  }
+
+  /** Lines from the top of the `n`-th user prompt (0-based) to the bottom of the chat; null when there is none. */
+  linesFromUser(n: number, width: number): number | null {
+    const want = this.userTexts().length - 1 - n;
+    let seen = -1;
+    let below = 0;
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const e = this.entries[i]!;
+      const k = this.linesOf(e, width).length;
+      if (k > 0) below += k + 1;
+      if (e.kind !== "user") continue;
+      seen++;
+      if (seen === want) return Math.max(0, below - 1);
+    }
+    return null;
+  }
+
+  /**
+   * Expands or collapses one block: the newest collapsible entry (tool call, thinking, prompt) with
+   * a line in the window `height` lines high ending `offset` lines above the bottom. False when none is.
+   */
+  toggleVisible(width: number, height: number, offset: number): boolean {
+    let below = 0;
+    for (let i = this.entries.length - 1; i >= 0 && below < offset + height; i--) {
+      const e = this.entries[i]!;
+      const n = this.linesOf(e, width).length;
+      if (n === 0) continue;
+      if (below + n > offset && (e.kind === "tool" || e.kind === "thinking" || e.kind === "user")) {
+        e.expand = !(e.expand ?? this.expanded);
+        this.touch(e);
+        return true;
+      }
+      below += n + 1;
+    }
+    return false;
+  }
+
+  /** Every line of every entry, fully expanded (the ctrl+t transcript view). */
+  allLines(width: number): string[] {
+    const style = this.theme.style;
+    const now = this.clock();
+    const out: string[] = [];
+    for (const e of this.entries) {
+      const key = `${width}|${e.version}|${this.generation}`;
+      if (e.viewCache?.key !== key) e.viewCache = { key, lines: renderEntry(e, width, style, true, now) };
+      const lines = e.viewCache.lines;
+      if (lines.length === 0) continue;
+      if (out.length > 0) out.push("");
+      out.push(...lines);
+    }
+    return out;
+  }
+
+  /** Every entry's lines, separated by blank lines, as the chat shows them. */
+  render(width: number): string[] {
+    return this.window(width, this.lineCount(width), 0);
+  }
+
+  /**
+   * Every entry's lines, separated by blank lines, measured without building the full array. The
+   * total is kept up to date from the entries touched since the last count, so a frame pays for
+   * what changed, not for the whole history; a change of width, theme or expansion, and an entry
+   * inserted or removed in the middle, count everything once again.
+   */
+  lineCount(width: number): number {
+    const layout = `${width}|${this.expanded}|${this.generation}`;
+    if (layout !== this.counted.layout || this.counted.whole) {
+      this.counted = { layout, whole: false, total: 0, of: new WeakMap() };
+      for (const e of this.entries) this.count(e, width);
+    } else {
+      for (const e of this.changed) this.count(e, width);
+      // A running tool's block is drawn from the clock too (spinner, elapsed time), not only when touched.
+      for (const e of this.running) this.count(e, width);
+    }
+    this.changed.clear();
+    return this.counted.total;
+  }
+
+  /** Brings one entry's share of the total up to date: its lines plus a separator (none when it shows nothing). */
+  private count(e: Entry, width: number): void {
+    const k = this.linesOf(e, width).length;
+    const share = k > 0 ? k + 1 : 0;
+    this.counted.total += share - (this.counted.of.get(e) ?? 0);
+    this.counted.of.set(e, share);
+  }
+
+  private counted: { layout: string; whole: boolean; total: number; of: WeakMap<Entry, number> } = { layout: "", whole: true, total: 0, of: new WeakMap() };
+  /** Entries added or touched since the last count. */
+  private changed = new Set<Entry>();
+  /** The tool blocks still running, so a frame need not look for them in the whole history. */
+  private readonly running = new Set<ToolEntry>();
+
+  /**
+   * The `height` lines ending `offset` lines above the bottom. Walks entries from the end, so the
+   * cost follows the scroll position, not the transcript length.
+   */
+  window(width: number, height: number, offset: number): string[] {
+    const need = height + offset;
+    const chunks: string[][] = [];
+    let have = 0;
+    for (let i = this.entries.length - 1; i >= 0 && have < need; i--) {
+      const lines = this.linesOf(this.entries[i]!, width);
+      if (lines.length === 0) continue;
+      chunks.push([""], lines);
+      have += lines.length + 1;
+    }
+    const all: string[] = [];
+    for (let i = chunks.length - 1; i >= 0; i--) all.push(...chunks[i]!);
+    // The loop pushed a separator after every entry; the newest one needs none below it.
+    if (all.length > 0) all.pop();
+    const end = Math.max(0, all.length - offset);
+    return all.slice(Math.max(0, end - height), end);
+  }
+
+  private linesOf(e: Entry, width: number): string[] {
+    const style = this.theme.style;
+    const now = this.clock();
+    const live = e.kind === "tool" && e.status === "running";
+    const expanded = e.expand ?? this.expanded;
+    const key = `${width}|${e.version}|${expanded}|${this.generation}|${live ? Math.floor(now / 80) : ""}`;
+    if (e.cache && e.cache.key === key) return e.cache.lines;
+    const lines = renderEntry(e, width, style, expanded, now, `${width}|${e.version}|${expanded}|${this.generation}`);
+    e.cache = { key, lines };
+    return lines;
+  }
+
+  /** Drops every cached rendering (the theme changed). */
+  invalidate(): void {
+    this.generation++;
+    this.version++;
+  }
+
+  private generation = 0;
+
+  private push(e: Entry): void {
+    this.entries.push(e);
+    this.changed.add(e);
+    this.version++;
+    if (e.kind === "tool" && e.status === "running") this.running.add(e);
+  }
+
+  private touch(e: Entry): void {
+    e.version++;
+    this.changed.add(e);
+    this.version++;
+    if (e.kind === "tool" && e.status !== "running") this.running.delete(e);
+  }
+
+  /** Entries were inserted, removed or re-laid out in bulk: the next count starts over. */
+  private restructured(): void {
+    this.counted.whole = true;
+    this.changed.clear();
+    this.version++;
+  }
+
+  private openEntry<K extends "assistant" | "thinking">(kind: K): Extract<Entry, { kind: K }> {
+    const last = this.entries[this.entries.length - 1];
+    if (last && last.kind === kind && last.open) return last as Extract<Entry, { kind: K }>;
+    if (last && (last.kind === "assistant" || last.kind === "thinking") && last.open) {
+      last.open = false;
+      this.touch(last);
+    }
+    const e = { kind, text: "", open: true, version: 0 } as Extract<Entry, { kind: K }>;
+    this.push(e);
+    return e;
+  }
+
+  private tool(id: string): ToolEntry | undefined {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const e = this.entries[i]!;
+      if (e.kind === "tool" && e.id === id) return e;
+    }
+    return undefined;
+  }
+}
+
+const INFO_ROLE = { info: "muted", success: "success", warn: "warning", error: "error" } as const;
+
+/** `bodyKey` identifies everything a tool's output rendering depends on, so it can be reused across spinner ticks. */
+export function renderEntry(e: Entry, width: number, style: Style, expanded: boolean, now: number, bodyKey?: string): string[] {
+  const w = Math.max(4, width);
+  switch (e.kind) {
+    case "user": {
+      const out: string[] = [];
+      for (const [i, line] of sanitize(e.text).split("\n").entries()) {
+        for (const [j, part] of wrap(line, w - 2).entries()) out.push(style.fg("user", (i === 0 && j === 0 ? "› " : "  ") + part));
+      }
+      // A pasted log or file would bury the conversation; its head is enough to recognise it.
+      if (expanded || out.length <= COLLAPSED_USER_LINES + 2) return out;
+      const hidden = out.length - COLLAPSED_USER_LINES;
+      return [...out.slice(0, COLLAPSED_USER_LINES), style.dim(`  … ${hidden} more lines (ctrl+o to expand)`)];
+    }
+    case "assistant": {
+      if (e.text.trim() === "") return [];
+      if (e.open) return (e.md ??= new StreamingMarkdown()).render(sanitize(e.text), w, style);
+      e.md = undefined;
+      return renderMarkdown(sanitize(e.text), w, style);
+    }
+    case "thinking": {
+      const text = sanitize(e.text).trim();
+      if (text === "") return [];
+      const count = text.split("\n").length;
+      if (!expanded) return [style.dim(style.italic(`∴ thinking${e.open ? "…" : ""} (${count} line${count === 1 ? "" : "s"}, ctrl+o to expand)`))];
+      const out = [style.dim(style.italic("∴ thinking"))];
+      for (const line of text.split("\n")) for (const part of wrap(line, w - 2)) out.push(style.dim(style.italic("  " + part)));
+      return out;
+    }
+    case "info": {
+      const out: string[] = [];
+      for (const [i, line] of sanitize(e.text).split("\n").entries()) {
+        for (const [j, part] of wrap(line, w - 2).entries()) out.push(style.fg(INFO_ROLE[e.level], (i === 0 && j === 0 ? "● " : "  ") + part));
+      }
+      return out;
+    }
+    case "tool":
+      return renderTool(e, w, style, expanded, now, bodyKey);
+    case "marker": {
+      const label = ` ${sanitize(e.text)} `;
+      const side = Math.max(2, Math.floor((w - label.length) / 2));
+      return wrap("─".repeat(side) + label + "─".repeat(Math.max(2, w - side - label.length)), w).map((l) => style.fg(INFO_ROLE[e.level], l));
+    }
+  }
+}
+
+function renderTool(e: ToolEntry, width: number, style: Style, expanded: boolean, now: number, bodyKey: string | undefined): string[] {
+  const mark =
+    e.status === "running" ? style.fg("accent", spinnerFrame(now)) : e.status === "ok" ? style.fg("success", "✓") : style.fg("error", "✗");
+  const owner = e.extension ? ` [${sanitize(e.extension)}]` : "";
+  // Replayed calls have no recorded duration (0); show none rather than a made-up one.
+  const ms = e.status === "running" ? now - e.startedAt : e.durationMs;
+  const tail = e.status === "running" && e.awaiting ? " waiting for approval" : ms ? ` ${formatDuration(ms)}` : "";
+  const name = style.bold(style.fg("tool", sanitize(e.name))) + style.fg("muted", owner);
+  const room = Math.max(0, width - 2 - sanitize(e.name).length - owner.length - tail.length - 2);
+  const args = e.args && room > 3 ? " " + style.fg("muted", truncate(e.args, room)) : "";
+  const header = `${mark} ${name}${args}${style.fg("muted", tail)}`;
+  const header1 = truncate(header, width);
+  if (bodyKey === undefined || e.body?.key !== bodyKey) e.body = { key: bodyKey ?? "", lines: toolBody(e, width, style, expanded) };
+  // Expanded, the header is followed by the whole command (every line, nothing cut) when the one-line form hid some of it.
+  const full = sanitize(e.full);
+  const shows = expanded && full !== "" && (full.includes("\n") || visibleWidth(e.args) > room);
+  const command = shows ? full.split("\n").flatMap((l, i) => wrap(l, width - 4).map((part, j) => style.fg("muted", (i === 0 && j === 0 ? "  $ " : "    ") + part))) : [];
+  return [header1, ...rewriteLine(e, width, style), ...command, ...e.body.lines];
+}
+
+/** Whoever changed the arguments is named under the header, so a rewritten command never passes for the model's. */
+export function rewriteLine(e: { rewrittenBy?: string[] }, width: number, style: Style): string[] {
+  if (!e.rewrittenBy?.length) return [];
+  return [truncate(style.fg("warning", `  ⚠ arguments rewritten by extension ${e.rewrittenBy.map(sanitize).join(", ")} (the model asked for others)`), width)];
+}
+
+/** Tools whose output ends with what matters (build and test results): collapsed, they keep the tail. */
+const TAIL_TOOLS: ReadonlySet<string> = new Set(["bash", "!"]);
+
+function toolBody(e: ToolEntry, width: number, style: Style, expanded: boolean): string[] {
+  // While running, the newest output matters, and a chatty command can have produced megabytes:
+  // only the last lines are looked at. Once done, a command's tail reads as the answer, other tools' head.
+  const fromEnd = e.status === "running" || TAIL_TOOLS.has(e.name);
+  const src = fromEnd && !expanded ? tail(e.output, e.breaks, COLLAPSED_TOOL_LINES) : { text: e.output, skipped: 0 };
+  const body = sanitize(src.text).replace(/\n+$/, "");
+  if (body === "") return [];
+  const role = e.status === "error" ? "error" : "muted";
+  const diffAt = e.name === "edit" && e.status === "ok" ? body.indexOf("\n--- ") : -1;
+  const change = e.name === "write" && e.status === "ok" ? e.change : undefined;
+  const lines: string[] = [];
+  if (change && (change.kind === "diff" || change.kind === "content")) {
+    for (const line of body.split("\n")) lines.push(...wrap(line, width - 4).map((l) => style.fg(role, l)));
+    lines.push(...(change.kind === "diff" ? renderDiff(change.diff, width - 4, style) : renderNumbered(change.content, width - 4, style)));
+  } else if (diffAt >= 0) {
+    for (const line of body.slice(0, diffAt).replace(/\n+$/, "").split("\n")) lines.push(...wrap(line, width - 4).map((l) => style.fg(role, l)));
+    lines.push(...renderDiff(body.slice(diffAt + 1), width - 4, style));
+  } else for (const line of body.split("\n")) lines.push(...wrap(line, width - 4).map((l) => style.fg(role, l)));
+  const limit = expanded ? lines.length : COLLAPSED_TOOL_LINES;
+  const shown = fromEnd ? lines.slice(-limit) : lines.slice(0, limit);
+  const hidden = lines.length - shown.length + src.skipped;
+  const out: string[] = [];
+  const more = `${hidden} ${fromEnd ? "earlier" : "more"} line${hidden === 1 ? "" : "s"}${e.status === "running" ? "" : " (ctrl+o to expand)"}`;
+  if (hidden > 0 && fromEnd) out.push(style.dim(`  │ … ${more}`));
+  for (const line of shown) out.push(style.fg(role, "  │ ") + line);
+  if (hidden > 0 && !fromEnd) out.push(style.dim(`  │ … ${more}`));
+  return out;
+}
+
+/** The last `n` lines of `text` (which has `breaks` line breaks), and how many lines come before them. */
+function tail(text: string, breaks: number, n: number): { text: string; skipped: number } {
+  let end = text.length;
+  let trailing = 0;
+  while (end > 0 && text.charCodeAt(end - 1) === 10) {
+    end--;
+    trailing++;
+  }
+  let start = end;
+  let kept = 0;
+  while (kept < n) {
+    const nl = text.lastIndexOf("\n", start - 1);
+    if (nl < 0) return { text: text.slice(0, end), skipped: 0 };
+    start = nl;
+    kept++;
+  }
+  // `start` is the break before the kept lines; the lines before it are those breaks' lines.
+  return { text: text.slice(start + 1, end), skipped: breaks - trailing - kept + 1 };
+}
+
+function countBreaks(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf("\n"); i >= 0; i = s.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+/** One line saying what a tool call is about: the command or path when there is one, else the JSON. */
+export function argsPreview(args: Json): string {
+  if (args && typeof args === "object" && !Array.isArray(args)) {
+    for (const key of ["command", "path", "file_path", "pattern", "query", "url", "name"]) {
+      const v = args[key];
+      if (typeof v === "string") return oneLine(v);
+    }
+  }
+  return oneLine(JSON.stringify(args) ?? "");
+}
+
+/** The command in full, else the arguments as indented JSON when the one-line preview shows only part of them. */
+function argsFull(args: Json): string {
+  if (args && typeof args === "object" && !Array.isArray(args)) {
+    const v = args.command;
+    if (typeof v === "string") return v.replace(/\n$/, "");
+    if (Object.keys(args).length <= 1) return "";
+  }
+  return JSON.stringify(args, null, 2) ?? "";
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s*\n\s*/g, " ⏎ ").trim();
+}

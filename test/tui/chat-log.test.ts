@@ -1,0 +1,211 @@
+import { describe, expect, test } from "bun:test";
+import { argsPreview, COLLAPSED_TOOL_LINES, COLLAPSED_USER_LINES, ChatLog } from "../../src/tui/components/chat-log.ts";
+import { createStyle, dark } from "../../src/tui/terminal/theme.ts";
+
+const style = createStyle(dark, "none", false);
+const view = (t: ChatLog, height = 100, offset = 0, width = 60) => t.window(width, height, offset);
+const text = (s: string) => [{ type: "text" as const, text: s }];
+
+describe("transcript", () => {
+  test("shows user prompts and streamed assistant text as it arrives, separated by blank lines", () => {
+    const t = new ChatLog({ style }, () => 1000);
+    t.addUser("hi");
+    t.appendAssistant("hel");
+    expect(view(t)).toEqual(["› hi", "", "hel"]);
+    t.appendAssistant("lo **there**");
+    expect(view(t)).toEqual(["› hi", "", "hello there"]);
+  });
+
+  test("the final assistant message replaces provisional text", () => {
+    const t = new ChatLog({ style }, () => 1000);
+    t.appendAssistant("secret stuff");
+    t.finishAssistant("[redacted]");
+    expect(view(t)).toEqual(["[redacted]"]);
+  });
+
+  test("collapses thinking to one dim line until expanded", () => {
+    const t = new ChatLog({ style }, () => 1000);
+    t.appendThinking("step one\nstep two");
+    expect(view(t)).toEqual(["∴ thinking… (2 lines, ctrl+o to expand)"]);
+    t.toggleExpanded();
+    expect(view(t)).toEqual(["∴ thinking", "  step one", "  step two"]);
+  });
+
+  test("tool blocks show name, owner, args and outcome, with output collapsed to a dozen lines", () => {
+    const t = new ChatLog({ style }, () => 1000);
+    t.toolCall("c1", "lookup", { query: "weather in Berlin" }, "demo", 0);
+    const out = Array.from({ length: 20 }, (_, i) => String(i + 1)).join("\n");
+    t.toolResult("c1", "lookup", text(out), false, 1500, "demo", 0);
+    const lines = view(t);
+    expect(lines[0]).toBe("✓ lookup [demo] weather in Berlin 1.5s");
+    expect(lines).toHaveLength(1 + COLLAPSED_TOOL_LINES + 1);
+    expect(lines[COLLAPSED_TOOL_LINES]).toBe("  │ 12");
+    expect(lines[lines.length - 1]).toBe("  │ … 8 more lines (ctrl+o to expand)");
+    t.toggleExpanded();
+    expect(view(t)).toHaveLength(21);
+  });
+
+  test("live progress streams into a running tool block, newest lines first in view", () => {
+    const t = new ChatLog({ style }, () => 1000);
+    t.toolStart("c1", "bash", 0);
+    t.toolProgress("c1", Array.from({ length: 15 }, (_, i) => `p${i + 1}`).join("\n"));
+    const lines = view(t);
+    expect(lines[0]).toMatch(/^. bash 1\.0s$/);
+    expect(lines[1]).toBe("  │ … 3 earlier lines");
+    expect(lines[lines.length - 1]).toBe("  │ p15");
+    t.toolResult("c1", "bash", text("boom"), true, 20, undefined, 0);
+    expect(view(t)).toEqual(["✗ bash 20ms", "  │ boom"]);
+  });
+
+  test("a running tool with a huge output shows its last lines and counts the earlier ones", () => {
+    const t = new ChatLog({ style }, () => 1000);
+    t.toolStart("c1", "bash", 0);
+    for (let chunk = 0; chunk < 30; chunk++) {
+      t.toolProgress("c1", Array.from({ length: 10_000 }, (_, i) => `l${chunk * 10_000 + i + 1}\n`).join(""));
+    }
+    const lines = view(t);
+    expect(lines[1]).toBe(`  │ … ${300_000 - COLLAPSED_TOOL_LINES} earlier lines`);
+    expect(lines.slice(-2)).toEqual(["  │ l299999", "  │ l300000"]);
+    expect(lines).toHaveLength(2 + COLLAPSED_TOOL_LINES);
+    t.toggleExpanded();
+    expect(t.lineCount(60)).toBe(1 + 300_000 + 1);
+  });
+
+  test("a very long prompt shows its first lines in the chat until ctrl+o expands it", () => {
+    const t = new ChatLog({ style }, () => 1000);
+    t.addUser(Array.from({ length: 5000 }, (_, i) => `pasted ${i + 1}`).join("\n"));
+    const lines = view(t, 100);
+    expect(lines).toHaveLength(COLLAPSED_USER_LINES + 1);
+    expect(lines[0]).toBe("› pasted 1");
+    expect(lines[COLLAPSED_USER_LINES]).toBe(`  … ${5000 - COLLAPSED_USER_LINES} more lines (ctrl+o to expand)`);
+    t.toggleExpanded();
+    expect(t.lineCount(60)).toBe(5001);
+  });
+
+  test("tool output cannot smuggle escape sequences onto the screen", () => {
+    const t = new ChatLog({ style }, () => 1000);
+    t.toolResult("c1", "bash", text("ok\x1b[2J\x1b]0;title\x07done"), false, 5, undefined, 0);
+    expect(view(t)[1]).toBe("  │ okdone");
+  });
+
+  test("windows count from the bottom and scroll by offset", () => {
+    const t = new ChatLog({ style }, () => 1000);
+    for (let i = 1; i <= 5; i++) t.addUser(`m${i}`);
+    expect(t.lineCount(60)).toBe(10);
+    expect(view(t, 3)).toEqual(["› m4", "", "› m5"]);
+    expect(view(t, 3, 2)).toEqual(["› m3", "", "› m4"]);
+  });
+
+  test("re-renders only the entry that changed", () => {
+    const t = new ChatLog({ style }, () => 1000);
+    t.addUser("first");
+    t.appendAssistant("a");
+    view(t);
+    const userEntry = t.list[0]!;
+    const cached = userEntry.cache;
+    t.appendAssistant("b");
+    view(t);
+    expect(userEntry.cache).toBe(cached);
+  });
+
+  test("tagged info lines can be removed as a group", () => {
+    const t = new ChatLog({ style }, () => 1000);
+    t.addInfo("load failed", "error", "load:x");
+    t.addInfo("kept", "info");
+    t.removeTagged((tag) => tag === "load:x");
+    expect(view(t)).toEqual(["● kept"]);
+  });
+
+  test("args previews prefer the command or path and stay on one line", () => {
+    expect(argsPreview({ command: "ls\n-la" })).toBe("ls ⏎ -la");
+    expect(argsPreview({ path: "src/a.ts", offset: 3 })).toBe("src/a.ts");
+    expect(argsPreview({ x: 1 })).toBe('{"x":1}');
+  });
+});
+
+describe("blocks", () => {
+  const seq = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => String(a + i)).join("\n");
+
+  test("a finished command keeps the tail of its output; other tools keep the head", () => {
+    const t = new ChatLog({ style }, () => 1000);
+    t.toolCall("b", "bash", { command: "seq 1 20" }, undefined, 0);
+    t.toolResult("b", "bash", text(seq(1, 20)), false, 5, undefined, 0);
+    t.toolCall("r", "read", { path: "x" }, undefined, 0);
+    t.toolResult("r", "read", text(seq(1, 20)), false, 5, undefined, 0);
+    const lines = view(t);
+    expect(lines.slice(1, 3)).toEqual(["  │ … 8 earlier lines (ctrl+o to expand)", "  │ 9"]);
+    expect(lines).toContain("  │ 20");
+    const read = lines.slice(lines.findIndex((l) => l.startsWith("✓ read")));
+    expect(read.slice(1, 2)).toEqual(["  │ 1"]);
+    expect(read.at(-1)).toBe("  │ … 8 more lines (ctrl+o to expand)");
+  });
+
+  test("toggling the newest block in view expands only it, with the whole command in its header", () => {
+    const t = new ChatLog({ style }, () => 1000);
+    t.toolCall("a", "bash", { command: "seq 1 20\necho second line" }, undefined, 0);
+    t.toolResult("a", "bash", text(seq(1, 20)), false, 5, undefined, 0);
+    t.toolCall("b", "bash", { command: "seq 101 120" }, undefined, 0);
+    t.toolResult("b", "bash", text(seq(101, 120)), false, 5, undefined, 0);
+    expect(t.toggleVisible(60, 100, 0)).toBe(true);
+    let lines = view(t);
+    expect(lines).toContain("  │ 101");
+    expect(lines).not.toContain("  │ 1");
+    // Scrolled so only the first block is in view, it is the one that toggles.
+    expect(t.toggleVisible(60, 5, lines.length - 5)).toBe(true);
+    lines = view(t);
+    expect(lines).toContain("  │ 1");
+    expect(lines).toContain("  $ seq 1 20");
+    expect(lines).toContain("    echo second line");
+  });
+});
+
+describe("the line count kept up to date between frames", () => {
+  /** What the chat shows, counted from scratch: every line of the window over the whole transcript, plus the last separator. */
+  const shown = (t: ChatLog, width: number): number => {
+    const lines = t.window(width, 1e9, 0).length;
+    return lines === 0 ? 0 : lines + 1;
+  };
+
+  test.each([60, 23])("matches a count from scratch after every kind of change (%i columns)", (width) => {
+    let now = 1_000;
+    const t = new ChatLog({ style: createStyle(dark, "none") }, () => now);
+    // Most steps change an entry in place (what streaming and tool output do between frames); a few insert, remove or re-lay out.
+    const steps: ((i: number) => void)[] = [
+      (i) => t.addUser(`prompt ${i} `.repeat(1 + (i % 7))),
+      (i) => t.appendAssistant(`streamed words ${i} `.repeat(1 + (i % 5))),
+      (i) => t.appendAssistant(`and more ${i}\n\n- a list item\n`),
+      (i) => t.appendThinking(`thinking about ${i}\n`),
+      (i) => t.toolCall(`c${i % 3}`, "bash", { command: `echo ${i}` }, undefined, now),
+      (i) => t.toolProgress(`c${i % 3}`, "a line of output\n".repeat(1 + (i % 4))),
+      (i) => t.toolProgress(`c${i % 3}`, "more output\n".repeat(1 + (i % 9))),
+      (i) => t.awaitApproval(`c${i % 3}`, i % 2 === 0, now),
+      (i) => t.toolResult(`c${i % 3}`, "bash", [{ type: "text", text: "done\n".repeat(i % 30) }], i % 2 === 0, 5, undefined, now),
+      () => t.toggleVisible(width, 20, 0),
+      () => t.closeStreams(),
+      (i) => t.addInfo(`load error ${i}`, "error", "load"),
+      (i) => (i % 3 === 0 ? t.removeTagged((tag) => tag === "load") : t.appendHeld(`held ${i}`)),
+      (i) => (i % 5 === 0 ? t.finishAssistant("the final text, replaced") : t.dropOpenAssistant()),
+      (i) => (i % 7 === 0 ? t.abortRunning(now) : i % 13 === 0 ? t.toggleExpanded() : t.addMarker("compacted")),
+    ];
+    for (let i = 0; i < 400; i++) {
+      steps[i % steps.length]!(i);
+      now += 37;
+      expect({ i, count: t.lineCount(width) }).toEqual({ i, count: shown(t, width) });
+    }
+  });
+
+  test("knows whether a tool is still running without looking through the history", () => {
+    const t = new ChatLog({ style: createStyle(dark, "none") });
+    for (let i = 0; i < 50; i++) t.addUser(`p${i}`);
+    t.toolCall("a", "bash", { command: "sleep 1" }, undefined, 0);
+    expect(t.hasRunningTool).toBe(true);
+    t.toolResult("a", "bash", [{ type: "text", text: "" }], false, 1, undefined, 1);
+    expect(t.hasRunningTool).toBe(false);
+    t.toolCall("b", "bash", { command: "sleep 1" }, undefined, 2);
+    t.abortRunning(3);
+    expect(t.hasRunningTool).toBe(false);
+    t.toolCall("c", "bash", { command: "sleep 1" }, undefined, 4);
+    t.clear();
+    expect(t.hasRunningTool).toBe(false);
+  });
+});
