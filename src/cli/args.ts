@@ -1,14 +1,14 @@
 // argv → a typed run request. Flags follow the Go zot so users' scripts carry over; anything the
 // parser does not understand is an error (exit 2), never silently ignored.
-import type { RunChoices } from "../runtime/run-flags.ts";
+import type { RunFlags } from "../runtime/run-flags.ts";
 import { BUILTIN_TOOLS } from "../ext/name-rules.ts";
 import { isSandboxMode, SANDBOX_MODES } from "../agent/sandbox/policy.ts";
 import { CHOOSABLE_WIRES, EFFORTS, isChoosableWire, isEffort, isPermissionMode, isProviderName, orList, PERMISSION_MODES, PROVIDERS, type PermissionMode } from "../agent/choices.ts";
 
 export type Mode = "interactive" | "print" | "json" | "rpc";
 
-/** The run choices the agent takes (`RunChoices`), plus what only the command line decides. */
-export type CliArgs = Omit<RunChoices, "trust"> & {
+/** The run choices the agent takes (`RunFlags`), plus what only the command line decides. */
+export type CliArgs = Omit<RunFlags, "trust"> & {
   mode: Mode;
   resume: boolean;
   /** As given; the runtime gets it resolved. */

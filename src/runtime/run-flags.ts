@@ -6,7 +6,7 @@ import type { ChoosableWire, Effort, PermissionMode } from "../agent/choices.ts"
 import type { SandboxMode } from "../agent/sandbox/policy.ts";
 
 /** The flags' choices, before config.json, the environment and the catalog fill in the rest. */
-export type RunChoices = {
+export type RunFlags = {
   provider?: ProviderName | undefined;
   model?: string | undefined;
   apiKey?: string | undefined;

@@ -27,7 +27,7 @@ import { discoveryBase, mergeCached, refreshModels, type Discovery } from "../ag
 import { randomHex } from "../random.ts";
 import type { StreamLimits } from "../agent/providers/limits.ts";
 import type { AgentRuntime, KeyCheck, PromptOptions, PromptOutcome, RestoreChoice, RewindPoint, ShellOutput, SteeringMessage } from "./api.ts";
-import type { RunChoices } from "./run-flags.ts";
+import type { RunFlags } from "./run-flags.ts";
 import { appendSession, createSession, firstText, interruptedMessage, noSession, openSession, summaryMessage, type SessionInfo, type SessionWriter } from "../agent/session.ts";
 import { listSessions } from "../agent/session-list.ts";
 import { IN_USE, lockedWriter, lockSession } from "../agent/session-lock.ts";
@@ -57,7 +57,7 @@ import { killJob, listJobs, onJobChange, stopJobs, type JobInfo } from "../agent
  * providers /model switches to; `reasoning` is the choice or config.json's level, checked against
  * the model), and what setup resolved.
  */
-export type RuntimeConfig = Pick<RunChoices, "mockScript" | "systemPrompt" | "appendSystemPrompt" | "reasoning" | "wire" | "maxSteps" | "noSession" | "trust"> & {
+export type RuntimeConfig = Pick<RunFlags, "mockScript" | "systemPrompt" | "appendSystemPrompt" | "reasoning" | "wire" | "maxSteps" | "noSession" | "trust"> & {
   home: string;
   /** Absolute, existing directory. */
   cwd: string;

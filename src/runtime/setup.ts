@@ -13,7 +13,7 @@ import { ZOT_VERSION } from "../version.ts";
 import { defaultModel, findModel, isProviderName, loadModels, reasoningProblem, unknownModelNotice, type ProviderName } from "../agent/catalog.ts";
 import { addKeyAdvice, defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, SUBSCRIPTION_NOTE, readConfig, rememberModel, resolveCredentials, configPath } from "../agent/config.ts";
 import type { Runtime, RuntimeConfig } from "./runtime.ts";
-import type { RunChoices } from "./run-flags.ts";
+import type { RunFlags } from "./run-flags.ts";
 import { redactSecrets } from "../redact.ts";
 import { appendSession, createSession, noSession, openSession, type LoadedSession, type SessionWriter } from "../agent/session.ts";
 import { latestSession } from "../agent/session-list.ts";
@@ -30,7 +30,7 @@ import { checkpointsDir } from "../platform/home.ts";
 import { projectRoot } from "../platform/project-root.ts";
 
 /** What createRuntime is given: the user's choices, where the run happens, and who is there to confirm. */
-export type RuntimeOptions = RunChoices & Pick<RuntimeConfig, "home" | "cwd" | "env"> & {
+export type RuntimeOptions = RunFlags & Pick<RuntimeConfig, "home" | "cwd" | "env"> & {
   /** False in print, JSON and RPC modes: nobody can confirm tool calls there. */
   interactive: boolean;
   /** Tests and benchmarks inject a host with short timings; zot uses a default Host. */
