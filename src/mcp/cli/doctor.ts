@@ -56,7 +56,7 @@ export async function mcpReport(ctx: Ctx, files: string[], none: boolean): Promi
   return { servers: states.map(entry), untrusted: host.untrusted(), unapproved: host.unapproved(), errors };
 }
 
-function entry(s: ServerState): McpDoctorServer {
+export function entry(s: ServerState): McpDoctorServer {
   return {
     name: s.name,
     source: s.source,
