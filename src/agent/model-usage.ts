@@ -18,7 +18,13 @@ export function addModelUsage(tally: ModelUsage[], provider: string, model: stri
   }
   row.calls++;
   const t = row.usage;
-  row.usage = { input: t.input + u.input, output: t.output + u.output, cacheRead: t.cacheRead + u.cacheRead, cacheWrite: t.cacheWrite + u.cacheWrite, cost: t.cost + u.cost };
+  row.usage = {
+    input: t.input + u.input,
+    output: t.output + u.output,
+    cacheRead: t.cacheRead + u.cacheRead,
+    cacheWrite: t.cacheWrite + u.cacheWrite,
+    cost: t.cost + u.cost,
+  };
 }
 
 /** The tally of a transcript's usage rows; a missing or unreadable file has none. */

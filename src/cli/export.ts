@@ -45,7 +45,10 @@ function findSession(wanted: string, home: string, cwd: string): { path: string 
   const all = listSessions(home, cwd, "all");
   const matches = all.filter((s) => s.id.startsWith(wanted) || (s.path.split("/").pop() ?? "").startsWith(wanted));
   if (matches.length === 1) return { path: matches[0]!.path };
-  if (matches.length > 1) return { error: `"${wanted}" matches ${matches.length} sessions of ${cwd} (${matches.map((s) => s.path.split("/").pop()).join(", ")}); give more of the id` };
+  if (matches.length > 1)
+    return {
+      error: `"${wanted}" matches ${matches.length} sessions of ${cwd} (${matches.map((s) => s.path.split("/").pop()).join(", ")}); give more of the id`,
+    };
   return { error: `no file ${asPath} and no session of ${cwd} whose id or file name starts with "${wanted}"; zot --resume lists them` };
 }
 

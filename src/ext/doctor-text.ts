@@ -8,7 +8,9 @@ import type { ExtensionState } from "./types.ts";
 /** Each extension's declared scope as the sandbox grants it (placeholders expanded), by directory. */
 export function resolvedScopes(states: readonly ExtensionState[], cwd: string, home: string): (dir: string) => PermissionsJson | null {
   const tmp = process.getBuiltinModule("node:os").tmpdir();
-  const resolved = new Map(states.map((s) => [s.dir, s.permissions ? permissionsJson(expandPermissions(s.permissions, { extensionDir: s.dir, cwd, home, tmp })) : null]));
+  const resolved = new Map(
+    states.map((s) => [s.dir, s.permissions ? permissionsJson(expandPermissions(s.permissions, { extensionDir: s.dir, cwd, home, tmp })) : null]),
+  );
   return (dir) => resolved.get(dir) ?? null;
 }
 
@@ -33,7 +35,8 @@ export function extensionsText(r: ExtensionsReport, resolvedScope: (dir: string)
     const scope = resolvedScope(e.dir) ?? e.permissions;
     if (scope) row("scope", describePermissions(scope));
     // Without a declaration every protocol power is held: say so beside what it intercepts.
-    else if (e.intercept.length || e.commands.length || e.tools.length) row("powers", "all: it declares no permissions, so it may rewrite what it intercepts, submit prompts and switch on deferred tools");
+    else if (e.intercept.length || e.commands.length || e.tools.length)
+      row("powers", "all: it declares no permissions, so it may rewrite what it intercepts, submit prompts and switch on deferred tools");
     row("sandbox", e.sandbox);
     if (e.granted) row("granted", describeGrants(e.granted));
     for (const c of e.conflicts) row("conflict", c);

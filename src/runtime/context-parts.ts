@@ -23,7 +23,8 @@ const IMAGE_TOKENS = 1_500;
 
 export const estimateTokens = (chars: number): number => Math.ceil(chars / 4);
 
-const declared = (t: Pick<ToolDeclaration, "name" | "description" | "schema">): number => t.name.length + t.description.length + JSON.stringify(t.schema).length;
+const declared = (t: Pick<ToolDeclaration, "name" | "description" | "schema">): number =>
+  t.name.length + t.description.length + JSON.stringify(t.schema).length;
 
 export type ContextInput = {
   /** The system prompt without the instruction files, and each file's text. */
@@ -46,7 +47,11 @@ export function contextReport(i: ContextInput): ContextReport {
   for (const [owner, list] of owners) {
     const mcp = owner.startsWith("mcp:");
     const name = mcp ? owner.slice(4) : owner;
-    parts.push({ kind: mcp ? "mcp" : "extension", label: `${mcp ? "MCP server" : "extension"} ${name} (${list.length} tool${list.length === 1 ? "" : "s"})`, tokens: estimateTokens(list.reduce((n, t) => n + declared(t), 0)) });
+    parts.push({
+      kind: mcp ? "mcp" : "extension",
+      label: `${mcp ? "MCP server" : "extension"} ${name} (${list.length} tool${list.length === 1 ? "" : "s"})`,
+      tokens: estimateTokens(list.reduce((n, t) => n + declared(t), 0)),
+    });
   }
   let chars = 0;
   let images = 0;
@@ -58,6 +63,10 @@ export function contextReport(i: ContextInput): ContextReport {
       else chars += p.name.length + JSON.stringify(p.args).length;
     }
   }
-  parts.push({ kind: "messages", label: `messages (${i.messages.length}${images ? `, ${images} image${images === 1 ? "" : "s"}` : ""})`, tokens: estimateTokens(chars) + images * IMAGE_TOKENS });
+  parts.push({
+    kind: "messages",
+    label: `messages (${i.messages.length}${images ? `, ${images} image${images === 1 ? "" : "s"}` : ""})`,
+    tokens: estimateTokens(chars) + images * IMAGE_TOKENS,
+  });
   return { parts, total: parts.reduce((n, p) => n + p.tokens, 0), measured: i.measured, window: i.window };
 }

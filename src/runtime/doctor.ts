@@ -4,7 +4,7 @@
 import type { ExtensionHost } from "../ext/types.ts";
 import { doctorEntry, type DoctorExtension } from "../ext/doctor-entry.ts";
 import { extensionsText, resolvedScopes } from "../ext/doctor-text.ts";
-import type { McpDoctorReport } from "../mcp/cli/doctor.ts";
+import { humanReport, reportOk, serverEntry, type McpDoctorReport } from "../mcp/doctor-report.ts";
 import { sandboxLabel, type SandboxStatus } from "../agent/sandbox/status.ts";
 import { PROBE_TIMEOUT_MS, probeKey, probeRequest } from "../agent/providers/key-check.ts";
 import { ZOT_VERSION } from "../version.ts";
@@ -29,7 +29,15 @@ export type SessionDoctor = {
   ok: boolean;
 };
 
-export type DoctorPlace = { home: string; cwd: string; provider: string; model: string; key: string | null; baseUrl: string | undefined; sandbox: SandboxStatus };
+export type DoctorPlace = {
+  home: string;
+  cwd: string;
+  provider: string;
+  model: string;
+  key: string | null;
+  baseUrl: string | undefined;
+  sandbox: SandboxStatus;
+};
 
 /** One cheap request to the provider's model list; without a key a 401 still proves the server answers. */
 async function reach(p: DoctorPlace, signal: AbortSignal): Promise<ProviderCheck> {
@@ -47,16 +55,29 @@ export async function sessionDoctor(host: ExtensionHost, place: DoctorPlace, sig
   const states = host.states();
   const extensions = states.map((s) => doctorEntry(s, place.home));
   const [checked, mcp] = await Promise.all([reach(place, signal), mcpReport(host)]);
-  const { reportOk } = await import("../mcp/cli/doctor.ts");
-  const ok = checked.kind !== "unreachable" && !(checked.kind === "rejected" && checked.withKey) && extensions.every((e) => e.status !== "failed" && e.status !== "invalid") && (!mcp || reportOk(mcp));
-  return { zot_version: ZOT_VERSION, home: place.home, cwd: place.cwd, provider: place.provider, model: place.model, reach: checked, extensions, mcp, sandbox: place.sandbox, ok };
+  const ok =
+    checked.kind !== "unreachable" &&
+    !(checked.kind === "rejected" && checked.withKey) &&
+    extensions.every((e) => e.status !== "failed" && e.status !== "invalid") &&
+    (!mcp || reportOk(mcp));
+  return {
+    zot_version: ZOT_VERSION,
+    home: place.home,
+    cwd: place.cwd,
+    provider: place.provider,
+    model: place.model,
+    reach: checked,
+    extensions,
+    mcp,
+    sandbox: place.sandbox,
+    ok,
+  };
 }
 
 async function mcpReport(host: ExtensionHost): Promise<McpDoctorReport | null> {
   const { McpHost } = await import("../mcp/host.ts");
   if (!(host instanceof McpHost)) return null;
-  const { entry } = await import("../mcp/cli/doctor.ts");
-  return { servers: host.serverStates().map(entry), untrusted: host.untrusted(), unapproved: host.unapproved(), errors: host.setupProblems() };
+  return { servers: host.serverStates().map(serverEntry), untrusted: host.untrusted(), unapproved: host.unapproved(), errors: host.setupProblems() };
 }
 
 function reachLine(r: ProviderCheck): string {
@@ -64,7 +85,9 @@ function reachLine(r: ProviderCheck): string {
     case "ok":
       return `reachable, the key works (HTTP ${r.status} from ${r.url})`;
     case "rejected":
-      return r.withKey ? `reachable, but the key was refused (HTTP ${r.status} from ${r.url}); /login stores another` : `reachable (HTTP ${r.status} from ${r.url} without a key)`;
+      return r.withKey
+        ? `reachable, but the key was refused (HTTP ${r.status} from ${r.url}); /login stores another`
+        : `reachable (HTTP ${r.status} from ${r.url} without a key)`;
     case "unreachable":
       return `NOT reachable: ${r.why} (${r.url})`;
     case "unchecked":
@@ -73,18 +96,25 @@ function reachLine(r: ProviderCheck): string {
 }
 
 /** The report as text: zot, provider and sandbox first, then the extension and MCP server blocks. */
-export async function doctorText(r: SessionDoctor, states: Parameters<typeof resolvedScopes>[0]): Promise<string> {
+export function doctorText(r: SessionDoctor, states: Parameters<typeof resolvedScopes>[0]): string {
   const head = [
     `zot ${r.zot_version}  home ${r.home}`,
     `provider  ${r.provider}/${r.model}: ${reachLine(r.reach)}`,
-    `sandbox   ${sandboxLabel(r.sandbox)}: ${r.sandbox.reason}`,
+    `${sandboxLabel(r.sandbox)} (${r.sandbox.reason})`,
     "",
   ].join("\n");
-  const ext = extensionsText({ zot_version: r.zot_version, home: r.home, cwd: r.cwd, ok: r.extensions.every((e) => e.status !== "failed" && e.status !== "invalid"), extensions: r.extensions }, resolvedScopes(states, r.cwd, r.home));
-  let mcp = "no MCP servers in this run\n";
-  if (r.mcp) {
-    const { humanReport } = await import("../mcp/cli/doctor.ts");
-    mcp = humanReport(r.mcp);
-  }
+  const ext = extensionsText(
+    {
+      zot_version: r.zot_version,
+      home: r.home,
+      cwd: r.cwd,
+      ok: r.extensions.every((e) => e.status !== "failed" && e.status !== "invalid"),
+      extensions: r.extensions,
+    },
+    resolvedScopes(states, r.cwd, r.home),
+  );
+  const m = r.mcp;
+  const none = !m || (m.servers.length === 0 && m.errors.length === 0 && m.untrusted.length === 0 && m.unapproved.length === 0);
+  const mcp = none ? `no MCP servers configured (looked in ${r.cwd}/.zot/mcp.json, ${r.cwd}/.mcp.json and ${r.home}/mcp.json)\n` : humanReport(m);
   return `${head}\n${ext}\n${mcp}${r.ok ? "ok" : "problems found"}\n`;
 }

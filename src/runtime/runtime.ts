@@ -956,7 +956,7 @@ export class Runtime implements AgentRuntime {
     const current = cfg.catalog.find((m) => m.provider === cfg.providerName && m.id === cfg.model);
     const baseUrl = (started ? cfg.baseUrl : undefined) ?? current?.baseUrl;
     const report = await sessionDoctor(this.host, { home: cfg.home, cwd: cfg.cwd, provider: cfg.providerName, model: cfg.model, key, baseUrl, sandbox: this.sandbox }, signal);
-    return { report, text: await doctorText(report, this.host.states()) };
+    return { report, text: doctorText(report, this.host.states()) };
   }
 
   close(): Promise<void> {

@@ -43,7 +43,14 @@ function firstPrompt(messages: readonly Message[]): string {
  * Writes the export of `src`. No `dest`: `~/Downloads/<started>-<first prompt>.<format>`; a directory:
  * that name inside it; anything else is the file (relative to `base`), replaced if it exists.
  */
-export function writeExport(format: ExportFormat, src: ExportSource, dest: string | undefined, base: string, now = new Date(), home = homedir()): Result<{ path: string }> {
+export function writeExport(
+  format: ExportFormat,
+  src: ExportSource,
+  dest: string | undefined,
+  base: string,
+  now = new Date(),
+  home = homedir(),
+): Result<{ path: string }> {
   const started = Date.parse(src.started);
   const slug = slugify(src.title ?? firstPrompt(src.messages));
   const name = `${sessionTimestamp(Number.isFinite(started) ? new Date(started) : now)}${slug ? `-${slug}` : ""}.${format}`;
@@ -75,7 +82,20 @@ export function exportTranscript(path: string, format: ExportFormat, dest: strin
   const loaded = openSession(path);
   if (!loaded.ok) return loaded;
   const s = loaded.session;
-  const r = writeExport(format, { messages: s.messages, models: transcriptModelUsage(s.path), total: s.usage, title: s.title, session: s.path, cwd: s.meta?.cwd ?? "", started: s.meta?.started ?? "" }, dest, base);
+  const r = writeExport(
+    format,
+    {
+      messages: s.messages,
+      models: transcriptModelUsage(s.path),
+      total: s.usage,
+      title: s.title,
+      session: s.path,
+      cwd: s.meta?.cwd ?? "",
+      started: s.meta?.started ?? "",
+    },
+    dest,
+    base,
+  );
   return r.ok ? { ok: true, path: r.path, warnings: s.warnings } : r;
 }
 

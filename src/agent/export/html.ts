@@ -81,7 +81,15 @@ function costTable(input: ExportInput): string {
   if (input.models.length === 0) return `<div class="meta">no model calls recorded</div>`;
   const row = (cells: string[], tag = "td"): string => `<tr>${cells.map((c) => `<${tag}>${c}</${tag}>`).join("")}</tr>`;
   const rows = input.models.map((m) =>
-    row([escapeHtml(m.provider ? `${m.provider}/${m.model}` : m.model), String(m.calls), tokens(m.usage.input), tokens(m.usage.output), tokens(m.usage.cacheRead), tokens(m.usage.cacheWrite), money(m.usage.cost)]),
+    row([
+      escapeHtml(m.provider ? `${m.provider}/${m.model}` : m.model),
+      String(m.calls),
+      tokens(m.usage.input),
+      tokens(m.usage.output),
+      tokens(m.usage.cacheRead),
+      tokens(m.usage.cacheWrite),
+      money(m.usage.cost),
+    ]),
   );
   const t = input.total;
   const calls = input.models.reduce((n, m) => n + m.calls, 0);
@@ -102,7 +110,9 @@ function images(list: readonly ImagePart[]): string {
 }
 
 function pre(text: string): string {
-  const lines = diffLines(text).map((l) => (l.kind === "plain" ? `<span>${escapeHtml(l.text) || " "}</span>` : `<span class="${l.kind}">${escapeHtml(l.text) || " "}</span>`));
+  const lines = diffLines(text).map((l) =>
+    l.kind === "plain" ? `<span>${escapeHtml(l.text) || " "}</span>` : `<span class="${l.kind}">${escapeHtml(l.text) || " "}</span>`,
+  );
   return `<pre>${lines.join("")}</pre>`;
 }
 

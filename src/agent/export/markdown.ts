@@ -17,14 +17,23 @@ function inline(s: string): string {
 
 export function renderMarkdown(input: ExportInput): string {
   const out: string[] = [`# ${inline(input.title)}`, ""];
-  const meta = [input.started ? `started ${input.started}` : "", `exported ${input.exported} by zot ${input.zotVersion}`, input.cwd ? `in \`${input.cwd.replace(/`/g, "'")}\`` : ""].filter(Boolean);
+  const meta = [
+    input.started ? `started ${input.started}` : "",
+    `exported ${input.exported} by zot ${input.zotVersion}`,
+    input.cwd ? `in \`${input.cwd.replace(/`/g, "'")}\`` : "",
+  ].filter(Boolean);
   out.push(meta.join(" · "), "");
   if (input.models.length > 0) {
     out.push("| model | calls | input | output | cache read | cache write | cost |", "|---|---:|---:|---:|---:|---:|---:|");
     for (const m of input.models)
-      out.push(`| ${inline(m.provider ? `${m.provider}/${m.model}` : m.model)} | ${m.calls} | ${tokens(m.usage.input)} | ${tokens(m.usage.output)} | ${tokens(m.usage.cacheRead)} | ${tokens(m.usage.cacheWrite)} | ${money(m.usage.cost)} |`);
+      out.push(
+        `| ${inline(m.provider ? `${m.provider}/${m.model}` : m.model)} | ${m.calls} | ${tokens(m.usage.input)} | ${tokens(m.usage.output)} | ${tokens(m.usage.cacheRead)} | ${tokens(m.usage.cacheWrite)} | ${money(m.usage.cost)} |`,
+      );
     const t = input.total;
-    out.push(`| **total** | ${input.models.reduce((n, m) => n + m.calls, 0)} | ${tokens(t.input)} | ${tokens(t.output)} | ${tokens(t.cacheRead)} | ${tokens(t.cacheWrite)} | **${money(t.cost)}** |`, "");
+    out.push(
+      `| **total** | ${input.models.reduce((n, m) => n + m.calls, 0)} | ${tokens(t.input)} | ${tokens(t.output)} | ${tokens(t.cacheRead)} | ${tokens(t.cacheWrite)} | **${money(t.cost)}** |`,
+      "",
+    );
   }
   for (const e of entries(input.messages)) out.push(entry(e), "");
   return out.join("\n");

@@ -18,7 +18,14 @@ let server: ReturnType<typeof Bun.serve>;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "zot-export-browser-"));
   hits = [];
-  server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => (hits.push(req.url), new Response("hit")) });
+  server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: (req) => {
+      hits.push(req.url);
+      return new Response("hit");
+    },
+  });
   browser = await Browser.launch();
 });
 
@@ -50,7 +57,8 @@ test("the exported page renders the conversation, opens a tool call on click, ru
   expect(await browser.eval<number[]>("[...document.images].map((i) => i.naturalWidth)")).toEqual([4]);
 
   // Tool calls start collapsed; a click on the summary opens one and shows its coloured diff.
-  const diffVisible = "(() => { const d = document.querySelector('details.tool-call'); const add = d.querySelector('.add'); return { open: d.open, shown: add.checkVisibility(), text: add.textContent }; })()";
+  const diffVisible =
+    "(() => { const d = document.querySelector('details.tool-call'); const add = d.querySelector('.add'); return { open: d.open, shown: add.checkVisibility(), text: add.textContent }; })()";
   expect(await browser.eval<{ open: boolean; shown: boolean }>(diffVisible)).toMatchObject({ open: false, shown: false });
   await browser.click("details.tool-call > summary");
   expect(await browser.eval<{ open: boolean; shown: boolean; text: string }>(diffVisible)).toEqual({ open: true, shown: true, text: '+console.log("hello")' });

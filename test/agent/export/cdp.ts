@@ -4,7 +4,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-type Message = { id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { message: string }; sessionId?: string };
+type Message = {
+  id?: number;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: { message: string };
+  sessionId?: string;
+};
 
 export class Browser {
   private nextId = 1;
@@ -25,7 +32,17 @@ export class Browser {
   static async launch(): Promise<Browser> {
     const profile = mkdtempSync(join(tmpdir(), "zot-chromium-"));
     const proc = Bun.spawn(
-      ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check", "--remote-debugging-port=0", `--user-data-dir=${profile}`, "about:blank"],
+      [
+        "chromium",
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--no-default-browser-check",
+        "--remote-debugging-port=0",
+        `--user-data-dir=${profile}`,
+        "about:blank",
+      ],
       { stdin: "ignore", stdout: "ignore", stderr: "pipe" },
     );
     // Chromium says where its DevTools endpoint listens on stderr.
@@ -63,7 +80,8 @@ export class Browser {
       else p?.resolve(m.result ?? {});
       return;
     }
-    if (m.method === "Network.requestWillBeSent") this.requests.push(String((m.params?.request as { url: string }).url));
+    const request = m.params?.request as { url?: string } | undefined;
+    if (m.method === "Network.requestWillBeSent") this.requests.push(String(request?.url));
     for (const w of this.waiters.filter((w) => w.method === m.method)) {
       this.waiters.splice(this.waiters.indexOf(w), 1);
       w.resolve(m.params ?? {});
@@ -101,7 +119,8 @@ export class Browser {
       `(() => { const e = document.querySelector(${JSON.stringify(selector)}); if (!e) return null; e.scrollIntoView(); const r = e.getBoundingClientRect(); return { x: r.left + Math.min(20, r.width / 2), y: r.top + r.height / 2 }; })()`,
     );
     if (!box) throw new Error(`nothing matches ${selector}`);
-    for (const type of ["mousePressed", "mouseReleased"]) await this.send("Input.dispatchMouseEvent", { type, x: box.x, y: box.y, button: "left", clickCount: 1 });
+    for (const type of ["mousePressed", "mouseReleased"])
+      await this.send("Input.dispatchMouseEvent", { type, x: box.x, y: box.y, button: "left", clickCount: 1 });
   }
 
   async screenshot(): Promise<Buffer> {

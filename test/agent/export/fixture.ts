@@ -28,8 +28,15 @@ export function redPng(w = 4, h = 3): Buffer {
   ihdr.writeUInt32BE(h, 4);
   ihdr[8] = 8;
   ihdr[9] = 2;
-  const rows = Buffer.concat(Array.from({ length: h }, () => Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: w }, () => [255, 0, 0]).flat())])));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(rows)), chunk("IEND", Buffer.alloc(0))]);
+  const rows = Buffer.concat(
+    Array.from({ length: h }, () => Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: w }, () => [255, 0, 0]).flat())])),
+  );
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(rows)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 /** Text that would run script or fetch something if it reached the page unescaped. */
@@ -72,10 +79,30 @@ export function conversation(beacon: string): ExportSource {
       toolCallId: "c1",
       toolName: "edit",
       isError: false,
-      content: [{ type: "text", text: `Edited hello.ts (1 change)\n\n--- hello.ts\n+++ hello.ts\n@@ -1,2 +1,2 @@\n-console.log("hullo")\n+console.log("hello")\n export {}` }],
+      content: [
+        {
+          type: "text",
+          text: `Edited hello.ts (1 change)\n\n--- hello.ts\n+++ hello.ts\n@@ -1,2 +1,2 @@\n-console.log("hullo")\n+console.log("hello")\n export {}`,
+        },
+      ],
     },
-    { role: "toolResult", ts: t + 2100, toolCallId: "c2", toolName: "bash", isError: true, content: [{ type: "text", text: `npm ERR! ${evil}\n\n[Exit code 1]` }] },
-    { role: "assistant", ts: t + 3000, provider: "openai", model: "gpt-test", stop: "end_turn", usage, content: [{ type: "text", text: `Done: the greeting now says hello. ${evil}` }] },
+    {
+      role: "toolResult",
+      ts: t + 2100,
+      toolCallId: "c2",
+      toolName: "bash",
+      isError: true,
+      content: [{ type: "text", text: `npm ERR! ${evil}\n\n[Exit code 1]` }],
+    },
+    {
+      role: "assistant",
+      ts: t + 3000,
+      provider: "openai",
+      model: "gpt-test",
+      stop: "end_turn",
+      usage,
+      content: [{ type: "text", text: `Done: the greeting now says hello. ${evil}` }],
+    },
   ];
   return {
     messages,

@@ -33,7 +33,16 @@ test("each tool call is paired with its result, and an attached file and image s
 
 test("only output with a hunk header is read as a diff", () => {
   expect(diffLines("- one\n- two").map((l) => l.kind)).toEqual(["plain", "plain"]);
-  expect(diffLines("Edited a\n\n--- a\n+++ a\n@@ -1 +1 @@\n-x\n+y\n z").map((l) => l.kind)).toEqual(["plain", "plain", "file", "file", "hunk", "del", "add", "plain"]);
+  expect(diffLines("Edited a\n\n--- a\n+++ a\n@@ -1 +1 @@\n-x\n+y\n z").map((l) => l.kind)).toEqual([
+    "plain",
+    "plain",
+    "file",
+    "file",
+    "hunk",
+    "del",
+    "add",
+    "plain",
+  ]);
 });
 
 test("the HTML page has no markup of the transcript's own: every hostile string comes out escaped", () => {
@@ -56,7 +65,19 @@ test("the Markdown export fences output so no backtick run in it can close the f
   expect(fence("a ``` b ```` c")).toBe("`````\na ``` b ```` c\n`````");
   const d = tmp();
   const src = conversation("http://x");
-  src.messages = [...src.messages, { role: "assistant", ts: 1, provider: "p", model: "m", stop: "end_turn", usage: src.total, content: [{ type: "toolCall", id: "c3", name: "bash", args: { command: "cat x" } }] }, { role: "toolResult", ts: 2, toolCallId: "c3", toolName: "bash", isError: false, content: [{ type: "text", text: "```\n# not a heading\n```" }] }];
+  src.messages = [
+    ...src.messages,
+    {
+      role: "assistant",
+      ts: 1,
+      provider: "p",
+      model: "m",
+      stop: "end_turn",
+      usage: src.total,
+      content: [{ type: "toolCall", id: "c3", name: "bash", args: { command: "cat x" } }],
+    },
+    { role: "toolResult", ts: 2, toolCallId: "c3", toolName: "bash", isError: false, content: [{ type: "text", text: "```\n# not a heading\n```" }] },
+  ];
   const r = writeExport("md", src, join(d, "s.md"), d);
   expect(r.ok).toBe(true);
   const md = readFileSync(join(d, "s.md"), "utf8");
