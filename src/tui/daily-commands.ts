@@ -1,48 +1,18 @@
 // The everyday commands users of other agents reach for: /cost, /context, /status, /doctor, /copy,
 // /rename, /add-dir and /export. Each asks the runtime and writes what it found into the chat.
-import { EXPORT_FORMATS, isExportFormat, money, sandboxLabel, tokens, type ContextPartKind } from "../runtime/api.ts";
+import { money, sandboxLabel, tokens } from "../runtime/api.ts";
+import { contextText, costText, exportArgs } from "../modes/reports.ts";
 import type { Message } from "../agent/messages.ts";
 import type { CommandContext } from "./command-context.ts";
 import { copyWithTool, osc52 } from "./clipboard.ts";
 import { ZOT_VERSION } from "../version.ts";
 
 export function costCommand(ctx: CommandContext): void {
-  const rows = ctx.runtime.modelUsage();
-  const total = ctx.runtime.usage();
-  if (rows.length === 0) {
-    ctx.info("No model calls in this session yet: it has cost nothing.");
-    return;
-  }
-  const names = rows.map((r) => (r.provider ? `${r.provider}/${r.model}` : r.model));
-  const w = Math.max(5, ...names.map((n) => n.length));
-  const line = (name: string, calls: number, u: typeof total): string =>
-    `  ${name.padEnd(w)}  ${String(calls).padStart(5)} ${calls === 1 ? "call " : "calls"}  in ${tokens(u.input).padStart(9)}  out ${tokens(u.output).padStart(8)}  cache ${tokens(u.cacheRead)}/${tokens(u.cacheWrite)}  ${money(u.cost)}`;
-  const calls = rows.reduce((n, r) => n + r.calls, 0);
-  const out = [`Session cost: ${money(total.cost)} over ${calls} model call${calls === 1 ? "" : "s"} (cache: read/written tokens; "-": no price known)`];
-  rows.forEach((r, i) => out.push(line(names[i]!, r.calls, r.usage)));
-  if (rows.length > 1) out.push(line("total", calls, total));
-  ctx.info(out.join("\n"));
+  ctx.info(costText(ctx.runtime));
 }
 
-const GLYPH: Record<ContextPartKind, string> = { system: "█", instructions: "▓", tools: "▒", extension: "▚", mcp: "▞", messages: "░" };
-const BAR = 50;
-
 export function contextCommand(ctx: CommandContext): void {
-  const r = ctx.runtime.contextReport();
-  // The bar is the model's window when it is known, else just what is used.
-  const scale = Math.max(r.window, r.total, 1);
-  const percent = (n: number): string => `${Math.round((n / scale) * 100)}%`;
-  let bar = "";
-  for (const p of r.parts) bar += GLYPH[p.kind].repeat(p.tokens > 0 ? Math.max(1, Math.round((p.tokens / scale) * BAR)) : 0);
-  bar = bar.slice(0, BAR).padEnd(BAR, "·");
-  const head =
-    r.window > 0
-      ? `Context: ≈${tokens(r.total)} of ${tokens(r.window)} tokens (${percent(r.total)})`
-      : `Context: ≈${tokens(r.total)} tokens (the model's window is not known)`;
-  const measured = r.measured > 0 ? ` · the last request measured ${tokens(r.measured)}` : "";
-  const w = Math.max(...r.parts.map((p) => p.label.length));
-  const rows = r.parts.map((p) => `  ${GLYPH[p.kind]} ${p.label.padEnd(w)}  ${tokens(p.tokens).padStart(9)}  ${percent(p.tokens).padStart(4)}`);
-  ctx.info([`${head}${measured}`, `[${bar}]`, ...rows, "  (estimated at about 4 characters a token; /compact makes room)"].join("\n"));
+  ctx.info(contextText(ctx.runtime));
 }
 
 export function statusCommand(ctx: CommandContext): void {
@@ -131,18 +101,13 @@ export function addDirCommand(ctx: CommandContext, args: string): void {
     );
 }
 
-const EXPORT_USAGE = `Usage: /export ${EXPORT_FORMATS.join("|")} [path] (default html, written to ~/Downloads)`;
-
 export function exportCommand(ctx: CommandContext, args: string): void {
-  const trimmed = args.trim();
-  const [first = ""] = trimmed.split(/\s+/);
-  const format = first === "" ? "html" : first.toLowerCase();
-  if (!isExportFormat(format)) {
-    ctx.status([{ text: `Unknown export format "${first}". ${EXPORT_USAGE}`, level: "error" }], 6000);
+  const e = exportArgs(args);
+  if ("error" in e) {
+    ctx.status([{ text: `${e.error[0]!.toUpperCase()}${e.error.slice(1)}.`, level: "error" }], 6000);
     return;
   }
-  const dest = trimmed.slice(first.length).trim();
-  const r = ctx.runtime.exportTranscript(format, dest === "" ? undefined : dest);
-  if (r.ok) ctx.status([{ text: `Exported this session as ${format === "html" ? "HTML" : "Markdown"} to ${r.path}`, level: "success" }], 8000);
+  const r = ctx.runtime.exportTranscript(e.format, e.dest);
+  if (r.ok) ctx.status([{ text: `Exported this session as ${e.format === "html" ? "HTML" : "Markdown"} to ${r.path}`, level: "success" }], 8000);
   else ctx.status([{ text: `Export failed: ${r.error}.`, level: "error" }], 8000);
 }

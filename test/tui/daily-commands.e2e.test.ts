@@ -148,7 +148,7 @@ test(
     await t.waitFor(`as Markdown to ${join(t.cwd, "notes.md")}`);
     expect(readFileSync(join(t.cwd, "notes.md"), "utf8")).toContain("## Assistant (mock/mock)\n\nmock: first prompt <b>bold</b>");
     t.send("/export pdf");
-    await t.waitFor('Unknown export format "pdf"');
+    await t.waitFor('Unknown export format "pdf" (/export md|html [path]).');
   },
   T,
 );
