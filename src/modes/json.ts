@@ -102,10 +102,10 @@ async function runSlash(runtime: AgentRuntime, host: ExtensionHost, name: string
   if (isOneShotCommand(name)) {
     // zot's own report, shaped as an extension command's display result.
     const r = await oneShotReport(runtime, name, args);
-    if (!r.ok) return fail(r.text);
+    if (!r.ok && !r.report) return fail(r.text);
     emit({ type: "command_result", name: name.toLowerCase(), extension: "zot", action: "display", display: r.text });
     emit({ type: "done", stop: "end_turn", text: r.text, steps: 0 });
-    return 0;
+    return r.ok ? 0 : 1;
   }
   const known = host.commands().find((c) => c.name.toLowerCase() === name.toLowerCase());
   if (!known) {

@@ -79,7 +79,7 @@ async function turn(runtime: AgentRuntime, prompt: string, io: ModeOutput, hidde
 async function runSlash(runtime: AgentRuntime, host: ExtensionHost, name: string, args: string, io: ModeOutput, hidden: { last: Hidden }): Promise<number> {
   if (isOneShotCommand(name)) {
     const r = await oneShotReport(runtime, name, args);
-    if (r.ok) io.out(`${r.text}\n`);
+    if (r.ok || r.report) io.out(`${r.text}\n`);
     else io.err(`zot: ${r.text}\n`);
     return r.ok ? 0 : 1;
   }

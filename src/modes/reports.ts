@@ -49,7 +49,8 @@ export function isOneShotCommand(name: string): name is OneShot {
   return (ONE_SHOT_COMMANDS as readonly string[]).includes(name.toLowerCase());
 }
 
-export async function oneShotReport(rt: AgentRuntime, name: OneShot, args: string): Promise<{ ok: boolean; text: string }> {
+/** `ok` false with `report` true: the text is still the answer (a /doctor that found problems), else it is the error. */
+export async function oneShotReport(rt: AgentRuntime, name: OneShot, args: string): Promise<{ ok: boolean; text: string; report?: boolean }> {
   switch (name.toLowerCase() as OneShot) {
     case "cost":
       return { ok: true, text: costText(rt) };
@@ -57,7 +58,7 @@ export async function oneShotReport(rt: AgentRuntime, name: OneShot, args: strin
       return { ok: true, text: contextText(rt) };
     case "doctor": {
       const r = await rt.doctor(new AbortController().signal);
-      return { ok: r.report.ok, text: r.text.replace(/\n+$/, "") };
+      return { ok: r.report.ok, text: r.text.replace(/\n+$/, ""), report: true };
     }
     case "export": {
       const e = exportArgs(args);
