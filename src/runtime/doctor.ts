@@ -12,6 +12,8 @@ import { ZOT_VERSION } from "../version.ts";
 export type ProviderCheck =
   | { kind: "ok"; url: string; status: number }
   | { kind: "rejected"; url: string; status: number; withKey: boolean }
+  /** It answered, with a status that says nothing about the key (a proxy without a model list). */
+  | { kind: "answered"; url: string; why: string }
   | { kind: "unreachable"; url: string; why: string }
   | { kind: "unchecked"; why: string };
 
@@ -48,7 +50,7 @@ async function reach(p: DoctorPlace, signal: AbortSignal): Promise<ProviderCheck
   const r = await probeKey(req, PROBE_TIMEOUT_MS, signal);
   if (r.kind === "ok") return r;
   if (r.kind === "rejected") return { ...r, withKey: p.key !== null };
-  return { kind: "unreachable", url: r.url, why: r.why };
+  return { kind: /^HTTP \d+$/.test(r.why) ? "answered" : "unreachable", url: r.url, why: r.why };
 }
 
 export async function sessionDoctor(host: ExtensionHost, place: DoctorPlace, signal: AbortSignal): Promise<SessionDoctor> {
@@ -88,6 +90,8 @@ function reachLine(r: ProviderCheck): string {
       return r.withKey
         ? `reachable, but the key was refused (HTTP ${r.status} from ${r.url}); /login stores another`
         : `reachable (HTTP ${r.status} from ${r.url} without a key)`;
+    case "answered":
+      return `reachable (${r.why} from ${r.url}, which does not say whether the key works)`;
     case "unreachable":
       return `NOT reachable: ${r.why} (${r.url})`;
     case "unchecked":

@@ -88,3 +88,28 @@ test("RPC get_cost, get_context, export, rename, add_dir and doctor answer with 
   const doctor = await rpc.request({ type: "doctor" });
   expect(doctor).toMatchObject({ success: true, data: { ok: true, provider: "mock", reach: { kind: "unchecked" }, extensions: [] } });
 }, 30_000);
+
+test("/doctor asks the provider for its model list: a working key, a refused key and a server that is gone", async () => {
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: (req) =>
+      new URL(req.url).pathname === "/v1/models" && req.headers.get("x-api-key") === "sk-good"
+        ? Response.json({ data: [] })
+        : new Response("no", { status: 401 }),
+  });
+  e2e.defer(() => server.stop(true));
+  const base = `http://127.0.0.1:${server.port}`;
+  const run = (key: string, url = base) => e2e.run(["-p", "--provider", "anthropic", "--base-url", url, "--api-key", key, "--no-session", "/doctor"]);
+  const good = await run("sk-good");
+  expect(good.code).toBe(0);
+  expect(good.stdout).toContain(`provider  anthropic/`);
+  expect(good.stdout).toContain(`reachable, the key works (HTTP 200 from ${base}/v1/models)`);
+  const bad = await run("sk-bad");
+  expect(bad.code).toBe(1);
+  expect(bad.stdout).toContain(`reachable, but the key was refused (HTTP 401 from ${base}/v1/models)`);
+  expect(bad.stdout).not.toContain("sk-bad");
+  const gone = await run("sk-good", "http://127.0.0.1:9");
+  expect(gone.code).toBe(1);
+  expect(gone.stdout).toContain("NOT reachable:");
+}, 30_000);
