@@ -52,8 +52,11 @@ export type AgentEvent =
       rewritten_by?: string[];
     }
   | { type: "usage"; usage: Usage; total: Usage }
-  /** The model request failed before anything arrived; attempt `attempt` of `attempts` starts in `delay_ms`. */
-  | { type: "retry"; attempt: number; attempts: number; delay_ms: number; reason: string }
+  /**
+   * The model request failed before anything arrived; attempt `attempt` of `attempts` starts in
+   * `delay_ms`, over `wire` when it names another one (the server has no Responses API).
+   */
+  | { type: "retry"; attempt: number; attempts: number; delay_ms: number; reason: string; wire?: "chat" }
   | { type: "turn_end"; step: number; stop: StopReason; error?: string }
   | { type: "turn_blocked"; step: number; extension: string; reason: string }
   /** `error`: why the prompt failed (stop `error` or `aborted`, or a blocked turn), as print mode shows it. */

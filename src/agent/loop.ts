@@ -162,7 +162,7 @@ function rewriters(result: InterceptResult): string[] {
 
 /** A provider's retry notice as the agent event the modes show. */
 export function retryEvent(ev: Extract<ProviderEvent, { type: "retry" }>): AgentEvent {
-  return { type: "retry", attempt: ev.attempt, attempts: ev.attempts, delay_ms: ev.delayMs, reason: ev.reason };
+  return { type: "retry", attempt: ev.attempt, attempts: ev.attempts, delay_ms: ev.delayMs, reason: ev.reason, ...(ev.wire ? { wire: ev.wire } : {}) };
 }
 
 /**

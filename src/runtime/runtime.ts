@@ -845,6 +845,7 @@ export class Runtime implements AgentRuntime {
         ...(cfg.wire ? { wire: cfg.wire } : {}),
         ...(cfg.mockScript ? { mockScript: cfg.mockScript } : {}),
         ...(cfg.limits ? { limits: cfg.limits } : {}),
+        home: cfg.home,
       });
       cfg.providerName = provider;
       if (credential && provider !== "mock") {

@@ -178,6 +178,7 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
     ...(o.mockScript !== undefined ? { mockScript: o.mockScript } : {}),
     catalog: catalog.models,
     ...(config.values.limits ? { limits: config.values.limits } : {}),
+    home: o.home,
   });
   const picked = o.noTools ? { tools: [] } : selectTools(o.tools ?? null);
   const selected = o.noSkill ? { ...picked, tools: picked.tools.filter((t) => t.name !== "skill") } : picked;
