@@ -17,7 +17,7 @@ describe.skipIf(process.platform !== "linux" || landlockAbi() === 0)("where the 
     expect(r.code).toBe(0);
     const [first] = jsonLines(r.stdout);
     expect(first).toMatchObject({ type: "start", provider: "mock", model: "mock", permission_mode: "yolo", sandbox: { mode: "workspace-write", enforced: true, network: false } });
-    expect(String((first?.sandbox as { reason: string }).reason)).toContain("Landlock");
+    expect(String((first?.sandbox as { reason?: string } | undefined)?.reason)).toContain("Landlock");
   });
 
   test("RPC's hello and get_state report the sandbox; --sandbox read-only and off are reported as such", async () => {
@@ -83,7 +83,7 @@ describe.skipIf(!canContain)("where the sandbox cannot be enforced (no nested na
     expect(r.code).toBe(0);
     const [first] = jsonLines(r.stdout);
     expect(first).toMatchObject({ type: "start", permission_mode: "ask", sandbox: { mode: "workspace-write", enforced: false } });
-    expect(String((first?.sandbox as { reason: string }).reason)).toContain("namespaces");
+    expect(String((first?.sandbox as { reason?: string } | undefined)?.reason)).toContain("namespaces");
     const yolo = await contained(["-p", "--provider", "mock", "--permission-mode", "yolo", "hi"]);
     expect(yolo.stderr).toContain("commands run with your full rights, unasked, as --permission-mode yolo says");
   });
