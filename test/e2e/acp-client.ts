@@ -183,8 +183,12 @@ export class AcpClient {
 
   /** Closes stdin (the editor went away) and waits for zot to exit. */
   async close(): Promise<{ code: number; stderr: string }> {
-    // The library's close ends zot's stdin through the writable above.
     this.connection.close();
+    try {
+      (this.proc.stdin as import("bun").FileSink).end();
+    } catch {
+      // Already ended by the library's close.
+    }
     const code = await this.proc.exited;
     return { code, stderr: await this.stderr };
   }

@@ -57,8 +57,213 @@ describe("zot acp", () => {
     const commands = await c.waitFor((u) => u.update.sessionUpdate === "available_commands_update");
     expect(commands.update.sessionUpdate === "available_commands_update" && commands.update.availableCommands.map((x) => x.name)).toEqual(expect.arrayContaining(["compact", "init"]));
     // The session is a zot session file, in the project's folder.
-    expect(sessionFiles(e2e.home).map((f) => f.slice(f.lastIndexOf("/") + 1))).toEqual([`${s.sessionId}.jsonl`]);
+    expect(sessionFiles(e2e.home).filter((f) => f.endsWith(".jsonl")).map((f) => f.slice(f.lastIndexOf("/") + 1))).toEqual([`${s.sessionId}.jsonl`]);
     expect(await c.close()).toMatchObject({ code: 0 });
     expect(c.problems).toEqual([]);
+  });
+
+  test("a write in ask mode asks the editor: allowed it lands with its diff, rejected it does not", async () => {
+    const cwd = project();
+    writeFileSync(join(cwd, "notes.txt"), "old line\n");
+    const answers = ["allow_once", "reject_once"];
+    const asked: string[] = [];
+    const c = start(["--provider", "mock"], {
+      permission: (req) => {
+        asked.push(`${req.toolCall.title}: ${req.options.map((o) => o.kind).join(",")}`);
+        return { outcome: { outcome: "selected", optionId: answers.shift() ?? "reject_once" } };
+      },
+    });
+    await c.initialize();
+    const s = await c.agent.request("session/new", { cwd, mcpServers: [] });
+    await c.agent.request("session/set_mode", { sessionId: s.sessionId, modeId: "ask" });
+    await c.waitFor((u) => u.update.sessionUpdate === "current_mode_update" && u.update.currentModeId === "ask");
+    const write = (text: string) => `call write ${JSON.stringify({ path: "notes.txt", content: text })}`;
+    const first = await c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: write("new line\n") }] });
+    expect(first.stopReason).toBe("end_turn");
+    expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("new line\n");
+    const call = c.of(s.sessionId, "tool_call")[0]!;
+    expect(call).toMatchObject({ kind: "edit", title: "Write notes.txt", locations: [{ path: join(cwd, "notes.txt") }] });
+    expect(call.content).toEqual([{ type: "diff", path: join(cwd, "notes.txt"), oldText: "old line\n", newText: "new line\n" }]);
+    const done = c.of(s.sessionId, "tool_call_update").find((u) => u.toolCallId === call.toolCallId && u.status === "completed");
+    expect(done?.content?.[0]).toMatchObject({ type: "diff", newText: "new line\n" });
+    const second = await c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: write("third\n") }] });
+    expect(second.stopReason).toBe("end_turn");
+    expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("new line\n");
+    expect(c.of(s.sessionId, "tool_call_update").some((u) => u.status === "failed")).toBe(true);
+    expect(asked).toEqual([`Write notes.txt: allow_once,allow_always,reject_once,reject_always`, `Write notes.txt: allow_once,allow_always,reject_once,reject_always`]);
+    expect(c.said(s.sessionId)).toContain("mock: tool write failed: The user declined this tool call");
+    await c.close();
+    expect(c.problems).toEqual([]);
+  });
+
+  test("reject always stops asking for the same calls in this session; a cancelled request is a rejection", async () => {
+    const cwd = project();
+    let asked = 0;
+    const c = start(["--provider", "mock", "--permission-mode", "ask"], {
+      permission: () => {
+        asked++;
+        return asked === 1 ? { outcome: { outcome: "selected", optionId: "reject_always" } } : { outcome: { outcome: "cancelled" } };
+      },
+    });
+    await c.initialize();
+    const s = await c.agent.request("session/new", { cwd, mcpServers: [] });
+    const run = (command: string) => ({ sessionId: s.sessionId, prompt: [{ type: "text" as const, text: `call bash ${JSON.stringify({ command })}` }] });
+    await c.agent.request("session/prompt", run("touch a"));
+    await c.agent.request("session/prompt", run("touch a"));
+    expect(asked).toBe(1);
+    await c.agent.request("session/prompt", run("mkdir b"));
+    expect(asked).toBe(2);
+    expect(existsSync(join(cwd, "a"))).toBe(false);
+    expect(existsSync(join(cwd, "b"))).toBe(false);
+    await c.close();
+    expect(c.problems).toEqual([]);
+  });
+
+  test("bash shows its output as the call's content; the todo tool becomes the plan", async () => {
+    const cwd = project();
+    const c = start(["--provider", "mock", "--permission-mode", "yolo"]);
+    await c.initialize();
+    const s = await c.agent.request("session/new", { cwd, mcpServers: [] });
+    const todo = { items: [{ text: "write the tests", status: "in_progress" }, { text: "ship", status: "pending" }] };
+    const r = await c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: `call bash {"command":"echo out-of-bash"}\ncall todo ${JSON.stringify(todo)}` }] });
+    expect(r.stopReason).toBe("end_turn");
+    const bash = c.of(s.sessionId, "tool_call").find((u) => u.kind === "execute");
+    expect(bash?.title).toBe("`echo out-of-bash`");
+    const result = c.of(s.sessionId, "tool_call_update").find((u) => u.toolCallId === bash?.toolCallId && u.status === "completed");
+    expect(JSON.stringify(result?.content)).toContain("out-of-bash");
+    expect(c.of(s.sessionId, "plan").at(-1)?.entries).toEqual([
+      { content: "write the tests", priority: "medium", status: "in_progress" },
+      { content: "ship", priority: "medium", status: "pending" },
+    ]);
+    await c.close();
+    expect(c.problems).toEqual([]);
+  });
+
+  test("session/cancel ends the turn with cancelled and stops the command it ran", async () => {
+    const cwd = project();
+    const c = start(["--provider", "mock", "--permission-mode", "yolo", "--sandbox", "off"]);
+    await c.initialize();
+    const s = await c.agent.request("session/new", { cwd, mcpServers: [] });
+    const command = "echo $$ > pid; exec sleep 60";
+    const turn = c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: `call bash ${JSON.stringify({ command })}` }] });
+    await c.waitFor((u) => u.update.sessionUpdate === "tool_call");
+    const pidFile = join(cwd, "pid");
+    while (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "") await Bun.sleep(20);
+    const pid = Number(readFileSync(pidFile, "utf8").trim());
+    expect(processAlive(pid)).toBe(true);
+    await c.agent.notify("session/cancel", { sessionId: s.sessionId });
+    expect((await turn).stopReason).toBe("cancelled");
+    expect(processAlive(pid)).toBe(false);
+    // A cancel with nothing running changes nothing.
+    await c.agent.notify("session/cancel", { sessionId: s.sessionId });
+    const after = await c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "still here" }] });
+    expect(after.stopReason).toBe("end_turn");
+    expect(c.said(s.sessionId)).toContain("mock: still here");
+    await c.close();
+    expect(c.problems).toEqual([]);
+  });
+
+  test("session/list and session/load replay a stored conversation; zot -c continues it in the terminal, and the editor sees that", async () => {
+    const cwd = project();
+    const first = start(["--provider", "mock", "--permission-mode", "yolo"]);
+    await first.initialize();
+    const s = await first.agent.request("session/new", { cwd, mcpServers: [] });
+    await first.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: `call bash {"command":"echo replayed"}` }] });
+    expect((await first.close()).code).toBe(0);
+
+    const cont = await e2e.run(["-p", "--provider", "mock", "-c", "from the terminal"], { cwd });
+    expect(cont.code).toBe(0);
+    expect(cont.stdout).toContain("mock: from the terminal");
+    expect(sessionFiles(e2e.home).filter((f) => f.endsWith(".jsonl"))).toHaveLength(1);
+
+    const second = start(["--provider", "mock"]);
+    await second.initialize();
+    const listed = await second.agent.request("session/list", { cwd });
+    expect(listed.sessions.map((x) => x.sessionId)).toEqual([s.sessionId]);
+    expect(listed.sessions[0]?.cwd).toBe(cwd);
+    const everywhere = await second.agent.request("session/list", {});
+    expect(everywhere.sessions.map((x) => x.sessionId)).toEqual([s.sessionId]);
+    await second.agent.request("session/load", { sessionId: s.sessionId, cwd, mcpServers: [] });
+    const users = second.of(s.sessionId, "user_message_chunk").map((u) => (u.content.type === "text" ? u.content.text : ""));
+    expect(users).toEqual([`call bash {"command":"echo replayed"}`, "from the terminal"]);
+    const tool = second.of(s.sessionId, "tool_call")[0];
+    expect(tool).toMatchObject({ kind: "execute", status: "completed" });
+    expect(JSON.stringify(tool?.content)).toContain("replayed");
+    expect(second.said(s.sessionId)).toContain("mock: from the terminal");
+    // The loaded session goes on in the same file.
+    await second.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "back in the editor" }] });
+    await second.agent.request("session/close", { sessionId: s.sessionId });
+    const gone = await second.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "x" }] }).catch((e: unknown) => e);
+    expect(String((gone as Error).message)).toContain(`there is no open session "${s.sessionId}"`);
+    expect(await second.close()).toMatchObject({ code: 0 });
+    const text = readFileSync(sessionFiles(e2e.home).find((f) => f.endsWith(".jsonl"))!, "utf8");
+    expect(text).toContain("back in the editor");
+    expect(second.problems).toEqual([]);
+  });
+
+  test("an MCP server the editor passes starts through zot's MCP client and its tools work", async () => {
+    const cwd = project();
+    const c = start(["--provider", "mock", "--permission-mode", "yolo", "--sandbox", "off"]);
+    await c.initialize();
+    const server = { name: "fromeditor", command: "python3", args: [join(ROOT, "test/fixtures/mcp/legacy_server.py")], env: [] };
+    const s = await c.agent.request("session/new", { cwd, mcpServers: [server] });
+    const r = await c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: `call mcp__fromeditor__echo {"text":"through mcp"}` }] });
+    expect(r.stopReason).toBe("end_turn");
+    const call = c.of(s.sessionId, "tool_call")[0];
+    expect(call).toMatchObject({ kind: "other", title: "mcp__fromeditor__echo" });
+    expect(JSON.stringify(c.of(s.sessionId, "tool_call_update").find((u) => u.status === "completed")?.content)).toContain("echo: through mcp");
+    await c.close();
+    expect(c.problems).toEqual([]);
+  });
+
+  test("extension commands are offered and run as slash commands; notes reach the editor; a panel fails clearly", async () => {
+    const cwd = project();
+    const c = start(["--provider", "mock", "-e", join(FIXTURES, "toolbox")]);
+    await c.initialize();
+    const s = await c.agent.request("session/new", { cwd, mcpServers: [] });
+    const offered = await c.waitFor((u) => u.update.sessionUpdate === "available_commands_update");
+    expect(offered.update.sessionUpdate === "available_commands_update" && offered.update.availableCommands.map((x) => x.name)).toEqual(expect.arrayContaining(["greet", "ask", "panel"]));
+    const prompt = (text: string) => c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text }] });
+    expect((await prompt("/greet editor")).stopReason).toBe("end_turn");
+    expect(c.said(s.sessionId)).toContain("hello editor");
+    expect((await prompt("/ask a question")).stopReason).toBe("end_turn");
+    expect(c.said(s.sessionId)).toContain("mock: asked: a question");
+    await prompt("/noisy");
+    expect(c.said(s.sessionId)).toContain("[toolbox] note from toolbox");
+    const panel = await prompt("/panel").catch((e: unknown) => e);
+    expect(String((panel as Error).message)).toContain("opens a panel, which ACP editors cannot show");
+    const unknown = await prompt("/nosuch").catch((e: unknown) => e);
+    expect(String((unknown as Error).message)).toContain("unknown command /nosuch");
+    await c.close();
+    expect(c.problems).toEqual([]);
+  });
+});
+
+describe("zot acp with a bad client", () => {
+  test("malformed JSON, unknown methods, requests before initialize and bad params get JSON-RPC errors; stdin closing ends zot cleanly", async () => {
+    const proc = Bun.spawn([join(ROOT, "dist", "zot"), "acp", "--provider", "mock"], { cwd: e2e.root, env: { ...process.env, ZOT_HOME: e2e.home }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const sink = proc.stdin as import("bun").FileSink;
+    const lines = [
+      "{not json",
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: "/", mcpServers: [] } }),
+      JSON.stringify({ jsonrpc: "2.0", id: 2, method: "initialize", params: { protocolVersion: 1 } }),
+      JSON.stringify({ jsonrpc: "2.0", id: 3, method: "session/frobnicate", params: {} }),
+      JSON.stringify({ jsonrpc: "2.0", id: 4, method: "session/new", params: { cwd: "relative/dir", mcpServers: [] } }),
+      JSON.stringify({ jsonrpc: "2.0", id: 5, method: "session/prompt", params: { sessionId: "nope", prompt: [] } }),
+      JSON.stringify({ jsonrpc: "2.0", method: "session/cancel", params: { sessionId: "nope" } }),
+      JSON.stringify([1, 2]),
+    ];
+    sink.write(lines.join("\n") + "\n");
+    sink.end();
+    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    expect(code).toBe(0);
+    const frames = out.trim().split("\n").map((l) => JSON.parse(l) as { id: unknown; error?: { code: number; message: string }; result?: unknown });
+    const byId = (id: unknown) => frames.find((f) => f.id === id);
+    expect(frames.filter((f) => f.id === null).map((f) => f.error?.code)).toEqual([-32700, -32600]);
+    expect(byId(1)?.error).toMatchObject({ code: -32600, message: "session/new before initialize: send initialize first." });
+    expect(byId(2)?.result).toMatchObject({ protocolVersion: 1 });
+    expect(byId(3)?.error?.code).toBe(-32601);
+    expect(byId(4)?.error).toMatchObject({ code: -32602, message: 'session/new: "cwd" must be an absolute path (got "relative/dir")' });
+    expect(byId(5)?.error?.code).toBe(-32002);
   });
 });
