@@ -82,7 +82,61 @@ export type Handlers = {
   permission?: (req: acp.RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
   readTextFile?: (req: acp.ReadTextFileRequest) => acp.ReadTextFileResponse | Promise<acp.ReadTextFileResponse>;
   writeTextFile?: (req: acp.WriteTextFileRequest) => acp.WriteTextFileResponse | Promise<acp.WriteTextFileResponse>;
+  /** Serve terminal/* by running the commands here, as an editor's terminal would. */
+  terminals?: Terminals;
 };
+
+/** An editor's terminals for the test: each command a real process, its output kept. */
+export class Terminals {
+  readonly created: acp.CreateTerminalRequest[] = [];
+  private procs = new Map<string, { proc: ReturnType<typeof Bun.spawn>; output: string; done: Promise<void> }>();
+  readonly pids: number[] = [];
+
+  create(req: acp.CreateTerminalRequest): acp.CreateTerminalResponse {
+    this.created.push(req);
+    const proc = Bun.spawn([req.command, ...(req.args ?? [])], { cwd: req.cwd ?? undefined, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+    this.pids.push(proc.pid);
+    const id = `term-${this.created.length}`;
+    const entry = { proc, output: "", done: Promise.resolve() };
+    const read = async (stream: ReadableStream<Uint8Array>) => {
+      const decoder = new TextDecoder();
+      for await (const chunk of stream) entry.output += decoder.decode(chunk, { stream: true });
+    };
+    entry.done = Promise.all([read(proc.stdout as ReadableStream<Uint8Array>), read(proc.stderr as ReadableStream<Uint8Array>)]).then(() => undefined);
+    this.procs.set(id, entry);
+    return { terminalId: id };
+  }
+
+  private get(id: string) {
+    const t = this.procs.get(id);
+    if (!t) throw new Error(`no terminal ${id}`);
+    return t;
+  }
+
+  async waitForExit(id: string): Promise<acp.WaitForTerminalExitResponse> {
+    const t = this.get(id);
+    await t.proc.exited;
+    await t.done;
+    return { exitCode: t.proc.signalCode ? null : t.proc.exitCode, signal: t.proc.signalCode === null ? null : String(t.proc.signalCode) };
+  }
+
+  output(id: string): acp.TerminalOutputResponse {
+    const t = this.get(id);
+    const exited = t.proc.exitCode !== null || t.proc.signalCode !== null;
+    return { output: t.output, truncated: false, ...(exited ? { exitStatus: { exitCode: t.proc.signalCode ? null : t.proc.exitCode, signal: t.proc.signalCode === null ? null : String(t.proc.signalCode) } } : {}) };
+  }
+
+  kill(id: string): acp.KillTerminalResponse {
+    this.get(id).proc.kill("SIGKILL");
+    return {};
+  }
+
+  release(id: string): acp.ReleaseTerminalResponse {
+    const t = this.get(id);
+    if (t.proc.exitCode === null) t.proc.kill("SIGKILL");
+    return {};
+  }
+}
 
 /** A `zot acp` process and the SDK client connected to it. */
 export class AcpClient {
@@ -153,6 +207,14 @@ export class AcpClient {
     if (handlers.writeTextFile) {
       const write = handlers.writeTextFile;
       app.onRequest("fs/write_text_file", ({ params }) => write(params));
+    }
+    const terms = handlers.terminals;
+    if (terms) {
+      app.onRequest("terminal/create", ({ params }) => terms.create(params));
+      app.onRequest("terminal/wait_for_exit", ({ params }) => terms.waitForExit(params.terminalId));
+      app.onRequest("terminal/output", ({ params }) => terms.output(params.terminalId));
+      app.onRequest("terminal/kill", ({ params }) => terms.kill(params.terminalId));
+      app.onRequest("terminal/release", ({ params }) => terms.release(params.terminalId));
     }
     this.connection = app.connect(acp.ndJsonStream(toZot, forClient));
     this.agent = this.connection.agent;

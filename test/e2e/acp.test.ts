@@ -3,7 +3,8 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AcpClient, type Handlers } from "./acp-client.ts";
+import type * as acp from "@agentclientprotocol/sdk";
+import { AcpClient, Terminals, type Handlers } from "./acp-client.ts";
 import { FIXTURES, ROOT, sessionFiles, useZotHome } from "./zot.ts";
 
 const e2e = useZotHome({ prefix: "zot-acp-e2e-", homeDir: "home" });
@@ -205,7 +206,7 @@ describe("zot acp", () => {
     const cwd = project();
     const c = start(["--provider", "mock", "--permission-mode", "yolo", "--sandbox", "off"]);
     await c.initialize();
-    const server = { name: "fromeditor", command: "python3", args: [join(ROOT, "test/fixtures/mcp/legacy_server.py")], env: [] };
+    const server: acp.McpServer = { name: "fromeditor", command: Bun.which("python3") ?? "python3", args: [join(ROOT, "test/fixtures/mcp/legacy_server.py")], env: [] };
     const s = await c.agent.request("session/new", { cwd, mcpServers: [server] });
     const r = await c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: `call mcp__fromeditor__echo {"text":"through mcp"}` }] });
     expect(r.stopReason).toBe("end_turn");
@@ -234,6 +235,71 @@ describe("zot acp", () => {
     expect(String((panel as Error).message)).toContain("opens a panel, which ACP editors cannot show");
     const unknown = await prompt("/nosuch").catch((e: unknown) => e);
     expect(String((unknown as Error).message)).toContain("unknown command /nosuch");
+    await c.close();
+    expect(c.problems).toEqual([]);
+  });
+});
+
+describe("zot acp in an editor that offers its files and terminals", () => {
+  test("read, edit and write go through the editor's buffers, not the disk", async () => {
+    const cwd = project();
+    const path = join(cwd, "notes.txt");
+    writeFileSync(path, "saved on disk\n");
+    const buffers = new Map([[path, "unsaved buffer\n"]]);
+    const reads: string[] = [];
+    const c = start(["--provider", "mock", "--permission-mode", "yolo"], {
+      readTextFile: (req) => {
+        reads.push(req.path);
+        return { content: buffers.get(req.path) ?? "" };
+      },
+      writeTextFile: (req) => {
+        buffers.set(req.path, req.content);
+        return {};
+      },
+    });
+    await c.initialize({ fs: { readTextFile: true, writeTextFile: true } });
+    const s = await c.agent.request("session/new", { cwd, mcpServers: [] });
+    const prompt = (text: string) => c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text }] });
+    await prompt(`call read {"path":"notes.txt"}`);
+    expect(c.said(s.sessionId)).toContain("mock: tool read returned: unsaved buffer");
+    await prompt(`call edit ${JSON.stringify({ path: "notes.txt", edits: [{ oldText: "unsaved", newText: "edited" }] })}`);
+    expect(buffers.get(path)).toBe("edited buffer\n");
+    const edit = c.of(s.sessionId, "tool_call").find((u) => u.kind === "edit");
+    expect(edit?.content).toEqual([{ type: "diff", path, oldText: "unsaved", newText: "edited" }]);
+    await prompt(`call write ${JSON.stringify({ path: "new.txt", content: "made in the editor\n" })}`);
+    expect(buffers.get(join(cwd, "new.txt"))).toBe("made in the editor\n");
+    // The disk is the editor's business: zot wrote nothing there itself.
+    expect(readFileSync(path, "utf8")).toBe("saved on disk\n");
+    expect(existsSync(join(cwd, "new.txt"))).toBe(false);
+    expect(reads).toEqual([path, path]);
+    await c.close();
+    expect(c.problems).toEqual([]);
+  });
+
+  test("bash runs in an editor terminal, within zot's sandbox, shown in the tool call; a cancel kills it there", async () => {
+    const cwd = project();
+    const terminals = new Terminals();
+    const c = start(["--provider", "mock", "--permission-mode", "yolo"], { terminals });
+    await c.initialize({ terminal: true });
+    const s = await c.agent.request("session/new", { cwd, mcpServers: [] });
+    const r = await c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: `call bash {"command":"echo in-the-editor; exit 3"}` }] });
+    expect(r.stopReason).toBe("end_turn");
+    expect(terminals.created).toHaveLength(1);
+    expect(terminals.created[0]?.cwd).toBe(cwd);
+    // The shell line bash runs (five words) comes wrapped in zot's sandbox launcher, as it would in zot's own shell.
+    const argv = [terminals.created[0]!.command, ...(terminals.created[0]!.args ?? [])];
+    expect(argv.at(-1)).toBe("echo in-the-editor; exit 3");
+    expect(argv.length).toBeGreaterThan(5);
+    const call = c.of(s.sessionId, "tool_call")[0]!;
+    const updates = c.of(s.sessionId, "tool_call_update").filter((u) => u.toolCallId === call.toolCallId);
+    expect(updates.at(-1)).toMatchObject({ status: "failed", content: [{ type: "terminal", terminalId: "term-1" }] });
+    expect(c.said(s.sessionId)).toContain("in-the-editor");
+    expect(c.said(s.sessionId)).toContain("[Exit code 3]");
+    const turn = c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: `call bash {"command":"sleep 60"}` }] });
+    await c.waitFor((u) => u.update.sessionUpdate === "tool_call_update" && u.update.content?.[0]?.type === "terminal" && u.update.content[0].terminalId === "term-2");
+    await c.agent.notify("session/cancel", { sessionId: s.sessionId });
+    expect((await turn).stopReason).toBe("cancelled");
+    expect(processAlive(terminals.pids[1]!)).toBe(false);
     await c.close();
     expect(c.problems).toEqual([]);
   });

@@ -218,7 +218,7 @@ export class AcpAgent {
     for (const n of r.notices) this.opts.err(`zot: ${n}\n`);
     for (const s of r.runtime.secrets) this.secrets.add(s);
     const id = sessionIdOf(r.runtime.sessionPath) ?? crypto.randomUUID();
-    const session = new AcpSession(id, r.runtime, r.host, this.peer);
+    const session = new AcpSession(id, r.runtime, r.host, this.peer, this.caps);
     this.sessions.set(id, session);
     // After the response: the editor knows the session id before its first update arrives.
     setTimeout(() => {
@@ -226,10 +226,6 @@ export class AcpAgent {
       if (resume === null) session.announcePlan();
     }, 0);
     return session;
-  }
-
-  get clientCapabilities(): ClientCapabilities {
-    return this.caps;
   }
 }
 

@@ -8,14 +8,20 @@ import type { ImagePart, Message, TextPart } from "../../agent/messages.ts";
 import { BUILTIN_TOOLS } from "../../names.ts";
 import { redactingEvents } from "../redacting.ts";
 import { commandOutcome } from "../../ext/command-outcome.ts";
-import { PERMISSION_MODES, type AgentRuntime, type PermissionMode, type PromptOutcome } from "../../runtime/api.ts";
+import { PERMISSION_MODES, type AgentRuntime, type EditorAccess, type PermissionMode, type PromptOutcome, type TerminalRun } from "../../runtime/api.ts";
+import type { Result } from "../../result.ts";
 import { markdownCommands, markdownPrompt, parseSlash, unknownCommand } from "../slash.ts";
 import type { JsonObject } from "../../json.ts";
 import { ErrorCode, RpcError, type Peer } from "./jsonrpc.ts";
 import { contentBlock, planEntries, terminalText, toolDiffs, toolKind, toolLocations, toolTitle } from "./tool-calls.ts";
 import {
+  decodeExit,
   decodePermissionOutcome,
+  decodeReadText,
+  decodeTerminalId,
+  decodeTerminalOutput,
   toJson,
+  type ClientCapabilities,
   type AvailableCommand,
   type PermissionOption,
   type PromptBlock,
@@ -43,6 +49,12 @@ const BUILTINS: AvailableCommand[] = [
 
 /** Past this much, a running command's output is shown from its end. */
 const MAX_SHOWN_OUTPUT = 64 * 1024;
+/** What the editor keeps of a command's output in its terminal (the end of it), as bash keeps in memory. */
+const TERMINAL_OUTPUT_LIMIT = 1024 * 1024;
+
+function failure(err: unknown): { ok: false; error: string } {
+  return { ok: false, error: err instanceof Error ? err.message : String(err) };
+}
 
 type Pending = { resolve: (d: ConfirmDecision) => void };
 
@@ -57,6 +69,8 @@ export class AcpSession {
   private calls = new Map<string, { diffs: ToolCallContent[]; output: string; name: string }>();
   /** An assistant_message interceptor holds deltas back; the final text comes whole. */
   private heldText = false;
+  /** Tool calls whose command runs in an editor terminal, by call id. */
+  private terminals = new Map<string, string>();
   private unsubscribe: () => void;
 
   constructor(
@@ -64,9 +78,57 @@ export class AcpSession {
     readonly runtime: AgentRuntime,
     private readonly host: ExtensionHost,
     private readonly peer: Peer,
+    caps: ClientCapabilities,
   ) {
     this.unsubscribe = runtime.subscribe(redactingEvents(runtime.secrets, (e) => this.onEvent(e)));
     runtime.setConfirmHandler((req) => this.confirm(req));
+    runtime.setEditorAccess(this.editorAccess(caps));
+  }
+
+  /** What the editor offered at initialize: its files for read, write and edit, its terminals for bash. */
+  private editorAccess(caps: ClientCapabilities): EditorAccess | null {
+    const sessionId = this.id;
+    const access: EditorAccess = {};
+    if (caps.readTextFile)
+      access.readText = (path) => this.peer.request("fs/read_text_file", { sessionId, path }).then((r): Result<{ text: string }> => ({ ok: true, text: decodeReadText(r) }), failure);
+    if (caps.writeTextFile) access.writeText = (path, content) => this.peer.request("fs/write_text_file", { sessionId, path, content }).then((): Result => ({ ok: true }), failure);
+    if (caps.terminal) access.runCommand = (o) => this.inTerminal(o);
+    return Object.keys(access).length > 0 ? access : null;
+  }
+
+  /** A command in an editor terminal, shown in its tool call; a cancel kills it there. */
+  private async inTerminal(o: { callId: string; argv: string[]; cwd: string; signal: AbortSignal }): Promise<Result<TerminalRun>> {
+    const sessionId = this.id;
+    const [command, ...args] = o.argv;
+    if (command === undefined) return { ok: false, error: "there is no command to run" };
+    let terminalId: string;
+    try {
+      terminalId = decodeTerminalId(await this.peer.request("terminal/create", { sessionId, command, args, cwd: o.cwd, outputByteLimit: TERMINAL_OUTPUT_LIMIT }));
+    } catch (err) {
+      return failure(err);
+    }
+    if (o.callId !== "") {
+      this.terminals.set(o.callId, terminalId);
+      this.update({ sessionUpdate: "tool_call_update", toolCallId: o.callId, content: [{ type: "terminal", terminalId }] });
+    }
+    try {
+      const exited = this.peer.request("terminal/wait_for_exit", { sessionId, terminalId }).then(decodeExit);
+      const stopped = new Promise<"stopped">((resolve) => {
+        if (o.signal.aborted) resolve("stopped");
+        else o.signal.addEventListener("abort", () => resolve("stopped"), { once: true });
+      });
+      let status = await Promise.race([exited, stopped]);
+      if (status === "stopped") {
+        await this.peer.request("terminal/kill", { sessionId, terminalId });
+        status = await exited;
+      }
+      const out = decodeTerminalOutput(await this.peer.request("terminal/output", { sessionId, terminalId }));
+      return { ok: true, output: out.output, truncated: out.truncated, exitCode: status.exitCode, signal: status.signal };
+    } catch (err) {
+      return failure(err);
+    } finally {
+      await this.peer.request("terminal/release", { sessionId, terminalId }).catch(() => undefined);
+    }
   }
 
   private update(update: SessionUpdate): void {
@@ -183,7 +245,11 @@ export class AcpSession {
           const part: TextPart | ImagePart = c.type === "text" ? { type: "text", text: c.text } : { type: "image", mimeType: c.mime_type, data: c.data };
           return e.name === "bash" && part.type === "text" ? terminalText(part.text) : { type: "content", content: contentBlock(part) };
         });
-        this.update({ sessionUpdate: "tool_call_update", toolCallId: e.id, status: e.is_error ? "failed" : "completed", content: [...(e.is_error ? [] : (call?.diffs ?? [])), ...shown] });
+        const terminalId = this.terminals.get(e.id);
+        this.terminals.delete(e.id);
+        // The editor's terminal already shows the command's output; the result would repeat it.
+        const content: ToolCallContent[] = terminalId !== undefined ? [{ type: "terminal", terminalId }] : [...(e.is_error ? [] : (call?.diffs ?? [])), ...shown];
+        this.update({ sessionUpdate: "tool_call_update", toolCallId: e.id, status: e.is_error ? "failed" : "completed", content });
         return;
       }
       case "todo":
