@@ -94,7 +94,8 @@ export class Terminals {
 
   create(req: acp.CreateTerminalRequest): acp.CreateTerminalResponse {
     this.created.push(req);
-    const proc = Bun.spawn([req.command, ...(req.args ?? [])], { cwd: req.cwd ?? undefined, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+    // In a process group of its own, so a kill reaches everything the command started, as an editor's terminal does.
+    const proc = Bun.spawn([req.command, ...(req.args ?? [])], { cwd: req.cwd ?? undefined, stdout: "pipe", stderr: "pipe", stdin: "ignore", detached: true });
     this.pids.push(proc.pid);
     const id = `term-${this.created.length}`;
     const entry = { proc, output: "", done: Promise.resolve() };
@@ -126,14 +127,21 @@ export class Terminals {
     return { output: t.output, truncated: false, ...(exited ? { exitStatus: { exitCode: t.proc.signalCode ? null : t.proc.exitCode, signal: t.proc.signalCode === null ? null : String(t.proc.signalCode) } } : {}) };
   }
 
+  private killGroup(pid: number): void {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // The group is gone already.
+    }
+  }
+
   kill(id: string): acp.KillTerminalResponse {
-    this.get(id).proc.kill("SIGKILL");
+    this.killGroup(this.get(id).proc.pid);
     return {};
   }
 
   release(id: string): acp.ReleaseTerminalResponse {
-    const t = this.get(id);
-    if (t.proc.exitCode === null) t.proc.kill("SIGKILL");
+    this.killGroup(this.get(id).proc.pid);
     return {};
   }
 }
