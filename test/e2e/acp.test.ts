@@ -305,6 +305,32 @@ describe("zot acp in an editor that offers its files and terminals", () => {
   });
 });
 
+describe("zot acp without a key", () => {
+  test("a session that needs a key fails with auth_required; authenticate names what to set; with the key it works", async () => {
+    const cwd = project();
+    const c = start([]);
+    await c.initialize();
+    const denied = await c.agent.request("session/new", { cwd, mcpServers: [] }).catch((e: unknown) => e as { code: number; message: string });
+    expect(denied).toMatchObject({ code: -32000 });
+    expect(String((denied as Error).message)).toContain("No API key found for any provider");
+    const auth = await c.agent.request("authenticate", { methodId: "openai" }).catch((e: unknown) => e as { code: number; message: string });
+    expect(auth).toMatchObject({ code: -32000 });
+    expect(String((auth as Error).message)).toContain("No API key for openai: set OPENAI_API_KEY");
+    const unknown = await c.agent.request("authenticate", { methodId: "nosuch" }).catch((e: unknown) => e);
+    expect(String((unknown as Error).message)).toContain(`unknown method "nosuch"`);
+    await c.close();
+    expect(c.problems).toEqual([]);
+    // A closed local port: the background model-list refresh must not reach the real provider.
+    const keyed = start(["--base-url", "http://127.0.0.1:9/v1"], {}, { OPENAI_API_KEY: "sk-test-acp-000000000000" });
+    await keyed.initialize();
+    expect(await keyed.agent.request("authenticate", { methodId: "openai" })).toEqual({});
+    const s = await keyed.agent.request("session/new", { cwd, mcpServers: [] });
+    expect(s.sessionId).toMatch(/^\d{8}-\d{6}-[0-9a-f]{8}$/);
+    await keyed.close();
+    expect(keyed.problems).toEqual([]);
+  });
+});
+
 describe("zot acp with a bad client", () => {
   test("malformed JSON, unknown methods, requests before initialize and bad params get JSON-RPC errors; stdin closing ends zot cleanly", async () => {
     const proc = Bun.spawn([join(ROOT, "dist", "zot"), "acp", "--provider", "mock"], { cwd: e2e.root, env: { ...process.env, ZOT_HOME: e2e.home }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
