@@ -95,7 +95,7 @@ export class Terminals {
   create(req: acp.CreateTerminalRequest): acp.CreateTerminalResponse {
     this.created.push(req);
     // In a process group of its own, so a kill reaches everything the command started, as an editor's terminal does.
-    const proc = Bun.spawn([req.command, ...(req.args ?? [])], { cwd: req.cwd ?? undefined, stdout: "pipe", stderr: "pipe", stdin: "ignore", detached: true });
+    const proc = Bun.spawn([req.command, ...(req.args ?? [])], { ...(req.cwd ? { cwd: req.cwd } : {}), stdout: "pipe", stderr: "pipe", stdin: "ignore", detached: true });
     this.pids.push(proc.pid);
     const id = `term-${this.created.length}`;
     const entry = { proc, output: "", done: Promise.resolve() };

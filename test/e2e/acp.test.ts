@@ -164,6 +164,49 @@ describe("zot acp", () => {
     expect(c.problems).toEqual([]);
   });
 
+  test("the editor going away mid-turn ends zot cleanly, with the command it ran stopped", async () => {
+    const cwd = project();
+    const c = start(["--provider", "mock", "--permission-mode", "yolo", "--sandbox", "off"]);
+    await c.initialize();
+    const s = await c.agent.request("session/new", { cwd, mcpServers: [] });
+    void c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: `call bash ${JSON.stringify({ command: "echo $$ > pid; exec sleep 60" })}` }] }).catch(() => undefined);
+    const pidFile = join(cwd, "pid");
+    while (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "") await Bun.sleep(20);
+    const pid = Number(readFileSync(pidFile, "utf8").trim());
+    expect((await c.close()).code).toBe(0);
+    expect(processAlive(pid)).toBe(false);
+    expect(c.problems).toEqual([]);
+  });
+
+  test("prompts take embedded resources, file links and images", async () => {
+    const cwd = project();
+    writeFileSync(join(cwd, "linked.txt"), "text of the linked file\n");
+    const c = start(["--provider", "mock"]);
+    const init = await c.initialize();
+    expect(init.agentCapabilities?.promptCapabilities?.image).toBe(true);
+    const s = await c.agent.request("session/new", { cwd, mcpServers: [] });
+    const pixel = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+    const r = await c.agent.request("session/prompt", {
+      sessionId: s.sessionId,
+      prompt: [
+        { type: "text", text: "look at these" },
+        { type: "resource", resource: { uri: "file:///buffer/unsaved.ts", text: "const unsaved = 1;" } },
+        { type: "resource_link", uri: `file://${join(cwd, "linked.txt")}`, name: "linked.txt" },
+        { type: "image", mimeType: "image/png", data: pixel },
+      ],
+    });
+    expect(r.stopReason).toBe("end_turn");
+    const said = c.said(s.sessionId);
+    expect(said).toContain("mock: look at these");
+    expect(said).toContain(`<resource uri="file:///buffer/unsaved.ts">\nconst unsaved = 1;\n</resource>`);
+    expect(said).toContain("text of the linked file");
+    const audio = await c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "audio", mimeType: "audio/wav", data: "AAAA" }] }).catch((e: unknown) => e);
+    expect(audio).toMatchObject({ code: -32602 });
+    expect(String((audio as Error).message)).toContain("prompt[0] is audio, which zot does not take");
+    await c.close();
+    expect(c.problems).toEqual([]);
+  });
+
   test("session/list and session/load replay a stored conversation; zot -c continues it in the terminal, and the editor sees that", async () => {
     const cwd = project();
     const first = start(["--provider", "mock", "--permission-mode", "yolo"]);
@@ -310,10 +353,10 @@ describe("zot acp without a key", () => {
     const cwd = project();
     const c = start([]);
     await c.initialize();
-    const denied = await c.agent.request("session/new", { cwd, mcpServers: [] }).catch((e: unknown) => e as { code: number; message: string });
+    const denied = await c.agent.request("session/new", { cwd, mcpServers: [] }).catch((e: unknown) => e);
     expect(denied).toMatchObject({ code: -32000 });
     expect(String((denied as Error).message)).toContain("No API key found for any provider");
-    const auth = await c.agent.request("authenticate", { methodId: "openai" }).catch((e: unknown) => e as { code: number; message: string });
+    const auth = await c.agent.request("authenticate", { methodId: "openai" }).catch((e: unknown) => e);
     expect(auth).toMatchObject({ code: -32000 });
     expect(String((auth as Error).message)).toContain("No API key for openai: set OPENAI_API_KEY");
     const unknown = await c.agent.request("authenticate", { methodId: "nosuch" }).catch((e: unknown) => e);
