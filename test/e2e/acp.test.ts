@@ -178,6 +178,23 @@ describe("zot acp", () => {
     expect(c.problems).toEqual([]);
   });
 
+  test("a key that a command prints is masked in every frame; @path in the text attaches the file", async () => {
+    const cwd = project();
+    writeFileSync(join(cwd, "mentioned.txt"), "mentioned file body\n");
+    const key = "sk-acp-secret-key-0123456789abcdef";
+    const c = start(["--provider", "mock", "--permission-mode", "yolo"], {}, { OPENAI_API_KEY: key });
+    await c.initialize();
+    const s = await c.agent.request("session/new", { cwd, mcpServers: [] });
+    await c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: `call bash {"command":"echo key=$OPENAI_API_KEY"}` }] });
+    expect(c.said(s.sessionId)).toContain("key=");
+    await c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "read @mentioned.txt" }] });
+    expect(c.said(s.sessionId)).toContain("mentioned file body");
+    await c.close();
+    expect(c.lines.length).toBeGreaterThan(0);
+    expect(c.lines.filter((l) => l.includes(key))).toEqual([]);
+    expect(c.problems).toEqual([]);
+  });
+
   test("prompts take embedded resources, file links and images", async () => {
     const cwd = project();
     writeFileSync(join(cwd, "linked.txt"), "text of the linked file\n");

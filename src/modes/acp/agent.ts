@@ -61,13 +61,14 @@ export class AcpAgent {
   private caps: ClientCapabilities = { readTextFile: false, writeTextFile: false, terminal: false };
   private sessions = new Map<string, AcpSession>();
   private inflight = new Set<Promise<void>>();
-  private secrets = new Set<string>();
+  /** The sessions' secret lists, live: a secret learnt later (a token) is masked from then on. */
+  private secrets = new Set<readonly string[]>();
 
   constructor(
     private readonly backend: AcpBackend,
     private readonly opts: AcpOptions,
   ) {
-    this.peer = new Peer((line) => opts.out(this.secrets.size > 0 ? redactSecrets(line, [...this.secrets]) : line));
+    this.peer = new Peer((line) => opts.out(this.secrets.size > 0 ? redactSecrets(line, [...this.secrets].flat()) : line));
   }
 
   /** Serves until stdin closes; then every session ends (turns cancelled, processes stopped). */
@@ -216,7 +217,7 @@ export class AcpAgent {
     const r = await this.backend.open({ cwd, mcpServers, resume });
     if (!r.ok) throw new RpcError(r.auth ? ErrorCode.authRequired : ErrorCode.internal, `${method}: ${r.error}`);
     for (const n of r.notices) this.opts.err(`zot: ${n}\n`);
-    for (const s of r.runtime.secrets) this.secrets.add(s);
+    this.secrets.add(r.runtime.secrets);
     const id = sessionIdOf(r.runtime.sessionPath) ?? crypto.randomUUID();
     const session = new AcpSession(id, r.runtime, r.host, this.peer, this.caps);
     this.sessions.set(id, session);

@@ -360,7 +360,10 @@ export class AcpSession {
     const { text, attachments } = this.promptParts(blocks);
     const slash = attachments.length === 0 ? parseSlash(text) : null;
     if (slash) return this.command(slash.name, slash.args);
-    return this.stopReason(await this.runtime.prompt(text, attachments));
+    // `@path` typed in the prompt attaches the file, as in the terminal.
+    const mentioned = this.runtime.mentions(text);
+    for (const a of mentioned.attached) if (a.level === "warn") this.say(`zot: ${a.summary}\n`);
+    return this.stopReason(await this.runtime.prompt(text, [...mentioned.parts, ...attachments]));
   }
 
   private promptParts(blocks: PromptBlock[]): { text: string; attachments: (TextPart | ImagePart)[] } {
