@@ -55,6 +55,9 @@ describe("zot acp", () => {
     expect(c.said(s.sessionId)).toBe("Hello from the scripted model.");
     const thought = c.of(s.sessionId, "agent_thought_chunk").map((u) => (u.content.type === "text" ? u.content.text : "")).join("");
     expect(thought).toBe("Let me think about it.");
+    const usage = c.of(s.sessionId, "usage_update").at(-1);
+    expect(usage?.size).toBe(200_000);
+    expect(usage?.used).toBeGreaterThan(0);
     const commands = await c.waitFor((u) => u.update.sessionUpdate === "available_commands_update");
     expect(commands.update.sessionUpdate === "available_commands_update" && commands.update.availableCommands.map((x) => x.name)).toEqual(expect.arrayContaining(["compact", "init"]));
     // The session is a zot session file, in the project's folder.
@@ -193,6 +196,22 @@ describe("zot acp", () => {
     expect(c.lines.length).toBeGreaterThan(0);
     expect(c.lines.filter((l) => l.includes(key))).toEqual([]);
     expect(c.problems).toEqual([]);
+  });
+
+  test("stop reasons: a turn an extension blocks is a refusal, one --max-steps stops is max_turn_requests", async () => {
+    const cwd = project();
+    const guarded = start(["--provider", "mock", "-e", join(FIXTURES, "guard")], {}, { ZOT_TEST_GUARD: JSON.stringify({ intercept: ["turn_start"], block_step: 1 }) });
+    await guarded.initialize();
+    const g = await guarded.agent.request("session/new", { cwd, mcpServers: [] });
+    expect((await guarded.agent.request("session/prompt", { sessionId: g.sessionId, prompt: [{ type: "text", text: "hello" }] })).stopReason).toBe("refusal");
+    await guarded.close();
+    expect(guarded.problems).toEqual([]);
+    const limited = start(["--provider", "mock", "--permission-mode", "yolo", "--max-steps", "1"]);
+    await limited.initialize();
+    const l = await limited.agent.request("session/new", { cwd, mcpServers: [] });
+    expect((await limited.agent.request("session/prompt", { sessionId: l.sessionId, prompt: [{ type: "text", text: `call bash {"command":"true"}` }] })).stopReason).toBe("max_turn_requests");
+    await limited.close();
+    expect(limited.problems).toEqual([]);
   });
 
   test("prompts take embedded resources, file links and images", async () => {

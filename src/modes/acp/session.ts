@@ -255,6 +255,12 @@ export class AcpSession {
       case "todo":
         this.update({ sessionUpdate: "plan", entries: planEntries(e.items) });
         return;
+      case "usage": {
+        // The context in use against the model's window, and the session's cost so far, for the editor's meter.
+        const { used, window } = this.runtime.context();
+        if (window > 0) this.update({ sessionUpdate: "usage_update", used, size: window, cost: { amount: e.total.cost, currency: "USD" } });
+        return;
+      }
       case "ext_notify":
         this.say(`\n[${e.extension}] ${e.message}\n`);
         return;

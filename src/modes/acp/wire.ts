@@ -52,7 +52,7 @@ export type SessionUpdate =
   | { sessionUpdate: "plan"; entries: PlanEntry[] }
   | { sessionUpdate: "available_commands_update"; availableCommands: AvailableCommand[] }
   | { sessionUpdate: "current_mode_update"; currentModeId: string }
-  | { sessionUpdate: "session_info_update"; title?: string | null; updatedAt?: string | null };
+  | { sessionUpdate: "usage_update"; used: number; size: number; cost: { amount: number; currency: "USD" } };
 
 export type StopReason = "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled";
 
