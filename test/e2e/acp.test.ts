@@ -296,18 +296,26 @@ describe("zot acp", () => {
     expect(c.problems).toEqual([]);
   });
 
-  test("extension commands are offered and run as slash commands; notes reach the editor; a panel fails clearly", async () => {
+  test("built-in, Markdown and extension commands are offered and run as slash commands; notes reach the editor; a panel fails clearly", async () => {
     const cwd = project();
+    mkdirSync(join(e2e.home, "commands"), { recursive: true });
+    writeFileSync(join(e2e.home, "commands", "shout.md"), "---\ndescription: shout it\nargument-hint: words\n---\nShout: $ARGUMENTS\n");
     const c = start(["--provider", "mock", "-e", join(FIXTURES, "toolbox")]);
     await c.initialize();
     const s = await c.agent.request("session/new", { cwd, mcpServers: [] });
     const offered = await c.waitFor((u) => u.update.sessionUpdate === "available_commands_update");
-    expect(offered.update.sessionUpdate === "available_commands_update" && offered.update.availableCommands.map((x) => x.name)).toEqual(expect.arrayContaining(["greet", "ask", "panel"]));
+    const commands = offered.update.sessionUpdate === "available_commands_update" ? offered.update.availableCommands : [];
+    expect(commands.map((x) => x.name)).toEqual(expect.arrayContaining(["compact", "init", "greet", "ask", "panel", "shout"]));
+    expect(commands.find((x) => x.name === "shout")).toEqual({ name: "shout", description: "shout it", input: { hint: "words" } });
     const prompt = (text: string) => c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text }] });
     expect((await prompt("/greet editor")).stopReason).toBe("end_turn");
     expect(c.said(s.sessionId)).toContain("hello editor");
     expect((await prompt("/ask a question")).stopReason).toBe("end_turn");
     expect(c.said(s.sessionId)).toContain("mock: asked: a question");
+    await prompt("/shout loud");
+    expect(c.said(s.sessionId)).toContain("mock: Shout: loud");
+    expect((await prompt("/compact")).stopReason).toBe("end_turn");
+    expect(c.said(s.sessionId)).toContain("The conversation was summarised");
     await prompt("/noisy");
     expect(c.said(s.sessionId)).toContain("[toolbox] note from toolbox");
     const panel = await prompt("/panel").catch((e: unknown) => e);
