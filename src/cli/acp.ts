@@ -38,7 +38,12 @@ function mcpFile(servers: McpServerSpec[]): string {
 
 /** The first line of a transcript: its meta row, which names the directory it belongs to. */
 function transcriptCwd(path: string): string | null {
-  const fd = openSync(path, "r");
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return null;
+  }
   try {
     const buf = Buffer.alloc(8192);
     const n = readSync(fd, buf, 0, buf.length, 0);
@@ -58,7 +63,12 @@ function everyCwd(home: string): string[] {
   const dirs: string[] = [];
   for (const d of readdirSync(root)) {
     const folder = join(root, d);
-    const first = existsSync(folder) && statSync(folder).isDirectory() ? readdirSync(folder).find((f) => f.endsWith(".jsonl")) : undefined;
+    let first: string | undefined;
+    try {
+      first = statSync(folder).isDirectory() ? readdirSync(folder).find((f) => f.endsWith(".jsonl")) : undefined;
+    } catch {
+      // Unreadable or removed meanwhile: no sessions to list from it.
+    }
     const cwd = first ? transcriptCwd(join(folder, first)) : null;
     if (cwd !== null && !dirs.includes(cwd)) dirs.push(cwd);
   }

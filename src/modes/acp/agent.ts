@@ -80,10 +80,17 @@ export class AcpAgent {
     for await (const chunk of this.opts.input) reader.push(chunk);
     reader.end();
     this.peer.close();
-    await Promise.all([...this.sessions.values()].map((s) => s.close()));
-    this.sessions.clear();
+    await this.closeAll();
     await Promise.all(this.inflight);
+    // A session still being opened when stdin closed is closed once it exists.
+    await this.closeAll();
     return 0;
+  }
+
+  private async closeAll(): Promise<void> {
+    const open = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(open.map((s) => s.close()));
   }
 
   private onLine(line: string): void {
