@@ -49,7 +49,7 @@ const BUILTINS: AvailableCommand[] = [
 
 /** Past this much, a running command's output is shown from its end. */
 const MAX_SHOWN_OUTPUT = 64 * 1024;
-/** What the editor keeps of a command's output in its terminal (the end of it), as bash keeps in memory. */
+/** How much of a command's output the editor is asked to keep (its end). */
 const TERMINAL_OUTPUT_LIMIT = 1024 * 1024;
 
 function failure(err: unknown): { ok: false; error: string } {
@@ -66,7 +66,7 @@ export class AcpSession {
   /** Calls the user rejected "always" this session, by the rules a "don't ask again" would add. */
   private rejected = new Set<string>();
   /** What each running call showed of itself, kept so its final update keeps the diff. */
-  private calls = new Map<string, { diffs: ToolCallContent[]; output: string; name: string }>();
+  private calls = new Map<string, { diffs: ToolCallContent[]; output: string }>();
   /** An assistant_message interceptor holds deltas back; the final text comes whole. */
   private heldText = false;
   /** Tool calls whose command runs in an editor terminal, by call id. */
@@ -218,7 +218,7 @@ export class AcpSession {
         const args = e.args !== null && typeof e.args === "object" && !Array.isArray(e.args) ? e.args : {};
         const builtin = e.extension === undefined && (BUILTIN_TOOLS as readonly string[]).includes(e.name);
         const diffs = builtin ? toolDiffs(e.name, args, this.runtime.cwd) : [];
-        this.calls.set(e.id, { diffs, output: "", name: e.name });
+        this.calls.set(e.id, { diffs, output: "" });
         this.update({
           sessionUpdate: "tool_call",
           toolCallId: e.id,
@@ -345,10 +345,6 @@ export class AcpSession {
       case "json":
         return [{ type: "content", content: { type: "text", text: detail.note ? `${detail.note}\n\n${detail.json}` : detail.json } }];
     }
-  }
-
-  get busy(): boolean {
-    return this.running !== null;
   }
 
   /** session/prompt: one turn, answered with its stop reason once it ends. */
