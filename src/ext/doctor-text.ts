@@ -15,7 +15,8 @@ export function resolvedScopes(states: readonly ExtensionState[], cwd: string, h
 }
 
 /** `resolvedScope` gives the scope with its placeholders expanded, as the sandbox grants it. */
-export function extensionsText(r: ExtensionsReport, resolvedScope: (dir: string) => PermissionsJson | null): string {
+/** `before` goes above the summary line (`zot ext doctor` puts the agent sandbox there). */
+export function extensionsText(r: ExtensionsReport, resolvedScope: (dir: string) => PermissionsJson | null, before: readonly string[] = []): string {
   const out: string[] = [];
   if (r.extensions.length === 0) out.push(`no extensions found (looked in ${r.cwd}/.zot/extensions and ${r.home}/extensions)`);
   for (const e of r.extensions) {
@@ -47,6 +48,7 @@ export function extensionsText(r: ExtensionsReport, resolvedScope: (dir: string)
   const counts = new Map<string, number>();
   for (const e of r.extensions) counts.set(e.status, (counts.get(e.status) ?? 0) + 1);
   const summary = [...counts].map(([k, n]) => `${n} ${k}`).join(", ");
+  out.push(...before);
   out.push(`${r.ok ? "ok" : "problems found"}: ${r.extensions.length} extension(s)${summary ? ` (${summary})` : ""}; zot ${r.zot_version}, home ${r.home}`);
   return out.join("\n") + "\n";
 }

@@ -29,6 +29,7 @@ import type { ModelUsage } from "../agent/model-usage.ts";
 import type { ExportFormat } from "../agent/export/export-file.ts";
 import type { ContextReport } from "./context-parts.ts";
 import type { SessionDoctor } from "./doctor.ts";
+import type { EditorAccess, TerminalRun } from "../agent/tool.ts";
 
 export type { ConfigValues, Effort, ProbeResult, ListedRule, Mentions, ModelInfo, PermissionMode, Prompt, SessionInfo, Skill, SkillDiscovery, SkillSource, TreeNode };
 export type { NotifyMode } from "../agent/config.ts";
@@ -51,6 +52,7 @@ export type { ModelUsage, ExportFormat, ContextReport, SessionDoctor };
 export type { ContextPart, ContextPartKind } from "./context-parts.ts";
 export { EXPORT_FORMATS, isExportFormat } from "../agent/export/export-file.ts";
 export { money, tokens } from "../agent/export/document.ts";
+export type { EditorAccess, TerminalRun };
 
 /** What a rewind restores: the files, the conversation, or both. */
 export type RestoreChoice = "code" | "conversation" | "both";
@@ -125,6 +127,8 @@ export interface AgentRuntime {
    * call; what it returns joins the conversation as user messages. Null: no steering.
    */
   setSteering(source: (() => SteeringMessage[]) | null): void;
+  /** ACP: read, write and edit go through the editor's files, bash through its terminals (each where given); null: the file system and zot's shell. */
+  setEditorAccess(access: EditorAccess | null): void;
   /** Cancels the running prompt (HTTP stream, tools, extension calls). */
   abort(): void;
   messages(): readonly Message[];

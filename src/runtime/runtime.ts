@@ -40,7 +40,7 @@ import { bashTool } from "../agent/tools/bash.ts";
 import { textOf } from "../agent/content.ts";
 import { jailRoot } from "../agent/jail.ts";
 import { buildSystemPrompt } from "../agent/system-prompt.ts";
-import type { Tool } from "../agent/tool.ts";
+import type { EditorAccess, Tool } from "../agent/tool.ts";
 import { Replaying } from "../replaying.ts";
 import type { SandboxPolicy } from "../agent/sandbox/policy.ts";
 import type { SandboxStatus } from "../agent/sandbox/status.ts";
@@ -157,6 +157,8 @@ export class Runtime implements AgentRuntime {
   /** What each model cost in this session (the transcript's usage rows, then this run's calls). */
   private byModel: ModelUsage[];
   private sessionTitle: string | null;
+  /** The editor's files and terminals (an ACP session), or null: the file system and zot's shell. */
+  private editorAccess: EditorAccess | null = null;
 
   constructor(cfg: RuntimeConfig) {
     this.cfg = cfg;
@@ -350,6 +352,7 @@ export class Runtime implements AgentRuntime {
           escalate: (req, denial) => this.escalate(req, denial),
           compact: async () => (await this.condense("overflow", controller.signal)).ok,
           steer: () => this.steering?.().map((s) => this.steerMessage(s)) ?? [],
+          editor: () => this.editorAccess,
         },
         controller.signal,
       );
@@ -383,6 +386,10 @@ export class Runtime implements AgentRuntime {
 
   private steerMessage(s: SteeringMessage): UserMessage {
     return { role: "user", content: [{ type: "text", text: s.text }, ...s.attachments], ts: Date.now() };
+  }
+
+  setEditorAccess(access: EditorAccess | null): void {
+    this.editorAccess = access;
   }
 
   setSteering(source: (() => SteeringMessage[]) | null): void {
@@ -865,6 +872,7 @@ export class Runtime implements AgentRuntime {
         ...(cfg.wire ? { wire: cfg.wire } : {}),
         ...(cfg.mockScript ? { mockScript: cfg.mockScript } : {}),
         ...(cfg.limits ? { limits: cfg.limits } : {}),
+        home: cfg.home,
       });
       cfg.providerName = provider;
       if (credential && provider !== "mock") {

@@ -13,8 +13,32 @@ import type { Ctx } from "../../ext/cli/context.ts";
 import { extensionsText, resolvedScopes } from "../../ext/doctor-text.ts";
 import type { McpDoctorServer } from "../../mcp/cli/doctor.ts";
 import { hasMcpConfig } from "../../runtime/mcp-wiring.ts";
+import { configPath, readConfig } from "../../agent/config.ts";
+import { startingPermissionMode } from "../../agent/permissions.ts";
+import { setUpSandbox } from "../../agent/sandbox/setup.ts";
+import type { PermissionMode } from "../../agent/choices.ts";
 
-export type DoctorReport = ExtensionsReport & { mcp_servers?: McpDoctorServer[] };
+/**
+ * `agent_sandbox`: the sandbox of the agent's own commands as config.json sets it, whether this
+ * machine enforces it, and the permission mode a new session starts in because of that.
+ */
+export type AgentSandboxReport = { mode: string; enforced: boolean; network: boolean; reason: string; default_permission_mode: PermissionMode };
+export type DoctorReport = ExtensionsReport & { mcp_servers?: McpDoctorServer[]; agent_sandbox: AgentSandboxReport };
+
+function agentSandbox(ctx: Ctx): { report: AgentSandboxReport; warnings: string[] } {
+  const config = readConfig(ctx.home);
+  const { status, notices } = setUpSandbox(config.raw.sandbox, configPath(ctx.home), { cwd: ctx.cwd, home: ctx.home, env: ctx.env });
+  const mode = startingPermissionMode({ ...(config.values.permissionMode ? { config: config.values.permissionMode } : {}), sandboxEnforced: status.enforced || status.mode === "off" });
+  return { report: { mode: status.mode, enforced: status.enforced, network: status.network, reason: status.reason, default_permission_mode: mode }, warnings: notices };
+}
+
+/** The agent sandbox's line in the human report: the mode, and what a new session does about it. */
+function sandboxLine(s: AgentSandboxReport): string {
+  const mode = `${s.mode}${s.network ? " + network" : ""}`;
+  if (s.mode === "off") return `agent sandbox: off; the agent's commands run with your full rights (new sessions start in ${s.default_permission_mode})`;
+  if (s.enforced) return `agent sandbox: ${mode}, enforced (${s.reason}); new sessions start in ${s.default_permission_mode}`;
+  return `agent sandbox: ${mode}, NOT enforced here (${s.reason}); the agent's commands would run with your full rights, so new sessions start in ${s.default_permission_mode}`;
+}
 
 export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]; noExt: boolean }): Promise<number> {
   const host = new Host();
@@ -40,6 +64,8 @@ export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]
   }
   const extensions = states.map((s) => doctorEntry(s, ctx.home));
   const m = await mcp;
+  const sandbox = agentSandbox(ctx);
+  for (const w of sandbox.warnings) ctx.err.write(`zot: ${w}\n`);
   const report: DoctorReport = {
     zot_version: ZOT_VERSION,
     home: ctx.home,
@@ -47,8 +73,9 @@ export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]
     ok: extensions.every((e) => e.status !== "failed" && e.status !== "invalid") && (!m || m.m.reportOk(m.r)),
     extensions,
     ...(m ? { mcp_servers: m.r.servers } : {}),
+    agent_sandbox: sandbox.report,
   };
   if (opts.json) ctx.out.write(JSON.stringify(report, null, 2) + "\n");
-  else ctx.out.write(extensionsText(report, resolvedScopes(states, ctx.cwd, ctx.home)) + (m ? `\n${m.m.humanReport(m.r)}` : ""));
+  else ctx.out.write(extensionsText(report, resolvedScopes(states, ctx.cwd, ctx.home), [sandboxLine(report.agent_sandbox)]) + (m ? `\n${m.m.humanReport(m.r)}` : ""));
   return report.ok ? 0 : 1;
 }
