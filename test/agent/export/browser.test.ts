@@ -35,7 +35,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test("the exported page renders the conversation, opens a tool call on click, runs no script and fetches nothing", async () => {
+test("the exported page renders the conversation, opens a tool call on click, prints its collapsed blocks open, runs no script and fetches nothing", async () => {
   const beacon = `http://127.0.0.1:${server.port}`;
   const r = writeExport("html", conversation(beacon), join(dir, "session.html"), dir, new Date("2026-12-02T00:00:00Z"));
   expect(r.ok).toBe(true);
@@ -69,6 +69,13 @@ test("the exported page renders the conversation, opens a tool call on click, ru
   const shot = await browser.screenshot();
   expect(shot.subarray(1, 4).toString()).toBe("PNG");
   writeFileSync(join(dir, "shot.png"), shot);
+
+  // On paper every collapsed block is open: the print style shows a closed tool call's output.
+  const closedOutput = "(() => { const d = [...document.querySelectorAll('details.tool-call')].find((x) => !x.open); return d.querySelector('pre').checkVisibility(); })()";
+  expect(await browser.eval<boolean>(closedOutput)).toBe(false);
+  await browser.send("Emulation.setEmulatedMedia", { media: "print" });
+  expect(await browser.eval<boolean>(closedOutput)).toBe(true);
+  await browser.send("Emulation.setEmulatedMedia", { media: "" });
 
   // Nothing left the page: no request but the page itself and its inline image, none to the beacon.
   expect(browser.requests.filter((u) => u !== page && !u.startsWith("data:image/png;base64,"))).toEqual([]);
