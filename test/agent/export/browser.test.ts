@@ -71,7 +71,8 @@ test("the exported page renders the conversation, opens a tool call on click, pr
   writeFileSync(join(dir, "shot.png"), shot);
 
   // On paper every collapsed block is open: the print style shows a closed tool call's output.
-  const closedOutput = "(() => { const d = [...document.querySelectorAll('details.tool-call')].find((x) => !x.open); return d.querySelector('pre').checkVisibility(); })()";
+  const closedOutput =
+    "(() => { const d = [...document.querySelectorAll('details.tool-call')].find((x) => !x.open); return d.querySelector('pre').checkVisibility(); })()";
   expect(await browser.eval<boolean>(closedOutput)).toBe(false);
   await browser.send("Emulation.setEmulatedMedia", { media: "print" });
   expect(await browser.eval<boolean>(closedOutput)).toBe(true);

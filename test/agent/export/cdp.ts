@@ -129,9 +129,12 @@ export class Browser {
   }
 
   async close(): Promise<void> {
-    this.ws.close();
-    this.proc.kill();
+    // Browser.close (to the browser, not the page) ends Chromium with all its helper processes.
+    this.ws.send(JSON.stringify({ id: this.nextId++, method: "Browser.close", params: {} }));
+    const exited = await Promise.race([this.proc.exited.then(() => true), Bun.sleep(5000).then(() => false)]);
+    if (!exited) this.proc.kill("SIGKILL");
     await this.proc.exited;
+    this.ws.close();
     rmSync(this.profile, { recursive: true, force: true });
   }
 }
