@@ -2,9 +2,10 @@
 // other one-shot reports, the JSON mode's command_result, and the RPC commands get_cost,
 // get_context, export, rename, add_dir and doctor — each over a real zot process and a real transcript.
 import { expect, test } from "bun:test";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sessionFiles, useZotHome } from "./zot.ts";
+import { MODERN } from "../mcp/helpers.ts";
 
 const e2e = useZotHome();
 const MOCK = ["--provider", "mock"];
@@ -112,4 +113,17 @@ test("/doctor asks the provider for its model list: a working key, a refused key
   const gone = await run("sk-good", "http://127.0.0.1:9");
   expect(gone.code).toBe(1);
   expect(gone.stdout).toContain("NOT reachable:");
+}, 30_000);
+
+test("with an MCP server running, /context counts its tools as its own part and /doctor shows its block", async () => {
+  writeFileSync(join(e2e.home, "mcp.json"), JSON.stringify({ mcpServers: { docs: { command: "python3", args: [MODERN] } } }));
+  const rpc = e2e.rpc(MOCK, { env: { HOME: e2e.home } });
+  const context = await rpc.request({ type: "get_context" });
+  const parts = (context.data as { parts: { kind: string; label: string; tokens: number }[] }).parts;
+  const mcp = parts.find((p) => p.kind === "mcp");
+  expect(mcp?.label).toMatch(/^MCP server docs \(\d+ tools?\)$/);
+  expect(mcp!.tokens).toBeGreaterThan(0);
+  const doctor = await rpc.request({ type: "doctor" });
+  expect(doctor).toMatchObject({ success: true, data: { mcp: { servers: [{ name: "docs", status: "ready" }] } } });
+  expect((doctor.data as { text: string }).text).toContain("mcp:docs  ready");
 }, 30_000);
