@@ -7,8 +7,8 @@ import type { Result } from "../../result.ts";
 import type { OAuthConfig } from "../config.ts";
 import { openBrowser } from "./browser.ts";
 import { clientIdentity } from "./client-id.ts";
-import { authServerMetadata, parseChallenge, resourceMetadata } from "./discovery.ts";
-import type { Challenge } from "./discovery.ts";
+import { authServerMetadata, legacyAuthServer, parseChallenge, resourceMetadata } from "./discovery.ts";
+import type { AuthServerMetadata, Challenge } from "./discovery.ts";
 import { listenLoopback } from "./loopback.ts";
 import { send } from "../../platform/http.ts";
 import { joinScopes } from "./scope.ts";
@@ -38,15 +38,14 @@ export const LOGIN_WAIT_MS = 5 * 60_000;
 export async function login(i: LoginInput): Promise<LoginOutcome> {
   const probed = await probe(i.url);
   if (!probed.ok) return probed;
-  const prm = await resourceMetadata(i.url, probed.challenge);
-  if (!prm.ok) return { ok: false, error: probed.challenge ? prm.error : `${i.url} did not ask for authorization and ${prm.error}; it may need no login (or a token in "headers")` };
-  const issuer = prm.value.authorizationServers[0];
-  const meta = await authServerMetadata(issuer);
-  if (!meta.ok) return meta;
-  const as = meta.value;
+  const found = await authorizationServer(i.url, probed.challenge);
+  if (!found.ok) return found;
+  const { as, resource, scopesSupported } = found;
+  const issuer = as.issuer;
+  if (found.how) i.say(`No protected resource metadata for ${i.url}; ${found.how}.`);
   // OAuth 2.1 and MCP: without S256 PKCE the code could be redeemed by whoever intercepts it.
   if (!as.codeChallengeMethods?.includes("S256")) return { ok: false, error: `the authorization server ${issuer} does not offer PKCE with S256 (code_challenge_methods_supported), which MCP requires; zot does not log in without it` };
-  const usual = i.oauth?.scopes?.join(" ") || probed.challenge?.scope || prm.value.scopesSupported.join(" ") || null;
+  const usual = i.oauth?.scopes?.join(" ") || probed.challenge?.scope || scopesSupported.join(" ") || null;
   // Step-up (MCP): after a 403 insufficient_scope, what was granted and what the server asked for.
   const prior = findAuth(readAuthStore(i.home), i.url, i.oauth?.clientId);
   const stepUp = prior?.issuer === issuer ? prior.step_up_scope : undefined;
@@ -63,7 +62,6 @@ export async function login(i: LoginInput): Promise<LoginOutcome> {
     const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
     const challenge = base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
     const state = base64url(crypto.getRandomValues(new Uint8Array(24)));
-    const resource = prm.value.resource;
     const auth = new URL(as.authorizationEndpoint);
     const q = auth.searchParams;
     q.set("response_type", "code");
@@ -133,6 +131,28 @@ export function checkCallback(p: URLSearchParams, state: string, issuer: string,
   const code = p.get("code");
   if (!code) return { ok: false, error: "the browser came back without an authorization code" };
   return { ok: true, code };
+}
+
+export type Discovered = Result<{ as: AuthServerMetadata; resource: string; scopesSupported: string[]; /** Set when the 2025-03-26 fallback found it. */ how?: string }>;
+
+/**
+ * The authorization server of an MCP endpoint: the first one its protected resource metadata names;
+ * for a server that asks for authorization and publishes no such metadata (the 2025-03-26
+ * revision), its origin, as `legacyAuthServer` finds it.
+ */
+export async function authorizationServer(url: string, challenge: Challenge | null): Promise<Discovered> {
+  const prm = await resourceMetadata(url, challenge);
+  if (prm.ok) {
+    const meta = await authServerMetadata(prm.value.authorizationServers[0]);
+    if (!meta.ok) return meta;
+    return { ok: true, as: meta.value, resource: prm.value.resource, scopesSupported: prm.value.scopesSupported };
+  }
+  if (!challenge) return { ok: false, error: `${url} did not ask for authorization and ${prm.error}; it may need no login (or a token in "headers")` };
+  // A challenge that names its metadata document and then has none is broken, not of an older revision.
+  if (!prm.missing || challenge.resourceMetadata) return prm;
+  const legacy = await legacyAuthServer(url);
+  if (!legacy.ok) return { ok: false, error: `${prm.error}, and ${legacy.error}` };
+  return { ok: true, as: legacy.value, resource: url, scopesSupported: [], how: legacy.how };
 }
 
 /** A request the server must authorize: its 401 carries the challenge that points at its metadata. */
