@@ -136,6 +136,28 @@ function decodeMetadata(issuer: string, url: string, d: JsonObject): Result<{ va
   };
 }
 
+export type Discovered = Result<{ as: AuthServerMetadata; resource: string; scopesSupported: string[]; /** Set when the 2025-03-26 fallback found it. */ how?: string }>;
+
+/**
+ * The authorization server of an MCP endpoint: the first one its protected resource metadata names;
+ * for a server that asks for authorization and publishes no such metadata (the 2025-03-26
+ * revision), its origin, as `legacyAuthServer` finds it.
+ */
+export async function authorizationServer(url: string, challenge: Challenge | null): Promise<Discovered> {
+  const prm = await resourceMetadata(url, challenge);
+  if (prm.ok) {
+    const meta = await authServerMetadata(prm.value.authorizationServers[0]);
+    if (!meta.ok) return meta;
+    return { ok: true, as: meta.value, resource: prm.value.resource, scopesSupported: prm.value.scopesSupported };
+  }
+  if (!challenge) return { ok: false, error: `${url} did not ask for authorization and ${prm.error}; it may need no login (or a token in "headers")` };
+  // A challenge that names its metadata document and then has none is broken, not of an older revision.
+  if (!prm.missing || challenge.resourceMetadata) return prm;
+  const legacy = await legacyAuthServer(url);
+  if (!legacy.ok) return { ok: false, error: `${prm.error}, and ${legacy.error}` };
+  return { ok: true, as: legacy.value, resource: url, scopesSupported: [], how: legacy.how };
+}
+
 function sameOrigin(a: string, b: string): boolean {
   try {
     return new URL(a).origin === new URL(b).origin;

@@ -7,8 +7,8 @@ import type { Result } from "../../result.ts";
 import type { OAuthConfig } from "../config.ts";
 import { openBrowser } from "./browser.ts";
 import { clientIdentity } from "./client-id.ts";
-import { authServerMetadata, legacyAuthServer, parseChallenge, resourceMetadata } from "./discovery.ts";
-import type { AuthServerMetadata, Challenge } from "./discovery.ts";
+import { authorizationServer, parseChallenge } from "./discovery.ts";
+import type { Challenge } from "./discovery.ts";
 import { listenLoopback } from "./loopback.ts";
 import { send } from "../../platform/http.ts";
 import { joinScopes } from "./scope.ts";
@@ -131,28 +131,6 @@ export function checkCallback(p: URLSearchParams, state: string, issuer: string,
   const code = p.get("code");
   if (!code) return { ok: false, error: "the browser came back without an authorization code" };
   return { ok: true, code };
-}
-
-export type Discovered = Result<{ as: AuthServerMetadata; resource: string; scopesSupported: string[]; /** Set when the 2025-03-26 fallback found it. */ how?: string }>;
-
-/**
- * The authorization server of an MCP endpoint: the first one its protected resource metadata names;
- * for a server that asks for authorization and publishes no such metadata (the 2025-03-26
- * revision), its origin, as `legacyAuthServer` finds it.
- */
-export async function authorizationServer(url: string, challenge: Challenge | null): Promise<Discovered> {
-  const prm = await resourceMetadata(url, challenge);
-  if (prm.ok) {
-    const meta = await authServerMetadata(prm.value.authorizationServers[0]);
-    if (!meta.ok) return meta;
-    return { ok: true, as: meta.value, resource: prm.value.resource, scopesSupported: prm.value.scopesSupported };
-  }
-  if (!challenge) return { ok: false, error: `${url} did not ask for authorization and ${prm.error}; it may need no login (or a token in "headers")` };
-  // A challenge that names its metadata document and then has none is broken, not of an older revision.
-  if (!prm.missing || challenge.resourceMetadata) return prm;
-  const legacy = await legacyAuthServer(url);
-  if (!legacy.ok) return { ok: false, error: `${prm.error}, and ${legacy.error}` };
-  return { ok: true, as: legacy.value, resource: url, scopesSupported: [], how: legacy.how };
 }
 
 /** A request the server must authorize: its 401 carries the challenge that points at its metadata. */
