@@ -81,13 +81,17 @@ describe("with a client secret", () => {
 });
 
 describe("with a private key (private_key_jwt)", () => {
-  const KINDS: { alg: string; gen: Parameters<typeof crypto.subtle.generateKey>[0]; verify: AlgorithmOf }[] = [
-    { alg: "ES256", gen: { name: "ECDSA", namedCurve: "P-256" }, verify: { name: "ECDSA", hash: "SHA-256" } },
-    { alg: "RS256", gen: { name: "RSASSA-PKCS1-v1_5", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" }, verify: { name: "RSASSA-PKCS1-v1_5" } },
+  const KINDS: { alg: string; gen: () => Promise<CryptoKeyPair>; verify: AlgorithmOf }[] = [
+    { alg: "ES256", gen: () => crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]), verify: { name: "ECDSA", hash: "SHA-256" } },
+    {
+      alg: "RS256",
+      gen: () => crypto.subtle.generateKey({ name: "RSASSA-PKCS1-v1_5", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" }, true, ["sign", "verify"]),
+      verify: { name: "RSASSA-PKCS1-v1_5" },
+    },
   ];
   for (const k of KINDS) {
     test(`a ${k.alg} key signs the assertion (iss and sub the client, aud the issuer), and the token opens the server`, async () => {
-      const pair = (await crypto.subtle.generateKey(k.gen, true, ["sign", "verify"])) as CryptoKeyPair;
+      const pair = await k.gen();
       const h = await run({ jwtClients: { "svc-jwt": { key: pair.publicKey, verify: k.verify } } }, { client_id: "svc-jwt", private_key: "${SVC_KEY}", scopes: ["mcp:tools"] }, { SVC_KEY: await pem(pair.privateKey) });
       expect(h.serverStates()[0]).toMatchObject({ status: "ready" });
       const [req] = tokenRequests();
