@@ -10,8 +10,9 @@
 // straight back) and starts again, at most three times; then every tool is called (with the
 // scenario's arguments, or ones made from the schema), every prompt got and every resource read.
 // An elicitation is answered as the TUI's form is when the user presses Enter (its defaults).
-// Exit status 0 when every step worked, 1 otherwise (the suite judges by its own checks).
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// Exit status 0 when the server started and was used, 1 when it did not start or still needed login;
+// what its tools answered is the scenario's business (the suite judges by its own checks).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isObject } from "../src/json.ts";
@@ -114,12 +115,14 @@ const needsLogin = (text: string | null | undefined) => typeof text === "string"
 async function main(): Promise<number> {
   const oauth = oauthEntry();
   const file = join(home, "mcp.json");
-  Bun.spawnSync(["mkdir", "-p", home]);
+  mkdirSync(home, { recursive: true });
   writeFileSync(file, JSON.stringify({ mcpServers: { conf: { type: "http", url, ...(oauth ? { oauth } : {}) } } }, null, 2));
   const { servers } = loadConfig({ files: [], none: false, cwd: root, home, env: process.env, trust: "all" });
   const config = servers[0];
-  if (!config) return (say("the server list has no server"), 1);
-  let ok = true;
+  if (!config) {
+    say("the server list has no server");
+    return 1;
+  }
   for (let attempt = 0; attempt < 3; attempt++) {
     const server = new McpServer(config, {
       home,
@@ -151,22 +154,19 @@ async function main(): Promise<number> {
       const text = r.content.map((c) => (c.type === "text" ? c.text : `[${c.type}]`)).join(" ");
       say(`tools/call ${tool.remote}: ${r.isError ? "error" : "ok"}: ${text.slice(0, 300)}`);
       if (r.isError && needsLogin(text)) again = true;
-      else if (r.isError) ok = false;
     }
     for (const p of server.prompts) {
       const args = Object.fromEntries(p.arguments.map((a) => [a.name, "conformance"]));
       const r = await server.getPrompt(p, args);
       say(`prompts/get ${p.remote}: ${r.ok ? "ok" : r.error}`);
-      if (!r.ok) ok = false;
     }
     for (const res of server.resources) {
       const r = await server.readResource(res.uri);
       say(`resources/read ${res.uri}: ${r.ok ? "ok" : r.error}`);
-      if (!r.ok) ok = false;
     }
     await server.stop();
     if (again && (await logIn(file, oauth))) continue;
-    return again ? 1 : ok ? 0 : 1;
+    return again ? 1 : 0;
   }
   say("gave up after three logins");
   return 1;

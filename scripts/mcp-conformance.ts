@@ -1,6 +1,6 @@
 // `bun scripts/mcp-conformance.ts [--dir DIR] [--scenario NAME]…`: runs the client scenarios of the
 // official MCP conformance suite (`@modelcontextprotocol/conformance` 0.1.16 and 0.2.0-alpha.12, at
-// the 2025-11-25 and 2026-07-28 revisions, plus the client-credentials extension scenarios) against
+// the 2025-03-26, 2025-11-25 and 2026-07-28 revisions, plus the client-credentials extension scenarios) against
 // zot's MCP client (`scripts/mcp-conformance-client.ts`) and prints one Markdown table row per
 // scenario, for docs/mcp.md. Opt-in: `npm test` never runs it, it needs the npm registry.
 //
@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const SUITES = ["0.1.16", "0.2.0-alpha.12"];
-const REVISIONS = ["2025-11-25", "2026-07-28"];
+const REVISIONS = ["2025-03-26", "2025-11-25", "2026-07-28"];
 /** Outside the revisions' lists: the extension scenarios of what zot implements. */
 const EXTENSIONS = ["auth/client-credentials-jwt", "auth/client-credentials-basic"];
 const NODE_MAJOR = 22;

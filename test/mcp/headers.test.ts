@@ -52,7 +52,7 @@ async function start(): Promise<McpHost> {
 test("tools whose x-mcp-header annotations are invalid are not offered, each with a warning naming the server and the tool", async () => {
   const h = await start();
   expect(h.tools().map((t) => t.name)).toEqual(["mcp__web__valid_tool"]);
-  const warnings = h.serverStates()[0].warnings;
+  const warnings = h.serverStates()[0]!.warnings;
   expect(warnings).toEqual([
     'tool "invalid_empty_header" of MCP server "web" is not offered: the x-mcp-header of its parameter "value" is empty or not a string',
     'tool "invalid_object_header" of MCP server "web" is not offered: the x-mcp-header "Data" is on its parameter "data" of type "object"; only string, integer and boolean parameters can be headers',
@@ -73,5 +73,5 @@ test("the valid tool of the same list is called with its Mcp-Param headers, and 
   expect(unknown.isError).toBe(true);
   const calls = server!.requests.filter((r) => r.body?.method === "tools/call");
   expect(calls.map((c) => (c.body!.params as { name: string }).name)).toEqual(["valid_tool"]);
-  expect(calls[0].headers).toMatchObject({ "mcp-param-region": "us-west1", "mcp-param-n": "42", "mcp-param-on": "true" });
+  expect(calls[0]!.headers).toMatchObject({ "mcp-param-region": "us-west1", "mcp-param-n": "42", "mcp-param-on": "true" });
 });

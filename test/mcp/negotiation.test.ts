@@ -42,7 +42,7 @@ const methods = () => server!.requests.map((r) => r.body?.method ?? r.method);
 
 test("an empty result to server/discover is not taken for the 2026-07-28 era: zot falls back to initialize and lists the tools", async () => {
   const h = await start("legacy", () => reply({ jsonrpc: "2.0", id: idOf(), result: {} }));
-  expect(h.serverStates()[0]).toMatchObject({ status: "ready", era: "legacy", protocolVersion: "2025-11-25" });
+  expect(h.serverStates()[0]!).toMatchObject({ status: "ready", era: "legacy", protocolVersion: "2025-11-25" });
   expect(methods().slice(0, 3)).toEqual(["server/discover", "initialize", "notifications/initialized"]);
   expect(h.tools().map((t) => t.name)).toContain("mcp__web__echo");
   expect((await h.callTool("mcp__web__echo", { text: "hi" }, { signal: signal() })).content[0]).toEqual({ type: "text", text: "echo: hi" });
@@ -50,7 +50,7 @@ test("an empty result to server/discover is not taken for the 2026-07-28 era: zo
 
 test("a result with supportedVersions but no capabilities is not a DiscoverResult either", async () => {
   const h = await start("legacy", () => reply({ jsonrpc: "2.0", id: idOf(), result: { supportedVersions: ["2026-07-28"] } }));
-  expect(h.serverStates()[0]).toMatchObject({ status: "ready", era: "legacy" });
+  expect(h.serverStates()[0]!).toMatchObject({ status: "ready", era: "legacy" });
   expect(methods()).toContain("initialize");
 });
 
@@ -58,27 +58,27 @@ test("UnsupportedProtocolVersion listing initialize-era versions: zot initialize
   const h = await start("legacy", () => unsupported(["2024-10-01", "2025-03-26", "2025-06-18"]));
   const init = server!.requests.find((r) => r.body?.method === "initialize")!;
   expect((init.body!.params as { protocolVersion: string }).protocolVersion).toBe("2025-06-18");
-  expect(h.serverStates()[0]).toMatchObject({ status: "ready", era: "legacy", protocolVersion: "2025-06-18" });
+  expect(h.serverStates()[0]!).toMatchObject({ status: "ready", era: "legacy", protocolVersion: "2025-06-18" });
   expect(h.tools().length).toBeGreaterThan(0);
 });
 
 test("UnsupportedProtocolVersion that lists 2026-07-28 itself is retried once, and the server is then spoken to in 2026-07-28", async () => {
   const h = await start("modern", (n) => (n === 1 ? unsupported(["2026-07-28"]) : null));
-  expect(h.serverStates()[0]).toMatchObject({ status: "ready", era: "modern", protocolVersion: "2026-07-28" });
+  expect(h.serverStates()[0]!).toMatchObject({ status: "ready", era: "modern", protocolVersion: "2026-07-28" });
   expect(methods().filter((m) => m === "server/discover")).toHaveLength(2);
   expect(methods()).not.toContain("initialize");
 });
 
 test("a server that keeps refusing the version it lists fails with a sentence that does not contradict itself", async () => {
   const h = await start("modern", () => unsupported(["2026-07-28"]));
-  const st = h.serverStates()[0];
+  const st = h.serverStates()[0]!;
   expect(st.status).toBe("failed");
   expect(st.error).toBe("the server refused protocol version 2026-07-28 twice although it lists it among its supported versions (2026-07-28)");
 });
 
 test("a server that speaks no version zot speaks fails naming both lists", async () => {
   const h = await start("modern", () => unsupported(["2099-01-01"]));
-  expect(h.serverStates()[0].error).toBe(
+  expect(h.serverStates()[0]!.error).toBe(
     "the server supports only protocol versions 2099-01-01 (said in its UnsupportedProtocolVersion error); zot speaks 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05",
   );
   expect(methods()).not.toContain("initialize");

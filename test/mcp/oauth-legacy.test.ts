@@ -20,8 +20,8 @@ const s = useScratch(async () => {
 
 const TOKEN = "legacy-access-token";
 
-/** The MCP server and, at its origin, the authorization server: with metadata under /oauth (`metadata`), or only the default endpoints. */
-function start(metadata: boolean): { paths: string[] } {
+/** The MCP server and, at its origin, the authorization server: with metadata under /oauth claiming `issuer` (`metadata`), or only the default endpoints. */
+function start(metadata: boolean, issuer = (base: string) => base): { paths: string[] } {
   const paths: string[] = [];
   const srv: McpHttpServer = startMcpHttpServer({
     era: "legacy",
@@ -33,7 +33,7 @@ function start(metadata: boolean): { paths: string[] } {
       if (url.pathname.startsWith("/.well-known/")) {
         if (metadata && url.pathname === "/.well-known/oauth-authorization-server")
           return Response.json({
-            issuer: base,
+            issuer: issuer(base),
             authorization_endpoint: `${base}/oauth/authorize`,
             token_endpoint: `${base}/oauth/token`,
             registration_endpoint: `${base}/oauth/register`,
@@ -86,6 +86,11 @@ test("without resource metadata, the authorization server metadata at the server
   expect(lines).toContain(`No protected resource metadata for ${mcp!.url}; authorization metadata at ${origin} (MCP 2025-03-26: no resource metadata).`);
   expect(paths.filter((p) => p.startsWith("POST /oauth/") || p.startsWith("GET /oauth/"))).toEqual(["POST /oauth/register", "GET /oauth/authorize", "POST /oauth/token"]);
   if (r.ok) expect(r.entry).toMatchObject({ issuer: origin, token_endpoint: `${origin}/oauth/token`, access_token: TOKEN });
+  expect(paths.filter((p) => p.includes("/.well-known/"))).toEqual([
+    "GET /.well-known/oauth-protected-resource/mcp",
+    "GET /.well-known/oauth-protected-resource",
+    "GET /.well-known/oauth-authorization-server",
+  ]);
   host = await loadHost(s);
   expect(host.serverStates()[0]).toMatchObject({ status: "ready", era: "legacy" });
   expect((await host.callTool("mcp__web__whoami", {}, { signal: signal() })).content[0]).toEqual({ type: "text", text: `you sent Bearer ${TOKEN}` });
@@ -102,4 +107,19 @@ test("without any metadata, the default /authorize, /token and /register at the 
   expect(paths).toContain("POST /token");
   host = await loadHost(s);
   expect((await host.callTool("mcp__web__whoami", {}, { signal: signal() })).content[0]).toEqual({ type: "text", text: `you sent Bearer ${TOKEN}` });
+});
+
+test("root metadata whose issuer is a path on the same origin is used with that issuer", async () => {
+  start(true, (base) => `${base}/oauth`);
+  const { r } = await logIn();
+  const origin = new URL(mcp!.url).origin;
+  expect(r.ok && r.entry.issuer).toBe(`${origin}/oauth`);
+});
+
+test("root metadata that claims an issuer on another origin is not used", async () => {
+  start(true, () => "https://elsewhere.example");
+  const { r } = await logIn();
+  const origin = new URL(mcp!.url).origin;
+  expect(r.ok).toBe(false);
+  if (!r.ok) expect(r.error).toEndWith(`and the metadata at ${origin}/.well-known/oauth-authorization-server says its issuer is "https://elsewhere.example", not on ${origin}; zot does not use it`);
 });

@@ -46,27 +46,27 @@ async function pem(key: CryptoKey): Promise<string> {
 describe("with a client secret", () => {
   test("the run gets a token with HTTP Basic, for the resource and the configured scope, and calls the tool with it", async () => {
     const h = await run({ clients: { svc: "s3cret" } }, { client_id: "svc", client_secret: "${SVC_SECRET}", scopes: ["mcp:tools"] }, { SVC_SECRET: "s3cret" });
-    expect(h.serverStates()[0]).toMatchObject({ status: "ready" });
-    const [req] = tokenRequests();
+    expect(h.serverStates()[0]!).toMatchObject({ status: "ready" });
+    const req = tokenRequests()[0]!;
     expect(req.form).toEqual({ grant_type: "client_credentials", resource: mcp!.url, scope: "mcp:tools" });
     expect(req.headers.authorization).toBe(`Basic ${Buffer.from("svc:s3cret").toString("base64")}`);
     const token = [...as!.issued.keys()][0];
     expect(await whoami(h)).toBe(`you sent Bearer ${token}`);
-    expect(h.serverStates()[0].auth).toMatch(new RegExp(`^oauth: client credentials \\(token from ${as!.issuer.replace(/[.]/g, "\\.")}, expires .+ UTC\\)$`));
+    expect(h.serverStates()[0]!.auth).toMatch(new RegExp(`^oauth: client credentials \\(token from ${as!.issuer.replace(/[.]/g, "\\.")}, expires .+ UTC\\)$`));
     // Nothing to log in to, nothing kept.
     expect(existsSync(authStorePath(s.home))).toBe(false);
   });
 
   test("the secret goes as a form field when the server lists only client_secret_post", async () => {
     await run({ clients: { svc: "s3cret" }, authMethods: ["client_secret_post"] }, { client_id: "svc", client_secret: "s3cret" });
-    const [req] = tokenRequests();
+    const req = tokenRequests()[0]!;
     expect(req.headers.authorization).toBeUndefined();
     expect(req.form).toMatchObject({ grant_type: "client_credentials", client_id: "svc", client_secret: "s3cret" });
   });
 
   test("a refused secret fails the start with the server's OAuth error and says what to check", async () => {
     const h = await run({ clients: { svc: "s3cret" } }, { client_id: "svc", client_secret: "wrong" });
-    const st = h.serverStates()[0];
+    const st = h.serverStates()[0]!;
     expect(st.status).toBe("failed");
     expect(st.error).toContain(`its client credentials did not get through (the token endpoint ${as!.issuer}/token refused the client credentials: invalid_client (wrong client secret)); check "client_id" and the secret or key of its "oauth" entry`);
   });
@@ -93,8 +93,8 @@ describe("with a private key (private_key_jwt)", () => {
     test(`a ${k.alg} key signs the assertion (iss and sub the client, aud the issuer), and the token opens the server`, async () => {
       const pair = await k.gen();
       const h = await run({ jwtClients: { "svc-jwt": { key: pair.publicKey, verify: k.verify } } }, { client_id: "svc-jwt", private_key: "${SVC_KEY}", scopes: ["mcp:tools"] }, { SVC_KEY: await pem(pair.privateKey) });
-      expect(h.serverStates()[0]).toMatchObject({ status: "ready" });
-      const [req] = tokenRequests();
+      expect(h.serverStates()[0]!).toMatchObject({ status: "ready" });
+      const req = tokenRequests()[0]!;
       expect(req.form).toMatchObject({ grant_type: "client_credentials", client_id: "svc-jwt", client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" });
       const [header, claims] = String(req.form.client_assertion).split(".").slice(0, 2).map((p) => JSON.parse(Buffer.from(p, "base64url").toString()));
       expect(header).toEqual({ alg: k.alg, typ: "JWT" });
@@ -105,12 +105,12 @@ describe("with a private key (private_key_jwt)", () => {
 
   test("a key in the old EC PEM form is refused with a sentence saying how to convert it", async () => {
     const h = await run({}, { client_id: "svc-jwt", private_key: "-----BEGIN EC PRIVATE KEY-----\nAAAA\n-----END EC PRIVATE KEY-----" });
-    expect(h.serverStates()[0].error).toContain('the private key is in the old EC/RSA PEM form; WebCrypto reads PKCS#8 ("BEGIN PRIVATE KEY"): convert it with openssl pkcs8 -topk8 -nocrypt');
+    expect(h.serverStates()[0]!.error).toContain('the private key is in the old EC/RSA PEM form; WebCrypto reads PKCS#8 ("BEGIN PRIVATE KEY"): convert it with openssl pkcs8 -topk8 -nocrypt');
   });
 });
 
 test("client_credentials without a secret or key is an invalid entry, with a sentence saying what it needs", async () => {
   const h = await run({}, { client_id: "svc" });
-  expect(h.serverStates()[0]).toMatchObject({ status: "invalid" });
-  expect(h.serverStates()[0].error).toContain('"oauth.grant_type": "client_credentials" needs "client_id" and either "client_secret" or "private_key"');
+  expect(h.serverStates()[0]!).toMatchObject({ status: "invalid" });
+  expect(h.serverStates()[0]!.error).toContain('"oauth.grant_type": "client_credentials" needs "client_id" and either "client_secret" or "private_key"');
 });

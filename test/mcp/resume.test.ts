@@ -72,7 +72,7 @@ test("a stream that closes before the answer is resumed with GET and Last-Event-
   const gets = seen.filter((x) => x.method === "GET" && x.lastEventId !== null);
   expect(gets.map((g) => g.lastEventId)).toEqual(["e1"]);
   // The empty priming events are no garbage: nothing about them in the server's warnings.
-  expect(host!.serverStates()[0].warnings).toEqual([]);
+  expect(host!.serverStates()[0]!.warnings).toEqual([]);
 });
 
 test("a server that refuses the GET to resume fails the call with a sentence saying so", async () => {

@@ -109,9 +109,11 @@ export async function legacyAuthServer(serverUrl: string): Promise<Result<{ valu
     return { ok: true, value, how: `no authorization metadata at ${origin}: using its default /authorize, /token and /register (MCP 2025-03-26)` };
   }
   if (got.status < 200 || got.status > 299 || !got.doc) return { ok: false, error: `the authorization server metadata at ${url} could not be read (HTTP ${got.status}${got.doc ? "" : ", not a JSON object"})` };
-  // The issuer is the origin; a trailing slash is the same origin written as a URL.
+  // That revision finds the document by the origin alone, so its issuer is taken when it is on that
+  // origin (servers put their endpoints under a path, `/oauth`): the MCP server's own origin vouches for it.
   const claimed = got.doc.issuer;
-  if (claimed !== origin && claimed !== `${origin}/`) return { ok: false, error: `the metadata at ${url} says its issuer is ${JSON.stringify(claimed)}, not ${origin}; zot does not use it` };
+  if (typeof claimed !== "string" || !sameOrigin(claimed, origin))
+    return { ok: false, error: `the metadata at ${url} says its issuer is ${JSON.stringify(claimed)}, not on ${origin}; zot does not use it` };
   const decoded = decodeMetadata(claimed, url, got.doc);
   return decoded.ok ? { ok: true, value: decoded.value, how: `authorization metadata at ${origin} (MCP 2025-03-26: no resource metadata)` } : decoded;
 }
