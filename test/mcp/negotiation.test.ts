@@ -62,6 +62,13 @@ test("UnsupportedProtocolVersion listing initialize-era versions: zot initialize
   expect(h.tools().length).toBeGreaterThan(0);
 });
 
+test("a DiscoverResult that lists only initialize-era versions gets initialize with the newest of them zot speaks", async () => {
+  const h = await start("legacy", () => reply({ jsonrpc: "2.0", id: idOf(), result: { supportedVersions: ["2025-03-26"], capabilities: { tools: {} } } }));
+  const init = server!.requests.find((r) => r.body?.method === "initialize")!;
+  expect((init.body!.params as { protocolVersion: string }).protocolVersion).toBe("2025-03-26");
+  expect(h.serverStates()[0]!).toMatchObject({ status: "ready", era: "legacy", protocolVersion: "2025-03-26" });
+});
+
 test("UnsupportedProtocolVersion that lists 2026-07-28 itself is retried once, and the server is then spoken to in 2026-07-28", async () => {
   const h = await start("modern", (n) => (n === 1 ? unsupported(["2026-07-28"]) : null));
   expect(h.serverStates()[0]!).toMatchObject({ status: "ready", era: "modern", protocolVersion: "2026-07-28" });
