@@ -14,7 +14,12 @@ export type ToolContext = {
   home: string;
   /** The sandbox commands run in and the file tools obey; absent: none (tests, `--sandbox off`). */
   sandbox?: SandboxPolicy;
+  /** Runs a subagent for the `task` tool (the runtime's); absent where no session runs the loop. */
+  delegate?: (req: TaskRequest, signal: AbortSignal, progress: (text: string) => void) => Promise<ToolOutput>;
 };
+
+/** What a `task` call asks for, checked: `agent` is a name, "general" when the model gave none. */
+export type TaskRequest = { description: string; prompt: string; agent: string };
 
 export type ToolOutput = {
   content: (TextPart | ImagePart)[];

@@ -50,6 +50,10 @@ import { resolvePath } from "../agent/tools/common.ts";
 import { loadCustomCommands, type LoadedCommands } from "../agent/custom-commands.ts";
 import { isTrusted } from "../ext/trust.ts";
 import { latestTodos, sameTodos, TODO_TOOL, type TodoItem } from "../agent/todos.ts";
+import { loadAgents, taskDescription, type AgentDefinition, type LoadedAgents } from "../agent/agents.ts";
+import { TASK_TOOL } from "../agent/tools/task.ts";
+import { DEFAULT_CONCURRENCY } from "../agent/loop.ts";
+import { Subagents } from "./subagents.ts";
 import { killJob, listJobs, onJobChange, stopJobs, type JobInfo } from "../agent/tools/background-jobs.ts";
 
 /**
@@ -144,6 +148,8 @@ export class Runtime implements AgentRuntime {
   private readonly ephemeralId = randomHex(16);
   /** /jail: the root the built-in file tools are confined to, or null. */
   private jailedAt: string | null = null;
+  /** The `task` tool's subagents. */
+  private readonly subagents: Subagents;
 
   constructor(cfg: RuntimeConfig) {
     this.cfg = cfg;
@@ -160,6 +166,7 @@ export class Runtime implements AgentRuntime {
     // The runtime is the host's first listener, so it receives what extensions sent during load.
     this.unhookIntents = cfg.host.onIntent((intent) => this.fromHost(intent));
     this.unhookJobs = onJobChange((job) => this.emit(jobEvent(job)));
+    this.subagents = this.makeSubagents();
     const discovery = cfg.discovery;
     // After the current start-up work: the first prompt never waits for the model list.
     if (discovery) setTimeout(() => void refreshModels(discovery, cfg.catalog, this.background.signal), 0);
@@ -283,8 +290,98 @@ export class Runtime implements AgentRuntime {
   }
 
   customCommands(): LoadedCommands {
-    const trusted = this.cfg.trust === "all" || isTrusted(this.cfg.home, this.cfg.cwd);
-    return loadCustomCommands(this.cfg.cwd, this.cfg.home, trusted);
+    return loadCustomCommands(this.cfg.cwd, this.cfg.home, this.projectTrusted());
+  }
+
+  private projectTrusted(): boolean {
+    return this.cfg.trust === "all" || isTrusted(this.cfg.home, this.cfg.cwd);
+  }
+
+  agents(): LoadedAgents {
+    const extra = this.host.agents().map(({ extension, ...fields }) => ({ fields, source: `extension ${extension}` }));
+    return loadAgents(this.cfg.cwd, this.cfg.home, this.projectTrusted(), extra);
+  }
+
+  /** The built-in tools as the model is offered them: the `task` tool lists the agents of the session. */
+  private offeredBuiltins(): Tool[] {
+    const builtins = this.cfg.builtins;
+    if (!builtins.some((t) => t.name === TASK_TOOL)) return builtins;
+    const description = taskDescription(this.agents().agents);
+    return builtins.map((t) => (t.name === TASK_TOOL ? { ...t, description } : t));
+  }
+
+  private subagentSettings(): { concurrency: number; maxCost: number | null } {
+    const s = readConfig(this.cfg.home).values.subagents;
+    return { concurrency: s?.concurrency ?? DEFAULT_CONCURRENCY, maxCost: s?.maxCost ?? null };
+  }
+
+  private makeSubagents(): Subagents {
+    const cfg = this.cfg;
+    const settings = this.subagentSettings();
+    return new Subagents({
+      cwd: cfg.cwd,
+      home: cfg.home,
+      current: () => ({ provider: cfg.provider, providerName: cfg.providerName, model: cfg.model, reasoning: cfg.reasoning ?? null }),
+      providerFor: (wanted) => this.providerFor(wanted),
+      builtins: () => this.offeredBuiltins(),
+      extensionTools: cfg.extensionTools,
+      hooks: this.host,
+      maxSteps: cfg.maxSteps,
+      concurrency: settings.concurrency,
+      maxCost: settings.maxCost,
+      agents: () => this.agents().agents,
+      systemPrompt: (agent, tools) => this.agentSystemPrompt(agent, tools),
+      approve: (req, detail) => this.approve(req, detail),
+      escalate: (req, denial) => this.escalate(req, denial),
+      jail: () => this.jailedAt,
+      sandbox: cfg.sandbox?.policy ?? null,
+      emit: (e) => this.emit(e),
+      addUsage: (u) => this.addUsage(u),
+      totals: () => ({ ...this.totals }),
+      record: (agent, m) => this.session.subagent(agent, m),
+    });
+  }
+
+  /** An agent's `model` for one subagent: `provider/model`, or a model id of the current provider. */
+  private providerFor(wanted: string): Result<{ provider: Provider; providerName: string; model: string }> {
+    const slash = wanted.indexOf("/");
+    const providerName = slash > 0 ? wanted.slice(0, slash) : this.cfg.providerName;
+    const model = slash > 0 ? wanted.slice(slash + 1) : wanted;
+    if (providerName === this.cfg.providerName) return { ok: true, provider: this.cfg.provider, providerName, model };
+    const made = this.makeProvider(providerName);
+    return made.ok ? { ok: true, provider: made.provider, providerName, model } : made;
+  }
+
+  /** A client for another provider, with that provider's own credentials. */
+  private makeProvider(provider: string): Result<{ provider: Provider; key: string | null }> {
+    const cfg = this.cfg;
+    if (!isProviderName(provider)) return { ok: false, error: `unknown provider "${provider}" (${orList(PROVIDERS)})` };
+    // --api-key and --base-url were given for the starting provider; a different one uses its own credentials.
+    const { credential } = resolveCredentials({ provider, home: cfg.home, env: cfg.env });
+    if (!credential && provider in PROVIDER_ENV_KEYS) return { ok: false, error: `no API key for ${provider}; set its environment variable or add the key to ${cfg.home}/auth.json` };
+    const made = createProvider({
+      provider,
+      ...(credential ? { apiKey: credential.key } : {}),
+      catalog: cfg.catalog,
+      ...(cfg.wire ? { wire: cfg.wire } : {}),
+      ...(cfg.mockScript ? { mockScript: cfg.mockScript } : {}),
+      ...(cfg.limits ? { limits: cfg.limits } : {}),
+    });
+    return { ok: true, provider: made, key: credential?.key ?? null };
+  }
+
+  private agentSystemPrompt(agent: AgentDefinition, tools: readonly { name: string; description: string }[]): string {
+    const cfg = this.cfg;
+    const skills = tools.some((t) => t.name === "skill") ? discoverSkills(cfg.cwd, cfg.home).skills : [];
+    return buildSystemPrompt({
+      home: cfg.home,
+      cwd: cfg.cwd,
+      tools: [...tools],
+      skills,
+      systemPrompt: `${agent.prompt}\n\nWorking directory: ${cfg.cwd}\nTools: ${tools.map((t) => t.name).join(", ") || "none"}`,
+      instructions: loadInstructions(cfg.cwd, cfg.home),
+      append: this.mode === "plan" ? [PLAN_INSTRUCTION] : [],
+    });
   }
 
   private promptNow(text: string, attachments: (TextPart | ImagePart)[]): Promise<PromptOutcome> {
@@ -322,7 +419,7 @@ export class Runtime implements AgentRuntime {
           maxSteps: cfg.maxSteps,
           cwd: cfg.cwd,
           home: cfg.home,
-          builtins: cfg.builtins,
+          builtins: this.offeredBuiltins(),
           extensionTools: cfg.extensionTools,
           hooks: this.host,
           history: () => this.history,
@@ -335,6 +432,8 @@ export class Runtime implements AgentRuntime {
           escalate: (req, denial) => this.escalate(req, denial),
           compact: async () => (await this.condense("overflow", controller.signal)).ok,
           steer: () => this.steering?.().map((s) => this.steerMessage(s)) ?? [],
+          delegate: this.subagents.delegate(null, 0),
+          concurrency: this.subagentSettings().concurrency,
         },
         controller.signal,
       );
@@ -436,8 +535,9 @@ export class Runtime implements AgentRuntime {
     if (rulesAllow([...rules.all(), ...this.promptRules], req.name, req.args, scope)) return { ok: true };
     const ask = this.confirm;
     if (!ask) return { ok: false, reason: unattendedRefusal(this.mode), byUser: false };
-    this.host.emit({ event: "tool_confirmation_requested", tool_id: req.id, tool_name: req.name, tool_preview: req.preview });
-    this.emit({ type: "tool_confirmation_requested", id: req.id, name: req.name, preview: req.preview });
+    const agent = req.agent ? { agent: req.agent } : {};
+    this.host.emit({ event: "tool_confirmation_requested", tool_id: req.id, tool_name: req.name, tool_preview: req.preview, ...agent });
+    this.emit({ type: "tool_confirmation_requested", id: req.id, name: req.name, preview: req.preview, ...agent });
     const suggested = suggestRules(req.name, req.args, scope, rules.all());
     const decision = await ask({ ...req, detail: detail(), scope: suggested.length > 0 ? { rules: suggested, label: scopeLabel(suggested, scope.root) } : null });
     switch (decision.kind) {
@@ -463,7 +563,7 @@ export class Runtime implements AgentRuntime {
   private async escalate(req: Omit<ConfirmRequest, "detail">, denial: string): Promise<boolean> {
     const ask = this.confirm;
     if (!ask || req.name !== "bash" || this.mode === "yolo" || this.mode === "plan") return false;
-    this.emit({ type: "tool_confirmation_requested", id: req.id, name: req.name, preview: req.preview });
+    this.emit({ type: "tool_confirmation_requested", id: req.id, name: req.name, preview: req.preview, ...(req.agent ? { agent: req.agent } : {}) });
     const command = typeof req.args.command === "string" ? req.args.command : "";
     const decision = await ask({ ...req, detail: { kind: "command", command, escalation: denial } });
     if (decision.kind === "stop") this.abort();
@@ -834,22 +934,13 @@ export class Runtime implements AgentRuntime {
     if (model.trim() === "") return { ok: false, error: "the model id is empty" };
     const cfg = this.cfg;
     if (provider !== cfg.providerName) {
-      // --api-key and --base-url were given for the starting provider; a different one uses its own credentials.
-      const { credential } = resolveCredentials({ provider, home: cfg.home, env: cfg.env });
-      if (!credential && provider in PROVIDER_ENV_KEYS)
-        return { ok: false, error: `no API key for ${provider}; set its environment variable or add the key to ${cfg.home}/auth.json` };
-      cfg.provider = createProvider({
-        provider,
-        ...(credential ? { apiKey: credential.key } : {}),
-        catalog: cfg.catalog,
-        ...(cfg.wire ? { wire: cfg.wire } : {}),
-        ...(cfg.mockScript ? { mockScript: cfg.mockScript } : {}),
-        ...(cfg.limits ? { limits: cfg.limits } : {}),
-      });
+      const made = this.makeProvider(provider);
+      if (!made.ok) return made;
+      cfg.provider = made.provider;
       cfg.providerName = provider;
-      if (credential && provider !== "mock") {
+      if (made.key !== null && provider !== "mock") {
         // The new provider's live models: the cached list now, a stale one refreshed in the background.
-        const d: Discovery = { home: cfg.home, provider, key: credential.key, base: discoveryBase(provider) };
+        const d: Discovery = { home: cfg.home, provider, key: made.key, base: discoveryBase(provider) };
         if (!mergeCached(cfg.catalog, d)) void refreshModels(d, cfg.catalog, this.background.signal);
       }
     }

@@ -714,12 +714,14 @@ class App implements CommandContext {
   }
 
   private confirm(req: ConfirmRequest): Promise<ConfirmDecision> {
-    this.transcript.awaitApproval(req.id, true, Date.now());
+    // A subagent's call has no block of its own in the chat (its ids are its own); the dialog names it.
+    const own = !req.agent;
+    if (own) this.transcript.awaitApproval(req.id, true, Date.now());
     this.attention("zot is waiting for your approval");
     return new Promise((resolve) => {
       this.confirms.push(
         new ApprovalDialog(this, req, (decision) => {
-          this.transcript.awaitApproval(req.id, false, Date.now());
+          if (own) this.transcript.awaitApproval(req.id, false, Date.now());
           resolve(decision);
         }),
       );
