@@ -769,6 +769,7 @@ class App implements CommandContext {
     for (const n of this.opts.notices) if (!report.errors.some((e) => n.includes(e.message))) this.transcript.addInfo(n, "warn");
     showLoadProblems(this.transcript, report);
     for (const line of markdownCommandNotes(this.runtime.customCommands(), this.host.commands().map((c) => c.name))) this.transcript.addInfo(line, "warn");
+    for (const line of this.runtime.agents().warnings) this.transcript.addInfo(line, "warn");
   }
 
   private async detectTheme(): Promise<void> {
