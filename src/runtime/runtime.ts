@@ -150,6 +150,8 @@ export class Runtime implements AgentRuntime {
   private jailedAt: string | null = null;
   /** The `task` tool's subagents. */
   private readonly subagents: Subagents;
+  /** The question being put to the user (see `oneQuestion`). */
+  private questions: Promise<unknown> = Promise.resolve();
 
   constructor(cfg: RuntimeConfig) {
     this.cfg = cfg;
@@ -533,8 +535,31 @@ export class Runtime implements AgentRuntime {
     if (verdict === "run") return { ok: true };
     if (verdict === "refuse") return { ok: false, reason: PLAN_REFUSAL, byUser: false };
     if (rulesAllow([...rules.all(), ...this.promptRules], req.name, req.args, scope)) return { ok: true };
+    if (!this.confirm) return { ok: false, reason: unattendedRefusal(this.mode), byUser: false };
+    return this.oneQuestion(() => this.askUser(req, detail, rules, scope));
+  }
+
+  /**
+   * Questions to the user, one at a time: subagents running side by side may ask together, and an
+   * answer ("don't ask again", yolo, stop) may settle the next question before it is put.
+   */
+  private oneQuestion<T>(ask: () => Promise<T>): Promise<T> {
+    const next = this.questions.then(ask);
+    this.questions = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    return next;
+  }
+
+  private async askUser(req: Omit<ConfirmRequest, "detail" | "scope">, detail: () => ApprovalDetail, rules: PermissionRules, scope: { cwd: string; root: string }): Promise<Approval> {
+    const verdict = modeVerdict(this.mode, req.name, req.args, scope.cwd, scope.root);
+    if (verdict === "run") return { ok: true };
+    if (verdict === "refuse") return { ok: false, reason: PLAN_REFUSAL, byUser: false };
+    if (rulesAllow([...rules.all(), ...this.promptRules], req.name, req.args, scope)) return { ok: true };
     const ask = this.confirm;
     if (!ask) return { ok: false, reason: unattendedRefusal(this.mode), byUser: false };
+    if (this.controller?.signal.aborted) return { ok: false, reason: "the user stopped the turn", byUser: true };
     const agent = req.agent ? { agent: req.agent } : {};
     this.host.emit({ event: "tool_confirmation_requested", tool_id: req.id, tool_name: req.name, tool_preview: req.preview, ...agent });
     this.emit({ type: "tool_confirmation_requested", id: req.id, name: req.name, preview: req.preview, ...agent });
@@ -560,9 +585,13 @@ export class Runtime implements AgentRuntime {
   }
 
   /** The sandbox stopped a command: in a mode that asks, the user may let it run once outside. */
-  private async escalate(req: Omit<ConfirmRequest, "detail">, denial: string): Promise<boolean> {
+  private escalate(req: Omit<ConfirmRequest, "detail">, denial: string): Promise<boolean> {
+    return this.oneQuestion(() => this.askEscalation(req, denial));
+  }
+
+  private async askEscalation(req: Omit<ConfirmRequest, "detail">, denial: string): Promise<boolean> {
     const ask = this.confirm;
-    if (!ask || req.name !== "bash" || this.mode === "yolo" || this.mode === "plan") return false;
+    if (!ask || req.name !== "bash" || this.mode === "yolo" || this.mode === "plan" || this.controller?.signal.aborted) return false;
     this.emit({ type: "tool_confirmation_requested", id: req.id, name: req.name, preview: req.preview, ...(req.agent ? { agent: req.agent } : {}) });
     const command = typeof req.args.command === "string" ? req.args.command : "";
     const decision = await ask({ ...req, detail: { kind: "command", command, escalation: denial } });

@@ -115,6 +115,27 @@ test("in ask mode a subagent's call asks the user, naming the agent; a rule give
   expect(asked).toHaveLength(1);
 });
 
+test("subagents asking at once are asked one after the other, and an answer can settle the next question", async () => {
+  const rt = await start({ interactive: true, permissionMode: "ask" });
+  const asked: ConfirmRequest[] = [];
+  let open = 0;
+  let most = 0;
+  rt.setConfirmHandler(async (req) => {
+    asked.push(req);
+    most = Math.max(most, ++open);
+    await Bun.sleep(50);
+    open--;
+    return req.scope ? { kind: "yes_rule", rules: req.scope.rules, always: false } : { kind: "yes" };
+  });
+  const same = task(call("bash", { command: "touch together" }));
+  await rt.prompt(`${same}\n${same}\n${task(call("bash", { command: "mkdir apart" }))}`);
+  expect(most).toBe(1);
+  // The rule the first answer gave covers the second subagent's identical call.
+  expect(asked.map((r) => r.preview).sort()).toEqual(["$ mkdir apart", "$ touch together"]);
+  expect(new Set(asked.map((r) => r.agent?.id)).size).toBe(2);
+  expect(existsSync(join(ws, "together")) && existsSync(join(ws, "apart"))).toBe(true);
+});
+
 test("declined, the subagent's call does not run and the subagent is told", async () => {
   const rt = await start({ interactive: true, permissionMode: "ask" });
   rt.setConfirmHandler(async () => ({ kind: "no", reason: "not now" }));
