@@ -71,3 +71,37 @@ test("an extension registers an agent with register_agent; the task tool runs it
   expect(texts[1]).toContain("mock: tool read failed");
   expect(events.filter((e) => e.type === "tool_call" && e.name === "read").map((e) => (e.agent as { name: string }).name)).toEqual(["critic"]);
 });
+
+/** Alive and not a zombie. */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+test("RPC abort stops both running subagents and leaves none of their processes", async () => {
+  const pids = join(e2e.root, "pids");
+  const sleeper = (tag: string) => task(call("bash", { command: `echo $$ >> ${pids}; exec sleep 300 # ${tag}` }));
+  const rpc = e2e.rpc(["--provider", "mock", "--permission-mode", "yolo"]);
+  await rpc.request({ type: "prompt", message: `${sleeper("one")}\n${sleeper("two")}` });
+  const started = async (): Promise<number[]> => {
+    for (;;) {
+      const lines = existsSync(pids) ? readFileSync(pids, "utf8").split("\n").filter((l) => l !== "") : [];
+      if (lines.length === 2) return lines.map(Number);
+      await Bun.sleep(20);
+    }
+  };
+  const both = await started();
+  expect(both.every(alive)).toBe(true);
+  // Both subagents' calls are on the wire, each naming its agent.
+  expect(new Set(rpc.frames.filter((f) => f.type === "tool_call" && f.name === "bash").map((f) => (f.agent as { id: string }).id)).size).toBe(2);
+  expect(await rpc.request({ type: "abort" })).toMatchObject({ success: true });
+  expect(await rpc.waitFor((f) => f.type === "done")).toMatchObject({ stop: "aborted" });
+  expect(rpc.frames.filter((f) => f.type === "tool_result" && f.name === "task").map((f) => f.is_error)).toEqual([true, true]);
+  for (let i = 0; i < 500 && both.some(alive); i++) await Bun.sleep(20);
+  expect(both.filter(alive)).toEqual([]);
+  await rpc.close();
+});
