@@ -2,9 +2,9 @@
 // calls as they see the main agent's, with the agent named; an extension registers an agent; the
 // `--json` events carry the same `agent` field. The offline mock model follows each conversation.
 import { expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { FIXTURES, jsonLines, useZotHome } from "./zot.ts";
+import { anthropic, FIXTURES, jsonLines, useZotHome } from "./zot.ts";
 
 const e2e = useZotHome();
 
@@ -104,4 +104,25 @@ test("RPC abort stops both running subagents and leaves none of their processes"
   for (let i = 0; i < 500 && both.some(alive); i++) await Bun.sleep(20);
   expect(both.filter(alive)).toEqual([]);
   await rpc.close();
+});
+
+test('a subagent that spends more than "subagents": {"maxCost"} is stopped with an error result; the parent goes on', async () => {
+  writeFileSync(join(e2e.home, "config.json"), JSON.stringify({ subagents: { maxCost: 0.01 } }));
+  const server = e2e.serve({
+    replies: [
+      { kind: "turn", toolCalls: [{ id: "toolu_t", name: "task", args: { description: "costly", prompt: "work hard" } }] },
+      // The subagent's first answer: a million input tokens (dollars, at any Claude price), and a call it never gets to make.
+      { kind: "turn", toolCalls: [{ id: "toolu_b", name: "bash", args: { command: "touch never-run" } }], usage: { input: 1_000_000 } },
+      { kind: "turn", text: "the parent carries on" },
+    ],
+  });
+  const r = await e2e.run(["--json", ...anthropic(server), "--permission-mode", "yolo", "go"]);
+  expect(r.code).toBe(0);
+  const events = jsonLines(r.stdout);
+  const result = events.find((e) => e.type === "tool_result" && e.name === "task");
+  expect(result?.is_error).toBe(true);
+  expect(resultText(result ?? {})).toMatch(/^The subagent general-\d+ was stopped: it spent \$\d+\.\d{4}, over its limit of \$0\.01/);
+  expect(existsSync(join(e2e.home, "never-run"))).toBe(false);
+  expect(events.find((e) => e.type === "done")).toMatchObject({ stop: "end_turn", text: "the parent carries on" });
+  expect(server.requests.length).toBe(3);
 });
