@@ -331,7 +331,7 @@ export class Runtime implements AgentRuntime {
       maxSteps: cfg.maxSteps,
       concurrency: settings.concurrency,
       maxCost: settings.maxCost,
-      agents: () => this.agents().agents,
+      agents: () => this.agents(),
       systemPrompt: (agent, tools) => this.agentSystemPrompt(agent, tools),
       approve: (req, detail) => this.approve(req, detail),
       escalate: (req, denial) => this.escalate(req, denial),

@@ -6,7 +6,7 @@
 import type { AgentRef } from "../protocol.ts";
 import { isObject } from "../json.ts";
 import type { Result } from "../result.ts";
-import { MAX_AGENT_DEPTH, type AgentDefinition } from "../agent/agents.ts";
+import { MAX_AGENT_DEPTH, type AgentDefinition, type LoadedAgents } from "../agent/agents.ts";
 import type { Effort } from "../agent/choices.ts";
 import type { AgentEvent, ApprovalDetail, ConfirmRequest } from "../agent/events.ts";
 import type { EmitPayload, LoopHooks } from "../agent/hooks.ts";
@@ -35,7 +35,7 @@ export type SubagentDeps = {
   concurrency: number;
   /** Dollars one subagent may spend; null: no limit. */
   maxCost: number | null;
-  agents(): AgentDefinition[];
+  agents(): LoadedAgents;
   /** The system prompt for an agent with these tools. */
   systemPrompt(agent: AgentDefinition, tools: readonly { name: string; description: string }[]): string;
   approve(req: Omit<ConfirmRequest, "detail" | "scope">, detail: () => ApprovalDetail): Promise<Approval>;
@@ -67,9 +67,11 @@ export class Subagents {
   }
 
   private async run(req: TaskRequest, parent: AgentRef | null, depth: number, signal: AbortSignal, progress: (text: string) => void): Promise<ToolOutput> {
-    const agents = this.deps.agents();
+    const { agents, warnings } = this.deps.agents();
     const def = agents.find((a) => a.name.toLowerCase() === req.agent.toLowerCase());
-    if (!def) return textResult(`task: there is no agent "${req.agent}" (the agents are ${agents.map((a) => a.name).join(", ")}).`, true);
+    // A file the user meant to define it with may have been skipped: say why.
+    const skipped = warnings.filter((w) => w.includes(req.agent));
+    if (!def) return textResult(`task: there is no agent "${req.agent}" (the agents are ${agents.map((a) => a.name).join(", ")}).${skipped.length ? ` ${skipped.join(" ")}` : ""}`, true);
     const agent: AgentRef = { id: `${def.name}-${++this.started}`, name: def.name, parent: parent?.id ?? null };
     try {
       return await this.runAgent(def, agent, req, depth, signal, progress);

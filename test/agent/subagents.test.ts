@@ -234,9 +234,12 @@ test("an agent file is listed with its source; a bad one is a warning naming the
   expect(loaded.warnings.find((w) => w.includes(badLine))).toContain('line 4 ("this line is wrong") is not "key: value"');
   expect(loaded.warnings.find((w) => w.includes(badLevel))).toContain('"reasoning: enormous" is not a thinking level');
   for (const w of loaded.warnings) expect(w.split("\n")).toHaveLength(1);
+  // Asked for by name, a skipped agent's error says why it is missing.
+  await rt.prompt(task("hello", "thinker"));
+  expect(text(results("task")[0]!)).toContain(`there is no agent "thinker" (the agents are reviewer, general, explore). Skipped the agent file ${badLevel}: "reasoning: enormous"`);
   // The model reads who to pick in the task tool's description.
   await rt.prompt(task(call("bash", { command: "echo hi" }), "reviewer"));
-  expect(text(results("task")[0]!)).toBe("mock: tool bash returned: hi");
+  expect(text(results("task")[1]!)).toBe("mock: tool bash returned: hi");
 });
 
 test("project agents are read only from a trusted folder", async () => {
