@@ -102,7 +102,9 @@ export class Subagents {
     if (parentSignal.aborted) stop();
     else parentSignal.addEventListener("abort", stop, { once: true });
     let spent = 0;
+    let tokens = 0;
     let overBudget = false;
+    const began = Date.now();
 
     const history: Message[] = [];
     const changing = new Map<string, string>();
@@ -144,6 +146,7 @@ export class Subagents {
         const before = d.totals().cost;
         const total = d.addUsage(u);
         spent += total.cost - before;
+        tokens += u.input + u.output + u.cacheRead + u.cacheWrite;
         if (d.maxCost !== null && spent > d.maxCost && !overBudget) {
           overBudget = true;
           stop();
@@ -165,7 +168,8 @@ export class Subagents {
     }
     const files = changed.size > 0 ? `\n\n[Files changed by ${agent.id}: ${[...changed].join(", ")}]` : "";
     const answer = outcome.text.trim();
-    progress(`[${agent.id}] ${outcome.stop === "error" || outcome.stop === "aborted" ? "stopped" : "done"}\n`);
+    const took = `${((Date.now() - began) / 1000).toFixed(1)} s, ${tokens >= 1000 ? `${(tokens / 1000).toFixed(1)}k` : tokens} tokens`;
+    progress(`[${agent.id}] ${outcome.stop === "error" || outcome.stop === "aborted" ? "stopped" : "done"} (${took})\n`);
     if (overBudget)
       return textResult(`The subagent ${agent.id} was stopped: it spent $${spent.toFixed(4)}, over its limit of $${d.maxCost} (config.json "subagents": {"maxCost"}).${answer ? `\n\nIts last answer:\n${answer}` : ""}${files}`, true);
     if (outcome.stop === "aborted") return textResult(`The subagent ${agent.id} was cancelled.${files}`, true);
