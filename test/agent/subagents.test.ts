@@ -269,6 +269,10 @@ test("the session keeps each subagent's conversation beside the main one, and a 
   const rt = await start({ noSession: false });
   await rt.prompt(task(call("bash", { command: "echo recorded" })));
   const path = rt.sessionPath!;
+  // /session export carries the subagent's conversation along.
+  const exported = rt.exportSession(join(root, "shared.jsonl"));
+  if (!exported.ok) throw new Error(exported.error);
+  expect(readFileSync(exported.path, "utf8")).toContain('"type":"subagent"');
   await rt.close();
   runtime = undefined;
   const rows = readFileSync(path, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { type: string; agent?: { name: string }; message?: { role: string } });
