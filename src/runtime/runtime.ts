@@ -319,7 +319,6 @@ export class Runtime implements AgentRuntime {
 
   private makeSubagents(): Subagents {
     const cfg = this.cfg;
-    const settings = this.subagentSettings();
     return new Subagents({
       cwd: cfg.cwd,
       home: cfg.home,
@@ -329,8 +328,7 @@ export class Runtime implements AgentRuntime {
       extensionTools: cfg.extensionTools,
       hooks: this.host,
       maxSteps: cfg.maxSteps,
-      concurrency: settings.concurrency,
-      maxCost: settings.maxCost,
+      settings: () => this.subagentSettings(),
       agents: () => this.agents(),
       systemPrompt: (agent, tools) => this.agentSystemPrompt(agent, tools),
       approve: (req, detail) => this.approve(req, detail),

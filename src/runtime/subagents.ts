@@ -32,9 +32,8 @@ export type SubagentDeps = {
   extensionTools: boolean;
   hooks: LoopHooks;
   maxSteps: number;
-  concurrency: number;
-  /** Dollars one subagent may spend; null: no limit. */
-  maxCost: number | null;
+  /** config.json's `"subagents"` now: how many task calls run at once, and the dollars one subagent may spend (null: no limit). */
+  settings(): { concurrency: number; maxCost: number | null };
   agents(): LoadedAgents;
   /** The system prompt for an agent with these tools. */
   systemPrompt(agent: AgentDefinition, tools: readonly { name: string; description: string }[]): string;
@@ -101,6 +100,7 @@ export class Subagents {
     const stop = () => controller.abort();
     if (parentSignal.aborted) stop();
     else parentSignal.addEventListener("abort", stop, { once: true });
+    const { concurrency, maxCost } = d.settings();
     let spent = 0;
     let tokens = 0;
     let overBudget = false;
@@ -147,7 +147,7 @@ export class Subagents {
         const total = d.addUsage(u);
         spent += total.cost - before;
         tokens += u.input + u.output + u.cacheRead + u.cacheWrite;
-        if (d.maxCost !== null && spent > d.maxCost && !overBudget) {
+        if (maxCost !== null && spent > maxCost && !overBudget) {
           overBudget = true;
           stop();
         }
@@ -158,7 +158,7 @@ export class Subagents {
       ...(d.sandbox ? { sandbox: d.sandbox } : {}),
       escalate: (call, denial) => d.escalate({ ...call, agent }, denial),
       delegate: this.delegate(agent, depth),
-      concurrency: d.concurrency,
+      concurrency,
     };
     let outcome: Awaited<ReturnType<typeof runLoop>>;
     try {
@@ -171,7 +171,7 @@ export class Subagents {
     const took = `${((Date.now() - began) / 1000).toFixed(1)} s, ${tokens >= 1000 ? `${(tokens / 1000).toFixed(1)}k` : tokens} tokens`;
     progress(`[${agent.id}] ${outcome.stop === "error" || outcome.stop === "aborted" ? "stopped" : "done"} (${took})\n`);
     if (overBudget)
-      return textResult(`The subagent ${agent.id} was stopped: it spent $${spent.toFixed(4)}, over its limit of $${d.maxCost} (config.json "subagents": {"maxCost"}).${answer ? `\n\nIts last answer:\n${answer}` : ""}${files}`, true);
+      return textResult(`The subagent ${agent.id} was stopped: it spent $${spent.toFixed(4)}, over its limit of $${maxCost} (config.json "subagents": {"maxCost"}).${answer ? `\n\nIts last answer:\n${answer}` : ""}${files}`, true);
     if (outcome.stop === "aborted") return textResult(`The subagent ${agent.id} was cancelled.${files}`, true);
     if (outcome.stop === "error") return textResult(`The subagent ${agent.id} failed: ${outcome.error ?? "the model call failed"}.${answer ? `\n\nIts last answer:\n${answer}` : ""}${files}`, true);
     return textResult(`${answer || `(${agent.id} finished without a final answer)`}${files}`);

@@ -78,6 +78,15 @@ test("two task calls in one message run at the same time, each in its own conver
   expect(events.some((e) => e.type === "done" && e.agent)).toBe(false);
 });
 
+test('"subagents": {"concurrency": 1} in config.json runs the task calls one after the other', async () => {
+  writeFileSync(join(home, "config.json"), JSON.stringify({ subagents: { concurrency: 1 } }));
+  const rt = await start();
+  const a = `touch a; for i in $(seq 20); do [ -f b ] && break; sleep 0.05; done; [ -f b ] && echo a-saw-b || echo a-alone`;
+  const b = `touch b; [ -f a ] && echo b-saw-a || echo b-alone`;
+  await rt.prompt(`${task(call("bash", { command: a }))}\n${task(call("bash", { command: b }))}`);
+  expect(taskResults(rt)).toEqual(["mock: tool bash returned: a-alone", "mock: tool bash returned: b-saw-a"]);
+});
+
 test("a subagent's file changes are noted in its result", async () => {
   const rt = await start();
   await rt.prompt(task(call("write", { path: "made.txt", content: "hi\n" })));
