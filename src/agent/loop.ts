@@ -13,7 +13,7 @@ import type { Effort } from "./choices.ts";
 import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ToolCallPart, ToolDeclaration, ToolResultMessage, Usage, UserMessage } from "./messages.ts";
 import type { Provider, ProviderEvent, ProviderRequest, ToolSpec } from "./provider.ts";
 import type { InterceptRecord } from "./intercept-record.ts";
-import type { Tool, ToolContext, ToolOutput } from "./tool.ts";
+import type { EditorAccess, Tool, ToolContext, ToolOutput } from "./tool.ts";
 import type { SandboxPolicy } from "./sandbox/policy.ts";
 import { messageJson } from "./wire.ts";
 import { jailRefusal } from "./jail.ts";
@@ -68,6 +68,8 @@ export interface LoopContext {
   delegate?: ToolContext["delegate"];
   /** How many `task` calls of one message run at once (default 4). */
   concurrency?: number;
+  /** The editor's files and terminals for the built-in tools (an ACP session), or null. */
+  editor?(): EditorAccess | null;
 }
 
 /** How one prompt ended: the stop reason, the visible text, and what went wrong if anything did. */
@@ -196,7 +198,7 @@ function rewriters(result: InterceptResult): string[] {
 
 /** A provider's retry notice as the agent event the modes show. */
 export function retryEvent(ev: Extract<ProviderEvent, { type: "retry" }>): AgentEvent {
-  return { type: "retry", attempt: ev.attempt, attempts: ev.attempts, delay_ms: ev.delayMs, reason: ev.reason };
+  return { type: "retry", attempt: ev.attempt, attempts: ev.attempts, delay_ms: ev.delayMs, reason: ev.reason, ...(ev.wire ? { wire: ev.wire } : {}) };
 }
 
 /**
@@ -438,7 +440,7 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
   if (refusal !== null) out = errorOutput(refusal);
   else if (builtin) {
     try {
-      const r = await runBuiltin(ctx, builtin, { id: call.id, name: call.name, preview, args, scope: null }, { cwd: ctx.cwd, signal, progress, home: ctx.home, ...(ctx.delegate ? { delegate: ctx.delegate } : {}) });
+      const r = await runBuiltin(ctx, builtin, { id: call.id, name: call.name, preview, args, scope: null }, toolContext(ctx, call.id, signal, progress));
       out = { content: r.content, isError: r.isError };
     } catch (err) {
       out = errorOutput(`Tool "${call.name}" failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -468,6 +470,11 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
     }
   }
   recordResult(ctx, call, { ...out, ...rewriteInfo, ...(owner && !out.extension ? { extension: owner } : {}) }, ran);
+}
+
+function toolContext(ctx: LoopContext, callId: string, signal: AbortSignal, progress: (text: string) => void): ToolContext {
+  const editor = ctx.editor?.() ?? null;
+  return { cwd: ctx.cwd, signal, progress, home: ctx.home, callId, ...(editor ? { editor } : {}), ...(ctx.delegate ? { delegate: ctx.delegate } : {}) };
 }
 
 /** A built-in call inside the sandbox, and once more outside it when the sandbox stopped it and the user approves. */

@@ -5,7 +5,7 @@ import { BUILTIN_TOOLS } from "../ext/policy.ts";
 import { isSandboxMode, SANDBOX_MODES } from "../agent/sandbox/policy.ts";
 import { CHOOSABLE_WIRES, EFFORTS, isChoosableWire, isEffort, isPermissionMode, isProviderName, orList, PERMISSION_MODES, PROVIDERS, type PermissionMode } from "../agent/choices.ts";
 
-export type Mode = "interactive" | "print" | "json" | "rpc";
+export type Mode = "interactive" | "print" | "json" | "rpc" | "acp";
 
 /** The run choices the agent takes (`RunChoices`), plus what only the command line decides. */
 export type CliArgs = Omit<RunChoices, "trust"> & {
@@ -178,6 +178,10 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
   let start = 0;
   if (argv[0] === "rpc") {
     setMode("rpc", "zot rpc");
+    start = 1;
+  }
+  if (argv[0] === "acp") {
+    setMode("acp", "zot acp");
     start = 1;
   }
   for (let i = start; i < argv.length; i++) {

@@ -11,6 +11,7 @@ const SECTIONS: [string, [string, string][]][] = [
       ["-p, --print", "print the final answer and exit (prompt from args and/or piped stdin)"],
       ["--json", "print one JSON event per line, then exit"],
       ["zot rpc", "NDJSON commands on stdin, responses and events on stdout"],
+      ["zot acp", "an Agent Client Protocol agent for editors (Zed, JetBrains, Neovim, Emacs)"],
       ["--mode MODE", "interactive, print, json or rpc (--mode rpc and --rpc are zot rpc)"],
       ["zot ext <command>", "manage extensions (zot ext --help)"],
       ["zot update [--check]", "replace this binary with the latest release (--check: only report)"],

@@ -76,6 +76,7 @@ export async function runJson(runtime: AgentRuntime, host: ExtensionHost, prompt
   const io = redactingOutput(runtime.secrets, raw);
   const emit = redactingEvents(runtime.secrets, goEventStream((event) => io.out(eventLine(event))));
   const unsubscribe = runtime.subscribe(emit);
+  emit(startEvent(runtime));
   try {
     const slash = parseSlash(prompt);
     if (slash) return await runSlash(runtime, host, slash.name, slash.args, emit);
@@ -83,6 +84,16 @@ export async function runJson(runtime: AgentRuntime, host: ExtensionHost, prompt
   } finally {
     unsubscribe();
   }
+}
+
+/** What JSON mode says first, and RPC's `hello` and `get_state` carry: the run's sandbox and permission mode among it. */
+export function startEvent(rt: AgentRuntime): Extract<AgentEvent, { type: "start" }> {
+  return { type: "start", provider: rt.provider, model: rt.model, cwd: rt.cwd, session: rt.sessionPath, permission_mode: rt.mode, sandbox: sandboxJson(rt) };
+}
+
+export function sandboxJson(rt: AgentRuntime): Extract<AgentEvent, { type: "start" }>["sandbox"] {
+  const s = rt.sandbox;
+  return { mode: s.mode, enforced: s.enforced, network: s.network, reason: s.reason };
 }
 
 /**

@@ -9,7 +9,7 @@ import { isObject } from "../json.ts";
 import { LineReader } from "../ext/lines.ts";
 import { commandOutcome } from "../ext/command-outcome.ts";
 import type { ExtensionHost } from "../ext/types.ts";
-import { eventLine, goEventStream } from "./json.ts";
+import { eventLine, goEventStream, sandboxJson } from "./json.ts";
 import { markdownPrompt } from "./slash.ts";
 import type { ModeOutput } from "./output.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
@@ -183,7 +183,7 @@ class RpcServer {
     const b = req.body;
     switch (req.type) {
       case "hello":
-        return { data: { protocol_version: RPC_PROTOCOL_VERSION, version: ZOT_VERSION, provider: rt.provider, model: rt.model } };
+        return { data: { protocol_version: RPC_PROTOCOL_VERSION, version: ZOT_VERSION, provider: rt.provider, model: rt.model, permission_mode: rt.mode, sandbox: sandboxJson(rt) } };
       case "ping":
         return { data: { pong: true } };
       case "prompt": {
@@ -212,7 +212,7 @@ class RpcServer {
             yolo: rt.yolo,
             permission_mode: rt.mode,
             jail: rt.jail,
-            sandbox: { mode: rt.sandbox.mode, enforced: rt.sandbox.enforced, network: rt.sandbox.network, reason: rt.sandbox.reason },
+            sandbox: sandboxJson(rt),
             usage: { input: u.input, output: u.output, cache_read: u.cacheRead, cache_write: u.cacheWrite, cost_usd: u.cost },
             context: { used: ctx.used, window: ctx.window },
             todos: rt.todos(),

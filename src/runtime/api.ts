@@ -26,6 +26,7 @@ import type { TodoItem } from "../agent/todos.ts";
 import type { LoadedCommands } from "../agent/custom-commands.ts";
 import type { AgentDefinition, LoadedAgents } from "../agent/agents.ts";
 import type { PermissionRule } from "../agent/events.ts";
+import type { EditorAccess, TerminalRun } from "../agent/tool.ts";
 
 export type { ConfigValues, Effort, ProbeResult, ListedRule, Mentions, ModelInfo, PermissionMode, Prompt, SessionInfo, Skill, SkillDiscovery, SkillSource, TreeNode };
 export type { NotifyMode } from "../agent/config.ts";
@@ -44,6 +45,7 @@ export { jobStatus } from "../agent/tools/background-jobs.ts";
 export { expandCommand, usableCommands } from "../agent/custom-commands.ts";
 export type { CustomCommand } from "../agent/custom-commands.ts";
 export type { AgentDefinition, JobInfo, LoadedAgents, LoadedCommands, TodoItem };
+export type { EditorAccess, TerminalRun };
 
 /** What a rewind restores: the files, the conversation, or both. */
 export type RestoreChoice = "code" | "conversation" | "both";
@@ -120,6 +122,8 @@ export interface AgentRuntime {
    * call; what it returns joins the conversation as user messages. Null: no steering.
    */
   setSteering(source: (() => SteeringMessage[]) | null): void;
+  /** ACP: read, write and edit go through the editor's files, bash through its terminals (each where given); null: the file system and zot's shell. */
+  setEditorAccess(access: EditorAccess | null): void;
   /** Cancels the running prompt (HTTP stream, tools, extension calls). */
   abort(): void;
   messages(): readonly Message[];

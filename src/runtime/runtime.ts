@@ -40,7 +40,7 @@ import { bashTool } from "../agent/tools/bash.ts";
 import { textOf } from "../agent/content.ts";
 import { jailRoot } from "../agent/jail.ts";
 import { buildSystemPrompt } from "../agent/system-prompt.ts";
-import type { Tool } from "../agent/tool.ts";
+import type { EditorAccess, Tool } from "../agent/tool.ts";
 import { Replaying } from "../replaying.ts";
 import type { SandboxPolicy } from "../agent/sandbox/policy.ts";
 import type { SandboxStatus } from "../agent/sandbox/status.ts";
@@ -152,6 +152,8 @@ export class Runtime implements AgentRuntime {
   private readonly subagents: Subagents;
   /** The question being put to the user (see `oneQuestion`). */
   private questions: Promise<unknown> = Promise.resolve();
+  /** The editor's files and terminals (an ACP session), or null: the file system and zot's shell. */
+  private editorAccess: EditorAccess | null = null;
 
   constructor(cfg: RuntimeConfig) {
     this.cfg = cfg;
@@ -335,6 +337,7 @@ export class Runtime implements AgentRuntime {
       escalate: (req, denial) => this.escalate(req, denial),
       jail: () => this.jailedAt,
       sandbox: cfg.sandbox?.policy ?? null,
+      editor: () => this.editorAccess,
       emit: (e) => this.emit(e),
       addUsage: (u) => this.addUsage(u),
       totals: () => ({ ...this.totals }),
@@ -366,6 +369,7 @@ export class Runtime implements AgentRuntime {
       ...(cfg.wire ? { wire: cfg.wire } : {}),
       ...(cfg.mockScript ? { mockScript: cfg.mockScript } : {}),
       ...(cfg.limits ? { limits: cfg.limits } : {}),
+      home: cfg.home,
     });
     return { ok: true, provider: made, key: credential?.key ?? null };
   }
@@ -434,6 +438,7 @@ export class Runtime implements AgentRuntime {
           steer: () => this.steering?.().map((s) => this.steerMessage(s)) ?? [],
           delegate: this.subagents.delegate(null, 0),
           concurrency: this.subagentSettings().concurrency,
+          editor: () => this.editorAccess,
         },
         controller.signal,
       );
@@ -467,6 +472,10 @@ export class Runtime implements AgentRuntime {
 
   private steerMessage(s: SteeringMessage): UserMessage {
     return { role: "user", content: [{ type: "text", text: s.text }, ...s.attachments], ts: Date.now() };
+  }
+
+  setEditorAccess(access: EditorAccess | null): void {
+    this.editorAccess = access;
   }
 
   setSteering(source: (() => SteeringMessage[]) | null): void {

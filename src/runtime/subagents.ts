@@ -15,7 +15,7 @@ import type { Message, Usage } from "../agent/messages.ts";
 import type { Provider } from "../agent/provider.ts";
 import { isReadOnlyCommand } from "../agent/read-only-command.ts";
 import type { SandboxPolicy } from "../agent/sandbox/policy.ts";
-import type { TaskRequest, Tool, ToolOutput } from "../agent/tool.ts";
+import type { EditorAccess, TaskRequest, Tool, ToolOutput } from "../agent/tool.ts";
 import { textResult } from "../agent/tools/common.ts";
 import { TASK_TOOL } from "../agent/tools/task.ts";
 
@@ -41,6 +41,8 @@ export type SubagentDeps = {
   escalate(req: Omit<ConfirmRequest, "detail">, denial: string): Promise<boolean>;
   jail(): string | null;
   sandbox: SandboxPolicy | null;
+  /** The editor's files and terminals (an ACP session), or null. */
+  editor(): EditorAccess | null;
   emit(event: AgentEvent): void;
   /** Adds to the session's totals (and transcript); returns the totals. */
   addUsage(usage: Usage): Usage;
@@ -157,6 +159,7 @@ export class Subagents {
       jail: () => d.jail(),
       ...(d.sandbox ? { sandbox: d.sandbox } : {}),
       escalate: (call, denial) => d.escalate({ ...call, agent }, denial),
+      editor: () => d.editor(),
       delegate: this.delegate(agent, depth),
       concurrency,
     };

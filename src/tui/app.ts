@@ -732,7 +732,7 @@ class App implements CommandContext {
   // ------------------------------------------------------------ runtime events and host intents
 
   private onEvent(ev: AgentEvent): void {
-    if (ev.type === "retry" && this.turn) this.turn.retry = { at: Date.now() + ev.delay_ms, attempt: ev.attempt, attempts: ev.attempts };
+    if (ev.type === "retry" && !ev.wire && this.turn) this.turn.retry = { at: Date.now() + ev.delay_ms, attempt: ev.attempt, attempts: ev.attempts };
     // A write's diff is worked out now, while the file still holds what the write replaces.
     if (ev.type === "tool_call" && ev.name === "write" && !ev.extension && ev.change) this.transcript.setChange(ev.id, ev.change);
     if (ev.type === "compaction_start") this.condensing = true;

@@ -14,8 +14,32 @@ import { storedSecretValues } from "../../ext/settings.ts";
 import type { Ctx } from "../../ext/cli/context.ts";
 import type { McpDoctorServer } from "../../mcp/cli/doctor.ts";
 import { hasMcpConfig } from "../../runtime/mcp-wiring.ts";
+import { configPath, readConfig } from "../../agent/config.ts";
+import { startingPermissionMode } from "../../agent/permissions.ts";
+import { setUpSandbox } from "../../agent/sandbox/setup.ts";
+import type { PermissionMode } from "../../agent/choices.ts";
 
-export type DoctorReport = ExtensionsReport & { mcp_servers?: McpDoctorServer[] };
+/**
+ * `agent_sandbox`: the sandbox of the agent's own commands as config.json sets it, whether this
+ * machine enforces it, and the permission mode a new session starts in because of that.
+ */
+export type AgentSandboxReport = { mode: string; enforced: boolean; network: boolean; reason: string; default_permission_mode: PermissionMode };
+export type DoctorReport = ExtensionsReport & { mcp_servers?: McpDoctorServer[]; agent_sandbox: AgentSandboxReport };
+
+function agentSandbox(ctx: Ctx): { report: AgentSandboxReport; warnings: string[] } {
+  const config = readConfig(ctx.home);
+  const { status, notices } = setUpSandbox(config.raw.sandbox, configPath(ctx.home), { cwd: ctx.cwd, home: ctx.home, env: ctx.env });
+  const mode = startingPermissionMode({ ...(config.values.permissionMode ? { config: config.values.permissionMode } : {}), sandboxEnforced: status.enforced || status.mode === "off" });
+  return { report: { mode: status.mode, enforced: status.enforced, network: status.network, reason: status.reason, default_permission_mode: mode }, warnings: notices };
+}
+
+/** The agent sandbox's line in the human report: the mode, and what a new session does about it. */
+function sandboxLine(s: AgentSandboxReport): string {
+  const mode = `${s.mode}${s.network ? " + network" : ""}`;
+  if (s.mode === "off") return `agent sandbox: off; the agent's commands run with your full rights (new sessions start in ${s.default_permission_mode})`;
+  if (s.enforced) return `agent sandbox: ${mode}, enforced (${s.reason}); new sessions start in ${s.default_permission_mode}`;
+  return `agent sandbox: ${mode}, NOT enforced here (${s.reason}); the agent's commands would run with your full rights, so new sessions start in ${s.default_permission_mode}`;
+}
 
 export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]; noExt: boolean }): Promise<number> {
   const host = new Host();
@@ -43,6 +67,8 @@ export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]
   const tmp = process.getBuiltinModule("node:os").tmpdir();
   const resolved = new Map(states.map((s) => [s.dir, s.permissions ? permissionsJson(expandPermissions(s.permissions, { extensionDir: s.dir, cwd: ctx.cwd, home: ctx.home, tmp })) : null]));
   const m = await mcp;
+  const sandbox = agentSandbox(ctx);
+  for (const w of sandbox.warnings) ctx.err.write(`zot: ${w}\n`);
   const report: DoctorReport = {
     zot_version: ZOT_VERSION,
     home: ctx.home,
@@ -50,6 +76,7 @@ export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]
     ok: extensions.every((e) => e.status !== "failed" && e.status !== "invalid") && (!m || m.m.reportOk(m.r)),
     extensions,
     ...(m ? { mcp_servers: m.r.servers } : {}),
+    agent_sandbox: sandbox.report,
   };
   if (opts.json) ctx.out.write(JSON.stringify(report, null, 2) + "\n");
   else ctx.out.write(human(report, (dir) => resolved.get(dir) ?? null) + (m ? `\n${m.m.humanReport(m.r)}` : ""));
@@ -88,6 +115,7 @@ function human(r: DoctorReport, resolvedScope: (dir: string) => PermissionsJson 
   const counts = new Map<string, number>();
   for (const e of r.extensions) counts.set(e.status, (counts.get(e.status) ?? 0) + 1);
   const summary = [...counts].map(([k, n]) => `${n} ${k}`).join(", ");
+  out.push(sandboxLine(r.agent_sandbox));
   out.push(`${r.ok ? "ok" : "problems found"}: ${r.extensions.length} extension(s)${summary ? ` (${summary})` : ""}; zot ${r.zot_version}, home ${r.home}`);
   return out.join("\n") + "\n";
 }
