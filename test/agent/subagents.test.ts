@@ -159,7 +159,7 @@ test("plan mode's limits hold inside a subagent: reads run, changes are refused"
   await rt.prompt(`${task(call("read", { path: "plan.txt" }))}\n${task(call("write", { path: "no.txt", content: "x" }))}`);
   const [read, write] = taskResults(rt);
   expect(read).toContain("read me");
-  expect(write).toContain("plan mode: only read-only tools run");
+  expect(write).toContain("Blocked by plan mode (the user did not decline it): only read-only tools run");
   expect(existsSync(join(ws, "no.txt"))).toBe(false);
 });
 
