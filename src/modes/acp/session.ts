@@ -202,6 +202,9 @@ export class AcpSession {
   }
 
   private onEvent(e: AgentEvent): void {
+    // A subagent's work reaches the editor as its task call's progress; its own events (with ids
+    // of its own conversation) would tangle with the main agent's calls and text.
+    if (e.agent) return;
     switch (e.type) {
       case "text_delta":
         if (e.held) this.heldText = true;
