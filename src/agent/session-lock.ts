@@ -87,6 +87,10 @@ export function lockedWriter(inner: SessionWriter, lock?: SessionLock): SessionW
       inner.subagent(agent, message);
       ensure();
     },
+    rename(title: string) {
+      inner.rename(title);
+      ensure();
+    },
     close() {
       inner.close();
       held?.release();

@@ -15,7 +15,7 @@ import type { AgentRef } from "../protocol.ts";
 import type { Message, ToolResultMessage, Usage, UserMessage } from "./messages.ts";
 import { redactSecrets } from "../redact.ts";
 import { repairToolPairs } from "./session-repair.ts";
-import { compactionRow, decodeMessageRow, decodeMetaRow, decodeUsage, messageRow, metaRow, timeOf, toolRow, usageRow, type ReadContext, type SessionMeta } from "./transcript-rows.ts";
+import { compactionRow, renameRow, decodeMessageRow, decodeMetaRow, decodeUsage, messageRow, metaRow, timeOf, toolRow, usageRow, type ReadContext, type SessionMeta } from "./transcript-rows.ts";
 
 export type { SessionMeta } from "./transcript-rows.ts";
 
@@ -37,6 +37,8 @@ export interface SessionWriter {
    * and the message as a `message` row would, which a reload of the main conversation skips.
    */
   subagent(agent: AgentRef, message: Message): void;
+  /** /rename: a `rename` row (the Go zot's), which pickers and a reload take as the title. */
+  rename(title: string): void;
   close(): void;
 }
 
@@ -127,6 +129,7 @@ export const noSession: SessionWriter = {
   permissionMode() {},
   compaction() {},
   subagent() {},
+  rename() {},
   close() {},
 };
 
@@ -184,6 +187,15 @@ class FileWriter implements SessionWriter {
   subagent(agent: AgentRef, message: Message): void {
     const row = message.role === "toolResult" ? toolRow([message]) : messageRow(message);
     this.write({ ...row, type: "subagent", agent });
+  }
+  rename(title: string): void {
+    // Before the first message the pending meta row carries the title: no file for an empty session.
+    if (this.metaPending) {
+      this.meta.title = title;
+      return;
+    }
+    this.flushResults();
+    this.write(renameRow(title, Date.now()));
   }
   close(): void {
     this.flushResults();

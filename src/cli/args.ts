@@ -33,6 +33,8 @@ export type ParsedArgv =
   | { kind: "update"; check: boolean }
   /** `zot mcp …`: everything after `mcp`, for the MCP server CLI. */
   | { kind: "mcp"; argv: string[] }
+  /** `zot export SESSION --html FILE | --md FILE`: a transcript as a readable page (cli/export.ts). */
+  | { kind: "export"; argv: string[] }
   | { kind: "error"; message: string };
 
 export const DEFAULT_MAX_STEPS = 50;
@@ -140,6 +142,7 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
   if (argv[0] === "ext") return { kind: "ext", argv: argv.slice(1) };
   if (argv[0] === "update") return parseUpdate(argv.slice(1));
   if (argv[0] === "mcp") return { kind: "mcp", argv: argv.slice(1) };
+  if (argv[0] === "export") return { kind: "export", argv: argv.slice(1) };
   const args: CliArgs = {
     mode: "interactive",
     appendSystemPrompt: [],

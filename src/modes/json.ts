@@ -9,7 +9,7 @@ import type { ExtensionHost } from "../ext/types.ts";
 import type { ModeOutput } from "./output.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
 import { markdownPrompt, parseSlash, unknownCommand } from "./slash.ts";
-
+import { isOneShotCommand, oneShotReport } from "./reports.ts";
 
 /** The Go zot's `turn_end.stop` for each of zot's stop reasons; zot's own reason stays in `reason`. */
 const GO_STOP: Readonly<Record<StopReason, string>> = { end_turn: "end", tool_use: "tool_use", max_tokens: "length", error: "error", aborted: "aborted" };
@@ -74,7 +74,10 @@ export function exitCodeOf(outcome: PromptOutcome): number {
 
 export async function runJson(runtime: AgentRuntime, host: ExtensionHost, prompt: string, raw: ModeOutput): Promise<number> {
   const io = redactingOutput(runtime.secrets, raw);
-  const emit = redactingEvents(runtime.secrets, goEventStream((event) => io.out(eventLine(event))));
+  const emit = redactingEvents(
+    runtime.secrets,
+    goEventStream((event) => io.out(eventLine(event))),
+  );
   const unsubscribe = runtime.subscribe(emit);
   emit(startEvent(runtime));
   try {
@@ -107,6 +110,14 @@ async function runSlash(runtime: AgentRuntime, host: ExtensionHost, name: string
     emit({ type: "done", stop: "error", text: "", steps: 0, error });
     return 1;
   };
+  if (isOneShotCommand(name)) {
+    // zot's own report, shaped as an extension command's display result.
+    const r = await oneShotReport(runtime, name, args);
+    if (!r.ok && !r.report) return fail(r.text);
+    emit({ type: "command_result", name: name.toLowerCase(), extension: "zot", action: "display", display: r.text });
+    emit({ type: "done", stop: "end_turn", text: r.text, steps: 0 });
+    return r.ok ? 0 : 1;
+  }
   const known = host.commands().find((c) => c.name.toLowerCase() === name.toLowerCase());
   if (!known) {
     const md = markdownPrompt(runtime, host, name, args);

@@ -3,8 +3,6 @@
 import { resolve } from "node:path";
 import { ZOT_VERSION } from "../../version.ts";
 import { Host } from "../../ext/host.ts";
-import { describePermissions, expandPermissions, permissionsJson, type PermissionsJson } from "../../ext/permissions.ts";
-import { describeGrants } from "../../ext/sandbox/policy.ts";
 import { doctorEntry, type ExtensionsReport } from "../../ext/doctor-entry.ts";
 import { trustMode } from "../../ext/trust.ts";
 import type { ExtensionState } from "../../ext/types.ts";
@@ -12,6 +10,7 @@ import { policy } from "../../ext/cli/lookup.ts";
 import { redactSecrets } from "../../redact.ts";
 import { storedSecretValues } from "../../ext/settings.ts";
 import type { Ctx } from "../../ext/cli/context.ts";
+import { extensionsText, resolvedScopes } from "../../ext/doctor-text.ts";
 import type { McpDoctorServer } from "../../mcp/cli/doctor.ts";
 import { hasMcpConfig } from "../../runtime/mcp-wiring.ts";
 import { configPath, readConfig } from "../../agent/config.ts";
@@ -64,8 +63,6 @@ export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]
     await host.shutdown();
   }
   const extensions = states.map((s) => doctorEntry(s, ctx.home));
-  const tmp = process.getBuiltinModule("node:os").tmpdir();
-  const resolved = new Map(states.map((s) => [s.dir, s.permissions ? permissionsJson(expandPermissions(s.permissions, { extensionDir: s.dir, cwd: ctx.cwd, home: ctx.home, tmp })) : null]));
   const m = await mcp;
   const sandbox = agentSandbox(ctx);
   for (const w of sandbox.warnings) ctx.err.write(`zot: ${w}\n`);
@@ -79,43 +76,6 @@ export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]
     agent_sandbox: sandbox.report,
   };
   if (opts.json) ctx.out.write(JSON.stringify(report, null, 2) + "\n");
-  else ctx.out.write(human(report, (dir) => resolved.get(dir) ?? null) + (m ? `\n${m.m.humanReport(m.r)}` : ""));
+  else ctx.out.write(extensionsText(report, resolvedScopes(states, ctx.cwd, ctx.home), [sandboxLine(report.agent_sandbox)]) + (m ? `\n${m.m.humanReport(m.r)}` : ""));
   return report.ok ? 0 : 1;
-}
-
-/** `resolvedScope` gives the scope with its placeholders expanded, as the sandbox grants it. */
-function human(r: DoctorReport, resolvedScope: (dir: string) => PermissionsJson | null): string {
-  const out: string[] = [];
-  if (r.extensions.length === 0) out.push(`no extensions found (looked in ${r.cwd}/.zot/extensions and ${r.home}/extensions)`);
-  for (const e of r.extensions) {
-    const head = [e.name, e.status, `(${e.source})`];
-    if (e.version) head.splice(1, 0, e.version);
-    if (e.startup_ms !== null) head.push(`${e.startup_ms} ms`);
-    out.push(head.join("  "));
-    const row = (k: string, v: string) => out.push(`  ${k.padEnd(10)}${v}`);
-    row("dir", e.dir);
-    if (e.url) row("url", e.url);
-    if (e.error) row("error", e.error);
-    if (e.shadowed_by) row("shadowed", `by ${e.shadowed_by}, which has the same name and loads first`);
-    if (e.commands.length) row("commands", e.commands.map((c) => `/${c}`).join(", "));
-    if (e.tools.length) row("tools", e.tools.map((t) => (t.deferred ? `${t.name} (deferred)` : t.name)).join(", "));
-    if (e.events.length) row("events", e.events.join(", "));
-    if (e.intercept.length) row("intercept", e.intercept.join(", "));
-    const scope = resolvedScope(e.dir) ?? e.permissions;
-    if (scope) row("scope", describePermissions(scope));
-    // Without a declaration every protocol power is held: say so beside what it intercepts.
-    else if (e.intercept.length || e.commands.length || e.tools.length) row("powers", "all: it declares no permissions, so it may rewrite what it intercepts, submit prompts and switch on deferred tools");
-    row("sandbox", e.sandbox);
-    if (e.granted) row("granted", describeGrants(e.granted));
-    for (const c of e.conflicts) row("conflict", c);
-    for (const w of e.warnings) row("warning", w);
-    row("log", e.log);
-    out.push("");
-  }
-  const counts = new Map<string, number>();
-  for (const e of r.extensions) counts.set(e.status, (counts.get(e.status) ?? 0) + 1);
-  const summary = [...counts].map(([k, n]) => `${n} ${k}`).join(", ");
-  out.push(sandboxLine(r.agent_sandbox));
-  out.push(`${r.ok ? "ok" : "problems found"}: ${r.extensions.length} extension(s)${summary ? ` (${summary})` : ""}; zot ${r.zot_version}, home ${r.home}`);
-  return out.join("\n") + "\n";
 }

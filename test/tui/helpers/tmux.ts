@@ -90,6 +90,8 @@ export class Tmux {
       // bash resets PS1 from the environment, so set it by typing.
       t.send("PS1='shell$ '");
       await t.waitFor("shell$");
+      // tmux keeps its server's PATH for new sessions whatever -e says: a test's own is set by typing.
+      if (opts.env?.PATH !== undefined) t.send(`export PATH=${quote(opts.env.PATH)}`);
     } catch (err) {
       t.kill();
       throw err;
