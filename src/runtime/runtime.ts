@@ -354,7 +354,7 @@ export class Runtime implements AgentRuntime {
       sandbox: cfg.sandbox?.policy ?? null,
       editor: () => this.editorAccess,
       emit: (e) => this.emit(e),
-      addUsage: (u) => this.addUsage(u),
+      addUsage: (u, by) => this.addUsage(u, by),
       totals: () => ({ ...this.totals }),
       record: (agent, m) => this.session.subagent(agent, m),
     });
@@ -534,10 +534,13 @@ export class Runtime implements AgentRuntime {
     this.host.emit({ event: "todo", items });
   }
 
-  private addUsage(u: Usage): Usage {
-    const cost = u.cost || costOf(u, findModel(this.cfg.catalog, this.cfg.providerName, this.cfg.model));
+  /** `by`: a subagent's model, which prices the call and is credited with it; the main context's size stays as it was. */
+  private addUsage(u: Usage, by?: { provider: string; model: string }): Usage {
+    const provider = by?.provider ?? this.cfg.providerName;
+    const model = by?.model ?? this.cfg.model;
+    const cost = u.cost || costOf(u, findModel(this.cfg.catalog, provider, model));
     const usage = { ...u, cost };
-    this.lastContext = u.input + u.cacheRead + u.cacheWrite + u.output;
+    if (!by) this.lastContext = u.input + u.cacheRead + u.cacheWrite + u.output;
     const t = this.totals;
     this.totals = {
       input: t.input + usage.input,
@@ -546,8 +549,8 @@ export class Runtime implements AgentRuntime {
       cacheWrite: t.cacheWrite + usage.cacheWrite,
       cost: t.cost + usage.cost,
     };
-    this.session.usage(usage, this.totals, this.cfg.providerName, this.cfg.model);
-    addModelUsage(this.byModel, this.cfg.providerName, this.cfg.model, usage);
+    this.session.usage(usage, this.totals, provider, model);
+    addModelUsage(this.byModel, provider, model, usage);
     return { ...this.totals };
   }
 

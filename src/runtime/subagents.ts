@@ -44,8 +44,8 @@ export type SubagentDeps = {
   /** The editor's files and terminals (an ACP session), or null. */
   editor(): EditorAccess | null;
   emit(event: AgentEvent): void;
-  /** Adds to the session's totals (and transcript); returns the totals. */
-  addUsage(usage: Usage): Usage;
+  /** Adds to the session's totals (and transcript), priced at and credited to the subagent's model; returns the totals. */
+  addUsage(usage: Usage, by: { provider: string; model: string }): Usage;
   /** The session's totals now. */
   totals(): Usage;
   /** Keeps a message of the subagent's conversation in the session's transcript. */
@@ -146,7 +146,7 @@ export class Subagents {
       emit,
       addUsage: (u) => {
         const before = d.totals().cost;
-        const total = d.addUsage(u);
+        const total = d.addUsage(u, { provider: target.providerName, model: target.model });
         spent += total.cost - before;
         tokens += u.input + u.output + u.cacheRead + u.cacheWrite;
         if (maxCost !== null && spent > maxCost && !overBudget) {
