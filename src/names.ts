@@ -25,6 +25,7 @@ export const BUILTIN_COMMANDS = [
   { name: "btw", description: "side question about the chat, not saved" },
   { name: "jump", description: "scroll to an earlier turn (filter by text)" },
   { name: "skills", description: "list the skills found here and preview them" },
+  { name: "agents", description: "list the agents the task tool can run, with their source files" },
   { name: "jail", description: "confine read/write/edit to this directory (a guardrail, not a sandbox)" },
   { name: "unjail", description: "lift /jail" },
   { name: "clear", description: "start a fresh session" },
@@ -52,5 +53,5 @@ export const BUILTIN_COMMANDS = [
 export type BuiltinCommand = (typeof BUILTIN_COMMANDS)[number]["name"];
 
 /** zot's own tools, in the order they are offered to the model; an extension tool of the same name is rejected. */
-export const BUILTIN_TOOLS = ["read", "write", "edit", "bash", "bash_output", "bash_kill", "todo", "web_fetch", "skill"] as const;
+export const BUILTIN_TOOLS = ["read", "write", "edit", "bash", "bash_output", "bash_kill", "todo", "web_fetch", "skill", "task"] as const;
 export type BuiltinTool = (typeof BUILTIN_TOOLS)[number];

@@ -1,11 +1,19 @@
 // Agent events: what the loop reports as it runs. JSON mode prints them one per line, RPC mode
 // forwards them, print mode and the TUI render them. The field names are the wire names.
-import type { NotifyLevel, ContentBlock, TodoItem } from "../protocol.ts";
+import type { AgentRef, NotifyLevel, ContentBlock, TodoItem } from "../protocol.ts";
 import type { Json, JsonObject } from "../json.ts";
 import type { InterceptStep } from "./hooks.ts";
 import type { StopReason, Usage } from "./messages.ts";
 
-export type AgentEvent =
+/**
+ * `agent`: the subagent (the `task` tool) an event comes from; absent for the main agent. A
+ * subagent's events are `turn_start`, `turn_end`, `tool_call`, `tool_progress`, `tool_result`,
+ * `assistant_message`, `usage`, `error` and `tool_confirmation_requested`; its text streams only
+ * as the `task` call's `tool_progress`.
+ */
+export type AgentEvent = AnyAgentEvent & { agent?: AgentRef };
+
+type AnyAgentEvent =
   /**
    * JSON mode's first line: what the run is, before anything happens: the provider and model, the
    * session file, the permission mode and the sandbox of the agent's commands (whether the kernel
@@ -130,4 +138,15 @@ export type ApprovalDetail =
  * command) and how the dialog says it; null when the call can't be scoped (a command substitution,
  * a redirection to a file).
  */
-export type ConfirmRequest = { id: string; name: string; preview: string; args: JsonObject; extension?: string; rewritten_by?: string[]; detail: ApprovalDetail; scope: { rules: PermissionRule[]; label: string } | null };
+export type ConfirmRequest = {
+  id: string;
+  name: string;
+  preview: string;
+  args: JsonObject;
+  extension?: string;
+  rewritten_by?: string[];
+  /** The subagent asking (the dialog names it); absent for the main agent. */
+  agent?: AgentRef;
+  detail: ApprovalDetail;
+  scope: { rules: PermissionRule[]; label: string } | null;
+};

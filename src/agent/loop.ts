@@ -17,6 +17,7 @@ import type { EditorAccess, Tool, ToolContext, ToolOutput } from "./tool.ts";
 import type { SandboxPolicy } from "./sandbox/policy.ts";
 import { messageJson } from "./wire.ts";
 import { jailRefusal } from "./jail.ts";
+import { TASK_TOOL } from "./tools/task.ts";
 
 /** A refusal `byUser` reaches the model as the user's decline; one by the permission mode as its own sentence. */
 export type Approval = { ok: true } | { ok: false; reason: string; byUser: boolean };
@@ -63,6 +64,10 @@ export interface LoopContext {
   steer?(): UserMessage[];
   /** Condenses the history after a context-too-long answer; true when the call is worth retrying. */
   compact?(): Promise<boolean>;
+  /** Runs the `task` tool's subagents; absent: the tool says it cannot run here. */
+  delegate?: ToolContext["delegate"];
+  /** How many `task` calls of one message run at once (default 4). */
+  concurrency?: number;
   /** The editor's files and terminals for the built-in tools (an ACP session), or null. */
   editor?(): EditorAccess | null;
 }
@@ -127,12 +132,16 @@ async function steps(ctx: LoopContext, signal: AbortSignal): Promise<Outcome> {
     }
     if (calls.length === 0) return endTurn(ctx, step, message.stop, visible);
 
-    for (const call of calls) {
-      if (signal.aborted) {
-        recordResult(ctx, call, errorOutput("not run: aborted by the user"));
-        continue;
-      }
-      await runCall(ctx, call, extTools, signal);
+    for (let i = 0; i < calls.length; ) {
+      // Neighbouring `task` calls run at once; every other call runs alone, in order.
+      let end = i + 1;
+      if (ctx.delegate && calls[i]?.name === TASK_TOOL) while (calls[end]?.name === TASK_TOOL) end++;
+      const group = calls.slice(i, end);
+      i = end;
+      if (group.length === 1 && group[0]) {
+        if (signal.aborted) recordResult(ctx, group[0], errorOutput("not run: aborted by the user"));
+        else await runCall(ctx, group[0], extTools, signal);
+      } else await runTogether(ctx, group, extTools, signal);
     }
     if (signal.aborted) return endTurn(ctx, step, "aborted", visible, "aborted");
     hooks.emit({ event: "turn_end", stop: "tool_use" });
@@ -145,6 +154,31 @@ async function steps(ctx: LoopContext, signal: AbortSignal): Promise<Outcome> {
     }
   }
 }
+
+/**
+ * Runs `calls` at most `ctx.concurrency` at a time; their results join the history in the order of
+ * the calls (events go out as they happen).
+ */
+async function runTogether(ctx: LoopContext, calls: readonly ToolCallPart[], extTools: readonly ActiveTool[], signal: AbortSignal): Promise<void> {
+  const held: Message[][] = calls.map(() => []);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < calls.length; i = next++) {
+      const call = calls[i];
+      const into = held[i];
+      if (!call || !into) continue;
+      const own: LoopContext = { ...ctx, record: (m) => into.push(m) };
+      if (signal.aborted) recordResult(own, call, errorOutput("not run: aborted by the user"));
+      else await runCall(own, call, extTools, signal);
+    }
+  };
+  const width = Math.max(1, Math.min(ctx.concurrency ?? DEFAULT_CONCURRENCY, calls.length));
+  await Promise.all(Array.from({ length: width }, worker));
+  for (const messages of held) for (const m of messages) ctx.record(m);
+}
+
+/** `task` calls of one message that run at once, unless config.json says otherwise. */
+export const DEFAULT_CONCURRENCY = 4;
 
 function endTurn(ctx: LoopContext, step: number, stop: StopReason, text: string, error?: string): Outcome {
   ctx.hooks.emit(error === undefined ? { event: "turn_end", stop } : { event: "turn_end", stop, error });
@@ -440,7 +474,7 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
 
 function toolContext(ctx: LoopContext, callId: string, signal: AbortSignal, progress: (text: string) => void): ToolContext {
   const editor = ctx.editor?.() ?? null;
-  return { cwd: ctx.cwd, signal, progress, home: ctx.home, callId, ...(editor ? { editor } : {}) };
+  return { cwd: ctx.cwd, signal, progress, home: ctx.home, callId, ...(editor ? { editor } : {}), ...(ctx.delegate ? { delegate: ctx.delegate } : {}) };
 }
 
 /** A built-in call inside the sandbox, and once more outside it when the sandbox stopped it and the user approves. */

@@ -6,6 +6,7 @@ import { PERMISSION_MODES, type PermissionMode } from "./choices.ts";
 import { inside } from "./permission-rules.ts";
 import { isReadOnlyCommand } from "./read-only-command.ts";
 import { resolvePath } from "./tools/common.ts";
+import { TASK_TOOL } from "./tools/task.ts";
 
 /** Built-in tools that change nothing. */
 export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["read", "skill", "bash_output", "todo"]);
@@ -46,7 +47,8 @@ export function startingPermissionMode(q: { flag?: PermissionMode; session?: Per
  * outside it (`~/.bashrc`) still asks.
  */
 export function modeVerdict(mode: PermissionMode, tool: string, args: JsonObject, cwd: string, root: string): "run" | "ask" | "refuse" {
-  if (mode === "yolo") return "run";
+  // Starting a subagent changes nothing by itself: each of its calls is approved on its own.
+  if (mode === "yolo" || tool === TASK_TOOL) return "run";
   if (READ_ONLY_TOOLS.has(tool) || (tool === "bash" && typeof args.command === "string" && isReadOnlyCommand(args.command))) return "run";
   switch (mode) {
     case "plan":

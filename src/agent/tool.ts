@@ -29,11 +29,16 @@ export type ToolContext = {
   home: string;
   /** The sandbox commands run in and the file tools obey; absent: none (tests, `--sandbox off`). */
   sandbox?: SandboxPolicy;
+  /** Runs a subagent for the `task` tool (the runtime's); absent where no session runs the loop. */
+  delegate?: (req: TaskRequest, signal: AbortSignal, progress: (text: string) => void) => Promise<ToolOutput>;
   /** The editor's files and terminals, in an ACP session whose client offers them; absent: the file system and zot's own shell. */
   editor?: EditorAccess;
   /** The id of the tool call being run (the editor's terminal is shown with it). */
   callId?: string;
 };
+
+/** What a `task` call asks for, checked: `agent` is a name, "general" when the model gave none. */
+export type TaskRequest = { description: string; prompt: string; agent: string };
 
 export type ToolOutput = {
   content: (TextPart | ImagePart)[];

@@ -58,7 +58,7 @@ export function goEventStream(write: (event: AgentEvent) => void): (event: Agent
   let told = false;
   return (event) => {
     if (event.type === "user_message") told = false;
-    else if (event.type === "error") told = true;
+    else if (event.type === "error" && !event.agent) told = true;
     else if (event.type === "done") {
       if (event.stop === "error" && !told) write({ type: "error", message: event.error ?? "the prompt failed" });
       told = false;

@@ -111,6 +111,8 @@ async function runSlash(runtime: AgentRuntime, host: ExtensionHost, name: string
 
 /** Progress and notes for the terminal watching stderr; the answer itself is printed at the end. */
 function progress(event: AgentEvent, io: PrintOutput): void {
+  // A subagent's work streams as its task call's progress lines, which name the agent.
+  if (event.agent) return;
   switch (event.type) {
     case "tool_call": {
       const owner = event.extension ? ` (${event.extension})` : "";

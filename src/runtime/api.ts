@@ -24,6 +24,7 @@ import type { RewindPlan } from "../agent/checkpoints.ts";
 import type { JobInfo } from "../agent/tools/background-jobs.ts";
 import type { TodoItem } from "../agent/todos.ts";
 import type { LoadedCommands } from "../agent/custom-commands.ts";
+import type { AgentDefinition, LoadedAgents } from "../agent/agents.ts";
 import type { PermissionRule } from "../agent/events.ts";
 import type { ModelUsage } from "../agent/model-usage.ts";
 import type { ExportFormat } from "../agent/export/export-file.ts";
@@ -47,7 +48,7 @@ export { IgnoreRules } from "../agent/ignore-rules.ts";
 export { jobStatus } from "../agent/tools/background-jobs.ts";
 export { expandCommand, usableCommands } from "../agent/custom-commands.ts";
 export type { CustomCommand } from "../agent/custom-commands.ts";
-export type { JobInfo, LoadedCommands, TodoItem };
+export type { AgentDefinition, JobInfo, LoadedAgents, LoadedCommands, TodoItem };
 export type { ModelUsage, ExportFormat, ContextReport, SessionDoctor };
 export type { ContextPart, ContextPartKind } from "./context-parts.ts";
 export { EXPORT_FORMATS, isExportFormat } from "../agent/export/export-file.ts";
@@ -120,6 +121,8 @@ export interface AgentRuntime {
   prompt(text: string, attachments?: (TextPart | ImagePart)[], options?: PromptOptions): Promise<PromptOutcome>;
   /** The Markdown slash commands for this directory (custom-commands.ts), read afresh on every call. */
   customCommands(): LoadedCommands;
+  /** The agents the `task` tool can run (files read again on every call), with what was wrong with the rest. */
+  agents(): LoadedAgents;
   /** Runs the loop again on the conversation as it is (after --max-steps stopped a turn), with a fresh step budget. */
   resume(): Promise<PromptOutcome>;
   /**

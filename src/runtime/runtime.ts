@@ -50,6 +50,10 @@ import { resolvePath } from "../agent/tools/common.ts";
 import { loadCustomCommands, type LoadedCommands } from "../agent/custom-commands.ts";
 import { isTrusted } from "../ext/trust.ts";
 import { latestTodos, sameTodos, TODO_TOOL, type TodoItem } from "../agent/todos.ts";
+import { loadAgents, taskDescription, type AgentDefinition, type LoadedAgents } from "../agent/agents.ts";
+import { TASK_TOOL } from "../agent/tools/task.ts";
+import { DEFAULT_CONCURRENCY } from "../agent/loop.ts";
+import { Subagents } from "./subagents.ts";
 import { killJob, listJobs, onJobChange, stopJobs, type JobInfo } from "../agent/tools/background-jobs.ts";
 import { addModelUsage, transcriptModelUsage, type ModelUsage } from "../agent/model-usage.ts";
 import { writeExport, type ExportFormat } from "../agent/export/export-file.ts";
@@ -154,6 +158,10 @@ export class Runtime implements AgentRuntime {
   private readonly ephemeralId = randomHex(16);
   /** /jail: the root the built-in file tools are confined to, or null. */
   private jailedAt: string | null = null;
+  /** The `task` tool's subagents. */
+  private readonly subagents: Subagents;
+  /** The question being put to the user (see `oneQuestion`). */
+  private questions: Promise<unknown> = Promise.resolve();
   /** What each model cost in this session (the transcript's usage rows, then this run's calls). */
   private byModel: ModelUsage[];
   private sessionTitle: string | null;
@@ -177,6 +185,7 @@ export class Runtime implements AgentRuntime {
     // The runtime is the host's first listener, so it receives what extensions sent during load.
     this.unhookIntents = cfg.host.onIntent((intent) => this.fromHost(intent));
     this.unhookJobs = onJobChange((job) => this.emit(jobEvent(job)));
+    this.subagents = this.makeSubagents();
     const discovery = cfg.discovery;
     // After the current start-up work: the first prompt never waits for the model list.
     if (discovery) setTimeout(() => void refreshModels(discovery, cfg.catalog, this.background.signal), 0);
@@ -300,8 +309,98 @@ export class Runtime implements AgentRuntime {
   }
 
   customCommands(): LoadedCommands {
-    const trusted = this.cfg.trust === "all" || isTrusted(this.cfg.home, this.cfg.cwd);
-    return loadCustomCommands(this.cfg.cwd, this.cfg.home, trusted);
+    return loadCustomCommands(this.cfg.cwd, this.cfg.home, this.projectTrusted());
+  }
+
+  private projectTrusted(): boolean {
+    return this.cfg.trust === "all" || isTrusted(this.cfg.home, this.cfg.cwd);
+  }
+
+  agents(): LoadedAgents {
+    const extra = this.host.agents().map(({ extension, ...fields }) => ({ fields, source: `extension ${extension}` }));
+    return loadAgents(this.cfg.cwd, this.cfg.home, this.projectTrusted(), extra);
+  }
+
+  /** The built-in tools as the model is offered them: the `task` tool lists the agents of the session. */
+  private offeredBuiltins(): Tool[] {
+    const builtins = this.cfg.builtins;
+    if (!builtins.some((t) => t.name === TASK_TOOL)) return builtins;
+    const description = taskDescription(this.agents().agents);
+    return builtins.map((t) => (t.name === TASK_TOOL ? { ...t, description } : t));
+  }
+
+  private subagentSettings(): { concurrency: number; maxCost: number | null } {
+    const s = readConfig(this.cfg.home).values.subagents;
+    return { concurrency: s?.concurrency ?? DEFAULT_CONCURRENCY, maxCost: s?.maxCost ?? null };
+  }
+
+  private makeSubagents(): Subagents {
+    const cfg = this.cfg;
+    return new Subagents({
+      cwd: cfg.cwd,
+      home: cfg.home,
+      current: () => ({ provider: cfg.provider, providerName: cfg.providerName, model: cfg.model, reasoning: cfg.reasoning ?? null }),
+      providerFor: (wanted) => this.providerFor(wanted),
+      builtins: () => this.offeredBuiltins(),
+      extensionTools: cfg.extensionTools,
+      hooks: this.host,
+      maxSteps: cfg.maxSteps,
+      settings: () => this.subagentSettings(),
+      agents: () => this.agents(),
+      systemPrompt: (agent, tools) => this.agentSystemPrompt(agent, tools),
+      approve: (req, detail) => this.approve(req, detail),
+      escalate: (req, denial) => this.escalate(req, denial),
+      jail: () => this.jailedAt,
+      sandbox: cfg.sandbox?.policy ?? null,
+      editor: () => this.editorAccess,
+      emit: (e) => this.emit(e),
+      addUsage: (u, by) => this.addUsage(u, by),
+      totals: () => ({ ...this.totals }),
+      record: (agent, m) => this.session.subagent(agent, m),
+    });
+  }
+
+  /** An agent's `model` for one subagent: `provider/model`, or a model id of the current provider. */
+  private providerFor(wanted: string): Result<{ provider: Provider; providerName: string; model: string }> {
+    const slash = wanted.indexOf("/");
+    const providerName = slash > 0 ? wanted.slice(0, slash) : this.cfg.providerName;
+    const model = slash > 0 ? wanted.slice(slash + 1) : wanted;
+    if (providerName === this.cfg.providerName) return { ok: true, provider: this.cfg.provider, providerName, model };
+    const made = this.makeProvider(providerName);
+    return made.ok ? { ok: true, provider: made.provider, providerName, model } : made;
+  }
+
+  /** A client for another provider, with that provider's own credentials. */
+  private makeProvider(provider: string): Result<{ provider: Provider; key: string | null }> {
+    const cfg = this.cfg;
+    if (!isProviderName(provider)) return { ok: false, error: `unknown provider "${provider}" (${orList(PROVIDERS)})` };
+    // --api-key and --base-url were given for the starting provider; a different one uses its own credentials.
+    const { credential } = resolveCredentials({ provider, home: cfg.home, env: cfg.env });
+    if (!credential && provider in PROVIDER_ENV_KEYS) return { ok: false, error: `no API key for ${provider}; set its environment variable or add the key to ${cfg.home}/auth.json` };
+    const made = createProvider({
+      provider,
+      ...(credential ? { apiKey: credential.key } : {}),
+      catalog: cfg.catalog,
+      ...(cfg.wire ? { wire: cfg.wire } : {}),
+      ...(cfg.mockScript ? { mockScript: cfg.mockScript } : {}),
+      ...(cfg.limits ? { limits: cfg.limits } : {}),
+      home: cfg.home,
+    });
+    return { ok: true, provider: made, key: credential?.key ?? null };
+  }
+
+  private agentSystemPrompt(agent: AgentDefinition, tools: readonly { name: string; description: string }[]): string {
+    const cfg = this.cfg;
+    const skills = tools.some((t) => t.name === "skill") ? discoverSkills(cfg.cwd, cfg.home).skills : [];
+    return buildSystemPrompt({
+      home: cfg.home,
+      cwd: cfg.cwd,
+      tools: [...tools],
+      skills,
+      systemPrompt: `${agent.prompt}\n\nWorking directory: ${cfg.cwd}\nTools: ${tools.map((t) => t.name).join(", ") || "none"}`,
+      instructions: loadInstructions(cfg.cwd, cfg.home),
+      append: this.mode === "plan" ? [PLAN_INSTRUCTION] : [],
+    });
   }
 
   private promptNow(text: string, attachments: (TextPart | ImagePart)[]): Promise<PromptOutcome> {
@@ -339,7 +438,7 @@ export class Runtime implements AgentRuntime {
           maxSteps: cfg.maxSteps,
           cwd: cfg.cwd,
           home: cfg.home,
-          builtins: cfg.builtins,
+          builtins: this.offeredBuiltins(),
           extensionTools: cfg.extensionTools,
           hooks: this.host,
           history: () => this.history,
@@ -352,6 +451,8 @@ export class Runtime implements AgentRuntime {
           escalate: (req, denial) => this.escalate(req, denial),
           compact: async () => (await this.condense("overflow", controller.signal)).ok,
           steer: () => this.steering?.().map((s) => this.steerMessage(s)) ?? [],
+          delegate: this.subagents.delegate(null, 0),
+          concurrency: this.subagentSettings().concurrency,
           editor: () => this.editorAccess,
         },
         controller.signal,
@@ -433,10 +534,13 @@ export class Runtime implements AgentRuntime {
     this.host.emit({ event: "todo", items });
   }
 
-  private addUsage(u: Usage): Usage {
-    const cost = u.cost || costOf(u, findModel(this.cfg.catalog, this.cfg.providerName, this.cfg.model));
+  /** `by`: a subagent's model, which prices the call and is credited with it; the main context's size stays as it was. */
+  private addUsage(u: Usage, by?: { provider: string; model: string }): Usage {
+    const provider = by?.provider ?? this.cfg.providerName;
+    const model = by?.model ?? this.cfg.model;
+    const cost = u.cost || costOf(u, findModel(this.cfg.catalog, provider, model));
     const usage = { ...u, cost };
-    this.lastContext = u.input + u.cacheRead + u.cacheWrite + u.output;
+    if (!by) this.lastContext = u.input + u.cacheRead + u.cacheWrite + u.output;
     const t = this.totals;
     this.totals = {
       input: t.input + usage.input,
@@ -445,8 +549,8 @@ export class Runtime implements AgentRuntime {
       cacheWrite: t.cacheWrite + usage.cacheWrite,
       cost: t.cost + usage.cost,
     };
-    this.session.usage(usage, this.totals, this.cfg.providerName, this.cfg.model);
-    addModelUsage(this.byModel, this.cfg.providerName, this.cfg.model, usage);
+    this.session.usage(usage, this.totals, provider, model);
+    addModelUsage(this.byModel, provider, model, usage);
     return { ...this.totals };
   }
 
@@ -457,10 +561,34 @@ export class Runtime implements AgentRuntime {
     if (verdict === "run") return { ok: true };
     if (verdict === "refuse") return { ok: false, reason: PLAN_REFUSAL, byUser: false };
     if (rulesAllow([...rules.all(), ...this.promptRules], req.name, req.args, scope)) return { ok: true };
+    if (!this.confirm) return { ok: false, reason: unattendedRefusal(this.mode), byUser: false };
+    return this.oneQuestion(() => this.askUser(req, detail, rules, scope));
+  }
+
+  /**
+   * Questions to the user, one at a time: subagents running side by side may ask together, and an
+   * answer ("don't ask again", yolo, stop) may settle the next question before it is put.
+   */
+  private oneQuestion<T>(ask: () => Promise<T>): Promise<T> {
+    const next = this.questions.then(ask);
+    this.questions = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    return next;
+  }
+
+  private async askUser(req: Omit<ConfirmRequest, "detail" | "scope">, detail: () => ApprovalDetail, rules: PermissionRules, scope: { cwd: string; root: string }): Promise<Approval> {
+    const verdict = modeVerdict(this.mode, req.name, req.args, scope.cwd, scope.root);
+    if (verdict === "run") return { ok: true };
+    if (verdict === "refuse") return { ok: false, reason: PLAN_REFUSAL, byUser: false };
+    if (rulesAllow([...rules.all(), ...this.promptRules], req.name, req.args, scope)) return { ok: true };
     const ask = this.confirm;
     if (!ask) return { ok: false, reason: unattendedRefusal(this.mode), byUser: false };
-    this.host.emit({ event: "tool_confirmation_requested", tool_id: req.id, tool_name: req.name, tool_preview: req.preview });
-    this.emit({ type: "tool_confirmation_requested", id: req.id, name: req.name, preview: req.preview });
+    if (this.controller?.signal.aborted) return { ok: false, reason: "the user stopped the turn", byUser: true };
+    const agent = req.agent ? { agent: req.agent } : {};
+    this.host.emit({ event: "tool_confirmation_requested", tool_id: req.id, tool_name: req.name, tool_preview: req.preview, ...agent });
+    this.emit({ type: "tool_confirmation_requested", id: req.id, name: req.name, preview: req.preview, ...agent });
     const suggested = suggestRules(req.name, req.args, scope, rules.all());
     const decision = await ask({ ...req, detail: detail(), scope: suggested.length > 0 ? { rules: suggested, label: scopeLabel(suggested, scope.root) } : null });
     switch (decision.kind) {
@@ -483,10 +611,14 @@ export class Runtime implements AgentRuntime {
   }
 
   /** The sandbox stopped a command: in a mode that asks, the user may let it run once outside. */
-  private async escalate(req: Omit<ConfirmRequest, "detail">, denial: string): Promise<boolean> {
+  private escalate(req: Omit<ConfirmRequest, "detail">, denial: string): Promise<boolean> {
+    return this.oneQuestion(() => this.askEscalation(req, denial));
+  }
+
+  private async askEscalation(req: Omit<ConfirmRequest, "detail">, denial: string): Promise<boolean> {
     const ask = this.confirm;
-    if (!ask || req.name !== "bash" || this.mode === "yolo" || this.mode === "plan") return false;
-    this.emit({ type: "tool_confirmation_requested", id: req.id, name: req.name, preview: req.preview });
+    if (!ask || req.name !== "bash" || this.mode === "yolo" || this.mode === "plan" || this.controller?.signal.aborted) return false;
+    this.emit({ type: "tool_confirmation_requested", id: req.id, name: req.name, preview: req.preview, ...(req.agent ? { agent: req.agent } : {}) });
     const command = typeof req.args.command === "string" ? req.args.command : "";
     const decision = await ask({ ...req, detail: { kind: "command", command, escalation: denial } });
     if (decision.kind === "stop") this.abort();
@@ -861,23 +993,13 @@ export class Runtime implements AgentRuntime {
     if (model.trim() === "") return { ok: false, error: "the model id is empty" };
     const cfg = this.cfg;
     if (provider !== cfg.providerName) {
-      // --api-key and --base-url were given for the starting provider; a different one uses its own credentials.
-      const { credential } = resolveCredentials({ provider, home: cfg.home, env: cfg.env });
-      if (!credential && provider in PROVIDER_ENV_KEYS)
-        return { ok: false, error: `no API key for ${provider}; set its environment variable or add the key to ${cfg.home}/auth.json` };
-      cfg.provider = createProvider({
-        provider,
-        ...(credential ? { apiKey: credential.key } : {}),
-        catalog: cfg.catalog,
-        ...(cfg.wire ? { wire: cfg.wire } : {}),
-        ...(cfg.mockScript ? { mockScript: cfg.mockScript } : {}),
-        ...(cfg.limits ? { limits: cfg.limits } : {}),
-        home: cfg.home,
-      });
+      const made = this.makeProvider(provider);
+      if (!made.ok) return made;
+      cfg.provider = made.provider;
       cfg.providerName = provider;
-      if (credential && provider !== "mock") {
+      if (made.key !== null && provider !== "mock") {
         // The new provider's live models: the cached list now, a stale one refreshed in the background.
-        const d: Discovery = { home: cfg.home, provider, key: credential.key, base: discoveryBase(provider) };
+        const d: Discovery = { home: cfg.home, provider, key: made.key, base: discoveryBase(provider) };
         if (!mergeCached(cfg.catalog, d)) void refreshModels(d, cfg.catalog, this.background.signal);
       }
     }

@@ -734,12 +734,14 @@ class App implements CommandContext {
   }
 
   private confirm(req: ConfirmRequest): Promise<ConfirmDecision> {
-    this.transcript.awaitApproval(req.id, true, Date.now());
+    // A subagent's call has no block of its own in the chat (its ids are its own); the dialog names it.
+    const own = !req.agent;
+    if (own) this.transcript.awaitApproval(req.id, true, Date.now());
     this.attention("zot is waiting for your approval");
     return new Promise((resolve) => {
       this.confirms.push(
         new ApprovalDialog(this, req, (decision) => {
-          this.transcript.awaitApproval(req.id, false, Date.now());
+          if (own) this.transcript.awaitApproval(req.id, false, Date.now());
           resolve(decision);
         }),
       );
@@ -787,6 +789,7 @@ class App implements CommandContext {
     for (const n of this.opts.notices) if (!report.errors.some((e) => n.includes(e.message))) this.transcript.addInfo(n, "warn");
     showLoadProblems(this.transcript, report);
     for (const line of markdownCommandNotes(this.runtime.customCommands(), this.host.commands().map((c) => c.name))) this.transcript.addInfo(line, "warn");
+    for (const line of this.runtime.agents().warnings) this.transcript.addInfo(line, "warn");
   }
 
   private async detectTheme(): Promise<void> {

@@ -15,6 +15,7 @@ import { sessionCommand, showSwitch } from "./session-commands.ts";
 import { jailCommand } from "./jail-command.ts";
 import { rewindCommand } from "./rewind-commands.ts";
 import { skillsCommand } from "./skills-command.ts";
+import { agentsCommand } from "./agents-command.ts";
 import { jumpCommand } from "./jump.ts";
 import { btwCommand } from "./btw.ts";
 import { psCommand } from "./ps-command.ts";
@@ -64,6 +65,7 @@ const RUN: Record<BuiltinCommand, Run> = {
   rewind: (ctx, args) => rewindCommand(ctx, args),
   study: (ctx) => ctx.submit(STUDY_PROMPT),
   skills: (ctx) => skillsCommand(ctx),
+  agents: (ctx) => agentsCommand(ctx),
   jump: (ctx, args) => jumpCommand(ctx, args),
   btw: (ctx, args) => btwCommand(ctx, args),
   jail: (ctx) => jailCommand(ctx, true),

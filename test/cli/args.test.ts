@@ -79,7 +79,7 @@ describe("parseArgv", () => {
   test("splits --tools on commas and keeps built-in names only", () => {
     expect(run(["--tools", "read, bash,,edit"]).tools).toEqual(["read", "bash", "edit"]);
     expect(error(["--tools", "read,fly"])).toContain('unknown tool "fly"');
-    expect(error(["--tools="])).toBe("--tools needs at least one tool name (read, write, edit, bash, bash_output, bash_kill, todo, web_fetch, skill); use --no-tools for none.");
+    expect(error(["--tools="])).toBe("--tools needs at least one tool name (read, write, edit, bash, bash_output, bash_kill, todo, web_fetch, skill, task); use --no-tools for none.");
     expect(error(["--tools", " , "])).toContain("use --no-tools for none");
   });
 

@@ -143,6 +143,45 @@ describe("zot acp", () => {
     expect(c.problems).toEqual([]);
   });
 
+  test("a task call is one tool call in the editor, its subagent's work shown as its content; the subagent's own calls and text stay out", async () => {
+    const cwd = project();
+    const c = start(["--provider", "mock", "--permission-mode", "yolo"]);
+    await c.initialize();
+    const s = await c.agent.request("session/new", { cwd, mcpServers: [] });
+    const task = { description: "look around", prompt: 'call bash {"command":"echo from-the-subagent"}' };
+    const r = await c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: `call task ${JSON.stringify(task)}` }] });
+    expect(r.stopReason).toBe("end_turn");
+    const calls = c.of(s.sessionId, "tool_call");
+    expect(calls).toHaveLength(1);
+    const done = c.of(s.sessionId, "tool_call_update").find((u) => u.toolCallId === calls[0]?.toolCallId && u.status === "completed");
+    expect(JSON.stringify(done?.content)).toContain("mock: tool bash returned: from-the-subagent");
+    // The only text the editor is told is the main agent's answer.
+    expect(c.said(s.sessionId)).toBe("mock: tool task returned: mock: tool bash returned: from-the-subagent");
+    await c.close();
+    expect(c.problems).toEqual([]);
+  });
+
+  test("a subagent's call that needs approval asks the editor, its title naming the agent", async () => {
+    const cwd = project();
+    const asked: string[] = [];
+    const c = start(["--provider", "mock", "--permission-mode", "ask"], {
+      permission: (req) => {
+        asked.push(req.toolCall.title ?? "");
+        return { outcome: { outcome: "selected", optionId: "allow_once" } };
+      },
+    });
+    await c.initialize();
+    const s = await c.agent.request("session/new", { cwd, mcpServers: [] });
+    const task = { description: "make a file", prompt: 'call bash {"command":"touch made-by-subagent"}' };
+    const r = await c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: `call task ${JSON.stringify(task)}` }] });
+    expect(r.stopReason).toBe("end_turn");
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatch(/\(subagent general-\d+\)$/);
+    expect(existsSync(join(cwd, "made-by-subagent"))).toBe(true);
+    await c.close();
+    expect(c.problems).toEqual([]);
+  });
+
   test("session/cancel ends the turn with cancelled and stops the command it ran", async () => {
     const cwd = project();
     const c = start(["--provider", "mock", "--permission-mode", "yolo", "--sandbox", "off"]);

@@ -92,6 +92,14 @@ function num(o, key, required) {
     return fail(`field "${key}" must be a number, got ${kind(v)}`);
   return ok(v);
 }
+function agentField(o) {
+  const a = o.agent;
+  if (a === undefined || a === null)
+    return ok({});
+  if (!isObject(a) || typeof a.id !== "string" || typeof a.name !== "string" || a.parent !== null && a.parent !== undefined && typeof a.parent !== "string")
+    return fail(`field "agent" must be {"id": string, "name": string, "parent": string or null}`);
+  return ok({ agent: { id: a.id, name: a.name, parent: typeof a.parent === "string" ? a.parent : null } });
+}
 function toolCallFields(o) {
   const toolId = str(o, "tool_id", false);
   if (!toolId.ok)
@@ -272,17 +280,26 @@ function decodeHostFrame(raw) {
       const args = o.args ?? {};
       if (!isObject(args))
         return fail(`tool_call: field "args" must be an object, got ${kind(args)}`);
-      return ok({ type, id: id.value, name: name.value, args });
+      const agent = agentField(o);
+      if (!agent.ok)
+        return fail(`tool_call: ${agent.error}`);
+      return ok({ type, id: id.value, name: name.value, args, ...agent.value });
     }
     case "event": {
       const event = decodeEvent(o);
-      return event.ok ? event : fail(`event: ${event.error}`);
+      const agent = agentField(o);
+      if (!agent.ok)
+        return fail(`event: ${agent.error}`);
+      return event.ok ? ok({ ...event.value, ...agent.value }) : fail(`event: ${event.error}`);
     }
     case "event_intercept": {
       if (!id.ok)
         return fail(`event_intercept: ${id.error}`);
       const frame = decodeEventIntercept(o, id.value);
-      return frame.ok ? frame : fail(`event_intercept: ${frame.error}`);
+      const agent = agentField(o);
+      if (!agent.ok)
+        return fail(`event_intercept: ${agent.error}`);
+      return frame.ok ? ok({ ...frame.value, ...agent.value }) : fail(`event_intercept: ${frame.error}`);
     }
     case "panel_key": {
       if (!panelId.ok)
@@ -581,6 +598,7 @@ class Extension {
   host = null;
   commands = new Map;
   tools = new Map;
+  agents = new Map;
   events = new Map;
   intercepts = new Map;
   helloHandlers = [];
@@ -613,6 +631,13 @@ class Extension {
       this.send({ type: "register_tool", name, description, schema, deferred: tool.deferred });
     return this;
   }
+  agent(name, description, prompt, options = {}) {
+    const agent = { name, description, prompt, options };
+    this.agents.set(name, agent);
+    if (this.announced)
+      this.send(agentFrame(agent));
+    return this;
+  }
   onHello(handler) {
     this.helloHandlers.push(handler);
     return this;
@@ -630,16 +655,16 @@ class Extension {
     return this;
   }
   interceptToolCall(handler, options = {}) {
-    return this.intercept("tool_call", options, (f) => f.event === "tool_call" ? handler({ toolId: f.tool_id, toolName: f.tool_name, toolArgs: f.tool_args }) : undefined);
+    return this.intercept("tool_call", options, (f) => f.event === "tool_call" ? handler({ toolId: f.tool_id, toolName: f.tool_name, toolArgs: f.tool_args, ...byAgent(f) }) : undefined);
   }
   interceptTurnStart(handler, options = {}) {
-    return this.intercept("turn_start", options, (f) => f.event === "turn_start" ? handler({ step: f.step }) : undefined);
+    return this.intercept("turn_start", options, (f) => f.event === "turn_start" ? handler({ step: f.step, ...byAgent(f) }) : undefined);
   }
   interceptAssistantMessage(handler, options = {}) {
-    return this.intercept("assistant_message", options, (f) => f.event === "assistant_message" ? handler({ text: f.text }) : undefined);
+    return this.intercept("assistant_message", options, (f) => f.event === "assistant_message" ? handler({ text: f.text, ...byAgent(f) }) : undefined);
   }
   interceptToolResult(handler, options = {}) {
-    return this.intercept("tool_result", options, (f) => f.event === "tool_result" ? handler({ toolId: f.tool_id, toolName: f.tool_name, toolArgs: f.tool_args, content: f.content, isError: f.is_error }) : undefined);
+    return this.intercept("tool_result", options, (f) => f.event === "tool_result" ? handler({ toolId: f.tool_id, toolName: f.tool_name, toolArgs: f.tool_args, content: f.content, isError: f.is_error, ...byAgent(f) }) : undefined);
   }
   onPanelKey(handler) {
     this.panelKeyHandlers.push(handler);
@@ -743,7 +768,7 @@ class Extension {
         this.track(this.runCommand(frame.id, frame.name, frame.args));
         return;
       case "tool_call":
-        this.track(this.runTool(frame.id, frame.name, frame.args));
+        this.track(this.runTool(frame.id, frame.name, frame.args, frame.agent));
         return;
       case "tool_cancel":
         this.running.get(frame.id)?.abort(new Error("cancelled by the host"));
@@ -810,6 +835,8 @@ class Extension {
       this.send({ type: "register_command", name: c.name, description: c.description });
     for (const t of this.tools.values())
       this.send({ type: "register_tool", name: t.name, description: t.description, schema: t.schema, deferred: t.deferred });
+    for (const a of this.agents.values())
+      this.send(agentFrame(a));
     if (this.events.size || this.intercepts.size)
       this.send(this.subscribeFrame());
     this.send({ type: "ready" });
@@ -857,7 +884,7 @@ class Extension {
       frame.error = response.error;
     this.send(frame);
   }
-  async runTool(id, name, args) {
+  async runTool(id, name, args, agent) {
     const tool = this.tools.get(name);
     let result;
     if (!tool) {
@@ -868,6 +895,7 @@ class Extension {
       try {
         const out = await tool.handler(args, {
           id,
+          ...agent ? { agent } : {},
           signal: controller.signal,
           progress: (text) => {
             if (!controller.signal.aborted)
@@ -960,20 +988,27 @@ class Extension {
 function isResponse(v) {
   return typeof v === "object" && v !== null && COMMAND_ACTIONS.includes(v.action);
 }
+function byAgent(frame) {
+  return frame.agent ? { agent: frame.agent } : {};
+}
+function agentFrame(a) {
+  const { tools, model, reasoning } = a.options;
+  return { type: "register_agent", name: a.name, description: a.description, prompt: a.prompt, ...tools ? { tools } : {}, ...model ? { model } : {}, ...reasoning ? { reasoning } : {} };
+}
 function eventPayload(frame) {
   switch (frame.event) {
     case "session_start":
       return {};
     case "turn_start":
-      return { step: frame.step };
+      return { step: frame.step, ...byAgent(frame) };
     case "turn_end":
-      return frame.error === undefined ? { stop: frame.stop } : { stop: frame.stop, error: frame.error };
+      return { stop: frame.stop, ...frame.error === undefined ? {} : { error: frame.error }, ...byAgent(frame) };
     case "tool_call":
-      return { toolId: frame.tool_id, toolName: frame.tool_name, toolArgs: frame.tool_args };
+      return { toolId: frame.tool_id, toolName: frame.tool_name, toolArgs: frame.tool_args, ...byAgent(frame) };
     case "tool_confirmation_requested":
-      return { toolId: frame.tool_id, toolName: frame.tool_name, toolPreview: frame.tool_preview };
+      return { toolId: frame.tool_id, toolName: frame.tool_name, toolPreview: frame.tool_preview, ...byAgent(frame) };
     case "assistant_message":
-      return { text: frame.text };
+      return { text: frame.text, ...byAgent(frame) };
     case "checkpoint":
       return { checkpoint: frame.checkpoint, files: frame.files };
     case "rewind":

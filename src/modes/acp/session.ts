@@ -202,6 +202,9 @@ export class AcpSession {
   }
 
   private onEvent(e: AgentEvent): void {
+    // A subagent's work reaches the editor as its task call's progress; its own events (with ids
+    // of its own conversation) would tangle with the main agent's calls and text.
+    if (e.agent) return;
     switch (e.type) {
       case "text_delta":
         if (e.held) this.heldText = true;
@@ -294,9 +297,11 @@ export class AcpSession {
       ...(scope ? [{ optionId: "reject_always", name: `Reject ${scope.label} for this session`, kind: "reject_always" as const }] : []),
     ];
     const builtin = req.extension === undefined && (BUILTIN_TOOLS as readonly string[]).includes(req.name);
+    // A subagent's call is not one of the editor's tool calls: its id is the subagent's own, and the title names the agent.
+    const by = req.agent ? ` (subagent ${req.agent.id})` : "";
     const toolCall = {
-      toolCallId: req.id,
-      title: escalation ? `${toolTitle(req.name, req.args)} (blocked by the sandbox)` : toolTitle(req.name, req.args),
+      toolCallId: req.agent ? `${req.agent.id}/${req.id}` : req.id,
+      title: (escalation ? `${toolTitle(req.name, req.args)} (blocked by the sandbox)` : toolTitle(req.name, req.args)) + by,
       kind: toolKind(req.name, !builtin),
       status: "pending",
       rawInput: req.args,
