@@ -1,0 +1,215 @@
+// `zot mcp serve --http`: Streamable HTTP on one endpoint (`/mcp`). A POSTed request is answered
+// with JSON, or, for tools/call and subscriptions/listen, with an SSE stream that carries its
+// progress, its elicitation requests and its reply; notifications and responses get 202. The
+// initialize era gets a session (`Mcp-Session-Id`, a GET stream for list changes, DELETE to end);
+// 2026-07-28 requests are stateless. Every request needs the bearer token, and a Host and Origin
+// of the loopback address when bound to it (DNS rebinding). A client that closes a stream cancels
+// the call behind it.
+import { timingSafeEqual } from "node:crypto";
+import { isObject } from "../../json.ts";
+import type { JsonObject } from "../../protocol.ts";
+import { randomHex } from "../../random.ts";
+import { LEGACY_VERSIONS, MODERN_VERSION } from "../../mcp/client.ts";
+import type { Runtime } from "../runtime.ts";
+import { type Channel, INVALID_REQUEST, McpServer, PARSE_ERROR } from "./server.ts";
+import type { ServedTools } from "./tools.ts";
+
+export const ENDPOINT = "/mcp";
+const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
+/** Streamed methods: the ones that send messages before their reply, or stay open. */
+const STREAMED = new Set(["tools/call", "subscriptions/listen"]);
+const encoder = new TextEncoder();
+
+export type HttpOptions = { hostname: string; port: number; token: string };
+
+export type HttpServer = { url: string; stop(): Promise<void> };
+
+type Session = { server: McpServer; streams: Set<(msg: JsonObject) => void> };
+
+export function serveHttp(runtime: Runtime, tools: ServedTools, opts: HttpOptions): HttpServer {
+  const sessions = new Map<string, Session>();
+  // 2026-07-28 requests carry everything in `_meta`: one server answers them all.
+  const stateless = new McpServer(runtime, tools, () => {});
+  const expected = encoder.encode(`Bearer ${opts.token}`);
+  const loopback = LOOPBACK_NAMES.has(opts.hostname);
+  const unhook = runtime.onIntent((intent) => {
+    const all = [stateless, ...[...sessions.values()].map((s) => s.server)];
+    if (intent.kind === "registry_changed") for (const s of all) s.toolsChanged();
+    else if (intent.kind === "notify") for (const s of all) s.log(intent.level === "error" ? "error" : intent.level === "warn" ? "warning" : "info", intent.extension, intent.message);
+  });
+
+
+  const server = Bun.serve({
+    hostname: opts.hostname,
+    port: opts.port,
+    // Streams stay open as long as calls run and GET listeners listen.
+    idleTimeout: 0,
+    async fetch(req) {
+      const url = new URL(req.url);
+      if (url.pathname !== ENDPOINT) return plain(404, `zot's MCP endpoint is ${ENDPOINT}, not ${url.pathname}`);
+      const guard = checkOrigin(req, loopback) ?? checkToken(req, expected);
+      if (guard) return guard;
+      const version = req.headers.get("mcp-protocol-version");
+      if (version !== null && version !== MODERN_VERSION && !LEGACY_VERSIONS.includes(version))
+        return rpcError(400, null, INVALID_REQUEST, `MCP-Protocol-Version ${version} is not one zot speaks (${MODERN_VERSION}, ${LEGACY_VERSIONS.join(", ")})`);
+      const sid = req.headers.get("mcp-session-id");
+      const session = sid === null ? null : (sessions.get(sid) ?? null);
+      if (sid !== null && !session) return rpcError(404, null, INVALID_REQUEST, `no session ${sid} (it ended, or zot restarted); send initialize again without Mcp-Session-Id`);
+      switch (req.method) {
+        case "GET":
+          if (!session) return new Response("zot serves a GET stream only to an initialize-era session (send Mcp-Session-Id)", { status: 405, headers: { Allow: "POST, DELETE" } });
+          return listenStream(session, req.signal);
+        case "DELETE":
+          if (!session || sid === null) return new Response("DELETE needs the Mcp-Session-Id of a session", { status: 405, headers: { Allow: "POST" } });
+          sessions.delete(sid);
+          session.server.stopAll();
+          return new Response(null, { status: 204 });
+        case "POST":
+          return post(req, session, sid);
+        default:
+          return new Response(`zot's MCP endpoint takes POST, GET and DELETE, not ${req.method}`, { status: 405, headers: { Allow: "POST, GET, DELETE" } });
+      }
+    },
+  });
+
+  async function post(req: Request, session: Session | null, sid: string | null): Promise<Response> {
+    const type = req.headers.get("content-type") ?? "";
+    if (!type.includes("application/json")) return rpcError(415, null, INVALID_REQUEST, `POST a JSON-RPC message with Content-Type: application/json (got ${type || "none"})`);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await req.text());
+    } catch {
+      return rpcError(400, null, PARSE_ERROR, "the body is not JSON; POST one JSON-RPC message");
+    }
+    const msg = isObject(raw) ? raw : null;
+    const isRequest = msg !== null && typeof msg.method === "string" && (typeof msg.id === "string" || typeof msg.id === "number");
+    const meta = msg && isObject(msg.params) && isObject(msg.params._meta) ? msg.params._meta : {};
+    const modern = meta["io.modelcontextprotocol/protocolVersion"] !== undefined;
+    let target: Session | { server: McpServer } | null = session;
+    let newId: string | null = null;
+    if (!target) {
+      if (isRequest && msg?.method === "initialize" && !modern) {
+        const fresh: Session = { server: new McpServer(runtime, tools, (m) => fresh.streams.forEach((s) => s(m))), streams: new Set() };
+        newId = randomHex(16);
+        sessions.set(newId, fresh);
+        target = fresh;
+      } else if (modern || !isRequest || msg?.method === "ping") target = { server: stateless };
+      else return rpcError(400, isRequest ? (msg?.id as string | number) : null, INVALID_REQUEST, `${String(msg?.method)} without Mcp-Session-Id: send initialize first, or use protocol ${MODERN_VERSION} with _meta`);
+    }
+    const headers: Record<string, string> = newId ? { "Mcp-Session-Id": newId } : sid ? { "Mcp-Session-Id": sid } : {};
+    if (!isRequest) {
+      const reply = await target.server.handle(raw, { send: () => {} });
+      return reply ? Response.json(reply, { status: 400, headers }) : new Response(null, { status: 202, headers });
+    }
+    if (!STREAMED.has(String(msg?.method))) {
+      const reply = await target.server.handle(raw, { send: () => {} }, req.signal);
+      return Response.json(reply, { headers });
+    }
+    const server = target.server;
+    const cancel = new AbortController();
+    req.signal.addEventListener("abort", () => cancel.abort(), { once: true });
+    let write: ((msg: JsonObject) => void) | null = null;
+    const channel: Channel = { send: (m) => write?.(m) };
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        let n = 0;
+        write = (m) => {
+          try {
+            controller.enqueue(encoder.encode(`id: ${++n}\nevent: message\ndata: ${JSON.stringify(m)}\n\n`));
+          } catch {
+            cancel.abort();
+          }
+        };
+        void server.handle(raw, channel, cancel.signal).then((reply) => {
+          if (reply && !cancel.signal.aborted) write?.(reply);
+          write = null;
+          try {
+            controller.close();
+          } catch {
+            // Already closed by the client.
+          }
+        });
+      },
+      cancel() {
+        write = null;
+        cancel.abort();
+      },
+    });
+    return new Response(body, { headers: { ...headers, "Content-Type": "text/event-stream", "Cache-Control": "no-cache" } });
+  }
+
+  function listenStream(session: Session, signal: AbortSignal): Response {
+    let push: ((m: JsonObject) => void) | null = null;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        let n = 0;
+        const p = (m: JsonObject) => {
+          try {
+            controller.enqueue(encoder.encode(`id: ${++n}\nevent: message\ndata: ${JSON.stringify(m)}\n\n`));
+          } catch {
+            session.streams.delete(p);
+          }
+        };
+        push = p;
+        session.streams.add(p);
+        // A priming event, so the client knows the stream is up.
+        controller.enqueue(encoder.encode(": zot\n\n"));
+        signal.addEventListener("abort", () => session.streams.delete(p));
+      },
+      cancel() {
+        if (push) session.streams.delete(push);
+      },
+    });
+    return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" } });
+  }
+
+  const host = opts.hostname.includes(":") && !opts.hostname.startsWith("[") ? `[${opts.hostname}]` : opts.hostname;
+  return {
+    url: `http://${host}:${server.port}${ENDPOINT}`,
+    async stop() {
+      unhook();
+      const all = [stateless, ...[...sessions.values()].map((s) => s.server)];
+      for (const s of all) s.stopAll();
+      await Promise.all(all.map((s) => s.settled()));
+      await server.stop(true);
+    },
+  };
+}
+
+/** DNS rebinding: bound to loopback, only a loopback Host, and an Origin (when sent) of loopback. */
+function checkOrigin(req: Request, loopback: boolean): Response | null {
+  if (!loopback) return null;
+  const host = hostOf(req.headers.get("host") ?? "");
+  if (!LOOPBACK_NAMES.has(host)) return rpcError(403, null, INVALID_REQUEST, `zot serves loopback only; the Host header ${JSON.stringify(req.headers.get("host"))} is not 127.0.0.1, localhost or [::1]`);
+  const origin = req.headers.get("origin");
+  if (origin === null || origin === "null") return null;
+  let name: string;
+  try {
+    name = new URL(origin).hostname;
+  } catch {
+    return rpcError(403, null, INVALID_REQUEST, `the Origin header ${JSON.stringify(origin)} is not a URL`);
+  }
+  return LOOPBACK_NAMES.has(name) ? null : rpcError(403, null, INVALID_REQUEST, `requests from the web page ${origin} are refused (Origin is not loopback)`);
+}
+
+function hostOf(header: string): string {
+  if (header.startsWith("[")) return header.slice(0, header.indexOf("]") + 1);
+  return header.split(":")[0] ?? "";
+}
+
+function checkToken(req: Request, expected: Uint8Array): Response | null {
+  const got = encoder.encode(req.headers.get("authorization") ?? "");
+  if (got.length === expected.length && timingSafeEqual(got, expected)) return null;
+  return new Response(
+    JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: INVALID_REQUEST, message: "zot mcp serve needs Authorization: Bearer <the token in the variable named by --token-env>" } }),
+    { status: 401, headers: { "Content-Type": "application/json", "WWW-Authenticate": 'Bearer realm="zot"' } },
+  );
+}
+
+function rpcError(status: number, id: string | number | null, code: number, message: string): Response {
+  return Response.json({ jsonrpc: "2.0", id, error: { code, message } }, { status });
+}
+
+function plain(status: number, text: string): Response {
+  return new Response(`${text}\n`, { status, headers: { "Content-Type": "text/plain" } });
+}
