@@ -21,7 +21,8 @@ export const SERVE_HELP = `usage: zot mcp ${SERVE_USAGE}
 
 zot as an MCP server for any MCP host (Claude Code, Codex, Cursor, the MCP Inspector): it serves
 zot's built-in read, write, edit and bash (--tools chooses others), the tools of its extensions and
-of the MCP servers in zot's own configuration (--no-ext, --no-mcp, --no-tools leave them out).
+of the MCP servers in zot's own configuration (--no-ext, --no-mcp, --no-tools leave them out), and
+zot_agent ({"prompt"}: zot runs the whole task with its model and answers) when a provider key is set.
 Every call passes zot's extension interceptors, permission mode and rules, /jail and sandbox, as the
 model's calls do; a call that needs approval asks through MCP elicitation, and is refused when the
 client cannot be asked. Protocol 2025-11-25 (initialize) and 2026-07-28 (server/discover).
@@ -68,7 +69,7 @@ export async function runMcpServe(argv: string[], io: ServeIo): Promise<number> 
   const unhook = shutdownOnSignals(host, undefined, () => stop());
   const { createRuntime } = await import("../runtime/setup.ts");
   // Served tools call no model: without a key the runtime stands on the offline mock provider, quietly.
-  const keyless = args.provider === undefined && defaultProvider({ home, env: io.env, ...(args.apiKey !== undefined ? { apiKey: args.apiKey } : {}) }).provider === "mock";
+  const keyless = args.provider === undefined && args.mockScript === undefined && defaultProvider({ home, env: io.env, ...(args.apiKey !== undefined ? { apiKey: args.apiKey } : {}) }).provider === "mock";
   // Served calls join no conversation, so there is no transcript to write.
   const created = await createRuntime({
     ...args,
@@ -91,7 +92,7 @@ export async function runMcpServe(argv: string[], io: ServeIo): Promise<number> 
   }
   const { runtime, notices } = created;
   for (const n of notices) io.err(`zot: ${n}\n`);
-  const tools = new ServedTools(runtime, !args.noTools);
+  const tools = new ServedTools(runtime, !args.noTools, !keyless);
   try {
     if (http) {
       const { serveHttp } = await import("../runtime/mcp-serve/http.ts");

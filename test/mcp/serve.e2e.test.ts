@@ -12,7 +12,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ElicitRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { useZotHome, ZOT, zotEnv } from "../e2e/zot.ts";
+import { mockScript, useZotHome, ZOT, zotEnv } from "../e2e/zot.ts";
 import { waitFor } from "../helpers/wait.ts";
 
 const EXT = resolve(import.meta.dir, "../fixtures/ext/mcp-serve");
@@ -20,7 +20,7 @@ const TOKEN = "test-token-0123456789abcdef";
 const e2e = useZotHome({ prefix: "zot-mcp-serve-", homeDir: "home" });
 
 type Text = { type: string; text?: string };
-const textOf = (r: { content?: unknown }): string => ((r.content ?? []) as Text[]).map((b) => b.text ?? "").join("");
+const textOf = (r: { content?: unknown } | Record<string, unknown>): string => ((r.content ?? []) as Text[]).map((b) => b.text ?? "").join("");
 
 /** Processes whose command line contains `marker` (a sleep with an unusual duration). */
 function running(marker: string): number[] {
@@ -204,6 +204,23 @@ test("an HTTP client that goes away mid-call stops the call, and the server serv
   expect(alive(proc.pid)).toBe(true);
   const again = await connect(httpTransport(url));
   expect(textOf(await again.callTool({ name: "shout", arguments: { text: "next" } }))).toBe("NEXT");
+});
+
+test("zot_agent runs a whole task with zot's model and tools, with progress, and answers", async () => {
+  const script = mockScript(e2e.root, [{ tool_calls: [{ name: "shout", args: { text: "from the agent" } }] }, { text: "the agent is done" }]);
+  const client = await connect(stdioTransport(["--permission-mode", "yolo", "--mock-script", script]));
+  const tools = (await client.listTools()).tools;
+  expect(tools.map((t) => t.name)).toContain("zot_agent");
+  const progress: string[] = [];
+  const r = await client.callTool({ name: "zot_agent", arguments: { prompt: "shout something" } }, undefined, { onprogress: (p) => progress.push(String(p.message)) });
+  expect(r.isError).toBe(false);
+  expect(textOf(r)).toBe("the agent is done");
+  expect(progress).toContain('shout {"text":"from the agent"}');
+});
+
+test("without a provider key, zot_agent is not offered (the tools need no model)", async () => {
+  const client = await connect(stdioTransport([]));
+  expect((await client.listTools()).tools.map((t) => t.name)).not.toContain("zot_agent");
 });
 
 describe("HTTP: what a client must get right", () => {

@@ -27,7 +27,8 @@ export function approvalQuestion(req: ConfirmRequest, client: string): JsonObjec
 export function decisionOf(answer: Json, client: string): ConfirmDecision {
   const who = client || "the MCP client";
   if (!isObject(answer)) return { kind: "no", reason: `${who} gave no answer to the approval question` };
-  if (answer.action !== "accept") return { kind: "no", reason: `the user of ${who} answered ${JSON.stringify(answer.action ?? null)} to the approval question` };
+  if (answer.action !== "accept")
+    return { kind: "no", reason: `the user of ${who} answered ${JSON.stringify(answer.action ?? null)} to the approval question` };
   const content = isObject(answer.content) ? answer.content : {};
   return content.allow === true ? { kind: "yes" } : { kind: "no", reason: `the user of ${who} did not allow it` };
 }

@@ -35,9 +35,9 @@ export function serveHttp(runtime: Runtime, tools: ServedTools, opts: HttpOption
   const unhook = runtime.onIntent((intent) => {
     const all = [stateless, ...[...sessions.values()].map((s) => s.server)];
     if (intent.kind === "registry_changed") for (const s of all) s.toolsChanged();
-    else if (intent.kind === "notify") for (const s of all) s.log(intent.level === "error" ? "error" : intent.level === "warn" ? "warning" : "info", intent.extension, intent.message);
+    else if (intent.kind === "notify")
+      for (const s of all) s.log(intent.level === "error" ? "error" : intent.level === "warn" ? "warning" : "info", intent.extension, intent.message);
   });
-
 
   const server = Bun.serve({
     hostname: opts.hostname,
@@ -54,10 +54,15 @@ export function serveHttp(runtime: Runtime, tools: ServedTools, opts: HttpOption
         return rpcError(400, null, INVALID_REQUEST, `MCP-Protocol-Version ${version} is not one zot speaks (${MODERN_VERSION}, ${LEGACY_VERSIONS.join(", ")})`);
       const sid = req.headers.get("mcp-session-id");
       const session = sid === null ? null : (sessions.get(sid) ?? null);
-      if (sid !== null && !session) return rpcError(404, null, INVALID_REQUEST, `no session ${sid} (it ended, or zot restarted); send initialize again without Mcp-Session-Id`);
+      if (sid !== null && !session)
+        return rpcError(404, null, INVALID_REQUEST, `no session ${sid} (it ended, or zot restarted); send initialize again without Mcp-Session-Id`);
       switch (req.method) {
         case "GET":
-          if (!session) return new Response("zot serves a GET stream only to an initialize-era session (send Mcp-Session-Id)", { status: 405, headers: { Allow: "POST, DELETE" } });
+          if (!session)
+            return new Response("zot serves a GET stream only to an initialize-era session (send Mcp-Session-Id)", {
+              status: 405,
+              headers: { Allow: "POST, DELETE" },
+            });
           return listenStream(session, req.signal);
         case "DELETE":
           if (!session || sid === null) return new Response("DELETE needs the Mcp-Session-Id of a session", { status: 405, headers: { Allow: "POST" } });
@@ -74,7 +79,8 @@ export function serveHttp(runtime: Runtime, tools: ServedTools, opts: HttpOption
 
   async function post(req: Request, session: Session | null, sid: string | null): Promise<Response> {
     const type = req.headers.get("content-type") ?? "";
-    if (!type.includes("application/json")) return rpcError(415, null, INVALID_REQUEST, `POST a JSON-RPC message with Content-Type: application/json (got ${type || "none"})`);
+    if (!type.includes("application/json"))
+      return rpcError(415, null, INVALID_REQUEST, `POST a JSON-RPC message with Content-Type: application/json (got ${type || "none"})`);
     let raw: unknown;
     try {
       raw = JSON.parse(await req.text());
@@ -94,7 +100,13 @@ export function serveHttp(runtime: Runtime, tools: ServedTools, opts: HttpOption
         sessions.set(newId, fresh);
         target = fresh;
       } else if (modern || !isRequest || msg?.method === "ping") target = { server: stateless };
-      else return rpcError(400, isRequest ? (msg?.id as string | number) : null, INVALID_REQUEST, `${String(msg?.method)} without Mcp-Session-Id: send initialize first, or use protocol ${MODERN_VERSION} with _meta`);
+      else
+        return rpcError(
+          400,
+          isRequest ? (msg?.id as string | number) : null,
+          INVALID_REQUEST,
+          `${String(msg?.method)} without Mcp-Session-Id: send initialize first, or use protocol ${MODERN_VERSION} with _meta`,
+        );
     }
     const headers: Record<string, string> = newId ? { "Mcp-Session-Id": newId } : sid ? { "Mcp-Session-Id": sid } : {};
     if (!isRequest) {
@@ -180,7 +192,13 @@ export function serveHttp(runtime: Runtime, tools: ServedTools, opts: HttpOption
 function checkOrigin(req: Request, loopback: boolean): Response | null {
   if (!loopback) return null;
   const host = hostOf(req.headers.get("host") ?? "");
-  if (!LOOPBACK_NAMES.has(host)) return rpcError(403, null, INVALID_REQUEST, `zot serves loopback only; the Host header ${JSON.stringify(req.headers.get("host"))} is not 127.0.0.1, localhost or [::1]`);
+  if (!LOOPBACK_NAMES.has(host))
+    return rpcError(
+      403,
+      null,
+      INVALID_REQUEST,
+      `zot serves loopback only; the Host header ${JSON.stringify(req.headers.get("host"))} is not 127.0.0.1, localhost or [::1]`,
+    );
   const origin = req.headers.get("origin");
   if (origin === null || origin === "null") return null;
   let name: string;
@@ -201,7 +219,11 @@ function checkToken(req: Request, expected: Uint8Array): Response | null {
   const got = encoder.encode(req.headers.get("authorization") ?? "");
   if (got.length === expected.length && timingSafeEqual(got, expected)) return null;
   return new Response(
-    JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: INVALID_REQUEST, message: "zot mcp serve needs Authorization: Bearer <the token in the variable named by --token-env>" } }),
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: INVALID_REQUEST, message: "zot mcp serve needs Authorization: Bearer <the token in the variable named by --token-env>" },
+    }),
     { status: 401, headers: { "Content-Type": "application/json", "WWW-Authenticate": 'Bearer realm="zot"' } },
   );
 }

@@ -13,11 +13,14 @@ import type { ConfirmDecision, ConfirmRequest } from "../../agent/events.ts";
 import type { Runtime } from "../runtime.ts";
 import type { ServedTools } from "./tools.ts";
 import { approvalQuestion, decisionOf } from "./approval.ts";
+import { AGENT_TOOL, AgentTool } from "./agent-tool.ts";
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
 export const INVALID_PARAMS = -32602;
 const META = "io.modelcontextprotocol/";
+/** What `initialize` answers when the client asks for a version zot does not speak. */
+const [NEWEST_LEGACY = "2025-11-25"] = LEGACY_VERSIONS;
 /** How long a 2026-07-28 call waits for the client to come back with the input it asked for. */
 const INPUT_WAIT_MS = 10 * 60_000;
 
@@ -71,6 +74,7 @@ export class McpServer {
   private listeners = new Map<string, Channel>();
   private readonly flights = new Set<Flight>();
   private lastNames: string;
+  private readonly agent: AgentTool;
 
   constructor(
     private readonly runtime: Runtime,
@@ -79,6 +83,7 @@ export class McpServer {
     private readonly notify: (msg: JsonObject) => void,
   ) {
     this.lastNames = this.names();
+    this.agent = new AgentTool(runtime);
   }
 
   /** The initialize era's negotiated version, for the HTTP transport's header check; null before `initialize`. */
@@ -91,11 +96,16 @@ export class McpServer {
    * notifications and responses); `channel` carries what the request produces before its reply.
    */
   async handle(raw: unknown, channel: Channel, signal?: AbortSignal): Promise<JsonObject | null> {
-    if (Array.isArray(raw)) return failure(null, INVALID_REQUEST, "zot's MCP server takes one JSON-RPC message at a time; JSON-RPC batches were removed from MCP in 2025-06-18");
+    if (Array.isArray(raw))
+      return failure(null, INVALID_REQUEST, "zot's MCP server takes one JSON-RPC message at a time; JSON-RPC batches were removed from MCP in 2025-06-18");
     const decoded = decodeServerMessage(raw);
     if (!decoded.ok) {
       const id = isObject(raw) && (typeof raw.id === "string" || typeof raw.id === "number") ? raw.id : null;
-      return failure(id, INVALID_REQUEST, `zot's MCP server got ${decoded.error}; send JSON-RPC 2.0 requests like {"jsonrpc":"2.0","id":1,"method":"tools/list"}`);
+      return failure(
+        id,
+        INVALID_REQUEST,
+        `zot's MCP server got ${decoded.error}; send JSON-RPC 2.0 requests like {"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+      );
     }
     const m = decoded.message;
     switch (m.kind) {
@@ -134,7 +144,8 @@ export class McpServer {
     if (names === this.lastNames) return;
     this.lastNames = names;
     if (this.session?.initialized) this.notify({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
-    for (const [id, ch] of this.listeners) ch.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { [`${META}subscriptionId`]: id } } });
+    for (const [id, ch] of this.listeners)
+      ch.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { [`${META}subscriptionId`]: id } } });
   }
 
   /** An extension's note, as an MCP log message (initialize era: the session's notifications). */
@@ -193,7 +204,7 @@ export class McpServer {
     if (method === "initialize" || method === "ping") return { era: "legacy", client: "", canAsk: false };
     return {
       code: UNSUPPORTED_PROTOCOL_VERSION,
-      message: `${method} before initialize: send initialize first (protocol ${LEGACY_VERSIONS[0]}), or put "${META}protocolVersion": "${MODERN_VERSION}" in the request's _meta`,
+      message: `${method} before initialize: send initialize first (protocol ${NEWEST_LEGACY}), or put "${META}protocolVersion": "${MODERN_VERSION}" in the request's _meta`,
       data: { supported: [MODERN_VERSION, ...LEGACY_VERSIONS], requested: null },
     };
   }
@@ -206,7 +217,12 @@ export class McpServer {
       case "initialize":
         return this.initialize(params);
       case "server/discover":
-        return done({ supportedVersions: [MODERN_VERSION], capabilities: CAPABILITIES, instructions: INSTRUCTIONS, _meta: { [`${META}serverInfo`]: SERVER_INFO } });
+        return done({
+          supportedVersions: [MODERN_VERSION],
+          capabilities: CAPABILITIES,
+          instructions: INSTRUCTIONS,
+          _meta: { [`${META}serverInfo`]: SERVER_INFO },
+        });
       case "ping":
         return done({});
       case "logging/setLevel":
@@ -229,9 +245,10 @@ export class McpServer {
 
   private initialize(params: JsonObject): Reply {
     const asked = params.protocolVersion;
-    if (typeof asked !== "string") return { error: { code: INVALID_PARAMS, message: `initialize needs "protocolVersion" (a string such as "${LEGACY_VERSIONS[0]}")` } };
+    if (typeof asked !== "string")
+      return { error: { code: INVALID_PARAMS, message: `initialize needs "protocolVersion" (a string such as "${NEWEST_LEGACY}")` } };
     // The client's version if zot speaks it, else zot's newest: the client then decides whether to go on.
-    const version = LEGACY_VERSIONS.includes(asked) ? asked : LEGACY_VERSIONS[0];
+    const version = LEGACY_VERSIONS.includes(asked) ? asked : NEWEST_LEGACY;
     this.session = { version, client: clientName(params.clientInfo), canAsk: canElicitForm(params.capabilities), initialized: false };
     return { result: { protocolVersion: version, capabilities: CAPABILITIES, serverInfo: SERVER_INFO, instructions: INSTRUCTIONS } };
   }
@@ -239,7 +256,11 @@ export class McpServer {
   private async listen(id: RpcId, params: JsonObject, channel: Channel, signal: AbortSignal): Promise<Reply> {
     const wanted = isObject(params.notifications) ? params.notifications : {};
     const key = String(id);
-    channel.send({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: { [`${META}subscriptionId`]: key }, notifications: { toolsListChanged: wanted.toolsListChanged === true } } });
+    channel.send({
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: { _meta: { [`${META}subscriptionId`]: key }, notifications: { toolsListChanged: wanted.toolsListChanged === true } },
+    });
     if (wanted.toolsListChanged === true) this.listeners.set(key, channel);
     // Open until the client ends it (cancels, or closes the stream).
     await new Promise<void>((r) => (signal.aborted ? r() : signal.addEventListener("abort", () => r(), { once: true })));
@@ -253,7 +274,13 @@ export class McpServer {
     if (caller.era === "modern" && params.requestState !== undefined) {
       const state = typeof params.requestState === "string" ? params.requestState : "";
       const w = this.waiting.get(state);
-      if (!w) return { error: { code: INVALID_PARAMS, message: `tools/call: requestState ${JSON.stringify(params.requestState)} names no call waiting for input (it ended, or waited longer than ${INPUT_WAIT_MS / 60_000} min)` } };
+      if (!w)
+        return {
+          error: {
+            code: INVALID_PARAMS,
+            message: `tools/call: requestState ${JSON.stringify(params.requestState)} names no call waiting for input (it ended, or waited longer than ${INPUT_WAIT_MS / 60_000} min)`,
+          },
+        };
       this.waiting.delete(state);
       clearTimeout(w.timer);
       flight = w.flight;
@@ -261,13 +288,25 @@ export class McpServer {
       w.step.answer(responses.approval ?? null);
     } else {
       const name = params.name;
-      if (typeof name !== "string" || name === "") return { error: { code: INVALID_PARAMS, message: 'tools/call needs "name", the name of a tool from tools/list' } };
+      if (typeof name !== "string" || name === "")
+        return { error: { code: INVALID_PARAMS, message: 'tools/call needs "name", the name of a tool from tools/list' } };
       const args = params.arguments ?? {};
-      if (!isObject(args)) return { error: { code: INVALID_PARAMS, message: `tools/call ${name}: "arguments" must be a JSON object, not ${Array.isArray(args) ? "an array" : typeof args}` } };
+      if (!isObject(args))
+        return {
+          error: {
+            code: INVALID_PARAMS,
+            message: `tools/call ${name}: "arguments" must be a JSON object, not ${Array.isArray(args) ? "an array" : typeof args}`,
+          },
+        };
       const served = this.tools.find(name);
       if (!served) {
         const names = this.tools.list().map((t) => t.name);
-        return { error: { code: INVALID_PARAMS, message: `Unknown tool "${name}"; zot serves ${names.length ? names.join(", ") : "no tools (see zot mcp serve --help)"}` } };
+        return {
+          error: {
+            code: INVALID_PARAMS,
+            message: `Unknown tool "${name}"; zot serves ${names.length ? names.join(", ") : "no tools (see zot mcp serve --help)"}`,
+          },
+        };
       }
       flight = this.start(`mcp-${String(id)}`, name, args, caller);
     }
@@ -292,7 +331,9 @@ export class McpServer {
           this.waiting.set(state, { flight, step, timer });
           // This request ends here; the retry with the answer waits on the same flight.
           signal.removeEventListener("abort", onAbort);
-          return { result: { resultType: "input_required", inputRequests: { approval: { method: "elicitation/create", params: step.question } }, requestState: state } };
+          return {
+            result: { resultType: "input_required", inputRequests: { approval: { method: "elicitation/create", params: step.question } }, requestState: state },
+          };
         }
         const answer = await this.ask(channel, step.question, signal);
         step.answer("result" in answer ? answer.result : null);
@@ -313,22 +354,29 @@ export class McpServer {
           })
       : null;
     const who = caller.client || "the MCP client";
-    void this.runtime
-      .serveCall({
-        id,
-        name,
-        args,
-        client: caller.client || "unknown",
-        builtins: this.tools.builtins(),
-        tools: this.tools.hookTools(),
-        signal: flight.controller.signal,
-        onProgress: (text) => flight.progress(text),
-        ask,
-        refusal: `permission mode ${this.runtime.mode}: this call needs approval, and ${who} cannot be asked (it does not support form elicitation), so zot refused it. Start zot mcp serve with --permission-mode yolo (or auto-edit, for edits inside the project) to let such calls run, or use a client that supports elicitation.`,
-      })
+    const run =
+      name === AGENT_TOOL && this.tools.agent
+        ? this.agent.run({ args, signal: flight.controller.signal, onProgress: (text) => flight.progress(text), ask })
+        : this.runtime.serveCall({
+            id,
+            name,
+            args,
+            client: caller.client || "unknown",
+            builtins: this.tools.builtins(),
+            tools: this.tools.hookTools(),
+            signal: flight.controller.signal,
+            onProgress: (text) => flight.progress(text),
+            ask,
+            refusal: `permission mode ${this.runtime.mode}: this call needs approval, and ${who} cannot be asked (it does not support form elicitation), so zot refused it. Start zot mcp serve with --permission-mode yolo (or auto-edit, for edits inside the project) to let such calls run, or use a client that supports elicitation.`,
+          });
+    void run
       .then(
         (r) => flight.push({ kind: "done", reply: { result: toolResult(r.content, r.isError, r.structured) } }),
-        (err: unknown) => flight.push({ kind: "done", reply: { error: { code: -32603, message: `tool ${name} failed inside zot: ${err instanceof Error ? err.message : String(err)}` } } }),
+        (err: unknown) =>
+          flight.push({
+            kind: "done",
+            reply: { error: { code: -32603, message: `tool ${name} failed inside zot: ${err instanceof Error ? err.message : String(err)}` } },
+          }),
       )
       .finally(() => this.flights.delete(flight));
     return flight;

@@ -26,7 +26,14 @@ export function serveStdio(runtime: Runtime, tools: ServedTools, opts: StdioOpti
       try {
         raw = JSON.parse(line);
       } catch {
-        send({ jsonrpc: "2.0", id: null, error: { code: PARSE_ERROR, message: `zot's MCP server got a line that is not JSON (${JSON.stringify(line.slice(0, 80))}); send one JSON-RPC message per line` } });
+        send({
+          jsonrpc: "2.0",
+          id: null,
+          error: {
+            code: PARSE_ERROR,
+            message: `zot's MCP server got a line that is not JSON (${JSON.stringify(line.slice(0, 80))}); send one JSON-RPC message per line`,
+          },
+        });
         return;
       }
       void server.handle(raw, channel).then((reply) => {
@@ -54,7 +61,8 @@ export function serveStdio(runtime: Runtime, tools: ServedTools, opts: StdioOpti
 export function watchHost(runtime: Runtime, server: McpServer): () => void {
   return runtime.onIntent((intent) => {
     if (intent.kind === "registry_changed") server.toolsChanged();
-    else if (intent.kind === "notify") server.log(intent.level === "error" ? "error" : intent.level === "warn" ? "warning" : "info", intent.extension, intent.message);
+    else if (intent.kind === "notify")
+      server.log(intent.level === "error" ? "error" : intent.level === "warn" ? "warning" : "info", intent.extension, intent.message);
     else if (intent.kind === "extension_exited") server.log("warning", intent.extension, intent.message);
   });
 }
