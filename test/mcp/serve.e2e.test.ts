@@ -5,14 +5,14 @@
 // away mid-call leaving no process behind. The 2026-07-28 era is spoken by hand (the SDK speaks
 // 2025-11-25).
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ElicitRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { mockScript, useZotHome, ZOT, zotEnv } from "../e2e/zot.ts";
+import { jsonLines, mockScript, runZot, useZotHome, ZOT, zotEnv } from "../e2e/zot.ts";
 import { waitFor } from "../helpers/wait.ts";
 
 const EXT = resolve(import.meta.dir, "../fixtures/ext/mcp-serve");
@@ -247,7 +247,11 @@ describe("HTTP: what a client must get right", () => {
 });
 
 describe("the 2026-07-28 era over HTTP", () => {
-  const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "modern-client", version: "1" } };
+  const META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "modern-client", version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
   const post = async (url: string, body: object): Promise<Record<string, unknown>> => {
     const res = await fetch(url, {
       method: "POST",
@@ -282,7 +286,22 @@ describe("the 2026-07-28 era over HTTP", () => {
 
   test("a request in an unknown protocol version is refused with the versions zot speaks", async () => {
     const { url } = await startHttp([]);
+    const bare = await post(url, { jsonrpc: "2.0", id: 9, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } });
+    expect(bare).toMatchObject({ id: 9, error: { code: -32602, message: 'a 2026-07-28 request needs "io.modelcontextprotocol/clientCapabilities" (an object, {} for none) in params._meta' } });
     const r = await post(url, { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } });
     expect(r.error).toMatchObject({ code: -32022, data: { supported: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] } });
   });
+});
+
+test("zot's own MCP client uses zot mcp serve in the 2026-07-28 era, from the model's tool call to the result", async () => {
+  const list = join(e2e.root, "self.json");
+  writeFileSync(list, JSON.stringify({ mcpServers: { self: { command: ZOT, args: ["mcp", "serve", "--no-mcp", "--ext", EXT, "--permission-mode", "yolo"] } } }));
+  const doctor = await runZot(["mcp", "doctor", "--json", "--mcp", list], { home: e2e.home, cwd: e2e.root });
+  const entry = (JSON.parse(doctor.stdout) as { servers: { era: string; tools: { name: string }[] }[] }).servers[0]!;
+  expect(entry.era).toBe("modern");
+  expect(entry.tools.map((t) => t.name)).toContain("mcp__self__shout");
+  const script = mockScript(e2e.root, [{ tool_calls: [{ name: "mcp__self__shout", args: { text: "zot to zot" } }] }, { text: "done" }]);
+  const run = await runZot(["--json", "--permission-mode", "yolo", "--mock-script", script, "--mcp", list, "call it"], { home: e2e.home, cwd: e2e.root });
+  const result = jsonLines(run.stdout).find((e) => e.type === "tool_result");
+  expect(result).toMatchObject({ name: "mcp__self__shout", is_error: false, content: [{ type: "text", text: "ZOT TO ZOT" }] });
 });

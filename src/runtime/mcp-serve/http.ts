@@ -9,9 +9,10 @@ import { timingSafeEqual } from "node:crypto";
 import { isObject } from "../../json.ts";
 import type { JsonObject } from "../../protocol.ts";
 import { randomHex } from "../../random.ts";
-import { LEGACY_VERSIONS, MODERN_VERSION } from "../../mcp/client.ts";
+import { MODERN_VERSION } from "../../mcp/client.ts";
+import { HEADER_MISMATCH, METHOD_NOT_FOUND, MISSING_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION } from "../../mcp/jsonrpc.ts";
 import type { Runtime } from "../runtime.ts";
-import { type Channel, INVALID_REQUEST, McpServer, PARSE_ERROR } from "./server.ts";
+import { type Channel, INVALID_PARAMS, INVALID_REQUEST, McpServer, PARSE_ERROR } from "./server.ts";
 import type { ServedTools } from "./tools.ts";
 
 export const ENDPOINT = "/mcp";
@@ -49,9 +50,6 @@ export function serveHttp(runtime: Runtime, tools: ServedTools, opts: HttpOption
       if (url.pathname !== ENDPOINT) return plain(404, `zot's MCP endpoint is ${ENDPOINT}, not ${url.pathname}`);
       const guard = checkOrigin(req, loopback) ?? checkToken(req, expected);
       if (guard) return guard;
-      const version = req.headers.get("mcp-protocol-version");
-      if (version !== null && version !== MODERN_VERSION && !LEGACY_VERSIONS.includes(version))
-        return rpcError(400, null, INVALID_REQUEST, `MCP-Protocol-Version ${version} is not one zot speaks (${MODERN_VERSION}, ${LEGACY_VERSIONS.join(", ")})`);
       const sid = req.headers.get("mcp-session-id");
       const session = sid === null ? null : (sessions.get(sid) ?? null);
       if (sid !== null && !session)
@@ -90,7 +88,8 @@ export function serveHttp(runtime: Runtime, tools: ServedTools, opts: HttpOption
     const msg = isObject(raw) ? raw : null;
     const isRequest = msg !== null && typeof msg.method === "string" && (typeof msg.id === "string" || typeof msg.id === "number");
     const meta = msg && isObject(msg.params) && isObject(msg.params._meta) ? msg.params._meta : {};
-    const modern = meta["io.modelcontextprotocol/protocolVersion"] !== undefined;
+    const header = req.headers.get("mcp-protocol-version");
+    const modern = meta["io.modelcontextprotocol/protocolVersion"] !== undefined || header === MODERN_VERSION;
     let target: Session | { server: McpServer } | null = session;
     let newId: string | null = null;
     if (!target) {
@@ -110,12 +109,12 @@ export function serveHttp(runtime: Runtime, tools: ServedTools, opts: HttpOption
     }
     const headers: Record<string, string> = newId ? { "Mcp-Session-Id": newId } : sid ? { "Mcp-Session-Id": sid } : {};
     if (!isRequest) {
-      const reply = await target.server.handle(raw, { send: () => {} });
+      const reply = await target.server.handle(raw, { send: () => {} }, undefined, header);
       return reply ? Response.json(reply, { status: 400, headers }) : new Response(null, { status: 202, headers });
     }
     if (!STREAMED.has(String(msg?.method))) {
-      const reply = await target.server.handle(raw, { send: () => {} }, req.signal);
-      return Response.json(reply, { headers });
+      const reply = await target.server.handle(raw, { send: () => {} }, req.signal, header);
+      return Response.json(reply, { status: statusOf(reply, modern), headers });
     }
     const server = target.server;
     const cancel = new AbortController();
@@ -132,7 +131,7 @@ export function serveHttp(runtime: Runtime, tools: ServedTools, opts: HttpOption
             cancel.abort();
           }
         };
-        void server.handle(raw, channel, cancel.signal).then((reply) => {
+        void server.handle(raw, channel, cancel.signal, header).then((reply) => {
           if (reply && !cancel.signal.aborted) write?.(reply);
           write = null;
           try {
@@ -226,6 +225,19 @@ function checkToken(req: Request, expected: Uint8Array): Response | null {
     }),
     { status: 401, headers: { "Content-Type": "application/json", "WWW-Authenticate": 'Bearer realm="zot"' } },
   );
+}
+
+/**
+ * 2026-07-28 puts the error in the HTTP status too: 404 for a method the server lacks, 400 for a
+ * request it cannot take (its _meta, its version). A version zot does not speak is 400 in any era.
+ */
+function statusOf(reply: JsonObject | null, modern: boolean): number {
+  const error = reply && isObject(reply.error) ? reply.error : null;
+  if (!error) return 200;
+  if (error.code === UNSUPPORTED_PROTOCOL_VERSION) return 400;
+  if (!modern) return 200;
+  if (error.code === METHOD_NOT_FOUND) return 404;
+  return error.code === INVALID_PARAMS || error.code === HEADER_MISMATCH || error.code === MISSING_CLIENT_CAPABILITY ? 400 : 200;
 }
 
 function rpcError(status: number, id: string | number | null, code: number, message: string): Response {

@@ -8,7 +8,7 @@ import { isObject } from "../../json.ts";
 import type { ContentBlock, Json, JsonObject } from "../../protocol.ts";
 import { ZOT_VERSION } from "../../version.ts";
 import { LEGACY_VERSIONS, MODERN_VERSION } from "../../mcp/client.ts";
-import { decodeServerMessage, METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION, type RpcError, type RpcId } from "../../mcp/jsonrpc.ts";
+import { decodeServerMessage, HEADER_MISMATCH, METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION, type RpcError, type RpcId } from "../../mcp/jsonrpc.ts";
 import type { ConfirmDecision, ConfirmRequest } from "../../agent/events.ts";
 import type { Runtime } from "../runtime.ts";
 import type { ServedTools } from "./tools.ts";
@@ -95,7 +95,7 @@ export class McpServer {
    * One message from the client. Resolves with the reply to send for a request (null for
    * notifications and responses); `channel` carries what the request produces before its reply.
    */
-  async handle(raw: unknown, channel: Channel, signal?: AbortSignal): Promise<JsonObject | null> {
+  async handle(raw: unknown, channel: Channel, signal?: AbortSignal, header: string | null = null): Promise<JsonObject | null> {
     if (Array.isArray(raw))
       return failure(null, INVALID_REQUEST, "zot's MCP server takes one JSON-RPC message at a time; JSON-RPC batches were removed from MCP in 2025-06-18");
     const decoded = decodeServerMessage(raw);
@@ -128,7 +128,7 @@ export class McpServer {
         signal?.addEventListener("abort", onAbort, { once: true });
         this.running.set(String(m.id), controller);
         try {
-          const reply = await this.request(m.id, m.method, m.params, channel, controller.signal);
+          const reply = await this.request(m.id, m.method, m.params, channel, controller.signal, header);
           return "result" in reply ? { jsonrpc: "2.0", id: m.id, result: reply.result } : { jsonrpc: "2.0", id: m.id, error: reply.error as unknown as Json };
         } finally {
           this.running.delete(String(m.id));
@@ -188,16 +188,25 @@ export class McpServer {
     }
   }
 
-  private caller(method: string, params: JsonObject): Caller | RpcError {
+  /**
+   * The era of one request and who sent it. `header`: the HTTP `MCP-Protocol-Version`, which must
+   * agree with `_meta`; a 2026-07-28 request must carry its version and the client's capabilities.
+   */
+  private caller(method: string, params: JsonObject, header: string | null): Caller | RpcError {
     const meta = isObject(params._meta) ? params._meta : {};
     const version = meta[`${META}protocolVersion`];
-    if (version !== undefined) {
-      if (version !== MODERN_VERSION)
-        return {
-          code: UNSUPPORTED_PROTOCOL_VERSION,
-          message: `zot's MCP server does not speak protocol version ${JSON.stringify(version)} in _meta; it speaks ${MODERN_VERSION} there, and ${LEGACY_VERSIONS.join(", ")} through initialize`,
-          data: { supported: [MODERN_VERSION, ...LEGACY_VERSIONS], requested: version },
-        };
+    const unsupported = (requested: Json): RpcError => ({
+      code: UNSUPPORTED_PROTOCOL_VERSION,
+      message: `zot's MCP server does not speak protocol version ${JSON.stringify(requested)}; it speaks ${MODERN_VERSION} (with _meta) and ${LEGACY_VERSIONS.join(", ")} (through initialize)`,
+      data: { supported: SUPPORTED, requested },
+    });
+    if (header !== null && !SUPPORTED.includes(header)) return unsupported(header);
+    if (version !== undefined || (header === MODERN_VERSION && !this.session)) {
+      if (version === undefined) return { code: INVALID_PARAMS, message: `a ${MODERN_VERSION} request needs "${META}protocolVersion" in params._meta` };
+      if (version !== MODERN_VERSION) return unsupported(version);
+      if (header !== null && header !== version)
+        return { code: HEADER_MISMATCH, message: `the MCP-Protocol-Version header (${header}) and params._meta's "${META}protocolVersion" (${String(version)}) differ; send the same version in both` };
+      if (!isObject(meta[`${META}clientCapabilities`])) return { code: INVALID_PARAMS, message: `a ${MODERN_VERSION} request needs "${META}clientCapabilities" (an object, {} for none) in params._meta` };
       return { era: "modern", client: clientName(meta[`${META}clientInfo`]), canAsk: canElicitForm(meta[`${META}clientCapabilities`]) };
     }
     if (this.session) return { era: "legacy", client: this.session.client, canAsk: this.session.canAsk };
@@ -205,13 +214,17 @@ export class McpServer {
     return {
       code: UNSUPPORTED_PROTOCOL_VERSION,
       message: `${method} before initialize: send initialize first (protocol ${NEWEST_LEGACY}), or put "${META}protocolVersion": "${MODERN_VERSION}" in the request's _meta`,
-      data: { supported: [MODERN_VERSION, ...LEGACY_VERSIONS], requested: null },
+      data: { supported: SUPPORTED, requested: null },
     };
   }
 
-  private async request(id: RpcId, method: string, params: JsonObject, channel: Channel, signal: AbortSignal): Promise<Reply> {
-    const caller = this.caller(method, params);
+
+  private async request(id: RpcId, method: string, params: JsonObject, channel: Channel, signal: AbortSignal, header: string | null): Promise<Reply> {
+    const caller = this.caller(method, params, header);
     if (!("era" in caller)) return { error: caller };
+    // 2026-07-28 dropped the handshake and its companions; discover and the per-request _meta replace them.
+    if (caller.era === "modern" && LEGACY_ONLY.has(method))
+      return { error: { code: METHOD_NOT_FOUND, message: `${method} is not part of protocol ${MODERN_VERSION} (use server/discover and _meta instead)` } };
     const done = (result: JsonObject): Reply => ({ result: caller.era === "modern" ? { resultType: "complete", ...result } : result });
     switch (method) {
       case "initialize":
@@ -228,7 +241,7 @@ export class McpServer {
       case "logging/setLevel":
         return done({});
       case "tools/list":
-        return done({ tools: this.tools.list().map((t) => t.declaration) });
+        return done({ tools: this.tools.list().map((t) => t.declaration), ...(caller.era === "modern" ? FRESH : {}) });
       case "tools/call":
         return this.call(id, params, caller, channel, signal, done);
       case "subscriptions/listen":
@@ -401,6 +414,10 @@ export class McpServer {
   }
 }
 
+const SUPPORTED: string[] = [MODERN_VERSION, ...LEGACY_VERSIONS];
+const LEGACY_ONLY = new Set(["initialize", "ping", "logging/setLevel"]);
+/** 2026-07-28 caching hints: tool lists change (reloads), so never reuse one, and never across tokens. */
+const FRESH = { ttlMs: 0, cacheScope: "private" };
 const SERVER_INFO = { name: "zot", title: "zot", version: ZOT_VERSION };
 const CAPABILITIES = { tools: { listChanged: true }, logging: {} };
 const INSTRUCTIONS =
