@@ -252,10 +252,18 @@ describe("the 2026-07-28 era over HTTP", () => {
     "io.modelcontextprotocol/clientInfo": { name: "modern-client", version: "1" },
     "io.modelcontextprotocol/clientCapabilities": {},
   };
-  const post = async (url: string, body: object): Promise<Record<string, unknown>> => {
+  const post = async (url: string, body: { jsonrpc: "2.0"; id: number; method: string; params: Record<string, unknown> }, version = "2026-07-28"): Promise<Record<string, unknown>> => {
+    const name: Record<string, string> = body.method === "tools/call" ? { "Mcp-Name": String(body.params.name) } : {};
     const res = await fetch(url, {
       method: "POST",
-      headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2026-07-28" },
+      headers: {
+        Authorization: `Bearer ${TOKEN}`,
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        "MCP-Protocol-Version": version,
+        "Mcp-Method": body.method,
+        ...name,
+      },
       body: JSON.stringify(body),
     });
     const text = await res.text();
@@ -267,7 +275,7 @@ describe("the 2026-07-28 era over HTTP", () => {
   test("server/discover, then a call whose approval is an input_required round", async () => {
     const { url } = await startHttp(["--permission-mode", "ask"]);
     const discover = await post(url, { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: META } });
-    expect(discover.result).toMatchObject({ resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: { listChanged: true } } });
+    expect(discover.result).toMatchObject({ resultType: "complete", supportedVersions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], capabilities: { tools: { listChanged: true } } });
     const meta = { ...META, "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } } };
     const first = (await post(url, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "bash", arguments: { command: "touch modern-made" }, _meta: meta } })).result as Record<string, unknown>;
     expect(first.resultType).toBe("input_required");
@@ -288,8 +296,10 @@ describe("the 2026-07-28 era over HTTP", () => {
     const { url } = await startHttp([]);
     const bare = await post(url, { jsonrpc: "2.0", id: 9, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } });
     expect(bare).toMatchObject({ id: 9, error: { code: -32602, message: 'a 2026-07-28 request needs "io.modelcontextprotocol/clientCapabilities" (an object, {} for none) in params._meta' } });
-    const r = await post(url, { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } });
-    expect(r.error).toMatchObject({ code: -32022, data: { supported: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] } });
+    const r = await post(url, { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } }, "2099-01-01");
+    expect(r.error).toMatchObject({ code: -32022, data: { supported: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], requested: "2099-01-01" } });
+    const mismatch = await post(url, { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } });
+    expect(mismatch.error).toMatchObject({ code: -32020 });
   });
 });
 

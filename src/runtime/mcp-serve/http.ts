@@ -90,6 +90,10 @@ export function serveHttp(runtime: Runtime, tools: ServedTools, opts: HttpOption
     const meta = msg && isObject(msg.params) && isObject(msg.params._meta) ? msg.params._meta : {};
     const header = req.headers.get("mcp-protocol-version");
     const modern = meta["io.modelcontextprotocol/protocolVersion"] !== undefined || header === MODERN_VERSION;
+    if (modern && isRequest && msg) {
+      const mismatch = headerMismatch(req.headers, msg);
+      if (mismatch) return rpcError(400, msg.id as string | number, HEADER_MISMATCH, mismatch);
+    }
     let target: Session | { server: McpServer } | null = session;
     let newId: string | null = null;
     if (!target) {
@@ -225,6 +229,29 @@ function checkToken(req: Request, expected: Uint8Array): Response | null {
     }),
     { status: 401, headers: { "Content-Type": "application/json", "WWW-Authenticate": 'Bearer realm="zot"' } },
   );
+}
+
+/**
+ * 2026-07-28 (SEP-2243): `Mcp-Method`, and `Mcp-Name` for the methods that name something, repeat
+ * the body so intermediaries can route on them; a header that is missing or disagrees is refused.
+ */
+function headerMismatch(headers: Headers, msg: JsonObject): string | null {
+  const method = String(msg.method);
+  const sent = headers.get("mcp-method")?.trim();
+  if (sent !== undefined && sent !== method) return `the Mcp-Method header (${sent}) is not the body's method (${method})`;
+  const params = isObject(msg.params) ? msg.params : {};
+  const named = method === "resources/read" ? params.uri : method === "tools/call" || method === "prompts/get" ? params.name : undefined;
+  if (typeof named !== "string") return null;
+  const raw = headers.get("mcp-name");
+  if (raw === null) return `${method} needs the Mcp-Name header (${JSON.stringify(named)}, as in the body)`;
+  const value = decodeHeaderValue(raw.trim());
+  return value === named ? null : `the Mcp-Name header (${JSON.stringify(value)}) is not the body's ${method === "resources/read" ? "uri" : "name"} (${JSON.stringify(named)})`;
+}
+
+/** A header value as zot's client and SEP-2243 encode it: as is, or `=?base64?…?=` for what is not printable ASCII. */
+function decodeHeaderValue(v: string): string {
+  if (!v.startsWith("=?base64?") || !v.endsWith("?=")) return v;
+  return Buffer.from(v.slice(9, -2), "base64").toString("utf8");
 }
 
 /**

@@ -200,12 +200,12 @@ export class McpServer {
       message: `zot's MCP server does not speak protocol version ${JSON.stringify(requested)}; it speaks ${MODERN_VERSION} (with _meta) and ${LEGACY_VERSIONS.join(", ")} (through initialize)`,
       data: { supported: SUPPORTED, requested },
     });
+    if (header !== null && version !== undefined && header !== version)
+      return { code: HEADER_MISMATCH, message: `the MCP-Protocol-Version header (${header}) and params._meta's "${META}protocolVersion" (${String(version)}) differ; send the same version in both` };
     if (header !== null && !SUPPORTED.includes(header)) return unsupported(header);
     if (version !== undefined || (header === MODERN_VERSION && !this.session)) {
       if (version === undefined) return { code: INVALID_PARAMS, message: `a ${MODERN_VERSION} request needs "${META}protocolVersion" in params._meta` };
       if (version !== MODERN_VERSION) return unsupported(version);
-      if (header !== null && header !== version)
-        return { code: HEADER_MISMATCH, message: `the MCP-Protocol-Version header (${header}) and params._meta's "${META}protocolVersion" (${String(version)}) differ; send the same version in both` };
       if (!isObject(meta[`${META}clientCapabilities`])) return { code: INVALID_PARAMS, message: `a ${MODERN_VERSION} request needs "${META}clientCapabilities" (an object, {} for none) in params._meta` };
       return { era: "modern", client: clientName(meta[`${META}clientInfo`]), canAsk: canElicitForm(meta[`${META}clientCapabilities`]) };
     }
@@ -231,9 +231,10 @@ export class McpServer {
         return this.initialize(params);
       case "server/discover":
         return done({
-          supportedVersions: [MODERN_VERSION],
+          supportedVersions: SUPPORTED,
           capabilities: CAPABILITIES,
           instructions: INSTRUCTIONS,
+          ...FRESH,
           _meta: { [`${META}serverInfo`]: SERVER_INFO },
         });
       case "ping":
