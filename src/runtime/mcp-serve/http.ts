@@ -238,7 +238,8 @@ function checkToken(req: Request, expected: Uint8Array): Response | null {
 function headerMismatch(headers: Headers, msg: JsonObject): string | null {
   const method = String(msg.method);
   const sent = headers.get("mcp-method")?.trim();
-  if (sent !== undefined && sent !== method) return `the Mcp-Method header (${sent}) is not the body's method (${method})`;
+  if (sent === undefined) return `a ${MODERN_VERSION} request needs the Mcp-Method header (${method}, as in the body)`;
+  if (sent !== method) return `the Mcp-Method header (${sent}) is not the body's method (${method})`;
   const params = isObject(msg.params) ? msg.params : {};
   const named = method === "resources/read" ? params.uri : method === "tools/call" || method === "prompts/get" ? params.name : undefined;
   if (typeof named !== "string") return null;
