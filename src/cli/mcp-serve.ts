@@ -93,6 +93,8 @@ export async function runMcpServe(argv: string[], io: ServeIo): Promise<number> 
   const { runtime, notices } = created;
   for (const n of notices) io.err(`zot: ${n}\n`);
   const tools = new ServedTools(runtime, !args.noTools, !keyless);
+  // A server stays up like an RPC session: the normal JIT policy back (see cli/run.ts).
+  Bun.unsafe.setJITPolicy(1);
   try {
     if (http) {
       const { serveHttp } = await import("../runtime/mcp-serve/http.ts");

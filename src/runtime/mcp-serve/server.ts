@@ -312,8 +312,7 @@ export class McpServer {
             message: `tools/call ${name}: "arguments" must be a JSON object, not ${Array.isArray(args) ? "an array" : typeof args}`,
           },
         };
-      const served = this.tools.find(name);
-      if (!served) {
+      if (!this.tools.has(name)) {
         const names = this.tools.list().map((t) => t.name);
         return {
           error: {

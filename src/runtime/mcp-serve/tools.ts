@@ -12,7 +12,7 @@ import { READ_ONLY_TOOLS } from "../../agent/permissions.ts";
 /** The built-ins served when `--tools` does not choose: the file tools and the shell. */
 export const SERVED_BUILTINS: readonly string[] = ["read", "write", "edit", "bash"];
 
-export type ServedTool = { name: string; declaration: JsonObject };
+type ServedTool = { name: string; declaration: JsonObject };
 
 export class ServedTools {
   constructor(
@@ -46,8 +46,10 @@ export class ServedTools {
     return out;
   }
 
-  find(name: string): ServedTool | undefined {
-    return this.list().find((t) => t.name === name);
+  /** Whether `name` is served now; without building the declarations (this runs on every call). */
+  has(name: string): boolean {
+    if (this.builtins().some((t) => t.name === name) || (this.agent && name === AGENT_TOOL)) return true;
+    return this.hookTools().some((t) => t.name === name);
   }
 }
 
