@@ -73,7 +73,7 @@ export class McpServer {
   /** 2026-07-28 `subscriptions/listen` requests that asked for tool list changes. */
   private listeners = new Map<string, Channel>();
   private readonly flights = new Set<Flight>();
-  private lastNames: string;
+  private lastList: string;
   private readonly agent: AgentTool;
 
   constructor(
@@ -82,7 +82,7 @@ export class McpServer {
     /** Notifications tied to no request (list changes, extension notes): stdout, or the session's GET stream. */
     private readonly notify: (msg: JsonObject) => void,
   ) {
-    this.lastNames = this.names();
+    this.lastList = this.listed();
     this.agent = new AgentTool(runtime);
   }
 
@@ -140,9 +140,9 @@ export class McpServer {
 
   /** The extensions' tools changed (a reload, a late registration, an exit): tell the clients that listen, if the list did change. */
   toolsChanged(): void {
-    const names = this.names();
-    if (names === this.lastNames) return;
-    this.lastNames = names;
+    const listed = this.listed();
+    if (listed === this.lastList) return;
+    this.lastList = listed;
     if (this.session?.initialized) this.notify({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
     for (const [id, ch] of this.listeners)
       ch.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { [`${META}subscriptionId`]: id } } });
@@ -168,12 +168,11 @@ export class McpServer {
     while (this.flights.size > 0) await Bun.sleep(10);
   }
 
-  private names(): string {
-    return this.tools
-      .list()
-      .map((t) => t.name)
-      .join("\n");
+  /** The served list as the client sees it: a changed description or schema is a change too. */
+  private listed(): string {
+    return JSON.stringify(this.tools.list().map((t) => t.declaration));
   }
+
 
   private notification(method: string, params: JsonObject): void {
     switch (method) {
