@@ -224,6 +224,8 @@ export class McpServer {
     // 2026-07-28 dropped the handshake and its companions; discover and the per-request _meta replace them.
     if (caller.era === "modern" && LEGACY_ONLY.has(method))
       return { error: { code: METHOD_NOT_FOUND, message: `${method} is not part of protocol ${MODERN_VERSION} (use server/discover and _meta instead)` } };
+    if (caller.era === "legacy" && MODERN_ONLY.has(method))
+      return { error: { code: METHOD_NOT_FOUND, message: `${method} belongs to protocol ${MODERN_VERSION}; send it with "${META}protocolVersion": "${MODERN_VERSION}" in _meta` } };
     const done = (result: JsonObject): Reply => ({ result: caller.era === "modern" ? { resultType: "complete", ...result } : result });
     switch (method) {
       case "initialize":
@@ -250,7 +252,7 @@ export class McpServer {
         return {
           error: {
             code: METHOD_NOT_FOUND,
-            message: `zot's MCP server does not offer ${method} (it offers initialize, server/discover, ping, logging/setLevel, tools/list, tools/call, subscriptions/listen)`,
+            message: `zot's MCP server does not offer ${method} (in protocol ${caller.era === "modern" ? `${MODERN_VERSION} it offers server/discover, tools/list, tools/call, subscriptions/listen` : `${this.session?.version ?? NEWEST_LEGACY} it offers initialize, ping, logging/setLevel, tools/list, tools/call`})`,
           },
         };
     }
@@ -415,6 +417,7 @@ export class McpServer {
 
 const SUPPORTED: string[] = [MODERN_VERSION, ...LEGACY_VERSIONS];
 const LEGACY_ONLY = new Set(["initialize", "ping", "logging/setLevel"]);
+const MODERN_ONLY = new Set(["server/discover", "subscriptions/listen"]);
 /** 2026-07-28 caching hints: tool lists change (reloads), so never reuse one, and never across tokens. */
 const FRESH = { ttlMs: 0, cacheScope: "private" };
 const SERVER_INFO = { name: "zot", title: "zot", version: ZOT_VERSION };
