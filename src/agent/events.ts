@@ -7,6 +7,20 @@ import type { StopReason, Usage } from "./messages.ts";
 
 export type AgentEvent =
   /**
+   * JSON mode's first line: what the run is, before anything happens: the provider and model, the
+   * session file, the permission mode and the sandbox of the agent's commands (whether the kernel
+   * enforces it here and, in a few words, how or why not).
+   */
+  | {
+      type: "start";
+      provider: string;
+      model: string;
+      cwd: string;
+      session: string | null;
+      permission_mode: string;
+      sandbox: { mode: string; enforced: boolean; network: boolean; reason: string };
+    }
+  /**
    * `content` (wire blocks, images as a byte count) and `time` (RFC 3339) as the Go zot sends them;
    * `steering`: typed while the turn ran and delivered at a tool boundary.
    */
@@ -52,8 +66,11 @@ export type AgentEvent =
       rewritten_by?: string[];
     }
   | { type: "usage"; usage: Usage; total: Usage }
-  /** The model request failed before anything arrived; attempt `attempt` of `attempts` starts in `delay_ms`. */
-  | { type: "retry"; attempt: number; attempts: number; delay_ms: number; reason: string }
+  /**
+   * The model request failed before anything arrived; attempt `attempt` of `attempts` starts in
+   * `delay_ms`, over `wire` when it names another one (the server has no Responses API).
+   */
+  | { type: "retry"; attempt: number; attempts: number; delay_ms: number; reason: string; wire?: "chat" }
   | { type: "turn_end"; step: number; stop: StopReason; error?: string }
   | { type: "turn_blocked"; step: number; extension: string; reason: string }
   /** `error`: why the prompt failed (stop `error` or `aborted`, or a blocked turn), as print mode shows it. */

@@ -13,7 +13,7 @@ import type { Effort } from "./choices.ts";
 import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ToolCallPart, ToolDeclaration, ToolResultMessage, Usage, UserMessage } from "./messages.ts";
 import type { Provider, ProviderEvent, ProviderRequest, ToolSpec } from "./provider.ts";
 import type { InterceptRecord } from "./intercept-record.ts";
-import type { Tool, ToolContext, ToolOutput } from "./tool.ts";
+import type { EditorAccess, Tool, ToolContext, ToolOutput } from "./tool.ts";
 import type { SandboxPolicy } from "./sandbox/policy.ts";
 import { messageJson } from "./wire.ts";
 import { jailRefusal } from "./jail.ts";
@@ -63,6 +63,8 @@ export interface LoopContext {
   steer?(): UserMessage[];
   /** Condenses the history after a context-too-long answer; true when the call is worth retrying. */
   compact?(): Promise<boolean>;
+  /** The editor's files and terminals for the built-in tools (an ACP session), or null. */
+  editor?(): EditorAccess | null;
   /** The MCP client a call came from over `zot mcp serve` (its name), told to extensions with the call; absent for the model's calls. */
   mcpClient?: string;
 }
@@ -164,7 +166,7 @@ function rewriters(result: InterceptResult): string[] {
 
 /** A provider's retry notice as the agent event the modes show. */
 export function retryEvent(ev: Extract<ProviderEvent, { type: "retry" }>): AgentEvent {
-  return { type: "retry", attempt: ev.attempt, attempts: ev.attempts, delay_ms: ev.delayMs, reason: ev.reason };
+  return { type: "retry", attempt: ev.attempt, attempts: ev.attempts, delay_ms: ev.delayMs, reason: ev.reason, ...(ev.wire ? { wire: ev.wire } : {}) };
 }
 
 /**
@@ -411,7 +413,7 @@ export async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: re
   if (refusal !== null) out = errorOutput(refusal);
   else if (builtin) {
     try {
-      const r = await runBuiltin(ctx, builtin, { id: call.id, name: call.name, preview, args, scope: null }, { cwd: ctx.cwd, signal, progress, home: ctx.home });
+      const r = await runBuiltin(ctx, builtin, { id: call.id, name: call.name, preview, args, scope: null }, toolContext(ctx, call.id, signal, progress));
       out = { content: r.content, isError: r.isError };
     } catch (err) {
       out = errorOutput(`Tool "${call.name}" failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -441,6 +443,11 @@ export async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: re
     }
   }
   recordResult(ctx, call, { ...out, ...rewriteInfo, ...(owner && !out.extension ? { extension: owner } : {}) }, ran);
+}
+
+function toolContext(ctx: LoopContext, callId: string, signal: AbortSignal, progress: (text: string) => void): ToolContext {
+  const editor = ctx.editor?.() ?? null;
+  return { cwd: ctx.cwd, signal, progress, home: ctx.home, callId, ...(editor ? { editor } : {}) };
 }
 
 /** A built-in call inside the sandbox, and once more outside it when the sandbox stopped it and the user approves. */

@@ -82,6 +82,10 @@ export function lockedWriter(inner: SessionWriter, lock?: SessionLock): SessionW
       inner.compaction(summary, replaced, kept);
       ensure();
     },
+    rename(title: string) {
+      inner.rename(title);
+      ensure();
+    },
     close() {
       inner.close();
       held?.release();

@@ -14,7 +14,7 @@ import type { PermissionMode } from "./choices.ts";
 import type { Message, ToolResultMessage, Usage, UserMessage } from "./messages.ts";
 import { redactSecrets } from "../redact.ts";
 import { repairToolPairs } from "./session-repair.ts";
-import { compactionRow, decodeMessageRow, decodeMetaRow, decodeUsage, messageRow, metaRow, timeOf, toolRow, usageRow, type ReadContext, type SessionMeta } from "./transcript-rows.ts";
+import { compactionRow, renameRow, decodeMessageRow, decodeMetaRow, decodeUsage, messageRow, metaRow, timeOf, toolRow, usageRow, type ReadContext, type SessionMeta } from "./transcript-rows.ts";
 
 export type { SessionMeta } from "./transcript-rows.ts";
 
@@ -31,6 +31,8 @@ export interface SessionWriter {
   permissionMode(mode: PermissionMode): void;
   /** The first `replaced` messages were replaced by `summary`, the last `kept` stay; a reload starts from them. */
   compaction(summary: string, replaced: number, kept: number): void;
+  /** /rename: a `rename` row (the Go zot's), which pickers and a reload take as the title. */
+  rename(title: string): void;
   close(): void;
 }
 
@@ -120,6 +122,7 @@ export const noSession: SessionWriter = {
   model() {},
   permissionMode() {},
   compaction() {},
+  rename() {},
   close() {},
 };
 
@@ -173,6 +176,15 @@ class FileWriter implements SessionWriter {
   compaction(summary: string, replaced: number, kept: number): void {
     this.flushResults();
     this.write(compactionRow(summary, replaced, kept, Date.now()));
+  }
+  rename(title: string): void {
+    // Before the first message the pending meta row carries the title: no file for an empty session.
+    if (this.metaPending) {
+      this.meta.title = title;
+      return;
+    }
+    this.flushResults();
+    this.write(renameRow(title, Date.now()));
   }
   close(): void {
     this.flushResults();

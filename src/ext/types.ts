@@ -205,6 +205,11 @@ export type Manifest = {
   permissions: Permissions | null;
   /** Settings the host stores and hands over in hello_ack (manifest `settings`). */
   settings: SettingSpec[];
+  /**
+   * `exec` was `bun` or `node`, which is not on PATH: `exec` is zot's own binary, which runs the
+   * script as the Bun it is built on (platform/launcher-command.ts EMBEDDED_RUNTIME_ENV).
+   */
+  embeddedRuntime?: "bun" | "node";
 };
 
 /** One directory found by discovery, before anything is spawned (written by `discovery.ts`). */

@@ -42,7 +42,7 @@ import { bashTool } from "../agent/tools/bash.ts";
 import { textOf } from "../agent/content.ts";
 import { jailRoot } from "../agent/jail.ts";
 import { buildSystemPrompt } from "../agent/system-prompt.ts";
-import type { Tool } from "../agent/tool.ts";
+import type { EditorAccess, Tool } from "../agent/tool.ts";
 import { Replaying } from "../replaying.ts";
 import type { SandboxPolicy } from "../agent/sandbox/policy.ts";
 import type { SandboxStatus } from "../agent/sandbox/status.ts";
@@ -53,6 +53,11 @@ import { loadCustomCommands, type LoadedCommands } from "../agent/custom-command
 import { isTrusted } from "../ext/trust.ts";
 import { latestTodos, sameTodos, TODO_TOOL, type TodoItem } from "../agent/todos.ts";
 import { killJob, listJobs, onJobChange, stopJobs, type JobInfo } from "../agent/tools/background-jobs.ts";
+import { addModelUsage, transcriptModelUsage, type ModelUsage } from "../agent/model-usage.ts";
+import { writeExport, type ExportFormat } from "../agent/export/export-file.ts";
+import { contextReport, type ContextReport } from "./context-parts.ts";
+import type { SessionDoctor } from "./doctor.ts";
+import { addWritableDir } from "../agent/sandbox/add-dir.ts";
 
 /**
  * What a Runtime is built from: the run choices it applies as given (`wire` is kept for the
@@ -87,6 +92,11 @@ export type RuntimeConfig = Pick<RunChoices, "mockScript" | "systemPrompt" | "ap
   sandbox?: { policy: SandboxPolicy; status: SandboxStatus };
   /** The workspace's code checkpoints; null when they are off (config.json, --no-session). */
   checkpoints?: Checkpoints | null;
+  /** The resumed session's title (/rename), or null. */
+  title?: string | null;
+  /** The starting provider's key and --base-url, for /doctor's check that the provider answers. */
+  credential?: { provider: string; key: string };
+  baseUrl?: string;
 };
 
 /** Who answers approval questions: the mode's confirm handler, or an MCP client through elicitation. */
@@ -169,6 +179,11 @@ export class Runtime implements AgentRuntime {
   private readonly ephemeralId = randomHex(16);
   /** /jail: the root the built-in file tools are confined to, or null. */
   private jailedAt: string | null = null;
+  /** What each model cost in this session (the transcript's usage rows, then this run's calls). */
+  private byModel: ModelUsage[];
+  private sessionTitle: string | null;
+  /** The editor's files and terminals (an ACP session), or null: the file system and zot's shell. */
+  private editorAccess: EditorAccess | null = null;
 
   constructor(cfg: RuntimeConfig) {
     this.cfg = cfg;
@@ -179,6 +194,8 @@ export class Runtime implements AgentRuntime {
     this.todoList = latestTodos(cfg.history);
     this.totals = cfg.usage;
     this.session = cfg.session;
+    this.byModel = transcriptModelUsage(cfg.session.path);
+    this.sessionTitle = cfg.title ?? null;
     const checkpoints = cfg.checkpoints ?? null;
     // write and edit keep a file's earlier state when the prompt's checkpoint does not hold it.
     if (checkpoints) cfg.builtins = cfg.builtins.map((t) => watchedTool(t, checkpoints));
@@ -360,6 +377,7 @@ export class Runtime implements AgentRuntime {
           escalate: (req, denial) => this.escalate(req, denial),
           compact: async () => (await this.condense("overflow", controller.signal)).ok,
           steer: () => this.steering?.().map((s) => this.steerMessage(s)) ?? [],
+          editor: () => this.editorAccess,
         },
         controller.signal,
       );
@@ -438,11 +456,15 @@ export class Runtime implements AgentRuntime {
     return { role: "user", content: [{ type: "text", text: s.text }, ...s.attachments], ts: Date.now() };
   }
 
+  setEditorAccess(access: EditorAccess | null): void {
+    this.editorAccess = access;
+  }
+
   setSteering(source: (() => SteeringMessage[]) | null): void {
     this.steering = source;
   }
 
-  private systemPrompt(): string {
+  private systemPrompt(withInstructions = true): string {
     const cfg = this.cfg;
     const tools = [...cfg.builtins.map((t) => ({ name: t.name, description: t.description }))];
     // Deferred tools stay out of the list even once active: the prompt must not change when one is
@@ -455,7 +477,7 @@ export class Runtime implements AgentRuntime {
       tools,
       skills,
       ...(cfg.systemPrompt !== undefined ? { systemPrompt: cfg.systemPrompt } : {}),
-      instructions: loadInstructions(cfg.cwd, cfg.home),
+      instructions: withInstructions ? loadInstructions(cfg.cwd, cfg.home) : [],
       append: this.mode === "plan" ? [...cfg.appendSystemPrompt, PLAN_INSTRUCTION] : cfg.appendSystemPrompt,
     });
   }
@@ -492,6 +514,7 @@ export class Runtime implements AgentRuntime {
       cost: t.cost + usage.cost,
     };
     this.session.usage(usage, this.totals, this.cfg.providerName, this.cfg.model);
+    addModelUsage(this.byModel, this.cfg.providerName, this.cfg.model, usage);
     return { ...this.totals };
   }
 
@@ -603,6 +626,8 @@ export class Runtime implements AgentRuntime {
     this.history = [];
     this.syncTodos();
     this.totals = emptyUsage();
+    this.byModel = [];
+    this.sessionTitle = null;
     this.lastContext = 0;
     this.rules?.clearSession();
     this.startSession(this.newWriter());
@@ -703,6 +728,8 @@ export class Runtime implements AgentRuntime {
     this.history = s.messages;
     this.syncTodos();
     this.totals = s.usage;
+    this.byModel = transcriptModelUsage(s.path);
+    this.sessionTitle = s.title;
     this.lastContext = 0;
     // Reopening the current session keeps its writer, and with it the lock this process holds.
     if (locked) this.startSession(lockedWriter(appendSession(s, this.cfg.secrets), locked.lock));
@@ -916,6 +943,7 @@ export class Runtime implements AgentRuntime {
         ...(cfg.wire ? { wire: cfg.wire } : {}),
         ...(cfg.mockScript ? { mockScript: cfg.mockScript } : {}),
         ...(cfg.limits ? { limits: cfg.limits } : {}),
+        home: cfg.home,
       });
       cfg.providerName = provider;
       if (credential && provider !== "mock") {
@@ -946,6 +974,68 @@ export class Runtime implements AgentRuntime {
   async killBackgroundJob(id: string): Promise<{ ok: true; job: JobInfo } | { ok: false; error: string }> {
     const r = await killJob(id);
     return r.ok ? { ok: true, job: r.info } : r;
+  }
+
+  get title(): string | null {
+    return this.sessionTitle;
+  }
+
+  rename(title: string): Result {
+    const t = title.replace(/\s+/g, " ").trim();
+    if (t === "") return { ok: false, error: "give the session a title: /rename <title>" };
+    if (this.session.path === null) return { ok: false, error: "this run keeps no session (--no-session), so there is nothing to rename" };
+    this.session.rename(t);
+    this.sessionTitle = t;
+    return { ok: true };
+  }
+
+  modelUsage(): ModelUsage[] {
+    return this.byModel.map((m) => ({ ...m, usage: { ...m.usage } }));
+  }
+
+  contextReport(): ContextReport {
+    const cfg = this.cfg;
+    return contextReport({
+      system: this.systemPrompt(false),
+      instructions: loadInstructions(cfg.cwd, cfg.home),
+      builtins: cfg.builtins.map((t) => ({ name: t.name, description: t.description, schema: t.schema })),
+      tools: cfg.extensionTools ? this.host.tools().filter((t) => t.active) : [],
+      messages: this.history,
+      ...this.contextMeasure(),
+    });
+  }
+
+  private contextMeasure(): { measured: number; window: number } {
+    const { used, window } = this.context();
+    return { measured: used, window };
+  }
+
+  exportTranscript(format: ExportFormat, dest?: string): Result<{ path: string }> {
+    if (this.history.length === 0) return { ok: false, error: "this session has no messages yet" };
+    const started = this.history[0]?.ts;
+    return writeExport(
+      format,
+      { messages: this.history, models: this.byModel, total: this.totals, title: this.sessionTitle, session: this.session.path, cwd: this.cwd, started: started ? new Date(started).toISOString() : "" },
+      dest,
+      this.cwd,
+    );
+  }
+
+  addDir(path: string): Result<{ path: string }> {
+    const policy = this.cfg.sandbox?.policy;
+    if (!policy) return { ok: false, error: "this run has no sandbox, so every directory is writable already" };
+    return addWritableDir(policy, path, this.cwd);
+  }
+
+  async doctor(signal: AbortSignal): Promise<{ report: SessionDoctor; text: string }> {
+    const { sessionDoctor, doctorText } = await import("./doctor.ts");
+    const cfg = this.cfg;
+    const started = cfg.credential?.provider === cfg.providerName;
+    const key = started ? cfg.credential!.key : (resolveCredentials({ provider: cfg.providerName, home: cfg.home, env: cfg.env }).credential?.key ?? null);
+    const current = cfg.catalog.find((m) => m.provider === cfg.providerName && m.id === cfg.model);
+    const baseUrl = (started ? cfg.baseUrl : undefined) ?? current?.baseUrl;
+    const report = await sessionDoctor(this.host, { home: cfg.home, cwd: cfg.cwd, provider: cfg.providerName, model: cfg.model, key, baseUrl, sandbox: this.sandbox }, signal);
+    return { report, text: doctorText(report, this.host.states()) };
   }
 
   close(): Promise<void> {

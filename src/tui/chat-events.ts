@@ -45,7 +45,7 @@ export function applyEvent(t: Transcript, ev: AgentEvent, now: number): boolean 
       t.addInfo(ev.message, "error");
       return true;
     case "retry":
-      t.addInfo(`${ev.reason}; retrying (attempt ${ev.attempt} of ${ev.attempts})`, "warn");
+      t.addInfo(ev.wire ? ev.reason : `${ev.reason}; retrying (attempt ${ev.attempt} of ${ev.attempts})`, "warn");
       return true;
     case "compaction_end":
       if (ev.ok) t.addMarker(`history condensed: ${ev.replaced} earlier message${ev.replaced === 1 ? "" : "s"} summarised${ev.kept ? `, the last ${ev.kept} kept` : ""} · the model sees the summary from here`);

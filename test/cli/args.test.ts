@@ -61,6 +61,11 @@ describe("parseArgv", () => {
     expect(run(["--rpc"]).mode).toBe("rpc");
   });
 
+  test("zot acp is the ACP mode, and takes the run's flags; another mode beside it is a conflict", () => {
+    expect(run(["acp", "--provider", "mock", "--permission-mode", "ask"])).toMatchObject({ mode: "acp", provider: "mock", permissionMode: "ask" });
+    expect(parseArgv(["acp", "--json"])).toEqual({ kind: "error", message: "--json conflicts with zot acp; choose one mode." });
+  });
+
   test("passes everything after ext to the extension CLI", () => {
     expect(parseArgv(["ext", "doctor", "--json", "-e", "x"])).toEqual({ kind: "ext", argv: ["doctor", "--json", "-e", "x"] });
   });
