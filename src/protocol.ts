@@ -239,8 +239,8 @@ export type EventFrame =
   | { type: "event"; event: "session_start" }
   | ({ type: "event"; event: "turn_start"; step: number } & ByAgent)
   | ({ type: "event"; event: "turn_end"; stop: string; error?: string } & ByAgent)
-  /** `jail`: present while /jail is on, as in `hello_ack`. */
-  | ({ type: "event"; event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json; jail?: { root: string } } & ByAgent)
+  /** `jail`: present while /jail is on, as in `hello_ack`. `mcp_client`: the call came over `zot mcp serve` from this MCP client (its `clientInfo.name`). */
+  | ({ type: "event"; event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json; jail?: { root: string }; mcp_client?: string } & ByAgent)
   | ({ type: "event"; event: "tool_confirmation_requested"; tool_id: string; tool_name: string; tool_preview: string } & ByAgent)
   | ({ type: "event"; event: "assistant_message"; text: string } & ByAgent)
   /** zot addition: the workspace's files were recorded before a prompt; `files`: how many. */
@@ -250,7 +250,7 @@ export type EventFrame =
   /** zot addition: the todo list as the model last set it (the whole list, every time). */
   | { type: "event"; event: "todo"; items: TodoItem[] };
 export type EventInterceptFrame =
-  | ({ type: "event_intercept"; id: string; event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json; jail?: { root: string } } & ByAgent)
+  | ({ type: "event_intercept"; id: string; event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json; jail?: { root: string }; mcp_client?: string } & ByAgent)
   | ({ type: "event_intercept"; id: string; event: "turn_start"; step: number } & ByAgent)
   | ({ type: "event_intercept"; id: string; event: "assistant_message"; text: string } & ByAgent)
   | ({
@@ -581,6 +581,11 @@ function toolCallFields(o: Fields): Decoded<{ tool_id: string; tool_name: string
   return ok({ tool_id: toolId.value ?? "", tool_name: toolName.value ?? "", tool_args: o.tool_args ?? {} });
 }
 
+/** Which MCP client sent a call that came over `zot mcp serve`; absent for the model's own calls. */
+function mcpClient(o: Fields): { mcp_client?: string } {
+  return typeof o.mcp_client === "string" ? { mcp_client: o.mcp_client } : {};
+}
+
 /** A todo list: `[{text, status}]`, as the `todo` tool takes it and the `todo` event carries it. */
 export function decodeTodoItems(v: Json | undefined): Decoded<TodoItem[]> {
   if (!Array.isArray(v)) return fail(`"items" must be an array of {"text", "status"} objects`);
@@ -615,7 +620,7 @@ function decodeEvent(o: Fields): Decoded<EventFrame> {
     }
     case "tool_call": {
       const fields = toolCallFields(o);
-      return fields.ok ? ok({ type, event, ...fields.value }) : fail(fields.error);
+      return fields.ok ? ok({ type, event, ...fields.value, ...mcpClient(o) }) : fail(fields.error);
     }
     case "tool_confirmation_requested": {
       const fields = toolCallFields(o);
@@ -658,7 +663,7 @@ function decodeEventIntercept(o: Fields, id: string): Decoded<EventInterceptFram
   switch (event) {
     case "tool_call": {
       const fields = toolCallFields(o);
-      return fields.ok ? ok({ type, id, event, ...fields.value }) : fail(fields.error);
+      return fields.ok ? ok({ type, id, event, ...fields.value, ...mcpClient(o) }) : fail(fields.error);
     }
     case "turn_start": {
       const step = num(o, "step", false);

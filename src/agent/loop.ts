@@ -70,6 +70,8 @@ export interface LoopContext {
   concurrency?: number;
   /** The editor's files and terminals for the built-in tools (an ACP session), or null. */
   editor?(): EditorAccess | null;
+  /** The MCP client a call came from over `zot mcp serve` (its name), told to extensions with the call; absent for the model's calls. */
+  mcpClient?: string;
 }
 
 /** How one prompt ended: the stop reason, the visible text, and what went wrong if anything did. */
@@ -375,7 +377,12 @@ function recordResult(ctx: LoopContext, call: ToolCallPart, out: CallOutput, sta
   ctx.emit(ev);
 }
 
-async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly ActiveTool[], signal: AbortSignal): Promise<void> {
+/**
+ * One tool call, exactly as the loop runs the model's: interceptors, the approval gate, the jail, the
+ * sandbox, the tool and the result interceptors; the result goes to `ctx.record`. `zot mcp serve`
+ * runs the calls of MCP clients through it, so they pass every check the model's calls pass.
+ */
+export async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly ActiveTool[], signal: AbortSignal): Promise<void> {
   const started = Date.now();
   const builtin = ctx.builtins.find((t) => t.name === call.name);
   // Offered extension tools only: a deferred tool the model guessed is as unknown as a made-up one.
@@ -401,7 +408,7 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
   let args = call.args;
   let rewrittenBy: string[] = [];
   if (ctx.hooks.hasInterceptor("tool_call")) {
-    const r = await ctx.hooks.intercept({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args, ...jailField(ctx) });
+    const r = await ctx.hooks.intercept({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args, ...callFields(ctx) });
     trace(ctx, "tool_call", r);
     if (r.blocked) {
       announce(args);
@@ -431,7 +438,7 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
     recordResult(ctx, call, { ...errorOutput(approval.byUser ? `The user declined this tool call: ${approval.reason}` : approval.reason), ...rewriteInfo, ...(owner ? { extension: owner } : {}) }, ran);
     return;
   }
-  ctx.hooks.emit({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args, ...jailField(ctx) });
+  ctx.hooks.emit({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args, ...callFields(ctx) });
 
   let out: CallOutput;
   const progress = (text: string) => ctx.emit({ type: "tool_progress", id: call.id, name: call.name, text });
@@ -506,10 +513,10 @@ function newlyActivated(ctx: LoopContext, names: readonly string[], offered: rea
   return out;
 }
 
-/** Extensions hear of /jail in `tool_call` events and interceptions (and in `hello_ack`). */
-function jailField(ctx: LoopContext): { jail?: { root: string } } {
+/** Extensions hear of /jail (as in `hello_ack`) and of the MCP client a call came from in `tool_call` events and interceptions. */
+function callFields(ctx: LoopContext): { jail?: { root: string }; mcp_client?: string } {
   const root = ctx.jail?.() ?? null;
-  return root !== null ? { jail: { root } } : {};
+  return { ...(root !== null ? { jail: { root } } : {}), ...(ctx.mcpClient !== undefined ? { mcp_client: ctx.mcpClient } : {}) };
 }
 
 function safePreview(tool: Tool, args: JsonObject): string {

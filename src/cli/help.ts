@@ -16,6 +16,7 @@ const SECTIONS: [string, [string, string][]][] = [
       ["zot ext <command>", "manage extensions (zot ext --help)"],
       ["zot update [--check]", "replace this binary with the latest release (--check: only report)"],
       ["zot mcp <command>", "manage MCP servers (zot mcp --help)"],
+      ["zot mcp serve", "be an MCP server: zot's tools for Claude Code, Codex, Cursor … (zot mcp serve --help)"],
       ["zot export SESSION --html FILE", "a transcript as one self-contained page (--md FILE: Markdown)"],
     ],
   ],

@@ -18,7 +18,9 @@ import { modeVerdict, PLAN_INSTRUCTION, PLAN_REFUSAL, unattendedRefusal } from "
 import { PermissionRules, rulesAllow, scopeLabel, suggestRules, type ListedRule } from "../agent/permission-rules.ts";
 import { projectRoot } from "../platform/project-root.ts";
 import { loadInstructions } from "../agent/instructions.ts";
-import { retryEvent, runLoop, streamResponse, type Approval } from "../agent/loop.ts";
+import { retryEvent, runCall, runLoop, streamResponse, type Approval, type LoopContext } from "../agent/loop.ts";
+import type { ActiveTool } from "../agent/hooks.ts";
+import type { ContentBlock } from "../protocol.ts";
 import { emptyUsage, type ImagePart, type Json, type Message, type TextPart, type Usage, type UserMessage } from "../agent/messages.ts";
 import { messageJson } from "../agent/wire.ts";
 import type { ModelInfo, Provider } from "../agent/provider.ts";
@@ -100,6 +102,29 @@ export type RuntimeConfig = Pick<RunChoices, "mockScript" | "systemPrompt" | "ap
   credential?: { provider: string; key: string };
   baseUrl?: string;
 };
+
+/** Who answers approval questions: the mode's confirm handler, or an MCP client through elicitation. */
+type Asker = (req: ConfirmRequest) => Promise<ConfirmDecision>;
+
+/** One call from an MCP client (`zot mcp serve`); see `Runtime.serveCall`. */
+export type ServedCall = {
+  id: string;
+  name: string;
+  args: JsonObject;
+  /** The MCP client's name (`clientInfo.name`), told to extensions in `tool_call` events and interceptions. */
+  client: string;
+  /** The built-in tools served; a call of any other built-in is an unknown tool. */
+  builtins: readonly Tool[];
+  /** The hooks' tools served. */
+  tools: readonly ActiveTool[];
+  signal: AbortSignal;
+  onProgress: (text: string) => void;
+  ask: Asker | null;
+  /** Why a call that needs approval is refused when `ask` is null. */
+  refusal: string;
+};
+
+export type ServedResult = { content: ContentBlock[]; isError: boolean; structured?: Json };
 
 const NO_SANDBOX: SandboxStatus = { mode: "off", enforced: false, network: true, reason: "no sandbox was set up" };
 
@@ -466,6 +491,49 @@ export class Runtime implements AgentRuntime {
     }
   }
 
+  /** The built-in tools of this run (after --tools), as the model is offered them. */
+  get builtins(): readonly Tool[] {
+    return this.cfg.builtins;
+  }
+
+  /**
+   * `zot mcp serve`: one tool call from an MCP client, run as the loop runs the model's (`runCall`):
+   * the same interceptors, permission mode and rules, jail and sandbox. Nothing joins the
+   * conversation. `ask` puts approval questions to the client (elicitation); null refuses what
+   * needs asking, with `refusal`.
+   */
+  async serveCall(call: ServedCall): Promise<ServedResult> {
+    let result: ServedResult = { content: [{ type: "text", text: `the tool "${call.name}" produced no result` }], isError: true };
+    const cfg = this.cfg;
+    // No model is called: the fields the loop's model call needs (system prompt, history) stay empty.
+    const ctx: LoopContext = {
+      provider: cfg.provider,
+      model: cfg.model,
+      system: "",
+      maxSteps: 1,
+      cwd: cfg.cwd,
+      home: cfg.home,
+      extensionTools: cfg.extensionTools,
+      hooks: this.host,
+      history: () => [],
+      addUsage: (u) => u,
+      jail: () => this.jailedAt,
+      ...(cfg.sandbox ? { sandbox: cfg.sandbox.policy } : {}),
+      builtins: call.builtins,
+      mcpClient: call.client,
+      record: () => {},
+      emit: (e) => {
+        if (e.type === "tool_progress" && e.id === call.id) call.onProgress(e.text);
+        else if (e.type === "tool_result" && e.id === call.id)
+          result = { content: e.content, isError: e.is_error, ...(e.structured_content !== undefined ? { structured: e.structured_content } : {}) };
+      },
+      approve: (req, detail) => this.approve(req, detail, call.ask, call.refusal),
+      escalate: (req, denial) => this.escalate(req, denial, call.ask),
+    };
+    await runCall(ctx, { type: "toolCall", id: call.id, name: call.name, args: call.args }, call.tools, call.signal);
+    return result;
+  }
+
   /** Records the workspace's files before the prompt whose wire form is `wire` (see checkpoints.ts). */
   private checkpoint(wire: JsonObject): void {
     const checkpoints = this.cfg.checkpoints;
@@ -554,15 +622,20 @@ export class Runtime implements AgentRuntime {
     return { ...this.totals };
   }
 
-  private async approve(req: Omit<ConfirmRequest, "detail" | "scope">, detail: () => ApprovalDetail): Promise<Approval> {
+  private async approve(
+    req: Omit<ConfirmRequest, "detail" | "scope">,
+    detail: () => ApprovalDetail,
+    ask: Asker | null = this.confirm,
+    refusal: string = unattendedRefusal(this.mode),
+  ): Promise<Approval> {
     const rules = this.permissionRules();
     const scope = { cwd: this.cfg.cwd, root: rules.project };
     const verdict = modeVerdict(this.mode, req.name, req.args, scope.cwd, scope.root);
     if (verdict === "run") return { ok: true };
     if (verdict === "refuse") return { ok: false, reason: PLAN_REFUSAL, byUser: false };
     if (rulesAllow([...rules.all(), ...this.promptRules], req.name, req.args, scope)) return { ok: true };
-    if (!this.confirm) return { ok: false, reason: unattendedRefusal(this.mode), byUser: false };
-    return this.oneQuestion(() => this.askUser(req, detail, rules, scope));
+    if (!ask) return { ok: false, reason: refusal, byUser: false };
+    return this.oneQuestion(() => this.askUser(req, detail, rules, scope, ask));
   }
 
   /**
@@ -578,13 +651,11 @@ export class Runtime implements AgentRuntime {
     return next;
   }
 
-  private async askUser(req: Omit<ConfirmRequest, "detail" | "scope">, detail: () => ApprovalDetail, rules: PermissionRules, scope: { cwd: string; root: string }): Promise<Approval> {
+  private async askUser(req: Omit<ConfirmRequest, "detail" | "scope">, detail: () => ApprovalDetail, rules: PermissionRules, scope: { cwd: string; root: string }, ask: Asker): Promise<Approval> {
     const verdict = modeVerdict(this.mode, req.name, req.args, scope.cwd, scope.root);
     if (verdict === "run") return { ok: true };
     if (verdict === "refuse") return { ok: false, reason: PLAN_REFUSAL, byUser: false };
     if (rulesAllow([...rules.all(), ...this.promptRules], req.name, req.args, scope)) return { ok: true };
-    const ask = this.confirm;
-    if (!ask) return { ok: false, reason: unattendedRefusal(this.mode), byUser: false };
     if (this.controller?.signal.aborted) return { ok: false, reason: "the user stopped the turn", byUser: true };
     const agent = req.agent ? { agent: req.agent } : {};
     this.host.emit({ event: "tool_confirmation_requested", tool_id: req.id, tool_name: req.name, tool_preview: req.preview, ...agent });
@@ -611,12 +682,11 @@ export class Runtime implements AgentRuntime {
   }
 
   /** The sandbox stopped a command: in a mode that asks, the user may let it run once outside. */
-  private escalate(req: Omit<ConfirmRequest, "detail">, denial: string): Promise<boolean> {
-    return this.oneQuestion(() => this.askEscalation(req, denial));
+  private escalate(req: Omit<ConfirmRequest, "detail">, denial: string, ask: Asker | null = this.confirm): Promise<boolean> {
+    return this.oneQuestion(() => this.askEscalation(req, denial, ask));
   }
 
-  private async askEscalation(req: Omit<ConfirmRequest, "detail">, denial: string): Promise<boolean> {
-    const ask = this.confirm;
+  private async askEscalation(req: Omit<ConfirmRequest, "detail">, denial: string, ask: Asker | null): Promise<boolean> {
     if (!ask || req.name !== "bash" || this.mode === "yolo" || this.mode === "plan" || this.controller?.signal.aborted) return false;
     this.emit({ type: "tool_confirmation_requested", id: req.id, name: req.name, preview: req.preview, ...(req.agent ? { agent: req.agent } : {}) });
     const command = typeof req.args.command === "string" ? req.args.command : "";
