@@ -42,7 +42,7 @@ import { bashTool } from "../agent/tools/bash.ts";
 import { textOf } from "../agent/content.ts";
 import { jailRoot } from "../agent/jail.ts";
 import { buildSystemPrompt } from "../agent/system-prompt.ts";
-import type { EditorAccess, Tool } from "../agent/tool.ts";
+import type { EditorAccess, TaskRequest, Tool, ToolOutput } from "../agent/tool.ts";
 import { Replaying } from "../replaying.ts";
 import type { SandboxPolicy } from "../agent/sandbox/policy.ts";
 import type { SandboxStatus } from "../agent/sandbox/status.ts";
@@ -555,6 +555,14 @@ export class Runtime implements AgentRuntime {
 
   private steerMessage(s: SteeringMessage): UserMessage {
     return { role: "user", content: [{ type: "text", text: s.text }, ...s.attachments], ts: Date.now() };
+  }
+
+  /**
+   * Runs a task as a subagent that no agent of this session asked for (`zot mcp serve`'s
+   * `zot_agent` with an `agent`): the same gate, sandbox and hooks as the `task` tool's.
+   */
+  runAgent(req: TaskRequest, signal: AbortSignal, progress: (text: string) => void): Promise<ToolOutput> {
+    return this.subagents.delegate(null, 0)(req, signal, progress);
   }
 
   setEditorAccess(access: EditorAccess | null): void {

@@ -218,6 +218,19 @@ test("zot_agent runs a whole task with zot's model and tools, with progress, and
   expect(progress).toContain('shout {"text":"from the agent"}');
 });
 
+test("zot_agent with an agent runs the task as that zot agent; an unknown agent is an error naming the agents", async () => {
+  const script = mockScript(e2e.root, [{ tool_calls: [{ name: "bash", args: { command: "echo looked around" } }] }, { text: "explored it" }]);
+  const client = await connect(stdioTransport(["--permission-mode", "yolo", "--mock-script", script]));
+  const progress: string[] = [];
+  const r = await client.callTool({ name: "zot_agent", arguments: { prompt: "look around", agent: "explore" } }, undefined, { onprogress: (p) => progress.push(String(p.message)) });
+  expect(r.isError).toBe(false);
+  expect(textOf(r)).toContain("explored it");
+  expect(progress.join("\n")).toContain("bash");
+  const unknown = await client.callTool({ name: "zot_agent", arguments: { prompt: "x", agent: "nobody" } });
+  expect(unknown.isError).toBe(true);
+  expect(textOf(unknown)).toContain('there is no agent "nobody" (the agents are general, explore');
+});
+
 test("without a provider key, zot_agent is not offered (the tools need no model)", async () => {
   const client = await connect(stdioTransport([]));
   expect((await client.listTools()).tools.map((t) => t.name)).not.toContain("zot_agent");

@@ -2,8 +2,9 @@
 // zot's provider, built-in tools, extensions and MCP servers (the run's --tools, not the served
 // selection), under the same permission mode; what needs approval asks the calling client. Tool
 // calls and the answer's start stream as progress. One prompt at a time: the runtime holds one
-// conversation, so concurrent calls wait their turn.
-import type { JsonObject } from "../../protocol.ts";
+// conversation, so concurrent calls wait their turn. With `agent`, the task runs as that zot agent
+// (docs/subagents.md) — its system prompt, tools and model — the way the `task` tool runs one.
+import type { ContentBlock, JsonObject } from "../../protocol.ts";
 import type { ConfirmDecision, ConfirmRequest } from "../../agent/events.ts";
 import type { Runtime, ServedResult } from "../runtime.ts";
 
@@ -13,7 +14,14 @@ export const AGENT_DECLARATION: JsonObject = {
   name: AGENT_TOOL,
   description:
     "Run a task with zot, a coding agent, in its working directory: it reads, edits and runs commands with its own model, tools and extensions, and returns its final answer. Give the whole task in one prompt.",
-  inputSchema: { type: "object", properties: { prompt: { type: "string", description: "The task, as you would type it to zot" } }, required: ["prompt"] },
+  inputSchema: {
+    type: "object",
+    properties: {
+      prompt: { type: "string", description: "The task, as you would type it to zot" },
+      agent: { type: "string", description: "A zot agent to run it as (zot's /agents lists them: general, explore, and the user's own); omitted: zot itself" },
+    },
+    required: ["prompt"],
+  },
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
 };
 
@@ -33,7 +41,10 @@ export class AgentTool {
     const prompt = call.args.prompt;
     if (typeof prompt !== "string" || prompt.trim() === "")
       return Promise.resolve(error(`${AGENT_TOOL} needs "prompt", the task as a non-empty string (got ${JSON.stringify(prompt ?? null)})`));
-    const turn = this.queue.then(() => this.prompt(prompt, call));
+    const agent = call.args.agent;
+    if (agent !== undefined && (typeof agent !== "string" || agent.trim() === ""))
+      return Promise.resolve(error(`${AGENT_TOOL}'s "agent" is the name of a zot agent, as a non-empty string (got ${JSON.stringify(agent)})`));
+    const turn = this.queue.then(() => (agent === undefined ? this.prompt(prompt, call) : this.asAgent(agent.trim(), prompt, call)));
     this.queue = turn.catch(() => undefined);
     return turn;
   }
@@ -67,6 +78,19 @@ export class AgentTool {
       call.signal.removeEventListener("abort", onAbort);
       unsubscribe();
       runtime.setConfirmHandler(null);
+    }
+  }
+
+  private async asAgent(agent: string, prompt: string, call: AgentCall): Promise<ServedResult> {
+    if (call.signal.aborted) return error("cancelled before it started");
+    this.runtime.setConfirmHandler(call.ask);
+    try {
+      const out = await this.runtime.runAgent({ description: prompt.slice(0, 60), prompt, agent }, call.signal, call.onProgress);
+      if (call.signal.aborted) return error("the task was cancelled");
+      const content: ContentBlock[] = out.content.flatMap((p) => (p.type === "text" ? [{ type: "text", text: p.text }] : []));
+      return { content, isError: out.isError };
+    } finally {
+      this.runtime.setConfirmHandler(null);
     }
   }
 }
