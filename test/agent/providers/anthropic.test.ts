@@ -359,10 +359,10 @@ describe("anthropic models of 2026", () => {
     const history: Message[] = [user("one"), assistantWith([{ type: "text", text: "a" }]), user("two"), assistantWith([{ type: "text", text: "b" }]), user("three")];
     const marks = () => (lastBody().messages as { content: { text?: string; cache_control?: unknown }[] }[]).flatMap((m) => m.content.filter((b) => b.cache_control).map((b) => b.text));
     server.push({ kind: "turn", text: "ok" }, { kind: "turn", text: "ok" });
-    await collect(anthropic(), { messages: history });
+    await collect(anthropic(), { model: "claude-sonnet-4-5", messages: history });
     expect(marks()).toEqual(["two", "three"]);
     history.push(assistantWith([{ type: "text", text: "c" }]), user("four"));
-    await collect(anthropic(), { messages: history });
+    await collect(anthropic(), { model: "claude-sonnet-4-5", messages: history });
     expect(marks()).toEqual(["three", "four"]);
   });
 
