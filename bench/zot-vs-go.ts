@@ -42,6 +42,11 @@ const guard = compileGuard(home);
 const hello = compileHello(home);
 const floor = compileFloor(home);
 
+/** The same command line with `--sandbox off` before the prompt. */
+function unsandboxed(args: string[]): string[] {
+  return [...args.slice(0, -1), "--sandbox", "off", ...args.slice(-1)];
+}
+
 const goBin = process.env.ZOT_GO_BIN ? resolve(process.env.ZOT_GO_BIN) : null;
 if (goBin && !existsSync(goBin)) throw new Error(`ZOT_GO_BIN=${goBin}: no such file; point it at a Go zot binary you built, or unset it to compare with the recorded figures.`);
 const model = startScriptedModel();
@@ -52,6 +57,9 @@ const SCENARIOS: Record<string, string[]> = {
   "Bun floor of loop50": floor(model.base, 51, false),
   echo: printArgs(ZOT, model.base, "steps=2 tool=bash run it", guard),
   loop50: printArgs(ZOT, model.base, "steps=51 tool=bash loop", null),
+  // The Go zot has no sandbox; zot's (on by default) starts a launcher per command.
+  "echo, --sandbox off": unsandboxed(printArgs(ZOT, model.base, "steps=2 tool=bash run it", guard)),
+  "loop50, --sandbox off": unsandboxed(printArgs(ZOT, model.base, "steps=51 tool=bash loop", null)),
   ...(goBin ? { "Go echo": printArgs(goBin, model.base, "steps=2 tool=bash run it", guard), "Go loop50": printArgs(goBin, model.base, "steps=51 tool=bash loop", null) } : {}),
 };
 const names = Object.keys(SCENARIOS);
@@ -76,10 +84,11 @@ try {
       const max = Math.max(...results[n]!.map((s) => s.mib));
       const cpu = cpuOf(n);
       let line = `${ms.toFixed(1).padStart(7)} ms  CPU ${cpu.toFixed(1).padStart(6)} ms  peak RSS ${median(results[n]!.map((s) => s.mib)).toFixed(1)} MiB (max ${max.toFixed(1)})   ${n}`;
-      if (n === "echo" || n === "loop50") {
-        const ratio = ms / (goBin ? wall(`Go ${n}`) : GO[n].ms);
+      const scenario = n.startsWith("echo") ? "echo" : n.startsWith("loop50") ? "loop50" : null;
+      if (scenario) {
+        const ratio = ms / (goBin ? wall(`Go ${scenario}`) : GO[scenario].ms);
         const ok = (b: boolean) => (b ? "✓" : "✗");
-        line += `   ${ratio.toFixed(2)}× Go (target ≤ ${TARGET[n].ratio}× ${ok(ratio <= TARGET[n].ratio)})${goBin ? `, CPU ${(cpu / cpuOf(`Go ${n}`)).toFixed(2)}× Go` : ""}, memory target ≤ ${TARGET[n].mib} MiB ${ok(max <= TARGET[n].mib)}`;
+        line += `   ${ratio.toFixed(2)}× Go (target ≤ ${TARGET[scenario].ratio}× ${ok(ratio <= TARGET[scenario].ratio)})${goBin ? `, CPU ${(cpu / cpuOf(`Go ${scenario}`)).toFixed(2)}× Go` : ""}, memory target ≤ ${TARGET[scenario].mib} MiB ${ok(max <= TARGET[scenario].mib)}`;
       }
       console.log(line);
     }
