@@ -8,7 +8,7 @@ import type { CostDetail } from "../catalog.ts";
 import { parseToolArgs, type Outcome } from "./assemble.ts";
 import { streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { num, parseObject, rec, str, type Rec } from "./json.ts";
-import { requestBody, WireCache } from "./wire-cache.ts";
+import { jsonBytes, requestBody, WireCache, type JsonBytes } from "./wire-cache.ts";
 import type { SseEvent } from "../../platform/sse.ts";
 
 import { ANTHROPIC_VERSION } from "./endpoints.ts";
@@ -94,15 +94,15 @@ const blockCache = new WireCache();
  * system prompt and the tools makes the API's maximum of four. Thinking goes back byte-exact, and
  * only to the model that produced it: after a model switch it is dropped from what is sent.
  */
-function anthropicMessages(messages: readonly Message[], provider: string, model: string, native: boolean): string[][] {
-  const out: { role: "user" | "assistant"; blocks: string[] }[] = [];
+function anthropicMessages(messages: readonly Message[], provider: string, model: string, native: boolean): JsonBytes[][] {
+  const out: { role: "user" | "assistant"; blocks: JsonBytes[] }[] = [];
   const key = `${provider}\n${model}\n${native}`;
   for (const m of messages) {
     const blocks = blockCache.json(m, key, () => messageBlocks(m, provider, model, native));
     if (blocks.length === 0) continue;
     const role = m.role === "assistant" ? "assistant" : "user";
     const last = out[out.length - 1];
-    if (last && last.role === role) last.blocks.push(...blocks);
+    if (last && last.role === role) for (const b of blocks) last.blocks.push(b);
     else out.push({ role, blocks: [...blocks] });
   }
   let marked = 0;
@@ -111,12 +111,26 @@ function anthropicMessages(messages: readonly Message[], provider: string, model
     const at = (m?.blocks.length ?? 0) - 1;
     const block = m?.blocks[at];
     if (m?.role !== "user" || block === undefined) continue;
-    // The breakpoint is the last field of the block's object, so it is spliced into its text.
-    m.blocks[at] = `${block.slice(0, -1)},"cache_control":${JSON.stringify(EPHEMERAL)}}`;
+    // The breakpoint is the last field of the block's object: its closing brace gives way to it.
+    m.blocks[at] = Buffer.concat([block.subarray(0, -1), CACHE_BREAKPOINT]);
     marked++;
   }
-  return out.map((m) => [`{"role":"${m.role}","content":[`, ...m.blocks.flatMap((b, i) => (i > 0 ? [",", b] : [b])), "]}"]);
+  return out.map((m) => {
+    const pieces = [m.role === "user" ? USER_OPEN : ASSISTANT_OPEN];
+    m.blocks.forEach((b, i) => {
+      if (i > 0) pieces.push(COMMA);
+      pieces.push(b);
+    });
+    pieces.push(MESSAGE_CLOSE);
+    return pieces;
+  });
 }
+
+const USER_OPEN = jsonBytes('{"role":"user","content":[');
+const ASSISTANT_OPEN = jsonBytes('{"role":"assistant","content":[');
+const MESSAGE_CLOSE = jsonBytes("]}");
+const COMMA = jsonBytes(",");
+const CACHE_BREAKPOINT = jsonBytes(`,"cache_control":${JSON.stringify(EPHEMERAL)}}`);
 
 function messageBlocks(m: Message, provider: string, model: string, native: boolean): JsonObject[] {
   if (m.role === "user") return userBlocks(m.content);

@@ -8,7 +8,7 @@ import { offeredTools, type ModelInfo, type Provider, type ProviderEvent, type P
 import { parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
 import { bearerAuth, streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { arr, num, parseObject, rec, str, type Rec } from "./json.ts";
-import { requestBody, WireCache } from "./wire-cache.ts";
+import { requestBody, WireCache, type JsonBytes } from "./wire-cache.ts";
 import type { SseEvent } from "../../platform/sse.ts";
 
 export type ResponsesName = "openai" | "ollama";
@@ -52,8 +52,8 @@ function responsesBody(provider: string, req: ProviderRequest, info: ModelInfo |
  * messages and its calls as `function_call` items, and results as `function_call_output`, whose
  * output carries text and images.
  */
-function responsesInput(messages: readonly Message[], provider: string, model: string): string[] {
-  const out: string[] = [];
+function responsesInput(messages: readonly Message[], provider: string, model: string): JsonBytes[] {
+  const out: JsonBytes[] = [];
   const key = `${provider}\n${model}`;
   for (const m of messages) out.push(...itemCache.json(m, key, () => messageItems(m, provider, model)));
   return out;

@@ -7,7 +7,7 @@ import { offeredTools, type ModelInfo, type Provider, type ProviderEvent, type P
 import { parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
 import { bearerAuth, streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { arr, num, parseObject, rec, str, type Rec } from "./json.ts";
-import { requestBody, WireCache } from "./wire-cache.ts";
+import { jsonBytes, requestBody, WireCache, type JsonBytes } from "./wire-cache.ts";
 import { declarationMessage, functionTool, namesIn, ToolNames, topLevelTools } from "./kimi-tools.ts";
 import type { SseEvent } from "../../platform/sse.ts";
 
@@ -36,8 +36,8 @@ export function chatCompletionsProvider(provider: CompatName, opts: ClientOption
 
 function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo | undefined, names: ToolNames | undefined): Uint8Array {
   const dynamic = info?.deferredTools === "kimi-dynamic";
-  const messages: string[] = [];
-  if (req.system.trim() !== "") messages.push(JSON.stringify({ role: "system", content: req.system }));
+  const messages: JsonBytes[] = [];
+  if (req.system.trim() !== "") messages.push(jsonBytes(JSON.stringify({ role: "system", content: req.system })));
   messages.push(...openaiMessages(provider, req.messages, names, dynamic));
   const body: JsonObject = { model: req.model, stream: true, stream_options: { include_usage: true } };
   const tools = dynamic ? topLevelTools(offeredTools(req.tools), req.messages) : offeredTools(req.tools);
@@ -57,16 +57,16 @@ function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo 
  * `dynamic` (Kimi K3): the tools a batch of results activated are declared right after the last
  * tool message of that batch, where they stay in every later request, so the cached prefix holds.
  */
-function openaiMessages(provider: CompatName, messages: readonly Message[], names: ToolNames | undefined, dynamic: boolean): string[] {
-  const out: string[] = [];
+function openaiMessages(provider: CompatName, messages: readonly Message[], names: ToolNames | undefined, dynamic: boolean): JsonBytes[] {
+  const out: JsonBytes[] = [];
   let images: JsonObject[] = [];
   let declared: ToolDeclaration[] = [];
   const seen = new Set<string>();
   const flushBatch = () => {
-    if (declared.length > 0 && names) out.push(JSON.stringify(declarationMessage(declared, names)));
+    if (declared.length > 0 && names) out.push(jsonBytes(JSON.stringify(declarationMessage(declared, names))));
     declared = [];
     if (images.length === 0) return;
-    out.push(JSON.stringify({ role: "user", content: [{ type: "text", text: "Images returned by the tool calls above:" }, ...images] }));
+    out.push(jsonBytes(JSON.stringify({ role: "user", content: [{ type: "text", text: "Images returned by the tool calls above:" }, ...images] })));
     images = [];
   };
   const toolName = (n: string) => (names ? names.wire(n) : n);
