@@ -11,10 +11,11 @@ import { ZOT_VERSION } from "../version.ts";
 import { isObject, type Json, type JsonObject } from "../json.ts";
 import { emptyUsage } from "./messages.ts";
 import type { PermissionMode } from "./choices.ts";
+import type { AgentRef } from "../protocol.ts";
 import type { Message, ToolResultMessage, Usage, UserMessage } from "./messages.ts";
 import { redactSecrets } from "../redact.ts";
 import { repairToolPairs } from "./session-repair.ts";
-import { compactionRow, decodeMessageRow, decodeMetaRow, decodeUsage, messageRow, metaRow, timeOf, toolRow, usageRow, type ReadContext, type SessionMeta } from "./transcript-rows.ts";
+import { compactionRow, renameRow, decodeMessageRow, decodeMetaRow, decodeUsage, messageRow, metaRow, timeOf, toolRow, usageRow, type ReadContext, type SessionMeta } from "./transcript-rows.ts";
 
 export type { SessionMeta } from "./transcript-rows.ts";
 
@@ -31,6 +32,13 @@ export interface SessionWriter {
   permissionMode(mode: PermissionMode): void;
   /** The first `replaced` messages were replaced by `summary`, the last `kept` stay; a reload starts from them. */
   compaction(summary: string, replaced: number, kept: number): void;
+  /**
+   * A message of a subagent's conversation (the `task` tool): a `subagent` row carrying the agent
+   * and the message as a `message` row would, which a reload of the main conversation skips.
+   */
+  subagent(agent: AgentRef, message: Message): void;
+  /** /rename: a `rename` row (the Go zot's), which pickers and a reload take as the title. */
+  rename(title: string): void;
   close(): void;
 }
 
@@ -120,6 +128,8 @@ export const noSession: SessionWriter = {
   model() {},
   permissionMode() {},
   compaction() {},
+  subagent() {},
+  rename() {},
   close() {},
 };
 
@@ -173,6 +183,19 @@ class FileWriter implements SessionWriter {
   compaction(summary: string, replaced: number, kept: number): void {
     this.flushResults();
     this.write(compactionRow(summary, replaced, kept, Date.now()));
+  }
+  subagent(agent: AgentRef, message: Message): void {
+    const row = message.role === "toolResult" ? toolRow([message]) : messageRow(message);
+    this.write({ ...row, type: "subagent", agent });
+  }
+  rename(title: string): void {
+    // Before the first message the pending meta row carries the title: no file for an empty session.
+    if (this.metaPending) {
+      this.meta.title = title;
+      return;
+    }
+    this.flushResults();
+    this.write(renameRow(title, Date.now()));
   }
   close(): void {
     this.flushResults();

@@ -2,7 +2,9 @@
 // host's intents to the components, and draws coalesced frames (at most ~60 per second).
 import { isDumbTerminal } from "../platform/terminal.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
-import { KEYED_PROVIDERS, sandboxLabel, type AgentRuntime, type NotifyMode, type PromptOptions, type PromptOutcome, type ShellOutput, type SteeringMessage } from "../runtime/api.ts";
+import { imageMentions } from "./image-paste.ts";
+import { pasteImage } from "./clipboard.ts";
+import { EXPORT_FORMATS, KEYED_PROVIDERS, sandboxLabel, type AgentRuntime, type NotifyMode, type PromptOptions, type PromptOutcome, type ShellOutput, type SteeringMessage } from "../runtime/api.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { commandIntents } from "../ext/command-outcome.ts";
 import type { LoadReport, UiIntent } from "../ext/types.ts";
@@ -326,6 +328,10 @@ class App implements CommandContext {
     return slashItems(this.host.commands(), markdownCommands(this.runtime, this.host));
   }
 
+  terminalEscape(seq: string): void {
+    this.term.write(seq);
+  }
+
   exit(): void {
     if (this.closing) return;
     this.closing = true;
@@ -424,6 +430,8 @@ class App implements CommandContext {
         return;
       case "ctrl+g":
         return this.externalEdit();
+      case "ctrl+v":
+        return this.pasteClipboardImage();
       case "ctrl+z":
         this.term.suspend(() => {
           this.renderer.invalidate();
@@ -468,7 +476,10 @@ class App implements CommandContext {
       }
     }
     if (key.name === "paste") {
-      this.editor.paste(key.text ?? "");
+      // A dropped image file arrives as its path: it becomes an `@` mention, attached on send.
+      const images = imageMentions(key.text ?? "", this.runtime.cwd);
+      if (images) this.editor.insert(images);
+      else this.editor.paste(key.text ?? "");
       return;
     }
     this.editor.handle(label, text);
@@ -564,6 +575,14 @@ class App implements CommandContext {
     this.editor.clear();
   }
 
+  /** ctrl+v: the clipboard's image, saved to a private temp file, goes into the prompt as `@path`. */
+  private pasteClipboardImage(): void {
+    const r = pasteImage();
+    if (!r.ok) return this.status([{ text: r.error, level: "warn" }], 6000);
+    this.editor.insert(`@${r.path} `);
+    this.status([{ text: `Pasted the clipboard's image (${r.bytes} bytes, from ${r.tool}); it is attached when you send.`, level: "success" }], 4000);
+  }
+
   private externalEdit(): void {
     const r = editExternally(this.editor.text, process.env, (fn) => this.term.lend(fn));
     this.renderer.invalidate();
@@ -579,6 +598,7 @@ class App implements CommandContext {
       login: () => KEYED_PROVIDERS,
       reasoning: () => [...this.runtime.reasoningLevels(), "off"],
       logout: () => KEYED_PROVIDERS,
+      export: () => EXPORT_FORMATS,
     });
     if (!done) return this.editor.text.startsWith("/");
     this.editor.setText(done.text);
@@ -715,12 +735,14 @@ class App implements CommandContext {
   }
 
   private confirm(req: ConfirmRequest): Promise<ConfirmDecision> {
-    this.transcript.awaitApproval(req.id, true, Date.now());
+    // A subagent's call has no block of its own in the chat (its ids are its own); the dialog names it.
+    const own = !req.agent;
+    if (own) this.transcript.awaitApproval(req.id, true, Date.now());
     this.attention("zot is waiting for your approval");
     return new Promise((resolve) => {
       this.confirms.push(
         new ApprovalDialog(this, req, (decision) => {
-          this.transcript.awaitApproval(req.id, false, Date.now());
+          if (own) this.transcript.awaitApproval(req.id, false, Date.now());
           resolve(decision);
         }),
       );
@@ -731,7 +753,7 @@ class App implements CommandContext {
   // ------------------------------------------------------------ runtime events and host intents
 
   private onEvent(ev: AgentEvent): void {
-    if (ev.type === "retry" && this.turn) this.turn.retry = { at: Date.now() + ev.delay_ms, attempt: ev.attempt, attempts: ev.attempts };
+    if (ev.type === "retry" && !ev.wire && this.turn) this.turn.retry = { at: Date.now() + ev.delay_ms, attempt: ev.attempt, attempts: ev.attempts };
     // A write's diff is worked out now, while the file still holds what the write replaces.
     if (ev.type === "tool_call" && ev.name === "write" && !ev.extension && ev.change) this.transcript.setChange(ev.id, ev.change);
     if (ev.type === "compaction_start") this.condensing = true;
@@ -768,6 +790,7 @@ class App implements CommandContext {
     for (const n of this.opts.notices) if (!report.errors.some((e) => n.includes(e.message))) this.transcript.addInfo(n, "warn");
     showLoadProblems(this.transcript, report);
     for (const line of markdownCommandNotes(this.runtime.customCommands(), this.host.commands().map((c) => c.name))) this.transcript.addInfo(line, "warn");
+    for (const line of this.runtime.agents().warnings) this.transcript.addInfo(line, "warn");
   }
 
   private async detectTheme(): Promise<void> {

@@ -596,6 +596,8 @@ function countBreaks(s: string): number {
 /** One line saying what a tool call is about: the command or path when there is one, else the JSON. */
 export function argsPreview(args: Json): string {
   if (args && typeof args === "object" && !Array.isArray(args)) {
+    // A task call: who does it and what it is; the whole prompt is in the expanded view.
+    if (typeof args.prompt === "string" && typeof args.description === "string") return oneLine(`${typeof args.agent === "string" ? args.agent : "general"}: ${args.description}`);
     for (const key of ["command", "path", "file_path", "pattern", "query", "url", "name"]) {
       const v = args[key];
       if (typeof v === "string") return oneLine(v);

@@ -18,7 +18,18 @@ import { redactSecrets } from "../../redact.ts";
 import { abortableSleep } from "../../sleep.ts";
 
 /** What an HTTP provider client is built with (see createProvider). */
-export type ClientOptions = { apiKey?: string; baseUrl?: string; catalog: readonly ModelInfo[]; retry?: RetryPolicy; limits?: Partial<StreamLimits> };
+export type ClientOptions = {
+  apiKey?: string;
+  baseUrl?: string;
+  catalog: readonly ModelInfo[];
+  retry?: RetryPolicy;
+  limits?: Partial<StreamLimits>;
+  /**
+   * Another way to answer a request whose URL the server does not serve (a 404 that does not name
+   * the model), given the base URL it went to; undefined keeps the 404 as the answer.
+   */
+  routeMissing?: (req: ProviderRequest, signal: AbortSignal, base: string) => AsyncIterable<ProviderEvent> | undefined;
+};
 export interface Assembler {
   /** Handles one event and returns what to stream to the caller. */
   handle(ev: SseEvent): ProviderEvent[];
@@ -77,6 +88,7 @@ export async function* streamCall(
     model: req.model,
     info,
     endMarker: wire.endMarker,
+    ...(opts.routeMissing ? { routeMissing: () => opts.routeMissing?.(req, signal, base) } : {}),
   });
 }
 
@@ -89,6 +101,7 @@ type HttpCall = {
   info: ModelInfo | undefined;
   /** Names the end marker in the message for a stream that stops early ("message_stop", "[DONE]"). */
   endMarker: string;
+  routeMissing?: () => AsyncIterable<ProviderEvent> | undefined;
 };
 
 async function* runHttpStream(call: HttpCall): AsyncGenerator<ProviderEvent> {
@@ -103,7 +116,11 @@ async function* runHttpStream(call: HttpCall): AsyncGenerator<ProviderEvent> {
     const sent = await sendOnce(call.url, call.init, ctx, limits.connectTimeoutMs);
     let failure: Transient;
     if (sent.kind === "aborted") return yield* finish({ kind: "aborted" });
-    if (sent.kind === "error") return yield* finish({ kind: "error", error: sent.error });
+    if (sent.kind === "error") {
+      const instead = sent.routeMissing ? call.routeMissing?.() : undefined;
+      if (instead) return yield* instead;
+      return yield* finish({ kind: "error", error: sent.error });
+    }
     if (sent.kind === "transient") failure = sent.failure;
     else {
       const read = yield* readResponse(call, sent.response, sent.cancel, limits);

@@ -55,11 +55,11 @@ export function list(ctx: Ctx, json: boolean): number {
   }
   const rows = servers.map((s) => [s.name, s.scope, s.type ?? "-", s.state, s.target || "-"]);
   const header = ["NAME", "SCOPE", "TYPE", "STATE", "RUNS"];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  ") + "\n";
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join("  ") + "\n";
   ctx.out.write(line(header));
   servers.forEach((s, i) => {
-    ctx.out.write(line(rows[i]));
+    ctx.out.write(line(rows[i] ?? []));
     if (s.error) ctx.out.write(`  error: ${s.error}\n`);
     if (s.shadowed_by) ctx.out.write(`  shadowed by ${s.shadowed_by}\n`);
     if (s.auth) ctx.out.write(`  ${s.auth}\n`);
@@ -67,10 +67,13 @@ export function list(ctx: Ctx, json: boolean): number {
   return 0;
 }
 
+const SERVICE_AUTH = "oauth: client credentials (each run gets its own token; no login)";
+
 /** What zot knows without asking the server: a stored login, or an `oauth` entry that has none yet. */
 function authOf(s: ServerConfig, tokens: ReturnType<typeof readAuthStore>): string | null {
   const t = s.transport;
   if (t?.kind !== "http" || !oauthApplies(t)) return null;
+  if (t.oauth?.grantType === "client_credentials") return SERVICE_AUTH;
   const entry = findAuth(tokens, t.url, t.oauth?.clientId);
   return entry || t.oauth ? describeAuth(entry, s.name) : null;
 }
