@@ -65,6 +65,8 @@ export type TuiOptions = {
 const FRAME_MS = 16;
 /** Redraws while something animates (spinner, elapsed time); matches the spinner's frame length. */
 const TICK_MS = 80;
+/** The most a frame or a tick spends on counting a long chat's lines from scratch. */
+const COUNT_SLICE_MS = 8;
 /** A lone ESC byte is the esc key only if nothing follows it this soon; otherwise it starts a sequence. */
 const ESC_TIMEOUT_MS = 30;
 /** A second ctrl+c within this window exits. */
@@ -216,8 +218,7 @@ class App implements CommandContext {
   /** The conversation as it was on screen, for the main screen's scrollback after exit. */
   private exitPrint(): string {
     const width = this.term.columns;
-    const total = this.transcript.lineCount(width);
-    const lines = this.transcript.window(width, Math.min(total, EXIT_LINES), 0);
+    const lines = this.transcript.window(width, EXIT_LINES, 0);
     return exitText(lines, this.runtime.sessionPath, (s) => this.style.fg("muted", s));
   }
 
@@ -809,6 +810,7 @@ class App implements CommandContext {
   // ------------------------------------------------------------ frames
 
   private tick(): void {
+    if (this.scroll.offset === 0) this.transcript.countFor(this.term.columns, performance.now() + COUNT_SLICE_MS);
     const now = Date.now();
     const expired = this.transientMessages.expire(now);
     if (this.turn || expired || this.transcript.hasRunningTool) this.schedule();
@@ -871,7 +873,10 @@ class App implements CommandContext {
       this.renderer.render(this.view.render(width, rows), null, rows, width);
       return;
     }
-    this.scroll.follow(this.transcript.lineCount(width) + this.notesBelow(width));
+    // At the bottom, a count from scratch (a resumed session, a resize) waits for idle time: the
+    // first frame of a long history must not wait for every entry to be rendered.
+    if (this.scroll.offset > 0 || this.transcript.countFor(width, performance.now() + COUNT_SLICE_MS)) this.scroll.follow(this.transcript.lineCount(width) + this.notesBelow(width));
+    else this.scroll.unknownBelow();
     // The dialog, a modal and the editor's popups share the place above the editor, in that order.
     const overlay = this.confirms[0] ?? this.modal ?? this.popups;
     const editorFocused = !this.panels.panel && !this.confirms[0] && !this.modal;

@@ -4,7 +4,7 @@
 // events. A failure is retried only while nothing of the response has arrived: once events have
 // been streamed to the user, a retry would duplicate them.
 import type { ProviderEvent, ModelInfo, ProviderRequest } from "../provider.ts";
-import { emptyUsage, type JsonObject, type TextPart, type ThinkingPart, type ToolCallPart, type Usage } from "../messages.ts";
+import { emptyUsage, type TextPart, type ThinkingPart, type ToolCallPart, type Usage } from "../messages.ts";
 import { defaultModel, findModel, type CostDetail } from "../catalog.ts";
 import type { ProviderName } from "../choices.ts";
 import { requestTarget } from "./endpoints.ts";
@@ -51,7 +51,8 @@ export type WireRequest = {
   url(base: string): string;
   /** Headers beyond content-type and accept, for the key ("" when the server takes none). */
   headers(key: string): Record<string, string>;
-  body(info: ModelInfo | undefined): JsonObject;
+  /** The request body: JSON, UTF-8. */
+  body(info: ModelInfo | undefined): Uint8Array;
   assembler: Assembler;
   /** Names the end marker in the message for a stream that stops early ("message_stop", "[DONE]"). */
   endMarker: string;
@@ -81,7 +82,7 @@ export async function* streamCall(
   const { base, key, hint } = target;
   yield* runHttpStream({
     url: wire.url(base),
-    init: { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream", ...wire.headers(key) }, body: JSON.stringify(wire.body(info)) },
+    init: { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream", ...wire.headers(key) }, body: wire.body(info) },
     ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: opts.retry, model: req.model, defaultModel: defaultModel(provider), ...(opts.limits ? { limits: opts.limits } : {}) },
     assembler: wire.assembler,
     model: req.model,
