@@ -12,7 +12,8 @@ import { LineReader } from "../src/ext/lines.ts";
 const root = mkdtempSync(join(tmpdir(), "zot-bench-"));
 const home = join(root, "home");
 mkdirSync(home);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+// NaN for an empty sample, which the report then shows.
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 const fmt = (n: number, d = 1) => n.toFixed(d);
 const out: string[] = [];
 
@@ -65,7 +66,7 @@ const bunSlowTen: number[] = [];
 for (let i = 0; i < runs; i++) {
   alone.push(await loadMs([slow]));
   ten.push(await loadMs([slow, ...fast]));
-  bunOne.push(await loadMs([bunDirs[0]]));
+  bunOne.push(await loadMs([bunDirs[0]!]));
   bunTen.push(await loadMs(bunDirs));
   bunSlowOne.push(await loadMs([bunSlow]));
   bunSlowTen.push(await loadMs([bunSlow, ...bunDirs.slice(1)]));
@@ -131,7 +132,7 @@ for (let i = 0; i < N + 500; i++) {
 proc.stdin.end();
 await proc.exited;
 out.push(`### Intercept round trip (${N} round trips after 500 warm-up, median)`, "", "| path | median µs | p90 µs |", "|---|---|---|");
-const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)];
+const p90 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)] ?? Number.NaN;
 out.push(`| host.intercept → minimal Bun extension → back | **${fmt(median(rt))}** | ${fmt(p90(rt))} |`);
 out.push(`| raw pipe echo (Bun.spawn, Bun echo child) | ${fmt(median(raw))} | ${fmt(p90(raw))} |`);
 out.push(`| ratio host / raw | ${fmt(median(rt) / median(raw), 2)}× | |`, "");

@@ -16,8 +16,9 @@ import { McpHost } from "../src/mcp/host.ts";
 const root = mkdtempSync(join(tmpdir(), "zot-bench-mcp-"));
 const home = join(root, "home");
 mkdirSync(home);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+// NaN for an empty sample, which the report then shows.
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? Number.NaN;
 const fmt = (n: number, d = 1) => n.toFixed(d);
 const out: string[] = [];
 const info = { zotVersion: "bench", provider: "", model: "", cwd: root };

@@ -57,7 +57,7 @@ function start(cmd: string[]): Client {
     },
     async next() {
       while (read >= lines.length) await new Promise<void>((r) => (waiting.wake = r));
-      return lines[read++];
+      return lines[read++]!;
     },
     async stop() {
       proc.stdin.write(JSON.stringify({ type: "shutdown" }) + "\n");
@@ -94,7 +94,7 @@ async function measure(label: string, cmd: string[]) {
   const seconds = (Bun.nanoseconds() - t0) / 1e9;
   await c.stop();
   rtt.sort((a, b) => a - b);
-  const at = (q: number) => rtt[Math.min(rtt.length - 1, Math.floor(q * rtt.length))];
+  const at = (q: number): number => rtt[Math.min(rtt.length - 1, Math.floor(q * rtt.length))] ?? Number.NaN;
   return { label, median: at(0.5), p99: at(0.99), perSecond: COUNT / seconds };
 }
 

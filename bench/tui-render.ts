@@ -16,8 +16,9 @@ const ROWS = 50;
 const EDITOR_ROWS = 3;
 const style = createStyle(dark, "truecolor");
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+// NaN for an empty sample, which the report then shows.
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? Number.NaN;
 const fmt = (ms: number) => ms.toFixed(3);
 
 const ANSWER = [
@@ -190,7 +191,7 @@ const widthRows = samples.map(([name, s]) => {
 // --- report ----------------------------------------------------------------------------------
 const cpu = (await Bun.file("/proc/cpuinfo").text()).match(/model name\s*:\s*(.*)/)?.[1] ?? "unknown";
 const cores = navigator.hardwareConcurrency;
-const load = loadavg()[0].toFixed(1);
+const load = (loadavg()[0] ?? 0).toFixed(1);
 const fullMedian = median(fullBytes);
 const report = `## TUI rendering
 

@@ -223,9 +223,8 @@ export function loadModels(home: string): { models: ModelInfo[]; warnings: strin
     const { entry } = result;
     const existing = models.findIndex((m) => m.provider === entry.provider && m.id === entry.id);
     const base: ModelInfo =
-      existing >= 0
-        ? models[existing]
-        : {
+      models[existing] ??
+        {
             id: entry.id,
             name: entry.id,
             provider: entry.provider,

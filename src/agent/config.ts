@@ -307,7 +307,7 @@ export type CredentialSource = "flag" | "env" | "auth.json";
 export type Credential = { key: string; source: CredentialSource; /** The env var or file it came from. */ from: string };
 
 /** `auth`: auth.json already read by the caller, so one startup reads the file once. */
-export type CredentialQuery = { provider: string; home: string; env: Env; apiKey?: string; auth?: AuthRead };
+export type CredentialQuery = { provider: string; home: string; env: Env; apiKey?: string | undefined; auth?: AuthRead | undefined };
 
 /** --api-key → environment → auth.json. `warnings` carries an ignored (insecure or broken) auth.json. */
 export function resolveCredentials(q: CredentialQuery): { credential: Credential | null; warnings: string[] } {
@@ -342,7 +342,7 @@ export function addKeyAdvice(home: string): string {
   return `set ANTHROPIC_API_KEY (or OPENAI_API_KEY, KIMI_API_KEY), pass --api-key with --provider, or add the key to ${authPath(home)}`;
 }
 
-export function defaultProvider(q: { home: string; env: Env; apiKey?: string; last?: string; auth?: AuthRead }): ProviderChoice {
+export function defaultProvider(q: { home: string; env: Env; apiKey?: string | undefined; last?: string | undefined; auth?: AuthRead | undefined }): ProviderChoice {
   const auth = q.auth ?? readAuth(q.home);
   const usable = (p: string): boolean => !Object.hasOwn(PROVIDER_ENV_KEYS, p) || resolveCredentials({ provider: p, home: q.home, env: q.env, apiKey: q.apiKey, auth }).credential !== null;
   if (q.last && q.last !== "mock" && usable(q.last)) return { provider: q.last };

@@ -26,7 +26,7 @@ export interface LoopContext {
   provider: Provider;
   model: string;
   system: string;
-  reasoning?: Effort;
+  reasoning?: Effort | undefined;
   maxTokens?: number;
   /** Stable for the conversation (providers key prompt caches on it). */
   sessionId?: string;
@@ -54,7 +54,7 @@ export interface LoopContext {
   /** The /jail root when the built-in tools are confined to it; absent or null when not jailed. */
   jail?(): string | null;
   /** The sandbox the built-in tools run in (commands confined, file tools checked). */
-  sandbox?: SandboxPolicy;
+  sandbox?: SandboxPolicy | undefined;
   /**
    * The sandbox stopped a built-in tool call: true when the user approved running it once outside
    * (asked only in a permission mode that asks, never silently).
@@ -327,7 +327,7 @@ async function present(ctx: LoopContext, message: AssistantMessage, held: boolea
 type CallOutput = {
   content: (TextPart | ImagePart)[];
   isError: boolean;
-  extension?: string;
+  extension?: string | undefined;
   args?: JsonObject;
   rewrittenBy?: string[];
   blockedBy?: string;

@@ -40,7 +40,7 @@ export type ModelInfo = {
    * itself, with an effort level; always on for 5.x), `budget` (`budget_tokens`), or
    * `budget+effort` (both). Absent: `budget`.
    */
-  thinking?: "adaptive" | "budget" | "budget+effort";
+  thinking?: "adaptive" | "budget" | "budget+effort" | undefined;
   /** The OpenAI wire the model needs (Responses for tools with reasoning on OpenAI's newest models). */
   wire?: ChoosableWire;
   /**
@@ -48,7 +48,7 @@ export type ModelInfo = {
    * `defer-loading` sends them all with `defer_loading: true` and expands an activation with
    * `tool_reference` blocks (Anthropic tool search). Absent: activated tools join the tool list.
    */
-  deferredTools?: "kimi-dynamic" | "defer-loading";
+  deferredTools?: "kimi-dynamic" | "defer-loading" | undefined;
   /** builtin: zot's catalog; live: listed by the provider's /v1/models; custom: models.json. */
   source: "builtin" | "live" | "custom";
 };

@@ -3,7 +3,7 @@
 // two processes at once, or cut off by a crash, can break that; resuming it would then fail with
 // HTTP 400 on every request. The repair works on the decoded message list, whatever file format it
 // came from.
-import type { Message, ToolCallPart, ToolResultMessage } from "./messages.ts";
+import type { Message, ToolCallPart } from "./messages.ts";
 
 export type Repair = { messages: Message[]; /** Results added for unanswered calls. */ closed: number; /** Results dropped: no matching call, or a duplicate. */ dropped: number };
 
@@ -13,6 +13,7 @@ export function repairToolPairs(messages: readonly Message[]): Repair {
   let dropped = 0;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
+    if (!m) continue;
     if (m.role === "toolResult") {
       // A result not directly after its assistant message (handled below) belongs to no call.
       dropped++;
@@ -23,8 +24,8 @@ export function repairToolPairs(messages: readonly Message[]): Repair {
     const calls = m.content.filter((p): p is ToolCallPart => p.type === "toolCall");
     if (calls.length === 0) continue;
     const open = new Map(calls.map((c) => [c.id, c]));
-    while (i + 1 < messages.length && messages[i + 1].role === "toolResult") {
-      const r = messages[++i] as ToolResultMessage;
+    for (let r = messages[i + 1]; r?.role === "toolResult"; r = messages[i + 1]) {
+      i++;
       if (open.delete(r.toolCallId)) out.push(r);
       else dropped++;
     }

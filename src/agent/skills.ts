@@ -108,7 +108,7 @@ export function parseSkill(text: string): { meta: Record<string, string>; body: 
   for (const line of lines.slice(1, end)) {
     if (line.trim() === "" || line.trimStart().startsWith("#")) continue;
     const m = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(line);
-    if (m && !/^\s/.test(line)) {
+    if (m?.[1] !== undefined && m[2] !== undefined && !/^\s/.test(line)) {
       key = m[1];
       const v = m[2].trim();
       meta[key] = v === ">" || v === "|" || v === ">-" || v === "|-" ? "" : unquote(v);

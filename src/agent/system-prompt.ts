@@ -15,7 +15,7 @@ export type SystemPromptOptions = {
   tools: readonly PromptTool[];
   skills: readonly Skill[];
   /** --system-prompt. */
-  systemPrompt?: string;
+  systemPrompt?: string | undefined;
   /** --append-system-prompt, in order. */
   append?: readonly string[];
   /** AGENTS.md / CLAUDE.md files, already read. */

@@ -28,7 +28,7 @@ export type ToolContext = {
   /** $ZOT_HOME, for tools that look things up there (skill). */
   home: string;
   /** The sandbox commands run in and the file tools obey; absent: none (tests, `--sandbox off`). */
-  sandbox?: SandboxPolicy;
+  sandbox?: SandboxPolicy | undefined;
   /** Runs a subagent for the `task` tool (the runtime's); absent where no session runs the loop. */
   delegate?: (req: TaskRequest, signal: AbortSignal, progress: (text: string) => void) => Promise<ToolOutput>;
   /** The editor's files and terminals, in an ACP session whose client offers them; absent: the file system and zot's own shell. */

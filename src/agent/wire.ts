@@ -38,11 +38,11 @@ export function messageJson(m: Message): JsonObject {
 }
 
 /** The messages as the Go zot counts them: the results of one step together, as one `tool` message. */
-function grouped(messages: readonly Message[]): Message[][] {
-  const out: Message[][] = [];
+function grouped(messages: readonly Message[]): [Message, ...Message[]][] {
+  const out: [Message, ...Message[]][] = [];
   for (const m of messages) {
     const last = out[out.length - 1];
-    if (m.role === "toolResult" && last?.[0].role === "toolResult") last.push(m);
+    if (m.role === "toolResult" && last?.[0]?.role === "toolResult") last.push(m);
     else out.push([m]);
   }
   return out;
@@ -54,7 +54,7 @@ export function messagesJson(messages: readonly Message[]): JsonObject[] {
     const first = group[0];
     if (first.role !== "toolResult") return messageJson(first);
     const results = group.flatMap((m) => (m.role === "toolResult" ? [resultJson(m)] : []));
-    return { role: "tool", content: results, time: isoTime(group[group.length - 1].ts) };
+    return { role: "tool", content: results, time: isoTime((group.at(-1) ?? first).ts) };
   });
 }
 

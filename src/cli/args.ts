@@ -188,7 +188,7 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
     start = 1;
   }
   for (let i = start; i < argv.length; i++) {
-    const raw = argv[i];
+    const raw = argv[i] ?? "";
     if (raw === "--") {
       positional.push(...argv.slice(i + 1));
       break;
@@ -211,8 +211,8 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
     if (!vf) return fail(`unknown flag "${name}"; run "zot --help" for the list of flags.`);
     let value = inline;
     if (value === undefined) {
-      if (i + 1 >= argv.length) return fail(`${name} needs a value.`);
       value = argv[++i];
+      if (value === undefined) return fail(`${name} needs a value.`);
     }
     const err = applyValue(args, vf, name, value, setMode, setPermission);
     if (err) return fail(err);

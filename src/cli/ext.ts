@@ -7,7 +7,7 @@ import { doctor } from "./ext/doctor.ts";
 import { init } from "../ext/cli/init.ts";
 import { install } from "../ext/cli/install.ts";
 import { list } from "../ext/cli/list.ts";
-import { prepareSub, type Sub } from "../ext/cli/subcommand.ts";
+import { prepareSub, requiredPositional, type Sub } from "../ext/cli/subcommand.ts";
 import { logs } from "../ext/cli/logs.ts";
 import { remove } from "../ext/cli/remove.ts";
 import { rollback } from "../ext/cli/rollback.ts";
@@ -114,6 +114,7 @@ export async function runExtCli(argv: string[], io: CliIo = {}): Promise<number>
   if (!prepared.ok) return prepared.code;
   const { name, args, ctx } = prepared;
   const [a, b, ...more] = args.positionals;
+  const need = (i: number) => requiredPositional(args, i);
   const flag = (f: string) => args.flags.has(f);
   switch (name) {
     case "list":
@@ -121,31 +122,31 @@ export async function runExtCli(argv: string[], io: CliIo = {}): Promise<number>
     case "doctor":
       return doctor(ctx, { json: flag("--json"), extPaths: args.multi.get("--ext") ?? [], noExt: flag("--no-ext") });
     case "install":
-      return install(ctx, a, { force: flag("--force"), project: flag("--project"), yes: flag("--yes") });
+      return install(ctx, need(0), { force: flag("--force"), project: flag("--project"), yes: flag("--yes") });
     case "remove":
-      return remove(ctx, a, flag("--yes"));
+      return remove(ctx, need(0), flag("--yes"));
     case "enable":
     case "disable":
-      return toggle(ctx, a, name === "enable");
+      return toggle(ctx, need(0), name === "enable");
     case "trust":
       return trust(ctx, a, flag("--list"));
     case "untrust":
       return untrust(ctx, a);
     case "logs":
-      return logs(ctx, a, flag("--follow"));
+      return logs(ctx, need(0), flag("--follow"));
     case "update":
       return update(ctx, args.positionals, { check: flag("--check"), yes: flag("--yes"), project: flag("--project") });
     case "rollback":
-      return rollback(ctx, a, { project: flag("--project") });
+      return rollback(ctx, need(0), { project: flag("--project") });
     case "verify":
       return verify(ctx, { project: flag("--project"), json: flag("--json") });
     case "sync":
       return sync(ctx, { yes: flag("--yes") });
     case "config":
-      return config(ctx, a, { assignments: [b, ...more].filter((x) => x !== undefined), unset: args.multi.get("--unset") ?? [], json: flag("--json") });
+      return config(ctx, need(0), { assignments: [b, ...more].filter((x) => x !== undefined), unset: args.multi.get("--unset") ?? [], json: flag("--json") });
     case "init":
-      return init(ctx, a, args.values.get("--lang") ?? "ts", args.values.get("--sdk"));
+      return init(ctx, need(0), args.values.get("--lang") ?? "ts", args.values.get("--sdk"));
     default:
-      return test(ctx, a, b, flag("--json"));
+      return test(ctx, need(0), need(1), flag("--json"));
   }
 }

@@ -8,10 +8,11 @@ import { discoveryBase, mergeCached, refreshModels } from "../agent/discovery.ts
 import { isProviderName, type ProviderName } from "../agent/choices.ts";
 import type { ModelInfo } from "../agent/provider.ts";
 import { wireFor } from "../agent/providers/endpoints.ts";
+import { tableLines } from "../platform/text-table.ts";
 
 const LIST_TIMEOUT_MS = 5000;
 
-export type ListOptions = { home: string; env: Env; json: boolean; provider?: ProviderName; apiKey?: string; baseUrl?: string };
+export type ListOptions = { home: string; env: Env; json: boolean; provider?: ProviderName | undefined; apiKey?: string | undefined; baseUrl?: string | undefined };
 
 export async function listModels(o: ListOptions, out: (text: string) => void, err: (text: string) => void): Promise<number> {
   const { models, warnings } = loadModels(o.home);
@@ -35,8 +36,7 @@ export async function listModels(o: ListOptions, out: (text: string) => void, er
   }
   const rows = shown.map((m) => [m.provider, m.id, m.name, String(m.contextWindow), String(m.maxTokens), reasoningCell(m), wireOf(m), m.source]);
   const head = ["PROVIDER", "MODEL", "NAME", "CONTEXT", "MAX_OUT", "REASONING", "WIRE", "SOURCE"];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  for (const r of [head, ...rows]) out(r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join("  ") + "\n");
+  for (const line of tableLines(head, rows)) out(line + "\n");
   return 0;
 }
 
@@ -49,7 +49,7 @@ function reasoningCell(m: ModelInfo): string {
   if (!m.reasoning) return "no";
   const e = m.efforts;
   if (!e) return "yes";
-  return e.length === 1 ? e[0] : e.join(",");
+  return e.join(",");
 }
 
 function jsonRow(m: ModelInfo): Record<string, unknown> {

@@ -45,11 +45,11 @@ export type ConnectionConfig = {
   home: string;
   info: () => HostInfo;
   /** The environment the extension's environment (or a WebSocket token) is read from. Default: zot's own. */
-  env?: Record<string, string | undefined>;
+  env?: Record<string, string | undefined> | undefined;
   /** Sees every line both ways: the `--ext-trace` file, or `zot ext test`'s harness. */
   trace: FrameRecorder | null;
   /** For the log, warnings and errors, which may quote what the extension sent. Default: none. */
-  mask?: Mask;
+  mask?: Mask | undefined;
   /** Told of the WebSocket token before it is sent, so the caller masks it (see LoadOptions). */
   onSecret?: (value: string) => void;
   timings: ConnectionTimings;
@@ -69,7 +69,7 @@ type Pending = {
   expect: Expect;
   resolve: (r: Reply<ExtensionFrame>) => void;
   timer: ReturnType<typeof setTimeout>;
-  onProgress?: (text: string) => void;
+  onProgress?: ((text: string) => void) | undefined;
 };
 
 const MAX_WARNINGS = 100;
@@ -242,7 +242,7 @@ export class Connection {
     build: (id: string) => HostFrame,
     expect: Expect,
     timeoutMs: number,
-    opts: { signal?: AbortSignal; onProgress?: (text: string) => void; what: string } = { what: "request" },
+    opts: { signal?: AbortSignal | undefined; onProgress?: ((text: string) => void) | undefined; what: string } = { what: "request" },
   ): Promise<Reply<F>> {
     if (this.gone || !this.transport)
       return Promise.resolve({ ok: false, kind: "gone", error: this.error ?? `extension "${this.name}" is not running` });

@@ -76,7 +76,7 @@ function gateProject(input: DiscoveryInput, entries: DiscoveredExtension[]): voi
   const gated = found.map((f) => f.entry);
   const prints = found.map((f) => f.print);
   const review = reviewProject(input.home, input.cwd, prints, input.trust ?? "store");
-  if (review.warning) gated[0].warnings.push(review.warning);
+  if (review.warning) gated[0]?.warnings.push(review.warning);
   const why = new Map(review.unapproved.map((u) => [u.name.toLowerCase(), u.why]));
   for (const e of gated) {
     const reason = why.get(e.name.toLowerCase());

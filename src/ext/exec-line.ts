@@ -26,7 +26,7 @@ export function commandLine(words: string[]): string {
 }
 
 /** A value of a server list as written: a string as it is, anything else as JSON. */
-export function writtenText(v: Json): string {
+export function writtenText(v: Json | undefined): string {
   return typeof v === "string" ? v : JSON.stringify(v);
 }
 

@@ -27,7 +27,7 @@ export function parseScript(text: string, source: string): Result<{ steps: Scrip
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
-    const trimmed = lines[i].trim();
+    const trimmed = (lines[i] ?? "").trim();
     if (trimmed === "" || trimmed.startsWith("#") || trimmed.startsWith("//")) continue;
     const where = `${source}:${lineNo}`;
     let raw: unknown;
@@ -39,15 +39,14 @@ export function parseScript(text: string, source: string): Result<{ steps: Scrip
     if (!isObject(raw)) return { ok: false, error: `${where} must be a JSON object, not ${kind(raw)}.` };
     const unknown = Object.keys(raw).filter((k) => !KNOWN_KEYS.has(k));
     if (unknown.length) return { ok: false, error: `${where} has unknown key ${JSON.stringify(unknown[0])}; use send, expect, expect_none or sleep_ms.` };
-    const present = STEP_KEYS.filter((k) => raw[k] !== undefined);
-    if (present.length !== 1) return { ok: false, error: `${where} must have exactly one of send, expect, expect_none or sleep_ms.` };
+    const [key, ...others] = STEP_KEYS.filter((k) => raw[k] !== undefined);
+    if (key === undefined || others.length > 0) return { ok: false, error: `${where} must have exactly one of send, expect, expect_none or sleep_ms.` };
     const name = raw.name === undefined ? null : raw.name;
     if (name !== null && typeof name !== "string") return { ok: false, error: `${where}: "name" must be a string.` };
     const within = raw.within_ms;
     if (within !== undefined && (typeof within !== "number" || !(within >= 0) || !Number.isFinite(within)))
       return { ok: false, error: `${where}: "within_ms" must be a non-negative number of milliseconds.` };
 
-    const key = present[0];
     if (key === "send") {
       const frame = raw.send;
       if (!isObject(frame) || typeof frame.type !== "string") return { ok: false, error: `${where}: "send" must be a frame object with a string "type".` };
@@ -88,7 +87,7 @@ export function prepareSend(frame: JsonObject, lastId: string | null, nextId: ()
   const { type, id, ...rest } = filled;
   let finalId: Json | undefined = id;
   if (id === "$auto" || (id === undefined && NEEDS_ID.has(String(type)))) finalId = nextId();
-  const out: JsonObject = { type };
+  const out: JsonObject = { type: type ?? null };
   if (finalId !== undefined) out.id = finalId;
   Object.assign(out, rest);
   return { frame: out, id: typeof finalId === "string" ? finalId : null };

@@ -256,8 +256,7 @@ async function handshakeSteps(
 async function scriptSteps(conn: Connection, observed: Observed, script: ScriptStep[], steps: StepResult[], exitNote: () => string): Promise<void> {
   let lastId: string | null = null;
   let counter = 0;
-  for (let i = 0; i < script.length; i++) {
-    const s = script[i];
+  for (const [i, s] of script.entries()) {
     const start = performance.now();
     let status: StepStatus = "pass";
     let detail: string | null = null;

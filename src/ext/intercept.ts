@@ -6,7 +6,7 @@
 // extension does not hold is refused — a tool call or result is blocked, assistant text stays as
 // the model wrote it — and the refusal is written to the extension's log.
 import { missingPower, type Power } from "./powers.ts";
-import { isObject } from "../json.ts";
+import { isObject, type JsonObject } from "../json.ts";
 import type { EventInterceptResponseFrame, InterceptSpec } from "../protocol.ts";
 import type { InterceptPayload, InterceptResult, InterceptStep } from "./types.ts";
 
@@ -98,7 +98,7 @@ export async function runIntercepts(payload: InterceptPayload, interceptors: Int
     if (!rewrote) continue;
     switch (cur.event) {
       case "tool_call":
-        result.args = cur.tool_args as typeof result.args;
+        result.args = cur.tool_args as JsonObject;
         break;
       case "assistant_message":
         result.text = cur.text;

@@ -14,7 +14,7 @@ export type LineReaderOptions = {
   onLine: (line: string) => void;
   /** Called when a line longer than `maxLineBytes` was dropped; `bytes` is its length without the newline. */
   onOversize?: (bytes: number) => void;
-  maxLineBytes?: number;
+  maxLineBytes?: number | undefined;
 };
 
 export class LineReader {
@@ -77,7 +77,7 @@ export class LineReader {
 
   private emitParts(): void {
     const parts = this.parts;
-    let bytes = parts[0];
+    let bytes = parts[0] ?? new Uint8Array(0);
     if (parts.length > 1) {
       bytes = new Uint8Array(this.partsBytes);
       let off = 0;

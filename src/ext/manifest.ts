@@ -22,7 +22,7 @@ export type ManifestOptions = {
   /** Theme-only directories may omit `exec`. */
   allowMissingExec?: boolean;
   /** Environment used for `PATH` lookups of bare `exec` names; default `process.env`. */
-  env?: Record<string, string | undefined>;
+  env?: Record<string, string | undefined> | undefined;
   platform?: string;
 };
 

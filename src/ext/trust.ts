@@ -297,7 +297,7 @@ function canonical(v: Json): string {
   if (isObject(v))
     return `{${Object.keys(v)
       .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k] ?? null)}`)
       .join(",")}}`;
   return JSON.stringify(v);
 }

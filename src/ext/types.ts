@@ -88,7 +88,7 @@ export type DiscoveryInput = {
   /** The user's permission policy (config.json "extensions"); default: every extension may run. */
   policy?: ExtensionPolicy;
   /** How project extensions are gated (trust.ts); default "store": only a trusted folder's run. */
-  trust?: TrustMode;
+  trust?: TrustMode | undefined;
 };
 
 export type HostInfo = {
@@ -97,19 +97,19 @@ export type HostInfo = {
   model: string;
   cwd: string;
   /** /jail: the directory the built-in file tools are confined to; absent when not jailed. */
-  jail?: string;
+  jail?: string | undefined;
 };
 
 export type LoadOptions = DiscoveryInput & {
   info: HostInfo;
   /** `--ext-trace FILE`: every frame both ways as JSONL. */
-  traceFile?: string;
+  traceFile?: string | undefined;
   /**
    * Masks secrets (API keys, tokens) in text the host writes down: trace lines, `[zot]` log lines,
    * warnings and load errors. The host knows nothing of where secrets come from; the caller does.
    * Called once per frame while tracing, so it should be cheap. Default: text unchanged.
    */
-  mask?: (text: string) => string;
+  mask?: ((text: string) => string) | undefined;
   /**
    * Hears of a credential the host read for an extension (a WebSocket extension's token), before it
    * is used, so the caller masks it like its own secrets. Default: nobody.
@@ -129,7 +129,7 @@ export type UiIntent =
   | { kind: "prompt"; extension: string; text: string }
   | { kind: "command_error"; extension: string; message: string }
   | { kind: "panel_open"; extension: string; panel: PanelContent }
-  | { kind: "panel_render"; extension: string; panelId: string; title?: string; lines?: string[]; footer?: string }
+  | { kind: "panel_render"; extension: string; panelId: string; title?: string | undefined; lines?: string[] | undefined; footer?: string | undefined }
   | { kind: "panel_close"; extension: string; panelId: string }
   | { kind: "tool_progress"; extension: string; callId: string; text: string }
   /** An extension exited at runtime (its commands/tools are gone already). */

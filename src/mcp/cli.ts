@@ -1,7 +1,7 @@
 // `zot mcp …`: the MCP server CLI, with the conventions of `zot ext` (the same argument parser,
 // context, `zot: <sentence>` errors on stderr and exit codes).
 import { type CliIo, fail } from "../ext/cli/context.ts";
-import { prepareSub, type Sub } from "../ext/cli/subcommand.ts";
+import { prepareSub, requiredPositional, type Sub } from "../ext/cli/subcommand.ts";
 import { add, remove } from "./cli/edit.ts";
 import { doctor } from "./cli/doctor.ts";
 import { list } from "./cli/list.ts";
@@ -32,9 +32,9 @@ const SUBS: Record<string, Sub> = {
 };
 
 function mcpHelp(): string {
-  const width = Math.max(...Object.values(SUBS).map((s) => s.usage.split(" | ")[0].length)) + 2;
+  const width = Math.max(...Object.values(SUBS).map((s) => (s.usage.split(" | ")[0] ?? "").length)) + 2;
   const lines = Object.values(SUBS).flatMap((s) => {
-    const [first, ...more] = s.usage.split(" | ");
+    const [first = "", ...more] = s.usage.split(" | ");
     return [`  ${first.padEnd(width)}${s.about}`, ...more.map((m) => `  ${m}`)];
   });
   return [
@@ -65,7 +65,8 @@ export async function runMcpCli(argv: string[], io: CliIo = {}): Promise<number>
     case "list":
       return list(ctx, flag("--json"));
     case "add": {
-      const [server, ...command] = args.positionals;
+      const server = requiredPositional(args, 0);
+      const command = args.positionals.slice(1);
       // Claude Code's spelling, so commands copied from a server's README work: --transport http NAME URL.
       const transport = args.values.get("--transport");
       if (transport !== undefined && transport !== "http" && transport !== "stdio")
@@ -76,11 +77,11 @@ export async function runMcpCli(argv: string[], io: CliIo = {}): Promise<number>
       return add(ctx, server, { command: byTransport ? [] : command, url, headers: args.multi.get("--header") ?? [], env: args.multi.get("--env") ?? [], project: flag("--project"), force: flag("--force"), oauth });
     }
     case "login":
-      return loginCommand(ctx, args.positionals[0]);
+      return loginCommand(ctx, requiredPositional(args, 0));
     case "logout":
-      return logoutCommand(ctx, args.positionals[0]);
+      return logoutCommand(ctx, requiredPositional(args, 0));
     case "remove":
-      return remove(ctx, args.positionals[0], flag("--project"));
+      return remove(ctx, requiredPositional(args, 0), flag("--project"));
     default:
       return doctor(ctx, { json: flag("--json"), files: args.multi.get("--mcp") ?? [], none: flag("--no-mcp") });
   }

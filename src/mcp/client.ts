@@ -17,7 +17,7 @@ export const MODERN_VERSION = "2026-07-28";
 /** What zot offers in `initialize` unless the server named another version. */
 const NEWEST_LEGACY = "2025-11-25";
 /** Newest first: what zot accepts back from `initialize`. */
-export const LEGACY_VERSIONS: readonly string[] = [NEWEST_LEGACY, "2025-06-18", "2025-03-26", "2024-11-05"];
+export const LEGACY_VERSIONS: readonly [string, ...string[]] = [NEWEST_LEGACY, "2025-06-18", "2025-03-26", "2024-11-05"];
 
 export type Era = "modern" | "legacy";
 export type Negotiated = { era: Era; version: string };

@@ -166,14 +166,15 @@ export function loadConfig(input: ConfigInput): LoadedConfig {
   let approved = new Set<string>();
   if (!input.none) {
     const present = projectConfigPaths(input.cwd).filter((path) => existsSync(path));
-    if (present.length > 0 && (input.trust === "all" || isTrusted(input.home, input.cwd))) {
+    const [firstPresent] = present;
+    if (firstPresent !== undefined && (input.trust === "all" || isTrusted(input.home, input.cwd))) {
       const found = projectServers(input.cwd);
       const review = reviewServers(input.home, input.cwd, found.map((f) => f.print), input.trust);
       if (review.warning) errors.push(review.warning);
       for (const f of found) reviewed.add(f.name.toLowerCase());
       approved = review.approved;
       const fileOf = new Map(found.map((f) => [f.name, f.file]));
-      for (const u of review.unapproved) unapproved.push({ ...u, file: fileOf.get(u.name) ?? present[0] ?? "" });
+      for (const u of review.unapproved) unapproved.push({ ...u, file: fileOf.get(u.name) ?? firstPresent });
       files.push(...present.map((path) => ({ path, source: "project" as const })));
     } else untrusted.push(...present);
     files.push({ path: userConfigPath(input.home), source: "user" });

@@ -59,6 +59,6 @@ export function searchText(candidates: readonly Candidate[], query: string, acti
 }
 
 function firstLine(text: string): string {
-  const line = text.split("\n")[0].trim();
+  const line = (text.split("\n", 1)[0] ?? "").trim();
   return line.length > 160 ? `${line.slice(0, 159)}…` : line || "(no description)";
 }

@@ -54,7 +54,7 @@ export class ElicitForm {
       case "right":
         if (f?.type === "enum" && f.options.length) {
           const i = f.options.indexOf(f.value);
-          f.value = f.options[(i + (key === "right" ? 1 : f.options.length - 1)) % f.options.length];
+          f.value = f.options[(i + (key === "right" ? 1 : f.options.length - 1)) % f.options.length] ?? f.value;
         }
         return null;
       case "backspace":
@@ -95,7 +95,7 @@ function fieldOf(key: string, p: JsonObject, required: boolean): Field {
   const options = Array.isArray(p.enum) ? p.enum.map(String) : Array.isArray(p.oneOf) ? p.oneOf.filter(isObject).map((o) => String(o.const ?? "")) : [];
   const type = options.length ? "enum" : p.type === "number" || p.type === "integer" || p.type === "boolean" ? p.type : "string";
   const d = p.default;
-  const value = d === undefined || d === null ? (type === "enum" ? options[0] : type === "boolean" ? "false" : "") : String(d);
+  const value = d === undefined || d === null ? (type === "enum" ? (options[0] ?? "") : type === "boolean" ? "false" : "") : String(d);
   return { key, title, type, options, required, value };
 }
 

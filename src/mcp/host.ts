@@ -278,16 +278,17 @@ export class McpHost implements ExtensionHost {
 
   /** `@server:uri` mentions in a prompt: each resource is read and appended to the prompt's text. */
   async attach(text: string): Promise<{ text: string; errors: string[] }> {
-    const mentions = [...text.matchAll(MENTION)].map((m) => ({ server: m[2], uri: m[3] }));
-    const known = mentions.filter((m) => this.servers.some((s) => s.name.toLowerCase() === m.server.toLowerCase()));
+    const known = [...text.matchAll(MENTION)].flatMap(([, , name = "", uri = ""]) => {
+      const server = this.servers.find((s) => s.name.toLowerCase() === name.toLowerCase());
+      return server ? [{ server, name, uri }] : [];
+    });
     if (known.length === 0) return { text, errors: [] };
     const errors: string[] = [];
     const blocks: string[] = [];
-    for (const m of known) {
-      const server = this.servers.find((s) => s.name.toLowerCase() === m.server.toLowerCase())!;
+    for (const { server, ...m } of known) {
       const r = await server.readResource(m.uri);
       if (!r.ok) {
-        errors.push(`@${m.server}:${m.uri} was not attached: ${r.error}`);
+        errors.push(`@${m.name}:${m.uri} was not attached: ${r.error}`);
         continue;
       }
       const body = r.content.map((c) => (c.type === "text" ? c.text : `[image ${c.mime_type}]`)).join("\n");
@@ -535,12 +536,13 @@ export function promptArgs(prompt: McpPrompt, text: string): Result<{ args: Reco
   const args: Record<string, string> = {};
   const trimmed = text.trim();
   if (/^[A-Za-z_][\w-]*=/.test(trimmed)) {
-    for (const m of trimmed.matchAll(/([A-Za-z_][\w-]*)=("([^"]*)"|\S+)/g)) args[m[1]] = m[3] ?? m[2];
+    for (const [, key = "", raw = "", quoted] of trimmed.matchAll(/([A-Za-z_][\w-]*)=("([^"]*)"|\S+)/g)) args[key] = quoted ?? raw;
   } else if (trimmed !== "") {
     const words = trimmed.split(/\s+/);
     prompt.arguments.forEach((a, i) => {
-      if (i >= words.length) return;
-      args[a.name] = i === prompt.arguments.length - 1 ? words.slice(i).join(" ") : words[i];
+      const word = words[i];
+      if (word === undefined) return;
+      args[a.name] = i === prompt.arguments.length - 1 ? words.slice(i).join(" ") : word;
     });
   }
   const missing = prompt.arguments.filter((a) => a.required && !(a.name in args)).map((a) => a.name);

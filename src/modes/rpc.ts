@@ -32,7 +32,7 @@ export type RpcOptions = ModeOutput & {
 
 /** `next` runs after the response is written, so a turn's events always follow its response. */
 type Reply = { data?: Json; next?: () => void } | { error: string };
-type Request = { id?: Json; type: string; body: JsonObject };
+type Request = { id?: Json | undefined; type: string; body: JsonObject };
 
 const COMMANDS = [
   "hello",
@@ -132,7 +132,7 @@ class RpcServer {
   }
 
   /** `type: ""` answers a line that names no command, as the Go zot does. */
-  private respond(req: { id?: Json; type: string }, reply: Reply): void {
+  private respond(req: { id?: Json | undefined; type: string }, reply: Reply): void {
     const frame: JsonObject = { type: "response" };
     if (req.id !== undefined) frame.id = req.id;
     frame.command = req.type;

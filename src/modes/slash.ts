@@ -10,7 +10,7 @@ export function parseSlash(prompt: string): { name: string; args: string } | nul
   const trimmed = prompt.trim();
   if (!trimmed.startsWith("/")) return null;
   const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(trimmed);
-  if (!m || !SLASH_NAME_PATTERN.test(m[1])) return null;
+  if (m?.[1] === undefined || !SLASH_NAME_PATTERN.test(m[1])) return null;
   return { name: m[1], args: (m[2] ?? "").trim() };
 }
 

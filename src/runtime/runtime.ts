@@ -89,9 +89,9 @@ export type RuntimeConfig = Pick<RunChoices, "mockScript" | "systemPrompt" | "ap
   usage: Usage;
   secrets: string[];
   /** A model list to refresh in the background (see discovery.ts). */
-  discovery?: Discovery;
+  discovery?: Discovery | undefined;
   /** Stream timeouts and caps from config.json, for every provider client this runtime makes. */
-  limits?: Partial<StreamLimits>;
+  limits?: Partial<StreamLimits> | undefined;
   /** The sandbox the agent's commands and file tools obey, and whether this machine enforces it; absent: none. */
   sandbox?: { policy: SandboxPolicy; status: SandboxStatus };
   /** The workspace's code checkpoints; null when they are off (config.json, --no-session). */
@@ -458,7 +458,7 @@ export class Runtime implements AgentRuntime {
           provider: cfg.provider,
           model: cfg.model,
           system: this.systemPrompt(),
-          ...(cfg.reasoning ? { reasoning: cfg.reasoning } : {}),
+          reasoning: cfg.reasoning,
           sessionId: this.sessionId(),
           maxSteps: cfg.maxSteps,
           cwd: cfg.cwd,
@@ -472,7 +472,7 @@ export class Runtime implements AgentRuntime {
           addUsage: (u) => this.addUsage(u),
           approve: (req, detail) => this.approve(req, detail),
           jail: () => this.jailedAt,
-          ...(cfg.sandbox ? { sandbox: cfg.sandbox.policy } : {}),
+          sandbox: cfg.sandbox?.policy,
           escalate: (req, denial) => this.escalate(req, denial),
           compact: async () => (await this.condense("overflow", controller.signal)).ok,
           steer: () => this.steering?.().map((s) => this.steerMessage(s)) ?? [],
@@ -826,7 +826,7 @@ export class Runtime implements AgentRuntime {
 
   async shell(command: string, signal: AbortSignal, progress: (text: string) => void): Promise<ShellOutput> {
     // The user's `!cmd` is confined as the model's commands are.
-    const r = await bashTool.execute({ command }, { cwd: this.cfg.cwd, home: this.cfg.home, signal, progress, ...(this.cfg.sandbox ? { sandbox: this.cfg.sandbox.policy } : {}) });
+    const r = await bashTool.execute({ command }, { cwd: this.cfg.cwd, home: this.cfg.home, signal, progress, sandbox: this.cfg.sandbox?.policy });
     return { text: textOf(r.content), isError: r.isError };
   }
 

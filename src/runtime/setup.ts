@@ -101,9 +101,9 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
 
   let creds = resolveCredentials({ provider, home: o.home, env: o.env, apiKey: o.apiKey, auth });
   notices.push(...creds.warnings);
-  const keyed = Object.hasOwn(PROVIDER_ENV_KEYS, provider);
-  if (keyed && !creds.credential) {
-    const vars = PROVIDER_ENV_KEYS[provider].join(" or ");
+  const keyVars = PROVIDER_ENV_KEYS[provider];
+  if (keyVars && !creds.credential) {
+    const vars = keyVars.join(" or ");
     // A refused auth.json (group/world-readable) is the likely cause; say so in the same breath.
     const why = creds.warnings.length ? ` ${creds.warnings.join(" ")}` : auth.subscriptions.includes(provider) ? ` (${authPath(o.home)}: ${provider} is ${SUBSCRIPTION_NOTE}.)` : "";
     if (!(o.interactive && loaded && o.provider === undefined)) return { ok: false, error: `No API key for ${provider}: set ${vars}, pass --api-key, or add the key to ${authPath(o.home)}.${why}`, usage: true };
@@ -160,9 +160,9 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
     cwd: o.cwd,
     home: o.home,
     policy: policy.policy,
-    ...(o.trust ? { trust: o.trust } : {}),
+    trust: o.trust,
     info: { zotVersion: ZOT_VERSION, provider, model, cwd: o.cwd },
-    ...(o.extTrace !== undefined ? { traceFile: resolve(o.extTrace) } : {}),
+    traceFile: o.extTrace === undefined ? undefined : resolve(o.extTrace),
     mask: (text) => redactSecrets(text, secrets),
     // The same array the session writer, the modes and the mask read: a token joins all of them.
     onSecret: (value) => {
@@ -172,12 +172,12 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
   const [{ createProvider }, { selectTools }, { Runtime }] = await Promise.all([import("../agent/providers/index.ts"), import("../agent/tools/index.ts"), import("./runtime.ts")]);
   const client = createProvider({
     provider,
-    ...(creds.credential ? { apiKey: creds.credential.key } : {}),
+    apiKey: creds.credential?.key,
     ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
-    ...(o.wire ? { wire: o.wire } : {}),
-    ...(o.mockScript !== undefined ? { mockScript: o.mockScript } : {}),
+    wire: o.wire,
+    mockScript: o.mockScript,
     catalog: catalog.models,
-    ...(config.values.limits ? { limits: config.values.limits } : {}),
+    limits: config.values.limits,
     home: o.home,
   });
   const picked = o.noTools ? { tools: [] } : selectTools(o.tools ?? null);
@@ -212,9 +212,9 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
 
   // Commands run unasked by default only where the kernel confines them, or where the user turned the sandbox off.
   const permissionMode = startingPermissionMode({
-    ...(o.permissionMode ? { flag: o.permissionMode } : {}),
-    ...(loaded?.meta?.permission_mode ? { session: loaded.meta.permission_mode } : {}),
-    ...(config.values.permissionMode ? { config: config.values.permissionMode } : {}),
+    flag: o.permissionMode,
+    session: loaded?.meta?.permission_mode,
+    config: config.values.permissionMode,
     sandboxEnforced: sandbox.status.enforced || sandbox.status.mode === "off",
   });
   const unenforced = unenforcedNotice(sandbox.status, permissionMode, o.interactive);
@@ -245,18 +245,18 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
     provider: client,
     providerName: provider,
     model,
-    ...(o.mockScript !== undefined ? { mockScript: o.mockScript } : {}),
+    mockScript: o.mockScript,
     catalog: catalog.models,
     builtins: selected.tools,
     extensionTools: !o.noTools,
-    ...(o.systemPrompt !== undefined ? { systemPrompt: o.systemPrompt } : {}),
+    systemPrompt: o.systemPrompt,
     appendSystemPrompt: o.appendSystemPrompt,
-    ...(reasoning ? { reasoning } : {}),
-    ...(o.wire ? { wire: o.wire } : {}),
+    reasoning,
+    wire: o.wire,
     maxSteps: o.maxSteps,
     permissionMode,
     sandbox: { policy: sandbox.policy, status: sandbox.status },
-    ...(o.trust ? { trust: o.trust } : {}),
+    trust: o.trust,
     // One-shot and RPC runs condense only when the provider says the context is too long: after
     // a `zot -p` there is no next prompt to make room for.
     autoCompactPercent: !o.interactive || config.values.autoCompact === false ? null : (config.values.autoCompact ?? DEFAULT_AUTO_COMPACT_PERCENT),
@@ -268,8 +268,8 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
     ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
     noSession: o.noSession,
     secrets,
-    ...(discovery ? { discovery } : {}),
-    ...(config.values.limits ? { limits: config.values.limits } : {}),
+    discovery,
+    limits: config.values.limits,
     checkpoints: o.noSession || config.values.checkpoints === false ? null : checkpointsFor(o.home, o.cwd, config.values.checkpoints ?? DEFAULT_PRUNE),
   });
   host.emit({ event: "session_start" });

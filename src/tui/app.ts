@@ -55,7 +55,7 @@ import { gitBranch } from "./git-branch.ts";
 
 export type TuiOptions = {
   home: string;
-  initialPrompt?: string;
+  initialPrompt?: string | undefined;
   /** `zot -r`: open the /sessions picker at start (an initial prompt then waits in the editor). */
   resume?: boolean;
   /** One-line notices from startup (unknown model, config warnings) shown in the chat. */

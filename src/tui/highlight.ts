@@ -52,7 +52,7 @@ function segments(line: string, lang: string, state: HighlightState): Segment[] 
       i = end + 2;
       continue;
     }
-    const c = line[i];
+    const c = line.charAt(i);
     if (blockComments && c === "/" && line[i + 1] === "*") {
       state.inBlockComment = true;
       push("muted", "/*");
@@ -72,7 +72,7 @@ function segments(line: string, lang: string, state: HighlightState): Segment[] 
     }
     if (/[A-Za-z_$]/.test(c)) {
       let j = i + 1;
-      while (j < line.length && /[\w$]/.test(line[j])) j++;
+      while (j < line.length && /[\w$]/.test(line[j]!)) j++;
       const word = line.slice(i, j);
       push(KEYWORDS.has(word) ? "accent" : "code", word);
       i = j;
@@ -80,7 +80,7 @@ function segments(line: string, lang: string, state: HighlightState): Segment[] 
     }
     if (/[0-9]/.test(c)) {
       let j = i + 1;
-      while (j < line.length && /[\w.]/.test(line[j])) j++;
+      while (j < line.length && /[\w.]/.test(line[j]!)) j++;
       push("warning", line.slice(i, j));
       i = j;
       continue;

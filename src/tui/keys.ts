@@ -190,14 +190,14 @@ export class KeyDecoder {
         j++;
       }
       if (j >= s.length) return final ? this.literal(s, i) : "incomplete";
-      const k = csiKey(s.slice(i + 2, j), s[j]);
+      const k = csiKey(s.slice(i + 2, j), s[j]!);
       return { keys: k ? [k] : [], next: j + 1 };
     }
     if (n === "O") {
       let j = i + 2;
       while (j < s.length && s.charCodeAt(j) >= 0x30 && s.charCodeAt(j) <= 0x39) j++;
       if (j >= s.length) return final ? this.literal(s, i) : "incomplete";
-      const name = LETTER[s[j]];
+      const name = LETTER[s[j]!];
       const digits = s.slice(i + 2, j);
       const mods = digits ? (Number(digits) - 1) & 0x3f : 0;
       if (name) return { keys: [key(name, mods)], next: j + 1 };
@@ -222,8 +222,8 @@ export class KeyDecoder {
       // ESC ESC <seq>: some terminals send alt+arrow this way.
       const inner = this.step(s, i + 1, final);
       if (inner === "incomplete") return inner;
-      if (inner.keys.length === 1 && inner.keys[0].name !== "esc") {
-        inner.keys[0].alt = true;
+      if (inner.keys.length === 1 && inner.keys[0]!.name !== "esc") {
+        inner.keys[0]!.alt = true;
         return inner;
       }
       return { keys: [key("esc"), ...inner.keys], next: inner.next };

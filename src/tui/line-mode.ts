@@ -9,7 +9,7 @@ import { redactSecrets } from "../redact.ts";
 import { sanitize } from "./ansi.ts";
 import { argsPreview } from "./transcript.ts";
 
-export type LineModeOptions = { initialPrompt?: string; notices: string[] };
+export type LineModeOptions = { initialPrompt?: string | undefined; notices: string[] };
 
 const HELP = "Line mode (TERM=dumb): type a prompt and press enter. /clear starts a new session, /compact condenses it, /exit (or ctrl+d) quits; ctrl+c quits too.";
 

@@ -6,7 +6,7 @@ import type { Style } from "./theme.ts";
 import { padRight, truncate } from "./wrap.ts";
 import { visibleWidth } from "./width.ts";
 
-export type Row = { label: string; detail?: string; dividerBefore?: string };
+export type Row = { label: string; detail?: string; dividerBefore?: string | undefined };
 
 export class SelectList<T> implements Component {
   items: T[] = [];

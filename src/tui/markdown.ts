@@ -12,7 +12,7 @@ const RULE = /^\s{0,3}([-*_])(?:\s*\1){2,}\s*$/;
 const QUOTE = /^\s{0,3}>\s?/;
 const ITEM = /^(\s*)([-*+]|\d{1,9}[.)])(\s+|$)(.*)$/;
 const TABLE_SEP = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
-const BULLETS = ["•", "◦", "▪"];
+const BULLETS = ["•", "◦", "▪"] as const;
 /** Setext underlines: `===` makes the paragraph above a level-1 heading, `---` a level-2 one. */
 const SETEXT_1 = /^\s{0,3}=+\s*$/;
 const SETEXT_2 = /^\s{0,3}-+\s*$/;
@@ -44,8 +44,7 @@ function blocks(lines: string[], width: number, style: Style, depth: number): st
     if (out.length > 0 && out[out.length - 1] !== "") out.push("");
   };
   let i = 0;
-  while (i < lines.length) {
-    const line = lines[i];
+  for (let line = lines[i]; line !== undefined; line = lines[i]) {
     if (line.trim() === "") {
       blank();
       i++;
@@ -53,13 +52,13 @@ function blocks(lines: string[], width: number, style: Style, depth: number): st
     }
     const fence = FENCE.exec(line);
     if (fence) {
-      const [, indent, marker, info] = fence;
+      const [, indent = "", marker = "", info = ""] = fence;
+      const fenceChar = marker.charAt(0);
       const body: string[] = [];
       i++;
-      while (i < lines.length) {
-        const l = lines[i];
+      for (let l = lines[i]; l !== undefined; l = lines[i]) {
         const t = l.trim();
-        if (t.startsWith(marker[0].repeat(marker.length)) && t.replace(new RegExp(`^\\${marker[0]}+`), "").trim() === "") {
+        if (t.startsWith(fenceChar.repeat(marker.length)) && t.replace(new RegExp(`^\\${fenceChar}+`), "").trim() === "") {
           i++;
           break;
         }
@@ -74,7 +73,7 @@ function blocks(lines: string[], width: number, style: Style, depth: number): st
       i++;
       // An empty heading (or a lone `#` mid-stream) draws nothing.
       if (!heading[2]) continue;
-      out.push(...headingLines(heading[1].length, heading[2], width, style));
+      out.push(...headingLines((heading[1] ?? "").length, heading[2], width, style));
       continue;
     }
     if (RULE.test(line)) {
@@ -84,9 +83,9 @@ function blocks(lines: string[], width: number, style: Style, depth: number): st
     }
     if (QUOTE.test(line)) {
       const inner: string[] = [];
-      while (i < lines.length && lines[i].trim() !== "" && (QUOTE.test(lines[i]) || inner.length > 0)) {
-        if (!QUOTE.test(lines[i]) && startsBlock(lines[i], lines[i + 1])) break;
-        inner.push(lines[i].replace(QUOTE, ""));
+      while (i < lines.length && lines[i]!.trim() !== "" && (QUOTE.test(lines[i]!) || inner.length > 0)) {
+        if (!QUOTE.test(lines[i]!) && startsBlock(lines[i]!, lines[i + 1])) break;
+        inner.push(lines[i]!.replace(QUOTE, ""));
         i++;
       }
       const bar = style.fg("border", "│ ");
@@ -102,22 +101,22 @@ function blocks(lines: string[], width: number, style: Style, depth: number): st
     if (line.includes("|") && next !== undefined && TABLE_SEP.test(next) && next.includes("-")) {
       const rows: string[] = [line];
       i += 2;
-      while (i < lines.length && lines[i].includes("|") && lines[i].trim() !== "") rows.push(lines[i++]);
+      while (i < lines.length && lines[i]!.includes("|") && lines[i]!.trim() !== "") rows.push(lines[i++]!);
       out.push(...table(rows, next, width, style));
       continue;
     }
     const para: string[] = [line];
     i++;
     let setext = 0;
-    while (i < lines.length && lines[i].trim() !== "") {
+    while (i < lines.length && lines[i]!.trim() !== "") {
       // An underline turns the paragraph into a heading (before `---` could be read as a rule).
-      if (SETEXT_1.test(lines[i]) || SETEXT_2.test(lines[i])) {
-        setext = SETEXT_1.test(lines[i]) ? 1 : 2;
+      if (SETEXT_1.test(lines[i]!) || SETEXT_2.test(lines[i]!)) {
+        setext = SETEXT_1.test(lines[i]!) ? 1 : 2;
         i++;
         break;
       }
-      if (startsBlock(lines[i], lines[i + 1])) break;
-      para.push(lines[i++]);
+      if (startsBlock(lines[i]!, lines[i + 1])) break;
+      para.push(lines[i++]!);
     }
     if (setext > 0) out.push(...headingLines(setext, joinParagraph(para).replace(/\n/g, " "), width, style));
     else out.push(...wrap(inline(joinParagraph(para), style), width));
@@ -135,8 +134,7 @@ function headingLines(level: number, src: string, width: number, style: Style): 
 /** Joins paragraph lines: soft breaks become spaces, a trailing backslash or two spaces a line break. */
 function joinParagraph(lines: string[]): string {
   let text = "";
-  for (let k = 0; k < lines.length; k++) {
-    const l = lines[k];
+  for (const [k, l] of lines.entries()) {
     const hard = l.endsWith("  ") || l.endsWith("\\");
     const body = (l.endsWith("\\") ? l.slice(0, -1) : l).trim();
     text += body + (k === lines.length - 1 ? "" : hard ? "\n" : " ");
@@ -146,14 +144,13 @@ function joinParagraph(lines: string[]): string {
 
 /** One list item (with its continuation and nested lines) rendered with a hanging indent. Returns the next line index. */
 function listItem(lines: string[], start: number, m: RegExpExecArray, width: number, style: Style, depth: number, out: string[]): number {
-  const [, lead, marker, gap, first] = m;
+  const [, lead = "", marker = "", gap = "", first = ""] = m;
   const ordered = /\d/.test(marker);
   const contentCol = lead.length + marker.length + Math.min(Math.max(gap.length, 1), 4);
   const body: string[] = [first];
   let i = start + 1;
   let prevBlank = false;
-  while (i < lines.length) {
-    const l = lines[i];
+  for (let l = lines[i]; l !== undefined; l = lines[i]) {
     if (l.trim() === "") {
       prevBlank = true;
       body.push("");
@@ -175,7 +172,7 @@ function listItem(lines: string[], start: number, m: RegExpExecArray, width: num
   // A task item (`- [ ]`, `- [x]`) shows its box instead of the bullet.
   const task = TASK.exec(body[0] ?? "");
   if (task) body[0] = body[0]!.slice(task[0].length);
-  const bullet = task ? (task[1] === " " ? "[ ]" : "[x]") : ordered ? marker : BULLETS[depth % BULLETS.length];
+  const bullet = task ? (task[1] === " " ? "[ ]" : "[x]") : ordered ? marker : (BULLETS[depth % BULLETS.length] ?? BULLETS[0]);
   const prefixWidth = visibleWidth(bullet) + 1;
   const inner = blocks(body, width - prefixWidth, style, depth + 1);
   const pad = " ".repeat(prefixWidth);
@@ -284,7 +281,7 @@ export function inline(src: string, style: Style): string {
   let i = 0;
   while (i < src.length) {
     const c = src[i];
-    if (c === "\\" && i + 1 < src.length && PUNCT.test(src[i + 1])) {
+    if (c === "\\" && i + 1 < src.length && PUNCT.test(src[i + 1]!)) {
       out += src[i + 1];
       i += 2;
       continue;
@@ -441,7 +438,7 @@ function settledEnd(src: string, from: number): number {
       if (blankBefore && indentOf(line) === 0) best = pos;
       blankBefore = false;
       const m = FENCE.exec(line);
-      if (m) fence = m[2];
+      if (m) fence = m[2] ?? null;
     }
     pos = nl + 1;
   }

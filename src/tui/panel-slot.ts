@@ -36,7 +36,7 @@ export class PanelSlot {
   }
 
   /** `panel_render` from an extension; ignored unless it owns the open panel of that id. */
-  render(extension: string, change: { panelId: string; title?: string; lines?: string[]; footer?: string }): void {
+  render(extension: string, change: { panelId: string; title?: string | undefined; lines?: string[] | undefined; footer?: string | undefined }): void {
     if (!this.owns(extension, change.panelId)) return;
     this.panel!.update(change);
     this.renders++;

@@ -33,7 +33,7 @@ export class Panel implements Component {
     this.takesEsc = content.esc_key === true;
   }
 
-  update(change: { title?: string; lines?: string[]; footer?: string }): void {
+  update(change: { title?: string | undefined; lines?: string[] | undefined; footer?: string | undefined }): void {
     if (change.title !== undefined) this.title = change.title;
     if (change.lines !== undefined) this.lines = change.lines;
     if (change.footer !== undefined) this.footer = change.footer;

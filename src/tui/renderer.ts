@@ -110,13 +110,13 @@ function bestScroll(prev: readonly string[], frame: readonly string[]): { seq: s
     const regionTop = top;
     const regionBottom = top + len + k - 1;
     seq = scrollRegion(regionTop, regionBottom) + `\x1b[${k}S` + scrollRegion();
-    for (let r = regionTop; r <= regionBottom; r++) screen[r] = r + k <= regionBottom ? prev[r + k] : "";
+    for (let r = regionTop; r <= regionBottom; r++) screen[r] = r + k <= regionBottom ? (prev[r + k] ?? "") : "";
   } else {
     const d = -k;
     const regionTop = top - d;
     const regionBottom = top + len - 1;
     seq = scrollRegion(regionTop, regionBottom) + `\x1b[${d}T` + scrollRegion();
-    for (let r = regionBottom; r >= regionTop; r--) screen[r] = r - d >= regionTop ? prev[r - d] : "";
+    for (let r = regionBottom; r >= regionTop; r--) screen[r] = r - d >= regionTop ? (prev[r - d] ?? "") : "";
   }
   return changedRows(screen, frame) < before ? { seq, screen } : null;
 }

@@ -89,7 +89,7 @@ function rgb(hex: string): [number, number, number] {
 
 function nearestCube(v: number): number {
   let best = 0;
-  for (let i = 1; i < CUBE.length; i++) if (Math.abs(CUBE[i] - v) < Math.abs(CUBE[best] - v)) best = i;
+  for (let i = 1; i < CUBE.length; i++) if (Math.abs(CUBE[i]! - v) < Math.abs(CUBE[best]! - v)) best = i;
   return best;
 }
 
@@ -97,7 +97,7 @@ function nearestCube(v: number): number {
 export function toXterm256(hex: string): number {
   const [r, g, b] = rgb(hex);
   const [ri, gi, bi] = [nearestCube(r), nearestCube(g), nearestCube(b)];
-  const cubeDist = (CUBE[ri] - r) ** 2 + (CUBE[gi] - g) ** 2 + (CUBE[bi] - b) ** 2;
+  const cubeDist = (CUBE[ri]! - r) ** 2 + (CUBE[gi]! - g) ** 2 + (CUBE[bi]! - b) ** 2;
   const avg = (r + g + b) / 3;
   const gi2 = Math.max(0, Math.min(23, Math.round((avg - 8) / 10)));
   const grey = 8 + gi2 * 10;
@@ -225,7 +225,7 @@ export function backgroundFromReply(reply: string): "dark" | "light" | null {
   const m = /\]11;rgba?:([0-9a-f]+)\/([0-9a-f]+)\/([0-9a-f]+)/i.exec(reply);
   if (!m) return null;
   const channel = (h: string) => parseInt(h, 16) / (16 ** h.length - 1);
-  const lum = 0.2126 * channel(m[1]) + 0.7152 * channel(m[2]) + 0.0722 * channel(m[3]);
+  const lum = 0.2126 * channel(m[1]!) + 0.7152 * channel(m[2]!) + 0.0722 * channel(m[3]!);
   return lum > 0.5 ? "light" : "dark";
 }
 

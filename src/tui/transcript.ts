@@ -22,10 +22,10 @@ export type InfoLevel = "info" | "success" | "warn" | "error";
 
 /** `expand`: this one entry shown in full (ctrl+o on it), whatever the global setting. */
 /** `viewCache`: the entry's lines fully expanded, for the ctrl+t view. */
-type Base = { version: number; cache?: { key: string; lines: string[] }; viewCache?: { key: string; lines: string[] }; expand?: boolean };
+type Base = { version: number; cache?: { key: string; lines: string[] }; viewCache?: { key: string; lines: string[] }; expand?: boolean | undefined };
 export type UserEntry = Base & { kind: "user"; text: string };
 /** `md` keeps the settled Markdown blocks of a reply while it streams, so a delta re-renders only the tail. */
-export type AssistantEntry = Base & { kind: "assistant"; text: string; open: boolean; md?: StreamingMarkdown };
+export type AssistantEntry = Base & { kind: "assistant"; text: string; open: boolean; md?: StreamingMarkdown | undefined };
 export type ThinkingEntry = Base & { kind: "thinking"; text: string; open: boolean };
 export type ToolEntry = Base & {
   kind: "tool";
@@ -37,7 +37,7 @@ export type ToolEntry = Base & {
   full: string;
   /** What a `write` changes, worked out before it ran: shown as a diff (or the new file) under its result. */
   change?: ApprovalDetail;
-  extension?: string;
+  extension?: string | undefined;
   /** The extensions whose interceptors rewrote the arguments shown (the model asked for others). */
   rewrittenBy?: string[];
   status: "running" | "ok" | "error";
@@ -52,7 +52,7 @@ export type ToolEntry = Base & {
   body?: { key: string; lines: string[] };
 };
 /** `tag` lets a group of lines be removed later (extension load errors). */
-export type InfoEntry = Base & { kind: "info"; text: string; level: InfoLevel; tag?: string };
+export type InfoEntry = Base & { kind: "info"; text: string; level: InfoLevel; tag?: string | undefined };
 /** A rule across the chat with a label: where the history was condensed, where a turn was interrupted. */
 export type MarkerEntry = Base & { kind: "marker"; text: string; level: InfoLevel };
 export type Entry = UserEntry | AssistantEntry | ThinkingEntry | ToolEntry | InfoEntry | MarkerEntry;

@@ -69,13 +69,13 @@ const WIDE = new Uint32Array([
 ]);
 
 function inTable(table: Uint32Array, cp: number): boolean {
-  if (cp < table[0] || cp > table[table.length - 1]) return false;
+  if (cp < table[0]! || cp > table[table.length - 1]!) return false;
   let lo = 0;
   let hi = table.length / 2 - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (cp < table[mid * 2]) hi = mid - 1;
-    else if (cp > table[mid * 2 + 1]) lo = mid + 1;
+    if (cp < table[mid * 2]!) hi = mid - 1;
+    else if (cp > table[mid * 2 + 1]!) lo = mid + 1;
     else return true;
   }
   return false;

@@ -23,8 +23,8 @@ class SgrState {
     if (!seq.startsWith("\x1b[") || !seq.endsWith("m")) return;
     const params = seq.slice(2, -1).split(";");
     for (let i = 0; i < params.length; i++) {
-      const p = params[i];
-      const n = Number(p.split(":")[0]);
+      const p = params[i] ?? "";
+      const n = Number(p.split(":", 1)[0]);
       if (p === "" || n === 0) this.attrs.clear();
       else if (n === 38 || n === 48 || n === 58) {
         let value = p;
@@ -125,16 +125,16 @@ export function wrap(text: string, width: number): string[] {
       // A unit is a run of spaces or a run of non-spaces; escapes join whichever run they sit in.
       const start = i;
       let first = i;
-      while (first < tokens.length && tokens[first].escape) first++;
-      const space = first < tokens.length && tokens[first].space;
+      while (first < tokens.length && tokens[first]!.escape) first++;
+      const space = first < tokens.length && tokens[first]!.space;
       let unitW = 0;
-      if (first < tokens.length && breaksAround(tokens[first])) {
+      if (first < tokens.length && breaksAround(tokens[first]!)) {
         // Chinese and Japanese text may break between any two characters, as the editor does.
-        unitW = tokens[first].width;
+        unitW = tokens[first]!.width;
         i = first + 1;
       } else {
-        while (i < tokens.length && (tokens[i].escape || (tokens[i].space === space && !breaksAround(tokens[i])))) {
-          unitW += tokens[i].width;
+        while (i < tokens.length && (tokens[i]!.escape || (tokens[i]!.space === space && !breaksAround(tokens[i]!)))) {
+          unitW += tokens[i]!.width;
           i++;
         }
       }

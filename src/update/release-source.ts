@@ -33,14 +33,15 @@ export function compareVersions(a: string, b: string): number | null {
   const pa = parseVersion(a);
   const pb = parseVersion(b);
   if (!pa || !pb) return null;
-  for (let i = 0; i < 3; i++) if (pa.core[i] !== pb.core[i]) return pa.core[i] - pb.core[i];
+  const diff = pa.core.map((n, i) => n - (pb.core[i] ?? n)).find((d) => d !== 0);
+  if (diff !== undefined) return diff;
   if (pa.pre === pb.pre) return 0;
   if (pa.pre === "") return 1;
   if (pb.pre === "") return -1;
   return pa.pre < pb.pre ? -1 : 1;
 }
 
-function parseVersion(v: string): { core: number[]; pre: string } | null {
+function parseVersion(v: string): { core: [number, number, number]; pre: string } | null {
   const m = /^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?$/.exec(v);
   return m ? { core: [Number(m[1]), Number(m[2]), Number(m[3])], pre: m[4] ?? "" } : null;
 }
@@ -54,7 +55,7 @@ export function sha256Hex(data: Uint8Array): string {
 export function listedSum(sums: string, file: string): string | null {
   for (const line of sums.split("\n")) {
     const m = /^([0-9a-f]{64}) [ *](.+?)\r?$/.exec(line);
-    if (m && m[2] === file) return m[1];
+    if (m?.[1] !== undefined && m[2] === file) return m[1];
   }
   return null;
 }

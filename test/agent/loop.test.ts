@@ -9,6 +9,7 @@ import type { Message } from "../../src/agent/messages.ts";
 import { createProvider } from "../../src/agent/providers/index.ts";
 import { builtinTools } from "../../src/agent/tools/index.ts";
 import { startProviderServer, type ProviderServer, type Reply } from "../helpers/provider-server.ts";
+import { elements } from "../helpers/elements.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const FIXTURES = join(ROOT, "test", "fixtures", "agent");
@@ -73,8 +74,8 @@ describe("the agent loop", () => {
     expect(outcome).toEqual({ stop: "end_turn", text: "done" });
     const r = results(history);
     expect(r.map((m) => (m.role === "toolResult" ? m.toolCallId : ""))).toEqual(["a", "b"]);
-    expect(textOf(r[1])).toBe("first\nsecond");
-    const second = JSON.stringify(server.requests[1].body);
+    expect(textOf(r[1]!)).toBe("first\nsecond");
+    const second = JSON.stringify(server.requests[1]!.body);
     expect(second).toContain('"tool_use_id":"a"');
     expect(second).toContain('"tool_use_id":"b"');
   });
@@ -85,7 +86,7 @@ describe("the agent loop", () => {
       { kind: "turn", text: "ok" },
     ]);
     await runLoop(ctx, new AbortController().signal);
-    const [r] = results(history);
+    const [r] = elements(results(history), 1);
     expect(r.role === "toolResult" && r.isError).toBe(true);
     expect(textOf(r)).toContain('Invalid arguments for tool "bash"');
     expect(await Bun.file(join(dir, "should-not-exist")).exists()).toBe(false);
@@ -97,7 +98,7 @@ describe("the agent loop", () => {
       { kind: "turn", text: "ok" },
     ]);
     await runLoop(ctx, new AbortController().signal);
-    expect(textOf(results(history)[0])).toStartWith('Unknown tool "teleport"');
+    expect(textOf(results(history)[0]!)).toStartWith('Unknown tool "teleport"');
   });
 
   test("treats a deferred extension tool as unknown until it is activated", async () => {
@@ -115,7 +116,7 @@ describe("the agent loop", () => {
     expect(texts[0]).toStartWith('Unknown tool "secret"');
     expect(texts[1]).toBe("loaded secret");
     expect(texts[2]).toBe("the secret is 42");
-    const r = results(history)[2];
+    const r = results(history)[2]!;
     expect(r.role === "toolResult" && r.extension).toBe("toolbox");
   });
 
@@ -128,7 +129,7 @@ describe("the agent loop", () => {
       { approve: () => ({ ok: false, reason: "not today", byUser: true }) },
     );
     await runLoop(ctx, new AbortController().signal);
-    expect(textOf(results(history)[0])).toBe("The user declined this tool call: not today");
+    expect(textOf(results(history)[0]!)).toBe("The user declined this tool call: not today");
     expect(await Bun.file(join(dir, "declined.txt")).exists()).toBe(false);
   });
 
@@ -150,7 +151,7 @@ describe("the agent loop", () => {
     const outcome = await runLoop(ctx, controller.signal);
     expect(outcome.stop).toBe("aborted");
     expect(results(history).map((m) => (m.role === "toolResult" ? m.toolCallId : ""))).toEqual(["slow", "later"]);
-    expect(textOf(results(history)[1])).toContain("aborted");
+    expect(textOf(results(history)[1]!)).toContain("aborted");
     expect(events.at(-1)).toMatchObject({ type: "done", stop: "aborted" });
     expect(server.requests.length).toBe(1);
   });
@@ -203,7 +204,7 @@ describe("the agent loop", () => {
       const outcome = await runLoop(ctx, new AbortController().signal);
       expect(outcome).toEqual({ stop: "end_turn", text: "text that was held back" });
       expect(events.filter((e) => e.type === "text_delta")).toEqual([{ type: "text_delta", text: "text that was held back", held: true }]);
-      expect(textOf(history[1])).toBe("text that was held back");
+      expect(textOf(history[1]!)).toBe("text that was held back");
     } finally {
       delete process.env.ZOT_TEST_GUARD;
     }

@@ -78,7 +78,7 @@ describe("transcripts written by the Go zot", () => {
   test("a rename row titles the session and the last meta row sets the model", () => {
     const path = placeGoSession();
     appendFileSync(path, JSON.stringify({ type: "rename", title: "the tool run" }) + "\n");
-    const meta = JSON.parse(readFileSync(path, "utf8").split("\n")[0]).meta;
+    const meta = JSON.parse(readFileSync(path, "utf8").split("\n")[0]!).meta;
     appendFileSync(path, JSON.stringify({ type: "meta", meta: { ...meta, model: "claude-haiku-4-5" } }) + "\n");
     const r = openSession(path);
     if (!r.ok) throw new Error(r.error);
@@ -112,7 +112,7 @@ describe("transcripts written by the Go zot", () => {
     w.message({ ...(r.session.messages[1] as AssistantMessage), ts: Date.parse("2026-12-01T08:01:01Z") });
     w.close();
     const go = readWithGoRules(readFileSync(path, "utf8"));
-    expect(go.messages[3].content).toEqual([{ kind: "reasoning", id: "rs_1" }, { kind: "text", text: "hello" }]);
+    expect(go.messages[3]!.content).toEqual([{ kind: "reasoning", id: "rs_1" }, { kind: "text", text: "hello" }]);
     const rows = readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(rows.at(-1).message.content[0]).toEqual(reasoning);
     expect(listSessions(home, cwd)[0]).toMatchObject({ parent: "bed10963-8407-425b-b57f-d004869d1b6a", forkPoint: 4 });
@@ -143,7 +143,7 @@ describe("transcripts written by the Go zot", () => {
     expect(go.stubs).toBe(0);
     expect(go.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "user", "assistant", "user", "assistant", "tool", "assistant"]);
     // Both results of the two parallel calls are in the one tool message right after the calls.
-    expect(go.messages[8].content).toEqual([
+    expect(go.messages[8]!.content).toEqual([
       { kind: "tool_result", call_id: "t1", is_error: false, content: [{ kind: "text", text: "out t1" }] },
       { kind: "tool_result", call_id: "t2", is_error: false, content: [{ kind: "text", text: "out t2" }] },
     ]);
@@ -165,16 +165,16 @@ describe("transcripts zot writes, read with the Go zot's rules", () => {
     const text = readFileSync(w.path as string, "utf8");
     const go = readWithGoRules(text);
     expect(go.firstLineIsMeta).toBe(true);
-    const first = JSON.parse(text.split("\n")[0]).meta;
+    const first = JSON.parse(text.split("\n")[0]!).meta;
     expect(Object.keys(first).sort()).toEqual(["cwd", "id", "model", "provider", "started", "version"]);
     expect(first).toMatchObject({ cwd, provider: "anthropic", model: "claude-sonnet-4-5", started: "2026-12-01T09:00:00.000Z" });
     // The reader keeps the last meta row: the model switch survives a Go resume.
     expect(go.meta).toMatchObject({ id: first.id, model: "claude-haiku-4-5" });
     expect(go.stubs).toBe(0);
     expect(go.messages).toHaveLength(4);
-    expect(go.messages[0].content).toEqual([{ kind: "text", text: "look at this" }, { kind: "image", mime_type: "image/png" }]);
+    expect(go.messages[0]!.content).toEqual([{ kind: "text", text: "look at this" }, { kind: "image", mime_type: "image/png" }]);
     // zot's thinking block reads as an empty text block, which the Go zot's providers skip.
-    expect(go.messages[1].content).toEqual([{ kind: "text", text: "" }, { kind: "text", text: "Looking." }, { kind: "tool_call", id: "c1", name: "bash", arguments: { command: "echo c1" } }]);
+    expect(go.messages[1]!.content).toEqual([{ kind: "text", text: "" }, { kind: "text", text: "Looking." }, { kind: "tool_call", id: "c1", name: "bash", arguments: { command: "echo c1" } }]);
     expect(go.messages[2]).toMatchObject({ role: "tool", content: [{ kind: "tool_result", call_id: "c1", is_error: true, content: [{ kind: "text", text: "out c1" }] }] });
     expect(go.messages.every((m) => isRfc3339(m.time))).toBe(true);
     expect(isRfc3339(first.started)).toBe(true);
@@ -208,7 +208,7 @@ describe("transcripts zot writes, read with the Go zot's rules", () => {
     if (!r.ok) throw new Error(r.error);
     expect(r.session.messages[2]).toMatchObject({ role: "toolResult", toolCallId: "c1", activatedTools: [secret] });
     expect(r.session.messages[3]).not.toHaveProperty("activatedTools");
-    expect(readWithGoRules(text).messages[2].content).toEqual([
+    expect(readWithGoRules(text).messages[2]!.content).toEqual([
       { kind: "tool_result", call_id: "c1", is_error: false, content: [{ kind: "text", text: "out c1" }] },
       { kind: "tool_result", call_id: "c2", is_error: false, content: [{ kind: "text", text: "out c2" }] },
     ]);

@@ -49,7 +49,7 @@ describe("session transcripts", () => {
     expect(basename(w.path as string)).toMatch(/^20261129-191500-[0-9a-f]{8}\.jsonl$/);
     expect(sessionDir(home, cwd)).toBe(join(home, "sessions", hash));
     expect(sessionTimestamp(new Date("2026-01-02T03:04:05Z"))).toBe("20260102-030405");
-    const meta = JSON.parse(readFileSync(w.path as string, "utf8").split("\n")[0]).meta;
+    const meta = JSON.parse(readFileSync(w.path as string, "utf8").split("\n")[0]!).meta;
     expect(basename(w.path as string).slice(16, 24)).toBe(meta.id.slice(0, 8));
     expect(meta.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(statSync(w.path as string).mode & 0o777).toBe(0o600);

@@ -37,12 +37,12 @@ describe("skills", () => {
     const { skills, warnings } = discoverSkills(cwd, home);
     expect(warnings).toEqual([]);
     const byName = Object.fromEntries(skills.map((s) => [s.name, s]));
-    expect(byName.deploy.description).toBe("project deploy");
-    expect(byName.deploy.source).toBe("project");
-    expect(byName.lint.source).toBe("global");
-    expect(byName.review.description).toBe("review a diff");
-    expect(byName.notes.source).toBe("agents");
-    expect(byName["extension-authoring"].source).toBe("builtin");
+    expect(byName.deploy?.description).toBe("project deploy");
+    expect(byName.deploy?.source).toBe("project");
+    expect(byName.lint?.source).toBe("global");
+    expect(byName.review?.description).toBe("review a diff");
+    expect(byName.notes?.source).toBe("agents");
+    expect(byName["extension-authoring"]!.source).toBe("builtin");
   });
 
   test("a skill without a description is skipped with a warning naming its file", () => {

@@ -16,7 +16,7 @@ describe("tool schemas past the limits", () => {
     expect(r.stderr).not.toContain("Maximum call stack");
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("all good\n");
-    const tools = ((server.requests[0].body as { tools?: { name: string }[] }).tools ?? []).map((t) => t.name);
+    const tools = ((server.requests[0]!.body as { tools?: { name: string }[] }).tools ?? []).map((t) => t.name);
     expect(tools).toContain("fine");
     expect(tools).not.toContain("deep");
     expect(tools).not.toContain("huge");

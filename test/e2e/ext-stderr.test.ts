@@ -41,7 +41,7 @@ test("an extension printing its API key and its configured secret to stderr, in 
   expect((await rpc.close()).code).toBe(0);
   expectNoSecret(log());
   // The key did reach the provider: masking is for the log, not for the extension or the request.
-  expect(server.requests[0].headers["x-api-key"]).toBe(KEY);
+  expect(server.requests[0]!.headers["x-api-key"]).toBe(KEY);
 });
 
 test("an MCP server's stderr is masked in its log the same way", async () => {

@@ -69,7 +69,7 @@ describe("informational flags", () => {
 });
 
 describe("flags that shape the run", () => {
-  const body = (i = 0) => e2e.server.requests[i].body as { system: { text: string }[] | string; tools?: { name: string }[]; model: string };
+  const body = (i = 0) => e2e.server.requests[i]!.body as { system: { text: string }[] | string; tools?: { name: string }[]; model: string };
 
   test("--flag=value works like --flag value, and prompts, tools and model reach the request", async () => {
     const server = e2e.serve({ replies: [{ kind: "turn", text: "ok" }] });

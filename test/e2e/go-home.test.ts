@@ -3,6 +3,7 @@ import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { useZotHome } from "./zot.ts";
+import { elements } from "../helpers/elements.ts";
 
 const e2e = useZotHome();
 
@@ -21,8 +22,8 @@ test("the reasoning level the Go zot saved in config.json is used when --reasoni
   const server = e2e.serve({ replies: [{ kind: "turn", text: "ok" }] });
   const r = await e2e.run(["-p", "--base-url", server.url, "hi"]);
   expect(r).toMatchObject({ code: 0, stdout: "ok\n" });
-  expect(server.requests[0].headers["x-api-key"]).toBe("sk-ant-go-key-1234");
-  expect((server.requests[0].body as { thinking?: unknown }).thinking).toMatchObject({ type: "enabled" });
+  expect(server.requests[0]!.headers["x-api-key"]).toBe("sk-ant-go-key-1234");
+  expect((server.requests[0]!.body as { thinking?: unknown }).thinking).toMatchObject({ type: "enabled" });
 });
 
 test("a saved reasoning level the model does not take is left out instead of failing the run", async () => {
@@ -30,8 +31,8 @@ test("a saved reasoning level the model does not take is left out instead of fai
   const server = e2e.serve({ replies: [{ kind: "turn", text: "ok" }] });
   const r = await e2e.run(["-p", "--base-url", server.openaiBase, "hi"], { env: { KIMI_API_KEY: "sk-kimi-go-key-1234" } });
   expect(r).toMatchObject({ code: 0, stdout: "ok\n" });
-  expect(server.requests[0].body).toMatchObject({ model: "kimi-k3" });
-  expect(server.requests[0].body).not.toHaveProperty("reasoning_effort");
+  expect(server.requests[0]!.body).toMatchObject({ model: "kimi-k3" });
+  expect(server.requests[0]!.body).not.toHaveProperty("reasoning_effort");
 });
 
 test("--no-skill offers no skill tool and no skills list; --with-skills is accepted and skills stay on", async () => {
@@ -45,7 +46,7 @@ test("--no-skill offers no skill tool and no skills list; --with-skills is accep
   const off = await e2e.run([...flags, "--no-skill", "hi"], { env: { HOME: userHome } });
   expect(off.code).toBe(0);
   type Body = { system: unknown; tools: { name: string }[] };
-  const [withSkills, without] = server.requests.map((r) => r.body as Body);
+  const [withSkills, without] = elements(server.requests.map((r) => r.body as Body), 2);
   expect(withSkills.tools.map((t) => t.name)).toContain("skill");
   expect(JSON.stringify(withSkills.system)).toContain("tidy: tidy the repo");
   expect(without.tools.map((t) => t.name)).not.toContain("skill");
@@ -57,7 +58,7 @@ test("the SYSTEM.md the Go zot reads replaces zot's default system prompt too", 
   const server = e2e.serve({ replies: [{ kind: "turn", text: "ok" }] });
   const r = await e2e.run(["-p", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-system", "hi"]);
   expect(r.code).toBe(0);
-  const system = JSON.stringify((server.requests[0].body as { system: unknown }).system);
+  const system = JSON.stringify((server.requests[0]!.body as { system: unknown }).system);
   expect(system).toContain("You are Pat's terse pair programmer.");
   expect(system).not.toContain("You are zot");
 });

@@ -23,7 +23,7 @@ type Body = { model: string; messages: { role: string; content: { type: string; 
 
 test("zot -c continues the Go zot's newest session: one history, the model of its last meta, usage accumulating", async () => {
   const path = placeGoSession();
-  const meta = JSON.parse(readFileSync(path, "utf8").split("\n")[0]).meta;
+  const meta = JSON.parse(readFileSync(path, "utf8").split("\n")[0]!).meta;
   appendFileSync(path, JSON.stringify({ type: "meta", meta: { ...meta, model: "claude-haiku-4-5" } }) + "\n");
   const server = e2e.serve({ replies: [{ kind: "turn", text: "continued in zot", usage: { input: 100, output: 10 } }] });
   const r = await e2e.run(["-p", "-c", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-go", "third prompt"]);
@@ -31,7 +31,7 @@ test("zot -c continues the Go zot's newest session: one history, the model of it
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("continued in zot\n");
 
-  const body = server.requests[0].body as Body;
+  const body = server.requests[0]!.body as Body;
   expect(body.model).toBe("claude-haiku-4-5");
   const flat = body.messages.map((m) => [m.role, ...(typeof m.content === "string" ? [m.content] : m.content.map((b) => b.type + ":" + (b.text ?? b.id ?? b.tool_use_id)))]);
   expect(flat).toEqual([
@@ -71,7 +71,7 @@ test("zot rpc --session opens a Go session and get_messages shows its history", 
     const res = await rpc.request({ type: "get_messages" });
     const messages = (res.data as { messages: { role: string; content: Record<string, unknown>[] }[] }).messages;
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "user", "assistant"]);
-    expect(messages[2].content).toEqual([
+    expect(messages[2]!.content).toEqual([
       { type: "tool_result", call_id: "toolu_mock_1", name: "bash", is_error: false, content: [{ type: "text", text: "$ echo hello-from-tool\n\nhello-from-tool\n\n[exit 0]  Took 0.0s" }] },
     ]);
     const state = await rpc.request({ type: "get_state" });
@@ -95,7 +95,7 @@ test("the Go zot's OpenAI reasoning goes back to the same model over Responses, 
   const server = e2e.serve({ replies: [{ kind: "turn", text: "again" }] });
   const r = await e2e.run(["-p", "--provider", "openai", "--api-key", "sk-proj-go", "--base-url", `${server.url}/v1`, "-c", "more"]);
   expect(r).toMatchObject({ code: 0, stdout: "again\n" });
-  const input = (server.requests[0].body as { input: Record<string, unknown>[] }).input;
+  const input = (server.requests[0]!.body as { input: Record<string, unknown>[] }).input;
   expect(input.map((i) => i.type ?? i.role)).toEqual(["user", "reasoning", "message", "user"]);
   expect(input[1]).toEqual({ type: "reasoning", summary: [{ type: "summary_text", text: "The user greets me." }], encrypted_content: "gAAAA-go-encrypted" });
   // zot's rows keep the block as the Go zot wrote it, so the Go zot can go on with it too.

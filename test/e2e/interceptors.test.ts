@@ -6,10 +6,10 @@ import { anthropic, FIXTURES, jsonLines, sessionFiles, useZotHome } from "./zot.
 const e2e = useZotHome();
 
 const guard = (cfg: object) => ({ ZOT_TEST_GUARD: JSON.stringify(cfg) });
-const messagesOf = (i: number) => JSON.stringify((e2e.server.requests[i].body as { messages: unknown }).messages);
+const messagesOf = (i: number) => JSON.stringify((e2e.server.requests[i]!.body as { messages: unknown }).messages);
 
 function transcript(): Record<string, unknown>[] {
-  return jsonLines(readFileSync(sessionFiles(e2e.home)[0], "utf8"));
+  return jsonLines(readFileSync(sessionFiles(e2e.home)[0]!, "utf8"));
 }
 
 function bashThenText(command: string, text = "finished") {
@@ -59,7 +59,7 @@ describe("tool_call interception", () => {
     const lines = transcript().filter((l) => l.type === "message") as { message: { role: string; content: unknown }; intercept?: unknown }[];
     expect(JSON.stringify(lines.find((l) => l.message.role === "assistant")?.message.content)).toContain("echo original");
     const results = lines.find((l) => l.message.role === "tool")?.message.content as { intercept?: unknown }[];
-    expect(results[0].intercept).toEqual({ args: { command: "echo rewritten" }, rewritten_by: ["guard"] });
+    expect(results[0]!.intercept).toEqual({ args: { command: "echo rewritten" }, rewritten_by: ["guard"] });
   });
 
   test("covers extension tools as well as built-ins", async () => {
@@ -95,7 +95,7 @@ describe("tool_call interception", () => {
     const events = jsonLines(r.stdout);
     expect(events.find((e) => e.type === "tool_result")).toMatchObject({ is_error: false, content: [{ type: "text", text: "still-ran" }] });
     const trace = events.find((e) => e.type === "intercept_trace" && e.event === "tool_call") as { steps: { outcome: string }[] };
-    expect(trace.steps[0].outcome).toBe("timeout");
+    expect(trace.steps[0]!.outcome).toBe("timeout");
   });
 
   test("a fail-closed interceptor that times out blocks the call, naming the extension", async () => {
@@ -195,7 +195,7 @@ describe("tool_result interception", () => {
     expect(messagesOf(1)).toContain("[guard withheld this result]");
     const result = transcript().find((l) => l.type === "message" && (l.message as { role: string }).role === "tool") as { message: { content: { intercept?: unknown }[] } };
     expect(JSON.stringify(result.message)).toContain("[guard withheld this result]");
-    expect(result.message.content[0].intercept).toEqual({ result_rewritten_by: ["guard"] });
+    expect(result.message.content[0]!.intercept).toEqual({ result_rewritten_by: ["guard"] });
   });
 
   test("print mode applies tool_call interceptors too", async () => {

@@ -25,7 +25,7 @@ test("the spill file of long bash output is under $ZOT_HOME while zot runs and g
   const { code, stdout } = await run(LONG);
   expect(code).toBe(0);
   const result = jsonLines(stdout).find((e) => e.type === "tool_result") as { content: { text: string }[] };
-  const m = /the full output is in (\S+\.log)\./.exec(result.content[0].text);
+  const m = /the full output is in (\S+\.log)\./.exec(result.content[0]!.text);
   expect(m?.[1]).toStartWith(join(e2e.home, "spill", "zot-bash-"));
   expect(readdirSync(join(e2e.home, "spill"))).toEqual([]);
 });

@@ -59,7 +59,7 @@ describe("model checks at start-up", () => {
     const server = e2e.serve({ replies: [{ kind: "turn", text: "hello" }] });
     const r = await e2e.run(["-p", "--base-url", server.url, "hi"], { env: { ANTHROPIC_API_KEY: "sk-ant-fresh" } });
     expect(r.code).toBe(0);
-    expect((server.requests[0].body as { model: string }).model).toBe("claude-sonnet-5-5");
+    expect((server.requests[0]!.body as { model: string }).model).toBe("claude-sonnet-5-5");
   });
 
   test("an effort level the model does not take is a usage error naming the levels it does", async () => {
@@ -96,19 +96,19 @@ describe("tools over the Responses wire", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("Done.\n");
     expect(server.requests.map((q) => q.path)).toEqual(["/v1/responses", "/v1/responses"]);
-    const second = server.requests[1].body as { model: string; reasoning: unknown; input: Record<string, unknown>[] };
+    const second = server.requests[1]!.body as { model: string; reasoning: unknown; input: Record<string, unknown>[] };
     expect(second.model).toBe("gpt-6.2-sol");
     expect(second.reasoning).toEqual({ effort: "high", summary: "auto" });
     expect(second.input.map((i) => i.type ?? i.role)).toEqual(["user", "reasoning", "function_call", "function_call_output"]);
     expect(second.input[1]).toEqual({ type: "reasoning", summary: [{ type: "summary_text", text: "I should list files." }], encrypted_content: "enc-test-0123456789" });
-    expect(String(second.input[3].output)).toContain("responses-tool-ran");
+    expect(String(second.input[3]!.output)).toContain("responses-tool-ran");
   });
 
   test("--wire chat sends the same model over Chat Completions", async () => {
     const server = e2e.serve({ replies: [{ kind: "turn", text: "chat ok" }] });
     const r = await e2e.run(["-p", "--provider", "openai", "--api-key", "sk-proj-e2e", "--base-url", `${server.url}/v1`, "--wire", "chat", "hi"]);
     expect(r.stdout).toBe("chat ok\n");
-    expect(server.requests[0].path).toBe("/v1/chat/completions");
+    expect(server.requests[0]!.path).toBe("/v1/chat/completions");
   });
 });
 

@@ -5,6 +5,7 @@ import { expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { useZotHome, ZOT, zotEnv } from "./zot.ts";
+import { elements } from "../helpers/elements.ts";
 
 const e2e = useZotHome();
 
@@ -110,7 +111,7 @@ test.skipIf(!existsSync("/usr/bin/setsid") && !existsSync("/bin/setsid"))("a com
   const pids = join(e2e.home, "pids");
   const command = `setsid -w sh -c 'sleep 302 > /dev/null 2>&1 & echo $! > ${pids}'; echo detached`;
   const zot = start(["-p", "--provider", "mock", `call bash ${JSON.stringify({ command })}`]);
-  const [daemon] = await pidsIn(pids, 1);
+  const [daemon] = elements(await pidsIn(pids, 1), 1);
   reap([daemon]);
   // Long enough for the call to end (its group is killed then) and for the run to finish.
   expect(await zot.exited).toBe(0);
@@ -127,12 +128,12 @@ test("a normal run leaves no reaper or child behind and exits promptly", async (
   const marker = join(e2e.home, "marker");
   const zot = start(["-p", "--provider", "mock", `call bash ${JSON.stringify({ command: `echo $$ > ${marker}` })}`]);
   expect(await zot.exited).toBe(0);
-  const [shell] = await pidsIn(marker, 1);
+  const [shell] = elements(await pidsIn(marker, 1), 1);
   expect(alive(shell)).toBe(false);
   const reapers = Bun.spawnSync(["pgrep", "-f", "trap '' INT TERM HUP QUIT PIPE"]).stdout.toString().trim();
   // Other zot runs (parallel tests) may have their own; none may be a child of this finished run.
   for (const pid of reapers.split("\n").filter(Boolean).map(Number)) {
-    const ppid = Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[1]);
+    const ppid = Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
     expect(ppid).not.toBe(zot.pid);
   }
 });

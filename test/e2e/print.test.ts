@@ -7,7 +7,7 @@ import { anthropic, FIXTURES, jsonLines, useZotHome, ZOT, zotEnv } from "./zot.t
 const e2e = useZotHome();
 
 type Body = { tools?: { name: string }[]; messages: { role: string; content: unknown }[] };
-const toolNames = (s: ProviderServer, i: number) => ((s.requests[i].body as Body).tools ?? []).map((t) => t.name);
+const toolNames = (s: ProviderServer, i: number) => ((s.requests[i]!.body as Body).tools ?? []).map((t) => t.name);
 
 describe("print mode", () => {
   test("prints the mock provider's answer on stdout and exits 0", async () => {
@@ -39,7 +39,7 @@ describe("print mode", () => {
     expect(r.stdout).toBe("The command printed from-bash.\n");
     expect(r.stderr).toContain("[tool] bash");
     expect(r.stderr).toContain("from-bash");
-    const second = server.requests[1].body as Body;
+    const second = server.requests[1]!.body as Body;
     expect(JSON.stringify(second.messages)).toContain("from-bash");
   });
 
@@ -53,7 +53,7 @@ describe("print mode", () => {
     const r = await e2e.run(["-p", "--provider", "openai", "--model", "gpt-test", "--base-url", server.openaiBase, "--api-key", "sk-test-e2e-key-000", "go"]);
     expect(r).toMatchObject({ code: 0, stdout: "openai done\n" });
     expect(server.requests.map((q) => q.path)).toEqual(["/v1/chat/completions", "/v1/chat/completions"]);
-    expect(JSON.stringify(server.requests[1].body)).toContain("via-openai");
+    expect(JSON.stringify(server.requests[1]!.body)).toContain("via-openai");
   });
 
   test("offers extension tools with their schemas and returns their results to the model", async () => {
@@ -66,10 +66,10 @@ describe("print mode", () => {
     const r = await e2e.run(["--permission-mode", "yolo", "-p", ...anthropic(server), "-e", join(FIXTURES, "toolbox"), "weather?"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("It is foggy.\n");
-    const first = server.requests[0].body as { tools: { name: string; input_schema: unknown }[] };
+    const first = server.requests[0]!.body as { tools: { name: string; input_schema: unknown }[] };
     const weather = first.tools.find((t) => t.name === "weather");
     expect(weather?.input_schema).toEqual({ type: "object", properties: { city: { type: "string" } }, required: ["city"] });
-    expect(JSON.stringify((server.requests[1].body as Body).messages)).toContain("Berlin: 16C, fog");
+    expect(JSON.stringify((server.requests[1]!.body as Body).messages)).toContain("Berlin: 16C, fog");
   });
 
   test("calls a tool of an extension written in Python", async () => {
@@ -100,8 +100,8 @@ describe("print mode", () => {
     const hidden = (i: number) => ((server.requests[i]!.body as { tools: { name: string; defer_loading?: boolean }[] }).tools ?? []).find((t) => t.name === "secret");
     expect(hidden(0)?.defer_loading).toBe(true);
     expect(hidden(1)?.defer_loading).toBe(true);
-    expect(JSON.stringify((server.requests[1].body as Body).messages)).toContain('{"type":"tool_reference","tool_name":"secret"}');
-    expect(JSON.stringify((server.requests[2].body as Body).messages)).toContain("the secret is 42");
+    expect(JSON.stringify((server.requests[1]!.body as Body).messages)).toContain('{"type":"tool_reference","tool_name":"secret"}');
+    expect(JSON.stringify((server.requests[2]!.body as Body).messages)).toContain("the secret is 42");
   });
 
   test("continues the turn with an error result when an extension dies during its tool call", async () => {
@@ -116,7 +116,7 @@ describe("print mode", () => {
     const result = jsonLines(r.stdout).find((e) => e.type === "tool_result") as { is_error: boolean; extension: string; content: { text: string }[] };
     expect(result.is_error).toBe(true);
     expect(result.extension).toBe("crasher");
-    expect(result.content[0].text).toContain('extension "crasher" exited with exit code 7');
+    expect(result.content[0]!.text).toContain('extension "crasher" exited with exit code 7');
     expect(server.requests.length).toBe(2);
   });
 

@@ -74,7 +74,7 @@ describe.each(["anthropic", "openai"] as const)("%s through zot -p", (provider) 
     const r = await e2e.run([...flags(provider), "go"]);
     expect(r).toMatchObject({ code: 0, stdout: "sorry\n" });
     expect(existsSync(marker)).toBe(false);
-    expect(JSON.stringify(server.requests[1].body)).toContain("not valid JSON");
+    expect(JSON.stringify(server.requests[1]!.body)).toContain("not valid JSON");
   });
 
   test("a model that ends without any text leaves stdout empty and says so on stderr", async () => {
@@ -93,7 +93,7 @@ describe.each(["anthropic", "openai"] as const)("%s through zot -p", (provider) 
     });
     const r = await e2e.run([...flags(provider), "go"]);
     expect(r).toMatchObject({ code: 0, stdout: "done\n" });
-    const sent = JSON.stringify(server.requests[1].body);
+    const sent = JSON.stringify(server.requests[1]!.body);
     expect(sent).not.toContain('"text":""');
     expect(sent).toContain("call_1");
   });

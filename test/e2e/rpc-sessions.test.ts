@@ -23,7 +23,7 @@ test("session_fork branches before a prompt, get_session_tree shows the branch, 
   expect(branch).not.toBe(original);
   const messages = data(await rpc.request({ type: "get_messages" })).messages as { role: string }[];
   expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
-  expect(JSON.parse(readFileSync(branch, "utf8").split("\n")[0]).meta).toMatchObject({ fork_point: 2, parent: JSON.parse(readFileSync(original, "utf8").split("\n")[0]).meta.id });
+  expect(JSON.parse(readFileSync(branch, "utf8").split("\n")[0]!).meta).toMatchObject({ fork_point: 2, parent: JSON.parse(readFileSync(original, "utf8").split("\n")[0]!).meta.id });
 
   const tree = data(await rpc.request({ type: "get_session_tree" })).sessions as { path: string; current: boolean; children: { path: string; current: boolean; fork_point: number }[] }[];
   expect(tree).toHaveLength(1);
@@ -34,7 +34,7 @@ test("session_fork branches before a prompt, get_session_tree shows the branch, 
   const file = data(exported).path as string;
   expect(file.startsWith(join(e2e.home, "Downloads"))).toBe(true);
   expect(file).toEndWith("-first-question.zotsession");
-  expect(JSON.parse(readFileSync(file, "utf8").split("\n")[0]).meta.cwd).toBe("");
+  expect(JSON.parse(readFileSync(file, "utf8").split("\n")[0]!).meta.cwd).toBe("");
 
   const imported = await rpc.request({ type: "session_import", path: `"${file}"` });
   expect(imported).toMatchObject({ success: true });

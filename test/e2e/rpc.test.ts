@@ -24,7 +24,7 @@ describe("zot rpc", () => {
     expect(state.data).toMatchObject({ provider: "mock", model: "mock", cwd: e2e.home, message_count: 2, busy: false });
     const messages = (await rpc.request({ type: "get_messages" })).data as { messages: { role: string; content: { text: string }[] }[] };
     expect(messages.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
-    expect(messages.messages[1].content[0].text).toBe("mock: hi there");
+    expect(messages.messages[1]!.content[0]!.text).toBe("mock: hi there");
     expect((await rpc.close()).code).toBe(0);
   });
 
@@ -118,7 +118,7 @@ describe("zot rpc", () => {
     expect(await rpc.request({ type: "abort" })).toMatchObject({ success: true });
     expect(await rpc.waitFor((f) => f.type === "turn_end")).toMatchObject({ stop: "aborted" });
     expect(await done()(rpc)).toMatchObject({ stop: "aborted" });
-    expect((server.requests[0].body as { model: string }).model).toBe("claude-haiku-4-5");
+    expect((server.requests[0]!.body as { model: string }).model).toBe("claude-haiku-4-5");
     await rpc.close();
   });
 
@@ -216,7 +216,7 @@ describe("zot rpc, driven like a client script", () => {
     expect(JSON.stringify(messages)).not.toContain("FORBIDDEN");
     await rpc.request({ type: "prompt", message: "and now?" });
     await done()(rpc);
-    expect(JSON.stringify(server.requests[2].body)).toContain("the code is SECRET-9");
+    expect(JSON.stringify(server.requests[2]!.body)).toContain("the code is SECRET-9");
     await rpc.close();
   });
 
@@ -250,7 +250,7 @@ describe("zot rpc, driven like a client script", () => {
     const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
     await rpc.request({ type: "prompt", message: "what is this?", images: [{ mime_type: "image/png", data: png }] });
     await done()(rpc);
-    const sent = JSON.stringify((server.requests[0].body as { messages: unknown }).messages);
+    const sent = JSON.stringify((server.requests[0]!.body as { messages: unknown }).messages);
     expect(sent).toContain(png);
     expect(sent).toContain('"media_type":"image/png"');
     await rpc.close();

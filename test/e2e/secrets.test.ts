@@ -36,7 +36,7 @@ describe("a rejected key", () => {
     const r = await e2e.run(["-p", "--provider", "openai", "--base-url", server.openaiBase, "--api-key", KEY, "-e", join(FIXTURES, "toolbox"), "--ext-trace", trace, "hello"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("zot: the API key was rejected by openai");
-    expect(server.requests[0].headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(readFileSync(trace, "utf8")).toContain('"turn_end"');
     expectNoKeyAnywhere(r.stdout, r.stderr);
   });
@@ -67,7 +67,7 @@ describe("a model that echoes the key", () => {
     expect(r.stderr).toContain("[tool] bash");
     expectNoKeyAnywhere(r.stdout, r.stderr);
     // The model still gets the real output: redaction is for people and logs, not for the conversation.
-    expect(JSON.stringify(server.requests[1].body)).toContain(KEY);
+    expect(JSON.stringify(server.requests[1]!.body)).toContain(KEY);
   });
 
   test("JSON mode masks it in every event", async () => {
@@ -99,7 +99,7 @@ describe("auth.json", () => {
     chmodSync(auth, 0o600);
     const ok = await e2e.run(["-p", "--provider", "anthropic", "--base-url", server.url, "hi"]);
     expect(ok).toMatchObject({ code: 0, stdout: "keyed\n" });
-    expect(server.requests[0].headers["x-api-key"]).toBe(KEY);
+    expect(server.requests[0]!.headers["x-api-key"]).toBe(KEY);
 
     chmodSync(auth, 0o644);
     const refused = await e2e.run(["-p", "--provider", "anthropic", "--base-url", server.url, "hi"]);

@@ -2,6 +2,7 @@ import { expect, test } from "bun:test";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { anthropic, FIXTURES, sessionFiles, useZotHome, ZOT, zotEnv } from "./zot.ts";
+import { elements } from "../helpers/elements.ts";
 
 const e2e = useZotHome();
 
@@ -22,7 +23,7 @@ test("a session killed with SIGKILL mid-tool-call resumes with --continue", asyn
   }
   proc.kill("SIGKILL");
   await proc.exited;
-  const [file] = sessionFiles(e2e.home);
+  const [file] = elements(sessionFiles(e2e.home), 1);
   // As if the process had died in the middle of writing a line.
   appendFileSync(file, '{"type":"message","message":{"role":"us');
 
@@ -31,7 +32,7 @@ test("a session killed with SIGKILL mid-tool-call resumes with --continue", asyn
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("Resumed fine.\n");
   expect(r.stderr).toContain("was cut off mid-write");
-  const body = JSON.stringify((server.requests[1].body as { messages: unknown }).messages);
+  const body = JSON.stringify((server.requests[1]!.body as { messages: unknown }).messages);
   expect(body).toContain("first prompt");
   expect(body).toContain("toolu_hang");
   expect(body).toContain("aborted");
@@ -42,13 +43,13 @@ test("a session killed with SIGKILL mid-tool-call resumes with --continue", asyn
 test("--session PATH resumes that transcript and --resume lists it", async () => {
   const server = e2e.serve({ replies: [{ kind: "turn", text: "one" }, { kind: "turn", text: "two" }] });
   expect((await e2e.run(["-p", ...anthropic(server), "remember the word kiwi"])).code).toBe(0);
-  const [file] = sessionFiles(e2e.home);
+  const [file] = elements(sessionFiles(e2e.home), 1);
   const listed = await e2e.run(["--resume"]);
   expect(listed.code).toBe(0);
   expect(listed.stdout).toContain(file);
   const r = await e2e.run(["-p", ...anthropic(server), "--session", file, "what was the word?"]);
   expect(r.stdout).toBe("two\n");
-  expect(JSON.stringify(server.requests[1].body)).toContain("remember the word kiwi");
+  expect(JSON.stringify(server.requests[1]!.body)).toContain("remember the word kiwi");
 });
 
 test("--no-session writes nothing", async () => {
@@ -68,7 +69,7 @@ test("transcripts never contain the API key", async () => {
   const server = e2e.serve({ replies: [{ kind: "turn", toolCalls: [{ name: "bash", args: { command: "echo $MY_KEY_ECHO" } }] }, { kind: "turn", text: "ok" }] });
   const key = "sk-test-very-secret-key-123456";
   await e2e.run(["-p", "--provider", "anthropic", "--base-url", server.url, "--api-key", key, "hi"], { env: { MY_KEY_ECHO: key } });
-  const text = readFileSync(sessionFiles(e2e.home)[0], "utf8");
+  const text = readFileSync(sessionFiles(e2e.home)[0]!, "utf8");
   expect(text).not.toContain(key);
 });
 

@@ -40,7 +40,7 @@ test("a second zot -c while the session is being written forks a new session, le
   expect(r.stderr).toContain(`zot: ${first} is open in another zot process, which holds its lock; continuing in a new session forked from it: ${fork}\n`);
   expect(readFileSync(first, "utf8")).toBe(before);
   // The fork names the session it copied as its parent, so /session tree shows them together.
-  expect(records(fork)[0]).toMatchObject({ type: "meta", meta: { parent: (records(first)[0].meta as { id: string }).id } });
+  expect(records(fork)[0]).toMatchObject({ type: "meta", meta: { parent: (records(first)[0]!.meta as { id: string }).id } });
   const text = JSON.stringify(records(fork));
   expect(text).toContain("sleep 30");
   expect(text).toContain("second writer");
@@ -86,14 +86,14 @@ test("a transcript with a result that has no call, and a call without its result
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("valid again\n");
   expect(r.stderr).toContain("had 2 tool results without a matching call");
-  const messages = (server.requests[0].body as { messages: { role: string; content: { type: string; id?: string; tool_use_id?: string }[] }[] }).messages;
+  const messages = (server.requests[0]!.body as { messages: { role: string; content: { type: string; id?: string; tool_use_id?: string }[] }[] }).messages;
   const uses = messages.flatMap((m) => m.content.filter((b) => b.type === "tool_use").map((b) => b.id));
   const results = messages.flatMap((m) => m.content.filter((b) => b.type === "tool_result").map((b) => b.tool_use_id));
   expect(uses).toEqual(["toolu_a"]);
   expect(results).toEqual(["toolu_a"]);
   // The result sits right after its call.
   const callAt = messages.findIndex((m) => m.content.some((b) => b.type === "tool_use"));
-  expect(messages[callAt + 1].content[0].type).toBe("tool_result");
+  expect(messages[callAt + 1]!.content[0]!.type).toBe("tool_result");
 });
 
 for (const mode of ["-p", "--json"] as const) {
@@ -117,13 +117,13 @@ for (const mode of ["-p", "--json"] as const) {
     await Bun.sleep(300);
     proc.kill("SIGTERM");
     expect(await proc.exited).toBe(143);
-    const saved = records(sessionFiles(e2e.home)[0]).filter((r) => r.type === "message").map((r) => r.message as { role: string; stop?: string; content: { text?: string }[] });
+    const saved = records(sessionFiles(e2e.home)[0]!).filter((r) => r.type === "message").map((r) => r.message as { role: string; stop?: string; content: { text?: string }[] });
     // The partial reply, then the interruption record that tells the model (and a resume) why it ends there.
     expect(saved.at(-1)).toMatchObject({ role: "user", content: [{ text: "[interrupted by user]" }] });
     const last = saved.at(-2);
     expect(last?.role).toBe("assistant");
     expect(last?.stop).toBe("aborted");
-    expect(last?.content[0].text).toStartWith("partial");
+    expect(last?.content[0]?.text).toStartWith("partial");
     if (mode === "--json") {
       const events = jsonLines(await out);
       expect(events.at(-2)).toMatchObject({ type: "turn_end", stop: "aborted" });

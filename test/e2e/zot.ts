@@ -184,7 +184,7 @@ export class RpcSession {
   async waitForNth(match: (f: Frame) => boolean, n: number): Promise<Frame> {
     for (;;) {
       const all = this.frames.filter(match);
-      if (all.length >= n) return all[n - 1];
+      if (all.length >= n) return all[n - 1]!;
       await this.waitFor((f) => match(f) && !all.includes(f));
     }
   }

@@ -47,7 +47,7 @@ test("zot ext doctor reports every example ready (the theme as theme-only) with 
     expect(byName[name]?.status).toBe(name === "theme-solarized" ? "theme_only" : "ready");
     expect(byName[name]?.warnings).toEqual([]);
   }
-  expect(byName["tool-loader"].tools.map((t) => t.name)).toEqual(["load_tools", "uuid", "sha256", "base64"]);
+  expect(byName["tool-loader"]!.tools.map((t) => t.name)).toEqual(["load_tools", "uuid", "sha256", "base64"]);
 });
 
 describe("each example passes its test.jsonl under zot ext test", () => {
@@ -108,7 +108,7 @@ describe("mock-provider runs through the examples", () => {
       .map((l) => JSON.parse(l) as { type: string; name?: string; content?: { text: string }[]; is_error?: boolean })
       .filter((e) => e.type === "tool_result");
     expect(results.map((e) => [e.name, e.is_error])).toEqual([["load_tools", false], ["sha256", false]]);
-    expect(results[1].content?.[0].text).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    expect(results[1]!.content?.[0]?.text).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   });
 
   test("slash commands from the TypeScript, raw Python and plain Node examples run in print mode", async () => {

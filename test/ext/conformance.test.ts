@@ -11,6 +11,7 @@ import { decodeExtensionFrame } from "../../src/protocol.ts";
 import { runZotExt } from "./cli-helpers.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { FIXTURES, start } from "./fixture-host.ts";
+import { elements } from "../helpers/elements.ts";
 
 // The spec is not part of the repository, so its Python quick start is pinned by hash: these are
 // the SHA-256 digests of the spec's ```python block and of the manifest after "Drop it in a
@@ -38,7 +39,7 @@ describe("the spec's Python quick start, verbatim", () => {
   test("the host loads it, /hellopy prompts the agent, and it acknowledges shutdown", async () => {
     const h = await start(["hello-py"]);
     try {
-      const s = h.host.states()[0];
+      const s = h.host.states()[0]!;
       expect(s.status).toBe("ready");
       expect(s.commands).toEqual(["hellopy"]);
       const r = await h.host.invokeCommand("/HelloPy", "  ");
@@ -95,7 +96,7 @@ describe("a plain Node.js extension (no SDK, exec node)", () => {
     const h = await start(["plain-node"]);
     try {
       expect(h.report.errors).toEqual([]);
-      const s = h.host.states()[0];
+      const s = h.host.states()[0]!;
       expect(s.status).toBe("ready");
       expect(s.commands).toEqual(["Shout", "seen"]);
       expect(s.tools).toEqual([{ name: "word_count", deferred: false }]);
@@ -164,7 +165,7 @@ describe("an extension that behaves like the Go SDK", () => {
   test("registrations and ready sent before reading hello_ack count; Go-encoded frames are accepted", async () => {
     const h = await start(["go-style"]);
     try {
-      const s = h.host.states()[0];
+      const s = h.host.states()[0]!;
       expect(s).toMatchObject({ status: "ready", version: "2.1.0", commands: ["gohello", "panel"], events: ["turn_start"] });
       expect(s.tools).toEqual([
         { name: "go_echo", deferred: false },
@@ -237,7 +238,7 @@ describe("an extension speaking a newer dialect", () => {
   test("unknown event and intercept names are dropped with a warning; the known ones still count", async () => {
     const h = await start(["newer-sdk"]);
     try {
-      const s = h.host.states()[0];
+      const s = h.host.states()[0]!;
       expect(s.status).toBe("ready");
       expect(s.events).toEqual(["session_start"]);
       expect(s.intercept.map((i) => i.event)).toEqual(["tool_call"]);
@@ -276,7 +277,7 @@ describe("hostile output", () => {
   test("malformed frames of every kind are warnings; the host, the good frames and other extensions carry on", async () => {
     const h = await start(["hostile", "plain-sh"]);
     try {
-      const [hostile, sh] = h.host.states();
+      const [hostile, sh] = elements(h.host.states(), 2);
       expect(hostile.status).toBe("ready");
       expect(sh.status).toBe("ready");
       expect(hostile.commands).toEqual(["still-works", "close-other", "mute"]);
@@ -332,7 +333,7 @@ describe("hostile output", () => {
     writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "noshebang", exec: "./run" }));
     const h = await start([dir]);
     try {
-      const s = h.host.states()[0];
+      const s = h.host.states()[0]!;
       expect(s.status).toBe("failed");
       expect(s.error).toContain('extension "noshebang" failed to start: could not start');
       expect(s.error).toContain('a script needs a "#!" line');
@@ -348,7 +349,7 @@ describe("hostile output", () => {
   test("an invalid hello fails the load saying what is wrong with it", async () => {
     const h = await start(["bad-hello"]);
     try {
-      const s = h.host.states()[0];
+      const s = h.host.states()[0]!;
       expect(s.status).toBe("failed");
       expect(s.error).toContain('its hello frame is invalid (hello: field "version" must be a string, got number)');
       expect(s.error).toContain("(log: ");

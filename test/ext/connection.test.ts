@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FIXTURES, start } from "./fixture-host.ts";
+import { elements } from "../helpers/elements.ts";
 
 const state = (h: Awaited<ReturnType<typeof start>>, name: string) => h.host.states().find((s) => s.name === name)!;
 
@@ -50,7 +51,7 @@ describe("handshake", () => {
       expect(s.status).toBe("failed");
       const quoted = s.error!.match(/got: "([^"]*)"…/);
       expect(quoted?.[1]).toHaveLength(120);
-      expect(quoted![1].startsWith("Starting weather server")).toBe(true);
+      expect(quoted![1]!.startsWith("Starting weather server")).toBe(true);
     } finally {
       await h.close();
     }
@@ -272,7 +273,7 @@ describe("extensions that are not started", () => {
     writeFileSync(join(copy, "extension.json"), JSON.stringify({ name: "legacy", exec: "/bin/false" }));
     const h = await start(["legacy", copy]);
     try {
-      const [winner, loser] = h.host.states();
+      const [winner, loser] = elements(h.host.states(), 2);
       expect(winner.status).toBe("auto_ready");
       expect(loser).toMatchObject({ status: "shadowed", shadowedBy: join(FIXTURES, "legacy"), startupMs: null });
       expect(h.log("legacy")).toContain(`[zot] not starting ${copy}: shadowed by ${join(FIXTURES, "legacy")}`);

@@ -131,9 +131,9 @@ describe("discover", () => {
     const { root, project, home } = discoveryCopy();
     const flag = relative(process.cwd(), join(root, "flag-ext"));
     const list = await discover({ extPaths: [flag], noExt: false, cwd: project, home });
-    expect(list[0].dir).toBe(join(root, "flag-ext"));
-    expect(list[0].source).toBe("flag");
-    expect(list[0].status).toBe("spawn");
+    expect(list[0]!.dir).toBe(join(root, "flag-ext"));
+    expect(list[0]!.source).toBe("flag");
+    expect(list[0]!.status).toBe("spawn");
     expect(byDir(list, join(project, ".zot", "extensions", "shared")).status).toBe("shadowed");
     expect(byDir(list, join(project, ".zot", "extensions", "shared")).shadowedBy).toBe(join(root, "flag-ext"));
   });
@@ -148,15 +148,15 @@ describe("discover", () => {
     const base = tempDir();
     const list = await discover({ extPaths: [join(base, "nope")], noExt: true, cwd: base, home: base });
     expect(list).toHaveLength(1);
-    expect(list[0].status).toBe("invalid");
-    expect(list[0].error).toContain(join(base, "nope"));
+    expect(list[0]!.status).toBe("invalid");
+    expect(list[0]!.error).toContain(join(base, "nope"));
   });
 
   test("an --ext path naming extension.json means its directory", async () => {
     const { root } = discoveryCopy();
     const list = await discover({ extPaths: [join(root, "flag-ext", "extension.json")], noExt: true, cwd: root, home: root });
-    expect(list[0].dir).toBe(join(root, "flag-ext"));
-    expect(list[0].status).toBe("spawn");
+    expect(list[0]!.dir).toBe(join(root, "flag-ext"));
+    expect(list[0]!.status).toBe("spawn");
   });
 
   test("the same directory reached twice is one extension", async () => {
@@ -164,7 +164,7 @@ describe("discover", () => {
     const alpha = join(project, ".zot", "extensions", "alpha");
     const list = await discover({ extPaths: [alpha], noExt: false, cwd: project, home });
     expect(list.filter((e) => e.name === "alpha")).toHaveLength(1);
-    expect(list[0].source).toBe("flag");
+    expect(list[0]!.source).toBe("flag");
   });
 
   test("a project root that is also the global root does not shadow itself", async () => {

@@ -147,11 +147,11 @@ describe("runtime exits", () => {
       const text = (r.content[0] as { text: string }).text;
       expect(text).toContain(`tool "crash" failed`);
       expect(text).toContain(`extension "kitchen" exited with exit code 7`);
-      expect(text).toContain(h.host.states()[0].log);
+      expect(text).toContain(h.host.states()[0]!.log);
       await h.intent((i) => i.kind === "extension_exited");
       expect(h.host.commands().map((c) => c.extension)).toEqual(["legacy"]);
       expect(h.host.tools()).toEqual([]);
-      expect(h.host.states()[0].status).toBe("exited");
+      expect(h.host.states()[0]!.status).toBe("exited");
       const r2 = await h.host.invokeCommand("legacy", "");
       expect(r2.ok).toBe(true);
     } finally {
@@ -227,7 +227,7 @@ describe("reload", () => {
         ["exit-early", "failed"],
       ]);
       expect(report.errors.map((e) => e.extension)).toEqual(["exit-early"]);
-      expect(report.errors[0].log).toContain("ext-exit-early.log");
+      expect(report.errors[0]!.log).toContain("ext-exit-early.log");
       expect((await h.host.invokeCommand("echo", "")).ok).toBe(true);
     } finally {
       await h.close();
@@ -254,7 +254,7 @@ describe("reload", () => {
     const h = await start(["legacy"]);
     try {
       const report = await h.host.reload("ghost");
-      expect(report.errors[0].message).toContain(`no extension named "ghost"`);
+      expect(report.errors[0]!.message).toContain(`no extension named "ghost"`);
     } finally {
       await h.close();
     }
@@ -276,7 +276,7 @@ test("intents sent before anyone listens go to the first listener, in order, at 
     // early-notes sends n1…n250 between hello and ready, so all of them arrive during load().
     const opts = { extPaths: [join(FIXTURES, "early-notes")], noExt: true, cwd: home, home, info: { zotVersion: "1", provider: "p", model: "m", cwd: home } };
     const report = await host.load(opts);
-    expect(report.extensions[0].status).toBe("ready");
+    expect(report.extensions[0]!.status).toBe("ready");
     const first: UiIntent[] = [];
     const second: UiIntent[] = [];
     host.onIntent((i) => first.push(i));

@@ -33,7 +33,7 @@ describe("interception chain", () => {
   test("modified_args that is not an object is ignored with a warning", async () => {
     const r = await h.host.intercept(toolCall("bad-args"));
     expect(r.args).toEqual({ command: "bad-args #b" });
-    expect(h.host.states()[0].warnings.some((w) => w.includes("modified_args") && w.includes("JSON object"))).toBe(true);
+    expect(h.host.states()[0]!.warnings.some((w) => w.includes("modified_args") && w.includes("JSON object"))).toBe(true);
   });
 
   test("assistant_message text rewrites chain", async () => {
@@ -62,7 +62,7 @@ describe("interception chain", () => {
     expect(r.reason).toContain(`extension "guard-slow" did not answer`);
     expect(r.reason).toContain("fail-closed");
     expect(r.steps.map((s) => s.outcome)).toEqual(["allow", "allow", "timeout"]);
-    expect(r.steps[0].reason).toBe("ok a");
+    expect(r.steps[0]!.reason).toBe("ok a");
   });
 
   test("turn_start can be blocked with a reason for the user", async () => {

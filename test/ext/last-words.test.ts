@@ -13,7 +13,7 @@ describe("the extension's last words in host errors", () => {
   test("a shell extension that exits before hello is quoted by its error line, without terminal escapes", async () => {
     const h = await start(["dies-sh"]);
     try {
-      const s = h.host.states()[0];
+      const s = h.host.states()[0]!;
       expect(s.status).toBe("failed");
       expect(s.error).toBe(`extension "dies-sh" failed to load: it exited before hello with exit code 1: "Error: Cannot find module './sdk'" (log: ${s.log})`);
     } finally {
@@ -24,7 +24,7 @@ describe("the extension's last words in host errors", () => {
   test("a Python extension that raises on import is quoted by the traceback's last line", async () => {
     const h = await start(["dies-py"]);
     try {
-      const s = h.host.states()[0];
+      const s = h.host.states()[0]!;
       expect(s.status).toBe("failed");
       expect(s.error).toContain(`exited before hello with exit code 1: "ModuleNotFoundError: No module named 'zot_sdk_that_is_not_installed'" (log: `);
     } finally {
@@ -47,7 +47,7 @@ describe("the extension's last words in host errors", () => {
   test("an extension that wrote nothing to stderr gets the plain message", async () => {
     const h = await start(["killed"]);
     try {
-      expect(h.host.states()[0].error).toMatch(/exited before hello with signal SIGKILL \(log: /);
+      expect(h.host.states()[0]!.error).toMatch(/exited before hello with signal SIGKILL \(log: /);
     } finally {
       await h.close();
     }
@@ -148,7 +148,7 @@ describe("zot ext test on an extension that dies at start", () => {
       expect(r.ok).toBe(false);
       const failed = r.steps.filter((s) => s.status === "fail");
       expect(failed.map((s) => s.name)).toEqual(["hello is the first line"]);
-      expect(failed[0].detail).toBe(`exited before hello: it exited with exit code 1: "Error: Cannot find module './sdk'"; see ${r.log}`);
+      expect(failed[0]!.detail).toBe(`exited before hello: it exited with exit code 1: "Error: Cannot find module './sdk'"; see ${r.log}`);
       const shutdown = r.steps.find((s) => s.name === "exits on shutdown");
       expect(shutdown?.status).toBe("skip");
     } finally {

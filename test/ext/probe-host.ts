@@ -7,7 +7,7 @@ import { FAST, FIXTURES } from "./fixture-host.ts";
 
 export type ProbeOptions = {
   /** Runs in the fresh extension directory before the manifest is written. */
-  prepare?: (dir: string) => void;
+  prepare?: ((dir: string) => void) | undefined;
   /** Manifest fields that replace the defaults (`exec`, `args`). */
   manifest?: Record<string, unknown>;
   /** The `$ZOT_HOME` to use; a fresh one under `root` by default. */

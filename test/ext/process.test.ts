@@ -57,7 +57,7 @@ describe("shutdown", () => {
       for (let i = 0; i < 70; i++) h.host.emit({ event: "assistant_message", text });
       const exited = await h.intent((i) => i.kind === "extension_exited");
       expect((exited as { message: string }).message).toContain(`extension "deaf" stopped reading its input`);
-      expect(h.host.states()[0].status).toBe("exited");
+      expect(h.host.states()[0]!.status).toBe("exited");
       expect(h.log("deaf")).toContain("not reading its stdin");
     } finally {
       await h.close();

@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { checkCommand, checkTool, resolve } from "../../src/ext/registry.ts";
 import { start } from "./fixture-host.ts";
+import { elements } from "../helpers/elements.ts";
 
 const tool = (name: string, schema?: unknown) => checkTool({ type: "register_tool", name, description: "", schema: schema as never, deferred: false }, "ext");
 
@@ -60,7 +61,7 @@ describe("conflicts between running extensions", () => {
   test("load order decides, the loser's doctor entry and log list the conflict, and the winner's command runs", async () => {
     const h = await start(["conflict-b", "conflict-a"]);
     try {
-      const [b, a] = h.host.states();
+      const [b, a] = elements(h.host.states(), 2);
       expect(b.commands).toEqual(["deploy", "only-conflict-b"]);
       expect(b.tools).toEqual([{ name: "shared_tool", deferred: false }]);
       expect(a.commands).toEqual(["only-conflict-a"]);
@@ -85,7 +86,7 @@ describe("conflicts between running extensions", () => {
       expect((await h.host.invokeCommand("only-conflict-a", "")).ok).toBe(false);
       expect(h.host.commands().find((c) => c.name.toLowerCase() === "deploy")).toEqual({ name: "deploy", description: "conflict-b", extension: "conflict-b" });
       expect(h.host.tools().find((t) => t.name === "shared_tool")?.extension).toBe("conflict-b");
-      expect(h.host.states()[1].conflicts).toEqual([]);
+      expect(h.host.states()[1]!.conflicts).toEqual([]);
     } finally {
       await h.close();
     }
@@ -94,7 +95,7 @@ describe("conflicts between running extensions", () => {
   test("built-in names and case duplicates within one extension are conflicts, not load failures", async () => {
     const h = await start(["malformed"]);
     try {
-      const s = h.host.states()[0];
+      const s = h.host.states()[0]!;
       expect(s.status).toBe("ready");
       expect(s.commands).toEqual(["Dup"]);
       expect(s.tools.map((t) => t.name)).toEqual(["no_schema", "untyped"]);

@@ -64,7 +64,7 @@ describe("extension stderr in the log", () => {
   test("a 1 MB stderr line is cut at the limit and the extension keeps working", async () => {
     const h = await start(["stderr-long"]);
     try {
-      expect(h.host.states()[0].status).toBe("ready");
+      expect(h.host.states()[0]!.status).toBe("ready");
       const log = h.log("stderr-long");
       expect(log).toContain(`${"L".repeat(MAX_STDERR_LINE_BYTES)}… [zot: stderr line cut at ${MAX_STDERR_LINE_BYTES} bytes]\nafter the long line\n`);
       expect(log.length).toBeLessThan(MAX_STDERR_LINE_BYTES * 2);
@@ -77,7 +77,7 @@ describe("extension stderr in the log", () => {
     await withKey(async () => {
       const h = await start(["stderr-cut-off"], {}, undefined, mask);
       try {
-        const s = h.host.states()[0];
+        const s = h.host.states()[0]!;
         expect(s.error).toBe(`extension "stderr-cut-off" failed to load: it exited before hello with signal SIGKILL: "Error: the key sk-a…[redacted]" (log: ${s.log})`);
         const log = h.log("stderr-cut-off");
         expect(log).toContain("\nError: the key sk-a…[redacted]\n[zot] process exited with signal SIGKILL\n");
@@ -95,7 +95,7 @@ describe("extension stderr in the log", () => {
     const held = Number(h.log("stderr-held").match(/^held by (\d+)$/m)?.[1]);
     try {
       expect(alive(held)).toBe(true);
-      const s = h.host.states()[0];
+      const s = h.host.states()[0]!;
       expect(s.error).toBe(`extension "stderr-held" failed to load: it exited before hello with exit code 5: "Error: cannot reach the weather service" (log: ${s.log})`);
       await h.close();
       await waitFor(() => pipes() <= before, 3_000);

@@ -56,7 +56,7 @@ test("a secret in tool arguments is masked in the trace, the extension's log and
     expect(log).not.toContain(secret);
     expect(log).toContain(`[zot] warning: ignored a stdout line that is not JSON: "not json: {\\"key\\":\\"[masked]\\"}"`);
     expect(log).toContain(`[zot] warning: ignored a frame of unknown type "custom {"key":"[masked]"}"`);
-    const warnings = t.host.states()[0].warnings.join("\n");
+    const warnings = t.host.states()[0]!.warnings.join("\n");
     expect(warnings).toContain("[masked]");
     expect(warnings).not.toContain(secret);
   } finally {

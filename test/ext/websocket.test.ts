@@ -96,7 +96,7 @@ for (const kind of SERVER_KINDS) describe(`${kind} as an extension`, () => {
     const h = await load(wsExtension("reload-ws", { url: `ws://127.0.0.1:${server.port}/`, token_env: "ZOT_TEST_WS_TOKEN" }));
     const report = await h.host.reload("reload-ws");
     expect(report.errors).toEqual([]);
-    expect(report.extensions[0].status).toBe("ready");
+    expect(report.extensions[0]!.status).toBe("ready");
     expect(text(await h.host.callTool("echo", {}, { signal: abort() }))).toBe(`echo {} from ${server.pid}`);
     expect(h.log("reload-ws").match(/\[zot\] connected to/g)?.length).toBe(2);
     // The first connection ended the graceful way: shutdown, shutdown_ack, the extension closed it.

@@ -120,9 +120,9 @@ export function startAuthServer(options: AuthServerOptions = {}): AuthServer {
     let id = typeof form.client_id === "string" ? form.client_id : "";
     let secret: string | null = typeof form.client_secret === "string" ? form.client_secret : null;
     if (basic?.startsWith("Basic ")) {
-      const [u, p] = Buffer.from(basic.slice(6), "base64").toString().split(":");
-      id = decodeURIComponent(u ?? "");
-      secret = decodeURIComponent(p ?? "");
+      const [u = "", p = ""] = Buffer.from(basic.slice(6), "base64").toString().split(":");
+      id = decodeURIComponent(u);
+      secret = decodeURIComponent(p);
     }
     const c = clients.get(id);
     if (!c && !(options.cimd && id.startsWith("https://"))) return oauthError(401, "invalid_client", `unknown client ${id}`);

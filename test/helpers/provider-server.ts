@@ -97,7 +97,7 @@ export type ServerOptions = {
    */
   models?: string[] | number | (() => Promise<string[]>);
   fallback?: Reply | ((req: RecordedRequest) => Reply);
-  onRequest?: (req: RecordedRequest) => void;
+  onRequest?: ((req: RecordedRequest) => void) | undefined;
 };
 
 export function startProviderServer(opts: ServerOptions = {}): ProviderServer {
@@ -343,8 +343,9 @@ export function responsesEvents(reply: TurnReply, model: string): string[] {
     out.push(ev("response.content_part.added", { item_id: id, output_index: index, content_index: 0, part: { type: "output_text", text: "", annotations: [] } }));
     for (const p of split(reply.text)) out.push(ev("response.output_text.delta", { item_id: id, output_index: index, content_index: 0, delta: p, logprobs: [] }));
     out.push(ev("response.output_text.done", { item_id: id, output_index: index, content_index: 0, text: reply.text, logprobs: [] }));
-    const item = { id, type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: reply.text, annotations: [] }] };
-    out.push(ev("response.content_part.done", { item_id: id, output_index: index, content_index: 0, part: item.content[0] }));
+    const part = { type: "output_text", text: reply.text, annotations: [] };
+    const item = { id, type: "message", status: "completed", role: "assistant", content: [part] };
+    out.push(ev("response.content_part.done", { item_id: id, output_index: index, content_index: 0, part }));
     out.push(ev("response.output_item.done", { output_index: index, item }));
     items.push(item);
     index++;

@@ -90,7 +90,7 @@ export function startReleaseServer(views: Record<string, View>, signingKey?: str
     return view.replace?.[file] ?? (existsSync(path) ? new Uint8Array(readFileSync(path)) : null);
   };
   const cutter = startCutter((path) => {
-    const [, name, file] = path.split("/");
+    const [, name = "", file = ""] = path.split("/");
     const view = views[name];
     return view && file ? fileOf(view, file) : null;
   });
@@ -100,7 +100,7 @@ export function startReleaseServer(views: Record<string, View>, signingKey?: str
     // A hung view must stay hung for as long as the client waits.
     idleTimeout: 0,
     fetch(req): Response | Promise<Response> {
-      const [, name, file] = new URL(req.url).pathname.split("/");
+      const [, name = "", file] = new URL(req.url).pathname.split("/");
       requests.push(`${name}/${file}`);
       const view = views[name];
       if (!view || !file) return new Response("no such release\n", { status: 404 });

@@ -115,7 +115,7 @@ export class VTerm {
   cell(row: number, col: number): Cell {
     const r = this.grid[row];
     if (!r || col < 0 || col >= this.width) throw new Error(`Cell ${row},${col} is outside the ${this.width}×${this.height} screen.`);
-    return r[col];
+    return r[col]!;
   }
 
   /** True when a synchronized-output block was opened and not closed. */
@@ -168,14 +168,14 @@ export class VTerm {
     if (width === 0) {
       // A lone combining mark joins the character before it.
       const col = Math.max(0, this.cursor.col - 1);
-      this.grid[this.cursor.row][col].ch += text;
+      this.grid[this.cursor.row]![col]!.ch += text;
       return;
     }
     if (this.wrapPending || this.cursor.col + width > this.width) {
       this.cursor.col = 0;
       this.lineFeed();
     }
-    const row = this.grid[this.cursor.row];
+    const row = this.grid[this.cursor.row]!;
     const col = this.cursor.col;
     for (let k = 0; k < width; k++) this.breakWide(row, col + k);
     row[col] = { ch: text, ...this.pen };
@@ -189,8 +189,8 @@ export class VTerm {
   /** Overwriting half of a wide character blanks its other half, as terminals do. */
   private breakWide(row: Cell[], col: number): void {
     if (col >= this.width) return;
-    if (row[col].ch === "" && col > 0) row[col - 1] = this.blankCell();
-    if (col + 1 < this.width && row[col + 1].ch === "") row[col + 1] = this.blankCell();
+    if (row[col]!.ch === "" && col > 0) row[col - 1] = this.blankCell();
+    if (col + 1 < this.width && row[col + 1]!.ch === "") row[col + 1] = this.blankCell();
   }
 
   /** Returns the length of the escape sequence at `i`, or 0 when it is incomplete. */
@@ -210,7 +210,7 @@ export class VTerm {
     const seq = s.slice(i, j + 1);
     if (final < 0x40 || final > 0x7e) throw new Error(`VTerm: malformed escape sequence ${quote(seq)}.`);
     const body = s.slice(i + 2, j);
-    this.runCsi(body, s[j], seq);
+    this.runCsi(body, s[j]!, seq);
     return j + 1 - i;
   }
 
@@ -218,15 +218,15 @@ export class VTerm {
     const fail = (): never => {
       throw new Error(`VTerm: unsupported escape sequence ${quote(seq)}.`);
     };
-    const prefix = /^[?<>=]/.test(body) ? body[0] : "";
+    const prefix = /^[?<>=]/.test(body) ? body.charAt(0) : "";
     const paramText = body.slice(prefix.length);
     if (!/^[\d;]*$/.test(paramText)) fail();
     const params = paramText === "" ? [] : paramText.split(";").map((p) => (p === "" ? 0 : Number(p)));
     const p = (k: number, dflt: number) => (params[k] === undefined || params[k] === 0 ? dflt : params[k]);
 
     if (prefix === "?") {
-      if ((final !== "h" && final !== "l") || params.length !== 1 || !KNOWN_MODES.has(params[0])) fail();
-      this.setMode(params[0], final === "h");
+      if ((final !== "h" && final !== "l") || params.length !== 1 || !KNOWN_MODES.has(params[0]!)) fail();
+      this.setMode(params[0]!, final === "h");
       return;
     }
     if (prefix === ">") {
@@ -324,10 +324,10 @@ export class VTerm {
   }
 
   private eraseInLine(mode: number, fail: () => never): void {
-    const row = this.grid[this.cursor.row];
+    const row = this.grid[this.cursor.row]!;
     const [from, to] = mode === 0 ? [this.cursor.col, this.width] : mode === 1 ? [0, this.cursor.col + 1] : mode === 2 ? [0, this.width] : fail();
     for (let c = from; c < to; c++) row[c] = this.blankCell();
-    if (from > 0 && row[from].ch === "") row[from - 1] = this.blankCell();
+    if (from > 0 && row[from]!.ch === "") row[from - 1] = this.blankCell();
     this.wrapPending = false;
   }
 
@@ -375,7 +375,7 @@ export class VTerm {
   private sgr(params: number[], fail: () => never): void {
     const pen = this.pen;
     for (let k = 0; k < params.length; k++) {
-      const n = params[k];
+      const n = params[k]!;
       if (n === 0) Object.assign(pen, { ...DEFAULT_PEN, link: pen.link });
       else if (n === 1) pen.bold = true;
       else if (n === 2) pen.dim = true;

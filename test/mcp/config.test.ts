@@ -30,9 +30,9 @@ test("the first definition of a name wins in the order --mcp, .zot/mcp.json, .mc
     ["three", "user", "shadowed"],
     ["four", "user", "enabled"],
   ]);
-  expect(c.servers[1].shadowedBy).toBe(`${flag} (flag)`);
-  expect(c.servers[4].transport).toEqual({ kind: "http", url: "http://127.0.0.1:1/mcp", headers: {} });
-  expect(c.servers[6].transport).toEqual({ kind: "stdio", command: "d", args: ["x"], env: {}, cwd: s.project });
+  expect(c.servers[1]!.shadowedBy).toBe(`${flag} (flag)`);
+  expect(c.servers[4]!.transport).toEqual({ kind: "http", url: "http://127.0.0.1:1/mcp", headers: {} });
+  expect(c.servers[6]!.transport).toEqual({ kind: "stdio", command: "d", args: ["x"], env: {}, cwd: s.project });
 });
 
 test("--no-mcp keeps only the --mcp files", () => {
@@ -55,8 +55,8 @@ test("${VAR} and ${VAR:-default} expand in command, args, env, url and headers",
     b: { type: "http", url: "https://${HOST}/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
   });
   const c = loadConfig(input({ env: { BIN: "srv", TOKEN: "t0k", HOST: "example.test" } }));
-  expect(c.servers[0].transport).toEqual({ kind: "stdio", command: "srv", args: ["--dir", "/tmp"], env: { TOKEN: "t0k" }, cwd: join(s.project, "sub") });
-  expect(c.servers[1].transport).toEqual({ kind: "http", url: "https://example.test/mcp", headers: { Authorization: "Bearer t0k" } });
+  expect(c.servers[0]!.transport).toEqual({ kind: "stdio", command: "srv", args: ["--dir", "/tmp"], env: { TOKEN: "t0k" }, cwd: join(s.project, "sub") });
+  expect(c.servers[1]!.transport).toEqual({ kind: "http", url: "https://example.test/mcp", headers: { Authorization: "Bearer t0k" } });
 });
 
 test("an unset variable without a default makes that server invalid, naming the variable and the field", () => {
@@ -66,7 +66,7 @@ test("an unset variable without a default makes that server invalid, naming the 
   const path = writeList(join(s.home, "mcp.json"), { a: { type: "http", url: "http://x/${NOPE}" }, b: { command: "fine" } });
   const c = loadConfig(input());
   expect(c.servers[0]).toMatchObject({ status: "invalid", error: `MCP server "a" in ${path}: url uses \${NOPE}, which is not set; set it in the environment or give a default as \${NOPE:-value}` });
-  expect(c.servers[1].status).toBe("enabled");
+  expect(c.servers[1]!.status).toBe("enabled");
 });
 
 test("bad entries are invalid with a sentence saying what is wrong; disabled ones are kept as disabled", () => {

@@ -8,6 +8,7 @@ import type { UiIntent } from "../../src/ext/types.ts";
 import type { McpHost } from "../../src/mcp/host.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { LEGACY, MODERN, fixtureLog, loadHost, python, signal, useScratch, writeList } from "./helpers.ts";
+import { elements } from "../helpers/elements.ts";
 
 let host: McpHost | null = null;
 const s = useScratch(async () => {
@@ -35,7 +36,7 @@ for (const { era, script, version } of ERAS) {
 
     test("negotiates the era and lists every page of tools as mcp__<server>__<tool>", async () => {
       const h = await start();
-      const [st] = h.serverStates();
+      const [st] = elements(h.serverStates(), 1);
       expect(st).toMatchObject({ status: "ready", era, protocolVersion: version, transport: "stdio" });
       const names = h.tools().map((t) => t.name);
       // Ten valid tools over pages of four; the dotted name is made safe, the array and the too-deep schemas are refused.
@@ -192,7 +193,7 @@ for (const { era, script, version } of ERAS) {
 
     test("writes the server's stderr and zot's notes to $ZOT_HOME/logs/mcp-<name>.log", async () => {
       const h = await start();
-      const log = h.serverStates()[0].log;
+      const log = h.serverStates()[0]!.log;
       expect(log).toBe(join(s.home, "logs", "mcp-fx.log"));
       expect(existsSync(log)).toBe(true);
       expect(readFileSync(log, "utf8")).toContain(`[zot] speaking MCP ${version}`);

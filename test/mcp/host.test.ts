@@ -33,8 +33,8 @@ test("an extension tool keeps its name; the MCP tool that would take it is left 
   await host.load({ extPaths: [toolExtension("mcp__fx__echo")], noExt: true, cwd: s.project, home: s.home, info: { zotVersion: "t", provider: "", model: "", cwd: s.project } });
   const echo = host.tools().filter((t) => t.name === "mcp__fx__echo");
   expect(echo).toHaveLength(1);
-  expect(echo[0].extension).toBe("taker");
-  expect(host.serverStates()[0].warnings).toContain('tool "echo" is shadowed: the name mcp__fx__echo belongs to a built-in or extension tool (loaded earlier)');
+  expect(echo[0]!.extension).toBe("taker");
+  expect(host.serverStates()[0]!.warnings).toContain('tool "echo" is shadowed: the name mcp__fx__echo belongs to a built-in or extension tool (loaded earlier)');
 });
 
 test("reloading one server (mcp:<name>) or everything restarts the servers", async () => {

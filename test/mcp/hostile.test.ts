@@ -8,6 +8,7 @@ import { Host } from "../../src/ext/host.ts";
 import { McpHost } from "../../src/mcp/host.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { HOSTILE, loadHost, python, signal, useScratch, writeList } from "./helpers.ts";
+import { elements } from "../helpers/elements.ts";
 
 let host: McpHost | null = null;
 const s = useScratch(async () => {
@@ -23,7 +24,7 @@ async function start(mode: string, extra: Record<string, unknown> = {}): Promise
 
 test("garbage on stdout is ignored and logged; the answers among it still count", async () => {
   const h = await start("garbage");
-  expect(h.serverStates()[0].status).toBe("ready");
+  expect(h.serverStates()[0]!.status).toBe("ready");
   expect(await h.callTool("mcp__bad__echo", { x: 1 }, { signal: signal() })).toMatchObject({ isError: false, content: [{ type: "text", text: 'echo {"x": 1}' }] });
   const log = readFileSync(join(s.home, "logs", "mcp-bad.log"), "utf8");
   expect(log).toContain("[zot] ignored a stdout line that is not JSON: this is not json");
@@ -33,7 +34,7 @@ test("garbage on stdout is ignored and logged; the answers among it still count"
 
 test("a server that never answers fails its start after the startup timeout, naming what it waited for", async () => {
   const h = await start("silent", { startupTimeout: 800 });
-  const [st] = h.serverStates();
+  const [st] = elements(h.serverStates(), 1);
   expect(st.status).toBe("failed");
   expect(st.error).toBe("no answer to initialize within 0.8 s of the start");
   expect(h.tools()).toEqual([]);
@@ -45,7 +46,7 @@ test("a run does not wait for a slow server past its limit; the server's tools j
   const intents: UiIntent[] = [];
   host.onIntent((i) => intents.push(i));
   expect(host.tools()).toEqual([]);
-  expect(host.serverStates()[0].status).toBe("starting");
+  expect(host.serverStates()[0]!.status).toBe("starting");
   await waitFor(() => host!.tools().some((t) => t.name === "mcp__slow__echo"));
   expect(intents.some((i) => i.kind === "registry_changed")).toBe(true);
 });
@@ -91,7 +92,7 @@ test("a server that dies in the middle of a call fails the call with its exit an
   expect(exited.extension).toBe("mcp:bad");
   expect(exited.message).toContain("its last words: fatal: crashing on purpose in the middle of a call");
   expect(h.tools()).toEqual([]);
-  expect(h.serverStates()[0].status).toBe("exited");
+  expect(h.serverStates()[0]!.status).toBe("exited");
 });
 
 test("a server with 500 tools is deferred behind one search tool that activates what the model picks", async () => {
@@ -99,7 +100,7 @@ test("a server with 500 tools is deferred behind one search tool that activates 
   const tools = h.tools();
   expect(tools).toHaveLength(501);
   expect(tools.filter((t) => t.active).map((t) => t.name)).toEqual(["mcp_tool_search"]);
-  expect(h.serverStates()[0].tools.every((t) => t.deferred)).toBe(true);
+  expect(h.serverStates()[0]!.tools.every((t) => t.deferred)).toBe(true);
   const found = await h.callTool("mcp_tool_search", { query: "number 42 " }, { signal: signal() });
   expect((found.content[0] as { text: string }).text).toContain("- mcp__bad__tool_042: Tool number 42 of many");
   const loaded = await h.callTool("mcp_tool_search", { activate: ["mcp__bad__tool_042", "mcp__bad__nope"] }, { signal: signal() });
@@ -116,7 +117,7 @@ test("a server can be kept out of deferral with \"defer\": false", async () => {
 
 test("shutdown ends the server's whole process group, grandchildren included", async () => {
   const h = await start("grandchild");
-  expect(h.serverStates()[0].status).toBe("ready");
+  expect(h.serverStates()[0]!.status).toBe("ready");
   const pid = Number(await waitFor(() => {
     try {
       return readFileSync(join(s.root, "fixture.jsonl.pid"), "utf8");

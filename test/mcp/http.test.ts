@@ -39,7 +39,7 @@ for (const era of ["modern", "legacy"] as const) {
         expect(call.headers["mcp-protocol-version"]).toBe(era === "modern" ? "2026-07-28" : "2025-11-25");
         if (era === "legacy") {
           const init = server!.requests.findIndex((r) => r.body?.method === "initialize");
-          expect(server!.requests[init - 1].body?.method).toBe("server/discover");
+          expect(server!.requests[init - 1]!.body?.method).toBe("server/discover");
           expect(call.headers["mcp-session-id"]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
           expect(server!.requests.filter((r) => r.body?.method === "notifications/initialized")).toHaveLength(1);
         } else {
@@ -88,7 +88,7 @@ test("x-mcp-header parameters are mirrored as Mcp-Param headers; a non-ASCII too
   const h = await start({ era: "modern", reply: "json" });
   const r = await h.callTool("mcp__web__regional", { region: "eu-west1" }, { signal: signal() });
   expect(r.content[0]).toEqual({ type: "text", text: "region header eu-west1" });
-  expect(h.serverStates()[0].warnings).toContain('tool name "région" rejected: MCP tool names are 1–128 characters from A-Z a-z 0-9 _ - .');
+  expect(h.serverStates()[0]!.warnings).toContain('tool name "région" rejected: MCP tool names are 1–128 characters from A-Z a-z 0-9 _ - .');
 });
 
 test("header values that are not plain visible ASCII use the spec's Base64 sentinel", () => {
@@ -101,19 +101,19 @@ test("header values that are not plain visible ASCII use the spec's Base64 senti
 test("a server that demands OAuth before any login fails its start with a sentence naming zot mcp login", async () => {
   const h = await start({ era: "modern", reply: "json", oauth: true });
   expect(h.serverStates()[0]).toMatchObject({ status: "failed", auth: "needs login: run zot mcp login web" });
-  expect(h.serverStates()[0].error).toBe("it needs login: run zot mcp login web (it asks for authorization and zot holds no token for it)");
+  expect(h.serverStates()[0]!.error).toBe("it needs login: run zot mcp login web (it asks for authorization and zot holds no token for it)");
 });
 
 test("a server that refuses the configured Authorization header says to check that token, not to log in", async () => {
   const h = await start({ era: "modern", reply: "json", token: "right" }, { headers: { Authorization: "Bearer ${WEB_TOKEN}" } });
   expect(h.serverStates()[0]).toMatchObject({ status: "failed", error: "the server refused the Authorization header from its config (HTTP 401); check the token it expands to" });
-  expect(h.serverStates()[0].auth).toBeUndefined();
+  expect(h.serverStates()[0]!.auth).toBeUndefined();
 });
 
 test("a server nobody listens at fails its start naming the URL", async () => {
   writeList(join(s.home, "mcp.json"), { web: { type: "http", url: "http://127.0.0.1:9/mcp" } });
   host = await loadHost(s);
-  expect(host.serverStates()[0].error).toStartWith("cannot reach http://127.0.0.1:9/mcp: ");
+  expect(host.serverStates()[0]!.error).toStartWith("cannot reach http://127.0.0.1:9/mcp: ");
 });
 
 describe("the HTTP door", () => {
@@ -123,7 +123,7 @@ describe("the HTTP door", () => {
       writeList(join(s.home, "mcp.json"), { web: { type: "http", url: `${t.first}/mcp`, headers: { "X-Key": "${MY_SECRET}" } } });
       host = await loadHost(s, { env: { ...process.env, MY_SECRET: "s3cret-value" } });
       expect(host.serverStates()[0]).toMatchObject({ status: "failed" });
-      expect(host.serverStates()[0].error).toContain(`${t.first} redirected the request (HTTP 307) to ${t.second}/mcp, another origin; zot does not follow it`);
+      expect(host.serverStates()[0]!.error).toContain(`${t.first} redirected the request (HTTP 307) to ${t.second}/mcp, another origin; zot does not follow it`);
       expect(t.seen).toEqual([]);
     } finally {
       t.stop();
@@ -136,7 +136,7 @@ describe("the HTTP door", () => {
       writeList(join(s.home, "mcp.json"), { web: { type: "http", url: `${endless.url}/mcp` } });
       host = await loadHost(s);
       expect(host.serverStates()[0]).toMatchObject({ status: "failed" });
-      expect(host.serverStates()[0].error).toContain(`the answer from ${endless.url} passed 64 MiB and was stopped`);
+      expect(host.serverStates()[0]!.error).toContain(`the answer from ${endless.url} passed 64 MiB and was stopped`);
     } finally {
       endless.stop();
     }
@@ -148,7 +148,7 @@ describe("the HTTP door", () => {
       writeList(join(s.home, "mcp.json"), { web: { type: "http", url: `${endless.url}/mcp` } });
       host = await loadHost(s);
       expect(host.serverStates()[0]).toMatchObject({ status: "failed" });
-      expect(host.serverStates()[0].error).toContain(`${endless.url} sent an event larger than 64 MiB, so the stream was stopped`);
+      expect(host.serverStates()[0]!.error).toContain(`${endless.url} sent an event larger than 64 MiB, so the stream was stopped`);
     } finally {
       endless.stop();
     }

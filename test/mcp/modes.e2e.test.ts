@@ -33,18 +33,18 @@ function callThenText(name: string, args: Record<string, unknown>) {
 
 /** The tool result blocks of the transcript's `tool` rows, in order. */
 function transcriptResults(): Record<string, unknown>[] {
-  const lines = jsonLines(readFileSync(sessionFiles(e2e.home)[0], "utf8")) as { type: string; message?: { role: string; content: Record<string, unknown>[] } }[];
+  const lines = jsonLines(readFileSync(sessionFiles(e2e.home)[0]!, "utf8")) as { type: string; message?: { role: string; content: Record<string, unknown>[] } }[];
   return lines.flatMap((l) => (l.type === "message" && l.message?.role === "tool" ? l.message.content : []));
 }
 
-const transcriptResult = (): Record<string, unknown> => transcriptResults()[0];
+const transcriptResult = (): Record<string, unknown> => transcriptResults()[0]!;
 
 describe("json mode", () => {
   test("offers MCP tools to the model and reports the call with its attribution and structured content", async () => {
     const server = callThenText("mcp__nu__add", { a: 20, b: 22 });
     const r = await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(server), "--mcp", list, "add them"]);
     expect(r.code).toBe(0);
-    const offered = (server.requests[0].body as { tools: { name: string }[] }).tools.map((t) => t.name);
+    const offered = (server.requests[0]!.body as { tools: { name: string }[] }).tools.map((t) => t.name);
     expect(offered).toContain("mcp__fx__echo");
     expect(offered).toContain("mcp__nu__add");
     const events = jsonLines(r.stdout);
@@ -75,7 +75,7 @@ describe("json mode", () => {
     const server = callThenText("mcp__fx__echo", { text: "the secret" });
     const r = await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(server), "--mcp", list, "-e", join(FIXTURES, "guard"), "go"], { env: guard({ intercept: ["tool_result"], withhold: "secret" }) });
     expect(jsonLines(r.stdout).find((e) => e.type === "tool_result")).toMatchObject({ content: [{ type: "text", text: "[guard withheld this result]" }], rewritten_by: ["guard"], extension: "mcp:fx" });
-    expect(JSON.stringify((server.requests[1].body as { messages: unknown }).messages)).not.toContain("echo: the secret");
+    expect(JSON.stringify((server.requests[1]!.body as { messages: unknown }).messages)).not.toContain("echo: the secret");
   });
 
   test("a fail-closed interceptor that does not answer blocks the MCP call", async () => {
@@ -93,7 +93,7 @@ describe("json mode", () => {
     await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(server), "hi"]);
     await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(server), "--no-mcp", "hi"]);
     await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(server), "--no-tools", "hi"]);
-    const names = (i: number) => (server.requests[i].body as { tools?: { name: string }[] }).tools?.map((t) => t.name) ?? [];
+    const names = (i: number) => (server.requests[i]!.body as { tools?: { name: string }[] }).tools?.map((t) => t.name) ?? [];
     expect(names(0)).toContain("mcp__fx__echo");
     expect(names(1).some((n) => n.startsWith("mcp__"))).toBe(false);
     expect(names(2)).toEqual([]);
@@ -108,7 +108,7 @@ describe("print mode", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("finished\n");
     expect(r.stderr).toContain('zot: MCP server broken did not start: the command "no-such-command-for-zot" was not found on PATH');
-    expect(JSON.stringify((server.requests[1].body as { messages: unknown }).messages)).toContain("echo: printed");
+    expect(JSON.stringify((server.requests[1]!.body as { messages: unknown }).messages)).toContain("echo: printed");
   });
 
   test("interceptors guard MCP calls in print mode: a block keeps the call from the server, a rewrite reaches it", async () => {
@@ -133,13 +133,13 @@ describe("print mode", () => {
     const server = e2e.serve({ replies: [{ kind: "turn", text: "reviewed" }] });
     const r = await e2e.run(["--permission-mode", "yolo", "-p", ...anthropic(server), "--mcp", list, "/mcp__fx__review src/main.ts"]);
     expect(r.stdout).toBe("reviewed\n");
-    expect(JSON.stringify((server.requests[0].body as { messages: unknown }).messages)).toContain("Please review src/main.ts");
+    expect(JSON.stringify((server.requests[0]!.body as { messages: unknown }).messages)).toContain("Please review src/main.ts");
   });
 
   test("@server:uri in the prompt attaches the resource", async () => {
     const server = e2e.serve({ replies: [{ kind: "turn", text: "ok" }] });
     await e2e.run(["--permission-mode", "yolo", "-p", ...anthropic(server), "--mcp", list, "read @nu:fixture://readme"]);
-    expect(JSON.stringify((server.requests[0].body as { messages: unknown }).messages)).toContain("The fixture readme says hi.");
+    expect(JSON.stringify((server.requests[0]!.body as { messages: unknown }).messages)).toContain("The fixture readme says hi.");
   });
 
   test("a project .mcp.json loads only in a trusted folder", async () => {
@@ -150,7 +150,7 @@ describe("print mode", () => {
     const untrusted = await e2e.run(["--permission-mode", "yolo", "-p", ...anthropic(server), "hi"], { cwd: project });
     expect(untrusted.stderr).toContain(`skipped the project MCP server lists of the untrusted folder ${project}: ${join(project, ".mcp.json")}`);
     await e2e.run(["--permission-mode", "yolo", "-p", ...anthropic(server), "--trust", "hi"], { cwd: project });
-    const names = (i: number) => (server.requests[i].body as { tools?: { name: string }[] }).tools?.map((t) => t.name) ?? [];
+    const names = (i: number) => (server.requests[i]!.body as { tools?: { name: string }[] }).tools?.map((t) => t.name) ?? [];
     expect(names(0).some((n) => n.startsWith("mcp__proj__"))).toBe(false);
     expect(names(1)).toContain("mcp__proj__echo");
   });

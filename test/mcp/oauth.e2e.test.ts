@@ -50,8 +50,8 @@ test("zot mcp login opens the browser, and list, doctor and logout show and end 
   expect(doctor.code).toBe(0);
   const report = JSON.parse(doctor.stdout) as { servers: { status: string; auth: string; tools: { name: string }[] }[] };
   expect(report.servers[0]).toMatchObject({ status: "ready" });
-  expect(report.servers[0].auth).toStartWith("oauth: logged in (expires ");
-  expect(report.servers[0].tools.map((t) => t.name)).toContain("mcp__web__whoami");
+  expect(report.servers[0]!.auth).toStartWith("oauth: logged in (expires ");
+  expect(report.servers[0]!.tools.map((t) => t.name)).toContain("mcp__web__whoami");
 
   expect((await e2e.run(["mcp", "logout", "web"])).stdout).toBe(`logged out of MCP server web (revoked and forgot the tokens from ${as.issuer})\n`);
   expect(readAuthStore(e2e.home)).toEqual([]);
@@ -104,7 +104,7 @@ test("a print-mode run skips a server that needs login with a notice naming zot 
 
 test("an OAuth token is masked like an API key in JSON output and in the transcript", async () => {
   expect((await e2e.run(["mcp", "login", "web"], { env: browser() })).code).toBe(0);
-  const token = readAuthStore(e2e.home)[0].access_token;
+  const token = readAuthStore(e2e.home)[0]!.access_token;
   const server = e2e.serve({
     replies: [
       { kind: "turn", toolCalls: [{ id: "toolu_1", name: "mcp__web__whoami", args: {} }] },
@@ -114,9 +114,9 @@ test("an OAuth token is masked like an API key in JSON output and in the transcr
   const r = await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(server), "who am I"]);
   expect(r.code).toBe(0);
   const result = jsonLines(r.stdout).find((e) => e.type === "tool_result") as { content: { text: string }[] };
-  expect(result.content[0].text).toBe(`you sent Bearer ${token.slice(0, 4)}…[redacted]`);
+  expect(result.content[0]!.text).toBe(`you sent Bearer ${token.slice(0, 4)}…[redacted]`);
   expect(r.stdout).not.toContain(token);
-  expect(readFileSync(sessionFiles(e2e.home)[0], "utf8")).not.toContain(token);
+  expect(readFileSync(sessionFiles(e2e.home)[0]!, "utf8")).not.toContain(token);
 });
 
 test("an oauth entry in mcp.json (Claude Code's camelCase, the secret from ${VAR}) logs in as that client without registering", async () => {
@@ -149,7 +149,7 @@ test("a bad oauth entry makes the server invalid with a sentence naming the fiel
 describe("zot mcp logout revokes the tokens at the authorization server", () => {
   test("the refresh token and the access token are revoked with their hints and the client's authentication, then forgotten", async () => {
     expect((await e2e.run(["mcp", "login", "web"], { env: browser() })).code).toBe(0);
-    const entry = readAuthStore(e2e.home)[0];
+    const entry = readAuthStore(e2e.home)[0]!;
     expect(entry.revocation_endpoint).toBe(`${as.issuer}/revoke`);
     const r = await e2e.run(["mcp", "logout", "web"]);
     expect(r.stderr).toBe("");
@@ -206,7 +206,7 @@ describe("zot mcp logout revokes the tokens at the authorization server", () => 
     expect((await e2e.run(["mcp", "login", "web"], { env: browser() })).code).toBe(0);
     const file = join(e2e.home, "mcp-auth.json");
     const doc = JSON.parse(readFileSync(file, "utf8")) as { tokens: Record<string, unknown>[] };
-    delete doc.tokens[0].revocation_endpoint;
+    delete doc.tokens[0]!.revocation_endpoint;
     writeFileSync(file, JSON.stringify(doc));
     const r = await e2e.run(["mcp", "logout", "web"]);
     expect(r.stderr).toBe("");
@@ -216,7 +216,7 @@ describe("zot mcp logout revokes the tokens at the authorization server", () => 
 
     as.options.noRevocation = true;
     expect((await e2e.run(["mcp", "login", "web"], { env: browser() })).code).toBe(0);
-    expect(readAuthStore(e2e.home)[0].revocation_endpoint).toBeUndefined();
+    expect(readAuthStore(e2e.home)[0]!.revocation_endpoint).toBeUndefined();
     expect((await e2e.run(["mcp", "logout", "web"])).stdout).toBe(`logged out of MCP server web (forgot the tokens from ${as.issuer})\n`);
     expect(as.requests.filter((x) => x.path === "/revoke")).toEqual([]);
   });
@@ -247,5 +247,5 @@ test("a print-mode run whose tool meets 403 insufficient_scope says which scope 
   const after = await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(turns()), "who am I"]);
   const result = jsonLines(after.stdout).find((e) => e.type === "tool_result") as { is_error: boolean; content: { text: string }[] };
   expect(result.is_error).toBe(false);
-  expect(result.content[0].text).toStartWith("you sent Bearer ");
+  expect(result.content[0]!.text).toStartWith("you sent Bearer ");
 });

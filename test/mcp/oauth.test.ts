@@ -15,6 +15,7 @@ import { readAuthStore, saveAuth } from "../../src/mcp/oauth/store.ts";
 import { startMcpHttpServer, type McpHttpServer } from "../helpers/mcp-http-server.ts";
 import { protect, startAuthServer, type AuthServer, type AuthServerOptions } from "../helpers/oauth-server.ts";
 import { loadHost, signal, useScratch, writeList } from "./helpers.ts";
+import { elements } from "../helpers/elements.ts";
 
 let host: McpHost | null = null;
 let mcp: McpHttpServer | null = null;
@@ -86,14 +87,14 @@ describe("logging in", () => {
     expect(lines.join("\n")).toContain("no browser to open here");
     expect(as.registrations).toHaveLength(1);
     expect(as.registrations[0]).toMatchObject({ application_type: "native", token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], scope: "mcp:tools" });
-    expect((as.registrations[0].redirect_uris as string[])[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    expect((as.registrations[0]!.redirect_uris as string[])[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
     const authorize = as.requests.find((x) => x.path === "/authorize")!;
     expect(authorize.query).toMatchObject({ response_type: "code", client_id: "dcr-1", code_challenge_method: "S256", resource: mcp!.url, scope: "mcp:tools" });
     expect(String(authorize.query.state).length).toBeGreaterThanOrEqual(32);
-    expect(tokenRequests(as)[0].form).toMatchObject({ grant_type: "authorization_code", client_id: "dcr-1", resource: mcp!.url });
+    expect(tokenRequests(as)[0]!.form).toMatchObject({ grant_type: "authorization_code", client_id: "dcr-1", resource: mcp!.url });
 
     host = await loadHost(s);
-    const state = host.serverStates()[0];
+    const state = host.serverStates()[0]!;
     expect(state).toMatchObject({ status: "ready" });
     expect(state.auth).toMatch(/^oauth: logged in \(expires \d{4}-\d\d-\d\d \d\d:\d\d UTC\)$/);
     const called = await host.callTool("mcp__web__whoami", {}, { signal: signal() });
@@ -104,7 +105,7 @@ describe("logging in", () => {
     const as = setUp();
     expect((await logIn()).r.ok).toBe(true);
     expect(statSync(authStorePath(s.home)).mode & 0o777).toBe(0o600);
-    const [entry] = readAuthStore(s.home);
+    const [entry] = elements(readAuthStore(s.home), 1);
     expect(entry).toMatchObject({ server: mcp!.url, issuer: as.issuer, client_id: "dcr-1", resource: mcp!.url, auth_method: "none", token_endpoint: `${as.issuer}/token` });
     expect(entry.access_token).toStartWith("at-1-");
     expect(entry.refresh_token).toStartWith("rt-1-");
@@ -122,7 +123,7 @@ describe("logging in", () => {
   test("an issuer with a path (a tenant) is found at the path-suffixed well-known URL", async () => {
     const as = setUp({ issuerPath: "/tenant1" });
     expect((await logIn()).r.ok).toBe(true);
-    expect(as.requests[0].path).toBe("/.well-known/oauth-authorization-server/tenant1");
+    expect(as.requests[0]!.path).toBe("/.well-known/oauth-authorization-server/tenant1");
     expect(readAuthStore(s.home)[0]).toMatchObject({ issuer: `${as.issuer}`, token_endpoint: `${as.issuer}/token` });
     expect(as.issuer).toEndWith("/tenant1");
   });
@@ -151,11 +152,11 @@ describe("logging in", () => {
     expect(r.ok).toBe(true);
     expect(as.registrations).toEqual([]);
     expect(as.requests.find((x) => x.path === "/authorize")!.query).toMatchObject({ client_id: "zot-test-client", scope: "mcp:tools mcp:admin" });
-    const token = tokenRequests(as)[0];
+    const token = tokenRequests(as)[0]!;
     expect(token.headers.authorization).toBe(`Basic ${Buffer.from("zot-test-client:s3cret-value-1").toString("base64")}`);
     expect(token.form.client_secret).toBeUndefined();
     // A configured secret stays in the server list, not in the token file.
-    expect(readAuthStore(s.home)[0].client_secret).toBeUndefined();
+    expect(readAuthStore(s.home)[0]!.client_secret).toBeUndefined();
   });
 
   test("an https client_id is used as a Client ID Metadata Document when the server accepts them", async () => {
@@ -225,13 +226,13 @@ describe("during a run", () => {
     const as = setUp();
     expect((await logIn()).r.ok).toBe(true);
     // An hour later, as far as the stored expiry says.
-    const first = { ...readAuthStore(s.home)[0], expires_at: Date.now() - 1000 };
+    const first = { ...readAuthStore(s.home)[0]!, expires_at: Date.now() - 1000 };
     saveAuth(s.home, first);
     host = await loadHost(s);
-    expect(host.serverStates()[0].status).toBe("ready");
+    expect(host.serverStates()[0]!.status).toBe("ready");
     const refreshes = tokenRequests(as).filter((x) => x.form.grant_type === "refresh_token");
-    expect(refreshes[0].form).toMatchObject({ refresh_token: first.refresh_token, resource: mcp!.url, client_id: "dcr-1" });
-    const stored = readAuthStore(s.home)[0];
+    expect(refreshes[0]!.form).toMatchObject({ refresh_token: first.refresh_token, resource: mcp!.url, client_id: "dcr-1" });
+    const stored = readAuthStore(s.home)[0]!;
     expect(stored.access_token).not.toBe(first.access_token);
     expect(stored.refresh_token).not.toBe(first.refresh_token);
     // The old access token was never sent: the first request already carried the new one.
@@ -242,7 +243,7 @@ describe("during a run", () => {
     const as = setUp();
     expect((await logIn()).r.ok).toBe(true);
     host = await loadHost(s);
-    expect(host.serverStates()[0].status).toBe("ready");
+    expect(host.serverStates()[0]!.status).toBe("ready");
     as.expireAll();
     const called = await host.callTool("mcp__web__whoami", {}, { signal: signal() });
     expect((called.content[0] as { text: string }).text).toMatch(/^you sent Bearer at-2-/);
@@ -266,7 +267,7 @@ describe("during a run", () => {
   test("tokens are never sent to another issuer: when the server names a new authorization server, zot needs a new login there", async () => {
     const first = setUp();
     expect((await logIn()).r.ok).toBe(true);
-    const old = readAuthStore(s.home)[0];
+    const old = readAuthStore(s.home)[0]!;
     const other = authServer();
     current = other;
     host = await loadHost(s);
@@ -287,7 +288,7 @@ describe("during a run", () => {
     expect(other.requests.find((x) => x.path === "/authorize")!.query.client_id).toBe("dcr-1");
     expect(readAuthStore(s.home).map((e) => e.issuer).sort()).toEqual([first.issuer, other.issuer].sort());
     host = await loadHost(s);
-    expect(host.serverStates()[0].status).toBe("ready");
+    expect(host.serverStates()[0]!.status).toBe("ready");
   });
 
   test("a 403 insufficient_scope names the scope the server asked for, tells the user once, and refreshes nothing", async () => {
@@ -317,7 +318,7 @@ describe("during a run", () => {
     expect(again.lines).toContain('Asking for the scope "mcp:tools mcp:admin": the server asked for "mcp:admin".');
     const asked = as.requests.filter((x) => x.path === "/authorize").map((x) => x.query.scope);
     expect(asked).toEqual(["mcp:tools", "mcp:tools mcp:admin"]);
-    const newest = readAuthStore(s.home).sort((a, b) => b.obtained_at - a.obtained_at)[0];
+    const newest = readAuthStore(s.home).sort((a, b) => b.obtained_at - a.obtained_at)[0]!;
     expect(newest.scope).toBe("mcp:tools mcp:admin");
     expect(newest.step_up_scope).toBeUndefined();
     host = await loadHost(s);
@@ -355,7 +356,7 @@ describe("during a run", () => {
     narrow = true;
     const called = await host.callTool("mcp__web__whoami", {}, { signal: signal() });
     expect((called.content[0] as { text: string }).text).toBe('tool "whoami" failed on MCP server "web": it needs login: run zot mcp login web (it wants more access than the token grants, and did not say which scope)');
-    expect(readAuthStore(s.home)[0].step_up_scope).toBeUndefined();
+    expect(readAuthStore(s.home)[0]!.step_up_scope).toBeUndefined();
   });
 
   test("a 403 insufficient_scope for a scope the token was granted says so instead of claiming it was not granted", async () => {
@@ -410,8 +411,8 @@ describe("during a run", () => {
     expect((await logIn()).r.ok).toBe(true);
     echo = true;
     host = await loadHost(s);
-    const token = readAuthStore(s.home)[0].access_token;
-    const state = host.serverStates()[0];
+    const token = readAuthStore(s.home)[0]!.access_token;
+    const state = host.serverStates()[0]!;
     expect(state.status).toBe("failed");
     expect(state.error).toContain(`not today, Bearer ${token.slice(0, 4)}…[redacted]`);
     await host.shutdown();

@@ -49,7 +49,7 @@ describe.skipIf(!enabled)("the npm reference servers", () => {
     expect(links.content.some((c) => c.type === "text" && c.text.startsWith("[resource link: "))).toBe(true);
     const prompt = await host.invokeCommand("mcp__everything__args-prompt", "city=Paris");
     expect(prompt).toMatchObject({ ok: true, response: { action: "prompt" } });
-    const uri = host.serverStates()[0].resources[0];
+    const uri = host.serverStates()[0]!.resources[0];
     const attached = await host.attach(`read @everything:${uri}`);
     expect(attached.errors).toEqual([]);
     expect(attached.text).toContain(`<resource server="everything" uri="${uri}">`);

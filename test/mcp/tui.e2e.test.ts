@@ -103,7 +103,7 @@ test("/mcp-login logs in through the browser opener and restarts the server, who
     const token = [...as.issued.keys()][0];
     const screen = await t.waitFor("returned: you sent Bearer at-1…[redacted]", 20_000);
     expect(screen).not.toContain(token);
-    const transcript = readFileSync(sessionFiles(t.home)[0], "utf8");
+    const transcript = readFileSync(sessionFiles(t.home)[0]!, "utf8");
     expect(transcript).toContain("you sent Bearer at-1…[redacted]");
     expect(transcript).not.toContain(token);
   }), T);

@@ -83,7 +83,7 @@ describe("SSE parser", () => {
     for (let i = 0; i < bytes.length; i += 64) chunks.push(bytes.slice(i, i + 64));
     const events = await parseChunks(chunks);
     expect(events.length).toBe(1);
-    expect(events[0].data.length).toBe(big.length);
+    expect(events[0]!.data.length).toBe(big.length);
   });
 
   test("an aborted signal cancels reading a stream that never ends", async () => {

@@ -1,3 +1,4 @@
+import { elements } from "../helpers/elements.ts";
 // A minimal host for SDK tests and benchmarks: spawns an extension over real pipes, writes host frames,
 // and waits for extension frames by predicate. It checks nothing itself; tests assert on what it saw.
 type Frame = Record<string, unknown> & { type: string };
@@ -12,7 +13,7 @@ export class FakeHost {
   readonly done: Promise<number>;
 
   constructor(cmd: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) {
-    this.proc = Bun.spawn(cmd, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    this.proc = Bun.spawn(cmd, { cwd: opts.cwd ?? process.cwd(), env: { ...process.env, ...opts.env }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
     const out = this.pump(this.proc.stdout as ReadableStream<Uint8Array>, (line) => this.onLine(line));
     const err = this.pump(this.proc.stderr as ReadableStream<Uint8Array>, (line) => (this.stderrText += line + "\n"));
     this.done = Promise.all([out, err]).then(() => this.proc.exited);
@@ -85,7 +86,7 @@ export class FakeHost {
     this.seen.push(frame);
     const i = this.waiters.findIndex((w) => w.match(frame));
     if (i >= 0) {
-      const [w] = this.waiters.splice(i, 1);
+      const [w] = elements(this.waiters.splice(i, 1), 1);
       this.consumed.add(frame);
       w.resolve(frame);
     }

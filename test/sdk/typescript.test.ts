@@ -87,9 +87,9 @@ for (const [runtime, setup] of Object.entries(runtimes)) {
       expect(replies[5]).toEqual({ type: "command_response", id: "c5", action: "noop" });
       expect(replies[6]).toEqual({ type: "command_response", id: "c6", action: "noop", error: "/fail failed: kaput" });
       expect(replies[7]).toEqual({ type: "command_response", id: "c7", action: "noop", error: "bad input" });
-      expect(replies[8].prompt).toBe("say case");
-      expect(replies[9].error).toContain('unknown command "/missing"');
-      expect(replies[10].error).toContain('/wrong returned "a bare string", not prompt()');
+      expect(replies[8]!.prompt).toBe("say case");
+      expect(replies[9]!.error).toContain('unknown command "/missing"');
+      expect(replies[10]!.error).toContain('/wrong returned "a bare string", not prompt()');
       expect(await host.take((f) => f.type === "notify")).toEqual({ type: "notify", level: "success", message: "did it" });
       expect(await host.take((f) => f.type === "clear_notes")).toEqual({ type: "clear_notes" });
       expect(await host.take((f) => f.type === "submit")).toEqual({ type: "submit", text: "queued prompt" });
@@ -116,14 +116,14 @@ for (const [runtime, setup] of Object.entries(runtimes)) {
       calls.forEach(([name, args], i) => host.send({ type: "tool_call", id: `t${i}`, name, args }));
       const r = await Promise.all(calls.map((_, i) => host.reply(`t${i}`)));
       expect(r[0]).toEqual({ type: "tool_result", id: "t0", content: [{ type: "text", text: "5" }], is_error: false, activate_tools: [] });
-      expect(r[1].content).toEqual([{ type: "text", text: "just a string" }]);
-      expect(r[2].content).toEqual([{ type: "text", text: "see image" }, { type: "image", mime_type: "image/png", data: "aGk=" }]);
+      expect(r[1]!.content).toEqual([{ type: "text", text: "just a string" }]);
+      expect(r[2]!.content).toEqual([{ type: "text", text: "see image" }, { type: "image", mime_type: "image/png", data: "aGk=" }]);
       expect(r[3]).toEqual({ type: "tool_result", id: "t3", content: [{ type: "text", text: "boom failed: tool exploded" }], is_error: true, activate_tools: [] });
-      expect(r[4].is_error).toBe(true);
-      expect(r[5].activate_tools).toEqual(["hidden"]);
-      expect(r[6].content).toEqual([{ type: "text", text: "hidden ran" }]);
-      expect(r[7].is_error).toBe(true);
-      expect((r[8].content as { text: string }[])[0].text.length).toBe(2 * 1024 * 1024);
+      expect(r[4]!.is_error).toBe(true);
+      expect(r[5]!.activate_tools).toEqual(["hidden"]);
+      expect(r[6]!.content).toEqual([{ type: "text", text: "hidden ran" }]);
+      expect(r[7]!.is_error).toBe(true);
+      expect((r[8]!.content as { text: string }[])[0]!.text.length).toBe(2 * 1024 * 1024);
       host.kill();
     });
 
@@ -182,8 +182,8 @@ for (const [runtime, setup] of Object.entries(runtimes)) {
       expect(r[0]).toEqual({ ...base(0), block: true, reason: "dangerous" });
       expect(r[1]).toEqual({ ...base(1), modified_args: { command: "ls -la" } });
       expect(r[2]).toEqual(base(2));
-      expect(r[3].block).toBe(true);
-      expect(r[3].reason).toContain("interceptor bug");
+      expect(r[3]!.block).toBe(true);
+      expect(r[3]!.reason).toContain("interceptor bug");
       expect(r[4]).toEqual({ ...base(4), block: true, reason: "too many steps" });
       expect(r[5]).toEqual(base(5));
       expect(r[6]).toEqual({ ...base(6), replace_text: "key [redacted] ok" });

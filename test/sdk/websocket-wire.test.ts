@@ -68,7 +68,7 @@ class RawClient {
     for (;;) {
       const b = this.buffer;
       if (b.length < 2) return;
-      let len = b[1] & 0x7f;
+      let len = b[1]! & 0x7f;
       let at = 2;
       if (len === 126) {
         if (b.length < 4) return;
@@ -79,9 +79,9 @@ class RawClient {
         len = Number(b.readBigUInt64BE(2));
         at = 10;
       }
-      expect(b[1] & 0x80).toBe(0);
+      expect(b[1]! & 0x80).toBe(0);
       if (b.length < at + len) return;
-      this.frames.push({ fin: (b[0] & 0x80) !== 0, opcode: b[0] & 0x0f, payload: Buffer.from(b.subarray(at, at + len)) });
+      this.frames.push({ fin: (b[0]! & 0x80) !== 0, opcode: b[0]! & 0x0f, payload: Buffer.from(b.subarray(at, at + len)) });
       this.buffer = b.subarray(at + len);
     }
   }
@@ -98,10 +98,10 @@ class RawClient {
       head.writeBigUInt64BE(BigInt(len), 2);
     }
     head[0] = (opts.fin ?? true ? 0x80 : 0) | opcode;
-    if (masked) head[1] |= 0x80;
+    if (masked) head[1]! |= 0x80;
     const mask = randomBytes(4);
     const body = Buffer.from(payload);
-    if (masked) for (let i = 0; i < body.length; i++) body[i] ^= mask[i & 3];
+    if (masked) for (let i = 0; i < body.length; i++) body[i]! ^= mask[i & 3]!;
     this.socket.write(Buffer.concat(masked ? [head, mask, body] : [head, body]));
   }
 
@@ -156,7 +156,7 @@ for (const kind of SDKS) {
         client.sendJson({ type: "tool_call", id: `big${size}`, name: "echo", args: { big } });
         await waitFor(() => client.texts().find((f) => f.id === `big${size}`));
         const result = client.texts().find((f) => f.id === `big${size}`) as { content: { text: string }[] };
-        expect(result.content[0].text).toStartWith(`echo {"big":"${big}"}`);
+        expect(result.content[0]!.text).toStartWith(`echo {"big":"${big}"}`);
       }
 
       client.frame(0x8, Buffer.from([0x03, 0xe8]));

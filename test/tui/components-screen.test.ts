@@ -116,7 +116,7 @@ describe("the approval dialog", () => {
     r.render(f.lines, f.cursor, 20, 60);
     const row = vt.lines().findIndex((l) => l.startsWith("  1. Yes"));
     expect(row).toBeGreaterThan(0);
-    expect(vt.lines()[row + 1].startsWith("› 4. ")).toBe(true);
+    expect(vt.lines()[row + 1]!.startsWith("› 4. ")).toBe(true);
     expect(vt.cell(row, 0).bg).toBeNull();
     expect(vt.cell(row + 1, 0).bg).toBe(`48;5;${toXterm256(dark.selection as string)}`);
   });

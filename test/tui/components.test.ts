@@ -10,6 +10,7 @@ import { findCommand, SlashPopup, slashItems } from "../../src/tui/slash.ts";
 import { extensionCounts, StatusBar, type StatusInfo } from "../../src/tui/status-bar.ts";
 import { createStyle, dark } from "../../src/tui/theme.ts";
 import { emptyUsage } from "../../src/agent/messages.ts";
+import { elements } from "../helpers/elements.ts";
 
 const style = createStyle(dark, "none", false);
 
@@ -160,7 +161,7 @@ describe("status bar", () => {
       place: { dir: "~/p", branch: "main" },
       reasoning: "high",
     };
-    const [line] = new StatusBar({ style }, () => 2500, () => info).render(130);
+    const [line] = elements(new StatusBar({ style }, () => 2500, () => info).render(130), 1);
     expect(line).toMatch(/^anthropic\/claude \(think high\) · ctx 25% of 200k · ↑1\.2k ↓300 · \$0\.012 · ~\/p \(main\) +. working 2\.5s · 3 ext 1 failed · ask$/);
     expect(line.length).toBe(130);
   });

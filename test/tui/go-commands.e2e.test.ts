@@ -62,7 +62,7 @@ test("/session export writes a .zotsession file and /session import switches to 
   t.send(`/session export ${out}`);
   await t.waitFor("Exported this session to");
   expect(existsSync(out)).toBe(true);
-  expect(JSON.parse(readFileSync(out, "utf8").split("\n")[0]).meta.cwd).toBe("");
+  expect(JSON.parse(readFileSync(out, "utf8").split("\n")[0]!).meta.cwd).toBe("");
   t.send("/clear");
   await t.waitFor("Started a fresh session.");
   await t.waitGone("mock: beta-question");

@@ -113,9 +113,9 @@ describe("KeyDecoder: kitty keyboard protocol", () => {
   });
 
   test("uses the shifted key and the text field when present", () => {
-    expect(decode("\x1b[97:65;2u")[0].text).toBe("A");
-    expect(decode("\x1b[97;2u")[0].text).toBe("A");
-    expect(decode("\x1b[97;1;229u")[0].text).toBe("å");
+    expect(decode("\x1b[97:65;2u")[0]!.text).toBe("A");
+    expect(decode("\x1b[97;2u")[0]!.text).toBe("A");
+    expect(decode("\x1b[97;1;229u")[0]!.text).toBe("å");
   });
 
   test("ignores key release events and unknown functional keys", () => {
@@ -204,7 +204,7 @@ describe("KeyDecoder: bracketed paste", () => {
   });
 
   test("keeps escape characters that are part of the pasted text", () => {
-    expect(decode("\x1b[200~a\x1b[31mb\x1b[201~")[0].text).toBe("a\x1b[31mb");
+    expect(decode("\x1b[200~a\x1b[31mb\x1b[201~")[0]!.text).toBe("a\x1b[31mb");
   });
 
   test("delivers an empty paste", () => {

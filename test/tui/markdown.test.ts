@@ -105,7 +105,7 @@ describe("renderMarkdown blocks", () => {
 
 describe("renderMarkdown inline", () => {
   test("styles bold, italic, strikethrough and bold italic", () => {
-    const out = renderMarkdown("**b** *i* _u_ ~~s~~ ***bi***", 60, color)[0];
+    const out = renderMarkdown("**b** *i* _u_ ~~s~~ ***bi***", 60, color)[0]!;
     expect(out).toContain("\x1b[1mb\x1b[22m");
     expect(out).toContain("\x1b[3mi\x1b[23m");
     expect(out).toContain("\x1b[3mu\x1b[23m");
@@ -126,7 +126,7 @@ describe("renderMarkdown inline", () => {
   });
 
   test("does not interpret markup inside inline code", () => {
-    expect(stripAnsi(renderMarkdown("`**x**`", 40, color)[0])).toBe("**x**");
+    expect(stripAnsi(renderMarkdown("`**x**`", 40, color)[0]!)).toBe("**x**");
   });
 
   test("renders links as text followed by the dimmed url", () => {

@@ -105,7 +105,7 @@ describe("wide characters and emoji", () => {
       shown.forEach((row, i) => {
         expect(visibleWidth(row)).toBeLessThanOrEqual(width);
         // Each row shows a prefix of its own line: nothing from the row above spilled into it.
-        expect(lines[i].startsWith(row)).toBe(true);
+        expect(lines[i]!.startsWith(row)).toBe(true);
       });
       expect(shown.at(-1)).toBe("last");
     });

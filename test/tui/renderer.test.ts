@@ -151,7 +151,7 @@ describe("Renderer output applied to a virtual terminal", () => {
       expect(screen.lines()).toEqual(frame.map(stripAnsi));
       frame.forEach((line, row) => {
         const colour = /^\x1b\[(3\d)m/.exec(line);
-        expect(screen.cell(row, 0).fg).toBe(colour ? colour[1] : null);
+        expect(screen.cell(row, 0).fg).toBe(colour ? colour[1]! : null);
         expect(screen.cell(row, 0).bold).toBe(line.startsWith("\x1b[1m"));
       });
     }

@@ -58,7 +58,7 @@ describe("wrap", () => {
     };
     for (let n = 0; n < 300; n++) {
       const parts: string[] = [];
-      for (let k = 0; k < 12; k++) parts.push(words[rand() % words.length]);
+      for (let k = 0; k < 12; k++) parts.push(words[rand() % words.length]!);
       const text = parts.join(" ");
       const width = 3 + (rand() % 20);
       const lines = wrap(text, width);

@@ -6,7 +6,7 @@ import { Extension, text } from "../../../sdk/typescript/src/index.ts";
 
 const ext = new Extension("tool-loader", "1.0.0");
 
-const DEFERRED: Record<string, string> = {
+const DEFERRED = {
   uuid: "Generate random UUIDs (v4).",
   sha256: "SHA-256 hex digest of a UTF-8 string.",
   base64: "Encode a UTF-8 string to base64, or decode base64 to UTF-8.",

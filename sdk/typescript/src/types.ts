@@ -93,7 +93,7 @@ export type ToolResultDecision = { block?: boolean; reason?: string; replaceCont
 /** Returning nothing allows the event unchanged. */
 export type Interceptor<P, D> = (payload: P) => D | void | Promise<D | void>;
 
-export type PanelKey = { panelId: string; key: PanelKeyName; text?: string };
+export type PanelKey = { panelId: string; key: PanelKeyName; text?: string | undefined };
 export type PanelSize = { panelId: string; width: number; height: number };
 export type PanelUpdate = { title?: string; lines?: string[]; footer?: string };
 export type NotifyFn = (level: NotifyLevel, message: string) => void;

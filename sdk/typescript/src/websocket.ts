@@ -30,7 +30,7 @@ type BunSocket = { data: { peer: Peer }; send(text: string): void; close(code?: 
 export function authorized(header: string | null | undefined, token: string): boolean {
   const m = /^Bearer (.+)$/.exec(header ?? "");
   if (!m) return false;
-  const got = Buffer.from(m[1]);
+  const got = Buffer.from(m[1] ?? "");
   const want = Buffer.from(token);
   return got.length === want.length && timingSafeEqual(got, want);
 }
@@ -147,10 +147,12 @@ function serveSocket(socket: Duplex, maxMessageBytes: number, h: PeerHandlers): 
     buffer = buffer.length ? Buffer.concat([buffer, chunk]) : chunk;
     while (!closed) {
       if (buffer.length < 2) return;
-      const fin = (buffer[0] & 0x80) !== 0;
-      const opcode = buffer[0] & 0x0f;
-      const masked = (buffer[1] & 0x80) !== 0;
-      let len = buffer[1] & 0x7f;
+      const b0 = buffer.readUInt8(0);
+      const b1 = buffer.readUInt8(1);
+      const fin = (b0 & 0x80) !== 0;
+      const opcode = b0 & 0x0f;
+      const masked = (b1 & 0x80) !== 0;
+      let len = b1 & 0x7f;
       let at = 2;
       if (len === 126) {
         if (buffer.length < 4) return;
@@ -168,7 +170,7 @@ function serveSocket(socket: Duplex, maxMessageBytes: number, h: PeerHandlers): 
       if (buffer.length < at + 4 + len) return;
       const mask = buffer.subarray(at, at + 4);
       const payload = Buffer.from(buffer.subarray(at + 4, at + 4 + len));
-      for (let i = 0; i < payload.length; i++) payload[i] ^= mask[i & 3];
+      for (let i = 0; i < payload.length; i++) payload.writeUInt8(payload.readUInt8(i) ^ mask.readUInt8(i & 3), i);
       buffer = buffer.subarray(at + 4 + len);
       if (opcode === 0x8) return close(payload.length >= 2 ? payload.readUInt16BE(0) : 1000, "");
       if (opcode === 0x9) frame(0xa, payload);

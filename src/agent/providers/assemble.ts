@@ -37,7 +37,7 @@ export type Outcome = { kind: "complete"; stop: StopReason } | { kind: "error"; 
 export function finishMessage(
   content: (TextPart | ThinkingPart | ToolCallPart)[],
   outcome: Outcome,
-  meta: { provider: string; model: string; usage: Usage; info: ModelInfo | undefined; detail?: CostDetail },
+  meta: { provider: string; model: string; usage: Usage; info: ModelInfo | undefined; detail?: CostDetail | undefined },
 ): AssistantMessage {
   const usage: Usage = { ...meta.usage, cost: costOf(meta.usage, meta.info, meta.detail) };
   const kept = content.filter((p) => !(p.type === "text" && p.text === "") && !(p.type === "thinking" && p.thinking === "" && !p.signature && !p.redacted));

@@ -17,7 +17,7 @@ type Endpoint = {
   /** Other official bases of the same service (China), each in the same convention as above. */
   alternates: string[];
   /** The wires the service speaks; the first is the default. */
-  wires: readonly Wire[];
+  wires: readonly [Wire, ...Wire[]];
 };
 
 export const ENDPOINTS: Record<HttpProvider, Endpoint> = {
@@ -48,7 +48,7 @@ function keyHint(provider: string): string | undefined {
 export function requestTarget(
   provider: HttpProvider,
   family: "anthropic" | "openai",
-  opts: { apiKey?: string; baseUrl?: string },
+  opts: { apiKey?: string | undefined; baseUrl?: string | undefined },
   info: ModelInfo | undefined,
 ): { base: string; key: string; hint: string | undefined } | { error: string } {
   let base = opts.baseUrl ?? info?.baseUrl ?? ENDPOINTS[provider][family] ?? "";

@@ -19,11 +19,11 @@ import { abortableSleep } from "../../sleep.ts";
 
 /** What an HTTP provider client is built with (see createProvider). */
 export type ClientOptions = {
-  apiKey?: string;
-  baseUrl?: string;
+  apiKey?: string | undefined;
+  baseUrl?: string | undefined;
   catalog: readonly ModelInfo[];
-  retry?: RetryPolicy;
-  limits?: Partial<StreamLimits>;
+  retry?: RetryPolicy | undefined;
+  limits?: Partial<StreamLimits> | undefined;
   /**
    * Another way to answer a request whose URL the server does not serve (a 404 that does not name
    * the model), given the base URL it went to; undefined keeps the 404 as the answer.

@@ -19,21 +19,21 @@ export type { RetryPolicy } from "./retry.ts";
 
 export type ProviderOptions = {
   provider: ProviderName;
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Anthropic wire: without /v1 (requests go to <base>/v1/messages). OpenAI wires: with /v1. */
   baseUrl?: string;
   /** `--wire`: overrides the wire the model's catalog entry names. */
-  wire?: ChoosableWire;
+  wire?: ChoosableWire | undefined;
   /** JSONL file of scripted responses for the mock provider. */
-  mockScript?: string;
+  mockScript?: string | undefined;
   /** Model metadata for prices, output limits, wires and per-model base URLs; defaults to the built-in catalog. */
   catalog?: ModelInfo[];
   /** Retry tuning; tests inject a sleep that does not wait. */
   retry?: RetryPolicy;
   /** Timeouts and caps (config.json); unset fields take the defaults. */
-  limits?: Partial<StreamLimits>;
+  limits?: Partial<StreamLimits> | undefined;
   /** `$ZOT_HOME`, where the base URLs without a Responses API are remembered; without it nothing is. */
-  home?: string;
+  home?: string | undefined;
 };
 
 export function createProvider(opts: ProviderOptions): Provider {

@@ -1,7 +1,7 @@
 // The offline `mock` provider: deterministic replies for first runs without a key, demos, and tests
 // of extensions in CI. It streams in several deltas so the streaming paths get exercised.
 import { readFileSync } from "node:fs";
-import type { Json, JsonObject, Message, TextPart, ThinkingPart, ToolCallPart, Usage } from "../messages.ts";
+import type { Json, JsonObject, Message, TextPart, ThinkingPart, ToolCallPart, ToolResultMessage, Usage } from "../messages.ts";
 import type { Provider, ProviderEvent, ProviderRequest } from "../provider.ts";
 import { finishMessage, parseToolArgs, pieces, type Outcome } from "./assemble.ts";
 import { rec } from "./json.ts";
@@ -97,14 +97,14 @@ export class MockProvider implements Provider {
   }
 }
 
-type Planned = { text?: string; thinking?: string; error?: string; calls: { name: string; raw: string }[] };
+type Planned = { text?: string | undefined; thinking?: string | undefined; error?: string | undefined; calls: { name: string; raw: string }[] };
 
 /** The built-in behaviour: echo, `call <tool> <json>` lines, and a summary once tool results are back. */
 function reply(messages: readonly Message[]): Planned {
-  const results = [];
+  const results: ToolResultMessage[] = [];
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
-    if (m.role !== "toolResult") break;
+    if (m?.role !== "toolResult") break;
     results.unshift(m);
   }
   if (results.length > 0) {
@@ -119,7 +119,7 @@ function reply(messages: readonly Message[]): Planned {
   const text = last ? last.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n") : "";
   const calls = text.split(/\r?\n/).flatMap((line) => {
     const m = CALL_LINE.exec(line.trim());
-    return m ? [{ name: m[1], raw: (m[2] ?? "").trim() }] : [];
+    return m?.[1] ? [{ name: m[1], raw: (m[2] ?? "").trim() }] : [];
   });
   if (calls.length > 0) return { calls };
   return { text: `mock: ${text}`, calls: [] };
@@ -135,12 +135,12 @@ function loadMockScript(path: string): MockTurn[] | string {
   }
   const turns: MockTurn[] = [];
   const lines = text.split(/\r?\n/);
-  for (let i = 0; i < lines.length; i++) {
-    if (lines[i].trim() === "") continue;
+  for (const [i, line] of lines.entries()) {
+    if (line.trim() === "") continue;
     const where = `${path} line ${i + 1}`;
     let raw: unknown;
     try {
-      raw = JSON.parse(lines[i]);
+      raw = JSON.parse(line);
     } catch (err) {
       return `the mock script ${where} is not valid JSON (${(err as Error).message})`;
     }

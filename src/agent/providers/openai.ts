@@ -231,7 +231,7 @@ class OpenAIAssembler implements Assembler {
       for (const [k, c] of this.calls) if (c.id === id) return k;
       return Math.max(...keys) + 1;
     }
-    return keys[keys.length - 1];
+    return keys.at(-1) ?? position;
   }
 
   private begin(index: number, call: Call, out: ProviderEvent[]): void {

@@ -19,11 +19,11 @@ export type SendContext = {
   /** Provider name as the user knows it ("anthropic", "openai", …). */
   provider: string;
   /** How the user supplies a key, for the rejected-key message (e.g. "ANTHROPIC_API_KEY"). */
-  keyHint?: string;
+  keyHint?: string | undefined;
   /** Values that must never appear in a message (the API key). */
   secrets: readonly string[];
   signal: AbortSignal;
-  policy?: RetryPolicy;
+  policy?: RetryPolicy | undefined;
   /** The model asked for, and the provider's current default, for explaining a retired model's 404. */
   model?: string;
   defaultModel?: string;

@@ -5,7 +5,7 @@ import { isObject, type Json } from "../../json.ts";
 import { orList } from "../choices.ts";
 import { DEFAULT_SANDBOX_MODE, isSandboxMode, SANDBOX_MODES, type SandboxMode, type SandboxSettings } from "./policy.ts";
 
-export type SandboxFlags = { sandbox?: SandboxMode; addDirs?: string[]; sandboxNetwork?: boolean };
+export type SandboxFlags = { sandbox?: SandboxMode | undefined; addDirs?: string[] | undefined; sandboxNetwork?: boolean | undefined };
 
 export function sandboxSettings(raw: Json | undefined, configFile: string, flags: SandboxFlags): { settings: SandboxSettings; warnings: string[] } {
   const warnings: string[] = [];

@@ -4,7 +4,7 @@
 // dropped; `bash_kill` and /ps stop the job's whole process group. Jobs live as long as this zot
 // process: bash.ts registers every group with the exit hook and the reaper, so none survives zot.
 import { killTree } from "../../platform/process-tree.ts";
-import type { JsonObject } from "../../json.ts";
+import { stringParam } from "./define.ts";
 
 /** Output kept per job; older output is dropped (and counted) once a job has written more. */
 export const JOB_KEEP_CHARS = 64 * 1024;
@@ -189,15 +189,5 @@ export function jobStatus(job: Pick<JobInfo, "state" | "exitCode" | "signal">): 
 }
 
 /** The argument of bash_output and bash_kill. */
-export const JOB_ID_SCHEMA: JsonObject = {
-  type: "object",
-  properties: { id: { type: "string", description: "The background command's id." } },
-  required: ["id"],
-};
-
-/** The `id` argument, or the error sentence for `tool` without one. */
-export function jobIdArg(args: JsonObject, tool: string): { id: string } | { error: string } {
-  const id = args.id;
-  if (typeof id === "string" && id.trim() !== "") return { id };
-  return { error: `${tool} needs an "id" string argument (the id bash returned, like "bg1").` };
-}
+/** The `id` parameter of bash_output and bash_kill. */
+export const jobIdParam = stringParam("The background command's id.", { nonEmpty: true, hint: '(the id bash returned, like "bg1")' });

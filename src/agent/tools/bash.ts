@@ -15,8 +15,9 @@ import { confinedArgv } from "../sandbox/status.ts";
 import type { SandboxPolicy } from "../sandbox/policy.ts";
 import type { JsonObject } from "../../json.ts";
 import type { ApprovalDetail } from "../events.ts";
-import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
+import type { ToolContext, ToolOutput } from "../tool.ts";
 import { errorText, stringArg, textResult } from "./common.ts";
+import { defineTool, flagParam, positiveNumberParam, stringParam } from "./define.ts";
 import { JOB_KEEP_CHARS, startJob } from "./background-jobs.ts";
 
 const BASH_DEFAULT_TIMEOUT_S = 120;
@@ -94,47 +95,31 @@ Output over ${BASH_KEEP_LINES} lines or ${BASH_KEEP_BYTES / 1024} KiB keeps the 
 A non-zero exit code is reported and marks the result as an error. stdin is empty, so interactive programs won't wait for input.
 Processes left behind with \`cmd &\` are stopped when the command finishes. For a server, a watcher or any long job, pass background: true instead: the call returns at once with an id (bg1, bg2 …); follow the output with bash_output and stop it with bash_kill. A background command has no timeout; it runs until it exits, is killed, or zot exits. The last ${JOB_KEEP_CHARS / 1024} Ki characters of its output are kept.`;
 
-export const bashTool: Tool = {
+export const bashTool = defineTool({
   name: "bash",
   description: DESCRIPTION,
-  schema: {
-    type: "object",
-    properties: {
-      command: { type: "string", description: "The shell command to run." },
-      timeout: { type: "number", description: `Timeout in seconds (default ${BASH_DEFAULT_TIMEOUT_S}, maximum ${BASH_MAX_TIMEOUT_S}).` },
-      background: { type: "boolean", description: "Run in the background and return at once with an id for bash_output and bash_kill." },
-    },
-    required: ["command"],
+  params: {
+    command: stringParam("The shell command to run.", { nonEmpty: true }),
+    timeout: positiveNumberParam(`Timeout in seconds (default ${BASH_DEFAULT_TIMEOUT_S}, maximum ${BASH_MAX_TIMEOUT_S}).`, `seconds (at most ${BASH_MAX_TIMEOUT_S})`),
+    background: flagParam("Run in the background and return at once with an id for bash_output and bash_kill."),
   },
   preview(args: JsonObject): string {
     const command = stringArg(args, "command") ?? "?";
-    const first = command.split("\n")[0];
-    return `$ ${first}${first.length < command.length ? " …" : ""}${isBackground(args) ? " &" : ""}`;
+    const first = command.split("\n", 1)[0] ?? "";
+    const background = args.background === true || args.background === "true";
+    return `$ ${first}${first.length < command.length ? " …" : ""}${background ? " &" : ""}`;
   },
-  approval(args: JsonObject): ApprovalDetail {
-    return { kind: "command", command: stringArg(args, "command") ?? "" };
+  approval({ command }): ApprovalDetail {
+    return { kind: "command", command };
   },
-  async execute(args: JsonObject, ctx: ToolContext): Promise<ToolOutput> {
-    const command = stringArg(args, "command");
-    if (command === undefined || command.trim() === "") return textResult(`bash needs a non-empty "command" string argument.`, true);
+  async execute({ command, timeout, background }, ctx: ToolContext): Promise<ToolOutput> {
     if (ctx.signal.aborted) return textResult("Aborted before the command started.", true);
-    if (isBackground(args)) return runBackground(command, ctx);
-    const raw = args.timeout;
-    // Models sometimes send numbers as strings.
-    const t = typeof raw === "string" && raw.trim() !== "" && Number.isFinite(Number(raw)) ? Number(raw) : raw;
-    if (t !== undefined && t !== null && (typeof t !== "number" || !(t > 0))) {
-      return textResult(`"timeout" must be a positive number of seconds (at most ${BASH_MAX_TIMEOUT_S}), got ${JSON.stringify(t)}.`, true);
-    }
-    const timeoutS = Math.min(typeof t === "number" ? t : BASH_DEFAULT_TIMEOUT_S, BASH_MAX_TIMEOUT_S);
+    if (background) return runBackground(command, ctx);
+    const timeoutS = Math.min(timeout ?? BASH_DEFAULT_TIMEOUT_S, BASH_MAX_TIMEOUT_S);
     const inEditor = ctx.editor?.runCommand;
     return inEditor ? runInEditor(command, timeoutS, ctx, inEditor) : runCommand(command, timeoutS, ctx);
   },
-};
-
-/** Models sometimes send booleans as strings. */
-function isBackground(args: JsonObject): boolean {
-  return args.background === true || args.background === "true";
-}
+});
 
 /** Spawned exactly as a foreground command (same shell, group, environment), then handed to the job table. */
 function runBackground(command: string, ctx: ToolContext): ToolOutput {
@@ -293,7 +278,7 @@ class Output {
   add(raw: Uint8Array, text: string): void {
     this.bytes += raw.length;
     for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) this.newlines++;
-    if (text !== "") this.lastChar = text[text.length - 1];
+    this.lastChar = text.at(-1) ?? this.lastChar;
     if (this.spill || this.spillError !== null) {
       this.writeSpill(raw);
       this.tail += text;
@@ -377,14 +362,15 @@ function takeTail(text: string): { text: string; lines: number } {
   const lines = trimFinalNewline(text).split("\n");
   const kept: string[] = [];
   let bytes = 0;
-  for (let i = lines.length - 1; i >= 0 && kept.length < TAIL_LINES; i--) {
-    const cost = Buffer.byteLength(lines[i]) + 1;
+  for (const line of lines.reverse()) {
+    if (kept.length >= TAIL_LINES) break;
+    const cost = Buffer.byteLength(line) + 1;
     if (bytes + cost > TAIL_BYTES) {
-      if (kept.length === 0) kept.push(cutToBytes(lines[i], TAIL_BYTES, true));
+      if (kept.length === 0) kept.push(cutToBytes(line, TAIL_BYTES, true));
       break;
     }
     bytes += cost;
-    kept.push(lines[i]);
+    kept.push(line);
   }
   return { text: kept.reverse().join("\n"), lines: kept.length };
 }

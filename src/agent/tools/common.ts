@@ -3,7 +3,7 @@
 import { realpathSync, statSync, type Stats } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { fileKind } from "../../platform/atomic-write.ts";
-import type { Json, JsonObject } from "../../json.ts";
+import type { JsonObject } from "../../json.ts";
 import type { ToolOutput } from "../tool.ts";
 
 export function textResult(text: string, isError = false): ToolOutput {
@@ -22,18 +22,6 @@ export function resolvePath(cwd: string, path: string): string {
 export function stringArg(args: JsonObject, key: string): string | undefined {
   const v = args[key];
   return typeof v === "string" ? v : undefined;
-}
-
-/**
- * A positive integer argument, or undefined when absent; an error sentence when present but wrong.
- * Models sometimes send numbers as strings ("10"); those are accepted.
- */
-export function positiveIntArg(args: JsonObject, key: string): { value?: number; error?: string } {
-  const v: Json | undefined = args[key];
-  if (v === undefined || v === null) return {};
-  const n = typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
-  if (typeof n !== "number" || !Number.isInteger(n) || n < 1) return { error: `"${key}" must be a positive whole number, got ${JSON.stringify(v)}.` };
-  return { value: n };
 }
 
 export function errorText(err: unknown): string {

@@ -93,10 +93,12 @@ function myers(a: string[], b: string[]): Op[] | null {
   const v = new Int32Array(2 * max + 3);
   // trace[d] holds v[-d-1 .. d+1] as it was when round d started: all that backtracking reads.
   const trace: Int32Array[] = [];
+  // k stays within -d-1..d+1 and v spans -max-1..max+1 around off, so every read is in bounds.
+  const at = (i: number): number => v[off + i]!;
   for (let d = 0; d <= Math.min(max, MAX_EDIT_DISTANCE); d++) {
     trace.push(v.slice(off - d - 1, off + d + 2));
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[off + k - 1] < v[off + k + 1]) ? v[off + k + 1] : v[off + k - 1] + 1;
+      let x = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? at(k + 1) : at(k - 1) + 1;
       let y = x - k;
       while (x < n && y < m && a[x] === b[y]) {
         x++;
@@ -113,21 +115,22 @@ function backtrack(a: string[], b: string[], trace: Int32Array[]): Op[] {
   const ops: Op[] = [];
   let x = a.length;
   let y = b.length;
-  for (let d = trace.length - 1; d >= 0; d--) {
-    const snap = trace[d];
-    const at = (k: number): number => snap[k + d + 1];
+  for (const [d, snap] of [...trace.entries()].reverse()) {
+    // snap holds v[-d-1 .. d+1], and k, prevK stay in that range.
+    const at = (k: number): number => snap[k + d + 1]!;
     const k = x - y;
     const prevK = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? k + 1 : k - 1;
     const prevX = at(prevK);
     const prevY = prevX - prevK;
+    // x ≤ a.length and y ≤ b.length throughout, and both stay above 0 where a line is read.
     while (x > prevX && y > prevY) {
-      ops.push({ kind: " ", line: a[x - 1] });
+      ops.push({ kind: " ", line: a[x - 1]! });
       x--;
       y--;
     }
     if (d > 0) {
-      if (x === prevX) ops.push({ kind: "+", line: b[y - 1] });
-      else ops.push({ kind: "-", line: a[x - 1] });
+      if (x === prevX) ops.push({ kind: "+", line: b[y - 1]! });
+      else ops.push({ kind: "-", line: a[x - 1]! });
     }
     x = prevX;
     y = prevY;
@@ -142,25 +145,27 @@ function toHunks(ops: Op[], context: number, skipped: number): string[] {
   ops.forEach((op, i) => {
     if (op.kind !== " ") changes.push(i);
   });
-  let ci = 0;
-  while (ci < changes.length) {
-    const start = Math.max(0, changes[ci] - context);
-    let lastChange = changes[ci];
-    // Changes closer than two contexts apart share one hunk.
-    while (ci + 1 < changes.length && changes[ci + 1] - lastChange - 1 <= 2 * context) lastChange = changes[++ci];
-    ci++;
-    const end = Math.min(ops.length, lastChange + context + 1);
+  // Changes closer than two contexts apart share one hunk: group them first.
+  const groups: { first: number; last: number }[] = [];
+  for (const c of changes) {
+    const g = groups.at(-1);
+    if (g && c - g.last - 1 <= 2 * context) g.last = c;
+    else groups.push({ first: c, last: c });
+  }
+  for (const { first, last } of groups) {
+    const start = Math.max(0, first - context);
+    const end = Math.min(ops.length, last + context + 1);
     let oldBefore = skipped;
     let newBefore = skipped;
     for (let i = 0; i < start; i++) {
-      if (ops[i].kind !== "+") oldBefore++;
-      if (ops[i].kind !== "-") newBefore++;
+      const op = ops[i]!;
+      if (op.kind !== "+") oldBefore++;
+      if (op.kind !== "-") newBefore++;
     }
     let oldLen = 0;
     let newLen = 0;
     const body: string[] = [];
-    for (let i = start; i < end; i++) {
-      const op = ops[i];
+    for (const op of ops.slice(start, end)) {
       if (op.kind !== "+") oldLen++;
       if (op.kind !== "-") newLen++;
       body.push(op.kind + op.line);

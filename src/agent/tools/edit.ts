@@ -5,10 +5,11 @@ import type { Result } from "../../result.ts";
 import { readFileSync, statSync } from "node:fs";
 import type { Json, JsonObject } from "../../json.ts";
 import type { ApprovalDetail } from "../events.ts";
-import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
+import type { ToolOutput } from "../tool.ts";
 import { atomicWrite } from "../../platform/atomic-write.ts";
 import { errorText, refuseNonRegular, resolvePath, stringArg, textResult } from "./common.ts";
 import { unifiedDiff } from "./diff.ts";
+import { customParam, defineTool, stringParam } from "./define.ts";
 import { sandboxRefusal } from "../sandbox/tool-check.ts";
 
 const DESCRIPTION = `Edit a file by replacing exact text.
@@ -22,49 +23,51 @@ type Match = { index: number; edit: number; oldText: string; newText: string };
 
 const BOM = "\uFEFF";
 
-export const editTool: Tool = {
-  name: "edit",
-  description: DESCRIPTION,
-  schema: {
+const EDITS_SCHEMA = {
+  type: "array",
+  minItems: 1,
+  description: "Replacements, applied together.",
+  items: {
     type: "object",
     properties: {
-      path: { type: "string", description: "Path of the file to edit (relative to the working directory, or absolute)." },
-      edits: {
-        type: "array",
-        minItems: 1,
-        description: "Replacements, applied together.",
-        items: {
-          type: "object",
-          properties: {
-            oldText: { type: "string", description: "Exact text to replace; must occur exactly once." },
-            newText: { type: "string", description: "Replacement text." },
-          },
-          required: ["oldText", "newText"],
-        },
-      },
+      oldText: { type: "string", description: "Exact text to replace; must occur exactly once." },
+      newText: { type: "string", description: "Replacement text." },
     },
-    required: ["path", "edits"],
+    required: ["oldText", "newText"],
+  },
+};
+
+const editsParam = customParam(EDITS_SCHEMA, (v) => {
+  const edits = decodeEdits(v);
+  return typeof edits === "string" ? { ok: false, error: edits } : { ok: true, value: edits };
+});
+
+export const editTool = defineTool({
+  name: "edit",
+  description: DESCRIPTION,
+  params: {
+    path: stringParam("Path of the file to edit (relative to the working directory, or absolute).", { nonEmpty: true }),
+    edits: editsParam,
   },
   preview(args: JsonObject): string {
     const path = stringArg(args, "path") ?? "?";
     const n = Array.isArray(args.edits) ? args.edits.length : 0;
     return `edit ${path} (${n} ${n === 1 ? "change" : "changes"})`;
   },
-  approval(args: JsonObject, cwd: string): ApprovalDetail {
+  approval(args, cwd): ApprovalDetail {
     const planned = prepare(args, cwd);
     if (!planned.ok) return { kind: "json", json: JSON.stringify(args, null, 2), note: `This edit will fail: ${planned.error}` };
     return { kind: "diff", path: planned.abs, diff: unifiedDiff(planned.text, planned.next, { oldLabel: planned.abs, newLabel: planned.abs }) };
   },
-  async execute(args: JsonObject, ctx: ToolContext): Promise<ToolOutput> {
+  async execute(args, ctx): Promise<ToolOutput> {
     // Before the file is read: a hidden file's content must not reach the model through an error.
-    const target = stringArg(args, "path");
-    const refused = target ? sandboxRefusal("write", resolvePath(ctx.cwd, target), ctx) : null;
+    const refused = sandboxRefusal("write", resolvePath(ctx.cwd, args.path), ctx);
     if (refused) return refused;
     const editor = ctx.editor;
     // In an editor that offers it, the edit applies to the buffer as the user sees it, unsaved changes included.
     let buffer: string | undefined;
-    if (editor?.readText && target) {
-      const abs = resolvePath(ctx.cwd, target);
+    if (editor?.readText) {
+      const abs = resolvePath(ctx.cwd, args.path);
       if (isFile(abs)) {
         const r = await editor.readText(abs);
         if (!r.ok) return textResult(`Could not read ${abs} through the editor (${r.error}).`, true);
@@ -87,7 +90,7 @@ export const editTool: Tool = {
     const summary = `Edited ${abs}: ${count} ${count === 1 ? "replacement" : "replacements"} applied.`;
     return textResult(diff === "" ? summary : `${summary}\n\n${diff}`);
   },
-};
+});
 
 type Prepared = Result<{ abs: string; bom: boolean; crlf: boolean; text: string; next: string; count: number }>;
 
@@ -103,12 +106,8 @@ function isFile(abs: string): boolean {
  * Reads the file and applies the edits in memory: what execute writes and what the approval dialog
  * shows. `buffer`: the file's text as the editor has it, used instead of the bytes on disk.
  */
-function prepare(args: JsonObject, cwd: string, buffer?: string): Prepared {
+function prepare({ path, edits }: { path: string; edits: Edit[] }, cwd: string, buffer?: string): Prepared {
   const fail = (error: string): Prepared => ({ ok: false, error });
-  const path = stringArg(args, "path");
-  if (path === undefined || path === "") return fail(`edit needs a "path" string argument.`);
-  const edits = decodeEdits(args.edits);
-  if (typeof edits === "string") return fail(edits);
   const abs = resolvePath(cwd, path);
   let bytes: Buffer;
   try {
@@ -158,8 +157,7 @@ function decodeEdits(v: Json | undefined): Edit[] | string {
 /** Finds every edit's single occurrence, or explains in one sentence why the set can't apply. */
 function planEdits(text: string, edits: Edit[], abs: string): Match[] | string {
   const matches: Match[] = [];
-  for (let i = 0; i < edits.length; i++) {
-    const { oldText, newText } = edits[i];
+  for (const [i, { oldText, newText }] of edits.entries()) {
     const label = edits.length === 1 ? "oldText" : `edits[${i}].oldText`;
     const count = occurrences(text, oldText);
     if (count === 0) return `${label} was not found in ${abs}; it must match the file exactly, including whitespace and indentation (read the file again to copy it). No edits were applied.`;
@@ -167,10 +165,9 @@ function planEdits(text: string, edits: Edit[], abs: string): Match[] | string {
     matches.push({ index: text.indexOf(oldText), edit: i, oldText, newText });
   }
   const sorted = [...matches].sort((x, y) => x.index - y.index);
-  for (let i = 1; i < sorted.length; i++) {
+  for (const [i, cur] of sorted.entries()) {
     const prev = sorted[i - 1];
-    const cur = sorted[i];
-    if (cur.index < prev.index + prev.oldText.length) {
+    if (prev && cur.index < prev.index + prev.oldText.length) {
       return `edits[${prev.edit}] and edits[${cur.edit}] overlap in ${abs}; merge them into one edit. No edits were applied.`;
     }
   }

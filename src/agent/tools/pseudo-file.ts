@@ -43,7 +43,7 @@ export function presentPseudo(bytes: Buffer): Buffer {
   const text = bytes.toString("utf8").replace(/\0+$/, "").replace(/\0/g, "\n");
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
+    const line = lines[i] ?? "";
     const eq = line.indexOf("=");
     if (eq > 0 && SECRET_NAME.test(line.slice(0, eq)) && !/\s/.test(line.slice(0, eq))) {
       lines[i] = `${line.slice(0, eq + 1)}${MASK}`;

@@ -4,8 +4,9 @@ import { closeSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import type { JsonObject } from "../../json.ts";
 import type { Result } from "../../result.ts";
-import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
-import { errorText, positiveIntArg, resolvePath, stringArg, textResult } from "./common.ts";
+import type { ToolOutput } from "../tool.ts";
+import { errorText, resolvePath, stringArg, textResult } from "./common.ts";
+import { defineTool, positiveIntegerParam, stringParam } from "./define.ts";
 import { isPseudoFile, presentPseudo, PSEUDO_MAX_BYTES, readToEnd } from "./pseudo-file.ts";
 import { sandboxRefusal } from "../sandbox/tool-check.ts";
 import { shellQuote } from "../../shell-quote.ts";
@@ -39,17 +40,13 @@ type Page = {
   seen: number;
 };
 
-export const readTool: Tool = {
+export const readTool = defineTool({
   name: "read",
   description: DESCRIPTION,
-  schema: {
-    type: "object",
-    properties: {
-      path: { type: "string", description: "Path of the file to read (relative to the working directory, or absolute)." },
-      offset: { type: "integer", minimum: 1, description: "1-based line number to start from (default 1)." },
-      limit: { type: "integer", minimum: 1, description: `Maximum number of lines to return (default and maximum ${READ_MAX_LINES}).` },
-    },
-    required: ["path"],
+  params: {
+    path: stringParam("Path of the file to read (relative to the working directory, or absolute).", { nonEmpty: true }),
+    offset: positiveIntegerParam("1-based line number to start from (default 1)."),
+    limit: positiveIntegerParam(`Maximum number of lines to return (default and maximum ${READ_MAX_LINES}).`),
   },
   preview(args: JsonObject): string {
     const path = stringArg(args, "path") ?? "?";
@@ -59,19 +56,13 @@ export const readTool: Tool = {
     const from = offset ?? 1;
     return limit === undefined ? `read ${path} from line ${from}` : `read ${path} lines ${from}-${from + limit - 1}`;
   },
-  async execute(args: JsonObject, ctx: ToolContext): Promise<ToolOutput> {
-    const path = stringArg(args, "path");
-    if (path === undefined || path === "") return textResult(`read needs a "path" string argument.`, true);
-    const offset = positiveIntArg(args, "offset");
-    if (offset.error) return textResult(offset.error, true);
-    const limit = positiveIntArg(args, "limit");
-    if (limit.error) return textResult(limit.error, true);
+  async execute({ path, offset, limit }, ctx): Promise<ToolOutput> {
     const abs = resolvePath(ctx.cwd, path);
     const refused = sandboxRefusal("read", abs, ctx);
     if (refused) return refused;
-    const from = offset.value ?? 1;
-    const lines = Math.min(limit.value ?? READ_MAX_LINES, READ_MAX_LINES);
     try {
+      const from = offset ?? 1;
+      const lines = Math.min(limit ?? READ_MAX_LINES, READ_MAX_LINES);
       if (ctx.editor?.readText) {
         const viaEditor = await readInEditor(abs, from, lines, ctx.signal, ctx.editor.readText);
         if (viaEditor) return viaEditor;
@@ -81,7 +72,7 @@ export const readTool: Tool = {
       return textResult(`Could not read ${abs} (${errorText(err)}).`, true);
     }
   },
-};
+});
 
 /**
  * A text file through the editor (ACP's fs/read_text_file), so an unsaved buffer is what the model
@@ -320,7 +311,7 @@ async function countFileLines(fh: FileHandle): Promise<number> {
     if (bytesRead === 0) break;
     position += bytesRead;
     lines += newlines(buf.subarray(0, bytesRead));
-    lastByte = buf[bytesRead - 1];
+    lastByte = buf.readUInt8(bytesRead - 1);
   }
   return lastByte === 10 ? lines : lines + 1;
 }

@@ -1,27 +1,23 @@
 // The `skill` tool: returns a skill's instructions on demand (names and descriptions are already in
 // the system prompt).
 import type { JsonObject } from "../../json.ts";
-import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
+import type { ToolOutput } from "../tool.ts";
+import { defineTool, stringParam } from "./define.ts";
 import { discoverSkills, skillBody } from "../skills.ts";
 import { stringArg, textResult } from "./common.ts";
 
 const DESCRIPTION = `Load a skill: detailed instructions for a specific kind of task. The available skills and when to use them are listed in the system prompt.
 Argument: name (the skill's name). Returns the skill's instructions and its directory; files the skill mentions by relative path are in that directory.`;
 
-export const skillTool: Tool = {
+export const skillTool = defineTool({
   name: "skill",
   description: DESCRIPTION,
-  schema: {
-    type: "object",
-    properties: { name: { type: "string", description: "Name of the skill to load." } },
-    required: ["name"],
-  },
+  params: { name: stringParam("Name of the skill to load.", { nonEmpty: true }) },
   preview(args: JsonObject): string {
     return `skill ${stringArg(args, "name") ?? "?"}`;
   },
-  async execute(args: JsonObject, ctx: ToolContext): Promise<ToolOutput> {
-    const name = stringArg(args, "name")?.trim();
-    if (!name) return textResult(`skill needs a "name" string argument.`, true);
+  async execute(args, ctx): Promise<ToolOutput> {
+    const name = args.name.trim();
     const { skills } = discoverSkills(ctx.cwd, ctx.home);
     const skill = skills.find((s) => s.name === name) ?? skills.find((s) => s.name.toLowerCase() === name.toLowerCase());
     if (!skill) {
@@ -33,4 +29,4 @@ export const skillTool: Tool = {
     const where = skill.dir === null ? "Built into zot (no directory)." : `Skill directory: ${skill.dir} (relative paths in the skill are relative to it).`;
     return textResult(`# Skill: ${skill.name}\n${where}\n\n${loaded.body}`);
   },
-};
+});

@@ -6,9 +6,9 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { readConfig, type WebFetchSettings } from "../config.ts";
-import type { JsonObject } from "../../json.ts";
-import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
+import type { ToolOutput } from "../tool.ts";
 import { errorText, stringArg, textResult } from "./common.ts";
+import { defineTool, stringParam } from "./define.ts";
 import { htmlTitle, htmlToText } from "./html-text.ts";
 import { isPrivateAddress } from "./web-address.ts";
 import { webRequest } from "./web-request.ts";
@@ -26,23 +26,18 @@ Argument: url. Redirects are followed (at most ${MAX_REDIRECTS}). Text over ${WE
 
 const DEFAULTS: WebFetchSettings = { allowPrivate: false, allow: [], deny: [] };
 
-export const webFetchTool: Tool = {
+export const webFetchTool = defineTool({
   name: "web_fetch",
   description: DESCRIPTION,
-  schema: {
-    type: "object",
-    properties: { url: { type: "string", description: "The page's http or https URL." } },
-    required: ["url"],
-  },
-  preview(args: JsonObject): string {
+  params: { url: stringParam("The page's http or https URL.", { nonEmpty: true, hint: "(an http or https URL)" }) },
+  preview(args) {
     return `web_fetch ${stringArg(args, "url") ?? "?"}`;
   },
-  approval(args: JsonObject) {
-    return { kind: "command", command: `GET ${stringArg(args, "url") ?? ""}` };
+  approval({ url }) {
+    return { kind: "command", command: `GET ${url}` };
   },
-  async execute(args: JsonObject, ctx: ToolContext): Promise<ToolOutput> {
-    const raw = stringArg(args, "url")?.trim();
-    if (!raw) return textResult(`web_fetch needs a "url" string argument (an http or https URL).`, true);
+  async execute({ url }, ctx) {
+    const raw = url.trim();
     const settings = readConfig(ctx.home).values.webFetch ?? DEFAULTS;
     const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(TIMEOUT_MS)]);
     try {
@@ -53,7 +48,7 @@ export const webFetchTool: Tool = {
       return textResult(`Could not fetch ${raw} (${errorText(err)}).`, true);
     }
   },
-};
+});
 
 async function fetchPage(raw: string, settings: WebFetchSettings, signal: AbortSignal): Promise<ToolOutput> {
   let url: URL;

@@ -3,7 +3,8 @@ import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { JsonObject } from "../../json.ts";
 import type { ApprovalDetail } from "../events.ts";
-import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
+import type { ToolOutput } from "../tool.ts";
+import { defineTool, stringParam } from "./define.ts";
 import { atomicWrite } from "../../platform/atomic-write.ts";
 import { countLines, errorText, refuseNonRegular, resolvePath, stringArg, textResult } from "./common.ts";
 import { unifiedDiff } from "./diff.ts";
@@ -17,26 +18,19 @@ The write is atomic: the file ends up with either the old or the new content, ne
 Use this for new files or complete rewrites; prefer the edit tool for changing part of an existing file.
 Arguments: path (relative to the working directory, or absolute) and content (the full new text).`;
 
-export const writeTool: Tool = {
+export const writeTool = defineTool({
   name: "write",
   description: DESCRIPTION,
-  schema: {
-    type: "object",
-    properties: {
-      path: { type: "string", description: "Path of the file to write (relative to the working directory, or absolute)." },
-      content: { type: "string", description: "The complete content of the file." },
-    },
-    required: ["path", "content"],
+  params: {
+    path: stringParam("Path of the file to write (relative to the working directory, or absolute).", { nonEmpty: true }),
+    content: stringParam("The complete content of the file.", { hint: '(use "" for an empty file)' }),
   },
   preview(args: JsonObject): string {
     const path = stringArg(args, "path") ?? "?";
     const content = stringArg(args, "content");
     return content === undefined ? `write ${path}` : `write ${path} (${Buffer.byteLength(content)} bytes)`;
   },
-  approval(args: JsonObject, cwd: string): ApprovalDetail {
-    const path = stringArg(args, "path");
-    const content = stringArg(args, "content");
-    if (path === undefined || path === "" || content === undefined) return { kind: "json", json: JSON.stringify(args, null, 2), note: `This write will fail: it needs "path" and "content" strings.` };
+  approval({ path, content }, cwd): ApprovalDetail {
     const abs = resolvePath(cwd, path);
     const old = existingText(abs);
     if (old.kind === "missing") return { kind: "content", path: abs, content, note: "new file" };
@@ -45,11 +39,7 @@ export const writeTool: Tool = {
     const diff = unifiedDiff(old.text, content, { oldLabel: abs, newLabel: abs });
     return diff === "" ? { kind: "content", path: abs, content, note: "same content as the existing file" } : { kind: "diff", path: abs, diff };
   },
-  async execute(args: JsonObject, ctx: ToolContext): Promise<ToolOutput> {
-    const path = stringArg(args, "path");
-    const content = stringArg(args, "content");
-    if (path === undefined || path === "") return textResult(`write needs a "path" string argument.`, true);
-    if (content === undefined) return textResult(`write needs a "content" string argument (use "" for an empty file).`, true);
+  async execute({ path, content }, ctx): Promise<ToolOutput> {
     const abs = resolvePath(ctx.cwd, path);
     const refused = sandboxRefusal("write", abs, ctx);
     if (refused) return refused;
@@ -78,7 +68,7 @@ export const writeTool: Tool = {
     const lines = countLines(content);
     return textResult(`${existed ? "Overwrote" : "Created"} ${abs} (${bytes} bytes, ${lines} ${lines === 1 ? "line" : "lines"}).`);
   },
-};
+});
 
 function existingText(abs: string): { kind: "missing" } | { kind: "refused"; why: string } | { kind: "unreadable"; why: string } | { kind: "text"; text: string } {
   try {

@@ -8,7 +8,7 @@ export type ArgSpec = {
   /** Options taking one value (`--cwd DIR` or `--cwd=DIR`). */
   values?: string[];
   /** Repeatable options taking a value. */
-  multi?: string[];
+  multi?: string[] | undefined;
   /** Short spellings mapped to the canonical name (e.g. `{"-f": "--follow"}`). */
   aliases?: Record<string, string>;
 };
@@ -27,7 +27,7 @@ export function parseArgs(argv: string[], spec: ArgSpec): Result<{ args: ParsedA
   const positionals: string[] = [];
   const canonical = (name: string) => spec.aliases?.[name] ?? name;
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
+    const arg = argv[i] ?? "";
     if (arg === "--") {
       positionals.push(...argv.slice(i + 1));
       break;

@@ -4,6 +4,7 @@ import type { Json } from "../../protocol.ts";
 import { changeSettings, readStored, settingsFile, writeStored, type SettingSpec, type Stored } from "../settings.ts";
 import { fail, type Ctx } from "./context.ts";
 import { findInstalled, notFound } from "./lookup.ts";
+import { tableLines } from "../../platform/text-table.ts";
 
 export type ConfigOptions = { assignments: string[]; unset: string[]; json: boolean };
 
@@ -70,10 +71,7 @@ function show(ctx: Ctx, name: string, settings: SettingSpec[], stored: Stored, j
   };
   const table = list.map((r) => [r.name, r.type, shown(r), r.required ? "required" : "", r.description]);
   const header = ["SETTING", "TYPE", "VALUE", "", "DESCRIPTION"];
-  const widths = header.map((h, i) => Math.max(h.length, ...table.map((t) => t[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd() + "\n";
-  ctx.out.write(line(header));
-  for (const t of table) ctx.out.write(line(t));
+  for (const line of tableLines(header, table)) ctx.out.write(`${line.trimEnd()}\n`);
   const missing = list.filter((r) => r.required && !r.set && r.default === null);
   if (missing.length > 0) ctx.out.write(`\nmissing: ${missing.map((r) => r.name).join(", ")}; set with zot ext config ${name} ${missing.map((r) => `${r.name}=VALUE`).join(" ")}\n`);
   return 0;

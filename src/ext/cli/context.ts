@@ -85,5 +85,5 @@ export async function readLine(stream: ReadableStream<Uint8Array> | null): Promi
   } finally {
     reader.releaseLock();
   }
-  return text.split("\n")[0];
+  return text.split("\n", 1)[0] ?? "";
 }

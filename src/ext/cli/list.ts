@@ -2,6 +2,7 @@
 import type { DiscoveredExtension } from "../types.ts";
 import type { Ctx } from "./context.ts";
 import { installed } from "./lookup.ts";
+import { tableLines } from "../../platform/text-table.ts";
 
 // The states as doctor and the JSON spell them; only "spawn" reads better to a person as "enabled".
 const STATE: Record<DiscoveredExtension["status"], string> = {
@@ -52,11 +53,10 @@ export async function list(ctx: Ctx, json: boolean): Promise<number> {
   }
   const rows = entries.map((e) => [e.name, e.version ?? "-", e.scope, e.state, e.language ?? "-", e.dir]);
   const header = ["NAME", "VERSION", "SCOPE", "STATE", "LANGUAGE", "DIR"];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  ") + "\n";
-  ctx.out.write(line(header));
+  const [head, ...lines] = tableLines(header, rows);
+  ctx.out.write(`${head}\n`);
   entries.forEach((e, i) => {
-    ctx.out.write(line(rows[i]));
+    ctx.out.write(`${lines[i]}\n`);
     if (e.description) ctx.out.write(`  ${e.description}\n`);
     if (e.error) ctx.out.write(`  error: ${e.error}\n`);
     if (e.shadowed_by) ctx.out.write(`  shadowed by ${e.shadowed_by}\n`);

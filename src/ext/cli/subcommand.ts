@@ -10,6 +10,13 @@ const COMMON: ArgSpec = { values: ["--cwd"], flags: ["--help"], aliases: { "-h":
 
 export type Prepared = { ok: true; name: string; args: ParsedArgs; ctx: Ctx } | { ok: false; code: number };
 
+/** The i-th positional argument, one the subcommand's minimum count guarantees (prepareSub checked it). */
+export function requiredPositional(args: ParsedArgs, i: number): string {
+  const v = args.positionals[i];
+  if (v === undefined) throw new Error(`positional argument ${i + 1} is missing, though the subcommand requires it`);
+  return v;
+}
+
 /**
  * `prog` is "zot ext" or "zot mcp"; `help` is its whole help text; `hint` adds to a parse error
  * how to write that subcommand.

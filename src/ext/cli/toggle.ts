@@ -66,9 +66,9 @@ export function setEnabled(text: string, enabled: boolean): Result<{ text: strin
     for (const m of [...hits].reverse()) out = out.slice(0, m.valueStart) + value + out.slice(m.valueEnd);
     return { ok: true, text: out };
   }
-  if (members.length === 0) return { ok: true, text: text.slice(0, open + 1) + `"enabled": ${value}` + text.slice(close) };
   const first = members[0];
-  const last = members[members.length - 1];
+  const last = members.at(-1);
+  if (!first || !last) return { ok: true, text: text.slice(0, open + 1) + `"enabled": ${value}` + text.slice(close) };
   const lead = text.slice(open + 1, first.keyStart);
   return { ok: true, text: text.slice(0, last.valueEnd) + `,${lead}"enabled"${first.colon}${value}` + text.slice(last.valueEnd) };
 }
@@ -121,6 +121,6 @@ function skipValue(s: string, i: number): number {
     }
     return i;
   }
-  while (i < s.length && !",}] \t\r\n".includes(s[i])) i++;
+  while (i < s.length && !",}] \t\r\n".includes(s.charAt(i))) i++;
   return i;
 }

@@ -28,6 +28,7 @@ export function add(ctx: Ctx, name: string, o: AddOptions): number {
   if (!MANIFEST_NAME_PATTERN.test(name)) return fail(ctx, `"${name}" is not a valid MCP server name; use 1–64 letters, digits, ., _ or -, starting with a letter or digit.`);
   if (o.url !== undefined && o.command.length > 0) return fail(ctx, `give either --url or a command after --, not both, for zot mcp add ${name}.`);
   if (o.url === undefined && o.command.length === 0) return fail(ctx, `nothing to run for ${name}: give a command after -- (zot mcp add ${name} -- npx -y PACKAGE) or --url URL.`);
+  const [program, ...programArgs] = o.command;
   const entry: JsonObject = {};
   if (o.url !== undefined) {
     if (!/^https?:\/\/\S+$/i.test(o.url)) return fail(ctx, `--url must be an http:// or https:// URL (got "${o.url}").`);
@@ -49,11 +50,11 @@ export function add(ctx: Ctx, name: string, o: AddOptions): number {
     if (clientSecret !== undefined) oauth.client_secret = clientSecret;
     if (callbackPort !== undefined) oauth.callback_port = Number(callbackPort);
     if (Object.keys(oauth).length) entry.oauth = oauth;
-  } else {
+  } else if (program !== undefined) {
     if (o.headers.length) return fail(ctx, `--header is for HTTP servers (--url); a stdio server takes --env K=V.`);
     if (Object.values(o.oauth).some((v) => v !== undefined)) return fail(ctx, `--client-id, --client-secret and --callback-port are for HTTP servers (--url).`);
-    entry.command = o.command[0];
-    entry.args = o.command.slice(1);
+    entry.command = program;
+    entry.args = programArgs;
     const env: JsonObject = {};
     for (const e of o.env) {
       const i = e.indexOf("=");

@@ -8,6 +8,7 @@ import { loadConfig, skippedLine, targetOf } from "../config.ts";
 import type { LoadedConfig, ServerConfig } from "../config.ts";
 import { describeAuth, oauthApplies } from "../oauth/bearer.ts";
 import { findAuth, readAuthStore } from "../oauth/store.ts";
+import { tableLines } from "../../platform/text-table.ts";
 
 export type ListedServer = {
   name: string;
@@ -55,11 +56,10 @@ export function list(ctx: Ctx, json: boolean): number {
   }
   const rows = servers.map((s) => [s.name, s.scope, s.type ?? "-", s.state, s.target || "-"]);
   const header = ["NAME", "SCOPE", "TYPE", "STATE", "RUNS"];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join("  ") + "\n";
-  ctx.out.write(line(header));
+  const [head, ...lines] = tableLines(header, rows);
+  ctx.out.write(`${head}\n`);
   servers.forEach((s, i) => {
-    ctx.out.write(line(rows[i] ?? []));
+    ctx.out.write(`${lines[i]}\n`);
     if (s.error) ctx.out.write(`  error: ${s.error}\n`);
     if (s.shadowed_by) ctx.out.write(`  shadowed by ${s.shadowed_by}\n`);
     if (s.auth) ctx.out.write(`  ${s.auth}\n`);

@@ -40,8 +40,8 @@ export function parseChallenge(header: string | null): Challenge | null {
   const next = /,\s*[A-Za-z][\w.~+-]*\s+[A-Za-z_][\w-]*\s*=/.exec(unquoted);
   if (next) rest = rest.slice(0, next.index);
   const params: Record<string, string> = {};
-  for (const m of rest.matchAll(/([A-Za-z_][\w-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]+))/g))
-    params[(m[1] ?? "").toLowerCase()] = m[2] !== undefined ? m[2].replace(/\\(.)/g, "$1") : (m[3] ?? "");
+  for (const [, key = "", quoted, bare = ""] of rest.matchAll(/([A-Za-z_][\w-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]+))/g))
+    params[key.toLowerCase()] = quoted !== undefined ? quoted.replace(/\\(.)/g, "$1") : bare;
   return { resourceMetadata: params.resource_metadata ?? null, scope: params.scope ?? null, error: params.error ?? null };
 }
 
@@ -56,13 +56,13 @@ export async function resourceMetadata(serverUrl: string, challenge: Challenge |
   if (!found.ok) return { ok: false, missing: true, error: `found no protected resource metadata for ${serverUrl} (${found.tried.join("; ")})` };
   const { url, doc } = found;
   const servers = Array.isArray(doc.authorization_servers) ? doc.authorization_servers.filter((s): s is string => typeof s === "string" && s !== "") : [];
-  const [first, ...rest] = servers;
-  if (first === undefined) return { ok: false, error: `the protected resource metadata at ${url} names no "authorization_servers"` };
+  const [firstServer, ...moreServers] = servers;
+  if (firstServer === undefined) return { ok: false, error: `the protected resource metadata at ${url} names no "authorization_servers"` };
   const resource = typeof doc.resource === "string" ? doc.resource : serverUrl;
   // RFC 9728 §3.3: metadata for another resource must not be used for this one.
   if (!sameOrigin(resource, serverUrl)) return { ok: false, error: `the protected resource metadata at ${url} is for ${resource}, not for ${serverUrl}` };
   const scopes = Array.isArray(doc.scopes_supported) ? doc.scopes_supported.filter((s): s is string => typeof s === "string") : [];
-  return { ok: true, value: { resource, authorizationServers: [first, ...rest], scopesSupported: scopes } };
+  return { ok: true, value: { resource, authorizationServers: [firstServer, ...moreServers], scopesSupported: scopes } };
 }
 
 /** The metadata of the authorization server `issuer`, from the first well-known URL that has it. */

@@ -3,6 +3,7 @@ import { createProvider } from "../../../src/agent/providers/index.ts";
 import { wireProblem } from "../../../src/agent/providers/endpoints.ts";
 import { startProviderServer, type ProviderServer } from "../../helpers/provider-server.ts";
 import { collect } from "../../helpers/collect-stream.ts";
+import { lastOf } from "../../helpers/elements.ts";
 
 const KEY = "sk-kimi-code-0123456789abcdef";
 let server: ProviderServer;
@@ -10,7 +11,7 @@ beforeAll(() => {
   server = startProviderServer();
 });
 afterAll(() => server.stop());
-const last = () => server.requests[server.requests.length - 1];
+const last = () => lastOf(server.requests);
 
 describe("the kimi-code provider", () => {
   test("speaks the Anthropic wire at <base>/v1/messages with the key as x-api-key, a /coding base included", async () => {
@@ -28,7 +29,7 @@ describe("the kimi-code provider", () => {
       messages: [{ role: "user", content: [{ type: "text", text: "q" }], ts: 0 }, message, { role: "user", content: [{ type: "text", text: "more" }], ts: 0 }],
     });
     expect(last().path).toBe("/coding/v1/messages");
-    expect((last().body as { messages: { content: { type: string }[] }[] }).messages[1].content[0].type).toBe("thinking");
+    expect((last().body as { messages: { content: { type: string }[] }[] }).messages[1]!.content[0]!.type).toBe("thinking");
   });
 
   test("--wire chat uses its Chat Completions route, with the session as prompt_cache_key", async () => {

@@ -12,6 +12,7 @@ import { kimiRejection } from "../../helpers/kimi-rules.ts";
 import { testRuntimeOptions } from "../../helpers/mock-runtime.ts";
 import { startProviderServer, type ProviderServer, type Reply } from "../../helpers/provider-server.ts";
 import { collect } from "../../helpers/collect-stream.ts";
+import { elements } from "../../helpers/elements.ts";
 
 const ROOT = resolve(import.meta.dir, "../../..");
 const TOOLBOX = join(ROOT, "test", "fixtures", "agent", "toolbox");
@@ -60,7 +61,7 @@ describe("Kimi K3 dynamic tool loading", () => {
     const second = await rt.prompt("and now?");
     expect(second).toMatchObject({ stop: "end_turn", text: "Still 42." });
 
-    const [b0, b1, b2, b3] = bodies();
+    const [b0, b1, b2, b3] = elements(bodies(), 4);
     expect(server.requests.length).toBe(4);
     for (const b of [b0, b1, b2, b3]) expect(topNames(b)).toEqual(topNames(b0));
     expect(topNames(b0)).toContain("loader");
@@ -71,7 +72,7 @@ describe("Kimi K3 dynamic tool loading", () => {
     expect(b1.messages[3]).toMatchObject({ tool_call_id: "c1", content: "loaded secret" });
     expect(b1.messages[4]).toMatchObject({ tool_call_id: "c2" });
     expect(b1.messages[5]).toEqual(SECRET_DECLARATION);
-    expect(Object.keys(b1.messages[5])).toEqual(["role", "tools"]);
+    expect(Object.keys(b1.messages[5]!)).toEqual(["role", "tools"]);
 
     // Every later request starts with the bytes of the one before: the cached prefix holds.
     const text = (b: Body) => JSON.stringify(b.messages);
@@ -88,14 +89,14 @@ describe("Kimi K3 dynamic tool loading", () => {
     const rt = await kimiRuntime("kimi-k3", [{ kind: "turn", toolCalls: [{ id: "c1", name: "loader", args: {} }] }, { kind: "turn", text: "loaded" }]);
     await rt.prompt("load it");
     const path = rt.sessionPath!;
-    const before = bodies()[1].messages;
+    const before = bodies()[1]!.messages;
     await rt.close();
     runtimes.splice(0);
     await server.stop();
 
     const resumed = await kimiRuntime("kimi-k3", [{ kind: "turn", text: "back" }], { session: path });
     expect((await resumed.prompt("again")).text).toBe("back");
-    const after = bodies()[0];
+    const after = bodies()[0]!;
     expect(JSON.stringify(after.messages).startsWith(JSON.stringify(before).slice(0, -1))).toBe(true);
     expect(after.prompt_cache_key).toBe(basename(path, ".jsonl"));
   });
@@ -106,7 +107,7 @@ describe("Kimi K3 dynamic tool loading", () => {
       { kind: "turn", text: "ok" },
     ]);
     expect((await rt.prompt("go")).text).toBe("ok");
-    const b1 = bodies()[1];
+    const b1 = bodies()[1]!;
     expect(b1.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool", "tool", "system"]);
     expect(b1.messages[5]).toEqual(SECRET_DECLARATION);
   });
@@ -118,7 +119,7 @@ describe("Kimi K3 dynamic tool loading", () => {
       { kind: "turn", text: "42" },
     ]);
     expect((await rt.prompt("go")).text).toBe("42");
-    const [b0, b1] = bodies();
+    const [b0, b1] = elements(bodies(), 2);
     expect(topNames(b0)).not.toContain("secret");
     expect(topNames(b1)).toContain("secret");
     expect(b1.messages.some((m) => "tools" in m)).toBe(false);
@@ -135,7 +136,7 @@ describe("Kimi K3 dynamic tool loading", () => {
     if (!created.ok) throw new Error(created.error);
     runtimes.push(created.runtime);
     expect((await created.runtime.prompt("go")).text).toBe("ok");
-    expect(bodies()[1].messages.at(-1)).toEqual(SECRET_DECLARATION);
+    expect(bodies()[1]!.messages.at(-1)).toEqual(SECRET_DECLARATION);
     // Without a transcript the runtime's own id keys the cache, the same on every request.
     const [key, next] = bodies().map((b) => b.prompt_cache_key);
     expect(key).toMatch(/^[0-9a-f]{32}$/);
@@ -186,9 +187,9 @@ describe("Kimi requests", () => {
         { role: "toolResult", toolCallId: "k1", toolName: "docs.search", content: [{ type: "text", text: "found" }], isError: false, ts: 0 },
       ],
     });
-    const body = server.requests[0].body as Body & { messages: { tool_calls?: { function: { name: string } }[] }[] };
+    const body = server.requests[0]!.body as Body & { messages: { tool_calls?: { function: { name: string } }[] }[] };
     expect(topNames(body)).toEqual(["docs_search_2", "docs_search", "_9lives"]);
-    expect(body.messages[1].tool_calls?.[0].function.name).toBe("docs_search_2");
+    expect(body.messages[1]!.tool_calls?.[0]?.function.name).toBe("docs_search_2");
     expect(message.stop).toBe("tool_use");
     expect(message.content).toEqual([{ type: "toolCall", id: "k2", name: "docs_search", args: { q: "x" } }]);
   });

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { AssistantMessage, Message, ToolCallPart } from "../../../src/agent/messages.ts";
 import { createProvider } from "../../../src/agent/providers/index.ts";
 import { collect } from "../../helpers/collect-stream.ts";
+import { elements } from "../../helpers/elements.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "zot-mock-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -42,7 +43,7 @@ describe("mock provider", () => {
 
   test("invalid JSON in a call line gives a call marked invalid", async () => {
     const { message } = await collect(mock(), { model: "mock", messages: [user("call bash {not json")] });
-    const [call] = calls(message);
+    const [call] = elements(calls(message), 1);
     expect(call.name).toBe("bash");
     expect(call.invalidArgs).toContain("not valid JSON");
   });

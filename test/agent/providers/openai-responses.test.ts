@@ -3,6 +3,7 @@ import type { AssistantMessage, Message, ToolCallPart } from "../../../src/agent
 import { createProvider } from "../../../src/agent/providers/index.ts";
 import { startProviderServer, type ProviderServer } from "../../helpers/provider-server.ts";
 import { collect } from "../../helpers/collect-stream.ts";
+import { lastOf } from "../../helpers/elements.ts";
 
 const KEY = "sk-proj-responses-0123456789abcdef";
 let server: ProviderServer;
@@ -14,7 +15,7 @@ afterAll(() => server.stop());
 const openai = (wire?: "chat" | "responses") => createProvider({ provider: "openai", apiKey: KEY, baseUrl: server.openaiBase, ...(wire ? { wire } : {}), retry: { sleep: async () => {} } });
 const calls = (m: AssistantMessage) => m.content.filter((p): p is ToolCallPart => p.type === "toolCall");
 const textOf = (m: AssistantMessage) => m.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
-const last = () => server.requests[server.requests.length - 1];
+const last = () => lastOf(server.requests);
 const lastBody = () => last().body as Record<string, unknown>;
 const SEEDS = [1, 4, 9];
 
@@ -123,7 +124,7 @@ describe("Responses requests", () => {
   test("the encrypted reasoning goes back in order with the calls, results carry text and images, and another model gets no reasoning", async () => {
     server.push({ kind: "fixture", file: "openai-responses-reasoning-text-stream.sse" }, { kind: "turn", text: "ok" }, { kind: "turn", text: "ok" });
     const first = await collect(openai(), { model: "gpt-6.2-sol" });
-    const reasoning = first.message.content[0];
+    const reasoning = first.message.content[0]!;
     const turn: AssistantMessage = { ...first.message, content: [reasoning, { type: "text", text: "Let me look." }, { type: "toolCall", id: "call_1", name: "read", args: { path: "a.png" } }] };
     const history: Message[] = [
       { role: "user", content: [{ type: "text", text: "what is in a.png?" }, { type: "image", mimeType: "image/png", data: "iVBOR" }], ts: 0 },

@@ -5,6 +5,7 @@ import { builtinModels } from "../../../src/agent/catalog.ts";
 import type { ModelInfo } from "../../../src/agent/provider.ts";
 import { startProviderServer, type ProviderServer } from "../../helpers/provider-server.ts";
 import { collect } from "../../helpers/collect-stream.ts";
+import { lastOf } from "../../helpers/elements.ts";
 
 const KEY = "sk-proj-test-0123456789abcdefghij";
 let server: ProviderServer;
@@ -20,7 +21,7 @@ const openai = (provider: "openai" | "kimi" | "ollama" = "openai", apiKey: strin
   createProvider({ provider, apiKey: apiKey ?? undefined, baseUrl: server.openaiBase, catalog, retry: { sleep: async () => {} } });
 const calls = (m: AssistantMessage) => m.content.filter((p): p is ToolCallPart => p.type === "toolCall");
 const textOf = (m: AssistantMessage) => m.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
-const last = () => server.requests[server.requests.length - 1];
+const last = () => lastOf(server.requests);
 const lastBody = () => last().body as Record<string, unknown>;
 
 describe("openai fixtures replayed in random chunks", () => {

@@ -5,6 +5,7 @@ import { createProvider, type ProviderName } from "../../../src/agent/providers/
 import type { Wire } from "../../../src/agent/choices.ts";
 import { startProviderServer, type ProviderServer } from "../../helpers/provider-server.ts";
 import { collect } from "../../helpers/collect-stream.ts";
+import { elements } from "../../helpers/elements.ts";
 
 const KEY = "sk-test-SECRET-key-abcdefghijklmnop";
 let server: ProviderServer;
@@ -94,7 +95,7 @@ for (const { name, wire, model } of WIRES) {
       server.push({ kind: "turn", toolCalls: [{ id: "t", name: "write", args: '{"path": "a.txt", "content": "hal' }], stop: "max_tokens" });
       const { message } = await collect(provider(), { model });
       expect(message.stop).toBe("max_tokens");
-      const [call] = calls(message);
+      const [call] = elements(calls(message), 1);
       expect(call.args).toEqual({});
       expect(call.invalidArgs).toContain('the arguments for tool "write" were not valid JSON');
     });

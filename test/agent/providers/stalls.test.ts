@@ -201,7 +201,7 @@ describe("redirects", () => {
     });
     const { message } = await collect(provider(s.url), { model: MODEL });
     expect(message.content).toEqual([{ type: "text", text: "found you" }]);
-    expect(JSON.parse(bodies[0]).model).toBe(MODEL);
+    expect(JSON.parse(bodies[0]!).model).toBe(MODEL);
   });
 });
 
