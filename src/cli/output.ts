@@ -1,14 +1,13 @@
-// stdout and stderr for the command line. Each text is handed to the kernel with an asynchronous
-// write(2), the next one only once the kernel took the last, and `drain` waits until a slow reader
-// has taken everything. Plain process.stdout writes followed by process.exit() drop whatever a full
-// pipe has not accepted yet (a long JSON or RPC stream, `zot ext logs | less`); Bun's file sinks
-// report a reader that went away (EPIPE) as an uncaught error, which no try/catch sees.
+// stdout and stderr for the command line. Writes go through Bun's file sinks: each one is handed to
+// the kernel at once, and `drain` waits until a slow reader has taken everything. Plain
+// process.stdout writes followed by process.exit() drop whatever a full pipe has not accepted yet
+// (a long JSON or RPC stream, `zot ext logs | less`).
 //
 // What is written here is often untrusted (model answers, tool output, extension notes and logs).
 // When the stream is a terminal, escape sequences and control characters are removed so none of
 // it can retitle the window, write the clipboard (OSC 52) or rewrite the screen; a pipe or a file
 // gets the bytes as they are.
-import { write as writeFd } from "node:fs";
+import type { FileSink } from "bun";
 import { sanitizeControls } from "../platform/controls.ts";
 import { isTerminal } from "../platform/terminal.ts";
 import type { ModeOutput } from "../modes/output.ts";
@@ -21,27 +20,12 @@ type Stream = { write(text: string): void; drain(): Promise<void>; writable(): P
  */
 export const OUTPUT_HIGH_WATER = 16 * 1024 * 1024;
 
-/** Writes all of `bytes`, resuming after a short write and waiting out EAGAIN on a non-blocking descriptor. */
-function writeAll(fd: number, bytes: Uint8Array): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const from = (off: number): void => {
-      if (off >= bytes.length) return resolve();
-      writeFd(fd, bytes, off, bytes.length - off, null, (err, n) => {
-        if (err?.code === "EAGAIN") setTimeout(() => from(off), 2);
-        else if (err) reject(err);
-        else from(off + n);
-      });
-    };
-    from(0);
-  });
-}
-
 /**
- * A reader that went away (`zot --json … | head`: EPIPE) is no crash: the rest is dropped. One
- * write is in the kernel at a time and the next only starts once it took the last, so what waits is
+ * A reader that went away (`zot --json … | head`: EPIPE) is no crash: the rest is dropped. The
+ * sink is given one text at a time and the next only once the kernel took it, so what waits is
  * counted here, exactly.
  */
-function stream(fd: 1 | 2): Stream {
+function stream(sink: FileSink, fd: 1 | 2): Stream {
   let gone = false;
   let terminal: boolean | undefined;
   const queue: string[] = [];
@@ -52,24 +36,33 @@ function stream(fd: 1 | 2): Stream {
     for (const w of waiters.splice(0)) w();
   };
   const pump = (): void => {
-    if (!busy && !gone && queue.length > 0) {
-      // What piled up while the last write was in the kernel goes out as one write.
-      const text = queue.length === 1 ? queue[0]! : queue.join("");
-      queue.length = 0;
-      busy = true;
-      writeAll(fd, Buffer.from(text)).then(
-        () => {
-          busy = false;
-          queued -= text.length;
-          pump();
-        },
-        () => {
-          busy = false;
-          gone = true;
-          pump();
-        },
-      );
-      return;
+    while (!busy && !gone && queue.length > 0) {
+      const text = queue.shift()!;
+      try {
+        // A write the kernel could not take at once is a promise, and so is its failure: a reader
+        // that went away rejects it with EPIPE, an uncaught error unless handled here.
+        const w = sink.write(text);
+        const r = w instanceof Promise ? w : sink.flush();
+        if (r instanceof Promise) {
+          busy = true;
+          r.then(
+            () => {
+              busy = false;
+              queued -= text.length;
+              pump();
+            },
+            () => {
+              busy = false;
+              gone = true;
+              pump();
+            },
+          );
+          return;
+        }
+      } catch {
+        gone = true;
+      }
+      queued -= text.length;
     }
     if (gone) {
       queue.length = 0;
@@ -95,8 +88,8 @@ function stream(fd: 1 | 2): Stream {
   };
 }
 
-const stdout = stream(1);
-const stderr = stream(2);
+const stdout = stream(Bun.stdout.writer(), 1);
+const stderr = stream(Bun.stderr.writer(), 2);
 
 export const io: ModeOutput = { out: (text) => stdout.write(text), err: (text) => stderr.write(text), writable: () => stdout.writable() };
 

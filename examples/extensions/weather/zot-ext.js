@@ -109,6 +109,9 @@ function toolCallFields(o) {
     return fail(toolName.error);
   return ok({ tool_id: toolId.value ?? "", tool_name: toolName.value ?? "", tool_args: o.tool_args ?? {} });
 }
+function mcpClient(o) {
+  return typeof o.mcp_client === "string" ? { mcp_client: o.mcp_client } : {};
+}
 function decodeTodoItems(v) {
   if (!Array.isArray(v))
     return fail(`"items" must be an array of {"text", "status"} objects`);
@@ -145,7 +148,7 @@ function decodeEvent(o) {
     }
     case "tool_call": {
       const fields = toolCallFields(o);
-      return fields.ok ? ok({ type, event, ...fields.value }) : fail(fields.error);
+      return fields.ok ? ok({ type, event, ...fields.value, ...mcpClient(o) }) : fail(fields.error);
     }
     case "tool_confirmation_requested": {
       const fields = toolCallFields(o);
@@ -193,7 +196,7 @@ function decodeEventIntercept(o, id) {
   switch (event) {
     case "tool_call": {
       const fields = toolCallFields(o);
-      return fields.ok ? ok({ type, id, event, ...fields.value }) : fail(fields.error);
+      return fields.ok ? ok({ type, id, event, ...fields.value, ...mcpClient(o) }) : fail(fields.error);
     }
     case "turn_start": {
       const step = num(o, "step", false);
@@ -396,7 +399,7 @@ function authorized(header, token) {
   const m = /^Bearer (.+)$/.exec(header ?? "");
   if (!m)
     return false;
-  const got = Buffer.from(m[1]);
+  const got = Buffer.from(m[1] ?? "");
   const want = Buffer.from(token);
   return got.length === want.length && timingSafeEqual(got, want);
 }
@@ -526,10 +529,12 @@ function serveSocket(socket, maxMessageBytes, h) {
     while (!closed) {
       if (buffer.length < 2)
         return;
-      const fin = (buffer[0] & 128) !== 0;
-      const opcode = buffer[0] & 15;
-      const masked = (buffer[1] & 128) !== 0;
-      let len = buffer[1] & 127;
+      const b0 = buffer.readUInt8(0);
+      const b1 = buffer.readUInt8(1);
+      const fin = (b0 & 128) !== 0;
+      const opcode = b0 & 15;
+      const masked = (b1 & 128) !== 0;
+      let len = b1 & 127;
       let at = 2;
       if (len === 126) {
         if (buffer.length < 4)
@@ -554,7 +559,7 @@ function serveSocket(socket, maxMessageBytes, h) {
       const mask = buffer.subarray(at, at + 4);
       const payload = Buffer.from(buffer.subarray(at + 4, at + 4 + len));
       for (let i = 0;i < payload.length; i++)
-        payload[i] ^= mask[i & 3];
+        payload.writeUInt8(payload.readUInt8(i) ^ mask.readUInt8(i & 3), i);
       buffer = buffer.subarray(at + 4 + len);
       if (opcode === 8)
         return close(payload.length >= 2 ? payload.readUInt16BE(0) : 1000, "");
