@@ -31,7 +31,7 @@ export function statusCommand(ctx: CommandContext): void {
     row("messages", String(rt.messages().length)),
     row("model", `${rt.provider}/${rt.model} · thinking ${rt.reasoning ?? "off"}`),
     row("permissions", `${rt.mode}${rt.jail ? ` · jailed to ${rt.jail}` : ""}`),
-    row("sandbox", `${sandboxLabel(rt.sandbox)} (${rt.sandbox.reason})`),
+    row("sandbox", `${sandboxLabel(rt.sandbox).replace(/^sandbox:? /, "")} (${rt.sandbox.reason})`),
     row("context", window > 0 ? `${tokens(used)} of ${tokens(window)} tokens at the last request` : `${tokens(used)} tokens at the last request`),
     row("cost", money(rt.usage().cost)),
     row("instructions", instructions.length ? instructions.join(", ") : "none (no AGENTS.md or CLAUDE.md)"),

@@ -38,6 +38,8 @@ test(
     expect(s).toMatch(/directory\s+\S*project/);
     expect(s).toMatch(/messages\s+2/);
     expect(s).toMatch(/permissions\s+yolo/);
+    // The row's name is not said twice ("sandbox  sandbox: …").
+    expect(s).toMatch(/sandbox {2,}(workspace-write|off) \(/);
   },
   T,
 );
