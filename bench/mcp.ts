@@ -3,6 +3,10 @@
 //     of a stdio server vs the same tool of an extension, both minimal Bun programs that answer at
 //     once (target: MCP ≤ 1.5× the extension).
 //  2. Starting 5 MCP servers in parallel vs the slowest alone (target ≤ 1.3×).
+//  3. zot as an MCP server (`zot mcp serve`, issue 23), called through the same client: an
+//     extension's tool served by zot vs the minimal stdio server's tool (zot adds one hop: the
+//     extension behind it), and zot's own `read` (no extension behind it); no target of its own,
+//     the numbers say what the hop costs. It runs the built binary: bun scripts/build.ts first.
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -133,10 +137,51 @@ async function parallelStart(): Promise<void> {
   out.push("");
 }
 
+async function served(): Promise<void> {
+  const zot = join(import.meta.dir, "..", "dist", "zot");
+  writeFileSync(join(root, "small.txt"), "a small file\n");
+  const servers = list("served.json", {
+    b: { command: "bun", args: [mcpServer] },
+    z: { command: zot, args: ["mcp", "serve", "--no-mcp", "--ext", extDir, "--permission-mode", "yolo", "--cwd", root], env: { ZOT_HOME: home } },
+  });
+  const host = new McpHost(new Host(), { files: [servers], none: true, interactive: false, trust: "store" });
+  const report = await host.load({ extPaths: [], noExt: true, cwd: root, home, info });
+  if (report.errors.length) throw new Error(report.errors.map((e) => e.message).join("; "));
+  const signal = new AbortController().signal;
+  const time = async (name: string, args: Record<string, string | number>, n: number) => {
+    const xs: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const t = performance.now();
+      const r = await host.callTool(name, args, { signal });
+      xs.push(performance.now() - t);
+      if (r.isError) throw new Error(JSON.stringify(r.content));
+    }
+    return xs;
+  };
+  const runs: { plain: number[]; ext: number[]; read: number[] }[] = [];
+  for (let round = 0; round < 5; round++) {
+    await time("mcp__b__echo", { i: 0 }, 200);
+    await time("mcp__z__ext_echo", { i: 0 }, 200);
+    await time("mcp__z__read", { path: "small.txt" }, 200);
+    runs.push({ plain: await time("mcp__b__echo", { i: 0 }, 1000), ext: await time("mcp__z__ext_echo", { i: 0 }, 1000), read: await time("mcp__z__read", { path: "small.txt" }, 1000) });
+  }
+  await host.shutdown();
+  const mid = (xs: number[]) => median(xs) ?? Number.NaN;
+  const row = (label: string, key: "plain" | "ext" | "read") => {
+    const xs = runs.flatMap((r) => r[key]);
+    const ratios = runs.map((r) => mid(r[key]) / mid(r.plain));
+    return `| ${label} | ${fmt(mid(xs) * 1000, 0)} µs | ${fmt((pct(xs, 0.99) ?? Number.NaN) * 1000, 0)} µs | ${fmt(mid(ratios), 2)}× [${fmt(Math.min(...ratios), 2)}–${fmt(Math.max(...ratios), 2)}] |`;
+  };
+  out.push("### zot as an MCP server (`zot mcp serve` over stdio, called through zot's MCP client; 5 interleaved rounds of 1 000 calls, after 200 warm-up)", "");
+  out.push("| tool | median | p99 | ratio to the minimal server |", "|---|---|---|---|");
+  out.push(row("minimal Bun stdio server's echo", "plain"), row("an extension's echo, served by zot", "ext"), row("zot's built-in read of a small file", "read"), "");
+}
+
 try {
   out.push(`## MCP client`, "", `Machine: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} at the start (shared with other jobs); Bun ${Bun.version}.`, "");
   await roundTrips();
   await parallelStart();
+  await served();
   console.log(out.join("\n"));
 } finally {
   rmSync(root, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 // The benchmarks' model: a local Anthropic-format server whose step k of a prompt answers with a
-// tool call until `steps` is reached, then with text. The script comes from the prompt, so one
-// server serves every scenario: "steps=N tool=read" (the same tool N-1 times) or "tools=bash,read"
+// tool call until `steps` is reached, then with text. The script comes from the latest prompt (the
+// last user message with text; steps count the assistant messages after it, so a resumed session's
+// history doesn't change the script), so one server serves every scenario: "steps=N tool=read" (the same tool N-1 times) or "tools=bash,read"
 // (those tools in order, then text); `bash` runs `echo ok`. It counts its own handler time so
 // benchmarks can subtract it from zot's.
 import { anthropicEvents, type TurnReply } from "../test/helpers/provider-server.ts";
@@ -19,11 +20,13 @@ export function startScriptedModel(): ScriptedModel {
       if (req.method === "GET") return Response.json({ data: [{ id: "claude-sonnet-4-5", display_name: "Claude Sonnet 4.5" }] });
       const t0 = process.hrtime.bigint();
       const body = (await req.json()) as Body;
-      const first = body.messages[0]!;
-      const text = typeof first.content === "string" ? first.content : (first.content.find((c) => c.type === "text")?.text ?? "");
+      const textOf = (m: Body["messages"][number]): string | undefined => (typeof m.content === "string" ? m.content : m.content.find((c) => c.type === "text")?.text);
+      let at = body.messages.length - 1;
+      while (at > 0 && !(body.messages[at]!.role === "user" && textOf(body.messages[at]!))) at--;
+      const text = textOf(body.messages[at]!) ?? "";
       const sequence = /tools=([\w,]+)/.exec(text)?.[1]?.split(",");
       const steps = sequence ? sequence.length + 1 : Number(/steps=(\d+)/.exec(text)?.[1] ?? "2");
-      const step = body.messages.filter((m) => m.role === "assistant").length + 1;
+      const step = body.messages.slice(at).filter((m) => m.role === "assistant").length + 1;
       const tool = sequence?.[step - 1] ?? /tool=(\w+)/.exec(text)?.[1] ?? "bash";
       const reply: TurnReply =
         step < steps

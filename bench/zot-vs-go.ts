@@ -11,8 +11,14 @@
 // CPU time (user + system of the whole process tree) is printed beside: on a loaded machine it is
 // the steadier figure.
 //
-//   bun bench/zot-vs-go.ts [runs] [binary]            (default 10 runs; dist/zot)
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+// Side by side: with ZOT_GO_BIN set to a Go zot binary you built yourself (outside this
+// repository, from its public source: shared/reference/zot-go.md says how), the Go zot runs the
+// same two scenarios in the same interleaved rounds, and the ratios are taken against it. Without
+// it they are taken against the Go figures recorded on 2026-12-01 (GO below). This script builds
+// nothing of the Go zot's.
+//
+//   [ZOT_GO_BIN=/path/to/go/zot] bun bench/zot-vs-go.ts [runs] [binary]   (default 10 runs; dist/zot)
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { compileFloor, compileGuard, compileHello, machine, median, printArgs, sample, type Sample } from "./harness.ts";
@@ -36,39 +42,53 @@ const guard = compileGuard(home);
 const hello = compileHello(home);
 const floor = compileFloor(home);
 
+/** The same command line with `--sandbox off` before the prompt. */
+function unsandboxed(args: string[]): string[] {
+  return [...args.slice(0, -1), "--sandbox", "off", ...args.slice(-1)];
+}
+
+const goBin = process.env.ZOT_GO_BIN ? resolve(process.env.ZOT_GO_BIN) : null;
+if (goBin && !existsSync(goBin)) throw new Error(`ZOT_GO_BIN=${goBin}: no such file; point it at a Go zot binary you built, or unset it to compare with the recorded figures.`);
 const model = startScriptedModel();
-const SCENARIOS = {
+const SCENARIOS: Record<string, string[]> = {
   "bun -e 0": [process.execPath, "-e", "0"],
   "compiled Bun hello world": [hello],
   "Bun floor of echo": floor(model.base, 2, true),
   "Bun floor of loop50": floor(model.base, 51, false),
   echo: printArgs(ZOT, model.base, "steps=2 tool=bash run it", guard),
   loop50: printArgs(ZOT, model.base, "steps=51 tool=bash loop", null),
+  // The Go zot has no sandbox; zot's (on by default) starts a launcher per command.
+  "echo, --sandbox off": unsandboxed(printArgs(ZOT, model.base, "steps=2 tool=bash run it", guard)),
+  "loop50, --sandbox off": unsandboxed(printArgs(ZOT, model.base, "steps=51 tool=bash loop", null)),
+  ...(goBin ? { "Go echo": printArgs(goBin, model.base, "steps=2 tool=bash run it", guard), "Go loop50": printArgs(goBin, model.base, "steps=51 tool=bash loop", null) } : {}),
 };
-type Name = keyof typeof SCENARIOS;
-const names = Object.keys(SCENARIOS) as Name[];
+const names = Object.keys(SCENARIOS);
 
 try {
   {
-    const results = Object.fromEntries(names.map((n) => [n, [] as Sample[]])) as Record<Name, Sample[]>;
+    const results: Record<string, Sample[]> = Object.fromEntries(names.map((n) => [n, [] as Sample[]]));
     const wrapper: number[] = [];
     // Warm-up: the page cache, the server, and the model-discovery cache in $ZOT_HOME.
-    for (const n of names) await sample(SCENARIOS[n], env, home);
+    for (const n of names) await sample(SCENARIOS[n]!, env, home);
     for (let i = 0; i < RUNS; i++) {
       wrapper.push((await sample(["/bin/true"], env, home)).ms);
-      for (const n of names) results[n].push(await sample(SCENARIOS[n], env, home));
+      for (const n of names) results[n]!.push(await sample(SCENARIOS[n]!, env, home));
     }
     const w = median(wrapper);
     console.log(`machine: ${machine()}; ${RUNS} interleaved runs; medians (minus /usr/bin/time, ${w.toFixed(1)} ms)`);
+    console.log(goBin ? `Go zot: ${goBin}, in the same rounds` : "Go zot: the figures recorded on 2026-12-01 (set ZOT_GO_BIN to run one side by side)");
+    const wall = (n: string) => median(results[n]!.map((s) => s.ms)) - w;
+    const cpuOf = (n: string) => median(results[n]!.map((s) => s.cpuMs));
     for (const n of names) {
-      const ms = median(results[n].map((s) => s.ms)) - w;
-      const max = Math.max(...results[n].map((s) => s.mib));
-      const cpu = median(results[n].map((s) => s.cpuMs));
-      let line = `${ms.toFixed(1).padStart(7)} ms  CPU ${cpu.toFixed(1).padStart(6)} ms  peak RSS ${median(results[n].map((s) => s.mib)).toFixed(1)} MiB (max ${max.toFixed(1)})   ${n}`;
-      if (n === "echo" || n === "loop50") {
-        const ratio = ms / GO[n].ms;
+      const ms = wall(n);
+      const max = Math.max(...results[n]!.map((s) => s.mib));
+      const cpu = cpuOf(n);
+      let line = `${ms.toFixed(1).padStart(7)} ms  CPU ${cpu.toFixed(1).padStart(6)} ms  peak RSS ${median(results[n]!.map((s) => s.mib)).toFixed(1)} MiB (max ${max.toFixed(1)})   ${n}`;
+      const scenario = n.startsWith("echo") ? "echo" : n.startsWith("loop50") ? "loop50" : null;
+      if (scenario) {
+        const ratio = ms / (goBin ? wall(`Go ${scenario}`) : GO[scenario].ms);
         const ok = (b: boolean) => (b ? "✓" : "✗");
-        line += `   ${ratio.toFixed(2)}× Go (target ≤ ${TARGET[n].ratio}× ${ok(ratio <= TARGET[n].ratio)}), memory target ≤ ${TARGET[n].mib} MiB ${ok(max <= TARGET[n].mib)}`;
+        line += `   ${ratio.toFixed(2)}× Go (target ≤ ${TARGET[scenario].ratio}× ${ok(ratio <= TARGET[scenario].ratio)})${goBin ? `, CPU ${(cpu / cpuOf(`Go ${scenario}`)).toFixed(2)}× Go` : ""}, memory target ≤ ${TARGET[scenario].mib} MiB ${ok(max <= TARGET[scenario].mib)}`;
       }
       console.log(line);
     }

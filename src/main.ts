@@ -23,9 +23,18 @@ async function main(argv: string[]): Promise<number> {
     const { runUpdate } = await import("./update/update.ts");
     return runUpdate(parsed.check, process.env, io);
   }
+  // The server needs the runtime, which the host-side `zot mcp` commands must not import.
+  if (parsed.kind === "mcp" && parsed.argv[0] === "serve") {
+    const { runMcpServe } = await import("./cli/mcp-serve.ts");
+    return runMcpServe(parsed.argv.slice(1), { out: io.out, err: io.err, input: Bun.stdin.stream(), env: process.env });
+  }
   if (parsed.kind === "mcp") {
     const { runMcpCli } = await import("./cli/mcp.ts");
     return runMcpCli(parsed.argv, { stdout: { write: io.out }, stderr: { write: io.err } });
+  }
+  if (parsed.kind === "export") {
+    const { runExport } = await import("./cli/export.ts");
+    return runExport(parsed.argv, process.env, process.cwd(), io);
   }
   const args = parsed.args;
   if (args.version) {

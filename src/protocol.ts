@@ -51,6 +51,15 @@ export type TodoStatus = "pending" | "in_progress" | "done";
 export const TODO_STATUSES: readonly TodoStatus[] = ["pending", "in_progress", "done"];
 export type TodoItem = { text: string; status: TodoStatus };
 
+/**
+ * zot addition: the subagent that made a call or runs a turn (the built-in `task` tool), on
+ * `tool_call` frames, events and interceptions; absent for the main agent. `id` is unique in the
+ * run (`explore-1`), `name` the agent definition's, `parent` the id of the subagent that started
+ * it, or null when the main agent did.
+ */
+export type AgentRef = { id: string; name: string; parent: string | null };
+type ByAgent = { agent?: AgentRef };
+
 /** `tool_result` interception is a zot addition (docs/decisions.md). */
 export type InterceptName = "tool_call" | "turn_start" | "assistant_message" | "tool_result";
 export const INTERCEPT_NAMES: readonly InterceptName[] = ["tool_call", "turn_start", "assistant_message", "tool_result"];
@@ -109,7 +118,7 @@ export type PermissionsDeclaration = {
 };
 
 /** Host features beyond the spec, announced in `hello_ack.capabilities`. */
-export const HOST_CAPABILITIES = ["fail_closed_intercept", "tool_result_intercept", "tool_progress", "tool_cancel", "panel_resize", "settings_changed", "todo_event"] as const;
+export const HOST_CAPABILITIES = ["fail_closed_intercept", "tool_result_intercept", "tool_progress", "tool_cancel", "panel_resize", "settings_changed", "todo_event", "agents"] as const;
 
 // ---------------------------------------------------------------- extension → host
 
@@ -123,6 +132,11 @@ export type RegisterToolFrame = {
   schema: Json | undefined;
   deferred: boolean;
 };
+/**
+ * zot addition: an agent the `task` tool can run. `prompt` is its system prompt; `tools` the tools
+ * it may use (absent: all); `model` `provider/model` or a model id of the current provider.
+ */
+export type RegisterAgentFrame = { type: "register_agent"; name: string; description: string; prompt: string; tools?: string[]; model?: string; reasoning?: string };
 export type ReadyFrame = { type: "ready" };
 export type ToolResultFrame = {
   type: "tool_result";
@@ -176,6 +190,7 @@ export type ExtensionFrame =
   | HelloFrame
   | RegisterCommandFrame
   | RegisterToolFrame
+  | RegisterAgentFrame
   | ReadyFrame
   | ToolResultFrame
   | SubscribeFrame
@@ -219,15 +234,15 @@ export type HelloAckFrame = {
 };
 export type CommandInvokedFrame = { type: "command_invoked"; id: string; name: string; args: string };
 /** `jail`: present while /jail is on, as in `hello_ack`. */
-export type ToolCallFrame = { type: "tool_call"; id: string; name: string; args: JsonObject; jail?: { root: string } };
+export type ToolCallFrame = { type: "tool_call"; id: string; name: string; args: JsonObject; jail?: { root: string } } & ByAgent;
 export type EventFrame =
   | { type: "event"; event: "session_start" }
-  | { type: "event"; event: "turn_start"; step: number }
-  | { type: "event"; event: "turn_end"; stop: string; error?: string }
-  /** `jail`: present while /jail is on, as in `hello_ack`. */
-  | { type: "event"; event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json; jail?: { root: string } }
-  | { type: "event"; event: "tool_confirmation_requested"; tool_id: string; tool_name: string; tool_preview: string }
-  | { type: "event"; event: "assistant_message"; text: string }
+  | ({ type: "event"; event: "turn_start"; step: number } & ByAgent)
+  | ({ type: "event"; event: "turn_end"; stop: string; error?: string } & ByAgent)
+  /** `jail`: present while /jail is on, as in `hello_ack`. `mcp_client`: the call came over `zot mcp serve` from this MCP client (its `clientInfo.name`). */
+  | ({ type: "event"; event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json; jail?: { root: string }; mcp_client?: string } & ByAgent)
+  | ({ type: "event"; event: "tool_confirmation_requested"; tool_id: string; tool_name: string; tool_preview: string } & ByAgent)
+  | ({ type: "event"; event: "assistant_message"; text: string } & ByAgent)
   /** zot addition: the workspace's files were recorded before a prompt; `files`: how many. */
   | { type: "event"; event: "checkpoint"; checkpoint: string; files: number }
   /** zot addition: files and/or conversation were rewound; `prompt`: the user message's index (absent for an undo); `files`: the paths changed, restored or removed. */
@@ -235,10 +250,10 @@ export type EventFrame =
   /** zot addition: the todo list as the model last set it (the whole list, every time). */
   | { type: "event"; event: "todo"; items: TodoItem[] };
 export type EventInterceptFrame =
-  | { type: "event_intercept"; id: string; event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json; jail?: { root: string } }
-  | { type: "event_intercept"; id: string; event: "turn_start"; step: number }
-  | { type: "event_intercept"; id: string; event: "assistant_message"; text: string }
-  | {
+  | ({ type: "event_intercept"; id: string; event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json; jail?: { root: string }; mcp_client?: string } & ByAgent)
+  | ({ type: "event_intercept"; id: string; event: "turn_start"; step: number } & ByAgent)
+  | ({ type: "event_intercept"; id: string; event: "assistant_message"; text: string } & ByAgent)
+  | ({
       type: "event_intercept";
       id: string;
       event: "tool_result";
@@ -247,7 +262,7 @@ export type EventInterceptFrame =
       tool_args: Json;
       content: ContentBlock[];
       is_error: boolean;
-    };
+    } & ByAgent);
 export type PanelKeyFrame = { type: "panel_key"; panel_id: string; key: PanelKeyName; text?: string };
 export type PanelCloseFromHostFrame = { type: "panel_close"; panel_id: string };
 /** zot addition: the panel's drawable size, on open and on terminal resize. */
@@ -386,6 +401,27 @@ export function decodeExtensionFrame(raw: unknown): Decoded<ExtensionFrame> | { 
       const deferred = bool(o, "deferred");
       if (!deferred.ok) return fail(`register_tool "${name.value}": ${deferred.error}`);
       return ok({ type, name: name.value!, description: description.value ?? "", schema: o.schema, deferred: deferred.value });
+    }
+    case "register_agent": {
+      const name = str(o, "name", true);
+      if (!name.ok) return fail(`register_agent: ${name.error}`);
+      const frame: RegisterAgentFrame = { type, name: name.value!, description: "", prompt: "" };
+      for (const key of ["description", "prompt"] as const) {
+        const v = str(o, key, true);
+        if (!v.ok) return fail(`register_agent "${name.value}": ${v.error}`);
+        frame[key] = v.value ?? "";
+      }
+      for (const key of ["model", "reasoning"] as const) {
+        const v = str(o, key, false);
+        if (!v.ok) return fail(`register_agent "${name.value}": ${v.error}`);
+        if (v.value !== undefined) frame[key] = v.value;
+      }
+      if (o.tools !== undefined && o.tools !== null) {
+        const tools = strArray(o, "tools");
+        if (!tools.ok) return fail(`register_agent "${name.value}": ${tools.error}`);
+        frame.tools = tools.value;
+      }
+      return ok(frame);
     }
     case "ready":
     case "clear_notes":
@@ -526,6 +562,15 @@ function num(o: Fields, key: string, required: boolean): Decoded<number> {
   return ok(v);
 }
 
+/** The optional `agent` of a subagent's call or turn: `{}` when absent. */
+function agentField(o: Fields): Decoded<ByAgent> {
+  const a = o.agent;
+  if (a === undefined || a === null) return ok({});
+  if (!isObject(a) || typeof a.id !== "string" || typeof a.name !== "string" || (a.parent !== null && a.parent !== undefined && typeof a.parent !== "string"))
+    return fail(`field "agent" must be {"id": string, "name": string, "parent": string or null}`);
+  return ok({ agent: { id: a.id, name: a.name, parent: typeof a.parent === "string" ? a.parent : null } });
+}
+
 /** The fields of a tool-call event (`event` and `event_intercept` share them). */
 function toolCallFields(o: Fields): Decoded<{ tool_id: string; tool_name: string; tool_args: Json }> {
   const toolId = str(o, "tool_id", false);
@@ -534,6 +579,11 @@ function toolCallFields(o: Fields): Decoded<{ tool_id: string; tool_name: string
   if (!toolName.ok) return fail(toolName.error);
   // Go's encoder drops an empty map (`omitempty`): missing arguments are the empty object.
   return ok({ tool_id: toolId.value ?? "", tool_name: toolName.value ?? "", tool_args: o.tool_args ?? {} });
+}
+
+/** Which MCP client sent a call that came over `zot mcp serve`; absent for the model's own calls. */
+function mcpClient(o: Fields): { mcp_client?: string } {
+  return typeof o.mcp_client === "string" ? { mcp_client: o.mcp_client } : {};
 }
 
 /** A todo list: `[{text, status}]`, as the `todo` tool takes it and the `todo` event carries it. */
@@ -570,7 +620,7 @@ function decodeEvent(o: Fields): Decoded<EventFrame> {
     }
     case "tool_call": {
       const fields = toolCallFields(o);
-      return fields.ok ? ok({ type, event, ...fields.value }) : fail(fields.error);
+      return fields.ok ? ok({ type, event, ...fields.value, ...mcpClient(o) }) : fail(fields.error);
     }
     case "tool_confirmation_requested": {
       const fields = toolCallFields(o);
@@ -613,7 +663,7 @@ function decodeEventIntercept(o: Fields, id: string): Decoded<EventInterceptFram
   switch (event) {
     case "tool_call": {
       const fields = toolCallFields(o);
-      return fields.ok ? ok({ type, id, event, ...fields.value }) : fail(fields.error);
+      return fields.ok ? ok({ type, id, event, ...fields.value, ...mcpClient(o) }) : fail(fields.error);
     }
     case "turn_start": {
       const step = num(o, "step", false);
@@ -690,16 +740,22 @@ export function decodeHostFrame(raw: unknown): Decoded<HostFrame> | { ok: false;
       if (!name.ok) return fail(`tool_call: ${name.error}`);
       const args = o.args ?? {};
       if (!isObject(args)) return fail(`tool_call: field "args" must be an object, got ${kind(args)}`);
-      return ok({ type, id: id.value!, name: name.value!, args });
+      const agent = agentField(o);
+      if (!agent.ok) return fail(`tool_call: ${agent.error}`);
+      return ok({ type, id: id.value!, name: name.value!, args, ...agent.value });
     }
     case "event": {
       const event = decodeEvent(o);
-      return event.ok ? event : fail(`event: ${event.error}`);
+      const agent = agentField(o);
+      if (!agent.ok) return fail(`event: ${agent.error}`);
+      return event.ok ? ok({ ...event.value, ...agent.value }) : fail(`event: ${event.error}`);
     }
     case "event_intercept": {
       if (!id.ok) return fail(`event_intercept: ${id.error}`);
       const frame = decodeEventIntercept(o, id.value!);
-      return frame.ok ? frame : fail(`event_intercept: ${frame.error}`);
+      const agent = agentField(o);
+      if (!agent.ok) return fail(`event_intercept: ${agent.error}`);
+      return frame.ok ? ok({ ...frame.value, ...agent.value }) : fail(`event_intercept: ${frame.error}`);
     }
     case "panel_key": {
       if (!panelId.ok) return fail(`panel_key: ${panelId.error}`);

@@ -173,14 +173,22 @@ def _turn_end(e):
 
 @ext.on("tool_call")
 async def _tool_call(e):
-    ext.notify("info", "tool_call %%s %%s" %% (e.tool_name, e.tool_args["path"]))
+    ext.notify("info", "tool_call %%s %%s%%s" %% (e.tool_name, e.tool_args["path"], " by " + e.agent.id if e.agent else ""))
 
 @ext.on("session_start")
 def _session(e):
     raise RuntimeError("event handler errors are only logged")
 
+ext.agent("critic", "finds bugs in a change", "You criticise code.", tools=["read"], reasoning="high")
+
+@ext.tool("who", "says which agent called")
+def _who(args, ctx):
+    return ctx.agent.id if ctx.agent else "main"
+
 @ext.intercept_tool_call(fail_closed=True, timeout_ms=2000)
 def _guard(call):
+    if call.agent is not None and call.agent.name == "untrusted":
+        return block("no calls from %%s (started by %%s)" %% (call.agent.id, call.agent.parent))
     if call.tool_name == "explode":
         raise RuntimeError("interceptor bug")
     if call.tool_name != "bash":
@@ -321,6 +329,21 @@ class ZotExtTest(unittest.TestCase):
                                "intercept": [{"event": "tool_call", "timeout_ms": 2000, "on_timeout": "block"}, "turn_start", "assistant_message", "tool_result"]})
         host.send({"type": "command_invoked", "id": "c", "name": "cwd", "args": ""})
         self.assertEqual(host.reply("c")["display"], "/project|m|/ext|test")
+
+    def test_agents_are_registered_and_a_subagents_calls_events_and_interceptions_name_it(self):
+        host = self.start()
+        frames = host.handshake()
+        self.assertEqual(next(f for f in frames if f["type"] == "register_agent"),
+                         {"type": "register_agent", "name": "critic", "description": "finds bugs in a change", "prompt": "You criticise code.", "tools": ["read"], "reasoning": "high"})
+        agent = {"id": "untrusted-2", "name": "untrusted", "parent": "general-1"}
+        host.send({"type": "tool_call", "id": "w1", "name": "who", "args": {}, "agent": agent})
+        host.send({"type": "tool_call", "id": "w2", "name": "who", "args": {}})
+        self.assertEqual(host.reply("w1")["content"], [{"type": "text", "text": "untrusted-2"}])
+        self.assertEqual(host.reply("w2")["content"], [{"type": "text", "text": "main"}])
+        host.send({"type": "event", "event": "tool_call", "tool_id": "x", "tool_name": "read", "tool_args": {"path": "a"}, "agent": agent})
+        self.assertEqual(host.take(lambda f: f["type"] == "notify")["message"], "tool_call read a by untrusted-2")
+        host.send({"type": "event_intercept", "id": "i1", "event": "tool_call", "tool_id": "y", "tool_name": "read", "tool_args": {}, "agent": agent})
+        self.assertEqual(host.reply("i1"), {"type": "event_intercept_response", "id": "i1", "block": True, "reason": "no calls from untrusted-2 (started by general-1)"})
 
     def test_command_helpers_produce_their_frames_and_exceptions_become_errors(self):
         host = self.start()

@@ -179,6 +179,20 @@ def _arity(fn):
     return sum(1 for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
 
 
+def _agent(frame):
+    """The subagent (zot's task tool) behind a frame, as .id, .name, .parent; None for the main agent."""
+    a = frame.get("agent")
+    if not isinstance(a, dict):
+        return None
+    return SimpleNamespace(id=a.get("id", ""), name=a.get("name", ""), parent=a.get("parent"))
+
+
+def _payload(frame, drop):
+    """A frame's fields as attributes with the wire names; .agent is always there (None for the main agent)."""
+    fields = {k: v for k, v in frame.items() if k not in drop and k != "agent"}
+    return SimpleNamespace(agent=_agent(frame), **fields)
+
+
 def _message(exc):
     return str(exc) or type(exc).__name__
 
@@ -191,6 +205,7 @@ class Extension:
         self.host = None  # SimpleNamespace from hello_ack, once it has arrived
         self._commands = {}
         self._tools = {}
+        self._agents = {}
         self._events = {}
         self._intercepts = {}
         self._hello = []
@@ -221,7 +236,7 @@ class Extension:
         return register
 
     def tool(self, name, description="", schema=None, deferred=False):
-        """@ext.tool(...) on fn(args) or fn(args, ctx); ctx has .id, .cancelled (threading.Event), .progress(text)."""
+        """@ext.tool(...) on fn(args) or fn(args, ctx); ctx has .id, .cancelled (threading.Event), .progress(text), .agent (the calling subagent or None)."""
         def register(fn):
             t = _Tool(name, description, schema if schema is not None else {"type": "object", "properties": {}}, fn, deferred)
             self._tools[name] = t
@@ -229,6 +244,22 @@ class Extension:
                 self._send(self._register_tool_frame(t))
             return fn
         return register
+
+    def agent(self, name, description, prompt, tools=None, model=None, reasoning=None):
+        """An agent zot's task tool can run (zot addition, capability "agents"): prompt is its system
+        prompt, tools the tools it may use (None: all), model "provider/model" or a model id,
+        reasoning a thinking level or "off"."""
+        frame = {"type": "register_agent", "name": name, "description": description, "prompt": prompt}
+        if tools is not None:
+            frame["tools"] = list(tools)
+        if model is not None:
+            frame["model"] = model
+        if reasoning is not None:
+            frame["reasoning"] = reasoning
+        self._agents[name] = frame
+        if self._announced:
+            self._send(frame)
+        return self
 
     def on_hello(self, fn):
         """@ext.on_hello on fn(host): runs after hello_ack, before registrations are announced."""
@@ -457,7 +488,7 @@ class Extension:
             self._spawn(self._run_intercept, frame)
         elif kind == "event":
             name = frame.get("event")
-            payload = SimpleNamespace(**{k: v for k, v in frame.items() if k != "type"})
+            payload = _payload(frame, ("type",))
             for fn in self._events.get(name, []):
                 self._spawn(self._one_way, fn, payload, track=False)
         elif kind == "panel_key":
@@ -502,6 +533,8 @@ class Extension:
             self._send({"type": "register_command", "name": c.name, "description": c.description})
         for t in self._tools.values():
             self._send(self._register_tool_frame(t))
+        for a in self._agents.values():
+            self._send(a)
         if self._events or self._intercepts:
             self._send(self._subscribe_frame())
         self._send({"type": "ready"})
@@ -596,7 +629,7 @@ class Extension:
                 if cancelled.is_set():
                     future.cancel()
 
-            ctx = SimpleNamespace(id=rid, cancelled=cancelled, progress=progress)
+            ctx = SimpleNamespace(id=rid, cancelled=cancelled, progress=progress, agent=_agent(frame))
             try:
                 out = self._call(tool.fn, *((args, ctx) if tool.wants_ctx else (args,)), on_future=remember)
                 res = text(out) if isinstance(out, str) else out
@@ -626,7 +659,7 @@ class Extension:
         spec = self._intercepts.get(event)
         decision = None
         if spec is not None:
-            payload = SimpleNamespace(**{k: v for k, v in frame.items() if k not in ("type", "id")})
+            payload = _payload(frame, ("type", "id"))
             try:
                 decision = self._call(spec.fn, payload)
             except Exception as exc:

@@ -14,7 +14,8 @@ const FILE_OPEN = "<file path=";
 export type Attached = { path: string; summary: string; level: "info" | "warn" };
 export type Mentions = { parts: (TextPart | ImagePart)[]; attached: Attached[] };
 
-const MENTION = /(?:^|\s)@(\S+)/g;
+/** `@path`, or `@"path with spaces"` (what a dropped or pasted image path becomes). */
+const MENTION = /(?:^|\s)@(?:"([^"\n]+)"|(\S+))/g;
 const TRAILING = /[,.;:!?)\]}'"]+$/;
 
 export function attachMentions(text: string, cwd: string): Mentions {
@@ -22,7 +23,7 @@ export function attachMentions(text: string, cwd: string): Mentions {
   const seen = new Set<string>();
   let budget = ATTACH_TOTAL_MAX_BYTES;
   for (const m of text.matchAll(MENTION)) {
-    const found = existingFile(cwd, m[1]!);
+    const found = existingFile(cwd, m[1] ?? m[2]!);
     if (!found || seen.has(found.abs)) continue;
     seen.add(found.abs);
     const { rel, abs, size } = found;

@@ -46,7 +46,11 @@ export type ConfigValues = {
   /** `checkpoints`: false turns code checkpoints off; else how long and how much of them to keep. */
   checkpoints?: PruneLimits | false;
   webFetch?: WebFetchSettings;
+  /** `"subagents"`: how many `task` calls of one message run at once, and the dollars one subagent may spend. */
+  subagents?: SubagentSettings;
 };
+
+export type SubagentSettings = { concurrency?: number; maxCost?: number };
 
 /**
  * `"webFetch"`: what the web_fetch tool may reach. Loopback and private addresses only with
@@ -123,6 +127,12 @@ export function readConfig(home: string): ConfigRead {
     if (typeof decoded === "string") bad("webFetch", decoded);
     else values.webFetch = decoded;
   }
+  const subagents = own("subagents");
+  if (subagents !== undefined) {
+    const decoded = decodeSubagents(subagents);
+    if (decoded === null) bad("subagents", 'an object like {"concurrency": 4, "maxCost": 0.5} (a whole number from 1 to 16, and dollars above 0)');
+    else values.subagents = decoded;
+  }
   const autoCompact = own("auto_compact");
   if (autoCompact !== undefined) {
     if (autoCompact === false || (typeof autoCompact === "number" && autoCompact > 0 && autoCompact <= 100)) values.autoCompact = autoCompact;
@@ -146,6 +156,21 @@ function checkpointSetting(v: Json): PruneLimits | false | null {
   const mib = v.max_mib;
   if ((days !== undefined && !positive(days)) || (mib !== undefined && !positive(mib))) return null;
   return { keepDays: positive(days) ? days : DEFAULT_PRUNE.keepDays, maxBytes: positive(mib) ? Math.round(mib * 1024 * 1024) : DEFAULT_PRUNE.maxBytes };
+}
+
+function decodeSubagents(v: Json): SubagentSettings | null {
+  if (!isObject(v)) return null;
+  const out: SubagentSettings = {};
+  const { concurrency, maxCost } = v;
+  if (concurrency !== undefined) {
+    if (typeof concurrency !== "number" || !Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) return null;
+    out.concurrency = concurrency;
+  }
+  if (maxCost !== undefined) {
+    if (typeof maxCost !== "number" || !Number.isFinite(maxCost) || maxCost <= 0) return null;
+    out.maxCost = maxCost;
+  }
+  return out;
 }
 
 function decodeWebFetch(v: Json): WebFetchSettings | string {

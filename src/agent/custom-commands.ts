@@ -5,12 +5,12 @@
 // asking while the command's prompt runs) and `model`. Folders, first wins: the project's
 // `.zot/commands` and `.claude/commands` (only when workspace trust lets project code run), then
 // `$ZOT_HOME/commands` and `~/.claude/commands`.
-import { readdirSync, readFileSync, statSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import { BUILTIN_COMMANDS, SLASH_NAME_PATTERN } from "../names.ts";
 import type { PermissionRule } from "./events.ts";
 import { projectRoot } from "../platform/project-root.ts";
+import { frontMatter, markdownFiles, readMarkdown } from "./front-matter.ts";
 
 export type CommandScope = "project" | "user";
 
@@ -47,13 +47,12 @@ export function commandDirs(cwd: string, home: string): { dir: string; scope: Co
 }
 
 const MAX_DEPTH = 4;
-const MAX_BYTES = 256 * 1024;
 
 export function loadCustomCommands(cwd: string, home: string, projectTrusted: boolean): LoadedCommands {
   const out: LoadedCommands = { commands: [], warnings: [], untrusted: [] };
   const seen = new Map<string, string>();
   for (const { dir, scope } of commandDirs(cwd, home)) {
-    const files = markdownFiles(dir, 0);
+    const files = markdownFiles(dir, MAX_DEPTH);
     if (files.length === 0) continue;
     if (scope === "project" && !projectTrusted) {
       out.untrusted.push(dir);
@@ -80,39 +79,13 @@ export function loadCustomCommands(cwd: string, home: string, projectTrusted: bo
   return out;
 }
 
-function markdownFiles(dir: string, depth: number): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir).sort();
-  } catch {
-    return [];
-  }
-  return names.flatMap((n) => {
-    const p = join(dir, n);
-    let st: Stats;
-    try {
-      st = statSync(p);
-    } catch {
-      return [];
-    }
-    if (st.isDirectory()) return depth < MAX_DEPTH && !n.startsWith(".") ? markdownFiles(p, depth + 1) : [];
-    return st.isFile() && n.endsWith(".md") ? [p] : [];
-  });
-}
-
 function readCommand(path: string, name: string, scope: CommandScope, warnings: string[]): CustomCommand | null {
-  let text: string;
-  try {
-    if (statSync(path).size > MAX_BYTES) {
-      warnings.push(`Skipped the command file ${path}: it is larger than ${MAX_BYTES / 1024} KiB.`);
-      return null;
-    }
-    text = readFileSync(path, "utf8");
-  } catch (err) {
-    warnings.push(`Skipped the command file ${path}: ${err instanceof Error ? err.message : String(err)}.`);
+  const read = readMarkdown(path);
+  if ("error" in read) {
+    warnings.push(`Skipped the command file ${path}: ${read.error}.`);
     return null;
   }
-  const { fields, body } = frontMatter(text);
+  const { fields, body } = frontMatter(read.text);
   const scalar = (key: string): string | null => {
     const v = fields.get(key);
     return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
@@ -138,36 +111,8 @@ function readCommand(path: string, name: string, scope: CommandScope, warnings: 
   };
 }
 
-/** A `key: value` front matter between `---` lines; a value may be `[a, b]` or a list of `- item` lines. */
-function frontMatter(text: string): { fields: Map<string, string | string[]>; body: string } {
-  const fields = new Map<string, string | string[]>();
-  const m = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
-  if (!m) return { fields, body: text.trim() };
-  let listKey: string | null = null;
-  for (const line of m[1]!.split(/\r?\n/)) {
-    const item = /^\s+-\s+(.*)$/.exec(line) ?? /^-\s+(.*)$/.exec(line);
-    if (item && listKey !== null) {
-      const list = fields.get(listKey);
-      fields.set(listKey, [...(Array.isArray(list) ? list : []), unquote(item[1]!)]);
-      continue;
-    }
-    const kv = /^([A-Za-z][\w-]*)\s*:\s*(.*)$/.exec(line);
-    if (!kv) continue;
-    const key = kv[1]!.toLowerCase();
-    const value = kv[2]!.trim();
-    listKey = value === "" ? key : null;
-    if (value.startsWith("[") && value.endsWith("]")) fields.set(key, value.slice(1, -1).split(",").map((v) => unquote(v.trim())).filter((v) => v !== ""));
-    else if (value !== "") fields.set(key, unquote(value));
-  }
-  return { fields, body: text.slice(m[0].length).trim() };
-}
-
-function unquote(v: string): string {
-  return /^(["']).*\1$/.test(v) ? v.slice(1, -1) : v;
-}
-
 /** Claude Code's tool names, as zot names them. */
-const TOOL_NAMES: Readonly<Record<string, string>> = {
+export const TOOL_NAMES: Readonly<Record<string, string>> = {
   bash: "bash", read: "read", write: "write", edit: "edit", multiedit: "edit", webfetch: "web_fetch", web_fetch: "web_fetch",
   todowrite: "todo", todo: "todo", bashoutput: "bash_output", bash_output: "bash_output", killshell: "bash_kill", bash_kill: "bash_kill",
 };

@@ -1,11 +1,33 @@
 // Agent events: what the loop reports as it runs. JSON mode prints them one per line, RPC mode
 // forwards them, print mode and the TUI render them. The field names are the wire names.
-import type { NotifyLevel, ContentBlock, TodoItem } from "../protocol.ts";
+import type { AgentRef, NotifyLevel, ContentBlock, TodoItem } from "../protocol.ts";
 import type { Json, JsonObject } from "../json.ts";
 import type { InterceptStep } from "./hooks.ts";
 import type { StopReason, Usage } from "./messages.ts";
 
-export type AgentEvent =
+/**
+ * `agent`: the subagent (the `task` tool) an event comes from; absent for the main agent. A
+ * subagent's events are `turn_start`, `turn_end`, `tool_call`, `tool_progress`, `tool_result`,
+ * `assistant_message`, `usage`, `error` and `tool_confirmation_requested`; its text streams only
+ * as the `task` call's `tool_progress`.
+ */
+export type AgentEvent = AnyAgentEvent & { agent?: AgentRef };
+
+type AnyAgentEvent =
+  /**
+   * JSON mode's first line: what the run is, before anything happens: the provider and model, the
+   * session file, the permission mode and the sandbox of the agent's commands (whether the kernel
+   * enforces it here and, in a few words, how or why not).
+   */
+  | {
+      type: "start";
+      provider: string;
+      model: string;
+      cwd: string;
+      session: string | null;
+      permission_mode: string;
+      sandbox: { mode: string; enforced: boolean; network: boolean; reason: string };
+    }
   /**
    * `content` (wire blocks, images as a byte count) and `time` (RFC 3339) as the Go zot sends them;
    * `steering`: typed while the turn ran and delivered at a tool boundary.
@@ -52,8 +74,11 @@ export type AgentEvent =
       rewritten_by?: string[];
     }
   | { type: "usage"; usage: Usage; total: Usage }
-  /** The model request failed before anything arrived; attempt `attempt` of `attempts` starts in `delay_ms`. */
-  | { type: "retry"; attempt: number; attempts: number; delay_ms: number; reason: string }
+  /**
+   * The model request failed before anything arrived; attempt `attempt` of `attempts` starts in
+   * `delay_ms`, over `wire` when it names another one (the server has no Responses API).
+   */
+  | { type: "retry"; attempt: number; attempts: number; delay_ms: number; reason: string; wire?: "chat" }
   | { type: "turn_end"; step: number; stop: StopReason; error?: string }
   | { type: "turn_blocked"; step: number; extension: string; reason: string }
   /** `error`: why the prompt failed (stop `error` or `aborted`, or a blocked turn), as print mode shows it. */
@@ -113,4 +138,15 @@ export type ApprovalDetail =
  * command) and how the dialog says it; null when the call can't be scoped (a command substitution,
  * a redirection to a file).
  */
-export type ConfirmRequest = { id: string; name: string; preview: string; args: JsonObject; extension?: string; rewritten_by?: string[]; detail: ApprovalDetail; scope: { rules: PermissionRule[]; label: string } | null };
+export type ConfirmRequest = {
+  id: string;
+  name: string;
+  preview: string;
+  args: JsonObject;
+  extension?: string;
+  rewritten_by?: string[];
+  /** The subagent asking (the dialog names it); absent for the main agent. */
+  agent?: AgentRef;
+  detail: ApprovalDetail;
+  scope: { rules: PermissionRule[]; label: string } | null;
+};

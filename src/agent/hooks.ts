@@ -4,7 +4,7 @@
 // (a subagent) gets the same hooks, so every guarantee behind them holds for every loop. The
 // approval gate is the runtime's (its permission mode and the user), passed beside the hooks as the
 // loop context's `approve`.
-import type { ContentBlock, EventFrame, EventInterceptFrame, InterceptName, Json, JsonObject } from "../protocol.ts";
+import type { AgentRef, ContentBlock, EventFrame, EventInterceptFrame, InterceptName, Json, JsonObject } from "../protocol.ts";
 
 /** A tool the hooks offer besides the built-ins. */
 export type ActiveTool = {
@@ -33,6 +33,8 @@ export type CallToolOptions = {
   onProgress?: (text: string) => void;
   /** Default 60 000. */
   timeoutMs?: number;
+  /** The subagent making the call, told to the tool's extension in its `tool_call` frame. */
+  agent?: AgentRef;
 };
 
 /** `Omit` applied to each member of a union, so the payloads stay discriminated by `event`. */

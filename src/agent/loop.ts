@@ -13,10 +13,11 @@ import type { Effort } from "./choices.ts";
 import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ToolCallPart, ToolDeclaration, ToolResultMessage, Usage, UserMessage } from "./messages.ts";
 import type { Provider, ProviderEvent, ProviderRequest, ToolSpec } from "./provider.ts";
 import type { InterceptRecord } from "./intercept-record.ts";
-import type { Tool, ToolContext, ToolOutput } from "./tool.ts";
+import type { EditorAccess, Tool, ToolContext, ToolOutput } from "./tool.ts";
 import type { SandboxPolicy } from "./sandbox/policy.ts";
 import { messageJson } from "./message-json.ts";
 import { jailRefusal } from "./jail.ts";
+import { TASK_TOOL } from "./tools/task.ts";
 
 /** A refusal `byUser` reaches the model as the user's decline; one by the permission mode as its own sentence. */
 export type Approval = { ok: true } | { ok: false; reason: string; byUser: boolean };
@@ -63,6 +64,14 @@ export interface LoopContext {
   steer?(): UserMessage[];
   /** Condenses the history after a context-too-long answer; true when the call is worth retrying. */
   compact?(): Promise<boolean>;
+  /** Runs the `task` tool's subagents; absent: the tool says it cannot run here. */
+  delegate?: ToolContext["delegate"];
+  /** How many `task` calls of one message run at once (default 4). */
+  concurrency?: number;
+  /** The editor's files and terminals for the built-in tools (an ACP session), or null. */
+  editor?(): EditorAccess | null;
+  /** The MCP client a call came from over `zot mcp serve` (its name), told to extensions with the call; absent for the model's calls. */
+  mcpClient?: string;
 }
 
 /** How one prompt ended: the stop reason, the visible text, and what went wrong if anything did. */
@@ -125,12 +134,16 @@ async function steps(ctx: LoopContext, signal: AbortSignal): Promise<Outcome> {
     }
     if (calls.length === 0) return endTurn(ctx, step, message.stop, visible);
 
-    for (const call of calls) {
-      if (signal.aborted) {
-        recordResult(ctx, call, errorOutput("not run: aborted by the user"));
-        continue;
-      }
-      await runCall(ctx, call, extTools, signal);
+    for (let i = 0; i < calls.length; ) {
+      // Neighbouring `task` calls run at once; every other call runs alone, in order.
+      let end = i + 1;
+      if (ctx.delegate && calls[i]?.name === TASK_TOOL) while (calls[end]?.name === TASK_TOOL) end++;
+      const group = calls.slice(i, end);
+      i = end;
+      if (group.length === 1 && group[0]) {
+        if (signal.aborted) recordResult(ctx, group[0], errorOutput("not run: aborted by the user"));
+        else await runCall(ctx, group[0], extTools, signal);
+      } else await runTogether(ctx, group, extTools, signal);
     }
     if (signal.aborted) return endTurn(ctx, step, "aborted", visible, "aborted");
     hooks.emit({ event: "turn_end", stop: "tool_use" });
@@ -143,6 +156,31 @@ async function steps(ctx: LoopContext, signal: AbortSignal): Promise<Outcome> {
     }
   }
 }
+
+/**
+ * Runs `calls` at most `ctx.concurrency` at a time; their results join the history in the order of
+ * the calls (events go out as they happen).
+ */
+async function runTogether(ctx: LoopContext, calls: readonly ToolCallPart[], extTools: readonly ActiveTool[], signal: AbortSignal): Promise<void> {
+  const held: Message[][] = calls.map(() => []);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < calls.length; i = next++) {
+      const call = calls[i];
+      const into = held[i];
+      if (!call || !into) continue;
+      const own: LoopContext = { ...ctx, record: (m) => into.push(m) };
+      if (signal.aborted) recordResult(own, call, errorOutput("not run: aborted by the user"));
+      else await runCall(own, call, extTools, signal);
+    }
+  };
+  const width = Math.max(1, Math.min(ctx.concurrency ?? DEFAULT_CONCURRENCY, calls.length));
+  await Promise.all(Array.from({ length: width }, worker));
+  for (const messages of held) for (const m of messages) ctx.record(m);
+}
+
+/** `task` calls of one message that run at once, unless config.json says otherwise. */
+export const DEFAULT_CONCURRENCY = 4;
 
 function endTurn(ctx: LoopContext, step: number, stop: StopReason, text: string, error?: string): Outcome {
   ctx.hooks.emit(error === undefined ? { event: "turn_end", stop } : { event: "turn_end", stop, error });
@@ -162,7 +200,7 @@ function rewriters(result: InterceptResult): string[] {
 
 /** A provider's retry notice as the agent event the modes show. */
 export function retryEvent(ev: Extract<ProviderEvent, { type: "retry" }>): AgentEvent {
-  return { type: "retry", attempt: ev.attempt, attempts: ev.attempts, delay_ms: ev.delayMs, reason: ev.reason };
+  return { type: "retry", attempt: ev.attempt, attempts: ev.attempts, delay_ms: ev.delayMs, reason: ev.reason, ...(ev.wire ? { wire: ev.wire } : {}) };
 }
 
 /**
@@ -339,7 +377,12 @@ function recordResult(ctx: LoopContext, call: ToolCallPart, out: CallOutput, sta
   ctx.emit(ev);
 }
 
-async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly ActiveTool[], signal: AbortSignal): Promise<void> {
+/**
+ * One tool call, exactly as the loop runs the model's: interceptors, the approval gate, the jail, the
+ * sandbox, the tool and the result interceptors; the result goes to `ctx.record`. `zot mcp serve`
+ * runs the calls of MCP clients through it, so they pass every check the model's calls pass.
+ */
+export async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly ActiveTool[], signal: AbortSignal): Promise<void> {
   const started = Date.now();
   const builtin = ctx.builtins.find((t) => t.name === call.name);
   // Offered extension tools only: a deferred tool the model guessed is as unknown as a made-up one.
@@ -365,7 +408,7 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
   let args = call.args;
   let rewrittenBy: string[] = [];
   if (ctx.hooks.hasInterceptor("tool_call")) {
-    const r = await ctx.hooks.intercept({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args, ...jailField(ctx) });
+    const r = await ctx.hooks.intercept({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args, ...callFields(ctx) });
     trace(ctx, "tool_call", r);
     if (r.blocked) {
       announce(args);
@@ -395,7 +438,7 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
     recordResult(ctx, call, { ...errorOutput(approval.byUser ? `The user declined this tool call: ${approval.reason}` : approval.reason), ...rewriteInfo, ...(owner ? { extension: owner } : {}) }, ran);
     return;
   }
-  ctx.hooks.emit({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args, ...jailField(ctx) });
+  ctx.hooks.emit({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args, ...callFields(ctx) });
 
   let out: CallOutput;
   const progress = (text: string) => ctx.emit({ type: "tool_progress", id: call.id, name: call.name, text });
@@ -404,7 +447,7 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
   if (refusal !== null) out = errorOutput(refusal);
   else if (builtin) {
     try {
-      const r = await runBuiltin(ctx, builtin, { id: call.id, name: call.name, preview, args, scope: null }, { cwd: ctx.cwd, signal, progress, home: ctx.home });
+      const r = await runBuiltin(ctx, builtin, { id: call.id, name: call.name, preview, args, scope: null }, toolContext(ctx, call.id, signal, progress));
       out = { content: r.content, isError: r.isError };
     } catch (err) {
       out = errorOutput(`Tool "${call.name}" failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -436,6 +479,11 @@ async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: readonly 
   recordResult(ctx, call, { ...out, ...rewriteInfo, ...(owner && !out.extension ? { extension: owner } : {}) }, ran);
 }
 
+function toolContext(ctx: LoopContext, callId: string, signal: AbortSignal, progress: (text: string) => void): ToolContext {
+  const editor = ctx.editor?.() ?? null;
+  return { cwd: ctx.cwd, signal, progress, home: ctx.home, callId, ...(editor ? { editor } : {}), ...(ctx.delegate ? { delegate: ctx.delegate } : {}) };
+}
+
 /** A built-in call inside the sandbox, and once more outside it when the sandbox stopped it and the user approves. */
 async function runBuiltin(ctx: LoopContext, tool: Tool, req: Omit<ConfirmRequest, "detail">, base: ToolContext): Promise<ToolOutput> {
   const r = await tool.execute(req.args, ctx.sandbox ? { ...base, sandbox: ctx.sandbox } : base);
@@ -465,10 +513,10 @@ function newlyActivated(ctx: LoopContext, names: readonly string[], offered: rea
   return out;
 }
 
-/** Extensions hear of /jail in `tool_call` events and interceptions (and in `hello_ack`). */
-function jailField(ctx: LoopContext): { jail?: { root: string } } {
+/** Extensions hear of /jail (as in `hello_ack`) and of the MCP client a call came from in `tool_call` events and interceptions. */
+function callFields(ctx: LoopContext): { jail?: { root: string }; mcp_client?: string } {
   const root = ctx.jail?.() ?? null;
-  return root !== null ? { jail: { root } } : {};
+  return { ...(root !== null ? { jail: { root } } : {}), ...(ctx.mcpClient !== undefined ? { mcp_client: ctx.mcpClient } : {}) };
 }
 
 function safePreview(tool: Tool, args: JsonObject): string {

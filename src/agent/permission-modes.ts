@@ -6,13 +6,15 @@ import { PERMISSION_MODES, type PermissionMode } from "./choices.ts";
 import { inside } from "./permission-rules.ts";
 import { isReadOnlyCommand } from "./read-only-command.ts";
 import { resolvePath } from "./tools/common.ts";
+import { TASK_TOOL } from "./tools/task.ts";
 
 /** Built-in tools that change nothing. */
 export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["read", "skill", "bash_output", "todo"]);
 const EDIT_TOOLS: ReadonlySet<string> = new Set(["edit", "write"]);
 
+/** Said by the mode, not the user: nobody declined the call, so the model is told what to do instead. */
 export const PLAN_REFUSAL =
-  "plan mode: only read-only tools run (read, skill, and bash commands that only look: ls, cat, grep, rg, git status/log/diff/show …). Finish studying, then present your plan; the user will approve it before anything is changed.";
+  "Blocked by plan mode (the user did not decline it): only read-only tools run (read, skill, and bash commands that only look: ls, cat, grep, rg, git status/log/diff/show …). Finish studying, then present your plan; the user will approve it, or leave plan mode, before anything is changed.";
 
 export const PLAN_INSTRUCTION =
   "You are in plan mode. Only read-only tools run: read, skill, and simple bash commands that only look (ls, cat, head, tail, wc, grep, rg, find, tree, git status/log/diff/show/blame/grep); anything else is refused. Study what the task needs, then reply with a concrete, numbered plan (files to change, commands to run) and stop. The user approves the plan before you carry it out.";
@@ -45,7 +47,8 @@ export function startingPermissionMode(q: { flag?: PermissionMode | undefined; s
  * outside it (`~/.bashrc`) still asks.
  */
 export function modeVerdict(mode: PermissionMode, tool: string, args: JsonObject, cwd: string, root: string): "run" | "ask" | "refuse" {
-  if (mode === "yolo") return "run";
+  // Starting a subagent changes nothing by itself: each of its calls is approved on its own.
+  if (mode === "yolo" || tool === TASK_TOOL) return "run";
   if (READ_ONLY_TOOLS.has(tool) || (tool === "bash" && typeof args.command === "string" && isReadOnlyCommand(args.command))) return "run";
   switch (mode) {
     case "plan":

@@ -72,8 +72,11 @@ export type ProviderEvent =
   | { type: "tool_use_args"; id: string; delta: string }
   | { type: "tool_use_end"; id: string }
   | { type: "usage"; usage: Usage }
-  /** A failed attempt that delivered nothing; attempt `attempt` of `attempts` starts after `delayMs`. */
-  | { type: "retry"; attempt: number; attempts: number; delayMs: number; reason: string }
+  /**
+   * A failed attempt that delivered nothing; attempt `attempt` of `attempts` starts after `delayMs`.
+   * `wire`: the next attempt goes over this wire instead (a server without the Responses API).
+   */
+  | { type: "retry"; attempt: number; attempts: number; delayMs: number; reason: string; wire?: "chat" }
   | { type: "done"; message: AssistantMessage };
 
 export interface Provider {

@@ -9,6 +9,7 @@ import { closeSync, existsSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { ensurePrivateDir } from "../platform/home.ts";
 import { flock, LOCK_EX, LOCK_NB } from "../platform/file-lock.ts";
+import type { AgentRef } from "../protocol.ts";
 import type { SessionWriter } from "./session.ts";
 import type { PermissionMode } from "./choices.ts";
 import type { Message, Usage } from "./messages.ts";
@@ -80,6 +81,14 @@ export function lockedWriter(inner: SessionWriter, lock?: SessionLock): SessionW
     },
     compaction(summary: string, replaced: number, kept: number) {
       inner.compaction(summary, replaced, kept);
+      ensure();
+    },
+    subagent(agent: AgentRef, message: Message) {
+      inner.subagent(agent, message);
+      ensure();
+    },
+    rename(title: string) {
+      inner.rename(title);
       ensure();
     },
     close() {

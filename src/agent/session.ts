@@ -5,16 +5,17 @@
 // left without results get "aborted" results so providers accept the history.
 import type { Result } from "../result.ts";
 import { ensurePrivateDir, sessionDir } from "../platform/home.ts";
-import { closeSync, openSync, readFileSync, readSync, writeSync, fstatSync } from "node:fs";
+import { closeSync, openSync, readSync, writeSync, fstatSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ZOT_VERSION } from "../version.ts";
 import { isObject, type Json, type JsonObject } from "../json.ts";
 import { emptyUsage } from "./messages.ts";
 import type { PermissionMode } from "./choices.ts";
+import type { AgentRef } from "../protocol.ts";
 import type { Message, ToolResultMessage, Usage, UserMessage } from "./messages.ts";
 import { redactSecrets } from "../redact.ts";
 import { repairToolPairs } from "./session-repair.ts";
-import { compactionRow, decodeMessageRow, decodeMetaRow, decodeUsage, messageRow, metaRow, timeOf, toolRow, usageRow, type ReadContext, type SessionMeta } from "./transcript-rows.ts";
+import { compactionRow, renameRow, decodeMessageRow, decodeMetaRow, decodeUsage, messageRow, metaRow, timeOf, toolRow, usageRow, type ReadContext, type SessionMeta } from "./transcript-rows.ts";
 
 export type { SessionMeta } from "./transcript-rows.ts";
 
@@ -31,6 +32,13 @@ export interface SessionWriter {
   permissionMode(mode: PermissionMode): void;
   /** The first `replaced` messages were replaced by `summary`, the last `kept` stay; a reload starts from them. */
   compaction(summary: string, replaced: number, kept: number): void;
+  /**
+   * A message of a subagent's conversation (the `task` tool): a `subagent` row carrying the agent
+   * and the message as a `message` row would, which a reload of the main conversation skips.
+   */
+  subagent(agent: AgentRef, message: Message): void;
+  /** /rename: a `rename` row (the Go zot's), which pickers and a reload take as the title. */
+  rename(title: string): void;
   close(): void;
 }
 
@@ -120,6 +128,8 @@ export const noSession: SessionWriter = {
   model() {},
   permissionMode() {},
   compaction() {},
+  subagent() {},
+  rename() {},
   close() {},
 };
 
@@ -173,6 +183,19 @@ class FileWriter implements SessionWriter {
   compaction(summary: string, replaced: number, kept: number): void {
     this.flushResults();
     this.write(compactionRow(summary, replaced, kept, Date.now()));
+  }
+  subagent(agent: AgentRef, message: Message): void {
+    const row = message.role === "toolResult" ? toolRow([message]) : messageRow(message);
+    this.write({ ...row, type: "subagent", agent });
+  }
+  rename(title: string): void {
+    // Before the first message the pending meta row carries the title: no file for an empty session.
+    if (this.metaPending) {
+      this.meta.title = title;
+      return;
+    }
+    this.flushResults();
+    this.write(renameRow(title, Date.now()));
   }
   close(): void {
     this.flushResults();
@@ -248,30 +271,32 @@ export function summaryMessage(summary: string, ts: number): UserMessage {
 }
 
 export function openSession(path: string): Result<{ session: LoadedSession }> {
-  let text: string;
+  const session: LoadedSession = { path: resolve(path), meta: null, messages: [], provider: null, model: null, usage: emptyUsage(), title: null, warnings: [] };
+  const ctx: ReadContext = { provider: "", model: "", toolNames: new Map() };
+  let fd: number | null = null;
   try {
-    text = readFileSync(path, "utf8");
+    fd = openSync(path, "r");
+    forEachFileRow(fd, (value, i, isLast, endsClean) => {
+      if (value === undefined) {
+        session.warnings.push(
+          isLast && !endsClean
+            ? `The last line of ${session.path} was cut off mid-write (the previous run was probably killed) and was skipped.`
+            : `Line ${i + 1} of ${session.path} is not valid JSON and was skipped.`,
+        );
+        return;
+      }
+      const err = applyRow(session, ctx, value);
+      if (err !== null && err !== "") session.warnings.push(`Line ${i + 1} of ${session.path} was skipped: ${err}.`);
+    });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const where = resolve(path);
     if (code === "ENOENT") return { ok: false, error: `Session file ${where} does not exist; run "zot --resume" to list the sessions of this directory.` };
     if (code === "EISDIR") return { ok: false, error: `Session path ${where} is a directory; give a .jsonl transcript file (run "zot --resume" to list them).` };
     return { ok: false, error: `Could not read the session file ${where} (${err instanceof Error ? err.message : String(err)}).` };
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
-  const session: LoadedSession = { path: resolve(path), meta: null, messages: [], provider: null, model: null, usage: emptyUsage(), title: null, warnings: [] };
-  const ctx: ReadContext = { provider: "", model: "", toolNames: new Map() };
-  forEachRow(text, (value, i, isLast, endsClean) => {
-    if (value === undefined) {
-      session.warnings.push(
-        isLast && !endsClean
-          ? `The last line of ${session.path} was cut off mid-write (the previous run was probably killed) and was skipped.`
-          : `Line ${i + 1} of ${session.path} is not valid JSON and was skipped.`,
-      );
-      return;
-    }
-    const err = applyRow(session, ctx, value);
-    if (err !== null && err !== "") session.warnings.push(`Line ${i + 1} of ${session.path} was skipped: ${err}.`);
-  });
   if (session.meta === null && session.messages.length === 0) {
     return { ok: false, error: `${session.path} is not a zot session transcript (no meta or message lines); run "zot --resume" to list the sessions of this directory.` };
   }
@@ -281,21 +306,64 @@ export function openSession(path: string): Result<{ session: LoadedSession }> {
   return { ok: true, session };
 }
 
-/** Calls `fn` for each non-blank line: its JSON value, or undefined when it is not JSON. */
-export function forEachRow(text: string, fn: (value: Json | undefined, index: number, isLast: boolean, endsClean: boolean) => void): void {
+/** What a row reader is told of each non-blank line: its JSON value (undefined when it is not JSON), its index, whether it is the last line and whether the text ends with a line break. */
+type RowFn = (value: Json | undefined, index: number, isLast: boolean, endsClean: boolean) => void;
+
+function parseRow(line: string): Json | undefined {
+  try {
+    return JSON.parse(line) as Json;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Calls `fn` for each non-blank line of `text`. */
+export function forEachRow(text: string, fn: RowFn): void {
   const lines = text.split("\n");
   const endsClean = text.endsWith("\n") || text === "";
   if (endsClean) lines.pop();
   lines.forEach((line, i) => {
-    if (line.trim() === "") return;
-    let value: Json | undefined;
-    try {
-      value = JSON.parse(line) as Json;
-    } catch {
-      value = undefined;
-    }
-    fn(value, i, i === lines.length - 1, endsClean);
+    if (line.trim() !== "") fn(parseRow(line), i, i === lines.length - 1, endsClean);
   });
+}
+
+/** Bytes read at a time from a transcript. */
+const ROW_CHUNK = 1 << 20;
+
+/**
+ * forEachRow over an open file, read a chunk at a time and decoded a line at a time: a long
+ * transcript as one string would be a second copy of it while its messages are built. Line breaks
+ * are single bytes that never occur inside a UTF-8 sequence, so lines decode as the whole text would.
+ */
+function forEachFileRow(fd: number, fn: RowFn): void {
+  const size = fstatSync(fd).size;
+  let endsClean = true;
+  if (size > 0) {
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    endsClean = last[0] === 10;
+  }
+  let index = 0;
+  const emit = (line: string, end: number) => {
+    if (line.trim() !== "") fn(parseRow(line), index, end >= size - 1, endsClean);
+    index++;
+  };
+  const buf = Buffer.allocUnsafe(Math.max(1, Math.min(ROW_CHUNK, size)));
+  // The start of a line the chunk's end cut, copied (the buffer is reused).
+  let carry: Buffer[] = [];
+  for (let pos = 0; pos < size; ) {
+    const n = readSync(fd, buf, 0, Math.min(buf.length, size - pos), pos);
+    if (n === 0) break;
+    let start = 0;
+    for (let nl = buf.indexOf(10, 0); nl !== -1 && nl < n; nl = buf.indexOf(10, start)) {
+      emit(carry.length > 0 ? Buffer.concat([...carry, buf.subarray(start, nl)]).toString("utf8") : buf.toString("utf8", start, nl), pos + nl);
+      carry = [];
+      start = nl + 1;
+    }
+    if (start < n) carry.push(Buffer.from(buf.subarray(start, n)));
+    pos += n;
+  }
+  if (carry.length > 0) emit(Buffer.concat(carry).toString("utf8"), size);
 }
 
 /** Applies one row; null when used, "" when skipped quietly, else why it was skipped. */

@@ -3,6 +3,21 @@ import type { ImagePart, TextPart } from "./messages.ts";
 import type { JsonObject } from "../json.ts";
 import type { ApprovalDetail } from "./events.ts";
 import type { SandboxPolicy } from "./sandbox/policy.ts";
+import type { Result } from "../result.ts";
+
+/** What a command run in the editor's terminal left: its output (as the editor kept it) and how it ended. */
+export type TerminalRun = { output: string; truncated: boolean; exitCode: number | null; signal: string | null };
+
+/**
+ * The editor's files and terminals (ACP's fs and terminal methods), where the client offers them:
+ * reads see unsaved buffers, writes land in them, commands run in a terminal the editor shows.
+ */
+export type EditorAccess = {
+  readText?(path: string): Promise<Result<{ text: string }>>;
+  writeText?(path: string, text: string): Promise<Result>;
+  /** Runs `argv` (already confined by the sandbox) in `cwd`; resolves when it exits or `signal` stopped it. */
+  runCommand?(o: { callId: string; argv: string[]; cwd: string; signal: AbortSignal }): Promise<Result<TerminalRun>>;
+};
 
 export type ToolContext = {
   /** The session's working directory; relative paths resolve against it. */
@@ -14,7 +29,16 @@ export type ToolContext = {
   home: string;
   /** The sandbox commands run in and the file tools obey; absent: none (tests, `--sandbox off`). */
   sandbox?: SandboxPolicy | undefined;
+  /** Runs a subagent for the `task` tool (the runtime's); absent where no session runs the loop. */
+  delegate?: (req: TaskRequest, signal: AbortSignal, progress: (text: string) => void) => Promise<ToolOutput>;
+  /** The editor's files and terminals, in an ACP session whose client offers them; absent: the file system and zot's own shell. */
+  editor?: EditorAccess;
+  /** The id of the tool call being run (the editor's terminal is shown with it). */
+  callId?: string;
 };
+
+/** What a `task` call asks for, checked: `agent` is a name, "general" when the model gave none. */
+export type TaskRequest = { description: string; prompt: string; agent: string };
 
 export type ToolOutput = {
   content: (TextPart | ImagePart)[];

@@ -60,6 +60,10 @@ export function usageRow(usage: Usage, total: Usage, provider: string, model: st
   return { type: "usage", usage: toGoUsage(usage), cumulative: toGoUsage(total), provider, model, time: isoTime(at) };
 }
 
+export function renameRow(title: string, at: number): JsonObject {
+  return { type: "rename", title, time: isoTime(at) };
+}
+
 /** `kept`: how many of the latest messages before this row stay verbatim after the summary. */
 export function compactionRow(summary: string, replaced: number, kept: number, at: number): JsonObject {
   return kept > 0 ? { type: "compaction", summary, replaced, kept, time: isoTime(at) } : { type: "compaction", summary, replaced, time: isoTime(at) };

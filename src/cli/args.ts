@@ -5,7 +5,7 @@ import { BUILTIN_TOOLS } from "../ext/name-rules.ts";
 import { isSandboxMode, SANDBOX_MODES } from "../agent/sandbox/policy.ts";
 import { CHOOSABLE_WIRES, EFFORTS, isChoosableWire, isEffort, isPermissionMode, isProviderName, orList, PERMISSION_MODES, PROVIDERS, type PermissionMode } from "../agent/choices.ts";
 
-export type Mode = "interactive" | "print" | "json" | "rpc";
+export type Mode = "interactive" | "print" | "json" | "rpc" | "acp";
 
 /** The run choices the agent takes (`RunFlags`), plus what only the command line decides. */
 export type CliArgs = Omit<RunFlags, "trust"> & {
@@ -33,6 +33,8 @@ export type ParsedArgv =
   | { kind: "update"; check: boolean }
   /** `zot mcp …`: everything after `mcp`, for the MCP server CLI. */
   | { kind: "mcp"; argv: string[] }
+  /** `zot export SESSION --html FILE | --md FILE`: a transcript as a readable page (cli/export.ts). */
+  | { kind: "export"; argv: string[] }
   | { kind: "error"; message: string };
 
 export const DEFAULT_MAX_STEPS = 50;
@@ -140,6 +142,7 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
   if (argv[0] === "ext") return { kind: "ext", argv: argv.slice(1) };
   if (argv[0] === "update") return parseUpdate(argv.slice(1));
   if (argv[0] === "mcp") return { kind: "mcp", argv: argv.slice(1) };
+  if (argv[0] === "export") return { kind: "export", argv: argv.slice(1) };
   const args: CliArgs = {
     mode: "interactive",
     appendSystemPrompt: [],
@@ -178,6 +181,10 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
   let start = 0;
   if (argv[0] === "rpc") {
     setMode("rpc", "zot rpc");
+    start = 1;
+  }
+  if (argv[0] === "acp") {
+    setMode("acp", "zot acp");
     start = 1;
   }
   for (let i = start; i < argv.length; i++) {

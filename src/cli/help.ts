@@ -11,10 +11,13 @@ const SECTIONS: [string, [string, string][]][] = [
       ["-p, --print", "print the final answer and exit (prompt from args and/or piped stdin)"],
       ["--json", "print one JSON event per line, then exit"],
       ["zot rpc", "NDJSON commands on stdin, responses and events on stdout"],
+      ["zot acp", "an Agent Client Protocol agent for editors (Zed, JetBrains, Neovim, Emacs)"],
       ["--mode MODE", "interactive, print, json or rpc (--mode rpc and --rpc are zot rpc)"],
       ["zot ext <command>", "manage extensions (zot ext --help)"],
       ["zot update [--check]", "replace this binary with the latest release (--check: only report)"],
       ["zot mcp <command>", "manage MCP servers (zot mcp --help)"],
+      ["zot mcp serve", "be an MCP server: zot's tools for Claude Code, Codex, Cursor … (zot mcp serve --help)"],
+      ["zot export SESSION --html FILE", "a transcript as one self-contained page (--md FILE: Markdown)"],
     ],
   ],
   [

@@ -42,6 +42,7 @@ function mcpHelp(): string {
     "",
     "commands:",
     ...lines,
+    `  ${"serve [--http [HOST:]PORT --token-env VAR] [zot options]".padEnd(width)}run zot as an MCP server: its tools and its extensions' (zot mcp serve --help)`,
     "",
     "every command takes --cwd DIR (the project whose .mcp.json and .zot/mcp.json are read)",
     "server lists, first name wins: --mcp files, <cwd>/.zot/mcp.json, <cwd>/.mcp.json (trusted folders",

@@ -39,8 +39,10 @@ function stream(sink: FileSink, fd: 1 | 2): Stream {
     while (!busy && !gone && queue.length > 0) {
       const text = queue.shift()!;
       try {
-        sink.write(text);
-        const r = sink.flush();
+        // A write the kernel could not take at once is a promise, and so is its failure: a reader
+        // that went away rejects it with EPIPE, an uncaught error unless handled here.
+        const w = sink.write(text);
+        const r = w instanceof Promise ? w : sink.flush();
         if (r instanceof Promise) {
           busy = true;
           r.then(

@@ -77,6 +77,15 @@ export async function runAgent(args: CliArgs): Promise<number> {
     return 0;
   }
 
+  if (mode === "acp") {
+    if (args.prompt !== undefined) {
+      io.err(`zot: zot acp takes no prompt argument ("${args.prompt.slice(0, 40)}"); the editor sends prompts over ACP.\n`);
+      return 2;
+    }
+    const { runAcpCli } = await import("./acp.ts");
+    Bun.unsafe.setJITPolicy(1);
+    return runAcpCli(args, home);
+  }
   if (mode === "rpc" && args.prompt !== undefined) {
     io.err(`zot: zot rpc takes no prompt argument ("${args.prompt.slice(0, 40)}"); send {"type":"prompt","message":…} on stdin.\n`);
     return 2;

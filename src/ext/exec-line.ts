@@ -42,7 +42,8 @@ export function serverTarget(w: JsonObject): { label: "runs" | "connects to"; li
 /** `exec` and `args` as one line, words quoted where needed; a theme runs nothing. */
 export function execLine(m: Manifest): string {
   if (m.exec === null) return m.transport ? `nothing; zot connects to ${visible(m.transport.url)}` : "nothing (a theme)";
-  return commandLine([m.exec, ...m.args]);
+  const line = commandLine([m.exec, ...m.args]);
+  return m.embeddedRuntime ? `${line} (zot's own Bun runtime, as ${m.embeddedRuntime} is not on PATH)` : line;
 }
 
 /** What an extension runs or, over a WebSocket, connects to, labelled as a listing shows it. */

@@ -28,6 +28,7 @@ import { Trace } from "./wire/trace.ts";
 import { Replaying } from "../replaying.ts";
 import { targetOf } from "./wire/transport.ts";
 import type {
+  ActiveAgent,
   ActiveCommand,
   ActiveTool,
   CallToolOptions,
@@ -171,6 +172,12 @@ export class Host implements ExtensionHost {
     }));
   }
 
+  agents(): ActiveAgent[] {
+    const out: ActiveAgent[] = [];
+    for (const e of this.entries) if (e.conn?.running) for (const a of e.conn.agents) out.push({ ...a, extension: e.conn.name });
+    return out;
+  }
+
   themes(): Theme[] {
     return this.entries.flatMap((e) => (e.disc.theme ? [e.disc.theme] : []));
   }
@@ -201,7 +208,7 @@ export class Host implements ExtensionHost {
     const conn = tool && this.connection(tool.extension);
     if (!tool || !conn) return errorResult(`no extension provides the tool "${name}"`, "");
     const reply: Reply<ToolResultFrame> = await conn.request(
-      (id) => ({ type: "tool_call", id, name, args, ...(this.info.jail ? { jail: { root: this.info.jail } } : {}) }),
+      (id) => ({ type: "tool_call", id, name, args, ...(this.info.jail ? { jail: { root: this.info.jail } } : {}), ...(opts.agent ? { agent: opts.agent } : {}) }),
       "tool_result",
       opts.timeoutMs ?? this.timings.toolMs,
       { signal: opts.signal, onProgress: opts.onProgress, what: `tool "${name}"` },

@@ -7,12 +7,14 @@
 // Extensions that are not running take part in nothing, so a name frees up when its owner exits.
 import { BUILTIN_COMMANDS, BUILTIN_TOOLS, NAME_PATTERN } from "./name-rules.ts";
 import { isObject, kind } from "../json.ts";
-import type { JsonObject, RegisterCommandFrame, RegisterToolFrame } from "../protocol.ts";
+import type { JsonObject, RegisterAgentFrame, RegisterCommandFrame, RegisterToolFrame } from "../protocol.ts";
 import { schemaLimitProblem } from "./schema-limits.ts";
 import type { ActiveCommand } from "./types.ts";
 
 export type CommandReg = { name: string; description: string };
 export type ToolReg = { name: string; description: string; schema: JsonObject; deferred: boolean };
+/** An agent as registered; the runtime checks the rest of it beside the agents from files (agent/agents.ts). */
+export type AgentReg = Omit<RegisterAgentFrame, "type">;
 export type ExtensionRegs = { extension: string; commands: CommandReg[]; tools: ToolReg[] };
 
 export type OwnedTool = ToolReg & { extension: string };
@@ -31,6 +33,14 @@ const builtinTools = new Set<string>(BUILTIN_TOOLS);
 /** A warning when the command must be rejected, else null. */
 export function checkCommand(frame: RegisterCommandFrame): string | null {
   if (!NAME_PATTERN.test(frame.name)) return `command name ${JSON.stringify(frame.name)} rejected: names must match ${NAME_PATTERN.source}`;
+  return null;
+}
+
+/** A warning when the agent must be rejected, else null. */
+export function checkAgent(frame: RegisterAgentFrame): string | null {
+  if (!NAME_PATTERN.test(frame.name)) return `agent name ${JSON.stringify(frame.name)} rejected: names must match ${NAME_PATTERN.source}`;
+  if (frame.description.trim() === "") return `agent "${frame.name}" rejected: its description is empty (the model picks agents by it)`;
+  if (frame.prompt.trim() === "") return `agent "${frame.name}" rejected: its prompt (the agent's system prompt) is empty`;
   return null;
 }
 

@@ -16,6 +16,7 @@ import type {
   NotifyLevel,
   PanelContent,
   PanelKeyName,
+  RegisterAgentFrame,
 } from "../protocol.ts";
 import type { TrustMode, Unapproved } from "./install/trust.ts";
 import type { WebSocketTarget } from "./wire/websocket-target.ts";
@@ -150,6 +151,9 @@ export type LoadReport = {
 /** `gone`: the extension exited while it held the command; that exit is reported on its own (a note naming the log). */
 export type InvokeResult = Result<{ response: CommandResponseFrame; extension: string }> | (Failure & { gone: true });
 
+/** An extension's agent for the `task` tool, with its owner. */
+export type ActiveAgent = Omit<RegisterAgentFrame, "type"> & { extension: string };
+
 /** Re-exported so users of the host import from one place. */
 export type { InterceptName, PanelKeyName, ContentBlock };
 export type { ActiveTool, CallToolOptions, EmitPayload, InterceptPayload, InterceptResult, InterceptStep, ToolCallResult };
@@ -170,6 +174,8 @@ export interface ExtensionHost extends LoopHooks {
   setInfo(info: Partial<HostInfo>): void;
   states(): ExtensionState[];
   commands(): ActiveCommand[];
+  /** Agents the running extensions registered (`register_agent`), in load order. */
+  agents(): ActiveAgent[];
   /** Themes from theme-only extensions. */
   themes(): Theme[];
   /** Case-insensitive lookup; sends the canonical name and trimmed args; 30 s timeout. */
@@ -205,6 +211,11 @@ export type Manifest = {
   permissions: Permissions | null;
   /** Settings the host stores and hands over in hello_ack (manifest `settings`). */
   settings: SettingSpec[];
+  /**
+   * `exec` was `bun` or `node`, which is not on PATH: `exec` is zot's own binary, which runs the
+   * script as the Bun it is built on (platform/launcher-command.ts EMBEDDED_RUNTIME_ENV).
+   */
+  embeddedRuntime?: "bun" | "node";
 };
 
 /** One directory found by discovery, before anything is spawned (written by `discovery.ts`). */

@@ -14,8 +14,10 @@ import type { Inbound, SendOutcome, Transport } from "./transport.ts";
 import { seconds } from "../duration.ts";
 
 export const MODERN_VERSION = "2026-07-28";
-/** Newest first: what zot offers in `initialize` and accepts back. */
-export const LEGACY_VERSIONS: readonly [string, ...string[]] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+/** What zot offers in `initialize` unless the server named another version. */
+const NEWEST_LEGACY = "2025-11-25";
+/** Newest first: what zot accepts back from `initialize`. */
+export const LEGACY_VERSIONS: readonly [string, ...string[]] = [NEWEST_LEGACY, "2025-06-18", "2025-03-26", "2024-11-05"];
 
 export type Era = "modern" | "legacy";
 export type Negotiated = { era: Era; version: string };
@@ -81,58 +83,83 @@ export class McpClient {
     this.deadline = performance.now() + this.opts.startupMs;
     const remembered = this.opts.remembered;
     if (remembered?.era === "legacy") {
-      const r = await this.initialize();
+      const r = await this.initialize(NEWEST_LEGACY);
       if (r.ok) return r;
       this.opts.log(`the remembered initialize era failed (${r.error}); probing again`);
     }
     const probe = await this.discover();
     if (probe.kind === "modern") return { ok: true };
     if (probe.kind === "failed") return { ok: false, error: probe.error };
-    return this.initialize();
+    return this.initialize(probe.version);
   }
 
-  /** `server/discover`: modern when it answers (or answers with a modern error), legacy otherwise. */
-  private async discover(): Promise<{ kind: "modern" } | { kind: "legacy" } | { kind: "failed"; error: string }> {
+  /**
+   * `server/discover`: modern when the reply is a DiscoverResult listing 2026-07-28 (or an error of
+   * the modern era), legacy otherwise. An `UnsupportedProtocolVersion` error lists what the server
+   * speaks: zot goes on with the newest of those it speaks too.
+   */
+  private async discover(): Promise<{ kind: "modern" } | { kind: "legacy"; version: string } | { kind: "failed"; error: string }> {
     this.negotiated = { era: "modern", version: MODERN_VERSION };
     this.transport.setProtocolVersion(MODERN_VERSION);
-    const r = await this.raw("server/discover", {}, { timeoutMs: Math.min(PROBE_MS, this.left()) });
-    if (r.ok) {
-      const versions = Array.isArray(r.result.supportedVersions) ? r.result.supportedVersions.filter((v): v is string => typeof v === "string") : [];
-      if (versions.length > 0 && !versions.includes(MODERN_VERSION)) {
-        const legacy = versions.find((v) => LEGACY_VERSIONS.includes(v));
-        if (legacy) return { kind: "legacy" };
-        return { kind: "failed", error: `the server supports protocol versions ${versions.join(", ")}, none of which zot speaks (${MODERN_VERSION}, ${LEGACY_VERSIONS.join(", ")})` };
+    for (let attempt = 0; ; attempt++) {
+      const r = await this.raw("server/discover", {}, { timeoutMs: Math.min(PROBE_MS, this.left()) });
+      if (r.ok) {
+        const versions = stringList(r.result.supportedVersions);
+        // Some servers answer every unknown method with an empty result: that is no DiscoverResult.
+        if (versions === null || versions.length === 0 || !isObject(r.result.capabilities)) {
+          this.opts.log("server/discover was answered with something that is not a DiscoverResult (no supportedVersions or capabilities); using the initialize handshake");
+          return { kind: "legacy", version: NEWEST_LEGACY };
+        }
+        if (versions.includes(MODERN_VERSION)) {
+          this.adopt(r.result);
+          return { kind: "modern" };
+        }
+        return this.choose(versions, "server/discover");
       }
-      this.adopt(r.result);
-      return { kind: "modern" };
-    }
-    if (r.kind === "gone" || (r.kind === "http" && (r.code === 401 || r.code === 403))) return { kind: "failed", error: r.error };
-    if (r.kind === "rpc" && r.code !== undefined && MODERN_ERROR_CODES.includes(r.code)) {
-      if (r.code === UNSUPPORTED_PROTOCOL_VERSION) {
-        const supported = isObject(r.data) && Array.isArray(r.data.supported) ? r.data.supported.filter((v): v is string => typeof v === "string") : [];
-        if (supported.some((v) => LEGACY_VERSIONS.includes(v))) return { kind: "legacy" };
-        return { kind: "failed", error: `the server supports protocol versions ${supported.join(", ") || "(none named)"}, none of which zot speaks (${MODERN_VERSION}, ${LEGACY_VERSIONS.join(", ")})` };
+      if (r.kind === "gone" || (r.kind === "http" && (r.code === 401 || r.code === 403))) return { kind: "failed", error: r.error };
+      if (r.kind === "rpc" && r.code !== undefined && MODERN_ERROR_CODES.includes(r.code)) {
+        if (r.code !== UNSUPPORTED_PROTOCOL_VERSION) return { kind: "failed", error: `server/discover failed: ${r.error}` };
+        const supported = isObject(r.data) ? (stringList(r.data.supported) ?? []) : [];
+        // It lists the version it just refused: a server between deployments, say. One more try.
+        if (supported.includes(MODERN_VERSION) && attempt === 0) {
+          this.opts.log(`server/discover was refused as an unsupported protocol version although the server lists ${MODERN_VERSION}; asking once more`);
+          continue;
+        }
+        if (supported.includes(MODERN_VERSION))
+          return { kind: "failed", error: `the server refused protocol version ${MODERN_VERSION} twice although it lists it among its supported versions (${supported.join(", ")})` };
+        return this.choose(supported, "its UnsupportedProtocolVersion error");
       }
-      return { kind: "failed", error: `server/discover failed: ${r.error}` };
+      this.opts.log(`server/discover was not understood (${r.error}); using the initialize handshake`);
+      return { kind: "legacy", version: NEWEST_LEGACY };
     }
-    this.opts.log(`server/discover was not understood (${r.error}); using the initialize handshake`);
-    return { kind: "legacy" };
   }
 
-  private async initialize(): Promise<Result> {
-    this.negotiated = { era: "legacy", version: LEGACY_VERSIONS[0] };
+  /** The newest initialize-era version the server listed that zot speaks, or a sentence saying there is none. */
+  private choose(versions: string[], where: string): { kind: "legacy"; version: string } | { kind: "failed"; error: string } {
+    const version = LEGACY_VERSIONS.find((v) => versions.includes(v));
+    if (version) {
+      this.opts.log(`${where} lists protocol versions ${versions.join(", ")}; using ${version} with the initialize handshake`);
+      return { kind: "legacy", version };
+    }
+    const listed = versions.length ? `only protocol versions ${versions.join(", ")}` : "no protocol version it names";
+    return { kind: "failed", error: `the server supports ${listed} (said in ${where}); zot speaks ${MODERN_VERSION}, ${LEGACY_VERSIONS.join(", ")}` };
+  }
+
+  /** `initialize` offering `version` (the newest zot speaks, or one the server named), then `notifications/initialized`. */
+  private async initialize(version: string): Promise<Result> {
+    this.negotiated = { era: "legacy", version };
     this.transport.setProtocolVersion("");
     const r = await this.raw(
       "initialize",
-      { protocolVersion: LEGACY_VERSIONS[0], capabilities: this.capabilitiesSent, clientInfo: { name: "zot", version: ZOT_VERSION } },
+      { protocolVersion: version, capabilities: this.capabilitiesSent, clientInfo: { name: "zot", version: ZOT_VERSION } },
       { timeoutMs: this.left() },
     );
     if (!r.ok) return { ok: false, error: r.kind === "timeout" ? `no answer to initialize within ${this.opts.startupMs / 1000} s of the start` : `initialize failed: ${r.error}` };
-    const version = r.result.protocolVersion;
-    if (typeof version !== "string" || !LEGACY_VERSIONS.includes(version))
-      return { ok: false, error: `the server answered initialize with protocol version ${JSON.stringify(version)}, which zot does not speak (${LEGACY_VERSIONS.join(", ")})` };
-    this.negotiated = { era: "legacy", version };
-    this.transport.setProtocolVersion(version);
+    const answered = r.result.protocolVersion;
+    if (typeof answered !== "string" || !LEGACY_VERSIONS.includes(answered))
+      return { ok: false, error: `the server answered initialize with protocol version ${JSON.stringify(answered)}, which zot does not speak (${LEGACY_VERSIONS.join(", ")})` };
+    this.negotiated = { era: "legacy", version: answered };
+    this.transport.setProtocolVersion(answered);
     this.adopt(r.result);
     await this.transport.notify(notification("notifications/initialized"));
     return { ok: true };
@@ -289,6 +316,11 @@ export class McpClient {
         return { error: { code: METHOD_NOT_FOUND, message: `zot does not offer ${method}` } };
     }
   }
+}
+
+/** The strings of a JSON array; null when it is not an array. */
+function stringList(v: Json | undefined): string[] | null {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : null;
 }
 
 function progressText(p: JsonObject): string {

@@ -19,7 +19,20 @@ export type StdioConfig = { kind: "stdio"; command: string; args: string[]; env:
 export type HttpConfig = { kind: "http"; url: string; headers: Record<string, string>; oauth?: OAuthConfig };
 
 /** How zot logs in to the server (Claude Code's `oauth` entry; snake_case or camelCase keys): the client it is registered as, the scopes, a fixed callback port. */
-export type OAuthConfig = { clientId?: string; clientSecret?: string; scopes?: string[]; callbackPort?: number };
+export type OAuthConfig = {
+  clientId?: string;
+  clientSecret?: string;
+  scopes?: string[];
+  callbackPort?: number;
+  /** `client_credentials`: zot gets tokens as a service, with no login and no browser. */
+  grantType?: "authorization_code" | "client_credentials";
+  /** PKCS#8 PEM: the client authenticates with a signed JWT (private_key_jwt) instead of a secret. */
+  privateKey?: string;
+  signingAlgorithm?: SigningAlgorithm;
+};
+
+export const SIGNING_ALGORITHMS = ["RS256", "PS256", "ES256", "ES384"] as const;
+export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
 
 export type ServerConfig = {
   name: string;
@@ -288,7 +301,21 @@ function oauthConfig(v: unknown, expand: (v: string, where: string) => string): 
   if (secret !== undefined && typeof secret !== "string") return `"oauth.client_secret" must be a string (best as "\${VAR}")`;
   if (v.scopes !== undefined && (!Array.isArray(v.scopes) || !v.scopes.every((x) => typeof x === "string"))) return `"oauth.scopes" must be an array of strings`;
   if (port !== undefined && (typeof port !== "number" || !Number.isInteger(port) || port < 1 || port > 65535)) return `"oauth.callback_port" must be a port number (1–65535)`;
+  const grant = v.grant_type ?? v.grantType;
+  const key = v.private_key ?? v.privateKey;
+  const alg = v.signing_algorithm ?? v.signingAlgorithm;
+  if (grant !== undefined && grant !== "authorization_code" && grant !== "client_credentials") return `"oauth.grant_type" must be "authorization_code" (a login in the browser, the default) or "client_credentials" (a service's own credentials)`;
+  if (grant === "client_credentials" && (typeof id !== "string" || (secret === undefined && key === undefined)))
+    return `"oauth.grant_type": "client_credentials" needs "client_id" and either "client_secret" or "private_key"`;
+  if (key !== undefined && (typeof key !== "string" || key === "")) return `"oauth.private_key" must be a PEM string (best as "\${VAR}")`;
+  if (key !== undefined && grant !== "client_credentials") return `"oauth.private_key" is used only with "grant_type": "client_credentials"`;
+  if (key !== undefined && secret !== undefined) return `"oauth" has both "client_secret" and "private_key"; give the one the client is registered with`;
+  if (alg !== undefined && (typeof alg !== "string" || !(SIGNING_ALGORITHMS as readonly string[]).includes(alg)))
+    return `"oauth.signing_algorithm" must be one of ${SIGNING_ALGORITHMS.join(", ")}`;
   return {
+    ...(grant === "client_credentials" ? { grantType: grant } : {}),
+    ...(typeof key === "string" ? { privateKey: expand(key, "oauth.private_key") } : {}),
+    ...(typeof alg === "string" ? { signingAlgorithm: alg as SigningAlgorithm } : {}),
     ...(typeof id === "string" ? { clientId: expand(id, "oauth.client_id") } : {}),
     ...(typeof secret === "string" ? { clientSecret: expand(secret, "oauth.client_secret") } : {}),
     ...(Array.isArray(v.scopes) ? { scopes: v.scopes as string[] } : {}),

@@ -8,6 +8,7 @@ import type { JsonObject, PanelKeyName } from "../protocol.ts";
 import { unmasked } from "../ext/mask.ts";
 import type { Mask } from "../ext/mask.ts";
 import type {
+  ActiveAgent,
   ActiveCommand,
   ActiveTool,
   CallToolOptions,
@@ -159,6 +160,10 @@ export class McpHost implements ExtensionHost {
   /** Project servers of a trusted folder skipped because they are new or changed since it was trusted. */
   unapproved(): SkippedServer[] {
     return this.config?.unapproved ?? [];
+  }
+
+  agents(): ActiveAgent[] {
+    return this.inner.agents();
   }
 
   commands(): ActiveCommand[] {

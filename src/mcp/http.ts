@@ -6,7 +6,7 @@
 import type { Result } from "../result.ts";
 import { isObject } from "../json.ts";
 import type { JsonObject } from "../protocol.ts";
-import { parseSse, SseEventTooLarge, type SseEvent } from "../platform/sse.ts";
+import { parseSse, SseDecoder, SseEventTooLarge, type SseEvent } from "../platform/sse.ts";
 import { METHOD_NOT_FOUND, decodeServerMessage, notification, relatedId } from "./jsonrpc.ts";
 import type { RpcId, RpcNotification, RpcRequest, ServerMessage } from "./jsonrpc.ts";
 import { MAX_LINE_BYTES } from "../ext/wire/lines.ts";
@@ -32,6 +32,10 @@ export interface HttpAuth {
 }
 
 const SENTINEL = "=?base64?";
+/** The reconnection delay when the server sets none with `retry:` (the WHATWG default is a few seconds; MCP servers that resume send one). */
+const DEFAULT_RETRY_MS = 1000;
+/** Reconnections in a row that may bring no new event before zot stops resuming a stream. */
+const MAX_IDLE_RESUMES = 3;
 
 export class HttpTransport implements Transport {
   readonly kind = "http" as const;
@@ -163,18 +167,7 @@ export class HttpTransport implements Transport {
         const error = auth ? auth.refusal(res.status) : `the server refused the Authorization header from its config (HTTP ${res.status}); check the token it expands to`;
         return { ok: false, kind: "http", status: res.status, body: "", error };
       }
-      if (type.includes("text/event-stream") && res.body) {
-        let answer: SendOutcome | null = null;
-        const stopped = await readEvents(res, controller.signal, (e) => {
-          const a = this.inbound(e.data, id, opts.onRelated);
-          if (a) answer = a;
-          return answer !== null || controller.signal.aborted;
-        });
-        if (answer) return answer;
-        if (opts.signal.aborted) return this.cancelled(id);
-        if (stopped) return { ok: false, kind: "invalid", error: stopped };
-        return { ok: false, kind: "gone", error: "the server closed the event stream before answering" };
-      }
+      if (type.includes("text/event-stream") && res.body) return await this.streamed(res, id, opts, controller.signal);
       // One reply may be as large as one stdio message; a body that never ends is stopped there.
       const read = await res.readText(MAX_LINE_BYTES);
       if (opts.signal.aborted) return this.cancelled(id);
@@ -199,6 +192,51 @@ export class HttpTransport implements Transport {
     }
   }
 
+  /**
+   * A request's answer on an event stream. A stream that ends before the answer is resumed as
+   * Streamable HTTP says: after the server's `retry` delay, a GET with `Last-Event-ID` picks the
+   * stream up where it broke, as often as it brings new events, until `MAX_IDLE_RESUMES`
+   * reconnections in a row bring none.
+   */
+  private async streamed(first: HttpResponse, id: RpcId | null, opts: SendOptions, signal: AbortSignal): Promise<SendOutcome> {
+    let answer: SendOutcome | null = null;
+    const onEvent = (e: SseEvent) => {
+      const a = this.inbound(e.data, id, opts.onRelated);
+      if (a) answer = a;
+      return answer !== null || signal.aborted;
+    };
+    let res = first;
+    let sse = new SseDecoder(MAX_LINE_BYTES);
+    let idle = 0;
+    for (;;) {
+      const before = sse.lastEventId;
+      const stopped = await readEvents(res, signal, onEvent, sse);
+      if (answer) return answer;
+      if (opts.signal.aborted) return this.cancelled(id);
+      if (stopped) return { ok: false, kind: "invalid", error: stopped };
+      const last = sse.lastEventId;
+      if (last === undefined || last === "") return { ok: false, kind: "invalid", error: "the server closed the event stream before answering, without an event id to resume it from" };
+      idle = last === before ? idle + 1 : 0;
+      if (idle >= MAX_IDLE_RESUMES)
+        return { ok: false, kind: "invalid", error: `the server closed the event stream before answering, and ${MAX_IDLE_RESUMES} reconnections in a row (GET with Last-Event-ID ${last}) brought nothing new; giving up` };
+      const delay = sse.retryMs ?? DEFAULT_RETRY_MS;
+      if (!(await pause(delay, opts.signal))) return this.cancelled(id);
+      const sent = await send(this.spec.url, { method: "GET", headers: this.headers(null, { Accept: "text/event-stream", "Last-Event-ID": last }), signal });
+      if (!sent.ok) {
+        if (opts.signal.aborted) return this.cancelled(id);
+        return { ok: false, kind: "gone", error: `the server closed the event stream before answering, and resuming it failed: cannot reach ${this.spec.url}: ${sent.cause ?? sent.error}` };
+      }
+      res = sent.response;
+      if (!res.ok || !res.body || !(res.headers.get("content-type") ?? "").includes("text/event-stream")) {
+        await res.discard();
+        return { ok: false, kind: "invalid", error: `the server closed the event stream before answering, and answered the GET to resume it (Last-Event-ID ${last}) with HTTP ${res.status}${res.ok ? " without an event stream" : ""}` };
+      }
+      const retry = sse.retryMs;
+      sse = new SseDecoder(MAX_LINE_BYTES);
+      sse.resumeFrom(last, retry);
+    }
+  }
+
   /** Our answer to a server's request, in a POST of its own (the server acknowledges it with 202). */
   private async reply(body: JsonObject): Promise<void> {
     if (this.closed) return;
@@ -209,6 +247,8 @@ export class HttpTransport implements Transport {
 
   /** One SSE event: the answer to `id` (returned), or a notification or server request (dispatched). */
   private inbound(data: string, id: RpcId | null, onRelated: ((n: Inbound) => void) | undefined): SendOutcome | null {
+    // A priming event (an id and maybe a retry delay, no data) only makes the stream resumable.
+    if (data.trim() === "") return null;
     let raw: unknown;
     try {
       raw = JSON.parse(data);
@@ -239,6 +279,21 @@ export class HttpTransport implements Transport {
     if (id !== null && this.sessionId) await this.notify(notification("notifications/cancelled", { requestId: id, reason: "cancelled by zot" }));
     return { ok: false, kind: "cancelled", error: "the request was cancelled" };
   }
+}
+
+/** Waits `ms`; false when the signal aborted first. */
+function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      resolve(ok);
+    };
+    const onAbort = () => done(false);
+    const timer = setTimeout(() => done(true), ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
 }
 
 function demandsAuth(res: HttpResponse): boolean {
@@ -273,10 +328,10 @@ export function paramHeaders(schema: JsonObject, args: JsonObject): Record<strin
  * ends. One event may be as large as one stdio message, no larger: a server that never ends a line
  * or an event is stopped there instead of growing zot's memory; that is returned as a clause.
  */
-async function readEvents(res: HttpResponse, signal: AbortSignal, onEvent: (e: SseEvent) => boolean | void): Promise<string | undefined> {
+async function readEvents(res: HttpResponse, signal: AbortSignal, onEvent: (e: SseEvent) => boolean | void, sse = new SseDecoder(MAX_LINE_BYTES)): Promise<string | undefined> {
   if (!res.body) return undefined;
   try {
-    for await (const e of parseSse(res.body, signal, MAX_LINE_BYTES)) if (onEvent(e) === true) break;
+    for await (const e of parseSse(res.body, signal, MAX_LINE_BYTES, sse)) if (onEvent(e) === true) break;
   } catch (e) {
     if (e instanceof SseEventTooLarge) {
       await res.discard();

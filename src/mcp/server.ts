@@ -12,7 +12,9 @@ import type { Answer, Elicitor, Negotiated } from "./client.ts";
 import { targetOf } from "./config.ts";
 import type { HttpConfig, ServerConfig } from "./config.ts";
 import { HttpTransport, paramHeaders } from "./http.ts";
+import type { HttpAuth } from "./http.ts";
 import { describeAuth, OAuthBearer, oauthApplies } from "./oauth/bearer.ts";
+import { ServiceCredentials } from "./oauth/service.ts";
 import { StdioTransport } from "./stdio.ts";
 import { checkMcpTool, exposedName, mapToolResult, resourceText } from "./tools.ts";
 import type { McpTool } from "./tools.ts";
@@ -83,6 +85,7 @@ export class McpServer {
   private client: McpClient | null = null;
   private transport: Transport | null = null;
   private bearer: OAuthBearer | null = null;
+  private service: ServiceCredentials | null = null;
   private log: ExtensionLog | null = null;
   private readonly warnings: string[] = [];
   private startupMs: number | null = null;
@@ -194,11 +197,16 @@ export class McpServer {
     if (this.config.shadowedBy) state.shadowedBy = this.config.shadowedBy;
     const b = this.bearer;
     if (b && (b.current || b.needsLogin)) state.auth = describeAuth(b.needsLogin ? null : b.current, this.name);
+    const service = this.service?.describe();
+    if (service) state.auth = service;
     return state;
   }
 
-  private oauth(t: HttpConfig): OAuthBearer | null {
+  private oauth(t: HttpConfig): HttpAuth | null {
     if (!oauthApplies(t)) return null;
+    const o = t.oauth;
+    if (o?.grantType === "client_credentials" && o.clientId !== undefined)
+      return (this.service ??= new ServiceCredentials({ name: this.name, url: t.url, oauth: { ...o, clientId: o.clientId }, onSecret: this.deps.onSecret, log: (l) => this.log?.line(l) }));
     return (this.bearer ??= new OAuthBearer({ home: this.deps.home, name: this.name, url: t.url, ...(t.oauth ? { oauth: t.oauth } : {}), onSecret: this.deps.onSecret, log: (l) => this.log?.line(l), notify: this.deps.notify }));
   }
 

@@ -48,10 +48,49 @@ export function checkMcpTool(server: string, raw: JsonObject): { ok: true; tool:
   else schema = s.type === undefined ? { type: "object", ...s } : s;
   const problem = schemaLimitProblem(schema);
   if (problem) return { ok: false, warning: `tool "${remote}" rejected: its inputSchema ${problem}` };
+  const header = headerProblem(schema);
+  // SEP-2243: a call of this tool would carry a header no server can accept, so it is not offered at all.
+  if (header) return { ok: false, warning: `tool "${remote}" of MCP server "${server}" is not offered: ${header}` };
   const title = typeof raw.title === "string" ? raw.title : "";
   const description = typeof raw.description === "string" ? raw.description : title;
   const annotations = isObject(raw.annotations) ? raw.annotations : {};
   return { ok: true, tool: { name: exposedName(server, remote), remote, description, schema, annotations } };
+}
+
+/** RFC 9110 `token`: what an HTTP field name may consist of (so no space, colon, control or non-ASCII character). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** SEP-2243: only these parameter types may be mirrored into an `Mcp-Param-*` header. */
+const HEADER_TYPES: readonly string[] = ["string", "integer", "boolean"];
+
+/**
+ * The first broken `x-mcp-header` annotation of a tool's schema (in `properties`, at any depth, as
+ * `paramHeaders` reads them), as a clause: an empty or non-token name, a parameter whose type is
+ * not string, integer or boolean, or a name used twice in any case.
+ */
+export function headerProblem(schema: JsonObject): string | null {
+  const seen = new Map<string, string>();
+  const walk = (s: JsonObject, path: string): string | null => {
+    const props = isObject(s.properties) ? s.properties : {};
+    for (const [key, sub] of Object.entries(props)) {
+      if (!isObject(sub)) continue;
+      const where = path ? `${path}.${key}` : key;
+      const h = sub["x-mcp-header"];
+      if (h !== undefined) {
+        if (typeof h !== "string" || h === "") return `the x-mcp-header of its parameter "${where}" is empty or not a string`;
+        if (!HEADER_NAME.test(h)) return `the x-mcp-header ${JSON.stringify(h)} of its parameter "${where}" has characters an HTTP header name cannot have (only letters, digits and !#$%&'*+-.^_\`|~)`;
+        const types = Array.isArray(sub.type) ? sub.type.filter((t) => t !== "null") : [sub.type];
+        if (types.length === 0 || !types.every((t) => typeof t === "string" && HEADER_TYPES.includes(t)))
+          return `the x-mcp-header ${JSON.stringify(h)} is on its parameter "${where}" of type ${JSON.stringify(sub.type ?? null)}; only string, integer and boolean parameters can be headers`;
+        const other = seen.get(h.toLowerCase());
+        if (other !== undefined) return `the x-mcp-header ${JSON.stringify(h)} of its parameter "${where}" repeats the one of "${other}" (header names ignore case)`;
+        seen.set(h.toLowerCase(), where);
+      }
+      const nested = walk(sub, where);
+      if (nested) return nested;
+    }
+    return null;
+  };
+  return walk(schema, "");
 }
 
 export type MappedResult = { content: ContentBlock[]; isError: boolean; structured?: Json };

@@ -9,7 +9,7 @@ import type { ExtensionHost } from "../ext/types.ts";
 import type { ModeOutput } from "./output.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
 import { markdownPrompt, parseSlash, unknownCommand } from "./slash.ts";
-
+import { isOneShotCommand, oneShotReport } from "./reports.ts";
 
 /** The Go zot's `turn_end.stop` for each of zot's stop reasons; zot's own reason stays in `reason`. */
 const GO_STOP: Readonly<Record<StopReason, string>> = { end_turn: "end", tool_use: "tool_use", max_tokens: "length", error: "error", aborted: "aborted" };
@@ -58,7 +58,7 @@ export function goEventStream(write: (event: AgentEvent) => void): (event: Agent
   let told = false;
   return (event) => {
     if (event.type === "user_message") told = false;
-    else if (event.type === "error") told = true;
+    else if (event.type === "error" && !event.agent) told = true;
     else if (event.type === "done") {
       if (event.stop === "error" && !told) write({ type: "error", message: event.error ?? "the prompt failed" });
       told = false;
@@ -74,8 +74,12 @@ export function exitCodeOf(outcome: PromptOutcome): number {
 
 export async function runJson(runtime: AgentRuntime, host: ExtensionHost, prompt: string, raw: ModeOutput): Promise<number> {
   const io = redactingOutput(runtime.secrets, raw);
-  const emit = redactingEvents(runtime.secrets, goEventStream((event) => io.out(eventLine(event))));
+  const emit = redactingEvents(
+    runtime.secrets,
+    goEventStream((event) => io.out(eventLine(event))),
+  );
   const unsubscribe = runtime.subscribe(emit);
+  emit(startEvent(runtime));
   try {
     const slash = parseSlash(prompt);
     if (slash) return await runSlash(runtime, host, slash.name, slash.args, emit);
@@ -83,6 +87,16 @@ export async function runJson(runtime: AgentRuntime, host: ExtensionHost, prompt
   } finally {
     unsubscribe();
   }
+}
+
+/** What JSON mode says first, and RPC's `hello` and `get_state` carry: the run's sandbox and permission mode among it. */
+export function startEvent(rt: AgentRuntime): Extract<AgentEvent, { type: "start" }> {
+  return { type: "start", provider: rt.provider, model: rt.model, cwd: rt.cwd, session: rt.sessionPath, permission_mode: rt.mode, sandbox: sandboxJson(rt) };
+}
+
+export function sandboxJson(rt: AgentRuntime): Extract<AgentEvent, { type: "start" }>["sandbox"] {
+  const s = rt.sandbox;
+  return { mode: s.mode, enforced: s.enforced, network: s.network, reason: s.reason };
 }
 
 /**
@@ -96,6 +110,14 @@ async function runSlash(runtime: AgentRuntime, host: ExtensionHost, name: string
     emit({ type: "done", stop: "error", text: "", steps: 0, error });
     return 1;
   };
+  if (isOneShotCommand(name)) {
+    // zot's own report, shaped as an extension command's display result.
+    const r = await oneShotReport(runtime, name, args);
+    if (!r.ok && !r.report) return fail(r.text);
+    emit({ type: "command_result", name: name.toLowerCase(), extension: "zot", action: "display", display: r.text });
+    emit({ type: "done", stop: "end_turn", text: r.text, steps: 0 });
+    return r.ok ? 0 : 1;
+  }
   const known = host.commands().find((c) => c.name.toLowerCase() === name.toLowerCase());
   if (!known) {
     const md = markdownPrompt(runtime, host, name, args);

@@ -8,6 +8,7 @@ import { exitCodeOf } from "./json.ts";
 import type { ModeOutput } from "./output.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
 import { markdownPrompt, parseSlash, unknownCommand } from "./slash.ts";
+import { isOneShotCommand, oneShotReport } from "./reports.ts";
 import { seconds } from "../duration.ts";
 
 type Hidden = { by: string; reason: string } | null;
@@ -68,13 +69,20 @@ async function turn(runtime: AgentRuntime, prompt: string, io: ModeOutput, hidde
     return code;
   }
   if (outcome.stop === "max_tokens") io.err("zot: the answer was cut off at the model's output limit\n");
-  if (outcome.text === "" && hidden.last) io.err(`zot: the answer was hidden by extension ${hidden.last.by}${hidden.last.reason ? `: ${hidden.last.reason}` : ""}\n`);
+  if (outcome.text === "" && hidden.last)
+    io.err(`zot: the answer was hidden by extension ${hidden.last.by}${hidden.last.reason ? `: ${hidden.last.reason}` : ""}\n`);
   else if (outcome.text === "") io.err("zot: the model finished without a text answer\n");
   if (outcome.text !== "") io.out(outcome.text.endsWith("\n") ? outcome.text : outcome.text + "\n");
   return 0;
 }
 
 async function runSlash(runtime: AgentRuntime, host: ExtensionHost, name: string, args: string, io: ModeOutput, hidden: { last: Hidden }): Promise<number> {
+  if (isOneShotCommand(name)) {
+    const r = await oneShotReport(runtime, name, args);
+    if (r.ok || r.report) io.out(`${r.text}\n`);
+    else io.err(`zot: ${r.text}\n`);
+    return r.ok ? 0 : 1;
+  }
   const known = host.commands().find((c) => c.name.toLowerCase() === name.toLowerCase());
   if (!known) {
     const md = markdownPrompt(runtime, host, name, args);
@@ -103,6 +111,8 @@ async function runSlash(runtime: AgentRuntime, host: ExtensionHost, name: string
 
 /** Progress and notes for the terminal watching stderr; the answer itself is printed at the end. */
 function progress(event: AgentEvent, io: PrintOutput): void {
+  // A subagent's work streams as its task call's progress lines, which name the agent.
+  if (event.agent) return;
   switch (event.type) {
     case "tool_call": {
       const owner = event.extension ? ` (${event.extension})` : "";
@@ -119,7 +129,7 @@ function progress(event: AgentEvent, io: PrintOutput): void {
       }
       return;
     case "retry":
-      io.err(`zot: ${event.reason}; retrying in ${seconds(event.delay_ms)} (attempt ${event.attempt} of ${event.attempts})\n`);
+      io.err(event.wire ? `zot: ${event.reason}\n` : `zot: ${event.reason}; retrying in ${seconds(event.delay_ms)} (attempt ${event.attempt} of ${event.attempts})\n`);
       return;
     case "ext_notify":
       io.err(`[${event.extension}]${event.level === "info" ? "" : ` ${event.level}:`} ${event.message}\n`);

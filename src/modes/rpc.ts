@@ -9,12 +9,13 @@ import { isObject } from "../json.ts";
 import { LineReader } from "../ext/wire/lines.ts";
 import { commandOutcome } from "../ext/command-outcome.ts";
 import type { ExtensionHost } from "../ext/types.ts";
-import { eventLine, goEventStream } from "./json.ts";
+import { eventLine, goEventStream, sandboxJson } from "./json.ts";
 import { markdownPrompt } from "./slash.ts";
 import type { ModeOutput } from "./output.ts";
 import { redactingEvents, redactingOutput } from "./redacting.ts";
 import { doctorEntry, type ExtensionsReport } from "../ext/doctor-entry.ts";
 import { ZOT_VERSION } from "../version.ts";
+import { dailyCommand } from "./rpc-daily.ts";
 
 const RPC_PROTOCOL_VERSION = 1;
 /** Past this much prompt text waiting its turn, no further command is read until a turn starts. */
@@ -52,6 +53,12 @@ const COMMANDS = [
   "session_fork",
   "get_session_tree",
   "rewind",
+  "get_cost",
+  "get_context",
+  "export",
+  "rename",
+  "add_dir",
+  "doctor",
 ] as const;
 
 export async function runRpc(runtime: AgentRuntime, host: ExtensionHost, opts: RpcOptions): Promise<number> {
@@ -78,7 +85,12 @@ class RpcServer {
   ) {
     this.opts = { ...opts, ...redactingOutput(runtime.secrets, opts) };
     this.authed = !opts.token;
-    runtime.subscribe(redactingEvents(runtime.secrets, goEventStream((event) => this.opts.out(eventLine(event)))));
+    runtime.subscribe(
+      redactingEvents(
+        runtime.secrets,
+        goEventStream((event) => this.opts.out(eventLine(event))),
+      ),
+    );
   }
 
   async serve(): Promise<number> {
@@ -183,7 +195,7 @@ class RpcServer {
     const b = req.body;
     switch (req.type) {
       case "hello":
-        return { data: { protocol_version: RPC_PROTOCOL_VERSION, version: ZOT_VERSION, provider: rt.provider, model: rt.model } };
+        return { data: { protocol_version: RPC_PROTOCOL_VERSION, version: ZOT_VERSION, provider: rt.provider, model: rt.model, permission_mode: rt.mode, sandbox: sandboxJson(rt) } };
       case "ping":
         return { data: { pong: true } };
       case "prompt": {
@@ -212,11 +224,13 @@ class RpcServer {
             yolo: rt.yolo,
             permission_mode: rt.mode,
             jail: rt.jail,
-            sandbox: { mode: rt.sandbox.mode, enforced: rt.sandbox.enforced, network: rt.sandbox.network, reason: rt.sandbox.reason },
+            sandbox: sandboxJson(rt),
             usage: { input: u.input, output: u.output, cache_read: u.cacheRead, cache_write: u.cacheWrite, cost_usd: u.cost },
             context: { used: ctx.used, window: ctx.window },
             todos: rt.todos(),
-            background_jobs: rt.backgroundJobs().map((j) => ({ id: j.id, command: j.command, pid: j.pid, state: j.state, exit_code: j.exitCode, signal: j.signal })),
+            background_jobs: rt
+              .backgroundJobs()
+              .map((j) => ({ id: j.id, command: j.command, pid: j.pid, state: j.state, exit_code: j.exitCode, signal: j.signal })),
           },
         };
       }
@@ -262,7 +276,13 @@ class RpcServer {
       }
       case "get_extensions": {
         const extensions = this.host.states().map((s) => doctorEntry(s, this.opts.home));
-        const report: ExtensionsReport = { zot_version: ZOT_VERSION, home: this.opts.home, cwd: rt.cwd, ok: extensions.every((e) => e.status !== "failed" && e.status !== "invalid"), extensions };
+        const report: ExtensionsReport = {
+          zot_version: ZOT_VERSION,
+          home: this.opts.home,
+          cwd: rt.cwd,
+          ok: extensions.every((e) => e.status !== "failed" && e.status !== "invalid"),
+          extensions,
+        };
         return { data: report };
       }
       case "session_export": {
@@ -278,7 +298,8 @@ class RpcServer {
       }
       case "session_fork": {
         if (this.busy()) return { error: "agent is busy; send abort and wait for done, then retry" };
-        if (typeof b.message !== "number" || !Number.isInteger(b.message) || b.message < 0) return { error: `session_fork needs "message": the index (from 0) of a user message to fork before` };
+        if (typeof b.message !== "number" || !Number.isInteger(b.message) || b.message < 0)
+          return { error: `session_fork needs "message": the index (from 0) of a user message to fork before` };
         const r = rt.forkSession(b.message);
         return r.ok ? { data: { session: r.path, text: r.text } } : { error: r.error };
       }
@@ -287,6 +308,13 @@ class RpcServer {
       case "rewind":
         if (this.busy()) return { error: "agent is busy; send abort and wait for done, then retry" };
         return rewind(rt, b);
+      case "get_cost":
+      case "get_context":
+      case "export":
+      case "rename":
+      case "add_dir":
+      case "doctor":
+        return dailyCommand(rt, req.type, b);
       default:
         return { error: `unknown command "${req.type}" (known: ${COMMANDS.join(", ")})` };
     }
@@ -345,7 +373,13 @@ class RpcServer {
     const r = await this.runtime.compact();
     if (r.ok) this.opts.out(JSON.stringify({ type: "compact_done", summary: r.summary ?? "" }) + "\n");
     else this.opts.out(eventLine({ type: "error", message: `compaction failed: ${r.error ?? "unknown error"}` }));
-    this.opts.out(eventLine(r.ok ? { type: "done", stop: "end_turn", text: "", steps: 0 } : { type: "done", stop: "error", text: "", steps: 0, error: `compaction failed: ${r.error ?? "unknown error"}` }));
+    this.opts.out(
+      eventLine(
+        r.ok
+          ? { type: "done", stop: "end_turn", text: "", steps: 0 }
+          : { type: "done", stop: "error", text: "", steps: 0, error: `compaction failed: ${r.error ?? "unknown error"}` },
+      ),
+    );
   }
 
   private busy(): boolean {
@@ -368,11 +402,15 @@ class RpcServer {
       for (const w of this.wake.splice(0)) w();
       return job();
     };
-    this.queue = this.queue.then(start).then(() => undefined).catch((err: unknown) => {
-      this.opts.out(eventLine({ type: "error", message: err instanceof Error ? err.message : String(err) }));
-    }).finally(() => {
-      this.pending--;
-    });
+    this.queue = this.queue
+      .then(start)
+      .then(() => undefined)
+      .catch((err: unknown) => {
+        this.opts.out(eventLine({ type: "error", message: err instanceof Error ? err.message : String(err) }));
+      })
+      .finally(() => {
+        this.pending--;
+      });
   }
 }
 
@@ -384,7 +422,8 @@ function decodeImages(v: Json | undefined): ImagePart[] | string {
     const img = v[i];
     if (!isObject(img)) return `prompt: images[${i}] must be an object`;
     const mime = img.mime_type ?? img.mimeType;
-    if (typeof mime !== "string" || !/^image\/(png|jpeg|gif|webp)$/.test(mime)) return `prompt: images[${i}].mime_type must be image/png, image/jpeg, image/gif or image/webp`;
+    if (typeof mime !== "string" || !/^image\/(png|jpeg|gif|webp)$/.test(mime))
+      return `prompt: images[${i}].mime_type must be image/png, image/jpeg, image/gif or image/webp`;
     if (typeof img.data !== "string" || img.data === "") return `prompt: images[${i}].data must be a non-empty base64 string`;
     // Checked here: a provider would reject the whole request later, with a far less clear message.
     if (img.data.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(img.data))
@@ -396,7 +435,18 @@ function decodeImages(v: Json | undefined): ImagePart[] | string {
 
 function treeJson(n: TreeNode): JsonObject {
   const s = n.session;
-  return { id: s.id, path: s.path, parent: s.parent, fork_point: s.forkPoint, preview: s.preview, title: s.title, messages: s.messages, model: s.model, current: n.current, children: n.children.map(treeJson) };
+  return {
+    id: s.id,
+    path: s.path,
+    parent: s.parent,
+    fork_point: s.forkPoint,
+    preview: s.preview,
+    title: s.title,
+    messages: s.messages,
+    model: s.model,
+    current: n.current,
+    children: n.children.map(treeJson),
+  };
 }
 
 /**
@@ -416,7 +466,8 @@ function rewind(rt: AgentRuntime, b: JsonObject): Reply {
   }
   const restore = RESTORE_CHOICES.find((c) => c === (b.restore ?? "both"));
   if (!restore) return { error: `rewind: "restore" must be one of ${RESTORE_CHOICES.join(", ")}` };
-  if (typeof b.prompt !== "number" || !Number.isInteger(b.prompt) || b.prompt < 0) return { error: `rewind needs "prompt": the index (from 0) of a user message to rewind to before` };
+  if (typeof b.prompt !== "number" || !Number.isInteger(b.prompt) || b.prompt < 0)
+    return { error: `rewind needs "prompt": the index (from 0) of a user message to rewind to before` };
   if (dry) {
     if (restore === "conversation") return { data: planJson({ changes: [], kept: [] }) };
     const p = rt.rewindPlan(b.prompt);
@@ -429,4 +480,3 @@ function rewind(rt: AgentRuntime, b: JsonObject): Reply {
 function planJson(plan: RewindPlan): JsonObject {
   return { changes: plan.changes.map((c) => ({ path: c.path, action: c.action })), kept: plan.kept.map((k) => ({ path: k.path, why: k.why })) };
 }
-

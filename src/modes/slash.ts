@@ -25,7 +25,9 @@ export function unknownCommand(host: ExtensionHost, name: string, runtime?: Agen
   const list = [
     names.length ? `extension commands: ${names.join(", ")}` : "no extension commands are loaded",
     ...(custom.length ? [`Markdown commands: ${custom.join(", ")}`] : []),
-    ...(loaded?.untrusted.length ? [`the project commands in ${loaded.untrusted.join(", ")} are not loaded because this folder is not trusted (--trust allows them for one run)`] : []),
+    ...(loaded?.untrusted.length
+      ? [`the project commands in ${loaded.untrusted.join(", ")} are not loaded because this folder is not trusted (--trust allows them for one run)`]
+      : []),
   ];
   const idle = host
     .states()
@@ -36,7 +38,10 @@ export function unknownCommand(host: ExtensionHost, name: string, runtime?: Agen
 
 /** The Markdown commands the built-in and extension commands leave usable. */
 export function markdownCommands(runtime: AgentRuntime, host: ExtensionHost) {
-  return usableCommands(runtime.customCommands(), host.commands().map((c) => c.name)).commands;
+  return usableCommands(
+    runtime.customCommands(),
+    host.commands().map((c) => c.name),
+  ).commands;
 }
 
 /** A Markdown command's prompt for `/name args`, or null when no usable Markdown command has that name. */
@@ -48,6 +53,8 @@ export function markdownPrompt(runtime: AgentRuntime, host: ExtensionHost, name:
 
 /** What the user should hear once about the Markdown commands: files that failed, lost a name, or wait for /trust. */
 export function markdownCommandNotes(loaded: LoadedCommands, extensionCommands: readonly string[]): string[] {
-  const untrusted = loaded.untrusted.map((dir) => `The project commands in ${dir} are not loaded: this folder is not trusted (/trust reviews it, --trust allows it for one run).`);
+  const untrusted = loaded.untrusted.map(
+    (dir) => `The project commands in ${dir} are not loaded: this folder is not trusted (/trust reviews it, --trust allows it for one run).`,
+  );
   return [...loaded.warnings, ...usableCommands(loaded, extensionCommands).shadowed, ...untrusted];
 }

@@ -54,6 +54,8 @@ export const globalInstructionsPath = (home: string): string => join(home, "AGEN
 export const modelsPath = (home: string): string => join(home, "models.json");
 /** `models-cache.json`: the model lists the providers reported. */
 export const modelsCachePath = (home: string): string => join(home, "models-cache.json");
+/** `wire-fallbacks.json`: the OpenAI-compatible base URLs that have no Responses API, so their requests go over Chat Completions. */
+export const wireFallbacksPath = (home: string): string => join(home, "wire-fallbacks.json");
 /** `skills/`: the user's skills. */
 export const skillsDir = (home: string): string => join(home, "skills");
 /** `spill/`: a bash command's output past what the model is shown. */

@@ -3,6 +3,8 @@
 // data) with one deliberate difference: a last event that is not followed by a blank line is still
 // delivered at end of input, because real recordings end that way and the SDKs accept them. The one
 // size cap is `maxEventChars` (an event, or the line being read, past it throws SseEventTooLarge).
+// The decoder keeps the stream's last event id and the server's `retry` delay, which a client needs
+// to reconnect (MCP's resumable streams).
 
 export type SseEvent = { event: string; data: string; id?: string };
 
@@ -26,8 +28,25 @@ export class SseDecoder {
   private id: string | undefined;
   /** Characters held for the event being built (its data lines and the unfinished line). */
   private held = 0;
+  /** The reconnection delay the server asked for with `retry:` (ms), once it did. */
+  private retry: number | undefined;
 
   constructor(private readonly maxEventChars = Infinity) {}
+
+  /** The last `id:` seen (it stays across events, as WHATWG says), for a reconnection's `Last-Event-ID`. */
+  get lastEventId(): string | undefined {
+    return this.id;
+  }
+
+  get retryMs(): number | undefined {
+    return this.retry;
+  }
+
+  /** A reconnected stream goes on from the last id and delay of the one that broke. */
+  resumeFrom(id: string | undefined, retryMs: number | undefined): void {
+    this.id = id;
+    this.retry = retryMs;
+  }
 
   push(text: string): SseEvent[] {
     const out: SseEvent[] = [];
@@ -92,18 +111,19 @@ export class SseDecoder {
       this.held += value.length;
     }
     else if (field === "event") this.event = value;
-    else if (field === "id") this.id = value;
+    else if (field === "id" && !value.includes("\u0000")) this.id = value;
+    else if (field === "retry" && /^[0-9]+$/.test(value)) this.retry = Number(value);
   }
 }
 
 /**
- * Yields the events of a response body. The abort signal cancels the underlying stream at once;
+ * Yields the events of a response body (decoded by `sse`, whose last id and retry delay the caller may
+ * read afterwards). The abort signal cancels the underlying stream at once;
  * a consumer that stops early also cancels it. Read errors (and SseEventTooLarge) propagate to the caller.
  */
-export async function* parseSse(body: ReadableStream<Uint8Array>, signal?: AbortSignal, maxEventChars?: number): AsyncGenerator<SseEvent> {
+export async function* parseSse(body: ReadableStream<Uint8Array>, signal?: AbortSignal, maxEventChars?: number, sse = new SseDecoder(maxEventChars)): AsyncGenerator<SseEvent> {
   const reader = body.getReader();
   const decoder = new TextDecoder("utf-8");
-  const sse = new SseDecoder(maxEventChars);
   const onAbort = () => {
     reader.cancel().catch(() => {});
   };

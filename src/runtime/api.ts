@@ -24,7 +24,13 @@ import type { RewindPlan } from "../agent/checkpoints.ts";
 import type { JobInfo } from "../agent/tools/background-jobs.ts";
 import type { TodoItem } from "../agent/todos.ts";
 import type { LoadedCommands } from "../agent/custom-commands.ts";
+import type { AgentDefinition, LoadedAgents } from "../agent/agents.ts";
 import type { PermissionRule } from "../agent/events.ts";
+import type { ModelUsage } from "../agent/model-usage.ts";
+import type { ExportFormat } from "../agent/export/export-file.ts";
+import type { ContextReport } from "./context-parts.ts";
+import type { SessionDoctor } from "./doctor.ts";
+import type { EditorAccess, TerminalRun } from "../agent/tool.ts";
 
 export type { ConfigValues, Effort, ProbeResult, ListedRule, Mentions, ModelInfo, PermissionMode, Prompt, SessionInfo, Skill, SkillDiscovery, SkillSource, TreeNode };
 export type { NotifyMode } from "../agent/config.ts";
@@ -42,7 +48,12 @@ export { IgnoreRules } from "../agent/ignore-rules.ts";
 export { jobStatus } from "../agent/tools/background-jobs.ts";
 export { expandCommand, usableCommands } from "../agent/custom-commands.ts";
 export type { CustomCommand } from "../agent/custom-commands.ts";
-export type { JobInfo, LoadedCommands, TodoItem };
+export type { AgentDefinition, JobInfo, LoadedAgents, LoadedCommands, TodoItem };
+export type { ModelUsage, ExportFormat, ContextReport, SessionDoctor };
+export type { ContextPart, ContextPartKind } from "./context-parts.ts";
+export { EXPORT_FORMATS, isExportFormat } from "../agent/export/export-file.ts";
+export { money, tokens } from "../agent/export/document.ts";
+export type { EditorAccess, TerminalRun };
 
 /** What a rewind restores: the files, the conversation, or both. */
 export type RestoreChoice = "code" | "conversation" | "both";
@@ -110,6 +121,8 @@ export interface AgentRuntime {
   prompt(text: string, attachments?: (TextPart | ImagePart)[], options?: PromptOptions): Promise<PromptOutcome>;
   /** The Markdown slash commands for this directory (custom-commands.ts), read afresh on every call. */
   customCommands(): LoadedCommands;
+  /** The agents the `task` tool can run (files read again on every call), with what was wrong with the rest. */
+  agents(): LoadedAgents;
   /** Runs the loop again on the conversation as it is (after --max-steps stopped a turn), with a fresh step budget. */
   resume(): Promise<PromptOutcome>;
   /**
@@ -117,6 +130,8 @@ export interface AgentRuntime {
    * call; what it returns joins the conversation as user messages. Null: no steering.
    */
   setSteering(source: (() => SteeringMessage[]) | null): void;
+  /** ACP: read, write and edit go through the editor's files, bash through its terminals (each where given); null: the file system and zot's shell. */
+  setEditorAccess(access: EditorAccess | null): void;
   /** Cancels the running prompt (HTTP stream, tools, extension calls). */
   abort(): void;
   messages(): readonly Message[];
@@ -203,6 +218,20 @@ export interface AgentRuntime {
   backgroundJobs(): JobInfo[];
   /** /ps: stops a background command's process group; resolves once it has ended. */
   killBackgroundJob(id: string): Promise<Result<{ job: JobInfo }>>;
+  /** The session's title (/rename), or null when it has none. */
+  readonly title: string | null;
+  /** /rename: the title pickers and exports show; kept in the transcript as a `rename` row. */
+  rename(title: string): Result;
+  /** What each model cost in this session (tokens and USD), in first-use order. */
+  modelUsage(): ModelUsage[];
+  /** /context: what the next request would fill the window with, part by part (estimated), and the last request's measure. */
+  contextReport(): ContextReport;
+  /** `/export md|html [path]`: the conversation as one readable file (default ~/Downloads/<started>-<prompt>.<format>). */
+  exportTranscript(format: ExportFormat, dest?: string): Result<{ path: string }>;
+  /** /add-dir: one more directory the agent's commands and file tools may write in this session (like --add-dir); `path` is its real path. */
+  addDir(path: string): Result<{ path: string }>;
+  /** /doctor: zot, whether the provider answers, the extensions and MCP servers of this run, the sandbox; `text` as zot ext doctor prints it. */
+  doctor(signal: AbortSignal): Promise<{ report: SessionDoctor; text: string }>;
   /** Shuts extensions down, stops background commands and flushes the transcript. */
   close(): Promise<void>;
 }

@@ -18,7 +18,9 @@ import { modeVerdict, PLAN_INSTRUCTION, PLAN_REFUSAL, unattendedRefusal } from "
 import { PermissionRules, rulesAllow, scopeLabel, suggestRules, type ListedRule } from "../agent/permission-rules.ts";
 import { projectRoot } from "../platform/project-root.ts";
 import { loadInstructions } from "../agent/instructions.ts";
-import { retryEvent, runLoop, streamResponse, type Approval } from "../agent/loop.ts";
+import { retryEvent, runCall, runLoop, streamResponse, type Approval, type LoopContext } from "../agent/loop.ts";
+import type { ActiveTool } from "../agent/hooks.ts";
+import type { ContentBlock } from "../protocol.ts";
 import { emptyUsage, type ImagePart, type Json, type Message, type TextPart, type Usage, type UserMessage } from "../agent/messages.ts";
 import { messageJson } from "../agent/message-json.ts";
 import type { ModelInfo, Provider } from "../agent/provider.ts";
@@ -40,7 +42,7 @@ import { bashTool } from "../agent/tools/bash.ts";
 import { textOf } from "../agent/content.ts";
 import { jailRoot } from "../agent/jail.ts";
 import { buildSystemPrompt } from "../agent/system-prompt.ts";
-import type { Tool } from "../agent/tool.ts";
+import type { EditorAccess, TaskRequest, Tool, ToolOutput } from "../agent/tool.ts";
 import { Replaying } from "../replaying.ts";
 import type { SandboxPolicy } from "../agent/sandbox/policy.ts";
 import type { SandboxStatus } from "../agent/sandbox/status.ts";
@@ -50,7 +52,16 @@ import { resolvePath } from "../agent/tools/common.ts";
 import { loadCustomCommands, type LoadedCommands } from "../agent/custom-commands.ts";
 import { isTrusted } from "../ext/install/trust.ts";
 import { latestTodos, sameTodos, TODO_TOOL, type TodoItem } from "../agent/todos.ts";
+import { loadAgents, taskDescription, type AgentDefinition, type LoadedAgents } from "../agent/agents.ts";
+import { TASK_TOOL } from "../agent/tools/task.ts";
+import { DEFAULT_CONCURRENCY } from "../agent/loop.ts";
+import { Subagents } from "./subagents.ts";
 import { killJob, listJobs, onJobChange, stopJobs, type JobInfo } from "../agent/tools/background-jobs.ts";
+import { addModelUsage, transcriptModelUsage, type ModelUsage } from "../agent/model-usage.ts";
+import { writeExport, type ExportFormat } from "../agent/export/export-file.ts";
+import { contextReport, type ContextReport } from "./context-parts.ts";
+import type { SessionDoctor } from "./doctor.ts";
+import { addWritableDir } from "../agent/sandbox/add-dir.ts";
 
 /**
  * What a Runtime is built from: the run choices it applies as given (`wire` is kept for the
@@ -85,7 +96,35 @@ export type RuntimeConfig = Pick<RunFlags, "mockScript" | "systemPrompt" | "appe
   sandbox?: { policy: SandboxPolicy; status: SandboxStatus };
   /** The workspace's code checkpoints; null when they are off (config.json, --no-session). */
   checkpoints?: Checkpoints | null;
+  /** The resumed session's title (/rename), or null. */
+  title?: string | null;
+  /** The starting provider's key and --base-url, for /doctor's check that the provider answers. */
+  credential?: { provider: string; key: string };
+  baseUrl?: string;
 };
+
+/** Who answers approval questions: the mode's confirm handler, or an MCP client through elicitation. */
+type Asker = (req: ConfirmRequest) => Promise<ConfirmDecision>;
+
+/** One call from an MCP client (`zot mcp serve`); see `Runtime.serveCall`. */
+export type ServedCall = {
+  id: string;
+  name: string;
+  args: JsonObject;
+  /** The MCP client's name (`clientInfo.name`), told to extensions in `tool_call` events and interceptions. */
+  client: string;
+  /** The built-in tools served; a call of any other built-in is an unknown tool. */
+  builtins: readonly Tool[];
+  /** The hooks' tools served. */
+  tools: readonly ActiveTool[];
+  signal: AbortSignal;
+  onProgress: (text: string) => void;
+  ask: Asker | null;
+  /** Why a call that needs approval is refused when `ask` is null. */
+  refusal: string;
+};
+
+export type ServedResult = { content: ContentBlock[]; isError: boolean; structured?: Json };
 
 const NO_SANDBOX: SandboxStatus = { mode: "off", enforced: false, network: true, reason: "no sandbox was set up" };
 
@@ -144,6 +183,15 @@ export class Runtime implements AgentRuntime {
   private readonly ephemeralId = randomHex(16);
   /** /jail: the root the built-in file tools are confined to, or null. */
   private jailedAt: string | null = null;
+  /** The `task` tool's subagents. */
+  private readonly subagents: Subagents;
+  /** The question being put to the user (see `oneQuestion`). */
+  private questions: Promise<unknown> = Promise.resolve();
+  /** What each model cost in this session (the transcript's usage rows, then this run's calls). */
+  private byModel: ModelUsage[];
+  private sessionTitle: string | null;
+  /** The editor's files and terminals (an ACP session), or null: the file system and zot's shell. */
+  private editorAccess: EditorAccess | null = null;
 
   constructor(cfg: RuntimeConfig) {
     this.cfg = cfg;
@@ -154,12 +202,15 @@ export class Runtime implements AgentRuntime {
     this.todoList = latestTodos(cfg.history);
     this.totals = cfg.usage;
     this.session = cfg.session;
+    this.byModel = transcriptModelUsage(cfg.session.path);
+    this.sessionTitle = cfg.title ?? null;
     const checkpoints = cfg.checkpoints ?? null;
     // write and edit keep a file's earlier state when the prompt's checkpoint does not hold it.
     if (checkpoints) cfg.builtins = cfg.builtins.map((t) => watchedTool(t, checkpoints));
     // The runtime is the host's first listener, so it receives what extensions sent during load.
     this.unhookIntents = cfg.host.onIntent((intent) => this.fromHost(intent));
     this.unhookJobs = onJobChange((job) => this.emit(jobEvent(job)));
+    this.subagents = this.makeSubagents();
     const discovery = cfg.discovery;
     // After the current start-up work: the first prompt never waits for the model list.
     if (discovery) setTimeout(() => void refreshModels(discovery, cfg.catalog, this.background.signal), 0);
@@ -283,8 +334,98 @@ export class Runtime implements AgentRuntime {
   }
 
   customCommands(): LoadedCommands {
-    const trusted = this.cfg.trust === "all" || isTrusted(this.cfg.home, this.cfg.cwd);
-    return loadCustomCommands(this.cfg.cwd, this.cfg.home, trusted);
+    return loadCustomCommands(this.cfg.cwd, this.cfg.home, this.projectTrusted());
+  }
+
+  private projectTrusted(): boolean {
+    return this.cfg.trust === "all" || isTrusted(this.cfg.home, this.cfg.cwd);
+  }
+
+  agents(): LoadedAgents {
+    const extra = this.host.agents().map(({ extension, ...fields }) => ({ fields, source: `extension ${extension}` }));
+    return loadAgents(this.cfg.cwd, this.cfg.home, this.projectTrusted(), extra);
+  }
+
+  /** The built-in tools as the model is offered them: the `task` tool lists the agents of the session. */
+  private offeredBuiltins(): Tool[] {
+    const builtins = this.cfg.builtins;
+    if (!builtins.some((t) => t.name === TASK_TOOL)) return builtins;
+    const description = taskDescription(this.agents().agents);
+    return builtins.map((t) => (t.name === TASK_TOOL ? { ...t, description } : t));
+  }
+
+  private subagentSettings(): { concurrency: number; maxCost: number | null } {
+    const s = readConfig(this.cfg.home).values.subagents;
+    return { concurrency: s?.concurrency ?? DEFAULT_CONCURRENCY, maxCost: s?.maxCost ?? null };
+  }
+
+  private makeSubagents(): Subagents {
+    const cfg = this.cfg;
+    return new Subagents({
+      cwd: cfg.cwd,
+      home: cfg.home,
+      current: () => ({ provider: cfg.provider, providerName: cfg.providerName, model: cfg.model, reasoning: cfg.reasoning ?? null }),
+      providerFor: (wanted) => this.providerFor(wanted),
+      builtins: () => this.offeredBuiltins(),
+      extensionTools: cfg.extensionTools,
+      hooks: this.host,
+      maxSteps: cfg.maxSteps,
+      settings: () => this.subagentSettings(),
+      agents: () => this.agents(),
+      systemPrompt: (agent, tools) => this.agentSystemPrompt(agent, tools),
+      approve: (req, detail) => this.approve(req, detail),
+      escalate: (req, denial) => this.escalate(req, denial),
+      jail: () => this.jailedAt,
+      sandbox: cfg.sandbox?.policy ?? null,
+      editor: () => this.editorAccess,
+      emit: (e) => this.emit(e),
+      addUsage: (u, by) => this.addUsage(u, by),
+      totals: () => ({ ...this.totals }),
+      record: (agent, m) => this.session.subagent(agent, m),
+    });
+  }
+
+  /** An agent's `model` for one subagent: `provider/model`, or a model id of the current provider. */
+  private providerFor(wanted: string): Result<{ provider: Provider; providerName: string; model: string }> {
+    const slash = wanted.indexOf("/");
+    const providerName = slash > 0 ? wanted.slice(0, slash) : this.cfg.providerName;
+    const model = slash > 0 ? wanted.slice(slash + 1) : wanted;
+    if (providerName === this.cfg.providerName) return { ok: true, provider: this.cfg.provider, providerName, model };
+    const made = this.makeProvider(providerName);
+    return made.ok ? { ok: true, provider: made.provider, providerName, model } : made;
+  }
+
+  /** A client for another provider, with that provider's own credentials. */
+  private makeProvider(provider: string): Result<{ provider: Provider; key: string | null }> {
+    const cfg = this.cfg;
+    if (!isProviderName(provider)) return { ok: false, error: `unknown provider "${provider}" (${orList(PROVIDERS)})` };
+    // --api-key and --base-url were given for the starting provider; a different one uses its own credentials.
+    const { credential } = resolveCredentials({ provider, home: cfg.home, env: cfg.env });
+    if (!credential && provider in PROVIDER_ENV_KEYS) return { ok: false, error: `no API key for ${provider}; set its environment variable or add the key to ${cfg.home}/auth.json` };
+    const made = createProvider({
+      provider,
+      ...(credential ? { apiKey: credential.key } : {}),
+      catalog: cfg.catalog,
+      ...(cfg.wire ? { wire: cfg.wire } : {}),
+      ...(cfg.mockScript ? { mockScript: cfg.mockScript } : {}),
+      ...(cfg.limits ? { limits: cfg.limits } : {}),
+      home: cfg.home,
+    });
+    return { ok: true, provider: made, key: credential?.key ?? null };
+  }
+
+  private agentSystemPrompt(agent: AgentDefinition, tools: readonly { name: string; description: string }[]): string {
+    const cfg = this.cfg;
+    const skills = tools.some((t) => t.name === "skill") ? discoverSkills(cfg.cwd, cfg.home).skills : [];
+    return buildSystemPrompt({
+      home: cfg.home,
+      cwd: cfg.cwd,
+      tools: [...tools],
+      skills,
+      systemPrompt: `${agent.prompt}\n\nWorking directory: ${cfg.cwd}\nTools: ${tools.map((t) => t.name).join(", ") || "none"}`,
+      instructions: loadInstructions(cfg.cwd, cfg.home),
+      append: this.mode === "plan" ? [PLAN_INSTRUCTION] : [],
+    });
   }
 
   private promptNow(text: string, attachments: (TextPart | ImagePart)[]): Promise<PromptOutcome> {
@@ -322,7 +463,7 @@ export class Runtime implements AgentRuntime {
           maxSteps: cfg.maxSteps,
           cwd: cfg.cwd,
           home: cfg.home,
-          builtins: cfg.builtins,
+          builtins: this.offeredBuiltins(),
           extensionTools: cfg.extensionTools,
           hooks: this.host,
           history: () => this.history,
@@ -335,6 +476,9 @@ export class Runtime implements AgentRuntime {
           escalate: (req, denial) => this.escalate(req, denial),
           compact: async () => (await this.condense("overflow", controller.signal)).ok,
           steer: () => this.steering?.().map((s) => this.steerMessage(s)) ?? [],
+          delegate: this.subagents.delegate(null, 0),
+          concurrency: this.subagentSettings().concurrency,
+          editor: () => this.editorAccess,
         },
         controller.signal,
       );
@@ -345,6 +489,49 @@ export class Runtime implements AgentRuntime {
     } finally {
       this.controller = null;
     }
+  }
+
+  /** The built-in tools of this run (after --tools), as the model is offered them. */
+  get builtins(): readonly Tool[] {
+    return this.cfg.builtins;
+  }
+
+  /**
+   * `zot mcp serve`: one tool call from an MCP client, run as the loop runs the model's (`runCall`):
+   * the same interceptors, permission mode and rules, jail and sandbox. Nothing joins the
+   * conversation. `ask` puts approval questions to the client (elicitation); null refuses what
+   * needs asking, with `refusal`.
+   */
+  async serveCall(call: ServedCall): Promise<ServedResult> {
+    let result: ServedResult = { content: [{ type: "text", text: `the tool "${call.name}" produced no result` }], isError: true };
+    const cfg = this.cfg;
+    // No model is called: the fields the loop's model call needs (system prompt, history) stay empty.
+    const ctx: LoopContext = {
+      provider: cfg.provider,
+      model: cfg.model,
+      system: "",
+      maxSteps: 1,
+      cwd: cfg.cwd,
+      home: cfg.home,
+      extensionTools: cfg.extensionTools,
+      hooks: this.host,
+      history: () => [],
+      addUsage: (u) => u,
+      jail: () => this.jailedAt,
+      ...(cfg.sandbox ? { sandbox: cfg.sandbox.policy } : {}),
+      builtins: call.builtins,
+      mcpClient: call.client,
+      record: () => {},
+      emit: (e) => {
+        if (e.type === "tool_progress" && e.id === call.id) call.onProgress(e.text);
+        else if (e.type === "tool_result" && e.id === call.id)
+          result = { content: e.content, isError: e.is_error, ...(e.structured_content !== undefined ? { structured: e.structured_content } : {}) };
+      },
+      approve: (req, detail) => this.approve(req, detail, call.ask, call.refusal),
+      escalate: (req, denial) => this.escalate(req, denial, call.ask),
+    };
+    await runCall(ctx, { type: "toolCall", id: call.id, name: call.name, args: call.args }, call.tools, call.signal);
+    return result;
   }
 
   /** Records the workspace's files before the prompt whose wire form is `wire` (see checkpoints.ts). */
@@ -370,11 +557,23 @@ export class Runtime implements AgentRuntime {
     return { role: "user", content: [{ type: "text", text: s.text }, ...s.attachments], ts: Date.now() };
   }
 
+  /**
+   * Runs a task as a subagent that no agent of this session asked for (`zot mcp serve`'s
+   * `zot_agent` with an `agent`): the same gate, sandbox and hooks as the `task` tool's.
+   */
+  runAgent(req: TaskRequest, signal: AbortSignal, progress: (text: string) => void): Promise<ToolOutput> {
+    return this.subagents.delegate(null, 0)(req, signal, progress);
+  }
+
+  setEditorAccess(access: EditorAccess | null): void {
+    this.editorAccess = access;
+  }
+
   setSteering(source: (() => SteeringMessage[]) | null): void {
     this.steering = source;
   }
 
-  private systemPrompt(): string {
+  private systemPrompt(withInstructions = true): string {
     const cfg = this.cfg;
     const tools = [...cfg.builtins.map((t) => ({ name: t.name, description: t.description }))];
     // Deferred tools stay out of the list even once active: the prompt must not change when one is
@@ -386,8 +585,8 @@ export class Runtime implements AgentRuntime {
       cwd: cfg.cwd,
       tools,
       skills,
-      systemPrompt: cfg.systemPrompt,
-      instructions: loadInstructions(cfg.cwd, cfg.home),
+      ...(cfg.systemPrompt !== undefined ? { systemPrompt: cfg.systemPrompt } : {}),
+      instructions: withInstructions ? loadInstructions(cfg.cwd, cfg.home) : [],
       append: this.mode === "plan" ? [...cfg.appendSystemPrompt, PLAN_INSTRUCTION] : cfg.appendSystemPrompt,
     });
   }
@@ -411,10 +610,13 @@ export class Runtime implements AgentRuntime {
     this.host.emit({ event: "todo", items });
   }
 
-  private addUsage(u: Usage): Usage {
-    const cost = u.cost || costOf(u, findModel(this.cfg.catalog, this.cfg.providerName, this.cfg.model));
+  /** `by`: a subagent's model, which prices the call and is credited with it; the main context's size stays as it was. */
+  private addUsage(u: Usage, by?: { provider: string; model: string }): Usage {
+    const provider = by?.provider ?? this.cfg.providerName;
+    const model = by?.model ?? this.cfg.model;
+    const cost = u.cost || costOf(u, findModel(this.cfg.catalog, provider, model));
     const usage = { ...u, cost };
-    this.lastContext = u.input + u.cacheRead + u.cacheWrite + u.output;
+    if (!by) this.lastContext = u.input + u.cacheRead + u.cacheWrite + u.output;
     const t = this.totals;
     this.totals = {
       input: t.input + usage.input,
@@ -423,21 +625,49 @@ export class Runtime implements AgentRuntime {
       cacheWrite: t.cacheWrite + usage.cacheWrite,
       cost: t.cost + usage.cost,
     };
-    this.session.usage(usage, this.totals, this.cfg.providerName, this.cfg.model);
+    this.session.usage(usage, this.totals, provider, model);
+    addModelUsage(this.byModel, provider, model, usage);
     return { ...this.totals };
   }
 
-  private async approve(req: Omit<ConfirmRequest, "detail" | "scope">, detail: () => ApprovalDetail): Promise<Approval> {
+  private async approve(
+    req: Omit<ConfirmRequest, "detail" | "scope">,
+    detail: () => ApprovalDetail,
+    ask: Asker | null = this.confirm,
+    refusal: string = unattendedRefusal(this.mode),
+  ): Promise<Approval> {
     const rules = this.permissionRules();
     const scope = { cwd: this.cfg.cwd, root: rules.project };
     const verdict = modeVerdict(this.mode, req.name, req.args, scope.cwd, scope.root);
     if (verdict === "run") return { ok: true };
     if (verdict === "refuse") return { ok: false, reason: PLAN_REFUSAL, byUser: false };
     if (rulesAllow([...rules.all(), ...this.promptRules], req.name, req.args, scope)) return { ok: true };
-    const ask = this.confirm;
-    if (!ask) return { ok: false, reason: unattendedRefusal(this.mode), byUser: false };
-    this.host.emit({ event: "tool_confirmation_requested", tool_id: req.id, tool_name: req.name, tool_preview: req.preview });
-    this.emit({ type: "tool_confirmation_requested", id: req.id, name: req.name, preview: req.preview });
+    if (!ask) return { ok: false, reason: refusal, byUser: false };
+    return this.oneQuestion(() => this.askUser(req, detail, rules, scope, ask));
+  }
+
+  /**
+   * Questions to the user, one at a time: subagents running side by side may ask together, and an
+   * answer ("don't ask again", yolo, stop) may settle the next question before it is put.
+   */
+  private oneQuestion<T>(ask: () => Promise<T>): Promise<T> {
+    const next = this.questions.then(ask);
+    this.questions = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    return next;
+  }
+
+  private async askUser(req: Omit<ConfirmRequest, "detail" | "scope">, detail: () => ApprovalDetail, rules: PermissionRules, scope: { cwd: string; root: string }, ask: Asker): Promise<Approval> {
+    const verdict = modeVerdict(this.mode, req.name, req.args, scope.cwd, scope.root);
+    if (verdict === "run") return { ok: true };
+    if (verdict === "refuse") return { ok: false, reason: PLAN_REFUSAL, byUser: false };
+    if (rulesAllow([...rules.all(), ...this.promptRules], req.name, req.args, scope)) return { ok: true };
+    if (this.controller?.signal.aborted) return { ok: false, reason: "the user stopped the turn", byUser: true };
+    const agent = req.agent ? { agent: req.agent } : {};
+    this.host.emit({ event: "tool_confirmation_requested", tool_id: req.id, tool_name: req.name, tool_preview: req.preview, ...agent });
+    this.emit({ type: "tool_confirmation_requested", id: req.id, name: req.name, preview: req.preview, ...agent });
     const suggested = suggestRules(req.name, req.args, scope, rules.all());
     const decision = await ask({ ...req, detail: detail(), scope: suggested.length > 0 ? { rules: suggested, label: scopeLabel(suggested, scope.root) } : null });
     switch (decision.kind) {
@@ -460,10 +690,13 @@ export class Runtime implements AgentRuntime {
   }
 
   /** The sandbox stopped a command: in a mode that asks, the user may let it run once outside. */
-  private async escalate(req: Omit<ConfirmRequest, "detail">, denial: string): Promise<boolean> {
-    const ask = this.confirm;
-    if (!ask || req.name !== "bash" || this.mode === "yolo" || this.mode === "plan") return false;
-    this.emit({ type: "tool_confirmation_requested", id: req.id, name: req.name, preview: req.preview });
+  private escalate(req: Omit<ConfirmRequest, "detail">, denial: string, ask: Asker | null = this.confirm): Promise<boolean> {
+    return this.oneQuestion(() => this.askEscalation(req, denial, ask));
+  }
+
+  private async askEscalation(req: Omit<ConfirmRequest, "detail">, denial: string, ask: Asker | null): Promise<boolean> {
+    if (!ask || req.name !== "bash" || this.mode === "yolo" || this.mode === "plan" || this.controller?.signal.aborted) return false;
+    this.emit({ type: "tool_confirmation_requested", id: req.id, name: req.name, preview: req.preview, ...(req.agent ? { agent: req.agent } : {}) });
     const command = typeof req.args.command === "string" ? req.args.command : "";
     const decision = await ask({ ...req, detail: { kind: "command", command, escalation: denial } });
     if (decision.kind === "stop") this.abort();
@@ -532,6 +765,8 @@ export class Runtime implements AgentRuntime {
     this.history = [];
     this.syncTodos();
     this.totals = emptyUsage();
+    this.byModel = [];
+    this.sessionTitle = null;
     this.lastContext = 0;
     this.rules?.clearSession();
     this.startSession(this.newWriter());
@@ -632,6 +867,8 @@ export class Runtime implements AgentRuntime {
     this.history = s.messages;
     this.syncTodos();
     this.totals = s.usage;
+    this.byModel = transcriptModelUsage(s.path);
+    this.sessionTitle = s.title;
     this.lastContext = 0;
     // Reopening the current session keeps its writer, and with it the lock this process holds.
     if (locked) this.startSession(lockedWriter(appendSession(s, this.cfg.secrets), locked.lock));
@@ -834,22 +1071,13 @@ export class Runtime implements AgentRuntime {
     if (model.trim() === "") return { ok: false, error: "the model id is empty" };
     const cfg = this.cfg;
     if (provider !== cfg.providerName) {
-      // --api-key and --base-url were given for the starting provider; a different one uses its own credentials.
-      const { credential } = resolveCredentials({ provider, home: cfg.home, env: cfg.env });
-      if (!credential && provider in PROVIDER_ENV_KEYS)
-        return { ok: false, error: `no API key for ${provider}; set its environment variable or add the key to ${cfg.home}/auth.json` };
-      cfg.provider = createProvider({
-        provider,
-        apiKey: credential?.key,
-        catalog: cfg.catalog,
-        wire: cfg.wire,
-        mockScript: cfg.mockScript || undefined,
-        limits: cfg.limits,
-      });
+      const made = this.makeProvider(provider);
+      if (!made.ok) return made;
+      cfg.provider = made.provider;
       cfg.providerName = provider;
-      if (credential && provider !== "mock") {
+      if (made.key !== null && provider !== "mock") {
         // The new provider's live models: the cached list now, a stale one refreshed in the background.
-        const d: Discovery = { home: cfg.home, provider, key: credential.key, base: discoveryBase(provider) };
+        const d: Discovery = { home: cfg.home, provider, key: made.key, base: discoveryBase(provider) };
         if (!mergeCached(cfg.catalog, d)) void refreshModels(d, cfg.catalog, this.background.signal);
       }
     }
@@ -875,6 +1103,68 @@ export class Runtime implements AgentRuntime {
   async killBackgroundJob(id: string): Promise<{ ok: true; job: JobInfo } | { ok: false; error: string }> {
     const r = await killJob(id);
     return r.ok ? { ok: true, job: r.info } : r;
+  }
+
+  get title(): string | null {
+    return this.sessionTitle;
+  }
+
+  rename(title: string): Result {
+    const t = title.replace(/\s+/g, " ").trim();
+    if (t === "") return { ok: false, error: "give the session a title: /rename <title>" };
+    if (this.session.path === null) return { ok: false, error: "this run keeps no session (--no-session), so there is nothing to rename" };
+    this.session.rename(t);
+    this.sessionTitle = t;
+    return { ok: true };
+  }
+
+  modelUsage(): ModelUsage[] {
+    return this.byModel.map((m) => ({ ...m, usage: { ...m.usage } }));
+  }
+
+  contextReport(): ContextReport {
+    const cfg = this.cfg;
+    return contextReport({
+      system: this.systemPrompt(false),
+      instructions: loadInstructions(cfg.cwd, cfg.home),
+      builtins: cfg.builtins.map((t) => ({ name: t.name, description: t.description, schema: t.schema })),
+      tools: cfg.extensionTools ? this.host.tools().filter((t) => t.active) : [],
+      messages: this.history,
+      ...this.contextMeasure(),
+    });
+  }
+
+  private contextMeasure(): { measured: number; window: number } {
+    const { used, window } = this.context();
+    return { measured: used, window };
+  }
+
+  exportTranscript(format: ExportFormat, dest?: string): Result<{ path: string }> {
+    if (this.history.length === 0) return { ok: false, error: "this session has no messages yet" };
+    const started = this.history[0]?.ts;
+    return writeExport(
+      format,
+      { messages: this.history, models: this.byModel, total: this.totals, title: this.sessionTitle, session: this.session.path, cwd: this.cwd, started: started ? new Date(started).toISOString() : "" },
+      dest,
+      this.cwd,
+    );
+  }
+
+  addDir(path: string): Result<{ path: string }> {
+    const policy = this.cfg.sandbox?.policy;
+    if (!policy) return { ok: false, error: "this run has no sandbox, so every directory is writable already" };
+    return addWritableDir(policy, path, this.cwd);
+  }
+
+  async doctor(signal: AbortSignal): Promise<{ report: SessionDoctor; text: string }> {
+    const { sessionDoctor, doctorText } = await import("./doctor.ts");
+    const cfg = this.cfg;
+    const started = cfg.credential?.provider === cfg.providerName;
+    const key = started ? cfg.credential!.key : (resolveCredentials({ provider: cfg.providerName, home: cfg.home, env: cfg.env }).credential?.key ?? null);
+    const current = cfg.catalog.find((m) => m.provider === cfg.providerName && m.id === cfg.model);
+    const baseUrl = (started ? cfg.baseUrl : undefined) ?? current?.baseUrl;
+    const report = await sessionDoctor(this.host, { home: cfg.home, cwd: cfg.cwd, provider: cfg.providerName, model: cfg.model, key, baseUrl, sandbox: this.sandbox }, signal);
+    return { report, text: doctorText(report, this.host.states()) };
   }
 
   close(): Promise<void> {

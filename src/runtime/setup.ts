@@ -22,7 +22,7 @@ import { startingPermissionMode } from "../agent/permission-modes.ts";
 import { DEFAULT_AUTO_COMPACT_PERCENT } from "../agent/compaction.ts";
 import { discoveryBase, mergeCached, type Discovery } from "../agent/model-discovery.ts";
 import { IN_USE, lockedWriter, lockSession, type SessionLock } from "../agent/session-lock.ts";
-import { setUpSandbox } from "../agent/sandbox/setup.ts";
+import { setUpSandbox, unenforcedNotice } from "../agent/sandbox/setup.ts";
 import { prepareSandbox } from "../agent/sandbox/status.ts";
 import { Checkpoints } from "../agent/checkpoints.ts";
 import { DEFAULT_PRUNE, type PruneLimits } from "../agent/checkpoint-store.ts";
@@ -178,6 +178,7 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
     mockScript: o.mockScript,
     catalog: catalog.models,
     limits: config.values.limits,
+    home: o.home,
   });
   const picked = o.noTools ? { tools: [] } : selectTools(o.tools ?? null);
   const selected = o.noSkill ? { ...picked, tools: picked.tools.filter((t) => t.name !== "skill") } : picked;
@@ -216,6 +217,8 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
     config: config.values.permissionMode,
     sandboxEnforced: sandbox.status.enforced || sandbox.status.mode === "off",
   });
+  const unenforced = unenforcedNotice(sandbox.status, permissionMode, o.interactive);
+  if (unenforced) notices.push(unenforced);
 
   let session: SessionWriter;
   if (o.noSession) session = noSession;
@@ -260,6 +263,9 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
     session,
     history: loaded ? loaded.messages : [],
     usage: loaded ? loaded.usage : emptyUsage(),
+    title: loaded && !fork ? loaded.title : null,
+    ...(creds.credential ? { credential: { provider, key: creds.credential.key } } : {}),
+    ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
     noSession: o.noSession,
     secrets,
     discovery,

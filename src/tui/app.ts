@@ -2,7 +2,9 @@
 // host's intents to the components, and draws coalesced frames (at most ~60 per second).
 import { isDumbTerminal } from "../platform/terminal.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
-import { KEYED_PROVIDERS, sandboxLabel, type AgentRuntime, type NotifyMode, type PromptOptions, type PromptOutcome, type ShellOutput, type SteeringMessage } from "../runtime/api.ts";
+import { imageMentions } from "./components/image-paste.ts";
+import { pasteImage } from "./terminal/clipboard.ts";
+import { EXPORT_FORMATS, KEYED_PROVIDERS, sandboxLabel, type AgentRuntime, type NotifyMode, type PromptOptions, type PromptOutcome, type ShellOutput, type SteeringMessage } from "../runtime/api.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { commandIntents } from "../ext/command-outcome.ts";
 import type { LoadReport, UiIntent } from "../ext/types.ts";
@@ -63,6 +65,8 @@ export type TuiOptions = {
 const FRAME_MS = 16;
 /** Redraws while something animates (spinner, elapsed time); matches the spinner's frame length. */
 const TICK_MS = 80;
+/** The most a frame or a tick spends on counting a long chat's lines from scratch. */
+const COUNT_SLICE_MS = 8;
 /** A lone ESC byte is the esc key only if nothing follows it this soon; otherwise it starts a sequence. */
 const ESC_TIMEOUT_MS = 30;
 /** A second ctrl+c within this window exits. */
@@ -214,8 +218,7 @@ class App implements CommandContext {
   /** The conversation as it was on screen, for the main screen's scrollback after exit. */
   private exitPrint(): string {
     const width = this.term.columns;
-    const total = this.transcript.lineCount(width);
-    const lines = this.transcript.window(width, Math.min(total, EXIT_LINES), 0);
+    const lines = this.transcript.window(width, EXIT_LINES, 0);
     return exitText(lines, this.runtime.sessionPath, (s) => this.style.fg("muted", s));
   }
 
@@ -325,6 +328,10 @@ class App implements CommandContext {
     return slashItems(this.host.commands(), markdownCommands(this.runtime, this.host));
   }
 
+  terminalEscape(seq: string): void {
+    this.term.write(seq);
+  }
+
   exit(): void {
     if (this.closing) return;
     this.closing = true;
@@ -423,6 +430,8 @@ class App implements CommandContext {
         return;
       case "ctrl+g":
         return this.externalEdit();
+      case "ctrl+v":
+        return this.pasteClipboardImage();
       case "ctrl+z":
         this.term.suspend(() => {
           this.renderer.invalidate();
@@ -467,7 +476,10 @@ class App implements CommandContext {
       }
     }
     if (key.name === "paste") {
-      this.editor.paste(key.text ?? "");
+      // A dropped image file arrives as its path: it becomes an `@` mention, attached on send.
+      const images = imageMentions(key.text ?? "", this.runtime.cwd);
+      if (images) this.editor.insert(images);
+      else this.editor.paste(key.text ?? "");
       return;
     }
     this.editor.handle(label, text);
@@ -563,6 +575,14 @@ class App implements CommandContext {
     this.editor.clear();
   }
 
+  /** ctrl+v: the clipboard's image, saved to a private temp file, goes into the prompt as `@path`. */
+  private pasteClipboardImage(): void {
+    const r = pasteImage();
+    if (!r.ok) return this.status([{ text: r.error, level: "warn" }], 6000);
+    this.editor.insert(`@${r.path} `);
+    this.status([{ text: `Pasted the clipboard's image (${r.bytes} bytes, from ${r.tool}); it is attached when you send.`, level: "success" }], 4000);
+  }
+
   private externalEdit(): void {
     const r = editExternally(this.editor.text, process.env, (fn) => this.term.lend(fn));
     this.renderer.invalidate();
@@ -578,6 +598,7 @@ class App implements CommandContext {
       login: () => KEYED_PROVIDERS,
       reasoning: () => [...this.runtime.reasoningLevels(), "off"],
       logout: () => KEYED_PROVIDERS,
+      export: () => EXPORT_FORMATS,
     });
     if (!done) return this.editor.text.startsWith("/");
     this.editor.setText(done.text);
@@ -714,12 +735,14 @@ class App implements CommandContext {
   }
 
   private confirm(req: ConfirmRequest): Promise<ConfirmDecision> {
-    this.transcript.awaitApproval(req.id, true, Date.now());
+    // A subagent's call has no block of its own in the chat (its ids are its own); the dialog names it.
+    const own = !req.agent;
+    if (own) this.transcript.awaitApproval(req.id, true, Date.now());
     this.attention("zot is waiting for your approval");
     return new Promise((resolve) => {
       this.confirms.push(
         new ApprovalDialog(this, req, (decision) => {
-          this.transcript.awaitApproval(req.id, false, Date.now());
+          if (own) this.transcript.awaitApproval(req.id, false, Date.now());
           resolve(decision);
         }),
       );
@@ -730,7 +753,7 @@ class App implements CommandContext {
   // ------------------------------------------------------------ runtime events and host intents
 
   private onEvent(ev: AgentEvent): void {
-    if (ev.type === "retry" && this.turn) this.turn.retry = { at: Date.now() + ev.delay_ms, attempt: ev.attempt, attempts: ev.attempts };
+    if (ev.type === "retry" && !ev.wire && this.turn) this.turn.retry = { at: Date.now() + ev.delay_ms, attempt: ev.attempt, attempts: ev.attempts };
     // A write's diff is worked out now, while the file still holds what the write replaces.
     if (ev.type === "tool_call" && ev.name === "write" && !ev.extension && ev.change) this.transcript.setChange(ev.id, ev.change);
     if (ev.type === "compaction_start") this.condensing = true;
@@ -767,6 +790,7 @@ class App implements CommandContext {
     for (const n of this.opts.notices) if (!report.errors.some((e) => n.includes(e.message))) this.transcript.addInfo(n, "warn");
     showLoadProblems(this.transcript, report);
     for (const line of markdownCommandNotes(this.runtime.customCommands(), this.host.commands().map((c) => c.name))) this.transcript.addInfo(line, "warn");
+    for (const line of this.runtime.agents().warnings) this.transcript.addInfo(line, "warn");
   }
 
   private async detectTheme(): Promise<void> {
@@ -786,6 +810,7 @@ class App implements CommandContext {
   // ------------------------------------------------------------ frames
 
   private tick(): void {
+    if (this.scroll.offset === 0) this.transcript.countFor(this.term.columns, performance.now() + COUNT_SLICE_MS);
     const now = Date.now();
     const expired = this.transientMessages.expire(now);
     if (this.turn || expired || this.transcript.hasRunningTool) this.schedule();
@@ -848,7 +873,10 @@ class App implements CommandContext {
       this.renderer.render(this.view.render(width, rows), null, rows, width);
       return;
     }
-    this.scroll.follow(this.transcript.lineCount(width) + this.notesBelow(width));
+    // At the bottom, a count from scratch (a resumed session, a resize) waits for idle time: the
+    // first frame of a long history must not wait for every entry to be rendered.
+    if (this.scroll.offset > 0 || this.transcript.countFor(width, performance.now() + COUNT_SLICE_MS)) this.scroll.follow(this.transcript.lineCount(width) + this.notesBelow(width));
+    else this.scroll.unknownBelow();
     // The dialog, a modal and the editor's popups share the place above the editor, in that order.
     const overlay = this.confirms[0] ?? this.modal ?? this.popups;
     const editorFocused = !this.panels.panel && !this.confirms[0] && !this.modal;

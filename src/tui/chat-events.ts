@@ -5,6 +5,9 @@ import { jobStatus } from "../runtime/api.ts";
 
 /** Applies one event; false when the event changes nothing on screen. */
 export function applyEvent(t: ChatLog, ev: AgentEvent, now: number): boolean {
+  // A subagent's work shows inside its `task` call (that call's progress); its own events would
+  // tangle with the main conversation's (its tool ids are its own). Its spending still shows.
+  if (ev.agent) return ev.type === "usage";
   switch (ev.type) {
     case "text_delta":
       if (ev.held) t.appendHeld(ev.text);
@@ -45,7 +48,7 @@ export function applyEvent(t: ChatLog, ev: AgentEvent, now: number): boolean {
       t.addInfo(ev.message, "error");
       return true;
     case "retry":
-      t.addInfo(`${ev.reason}; retrying (attempt ${ev.attempt} of ${ev.attempts})`, "warn");
+      t.addInfo(ev.wire ? ev.reason : `${ev.reason}; retrying (attempt ${ev.attempt} of ${ev.attempts})`, "warn");
       return true;
     case "compaction_end":
       if (ev.ok) t.addMarker(`history condensed: ${ev.replaced} earlier message${ev.replaced === 1 ? "" : "s"} summarised${ev.kept ? `, the last ${ev.kept} kept` : ""} · the model sees the summary from here`);

@@ -46,7 +46,8 @@ export function layout(parts: LayoutParts, width: number, rows: number): Frame {
   const chatHeight = Math.max(0, rows - bottom.length);
 
   const notes = parts.notes.render(width);
-  const total = parts.chat.lineCount(width) + (notes.length > 0 ? notes.length + 1 : 0);
+  // At the bottom the total is not needed (and may still be being counted).
+  const total = parts.offset > 0 ? parts.chat.lineCount(width) + (notes.length > 0 ? notes.length + 1 : 0) : 0;
   const offset = Math.max(0, Math.min(parts.offset, total - chatHeight));
   let chat = chatWindow(parts.chat, width, notes, chatHeight, offset);
   if (offset > 0 && chatHeight > 0) {

@@ -52,7 +52,7 @@ export async function runLineMode(runtime: AgentRuntime, opts: LineModeOptions, 
   runtime.setConfirmHandler(async (req) => {
     if (midLine) say("\n");
     midLine = false;
-    say(`${approvalText(req)}Allow ${req.name}? [y]es / [n]o / [a]ll (yolo) / [s]top: `);
+    say(`${approvalText(req)}Allow ${req.name}${req.agent ? ` (subagent ${req.agent.id})` : ""}? [y]es / [n]o / [a]ll (yolo) / [s]top: `);
     return decision(await next());
   });
 
@@ -126,11 +126,13 @@ function approvalText(req: ConfirmRequest): string {
 }
 
 function eventText(ev: AgentEvent): string | null {
+  // A subagent's calls are listed; the rest of its work is in the answer its task call returns.
+  if (ev.agent && ev.type !== "tool_call") return null;
   switch (ev.type) {
     case "text_delta":
       return ev.text;
     case "tool_call":
-      return `[tool] ${ev.name}${ev.extension ? ` (${ev.extension})` : ""} ${argsPreview(ev.args)}\n`;
+      return `${ev.agent ? `[${ev.agent.id}] ` : ""}[tool] ${ev.name}${ev.extension ? ` (${ev.extension})` : ""} ${argsPreview(ev.args)}\n`;
     case "tool_result": {
       if (!ev.is_error) return null;
       const first = ev.content.find((b) => b.type === "text");

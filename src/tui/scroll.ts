@@ -2,7 +2,8 @@
 // arrives below the reading position must not move the view, so the offset grows with it.
 export class ChatScroll {
   offset = 0;
-  private lastBelow = 0;
+  /** null: not counted in the last frame (drawn at the bottom while a long chat was still being counted). */
+  private lastBelow: number | null = 0;
   private height = 0;
 
   /** The chat's height in the last frame. */
@@ -34,8 +35,13 @@ export class ChatScroll {
 
   /** Before a frame: `below` counts every line under the reading position (chat and notes). */
   follow(below: number): void {
-    if (this.offset > 0 && below !== this.lastBelow) this.offset = Math.max(0, this.offset + below - this.lastBelow);
+    if (this.offset > 0 && this.lastBelow !== null && below !== this.lastBelow) this.offset = Math.max(0, this.offset + below - this.lastBelow);
     this.lastBelow = below;
+  }
+
+  /** A frame at the bottom without the count: the next `follow` has nothing to compare with. */
+  unknownBelow(): void {
+    this.lastBelow = null;
   }
 
   /** After a frame: the layout clamps the offset and says how tall the chat came out. */

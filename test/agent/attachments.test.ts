@@ -59,3 +59,10 @@ test("a mention of a file that never ends (a symlink to /proc/self/pagemap) read
   expect((m.parts[0] as { text: string }).text).toContain("VmRSS:");
 });
 
+
+test('@"a path with spaces" attaches that file (what a dropped image path becomes)', () => {
+  writeFileSync(join(dir, "my shot.png"), PNG);
+  const m = attachMentions('what is @"my shot.png" showing?', dir);
+  expect(m.attached).toEqual([{ path: "my shot.png", summary: `attached @my shot.png as an image (${PNG.length} bytes)`, level: "info" }]);
+  expect(m.parts[1]).toEqual({ type: "image", mimeType: "image/png", data: PNG.toString("base64") });
+});

@@ -50,6 +50,19 @@ describe("config.json", () => {
     ]);
   });
 
+  test('"subagents" takes a concurrency from 1 to 16 and a positive maxCost; anything else is ignored with a warning', () => {
+    writeFileSync(configPath(home), JSON.stringify({ subagents: { concurrency: 2, maxCost: 0.25 } }));
+    expect(readConfig(home).values.subagents).toEqual({ concurrency: 2, maxCost: 0.25 });
+    for (const bad of [{ concurrency: 0 }, { concurrency: 2.5 }, { concurrency: 17 }, { maxCost: 0 }, { maxCost: "1" }, 4]) {
+      writeFileSync(configPath(home), JSON.stringify({ subagents: bad }));
+      const r = readConfig(home);
+      expect(r.values.subagents).toBeUndefined();
+      expect(r.warnings).toEqual([
+        `Ignoring "subagents" in ${configPath(home)}: it must be an object like {"concurrency": 4, "maxCost": 0.5} (a whole number from 1 to 16, and dollars above 0) (got ${JSON.stringify(bad)}).`,
+      ]);
+    }
+  });
+
   test('"checkpoints" is false, or keep_days and max_mib (each may be left out); anything else is ignored with a warning', () => {
     writeFileSync(configPath(home), JSON.stringify({ checkpoints: { keep_days: 7 } }));
     expect(readConfig(home).values.checkpoints).toEqual({ keepDays: 7, maxBytes: 1024 * 1024 * 1024 });

@@ -115,7 +115,9 @@ test("plan mode runs reads and refuses changes without asking", async () => {
   await runtime.prompt('call read {"path":"notes.txt"}\ncall bash {"command":"touch made"}');
   expect(asked).toBe(0);
   expect(results()[0]!.is_error).toBe(false);
-  expect(resultText(1)).toContain("plan mode: only read-only tools");
+  expect(resultText(1)).toStartWith("Blocked by plan mode (the user did not decline it): only read-only tools run");
+  expect(resultText(1)).toContain("Finish studying, then present your plan");
+  expect(resultText(1)).not.toContain("The user declined");
   expect(() => readFileSync(join(home, "made"))).toThrow();
 });
 

@@ -61,6 +61,11 @@ describe("parseArgv", () => {
     expect(run(["--rpc"]).mode).toBe("rpc");
   });
 
+  test("zot acp is the ACP mode, and takes the run's flags; another mode beside it is a conflict", () => {
+    expect(run(["acp", "--provider", "mock", "--permission-mode", "ask"])).toMatchObject({ mode: "acp", provider: "mock", permissionMode: "ask" });
+    expect(parseArgv(["acp", "--json"])).toEqual({ kind: "error", message: "--json conflicts with zot acp; choose one mode." });
+  });
+
   test("passes everything after ext to the extension CLI", () => {
     expect(parseArgv(["ext", "doctor", "--json", "-e", "x"])).toEqual({ kind: "ext", argv: ["doctor", "--json", "-e", "x"] });
   });
@@ -74,7 +79,7 @@ describe("parseArgv", () => {
   test("splits --tools on commas and keeps built-in names only", () => {
     expect(run(["--tools", "read, bash,,edit"]).tools).toEqual(["read", "bash", "edit"]);
     expect(error(["--tools", "read,fly"])).toContain('unknown tool "fly"');
-    expect(error(["--tools="])).toBe("--tools needs at least one tool name (read, write, edit, bash, bash_output, bash_kill, todo, web_fetch, skill); use --no-tools for none.");
+    expect(error(["--tools="])).toBe("--tools needs at least one tool name (read, write, edit, bash, bash_output, bash_kill, todo, web_fetch, skill, task); use --no-tools for none.");
     expect(error(["--tools", " , "])).toContain("use --no-tools for none");
   });
 

@@ -8,6 +8,9 @@ import { FLAG_SPELLINGS } from "../../src/cli/args.ts";
 import { HOST_CAPABILITIES } from "../../src/protocol.ts";
 import { BUILTIN_COMMANDS } from "../../src/ext/name-rules.ts";
 import { LOGIN_COMMAND } from "../../src/mcp/host.ts";
+import { runExtCli } from "../../src/cli/ext.ts";
+import type { DoctorStatus } from "../../src/ext/doctor-entry.ts";
+import type { DiscoveredExtension } from "../../src/ext/types.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const doc = (name: string): string => readFileSync(join(ROOT, "docs", name), "utf8");
@@ -58,4 +61,37 @@ test("every host capability is named where the docs list hello_ack's capabilitie
     const text = doc(file);
     for (const cap of HOST_CAPABILITIES) expect({ file, cap, named: text.includes(`\`${cap}\``) }).toEqual({ file, cap, named: true });
   }
+});
+
+test("docs/ext-cli.md's `zot ext` usage block lists every subcommand with the usage its help prints, and no other", async () => {
+  let help = "";
+  await runExtCli(["--help"], { stdout: { write: (t: string) => (help += t) }, stderr: { write: () => true } });
+  const commands = help.slice(help.indexOf("commands:\n") + "commands:\n".length, help.indexOf("\n\n", help.indexOf("commands:\n")));
+  const usages = commands.split("\n").map((l) => `zot ext ${l.trim().split(/\s{2,}/)[0]!.replace(" | trust ", " | zot ext trust ")}`);
+  const text = doc("ext-cli.md");
+  const block = text.slice(text.indexOf("## `zot ext`\n\n```\n") + "## `zot ext`\n\n```\n".length);
+  const documented = block.slice(0, block.indexOf("```")).trim().split("\n");
+  expect(documented.slice().sort()).toEqual(usages.slice().sort());
+});
+
+test("docs/ext-cli.md's list of states names every state an extension can end up in, spelled as the JSON spells it", () => {
+  // A Record over the union: a state added to the code without a place here fails the type check.
+  const states: Record<DoctorStatus | DiscoveredExtension["status"], true> = {
+    spawn: true,
+    ready: true,
+    auto_ready: true,
+    failed: true,
+    invalid: true,
+    disabled: true,
+    shadowed: true,
+    theme_only: true,
+    untrusted: true,
+    needs_config: true,
+  };
+  const text = doc("ext-cli.md");
+  const from = text.indexOf("Every extension ends up in one of these states:");
+  const paragraph = text.slice(from, text.indexOf("\n\n", from));
+  // Discovery's `spawn` is the `enabled` of the docs (started), which doctor refines.
+  for (const state of Object.keys(states).map((s) => (s === "spawn" ? "enabled" : s))) expect({ state, named: paragraph.includes(`\`${state}\``) }).toEqual({ state, named: true });
+  expect(paragraph).not.toContain("needs-config");
 });

@@ -43,6 +43,7 @@ test("JSON mode prints every agent event as one line, in order", async () => {
   const types = jsonLines(r.stdout).map((e) => String(e.type));
   const compact = types.filter((t, i) => t !== types[i - 1]);
   expect(compact).toEqual([
+    "start",
     "user_message",
     "turn_start",
     "assistant_start",

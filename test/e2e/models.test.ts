@@ -111,3 +111,45 @@ describe("tools over the Responses wire", () => {
     expect(server.requests[0]!.path).toBe("/v1/chat/completions");
   });
 });
+
+describe("a custom OpenAI-compatible server without the Responses API", () => {
+  // A real server that, like many local and proxy servers, speaks only Chat Completions.
+  const chatOnly = () =>
+    e2e.serve({ fallback: (req) => (req.path.endsWith("/responses") ? { kind: "status", status: 404, body: "404 page not found" } : { kind: "turn", text: "answered over chat" }) });
+  const flags = (base: string) => ["--provider", "openai", "--api-key", "sk-proj-e2e", "--base-url", base, "--model", "gpt-6.2-sol"];
+
+  test("the 404 on /responses falls back to Chat Completions once, says so, and the next run goes straight to chat", async () => {
+    const server = chatOnly();
+    const base = `${server.url}/v1`;
+    const first = await e2e.run(["-p", ...flags(base), "hi"]);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe("answered over chat\n");
+    expect(first.stderr).toContain(`openai at ${base} has no Responses API (HTTP 404 for ${base}/responses); using Chat Completions instead, as --wire chat does`);
+    expect(server.requests.map((q) => q.path)).toEqual(["/v1/responses", "/v1/chat/completions"]);
+    const memory = JSON.parse(readFileSync(join(e2e.home, "wire-fallbacks.json"), "utf8")) as Record<string, { wire: string }>;
+    expect(memory[base]?.wire).toBe("chat");
+
+    const second = await e2e.run(["--json", ...flags(base), "again"]);
+    expect(second.code).toBe(0);
+    expect(server.requests.map((q) => q.path)).toEqual(["/v1/responses", "/v1/chat/completions", "/v1/chat/completions"]);
+    expect(jsonLines(second.stdout).some((e) => e.type === "retry")).toBe(false);
+  });
+
+  test("--json reports the fallback as a retry event naming the chat wire", async () => {
+    const server = chatOnly();
+    const r = await e2e.run(["--json", ...flags(`${server.url}/v1`), "hi"]);
+    expect(r.code).toBe(0);
+    const retry = jsonLines(r.stdout).find((e) => e.type === "retry");
+    expect(retry).toMatchObject({ type: "retry", wire: "chat", delay_ms: 0 });
+    expect(String(retry?.reason)).toContain("has no Responses API");
+  });
+
+  test("--wire responses pins the wire: no fallback, and the 404's hint names --wire chat", async () => {
+    const server = chatOnly();
+    const r = await e2e.run(["-p", ...flags(`${server.url}/v1`), "--wire", "responses", "hi"]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("check --base-url and --model, or pass --wire chat if the server has no Responses API");
+    expect(server.requests.map((q) => q.path)).toEqual(["/v1/responses"]);
+    expect(existsSync(join(e2e.home, "wire-fallbacks.json"))).toBe(false);
+  });
+});

@@ -32,6 +32,18 @@ describe("permission modes", () => {
     expect(made()).toBe(false);
   });
 
+  test("a headless run in plan mode refuses a change as plan mode's doing, not the user's, and says what to do", async () => {
+    const r = await e2e.run(["--json", "--provider", "mock", "--permission-mode", "plan", TOUCH]);
+    expect(r.code).toBe(0);
+    const result = jsonLines(r.stdout).find((e) => e.type === "tool_result");
+    const text = JSON.stringify(result?.content);
+    expect(result?.is_error).toBe(true);
+    expect(text).toContain("Blocked by plan mode (the user did not decline it)");
+    expect(text).toContain("present your plan");
+    expect(text).not.toContain("declined this tool call");
+    expect(made()).toBe(false);
+  });
+
   test("--permission-mode yolo lets the command run; a bad mode or a conflict with --no-yolo is a usage error", async () => {
     const yolo = await e2e.run(["-p", "--provider", "mock", "--permission-mode", "yolo", TOUCH]);
     expect(yolo.code).toBe(0);

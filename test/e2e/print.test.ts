@@ -199,12 +199,18 @@ describe("slash commands in print mode", () => {
 
 describe("slash commands in JSON mode", () => {
   const ext = () => ["--json", "--provider", "mock", "-e", join(FIXTURES, "toolbox")];
-  const types = (stdout: string) => jsonLines(stdout).map((e) => e.type);
+  // After the start event every run begins with (see sandbox-report.test.ts).
+  const events = (stdout: string) => {
+    const all = jsonLines(stdout);
+    expect(all[0]?.type).toBe("start");
+    return all.slice(1);
+  };
+  const types = (stdout: string) => events(stdout).map((e) => e.type);
 
   test("a display response is a command_result, an ext_display and a done carrying the text", async () => {
     const r = await e2e.run([...ext(), "/greet world"]);
     expect(r.code).toBe(0);
-    expect(jsonLines(r.stdout)).toEqual([
+    expect(events(r.stdout)).toEqual([
       { type: "command_result", name: "greet", extension: "toolbox", action: "display", display: "hello world" },
       { type: "ext_display", extension: "toolbox", text: "hello world" },
       { type: "done", stop: "end_turn", text: "hello world", steps: 0 },
@@ -230,7 +236,7 @@ describe("slash commands in JSON mode", () => {
     const unknown = await e2e.run([...ext(), "/nope"]);
     expect(unknown.code).toBe(1);
     expect(types(unknown.stdout)).toEqual(["error", "done"]);
-    expect(String(jsonLines(unknown.stdout)[0]!.message)).toContain("unknown command /nope (extension commands: /greet");
+    expect(String(events(unknown.stdout)[0]?.message)).toContain("unknown command /nope (extension commands: /greet");
   });
 });
 

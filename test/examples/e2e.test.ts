@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { landlockAbi } from "../../src/platform/landlock.ts";
 import { exampleEnv, exampleNames, examplesSource, exampleWorkspace, repo } from "./copy.ts";
 
 const names = exampleNames();
@@ -66,6 +67,8 @@ describe("mock-provider runs through the examples", () => {
     const r = await mock("weather", "-p", 'call weather {"city":"Berlin"}');
     expect(r.stdout.trim()).toBe("mock: tool weather returned: Berlin: 16°C, fog, wind 9 km/h, humidity 88%");
     expect(r.code).toBe(0);
+    // Its scope allows nothing beyond its own directory, which holds all it runs (the SDK included), and the kernel enforces it.
+    if (process.platform === "linux" && landlockAbi() >= 4) expect(readFileSync(join(home, "logs", "ext-weather.log"), "utf8")).toMatch(/\[zot\] sandbox: Landlock ABI \d+ enforced, seccomp exec guard on/);
   });
 
   test("guard blocks a download piped into a shell and rewrites ls to ls -la", async () => {

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Host } from "../../src/ext/host.ts";
+import { landlockAbi } from "../../src/platform/landlock.ts";
+import { VENDORED, vendoredText } from "../../scripts/vendor-sdk.ts";
 import type { LoadReport } from "../../src/ext/types.ts";
 import { exampleEnv, exampleNames, examplesSource, exampleWorkspace } from "./copy.ts";
 
@@ -28,6 +30,11 @@ test("the examples directory holds the ten documented examples, each with a mani
     expect(existsSync(join(examplesSource, name, "extension.json"))).toBe(true);
     expect(existsSync(join(examplesSource, name, "README.md"))).toBe(true);
   }
+});
+
+test("the SDK bundled beside the weather example is the SDK as it bundles now (bun scripts/vendor-sdk.ts)", async () => {
+  const want = await vendoredText();
+  for (const path of VENDORED) expect(readFileSync(path, "utf8") === want).toBe(true);
 });
 
 describe("the real host loads every example together", () => {
@@ -105,8 +112,11 @@ describe("the real host loads every example together", () => {
     expect((uuid.content[0] as { text: string }).text).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  test("the weather example follows its units setting as it changes", async () => {
+  test("the weather example runs in the sandbox it declares and follows its units setting as it changes", async () => {
     const signal = new AbortController().signal;
+    const weather = host.states().find((e) => e.name === "weather")!;
+    expect(weather.permissions).toMatchObject({ fs: { read: [], write: [] }, net: false, exec: false, env: [] });
+    if (process.platform === "linux" && landlockAbi() >= 4) expect(weather.enforcement).toBe("enforced");
     expect((await host.configure("weather", [["units", "imperial"]], [])).ok).toBe(true);
     // settings_changed and the tool call travel the same pipe in order, so the call sees the change.
     const imperial = await host.callTool("weather", { city: "Cairo" }, { signal });

@@ -149,7 +149,7 @@ describe("zot ext doctor and list JSON", () => {
     expect(ok.err).toBe("");
     expect(ok.code).toBe(0);
     const report = JSON.parse(ok.out);
-    expect(Object.keys(report).sort()).toEqual(["cwd", "extensions", "home", "ok", "zot_version"]);
+    expect(Object.keys(report).sort()).toEqual(["agent_sandbox", "cwd", "extensions", "home", "ok", "zot_version"]);
     expect(report).toMatchObject({ home, cwd: project, ok: true });
     expect(report.zot_version).toBe(pkg.version);
     expect(report.extensions.map((e: { name: string; source: string; status: string }) => [e.name, e.source, e.status])).toEqual([

@@ -106,7 +106,8 @@ describe("zot ext doctor", () => {
     const r = await cli(["doctor", "--json", "--cwd", project], { home, cwd: home });
     expect(r.code).toBe(1);
     const report = JSON.parse(r.out);
-    expect(Object.keys(report)).toEqual(["zot_version", "home", "cwd", "ok", "extensions"]);
+    expect(Object.keys(report)).toEqual(["zot_version", "home", "cwd", "ok", "extensions", "agent_sandbox"]);
+    expect(Object.keys(report.agent_sandbox)).toEqual(["mode", "enforced", "network", "reason", "default_permission_mode"]);
     expect(report.ok).toBe(false);
     expect(report.home).toBe(home);
     expect(report.cwd).toBe(project);

@@ -40,6 +40,7 @@ export type McpHttpServer = {
 };
 
 const VERSION = { modern: "2026-07-28", legacy: "2025-11-25" };
+const LEGACY_SPOKEN = ["2025-11-25", "2025-06-18", "2025-03-26"];
 const KEY = "io.modelcontextprotocol/";
 const enc = new TextEncoder();
 
@@ -182,7 +183,10 @@ export function startMcpHttpServer(o: McpHttpOptions): McpHttpServer {
       if (o.era === "legacy") {
         if (method === "initialize") {
           session = crypto.randomUUID();
-          return json(200, { jsonrpc: "2.0", id, result: { protocolVersion: VERSION.legacy, capabilities: caps, serverInfo: { name: "http-legacy", version: "1" } } }, { "mcp-session-id": session });
+          // As the SDKs do: the client's version when the server speaks it, else its own newest.
+          const asked = params.protocolVersion;
+          const version = typeof asked === "string" && LEGACY_SPOKEN.includes(asked) ? asked : VERSION.legacy;
+          return json(200, { jsonrpc: "2.0", id, result: { protocolVersion: version, capabilities: caps, serverInfo: { name: "http-legacy", version: "1" } } }, { "mcp-session-id": session });
         }
         if (!session || headers["mcp-session-id"] !== session) return rpcError(400, id, -32000, "Bad Request: No valid session ID provided");
         if (id === null) return new Response(null, { status: 202 });

@@ -7,7 +7,8 @@
  * It serves RFC 8414 metadata (or only OpenID discovery with `openidOnly`), Dynamic Client
  * Registration, an authorize endpoint that plays the consenting user and redirects to the loopback
  * `redirect_uri` with code, state and iss, and a token endpoint that checks the PKCE verifier, the
- * redirect URI and the RFC 8707 `resource` for the code grant, and rotates refresh tokens, and a
+ * redirect URI and the RFC 8707 `resource` for the code grant, and rotates refresh tokens, grants
+ * client_credentials to clients with a secret or a private_key_jwt assertion (`jwtClients`), and a
  * revocation endpoint (RFC 7009) that authenticates the client as the token endpoint does. Knobs
  * break one thing at a time (a forged state, another iss, a failing token endpoint, refused
  * refreshes, a failing revocation). `protect(as)` is the MCP server's side: its RFC 9728 metadata and
@@ -41,7 +42,14 @@ export type AuthServerOptions = {
   revokeStatus?: number;
   /** Pre-registered clients: id → secret (or null for a public client). */
   clients?: Record<string, string | null>;
+  /** Clients that authenticate with private_key_jwt: id → their public key (the assertion's signature, iss, sub, aud and exp are checked). */
+  jwtClients?: Record<string, { key: CryptoKey; verify: AlgorithmOf }>;
+  /** The token endpoint's advertised client authentication methods (default none, client_secret_basic, client_secret_post). */
+  authMethods?: string[];
 };
+
+/** What `crypto.subtle.verify` takes as its algorithm. */
+export type AlgorithmOf = Parameters<typeof crypto.subtle.verify>[0];
 
 export type AuthRequest = { method: string; path: string; headers: Record<string, string>; query: Obj; form: Obj; json: Obj | null };
 
@@ -88,16 +96,26 @@ export function startAuthServer(options: AuthServerOptions = {}): AuthServer {
       ...(options.noRegistration ? {} : { registration_endpoint: `${issuer}/register` }),
       ...(options.noRevocation ? {} : { revocation_endpoint: `${issuer}/revoke` }),
       response_types_supported: ["code"],
-      grant_types_supported: ["authorization_code", "refresh_token"],
+      grant_types_supported: ["authorization_code", "refresh_token", "client_credentials"],
       code_challenge_methods_supported: ["S256"],
-      token_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
+      token_endpoint_auth_methods_supported: options.authMethods ?? ["none", "client_secret_basic", "client_secret_post", "private_key_jwt"],
       authorization_response_iss_parameter_supported: true,
       ...(options.cimd ? { client_id_metadata_document_supported: true } : {}),
     };
   }
 
   /** The client a token request authenticates as, or an error response. */
-  function authenticate(req: Request, form: Obj): { id: string } | Response {
+  async function authenticate(req: Request, form: Obj): Promise<{ id: string } | Response> {
+    if (form.client_assertion_type === "urn:ietf:params:oauth:client-assertion-type:jwt-bearer") {
+      const [h, p, sig] = String(form.client_assertion ?? "").split(".");
+      const claims = JSON.parse(Buffer.from(p ?? "", "base64url").toString()) as Obj;
+      const c = options.jwtClients?.[String(claims.iss)];
+      if (!c) return oauthError(401, "invalid_client", `unknown client ${String(claims.iss)}`);
+      const good = await crypto.subtle.verify(c.verify, c.key, Buffer.from(sig ?? "", "base64url"), new TextEncoder().encode(`${h}.${p}`));
+      if (!good) return oauthError(401, "invalid_client", "the assertion's signature does not verify");
+      if (claims.sub !== claims.iss || claims.aud !== issuer || Number(claims.exp) * 1000 < Date.now()) return oauthError(401, "invalid_client", "the assertion's claims are wrong");
+      return { id: String(claims.iss) };
+    }
     const basic = req.headers.get("authorization");
     let id = typeof form.client_id === "string" ? form.client_id : "";
     let secret: string | null = typeof form.client_secret === "string" ? form.client_secret : null;
@@ -165,8 +183,9 @@ export function startAuthServer(options: AuthServerOptions = {}): AuthServer {
         return new Response(null, { status: 302, headers: { location: back.href } });
       }
       if (url.pathname === `${tenant}/token` && req.method === "POST") {
-        const who = authenticate(req, form);
+        const who = await authenticate(req, form);
         if (who instanceof Response) return who;
+        if (form.grant_type === "client_credentials") return tokens(who.id, String(form.resource ?? ""), String(form.scope ?? ""));
         if (form.grant_type === "authorization_code") {
           if (options.tokenError) return oauthError(400, options.tokenError, "the test server refuses codes");
           const c = codes.get(String(form.code));
@@ -188,7 +207,7 @@ export function startAuthServer(options: AuthServerOptions = {}): AuthServer {
         return oauthError(400, "unsupported_grant_type", String(form.grant_type));
       }
       if (url.pathname === `${tenant}/revoke` && req.method === "POST" && !options.noRevocation) {
-        const who = authenticate(req, form);
+        const who = await authenticate(req, form);
         if (who instanceof Response) return who;
         if (options.revokeStatus) return oauthError(options.revokeStatus, "temporarily_unavailable", "the test server refuses revocations");
         const token = String(form.token ?? "");

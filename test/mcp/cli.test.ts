@@ -167,6 +167,18 @@ test("doctor masks what ${VAR} expanded to (a key in the arguments) in its repor
   expect(listed).toContain("--api-key sk-s…[redacted]");
 });
 
+test("a client_credentials server needs no login: list says each run gets its own token, and login says there is nothing to log in to", async () => {
+  const file = writeList(join(s.home, "mcp.json"), {
+    svc: { type: "http", url: "https://mcp.example.test/mcp", oauth: { grant_type: "client_credentials", client_id: "svc", client_secret: "${SVC_SECRET:-unset}" } },
+  });
+  expect((await run(["list"])).out).toContain("\n  oauth: client credentials (each run gets its own token; no login)\n");
+  expect(await run(["login", "svc"])).toEqual({
+    code: 1,
+    out: "",
+    err: `zot: MCP server "svc" uses the client_credentials grant (${file}): every run gets its token with the configured client credentials, so there is nothing to log in to.\n`,
+  });
+});
+
 test("list shows the OAuth state it knows: needs login for an oauth entry without tokens, nothing for a server with its own Authorization header", async () => {
   writeList(join(s.home, "mcp.json"), {
     web: { type: "http", url: "https://mcp.example.test/mcp", oauth: { client_id: "zot-cli" } },

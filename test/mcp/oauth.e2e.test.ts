@@ -237,7 +237,7 @@ test("a print-mode run whose tool meets 403 insufficient_scope says which scope 
     });
   const r = await e2e.run(["--permission-mode", "yolo", "-p", ...anthropic(turns()), "who am I"], { env: browser() });
   expect(r.code).toBe(0);
-  const why = 'it asked for the scope "mcp:admin", which the token does not grant; the next login asks for it, along with the granted "mcp:tools"';
+  const why = 'it refused the token for lacking the scope "mcp:admin" (the token was granted "mcp:tools"); the next login asks for "mcp:tools mcp:admin"';
   expect(r.stderr).toContain(`[mcp:web] warn: MCP server web needs more access: run zot mcp login web (${why}).\n`);
   expect(as.requests.filter((x) => x.path === "/authorize")).toHaveLength(1);
 

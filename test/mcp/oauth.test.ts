@@ -297,7 +297,7 @@ describe("during a run", () => {
     host = await loadHost(s);
     const intents: UiIntent[] = [];
     host.onIntent((i) => intents.push(i));
-    const why = 'it asked for the scope "mcp:admin", which the token does not grant; the next login asks for it, along with the granted "mcp:tools"';
+    const why = 'it refused the token for lacking the scope "mcp:admin" (the token was granted "mcp:tools"); the next login asks for "mcp:tools mcp:admin"';
     for (let i = 0; i < 2; i++) {
       const called = await host.callTool("mcp__web__whoami", {}, { signal: signal() });
       expect(called).toMatchObject({ isError: true });
@@ -357,6 +357,25 @@ describe("during a run", () => {
     const called = await host.callTool("mcp__web__whoami", {}, { signal: signal() });
     expect((called.content[0] as { text: string }).text).toBe('tool "whoami" failed on MCP server "web": it needs login: run zot mcp login web (it wants more access than the token grants, and did not say which scope)');
     expect(readAuthStore(s.home)[0]!.step_up_scope).toBeUndefined();
+  });
+
+  test("a 403 insufficient_scope for a scope the token was granted says so instead of claiming it was not granted", async () => {
+    let narrow = false;
+    current = authServer();
+    const guard = protect(() => current);
+    mcp = startMcpHttpServer({
+      era: "modern",
+      reply: "json",
+      guard: (req, url) => (narrow ? new Response("", { status: 403, headers: { "www-authenticate": 'Bearer error="insufficient_scope", scope="mcp:tools"' } }) : guard(req, url)),
+    });
+    writeList(join(s.home, "mcp.json"), { web: { type: "http", url: mcp.url } });
+    expect((await logIn()).r.ok).toBe(true);
+    host = await loadHost(s);
+    narrow = true;
+    const called = await host.callTool("mcp__web__whoami", {}, { signal: signal() });
+    expect((called.content[0] as { text: string }).text).toBe(
+      'tool "whoami" failed on MCP server "web": it needs login: run zot mcp login web (it refused the token for lacking the scope "mcp:tools", although the token was granted "mcp:tools"; the next login asks for "mcp:tools")',
+    );
   });
 
   test("a step-up recorded for another issuer's tokens does not widen a login at the new issuer", async () => {

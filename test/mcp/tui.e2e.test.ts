@@ -114,7 +114,7 @@ test("after a 403 insufficient_scope the notice offers /mcp-login, which asks fo
       const t = await loggedInTui(web);
       t.send("call mcp__web__whoami {}");
       const notice = await t.waitFor("In this session: /mcp-login web.", 20_000);
-      expect(notice.replace(/\s+/g, " ")).toContain('MCP server web needs more access: run zot mcp login web (it asked for the scope "mcp:admin", which the token does not grant;');
+      expect(notice.replace(/\s+/g, " ")).toContain('MCP server web needs more access: run zot mcp login web (it refused the token for lacking the scope "mcp:admin"');
       t.send("/mcp-login web");
       await t.waitFor('Asking for the scope "mcp:tools mcp:admin"', 30_000);
       await t.waitFor(/Asking for the scope[\s\S]*Logged in to MCP server web: oauth: logged in/, 30_000);

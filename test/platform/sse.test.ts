@@ -100,4 +100,14 @@ describe("SSE parser", () => {
     }
     expect(seen).toEqual(["one"]);
   });
+
+  test("the decoder keeps the last event id across events and the server's retry delay, for a reconnection", () => {
+    const d = new SseDecoder();
+    expect(d.push("id: e1\nretry: 500\ndata: \n\n").map((e) => [e.id, e.data])).toEqual([["e1", ""]]);
+    d.push("retry: soon\nid: bad\u0000id\ndata: x\n\n");
+    expect([d.lastEventId, d.retryMs]).toEqual(["e1", 500]);
+    const next = new SseDecoder();
+    next.resumeFrom(d.lastEventId, d.retryMs);
+    expect(next.push("data: y\n\n")).toEqual([{ event: "message", data: "y", id: "e1" }]);
+  });
 });

@@ -126,6 +126,29 @@ for (const [runtime, setup] of Object.entries(runtimes)) {
       host.kill();
     });
 
+    test("agents are registered, and a subagent's tool calls, events and interceptions name it", async () => {
+      const host = start();
+      const frames = await host.handshake();
+      expect(frames.find((f) => f.type === "register_agent")).toEqual({
+        type: "register_agent",
+        name: "critic",
+        description: "finds bugs in a change",
+        prompt: "You criticise code.",
+        tools: ["read"],
+        reasoning: "high",
+      });
+      const agent = { id: "untrusted-2", name: "untrusted", parent: "general-1" };
+      host.send({ type: "tool_call", id: "w1", name: "who", args: {}, agent });
+      host.send({ type: "tool_call", id: "w2", name: "who", args: {} });
+      expect((await host.reply("w1")).content).toEqual([{ type: "text", text: "untrusted-2" }]);
+      expect((await host.reply("w2")).content).toEqual([{ type: "text", text: "main" }]);
+      host.send({ type: "event", event: "tool_call", tool_id: "x", tool_name: "read", tool_args: { path: "a" }, agent });
+      expect((await host.take((f) => f.type === "notify")).message).toBe('tool_call read {"path":"a"} by untrusted-2 (untrusted, parent general-1)');
+      host.send({ type: "event_intercept", id: "i1", event: "tool_call", tool_id: "y", tool_name: "read", tool_args: {}, agent });
+      expect(await host.reply("i1")).toEqual({ type: "event_intercept_response", id: "i1", block: true, reason: "no calls from untrusted-2" });
+      host.kill();
+    });
+
     test("tool_cancel aborts the handler's signal, and progress lines arrive before the result", async () => {
       const host = start();
       await host.handshake();

@@ -194,6 +194,26 @@ describe("the line count kept up to date between frames", () => {
     }
   });
 
+  test("a count spread over slices (a long resumed chat drawn at once) ends at the lines shown, whatever changes meanwhile", () => {
+    const width = 50;
+    const t = new ChatLog({ style: createStyle(dark, "none") }, () => 1_000);
+    for (let i = 0; i < 300; i++) {
+      if (i % 3 === 0) t.addUser(`prompt ${i} `.repeat(1 + (i % 7)));
+      else if (i % 3 === 1) t.appendAssistant(`words ${i}\n\n- item\n`.repeat(1 + (i % 4)));
+      else t.toolCall(`c${i}`, "bash", { command: `echo ${i}` }, undefined, 1_000);
+      t.closeStreams();
+    }
+    // A deadline already passed: each call counts one slice of entries.
+    expect(t.countFor(width, 0)).toBe(false);
+    t.appendAssistant("a reply streaming while the count goes on");
+    t.toolResult("c2", "bash", text("out\n".repeat(20)), false, 5, undefined, 1_000);
+    t.addUser("a new prompt");
+    let slices = 1;
+    while (!t.countFor(width, 0)) slices++;
+    expect(slices).toBeGreaterThan(10);
+    expect(t.lineCount(width)).toBe(shown(t, width));
+  });
+
   test("knows whether a tool is still running without looking through the history", () => {
     const t = new ChatLog({ style: createStyle(dark, "none") });
     for (let i = 0; i < 50; i++) t.addUser(`p${i}`);

@@ -355,8 +355,8 @@ test("thinking shows collapsed and dimmed until ctrl+o, Markdown replies are ren
 }, 30_000);
 
 test("a prompt typed and entered while zot is still starting is sent, not left as two lines in the editor", async () => {
-  const t = await tui.start();
-  // Typed at once, before zot has put the terminal in raw mode.
+  // Typed while the shell still sleeps, so certainly before zot has put the terminal in raw mode.
+  const t = await tui.start({ before: "sleep 1" });
   t.send("typed ahead");
   const s = await t.waitFor("mock: typed ahead", 30_000);
   expect(s).toContain("› typed ahead");

@@ -61,7 +61,9 @@ describe("slash commands", () => {
 
   test("built-ins come first, extension commands after them sorted by name", () => {
     expect(items.map((i) => i.name)).toEqual([
-      "help", "model", "sessions", "session", "rewind", "study", "btw", "jump", "skills", "jail", "unjail", "clear", "init", "compact", "reload-ext", "ext-config", "trust", "yolo", "permissions", "ps", "reasoning", "theme", "login", "logout", "exit", "Alpha", "zeta",
+      "help", "model", "sessions", "session", "resume", "export", "rename", "rewind", "study", "btw", "jump", "skills", "agents", "jail", "unjail", "clear", "init", "compact",
+      "cost", "context", "status", "doctor", "copy", "add-dir", "reload-ext", "ext-config", "trust", "yolo", "permissions", "ps", "reasoning", "theme", "login", "logout", "exit", "quit",
+      "Alpha", "zeta",
     ]);
   });
 

@@ -1,8 +1,9 @@
 // An LLM-callable tool with the TypeScript SDK. The data is canned (data.ts): no network, ever —
 // and the manifest says so: its permissions allow no network, no programs and no files beyond its
-// own directory and the SDK. Its settings (`zot ext config weather units=imperial`) arrive in
-// hello_ack and, when changed while zot runs, in settings_changed.
-import { Extension, display, error, text } from "../../../sdk/typescript/src/index.ts";
+// own directory, which holds the SDK too (zot-ext.js, bundled by scripts/vendor-sdk.ts). Its
+// settings (`zot ext config weather units=imperial`) arrive in hello_ack and, when changed while
+// zot runs, in settings_changed.
+import { Extension, display, error, text } from "./zot-ext.js";
 import { CITIES, describe, lookup } from "./data.ts";
 
 const ext = new Extension("weather", "1.1.0");

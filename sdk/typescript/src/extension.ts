@@ -1,11 +1,12 @@
 // The Extension class: collects registrations, performs the handshake, dispatches host frames to
 // handlers (each request concurrently, each answered exactly once), and exits on shutdown or EOF —
 // or, in WebSocket mode, serves one zot connection after another and ends each on shutdown.
-import { COMMAND_ACTIONS, DEFAULT_INTERCEPT_TIMEOUT_MS, decodeHostFrame, type CommandAction, type CommandResponseFrame, type EventInterceptFrame, type EventInterceptResponseFrame, type EventFrame, type EventName, type HelloAckFrame, type InterceptName, type WireSubscribeFrame, type NotifyLevel } from "../../../src/protocol.ts";
+import { COMMAND_ACTIONS, DEFAULT_INTERCEPT_TIMEOUT_MS, decodeHostFrame, type AgentRef, type RegisterAgentFrame, type CommandAction, type CommandResponseFrame, type EventInterceptFrame, type EventInterceptResponseFrame, type EventFrame, type EventName, type HelloAckFrame, type InterceptName, type WireSubscribeFrame, type NotifyLevel } from "../../../src/protocol.ts";
 import { isObject, type JsonObject } from "../../../src/json.ts";
 import { readLines, takeStdout, type Stdio } from "./stdio.ts";
 import { listen, type Listening, type Peer } from "./websocket.ts";
 import type {
+  AgentOptions,
   AssistantMessageDecision,
   AssistantMessageIntercept,
   CommandHandler,
@@ -32,6 +33,7 @@ import type {
 
 type Command = { name: string; description: string; handler: CommandHandler };
 type Tool = { name: string; description: string; schema: JsonObject; handler: ToolHandler; deferred: boolean };
+type Agent = { name: string; description: string; prompt: string; options: AgentOptions };
 /** The union of all decision shapes; each interceptor only sets the fields its event allows. */
 type AnyDecision = { block?: boolean; reason?: string; modifiedArgs?: JsonObject; replaceText?: string; replaceContent?: ToolResult["content"]; isError?: boolean };
 type InterceptEntry = { handler: (frame: EventInterceptFrame) => AnyDecision | void | Promise<AnyDecision | void>; options: InterceptOptions };
@@ -53,6 +55,7 @@ export class Extension {
 
   private readonly commands = new Map<string, Command>();
   private readonly tools = new Map<string, Tool>();
+  private readonly agents = new Map<string, Agent>();
   private readonly events = new Map<EventName, ((payload: never) => void | Promise<void>)[]>();
   private readonly intercepts = new Map<InterceptName, InterceptEntry>();
   private readonly helloHandlers: ((host: HostInfo) => void | Promise<void>)[] = [];
@@ -95,6 +98,17 @@ export class Extension {
     return this;
   }
 
+  /**
+   * An agent zot's `task` tool can run (zot addition, capability `agents`): `prompt` is its system
+   * prompt; the model picks agents by `description`.
+   */
+  agent(name: string, description: string, prompt: string, options: AgentOptions = {}): this {
+    const agent: Agent = { name, description, prompt, options };
+    this.agents.set(name, agent);
+    if (this.announced) this.send(agentFrame(agent));
+    return this;
+  }
+
   /** Runs after `hello_ack`, before registrations are announced; register host-dependent things here. */
   onHello(handler: (host: HostInfo) => void | Promise<void>): this {
     this.helloHandlers.push(handler);
@@ -119,25 +133,25 @@ export class Extension {
   /** Block a tool call (the model sees `reason`) or rewrite its args. One interceptor per event; a later call replaces it. */
   interceptToolCall(handler: Interceptor<ToolCallIntercept, ToolCallDecision>, options: InterceptOptions = {}): this {
     return this.intercept("tool_call", options, (f) =>
-      f.event === "tool_call" ? handler({ toolId: f.tool_id, toolName: f.tool_name, toolArgs: f.tool_args }) : undefined,
+      f.event === "tool_call" ? handler({ toolId: f.tool_id, toolName: f.tool_name, toolArgs: f.tool_args, ...byAgent(f) }) : undefined,
     );
   }
 
   /** Block a turn before the model is called (`reason` is shown to the user). */
   interceptTurnStart(handler: Interceptor<TurnStartIntercept, TurnStartDecision>, options: InterceptOptions = {}): this {
-    return this.intercept("turn_start", options, (f) => (f.event === "turn_start" ? handler({ step: f.step }) : undefined));
+    return this.intercept("turn_start", options, (f) => (f.event === "turn_start" ? handler({ step: f.step, ...byAgent(f) }) : undefined));
   }
 
   /** Suppress or rewrite the user-visible assistant text (the transcript keeps the original). */
   interceptAssistantMessage(handler: Interceptor<AssistantMessageIntercept, AssistantMessageDecision>, options: InterceptOptions = {}): this {
-    return this.intercept("assistant_message", options, (f) => (f.event === "assistant_message" ? handler({ text: f.text }) : undefined));
+    return this.intercept("assistant_message", options, (f) => (f.event === "assistant_message" ? handler({ text: f.text, ...byAgent(f) }) : undefined));
   }
 
   /** Rewrite or block a tool's result before the model sees it (zot addition). */
   interceptToolResult(handler: Interceptor<ToolResultIntercept, ToolResultDecision>, options: InterceptOptions = {}): this {
     return this.intercept("tool_result", options, (f) =>
       f.event === "tool_result"
-        ? handler({ toolId: f.tool_id, toolName: f.tool_name, toolArgs: f.tool_args, content: f.content, isError: f.is_error })
+        ? handler({ toolId: f.tool_id, toolName: f.tool_name, toolArgs: f.tool_args, content: f.content, isError: f.is_error, ...byAgent(f) })
         : undefined,
     );
   }
@@ -276,7 +290,7 @@ export class Extension {
         this.track(this.runCommand(frame.id, frame.name, frame.args));
         return;
       case "tool_call":
-        this.track(this.runTool(frame.id, frame.name, frame.args));
+        this.track(this.runTool(frame.id, frame.name, frame.args, frame.agent));
         return;
       case "tool_cancel":
         this.running.get(frame.id)?.abort(new Error("cancelled by the host"));
@@ -343,6 +357,7 @@ export class Extension {
     for (const c of this.commands.values()) this.send({ type: "register_command", name: c.name, description: c.description });
     for (const t of this.tools.values())
       this.send({ type: "register_tool", name: t.name, description: t.description, schema: t.schema, deferred: t.deferred });
+    for (const a of this.agents.values()) this.send(agentFrame(a));
     if (this.events.size || this.intercepts.size) this.send(this.subscribeFrame());
     this.send({ type: "ready" });
     this.announced = true;
@@ -389,7 +404,7 @@ export class Extension {
     this.send(frame);
   }
 
-  private async runTool(id: string, name: string, args: JsonObject): Promise<void> {
+  private async runTool(id: string, name: string, args: JsonObject, agent: AgentRef | undefined): Promise<void> {
     const tool = this.tools.get(name);
     let result: ToolResult;
     if (!tool) {
@@ -400,6 +415,7 @@ export class Extension {
       try {
         const out = await tool.handler(args, {
           id,
+          ...(agent ? { agent } : {}),
           signal: controller.signal,
           progress: (text) => {
             if (!controller.signal.aborted) this.send({ type: "tool_progress", id, text });
@@ -492,20 +508,30 @@ function isResponse(v: unknown): v is CommandResponse {
   return typeof v === "object" && v !== null && COMMAND_ACTIONS.includes((v as { action?: unknown }).action as CommandAction);
 }
 
+/** The frame's `agent`, when a subagent sent it, as a field to spread. */
+function byAgent(frame: { agent?: AgentRef }): { agent?: AgentRef } {
+  return frame.agent ? { agent: frame.agent } : {};
+}
+
+function agentFrame(a: Agent): RegisterAgentFrame {
+  const { tools, model, reasoning } = a.options;
+  return { type: "register_agent", name: a.name, description: a.description, prompt: a.prompt, ...(tools ? { tools } : {}), ...(model ? { model } : {}), ...(reasoning ? { reasoning } : {}) };
+}
+
 function eventPayload(frame: EventFrame): EventPayloads[EventName] {
   switch (frame.event) {
     case "session_start":
       return {};
     case "turn_start":
-      return { step: frame.step };
+      return { step: frame.step, ...byAgent(frame) };
     case "turn_end":
-      return frame.error === undefined ? { stop: frame.stop } : { stop: frame.stop, error: frame.error };
+      return { stop: frame.stop, ...(frame.error === undefined ? {} : { error: frame.error }), ...byAgent(frame) };
     case "tool_call":
-      return { toolId: frame.tool_id, toolName: frame.tool_name, toolArgs: frame.tool_args };
+      return { toolId: frame.tool_id, toolName: frame.tool_name, toolArgs: frame.tool_args, ...byAgent(frame) };
     case "tool_confirmation_requested":
-      return { toolId: frame.tool_id, toolName: frame.tool_name, toolPreview: frame.tool_preview };
+      return { toolId: frame.tool_id, toolName: frame.tool_name, toolPreview: frame.tool_preview, ...byAgent(frame) };
     case "assistant_message":
-      return { text: frame.text };
+      return { text: frame.text, ...byAgent(frame) };
     case "checkpoint":
       return { checkpoint: frame.checkpoint, files: frame.files };
     case "rewind":

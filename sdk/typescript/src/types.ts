@@ -1,9 +1,9 @@
 // The SDK's public vocabulary in TypeScript idioms (camelCase, optional fields). Wire shapes come from
 // the single protocol definition in src/protocol.ts; the bundle inlines them, so installed copies
 // carry no path back into the zot tree.
-import type { ContentBlock, EventName, JsonObject, Json, NotifyLevel, PanelContent, PanelKeyName, TodoItem } from "../../../src/protocol.ts";
+import type { AgentRef, ContentBlock, EventName, JsonObject, Json, NotifyLevel, PanelContent, PanelKeyName, TodoItem } from "../../../src/protocol.ts";
 
-export type { ContentBlock, EventName, ImageBlock, Json, JsonObject, NotifyLevel, PanelContent, PanelKeyName, TextBlock, TodoItem, TodoStatus } from "../../../src/protocol.ts";
+export type { AgentRef, ContentBlock, EventName, ImageBlock, Json, JsonObject, NotifyLevel, PanelContent, PanelKeyName, TextBlock, TodoItem, TodoStatus } from "../../../src/protocol.ts";
 
 /** What the host told us in `hello_ack`. */
 export type HostInfo = {
@@ -22,14 +22,20 @@ export type HostInfo = {
   settings: JsonObject;
 };
 
+/**
+ * The subagent (zot's `task` tool) behind a call, event or interception; absent for the main agent.
+ * `parent` is the id of the subagent that started it, null when the main agent did.
+ */
+type ByAgent = { agent?: AgentRef };
+
 /** Payloads of one-way lifecycle events, by event name. */
 export type EventPayloads = {
   session_start: Record<string, never>;
-  turn_start: { step: number };
-  turn_end: { stop: string; error?: string };
-  tool_call: { toolId: string; toolName: string; toolArgs: Json };
-  tool_confirmation_requested: { toolId: string; toolName: string; toolPreview: string };
-  assistant_message: { text: string };
+  turn_start: { step: number } & ByAgent;
+  turn_end: { stop: string; error?: string } & ByAgent;
+  tool_call: { toolId: string; toolName: string; toolArgs: Json } & ByAgent;
+  tool_confirmation_requested: { toolId: string; toolName: string; toolPreview: string } & ByAgent;
+  assistant_message: { text: string } & ByAgent;
   /** The workspace's files were recorded before a prompt (zot's /rewind restores them). */
   checkpoint: { checkpoint: string; files: number };
   /** A rewind happened: `restore` says what was restored; `files` the paths it changed, restored or removed. */
@@ -60,10 +66,14 @@ export type ToolContext = {
   signal: AbortSignal;
   /** Sends a `tool_progress` line the host shows while the call runs. */
   progress: (text: string) => void;
+  /** The subagent that called the tool; absent when the main agent did. */
+  agent?: AgentRef;
 };
 /** A string return is shorthand for one text block; throwing becomes an `is_error` result. */
 export type ToolHandler = (args: JsonObject, ctx: ToolContext) => ToolResult | string | Promise<ToolResult | string>;
 export type ToolOptions = { deferred?: boolean };
+/** An agent for zot's `task` tool: the tools it may use (absent: all), `provider/model` or a model id, a thinking level or "off". */
+export type AgentOptions = { tools?: string[]; model?: string; reasoning?: string };
 
 /**
  * Fail-closed interception: with `onTimeout: "block"` the host blocks when this extension misses the
@@ -71,13 +81,13 @@ export type ToolOptions = { deferred?: boolean };
  */
 export type InterceptOptions = { timeoutMs?: number; onTimeout?: "allow" | "block" };
 
-export type ToolCallIntercept = { toolId: string; toolName: string; toolArgs: Json };
+export type ToolCallIntercept = { toolId: string; toolName: string; toolArgs: Json } & ByAgent;
 export type ToolCallDecision = { block?: boolean; reason?: string; modifiedArgs?: JsonObject };
-export type TurnStartIntercept = { step: number };
+export type TurnStartIntercept = { step: number } & ByAgent;
 export type TurnStartDecision = { block?: boolean; reason?: string };
-export type AssistantMessageIntercept = { text: string };
+export type AssistantMessageIntercept = { text: string } & ByAgent;
 export type AssistantMessageDecision = { block?: boolean; reason?: string; replaceText?: string };
-export type ToolResultIntercept = { toolId: string; toolName: string; toolArgs: Json; content: ContentBlock[]; isError: boolean };
+export type ToolResultIntercept = { toolId: string; toolName: string; toolArgs: Json; content: ContentBlock[]; isError: boolean } & ByAgent;
 export type ToolResultDecision = { block?: boolean; reason?: string; replaceContent?: ContentBlock[]; isError?: boolean };
 
 /** Returning nothing allows the event unchanged. */

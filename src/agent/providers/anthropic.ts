@@ -1,6 +1,6 @@
 // Anthropic Messages API client: POST <base>/v1/messages with `stream: true`. Also the wire of
 // Kimi Code, whose recommended route is Anthropic-compatible.
-import type { ImagePart, Json, JsonObject, Message, TextPart, ToolCallPart, Usage } from "../messages.ts";
+import type { ImagePart, JsonObject, Message, TextPart, ToolCallPart, Usage } from "../messages.ts";
 import { emptyUsage } from "../messages.ts";
 import { offeredTools, type ModelInfo, type Provider, type ProviderEvent, type ProviderRequest, type ToolSpec } from "../provider.ts";
 import type { Effort } from "../choices.ts";
@@ -8,6 +8,7 @@ import type { CostDetail } from "../catalog.ts";
 import { parseToolArgs, type Outcome } from "./assemble.ts";
 import { streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { num, parseObject, rec, str, type Rec } from "./json.ts";
+import { jsonBytes, requestBody, WireCache, type JsonBytes } from "./wire-cache.ts";
 import type { SseEvent } from "../../platform/sse.ts";
 
 import { ANTHROPIC_VERSION } from "./endpoints.ts";
@@ -37,12 +38,11 @@ export function anthropicProvider(provider: AnthropicWireProvider, opts: ClientO
   };
 }
 
-function anthropicBody(provider: string, req: ProviderRequest, info: ModelInfo | undefined): JsonObject {
+function anthropicBody(provider: string, req: ProviderRequest, info: ModelInfo | undefined): Uint8Array {
   const maxTokens = req.maxTokens ?? info?.maxTokens ?? 8192;
   const body: JsonObject = { model: req.model, max_tokens: maxTokens, stream: true };
   if (req.system.trim() !== "") body.system = [{ type: "text", text: req.system, cache_control: EPHEMERAL }];
   const native = info?.deferredTools === "defer-loading";
-  body.messages = anthropicMessages(req.messages, provider, req.model, native);
   const tools = native ? toolList(req.tools, req.messages) : offeredTools(req.tools).map((t) => ({ spec: t, hidden: false }));
   if (tools.length > 0) {
     // The cache breakpoint goes on the last tool the model always sees; hidden ones follow it.
@@ -55,7 +55,7 @@ function anthropicBody(provider: string, req: ProviderRequest, info: ModelInfo |
     });
   }
   if (req.reasoning && info?.reasoning !== false) Object.assign(body, thinkingFields(req.reasoning, info?.thinking ?? "budget", maxTokens));
-  return body;
+  return requestBody(body, "messages", anthropicMessages(req.messages, provider, req.model, native));
 }
 
 /**
@@ -71,15 +71,6 @@ function thinkingFields(level: Effort, kind: NonNullable<ModelInfo["thinking"]>,
   return fields;
 }
 
-type WireMessage = { role: "user" | "assistant"; content: JsonObject[] };
-
-/**
- * Conversation → wire messages. Tool results become `tool_result` blocks in a user message;
- * consecutive same-role messages are merged (the API wants strict alternation); empty text and
- * empty messages are dropped; the last two user messages get cache breakpoints, which with the
- * system prompt and the tools makes the API's maximum of four. Thinking goes back byte-exact, and
- * only to the model that produced it: after a model switch it is dropped from what is sent.
- */
 /**
  * Tool search on the Anthropic wire: every deferred tool is sent with `defer_loading: true`, active
  * or not, so the tool list never changes (and the prompt cache holds); an activation is expanded by
@@ -93,51 +84,79 @@ function toolList(tools: readonly ToolSpec[], messages: readonly Message[]): { s
   return [...entries.filter((e) => !e.hidden), ...entries.filter((e) => e.hidden)];
 }
 
-function anthropicMessages(messages: readonly Message[], provider: string, model: string, native: boolean): Json[] {
-  const out: WireMessage[] = [];
-  const push = (role: WireMessage["role"], blocks: JsonObject[]) => {
-    if (blocks.length === 0) return;
-    const last = out[out.length - 1];
-    if (last && last.role === role) last.content.push(...blocks);
-    else out.push({ role, content: blocks });
-  };
+/** Each message's blocks as JSON texts, kept across requests (see wire-cache.ts). */
+const blockCache = new WireCache();
+
+/**
+ * Conversation → wire messages. Tool results become `tool_result` blocks in a user message;
+ * consecutive same-role messages are merged (the API wants strict alternation); empty text and
+ * empty messages are dropped; the last two user messages get cache breakpoints, which with the
+ * system prompt and the tools makes the API's maximum of four. Thinking goes back byte-exact, and
+ * only to the model that produced it: after a model switch it is dropped from what is sent.
+ */
+function anthropicMessages(messages: readonly Message[], provider: string, model: string, native: boolean): JsonBytes[][] {
+  const out: { role: "user" | "assistant"; blocks: JsonBytes[] }[] = [];
+  const key = `${provider}\n${model}\n${native}`;
   for (const m of messages) {
-    if (m.role === "user") {
-      push("user", userBlocks(m.content));
-    } else if (m.role === "toolResult") {
-      const content = userBlocks(m.content);
-      if (content.length === 0) content.push({ type: "text", text: "(no output)" });
-      if (native) for (const t of m.activatedTools ?? []) content.push({ type: "tool_reference", tool_name: t.name });
-      const block: JsonObject = { type: "tool_result", tool_use_id: m.toolCallId, content };
-      if (m.isError) block.is_error = true;
-      push("user", [block]);
-    } else {
-      const blocks: JsonObject[] = [];
-      for (const p of m.content) {
-        if (p.type === "text") {
-          if (p.text !== "") blocks.push({ type: "text", text: p.text });
-        } else if (p.type === "thinking") {
-          // A signature verifies only for the model (and account) that produced it; thinking from
-          // another model, or cut off before its signature arrived, is left out.
-          if (m.provider !== provider || m.model !== model) continue;
-          if (p.redacted) blocks.push({ type: "redacted_thinking", data: p.redacted });
-          else if (p.signature) blocks.push({ type: "thinking", thinking: p.thinking, signature: p.signature });
-        } else {
-          blocks.push({ type: "tool_use", id: p.id, name: p.name, input: p.args });
-        }
-      }
-      push("assistant", blocks);
-    }
+    const blocks = blockCache.json(m, key, () => messageBlocks(m, provider, model, native));
+    if (blocks.length === 0) continue;
+    const role = m.role === "assistant" ? "assistant" : "user";
+    const last = out[out.length - 1];
+    if (last && last.role === role) for (const b of blocks) last.blocks.push(b);
+    else out.push({ role, blocks: [...blocks] });
   }
   let marked = 0;
   for (let i = out.length - 1; i >= 0 && marked < 2; i--) {
     const m = out[i];
-    const lastPart = m?.role === "user" ? m.content.at(-1) : undefined;
-    if (!lastPart) continue;
-    lastPart.cache_control = EPHEMERAL;
+    const at = (m?.blocks.length ?? 0) - 1;
+    const block = m?.blocks[at];
+    if (m?.role !== "user" || block === undefined) continue;
+    // The breakpoint is the last field of the block's object: its closing brace gives way to it.
+    m.blocks[at] = Buffer.concat([block.subarray(0, -1), CACHE_BREAKPOINT]);
     marked++;
   }
-  return out;
+  return out.map((m) => {
+    const pieces = [m.role === "user" ? USER_OPEN : ASSISTANT_OPEN];
+    m.blocks.forEach((b, i) => {
+      if (i > 0) pieces.push(COMMA);
+      pieces.push(b);
+    });
+    pieces.push(MESSAGE_CLOSE);
+    return pieces;
+  });
+}
+
+const USER_OPEN = jsonBytes('{"role":"user","content":[');
+const ASSISTANT_OPEN = jsonBytes('{"role":"assistant","content":[');
+const MESSAGE_CLOSE = jsonBytes("]}");
+const COMMA = jsonBytes(",");
+const CACHE_BREAKPOINT = jsonBytes(`,"cache_control":${JSON.stringify(EPHEMERAL)}}`);
+
+function messageBlocks(m: Message, provider: string, model: string, native: boolean): JsonObject[] {
+  if (m.role === "user") return userBlocks(m.content);
+  if (m.role === "toolResult") {
+    const content = userBlocks(m.content);
+    if (content.length === 0) content.push({ type: "text", text: "(no output)" });
+    if (native) for (const t of m.activatedTools ?? []) content.push({ type: "tool_reference", tool_name: t.name });
+    const block: JsonObject = { type: "tool_result", tool_use_id: m.toolCallId, content };
+    if (m.isError) block.is_error = true;
+    return [block];
+  }
+  const blocks: JsonObject[] = [];
+  for (const p of m.content) {
+    if (p.type === "text") {
+      if (p.text !== "") blocks.push({ type: "text", text: p.text });
+    } else if (p.type === "thinking") {
+      // A signature verifies only for the model (and account) that produced it; thinking from
+      // another model, or cut off before its signature arrived, is left out.
+      if (m.provider !== provider || m.model !== model) continue;
+      if (p.redacted) blocks.push({ type: "redacted_thinking", data: p.redacted });
+      else if (p.signature) blocks.push({ type: "thinking", thinking: p.thinking, signature: p.signature });
+    } else {
+      blocks.push({ type: "tool_use", id: p.id, name: p.name, input: p.args });
+    }
+  }
+  return blocks;
 }
 
 /** Text and images as blocks; empty text parts are dropped (the API rejects them). A loop, not flatMap: that builtin's first use costs start-up memory. */

@@ -61,7 +61,7 @@ export function requestTarget(
 }
 
 /** True for the provider's own servers, where a request without a key cannot work. */
-function isOfficialBase(provider: HttpProvider, base: string): boolean {
+export function isOfficialBase(provider: HttpProvider, base: string): boolean {
   const e = ENDPOINTS[provider];
   return base === e.anthropic || base === e.openai || e.alternates.includes(base);
 }

@@ -4,7 +4,7 @@
 // events. A failure is retried only while nothing of the response has arrived: once events have
 // been streamed to the user, a retry would duplicate them.
 import type { ProviderEvent, ModelInfo, ProviderRequest } from "../provider.ts";
-import { emptyUsage, type JsonObject, type TextPart, type ThinkingPart, type ToolCallPart, type Usage } from "../messages.ts";
+import { emptyUsage, type TextPart, type ThinkingPart, type ToolCallPart, type Usage } from "../messages.ts";
 import { defaultModel, findModel, type CostDetail } from "../catalog.ts";
 import type { ProviderName } from "../choices.ts";
 import { requestTarget } from "./endpoints.ts";
@@ -24,6 +24,11 @@ export type ClientOptions = {
   catalog: readonly ModelInfo[];
   retry?: RetryPolicy | undefined;
   limits?: Partial<StreamLimits> | undefined;
+  /**
+   * Another way to answer a request whose URL the server does not serve (a 404 that does not name
+   * the model), given the base URL it went to; undefined keeps the 404 as the answer.
+   */
+  routeMissing?: (req: ProviderRequest, signal: AbortSignal, base: string) => AsyncIterable<ProviderEvent> | undefined;
 };
 export interface Assembler {
   /** Handles one event and returns what to stream to the caller. */
@@ -46,7 +51,8 @@ export type WireRequest = {
   url(base: string): string;
   /** Headers beyond content-type and accept, for the key ("" when the server takes none). */
   headers(key: string): Record<string, string>;
-  body(info: ModelInfo | undefined): JsonObject;
+  /** The request body: JSON, UTF-8. */
+  body(info: ModelInfo | undefined): Uint8Array;
   assembler: Assembler;
   /** Names the end marker in the message for a stream that stops early ("message_stop", "[DONE]"). */
   endMarker: string;
@@ -76,12 +82,13 @@ export async function* streamCall(
   const { base, key, hint } = target;
   yield* runHttpStream({
     url: wire.url(base),
-    init: { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream", ...wire.headers(key) }, body: JSON.stringify(wire.body(info)) },
+    init: { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream", ...wire.headers(key) }, body: wire.body(info) },
     ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: opts.retry, model: req.model, defaultModel: defaultModel(provider), ...(opts.limits ? { limits: opts.limits } : {}) },
     assembler: wire.assembler,
     model: req.model,
     info,
     endMarker: wire.endMarker,
+    ...(opts.routeMissing ? { routeMissing: () => opts.routeMissing?.(req, signal, base) } : {}),
   });
 }
 
@@ -94,6 +101,7 @@ type HttpCall = {
   info: ModelInfo | undefined;
   /** Names the end marker in the message for a stream that stops early ("message_stop", "[DONE]"). */
   endMarker: string;
+  routeMissing?: () => AsyncIterable<ProviderEvent> | undefined;
 };
 
 async function* runHttpStream(call: HttpCall): AsyncGenerator<ProviderEvent> {
@@ -108,7 +116,11 @@ async function* runHttpStream(call: HttpCall): AsyncGenerator<ProviderEvent> {
     const sent = await sendOnce(call.url, call.init, ctx, limits.connectTimeoutMs);
     let failure: Transient;
     if (sent.kind === "aborted") return yield* finish({ kind: "aborted" });
-    if (sent.kind === "error") return yield* finish({ kind: "error", error: sent.error });
+    if (sent.kind === "error") {
+      const instead = sent.routeMissing ? call.routeMissing?.() : undefined;
+      if (instead) return yield* instead;
+      return yield* finish({ kind: "error", error: sent.error });
+    }
     if (sent.kind === "transient") failure = sent.failure;
     else {
       const read = yield* readResponse(call, sent.response, sent.cancel, limits);

@@ -8,6 +8,7 @@ import { offeredTools, type ModelInfo, type Provider, type ProviderEvent, type P
 import { parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
 import { bearerAuth, streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { arr, num, parseObject, rec, str, type Rec } from "./json.ts";
+import { requestBody, WireCache, type JsonBytes } from "./wire-cache.ts";
 import type { SseEvent } from "../../platform/sse.ts";
 
 export type ResponsesName = "openai" | "ollama";
@@ -29,8 +30,8 @@ export function responsesProvider(provider: ResponsesName, opts: ClientOptions):
   };
 }
 
-function responsesBody(provider: string, req: ProviderRequest, info: ModelInfo | undefined): JsonObject {
-  const body: JsonObject = { model: req.model, input: responsesInput(req.messages, provider, req.model), stream: true, store: false };
+function responsesBody(provider: string, req: ProviderRequest, info: ModelInfo | undefined): Uint8Array {
+  const body: JsonObject = { model: req.model, stream: true, store: false };
   if (req.system.trim() !== "") body.instructions = req.system;
   const tools = offeredTools(req.tools);
   if (tools.length > 0) body.tools = tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.schema, strict: false }));
@@ -42,7 +43,7 @@ function responsesBody(provider: string, req: ProviderRequest, info: ModelInfo |
   }
   if (req.maxTokens !== undefined) body.max_output_tokens = req.maxTokens;
   if (req.sessionId) body.prompt_cache_key = req.sessionId;
-  return body;
+  return requestBody(body, "input", responsesInput(req.messages, provider, req.model).map((m) => [m]));
 }
 
 /**
@@ -51,39 +52,47 @@ function responsesBody(provider: string, req: ProviderRequest, info: ModelInfo |
  * messages and its calls as `function_call` items, and results as `function_call_output`, whose
  * output carries text and images.
  */
-function responsesInput(messages: readonly Message[], provider: string, model: string): JsonObject[] {
+function responsesInput(messages: readonly Message[], provider: string, model: string): JsonBytes[] {
+  const out: JsonBytes[] = [];
+  const key = `${provider}\n${model}`;
+  for (const m of messages) out.push(...itemCache.json(m, key, () => messageItems(m, provider, model)));
+  return out;
+}
+
+/** Each message's input items as JSON texts, kept across requests (see wire-cache.ts). */
+const itemCache = new WireCache();
+
+function messageItems(m: Message, provider: string, model: string): JsonObject[] {
+  if (m.role === "user") {
+    const content = inputParts(m.content);
+    return content.length > 0 ? [{ role: "user", content }] : [];
+  }
+  if (m.role === "toolResult") {
+    const parts = inputParts(m.content);
+    const onlyText = parts.every((p) => p.type === "input_text");
+    const text = parts.map((p) => (p.type === "input_text" ? String(p.text) : "")).join("\n");
+    const output = parts.length === 0 ? "(no output)" : onlyText ? text : parts;
+    return [{ type: "function_call_output", call_id: m.toolCallId, output }];
+  }
   const out: JsonObject[] = [];
-  for (const m of messages) {
-    if (m.role === "user") {
-      const content = inputParts(m.content);
-      if (content.length > 0) out.push({ role: "user", content });
-    } else if (m.role === "toolResult") {
-      const parts = inputParts(m.content);
-      const onlyText = parts.every((p) => p.type === "input_text");
-      const text = parts.map((p) => (p.type === "input_text" ? String(p.text) : "")).join("\n");
-      const output = parts.length === 0 ? "(no output)" : onlyText ? text : parts;
-      out.push({ type: "function_call_output", call_id: m.toolCallId, output });
-    } else {
-      const sameModel = m.provider === provider && m.model === model;
-      let text = "";
-      const flushText = () => {
-        if (text !== "") out.push({ type: "message", role: "assistant", content: [{ type: "output_text", text }] });
-        text = "";
-      };
-      for (const p of m.content) {
-        if (p.type === "text") text += p.text;
-        else if (p.type === "thinking") {
-          if (!sameModel || !p.signature) continue;
-          flushText();
-          out.push({ type: "reasoning", summary: p.thinking === "" ? [] : [{ type: "summary_text", text: p.thinking }], encrypted_content: p.signature });
-        } else {
-          flushText();
-          out.push({ type: "function_call", call_id: p.id, name: p.name, arguments: JSON.stringify(p.args) });
-        }
-      }
+  const sameModel = m.provider === provider && m.model === model;
+  let text = "";
+  const flushText = () => {
+    if (text !== "") out.push({ type: "message", role: "assistant", content: [{ type: "output_text", text }] });
+    text = "";
+  };
+  for (const p of m.content) {
+    if (p.type === "text") text += p.text;
+    else if (p.type === "thinking") {
+      if (!sameModel || !p.signature) continue;
       flushText();
+      out.push({ type: "reasoning", summary: p.thinking === "" ? [] : [{ type: "summary_text", text: p.thinking }], encrypted_content: p.signature });
+    } else {
+      flushText();
+      out.push({ type: "function_call", call_id: p.id, name: p.name, arguments: JSON.stringify(p.args) });
     }
   }
+  flushText();
   return out;
 }
 

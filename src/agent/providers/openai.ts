@@ -7,6 +7,7 @@ import { offeredTools, type ModelInfo, type Provider, type ProviderEvent, type P
 import { parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
 import { bearerAuth, streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { arr, num, parseObject, rec, str, type Rec } from "./json.ts";
+import { jsonBytes, requestBody, WireCache, type JsonBytes } from "./wire-cache.ts";
 import { declarationMessage, functionTool, namesIn, ToolNames, topLevelTools } from "./kimi-tools.ts";
 import type { SseEvent } from "../../platform/sse.ts";
 
@@ -33,19 +34,19 @@ export function chatCompletionsProvider(provider: CompatName, opts: ClientOption
   };
 }
 
-function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo | undefined, names: ToolNames | undefined): JsonObject {
+function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo | undefined, names: ToolNames | undefined): Uint8Array {
   const dynamic = info?.deferredTools === "kimi-dynamic";
-  const messages: JsonObject[] = [];
-  if (req.system.trim() !== "") messages.push({ role: "system", content: req.system });
+  const messages: JsonBytes[] = [];
+  if (req.system.trim() !== "") messages.push(jsonBytes(JSON.stringify({ role: "system", content: req.system })));
   messages.push(...openaiMessages(provider, req.messages, names, dynamic));
-  const body: JsonObject = { model: req.model, messages, stream: true, stream_options: { include_usage: true } };
+  const body: JsonObject = { model: req.model, stream: true, stream_options: { include_usage: true } };
   const tools = dynamic ? topLevelTools(offeredTools(req.tools), req.messages) : offeredTools(req.tools);
   if (tools.length > 0) body.tools = tools.map((t) => functionTool(t, names));
   // OpenAI's reasoning models reject max_tokens; other servers only know max_tokens.
   if (req.maxTokens !== undefined) body[provider === "openai" ? "max_completion_tokens" : "max_tokens"] = req.maxTokens;
   if (req.reasoning && (provider === "openai" ? info?.reasoning !== false : isKimi(provider) && info?.reasoning === true)) body.reasoning_effort = req.reasoning;
   if (isKimi(provider) && req.sessionId) body.prompt_cache_key = req.sessionId;
-  return body;
+  return requestBody(body, "messages", messages.map((m) => [m]));
 }
 
 /**
@@ -56,55 +57,62 @@ function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo 
  * `dynamic` (Kimi K3): the tools a batch of results activated are declared right after the last
  * tool message of that batch, where they stay in every later request, so the cached prefix holds.
  */
-function openaiMessages(provider: CompatName, messages: readonly Message[], names: ToolNames | undefined, dynamic: boolean): JsonObject[] {
-  const out: JsonObject[] = [];
+function openaiMessages(provider: CompatName, messages: readonly Message[], names: ToolNames | undefined, dynamic: boolean): JsonBytes[] {
+  const out: JsonBytes[] = [];
   let images: JsonObject[] = [];
   let declared: ToolDeclaration[] = [];
   const seen = new Set<string>();
   const flushBatch = () => {
-    if (declared.length > 0 && names) out.push(declarationMessage(declared, names));
+    if (declared.length > 0 && names) out.push(jsonBytes(JSON.stringify(declarationMessage(declared, names))));
     declared = [];
     if (images.length === 0) return;
-    out.push({ role: "user", content: [{ type: "text", text: "Images returned by the tool calls above:" }, ...images] });
+    out.push(jsonBytes(JSON.stringify({ role: "user", content: [{ type: "text", text: "Images returned by the tool calls above:" }, ...images] })));
     images = [];
   };
   const toolName = (n: string) => (names ? names.wire(n) : n);
   for (const m of messages) {
     if (m.role !== "toolResult") flushBatch();
-    if (m.role === "user") {
-      const parts = m.content.flatMap((p): JsonObject[] =>
-        p.type === "text" ? (p.text === "" ? [] : [{ type: "text", text: p.text }]) : [imageUrl(p.mimeType, p.data)],
-      );
-      if (parts.length === 0) continue;
-      const [only] = parts;
-      out.push({ role: "user", content: parts.length === 1 && only?.type === "text" ? (only.text ?? "") : parts });
-    } else if (m.role === "toolResult") {
-      const text = m.content.flatMap((p) => (p.type === "text" && p.text !== "" ? [p.text] : [])).join("\n");
-      const imgs = m.content.flatMap((p) => (p.type === "image" ? [imageUrl(p.mimeType, p.data)] : []));
-      images.push(...imgs);
-      const fallback = imgs.length > 0 ? "(the image is attached in the next message)" : "(no output)";
-      out.push({ role: "tool", tool_call_id: m.toolCallId, content: text === "" ? fallback : text });
-      // A tool is declared once: a second activation of it in the same batch adds nothing.
-      for (const t of dynamic ? (m.activatedTools ?? []) : []) {
-        if (seen.has(t.name)) continue;
-        seen.add(t.name);
-        declared.push(t);
-      }
-    } else {
-      const text = m.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
-      const calls = m.content.filter((p): p is ToolCallPart => p.type === "toolCall");
-      if (text === "" && calls.length === 0) continue;
-      const msg: JsonObject = { role: "assistant", content: text === "" ? null : text };
-      if (calls.length > 0) {
-        msg.tool_calls = calls.map((c) => ({ id: c.id, type: "function", function: { name: toolName(c.name), arguments: JSON.stringify(c.args) } }));
-      }
-      const reasoning = m.content.flatMap((p) => (p.type === "thinking" ? [p.thinking] : [])).join("");
-      if (isKimi(provider) && m.provider === provider && reasoning !== "") msg.reasoning_content = reasoning;
-      out.push(msg);
+    // An assistant message's wire form depends on the provider and on the wire names of its calls.
+    const key = m.role === "assistant" && names ? `${provider}\n${m.content.map((p) => (p.type === "toolCall" ? toolName(p.name) : "")).join("\n")}` : provider;
+    out.push(...messageCache.json(m, key, () => chatMessage(provider, m, toolName)));
+    if (m.role !== "toolResult") continue;
+    for (const p of m.content) if (p.type === "image") images.push(imageUrl(p.mimeType, p.data));
+    // A tool is declared once: a second activation of it in the same batch adds nothing.
+    for (const t of dynamic ? (m.activatedTools ?? []) : []) {
+      if (seen.has(t.name)) continue;
+      seen.add(t.name);
+      declared.push(t);
     }
   }
   flushBatch();
   return out;
+}
+
+/** Each message's chat message (none for an empty one) as JSON text, kept across requests (see wire-cache.ts). */
+const messageCache = new WireCache();
+
+function chatMessage(provider: CompatName, m: Message, toolName: (name: string) => string): JsonObject[] {
+  if (m.role === "user") {
+    const parts = m.content.flatMap((p): JsonObject[] => (p.type === "text" ? (p.text === "" ? [] : [{ type: "text", text: p.text }]) : [imageUrl(p.mimeType, p.data)]));
+    const only = parts.length === 1 ? parts[0] : undefined;
+    if (parts.length === 0) return [];
+    return [{ role: "user", content: only?.type === "text" && only.text !== undefined ? only.text : parts }];
+  }
+  if (m.role === "toolResult") {
+    const text = m.content.flatMap((p) => (p.type === "text" && p.text !== "" ? [p.text] : [])).join("\n");
+    const fallback = m.content.some((p) => p.type === "image") ? "(the image is attached in the next message)" : "(no output)";
+    return [{ role: "tool", tool_call_id: m.toolCallId, content: text === "" ? fallback : text }];
+  }
+  const text = m.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
+  const calls = m.content.filter((p): p is ToolCallPart => p.type === "toolCall");
+  if (text === "" && calls.length === 0) return [];
+  const msg: JsonObject = { role: "assistant", content: text === "" ? null : text };
+  if (calls.length > 0) {
+    msg.tool_calls = calls.map((c) => ({ id: c.id, type: "function", function: { name: toolName(c.name), arguments: JSON.stringify(c.args) } }));
+  }
+  const reasoning = m.content.flatMap((p) => (p.type === "thinking" ? [p.thinking] : [])).join("");
+  if (isKimi(provider) && m.provider === provider && reasoning !== "") msg.reasoning_content = reasoning;
+  return [msg];
 }
 
 function imageUrl(mimeType: string, data: string): JsonObject {

@@ -38,7 +38,8 @@ export type AttemptResult =
   | { kind: "response"; response: HttpResponse; /** Aborts this attempt's connection (idle timeout, cap). */ cancel: () => void }
   | { kind: "aborted" }
   | { kind: "transient"; failure: Transient }
-  | { kind: "error"; error: string };
+  /** `routeMissing`: a 404 that does not name the model, so the URL itself is not served (a server without that API). */
+  | { kind: "error"; error: string; routeMissing?: true };
 
 const RETRYABLE = new Set([408, 409, 429, 529]);
 
@@ -99,7 +100,10 @@ export async function sendOnce(url: string, init: HttpRequest, ctx: SendContext,
   const status = response.status;
   const target = response.url;
   const msg = errorMessage(body);
-  if (!isRetryableStatus(status)) return { kind: "error", error: clean(describeStatus(target, status, msg, ctx, 1)) };
+  if (!isRetryableStatus(status)) {
+    const error = clean(describeStatus(target, status, msg, ctx, 1));
+    return status === 404 && !namesModel(msg, ctx) ? { kind: "error", error, routeMissing: true } : { kind: "error", error };
+  }
   const delayMs = retryAfterMs(response.headers);
   return {
     kind: "transient",
@@ -152,13 +156,19 @@ function describeStatus(url: string, status: number, msg: string, ctx: SendConte
     return `the API key was rejected by ${p} (HTTP ${status}${detail})${hint}`;
   }
   if (status === 400) return `${p} rejected the request (HTTP 400${detail})`;
-  if (status === 404 && ctx.model && msg.includes(ctx.model)) return retiredModel(p, ctx.model, ctx.defaultModel, detail);
+  if (status === 404 && ctx.model && namesModel(msg, ctx)) return retiredModel(p, ctx.model, ctx.defaultModel, detail);
+  if (status === 404 && (url.split("?")[0] ?? "").endsWith("/responses"))
+    return `${p} returned HTTP 404 for ${url}${detail}; check --base-url and --model, or pass --wire chat if the server has no Responses API`;
   if (status === 404) return `${p} returned HTTP 404 for ${url}${detail}; check --base-url and --model`;
   if (status === 413) return `${p} rejected the request as too large (HTTP 413${detail}); compact the conversation or start a new session`;
   if (status === 429) return `${p} is rate limiting requests (HTTP 429${detail})${tries}; wait a moment and try again`;
   if (status === 529) return `${p} is overloaded (HTTP 529${detail})${tries}; try again later`;
   if (status >= 500) return `${p} had a server error (HTTP ${status}${detail})${tries}; try again later`;
   return `${p} request failed (HTTP ${status}${detail})${tries}`;
+}
+
+function namesModel(msg: string, ctx: SendContext): boolean {
+  return ctx.model !== undefined && ctx.model !== "" && msg.includes(ctx.model);
 }
 
 /** A 404 that names the model: it is most likely retired, and the current default is the way on. */

@@ -115,7 +115,9 @@ export const bashTool = defineTool({
   async execute({ command, timeout, background }, ctx: ToolContext): Promise<ToolOutput> {
     if (ctx.signal.aborted) return textResult("Aborted before the command started.", true);
     if (background) return runBackground(command, ctx);
-    return runCommand(command, Math.min(timeout ?? BASH_DEFAULT_TIMEOUT_S, BASH_MAX_TIMEOUT_S), ctx);
+    const timeoutS = Math.min(timeout ?? BASH_DEFAULT_TIMEOUT_S, BASH_MAX_TIMEOUT_S);
+    const inEditor = ctx.editor?.runCommand;
+    return inEditor ? runInEditor(command, timeoutS, ctx, inEditor) : runCommand(command, timeoutS, ctx);
   },
 });
 
@@ -205,6 +207,35 @@ async function runCommand(command: string, timeoutS: number, ctx: ToolContext): 
   else if (stopped === "abort") parts.push("[Aborted; the command and its child processes were killed.]");
   else if (signal) parts.push(`[Killed by ${signal}.]`);
   else if (code !== 0) parts.push(`[Exit code ${code}]`);
+  else isError = false;
+  const denial = sandboxDenial(ctx.sandbox, command, text, ctx.cwd);
+  if (denial === null) return textResult(parts.join("\n\n"), isError);
+  parts.push(`[${denial.sentence}]`);
+  return { ...textResult(parts.join("\n\n"), isError), sandboxDenial: denial.sentence };
+}
+
+/**
+ * A foreground command in a terminal the editor shows (ACP's terminal methods): the same shell line,
+ * confined by the same sandbox, with the same timeout; the editor runs it and keeps its output.
+ */
+async function runInEditor(command: string, timeoutS: number, ctx: ToolContext, run: NonNullable<NonNullable<ToolContext["editor"]>["runCommand"]>): Promise<ToolOutput> {
+  const shell = shellPath(process.env, process.platform);
+  if (!shell.ok) return textResult(shell.error, true);
+  const argv = confinedArgv(ctx.sandbox, [shell.path, "-c", 'exec 2>&1; eval "set --; $1"', "/bin/sh", command]);
+  const timeout = AbortSignal.timeout(timeoutS * 1000);
+  const r = await run({ callId: ctx.callId ?? "", argv, cwd: ctx.cwd, signal: AbortSignal.any([ctx.signal, timeout]) });
+  if (!r.ok) return textResult(`Could not run the command in the editor's terminal (${r.error}).`, true);
+  const out = new Output(ctx.home);
+  out.add(Buffer.from(r.output, "utf8"), r.output);
+  const { text, note } = out.finish();
+  const parts = [text === "" ? "(no output)" : text];
+  if (note) parts.push(note);
+  if (r.truncated) parts.push("[The editor kept only the end of the output.]");
+  let isError = true;
+  if (timeout.aborted && !ctx.signal.aborted) parts.push(`[Timed out after ${timeoutS} s; the command was killed.]`);
+  else if (ctx.signal.aborted) parts.push("[Aborted; the command was killed.]");
+  else if (r.signal) parts.push(`[Killed by ${r.signal}.]`);
+  else if (r.exitCode !== 0) parts.push(`[Exit code ${r.exitCode ?? "unknown"}]`);
   else isError = false;
   const denial = sandboxDenial(ctx.sandbox, command, text, ctx.cwd);
   if (denial === null) return textResult(parts.join("\n\n"), isError);

@@ -11,10 +11,54 @@ const MAX_EDIT_DISTANCE = 2000;
 
 export function unifiedDiff(oldText: string, newText: string, opts: DiffOptions = {}): string {
   const context = opts.context ?? 3;
-  const ops = diffLines(splitLines(oldText), splitLines(newText));
-  const hunks = toHunks(ops, context);
+  // Only the lines between the common head and tail (and their context) are split and compared:
+  // a line array and an op per line of a 100 MB file cost several times the file.
+  const { start, oldEnd, newEnd, skipped } = changedRegion(oldText, newText, context);
+  const ops = diffLines(splitLines(oldText.slice(start, oldEnd)), splitLines(newText.slice(start, newEnd)));
+  const hunks = toHunks(ops, context, skipped);
   if (hunks.length === 0) return "";
   return [`--- ${opts.oldLabel ?? "a"}`, `+++ ${opts.newLabel ?? "b"}`, ...hunks].join("\n");
+}
+
+/** Characters compared at once while looking for the common head and tail. */
+const CHUNK = 4096;
+
+/**
+ * Where the texts differ, widened to whole lines and `context` more lines each side: both are the
+ * same before `start` (which holds `skipped` lines) and after `oldEnd` / `newEnd`.
+ */
+function changedRegion(a: string, b: string, context: number): { start: number; oldEnd: number; newEnd: number; skipped: number } {
+  const shorter = Math.min(a.length, b.length);
+  let head = 0;
+  while (head + CHUNK <= shorter && a.slice(head, head + CHUNK) === b.slice(head, head + CHUNK)) head += CHUNK;
+  while (head < shorter && a.charCodeAt(head) === b.charCodeAt(head)) head++;
+  // (lastIndexOf reads a negative position as 0, so the first line is its own case.)
+  const lineOf = (at: number) => (at <= 0 ? 0 : a.lastIndexOf("\n", at - 1) + 1);
+  const changed = lineOf(head);
+  const room = shorter - changed;
+  let tail = 0;
+  while (tail + CHUNK <= room && a.slice(a.length - tail - CHUNK, a.length - tail) === b.slice(b.length - tail - CHUNK, b.length - tail)) tail += CHUNK;
+  while (tail < room && a.charCodeAt(a.length - tail - 1) === b.charCodeAt(b.length - tail - 1)) tail++;
+  // The tail is kept from the first line that starts inside it (in both texts, as it is common to them).
+  let oldEnd = a.length - tail;
+  const lineStart = (t: string, at: number) => at === changed || t.charCodeAt(at - 1) === 10;
+  if (!(lineStart(a, oldEnd) && lineStart(b, b.length - tail))) {
+    const nl = a.indexOf("\n", oldEnd);
+    oldEnd = nl === -1 || nl >= a.length ? a.length : nl + 1;
+  }
+  let start = changed;
+  for (let i = 0; i < context && start > 0; i++) start = lineOf(start - 1);
+  for (let i = 0; i < context && oldEnd < a.length; i++) {
+    const nl = a.indexOf("\n", oldEnd);
+    oldEnd = nl === -1 ? a.length : nl + 1;
+  }
+  return { start, oldEnd, newEnd: b.length - (a.length - oldEnd), skipped: lineBreaks(a, start) };
+}
+
+function lineBreaks(text: string, end: number): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1 && i < end; i = text.indexOf("\n", i + 1)) n++;
+  return n;
 }
 
 function splitLines(text: string): string[] {
@@ -94,7 +138,8 @@ function backtrack(a: string[], b: string[], trace: Int32Array[]): Op[] {
   return ops.reverse();
 }
 
-function toHunks(ops: Op[], context: number): string[] {
+/** `skipped`: the lines before the first op, the same in both texts. */
+function toHunks(ops: Op[], context: number, skipped: number): string[] {
   const out: string[] = [];
   const changes: number[] = [];
   ops.forEach((op, i) => {
@@ -110,9 +155,10 @@ function toHunks(ops: Op[], context: number): string[] {
   for (const { first, last } of groups) {
     const start = Math.max(0, first - context);
     const end = Math.min(ops.length, last + context + 1);
-    let oldBefore = 0;
-    let newBefore = 0;
-    for (const op of ops.slice(0, start)) {
+    let oldBefore = skipped;
+    let newBefore = skipped;
+    for (let i = 0; i < start; i++) {
+      const op = ops[i]!;
       if (op.kind !== "+") oldBefore++;
       if (op.kind !== "-") newBefore++;
     }

@@ -63,12 +63,26 @@ export const editTool = defineTool({
     // Before the file is read: a hidden file's content must not reach the model through an error.
     const refused = sandboxRefusal("write", resolvePath(ctx.cwd, args.path), ctx);
     if (refused) return refused;
-    const planned = prepare(args, ctx.cwd);
+    const editor = ctx.editor;
+    // In an editor that offers it, the edit applies to the buffer as the user sees it, unsaved changes included.
+    let buffer: string | undefined;
+    if (editor?.readText) {
+      const abs = resolvePath(ctx.cwd, args.path);
+      if (isFile(abs)) {
+        const r = await editor.readText(abs);
+        if (!r.ok) return textResult(`Could not read ${abs} through the editor (${r.error}).`, true);
+        buffer = r.text;
+      }
+    }
+    const planned = prepare(args, ctx.cwd, buffer);
     if (!planned.ok) return textResult(planned.error, true);
     const { abs, bom, crlf, text, next, count } = planned;
     const out = (bom ? BOM : "") + (crlf ? next.replace(/\n/g, "\r\n") : next);
     try {
-      atomicWrite(abs, out);
+      if (editor?.writeText) {
+        const r = await editor.writeText(abs, out);
+        if (!r.ok) return textResult(`Could not write ${abs} through the editor (${r.error}); the file is unchanged.`, true);
+      } else atomicWrite(abs, out);
     } catch (err) {
       return textResult(`Could not write ${abs} (${errorText(err)}); the file is unchanged.`, true);
     }
@@ -80,8 +94,19 @@ export const editTool = defineTool({
 
 type Prepared = Result<{ abs: string; bom: boolean; crlf: boolean; text: string; next: string; count: number }>;
 
-/** Reads the file and applies the edits in memory: what execute writes and what the approval dialog shows. */
-function prepare({ path, edits }: { path: string; edits: Edit[] }, cwd: string): Prepared {
+function isFile(abs: string): boolean {
+  try {
+    return statSync(abs).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Reads the file and applies the edits in memory: what execute writes and what the approval dialog
+ * shows. `buffer`: the file's text as the editor has it, used instead of the bytes on disk.
+ */
+function prepare({ path, edits }: { path: string; edits: Edit[] }, cwd: string, buffer?: string): Prepared {
   const fail = (error: string): Prepared => ({ ok: false, error });
   const abs = resolvePath(cwd, path);
   let bytes: Buffer;
@@ -90,7 +115,7 @@ function prepare({ path, edits }: { path: string; edits: Edit[] }, cwd: string):
     // Reading a FIFO would hang and "editing" a device would replace it: only regular files.
     const refusal = refuseNonRegular(abs, "edit");
     if (refusal) return fail(refusal);
-    bytes = readFileSync(abs);
+    bytes = buffer === undefined ? readFileSync(abs) : Buffer.from(buffer, "utf8");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return fail(`File not found: ${abs} (use the write tool to create a new file).`);
     return fail(`Could not read ${abs} (${errorText(err)}).`);

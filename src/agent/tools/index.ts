@@ -6,13 +6,14 @@ import { bashOutputTool } from "./bash-output.ts";
 import { editTool } from "./edit.ts";
 import { readTool } from "./read.ts";
 import { skillTool } from "./skill.ts";
+import { taskTool } from "./task.ts";
 import { todoTool } from "./todo.ts";
 import { webFetchTool } from "./web-fetch.ts";
 import { writeTool } from "./write.ts";
 
 /** In the order they are offered to the model (the order of `BUILTIN_TOOLS`). */
 export function builtinTools(): Tool[] {
-  return [readTool, writeTool, editTool, bashTool, bashOutputTool, bashKillTool, todoTool, webFetchTool, skillTool];
+  return [readTool, writeTool, editTool, bashTool, bashOutputTool, bashKillTool, todoTool, webFetchTool, skillTool, taskTool];
 }
 
 /** `null` means all built-ins; names are matched exactly (after trimming) and keep the built-in order. */

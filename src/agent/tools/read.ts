@@ -3,6 +3,7 @@
 import { closeSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import type { JsonObject } from "../../json.ts";
+import type { Result } from "../../result.ts";
 import type { ToolOutput } from "../tool.ts";
 import { errorText, resolvePath, stringArg, textResult } from "./common.ts";
 import { defineTool, positiveIntegerParam, stringParam } from "./define.ts";
@@ -60,12 +61,44 @@ export const readTool = defineTool({
     const refused = sandboxRefusal("read", abs, ctx);
     if (refused) return refused;
     try {
-      return await readPath(abs, offset ?? 1, Math.min(limit ?? READ_MAX_LINES, READ_MAX_LINES), ctx.signal);
+      const from = offset ?? 1;
+      const lines = Math.min(limit ?? READ_MAX_LINES, READ_MAX_LINES);
+      if (ctx.editor?.readText) {
+        const viaEditor = await readInEditor(abs, from, lines, ctx.signal, ctx.editor.readText);
+        if (viaEditor) return viaEditor;
+      }
+      return await readPath(abs, from, lines, ctx.signal);
     } catch (err) {
       return textResult(`Could not read ${abs} (${errorText(err)}).`, true);
     }
   },
 });
+
+/**
+ * A text file through the editor (ACP's fs/read_text_file), so an unsaved buffer is what the model
+ * reads; paged as from disk. Null for what the editor cannot give as text (images, binaries,
+ * pseudo-files, large files, a path that is not a regular file): those are read from disk.
+ */
+async function readInEditor(abs: string, offset: number, limit: number, signal: AbortSignal, readText: (path: string) => Promise<Result<{ text: string }>>): Promise<ToolOutput | null> {
+  try {
+    const st = statSync(abs);
+    if (!st.isFile() || st.size === 0 || st.size > READ_WHOLE_MAX_BYTES || isPseudoFile(realpathSync(abs))) return null;
+    const head = Buffer.alloc(Math.min(SNIFF, st.size));
+    const fd = openSync(abs, "r");
+    try {
+      readSync(fd, head, 0, head.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+    if (imageMime(head) || looksBinary(head)) return null;
+  } catch {
+    return null;
+  }
+  const r = await readText(abs);
+  if (!r.ok) return textResult(`Could not read ${abs} through the editor (${r.error}).`, true);
+  const bytes = Buffer.from(r.text, "utf8");
+  return fromBytes(abs, bytes, bytes.length, offset, limit, signal);
+}
 
 async function readPath(abs: string, offset: number, limit: number, signal: AbortSignal): Promise<ToolOutput> {
   let size: number;

@@ -55,7 +55,12 @@ export const writeTool = defineTool({
     }
     try {
       mkdirSync(dirname(abs), { recursive: true });
-      atomicWrite(abs, content);
+      // In an editor that offers it, the write lands in the editor's buffer (which saves it).
+      const viaEditor = ctx.editor?.writeText;
+      if (viaEditor) {
+        const r = await viaEditor(abs, content);
+        if (!r.ok) return textResult(`Could not write ${abs} through the editor (${r.error}).`, true);
+      } else atomicWrite(abs, content);
     } catch (err) {
       return textResult(`Could not write ${abs} (${errorText(err)}).`, true);
     }

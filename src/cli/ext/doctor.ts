@@ -3,8 +3,6 @@
 import { resolve } from "node:path";
 import { ZOT_VERSION } from "../../version.ts";
 import { Host } from "../../ext/host.ts";
-import { describePermissions, expandPermissions, permissionsJson, type PermissionsJson } from "../../ext/sandbox/scope.ts";
-import { describeGrants } from "../../ext/sandbox/confinement.ts";
 import { doctorEntry, type ExtensionsReport } from "../../ext/doctor-entry.ts";
 import { trustMode } from "../../ext/install/trust.ts";
 import type { ExtensionState } from "../../ext/types.ts";
@@ -12,10 +10,35 @@ import { policy } from "./lookup.ts";
 import { redactSecrets } from "../../redact.ts";
 import { storedSecretValues } from "../../ext/install/settings.ts";
 import type { Ctx } from "../kit/context.ts";
+import { extensionsText, resolvedScopes } from "../../ext/doctor-text.ts";
 import type { McpDoctorServer } from "../mcp/doctor.ts";
 import { hasMcpConfig } from "../../runtime/mcp-wiring.ts";
+import { configPath, readConfig } from "../../agent/config.ts";
+import { startingPermissionMode } from "../../agent/permission-modes.ts";
+import { setUpSandbox } from "../../agent/sandbox/setup.ts";
+import type { PermissionMode } from "../../agent/choices.ts";
 
-export type DoctorReport = ExtensionsReport & { mcp_servers?: McpDoctorServer[] };
+/**
+ * `agent_sandbox`: the sandbox of the agent's own commands as config.json sets it, whether this
+ * machine enforces it, and the permission mode a new session starts in because of that.
+ */
+export type AgentSandboxReport = { mode: string; enforced: boolean; network: boolean; reason: string; default_permission_mode: PermissionMode };
+export type DoctorReport = ExtensionsReport & { mcp_servers?: McpDoctorServer[]; agent_sandbox: AgentSandboxReport };
+
+function agentSandbox(ctx: Ctx): { report: AgentSandboxReport; warnings: string[] } {
+  const config = readConfig(ctx.home);
+  const { status, notices } = setUpSandbox(config.raw.sandbox, configPath(ctx.home), { cwd: ctx.cwd, home: ctx.home, env: ctx.env });
+  const mode = startingPermissionMode({ ...(config.values.permissionMode ? { config: config.values.permissionMode } : {}), sandboxEnforced: status.enforced || status.mode === "off" });
+  return { report: { mode: status.mode, enforced: status.enforced, network: status.network, reason: status.reason, default_permission_mode: mode }, warnings: notices };
+}
+
+/** The agent sandbox's line in the human report: the mode, and what a new session does about it. */
+function sandboxLine(s: AgentSandboxReport): string {
+  const mode = `${s.mode}${s.network ? " + network" : ""}`;
+  if (s.mode === "off") return `agent sandbox: off; the agent's commands run with your full rights (new sessions start in ${s.default_permission_mode})`;
+  if (s.enforced) return `agent sandbox: ${mode}, enforced (${s.reason}); new sessions start in ${s.default_permission_mode}`;
+  return `agent sandbox: ${mode}, NOT enforced here (${s.reason}); the agent's commands would run with your full rights, so new sessions start in ${s.default_permission_mode}`;
+}
 
 export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]; noExt: boolean }): Promise<number> {
   const host = new Host();
@@ -40,9 +63,9 @@ export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]
     await host.shutdown();
   }
   const extensions = states.map((s) => doctorEntry(s, ctx.home));
-  const tmp = process.getBuiltinModule("node:os").tmpdir();
-  const resolved = new Map(states.map((s) => [s.dir, s.permissions ? permissionsJson(expandPermissions(s.permissions, { extensionDir: s.dir, cwd: ctx.cwd, home: ctx.home, tmp })) : null]));
   const m = await mcp;
+  const sandbox = agentSandbox(ctx);
+  for (const w of sandbox.warnings) ctx.err.write(`zot: ${w}\n`);
   const report: DoctorReport = {
     zot_version: ZOT_VERSION,
     home: ctx.home,
@@ -50,44 +73,9 @@ export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]
     ok: extensions.every((e) => e.status !== "failed" && e.status !== "invalid") && (!m || m.m.reportOk(m.r)),
     extensions,
     ...(m ? { mcp_servers: m.r.servers } : {}),
+    agent_sandbox: sandbox.report,
   };
   if (opts.json) ctx.out.write(JSON.stringify(report, null, 2) + "\n");
-  else ctx.out.write(human(report, (dir) => resolved.get(dir) ?? null) + (m ? `\n${m.m.humanReport(m.r)}` : ""));
+  else ctx.out.write(extensionsText(report, resolvedScopes(states, ctx.cwd, ctx.home), [sandboxLine(report.agent_sandbox)]) + (m ? `\n${m.m.humanReport(m.r)}` : ""));
   return report.ok ? 0 : 1;
-}
-
-/** `resolvedScope` gives the scope with its placeholders expanded, as the sandbox grants it. */
-function human(r: DoctorReport, resolvedScope: (dir: string) => PermissionsJson | null): string {
-  const out: string[] = [];
-  if (r.extensions.length === 0) out.push(`no extensions found (looked in ${r.cwd}/.zot/extensions and ${r.home}/extensions)`);
-  for (const e of r.extensions) {
-    const head = [e.name, e.status, `(${e.source})`];
-    if (e.version) head.splice(1, 0, e.version);
-    if (e.startup_ms !== null) head.push(`${e.startup_ms} ms`);
-    out.push(head.join("  "));
-    const row = (k: string, v: string) => out.push(`  ${k.padEnd(10)}${v}`);
-    row("dir", e.dir);
-    if (e.url) row("url", e.url);
-    if (e.error) row("error", e.error);
-    if (e.shadowed_by) row("shadowed", `by ${e.shadowed_by}, which has the same name and loads first`);
-    if (e.commands.length) row("commands", e.commands.map((c) => `/${c}`).join(", "));
-    if (e.tools.length) row("tools", e.tools.map((t) => (t.deferred ? `${t.name} (deferred)` : t.name)).join(", "));
-    if (e.events.length) row("events", e.events.join(", "));
-    if (e.intercept.length) row("intercept", e.intercept.join(", "));
-    const scope = resolvedScope(e.dir) ?? e.permissions;
-    if (scope) row("scope", describePermissions(scope));
-    // Without a declaration every protocol power is held: say so beside what it intercepts.
-    else if (e.intercept.length || e.commands.length || e.tools.length) row("powers", "all: it declares no permissions, so it may rewrite what it intercepts, submit prompts and switch on deferred tools");
-    row("sandbox", e.sandbox);
-    if (e.granted) row("granted", describeGrants(e.granted));
-    for (const c of e.conflicts) row("conflict", c);
-    for (const w of e.warnings) row("warning", w);
-    row("log", e.log);
-    out.push("");
-  }
-  const counts = new Map<string, number>();
-  for (const e of r.extensions) counts.set(e.status, (counts.get(e.status) ?? 0) + 1);
-  const summary = [...counts].map(([k, n]) => `${n} ${k}`).join(", ");
-  out.push(`${r.ok ? "ok" : "problems found"}: ${r.extensions.length} extension(s)${summary ? ` (${summary})` : ""}; zot ${r.zot_version}, home ${r.home}`);
-  return out.join("\n") + "\n";
 }

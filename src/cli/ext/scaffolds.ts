@@ -131,8 +131,8 @@ const SDK_FILES: { [L in SdkLanguage]: (n: Names, sdk: SdkLocation) => ScaffoldF
 };
 
 const RUNTIME: Record<Language, string> = {
-  ts: "Runs with `bun index.ts` (Bun on PATH).",
-  node: "Runs with `node index.mjs` (Node 18+ on PATH).",
+  ts: "Runs with `bun index.ts`; without Bun on PATH zot runs it with its own embedded Bun runtime, so nothing needs installing.",
+  node: "Runs with `node index.mjs` (Node 18+); without Node on PATH zot runs it with its own embedded Bun runtime, so nothing needs installing.",
   python: "Runs with `python3 main.py` (Python 3.9+ on PATH, stdlib only).",
   sh: "Runs with `sh main.sh` and reads and writes every frame with `jq` (on PATH).",
   "sh-posix": "Runs with `sh main.sh` (POSIX sh and sed, no jq). Strings are copied between frames as written, never decoded; use jq or another language once you need their content.",

@@ -67,10 +67,13 @@ export function list(ctx: Ctx, json: boolean): number {
   return 0;
 }
 
+const SERVICE_AUTH = "oauth: client credentials (each run gets its own token; no login)";
+
 /** What zot knows without asking the server: a stored login, or an `oauth` entry that has none yet. */
 function authOf(s: ServerConfig, tokens: ReturnType<typeof readAuthStore>): string | null {
   const t = s.transport;
   if (t?.kind !== "http" || !oauthApplies(t)) return null;
+  if (t.oauth?.grantType === "client_credentials") return SERVICE_AUTH;
   const entry = findAuth(tokens, t.url, t.oauth?.clientId);
   return entry || t.oauth ? describeAuth(entry, s.name) : null;
 }

@@ -21,6 +21,8 @@ function httpServer(ctx: Ctx, name: string, verb: "login" | "logout"): Found {
   if (t?.kind !== "http") return { ok: false, code: fail(ctx, `MCP server "${server.name}" is a stdio server; OAuth ${verb} is for HTTP servers (stdio servers take credentials in "env").`) };
   if (verb === "login" && !oauthApplies(t))
     return { ok: false, code: fail(ctx, `MCP server "${server.name}" sends an Authorization header from ${server.file}; remove it from "headers" to log in with OAuth instead.`) };
+  if (verb === "login" && t.oauth?.grantType === "client_credentials")
+    return { ok: false, code: fail(ctx, `MCP server "${server.name}" uses the client_credentials grant (${server.file}): every run gets its token with the configured client credentials, so there is nothing to log in to.`) };
   return { ok: true, server, http: t };
 }
 

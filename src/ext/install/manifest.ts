@@ -95,6 +95,7 @@ export function parseManifest(text: string, manifestPath: string, opts: Manifest
   }
 
   let exec: string | null = null;
+  let embeddedRuntime: "bun" | "node" | undefined;
   if (raw.exec === undefined || raw.exec === null) {
     // A WebSocket extension is reached, not started: it has no exec.
     if (!opts.allowMissingExec && transport === null) return bad("exec", `is missing (it is required unless the directory ships theme.json or the manifest has a "transport")`, name);
@@ -106,6 +107,7 @@ export function parseManifest(text: string, manifestPath: string, opts: Manifest
     // disable broken extensions precisely to keep them from counting as failures.
     if (!resolved.ok && enabled) return bad("exec", resolved.error, name);
     exec = resolved.ok ? resolved.path : raw.exec.includes("/") ? resolve(dirname(manifestPath), raw.exec) : raw.exec;
+    if (resolved.ok && resolved.embedded) embeddedRuntime = resolved.embedded;
   }
 
   let permissions: Permissions | null = null;
@@ -135,6 +137,7 @@ export function parseManifest(text: string, manifestPath: string, opts: Manifest
       enabled,
       permissions,
       settings,
+      ...(embeddedRuntime ? { embeddedRuntime } : {}),
     },
   };
 }
@@ -146,14 +149,15 @@ export function themeManifest(name: string): Manifest {
 
 /**
  * Absolute paths are used as is; paths with a separator are relative to the manifest directory; a
- * bare name is looked up on PATH.
+ * bare name is looked up on PATH. `bun` or `node` not found there is zot's own binary, which is
+ * Bun and runs the script itself (`embedded`), so TypeScript and JavaScript extensions need neither installed.
  */
 export function resolveExec(
   exec: string,
   manifestDir: string,
   env: Record<string, string | undefined> = process.env,
   platform: string = process.platform,
-): Result<{ path: string }> {
+): Result<{ path: string; embedded?: "bun" | "node" }> {
   const hasSep = exec.includes("/") || (platform === "win32" && exec.includes("\\"));
   if (isAbsolute(exec) || hasSep) {
     const path = isAbsolute(exec) ? exec : resolve(manifestDir, exec);
@@ -162,6 +166,7 @@ export function resolveExec(
     return { ok: true, path };
   }
   const found = lookPath(exec, env, platform);
+  if (!found && (exec === "bun" || exec === "node")) return { ok: true, path: process.execPath, embedded: exec };
   if (!found) return { ok: false, error: `is ${JSON.stringify(exec)}, which was not found on PATH` };
   return { ok: true, path: found };
 }

@@ -5,6 +5,8 @@
 import { armExecGuard, execGuardAvailable, EXEC_GUARD_ARG, runExecGuard } from "./exec-guard.ts";
 import { applyRuleset, decodeRuleset, execve, FS } from "../../platform/landlock.ts";
 import { CONFINE_ARG, runConfined } from "../../platform/confine.ts";
+import { EMBEDDED_RUNTIME_ENV } from "../../platform/launcher-command.ts";
+import { realPath } from "../../platform/real-path.ts";
 
 /** Exit status when the sandbox could not be set up (as a shell reports a command it cannot run). */
 const CANNOT_RUN = 126;
@@ -37,6 +39,9 @@ export async function runLauncher(argv: string[]): Promise<number> {
   process.stderr.write(`[zot] sandbox: Landlock ABI ${applied.abi} enforced${guarded ? ", seccomp exec guard on" : ""}${skipped}\n`);
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  // The plan refuses zot's binary as a scoped extension's program unless it stands in for bun or
+  // node, so its own binary here is that runtime: Bun, and never this launcher again.
+  if (command[0] !== undefined && realPath(command[0]) === realPath(process.execPath)) env[EMBEDDED_RUNTIME_ENV] = "1";
   const why = execve(command, env);
   process.stderr.write(`[zot] sandbox: could not execute ${command[0]}: ${why}\n`);
   return CANNOT_RUN;

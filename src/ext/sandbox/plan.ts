@@ -7,7 +7,7 @@ import { expandPermissions, PLACEHOLDERS, type Permissions, type PlaceholderValu
 import { execChain } from "./exec-chain.ts";
 import { execGuardAvailable } from "./exec-guard.ts";
 import { encodeRuleset, landlockAbi } from "../../platform/landlock.ts";
-import { compiled, launcherCommand } from "../../platform/launcher-command.ts";
+import { compiled, EMBEDDED_RUNTIME_ENV, launcherCommand } from "../../platform/launcher-command.ts";
 import { enforcement, implicitGrants, landlockRules, scopedEnv, seatbeltProfile, type Enforcement, type ImplicitGrants, type Support } from "./confinement.ts";
 import { isWithin, realPath } from "../../platform/real-path.ts";
 
@@ -20,6 +20,8 @@ export type LaunchInput = {
   /** The environment an unrestricted extension would get. */
   env: Record<string, string>;
   permissions: Permissions | null;
+  /** `exec` is zot's own binary standing in for a missing `bun` or `node`: it runs as Bun. */
+  embedded?: boolean;
 };
 
 export type LaunchPlan = {
@@ -72,7 +74,8 @@ function symlinkEscape(declared: Permissions, expanded: Permissions, values: Pla
 }
 
 export function planLaunch(input: LaunchInput): PlanResult {
-  if (!input.permissions) return { ok: true, argv: [input.exec, ...input.args], env: input.env, enforcement: "unrestricted", grants: null, missing: [] };
+  const asBun = (env: Record<string, string>) => (input.embedded ? { ...env, [EMBEDDED_RUNTIME_ENV]: "1" } : env);
+  if (!input.permissions) return { ok: true, argv: [input.exec, ...input.args], env: asBun(input.env), enforcement: "unrestricted", grants: null, missing: [] };
   const tmp = process.getBuiltinModule("node:os").tmpdir();
   const values = { extensionDir: input.extensionDir, cwd: input.cwd, home: input.home, tmp };
   const p = expandPermissions(input.permissions, values);
@@ -85,8 +88,9 @@ export function planLaunch(input: LaunchInput): PlanResult {
   if (!traced.ok) return traced;
   const chain = traced.chain;
   // zot's own binary is its launcher: as an extension's program it would only be a way around the scope.
+  // Standing in for bun or node it runs as Bun, which has no launcher (the variable makes it Bun from its first instruction).
   const self = compiled() ? realPath(process.execPath) : null;
-  if (self && chain.programs.includes(self)) return { ok: false, error: `its exec runs zot itself (${input.exec}), which an extension with "permissions" may not do` };
+  if (self && !input.embedded && chain.programs.includes(self)) return { ok: false, error: `its exec runs zot itself (${input.exec}), which an extension with "permissions" may not do` };
   const places = { home: input.env.HOME || homedir(), zotHome: input.home, extensionDir: input.extensionDir, cwd: input.cwd };
   const granted = implicitGrants(chain, places);
   if (!granted.ok) return granted;
@@ -95,9 +99,10 @@ export function planLaunch(input: LaunchInput): PlanResult {
   const at = { extensionDir: input.extensionDir, grants };
   const plan = { env, enforcement: level, grants, missing };
   if (s.platform === "linux" && s.landlockAbi > 0) {
+    // The launcher is zot's binary too, so the variable would make it Bun: it sets the variable itself, for the exec of its own binary.
     const rules = encodeRuleset(landlockRules(p, at, s.landlockAbi));
     return { ok: true, argv: [...launcherCommand(), rules, ...chain.command], ...plan };
   }
-  if (s.seatbelt) return { ok: true, argv: [SANDBOX_EXEC, "-p", seatbeltProfile(p, at), ...chain.command], ...plan };
-  return { ok: true, argv: [input.exec, ...input.args], ...plan };
+  if (s.seatbelt) return { ok: true, argv: [SANDBOX_EXEC, "-p", seatbeltProfile(p, at), ...chain.command], ...plan, env: asBun(env) };
+  return { ok: true, argv: [input.exec, ...input.args], ...plan, env: asBun(env) };
 }

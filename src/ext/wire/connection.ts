@@ -10,7 +10,7 @@ import type { ExitInfo } from "./process.ts";
 import { HOST_CAPABILITIES, PROTOCOL_VERSION, decodeExtensionFrame } from "../../protocol.ts";
 import { isObject } from "../../json.ts";
 import type { EventName, ExtensionFrame, HostFrame, InterceptSpec, JsonObject } from "../../protocol.ts";
-import { checkCommand, checkTool } from "../registry.ts";
+import { checkAgent, checkCommand, checkTool, type AgentReg } from "../registry.ts";
 import type { CommandReg, ToolReg } from "../registry.ts";
 import type { FrameRecorder } from "./trace.ts";
 import type { HostInfo, UiIntent } from "../types.ts";
@@ -96,6 +96,7 @@ export class Connection {
   /** Accepted registrations, in arrival order. */
   readonly commands: CommandReg[] = [];
   readonly tools: ToolReg[] = [];
+  readonly agents: AgentReg[] = [];
   readonly events = new Set<EventName>();
   readonly intercept: InterceptSpec[] = [];
   /** What the host rejected or ignored of the registrations (also in `warnings()`). */
@@ -378,6 +379,14 @@ export class Connection {
         if (checked.warning) this.warnRegistration(checked.warning);
         if (!checked.ok) return;
         this.tools.push(checked.tool);
+        return this.cfg.onRegistration(this);
+      }
+      case "register_agent": {
+        this.registrationFrame();
+        const bad = checkAgent(f);
+        if (bad) return this.warnRegistration(bad);
+        const { type: _type, ...agent } = f;
+        this.agents.push(agent);
         return this.cfg.onRegistration(this);
       }
       case "subscribe": {

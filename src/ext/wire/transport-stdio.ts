@@ -47,8 +47,10 @@ export function openStdio(o: StdioOptions): Opened {
     home: o.home,
     env: extensionEnv(o.env, { home: o.home, dir: o.dir, cwd: o.cwd }),
     permissions: t.permissions,
+    ...(t.embedded ? { embedded: true } : {}),
   });
   if (!plan.ok) return { ok: false, error: plan.error };
+  if (t.embedded) o.log.line(`runtime: zot's own Bun (${t.exec}), as ${t.embedded} is not on PATH`);
   if (t.permissions) {
     o.log.line(`permissions (${plan.enforcement}): ${describePermissions(permissionsJson(t.permissions))}`);
     if (plan.grants) o.log.line(`sandbox grants: ${describeGrants(plan.grants)}`);

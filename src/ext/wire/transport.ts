@@ -66,6 +66,8 @@ export type StdioTarget = {
   args: string[];
   /** The manifest's declared scope; null runs the extension with the user's full privileges. */
   permissions: Permissions | null;
+  /** `exec` is zot's own binary standing in for a missing `bun` or `node` (Manifest.embeddedRuntime). */
+  embedded?: "bun" | "node";
 };
 
 export type ExtensionTarget = ({ kind: "stdio" } & StdioTarget) | ({ kind: "websocket" } & WebSocketTarget);
@@ -73,5 +75,5 @@ export type ExtensionTarget = ({ kind: "stdio" } & StdioTarget) | ({ kind: "webs
 /** The target a manifest describes; null for one with nothing to run (theme-only). */
 export function targetOf(m: Manifest): ExtensionTarget | null {
   if (m.transport) return { kind: "websocket", ...m.transport };
-  return m.exec ? { kind: "stdio", exec: m.exec, args: m.args, permissions: m.permissions } : null;
+  return m.exec ? { kind: "stdio", exec: m.exec, args: m.args, permissions: m.permissions, ...(m.embeddedRuntime ? { embedded: m.embeddedRuntime } : {}) } : null;
 }

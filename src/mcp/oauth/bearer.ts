@@ -43,6 +43,19 @@ export function describeAuth(e: StoredAuth | null, name: string): string {
   return e.refresh_token ? `oauth: logged in (token expired ${when} UTC; refreshed on next use)` : `needs login: the token expired ${when} UTC; run zot mcp login ${name}`;
 }
 
+/** What the token was granted, as it bears on the scope a server says it lacks. */
+function grantNote(granted: string | undefined, asked: string): string {
+  if (!granted) return "";
+  const has = new Set(granted.split(/\s+/));
+  const covered = asked.split(/\s+/).every((x) => x === "" || has.has(x));
+  // The grant names the scope and the server still refuses: say both, without claiming either is wrong.
+  return covered ? `, although the token was granted "${granted}"` : ` (the token was granted "${granted}")`;
+}
+
+function nextLogin(granted: string | undefined, stepUp: string): string {
+  return granted ? `the next login asks for "${joinScopes(granted, stepUp)}"` : `the next login asks for "${stepUp}" as well`;
+}
+
 export class OAuthBearer implements HttpAuth {
   private entry: StoredAuth | null;
   private pending: Promise<boolean> | null = null;
@@ -95,10 +108,9 @@ export class OAuthBearer implements HttpAuth {
     if (!asked) return this.fail("it wants more access than the token grants, and did not say which scope");
     const saved = updateAuth(this.o.home, e, (now) => ({ ...now, step_up_scope: joinScopes(now.step_up_scope, asked) }));
     // A later refresh saves this entry again, and must keep what the server asked for.
-    this.entry = { ...e, step_up_scope: joinScopes(e.step_up_scope, asked) };
-    const granted = e.scope ? `, along with the granted "${e.scope}"` : "";
-    const kept = saved.ok ? `the next login asks for it${granted}` : `the next login cannot know it: ${saved.error}`;
-    const why = `it asked for the scope "${asked}", which the token does not grant; ${kept}`;
+    const stepUp = joinScopes(e.step_up_scope, asked);
+    this.entry = { ...e, step_up_scope: stepUp };
+    const why = `it refused the token for lacking the scope "${asked}"${grantNote(e.scope, asked)}; ${saved.ok ? nextLogin(e.scope, stepUp) : `the next login cannot know it: ${saved.error}`}`;
     if (!this.asked.has(asked)) {
       this.asked.add(asked);
       this.o.notify(`MCP server ${this.o.name} needs more access: run zot mcp login ${this.o.name} (${why})`);

@@ -2,8 +2,11 @@
 // challenge, the protected resource metadata (RFC 9728: the challenge's `resource_metadata`, else the
 // well-known URLs at the endpoint's path and at the root) and the authorization server metadata
 // (RFC 8414, falling back to OpenID discovery), whose `issuer` must be the one it was fetched for.
+// A server of the 2025-03-26 revision publishes no resource metadata: its origin is the
+// authorization server, with RFC 8414 metadata there or else the default endpoints.
 import type { Result } from "../../result.ts";
-import { firstDocument } from "./wire.ts";
+import type { JsonObject } from "../../protocol.ts";
+import { firstDocument, requestJson } from "./wire.ts";
 
 export type Challenge = { resourceMetadata: string | null; scope: string | null; error: string | null };
 
@@ -42,15 +45,15 @@ export function parseChallenge(header: string | null): Challenge | null {
   return { resourceMetadata: params.resource_metadata ?? null, scope: params.scope ?? null, error: params.error ?? null };
 }
 
-/** The protected resource metadata of the MCP endpoint `serverUrl`. */
-export async function resourceMetadata(serverUrl: string, challenge: Challenge | null): Promise<Result<{ value: ResourceMetadata }>> {
+/** The protected resource metadata of the MCP endpoint `serverUrl`; `missing` when no URL had a document at all. */
+export async function resourceMetadata(serverUrl: string, challenge: Challenge | null): Promise<{ ok: true; value: ResourceMetadata } | { ok: false; error: string; missing?: true }> {
   const u = new URL(serverUrl);
   const path = u.pathname === "/" ? "" : u.pathname.replace(/\/$/, "");
   const candidates = challenge?.resourceMetadata
     ? [challenge.resourceMetadata]
     : [...(path ? [`${u.origin}/.well-known/oauth-protected-resource${path}`] : []), `${u.origin}/.well-known/oauth-protected-resource`];
   const found = await firstDocument(candidates, FETCH_MS);
-  if (!found.ok) return { ok: false, error: `found no protected resource metadata for ${serverUrl} (${found.tried.join("; ")})` };
+  if (!found.ok) return { ok: false, missing: true, error: `found no protected resource metadata for ${serverUrl} (${found.tried.join("; ")})` };
   const { url, doc } = found;
   const servers = Array.isArray(doc.authorization_servers) ? doc.authorization_servers.filter((s): s is string => typeof s === "string" && s !== "") : [];
   const [firstServer, ...moreServers] = servers;
@@ -76,9 +79,46 @@ export async function authServerMetadata(issuer: string): Promise<Result<{ value
     : [`${u.origin}/.well-known/oauth-authorization-server`, `${u.origin}/.well-known/openid-configuration`];
   const found = await firstDocument(candidates, FETCH_MS);
   if (!found.ok) return { ok: false, error: `found no metadata for the authorization server ${issuer} (${found.tried.join("; ")})` };
-  const { url, doc: d } = found;
   // RFC 8414 §3.3: a document claiming another issuer is not this server's (a mix-up attempt, or a misconfiguration).
-  if (d.issuer !== issuer) return { ok: false, error: `the metadata at ${url} says its issuer is ${JSON.stringify(d.issuer)}, not ${issuer}; zot does not use it` };
+  if (found.doc.issuer !== issuer) return { ok: false, error: `the metadata at ${found.url} says its issuer is ${JSON.stringify(found.doc.issuer)}, not ${issuer}; zot does not use it` };
+  return decodeMetadata(issuer, found.url, found.doc);
+}
+
+/**
+ * The 2025-03-26 revision, for a server without resource metadata: the authorization server is the
+ * MCP server's origin; its RFC 8414 metadata is at the root, and without one the endpoints are the
+ * defaults `/authorize`, `/token` and `/register` there (with S256 PKCE, which that revision requires).
+ */
+export async function legacyAuthServer(serverUrl: string): Promise<Result<{ value: AuthServerMetadata; how: string }>> {
+  const origin = new URL(serverUrl).origin;
+  const url = `${origin}/.well-known/oauth-authorization-server`;
+  const got = await requestJson(url, { headers: { Accept: "application/json" }, timeoutMs: FETCH_MS }, url);
+  if (!got.ok) return got;
+  if (got.status === 404) {
+    const value: AuthServerMetadata = {
+      issuer: origin,
+      authorizationEndpoint: `${origin}/authorize`,
+      tokenEndpoint: `${origin}/token`,
+      registrationEndpoint: `${origin}/register`,
+      revocationEndpoint: null,
+      codeChallengeMethods: ["S256"],
+      tokenAuthMethods: null,
+      issInResponse: false,
+      clientIdMetadataDocuments: false,
+    };
+    return { ok: true, value, how: `no authorization metadata at ${origin}: using its default /authorize, /token and /register (MCP 2025-03-26)` };
+  }
+  if (got.status < 200 || got.status > 299 || !got.doc) return { ok: false, error: `the authorization server metadata at ${url} could not be read (HTTP ${got.status}${got.doc ? "" : ", not a JSON object"})` };
+  // That revision finds the document by the origin alone, so its issuer is taken when it is on that
+  // origin (servers put their endpoints under a path, `/oauth`): the MCP server's own origin vouches for it.
+  const claimed = got.doc.issuer;
+  if (typeof claimed !== "string" || !sameOrigin(claimed, origin))
+    return { ok: false, error: `the metadata at ${url} says its issuer is ${JSON.stringify(claimed)}, not on ${origin}; zot does not use it` };
+  const decoded = decodeMetadata(claimed, url, got.doc);
+  return decoded.ok ? { ok: true, value: decoded.value, how: `authorization metadata at ${origin} (MCP 2025-03-26: no resource metadata)` } : decoded;
+}
+
+function decodeMetadata(issuer: string, url: string, d: JsonObject): Result<{ value: AuthServerMetadata }> {
   if (typeof d.authorization_endpoint !== "string" || typeof d.token_endpoint !== "string")
     return { ok: false, error: `the authorization server metadata at ${url} lacks "authorization_endpoint" or "token_endpoint"` };
   const list = (k: string) => (Array.isArray(d[k]) ? (d[k] as unknown[]).filter((x): x is string => typeof x === "string") : null);
@@ -96,6 +136,28 @@ export async function authServerMetadata(issuer: string): Promise<Result<{ value
       clientIdMetadataDocuments: d.client_id_metadata_document_supported === true,
     },
   };
+}
+
+export type Discovered = Result<{ as: AuthServerMetadata; resource: string; scopesSupported: string[]; /** Set when the 2025-03-26 fallback found it. */ how?: string }>;
+
+/**
+ * The authorization server of an MCP endpoint: the first one its protected resource metadata names;
+ * for a server that asks for authorization and publishes no such metadata (the 2025-03-26
+ * revision), its origin, as `legacyAuthServer` finds it.
+ */
+export async function authorizationServer(url: string, challenge: Challenge | null): Promise<Discovered> {
+  const prm = await resourceMetadata(url, challenge);
+  if (prm.ok) {
+    const meta = await authServerMetadata(prm.value.authorizationServers[0]);
+    if (!meta.ok) return meta;
+    return { ok: true, as: meta.value, resource: prm.value.resource, scopesSupported: prm.value.scopesSupported };
+  }
+  if (!challenge) return { ok: false, error: `${url} did not ask for authorization and ${prm.error}; it may need no login (or a token in "headers")` };
+  // A challenge that names its metadata document and then has none is broken, not of an older revision.
+  if (!prm.missing || challenge.resourceMetadata) return prm;
+  const legacy = await legacyAuthServer(url);
+  if (!legacy.ok) return { ok: false, error: `${prm.error}, and ${legacy.error}` };
+  return { ok: true, as: legacy.value, resource: url, scopesSupported: [], how: legacy.how };
 }
 
 function sameOrigin(a: string, b: string): boolean {

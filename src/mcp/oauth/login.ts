@@ -7,7 +7,7 @@ import type { Result } from "../../result.ts";
 import type { OAuthConfig } from "../config.ts";
 import { openBrowser } from "./browser.ts";
 import { clientIdentity } from "./client-id.ts";
-import { authServerMetadata, parseChallenge, resourceMetadata } from "./discovery.ts";
+import { authorizationServer, parseChallenge } from "./discovery.ts";
 import type { Challenge } from "./discovery.ts";
 import { listenLoopback } from "./loopback.ts";
 import { send } from "../../platform/http.ts";
@@ -38,15 +38,14 @@ export const LOGIN_WAIT_MS = 5 * 60_000;
 export async function login(i: LoginInput): Promise<LoginOutcome> {
   const probed = await probe(i.url);
   if (!probed.ok) return probed;
-  const prm = await resourceMetadata(i.url, probed.challenge);
-  if (!prm.ok) return { ok: false, error: probed.challenge ? prm.error : `${i.url} did not ask for authorization and ${prm.error}; it may need no login (or a token in "headers")` };
-  const issuer = prm.value.authorizationServers[0];
-  const meta = await authServerMetadata(issuer);
-  if (!meta.ok) return meta;
-  const as = meta.value;
+  const found = await authorizationServer(i.url, probed.challenge);
+  if (!found.ok) return found;
+  const { as, resource, scopesSupported } = found;
+  const issuer = as.issuer;
+  if (found.how) i.say(`No protected resource metadata for ${i.url}; ${found.how}.`);
   // OAuth 2.1 and MCP: without S256 PKCE the code could be redeemed by whoever intercepts it.
   if (!as.codeChallengeMethods?.includes("S256")) return { ok: false, error: `the authorization server ${issuer} does not offer PKCE with S256 (code_challenge_methods_supported), which MCP requires; zot does not log in without it` };
-  const usual = i.oauth?.scopes?.join(" ") || probed.challenge?.scope || prm.value.scopesSupported.join(" ") || null;
+  const usual = i.oauth?.scopes?.join(" ") || probed.challenge?.scope || scopesSupported.join(" ") || null;
   // Step-up (MCP): after a 403 insufficient_scope, what was granted and what the server asked for.
   const prior = findAuth(readAuthStore(i.home), i.url, i.oauth?.clientId);
   const stepUp = prior?.issuer === issuer ? prior.step_up_scope : undefined;
@@ -63,7 +62,6 @@ export async function login(i: LoginInput): Promise<LoginOutcome> {
     const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
     const challenge = base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
     const state = base64url(crypto.getRandomValues(new Uint8Array(24)));
-    const resource = prm.value.resource;
     const auth = new URL(as.authorizationEndpoint);
     const q = auth.searchParams;
     q.set("response_type", "code");

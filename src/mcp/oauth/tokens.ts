@@ -44,7 +44,7 @@ export function clientPost(client: Client, form: Record<string, string>): { head
   return { headers, body };
 }
 
-async function tokenRequest(endpoint: string, client: Client, grant: Record<string, string>, what: string): Promise<TokenOutcome> {
+export async function tokenRequest(endpoint: string, client: Client, grant: Record<string, string>, what: string): Promise<TokenOutcome> {
   const got = await requestJson(endpoint, { method: "POST", ...clientPost(client, grant), timeoutMs: TOKEN_MS }, `the token endpoint ${endpoint}`);
   if (!got.ok) return { ...got, rejected: false };
   const { status, doc } = got;

@@ -45,5 +45,7 @@ export interface CommandContext extends StyleRef {
   showLoadErrors(report: LoadReport, only?: string): void;
   setTheme(name: string): void;
   commands(): SlashItem[];
+  /** Writes a terminal control sequence as it is (OSC 52 for /copy). */
+  terminalEscape(seq: string): void;
   exit(): void;
 }

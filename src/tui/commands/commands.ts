@@ -15,10 +15,12 @@ import { sessionCommand, showSwitch } from "./session-commands.ts";
 import { jailCommand } from "./jail-command.ts";
 import { rewindCommand } from "./rewind-commands.ts";
 import { skillsCommand } from "./skills-command.ts";
+import { agentsCommand } from "./agents-command.ts";
 import { jumpCommand } from "./jump.ts";
 import { btwCommand } from "./btw.ts";
 import { psCommand } from "./ps-command.ts";
 import { MODE_HELP, permissionsPicker } from "../components/permission-view.ts";
+import { addDirCommand, contextCommand, copyCommand, costCommand, doctorCommand, exportCommand, renameCommand, statusCommand } from "./daily-commands.ts";
 
 /** The Go zot's canned /study prompt, word for word. */
 const STUDY_PROMPT = "Read and understand everything in the current directory.";
@@ -63,6 +65,7 @@ const RUN: Record<BuiltinCommand, Run> = {
   rewind: (ctx, args) => rewindCommand(ctx, args),
   study: (ctx) => ctx.submit(STUDY_PROMPT),
   skills: (ctx) => skillsCommand(ctx),
+  agents: (ctx) => agentsCommand(ctx),
   jump: (ctx, args) => jumpCommand(ctx, args),
   btw: (ctx, args) => btwCommand(ctx, args),
   jail: (ctx) => jailCommand(ctx, true),
@@ -70,6 +73,16 @@ const RUN: Record<BuiltinCommand, Run> = {
   "ext-config": (ctx, args) => extConfig(ctx, args),
   trust: (ctx) => trustCommand(ctx, (lead) => reload(ctx, "", lead)),
   ps: (ctx) => psCommand(ctx),
+  cost: (ctx) => costCommand(ctx),
+  context: (ctx) => contextCommand(ctx),
+  status: (ctx) => statusCommand(ctx),
+  doctor: (ctx) => doctorCommand(ctx),
+  copy: (ctx) => copyCommand(ctx),
+  rename: (ctx, args) => renameCommand(ctx, args),
+  "add-dir": (ctx, args) => addDirCommand(ctx, args),
+  export: (ctx, args) => exportCommand(ctx, args),
+  resume: (ctx) => sessions(ctx),
+  quit: (ctx) => ctx.exit(),
 };
 
 function isBuiltin(name: string): name is BuiltinCommand {
@@ -349,6 +362,7 @@ const KEY_HELP: readonly [string, string][] = [
   ["ctrl+_", "undo the last edit"],
   ["ctrl+r", "search the prompt history"],
   ["ctrl+g", "edit the prompt in $VISUAL / $EDITOR"],
+  ["ctrl+v", "paste the clipboard's image (wl-paste, xclip or pbpaste) as @path"],
   ["ctrl+z", "suspend to the shell (fg to return)"],
   ["tab after /command ", "complete its argument (/theme, /model, /reload-ext …)"],
   ["!cmd / !!cmd", "run a shell command; !! also sends its output to the model"],

@@ -82,7 +82,8 @@ export class ApprovalDialog implements Component {
     const room = Math.max(3, rows - this.choices.length - CHROME - 4 - rewrite.length);
     const height = Math.min(detail.length, this.expanded ? room : Math.min(room, Math.max(3, Math.floor(rows * 0.4))));
     const tool = sanitize(this.req.name);
-    const owner = this.req.extension ? style.fg("muted", ` [${sanitize(this.req.extension)}]`) : "";
+    const by = this.req.agent ? style.fg("accent", ` (subagent ${sanitize(this.req.agent.id)})`) : "";
+    const owner = (this.req.extension ? style.fg("muted", ` [${sanitize(this.req.extension)}]`) : "") + by;
     const out = [
       style.fg("border", "─".repeat(w)),
       truncate(style.bold(style.fg("warning", escalating(this.req) ? "Run " : "Allow ")) + style.bold(style.fg("tool", tool)) + owner + style.bold(style.fg("warning", escalating(this.req) ? " outside the sandbox?" : "?")) + style.fg("muted", "  " + summary(this.req.detail)), w),

@@ -331,17 +331,35 @@ export class ChatLog implements Scrollable {
    * inserted or removed in the middle, count everything once again.
    */
   lineCount(width: number): number {
+    this.countFor(width, Number.POSITIVE_INFINITY);
+    return this.counted.total;
+  }
+
+  /**
+   * Brings the line count up to date, but spends at most until `deadline` (performance.now()) on
+   * a count from scratch, which costs a render of every entry (seconds for a long resumed
+   * session); true when the count is complete. The bottom of the chat needs no total, so the app
+   * draws the first frame at once and finishes the count in idle time.
+   */
+  countFor(width: number, deadline: number): boolean {
     const layout = `${width}|${this.expanded}|${this.generation}`;
     if (layout !== this.counted.layout || this.counted.whole) {
-      this.counted = { layout, whole: false, total: 0, of: new WeakMap() };
-      for (const e of this.entries) this.count(e, width);
-    } else {
-      for (const e of this.changed) this.count(e, width);
-      // A running tool's block is drawn from the clock too (spinner, elapsed time), not only when touched.
-      for (const e of this.running) this.count(e, width);
+      this.counted = { layout, whole: false, total: 0, of: new WeakMap(), next: 0 };
+      // The sweep below counts every entry.
+      this.changed.clear();
     }
+    // Counting an entry again only corrects its share, so the touched ones can go first.
+    for (const e of this.changed) this.count(e, width);
+    // A running tool's block is drawn from the clock too (spinner, elapsed time), not only when touched.
+    for (const e of this.running) this.count(e, width);
     this.changed.clear();
-    return this.counted.total;
+    const c = this.counted;
+    // One entry at least per call, so a count always ends; an entry's render dwarfs a look at the clock.
+    while (c.next < this.entries.length) {
+      this.count(this.entries[c.next++]!, width);
+      if (performance.now() >= deadline) break;
+    }
+    return c.next === this.entries.length;
   }
 
   /** Brings one entry's share of the total up to date: its lines plus a separator (none when it shows nothing). */
@@ -352,7 +370,8 @@ export class ChatLog implements Scrollable {
     this.counted.of.set(e, share);
   }
 
-  private counted: { layout: string; whole: boolean; total: number; of: WeakMap<Entry, number> } = { layout: "", whole: true, total: 0, of: new WeakMap() };
+  /** `next`: the entries before it are in `total`; the ones after it too once touched, and all of them when it reaches the end. */
+  private counted: { layout: string; whole: boolean; total: number; of: WeakMap<Entry, number>; next: number } = { layout: "", whole: true, total: 0, of: new WeakMap(), next: 0 };
   /** Entries added or touched since the last count. */
   private changed = new Set<Entry>();
   /** The tool blocks still running, so a frame need not look for them in the whole history. */
@@ -577,6 +596,8 @@ function countBreaks(s: string): number {
 /** One line saying what a tool call is about: the command or path when there is one, else the JSON. */
 export function argsPreview(args: Json): string {
   if (args && typeof args === "object" && !Array.isArray(args)) {
+    // A task call: who does it and what it is; the whole prompt is in the expanded view.
+    if (typeof args.prompt === "string" && typeof args.description === "string") return oneLine(`${typeof args.agent === "string" ? args.agent : "general"}: ${args.description}`);
     for (const key of ["command", "path", "file_path", "pattern", "query", "url", "name"]) {
       const v = args[key];
       if (typeof v === "string") return oneLine(v);

@@ -355,6 +355,18 @@ describe("anthropic models of 2026", () => {
     expect((lastBody().messages as { content: unknown[] }[])[1]!.content).toEqual([{ type: "text", text: "done" }]);
   });
 
+  test("as the history grows, the cache breakpoints move to the newest user messages and leave none behind", async () => {
+    const user = (text: string): Message => ({ role: "user", content: [{ type: "text", text }], ts: 0 });
+    const history: Message[] = [user("one"), assistantWith([{ type: "text", text: "a" }]), user("two"), assistantWith([{ type: "text", text: "b" }]), user("three")];
+    const marks = () => (lastBody().messages as { content: { text?: string; cache_control?: unknown }[] }[]).flatMap((m) => m.content.filter((b) => b.cache_control).map((b) => b.text));
+    server.push({ kind: "turn", text: "ok" }, { kind: "turn", text: "ok" });
+    await collect(anthropic(), { model: "claude-sonnet-4-5", messages: history });
+    expect(marks()).toEqual(["two", "three"]);
+    history.push(assistantWith([{ type: "text", text: "c" }]), user("four"));
+    await collect(anthropic(), { model: "claude-sonnet-4-5", messages: history });
+    expect(marks()).toEqual(["three", "four"]);
+  });
+
   test("cache writes with the 1 h TTL cost the 1 h price and a prompt above Haiku 5.5's 100K tier costs the long-context price", async () => {
     const ev = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
     const reply = (usage: object) =>

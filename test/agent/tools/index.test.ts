@@ -5,7 +5,7 @@ import { BUILTIN_TOOLS } from "../../../src/ext/name-rules.ts";
 describe("tool selection", () => {
   test("offers the file tools, bash and its background companions, and skill, with object schemas", () => {
     const tools = builtinTools();
-    expect(tools.map((t) => t.name)).toEqual(["read", "write", "edit", "bash", "bash_output", "bash_kill", "todo", "web_fetch", "skill"]);
+    expect(tools.map((t) => t.name)).toEqual(["read", "write", "edit", "bash", "bash_output", "bash_kill", "todo", "web_fetch", "skill", "task"]);
     for (const t of tools) expect(t.schema.type).toBe("object");
   });
 
@@ -25,6 +25,6 @@ describe("tool selection", () => {
 
   test("unknown names produce one sentence listing the valid ones", () => {
     const r = selectTools(["read", "grep"]);
-    expect(r.error).toBe('Unknown tool "grep" in --tools; the built-in tools are read, write, edit, bash, bash_output, bash_kill, todo, web_fetch, skill.');
+    expect(r.error).toBe('Unknown tool "grep" in --tools; the built-in tools are read, write, edit, bash, bash_output, bash_kill, todo, web_fetch, skill, task.');
   });
 });

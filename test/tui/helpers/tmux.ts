@@ -26,6 +26,10 @@ export type StartOptions = {
   env?: Record<string, string>;
   width?: number;
   height?: number;
+  /** A shell command run on zot's command line before it (`sleep 1`): keys typed meanwhile wait in the cooked terminal for zot. */
+  before?: string;
+  /** Shell words put in front of zot's command, a wrapper that runs it (`env HOME=…`, a script). */
+  wrapper?: string;
   /** Files written before zot starts, by path relative to the test directory (`project/AGENTS.md`, `home/config.json`). */
   files?: Record<string, string | Uint8Array>;
 };
@@ -86,6 +90,8 @@ export class Tmux {
       // bash resets PS1 from the environment, so set it by typing.
       t.send("PS1='shell$ '");
       await t.waitFor("shell$");
+      // tmux keeps its server's PATH for new sessions whatever -e says: a test's own is set by typing.
+      if (opts.env?.PATH !== undefined) t.send(`export PATH=${quote(opts.env.PATH)}`);
     } catch (err) {
       t.kill();
       throw err;
@@ -94,7 +100,7 @@ export class Tmux {
     const named = (opts.args ?? []).some((a) => a === "--no-yolo" || a.startsWith("--permission-mode"));
     const mode = opts.mode === undefined ? (named ? null : "yolo") : opts.mode;
     const args = [...(mode === null ? [] : ["--permission-mode", mode]), ...(opts.args ?? [])];
-    t.send(`${quote(ZOT)} --provider mock ${args.map(quote).join(" ")}`);
+    t.send(`${opts.before ? `${opts.before}; ` : ""}${opts.wrapper ? `${opts.wrapper} ` : ""}${quote(ZOT)} --provider mock ${args.map(quote).join(" ")}`);
     return t;
   }
 

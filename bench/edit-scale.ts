@@ -1,0 +1,55 @@
+// What a big edit holds (issue 26 §1): the edit tool changes one line in the middle of a file of
+// 10 and 100 MB (source-like lines of ~80 bytes), in a child process per run; its peak RSS above
+// the RSS just before the call, as a multiple of the file's size (the file must be read, the new
+// text built and written: ~2–3× is the floor of doing it in memory). Checkpoints, which copy the
+// file too, are bench/checkpoints.ts's. Optionally a second source tree to compare (A/B):
+// Run: bun bench/edit-scale.ts [other-src-root]
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { machine, median } from "./harness.ts";
+
+const SIZES_MB = [10, 100];
+const ROUNDS = 3;
+
+function hwmKiB(): number {
+  const line = readFileSync("/proc/self/status", "utf8").split("\n").find((l) => l.startsWith("VmHWM"));
+  return Number(line?.split(/\s+/)[1]);
+}
+
+if (process.argv[2] === "--child") {
+  const [root, path] = [process.argv[3]!, process.argv[4]!];
+  const { editTool } = (await import(join(root, "src/agent/tools/edit.ts"))) as typeof import("../src/agent/tools/edit.ts");
+  Bun.gc(true);
+  // VmHWM can't be reset, so the floor is the RSS right before the call (the process has done nothing big yet).
+  const before = process.memoryUsage().rss / 1024;
+  const out = await editTool.execute({ path, edits: [{ oldText: "NEEDLE-IN-THE-MIDDLE", newText: "NEEDLE-CHANGED" }] }, { cwd: "/", signal: new AbortController().signal, progress: () => {}, home: "/" });
+  if (out.isError) throw new Error(JSON.stringify(out.content));
+  process.stdout.write(String(hwmKiB() - before));
+  process.exit(0);
+}
+
+const roots = [resolve(import.meta.dir, ".."), ...process.argv.slice(2).map((r) => resolve(r))];
+const dir = mkdtempSync(join(tmpdir(), "zot-bench-edit-"));
+try {
+  console.log(`edit scale — ${machine()}; ${ROUNDS} runs each, medians`);
+  console.log("file MB | peak above start MiB | × file | source");
+  for (const mb of SIZES_MB) {
+    const path = join(dir, `big-${mb}.ts`);
+    const line = "export const value = computeSomething(alpha, beta, gamma); // a line of code\n";
+    const half = line.repeat(Math.floor((mb * 1e6) / line.length / 2));
+    for (const root of roots) {
+      const peaks: number[] = [];
+      for (let i = 0; i < ROUNDS; i++) {
+        writeFileSync(path, `${half}NEEDLE-IN-THE-MIDDLE\n${half}`);
+        const p = Bun.spawnSync([process.execPath, import.meta.path, "--child", root, path], { stdout: "pipe", stderr: "pipe" });
+        if (p.exitCode !== 0) throw new Error(p.stderr.toString());
+        peaks.push(Number(p.stdout.toString()) / 1024);
+      }
+      const peak = median(peaks);
+      console.log(`${String(mb).padStart(7)} | ${peak.toFixed(0).padStart(20)} | ${(peak / (mb * 1e6 / 2 ** 20)).toFixed(1).padStart(6)} | ${root}`);
+    }
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

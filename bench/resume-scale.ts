@@ -1,0 +1,152 @@
+// How resuming scales with the length of the transcript (issue 26 §1): transcripts of 100, 1 000
+// and 10 000 messages (~4.8 KB each, prompts, replies, bash calls and their output as a coding
+// session leaves them) in a temporary $ZOT_HOME, then
+//   -c -p       `zot -c -p` answering at once: CPU time and peak RSS of the whole resume
+//   step        the same with one bash call before the answer, minus the above: one further step
+//   first frame `zot -c` on a pseudo-terminal until the last message of the history is on screen:
+//               wall time, and the CPU time and peak RSS of zot at that moment (/proc)
+// against the scripted model (bench/scripted-model.ts), so the figures are zot's own cost. The
+// transcript is copied afresh before every run (resuming appends to it). Prints the growth order
+// (the exponent k of cost ∝ messages^k) from 1 000 to 10 000 messages.
+// Run: bun bench/resume-scale.ts [dist/zot] [rounds]
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { sessionDir } from "../src/platform/home.ts";
+import { freshBinary } from "../scripts/build-freshness.ts";
+import { machine, median, sample } from "./harness.ts";
+import { startScriptedModel } from "./scripted-model.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+const zot = resolve(process.argv[2] ?? freshBinary(ROOT, join(ROOT, "dist", "zot")));
+const rounds = Number(process.argv[3] ?? 5);
+const SIZES = [100, 1_000, 10_000];
+const MARK = "END-OF-HISTORY-MARK";
+
+/** A transcript of `messages` messages in the Go zot's row format; returns its path. */
+function transcript(path: string, messages: number): void {
+  const t = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
+  const rows = [JSON.stringify({ type: "meta", meta: { id: "00000000-0000-4000-8000-000000000000", cwd: "/p", provider: "anthropic", model: "claude-sonnet-4-5", started: t(0), version: "0.2.0" } })];
+  const prose = "The loader reads every file and merges them; validate the schema first, then apply the overrides. ".repeat(10);
+  const output = "src/config.ts:12:export function load(path: string): Config { return JSON.parse(readFileSync(path)); }\n".repeat(120);
+  const usage = { input_tokens: 1000, output_tokens: 200, cache_read_tokens: 0, cache_write_tokens: 0, cost_usd: 0.001 };
+  for (let i = 0; i < messages; i++) {
+    const last = i === messages - 1;
+    const kind = last ? 3 : i % 4;
+    const id = `toolu_${i}`;
+    let message: object;
+    if (kind === 0) message = { role: "user", content: [{ text: `step ${i}: look at the config loader. ${prose}` }], time: t(i) };
+    else if (kind === 1) message = { role: "assistant", content: [{ text: prose.slice(0, 600) }, { id, name: "bash", arguments: { command: `rg -n load src | head -${i % 50}` } }], time: t(i), stop: "tool_use", provider: "anthropic", model: "claude-sonnet-4-5", usage };
+    else if (kind === 2) message = { role: "tool", content: [{ call_id: `toolu_${i - 1}`, content: [{ text: output }], is_error: false, name: "bash" }], time: t(i) };
+    else message = { role: "assistant", content: [{ text: `${prose.repeat(4)}\n\n${last ? MARK : "done"}` }], time: t(i), stop: "end_turn", provider: "anthropic", model: "claude-sonnet-4-5", usage };
+    rows.push(JSON.stringify({ type: "message", message }));
+  }
+  writeFileSync(path, rows.join("\n") + "\n");
+}
+
+// Spawns argv on a 120×40 pty; when the marker appears, prints ms since fork, zot's CPU ms
+// (utime + stime from /proc) and its peak RSS in KiB (VmHWM), then kills it.
+const PTY_TIMER = `
+import os, pty, sys, time, select, struct, fcntl, termios, signal
+marker = sys.argv[1].encode()
+argv = sys.argv[2:]
+tick = os.sysconf("SC_CLK_TCK")
+t0 = time.perf_counter()
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(argv[0], argv)
+fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+buf = b""
+result = "timeout"
+deadline = time.time() + 60
+while time.time() < deadline:
+    r, _, _ = select.select([fd], [], [], 0.5)
+    if not r:
+        continue
+    try:
+        chunk = os.read(fd, 1 << 20)
+    except OSError:
+        break
+    if not chunk:
+        break
+    buf = buf[-4096:] + chunk
+    if marker in buf:
+        ms = (time.perf_counter() - t0) * 1000
+        stat = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+        cpu = (int(stat[11]) + int(stat[12])) * 1000 / tick
+        hwm = [l for l in open("/proc/%d/status" % pid) if l.startswith("VmHWM")][0].split()[1]
+        result = "%.1f %.0f %s" % (ms, cpu, hwm)
+        break
+os.kill(pid, signal.SIGKILL)
+os.waitpid(pid, 0)
+print(result)
+`;
+
+type Row = { size: number; mb: number; cpu: number; mib: number; stepCpu: number; stepMib: number; frameMs: number; frameCpu: number; frameMib: number };
+
+const model = startScriptedModel();
+const root = mkdtempSync(join(tmpdir(), "zot-bench-resume-"));
+const rows: Row[] = [];
+try {
+  console.log(`resume scale — ${machine()}; ${rounds} rounds, medians`);
+  for (const size of SIZES) {
+    const home = join(root, `home-${size}`);
+    const cwd = join(root, `project-${size}`);
+    mkdirSync(cwd, { recursive: true });
+    const dir = sessionDir(home, cwd);
+    mkdirSync(dir, { recursive: true });
+    const master = join(root, `master-${size}.jsonl`);
+    transcript(master, size);
+    const live = join(dir, "20260101-120000-00000000.jsonl");
+    const env = { ...process.env, ZOT_HOME: home, HOME: root, TERM: "xterm-256color", COLORFGBG: "15;0" } as Record<string, string>;
+    const args = ["--provider", "anthropic", "--base-url", model.base, "--api-key", "sk-bench-key-0000", "--cwd", cwd];
+    const print = (prompt: string) => [zot, "-c", "-p", ...args, "--max-steps", "10", prompt];
+    const fresh = () => copyFileSync(master, live);
+    const cpu: number[] = [];
+    const mib: number[] = [];
+    const stepCpu: number[] = [];
+    const stepMib: number[] = [];
+    const frame: [number, number, number][] = [];
+    fresh();
+    await sample(print("steps=1 hi"), env, root);
+    for (let i = 0; i < rounds; i++) {
+      fresh();
+      const a = await sample(print("steps=1 hi"), env, root);
+      fresh();
+      const b = await sample(print("steps=2 tool=bash run it"), env, root);
+      cpu.push(a.cpuMs);
+      mib.push(a.mib);
+      stepCpu.push(b.cpuMs - a.cpuMs);
+      stepMib.push(b.mib - a.mib);
+      fresh();
+      const p = Bun.spawnSync(["python3", "-c", PTY_TIMER, MARK, zot, "-c", ...args], { cwd, env, stdout: "pipe", stderr: "pipe" });
+      const out = p.stdout.toString().trim().split(" ").map(Number);
+      if (out.length !== 3 || out.some((n) => !Number.isFinite(n))) throw new Error(`no first frame with ${size} messages (${p.stdout.toString().trim()}): ${p.stderr.toString()}`);
+      frame.push([out[0]!, out[1]!, out[2]! / 1024]);
+    }
+    rows.push({
+      size,
+      mb: statSync(master).size / 1e6,
+      cpu: median(cpu),
+      mib: median(mib),
+      stepCpu: median(stepCpu),
+      stepMib: median(stepMib),
+      frameMs: median(frame.map((f) => f[0])),
+      frameCpu: median(frame.map((f) => f[1])),
+      frameMib: median(frame.map((f) => f[2])),
+    });
+  }
+} finally {
+  model.stop();
+  rmSync(root, { recursive: true, force: true });
+}
+
+console.log("messages |    MB | -c -p CPU ms | MiB | step CPU ms | step MiB | first frame ms | CPU ms | MiB");
+for (const r of rows) {
+  const c = (n: number, w: number) => n.toFixed(0).padStart(w);
+  console.log(`${String(r.size).padStart(8)} | ${r.mb.toFixed(1).padStart(5)} | ${c(r.cpu, 12)} | ${c(r.mib, 3)} | ${c(r.stepCpu, 11)} | ${c(r.stepMib, 8)} | ${c(r.frameMs, 14)} | ${c(r.frameCpu, 6)} | ${c(r.frameMib, 3)}`);
+}
+const a = rows[rows.length - 2]!;
+const b = rows[rows.length - 1]!;
+const k = (x: number, y: number) => (Math.log(Math.max(y, 1) / Math.max(x, 1)) / Math.log(b.size / a.size)).toFixed(2);
+console.log(`growth order ${a.size} → ${b.size} messages (cost ∝ n^k): -c -p CPU k=${k(a.cpu, b.cpu)}, MiB k=${k(a.mib, b.mib)}, step CPU k=${k(a.stepCpu, b.stepCpu)}, first frame k=${k(a.frameMs, b.frameMs)}`);

@@ -1,0 +1,98 @@
+// What zot says about the agent's sandbox: the `start` event of --json, RPC's hello and get_state,
+// `zot ext doctor`'s agent sandbox line; and, where the kernel cannot enforce it, the notice at
+// start and the default permission mode `ask`. "Cannot enforce" is real: zot runs as nobody inside
+// a user namespace whose owner set user.max_user_namespaces to 0, as a container that forbids
+// nested namespaces does, so zot's own probe finds it cannot make its namespaces.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdtempSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { landlockAbi } from "../../src/platform/landlock.ts";
+import { jsonLines, useZotHome, ZOT, type Run } from "./zot.ts";
+
+const e2e = useZotHome({ prefix: "zot-sandbox-report-" });
+
+describe.skipIf(process.platform !== "linux" || landlockAbi() === 0)("where the sandbox is enforced", () => {
+  test("--json starts with a start event naming the sandbox and the permission mode", async () => {
+    const r = await e2e.run(["--json", "--provider", "mock", "hi"]);
+    expect(r.code).toBe(0);
+    const [first] = jsonLines(r.stdout);
+    expect(first).toMatchObject({ type: "start", provider: "mock", model: "mock", permission_mode: "yolo", sandbox: { mode: "workspace-write", enforced: true, network: false } });
+    expect(String((first?.sandbox as { reason?: string } | undefined)?.reason)).toContain("Landlock");
+  });
+
+  test("RPC's hello and get_state report the sandbox; --sandbox read-only and off are reported as such", async () => {
+    const rpc = e2e.rpc(["--provider", "mock", "--sandbox", "read-only", "--sandbox-network"]);
+    const hello = await rpc.request({ type: "hello" });
+    expect(hello).toMatchObject({ success: true, data: { protocol_version: 1, permission_mode: "yolo", sandbox: { mode: "read-only", enforced: true, network: true } } });
+    const state = await rpc.request({ type: "get_state" });
+    expect(state).toMatchObject({ success: true, data: { sandbox: { mode: "read-only", enforced: true, network: true } } });
+    expect((await rpc.close()).code).toBe(0);
+    const off = await e2e.run(["--json", "--provider", "mock", "--sandbox", "off", "hi"]);
+    expect(jsonLines(off.stdout)[0]).toMatchObject({ type: "start", sandbox: { mode: "off", enforced: false } });
+  });
+
+  test("zot ext doctor has an agent sandbox line and field", async () => {
+    const human = await e2e.run(["ext", "doctor", "--no-ext"]);
+    expect(human.stdout).toMatch(/^agent sandbox: workspace-write, enforced \(Landlock ABI \d+ and namespaces\); new sessions start in yolo$/m);
+    writeFileSync(join(e2e.home, "config.json"), JSON.stringify({ sandbox: { mode: "read-only" }, permissionMode: "auto-edit" }));
+    const json = await e2e.run(["ext", "doctor", "--json", "--no-ext"]);
+    expect(JSON.parse(json.stdout).agent_sandbox).toMatchObject({ mode: "read-only", enforced: true, default_permission_mode: "auto-edit" });
+  });
+});
+
+const canContain = process.platform === "linux" && landlockAbi() > 0 && process.getuid?.() === 0 && existsSync("/usr/bin/unshare") && existsSync("/usr/bin/setpriv") && existsSync("/var/cache");
+
+describe.skipIf(!canContain)("where the sandbox cannot be enforced (no nested namespaces, not root)", () => {
+  let dir: string;
+  beforeEach(() => {
+    // Not a temp directory, and one that nobody can write: it is zot's home, cwd and $HOME.
+    dir = mkdtempSync("/var/cache/zot-no-userns-");
+    chmodSync(dir, 0o777);
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Runs dist/zot as nobody in a user namespace that allows no further one. */
+  async function contained(args: string[]): Promise<Run> {
+    // The map must be written from outside, and the shell re-executed after it to hold its capabilities in the namespace.
+    const inner = `echo 0 > /proc/sys/user/max_user_namespaces && exec setpriv --reuid=65534 --regid=65534 --clear-groups "$@" </dev/null`;
+    const outer = `read go && exec sh -c '${inner}' sh "$@"`;
+    const env = ["env", "-i", "PATH=/usr/bin:/bin", `HOME=${dir}`, `ZOT_HOME=${join(dir, "zot-home")}`];
+    const proc = Bun.spawn(["/usr/bin/unshare", "--user", "--", "/bin/sh", "-c", outer, "sh", ...env, ZOT, ...args], { cwd: dir, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const own = readlinkSync("/proc/self/ns/user");
+    while (readlinkSync(`/proc/${proc.pid}/ns/user`) === own) await Bun.sleep(5);
+    writeFileSync(`/proc/${proc.pid}/uid_map`, "0 0 65536\n");
+    writeFileSync(`/proc/${proc.pid}/gid_map`, "0 0 65536\n");
+    proc.stdin.write("go\n");
+    await proc.stdin.end();
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    return { code, stdout, stderr };
+  }
+
+  test("print mode says so on stderr, starts in ask and refuses a command that is not read-only", async () => {
+    const made = join(dir, "made");
+    const r = await contained(["-p", "--provider", "mock", `call bash {"command":"touch ${made}"}`]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("zot: The workspace-write sandbox cannot be enforced here (this system does not let zot make namespaces");
+    expect(r.stderr).toContain("commands run with your full rights, so in the ask mode every one that is not read-only is refused");
+    expect(r.stderr).toContain("[tool] bash failed: permission mode ask");
+    expect(existsSync(made)).toBe(false);
+  });
+
+  test("--json reports the sandbox as not enforced and the mode as ask; --permission-mode yolo is told it runs unconfined", async () => {
+    const r = await contained(["--json", "--provider", "mock", "hi"]);
+    expect(r.code).toBe(0);
+    const [first] = jsonLines(r.stdout);
+    expect(first).toMatchObject({ type: "start", permission_mode: "ask", sandbox: { mode: "workspace-write", enforced: false } });
+    expect(String((first?.sandbox as { reason?: string } | undefined)?.reason)).toContain("namespaces");
+    const yolo = await contained(["-p", "--provider", "mock", "--permission-mode", "yolo", "hi"]);
+    expect(yolo.stderr).toContain("commands run with your full rights, unasked, as --permission-mode yolo says");
+  });
+
+  test("zot ext doctor says the agent sandbox is not enforced and new sessions start in ask", async () => {
+    const human = await contained(["ext", "doctor", "--no-ext"]);
+    expect(human.stdout).toContain("agent sandbox: workspace-write, NOT enforced here (this system does not let zot make namespaces");
+    expect(human.stdout).toContain("so new sessions start in ask");
+    const json = await contained(["ext", "doctor", "--json", "--no-ext"]);
+    expect(JSON.parse(json.stdout).agent_sandbox).toMatchObject({ mode: "workspace-write", enforced: false, default_permission_mode: "ask" });
+  });
+});
