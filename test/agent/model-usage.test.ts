@@ -1,13 +1,11 @@
 // /cost's tally: the usage rows of a real transcript, grouped by the provider and model each names.
-import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { createSession } from "../../src/agent/session.ts";
 import { transcriptModelUsage } from "../../src/agent/model-usage.ts";
+import { tempDir } from "../helpers/temp.ts";
 
-const home = mkdtempSync(join(tmpdir(), "zot-usage-"));
-afterAll(() => rmSync(home, { recursive: true, force: true }));
+const home = tempDir("zot-usage-");
 
 test("a transcript's usage rows add up per model, in first-use order; no file has none", () => {
   const w = createSession({ home, cwd: home, provider: "anthropic", model: "a" });

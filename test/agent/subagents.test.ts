@@ -2,13 +2,14 @@
 // follow the conversation (`call <tool> <json>` lines, then a summary of the results), so each
 // subagent's conversation plays on its own. Commands are real processes.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import type { AgentEvent, ConfirmRequest } from "../../src/agent/events.ts";
 import type { Runtime } from "../../src/runtime/runtime.ts";
 import type { RuntimeOptions } from "../../src/runtime/setup.ts";
 import { startMockRuntime } from "../helpers/mock-runtime.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 let root: string;
 let home: string;
@@ -17,7 +18,7 @@ let runtime: Runtime | undefined;
 let events: AgentEvent[];
 
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), "zot-subagents-"));
+  root = tempDir("zot-subagents-");
   home = join(root, "home");
   ws = join(root, "ws");
   mkdirSync(home, { recursive: true });
@@ -27,7 +28,6 @@ beforeEach(() => {
 afterEach(async () => {
   await runtime?.close();
   runtime = undefined;
-  rmSync(root, { recursive: true, force: true });
 });
 
 async function start(o: Partial<RuntimeOptions> = {}): Promise<Runtime> {
@@ -296,18 +296,14 @@ test("the session keeps each subagent's conversation beside the main one, and a 
 
 test("the sandbox confines a subagent's commands exactly as the main agent's", async () => {
   // Under the home directory, not a temp directory: temp directories are writable in the sandbox.
-  const outside = mkdtempSync(join(homedir(), ".zot-subagent-sandbox-"));
-  try {
-    const rt = await start();
-    expect(rt.sandbox).toMatchObject({ mode: "workspace-write", enforced: true });
-    const target = join(outside, "escaped.txt");
-    await rt.prompt(`${task(call("bash", { command: `echo out > ${target}` }))}\n${task(call("bash", { command: "echo in > inside.txt" }))}`);
-    const [blocked, fine] = taskResults(rt);
-    expect(blocked).toContain("blocked by the sandbox: write outside the workspace");
-    expect(existsSync(target)).toBe(false);
-    expect(fine).toContain("mock: tool bash returned");
-    expect(readFileSync(join(ws, "inside.txt"), "utf8")).toBe("in\n");
-  } finally {
-    rmSync(outside, { recursive: true, force: true });
-  }
+  const outside = tempDir(".zot-subagent-sandbox-", homedir());
+  const rt = await start();
+  expect(rt.sandbox).toMatchObject({ mode: "workspace-write", enforced: true });
+  const target = join(outside, "escaped.txt");
+  await rt.prompt(`${task(call("bash", { command: `echo out > ${target}` }))}\n${task(call("bash", { command: "echo in > inside.txt" }))}`);
+  const [blocked, fine] = taskResults(rt);
+  expect(blocked).toContain("blocked by the sandbox: write outside the workspace");
+  expect(existsSync(target)).toBe(false);
+  expect(fine).toContain("mock: tool bash returned");
+  expect(readFileSync(join(ws, "inside.txt"), "utf8")).toBe("in\n");
 });

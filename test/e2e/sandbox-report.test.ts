@@ -3,11 +3,12 @@
 // start and the default permission mode `ask`. "Cannot enforce" is real: zot runs as nobody inside
 // a user namespace whose owner set user.max_user_namespaces to 0, as a container that forbids
 // nested namespaces does, so zot's own probe finds it cannot make its namespaces.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdtempSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { landlockAbi } from "../../src/platform/landlock.ts";
 import { jsonLines, useZotHome, ZOT, type Run } from "./zot.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const e2e = useZotHome({ prefix: "zot-sandbox-report-" });
 
@@ -46,10 +47,9 @@ describe.skipIf(!canContain)("where the sandbox cannot be enforced (no nested na
   let dir: string;
   beforeEach(() => {
     // Not a temp directory, and one that nobody can write: it is zot's home, cwd and $HOME.
-    dir = mkdtempSync("/var/cache/zot-no-userns-");
+    dir = tempDir("zot-no-userns-", "/var/cache");
     chmodSync(dir, 0o777);
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   /** Runs dist/zot as nobody in a user namespace that allows no further one. */
   async function contained(args: string[]): Promise<Run> {

@@ -2,13 +2,14 @@
 // /add-dir, /export, /resume and /quit, and images pasted as paths or from the clipboard (a fake
 // `xclip` on PATH, a real subprocess, stands in for the system clipboard).
 import { expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { BUILTIN_TOOLS } from "../../src/names.ts";
 import { sessionDir } from "../../src/platform/home.ts";
 import { useTmux } from "./helpers/tmux.ts";
 import { redPng } from "../agent/export/fixture.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const tui = useTmux();
 const T = 40_000;
@@ -74,7 +75,7 @@ function fakeXclip(dir: string): { bin: string; copied: string; png: Buffer } {
 test(
   "/copy puts the last answer on the clipboard with xclip and OSC 52; ctrl+v attaches the clipboard's image",
   async () => {
-    const fake = fakeXclip(mkdtempSync(join(tmpdir(), "zot-xclip-")));
+    const fake = fakeXclip(tempDir("zot-xclip-"));
     const t = await tui.start({ env: { PATH: `${fake.bin}:${process.env.PATH ?? "/usr/bin:/bin"}` } });
     await t.waitFor(READY);
     t.send("/copy");
@@ -162,7 +163,7 @@ test(
     const t = await tui.start({ height: 40, args: ["--sandbox", "workspace-write"] });
     // Outside the workspace and every temp directory (which the sandbox lets commands write); the
     // checkout itself may lie in a temp directory, as CI's clone does.
-    const outside = mkdtempSync(join(homedir(), ".zot-add-dir-"));
+    const outside = tempDir(".zot-add-dir-", homedir());
     tui.defer(() => rmSync(outside, { recursive: true, force: true }));
     await t.waitFor(READY);
     const call = `call write {"path":"${join(outside, "x.txt")}","content":"hi"}`;

@@ -1,12 +1,11 @@
 // What a file dropped into the terminal pastes: image paths become @ mentions, anything else stays text.
-import { afterAll, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { imageMentions } from "../../src/tui/components/image-paste.ts";
+import { tempDir } from "../helpers/temp.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "zot-drop-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("zot-drop-");
 mkdirSync(join(dir, "my shots"));
 writeFileSync(join(dir, "my shots", "a b.png"), "x");
 writeFileSync(join(dir, "c.JPG"), "x");

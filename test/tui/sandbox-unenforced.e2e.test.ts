@@ -3,11 +3,11 @@
 // its probe cannot make the namespaces it confines commands with. The welcome line, the start
 // notice and the status bar say so, and commands are asked about: the default mode is ask.
 import { expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { landlockAbi } from "../../src/platform/landlock.ts";
 import { useTmux } from "./helpers/tmux.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 const tui = useTmux();
 const canContain = process.platform === "linux" && landlockAbi() > 0 && process.getuid?.() === 0 && existsSync("/usr/bin/unshare") && existsSync("/usr/bin/setpriv");
@@ -24,7 +24,7 @@ wait $pid
 `;
 
 test.skipIf(!canContain)("without an enforceable sandbox the TUI says so at start and asks before a command", async () => {
-  const bin = mkdtempSync(join(tmpdir(), "zot-contained-"));
+  const bin = tempDir("zot-contained-");
   tui.defer(() => rmSync(bin, { recursive: true, force: true }));
   const script = join(bin, "contained.sh");
   writeFileSync(script, CONTAINED);

@@ -3,12 +3,12 @@
 // stays text, and the page asks for nothing but itself — checked against a real HTTP server the
 // hostile text points at.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeExport } from "../../../src/agent/export/export-file.ts";
 import { Browser } from "./cdp.ts";
 import { conversation } from "./fixture.ts";
+import { tempDir } from "../../helpers/temp.ts";
 
 let dir: string;
 let browser: Browser;
@@ -16,7 +16,7 @@ let hits: string[];
 let server: ReturnType<typeof Bun.serve>;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "zot-export-browser-"));
+  dir = tempDir("zot-export-browser-");
   hits = [];
   server = Bun.serve({
     hostname: "127.0.0.1",
@@ -32,7 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   server?.stop(true);
-  rmSync(dir, { recursive: true, force: true });
 });
 
 test("the exported page renders the conversation, opens a tool call on click, prints its collapsed blocks open, runs no script and fetches nothing", async () => {

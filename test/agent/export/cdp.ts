@@ -1,8 +1,7 @@
 // A headless Chromium driven over the DevTools protocol (a WebSocket, which Bun has), for checking
 // the HTML export in a real browser: load a page, read it, click it, and see every request it makes.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
+import { tempDir } from "../../helpers/temp.ts";
 
 type Message = {
   id?: number;
@@ -30,7 +29,7 @@ export class Browser {
   }
 
   static async launch(): Promise<Browser> {
-    const profile = mkdtempSync(join(tmpdir(), "zot-chromium-"));
+    const profile = tempDir("zot-chromium-");
     const proc = Bun.spawn(
       [
         "chromium",

@@ -1,18 +1,18 @@
 // The export renderers on their own: what each format shows of a conversation, and that no text of
 // the transcript can leave its place (HTML escaping, Markdown fences longer than any backtick run).
 import { afterEach, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { diffLines, entries } from "../../../src/agent/export/document.ts";
 import { escapeHtml } from "../../../src/agent/export/html.ts";
 import { fence } from "../../../src/agent/export/markdown.ts";
 import { exportTranscript, writeExport } from "../../../src/agent/export/export-file.ts";
 import { conversation, hostile } from "./fixture.ts";
+import { tempDir } from "../../helpers/temp.ts";
 
 const dirs: string[] = [];
 const tmp = (): string => {
-  const d = mkdtempSync(join(tmpdir(), "zot-export-"));
+  const d = tempDir("zot-export-");
   dirs.push(d);
   return d;
 };
