@@ -580,7 +580,7 @@ export function renderSubagent(v: SubagentView, width: number, style: Style, exp
   const id = sanitize(s.agent.id);
   // The clock and tokens matter most while it runs: the description gives way first.
   const room = width - indent.length - 2 - visibleWidth(id) - 3 - visibleWidth(tail);
-  const description = room > 3 ? ` · ${truncate(sanitize(s.description), room)}` : "";
+  const description = room > 3 ? ` · ${truncate(sanitize(s.description), room).replace(/ +…$/, "…")}` : "";
   const out = [truncate(`${indent}${mark} ${style.bold(id)}${style.fg("muted", description + tail)}`, width)];
   const shown = expanded ? v.calls : running ? v.calls.slice(-1) : [];
   for (const call of shown) out.push(truncate(style.fg("muted", `${indent}  → ${sanitize(call)}`), width));
