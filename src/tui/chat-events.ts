@@ -10,6 +10,7 @@ export function applyEvent(t: Transcript, ev: AgentEvent, now: number): boolean 
   // so do the subagents it starts, under its block.
   if (ev.agent) {
     if (ev.type === "tool_progress" && ev.subagent) t.subagentProgress(ev.id, ev.agent.id, ev.subagent, now);
+    if (ev.type === "usage") t.subagentUsage(ev.agent.id, ev.usage.input + ev.usage.output + ev.usage.cacheRead + ev.usage.cacheWrite);
     return ev.type === "usage" || (ev.type === "tool_progress" && !!ev.subagent);
   }
   switch (ev.type) {

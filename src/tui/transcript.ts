@@ -57,7 +57,8 @@ export type ToolEntry = Base & {
  * A subagent as its last progress line left it. `since`: when it started, by this screen's clock;
  * `calls`: its tool calls so far, one line each; `depth`: 0 for the task call's own subagent.
  */
-export type SubagentView = { status: SubagentStatus; since: number; calls: string[]; depth: number };
+/** `awaiting`: its current call waits in the approval dialog. */
+export type SubagentView = { status: SubagentStatus; since: number; calls: string[]; depth: number; awaiting?: boolean };
 /** `tag` lets a group of lines be removed later (extension load errors). */
 export type InfoEntry = Base & { kind: "info"; text: string; level: InfoLevel; tag?: string | undefined };
 /** A rule across the chat with a label: where the history was condensed, where a turn was interrupted. */
@@ -225,7 +226,7 @@ export class Transcript implements Scrollable {
    * `owner` names a subagent, that subagent's own call; its block goes under the owner's.
    */
   subagentProgress(callId: string, owner: string | null, status: SubagentStatus, now: number): void {
-    const e = owner === null ? this.tool(callId) : this.entries.findLast((x): x is ToolEntry => x.kind === "tool" && x.status === "running" && !!x.subagents?.some((v) => v.status.agent.id === owner));
+    const e = owner === null ? this.tool(callId) : this.holding(owner)?.entry;
     if (e?.status !== "running") return;
     const list = (e.subagents ??= []);
     let view = list.find((v) => v.status.agent.id === status.agent.id);
@@ -241,6 +242,31 @@ export class Transcript implements Scrollable {
     // The lines of a start and of the end carry no new call.
     if (status.state === "running" && status.tool) view.calls.push(`${status.tool.name} ${argsPreview(status.tool.args)}`);
     this.touch(e);
+  }
+
+  /** A subagent's model call used `tokens`: its block counts them at once, before its next progress line says so. */
+  subagentUsage(agent: string, tokens: number): void {
+    const held = this.holding(agent);
+    if (!held) return;
+    held.view.status = { ...held.view.status, tokens: held.view.status.tokens + tokens };
+    this.touch(held.entry);
+  }
+
+  /** A subagent's call waits in the approval dialog (or no longer does). */
+  subagentAwaiting(agent: string, waiting: boolean): void {
+    const held = this.holding(agent);
+    if (!held) return;
+    held.view.awaiting = waiting;
+    this.touch(held.entry);
+  }
+
+  /** The running task call whose blocks show the subagent `agent`. */
+  private holding(agent: string): { entry: ToolEntry; view: SubagentView } | undefined {
+    for (const entry of this.running) {
+      const view = entry.subagents?.find((v) => v.status.agent.id === agent);
+      if (view) return { entry, view };
+    }
+    return undefined;
   }
 
   awaitApproval(id: string, waiting: boolean, now: number): void {
@@ -583,7 +609,8 @@ export function renderSubagent(v: SubagentView, width: number, style: Style, exp
   const description = room > 3 ? ` · ${truncate(sanitize(s.description), room).replace(/ +…$/, "…")}` : "";
   const out = [truncate(`${indent}${mark} ${style.bold(id)}${style.fg("muted", description + tail)}`, width)];
   const shown = expanded ? v.calls : running ? v.calls.slice(-1) : [];
-  for (const call of shown) out.push(truncate(style.fg("muted", `${indent}  → ${sanitize(call)}`), width));
+  const waiting = running && v.awaiting ? "waiting for approval: " : "";
+  for (const [i, call] of shown.entries()) out.push(truncate(style.fg("muted", `${indent}  → ${i === shown.length - 1 ? waiting : ""}${sanitize(call)}`), width));
   if (running && calls === 0) out.push(style.dim(`${indent}  → starting…`));
   return out;
 }

@@ -84,12 +84,15 @@ test("a task call's subagents show as nested live blocks, one line each when don
   expect(view(t).slice(1)).toEqual(["  ⠋ general-1 · count every apple in the whole orchard before… · 0ms · 0 tokens", "    → starting…"]);
   now = 2500;
   progress(status("general-1", "running", "sleep 5; echo x", 1234, 2400));
+  // Its model's usage counts at once, before its next progress line.
+  const usage = { input: 60, output: 40, cacheRead: 0, cacheWrite: 0, cost: 0 };
+  expect(applyEvent(t, { type: "usage", usage, total: usage, agent: ref("general-1") }, now)).toBe(true);
   // A subagent's own task call starts a grandchild: its block goes under its parent's.
   expect(progress(status("explore-2", "running", "ls", 10, 0, "general-1"), "general-1")).toBe(true);
   now = 3600;
   expect(view(t).map((l) => l.length <= 80)).not.toContain(false);
   expect(view(t).slice(1)).toEqual([
-    "  ⠴ general-1 · count every apple in the whole orchard bef… · 3.6s · 1.2k tokens",
+    "  ⠴ general-1 · count every apple in the whole orchard bef… · 3.6s · 1.3k tokens",
     "    → bash sleep 5; echo x",
     "    ⠴ explore-2 · count every apple in the whole orchard bef… · 1.1s · 10 tokens",
     "      → bash ls",

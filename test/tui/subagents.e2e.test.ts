@@ -18,6 +18,8 @@ test("a subagent's call asks the user in the foreground, naming the agent, and r
   t.send(call("task", { description: "make a file", prompt: call("bash", { command: "touch from-subagent" }) }));
   const s = await t.waitFor(/Allow bash \(subagent general-\d+\)\?/);
   expect(s).toContain("$ touch from-subagent");
+  // Its block under the task call says what it waits for.
+  expect(s).toContain("→ waiting for approval: bash touch from-subagent");
   expect(existsSync(join(t.cwd, "from-subagent"))).toBe(false);
   t.keys("1");
   await t.waitFor("mock: tool task returned: mock: tool bash returned");
