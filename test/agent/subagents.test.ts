@@ -209,6 +209,7 @@ test("cancel stops every running subagent and kills their processes", async () =
   const out = await running;
   expect(out.stop).toBe("aborted");
   expect(results("task").map((r) => r.is_error)).toEqual([true, true]);
+  expect(lastStates()).toEqual(["cancelled", "cancelled"]);
   for (let i = 0; i < 500 && both.some(alive); i++) await Bun.sleep(20);
   expect(both.filter(alive)).toEqual([]);
 });
@@ -229,7 +230,15 @@ test("--max-steps applies to each subagent: one that runs out gives an error res
   const r = results("task")[0]!;
   expect(r.is_error).toBe(true);
   expect(text(r)).toMatch(/^The subagent general-\d+ failed: stopped after 1 model calls \(--max-steps 1\)/);
+  expect(lastStates()).toEqual(["failed"]);
 });
+
+/** How each subagent ended, as its task call's last progress line says. */
+function lastStates(): string[] {
+  const last = new Map<string, string>();
+  for (const e of events) if (e.type === "tool_progress" && e.subagent) last.set(e.subagent.agent.id, e.subagent.state);
+  return [...last.values()];
+}
 
 test("an agent file with `subagents: true` may start subagents, down to depth 2; the general agent may not", async () => {
   agentFile("planner", "---\nname: planner\ndescription: splits work\nsubagents: true\n---\nYou split work into tasks.\n");
