@@ -44,7 +44,8 @@ type AnyAgentEvent =
   | { type: "tool_use_end"; id: string }
   /** `change`: what a built-in call will do (its approval detail: a write's diff), for screens that show it; JSON and RPC leave it out. */
   | { type: "tool_call"; id: string; name: string; args: Json; extension?: string; original_args?: Json; rewritten_by?: string[]; change?: ApprovalDetail }
-  | { type: "tool_progress"; id: string; name: string; text: string }
+  /** `subagent`: on a `task` call's progress, the state of the subagent it runs (see SubagentStatus). */
+  | { type: "tool_progress"; id: string; name: string; text: string; subagent?: SubagentStatus }
   | {
       type: "tool_result";
       id: string;
@@ -99,6 +100,20 @@ type AnyAgentEvent =
   /** A background command (bash with background: true) started (`running`) or ended (`exited` by itself, `killed` by bash_kill, /ps or shutdown). */
   | { type: "background_job"; id: string; command: string; pid: number; state: "running" | "exited" | "killed"; exit_code?: number | null; signal?: string | null }
   | { type: "compaction_end"; reason: CompactReason; ok: boolean; error?: string; replaced?: number; kept?: number };
+
+/**
+ * A subagent as its `task` call's progress reports it: when it starts, at each of its tool calls
+ * and when it ends. `tool`: the call it made last (null before the first); `tokens`: what its model
+ * calls used so far; `duration_ms`: how long it has run.
+ */
+export type SubagentStatus = {
+  agent: AgentRef;
+  description: string;
+  state: "running" | "done" | "failed" | "cancelled";
+  tool: { name: string; args: Json } | null;
+  tokens: number;
+  duration_ms: number;
+};
 
 export type CompactReason = "manual" | "threshold" | "overflow";
 

@@ -13,7 +13,7 @@ import type { Effort } from "./choices.ts";
 import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ToolCallPart, ToolDeclaration, ToolResultMessage, Usage, UserMessage } from "./messages.ts";
 import type { Provider, ProviderEvent, ProviderRequest, ToolSpec } from "./provider.ts";
 import type { InterceptRecord } from "./intercept-record.ts";
-import type { EditorAccess, Tool, ToolContext, ToolOutput } from "./tool.ts";
+import type { EditorAccess, Progress, Tool, ToolContext, ToolOutput } from "./tool.ts";
 import type { SandboxPolicy } from "./sandbox/policy.ts";
 import { messageJson } from "./message-json.ts";
 import { jailRefusal } from "./jail.ts";
@@ -441,7 +441,7 @@ export async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: re
   ctx.hooks.emit({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args, ...callFields(ctx) });
 
   let out: CallOutput;
-  const progress = (text: string) => ctx.emit({ type: "tool_progress", id: call.id, name: call.name, text });
+  const progress: Progress = (text, subagent) => ctx.emit({ type: "tool_progress", id: call.id, name: call.name, text, ...(subagent ? { subagent } : {}) });
   const root = builtin ? (ctx.jail?.() ?? null) : null;
   const refusal = builtin && root !== null ? jailRefusal(builtin.name, args, ctx.cwd, root) : null;
   if (refusal !== null) out = errorOutput(refusal);
@@ -479,7 +479,7 @@ export async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: re
   recordResult(ctx, call, { ...out, ...rewriteInfo, ...(owner && !out.extension ? { extension: owner } : {}) }, ran);
 }
 
-function toolContext(ctx: LoopContext, callId: string, signal: AbortSignal, progress: (text: string) => void): ToolContext {
+function toolContext(ctx: LoopContext, callId: string, signal: AbortSignal, progress: Progress): ToolContext {
   const editor = ctx.editor?.() ?? null;
   return { cwd: ctx.cwd, signal, progress, home: ctx.home, callId, ...(editor ? { editor } : {}), ...(ctx.delegate ? { delegate: ctx.delegate } : {}) };
 }

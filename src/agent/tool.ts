@@ -1,7 +1,7 @@
 // A built-in tool: one file per tool under src/agent/tools/, each exporting a `Tool`.
 import type { ImagePart, TextPart } from "./messages.ts";
 import type { JsonObject } from "../json.ts";
-import type { ApprovalDetail } from "./events.ts";
+import type { ApprovalDetail, SubagentStatus } from "./events.ts";
 import type { SandboxPolicy } from "./sandbox/policy.ts";
 import type { Result } from "../result.ts";
 
@@ -24,18 +24,21 @@ export type ToolContext = {
   cwd: string;
   signal: AbortSignal;
   /** Live output (bash streams its output here). */
-  progress: (text: string) => void;
+  progress: Progress;
   /** $ZOT_HOME, for tools that look things up there (skill). */
   home: string;
   /** The sandbox commands run in and the file tools obey; absent: none (tests, `--sandbox off`). */
   sandbox?: SandboxPolicy | undefined;
   /** Runs a subagent for the `task` tool (the runtime's); absent where no session runs the loop. */
-  delegate?: (req: TaskRequest, signal: AbortSignal, progress: (text: string) => void) => Promise<ToolOutput>;
+  delegate?: (req: TaskRequest, signal: AbortSignal, progress: Progress) => Promise<ToolOutput>;
   /** The editor's files and terminals, in an ACP session whose client offers them; absent: the file system and zot's own shell. */
   editor?: EditorAccess;
   /** The id of the tool call being run (the editor's terminal is shown with it). */
   callId?: string;
 };
+
+/** A line of live output; a `task` call's lines also carry the state of its subagent. */
+export type Progress = (text: string, subagent?: SubagentStatus) => void;
 
 /** What a `task` call asks for, checked: `agent` is a name, "general" when the model gave none. */
 export type TaskRequest = { description: string; prompt: string; agent: string };

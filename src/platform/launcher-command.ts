@@ -1,5 +1,6 @@
 // How zot starts its own launcher (and the launcher its exec guard): the compiled binary
 // re-executes itself as `zot __sandbox …`; from source, Bun runs ext/sandbox/launch.ts.
+import { statSync } from "node:fs";
 import { join } from "node:path";
 
 export const LAUNCHER_ARG = "__sandbox";
@@ -16,6 +17,26 @@ export function compiled(): boolean {
   return Bun.main.startsWith("/$bunfs/") || Bun.main.includes("~BUN");
 }
 
-export function launcherCommand(): string[] {
-  return compiled() ? [process.execPath, LAUNCHER_ARG] : [process.execPath, join(import.meta.dir, "..", "ext", "sandbox", "launch.ts")];
+/**
+ * `direct`: zot itself starts the launcher. Another program in between (unshare, entering a new
+ * user namespace) cannot start it through /proc/PID/exe, so it gets the path.
+ */
+export function launcherCommand(direct = true): string[] {
+  return compiled() ? [runningBinary(direct), LAUNCHER_ARG] : [process.execPath, join(import.meta.dir, "..", "ext", "sandbox", "launch.ts")];
+}
+
+/**
+ * The binary this process runs. Once `zot update` (or a rebuild) has replaced or removed it on
+ * disk, its path names another version or nothing (Linux then calls it "PATH (deleted)"), and the
+ * kernel still starts this very file through /proc/PID/exe.
+ */
+function runningBinary(direct: boolean): string {
+  const path = process.execPath;
+  if (!direct || process.platform !== "linux") return path;
+  try {
+    if (statSync(path).ino === statSync("/proc/self/exe").ino) return path;
+  } catch {
+    // Removed: only /proc still has it.
+  }
+  return `/proc/${process.pid}/exe`;
 }

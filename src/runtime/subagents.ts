@@ -8,14 +8,14 @@ import { isObject } from "../json.ts";
 import type { Result } from "../result.ts";
 import { MAX_AGENT_DEPTH, type AgentDefinition, type LoadedAgents } from "../agent/agents.ts";
 import type { Effort } from "../agent/choices.ts";
-import type { AgentEvent, ApprovalDetail, ConfirmRequest } from "../agent/events.ts";
+import type { AgentEvent, ApprovalDetail, ConfirmRequest, SubagentStatus } from "../agent/events.ts";
 import type { EmitPayload, LoopHooks } from "../agent/hooks.ts";
 import { runLoop, type Approval, type LoopContext } from "../agent/loop.ts";
 import type { Message, Usage } from "../agent/messages.ts";
 import type { Provider } from "../agent/provider.ts";
 import { isReadOnlyCommand } from "../agent/read-only-command.ts";
 import type { SandboxPolicy } from "../agent/sandbox/policy.ts";
-import type { EditorAccess, TaskRequest, Tool, ToolOutput } from "../agent/tool.ts";
+import type { EditorAccess, Progress, TaskRequest, Tool, ToolOutput } from "../agent/tool.ts";
 import { textResult } from "../agent/tools/common.ts";
 import { TASK_TOOL } from "../agent/tools/task.ts";
 
@@ -67,7 +67,7 @@ export class Subagents {
     return (req, signal, progress) => this.run(req, parent, depth + 1, signal, progress);
   }
 
-  private async run(req: TaskRequest, parent: AgentRef | null, depth: number, signal: AbortSignal, progress: (text: string) => void): Promise<ToolOutput> {
+  private async run(req: TaskRequest, parent: AgentRef | null, depth: number, signal: AbortSignal, progress: Progress): Promise<ToolOutput> {
     const { agents, warnings } = this.deps.agents();
     const def = agents.find((a) => a.name.toLowerCase() === req.agent.toLowerCase());
     // A file the user meant to define it with may have been skipped: say why.
@@ -82,7 +82,7 @@ export class Subagents {
     }
   }
 
-  private async runAgent(def: AgentDefinition, agent: AgentRef, req: TaskRequest, depth: number, parentSignal: AbortSignal, progress: (text: string) => void): Promise<ToolOutput> {
+  private async runAgent(def: AgentDefinition, agent: AgentRef, req: TaskRequest, depth: number, parentSignal: AbortSignal, progress: Progress): Promise<ToolOutput> {
     const d = this.deps;
     const now = d.current();
     let target = { provider: now.provider, providerName: now.providerName, model: now.model };
@@ -107,13 +107,17 @@ export class Subagents {
     let tokens = 0;
     let overBudget = false;
     const began = Date.now();
+    // Each progress line carries where the subagent is, so a screen can draw it without reading the text.
+    let lastTool: SubagentStatus["tool"] = null;
+    const status = (state: SubagentStatus["state"]): SubagentStatus => ({ agent, description: req.description || def.name, state, tool: lastTool, tokens, duration_ms: Date.now() - began });
 
     const history: Message[] = [];
     const changing = new Map<string, string>();
     const changed = new Set<string>();
     const emit = (ev: AgentEvent): void => {
       if (ev.type === "tool_call") {
-        progress(`[${agent.id}] ${ev.name} ${clip(JSON.stringify(ev.args))}\n`);
+        lastTool = { name: ev.name, args: ev.args };
+        progress(`[${agent.id}] ${ev.name} ${clip(JSON.stringify(ev.args))}\n`, status("running"));
         const path = isObject(ev.args) ? ev.args.path : undefined;
         if (CHANGING_TOOLS.has(ev.name) && typeof path === "string") changing.set(ev.id, path);
       } else if (ev.type === "tool_result") {
@@ -125,7 +129,7 @@ export class Subagents {
     const user: Message = { role: "user", content: [{ type: "text", text: req.prompt }], ts: Date.now() };
     history.push(user);
     d.record(agent, user);
-    progress(`[${agent.id}] started: ${req.description || def.name}\n`);
+    progress(`[${agent.id}] started: ${req.description || def.name}\n`, status("running"));
 
     const ctx: LoopContext = {
       provider: target.provider,
@@ -172,7 +176,8 @@ export class Subagents {
     const files = changed.size > 0 ? `\n\n[Files changed by ${agent.id}: ${[...changed].join(", ")}]` : "";
     const answer = outcome.text.trim();
     const took = `${((Date.now() - began) / 1000).toFixed(1)} s, ${tokens >= 1000 ? `${(tokens / 1000).toFixed(1)}k` : tokens} tokens`;
-    progress(`[${agent.id}] ${outcome.stop === "error" || outcome.stop === "aborted" ? "stopped" : "done"} (${took})\n`);
+    const state = overBudget || outcome.stop === "error" ? "failed" : outcome.stop === "aborted" ? "cancelled" : "done";
+    progress(`[${agent.id}] ${state === "done" ? "done" : "stopped"} (${took})\n`, status(state));
     if (overBudget)
       return textResult(`The subagent ${agent.id} was stopped: it spent $${spent.toFixed(4)}, over its limit of $${maxCost} (config.json "subagents": {"maxCost"}).${answer ? `\n\nIts last answer:\n${answer}` : ""}${files}`, true);
     if (outcome.stop === "aborted") return textResult(`The subagent ${agent.id} was cancelled.${files}`, true);

@@ -735,14 +735,16 @@ class App implements CommandContext {
   }
 
   private confirm(req: ConfirmRequest): Promise<ConfirmDecision> {
-    // A subagent's call has no block of its own in the chat (its ids are its own); the dialog names it.
-    const own = !req.agent;
-    if (own) this.transcript.awaitApproval(req.id, true, Date.now());
+    // A subagent's call has no block of its own in the chat (its ids are its own); the dialog names
+    // it, and its subagent's block says it waits.
+    const agent = req.agent;
+    const wait = (waiting: boolean): void => (agent ? this.transcript.subagentAwaiting(agent.id, waiting) : this.transcript.awaitApproval(req.id, waiting, Date.now()));
+    wait(true);
     this.attention("zot is waiting for your approval");
     return new Promise((resolve) => {
       this.confirms.push(
         new ApprovalDialog(this, req, (decision) => {
-          if (own) this.transcript.awaitApproval(req.id, false, Date.now());
+          wait(false);
           resolve(decision);
         }),
       );

@@ -6,8 +6,13 @@ import { jobStatus } from "../runtime/api.ts";
 /** Applies one event; false when the event changes nothing on screen. */
 export function applyEvent(t: ChatLog, ev: AgentEvent, now: number): boolean {
   // A subagent's work shows inside its `task` call (that call's progress); its own events would
-  // tangle with the main conversation's (its tool ids are its own). Its spending still shows.
-  if (ev.agent) return ev.type === "usage";
+  // tangle with the main conversation's (its tool ids are its own). Its spending still shows, and
+  // so do the subagents it starts, under its block.
+  if (ev.agent) {
+    if (ev.type === "tool_progress" && ev.subagent) t.subagentProgress(ev.id, ev.agent.id, ev.subagent, now);
+    if (ev.type === "usage") t.subagentUsage(ev.agent.id, ev.usage.input + ev.usage.output + ev.usage.cacheRead + ev.usage.cacheWrite);
+    return ev.type === "usage" || (ev.type === "tool_progress" && !!ev.subagent);
+  }
   switch (ev.type) {
     case "text_delta":
       if (ev.held) t.appendHeld(ev.text);
@@ -24,6 +29,7 @@ export function applyEvent(t: ChatLog, ev: AgentEvent, now: number): boolean {
       return true;
     case "tool_progress":
       t.toolProgress(ev.id, ev.text);
+      if (ev.subagent) t.subagentProgress(ev.id, null, ev.subagent, now);
       return true;
     case "tool_result":
       t.toolResult(ev.id, ev.name, ev.content, ev.is_error, ev.duration_ms, ev.extension, now);

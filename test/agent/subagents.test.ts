@@ -78,6 +78,28 @@ test("two task calls in one message run at the same time, each in its own conver
   expect(events.some((e) => e.type === "done" && e.agent)).toBe(false);
 });
 
+test("a task call's progress lines carry its subagent's state: started, each call with the tokens so far, and how it ended", async () => {
+  const rt = await start();
+  await rt.prompt(`${task(call("bash", { command: "echo one" }), undefined, "first")}\n${task(`${call("bash", { command: "exit 3" })}\n${call("read", { path: "nothing-here" })}`, undefined, "second")}`);
+  const progress = events.filter((e): e is Extract<AgentEvent, { type: "tool_progress" }> => e.type === "tool_progress" && e.name === "task" && !e.agent);
+  const calls = new Map(events.flatMap((e) => (e.type === "tool_call" && e.name === "task" ? [[e.id, (e.args as { description: string }).description]] : [])));
+  const byTask = (description: string) => progress.filter((e) => calls.get(e.id) === description).map((e) => e.subagent);
+  for (const [description, tools] of [["first", ["bash"]], ["second", ["bash", "read"]]] as const) {
+    const states = byTask(description);
+    expect(states.map((s) => [s?.description, s?.state, s?.tool?.name ?? null])).toEqual([
+      [description, "running", null],
+      ...tools.map((name) => [description, "running", name]),
+      [description, "done", tools.at(-1)],
+    ]);
+    // One subagent per call; its tokens only grow, and the first call comes after a model reply.
+    expect(new Set(states.map((s) => s?.agent.id)).size).toBe(1);
+    const tokens = states.map((s) => s?.tokens ?? -1);
+    expect(tokens[1]).toBeGreaterThan(0);
+    expect(tokens).toEqual([...tokens].sort((x, y) => x - y));
+  }
+  expect(byTask("second")[1]?.tool?.args).toEqual({ command: "exit 3" });
+});
+
 test('"subagents": {"concurrency": 1} in config.json runs the task calls one after the other', async () => {
   writeFileSync(join(home, "config.json"), JSON.stringify({ subagents: { concurrency: 1 } }));
   const rt = await start();
@@ -187,6 +209,7 @@ test("cancel stops every running subagent and kills their processes", async () =
   const out = await running;
   expect(out.stop).toBe("aborted");
   expect(results("task").map((r) => r.is_error)).toEqual([true, true]);
+  expect(lastStates()).toEqual(["cancelled", "cancelled"]);
   for (let i = 0; i < 500 && both.some(alive); i++) await Bun.sleep(20);
   expect(both.filter(alive)).toEqual([]);
 });
@@ -207,7 +230,15 @@ test("--max-steps applies to each subagent: one that runs out gives an error res
   const r = results("task")[0]!;
   expect(r.is_error).toBe(true);
   expect(text(r)).toMatch(/^The subagent general-\d+ failed: stopped after 1 model calls \(--max-steps 1\)/);
+  expect(lastStates()).toEqual(["failed"]);
 });
+
+/** How each subagent ended, as its task call's last progress line says. */
+function lastStates(): string[] {
+  const last = new Map<string, string>();
+  for (const e of events) if (e.type === "tool_progress" && e.subagent) last.set(e.subagent.agent.id, e.subagent.state);
+  return [...last.values()];
+}
 
 test("an agent file with `subagents: true` may start subagents, down to depth 2; the general agent may not", async () => {
   agentFile("planner", "---\nname: planner\ndescription: splits work\nsubagents: true\n---\nYou split work into tasks.\n");

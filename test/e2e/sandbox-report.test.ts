@@ -4,10 +4,11 @@
 // a user namespace whose owner set user.max_user_namespaces to 0, as a container that forbids
 // nested namespaces does, so zot's own probe finds it cannot make its namespaces.
 import { beforeEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, readlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { landlockAbi } from "../../src/platform/landlock.ts";
-import { jsonLines, useZotHome, ZOT, type Run } from "./zot.ts";
+import { jsonLines, mockScript, useZotHome, ZOT, zotEnv, type Run } from "./zot.ts";
 import { tempDir } from "../helpers/temp.ts";
 
 const e2e = useZotHome({ prefix: "zot-sandbox-report-" });
@@ -19,6 +20,44 @@ describe.skipIf(process.platform !== "linux" || landlockAbi() === 0)("where the 
     const [first] = jsonLines(r.stdout);
     expect(first).toMatchObject({ type: "start", provider: "mock", model: "mock", permission_mode: "yolo", sandbox: { mode: "workspace-write", enforced: true, network: false } });
     expect(String((first?.sandbox as { reason?: string } | undefined)?.reason)).toContain("Landlock");
+  });
+
+  // As root zot starts its launcher itself; through unshare (not root) only a path can be started.
+  test.skipIf(process.getuid?.() !== 0)("after the binary is removed from disk (a rebuild, an update), commands still run confined, by the running zot's own launcher", async () => {
+    // A copy of its own, so replacing it disturbs no other test.
+    const bin = join(e2e.root, "zot");
+    copyFileSync(ZOT, bin);
+    chmodSync(bin, 0o755);
+    // Outside the workspace and every temp directory.
+    const outside = tempDir(".zot-replaced-", homedir());
+    const script = mockScript(e2e.root, [
+      { tool_calls: [{ name: "bash", args: { command: "echo first; sleep 1" } }] },
+      { tool_calls: [{ name: "bash", args: { command: `echo second; touch ${outside}/x` } }] },
+      { text: "done" },
+    ]);
+    const proc = Bun.spawn([bin, "--json", "--no-session", "--permission-mode", "yolo", "--mock-script", script, "go"], { cwd: e2e.root, env: zotEnv(e2e.home), stdout: "pipe", stderr: "pipe" });
+    const lines = (proc.stdout as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
+    let seen = "";
+    const results: Record<string, unknown>[] = [];
+    for (;;) {
+      const { value, done } = await lines.read();
+      if (done) break;
+      seen += value;
+      const complete = seen.split("\n");
+      seen = complete.pop() ?? "";
+      for (const line of complete) {
+        const ev = JSON.parse(line) as Record<string, unknown>;
+        // While the first command runs, the file goes, as a rebuild or an uninstall removes it.
+        if (ev.type === "tool_call" && results.length === 0) rmSync(bin);
+        if (ev.type === "tool_result") results.push(ev);
+      }
+    }
+    expect(await proc.exited).toBe(0);
+    const text = results.map((r) => JSON.stringify(r.content));
+    expect(text[0]).toContain("first");
+    expect(text[1]).toContain("second");
+    expect(text[1]).toContain("blocked by the sandbox");
+    expect(existsSync(join(outside, "x"))).toBe(false);
   });
 
   test("RPC's hello and get_state report the sandbox; --sandbox read-only and off are reported as such", async () => {

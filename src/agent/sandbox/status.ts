@@ -99,8 +99,9 @@ const isRoot = (): boolean => (process.getuid?.() ?? 0) === 0;
 
 function linuxArgv(p: SandboxPolicy, abi: number, argv: string[]): string[] {
   const c = confinement(p, abi, !isRoot());
-  const launcher = [...launcherCommand(), CONFINE_ARG, encodeConfinement(c), ...argv];
-  if (isRoot() || !needsNamespaces(c.isolation)) return launcher;
+  const direct = isRoot() || !needsNamespaces(c.isolation);
+  const launcher = [...launcherCommand(direct), CONFINE_ARG, encodeConfinement(c), ...argv];
+  if (direct) return launcher;
   // Mapped to root inside, the launcher may mount; Landlock then keeps the command from unmounting.
   return [UNSHARE, "--user", "--map-root-user", "--mount", ...(p.network ? [] : ["--net"]), "--", ...launcher];
 }

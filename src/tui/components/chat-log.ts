@@ -5,12 +5,12 @@ import type { ContentBlock } from "../../protocol.ts";
 import type { Json } from "../../json.ts";
 import { sanitize } from "../terminal/ansi.ts";
 import { renderMarkdown, StreamingMarkdown } from "./markdown.ts";
-import { formatDuration, spinnerFrame } from "./spinner.ts";
+import { formatCount, formatDuration, spinnerFrame } from "./spinner.ts";
 import type { Scrollable, StyleRef } from "./component.ts";
 import type { Style } from "../terminal/theme.ts";
 import { truncate, wrap } from "../terminal/wrap.ts";
 import { renderDiff, renderNumbered } from "./diff-view.ts";
-import type { ApprovalDetail } from "../../agent/events.ts";
+import type { ApprovalDetail, SubagentStatus } from "../../agent/events.ts";
 import { visibleWidth } from "../terminal/width.ts";
 
 export const COLLAPSED_TOOL_LINES = 12;
@@ -50,7 +50,15 @@ export type ToolEntry = Base & {
   breaks: number;
   /** The output's rendered lines, kept apart from the header so the spinner's ticks do not re-render them. */
   body?: { key: string; lines: string[] };
+  /** A `task` call's subagents (and theirs), drawn as nested blocks instead of its progress lines. */
+  subagents?: SubagentView[];
 };
+/**
+ * A subagent as its last progress line left it. `since`: when it started, by this screen's clock;
+ * `calls`: its tool calls so far, one line each; `depth`: 0 for the task call's own subagent.
+ */
+/** `awaiting`: its current call waits in the approval dialog. */
+export type SubagentView = { status: SubagentStatus; since: number; calls: string[]; depth: number; awaiting?: boolean };
 /** `tag` lets a group of lines be removed later (extension load errors). */
 export type InfoEntry = Base & { kind: "info"; text: string; level: InfoLevel; tag?: string | undefined };
 /** A rule across the chat with a label: where the history was condensed, where a turn was interrupted. */
@@ -213,6 +221,54 @@ export class ChatLog implements Scrollable {
     this.touch(e);
   }
 
+  /**
+   * A subagent's state from a `task` call's progress: `callId` is the main agent's call, or, when
+   * `owner` names a subagent, that subagent's own call; its block goes under the owner's.
+   */
+  subagentProgress(callId: string, owner: string | null, status: SubagentStatus, now: number): void {
+    const e = owner === null ? this.tool(callId) : this.holding(owner)?.entry;
+    if (e?.status !== "running") return;
+    const list = (e.subagents ??= []);
+    let view = list.find((v) => v.status.agent.id === status.agent.id);
+    if (!view) {
+      const at = list.findIndex((v) => v.status.agent.id === owner);
+      view = { status, since: now - status.duration_ms, calls: [], depth: at < 0 ? 0 : list[at]!.depth + 1 };
+      // Under its parent, after the parent's other children.
+      let end = at < 0 ? list.length : at + 1;
+      while (at >= 0 && end < list.length && list[end]!.depth > list[at]!.depth) end++;
+      list.splice(end, 0, view);
+    }
+    view.status = status;
+    // The lines of a start and of the end carry no new call.
+    if (status.state === "running" && status.tool) view.calls.push(`${status.tool.name} ${argsPreview(status.tool.args)}`);
+    this.touch(e);
+  }
+
+  /** A subagent's model call used `tokens`: its block counts them at once, before its next progress line says so. */
+  subagentUsage(agent: string, tokens: number): void {
+    const held = this.holding(agent);
+    if (!held) return;
+    held.view.status = { ...held.view.status, tokens: held.view.status.tokens + tokens };
+    this.touch(held.entry);
+  }
+
+  /** A subagent's call waits in the approval dialog (or no longer does). */
+  subagentAwaiting(agent: string, waiting: boolean): void {
+    const held = this.holding(agent);
+    if (!held) return;
+    held.view.awaiting = waiting;
+    this.touch(held.entry);
+  }
+
+  /** The running task call whose blocks show the subagent `agent`. */
+  private holding(agent: string): { entry: ToolEntry; view: SubagentView } | undefined {
+    for (const entry of this.running) {
+      const view = entry.subagents?.find((v) => v.status.agent.id === agent);
+      if (view) return { entry, view };
+    }
+    return undefined;
+  }
+
   awaitApproval(id: string, waiting: boolean, now: number): void {
     const e = this.tool(id);
     if (!e) return;
@@ -236,6 +292,7 @@ export class ChatLog implements Scrollable {
         e.durationMs = now - e.startedAt;
         e.output += e.output ? "\n[cancelled]" : "[cancelled]";
         e.breaks = countBreaks(e.output);
+        for (const v of e.subagents ?? []) if (v.status.state === "running") v.status = { ...v.status, state: "cancelled", duration_ms: now - v.since };
         this.touch(e);
       }
     }
@@ -522,11 +579,40 @@ function renderTool(e: ToolEntry, width: number, style: Style, expanded: boolean
   const header = `${mark} ${name}${args}${style.fg("muted", tail)}`;
   const header1 = truncate(header, width);
   if (bodyKey === undefined || e.body?.key !== bodyKey) e.body = { key: bodyKey ?? "", lines: toolBody(e, width, style, expanded) };
+  // A task call's progress lines say what its subagents' blocks show; its result still shows under them.
+  const agents = e.subagents ? e.subagents.flatMap((v) => renderSubagent(v, width, style, expanded, now, e.status === "running")) : [];
+  const body = e.subagents && e.status === "running" ? [] : e.body.lines;
   // Expanded, the header is followed by the whole command (every line, nothing cut) when the one-line form hid some of it.
   const full = sanitize(e.full);
   const shows = expanded && full !== "" && (full.includes("\n") || visibleWidth(e.args) > room);
   const command = shows ? full.split("\n").flatMap((l, i) => wrap(l, width - 4).map((part, j) => style.fg("muted", (i === 0 && j === 0 ? "  $ " : "    ") + part))) : [];
-  return [header1, ...rewriteLine(e, width, style), ...command, ...e.body.lines];
+  return [header1, ...rewriteLine(e, width, style), ...command, ...agents, ...body];
+}
+
+/**
+ * One subagent's block: a line with its id, description, clock and tokens; while it runs, the call
+ * it made last under it; expanded, every call it made. `live`: its task call still runs (a
+ * cancelled turn leaves none running).
+ */
+export function renderSubagent(v: SubagentView, width: number, style: Style, expanded: boolean, now: number, live: boolean): string[] {
+  const s = v.status;
+  const running = s.state === "running" && live;
+  const indent = "  ".repeat(v.depth + 1);
+  const mark = running ? style.fg("accent", spinnerFrame(now)) : s.state === "done" ? style.fg("success", "✓") : style.fg("error", "✗");
+  const calls = v.calls.length;
+  const count = running ? "" : ` · ${calls} call${calls === 1 ? "" : "s"}`;
+  const ended = s.state === "failed" || s.state === "cancelled" ? ` · ${s.state}` : "";
+  const tail = ` · ${formatDuration(running ? now - v.since : s.duration_ms)} · ${formatCount(s.tokens)} tokens${count}${ended}`;
+  const id = sanitize(s.agent.id);
+  // The clock and tokens matter most while it runs: the description gives way first.
+  const room = width - indent.length - 2 - visibleWidth(id) - 3 - visibleWidth(tail);
+  const description = room > 3 ? ` · ${truncate(sanitize(s.description), room).replace(/ +…$/, "…")}` : "";
+  const out = [truncate(`${indent}${mark} ${style.bold(id)}${style.fg("muted", description + tail)}`, width)];
+  const shown = expanded ? v.calls : running ? v.calls.slice(-1) : [];
+  const waiting = running && v.awaiting ? "waiting for approval: " : "";
+  for (const [i, call] of shown.entries()) out.push(truncate(style.fg("muted", `${indent}  → ${i === shown.length - 1 ? waiting : ""}${sanitize(call)}`), width));
+  if (running && calls === 0) out.push(style.dim(`${indent}  → starting…`));
+  return out;
 }
 
 /** Whoever changed the arguments is named under the header, so a rewritten command never passes for the model's. */
