@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Host } from "../src/ext/host.ts";
-import { LineReader } from "../src/ext/wire/lines.ts";
+import { LineReader } from "../src/ext/connection/lines.ts";
 
 const root = mkdtempSync(join(tmpdir(), "zot-bench-"));
 const home = join(root, "home");

@@ -4,16 +4,16 @@
 // steps with pass/warn/fail and timings; nothing here prints.
 import { extensionLogPath } from "../platform/home.ts";
 import { join, resolve } from "node:path";
-import { Connection, stopConnections } from "./wire/connection.ts";
+import { Connection, stopConnections } from "./connection/connection.ts";
 import { matches, prepareSend, substitute, type ScriptStep } from "./harness-script.ts";
 import { MANIFEST_FILE, readManifest } from "./install/manifest.ts";
-import { targetOf } from "./wire/transport.ts";
+import { targetOf } from "./connection/transport.ts";
 import type { Mask } from "./mask.ts";
 import { effectiveSettings, readStored } from "./install/settings.ts";
 import type { Manifest } from "./types.ts";
 import { decodeExtensionFrame, decodeHostFrame } from "../protocol.ts";
 import { isObject, type JsonObject } from "../json.ts";
-import { DEFAULT_TIMINGS, type HostTimings } from "./wire/timings.ts";
+import { DEFAULT_TIMINGS, type HostTimings } from "./connection/timings.ts";
 
 export type StepStatus = "pass" | "warn" | "fail" | "skip";
 export type StepResult = {

@@ -1,11 +1,11 @@
 // The extension host: owns every extension process, decides which registrations win, and offers the
 // agent loop and the modes one narrow, UI-agnostic interface (`ExtensionHost` in types.ts).
-import { Connection, stopConnections } from "./wire/connection.ts";
-import type { Reply } from "./wire/connection.ts";
+import { Connection, stopConnections } from "./connection/connection.ts";
+import type { Reply } from "./connection/connection.ts";
 import { discover } from "./discovery.ts";
 import { runIntercepts } from "./intercept.ts";
 import type { AskResult, Interceptor } from "./intercept.ts";
-import { noteNotStarted } from "./wire/log.ts";
+import { noteNotStarted } from "./connection/log.ts";
 import { heldPowers, missingPower, type Power } from "./powers.ts";
 import { unmasked } from "./mask.ts";
 import type { Mask } from "./mask.ts";
@@ -22,11 +22,11 @@ import { changeSettings, effectiveSettings, readStored, secretValues, writeStore
 import { resolve as resolveRegistry } from "./registry.ts";
 import { extensionState } from "./state.ts";
 import type { ExtensionRegs, Resolution } from "./registry.ts";
-import { DEFAULT_TIMINGS } from "./wire/timings.ts";
-import type { HostTimings } from "./wire/timings.ts";
-import { Trace } from "./wire/trace.ts";
+import { DEFAULT_TIMINGS } from "./connection/timings.ts";
+import type { HostTimings } from "./connection/timings.ts";
+import { Trace } from "./connection/trace.ts";
 import { Replaying } from "../replaying.ts";
-import { targetOf } from "./wire/transport.ts";
+import { targetOf } from "./connection/transport.ts";
 import type {
   ActiveAgent,
   ActiveCommand,
@@ -49,8 +49,8 @@ import type {
 
 export { commandIntents } from "./command-outcome.ts";
 export { shutdownOnSignals } from "./signals.ts";
-export { DEFAULT_TIMINGS } from "./wire/timings.ts";
-export type { HostTimings } from "./wire/timings.ts";
+export { DEFAULT_TIMINGS } from "./connection/timings.ts";
+export type { HostTimings } from "./connection/timings.ts";
 
 type Entry = { disc: DiscoveredExtension; conn: Connection | null };
 

@@ -1,7 +1,7 @@
 // One extension as `doctor`, `list` and the modes see it: discovery's facts plus what the running
 // process registered and won.
 import { extensionLogPath } from "../platform/home.ts";
-import type { Connection } from "./wire/connection.ts";
+import type { Connection } from "./connection/connection.ts";
 import { enforcementOf } from "./sandbox/plan.ts";
 import { OUTSIDE_ZOT } from "./sandbox/confinement.ts";
 import type { Resolution } from "./registry.ts";

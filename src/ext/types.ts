@@ -19,7 +19,7 @@ import type {
   RegisterAgentFrame,
 } from "../protocol.ts";
 import type { TrustMode, Unapproved } from "./install/trust.ts";
-import type { WebSocketTarget } from "./wire/websocket-target.ts";
+import type { WebSocketTarget } from "./connection/websocket-target.ts";
 import type { ActiveTool, CallToolOptions, EmitPayload, InterceptPayload, InterceptResult, InterceptStep, LoopHooks, ToolCallResult } from "../agent/hooks.ts";
 
 export type ExtensionSource = "flag" | "project" | "global";

@@ -9,7 +9,7 @@ import type { JsonObject } from "../protocol.ts";
 import { parseSse, SseDecoder, SseEventTooLarge, type SseEvent } from "../platform/sse.ts";
 import { METHOD_NOT_FOUND, decodeServerMessage, notification, relatedId } from "./jsonrpc.ts";
 import type { RpcId, RpcNotification, RpcRequest, ServerMessage } from "./jsonrpc.ts";
-import { MAX_LINE_BYTES } from "../ext/wire/lines.ts";
+import { MAX_LINE_BYTES } from "../ext/connection/lines.ts";
 import { origin, send, sizeText, type HttpResponse } from "../platform/http.ts";
 import type { Inbound, SendOptions, SendOutcome, ServerRequestHandler, Transport } from "./transport.ts";
 

@@ -3,7 +3,7 @@
 // doctor` reports.
 import type { Result } from "../result.ts";
 import { mcpLogPath } from "../platform/home.ts";
-import { ExtensionLog } from "../ext/wire/log.ts";
+import { ExtensionLog } from "../ext/connection/log.ts";
 import type { Mask } from "../ext/mask.ts";
 import { isObject } from "../json.ts";
 import type { ContentBlock, Json, JsonObject } from "../protocol.ts";

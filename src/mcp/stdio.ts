@@ -3,14 +3,14 @@
 // stdin, then SIGTERMs and finally SIGKILLs the group, so nothing it started outlives zot.
 import type { Result } from "../result.ts";
 import { resolve } from "node:path";
-import { LineReader, MAX_LINE_BYTES } from "../ext/wire/lines.ts";
-import type { ExtensionLog } from "../ext/wire/log.ts";
-import { describeExit, extensionEnv, spawnExtension } from "../ext/wire/process.ts";
-import { pumpStderr } from "../ext/wire/stderr-log.ts";
+import { LineReader, MAX_LINE_BYTES } from "../ext/connection/lines.ts";
+import type { ExtensionLog } from "../ext/connection/log.ts";
+import { describeExit, extensionEnv, spawnExtension } from "../ext/connection/process.ts";
+import { pumpStderr } from "../ext/connection/stderr-log.ts";
 import { killTree, type TreeSignal } from "../platform/process-tree.ts";
-import type { ChildProcess } from "../ext/wire/process.ts";
+import type { ChildProcess } from "../ext/connection/process.ts";
 import type { JsonObject } from "../protocol.ts";
-import { WriteQueue } from "../ext/wire/write-queue.ts";
+import { WriteQueue } from "../ext/connection/write-queue.ts";
 import { METHOD_NOT_FOUND, decodeServerMessage, notification, relatedId } from "./jsonrpc.ts";
 import type { RpcNotification, RpcRequest } from "./jsonrpc.ts";
 import type { Inbound, SendOptions, SendOutcome, ServerRequestHandler, Transport } from "./transport.ts";

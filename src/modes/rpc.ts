@@ -6,7 +6,7 @@ import type { ImagePart } from "../agent/messages.ts";
 import { messagesJson, wireMessageCount } from "../agent/message-json.ts";
 import type { Json, JsonObject } from "../json.ts";
 import { isObject } from "../json.ts";
-import { LineReader } from "../ext/wire/lines.ts";
+import { LineReader } from "../ext/connection/lines.ts";
 import { commandOutcome } from "../ext/command-outcome.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { eventLine, goEventStream, sandboxJson } from "./json.ts";

@@ -244,7 +244,7 @@ describe("hostile output", () => {
   });
 
   test("warnings are capped at 100, the last one saying how many more there were", async () => {
-    const { Connection } = await import("../../src/ext/wire/connection.ts");
+    const { Connection } = await import("../../src/ext/connection/connection.ts");
     const c = new Connection({
       name: "w",
       version: null,

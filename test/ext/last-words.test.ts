@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHarness } from "../../src/ext/harness.ts";
-import { ExtensionLog } from "../../src/ext/wire/log.ts";
+import { ExtensionLog } from "../../src/ext/connection/log.ts";
 import { FIXTURES, start } from "./fixture-host.ts";
 import { tempDir } from "../helpers/temp.ts";
 

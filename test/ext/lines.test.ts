@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { LineReader } from "../../src/ext/wire/lines.ts";
+import { LineReader } from "../../src/ext/connection/lines.ts";
 
 function collect(maxLineBytes?: number) {
   const lines: string[] = [];

@@ -2,7 +2,7 @@ import { extensionLogPath } from "../../src/platform/home.ts";
 import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ExtensionLog } from "../../src/ext/wire/log.ts";
+import { ExtensionLog } from "../../src/ext/connection/log.ts";
 import { tempDir } from "../helpers/temp.ts";
 
 test("the log path is $home/logs/ext-<name>.log", () => {

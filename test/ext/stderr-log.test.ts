@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readlinkSync } from "node:fs";
 import { redactSecrets } from "../../src/redact.ts";
-import { MAX_STDERR_LINE_BYTES, StderrLines } from "../../src/ext/wire/stderr-log.ts";
+import { MAX_STDERR_LINE_BYTES, StderrLines } from "../../src/ext/connection/stderr-log.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { alive, start } from "./fixture-host.ts";
 

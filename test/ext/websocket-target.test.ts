@@ -6,7 +6,7 @@ import { projectPrints } from "../../src/ext/discovery.ts";
 import { parseManifest } from "../../src/ext/install/manifest.ts";
 import { effectiveScope } from "../../src/ext/sandbox/scope-policy.ts";
 import type { DiscoveredExtension } from "../../src/ext/types.ts";
-import { isLoopbackHost } from "../../src/ext/wire/websocket-target.ts";
+import { isLoopbackHost } from "../../src/ext/connection/websocket-target.ts";
 import { tempDir } from "../helpers/temp.ts";
 
 const PATH = "/exts/w/extension.json";

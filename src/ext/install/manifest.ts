@@ -9,7 +9,7 @@ import { isObject, kind } from "../../json.ts";
 import { parsePermissions, type Permissions } from "../sandbox/scope.ts";
 import { parseSettingsSchema, type SettingSpec } from "./settings.ts";
 import type { Manifest } from "../types.ts";
-import { parseWebSocketTarget, type WebSocketTarget } from "../wire/websocket-target.ts";
+import { parseWebSocketTarget, type WebSocketTarget } from "../connection/websocket-target.ts";
 
 export { MANIFEST_FILE };
 

@@ -3,7 +3,7 @@
 // launcher, and an honest word on how much of the declaration the platform can enforce.
 import { existsSync } from "node:fs";
 import type { Permissions } from "./scope.ts";
-import { EXTENSION_ZOT_VARS } from "../wire/process.ts";
+import { EXTENSION_ZOT_VARS } from "../connection/process.ts";
 import type { ExecChain } from "./exec-chain.ts";
 import { FS, NET, READ_RIGHTS, SCOPE, WRITE_RIGHTS, fsRightsForAbi, type PathRule, type Ruleset } from "../../platform/landlock.ts";
 import { isWithin } from "../../platform/real-path.ts";

@@ -4,7 +4,7 @@
 // Nothing but protocol frames is written to stdout; notes go to stderr, which editors log.
 import type { Json, JsonObject } from "../../json.ts";
 import type { ExtensionHost } from "../../ext/types.ts";
-import { LineReader } from "../../ext/wire/lines.ts";
+import { LineReader } from "../../ext/connection/lines.ts";
 import { redactSecrets } from "../../redact.ts";
 import type { AgentRuntime, SessionInfo } from "../../runtime/api.ts";
 import { ZOT_VERSION } from "../../version.ts";

@@ -1,7 +1,7 @@
 // `zot mcp serve` over stdio: one JSON-RPC message per line on stdin and stdout, requests handled
 // concurrently. The end of stdin is the client going away: every running call stops (its process
 // group with it) before this resolves, so no process outlives the session.
-import { LineReader } from "../../ext/wire/lines.ts";
+import { LineReader } from "../../ext/connection/lines.ts";
 import type { JsonObject } from "../../protocol.ts";
 import type { Runtime } from "../runtime.ts";
 import { McpServer, PARSE_ERROR } from "./server.ts";
