@@ -132,10 +132,16 @@ const f = (n: number) => n.toFixed(1);
 console.log(`machine: ${cpus().length} CPUs, ${cpu}; bun ${Bun.version}; ${RUNS} interleaved runs per scenario; medians`);
 console.log(`/usr/bin/time wrapper overhead (subtracted): ${f(w)} ms`);
 console.log(`bun -e 0 start:                          ${f(base0)} ms   peak RSS ${f(rss("baseline"))} MiB`);
-console.log(`zot --version:                           ${f(ms("version"))} ms   (${f(ms("version") / base0)}× bun -e 0)   peak RSS ${f(rss("version"))} MiB   target < 10 ms`);
-console.log(`zot -p, 1 bash call, sh interceptor:     ${f(ms("print"))} ms   (${f(ms("print") / base0)}× bun -e 0)   peak RSS ${f(rss("print"))} MiB   target < 25 ms, < 40 MiB`);
+console.log(
+  `zot --version:                           ${f(ms("version"))} ms   (${f(ms("version") / base0)}× bun -e 0)   peak RSS ${f(rss("version"))} MiB   target < 10 ms`,
+);
+console.log(
+  `zot -p, 1 bash call, sh interceptor:     ${f(ms("print"))} ms   (${f(ms("print") / base0)}× bun -e 0)   peak RSS ${f(rss("print"))} MiB   target < 25 ms, < 40 MiB`,
+);
 console.log(`zot -p, 1 bash call, Bun interceptor:    ${f(ms("printBun"))} ms   (${f(ms("printBun") / base0)}× bun -e 0)   peak RSS ${f(rss("printBun"))} MiB`);
-console.log(`zot -p, 1 bash call, no extension:       ${f(ms("printBare"))} ms   (${f(ms("printBare") / base0)}× bun -e 0)   peak RSS ${f(rss("printBare"))} MiB`);
+console.log(
+  `zot -p, 1 bash call, no extension:       ${f(ms("printBare"))} ms   (${f(ms("printBare") / base0)}× bun -e 0)   peak RSS ${f(rss("printBare"))} MiB`,
+);
 console.log(`zot -p, 1 read call, no extension:       ${f(ms("loop1"))} ms`);
 console.log(`zot -p, ${LOOP_STEPS} read calls, no extension:     ${f(ms("loop50"))} ms   server time ${f(srvMs("loop50"))} ms`);
 console.log(`host time per extra step:                ${perStep.toFixed(2)} ms   (${f(perStep / base0)}× bun -e 0)   target < 1 ms`);

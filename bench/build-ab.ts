@@ -70,7 +70,9 @@ try {
     console.log(`machine: ${machine()}; ${RUNS} interleaved runs; medians (wall time includes /usr/bin/time)`);
     for (const [i, r] of rows.entries()) {
       const m = median(ms[i]!);
-      console.log(`${m.toFixed(1).padStart(7)} ms  ${(m / base).toFixed(2)}× bun -e 0   CPU ${median(cpu[i]!).toFixed(1).padStart(6)} ms   peak RSS ${median(rss[i]!).toFixed(1)} MiB (max ${Math.max(...rss[i]!).toFixed(1)})   ${r.label}`);
+      console.log(
+        `${m.toFixed(1).padStart(7)} ms  ${(m / base).toFixed(2)}× bun -e 0   CPU ${median(cpu[i]!).toFixed(1).padStart(6)} ms   peak RSS ${median(rss[i]!).toFixed(1)} MiB (max ${Math.max(...rss[i]!).toFixed(1)})   ${r.label}`,
+      );
     }
   }
 } finally {

@@ -20,7 +20,15 @@ const time = (fn: () => void): number => {
 };
 
 const tracked = Bun.spawnSync(["git", "-C", source, "ls-files"]).stdout.toString().trim().split("\n").filter(Boolean);
-const samples = { cold: [] as number[], warm: [] as number[], "warm, same process": [] as number[], changed: [] as number[], plan: [] as number[], restore: [] as number[], "git status": [] as number[] };
+const samples = {
+  cold: [] as number[],
+  warm: [] as number[],
+  "warm, same process": [] as number[],
+  changed: [] as number[],
+  plan: [] as number[],
+  restore: [] as number[],
+  "git status": [] as number[],
+};
 let files = 0;
 let bytes = 0;
 for (let round = 0; round < ROUNDS; round++) {

@@ -82,10 +82,14 @@ try {
     const wall = median(rs.map((r) => r.wall));
     const slowest = median(rs.map((r) => r.slowest));
     const own = median(rs.map((r) => r.wall - r.slowest));
-    console.log(`${label}: wall ${f(wall)} ms (${f(wall / b)}× bun -e 0); slowest extension start-up ${f(slowest)} ms; doctor's own share ${f(own)} ms (${f(own / b)}× bun -e 0)${k === "four" ? "   target < 300 ms" : ""}`);
+    console.log(
+      `${label}: wall ${f(wall)} ms (${f(wall / b)}× bun -e 0); slowest extension start-up ${f(slowest)} ms; doctor's own share ${f(own)} ms (${f(own / b)}× bun -e 0)${k === "four" ? "   target < 300 ms" : ""}`,
+    );
     if (k !== "none") {
       const names = k === "four" ? FOUR : ALL;
-      const per = names.filter((n) => rs.some((r) => n in r.startups)).map((n) => `${n} ${f(median(rs.filter((r) => n in r.startups).map((r) => r.startups[n]!)))}`);
+      const per = names
+        .filter((n) => rs.some((r) => n in r.startups))
+        .map((n) => `${n} ${f(median(rs.filter((r) => n in r.startups).map((r) => r.startups[n]!)))}`);
       console.log(`  start-up per extension (spawn → ready, all starting at once on ${cpus().length} cores), ms: ${per.join(", ")}`);
     }
   }

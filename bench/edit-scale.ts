@@ -13,7 +13,9 @@ const SIZES_MB = [10, 100];
 const ROUNDS = 3;
 
 function hwmKiB(): number {
-  const line = readFileSync("/proc/self/status", "utf8").split("\n").find((l) => l.startsWith("VmHWM"));
+  const line = readFileSync("/proc/self/status", "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmHWM"));
   return Number(line?.split(/\s+/)[1]);
 }
 
@@ -23,7 +25,10 @@ if (process.argv[2] === "--child") {
   Bun.gc(true);
   // VmHWM can't be reset, so the floor is the RSS right before the call (the process has done nothing big yet).
   const before = process.memoryUsage().rss / 1024;
-  const out = await editTool.execute({ path, edits: [{ oldText: "NEEDLE-IN-THE-MIDDLE", newText: "NEEDLE-CHANGED" }] }, { cwd: "/", signal: new AbortController().signal, progress: () => {}, home: "/" });
+  const out = await editTool.execute(
+    { path, edits: [{ oldText: "NEEDLE-IN-THE-MIDDLE", newText: "NEEDLE-CHANGED" }] },
+    { cwd: "/", signal: new AbortController().signal, progress: () => {}, home: "/" },
+  );
   if (out.isError) throw new Error(JSON.stringify(out.content));
   process.stdout.write(String(hwmKiB() - before));
   process.exit(0);
@@ -47,7 +52,7 @@ try {
         peaks.push(Number(p.stdout.toString()) / 1024);
       }
       const peak = median(peaks);
-      console.log(`${String(mb).padStart(7)} | ${peak.toFixed(0).padStart(20)} | ${(peak / (mb * 1e6 / 2 ** 20)).toFixed(1).padStart(6)} | ${root}`);
+      console.log(`${String(mb).padStart(7)} | ${peak.toFixed(0).padStart(20)} | ${(peak / ((mb * 1e6) / 2 ** 20)).toFixed(1).padStart(6)} | ${root}`);
     }
   }
 } finally {

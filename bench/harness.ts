@@ -11,7 +11,21 @@ export type Sample = { ms: number; cpuMs: number; mib: number };
 
 /** `zot -p` against the scripted model at `base`, no session, optionally one extension. */
 export function printArgs(zot: string, base: string, prompt: string, ext: string | null): string[] {
-  return [zot, "-p", "--provider", "anthropic", "--base-url", base, "--api-key", "sk-bench-key-0000", "--no-session", "--max-steps", "100", ...(ext ? ["-e", ext] : []), prompt];
+  return [
+    zot,
+    "-p",
+    "--provider",
+    "anthropic",
+    "--base-url",
+    base,
+    "--api-key",
+    "sk-bench-key-0000",
+    "--no-session",
+    "--max-steps",
+    "100",
+    ...(ext ? ["-e", ext] : []),
+    prompt,
+  ];
 }
 
 function build(cmd: string[], cwd: string, what: string): void {

@@ -133,7 +133,9 @@ async function parallelStart(): Promise<void> {
   out.push("### Starting servers (median of 7 runs; `load()` until every server listed its tools)", "");
   out.push("| case | median ms | ratio | target |", "|---|---|---|---|");
   out.push(`| slowest alone (Bun, answers initialize after 300 ms) | ${fmt(median(alone))} | 1.00 | |`);
-  out.push(`| slowest + 4 others (50 ms each), in parallel | ${fmt(median(five))} | **${fmt(median(five) / median(alone), 2)}×** | ≤ 1.3× ${median(five) / median(alone) <= 1.3 ? "✓" : "✗"} |`);
+  out.push(
+    `| slowest + 4 others (50 ms each), in parallel | ${fmt(median(five))} | **${fmt(median(five) / median(alone), 2)}×** | ≤ 1.3× ${median(five) / median(alone) <= 1.3 ? "✓" : "✗"} |`,
+  );
   out.push("");
 }
 
@@ -163,7 +165,11 @@ async function served(): Promise<void> {
     await time("mcp__b__echo", { i: 0 }, 200);
     await time("mcp__z__ext_echo", { i: 0 }, 200);
     await time("mcp__z__read", { path: "small.txt" }, 200);
-    runs.push({ plain: await time("mcp__b__echo", { i: 0 }, 1000), ext: await time("mcp__z__ext_echo", { i: 0 }, 1000), read: await time("mcp__z__read", { path: "small.txt" }, 1000) });
+    runs.push({
+      plain: await time("mcp__b__echo", { i: 0 }, 1000),
+      ext: await time("mcp__z__ext_echo", { i: 0 }, 1000),
+      read: await time("mcp__z__read", { path: "small.txt" }, 1000),
+    });
   }
   await host.shutdown();
   const mid = (xs: number[]) => median(xs) ?? Number.NaN;
@@ -172,13 +178,28 @@ async function served(): Promise<void> {
     const ratios = runs.map((r) => mid(r[key]) / mid(r.plain));
     return `| ${label} | ${fmt(mid(xs) * 1000, 0)} µs | ${fmt((pct(xs, 0.99) ?? Number.NaN) * 1000, 0)} µs | ${fmt(mid(ratios), 2)}× [${fmt(Math.min(...ratios), 2)}–${fmt(Math.max(...ratios), 2)}] |`;
   };
-  out.push("### zot as an MCP server (`zot mcp serve` over stdio, called through zot's MCP client; 5 interleaved rounds of 1 000 calls, after 200 warm-up)", "");
+  out.push(
+    "### zot as an MCP server (`zot mcp serve` over stdio, called through zot's MCP client; 5 interleaved rounds of 1 000 calls, after 200 warm-up)",
+    "",
+  );
   out.push("| tool | median | p99 | ratio to the minimal server |", "|---|---|---|---|");
-  out.push(row("minimal Bun stdio server's echo", "plain"), row("an extension's echo, served by zot", "ext"), row("zot's built-in read of a small file", "read"), "");
+  out.push(
+    row("minimal Bun stdio server's echo", "plain"),
+    row("an extension's echo, served by zot", "ext"),
+    row("zot's built-in read of a small file", "read"),
+    "",
+  );
 }
 
 try {
-  out.push(`## MCP client`, "", `Machine: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} at the start (shared with other jobs); Bun ${Bun.version}.`, "");
+  out.push(
+    `## MCP client`,
+    "",
+    `Machine: ${cpus().length} CPUs, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")} at the start (shared with other jobs); Bun ${Bun.version}.`,
+    "",
+  );
   await roundTrips();
   await parallelStart();
   await served();

@@ -69,7 +69,10 @@ try {
     { env: { ...process.env, ZOT_HOME: home, TERM: "xterm-256color" }, stdout: "pipe", stderr: "inherit" },
   );
   const times = p.stdout.toString().trim().split(/\s+/);
-  const ms = times.filter((t) => t !== "timeout").map(Number).sort((a, b) => a - b);
+  const ms = times
+    .filter((t) => t !== "timeout")
+    .map(Number)
+    .sort((a, b) => a - b);
   const at = (q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]!.toFixed(1);
   console.log(`${ms.length} keys echoed (${times.length - ms.length} timed out): median ${at(0.5)} ms, p90 ${at(0.9)} ms, max ${ms.at(-1)!.toFixed(1)} ms`);
 } finally {

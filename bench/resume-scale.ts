@@ -26,7 +26,12 @@ const MARK = "END-OF-HISTORY-MARK";
 /** A transcript of `messages` messages in the Go zot's row format; returns its path. */
 function transcript(path: string, messages: number): void {
   const t = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
-  const rows = [JSON.stringify({ type: "meta", meta: { id: "00000000-0000-4000-8000-000000000000", cwd: "/p", provider: "anthropic", model: "claude-sonnet-4-5", started: t(0), version: "0.2.0" } })];
+  const rows = [
+    JSON.stringify({
+      type: "meta",
+      meta: { id: "00000000-0000-4000-8000-000000000000", cwd: "/p", provider: "anthropic", model: "claude-sonnet-4-5", started: t(0), version: "0.2.0" },
+    }),
+  ];
   const prose = "The loader reads every file and merges them; validate the schema first, then apply the overrides. ".repeat(10);
   const output = "src/config.ts:12:export function load(path: string): Config { return JSON.parse(readFileSync(path)); }\n".repeat(120);
   const usage = { input_tokens: 1000, output_tokens: 200, cache_read_tokens: 0, cache_write_tokens: 0, cost_usd: 0.001 };
@@ -36,9 +41,28 @@ function transcript(path: string, messages: number): void {
     const id = `toolu_${i}`;
     let message: object;
     if (kind === 0) message = { role: "user", content: [{ text: `step ${i}: look at the config loader. ${prose}` }], time: t(i) };
-    else if (kind === 1) message = { role: "assistant", content: [{ text: prose.slice(0, 600) }, { id, name: "bash", arguments: { command: `rg -n load src | head -${i % 50}` } }], time: t(i), stop: "tool_use", provider: "anthropic", model: "claude-sonnet-4-5", usage };
-    else if (kind === 2) message = { role: "tool", content: [{ call_id: `toolu_${i - 1}`, content: [{ text: output }], is_error: false, name: "bash" }], time: t(i) };
-    else message = { role: "assistant", content: [{ text: `${prose.repeat(4)}\n\n${last ? MARK : "done"}` }], time: t(i), stop: "end_turn", provider: "anthropic", model: "claude-sonnet-4-5", usage };
+    else if (kind === 1)
+      message = {
+        role: "assistant",
+        content: [{ text: prose.slice(0, 600) }, { id, name: "bash", arguments: { command: `rg -n load src | head -${i % 50}` } }],
+        time: t(i),
+        stop: "tool_use",
+        provider: "anthropic",
+        model: "claude-sonnet-4-5",
+        usage,
+      };
+    else if (kind === 2)
+      message = { role: "tool", content: [{ call_id: `toolu_${i - 1}`, content: [{ text: output }], is_error: false, name: "bash" }], time: t(i) };
+    else
+      message = {
+        role: "assistant",
+        content: [{ text: `${prose.repeat(4)}\n\n${last ? MARK : "done"}` }],
+        time: t(i),
+        stop: "end_turn",
+        provider: "anthropic",
+        model: "claude-sonnet-4-5",
+        usage,
+      };
     rows.push(JSON.stringify({ type: "message", message }));
   }
   writeFileSync(path, rows.join("\n") + "\n");
@@ -121,7 +145,8 @@ try {
       fresh();
       const p = Bun.spawnSync(["python3", "-c", PTY_TIMER, MARK, zot, "-c", ...args], { cwd, env, stdout: "pipe", stderr: "pipe" });
       const out = p.stdout.toString().trim().split(" ").map(Number);
-      if (out.length !== 3 || out.some((n) => !Number.isFinite(n))) throw new Error(`no first frame with ${size} messages (${p.stdout.toString().trim()}): ${p.stderr.toString()}`);
+      if (out.length !== 3 || out.some((n) => !Number.isFinite(n)))
+        throw new Error(`no first frame with ${size} messages (${p.stdout.toString().trim()}): ${p.stderr.toString()}`);
       frame.push([out[0]!, out[1]!, out[2]! / 1024]);
     }
     rows.push({
@@ -144,9 +169,13 @@ try {
 console.log("messages |    MB | -c -p CPU ms | MiB | step CPU ms | step MiB | first frame ms | CPU ms | MiB");
 for (const r of rows) {
   const c = (n: number, w: number) => n.toFixed(0).padStart(w);
-  console.log(`${String(r.size).padStart(8)} | ${r.mb.toFixed(1).padStart(5)} | ${c(r.cpu, 12)} | ${c(r.mib, 3)} | ${c(r.stepCpu, 11)} | ${c(r.stepMib, 8)} | ${c(r.frameMs, 14)} | ${c(r.frameCpu, 6)} | ${c(r.frameMib, 3)}`);
+  console.log(
+    `${String(r.size).padStart(8)} | ${r.mb.toFixed(1).padStart(5)} | ${c(r.cpu, 12)} | ${c(r.mib, 3)} | ${c(r.stepCpu, 11)} | ${c(r.stepMib, 8)} | ${c(r.frameMs, 14)} | ${c(r.frameCpu, 6)} | ${c(r.frameMib, 3)}`,
+  );
 }
 const a = rows[rows.length - 2]!;
 const b = rows[rows.length - 1]!;
 const k = (x: number, y: number) => (Math.log(Math.max(y, 1) / Math.max(x, 1)) / Math.log(b.size / a.size)).toFixed(2);
-console.log(`growth order ${a.size} → ${b.size} messages (cost ∝ n^k): -c -p CPU k=${k(a.cpu, b.cpu)}, MiB k=${k(a.mib, b.mib)}, step CPU k=${k(a.stepCpu, b.stepCpu)}, first frame k=${k(a.frameMs, b.frameMs)}`);
+console.log(
+  `growth order ${a.size} → ${b.size} messages (cost ∝ n^k): -c -p CPU k=${k(a.cpu, b.cpu)}, MiB k=${k(a.mib, b.mib)}, step CPU k=${k(a.stepCpu, b.stepCpu)}, first frame k=${k(a.frameMs, b.frameMs)}`,
+);

@@ -28,7 +28,13 @@ const home = join(dir, "zot-home");
 mkdirSync(ws);
 mkdirSync(home);
 const script = join(dir, "script.jsonl");
-writeFileSync(script, [...Array.from({ length: CALLS }, () => JSON.stringify({ tool_calls: [{ name: "bash", args: { command: "true" } }] })), JSON.stringify({ text: "done" })].join("\n") + "\n");
+writeFileSync(
+  script,
+  [
+    ...Array.from({ length: CALLS }, () => JSON.stringify({ tool_calls: [{ name: "bash", args: { command: "true" } }] })),
+    JSON.stringify({ text: "done" }),
+  ].join("\n") + "\n",
+);
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -37,7 +43,13 @@ const median = (xs: number[]): number => {
 
 async function agentRun(mode: string): Promise<number> {
   const t0 = performance.now();
-  const p = Bun.spawn([ZOT, "--json", "--no-session", "--sandbox", mode, "--mock-script", script, "go"], { cwd: ws, env: { ...process.env, ZOT_HOME: home }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawn([ZOT, "--json", "--no-session", "--sandbox", mode, "--mock-script", script, "go"], {
+    cwd: ws,
+    env: { ...process.env, ZOT_HOME: home },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [code, out] = await Promise.all([p.exited, new Response(p.stdout).text()]);
   if (code !== 0 || !out.includes('"stop":"end_turn"')) throw new Error(`zot --sandbox ${mode} failed (exit ${code})`);
   return performance.now() - t0;
@@ -58,7 +70,10 @@ try {
     off.push(await agentRun("off"));
     on.push(await agentRun("workspace-write"));
   }
-  const policy = sandboxPolicy({ mode: "workspace-write", network: false, writable: [], hidden: [] }, { cwd: ws, zotHome: home, userHome: process.env.HOME ?? "/root" });
+  const policy = sandboxPolicy(
+    { mode: "workspace-write", network: false, writable: [], hidden: [] },
+    { cwd: ws, zotHome: home, userHome: process.env.HOME ?? "/root" },
+  );
   const spec = encodeConfinement(confinement(policy, landlockAbi(), false));
   const straight: number[] = [];
   const confined: number[] = [];
@@ -71,10 +86,16 @@ try {
   }
   const perCallOff = median(off) / CALLS;
   const added = (median(on) - median(off)) / CALLS;
-  console.log(`${cpus().length} CPUs (${cpus()[0]?.model ?? "?"}) · Bun ${Bun.version} · load ${(await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ")}`);
-  console.log(`zot --json, ${CALLS} bash calls of \`true\`, medians of ${ROUNDS}: --sandbox off ${median(off).toFixed(0)} ms, workspace-write ${median(on).toFixed(0)} ms`);
+  console.log(
+    `${cpus().length} CPUs (${cpus()[0]?.model ?? "?"}) · Bun ${Bun.version} · load ${(await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ")}`,
+  );
+  console.log(
+    `zot --json, ${CALLS} bash calls of \`true\`, medians of ${ROUNDS}: --sandbox off ${median(off).toFixed(0)} ms, workspace-write ${median(on).toFixed(0)} ms`,
+  );
   console.log(`  per call: ${perCallOff.toFixed(1)} ms unconfined (model step + tool call), +${added.toFixed(1)} ms for the sandbox`);
-  console.log(`spawn, medians of ${ROUNDS * 3}: /bin/sh -c true ${median(straight).toFixed(1)} ms; through the launcher ${median(confined).toFixed(1)} ms (Landlock only, no namespaces: ${median(launcherOnly).toFixed(1)} ms)`);
+  console.log(
+    `spawn, medians of ${ROUNDS * 3}: /bin/sh -c true ${median(straight).toFixed(1)} ms; through the launcher ${median(confined).toFixed(1)} ms (Landlock only, no namespaces: ${median(launcherOnly).toFixed(1)} ms)`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

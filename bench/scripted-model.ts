@@ -20,7 +20,8 @@ export function startScriptedModel(): ScriptedModel {
       if (req.method === "GET") return Response.json({ data: [{ id: "claude-sonnet-4-5", display_name: "Claude Sonnet 4.5" }] });
       const t0 = process.hrtime.bigint();
       const body = (await req.json()) as Body;
-      const textOf = (m: Body["messages"][number]): string | undefined => (typeof m.content === "string" ? m.content : m.content.find((c) => c.type === "text")?.text);
+      const textOf = (m: Body["messages"][number]): string | undefined =>
+        typeof m.content === "string" ? m.content : m.content.find((c) => c.type === "text")?.text;
       let at = body.messages.length - 1;
       while (at > 0 && !(body.messages[at]!.role === "user" && textOf(body.messages[at]!))) at--;
       const text = textOf(body.messages[at]!) ?? "";

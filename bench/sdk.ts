@@ -73,7 +73,19 @@ const frame = (i: number) =>
 async function measure(label: string, cmd: string[]) {
   const c = start(cmd);
   await c.next(); // hello
-  c.send(JSON.stringify({ type: "hello_ack", protocol_version: 1, zot_version: "bench", provider: "", model: "", cwd: "/", extension_dir: "/", data_dir: "/", capabilities: [] }));
+  c.send(
+    JSON.stringify({
+      type: "hello_ack",
+      protocol_version: 1,
+      zot_version: "bench",
+      provider: "",
+      model: "",
+      cwd: "/",
+      extension_dir: "/",
+      data_dir: "/",
+      capabilities: [],
+    }),
+  );
   while (JSON.parse(await c.next()).type !== "ready");
   for (let i = 0; i < 200; i++) {
     c.send(frame(i));
@@ -114,7 +126,8 @@ try {
   console.log(`SDK intercept round trips: ${COUNT} per extension; ${cpus().length} CPUs, ${cpu}; bun ${Bun.version}`);
   console.log("| extension | median round trip | p99 | burst frames/s |");
   console.log("|---|---|---|---|");
-  for (const r of results) console.log(`| ${r.label} | ${r.median.toFixed(0)} µs | ${r.p99.toFixed(0)} µs | ${Math.round(r.perSecond).toLocaleString("en-US")} |`);
+  for (const r of results)
+    console.log(`| ${r.label} | ${r.median.toFixed(0)} µs | ${r.p99.toFixed(0)} µs | ${Math.round(r.perSecond).toLocaleString("en-US")} |`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

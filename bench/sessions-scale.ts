@@ -15,7 +15,12 @@ const rounds = Number(process.argv[3] ?? 5);
 function transcript(dir: string, n: number, messages: number): string {
   const id = n.toString(16).padStart(8, "0");
   const path = join(dir, `202601${String(1 + (n % 28)).padStart(2, "0")}-120000-${id}.jsonl`);
-  const rows = [JSON.stringify({ type: "meta", meta: { id: `${id}-0000-4000-8000-000000000000`, cwd: "/p", provider: "mock", model: "mock", started: "2026-01-01T12:00:00.000Z", version: "0.2.0" } })];
+  const rows = [
+    JSON.stringify({
+      type: "meta",
+      meta: { id: `${id}-0000-4000-8000-000000000000`, cwd: "/p", provider: "mock", model: "mock", started: "2026-01-01T12:00:00.000Z", version: "0.2.0" },
+    }),
+  ];
   const body = "x".repeat(4800);
   for (let i = 0; i < messages; i++) {
     rows.push(JSON.stringify({ type: "message", ts: i, message: { role: i % 2 ? "assistant" : "user", content: [{ type: "text", text: `${i} ${body}` }] } }));
@@ -55,6 +60,8 @@ for (const older of [0, 20, 60]) {
     runs.sm.push(s.mib);
   }
   const m = (xs: number[]) => median(xs).toFixed(0);
-  console.log(`${String(older).padStart(14)} | ${m(runs.c).padStart(8)} | ${m(runs.cm).padStart(3)} | ${m(runs.r).padStart(5)} | ${m(runs.rm).padStart(3)} | ${m(runs.s).padStart(15)} | ${m(runs.sm).padStart(3)} | ${(median(runs.c) / median(runs.s)).toFixed(2)}×`);
+  console.log(
+    `${String(older).padStart(14)} | ${m(runs.c).padStart(8)} | ${m(runs.cm).padStart(3)} | ${m(runs.r).padStart(5)} | ${m(runs.rm).padStart(3)} | ${m(runs.s).padStart(15)} | ${m(runs.sm).padStart(3)} | ${(median(runs.c) / median(runs.s)).toFixed(2)}×`,
+  );
   rmSync(root, { recursive: true, force: true });
 }

@@ -20,7 +20,21 @@ type Report = { steps: number; heap: number; rss: number; types: Record<string, 
 async function child(steps: number, base: string): Promise<Report> {
   const home = mkdtempSync(join(tmpdir(), "zot-bench-steps-"));
   const prompt = `steps=${steps + 1} tool=bash loop`;
-  const parsed = parseArgv(["-p", "--provider", "anthropic", "--base-url", base, "--api-key", "sk-bench-key-0000", "--no-session", "--no-ext", "--no-mcp", "--max-steps", String(steps + 10), prompt]);
+  const parsed = parseArgv([
+    "-p",
+    "--provider",
+    "anthropic",
+    "--base-url",
+    base,
+    "--api-key",
+    "sk-bench-key-0000",
+    "--no-session",
+    "--no-ext",
+    "--no-mcp",
+    "--max-steps",
+    String(steps + 10),
+    prompt,
+  ]);
   if (parsed.kind !== "run") throw new Error(`bad arguments: ${JSON.stringify(parsed)}`);
   const env = { ...process.env, ZOT_HOME: home } as Record<string, string>;
   const created = await createRuntime({ ...parsed.args, trust: trustMode(parsed.args.trust, env), home, cwd: home, env, interactive: false, host: new Host() });
@@ -56,7 +70,8 @@ try {
 }
 console.log(`step memory — ${machine()}`);
 console.log("steps | heap after GC MiB | RSS MiB");
-for (const r of reports) console.log(`${String(r.steps).padStart(5)} | ${(r.heap / 2 ** 20).toFixed(1).padStart(17)} | ${(r.rss / 2 ** 20).toFixed(1).padStart(7)}`);
+for (const r of reports)
+  console.log(`${String(r.steps).padStart(5)} | ${(r.heap / 2 ** 20).toFixed(1).padStart(17)} | ${(r.rss / 2 ** 20).toFixed(1).padStart(7)}`);
 for (let i = 1; i < reports.length; i++) {
   const a = reports[i - 1]!;
   const b = reports[i]!;

@@ -35,7 +35,13 @@ const server = Bun.serve({
     const enc = new TextEncoder();
     const stream = new ReadableStream({
       async start(c) {
-        c.enqueue(enc.encode(ev("message_start", { message: { id: "m", type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [], usage: { input_tokens: 10, output_tokens: 1 } } }) + ev("content_block_start", { index: 0, content_block: { type: "text", text: "" } })));
+        c.enqueue(
+          enc.encode(
+            ev("message_start", {
+              message: { id: "m", type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [], usage: { input_tokens: 10, output_tokens: 1 } },
+            }) + ev("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
+          ),
+        );
         const t0 = performance.now();
         for (let i = 0; i < DELTAS; i++) {
           const due = t0 + (i * 1000 * PER_DELTA) / RATE;
@@ -44,7 +50,13 @@ const server = Bun.serve({
           c.enqueue(enc.encode(ev("content_block_delta", { index: 0, delta: { type: "text_delta", text: delta(i) } })));
           sent = i + 1;
         }
-        c.enqueue(enc.encode(ev("content_block_stop", { index: 0 }) + ev("message_delta", { delta: { stop_reason: "end_turn" }, usage: { output_tokens: TOKENS } }) + ev("message_stop", {})));
+        c.enqueue(
+          enc.encode(
+            ev("content_block_stop", { index: 0 }) +
+              ev("message_delta", { delta: { stop_reason: "end_turn" }, usage: { output_tokens: TOKENS } }) +
+              ev("message_stop", {}),
+          ),
+        );
         c.close();
       },
     });
@@ -56,12 +68,25 @@ const home = mkdtempSync(join(tmpdir(), "zot-bench-stream-"));
 const session = `zot-stream-${process.pid}`;
 const tmux = (...args: string[]) => Bun.spawnSync(["tmux", ...args], { stdout: "pipe", stderr: "pipe" });
 try {
-  const cmd = [zot, "--provider", "anthropic", "--base-url", `http://127.0.0.1:${server.port}`, "--api-key", "sk-bench-key-0000", "--no-session", "--cwd", home].join(" ");
+  const cmd = [
+    zot,
+    "--provider",
+    "anthropic",
+    "--base-url",
+    `http://127.0.0.1:${server.port}`,
+    "--api-key",
+    "sk-bench-key-0000",
+    "--no-session",
+    "--cwd",
+    home,
+  ].join(" ");
   tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", `env ZOT_HOME=${home} HOME=${home} TERM=xterm-256color ${cmd}`);
   let pid = 0;
   for (let i = 0; i < 100 && !pid; i++) {
     await Bun.sleep(100);
-    const out = Bun.spawnSync(["pgrep", "-n", "-f", `${zot} --provider anthropic --base-url http://127.0.0.1:${server.port}`], { stdout: "pipe" }).stdout.toString().trim();
+    const out = Bun.spawnSync(["pgrep", "-n", "-f", `${zot} --provider anthropic --base-url http://127.0.0.1:${server.port}`], { stdout: "pipe" })
+      .stdout.toString()
+      .trim();
     pid = Number(out.split("\n")[0] ?? 0);
   }
   if (!pid) throw new Error("zot did not start in tmux");
@@ -81,7 +106,9 @@ try {
   console.log(`streaming CPU of the zot process — ${machine()}; ${TOKENS} tokens at ${RATE} tokens/s`);
   const rates = marks.slice(1).map((m, i) => ((m.cpu - marks[i]!.cpu) / (m.at - marks[i]!.at)) * 1000);
   console.log(`CPU ms per second, each tenth of the answer: ${rates.map((r) => r.toFixed(0)).join(" ")}`);
-  console.log(`first tenth ${rates[0]!.toFixed(0)} ms/s, last tenth ${rates[rates.length - 1]!.toFixed(0)} ms/s (×${(rates[rates.length - 1]! / rates[0]!).toFixed(2)})`);
+  console.log(
+    `first tenth ${rates[0]!.toFixed(0)} ms/s, last tenth ${rates[rates.length - 1]!.toFixed(0)} ms/s (×${(rates[rates.length - 1]! / rates[0]!).toFixed(2)})`,
+  );
 } finally {
   tmux("kill-session", "-t", session);
   server.stop(true);

@@ -17,8 +17,19 @@ const home = mkdtempSync(join(tmpdir(), "zot-bench-subagents-"));
 writeFileSync(join(home, "small.txt"), "a small file\n");
 
 const created = await createRuntime({
-  home, cwd: home, env: {}, provider: "mock", appendSystemPrompt: [], maxSteps: 50, noTools: false, ext: [], noExt: true,
-  permissionMode: "yolo", interactive: false, continue: false, noSession: true,
+  home,
+  cwd: home,
+  env: {},
+  provider: "mock",
+  appendSystemPrompt: [],
+  maxSteps: 50,
+  noTools: false,
+  ext: [],
+  noExt: true,
+  permissionMode: "yolo",
+  interactive: false,
+  continue: false,
+  noSession: true,
 });
 if (!created.ok) throw new Error(created.error);
 const rt = created.runtime;

@@ -77,9 +77,16 @@ for (const size of sizes) {
   rows.push({ size, stream, pageUp, idle });
 }
 
-console.log(`TUI frame cost by history length (${COLS}×${ROWS}, medians of 300 frames, ms) — load ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+console.log(
+  `TUI frame cost by history length (${COLS}×${ROWS}, medians of 300 frames, ms) — load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`,
+);
 console.log("messages | streamed delta | PageUp | idle redraw");
-for (const r of rows) console.log(`${String(r.size).padStart(8)} | ${r.stream.toFixed(3).padStart(14)} | ${r.pageUp.toFixed(3).padStart(6)} | ${r.idle.toFixed(3).padStart(11)}`);
+for (const r of rows)
+  console.log(`${String(r.size).padStart(8)} | ${r.stream.toFixed(3).padStart(14)} | ${r.pageUp.toFixed(3).padStart(6)} | ${r.idle.toFixed(3).padStart(11)}`);
 const first = rows[0]!;
 const last = rows[rows.length - 1]!;
-console.log(`growth ${first.size} → ${last.size} messages: streamed ×${(last.stream / first.stream).toFixed(1)}, PageUp ×${(last.pageUp / first.pageUp).toFixed(1)}, idle ×${(last.idle / first.idle).toFixed(1)}`);
+console.log(
+  `growth ${first.size} → ${last.size} messages: streamed ×${(last.stream / first.stream).toFixed(1)}, PageUp ×${(last.pageUp / first.pageUp).toFixed(1)}, idle ×${(last.idle / first.idle).toFixed(1)}`,
+);

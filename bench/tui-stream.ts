@@ -36,5 +36,11 @@ for (let i = 0; i < deltas; i++) {
 const slice = (from: number, to: number) => median(times.slice(Math.floor(from * deltas), Math.floor(to * deltas)));
 const early = slice(0.02, 0.12);
 const late = slice(0.88, 0.98);
-console.log(`TUI streaming of a ${TOKENS}-token answer, ${COLS}×${ROWS}, a frame per ${PER_DELTA}-token delta — load ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-console.log(`median frame: first tenth ${early.toFixed(3)} ms, last tenth ${late.toFixed(3)} ms (×${(late / early).toFixed(2)}); at 100 tokens/s: ${((early * 100) / PER_DELTA).toFixed(1)} → ${((late * 100) / PER_DELTA).toFixed(1)} ms of CPU per second`);
+console.log(
+  `TUI streaming of a ${TOKENS}-token answer, ${COLS}×${ROWS}, a frame per ${PER_DELTA}-token delta — load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`,
+);
+console.log(
+  `median frame: first tenth ${early.toFixed(3)} ms, last tenth ${late.toFixed(3)} ms (×${(late / early).toFixed(2)}); at 100 tokens/s: ${((early * 100) / PER_DELTA).toFixed(1)} → ${((late * 100) / PER_DELTA).toFixed(1)} ms of CPU per second`,
+);

@@ -48,7 +48,8 @@ function unsandboxed(args: string[]): string[] {
 }
 
 const goBin = process.env.ZOT_GO_BIN ? resolve(process.env.ZOT_GO_BIN) : null;
-if (goBin && !existsSync(goBin)) throw new Error(`ZOT_GO_BIN=${goBin}: no such file; point it at a Go zot binary you built, or unset it to compare with the recorded figures.`);
+if (goBin && !existsSync(goBin))
+  throw new Error(`ZOT_GO_BIN=${goBin}: no such file; point it at a Go zot binary you built, or unset it to compare with the recorded figures.`);
 const model = startScriptedModel();
 const SCENARIOS: Record<string, string[]> = {
   "bun -e 0": [process.execPath, "-e", "0"],
@@ -60,7 +61,9 @@ const SCENARIOS: Record<string, string[]> = {
   // The Go zot has no sandbox; zot's (on by default) starts a launcher per command.
   "echo, --sandbox off": unsandboxed(printArgs(ZOT, model.base, "steps=2 tool=bash run it", guard)),
   "loop50, --sandbox off": unsandboxed(printArgs(ZOT, model.base, "steps=51 tool=bash loop", null)),
-  ...(goBin ? { "Go echo": printArgs(goBin, model.base, "steps=2 tool=bash run it", guard), "Go loop50": printArgs(goBin, model.base, "steps=51 tool=bash loop", null) } : {}),
+  ...(goBin
+    ? { "Go echo": printArgs(goBin, model.base, "steps=2 tool=bash run it", guard), "Go loop50": printArgs(goBin, model.base, "steps=51 tool=bash loop", null) }
+    : {}),
 };
 const names = Object.keys(SCENARIOS);
 

@@ -10,5 +10,8 @@ if (!target) {
   process.exit(1);
 }
 const outfile = join(ROOT, "dist", target.os === "windows" ? "zot.exe" : "zot");
-const build = Bun.spawn([process.execPath, "build", ...buildArgs(target, outfile, buildStamp(target), false)], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] });
+const build = Bun.spawn([process.execPath, "build", ...buildArgs(target, outfile, buildStamp(target), false)], {
+  cwd: ROOT,
+  stdio: ["ignore", "inherit", "inherit"],
+});
 process.exit(await build.exited);

@@ -50,7 +50,9 @@ function oauthEntry(): JsonObject | null {
     return {
       grant_type: "client_credentials",
       client_id: id ?? "",
-      ...(key ? { private_key: key, ...(str(context.signing_algorithm) ? { signing_algorithm: str(context.signing_algorithm) ?? "" } : {}) } : { client_secret: str(context.client_secret) ?? "" }),
+      ...(key
+        ? { private_key: key, ...(str(context.signing_algorithm) ? { signing_algorithm: str(context.signing_algorithm) ?? "" } : {}) }
+        : { client_secret: str(context.client_secret) ?? "" }),
     };
   }
   // The suite's CIMD scenario expects this fixed metadata document URL as the client id.
@@ -70,7 +72,14 @@ async function logIn(file: string, oauth: JsonObject | null): Promise<boolean> {
   const r = await login({
     name: "conf",
     url,
-    ...(oauth ? { oauth: { ...(str(oauth.client_id) ? { clientId: str(oauth.client_id) ?? "" } : {}), ...(str(oauth.client_secret) ? { clientSecret: str(oauth.client_secret) ?? "" } : {}) } } : {}),
+    ...(oauth
+      ? {
+          oauth: {
+            ...(str(oauth.client_id) ? { clientId: str(oauth.client_id) ?? "" } : {}),
+            ...(str(oauth.client_secret) ? { clientSecret: str(oauth.client_secret) ?? "" } : {}),
+          },
+        }
+      : {}),
     file,
     home,
     env: {},
@@ -78,7 +87,11 @@ async function logIn(file: string, oauth: JsonObject | null): Promise<boolean> {
     say: (line) => {
       say(line);
       const link = /\n\n {2}(\S+)\n/.exec(line)?.[1];
-      if (link) visit = fetch(link).then((res) => res.text(), (e: Error) => say(`the browser could not open the URL: ${e.message}`));
+      if (link)
+        visit = fetch(link).then(
+          (res) => res.text(),
+          (e: Error) => say(`the browser could not open the URL: ${e.message}`),
+        );
     },
   });
   await visit;
@@ -105,7 +118,9 @@ function argumentsFor(name: string, schema: JsonObject, schemas: Map<string, Jso
     if (p.default !== undefined) out[key] = p.default;
     else if (Array.isArray(p.examples) && p.examples.length > 0) out[key] = p.examples[0] ?? null;
     else if (Array.isArray(p.enum) && p.enum.length > 0) out[key] = p.enum[0] ?? null;
-    else out[key] = p.type === "integer" || p.type === "number" ? 1 : p.type === "boolean" ? true : p.type === "object" ? {} : p.type === "array" ? [] : "conformance";
+    else
+      out[key] =
+        p.type === "integer" || p.type === "number" ? 1 : p.type === "boolean" ? true : p.type === "object" ? {} : p.type === "array" ? [] : "conformance";
   }
   return out;
 }
@@ -140,7 +155,9 @@ async function main(): Promise<number> {
     });
     await server.start();
     const st = server.state();
-    say(`start: ${st.status}${st.error ? ` (${st.error})` : ""}; ${st.era ?? "-"} ${st.protocolVersion ?? ""}; tools ${st.tools.map((t) => t.remote).join(", ") || "none"}`);
+    say(
+      `start: ${st.status}${st.error ? ` (${st.error})` : ""}; ${st.era ?? "-"} ${st.protocolVersion ?? ""}; tools ${st.tools.map((t) => t.remote).join(", ") || "none"}`,
+    );
     for (const w of st.warnings) say(`warning: ${w}`);
     if (st.status !== "ready") {
       await server.stop();

@@ -48,13 +48,33 @@ function install(sub: string, spec: string): string {
   return at;
 }
 const node = join(install("node", `${NODE}@22`), "node_modules", NODE, "bin", "node");
-const cli = join(install(`conformance-${SUITE}`, `@modelcontextprotocol/conformance@${SUITE}`), "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+const cli = join(
+  install(`conformance-${SUITE}`, `@modelcontextprotocol/conformance@${SUITE}`),
+  "node_modules",
+  "@modelcontextprotocol",
+  "conformance",
+  "dist",
+  "index.js",
+);
 const results = join(dir, "server-results");
 rmSync(results, { recursive: true, force: true });
 
 const home = mkdtempSync(join(tmpdir(), "zot-conformance-home-"));
 const server = Bun.spawn(
-  [zot, "mcp", "serve", "--http", "0", "--token-env", "ZOT_CONFORMANCE_TOKEN", "--no-mcp", "--ext", join(root, "test/fixtures/ext/mcp-conformance"), "--permission-mode", "yolo"],
+  [
+    zot,
+    "mcp",
+    "serve",
+    "--http",
+    "0",
+    "--token-env",
+    "ZOT_CONFORMANCE_TOKEN",
+    "--no-mcp",
+    "--ext",
+    join(root, "test/fixtures/ext/mcp-conformance"),
+    "--permission-mode",
+    "yolo",
+  ],
   { cwd: home, env: { ...process.env, ZOT_HOME: home, ZOT_CONFORMANCE_TOKEN: token }, stdin: "ignore", stdout: "ignore", stderr: "pipe" },
 );
 const upstream = await listening(server.stderr);
@@ -95,7 +115,8 @@ try {
   server.kill();
   await server.exited;
 }
-for (const r of rows) process.stdout.write(`${r.version}  ${r.status.padEnd(4)}  ${r.scenario}${r.failed.length ? `\n      ${r.failed.join("\n      ")}` : ""}\n`);
+for (const r of rows)
+  process.stdout.write(`${r.version}  ${r.status.padEnd(4)}  ${r.scenario}${r.failed.length ? `\n      ${r.failed.join("\n      ")}` : ""}\n`);
 const count = (s: string) => rows.filter((r) => r.status === s).length;
 process.stdout.write(`\n${count("PASS")} passed, ${count("FAIL")} failed, ${count("SKIP")} skipped (results in ${results})\n`);
 

@@ -51,7 +51,14 @@ const rows: Row[] = [];
 const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, "");
 
 for (const suite of SUITES) {
-  const bin = join(install(`conformance-${suite}`, `@modelcontextprotocol/conformance@${suite}`), "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+  const bin = join(
+    install(`conformance-${suite}`, `@modelcontextprotocol/conformance@${suite}`),
+    "node_modules",
+    "@modelcontextprotocol",
+    "conformance",
+    "dist",
+    "index.js",
+  );
   for (const revision of [...REVISIONS, "extension"]) {
     let scenarios: string[];
     if (revision === "extension") scenarios = EXTENSIONS;
@@ -70,7 +77,9 @@ for (const suite of SUITES) {
       const tally = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/.exec(out);
       const failed = [...out.matchAll(/\[([\w-]+)\s*\] FAILURE/g)].map((m) => m[1] ?? "");
       const verdict = /OVERALL: (\w+)/.exec(out)?.[1] ?? (out.includes("SKIPPED") ? "SKIPPED" : `no verdict (exit ${r.code})`);
-      const result = tally ? `${verdict === "PASSED" ? "pass" : "FAIL"} ${tally[1]}/${tally[2]}${tally[4] !== "0" ? `, ${tally[4]} warnings` : ""}${failed.length ? ` (failed: ${[...new Set(failed)].join(", ")})` : ""}` : verdict;
+      const result = tally
+        ? `${verdict === "PASSED" ? "pass" : "FAIL"} ${tally[1]}/${tally[2]}${tally[4] !== "0" ? `, ${tally[4]} warnings` : ""}${failed.length ? ` (failed: ${[...new Set(failed)].join(", ")})` : ""}`
+        : verdict;
       rows.push({ suite, revision, scenario, result });
       process.stderr.write(`${suite} ${revision} ${scenario}: ${result}\n`);
       if (verdict !== "PASSED") writeFileSync(join(dir, `${suite}-${revision}-${scenario.replace(/\//g, "_")}.log`), out);
@@ -78,6 +87,8 @@ for (const suite of SUITES) {
   }
 }
 
-process.stdout.write(`Run ${new Date().toISOString().slice(0, 10)} with Node ${nodeVersion} (npm \`node-${process.platform}-${process.arch}\`), bun ${Bun.version}.\n\n`);
+process.stdout.write(
+  `Run ${new Date().toISOString().slice(0, 10)} with Node ${nodeVersion} (npm \`node-${process.platform}-${process.arch}\`), bun ${Bun.version}.\n\n`,
+);
 process.stdout.write("| suite | revision | scenario | result |\n|---|---|---|---|\n");
 for (const r of rows) process.stdout.write(`| ${r.suite} | ${r.revision} | \`${r.scenario}\` | ${r.result} |\n`);

@@ -33,7 +33,8 @@ function parse(argv: string[]): Options | string {
       else opts.pinOwnKey = true;
       continue;
     }
-    if (flag !== "--target" && flag !== "--out" && flag !== "--version") return `unknown flag "${flag}"; the flags are --target NAME, --out DIR, --version X.Y.Z, --no-smoke and --pin-own-key.`;
+    if (flag !== "--target" && flag !== "--out" && flag !== "--version")
+      return `unknown flag "${flag}"; the flags are --target NAME, --out DIR, --version X.Y.Z, --no-smoke and --pin-own-key.`;
     const value = argv[++i];
     if (value === undefined || value === "") return `${flag} needs a value.`;
     if (flag === "--target") {
@@ -89,7 +90,9 @@ async function main(): Promise<number> {
   const pinned = [...RELEASE_KEYS, ...extraPins];
   // A release signed only by keys no binary pins would be refused by every `zot update`.
   if (!keys.some((k) => pinned.includes(k.publicKey))) {
-    process.stderr.write(`release: the signing key ${keys.map((k) => k.id).join(", ")} is not pinned in src/update/release-keys.ts, so no zot would accept this release; sign with a pinned key (or pass --pin-own-key for a release of your own).\n`);
+    process.stderr.write(
+      `release: the signing key ${keys.map((k) => k.id).join(", ")} is not pinned in src/update/release-keys.ts, so no zot would accept this release; sign with a pinned key (or pass --pin-own-key for a release of your own).\n`,
+    );
     return 2;
   }
   mkdirSync(opts.out, { recursive: true });

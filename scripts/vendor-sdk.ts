@@ -13,7 +13,8 @@ const repo = resolve(import.meta.dir, "..");
 /** The examples with a bundled SDK beside their program. */
 export const VENDORED = [join(repo, "examples/extensions/weather/zot-ext.js")];
 
-const HEADER = "// The zot TypeScript SDK (sdk/typescript in the zot repository), bundled into one module by\n// scripts/vendor-sdk.ts so this extension needs nothing outside its directory. Do not edit: run the script.\n";
+const HEADER =
+  "// The zot TypeScript SDK (sdk/typescript in the zot repository), bundled into one module by\n// scripts/vendor-sdk.ts so this extension needs nothing outside its directory. Do not edit: run the script.\n";
 
 /** What each copy should hold: the SDK as it bundles now. */
 export async function vendoredText(): Promise<string> {
@@ -22,7 +23,10 @@ export async function vendoredText(): Promise<string> {
     const failure = await bundle(out);
     if (failure) throw new Error(`bundling the SDK failed: ${failure}`);
     // Bun names each bundled module in a comment relative to the working directory: made relative to the repository, the copy is the same from anywhere.
-    const text = readFileSync(join(out, "index.js"), "utf8").replace(/^\/\/ (\S+\.ts)$/gm, (_, path: string) => `// ${relative(repo, resolve(process.cwd(), path))}`);
+    const text = readFileSync(join(out, "index.js"), "utf8").replace(
+      /^\/\/ (\S+\.ts)$/gm,
+      (_, path: string) => `// ${relative(repo, resolve(process.cwd(), path))}`,
+    );
     return HEADER + text;
   } finally {
     rmSync(out, { recursive: true, force: true });

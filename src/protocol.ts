@@ -118,7 +118,16 @@ export type PermissionsDeclaration = {
 };
 
 /** Host features beyond the spec, announced in `hello_ack.capabilities`. */
-export const HOST_CAPABILITIES = ["fail_closed_intercept", "tool_result_intercept", "tool_progress", "tool_cancel", "panel_resize", "settings_changed", "todo_event", "agents"] as const;
+export const HOST_CAPABILITIES = [
+  "fail_closed_intercept",
+  "tool_result_intercept",
+  "tool_progress",
+  "tool_cancel",
+  "panel_resize",
+  "settings_changed",
+  "todo_event",
+  "agents",
+] as const;
 
 // ---------------------------------------------------------------- extension → host
 
@@ -136,7 +145,15 @@ export type RegisterToolFrame = {
  * zot addition: an agent the `task` tool can run. `prompt` is its system prompt; `tools` the tools
  * it may use (absent: all); `model` `provider/model` or a model id of the current provider.
  */
-export type RegisterAgentFrame = { type: "register_agent"; name: string; description: string; prompt: string; tools?: string[]; model?: string; reasoning?: string };
+export type RegisterAgentFrame = {
+  type: "register_agent";
+  name: string;
+  description: string;
+  prompt: string;
+  tools?: string[];
+  model?: string;
+  reasoning?: string;
+};
 export type ReadyFrame = { type: "ready" };
 export type ToolResultFrame = {
   type: "tool_result";
@@ -250,7 +267,16 @@ export type EventFrame =
   /** zot addition: the todo list as the model last set it (the whole list, every time). */
   | { type: "event"; event: "todo"; items: TodoItem[] };
 export type EventInterceptFrame =
-  | ({ type: "event_intercept"; id: string; event: "tool_call"; tool_id: string; tool_name: string; tool_args: Json; jail?: { root: string }; mcp_client?: string } & ByAgent)
+  | ({
+      type: "event_intercept";
+      id: string;
+      event: "tool_call";
+      tool_id: string;
+      tool_name: string;
+      tool_args: Json;
+      jail?: { root: string };
+      mcp_client?: string;
+    } & ByAgent)
   | ({ type: "event_intercept"; id: string; event: "turn_start"; step: number } & ByAgent)
   | ({ type: "event_intercept"; id: string; event: "assistant_message"; text: string } & ByAgent)
   | ({
@@ -523,8 +549,7 @@ export function decodeExtensionFrame(raw: unknown): Decoded<ExtensionFrame> | { 
       const message = str(o, "message", false);
       if (!message.ok) return fail(`notify: ${message.error}`);
       const level = o.level ?? "info";
-      if (typeof level !== "string" || !NOTIFY_LEVELS.includes(level as NotifyLevel))
-        return fail(`notify: level must be one of info, success, warn, error`);
+      if (typeof level !== "string" || !NOTIFY_LEVELS.includes(level as NotifyLevel)) return fail(`notify: level must be one of info, success, warn, error`);
       return ok({ type, level: level as NotifyLevel, message: message.value ?? "" });
     }
     case "tool_progress": {

@@ -8,7 +8,21 @@
 // bench/harness.ts compiles it with zot's build flags.
 //
 //   floor <model base URL> <scratch dir> <model calls> <extension: 0|1>
-import { accessSync, chmodSync, closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, statSync, writeSync } from "node:fs";
+import {
+  accessSync,
+  chmodSync,
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -52,7 +66,12 @@ const abort = new AbortController();
 const deadline = setTimeout(() => abort.abort(), 30_000);
 const request = JSON.stringify({ model: "m", max_tokens: 100, stream: true, messages: [{ role: "user", content: "steps=2 tool=bash floor" }] });
 for (let i = 0; i < steps; i++) {
-  const res = await fetch(`${base}/v1/messages`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": "k" }, body: request, signal: abort.signal });
+  const res = await fetch(`${base}/v1/messages`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": "k" },
+    body: request,
+    signal: abort.signal,
+  });
   const reader = res.body!.getReader();
   for (;;) {
     const chunk = await reader.read();

@@ -18,7 +18,8 @@ export async function signers(env: Record<string, string | undefined>): Promise<
     }
   }
   const blocks = [...text.matchAll(/-----BEGIN PRIVATE KEY-----([\s\S]*?)-----END PRIVATE KEY-----/g)];
-  if (blocks.length === 0) return "no signing key: set ZOT_RELEASE_SIGNING_KEY_FILE to the release key's PEM file (or ZOT_RELEASE_SIGNING_KEY to its text); see docs/releases.md";
+  if (blocks.length === 0)
+    return "no signing key: set ZOT_RELEASE_SIGNING_KEY_FILE to the release key's PEM file (or ZOT_RELEASE_SIGNING_KEY to its text); see docs/releases.md";
   const out: Signer[] = [];
   for (const b of blocks) {
     try {

@@ -32,7 +32,9 @@ export function runnerFor(target: Target, env: Record<string, string | undefined
   const sysroot = env[key] ?? (target.musl ? `/usr/${cpu}-linux-musl` : `/usr/${cpu}-linux-gnu`);
   const needed = join(sysroot, loader ?? (cpu === "aarch64" ? "/lib/ld-linux-aarch64.so.1" : "/lib64/ld-linux-x86-64.so.2"));
   if (!existsSync(needed)) {
-    const hint = target.musl ? "an Alpine root for that CPU with libstdc++ installed; Debian has no musl libstdc++" : `Debian: apt-get install libc6-${target.arch === "arm64" ? "arm64" : "amd64"}-cross libstdc++6-${target.arch === "arm64" ? "arm64" : "amd64"}-cross`;
+    const hint = target.musl
+      ? "an Alpine root for that CPU with libstdc++ installed; Debian has no musl libstdc++"
+      : `Debian: apt-get install libc6-${target.arch === "arm64" ? "arm64" : "amd64"}-cross libstdc++6-${target.arch === "arm64" ? "arm64" : "amd64"}-cross`;
     return { why: `no ${target.musl ? "musl" : "glibc"} sysroot for qemu: ${needed} is missing (${hint}, or set ${key})` };
   }
   if (target.musl && !muslLibstdcxx(sysroot)) return { why: MUSL_LIBSTDCXX_MISSING(sysroot) };
@@ -72,9 +74,11 @@ export async function smokeTest(file: string, target: Target, version: string): 
     if (v.code !== 0 || !v.stdout.startsWith(`zot ${version} (`)) problems.push(`--version printed ${JSON.stringify(v.stdout + v.stderr)} (exit ${v.code})`);
     const d = await zot("ext", "doctor", "--json", "-e", join(ROOT, "examples", "extensions", "clock"));
     const ready = d.code === 0 && doctorReady(d.stdout, "clock");
-    if (!ready) problems.push(`ext doctor --json on examples/extensions/clock did not report it ready (exit ${d.code}): ${(d.stderr || d.stdout).slice(0, 300)}`);
+    if (!ready)
+      problems.push(`ext doctor --json on examples/extensions/clock did not report it ready (exit ${d.code}): ${(d.stderr || d.stdout).slice(0, 300)}`);
     const p = await zot("-p", "hello from the smoke test", "--provider", "mock", "--no-session");
-    if (p.code !== 0 || p.stdout.trim() !== "mock: hello from the smoke test") problems.push(`-p with the mock provider printed ${JSON.stringify(p.stdout + p.stderr)} (exit ${p.code})`);
+    if (p.code !== 0 || p.stdout.trim() !== "mock: hello from the smoke test")
+      problems.push(`-p with the mock provider printed ${JSON.stringify(p.stdout + p.stderr)} (exit ${p.code})`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

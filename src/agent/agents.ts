@@ -50,7 +50,8 @@ const EXPLORE_PROMPT = `You are an explore subagent of zot: you study code and a
 export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
   {
     name: "general",
-    description: "a general-purpose agent with every tool: multi-step tasks (research, changes, running commands) whose details the main conversation does not need",
+    description:
+      "a general-purpose agent with every tool: multi-step tasks (research, changes, running commands) whose details the main conversation does not need",
     tools: null,
     model: null,
     reasoning: null,
@@ -61,7 +62,8 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
   },
   {
     name: "explore",
-    description: "a read-only agent for searching and understanding code (read, commands that only look, skill): where is X defined, how does Y work, which files use Z",
+    description:
+      "a read-only agent for searching and understanding code (read, commands that only look, skill): where is X defined, how does Y work, which files use Z",
     tools: ["read", "bash", "skill"],
     model: null,
     reasoning: null,
@@ -86,7 +88,15 @@ export function agentDirs(cwd: string, home: string): { dir: string; scope: Scop
 }
 
 /** The fields an agent is made of, as a file's front matter or a `register_agent` frame gives them. */
-export type AgentFields = { name: string; description: string; prompt: string; tools?: string[] | string; model?: string; reasoning?: string; subagents?: string };
+export type AgentFields = {
+  name: string;
+  description: string;
+  prompt: string;
+  tools?: string[] | string;
+  model?: string;
+  reasoning?: string;
+  subagents?: string;
+};
 
 /** Claude Code's `model: sonnet` and friends name a model of another vendor's family: the session's model stands in. */
 const INHERITED_MODELS = new Set(["inherit", "sonnet", "opus", "haiku"]);
@@ -156,7 +166,8 @@ function readAgent(path: string): AgentDefinition | string {
   if (!fm.found) return 'it does not start with front matter (a "---" line, "name: …" and "description: …", and a closing "---")';
   if (fm.problems.length > 0) return `its front matter is malformed: ${fm.problems.join("; ")}`;
   const unknown = [...fm.fields.keys()].filter((k) => !KNOWN_KEYS.has(k));
-  if (unknown.length > 0) return `its front matter has unknown keys ${unknown.map((k) => `"${k}"`).join(", ")} (known: name, description, tools, model, reasoning, subagents)`;
+  if (unknown.length > 0)
+    return `its front matter has unknown keys ${unknown.map((k) => `"${k}"`).join(", ")} (known: name, description, tools, model, reasoning, subagents)`;
   const scalar = (key: string): string | undefined => {
     const v = fm.fields.get(key);
     return v === undefined ? undefined : Array.isArray(v) ? v.join(", ") : v;

@@ -47,10 +47,17 @@ export function attachMentions(text: string, cwd: string): Mentions {
     const mime = imageMime(bytes.subarray(0, 16));
     if (mime) {
       if (!whole || bytes.length > READ_MAX_IMAGE_BYTES) {
-        out.attached.push({ path: rel, summary: `@${rel} is a ${formatBytes(Math.max(size, bytes.length))} image, larger than the ${formatBytes(READ_MAX_IMAGE_BYTES)} a model accepts; not attached`, level: "warn" });
+        out.attached.push({
+          path: rel,
+          summary: `@${rel} is a ${formatBytes(Math.max(size, bytes.length))} image, larger than the ${formatBytes(READ_MAX_IMAGE_BYTES)} a model accepts; not attached`,
+          level: "warn",
+        });
         continue;
       }
-      out.parts.push({ type: "text", text: `${FILE_OPEN}"${rel}">(the ${mime} image follows)</file>` }, { type: "image", mimeType: mime, data: bytes.toString("base64") });
+      out.parts.push(
+        { type: "text", text: `${FILE_OPEN}"${rel}">(the ${mime} image follows)</file>` },
+        { type: "image", mimeType: mime, data: bytes.toString("base64") },
+      );
       out.attached.push({ path: rel, summary: `attached @${rel} as an image (${formatBytes(bytes.length)})`, level: "info" });
       continue;
     }

@@ -129,7 +129,8 @@ description: Draft release notes from the git log since the last tag. Use when a
 export const BUILTIN_SKILLS: readonly BuiltinSkill[] = [
   {
     name: "extension-authoring",
-    description: "How to write a zot extension (any language, JSON lines over stdio): manifest, handshake, commands, tools, interceptors, panels. Use when asked to create or debug a zot extension.",
+    description:
+      "How to write a zot extension (any language, JSON lines over stdio): manifest, handshake, commands, tools, interceptors, panels. Use when asked to create or debug a zot extension.",
     body: EXTENSION_AUTHORING,
   },
   {

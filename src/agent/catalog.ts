@@ -20,7 +20,22 @@ function model(provider: ProviderName, id: string, name: string, contextWindow: 
   const [priceInput, priceOutput, priceCacheRead, priceCacheWrite, priceCacheWriteLong] = prices;
   // Every Anthropic model zot lists (Haiku 4.5 and later) takes tool search's `defer_loading`.
   const native: Extra = provider === "anthropic" ? { deferredTools: "defer-loading" } : {};
-  return { id, name, provider, reasoning: extra.reasoning ?? (extra.efforts !== undefined || extra.thinking !== undefined), contextWindow, maxTokens, priceInput, priceOutput, priceCacheRead, priceCacheWrite, priceCacheWriteLong, ...native, ...extra, source: "builtin" };
+  return {
+    id,
+    name,
+    provider,
+    reasoning: extra.reasoning ?? (extra.efforts !== undefined || extra.thinking !== undefined),
+    contextWindow,
+    maxTokens,
+    priceInput,
+    priceOutput,
+    priceCacheRead,
+    priceCacheWrite,
+    priceCacheWriteLong,
+    ...native,
+    ...extra,
+    source: "builtin",
+  };
 }
 
 /** OpenAI bills a whole request above 272K prompt tokens at 2× input and cache, 1.5× output. */
@@ -29,7 +44,12 @@ function openaiLong([input, output, cacheRead, cacheWrite]: Prices): LongContext
 }
 
 function gpt(id: string, name: string, prices: Prices, efforts: readonly Effort[] | undefined, long = true): ModelInfo {
-  return model("openai", id, name, 1_050_000, 128_000, prices, { wire: "responses", reasoning: true, ...(efforts ? { efforts } : {}), ...(long ? { longContext: openaiLong(prices) } : {}) });
+  return model("openai", id, name, 1_050_000, 128_000, prices, {
+    wire: "responses",
+    reasoning: true,
+    ...(efforts ? { efforts } : {}),
+    ...(long ? { longContext: openaiLong(prices) } : {}),
+  });
 }
 
 // December 2026. Prices in USD per million tokens from the providers' price pages; where a page
@@ -137,7 +157,8 @@ export function reasoningProblem(info: ModelInfo | undefined, level: Effort, pro
  */
 export function fitReasoning(info: ModelInfo | undefined, level: Effort, provider: string, id: string): { level: Effort | undefined; notice?: string } {
   if (!info || reasoningProblem(info, level, provider, id) === undefined) return { level };
-  if (!info.reasoning) return { level: undefined, notice: `${provider}/${id} does not reason: thinking is off for it (it was ${level}; /reasoning sets it again)` };
+  if (!info.reasoning)
+    return { level: undefined, notice: `${provider}/${id} does not reason: thinking is off for it (it was ${level}; /reasoning sets it again)` };
   const efforts = info.efforts ?? EFFORTS;
   const rank = (e: Effort) => EFFORTS.indexOf(e);
   const below = efforts.filter((e) => rank(e) < rank(level));
@@ -163,12 +184,27 @@ export function costOf(usage: Usage, model: ModelInfo | undefined, detail: CostD
   const long = Math.min(usage.cacheWrite, detail.cacheWriteLong ?? 0);
   // A long-TTL price missing from the price list: the standard ratio (1 h = 1.6× the 5 min price).
   const cacheWriteLong = tier ? cacheWrite * 1.6 : model.priceCacheWriteLong || cacheWrite * 1.6;
-  return (usage.input * input + usage.output * output + usage.cacheRead * cacheRead + (usage.cacheWrite - long) * cacheWrite + long * cacheWriteLong) / 1_000_000;
+  return (
+    (usage.input * input + usage.output * output + usage.cacheRead * cacheRead + (usage.cacheWrite - long) * cacheWrite + long * cacheWriteLong) / 1_000_000
+  );
 }
 
 const NUMBER_FIELDS = ["contextWindow", "maxTokens", "priceInput", "priceOutput", "priceCacheRead", "priceCacheWrite", "priceCacheWriteLong"] as const;
 /** `input` and `api` are informational in the Go zot's models.json; zot reads past them too. */
-const KNOWN_FIELDS = new Set(["provider", "id", "name", "reasoning", "baseUrl", "wire", "efforts", "thinking", "deferred_tools", "input", "api", ...NUMBER_FIELDS]);
+const KNOWN_FIELDS = new Set([
+  "provider",
+  "id",
+  "name",
+  "reasoning",
+  "baseUrl",
+  "wire",
+  "efforts",
+  "thinking",
+  "deferred_tools",
+  "input",
+  "api",
+  ...NUMBER_FIELDS,
+]);
 const THINKING_KINDS = ["adaptive", "budget", "budget+effort"] as const;
 
 /**
@@ -197,7 +233,8 @@ export function loadModels(home: string): { models: ModelInfo[]; warnings: strin
   try {
     text = readFileSync(file, "utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") warnings.push(`${file}: could not be read (${(err as Error).message}); using the built-in models only`);
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT")
+      warnings.push(`${file}: could not be read (${(err as Error).message}); using the built-in models only`);
     return { models, warnings };
   }
   let parsed: unknown;
@@ -209,7 +246,9 @@ export function loadModels(home: string): { models: ModelInfo[]; warnings: strin
   }
   const list = modelList(parsed);
   if (!list) {
-    warnings.push(`${file}: expected an array of models, {"models": [...]}, {"<provider>": [...], …} or the Go zot's {"providers": {…}}; using the built-in models only`);
+    warnings.push(
+      `${file}: expected an array of models, {"models": [...]}, {"<provider>": [...], …} or the Go zot's {"providers": {…}}; using the built-in models only`,
+    );
     return { models, warnings };
   }
   list.forEach((raw: unknown, i: number) => {
@@ -222,21 +261,19 @@ export function loadModels(home: string): { models: ModelInfo[]; warnings: strin
     for (const key of result.unknown) warnings.push(`${where} (${result.entry.id}): unknown field "${key}" ignored`);
     const { entry } = result;
     const existing = models.findIndex((m) => m.provider === entry.provider && m.id === entry.id);
-    const base: ModelInfo =
-      models[existing] ??
-        {
-            id: entry.id,
-            name: entry.id,
-            provider: entry.provider,
-            reasoning: false,
-            contextWindow: 128_000,
-            maxTokens: 8_192,
-            priceInput: 0,
-            priceOutput: 0,
-            priceCacheRead: 0,
-            priceCacheWrite: 0,
-            source: "custom",
-          };
+    const base: ModelInfo = models[existing] ?? {
+      id: entry.id,
+      name: entry.id,
+      provider: entry.provider,
+      reasoning: false,
+      contextWindow: 128_000,
+      maxTokens: 8_192,
+      priceInput: 0,
+      priceOutput: 0,
+      priceCacheRead: 0,
+      priceCacheWrite: 0,
+      source: "custom",
+    };
     const merged: ModelInfo = { ...base, ...entry.fields, source: "custom" };
     if (existing >= 0) models[existing] = merged;
     else models.push(merged);

@@ -108,7 +108,8 @@ export class CheckpointStore {
       for (const [path, e] of Object.entries(v)) {
         if (Array.isArray(e) && e.length === 4 && e.every((x) => typeof x === "number" || typeof x === "string")) {
           const [size, mtime, ino, blob] = e;
-          if (typeof size === "number" && typeof mtime === "number" && typeof ino === "number" && typeof blob === "string") out.set(path, { size, mtime, ino, blob });
+          if (typeof size === "number" && typeof mtime === "number" && typeof ino === "number" && typeof blob === "string")
+            out.set(path, { size, mtime, ino, blob });
         }
       }
     } catch {
@@ -229,7 +230,9 @@ export function pruneCheckpoints(root: string, limits: PruneLimits, now = Date.n
   }
   let workspaces: string[];
   try {
-    workspaces = readdirSync(root).filter((n) => /^[0-9a-f]{16}$/.test(n)).map((n) => join(root, n));
+    workspaces = readdirSync(root)
+      .filter((n) => /^[0-9a-f]{16}$/.test(n))
+      .map((n) => join(root, n));
   } catch {
     return 0;
   }
@@ -269,7 +272,8 @@ export function pruneCheckpoints(root: string, limits: PruneLimits, now = Date.n
     // The stat cache may name contents about to go; the next scan reads every file again.
     if (text !== ws.text) rmSync(join(ws.dir, "stat-cache.json"), { force: true });
     const keep = referenced(ws.dir, ws.rows);
-    for (const [hash, o] of ws.objects) if (!keep.has(hash) && now - o.mtime > GRACE_MS) rmSync(join(ws.dir, "objects", hash.slice(0, 2), hash.slice(2)), { force: true });
+    for (const [hash, o] of ws.objects)
+      if (!keep.has(hash) && now - o.mtime > GRACE_MS) rmSync(join(ws.dir, "objects", hash.slice(0, 2), hash.slice(2)), { force: true });
     if (ws.rows.length === 0 && ws.objects.size === 0) rmSync(ws.dir, { recursive: true, force: true });
   }
   return dropped;

@@ -9,7 +9,16 @@ import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, statSync, symlinkSync, unlinkSync, type Dirent, type Stats } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { atomicWrite } from "../platform/atomic-write.ts";
-import { CheckpointStore, pruneCheckpoints, type CacheEntry, type FileState, type JournalRow, type Manifest, type PathState, type PruneLimits } from "./checkpoint-store.ts";
+import {
+  CheckpointStore,
+  pruneCheckpoints,
+  type CacheEntry,
+  type FileState,
+  type JournalRow,
+  type Manifest,
+  type PathState,
+  type PruneLimits,
+} from "./checkpoint-store.ts";
 import { IgnoreRules } from "./ignore-rules.ts";
 
 export type CheckpointLimits = { maxFiles: number; maxFileBytes: number; maxNewBytes: number };
@@ -68,7 +77,10 @@ export class Checkpoints {
       return { ok: true, files: Object.keys(manifest.files).length, stored };
     } catch (err) {
       this.current = null;
-      return { ok: false, error: `Could not record a checkpoint of ${this.workspace} in ${this.store.dir} (${err instanceof Error ? err.message : String(err)}); /rewind can restore the conversation but not the files of this prompt.` };
+      return {
+        ok: false,
+        error: `Could not record a checkpoint of ${this.workspace} in ${this.store.dir} (${err instanceof Error ? err.message : String(err)}); /rewind can restore the conversation but not the files of this prompt.`,
+      };
     }
   }
 
@@ -159,7 +171,8 @@ export class Checkpoints {
       if (r?.type === "checkpoint" && r.id === id) at = i;
     }
     const row = rows[at];
-    if (row?.type !== "checkpoint") return { ok: false, error: "there is no code checkpoint for that prompt (it ran before checkpoints, with them off, or it was pruned)" };
+    if (row?.type !== "checkpoint")
+      return { ok: false, error: "there is no code checkpoint for that prompt (it ran before checkpoints, with them off, or it was pruned)" };
     const manifest = this.store.manifest(row.tree);
     if (!manifest) return { ok: false, error: `the checkpoint's record is missing from ${this.store.dir} (pruned or damaged)` };
     // The earliest state kept since the checkpoint is the one it had then.
@@ -187,7 +200,8 @@ export class Checkpoints {
       if (want.partial) kept.push({ path: rel, why: "the checkpoint stopped at its file limit before this file" });
       else change(rel, "remove");
     }
-    for (const rel of now.skipped) if (!(rel in want.files) && !wantSkipped.has(rel) && !want.partial) kept.push({ path: rel, why: "too large to keep a copy of for undo" });
+    for (const rel of now.skipped)
+      if (!(rel in want.files) && !wantSkipped.has(rel) && !want.partial) kept.push({ path: rel, why: "too large to keep a copy of for undo" });
     for (const rel of want.skipped) kept.push({ path: rel, why: "it was too large to keep a copy of" });
     for (const [abs, state] of target.extras) {
       const rel = this.relative(abs);
@@ -217,7 +231,10 @@ export class Checkpoints {
       // What the files are now, so the rewind can be undone; recorded before anything changes.
       this.store.append({ type: "rewind", time: Date.now(), restore, tree: this.store.putManifest(before), extras, session });
     } catch (err) {
-      return { ok: false, error: `Could not record the files before the rewind in ${this.store.dir} (${err instanceof Error ? err.message : String(err)}); nothing was changed.` };
+      return {
+        ok: false,
+        error: `Could not record the files before the rewind in ${this.store.dir} (${err instanceof Error ? err.message : String(err)}); nothing was changed.`,
+      };
     }
     const plan = this.diff(target, before);
     const failed: string[] = [];

@@ -14,7 +14,8 @@ export const COMPACT_INSTRUCTION =
   "Summarise the conversation so far for your own later use: the user's goals, decisions made, files and commands involved, what was done, and what is still open. Be specific and complete but concise; this summary will replace the conversation.";
 
 /** Provider answers that mean "the request does not fit the context window". */
-const OVERFLOW = /context[_ ]length|context window|maximum context|prompt is too long|too many tokens|input is too long|request too large|exceeds? the (?:model'?s? )?(?:context|maximum)|HTTP 413|\b413\b/i;
+const OVERFLOW =
+  /context[_ ]length|context window|maximum context|prompt is too long|too many tokens|input is too long|request too large|exceeds? the (?:model'?s? )?(?:context|maximum)|HTTP 413|\b413\b/i;
 
 export function isContextOverflow(error: string | undefined): boolean {
   return error !== undefined && OVERFLOW.test(error);
@@ -62,7 +63,10 @@ export async function summarise(
   if (signal.aborted) return { ok: false, error: "cancelled", ...(final ? { usage: final.usage } : {}) };
   if (!final) return { ok: false, error: "the model stream ended without a summary" };
   if (final.stop === "error" || final.stop === "aborted") return { ok: false, error: final.error ?? final.stop, usage: final.usage };
-  const summary = final.content.map((p) => (p.type === "text" ? p.text : "")).join("").trim();
+  const summary = final.content
+    .map((p) => (p.type === "text" ? p.text : ""))
+    .join("")
+    .trim();
   if (summary === "") return { ok: false, error: "the model returned an empty summary", usage: final.usage };
   return { ok: true, summary, usage: final.usage };
 }

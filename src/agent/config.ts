@@ -13,7 +13,6 @@ import { EFFORTS, isEffort, isPermissionMode, orList, PERMISSION_MODES, type Eff
 import type { StreamLimits } from "./providers/limits.ts";
 import { DEFAULT_PRUNE, type PruneLimits } from "./checkpoint-store.ts";
 
-
 /** Where each provider's key may come from in the environment: one list, a leaf the extension host reads too. */
 export { PROVIDER_ENV_KEYS };
 
@@ -141,7 +140,11 @@ export function readConfig(home: string): ConfigRead {
   const checkpoints = own("checkpoints");
   if (checkpoints !== undefined) {
     const c = checkpointSetting(checkpoints);
-    if (c === null) bad("checkpoints", `false, or an object with "keep_days" (default ${DEFAULT_PRUNE.keepDays}) and "max_mib" (default ${DEFAULT_PRUNE.maxBytes / 1024 / 1024}), both positive numbers`);
+    if (c === null)
+      bad(
+        "checkpoints",
+        `false, or an object with "keep_days" (default ${DEFAULT_PRUNE.keepDays}) and "max_mib" (default ${DEFAULT_PRUNE.maxBytes / 1024 / 1024}), both positive numbers`,
+      );
     else values.checkpoints = c;
   }
   return { values, raw, warnings };
@@ -178,7 +181,16 @@ function decodeWebFetch(v: Json): WebFetchSettings | string {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return want;
   const allowPrivate = v.allowPrivate ?? false;
   const domains = (x: Json | undefined): string[] | null =>
-    x === undefined ? [] : Array.isArray(x) && x.every((d) => typeof d === "string" && d.trim() !== "") ? (x as string[]).map((d) => d.trim().toLowerCase().replace(/^\*?\./, "")) : null;
+    x === undefined
+      ? []
+      : Array.isArray(x) && x.every((d) => typeof d === "string" && d.trim() !== "")
+        ? (x as string[]).map((d) =>
+            d
+              .trim()
+              .toLowerCase()
+              .replace(/^\*?\./, ""),
+          )
+        : null;
   const allow = domains(v.allow);
   const deny = domains(v.deny);
   if (typeof allowPrivate !== "boolean" || allow === null || deny === null) return want;
@@ -304,7 +316,7 @@ function editAuth(home: string, change: (entries: JsonObject) => void): Result<{
 // ---------------------------------------------------------------- credentials
 
 export type CredentialSource = "flag" | "env" | "auth.json";
-export type Credential = { key: string; source: CredentialSource; /** The env var or file it came from. */ from: string };
+export type Credential = { key: string; source: CredentialSource /** The env var or file it came from. */; from: string };
 
 /** `auth`: auth.json already read by the caller, so one startup reads the file once. */
 export type CredentialQuery = { provider: string; home: string; env: Env; apiKey?: string | undefined; auth?: AuthRead | undefined };
@@ -342,9 +354,16 @@ export function addKeyAdvice(home: string): string {
   return `set ANTHROPIC_API_KEY (or OPENAI_API_KEY, KIMI_API_KEY), pass --api-key with --provider, or add the key to ${authPath(home)}`;
 }
 
-export function defaultProvider(q: { home: string; env: Env; apiKey?: string | undefined; last?: string | undefined; auth?: AuthRead | undefined }): ProviderChoice {
+export function defaultProvider(q: {
+  home: string;
+  env: Env;
+  apiKey?: string | undefined;
+  last?: string | undefined;
+  auth?: AuthRead | undefined;
+}): ProviderChoice {
   const auth = q.auth ?? readAuth(q.home);
-  const usable = (p: string): boolean => !Object.hasOwn(PROVIDER_ENV_KEYS, p) || resolveCredentials({ provider: p, home: q.home, env: q.env, apiKey: q.apiKey, auth }).credential !== null;
+  const usable = (p: string): boolean =>
+    !Object.hasOwn(PROVIDER_ENV_KEYS, p) || resolveCredentials({ provider: p, home: q.home, env: q.env, apiKey: q.apiKey, auth }).credential !== null;
   if (q.last && q.last !== "mock" && usable(q.last)) return { provider: q.last };
   // --api-key alone can't say which provider it belongs to; it counts for the first keyed provider.
   for (const p of KEYED_PROVIDERS) if (usable(p)) return { provider: p };
@@ -391,7 +410,10 @@ export function readProjectPermissions(home: string, project: string): { rules: 
     else bad++;
   }
   return bad > 0
-    ? { rules, warning: `Skipped ${bad} malformed rule${bad === 1 ? "" : "s"} for ${project} in ${path}; each must be {"tool": name}, {"tool": "bash", "command": text, "more": boolean}, or {"tool": name, "path" or "dir": absolute path}.` }
+    ? {
+        rules,
+        warning: `Skipped ${bad} malformed rule${bad === 1 ? "" : "s"} for ${project} in ${path}; each must be {"tool": name}, {"tool": "bash", "command": text, "more": boolean}, or {"tool": name, "path" or "dir": absolute path}.`,
+      }
     : { rules };
 }
 

@@ -98,7 +98,12 @@ function readCommand(path: string, name: string, scope: CommandScope, warnings: 
     if (typeof rule === "string") warnings.push(`In ${path}, allowed-tools entry "${entry}" is ignored: ${rule}.`);
     else allowedTools.push(rule);
   }
-  const firstLine = body.split("\n").find((l) => l.trim() !== "")?.replace(/^#+\s*/, "").trim() ?? "";
+  const firstLine =
+    body
+      .split("\n")
+      .find((l) => l.trim() !== "")
+      ?.replace(/^#+\s*/, "")
+      .trim() ?? "";
   return {
     name,
     description: scalar("description") ?? (firstLine.length > 80 ? `${firstLine.slice(0, 79)}…` : firstLine),
@@ -113,8 +118,19 @@ function readCommand(path: string, name: string, scope: CommandScope, warnings: 
 
 /** Claude Code's tool names, as zot names them. */
 export const TOOL_NAMES: Readonly<Record<string, string>> = {
-  bash: "bash", read: "read", write: "write", edit: "edit", multiedit: "edit", webfetch: "web_fetch", web_fetch: "web_fetch",
-  todowrite: "todo", todo: "todo", bashoutput: "bash_output", bash_output: "bash_output", killshell: "bash_kill", bash_kill: "bash_kill",
+  bash: "bash",
+  read: "read",
+  write: "write",
+  edit: "edit",
+  multiedit: "edit",
+  webfetch: "web_fetch",
+  web_fetch: "web_fetch",
+  todowrite: "todo",
+  todo: "todo",
+  bashoutput: "bash_output",
+  bash_output: "bash_output",
+  killshell: "bash_kill",
+  bash_kill: "bash_kill",
 };
 
 /** `Bash(git add:*)` → bash calls of simple commands starting with `git add`; `Read` → every read; else why not. */
@@ -125,7 +141,10 @@ export function toolRule(entry: string): PermissionRule | string {
   const pattern = m[2]?.trim();
   if (pattern === undefined || pattern === "" || pattern === "*") return { tool };
   if (tool !== "bash") return `zot matches ${tool} calls by tool only, and allowing all of them would be broader than "${pattern}"`;
-  const command = pattern.replace(/:\*$/, "").replace(/\s*\*$/, "").trim();
+  const command = pattern
+    .replace(/:\*$/, "")
+    .replace(/\s*\*$/, "")
+    .trim();
   return command === "" ? { tool } : { tool, command, more: command !== pattern };
 }
 
@@ -155,6 +174,8 @@ export function expandCommand(cmd: CustomCommand, args: string): string {
 export function usableCommands(loaded: LoadedCommands, taken: readonly string[]): { commands: CustomCommand[]; shadowed: string[] } {
   const names = new Set([...BUILTIN_COMMANDS.map((c) => c.name), ...taken].map((n) => n.toLowerCase()));
   const commands = loaded.commands.filter((c) => !names.has(c.name.toLowerCase()));
-  const shadowed = loaded.commands.filter((c) => names.has(c.name.toLowerCase())).map((c) => `The command file ${c.path} is not used: /${c.name} is already a built-in or extension command.`);
+  const shadowed = loaded.commands
+    .filter((c) => names.has(c.name.toLowerCase()))
+    .map((c) => `The command file ${c.path} is not used: /${c.name} is already a built-in or extension command.`);
   return { commands, shadowed };
 }

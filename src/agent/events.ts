@@ -90,7 +90,16 @@ type AnyAgentEvent =
   | { type: "ext_display"; extension: string; text: string }
   | { type: "ext_clear_notes"; extension: string }
   /** JSON mode: the response of an extension command run by a slash-command prompt (the RPC `command` data). */
-  | { type: "command_result"; name: string; extension: string; action: string; display?: string; insert?: string; prompt?: string; open_panel?: { id: string; title: string; lines: string[]; footer?: string } }
+  | {
+      type: "command_result";
+      name: string;
+      extension: string;
+      action: string;
+      display?: string;
+      insert?: string;
+      prompt?: string;
+      open_panel?: { id: string; title: string; lines: string[]; footer?: string };
+    }
   | { type: "intercept_trace"; event: string; steps: InterceptStep[] }
   /** Older messages are being summarised (`/compact`, the context threshold, or a context-too-long answer). */
   | { type: "compaction_start"; reason: CompactReason }
@@ -98,7 +107,15 @@ type AnyAgentEvent =
   /** The todo list changed (a `todo` call, or a session switch, /clear or compaction): the whole list. */
   | { type: "todo"; items: TodoItem[] }
   /** A background command (bash with background: true) started (`running`) or ended (`exited` by itself, `killed` by bash_kill, /ps or shutdown). */
-  | { type: "background_job"; id: string; command: string; pid: number; state: "running" | "exited" | "killed"; exit_code?: number | null; signal?: string | null }
+  | {
+      type: "background_job";
+      id: string;
+      command: string;
+      pid: number;
+      state: "running" | "exited" | "killed";
+      exit_code?: number | null;
+      signal?: string | null;
+    }
   | { type: "compaction_end"; reason: CompactReason; ok: boolean; error?: string; replaced?: number; kept?: number };
 
 /**
@@ -133,7 +150,11 @@ export type ConfirmDecision =
  * command, `command` as written back by shell-words.ts, exactly or (`more`) with further arguments;
  * (write, edit) one file's real `path`, or every file under the real directory `dir`.
  */
-export type PermissionRule = { tool: string } | { tool: string; command: string; more: boolean } | { tool: string; path: string } | { tool: string; dir: string };
+export type PermissionRule =
+  | { tool: string }
+  | { tool: string; command: string; more: boolean }
+  | { tool: string; path: string }
+  | { tool: string; dir: string };
 
 /**
  * Everything a call will do, for the approval dialog: the whole command, the diff an edit or a write

@@ -34,7 +34,15 @@ export function frontMatter(text: string): FrontMatter {
     const key = (kv[1] ?? "").toLowerCase();
     const value = (kv[2] ?? "").trim();
     listKey = value === "" ? key : null;
-    if (value.startsWith("[") && value.endsWith("]")) fields.set(key, value.slice(1, -1).split(",").map((v) => unquote(v.trim())).filter((v) => v !== ""));
+    if (value.startsWith("[") && value.endsWith("]"))
+      fields.set(
+        key,
+        value
+          .slice(1, -1)
+          .split(",")
+          .map((v) => unquote(v.trim()))
+          .filter((v) => v !== ""),
+      );
     else if (value !== "") fields.set(key, unquote(value));
   }
   return { found: true, fields, body: text.slice(m[0].length).trim(), problems };

@@ -7,8 +7,25 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const ALWAYS_SKIPPED: ReadonlySet<string> = new Set([
-  ".git", "node_modules", "dist", "build", "out", "target", "coverage", ".next", ".nuxt", ".svelte-kit",
-  "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache", ".gradle", ".cache", ".turbo",
+  ".git",
+  "node_modules",
+  "dist",
+  "build",
+  "out",
+  "target",
+  "coverage",
+  ".next",
+  ".nuxt",
+  ".svelte-kit",
+  "__pycache__",
+  ".venv",
+  "venv",
+  ".tox",
+  ".mypy_cache",
+  ".pytest_cache",
+  ".gradle",
+  ".cache",
+  ".turbo",
 ]);
 
 type Rule = { base: string; re: RegExp; negate: boolean; dirOnly: boolean };
@@ -33,7 +50,10 @@ function globToRegex(glob: string): string {
       const end = glob.indexOf("]", i + 1);
       if (end < 0) re += "\\[";
       else {
-        const body = glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\");
+        const body = glob
+          .slice(i + 1, end)
+          .replace(/^!/, "^")
+          .replace(/\\/g, "\\\\");
         re += `[${body}]`;
         i = end;
       }

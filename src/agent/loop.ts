@@ -10,7 +10,18 @@ import { fromWireContent, textOf, toWireContent } from "./content.ts";
 import { isContextOverflow } from "./compaction.ts";
 import type { AgentEvent, ApprovalDetail, ConfirmRequest } from "./events.ts";
 import type { Effort } from "./choices.ts";
-import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ToolCallPart, ToolDeclaration, ToolResultMessage, Usage, UserMessage } from "./messages.ts";
+import type {
+  AssistantMessage,
+  ImagePart,
+  Message,
+  StopReason,
+  TextPart,
+  ToolCallPart,
+  ToolDeclaration,
+  ToolResultMessage,
+  Usage,
+  UserMessage,
+} from "./messages.ts";
 import type { Provider, ProviderEvent, ProviderRequest, ToolSpec } from "./provider.ts";
 import type { InterceptRecord } from "./intercept-record.ts";
 import type { EditorAccess, Progress, Tool, ToolContext, ToolOutput } from "./tool.ts";
@@ -129,7 +140,8 @@ async function steps(ctx: LoopContext, signal: AbortSignal): Promise<Outcome> {
 
     if (message.stop === "error" || message.stop === "aborted") {
       // Partial tool calls of a failed stream never run, but each needs a result for the history to stay valid.
-      for (const call of calls) recordResult(ctx, call, errorOutput("not run: the model response was " + (message.stop === "aborted" ? "aborted" : "cut off by an error")));
+      for (const call of calls)
+        recordResult(ctx, call, errorOutput("not run: the model response was " + (message.stop === "aborted" ? "aborted" : "cut off by an error")));
       return endTurn(ctx, step, message.stop, visible, message.error ?? message.stop);
     }
     if (calls.length === 0) return endTurn(ctx, step, message.stop, visible);
@@ -152,7 +164,14 @@ async function steps(ctx: LoopContext, signal: AbortSignal): Promise<Outcome> {
     for (const m of ctx.steer?.() ?? []) {
       ctx.record(m);
       const wire = messageJson(m);
-      ctx.emit({ type: "user_message", text: textOf(m.content), images: m.content.filter((p) => p.type === "image").length, content: wire.content as Json[], time: wire.time as string, steering: true });
+      ctx.emit({
+        type: "user_message",
+        text: textOf(m.content),
+        images: m.content.filter((p) => p.type === "image").length,
+        content: wire.content as Json[],
+        time: wire.time as string,
+        steering: true,
+      });
     }
   }
 }
@@ -222,10 +241,20 @@ export async function streamResponse(
   return final;
 }
 
-async function callModel(ctx: LoopContext, extTools: readonly ActiveTool[], pending: readonly ActiveTool[], signal: AbortSignal): Promise<{ message: AssistantMessage; held: boolean }> {
+async function callModel(
+  ctx: LoopContext,
+  extTools: readonly ActiveTool[],
+  pending: readonly ActiveTool[],
+  signal: AbortSignal,
+): Promise<{ message: AssistantMessage; held: boolean }> {
   const hold = ctx.hooks.hasInterceptor("assistant_message");
   const tools: ToolSpec[] = ctx.builtins.map((t) => ({ name: t.name, description: t.description, schema: t.schema }));
-  for (const t of extTools) tools.push(t.deferred ? { name: t.name, description: t.description, schema: t.schema, deferred: true } : { name: t.name, description: t.description, schema: t.schema });
+  for (const t of extTools)
+    tools.push(
+      t.deferred
+        ? { name: t.name, description: t.description, schema: t.schema, deferred: true }
+        : { name: t.name, description: t.description, schema: t.schema },
+    );
   // Not yet activated: a wire with native deferral may declare them hidden, the others drop them.
   for (const t of pending) tools.push({ name: t.name, description: t.description, schema: t.schema, deferred: true, pending: true });
   const request = {
@@ -292,7 +321,9 @@ async function present(ctx: LoopContext, message: AssistantMessage, held: boolea
   const event: Extract<AgentEvent, { type: "assistant_message" }> = { type: "assistant_message", text, content: [], time: "" };
   let intercept: InterceptRecord | undefined;
   if (text !== "" && (held || ctx.hooks.hasInterceptor("assistant_message"))) {
-    const r: InterceptResult = ctx.hooks.hasInterceptor("assistant_message") ? await ctx.hooks.intercept({ event: "assistant_message", text }) : { blocked: false, steps: [] };
+    const r: InterceptResult = ctx.hooks.hasInterceptor("assistant_message")
+      ? await ctx.hooks.intercept({ event: "assistant_message", text })
+      : { blocked: false, steps: [] };
     trace(ctx, "assistant_message", r);
     if (r.blocked) {
       shownText = "";
@@ -394,7 +425,15 @@ export async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: re
 
   if (call.invalidArgs !== undefined) {
     announce(call.args);
-    recordResult(ctx, call, { ...errorOutput(`Invalid arguments for tool "${call.name}": ${call.invalidArgs}. Send the call again with a valid JSON object as its arguments.`), ...(owner ? { extension: owner } : {}) }, started);
+    recordResult(
+      ctx,
+      call,
+      {
+        ...errorOutput(`Invalid arguments for tool "${call.name}": ${call.invalidArgs}. Send the call again with a valid JSON object as its arguments.`),
+        ...(owner ? { extension: owner } : {}),
+      },
+      started,
+    );
     return;
   }
   if (!builtin && !ext) {
@@ -414,7 +453,12 @@ export async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: re
       announce(args);
       const by = r.blockedBy ?? "an extension";
       const reason = r.reason || "no reason given";
-      recordResult(ctx, call, { ...errorOutput(`Blocked by extension ${by}: ${reason}`), blockedBy: by, reason, ...(owner ? { extension: owner } : {}) }, started);
+      recordResult(
+        ctx,
+        call,
+        { ...errorOutput(`Blocked by extension ${by}: ${reason}`), blockedBy: by, reason, ...(owner ? { extension: owner } : {}) },
+        started,
+      );
       return;
     }
     if (r.args !== undefined) {
@@ -435,7 +479,16 @@ export async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: re
   const ran = Date.now();
   const rewriteInfo = rewrittenBy.length ? { args, rewrittenBy } : {};
   if (!approval.ok) {
-    recordResult(ctx, call, { ...errorOutput(approval.byUser ? `The user declined this tool call: ${approval.reason}` : approval.reason), ...rewriteInfo, ...(owner ? { extension: owner } : {}) }, ran);
+    recordResult(
+      ctx,
+      call,
+      {
+        ...errorOutput(approval.byUser ? `The user declined this tool call: ${approval.reason}` : approval.reason),
+        ...rewriteInfo,
+        ...(owner ? { extension: owner } : {}),
+      },
+      ran,
+    );
     return;
   }
   ctx.hooks.emit({ event: "tool_call", tool_id: call.id, tool_name: call.name, tool_args: args, ...callFields(ctx) });
@@ -454,7 +507,12 @@ export async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: re
     }
   } else {
     const r = await ctx.hooks.callTool(call.name, args, { signal, onProgress: progress });
-    out = { content: fromWireContent(r.content), isError: r.isError, extension: r.extension, ...(r.structured !== undefined ? { structured: r.structured } : {}) };
+    out = {
+      content: fromWireContent(r.content),
+      isError: r.isError,
+      extension: r.extension,
+      ...(r.structured !== undefined ? { structured: r.structured } : {}),
+    };
     const activated = newlyActivated(ctx, r.activateTools, extTools);
     if (activated.length) out.activatedTools = activated;
   }
@@ -470,7 +528,11 @@ export async function runCall(ctx: LoopContext, call: ToolCallPart, extTools: re
     });
     trace(ctx, "tool_result", r);
     if (r.blocked) {
-      out = { ...errorOutput(`Result withheld by extension ${r.blockedBy ?? "an extension"}: ${r.reason || "no reason given"}`), extension: out.extension, resultRewrittenBy: [r.blockedBy ?? "an extension"] };
+      out = {
+        ...errorOutput(`Result withheld by extension ${r.blockedBy ?? "an extension"}: ${r.reason || "no reason given"}`),
+        extension: out.extension,
+        resultRewrittenBy: [r.blockedBy ?? "an extension"],
+      };
     } else if (r.content !== undefined || r.isError !== undefined) {
       const content: ContentBlock[] = r.content ?? toWireContent(out.content);
       out = { ...out, content: fromWireContent(content), isError: r.isError ?? out.isError, resultRewrittenBy: rewriters(r) };
@@ -508,7 +570,8 @@ function newlyActivated(ctx: LoopContext, names: readonly string[], offered: rea
   if (names.length === 0) return [];
   const out: ToolDeclaration[] = [];
   for (const t of ctx.hooks.tools()) {
-    if (t.deferred && t.active && names.includes(t.name) && !offered.some((o) => o.name === t.name)) out.push({ name: t.name, description: t.description, schema: t.schema });
+    if (t.deferred && t.active && names.includes(t.name) && !offered.some((o) => o.name === t.name))
+      out.push({ name: t.name, description: t.description, schema: t.schema });
   }
   return out;
 }

@@ -25,7 +25,6 @@ export type LiveModel = { id: string; name?: string; contextWindow?: number };
 type CacheEntry = { fetchedAt: number; baseUrl: string; models: LiveModel[] };
 type CacheFile = Record<string, CacheEntry>;
 
-
 /** The base URL discovery asks: --base-url when given, else the provider's official one (Kimi Code: its Anthropic route). */
 export function discoveryBase(provider: Exclude<ProviderName, "mock">, baseUrl?: string): string {
   const e = ENDPOINTS[provider];

@@ -37,7 +37,12 @@ export function defaultPermissionMode(sandboxEnforced: boolean): PermissionMode 
 }
 
 /** The mode a run starts in: the command line's, else the resumed session's, else config.json's, else the default. */
-export function startingPermissionMode(q: { flag?: PermissionMode | undefined; session?: PermissionMode | undefined; config?: PermissionMode | undefined; sandboxEnforced: boolean }): PermissionMode {
+export function startingPermissionMode(q: {
+  flag?: PermissionMode | undefined;
+  session?: PermissionMode | undefined;
+  config?: PermissionMode | undefined;
+  sandboxEnforced: boolean;
+}): PermissionMode {
   return q.flag ?? q.session ?? q.config ?? defaultPermissionMode(q.sandboxEnforced);
 }
 

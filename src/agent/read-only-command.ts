@@ -17,9 +17,26 @@ type Refused = { long?: readonly string[]; letters?: string; words?: readonly st
  * also takes no glob: a file named `--pre=sh` would become one of its options.
  */
 const LOOKING: ReadonlyMap<string, Refused> = new Map<string, Refused>([
-  ["ls", {}], ["cat", {}], ["head", {}], ["tail", {}], ["wc", {}], ["pwd", {}], ["du", {}], ["stat", {}],
-  ["grep", {}], ["egrep", {}], ["fgrep", {}], ["echo", {}], ["realpath", {}], ["basename", {}], ["dirname", {}],
-  ["which", {}], ["cmp", {}], ["nl", {}], ["cut", {}], ["diff", {}],
+  ["ls", {}],
+  ["cat", {}],
+  ["head", {}],
+  ["tail", {}],
+  ["wc", {}],
+  ["pwd", {}],
+  ["du", {}],
+  ["stat", {}],
+  ["grep", {}],
+  ["egrep", {}],
+  ["fgrep", {}],
+  ["echo", {}],
+  ["realpath", {}],
+  ["basename", {}],
+  ["dirname", {}],
+  ["which", {}],
+  ["cmp", {}],
+  ["nl", {}],
+  ["cut", {}],
+  ["diff", {}],
   ["rg", { long: ["--pre"] }],
   // -o writes the listing to a file; -R (with -H) writes an index file into every directory.
   ["tree", { long: ["--output"], letters: "oR" }],
@@ -31,7 +48,20 @@ const LOOKING: ReadonlyMap<string, Refused> = new Map<string, Refused>([
 const GIT_LOOKING: ReadonlySet<string> = new Set(["status", "log", "diff", "show", "blame", "ls-files", "grep", "rev-parse", "describe", "shortlog"]);
 const GIT_REFUSED: Refused = { long: ["--output", "--ext-diff", "--open-files-in-pager"], letters: "O" };
 /** `git branch` lists only with these (any other argument creates, renames or deletes a branch). */
-const GIT_BRANCH_LISTING: ReadonlySet<string> = new Set(["-a", "--all", "-r", "--remotes", "-v", "-vv", "--verbose", "--list", "-l", "--show-current", "--no-color", "--color"]);
+const GIT_BRANCH_LISTING: ReadonlySet<string> = new Set([
+  "-a",
+  "--all",
+  "-r",
+  "--remotes",
+  "-v",
+  "-vv",
+  "--verbose",
+  "--list",
+  "-l",
+  "--show-current",
+  "--no-color",
+  "--color",
+]);
 
 /** Whether `command` only reads: every part of it is a looking program with none of its refused options. */
 export function isReadOnlyCommand(command: string): boolean {

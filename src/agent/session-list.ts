@@ -101,7 +101,21 @@ type Tally = {
 };
 
 function emptyTally(): Tally {
-  return { id: "", created: "", parent: "", forkPoint: 0, provider: "", model: "", title: "", preview: "", messages: 0, cost: 0, legacyCost: 0, cumulative: false, lastAt: 0 };
+  return {
+    id: "",
+    created: "",
+    parent: "",
+    forkPoint: 0,
+    provider: "",
+    model: "",
+    title: "",
+    preview: "",
+    messages: 0,
+    cost: 0,
+    legacyCost: 0,
+    cumulative: false,
+    lastAt: 0,
+  };
 }
 
 /** Adds the rows of `text`, which follows what `t` has seen, to it. */
@@ -154,7 +168,13 @@ function finish(t: Tally, path: string, modified: number): SessionInfo {
   const name = path.slice(path.lastIndexOf("/") + 1);
   return {
     path,
-    id: t.id || (name.replace(/\.jsonl$/, "").split("-").pop() ?? ""),
+    id:
+      t.id ||
+      (name
+        .replace(/\.jsonl$/, "")
+        .split("-")
+        .pop() ??
+        ""),
     created: t.created || (createdFromName(name) ?? new Date(modified).toISOString()),
     modified,
     preview: t.preview,

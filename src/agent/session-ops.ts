@@ -80,7 +80,8 @@ export function slugify(text: string, max = 40): string {
 }
 
 function firstPrompt(rows: Rows["rows"]): string {
-  for (const { value } of rows) if (value.type === "message" && isObject(value.message) && value.message.role === "user") return firstText(value.message.content);
+  for (const { value } of rows)
+    if (value.type === "message" && isObject(value.message) && value.message.role === "user") return firstText(value.message.content);
   return "";
 }
 
@@ -116,7 +117,11 @@ export function importSession(source: string, home: string, cwd: string, now = n
   const { id, path: out } = newSessionFile(sessionDir(home, cwd), now);
   const meta: SessionMeta = { id, cwd: resolve(cwd), model: r.last.model, provider: r.last.provider, started: now.toISOString(), version: ZOT_VERSION };
   if (r.meta.title) meta.title = r.meta.title;
-  return writeRows(out, meta, r.rows.filter((row) => !isMetaRow(row)).map((row) => row.line));
+  return writeRows(
+    out,
+    meta,
+    r.rows.filter((row) => !isMetaRow(row)).map((row) => row.line),
+  );
 }
 
 /** `index`: the prompt's place among the transcript's user messages (what forkSession takes); `time`: its ISO time. */

@@ -5,7 +5,11 @@
 // came from.
 import type { Message, ToolCallPart } from "./messages.ts";
 
-export type Repair = { messages: Message[]; /** Results added for unanswered calls. */ closed: number; /** Results dropped: no matching call, or a duplicate. */ dropped: number };
+export type Repair = {
+  messages: Message[] /** Results added for unanswered calls. */;
+  closed: number /** Results dropped: no matching call, or a duplicate. */;
+  dropped: number;
+};
 
 export function repairToolPairs(messages: readonly Message[]): Repair {
   const out: Message[] = [];
@@ -31,7 +35,14 @@ export function repairToolPairs(messages: readonly Message[]): Repair {
     }
     for (const c of open.values()) {
       closed++;
-      out.push({ role: "toolResult", toolCallId: c.id, toolName: c.name, content: [{ type: "text", text: "aborted: the tool call did not finish (zot was interrupted)." }], isError: true, ts: m.ts });
+      out.push({
+        role: "toolResult",
+        toolCallId: c.id,
+        toolName: c.name,
+        content: [{ type: "text", text: "aborted: the tool call did not finish (zot was interrupted)." }],
+        isError: true,
+        ts: m.ts,
+      });
     }
   }
   return { messages: out, closed, dropped };

@@ -15,7 +15,20 @@ import type { AgentRef } from "../protocol.ts";
 import type { Message, ToolResultMessage, Usage, UserMessage } from "./messages.ts";
 import { redactSecrets } from "../redact.ts";
 import { repairToolPairs } from "./session-repair.ts";
-import { compactionRow, renameRow, decodeMessageRow, decodeMetaRow, decodeUsage, messageRow, metaRow, timeOf, toolRow, usageRow, type ReadContext, type SessionMeta } from "./transcript-rows.ts";
+import {
+  compactionRow,
+  renameRow,
+  decodeMessageRow,
+  decodeMetaRow,
+  decodeUsage,
+  messageRow,
+  metaRow,
+  timeOf,
+  toolRow,
+  usageRow,
+  type ReadContext,
+  type SessionMeta,
+} from "./transcript-rows.ts";
 
 export type { SessionMeta } from "./transcript-rows.ts";
 
@@ -72,10 +85,13 @@ export type SessionInfo = {
   forkPoint: number;
 };
 
-
 /** `20261129-191500` (UTC), as the Go zot names transcripts: sorts by name in time order. */
 export function sessionTimestamp(d: Date): string {
-  return d.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "").replace("T", "-");
+  return d
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "")
+    .replace("T", "-");
 }
 
 /** A fresh session id (a UUID, as the Go zot uses) and the file name it gets. */
@@ -111,7 +127,11 @@ export function createSession(opts: NewSessionOptions): SessionWriter {
 }
 
 /** Appends to an existing transcript (resume); `meta` is its last meta row, repeated with a new model on a switch. */
-export function appendSession(loaded: Pick<LoadedSession, "path" | "meta" | "provider" | "model">, secrets: string[] = [], onError: (message: string) => void = printError): SessionWriter {
+export function appendSession(
+  loaded: Pick<LoadedSession, "path" | "meta" | "provider" | "model">,
+  secrets: string[] = [],
+  onError: (message: string) => void = printError,
+): SessionWriter {
   const meta: SessionMeta = loaded.meta ?? { id: "", cwd: "", model: loaded.model ?? "", provider: loaded.provider ?? "", started: "", version: ZOT_VERSION };
   return new FileWriter(loaded.path, secrets, { ...meta }, false, onError);
 }
@@ -223,7 +243,9 @@ class FileWriter implements SessionWriter {
     } catch (err) {
       // A transcript that can't be written must not take the conversation down; say so once.
       this.failed = true;
-      this.onError(`could not write the session transcript ${this.path} (${err instanceof Error ? err.message : String(err)}); this session is not being saved.`);
+      this.onError(
+        `could not write the session transcript ${this.path} (${err instanceof Error ? err.message : String(err)}); this session is not being saved.`,
+      );
     }
   }
 
@@ -292,17 +314,24 @@ export function openSession(path: string): Result<{ session: LoadedSession }> {
     const code = (err as NodeJS.ErrnoException).code;
     const where = resolve(path);
     if (code === "ENOENT") return { ok: false, error: `Session file ${where} does not exist; run "zot --resume" to list the sessions of this directory.` };
-    if (code === "EISDIR") return { ok: false, error: `Session path ${where} is a directory; give a .jsonl transcript file (run "zot --resume" to list them).` };
+    if (code === "EISDIR")
+      return { ok: false, error: `Session path ${where} is a directory; give a .jsonl transcript file (run "zot --resume" to list them).` };
     return { ok: false, error: `Could not read the session file ${where} (${err instanceof Error ? err.message : String(err)}).` };
   } finally {
     if (fd !== null) closeSync(fd);
   }
   if (session.meta === null && session.messages.length === 0) {
-    return { ok: false, error: `${session.path} is not a zot session transcript (no meta or message lines); run "zot --resume" to list the sessions of this directory.` };
+    return {
+      ok: false,
+      error: `${session.path} is not a zot session transcript (no meta or message lines); run "zot --resume" to list the sessions of this directory.`,
+    };
   }
   const repair = repairToolPairs(session.messages);
   session.messages = repair.messages;
-  if (repair.dropped > 0) session.warnings.push(`${session.path} had ${repair.dropped} tool ${repair.dropped === 1 ? "result" : "results"} without a matching call (two writers, or a damaged file); ${repair.dropped === 1 ? "it was" : "they were"} left out so the conversation stays valid.`);
+  if (repair.dropped > 0)
+    session.warnings.push(
+      `${session.path} had ${repair.dropped} tool ${repair.dropped === 1 ? "result" : "results"} without a matching call (two writers, or a damaged file); ${repair.dropped === 1 ? "it was" : "they were"} left out so the conversation stays valid.`,
+    );
   return { ok: true, session };
 }
 
@@ -375,7 +404,15 @@ function applyRow(s: LoadedSession, ctx: ReadContext, v: Json): string | null {
       const meta = decodeMetaRow(v);
       if (typeof meta === "string") return meta;
       // The first meta row names the session; later ones (switches) only change the model and the permission mode.
-      s.meta = s.meta ? { ...s.meta, provider: meta.provider, model: meta.model, ...(meta.title ? { title: meta.title } : {}), ...(meta.permission_mode ? { permission_mode: meta.permission_mode } : {}) } : meta;
+      s.meta = s.meta
+        ? {
+            ...s.meta,
+            provider: meta.provider,
+            model: meta.model,
+            ...(meta.title ? { title: meta.title } : {}),
+            ...(meta.permission_mode ? { permission_mode: meta.permission_mode } : {}),
+          }
+        : meta;
       if (meta.title) s.title = meta.title;
       if (meta.provider !== "") s.provider = ctx.provider = meta.provider;
       if (meta.model !== "") s.model = ctx.model = meta.model;
@@ -401,7 +438,13 @@ function applyRow(s: LoadedSession, ctx: ReadContext, v: Json): string | null {
       }
       const u = decodeUsage(v.usage);
       if (!u) return "a usage line needs numeric input and output token counts";
-      s.usage = { input: s.usage.input + u.input, output: s.usage.output + u.output, cacheRead: s.usage.cacheRead + u.cacheRead, cacheWrite: s.usage.cacheWrite + u.cacheWrite, cost: s.usage.cost + u.cost };
+      s.usage = {
+        input: s.usage.input + u.input,
+        output: s.usage.output + u.output,
+        cacheRead: s.usage.cacheRead + u.cacheRead,
+        cacheWrite: s.usage.cacheWrite + u.cacheWrite,
+        cost: s.usage.cost + u.cost,
+      };
       return null;
     }
     case "rename":

@@ -14,8 +14,28 @@ export type Word = { text: string; glob: boolean };
 export type CommandPart = Word[];
 
 const KEYWORDS: ReadonlySet<string> = new Set([
-  "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "in",
-  "function", "select", "time", "coproc", "!", "[[", "]]", "{", "}",
+  "if",
+  "then",
+  "else",
+  "elif",
+  "fi",
+  "for",
+  "while",
+  "until",
+  "do",
+  "done",
+  "case",
+  "esac",
+  "in",
+  "function",
+  "select",
+  "time",
+  "coproc",
+  "!",
+  "[[",
+  "]]",
+  "{",
+  "}",
 ]);
 
 const BLANK = /[ \t]/;

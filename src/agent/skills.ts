@@ -116,7 +116,13 @@ export function parseSkill(text: string): { meta: Record<string, string>; body: 
       meta[key] = meta[key] === "" ? line.trim() : `${meta[key]} ${line.trim()}`;
     }
   }
-  return { meta, body: lines.slice(end + 1).join("\n").trim() };
+  return {
+    meta,
+    body: lines
+      .slice(end + 1)
+      .join("\n")
+      .trim(),
+  };
 }
 
 function unquote(v: string): string {

@@ -10,7 +10,18 @@ import { isObject } from "../json.ts";
 import { decodeIntercept, type InterceptRecord } from "./intercept-record.ts";
 import { emptyUsage } from "./messages.ts";
 import { isPermissionMode, type PermissionMode } from "./choices.ts";
-import type { AssistantMessage, ImagePart, Message, StopReason, TextPart, ThinkingPart, ToolCallPart, ToolDeclaration, ToolResultMessage, Usage } from "./messages.ts";
+import type {
+  AssistantMessage,
+  ImagePart,
+  Message,
+  StopReason,
+  TextPart,
+  ThinkingPart,
+  ToolCallPart,
+  ToolDeclaration,
+  ToolResultMessage,
+  Usage,
+} from "./messages.ts";
 
 /** The `meta` row: first in every transcript, appended again when the model or the permission mode changes (the last one wins). */
 export type SessionMeta = {
@@ -47,7 +58,13 @@ export function decodeUsage(v: Json | undefined): Usage | null {
   const input = n("input_tokens", "input");
   const output = n("output_tokens", "output");
   if (input === null || output === null) return null;
-  return { input, output, cacheRead: n("cache_read_tokens", "cacheRead") ?? 0, cacheWrite: n("cache_write_tokens", "cacheWrite") ?? 0, cost: n("cost_usd", "cost") ?? 0 };
+  return {
+    input,
+    output,
+    cacheRead: n("cache_read_tokens", "cacheRead") ?? 0,
+    cacheWrite: n("cache_write_tokens", "cacheWrite") ?? 0,
+    cost: n("cost_usd", "cost") ?? 0,
+  };
 }
 
 // ---------------------------------------------------------------- writing
@@ -73,7 +90,15 @@ export function compactionRow(summary: string, replaced: number, kept: number, a
 export function messageRow(m: Exclude<Message, ToolResultMessage>): JsonObject {
   if (m.role === "user") return { type: "message", message: { role: "user", content: m.content.map(partBlock), time: isoTime(m.ts) } };
   const content: Json[] = m.content.map(partBlock);
-  const message: JsonObject = { role: "assistant", content, time: isoTime(m.ts), stop: m.stop, provider: m.provider, model: m.model, usage: toGoUsage(m.usage) };
+  const message: JsonObject = {
+    role: "assistant",
+    content,
+    time: isoTime(m.ts),
+    stop: m.stop,
+    provider: m.provider,
+    model: m.model,
+    usage: toGoUsage(m.usage),
+  };
   if (m.error !== undefined) message.error = m.error;
   return m.intercept ? { type: "message", message, intercept: m.intercept as JsonObject } : { type: "message", message };
 }
@@ -209,7 +234,14 @@ function decodeToolRow(v: JsonObject, ts: number, ctx: ReadContext): DecodedMess
     const p = decodeBlock(b);
     if (typeof p === "string") return p;
     if (p.type !== "result") return "a tool message may hold only tool results";
-    const r: ToolResultMessage = { role: "toolResult", toolCallId: p.callId, toolName: p.name ?? ctx.toolNames.get(p.callId) ?? "", content: p.content, isError: p.isError, ts };
+    const r: ToolResultMessage = {
+      role: "toolResult",
+      toolCallId: p.callId,
+      toolName: p.name ?? ctx.toolNames.get(p.callId) ?? "",
+      content: p.content,
+      isError: p.isError,
+      ts,
+    };
     if (p.extension) r.extension = p.extension;
     if (p.activatedTools) r.activatedTools = p.activatedTools;
     out.messages.push(r);
@@ -250,7 +282,9 @@ type ResultBlock = {
 function declarations(v: Json | undefined): ToolDeclaration[] | undefined {
   if (!Array.isArray(v)) return undefined;
   const out: ToolDeclaration[] = [];
-  for (const d of v) if (isObject(d) && typeof d.name === "string" && typeof d.description === "string" && isObject(d.schema)) out.push({ name: d.name, description: d.description, schema: d.schema });
+  for (const d of v)
+    if (isObject(d) && typeof d.name === "string" && typeof d.description === "string" && isObject(d.schema))
+      out.push({ name: d.name, description: d.description, schema: d.schema });
   return out.length > 0 ? out : undefined;
 }
 
@@ -283,7 +317,8 @@ function decodeBlock(b: Json): TextPart | ImagePart | ThinkingPart | ToolCallPar
     if (intercept) r.intercept = intercept;
     return r;
   }
-  if (nonEmpty(b.mime_type)) return typeof b.data === "string" ? { type: "image", mimeType: b.mime_type as string, data: b.data } : "an image block needs base64 data";
+  if (nonEmpty(b.mime_type))
+    return typeof b.data === "string" ? { type: "image", mimeType: b.mime_type as string, data: b.data } : "an image block needs base64 data";
   if (typeof b.thinking === "string") {
     const t: ThinkingPart = { type: "thinking", thinking: b.thinking };
     if (typeof b.signature === "string") t.signature = b.signature;
@@ -298,7 +333,9 @@ function decodeTypedBlock(p: JsonObject): TextPart | ImagePart | ThinkingPart | 
     case "text":
       return typeof p.text === "string" ? { type: "text", text: p.text } : "a text part needs text";
     case "image":
-      return typeof p.mimeType === "string" && typeof p.data === "string" ? { type: "image", mimeType: p.mimeType, data: p.data } : "an image part needs mimeType and data";
+      return typeof p.mimeType === "string" && typeof p.data === "string"
+        ? { type: "image", mimeType: p.mimeType, data: p.data }
+        : "an image part needs mimeType and data";
     case "thinking": {
       if (typeof p.thinking !== "string") return "a thinking part needs thinking";
       const t: ThinkingPart = { type: "thinking", thinking: p.thinking };
@@ -334,7 +371,14 @@ export function decodeMetaRow(row: JsonObject): SessionMeta | string {
   }
   const m = row.meta;
   if (!isObject(m)) return "a meta line needs a meta object";
-  const meta: SessionMeta = { id: str(m.id), cwd: str(m.cwd), model: str(m.model), provider: str(m.provider), started: str(m.started), version: str(m.version) };
+  const meta: SessionMeta = {
+    id: str(m.id),
+    cwd: str(m.cwd),
+    model: str(m.model),
+    provider: str(m.provider),
+    started: str(m.started),
+    version: str(m.version),
+  };
   if (nonEmpty(m.title)) meta.title = m.title as string;
   if (nonEmpty(m.parent)) meta.parent = m.parent as string;
   if (typeof m.fork_point === "number" && m.fork_point > 0) meta.fork_point = m.fork_point;

@@ -138,11 +138,15 @@ export async function runAcpCli(args: CliArgs, home: string): Promise<number> {
       }));
     },
     authenticate(methodId) {
-      if (!KEYED_PROVIDERS.includes(methodId) || !isProviderName(methodId)) return { ok: false, error: `authenticate: unknown method "${methodId}" (zot's methods are its providers: ${KEYED_PROVIDERS.join(", ")}).` };
+      if (!KEYED_PROVIDERS.includes(methodId) || !isProviderName(methodId))
+        return { ok: false, error: `authenticate: unknown method "${methodId}" (zot's methods are its providers: ${KEYED_PROVIDERS.join(", ")}).` };
       const { credential, warnings } = resolveCredentials({ provider: methodId, home, env });
       if (!credential) {
         const vars = (PROVIDER_ENV_KEYS[methodId] ?? []).join(" or ");
-        return { ok: false, error: `No API key for ${methodId}: set ${vars} in the environment the editor starts zot in, or run zot in a terminal and /login ${methodId} (the key goes to ${authPath(home)}).${warnings.length ? ` ${warnings.join(" ")}` : ""}` };
+        return {
+          ok: false,
+          error: `No API key for ${methodId}: set ${vars} in the environment the editor starts zot in, or run zot in a terminal and /login ${methodId} (the key goes to ${authPath(home)}).${warnings.length ? ` ${warnings.join(" ")}` : ""}`,
+        };
       }
       provider = methodId;
       return { ok: true };

@@ -3,7 +3,18 @@
 import type { RunFlags } from "../runtime/run-flags.ts";
 import { BUILTIN_TOOLS } from "../ext/name-rules.ts";
 import { isSandboxMode, SANDBOX_MODES } from "../agent/sandbox/policy.ts";
-import { CHOOSABLE_WIRES, EFFORTS, isChoosableWire, isEffort, isPermissionMode, isProviderName, orList, PERMISSION_MODES, PROVIDERS, type PermissionMode } from "../agent/choices.ts";
+import {
+  CHOOSABLE_WIRES,
+  EFFORTS,
+  isChoosableWire,
+  isEffort,
+  isPermissionMode,
+  isProviderName,
+  orList,
+  PERMISSION_MODES,
+  PROVIDERS,
+  type PermissionMode,
+} from "../agent/choices.ts";
 
 export type Mode = "interactive" | "print" | "json" | "rpc" | "acp";
 
@@ -334,8 +345,7 @@ function applyValue(
         .filter((t) => t !== "");
       if (names.length === 0) return `${spelled} needs at least one tool name (${BUILTIN_TOOLS.join(", ")}); use --no-tools for none.`;
       const unknown = names.filter((n) => !(BUILTIN_TOOLS as readonly string[]).includes(n));
-      if (unknown.length > 0)
-        return `${spelled}: unknown tool ${unknown.map((n) => `"${n}"`).join(", ")} (built-in tools: ${BUILTIN_TOOLS.join(", ")}).`;
+      if (unknown.length > 0) return `${spelled}: unknown tool ${unknown.map((n) => `"${n}"`).join(", ")} (built-in tools: ${BUILTIN_TOOLS.join(", ")}).`;
       args.tools = names;
       return null;
     }
@@ -397,4 +407,3 @@ const STRING_FIELDS = {
   "--mock-script": "mockScript",
   "--ext-trace": "extTrace",
 } as const;
-

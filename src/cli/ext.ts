@@ -34,7 +34,12 @@ const SUBS: Record<string, Sub> = {
     spec: { flags: ["--force", "--project", "--yes"], aliases: { "-y": "--yes" } },
     positionals: [1, 1],
   },
-  remove: { usage: "remove <name> [--yes]", about: "delete an installed extension (asks first unless --yes)", spec: { flags: ["--yes"], aliases: { "-y": "--yes" } }, positionals: [1, 1] },
+  remove: {
+    usage: "remove <name> [--yes]",
+    about: "delete an installed extension (asks first unless --yes)",
+    spec: { flags: ["--yes"], aliases: { "-y": "--yes" } },
+    positionals: [1, 1],
+  },
   enable: { usage: "enable <name>", about: 'set "enabled": true in its manifest', spec: {}, positionals: [1, 1] },
   disable: { usage: "disable <name>", about: 'set "enabled": false in its manifest (keeps it installed)', spec: {}, positionals: [1, 1] },
   trust: {
@@ -69,7 +74,12 @@ const SUBS: Record<string, Sub> = {
     spec: { flags: ["--yes"], aliases: { "-y": "--yes" } },
     positionals: [0, 0],
   },
-  logs: { usage: "logs <name> [-f]", about: "print the extension's log; -f keeps following it", spec: { flags: ["--follow"], aliases: { "-f": "--follow" } }, positionals: [1, 1] },
+  logs: {
+    usage: "logs <name> [-f]",
+    about: "print the extension's log; -f keeps following it",
+    spec: { flags: ["--follow"], aliases: { "-f": "--follow" } },
+    positionals: [1, 1],
+  },
   init: {
     usage: "init <name> [--lang ts|python|go|node|sh|sh-posix] [--sdk PATH]",
     about: "scaffold a working extension in ./<name>/ (default language: ts; --sdk PATH: on zot's SDK)",

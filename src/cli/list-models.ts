@@ -12,7 +12,14 @@ import { tableLines } from "../platform/text-table.ts";
 
 const LIST_TIMEOUT_MS = 5000;
 
-export type ListOptions = { home: string; env: Env; json: boolean; provider?: ProviderName | undefined; apiKey?: string | undefined; baseUrl?: string | undefined };
+export type ListOptions = {
+  home: string;
+  env: Env;
+  json: boolean;
+  provider?: ProviderName | undefined;
+  apiKey?: string | undefined;
+  baseUrl?: string | undefined;
+};
 
 export async function listModels(o: ListOptions, out: (text: string) => void, err: (text: string) => void): Promise<number> {
   const { models, warnings } = loadModels(o.home);
@@ -69,7 +76,17 @@ function jsonRow(m: ModelInfo): Record<string, unknown> {
       cache_read: m.priceCacheRead,
       cache_write: m.priceCacheWrite,
       ...(m.priceCacheWriteLong ? { cache_write_long: m.priceCacheWriteLong } : {}),
-      ...(m.longContext ? { long_context: { above: m.longContext.above, input: m.longContext.input, output: m.longContext.output, cache_read: m.longContext.cacheRead, cache_write: m.longContext.cacheWrite } } : {}),
+      ...(m.longContext
+        ? {
+            long_context: {
+              above: m.longContext.above,
+              input: m.longContext.input,
+              output: m.longContext.output,
+              cache_read: m.longContext.cacheRead,
+              cache_write: m.longContext.cacheWrite,
+            },
+          }
+        : {}),
     },
     ...(m.baseUrl ? { base_url: m.baseUrl } : {}),
     source: m.source,

@@ -15,7 +15,8 @@ import { SERVED_BUILTINS, ServedTools } from "../runtime/mcp-serve/tools.ts";
 
 export type ServeIo = { out: (text: string) => void; err: (text: string) => void; input: AsyncIterable<Uint8Array>; env: Record<string, string | undefined> };
 
-export const SERVE_USAGE = "serve [--http [HOST:]PORT --token-env VAR] [zot options: --cwd DIR --ext PATH --no-ext --mcp FILE --no-mcp --tools LIST --no-tools --permission-mode MODE --sandbox MODE --trust …]";
+export const SERVE_USAGE =
+  "serve [--http [HOST:]PORT --token-env VAR] [zot options: --cwd DIR --ext PATH --no-ext --mcp FILE --no-mcp --tools LIST --no-tools --permission-mode MODE --sandbox MODE --trust …]";
 
 export const SERVE_HELP = `usage: zot mcp ${SERVE_USAGE}
 
@@ -54,11 +55,17 @@ export async function runMcpServe(argv: string[], io: ServeIo): Promise<number> 
   if (own.http !== undefined) {
     const addr = parseAddress(own.http);
     if (!addr.ok) return usage(io, addr.error);
-    if (own.tokenEnv === undefined) return usage(io, "--http needs --token-env VAR: the variable holding the bearer token clients must send (e.g. export ZOT_MCP_TOKEN=$(openssl rand -hex 32))");
+    if (own.tokenEnv === undefined)
+      return usage(
+        io,
+        "--http needs --token-env VAR: the variable holding the bearer token clients must send (e.g. export ZOT_MCP_TOKEN=$(openssl rand -hex 32))",
+      );
     const token = io.env[own.tokenEnv];
-    if (token === undefined || token.trim() === "") return usage(io, `--token-env ${own.tokenEnv}: the variable ${own.tokenEnv} is not set or empty; set it to the token clients must send`);
+    if (token === undefined || token.trim() === "")
+      return usage(io, `--token-env ${own.tokenEnv}: the variable ${own.tokenEnv} is not set or empty; set it to the token clients must send`);
     http = { ...addr, token: token.trim() };
-  } else if (own.tokenEnv !== undefined) return usage(io, "--token-env applies to --http only; over stdio the client that started zot is the only one that can talk to it");
+  } else if (own.tokenEnv !== undefined)
+    return usage(io, "--token-env applies to --http only; over stdio the client that started zot is the only one that can talk to it");
 
   const home = resolve(zotHome());
   const cwd = resolve(args.cwd ?? process.cwd());
@@ -69,7 +76,10 @@ export async function runMcpServe(argv: string[], io: ServeIo): Promise<number> 
   const unhook = shutdownOnSignals(host, undefined, () => stop());
   const { createRuntime } = await import("../runtime/setup.ts");
   // Served tools call no model: without a key the runtime stands on the offline mock provider, quietly.
-  const keyless = args.provider === undefined && args.mockScript === undefined && defaultProvider({ home, env: io.env, ...(args.apiKey !== undefined ? { apiKey: args.apiKey } : {}) }).provider === "mock";
+  const keyless =
+    args.provider === undefined &&
+    args.mockScript === undefined &&
+    defaultProvider({ home, env: io.env, ...(args.apiKey !== undefined ? { apiKey: args.apiKey } : {}) }).provider === "mock";
   // Served calls join no conversation, so there is no transcript to write.
   const created = await createRuntime({
     ...args,

@@ -8,9 +8,15 @@ import { list } from "./mcp/list.ts";
 import { loginCommand, logoutCommand } from "./mcp/login.ts";
 
 const SUBS: Record<string, Sub> = {
-  list: { usage: "list [--json]", about: "list configured MCP servers and where they come from (starts nothing)", spec: { flags: ["--json"] }, positionals: [0, 0] },
+  list: {
+    usage: "list [--json]",
+    about: "list configured MCP servers and where they come from (starts nothing)",
+    spec: { flags: ["--json"] },
+    positionals: [0, 0],
+  },
   add: {
-    usage: "add <name> [--project] [--force] [--env K=V]... -- <command> [args...] | add <name> --url URL [--header K:V]... [--client-id ID] [--client-secret S] [--callback-port N]",
+    usage:
+      "add <name> [--project] [--force] [--env K=V]... -- <command> [args...] | add <name> --url URL [--header K:V]... [--client-id ID] [--client-secret S] [--callback-port N]",
     about: "add a stdio server (after --) or a Streamable HTTP server (--url) to $ZOT_HOME/mcp.json (--project: ./.mcp.json)",
     spec: {
       flags: ["--project", "--force"],
@@ -20,7 +26,12 @@ const SUBS: Record<string, Sub> = {
     },
     positionals: [1, Number.MAX_SAFE_INTEGER],
   },
-  remove: { usage: "remove <name> [--project]", about: "remove a server from $ZOT_HOME/mcp.json (--project: ./.mcp.json)", spec: { flags: ["--project"] }, positionals: [1, 1] },
+  remove: {
+    usage: "remove <name> [--project]",
+    about: "remove a server from $ZOT_HOME/mcp.json (--project: ./.mcp.json)",
+    spec: { flags: ["--project"] },
+    positionals: [1, 1],
+  },
   login: { usage: "login <name>", about: "log in to an HTTP server with OAuth (opens a browser; the URL is printed too)", spec: {}, positionals: [1, 1] },
   logout: { usage: "logout <name>", about: "forget the OAuth tokens of a server ($ZOT_HOME/mcp-auth.json)", spec: {}, positionals: [1, 1] },
   doctor: {
@@ -46,8 +57,8 @@ function mcpHelp(): string {
     "",
     "every command takes --cwd DIR (the project whose .mcp.json and .zot/mcp.json are read)",
     "server lists, first name wins: --mcp files, <cwd>/.zot/mcp.json, <cwd>/.mcp.json (trusted folders",
-    "only; zot ext trust), $ZOT_HOME/mcp.json. Format: {\"mcpServers\": {name: {command, args, env, cwd} |",
-    "{type: \"http\", url, headers, oauth}}}; ${VAR} and ${VAR:-default} expand. Tools are named mcp__<server>__<tool>.",
+    'only; zot ext trust), $ZOT_HOME/mcp.json. Format: {"mcpServers": {name: {command, args, env, cwd} |',
+    '{type: "http", url, headers, oauth}}}; ${VAR} and ${VAR:-default} expand. Tools are named mcp__<server>__<tool>.',
     "HTTP servers that ask for OAuth need zot mcp login NAME once; tokens refresh by themselves.",
     "",
   ].join("\n");
@@ -56,7 +67,8 @@ function mcpHelp(): string {
 /** Runs `zot mcp <argv…>`; returns the exit code. */
 export async function runMcpCli(argv: string[], io: CliIo = {}): Promise<number> {
   // How to write `add` when its arguments did not parse: the server's command goes after --.
-  const hint = (name: string, rest: string[]) => (name === "add" ? ` (put the server's command after --, e.g. zot mcp add ${rest[0] ?? "NAME"} -- npx -y PACKAGE)` : "");
+  const hint = (name: string, rest: string[]) =>
+    name === "add" ? ` (put the server's command after --, e.g. zot mcp add ${rest[0] ?? "NAME"} -- npx -y PACKAGE)` : "";
   const prepared = prepareSub("zot mcp", SUBS, mcpHelp, argv, io, hint);
   if (!prepared.ok) return prepared.code;
   const { name, args, ctx } = prepared;
@@ -73,8 +85,20 @@ export async function runMcpCli(argv: string[], io: CliIo = {}): Promise<number>
         return fail(ctx, `--transport must be http or stdio (got "${transport}"); zot does not speak the deprecated sse transport.`);
       const byTransport = transport === "http" && args.values.get("--url") === undefined && command.length === 1;
       const url = byTransport ? command[0] : args.values.get("--url");
-      const oauth = { clientId: args.values.get("--client-id"), clientSecret: args.values.get("--client-secret"), callbackPort: args.values.get("--callback-port") };
-      return add(ctx, server, { command: byTransport ? [] : command, url, headers: args.multi.get("--header") ?? [], env: args.multi.get("--env") ?? [], project: flag("--project"), force: flag("--force"), oauth });
+      const oauth = {
+        clientId: args.values.get("--client-id"),
+        clientSecret: args.values.get("--client-secret"),
+        callbackPort: args.values.get("--callback-port"),
+      };
+      return add(ctx, server, {
+        command: byTransport ? [] : command,
+        url,
+        headers: args.multi.get("--header") ?? [],
+        env: args.multi.get("--env") ?? [],
+        project: flag("--project"),
+        force: flag("--force"),
+        oauth,
+      });
     }
     case "login":
       return loginCommand(ctx, requiredPositional(args, 0));

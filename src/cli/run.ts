@@ -122,7 +122,14 @@ export async function runAgent(args: CliArgs): Promise<number> {
   }
 
   // MCP forms, /mcp-login and /trust need the full screen; line mode (TERM=dumb) is asked nothing.
-  const host = await withMcp(new Host(), { home, cwd, files: args.mcp, none: args.noMcp, trust, interactive: mode === "interactive" && !isDumbTerminal(process.env) });
+  const host = await withMcp(new Host(), {
+    home,
+    cwd,
+    files: args.mcp,
+    none: args.noMcp,
+    trust,
+    interactive: mode === "interactive" && !isDumbTerminal(process.env),
+  });
   // Installed before any extension starts, so a signal at any point still shuts them down. Once a
   // one-shot turn runs, a signal first aborts it (the partial answer is saved, JSON gets its
   // turn_end and done) and waits for that, within a deadline.

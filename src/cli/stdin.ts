@@ -40,7 +40,10 @@ export async function readPipedPrompt(opts: { max?: number; hintMs?: number; hin
       if (done) break;
       got += value.length;
       if (got > max) {
-        return { ok: false, error: `the input piped on stdin is larger than ${max / (1024 * 1024)} MiB, so zot stopped reading it; pass a smaller prompt, or save the input to a file and ask zot to read that file.` };
+        return {
+          ok: false,
+          error: `the input piped on stdin is larger than ${max / (1024 * 1024)} MiB, so zot stopped reading it; pass a smaller prompt, or save the input to a file and ask zot to read that file.`,
+        };
       }
       chunks.push(value);
     }

@@ -21,7 +21,6 @@ export function projectExtensionsDir(cwd: string): string {
   return join(cwd, ".zot", "extensions");
 }
 
-
 export async function discover(input: DiscoveryInput): Promise<DiscoveredExtension[]> {
   const candidates: Candidate[] = input.extPaths.map((p) => ({ dir: flagDir(resolve(process.cwd(), p)), source: "flag" }));
   if (!input.noExt) {
@@ -168,7 +167,10 @@ function inspect({ dir, source }: Candidate): DiscoveredExtension {
     if (!themeFile) return { ...base, error: `${dir} has no ${MANIFEST_FILE}; add one with "name" and "exec", or remove the directory.` };
     // A bare theme directory: named after the directory, like an extension.json with no exec.
     if (!isManifestName(base.name))
-      return { ...base, error: `theme directory ${dir} has no ${MANIFEST_FILE} and its name is not a valid extension name; add an ${MANIFEST_FILE} with a "name".` };
+      return {
+        ...base,
+        error: `theme directory ${dir} has no ${MANIFEST_FILE} and its name is not a valid extension name; add an ${MANIFEST_FILE} with a "name".`,
+      };
     return themeEntry(base, themeFile, themeManifest(base.name));
   }
 

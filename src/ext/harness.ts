@@ -65,7 +65,7 @@ class Observed {
   /** The connection's line recorder: lines the host sent are not the extension's output. */
   record(_ext: string, dir: "in" | "out", json: string, valid = true): void {
     if (dir === "out") return;
-    let value: unknown ;
+    let value: unknown;
     if (valid) value = JSON.parse(json);
     if (!isObject(value) || typeof value.type !== "string") this.junk.push(json);
     else {
@@ -186,7 +186,14 @@ export async function runHarness(opts: HarnessOptions): Promise<HarnessReport> {
     if (exitReported)
       steps.push({ kind: "shutdown", name: "exits on shutdown", status: "skip", ms: null, line: null, detail: "it had already exited (reported above)" });
     else if (!handshake.ok)
-      steps.push({ kind: "shutdown", name: "exits on shutdown", status: "skip", ms: null, line: null, detail: "the host stopped it after the failed handshake" });
+      steps.push({
+        kind: "shutdown",
+        name: "exits on shutdown",
+        status: "skip",
+        ms: null,
+        line: null,
+        detail: "the host stopped it after the failed handshake",
+      });
     else steps.push(await shutdownStep(conn, observed, timings, exitNote, scriptSentShutdown(opts.steps)));
   } finally {
     await stopConnections([conn], timings);
@@ -283,7 +290,9 @@ async function scriptSteps(conn: Connection, observed: Observed, script: ScriptS
       const want = substitute(s.match, lastId) as JsonObject;
       const deadline = start + s.withinMs;
       const hit = await observed.until<Received | null>(
-        () => observed.frames.find((f) => !f.used && matches(want, f.value)) ?? (performance.now() >= deadline || (s.kind === "expect" && conn.gone) ? null : undefined),
+        () =>
+          observed.frames.find((f) => !f.used && matches(want, f.value)) ??
+          (performance.now() >= deadline || (s.kind === "expect" && conn.gone) ? null : undefined),
         () => deadline,
       );
       if (s.kind === "expect") {
@@ -293,7 +302,10 @@ async function scriptSteps(conn: Connection, observed: Observed, script: ScriptS
         } else {
           status = "fail";
           ms = round(performance.now() - start);
-          const pending = observed.frames.filter((f) => !f.used).slice(-3).map((f) => quote(f.raw));
+          const pending = observed.frames
+            .filter((f) => !f.used)
+            .slice(-3)
+            .map((f) => quote(f.raw));
           detail =
             `no frame matching ${quote(JSON.stringify(want))} within ${s.withinMs} ms` +
             (conn.exit ? `; ${exitNote()}` : "") +
@@ -315,13 +327,7 @@ async function scriptSteps(conn: Connection, observed: Observed, script: ScriptS
   }
 }
 
-async function shutdownStep(
-  conn: Connection,
-  observed: Observed,
-  timings: HostTimings,
-  exitNote: () => string,
-  expected: boolean,
-): Promise<StepResult> {
+async function shutdownStep(conn: Connection, observed: Observed, timings: HostTimings, exitNote: () => string, expected: boolean): Promise<StepResult> {
   const step = (status: StepStatus, ms: number | null, detail: string | null): StepResult => ({
     kind: "shutdown",
     name: "exits on shutdown",

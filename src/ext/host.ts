@@ -129,7 +129,10 @@ export class Host implements ExtensionHost {
     }
     const old = index >= 0 ? this.entries[index] : null;
     if (old) await this.stop([old]);
-    const entry: Entry = { disc: fresh ?? { ...old!.disc, status: "invalid", error: `its directory ${old!.disc.dir} no longer holds an extension named "${name}"` }, conn: null };
+    const entry: Entry = {
+      disc: fresh ?? { ...old!.disc, status: "invalid", error: `its directory ${old!.disc.dir} no longer holds an extension named "${name}"` },
+      conn: null,
+    };
     if (index >= 0) this.entries[index] = entry;
     else this.entries.push(entry);
     await this.spawn([entry]);
@@ -208,7 +211,14 @@ export class Host implements ExtensionHost {
     const conn = tool && this.connection(tool.extension);
     if (!tool || !conn) return errorResult(`no extension provides the tool "${name}"`, "");
     const reply: Reply<ToolResultFrame> = await conn.request(
-      (id) => ({ type: "tool_call", id, name, args, ...(this.info.jail ? { jail: { root: this.info.jail } } : {}), ...(opts.agent ? { agent: opts.agent } : {}) }),
+      (id) => ({
+        type: "tool_call",
+        id,
+        name,
+        args,
+        ...(this.info.jail ? { jail: { root: this.info.jail } } : {}),
+        ...(opts.agent ? { agent: opts.agent } : {}),
+      }),
       "tool_result",
       opts.timeoutMs ?? this.timings.toolMs,
       { signal: opts.signal, onProgress: opts.onProgress, what: `tool "${name}"` },

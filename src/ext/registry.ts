@@ -57,14 +57,12 @@ export function checkTool(frame: RegisterToolFrame, extension: string): { ok: tr
     warning,
   });
   const s = frame.schema;
-  if (s === undefined || s === null)
-    return tool({ type: "object", properties: {} }, `tool "${frame.name}" has no schema; using an empty object schema`);
+  if (s === undefined || s === null) return tool({ type: "object", properties: {} }, `tool "${frame.name}" has no schema; using an empty object schema`);
   if (!isObject(s)) return { ok: false, warning: `tool "${frame.name}" rejected: schema must be a JSON object, got ${kind(s)}` };
   const tooBig = schemaLimitProblem(s);
   if (tooBig) return { ok: false, warning: `tool "${frame.name}" of extension "${extension}" rejected: its schema ${tooBig}; simplify the schema` };
   if (s.type === undefined) return tool({ type: "object", ...s }, null);
-  if (s.type !== "object")
-    return { ok: false, warning: `tool "${frame.name}" rejected: schema type must be "object", got ${JSON.stringify(s.type)}` };
+  if (s.type !== "object") return { ok: false, warning: `tool "${frame.name}" rejected: schema type must be "object", got ${JSON.stringify(s.type)}` };
   return tool(s, null);
 }
 

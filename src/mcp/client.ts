@@ -46,7 +46,9 @@ export type CallOptions = {
   headers?: Record<string, string>;
 };
 
-export type Answer = { ok: true; result: JsonObject } | { ok: false; error: string; kind: "rpc" | "timeout" | "cancelled" | "gone" | "invalid" | "http"; code?: number; data?: Json };
+export type Answer =
+  | { ok: true; result: JsonObject }
+  | { ok: false; error: string; kind: "rpc" | "timeout" | "cancelled" | "gone" | "invalid" | "http"; code?: number; data?: Json };
 
 /** A result's `resultType` that asks for input, given at most this many times in a row. */
 const MAX_INPUT_ROUNDS = 8;
@@ -107,7 +109,9 @@ export class McpClient {
         const versions = stringList(r.result.supportedVersions);
         // Some servers answer every unknown method with an empty result: that is no DiscoverResult.
         if (versions === null || versions.length === 0 || !isObject(r.result.capabilities)) {
-          this.opts.log("server/discover was answered with something that is not a DiscoverResult (no supportedVersions or capabilities); using the initialize handshake");
+          this.opts.log(
+            "server/discover was answered with something that is not a DiscoverResult (no supportedVersions or capabilities); using the initialize handshake",
+          );
           return { kind: "legacy", version: NEWEST_LEGACY };
         }
         if (versions.includes(MODERN_VERSION)) {
@@ -126,7 +130,10 @@ export class McpClient {
           continue;
         }
         if (supported.includes(MODERN_VERSION))
-          return { kind: "failed", error: `the server refused protocol version ${MODERN_VERSION} twice although it lists it among its supported versions (${supported.join(", ")})` };
+          return {
+            kind: "failed",
+            error: `the server refused protocol version ${MODERN_VERSION} twice although it lists it among its supported versions (${supported.join(", ")})`,
+          };
         return this.choose(supported, "its UnsupportedProtocolVersion error");
       }
       this.opts.log(`server/discover was not understood (${r.error}); using the initialize handshake`);
@@ -154,10 +161,17 @@ export class McpClient {
       { protocolVersion: version, capabilities: this.capabilitiesSent, clientInfo: { name: "zot", version: ZOT_VERSION } },
       { timeoutMs: this.left() },
     );
-    if (!r.ok) return { ok: false, error: r.kind === "timeout" ? `no answer to initialize within ${this.opts.startupMs / 1000} s of the start` : `initialize failed: ${r.error}` };
+    if (!r.ok)
+      return {
+        ok: false,
+        error: r.kind === "timeout" ? `no answer to initialize within ${this.opts.startupMs / 1000} s of the start` : `initialize failed: ${r.error}`,
+      };
     const answered = r.result.protocolVersion;
     if (typeof answered !== "string" || !LEGACY_VERSIONS.includes(answered))
-      return { ok: false, error: `the server answered initialize with protocol version ${JSON.stringify(answered)}, which zot does not speak (${LEGACY_VERSIONS.join(", ")})` };
+      return {
+        ok: false,
+        error: `the server answered initialize with protocol version ${JSON.stringify(answered)}, which zot does not speak (${LEGACY_VERSIONS.join(", ")})`,
+      };
     this.negotiated = { era: "legacy", version: answered };
     this.transport.setProtocolVersion(answered);
     this.adopt(r.result);
@@ -169,7 +183,11 @@ export class McpClient {
     if (isObject(result.capabilities)) this.capabilities = result.capabilities;
     if (typeof result.instructions === "string") this.instructions = result.instructions;
     const meta = isObject(result._meta) ? result._meta : {};
-    const info = isObject(result.serverInfo) ? result.serverInfo : isObject(meta["io.modelcontextprotocol/serverInfo"]) ? meta["io.modelcontextprotocol/serverInfo"] : null;
+    const info = isObject(result.serverInfo)
+      ? result.serverInfo
+      : isObject(meta["io.modelcontextprotocol/serverInfo"])
+        ? meta["io.modelcontextprotocol/serverInfo"]
+        : null;
     if (info) this.serverInfo = { name: String(info.name ?? ""), version: String(info.version ?? "") };
   }
 
@@ -191,9 +209,11 @@ export class McpClient {
       const requests = isObject(r.result.inputRequests) ? r.result.inputRequests : {};
       const responses: JsonObject = {};
       for (const [key, req] of Object.entries(requests)) {
-        if (!isObject(req) || typeof req.method !== "string") return { ok: false, kind: "invalid", error: `the server asked for input "${key}" without a method` };
+        if (!isObject(req) || typeof req.method !== "string")
+          return { ok: false, kind: "invalid", error: `the server asked for input "${key}" without a method` };
         const answer = await this.answerServer(req.method, isObject(req.params) ? req.params : {});
-        if ("error" in answer) return { ok: false, kind: "invalid", error: `the server asked for ${req.method}, which zot cannot answer: ${answer.error.message}` };
+        if ("error" in answer)
+          return { ok: false, kind: "invalid", error: `the server asked for ${req.method}, which zot cannot answer: ${answer.error.message}` };
         responses[key] = answer.result;
       }
       extra = { inputResponses: responses, ...(typeof r.result.requestState === "string" ? { requestState: r.result.requestState } : {}) };
@@ -252,12 +272,15 @@ export class McpClient {
       clearTimeout(timer);
       if (opts.timeoutMs <= 0) return;
       const left = Math.min(opts.timeoutMs, MAX_CALL_MS - (performance.now() - started));
-      timer = setTimeout(() => {
-        // The user filling in a server's form is not the server being slow.
-        if (this.asking > 0) return arm();
-        timedOut = true;
-        controller.abort();
-      }, Math.max(0, left));
+      timer = setTimeout(
+        () => {
+          // The user filling in a server's form is not the server being slow.
+          if (this.asking > 0) return arm();
+          timedOut = true;
+          controller.abort();
+        },
+        Math.max(0, left),
+      );
     };
     const onAbort = () => controller.abort();
     if (opts.signal?.aborted) return { ok: false, kind: "cancelled", error: "cancelled before it was sent" };
@@ -283,7 +306,13 @@ export class McpClient {
     if (outcome.ok) return outcome;
     if (outcome.kind === "cancelled" && timedOut) return { ok: false, kind: "timeout", error: `no answer to ${method} within ${seconds(opts.timeoutMs)}` };
     if (outcome.kind === "rpc")
-      return { ok: false, kind: "rpc", error: describeRpcError(outcome.error), code: outcome.error.code, ...(outcome.error.data !== undefined ? { data: outcome.error.data } : {}) };
+      return {
+        ok: false,
+        kind: "rpc",
+        error: describeRpcError(outcome.error),
+        code: outcome.error.code,
+        ...(outcome.error.data !== undefined ? { data: outcome.error.data } : {}),
+      };
     if (outcome.kind === "http") return { ok: false, kind: "http", error: outcome.error, code: outcome.status };
     return { ok: false, kind: outcome.kind, error: outcome.error };
   }

@@ -94,7 +94,6 @@ export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 export const DEFAULT_STARTUP_MS = 30_000;
 export const DEFAULT_DEFER_SHARE = 0.1;
 
-
 export function projectConfigPaths(cwd: string): string[] {
   return [join(cwd, ".zot", "mcp.json"), join(cwd, ".mcp.json")];
 }
@@ -144,7 +143,8 @@ function writtenDefinition(name: string, raw: JsonObject): JsonObject | null {
   if (type === "stdio") return { name, transport: "stdio", command: raw.command ?? null, args: raw.args ?? [], env: raw.env ?? {}, cwd: raw.cwd ?? null };
   // The OAuth client too: it decides whom zot asks for a token, and with which redirect port. Left out
   // when absent, so approvals from before OAuth keep their fingerprint.
-  if (type === "http" || type === "streamable-http") return { name, transport: "http", url: raw.url ?? null, headers: raw.headers ?? {}, ...(raw.oauth !== undefined ? { oauth: raw.oauth } : {}) };
+  if (type === "http" || type === "streamable-http")
+    return { name, transport: "http", url: raw.url ?? null, headers: raw.headers ?? {}, ...(raw.oauth !== undefined ? { oauth: raw.oauth } : {}) };
   return null;
 }
 
@@ -169,7 +169,12 @@ export function loadConfig(input: ConfigInput): LoadedConfig {
     const [firstPresent] = present;
     if (firstPresent !== undefined && (input.trust === "all" || isTrusted(input.home, input.cwd))) {
       const found = projectServers(input.cwd);
-      const review = reviewServers(input.home, input.cwd, found.map((f) => f.print), input.trust);
+      const review = reviewServers(
+        input.home,
+        input.cwd,
+        found.map((f) => f.print),
+        input.trust,
+      );
       if (review.warning) errors.push(review.warning);
       for (const f of found) reviewed.add(f.name.toLowerCase());
       approved = review.approved;
@@ -297,14 +302,18 @@ function oauthConfig(v: unknown, expand: (v: string, where: string) => string): 
   const id = v.client_id ?? v.clientId;
   const secret = v.client_secret ?? v.clientSecret;
   const port = v.callback_port ?? v.callbackPort;
-  if (id !== undefined && (typeof id !== "string" || id === "")) return `"oauth.client_id" must be a non-empty string (the client zot is registered as with the authorization server)`;
+  if (id !== undefined && (typeof id !== "string" || id === ""))
+    return `"oauth.client_id" must be a non-empty string (the client zot is registered as with the authorization server)`;
   if (secret !== undefined && typeof secret !== "string") return `"oauth.client_secret" must be a string (best as "\${VAR}")`;
-  if (v.scopes !== undefined && (!Array.isArray(v.scopes) || !v.scopes.every((x) => typeof x === "string"))) return `"oauth.scopes" must be an array of strings`;
-  if (port !== undefined && (typeof port !== "number" || !Number.isInteger(port) || port < 1 || port > 65535)) return `"oauth.callback_port" must be a port number (1–65535)`;
+  if (v.scopes !== undefined && (!Array.isArray(v.scopes) || !v.scopes.every((x) => typeof x === "string")))
+    return `"oauth.scopes" must be an array of strings`;
+  if (port !== undefined && (typeof port !== "number" || !Number.isInteger(port) || port < 1 || port > 65535))
+    return `"oauth.callback_port" must be a port number (1–65535)`;
   const grant = v.grant_type ?? v.grantType;
   const key = v.private_key ?? v.privateKey;
   const alg = v.signing_algorithm ?? v.signingAlgorithm;
-  if (grant !== undefined && grant !== "authorization_code" && grant !== "client_credentials") return `"oauth.grant_type" must be "authorization_code" (a login in the browser, the default) or "client_credentials" (a service's own credentials)`;
+  if (grant !== undefined && grant !== "authorization_code" && grant !== "client_credentials")
+    return `"oauth.grant_type" must be "authorization_code" (a login in the browser, the default) or "client_credentials" (a service's own credentials)`;
   if (grant === "client_credentials" && (typeof id !== "string" || (secret === undefined && key === undefined)))
     return `"oauth.grant_type": "client_credentials" needs "client_id" and either "client_secret" or "private_key"`;
   if (key !== undefined && (typeof key !== "string" || key === "")) return `"oauth.private_key" must be a PEM string (best as "\${VAR}")`;

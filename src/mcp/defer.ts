@@ -37,7 +37,10 @@ export type Candidate = { name: string; description: string; server: string; act
 
 /** The listing the search tool returns: best matches first (every query word found counts). */
 export function searchText(candidates: readonly Candidate[], query: string, activated: readonly string[], unknown: readonly string[]): string {
-  const words = query.toLowerCase().split(/\s+/).filter((w) => w !== "");
+  const words = query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w !== "");
   const scored = candidates
     .map((c) => {
       const hay = `${c.name} ${c.description}`.toLowerCase();
@@ -51,7 +54,9 @@ export function searchText(candidates: readonly Candidate[], query: string, acti
   if (query !== "" || activated.length === 0) {
     if (scored.length === 0) out.push(`No deferred MCP tool matches ${JSON.stringify(query)}.`);
     else {
-      out.push(`${scored.length} matching tool${scored.length === 1 ? "" : "s"}${scored.length > MAX_HITS ? ` (first ${MAX_HITS} shown; refine the query)` : ""}:`);
+      out.push(
+        `${scored.length} matching tool${scored.length === 1 ? "" : "s"}${scored.length > MAX_HITS ? ` (first ${MAX_HITS} shown; refine the query)` : ""}:`,
+      );
       for (const { c } of scored.slice(0, MAX_HITS)) out.push(`- ${c.name}${c.active ? " (loaded)" : ""}: ${firstLine(c.description)}`);
     }
   }

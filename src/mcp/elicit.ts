@@ -62,7 +62,8 @@ export class ElicitForm {
         return null;
       case "rune":
         if (!f || text === undefined) return null;
-        if (f.type === "boolean") f.value = text === " " ? (f.value === "true" ? "false" : "true") : /^[yt]/i.test(text) ? "true" : /^[nf]/i.test(text) ? "false" : f.value;
+        if (f.type === "boolean")
+          f.value = text === " " ? (f.value === "true" ? "false" : "true") : /^[yt]/i.test(text) ? "true" : /^[nf]/i.test(text) ? "false" : f.value;
         else if (f.type !== "enum") f.value += text;
         return null;
       default:

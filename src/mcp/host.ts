@@ -177,7 +177,11 @@ export class McpHost implements ExtensionHost {
     }
     const oauth = this.oauthServers();
     if (this.opts.interactive && oauth.length && !taken.has(LOGIN_COMMAND))
-      list.push({ name: LOGIN_COMMAND, description: `log in to an MCP server with OAuth in the browser — <${oauth.map((s) => s.name).join("|")}>`, extension: "mcp" });
+      list.push({
+        name: LOGIN_COMMAND,
+        description: `log in to an MCP server with OAuth in the browser — <${oauth.map((s) => s.name).join("|")}>`,
+        extension: "mcp",
+      });
     return list;
   }
 
@@ -222,8 +226,18 @@ export class McpHost implements ExtensionHost {
     if (name === SEARCH_TOOL && !this.inner.tools().some((t) => t.name === SEARCH_TOOL)) return this.search(args);
     const owned = this.owned().get(name);
     if (!owned) return this.inner.callTool(name, args, opts);
-    const r = await owned.server.callTool(owned.tool, args, { signal: opts.signal, ...(opts.onProgress ? { onProgress: opts.onProgress } : {}), ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}) });
-    return { content: r.content, isError: r.isError, activateTools: [], extension: attribution(owned.server.name), ...(r.structured !== undefined ? { structured: r.structured } : {}) };
+    const r = await owned.server.callTool(owned.tool, args, {
+      signal: opts.signal,
+      ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+      ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+    });
+    return {
+      content: r.content,
+      isError: r.isError,
+      activateTools: [],
+      extension: attribution(owned.server.name),
+      ...(r.structured !== undefined ? { structured: r.structured } : {}),
+    };
   }
 
   emit(payload: EmitPayload): void {
@@ -334,7 +348,12 @@ export class McpHost implements ExtensionHost {
         for (const s of servers) {
           const st = s.state();
           if (this.late.includes(s.name) && st.status === "failed")
-            this.send({ kind: "notify", extension: attribution(s.name), level: "error", message: `MCP server ${s.name} did not start: ${st.error ?? "unknown error"} (log: ${st.log})` });
+            this.send({
+              kind: "notify",
+              extension: attribution(s.name),
+              level: "error",
+              message: `MCP server ${s.name} did not start: ${st.error ?? "unknown error"} (log: ${st.log})`,
+            });
         }
         this.send({ kind: "registry_changed" });
       });
@@ -432,7 +451,9 @@ export class McpHost implements ExtensionHost {
 
   /** HTTP servers that log in with OAuth (no Authorization header of their own). */
   private oauthServers(): McpServer[] {
-    return this.servers.filter((s) => s.config.transport?.kind === "http" && oauthApplies(s.config.transport) && (s.config.status === "enabled" || s.config.status === "disabled"));
+    return this.servers.filter(
+      (s) => s.config.transport?.kind === "http" && oauthApplies(s.config.transport) && (s.config.status === "enabled" || s.config.status === "disabled"),
+    );
   }
 
   /** `/mcp-login NAME`: the login of `zot mcp login`, its lines as notes, then the server restarted with the new token. */
@@ -442,7 +463,10 @@ export class McpHost implements ExtensionHost {
     const t = server?.config.transport;
     if (!server || t?.kind !== "http") {
       const names = candidates.map((s) => s.name).join(", ");
-      return { ok: false, error: `/${LOGIN_COMMAND} needs the name of an HTTP MCP server that logs in with OAuth${names ? ` (${names})` : "; none is configured"}` };
+      return {
+        ok: false,
+        error: `/${LOGIN_COMMAND} needs the name of an HTTP MCP server that logs in with OAuth${names ? ` (${names})` : "; none is configured"}`,
+      };
     }
     const { login, LOGIN_WAIT_MS } = await import("./oauth/login.ts");
     const r = await login({
@@ -459,7 +483,16 @@ export class McpHost implements ExtensionHost {
     if (server.config.status === "enabled") await this.reload(`mcp:${server.name}`);
     const fresh = this.servers.find((s) => s.name === server.name)?.state();
     const tools = fresh?.status === "ready" ? `; its ${fresh.tools.length} tool(s) are ready` : fresh?.error ? `; it did not start: ${fresh.error}` : "";
-    return { ok: true, response: { type: "command_response", id: "", action: "display", display: `Logged in to MCP server ${server.name}: ${describeAuth(r.entry, server.name)}${tools}.` }, extension: "mcp" };
+    return {
+      ok: true,
+      response: {
+        type: "command_response",
+        id: "",
+        action: "display",
+        display: `Logged in to MCP server ${server.name}: ${describeAuth(r.entry, server.name)}${tools}.`,
+      },
+      extension: "mcp",
+    };
   }
 
   private prompts(): { server: McpServer; prompt: McpPrompt }[] {
@@ -482,7 +515,12 @@ export class McpHost implements ExtensionHost {
   private elicitor(server: string): Elicitor {
     return (message, schema) => {
       if (!this.opts.interactive) {
-        this.send({ kind: "notify", extension: attribution(server), level: "warn", message: `MCP server "${server}" asked for input (${message.slice(0, 120)}); declined, since only the interactive mode can ask you` });
+        this.send({
+          kind: "notify",
+          extension: attribution(server),
+          level: "warn",
+          message: `MCP server "${server}" asked for input (${message.slice(0, 120)}); declined, since only the interactive mode can ask you`,
+        });
         return Promise.resolve({ action: "decline" });
       }
       const id = `mcp-elicit-${++this.formCount}`;
@@ -499,7 +537,13 @@ export class McpHost implements ExtensionHost {
     const home = this.loadOpts?.home ?? "";
     const cwd = this.loadOpts?.cwd ?? "";
     const fix = this.opts.interactive ? "tui" : "cli";
-    const lists = skippedNotice(home, cwd, "MCP server lists", this.untrusted().map((path) => ({ name: path, why: "untrusted" as const })), fix);
+    const lists = skippedNotice(
+      home,
+      cwd,
+      "MCP server lists",
+      this.untrusted().map((path) => ({ name: path, why: "untrusted" as const })),
+      fix,
+    );
     const servers = skippedNotice(home, cwd, "MCP servers", this.unapproved(), fix);
     return [lists, servers].filter((n): n is string => n !== null);
   }
@@ -509,7 +553,10 @@ export class McpHost implements ExtensionHost {
     const problems = [...(this.config?.errors ?? [])];
     for (const name of this.late) {
       const s = this.servers.find((x) => x.name === name && x.starting);
-      if (s) problems.push(`MCP server "${name}" is still starting after ${(this.opts.waitMs ?? 0) / 1000} s; its tools join the session once it is ready (log: ${s.logPath})`);
+      if (s)
+        problems.push(
+          `MCP server "${name}" is still starting after ${(this.opts.waitMs ?? 0) / 1000} s; its tools join the session once it is ready (log: ${s.logPath})`,
+        );
     }
     return problems.map((p) => (p.endsWith(".") ? p : `${p}.`));
   }

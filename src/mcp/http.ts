@@ -144,7 +144,12 @@ export class HttpTransport implements Transport {
       const auth = this.spec.auth;
       for (let attempt = 0; ; attempt++) {
         if (auth) this.bearer = await auth.authorization();
-        const sent = await send(this.spec.url, { method: "POST", headers: this.headers(msg, opts.headers), body: JSON.stringify(msg), signal: controller.signal });
+        const sent = await send(this.spec.url, {
+          method: "POST",
+          headers: this.headers(msg, opts.headers),
+          body: JSON.stringify(msg),
+          signal: controller.signal,
+        });
         if (!sent.ok) {
           if (opts.signal.aborted) return this.cancelled(id);
           if (sent.kind === "redirect") return { ok: false, kind: "gone", error: `${sent.error}; check the server's url` };
@@ -164,7 +169,9 @@ export class HttpTransport implements Transport {
       }
       if (demandsAuth(res)) {
         await res.discard();
-        const error = auth ? auth.refusal(res.status) : `the server refused the Authorization header from its config (HTTP ${res.status}); check the token it expands to`;
+        const error = auth
+          ? auth.refusal(res.status)
+          : `the server refused the Authorization header from its config (HTTP ${res.status}); check the token it expands to`;
         return { ok: false, kind: "http", status: res.status, body: "", error };
       }
       if (type.includes("text/event-stream") && res.body) return await this.streamed(res, id, opts, controller.signal);
@@ -215,21 +222,34 @@ export class HttpTransport implements Transport {
       if (opts.signal.aborted) return this.cancelled(id);
       if (stopped) return { ok: false, kind: "invalid", error: stopped };
       const last = sse.lastEventId;
-      if (last === undefined || last === "") return { ok: false, kind: "invalid", error: "the server closed the event stream before answering, without an event id to resume it from" };
+      if (last === undefined || last === "")
+        return { ok: false, kind: "invalid", error: "the server closed the event stream before answering, without an event id to resume it from" };
       idle = last === before ? idle + 1 : 0;
       if (idle >= MAX_IDLE_RESUMES)
-        return { ok: false, kind: "invalid", error: `the server closed the event stream before answering, and ${MAX_IDLE_RESUMES} reconnections in a row (GET with Last-Event-ID ${last}) brought nothing new; giving up` };
+        return {
+          ok: false,
+          kind: "invalid",
+          error: `the server closed the event stream before answering, and ${MAX_IDLE_RESUMES} reconnections in a row (GET with Last-Event-ID ${last}) brought nothing new; giving up`,
+        };
       const delay = sse.retryMs ?? DEFAULT_RETRY_MS;
       if (!(await pause(delay, opts.signal))) return this.cancelled(id);
       const sent = await send(this.spec.url, { method: "GET", headers: this.headers(null, { Accept: "text/event-stream", "Last-Event-ID": last }), signal });
       if (!sent.ok) {
         if (opts.signal.aborted) return this.cancelled(id);
-        return { ok: false, kind: "gone", error: `the server closed the event stream before answering, and resuming it failed: cannot reach ${this.spec.url}: ${sent.cause ?? sent.error}` };
+        return {
+          ok: false,
+          kind: "gone",
+          error: `the server closed the event stream before answering, and resuming it failed: cannot reach ${this.spec.url}: ${sent.cause ?? sent.error}`,
+        };
       }
       res = sent.response;
       if (!res.ok || !res.body || !(res.headers.get("content-type") ?? "").includes("text/event-stream")) {
         await res.discard();
-        return { ok: false, kind: "invalid", error: `the server closed the event stream before answering, and answered the GET to resume it (Last-Event-ID ${last}) with HTTP ${res.status}${res.ok ? " without an event stream" : ""}` };
+        return {
+          ok: false,
+          kind: "invalid",
+          error: `the server closed the event stream before answering, and answered the GET to resume it (Last-Event-ID ${last}) with HTTP ${res.status}${res.ok ? " without an event stream" : ""}`,
+        };
       }
       const retry = sse.retryMs;
       sse = new SseDecoder(MAX_LINE_BYTES);
@@ -328,7 +348,12 @@ export function paramHeaders(schema: JsonObject, args: JsonObject): Record<strin
  * ends. One event may be as large as one stdio message, no larger: a server that never ends a line
  * or an event is stopped there instead of growing zot's memory; that is returned as a clause.
  */
-async function readEvents(res: HttpResponse, signal: AbortSignal, onEvent: (e: SseEvent) => boolean | void, sse = new SseDecoder(MAX_LINE_BYTES)): Promise<string | undefined> {
+async function readEvents(
+  res: HttpResponse,
+  signal: AbortSignal,
+  onEvent: (e: SseEvent) => boolean | void,
+  sse = new SseDecoder(MAX_LINE_BYTES),
+): Promise<string | undefined> {
   if (!res.body) return undefined;
   try {
     for await (const e of parseSse(res.body, signal, MAX_LINE_BYTES, sse)) if (onEvent(e) === true) break;

@@ -73,7 +73,6 @@ const MAX_WARNINGS = 100;
 const LIST_MS = 30_000;
 const MAX_SERVER_LOGS = 1000;
 
-
 export class McpServer {
   tools: McpTool[] = [];
   prompts: McpPrompt[] = [];
@@ -130,7 +129,16 @@ export class McpServer {
     const auth = t.kind === "http" ? this.oauth(t) : null;
     const transport: Transport =
       t.kind === "stdio"
-        ? new StdioTransport({ command: t.command, args: t.args, env: t.env, cwd: t.cwd, home: this.deps.home, log, graceMs: this.deps.graceMs, killAfterMs: this.deps.killAfterMs })
+        ? new StdioTransport({
+            command: t.command,
+            args: t.args,
+            env: t.env,
+            cwd: t.cwd,
+            home: this.deps.home,
+            log,
+            graceMs: this.deps.graceMs,
+            killAfterMs: this.deps.killAfterMs,
+          })
         : new HttpTransport({ url: t.url, headers: t.headers, ...(auth ? { auth } : {}) });
     this.transport = transport;
     transport.onWarning = (w) => this.warn(w);
@@ -175,7 +183,10 @@ export class McpServer {
 
   state(): ServerState {
     const t = this.config.transport;
-    const warnings = this.warnings.length > MAX_WARNINGS ? [...this.warnings.slice(0, MAX_WARNINGS - 1), `…and ${this.warnings.length - MAX_WARNINGS + 1} more warnings`] : [...this.warnings];
+    const warnings =
+      this.warnings.length > MAX_WARNINGS
+        ? [...this.warnings.slice(0, MAX_WARNINGS - 1), `…and ${this.warnings.length - MAX_WARNINGS + 1} more warnings`]
+        : [...this.warnings];
     const state: ServerState = {
       name: this.name,
       source: this.config.source,
@@ -206,8 +217,22 @@ export class McpServer {
     if (!oauthApplies(t)) return null;
     const o = t.oauth;
     if (o?.grantType === "client_credentials" && o.clientId !== undefined)
-      return (this.service ??= new ServiceCredentials({ name: this.name, url: t.url, oauth: { ...o, clientId: o.clientId }, onSecret: this.deps.onSecret, log: (l) => this.log?.line(l) }));
-    return (this.bearer ??= new OAuthBearer({ home: this.deps.home, name: this.name, url: t.url, ...(t.oauth ? { oauth: t.oauth } : {}), onSecret: this.deps.onSecret, log: (l) => this.log?.line(l), notify: this.deps.notify }));
+      return (this.service ??= new ServiceCredentials({
+        name: this.name,
+        url: t.url,
+        oauth: { ...o, clientId: o.clientId },
+        onSecret: this.deps.onSecret,
+        log: (l) => this.log?.line(l),
+      }));
+    return (this.bearer ??= new OAuthBearer({
+      home: this.deps.home,
+      name: this.name,
+      url: t.url,
+      ...(t.oauth ? { oauth: t.oauth } : {}),
+      onSecret: this.deps.onSecret,
+      log: (l) => this.log?.line(l),
+      notify: this.deps.notify,
+    }));
   }
 
   /** A conflict or other problem found by the host, kept with the server's warnings and log. */
@@ -216,16 +241,24 @@ export class McpServer {
     this.log?.line(text);
   }
 
-  async callTool(tool: McpTool, args: JsonObject, opts: { signal: AbortSignal; onProgress?: (text: string) => void; timeoutMs?: number }): Promise<ToolOutcome> {
+  async callTool(
+    tool: McpTool,
+    args: JsonObject,
+    opts: { signal: AbortSignal; onProgress?: (text: string) => void; timeoutMs?: number },
+  ): Promise<ToolOutcome> {
     const client = this.client;
     if (!client || !this.ready) return failure(`MCP server "${this.name}" is not running (${this.error ?? this.status}); see ${this.logPath}`);
     const headers = client.transport.kind === "http" ? paramHeaders(tool.schema, args) : undefined;
-    const r = await client.call("tools/call", { name: tool.remote, arguments: args }, {
-      timeoutMs: opts.timeoutMs ?? this.config.timeoutMs,
-      signal: opts.signal,
-      onProgress: opts.onProgress ?? (() => {}),
-      ...(headers ? { headers } : {}),
-    });
+    const r = await client.call(
+      "tools/call",
+      { name: tool.remote, arguments: args },
+      {
+        timeoutMs: opts.timeoutMs ?? this.config.timeoutMs,
+        signal: opts.signal,
+        onProgress: opts.onProgress ?? (() => {}),
+        ...(headers ? { headers } : {}),
+      },
+    );
     if (!r.ok) return failure(this.callError(`tool "${tool.remote}"`, r));
     return mapToolResult(r.result);
   }
@@ -313,7 +346,14 @@ export class McpServer {
     const wants = (k: string) => isObject(caps[k]) && (caps[k] as JsonObject).listChanged === true;
     const kinds = { tools: wants("tools"), prompts: wants("prompts"), resources: wants("resources") };
     const onChange = (method: string) => {
-      const kind = method === "notifications/tools/list_changed" ? "tools" : method === "notifications/prompts/list_changed" ? "prompts" : method === "notifications/resources/list_changed" ? "resources" : null;
+      const kind =
+        method === "notifications/tools/list_changed"
+          ? "tools"
+          : method === "notifications/prompts/list_changed"
+            ? "prompts"
+            : method === "notifications/resources/list_changed"
+              ? "resources"
+              : null;
       if (!kind || !this.ready) return;
       void this.refresh([kind]).then((r) => {
         if (!r.ok) this.warn(`could not refresh the ${kind} after a change: ${r.error}`);
@@ -334,7 +374,8 @@ export class McpServer {
   /** The server's `notifications/message` lines go to its log, up to a limit per run (a flood must not fill the disk). */
   private serverLog(p: JsonObject): void {
     this.serverLogs++;
-    if (this.serverLogs <= MAX_SERVER_LOGS) this.log?.line(`server ${typeof p.level === "string" ? p.level : "log"}: ${JSON.stringify(p.data ?? "").slice(0, 500)}`);
+    if (this.serverLogs <= MAX_SERVER_LOGS)
+      this.log?.line(`server ${typeof p.level === "string" ? p.level : "log"}: ${JSON.stringify(p.data ?? "").slice(0, 500)}`);
     else if (this.serverLogs === MAX_SERVER_LOGS + 1) this.log?.line(`the server sent more than ${MAX_SERVER_LOGS} log messages; no longer writing them down`);
   }
 
@@ -369,7 +410,11 @@ function promptOf(server: string, p: JsonObject): McpPrompt {
     name: exposedName(server, String(p.name)),
     remote: String(p.name),
     description: typeof p.description === "string" ? p.description : typeof p.title === "string" ? p.title : "",
-    arguments: args.map((a) => ({ name: String(a.name ?? ""), required: a.required === true, description: typeof a.description === "string" ? a.description : "" })),
+    arguments: args.map((a) => ({
+      name: String(a.name ?? ""),
+      required: a.required === true,
+      description: typeof a.description === "string" ? a.description : "",
+    })),
   };
 }
 

@@ -44,7 +44,8 @@ export function checkMcpTool(server: string, raw: JsonObject): { ok: true; tool:
   const s = raw.inputSchema;
   if (s === undefined || s === null) schema = { type: "object", properties: {} };
   else if (!isObject(s)) return { ok: false, warning: `tool "${remote}" rejected: its inputSchema is not a JSON object` };
-  else if (s.type !== undefined && s.type !== "object") return { ok: false, warning: `tool "${remote}" rejected: its inputSchema type must be "object", got ${JSON.stringify(s.type)}` };
+  else if (s.type !== undefined && s.type !== "object")
+    return { ok: false, warning: `tool "${remote}" rejected: its inputSchema type must be "object", got ${JSON.stringify(s.type)}` };
   else schema = s.type === undefined ? { type: "object", ...s } : s;
   const problem = schemaLimitProblem(schema);
   if (problem) return { ok: false, warning: `tool "${remote}" rejected: its inputSchema ${problem}` };
@@ -77,12 +78,14 @@ export function headerProblem(schema: JsonObject): string | null {
       const h = sub["x-mcp-header"];
       if (h !== undefined) {
         if (typeof h !== "string" || h === "") return `the x-mcp-header of its parameter "${where}" is empty or not a string`;
-        if (!HEADER_NAME.test(h)) return `the x-mcp-header ${JSON.stringify(h)} of its parameter "${where}" has characters an HTTP header name cannot have (only letters, digits and !#$%&'*+-.^_\`|~)`;
+        if (!HEADER_NAME.test(h))
+          return `the x-mcp-header ${JSON.stringify(h)} of its parameter "${where}" has characters an HTTP header name cannot have (only letters, digits and !#$%&'*+-.^_\`|~)`;
         const types = Array.isArray(sub.type) ? sub.type.filter((t) => t !== "null") : [sub.type];
         if (types.length === 0 || !types.every((t) => typeof t === "string" && HEADER_TYPES.includes(t)))
           return `the x-mcp-header ${JSON.stringify(h)} is on its parameter "${where}" of type ${JSON.stringify(sub.type ?? null)}; only string, integer and boolean parameters can be headers`;
         const other = seen.get(h.toLowerCase());
-        if (other !== undefined) return `the x-mcp-header ${JSON.stringify(h)} of its parameter "${where}" repeats the one of "${other}" (header names ignore case)`;
+        if (other !== undefined)
+          return `the x-mcp-header ${JSON.stringify(h)} of its parameter "${where}" repeats the one of "${other}" (header names ignore case)`;
         seen.set(h.toLowerCase(), where);
       }
       const nested = walk(sub, where);
@@ -134,7 +137,8 @@ function mapBlock(b: JsonObject): ContentBlock[] {
 export function resourceText(r: JsonObject): ContentBlock {
   const uri = String(r.uri ?? "");
   if (typeof r.text === "string") return { type: "text", text: `[resource ${uri}]\n${r.text}` };
-  if (typeof r.blob === "string" && typeof r.mimeType === "string" && r.mimeType.startsWith("image/")) return { type: "image", mime_type: r.mimeType, data: r.blob };
+  if (typeof r.blob === "string" && typeof r.mimeType === "string" && r.mimeType.startsWith("image/"))
+    return { type: "image", mime_type: r.mimeType, data: r.blob };
   const size = typeof r.blob === "string" ? Math.floor((r.blob.length * 3) / 4) : 0;
   return { type: "text", text: `[resource ${uri}: ${String(r.mimeType ?? "binary")}, ${size} bytes not shown]` };
 }

@@ -129,7 +129,11 @@ function progress(event: AgentEvent, io: PrintOutput): void {
       }
       return;
     case "retry":
-      io.err(event.wire ? `zot: ${event.reason}\n` : `zot: ${event.reason}; retrying in ${seconds(event.delay_ms)} (attempt ${event.attempt} of ${event.attempts})\n`);
+      io.err(
+        event.wire
+          ? `zot: ${event.reason}\n`
+          : `zot: ${event.reason}; retrying in ${seconds(event.delay_ms)} (attempt ${event.attempt} of ${event.attempts})\n`,
+      );
       return;
     case "ext_notify":
       io.err(`[${event.extension}]${event.level === "info" ? "" : ` ${event.level}:`} ${event.message}\n`);

@@ -195,7 +195,16 @@ class RpcServer {
     const b = req.body;
     switch (req.type) {
       case "hello":
-        return { data: { protocol_version: RPC_PROTOCOL_VERSION, version: ZOT_VERSION, provider: rt.provider, model: rt.model, permission_mode: rt.mode, sandbox: sandboxJson(rt) } };
+        return {
+          data: {
+            protocol_version: RPC_PROTOCOL_VERSION,
+            version: ZOT_VERSION,
+            provider: rt.provider,
+            model: rt.model,
+            permission_mode: rt.mode,
+            sandbox: sandboxJson(rt),
+          },
+        };
       case "ping":
         return { data: { pong: true } };
       case "prompt": {

@@ -7,7 +7,6 @@
 import { blockingStdio, isolate, type Isolation } from "./namespaces.ts";
 import { applyRuleset, decodeRuleset, encodeRuleset, execve, type Ruleset } from "./landlock.ts";
 
-
 export const CONFINE_ARG = "--confine";
 
 /** Exit status when the sandbox could not be set up (as a shell reports a command it cannot run). */

@@ -57,7 +57,9 @@ export class BodyError extends Error {
   }
 }
 
-export type Read<T> = { ok: true; value: T } | { ok: false; kind: BodyError["kind"]; error: string; /** Bytes that arrived before the failure. */ received: number };
+export type Read<T> =
+  | { ok: true; value: T }
+  | { ok: false; kind: BodyError["kind"]; error: string /** Bytes that arrived before the failure. */; received: number };
 
 /** A response whose body is watched by the idle timeout and read only through the capped readers. */
 export class HttpResponse {
@@ -267,7 +269,10 @@ export type Page = { status: number; url: string; contentType: string; text: str
  * A page fetched with no credentials: GET, redirects followed (bounded, http(s) only), the body
  * capped. For tools that read the web on the model's behalf.
  */
-export async function fetchPage(url: string, opts: { maxBytes: number; timeoutMs: number; signal?: AbortSignal; accept?: string }): Promise<{ ok: true; page: Page } | { ok: false; error: string }> {
+export async function fetchPage(
+  url: string,
+  opts: { maxBytes: number; timeoutMs: number; signal?: AbortSignal; accept?: string },
+): Promise<{ ok: true; page: Page } | { ok: false; error: string }> {
   let parsed: URL;
   try {
     parsed = new URL(url);

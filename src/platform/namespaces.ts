@@ -136,7 +136,8 @@ export function isolate(i: Isolation): { ok: true } | { ok: false; error: string
       } catch {
         return { ok: false, error: `could not prepare ${r.path} inside the hidden ${dir}` };
       }
-      if (c.syscall(SYS_MOVE_MOUNT, r.fd, Number(ptr(cString(""))), AT_FDCWD, Number(ptr(cString(r.path))), MOVE_MOUNT_F_EMPTY_PATH) !== 0) return fail(`showing ${r.path}`);
+      if (c.syscall(SYS_MOVE_MOUNT, r.fd, Number(ptr(cString(""))), AT_FDCWD, Number(ptr(cString(r.path))), MOVE_MOUNT_F_EMPTY_PATH) !== 0)
+        return fail(`showing ${r.path}`);
       if (c.mount(null, cString(r.path), null, MS_BIND | MS_REMOUNT | MS_RDONLY | flags, null) !== 0) return fail(`making ${r.path} read-only`);
     }
     if (c.mount(null, cString(dir), null, MS_REMOUNT | MS_RDONLY | flags, null) !== 0) return fail(`making the hidden ${dir} read-only`);

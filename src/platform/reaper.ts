@@ -26,7 +26,12 @@ let reaper: { proc: Subprocess<"pipe", "ignore", "ignore">; sink: FileSink } | n
 
 function start(): void {
   try {
-    const proc = Bun.spawn(["/bin/sh", "-c", SCRIPT, "zot-reaper", ...[...groups].map(String)], { stdin: "pipe", stdout: "ignore", stderr: "ignore", detached: true });
+    const proc = Bun.spawn(["/bin/sh", "-c", SCRIPT, "zot-reaper", ...[...groups].map(String)], {
+      stdin: "pipe",
+      stdout: "ignore",
+      stderr: "ignore",
+      detached: true,
+    });
     proc.unref();
     const sink = proc.stdin;
     sink.unref();

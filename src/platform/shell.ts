@@ -19,6 +19,7 @@ export function shellPath(env: Record<string, string | undefined>, platform: str
   if (platform !== "win32") return { ok: false, error: "The bash tool needs /bin/sh, which is missing on this system." };
   return {
     ok: false,
-    error: "The bash tool needs a POSIX shell, and no sh.exe was found on PATH or in Git for Windows' folders; install Git for Windows or put its bin folder on PATH.",
+    error:
+      "The bash tool needs a POSIX shell, and no sh.exe was found on PATH or in Git for Windows' folders; install Git for Windows or put its bin folder on PATH.",
   };
 }

@@ -109,8 +109,7 @@ export class SseDecoder {
     if (field === "data") {
       this.data.push(value);
       this.held += value.length;
-    }
-    else if (field === "event") this.event = value;
+    } else if (field === "event") this.event = value;
     else if (field === "id" && !value.includes("\u0000")) this.id = value;
     else if (field === "retry" && /^[0-9]+$/.test(value)) this.retry = Number(value);
   }
@@ -121,7 +120,12 @@ export class SseDecoder {
  * read afterwards). The abort signal cancels the underlying stream at once;
  * a consumer that stops early also cancels it. Read errors (and SseEventTooLarge) propagate to the caller.
  */
-export async function* parseSse(body: ReadableStream<Uint8Array>, signal?: AbortSignal, maxEventChars?: number, sse = new SseDecoder(maxEventChars)): AsyncGenerator<SseEvent> {
+export async function* parseSse(
+  body: ReadableStream<Uint8Array>,
+  signal?: AbortSignal,
+  maxEventChars?: number,
+  sse = new SseDecoder(maxEventChars),
+): AsyncGenerator<SseEvent> {
   const reader = body.getReader();
   const decoder = new TextDecoder("utf-8");
   const onAbort = () => {

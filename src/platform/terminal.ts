@@ -28,6 +28,6 @@ export function isTerminal(fd: number): boolean {
   } catch {
     return false;
   }
-  if (process.platform === "linux") return (rdev >> 8) !== LINUX_MEM_MAJOR;
+  if (process.platform === "linux") return rdev >> 8 !== LINUX_MEM_MAJOR;
   return process.getBuiltinModule("node:tty").isatty(fd);
 }

@@ -32,7 +32,21 @@ import type { ContextReport } from "./context-parts.ts";
 import type { SessionDoctor } from "./doctor.ts";
 import type { EditorAccess, TerminalRun } from "../agent/tool.ts";
 
-export type { ConfigValues, Effort, ProbeResult, ListedRule, Mentions, ModelInfo, PermissionMode, Prompt, SessionInfo, Skill, SkillDiscovery, SkillSource, TreeNode };
+export type {
+  ConfigValues,
+  Effort,
+  ProbeResult,
+  ListedRule,
+  Mentions,
+  ModelInfo,
+  PermissionMode,
+  Prompt,
+  SessionInfo,
+  Skill,
+  SkillDiscovery,
+  SkillSource,
+  TreeNode,
+};
 export type { NotifyMode } from "../agent/config.ts";
 export type { Attached } from "../agent/attachments.ts";
 export { KEYED_PROVIDERS, SUBSCRIPTION_NOTE } from "../agent/config.ts";

@@ -28,7 +28,14 @@ export async function projectCode(home: string, cwd: string, scope: TrustScope):
   const found = scope.extensions ? await discover({ extPaths: [], noExt: false, cwd, home, trust: "store" }) : [];
   const pending = found.filter((e) => e.status === "untrusted" && e.manifest !== null);
   const servers = scope.servers ? projectServers(cwd) : [];
-  const why = new Map(reviewServers(home, cwd, servers.map((s) => s.print), "store").unapproved.map((u) => [u.name.toLowerCase(), u.why]));
+  const why = new Map(
+    reviewServers(
+      home,
+      cwd,
+      servers.map((s) => s.print),
+      "store",
+    ).unapproved.map((u) => [u.name.toLowerCase(), u.why]),
+  );
   const pendingServers = servers.flatMap((s) => {
     const w = why.get(s.name.toLowerCase());
     return w === undefined ? [] : [{ ...s, why: w }];
@@ -64,7 +71,12 @@ export async function trustProject(home: string, dir: string): Promise<Result<Tr
   // Read only: discovery with the run override reviews nothing and writes nothing.
   const found = projectPrints(await discover({ extPaths: [], noExt: false, cwd: dir, home, trust: "all" }));
   const servers = projectServers(dir);
-  const r = trustDir(home, dir, found.map((f) => f.print), servers.map((s) => s.print));
+  const r = trustDir(
+    home,
+    dir,
+    found.map((f) => f.print),
+    servers.map((s) => s.print),
+  );
   if (!r.ok) return r;
   return { ok: true, path: r.path, already: r.already, extensions: found.map((f) => f.entry), servers };
 }

@@ -9,7 +9,17 @@ import type { TrustReview } from "./project-code.ts";
 import { basename } from "node:path";
 import { costOf, defaultModel, findModel, fitReasoning, isProviderName } from "../agent/catalog.ts";
 import { EFFORTS, orList, PROVIDERS, type Effort } from "../agent/choices.ts";
-import { PROVIDER_ENV_KEYS, readAuth, readConfig, removeApiKey, resolveCredentials, rememberModel, saveApiKey, updateConfig, type ConfigValues } from "../agent/config.ts";
+import {
+  PROVIDER_ENV_KEYS,
+  readAuth,
+  readConfig,
+  removeApiKey,
+  resolveCredentials,
+  rememberModel,
+  saveApiKey,
+  updateConfig,
+  type ConfigValues,
+} from "../agent/config.ts";
 import type { Env } from "../platform/env.ts";
 import type { AgentEvent, ApprovalDetail, CompactReason, ConfirmDecision, ConfirmRequest, PermissionRule } from "../agent/events.ts";
 import { keptFrom, summarise } from "../agent/compaction.ts";
@@ -30,7 +40,17 @@ import { randomHex } from "../random.ts";
 import type { StreamLimits } from "../agent/providers/limits.ts";
 import type { AgentRuntime, KeyCheck, PromptOptions, PromptOutcome, RestoreChoice, RewindPoint, ShellOutput, SteeringMessage } from "./api.ts";
 import type { RunFlags } from "./run-flags.ts";
-import { appendSession, createSession, firstText, interruptedMessage, noSession, openSession, summaryMessage, type SessionInfo, type SessionWriter } from "../agent/session.ts";
+import {
+  appendSession,
+  createSession,
+  firstText,
+  interruptedMessage,
+  noSession,
+  openSession,
+  summaryMessage,
+  type SessionInfo,
+  type SessionWriter,
+} from "../agent/session.ts";
 import { listSessions } from "../agent/session-list.ts";
 import { IN_USE, lockedWriter, lockSession } from "../agent/session-lock.ts";
 import { exportSession, forkSession, importSession, sessionPrompts, sessionTree, type Prompt, type TreeNode } from "../agent/session-ops.ts";
@@ -132,7 +152,7 @@ const MAX_EARLY_NOTES = 100;
 /** As many as the host itself keeps for its first listener. */
 const MAX_EARLY_INTENTS = 200;
 
-const CHECKPOINTS_OFF = "code checkpoints are off in this run (config.json \"checkpoints\": false, or --no-session)";
+const CHECKPOINTS_OFF = 'code checkpoints are off in this run (config.json "checkpoints": false, or --no-session)';
 
 /** write and edit, telling the checkpoints which file they are about to change. */
 function watchedTool(tool: Tool, checkpoints: Checkpoints): Tool {
@@ -401,7 +421,8 @@ export class Runtime implements AgentRuntime {
     if (!isProviderName(provider)) return { ok: false, error: `unknown provider "${provider}" (${orList(PROVIDERS)})` };
     // --api-key and --base-url were given for the starting provider; a different one uses its own credentials.
     const { credential } = resolveCredentials({ provider, home: cfg.home, env: cfg.env });
-    if (!credential && provider in PROVIDER_ENV_KEYS) return { ok: false, error: `no API key for ${provider}; set its environment variable or add the key to ${cfg.home}/auth.json` };
+    if (!credential && provider in PROVIDER_ENV_KEYS)
+      return { ok: false, error: `no API key for ${provider}; set its environment variable or add the key to ${cfg.home}/auth.json` };
     const made = createProvider({
       provider,
       ...(credential ? { apiKey: credential.key } : {}),
@@ -437,7 +458,13 @@ export class Runtime implements AgentRuntime {
       const wire = messageJson(message);
       this.checkpoint(wire);
       this.record(message);
-      this.emit({ type: "user_message", text, images: attachments.filter((p) => p.type === "image").length, content: wire.content as Json[], time: wire.time as string });
+      this.emit({
+        type: "user_message",
+        text,
+        images: attachments.filter((p) => p.type === "image").length,
+        content: wire.content as Json[],
+        time: wire.time as string,
+      });
     });
   }
 
@@ -659,7 +686,13 @@ export class Runtime implements AgentRuntime {
     return next;
   }
 
-  private async askUser(req: Omit<ConfirmRequest, "detail" | "scope">, detail: () => ApprovalDetail, rules: PermissionRules, scope: { cwd: string; root: string }, ask: Asker): Promise<Approval> {
+  private async askUser(
+    req: Omit<ConfirmRequest, "detail" | "scope">,
+    detail: () => ApprovalDetail,
+    rules: PermissionRules,
+    scope: { cwd: string; root: string },
+    ask: Asker,
+  ): Promise<Approval> {
     const verdict = modeVerdict(this.mode, req.name, req.args, scope.cwd, scope.root);
     if (verdict === "run") return { ok: true };
     if (verdict === "refuse") return { ok: false, reason: PLAN_REFUSAL, byUser: false };
@@ -669,7 +702,11 @@ export class Runtime implements AgentRuntime {
     this.host.emit({ event: "tool_confirmation_requested", tool_id: req.id, tool_name: req.name, tool_preview: req.preview, ...agent });
     this.emit({ type: "tool_confirmation_requested", id: req.id, name: req.name, preview: req.preview, ...agent });
     const suggested = suggestRules(req.name, req.args, scope, rules.all());
-    const decision = await ask({ ...req, detail: detail(), scope: suggested.length > 0 ? { rules: suggested, label: scopeLabel(suggested, scope.root) } : null });
+    const decision = await ask({
+      ...req,
+      detail: detail(),
+      scope: suggested.length > 0 ? { rules: suggested, label: scopeLabel(suggested, scope.root) } : null,
+    });
     switch (decision.kind) {
       case "yes":
         return { ok: true };
@@ -724,7 +761,9 @@ export class Runtime implements AgentRuntime {
     const levels = this.reasoningLevels();
     const known = levels.find((l) => l === level);
     if (!known) {
-      const which = (EFFORTS as readonly string[]).includes(level) ? `${this.cfg.providerName}/${this.cfg.model} does not take thinking level "${level}"` : `unknown thinking level "${level}"`;
+      const which = (EFFORTS as readonly string[]).includes(level)
+        ? `${this.cfg.providerName}/${this.cfg.model} does not take thinking level "${level}"`
+        : `unknown thinking level "${level}"`;
       return { ok: false, error: `${which} (${orList([...levels, "off"])})` };
     }
     this.cfg.reasoning = known;
@@ -775,7 +814,9 @@ export class Runtime implements AgentRuntime {
   private newWriter(): SessionWriter {
     const cfg = this.cfg;
     if (cfg.noSession) return noSession;
-    return lockedWriter(createSession({ home: cfg.home, cwd: cfg.cwd, provider: cfg.providerName, model: cfg.model, secrets: cfg.secrets, permissionMode: this.mode }));
+    return lockedWriter(
+      createSession({ home: cfg.home, cwd: cfg.cwd, provider: cfg.providerName, model: cfg.model, secrets: cfg.secrets, permissionMode: this.mode }),
+    );
   }
 
   private startSession(writer: SessionWriter): void {
@@ -929,7 +970,10 @@ export class Runtime implements AgentRuntime {
     return found.checkpoints.plan(found.id);
   }
 
-  rewind(index: number, restore: RestoreChoice): { ok: true; plan: RewindPlan; failed: string[]; path: string | null; text: string; warnings: string[] } | { ok: false; error: string } {
+  rewind(
+    index: number,
+    restore: RestoreChoice,
+  ): { ok: true; plan: RewindPlan; failed: string[]; path: string | null; text: string; warnings: string[] } | { ok: false; error: string } {
     if (this.busy) return { ok: false, error: "a prompt is running; abort it or wait before rewinding" };
     const before = this.session.path;
     let plan: RewindPlan = { changes: [], kept: [] };
@@ -1144,7 +1188,15 @@ export class Runtime implements AgentRuntime {
     const started = this.history[0]?.ts;
     return writeExport(
       format,
-      { messages: this.history, models: this.byModel, total: this.totals, title: this.sessionTitle, session: this.session.path, cwd: this.cwd, started: started ? new Date(started).toISOString() : "" },
+      {
+        messages: this.history,
+        models: this.byModel,
+        total: this.totals,
+        title: this.sessionTitle,
+        session: this.session.path,
+        cwd: this.cwd,
+        started: started ? new Date(started).toISOString() : "",
+      },
       dest,
       this.cwd,
     );
@@ -1163,7 +1215,11 @@ export class Runtime implements AgentRuntime {
     const key = started ? cfg.credential!.key : (resolveCredentials({ provider: cfg.providerName, home: cfg.home, env: cfg.env }).credential?.key ?? null);
     const current = cfg.catalog.find((m) => m.provider === cfg.providerName && m.id === cfg.model);
     const baseUrl = (started ? cfg.baseUrl : undefined) ?? current?.baseUrl;
-    const report = await sessionDoctor(this.host, { home: cfg.home, cwd: cfg.cwd, provider: cfg.providerName, model: cfg.model, key, baseUrl, sandbox: this.sandbox }, signal);
+    const report = await sessionDoctor(
+      this.host,
+      { home: cfg.home, cwd: cfg.cwd, provider: cfg.providerName, model: cfg.model, key, baseUrl, sandbox: this.sandbox },
+      signal,
+    );
     return { report, text: doctorText(report, this.host.states()) };
   }
 
@@ -1173,7 +1229,9 @@ export class Runtime implements AgentRuntime {
       this.background.abort();
       this.unhookIntents();
       this.unhookJobs();
-      this.closed = Promise.all([this.host.shutdown(), stopJobs()]).finally(() => this.session.close()).then(() => undefined);
+      this.closed = Promise.all([this.host.shutdown(), stopJobs()])
+        .finally(() => this.session.close())
+        .then(() => undefined);
     }
     return this.closed;
   }

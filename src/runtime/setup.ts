@@ -11,7 +11,18 @@ import type { ExtensionHost } from "../ext/types.ts";
 import { skippedExtensions, skippedNotice } from "../ext/install/trust.ts";
 import { ZOT_VERSION } from "../version.ts";
 import { defaultModel, findModel, isProviderName, loadModels, reasoningProblem, unknownModelNotice, type ProviderName } from "../agent/catalog.ts";
-import { addKeyAdvice, defaultProvider, knownSecrets, PROVIDER_ENV_KEYS, readAuth, SUBSCRIPTION_NOTE, readConfig, rememberModel, resolveCredentials, configPath } from "../agent/config.ts";
+import {
+  addKeyAdvice,
+  defaultProvider,
+  knownSecrets,
+  PROVIDER_ENV_KEYS,
+  readAuth,
+  SUBSCRIPTION_NOTE,
+  readConfig,
+  rememberModel,
+  resolveCredentials,
+  configPath,
+} from "../agent/config.ts";
 import type { Runtime, RuntimeConfig } from "./runtime.ts";
 import type { RunFlags } from "./run-flags.ts";
 import { redactSecrets } from "../redact.ts";
@@ -30,12 +41,13 @@ import { checkpointsDir } from "../platform/home.ts";
 import { projectRoot } from "../platform/project-root.ts";
 
 /** What createRuntime is given: the user's choices, where the run happens, and who is there to confirm. */
-export type RuntimeOptions = RunFlags & Pick<RuntimeConfig, "home" | "cwd" | "env"> & {
-  /** False in print, JSON and RPC modes: nobody can confirm tool calls there. */
-  interactive: boolean;
-  /** Tests and benchmarks inject a host with short timings; zot uses a default Host. */
-  host?: ExtensionHost;
-};
+export type RuntimeOptions = RunFlags &
+  Pick<RuntimeConfig, "home" | "cwd" | "env"> & {
+    /** False in print, JSON and RPC modes: nobody can confirm tool calls there. */
+    interactive: boolean;
+    /** Tests and benchmarks inject a host with short timings; zot uses a default Host. */
+    host?: ExtensionHost;
+  };
 
 /** `notices` on a failure: what was found wrong before it (a config.json value ignored, an auth.json refused), said too. */
 export type Created = { ok: true; runtime: Runtime; notices: string[] } | { ok: false; error: string; usage?: true; notices?: string[] };
@@ -71,7 +83,11 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
     const failed = lockLoaded(loaded.path);
     if (failed) return { ok: false, error: failed.error };
     // Asked for by name: writing it from a second process is what the lock prevents, so say so instead.
-    if (fork) return { ok: false, error: `Cannot continue ${loaded.path}: it ${IN_USE}; wait for that zot to exit, or run zot -c to continue in a new session forked from it.` };
+    if (fork)
+      return {
+        ok: false,
+        error: `Cannot continue ${loaded.path}: it ${IN_USE}; wait for that zot to exit, or run zot -c to continue in a new session forked from it.`,
+      };
   } else if (o.continue) {
     const latest = latestSession(o.home, o.cwd);
     if (latest === null) notices.push(`No earlier session for ${o.cwd}; starting a new one.`);
@@ -94,7 +110,11 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
     // Only the TUI falls back to the offline mock unasked (it says so, and /login fixes it); a
     // script must not pass on a mock's answers.
     if (choice.notice && !o.interactive)
-      return { ok: false, error: `No API key found for any provider: ${addKeyAdvice(o.home)}; or pass --provider mock to run on the offline mock provider.${auth.warning ? ` ${auth.warning}` : ""}`, usage: true };
+      return {
+        ok: false,
+        error: `No API key found for any provider: ${addKeyAdvice(o.home)}; or pass --provider mock to run on the offline mock provider.${auth.warning ? ` ${auth.warning}` : ""}`,
+        usage: true,
+      };
     if (choice.notice) notices.push(choice.notice);
     provider = isProviderName(choice.provider) ? choice.provider : "mock";
   }
@@ -105,10 +125,17 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
   if (keyVars && !creds.credential) {
     const vars = keyVars.join(" or ");
     // A refused auth.json (group/world-readable) is the likely cause; say so in the same breath.
-    const why = creds.warnings.length ? ` ${creds.warnings.join(" ")}` : auth.subscriptions.includes(provider) ? ` (${authPath(o.home)}: ${provider} is ${SUBSCRIPTION_NOTE}.)` : "";
-    if (!(o.interactive && loaded && o.provider === undefined)) return { ok: false, error: `No API key for ${provider}: set ${vars}, pass --api-key, or add the key to ${authPath(o.home)}.${why}`, usage: true };
+    const why = creds.warnings.length
+      ? ` ${creds.warnings.join(" ")}`
+      : auth.subscriptions.includes(provider)
+        ? ` (${authPath(o.home)}: ${provider} is ${SUBSCRIPTION_NOTE}.)`
+        : "";
+    if (!(o.interactive && loaded && o.provider === undefined))
+      return { ok: false, error: `No API key for ${provider}: set ${vars}, pass --api-key, or add the key to ${authPath(o.home)}.${why}`, usage: true };
     // A resumed session opens anyway: in the TUI, /login or /model can fix what is missing.
-    notices.push(`No API key for ${provider}, the provider of this session, so it continues on the offline mock provider. /login ${provider} stores a key and switches to it; /model picks another model.${why}`);
+    notices.push(
+      `No API key for ${provider}, the provider of this session, so it continues on the offline mock provider. /login ${provider} stores a key and switches to it; /model picks another model.${why}`,
+    );
     provider = "mock";
     creds = { credential: null, warnings: [] };
   }
@@ -169,7 +196,11 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
       if (!secrets.includes(value)) secrets.push(value);
     },
   });
-  const [{ createProvider }, { selectTools }, { Runtime }] = await Promise.all([import("../agent/providers/index.ts"), import("../agent/tools/index.ts"), import("./runtime.ts")]);
+  const [{ createProvider }, { selectTools }, { Runtime }] = await Promise.all([
+    import("../agent/providers/index.ts"),
+    import("../agent/tools/index.ts"),
+    import("./runtime.ts"),
+  ]);
   const client = createProvider({
     provider,
     apiKey: creds.credential?.key,
@@ -198,8 +229,12 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
   }
   // A declared scope this machine cannot fully enforce is said at start, not pretended.
   for (const s of report.extensions) {
-    if (s.enforcement === "advisory") notices.push(`Extension ${s.name} declares permissions, but this system cannot enforce them (no Landlock or sandbox-exec): only its environment is narrowed.`);
-    else if (s.enforcement.startsWith("partial")) notices.push(`Extension ${s.name}'s permissions are enforced only in part (${s.enforcement.slice("partial: ".length)}).`);
+    if (s.enforcement === "advisory")
+      notices.push(
+        `Extension ${s.name} declares permissions, but this system cannot enforce them (no Landlock or sandbox-exec): only its environment is narrowed.`,
+      );
+    else if (s.enforcement.startsWith("partial"))
+      notices.push(`Extension ${s.name}'s permissions are enforced only in part (${s.enforcement.slice("partial: ".length)}).`);
     else if (policy.policy.unrestricted === "warn" && s.enforcement === "unrestricted" && (s.status === "ready" || s.status === "auto_ready"))
       notices.push(`Extension ${s.name} declares no permissions, so it runs with your full privileges (config.json "extensions": {"unrestricted": "warn"}).`);
   }

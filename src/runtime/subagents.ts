@@ -53,7 +53,16 @@ export type SubagentDeps = {
 };
 
 /** The events of a subagent that reach the modes (tagged with `agent`); its streaming deltas and `done` stay inside. */
-const FORWARDED: ReadonlySet<AgentEvent["type"]> = new Set(["turn_start", "turn_end", "tool_call", "tool_progress", "tool_result", "assistant_message", "usage", "error"]);
+const FORWARDED: ReadonlySet<AgentEvent["type"]> = new Set([
+  "turn_start",
+  "turn_end",
+  "tool_call",
+  "tool_progress",
+  "tool_result",
+  "assistant_message",
+  "usage",
+  "error",
+]);
 
 const CHANGING_TOOLS: ReadonlySet<string> = new Set(["write", "edit"]);
 
@@ -72,7 +81,11 @@ export class Subagents {
     const def = agents.find((a) => a.name.toLowerCase() === req.agent.toLowerCase());
     // A file the user meant to define it with may have been skipped: say why.
     const skipped = warnings.filter((w) => w.includes(req.agent));
-    if (!def) return textResult(`task: there is no agent "${req.agent}" (the agents are ${agents.map((a) => a.name).join(", ")}).${skipped.length ? ` ${skipped.join(" ")}` : ""}`, true);
+    if (!def)
+      return textResult(
+        `task: there is no agent "${req.agent}" (the agents are ${agents.map((a) => a.name).join(", ")}).${skipped.length ? ` ${skipped.join(" ")}` : ""}`,
+        true,
+      );
     const agent: AgentRef = { id: `${def.name}-${++this.started}`, name: def.name, parent: parent?.id ?? null };
     try {
       return await this.runAgent(def, agent, req, depth, signal, progress);
@@ -82,7 +95,14 @@ export class Subagents {
     }
   }
 
-  private async runAgent(def: AgentDefinition, agent: AgentRef, req: TaskRequest, depth: number, parentSignal: AbortSignal, progress: Progress): Promise<ToolOutput> {
+  private async runAgent(
+    def: AgentDefinition,
+    agent: AgentRef,
+    req: TaskRequest,
+    depth: number,
+    parentSignal: AbortSignal,
+    progress: Progress,
+  ): Promise<ToolOutput> {
     const d = this.deps;
     const now = d.current();
     let target = { provider: now.provider, providerName: now.providerName, model: now.model };
@@ -92,10 +112,17 @@ export class Subagents {
       target = r;
     }
     const reasoning = def.reasoning === "off" ? null : (def.reasoning ?? now.reasoning);
-    const allowed = (name: string): boolean => (def.tools === null || def.tools.includes(name)) && (name !== TASK_TOOL || (def.subagents && depth < MAX_AGENT_DEPTH));
-    const builtins = d.builtins().filter((t) => allowed(t.name)).map((t) => (def.readOnly && t.name === "bash" ? lookingOnly(t) : t));
+    const allowed = (name: string): boolean =>
+      (def.tools === null || def.tools.includes(name)) && (name !== TASK_TOOL || (def.subagents && depth < MAX_AGENT_DEPTH));
+    const builtins = d
+      .builtins()
+      .filter((t) => allowed(t.name))
+      .map((t) => (def.readOnly && t.name === "bash" ? lookingOnly(t) : t));
     const hooks = taggedHooks(d.hooks, agent, allowed);
-    const tools = [...builtins.map((t) => ({ name: t.name, description: t.description })), ...(d.extensionTools ? hooks.tools().filter((t) => t.active && !t.deferred) : [])];
+    const tools = [
+      ...builtins.map((t) => ({ name: t.name, description: t.description })),
+      ...(d.extensionTools ? hooks.tools().filter((t) => t.active && !t.deferred) : []),
+    ];
 
     // Its own stop: the parent's cancel, or its cost limit.
     const controller = new AbortController();
@@ -109,7 +136,14 @@ export class Subagents {
     const began = Date.now();
     // Each progress line carries where the subagent is, so a screen can draw it without reading the text.
     let lastTool: SubagentStatus["tool"] = null;
-    const status = (state: SubagentStatus["state"]): SubagentStatus => ({ agent, description: req.description || def.name, state, tool: lastTool, tokens, duration_ms: Date.now() - began });
+    const status = (state: SubagentStatus["state"]): SubagentStatus => ({
+      agent,
+      description: req.description || def.name,
+      state,
+      tool: lastTool,
+      tokens,
+      duration_ms: Date.now() - began,
+    });
 
     const history: Message[] = [];
     const changing = new Map<string, string>();
@@ -179,9 +213,16 @@ export class Subagents {
     const state = overBudget || outcome.stop === "error" ? "failed" : outcome.stop === "aborted" ? "cancelled" : "done";
     progress(`[${agent.id}] ${state === "done" ? "done" : "stopped"} (${took})\n`, status(state));
     if (overBudget)
-      return textResult(`The subagent ${agent.id} was stopped: it spent $${spent.toFixed(4)}, over its limit of $${maxCost} (config.json "subagents": {"maxCost"}).${answer ? `\n\nIts last answer:\n${answer}` : ""}${files}`, true);
+      return textResult(
+        `The subagent ${agent.id} was stopped: it spent $${spent.toFixed(4)}, over its limit of $${maxCost} (config.json "subagents": {"maxCost"}).${answer ? `\n\nIts last answer:\n${answer}` : ""}${files}`,
+        true,
+      );
     if (outcome.stop === "aborted") return textResult(`The subagent ${agent.id} was cancelled.${files}`, true);
-    if (outcome.stop === "error") return textResult(`The subagent ${agent.id} failed: ${outcome.error ?? "the model call failed"}.${answer ? `\n\nIts last answer:\n${answer}` : ""}${files}`, true);
+    if (outcome.stop === "error")
+      return textResult(
+        `The subagent ${agent.id} failed: ${outcome.error ?? "the model call failed"}.${answer ? `\n\nIts last answer:\n${answer}` : ""}${files}`,
+        true,
+      );
     return textResult(`${answer || `(${agent.id} finished without a final answer)`}${files}`);
   }
 }
@@ -217,7 +258,12 @@ function lookingOnly(bash: Tool): Tool {
     execute(args, ctx) {
       const command = typeof args.command === "string" ? args.command : "";
       if (!isReadOnlyCommand(command) || args.background === true)
-        return Promise.resolve(textResult("This agent is read-only: bash runs only commands that only look (ls, cat, head, grep, rg, find, git status/log/diff/show …), without redirection or substitution.", true));
+        return Promise.resolve(
+          textResult(
+            "This agent is read-only: bash runs only commands that only look (ls, cat, head, grep, rg, find, git status/log/diff/show …), without redirection or substitution.",
+            true,
+          ),
+        );
       return bash.execute(args, ctx);
     },
   };

@@ -4,7 +4,17 @@ import { isDumbTerminal } from "../platform/terminal.ts";
 import type { AgentEvent, ConfirmDecision, ConfirmRequest } from "../agent/events.ts";
 import { imageMentions } from "./components/image-paste.ts";
 import { pasteImage } from "./terminal/clipboard.ts";
-import { EXPORT_FORMATS, KEYED_PROVIDERS, sandboxLabel, type AgentRuntime, type NotifyMode, type PromptOptions, type PromptOutcome, type ShellOutput, type SteeringMessage } from "../runtime/api.ts";
+import {
+  EXPORT_FORMATS,
+  KEYED_PROVIDERS,
+  sandboxLabel,
+  type AgentRuntime,
+  type NotifyMode,
+  type PromptOptions,
+  type PromptOutcome,
+  type ShellOutput,
+  type SteeringMessage,
+} from "../runtime/api.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { commandIntents } from "../ext/command-outcome.ts";
 import type { LoadReport, UiIntent } from "../ext/types.ts";
@@ -115,7 +125,8 @@ class App implements CommandContext {
   private readonly scroll = new ChatScroll();
   private readonly intentTargets: IntentTargets;
   /** The running turn or busy command; `stop` cancels work that is not the runtime's (a key check). */
-  private turn: { since: number; label: string; done: Promise<void>; stop?: () => void; retry?: { at: number; attempt: number; attempts: number } } | null = null;
+  private turn: { since: number; label: string; done: Promise<void>; stop?: () => void; retry?: { at: number; attempt: number; attempts: number } } | null =
+    null;
   private ctrlCAt = 0;
   /** The last esc on an empty editor (a second one soon after opens the rewind picker). */
   private emptyEscAt = 0;
@@ -700,12 +711,14 @@ class App implements CommandContext {
     const done = run
       .then((outcome) => {
         // A prompt that got nothing back (cancelled while waiting, or the provider failed for good) is not lost: it returns to the editor.
-        if (text !== null && ((outcome.stop === "error" && !outcome.blocked) || (outcome.stop === "aborted" && !this.transcript.answeredSincePrompt()))) this.putBack([text]);
+        if (text !== null && ((outcome.stop === "error" && !outcome.blocked) || (outcome.stop === "aborted" && !this.transcript.answeredSincePrompt())))
+          this.putBack([text]);
         if (outcome.stop === "aborted") {
           this.transcript.abortRunning(Date.now());
           this.transcript.addMarker(INTERRUPTED_MARK, "warn");
         } else if (outcome.stepLimit !== undefined && this.queue.length === 0) offerMoreSteps(this, outcome.stepLimit, () => this.startTurn(null));
-        else if (this.runtime.mode === "plan" && outcome.text.trim() !== "" && this.queue.length === 0) offerPlanApproval(this, (t) => this.submitPrompt(t, null));
+        else if (this.runtime.mode === "plan" && outcome.text.trim() !== "" && this.queue.length === 0)
+          offerPlanApproval(this, (t) => this.submitPrompt(t, null));
       })
       .catch((err: unknown) => {
         this.transcript.addInfo(`The turn failed: ${err instanceof Error ? err.message : String(err)}`, "error");
@@ -738,7 +751,8 @@ class App implements CommandContext {
     // A subagent's call has no block of its own in the chat (its ids are its own); the dialog names
     // it, and its subagent's block says it waits.
     const agent = req.agent;
-    const wait = (waiting: boolean): void => (agent ? this.transcript.subagentAwaiting(agent.id, waiting) : this.transcript.awaitApproval(req.id, waiting, Date.now()));
+    const wait = (waiting: boolean): void =>
+      agent ? this.transcript.subagentAwaiting(agent.id, waiting) : this.transcript.awaitApproval(req.id, waiting, Date.now());
     wait(true);
     this.attention("zot is waiting for your approval");
     return new Promise((resolve) => {
@@ -782,7 +796,10 @@ class App implements CommandContext {
   // ------------------------------------------------------------ startup and theme
 
   private startupMessages(): void {
-    this.transcript.addInfo(`zot · ${this.runtime.provider}/${this.runtime.model} · ${sandboxLabel(this.runtime.sandbox)} · / for commands, @ for files, /help for keys`, "info");
+    this.transcript.addInfo(
+      `zot · ${this.runtime.provider}/${this.runtime.model} · ${sandboxLabel(this.runtime.sandbox)} · / for commands, @ for files, /help for keys`,
+      "info",
+    );
     if (this.theme.warning) this.transcript.addInfo(this.theme.warning, "warn");
     const instructions = this.runtime.instructionFiles();
     if (instructions.length > 0) this.transcript.addInfo(`Project instructions: ${instructions.map((p) => shortPath(p)).join(", ")}`, "info");
@@ -791,7 +808,11 @@ class App implements CommandContext {
     // startup notice is not repeated.
     for (const n of this.opts.notices) if (!report.errors.some((e) => n.includes(e.message))) this.transcript.addInfo(n, "warn");
     showLoadProblems(this.transcript, report);
-    for (const line of markdownCommandNotes(this.runtime.customCommands(), this.host.commands().map((c) => c.name))) this.transcript.addInfo(line, "warn");
+    for (const line of markdownCommandNotes(
+      this.runtime.customCommands(),
+      this.host.commands().map((c) => c.name),
+    ))
+      this.transcript.addInfo(line, "warn");
     for (const line of this.runtime.agents().warnings) this.transcript.addInfo(line, "warn");
   }
 
@@ -877,7 +898,8 @@ class App implements CommandContext {
     }
     // At the bottom, a count from scratch (a resumed session, a resize) waits for idle time: the
     // first frame of a long history must not wait for every entry to be rendered.
-    if (this.scroll.offset > 0 || this.transcript.countFor(width, performance.now() + COUNT_SLICE_MS)) this.scroll.follow(this.transcript.lineCount(width) + this.notesBelow(width));
+    if (this.scroll.offset > 0 || this.transcript.countFor(width, performance.now() + COUNT_SLICE_MS))
+      this.scroll.follow(this.transcript.lineCount(width) + this.notesBelow(width));
     else this.scroll.unknownBelow();
     // The dialog, a modal and the editor's popups share the place above the editor, in that order.
     const overlay = this.confirms[0] ?? this.modal ?? this.popups;

@@ -57,7 +57,10 @@ export function applyEvent(t: ChatLog, ev: AgentEvent, now: number): boolean {
       t.addInfo(ev.wire ? ev.reason : `${ev.reason}; retrying (attempt ${ev.attempt} of ${ev.attempts})`, "warn");
       return true;
     case "compaction_end":
-      if (ev.ok) t.addMarker(`history condensed: ${ev.replaced} earlier message${ev.replaced === 1 ? "" : "s"} summarised${ev.kept ? `, the last ${ev.kept} kept` : ""} · the model sees the summary from here`);
+      if (ev.ok)
+        t.addMarker(
+          `history condensed: ${ev.replaced} earlier message${ev.replaced === 1 ? "" : "s"} summarised${ev.kept ? `, the last ${ev.kept} kept` : ""} · the model sees the summary from here`,
+        );
       else if (ev.error === "cancelled") t.addInfo("Compaction cancelled; the history is unchanged.", "warn");
       else t.addInfo(`Compaction failed: ${ev.error ?? "unknown error"}; the history is unchanged.`, "error");
       return true;

@@ -11,7 +11,8 @@ import { argsPreview } from "./components/chat-log.ts";
 
 export type LineModeOptions = { initialPrompt?: string | undefined; notices: string[] };
 
-const HELP = "Line mode (TERM=dumb): type a prompt and press enter. /clear starts a new session, /compact condenses it, /exit (or ctrl+d) quits; ctrl+c quits too.";
+const HELP =
+  "Line mode (TERM=dumb): type a prompt and press enter. /clear starts a new session, /compact condenses it, /exit (or ctrl+d) quits; ctrl+c quits too.";
 
 type Out = { write(s: string): unknown };
 

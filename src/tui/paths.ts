@@ -12,6 +12,7 @@ export function shortDir(path: string, max = 30, home = process.env.HOME ?? ""):
   const p = shortPath(path, home);
   if (p.length <= max) return p;
   const parts = p.split(sep);
-  for (let i = 1; i < parts.length - 1 && parts.join(sep).length > max; i++) parts[i] = parts[i]!.startsWith(".") ? parts[i]!.slice(0, 2) : parts[i]!.slice(0, 1);
+  for (let i = 1; i < parts.length - 1 && parts.join(sep).length > max; i++)
+    parts[i] = parts[i]!.startsWith(".") ? parts[i]!.slice(0, 2) : parts[i]!.slice(0, 1);
   return parts.join(sep);
 }

@@ -95,7 +95,12 @@ export async function askTrust(home: string, cwd: string, scope: TrustScope): Pr
     process.stdout.write(d.ok ? `running without them; zot will not ask about them again (${remedy})\n` : `running without them (${d.error})\n`);
     return answer;
   }
-  const r = trustDir(home, cwd, scope.extensions ? projectPrints(found).map((f) => f.print) : undefined, scope.servers ? servers.map((s) => s.print) : undefined);
+  const r = trustDir(
+    home,
+    cwd,
+    scope.extensions ? projectPrints(found).map((f) => f.print) : undefined,
+    scope.servers ? servers.map((s) => s.print) : undefined,
+  );
   if (!r.ok) {
     process.stdout.write(`zot: ${r.error} Running without its project extensions and MCP servers.\n`);
     return "skip";

@@ -5,7 +5,7 @@
 // to its storage on another origin.
 import { send } from "../platform/http.ts";
 
-export type Downloaded = { ok: true; bytes: Uint8Array } | { ok: false; error: string; /** The HTTP status of a refusal. */ status?: number };
+export type Downloaded = { ok: true; bytes: Uint8Array } | { ok: false; error: string /** The HTTP status of a refusal. */; status?: number };
 
 export async function download(url: string, stallTimeoutMs: number, maxBytes: number): Promise<Downloaded> {
   const seconds = Math.round(stallTimeoutMs / 1000);
@@ -29,6 +29,7 @@ export async function download(url: string, stallTimeoutMs: number, maxBytes: nu
   }
   const received = read.value.length;
   const announced = Number(res.headers.get("content-length") ?? NaN);
-  if (Number.isFinite(announced) && received < announced) return { ok: false, error: `the download of ${url} was cut short (${received} of ${announced} bytes)` };
+  if (Number.isFinite(announced) && received < announced)
+    return { ok: false, error: `the download of ${url} was cut short (${received} of ${announced} bytes)` };
   return { ok: true, bytes: read.value };
 }

@@ -39,7 +39,13 @@ export async function verifySums(sums: Uint8Array, signatures: string, keys: rea
   const known = lines.map((l) => /^([0-9a-f]{16}) ([A-Za-z0-9+/]{86}==)$/.exec(l)).filter((m) => m !== null && byId.has(m[1]!));
   if (known.length === 0) {
     const ids = lines.map((l) => l.split(" ")[0]).join(", ");
-    return { ok: false, error: lines.length === 0 ? "it holds no signature" : `it is signed by no key this zot trusts (signed by ${ids.slice(0, 200)}; trusted: ${[...byId.keys()].join(", ")})` };
+    return {
+      ok: false,
+      error:
+        lines.length === 0
+          ? "it holds no signature"
+          : `it is signed by no key this zot trusts (signed by ${ids.slice(0, 200)}; trusted: ${[...byId.keys()].join(", ")})`,
+    };
   }
   for (const m of known) {
     const key = await crypto.subtle.importKey("raw", Buffer.from(byId.get(m![1]!)!, "base64"), { name: "Ed25519" }, false, ["verify"]);

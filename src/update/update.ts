@@ -30,7 +30,8 @@ export async function runUpdate(check: boolean, env: Record<string, string | und
   if (!latestFile.ok) return fail(`could not find the latest version: ${latestFile.error}.`);
   const latest = new TextDecoder().decode(latestFile.bytes).trim();
   const order = compareVersions(latest, info.version);
-  if (order === null) return fail(`${source.base}/${VERSION_FILE} holds ${JSON.stringify(latest.slice(0, 40))}, which is not a version number; check ZOT_INSTALL_BASE.`);
+  if (order === null)
+    return fail(`${source.base}/${VERSION_FILE} holds ${JSON.stringify(latest.slice(0, 40))}, which is not a version number; check ZOT_INSTALL_BASE.`);
   if (order <= 0) {
     io.out(`zot ${info.version} is up to date (the latest release is ${latest}).\n`);
     return 0;
@@ -46,12 +47,16 @@ export async function runUpdate(check: boolean, env: Record<string, string | und
   const signatures = await download(`${source.base}/${SIGNATURE_FILE}`, source.stallTimeoutMs, MAX_LISTING_BYTES);
   if (!signatures.ok) {
     if (signatures.status === 404)
-      return fail(`zot ${latest} at ${source.base} is not signed (it has no ${SIGNATURE_FILE}); zot does not install an unsigned release; nothing was changed.`);
+      return fail(
+        `zot ${latest} at ${source.base} is not signed (it has no ${SIGNATURE_FILE}); zot does not install an unsigned release; nothing was changed.`,
+      );
     return fail(`${signatures.error}; nothing was changed, try again.`);
   }
   const verified = await verifySums(sums.bytes, new TextDecoder().decode(signatures.bytes), pinnedKeys());
   if (!verified.ok)
-    return fail(`the release signature at ${source.base}/${SIGNATURE_FILE} is not valid (${verified.error}): the release was tampered with or is not an official one; nothing was changed.`);
+    return fail(
+      `the release signature at ${source.base}/${SIGNATURE_FILE} is not valid (${verified.error}): the release was tampered with or is not an official one; nothing was changed.`,
+    );
   const expected = listedSum(new TextDecoder().decode(sums.bytes), name);
   if (!expected) return fail(`zot ${latest} has no release for ${target.name} (${name} is not listed in ${source.base}/${SUMS_FILE}); nothing was changed.`);
   io.err(`zot update: downloading ${name}\n`);

@@ -12,7 +12,10 @@ beforeEach(() => {
   dir = tempDir("zot-attach-");
 });
 
-const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d1a0e60000000049454e44ae426082", "hex");
+const PNG = Buffer.from(
+  "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d1a0e60000000049454e44ae426082",
+  "hex",
+);
 
 test("a mentioned text file is attached whole, once, even when mentioned twice", () => {
   writeFileSync(join(dir, "a.ts"), "export const a = 1;\n");
@@ -58,7 +61,6 @@ test("a mention of a file that never ends (a symlink to /proc/self/pagemap) read
   expect(m.parts).toHaveLength(1);
   expect((m.parts[0] as { text: string }).text).toContain("VmRSS:");
 });
-
 
 test('@"a path with spaces" attaches that file (what a dropped image path becomes)', () => {
   writeFileSync(join(dir, "my shot.png"), PNG);

@@ -19,15 +19,25 @@ describe("model catalog", () => {
   test("every provider's default is its current mid-tier model, in the built-in catalog", () => {
     const models = builtinModels();
     for (const p of PROVIDERS) expect(findModel(models, p, defaultModel(p))).toMatchObject({ provider: p, id: defaultModel(p), source: "builtin" });
-    expect(PROVIDERS.map((p) => `${p}/${defaultModel(p)}`)).toEqual(["anthropic/claude-sonnet-5-5", "openai/gpt-6.2-sol", "kimi/kimi-k3", "kimi-code/k3", "ollama/llama3.2", "mock/mock"]);
-    for (const id of ["claude-fable-5-1", "claude-opus-5-5", "claude-haiku-5-5", "claude-opus-4-8", "claude-sonnet-4-6", "claude-haiku-4-5"]) expect(findModel(models, "anthropic", id)).toMatchObject({ provider: "anthropic", id, source: "builtin" });
-    for (const id of ["gpt-6.2-astra", "gpt-6.1-terra", "gpt-6-luna", "gpt-5.6-sol", "gpt-5.5-pro"]) expect(findModel(models, "openai", id)?.wire).toBe("responses");
+    expect(PROVIDERS.map((p) => `${p}/${defaultModel(p)}`)).toEqual([
+      "anthropic/claude-sonnet-5-5",
+      "openai/gpt-6.2-sol",
+      "kimi/kimi-k3",
+      "kimi-code/k3",
+      "ollama/llama3.2",
+      "mock/mock",
+    ]);
+    for (const id of ["claude-fable-5-1", "claude-opus-5-5", "claude-haiku-5-5", "claude-opus-4-8", "claude-sonnet-4-6", "claude-haiku-4-5"])
+      expect(findModel(models, "anthropic", id)).toMatchObject({ provider: "anthropic", id, source: "builtin" });
+    for (const id of ["gpt-6.2-astra", "gpt-6.1-terra", "gpt-6-luna", "gpt-5.6-sol", "gpt-5.5-pro"])
+      expect(findModel(models, "openai", id)?.wire).toBe("responses");
     expect(models.every((m) => m.source === "builtin" && m.contextWindow > 0 && m.maxTokens > 0)).toBe(true);
   });
 
   test("retired models are gone from the catalog", () => {
     const models = builtinModels();
-    for (const id of ["claude-opus-4-1", "claude-opus-4-0", "claude-sonnet-4-0", "claude-3-7-sonnet-latest"]) expect(findModel(models, "anthropic", id)).toBeUndefined();
+    for (const id of ["claude-opus-4-1", "claude-opus-4-0", "claude-sonnet-4-0", "claude-3-7-sonnet-latest"])
+      expect(findModel(models, "anthropic", id)).toBeUndefined();
   });
 
   test("1M windows are in the catalog for the context meter", () => {
@@ -64,9 +74,13 @@ describe("model catalog", () => {
     const models = builtinModels();
     const check = (p: string, id: string, level: "low" | "medium" | "xhigh" | "max") => reasoningProblem(findModel(models, p, id), level, p, id);
     expect(check("anthropic", "claude-sonnet-5-5", "max")).toBeUndefined();
-    expect(check("anthropic", "claude-sonnet-4-6", "xhigh")).toBe("--reasoning xhigh is not supported by anthropic/claude-sonnet-4-6; it takes low, medium, high or max");
+    expect(check("anthropic", "claude-sonnet-4-6", "xhigh")).toBe(
+      "--reasoning xhigh is not supported by anthropic/claude-sonnet-4-6; it takes low, medium, high or max",
+    );
     expect(check("kimi", "kimi-k3", "medium")).toBe("--reasoning medium is not supported by kimi/kimi-k3; it takes low, high or max");
-    expect(check("ollama", "llama3.2", "low")).toBe("--reasoning low: ollama/llama3.2 does not reason; drop --reasoning or pick a reasoning model (zot --list-models)");
+    expect(check("ollama", "llama3.2", "low")).toBe(
+      "--reasoning low: ollama/llama3.2 does not reason; drop --reasoning or pick a reasoning model (zot --list-models)",
+    );
     expect(reasoningProblem(undefined, "max", "openai", "gpt-7")).toBeUndefined();
   });
 
@@ -82,7 +96,16 @@ describe("model catalog", () => {
         JSON.stringify({
           models: [
             { provider: "anthropic", id: "claude-sonnet-4-6", priceInput: 1.5 },
-            { provider: "openai", id: "my-proxy-model", name: "Proxy", reasoning: true, contextWindow: 32000, maxTokens: 4096, baseUrl: "http://127.0.0.1:9999/v1/", priceOutput: 2 },
+            {
+              provider: "openai",
+              id: "my-proxy-model",
+              name: "Proxy",
+              reasoning: true,
+              contextWindow: 32000,
+              maxTokens: 4096,
+              baseUrl: "http://127.0.0.1:9999/v1/",
+              priceOutput: 2,
+            },
           ],
         }),
       ),
@@ -149,8 +172,14 @@ describe("model catalog", () => {
   test("models.json sets a model's wire, effort levels, thinking style and Kimi dynamic tools", () => {
     const h = home(
       JSON.stringify({
-        openai: [{ id: "gpt-6.2-sol", wire: "chat" }, { id: "my-gateway-gpt", wire: "responses", efforts: ["low", "high"] }],
-        kimi: [{ id: "kimi-k3-proxy", deferred_tools: "kimi-dynamic" }, { id: "kimi-k3", deferred_tools: null }],
+        openai: [
+          { id: "gpt-6.2-sol", wire: "chat" },
+          { id: "my-gateway-gpt", wire: "responses", efforts: ["low", "high"] },
+        ],
+        kimi: [
+          { id: "kimi-k3-proxy", deferred_tools: "kimi-dynamic" },
+          { id: "kimi-k3", deferred_tools: null },
+        ],
         anthropic: [{ id: "claude-next", thinking: "adaptive", efforts: ["low", "max"] }],
       }),
     );
@@ -164,7 +193,13 @@ describe("model catalog", () => {
   });
 
   test("a bad wire, effort list or deferred_tools value is a warning naming the entry", () => {
-    const h = home(JSON.stringify([{ provider: "openai", id: "a", wire: "grpc" }, { provider: "openai", id: "b", efforts: ["turbo"] }, { provider: "kimi", id: "c", deferred_tools: "yes" }]));
+    const h = home(
+      JSON.stringify([
+        { provider: "openai", id: "a", wire: "grpc" },
+        { provider: "openai", id: "b", efforts: ["turbo"] },
+        { provider: "kimi", id: "c", deferred_tools: "yes" },
+      ]),
+    );
     const file = join(h, "models.json");
     expect(loadModels(h).warnings).toEqual([
       `${file}: model #1 (a): "wire" must be "chat" or "responses"; skipped`,

@@ -218,7 +218,11 @@ describe("pruning", () => {
     // Age the journal row and the objects as if written 40 days ago.
     const journal = s.journalPath();
     writeFileSync(journal, readFileSync(journal, "utf8").replace(/"time":\d+/, `"time":${old}`));
-    for (const p of Bun.spawnSync(["find", join(s.dir, "objects"), "-type", "f"]).stdout.toString().trim().split("\n")) utimesSync(p, new Date(old), new Date(old));
+    for (const p of Bun.spawnSync(["find", join(s.dir, "objects"), "-type", "f"])
+      .stdout.toString()
+      .trim()
+      .split("\n"))
+      utimesSync(p, new Date(old), new Date(old));
     expect(pruneCheckpoints(store, DEFAULT_PRUNE, Date.now(), true)).toBe(1);
     expect(s.rows()).toEqual([]);
     expect(Bun.spawnSync(["find", s.dir, "-path", "*/objects/*", "-type", "f"]).stdout.toString()).toBe("");
@@ -234,7 +238,12 @@ describe("pruning", () => {
     const dropped = pruneCheckpoints(store, { keepDays: 30, maxBytes: 2500 }, Date.now(), true);
     expect(dropped).toBeGreaterThan(0);
     const s = CheckpointStore.of(store, ws);
-    expect(s.rows().map((r) => (r.type === "checkpoint" ? r.id : "")).at(-1)).toBe("p4");
+    expect(
+      s
+        .rows()
+        .map((r) => (r.type === "checkpoint" ? r.id : ""))
+        .at(-1),
+    ).toBe("p4");
     expect(s.rows().some((r) => r.type === "checkpoint" && r.id === "p0")).toBe(false);
   });
 });

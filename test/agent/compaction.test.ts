@@ -39,14 +39,28 @@ async function start(config: object | null, script?: string[]): Promise<{ rt: Ru
 
 test("the latest two turns are kept verbatim; a single turn is summarised whole", () => {
   const u = (t: string): Message => ({ role: "user", content: [{ type: "text", text: t }], ts: 0 });
-  const a = (t: string): Message => ({ role: "assistant", content: [{ type: "text", text: t }], stop: "end_turn", provider: "mock", model: "m", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 }, ts: 0 });
+  const a = (t: string): Message => ({
+    role: "assistant",
+    content: [{ type: "text", text: t }],
+    stop: "end_turn",
+    provider: "mock",
+    model: "m",
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 },
+    ts: 0,
+  });
   expect(keptFrom([u("1"), a("1"), u("2"), a("2"), u("3"), a("3")])).toBe(2);
   expect(keptFrom([u("1"), a("1"), u("2"), a("2")])).toBe(2);
   expect(keptFrom([u("1"), a("1")])).toBe(2);
 });
 
 test("context-too-long answers are recognised across providers", () => {
-  for (const e of ["prompt is too long: 210000 tokens > 200000 maximum", "This model's maximum context length is 128000 tokens", "openai rejected the request as too large (HTTP 413)", "context_length_exceeded"]) expect(isContextOverflow(e)).toBe(true);
+  for (const e of [
+    "prompt is too long: 210000 tokens > 200000 maximum",
+    "This model's maximum context length is 128000 tokens",
+    "openai rejected the request as too large (HTTP 413)",
+    "context_length_exceeded",
+  ])
+    expect(isContextOverflow(e)).toBe(true);
   expect(isContextOverflow("rate limited (HTTP 429)")).toBe(false);
 });
 

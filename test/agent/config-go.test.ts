@@ -13,7 +13,14 @@ beforeEach(() => {
   home = tempDir("zot-config-go-");
 });
 
-const oauth = { access_token: "sk-ant-oat01-ACCESS", refresh_token: "sk-ant-ort01-REFRESH", token_type: "Bearer", expiry: "2026-12-31T00:00:00Z", scope: "user:inference", client_id: "9d1c250a" };
+const oauth = {
+  access_token: "sk-ant-oat01-ACCESS",
+  refresh_token: "sk-ant-ort01-REFRESH",
+  token_type: "Bearer",
+  expiry: "2026-12-31T00:00:00Z",
+  scope: "user:inference",
+  client_id: "9d1c250a",
+};
 const writeAuth = (v: unknown) => writeFileSync(authPath(home), JSON.stringify(v, null, 2), { mode: 0o600 });
 const auth = () => JSON.parse(readFileSync(authPath(home), "utf8"));
 
@@ -60,10 +67,24 @@ describe("auth.json in the Go zot's schema", () => {
 
 describe("config.json written by the Go zot", () => {
   test("loads, and zot's updates keep the Go zot's keys", () => {
-    writeFileSync(configPath(home), JSON.stringify({ provider: "openai", model: "gpt-5", reasoning: "high", theme: "dark", inline_images_enabled: false, last_changelog_shown: "0.1.62" }, null, 2));
+    writeFileSync(
+      configPath(home),
+      JSON.stringify(
+        { provider: "openai", model: "gpt-5", reasoning: "high", theme: "dark", inline_images_enabled: false, last_changelog_shown: "0.1.62" },
+        null,
+        2,
+      ),
+    );
     expect(readConfig(home).values).toEqual({ provider: "openai", model: "gpt-5", reasoning: "high", theme: "dark" });
     expect(rememberModel(home, "anthropic", "claude-sonnet-4-5")).toEqual({ ok: true });
-    expect(JSON.parse(readFileSync(configPath(home), "utf8"))).toEqual({ provider: "anthropic", model: "claude-sonnet-4-5", reasoning: "high", theme: "dark", inline_images_enabled: false, last_changelog_shown: "0.1.62" });
+    expect(JSON.parse(readFileSync(configPath(home), "utf8"))).toEqual({
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+      reasoning: "high",
+      theme: "dark",
+      inline_images_enabled: false,
+      last_changelog_shown: "0.1.62",
+    });
   });
 });
 
@@ -116,16 +137,43 @@ describe("models.json written by the Go zot", () => {
       join(home, "models.json"),
       JSON.stringify({
         providers: {
-          "openai-codex": { models: [{ id: "gpt-5.5", name: "GPT-5.5", reasoning: true, contextWindow: 400000, maxTokens: 128000, priceInput: 2.5, priceOutput: 15, priceCacheRead: 0.25, input: ["text", "image"], api: "openai-responses" }] },
+          "openai-codex": {
+            models: [
+              {
+                id: "gpt-5.5",
+                name: "GPT-5.5",
+                reasoning: true,
+                contextWindow: 400000,
+                maxTokens: 128000,
+                priceInput: 2.5,
+                priceOutput: 15,
+                priceCacheRead: 0.25,
+                input: ["text", "image"],
+                api: "openai-responses",
+              },
+            ],
+          },
           moonshot: { models: [{ id: "kimi-k3", name: "Kimi K3", contextWindow: 256000, maxTokens: 32000, baseUrl: "https://api.moonshot.example/v1" }] },
-          "openai-responses": { models: [{ id: "gpt-go-responses", contextWindow: 200000 }, { id: "gpt-go-chat", wire: "chat" }] },
+          "openai-responses": {
+            models: [
+              { id: "gpt-go-responses", contextWindow: 200000 },
+              { id: "gpt-go-chat", wire: "chat" },
+            ],
+          },
           "kimi-code": { models: [{ id: "k3-go", contextWindow: 262144 }] },
         },
       }),
     );
     const { models, warnings } = loadModels(home);
     expect(warnings).toEqual([]);
-    expect(findModel(models, "openai", "gpt-5.5")).toMatchObject({ name: "GPT-5.5", reasoning: true, contextWindow: 400000, maxTokens: 128000, priceInput: 2.5, source: "custom" });
+    expect(findModel(models, "openai", "gpt-5.5")).toMatchObject({
+      name: "GPT-5.5",
+      reasoning: true,
+      contextWindow: 400000,
+      maxTokens: 128000,
+      priceInput: 2.5,
+      source: "custom",
+    });
     expect(findModel(models, "kimi", "kimi-k3")).toMatchObject({ contextWindow: 256000, baseUrl: "https://api.moonshot.example/v1" });
     // The openai-responses group is OpenAI on the Responses wire, unless an entry names its own.
     expect(findModel(models, "openai", "gpt-go-responses")).toMatchObject({ wire: "responses", contextWindow: 200000 });

@@ -2,7 +2,19 @@ import { authPath } from "../../src/platform/home.ts";
 import { beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { configPath, defaultProvider, knownSecrets, readAuth, readConfig, readSystemMd, rememberModel, removeApiKey, resolveCredentials, saveApiKey, updateConfig } from "../../src/agent/config.ts";
+import {
+  configPath,
+  defaultProvider,
+  knownSecrets,
+  readAuth,
+  readConfig,
+  readSystemMd,
+  rememberModel,
+  removeApiKey,
+  resolveCredentials,
+  saveApiKey,
+  updateConfig,
+} from "../../src/agent/config.ts";
 import { tempDir } from "../helpers/temp.ts";
 
 let home: string;
@@ -38,7 +50,10 @@ describe("config.json", () => {
   });
 
   test("each value is checked like its flag; a bad one is ignored with a warning naming the file and key", () => {
-    writeFileSync(configPath(home), JSON.stringify({ provider: "constructor", model: "", theme: 7, idle_timeout: -1, connect_timeout: "soon", max_response_mib: 2, ping_timeout: 0.5 }));
+    writeFileSync(
+      configPath(home),
+      JSON.stringify({ provider: "constructor", model: "", theme: 7, idle_timeout: -1, connect_timeout: "soon", max_response_mib: 2, ping_timeout: 0.5 }),
+    );
     const r = readConfig(home);
     expect(r.values).toEqual({ limits: { maxResponseBytes: 2 * 1024 * 1024, pingTimeoutMs: 500 } });
     expect(r.warnings).toEqual([
@@ -127,9 +142,17 @@ describe("credential lookup", () => {
   test("--api-key wins over the environment, which wins over auth.json", () => {
     saveApiKey(home, "anthropic", "from-auth-json");
     const env = { ANTHROPIC_API_KEY: "from-env-var" };
-    expect(resolveCredentials({ provider: "anthropic", home, env, apiKey: "from-flag" }).credential).toEqual({ key: "from-flag", source: "flag", from: "--api-key" });
+    expect(resolveCredentials({ provider: "anthropic", home, env, apiKey: "from-flag" }).credential).toEqual({
+      key: "from-flag",
+      source: "flag",
+      from: "--api-key",
+    });
     expect(resolveCredentials({ provider: "anthropic", home, env }).credential).toEqual({ key: "from-env-var", source: "env", from: "ANTHROPIC_API_KEY" });
-    expect(resolveCredentials({ provider: "anthropic", home, env: {} }).credential).toEqual({ key: "from-auth-json", source: "auth.json", from: authPath(home) });
+    expect(resolveCredentials({ provider: "anthropic", home, env: {} }).credential).toEqual({
+      key: "from-auth-json",
+      source: "auth.json",
+      from: authPath(home),
+    });
   });
 
   test("kimi accepts KIMI_API_KEY and MOONSHOT_API_KEY", () => {

@@ -21,7 +21,10 @@ function file(path: string, text: string): void {
 }
 
 test("files become commands: subfolders give dir:name, front matter gives description, hint, tools and model", () => {
-  file(join(cwd, ".zot/commands/git/commit.md"), "---\ndescription: Commit the staged work\nargument-hint: <message>\nallowed-tools: Bash(git commit:*), Read\nmodel: mock/mock\n---\nCommit with message $1.\n");
+  file(
+    join(cwd, ".zot/commands/git/commit.md"),
+    "---\ndescription: Commit the staged work\nargument-hint: <message>\nallowed-tools: Bash(git commit:*), Read\nmodel: mock/mock\n---\nCommit with message $1.\n",
+  );
   file(join(cwd, ".claude/commands/review.md"), "# Review the diff\n\nReview $ARGUMENTS carefully.");
   file(join(home, "commands/review.md"), "shadowed by the project one");
   file(join(home, "commands/bad name.md"), "x");

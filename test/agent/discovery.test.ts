@@ -31,7 +31,9 @@ describe("refreshing the model list", () => {
     const catalog = builtinModels();
     const d = { home, provider: "anthropic" as const, key: "sk-ant-discovery", base: server.url };
     await refreshModels(d, catalog, never);
-    expect(server.listings.map((l) => [l.path, l.headers["x-api-key"], l.headers["anthropic-version"]])).toEqual([["/v1/models", "sk-ant-discovery", "2023-06-01"]]);
+    expect(server.listings.map((l) => [l.path, l.headers["x-api-key"], l.headers["anthropic-version"]])).toEqual([
+      ["/v1/models", "sk-ant-discovery", "2023-06-01"],
+    ]);
     expect(findModel(catalog, "anthropic", "claude-fable-5-2")).toMatchObject({ source: "live", reasoning: true, priceInput: 0 });
     expect(findModel(catalog, "anthropic", "claude-sonnet-5-5")?.source).toBe("builtin");
     expect(catalog.filter((m) => m.id === "claude-sonnet-5-5").length).toBe(1);
@@ -86,10 +88,13 @@ describe("discovery at start-up", () => {
   test("the list is refreshed in the background: a prompt is answered while the listing is still held back", async () => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    server = startProviderServer({ models: async () => {
+    server = startProviderServer({
+      models: async () => {
         await held;
         return ["claude-fable-5-2"];
-      }, replies: [{ kind: "turn", text: "answered" }] });
+      },
+      replies: [{ kind: "turn", text: "answered" }],
+    });
     const { runtime } = await start({ provider: "anthropic", apiKey: "sk-ant-bg", baseUrl: server.url });
     expect((await runtime.prompt("hi")).text).toBe("answered");
     await waitFor(() => server!.listings.length === 1);
@@ -128,7 +133,10 @@ describe("discovery at start-up", () => {
 
   test("/model to a model that does not take the thinking level switches and keeps the nearest level it takes, saying so", async () => {
     const { runtime } = await start({ provider: "mock", reasoning: "xhigh", env: { ANTHROPIC_API_KEY: "sk-ant-effort" } });
-    expect(runtime.setModel("anthropic", "claude-sonnet-4-6")).toEqual({ ok: true, notice: "anthropic/claude-sonnet-4-6 does not take thinking level xhigh: using high (it takes low, medium, high or max)" });
+    expect(runtime.setModel("anthropic", "claude-sonnet-4-6")).toEqual({
+      ok: true,
+      notice: "anthropic/claude-sonnet-4-6 does not take thinking level xhigh: using high (it takes low, medium, high or max)",
+    });
     expect(runtime.model).toBe("claude-sonnet-4-6");
     expect(runtime.reasoning).toBe("high");
     expect(runtime.setModel("anthropic", "claude-sonnet-5-5")).toEqual({ ok: true });
@@ -137,7 +145,10 @@ describe("discovery at start-up", () => {
 
   test("/model to a model that does not reason turns thinking off for it, saying so", async () => {
     const { runtime } = await start({ provider: "mock", reasoning: "low", env: { OLLAMA_HOST: "" } });
-    expect(runtime.setModel("ollama", "llama3.2")).toEqual({ ok: true, notice: "ollama/llama3.2 does not reason: thinking is off for it (it was low; /reasoning sets it again)" });
+    expect(runtime.setModel("ollama", "llama3.2")).toEqual({
+      ok: true,
+      notice: "ollama/llama3.2 does not reason: thinking is off for it (it was low; /reasoning sets it again)",
+    });
     expect(runtime.reasoning).toBeNull();
   });
 });
@@ -161,7 +172,10 @@ describe("the listing request", () => {
     const endless = startEndless("application/json", `{"id":"m","type":"model"},`.repeat(2000), '{"data":[');
     try {
       const got = await fetchModels("openai", "sk", endless.url, never);
-      expect(got).toEqual({ ok: false, error: `listing the openai models at ${endless.url}/models failed (the answer from ${endless.url} passed 4 MiB and was stopped)` });
+      expect(got).toEqual({
+        ok: false,
+        error: `listing the openai models at ${endless.url}/models failed (the answer from ${endless.url} passed 4 MiB and was stopped)`,
+      });
     } finally {
       endless.stop();
     }

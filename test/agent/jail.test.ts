@@ -28,7 +28,8 @@ test("file tools are refused paths outside it, through .., ~, absolute paths and
 });
 
 test("bash refuses the obvious escapes and allows ordinary commands", () => {
-  for (const command of ["cd / && ls", "ls; cd ..", "sudo rm x", "rm -rf ~", "chmod -R 777 .", "dd if=/dev/zero of=x"]) expect(jailRefusal("bash", { command }, cwd, root)).toStartWith("jailed: ");
+  for (const command of ["cd / && ls", "ls; cd ..", "sudo rm x", "rm -rf ~", "chmod -R 777 .", "dd if=/dev/zero of=x"])
+    expect(jailRefusal("bash", { command }, cwd, root)).toStartWith("jailed: ");
   for (const command of ["ls -la", "cd src && ls", "grep -r foo .", "rm -rf ./build"]) expect(jailRefusal("bash", { command }, cwd, root)).toBeNull();
 });
 

@@ -31,7 +31,13 @@ type Run = { events: AgentEvent[]; history: Message[]; ctx: LoopContext };
 
 async function setup(replies: Reply[], opts: { ext?: string[]; approve?: (name: string) => Approval; maxSteps?: number } = {}): Promise<Run> {
   server = startProviderServer({ replies });
-  await host.load({ extPaths: (opts.ext ?? []).map((e) => join(FIXTURES, e)), noExt: true, cwd: dir, home: dir, info: { zotVersion: "test", provider: "anthropic", model: "m", cwd: dir } });
+  await host.load({
+    extPaths: (opts.ext ?? []).map((e) => join(FIXTURES, e)),
+    noExt: true,
+    cwd: dir,
+    home: dir,
+    info: { zotVersion: "test", provider: "anthropic", model: "m", cwd: dir },
+  });
   const events: AgentEvent[] = [];
   const history: Message[] = [{ role: "user", content: [{ type: "text", text: "go" }], ts: Date.now() }];
   const ctx: LoopContext = {
@@ -164,7 +170,9 @@ describe("the agent loop", () => {
   });
 
   test("reports a provider failure as an error stop with the provider's sentence", async () => {
-    const { ctx, events } = await setup([{ kind: "status", status: 400, body: '{"type":"error","error":{"type":"invalid_request_error","message":"bad things"}}' }]);
+    const { ctx, events } = await setup([
+      { kind: "status", status: 400, body: '{"type":"error","error":{"type":"invalid_request_error","message":"bad things"}}' },
+    ]);
     const outcome = await runLoop(ctx, new AbortController().signal);
     expect(outcome.stop).toBe("error");
     expect(outcome.error).toContain("bad things");

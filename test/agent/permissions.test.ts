@@ -35,7 +35,8 @@ describe("modes", () => {
   });
 
   test("each mode decides which calls run, ask or are refused", () => {
-    const v = (mode: Parameters<typeof modeVerdict>[0], tool: string) => modeVerdict(mode, tool, { path: "src/a.ts", command: "touch x" }, "/repo/pkg", "/repo");
+    const v = (mode: Parameters<typeof modeVerdict>[0], tool: string) =>
+      modeVerdict(mode, tool, { path: "src/a.ts", command: "touch x" }, "/repo/pkg", "/repo");
     expect(["read", "skill", "edit", "bash", "weather"].map((t) => v("ask", t))).toEqual(["run", "run", "ask", "ask", "ask"]);
     expect(["read", "edit", "write", "bash", "weather"].map((t) => v("auto-edit", t))).toEqual(["run", "run", "run", "ask", "ask"]);
     expect(["read", "bash"].map((t) => v("yolo", t))).toEqual(["run", "run"]);
@@ -45,8 +46,10 @@ describe("modes", () => {
   test("ask and plan let bash commands that only look run, and not the rest", () => {
     for (const mode of ["ask", "plan"] as const) {
       const verdict = (command: string) => modeVerdict(mode, "bash", { command }, "/repo", "/repo");
-      for (const c of ["ls -la", "rg -n TODO src", "git log --oneline -5", "git diff HEAD~1", "cat README.md", "grep -rn x src | head -5"]) expect(verdict(c)).toBe("run");
-      for (const c of ["rm -rf x", "git commit -m x", "find . -delete", "rg --pre ./evil x", "cat a > b", "ls; rm x", "sed -i s/a/b/ f"]) expect(verdict(c)).not.toBe("run");
+      for (const c of ["ls -la", "rg -n TODO src", "git log --oneline -5", "git diff HEAD~1", "cat README.md", "grep -rn x src | head -5"])
+        expect(verdict(c)).toBe("run");
+      for (const c of ["rm -rf x", "git commit -m x", "find . -delete", "rg --pre ./evil x", "cat a > b", "ls; rm x", "sed -i s/a/b/ f"])
+        expect(verdict(c)).not.toBe("run");
     }
   });
 
@@ -70,18 +73,49 @@ describe("modes", () => {
 describe("reading a command", () => {
   test("chains split into their simple commands, quotes removed, harmless redirections dropped", () => {
     const words = (c: string) => commandParts(c)?.map((p) => p.map((w) => w.text));
-    expect(words(`npm test 2>&1 | tail -5 && git commit -m "a b; c"`)).toEqual([["npm", "test"], ["tail", "-5"], ["git", "commit", "-m", "a b; c"]]);
+    expect(words(`npm test 2>&1 | tail -5 && git commit -m "a b; c"`)).toEqual([
+      ["npm", "test"],
+      ["tail", "-5"],
+      ["git", "commit", "-m", "a b; c"],
+    ]);
     expect(words("ls >/dev/null\nls -a")).toEqual([["ls"], ["ls", "-a"]]);
   });
 
   test("substitution, variables, file redirection, backgrounding, subshells and assignments are not read", () => {
-    for (const c of ["echo $(id)", "echo `id`", "cat $HOME/x", 'echo "$X"', "ls > out", "cat < in", "sleep 1 &", "(cd x; ls)", "PAGER=sh git log", "ls \\; rm x", "echo 'unclosed", "if true; then ls; fi", "ls |& cat", "a && && b"]) {
+    for (const c of [
+      "echo $(id)",
+      "echo `id`",
+      "cat $HOME/x",
+      'echo "$X"',
+      "ls > out",
+      "cat < in",
+      "sleep 1 &",
+      "(cd x; ls)",
+      "PAGER=sh git log",
+      "ls \\; rm x",
+      "echo 'unclosed",
+      "if true; then ls; fi",
+      "ls |& cat",
+      "a && && b",
+    ]) {
       expect(commandParts(c)).toBeNull();
     }
   });
 
   test("read-only commands refuse the options that write files or run programs, abbreviated or clustered", () => {
-    for (const c of ["git diff --output=x", "git diff --outp=x", "sort -o out in", "sort -ro out in", "tree -o out", "git grep -O x", "find . -exec rm {} ;", "rg --pre=sh x", "git branch new", "rg x *", "git -C /x status"]) {
+    for (const c of [
+      "git diff --output=x",
+      "git diff --outp=x",
+      "sort -o out in",
+      "sort -ro out in",
+      "tree -o out",
+      "git grep -O x",
+      "find . -exec rm {} ;",
+      "rg --pre=sh x",
+      "git branch new",
+      "rg x *",
+      "git -C /x status",
+    ]) {
       expect(isReadOnlyCommand(c)).toBe(false);
     }
     for (const c of ["git --no-pager log -3", "git diff -- src", "ls *.ts", "git branch -a", "find . -name '*.ts'", "sort -k2 f | uniq"]) {
@@ -106,7 +140,19 @@ describe("scoped rules", () => {
 
   test("destructive and code-running programs get the exact command, never a bare prefix", () => {
     const scope = project();
-    for (const c of ["rm -rf build", "dd if=/dev/zero of=x", "mkfs.ext4 /dev/sdb", "chmod -R 777 .", "git push --force origin main", "git push origin +main", "python3 script.py", "xargs rm", "bash -c 'ls'", "./run.sh", "git -C /x status"]) {
+    for (const c of [
+      "rm -rf build",
+      "dd if=/dev/zero of=x",
+      "mkfs.ext4 /dev/sdb",
+      "chmod -R 777 .",
+      "git push --force origin main",
+      "git push origin +main",
+      "python3 script.py",
+      "xargs rm",
+      "bash -c 'ls'",
+      "./run.sh",
+      "git -C /x status",
+    ]) {
       const [rule] = suggestRules("bash", bash(c), scope, []);
       expect(rule).toMatchObject({ tool: "bash", more: false });
     }
@@ -185,7 +231,17 @@ describe("remembered approvals", () => {
   });
 
   test("an earlier version's prefix rule still reads, as that command with more arguments", () => {
-    writeFileSync(join(home, "permissions.json"), JSON.stringify({ projects: { "/a": [{ tool: "bash", prefix: "git  status" }, { tool: "edit", dir: "relative" }] } }));
+    writeFileSync(
+      join(home, "permissions.json"),
+      JSON.stringify({
+        projects: {
+          "/a": [
+            { tool: "bash", prefix: "git  status" },
+            { tool: "edit", dir: "relative" },
+          ],
+        },
+      }),
+    );
     const warnings: string[] = [];
     const rules = new PermissionRules(home, "/a", (w) => warnings.push(w));
     expect(rules.all()).toEqual([{ tool: "bash", command: "git status", more: true }]);

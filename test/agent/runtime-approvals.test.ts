@@ -23,7 +23,10 @@ afterEach(async () => {
 });
 
 const results = () => events.filter((e): e is Extract<AgentEvent, { type: "tool_result" }> => e.type === "tool_result");
-const resultText = (i: number) => results()[i]!.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+const resultText = (i: number) =>
+  results()
+    [i]!.content.map((c) => (c.type === "text" ? c.text : ""))
+    .join("");
 
 test("the handler sees the edit's diff before anything is written", async () => {
   writeFileSync(join(home, "a.txt"), "old line\n");
@@ -63,7 +66,9 @@ test("ask mode runs reads and read-only commands without asking and asks for the
     asked.push(req.name === "bash" ? String(req.args.command) : req.name);
     return { kind: "no" };
   });
-  await runtime.prompt('call read {"path":"notes.txt"}\ncall bash {"command":"cat notes.txt | wc -l"}\ncall bash {"command":"git status"}\ncall bash {"command":"touch made"}\ncall write {"path":"w.txt","content":"x"}');
+  await runtime.prompt(
+    'call read {"path":"notes.txt"}\ncall bash {"command":"cat notes.txt | wc -l"}\ncall bash {"command":"git status"}\ncall bash {"command":"touch made"}\ncall write {"path":"w.txt","content":"x"}',
+  );
   expect(asked).toEqual(["touch made", "write"]);
   expect(resultText(0)).toContain("read me");
   expect(resultText(1).trim()).toBe("1");
@@ -73,7 +78,7 @@ test("ask mode runs reads and read-only commands without asking and asks for the
 test("a destructive command's rule is that exact command, and later rm calls still ask", async () => {
   mkdirSync(join(home, "build"));
   mkdirSync(join(home, "keep"));
-  const offered: (ConfirmRequest["scope"])[] = [];
+  const offered: ConfirmRequest["scope"][] = [];
   runtime.setConfirmHandler(async (req) => {
     offered.push(req.scope);
     return offered.length === 1 && req.scope ? { kind: "yes_rule", rules: req.scope.rules, always: false } : { kind: "no" };

@@ -23,15 +23,34 @@ const usage = (input: number, output: number, cost: number) => ({ input, output,
 const user = (text: string, ts = 1000): UserMessage => ({ role: "user", content: [{ type: "text", text }], ts });
 const calling = (ids: string[], ts = 2000): AssistantMessage => ({
   role: "assistant",
-  content: [{ type: "thinking", thinking: "let me look", signature: "sig" }, { type: "text", text: "Looking." }, ...ids.map((id) => ({ type: "toolCall" as const, id, name: "bash", args: { command: `echo ${id}` } }))],
+  content: [
+    { type: "thinking", thinking: "let me look", signature: "sig" },
+    { type: "text", text: "Looking." },
+    ...ids.map((id) => ({ type: "toolCall" as const, id, name: "bash", args: { command: `echo ${id}` } })),
+  ],
   stop: "tool_use",
   provider: "anthropic",
   model: "claude-sonnet-4-5",
   usage: usage(100, 10, 0.00045),
   ts,
 });
-const result = (id: string, ts = 3000): ToolResultMessage => ({ role: "toolResult", toolCallId: id, toolName: "bash", content: [{ type: "text", text: `out ${id}` }], isError: false, ts });
-const answer = (text: string, ts = 4000): AssistantMessage => ({ role: "assistant", content: [{ type: "text", text }], stop: "end_turn", provider: "anthropic", model: "claude-sonnet-4-5", usage: usage(100, 10, 0.00045), ts });
+const result = (id: string, ts = 3000): ToolResultMessage => ({
+  role: "toolResult",
+  toolCallId: id,
+  toolName: "bash",
+  content: [{ type: "text", text: `out ${id}` }],
+  isError: false,
+  ts,
+});
+const answer = (text: string, ts = 4000): AssistantMessage => ({
+  role: "assistant",
+  content: [{ type: "text", text }],
+  stop: "end_turn",
+  provider: "anthropic",
+  model: "claude-sonnet-4-5",
+  usage: usage(100, 10, 0.00045),
+  ts,
+});
 
 /** The Go fixture placed as a session of `cwd`, with its recorded cwd replaced by this one. */
 function placeGoSession(): string {
@@ -48,12 +67,24 @@ describe("transcripts written by the Go zot", () => {
     if (!r.ok) throw new Error(r.error);
     const s = r.session;
     expect(s.warnings).toEqual([]);
-    expect(s.meta).toMatchObject({ id: "bed10963-8407-425b-b57f-d004869d1b6a", cwd: "/home/user/proj", provider: "anthropic", model: "claude-sonnet-4-5", version: "0.0.0" });
+    expect(s.meta).toMatchObject({
+      id: "bed10963-8407-425b-b57f-d004869d1b6a",
+      cwd: "/home/user/proj",
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+      version: "0.0.0",
+    });
     expect(s.provider).toBe("anthropic");
     expect(s.model).toBe("claude-sonnet-4-5");
     expect(s.messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant", "user", "assistant"]);
     expect(s.messages[0]).toEqual({ role: "user", content: [{ type: "text", text: "first prompt" }], ts: Date.parse("2026-12-01T07:30:11.578Z") });
-    expect(s.messages[1]).toMatchObject({ role: "assistant", stop: "tool_use", provider: "anthropic", model: "claude-sonnet-4-5", content: [{ type: "toolCall", id: "toolu_mock_1", name: "bash", args: { command: "echo hello-from-tool" } }] });
+    expect(s.messages[1]).toMatchObject({
+      role: "assistant",
+      stop: "tool_use",
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+      content: [{ type: "toolCall", id: "toolu_mock_1", name: "bash", args: { command: "echo hello-from-tool" } }],
+    });
     expect(s.messages[2]).toEqual({
       role: "toolResult",
       toolCallId: "toolu_mock_1",
@@ -70,7 +101,16 @@ describe("transcripts written by the Go zot", () => {
   test("are listed with their first prompt, model, message count and cost, and -c picks them", () => {
     const path = placeGoSession();
     const [info] = listSessions(home, cwd);
-    expect(info).toMatchObject({ path, id: "bed10963-8407-425b-b57f-d004869d1b6a", preview: "first prompt", provider: "anthropic", model: "claude-sonnet-4-5", messages: 6, cost: 0.00135, created: "2026-12-01T07:30:11.578370396Z" });
+    expect(info).toMatchObject({
+      path,
+      id: "bed10963-8407-425b-b57f-d004869d1b6a",
+      preview: "first prompt",
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+      messages: 6,
+      cost: 0.00135,
+      created: "2026-12-01T07:30:11.578370396Z",
+    });
     expect(latestSession(home, cwd)).toBe(path);
   });
 
@@ -94,7 +134,19 @@ describe("transcripts written by the Go zot", () => {
     writeFileSync(
       path,
       [
-        { type: "meta", meta: { id: "aaaaaaaa-1111-4111-8111-111111111111", cwd, model: "gpt-5", provider: "openai", started: "2026-12-01T08:00:00Z", version: "0.1.62", parent: "bed10963-8407-425b-b57f-d004869d1b6a", fork_point: 4 } },
+        {
+          type: "meta",
+          meta: {
+            id: "aaaaaaaa-1111-4111-8111-111111111111",
+            cwd,
+            model: "gpt-5",
+            provider: "openai",
+            started: "2026-12-01T08:00:00Z",
+            version: "0.1.62",
+            parent: "bed10963-8407-425b-b57f-d004869d1b6a",
+            fork_point: 4,
+          },
+        },
         { type: "message", message: { role: "user", content: [{ text: "hi" }], time: "2026-12-01T08:00:01Z" } },
         { type: "message", message: { role: "assistant", content: [reasoning, { text: "hello" }], time: "2026-12-01T08:00:02Z" } },
       ]
@@ -105,14 +157,26 @@ describe("transcripts written by the Go zot", () => {
     if (!r.ok) throw new Error(r.error);
     expect(r.session.meta).toMatchObject({ parent: "bed10963-8407-425b-b57f-d004869d1b6a", fork_point: 4 });
     // The reasoning is zot's thinking part (summary and encrypted content, as the Responses client keeps it).
-    expect(r.session.messages[1]).toMatchObject({ role: "assistant", content: [{ type: "thinking", thinking: "thought", signature: "ENC", id: "rs_1" }, { type: "text", text: "hello" }] });
+    expect(r.session.messages[1]).toMatchObject({
+      role: "assistant",
+      content: [
+        { type: "thinking", thinking: "thought", signature: "ENC", id: "rs_1" },
+        { type: "text", text: "hello" },
+      ],
+    });
     const w = appendSession(r.session);
     w.message(user("more", Date.parse("2026-12-01T08:01:00Z")));
     w.message({ ...(r.session.messages[1] as AssistantMessage), ts: Date.parse("2026-12-01T08:01:01Z") });
     w.close();
     const go = readWithGoRules(readFileSync(path, "utf8"));
-    expect(go.messages[3]!.content).toEqual([{ kind: "reasoning", id: "rs_1" }, { kind: "text", text: "hello" }]);
-    const rows = readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(go.messages[3]!.content).toEqual([
+      { kind: "reasoning", id: "rs_1" },
+      { kind: "text", text: "hello" },
+    ]);
+    const rows = readFileSync(path, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(rows.at(-1).message.content[0]).toEqual(reasoning);
     expect(listSessions(home, cwd)[0]).toMatchObject({ parent: "bed10963-8407-425b-b57f-d004869d1b6a", forkPoint: 4 });
   });
@@ -134,7 +198,13 @@ describe("transcripts written by the Go zot", () => {
     if (!again.ok) throw new Error(again.error);
     expect(again.session.messages).toHaveLength(11);
     // The results of one step share their row's time: the last one's.
-    expect(again.session.messages.slice(6)).toEqual([user("third prompt", 5000), calling(["t1", "t2"], 6000), result("t1", 7001), result("t2", 7001), answer("both ran", 8000)]);
+    expect(again.session.messages.slice(6)).toEqual([
+      user("third prompt", 5000),
+      calling(["t1", "t2"], 6000),
+      result("t1", 7001),
+      result("t2", 7001),
+      answer("both ran", 8000),
+    ]);
     expect(again.session.usage).toEqual(usage(400, 40, 0.0018));
 
     const go = readWithGoRules(readFileSync(path, "utf8"));
@@ -153,7 +223,14 @@ describe("transcripts written by the Go zot", () => {
 describe("transcripts zot writes, read with the Go zot's rules", () => {
   test("start with a complete meta row and hold blocks the Go zot recognises by their fields", () => {
     const w = createSession({ home, cwd, provider: "anthropic", model: "claude-sonnet-4-5", now: new Date("2026-12-01T09:00:00Z") });
-    w.message({ role: "user", content: [{ type: "text", text: "look at this" }, { type: "image", mimeType: "image/png", data: "iVBORw0KGgo=" }], ts: 1000 });
+    w.message({
+      role: "user",
+      content: [
+        { type: "text", text: "look at this" },
+        { type: "image", mimeType: "image/png", data: "iVBORw0KGgo=" },
+      ],
+      ts: 1000,
+    });
     w.message(calling(["c1"]));
     w.message({ ...result("c1"), isError: true });
     w.usage(usage(100, 10, 0.00045), usage(100, 10, 0.00045), "anthropic", "claude-sonnet-4-5");
@@ -171,10 +248,20 @@ describe("transcripts zot writes, read with the Go zot's rules", () => {
     expect(go.meta).toMatchObject({ id: first.id, model: "claude-haiku-4-5" });
     expect(go.stubs).toBe(0);
     expect(go.messages).toHaveLength(4);
-    expect(go.messages[0]!.content).toEqual([{ kind: "text", text: "look at this" }, { kind: "image", mime_type: "image/png" }]);
+    expect(go.messages[0]!.content).toEqual([
+      { kind: "text", text: "look at this" },
+      { kind: "image", mime_type: "image/png" },
+    ]);
     // zot's thinking block reads as an empty text block, which the Go zot's providers skip.
-    expect(go.messages[1]!.content).toEqual([{ kind: "text", text: "" }, { kind: "text", text: "Looking." }, { kind: "tool_call", id: "c1", name: "bash", arguments: { command: "echo c1" } }]);
-    expect(go.messages[2]).toMatchObject({ role: "tool", content: [{ kind: "tool_result", call_id: "c1", is_error: true, content: [{ kind: "text", text: "out c1" }] }] });
+    expect(go.messages[1]!.content).toEqual([
+      { kind: "text", text: "" },
+      { kind: "text", text: "Looking." },
+      { kind: "tool_call", id: "c1", name: "bash", arguments: { command: "echo c1" } },
+    ]);
+    expect(go.messages[2]).toMatchObject({
+      role: "tool",
+      content: [{ kind: "tool_result", call_id: "c1", is_error: true, content: [{ kind: "text", text: "out c1" }] }],
+    });
     expect(go.messages.every((m) => isRfc3339(m.time))).toBe(true);
     expect(isRfc3339(first.started)).toBe(true);
     expect(go.cumulative).toMatchObject({ input_tokens: 150, output_tokens: 15, cost_usd: 0.00065 });
@@ -187,7 +274,10 @@ describe("transcripts zot writes, read with the Go zot's rules", () => {
     w.message(result("a"));
     expect(readFileSync(w.path as string, "utf8")).not.toContain('"call_id":"a"');
     w.message(result("b"));
-    const rows = readFileSync(w.path as string, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const rows = readFileSync(w.path as string, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(rows.at(-1).message.content.map((b: { call_id: string }) => b.call_id)).toEqual(["a", "b"]);
     w.close();
   });
@@ -222,8 +312,31 @@ describe("transcripts of earlier zot versions", () => {
       [
         { type: "session", version: 1, id: "abcd1234", cwd, created: "2026-11-29T19:15:00.000Z", provider: "mock", model: "mock-1" },
         { type: "message", message: { role: "user", content: [{ type: "text", text: "run it" }], ts: 1 } },
-        { type: "message", message: { role: "assistant", content: [{ type: "toolCall", id: "t1", name: "bash", args: { command: "ls" } }], stop: "tool_use", provider: "mock", model: "mock-1", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0 }, ts: 2 } },
-        { type: "message", message: { role: "toolResult", toolCallId: "t1", toolName: "bash", content: [{ type: "text", text: "a.txt" }], isError: false, ts: 3, activatedTools: [{ name: "secret", description: "Tells the secret.", schema: { type: "object" } }] }, intercept: { blocked_by: "guard", reason: "no" } },
+        {
+          type: "message",
+          message: {
+            role: "assistant",
+            content: [{ type: "toolCall", id: "t1", name: "bash", args: { command: "ls" } }],
+            stop: "tool_use",
+            provider: "mock",
+            model: "mock-1",
+            usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0 },
+            ts: 2,
+          },
+        },
+        {
+          type: "message",
+          message: {
+            role: "toolResult",
+            toolCallId: "t1",
+            toolName: "bash",
+            content: [{ type: "text", text: "a.txt" }],
+            isError: false,
+            ts: 3,
+            activatedTools: [{ name: "secret", description: "Tells the secret.", schema: { type: "object" } }],
+          },
+          intercept: { blocked_by: "guard", reason: "no" },
+        },
         { type: "usage", usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, cost: 0.5 }, provider: "mock", model: "mock-1", ts: 4 },
         { type: "usage", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0.25 }, provider: "mock", model: "mock-1", ts: 5 },
         { type: "model", provider: "openai", model: "gpt-x", ts: 6 },

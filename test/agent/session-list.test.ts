@@ -16,7 +16,15 @@ beforeEach(() => {
 });
 
 const user = (text: string) => ({ role: "user" as const, content: [{ type: "text" as const, text }], ts: 1 });
-const reply = (text: string) => ({ role: "assistant" as const, content: [{ type: "text" as const, text }], stop: "end_turn" as const, provider: "mock", model: "m", usage: emptyUsage(), ts: 2 });
+const reply = (text: string) => ({
+  role: "assistant" as const,
+  content: [{ type: "text" as const, text }],
+  stop: "end_turn" as const,
+  provider: "mock",
+  model: "m",
+  usage: emptyUsage(),
+  ts: 2,
+});
 
 function session(prompt: string, at: string): string {
   const w = createSession({ home, cwd, provider: "mock", model: "m", now: new Date(at) });

@@ -49,13 +49,34 @@ describe("the session lock", () => {
 
 describe("repairing tool call and result pairs", () => {
   const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
-  const call = (ids: string[]): Message => ({ role: "assistant", content: ids.map((id) => ({ type: "toolCall" as const, id, name: "bash", args: {} })), stop: "tool_use", provider: "mock", model: "m", usage, ts: 1 });
-  const result = (id: string): Message => ({ role: "toolResult", toolCallId: id, toolName: "bash", content: [{ type: "text", text: id }], isError: false, ts: 2 });
+  const call = (ids: string[]): Message => ({
+    role: "assistant",
+    content: ids.map((id) => ({ type: "toolCall" as const, id, name: "bash", args: {} })),
+    stop: "tool_use",
+    provider: "mock",
+    model: "m",
+    usage,
+    ts: 1,
+  });
+  const result = (id: string): Message => ({
+    role: "toolResult",
+    toolCallId: id,
+    toolName: "bash",
+    content: [{ type: "text", text: id }],
+    isError: false,
+    ts: 2,
+  });
   const user = (text: string): Message => ({ role: "user", content: [{ type: "text", text }], ts: 3 });
 
   test("drops results without a call, duplicates and late results, and closes unanswered calls", () => {
     const r = repairToolPairs([user("a"), result("ghost"), call(["c1", "c2"]), result("c1"), result("c1"), user("b"), result("c2")]);
-    expect(r.messages.map((m) => (m.role === "toolResult" ? `result:${m.toolCallId}:${m.isError}` : m.role))).toEqual(["user", "assistant", "result:c1:false", "result:c2:true", "user"]);
+    expect(r.messages.map((m) => (m.role === "toolResult" ? `result:${m.toolCallId}:${m.isError}` : m.role))).toEqual([
+      "user",
+      "assistant",
+      "result:c1:false",
+      "result:c2:true",
+      "user",
+    ]);
     expect(r.closed).toBe(1);
     expect(r.dropped).toBe(3);
   });

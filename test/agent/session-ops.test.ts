@@ -20,14 +20,27 @@ beforeEach(() => {
   mkdirSync(other);
 });
 
-const reply = (text: string, ts: number): AssistantMessage => ({ role: "assistant", content: [{ type: "text", text }], stop: "end_turn", provider: "anthropic", model: "claude-sonnet-4-5", usage: { input: 10, output: 2, cacheRead: 0, cacheWrite: 0, cost: 0.01 }, ts });
+const reply = (text: string, ts: number): AssistantMessage => ({
+  role: "assistant",
+  content: [{ type: "text", text }],
+  stop: "end_turn",
+  provider: "anthropic",
+  model: "claude-sonnet-4-5",
+  usage: { input: 10, output: 2, cacheRead: 0, cacheWrite: 0, cost: 0.01 },
+  ts,
+});
 
 /** A session of `cwd` with three prompts, a model switch after the first, and usage rows. */
 function threePrompts(): string {
   const w = createSession({ home, cwd, provider: "anthropic", model: "claude-sonnet-4-5", now: new Date("2026-12-01T10:20:30Z") });
   ["Fix the login bug!", "now the tests", "and the docs"].forEach((text, i) => {
     w.message({ role: "user", content: [{ type: "text", text }], ts: 1000 * i + 1 });
-    w.usage(reply("", 0).usage, { input: 10 * (i + 1), output: 2 * (i + 1), cacheRead: 0, cacheWrite: 0, cost: 0.01 * (i + 1) }, "anthropic", "claude-sonnet-4-5");
+    w.usage(
+      reply("", 0).usage,
+      { input: 10 * (i + 1), output: 2 * (i + 1), cacheRead: 0, cacheWrite: 0, cost: 0.01 * (i + 1) },
+      "anthropic",
+      "claude-sonnet-4-5",
+    );
     w.message(reply(`done ${i}`, 1000 * i + 2));
     if (i === 0) w.model("anthropic", "claude-haiku-4-5");
   });
@@ -44,7 +57,11 @@ function writeIn(path: string, text: string): void {
   w.close();
 }
 
-const rows = (path: string) => readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+const rows = (path: string) =>
+  readFileSync(path, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
 
 describe("/session export", () => {
   test("writes ~/Downloads/<started>-<id>-<prompt slug>.zotsession with every cwd stripped and the rows kept", () => {
@@ -68,7 +85,10 @@ describe("/session export", () => {
     expect(dir.ok && basename(dir.path)).toEndWith("-fix-the-login-bug.zotsession");
     const named = exportSession(src, join(other, "mine"), home);
     expect(named).toEqual({ ok: true, path: join(other, "mine.zotsession") });
-    expect(exportSession(src, join(other, "mine.zotsession"), home)).toEqual({ ok: false, error: `${join(other, "mine.zotsession")} already exists; give another path to /session export.` });
+    expect(exportSession(src, join(other, "mine.zotsession"), home)).toEqual({
+      ok: false,
+      error: `${join(other, "mine.zotsession")} already exists; give another path to /session export.`,
+    });
   });
 });
 
@@ -91,8 +111,14 @@ describe("/session import", () => {
 
   test("a file that is not a session is refused with a sentence", () => {
     writeFileSync(join(other, "notes.txt"), "hello\n");
-    expect(importSession(join(other, "notes.txt"), home, cwd)).toEqual({ ok: false, error: `Session file ${join(other, "notes.txt")} is not a zot session (its first line is not a meta row).` });
-    expect(importSession(join(other, "gone.zotsession"), home, cwd)).toEqual({ ok: false, error: `Session file ${join(other, "gone.zotsession")} does not exist; check the path.` });
+    expect(importSession(join(other, "notes.txt"), home, cwd)).toEqual({
+      ok: false,
+      error: `Session file ${join(other, "notes.txt")} is not a zot session (its first line is not a meta row).`,
+    });
+    expect(importSession(join(other, "gone.zotsession"), home, cwd)).toEqual({
+      ok: false,
+      error: `Session file ${join(other, "gone.zotsession")} does not exist; check the path.`,
+    });
   });
 
   test("drag-and-drop paths lose their quotes and escapes", () => {
@@ -105,7 +131,9 @@ describe("/session import", () => {
 describe("/session fork", () => {
   test("branches before a prompt: the rows before it, parent and fork_point in the meta, the prompt's text back", () => {
     const parent = threePrompts();
-    expect(sessionPrompts(parent)).toEqual({ ok: true, prompts: [
+    expect(sessionPrompts(parent)).toEqual({
+      ok: true,
+      prompts: [
         { index: 0, text: "Fix the login bug!", time: "1970-01-01T00:00:00.001Z" },
         { index: 1, text: "now the tests", time: "1970-01-01T00:00:01.001Z" },
         { index: 2, text: "and the docs", time: "1970-01-01T00:00:02.001Z" },
@@ -139,7 +167,11 @@ describe("/session fork", () => {
       [1, b.path, false],
     ]);
     rmSync(parent);
-    expect(sessionTree(home, cwd, null).map((n) => n.session.path).sort()).toEqual([a.path, b.path].sort());
+    expect(
+      sessionTree(home, cwd, null)
+        .map((n) => n.session.path)
+        .sort(),
+    ).toEqual([a.path, b.path].sort());
   });
 
   test("the note after an interrupted turn is not a prompt: the pickers skip it, indexes still count it", () => {
@@ -164,7 +196,11 @@ describe("/session fork", () => {
     const left = forkSession(parent, 2, home, cwd, new Date("2026-12-01T12:00:00Z"));
     if (!used.ok || !left.ok) throw new Error("fork failed");
     writeIn(used.path, "a new direction");
-    expect(listSessions(home, cwd).map((s) => s.path).sort()).toEqual([parent, used.path].sort());
+    expect(
+      listSessions(home, cwd)
+        .map((s) => s.path)
+        .sort(),
+    ).toEqual([parent, used.path].sort());
     expect(flattenTree(sessionTree(home, cwd, null)).map(({ node }) => node.session.path)).toEqual([parent, used.path]);
     expect(flattenTree(sessionTree(home, cwd, left.path)).map(({ node }) => [node.session.path, node.current])).toEqual([
       [parent, false],

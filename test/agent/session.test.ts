@@ -59,15 +59,24 @@ describe("session transcripts", () => {
     w.message(user("first"));
     const afterOne = readFileSync(w.path as string, "utf8");
     expect(afterOne.endsWith("\n")).toBe(true);
-    const lines = afterOne.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = afterOne
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ type: "meta", meta: { cwd, provider: "mock", model: "mock-1" } });
     expect(lines[1]).toEqual({ type: "message", message: { role: "user", content: [{ text: "first" }], time: "1970-01-01T00:00:00.001Z" } });
     const u = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, cost: 0.01 };
     w.usage(u, u, "mock", "mock-1");
     w.model("anthropic", "claude-x");
-    const all = readFileSync(w.path as string, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const all = readFileSync(w.path as string, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(all.map((r) => r.type)).toEqual(["meta", "message", "usage", "meta"]);
-    expect(all[2]).toMatchObject({ usage: { input_tokens: 10, output_tokens: 5, cache_read_tokens: 0, cache_write_tokens: 0, cost_usd: 0.01 }, cumulative: { input_tokens: 10 } });
+    expect(all[2]).toMatchObject({
+      usage: { input_tokens: 10, output_tokens: 5, cache_read_tokens: 0, cache_write_tokens: 0, cost_usd: 0.01 },
+      cumulative: { input_tokens: 10 },
+    });
     expect(all[3].meta).toMatchObject({ id: lines[0].meta.id, provider: "anthropic", model: "claude-x", started: lines[0].meta.started });
     w.close();
   });
@@ -92,8 +101,18 @@ describe("session transcripts", () => {
     const guarded = { ...result("t1", "files", "guard"), intercept: { args: { command: "echo GUARDED" }, rewritten_by: ["guard"] } };
     w.message(guarded);
     w.message(assistant("done"));
-    w.usage({ input: 10, output: 5, cacheRead: 1, cacheWrite: 2, cost: 0.5 }, { input: 10, output: 5, cacheRead: 1, cacheWrite: 2, cost: 0.5 }, "mock", "mock-1");
-    w.usage({ input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0.25 }, { input: 11, output: 6, cacheRead: 1, cacheWrite: 2, cost: 0.75 }, "mock", "mock-1");
+    w.usage(
+      { input: 10, output: 5, cacheRead: 1, cacheWrite: 2, cost: 0.5 },
+      { input: 10, output: 5, cacheRead: 1, cacheWrite: 2, cost: 0.5 },
+      "mock",
+      "mock-1",
+    );
+    w.usage(
+      { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0.25 },
+      { input: 11, output: 6, cacheRead: 1, cacheWrite: 2, cost: 0.75 },
+      "mock",
+      "mock-1",
+    );
     w.model("openai", "gpt-x");
     w.close();
     const r = openSession(w.path as string);
@@ -103,7 +122,9 @@ describe("session transcripts", () => {
     expect(r.session.usage).toEqual({ input: 11, output: 6, cacheRead: 1, cacheWrite: 2, cost: 0.75 });
     expect(r.session.provider).toBe("openai");
     expect(r.session.model).toBe("gpt-x");
-    const line = readFileSync(w.path as string, "utf8").split("\n").find((l) => l.includes('"role":"tool"'));
+    const line = readFileSync(w.path as string, "utf8")
+      .split("\n")
+      .find((l) => l.includes('"role":"tool"'));
     const written = JSON.parse(line as string);
     expect(written.message.content[0].intercept).toEqual({ args: { command: "echo GUARDED" }, rewritten_by: ["guard"] });
     // The record sits in its result block, once: not also inside the message.
@@ -144,7 +165,12 @@ describe("session transcripts", () => {
   test("tool calls without results get aborted results on load", () => {
     const w = createSession({ home, cwd, provider: "mock", model: "mock-1" });
     w.message(user("go"));
-    w.message(assistant("calling", [{ id: "a", name: "bash" }, { id: "b", name: "read" }]));
+    w.message(
+      assistant("calling", [
+        { id: "a", name: "bash" },
+        { id: "b", name: "read" },
+      ]),
+    );
     w.message(result("a", "ran"));
     w.close();
     const r = openSession(w.path as string);
@@ -219,11 +245,20 @@ describe("session transcripts", () => {
 
   test("opening a missing file, a directory or a foreign file is a clear error", () => {
     const missing = openSession(join(home, "nope.jsonl"));
-    expect(missing).toEqual({ ok: false, error: `Session file ${join(home, "nope.jsonl")} does not exist; run "zot --resume" to list the sessions of this directory.` });
-    expect(openSession(home)).toEqual({ ok: false, error: `Session path ${home} is a directory; give a .jsonl transcript file (run "zot --resume" to list them).` });
+    expect(missing).toEqual({
+      ok: false,
+      error: `Session file ${join(home, "nope.jsonl")} does not exist; run "zot --resume" to list the sessions of this directory.`,
+    });
+    expect(openSession(home)).toEqual({
+      ok: false,
+      error: `Session path ${home} is a directory; give a .jsonl transcript file (run "zot --resume" to list them).`,
+    });
     writeFileSync(join(home, "x.jsonl"), '{"hello":1}\n');
     const foreign = openSession(join(home, "x.jsonl"));
-    expect(foreign).toEqual({ ok: false, error: `${join(home, "x.jsonl")} is not a zot session transcript (no meta or message lines); run "zot --resume" to list the sessions of this directory.` });
+    expect(foreign).toEqual({
+      ok: false,
+      error: `${join(home, "x.jsonl")} is not a zot session transcript (no meta or message lines); run "zot --resume" to list the sessions of this directory.`,
+    });
   });
 
   test("survives kill -9 of the writing process", async () => {

@@ -43,7 +43,10 @@ const text = (e: Extract<AgentEvent, { type: "tool_result" }>): string => e.cont
 const taskResults = (rt: Runtime): string[] =>
   rt.messages().flatMap((m) => (m.role === "toolResult" && m.toolName === "task" ? [m.content.map((p) => (p.type === "text" ? p.text : "")).join("")] : []));
 const results = (name: string, agent?: string): Extract<AgentEvent, { type: "tool_result" }>[] =>
-  events.filter((e): e is Extract<AgentEvent, { type: "tool_result" }> => e.type === "tool_result" && e.name === name && (agent === undefined ? !e.agent : e.agent?.name === agent));
+  events.filter(
+    (e): e is Extract<AgentEvent, { type: "tool_result" }> =>
+      e.type === "tool_result" && e.name === name && (agent === undefined ? !e.agent : e.agent?.name === agent),
+  );
 
 function agentFile(name: string, body: string): string {
   const dir = join(home, "agents");
@@ -80,11 +83,16 @@ test("two task calls in one message run at the same time, each in its own conver
 
 test("a task call's progress lines carry its subagent's state: started, each call with the tokens so far, and how it ended", async () => {
   const rt = await start();
-  await rt.prompt(`${task(call("bash", { command: "echo one" }), undefined, "first")}\n${task(`${call("bash", { command: "exit 3" })}\n${call("read", { path: "nothing-here" })}`, undefined, "second")}`);
+  await rt.prompt(
+    `${task(call("bash", { command: "echo one" }), undefined, "first")}\n${task(`${call("bash", { command: "exit 3" })}\n${call("read", { path: "nothing-here" })}`, undefined, "second")}`,
+  );
   const progress = events.filter((e): e is Extract<AgentEvent, { type: "tool_progress" }> => e.type === "tool_progress" && e.name === "task" && !e.agent);
   const calls = new Map(events.flatMap((e) => (e.type === "tool_call" && e.name === "task" ? [[e.id, (e.args as { description: string }).description]] : [])));
   const byTask = (description: string) => progress.filter((e) => calls.get(e.id) === description).map((e) => e.subagent);
-  for (const [description, tools] of [["first", ["bash"]], ["second", ["bash", "read"]]] as const) {
+  for (const [description, tools] of [
+    ["first", ["bash"]],
+    ["second", ["bash", "read"]],
+  ] as const) {
     const states = byTask(description);
     expect(states.map((s) => [s?.description, s?.state, s?.tool?.name ?? null])).toEqual([
       [description, "running", null],
@@ -199,7 +207,11 @@ test("cancel stops every running subagent and kills their processes", async () =
   const running = rt.prompt(`${task(sleeper("one"))}\n${task(sleeper("two"))}`);
   const started = async (): Promise<number[]> => {
     for (;;) {
-      const lines = existsSync(pids) ? readFileSync(pids, "utf8").split("\n").filter((l) => l !== "") : [];
+      const lines = existsSync(pids)
+        ? readFileSync(pids, "utf8")
+            .split("\n")
+            .filter((l) => l !== "")
+        : [];
       if (lines.length === 2) return lines.map(Number);
       await Bun.sleep(20);
     }
@@ -261,7 +273,10 @@ test("an agent file with `subagents: true` may start subagents, down to depth 2;
 });
 
 test("an agent file is listed with its source; a bad one is a warning naming the file", async () => {
-  const good = agentFile("reviewer", "---\nname: reviewer\ndescription: reviews a change for bugs\ntools: Read, Bash\nmodel: inherit\n---\nYou review changes.\n");
+  const good = agentFile(
+    "reviewer",
+    "---\nname: reviewer\ndescription: reviews a change for bugs\ntools: Read, Bash\nmodel: inherit\n---\nYou review changes.\n",
+  );
   const noFront = agentFile("loose", "Just a prompt, no front matter.\n");
   const badLine = agentFile("broken", "---\nname: broken\ndescription: x\nthis line is wrong\n---\nBody\n");
   const badLevel = agentFile("thinker", "---\nname: thinker\ndescription: thinks\nreasoning: enormous\n---\nBody\n");
@@ -276,7 +291,9 @@ test("an agent file is listed with its source; a bad one is a warning naming the
   for (const w of loaded.warnings) expect(w.split("\n")).toHaveLength(1);
   // Asked for by name, a skipped agent's error says why it is missing.
   await rt.prompt(task("hello", "thinker"));
-  expect(text(results("task")[0]!)).toContain(`there is no agent "thinker" (the agents are reviewer, general, explore). Skipped the agent file ${badLevel}: "reasoning: enormous"`);
+  expect(text(results("task")[0]!)).toContain(
+    `there is no agent "thinker" (the agents are reviewer, general, explore). Skipped the agent file ${badLevel}: "reasoning: enormous"`,
+  );
   // The model reads who to pick in the task tool's description.
   await rt.prompt(task(call("bash", { command: "echo hi" }), "reviewer"));
   expect(text(results("task")[1]!)).toBe("mock: tool bash returned: hi");
@@ -315,13 +332,21 @@ test("the session keeps each subagent's conversation beside the main one, and a 
   expect(readFileSync(exported.path, "utf8")).toContain('"type":"subagent"');
   await rt.close();
   runtime = undefined;
-  const rows = readFileSync(path, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { type: string; agent?: { name: string }; message?: { role: string } });
+  const rows = readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as { type: string; agent?: { name: string }; message?: { role: string } });
   const sub = rows.filter((r) => r.type === "subagent");
   expect(sub.map((r) => r.message?.role)).toEqual(["user", "assistant", "tool", "assistant"]);
   expect(sub.every((r) => r.agent?.name === "general")).toBe(true);
   const again = await start({ noSession: false, continue: true });
-  expect(JSON.stringify(again.messages())).not.toContain("echo recorded\"}");
-  expect(again.messages().filter((m) => m.role === "toolResult").map((m) => (m.role === "toolResult" ? m.toolName : ""))).toEqual(["task"]);
+  expect(JSON.stringify(again.messages())).not.toContain('echo recorded"}');
+  expect(
+    again
+      .messages()
+      .filter((m) => m.role === "toolResult")
+      .map((m) => (m.role === "toolResult" ? m.toolName : "")),
+  ).toEqual(["task"]);
   expect(readdirSync(join(home, "sessions")).length).toBe(1);
 });
 

@@ -11,7 +11,13 @@ beforeEach(() => {
   home = tempDir("zot-prompt-");
 });
 
-const base = () => ({ home, cwd: "/work/proj", tools: builtinTools(), skills: discoverSkills("/work/proj", home).skills, now: new Date("2026-11-29T12:00:00Z") });
+const base = () => ({
+  home,
+  cwd: "/work/proj",
+  tools: builtinTools(),
+  skills: discoverSkills("/work/proj", home).skills,
+  now: new Date("2026-11-29T12:00:00Z"),
+});
 
 describe("system prompt", () => {
   test("the default names zot, the cwd, the date, the tools and the skills", () => {

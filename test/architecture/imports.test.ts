@@ -194,7 +194,16 @@ test("the cycle check finds a cycle when there is one", () => {
     ["c.ts", ["a.ts"]],
   ]);
   expect(cycles(graph)).toEqual(["a.ts → b.ts → c.ts → a.ts"]);
-  expect(cycles(roomGraph(new Map([["agent/loop.ts", ["ext/host.ts"]], ["ext/host.ts", ["agent/hooks.ts"]]])))).toEqual(["agent → ext → agent"]);
+  expect(
+    cycles(
+      roomGraph(
+        new Map([
+          ["agent/loop.ts", ["ext/host.ts"]],
+          ["ext/host.ts", ["agent/hooks.ts"]],
+        ]),
+      ),
+    ),
+  ).toEqual(["agent → ext → agent"]);
 });
 
 test("rooms import only the rooms below them: platform and the leaves under all, then the agent core, the hosts, the runtime, the modes, the TUI, the CLI", () => {
@@ -203,12 +212,26 @@ test("rooms import only the rooms below them: platform and the leaves under all,
 
 test("the modes reach the agent only through the runtime's API, events, messages and content", () => {
   expect(modeViolations(importGraph())).toEqual([]);
-  expect(modeViolations(new Map([["tui/app.ts", ["agent/tools/write.ts", "runtime/api.ts", "agent/events.ts"]], ["cli/run.ts", ["runtime/setup.ts"]]]))).toEqual(["tui/app.ts imports agent/tools/write.ts"]);
+  expect(
+    modeViolations(
+      new Map([
+        ["tui/app.ts", ["agent/tools/write.ts", "runtime/api.ts", "agent/events.ts"]],
+        ["cli/run.ts", ["runtime/setup.ts"]],
+      ]),
+    ),
+  ).toEqual(["tui/app.ts imports agent/tools/write.ts"]);
 });
 
 test("the management commands are imported only by other commands and the entry, never by a mode, the runtime or a host", () => {
   expect(cliViolations(importGraph())).toEqual([]);
-  expect(cliViolations(new Map([["modes/rpc.ts", ["cli/ext/doctor.ts"]], ["cli/ext.ts", ["cli/ext/list.ts"]]]))).toEqual(["modes/rpc.ts imports cli/ext/doctor.ts"]);
+  expect(
+    cliViolations(
+      new Map([
+        ["modes/rpc.ts", ["cli/ext/doctor.ts"]],
+        ["cli/ext.ts", ["cli/ext/list.ts"]],
+      ]),
+    ),
+  ).toEqual(["modes/rpc.ts imports cli/ext/doctor.ts"]);
 });
 
 test("the layer check reports an import upwards and a room it does not know", () => {

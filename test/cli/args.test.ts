@@ -27,10 +27,45 @@ describe("parseArgv", () => {
   });
 
   test("accepts every value flag as --flag value and --flag=value", () => {
-    const spaced = run(["--provider", "mock", "--model", "gpt-x", "--api-key", "k", "--base-url", "http://h/v1", "--cwd", "/tmp", "--session", "s.jsonl", "--mock-script", "m.jsonl", "--ext-trace", "t.jsonl"]);
-    const joined = run(["--provider=mock", "--model=gpt-x", "--api-key=k", "--base-url=http://h/v1", "--cwd=/tmp", "--session=s.jsonl", "--mock-script=m.jsonl", "--ext-trace=t.jsonl"]);
+    const spaced = run([
+      "--provider",
+      "mock",
+      "--model",
+      "gpt-x",
+      "--api-key",
+      "k",
+      "--base-url",
+      "http://h/v1",
+      "--cwd",
+      "/tmp",
+      "--session",
+      "s.jsonl",
+      "--mock-script",
+      "m.jsonl",
+      "--ext-trace",
+      "t.jsonl",
+    ]);
+    const joined = run([
+      "--provider=mock",
+      "--model=gpt-x",
+      "--api-key=k",
+      "--base-url=http://h/v1",
+      "--cwd=/tmp",
+      "--session=s.jsonl",
+      "--mock-script=m.jsonl",
+      "--ext-trace=t.jsonl",
+    ]);
     expect(joined).toEqual(spaced);
-    expect(spaced).toMatchObject({ provider: "mock", model: "gpt-x", apiKey: "k", baseUrl: "http://h/v1", cwd: "/tmp", session: "s.jsonl", mockScript: "m.jsonl", extTrace: "t.jsonl" });
+    expect(spaced).toMatchObject({
+      provider: "mock",
+      model: "gpt-x",
+      apiKey: "k",
+      baseUrl: "http://h/v1",
+      cwd: "/tmp",
+      session: "s.jsonl",
+      mockScript: "m.jsonl",
+      extTrace: "t.jsonl",
+    });
   });
 
   test("collects repeatable flags in order", () => {
@@ -79,7 +114,9 @@ describe("parseArgv", () => {
   test("splits --tools on commas and keeps built-in names only", () => {
     expect(run(["--tools", "read, bash,,edit"]).tools).toEqual(["read", "bash", "edit"]);
     expect(error(["--tools", "read,fly"])).toContain('unknown tool "fly"');
-    expect(error(["--tools="])).toBe("--tools needs at least one tool name (read, write, edit, bash, bash_output, bash_kill, todo, web_fetch, skill, task); use --no-tools for none.");
+    expect(error(["--tools="])).toBe(
+      "--tools needs at least one tool name (read, write, edit, bash, bash_output, bash_kill, todo, web_fetch, skill, task); use --no-tools for none.",
+    );
     expect(error(["--tools", " , "])).toContain("use --no-tools for none");
   });
 

@@ -8,7 +8,10 @@ test("--http takes PORT, :PORT, HOST:PORT and [IPv6]:PORT, on loopback unless a 
   expect(parseAddress(":0")).toEqual({ ok: true, hostname: "127.0.0.1", port: 0 });
   expect(parseAddress("0.0.0.0:9000")).toEqual({ ok: true, hostname: "0.0.0.0", port: 9000 });
   expect(parseAddress("[::1]:9000")).toEqual({ ok: true, hostname: "::1", port: 9000 });
-  expect(parseAddress("localhost")).toEqual({ ok: false, error: '--http "localhost" is not [HOST:]PORT (e.g. --http 127.0.0.1:8765, or --http 0 for a free port on 127.0.0.1)' });
+  expect(parseAddress("localhost")).toEqual({
+    ok: false,
+    error: '--http "localhost" is not [HOST:]PORT (e.g. --http 127.0.0.1:8765, or --http 0 for a free port on 127.0.0.1)',
+  });
   expect(parseAddress("70000").ok).toBe(false);
 });
 

@@ -36,7 +36,9 @@ test("docs/agent.md's flag table lists every flag the parser takes, and no other
 });
 
 test("docs/tui.md's slash-command table lists every built-in command (and the MCP client's /mcp-login), and no other", () => {
-  const rows = firstColumn(doc("tui.md"), "## Slash commands").flatMap((cell) => cell.split(/\s+/)).filter((w) => w.startsWith("/"));
+  const rows = firstColumn(doc("tui.md"), "## Slash commands")
+    .flatMap((cell) => cell.split(/\s+/))
+    .filter((w) => w.startsWith("/"));
   const documented = new Set(rows.map((w) => w.slice(1)));
   const builtin = new Set<string>([...BUILTIN_COMMANDS.map((c) => c.name), LOGIN_COMMAND]);
   expect([...builtin].filter((c) => !documented.has(c)).sort()).toEqual([]);
@@ -67,7 +69,13 @@ test("docs/ext-cli.md's `zot ext` usage block lists every subcommand with the us
   let help = "";
   await runExtCli(["--help"], { stdout: { write: (t: string) => (help += t) }, stderr: { write: () => true } });
   const commands = help.slice(help.indexOf("commands:\n") + "commands:\n".length, help.indexOf("\n\n", help.indexOf("commands:\n")));
-  const usages = commands.split("\n").map((l) => `zot ext ${l.trim().split(/\s{2,}/)[0]!.replace(" | trust ", " | zot ext trust ")}`);
+  const usages = commands.split("\n").map(
+    (l) =>
+      `zot ext ${l
+        .trim()
+        .split(/\s{2,}/)[0]!
+        .replace(" | trust ", " | zot ext trust ")}`,
+  );
   const text = doc("ext-cli.md");
   const block = text.slice(text.indexOf("## `zot ext`\n\n```\n") + "## `zot ext`\n\n```\n".length);
   const documented = block.slice(0, block.indexOf("```")).trim().split("\n");
@@ -92,6 +100,7 @@ test("docs/ext-cli.md's list of states names every state an extension can end up
   const from = text.indexOf("Every extension ends up in one of these states:");
   const paragraph = text.slice(from, text.indexOf("\n\n", from));
   // Discovery's `spawn` is the `enabled` of the docs (started), which doctor refines.
-  for (const state of Object.keys(states).map((s) => (s === "spawn" ? "enabled" : s))) expect({ state, named: paragraph.includes(`\`${state}\``) }).toEqual({ state, named: true });
+  for (const state of Object.keys(states).map((s) => (s === "spawn" ? "enabled" : s)))
+    expect({ state, named: paragraph.includes(`\`${state}\``) }).toEqual({ state, named: true });
   expect(paragraph).not.toContain("needs-config");
 });

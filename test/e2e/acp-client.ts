@@ -8,18 +8,30 @@ import * as acp from "@agentclientprotocol/sdk";
 import { ROOT, ZOT, zotEnv } from "./zot.ts";
 
 type Schema = { $defs: Record<string, unknown> };
-const schema = JSON.parse(readFileSync(join(ROOT, "node_modules/@agentclientprotocol/sdk/schema/v1/schema.json"), "utf8")) as Schema & { anyOf: { title: string }[] };
+const schema = JSON.parse(readFileSync(join(ROOT, "node_modules/@agentclientprotocol/sdk/schema/v1/schema.json"), "utf8")) as Schema & {
+  anyOf: { title: string }[];
+};
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 // The schema's integer widths (Rust's) as formats, so a line number or a size out of range fails too.
-const WIDTHS: Record<string, [number, number]> = { uint16: [0, 65535], uint32: [0, 2 ** 32 - 1], uint64: [0, Number.MAX_SAFE_INTEGER], int32: [-(2 ** 31), 2 ** 31 - 1], int64: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] };
-for (const [name, [min, max]] of Object.entries(WIDTHS)) ajv.addFormat(name, { type: "number", validate: (n: number) => Number.isInteger(n) && n >= min && n <= max });
+const WIDTHS: Record<string, [number, number]> = {
+  uint16: [0, 65535],
+  uint32: [0, 2 ** 32 - 1],
+  uint64: [0, Number.MAX_SAFE_INTEGER],
+  int32: [-(2 ** 31), 2 ** 31 - 1],
+  int64: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+};
+for (const [name, [min, max]] of Object.entries(WIDTHS))
+  ajv.addFormat(name, { type: "number", validate: (n: number) => Number.isInteger(n) && n >= min && n <= max });
 ajv.addFormat("double", { type: "number", validate: (n: number) => Number.isFinite(n) });
 const compiled = new Map<string, ReturnType<typeof ajv.compile>>();
 
 function validator(def: string): ReturnType<typeof ajv.compile> {
   let v = compiled.get(def);
   if (!v) {
-    v = def === "Agent" ? ajv.compile({ ...schema.anyOf.find((a) => a.title === "Agent"), $defs: schema.$defs }) : ajv.compile({ $ref: `#/$defs/${def}`, $defs: schema.$defs });
+    v =
+      def === "Agent"
+        ? ajv.compile({ ...schema.anyOf.find((a) => a.title === "Agent"), $defs: schema.$defs })
+        : ajv.compile({ $ref: `#/$defs/${def}`, $defs: schema.$defs });
     compiled.set(def, v);
   }
   return v;
@@ -95,7 +107,13 @@ export class Terminals {
   create(req: acp.CreateTerminalRequest): acp.CreateTerminalResponse {
     this.created.push(req);
     // In a process group of its own, so a kill reaches everything the command started, as an editor's terminal does.
-    const proc = Bun.spawn([req.command, ...(req.args ?? [])], { ...(req.cwd ? { cwd: req.cwd } : {}), stdout: "pipe", stderr: "pipe", stdin: "ignore", detached: true });
+    const proc = Bun.spawn([req.command, ...(req.args ?? [])], {
+      ...(req.cwd ? { cwd: req.cwd } : {}),
+      stdout: "pipe",
+      stderr: "pipe",
+      stdin: "ignore",
+      detached: true,
+    });
     this.pids.push(proc.pid);
     const id = `term-${this.created.length}`;
     const entry = { proc, output: "", done: Promise.resolve() };
@@ -124,7 +142,13 @@ export class Terminals {
   output(id: string): acp.TerminalOutputResponse {
     const t = this.get(id);
     const exited = t.proc.exitCode !== null || t.proc.signalCode !== null;
-    return { output: t.output, truncated: false, ...(exited ? { exitStatus: { exitCode: t.proc.signalCode ? null : t.proc.exitCode, signal: t.proc.signalCode === null ? null : String(t.proc.signalCode) } } : {}) };
+    return {
+      output: t.output,
+      truncated: false,
+      ...(exited
+        ? { exitStatus: { exitCode: t.proc.signalCode ? null : t.proc.exitCode, signal: t.proc.signalCode === null ? null : String(t.proc.signalCode) } }
+        : {}),
+    };
   }
 
   private killGroup(pid: number): void {
@@ -241,7 +265,9 @@ export class AcpClient {
 
   /** The updates of one kind, for one session. */
   of<K extends acp.SessionUpdate["sessionUpdate"]>(sessionId: string, kind: K): Extract<acp.SessionUpdate, { sessionUpdate: K }>[] {
-    return this.updates.filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === kind).map((u) => u.update as Extract<acp.SessionUpdate, { sessionUpdate: K }>);
+    return this.updates
+      .filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === kind)
+      .map((u) => u.update as Extract<acp.SessionUpdate, { sessionUpdate: K }>);
   }
 
   /** The agent's message text of a session, chunks joined. */

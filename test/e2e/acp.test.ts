@@ -44,7 +44,11 @@ describe("zot acp", () => {
     const c = start(["--mock-script", script([{ thinking: "Let me think about it.", text: "Hello from the scripted model." }])]);
     const init = await c.initialize();
     expect(init.protocolVersion).toBe(1);
-    expect(init.agentCapabilities).toMatchObject({ loadSession: true, promptCapabilities: { image: true, embeddedContext: true, audio: false }, mcpCapabilities: { http: true, sse: false } });
+    expect(init.agentCapabilities).toMatchObject({
+      loadSession: true,
+      promptCapabilities: { image: true, embeddedContext: true, audio: false },
+      mcpCapabilities: { http: true, sse: false },
+    });
     expect(init.agentCapabilities?.sessionCapabilities).toMatchObject({ list: {}, resume: {}, close: {} });
     expect(init.authMethods?.map((m) => m.id)).toContain("anthropic");
     const cwd = project();
@@ -53,15 +57,24 @@ describe("zot acp", () => {
     const r = await c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "hi" }] });
     expect(r.stopReason).toBe("end_turn");
     expect(c.said(s.sessionId)).toBe("Hello from the scripted model.");
-    const thought = c.of(s.sessionId, "agent_thought_chunk").map((u) => (u.content.type === "text" ? u.content.text : "")).join("");
+    const thought = c
+      .of(s.sessionId, "agent_thought_chunk")
+      .map((u) => (u.content.type === "text" ? u.content.text : ""))
+      .join("");
     expect(thought).toBe("Let me think about it.");
     const usage = c.of(s.sessionId, "usage_update").at(-1);
     expect(usage?.size).toBe(200_000);
     expect(usage?.used).toBeGreaterThan(0);
     const commands = await c.waitFor((u) => u.update.sessionUpdate === "available_commands_update");
-    expect(commands.update.sessionUpdate === "available_commands_update" && commands.update.availableCommands.map((x) => x.name)).toEqual(expect.arrayContaining(["compact", "init"]));
+    expect(commands.update.sessionUpdate === "available_commands_update" && commands.update.availableCommands.map((x) => x.name)).toEqual(
+      expect.arrayContaining(["compact", "init"]),
+    );
     // The session is a zot session file, in the project's folder.
-    expect(sessionFiles(e2e.home).filter((f) => f.endsWith(".jsonl")).map((f) => f.slice(f.lastIndexOf("/") + 1))).toEqual([`${s.sessionId}.jsonl`]);
+    expect(
+      sessionFiles(e2e.home)
+        .filter((f) => f.endsWith(".jsonl"))
+        .map((f) => f.slice(f.lastIndexOf("/") + 1)),
+    ).toEqual([`${s.sessionId}.jsonl`]);
     expect(await c.close()).toMatchObject({ code: 0 });
     expect(c.problems).toEqual([]);
   });
@@ -94,7 +107,10 @@ describe("zot acp", () => {
     expect(second.stopReason).toBe("end_turn");
     expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("new line\n");
     expect(c.of(s.sessionId, "tool_call_update").some((u) => u.status === "failed")).toBe(true);
-    expect(asked).toEqual([`Write notes.txt: allow_once,allow_always,reject_once,reject_always`, `Write notes.txt: allow_once,allow_always,reject_once,reject_always`]);
+    expect(asked).toEqual([
+      `Write notes.txt: allow_once,allow_always,reject_once,reject_always`,
+      `Write notes.txt: allow_once,allow_always,reject_once,reject_always`,
+    ]);
     expect(c.said(s.sessionId)).toContain("mock: tool write failed: The user declined this tool call");
     await c.close();
     expect(c.problems).toEqual([]);
@@ -128,8 +144,16 @@ describe("zot acp", () => {
     const c = start(["--provider", "mock", "--permission-mode", "yolo"]);
     await c.initialize();
     const s = await c.agent.request("session/new", { cwd, mcpServers: [] });
-    const todo = { items: [{ text: "write the tests", status: "in_progress" }, { text: "ship", status: "pending" }] };
-    const r = await c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: `call bash {"command":"echo out-of-bash"}\ncall todo ${JSON.stringify(todo)}` }] });
+    const todo = {
+      items: [
+        { text: "write the tests", status: "in_progress" },
+        { text: "ship", status: "pending" },
+      ],
+    };
+    const r = await c.agent.request("session/prompt", {
+      sessionId: s.sessionId,
+      prompt: [{ type: "text", text: `call bash {"command":"echo out-of-bash"}\ncall todo ${JSON.stringify(todo)}` }],
+    });
     expect(r.stopReason).toBe("end_turn");
     const bash = c.of(s.sessionId, "tool_call").find((u) => u.kind === "execute");
     expect(bash?.title).toBe("`echo out-of-bash`");
@@ -211,7 +235,12 @@ describe("zot acp", () => {
     const c = start(["--provider", "mock", "--permission-mode", "yolo", "--sandbox", "off"]);
     await c.initialize();
     const s = await c.agent.request("session/new", { cwd, mcpServers: [] });
-    void c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: `call bash ${JSON.stringify({ command: "echo $$ > pid; exec sleep 60" })}` }] }).catch(() => undefined);
+    void c.agent
+      .request("session/prompt", {
+        sessionId: s.sessionId,
+        prompt: [{ type: "text", text: `call bash ${JSON.stringify({ command: "echo $$ > pid; exec sleep 60" })}` }],
+      })
+      .catch(() => undefined);
     const pidFile = join(cwd, "pid");
     while (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "") await Bun.sleep(20);
     const pid = Number(readFileSync(pidFile, "utf8").trim());
@@ -239,7 +268,11 @@ describe("zot acp", () => {
 
   test("stop reasons: a turn an extension blocks is a refusal, one --max-steps stops is max_turn_requests", async () => {
     const cwd = project();
-    const guarded = start(["--provider", "mock", "-e", join(FIXTURES, "guard")], {}, { ZOT_TEST_GUARD: JSON.stringify({ intercept: ["turn_start"], block_step: 1 }) });
+    const guarded = start(
+      ["--provider", "mock", "-e", join(FIXTURES, "guard")],
+      {},
+      { ZOT_TEST_GUARD: JSON.stringify({ intercept: ["turn_start"], block_step: 1 }) },
+    );
     await guarded.initialize();
     const g = await guarded.agent.request("session/new", { cwd, mcpServers: [] });
     expect((await guarded.agent.request("session/prompt", { sessionId: g.sessionId, prompt: [{ type: "text", text: "hello" }] })).stopReason).toBe("refusal");
@@ -248,7 +281,9 @@ describe("zot acp", () => {
     const limited = start(["--provider", "mock", "--permission-mode", "yolo", "--max-steps", "1"]);
     await limited.initialize();
     const l = await limited.agent.request("session/new", { cwd, mcpServers: [] });
-    expect((await limited.agent.request("session/prompt", { sessionId: l.sessionId, prompt: [{ type: "text", text: `call bash {"command":"true"}` }] })).stopReason).toBe("max_turn_requests");
+    expect(
+      (await limited.agent.request("session/prompt", { sessionId: l.sessionId, prompt: [{ type: "text", text: `call bash {"command":"true"}` }] })).stopReason,
+    ).toBe("max_turn_requests");
     await limited.close();
     expect(limited.problems).toEqual([]);
   });
@@ -275,7 +310,9 @@ describe("zot acp", () => {
     expect(said).toContain("mock: look at these");
     expect(said).toContain(`<resource uri="file:///buffer/unsaved.ts">\nconst unsaved = 1;\n</resource>`);
     expect(said).toContain("text of the linked file");
-    const audio = await c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "audio", mimeType: "audio/wav", data: "AAAA" }] }).catch((e: unknown) => e);
+    const audio = await c.agent
+      .request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "audio", mimeType: "audio/wav", data: "AAAA" }] })
+      .catch((e: unknown) => e);
     expect(audio).toMatchObject({ code: -32602 });
     expect(String((audio as Error).message)).toContain("prompt[0] is audio, which zot does not take");
     await c.close();
@@ -324,9 +361,17 @@ describe("zot acp", () => {
     const cwd = project();
     const c = start(["--provider", "mock", "--permission-mode", "yolo", "--sandbox", "off"]);
     await c.initialize();
-    const server: acp.McpServer = { name: "fromeditor", command: Bun.which("python3") ?? "python3", args: [join(ROOT, "test/fixtures/mcp/legacy_server.py")], env: [] };
+    const server: acp.McpServer = {
+      name: "fromeditor",
+      command: Bun.which("python3") ?? "python3",
+      args: [join(ROOT, "test/fixtures/mcp/legacy_server.py")],
+      env: [],
+    };
     const s = await c.agent.request("session/new", { cwd, mcpServers: [server] });
-    const r = await c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: `call mcp__fromeditor__echo {"text":"through mcp"}` }] });
+    const r = await c.agent.request("session/prompt", {
+      sessionId: s.sessionId,
+      prompt: [{ type: "text", text: `call mcp__fromeditor__echo {"text":"through mcp"}` }],
+    });
     expect(r.stopReason).toBe("end_turn");
     const call = c.of(s.sessionId, "tool_call")[0];
     expect(call).toMatchObject({ kind: "other", title: "mcp__fromeditor__echo" });
@@ -408,7 +453,10 @@ describe("zot acp in an editor that offers its files and terminals", () => {
     const c = start(["--provider", "mock", "--permission-mode", "yolo"], { terminals });
     await c.initialize({ terminal: true });
     const s = await c.agent.request("session/new", { cwd, mcpServers: [] });
-    const r = await c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: `call bash {"command":"echo in-the-editor; exit 3"}` }] });
+    const r = await c.agent.request("session/prompt", {
+      sessionId: s.sessionId,
+      prompt: [{ type: "text", text: `call bash {"command":"echo in-the-editor; exit 3"}` }],
+    });
     expect(r.stopReason).toBe("end_turn");
     expect(terminals.created).toHaveLength(1);
     expect(terminals.created[0]?.cwd).toBe(cwd);
@@ -422,7 +470,9 @@ describe("zot acp in an editor that offers its files and terminals", () => {
     expect(c.said(s.sessionId)).toContain("in-the-editor");
     expect(c.said(s.sessionId)).toContain("[Exit code 3]");
     const turn = c.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: `call bash {"command":"sleep 60"}` }] });
-    await c.waitFor((u) => u.update.sessionUpdate === "tool_call_update" && u.update.content?.[0]?.type === "terminal" && u.update.content[0].terminalId === "term-2");
+    await c.waitFor(
+      (u) => u.update.sessionUpdate === "tool_call_update" && u.update.content?.[0]?.type === "terminal" && u.update.content[0].terminalId === "term-2",
+    );
     await c.agent.notify("session/cancel", { sessionId: s.sessionId });
     expect((await turn).stopReason).toBe("cancelled");
     expect(processAlive(terminals.pids[1]!)).toBe(false);
@@ -459,7 +509,13 @@ describe("zot acp without a key", () => {
 
 describe("zot acp with a bad client", () => {
   test("malformed JSON, unknown methods, requests before initialize and bad params get JSON-RPC errors; stdin closing ends zot cleanly", async () => {
-    const proc = Bun.spawn([join(ROOT, "dist", "zot"), "acp", "--provider", "mock"], { cwd: e2e.root, env: { ...process.env, ZOT_HOME: e2e.home }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([join(ROOT, "dist", "zot"), "acp", "--provider", "mock"], {
+      cwd: e2e.root,
+      env: { ...process.env, ZOT_HOME: e2e.home },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const sink = proc.stdin as import("bun").FileSink;
     const lines = [
       "{not json",
@@ -475,7 +531,10 @@ describe("zot acp with a bad client", () => {
     sink.end();
     const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
     expect(code).toBe(0);
-    const frames = out.trim().split("\n").map((l) => JSON.parse(l) as { id: unknown; error?: { code: number; message: string }; result?: unknown });
+    const frames = out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: unknown; error?: { code: number; message: string }; result?: unknown });
     const byId = (id: unknown) => frames.find((f) => f.id === id);
     expect(frames.filter((f) => f.id === null).map((f) => f.error?.code)).toEqual([-32700, -32600]);
     expect(byId(1)?.error).toMatchObject({ code: -32600, message: "session/new before initialize: send initialize first." });

@@ -9,9 +9,7 @@ import { waitFor } from "../helpers/wait.ts";
 
 const e2e = useZotHome({ prefix: "zot-bg-e2e-" });
 
-
 const LEAVES_A_GRANDCHILD = `sh -c 'echo $$ > grandchild.pid; exec sleep 300' & echo started; wait`;
-
 
 test("--json shows the job start; bash_output follows it; zot's exit ends the job and its grandchild", async () => {
   const path = mockScript(e2e.root, [

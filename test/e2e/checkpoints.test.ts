@@ -23,7 +23,10 @@ test("a rewind over RPC restores what write and bash changed across zot -c, list
   const ext = ["-e", join(FIXTURES, "rewind-log")];
   const env = { REWIND_LOG: log };
 
-  const first = [call("write", { path: "a.txt", content: "changed by write\n" }), call("bash", { command: "rm gone.txt && printf x > made.txt && printf 'new' > logo.bin" })].join("\n");
+  const first = [
+    call("write", { path: "a.txt", content: "changed by write\n" }),
+    call("bash", { command: "rm gone.txt && printf x > made.txt && printf 'new' > logo.bin" }),
+  ].join("\n");
   const r1 = await e2e.run(["-p", "--provider", "mock", ...ext, first], { cwd: project, env });
   expect(r1.code).toBe(0);
   expect(readFileSync(join(project, "logo.bin"), "utf8")).toBe("new");
@@ -68,10 +71,16 @@ test("a rewind over RPC restores what write and bash changed across zot -c, list
   expect(data(await rpc.request({ type: "get_state" }))).toMatchObject({ message_count: 4 });
 
   expect(await rpc.request({ type: "rewind", prompt: 9, restore: "code" })).toMatchObject({ success: false });
-  expect(await rpc.request({ type: "rewind", prompt: 0, restore: "files" })).toMatchObject({ success: false, error: 'rewind: "restore" must be one of both, conversation, code' });
+  expect(await rpc.request({ type: "rewind", prompt: 0, restore: "files" })).toMatchObject({
+    success: false,
+    error: 'rewind: "restore" must be one of both, conversation, code',
+  });
   await rpc.close();
 
-  const events = readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Data);
+  const events = readFileSync(log, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Data);
   expect(events.filter((e) => e.event === "checkpoint").map((e) => e.files)).toEqual([3, 3]);
   expect(events.filter((e) => e.event === "rewind").map((e) => [e.restore, e.prompt, e.files])).toEqual([
     ["code", 0, ["a.txt", "gone.txt", "logo.bin", "made.txt"]],
@@ -87,7 +96,10 @@ test('with "checkpoints": false in config.json nothing is recorded and a code re
   const rpc = e2e.rpc(["--provider", "mock"], { cwd: project });
   await rpc.request({ type: "prompt", message: call("write", { path: "a.txt", content: "x" }) });
   await rpc.waitFor((f) => f.type === "done");
-  expect(await rpc.request({ type: "rewind", prompt: 0, restore: "code" })).toMatchObject({ success: false, error: expect.stringContaining("code checkpoints are off") });
+  expect(await rpc.request({ type: "rewind", prompt: 0, restore: "code" })).toMatchObject({
+    success: false,
+    error: expect.stringContaining("code checkpoints are off"),
+  });
   expect(await rpc.request({ type: "rewind", prompt: 0, restore: "conversation" })).toMatchObject({ success: true, data: { changes: [] } });
   expect(existsSync(join(e2e.home, "checkpoints"))).toBe(false);
   expect(readFileSync(join(project, "a.txt"), "utf8")).toBe("x");

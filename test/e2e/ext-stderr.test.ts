@@ -21,7 +21,12 @@ test("an extension printing its API key and its configured secret to stderr, in 
   const config = await e2e.run(["ext", "config", "stderr-secrets", `token=${TOKEN}`]);
   expect(config.stderr).toBe("");
   expect(config.code).toBe(0);
-  const server = e2e.serve({ replies: [{ kind: "turn", text: "", toolCalls: [{ name: "finish", args: {} }] }, { kind: "turn", text: "done" }] });
+  const server = e2e.serve({
+    replies: [
+      { kind: "turn", text: "", toolCalls: [{ name: "finish", args: {} }] },
+      { kind: "turn", text: "done" },
+    ],
+  });
   const logPath = join(e2e.home, "logs", "ext-stderr-secrets.log");
   const log = () => (existsSync(logPath) ? readFileSync(logPath, "utf8") : "");
   const rpc = e2e.rpc(["--permission-mode", "yolo", "--provider", "anthropic", "--base-url", server.url], { env: { ANTHROPIC_API_KEY: KEY } });
@@ -49,7 +54,9 @@ test("an MCP server's stderr is masked in its log the same way", async () => {
   // The server prints the key to stderr in two pieces before it starts serving.
   const script = `printf 'debug: key=%s' "\${ANTHROPIC_API_KEY%????????????????????}" >&2; sleep 0.1; printf '%s\\n' "\${ANTHROPIC_API_KEY#???????????????}" >&2; exec python3 ${JSON.stringify(join(ROOT, "test/fixtures/mcp/legacy_server.py"))}`;
   writeFileSync(list, JSON.stringify({ mcpServers: { loud: { command: "sh", args: ["-c", script] } } }));
-  const r = await e2e.run(["--permission-mode", "yolo", "-p", "--provider", "mock", "--mcp", list, 'call mcp__loud__echo {"text":"hi"}'], { env: { ANTHROPIC_API_KEY: KEY } });
+  const r = await e2e.run(["--permission-mode", "yolo", "-p", "--provider", "mock", "--mcp", list, 'call mcp__loud__echo {"text":"hi"}'], {
+    env: { ANTHROPIC_API_KEY: KEY },
+  });
   expect(r.stdout).toContain("echo: hi");
   const log = readFileSync(join(e2e.home, "logs", "mcp-loud.log"), "utf8");
   expect(log).toContain("debug: key=sk-a…[redacted]\n");

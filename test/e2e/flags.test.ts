@@ -21,7 +21,11 @@ describe("flag errors exit 2 with one sentence", () => {
     ["a missing mock script", ["-p", "--mock-script", "/nonexistent.jsonl", "x"], "--mock-script /nonexistent.jsonl is not a readable file"],
     ["a print run without a prompt", ["-p", "--provider", "mock"], "no prompt"],
     ["a prompt argument to zot rpc", ["rpc", "--provider", "mock", "hello"], "zot rpc takes no prompt argument"],
-    ["an extension trace that cannot be written", ["-p", "--provider", "mock", "--ext-trace", "/nonexistent/dir/t.jsonl", "x"], "cannot write the extension trace to /nonexistent/dir/t.jsonl"],
+    [
+      "an extension trace that cannot be written",
+      ["-p", "--provider", "mock", "--ext-trace", "/nonexistent/dir/t.jsonl", "x"],
+      "cannot write the extension trace to /nonexistent/dir/t.jsonl",
+    ],
   ];
   for (const [what, args, message] of cases) {
     test(`rejects ${what}`, async () => {
@@ -45,10 +49,34 @@ describe("informational flags", () => {
     const r = await e2e.run(["--help"]);
     expect(r.code).toBe(0);
     const flags = [
-      "-p, --print", "--json", "zot rpc", "--mode", "--provider", "--model", "--api-key", "--base-url", "--system-prompt",
-      "--append-system-prompt", "--reasoning", "-c, --continue", "-r, --resume", "--session", "--no-session", "--cwd",
-      "--no-tools", "--tools", "--max-steps", "-e, --ext", "--no-ext", "--no-yolo", "--list-models", "--mock-script",
-      "--ext-trace", "-v, --version", "-h, --help", "zot ext",
+      "-p, --print",
+      "--json",
+      "zot rpc",
+      "--mode",
+      "--provider",
+      "--model",
+      "--api-key",
+      "--base-url",
+      "--system-prompt",
+      "--append-system-prompt",
+      "--reasoning",
+      "-c, --continue",
+      "-r, --resume",
+      "--session",
+      "--no-session",
+      "--cwd",
+      "--no-tools",
+      "--tools",
+      "--max-steps",
+      "-e, --ext",
+      "--no-ext",
+      "--no-yolo",
+      "--list-models",
+      "--mock-script",
+      "--ext-trace",
+      "-v, --version",
+      "-h, --help",
+      "zot ext",
     ];
     for (const f of flags) expect(r.stdout).toContain(f);
   });
@@ -74,18 +102,18 @@ describe("flags that shape the run", () => {
   test("--flag=value works like --flag value, and prompts, tools and model reach the request", async () => {
     const server = e2e.serve({ replies: [{ kind: "turn", text: "ok" }] });
     const r = await e2e.run([
-        "-p",
-        "--provider=anthropic",
-        `--base-url=${server.url}`,
-        "--api-key=sk-test-e2e",
-        "--model=claude-haiku-4-5",
-        "--tools=read,bash",
-        "--system-prompt=You are terse.",
-        "--append-system-prompt",
-        "Extra one.",
-        "--append-system-prompt=Extra two.",
-        "hi",
-      ]);
+      "-p",
+      "--provider=anthropic",
+      `--base-url=${server.url}`,
+      "--api-key=sk-test-e2e",
+      "--model=claude-haiku-4-5",
+      "--tools=read,bash",
+      "--system-prompt=You are terse.",
+      "--append-system-prompt",
+      "Extra one.",
+      "--append-system-prompt=Extra two.",
+      "hi",
+    ]);
     expect(r.code).toBe(0);
     expect(body().model).toBe("claude-haiku-4-5");
     expect((body().tools ?? []).map((t) => t.name)).toEqual(["read", "bash"]);

@@ -44,7 +44,9 @@ describe.each(clients)("the Go zot's %s example client", (name, argv) => {
   });
 
   test("reports a failed prompt through the error event and exits 1", async () => {
-    e2e.serve({ fallback: { kind: "status", status: 401, body: JSON.stringify({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }) } });
+    e2e.serve({
+      fallback: { kind: "status", status: 401, body: JSON.stringify({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }) },
+    });
     const r = await run(argv, "run the scenario");
     expect({ name, code: r.code }).toEqual({ name, code: 1 });
     expect(r.stderr).toContain("[error] ");

@@ -8,7 +8,9 @@ import { elements } from "../helpers/elements.ts";
 const e2e = useZotHome();
 
 test("a provider signed in only through the Go zot's subscription fails with a sentence that says so", async () => {
-  writeFileSync(join(e2e.home, "auth.json"), JSON.stringify({ anthropic: { oauth: { access_token: "sk-ant-oat01-NOTAKEY", refresh_token: "r" } } }), { mode: 0o600 });
+  writeFileSync(join(e2e.home, "auth.json"), JSON.stringify({ anthropic: { oauth: { access_token: "sk-ant-oat01-NOTAKEY", refresh_token: "r" } } }), {
+    mode: 0o600,
+  });
   const r = await e2e.run(["-p", "--provider", "anthropic", "hi"]);
   expect(r.code).toBe(2);
   expect(r.stderr).toContain("No API key for anthropic");
@@ -17,7 +19,10 @@ test("a provider signed in only through the Go zot's subscription fails with a s
 });
 
 test("the reasoning level the Go zot saved in config.json is used when --reasoning is not given", async () => {
-  writeFileSync(join(e2e.home, "config.json"), JSON.stringify({ provider: "anthropic", model: "claude-sonnet-4-5", reasoning: "low", theme: "", inline_images_enabled: true }));
+  writeFileSync(
+    join(e2e.home, "config.json"),
+    JSON.stringify({ provider: "anthropic", model: "claude-sonnet-4-5", reasoning: "low", theme: "", inline_images_enabled: true }),
+  );
   writeFileSync(join(e2e.home, "auth.json"), JSON.stringify({ anthropic: { api_key: "sk-ant-go-key-1234" } }), { mode: 0o600 });
   const server = e2e.serve({ replies: [{ kind: "turn", text: "ok" }] });
   const r = await e2e.run(["-p", "--base-url", server.url, "hi"]);
@@ -39,14 +44,22 @@ test("--no-skill offers no skill tool and no skills list; --with-skills is accep
   const userHome = join(e2e.home, "user");
   mkdirSync(join(userHome, ".agents", "skills", "tidy"), { recursive: true });
   writeFileSync(join(userHome, ".agents", "skills", "tidy", "SKILL.md"), "---\nname: tidy\ndescription: tidy the repo\n---\nbody\n");
-  const server = e2e.serve({ replies: [{ kind: "turn", text: "one" }, { kind: "turn", text: "two" }] });
+  const server = e2e.serve({
+    replies: [
+      { kind: "turn", text: "one" },
+      { kind: "turn", text: "two" },
+    ],
+  });
   const flags = ["-p", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-skills"];
   const on = await e2e.run([...flags, "--with-skills", "hi"], { env: { HOME: userHome } });
   expect(on.code).toBe(0);
   const off = await e2e.run([...flags, "--no-skill", "hi"], { env: { HOME: userHome } });
   expect(off.code).toBe(0);
   type Body = { system: unknown; tools: { name: string }[] };
-  const [withSkills, without] = elements(server.requests.map((r) => r.body as Body), 2);
+  const [withSkills, without] = elements(
+    server.requests.map((r) => r.body as Body),
+    2,
+  );
   expect(withSkills.tools.map((t) => t.name)).toContain("skill");
   expect(JSON.stringify(withSkills.system)).toContain("tidy: tidy the repo");
   expect(without.tools.map((t) => t.name)).not.toContain("skill");

@@ -33,7 +33,10 @@ test("zot -c continues the Go zot's newest session: one history, the model of it
 
   const body = server.requests[0]!.body as Body;
   expect(body.model).toBe("claude-haiku-4-5");
-  const flat = body.messages.map((m) => [m.role, ...(typeof m.content === "string" ? [m.content] : m.content.map((b) => b.type + ":" + (b.text ?? b.id ?? b.tool_use_id)))]);
+  const flat = body.messages.map((m) => [
+    m.role,
+    ...(typeof m.content === "string" ? [m.content] : m.content.map((b) => b.type + ":" + (b.text ?? b.id ?? b.tool_use_id))),
+  ]);
   expect(flat).toEqual([
     ["user", "text:first prompt"],
     ["assistant", "tool_use:toolu_mock_1"],
@@ -72,7 +75,13 @@ test("zot rpc --session opens a Go session and get_messages shows its history", 
     const messages = (res.data as { messages: { role: string; content: Record<string, unknown>[] }[] }).messages;
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "user", "assistant"]);
     expect(messages[2]!.content).toEqual([
-      { type: "tool_result", call_id: "toolu_mock_1", name: "bash", is_error: false, content: [{ type: "text", text: "$ echo hello-from-tool\n\nhello-from-tool\n\n[exit 0]  Took 0.0s" }] },
+      {
+        type: "tool_result",
+        call_id: "toolu_mock_1",
+        name: "bash",
+        is_error: false,
+        content: [{ type: "text", text: "$ echo hello-from-tool\n\nhello-from-tool\n\n[exit 0]  Took 0.0s" }],
+      },
     ]);
     const state = await rpc.request({ type: "get_state" });
     expect(state.data).toMatchObject({ message_count: 6, session: path, usage: { input: 300, output: 30, cost_usd: 0.00135 } });
@@ -87,7 +96,17 @@ test("the Go zot's OpenAI reasoning goes back to the same model over Responses, 
   const path = join(dir, "20261201-080000-aaaaaaaa.jsonl");
   const reasoning = { reasoning_id: "rs_go_1", summary: "The user greets me.", encrypted_content: "gAAAA-go-encrypted" };
   const rows = [
-    { type: "meta", meta: { id: "aaaaaaaa-1111-4111-8111-111111111111", cwd: e2e.home, model: "gpt-6.2-sol", provider: "openai", started: "2026-12-01T08:00:00Z", version: "0.1.62" } },
+    {
+      type: "meta",
+      meta: {
+        id: "aaaaaaaa-1111-4111-8111-111111111111",
+        cwd: e2e.home,
+        model: "gpt-6.2-sol",
+        provider: "openai",
+        started: "2026-12-01T08:00:00Z",
+        version: "0.1.62",
+      },
+    },
     { type: "message", message: { role: "user", content: [{ text: "hi" }], time: "2026-12-01T08:00:01Z" } },
     { type: "message", message: { role: "assistant", content: [reasoning, { text: "hello" }], time: "2026-12-01T08:00:02Z" } },
   ];

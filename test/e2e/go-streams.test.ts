@@ -13,7 +13,31 @@ const GO = join(ROOT, "test/fixtures/zot-go");
 const goLines = (name: string): Obj[] => jsonLines(readFileSync(join(GO, name), "utf8"));
 
 /** Values that depend only on the scenario, not on the program, timing or tool output format. */
-const SAME_VALUE = new Set(["type", "step", "stop", "id", "name", "args", "is_error", "input", "output", "cache_read", "cache_write", "cost_usd", "command", "success", "protocol_version", "provider", "model", "busy", "message_count", "role", "call_id", "pong", "started"]);
+const SAME_VALUE = new Set([
+  "type",
+  "step",
+  "stop",
+  "id",
+  "name",
+  "args",
+  "is_error",
+  "input",
+  "output",
+  "cache_read",
+  "cache_write",
+  "cost_usd",
+  "command",
+  "success",
+  "protocol_version",
+  "provider",
+  "model",
+  "busy",
+  "message_count",
+  "role",
+  "call_id",
+  "pong",
+  "started",
+]);
 
 function jsonType(v: unknown): string {
   return v === null ? "null" : Array.isArray(v) ? "array" : typeof v;
@@ -30,7 +54,8 @@ function expectSuperset(go: unknown, zot: unknown, where: string): void {
   const z = zot as Obj;
   for (const [k, v] of Object.entries(go as Obj)) {
     expect({ where, has: k in z }).toEqual({ where, has: true });
-    if (SAME_VALUE.has(k) && jsonType(v) !== "object" && jsonType(v) !== "array") expect({ where: `${where}.${k}`, value: z[k] }).toEqual({ where: `${where}.${k}`, value: v });
+    if (SAME_VALUE.has(k) && jsonType(v) !== "object" && jsonType(v) !== "array")
+      expect({ where: `${where}.${k}`, value: z[k] }).toEqual({ where: `${where}.${k}`, value: v });
     else if (k === "args") expect(z[k]).toEqual(v);
     else expectSuperset(v, z[k], `${where}.${k}`);
   }
@@ -59,7 +84,10 @@ const e2e = useZotHome();
 beforeEach(() => {
   // The Go zot was recorded on Claude Sonnet 4.5, since retired from zot's built-in catalog: its
   // prices come from models.json, so the cost figures can match the recording's.
-  writeFileSync(join(e2e.home, "models.json"), JSON.stringify({ anthropic: [{ id: "claude-sonnet-4-5", priceInput: 3, priceOutput: 15, priceCacheRead: 0.3, priceCacheWrite: 3.75 }] }));
+  writeFileSync(
+    join(e2e.home, "models.json"),
+    JSON.stringify({ anthropic: [{ id: "claude-sonnet-4-5", priceInput: 3, priceOutput: 15, priceCacheRead: 0.3, priceCacheWrite: 3.75 }] }),
+  );
 });
 
 const flags = () => ["--provider", "anthropic", "--model", "claude-sonnet-4-5", "--base-url", e2e.server.url, "--api-key", "sk-test-go"];
@@ -75,13 +103,20 @@ describe("zot --json", () => {
       ["tool_use", "tool_use"],
       ["end", "end_turn"],
     ]);
-    expect(events.filter((e) => e.type === "text_delta").map((e) => e.delta).join("")).toBe("done: hello-from-tool");
+    expect(
+      events
+        .filter((e) => e.type === "text_delta")
+        .map((e) => e.delta)
+        .join(""),
+    ).toBe("done: hello-from-tool");
     expect(events.filter((e) => e.type === "usage").at(-1)).toMatchObject({ cumulative: { input: 200, output: 20, cost_usd: 0.0009 } });
     expect(events.at(-1)).toMatchObject({ type: "done" });
   });
 
   test("a failing provider ends like the Go zot's: turn_end with stop error, then an error event", async () => {
-    e2e.serve({ fallback: { kind: "status", status: 400, body: JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: "bad request" } }) } });
+    e2e.serve({
+      fallback: { kind: "status", status: 400, body: JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: "bad request" } }) },
+    });
     const r = await e2e.run(["--json", ...flags(), "run the scenario"]);
     expect(r.code).toBe(1);
     const events = jsonLines(r.stdout);

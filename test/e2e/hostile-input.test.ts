@@ -12,7 +12,9 @@ for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
     writeFileSync(join(e2e.home, "config.json"), JSON.stringify({ provider: name }));
     const r = await e2e.run(["-p", "--provider", "mock", "hello there"]);
     expect(r.stderr).not.toContain("internal error");
-    expect(r.stderr).toContain(`zot: Ignoring "provider" in ${join(e2e.home, "config.json")}: it must be one of anthropic, openai, kimi, kimi-code, ollama, mock (got "${name}").`);
+    expect(r.stderr).toContain(
+      `zot: Ignoring "provider" in ${join(e2e.home, "config.json")}: it must be one of anthropic, openai, kimi, kimi-code, ollama, mock (got "${name}").`,
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("hello there");
   });
@@ -30,11 +32,18 @@ test("an auth.json entry named like an Object member gives no credential", async
 });
 
 test("piped input past 16 MiB is refused with a clear error instead of read without end", async () => {
-  const proc = Bun.spawn(["/bin/sh", "-c", `yes | "$0" -p --provider mock summarize`, ZOT], { cwd: e2e.home, env: zotEnv(e2e.home), stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(["/bin/sh", "-c", `yes | "$0" -p --provider mock summarize`, ZOT], {
+    cwd: e2e.home,
+    env: zotEnv(e2e.home),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   expect(code).toBe(2);
   expect(stdout).toBe("");
-  expect(stderr).toBe("zot: the input piped on stdin is larger than 16 MiB, so zot stopped reading it; pass a smaller prompt, or save the input to a file and ask zot to read that file.\n");
+  expect(stderr).toBe(
+    "zot: the input piped on stdin is larger than 16 MiB, so zot stopped reading it; pass a smaller prompt, or save the input to a file and ask zot to read that file.\n",
+  );
 });
 
 test("a pipe that gives nothing for 2 s is announced on stderr, and its later text is still the prompt", async () => {

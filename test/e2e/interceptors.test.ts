@@ -127,24 +127,41 @@ describe("turn_start interception", () => {
       env: guard({ intercept: ["turn_start"], block_step: 2 }),
     });
     expect(r.code).toBe(1);
-    expect(jsonLines(r.stdout).find((e) => e.type === "turn_blocked")).toEqual({ type: "turn_blocked", step: 2, extension: "guard", reason: "no step 2 today" });
+    expect(jsonLines(r.stdout).find((e) => e.type === "turn_blocked")).toEqual({
+      type: "turn_blocked",
+      step: 2,
+      extension: "guard",
+      reason: "no step 2 today",
+    });
     expect(server.requests.length).toBe(1);
   });
 });
 
 describe("assistant_message interception", () => {
   test("replace_text: the user sees the replacement, the model's history keeps the original", async () => {
-    const server = e2e.serve({ replies: [{ kind: "turn", text: "the key is SECRET-123" }, { kind: "turn", text: "next" }] });
-    const r = await e2e.run(["-p", ...anthropic(server), "-e", join(FIXTURES, "guard"), "key?"], { env: guard({ intercept: ["assistant_message"], redact: "SECRET" }) });
+    const server = e2e.serve({
+      replies: [
+        { kind: "turn", text: "the key is SECRET-123" },
+        { kind: "turn", text: "next" },
+      ],
+    });
+    const r = await e2e.run(["-p", ...anthropic(server), "-e", join(FIXTURES, "guard"), "key?"], {
+      env: guard({ intercept: ["assistant_message"], redact: "SECRET" }),
+    });
     expect(r).toMatchObject({ code: 0, stdout: "the key is [redacted]-123\n" });
-    const assistant = transcript().find((l) => l.type === "message" && (l.message as { role: string }).role === "assistant") as { message: unknown; intercept: unknown };
+    const assistant = transcript().find((l) => l.type === "message" && (l.message as { role: string }).role === "assistant") as {
+      message: unknown;
+      intercept: unknown;
+    };
     expect(JSON.stringify(assistant.message)).toContain("SECRET-123");
     expect(assistant.intercept).toEqual({ shown_text: "the key is [redacted]-123", rewritten_by: ["guard"] });
   });
 
   test("held deltas: JSON mode never streams the original text, only the released replacement", async () => {
     const server = e2e.serve({ replies: [{ kind: "turn", text: "the key is SECRET-123" }] });
-    const r = await e2e.run(["--json", ...anthropic(server), "-e", join(FIXTURES, "guard"), "key?"], { env: guard({ intercept: ["assistant_message"], redact: "SECRET" }) });
+    const r = await e2e.run(["--json", ...anthropic(server), "-e", join(FIXTURES, "guard"), "key?"], {
+      env: guard({ intercept: ["assistant_message"], redact: "SECRET" }),
+    });
     expect(r.stdout).not.toContain("SECRET");
     const deltas = jsonLines(r.stdout).filter((e) => e.type === "text_delta");
     expect(deltas).toEqual([{ type: "text_delta", text: "the key is [redacted]-123", held: true, delta: "the key is [redacted]-123" }]);
@@ -159,7 +176,9 @@ describe("assistant_message interception", () => {
 
   test("block: the user never sees the message and print mode says it was hidden", async () => {
     const server = e2e.serve({ replies: [{ kind: "turn", text: "FORBIDDEN words" }] });
-    const r = await e2e.run(["-p", ...anthropic(server), "-e", join(FIXTURES, "guard"), "talk"], { env: guard({ intercept: ["assistant_message"], hide: "FORBIDDEN" }) });
+    const r = await e2e.run(["-p", ...anthropic(server), "-e", join(FIXTURES, "guard"), "talk"], {
+      env: guard({ intercept: ["assistant_message"], hide: "FORBIDDEN" }),
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("");
     expect(r.stderr).not.toContain("FORBIDDEN");
@@ -168,12 +187,22 @@ describe("assistant_message interception", () => {
 
   test("block in JSON mode: no text_delta at all, and assistant_message says who hid it", async () => {
     const server = e2e.serve({ replies: [{ kind: "turn", text: "FORBIDDEN words" }] });
-    const r = await e2e.run(["--json", ...anthropic(server), "-e", join(FIXTURES, "guard"), "talk"], { env: guard({ intercept: ["assistant_message"], hide: "FORBIDDEN" }) });
+    const r = await e2e.run(["--json", ...anthropic(server), "-e", join(FIXTURES, "guard"), "talk"], {
+      env: guard({ intercept: ["assistant_message"], hide: "FORBIDDEN" }),
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain("FORBIDDEN");
     const events = jsonLines(r.stdout);
     expect(events.some((e) => e.type === "text_delta")).toBe(false);
-    expect(events.find((e) => e.type === "assistant_message")).toEqual({ type: "assistant_message", text: "", content: [], time: expect.any(String), blocked: true, blocked_by: "guard", reason: "hidden by guard" });
+    expect(events.find((e) => e.type === "assistant_message")).toEqual({
+      type: "assistant_message",
+      text: "",
+      content: [],
+      time: expect.any(String),
+      blocked: true,
+      blocked_by: "guard",
+      reason: "hidden by guard",
+    });
     expect(events.at(-1)).toMatchObject({ type: "done", stop: "end_turn", text: "" });
   });
 
@@ -189,18 +218,27 @@ describe("assistant_message interception", () => {
 describe("tool_result interception", () => {
   test("replace_content changes what the model receives", async () => {
     bashThenText("echo password=$((40+2))");
-    const r = await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(e2e.server), "-e", join(FIXTURES, "guard"), "go"], { env: guard({ intercept: ["tool_result"], withhold: "password" }) });
-    expect(jsonLines(r.stdout).find((e) => e.type === "tool_result")).toMatchObject({ content: [{ type: "text", text: "[guard withheld this result]" }], rewritten_by: ["guard"] });
+    const r = await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(e2e.server), "-e", join(FIXTURES, "guard"), "go"], {
+      env: guard({ intercept: ["tool_result"], withhold: "password" }),
+    });
+    expect(jsonLines(r.stdout).find((e) => e.type === "tool_result")).toMatchObject({
+      content: [{ type: "text", text: "[guard withheld this result]" }],
+      rewritten_by: ["guard"],
+    });
     expect(messagesOf(1)).not.toContain("password=42");
     expect(messagesOf(1)).toContain("[guard withheld this result]");
-    const result = transcript().find((l) => l.type === "message" && (l.message as { role: string }).role === "tool") as { message: { content: { intercept?: unknown }[] } };
+    const result = transcript().find((l) => l.type === "message" && (l.message as { role: string }).role === "tool") as {
+      message: { content: { intercept?: unknown }[] };
+    };
     expect(JSON.stringify(result.message)).toContain("[guard withheld this result]");
     expect(result.message.content[0]!.intercept).toEqual({ result_rewritten_by: ["guard"] });
   });
 
   test("print mode applies tool_call interceptors too", async () => {
     bashThenText("rm -rf ./precious", "could not");
-    const r = await e2e.run(["-p", ...anthropic(e2e.server), "-e", join(FIXTURES, "guard"), "clean up"], { env: guard({ intercept: ["tool_call"], block_command: "rm -rf" }) });
+    const r = await e2e.run(["-p", ...anthropic(e2e.server), "-e", join(FIXTURES, "guard"), "clean up"], {
+      env: guard({ intercept: ["tool_call"], block_command: "rm -rf" }),
+    });
     expect(r).toMatchObject({ code: 0, stdout: "could not\n" });
     expect(r.stderr).toContain('[tool] bash failed: Blocked by extension guard: refused: matches "rm -rf"');
   });

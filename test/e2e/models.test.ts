@@ -11,7 +11,12 @@ describe("zot --list-models", () => {
   test("--json prints one JSON line per model with its wire, efforts, prices and source, live ids from the cache included", async () => {
     writeFileSync(
       join(e2e.home, "models-cache.json"),
-      JSON.stringify({ version: 1, providers: { openai: { fetched_at: new Date().toISOString(), base_url: "https://api.openai.com/v1", models: [{ id: "gpt-6.3-nova" }, { id: "gpt-6.2-sol" }] } } }),
+      JSON.stringify({
+        version: 1,
+        providers: {
+          openai: { fetched_at: new Date().toISOString(), base_url: "https://api.openai.com/v1", models: [{ id: "gpt-6.3-nova" }, { id: "gpt-6.2-sol" }] },
+        },
+      }),
     );
     writeFileSync(join(e2e.home, "models.json"), JSON.stringify({ openai: [{ id: "my-proxy", wire: "responses" }] }));
     const r = await e2e.run(["--list-models", "--json"]);
@@ -75,7 +80,11 @@ describe("model checks at start-up", () => {
   });
 
   test("a retired model's 404 names the model and gives the exact flag for the current default", async () => {
-    const server = e2e.serve({ replies: [{ kind: "status", status: 404, body: JSON.stringify({ type: "error", error: { type: "not_found_error", message: "model: claude-3-5-haiku-latest" } }) }] });
+    const server = e2e.serve({
+      replies: [
+        { kind: "status", status: 404, body: JSON.stringify({ type: "error", error: { type: "not_found_error", message: "model: claude-3-5-haiku-latest" } }) },
+      ],
+    });
     const r = await e2e.run(["-p", "--provider", "anthropic", "--api-key", "k", "--base-url", server.url, "--model", "claude-3-5-haiku-latest", "hi"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
@@ -100,7 +109,11 @@ describe("tools over the Responses wire", () => {
     expect(second.model).toBe("gpt-6.2-sol");
     expect(second.reasoning).toEqual({ effort: "high", summary: "auto" });
     expect(second.input.map((i) => i.type ?? i.role)).toEqual(["user", "reasoning", "function_call", "function_call_output"]);
-    expect(second.input[1]).toEqual({ type: "reasoning", summary: [{ type: "summary_text", text: "I should list files." }], encrypted_content: "enc-test-0123456789" });
+    expect(second.input[1]).toEqual({
+      type: "reasoning",
+      summary: [{ type: "summary_text", text: "I should list files." }],
+      encrypted_content: "enc-test-0123456789",
+    });
     expect(String(second.input[3]!.output)).toContain("responses-tool-ran");
   });
 
@@ -115,7 +128,10 @@ describe("tools over the Responses wire", () => {
 describe("a custom OpenAI-compatible server without the Responses API", () => {
   // A real server that, like many local and proxy servers, speaks only Chat Completions.
   const chatOnly = () =>
-    e2e.serve({ fallback: (req) => (req.path.endsWith("/responses") ? { kind: "status", status: 404, body: "404 page not found" } : { kind: "turn", text: "answered over chat" }) });
+    e2e.serve({
+      fallback: (req) =>
+        req.path.endsWith("/responses") ? { kind: "status", status: 404, body: "404 page not found" } : { kind: "turn", text: "answered over chat" },
+    });
   const flags = (base: string) => ["--provider", "openai", "--api-key", "sk-proj-e2e", "--base-url", base, "--model", "gpt-6.2-sol"];
 
   test("the 404 on /responses falls back to Chat Completions once, says so, and the next run goes straight to chat", async () => {
@@ -124,7 +140,9 @@ describe("a custom OpenAI-compatible server without the Responses API", () => {
     const first = await e2e.run(["-p", ...flags(base), "hi"]);
     expect(first.code).toBe(0);
     expect(first.stdout).toBe("answered over chat\n");
-    expect(first.stderr).toContain(`openai at ${base} has no Responses API (HTTP 404 for ${base}/responses); using Chat Completions instead, as --wire chat does`);
+    expect(first.stderr).toContain(
+      `openai at ${base} has no Responses API (HTTP 404 for ${base}/responses); using Chat Completions instead, as --wire chat does`,
+    );
     expect(server.requests.map((q) => q.path)).toEqual(["/v1/responses", "/v1/chat/completions"]);
     const memory = JSON.parse(readFileSync(join(e2e.home, "wire-fallbacks.json"), "utf8")) as Record<string, { wire: string }>;
     expect(memory[base]?.wire).toBe("chat");

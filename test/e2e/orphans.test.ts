@@ -42,7 +42,11 @@ function alive(pid: number): boolean {
 
 async function pidsIn(file: string, n: number): Promise<number[]> {
   for (;;) {
-    const lines = existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "") : [];
+    const lines = existsSync(file)
+      ? readFileSync(file, "utf8")
+          .split("\n")
+          .filter((l) => l.trim() !== "")
+      : [];
     if (lines.length >= n) return lines.slice(0, n).map(Number);
     await Bun.sleep(20);
   }

@@ -24,7 +24,14 @@ describe("permission modes", () => {
     const printed = await e2e.run(["-p", "--provider", "mock", "--permission-mode", "ask", TOUCH]);
     expect(printed.code).toBe(0);
     expect(printed.stderr).toContain("[tool] bash failed: permission mode ask: this call needs the user's approval, and nobody can give it in this run");
-    const r = await e2e.run(["--json", "--provider", "mock", "--permission-mode", "ask", `call read {"path":"notes.txt"}\ncall bash {"command":"grep hello notes.txt | wc -l"}\n${TOUCH}`]);
+    const r = await e2e.run([
+      "--json",
+      "--provider",
+      "mock",
+      "--permission-mode",
+      "ask",
+      `call read {"path":"notes.txt"}\ncall bash {"command":"grep hello notes.txt | wc -l"}\n${TOUCH}`,
+    ]);
     expect(r.code).toBe(0);
     const results = jsonLines(r.stdout).filter((e) => e.type === "tool_result");
     expect(results.map((e) => e.is_error)).toEqual([false, false, true]);
@@ -78,7 +85,9 @@ describe("permission modes", () => {
     const yolo = await e2e.run(["-p", "--provider", "mock", "-c", "--permission-mode", "yolo", TOUCH]);
     expect(yolo.code).toBe(0);
     expect(made()).toBe(true);
-    const metas = readFileSync(file!, "utf8").split("\n").filter((l) => l.includes('"type":"meta"'));
+    const metas = readFileSync(file!, "utf8")
+      .split("\n")
+      .filter((l) => l.includes('"type":"meta"'));
     expect(JSON.parse(metas.at(-1)!).meta.permission_mode).toBe("yolo");
   });
 });

@@ -32,7 +32,10 @@ describe.skipIf(process.platform !== "linux" || landlockAbi() < 6)("the built bi
     expect(e.sandbox).toBe("enforced");
     expect(e.permissions).toEqual({ fs: { read: [], write: [] }, net: false, env: ["WEATHER_KEY"], exec: false });
 
-    const run = await e2e.run(["--permission-mode", "yolo", "-p", "--provider", "mock", "-e", ext, `call probe {"action":"read","target":"${join(e2e.root, "secret.txt")}"}`], { cwd: e2e.root });
+    const run = await e2e.run(
+      ["--permission-mode", "yolo", "-p", "--provider", "mock", "-e", ext, `call probe {"action":"read","target":"${join(e2e.root, "secret.txt")}"}`],
+      { cwd: e2e.root },
+    );
     expect(run.stdout).toContain("denied: Permission denied");
     expect(run.stdout).not.toContain("top secret");
     const log = readFileSync(join(e2e.home, "logs", "ext-probe.log"), "utf8");
@@ -42,7 +45,11 @@ describe.skipIf(process.platform !== "linux" || landlockAbi() < 6)("the built bi
 
 describe.skipIf(process.platform !== "linux" || landlockAbi() < 6)("the launcher is no way around a scope", () => {
   test("an extension with permissions may not run zot itself as its program", async () => {
-    probeExt({ exec: ZOT, args: ["__sandbox", '{"handledFs":"0","handledNet":"0","scoped":"0","paths":[],"connectPorts":[]}', "/usr/bin/python3", "probe.py"], permissions: {} });
+    probeExt({
+      exec: ZOT,
+      args: ["__sandbox", '{"handledFs":"0","handledNet":"0","scoped":"0","paths":[],"connectPorts":[]}', "/usr/bin/python3", "probe.py"],
+      permissions: {},
+    });
     const doctor = await e2e.run(["ext", "doctor", "--json", "-e", ext], { cwd: e2e.root });
     const [e] = JSON.parse(doctor.stdout).extensions;
     expect(e.status).toBe("failed");
@@ -65,7 +72,9 @@ describe.skipIf(process.platform !== "linux" || landlockAbi() < 6)("what cannot 
     probeExt({ permissions: { net: { connect: ["api.example.com:443"] } } });
     const run = await e2e.run(["-p", "--provider", "mock", "-e", ext, "hi"], { cwd: e2e.root });
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain("Extension probe's permissions are enforced only in part (host names in net.connect are not enforced (Landlock filters by port)).");
+    expect(run.stderr).toContain(
+      "Extension probe's permissions are enforced only in part (host names in net.connect are not enforced (Landlock filters by port)).",
+    );
   });
 });
 
@@ -84,7 +93,9 @@ describe("the user's policy for extensions that declare nothing", () => {
 
     const run = await e2e.run(["-p", "--provider", "mock", "-e", ext, "hello"], { cwd: e2e.root });
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain('Extension probe did not load: extension "probe" declares no permissions and config.json has "extensions": {"unrestricted": "deny"}');
+    expect(run.stderr).toContain(
+      'Extension probe did not load: extension "probe" declares no permissions and config.json has "extensions": {"unrestricted": "deny"}',
+    );
     expect(readFileSync(join(e2e.home, "logs", "ext-probe.log"), "utf8")).not.toContain("registration complete");
   });
 
@@ -99,7 +110,9 @@ describe("the user's policy for extensions that declare nothing", () => {
 
     const run = await e2e.run(["-p", "--provider", "mock", "-e", ext, "hello"], { cwd: e2e.root });
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain('Extension probe declares no permissions, so it runs with your full privileges (config.json "extensions": {"unrestricted": "warn"}).');
+    expect(run.stderr).toContain(
+      'Extension probe declares no permissions, so it runs with your full privileges (config.json "extensions": {"unrestricted": "warn"}).',
+    );
   });
 
   test("a scope in config.json replaces the manifest's, without editing it", async () => {
@@ -116,6 +129,8 @@ describe("the user's policy for extensions that declare nothing", () => {
     const r = await e2e.run(["ext", "doctor", "--json", "-e", ext], { cwd: e2e.root });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`${join(e2e.home, "config.json")}: "extensions.unrestricted" must be one of allow, warn, deny, got "never"; using "allow".`);
-    expect(r.stderr).toContain(`"extensions.permissions.probe": field "permissions.net" must be true, false or {"connect": [...]}, got string; the override is ignored.`);
+    expect(r.stderr).toContain(
+      `"extensions.permissions.probe": field "permissions.net" must be true, false or {"connect": [...]}, got string; the override is ignored.`,
+    );
   });
 });

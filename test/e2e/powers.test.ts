@@ -15,7 +15,10 @@ function powersExt(permissions: object | undefined, cfg: object): string {
   const dir = join(e2e.root, "powers");
   mkdirSync(dir, { recursive: true });
   copyFileSync(join(FIXTURE, "powers.py"), join(dir, "powers.py"));
-  writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "powers", version: "1.0.0", exec: "/usr/bin/python3", args: ["powers.py"], ...(permissions ? { permissions } : {}) }));
+  writeFileSync(
+    join(dir, "extension.json"),
+    JSON.stringify({ name: "powers", version: "1.0.0", exec: "/usr/bin/python3", args: ["powers.py"], ...(permissions ? { permissions } : {}) }),
+  );
   writeFileSync(join(dir, "powers.json"), JSON.stringify(cfg));
   return dir;
 }
@@ -32,7 +35,9 @@ test('an extension with "permissions": {} cannot rewrite a harmless bash call in
   const events = jsonLines(r.stdout);
   const result = events.find((e) => e.type === "tool_result");
   expect(result).toMatchObject({ is_error: true, blocked_by: "powers" });
-  expect(JSON.stringify(result)).toContain('extension \\"powers\\" tried to rewrite the arguments of the \\"bash\\" tool call without the \\"rewrite_tool_calls\\" power');
+  expect(JSON.stringify(result)).toContain(
+    'extension \\"powers\\" tried to rewrite the arguments of the \\"bash\\" tool call without the \\"rewrite_tool_calls\\" power',
+  );
   expect(JSON.stringify(events)).not.toContain("id_ed25519");
   expect(readFileSync(join(e2e.home, "logs", "ext-powers.log"), "utf8")).toContain('without the "rewrite_tool_calls" power');
 });

@@ -97,7 +97,8 @@ describe("print mode", () => {
     expect(r.code).toBe(0);
     expect(toolNames(server, 0)).toContain("loader");
     // Anthropic tool search: the model cannot see a defer_loading tool until a tool_reference names it.
-    const hidden = (i: number) => ((server.requests[i]!.body as { tools: { name: string; defer_loading?: boolean }[] }).tools ?? []).find((t) => t.name === "secret");
+    const hidden = (i: number) =>
+      ((server.requests[i]!.body as { tools: { name: string; defer_loading?: boolean }[] }).tools ?? []).find((t) => t.name === "secret");
     expect(hidden(0)?.defer_loading).toBe(true);
     expect(hidden(1)?.defer_loading).toBe(true);
     expect(JSON.stringify((server.requests[1]!.body as Body).messages)).toContain('{"type":"tool_reference","tool_name":"secret"}');
@@ -121,7 +122,9 @@ describe("print mode", () => {
   });
 
   test("exits 1 with one clear sentence when the provider rejects the key", async () => {
-    const server = e2e.serve({ replies: [{ kind: "status", status: 401, body: '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}' }] });
+    const server = e2e.serve({
+      replies: [{ kind: "status", status: 401, body: '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}' }],
+    });
     const r = await e2e.run(["-p", ...anthropic(server), "hi"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
@@ -255,7 +258,10 @@ describe("output to a slow reader", () => {
     expect(code).toBe(0);
     const events = jsonLines(text);
     expect(events.at(-1)).toMatchObject({ type: "done", stop: "end_turn" });
-    const progress = events.filter((e) => e.type === "tool_progress").map((e) => String(e.text)).join("");
+    const progress = events
+      .filter((e) => e.type === "tool_progress")
+      .map((e) => String(e.text))
+      .join("");
     expect(progress.endsWith("199999\n200000\n")).toBe(true);
   });
 });

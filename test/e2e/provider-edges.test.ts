@@ -8,13 +8,26 @@ import { useZotHome } from "./zot.ts";
 const e2e = useZotHome();
 
 const KEY = "sk-test-edges-0123456789";
-const flags = (provider: "anthropic" | "openai") => ["-p", "--provider", provider, "--base-url", provider === "anthropic" ? e2e.server.url : e2e.server.openaiBase, "--api-key", KEY];
+const flags = (provider: "anthropic" | "openai") => [
+  "-p",
+  "--provider",
+  provider,
+  "--base-url",
+  provider === "anthropic" ? e2e.server.url : e2e.server.openaiBase,
+  "--api-key",
+  KEY,
+];
 // A server that names its own delay; zot honours it, so the tests need not wait for the default backoff.
 const now = { "retry-after-ms": "0" };
 
 describe.each(["anthropic", "openai"] as const)("%s through zot -p", (provider) => {
   test("a 429 with retry-after is retried with a notice on stderr, then the answer is printed", async () => {
-    const server = e2e.serve({ replies: [{ kind: "status", status: 429, headers: { "retry-after": "0" }, body: "{}" }, { kind: "turn", text: "after the limit" }] });
+    const server = e2e.serve({
+      replies: [
+        { kind: "status", status: 429, headers: { "retry-after": "0" }, body: "{}" },
+        { kind: "turn", text: "after the limit" },
+      ],
+    });
     const r = await e2e.run([...flags(provider), "hi"]);
     expect(r).toMatchObject({ code: 0, stdout: "after the limit\n" });
     expect(r.stderr).toBe(`zot: ${provider} answered HTTP 429: {}; retrying in 0 s (attempt 2 of 3)\n`);
@@ -40,7 +53,10 @@ describe.each(["anthropic", "openai"] as const)("%s through zot -p", (provider) 
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain(`zot: ${provider} is overloaded (HTTP 529`);
-    const lines = r.stderr.trim().split("\n").filter((l) => l.startsWith("zot: ") && !l.includes("offline"));
+    const lines = r.stderr
+      .trim()
+      .split("\n")
+      .filter((l) => l.startsWith("zot: ") && !l.includes("offline"));
     expect(lines.filter((l) => l.includes("retrying in"))).toHaveLength(2);
     expect(lines.filter((l) => !l.includes("retrying in"))).toHaveLength(1);
     expect(server.requests.length).toBe(3);

@@ -23,9 +23,16 @@ test("session_fork branches before a prompt, get_session_tree shows the branch, 
   expect(branch).not.toBe(original);
   const messages = data(await rpc.request({ type: "get_messages" })).messages as { role: string }[];
   expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
-  expect(JSON.parse(readFileSync(branch, "utf8").split("\n")[0]!).meta).toMatchObject({ fork_point: 2, parent: JSON.parse(readFileSync(original, "utf8").split("\n")[0]!).meta.id });
+  expect(JSON.parse(readFileSync(branch, "utf8").split("\n")[0]!).meta).toMatchObject({
+    fork_point: 2,
+    parent: JSON.parse(readFileSync(original, "utf8").split("\n")[0]!).meta.id,
+  });
 
-  const tree = data(await rpc.request({ type: "get_session_tree" })).sessions as { path: string; current: boolean; children: { path: string; current: boolean; fork_point: number }[] }[];
+  const tree = data(await rpc.request({ type: "get_session_tree" })).sessions as {
+    path: string;
+    current: boolean;
+    children: { path: string; current: boolean; fork_point: number }[];
+  }[];
   expect(tree).toHaveLength(1);
   expect(tree[0]).toMatchObject({ path: original, current: false, children: [{ path: branch, current: true, fork_point: 2 }] });
 
@@ -42,7 +49,10 @@ test("session_fork branches before a prompt, get_session_tree shows the branch, 
   expect(existsSync(copy)).toBe(true);
   expect(data(await rpc.request({ type: "get_state" }))).toMatchObject({ session: copy, message_count: 2 });
 
-  expect(await rpc.request({ type: "session_fork", message: 7 })).toMatchObject({ success: false, error: "The session has 1 prompt; there is no prompt 8 to fork at." });
+  expect(await rpc.request({ type: "session_fork", message: 7 })).toMatchObject({
+    success: false,
+    error: "The session has 1 prompt; there is no prompt 8 to fork at.",
+  });
   expect(await rpc.request({ type: "session_import", path: join(e2e.home, "nope.zotsession") })).toMatchObject({ success: false });
 });
 

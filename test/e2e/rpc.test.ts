@@ -6,7 +6,10 @@ import { anthropic, FIXTURES, jsonLines, type RpcSession, useZotHome } from "./z
 
 const e2e = useZotHome();
 
-const done = (n = 1) => (s: RpcSession) => s.waitForNth((f) => f.type === "done", n);
+const done =
+  (n = 1) =>
+  (s: RpcSession) =>
+    s.waitForNth((f) => f.type === "done", n);
 
 describe("zot rpc", () => {
   test("answers ping and hello, runs a prompt with events, and reports state and messages", async () => {
@@ -71,7 +74,10 @@ describe("zot rpc", () => {
     });
     const failed = await rpc.request({ type: "command", name: "fail" });
     expect(failed).toMatchObject({ success: false, error: "/fail (toolbox): it failed on purpose" });
-    expect(await rpc.request({ type: "command", name: "ask", args: "x" })).toMatchObject({ success: true, data: { action: "prompt", prompt: "asked: x", started: true } });
+    expect(await rpc.request({ type: "command", name: "ask", args: "x" })).toMatchObject({
+      success: true,
+      data: { action: "prompt", prompt: "asked: x", started: true },
+    });
     expect(await done()(rpc)).toMatchObject({ text: "mock: asked: x" });
     const missing = await rpc.request({ type: "command", name: "nope" });
     expect(missing.success).toBe(false);
@@ -81,7 +87,12 @@ describe("zot rpc", () => {
   test("forwards extension notes as ext_notify, ext_clear_notes and ext_display events", async () => {
     const rpc = e2e.rpc(["--provider", "mock", "-e", join(FIXTURES, "toolbox")]);
     await rpc.request({ type: "command", name: "noisy" });
-    expect(await rpc.waitFor((f) => f.type === "ext_notify")).toEqual({ type: "ext_notify", extension: "toolbox", level: "warn", message: "note from toolbox" });
+    expect(await rpc.waitFor((f) => f.type === "ext_notify")).toEqual({
+      type: "ext_notify",
+      extension: "toolbox",
+      level: "warn",
+      message: "note from toolbox",
+    });
     expect(await rpc.waitFor((f) => f.type === "ext_clear_notes")).toEqual({ type: "ext_clear_notes", extension: "toolbox" });
     await rpc.request({ type: "command", name: "greet", args: "event" });
     expect(await rpc.waitFor((f) => f.type === "ext_display")).toEqual({ type: "ext_display", extension: "toolbox", text: "hello event" });
@@ -90,12 +101,18 @@ describe("zot rpc", () => {
 
   test("reports extensions as doctor data and reloads them", async () => {
     const rpc = e2e.rpc(["--provider", "mock", "-e", join(FIXTURES, "toolbox")]);
-    const list = (await rpc.request({ type: "get_extensions" })).data as { ok: boolean; extensions: { name: string; status: string; tools: { name: string; deferred: boolean }[] }[] };
+    const list = (await rpc.request({ type: "get_extensions" })).data as {
+      ok: boolean;
+      extensions: { name: string; status: string; tools: { name: string; deferred: boolean }[] }[];
+    };
     expect(list.ok).toBe(true);
     const toolbox = list.extensions.find((e) => e.name === "toolbox");
     expect(toolbox?.status).toBe("ready");
     expect(toolbox?.tools).toContainEqual({ name: "secret", deferred: true });
-    const reloaded = (await rpc.request({ type: "reload_extensions", name: "toolbox" })).data as { extensions: { name: string; status: string }[]; errors: unknown[] };
+    const reloaded = (await rpc.request({ type: "reload_extensions", name: "toolbox" })).data as {
+      extensions: { name: string; status: string }[];
+      errors: unknown[];
+    };
     expect(reloaded.extensions).toMatchObject([{ name: "toolbox", status: "ready" }]);
     expect(reloaded.errors).toEqual([]);
     expect(await rpc.request({ type: "command", name: "greet", args: "again" })).toMatchObject({ data: { display: "hello again" } });
@@ -167,7 +184,13 @@ describe("zot rpc, driven like a client script", () => {
   test("tool_call interceptors block and rewrite calls in RPC mode too", async () => {
     const server = e2e.serve({
       replies: [
-        { kind: "turn", toolCalls: [{ id: "toolu_a", name: "bash", args: { command: "rm -rf ./precious" } }, { id: "toolu_b", name: "bash", args: { command: "echo original" } }] },
+        {
+          kind: "turn",
+          toolCalls: [
+            { id: "toolu_a", name: "bash", args: { command: "rm -rf ./precious" } },
+            { id: "toolu_b", name: "bash", args: { command: "echo original" } },
+          ],
+        },
         { kind: "turn", text: "done" },
       ],
     });
@@ -179,7 +202,10 @@ describe("zot rpc, driven like a client script", () => {
     const results = rpc.frames.filter((f) => f.type === "tool_result");
     expect(results[0]).toMatchObject({ id: "toolu_a", is_error: true, blocked_by: "guard" });
     expect(results[1]).toMatchObject({ id: "toolu_b", is_error: false, content: [{ type: "text", text: "rewritten" }] });
-    expect(rpc.frames.find((f) => f.type === "tool_call" && f.id === "toolu_b")).toMatchObject({ original_args: { command: "echo original" }, rewritten_by: ["guard"] });
+    expect(rpc.frames.find((f) => f.type === "tool_call" && f.id === "toolu_b")).toMatchObject({
+      original_args: { command: "echo original" },
+      rewritten_by: ["guard"],
+    });
     await rpc.close();
   });
 
@@ -188,7 +214,9 @@ describe("zot rpc, driven like a client script", () => {
     const rpc = e2e.rpc([...anthropic(server), "-e", join(FIXTURES, "guard")], { env: guard({ intercept: ["assistant_message"], redact: "SECRET" }) });
     await rpc.request({ type: "prompt", message: "code?" });
     expect(await done()(rpc)).toMatchObject({ stop: "end_turn", text: "the code is [redacted]-9" });
-    expect(rpc.frames.filter((f) => f.type === "text_delta")).toEqual([{ type: "text_delta", text: "the code is [redacted]-9", held: true, delta: "the code is [redacted]-9" }]);
+    expect(rpc.frames.filter((f) => f.type === "text_delta")).toEqual([
+      { type: "text_delta", text: "the code is [redacted]-9", held: true, delta: "the code is [redacted]-9" },
+    ]);
     // get_messages shows the conversation as the user saw it, too.
     const messages = (await rpc.request({ type: "get_messages" })).data as { messages: { role: string; content: unknown[]; rewritten_by?: string[] }[] };
     expect(messages.messages[1]).toMatchObject({ role: "assistant", content: [{ type: "text", text: "the code is [redacted]-9" }], rewritten_by: ["guard"] });
@@ -197,7 +225,13 @@ describe("zot rpc, driven like a client script", () => {
   });
 
   test("a resumed session shows intercepted messages as the user saw them, while the model still gets its own words", async () => {
-    const server = e2e.serve({ replies: [{ kind: "turn", text: "the code is SECRET-9" }, { kind: "turn", text: "FORBIDDEN reply" }, { kind: "turn", text: "third" }] });
+    const server = e2e.serve({
+      replies: [
+        { kind: "turn", text: "the code is SECRET-9" },
+        { kind: "turn", text: "FORBIDDEN reply" },
+        { kind: "turn", text: "third" },
+      ],
+    });
     const env = guard({ intercept: ["assistant_message"], redact: "SECRET", hide: "FORBIDDEN" });
     let rpc = e2e.rpc([...anthropic(server), "-e", join(FIXTURES, "guard")], { env });
     await rpc.request({ type: "prompt", message: "code?" });
@@ -232,7 +266,9 @@ describe("zot rpc, driven like a client script", () => {
 
   test("abort mid-command kills the bash command's whole process group, grandchildren included", async () => {
     const pidFile = join(e2e.home, "grandchild.pid");
-    const server = e2e.serve({ replies: [{ kind: "turn", toolCalls: [{ name: "bash", args: { command: `sh -c 'sleep 300' & echo $! > ${pidFile}; echo started; wait` } }] }] });
+    const server = e2e.serve({
+      replies: [{ kind: "turn", toolCalls: [{ name: "bash", args: { command: `sh -c 'sleep 300' & echo $! > ${pidFile}; echo started; wait` } }] }],
+    });
     const rpc = e2e.rpc(["--permission-mode", "yolo", ...anthropic(server)]);
     await rpc.request({ type: "prompt", message: "run it" });
     await rpc.waitFor((f) => f.type === "tool_progress" && String(f.text).includes("started"));
@@ -259,14 +295,20 @@ describe("zot rpc, driven like a client script", () => {
   test("set_model with a bad provider or a keyless one is an error response and nothing changes", async () => {
     const server = e2e.serve({ replies: [] });
     const rpc = e2e.rpc([...anthropic(server), "-e", join(FIXTURES, "toolbox")], { env: { ZOT_TEST_EVENTS: join(e2e.home, "frames.jsonl") } });
-    expect(await rpc.request({ type: "set_model", provider: "bogus", model: "x" })).toMatchObject({ success: false, error: 'unknown provider "bogus" (anthropic, openai, kimi, kimi-code, ollama or mock)' });
+    expect(await rpc.request({ type: "set_model", provider: "bogus", model: "x" })).toMatchObject({
+      success: false,
+      error: 'unknown provider "bogus" (anthropic, openai, kimi, kimi-code, ollama or mock)',
+    });
     const keyless = await rpc.request({ type: "set_model", provider: "openai", model: "gpt-4o" });
     expect(keyless.success).toBe(false);
     expect(String(keyless.error)).toContain("no API key for openai");
     expect(await rpc.request({ type: "set_model" })).toMatchObject({ success: false, error: 'set_model needs a string "model"' });
     expect((await rpc.request({ type: "get_state" })).data).toMatchObject({ provider: "anthropic" });
     // A switch that works is what extensions started afterwards see in hello_ack.
-    expect(await rpc.request({ type: "set_model", provider: "mock", model: "mock" })).toMatchObject({ success: true, data: { provider: "mock", model: "mock" } });
+    expect(await rpc.request({ type: "set_model", provider: "mock", model: "mock" })).toMatchObject({
+      success: true,
+      data: { provider: "mock", model: "mock" },
+    });
     await rpc.request({ type: "reload_extensions", name: "toolbox" });
     // The fixture announces itself without waiting for hello_ack, so its log of the ack may lag the reload's answer.
     const acks = async (): Promise<unknown[]> => {

@@ -18,52 +18,69 @@ describe.skipIf(process.platform !== "linux" || landlockAbi() === 0)("where the 
     const r = await e2e.run(["--json", "--provider", "mock", "hi"]);
     expect(r.code).toBe(0);
     const [first] = jsonLines(r.stdout);
-    expect(first).toMatchObject({ type: "start", provider: "mock", model: "mock", permission_mode: "yolo", sandbox: { mode: "workspace-write", enforced: true, network: false } });
+    expect(first).toMatchObject({
+      type: "start",
+      provider: "mock",
+      model: "mock",
+      permission_mode: "yolo",
+      sandbox: { mode: "workspace-write", enforced: true, network: false },
+    });
     expect(String((first?.sandbox as { reason?: string } | undefined)?.reason)).toContain("Landlock");
   });
 
   // As root zot starts its launcher itself; through unshare (not root) only a path can be started.
-  test.skipIf(process.getuid?.() !== 0)("after the binary is removed from disk (a rebuild, an update), commands still run confined, by the running zot's own launcher", async () => {
-    // A copy of its own, so replacing it disturbs no other test.
-    const bin = join(e2e.root, "zot");
-    copyFileSync(ZOT, bin);
-    chmodSync(bin, 0o755);
-    // Outside the workspace and every temp directory.
-    const outside = tempDir(".zot-replaced-", homedir());
-    const script = mockScript(e2e.root, [
-      { tool_calls: [{ name: "bash", args: { command: "echo first; sleep 1" } }] },
-      { tool_calls: [{ name: "bash", args: { command: `echo second; touch ${outside}/x` } }] },
-      { text: "done" },
-    ]);
-    const proc = Bun.spawn([bin, "--json", "--no-session", "--permission-mode", "yolo", "--mock-script", script, "go"], { cwd: e2e.root, env: zotEnv(e2e.home), stdout: "pipe", stderr: "pipe" });
-    const lines = (proc.stdout as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
-    let seen = "";
-    const results: Record<string, unknown>[] = [];
-    for (;;) {
-      const { value, done } = await lines.read();
-      if (done) break;
-      seen += value;
-      const complete = seen.split("\n");
-      seen = complete.pop() ?? "";
-      for (const line of complete) {
-        const ev = JSON.parse(line) as Record<string, unknown>;
-        // While the first command runs, the file goes, as a rebuild or an uninstall removes it.
-        if (ev.type === "tool_call" && results.length === 0) rmSync(bin);
-        if (ev.type === "tool_result") results.push(ev);
+  test.skipIf(process.getuid?.() !== 0)(
+    "after the binary is removed from disk (a rebuild, an update), commands still run confined, by the running zot's own launcher",
+    async () => {
+      // A copy of its own, so replacing it disturbs no other test.
+      const bin = join(e2e.root, "zot");
+      copyFileSync(ZOT, bin);
+      chmodSync(bin, 0o755);
+      // Outside the workspace and every temp directory.
+      const outside = tempDir(".zot-replaced-", homedir());
+      const script = mockScript(e2e.root, [
+        { tool_calls: [{ name: "bash", args: { command: "echo first; sleep 1" } }] },
+        { tool_calls: [{ name: "bash", args: { command: `echo second; touch ${outside}/x` } }] },
+        { text: "done" },
+      ]);
+      const proc = Bun.spawn([bin, "--json", "--no-session", "--permission-mode", "yolo", "--mock-script", script, "go"], {
+        cwd: e2e.root,
+        env: zotEnv(e2e.home),
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const lines = (proc.stdout as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
+      let seen = "";
+      const results: Record<string, unknown>[] = [];
+      for (;;) {
+        const { value, done } = await lines.read();
+        if (done) break;
+        seen += value;
+        const complete = seen.split("\n");
+        seen = complete.pop() ?? "";
+        for (const line of complete) {
+          const ev = JSON.parse(line) as Record<string, unknown>;
+          // While the first command runs, the file goes, as a rebuild or an uninstall removes it.
+          if (ev.type === "tool_call" && results.length === 0) rmSync(bin);
+          if (ev.type === "tool_result") results.push(ev);
+        }
       }
-    }
-    expect(await proc.exited).toBe(0);
-    const text = results.map((r) => JSON.stringify(r.content));
-    expect(text[0]).toContain("first");
-    expect(text[1]).toContain("second");
-    expect(text[1]).toContain("blocked by the sandbox");
-    expect(existsSync(join(outside, "x"))).toBe(false);
-  });
+      expect(await proc.exited).toBe(0);
+      const text = results.map((r) => JSON.stringify(r.content));
+      expect(text[0]).toContain("first");
+      expect(text[1]).toContain("second");
+      expect(text[1]).toContain("blocked by the sandbox");
+      expect(existsSync(join(outside, "x"))).toBe(false);
+    },
+  );
 
   test("RPC's hello and get_state report the sandbox; --sandbox read-only and off are reported as such", async () => {
     const rpc = e2e.rpc(["--provider", "mock", "--sandbox", "read-only", "--sandbox-network"]);
     const hello = await rpc.request({ type: "hello" });
-    expect(hello).toMatchObject({ success: true, data: { protocol_version: 1, permission_mode: "yolo", sandbox: { mode: "read-only", enforced: true, network: true } } });
+    expect(hello).toMatchObject({
+      success: true,
+      data: { protocol_version: 1, permission_mode: "yolo", sandbox: { mode: "read-only", enforced: true, network: true } },
+    });
     const state = await rpc.request({ type: "get_state" });
     expect(state).toMatchObject({ success: true, data: { sandbox: { mode: "read-only", enforced: true, network: true } } });
     expect((await rpc.close()).code).toBe(0);
@@ -80,7 +97,13 @@ describe.skipIf(process.platform !== "linux" || landlockAbi() === 0)("where the 
   });
 });
 
-const canContain = process.platform === "linux" && landlockAbi() > 0 && process.getuid?.() === 0 && existsSync("/usr/bin/unshare") && existsSync("/usr/bin/setpriv") && existsSync("/var/cache");
+const canContain =
+  process.platform === "linux" &&
+  landlockAbi() > 0 &&
+  process.getuid?.() === 0 &&
+  existsSync("/usr/bin/unshare") &&
+  existsSync("/usr/bin/setpriv") &&
+  existsSync("/var/cache");
 
 describe.skipIf(!canContain)("where the sandbox cannot be enforced (no nested namespaces, not root)", () => {
   let dir: string;
@@ -96,7 +119,12 @@ describe.skipIf(!canContain)("where the sandbox cannot be enforced (no nested na
     const inner = `echo 0 > /proc/sys/user/max_user_namespaces && exec setpriv --reuid=65534 --regid=65534 --clear-groups "$@" </dev/null`;
     const outer = `read go && exec sh -c '${inner}' sh "$@"`;
     const env = ["env", "-i", "PATH=/usr/bin:/bin", `HOME=${dir}`, `ZOT_HOME=${join(dir, "zot-home")}`];
-    const proc = Bun.spawn(["/usr/bin/unshare", "--user", "--", "/bin/sh", "-c", outer, "sh", ...env, ZOT, ...args], { cwd: dir, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn(["/usr/bin/unshare", "--user", "--", "/bin/sh", "-c", outer, "sh", ...env, ZOT, ...args], {
+      cwd: dir,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const own = readlinkSync("/proc/self/ns/user");
     while (readlinkSync(`/proc/${proc.pid}/ns/user`) === own) await Bun.sleep(5);
     writeFileSync(`/proc/${proc.pid}/uid_map`, "0 0 65536\n");

@@ -39,7 +39,9 @@ describe("TypeScript and JavaScript extensions without Bun or Node installed", (
     test(`the ${lang} scaffold runs on zot's own Bun runtime, the README and the log say so`, async () => {
       const dir = await init(`emb-${lang}`, lang);
       expect(readFileSync(join(dir, "README.md"), "utf8")).toContain("zot runs it with its own embedded Bun runtime");
-      const r = await e2e.run(["-p", "--provider", "mock", "--permission-mode", "yolo", "-e", dir, callTool(`emb-${lang}`, `hello ${lang}`)], { env: { PATH: emptyPath() } });
+      const r = await e2e.run(["-p", "--provider", "mock", "--permission-mode", "yolo", "-e", dir, callTool(`emb-${lang}`, `hello ${lang}`)], {
+        env: { PATH: emptyPath() },
+      });
       expect(r.stderr).not.toContain("failed");
       expect(r.stdout).toBe(`mock: tool emb_${lang}_echo returned: hello ${lang}\n`);
       const log = readFileSync(join(e2e.home, "logs", `ext-emb-${lang}.log`), "utf8");
@@ -64,14 +66,22 @@ describe("TypeScript and JavaScript extensions without Bun or Node installed", (
     expect(e.status).toBe("ready");
     expect(e.sandbox).toBe("enforced");
     expect(e.granted.programs).toContain(ZOT);
-    const r = await e2e.run(["-p", "--provider", "mock", "--permission-mode", "yolo", "-e", dir, callTool("emb-scoped", "scoped hello")], { env: { PATH: emptyPath() } });
+    const r = await e2e.run(["-p", "--provider", "mock", "--permission-mode", "yolo", "-e", dir, callTool("emb-scoped", "scoped hello")], {
+      env: { PATH: emptyPath() },
+    });
     expect(r.stdout).toBe("mock: tool emb_scoped_echo returned: scoped hello\n");
     const log = readFileSync(join(e2e.home, "logs", "ext-emb-scoped.log"), "utf8");
     expect(log).toMatch(/\[zot\] sandbox: Landlock ABI \d+ enforced, seccomp exec guard on/);
 
     // The same runtime, made to read outside its scope, is refused by the kernel.
-    writeFileSync(join(dir, "index.ts"), `import { readFileSync } from "node:fs";\nlet text: string;\ntry { text = readFileSync(${JSON.stringify(join(e2e.root, "secret.txt"))}, "utf8"); } catch (err) { text = "denied: " + (err as NodeJS.ErrnoException).code; }\n` + readFileSync(join(dir, "index.ts"), "utf8").replace('String(args.text ?? "")', "text"));
-    const probe = await e2e.run(["-p", "--provider", "mock", "--permission-mode", "yolo", "-e", dir, callTool("emb-scoped", "x")], { env: { PATH: emptyPath() } });
+    writeFileSync(
+      join(dir, "index.ts"),
+      `import { readFileSync } from "node:fs";\nlet text: string;\ntry { text = readFileSync(${JSON.stringify(join(e2e.root, "secret.txt"))}, "utf8"); } catch (err) { text = "denied: " + (err as NodeJS.ErrnoException).code; }\n` +
+        readFileSync(join(dir, "index.ts"), "utf8").replace('String(args.text ?? "")', "text"),
+    );
+    const probe = await e2e.run(["-p", "--provider", "mock", "--permission-mode", "yolo", "-e", dir, callTool("emb-scoped", "x")], {
+      env: { PATH: emptyPath() },
+    });
     expect(probe.stdout).toBe("mock: tool emb_scoped_echo returned: denied: EACCES\n");
   });
 });

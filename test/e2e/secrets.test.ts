@@ -21,19 +21,41 @@ function allFiles(dir: string): string[] {
 function expectNoKeyAnywhere(...outputs: string[]): void {
   for (const text of outputs) for (let i = 4; i + 8 <= KEY.length; i++) expect(text).not.toContain(KEY.slice(i, i + 8));
   // auth.json is where the key belongs; everything else must not hold it.
-  for (const file of allFiles(e2e.home).filter((f) => f !== join(e2e.home, "auth.json"))) expect({ file, leaked: readFileSync(file, "utf8").includes(KEY) }).toEqual({ file, leaked: false });
+  for (const file of allFiles(e2e.home).filter((f) => f !== join(e2e.home, "auth.json")))
+    expect({ file, leaked: readFileSync(file, "utf8").includes(KEY) }).toEqual({ file, leaked: false });
 }
 
 const rejected401 = (provider: "anthropic" | "openai") =>
   provider === "anthropic"
-    ? { kind: "status" as const, status: 401, body: JSON.stringify({ type: "error", error: { type: "authentication_error", message: `invalid x-api-key ${KEY}` } }) }
-    : { kind: "status" as const, status: 401, body: JSON.stringify({ error: { message: `Incorrect API key provided: ${KEY}`, type: "invalid_request_error" } }) };
+    ? {
+        kind: "status" as const,
+        status: 401,
+        body: JSON.stringify({ type: "error", error: { type: "authentication_error", message: `invalid x-api-key ${KEY}` } }),
+      }
+    : {
+        kind: "status" as const,
+        status: 401,
+        body: JSON.stringify({ error: { message: `Incorrect API key provided: ${KEY}`, type: "invalid_request_error" } }),
+      };
 
 describe("a rejected key", () => {
   test("passed with --api-key and echoed in the 401 body is named nowhere: stderr, transcript, extension log, trace", async () => {
     const server = e2e.serve({ replies: [rejected401("openai")] });
     const trace = join(e2e.home, "trace.jsonl");
-    const r = await e2e.run(["-p", "--provider", "openai", "--base-url", server.openaiBase, "--api-key", KEY, "-e", join(FIXTURES, "toolbox"), "--ext-trace", trace, "hello"]);
+    const r = await e2e.run([
+      "-p",
+      "--provider",
+      "openai",
+      "--base-url",
+      server.openaiBase,
+      "--api-key",
+      KEY,
+      "-e",
+      join(FIXTURES, "toolbox"),
+      "--ext-trace",
+      trace,
+      "hello",
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("zot: the API key was rejected by openai");
     expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
@@ -43,7 +65,9 @@ describe("a rejected key", () => {
 
   test("from the environment, in JSON mode, is named nowhere either", async () => {
     const server = e2e.serve({ replies: [rejected401("anthropic")] });
-    const r = await e2e.run(["--json", "--provider", "anthropic", "--base-url", server.url, "-e", join(FIXTURES, "toolbox"), "hello"], { env: { ANTHROPIC_API_KEY: KEY } });
+    const r = await e2e.run(["--json", "--provider", "anthropic", "--base-url", server.url, "-e", join(FIXTURES, "toolbox"), "hello"], {
+      env: { ANTHROPIC_API_KEY: KEY },
+    });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("the API key was rejected by anthropic");
     expectNoKeyAnywhere(r.stdout, r.stderr);

@@ -41,7 +41,12 @@ test("a session killed with SIGKILL mid-tool-call resumes with --continue", asyn
 });
 
 test("--session PATH resumes that transcript and --resume lists it", async () => {
-  const server = e2e.serve({ replies: [{ kind: "turn", text: "one" }, { kind: "turn", text: "two" }] });
+  const server = e2e.serve({
+    replies: [
+      { kind: "turn", text: "one" },
+      { kind: "turn", text: "two" },
+    ],
+  });
   expect((await e2e.run(["-p", ...anthropic(server), "remember the word kiwi"])).code).toBe(0);
   const [file] = elements(sessionFiles(e2e.home), 1);
   const listed = await e2e.run(["--resume"]);
@@ -66,7 +71,12 @@ test("--continue without an earlier session starts a new one with a notice", asy
 });
 
 test("transcripts never contain the API key", async () => {
-  const server = e2e.serve({ replies: [{ kind: "turn", toolCalls: [{ name: "bash", args: { command: "echo $MY_KEY_ECHO" } }] }, { kind: "turn", text: "ok" }] });
+  const server = e2e.serve({
+    replies: [
+      { kind: "turn", toolCalls: [{ name: "bash", args: { command: "echo $MY_KEY_ECHO" } }] },
+      { kind: "turn", text: "ok" },
+    ],
+  });
   const key = "sk-test-very-secret-key-123456";
   await e2e.run(["-p", "--provider", "anthropic", "--base-url", server.url, "--api-key", key, "hi"], { env: { MY_KEY_ECHO: key } });
   const text = readFileSync(sessionFiles(e2e.home)[0]!, "utf8");
@@ -76,7 +86,9 @@ test("transcripts never contain the API key", async () => {
 test("--session with a missing file, a directory or a file that is no transcript fails with one clear sentence", async () => {
   const missing = await e2e.run(["-p", "--provider", "mock", "--session", join(e2e.home, "gone.jsonl"), "hi"]);
   expect(missing).toMatchObject({ code: 1, stdout: "" });
-  expect(missing.stderr).toContain(`zot: Session file ${join(e2e.home, "gone.jsonl")} does not exist; run "zot --resume" to list the sessions of this directory.`);
+  expect(missing.stderr).toContain(
+    `zot: Session file ${join(e2e.home, "gone.jsonl")} does not exist; run "zot --resume" to list the sessions of this directory.`,
+  );
   const dir = await e2e.run(["-p", "--provider", "mock", "--session", e2e.home, "hi"]);
   expect(dir.code).toBe(1);
   expect(dir.stderr).toContain("is a directory");

@@ -37,7 +37,13 @@ test("JSON mode reports a retry as an event with attempt, delay and reason", asy
   const r = await e2e.run(["--json", ...args(url), "hi"]);
   expect(r.code).toBe(0);
   const events = jsonLines(r.stdout);
-  expect(events.find((e) => e.type === "retry")).toEqual({ type: "retry", attempt: 2, attempts: 3, delay_ms: 100, reason: "anthropic answered HTTP 503: busy" });
+  expect(events.find((e) => e.type === "retry")).toEqual({
+    type: "retry",
+    attempt: 2,
+    attempts: 3,
+    delay_ms: 100,
+    reason: "anthropic answered HTTP 503: busy",
+  });
   expect(events.at(-1)).toMatchObject({ type: "done", stop: "end_turn", text: "answer after retry" });
   // assistant_start (the Go zot's event) marks the response that streams, after the retry.
   const types = events.map((e) => e.type);
@@ -51,7 +57,9 @@ test("a server that never answers ends zot -p after the connect timeout from con
   const r = await e2e.run(["-p", ...args(url), "hi"]);
   expect(r.code).toBe(1);
   expect(r.stderr).toContain("zot: no response from anthropic within 0.3 s; retrying in 1 s (attempt 2 of 3)\n");
-  expect(r.stderr).toContain(`zot: anthropic at ${url} did not answer within 0.3 s after 3 attempts; check your network and --base-url, or raise connect_timeout in config.json\n`);
+  expect(r.stderr).toContain(
+    `zot: anthropic at ${url} did not answer within 0.3 s after 3 attempts; check your network and --base-url, or raise connect_timeout in config.json\n`,
+  );
 });
 
 test("RPC: a compact sent just before stdin closes, against a server that stops answering, times out and zot exits", async () => {
@@ -61,6 +69,13 @@ test("RPC: a compact sent just before stdin closes, against a server that stops 
   const r = await e2e.run(["rpc", ...args(url)], { stdin: input });
   expect(r.code).toBe(0);
   const frames = jsonLines(r.stdout);
-  expect(frames.filter((f) => f.type === "retry").map((f) => f.reason)).toEqual(["no response from anthropic within 0.2 s", "no response from anthropic within 0.2 s"]);
-  expect(frames.at(-1)).toMatchObject({ type: "done", stop: "error", error: `compaction failed: anthropic at ${url} did not answer within 0.2 s after 3 attempts; check your network and --base-url, or raise connect_timeout in config.json` });
+  expect(frames.filter((f) => f.type === "retry").map((f) => f.reason)).toEqual([
+    "no response from anthropic within 0.2 s",
+    "no response from anthropic within 0.2 s",
+  ]);
+  expect(frames.at(-1)).toMatchObject({
+    type: "done",
+    stop: "error",
+    error: `compaction failed: anthropic at ${url} did not answer within 0.2 s after 3 attempts; check your network and --base-url, or raise connect_timeout in config.json`,
+  });
 });

@@ -10,8 +10,21 @@ const e2e = useZotHome();
 
 const call = (tool: string, args: object): string => `call ${tool} ${JSON.stringify(args)}`;
 const task = (prompt: string, agent?: string): string => call("task", { description: "delegated", prompt, ...(agent ? { agent } : {}) });
-type Frame = { type: string; event?: string; name?: string; tool_name?: string; tool_args?: { command?: string }; agent?: { id: string; name: string; parent: string | null } };
-const frames = (file: string): Frame[] => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Frame) : []);
+type Frame = {
+  type: string;
+  event?: string;
+  name?: string;
+  tool_name?: string;
+  tool_args?: { command?: string };
+  agent?: { id: string; name: string; parent: string | null };
+};
+const frames = (file: string): Frame[] =>
+  existsSync(file)
+    ? readFileSync(file, "utf8")
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l) as Frame)
+    : [];
 const resultText = (e: Record<string, unknown>): string => ((e.content ?? []) as { text?: string }[]).map((b) => b.text ?? "").join("");
 
 test("an interceptor blocks a subagent's bash exactly as the main agent's, and is told which agent made the call", async () => {
@@ -42,9 +55,12 @@ test("an interceptor blocks a subagent's bash exactly as the main agent's, and i
 
 test("an extension's tools, events and interceptions carry the subagent in their frames", async () => {
   const log = join(e2e.root, "toolbox.log");
-  const r = await e2e.run(["--json", "--provider", "mock", "--permission-mode", "yolo", "-e", join(FIXTURES, "toolbox"), task(call("weather", { city: "Oslo" }), "general")], {
-    env: { ZOT_TEST_EVENTS: log },
-  });
+  const r = await e2e.run(
+    ["--json", "--provider", "mock", "--permission-mode", "yolo", "-e", join(FIXTURES, "toolbox"), task(call("weather", { city: "Oslo" }), "general")],
+    {
+      env: { ZOT_TEST_EVENTS: log },
+    },
+  );
   expect(r.code).toBe(0);
   const seen = frames(log);
   const toolCall = seen.find((f) => f.type === "tool_call" && f.name === "weather");
@@ -61,12 +77,27 @@ test("an extension's tools, events and interceptions carry the subagent in their
 
 test("an extension registers an agent with register_agent; the task tool runs it with its tools only", async () => {
   const agent = { name: "critic", description: "reviews code and says what is wrong", prompt: "You criticise code.", tools: ["read"] };
-  const r = await e2e.run(["--json", "--provider", "mock", "--permission-mode", "yolo", "-e", join(FIXTURES, "guard"), `${task(call("bash", { command: "echo no" }), "critic")}\n${task(call("read", { path: "nothing-here.txt" }), "critic")}`], {
-    env: { ZOT_TEST_GUARD: JSON.stringify({ agent }) },
-  });
+  const r = await e2e.run(
+    [
+      "--json",
+      "--provider",
+      "mock",
+      "--permission-mode",
+      "yolo",
+      "-e",
+      join(FIXTURES, "guard"),
+      `${task(call("bash", { command: "echo no" }), "critic")}\n${task(call("read", { path: "nothing-here.txt" }), "critic")}`,
+    ],
+    {
+      env: { ZOT_TEST_GUARD: JSON.stringify({ agent }) },
+    },
+  );
   expect(r.code).toBe(0);
   const events = jsonLines(r.stdout);
-  const texts = events.filter((e) => e.type === "tool_result" && e.name === "task" && e.agent === undefined).map(resultText).sort();
+  const texts = events
+    .filter((e) => e.type === "tool_result" && e.name === "task" && e.agent === undefined)
+    .map(resultText)
+    .sort();
   expect(texts[0]).toContain('Unknown tool "bash" (available tools: read)');
   expect(texts[1]).toContain("mock: tool read failed");
   expect(events.filter((e) => e.type === "tool_call" && e.name === "read").map((e) => (e.agent as { name: string }).name)).toEqual(["critic"]);
@@ -89,7 +120,11 @@ test("RPC abort stops both running subagents and leaves none of their processes"
   await rpc.request({ type: "prompt", message: `${sleeper("one")}\n${sleeper("two")}` });
   const started = async (): Promise<number[]> => {
     for (;;) {
-      const lines = existsSync(pids) ? readFileSync(pids, "utf8").split("\n").filter((l) => l !== "") : [];
+      const lines = existsSync(pids)
+        ? readFileSync(pids, "utf8")
+            .split("\n")
+            .filter((l) => l !== "")
+        : [];
       if (lines.length === 2) return lines.map(Number);
       await Bun.sleep(20);
     }

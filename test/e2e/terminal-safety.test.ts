@@ -15,7 +15,10 @@ function script(dir: string): string {
   const path = join(dir, "script.jsonl");
   writeFileSync(
     path,
-    [JSON.stringify({ tool_calls: [{ name: "bash", args: { command: TOOL } }] }), JSON.stringify({ text: `answer-start${TITLE}${CLIP}\tcol\r\nanswer-end` })].join("\n") + "\n",
+    [
+      JSON.stringify({ tool_calls: [{ name: "bash", args: { command: TOOL } }] }),
+      JSON.stringify({ text: `answer-start${TITLE}${CLIP}\tcol\r\nanswer-end` }),
+    ].join("\n") + "\n",
   );
   return path;
 }

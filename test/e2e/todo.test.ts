@@ -14,7 +14,6 @@ const PLAN = [
   { text: "run the tests", status: "pending" },
 ];
 
-
 test("--json emits the whole list when the model sets it, and an extension subscribed to todo receives it", async () => {
   const path = mockScript(e2e.root, [
     { tool_calls: [{ name: "todo", args: { items: PLAN } }] },
@@ -26,7 +25,10 @@ test("--json emits the whole list when the model sets it, and an extension subsc
   const todos = jsonLines(r.stdout).filter((e) => e.type === "todo");
   // The refused second call changes nothing, so there is one event.
   expect(todos).toEqual([{ type: "todo", items: PLAN }]);
-  const seen = readFileSync(join(e2e.root, "todo-events.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const seen = readFileSync(join(e2e.root, "todo-events.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   expect(seen).toEqual([PLAN]);
 });
 

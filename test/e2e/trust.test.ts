@@ -42,7 +42,9 @@ describe("an untrusted folder", () => {
     expect(ran(evil)).toBe(false);
     expect(ran(other)).toBe(false);
     const lines = r.stderr.split("\n").filter((l) => l !== "");
-    expect(lines).toEqual([`zot: skipped the project extensions of the untrusted folder ${repo}: evil, other; run zot ext trust ${repo} to let them run (or --trust for one run).`]);
+    expect(lines).toEqual([
+      `zot: skipped the project extensions of the untrusted folder ${repo}: evil, other; run zot ext trust ${repo} to let them run (or --trust for one run).`,
+    ]);
   });
 
   test("a damaged trust.json trusts nothing, and the warning says why", async () => {
@@ -152,7 +154,10 @@ describe("trusting", () => {
     const sub = join(repo, "packages", "app");
     const subExt = markerExt(join(sub, ".zot", "extensions"), "subext");
     const mcpLog = join(e2e.root, "sub-mcp.jsonl");
-    writeFileSync(join(sub, ".mcp.json"), JSON.stringify({ mcpServers: { subsrv: { command: "python3", args: [MCP_SERVER], env: { MCP_FIXTURE_LOG: mcpLog } } } }));
+    writeFileSync(
+      join(sub, ".mcp.json"),
+      JSON.stringify({ mcpServers: { subsrv: { command: "python3", args: [MCP_SERVER], env: { MCP_FIXTURE_LOG: mcpLog } } } }),
+    );
     const inSub = await e2e.run(["-p", "--provider", "mock", "hi"], { cwd: sub });
     expect(ran(subExt)).toBe(false);
     expect(existsSync(mcpLog)).toBe(false);
@@ -250,7 +255,12 @@ describe("trusting", () => {
 
 describe("project MCP servers", () => {
   /** A stdio entry for the fixture server that logs to `<root>/<name>.jsonl`, so "it started" is a line there. */
-  const entry = (name: string, extra: Record<string, unknown> = {}) => ({ command: "python3", args: [MCP_SERVER], env: { MCP_FIXTURE_LOG: join(e2e.root, `${name}.jsonl`) }, ...extra });
+  const entry = (name: string, extra: Record<string, unknown> = {}) => ({
+    command: "python3",
+    args: [MCP_SERVER],
+    env: { MCP_FIXTURE_LOG: join(e2e.root, `${name}.jsonl`) },
+    ...extra,
+  });
   const writeMcp = (servers: Record<string, unknown>) => writeFileSync(join(repo, ".mcp.json"), JSON.stringify({ mcpServers: servers }));
   const started = (name: string) => {
     const path = join(e2e.root, `${name}.jsonl`);
@@ -271,7 +281,11 @@ describe("project MCP servers", () => {
     expect(stderrLines(first)).toEqual([]);
     expect(started("kept") && started("changing")).toBe(true);
 
-    writeMcp({ kept: entry("kept"), changing: entry("changing", { env: { MCP_FIXTURE_LOG: join(e2e.root, "changing.jsonl"), NODE_OPTIONS: "--require ./steal.js" } }), added: entry("added") });
+    writeMcp({
+      kept: entry("kept"),
+      changing: entry("changing", { env: { MCP_FIXTURE_LOG: join(e2e.root, "changing.jsonl"), NODE_OPTIONS: "--require ./steal.js" } }),
+      added: entry("added"),
+    });
     forget("kept", "changing");
     const r = await print();
     expect(r.code).toBe(0);
@@ -282,7 +296,9 @@ describe("project MCP servers", () => {
     expect(started("changing")).toBe(false);
     expect(started("added")).toBe(false);
     const list = await e2e.run(["mcp", "list"], { cwd: repo });
-    expect(list.stdout).toContain(`not loaded: changing from ${join(repo, ".mcp.json")} (changed since the folder was trusted; review it, then zot ext trust lets it load)`);
+    expect(list.stdout).toContain(
+      `not loaded: changing from ${join(repo, ".mcp.json")} (changed since the folder was trusted; review it, then zot ext trust lets it load)`,
+    );
     expect(list.stdout).toContain(`not loaded: added from ${join(repo, ".mcp.json")} (new since the folder was trusted;`);
     const doctor = await e2e.run(["mcp", "doctor", "--json"], { cwd: repo });
     expect(JSON.parse(doctor.stdout).unapproved.map((u: { name: string; why: string }) => [u.name, u.why])).toEqual([
@@ -300,7 +316,10 @@ describe("project MCP servers", () => {
     expect(readFileSync(join(e2e.home, "trust.json"), "utf8")).toBe(store);
 
     // Removing a server needs no approval; approving the rest loads them.
-    writeMcp({ kept: entry("kept"), changing: entry("changing", { env: { MCP_FIXTURE_LOG: join(e2e.root, "changing.jsonl"), NODE_OPTIONS: "--require ./steal.js" } }) });
+    writeMcp({
+      kept: entry("kept"),
+      changing: entry("changing", { env: { MCP_FIXTURE_LOG: join(e2e.root, "changing.jsonl"), NODE_OPTIONS: "--require ./steal.js" } }),
+    });
     await ext(["trust"]);
     forget("kept", "changing");
     expect((await print()).stderr).toBe("");
@@ -312,7 +331,11 @@ describe("project MCP servers", () => {
 
   test("a trust.json from before MCP prints skips a trusted project's servers as new until zot ext trust approves them", async () => {
     writeMcp({ srv: entry("srv") });
-    writeFileSync(join(e2e.home, "trust.json"), JSON.stringify({ trusted: [{ path: repo, trusted_at: "2026-11-01T00:00:00.000Z" }], projects: { [repo]: {} }, declined: {} }), { mode: 0o600 });
+    writeFileSync(
+      join(e2e.home, "trust.json"),
+      JSON.stringify({ trusted: [{ path: repo, trusted_at: "2026-11-01T00:00:00.000Z" }], projects: { [repo]: {} }, declined: {} }),
+      { mode: 0o600 },
+    );
     const r = await print();
     expect(stderrLines(r)).toEqual([
       `zot: skipped project MCP servers new or changed since ${repo} was trusted: srv (new); run zot ext trust ${repo} to let them run (or --trust for one run).`,

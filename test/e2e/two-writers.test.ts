@@ -13,7 +13,13 @@ let holder: ReturnType<typeof Bun.spawn>;
 
 /** A zot that keeps its session open (a bash call that sleeps) until killed (at the latest after the test). */
 async function holdSession(): Promise<string> {
-  const proc = Bun.spawn([ZOT, "--permission-mode", "yolo", "-p", "--provider", "mock", `call bash {"command":"sleep 30"}`], { cwd: e2e.home, env: zotEnv(e2e.home), stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+  const proc = Bun.spawn([ZOT, "--permission-mode", "yolo", "-p", "--provider", "mock", `call bash {"command":"sleep 30"}`], {
+    cwd: e2e.home,
+    env: zotEnv(e2e.home),
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "ignore",
+  });
   holder = proc;
   e2e.defer(async () => {
     proc.kill("SIGKILL");
@@ -50,7 +56,9 @@ test("--session naming a transcript another zot is writing fails with a clear er
   const first = await holdSession();
   const r = await e2e.run(["-p", "--provider", "mock", "--session", first, "intruder"]);
   expect(r.code).toBe(1);
-  expect(r.stderr).toBe(`zot: Cannot continue ${first}: it is open in another zot process, which holds its lock; wait for that zot to exit, or run zot -c to continue in a new session forked from it.\n`);
+  expect(r.stderr).toBe(
+    `zot: Cannot continue ${first}: it is open in another zot process, which holds its lock; wait for that zot to exit, or run zot -c to continue in a new session forked from it.\n`,
+  );
   expect(readFileSync(first, "utf8")).not.toContain("intruder");
 });
 
@@ -73,9 +81,25 @@ test("a transcript with a result that has no call, and a call without its result
   writeFileSync(
     file,
     [
-      JSON.stringify({ type: "session", version: 1, id: "abcd", cwd: e2e.home, created: "2026-01-01T00:00:00.000Z", provider: "anthropic", model: "claude-sonnet-4-5" }),
+      JSON.stringify({
+        type: "session",
+        version: 1,
+        id: "abcd",
+        cwd: e2e.home,
+        created: "2026-01-01T00:00:00.000Z",
+        provider: "anthropic",
+        model: "claude-sonnet-4-5",
+      }),
       msg({ role: "user", content: [{ type: "text", text: "first" }], ts: 1 }),
-      msg({ role: "assistant", content: [{ type: "toolCall", id: "toolu_a", name: "bash", args: { command: "ls" } }], stop: "tool_use", provider: "anthropic", model: "claude-sonnet-4-5", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 }, ts: 2 }),
+      msg({
+        role: "assistant",
+        content: [{ type: "toolCall", id: "toolu_a", name: "bash", args: { command: "ls" } }],
+        stop: "tool_use",
+        provider: "anthropic",
+        model: "claude-sonnet-4-5",
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 },
+        ts: 2,
+      }),
       msg({ role: "user", content: [{ type: "text", text: "the other writer's prompt" }], ts: 3 }),
       msg({ role: "toolResult", toolCallId: "toolu_a", toolName: "bash", content: [{ type: "text", text: "late result" }], isError: false, ts: 4 }),
       msg({ role: "toolResult", toolCallId: "toolu_ghost", toolName: "bash", content: [{ type: "text", text: "no call" }], isError: false, ts: 5 }),
@@ -117,7 +141,9 @@ for (const mode of ["-p", "--json"] as const) {
     await Bun.sleep(300);
     proc.kill("SIGTERM");
     expect(await proc.exited).toBe(143);
-    const saved = records(sessionFiles(e2e.home)[0]!).filter((r) => r.type === "message").map((r) => r.message as { role: string; stop?: string; content: { text?: string }[] });
+    const saved = records(sessionFiles(e2e.home)[0]!)
+      .filter((r) => r.type === "message")
+      .map((r) => r.message as { role: string; stop?: string; content: { text?: string }[] });
     // The partial reply, then the interruption record that tells the model (and a resume) why it ends there.
     expect(saved.at(-1)).toMatchObject({ role: "user", content: [{ text: "[interrupted by user]" }] });
     const last = saved.at(-2);

@@ -30,7 +30,12 @@ test("a build from a source tree without git says the commit is unknown and stil
   const tree = tempDir("zot-tarball-");
   for (const part of ["src", "scripts", "package.json", "tsconfig.json", "bunfig.toml"]) cpSync(join(ROOT, part), join(tree, part), { recursive: true });
   symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"));
-  const build = Bun.spawnSync([process.execPath, join(tree, "scripts", "build.ts")], { cwd: tree, env: { ...process.env, GIT_CEILING_DIRECTORIES: tmpdir() }, stdout: "pipe", stderr: "pipe" });
+  const build = Bun.spawnSync([process.execPath, join(tree, "scripts", "build.ts")], {
+    cwd: tree,
+    env: { ...process.env, GIT_CEILING_DIRECTORIES: tmpdir() },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   expect(build.exitCode).toBe(0);
   const version = Bun.spawnSync([join(tree, "dist", "zot"), "--version"], { stdout: "pipe" });
   expect(version.stdout.toString()).toMatch(new RegExp(`^zot ${pkg.version.replaceAll(".", "\\.")} \\(unknown \\d{4}-\\d\\d-\\d\\d\\)\\n$`));

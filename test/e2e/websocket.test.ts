@@ -42,7 +42,14 @@ test("zot connects to a running WebSocket extension: doctor reports it, ext test
   const doctor = await runZot(["ext", "doctor", "--json", "--no-ext", "-e", ext], { home, env });
   expect(doctor.code).toBe(0);
   const entry = JSON.parse(doctor.stdout).extensions[0];
-  expect(entry).toMatchObject({ name: "desk", status: "ready", version: "1.0.0", sandbox: "unrestricted (runs outside zot)", permissions: null, url: `ws://127.0.0.1:${s.port}/zot` });
+  expect(entry).toMatchObject({
+    name: "desk",
+    status: "ready",
+    version: "1.0.0",
+    sandbox: "unrestricted (runs outside zot)",
+    permissions: null,
+    url: `ws://127.0.0.1:${s.port}/zot`,
+  });
   expect(entry.tools.map((t: { name: string }) => t.name).sort()).toEqual(["echo", "hang"]);
   expect(doctor.stdout).not.toContain(TOKEN);
 
@@ -51,7 +58,10 @@ test("zot connects to a running WebSocket extension: doctor reports it, ext test
   expect(human.stdout).toContain(`url       ws://127.0.0.1:${s.port}/zot`);
 
   const script = join(ext, "test.jsonl");
-  writeFileSync(script, `{"send": {"type": "tool_call", "id": "$auto", "name": "echo", "args": {"n": 7}}}\n{"expect": {"type": "tool_result", "id": "$last_id"}, "within_ms": 5000}\n`);
+  writeFileSync(
+    script,
+    `{"send": {"type": "tool_call", "id": "$auto", "name": "echo", "args": {"n": 7}}}\n{"expect": {"type": "tool_result", "id": "$last_id"}, "within_ms": 5000}\n`,
+  );
   const tested = await runZot(["ext", "test", ext, script, "--json"], { home, env });
   const report = JSON.parse(tested.stdout);
   expect(report.steps.filter((st: { status: string }) => st.status === "fail")).toEqual([]);
@@ -67,7 +77,10 @@ test("the token is masked like an API key: a tool result quoting it reaches neit
   const s = server ?? (await sdkServer("desk"));
   const ext = wsExtension("desk", { url: `ws://127.0.0.1:${s.port}/zot`, token_env: "DESK_TOKEN" });
   const trace = join(home, "mask-trace.jsonl");
-  const turn = await runZot(["--permission-mode", "yolo", "-p", "--provider", "mock", "--no-ext", "-e", ext, "--ext-trace", trace, `call echo {"city":"${TOKEN}"}`], { home, env: { DESK_TOKEN: TOKEN } });
+  const turn = await runZot(
+    ["--permission-mode", "yolo", "-p", "--provider", "mock", "--no-ext", "-e", ext, "--ext-trace", trace, `call echo {"city":"${TOKEN}"}`],
+    { home, env: { DESK_TOKEN: TOKEN } },
+  );
   expect(turn.code).toBe(0);
   expect(turn.stdout).toContain(`mock: tool echo returned: echo {"city":"[redacted]"} from ${s.pid}`);
   expect(turn.stderr).toContain(`[tool] echo (desk) {"city":"[redacted]"}`);

@@ -35,12 +35,16 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
 
 /** A one-shot mock run with only the named example loaded. */
 /** A run of one example on the mock, its tools running unasked. */
-const mock = (example: string, ...args: string[]) => run(["--provider", "mock", "--permission-mode", "yolo", "--no-session", "--no-ext", "-e", dirOf(example), ...args]);
+const mock = (example: string, ...args: string[]) =>
+  run(["--provider", "mock", "--permission-mode", "yolo", "--no-session", "--no-ext", "-e", dirOf(example), ...args]);
 
 test("zot ext doctor reports every example ready (the theme as theme-only) with its registrations", async () => {
   const r = await run(["ext", "doctor", "--json", "--no-ext", ...names.flatMap((n) => ["-e", dirOf(n)])]);
   expect(r.code).toBe(0);
-  const report = JSON.parse(r.stdout) as { ok: boolean; extensions: { name: string; status: string; commands: string[]; tools: { name: string }[]; warnings: string[] }[] };
+  const report = JSON.parse(r.stdout) as {
+    ok: boolean;
+    extensions: { name: string; status: string; commands: string[]; tools: { name: string }[]; warnings: string[] }[];
+  };
   expect(report.ok).toBe(true);
   const byName = Object.fromEntries(report.extensions.map((e) => [e.name, e]));
   for (const name of names) {
@@ -68,7 +72,8 @@ describe("mock-provider runs through the examples", () => {
     expect(r.stdout.trim()).toBe("mock: tool weather returned: Berlin: 16°C, fog, wind 9 km/h, humidity 88%");
     expect(r.code).toBe(0);
     // Its scope allows nothing beyond its own directory, which holds all it runs (the SDK included), and the kernel enforces it.
-    if (process.platform === "linux" && landlockAbi() >= 4) expect(readFileSync(join(home, "logs", "ext-weather.log"), "utf8")).toMatch(/\[zot\] sandbox: Landlock ABI \d+ enforced, seccomp exec guard on/);
+    if (process.platform === "linux" && landlockAbi() >= 4)
+      expect(readFileSync(join(home, "logs", "ext-weather.log"), "utf8")).toMatch(/\[zot\] sandbox: Landlock ABI \d+ enforced, seccomp exec guard on/);
   });
 
   test("guard blocks a download piped into a shell and rewrites ls to ls -la", async () => {
@@ -93,11 +98,7 @@ describe("mock-provider runs through the examples", () => {
     const script = join(root, "loader-script.jsonl");
     writeFileSync(
       script,
-      [
-        { tool_calls: [{ name: "load_tools", args: { names: ["sha256"] } }] },
-        { tool_calls: [{ name: "sha256", args: { text: "abc" } }] },
-        { text: "done" },
-      ]
+      [{ tool_calls: [{ name: "load_tools", args: { names: ["sha256"] } }] }, { tool_calls: [{ name: "sha256", args: { text: "abc" } }] }, { text: "done" }]
         .map((l) => JSON.stringify(l))
         .join("\n"),
     );
@@ -107,7 +108,10 @@ describe("mock-provider runs through the examples", () => {
       .filter(Boolean)
       .map((l) => JSON.parse(l) as { type: string; name?: string; content?: { text: string }[]; is_error?: boolean })
       .filter((e) => e.type === "tool_result");
-    expect(results.map((e) => [e.name, e.is_error])).toEqual([["load_tools", false], ["sha256", false]]);
+    expect(results.map((e) => [e.name, e.is_error])).toEqual([
+      ["load_tools", false],
+      ["sha256", false],
+    ]);
     expect(results[1]!.content?.[0]?.text).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   });
 

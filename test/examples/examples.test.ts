@@ -69,18 +69,38 @@ describe("the real host loads every example together", () => {
   });
 
   test("every example's commands and tools are registered with the host", () => {
-    const commands = host.commands().map((c) => `${c.extension}:${c.name}`).sort();
+    const commands = host
+      .commands()
+      .map((c) => `${c.extension}:${c.name}`)
+      .sort();
     expect(commands).toEqual(
       [
-        "clock:now", "clock:uptime", "guard:guard", "hello:cwd", "hello:hello", "hello-py:hellopy", "redact:redact",
-        "scratchpad:scratch", "scratchpad:scratch-clear", "scratchpad:scratch-insert", "todo:todo", "weather:weather",
+        "clock:now",
+        "clock:uptime",
+        "guard:guard",
+        "hello:cwd",
+        "hello:hello",
+        "hello-py:hellopy",
+        "redact:redact",
+        "scratchpad:scratch",
+        "scratchpad:scratch-clear",
+        "scratchpad:scratch-insert",
+        "todo:todo",
+        "weather:weather",
       ].sort(),
     );
-    const tools = host.tools().map((t) => `${t.extension}:${t.name}:${t.deferred ? "deferred" : "eager"}:${t.active ? "active" : "inactive"}`).sort();
+    const tools = host
+      .tools()
+      .map((t) => `${t.extension}:${t.name}:${t.deferred ? "deferred" : "eager"}:${t.active ? "active" : "inactive"}`)
+      .sort();
     expect(tools).toEqual(
       [
-        "scratchpad:scratchpad:eager:active", "todo:todo_items:eager:active", "tool-loader:load_tools:eager:active",
-        "tool-loader:base64:deferred:inactive", "tool-loader:sha256:deferred:inactive", "tool-loader:uuid:deferred:inactive",
+        "scratchpad:scratchpad:eager:active",
+        "todo:todo_items:eager:active",
+        "tool-loader:load_tools:eager:active",
+        "tool-loader:base64:deferred:inactive",
+        "tool-loader:sha256:deferred:inactive",
+        "tool-loader:uuid:deferred:inactive",
         "weather:weather:eager:active",
       ].sort(),
     );

@@ -11,11 +11,14 @@ import { waitFor } from "../helpers/wait.ts";
 const REPO = resolve(import.meta.dir, "../..");
 const EXT_FIXTURES = join(REPO, "test/fixtures/ext");
 
-
 const temp = (): string => tempDir("zot-cliproc-");
 
 async function git(cwd: string, ...args: string[]): Promise<void> {
-  const p = Bun.spawn(["git", "-c", "user.email=t@t", "-c", "user.name=t", "-c", "init.defaultBranch=main", ...args], { cwd, stdout: "ignore", stderr: "pipe" });
+  const p = Bun.spawn(["git", "-c", "user.email=t@t", "-c", "user.name=t", "-c", "init.defaultBranch=main", ...args], {
+    cwd,
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   const code = await p.exited;
   if (code !== 0) throw new Error(`git ${args.join(" ")} failed: ${await new Response(p.stderr).text()}`);
 }
@@ -130,7 +133,27 @@ describe("zot ext logs -f as a process", () => {
   });
 });
 
-const DOCTOR_KEYS = ["commands", "conflicts", "dir", "error", "events", "granted", "intercept", "log", "name", "permissions", "sandbox", "shadowed_by", "source", "startup_ms", "status", "tools", "url", "version", "warnings"];
+const DOCTOR_KEYS = [
+  "commands",
+  "conflicts",
+  "dir",
+  "error",
+  "events",
+  "granted",
+  "intercept",
+  "log",
+  "name",
+  "permissions",
+  "sandbox",
+  "shadowed_by",
+  "source",
+  "startup_ms",
+  "status",
+  "tools",
+  "url",
+  "version",
+  "warnings",
+];
 
 describe("zot ext doctor and list JSON", () => {
   test("doctor --json has exactly the documented fields for every status and exits by failed/invalid", async () => {

@@ -1,11 +1,23 @@
 import { describe, expect, test } from "bun:test";
-import { appendFileSync, chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { setEnabled } from "../../src/cli/ext/toggle.ts";
 import { parseGitSource } from "../../src/cli/ext/install.ts";
 import { cli, DISCOVERY, discoveryCopy, tempDir, trustAsIs } from "./cli-helpers.ts";
 import { waitFor } from "../helpers/wait.ts";
-
 
 const marker = (home: string, dir: string) => join(home, `started${realpathSync(dir).replaceAll("/", "_")}`);
 
@@ -112,7 +124,27 @@ describe("zot ext doctor", () => {
     expect(report.home).toBe(home);
     expect(report.cwd).toBe(project);
     for (const e of report.extensions) {
-      expect(Object.keys(e)).toEqual(["name", "dir", "source", "status", "error", "version", "commands", "tools", "events", "intercept", "conflicts", "warnings", "log", "startup_ms", "permissions", "sandbox", "granted", "url", "shadowed_by"]);
+      expect(Object.keys(e)).toEqual([
+        "name",
+        "dir",
+        "source",
+        "status",
+        "error",
+        "version",
+        "commands",
+        "tools",
+        "events",
+        "intercept",
+        "conflicts",
+        "warnings",
+        "log",
+        "startup_ms",
+        "permissions",
+        "sandbox",
+        "granted",
+        "url",
+        "shadowed_by",
+      ]);
     }
     const status = (dir: string) => report.extensions.find((e: { dir: string }) => e.dir === dir)?.status;
     const p = join(project, ".zot", "extensions");
@@ -136,7 +168,9 @@ describe("zot ext doctor", () => {
     const { project, home } = discoveryCopy();
     const r = await cli(["doctor", "--cwd", project], { home, cwd: home });
     const block = r.out.slice(r.out.indexOf(`shared  1.0.0  shadowed  (global)`));
-    expect(block.split("\n").slice(0, 3).join("\n")).toContain(`  shadowed  by ${join(project, ".zot", "extensions", "shared")}, which has the same name and loads first`);
+    expect(block.split("\n").slice(0, 3).join("\n")).toContain(
+      `  shadowed  by ${join(project, ".zot", "extensions", "shared")}, which has the same name and loads first`,
+    );
   });
 
   test("shadowed and disabled extensions are never started; winners are", async () => {
@@ -421,7 +455,10 @@ describe("zot ext enable / disable", () => {
   test("setEnabled handles compact, empty and nested objects", () => {
     expect(setEnabled('{"name":"a","exec":"b"}', false)).toEqual({ ok: true, text: '{"name":"a","exec":"b","enabled":false}' });
     expect(setEnabled("{}", true)).toEqual({ ok: true, text: '{"enabled": true}' });
-    expect(setEnabled('{"a":{"enabled":false},"b":[1,{"c":"}"}]}', true)).toEqual({ ok: true, text: '{"a":{"enabled":false},"b":[1,{"c":"}"}],"enabled":true}' });
+    expect(setEnabled('{"a":{"enabled":false},"b":[1,{"c":"}"}]}', true)).toEqual({
+      ok: true,
+      text: '{"a":{"enabled":false},"b":[1,{"c":"}"}],"enabled":true}',
+    });
     expect(setEnabled('{"s":"quote \\" enabled","enabled":"no"}', true)).toEqual({ ok: true, text: '{"s":"quote \\" enabled","enabled":true}' });
     expect(setEnabled("{oops", true).ok).toBe(false);
   });

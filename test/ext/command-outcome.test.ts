@@ -26,11 +26,16 @@ describe("commandOutcome", () => {
 
   test("a panel comes with its plain-text form for modes without a screen", () => {
     const panel = { id: "p", title: "Title", lines: ["a", "", "b"], footer: "esc" };
-    expect(commandOutcome(response({ action: "open_panel", open_panel: panel }))).toEqual({ action: { kind: "panel", panel, text: "Title\na\nb\nesc" }, error: null });
+    expect(commandOutcome(response({ action: "open_panel", open_panel: panel }))).toEqual({
+      action: { kind: "panel", panel, text: "Title\na\nb\nesc" },
+      error: null,
+    });
   });
 
   test("the interactive mode gets the same outcome as intents", () => {
-    expect(commandIntents("ext", response({ action: "prompt", prompt: "" }))).toEqual([{ kind: "command_error", extension: "ext", message: "asked for a prompt but sent no text" }]);
+    expect(commandIntents("ext", response({ action: "prompt", prompt: "" }))).toEqual([
+      { kind: "command_error", extension: "ext", message: "asked for a prompt but sent no text" },
+    ]);
     expect(commandIntents("ext", response({ action: "insert", insert: "x" }))).toEqual([{ kind: "insert", extension: "ext", text: "x" }]);
     expect(commandIntents("ext", response({ action: "noop" }))).toEqual([]);
   });

@@ -378,7 +378,10 @@ test("the documented timeouts and limits are the defaults", () => {
     reconnectMs: 500,
     reconnectMaxMs: 30_000,
   });
-  const sub = decodeExtensionFrame({ type: "subscribe", intercept: ["tool_call", { event: "turn_start" }, { event: "tool_result", timeout_ms: 2000, on_timeout: "block" }] });
+  const sub = decodeExtensionFrame({
+    type: "subscribe",
+    intercept: ["tool_call", { event: "turn_start" }, { event: "tool_result", timeout_ms: 2000, on_timeout: "block" }],
+  });
   expect(sub).toEqual({
     ok: true,
     value: {

@@ -95,7 +95,16 @@ describe("handshake", () => {
         cwd: h.home,
         extension_dir: dir,
         data_dir: dir,
-        capabilities: ["fail_closed_intercept", "tool_result_intercept", "tool_progress", "tool_cancel", "panel_resize", "settings_changed", "todo_event", "agents"],
+        capabilities: [
+          "fail_closed_intercept",
+          "tool_result_intercept",
+          "tool_progress",
+          "tool_cancel",
+          "panel_resize",
+          "settings_changed",
+          "todo_event",
+          "agents",
+        ],
       });
       expect(seen.env).toEqual({ home: h.home, ext: dir, data: dir, cwd: h.home, pwd: dir });
       expect(h.log("kitchen")).toMatch(/^\[zot\] starting kitchen 1\.0\.0 at \d{4}-\d\d-\d\dT/);

@@ -5,7 +5,6 @@ import { discover } from "../../src/ext/discovery.ts";
 import type { DiscoveredExtension } from "../../src/ext/types.ts";
 import { discoveryCopy, tempDir } from "./cli-helpers.ts";
 
-
 function byDir(list: DiscoveredExtension[], dir: string): DiscoveredExtension {
   const hit = list.find((e) => e.dir === dir);
   if (!hit) throw new Error(`no entry for ${dir}`);
@@ -19,7 +18,9 @@ describe("discover", () => {
     const p = join(project, ".zot", "extensions");
     const g = join(home, "extensions");
     expect(list.map((e) => e.dir)).toEqual([
-      ...["alpha", "bad-json", "bad-name", "beta-broken", "missing-exec", "no-exec", "not-executable", "not-on-path", "off", "shared", "wrong-types"].map((d) => join(p, d)),
+      ...["alpha", "bad-json", "bad-name", "beta-broken", "missing-exec", "no-exec", "not-executable", "not-on-path", "off", "shared", "wrong-types"].map((d) =>
+        join(p, d),
+      ),
       ...["beta", "linked", "no-manifest", "off-ext", "shared", "theme-bad", "theme-bare", "theme-ok", "zz-case"].map((d) => join(g, d)),
     ]);
     expect(list.every((e) => (e.dir.startsWith(p) ? e.source === "project" : e.source === "global"))).toBe(true);

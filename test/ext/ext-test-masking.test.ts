@@ -5,7 +5,6 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { cli, tempDir } from "./cli-helpers.ts";
 
-
 const ECHOER = resolve(import.meta.dir, "../fixtures/ext/echoer");
 const KEY = "sk-harness-secret-value-4242";
 

@@ -5,7 +5,6 @@ import { matches, parseScript, prepareSend } from "../../src/ext/harness-script.
 import { runHarness, type HarnessOptions, type HarnessReport } from "../../src/ext/harness.ts";
 import { cli, FIXTURES, tempDir } from "./cli-helpers.ts";
 
-
 const H = join(FIXTURES, "harness");
 
 async function run(name: string, script = "", extra: Pick<HarnessOptions, "timings"> = {}): Promise<HarnessReport> {
@@ -24,7 +23,15 @@ function step(r: HarnessReport, name: string) {
 describe("script format", () => {
   test("parses send, expect, expect_none and sleep lines, skipping comments and blanks", () => {
     const r = parseScript(
-      ['# comment', '', '// also a comment', '{"send":{"type":"tool_call","name":"x","args":{}}}', '{"expect":{"type":"tool_result"},"within_ms":10,"name":"got it"}', '{"expect_none":{"type":"notify"}}', '{"sleep_ms":5}'].join("\n"),
+      [
+        "# comment",
+        "",
+        "// also a comment",
+        '{"send":{"type":"tool_call","name":"x","args":{}}}',
+        '{"expect":{"type":"tool_result"},"within_ms":10,"name":"got it"}',
+        '{"expect_none":{"type":"notify"}}',
+        '{"sleep_ms":5}',
+      ].join("\n"),
       "s.jsonl",
     );
     expect(r.ok).toBe(true);
@@ -38,7 +45,15 @@ describe("script format", () => {
   });
 
   test("rejects bad lines with the file and line number", () => {
-    const bad = ['{"send": 1}', "{nope", '{"expect":{}, "send":{"type":"x"}}', '{"sleep_ms":-1}', '{"expect":{"type":"x"},"within_ms":"soon"}', '{"expekt":{}}', '{"send":{"type":"ready"},"within_ms":5}'];
+    const bad = [
+      '{"send": 1}',
+      "{nope",
+      '{"expect":{}, "send":{"type":"x"}}',
+      '{"sleep_ms":-1}',
+      '{"expect":{"type":"x"},"within_ms":"soon"}',
+      '{"expekt":{}}',
+      '{"send":{"type":"ready"},"within_ms":5}',
+    ];
     for (const line of bad) {
       const r = parseScript(`\n${line}\n`, "s.jsonl");
       expect(r.ok).toBe(false);
@@ -162,7 +177,12 @@ describe("runHarness", () => {
   });
 
   test("expect_none fails when a matching frame arrives", async () => {
-    const r = await run("good", ['{"send":{"type":"command_invoked","name":"greet","args":"notify"}}', '{"expect_none":{"type":"notify","message":"pinged"},"within_ms":3000}'].join("\n"));
+    const r = await run(
+      "good",
+      ['{"send":{"type":"command_invoked","name":"greet","args":"notify"}}', '{"expect_none":{"type":"notify","message":"pinged"},"within_ms":3000}'].join(
+        "\n",
+      ),
+    );
     const s = step(r, "expect no notify");
     expect(s.status).toBe("fail");
     expect(s.detail).toContain("pinged");

@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { ensurePrivateDir, zotHome } from "../../src/platform/home.ts";
 import { tempDir } from "./cli-helpers.ts";
 
-
 describe("zotHome", () => {
   test("ZOT_HOME wins over everything else", () => {
     expect(zotHome({ ZOT_HOME: "/z", XDG_STATE_HOME: "/x", LOCALAPPDATA: "C:\\L" }, "linux", "/home/u")).toBe("/z");

@@ -5,7 +5,6 @@ import { makeCtx } from "../../src/cli/kit/context.ts";
 import { init } from "../../src/cli/ext/init.ts";
 import { cli, tempDir, type CliRun } from "./cli-helpers.ts";
 
-
 const ROOT = join(import.meta.dir, "..", "..");
 
 /** `init` with an SDK location, called directly: the same code `zot ext init … --sdk PATH` runs. */
@@ -13,7 +12,12 @@ async function initWithSdk(work: string, name: string, lang: string, sdk: string
   let out = "";
   let err = "";
   const made = makeCtx(
-    { env: { ...process.env, ZOT_HOME: join(work, "home") }, cwd: work, stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } },
+    {
+      env: { ...process.env, ZOT_HOME: join(work, "home") },
+      cwd: work,
+      stdout: { write: (s: string) => (out += s) },
+      stderr: { write: (s: string) => (err += s) },
+    },
     undefined,
   );
   if (!made.ok) throw new Error(made.error);
@@ -90,7 +94,14 @@ describe("zot ext init", () => {
     test(`the ${lang} scaffold echoes hostile text as valid JSON, unchanged, and shows a command's arguments`, async () => {
       const work = tempDir();
       await cli(["init", "shelly", "--lang", lang], { home: work, cwd: work });
-      const hostile = [`say "hi" \\ and \\"`, "two\nlines\tand a tab", "$(touch pwned) `id` ${HOME} 'single'", "é 日本 🎉 \u0007 \u001b[31m", "", '{"text":"nested"}'];
+      const hostile = [
+        `say "hi" \\ and \\"`,
+        "two\nlines\tand a tab",
+        "$(touch pwned) `id` ${HOME} 'single'",
+        "é 日本 🎉 \u0007 \u001b[31m",
+        "",
+        '{"text":"nested"}',
+      ];
       const script = join(work, "hostile.jsonl");
       const steps: Record<string, unknown>[] = hostile.flatMap((text) => [
         { send: { type: "tool_call", name: "shelly_echo", args: { text } } },

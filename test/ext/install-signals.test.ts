@@ -9,7 +9,6 @@ import { waitFor } from "../helpers/wait.ts";
 
 const EXT_FIXTURES = join(resolve(import.meta.dir, "../.."), "test/fixtures/ext");
 
-
 function shExt(parent: string, dirName: string, name = dirName): string {
   const dir = join(parent, dirName);
   cpSync(join(EXT_FIXTURES, "plain-sh"), dir, { recursive: true });
@@ -25,15 +24,23 @@ function processesWith(needle: string): string[] {
 }
 
 describe("a signal during zot ext install", () => {
-  for (const [sig, code] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+  for (const [sig, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+    ["SIGHUP", 129],
+  ] as const) {
     test(`${sig} stops the clone, removes the stage and exits ${code}`, async () => {
       const home = tempDir();
       let asked = 0;
       // A git server that takes the request and never answers: the clone hangs until stopped.
-      const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => {
+      const server = Bun.serve({
+        hostname: "127.0.0.1",
+        port: 0,
+        fetch: () => {
           asked++;
           return new Promise<Response>(() => {});
-        } });
+        },
+      });
       const url = `http://127.0.0.1:${server.port}/stuck-${sig}.git`;
       try {
         const p = spawnZotExt(["install", url], home, home);
@@ -71,7 +78,12 @@ describe("stages left by a killed install", () => {
     expect(existsSync(unnamed)).toBe(false);
     expect(existsSync(running)).toBe(true);
     expect(existsSync(kept)).toBe(true);
-    expect(readdirSync(root).sort()).toEqual([running, kept].map((d) => d.slice(root.length + 1)).concat("fresh").sort());
+    expect(readdirSync(root).sort()).toEqual(
+      [running, kept]
+        .map((d) => d.slice(root.length + 1))
+        .concat("fresh")
+        .sort(),
+    );
   });
 });
 

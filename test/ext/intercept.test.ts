@@ -102,7 +102,14 @@ describe("fail-closed interceptors whose answer is invalid", () => {
 
   test("invalid replace_text and replace_content block too; a valid empty answer allows", async () => {
     expect(await h.host.intercept({ event: "assistant_message", text: "hi" })).toMatchObject({ blocked: true, blockedBy: "guard-closed-bad" });
-    const result = { event: "tool_result" as const, tool_id: "t1", tool_name: "bash", tool_args: {}, content: [{ type: "text" as const, text: "x" }], is_error: false };
+    const result = {
+      event: "tool_result" as const,
+      tool_id: "t1",
+      tool_name: "bash",
+      tool_args: {},
+      content: [{ type: "text" as const, text: "x" }],
+      is_error: false,
+    };
     expect(await h.host.intercept(result)).toMatchObject({ blocked: true, blockedBy: "guard-closed-bad" });
     expect((await h.host.intercept(toolCall("ls"))).blocked).toBe(false);
   });

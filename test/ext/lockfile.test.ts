@@ -7,7 +7,6 @@ import { join } from "node:path";
 import { trustDir } from "../../src/ext/install/trust.ts";
 import { cli, tempDir } from "./cli-helpers.ts";
 
-
 /** A real extension in POSIX sh that registers the tools named in its manifest's `x_tools` and subscribes to `x_intercept`. */
 function writeExt(dir: string, manifest: Record<string, unknown>): void {
   mkdirSync(dir, { recursive: true });
@@ -15,7 +14,10 @@ function writeExt(dir: string, manifest: Record<string, unknown>): void {
     .map((t) => `echo '{"type":"register_tool","name":"${t}","description":"d","schema":{"type":"object"}}'`)
     .join("\n");
   const intercept = manifest.x_intercept ? `echo '${JSON.stringify({ type: "subscribe", events: [], intercept: manifest.x_intercept })}'\n` : "";
-  writeFileSync(join(dir, "run.sh"), `#!/bin/sh\necho '{"type":"hello","name":"weather","version":"1"}'\n${tools}\n${intercept}echo '{"type":"ready"}'\nwhile read -r _; do :; done\n`);
+  writeFileSync(
+    join(dir, "run.sh"),
+    `#!/bin/sh\necho '{"type":"hello","name":"weather","version":"1"}'\n${tools}\n${intercept}echo '{"type":"ready"}'\nwhile read -r _; do :; done\n`,
+  );
   chmodSync(join(dir, "run.sh"), 0o755);
   writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "weather", version: "1.0.0", exec: "./run.sh", ...manifest }, null, 2) + "\n");
 }
@@ -27,7 +29,9 @@ async function git(repo: string, ...args: string[]): Promise<string> {
   return out.trim();
 }
 
-async function repoWith(manifest: Record<string, unknown>): Promise<{ repo: string; commit: () => Promise<string>; change: (m: Record<string, unknown>) => Promise<string> }> {
+async function repoWith(
+  manifest: Record<string, unknown>,
+): Promise<{ repo: string; commit: () => Promise<string>; change: (m: Record<string, unknown>) => Promise<string> }> {
   const repo = tempDir();
   writeExt(repo, manifest);
   await git(repo, "init", "-q", "-b", "main");
@@ -78,7 +82,9 @@ describe("the lockfile", () => {
     writeExt(join(src, "weather"), { permissions: { env: ["WEATHER_KEY"], net: true } });
     const refused = await cli(["install", join(src, "weather")], { home, cwd: home });
     expect(refused.code).toBe(1);
-    expect(refused.err).toBe("zot: weather 1.0.0 asks for: any network connection; the environment variable WEATHER_KEY; nothing was changed. Pass --yes to grant it without a terminal.\n");
+    expect(refused.err).toBe(
+      "zot: weather 1.0.0 asks for: any network connection; the environment variable WEATHER_KEY; nothing was changed. Pass --yes to grant it without a terminal.\n",
+    );
     expect(existsSync(join(home, "extensions", "weather"))).toBe(false);
 
     const declined = await cli(["install", join(src, "weather")], { home, cwd: home, io: { isTTY: true, stdin: new Response("n\n").body } });
@@ -201,7 +207,9 @@ describe("zot ext update and rollback", () => {
     await change({ version: "1.1.0", x_tools: ["forecast", "exfiltrate"], x_intercept: ["assistant_message", "turn_start"] });
     const refused = await cli(["update", "weather"], { home, cwd: home });
     expect(refused.code).toBe(1);
-    expect(refused.err).toContain("zot: weather adds what it may do: new tools: exfiltrate; new intercepts: assistant_message, turn_start; nothing was changed. Pass --yes");
+    expect(refused.err).toContain(
+      "zot: weather adds what it may do: new tools: exfiltrate; new intercepts: assistant_message, turn_start; nothing was changed. Pass --yes",
+    );
     expect(JSON.parse(readFileSync(join(home, "extensions", "weather", "extension.json"), "utf8")).version).toBe("1.0.0");
     const done = await cli(["update", "weather", "--yes"], { home, cwd: home });
     expect(done.code).toBe(0);
@@ -293,7 +301,9 @@ describe("zot ext sync", () => {
     const { home, project } = await teamProject();
     expect((await cli(["trust"], { home, cwd: project })).code).toBe(0);
     expect((await cli(["sync"], { home, cwd: project })).code).toBe(0);
-    const listed = JSON.parse((await cli(["doctor", "--json"], { home, cwd: project })).out) as { extensions: { name: string; source: string; status: string }[] };
+    const listed = JSON.parse((await cli(["doctor", "--json"], { home, cwd: project })).out) as {
+      extensions: { name: string; source: string; status: string }[];
+    };
     expect(listed.extensions.find((e) => e.name === "weather" && e.source === "project")?.status).toBe("ready");
   });
 

@@ -5,7 +5,6 @@ import { parseManifest, readManifest, resolveExec } from "../../src/ext/install/
 import { lookPath } from "../../src/platform/exec-path.ts";
 import { tempDir } from "./cli-helpers.ts";
 
-
 function extDir(): { dir: string; path: string; script: string } {
   const dir = tempDir();
   const script = join(dir, "run.sh");
@@ -29,14 +28,39 @@ describe("parseManifest", () => {
     );
     expect(r).toEqual({
       ok: true,
-      manifest: { name: "weather", version: "1.2.0", exec: script, args: ["--x"], transport: null, language: "sh", description: "d", enabled: false, permissions: null, settings: [] },
+      manifest: {
+        name: "weather",
+        version: "1.2.0",
+        exec: script,
+        args: ["--x"],
+        transport: null,
+        language: "sh",
+        description: "d",
+        enabled: false,
+        permissions: null,
+        settings: [],
+      },
     });
   });
 
   test("fills defaults and ignores unknown fields", () => {
     const { path, script } = extDir();
     const r = parseManifest(JSON.stringify({ name: "w", exec: "run.sh/../run.sh", homepage: "x", extra: { a: 1 } }), path);
-    expect(r).toEqual({ ok: true, manifest: { name: "w", version: null, exec: script, args: [], transport: null, language: null, description: null, enabled: true, permissions: null, settings: [] } });
+    expect(r).toEqual({
+      ok: true,
+      manifest: {
+        name: "w",
+        version: null,
+        exec: script,
+        args: [],
+        transport: null,
+        language: null,
+        description: null,
+        enabled: true,
+        permissions: null,
+        settings: [],
+      },
+    });
   });
 
   test("names are checked case-insensitively against the pattern", () => {

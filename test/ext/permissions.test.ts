@@ -31,7 +31,12 @@ describe("the permissions declaration", () => {
     });
     expect(p).toEqual({
       fs: { read: ["$EXTENSION_DIR", "/etc/hosts"], write: ["$TMP/weather"] },
-      net: { connect: [{ host: "api.example.com", port: 443 }, { host: null, port: 8080 }] },
+      net: {
+        connect: [
+          { host: "api.example.com", port: 443 },
+          { host: null, port: 8080 },
+        ],
+      },
       env: ["WEATHER_KEY"],
       exec: true,
       powers: ["rewrite_tool_calls", "submit_prompts"],
@@ -50,7 +55,10 @@ describe("the permissions declaration", () => {
     [{ exec: "no" }, `field "permissions.exec" must be true or false, got string`],
     [{ network: true }, `field "permissions.network" is not a known permission`],
     [{ powers: "rewrite_tool_calls" }, `field "permissions.powers" must be an array of power names`],
-    [{ powers: ["run_anything"] }, `field "permissions.powers[0]" is "run_anything", which is not a power (known: rewrite_tool_calls, rewrite_tool_results, rewrite_assistant_text, submit_prompts, activate_tools)`],
+    [
+      { powers: ["run_anything"] },
+      `field "permissions.powers[0]" is "run_anything", which is not a power (known: rewrite_tool_calls, rewrite_tool_results, rewrite_assistant_text, submit_prompts, activate_tools)`,
+    ],
   ])("%j is refused, naming the manifest and the field", (raw, message) => {
     const r = parsePermissions(raw, "/x/extension.json");
     expect(r.ok).toBe(false);
@@ -68,7 +76,9 @@ describe("the permissions declaration", () => {
       tmp: "/tmp",
     });
     expect(p.fs).toEqual({ read: ["/ext/w/data", "/proj"], write: ["/home/u/.zot/cache", "/tmp"] });
-    expect(describePermissions(permissionsJson(p))).toBe("fs read: /ext/w/data, /proj; fs write: /home/u/.zot/cache, /tmp; net: none; env: none; exec: no; powers: none");
+    expect(describePermissions(permissionsJson(p))).toBe(
+      "fs read: /ext/w/data, /proj; fs write: /home/u/.zot/cache, /tmp; net: none; env: none; exec: no; powers: none",
+    );
   });
 });
 
@@ -107,13 +117,19 @@ describe("what each platform enforces", () => {
   });
 
   test("the macOS profile denies by default and allows what is declared", () => {
-    const profile = seatbeltProfile(perms({ fs: { write: ["/data"] }, net: { connect: [":443"] } }), { extensionDir: "/ext", grants: { programs: ["/usr/bin/python3"], files: [], trees: [], refused: [], notes: [] } });
+    const profile = seatbeltProfile(perms({ fs: { write: ["/data"] }, net: { connect: [":443"] } }), {
+      extensionDir: "/ext",
+      grants: { programs: ["/usr/bin/python3"], files: [], trees: [], refused: [], notes: [] },
+    });
     expect(profile).toStartWith("(version 1)\n(deny default)\n");
     expect(profile).toContain('(allow file-write* (subpath "/dev/null") (subpath "/dev/tty") (subpath "/data"))');
     expect(profile).toContain('(allow process-exec (literal "/usr/bin/python3"))');
     expect(profile).toContain('(allow network-outbound (remote tcp "*:443"))');
     expect(profile).not.toContain("(allow network*)");
-    const open = seatbeltProfile(perms({ net: true, exec: true }), { extensionDir: "/ext", grants: { programs: [], files: [], trees: [], refused: [], notes: [] } });
+    const open = seatbeltProfile(perms({ net: true, exec: true }), {
+      extensionDir: "/ext",
+      grants: { programs: [], files: [], trees: [], refused: [], notes: [] },
+    });
     expect(open).toContain("(allow network*)");
     expect(open).toContain("(allow process-exec)\n");
   });

@@ -68,7 +68,14 @@ describe("a scoped extension without a power", () => {
 
   test("cannot rewrite a tool result: the result is withheld", async () => {
     h = await start([powersExt({}, { intercept: ["tool_result"], replace_result: "all tests passed" })]);
-    const r = await h.host.intercept({ event: "tool_result", tool_id: "t1", tool_name: "bash", tool_args: {}, content: [{ type: "text", text: "3 failed" }], is_error: false });
+    const r = await h.host.intercept({
+      event: "tool_result",
+      tool_id: "t1",
+      tool_name: "bash",
+      tool_args: {},
+      content: [{ type: "text", text: "3 failed" }],
+      is_error: false,
+    });
     expect(r.blocked).toBe(true);
     expect(r.reason).toContain('without the "rewrite_tool_results" power');
     expect(r.content).toBeUndefined();

@@ -15,7 +15,11 @@ describe("validation", () => {
   });
 
   test("schemas are normalised: missing gets an empty object schema with a warning, a missing type is added", () => {
-    expect(tool("t")).toEqual({ ok: true, tool: { name: "t", description: "", schema: { type: "object", properties: {} }, deferred: false }, warning: expect.stringContaining("no schema") });
+    expect(tool("t")).toEqual({
+      ok: true,
+      tool: { name: "t", description: "", schema: { type: "object", properties: {} }, deferred: false },
+      warning: expect.stringContaining("no schema"),
+    });
     const untyped = tool("t", { properties: { a: { type: "string" } } });
     expect(untyped.ok && untyped.tool.schema).toEqual({ type: "object", properties: { a: { type: "string" } } });
     expect(untyped.ok && untyped.warning).toBeNull();

@@ -31,7 +31,10 @@ describe("declared paths", () => {
       return;
     }
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.error).toBe(`/x/extension.json: field "permissions.fs.write[0]" is ${JSON.stringify(path)}, which climbs out of ${placeholder}; name a path inside ${placeholder}, or an absolute path; fix it in the manifest.`);
+    if (!r.ok)
+      expect(r.error).toBe(
+        `/x/extension.json: field "permissions.fs.write[0]" is ${JSON.stringify(path)}, which climbs out of ${placeholder}; name a path inside ${placeholder}, or an absolute path; fix it in the manifest.`,
+      );
   });
 
   test("paths are kept in their normal form, so consent and doctor show what is granted", () => {
@@ -59,8 +62,9 @@ describe.skipIf(!HAS_LANDLOCK)("no implicit grant reaches secrets", () => {
     process.env.ZOT_SECRET_TEST = "leaked";
   });
   afterAll(() => {
-    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
   });
 
   test("a program in ~/.local/bin does not open ~/.local (and $ZOT_HOME in it) to a no-reads extension", async () => {
@@ -92,10 +96,16 @@ describe.skipIf(!HAS_LANDLOCK)("no implicit grant reaches secrets", () => {
   });
 
   test("a declared $EXTENSION_DIR path that a symlink leads out of is refused at start, naming the field", async () => {
-    const p = await probe(root, { fs: { read: ["$EXTENSION_DIR/data"] } }, { home: zotHome, parent: join(zotHome, "extensions"), prepare: (dir) => symlinkSync(zotHome, join(dir, "data")) });
+    const p = await probe(
+      root,
+      { fs: { read: ["$EXTENSION_DIR/data"] } },
+      { home: zotHome, parent: join(zotHome, "extensions"), prepare: (dir) => symlinkSync(zotHome, join(dir, "data")) },
+    );
     try {
       expect(p.state.status).toBe("failed");
-      expect(p.state.error).toContain(`failed to start: "permissions.fs.read[0]" is "$EXTENSION_DIR/data", which a symlink leads to ${zotHome}, outside $EXTENSION_DIR`);
+      expect(p.state.error).toContain(
+        `failed to start: "permissions.fs.read[0]" is "$EXTENSION_DIR/data", which a symlink leads to ${zotHome}, outside $EXTENSION_DIR`,
+      );
     } finally {
       await p.close();
     }
@@ -192,7 +202,9 @@ describe.skipIf(!HAS_LANDLOCK)("denials explain themselves", () => {
   test("a hello timeout shows the last stderr line, and a program the scope forbids names permissions.exec", async () => {
     const s = await silent("/usr/bin/env true\nread line", {});
     expect(s.status).toBe("failed");
-    expect(s.error).toMatch(/no hello within 1.5 s; it must write a hello frame to stdout first; its last words on stderr: ".*\/usr\/bin\/env: Permission denied"/);
+    expect(s.error).toMatch(
+      /no hello within 1.5 s; it must write a hello frame to stdout first; its last words on stderr: ".*\/usr\/bin\/env: Permission denied"/,
+    );
     expect(s.error).toContain(`the sandbox denied it: starting /usr/bin/env needs "permissions.exec": true`);
   });
 
@@ -203,7 +215,9 @@ describe.skipIf(!HAS_LANDLOCK)("denials explain themselves", () => {
     expect(s.status).toBe("failed");
     expect(s.error).toContain("exited before hello with exit code 2");
     expect(s.error).toContain(`${secret}: Permission denied`);
-    expect(s.error).toContain(`the sandbox denied it: add ${secret} (or a folder holding it) to "permissions.fs.read", or to "permissions.fs.write" to change it`);
+    expect(s.error).toContain(
+      `the sandbox denied it: add ${secret} (or a folder holding it) to "permissions.fs.read", or to "permissions.fs.write" to change it`,
+    );
   });
 
   test("an unscoped extension's permission error is not blamed on a sandbox", async () => {

@@ -22,7 +22,13 @@ test("secrets set at runtime are masked in the trace and the extension log, the 
   dirs.push(dir);
   const trace = join(dir, "trace.jsonl");
   const secrets: string[] = [];
-  h = await start(["echoer"], {}, trace, (text) => redactSecrets(text, secrets), (v) => void secrets.push(v));
+  h = await start(
+    ["echoer"],
+    {},
+    trace,
+    (text) => redactSecrets(text, secrets),
+    (v) => void secrets.push(v),
+  );
   expect(h.host.states()[0]?.status).toBe("needs_config");
 
   const first = "sk-first-secret-value-0001";

@@ -11,7 +11,6 @@ import { cli, tempDir } from "./cli-helpers.ts";
 import { FAST, FIXTURES } from "./fixture-host.ts";
 import { ZOT } from "../e2e/zot.ts";
 
-
 const SECRET = "wx-secret-0123456789abcdef";
 
 describe("the settings schema in a manifest", () => {
@@ -27,7 +26,14 @@ describe("the settings schema in a manifest", () => {
       "/m.json",
     );
     expect(r.ok).toBe(true);
-    if (r.ok) expect(r.settings.map((s) => [s.name, s.type, s.required, s.default])).toEqual([["key", "secret", true, undefined], ["units", "enum", false, "a"], ["n", "number", false, 3], ["on", "boolean", false, undefined], ["s", "string", false, undefined]]);
+    if (r.ok)
+      expect(r.settings.map((s) => [s.name, s.type, s.required, s.default])).toEqual([
+        ["key", "secret", true, undefined],
+        ["units", "enum", false, "a"],
+        ["n", "number", false, 3],
+        ["on", "boolean", false, undefined],
+        ["s", "string", false, undefined],
+      ]);
   });
 
   test.each([
@@ -36,7 +42,14 @@ describe("the settings schema in a manifest", () => {
     ["an enum without values", [{ name: "x", type: "enum" }], `field "settings[0].values" must be a non-empty array of strings for an enum`],
     ["a default of the wrong type", [{ name: "x", type: "number", default: "three" }], `field "settings[0].default" must be a number, got string`],
     ["a secret with a default", [{ name: "x", type: "secret", default: "k" }], `field "settings[0].default" is not allowed for a secret`],
-    ["a repeated name", [{ name: "x", type: "string" }, { name: "x", type: "number" }], `field "settings[1].name" repeats the setting "x"`],
+    [
+      "a repeated name",
+      [
+        { name: "x", type: "string" },
+        { name: "x", type: "number" },
+      ],
+      `field "settings[1].name" repeats the setting "x"`,
+    ],
   ])("%s is refused, naming the manifest and field", (_what, raw, message) => {
     const r = parseSettingsSchema(raw, "/m.json");
     expect(r.ok).toBe(false);
@@ -44,12 +57,22 @@ describe("the settings schema in a manifest", () => {
   });
 
   test("values typed on the command line become the setting's type, or a clear error", () => {
-    const spec = (type: SettingSpec["type"], values: string[] = []): SettingSpec => ({ name: "v", type, description: "", default: undefined, required: false, values });
+    const spec = (type: SettingSpec["type"], values: string[] = []): SettingSpec => ({
+      name: "v",
+      type,
+      description: "",
+      default: undefined,
+      required: false,
+      values,
+    });
     expect(parseSettingValue(spec("number"), "2.5")).toEqual({ ok: true, value: 2.5 });
     expect(parseSettingValue(spec("number"), "lots")).toEqual({ ok: false, error: `"v" is a number; "lots" is not one` });
     expect(parseSettingValue(spec("boolean"), "yes")).toEqual({ ok: true, value: true });
     expect(parseSettingValue(spec("boolean"), "maybe")).toEqual({ ok: false, error: `"v" is true or false; "maybe" is neither` });
-    expect(parseSettingValue(spec("enum", ["metric", "imperial"]), "kelvin")).toEqual({ ok: false, error: `"v" must be one of metric, imperial, got "kelvin"` });
+    expect(parseSettingValue(spec("enum", ["metric", "imperial"]), "kelvin")).toEqual({
+      ok: false,
+      error: `"v" must be one of metric, imperial, got "kelvin"`,
+    });
   });
 });
 
@@ -65,7 +88,12 @@ describe("zot ext config", () => {
     const { home, cwd } = installed();
     const r = await cli(["config", "configured"], { home, cwd });
     expect(r.code).toBe(0);
-    expect(r.out.split("\n").slice(0, 5).map((l) => l.replace(/\s+/g, " "))).toEqual([
+    expect(
+      r.out
+        .split("\n")
+        .slice(0, 5)
+        .map((l) => l.replace(/\s+/g, " ")),
+    ).toEqual([
       "SETTING TYPE VALUE DESCRIPTION",
       "api_key secret (unset) required Key for the weather service",
       'units enum "metric" (default) Units to report in',
@@ -88,7 +116,15 @@ describe("zot ext config", () => {
     const shown = await cli(["config", "configured", "--json"], { home, cwd });
     expect(shown.out).not.toContain(SECRET);
     const json = JSON.parse(shown.out);
-    expect(json.settings.find((s: { name: string }) => s.name === "api_key")).toEqual({ name: "api_key", type: "secret", description: "Key for the weather service", required: true, default: null, value: null, set: true });
+    expect(json.settings.find((s: { name: string }) => s.name === "api_key")).toEqual({
+      name: "api_key",
+      type: "secret",
+      description: "Key for the weather service",
+      required: true,
+      default: null,
+      value: null,
+      set: true,
+    });
 
     const unset = await cli(["config", "configured", "--unset", "retries"], { home, cwd });
     expect(unset.code).toBe(0);
@@ -145,7 +181,15 @@ describe("settings reach the extension", () => {
       if (i.kind === "notify") notes.push(i.message);
     });
     try {
-      await host.load({ extPaths: [], noExt: false, cwd, home, traceFile: trace, mask: (t) => t.split(SECRET).join("[redacted]"), info: { zotVersion: "9", provider: "p", model: "m", cwd } });
+      await host.load({
+        extPaths: [],
+        noExt: false,
+        cwd,
+        home,
+        traceFile: trace,
+        mask: (t) => t.split(SECRET).join("[redacted]"),
+        info: { zotVersion: "9", provider: "p", model: "m", cwd },
+      });
       expect(host.states()[0]!.status).toBe("ready");
       const shown = await host.callTool("show_settings", {}, { signal: new AbortController().signal });
       expect(shown.content).toEqual([{ type: "text", text: `{"api_key": "len=${SECRET.length}", "retries": 2, "units": "metric"}` }]);

@@ -78,7 +78,9 @@ describe("extension stderr in the log", () => {
       const h = await start(["stderr-cut-off"], {}, undefined, mask);
       try {
         const s = h.host.states()[0]!;
-        expect(s.error).toBe(`extension "stderr-cut-off" failed to load: it exited before hello with signal SIGKILL: "Error: the key sk-a…[redacted]" (log: ${s.log})`);
+        expect(s.error).toBe(
+          `extension "stderr-cut-off" failed to load: it exited before hello with signal SIGKILL: "Error: the key sk-a…[redacted]" (log: ${s.log})`,
+        );
         const log = h.log("stderr-cut-off");
         expect(log).toContain("\nError: the key sk-a…[redacted]\n[zot] process exited with signal SIGKILL\n");
         expect(log).not.toContain(KEY);
@@ -88,21 +90,35 @@ describe("extension stderr in the log", () => {
     });
   });
 
-  test.skipIf(process.platform !== "linux")("a child of its own session holding stderr open neither delays the exit report for good nor keeps zot's end of the pipe", async () => {
-    const pipes = () => readdirSync("/proc/self/fd").map((fd) => { try { return readlinkSync(`/proc/self/fd/${fd}`); } catch { return ""; } }).filter((l) => l.startsWith("pipe:")).length;
-    const before = pipes();
-    const h = await start(["stderr-held"]);
-    const held = Number(h.log("stderr-held").match(/^held by (\d+)$/m)?.[1]);
-    try {
-      expect(alive(held)).toBe(true);
-      const s = h.host.states()[0]!;
-      expect(s.error).toBe(`extension "stderr-held" failed to load: it exited before hello with exit code 5: "Error: cannot reach the weather service" (log: ${s.log})`);
-      await h.close();
-      await waitFor(() => pipes() <= before, 3_000);
-      expect(pipes()).toBeLessThanOrEqual(before);
-      expect(alive(held)).toBe(true);
-    } finally {
-      process.kill(held, "SIGKILL");
-    }
-  });
+  test.skipIf(process.platform !== "linux")(
+    "a child of its own session holding stderr open neither delays the exit report for good nor keeps zot's end of the pipe",
+    async () => {
+      const pipes = () =>
+        readdirSync("/proc/self/fd")
+          .map((fd) => {
+            try {
+              return readlinkSync(`/proc/self/fd/${fd}`);
+            } catch {
+              return "";
+            }
+          })
+          .filter((l) => l.startsWith("pipe:")).length;
+      const before = pipes();
+      const h = await start(["stderr-held"]);
+      const held = Number(h.log("stderr-held").match(/^held by (\d+)$/m)?.[1]);
+      try {
+        expect(alive(held)).toBe(true);
+        const s = h.host.states()[0]!;
+        expect(s.error).toBe(
+          `extension "stderr-held" failed to load: it exited before hello with exit code 5: "Error: cannot reach the weather service" (log: ${s.log})`,
+        );
+        await h.close();
+        await waitFor(() => pipes() <= before, 3_000);
+        expect(pipes()).toBeLessThanOrEqual(before);
+        expect(alive(held)).toBe(true);
+      } finally {
+        process.kill(held, "SIGKILL");
+      }
+    },
+  );
 });

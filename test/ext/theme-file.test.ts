@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { decodeTheme, findThemeFile, isColor, loadTheme, parseTheme } from "../../src/ext/install/theme-file.ts";
 import { tempDir } from "./cli-helpers.ts";
 
-
 describe("theme colours", () => {
   test("accepts #rrggbb in either case and integers from 0 to 255", () => {
     for (const ok of ["#000000", "#FfA0b1", 0, 42, 255]) expect(isColor(ok)).toBe(true);

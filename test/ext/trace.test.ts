@@ -11,7 +11,10 @@ test("--ext-trace records every frame in both directions as JSONL with monotonic
   try {
     await t.host.invokeCommand("echo", "traced");
     await t.host.shutdown();
-    const lines = readFileSync(traceFile, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const lines = readFileSync(traceFile, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const kitchen = lines.filter((l) => l.ext === "kitchen");
     expect(kitchen[0]).toMatchObject({ ext: "kitchen", dir: "in", frame: { type: "hello", name: "kitchen" } });
     expect(kitchen[1]).toMatchObject({ dir: "out", frame: { type: "hello_ack", protocol_version: 1 } });
@@ -40,7 +43,10 @@ test("a secret in tool arguments is masked in the trace, the extension's log and
     await t.host.shutdown();
     const text = readFileSync(traceFile, "utf8");
     expect(text).not.toContain(secret);
-    const lines = text.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const masked = lines.filter((l) => JSON.stringify(l.frame).includes("[masked"));
     expect(masked.map((l) => [l.dir, typeof l.frame === "string" ? "text" : l.frame.type])).toEqual([
       ["out", "text"],

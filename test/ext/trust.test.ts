@@ -2,9 +2,22 @@ import { trustPath } from "../../src/platform/home.ts";
 import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { declineProject, isTrusted, listTrusted, reviewProject, reviewServers, serverFingerprint, trustDir, trustedBy, trustMode, untrustDir, wasDeclined, type ExtensionPrint, type ServerPrint } from "../../src/ext/install/trust.ts";
+import {
+  declineProject,
+  isTrusted,
+  listTrusted,
+  reviewProject,
+  reviewServers,
+  serverFingerprint,
+  trustDir,
+  trustedBy,
+  trustMode,
+  untrustDir,
+  wasDeclined,
+  type ExtensionPrint,
+  type ServerPrint,
+} from "../../src/ext/install/trust.ts";
 import { tempDir } from "./cli-helpers.ts";
-
 
 function setup(): { home: string; project: string } {
   const root = tempDir("zot-trust-");
@@ -162,14 +175,18 @@ describe("reviewing a project's extensions", () => {
     const tool: ExtensionPrint = { name: "tool", files: { "extension.json": "m1", "run.sh": "r1" } };
     trustDir(home, project, [tool]);
     expect([...reviewProject(home, project, [{ name: "tool", files: { ...tool.files, "cache.json": "c" } }], "store").approved]).toEqual(["tool"]);
-    expect(reviewProject(home, project, [{ name: "tool", files: { ...tool.files, "run.sh": "r2" } }], "store").unapproved).toEqual([{ name: "tool", why: "changed" }]);
+    expect(reviewProject(home, project, [{ name: "tool", files: { ...tool.files, "run.sh": "r2" } }], "store").unapproved).toEqual([
+      { name: "tool", why: "changed" },
+    ]);
     expect(reviewProject(home, project, [{ name: "tool", files: { "extension.json": "m1" } }], "store").unapproved).toEqual([{ name: "tool", why: "changed" }]);
   });
 
   test("an extension named like an Object property is new, not changed", () => {
     const { home, project } = setup();
     trustDir(home, project, [hello]);
-    expect(reviewProject(home, project, [hello, { name: "constructor", files: { "run.sh": "c" } }], "store").unapproved).toEqual([{ name: "constructor", why: "new" }]);
+    expect(reviewProject(home, project, [hello, { name: "constructor", files: { "run.sh": "c" } }], "store").unapproved).toEqual([
+      { name: "constructor", why: "new" },
+    ]);
   });
 
   test("in a subfolder of a trusted folder, code nobody was shown is new: it needs approval, and none is recorded unseen", () => {
@@ -208,7 +225,10 @@ describe("reviewing a project's extensions", () => {
 });
 
 describe("reviewing a project's MCP servers", () => {
-  const github: ServerPrint = { name: "github", definition: [{ name: "github", transport: "stdio", command: "npx", args: ["-y", "srv"], env: { TOKEN: "${GITHUB_TOKEN}" }, cwd: null }] };
+  const github: ServerPrint = {
+    name: "github",
+    definition: [{ name: "github", transport: "stdio", command: "npx", args: ["-y", "srv"], env: { TOKEN: "${GITHUB_TOKEN}" }, cwd: null }],
+  };
   const remote: ServerPrint = { name: "Remote", definition: [{ name: "Remote", transport: "http", url: "https://mcp.example.test/mcp", headers: {} }] };
 
   test("trusting a folder with its servers approves exactly them; a new or changed one needs approval again, a removed one nothing", () => {
@@ -228,9 +248,15 @@ describe("reviewing a project's MCP servers", () => {
   });
 
   test("a server's fingerprint ignores the order of keys in its list but not any value", () => {
-    const reordered: ServerPrint = { name: "github", definition: [{ cwd: null, env: { TOKEN: "${GITHUB_TOKEN}" }, args: ["-y", "srv"], command: "npx", transport: "stdio", name: "github" }] };
+    const reordered: ServerPrint = {
+      name: "github",
+      definition: [{ cwd: null, env: { TOKEN: "${GITHUB_TOKEN}" }, args: ["-y", "srv"], command: "npx", transport: "stdio", name: "github" }],
+    };
     expect(serverFingerprint(reordered)).toBe(serverFingerprint(github));
-    const otherEnv: ServerPrint = { name: "github", definition: [{ ...(github.definition as object[])[0], env: { TOKEN: "${GITHUB_TOKEN}", NODE_OPTIONS: "--require ./x.js" } }] };
+    const otherEnv: ServerPrint = {
+      name: "github",
+      definition: [{ ...(github.definition as object[])[0], env: { TOKEN: "${GITHUB_TOKEN}", NODE_OPTIONS: "--require ./x.js" } }],
+    };
     expect(serverFingerprint(otherEnv)).not.toBe(serverFingerprint(github));
   });
 

@@ -31,7 +31,9 @@ describe("manifest transport", () => {
   });
 
   test("a remote host needs allow_remote and wss://", () => {
-    expect(errorOf({ transport: { type: "websocket", url: "ws://example.com/" } })).toContain('field "transport.url" points to example.com, which is not this machine');
+    expect(errorOf({ transport: { type: "websocket", url: "ws://example.com/" } })).toContain(
+      'field "transport.url" points to example.com, which is not this machine',
+    );
     expect(errorOf({ transport: { type: "websocket", url: "ws://example.com/", allow_remote: true } })).toContain(
       'field "transport.url" must use wss:// to reach example.com',
     );
@@ -56,8 +58,12 @@ describe("manifest transport", () => {
     const withPassword = errorOf({ transport: { type: "websocket", url: "ws://me:hunter2@127.0.0.1:1/" } });
     expect(withPassword).toContain('field "transport.url" must not carry a user name or password');
     expect(withPassword).not.toContain("hunter2");
-    expect(errorOf({ transport: { type: "websocket", url: "ws://127.0.0.1:1/", token_env: "has space" } })).toContain('field "transport.token_env" must name an environment variable');
-    expect(errorOf({ transport: { type: "websocket", url: "ws://127.0.0.1:1/", allow_remote: "yes" } })).toContain('field "transport.allow_remote" must be true or false');
+    expect(errorOf({ transport: { type: "websocket", url: "ws://127.0.0.1:1/", token_env: "has space" } })).toContain(
+      'field "transport.token_env" must name an environment variable',
+    );
+    expect(errorOf({ transport: { type: "websocket", url: "ws://127.0.0.1:1/", allow_remote: "yes" } })).toContain(
+      'field "transport.allow_remote" must be true or false',
+    );
   });
 });
 
@@ -82,7 +88,17 @@ describe("policy and trust for WebSocket extensions", () => {
     mkdirSync(dir);
     const entryFor = (transport: object): DiscoveredExtension => {
       writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "w", transport }));
-      return { name: "w", dir, manifestPath: join(dir, "extension.json"), source: "project", status: "spawn", error: null, manifest: manifest(), theme: null, warnings: [] };
+      return {
+        name: "w",
+        dir,
+        manifestPath: join(dir, "extension.json"),
+        source: "project",
+        status: "spawn",
+        error: null,
+        manifest: manifest(),
+        theme: null,
+        warnings: [],
+      };
     };
     try {
       const before = projectPrints([entryFor({ type: "websocket", url: "ws://127.0.0.1:7777/", token_env: "EDITOR_TOKEN" })])[0]!.print;

@@ -13,7 +13,17 @@ export type GoBlock =
   | { kind: "reasoning"; id: string };
 
 export type GoMessage = { role: string; content: GoBlock[]; time: string };
-export type GoMeta = { id: string; cwd: string; model: string; provider: string; started: string; version: string; title?: string; parent?: string; fork_point?: number };
+export type GoMeta = {
+  id: string;
+  cwd: string;
+  model: string;
+  provider: string;
+  started: string;
+  version: string;
+  title?: string;
+  parent?: string;
+  fork_point?: number;
+};
 export type GoSession = { firstLineIsMeta: boolean; meta: GoMeta | null; messages: GoMessage[]; stubs: number; cumulative: Obj | null };
 
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
@@ -79,7 +89,12 @@ function repair(msgs: GoMessage[], s: GoSession): GoMessage[] {
     const missing = ids.filter((id) => !have.has(id));
     if (missing.length === 0) return;
     s.stubs += missing.length;
-    const stubs: GoBlock[] = missing.map((id) => ({ kind: "tool_result", call_id: id, is_error: true, content: [{ kind: "text", text: "tool call was aborted; no result recorded." }] }));
+    const stubs: GoBlock[] = missing.map((id) => ({
+      kind: "tool_result",
+      call_id: id,
+      is_error: true,
+      content: [{ kind: "text", text: "tool call was aborted; no result recorded." }],
+    }));
     if (next?.role === "tool") next.content.push(...stubs);
     else res.push({ role: "tool", content: stubs, time: m.time });
   });

@@ -42,7 +42,8 @@ export function kimiRejection(body: unknown): string | undefined {
     if (m.role === "system" && "tools" in m) {
       if (!DYNAMIC_MODELS.includes(model)) return "tokenization failed";
       const extra = Object.keys(m).filter((k) => k !== "role" && k !== "tools");
-      if (extra.length > 0) return `Invalid request: ${where}: additional properties are not allowed (${extra.map((k) => `'${k}'`).join(", ")} ${extra.length === 1 ? "was" : "were"} unexpected)`;
+      if (extra.length > 0)
+        return `Invalid request: ${where}: additional properties are not allowed (${extra.map((k) => `'${k}'`).join(", ")} ${extra.length === 1 ? "was" : "were"} unexpected)`;
       if (!Array.isArray(m.tools) || m.tools.length === 0) return `Invalid request: ${where}.tools must be a non-empty array`;
       for (const [j, t] of m.tools.entries()) {
         const p = functionProblem(t, `${where}.tools[${j}]`);
@@ -56,7 +57,8 @@ export function kimiRejection(body: unknown): string | undefined {
         const name = isObj(c) && isObj(c.function) ? String(c.function.name) : "";
         if (!declared.has(name)) return `Invalid request: ${where} calls tool "${name}", which is not declared before it`;
       }
-      if ((m.content === "" || m.content === null || m.content === undefined) && !Array.isArray(m.tool_calls)) return `Invalid request: ${where}: message content must not be empty`;
+      if ((m.content === "" || m.content === null || m.content === undefined) && !Array.isArray(m.tool_calls))
+        return `Invalid request: ${where}: message content must not be empty`;
       continue;
     }
     if (m.content === "" || m.content === null || m.content === undefined) return `Invalid request: ${where}: message content must not be empty`;

@@ -127,7 +127,12 @@ export function startMcpHttpServer(o: McpHttpOptions): McpHttpServer {
         return stream(id, signal, async (send) => {
           const rid = `srv-${id}`;
           const got = new Promise<Obj>((r) => waiting.set(rid, r));
-          send({ jsonrpc: "2.0", id: rid, method: "elicitation/create", params: { message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } } });
+          send({
+            jsonrpc: "2.0",
+            id: rid,
+            method: "elicitation/create",
+            params: { message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } },
+          });
           const a = await got;
           return { jsonrpc: "2.0", id, result: { content: [{ type: "text", text: `answer ${JSON.stringify(a)}` }] } };
         });
@@ -154,7 +159,11 @@ export function startMcpHttpServer(o: McpHttpOptions): McpHttpServer {
       requests.push({ method: req.method, headers, body });
       const guarded = o.guard?.(req, new URL(req.url));
       if (guarded) return guarded;
-      if (o.oauth) return new Response("", { status: 401, headers: { "www-authenticate": 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"' } });
+      if (o.oauth)
+        return new Response("", {
+          status: 401,
+          headers: { "www-authenticate": 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"' },
+        });
       if (o.token && headers.authorization !== `Bearer ${o.token}`) return new Response("unauthorized", { status: 401 });
       if (req.method === "DELETE") {
         deletes++;
@@ -186,7 +195,11 @@ export function startMcpHttpServer(o: McpHttpOptions): McpHttpServer {
           // As the SDKs do: the client's version when the server speaks it, else its own newest.
           const asked = params.protocolVersion;
           const version = typeof asked === "string" && LEGACY_SPOKEN.includes(asked) ? asked : VERSION.legacy;
-          return json(200, { jsonrpc: "2.0", id, result: { protocolVersion: version, capabilities: caps, serverInfo: { name: "http-legacy", version: "1" } } }, { "mcp-session-id": session });
+          return json(
+            200,
+            { jsonrpc: "2.0", id, result: { protocolVersion: version, capabilities: caps, serverInfo: { name: "http-legacy", version: "1" } } },
+            { "mcp-session-id": session },
+          );
         }
         if (!session || headers["mcp-session-id"] !== session) return rpcError(400, id, -32000, "Bad Request: No valid session ID provided");
         if (id === null) return new Response(null, { status: 202 });
@@ -201,7 +214,11 @@ export function startMcpHttpServer(o: McpHttpOptions): McpHttpServer {
       switch (method) {
         case "server/discover":
           if (o.era === "legacy") return rpcError(400, id, -32000, "Bad Request: Server not initialized");
-          return answer(id, { supportedVersions: [VERSION.modern], capabilities: caps, _meta: { [KEY + "serverInfo"]: { name: "http-modern", version: "2" } } }, req.signal);
+          return answer(
+            id,
+            { supportedVersions: [VERSION.modern], capabilities: caps, _meta: { [KEY + "serverInfo"]: { name: "http-modern", version: "2" } } },
+            req.signal,
+          );
         case "subscriptions/listen": {
           const body = new ReadableStream<Uint8Array>({
             start(c) {

@@ -77,7 +77,9 @@ const b64url = (bytes: ArrayBuffer) => Buffer.from(bytes).toString("base64url");
 export function startAuthServer(options: AuthServerOptions = {}): AuthServer {
   const requests: AuthRequest[] = [];
   const registrations: Obj[] = [];
-  const clients = new Map<string, { secret: string | null; redirects: string[] | null }>(Object.entries(options.clients ?? {}).map(([id, secret]) => [id, { secret, redirects: null }]));
+  const clients = new Map<string, { secret: string | null; redirects: string[] | null }>(
+    Object.entries(options.clients ?? {}).map(([id, secret]) => [id, { secret, redirects: null }]),
+  );
   const codes = new Map<string, { client: string; redirect: string; challenge: string; resource: string; scope: string }>();
   const refresh = new Map<string, { client: string; resource: string; scope: string }>();
   const issued = new Map<string, { resource: string; scope: string; expires: number }>();
@@ -85,7 +87,8 @@ export function startAuthServer(options: AuthServerOptions = {}): AuthServer {
   let n = 0;
   let issuer = "";
 
-  const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store" } });
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store" } });
   const oauthError = (status: number, error: string, description: string) => json(status, { error, error_description: description });
 
   function metadata(): Obj {
@@ -113,7 +116,8 @@ export function startAuthServer(options: AuthServerOptions = {}): AuthServer {
       if (!c) return oauthError(401, "invalid_client", `unknown client ${String(claims.iss)}`);
       const good = await crypto.subtle.verify(c.verify, c.key, Buffer.from(sig ?? "", "base64url"), new TextEncoder().encode(`${h}.${p}`));
       if (!good) return oauthError(401, "invalid_client", "the assertion's signature does not verify");
-      if (claims.sub !== claims.iss || claims.aud !== issuer || Number(claims.exp) * 1000 < Date.now()) return oauthError(401, "invalid_client", "the assertion's claims are wrong");
+      if (claims.sub !== claims.iss || claims.aud !== issuer || Number(claims.exp) * 1000 < Date.now())
+        return oauthError(401, "invalid_client", "the assertion's claims are wrong");
       return { id: String(claims.iss) };
     }
     const basic = req.headers.get("authorization");
@@ -155,11 +159,13 @@ export function startAuthServer(options: AuthServerOptions = {}): AuthServer {
 
       const tenant = options.issuerPath ?? "";
       if (url.pathname === `/.well-known/oauth-authorization-server${tenant}` && !options.openidOnly) return json(200, metadata());
-      if (url.pathname === `/.well-known/openid-configuration${tenant}`) return json(200, { ...metadata(), jwks_uri: `${issuer}/jwks`, subject_types_supported: ["public"] });
+      if (url.pathname === `/.well-known/openid-configuration${tenant}`)
+        return json(200, { ...metadata(), jwks_uri: `${issuer}/jwks`, subject_types_supported: ["public"] });
       if (url.pathname === `${tenant}/register` && req.method === "POST" && !options.noRegistration) {
         registrations.push(body ?? {});
         const redirects = Array.isArray(body?.redirect_uris) ? (body!.redirect_uris as string[]) : [];
-        if (redirects.length === 0 || !redirects.every((r) => r.startsWith("http://127.0.0.1:"))) return oauthError(400, "invalid_redirect_uri", "loopback redirect URIs only");
+        if (redirects.length === 0 || !redirects.every((r) => r.startsWith("http://127.0.0.1:")))
+          return oauthError(400, "invalid_redirect_uri", "loopback redirect URIs only");
         const id = `dcr-${registrations.length}`;
         clients.set(id, { secret: null, redirects });
         return json(201, { client_id: id, client_id_issued_at: Math.floor(Date.now() / 1000), redirect_uris: redirects, token_endpoint_auth_method: "none" });
@@ -251,20 +257,36 @@ export function startAuthServer(options: AuthServerOptions = {}): AuthServer {
  * `Mcp-Name` header) needs that scope: a token without it gets a 403 insufficient_scope challenge
  * naming the scope.
  */
-export function protect(as: () => AuthServer, opts: { scope?: string; noResourceMetadata?: boolean; toolScopes?: Record<string, string> } = {}): (req: Request, url: URL) => Response | null {
+export function protect(
+  as: () => AuthServer,
+  opts: { scope?: string; noResourceMetadata?: boolean; toolScopes?: Record<string, string> } = {},
+): (req: Request, url: URL) => Response | null {
   return (req, url) => {
     const resource = `${url.origin}/mcp`;
     const prm = `${url.origin}/.well-known/oauth-protected-resource/mcp`;
     if (url.pathname === "/.well-known/oauth-protected-resource/mcp")
-      return new Response(JSON.stringify({ resource, authorization_servers: [as().issuer], scopes_supported: ["mcp:tools"], bearer_methods_supported: ["header"] }), { headers: { "content-type": "application/json" } });
+      return new Response(
+        JSON.stringify({ resource, authorization_servers: [as().issuer], scopes_supported: ["mcp:tools"], bearer_methods_supported: ["header"] }),
+        { headers: { "content-type": "application/json" } },
+      );
     const token = req.headers.get("authorization")?.replace(/^Bearer /, "");
     if (as().valid(token, resource)) {
       const needed = opts.toolScopes?.[req.headers.get("mcp-name") ?? ""];
       if (!needed || as().scopeOf(token)!.split(" ").includes(needed)) return null;
       const challenge = `Bearer error="insufficient_scope", scope="${needed}", resource_metadata="${prm}", error_description="${needed} is needed"`;
-      return new Response(JSON.stringify({ error: "insufficient_scope" }), { status: 403, headers: { "content-type": "application/json", "www-authenticate": challenge } });
+      return new Response(JSON.stringify({ error: "insufficient_scope" }), {
+        status: 403,
+        headers: { "content-type": "application/json", "www-authenticate": challenge },
+      });
     }
-    const challenge = [`Bearer error="invalid_token"`, ...(opts.noResourceMetadata ? [] : [`resource_metadata="${prm}"`]), ...(opts.scope ? [`scope="${opts.scope}"`] : [])].join(", ");
-    return new Response(JSON.stringify({ error: "invalid_token" }), { status: 401, headers: { "content-type": "application/json", "www-authenticate": challenge } });
+    const challenge = [
+      `Bearer error="invalid_token"`,
+      ...(opts.noResourceMetadata ? [] : [`resource_metadata="${prm}"`]),
+      ...(opts.scope ? [`scope="${opts.scope}"`] : []),
+    ].join(", ");
+    return new Response(JSON.stringify({ error: "invalid_token" }), {
+      status: 401,
+      headers: { "content-type": "application/json", "www-authenticate": challenge },
+    });
   };
 }

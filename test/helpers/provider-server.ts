@@ -132,7 +132,11 @@ export function startProviderServer(opts: ServerOptions = {}): ProviderServer {
       if (objection !== undefined) return Response.json({ error: { message: objection, type: "invalid_request_error" } }, { status: 400 });
       const fallback = typeof opts.fallback === "function" ? opts.fallback(recorded) : opts.fallback;
       const reply = queue.shift() ?? fallback;
-      if (!reply) return Response.json({ error: { type: "test_error", message: `provider-server: no scripted reply left for request ${requests.length}` } }, { status: 400 });
+      if (!reply)
+        return Response.json(
+          { error: { type: "test_error", message: `provider-server: no scripted reply left for request ${requests.length}` } },
+          { status: 400 },
+        );
       return respond(reply, recorded, req.signal);
     },
   });
@@ -165,14 +169,20 @@ function respond(reply: Reply, req: RecordedRequest, signal: AbortSignal): Respo
     case "raw":
     case "fixture": {
       const bytes =
-        reply.kind === "raw" ? new TextEncoder().encode(reply.body) : new Uint8Array(readFileSync(isAbsolute(reply.file) ? reply.file : resolve(FIXTURES_DIR, reply.file)));
+        reply.kind === "raw"
+          ? new TextEncoder().encode(reply.body)
+          : new Uint8Array(readFileSync(isAbsolute(reply.file) ? reply.file : resolve(FIXTURES_DIR, reply.file)));
       const chunks = randomChunks(bytes, reply.seed ?? 1, reply.maxChunk ?? 17);
       const contentType = reply.contentType ?? (reply.status && reply.status >= 400 ? "application/json" : "text/event-stream");
       return new Response(chunkStream(chunks), { status: reply.status ?? 200, headers: { "content-type": contentType, ...reply.headers } });
     }
     case "turn": {
       const model = typeof (req.body as { model?: unknown } | null)?.model === "string" ? (req.body as { model: string }).model : "test-model";
-      const events = req.path.endsWith("/chat/completions") ? openaiEvents(reply, model) : req.path.endsWith("/responses") ? responsesEvents(reply, model) : anthropicEvents(reply, model);
+      const events = req.path.endsWith("/chat/completions")
+        ? openaiEvents(reply, model)
+        : req.path.endsWith("/responses")
+          ? responsesEvents(reply, model)
+          : anthropicEvents(reply, model);
       return new Response(turnStream(events, reply, signal), { status: 200, headers: { "content-type": "text/event-stream; charset=utf-8" } });
     }
   }
@@ -311,7 +321,12 @@ function openaiEvents(reply: TurnReply, model: string): string[] {
   out.push(chunk({}, finish));
   const u = reply.usage ?? {};
   const cached = u.cacheRead ?? 0;
-  const usage = { prompt_tokens: (u.input ?? 10) + cached, completion_tokens: u.output ?? 5, total_tokens: (u.input ?? 10) + cached + (u.output ?? 5), prompt_tokens_details: { cached_tokens: cached } };
+  const usage = {
+    prompt_tokens: (u.input ?? 10) + cached,
+    completion_tokens: u.output ?? 5,
+    total_tokens: (u.input ?? 10) + cached + (u.output ?? 5),
+    prompt_tokens_details: { cached_tokens: cached },
+  };
   out.push(`data: ${JSON.stringify({ id: "chatcmpl-test", object: "chat.completion.chunk", created: 0, model, choices: [], usage })}\n\n`);
   out.push("data: [DONE]\n\n");
   return out;
@@ -323,16 +338,25 @@ export function responsesEvents(reply: TurnReply, model: string): string[] {
   const ev = (type: string, data: JsonObj) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data, sequence_number: seq++ })}\n\n`;
   const u = reply.usage ?? {};
   const base = { id: "resp_test", object: "response", created_at: 0, model, store: false };
-  const out = [ev("response.created", { response: { ...base, status: "in_progress", output: [] } }), ev("response.in_progress", { response: { ...base, status: "in_progress", output: [] } })];
+  const out = [
+    ev("response.created", { response: { ...base, status: "in_progress", output: [] } }),
+    ev("response.in_progress", { response: { ...base, status: "in_progress", output: [] } }),
+  ];
   const items: JsonObj[] = [];
   let index = 0;
   if (reply.thinking !== undefined) {
     const id = "rs_test";
     out.push(ev("response.output_item.added", { output_index: index, item: { id, type: "reasoning", summary: [] } }));
     out.push(ev("response.reasoning_summary_part.added", { item_id: id, output_index: index, summary_index: 0, part: { type: "summary_text", text: "" } }));
-    for (const p of split(reply.thinking)) out.push(ev("response.reasoning_summary_text.delta", { item_id: id, output_index: index, summary_index: 0, delta: p }));
+    for (const p of split(reply.thinking))
+      out.push(ev("response.reasoning_summary_text.delta", { item_id: id, output_index: index, summary_index: 0, delta: p }));
     out.push(ev("response.reasoning_summary_text.done", { item_id: id, output_index: index, summary_index: 0, text: reply.thinking }));
-    const item = { id, type: "reasoning", summary: [{ type: "summary_text", text: reply.thinking }], encrypted_content: reply.signature ?? "enc-test-0123456789" };
+    const item = {
+      id,
+      type: "reasoning",
+      summary: [{ type: "summary_text", text: reply.thinking }],
+      encrypted_content: reply.signature ?? "enc-test-0123456789",
+    };
     out.push(ev("response.output_item.done", { output_index: index, item }));
     items.push(item);
     index++;
@@ -340,8 +364,11 @@ export function responsesEvents(reply: TurnReply, model: string): string[] {
   if (reply.text !== undefined) {
     const id = "msg_test";
     out.push(ev("response.output_item.added", { output_index: index, item: { id, type: "message", status: "in_progress", role: "assistant", content: [] } }));
-    out.push(ev("response.content_part.added", { item_id: id, output_index: index, content_index: 0, part: { type: "output_text", text: "", annotations: [] } }));
-    for (const p of split(reply.text)) out.push(ev("response.output_text.delta", { item_id: id, output_index: index, content_index: 0, delta: p, logprobs: [] }));
+    out.push(
+      ev("response.content_part.added", { item_id: id, output_index: index, content_index: 0, part: { type: "output_text", text: "", annotations: [] } }),
+    );
+    for (const p of split(reply.text))
+      out.push(ev("response.output_text.delta", { item_id: id, output_index: index, content_index: 0, delta: p, logprobs: [] }));
     out.push(ev("response.output_text.done", { item_id: id, output_index: index, content_index: 0, text: reply.text, logprobs: [] }));
     const part = { type: "output_text", text: reply.text, annotations: [] };
     const item = { id, type: "message", status: "completed", role: "assistant", content: [part] };
@@ -353,7 +380,12 @@ export function responsesEvents(reply: TurnReply, model: string): string[] {
   for (const [i, c] of (reply.toolCalls ?? []).entries()) {
     const id = `fc_test_${i + 1}`;
     const callId = c.id ?? `call_test_${i + 1}`;
-    out.push(ev("response.output_item.added", { output_index: index, item: { id, type: "function_call", status: "in_progress", arguments: "", call_id: callId, name: c.name } }));
+    out.push(
+      ev("response.output_item.added", {
+        output_index: index,
+        item: { id, type: "function_call", status: "in_progress", arguments: "", call_id: callId, name: c.name },
+      }),
+    );
     for (const p of split(argsText(c))) out.push(ev("response.function_call_arguments.delta", { item_id: id, output_index: index, delta: p }));
     out.push(ev("response.function_call_arguments.done", { item_id: id, output_index: index, arguments: argsText(c) }));
     const item = { id, type: "function_call", status: "completed", arguments: argsText(c), call_id: callId, name: c.name };
@@ -370,7 +402,9 @@ export function responsesEvents(reply: TurnReply, model: string): string[] {
     total_tokens: (u.input ?? 10) + cached + (u.output ?? 5),
   };
   if (stopOf(reply) === "max_tokens") {
-    out.push(ev("response.incomplete", { response: { ...base, status: "incomplete", incomplete_details: { reason: "max_output_tokens" }, output: items, usage } }));
+    out.push(
+      ev("response.incomplete", { response: { ...base, status: "incomplete", incomplete_details: { reason: "max_output_tokens" }, output: items, usage } }),
+    );
   } else {
     out.push(ev("response.completed", { response: { ...base, status: "completed", output: items, usage } }));
   }

@@ -115,7 +115,10 @@ export function startReleaseServer(views: Record<string, View>, signingKey?: str
       return new Response(data);
     },
   });
-  return { url: (view) => `http://127.0.0.1:${server.port}/${view}`, requests, stop: () => {
+  return {
+    url: (view) => `http://127.0.0.1:${server.port}/${view}`,
+    requests,
+    stop: () => {
       server.stop(true);
       cutter.stop();
     },

@@ -22,7 +22,10 @@ export function useTestScope(): TestScope {
     current = undefined;
     // Every clean-up runs even when one fails; the first failure fails the test.
     const failures: unknown[] = [];
-    for (const fn of now) await Promise.resolve().then(fn).catch((err: unknown) => failures.push(err));
+    for (const fn of now)
+      await Promise.resolve()
+        .then(fn)
+        .catch((err: unknown) => failures.push(err));
     if (failures.length > 0) throw failures[0];
   });
   return {

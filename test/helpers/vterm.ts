@@ -108,7 +108,12 @@ export class VTerm {
 
   /** The screen as text, one string per row, trailing spaces trimmed. */
   lines(): string[] {
-    return this.grid.map((row) => row.map((c) => c.ch).join("").trimEnd());
+    return this.grid.map((row) =>
+      row
+        .map((c) => c.ch)
+        .join("")
+        .trimEnd(),
+    );
   }
 
   /** The cell at a 0-based row and column. */

@@ -36,7 +36,9 @@ test("add writes a stdio server after -- and an HTTP server with --url and --hea
   });
   expect((await run(["add", "remote", "--url", "https://mcp.example.test/mcp", "--header", "Authorization: Bearer ${TOKEN}"])).code).toBe(0);
   expect((await run(["add", "--transport", "http", "linear", "https://mcp.linear.test/mcp"])).code).toBe(0);
-  expect((await run(["add", "-t", "sse", "old", "https://x.test/sse"])).err).toBe('zot: --transport must be http or stdio (got "sse"); zot does not speak the deprecated sse transport.\n');
+  expect((await run(["add", "-t", "sse", "old", "https://x.test/sse"])).err).toBe(
+    'zot: --transport must be http or stdio (got "sse"); zot does not speak the deprecated sse transport.\n',
+  );
   expect(userList().mcpServers).toEqual({
     fs: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"], env: { ROOT: "/tmp" } },
     remote: { type: "http", url: "https://mcp.example.test/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
@@ -53,25 +55,57 @@ test("add refuses a taken name without --force, bad names, and a server with not
   });
   expect((await run(["add", "FS", "--force", "--", "b"])).code).toBe(0);
   expect(Object.keys(userList().mcpServers)).toEqual(["FS"]);
-  expect((await run(["add", "no way", "--", "x"])).err).toBe('zot: "no way" is not a valid MCP server name; use 1–64 letters, digits, ., _ or -, starting with a letter or digit.\n');
-  expect((await run(["add", "empty"])).err).toBe("zot: nothing to run for empty: give a command after -- (zot mcp add empty -- npx -y PACKAGE) or --url URL.\n");
+  expect((await run(["add", "no way", "--", "x"])).err).toBe(
+    'zot: "no way" is not a valid MCP server name; use 1–64 letters, digits, ., _ or -, starting with a letter or digit.\n',
+  );
+  expect((await run(["add", "empty"])).err).toBe(
+    "zot: nothing to run for empty: give a command after -- (zot mcp add empty -- npx -y PACKAGE) or --url URL.\n",
+  );
   expect((await run(["add", "x", "npx", "-y", "pkg"])).err).toBe(
     "zot: unknown option -y for zot mcp add (put the server's command after --, e.g. zot mcp add x -- npx -y PACKAGE); usage: zot mcp add <name> [--project] [--force] [--env K=V]... -- <command> [args...] | add <name> --url URL [--header K:V]... [--client-id ID] [--client-secret S] [--callback-port N]\n",
   );
 });
 
 test("add --client-id writes the server's oauth entry in Claude Code's shape, and refuses OAuth flags that do not fit", async () => {
-  expect((await run(["add", "web", "--url", "https://mcp.example.test/mcp", "--client-id", "zot-cli", "--client-secret", "${WEB_SECRET}", "--callback-port", "8765"])).code).toBe(0);
-  expect(userList().mcpServers.web).toEqual({ type: "http", url: "https://mcp.example.test/mcp", oauth: { client_id: "zot-cli", client_secret: "${WEB_SECRET}", callback_port: 8765 } });
-  expect((await run(["add", "a", "--url", "https://x.test/mcp", "--client-secret", "s"])).err).toBe("zot: --client-secret needs --client-id (the client the secret belongs to).\n");
-  expect((await run(["add", "b", "--url", "https://x.test/mcp", "--callback-port", "70000"])).err).toBe('zot: --callback-port must be a port number (got "70000").\n');
-  expect((await run(["add", "c", "--client-id", "x", "--", "npx", "pkg"])).err).toBe("zot: --client-id, --client-secret and --callback-port are for HTTP servers (--url).\n");
+  expect(
+    (
+      await run([
+        "add",
+        "web",
+        "--url",
+        "https://mcp.example.test/mcp",
+        "--client-id",
+        "zot-cli",
+        "--client-secret",
+        "${WEB_SECRET}",
+        "--callback-port",
+        "8765",
+      ])
+    ).code,
+  ).toBe(0);
+  expect(userList().mcpServers.web).toEqual({
+    type: "http",
+    url: "https://mcp.example.test/mcp",
+    oauth: { client_id: "zot-cli", client_secret: "${WEB_SECRET}", callback_port: 8765 },
+  });
+  expect((await run(["add", "a", "--url", "https://x.test/mcp", "--client-secret", "s"])).err).toBe(
+    "zot: --client-secret needs --client-id (the client the secret belongs to).\n",
+  );
+  expect((await run(["add", "b", "--url", "https://x.test/mcp", "--callback-port", "70000"])).err).toBe(
+    'zot: --callback-port must be a port number (got "70000").\n',
+  );
+  expect((await run(["add", "c", "--client-id", "x", "--", "npx", "pkg"])).err).toBe(
+    "zot: --client-id, --client-secret and --callback-port are for HTTP servers (--url).\n",
+  );
 });
 
 test("add keeps the rest of the file and --project writes ./.mcp.json", async () => {
   writeFileSync(join(s.project, ".mcp.json"), JSON.stringify({ mcpServers: { old: { command: "o" } }, other: 1 }));
   expect((await run(["add", "new", "--project", "--", "n"])).code).toBe(0);
-  expect(JSON.parse(readFileSync(join(s.project, ".mcp.json"), "utf8"))).toEqual({ mcpServers: { old: { command: "o" }, new: { command: "n", args: [] } }, other: 1 });
+  expect(JSON.parse(readFileSync(join(s.project, ".mcp.json"), "utf8"))).toEqual({
+    mcpServers: { old: { command: "o" }, new: { command: "n", args: [] } },
+    other: 1,
+  });
 });
 
 test("remove deletes one server and names the file when there is none to remove", async () => {
@@ -92,7 +126,12 @@ test("list shows each server with its scope and state, starts nothing, and names
   expect(r.out).toContain(`not read: ${join(s.project, ".mcp.json")} (the folder is not trusted; zot ext trust ${s.project} lets it load)`);
   expect(r.out).toContain(`fx    user   stdio  enabled   python3 ${LEGACY}`);
   expect(r.out).toContain("off   user   stdio  disabled  x");
-  const trusted = trustDir(s.home, s.project, [], projectServers(s.project).map((p) => p.print));
+  const trusted = trustDir(
+    s.home,
+    s.project,
+    [],
+    projectServers(s.project).map((p) => p.print),
+  );
   expect(trusted.ok).toBe(true);
   const json = JSON.parse((await run(["list", "--json"])).out);
   expect(json.servers.map((x: { name: string; scope: string }) => `${x.name}:${x.scope}`)).toEqual(["proj:project", "fx:user", "off:user"]);
@@ -105,7 +144,9 @@ test("doctor starts every server, reports era, tools, prompts, resources and log
   expect(r.code).toBe(0);
   const report = JSON.parse(r.out);
   expect(report.ok).toBe(true);
-  expect(report.servers.map((x: { name: string; era: string; protocol_version: string; status: string }) => [x.name, x.status, x.era, x.protocol_version])).toEqual([
+  expect(
+    report.servers.map((x: { name: string; era: string; protocol_version: string; status: string }) => [x.name, x.status, x.era, x.protocol_version]),
+  ).toEqual([
     ["old", "ready", "legacy", "2025-11-25"],
     ["new", "ready", "modern", "2026-07-28"],
   ]);
@@ -123,7 +164,10 @@ test("doctor starts every server, reports era, tools, prompts, resources and log
 });
 
 test("doctor fails with the server's error and its stderr log path", async () => {
-  writeList(join(s.home, "mcp.json"), { gone: { command: "definitely-not-a-command-zot" }, quiet: { command: "python3", args: [HOSTILE, "silent"], startupTimeout: 500 } });
+  writeList(join(s.home, "mcp.json"), {
+    gone: { command: "definitely-not-a-command-zot" },
+    quiet: { command: "python3", args: [HOSTILE, "silent"], startupTimeout: 500 },
+  });
   const r = await run(["doctor"]);
   expect(r.code).toBe(1);
   expect(r.out).toContain('  error     the command "definitely-not-a-command-zot" was not found on PATH');
@@ -163,13 +207,22 @@ test("doctor masks what ${VAR} expanded to (a key in the arguments) in its repor
   expect(out).not.toContain("sk-secret-value-123456");
   expect(readFileSync(join(s.home, "logs", "mcp-keyed.log"), "utf8")).not.toContain("sk-secret-value-123456");
   let listed = "";
-  await runMcpCli(["list"], { env: { ...process.env, ZOT_HOME: s.home, ZOT_TEST_MCP_KEY: "sk-secret-value-123456" }, cwd: s.project, stdout: { write: (t: string) => (listed += t) }, stderr: { write: () => {} } });
+  await runMcpCli(["list"], {
+    env: { ...process.env, ZOT_HOME: s.home, ZOT_TEST_MCP_KEY: "sk-secret-value-123456" },
+    cwd: s.project,
+    stdout: { write: (t: string) => (listed += t) },
+    stderr: { write: () => {} },
+  });
   expect(listed).toContain("--api-key sk-s…[redacted]");
 });
 
 test("a client_credentials server needs no login: list says each run gets its own token, and login says there is nothing to log in to", async () => {
   const file = writeList(join(s.home, "mcp.json"), {
-    svc: { type: "http", url: "https://mcp.example.test/mcp", oauth: { grant_type: "client_credentials", client_id: "svc", client_secret: "${SVC_SECRET:-unset}" } },
+    svc: {
+      type: "http",
+      url: "https://mcp.example.test/mcp",
+      oauth: { grant_type: "client_credentials", client_id: "svc", client_secret: "${SVC_SECRET:-unset}" },
+    },
   });
   expect((await run(["list"])).out).toContain("\n  oauth: client credentials (each run gets its own token; no login)\n");
   expect(await run(["login", "svc"])).toEqual({

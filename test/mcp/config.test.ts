@@ -65,7 +65,10 @@ test("an unset variable without a default makes that server invalid, naming the 
   );
   const path = writeList(join(s.home, "mcp.json"), { a: { type: "http", url: "http://x/${NOPE}" }, b: { command: "fine" } });
   const c = loadConfig(input());
-  expect(c.servers[0]).toMatchObject({ status: "invalid", error: `MCP server "a" in ${path}: url uses \${NOPE}, which is not set; set it in the environment or give a default as \${NOPE:-value}` });
+  expect(c.servers[0]).toMatchObject({
+    status: "invalid",
+    error: `MCP server "a" in ${path}: url uses \${NOPE}, which is not set; set it in the environment or give a default as \${NOPE:-value}`,
+  });
   expect(c.servers[1]!.status).toBe("enabled");
 });
 
@@ -121,7 +124,13 @@ test("values ${VAR} expanded to are collected for masking, paths aside", () => {
 });
 
 /** Trusts the project with its server lists as they are now, the way `zot ext trust` does. */
-const trustAsIs = () => trustDir(s.home, s.project, [], projectServers(s.project).map((p) => p.print));
+const trustAsIs = () =>
+  trustDir(
+    s.home,
+    s.project,
+    [],
+    projectServers(s.project).map((p) => p.print),
+  );
 const stored = (c: ReturnType<typeof loadConfig>) => c.servers.filter((x) => x.source === "project").map((x) => [x.name, x.status]);
 
 test("in a trusted folder a changed command, args, env, cwd, url, headers or OAuth client, or a new server, is skipped and named until approved; the others load", () => {

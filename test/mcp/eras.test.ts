@@ -63,14 +63,24 @@ for (const { era, script, version } of ERAS) {
 
     test("maps results: text, structuredContent, images, audio and resources as text, isError", async () => {
       const h = await start();
-      expect(await h.callTool("mcp__fx__echo", { text: "hi" }, { signal: signal() })).toMatchObject({ content: [{ type: "text", text: "echo: hi" }], isError: false, extension: "mcp:fx" });
-      expect(await h.callTool("mcp__fx__add", { a: 2, b: 3 }, { signal: signal() })).toMatchObject({ content: [{ type: "text", text: "5" }], structured: { sum: 5 } });
+      expect(await h.callTool("mcp__fx__echo", { text: "hi" }, { signal: signal() })).toMatchObject({
+        content: [{ type: "text", text: "echo: hi" }],
+        isError: false,
+        extension: "mcp:fx",
+      });
+      expect(await h.callTool("mcp__fx__add", { a: 2, b: 3 }, { signal: signal() })).toMatchObject({
+        content: [{ type: "text", text: "5" }],
+        structured: { sum: 5 },
+      });
       expect((await h.callTool("mcp__fx__picture", {}, { signal: signal() })).content[0]).toMatchObject({ type: "image", mime_type: "image/png" });
       const mixed = (await h.callTool("mcp__fx__mixed", {}, { signal: signal() })).content.map((c) => (c.type === "text" ? c.text : c.type));
       expect(mixed[0]).toContain("[audio audio/wav");
       expect(mixed[1]).toBe("[resource link: readme <fixture://readme>] the readme");
       expect(mixed[2]).toBe("[resource fixture://inline]\ninline text");
-      expect(await h.callTool("mcp__fx__fail", {}, { signal: signal() })).toMatchObject({ isError: true, content: [{ type: "text", text: "this tool always fails" }] });
+      expect(await h.callTool("mcp__fx__fail", {}, { signal: signal() })).toMatchObject({
+        isError: true,
+        content: [{ type: "text", text: "this tool always fails" }],
+      });
       expect(await h.callTool("mcp__fx__dotted_name", {}, { signal: signal() })).toMatchObject({ content: [{ type: "text", text: "dotted ok" }] });
     });
 
@@ -165,15 +175,23 @@ for (const { era, script, version } of ERAS) {
       expect(h.commands()[0]).toMatchObject({ extension: "mcp:fx", description: "Review a file — <file> [focus]" });
       const r = await h.invokeCommand("/mcp__fx__review", "src/a.ts error handling");
       expect(r).toMatchObject({ ok: true, extension: "mcp:fx", response: { action: "prompt", prompt: "Please review src/a.ts focusing on error handling" } });
-      expect(await h.invokeCommand("mcp__fx__review", "focus=speed file=b.ts")).toMatchObject({ ok: true, response: { prompt: "Please review b.ts focusing on speed" } });
-      expect(await h.invokeCommand("mcp__fx__review", "")).toEqual({ ok: false, error: "/mcp__fx__review needs file; usage: /mcp__fx__review <file> [focus] (or name=value pairs)" });
+      expect(await h.invokeCommand("mcp__fx__review", "focus=speed file=b.ts")).toMatchObject({
+        ok: true,
+        response: { prompt: "Please review b.ts focusing on speed" },
+      });
+      expect(await h.invokeCommand("mcp__fx__review", "")).toEqual({
+        ok: false,
+        error: "/mcp__fx__review needs file; usage: /mcp__fx__review <file> [focus] (or name=value pairs)",
+      });
     });
 
     test("@server:uri attaches the resource to the prompt", async () => {
       const h = await start();
       const r = await h.attach("summarise @fx:fixture://readme please");
       expect(r.errors).toEqual([]);
-      expect(r.text).toBe('summarise @fx:fixture://readme please\n\n<resource server="fx" uri="fixture://readme">\n[resource fixture://readme]\nThe fixture readme says hi.\n</resource>');
+      expect(r.text).toBe(
+        'summarise @fx:fixture://readme please\n\n<resource server="fx" uri="fixture://readme">\n[resource fixture://readme]\nThe fixture readme says hi.\n</resource>',
+      );
       const missing = await h.attach("see @fx:fixture://nothing and @someone:else://x");
       expect(missing.errors).toHaveLength(1);
       expect(missing.errors[0]).toStartWith("@fx:fixture://nothing was not attached: resource fixture://nothing failed on MCP server");

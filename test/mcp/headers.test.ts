@@ -18,7 +18,11 @@ const s = useScratch(async () => {
 
 const param = (name: string, schema: Record<string, unknown>) => ({ name, inputSchema: { type: "object", properties: schema } });
 const TOOLS = [
-  param("valid_tool", { region: { type: "string", "x-mcp-header": "Region" }, n: { type: "integer", "x-mcp-header": "N" }, on: { type: ["boolean", "null"], "x-mcp-header": "On" } }),
+  param("valid_tool", {
+    region: { type: "string", "x-mcp-header": "Region" },
+    n: { type: "integer", "x-mcp-header": "N" },
+    on: { type: ["boolean", "null"], "x-mcp-header": "On" },
+  }),
   param("invalid_empty_header", { value: { type: "string", "x-mcp-header": "" } }),
   param("invalid_object_header", { data: { type: "object", "x-mcp-header": "Data" } }),
   param("invalid_array_header", { items: { type: "array", items: { type: "string" }, "x-mcp-header": "Items" } }),
@@ -36,8 +40,7 @@ async function start(): Promise<McpHost> {
     reply: "json",
     guard: () => {
       const body = srv.requests.at(-1)?.body;
-      if (body?.method === "tools/list")
-        return Response.json({ jsonrpc: "2.0", id: body.id ?? null, result: { resultType: "complete", tools: TOOLS } });
+      if (body?.method === "tools/list") return Response.json({ jsonrpc: "2.0", id: body.id ?? null, result: { resultType: "complete", tools: TOOLS } });
       if (body?.method === "tools/call")
         return Response.json({ jsonrpc: "2.0", id: body.id ?? null, result: { resultType: "complete", content: [{ type: "text", text: "called" }] } });
       return null;
@@ -68,7 +71,10 @@ test("tools whose x-mcp-header annotations are invalid are not offered, each wit
 
 test("the valid tool of the same list is called with its Mcp-Param headers, and no call of an invalid one ever reaches the server", async () => {
   const h = await start();
-  expect((await h.callTool("mcp__web__valid_tool", { region: "us-west1", n: 42, on: true }, { signal: signal() })).content[0]).toEqual({ type: "text", text: "called" });
+  expect((await h.callTool("mcp__web__valid_tool", { region: "us-west1", n: 42, on: true }, { signal: signal() })).content[0]).toEqual({
+    type: "text",
+    text: "called",
+  });
   const unknown = await h.callTool("mcp__web__invalid_space_in_name", { value: "x" }, { signal: signal() });
   expect(unknown.isError).toBe(true);
   const calls = server!.requests.filter((r) => r.body?.method === "tools/call");

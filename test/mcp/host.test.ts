@@ -30,11 +30,19 @@ function toolExtension(tool: string): string {
 test("an extension tool keeps its name; the MCP tool that would take it is left out with a warning", async () => {
   writeList(join(s.home, "mcp.json"), { fx: python(LEGACY) });
   host = new McpHost(new Host(), { files: [], none: false, interactive: false, trust: "all", graceMs: 300, killAfterMs: 300 });
-  await host.load({ extPaths: [toolExtension("mcp__fx__echo")], noExt: true, cwd: s.project, home: s.home, info: { zotVersion: "t", provider: "", model: "", cwd: s.project } });
+  await host.load({
+    extPaths: [toolExtension("mcp__fx__echo")],
+    noExt: true,
+    cwd: s.project,
+    home: s.home,
+    info: { zotVersion: "t", provider: "", model: "", cwd: s.project },
+  });
   const echo = host.tools().filter((t) => t.name === "mcp__fx__echo");
   expect(echo).toHaveLength(1);
   expect(echo[0]!.extension).toBe("taker");
-  expect(host.serverStates()[0]!.warnings).toContain('tool "echo" is shadowed: the name mcp__fx__echo belongs to a built-in or extension tool (loaded earlier)');
+  expect(host.serverStates()[0]!.warnings).toContain(
+    'tool "echo" is shadowed: the name mcp__fx__echo belongs to a built-in or extension tool (loaded earlier)',
+  );
 });
 
 test("reloading one server (mcp:<name>) or everything restarts the servers", async () => {
@@ -59,7 +67,12 @@ test("deferral follows the model's context window and is decided again when the 
   expect(host.tools().every((t) => t.active)).toBe(true);
   host.setInfo({ model: "small" });
   await waitFor(() => host!.tools().some((t) => t.name === "mcp_tool_search"));
-  expect(host.tools().filter((t) => t.active).map((t) => t.name)).toEqual(["mcp_tool_search"]);
+  expect(
+    host
+      .tools()
+      .filter((t) => t.active)
+      .map((t) => t.name),
+  ).toEqual(["mcp_tool_search"]);
   host.setInfo({ model: "big" });
   await waitFor(() => !host!.tools().some((t) => t.name === "mcp_tool_search"));
   expect(host.tools().every((t) => t.active)).toBe(true);

@@ -25,7 +25,10 @@ async function start(mode: string, extra: Record<string, unknown> = {}): Promise
 test("garbage on stdout is ignored and logged; the answers among it still count", async () => {
   const h = await start("garbage");
   expect(h.serverStates()[0]!.status).toBe("ready");
-  expect(await h.callTool("mcp__bad__echo", { x: 1 }, { signal: signal() })).toMatchObject({ isError: false, content: [{ type: "text", text: 'echo {"x": 1}' }] });
+  expect(await h.callTool("mcp__bad__echo", { x: 1 }, { signal: signal() })).toMatchObject({
+    isError: false,
+    content: [{ type: "text", text: 'echo {"x": 1}' }],
+  });
   const log = readFileSync(join(s.home, "logs", "mcp-bad.log"), "utf8");
   expect(log).toContain("[zot] ignored a stdout line that is not JSON: this is not json");
   expect(log).toContain('[zot] ignored a message without "jsonrpc": "2.0"');
@@ -65,7 +68,9 @@ test("the load report says which servers are still starting", async () => {
   writeList(join(s.home, "mcp.json"), { slow: python(HOSTILE, "slowstart") });
   host = new McpHost(new Host(), { files: [], none: false, interactive: false, trust: "all", waitMs: 300 });
   const r = await host.load({ extPaths: [], noExt: true, cwd: s.project, home: s.home, info: { zotVersion: "t", provider: "", model: "", cwd: s.project } });
-  expect(r.errors.map((e) => e.message)).toEqual([`MCP server "slow" is still starting after 0.3 s; its tools join the session once it is ready (log: ${join(s.home, "logs", "mcp-slow.log")}).`]);
+  expect(r.errors.map((e) => e.message)).toEqual([
+    `MCP server "slow" is still starting after 0.3 s; its tools join the session once it is ready (log: ${join(s.home, "logs", "mcp-slow.log")}).`,
+  ]);
 });
 
 test("a flood of notifications does not stop calls from being answered", async () => {
@@ -106,11 +111,16 @@ test("a server with 500 tools is deferred behind one search tool that activates 
   const loaded = await h.callTool("mcp_tool_search", { activate: ["mcp__bad__tool_042", "mcp__bad__nope"] }, { signal: signal() });
   expect(loaded.activateTools).toEqual(["mcp__bad__tool_042"]);
   expect((loaded.content[0] as { text: string }).text).toContain("Not found (check the names): mcp__bad__nope.");
-  expect(h.tools().filter((t) => t.active).map((t) => t.name)).toEqual(["mcp__bad__tool_042", "mcp_tool_search"]);
+  expect(
+    h
+      .tools()
+      .filter((t) => t.active)
+      .map((t) => t.name),
+  ).toEqual(["mcp__bad__tool_042", "mcp_tool_search"]);
   expect(await h.callTool("mcp__bad__tool_042", { x: "y" }, { signal: signal() })).toMatchObject({ isError: false });
 });
 
-test("a server can be kept out of deferral with \"defer\": false", async () => {
+test('a server can be kept out of deferral with "defer": false', async () => {
   const h = await start("many", { defer: false });
   expect(h.tools().filter((t) => t.active)).toHaveLength(500);
 });
@@ -118,13 +128,15 @@ test("a server can be kept out of deferral with \"defer\": false", async () => {
 test("shutdown ends the server's whole process group, grandchildren included", async () => {
   const h = await start("grandchild");
   expect(h.serverStates()[0]!.status).toBe("ready");
-  const pid = Number(await waitFor(() => {
-    try {
-      return readFileSync(join(s.root, "fixture.jsonl.pid"), "utf8");
-    } catch {
-      return null;
-    }
-  }));
+  const pid = Number(
+    await waitFor(() => {
+      try {
+        return readFileSync(join(s.root, "fixture.jsonl.pid"), "utf8");
+      } catch {
+        return null;
+      }
+    }),
+  );
   expect(alive(pid)).toBe(true);
   await h.shutdown();
   host = null;

@@ -32,10 +32,18 @@ for (const era of ["modern", "legacy"] as const) {
       test("negotiates, lists and calls tools with the required headers and the bearer token", async () => {
         const h = await start({ era, reply, token: "t0k" }, { headers: { Authorization: "Bearer ${WEB_TOKEN}" } });
         expect(h.serverStates()[0]).toMatchObject({ status: "ready", era, transport: "http" });
-        expect(await h.callTool("mcp__web__echo", { text: "over http" }, { signal: signal() })).toMatchObject({ isError: false, content: [{ type: "text", text: "echo: over http" }] });
+        expect(await h.callTool("mcp__web__echo", { text: "over http" }, { signal: signal() })).toMatchObject({
+          isError: false,
+          content: [{ type: "text", text: "echo: over http" }],
+        });
         expect(await h.callTool("mcp__web__fail", {}, { signal: signal() })).toMatchObject({ isError: true });
         const call = server!.requests.find((r) => r.body?.method === "tools/call")!;
-        expect(call.headers).toMatchObject({ authorization: "Bearer t0k", "mcp-method": "tools/call", "mcp-name": "echo", accept: "application/json, text/event-stream" });
+        expect(call.headers).toMatchObject({
+          authorization: "Bearer t0k",
+          "mcp-method": "tools/call",
+          "mcp-name": "echo",
+          accept: "application/json, text/event-stream",
+        });
         expect(call.headers["mcp-protocol-version"]).toBe(era === "modern" ? "2026-07-28" : "2025-11-25");
         if (era === "legacy") {
           const init = server!.requests.findIndex((r) => r.body?.method === "initialize");
@@ -50,7 +58,9 @@ for (const era of ["modern", "legacy"] as const) {
       test("progress arrives on the call's stream, and aborting closes that stream", async () => {
         const h = await start({ era, reply });
         const progress: string[] = [];
-        expect(await h.callTool("mcp__web__slow", { steps: 3 }, { signal: signal(), onProgress: (t) => progress.push(t) })).toMatchObject({ content: [{ type: "text", text: "done" }] });
+        expect(await h.callTool("mcp__web__slow", { steps: 3 }, { signal: signal(), onProgress: (t) => progress.push(t) })).toMatchObject({
+          content: [{ type: "text", text: "done" }],
+        });
         expect(progress).toEqual(["step 1", "step 2", "step 3"]);
         const ac = new AbortController();
         setTimeout(() => ac.abort(), 150);
@@ -106,7 +116,10 @@ test("a server that demands OAuth before any login fails its start with a senten
 
 test("a server that refuses the configured Authorization header says to check that token, not to log in", async () => {
   const h = await start({ era: "modern", reply: "json", token: "right" }, { headers: { Authorization: "Bearer ${WEB_TOKEN}" } });
-  expect(h.serverStates()[0]).toMatchObject({ status: "failed", error: "the server refused the Authorization header from its config (HTTP 401); check the token it expands to" });
+  expect(h.serverStates()[0]).toMatchObject({
+    status: "failed",
+    error: "the server refused the Authorization header from its config (HTTP 401); check the token it expands to",
+  });
   expect(h.serverStates()[0]!.auth).toBeUndefined();
 });
 
@@ -123,7 +136,9 @@ describe("the HTTP door", () => {
       writeList(join(s.home, "mcp.json"), { web: { type: "http", url: `${t.first}/mcp`, headers: { "X-Key": "${MY_SECRET}" } } });
       host = await loadHost(s, { env: { ...process.env, MY_SECRET: "s3cret-value" } });
       expect(host.serverStates()[0]).toMatchObject({ status: "failed" });
-      expect(host.serverStates()[0]!.error).toContain(`${t.first} redirected the request (HTTP 307) to ${t.second}/mcp, another origin; zot does not follow it`);
+      expect(host.serverStates()[0]!.error).toContain(
+        `${t.first} redirected the request (HTTP 307) to ${t.second}/mcp, another origin; zot does not follow it`,
+      );
       expect(t.seen).toEqual([]);
     } finally {
       t.stop();

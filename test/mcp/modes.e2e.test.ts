@@ -33,7 +33,10 @@ function callThenText(name: string, args: Record<string, unknown>) {
 
 /** The tool result blocks of the transcript's `tool` rows, in order. */
 function transcriptResults(): Record<string, unknown>[] {
-  const lines = jsonLines(readFileSync(sessionFiles(e2e.home)[0]!, "utf8")) as { type: string; message?: { role: string; content: Record<string, unknown>[] } }[];
+  const lines = jsonLines(readFileSync(sessionFiles(e2e.home)[0]!, "utf8")) as {
+    type: string;
+    message?: { role: string; content: Record<string, unknown>[] };
+  }[];
   return lines.flatMap((l) => (l.type === "message" && l.message?.role === "tool" ? l.message.content : []));
 }
 
@@ -49,13 +52,20 @@ describe("json mode", () => {
     expect(offered).toContain("mcp__nu__add");
     const events = jsonLines(r.stdout);
     expect(events.find((e) => e.type === "tool_call")).toMatchObject({ name: "mcp__nu__add", extension: "mcp:nu", args: { a: 20, b: 22 } });
-    expect(events.find((e) => e.type === "tool_result")).toMatchObject({ extension: "mcp:nu", is_error: false, content: [{ type: "text", text: "42" }], structured_content: { sum: 42 } });
+    expect(events.find((e) => e.type === "tool_result")).toMatchObject({
+      extension: "mcp:nu",
+      is_error: false,
+      content: [{ type: "text", text: "42" }],
+      structured_content: { sum: 42 },
+    });
     expect(transcriptResult()).toMatchObject({ name: "mcp__nu__add", extension: "mcp:nu" });
   });
 
   test("a tool_call interceptor blocks an MCP call before it reaches the server", async () => {
     callThenText("mcp__fx__echo", { text: "forbidden words" });
-    const r = await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(e2e.server), "--mcp", list, "-e", join(FIXTURES, "guard"), "go"], { env: guard({ intercept: ["tool_call"], block_command: "forbidden" }) });
+    const r = await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(e2e.server), "--mcp", list, "-e", join(FIXTURES, "guard"), "go"], {
+      env: guard({ intercept: ["tool_call"], block_command: "forbidden" }),
+    });
     expect(jsonLines(r.stdout).find((e) => e.type === "tool_result")).toMatchObject({ is_error: true, blocked_by: "guard", extension: "mcp:fx" });
     expect(calls()).toEqual([]);
     expect(transcriptResult().intercept).toMatchObject({ blocked_by: "guard" });
@@ -66,15 +76,25 @@ describe("json mode", () => {
     const r = await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(e2e.server), "--mcp", list, "-e", join(FIXTURES, "guard"), "go"], {
       env: guard({ intercept: ["tool_call"], rewrite_from: "echo original", rewrite_to: "echo rewritten" }),
     });
-    expect(jsonLines(r.stdout).find((e) => e.type === "tool_call")).toMatchObject({ args: { command: "echo rewritten" }, original_args: { command: "echo original" }, rewritten_by: ["guard"] });
+    expect(jsonLines(r.stdout).find((e) => e.type === "tool_call")).toMatchObject({
+      args: { command: "echo rewritten" },
+      original_args: { command: "echo original" },
+      rewritten_by: ["guard"],
+    });
     expect(calls()[0]).toMatchObject({ name: "echo", args: { text: "t", command: "echo rewritten" } });
     expect(transcriptResult().intercept).toEqual({ args: { text: "t", command: "echo rewritten" }, rewritten_by: ["guard"] });
   });
 
   test("a tool_result interceptor rewrites an MCP result before the model sees it", async () => {
     const server = callThenText("mcp__fx__echo", { text: "the secret" });
-    const r = await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(server), "--mcp", list, "-e", join(FIXTURES, "guard"), "go"], { env: guard({ intercept: ["tool_result"], withhold: "secret" }) });
-    expect(jsonLines(r.stdout).find((e) => e.type === "tool_result")).toMatchObject({ content: [{ type: "text", text: "[guard withheld this result]" }], rewritten_by: ["guard"], extension: "mcp:fx" });
+    const r = await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(server), "--mcp", list, "-e", join(FIXTURES, "guard"), "go"], {
+      env: guard({ intercept: ["tool_result"], withhold: "secret" }),
+    });
+    expect(jsonLines(r.stdout).find((e) => e.type === "tool_result")).toMatchObject({
+      content: [{ type: "text", text: "[guard withheld this result]" }],
+      rewritten_by: ["guard"],
+      extension: "mcp:fx",
+    });
     expect(JSON.stringify((server.requests[1]!.body as { messages: unknown }).messages)).not.toContain("echo: the secret");
   });
 
@@ -89,7 +109,13 @@ describe("json mode", () => {
 
   test("--no-mcp leaves the configured servers out; --no-tools offers no MCP tool", async () => {
     writeList(join(e2e.home, "mcp.json"), { fx: { command: "python3", args: [LEGACY] } });
-    const server = e2e.serve({ replies: [{ kind: "turn", text: "a" }, { kind: "turn", text: "b" }, { kind: "turn", text: "c" }] });
+    const server = e2e.serve({
+      replies: [
+        { kind: "turn", text: "a" },
+        { kind: "turn", text: "b" },
+        { kind: "turn", text: "c" },
+      ],
+    });
     await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(server), "hi"]);
     await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(server), "--no-mcp", "hi"]);
     await e2e.run(["--permission-mode", "yolo", "--json", ...anthropic(server), "--no-tools", "hi"]);
@@ -114,7 +140,13 @@ describe("print mode", () => {
   test("interceptors guard MCP calls in print mode: a block keeps the call from the server, a rewrite reaches it", async () => {
     const server = e2e.serve({
       replies: [
-        { kind: "turn", toolCalls: [{ id: "toolu_1", name: "mcp__fx__echo", args: { text: "forbidden" } }, { id: "toolu_2", name: "mcp__nu__echo", args: { text: "t", command: "echo original" } }] },
+        {
+          kind: "turn",
+          toolCalls: [
+            { id: "toolu_1", name: "mcp__fx__echo", args: { text: "forbidden" } },
+            { id: "toolu_2", name: "mcp__nu__echo", args: { text: "t", command: "echo original" } },
+          ],
+        },
         { kind: "turn", text: "finished" },
       ],
     });
@@ -146,7 +178,12 @@ describe("print mode", () => {
     const project = join(e2e.root, "project");
     mkdirSync(project);
     writeList(join(project, ".mcp.json"), { proj: { command: "python3", args: [LEGACY] } });
-    const server = e2e.serve({ replies: [{ kind: "turn", text: "a" }, { kind: "turn", text: "b" }] });
+    const server = e2e.serve({
+      replies: [
+        { kind: "turn", text: "a" },
+        { kind: "turn", text: "b" },
+      ],
+    });
     const untrusted = await e2e.run(["--permission-mode", "yolo", "-p", ...anthropic(server), "hi"], { cwd: project });
     expect(untrusted.stderr).toContain(`skipped the project MCP server lists of the untrusted folder ${project}: ${join(project, ".mcp.json")}`);
     await e2e.run(["--permission-mode", "yolo", "-p", ...anthropic(server), "--trust", "hi"], { cwd: project });
@@ -160,11 +197,19 @@ describe("rpc mode", () => {
   test("MCP calls go through the interceptors and come out as events", async () => {
     const server = e2e.serve({
       replies: [
-        { kind: "turn", toolCalls: [{ id: "toolu_1", name: "mcp__nu__echo", args: { text: "over rpc" } }, { id: "toolu_2", name: "mcp__fx__echo", args: { text: "forbidden" } }] },
+        {
+          kind: "turn",
+          toolCalls: [
+            { id: "toolu_1", name: "mcp__nu__echo", args: { text: "over rpc" } },
+            { id: "toolu_2", name: "mcp__fx__echo", args: { text: "forbidden" } },
+          ],
+        },
         { kind: "turn", text: "finished" },
       ],
     });
-    const rpc = e2e.rpc(["--permission-mode", "yolo", ...anthropic(server), "--mcp", list, "-e", join(FIXTURES, "guard")], { env: guard({ intercept: ["tool_call"], block_command: "forbidden" }) });
+    const rpc = e2e.rpc(["--permission-mode", "yolo", ...anthropic(server), "--mcp", list, "-e", join(FIXTURES, "guard")], {
+      env: guard({ intercept: ["tool_call"], block_command: "forbidden" }),
+    });
     await rpc.request({ type: "prompt", message: "go" });
     await rpc.waitFor((f) => f.type === "done");
     const results = rpc.frames.filter((f) => f.type === "tool_result");

@@ -37,7 +37,8 @@ async function start(era: "legacy" | "modern", discover: (n: number) => Response
 
 const reply = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 const idOf = () => server!.requests.at(-1)!.body!.id ?? null;
-const unsupported = (supported: string[]) => reply({ jsonrpc: "2.0", id: idOf(), error: { code: -32022, message: "Unsupported protocol version", data: { supported, requested: "2026-07-28" } } }, 400);
+const unsupported = (supported: string[]) =>
+  reply({ jsonrpc: "2.0", id: idOf(), error: { code: -32022, message: "Unsupported protocol version", data: { supported, requested: "2026-07-28" } } }, 400);
 const methods = () => server!.requests.map((r) => r.body?.method ?? r.method);
 
 test("an empty result to server/discover is not taken for the 2026-07-28 era: zot falls back to initialize and lists the tools", async () => {

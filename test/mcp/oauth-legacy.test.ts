@@ -84,7 +84,11 @@ test("without resource metadata, the authorization server metadata at the server
   expect(r.ok).toBe(true);
   const origin = new URL(mcp!.url).origin;
   expect(lines).toContain(`No protected resource metadata for ${mcp!.url}; authorization metadata at ${origin} (MCP 2025-03-26: no resource metadata).`);
-  expect(paths.filter((p) => p.startsWith("POST /oauth/") || p.startsWith("GET /oauth/"))).toEqual(["POST /oauth/register", "GET /oauth/authorize", "POST /oauth/token"]);
+  expect(paths.filter((p) => p.startsWith("POST /oauth/") || p.startsWith("GET /oauth/"))).toEqual([
+    "POST /oauth/register",
+    "GET /oauth/authorize",
+    "POST /oauth/token",
+  ]);
   if (r.ok) expect(r.entry).toMatchObject({ issuer: origin, token_endpoint: `${origin}/oauth/token`, access_token: TOKEN });
   expect(paths.filter((p) => p.includes("/.well-known/"))).toEqual([
     "GET /.well-known/oauth-protected-resource/mcp",
@@ -101,7 +105,9 @@ test("without any metadata, the default /authorize, /token and /register at the 
   const { r, lines } = await logIn();
   expect(r.ok).toBe(true);
   const origin = new URL(mcp!.url).origin;
-  expect(lines).toContain(`No protected resource metadata for ${mcp!.url}; no authorization metadata at ${origin}: using its default /authorize, /token and /register (MCP 2025-03-26).`);
+  expect(lines).toContain(
+    `No protected resource metadata for ${mcp!.url}; no authorization metadata at ${origin}: using its default /authorize, /token and /register (MCP 2025-03-26).`,
+  );
   expect(paths).toContain("POST /register");
   expect(paths).toContain("GET /authorize");
   expect(paths).toContain("POST /token");
@@ -121,5 +127,8 @@ test("root metadata that claims an issuer on another origin is not used", async 
   const { r } = await logIn();
   const origin = new URL(mcp!.url).origin;
   expect(r.ok).toBe(false);
-  if (!r.ok) expect(r.error).toEndWith(`and the metadata at ${origin}/.well-known/oauth-authorization-server says its issuer is "https://elsewhere.example", not on ${origin}; zot does not use it`);
+  if (!r.ok)
+    expect(r.error).toEndWith(
+      `and the metadata at ${origin}/.well-known/oauth-authorization-server says its issuer is "https://elsewhere.example", not on ${origin}; zot does not use it`,
+    );
 });

@@ -68,7 +68,9 @@ describe("with a client secret", () => {
     const h = await run({ clients: { svc: "s3cret" } }, { client_id: "svc", client_secret: "wrong" });
     const st = h.serverStates()[0]!;
     expect(st.status).toBe("failed");
-    expect(st.error).toContain(`its client credentials did not get through (the token endpoint ${as!.issuer}/token refused the client credentials: invalid_client (wrong client secret)); check "client_id" and the secret or key of its "oauth" entry`);
+    expect(st.error).toContain(
+      `its client credentials did not get through (the token endpoint ${as!.issuer}/token refused the client credentials: invalid_client (wrong client secret)); check "client_id" and the secret or key of its "oauth" entry`,
+    );
   });
 
   test("a token the server stops accepting is replaced by a new one and the request retried", async () => {
@@ -82,21 +84,40 @@ describe("with a client secret", () => {
 
 describe("with a private key (private_key_jwt)", () => {
   const KINDS: { alg: string; gen: () => Promise<CryptoKeyPair>; verify: AlgorithmOf }[] = [
-    { alg: "ES256", gen: () => crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]), verify: { name: "ECDSA", hash: "SHA-256" } },
+    {
+      alg: "ES256",
+      gen: () => crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]),
+      verify: { name: "ECDSA", hash: "SHA-256" },
+    },
     {
       alg: "RS256",
-      gen: () => crypto.subtle.generateKey({ name: "RSASSA-PKCS1-v1_5", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" }, true, ["sign", "verify"]),
+      gen: () =>
+        crypto.subtle.generateKey({ name: "RSASSA-PKCS1-v1_5", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" }, true, [
+          "sign",
+          "verify",
+        ]),
       verify: { name: "RSASSA-PKCS1-v1_5" },
     },
   ];
   for (const k of KINDS) {
     test(`a ${k.alg} key signs the assertion (iss and sub the client, aud the issuer), and the token opens the server`, async () => {
       const pair = await k.gen();
-      const h = await run({ jwtClients: { "svc-jwt": { key: pair.publicKey, verify: k.verify } } }, { client_id: "svc-jwt", private_key: "${SVC_KEY}", scopes: ["mcp:tools"] }, { SVC_KEY: await pem(pair.privateKey) });
+      const h = await run(
+        { jwtClients: { "svc-jwt": { key: pair.publicKey, verify: k.verify } } },
+        { client_id: "svc-jwt", private_key: "${SVC_KEY}", scopes: ["mcp:tools"] },
+        { SVC_KEY: await pem(pair.privateKey) },
+      );
       expect(h.serverStates()[0]!).toMatchObject({ status: "ready" });
       const req = tokenRequests()[0]!;
-      expect(req.form).toMatchObject({ grant_type: "client_credentials", client_id: "svc-jwt", client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" });
-      const [header, claims] = String(req.form.client_assertion).split(".").slice(0, 2).map((p) => JSON.parse(Buffer.from(p, "base64url").toString()));
+      expect(req.form).toMatchObject({
+        grant_type: "client_credentials",
+        client_id: "svc-jwt",
+        client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+      });
+      const [header, claims] = String(req.form.client_assertion)
+        .split(".")
+        .slice(0, 2)
+        .map((p) => JSON.parse(Buffer.from(p, "base64url").toString()));
       expect(header).toEqual({ alg: k.alg, typ: "JWT" });
       expect(claims).toMatchObject({ iss: "svc-jwt", sub: "svc-jwt", aud: as!.issuer });
       expect(await whoami(h)).toStartWith("you sent Bearer at-");
@@ -105,7 +126,9 @@ describe("with a private key (private_key_jwt)", () => {
 
   test("a key in the old EC PEM form is refused with a sentence saying how to convert it", async () => {
     const h = await run({}, { client_id: "svc-jwt", private_key: "-----BEGIN EC PRIVATE KEY-----\nAAAA\n-----END EC PRIVATE KEY-----" });
-    expect(h.serverStates()[0]!.error).toContain('the private key is in the old EC/RSA PEM form; WebCrypto reads PKCS#8 ("BEGIN PRIVATE KEY"): convert it with openssl pkcs8 -topk8 -nocrypt');
+    expect(h.serverStates()[0]!.error).toContain(
+      'the private key is in the old EC/RSA PEM form; WebCrypto reads PKCS#8 ("BEGIN PRIVATE KEY"): convert it with openssl pkcs8 -topk8 -nocrypt',
+    );
   });
 });
 

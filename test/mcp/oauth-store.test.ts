@@ -25,7 +25,9 @@ test("processes saving tokens at the same moment keep every entry, and the file 
   home = tempDir("zot-oauth-store-");
   const procs = [0, 1, 2, 3, 4, 5].map((who) => saver(home, who, 25));
   expect(await Promise.all(procs.map((p) => p.exited))).toEqual([0, 0, 0, 0, 0, 0]);
-  const saved = readAuthStore(home).map((e) => e.access_token).sort();
+  const saved = readAuthStore(home)
+    .map((e) => e.access_token)
+    .sort();
   const expected = [0, 1, 2, 3, 4, 5].flatMap((who) => Array.from({ length: 25 }, (_, i) => `token-${who}-${i}`)).sort();
   expect(saved).toEqual(expected);
   expect(statSync(authStorePath(home)).mode & 0o777).toBe(0o600);

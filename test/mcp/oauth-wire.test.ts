@@ -9,7 +9,11 @@ test("a token request redirected to another origin fails, and the client secret 
   for (const status of [302, 307, 308]) {
     const t = startTwoOrigins(status);
     try {
-      const got = await refreshTokens(`${t.first}/token`, { id: "zot", secret: "client-s3cret", method: "client_secret_basic" }, { refreshToken: "refresh-s3cret", resource: `${t.first}/mcp` });
+      const got = await refreshTokens(
+        `${t.first}/token`,
+        { id: "zot", secret: "client-s3cret", method: "client_secret_basic" },
+        { refreshToken: "refresh-s3cret", resource: `${t.first}/mcp` },
+      );
       expect(got.ok).toBe(false);
       if (!got.ok) expect(got.error).toContain(`${t.first} redirected the request (HTTP ${status}) to ${t.second}/token`);
       expect(t.seen).toEqual([]);

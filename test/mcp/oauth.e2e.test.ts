@@ -60,7 +60,12 @@ test("zot mcp login opens the browser, and list, doctor and logout show and end 
 });
 
 test("without a browser opener (an SSH session) the login prints the URL and finishes once it is visited", async () => {
-  const proc = Bun.spawn([ZOT, "mcp", "login", "web"], { cwd: e2e.home, env: zotEnv(e2e.home, { DISPLAY: "", WAYLAND_DISPLAY: "" }), stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([ZOT, "mcp", "login", "web"], {
+    cwd: e2e.home,
+    env: zotEnv(e2e.home, { DISPLAY: "", WAYLAND_DISPLAY: "" }),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   e2e.defer(() => {
     if (proc.exitCode === null) proc.kill("SIGKILL");
   });
@@ -82,15 +87,26 @@ test("a login refused by the authorization response's state is an error on stder
   as.options.state = "forged";
   const r = await e2e.run(["mcp", "login", "web"], { env: browser() });
   expect(r.code).toBe(1);
-  expect(r.stderr).toBe(`zot: login to MCP server "web" failed: the browser came back with a state that is not this login's (a stale tab, or a forged redirect); zot did not use its code.\n`);
+  expect(r.stderr).toBe(
+    `zot: login to MCP server "web" failed: the browser came back with a state that is not this login's (a stale tab, or a forged redirect); zot did not use its code.\n`,
+  );
   expect(readAuthStore(e2e.home)).toEqual([]);
 });
 
 test("login refuses a stdio server and one whose config sends its own Authorization header", async () => {
-  writeList(join(e2e.home, "mcp.json"), { local: { command: "python3", args: ["x.py"] }, tokened: { type: "http", url: mcp.url, headers: { Authorization: "Bearer abc" } } });
-  expect((await e2e.run(["mcp", "login", "local"])).stderr).toBe('zot: MCP server "local" is a stdio server; OAuth login is for HTTP servers (stdio servers take credentials in "env").\n');
-  expect((await e2e.run(["mcp", "login", "tokened"])).stderr).toBe(`zot: MCP server "tokened" sends an Authorization header from ${join(e2e.home, "mcp.json")}; remove it from "headers" to log in with OAuth instead.\n`);
-  expect((await e2e.run(["mcp", "login", "nope"])).stderr).toBe('zot: no MCP server named "nope" is configured here; run zot mcp list to see the servers (or zot mcp add nope --url URL).\n');
+  writeList(join(e2e.home, "mcp.json"), {
+    local: { command: "python3", args: ["x.py"] },
+    tokened: { type: "http", url: mcp.url, headers: { Authorization: "Bearer abc" } },
+  });
+  expect((await e2e.run(["mcp", "login", "local"])).stderr).toBe(
+    'zot: MCP server "local" is a stdio server; OAuth login is for HTTP servers (stdio servers take credentials in "env").\n',
+  );
+  expect((await e2e.run(["mcp", "login", "tokened"])).stderr).toBe(
+    `zot: MCP server "tokened" sends an Authorization header from ${join(e2e.home, "mcp.json")}; remove it from "headers" to log in with OAuth instead.\n`,
+  );
+  expect((await e2e.run(["mcp", "login", "nope"])).stderr).toBe(
+    'zot: no MCP server named "nope" is configured here; run zot mcp list to see the servers (or zot mcp add nope --url URL).\n',
+  );
 });
 
 test("a print-mode run skips a server that needs login with a notice naming zot mcp login, and never opens a browser", async () => {
@@ -98,7 +114,9 @@ test("a print-mode run skips a server that needs login with a notice naming zot 
   const r = await e2e.run(["--permission-mode", "yolo", "-p", ...anthropic(server), "hello"], { env: browser() });
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("fine without it\n");
-  expect(r.stderr).toContain("zot: MCP server web did not start: it needs login: run zot mcp login web (it asks for authorization and zot holds no token for it)");
+  expect(r.stderr).toContain(
+    "zot: MCP server web did not start: it needs login: run zot mcp login web (it asks for authorization and zot holds no token for it)",
+  );
   expect(as.requests.filter((x) => x.path === "/authorize")).toEqual([]);
 });
 
@@ -123,7 +141,9 @@ test("an oauth entry in mcp.json (Claude Code's camelCase, the secret from ${VAR
   await as.stop();
   as = startAuthServer({ clients: { "zot-cli": "s3cret-value-1" } });
   e2e.defer(() => as.stop());
-  writeList(join(e2e.home, "mcp.json"), { web: { type: "http", url: mcp.url, oauth: { clientId: "zot-cli", clientSecret: "${WEB_SECRET}", scopes: ["mcp:tools"] } } });
+  writeList(join(e2e.home, "mcp.json"), {
+    web: { type: "http", url: mcp.url, oauth: { clientId: "zot-cli", clientSecret: "${WEB_SECRET}", scopes: ["mcp:tools"] } },
+  });
   const r = await e2e.run(["mcp", "login", "web"], { env: { ...browser(), WEB_SECRET: "s3cret-value-1" } });
   expect(r.stderr).toBe("");
   expect(r.stdout).toContain("(configured client zot-cli)");
@@ -197,7 +217,9 @@ describe("zot mcp logout revokes the tokens at the authorization server", () => 
     const r = await e2e.run(["mcp", "logout", "web"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`logged out of MCP server web (forgot the tokens from ${as.issuer})\n`);
-    expect(r.stderr).toStartWith(`zot: the authorization server ${as.issuer} could not be told to revoke the tokens of MCP server web, which are forgotten here all the same: cannot reach the revocation endpoint ${as.issuer}/revoke: `);
+    expect(r.stderr).toStartWith(
+      `zot: the authorization server ${as.issuer} could not be told to revoke the tokens of MCP server web, which are forgotten here all the same: cannot reach the revocation endpoint ${as.issuer}/revoke: `,
+    );
     expect(r.stderr.split("\n")).toHaveLength(2);
     expect(readAuthStore(e2e.home)).toEqual([]);
   });

@@ -86,7 +86,12 @@ describe("logging in", () => {
     expect(page).toBe("zot: logged in to MCP server web; you can close this tab.\n");
     expect(lines.join("\n")).toContain("no browser to open here");
     expect(as.registrations).toHaveLength(1);
-    expect(as.registrations[0]).toMatchObject({ application_type: "native", token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], scope: "mcp:tools" });
+    expect(as.registrations[0]).toMatchObject({
+      application_type: "native",
+      token_endpoint_auth_method: "none",
+      grant_types: ["authorization_code", "refresh_token"],
+      scope: "mcp:tools",
+    });
     expect((as.registrations[0]!.redirect_uris as string[])[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
     const authorize = as.requests.find((x) => x.path === "/authorize")!;
     expect(authorize.query).toMatchObject({ response_type: "code", client_id: "dcr-1", code_challenge_method: "S256", resource: mcp!.url, scope: "mcp:tools" });
@@ -106,7 +111,14 @@ describe("logging in", () => {
     expect((await logIn()).r.ok).toBe(true);
     expect(statSync(authStorePath(s.home)).mode & 0o777).toBe(0o600);
     const [entry] = elements(readAuthStore(s.home), 1);
-    expect(entry).toMatchObject({ server: mcp!.url, issuer: as.issuer, client_id: "dcr-1", resource: mcp!.url, auth_method: "none", token_endpoint: `${as.issuer}/token` });
+    expect(entry).toMatchObject({
+      server: mcp!.url,
+      issuer: as.issuer,
+      client_id: "dcr-1",
+      resource: mcp!.url,
+      auth_method: "none",
+      token_endpoint: `${as.issuer}/token`,
+    });
     expect(entry.access_token).toStartWith("at-1-");
     expect(entry.refresh_token).toStartWith("rt-1-");
   });
@@ -142,7 +154,10 @@ describe("logging in", () => {
     });
     writeList(join(s.home, "mcp.json"), { web: { type: "http", url: mcp.url } });
     const { r } = await logIn();
-    expect(r).toEqual({ ok: false, error: `the metadata at ${as.issuer}/.well-known/oauth-authorization-server says its issuer is "${as.issuer}", not ${as.issuer}/; zot does not use it` });
+    expect(r).toEqual({
+      ok: false,
+      error: `the metadata at ${as.issuer}/.well-known/oauth-authorization-server says its issuer is "${as.issuer}", not ${as.issuer}/; zot does not use it`,
+    });
     expect(as.requests.map((x) => x.path)).toEqual(["/.well-known/oauth-authorization-server"]);
   });
 
@@ -182,7 +197,10 @@ describe("the authorization response is checked before its code is redeemed", ()
   test("a state that is not the login's is refused", async () => {
     const as = setUp({ state: "forged-state" });
     const { r, page } = await logIn();
-    expect(r).toEqual({ ok: false, error: "the browser came back with a state that is not this login's (a stale tab, or a forged redirect); zot did not use its code" });
+    expect(r).toEqual({
+      ok: false,
+      error: "the browser came back with a state that is not this login's (a stale tab, or a forged redirect); zot did not use its code",
+    });
     expect(page).toStartWith("zot: the login failed: the browser came back with a state");
     expect(tokenRequests(as)).toEqual([]);
     expect(readAuthStore(s.home)).toEqual([]);
@@ -191,7 +209,10 @@ describe("the authorization response is checked before its code is redeemed", ()
   test("an iss naming another issuer is refused (a mix-up attack)", async () => {
     const as = setUp({ iss: "http://127.0.0.1:1/evil" });
     const { r } = await logIn();
-    expect(r).toEqual({ ok: false, error: `the authorization response comes from the issuer http://127.0.0.1:1/evil, not ${as.issuer} (a mix-up attack?); zot did not redeem its code` });
+    expect(r).toEqual({
+      ok: false,
+      error: `the authorization response comes from the issuer http://127.0.0.1:1/evil, not ${as.issuer} (a mix-up attack?); zot did not redeem its code`,
+    });
     expect(tokenRequests(as)).toEqual([]);
   });
 
@@ -206,7 +227,10 @@ describe("the authorization response is checked before its code is redeemed", ()
   test("a token endpoint error fails the login with the server's OAuth error and stores nothing", async () => {
     const as = setUp({ tokenError: "access_denied" });
     const { r } = await logIn();
-    expect(r).toEqual({ ok: false, error: `the token endpoint ${as.issuer}/token refused the authorization code: access_denied (the test server refuses codes)` });
+    expect(r).toEqual({
+      ok: false,
+      error: `the token endpoint ${as.issuer}/token refused the authorization code: access_denied (the test server refuses codes)`,
+    });
     expect(readAuthStore(s.home)).toEqual([]);
   });
 });
@@ -286,7 +310,11 @@ describe("during a run", () => {
     expect((await logIn()).r.ok).toBe(true);
     expect(other.registrations).toHaveLength(1);
     expect(other.requests.find((x) => x.path === "/authorize")!.query.client_id).toBe("dcr-1");
-    expect(readAuthStore(s.home).map((e) => e.issuer).sort()).toEqual([first.issuer, other.issuer].sort());
+    expect(
+      readAuthStore(s.home)
+        .map((e) => e.issuer)
+        .sort(),
+    ).toEqual([first.issuer, other.issuer].sort());
     host = await loadHost(s);
     expect(host.serverStates()[0]!.status).toBe("ready");
   });
@@ -303,7 +331,9 @@ describe("during a run", () => {
       expect(called).toMatchObject({ isError: true });
       expect((called.content[0] as { text: string }).text).toBe(`tool "whoami" failed on MCP server "web": it needs login: run zot mcp login web (${why})`);
     }
-    expect(intents.filter((i) => i.kind === "notify")).toEqual([{ kind: "notify", extension: "mcp:web", level: "warn", message: `MCP server web needs more access: run zot mcp login web (${why}).` }]);
+    expect(intents.filter((i) => i.kind === "notify")).toEqual([
+      { kind: "notify", extension: "mcp:web", level: "warn", message: `MCP server web needs more access: run zot mcp login web (${why}).` },
+    ]);
     expect(readAuthStore(s.home)[0]).toMatchObject({ scope: "mcp:tools", step_up_scope: "mcp:admin" });
     expect(tokenRequests(as).filter((x) => x.form.grant_type === "refresh_token")).toEqual([]);
     // The other tools go on working with the token as it is.
@@ -322,7 +352,9 @@ describe("during a run", () => {
     expect(newest.scope).toBe("mcp:tools mcp:admin");
     expect(newest.step_up_scope).toBeUndefined();
     host = await loadHost(s);
-    expect(((await host.callTool("mcp__web__whoami", {}, { signal: signal() })).content[0] as { text: string }).text).toBe(`you sent Bearer ${newest.access_token}`);
+    expect(((await host.callTool("mcp__web__whoami", {}, { signal: signal() })).content[0] as { text: string }).text).toBe(
+      `you sent Bearer ${newest.access_token}`,
+    );
   });
 
   test("scopes asked for by several requests are all kept for the login, and a refresh keeps them", async () => {
@@ -355,7 +387,9 @@ describe("during a run", () => {
     host = await loadHost(s);
     narrow = true;
     const called = await host.callTool("mcp__web__whoami", {}, { signal: signal() });
-    expect((called.content[0] as { text: string }).text).toBe('tool "whoami" failed on MCP server "web": it needs login: run zot mcp login web (it wants more access than the token grants, and did not say which scope)');
+    expect((called.content[0] as { text: string }).text).toBe(
+      'tool "whoami" failed on MCP server "web": it needs login: run zot mcp login web (it wants more access than the token grants, and did not say which scope)',
+    );
     expect(readAuthStore(s.home)[0]!.step_up_scope).toBeUndefined();
   });
 
@@ -366,7 +400,8 @@ describe("during a run", () => {
     mcp = startMcpHttpServer({
       era: "modern",
       reply: "json",
-      guard: (req, url) => (narrow ? new Response("", { status: 403, headers: { "www-authenticate": 'Bearer error="insufficient_scope", scope="mcp:tools"' } }) : guard(req, url)),
+      guard: (req, url) =>
+        narrow ? new Response("", { status: 403, headers: { "www-authenticate": 'Bearer error="insufficient_scope", scope="mcp:tools"' } }) : guard(req, url),
     });
     writeList(join(s.home, "mcp.json"), { web: { type: "http", url: mcp.url } });
     expect((await logIn()).r.ok).toBe(true);
@@ -393,8 +428,15 @@ describe("during a run", () => {
     expect(host.commands().some((c) => c.name === "mcp-login")).toBe(false);
     await host.shutdown();
     host = await loadHost(s, { interactive: true });
-    expect(host.commands().find((c) => c.name === "mcp-login")).toEqual({ name: "mcp-login", description: "log in to an MCP server with OAuth in the browser — <web>", extension: "mcp" });
-    expect(await host.invokeCommand("mcp-login", "nope")).toEqual({ ok: false, error: "/mcp-login needs the name of an HTTP MCP server that logs in with OAuth (web)" });
+    expect(host.commands().find((c) => c.name === "mcp-login")).toEqual({
+      name: "mcp-login",
+      description: "log in to an MCP server with OAuth in the browser — <web>",
+      extension: "mcp",
+    });
+    expect(await host.invokeCommand("mcp-login", "nope")).toEqual({
+      ok: false,
+      error: "/mcp-login needs the name of an HTTP MCP server that logs in with OAuth (web)",
+    });
   });
 
   test("a server error that quotes the token is masked in the server's state and in its log", async () => {
@@ -405,7 +447,9 @@ describe("during a run", () => {
       era: "modern",
       reply: "json",
       guard: (req, url) =>
-        echo ? Response.json({ jsonrpc: "2.0", id: null, error: { code: -32000, message: `not today, ${req.headers.get("authorization")}` } }) : guard(req, url),
+        echo
+          ? Response.json({ jsonrpc: "2.0", id: null, error: { code: -32000, message: `not today, ${req.headers.get("authorization")}` } })
+          : guard(req, url),
     });
     writeList(join(s.home, "mcp.json"), { web: { type: "http", url: mcp.url } });
     expect((await logIn()).r.ok).toBe(true);
@@ -441,7 +485,12 @@ describe("the loopback listener", () => {
     if (!l.ok) throw new Error(l.error);
     expect(await l.loopback.wait(100)).toEqual({ error: "no answer from the browser within 1 s" });
     l.loopback.close();
-    expect(await fetch(l.loopback.redirectUri).then(() => "answered", () => "closed")).toBe("closed");
+    expect(
+      await fetch(l.loopback.redirectUri).then(
+        () => "answered",
+        () => "closed",
+      ),
+    ).toBe("closed");
   });
 });
 

@@ -21,7 +21,12 @@ describe.skipIf(!enabled)("the npm reference servers", () => {
     writeList(join(s.home, "mcp.json"), {
       everything: { command: "npx", args: ["-y", "@modelcontextprotocol/server-everything"], startupTimeout: 120_000 },
       filesystem: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", fsroot], startupTimeout: 120_000 },
-      memory: { command: "npx", args: ["-y", "@modelcontextprotocol/server-memory"], env: { MEMORY_FILE_PATH: join(s.root, "memory.jsonl") }, startupTimeout: 120_000 },
+      memory: {
+        command: "npx",
+        args: ["-y", "@modelcontextprotocol/server-memory"],
+        env: { MEMORY_FILE_PATH: join(s.root, "memory.jsonl") },
+        startupTimeout: 120_000,
+      },
     });
     host = await loadHost(s);
   }, 180_000);
@@ -39,7 +44,10 @@ describe.skipIf(!enabled)("the npm reference servers", () => {
   });
 
   test("everything: echo, sums with structured content, images, resource links, prompts and resources", async () => {
-    expect(await host.callTool("mcp__everything__echo", { message: "hi" }, { signal: signal() })).toMatchObject({ isError: false, content: [{ type: "text", text: "Echo: hi" }] });
+    expect(await host.callTool("mcp__everything__echo", { message: "hi" }, { signal: signal() })).toMatchObject({
+      isError: false,
+      content: [{ type: "text", text: "Echo: hi" }],
+    });
     const sum = await host.callTool("mcp__everything__get-structured-content", { location: "New York" }, { signal: signal() });
     expect(sum.isError).toBe(false);
     expect(sum.structured).toEqual({ temperature: 33, conditions: "Cloudy", humidity: 82 });
@@ -61,7 +69,11 @@ describe.skipIf(!enabled)("the npm reference servers", () => {
   });
 
   test("memory: creates an entity and reads it back", async () => {
-    await host.callTool("mcp__memory__create_entities", { entities: [{ name: "zot", entityType: "agent", observations: ["speaks MCP"] }] }, { signal: signal() });
+    await host.callTool(
+      "mcp__memory__create_entities",
+      { entities: [{ name: "zot", entityType: "agent", observations: ["speaks MCP"] }] },
+      { signal: signal() },
+    );
     const graph = await host.callTool("mcp__memory__read_graph", {}, { signal: signal() });
     expect(JSON.stringify(graph.content)).toContain("speaks MCP");
     expect(readFileSync(join(s.root, "memory.jsonl"), "utf8")).toContain("zot");

@@ -37,7 +37,10 @@ function start(resume: Resume, withId = true): { seen: Seen[] } {
       if (req.method === "GET") {
         if (resume === "refuse" || req.headers.get("last-event-id") === null) return new Response("no", { status: 405 });
         if (resume === "silent") return sse("");
-        const answer = pending === null ? "" : `event: message\nid: e${++counter}\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: pending, result: { content: [{ type: "text", text: "resumed" }] } })}\n\n`;
+        const answer =
+          pending === null
+            ? ""
+            : `event: message\nid: e${++counter}\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: pending, result: { content: [{ type: "text", text: "resumed" }] } })}\n\n`;
         pending = null;
         return sse(`id: e${++counter}\nretry: 50\ndata: \n\n${answer}`);
       }
@@ -45,7 +48,11 @@ function start(resume: Resume, withId = true): { seen: Seen[] } {
       if (body.id === undefined) return new Response(null, { status: 202 });
       switch (body.method) {
         case "initialize":
-          return json({ jsonrpc: "2.0", id: body.id, result: { protocolVersion: "2025-03-26", capabilities: { tools: {} }, serverInfo: { name: "resume", version: "1" } } });
+          return json({
+            jsonrpc: "2.0",
+            id: body.id,
+            result: { protocolVersion: "2025-03-26", capabilities: { tools: {} }, serverInfo: { name: "resume", version: "1" } },
+          });
         case "tools/list":
           return json({ jsonrpc: "2.0", id: body.id, result: { tools: [{ name: "resume", inputSchema: { type: "object" } }] } });
         case "tools/call":
@@ -84,7 +91,9 @@ test("a server that refuses the GET to resume fails the call with a sentence say
 
 test("a stream that closes without an event id cannot be resumed, and the call says so", async () => {
   const { seen } = start("answer", false);
-  expect(await call()).toBe('tool "resume" failed on MCP server "web": the server closed the event stream before answering, without an event id to resume it from');
+  expect(await call()).toBe(
+    'tool "resume" failed on MCP server "web": the server closed the event stream before answering, without an event id to resume it from',
+  );
   expect(seen.filter((x) => x.lastEventId !== null)).toEqual([]);
 });
 

@@ -80,7 +80,10 @@ function httpTransport(url: string): StreamableHTTPClientTransport {
   return new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } });
 }
 
-async function connect(transport: Transport, elicit?: (message: string) => { action: "accept" | "decline"; content?: Record<string, boolean> }): Promise<Client> {
+async function connect(
+  transport: Transport,
+  elicit?: (message: string) => { action: "accept" | "decline"; content?: Record<string, boolean> },
+): Promise<Client> {
   const client = new Client({ name: "zot-test-client", version: "1.0.0" }, { capabilities: elicit ? { elicitation: { form: {} } } : {} });
   if (elicit) client.setRequestHandler(ElicitRequestSchema, async (req) => elicit(String(req.params.message)));
   await client.connect(transport);
@@ -176,7 +179,9 @@ describe.each(transports)("zot mcp serve over %s", (_name, open) => {
 
   test("unknown tools and bad arguments are clear errors", async () => {
     const client = await connect(await open(["--permission-mode", "yolo"]));
-    await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow('Unknown tool "no_such_tool"; zot serves read, write, edit, bash, shout, nap, grow, seen');
+    await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(
+      'Unknown tool "no_such_tool"; zot serves read, write, edit, bash, shout, nap, grow, seen',
+    );
   });
 });
 
@@ -212,7 +217,9 @@ test("zot_agent runs a whole task with zot's model and tools, with progress, and
   const tools = (await client.listTools()).tools;
   expect(tools.map((t) => t.name)).toContain("zot_agent");
   const progress: string[] = [];
-  const r = await client.callTool({ name: "zot_agent", arguments: { prompt: "shout something" } }, undefined, { onprogress: (p) => progress.push(String(p.message)) });
+  const r = await client.callTool({ name: "zot_agent", arguments: { prompt: "shout something" } }, undefined, {
+    onprogress: (p) => progress.push(String(p.message)),
+  });
   expect(r.isError).toBe(false);
   expect(textOf(r)).toBe("the agent is done");
   expect(progress).toContain('shout {"text":"from the agent"}');
@@ -222,7 +229,9 @@ test("zot_agent with an agent runs the task as that zot agent; an unknown agent 
   const script = mockScript(e2e.root, [{ tool_calls: [{ name: "bash", args: { command: "echo looked around" } }] }, { text: "explored it" }]);
   const client = await connect(stdioTransport(["--permission-mode", "yolo", "--mock-script", script]));
   const progress: string[] = [];
-  const r = await client.callTool({ name: "zot_agent", arguments: { prompt: "look around", agent: "explore" } }, undefined, { onprogress: (p) => progress.push(String(p.message)) });
+  const r = await client.callTool({ name: "zot_agent", arguments: { prompt: "look around", agent: "explore" } }, undefined, {
+    onprogress: (p) => progress.push(String(p.message)),
+  });
   expect(r.isError).toBe(false);
   expect(textOf(r)).toContain("explored it");
   expect(progress.join("\n")).toContain("bash");
@@ -239,16 +248,26 @@ test("without a provider key, zot_agent is not offered (the tools need no model)
 describe("HTTP: what a client must get right", () => {
   test("a request without the bearer token is refused with 401", async () => {
     const { url } = await startHttp([]);
-    const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" }, body: "{}" });
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+      body: "{}",
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toBe('Bearer realm="zot"');
   });
 
   test("a request from a web page (a foreign Origin) is refused with 403", async () => {
     const { url } = await startHttp([]);
-    const res = await fetch(url, { method: "POST", headers: { Authorization: `Bearer ${TOKEN}`, Origin: "https://evil.example", "Content-Type": "application/json" }, body: "{}" });
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${TOKEN}`, Origin: "https://evil.example", "Content-Type": "application/json" },
+      body: "{}",
+    });
     expect(res.status).toBe(403);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toBe("requests from the web page https://evil.example are refused (Origin is not loopback)");
+    expect(((await res.json()) as { error: { message: string } }).error.message).toBe(
+      "requests from the web page https://evil.example are refused (Origin is not loopback)",
+    );
   });
 
   test("--http without --token-env is a usage error", async () => {
@@ -265,7 +284,11 @@ describe("the 2026-07-28 era over HTTP", () => {
     "io.modelcontextprotocol/clientInfo": { name: "modern-client", version: "1" },
     "io.modelcontextprotocol/clientCapabilities": {},
   };
-  const post = async (url: string, body: { jsonrpc: "2.0"; id: number; method: string; params: Record<string, unknown> }, version = "2026-07-28"): Promise<Record<string, unknown>> => {
+  const post = async (
+    url: string,
+    body: { jsonrpc: "2.0"; id: number; method: string; params: Record<string, unknown> },
+    version = "2026-07-28",
+  ): Promise<Record<string, unknown>> => {
     const name: Record<string, string> = body.method === "tools/call" ? { "Mcp-Name": String(body.params.name) } : {};
     const res = await fetch(url, {
       method: "POST",
@@ -281,16 +304,28 @@ describe("the 2026-07-28 era over HTTP", () => {
     });
     const text = await res.text();
     // JSON, or an SSE stream whose last event is the reply.
-    const last = res.headers.get("content-type")?.includes("text/event-stream") ? text.split("\n").filter((l) => l.startsWith("data: ")).pop()!.slice(6) : text;
+    const last = res.headers.get("content-type")?.includes("text/event-stream")
+      ? text
+          .split("\n")
+          .filter((l) => l.startsWith("data: "))
+          .pop()!
+          .slice(6)
+      : text;
     return JSON.parse(last) as Record<string, unknown>;
   };
 
   test("server/discover, then a call whose approval is an input_required round", async () => {
     const { url } = await startHttp(["--permission-mode", "ask"]);
     const discover = await post(url, { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: META } });
-    expect(discover.result).toMatchObject({ resultType: "complete", supportedVersions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], capabilities: { tools: { listChanged: true } } });
+    expect(discover.result).toMatchObject({
+      resultType: "complete",
+      supportedVersions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
+      capabilities: { tools: { listChanged: true } },
+    });
     const meta = { ...META, "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } } };
-    const first = (await post(url, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "bash", arguments: { command: "touch modern-made" }, _meta: meta } })).result as Record<string, unknown>;
+    const first = (
+      await post(url, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "bash", arguments: { command: "touch modern-made" }, _meta: meta } })
+    ).result as Record<string, unknown>;
     expect(first.resultType).toBe("input_required");
     const ask = (first.inputRequests as Record<string, { method: string; params: { message: string } }>).approval!;
     expect(ask.method).toBe("elicitation/create");
@@ -299,7 +334,13 @@ describe("the 2026-07-28 era over HTTP", () => {
       jsonrpc: "2.0",
       id: 3,
       method: "tools/call",
-      params: { name: "bash", arguments: { command: "touch modern-made" }, inputResponses: { approval: { action: "accept", content: { allow: true } } }, requestState: first.requestState, _meta: meta },
+      params: {
+        name: "bash",
+        arguments: { command: "touch modern-made" },
+        inputResponses: { approval: { action: "accept", content: { allow: true } } },
+        requestState: first.requestState,
+        _meta: meta,
+      },
     });
     expect(second.result).toMatchObject({ resultType: "complete", isError: false });
     expect(existsSync(join(e2e.root, "modern-made"))).toBe(true);
@@ -307,18 +348,41 @@ describe("the 2026-07-28 era over HTTP", () => {
 
   test("a request in an unknown protocol version is refused with the versions zot speaks", async () => {
     const { url } = await startHttp([]);
-    const bare = await post(url, { jsonrpc: "2.0", id: 9, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } });
-    expect(bare).toMatchObject({ id: 9, error: { code: -32602, message: 'a 2026-07-28 request needs "io.modelcontextprotocol/clientCapabilities" (an object, {} for none) in params._meta' } });
-    const r = await post(url, { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } }, "2099-01-01");
-    expect(r.error).toMatchObject({ code: -32022, data: { supported: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], requested: "2099-01-01" } });
-    const mismatch = await post(url, { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } });
+    const bare = await post(url, {
+      jsonrpc: "2.0",
+      id: 9,
+      method: "tools/list",
+      params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
+    });
+    expect(bare).toMatchObject({
+      id: 9,
+      error: { code: -32602, message: 'a 2026-07-28 request needs "io.modelcontextprotocol/clientCapabilities" (an object, {} for none) in params._meta' },
+    });
+    const r = await post(
+      url,
+      { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } },
+      "2099-01-01",
+    );
+    expect(r.error).toMatchObject({
+      code: -32022,
+      data: { supported: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], requested: "2099-01-01" },
+    });
+    const mismatch = await post(url, {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/list",
+      params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } },
+    });
     expect(mismatch.error).toMatchObject({ code: -32020 });
   });
 });
 
 test("zot's own MCP client uses zot mcp serve in the 2026-07-28 era, from the model's tool call to the result", async () => {
   const list = join(e2e.root, "self.json");
-  writeFileSync(list, JSON.stringify({ mcpServers: { self: { command: ZOT, args: ["mcp", "serve", "--no-mcp", "--ext", EXT, "--permission-mode", "yolo"] } } }));
+  writeFileSync(
+    list,
+    JSON.stringify({ mcpServers: { self: { command: ZOT, args: ["mcp", "serve", "--no-mcp", "--ext", EXT, "--permission-mode", "yolo"] } } }),
+  );
   const doctor = await runZot(["mcp", "doctor", "--json", "--mcp", list], { home: e2e.home, cwd: e2e.root });
   const entry = (JSON.parse(doctor.stdout) as { servers: { era: string; tools: { name: string }[] }[] }).servers[0]!;
   expect(entry.era).toBe("modern");

@@ -37,10 +37,31 @@ test("JSON mode ends with done carrying the final text", async () => {
   try {
     const c = capture();
     expect(await runJson(runtime, runtime.host, "ping", c.io)).toBe(0);
-    const events = c.out.trim().split("\n").map((l) => JSON.parse(l));
-    expect(events[0]).toMatchObject({ type: "start", provider: "mock", model: "mock", cwd: runtime.cwd, session: runtime.sessionPath, permission_mode: runtime.mode });
-    expect(events[0].sandbox).toEqual({ mode: runtime.sandbox.mode, enforced: runtime.sandbox.enforced, network: runtime.sandbox.network, reason: runtime.sandbox.reason });
-    expect(events[1]).toEqual({ type: "user_message", text: "ping", images: 0, content: [{ type: "text", text: "ping" }], time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    const events = c.out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(events[0]).toMatchObject({
+      type: "start",
+      provider: "mock",
+      model: "mock",
+      cwd: runtime.cwd,
+      session: runtime.sessionPath,
+      permission_mode: runtime.mode,
+    });
+    expect(events[0].sandbox).toEqual({
+      mode: runtime.sandbox.mode,
+      enforced: runtime.sandbox.enforced,
+      network: runtime.sandbox.network,
+      reason: runtime.sandbox.reason,
+    });
+    expect(events[1]).toEqual({
+      type: "user_message",
+      text: "ping",
+      images: 0,
+      content: [{ type: "text", text: "ping" }],
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
     expect(events.at(-1)).toEqual({ type: "done", stop: "end_turn", text: "mock: ping", steps: 1 });
   } finally {
     await dispose();

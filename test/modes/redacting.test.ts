@@ -11,8 +11,7 @@ function collect(events: AgentEvent[]): AgentEvent[] {
   return out;
 }
 
-const joined = (events: AgentEvent[], type: "text_delta" | "tool_progress") =>
-  events.map((e) => (e.type === type ? e.text : "")).join("");
+const joined = (events: AgentEvent[], type: "text_delta" | "tool_progress") => events.map((e) => (e.type === type ? e.text : "")).join("");
 
 describe("redactingEvents", () => {
   test("masks a key split across text deltas and keeps the rest of the text whole", () => {
@@ -30,7 +29,11 @@ describe("redactingEvents", () => {
   test("releases a held tail that turned out not to be a key before the next event", () => {
     const out = collect([
       { type: "text_delta", text: "ask" },
-      { type: "usage", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0 }, total: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0 } },
+      {
+        type: "usage",
+        usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0 },
+        total: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0 },
+      },
     ]);
     expect(out.map((e) => e.type)).toEqual(["text_delta", "text_delta", "usage"]);
     expect(joined(out, "text_delta")).toBe("ask");

@@ -30,7 +30,10 @@ test("while the output is full, zot reads no further command; when it drains, ev
     release();
     expect(await run).toBe(0);
     expect(pulled).toBe(5);
-    const ids = c.out.trim().split("\n").map((l) => (JSON.parse(l) as { id: number }).id);
+    const ids = c.out
+      .trim()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { id: number }).id);
     expect(ids).toEqual([0, 1, 2, 3, 4]);
   } finally {
     await dispose();
@@ -51,16 +54,27 @@ test("a prompt accepted while the output is full does not start its turn until t
       if (calls === 2) full = true;
       return full ? drained : Promise.resolve();
     };
-    const run = runRpc(runtime, runtime.host, { ...c.io, writable, home, input: (async function* () {
-      yield new TextEncoder().encode('{"id":1,"type":"prompt","message":"hello"}\n');
-    })() });
+    const run = runRpc(runtime, runtime.host, {
+      ...c.io,
+      writable,
+      home,
+      input: (async function* () {
+        yield new TextEncoder().encode('{"id":1,"type":"prompt","message":"hello"}\n');
+      })(),
+    });
     await Bun.sleep(100);
-    const before = c.out.trim().split("\n").map((l) => JSON.parse(l) as { type: string });
+    const before = c.out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string });
     expect(before.map((f) => f.type)).toEqual(["response"]);
     full = false;
     release();
     expect(await run).toBe(0);
-    const after = c.out.trim().split("\n").map((l) => JSON.parse(l) as { type: string; text?: string });
+    const after = c.out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; text?: string });
     expect(after.find((f) => f.type === "done")?.text).toBe("mock: hello");
   } finally {
     await dispose();

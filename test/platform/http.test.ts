@@ -22,7 +22,9 @@ test("a request with an authorization, x-api-key, cookie or custom header is not
     expect(sent.ok).toBe(false);
     if (sent.ok) continue;
     expect(sent.kind).toBe("redirect");
-    expect(sent.error).toBe(`${t.first} redirected the request (HTTP 307) to ${t.second}/v1/models, another origin; zot does not follow it (it would send the request's credentials there)`);
+    expect(sent.error).toBe(
+      `${t.first} redirected the request (HTTP 307) to ${t.second}/v1/models, another origin; zot does not follow it (it would send the request's credentials there)`,
+    );
   }
   expect(t.seen).toEqual([]);
 });
@@ -82,7 +84,9 @@ test("redirects are bounded, and never leave http(s)", async () => {
 test("with redirects refused, any redirect is a failure and nothing follows it", async () => {
   const t = two(302);
   const sent = await send(`${t.first}/.well-known/oauth-authorization-server`, { redirects: "refuse" });
-  expect(sent.ok ? "" : sent.error).toBe(`${t.first} redirected the request (HTTP 302) to ${t.second}/.well-known/oauth-authorization-server; zot does not follow redirects here`);
+  expect(sent.ok ? "" : sent.error).toBe(
+    `${t.first} redirected the request (HTTP 302) to ${t.second}/.well-known/oauth-authorization-server; zot does not follow redirects here`,
+  );
   expect(t.seen).toEqual([]);
 });
 

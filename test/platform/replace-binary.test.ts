@@ -15,7 +15,9 @@ beforeEach(() => {
 
 test("the new binary is staged as a hidden file beside the old one, runnable on Windows too", () => {
   expect(stagingPath("/home/pat/.local/bin/zot", "linux", "ab12")).toBe("/home/pat/.local/bin/.zot.update-ab12");
-  expect(stagingPath("C:\\Users\\pat\\AppData\\Local\\Programs\\zot\\zot.exe", "win32", "ab12")).toBe("C:\\Users\\pat\\AppData\\Local\\Programs\\zot\\.zot.exe.update-ab12.exe");
+  expect(stagingPath("C:\\Users\\pat\\AppData\\Local\\Programs\\zot\\zot.exe", "win32", "ab12")).toBe(
+    "C:\\Users\\pat\\AppData\\Local\\Programs\\zot\\.zot.exe.update-ab12.exe",
+  );
   expect(windowsAsidePath("C:\\zot\\zot.exe")).toBe("C:\\zot\\zot.exe.old");
 });
 

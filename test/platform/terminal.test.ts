@@ -27,7 +27,14 @@ test("a regular file, /dev/null, /dev/zero and a closed descriptor are not termi
 });
 
 test("a pipe is not a terminal", async () => {
-  const child = Bun.spawn([process.execPath, "-e", `const { isTerminal } = await import(${JSON.stringify(join(import.meta.dir, "../../src/platform/terminal.ts"))}); console.log(isTerminal(1), isTerminal(0));`], { stdin: "pipe", stdout: "pipe" });
+  const child = Bun.spawn(
+    [
+      process.execPath,
+      "-e",
+      `const { isTerminal } = await import(${JSON.stringify(join(import.meta.dir, "../../src/platform/terminal.ts"))}); console.log(isTerminal(1), isTerminal(0));`,
+    ],
+    { stdin: "pipe", stdout: "pipe" },
+  );
   child.stdin.end();
   expect((await new Response(child.stdout).text()).trim()).toBe("false false");
 });

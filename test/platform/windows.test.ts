@@ -29,7 +29,10 @@ test("on POSIX the name is looked up as written in each PATH folder", () => {
 });
 
 test(".exe files are spawned directly; .cmd and .bat shims run under cmd.exe with arguments quoted", () => {
-  expect(spawnCommand("C:\\Python312\\python.exe", ["main.py"], "win32")).toEqual({ argv: ["C:\\Python312\\python.exe", "main.py"], windowsVerbatimArguments: false });
+  expect(spawnCommand("C:\\Python312\\python.exe", ["main.py"], "win32")).toEqual({
+    argv: ["C:\\Python312\\python.exe", "main.py"],
+    windowsVerbatimArguments: false,
+  });
   expect(spawnCommand("/usr/bin/npx", ["a b"], "linux")).toEqual({ argv: ["/usr/bin/npx", "a b"], windowsVerbatimArguments: false });
   expect(spawnCommand("C:\\Program Files\\nodejs\\npx.cmd", ["-y", "my ext"], "win32")).toEqual({
     argv: ["cmd.exe", "/d", "/s", "/c", '"C:\\Program^ Files\\nodejs\\npx.cmd ^"-y^" ^"my^ ext^""'],

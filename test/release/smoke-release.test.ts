@@ -21,15 +21,23 @@ function smoke(releaseDir: string, target: string): { code: number; stderr: stri
   return { code: p.exitCode, stderr: p.stderr.toString() };
 }
 
-test("this machine's release binary passes its smoke tests natively", () => {
-  expect(smoke(rel.current.dir, rel.target.name)).toEqual({ code: 0, stderr: `smoke: ${rel.target.name} passed natively\n` });
-}, SLOW_MS);
+test(
+  "this machine's release binary passes its smoke tests natively",
+  () => {
+    expect(smoke(rel.current.dir, rel.target.name)).toEqual({ code: 0, stderr: `smoke: ${rel.target.name} passed natively\n` });
+  },
+  SLOW_MS,
+);
 
-test("a binary for another CPU or OS than its name says fails the format check", () => {
-  const other = findTarget(rel.target.arch === "x64" ? "darwin-arm64" : "darwin-x64")!;
-  writeFileSync(join(dir, "VERSION"), `${rel.current.version}\n`);
-  symlinkSync(join(rel.current.dir, binaryFileName(rel.current.version, rel.target)), join(dir, binaryFileName(rel.current.version, other)));
-  const r = smoke(dir, other.name);
-  expect(r.code).toBe(1);
-  expect(r.stderr).toEndWith(` is built for ${rel.target.name}, expected ${other.name}.\n`);
-}, SLOW_MS);
+test(
+  "a binary for another CPU or OS than its name says fails the format check",
+  () => {
+    const other = findTarget(rel.target.arch === "x64" ? "darwin-arm64" : "darwin-x64")!;
+    writeFileSync(join(dir, "VERSION"), `${rel.current.version}\n`);
+    symlinkSync(join(rel.current.dir, binaryFileName(rel.current.version, rel.target)), join(dir, binaryFileName(rel.current.version, other)));
+    const r = smoke(dir, other.name);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toEndWith(` is built for ${rel.target.name}, expected ${other.name}.\n`);
+  },
+  SLOW_MS,
+);

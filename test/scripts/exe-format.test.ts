@@ -65,7 +65,9 @@ test("Mach-O headers are read for their CPU type", () => {
 
 test("a Mach-O without a code signature is refused, since macOS on Apple silicon will not run it", () => {
   expect(exeFormat(macho(0x0100000c, false))).toMatchObject({ signed: false });
-  expect(targetMismatch(macho(0x0100000c, false), target("darwin-arm64"))).toBe("a Mach-O without a code signature, which macOS on Apple silicon refuses to run.");
+  expect(targetMismatch(macho(0x0100000c, false), target("darwin-arm64"))).toBe(
+    "a Mach-O without a code signature, which macOS on Apple silicon refuses to run.",
+  );
 });
 
 test("PE headers are read for their machine type", () => {

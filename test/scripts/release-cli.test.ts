@@ -17,13 +17,17 @@ function release(...args: string[]): { code: number; stderr: string } {
 test("an unknown target is refused with the list of targets, before anything is built", () => {
   expect(release("--target", "linux-riscv64", "--out", join(dir, "out"))).toEqual({
     code: 2,
-    stderr: "release: --target linux-riscv64 is not a release target; choose from linux-x64, linux-arm64, linux-x64-musl, linux-arm64-musl, darwin-x64, darwin-arm64, windows-x64.\n",
+    stderr:
+      "release: --target linux-riscv64 is not a release target; choose from linux-x64, linux-arm64, linux-x64-musl, linux-arm64-musl, darwin-x64, darwin-arm64, windows-x64.\n",
   });
 });
 
 test("a version label that is no version number, and an unknown flag, are refused", () => {
   expect(release("--version", "latest")).toEqual({ code: 2, stderr: `release: --version must look like 1.2.3 or 1.2.3-rc.1 (got "latest").\n` });
-  expect(release("--fast")).toEqual({ code: 2, stderr: `release: unknown flag "--fast"; the flags are --target NAME, --out DIR, --version X.Y.Z, --no-smoke and --pin-own-key.\n` });
+  expect(release("--fast")).toEqual({
+    code: 2,
+    stderr: `release: unknown flag "--fast"; the flags are --target NAME, --out DIR, --version X.Y.Z, --no-smoke and --pin-own-key.\n`,
+  });
 });
 
 test("an --out directory that already holds files is not written into", () => {

@@ -65,7 +65,18 @@ export class FakeHost {
   /** Sends `hello_ack` after `hello` and resolves with every frame up to and including `ready`. */
   async handshake(ack: Record<string, unknown> = {}): Promise<Frame[]> {
     await this.take((f) => f.type === "hello");
-    this.send({ type: "hello_ack", protocol_version: 1, zot_version: "test", provider: "mock", model: "m", cwd: "/project", extension_dir: "/ext", data_dir: "/ext", capabilities: [], ...ack });
+    this.send({
+      type: "hello_ack",
+      protocol_version: 1,
+      zot_version: "test",
+      provider: "mock",
+      model: "m",
+      cwd: "/project",
+      extension_dir: "/ext",
+      data_dir: "/ext",
+      capabilities: [],
+      ...ack,
+    });
     await this.take((f) => f.type === "ready");
     const at = this.seen.findIndex((f) => f.type === "ready");
     return this.seen.slice(0, at + 1);

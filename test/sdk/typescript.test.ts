@@ -56,7 +56,13 @@ for (const [runtime, setup] of Object.entries(runtimes)) {
       expect(commands).toContain("cwd");
       expect(commands).toContain("prompt");
       const tools = frames.filter((f) => f.type === "register_tool");
-      expect(tools.find((t) => t.name === "hidden")).toEqual({ type: "register_tool", name: "hidden", description: "deferred", schema: { type: "object" }, deferred: true });
+      expect(tools.find((t) => t.name === "hidden")).toEqual({
+        type: "register_tool",
+        name: "hidden",
+        description: "deferred",
+        schema: { type: "object" },
+        deferred: true,
+      });
       expect(tools.find((t) => t.name === "add")?.deferred).toBe(false);
       const sub = frames.find((f) => f.type === "subscribe");
       expect(sub).toEqual({
@@ -73,15 +79,29 @@ for (const [runtime, setup] of Object.entries(runtimes)) {
       const host = start();
       await host.handshake();
       const calls: [string, string][] = [
-        ["prompt", "hi"], ["insert", "text"], ["display", "shown"], ["panel", ""], ["quiet", ""],
-        ["nothing", ""], ["fail", ""], ["err", ""], ["PROMPT", "case"], ["missing", ""], ["wrong", ""],
+        ["prompt", "hi"],
+        ["insert", "text"],
+        ["display", "shown"],
+        ["panel", ""],
+        ["quiet", ""],
+        ["nothing", ""],
+        ["fail", ""],
+        ["err", ""],
+        ["PROMPT", "case"],
+        ["missing", ""],
+        ["wrong", ""],
       ];
       calls.forEach(([name, args], i) => host.send({ type: "command_invoked", id: `c${i}`, name, args }));
       const replies = await Promise.all(calls.map((_, i) => host.reply(`c${i}`)));
       expect(replies[0]).toEqual({ type: "command_response", id: "c0", action: "prompt", prompt: "say hi" });
       expect(replies[1]).toEqual({ type: "command_response", id: "c1", action: "insert", insert: "text" });
       expect(replies[2]).toEqual({ type: "command_response", id: "c2", action: "display", display: "shown" });
-      expect(replies[3]).toEqual({ type: "command_response", id: "c3", action: "open_panel", open_panel: { id: "p1", title: "Panel", lines: ["a", "b"], footer: "esc close" } });
+      expect(replies[3]).toEqual({
+        type: "command_response",
+        id: "c3",
+        action: "open_panel",
+        open_panel: { id: "p1", title: "Panel", lines: ["a", "b"], footer: "esc close" },
+      });
       expect(replies[4]).toEqual({ type: "command_response", id: "c4", action: "noop" });
       expect(replies[5]).toEqual({ type: "command_response", id: "c5", action: "noop" });
       expect(replies[6]).toEqual({ type: "command_response", id: "c6", action: "noop", error: "/fail failed: kaput" });
@@ -110,14 +130,31 @@ for (const [runtime, setup] of Object.entries(runtimes)) {
       const host = start();
       await host.handshake();
       const calls: [string, Record<string, unknown>][] = [
-        ["add", { a: 2, b: 3 }], ["plain", {}], ["picture", {}], ["boom", {}], ["flagged", {}], ["loader", {}], ["hidden", {}], ["nope", {}], ["big", {}],
+        ["add", { a: 2, b: 3 }],
+        ["plain", {}],
+        ["picture", {}],
+        ["boom", {}],
+        ["flagged", {}],
+        ["loader", {}],
+        ["hidden", {}],
+        ["nope", {}],
+        ["big", {}],
       ];
       calls.forEach(([name, args], i) => host.send({ type: "tool_call", id: `t${i}`, name, args }));
       const r = await Promise.all(calls.map((_, i) => host.reply(`t${i}`)));
       expect(r[0]).toEqual({ type: "tool_result", id: "t0", content: [{ type: "text", text: "5" }], is_error: false, activate_tools: [] });
       expect(r[1]!.content).toEqual([{ type: "text", text: "just a string" }]);
-      expect(r[2]!.content).toEqual([{ type: "text", text: "see image" }, { type: "image", mime_type: "image/png", data: "aGk=" }]);
-      expect(r[3]).toEqual({ type: "tool_result", id: "t3", content: [{ type: "text", text: "boom failed: tool exploded" }], is_error: true, activate_tools: [] });
+      expect(r[2]!.content).toEqual([
+        { type: "text", text: "see image" },
+        { type: "image", mime_type: "image/png", data: "aGk=" },
+      ]);
+      expect(r[3]).toEqual({
+        type: "tool_result",
+        id: "t3",
+        content: [{ type: "text", text: "boom failed: tool exploded" }],
+        is_error: true,
+        activate_tools: [],
+      });
       expect(r[4]!.is_error).toBe(true);
       expect(r[5]!.activate_tools).toEqual(["hidden"]);
       expect(r[6]!.content).toEqual([{ type: "text", text: "hidden ran" }]);
@@ -223,7 +260,15 @@ for (const [runtime, setup] of Object.entries(runtimes)) {
       host.send({ type: "shutdown" });
       await host.done;
       expect(host.seen.filter((f) => f.type.startsWith("<"))).toEqual([]);
-      for (const s of ["stray before run", "dropped a notify frame sent before run()", "stray console.log", "stray console.info", "stray console.debug", "stray stdout write"]) expect(host.stderr).toContain(s);
+      for (const s of [
+        "stray before run",
+        "dropped a notify frame sent before run()",
+        "stray console.log",
+        "stray console.info",
+        "stray console.debug",
+        "stray stdout write",
+      ])
+        expect(host.stderr).toContain(s);
     });
 
     test("a malformed request is answered once with an error naming the bad field, so the host never waits for its deadline", async () => {
@@ -233,9 +278,19 @@ for (const [runtime, setup] of Object.entries(runtimes)) {
       host.send({ type: "tool_call", id: "m2", name: "add", args: [1, 2] });
       host.send({ type: "event_intercept", id: "m3", event: "not_an_event" });
       const command = await host.reply("m1");
-      expect(command).toEqual({ type: "command_response", id: "m1", action: "noop", error: 'sink could not read the request: command_invoked: field "name" must be a string, got number' });
+      expect(command).toEqual({
+        type: "command_response",
+        id: "m1",
+        action: "noop",
+        error: 'sink could not read the request: command_invoked: field "name" must be a string, got number',
+      });
       const tool = await host.reply("m2");
-      expect(tool).toMatchObject({ type: "tool_result", id: "m2", is_error: true, content: [{ type: "text", text: 'sink could not read the request: tool_call: field "args" must be an object, got array' }] });
+      expect(tool).toMatchObject({
+        type: "tool_result",
+        id: "m2",
+        is_error: true,
+        content: [{ type: "text", text: 'sink could not read the request: tool_call: field "args" must be an object, got array' }],
+      });
       expect(await host.reply("m3")).toEqual({ type: "event_intercept_response", id: "m3", block: false, reason: "" });
       host.send({ type: "shutdown" });
       await host.done;
@@ -285,7 +340,15 @@ test("the built package resolves by name for a NodeNext TypeScript consumer and 
   writeFileSync(
     join(consumer, "tsconfig.json"),
     JSON.stringify({
-      compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, outDir: "out", types: ["node"], typeRoots: [join(repo, "node_modules/@types")] },
+      compilerOptions: {
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        target: "es2022",
+        strict: true,
+        outDir: "out",
+        types: ["node"],
+        typeRoots: [join(repo, "node_modules/@types")],
+      },
       files: ["index.ts"],
     }),
   );

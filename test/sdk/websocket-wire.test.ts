@@ -94,7 +94,7 @@ class RawClient {
       head[1] = 127;
       head.writeBigUInt64BE(BigInt(len), 2);
     }
-    head[0] = (opts.fin ?? true ? 0x80 : 0) | opcode;
+    head[0] = ((opts.fin ?? true) ? 0x80 : 0) | opcode;
     if (masked) head[1]! |= 0x80;
     const mask = randomBytes(4);
     const body = Buffer.from(payload);
@@ -134,7 +134,11 @@ for (const kind of SDKS) {
       const server = await serve();
       const { client, key } = await RawClient.open(server.port, TOKEN);
       expect(client.status).toBe("HTTP/1.1 101 Switching Protocols");
-      expect(client.accept).toBe(createHash("sha1").update(key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest("base64"));
+      expect(client.accept).toBe(
+        createHash("sha1")
+          .update(key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11")
+          .digest("base64"),
+      );
       const hello = await client.next((f) => f.opcode === 0x1);
       expect(JSON.parse(hello.payload.toString())).toMatchObject({ type: "hello", name: "wire" });
 
@@ -142,11 +146,29 @@ for (const kind of SDKS) {
       expect((await client.next((f) => f.opcode === 0xa)).payload.toString()).toBe("are you there");
 
       // hello_ack split over a text frame and a continuation frame.
-      const ack = Buffer.from(JSON.stringify({ type: "hello_ack", protocol_version: 1, zot_version: "9.9.9", provider: "p", model: "m", cwd: "/", extension_dir: "/", data_dir: "/", capabilities: [] }));
+      const ack = Buffer.from(
+        JSON.stringify({
+          type: "hello_ack",
+          protocol_version: 1,
+          zot_version: "9.9.9",
+          provider: "p",
+          model: "m",
+          cwd: "/",
+          extension_dir: "/",
+          data_dir: "/",
+          capabilities: [],
+        }),
+      );
       client.frame(0x1, ack.subarray(0, 20), { fin: false });
       client.frame(0x0, ack.subarray(20));
       await waitFor(() => client.texts().some((f) => f.type === "ready"));
-      expect(client.texts().filter((f) => f.type === "register_tool").map((f) => f.name).sort()).toEqual(["echo", "hang"]);
+      expect(
+        client
+          .texts()
+          .filter((f) => f.type === "register_tool")
+          .map((f) => f.name)
+          .sort(),
+      ).toEqual(["echo", "hang"]);
 
       for (const size of [300, 70_000]) {
         const big = "x".repeat(size);

@@ -73,7 +73,32 @@ describe("sanitize", () => {
   });
 
   test("never lets an escape or control through, whatever the input", () => {
-    const parts = ["\x1b", "[", "]", "P", "_", "\\", "\x07", "\x9b", "\x9c", "\x9d", "\r", "\n", "\t", "1", ";", "m", "~", "a", "日", "\x00", "\x7f", "?", "2026h", "\x85"];
+    const parts = [
+      "\x1b",
+      "[",
+      "]",
+      "P",
+      "_",
+      "\\",
+      "\x07",
+      "\x9b",
+      "\x9c",
+      "\x9d",
+      "\r",
+      "\n",
+      "\t",
+      "1",
+      ";",
+      "m",
+      "~",
+      "a",
+      "日",
+      "\x00",
+      "\x7f",
+      "?",
+      "2026h",
+      "\x85",
+    ];
     let seed = 42;
     const rand = () => {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;

@@ -12,7 +12,11 @@ const colour = createStyle(dark, "256");
 function dialog(detail: ApprovalDetail, name = "bash", extension?: string, scope: ConfirmRequest["scope"] = null) {
   const got: ConfirmDecision[] = [];
   const theme = { style: plain };
-  const d = new ApprovalDialog(theme, { id: "1", name, preview: "", args: detail.kind === "command" ? { command: detail.command } : {}, detail, scope, ...(extension ? { extension } : {}) }, (x) => got.push(x));
+  const d = new ApprovalDialog(
+    theme,
+    { id: "1", name, preview: "", args: detail.kind === "command" ? { command: detail.command } : {}, detail, scope, ...(extension ? { extension } : {}) },
+    (x) => got.push(x),
+  );
   return { d, got, theme };
 }
 

@@ -73,7 +73,25 @@ test("the status line's directory is shortened and the branch read from HEAD, wo
 
 test("/sessions rows: the age, then messages, model, cost and the first prompt", () => {
   const now = Date.UTC(2026, 0, 10, 12);
-  expect([age(now - 20_000, now), age(now - 5 * 60_000, now), age(now - 3 * 3_600_000, now), age(now - 2 * 86_400_000, now)]).toEqual(["just now", "5m ago", "3h ago", "2d ago"]);
-  const info = { path: "/s", id: "1", created: "", modified: now, preview: "fix the build", messages: 4, provider: "anthropic", model: "claude-sonnet-4-5", cost: 0.0421, title: "", parent: "", forkPoint: 0 };
+  expect([age(now - 20_000, now), age(now - 5 * 60_000, now), age(now - 3 * 3_600_000, now), age(now - 2 * 86_400_000, now)]).toEqual([
+    "just now",
+    "5m ago",
+    "3h ago",
+    "2d ago",
+  ]);
+  const info = {
+    path: "/s",
+    id: "1",
+    created: "",
+    modified: now,
+    preview: "fix the build",
+    messages: 4,
+    provider: "anthropic",
+    model: "claude-sonnet-4-5",
+    cost: 0.0421,
+    title: "",
+    parent: "",
+    forkPoint: 0,
+  };
   expect(sessionSummary(info)).toBe("4 msgs · claude-sonnet-4-5 · $0.0421 · fix the build");
 });

@@ -65,7 +65,10 @@ test("load errors show with their log path once, and a reload of one extension r
   const state = (name: string, status: ExtensionState["status"], error: string | null, warnings: string[] = []) =>
     ({ name, status, error, log: `/l/ext-${name}.log`, warnings }) as ExtensionState;
   const t = new ChatLog({ style }, () => 0);
-  showLoadProblems(t, startupReport([state("a", "failed", "a died"), state("b", "failed", "b died"), state("c", "ready", null), state("th", "theme_only", null, ["bad colour"])]));
+  showLoadProblems(
+    t,
+    startupReport([state("a", "failed", "a died"), state("b", "failed", "b died"), state("c", "ready", null), state("th", "theme_only", null, ["bad colour"])]),
+  );
   expect(view(t)).toEqual(["● [a] a died (log: /l/ext-a.log)", "", "● [b] b died (log: /l/ext-b.log)", "", "● [th] bad colour"]);
   showLoadProblems(t, { extensions: [state("a", "ready", null)], errors: [] }, "a");
   expect(view(t)).toEqual(["● [b] b died (log: /l/ext-b.log)", "", "● [th] bad colour"]);
@@ -76,9 +79,19 @@ test("a task call's subagents show as nested live blocks, one line each when don
   const t = new ChatLog({ style }, () => now);
   const ref = (id: string, parent: string | null = null) => ({ id, name: id.split("-")[0]!, parent });
   const status = (id: string, state: "running" | "done" | "cancelled", tool: string | null, tokens: number, ms: number, parent: string | null = null) => ({
-    agent: ref(id, parent), description: "count every apple in the whole orchard before the sun goes down", state, tool: tool ? { name: "bash", args: { command: tool } } : null, tokens, duration_ms: ms,
+    agent: ref(id, parent),
+    description: "count every apple in the whole orchard before the sun goes down",
+    state,
+    tool: tool ? { name: "bash", args: { command: tool } } : null,
+    tokens,
+    duration_ms: ms,
   });
-  const progress = (s: ReturnType<typeof status>, from?: string) => applyEvent(t, { type: "tool_progress", id: from ? "sub-call" : "c1", name: "task", text: "line\n", subagent: s, ...(from ? { agent: ref(from) } : {}) }, now);
+  const progress = (s: ReturnType<typeof status>, from?: string) =>
+    applyEvent(
+      t,
+      { type: "tool_progress", id: from ? "sub-call" : "c1", name: "task", text: "line\n", subagent: s, ...(from ? { agent: ref(from) } : {}) },
+      now,
+    );
   applyEvent(t, { type: "tool_call", id: "c1", name: "task", args: { description: "apples", prompt: "count them" } }, 0);
   progress(status("general-1", "running", null, 0, 0));
   expect(view(t).slice(1)).toEqual(["  ⠋ general-1 · count every apple in the whole orchard before… · 0ms · 0 tokens", "    → starting…"]);
@@ -113,7 +126,14 @@ test("a task call's subagents show as nested live blocks, one line each when don
 test("a cancelled turn leaves its subagents' blocks stopped, not running", () => {
   const t = new ChatLog({ style }, () => 500);
   applyEvent(t, { type: "tool_call", id: "c1", name: "task", args: { description: "apples", prompt: "count them" } }, 0);
-  const s = { agent: { id: "general-1", name: "general", parent: null }, description: "apples", state: "running" as const, tool: null, tokens: 0, duration_ms: 0 };
+  const s = {
+    agent: { id: "general-1", name: "general", parent: null },
+    description: "apples",
+    state: "running" as const,
+    tool: null,
+    tokens: 0,
+    duration_ms: 0,
+  };
   applyEvent(t, { type: "tool_progress", id: "c1", name: "task", text: "", subagent: s }, 0);
   t.abortRunning(500);
   expect(view(t)).toContain("  ✗ general-1 · apples · 500ms · 0 tokens · 0 calls · cancelled");

@@ -27,7 +27,8 @@ const messages = (...texts: string[]) => {
   return m;
 };
 
-const panelOf = (n: number) => new Panel(plain, "todo", "p1", { id: "p1", title: "Todos", lines: Array.from({ length: n }, (_, i) => `item ${i + 1}`), footer: "" });
+const panelOf = (n: number) =>
+  new Panel(plain, "todo", "p1", { id: "p1", title: "Todos", lines: Array.from({ length: n }, (_, i) => `item ${i + 1}`), footer: "" });
 
 const editorBox = (text: string) => {
   const editor = new Editor(new History(null), plain);
@@ -67,7 +68,14 @@ describe("a container", () => {
   test("stacks its children top to bottom, and a child that can shrink gets the rows the ones above it left", () => {
     const c = new Container([messages("saved"), panelOf(10)]);
     const vt = screen(20, 6, c.render(20, 6));
-    expect(vt.lines()).toEqual(["saved", "╭─ Todos ── 1-3/10 ╮", "│ item 1           │", "│ item 2           │", "│ item 3           │", "╰──────────────────╯"]);
+    expect(vt.lines()).toEqual([
+      "saved",
+      "╭─ Todos ── 1-3/10 ╮",
+      "│ item 1           │",
+      "│ item 2           │",
+      "│ item 3           │",
+      "╰──────────────────╯",
+    ]);
   });
 
   test("reports the cursor of the child that has one, below the lines above that child", () => {

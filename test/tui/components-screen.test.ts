@@ -67,7 +67,14 @@ describe("the main screen", () => {
     const editor = new Editor(new History(null), theme);
     editor.setText(Array.from({ length: 10 }, (_, i) => `draft line ${i + 1}`).join("\n"));
     const vt = draw(40, 12, { editor });
-    expect(vt.lines().slice(6)).toEqual([`── ↑ 6 more lines ${"─".repeat(22)}`, "  draft line 7", "  draft line 8", "  draft line 9", "  draft line 10", "model · 0 tokens"]);
+    expect(vt.lines().slice(6)).toEqual([
+      `── ↑ 6 more lines ${"─".repeat(22)}`,
+      "  draft line 7",
+      "  draft line 8",
+      "  draft line 9",
+      "  draft line 10",
+      "model · 0 tokens",
+    ]);
     expect(vt.cell(6, 3)).toMatchObject({ ch: "↑", fg: fg("border") });
     expect(vt.cursor).toEqual({ row: 10, col: 15 });
   });

@@ -61,9 +61,44 @@ describe("slash commands", () => {
 
   test("built-ins come first, extension commands after them sorted by name", () => {
     expect(items.map((i) => i.name)).toEqual([
-      "help", "model", "sessions", "session", "resume", "export", "rename", "rewind", "study", "btw", "jump", "skills", "agents", "jail", "unjail", "clear", "init", "compact",
-      "cost", "context", "status", "doctor", "copy", "add-dir", "reload-ext", "ext-config", "trust", "yolo", "permissions", "ps", "reasoning", "theme", "login", "logout", "exit", "quit",
-      "Alpha", "zeta",
+      "help",
+      "model",
+      "sessions",
+      "session",
+      "resume",
+      "export",
+      "rename",
+      "rewind",
+      "study",
+      "btw",
+      "jump",
+      "skills",
+      "agents",
+      "jail",
+      "unjail",
+      "clear",
+      "init",
+      "compact",
+      "cost",
+      "context",
+      "status",
+      "doctor",
+      "copy",
+      "add-dir",
+      "reload-ext",
+      "ext-config",
+      "trust",
+      "yolo",
+      "permissions",
+      "ps",
+      "reasoning",
+      "theme",
+      "login",
+      "logout",
+      "exit",
+      "quit",
+      "Alpha",
+      "zeta",
     ]);
   });
 
@@ -121,14 +156,17 @@ describe("pickers", () => {
   test("filter as you type, preview on move, pick on enter", () => {
     const moved: string[] = [];
     let picked = "";
-    const p = new Picker<string>({ style }, {
-      title: "Theme",
-      items: ["dark", "light", "ocean"],
-      key: (s) => s,
-      row: (s) => ({ label: s }),
-      onMove: (s) => moved.push(s),
-      onPick: (s) => (picked = s),
-    });
+    const p = new Picker<string>(
+      { style },
+      {
+        title: "Theme",
+        items: ["dark", "light", "ocean"],
+        key: (s) => s,
+        row: (s) => ({ label: s }),
+        onMove: (s) => moved.push(s),
+        onPick: (s) => (picked = s),
+      },
+    );
     p.handle("down", null);
     p.handle("o", "oc");
     expect(p.list.items).toEqual(["ocean"]);
@@ -161,8 +199,17 @@ describe("status bar", () => {
       place: { dir: "~/p", branch: "main" },
       reasoning: "high",
     };
-    const [line] = elements(new StatusBar({ style }, () => 2500, () => info).render(130), 1);
-    expect(line).toMatch(/^anthropic\/claude \(think high\) · ctx 25% of 200k · ↑1\.2k ↓300 · \$0\.012 · ~\/p \(main\) +. working 2\.5s · 3 ext 1 failed · ask$/);
+    const [line] = elements(
+      new StatusBar(
+        { style },
+        () => 2500,
+        () => info,
+      ).render(130),
+      1,
+    );
+    expect(line).toMatch(
+      /^anthropic\/claude \(think high\) · ctx 25% of 200k · ↑1\.2k ↓300 · \$0\.012 · ~\/p \(main\) +. working 2\.5s · 3 ext 1 failed · ask$/,
+    );
     expect(line.length).toBe(130);
   });
 

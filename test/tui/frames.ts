@@ -4,9 +4,7 @@ export const FRAME_ROWS = 20;
 export const FRAME_COLS = 60;
 
 export function frames(): string[][] {
-  const pool = Array.from({ length: 200 }, (_, i) =>
-    i % 5 === 0 ? "" : `\x1b[3${i % 8}mline ${i}\x1b[0m ${i % 3 === 0 ? "日本語 👍" : "text"}`,
-  );
+  const pool = Array.from({ length: 200 }, (_, i) => (i % 5 === 0 ? "" : `\x1b[3${i % 8}mline ${i}\x1b[0m ${i % 3 === 0 ? "日本語 👍" : "text"}`));
   let seed = 11;
   const rand = (n: number) => {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;

@@ -14,9 +14,15 @@ const editorLine = (screen: string): string => [...screen.matchAll(new RegExp(ED
 
 test("esc while the request is still pending puts the prompt back in the editor", async () => {
   // The model request never answers; the model listing (a GET) does.
-  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => (req.method !== "POST" ? Response.json({ data: [], has_more: false }) : new Promise<Response>(() => {})) });
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: (req) => (req.method !== "POST" ? Response.json({ data: [], has_more: false }) : new Promise<Response>(() => {})),
+  });
   tui.defer(() => server.stop(true));
-  const t = await tui.start({ args: ["--provider", "anthropic", "--base-url", `http://127.0.0.1:${server.port}`, "--api-key", "sk-test-123456", "--model", "claude-sonnet-4-5"] });
+  const t = await tui.start({
+    args: ["--provider", "anthropic", "--base-url", `http://127.0.0.1:${server.port}`, "--api-key", "sk-test-123456", "--model", "claude-sonnet-4-5"],
+  });
   await t.waitFor("Ask anything", 30_000);
   t.send("explain the build script");
   await t.waitFor("working", 15_000);

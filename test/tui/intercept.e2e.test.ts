@@ -12,7 +12,6 @@ const tui = useTmux();
 
 const READY = "Ask anything";
 
-
 test("rewritten and hidden replies never show the original words; a refused turn shows its reason", async () => {
   const t = await tui.start({ args: ["-e", fixture("gate")] });
   await t.waitFor(READY);
@@ -63,10 +62,7 @@ for (const held of [false, true]) {
     const script = join(scripts, `script-${held}.jsonl`);
     writeFileSync(
       script,
-      [
-        { text: "Let me look first.", tool_calls: [{ name: "bash", args: { command: "echo looked" } }] },
-        { text: "All done." },
-      ]
+      [{ text: "Let me look first.", tool_calls: [{ name: "bash", args: { command: "echo looked" } }] }, { text: "All done." }]
         .map((l) => JSON.stringify(l))
         .join("\n"),
     );

@@ -162,10 +162,26 @@ describe("KeyDecoder: esc and partial input", () => {
   });
 
   test("decodes the same keys whatever byte boundary the input is split at", () => {
-    const input =
-      "ab\x1b[A\x1b[1;5C\x1bOP\x1b[3~\x1b[13;2u\x1bb\x03日😀\x1b[200~pasted\r\ntext\x1b[201~\x1b[27;2;13~\x1b[Z\x7f\r";
+    const input = "ab\x1b[A\x1b[1;5C\x1bOP\x1b[3~\x1b[13;2u\x1bb\x03日😀\x1b[200~pasted\r\ntext\x1b[201~\x1b[27;2;13~\x1b[Z\x7f\r";
     const whole = decode(input);
-    expect(labels(whole)).toEqual(["a", "b", "up", "ctrl+right", "f1", "delete", "shift+enter", "alt+b", "ctrl+c", "日", "😀", "paste", "shift+enter", "shift+tab", "backspace", "enter"]);
+    expect(labels(whole)).toEqual([
+      "a",
+      "b",
+      "up",
+      "ctrl+right",
+      "f1",
+      "delete",
+      "shift+enter",
+      "alt+b",
+      "ctrl+c",
+      "日",
+      "😀",
+      "paste",
+      "shift+enter",
+      "shift+tab",
+      "backspace",
+      "enter",
+    ]);
     for (let cut = 1; cut < input.length; cut++) {
       // Splitting inside a surrogate pair cannot happen with a UTF-8 decoded stream.
       if (input.charCodeAt(cut) >= 0xdc00 && input.charCodeAt(cut) <= 0xdfff) continue;
@@ -186,9 +202,7 @@ describe("KeyDecoder: esc and partial input", () => {
 
 describe("KeyDecoder: bracketed paste", () => {
   test("delivers pasted text as one key with newlines normalized", () => {
-    expect(decode("\x1b[200~line1\r\nline2\rline3\x1b[201~")).toEqual([
-      { name: "paste", text: "line1\nline2\nline3", ctrl: false, alt: false, shift: false },
-    ]);
+    expect(decode("\x1b[200~line1\r\nline2\rline3\x1b[201~")).toEqual([{ name: "paste", text: "line1\nline2\nline3", ctrl: false, alt: false, shift: false }]);
   });
 
   test("collects a paste across many reads, including a split end marker", () => {

@@ -21,7 +21,7 @@ const doc = [
   "> quote **strong**",
   "",
   "```ts",
-  "const value = await fetch(\"https://example.com\"); // comment that is long",
+  'const value = await fetch("https://example.com"); // comment that is long',
   "```",
   "",
   "| col | other |",
@@ -144,8 +144,6 @@ describe("renderMarkdown inline", () => {
 });
 
 describe("renderMarkdown robustness", () => {
-
-
   test("keeps every line within the width for every prefix of a streamed document", () => {
     for (const width of [12, 30, 80]) {
       for (let cut = 0; cut <= doc.length; cut += 3) {
@@ -197,7 +195,7 @@ describe("code highlighting", () => {
     expect(renderMarkdown("```sh\necho hi # note\n```", 40, color)[1]).toContain(`${fg("muted")}# note`);
     expect(renderMarkdown("```python\nx = 1  # note\n```", 40, color)[1]).toContain(`${fg("muted")}# note`);
     expect(renderMarkdown("```go\nx := a // note\n```", 40, color)[1]).toContain(`${fg("muted")}// note`);
-    expect(renderMarkdown("```go\nx := \"#\"\n```", 40, color)[1]).not.toContain(fg("muted"));
+    expect(renderMarkdown('```go\nx := "#"\n```', 40, color)[1]).not.toContain(fg("muted"));
   });
 
   test("leaves plain-text blocks uncoloured apart from the code role", () => {
@@ -237,7 +235,12 @@ describe("more of Markdown", () => {
     for (const l of lines) expect(visibleWidth(l)).toBeLessThanOrEqual(30);
     expect(lines.join("\n").replace(/\s+/g, " ")).toContain("word word");
     expect(lines.filter((l) => l.startsWith("a   │") || l.startsWith("    │")).length).toBeGreaterThan(1);
-    expect(lines.map((l) => l.split("│")[1] ?? "").join(" ").match(/word/g)).toHaveLength(12);
+    expect(
+      lines
+        .map((l) => l.split("│")[1] ?? "")
+        .join(" ")
+        .match(/word/g),
+    ).toHaveLength(12);
   });
 
   test("links are OSC 8 hyperlinks where the terminal supports them, else the URL follows the text", () => {

@@ -87,15 +87,7 @@ describe("frames on screen", () => {
 });
 
 describe("wide characters and emoji", () => {
-  const lines = [
-    "日本語のテキストがとても長い",
-    "ab日本語",
-    "👍🏽👍🏽👍🏽👍🏽👍🏽",
-    "flags 🇯🇵🇫🇷🇩🇪🇬🇧",
-    "👩‍💻 works 👨‍👩‍👧 here",
-    "é combining ok é",
-    "last",
-  ];
+  const lines = ["日本語のテキストがとても長い", "ab日本語", "👍🏽👍🏽👍🏽👍🏽👍🏽", "flags 🇯🇵🇫🇷🇩🇪🇬🇧", "👩‍💻 works 👨‍👩‍👧 here", "é combining ok é", "last"];
 
   for (const width of [5, 7, 9, 10, 11]) {
     test(`never overflow a ${width}-column line, so every row keeps its own text`, () => {

@@ -16,11 +16,15 @@ test("a retried request counts down to its next attempt in the status bar, then 
       req.method !== "POST"
         ? Response.json({ data: [], has_more: false })
         : ++n === 1
-        ? new Response("busy", { status: 503, headers: { "retry-after": "3" } })
-        : new Response(anthropicEvents({ kind: "turn", text: "worth the wait" }, "claude-sonnet-4-5").join(""), { headers: { "content-type": "text/event-stream" } }),
+          ? new Response("busy", { status: 503, headers: { "retry-after": "3" } })
+          : new Response(anthropicEvents({ kind: "turn", text: "worth the wait" }, "claude-sonnet-4-5").join(""), {
+              headers: { "content-type": "text/event-stream" },
+            }),
   });
   tui.defer(() => server.stop(true));
-  const t = await tui.start({ args: ["--provider", "anthropic", "--base-url", `http://127.0.0.1:${server.port}`, "--api-key", "sk-test-123456", "--model", "claude-sonnet-4-5"] });
+  const t = await tui.start({
+    args: ["--provider", "anthropic", "--base-url", `http://127.0.0.1:${server.port}`, "--api-key", "sk-test-123456", "--model", "claude-sonnet-4-5"],
+  });
   await t.waitFor("Ask anything", 30_000);
   t.send("hello");
   const s = await t.waitFor(/retrying in [123] s \(attempt 2 of 3\)/, 30_000);

@@ -23,11 +23,15 @@ test("a secret setting is masked in notes, display notes and tool output, also a
   let s = await t.waitFor("note key sk-f…[redacted]");
   t.send("/showkey");
   s = await t.waitFor("display key sk-f…[redacted]");
-  t.send('call reveal {}');
+  t.send("call reveal {}");
   s = await t.waitFor("tool key sk-f…[redacted]");
   expect(s).not.toContain(FIRST);
 
-  const config = Bun.spawnSync([ZOT, "ext", "config", "echoer", `api_key=${SECOND}`], { env: { ...process.env, ZOT_HOME: t.home }, stdout: "pipe", stderr: "pipe" });
+  const config = Bun.spawnSync([ZOT, "ext", "config", "echoer", `api_key=${SECOND}`], {
+    env: { ...process.env, ZOT_HOME: t.home },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   expect(config.stderr.toString()).toBe("");
   expect(config.exitCode).toBe(0);
   t.send("/reload-ext echoer");

@@ -104,7 +104,12 @@ describe("themes", () => {
   });
 
   test("lists built-in names first and does not let an extension shadow them", () => {
-    expect(themeNames([{ name: "ocean", colors: {} }, { name: "dark", colors: {} }])).toEqual(["dark", "light", "ocean"]);
+    expect(
+      themeNames([
+        { name: "ocean", colors: {} },
+        { name: "dark", colors: {} },
+      ]),
+    ).toEqual(["dark", "light", "ocean"]);
     expect(resolveTheme("dark", [{ name: "dark", colors: { accent: "#000000" } }])).toEqual(dark);
   });
 });

@@ -7,7 +7,6 @@ import { projectServers } from "../../src/mcp/config.ts";
 import { trustQuestion } from "../../src/tui/trust-prompt.ts";
 import { tempDir } from "../ext/cli-helpers.ts";
 
-
 test("a manifest's control characters are shown escaped, never sent to the terminal; disabled and changed extensions are marked", async () => {
   const root = tempDir("zot-trustq-");
   const home = join(root, "home");
@@ -20,7 +19,10 @@ test("a manifest's control characters are shown escaped, never sent to the termi
     JSON.stringify({ name: "sneaky", exec: "./run.sh", args: ["\x1b[2K\rok", "two words"], description: "hides\x1b]0;title\x07 \x9b2J", enabled: false }),
   );
   const found = await discover({ extPaths: [], noExt: false, cwd: join(root, "repo"), home });
-  const text = trustQuestion(join(root, "repo"), found.filter((e) => e.status === "untrusted"));
+  const text = trustQuestion(
+    join(root, "repo"),
+    found.filter((e) => e.status === "untrusted"),
+  );
   expect(text).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
   expect(text).toContain("  sneaky (disabled in its manifest)");
   expect(text).toContain("hides\\x1b]0;title\\x07 \\x9b2J");
@@ -66,9 +68,14 @@ test("every kind of extension is described for what it is: a WebSocket one, a sc
   write("scoped", { exec: "/bin/sh", permissions: { net: { connect: [":443"] }, powers: ["rewrite_tool_calls"] } });
   write("colours", {}, { "theme.json": JSON.stringify({ name: "colours", colors: { text: "#000000" } }) });
   const found = await discover({ extPaths: [], noExt: false, cwd: join(root, "repo"), home });
-  const text = trustQuestion(join(root, "repo"), found.filter((e) => e.status === "untrusted"));
+  const text = trustQuestion(
+    join(root, "repo"),
+    found.filter((e) => e.status === "untrusted"),
+  );
   expect(text).toContain("    connects to:  ws://127.0.0.1:7777/zot");
-  expect(text).toContain("    capabilities: a WebSocket extension running outside zot, which cannot sandbox it; through the protocol it can rewrite the agent's tool calls");
+  expect(text).toContain(
+    "    capabilities: a WebSocket extension running outside zot, which cannot sandbox it; through the protocol it can rewrite the agent's tool calls",
+  );
   expect(text).toContain("                  zot sends it the value of $EDITOR_TOKEN from your environment");
   expect(text).not.toContain("nothing (a theme)\n    capabilities: a WebSocket");
   expect(text).toContain("    capabilities: connect to :443");

@@ -31,11 +31,18 @@ test("a file is downloaded whole, following redirects", async () => {
 });
 
 test("an HTTP error names the URL and the status", async () => {
-  expect(await download(url("/nope"), 10_000, 1024)).toEqual({ ok: false, error: `the server answered ${url("/nope")} with HTTP 404 (check ZOT_INSTALL_BASE)`, status: 404 });
+  expect(await download(url("/nope"), 10_000, 1024)).toEqual({
+    ok: false,
+    error: `the server answered ${url("/nope")} with HTTP 404 (check ZOT_INSTALL_BASE)`,
+    status: 404,
+  });
 });
 
 test("a body that stops arriving is given up after the stall timeout", async () => {
-  expect(await download(url("/stall"), 1_000, 1024)).toEqual({ ok: false, error: `no progress for 1 second while downloading ${url("/stall")} (check the connection, or raise ZOT_INSTALL_TIMEOUT)` });
+  expect(await download(url("/stall"), 1_000, 1024)).toEqual({
+    ok: false,
+    error: `no progress for 1 second while downloading ${url("/stall")} (check the connection, or raise ZOT_INSTALL_TIMEOUT)`,
+  });
 });
 
 test("a server that is not there is named", async () => {
@@ -49,5 +56,8 @@ test("a server that is not there is named", async () => {
 
 test("a file larger than its cap is stopped there, naming the URL", async () => {
   const got = await download(url("/huge"), 10_000, 1024);
-  expect(got).toEqual({ ok: false, error: `${url("/huge")} is larger than a release file can be (the answer from ${url("")} passed 1 KiB and was stopped; check ZOT_INSTALL_BASE)` });
+  expect(got).toEqual({
+    ok: false,
+    error: `${url("/huge")} is larger than a release file can be (the answer from ${url("")} passed 1 KiB and was stopped; check ZOT_INSTALL_BASE)`,
+  });
 });

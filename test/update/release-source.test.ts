@@ -4,7 +4,10 @@ import { compareVersions, DEFAULT_RELEASE_BASE, listedSum, releaseSource } from 
 test("the release base defaults to the latest GitHub release and ZOT_INSTALL_BASE overrides it", () => {
   expect(releaseSource({})).toEqual({ base: DEFAULT_RELEASE_BASE, stallTimeoutMs: 30_000 });
   expect(DEFAULT_RELEASE_BASE).toBe("https://github.com/zot-dev/zot/releases/latest/download");
-  expect(releaseSource({ ZOT_INSTALL_BASE: "https://mirror.example/zot/", ZOT_INSTALL_TIMEOUT: "5" })).toEqual({ base: "https://mirror.example/zot", stallTimeoutMs: 5_000 });
+  expect(releaseSource({ ZOT_INSTALL_BASE: "https://mirror.example/zot/", ZOT_INSTALL_TIMEOUT: "5" })).toEqual({
+    base: "https://mirror.example/zot",
+    stallTimeoutMs: 5_000,
+  });
 });
 
 test("a base that is no http(s) URL and a timeout that is no whole number are refused", () => {

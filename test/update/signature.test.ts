@@ -30,7 +30,10 @@ test("one changed byte, another key, or no signature at all is refused with the 
   const changed = new Uint8Array(sums);
   changed[0] = 0x62;
   expect(await verifySums(changed, file, [s!.publicKey])).toEqual({ ok: false, error: `its signature by ${s!.id} does not match SHA256SUMS` });
-  expect(await verifySums(sums, file, [other!.publicKey])).toEqual({ ok: false, error: `it is signed by no key this zot trusts (signed by ${s!.id}; trusted: ${other!.id})` });
+  expect(await verifySums(sums, file, [other!.publicKey])).toEqual({
+    ok: false,
+    error: `it is signed by no key this zot trusts (signed by ${s!.id}; trusted: ${other!.id})`,
+  });
   expect(await verifySums(sums, "", [s!.publicKey])).toEqual({ ok: false, error: "it holds no signature" });
 });
 
@@ -51,15 +54,23 @@ test("the binary pins the project's release keys, and install.sh carries the sam
 test("the release script refuses to run without a signing key, or with one no binary pins", async () => {
   const run = async (env: Record<string, string>) => {
     const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("ZOT_RELEASE_"))) as Record<string, string>;
-    const p = Bun.spawn([process.execPath, join(ROOT, "scripts", "release.ts"), "--out", join(ROOT, "dist", "never-written"), "--no-smoke"], { cwd: ROOT, env: { ...clean, ...env }, stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawn([process.execPath, join(ROOT, "scripts", "release.ts"), "--out", join(ROOT, "dist", "never-written"), "--no-smoke"], {
+      cwd: ROOT,
+      env: { ...clean, ...env },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [stderr, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
     return { code, stderr };
   };
   expect(await run({})).toEqual({
     code: 2,
-    stderr: "release: no signing key: set ZOT_RELEASE_SIGNING_KEY_FILE to the release key's PEM file (or ZOT_RELEASE_SIGNING_KEY to its text); see docs/releases.md.\n",
+    stderr:
+      "release: no signing key: set ZOT_RELEASE_SIGNING_KEY_FILE to the release key's PEM file (or ZOT_RELEASE_SIGNING_KEY to its text); see docs/releases.md.\n",
   });
   const stranger = await run({ ZOT_RELEASE_SIGNING_KEY: await throwawayKey() });
   expect(stranger.code).toBe(2);
-  expect(stranger.stderr).toMatch(/^release: the signing key [0-9a-f]{16} is not pinned in src\/update\/release-keys\.ts, so no zot would accept this release; /);
+  expect(stranger.stderr).toMatch(
+    /^release: the signing key [0-9a-f]{16} is not pinned in src\/update\/release-keys\.ts, so no zot would accept this release; /,
+  );
 });

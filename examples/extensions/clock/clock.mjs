@@ -18,7 +18,10 @@ function answer(msg) {
       return { action: "display", display: `${now.toLocaleString("en-GB", { dateStyle: "full", timeStyle: "long" })} (${now.toISOString()})` };
     }
     case "uptime":
-      return { action: "prompt", prompt: `This zot session has been running for ${duration(Date.now() - started)}. Suggest, in one sentence, whether I should take a break.` };
+      return {
+        action: "prompt",
+        prompt: `This zot session has been running for ${duration(Date.now() - started)}. Suggest, in one sentence, whether I should take a break.`,
+      };
     default:
       return { action: "noop", error: `clock has no command "/${msg.name}"` };
   }

@@ -43,7 +43,9 @@ export class TodoPanel {
   view(): Required<PanelUpdate> {
     const items = this.store.items;
     const done = items.filter((t) => t.done).length;
-    const lines = items.length ? items.map((t, i) => `${i === this.cursor && this.draft === null ? "›" : " "} ${t.done ? "✓" : "□"} ${t.text}`) : ["  (empty — press a to add)"];
+    const lines = items.length
+      ? items.map((t, i) => `${i === this.cursor && this.draft === null ? "›" : " "} ${t.done ? "✓" : "□"} ${t.text}`)
+      : ["  (empty — press a to add)"];
     const rows = Math.max(1, this.height - (this.draft === null ? 0 : 2));
     const first = Math.min(Math.max(0, this.cursor - rows + 1), Math.max(0, lines.length - rows));
     const visible = lines.slice(first, first + rows);

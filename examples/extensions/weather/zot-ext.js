@@ -871,7 +871,10 @@ class Extension {
     } else {
       try {
         const out = await command.handler(args, { id, name: command.name }) ?? { action: "noop" };
-        response = isResponse(out) ? out : { action: "noop", error: `/${command.name} returned ${JSON.stringify(out)?.slice(0, 80)}, not prompt()/insert()/display()/openPanel()/noop()/error()` };
+        response = isResponse(out) ? out : {
+          action: "noop",
+          error: `/${command.name} returned ${JSON.stringify(out)?.slice(0, 80)}, not prompt()/insert()/display()/openPanel()/noop()/error()`
+        };
       } catch (e) {
         response = { action: "noop", error: `/${command.name} failed: ${errorText(e)}` };
       }
@@ -934,7 +937,12 @@ class Extension {
         decision = failClosed ? { block: true, reason: `${this.name}: ${frame.event} interceptor failed (${errorText(e)}); blocked (fail-closed)` } : {};
       }
     }
-    const reply = { type: "event_intercept_response", id: frame.id, block: decision.block ?? false, reason: decision.reason ?? "" };
+    const reply = {
+      type: "event_intercept_response",
+      id: frame.id,
+      block: decision.block ?? false,
+      reason: decision.reason ?? ""
+    };
     if (decision.modifiedArgs !== undefined)
       reply.modified_args = decision.modifiedArgs;
     if (decision.replaceText !== undefined)
@@ -998,7 +1006,15 @@ function byAgent(frame) {
 }
 function agentFrame(a) {
   const { tools, model, reasoning } = a.options;
-  return { type: "register_agent", name: a.name, description: a.description, prompt: a.prompt, ...tools ? { tools } : {}, ...model ? { model } : {}, ...reasoning ? { reasoning } : {} };
+  return {
+    type: "register_agent",
+    name: a.name,
+    description: a.description,
+    prompt: a.prompt,
+    ...tools ? { tools } : {},
+    ...model ? { model } : {},
+    ...reasoning ? { reasoning } : {}
+  };
 }
 function eventPayload(frame) {
   switch (frame.event) {

@@ -1,7 +1,23 @@
 // The Extension class: collects registrations, performs the handshake, dispatches host frames to
 // handlers (each request concurrently, each answered exactly once), and exits on shutdown or EOF —
 // or, in WebSocket mode, serves one zot connection after another and ends each on shutdown.
-import { COMMAND_ACTIONS, DEFAULT_INTERCEPT_TIMEOUT_MS, decodeHostFrame, type AgentRef, type RegisterAgentFrame, type CommandAction, type CommandResponseFrame, type EventInterceptFrame, type EventInterceptResponseFrame, type EventFrame, type EventName, type HelloAckFrame, type InterceptName, type WireSubscribeFrame, type NotifyLevel } from "../../../src/protocol.ts";
+import {
+  COMMAND_ACTIONS,
+  DEFAULT_INTERCEPT_TIMEOUT_MS,
+  decodeHostFrame,
+  type AgentRef,
+  type RegisterAgentFrame,
+  type CommandAction,
+  type CommandResponseFrame,
+  type EventInterceptFrame,
+  type EventInterceptResponseFrame,
+  type EventFrame,
+  type EventName,
+  type HelloAckFrame,
+  type InterceptName,
+  type WireSubscribeFrame,
+  type NotifyLevel,
+} from "../../../src/protocol.ts";
 import { isObject, type JsonObject } from "../../../src/json.ts";
 import { readLines, takeStdout, type Stdio } from "./stdio.ts";
 import { listen, type Listening, type Peer } from "./websocket.ts";
@@ -35,7 +51,14 @@ type Command = { name: string; description: string; handler: CommandHandler };
 type Tool = { name: string; description: string; schema: JsonObject; handler: ToolHandler; deferred: boolean };
 type Agent = { name: string; description: string; prompt: string; options: AgentOptions };
 /** The union of all decision shapes; each interceptor only sets the fields its event allows. */
-type AnyDecision = { block?: boolean; reason?: string; modifiedArgs?: JsonObject; replaceText?: string; replaceContent?: ToolResult["content"]; isError?: boolean };
+type AnyDecision = {
+  block?: boolean;
+  reason?: string;
+  modifiedArgs?: JsonObject;
+  replaceText?: string;
+  replaceContent?: ToolResult["content"];
+  isError?: boolean;
+};
 type InterceptEntry = { handler: (frame: EventInterceptFrame) => AnyDecision | void | Promise<AnyDecision | void>; options: InterceptOptions };
 
 const SHUTDOWN_GRACE_MS = 1500;
@@ -225,7 +248,8 @@ export class Extension {
    */
   async listen(opts: ListenOptions): Promise<Listening> {
     const token = process.env[opts.tokenEnv];
-    if (!token) throw new Error(`${this.name}: ${opts.tokenEnv} is not set; set it to the token zot sends (the variable zot's manifest names in transport.token_env)`);
+    if (!token)
+      throw new Error(`${this.name}: ${opts.tokenEnv} is not set; set it to the token zot sends (the variable zot's manifest names in transport.token_env)`);
     this.listening = true;
     let current: Peer | null = null;
     return listen(
@@ -355,8 +379,7 @@ export class Extension {
       }
     }
     for (const c of this.commands.values()) this.send({ type: "register_command", name: c.name, description: c.description });
-    for (const t of this.tools.values())
-      this.send({ type: "register_tool", name: t.name, description: t.description, schema: t.schema, deferred: t.deferred });
+    for (const t of this.tools.values()) this.send({ type: "register_tool", name: t.name, description: t.description, schema: t.schema, deferred: t.deferred });
     for (const a of this.agents.values()) this.send(agentFrame(a));
     if (this.events.size || this.intercepts.size) this.send(this.subscribeFrame());
     this.send({ type: "ready" });
@@ -390,7 +413,10 @@ export class Extension {
         // Plain-JS handlers are unchecked; anything that is not a response helper's value is an error.
         response = isResponse(out)
           ? out
-          : { action: "noop", error: `/${command.name} returned ${JSON.stringify(out)?.slice(0, 80)}, not prompt()/insert()/display()/openPanel()/noop()/error()` };
+          : {
+              action: "noop",
+              error: `/${command.name} returned ${JSON.stringify(out)?.slice(0, 80)}, not prompt()/insert()/display()/openPanel()/noop()/error()`,
+            };
       } catch (e) {
         response = { action: "noop", error: `/${command.name} failed: ${errorText(e)}` };
       }
@@ -449,7 +475,12 @@ export class Extension {
         decision = failClosed ? { block: true, reason: `${this.name}: ${frame.event} interceptor failed (${errorText(e)}); blocked (fail-closed)` } : {};
       }
     }
-    const reply: EventInterceptResponseFrame = { type: "event_intercept_response", id: frame.id, block: decision.block ?? false, reason: decision.reason ?? "" };
+    const reply: EventInterceptResponseFrame = {
+      type: "event_intercept_response",
+      id: frame.id,
+      block: decision.block ?? false,
+      reason: decision.reason ?? "",
+    };
     if (decision.modifiedArgs !== undefined) reply.modified_args = decision.modifiedArgs;
     if (decision.replaceText !== undefined) reply.replace_text = decision.replaceText;
     if (decision.replaceContent !== undefined) reply.replace_content = decision.replaceContent;
@@ -515,7 +546,15 @@ function byAgent(frame: { agent?: AgentRef }): { agent?: AgentRef } {
 
 function agentFrame(a: Agent): RegisterAgentFrame {
   const { tools, model, reasoning } = a.options;
-  return { type: "register_agent", name: a.name, description: a.description, prompt: a.prompt, ...(tools ? { tools } : {}), ...(model ? { model } : {}), ...(reasoning ? { reasoning } : {}) };
+  return {
+    type: "register_agent",
+    name: a.name,
+    description: a.description,
+    prompt: a.prompt,
+    ...(tools ? { tools } : {}),
+    ...(model ? { model } : {}),
+    ...(reasoning ? { reasoning } : {}),
+  };
 }
 
 function eventPayload(frame: EventFrame): EventPayloads[EventName] {

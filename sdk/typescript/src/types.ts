@@ -3,7 +3,20 @@
 // carry no path back into the zot tree.
 import type { AgentRef, ContentBlock, EventName, JsonObject, Json, NotifyLevel, PanelContent, PanelKeyName, TodoItem } from "../../../src/protocol.ts";
 
-export type { AgentRef, ContentBlock, EventName, ImageBlock, Json, JsonObject, NotifyLevel, PanelContent, PanelKeyName, TextBlock, TodoItem, TodoStatus } from "../../../src/protocol.ts";
+export type {
+  AgentRef,
+  ContentBlock,
+  EventName,
+  ImageBlock,
+  Json,
+  JsonObject,
+  NotifyLevel,
+  PanelContent,
+  PanelKeyName,
+  TextBlock,
+  TodoItem,
+  TodoStatus,
+} from "../../../src/protocol.ts";
 
 /** What the host told us in `hello_ack`. */
 export type HostInfo = {

@@ -68,7 +68,8 @@ async function listenBun(bun: BunLike, opts: ServerOptions, h: PeerHandlers): Pr
 }
 
 function refusal(auth: string | null | undefined, token: string, h: PeerHandlers): { status: number; body: string } | null {
-  if (!authorized(auth, token)) return { status: 401, body: "a wrong or missing bearer token; zot sends the one in the variable its manifest names in transport.token_env\n" };
+  if (!authorized(auth, token))
+    return { status: 401, body: "a wrong or missing bearer token; zot sends the one in the variable its manifest names in transport.token_env\n" };
   if (!h.accepting()) return { status: 409, body: "another zot is connected to this extension\n" };
   return null;
 }
@@ -85,10 +86,14 @@ function listenNode(opts: ServerOptions, h: PeerHandlers): Promise<Listening> {
         : refusal(req.headers.authorization, opts.token, h);
     if (refused) {
       const reason = refused.status === 401 ? "Unauthorized" : refused.status === 409 ? "Conflict" : "Bad Request";
-      socket.end(`HTTP/1.1 ${refused.status} ${reason}\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(refused.body)}\r\nconnection: close\r\n\r\n${refused.body}`);
+      socket.end(
+        `HTTP/1.1 ${refused.status} ${reason}\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(refused.body)}\r\nconnection: close\r\n\r\n${refused.body}`,
+      );
       return;
     }
-    const accept = createHash("sha1").update(key + GUID).digest("base64");
+    const accept = createHash("sha1")
+      .update(key + GUID)
+      .digest("base64");
     socket.write(`HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-accept: ${accept}\r\n\r\n`);
     serveSocket(socket, opts.maxMessageBytes, h);
   });
@@ -98,10 +103,11 @@ function listenNode(opts: ServerOptions, h: PeerHandlers): Promise<Listening> {
       const address = server.address();
       resolve({
         port: typeof address === "object" && address ? address.port : opts.port,
-        close: () => new Promise<void>((done) => {
-          server.closeAllConnections();
-          server.close(() => done());
-        }),
+        close: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
       });
     });
   });

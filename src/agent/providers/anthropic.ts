@@ -245,7 +245,8 @@ class AnthropicAssembler implements Assembler {
     if (entries.length > 1) entries.sort((a, b) => a[0] - b[0]);
     return entries.map(([, b]) => {
       if (b.kind === "text") return { type: "text" as const, text: b.text };
-      if (b.kind === "thinking") return b.signature ? { type: "thinking" as const, thinking: b.thinking, signature: b.signature } : { type: "thinking" as const, thinking: b.thinking };
+      if (b.kind === "thinking")
+        return b.signature ? { type: "thinking" as const, thinking: b.thinking, signature: b.signature } : { type: "thinking" as const, thinking: b.thinking };
       if (b.kind === "redacted") return { type: "thinking" as const, thinking: "", redacted: b.data };
       const parsed = parseToolArgs(b.name, b.json);
       const call: ToolCallPart = { type: "toolCall", id: b.id, name: b.name, args: parsed.args };

@@ -83,7 +83,16 @@ export async function* streamCall(
   yield* runHttpStream({
     url: wire.url(base),
     init: { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream", ...wire.headers(key) }, body: wire.body(info) },
-    ctx: { provider, keyHint: hint, secrets: key ? [key] : [], signal, policy: opts.retry, model: req.model, defaultModel: defaultModel(provider), ...(opts.limits ? { limits: opts.limits } : {}) },
+    ctx: {
+      provider,
+      keyHint: hint,
+      secrets: key ? [key] : [],
+      signal,
+      policy: opts.retry,
+      model: req.model,
+      defaultModel: defaultModel(provider),
+      ...(opts.limits ? { limits: opts.limits } : {}),
+    },
     assembler: wire.assembler,
     model: req.model,
     info,
@@ -130,7 +139,10 @@ async function* runHttpStream(call: HttpCall): AsyncGenerator<ProviderEvent> {
     if (attempt >= retries) return yield* finish({ kind: "error", error: failure.error(attempt + 1) });
     const delayMs = failure.delayMs ?? base * 2 ** attempt;
     if (delayMs > MAX_RETRY_WAIT_MS) {
-      return yield* finish({ kind: "error", error: `${ctx.provider} asked to wait ${seconds(delayMs)} before trying again (${failure.reason}); zot does not wait that long on its own, try again later` });
+      return yield* finish({
+        kind: "error",
+        error: `${ctx.provider} asked to wait ${seconds(delayMs)} before trying again (${failure.reason}); zot does not wait that long on its own, try again later`,
+      });
     }
     yield { type: "retry", attempt: attempt + 2, attempts: retries + 1, delayMs, reason: failure.reason };
     await sleep(delayMs, ctx.signal);
@@ -142,14 +154,22 @@ function finishEvents(call: HttpCall, outcome: Outcome): ProviderEvent[] {
   // Whatever the provider echoed into an error (its own message included) must not carry the key.
   const safe: Outcome = outcome.kind === "error" ? { kind: "error", error: redactSecrets(outcome.error, ctx.secrets) } : outcome;
   const message = finishMessage(asm.content(), safe, { provider: ctx.provider, model: call.model, usage: asm.usage, info: call.info, detail: asm.costDetail });
-  return [{ type: "usage", usage: message.usage }, { type: "done", message }];
+  return [
+    { type: "usage", usage: message.usage },
+    { type: "done", message },
+  ];
 }
 
 /**
  * Streams one response to its end ("finished", after the final events), or returns the transient
  * failure of a response that delivered no event at all, which the caller may retry.
  */
-async function* readResponse(call: HttpCall, res: HttpResponse, cancel: () => void, limits: StreamLimits): AsyncGenerator<ProviderEvent, "finished" | Transient> {
+async function* readResponse(
+  call: HttpCall,
+  res: HttpResponse,
+  cancel: () => void,
+  limits: StreamLimits,
+): AsyncGenerator<ProviderEvent, "finished" | Transient> {
   const { ctx, assembler: asm } = call;
   const provider = ctx.provider;
   const finish = (outcome: Outcome) => finishEvents(call, outcome);
@@ -187,13 +207,20 @@ async function* readResponse(call: HttpCall, res: HttpResponse, cancel: () => vo
       }
       if (asm.outcome) break;
       if (streamed > limits.maxResponseBytes) {
-        outcome = { kind: "error", error: `the ${provider} response passed ${sizeText(limits.maxResponseBytes)} of text and was stopped (raise max_response_mib in config.json if this is expected)` };
+        outcome = {
+          kind: "error",
+          error: `the ${provider} response passed ${sizeText(limits.maxResponseBytes)} of text and was stopped (raise max_response_mib in config.json if this is expected)`,
+        };
         break;
       }
     }
     outcome ??= asm.outcome;
   } catch (err) {
-    if (err instanceof SseEventTooLarge) outcome = { kind: "error", error: `${provider} sent one event larger than ${sizeText(err.limit)}, so the response was stopped (raise max_response_mib in config.json if this is expected)` };
+    if (err instanceof SseEventTooLarge)
+      outcome = {
+        kind: "error",
+        error: `${provider} sent one event larger than ${sizeText(err.limit)}, so the response was stopped (raise max_response_mib in config.json if this is expected)`,
+      };
     else if (!ctx.signal.aborted) lost = describeError(err);
   } finally {
     watch.stop();

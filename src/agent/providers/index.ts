@@ -38,7 +38,13 @@ export type ProviderOptions = {
 
 export function createProvider(opts: ProviderOptions): Provider {
   if (opts.provider === "mock") return new MockProvider(opts.mockScript);
-  const client: ClientOptions = { apiKey: opts.apiKey, baseUrl: opts.baseUrl, catalog: opts.catalog ?? builtinModels(), retry: opts.retry, limits: opts.limits };
+  const client: ClientOptions = {
+    apiKey: opts.apiKey,
+    baseUrl: opts.baseUrl,
+    catalog: opts.catalog ?? builtinModels(),
+    retry: opts.retry,
+    limits: opts.limits,
+  };
   return new WireRouter(opts.provider, client, opts.wire, opts.home !== undefined ? new WireMemory(opts.home) : undefined);
 }
 
@@ -59,7 +65,11 @@ class WireRouter implements Provider {
     if (p === "anthropic" || p === "kimi-code") this.anthropic = anthropicProvider(p, client);
     if (p !== "anthropic") this.chat = chatCompletionsProvider(p, client);
     // A Responses-wire model that --wire did not pin falls back to Chat Completions on a server without the Responses API.
-    if (p === "openai" || p === "ollama") this.responses = responsesProvider(p, wire === "responses" ? client : { ...client, routeMissing: (req, signal, base) => this.fallBack(req, signal, base) });
+    if (p === "openai" || p === "ollama")
+      this.responses = responsesProvider(
+        p,
+        wire === "responses" ? client : { ...client, routeMissing: (req, signal, base) => this.fallBack(req, signal, base) },
+      );
   }
 
   stream(req: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {

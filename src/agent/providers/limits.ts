@@ -21,4 +21,3 @@ export const DEFAULT_LIMITS: StreamLimits = {
 
 /** Retry-After waits up to this long are waited (visibly); a server asking for more gets a clear error instead. */
 export const MAX_RETRY_WAIT_MS = 60_000;
-

@@ -32,7 +32,10 @@ export class MockProvider implements Provider {
     const usage: Usage = { input: Math.ceil(inputChars(req) / 4), output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
     const finish = (outcome: Outcome): ProviderEvent[] => {
       const message = finishMessage(content, outcome, { provider: "mock", model: req.model, usage, info: undefined });
-      return [{ type: "usage", usage: message.usage }, { type: "done", message }];
+      return [
+        { type: "usage", usage: message.usage },
+        { type: "done", message },
+      ];
     };
     if (planned.kind === "fail") {
       yield* finish({ kind: "error", error: planned.error });
@@ -88,7 +91,11 @@ export class MockProvider implements Provider {
     if (this.scriptError) return { kind: "fail", error: this.scriptError };
     const script = this.script ?? [];
     const turn = script[this.used];
-    if (!turn) return { kind: "fail", error: `the mock script ${this.scriptPath} has no response left (all ${script.length} were used; this was response ${round} of the conversation); add lines to the file` };
+    if (!turn)
+      return {
+        kind: "fail",
+        error: `the mock script ${this.scriptPath} has no response left (all ${script.length} were used; this was response ${round} of the conversation); add lines to the file`,
+      };
     this.used++;
     return {
       kind: "ok",

@@ -43,7 +43,11 @@ function responsesBody(provider: string, req: ProviderRequest, info: ModelInfo |
   }
   if (req.maxTokens !== undefined) body.max_output_tokens = req.maxTokens;
   if (req.sessionId) body.prompt_cache_key = req.sessionId;
-  return requestBody(body, "input", responsesInput(req.messages, provider, req.model).map((m) => [m]));
+  return requestBody(
+    body,
+    "input",
+    responsesInput(req.messages, provider, req.model).map((m) => [m]),
+  );
 }
 
 /**
@@ -188,7 +192,9 @@ class ResponsesAssembler implements Assembler {
         const text = item.text + (item.refusal === "" ? "" : `${item.text === "" ? "" : "\n\n"}${REFUSAL_PREFIX}${item.refusal}`);
         parts.push({ type: "text", text });
       } else if (item.kind === "reasoning") {
-        parts.push(item.encrypted === "" ? { type: "thinking", thinking: item.summary } : { type: "thinking", thinking: item.summary, signature: item.encrypted });
+        parts.push(
+          item.encrypted === "" ? { type: "thinking", thinking: item.summary } : { type: "thinking", thinking: item.summary, signature: item.encrypted },
+        );
       } else {
         const parsed = parseToolArgs(item.name, item.args);
         const call: ToolCallPart = { type: "toolCall", id: item.id, name: item.name, args: parsed.args };
@@ -323,7 +329,8 @@ class ResponsesAssembler implements Assembler {
     this.readUsage(rec(response?.usage));
     const reason = str(rec(response?.incomplete_details)?.reason) ?? "unknown";
     if (reason === "max_output_tokens") this.outcome = { kind: "complete", stop: "max_tokens" };
-    else if (reason === "content_filter") this.outcome = { kind: "error", error: `${this.provider} stopped the reply with its content filter (response incomplete: content_filter)` };
+    else if (reason === "content_filter")
+      this.outcome = { kind: "error", error: `${this.provider} stopped the reply with its content filter (response incomplete: content_filter)` };
     else this.outcome = { kind: "error", error: `${this.provider} left the response incomplete (reason: ${reason}); try again` };
     return [];
   }

@@ -44,9 +44,14 @@ function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo 
   if (tools.length > 0) body.tools = tools.map((t) => functionTool(t, names));
   // OpenAI's reasoning models reject max_tokens; other servers only know max_tokens.
   if (req.maxTokens !== undefined) body[provider === "openai" ? "max_completion_tokens" : "max_tokens"] = req.maxTokens;
-  if (req.reasoning && (provider === "openai" ? info?.reasoning !== false : isKimi(provider) && info?.reasoning === true)) body.reasoning_effort = req.reasoning;
+  if (req.reasoning && (provider === "openai" ? info?.reasoning !== false : isKimi(provider) && info?.reasoning === true))
+    body.reasoning_effort = req.reasoning;
   if (isKimi(provider) && req.sessionId) body.prompt_cache_key = req.sessionId;
-  return requestBody(body, "messages", messages.map((m) => [m]));
+  return requestBody(
+    body,
+    "messages",
+    messages.map((m) => [m]),
+  );
 }
 
 /**
@@ -93,7 +98,9 @@ const messageCache = new WireCache();
 
 function chatMessage(provider: CompatName, m: Message, toolName: (name: string) => string): JsonObject[] {
   if (m.role === "user") {
-    const parts = m.content.flatMap((p): JsonObject[] => (p.type === "text" ? (p.text === "" ? [] : [{ type: "text", text: p.text }]) : [imageUrl(p.mimeType, p.data)]));
+    const parts = m.content.flatMap((p): JsonObject[] =>
+      p.type === "text" ? (p.text === "" ? [] : [{ type: "text", text: p.text }]) : [imageUrl(p.mimeType, p.data)],
+    );
     const only = parts.length === 1 ? parts[0] : undefined;
     if (parts.length === 0) return [];
     return [{ role: "user", content: only?.type === "text" && only.text !== undefined ? only.text : parts }];
@@ -155,7 +162,9 @@ class OpenAIAssembler implements Assembler {
     if (str(data.type)?.startsWith("response.")) return this.responsesApi();
     const out: ProviderEvent[] = [];
     this.readUsage(rec(data.usage));
-    const choice = arr(data.choices)?.map(rec).find((c) => c !== undefined && (num(c.index) ?? 0) === 0);
+    const choice = arr(data.choices)
+      ?.map(rec)
+      .find((c) => c !== undefined && (num(c.index) ?? 0) === 0);
     if (!choice) return out;
     this.readUsage(rec(choice.usage)); // Moonshot reports usage inside the choice
     const delta = rec(choice.delta);

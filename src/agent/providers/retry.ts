@@ -35,7 +35,7 @@ export type SendContext = {
 export type Transient = { reason: string; error: (attempts: number) => string; delayMs?: number };
 
 export type AttemptResult =
-  | { kind: "response"; response: HttpResponse; /** Aborts this attempt's connection (idle timeout, cap). */ cancel: () => void }
+  | { kind: "response"; response: HttpResponse /** Aborts this attempt's connection (idle timeout, cap). */; cancel: () => void }
   | { kind: "aborted" }
   | { kind: "transient"; failure: Transient }
   /** `routeMissing`: a 404 that does not name the model, so the URL itself is not served (a server without that API). */
@@ -67,7 +67,10 @@ export async function sendOnce(url: string, init: HttpRequest, ctx: SendContext,
   const clean = (text: string) => redactSecrets(text, ctx.secrets);
   const noAnswer: Transient = {
     reason: `no response from ${ctx.provider} within ${seconds(connectTimeoutMs)}`,
-    error: (n) => clean(`${ctx.provider} at ${origin(url)} did not answer within ${seconds(connectTimeoutMs)}${tries(n)}; check your network and --base-url, or raise connect_timeout in config.json`),
+    error: (n) =>
+      clean(
+        `${ctx.provider} at ${origin(url)} did not answer within ${seconds(connectTimeoutMs)}${tries(n)}; check your network and --base-url, or raise connect_timeout in config.json`,
+      ),
   };
   const attempt = new AbortController();
   const signal = AbortSignal.any([ctx.signal, attempt.signal]);
@@ -93,7 +96,9 @@ export async function sendOnce(url: string, init: HttpRequest, ctx: SendContext,
     timedOut = true;
     attempt.abort();
   }, connectTimeoutMs);
-  const body = await response.readStart(MAX_BODY_BYTES).catch((e: unknown) => (signal.aborted ? "" : `(the error body could not be read: ${e instanceof Error ? e.message : String(e)})`));
+  const body = await response
+    .readStart(MAX_BODY_BYTES)
+    .catch((e: unknown) => (signal.aborted ? "" : `(the error body could not be read: ${e instanceof Error ? e.message : String(e)})`));
   clearTimeout(timer);
   if (ctx.signal.aborted) return { kind: "aborted" };
   if (timedOut) return { kind: "transient", failure: noAnswer };
@@ -107,7 +112,11 @@ export async function sendOnce(url: string, init: HttpRequest, ctx: SendContext,
   const delayMs = retryAfterMs(response.headers);
   return {
     kind: "transient",
-    failure: { reason: `${ctx.provider} answered HTTP ${status}${msg ? `: ${msg}` : ""}`, error: (n) => clean(describeStatus(target, status, msg, ctx, n)), ...(delayMs !== undefined ? { delayMs } : {}) },
+    failure: {
+      reason: `${ctx.provider} answered HTTP ${status}${msg ? `: ${msg}` : ""}`,
+      error: (n) => clean(describeStatus(target, status, msg, ctx, n)),
+      ...(delayMs !== undefined ? { delayMs } : {}),
+    },
   };
 }
 

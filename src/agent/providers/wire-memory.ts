@@ -44,6 +44,7 @@ function read(path: string): Store {
   }
   const out: Store = {};
   if (!isObject(raw)) return out;
-  for (const [base, v] of Object.entries(raw)) if (isObject(v) && v.wire === "chat" && typeof v.since === "string") out[base] = { wire: "chat", since: v.since };
+  for (const [base, v] of Object.entries(raw))
+    if (isObject(v) && v.wire === "chat" && typeof v.since === "string") out[base] = { wire: "chat", since: v.since };
   return out;
 }

@@ -137,7 +137,8 @@ export const NO_NETWORK = "no network access";
 
 /** The result's sentence for what was blocked, and what the mode allows, so the model can adapt. */
 export function blockedSentence(p: SandboxPolicy, blocks: string[]): string {
-  const writes = p.mode === "read-only" ? "only the temp directory" : `only the workspace (${shown(p, p.workspace)}), the temp directory and --add-dir directories`;
+  const writes =
+    p.mode === "read-only" ? "only the temp directory" : `only the workspace (${shown(p, p.workspace)}), the temp directory and --add-dir directories`;
   const net = p.network ? "" : "; there is no network (the user can allow it with --sandbox-network)";
   return `blocked by the sandbox: ${blocks.join("; ")}. In ${p.mode} mode commands may write ${writes}, secret locations are hidden${net}.`;
 }

@@ -23,7 +23,11 @@ export function seatbeltProfile(p: SandboxPolicy): string {
   // Later rules win in SBPL, so the hidden paths come after the blanket allowance.
   if (p.hidden.length > 0) lines.push(`(deny file-read* file-write* ${p.hidden.map((h) => `(subpath ${q(h)})`).join(" ")})`);
   if (p.reveal.length > 0) lines.push(`(allow file-read* ${p.reveal.map((r) => `(subpath ${q(r)})`).join(" ")})`);
-  const writes = [...p.writable.map((w) => `(subpath ${q(w)})`), ...["/dev/null", "/dev/zero", "/dev/tty", "/dev/dtracehelper"].map((d) => `(literal ${q(d)})`), `(regex #"^/dev/ttys[0-9]+$")`];
+  const writes = [
+    ...p.writable.map((w) => `(subpath ${q(w)})`),
+    ...["/dev/null", "/dev/zero", "/dev/tty", "/dev/dtracehelper"].map((d) => `(literal ${q(d)})`),
+    `(regex #"^/dev/ttys[0-9]+$")`,
+  ];
   lines.push(`(allow file-write* ${writes.join(" ")})`);
   if (p.hidden.length > 0) lines.push(`(deny file-write* ${p.hidden.map((h) => `(subpath ${q(h)})`).join(" ")})`);
   if (p.network) lines.push("(allow network*)");

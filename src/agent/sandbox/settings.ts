@@ -26,7 +26,12 @@ export function sandboxSettings(raw: Json | undefined, configFile: string, flags
     return [];
   };
   return {
-    settings: { mode: flags.sandbox ?? mode, network: flags.sandboxNetwork === true || network, writable: [...list("writable"), ...(flags.addDirs ?? [])], hidden: list("hidden") },
+    settings: {
+      mode: flags.sandbox ?? mode,
+      network: flags.sandboxNetwork === true || network,
+      writable: [...list("writable"), ...(flags.addDirs ?? [])],
+      hidden: list("hidden"),
+    },
     warnings,
   };
 }

@@ -10,7 +10,11 @@ import { sandboxStatus, type SandboxStatus } from "./status.ts";
 /** `notices`: the settings' warnings; the unenforced sandbox's notice depends on the permission mode, see unenforcedNotice. */
 export type SandboxSetup = { policy: SandboxPolicy; status: SandboxStatus; notices: string[] };
 
-export function setUpSandbox(raw: Json | undefined, configFile: string, o: SandboxFlags & { cwd: string; home: string; env: Record<string, string | undefined> }): SandboxSetup {
+export function setUpSandbox(
+  raw: Json | undefined,
+  configFile: string,
+  o: SandboxFlags & { cwd: string; home: string; env: Record<string, string | undefined> },
+): SandboxSetup {
   const { settings, warnings } = sandboxSettings(raw, configFile, o);
   const policy = sandboxPolicy(settings, { cwd: o.cwd, zotHome: o.home, userHome: o.env.HOME ?? homedir() });
   return { policy, status: sandboxStatus(policy), notices: [...warnings] };
@@ -26,6 +30,7 @@ export function unenforcedNotice(s: SandboxStatus, mode: PermissionMode, interac
   if (mode === "yolo") then = "commands run with your full rights, unasked, as --permission-mode yolo says";
   else if (mode === "plan") then = "plan mode runs only read-only commands, with your full rights";
   else if (interactive) then = `commands run with your full rights, so the ${mode} mode asks before each one that is not read-only`;
-  else then = `commands run with your full rights, so in the ${mode} mode every one that is not read-only is refused (nobody can be asked here); pass --permission-mode yolo to run them anyway`;
+  else
+    then = `commands run with your full rights, so in the ${mode} mode every one that is not read-only is refused (nobody can be asked here); pass --permission-mode yolo to run them anyway`;
   return `The ${s.mode} sandbox cannot be enforced here (${s.reason}): ${then}. Pass --sandbox off to silence this.`;
 }

@@ -33,15 +33,27 @@ function supportOrTrial(): Support | { trial: { argv: string[]; dir: string | nu
   if (process.platform !== "linux") return { ok: false, why: `zot has no sandbox for ${process.platform}` };
   const abi = landlockAbi();
   if (abi === 0) return { ok: false, why: "the kernel does not offer Landlock (disabled, or older than Linux 5.13)" };
-  if (!isRoot() && !existsSync(UNSHARE)) return { ok: false, why: `zot runs as a user other than root and needs ${UNSHARE} (util-linux) to make a user namespace, which is missing` };
+  if (!isRoot() && !existsSync(UNSHARE))
+    return { ok: false, why: `zot runs as a user other than root and needs ${UNSHARE} (util-linux) to make a user namespace, which is missing` };
   // Namespaces can be forbidden (a container's seccomp profile, user namespaces turned off): try
   // them, with util-linux `unshare` where it exists (a few ms), else with the launcher itself.
   const how = `Landlock ABI ${abi} and namespaces`;
-  if (existsSync(UNSHARE)) return { trial: { argv: [UNSHARE, ...(isRoot() ? [] : ["--user", "--map-root-user"]), "--mount", "--net", "--", "/bin/sh", "-c", "exit 0"], dir: null, how } };
+  if (existsSync(UNSHARE))
+    return {
+      trial: { argv: [UNSHARE, ...(isRoot() ? [] : ["--user", "--map-root-user"]), "--mount", "--net", "--", "/bin/sh", "-c", "exit 0"], dir: null, how },
+    };
   const dir = mkdtempSync(join(tmpdir(), "zot-sandbox-probe-"));
   const secret = join(dir, "secret");
   writeFileSync(secret, "");
-  const trialPolicy: SandboxPolicy = { mode: "read-only", network: false, workspace: dir, writable: [], hidden: [join(dir, "none"), secret], reveal: [], userHome: dir };
+  const trialPolicy: SandboxPolicy = {
+    mode: "read-only",
+    network: false,
+    workspace: dir,
+    writable: [],
+    hidden: [join(dir, "none"), secret],
+    reveal: [],
+    userHome: dir,
+  };
   return { trial: { argv: linuxArgv(trialPolicy, abi, ["/bin/sh", "-c", "exit 0"]), dir, how } };
 }
 

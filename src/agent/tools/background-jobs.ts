@@ -122,7 +122,17 @@ class Job {
   }
 
   info(): JobInfo {
-    return { id: this.id, command: this.command, cwd: this.cwd, pid: this.pid, started: this.started, state: this.state, exitCode: this.exitCode, signal: this.signal, written: this.written };
+    return {
+      id: this.id,
+      command: this.command,
+      cwd: this.cwd,
+      pid: this.pid,
+      started: this.started,
+      state: this.state,
+      exitCode: this.exitCode,
+      signal: this.signal,
+      written: this.written,
+    };
   }
 }
 

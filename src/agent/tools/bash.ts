@@ -100,7 +100,10 @@ export const bashTool = defineTool({
   description: DESCRIPTION,
   params: {
     command: stringParam("The shell command to run.", { nonEmpty: true }),
-    timeout: positiveNumberParam(`Timeout in seconds (default ${BASH_DEFAULT_TIMEOUT_S}, maximum ${BASH_MAX_TIMEOUT_S}).`, `seconds (at most ${BASH_MAX_TIMEOUT_S})`),
+    timeout: positiveNumberParam(
+      `Timeout in seconds (default ${BASH_DEFAULT_TIMEOUT_S}, maximum ${BASH_MAX_TIMEOUT_S}).`,
+      `seconds (at most ${BASH_MAX_TIMEOUT_S})`,
+    ),
     background: flagParam("Run in the background and return at once with an id for bash_output and bash_kill."),
   },
   preview(args: JsonObject): string {
@@ -130,7 +133,9 @@ function runBackground(command: string, ctx: ToolContext): ToolOutput {
     killTree(pid, "SIGKILL");
     liveGroups.delete(pid);
   });
-  return textResult(`Started background command ${job.id} (pid ${pid}). Read its output with bash_output {"id": "${job.id}"}; stop it with bash_kill {"id": "${job.id}"}.`);
+  return textResult(
+    `Started background command ${job.id} (pid ${pid}). Read its output with bash_output {"id": "${job.id}"}; stop it with bash_kill {"id": "${job.id}"}.`,
+  );
 }
 
 /** The one way a command starts, foreground or background: spawned in its own group and tracked for the exit hook and the reaper. */
@@ -218,7 +223,12 @@ async function runCommand(command: string, timeoutS: number, ctx: ToolContext): 
  * A foreground command in a terminal the editor shows (ACP's terminal methods): the same shell line,
  * confined by the same sandbox, with the same timeout; the editor runs it and keeps its output.
  */
-async function runInEditor(command: string, timeoutS: number, ctx: ToolContext, run: NonNullable<NonNullable<ToolContext["editor"]>["runCommand"]>): Promise<ToolOutput> {
+async function runInEditor(
+  command: string,
+  timeoutS: number,
+  ctx: ToolContext,
+  run: NonNullable<NonNullable<ToolContext["editor"]>["runCommand"]>,
+): Promise<ToolOutput> {
   const shell = shellPath(process.env, process.platform);
   if (!shell.ok) return textResult(shell.error, true);
   const argv = confinedArgv(ctx.sandbox, [shell.path, "-c", 'exec 2>&1; eval "set --; $1"', "/bin/sh", command]);

@@ -7,7 +7,6 @@ import type { ApprovalDetail } from "../events.ts";
 import type { Tool, ToolContext, ToolOutput } from "../tool.ts";
 import { textResult } from "./common.ts";
 
-
 /**
  * One parameter. `decode` gets the model's value (undefined when absent) and returns the typed value
  * or the whole error sentence, which names the tool and the argument.

@@ -76,11 +76,7 @@ function diffLines(a: string[], b: string[]): Op[] {
   const midA = a.slice(pre, a.length - suf);
   const midB = b.slice(pre, b.length - suf);
   const mid = myers(midA, midB) ?? [...midA.map((line): Op => ({ kind: "-", line })), ...midB.map((line): Op => ({ kind: "+", line }))];
-  return [
-    ...a.slice(0, pre).map((line): Op => ({ kind: " ", line })),
-    ...mid,
-    ...a.slice(a.length - suf).map((line): Op => ({ kind: " ", line })),
-  ];
+  return [...a.slice(0, pre).map((line): Op => ({ kind: " ", line })), ...mid, ...a.slice(a.length - suf).map((line): Op => ({ kind: " ", line }))];
 }
 
 /** Shortest edit script, or null when it would need more than MAX_EDIT_DISTANCE edits. */

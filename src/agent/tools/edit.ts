@@ -160,7 +160,8 @@ function planEdits(text: string, edits: Edit[], abs: string): Match[] | string {
   for (const [i, { oldText, newText }] of edits.entries()) {
     const label = edits.length === 1 ? "oldText" : `edits[${i}].oldText`;
     const count = occurrences(text, oldText);
-    if (count === 0) return `${label} was not found in ${abs}; it must match the file exactly, including whitespace and indentation (read the file again to copy it). No edits were applied.`;
+    if (count === 0)
+      return `${label} was not found in ${abs}; it must match the file exactly, including whitespace and indentation (read the file again to copy it). No edits were applied.`;
     if (count > 1) return `${label} occurs ${count} times in ${abs}; include more surrounding lines so it matches exactly once. No edits were applied.`;
     matches.push({ index: text.indexOf(oldText), edit: i, oldText, newText });
   }

@@ -8,17 +8,93 @@
 const HIDDEN = new Set(["script", "style", "noscript", "template", "svg", "head", "iframe", "object", "canvas", "select"]);
 /** Elements that start and end a block of text. */
 const BLOCKS = new Set([
-  "p", "div", "section", "article", "main", "header", "footer", "nav", "aside", "form", "fieldset", "figure", "figcaption",
-  "blockquote", "address", "details", "summary", "dl", "dt", "dd", "ul", "ol", "table", "thead", "tbody", "tfoot", "caption", "hr",
+  "p",
+  "div",
+  "section",
+  "article",
+  "main",
+  "header",
+  "footer",
+  "nav",
+  "aside",
+  "form",
+  "fieldset",
+  "figure",
+  "figcaption",
+  "blockquote",
+  "address",
+  "details",
+  "summary",
+  "dl",
+  "dt",
+  "dd",
+  "ul",
+  "ol",
+  "table",
+  "thead",
+  "tbody",
+  "tfoot",
+  "caption",
+  "hr",
 ]);
 
 const NAMED: Readonly<Record<string, string>> = {
-  amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", copy: "©", reg: "®", trade: "™", hellip: "…",
-  mdash: "—", ndash: "–", lsquo: "‘", rsquo: "’", ldquo: "“", rdquo: "”", laquo: "«", raquo: "»", bull: "•",
-  middot: "·", euro: "€", pound: "£", yen: "¥", cent: "¢", deg: "°", times: "×", divide: "÷", plusmn: "±",
-  para: "¶", sect: "§", eacute: "é", egrave: "è", ecirc: "ê", aacute: "á", agrave: "à", acirc: "â", iacute: "í",
-  oacute: "ó", uacute: "ú", auml: "ä", ouml: "ö", uuml: "ü", Auml: "Ä", Ouml: "Ö", Uuml: "Ü", szlig: "ß", ccedil: "ç",
-  ntilde: "ñ", shy: "", zwj: "", zwnj: "", larr: "←", rarr: "→", uarr: "↑", darr: "↓", check: "✓",
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  copy: "©",
+  reg: "®",
+  trade: "™",
+  hellip: "…",
+  mdash: "—",
+  ndash: "–",
+  lsquo: "‘",
+  rsquo: "’",
+  ldquo: "“",
+  rdquo: "”",
+  laquo: "«",
+  raquo: "»",
+  bull: "•",
+  middot: "·",
+  euro: "€",
+  pound: "£",
+  yen: "¥",
+  cent: "¢",
+  deg: "°",
+  times: "×",
+  divide: "÷",
+  plusmn: "±",
+  para: "¶",
+  sect: "§",
+  eacute: "é",
+  egrave: "è",
+  ecirc: "ê",
+  aacute: "á",
+  agrave: "à",
+  acirc: "â",
+  iacute: "í",
+  oacute: "ó",
+  uacute: "ú",
+  auml: "ä",
+  ouml: "ö",
+  uuml: "ü",
+  Auml: "Ä",
+  Ouml: "Ö",
+  Uuml: "Ü",
+  szlig: "ß",
+  ccedil: "ç",
+  ntilde: "ñ",
+  shy: "",
+  zwj: "",
+  zwnj: "",
+  larr: "←",
+  rarr: "→",
+  uarr: "↑",
+  darr: "↓",
+  check: "✓",
 };
 
 export function decodeEntities(text: string): string {
@@ -94,7 +170,10 @@ class Writer {
   }
 
   done(): string {
-    return this.out.replace(/[ \t]+\n/g, "\n").replace(/\n{3,}/g, "\n\n").trim();
+    return this.out
+      .replace(/[ \t]+\n/g, "\n")
+      .replace(/\n{3,}/g, "\n\n")
+      .trim();
   }
 }
 

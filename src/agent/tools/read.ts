@@ -79,7 +79,13 @@ export const readTool = defineTool({
  * reads; paged as from disk. Null for what the editor cannot give as text (images, binaries,
  * pseudo-files, large files, a path that is not a regular file): those are read from disk.
  */
-async function readInEditor(abs: string, offset: number, limit: number, signal: AbortSignal, readText: (path: string) => Promise<Result<{ text: string }>>): Promise<ToolOutput | null> {
+async function readInEditor(
+  abs: string,
+  offset: number,
+  limit: number,
+  signal: AbortSignal,
+  readText: (path: string) => Promise<Result<{ text: string }>>,
+): Promise<ToolOutput | null> {
   try {
     const st = statSync(abs);
     if (!st.isFile() || st.size === 0 || st.size > READ_WHOLE_MAX_BYTES || isPseudoFile(realpathSync(abs))) return null;
@@ -104,7 +110,8 @@ async function readPath(abs: string, offset: number, limit: number, signal: Abor
   let size: number;
   try {
     const st = statSync(abs);
-    if (st.isDirectory()) return textResult(`${abs} is a directory; read only reads files. Use the bash tool (for example \`ls -la ${shellQuote(abs)}\`) to list it.`, true);
+    if (st.isDirectory())
+      return textResult(`${abs} is a directory; read only reads files. Use the bash tool (for example \`ls -la ${shellQuote(abs)}\`) to list it.`, true);
     if (!st.isFile()) return textResult(`${abs} is not a regular file (a device, socket or pipe), so read won't open it.`, true);
     size = st.size;
   } catch (err) {
@@ -186,7 +193,10 @@ function fromBytes(abs: string, bytes: Buffer, size: number, offset: number, lim
 /** Binary and empty files are answered from the first bytes alone. */
 function refuseBinary(abs: string, sniff: Uint8Array, size: number): ToolOutput | undefined {
   if (looksBinary(sniff)) {
-    return textResult(`${abs} looks like a binary file (${formatBytes(size)}), so read won't show it. Use the bash tool (for example \`file\` or \`xxd | head\`) to inspect it.`, true);
+    return textResult(
+      `${abs} looks like a binary file (${formatBytes(size)}), so read won't show it. Use the bash tool (for example \`file\` or \`xxd | head\`) to inspect it.`,
+      true,
+    );
   }
   if (size === 0) return textResult(`${abs} is empty (0 bytes).`);
   return undefined;
@@ -296,7 +306,9 @@ function notes(page: Page, total: number | undefined, size: number): string {
   }
   if (page.cut.length > 0) {
     const shown = page.cut.slice(0, 5).join(", ") + (page.cut.length > 5 ? ` and ${page.cut.length - 5} more` : "");
-    out.push(`[Line${page.cut.length === 1 ? "" : "s"} ${shown} ${page.cut.length === 1 ? "was" : "were"} longer than ${READ_MAX_LINE_CHARS} characters and cut; use the bash tool (for example \`sed -n 'Np' FILE | cut -c${READ_MAX_LINE_CHARS + 1}-\`) to see the rest.]`);
+    out.push(
+      `[Line${page.cut.length === 1 ? "" : "s"} ${shown} ${page.cut.length === 1 ? "was" : "were"} longer than ${READ_MAX_LINE_CHARS} characters and cut; use the bash tool (for example \`sed -n 'Np' FILE | cut -c${READ_MAX_LINE_CHARS + 1}-\`) to see the rest.]`,
+    );
   }
   return out.length === 0 ? "" : "\n\n" + out.join("\n");
 }
@@ -329,7 +341,10 @@ function newlines(data: Buffer): number {
 
 async function readImage(fh: FileHandle, abs: string, mime: string, size: number): Promise<ToolOutput> {
   if (size > READ_MAX_IMAGE_BYTES) {
-    return textResult(`${abs} is a ${mime} image of ${formatBytes(size)}, larger than the ${formatBytes(READ_MAX_IMAGE_BYTES)} a model accepts. Shrink it first (for example with ImageMagick's \`convert -resize\`).`, true);
+    return textResult(
+      `${abs} is a ${mime} image of ${formatBytes(size)}, larger than the ${formatBytes(READ_MAX_IMAGE_BYTES)} a model accepts. Shrink it first (for example with ImageMagick's \`convert -resize\`).`,
+      true,
+    );
   }
   const data = Buffer.alloc(size);
   let off = 0;
@@ -383,4 +398,3 @@ export function formatBytes(n: number): string {
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
   return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
 }
-

@@ -81,11 +81,13 @@ async function fetchPage(raw: string, settings: WebFetchSettings, signal: AbortS
 function refuseUrl(url: URL, settings: WebFetchSettings, redirected: boolean): string | null {
   const what = redirected ? `The page redirected to ${url.href}, which` : `${url.href}`;
   if (url.protocol !== "http:" && url.protocol !== "https:") return `${what} is not an http or https URL; web_fetch reads only web pages.`;
-  if (url.username !== "" || url.password !== "") return `${redirected ? "The page redirected to a URL that" : "The URL"} carries a user name or password; web_fetch sends no credentials, so it was not requested.`;
+  if (url.username !== "" || url.password !== "")
+    return `${redirected ? "The page redirected to a URL that" : "The URL"} carries a user name or password; web_fetch sends no credentials, so it was not requested.`;
   const host = hostName(url);
   const matches = (domain: string) => host === domain || host.endsWith(`.${domain}`);
   if (settings.deny.some(matches)) return `${redirected ? `The page redirected to ${host}, which` : host} is on the webFetch deny list in config.json.`;
-  if (settings.allow.length > 0 && !settings.allow.some(matches)) return `${redirected ? `The page redirected to ${host}, which` : host} is not on the webFetch allow list in config.json (${settings.allow.join(", ")}).`;
+  if (settings.allow.length > 0 && !settings.allow.some(matches))
+    return `${redirected ? `The page redirected to ${host}, which` : host} is not on the webFetch allow list in config.json (${settings.allow.join(", ")}).`;
   return null;
 }
 
@@ -120,7 +122,10 @@ async function readPage(url: URL, res: HttpResponse, asked: string): Promise<Too
   if (type !== "" && !HTML_TYPES.includes(type) && !TEXT_TYPES.test(type)) {
     await res.body?.cancel();
     const size = res.headers.get("content-length");
-    return textResult(`${url.href} is ${type}${size ? ` (${size} bytes)` : ""}, not text; web_fetch reads only text pages (HTML, plain text, JSON, XML).`, true);
+    return textResult(
+      `${url.href} is ${type}${size ? ` (${size} bytes)` : ""}, not text; web_fetch reads only text pages (HTML, plain text, JSON, XML).`,
+      true,
+    );
   }
   const { bytes, cut } = await readCapped(res);
   if (type === "" && bytes.includes(0)) return textResult(`${url.href} has no content type and looks binary; web_fetch reads only text pages.`, true);
@@ -134,7 +139,11 @@ async function readPage(url: URL, res: HttpResponse, asked: string): Promise<Too
     notes.push(`[Text truncated: showing the first ${WEB_FETCH_MAX_CHARS} of ${text.length} characters.]`);
     text = text.slice(0, WEB_FETCH_MAX_CHARS);
   }
-  const head = [`URL: ${url.href}${url.href !== asked ? ` (redirected from ${asked})` : ""}`, ...(title ? [`Title: ${title}`] : []), ...(res.ok ? [] : [`HTTP status: ${res.status}`])];
+  const head = [
+    `URL: ${url.href}${url.href !== asked ? ` (redirected from ${asked})` : ""}`,
+    ...(title ? [`Title: ${title}`] : []),
+    ...(res.ok ? [] : [`HTTP status: ${res.status}`]),
+  ];
   return textResult([head.join("\n"), text === "" ? "(the page has no text)" : text, ...notes].join("\n\n"), !res.ok);
 }
 

@@ -70,7 +70,9 @@ export const writeTool = defineTool({
   },
 });
 
-function existingText(abs: string): { kind: "missing" } | { kind: "refused"; why: string } | { kind: "unreadable"; why: string } | { kind: "text"; text: string } {
+function existingText(
+  abs: string,
+): { kind: "missing" } | { kind: "refused"; why: string } | { kind: "unreadable"; why: string } | { kind: "text"; text: string } {
   try {
     const st = statSync(abs);
     if (st.isDirectory()) return { kind: "unreadable", why: "it is a directory" };

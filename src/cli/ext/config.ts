@@ -73,6 +73,7 @@ function show(ctx: Ctx, name: string, settings: SettingSpec[], stored: Stored, j
   const header = ["SETTING", "TYPE", "VALUE", "", "DESCRIPTION"];
   for (const line of tableLines(header, table)) ctx.out.write(`${line.trimEnd()}\n`);
   const missing = list.filter((r) => r.required && !r.set && r.default === null);
-  if (missing.length > 0) ctx.out.write(`\nmissing: ${missing.map((r) => r.name).join(", ")}; set with zot ext config ${name} ${missing.map((r) => `${r.name}=VALUE`).join(" ")}\n`);
+  if (missing.length > 0)
+    ctx.out.write(`\nmissing: ${missing.map((r) => r.name).join(", ")}; set with zot ext config ${name} ${missing.map((r) => `${r.name}=VALUE`).join(" ")}\n`);
   return 0;
 }

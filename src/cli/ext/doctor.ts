@@ -28,8 +28,14 @@ export type DoctorReport = ExtensionsReport & { mcp_servers?: McpDoctorServer[];
 function agentSandbox(ctx: Ctx): { report: AgentSandboxReport; warnings: string[] } {
   const config = readConfig(ctx.home);
   const { status, notices } = setUpSandbox(config.raw.sandbox, configPath(ctx.home), { cwd: ctx.cwd, home: ctx.home, env: ctx.env });
-  const mode = startingPermissionMode({ ...(config.values.permissionMode ? { config: config.values.permissionMode } : {}), sandboxEnforced: status.enforced || status.mode === "off" });
-  return { report: { mode: status.mode, enforced: status.enforced, network: status.network, reason: status.reason, default_permission_mode: mode }, warnings: notices };
+  const mode = startingPermissionMode({
+    ...(config.values.permissionMode ? { config: config.values.permissionMode } : {}),
+    sandboxEnforced: status.enforced || status.mode === "off",
+  });
+  return {
+    report: { mode: status.mode, enforced: status.enforced, network: status.network, reason: status.reason, default_permission_mode: mode },
+    warnings: notices,
+  };
 }
 
 /** The agent sandbox's line in the human report: the mode, and what a new session does about it. */
@@ -44,7 +50,9 @@ export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]
   const host = new Host();
   const secrets = storedSecretValues(ctx.home);
   // MCP servers are extensions too: configured ones start beside the extensions and get their own blocks.
-  const mcp = hasMcpConfig({ home: ctx.home, cwd: ctx.cwd, files: [], none: false }) ? import("../mcp/doctor.ts").then(async (m) => ({ m, r: await m.mcpReport(ctx, [], false) })) : null;
+  const mcp = hasMcpConfig({ home: ctx.home, cwd: ctx.cwd, files: [], none: false })
+    ? import("../mcp/doctor.ts").then(async (m) => ({ m, r: await m.mcpReport(ctx, [], false) }))
+    : null;
   let states: ExtensionState[];
   try {
     await host.load({
@@ -76,6 +84,9 @@ export async function doctor(ctx: Ctx, opts: { json: boolean; extPaths: string[]
     agent_sandbox: sandbox.report,
   };
   if (opts.json) ctx.out.write(JSON.stringify(report, null, 2) + "\n");
-  else ctx.out.write(extensionsText(report, resolvedScopes(states, ctx.cwd, ctx.home), [sandboxLine(report.agent_sandbox)]) + (m ? `\n${m.m.humanReport(m.r)}` : ""));
+  else
+    ctx.out.write(
+      extensionsText(report, resolvedScopes(states, ctx.cwd, ctx.home), [sandboxLine(report.agent_sandbox)]) + (m ? `\n${m.m.humanReport(m.r)}` : ""),
+    );
   return report.ok ? 0 : 1;
 }

@@ -85,4 +85,3 @@ function isFile(path: string): boolean {
     return false;
   }
 }
-

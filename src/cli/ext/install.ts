@@ -4,7 +4,22 @@
 // SIGTERM and SIGHUP stop git and remove it too, and a stage left by an install that was killed
 // outright (its process is gone) is removed by the next install into that root.
 import type { Result } from "../../result.ts";
-import { constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  constants,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { killTree, ownsProcessGroup } from "../../platform/process-tree.ts";
 import { isTrusted } from "../../ext/install/trust.ts";
@@ -112,7 +127,11 @@ export async function install(ctx: Ctx, source: string, opts: InstallOptions): P
     else {
       // A bare theme directory is named after itself, as -e and discovery name it.
       const name = basename(display).replace(/\.git$/, "");
-      if (!isManifestName(name)) return fail(ctx, `theme directory ${display} has no ${MANIFEST_FILE} and its name is not a valid extension name; add an ${MANIFEST_FILE} with a "name".`);
+      if (!isManifestName(name))
+        return fail(
+          ctx,
+          `theme directory ${display} has no ${MANIFEST_FILE} and its name is not a valid extension name; add an ${MANIFEST_FILE} with a "name".`,
+        );
       parsed = { ok: true, manifest: themeManifest(name) };
     }
     if (!parsed.ok) return fail(ctx, `cannot install ${display}: ${parsed.error.split(staged).join(display)}`);
@@ -123,11 +142,16 @@ export async function install(ctx: Ctx, source: string, opts: InstallOptions): P
     const existing = sameNamed(root, name);
     const other = otherNamed(dest, name);
     if (other !== null)
-      return fail(ctx, `${dest} holds the extension "${other}", not "${name}", so installing "${name}" there would destroy it; remove "${other}" first (zot ext remove ${other}) or rename one of them.`);
+      return fail(
+        ctx,
+        `${dest} holds the extension "${other}", not "${name}", so installing "${name}" there would destroy it; remove "${other}" first (zot ext remove ${other}) or rename one of them.`,
+      );
     if (existing.length > 0 && !opts.force)
       return fail(ctx, `${existing[0]} already holds an extension named "${name}"; pass --force to replace it, or zot ext remove ${name} first.`);
 
-    const source: LockSource = git ? { type: "git", url: git.url, ref: git.ref, commit: await headCommit(staged) } : { type: "path", path: lockedPath(srcDir!, ctx.cwd, opts.project) };
+    const source: LockSource = git
+      ? { type: "git", url: git.url, ref: git.ref, commit: await headCommit(staged) }
+      : { type: "path", path: lockedPath(srcDir!, ctx.cwd, opts.project) };
     const candidate: StagedExtension = { dir: staged, manifest: parsed.manifest, source };
     const verdict = opts.check ? await opts.check(candidate) : await consent(ctx, parsed.manifest, opts.yes, dest);
     if (!verdict.go) {
@@ -144,7 +168,9 @@ export async function install(ctx: Ctx, source: string, opts: InstallOptions): P
       return fail(ctx, moved.error);
     }
     if (opts.keepPrevious && moved.asides[0]) keepPrevious(root, name, moved.asides[0]);
-    const recorded = opts.noRecord ? { ok: true as const } : record(root, name, lockEntry(source, version, dest, parsed.manifest.permissions, parsed.manifest.settings), opts.keepPrevious === true);
+    const recorded = opts.noRecord
+      ? { ok: true as const }
+      : record(root, name, lockEntry(source, version, dest, parsed.manifest.permissions, parsed.manifest.settings), opts.keepPrevious === true);
     if (!recorded.ok) ctx.err.write(`zot: installed, but ${recorded.error}; zot ext verify and update will not know this install.\n`);
     ctx.out.write(`installed ${name}${version ? ` ${version}` : ""} at ${dest}\n`);
     if (opts.project && !isTrusted(ctx.home, ctx.cwd))
@@ -201,7 +227,12 @@ function otherNamed(dest: string, name: string): string | null {
 }
 
 async function clone(ctx: Ctx, git: GitSource, dest: string, running: { git: Bun.Subprocess | null }, commit?: string): Promise<Result> {
-  const cloned = await runGit(ctx, git, ["clone", "--quiet", ...(commit ? ["--no-checkout"] : ["--depth", "1", ...(git.ref ? ["--branch", git.ref] : [])]), "--", git.url, dest], running);
+  const cloned = await runGit(
+    ctx,
+    git,
+    ["clone", "--quiet", ...(commit ? ["--no-checkout"] : ["--depth", "1", ...(git.ref ? ["--branch", git.ref] : [])]), "--", git.url, dest],
+    running,
+  );
   if (!cloned.ok || !commit) return cloned;
   return runGit(ctx, git, ["-C", dest, "checkout", "--quiet", "--detach", commit], running);
 }
@@ -227,7 +258,10 @@ async function runGit(ctx: Ctx, git: GitSource, gitArgs: string[], running: { gi
   const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
   running.git = null;
   if (code === 0) return { ok: true };
-  const said = stderr.trimEnd().split("\n").filter((l) => l.trim() !== "");
+  const said = stderr
+    .trimEnd()
+    .split("\n")
+    .filter((l) => l.trim() !== "");
   const what = `git ${gitArgs[0] === "-C" ? gitArgs[2] : gitArgs[0]} of ${git.url}${git.ref ? ` at ${git.ref}` : ""} failed (exit code ${code}); check the URL, ref and your access.`;
   return { ok: false, error: said.length ? `${what} git said:\n${said.map((l) => `  ${l}`).join("\n")}` : what };
 }
@@ -280,7 +314,12 @@ function sameNamed(root: string, name: string): string[] {
 }
 
 /** Moves replaced copies aside into the stage, renames the new one into place, and restores on failure. */
-function commit(stage: string, staged: string, dest: string, existing: string[]): { ok: true; asides: string[] } | { ok: false; error: string; stranded: boolean } {
+function commit(
+  stage: string,
+  staged: string,
+  dest: string,
+  existing: string[],
+): { ok: true; asides: string[] } | { ok: false; error: string; stranded: boolean } {
   const asides: [string, string][] = [];
   try {
     existing.forEach((dir, i) => {
@@ -367,7 +406,12 @@ export async function consent(ctx: Ctx, m: Manifest, yes: boolean, dir?: string)
       if (e !== g && !g.includes("$CWD")) granted[i] = `${g} (${e.slice(e.indexOf(" ") + 1)})`;
     });
   }
-  return ask(ctx, `${m.name}${m.version ? ` ${m.version}` : ""} asks for: ${granted.length > 0 ? granted.join("; ") : "nothing beyond its own directory"}`, "install it with these permissions", m.name);
+  return ask(
+    ctx,
+    `${m.name}${m.version ? ` ${m.version}` : ""} asks for: ${granted.length > 0 ? granted.join("; ") : "nothing beyond its own directory"}`,
+    "install it with these permissions",
+    m.name,
+  );
 }
 
 /** A yes/no question on a terminal; without one, a refusal that says how to answer yes (`--yes`). */

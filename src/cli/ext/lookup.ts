@@ -28,11 +28,7 @@ export async function findInstalled(ctx: Ctx, name: string): Promise<DiscoveredE
   const wanted = name.toLowerCase();
   const found = await installed(ctx);
   const all = [...found.filter((e) => e.status !== "untrusted"), ...found.filter((e) => e.status === "untrusted")];
-  return (
-    all.find((e) => e.name.toLowerCase() === wanted) ??
-    all.find((e) => e.manifest === null && basename(e.dir).toLowerCase() === wanted) ??
-    null
-  );
+  return all.find((e) => e.name.toLowerCase() === wanted) ?? all.find((e) => e.manifest === null && basename(e.dir).toLowerCase() === wanted) ?? null;
 }
 
 export function notFound(ctx: Ctx, name: string): string {

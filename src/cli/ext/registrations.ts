@@ -31,7 +31,12 @@ export async function probeRegistrations(ctx: Ctx, dir: string, name: string, sc
 /** What `next` registers that `old` did not ("new tools: a, b"), and back ("intercepts removed: tool_call"). */
 export function registrationChanges(old: Registrations, next: Registrations): { added: string[]; removed: string[] } {
   const out = { added: [] as string[], removed: [] as string[] };
-  const kinds: [keyof Registrations, string][] = [["commands", "commands"], ["tools", "tools"], ["intercept", "intercepts"], ["events", "events"]];
+  const kinds: [keyof Registrations, string][] = [
+    ["commands", "commands"],
+    ["tools", "tools"],
+    ["intercept", "intercepts"],
+    ["events", "events"],
+  ];
   for (const [key, label] of kinds) {
     const added = next[key].filter((x) => !old[key].includes(x));
     const removed = old[key].filter((x) => !next[key].includes(x));

@@ -38,6 +38,8 @@ export async function rollback(ctx: Ctx, name: string, opts: { project: boolean 
   const written = writeLock(lockPath, lock.lock);
   if (!written.ok) return fail(ctx, `${name} was rolled back, but ${written.error}.`);
   writeLock(prevLockPath, prevLock.lock);
-  ctx.out.write(`rolled ${key} back to ${before?.version ?? "its previous version"}${before?.source.type === "git" ? ` (commit ${before.source.commit.slice(0, 7)})` : ""}; zot ext rollback ${key} again returns to ${now?.version ?? "the update"}\n`);
+  ctx.out.write(
+    `rolled ${key} back to ${before?.version ?? "its previous version"}${before?.source.type === "git" ? ` (commit ${before.source.commit.slice(0, 7)})` : ""}; zot ext rollback ${key} again returns to ${now?.version ?? "the update"}\n`,
+  );
   return 0;
 }

@@ -135,7 +135,8 @@ const RUNTIME: Record<Language, string> = {
   node: "Runs with `node index.mjs` (Node 18+); without Node on PATH zot runs it with its own embedded Bun runtime, so nothing needs installing.",
   python: "Runs with `python3 main.py` (Python 3.9+ on PATH, stdlib only).",
   sh: "Runs with `sh main.sh` and reads and writes every frame with `jq` (on PATH).",
-  "sh-posix": "Runs with `sh main.sh` (POSIX sh and sed, no jq). Strings are copied between frames as written, never decoded; use jq or another language once you need their content.",
+  "sh-posix":
+    "Runs with `sh main.sh` (POSIX sh and sed, no jq). Strings are copied between frames as written, never decoded; use jq or another language once you need their content.",
   go: "Runs the compiled binary.",
 };
 

@@ -11,7 +11,10 @@ import { consent, install, type StagedExtension, type Verdict } from "./install.
 
 export async function sync(ctx: Ctx, opts: { yes: boolean }): Promise<number> {
   if (trustMode(false, ctx.env) !== "all" && !isTrusted(ctx.home, ctx.cwd))
-    return fail(ctx, `${ctx.cwd} is not a trusted folder, and zot ext sync installs programs its lockfile names; review .zot/extensions.lock.json, then run zot ext trust ${ctx.cwd}.`);
+    return fail(
+      ctx,
+      `${ctx.cwd} is not a trusted folder, and zot ext sync installs programs its lockfile names; review .zot/extensions.lock.json, then run zot ext trust ${ctx.cwd}.`,
+    );
   const root = projectExtensionsDir(ctx.cwd);
   const lockPath = lockPathFor(root);
   if (!existsSync(lockPath)) return fail(ctx, `${lockPath} does not exist; a project pins its extensions there (zot ext install --project writes it).`);
@@ -40,7 +43,11 @@ export async function sync(ctx: Ctx, opts: { yes: boolean }): Promise<number> {
   // In a trusted folder, what the user just synced from the team's lockfile is approved as installed
   // (a run with --trust or ZOT_TRUST_PROJECT=1 records nothing, as everywhere).
   if (installed.length > 0 && trustMode(false, ctx.env) !== "all") {
-    const approved = approveExtensions(ctx.home, ctx.cwd, installed.map((name) => ({ name, files: codeFiles(join(root, name)) })));
+    const approved = approveExtensions(
+      ctx.home,
+      ctx.cwd,
+      installed.map((name) => ({ name, files: codeFiles(join(root, name)) })),
+    );
     if (!approved.ok) ctx.err.write(`zot: synced, but ${approved.error}; the synced extensions are asked about before they run.\n`);
   }
   return status;

@@ -34,7 +34,10 @@ export async function toggle(ctx: Ctx, name: string, enabled: boolean): Promise<
     mode = statSync(path).mode;
     atomicWrite(path, edited.text);
   } catch (e) {
-    return fail(ctx, `cannot ${verb} ${ext.name}: writing ${ext.manifestPath} failed (${(e as NodeJS.ErrnoException).code ?? String(e)}); check its permissions.`);
+    return fail(
+      ctx,
+      `cannot ${verb} ${ext.name}: writing ${ext.manifestPath} failed (${(e as NodeJS.ErrnoException).code ?? String(e)}); check its permissions.`,
+    );
   }
   const relocked = relockEdit(dirname(ext.dir), basename(ext.dir), basename(ext.manifestPath), Buffer.from(text), Buffer.from(edited.text), mode);
   if (!relocked.ok) ctx.err.write(`zot: ${verb}d ${ext.name}, but ${relocked.error}; zot ext verify will report its manifest as changed.\n`);

@@ -47,7 +47,8 @@ async function decide(ctx: Ctx, name: string, old: LockEntry, dir: string, next:
   const sameCommit = old.source.type === "git" && next.source.type === "git" && old.source.commit === next.source.commit;
   const files = treeChanges(old, next.dir);
   const changedFiles = files.modified.length + files.added.length + files.removed.length;
-  if (sameCommit || (old.source.type === "path" && changedFiles === 0)) return { go: false, failed: false, message: `${name} is up to date (${describeVersion(old)})` };
+  if (sameCommit || (old.source.type === "path" && changedFiles === 0))
+    return { go: false, failed: false, message: `${name} is up to date (${describeVersion(old)})` };
 
   const lines = [`${name}: ${old.version ?? "(no version)"} → ${next.manifest.version ?? "(no version)"}${commits(old, next)}`];
   lines.push(`  files: ${files.modified.length} changed, ${files.added.length} added, ${files.removed.length} removed`);
@@ -73,10 +74,18 @@ async function decide(ctx: Ctx, name: string, old: LockEntry, dir: string, next:
   }
   const installedChanges = treeChanges(old, dir);
   if (installedChanges.modified.length + installedChanges.removed.length > 0)
-    lines.push(`  note: the installed copy was changed since it was installed (${[...installedChanges.modified, ...installedChanges.removed].join(", ")}); the update replaces it`);
+    lines.push(
+      `  note: the installed copy was changed since it was installed (${[...installedChanges.modified, ...installedChanges.removed].join(", ")}); the update replaces it`,
+    );
   ctx.out.write(lines.join("\n") + "\n");
   if (opts.check) return { go: false, failed: false, message: `${name}: update available (run zot ext update ${name})` };
-  if (added.length > 0 && !opts.yes) return ask(ctx, `${name} ${wider.length === added.length ? "wants more permissions than before" : "adds what it may do"}: ${added.join("; ")}`, "update it", name);
+  if (added.length > 0 && !opts.yes)
+    return ask(
+      ctx,
+      `${name} ${wider.length === added.length ? "wants more permissions than before" : "adds what it may do"}: ${added.join("; ")}`,
+      "update it",
+      name,
+    );
   return { go: true };
 }
 

@@ -33,7 +33,8 @@ export async function verify(ctx: Ctx, opts: { project: boolean; json: boolean }
   }
   for (const f of findings) {
     if (f.state === "missing") ctx.out.write(`${f.name}: missing (recorded in the lockfile, not installed in ${root})\n`);
-    else if (f.state === "changed") ctx.out.write(`${f.name}: CHANGED since it was installed — modified: ${list(f.changes!.modified)}; removed: ${list(f.changes!.removed)}\n`);
+    else if (f.state === "changed")
+      ctx.out.write(`${f.name}: CHANGED since it was installed — modified: ${list(f.changes!.modified)}; removed: ${list(f.changes!.removed)}\n`);
     else ctx.out.write(`${f.name}: ok\n`);
     if (f.changes && f.changes.added.length > 0) ctx.out.write(`  added since: ${f.changes.added.join(", ")} (may be the extension's own data)\n`);
   }

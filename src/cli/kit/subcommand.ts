@@ -21,7 +21,14 @@ export function requiredPositional(args: ParsedArgs, i: number): string {
  * `prog` is "zot ext" or "zot mcp"; `help` is its whole help text; `hint` adds to a parse error
  * how to write that subcommand.
  */
-export function prepareSub(prog: string, subs: Readonly<Record<string, Sub>>, help: () => string, argv: string[], io: CliIo, hint: (name: string, rest: string[]) => string = () => ""): Prepared {
+export function prepareSub(
+  prog: string,
+  subs: Readonly<Record<string, Sub>>,
+  help: () => string,
+  argv: string[],
+  io: CliIo,
+  hint: (name: string, rest: string[]) => string = () => "",
+): Prepared {
   const out = io.stdout ?? process.stdout;
   // Errors before the context exists (usage, --cwd) go to the same stderr the subcommands use.
   const early = { err: io.stderr ?? process.stderr };
@@ -46,7 +53,8 @@ export function prepareSub(prog: string, subs: Readonly<Record<string, Sub>>, he
     return { ok: false, code: 0 };
   }
   const [min, max] = sub.positionals;
-  if (args.positionals.length < min || args.positionals.length > max) return { ok: false, code: fail(early, `wrong number of arguments for ${prog} ${name}; usage: ${prog} ${sub.usage}`) };
+  if (args.positionals.length < min || args.positionals.length > max)
+    return { ok: false, code: fail(early, `wrong number of arguments for ${prog} ${name}; usage: ${prog} ${sub.usage}`) };
   const made = makeCtx(io, args.values.get("--cwd"));
   if (!made.ok) return { ok: false, code: fail(early, made.error) };
   return { ok: true, name, args, ctx: made.ctx };

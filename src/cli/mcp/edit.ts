@@ -25,9 +25,11 @@ export function targetFile(ctx: Ctx, project: boolean): string {
 }
 
 export function add(ctx: Ctx, name: string, o: AddOptions): number {
-  if (!MANIFEST_NAME_PATTERN.test(name)) return fail(ctx, `"${name}" is not a valid MCP server name; use 1–64 letters, digits, ., _ or -, starting with a letter or digit.`);
+  if (!MANIFEST_NAME_PATTERN.test(name))
+    return fail(ctx, `"${name}" is not a valid MCP server name; use 1–64 letters, digits, ., _ or -, starting with a letter or digit.`);
   if (o.url !== undefined && o.command.length > 0) return fail(ctx, `give either --url or a command after --, not both, for zot mcp add ${name}.`);
-  if (o.url === undefined && o.command.length === 0) return fail(ctx, `nothing to run for ${name}: give a command after -- (zot mcp add ${name} -- npx -y PACKAGE) or --url URL.`);
+  if (o.url === undefined && o.command.length === 0)
+    return fail(ctx, `nothing to run for ${name}: give a command after -- (zot mcp add ${name} -- npx -y PACKAGE) or --url URL.`);
   const [program, ...programArgs] = o.command;
   const entry: JsonObject = {};
   if (o.url !== undefined) {
@@ -44,7 +46,8 @@ export function add(ctx: Ctx, name: string, o: AddOptions): number {
     if (Object.keys(headers).length) entry.headers = headers;
     const { clientId, clientSecret, callbackPort } = o.oauth;
     if (clientSecret !== undefined && clientId === undefined) return fail(ctx, `--client-secret needs --client-id (the client the secret belongs to).`);
-    if (callbackPort !== undefined && !(/^[0-9]+$/.test(callbackPort) && Number(callbackPort) >= 1 && Number(callbackPort) <= 65535)) return fail(ctx, `--callback-port must be a port number (got "${callbackPort}").`);
+    if (callbackPort !== undefined && !(/^[0-9]+$/.test(callbackPort) && Number(callbackPort) >= 1 && Number(callbackPort) <= 65535))
+      return fail(ctx, `--callback-port must be a port number (got "${callbackPort}").`);
     const oauth: JsonObject = {};
     if (clientId !== undefined) oauth.client_id = clientId;
     if (clientSecret !== undefined) oauth.client_secret = clientSecret;

@@ -43,7 +43,9 @@ export function list(ctx: Ctx, json: boolean): number {
     auth: authOf(s, tokens),
   }));
   if (json) {
-    ctx.out.write(JSON.stringify({ home: ctx.home, cwd: ctx.cwd, servers, untrusted: cfg.untrusted, unapproved: cfg.unapproved, errors: cfg.errors }, null, 2) + "\n");
+    ctx.out.write(
+      JSON.stringify({ home: ctx.home, cwd: ctx.cwd, servers, untrusted: cfg.untrusted, unapproved: cfg.unapproved, errors: cfg.errors }, null, 2) + "\n",
+    );
     return 0;
   }
   for (const e of cfg.errors) ctx.out.write(`error: ${e}\n`);
@@ -51,7 +53,9 @@ export function list(ctx: Ctx, json: boolean): number {
   for (const u of cfg.unapproved) ctx.out.write(`${skippedLine(u)}\n`);
   if (servers.length === 0) {
     if (cfg.unapproved.length === 0)
-      ctx.out.write(`no MCP servers configured (looked in ${ctx.cwd}/.zot/mcp.json, ${ctx.cwd}/.mcp.json and ${ctx.home}/mcp.json); add one with zot mcp add\n`);
+      ctx.out.write(
+        `no MCP servers configured (looked in ${ctx.cwd}/.zot/mcp.json, ${ctx.cwd}/.mcp.json and ${ctx.home}/mcp.json); add one with zot mcp add\n`,
+      );
     return 0;
   }
   const rows = servers.map((s) => [s.name, s.scope, s.type ?? "-", s.state, s.target || "-"]);

@@ -15,14 +15,31 @@ type Found = { ok: true; server: ServerConfig; http: HttpConfig } | { ok: false;
 function httpServer(ctx: Ctx, name: string, verb: "login" | "logout"): Found {
   const cfg = configFor(ctx, [], false);
   const server = cfg.servers.find((s) => s.name.toLowerCase() === name.toLowerCase() && s.status !== "shadowed");
-  if (!server) return { ok: false, code: fail(ctx, `no MCP server named "${name}" is configured here; run zot mcp list to see the servers (or zot mcp add ${name} --url URL).`) };
+  if (!server)
+    return {
+      ok: false,
+      code: fail(ctx, `no MCP server named "${name}" is configured here; run zot mcp list to see the servers (or zot mcp add ${name} --url URL).`),
+    };
   if (server.status === "invalid") return { ok: false, code: fail(ctx, `${server.error}.`) };
   const t = server.transport;
-  if (t?.kind !== "http") return { ok: false, code: fail(ctx, `MCP server "${server.name}" is a stdio server; OAuth ${verb} is for HTTP servers (stdio servers take credentials in "env").`) };
+  if (t?.kind !== "http")
+    return {
+      ok: false,
+      code: fail(ctx, `MCP server "${server.name}" is a stdio server; OAuth ${verb} is for HTTP servers (stdio servers take credentials in "env").`),
+    };
   if (verb === "login" && !oauthApplies(t))
-    return { ok: false, code: fail(ctx, `MCP server "${server.name}" sends an Authorization header from ${server.file}; remove it from "headers" to log in with OAuth instead.`) };
+    return {
+      ok: false,
+      code: fail(ctx, `MCP server "${server.name}" sends an Authorization header from ${server.file}; remove it from "headers" to log in with OAuth instead.`),
+    };
   if (verb === "login" && t.oauth?.grantType === "client_credentials")
-    return { ok: false, code: fail(ctx, `MCP server "${server.name}" uses the client_credentials grant (${server.file}): every run gets its token with the configured client credentials, so there is nothing to log in to.`) };
+    return {
+      ok: false,
+      code: fail(
+        ctx,
+        `MCP server "${server.name}" uses the client_credentials grant (${server.file}): every run gets its token with the configured client credentials, so there is nothing to log in to.`,
+      ),
+    };
   return { ok: true, server, http: t };
 }
 
@@ -57,7 +74,10 @@ export async function logoutCommand(ctx: Ctx, name: string): Promise<number> {
     const { revokeTokens } = await import("../../mcp/oauth/revoke.ts");
     for (const e of held) {
       const r = await revokeTokens(e, http.oauth);
-      if (!r.ok) ctx.err.write(`zot: the authorization server ${e.issuer} could not be told to revoke the tokens of MCP server ${server.name}, which are forgotten here all the same: ${r.error}.\n`);
+      if (!r.ok)
+        ctx.err.write(
+          `zot: the authorization server ${e.issuer} could not be told to revoke the tokens of MCP server ${server.name}, which are forgotten here all the same: ${r.error}.\n`,
+        );
       else if (r.revoked) revoked.add(e.issuer);
     }
   }
@@ -71,7 +91,10 @@ export async function logoutCommand(ctx: Ctx, name: string): Promise<number> {
   const issuers = [...new Set(r.removed.map((e) => e.issuer))];
   const told = issuers.filter((i) => revoked.has(i));
   const only = issuers.filter((i) => !revoked.has(i));
-  const parts = [...(told.length ? [`revoked and forgot the tokens from ${told.join(", ")}`] : []), ...(only.length ? [`forgot the tokens from ${only.join(", ")}`] : [])];
+  const parts = [
+    ...(told.length ? [`revoked and forgot the tokens from ${told.join(", ")}`] : []),
+    ...(only.length ? [`forgot the tokens from ${only.join(", ")}`] : []),
+  ];
   ctx.out.write(`logged out of MCP server ${server.name} (${parts.join("; ")})\n`);
   return 0;
 }

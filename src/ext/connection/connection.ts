@@ -221,7 +221,11 @@ export class Connection {
     for (const path of this.sandbox?.missing ?? []) this.warn(`declared path ${path} does not exist, so the sandbox does not grant it`);
     this.transport = transport;
     this.helloTimer = setTimeout(
-      () => this.fail(`no hello within ${seconds(this.cfg.timings.helloMs)}; ${transport.helloHint()}${this.lastWords().replace(/^: /, "; its last words on stderr: ")}`, true),
+      () =>
+        this.fail(
+          `no hello within ${seconds(this.cfg.timings.helloMs)}; ${transport.helloHint()}${this.lastWords().replace(/^: /, "; its last words on stderr: ")}`,
+          true,
+        ),
       this.cfg.timings.helloMs,
     );
   }
@@ -244,8 +248,7 @@ export class Connection {
     timeoutMs: number,
     opts: { signal?: AbortSignal | undefined; onProgress?: ((text: string) => void) | undefined; what: string } = { what: "request" },
   ): Promise<Reply<F>> {
-    if (this.gone || !this.transport)
-      return Promise.resolve({ ok: false, kind: "gone", error: this.error ?? `extension "${this.name}" is not running` });
+    if (this.gone || !this.transport) return Promise.resolve({ ok: false, kind: "gone", error: this.error ?? `extension "${this.name}" is not running` });
     if (opts.signal?.aborted) return Promise.resolve({ ok: false, kind: "cancelled", error: `${opts.what} was cancelled` });
     const id = `${++nextId}`;
     const frame = build(id);
@@ -340,7 +343,8 @@ export class Connection {
   private onHello(name: string, version: string): void {
     if (this.helloTimer) clearTimeout(this.helloTimer);
     this.helloName = name;
-    if (name !== this.name) return this.fail(`hello.name ${JSON.stringify(name)} does not match the manifest name ${JSON.stringify(this.name)}; make them equal`, true);
+    if (name !== this.name)
+      return this.fail(`hello.name ${JSON.stringify(name)} does not match the manifest name ${JSON.stringify(this.name)}; make them equal`, true);
     this.helloVersion = version || null;
     this.helloAt = performance.now();
     this.phase = "registering";

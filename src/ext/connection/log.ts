@@ -20,7 +20,6 @@ const ERROR_LIKE = /error|exception|cannot|can't|not found|no such|fatal|panic|d
 /** Stack frames and trailers that follow the error line (Node prints its version last, Bun too). */
 const TRAILER = /^(at\s|file ".*", line \d|node\.js v\d|bun v\d|[\^~]+$|[{}[\]()]+,?$)/i;
 
-
 export class ExtensionLog {
   readonly path: string;
   /** Append-only descriptor. MCP servers get it as their stderr; extensions' stderr is piped through `output`. */

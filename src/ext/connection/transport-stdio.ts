@@ -73,7 +73,8 @@ export function openStdio(o: StdioOptions): Opened {
     drop: () => queue.drop(),
     signal: (sig: TreeSignal) => void killTree(child.pid, sig),
     helloHint: () => "it must write a hello frame to stdout first",
-    ended: (exit, when) => (when === "before hello" ? `exited before hello with ${describeExit(exit)}` : `exited with ${describeExit(exit)}${when ? ` ${when}` : ""}`),
+    ended: (exit, when) =>
+      when === "before hello" ? `exited before hello with ${describeExit(exit)}` : `exited with ${describeExit(exit)}${when ? ` ${when}` : ""}`,
   };
   return { ok: true, transport, sandbox: plan.grants ? { grants: plan.grants, missing: plan.missing } : null };
 }

@@ -39,7 +39,10 @@ export function openWebSocket(o: WebSocketOptions): Opened {
   if (tokenEnv !== null) {
     const token = o.env[tokenEnv];
     if (!token)
-      return { ok: false, error: `the variable ${tokenEnv} named by "transport.token_env" is not set in zot's environment; export the token the extension expects, then restart zot` };
+      return {
+        ok: false,
+        error: `the variable ${tokenEnv} named by "transport.token_env" is not set in zot's environment; export the token the extension expects, then restart zot`,
+      };
     o.onSecret?.(token);
     headers.Authorization = `Bearer ${token}`;
   }
@@ -110,7 +113,9 @@ export function openWebSocket(o: WebSocketOptions): Opened {
       finish(CLOSE_ABNORMAL, "closed by zot");
     },
     helloHint() {
-      return opened ? "it must send a hello frame as soon as zot connects" : `the connection to ${url} did not open; check that the extension is listening there`;
+      return opened
+        ? "it must send a hello frame as soon as zot connects"
+        : `the connection to ${url} did not open; check that the extension is listening there`;
     },
     ended(_exit, when: EndedWhen) {
       if (!opened) return `could not connect to ${url}: ${why}`;

@@ -75,5 +75,7 @@ export type ExtensionTarget = ({ kind: "stdio" } & StdioTarget) | ({ kind: "webs
 /** The target a manifest describes; null for one with nothing to run (theme-only). */
 export function targetOf(m: Manifest): ExtensionTarget | null {
   if (m.transport) return { kind: "websocket", ...m.transport };
-  return m.exec ? { kind: "stdio", exec: m.exec, args: m.args, permissions: m.permissions, ...(m.embeddedRuntime ? { embedded: m.embeddedRuntime } : {}) } : null;
+  return m.exec
+    ? { kind: "stdio", exec: m.exec, args: m.args, permissions: m.permissions, ...(m.embeddedRuntime ? { embedded: m.embeddedRuntime } : {}) }
+    : null;
 }

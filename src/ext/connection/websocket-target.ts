@@ -25,9 +25,13 @@ export function isLoopbackHost(hostname: string): boolean {
 
 /** Validates `raw` (the manifest's "transport"); errors name the manifest and the field. */
 export function parseWebSocketTarget(raw: unknown, manifestPath: string): Result<{ target: WebSocketTarget }> {
-  const bad = (field: string, problem: string) => ({ ok: false as const, error: `${manifestPath}: field "${field}" ${problem}; fix "${field}" in the manifest.` });
+  const bad = (field: string, problem: string) => ({
+    ok: false as const,
+    error: `${manifestPath}: field "${field}" ${problem}; fix "${field}" in the manifest.`,
+  });
   if (!isObject(raw)) return bad("transport", `must be an object like {"type": "websocket", "url": "ws://127.0.0.1:PORT/"}, got ${kind(raw)}`);
-  if (raw.type !== "websocket") return bad("transport.type", `must be "websocket" (the only transport besides "exec"), got ${JSON.stringify(raw.type) ?? "nothing"}`);
+  if (raw.type !== "websocket")
+    return bad("transport.type", `must be "websocket" (the only transport besides "exec"), got ${JSON.stringify(raw.type) ?? "nothing"}`);
   if (typeof raw.url !== "string" || raw.url === "") return bad("transport.url", `must be a ws:// or wss:// URL, got ${kind(raw.url)}`);
   let url: URL;
   try {
@@ -36,7 +40,8 @@ export function parseWebSocketTarget(raw: unknown, manifestPath: string): Result
     return bad("transport.url", `is ${JSON.stringify(raw.url)}, which is not a URL (write it as ws://127.0.0.1:PORT/path)`);
   }
   // The URL is written to logs and errors; a credential belongs in token_env, which never is.
-  if (url.username || url.password) return bad("transport.url", `must not carry a user name or password; put the token in the variable named by "transport.token_env"`);
+  if (url.username || url.password)
+    return bad("transport.url", `must not carry a user name or password; put the token in the variable named by "transport.token_env"`);
   if (url.protocol !== "ws:" && url.protocol !== "wss:") return bad("transport.url", `must start with ws:// or wss://, got ${JSON.stringify(raw.url)}`);
   let allowRemote = false;
   if (raw.allow_remote !== undefined && raw.allow_remote !== null) {
@@ -58,7 +63,10 @@ export function parseWebSocketTarget(raw: unknown, manifestPath: string): Result
       return bad("transport.token_env", `must name an environment variable (letters, digits, "_"), got ${JSON.stringify(raw.token_env)}`);
     // A pull must not be able to point a project's WebSocket extension at the user's model key.
     if (isProviderKeyVariable(raw.token_env))
-      return bad("transport.token_env", `is ${raw.token_env}, which holds a provider API key; zot sends no provider key to an extension, so give it a token of its own in another variable`);
+      return bad(
+        "transport.token_env",
+        `is ${raw.token_env}, which holds a provider API key; zot sends no provider key to an extension, so give it a token of its own in another variable`,
+      );
     tokenEnv = raw.token_env;
   }
   return { ok: true, target: { url: url.href, tokenEnv, allowRemote } };

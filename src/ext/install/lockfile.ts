@@ -53,7 +53,10 @@ export function readLock(path: string): Result<{ lock: Lock }> {
     }
     return { ok: true, lock: { version: typeof raw.version === "number" ? raw.version : LOCK_VERSION, extensions } };
   } catch (e) {
-    return { ok: false, error: `${path} is damaged (${e instanceof Error ? e.message : String(e)}); restore it from version control or delete it and reinstall.` };
+    return {
+      ok: false,
+      error: `${path} is damaged (${e instanceof Error ? e.message : String(e)}); restore it from version control or delete it and reinstall.`,
+    };
   }
 }
 
@@ -136,7 +139,14 @@ function treeDigest(files: Record<string, string>): string {
  * manifest): the lock follows, so `verify` does not report zot's own edit as tampering. Only when
  * the file was as locked before the edit; a file already changed behind zot's back stays reported.
  */
-export function relockEdit(root: string, name: string, file: string, before: Uint8Array, after: Uint8Array, mode: number): { ok: true } | { ok: false; error: string } {
+export function relockEdit(
+  root: string,
+  name: string,
+  file: string,
+  before: Uint8Array,
+  after: Uint8Array,
+  mode: number,
+): { ok: true } | { ok: false; error: string } {
   const path = lockPathFor(root);
   const read = readLock(path);
   if (!read.ok) return read;

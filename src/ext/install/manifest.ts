@@ -85,8 +85,13 @@ export function parseManifest(text: string, manifestPath: string, opts: Manifest
   let transport: WebSocketTarget | null = null;
   if (raw.transport !== undefined && raw.transport !== null) {
     if (raw.exec !== undefined && raw.exec !== null)
-      return bad("transport", `and "exec" are both set; an extension is either started by zot ("exec") or reached over a WebSocket ("transport"), so remove one`, name);
-    if (raw.args !== undefined && raw.args !== null) return bad("args", `applies only to "exec"; a WebSocket extension is not started by zot, so remove "args"`, name);
+      return bad(
+        "transport",
+        `and "exec" are both set; an extension is either started by zot ("exec") or reached over a WebSocket ("transport"), so remove one`,
+        name,
+      );
+    if (raw.args !== undefined && raw.args !== null)
+      return bad("args", `applies only to "exec"; a WebSocket extension is not started by zot, so remove "args"`, name);
     if (raw.permissions !== undefined && raw.permissions !== null)
       return bad("permissions", `cannot apply to a WebSocket extension: zot cannot sandbox a process it did not start, so remove "permissions"`, name);
     const parsed = parseWebSocketTarget(raw.transport, manifestPath);
@@ -98,7 +103,8 @@ export function parseManifest(text: string, manifestPath: string, opts: Manifest
   let embeddedRuntime: "bun" | "node" | undefined;
   if (raw.exec === undefined || raw.exec === null) {
     // A WebSocket extension is reached, not started: it has no exec.
-    if (!opts.allowMissingExec && transport === null) return bad("exec", `is missing (it is required unless the directory ships theme.json or the manifest has a "transport")`, name);
+    if (!opts.allowMissingExec && transport === null)
+      return bad("exec", `is missing (it is required unless the directory ships theme.json or the manifest has a "transport")`, name);
   } else if (typeof raw.exec !== "string" || raw.exec === "") {
     return bad("exec", `must be a non-empty string, got ${typeof raw.exec === "string" ? "an empty string" : kind(raw.exec)}`, name);
   } else {
@@ -170,4 +176,3 @@ export function resolveExec(
   if (!found) return { ok: false, error: `is ${JSON.stringify(exec)}, which was not found on PATH` };
   return { ok: true, path: found };
 }
-

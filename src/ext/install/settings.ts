@@ -33,15 +33,18 @@ export function parseSettingsSchema(raw: unknown, where: string): SchemaResult {
   for (const [i, s] of raw.entries()) {
     const at = `settings[${i}]`;
     if (!isObject(s)) return bad(at, `must be an object, got ${kind(s)}`);
-    if (typeof s.name !== "string" || !SETTING_NAME.test(s.name)) return bad(`${at}.name`, `must be a name of letters, digits, "_", "." or "-", got ${JSON.stringify(s.name ?? null)}`);
+    if (typeof s.name !== "string" || !SETTING_NAME.test(s.name))
+      return bad(`${at}.name`, `must be a name of letters, digits, "_", "." or "-", got ${JSON.stringify(s.name ?? null)}`);
     if (out.some((o) => o.name === s.name)) return bad(`${at}.name`, `repeats the setting "${s.name}"`);
-    if (typeof s.type !== "string" || !(SETTING_TYPES as readonly string[]).includes(s.type)) return bad(`${at}.type`, `must be one of ${SETTING_TYPES.join(", ")}, got ${JSON.stringify(s.type ?? null)}`);
+    if (typeof s.type !== "string" || !(SETTING_TYPES as readonly string[]).includes(s.type))
+      return bad(`${at}.type`, `must be one of ${SETTING_TYPES.join(", ")}, got ${JSON.stringify(s.type ?? null)}`);
     const type = s.type as SettingType;
     if (s.description !== undefined && typeof s.description !== "string") return bad(`${at}.description`, `must be a string, got ${kind(s.description)}`);
     if (s.required !== undefined && typeof s.required !== "boolean") return bad(`${at}.required`, `must be true or false, got ${kind(s.required)}`);
     let values: string[] = [];
     if (type === "enum") {
-      if (!Array.isArray(s.values) || s.values.length === 0 || s.values.some((v) => typeof v !== "string")) return bad(`${at}.values`, "must be a non-empty array of strings for an enum");
+      if (!Array.isArray(s.values) || s.values.length === 0 || s.values.some((v) => typeof v !== "string"))
+        return bad(`${at}.values`, "must be a non-empty array of strings for an enum");
       values = s.values as string[];
     } else if (s.values !== undefined) return bad(`${at}.values`, `is only for "enum" settings`);
     const spec: SettingSpec = { name: s.name, type, description: s.description ?? "", default: undefined, required: s.required ?? false, values };
@@ -90,7 +93,6 @@ export function parseSettingValue(spec: SettingSpec, text: string): Result<{ val
 
 export type Stored = { values: JsonObject; secrets: string[] };
 
-
 export function settingsFile(home: string, extension: string): string {
   return join(settingsDir(home), `${extension.toLowerCase()}.json`);
 }
@@ -106,11 +108,14 @@ export function readStored(home: string, extension: string): Result<{ stored: St
   }
   try {
     const raw: unknown = JSON.parse(text);
-    if (!isObject(raw) || !isObject(raw.values)) throw new Error("not an object with \"values\"");
+    if (!isObject(raw) || !isObject(raw.values)) throw new Error('not an object with "values"');
     const secrets = Array.isArray(raw.secrets) ? raw.secrets.filter((s): s is string => typeof s === "string") : [];
     return { ok: true, stored: { values: raw.values, secrets } };
   } catch (e) {
-    return { ok: false, error: `${path} is damaged (${e instanceof Error ? e.message : String(e)}); fix it or delete it and set the values again with zot ext config ${extension}.` };
+    return {
+      ok: false,
+      error: `${path} is damaged (${e instanceof Error ? e.message : String(e)}); fix it or delete it and set the values again with zot ext config ${extension}.`,
+    };
   }
 }
 
@@ -175,18 +180,11 @@ export function needsConfigError(extension: string, missing: string[]): string {
   return `extension "${extension}" needs ${missing.length === 1 ? "the setting" : "the settings"} ${missing.map((m) => `"${m}"`).join(", ")}; run zot ext config ${extension} ${args}`;
 }
 
-
 /**
  * `stored` with `set` (key → text as typed) and `unset` applied, checked against the declared
  * settings; the secrets list is recomputed. Nothing changes unless every entry is valid.
  */
-export function changeSettings(
-  extension: string,
-  specs: SettingSpec[],
-  stored: Stored,
-  set: [string, string][],
-  unset: string[],
-): Result<{ stored: Stored }> {
+export function changeSettings(extension: string, specs: SettingSpec[], stored: Stored, set: [string, string][], unset: string[]): Result<{ stored: Stored }> {
   const known = specs.map((s) => s.name).join(", ");
   const values: JsonObject = { ...stored.values };
   const spec = (key: string) => specs.find((s) => s.name === key);

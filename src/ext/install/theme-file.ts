@@ -8,9 +8,7 @@ import { THEME_ROLES, type Theme, type ThemeRole } from "../types.ts";
 export type ThemeColor = string | number;
 export type ThemeColors = Partial<Record<ThemeRole, ThemeColor>>;
 
-export type ThemeDecoded =
-  | { ok: true; name: string; colors: ThemeColors; warnings: string[] }
-  | { ok: false; error: string; warnings: string[] };
+export type ThemeDecoded = { ok: true; name: string; colors: ThemeColors; warnings: string[] } | { ok: false; error: string; warnings: string[] };
 
 const HEX = /^#[0-9a-f]{6}$/i;
 

@@ -68,7 +68,6 @@ export function trustMode(flag: boolean, env: Record<string, string | undefined>
   return flag || env[TRUST_ENV] === "1" ? "all" : "store";
 }
 
-
 /** The real path of `dir`, or its absolute path when it does not exist (any more). */
 export function realDir(dir: string): string {
   const abs = resolve(dir);
@@ -216,7 +215,8 @@ export function untrustDir(home: string, dir: string): Result<{ path: string }> 
     return { ok: false, error: `${real} is not trusted; zot ext trust --list shows the trusted folders.` };
   }
   store.trusted = kept;
-  for (const sets of KINDS.flatMap((kind) => [store.approved[kind], store.declined[kind]])) for (const p of Object.keys(sets)) if (covers(real, p)) delete sets[p];
+  for (const sets of KINDS.flatMap((kind) => [store.approved[kind], store.declined[kind]]))
+    for (const p of Object.keys(sets)) if (covers(real, p)) delete sets[p];
   const w = writeStore(home, store);
   return w.ok ? { ok: true, path: real } : w;
 }
@@ -271,9 +271,18 @@ export function codeFiles(dir: string): Record<string, string> {
 /** The files of `dir` git tracks or would add (not ignored), relative to it; null outside a work tree or without git. */
 function gitListed(dir: string): Set<string> | null {
   try {
-    const p = Bun.spawnSync(["git", "-C", dir, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."], { stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+    const p = Bun.spawnSync(["git", "-C", dir, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."], {
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "ignore",
+    });
     if (p.exitCode !== 0) return null;
-    return new Set(p.stdout.toString().split("\0").filter((s) => s !== ""));
+    return new Set(
+      p.stdout
+        .toString()
+        .split("\0")
+        .filter((s) => s !== ""),
+    );
   } catch {
     return null;
   }
@@ -289,7 +298,10 @@ function fileHash(path: string): string {
 
 /** The hash of a server's definitions with object keys sorted, so reformatting its list changes nothing. */
 export function serverFingerprint(p: ServerPrint): string {
-  return new Bun.CryptoHasher("sha256").update(canonical([p.name, p.definition])).digest("hex").slice(0, 32);
+  return new Bun.CryptoHasher("sha256")
+    .update(canonical([p.name, p.definition]))
+    .digest("hex")
+    .slice(0, 32);
 }
 
 function canonical(v: Json): string {
@@ -308,7 +320,10 @@ function hashExtension(p: ExtensionPrint): Hashed {
 
 /** An approved extension is kept file by file, each hash cut to 16 hex digits (64 bits: no pull finds a collision). */
 function approvedFiles(p: ExtensionPrint): Hashed {
-  return { name: p.name, hash: Object.fromEntries(Object.entries(p.files).map(([path, h]) => [path, h.replace(/^(link:.*|[0-9a-f]{16})[0-9a-f]*(:x)?$/, "$1$2")])) };
+  return {
+    name: p.name,
+    hash: Object.fromEntries(Object.entries(p.files).map(([path, h]) => [path, h.replace(/^(link:.*|[0-9a-f]{16})[0-9a-f]*(:x)?$/, "$1$2")])),
+  };
 }
 
 /**

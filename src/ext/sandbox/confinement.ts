@@ -117,7 +117,8 @@ export function implicitGrants(chain: ExecChain, places: SecretPlaces): GrantsRe
   const grants: ImplicitGrants = { programs: [], files: [], trees: [], refused: [], notes: [...chain.notes] };
   for (const program of chain.programs) {
     const why = own(program) ? null : secretReach(program, places);
-    if (why) return { ok: false, error: `it would run ${program}, which ${why}, and the sandbox never grants such a place on its own; move the program elsewhere` };
+    if (why)
+      return { ok: false, error: `it would run ${program}, which ${why}, and the sandbox never grants such a place on its own; move the program elsewhere` };
     grants.programs.push(program);
   }
   // What the system trees already grant is no news; what is left is what this extension adds.
@@ -184,7 +185,23 @@ export function seatbeltProfile(p: Permissions, at: { extensionDir: string; gran
     "(allow ipc-posix-shm)",
     "(allow file-read-metadata)",
   ];
-  const reads = ["/usr", "/System", "/Library", "/bin", "/sbin", "/private/etc", "/private/var/db/timezone", "/opt/homebrew", "/dev", at.extensionDir, ...at.grants.programs, ...at.grants.files, ...at.grants.trees, ...p.fs.read, ...p.fs.write];
+  const reads = [
+    "/usr",
+    "/System",
+    "/Library",
+    "/bin",
+    "/sbin",
+    "/private/etc",
+    "/private/var/db/timezone",
+    "/opt/homebrew",
+    "/dev",
+    at.extensionDir,
+    ...at.grants.programs,
+    ...at.grants.files,
+    ...at.grants.trees,
+    ...p.fs.read,
+    ...p.fs.write,
+  ];
   lines.push(`(allow file-read* ${reads.map((r) => `(subpath ${q(r)})`).join(" ")})`);
   const writes = ["/dev/null", "/dev/tty", ...p.fs.write];
   lines.push(`(allow file-write* ${writes.map((w) => `(subpath ${q(w)})`).join(" ")})`);
@@ -195,4 +212,3 @@ export function seatbeltProfile(p: Permissions, at: { extensionDir: string; gran
     lines.push(`(allow network-outbound ${p.net.connect.map((t) => `(remote tcp ${q(`${t.host ?? "*"}:${t.port}`)})`).join(" ")})`);
   return lines.join("\n") + "\n";
 }
-

@@ -76,8 +76,18 @@ export function elfInfo(path: string): ElfInfo | null {
   const str = (offset: bigint) => cstring(readAt(path, strtab + Number(offset), 4096));
   for (const e of entries) {
     if (e.tag === DT.NEEDED) info.needed.push(str(e.value));
-    else if (e.tag === DT.RPATH) info.rpath.push(...str(e.value).split(":").filter((d) => d !== ""));
-    else if (e.tag === DT.RUNPATH) info.runpath.push(...str(e.value).split(":").filter((d) => d !== ""));
+    else if (e.tag === DT.RPATH)
+      info.rpath.push(
+        ...str(e.value)
+          .split(":")
+          .filter((d) => d !== ""),
+      );
+    else if (e.tag === DT.RUNPATH)
+      info.runpath.push(
+        ...str(e.value)
+          .split(":")
+          .filter((d) => d !== ""),
+      );
   }
   return info;
 }

@@ -87,9 +87,11 @@ export function execChain(exec: string, args: string[], env: Record<string, stri
       // env NAME, or env -S "NAME ARGS" (the one form of env options that names a program).
       const words = sb.arg.startsWith("-S") ? sb.arg.slice(2).trim().split(/\s+/) : [sb.arg];
       const [name, ...extra] = words;
-      if (!name || name.startsWith("-")) return { ok: false, error: `the "#!" line of ${current} passes options to env that zot cannot follow; name the interpreter directly` };
+      if (!name || name.startsWith("-"))
+        return { ok: false, error: `the "#!" line of ${current} passes options to env that zot cannot follow; name the interpreter directly` };
       const found = name.includes("/") ? name : lookPath(name, env);
-      if (!found) return { ok: false, error: `${current} runs ${JSON.stringify(name)} through env, which was not found on the extension's PATH (${env.PATH ?? ""})` };
+      if (!found)
+        return { ok: false, error: `${current} runs ${JSON.stringify(name)} through env, which was not found on the extension's PATH (${env.PATH ?? ""})` };
       before = [...extra, current, ...before];
       current = found;
     } else {

@@ -59,7 +59,12 @@ export function enforcementOf(p: Permissions | null): Enforcement {
  * declaration does not say (`$EXTENSION_DIR/data` → `$ZOT_HOME`); named with its field, or null.
  */
 function symlinkEscape(declared: Permissions, expanded: Permissions, values: PlaceholderValues): string | null {
-  const byName: Record<(typeof PLACEHOLDERS)[number], string> = { $EXTENSION_DIR: values.extensionDir, $CWD: values.cwd, $ZOT_HOME: values.home, $TMP: values.tmp };
+  const byName: Record<(typeof PLACEHOLDERS)[number], string> = {
+    $EXTENSION_DIR: values.extensionDir,
+    $CWD: values.cwd,
+    $ZOT_HOME: values.home,
+    $TMP: values.tmp,
+  };
   for (const mode of ["read", "write"] as const) {
     for (const [i, path] of declared.fs[mode].entries()) {
       const ph = PLACEHOLDERS.find((p) => path === p || path.startsWith(p + "/"));
@@ -90,7 +95,8 @@ export function planLaunch(input: LaunchInput): PlanResult {
   // zot's own binary is its launcher: as an extension's program it would only be a way around the scope.
   // Standing in for bun or node it runs as Bun, which has no launcher (the variable makes it Bun from its first instruction).
   const self = compiled() ? realPath(process.execPath) : null;
-  if (self && !input.embedded && chain.programs.includes(self)) return { ok: false, error: `its exec runs zot itself (${input.exec}), which an extension with "permissions" may not do` };
+  if (self && !input.embedded && chain.programs.includes(self))
+    return { ok: false, error: `its exec runs zot itself (${input.exec}), which an extension with "permissions" may not do` };
   const places = { home: input.env.HOME || homedir(), zotHome: input.home, extensionDir: input.extensionDir, cwd: input.cwd };
   const granted = implicitGrants(chain, places);
   if (!granted.ok) return granted;

@@ -68,7 +68,6 @@ export function effectiveScope(m: { name: string; permissions: Permissions | nul
   return { ok: true, permissions, overridden, warning: null };
 }
 
-
 /** The policy in `$ZOT_HOME/config.json`, read for the `zot ext` commands (the agent passes its own). */
 export function readExtensionPolicy(configFile: string): { policy: ExtensionPolicy; warnings: string[] } {
   let raw: unknown;

@@ -110,7 +110,8 @@ function declaredPath(p: unknown): { ok: true; path: string } | { ok: false; pro
     const placeholder = PLACEHOLDERS.find((ph) => p === ph || p.startsWith(ph + "/"));
     if (!placeholder) return no(`is ${JSON.stringify(p)}, which starts with an unknown placeholder (known: ${PLACEHOLDERS.join(", ")})`);
     const rest = posix.normalize(p.slice(placeholder.length + 1).replace(/^\/+/, "") || ".");
-    if (rest === ".." || rest.startsWith("../")) return no(`is ${JSON.stringify(p)}, which climbs out of ${placeholder}; name a path inside ${placeholder}, or an absolute path`);
+    if (rest === ".." || rest.startsWith("../"))
+      return no(`is ${JSON.stringify(p)}, which climbs out of ${placeholder}; name a path inside ${placeholder}, or an absolute path`);
     return { ok: true, path: rest === "." ? placeholder : `${placeholder}/${rest.replace(/\/$/, "")}` };
   }
   if (p.startsWith("~")) return no(`is ${JSON.stringify(p)}; "~" is not expanded, write an absolute path or use a placeholder (${PLACEHOLDERS.join(", ")})`);

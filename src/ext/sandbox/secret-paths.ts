@@ -37,12 +37,7 @@ export type SecretPlaces = {
 
 /** Every protected place, lexical and real (a symlinked `$ZOT_HOME` is protected at both ends). */
 export function secretPaths(at: SecretPlaces): string[] {
-  const places = [
-    at.zotHome,
-    dirname(at.extensionDir),
-    join(at.cwd, ".zot"),
-    ...HOME_SECRETS.map((p) => join(at.home, p)),
-  ];
+  const places = [at.zotHome, dirname(at.extensionDir), join(at.cwd, ".zot"), ...HOME_SECRETS.map((p) => join(at.home, p))];
   return [...new Set(places.flatMap((p) => [p, realPath(p)]))];
 }
 

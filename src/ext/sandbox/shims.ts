@@ -43,15 +43,31 @@ export function resolveShim(file: string, ctx: ShimContext): Shim {
   if (!found) return { kind: "none" };
   const untrusted = ctx.untrusted.map(realPath);
   if ([file, realPath(file), found.path, realPath(found.path)].some((p) => untrusted.some((dir) => isWithin(p, dir))))
-    return { kind: "error", error: `${file} looks like a ${found.manager} shim but lies in the extension's or the project's folder, so zot does not run it to find the interpreter; set "exec" to the interpreter itself` };
+    return {
+      kind: "error",
+      error: `${file} looks like a ${found.manager} shim but lies in the extension's or the project's folder, so zot does not run it to find the interpreter; set "exec" to the interpreter itself`,
+    };
   const name = basename(file);
   if (lookPath(name, ctx.env) !== file)
-    return { kind: "error", error: `${file} looks like a ${found.manager} shim but is not what your PATH finds for ${JSON.stringify(name)}, so zot does not run it to find the interpreter; set "exec" to the interpreter itself` };
-  const r = Bun.spawnSync([found.path, "which", name], { cwd: ctx.cwd, env: ctx.env, stdin: "ignore", stdout: "pipe", stderr: "pipe", timeout: WHICH_TIMEOUT_MS });
+    return {
+      kind: "error",
+      error: `${file} looks like a ${found.manager} shim but is not what your PATH finds for ${JSON.stringify(name)}, so zot does not run it to find the interpreter; set "exec" to the interpreter itself`,
+    };
+  const r = Bun.spawnSync([found.path, "which", name], {
+    cwd: ctx.cwd,
+    env: ctx.env,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    timeout: WHICH_TIMEOUT_MS,
+  });
   const program = r.stdout.toString().trim().split("\n")[0] ?? "";
   if (r.exitCode !== 0 || !isAbsolute(program)) {
     const said = r.stderr.toString().trim().split("\n").pop() ?? "";
-    return { kind: "error", error: `${file} is a ${found.manager} shim, and "${found.manager} which ${name}" found no interpreter${said ? ` (${said})` : ""}; install or select one for ${ctx.cwd}` };
+    return {
+      kind: "error",
+      error: `${file} is a ${found.manager} shim, and "${found.manager} which ${name}" found no interpreter${said ? ` (${said})` : ""}; install or select one for ${ctx.cwd}`,
+    };
   }
   return { kind: "resolved", manager: found.manager, program };
 }

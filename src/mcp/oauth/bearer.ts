@@ -40,7 +40,9 @@ export function describeAuth(e: StoredAuth | null, name: string): string {
   if (e.expires_at === undefined) return `oauth: logged in (${e.issuer})`;
   const when = new Date(e.expires_at).toISOString().slice(0, 16).replace("T", " ");
   if (!expired(e)) return `oauth: logged in (expires ${when} UTC)`;
-  return e.refresh_token ? `oauth: logged in (token expired ${when} UTC; refreshed on next use)` : `needs login: the token expired ${when} UTC; run zot mcp login ${name}`;
+  return e.refresh_token
+    ? `oauth: logged in (token expired ${when} UTC; refreshed on next use)`
+    : `needs login: the token expired ${when} UTC; run zot mcp login ${name}`;
 }
 
 /** What the token was granted, as it bears on the scope a server says it lacks. */

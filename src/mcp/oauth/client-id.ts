@@ -14,17 +14,31 @@ export type Identity = Result<{ client: Client; how: string; registered: boolean
 
 const REGISTER_MS = 15_000;
 
-export async function clientIdentity(as: AuthServerMetadata, oauth: OAuthConfig | undefined, redirectUri: string, scope: string | null, fix: string): Promise<Identity> {
+export async function clientIdentity(
+  as: AuthServerMetadata,
+  oauth: OAuthConfig | undefined,
+  redirectUri: string,
+  scope: string | null,
+  fix: string,
+): Promise<Identity> {
   const id = oauth?.clientId;
   if (id !== undefined) {
     const metadataDocument = /^https:\/\/[^/]+\/./.test(id);
     if (!metadataDocument || as.clientIdMetadataDocuments) {
       const secret = oauth?.clientSecret;
       const method: ClientAuthMethod = secret === undefined ? "none" : secretMethod(as.tokenAuthMethods);
-      return { ok: true, client: { id, method, ...(secret !== undefined ? { secret } : {}) }, how: metadataDocument ? `client metadata document ${id}` : `configured client ${id}`, registered: false };
+      return {
+        ok: true,
+        client: { id, method, ...(secret !== undefined ? { secret } : {}) },
+        how: metadataDocument ? `client metadata document ${id}` : `configured client ${id}`,
+        registered: false,
+      };
     }
     if (!as.registrationEndpoint)
-      return { ok: false, error: `the authorization server ${as.issuer} does not accept Client ID Metadata Documents such as ${id} and offers no registration; ${fix}` };
+      return {
+        ok: false,
+        error: `the authorization server ${as.issuer} does not accept Client ID Metadata Documents such as ${id} and offers no registration; ${fix}`,
+      };
   }
   if (!as.registrationEndpoint) return { ok: false, error: `the authorization server ${as.issuer} offers no dynamic client registration; ${fix}` };
   return register(as.registrationEndpoint, redirectUri, scope);
@@ -40,13 +54,23 @@ async function register(endpoint: string, redirectUri: string, scope: string | n
     token_endpoint_auth_method: "none",
     ...(scope ? { scope } : {}),
   };
-  const got = await requestJson(endpoint, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(body), timeoutMs: REGISTER_MS }, `the registration endpoint ${endpoint}`);
+  const got = await requestJson(
+    endpoint,
+    { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(body), timeoutMs: REGISTER_MS },
+    `the registration endpoint ${endpoint}`,
+  );
   if (!got.ok) return got;
   const doc = got.doc;
   if (got.status < 200 || got.status > 299 || !doc || typeof doc.client_id !== "string" || doc.client_id === "")
     return { ok: false, error: `the registration endpoint ${endpoint} did not register zot: ${oauthError(doc, got.status)}` };
   const secret = typeof doc.client_secret === "string" && doc.client_secret !== "" ? doc.client_secret : undefined;
   const said = doc.token_endpoint_auth_method;
-  const method: ClientAuthMethod = said === "client_secret_basic" || said === "client_secret_post" ? said : secret !== undefined ? "client_secret_basic" : "none";
-  return { ok: true, client: { id: doc.client_id, method, ...(secret !== undefined ? { secret } : {}) }, how: `registered as client ${doc.client_id}`, registered: true };
+  const method: ClientAuthMethod =
+    said === "client_secret_basic" || said === "client_secret_post" ? said : secret !== undefined ? "client_secret_basic" : "none";
+  return {
+    ok: true,
+    client: { id: doc.client_id, method, ...(secret !== undefined ? { secret } : {}) },
+    how: `registered as client ${doc.client_id}`,
+    registered: true,
+  };
 }

@@ -46,7 +46,10 @@ export function parseChallenge(header: string | null): Challenge | null {
 }
 
 /** The protected resource metadata of the MCP endpoint `serverUrl`; `missing` when no URL had a document at all. */
-export async function resourceMetadata(serverUrl: string, challenge: Challenge | null): Promise<{ ok: true; value: ResourceMetadata } | { ok: false; error: string; missing?: true }> {
+export async function resourceMetadata(
+  serverUrl: string,
+  challenge: Challenge | null,
+): Promise<{ ok: true; value: ResourceMetadata } | { ok: false; error: string; missing?: true }> {
   const u = new URL(serverUrl);
   const path = u.pathname === "/" ? "" : u.pathname.replace(/\/$/, "");
   const candidates = challenge?.resourceMetadata
@@ -75,12 +78,17 @@ export async function authServerMetadata(issuer: string): Promise<Result<{ value
   }
   const path = u.pathname === "/" ? "" : u.pathname.replace(/\/$/, "");
   const candidates = path
-    ? [`${u.origin}/.well-known/oauth-authorization-server${path}`, `${u.origin}/.well-known/openid-configuration${path}`, `${u.origin}${path}/.well-known/openid-configuration`]
+    ? [
+        `${u.origin}/.well-known/oauth-authorization-server${path}`,
+        `${u.origin}/.well-known/openid-configuration${path}`,
+        `${u.origin}${path}/.well-known/openid-configuration`,
+      ]
     : [`${u.origin}/.well-known/oauth-authorization-server`, `${u.origin}/.well-known/openid-configuration`];
   const found = await firstDocument(candidates, FETCH_MS);
   if (!found.ok) return { ok: false, error: `found no metadata for the authorization server ${issuer} (${found.tried.join("; ")})` };
   // RFC 8414 §3.3: a document claiming another issuer is not this server's (a mix-up attempt, or a misconfiguration).
-  if (found.doc.issuer !== issuer) return { ok: false, error: `the metadata at ${found.url} says its issuer is ${JSON.stringify(found.doc.issuer)}, not ${issuer}; zot does not use it` };
+  if (found.doc.issuer !== issuer)
+    return { ok: false, error: `the metadata at ${found.url} says its issuer is ${JSON.stringify(found.doc.issuer)}, not ${issuer}; zot does not use it` };
   return decodeMetadata(issuer, found.url, found.doc);
 }
 
@@ -108,7 +116,8 @@ export async function legacyAuthServer(serverUrl: string): Promise<Result<{ valu
     };
     return { ok: true, value, how: `no authorization metadata at ${origin}: using its default /authorize, /token and /register (MCP 2025-03-26)` };
   }
-  if (got.status < 200 || got.status > 299 || !got.doc) return { ok: false, error: `the authorization server metadata at ${url} could not be read (HTTP ${got.status}${got.doc ? "" : ", not a JSON object"})` };
+  if (got.status < 200 || got.status > 299 || !got.doc)
+    return { ok: false, error: `the authorization server metadata at ${url} could not be read (HTTP ${got.status}${got.doc ? "" : ", not a JSON object"})` };
   // That revision finds the document by the origin alone, so its issuer is taken when it is on that
   // origin (servers put their endpoints under a path, `/oauth`): the MCP server's own origin vouches for it.
   const claimed = got.doc.issuer;
@@ -138,7 +147,12 @@ function decodeMetadata(issuer: string, url: string, d: JsonObject): Result<{ va
   };
 }
 
-export type Discovered = Result<{ as: AuthServerMetadata; resource: string; scopesSupported: string[]; /** Set when the 2025-03-26 fallback found it. */ how?: string }>;
+export type Discovered = Result<{
+  as: AuthServerMetadata;
+  resource: string;
+  scopesSupported: string[] /** Set when the 2025-03-26 fallback found it. */;
+  how?: string;
+}>;
 
 /**
  * The authorization server of an MCP endpoint: the first one its protected resource metadata names;

@@ -24,7 +24,10 @@ export type SigningKey = { alg: SigningAlgorithm; key: CryptoKey };
 /** The key of a PKCS#8 PEM, for `alg` or the first algorithm its type fits. */
 export async function signingKey(pem: string, alg: SigningAlgorithm | undefined): Promise<Result<{ value: SigningKey }>> {
   if (/-----BEGIN (?:EC|RSA) PRIVATE KEY-----/.test(pem))
-    return { ok: false, error: 'the private key is in the old EC/RSA PEM form; WebCrypto reads PKCS#8 ("BEGIN PRIVATE KEY"): convert it with openssl pkcs8 -topk8 -nocrypt' };
+    return {
+      ok: false,
+      error: 'the private key is in the old EC/RSA PEM form; WebCrypto reads PKCS#8 ("BEGIN PRIVATE KEY"): convert it with openssl pkcs8 -topk8 -nocrypt',
+    };
   const body = /-----BEGIN PRIVATE KEY-----([\s\S]+?)-----END PRIVATE KEY-----/.exec(pem)?.[1];
   if (body === undefined) return { ok: false, error: 'the private key is not a PEM "BEGIN PRIVATE KEY" block' };
   const der = Buffer.from(body.replace(/\s+/g, ""), "base64");

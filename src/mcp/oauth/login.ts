@@ -44,7 +44,11 @@ export async function login(i: LoginInput): Promise<LoginOutcome> {
   const issuer = as.issuer;
   if (found.how) i.say(`No protected resource metadata for ${i.url}; ${found.how}.`);
   // OAuth 2.1 and MCP: without S256 PKCE the code could be redeemed by whoever intercepts it.
-  if (!as.codeChallengeMethods?.includes("S256")) return { ok: false, error: `the authorization server ${issuer} does not offer PKCE with S256 (code_challenge_methods_supported), which MCP requires; zot does not log in without it` };
+  if (!as.codeChallengeMethods?.includes("S256"))
+    return {
+      ok: false,
+      error: `the authorization server ${issuer} does not offer PKCE with S256 (code_challenge_methods_supported), which MCP requires; zot does not log in without it`,
+    };
   const usual = i.oauth?.scopes?.join(" ") || probed.challenge?.scope || scopesSupported.join(" ") || null;
   // Step-up (MCP): after a 403 insufficient_scope, what was granted and what the server asked for.
   const prior = findAuth(readAuthStore(i.home), i.url, i.oauth?.clientId);
@@ -118,11 +122,14 @@ export async function login(i: LoginInput): Promise<LoginOutcome> {
 
 /** The authorization response, checked before its code is sent anywhere: our `state`, the issuer's `iss` (RFC 9207), no `error`. */
 export function checkCallback(p: URLSearchParams, state: string, issuer: string, issRequired: boolean): Result<{ code: string }> {
-  if (p.get("state") !== state) return { ok: false, error: "the browser came back with a state that is not this login's (a stale tab, or a forged redirect); zot did not use its code" };
+  if (p.get("state") !== state)
+    return { ok: false, error: "the browser came back with a state that is not this login's (a stale tab, or a forged redirect); zot did not use its code" };
   const iss = p.get("iss");
   // Compared as strings, unnormalised (RFC 9207 §2.4): a look-alike issuer is another issuer.
-  if (iss !== null && iss !== issuer) return { ok: false, error: `the authorization response comes from the issuer ${iss}, not ${issuer} (a mix-up attack?); zot did not redeem its code` };
-  if (iss === null && issRequired) return { ok: false, error: `the authorization response lacks the "iss" that ${issuer} promises to send; zot did not redeem its code` };
+  if (iss !== null && iss !== issuer)
+    return { ok: false, error: `the authorization response comes from the issuer ${iss}, not ${issuer} (a mix-up attack?); zot did not redeem its code` };
+  if (iss === null && issRequired)
+    return { ok: false, error: `the authorization response lacks the "iss" that ${issuer} promises to send; zot did not redeem its code` };
   const error = p.get("error");
   if (error !== null) {
     const desc = p.get("error_description");

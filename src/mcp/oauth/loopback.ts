@@ -51,7 +51,9 @@ export function listenLoopback(port = 0): Result<{ loopback: Loopback }> {
       redirectUri: `http://127.0.0.1:${server.port}/callback`,
       async wait(timeoutMs) {
         let timer: ReturnType<typeof setTimeout> | undefined;
-        const timeout = new Promise<Callback>((r) => (timer = setTimeout(() => r({ error: `no answer from the browser within ${Math.ceil(timeoutMs / 1000)} s` }), timeoutMs)));
+        const timeout = new Promise<Callback>(
+          (r) => (timer = setTimeout(() => r({ error: `no answer from the browser within ${Math.ceil(timeoutMs / 1000)} s` }), timeoutMs)),
+        );
         const got = await Promise.race([arrived, timeout]);
         clearTimeout(timer);
         return got;

@@ -21,7 +21,11 @@ export async function revokeTokens(e: StoredAuth, oauth: OAuthConfig | undefined
   const refused = new Map<string, string[]>();
   // Both are tried: a server may refuse one hint and still take the other.
   for (const [token, hint] of tokens) {
-    const got = await requestJson(endpoint, { method: "POST", ...clientPost(client, { token, token_type_hint: hint }), timeoutMs: REVOKE_MS }, `the revocation endpoint ${endpoint}`);
+    const got = await requestJson(
+      endpoint,
+      { method: "POST", ...clientPost(client, { token, token_type_hint: hint }), timeoutMs: REVOKE_MS },
+      `the revocation endpoint ${endpoint}`,
+    );
     if (!got.ok) unreachable.add(got.error);
     else if (got.status < 200 || got.status > 299) {
       const why = oauthError(got.doc, got.status);

@@ -65,7 +65,8 @@ export class ServiceCredentials implements HttpAuth {
     }
     if (status === 403 && challenge?.error === "insufficient_scope") {
       // A service can ask for the wider token itself; once per scope, so a server that keeps refusing is not asked forever.
-      if (!challenge.scope || this.asked.has(challenge.scope)) return this.fail(`it wants more access than the client credentials were granted${challenge.scope ? ` (the scope "${challenge.scope}")` : ""}`);
+      if (!challenge.scope || this.asked.has(challenge.scope))
+        return this.fail(`it wants more access than the client credentials were granted${challenge.scope ? ` (the scope "${challenge.scope}")` : ""}`);
       this.asked.add(challenge.scope);
       this.found.scope = joinScopes(this.found.scope, challenge.scope);
       return this.obtain(this.found.scope);

@@ -37,7 +37,6 @@ export type StoredAuth = {
 
 type StoreFile = { version: 1; tokens: StoredAuth[] };
 
-
 /** Every stored entry; a missing or unreadable file holds none (login writes a fresh one). */
 export function readAuthStore(home: string): StoredAuth[] {
   let doc: unknown;
@@ -47,10 +46,19 @@ export function readAuthStore(home: string): StoredAuth[] {
     return [];
   }
   if (!isObject(doc) || !Array.isArray(doc.tokens)) return [];
-  return doc.tokens.filter((t): t is StoredAuth => isObject(t) && typeof t.server === "string" && typeof t.issuer === "string" && typeof t.client_id === "string" && typeof t.access_token === "string" && typeof t.token_endpoint === "string");
+  return doc.tokens.filter(
+    (t): t is StoredAuth =>
+      isObject(t) &&
+      typeof t.server === "string" &&
+      typeof t.issuer === "string" &&
+      typeof t.client_id === "string" &&
+      typeof t.access_token === "string" &&
+      typeof t.token_endpoint === "string",
+  );
 }
 
-const sameKey = (a: StoredAuth, b: Pick<StoredAuth, "server" | "issuer" | "client_id">) => a.server === b.server && a.issuer === b.issuer && a.client_id === b.client_id;
+const sameKey = (a: StoredAuth, b: Pick<StoredAuth, "server" | "issuer" | "client_id">) =>
+  a.server === b.server && a.issuer === b.issuer && a.client_id === b.client_id;
 
 /** The entry for a server: the configured client's if one is configured, the newest otherwise. */
 export function findAuth(entries: StoredAuth[], server: string, clientId?: string): StoredAuth | null {
@@ -67,7 +75,12 @@ export function updateAuth(home: string, key: StoredAuth, change: (e: StoredAuth
   return underLock(home, () => {
     const all = readAuthStore(home);
     const now = all.find((e) => sameKey(e, key));
-    return now ? writeStore(home, all.map((e) => (e === now ? change(now) : e))) : { ok: true };
+    return now
+      ? writeStore(
+          home,
+          all.map((e) => (e === now ? change(now) : e)),
+        )
+      : { ok: true };
   });
 }
 
@@ -77,7 +90,10 @@ export function removeAuth(home: string, drop: (e: StoredAuth) => boolean): Resu
     const all = readAuthStore(home);
     const removed = all.filter(drop);
     if (removed.length === 0) return { ok: true, removed };
-    const w = writeStore(home, all.filter((e) => !drop(e)));
+    const w = writeStore(
+      home,
+      all.filter((e) => !drop(e)),
+    );
     return w.ok ? { ok: true, removed } : w;
   });
 }

@@ -8,16 +8,32 @@ export type Client = { id: string; secret?: string; method: ClientAuthMethod };
 
 export type Tokens = { accessToken: string; refreshToken?: string; expiresAt?: number; scope?: string };
 
-export type TokenOutcome = { ok: true; tokens: Tokens } | { ok: false; error: string; /** The server said the grant is no good (not a network problem). */ rejected: boolean };
+export type TokenOutcome =
+  | { ok: true; tokens: Tokens }
+  | { ok: false; error: string /** The server said the grant is no good (not a network problem). */; rejected: boolean };
 
 const TOKEN_MS = 15_000;
 
-export function redeemCode(endpoint: string, client: Client, p: { code: string; verifier: string; redirectUri: string; resource: string }): Promise<TokenOutcome> {
-  return tokenRequest(endpoint, client, { grant_type: "authorization_code", code: p.code, code_verifier: p.verifier, redirect_uri: p.redirectUri, resource: p.resource }, "the authorization code");
+export function redeemCode(
+  endpoint: string,
+  client: Client,
+  p: { code: string; verifier: string; redirectUri: string; resource: string },
+): Promise<TokenOutcome> {
+  return tokenRequest(
+    endpoint,
+    client,
+    { grant_type: "authorization_code", code: p.code, code_verifier: p.verifier, redirect_uri: p.redirectUri, resource: p.resource },
+    "the authorization code",
+  );
 }
 
 export function refreshTokens(endpoint: string, client: Client, p: { refreshToken: string; resource: string; scope?: string }): Promise<TokenOutcome> {
-  return tokenRequest(endpoint, client, { grant_type: "refresh_token", refresh_token: p.refreshToken, resource: p.resource, ...(p.scope ? { scope: p.scope } : {}) }, "the refresh token");
+  return tokenRequest(
+    endpoint,
+    client,
+    { grant_type: "refresh_token", refresh_token: p.refreshToken, resource: p.resource, ...(p.scope ? { scope: p.scope } : {}) },
+    "the refresh token",
+  );
 }
 
 /** How a configured secret is sent: Basic unless the server lists only the form field (RFC 8414's default is Basic). */

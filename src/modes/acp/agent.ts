@@ -28,7 +28,11 @@ import {
 /** What `zot acp` needs from the command line's wiring: runtimes for sessions, the session files, the keys. */
 export type AcpBackend = {
   /** A runtime in `cwd` with the editor's MCP servers: a new session, or the transcript `resume`. */
-  open(o: { cwd: string; mcpServers: McpServerSpec[]; resume: string | null }): Promise<{ ok: true; runtime: AgentRuntime; host: ExtensionHost; notices: string[] } | { ok: false; error: string; auth: boolean }>;
+  open(o: {
+    cwd: string;
+    mcpServers: McpServerSpec[];
+    resume: string | null;
+  }): Promise<{ ok: true; runtime: AgentRuntime; host: ExtensionHost; notices: string[] } | { ok: false; error: string; auth: boolean }>;
   /** The sessions of `cwd`, or of every directory, newest first. */
   sessions(cwd: string | null): { cwd: string; info: SessionInfo }[];
   /** The transcript of session `id` in `cwd`, or null when there is none. */
@@ -75,7 +79,8 @@ export class AcpAgent {
   async serve(): Promise<number> {
     const reader = new LineReader({
       onLine: (line) => this.onLine(line),
-      onOversize: (bytes) => this.peer.fail(null, new RpcError(ErrorCode.invalidRequest, `A message of ${bytes} bytes is longer than the 64 MiB limit; it was dropped.`)),
+      onOversize: (bytes) =>
+        this.peer.fail(null, new RpcError(ErrorCode.invalidRequest, `A message of ${bytes} bytes is longer than the 64 MiB limit; it was dropped.`)),
     });
     for await (const chunk of this.opts.input) reader.push(chunk);
     reader.end();
@@ -101,7 +106,8 @@ export class AcpAgent {
         return;
       case "result":
       case "error":
-        if (!this.peer.settle(frame)) this.opts.err(`zot acp: the editor answered request ${JSON.stringify(frame.id)}, which zot did not send or no longer waits for.\n`);
+        if (!this.peer.settle(frame))
+          this.opts.err(`zot acp: the editor answered request ${JSON.stringify(frame.id)}, which zot did not send or no longer waits for.\n`);
         return;
       case "notification":
         this.notification(frame);
@@ -109,7 +115,11 @@ export class AcpAgent {
       case "request": {
         const handled = this.request(frame).then(
           (result) => this.peer.respond(frame.id, result),
-          (err: unknown) => this.peer.fail(frame.id, err instanceof RpcError ? err : new RpcError(ErrorCode.internal, `${frame.method} failed: ${err instanceof Error ? err.message : String(err)}`)),
+          (err: unknown) =>
+            this.peer.fail(
+              frame.id,
+              err instanceof RpcError ? err : new RpcError(ErrorCode.internal, `${frame.method} failed: ${err instanceof Error ? err.message : String(err)}`),
+            ),
         );
         this.inflight.add(handled);
         void handled.finally(() => this.inflight.delete(handled));
@@ -121,7 +131,10 @@ export class AcpAgent {
   private notification(frame: Extract<Frame, { kind: "notification" }>): void {
     if (frame.method === "session/cancel") {
       // A cancel for a session that is gone or idle is harmless: there is nothing left to stop.
-      const id = frame.params !== undefined && frame.params !== null && typeof frame.params === "object" && !Array.isArray(frame.params) ? frame.params.sessionId : undefined;
+      const id =
+        frame.params !== undefined && frame.params !== null && typeof frame.params === "object" && !Array.isArray(frame.params)
+          ? frame.params.sessionId
+          : undefined;
       if (typeof id === "string") this.sessions.get(id)?.cancel();
       else this.opts.err(`zot acp: session/cancel without a string "sessionId" was ignored.\n`);
       return;
@@ -158,7 +171,8 @@ export class AcpAgent {
         let s = this.sessions.get(sessionId);
         if (!s) {
           const path = this.backend.transcript(cwd, sessionId);
-          if (path === null) throw new RpcError(ErrorCode.notFound, `${method}: zot has no session "${sessionId}" in ${cwd} (session/list names those it has).`);
+          if (path === null)
+            throw new RpcError(ErrorCode.notFound, `${method}: zot has no session "${sessionId}" in ${cwd} (session/list names those it has).`);
           s = await this.open(method, cwd, mcpServers, path);
         }
         if (method === "session/load") s.replay();
@@ -168,7 +182,8 @@ export class AcpAgent {
         const { cwd, cursor } = decodeList(p);
         const all = this.backend.sessions(cwd);
         const start = cursor === null ? 0 : Number.parseInt(cursor, 10);
-        if (!Number.isInteger(start) || start < 0 || start > all.length) throw new RpcError(ErrorCode.invalidParams, `session/list: "cursor" ${JSON.stringify(cursor)} is not one zot gave out.`);
+        if (!Number.isInteger(start) || start < 0 || start > all.length)
+          throw new RpcError(ErrorCode.invalidParams, `session/list: "cursor" ${JSON.stringify(cursor)} is not one zot gave out.`);
         const page = all.slice(start, start + PAGE);
         return {
           sessions: page.map(({ cwd: dir, info }) => ({
@@ -198,7 +213,10 @@ export class AcpAgent {
         return { stopReason };
       }
       default:
-        throw new RpcError(ErrorCode.methodNotFound, `zot does not offer the method "${method}" (ACP v1: initialize, authenticate, session/new, session/load, session/resume, session/list, session/close, session/prompt, session/set_mode, session/cancel).`);
+        throw new RpcError(
+          ErrorCode.methodNotFound,
+          `zot does not offer the method "${method}" (ACP v1: initialize, authenticate, session/new, session/load, session/resume, session/list, session/close, session/prompt, session/set_mode, session/cancel).`,
+        );
     }
   }
 

@@ -46,16 +46,33 @@ export function decodeFrame(line: string): Frame {
   try {
     raw = JSON.parse(line);
   } catch (err) {
-    return { kind: "invalid", id: null, code: ErrorCode.parse, message: `The line is not valid JSON (${(err as Error).message}); ACP sends one JSON-RPC message per line.` };
+    return {
+      kind: "invalid",
+      id: null,
+      code: ErrorCode.parse,
+      message: `The line is not valid JSON (${(err as Error).message}); ACP sends one JSON-RPC message per line.`,
+    };
   }
-  if (!isObject(raw)) return { kind: "invalid", id: null, code: ErrorCode.invalidRequest, message: `A JSON-RPC message must be an object (got ${kind(raw)}); batches are not part of ACP.` };
+  if (!isObject(raw))
+    return {
+      kind: "invalid",
+      id: null,
+      code: ErrorCode.invalidRequest,
+      message: `A JSON-RPC message must be an object (got ${kind(raw)}); batches are not part of ACP.`,
+    };
   const id = isId(raw.id) ? raw.id : null;
   if (raw.jsonrpc !== "2.0") return { kind: "invalid", id, code: ErrorCode.invalidRequest, message: `The message lacks "jsonrpc": "2.0".` };
   if (typeof raw.method === "string") {
     if (raw.params !== undefined && !isObject(raw.params) && !Array.isArray(raw.params))
       return { kind: "invalid", id, code: ErrorCode.invalidRequest, message: `"params" of ${raw.method} must be an object (got ${kind(raw.params)}).` };
     if (raw.id === undefined) return { kind: "notification", method: raw.method, params: raw.params };
-    if (!isId(raw.id)) return { kind: "invalid", id: null, code: ErrorCode.invalidRequest, message: `The "id" of ${raw.method} must be a string or an integer (got ${kind(raw.id)}).` };
+    if (!isId(raw.id))
+      return {
+        kind: "invalid",
+        id: null,
+        code: ErrorCode.invalidRequest,
+        message: `The "id" of ${raw.method} must be a string or an integer (got ${kind(raw.id)}).`,
+      };
     return { kind: "request", id: raw.id, method: raw.method, params: raw.params };
   }
   if (raw.id !== undefined && (isId(raw.id) || raw.id === null)) {
@@ -63,7 +80,12 @@ export function decodeFrame(line: string): Frame {
     const e = raw.error;
     if (isObject(e) && typeof e.code === "number" && typeof e.message === "string") return { kind: "error", id: raw.id, code: e.code, message: e.message };
   }
-  return { kind: "invalid", id, code: ErrorCode.invalidRequest, message: `The message is neither a request (a string "method") nor a response (an "id" with "result" or "error").` };
+  return {
+    kind: "invalid",
+    id,
+    code: ErrorCode.invalidRequest,
+    message: `The message is neither a request (a string "method") nor a response (an "id" with "result" or "error").`,
+  };
 }
 
 /**

@@ -90,8 +90,10 @@ export class AcpSession {
     const sessionId = this.id;
     const access: EditorAccess = {};
     if (caps.readTextFile)
-      access.readText = (path) => this.peer.request("fs/read_text_file", { sessionId, path }).then((r): Result<{ text: string }> => ({ ok: true, text: decodeReadText(r) }), failure);
-    if (caps.writeTextFile) access.writeText = (path, content) => this.peer.request("fs/write_text_file", { sessionId, path, content }).then((): Result => ({ ok: true }), failure);
+      access.readText = (path) =>
+        this.peer.request("fs/read_text_file", { sessionId, path }).then((r): Result<{ text: string }> => ({ ok: true, text: decodeReadText(r) }), failure);
+    if (caps.writeTextFile)
+      access.writeText = (path, content) => this.peer.request("fs/write_text_file", { sessionId, path, content }).then((): Result => ({ ok: true }), failure);
     if (caps.terminal) access.runCommand = (o) => this.inTerminal(o);
     return Object.keys(access).length > 0 ? access : null;
   }
@@ -103,7 +105,9 @@ export class AcpSession {
     if (command === undefined) return { ok: false, error: "there is no command to run" };
     let terminalId: string;
     try {
-      terminalId = decodeTerminalId(await this.peer.request("terminal/create", { sessionId, command, args, cwd: o.cwd, outputByteLimit: TERMINAL_OUTPUT_LIMIT }));
+      terminalId = decodeTerminalId(
+        await this.peer.request("terminal/create", { sessionId, command, args, cwd: o.cwd, outputByteLimit: TERMINAL_OUTPUT_LIMIT }),
+      );
     } catch (err) {
       return failure(err);
     }
@@ -179,11 +183,16 @@ export class AcpSession {
       } else if (m.role === "assistant") {
         for (const p of m.content) {
           if (p.type === "text" && p.text !== "") this.update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: p.text } });
-          else if (p.type === "thinking" && p.thinking !== "") this.update({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: p.thinking } });
+          else if (p.type === "thinking" && p.thinking !== "")
+            this.update({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: p.thinking } });
           else if (p.type === "toolCall") {
             const r = results.get(p.id);
             const builtin = (BUILTIN_TOOLS as readonly string[]).includes(p.name) && r?.extension === undefined;
-            const output = r ? r.content.map((c): ToolCallContent => (p.name === "bash" && c.type === "text" ? terminalText(c.text) : { type: "content", content: contentBlock(c) })) : [];
+            const output = r
+              ? r.content.map(
+                  (c): ToolCallContent => (p.name === "bash" && c.type === "text" ? terminalText(c.text) : { type: "content", content: contentBlock(c) }),
+                )
+              : [];
             this.update({
               sessionUpdate: "tool_call",
               toolCallId: p.id,
@@ -251,7 +260,8 @@ export class AcpSession {
         const terminalId = this.terminals.get(e.id);
         this.terminals.delete(e.id);
         // The editor's terminal already shows the command's output; the result would repeat it.
-        const content: ToolCallContent[] = terminalId !== undefined ? [{ type: "terminal", terminalId }] : [...(e.is_error ? [] : (call?.diffs ?? [])), ...shown];
+        const content: ToolCallContent[] =
+          terminalId !== undefined ? [{ type: "terminal", terminalId }] : [...(e.is_error ? [] : (call?.diffs ?? [])), ...shown];
         this.update({ sessionUpdate: "tool_call_update", toolCallId: e.id, status: e.is_error ? "failed" : "completed", content });
         return;
       }
@@ -354,7 +364,11 @@ export class AcpSession {
 
   /** session/prompt: one turn, answered with its stop reason once it ends. */
   prompt(blocks: PromptBlock[]): Promise<StopReason> {
-    if (this.running) throw new RpcError(ErrorCode.invalidRequest, `session/prompt: a prompt is already running in session ${this.id}; wait for its answer or send session/cancel.`);
+    if (this.running)
+      throw new RpcError(
+        ErrorCode.invalidRequest,
+        `session/prompt: a prompt is already running in session ${this.id}; wait for its answer or send session/cancel.`,
+      );
     this.cancelled = false;
     const run = this.turn(blocks).finally(() => {
       this.running = null;
@@ -397,7 +411,11 @@ export class AcpSession {
           break;
         case "resource_blob":
           if (b.mimeType && /^image\/(png|jpeg|gif|webp)$/.test(b.mimeType)) attachments.push({ type: "image", mimeType: b.mimeType, data: b.blob });
-          else throw new RpcError(ErrorCode.invalidParams, `session/prompt: the embedded resource ${b.uri} is binary (${b.mimeType ?? "no mime type"}); zot takes text resources and png, jpeg, gif or webp images.`);
+          else
+            throw new RpcError(
+              ErrorCode.invalidParams,
+              `session/prompt: the embedded resource ${b.uri} is binary (${b.mimeType ?? "no mime type"}); zot takes text resources and png, jpeg, gif or webp images.`,
+            );
           break;
       }
     }
@@ -442,7 +460,10 @@ export class AcpSession {
         return "end_turn";
       case "panel":
         this.host.panelClose(action.panel.id);
-        throw new RpcError(ErrorCode.internal, `/${name} (${r.extension}) opens a panel, which ACP editors cannot show; run it in zot's terminal UI. Its content was:\n${action.text}`);
+        throw new RpcError(
+          ErrorCode.internal,
+          `/${name} (${r.extension}) opens a panel, which ACP editors cannot show; run it in zot's terminal UI. Its content was:\n${action.text}`,
+        );
       default:
         return "end_turn";
     }

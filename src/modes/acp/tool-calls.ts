@@ -105,7 +105,9 @@ export function toolDiffs(name: string, args: JsonObject, cwd: string): ToolCall
   if (name === "write" && typeof args.content === "string") return [{ type: "diff", path: abs, oldText: fileText(abs), newText: args.content }];
   if (name === "edit" && Array.isArray(args.edits))
     return args.edits.flatMap((e: Json): ToolCallContent[] =>
-      isObject(e) && typeof e.oldText === "string" && typeof e.newText === "string" ? [{ type: "diff", path: abs, oldText: e.oldText, newText: e.newText }] : [],
+      isObject(e) && typeof e.oldText === "string" && typeof e.newText === "string"
+        ? [{ type: "diff", path: abs, oldText: e.oldText, newText: e.newText }]
+        : [],
     );
   return [];
 }

@@ -99,19 +99,25 @@ function absolute(method: string, o: JsonObject, key: string): string {
 export function decodeInitialize(p: JsonObject): { protocolVersion: number; capabilities: ClientCapabilities; client: string | null } {
   const m = "initialize";
   const v = p.protocolVersion;
-  if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw bad(m, `"protocolVersion" must be a non-negative integer (got ${v === undefined ? "nothing" : JSON.stringify(v)})`);
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 0)
+    throw bad(m, `"protocolVersion" must be a non-negative integer (got ${v === undefined ? "nothing" : JSON.stringify(v)})`);
   // Capabilities the editor does not state, or states oddly, are taken as not offered (the schema's default).
   const caps = isObject(p.clientCapabilities) ? p.clientCapabilities : {};
   const fs = isObject(caps.fs) ? caps.fs : {};
   const info = isObject(p.clientInfo) && typeof p.clientInfo.name === "string" ? p.clientInfo.name : null;
-  return { protocolVersion: v, capabilities: { readTextFile: fs.readTextFile === true, writeTextFile: fs.writeTextFile === true, terminal: caps.terminal === true }, client: info };
+  return {
+    protocolVersion: v,
+    capabilities: { readTextFile: fs.readTextFile === true, writeTextFile: fs.writeTextFile === true, terminal: caps.terminal === true },
+    client: info,
+  };
 }
 
 function pairs(method: string, where: string, v: Json | undefined): { name: string; value: string }[] {
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v)) throw bad(method, `${where} must be an array of {name, value} (got ${kind(v)})`);
   return v.map((e, i) => {
-    if (!isObject(e) || typeof e.name !== "string" || typeof e.value !== "string") throw bad(method, `${where}[${i}] must be {"name": string, "value": string}`);
+    if (!isObject(e) || typeof e.name !== "string" || typeof e.value !== "string")
+      throw bad(method, `${where}[${i}] must be {"name": string, "value": string}`);
     return { name: e.name, value: e.value };
   });
 }
@@ -123,12 +129,17 @@ function decodeMcpServers(method: string, v: Json | undefined): McpServerSpec[] 
     const where = `mcpServers[${i}]`;
     if (!isObject(s)) throw bad(method, `${where} must be an object`);
     if (typeof s.name !== "string" || s.name === "") throw bad(method, `${where}.name must be a non-empty string`);
-    if (s.type === "sse") throw bad(method, `${where} (${s.name}) uses the SSE transport, which zot does not offer (initialize says mcpCapabilities.sse: false); use stdio or http`);
+    if (s.type === "sse")
+      throw bad(
+        method,
+        `${where} (${s.name}) uses the SSE transport, which zot does not offer (initialize says mcpCapabilities.sse: false); use stdio or http`,
+      );
     if (s.type === "http") {
       if (typeof s.url !== "string" || !/^https?:\/\//.test(s.url)) throw bad(method, `${where}.url must be an http(s) URL`);
       return { type: "http", name: s.name, url: s.url, headers: pairs(method, `${where}.headers`, s.headers) };
     }
-    if (s.type !== undefined && s.type !== "stdio") throw bad(method, `${where}.type must be "http" or absent for a stdio server (got ${JSON.stringify(s.type)})`);
+    if (s.type !== undefined && s.type !== "stdio")
+      throw bad(method, `${where}.type must be "http" or absent for a stdio server (got ${JSON.stringify(s.type)})`);
     if (typeof s.command !== "string" || s.command === "") throw bad(method, `${where}.command must be a non-empty string`);
     const args = s.args ?? [];
     if (!Array.isArray(args) || !args.every((a) => typeof a === "string")) throw bad(method, `${where}.args must be an array of strings`);
@@ -175,7 +186,8 @@ export function decodePrompt(p: JsonObject): { sessionId: string; prompt: Prompt
         return { type: "text", text: str(m, b, "text") };
       case "image": {
         const mimeType = str(m, b, "mimeType");
-        if (!/^image\/(png|jpeg|gif|webp)$/.test(mimeType)) throw bad(m, `${where}.mimeType must be image/png, image/jpeg, image/gif or image/webp (got "${mimeType}")`);
+        if (!/^image\/(png|jpeg|gif|webp)$/.test(mimeType))
+          throw bad(m, `${where}.mimeType must be image/png, image/jpeg, image/gif or image/webp (got "${mimeType}")`);
         return { type: "image", mimeType, data: str(m, b, "data") };
       }
       case "resource_link":
@@ -202,7 +214,10 @@ export function decodePermissionOutcome(r: Json): PermissionOutcome {
   const o = isObject(r) && isObject(r.outcome) ? r.outcome : null;
   if (o?.outcome === "cancelled") return { outcome: "cancelled" };
   if (o?.outcome === "selected" && typeof o.optionId === "string") return { outcome: "selected", optionId: o.optionId };
-  throw new RpcError(ErrorCode.invalidParams, `The editor's answer to session/request_permission is not {"outcome": {"outcome": "selected", "optionId"} | {"outcome": "cancelled"}}.`);
+  throw new RpcError(
+    ErrorCode.invalidParams,
+    `The editor's answer to session/request_permission is not {"outcome": {"outcome": "selected", "optionId"} | {"outcome": "cancelled"}}.`,
+  );
 }
 
 export function decodeReadText(r: Json): string {

@@ -246,7 +246,9 @@ function headerMismatch(headers: Headers, msg: JsonObject): string | null {
   const raw = headers.get("mcp-name");
   if (raw === null) return `${method} needs the Mcp-Name header (${JSON.stringify(named)}, as in the body)`;
   const value = decodeHeaderValue(raw.trim());
-  return value === named ? null : `the Mcp-Name header (${JSON.stringify(value)}) is not the body's ${method === "resources/read" ? "uri" : "name"} (${JSON.stringify(named)})`;
+  return value === named
+    ? null
+    : `the Mcp-Name header (${JSON.stringify(value)}) is not the body's ${method === "resources/read" ? "uri" : "name"} (${JSON.stringify(named)})`;
 }
 
 /** A header value as zot's client and SEP-2243 encode it: as is, or `=?base64?…?=` for what is not printable ASCII. */

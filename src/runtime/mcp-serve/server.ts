@@ -173,7 +173,6 @@ export class McpServer {
     return JSON.stringify(this.tools.list().map((t) => t.declaration));
   }
 
-
   private notification(method: string, params: JsonObject): void {
     switch (method) {
       case "notifications/initialized":
@@ -200,12 +199,16 @@ export class McpServer {
       data: { supported: SUPPORTED, requested },
     });
     if (header !== null && version !== undefined && header !== version)
-      return { code: HEADER_MISMATCH, message: `the MCP-Protocol-Version header (${header}) and params._meta's "${META}protocolVersion" (${String(version)}) differ; send the same version in both` };
+      return {
+        code: HEADER_MISMATCH,
+        message: `the MCP-Protocol-Version header (${header}) and params._meta's "${META}protocolVersion" (${String(version)}) differ; send the same version in both`,
+      };
     if (header !== null && !SUPPORTED.includes(header)) return unsupported(header);
     if (version !== undefined || (header === MODERN_VERSION && !this.session)) {
       if (version === undefined) return { code: INVALID_PARAMS, message: `a ${MODERN_VERSION} request needs "${META}protocolVersion" in params._meta` };
       if (version !== MODERN_VERSION) return unsupported(version);
-      if (!isObject(meta[`${META}clientCapabilities`])) return { code: INVALID_PARAMS, message: `a ${MODERN_VERSION} request needs "${META}clientCapabilities" (an object, {} for none) in params._meta` };
+      if (!isObject(meta[`${META}clientCapabilities`]))
+        return { code: INVALID_PARAMS, message: `a ${MODERN_VERSION} request needs "${META}clientCapabilities" (an object, {} for none) in params._meta` };
       return { era: "modern", client: clientName(meta[`${META}clientInfo`]), canAsk: canElicitForm(meta[`${META}clientCapabilities`]) };
     }
     if (this.session) return { era: "legacy", client: this.session.client, canAsk: this.session.canAsk };
@@ -217,7 +220,6 @@ export class McpServer {
     };
   }
 
-
   private async request(id: RpcId, method: string, params: JsonObject, channel: Channel, signal: AbortSignal, header: string | null): Promise<Reply> {
     const caller = this.caller(method, params, header);
     if (!("era" in caller)) return { error: caller };
@@ -225,7 +227,12 @@ export class McpServer {
     if (caller.era === "modern" && LEGACY_ONLY.has(method))
       return { error: { code: METHOD_NOT_FOUND, message: `${method} is not part of protocol ${MODERN_VERSION} (use server/discover and _meta instead)` } };
     if (caller.era === "legacy" && MODERN_ONLY.has(method))
-      return { error: { code: METHOD_NOT_FOUND, message: `${method} belongs to protocol ${MODERN_VERSION}; send it with "${META}protocolVersion": "${MODERN_VERSION}" in _meta` } };
+      return {
+        error: {
+          code: METHOD_NOT_FOUND,
+          message: `${method} belongs to protocol ${MODERN_VERSION}; send it with "${META}protocolVersion": "${MODERN_VERSION}" in _meta`,
+        },
+      };
     const done = (result: JsonObject): Reply => ({ result: caller.era === "modern" ? { resultType: "complete", ...result } : result });
     switch (method) {
       case "initialize":

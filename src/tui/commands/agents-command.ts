@@ -19,8 +19,17 @@ export function agentsCommand(ctx: CommandContext): void {
       key: (a) => `${a.name} ${a.description}`,
       row: (a) => ({ label: a.name, detail: `${a.source} · ${a.description}` }),
       onPick: (a) => {
-        const text = [`Source: ${a.source}`, `Tools: ${a.tools === null ? "all" : a.tools.join(", ") || "none"}${a.readOnly ? " (bash: only commands that only look)" : ""}`, `Model: ${a.model ?? "the session's"}`, `Subagents: ${a.subagents ? "may start them" : "no"}`, "", a.prompt].join("\n");
-        ctx.openModal(new TextOverlay(ctx, { title: `Agent ${a.name}`, hint: "↑↓ pgup pgdn scroll · esc closes", text: () => text, onClose: () => agentsCommand(ctx) }));
+        const text = [
+          `Source: ${a.source}`,
+          `Tools: ${a.tools === null ? "all" : a.tools.join(", ") || "none"}${a.readOnly ? " (bash: only commands that only look)" : ""}`,
+          `Model: ${a.model ?? "the session's"}`,
+          `Subagents: ${a.subagents ? "may start them" : "no"}`,
+          "",
+          a.prompt,
+        ].join("\n");
+        ctx.openModal(
+          new TextOverlay(ctx, { title: `Agent ${a.name}`, hint: "↑↓ pgup pgdn scroll · esc closes", text: () => text, onClose: () => agentsCommand(ctx) }),
+        );
       },
     }),
   );

@@ -155,7 +155,11 @@ async function reload(ctx: CommandContext, args: string, lead: StatusLine[] = []
 function model(ctx: CommandContext, args: string): void {
   const switchTo = (provider: string, id: string): void => {
     const r = ctx.runtime.setModel(provider, id);
-    if (r.ok) ctx.status([{ text: `Model: ${provider}/${id}`, level: "success" }, ...(r.notice ? [{ text: r.notice, level: "warn" as const }] : [])], r.notice ? 8000 : 3000);
+    if (r.ok)
+      ctx.status(
+        [{ text: `Model: ${provider}/${id}`, level: "success" }, ...(r.notice ? [{ text: r.notice, level: "warn" as const }] : [])],
+        r.notice ? 8000 : 3000,
+      );
     else ctx.status([{ text: r.error, level: "error" }], 8000);
   };
   const wanted = args.trim();
@@ -177,7 +181,13 @@ function model(ctx: CommandContext, args: string): void {
         const isCurrent = m.provider === ctx.runtime.provider && m.id === ctx.runtime.model;
         return {
           label: `${isCurrent ? "● " : "  "}${m.provider}/${m.id}`,
-          detail: [isCurrent ? "current" : "", m.name !== m.id ? m.name : "", m.contextWindow ? `${Math.round(m.contextWindow / 1000)}k ctx` : "", m.reasoning ? "reasoning" : "", m.source]
+          detail: [
+            isCurrent ? "current" : "",
+            m.name !== m.id ? m.name : "",
+            m.contextWindow ? `${Math.round(m.contextWindow / 1000)}k ctx` : "",
+            m.reasoning ? "reasoning" : "",
+            m.source,
+          ]
             .filter(Boolean)
             .join(" · "),
         };
@@ -328,7 +338,15 @@ function offerProbe(ctx: CommandContext, provider: string, key: string): void {
           if (signal.aborted) ctx.status([{ text: "Login cancelled; nothing was saved.", level: "info" }], 4000);
           else if (r.kind === "ok") saveKey(ctx, provider, key, `The key works (HTTP ${r.status} from ${r.url}). `, "success");
           else if (r.kind === "rejected")
-            ctx.status([{ text: `${provider} refused the key (HTTP ${r.status} from ${r.url}); nothing was saved. Run /login ${provider} to try another.`, level: "error" }], 10_000);
+            ctx.status(
+              [
+                {
+                  text: `${provider} refused the key (HTTP ${r.status} from ${r.url}); nothing was saved. Run /login ${provider} to try another.`,
+                  level: "error",
+                },
+              ],
+              10_000,
+            );
           else saveKey(ctx, provider, key, `Could not check the key (${r.url}: ${r.why}). `, "warn");
         });
       },
@@ -384,10 +402,7 @@ export function helpText(commands: readonly SlashItem[]): string {
   const md = commands.filter((c) => c.markdown);
   const mdText = md.length ? "\nMarkdown commands:\n" + md.map((c) => `  /${c.name.padEnd(27)} ${c.description}`).join("\n") : "";
   const ext = commands.filter((c) => c.extension !== null);
-  const extText = ext.length
-    ? "\nExtension commands:\n" + ext.map((c) => `  /${c.name.padEnd(27)} ${c.description} [${c.extension}]`).join("\n")
-    : "";
+  const extText = ext.length ? "\nExtension commands:\n" + ext.map((c) => `  /${c.name.padEnd(27)} ${c.description} [${c.extension}]`).join("\n") : "";
   const modes = PERMISSION_MODES.map((m) => `  ${m.padEnd(28)} ${MODE_HELP[m]}`).join("\n");
   return `Keys:\n${keys}\nPermission modes (shift+tab):\n${modes}\nCommands:\n${builtins}${mdText}${extText}`;
 }
-

@@ -38,7 +38,10 @@ export function extConfig(ctx: FormContext, name: string): void {
     new Picker<SettingSpec>(ctx, {
       title: `Settings of ${current.extension}`,
       items: current.specs,
-      row: (s) => ({ label: s.name, detail: `${shown(s, current.values[s.name])}  ${s.type}${s.required ? ", required" : ""}${s.description ? ` — ${s.description}` : ""}` }),
+      row: (s) => ({
+        label: s.name,
+        detail: `${shown(s, current.values[s.name])}  ${s.type}${s.required ? ", required" : ""}${s.description ? ` — ${s.description}` : ""}`,
+      }),
       key: (s) => s.name,
       onPick: (s) => ask(ctx, current.extension, s),
     }),
@@ -82,7 +85,16 @@ const UNSET = "\u0000unset";
 
 async function store(ctx: FormContext, extension: string, s: SettingSpec, value: string | null): Promise<void> {
   const r = await ctx.host.configure(extension, value === null ? [] : [[s.name, value]], value === null ? [s.name] : []);
-  if (r.ok) ctx.status([{ text: `${extension}: ${s.name} ${value === null ? "unset" : "saved"}${s.type === "secret" ? "" : value === null ? "" : ` (${value})`}; the extension got the new settings.`, level: "success" }], STATUS_MS);
+  if (r.ok)
+    ctx.status(
+      [
+        {
+          text: `${extension}: ${s.name} ${value === null ? "unset" : "saved"}${s.type === "secret" ? "" : value === null ? "" : ` (${value})`}; the extension got the new settings.`,
+          level: "success",
+        },
+      ],
+      STATUS_MS,
+    );
   else ctx.status([{ text: `${extension}: ${r.error}; nothing was changed.`, level: "error" }], STATUS_MS);
   extConfig(ctx, extension);
 }

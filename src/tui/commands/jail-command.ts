@@ -13,5 +13,9 @@ export function jailCommand(ctx: CommandContext, on: boolean): void {
       ],
       8000,
     );
-  } else ctx.status([{ text: was ? "Unjailed: the tools may use any path again." : "Not jailed; /jail confines the file tools to this directory.", level: "info" }], 4000);
+  } else
+    ctx.status(
+      [{ text: was ? "Unjailed: the tools may use any path again." : "Not jailed; /jail confines the file tools to this directory.", level: "info" }],
+      4000,
+    );
 }

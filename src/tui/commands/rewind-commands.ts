@@ -42,7 +42,10 @@ export function rewindPicker(ctx: CommandContext): void {
     return;
   }
   const points = listed.ok ? listed.points : [];
-  const rows: Row[] = [...(undo ? [{ kind: "undo" as const }] : []), ...points.map((point, i) => ({ kind: "prompt" as const, point, number: i + 1 })).reverse()];
+  const rows: Row[] = [
+    ...(undo ? [{ kind: "undo" as const }] : []),
+    ...points.map((point, i) => ({ kind: "prompt" as const, point, number: i + 1 })).reverse(),
+  ];
   ctx.openModal(
     new Picker<Row>(ctx, {
       title: "Rewind to before which prompt?",
@@ -88,7 +91,11 @@ function apply(ctx: CommandContext, point: RewindPoint, number: number, restore:
   const files = restore === "conversation" ? "" : `${filesDone(r.plan)} `;
   const undo = "/rewind undo puts it back.";
   if (r.path !== null) {
-    showSwitch(ctx, r.warnings, `Rewound to before prompt #${number}: ${files}the conversation is a new branch (${r.path}) and the prompt is back in the editor. ${undo}`);
+    showSwitch(
+      ctx,
+      r.warnings,
+      `Rewound to before prompt #${number}: ${files}the conversation is a new branch (${r.path}) and the prompt is back in the editor. ${undo}`,
+    );
     ctx.setEditor(r.text);
   } else ctx.info(`Rewound the files to before prompt #${number}: ${files}${undo}`, "success");
   for (const f of r.failed) ctx.info(`Not restored: ${f}`, "error");

@@ -19,9 +19,21 @@ const SOURCE_LABEL: Readonly<Record<SkillSource, string>> = {
 export function skillsCommand(ctx: CommandContext): void {
   const { skills, warnings } = ctx.runtime.skills();
   const mine = skills.filter((s) => s.source !== "builtin");
-  if (warnings.length > 0) ctx.status(warnings.map((text) => ({ text, level: "warn" as const })), 8000);
+  if (warnings.length > 0)
+    ctx.status(
+      warnings.map((text) => ({ text, level: "warn" as const })),
+      8000,
+    );
   if (mine.length === 0) {
-    ctx.status([{ text: "No skills found: add <name>/SKILL.md under .zot/skills, $ZOT_HOME/skills, .claude/skills, ~/.claude/skills, .agents/skills or ~/.agents/skills.", level: "info" }], 6000);
+    ctx.status(
+      [
+        {
+          text: "No skills found: add <name>/SKILL.md under .zot/skills, $ZOT_HOME/skills, .claude/skills, ~/.claude/skills, .agents/skills or ~/.agents/skills.",
+          level: "info",
+        },
+      ],
+      6000,
+    );
     return;
   }
   ctx.openModal(
@@ -33,7 +45,14 @@ export function skillsCommand(ctx: CommandContext): void {
       onPick: (s) => {
         const r = ctx.runtime.skillBody(s);
         const text = "error" in r ? r.error : r.body;
-        ctx.openModal(new TextOverlay(ctx, { title: `Skill ${s.name}`, hint: `${s.file ?? ""} · ↑↓ pgup pgdn scroll · esc closes`, text: () => text, onClose: () => skillsCommand(ctx) }));
+        ctx.openModal(
+          new TextOverlay(ctx, {
+            title: `Skill ${s.name}`,
+            hint: `${s.file ?? ""} · ↑↓ pgup pgdn scroll · esc closes`,
+            text: () => text,
+            onClose: () => skillsCommand(ctx),
+          }),
+        );
       },
     }),
   );

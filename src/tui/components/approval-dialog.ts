@@ -86,7 +86,14 @@ export class ApprovalDialog implements Component {
     const owner = (this.req.extension ? style.fg("muted", ` [${sanitize(this.req.extension)}]`) : "") + by;
     const out = [
       style.fg("border", "─".repeat(w)),
-      truncate(style.bold(style.fg("warning", escalating(this.req) ? "Run " : "Allow ")) + style.bold(style.fg("tool", tool)) + owner + style.bold(style.fg("warning", escalating(this.req) ? " outside the sandbox?" : "?")) + style.fg("muted", "  " + summary(this.req.detail)), w),
+      truncate(
+        style.bold(style.fg("warning", escalating(this.req) ? "Run " : "Allow ")) +
+          style.bold(style.fg("tool", tool)) +
+          owner +
+          style.bold(style.fg("warning", escalating(this.req) ? " outside the sandbox?" : "?")) +
+          style.fg("muted", "  " + summary(this.req.detail)),
+        w,
+      ),
       ...rewrite,
       ...this.scroll.show(style, detail, height, w, ` · ctrl+o ${this.expanded ? "smaller" : "taller"}`),
     ];
@@ -193,7 +200,12 @@ function detailLines(d: ApprovalDetail, width: number, style: Style): string[] {
     case "command": {
       const lines = d.command === "" ? [""] : d.command.replace(/\n$/, "").split("\n");
       const blocked = d.escalation ? wrap(sanitize(d.escalation), width - 2).map((l) => style.fg("warning", "  " + l)) : [];
-      return [...blocked, ...lines.flatMap((line, i) => wrap(revealControls(line, mark), width - 4).map((part, j) => (i === 0 && j === 0 ? style.fg("accent", "  $ ") : "    ") + part))];
+      return [
+        ...blocked,
+        ...lines.flatMap((line, i) =>
+          wrap(revealControls(line, mark), width - 4).map((part, j) => (i === 0 && j === 0 ? style.fg("accent", "  $ ") : "    ") + part),
+        ),
+      ];
     }
     case "diff":
       return [...note, ...indent(renderDiff(d.diff, width - 2, style))];

@@ -428,7 +428,13 @@ export class ChatLog implements Scrollable {
   }
 
   /** `next`: the entries before it are in `total`; the ones after it too once touched, and all of them when it reaches the end. */
-  private counted: { layout: string; whole: boolean; total: number; of: WeakMap<Entry, number>; next: number } = { layout: "", whole: true, total: 0, of: new WeakMap(), next: 0 };
+  private counted: { layout: string; whole: boolean; total: number; of: WeakMap<Entry, number>; next: number } = {
+    layout: "",
+    whole: true,
+    total: 0,
+    of: new WeakMap(),
+    next: 0,
+  };
   /** Entries added or touched since the last count. */
   private changed = new Set<Entry>();
   /** The tool blocks still running, so a frame need not look for them in the whole history. */
@@ -567,8 +573,7 @@ export function renderEntry(e: Entry, width: number, style: Style, expanded: boo
 }
 
 function renderTool(e: ToolEntry, width: number, style: Style, expanded: boolean, now: number, bodyKey: string | undefined): string[] {
-  const mark =
-    e.status === "running" ? style.fg("accent", spinnerFrame(now)) : e.status === "ok" ? style.fg("success", "✓") : style.fg("error", "✗");
+  const mark = e.status === "running" ? style.fg("accent", spinnerFrame(now)) : e.status === "ok" ? style.fg("success", "✓") : style.fg("error", "✗");
   const owner = e.extension ? ` [${sanitize(e.extension)}]` : "";
   // Replayed calls have no recorded duration (0); show none rather than a made-up one.
   const ms = e.status === "running" ? now - e.startedAt : e.durationMs;
@@ -585,7 +590,9 @@ function renderTool(e: ToolEntry, width: number, style: Style, expanded: boolean
   // Expanded, the header is followed by the whole command (every line, nothing cut) when the one-line form hid some of it.
   const full = sanitize(e.full);
   const shows = expanded && full !== "" && (full.includes("\n") || visibleWidth(e.args) > room);
-  const command = shows ? full.split("\n").flatMap((l, i) => wrap(l, width - 4).map((part, j) => style.fg("muted", (i === 0 && j === 0 ? "  $ " : "    ") + part))) : [];
+  const command = shows
+    ? full.split("\n").flatMap((l, i) => wrap(l, width - 4).map((part, j) => style.fg("muted", (i === 0 && j === 0 ? "  $ " : "    ") + part)))
+    : [];
   return [header1, ...rewriteLine(e, width, style), ...command, ...agents, ...body];
 }
 
@@ -610,7 +617,8 @@ export function renderSubagent(v: SubagentView, width: number, style: Style, exp
   const out = [truncate(`${indent}${mark} ${style.bold(id)}${style.fg("muted", description + tail)}`, width)];
   const shown = expanded ? v.calls : running ? v.calls.slice(-1) : [];
   const waiting = running && v.awaiting ? "waiting for approval: " : "";
-  for (const [i, call] of shown.entries()) out.push(truncate(style.fg("muted", `${indent}  → ${i === shown.length - 1 ? waiting : ""}${sanitize(call)}`), width));
+  for (const [i, call] of shown.entries())
+    out.push(truncate(style.fg("muted", `${indent}  → ${i === shown.length - 1 ? waiting : ""}${sanitize(call)}`), width));
   if (running && calls === 0) out.push(style.dim(`${indent}  → starting…`));
   return out;
 }
@@ -683,7 +691,8 @@ function countBreaks(s: string): number {
 export function argsPreview(args: Json): string {
   if (args && typeof args === "object" && !Array.isArray(args)) {
     // A task call: who does it and what it is; the whole prompt is in the expanded view.
-    if (typeof args.prompt === "string" && typeof args.description === "string") return oneLine(`${typeof args.agent === "string" ? args.agent : "general"}: ${args.description}`);
+    if (typeof args.prompt === "string" && typeof args.description === "string")
+      return oneLine(`${typeof args.agent === "string" ? args.agent : "general"}: ${args.description}`);
     for (const key of ["command", "path", "file_path", "pattern", "query", "url", "name"]) {
       const v = args[key];
       if (typeof v === "string") return oneLine(v);

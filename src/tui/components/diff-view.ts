@@ -41,10 +41,16 @@ export function renderDiff(diff: string, width: number, style: Style): string[] 
     const sign = line[0] ?? " ";
     const body = line.slice(1);
     if (sign === "-") {
-      out.push(...gutterLines(style.fg("muted", String(oldNo).padStart(digits)) + style.fg("error", " - "), blank, body, width, style, (s) => style.fg("error", s)));
+      out.push(
+        ...gutterLines(style.fg("muted", String(oldNo).padStart(digits)) + style.fg("error", " - "), blank, body, width, style, (s) => style.fg("error", s)),
+      );
       oldNo++;
     } else if (sign === "+") {
-      out.push(...gutterLines(style.fg("muted", String(newNo).padStart(digits)) + style.fg("success", " + "), blank, body, width, style, (s) => style.fg("success", s)));
+      out.push(
+        ...gutterLines(style.fg("muted", String(newNo).padStart(digits)) + style.fg("success", " + "), blank, body, width, style, (s) =>
+          style.fg("success", s),
+        ),
+      );
       newNo++;
     } else {
       out.push(...gutterLines(style.fg("muted", String(newNo).padStart(digits) + "   "), blank, body, width, style, (s) => s));
@@ -60,5 +66,7 @@ export function renderNumbered(text: string, width: number, style: Style): strin
   const lines = text.replace(/\n$/, "").split("\n");
   const digits = String(lines.length).length;
   const blank = " ".repeat(digits + 3);
-  return lines.flatMap((line, i) => gutterLines(style.fg("muted", String(i + 1).padStart(digits)) + style.fg("success", " + "), blank, line, width, style, (s) => s));
+  return lines.flatMap((line, i) =>
+    gutterLines(style.fg("muted", String(i + 1).padStart(digits)) + style.fg("success", " + "), blank, line, width, style, (s) => s),
+  );
 }

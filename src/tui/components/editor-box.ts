@@ -21,7 +21,9 @@ export class EditorBox implements Component {
     const start = Math.max(0, Math.min(view.cursorRow - max + 1, view.lines.length - max));
     const shown = view.lines.slice(start, start + max);
     const below = view.lines.length - start - shown.length;
-    const hidden = [start > 0 ? `↑ ${start} more line${start === 1 ? "" : "s"}` : "", below > 0 ? `↓ ${below} more line${below === 1 ? "" : "s"}` : ""].filter(Boolean).join(" · ");
+    const hidden = [start > 0 ? `↑ ${start} more line${start === 1 ? "" : "s"}` : "", below > 0 ? `↓ ${below} more line${below === 1 ? "" : "s"}` : ""]
+      .filter(Boolean)
+      .join(" · ");
     const rule = this.theme.style.fg("border", hidden ? truncate(`── ${hidden} ${"─".repeat(width)}`, width, "") : "─".repeat(width));
     this.at = { row: 1 + view.cursorRow - start, col: Math.min(view.cursorCol, width - 1) };
     return [rule, ...shown];

@@ -11,7 +11,24 @@ const CHIP_MIN_LINES = 8;
 const UNDO_DEPTH = 200;
 const CHIP_MIN_CHARS = 800;
 const PROMPT = "› ";
-const MOVES: ReadonlySet<string> = new Set(["left", "right", "ctrl+b", "ctrl+f", "alt+left", "alt+right", "ctrl+left", "ctrl+right", "alt+b", "alt+f", "home", "end", "ctrl+a", "ctrl+e", "up", "down"]);
+const MOVES: ReadonlySet<string> = new Set([
+  "left",
+  "right",
+  "ctrl+b",
+  "ctrl+f",
+  "alt+left",
+  "alt+right",
+  "ctrl+left",
+  "ctrl+right",
+  "alt+b",
+  "alt+f",
+  "home",
+  "end",
+  "ctrl+a",
+  "ctrl+e",
+  "up",
+  "down",
+]);
 
 /** The draft wrapped to a width, and where the cursor is in it (the editor box shows a window of it). */
 export type EditorView = { lines: string[]; cursorRow: number; cursorCol: number };

@@ -13,7 +13,35 @@ const KEYWORDS = new Set(
   ).split(" "),
 );
 
-const HASH_COMMENTS = new Set(["py", "python", "sh", "bash", "zsh", "shell", "fish", "yaml", "yml", "toml", "rb", "ruby", "r", "perl", "pl", "make", "makefile", "dockerfile", "conf", "ini", "nix", "elixir", "ex", "coffee", "tcl", "powershell", "ps1"]);
+const HASH_COMMENTS = new Set([
+  "py",
+  "python",
+  "sh",
+  "bash",
+  "zsh",
+  "shell",
+  "fish",
+  "yaml",
+  "yml",
+  "toml",
+  "rb",
+  "ruby",
+  "r",
+  "perl",
+  "pl",
+  "make",
+  "makefile",
+  "dockerfile",
+  "conf",
+  "ini",
+  "nix",
+  "elixir",
+  "ex",
+  "coffee",
+  "tcl",
+  "powershell",
+  "ps1",
+]);
 const DASH_COMMENTS = new Set(["sql", "lua", "haskell", "hs", "elm", "ada"]);
 const PLAIN = new Set(["text", "txt", "plain", "plaintext", "markdown", "md", "log", "output", "console"]);
 

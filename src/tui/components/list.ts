@@ -56,16 +56,13 @@ export class SelectList<T> implements Component {
     );
     for (let i = this.top; i < end; i++) {
       const r = this.row(this.items[i]!);
-      if (r.dividerBefore !== undefined)
-        out.push(style.fg("border", truncate(`── ${r.dividerBefore} ${"─".repeat(width)}`, width, "")));
+      if (r.dividerBefore !== undefined) out.push(style.fg("border", truncate(`── ${r.dividerBefore} ${"─".repeat(width)}`, width, "")));
       const marker = i === this.selected ? "› " : "  ";
       const label = padRight(truncate(sanitize(r.label), labelWidth), labelWidth);
       // Label and detail are cut separately so the pair never passes the width.
       const detail = r.detail ? truncate(sanitize(r.detail), Math.max(0, width - 2 - labelWidth - 1)) : "";
       const rest = detail ? " " + detail : "";
-      out.push(
-        i === this.selected ? highlight(style, marker + label + rest) : marker + label + style.fg("muted", rest),
-      );
+      out.push(i === this.selected ? highlight(style, marker + label + rest) : marker + label + style.fg("muted", rest));
     }
     if (this.items.length > this.maxRows) out.push(style.fg("muted", `  ${this.selected + 1}/${this.items.length}`));
     return out;

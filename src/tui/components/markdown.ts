@@ -341,7 +341,10 @@ export function inline(src: string, style: Style): string {
         const close = closeParen(src, end + 2);
         if (close > 0) {
           const label = src.slice(open + 1, end);
-          const url = src.slice(end + 2, close).trim().replace(/\s+"[^"]*"$/, "");
+          const url = src
+            .slice(end + 2, close)
+            .trim()
+            .replace(/\s+"[^"]*"$/, "");
           out += link(label, url, image, style);
           i = close + 1;
           continue;

@@ -69,8 +69,7 @@ function statusLine(info: StatusInfo, width: number, style: Style, now: number):
   const right: string[] = [];
   if (info.busySince !== null) right.push(style.fg("accent", `${spinnerFrame(now)} ${info.busyLabel} ${formatDuration(now - info.busySince)}`));
   const ext = info.extensions;
-  if (ext.loaded + ext.failed > 0)
-    right.push(`${ext.loaded} ext` + (ext.failed > 0 ? " " + style.fg("error", `${ext.failed} failed`) : ""));
+  if (ext.loaded + ext.failed > 0) right.push(`${ext.loaded} ext` + (ext.failed > 0 ? " " + style.fg("error", `${ext.failed} failed`) : ""));
   if (info.jailed) right.push(style.fg("warning", "jailed"));
   if (info.sandbox) right.push(info.sandbox.enforced ? sandboxLabel(info.sandbox) : style.fg("warning", sandboxLabel(info.sandbox)));
   right.push(info.mode === "yolo" ? info.mode : style.fg(info.mode === "plan" ? "accent" : "warning", info.mode));

@@ -50,7 +50,10 @@ export class TrustDialog implements Modal, Component {
     const w = Math.max(10, width);
     const body = this.listing.flatMap((line) => (line === "" ? [""] : wrap(line, w)));
     const height = Math.min(body.length, Math.max(3, room - CHOICES.length - CHROME - 4));
-    const out = [...modalHeader(style, w, "Trust this folder?", style.fg("muted", "↑↓ move · enter choose · t trust · esc cancel")), ...this.scroll.show(style, body, height, w)];
+    const out = [
+      ...modalHeader(style, w, "Trust this folder?", style.fg("muted", "↑↓ move · enter choose · t trust · esc cancel")),
+      ...this.scroll.show(style, body, height, w),
+    ];
     CHOICES.forEach((c, i) => {
       const line = truncate(`${i === this.selected ? "›" : " "} ${c.key}  ${c.label}`, w);
       out.push(i === this.selected ? highlight(style, line) : line);

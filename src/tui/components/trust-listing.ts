@@ -16,7 +16,9 @@ export function trustListing(cwd: string, pending: DiscoveredExtension[], server
   const changed = pending.some((e) => e.untrusted !== "untrusted") || servers.some((s) => s.why !== "untrusted");
   const what = pending.length && servers.length ? "project extensions and MCP servers" : servers.length ? "project MCP servers" : "project extensions";
   const lines = [
-    changed ? `zot: ${what} in ${visible(cwd)} are new or changed since the folder was trusted:` : `zot: ${visible(cwd)} is not a trusted folder, and it has ${what}:`,
+    changed
+      ? `zot: ${what} in ${visible(cwd)} are new or changed since the folder was trusted:`
+      : `zot: ${visible(cwd)} is not a trusted folder, and it has ${what}:`,
     "",
   ];
   for (const e of pending) {

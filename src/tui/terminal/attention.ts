@@ -8,7 +8,6 @@ import { sanitize, windowTitle } from "./ansi.ts";
 /** A turn shorter than this ends without a notification: the user is probably still watching. */
 export const NOTIFY_AFTER_MS = 5000;
 
-
 /** `auto`: a desktop notification where the terminal is known to show one (not through tmux or screen), else the bell. */
 export function resolveNotify(mode: NotifyMode, env: Env): Exclude<NotifyMode, "auto"> {
   if (mode !== "auto") return mode;

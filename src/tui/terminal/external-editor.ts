@@ -6,7 +6,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Env } from "../../platform/env.ts";
 
-
 export function editorCommand(env: Env): string {
   return env.VISUAL?.trim() || env.EDITOR?.trim() || "vi";
 }
@@ -21,8 +20,14 @@ export function editExternally(text: string, env: Env, lend: <T>(fn: () => T) =>
   const command = editorCommand(env);
   try {
     writeFileSync(file, text, { mode: 0o600 });
-    const r = lend(() => Bun.spawnSync(["sh", "-c", `${command} "$1"`, "sh", file], { stdio: ["inherit", "inherit", "inherit"], env: env as Record<string, string> }));
-    if (r.exitCode !== 0) return { ok: false, error: `The editor (${command}) exited with status ${r.exitCode ?? r.signalCode}; the prompt is unchanged. Set $VISUAL or $EDITOR to the editor you want.` };
+    const r = lend(() =>
+      Bun.spawnSync(["sh", "-c", `${command} "$1"`, "sh", file], { stdio: ["inherit", "inherit", "inherit"], env: env as Record<string, string> }),
+    );
+    if (r.exitCode !== 0)
+      return {
+        ok: false,
+        error: `The editor (${command}) exited with status ${r.exitCode ?? r.signalCode}; the prompt is unchanged. Set $VISUAL or $EDITOR to the editor you want.`,
+      };
     return { ok: true, text: readFileSync(file, "utf8").replace(/\n$/, "") };
   } catch (err) {
     return { ok: false, error: `Could not edit the prompt in ${command} (${err instanceof Error ? err.message : String(err)}); the prompt is unchanged.` };

@@ -22,19 +22,55 @@ function key(name: string, mods: number = 0, text?: string): Key {
 
 /** `CSI <n> ~` numbers. */
 const TILDE: Record<number, string> = {
-  1: "home", 2: "insert", 3: "delete", 4: "end", 5: "pageup", 6: "pagedown", 7: "home", 8: "end",
-  11: "f1", 12: "f2", 13: "f3", 14: "f4", 15: "f5", 17: "f6", 18: "f7", 19: "f8", 20: "f9", 21: "f10", 23: "f11", 24: "f12",
+  1: "home",
+  2: "insert",
+  3: "delete",
+  4: "end",
+  5: "pageup",
+  6: "pagedown",
+  7: "home",
+  8: "end",
+  11: "f1",
+  12: "f2",
+  13: "f3",
+  14: "f4",
+  15: "f5",
+  17: "f6",
+  18: "f7",
+  19: "f8",
+  20: "f9",
+  21: "f10",
+  23: "f11",
+  24: "f12",
 };
 
 /** Final bytes of `CSI [1;mods] X` and `SS3 X`. */
 const LETTER: Record<string, string> = {
-  A: "up", B: "down", C: "right", D: "left", H: "home", F: "end", P: "f1", Q: "f2", R: "f3", S: "f4",
+  A: "up",
+  B: "down",
+  C: "right",
+  D: "left",
+  H: "home",
+  F: "end",
+  P: "f1",
+  Q: "f2",
+  R: "f3",
+  S: "f4",
 };
 
 /** Kitty functional key codes (private use area) that zot cares about. */
 const KITTY_FUNCTIONAL: Record<number, string> = {
-  57414: "enter", 57417: "left", 57418: "right", 57419: "up", 57420: "down", 57421: "pageup", 57422: "pagedown",
-  57423: "home", 57424: "end", 57425: "insert", 57426: "delete",
+  57414: "enter",
+  57417: "left",
+  57418: "right",
+  57419: "up",
+  57420: "down",
+  57421: "pageup",
+  57422: "pagedown",
+  57423: "home",
+  57424: "end",
+  57425: "insert",
+  57426: "delete",
 };
 
 /** A key from one code point, as legacy terminals send it (control bytes carry ctrl). */
@@ -74,7 +110,11 @@ function kittyKey(params: string): Key | null {
   if (code === 13 || code === 9 || code === 27 || code === 127 || code === 8) return fromCodePoint(code, mods);
   if (code >= 57344 && code <= 63743) return null;
   let text = String.fromCodePoint(code);
-  if (textField) text = textField.split(":").map((c) => String.fromCodePoint(Number(c))).join("");
+  if (textField)
+    text = textField
+      .split(":")
+      .map((c) => String.fromCodePoint(Number(c)))
+      .join("");
   else if (shiftedStr) text = String.fromCodePoint(Number(shiftedStr));
   else if (mods & 1 && !(mods & 4) && text.length === 1) text = text.toUpperCase();
   return key("rune", mods, text);

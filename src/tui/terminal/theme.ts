@@ -50,7 +50,6 @@ export const light: ThemeColors = {
 
 const BUILTIN_THEMES: Readonly<Record<string, ThemeColors>> = { dark, light };
 
-
 /** NO_COLOR or TERM=dumb → none; COLORTERM truecolor/24bit → truecolor; anything else 256 colours. */
 export function detectColorMode(env: Env): ColorMode {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return "none";
@@ -243,11 +242,7 @@ export interface BackgroundQueryTarget {
  * instead of waiting out the timeout. Never rejects; the replies are not keys (KeyDecoder
  * swallows them). Call it without awaiting before the first frame and re-theme when it resolves.
  */
-export function detectBackground(
-  env: Env = process.env,
-  term?: BackgroundQueryTarget,
-  timeoutMs = 150,
-): Promise<"dark" | "light" | null> {
+export function detectBackground(env: Env = process.env, term?: BackgroundQueryTarget, timeoutMs = 150): Promise<"dark" | "light" | null> {
   const hint = backgroundFromEnv(env);
   if (hint || !term || !term.isTTY || isDumbTerminal(env)) return Promise.resolve(hint);
   return new Promise((resolve) => {

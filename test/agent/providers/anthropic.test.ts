@@ -52,8 +52,14 @@ describe("anthropic fixtures replayed in random chunks", () => {
 
   test("a signed thinking block is kept byte-exact and sent back unchanged in the next request", async () => {
     const raw = readFileSync(resolve(FIXTURES_DIR, "anthropic-thinking-tool-use-stream.sse"), "utf8");
-    const payloads = raw.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
-    const expectedThinking = payloads.filter((p) => p.delta?.type === "thinking_delta").map((p) => p.delta.thinking).join("");
+    const payloads = raw
+      .split("\n")
+      .filter((l) => l.startsWith("data: "))
+      .map((l) => JSON.parse(l.slice(6)));
+    const expectedThinking = payloads
+      .filter((p) => p.delta?.type === "thinking_delta")
+      .map((p) => p.delta.thinking)
+      .join("");
     const expectedSignature = payloads.find((p) => p.delta?.type === "signature_delta").delta.signature;
 
     server.push({ kind: "fixture", file: "anthropic-thinking-tool-use-stream.sse", seed: 9 });
@@ -185,8 +191,18 @@ describe("anthropic requests", () => {
   test("never sends empty text blocks or empty messages, and merges the user turns left adjacent", async () => {
     server.push({ kind: "turn", text: "ok" });
     const messages: Message[] = [
-      { role: "user", content: [{ type: "text", text: "" }, { type: "image", mimeType: "image/png", data: "AAAA" }], ts: 0 },
-      assistantWith([{ type: "text", text: "" }, { type: "thinking", thinking: "unsigned" }]),
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "" },
+          { type: "image", mimeType: "image/png", data: "AAAA" },
+        ],
+        ts: 0,
+      },
+      assistantWith([
+        { type: "text", text: "" },
+        { type: "thinking", thinking: "unsigned" },
+      ]),
       { role: "user", content: [{ type: "text", text: "again" }], ts: 0 },
       assistantWith([{ type: "toolCall", id: "t9", name: "bash", args: {} }]),
       { role: "toolResult", toolCallId: "t9", toolName: "bash", content: [{ type: "text", text: "" }], isError: true, ts: 0 },
@@ -204,7 +220,14 @@ describe("anthropic requests", () => {
   test("sends images and tool-result images as base64 blocks", async () => {
     server.push({ kind: "turn", text: "a cat" });
     const messages: Message[] = [
-      { role: "user", content: [{ type: "text", text: "look" }, { type: "image", mimeType: "image/jpeg", data: "/9j/" }], ts: 0 },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "look" },
+          { type: "image", mimeType: "image/jpeg", data: "/9j/" },
+        ],
+        ts: 0,
+      },
       assistantWith([{ type: "toolCall", id: "t2", name: "read", args: { path: "c.png" } }]),
       { role: "toolResult", toolCallId: "t2", toolName: "read", content: [{ type: "image", mimeType: "image/png", data: "iVBO" }], isError: false, ts: 0 },
     ];
@@ -282,7 +305,10 @@ describe("anthropic requests", () => {
       { type: "text", text: "answer" },
     ]);
     server.push({ kind: "turn", text: "ok" });
-    await collect(anthropic(), { model: "claude-sonnet-4-6", messages: [{ role: "user", content: [{ type: "text", text: "q" }], ts: 0 }, message, { role: "user", content: [{ type: "text", text: "more" }], ts: 0 }] });
+    await collect(anthropic(), {
+      model: "claude-sonnet-4-6",
+      messages: [{ role: "user", content: [{ type: "text", text: "q" }], ts: 0 }, message, { role: "user", content: [{ type: "text", text: "more" }], ts: 0 }],
+    });
     const sent = lastBody().messages as { content: Record<string, unknown>[] }[];
     expect(sent[1]!.content).toEqual([
       { type: "redacted_thinking", data: "EncryptedBlob==" },
@@ -292,7 +318,13 @@ describe("anthropic requests", () => {
 
   test("reasoning is not sent to a model the catalog marks as non-reasoning", async () => {
     server.push({ kind: "turn", text: "ok" });
-    const plain: ModelInfo = { ...findModel(builtinModels(), "anthropic", "claude-haiku-4-5")!, id: "claude-plain", reasoning: false, thinking: undefined, source: "custom" };
+    const plain: ModelInfo = {
+      ...findModel(builtinModels(), "anthropic", "claude-haiku-4-5")!,
+      id: "claude-plain",
+      reasoning: false,
+      thinking: undefined,
+      source: "custom",
+    };
     await collect(createProvider({ provider: "anthropic", apiKey: KEY, baseUrl: server.url, catalog: [plain] }), { model: "claude-plain", reasoning: "high" });
     expect(lastBody().thinking).toBeUndefined();
     expect(lastBody().output_config).toBeUndefined();
@@ -303,7 +335,15 @@ describe("anthropic requests", () => {
 });
 
 function assistantWith(content: AssistantMessage["content"]): AssistantMessage {
-  return { role: "assistant", content, stop: "end_turn", provider: "anthropic", model: "m", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 }, ts: 0 };
+  return {
+    role: "assistant",
+    content,
+    stop: "end_turn",
+    provider: "anthropic",
+    model: "m",
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 },
+    ts: 0,
+  };
 }
 
 describe("anthropic models of 2026", () => {
@@ -330,7 +370,9 @@ describe("anthropic models of 2026", () => {
     server.push({
       kind: "raw",
       body:
-        ev("message_start", { message: { id: "m", type: "message", role: "assistant", model: "claude-fable-5-1", content: [], usage: { input_tokens: 9, output_tokens: 1 } } }) +
+        ev("message_start", {
+          message: { id: "m", type: "message", role: "assistant", model: "claude-fable-5-1", content: [], usage: { input_tokens: 9, output_tokens: 1 } },
+        }) +
         ev("content_block_start", { index: 0, content_block: { type: "text", text: "" } }) +
         ev("content_block_delta", { index: 0, delta: { type: "text_delta", text: "I can" } }) +
         ev("content_block_stop", { index: 0 }) +
@@ -346,19 +388,41 @@ describe("anthropic models of 2026", () => {
   });
 
   test("thinking goes back only to the model that produced it; after a switch it is dropped from the request", async () => {
-    const thought = { ...assistantWith([{ type: "thinking", thinking: "plan", signature: "sig-A" }, { type: "text", text: "done" }]), model: "claude-opus-5-5" };
-    const history: Message[] = [{ role: "user", content: [{ type: "text", text: "q" }], ts: 0 }, thought, { role: "user", content: [{ type: "text", text: "more" }], ts: 0 }];
+    const thought = {
+      ...assistantWith([
+        { type: "thinking", thinking: "plan", signature: "sig-A" },
+        { type: "text", text: "done" },
+      ]),
+      model: "claude-opus-5-5",
+    };
+    const history: Message[] = [
+      { role: "user", content: [{ type: "text", text: "q" }], ts: 0 },
+      thought,
+      { role: "user", content: [{ type: "text", text: "more" }], ts: 0 },
+    ];
     server.push({ kind: "turn", text: "ok" }, { kind: "turn", text: "ok" });
     await collect(anthropic(), { model: "claude-opus-5-5", messages: history });
-    expect((lastBody().messages as { content: unknown[] }[])[1]!.content).toEqual([{ type: "thinking", thinking: "plan", signature: "sig-A" }, { type: "text", text: "done" }]);
+    expect((lastBody().messages as { content: unknown[] }[])[1]!.content).toEqual([
+      { type: "thinking", thinking: "plan", signature: "sig-A" },
+      { type: "text", text: "done" },
+    ]);
     await collect(anthropic(), { model: "claude-sonnet-5-5", messages: history });
     expect((lastBody().messages as { content: unknown[] }[])[1]!.content).toEqual([{ type: "text", text: "done" }]);
   });
 
   test("as the history grows, the cache breakpoints move to the newest user messages and leave none behind", async () => {
     const user = (text: string): Message => ({ role: "user", content: [{ type: "text", text }], ts: 0 });
-    const history: Message[] = [user("one"), assistantWith([{ type: "text", text: "a" }]), user("two"), assistantWith([{ type: "text", text: "b" }]), user("three")];
-    const marks = () => (lastBody().messages as { content: { text?: string; cache_control?: unknown }[] }[]).flatMap((m) => m.content.filter((b) => b.cache_control).map((b) => b.text));
+    const history: Message[] = [
+      user("one"),
+      assistantWith([{ type: "text", text: "a" }]),
+      user("two"),
+      assistantWith([{ type: "text", text: "b" }]),
+      user("three"),
+    ];
+    const marks = () =>
+      (lastBody().messages as { content: { text?: string; cache_control?: unknown }[] }[]).flatMap((m) =>
+        m.content.filter((b) => b.cache_control).map((b) => b.text),
+      );
     server.push({ kind: "turn", text: "ok" }, { kind: "turn", text: "ok" });
     await collect(anthropic(), { model: "claude-sonnet-4-5", messages: history });
     expect(marks()).toEqual(["two", "three"]);
@@ -375,7 +439,16 @@ describe("anthropic models of 2026", () => {
       ev("content_block_stop", { index: 0 }) +
       ev("message_delta", { delta: { stop_reason: "end_turn" }, usage: { output_tokens: 10 } }) +
       ev("message_stop", {});
-    server.push({ kind: "raw", body: reply({ input_tokens: 100, cache_creation_input_tokens: 3000, cache_read_input_tokens: 0, cache_creation: { ephemeral_5m_input_tokens: 1000, ephemeral_1h_input_tokens: 2000 }, output_tokens: 1 }) });
+    server.push({
+      kind: "raw",
+      body: reply({
+        input_tokens: 100,
+        cache_creation_input_tokens: 3000,
+        cache_read_input_tokens: 0,
+        cache_creation: { ephemeral_5m_input_tokens: 1000, ephemeral_1h_input_tokens: 2000 },
+        output_tokens: 1,
+      }),
+    });
     const sonnet = await collect(anthropic(), { model: "claude-sonnet-5-5" });
     expect(sonnet.message.usage.cost).toBeCloseTo((100 * 2 + 10 * 10 + 1000 * 2.5 + 2000 * 4) / 1e6, 12);
 

@@ -16,7 +16,10 @@ const last = () => lastOf(server.requests);
 describe("the kimi-code provider", () => {
   test("speaks the Anthropic wire at <base>/v1/messages with the key as x-api-key, a /coding base included", async () => {
     server.push({ kind: "turn", text: "hi from k3", thinking: "short" }, { kind: "turn", text: "again" });
-    const { message, thinking } = await collect(createProvider({ provider: "kimi-code", apiKey: KEY, baseUrl: `${server.url}/coding/v1` }), { model: "k3", reasoning: "high" });
+    const { message, thinking } = await collect(createProvider({ provider: "kimi-code", apiKey: KEY, baseUrl: `${server.url}/coding/v1` }), {
+      model: "k3",
+      reasoning: "high",
+    });
     expect(last().path).toBe("/coding/v1/messages");
     expect(last().headers["x-api-key"]).toBe(KEY);
     expect(last().headers["anthropic-version"]).toBe("2023-06-01");
@@ -34,7 +37,10 @@ describe("the kimi-code provider", () => {
 
   test("--wire chat uses its Chat Completions route, with the session as prompt_cache_key", async () => {
     server.push({ kind: "turn", text: "chat" });
-    await collect(createProvider({ provider: "kimi-code", apiKey: KEY, baseUrl: `${server.url}/coding/v1`, wire: "chat" }), { model: "kimi-for-coding", sessionId: "s-1" });
+    await collect(createProvider({ provider: "kimi-code", apiKey: KEY, baseUrl: `${server.url}/coding/v1`, wire: "chat" }), {
+      model: "kimi-for-coding",
+      sessionId: "s-1",
+    });
     expect(last().path).toBe("/coding/v1/chat/completions");
     expect(last().headers.authorization).toBe(`Bearer ${KEY}`);
     expect(last().body).toMatchObject({ model: "kimi-for-coding", prompt_cache_key: "s-1" });

@@ -33,7 +33,9 @@ afterEach(async () => {
 
 async function kimiRuntime(model: string, replies: Reply[], extra: Partial<RuntimeOptions> = {}): Promise<Runtime> {
   server = startProviderServer({ replies, reject: kimiRejection });
-  const created = await createRuntime(testRuntimeOptions(home, { provider: "kimi", model, apiKey: KEY, baseUrl: server.openaiBase, maxSteps: 20, ext: [TOOLBOX], noSession: false, ...extra }));
+  const created = await createRuntime(
+    testRuntimeOptions(home, { provider: "kimi", model, apiKey: KEY, baseUrl: server.openaiBase, maxSteps: 20, ext: [TOOLBOX], noSession: false, ...extra }),
+  );
   if (!created.ok) throw new Error(created.error);
   runtimes.push(created.runtime);
   return created.runtime;
@@ -49,7 +51,13 @@ const SECRET_DECLARATION = {
 describe("Kimi K3 dynamic tool loading", () => {
   test("an activated tool is declared right after the tool messages of its batch, never top-level, and stays in place in every later request", async () => {
     const rt = await kimiRuntime("kimi-k3", [
-      { kind: "turn", toolCalls: [{ id: "c1", name: "loader", args: {} }, { id: "c2", name: "weather", args: { city: "Rome" } }] },
+      {
+        kind: "turn",
+        toolCalls: [
+          { id: "c1", name: "loader", args: {} },
+          { id: "c2", name: "weather", args: { city: "Rome" } },
+        ],
+      },
       { kind: "turn", toolCalls: [{ id: "c3", name: "secret", args: {} }] },
       { kind: "turn", text: "The secret is 42." },
       { kind: "turn", text: "Still 42." },
@@ -84,7 +92,10 @@ describe("Kimi K3 dynamic tool loading", () => {
   });
 
   test("the declaration is part of the transcript, so a resumed session sends it in the same place", async () => {
-    const rt = await kimiRuntime("kimi-k3", [{ kind: "turn", toolCalls: [{ id: "c1", name: "loader", args: {} }] }, { kind: "turn", text: "loaded" }]);
+    const rt = await kimiRuntime("kimi-k3", [
+      { kind: "turn", toolCalls: [{ id: "c1", name: "loader", args: {} }] },
+      { kind: "turn", text: "loaded" },
+    ]);
     await rt.prompt("load it");
     const path = rt.sessionPath!;
     const before = bodies()[1]!.messages;
@@ -101,7 +112,13 @@ describe("Kimi K3 dynamic tool loading", () => {
 
   test("two loader calls in one batch declare the tool once, after the batch", async () => {
     const rt = await kimiRuntime("kimi-k3", [
-      { kind: "turn", toolCalls: [{ id: "c1", name: "loader", args: {} }, { id: "c2", name: "loader", args: {} }] },
+      {
+        kind: "turn",
+        toolCalls: [
+          { id: "c1", name: "loader", args: {} },
+          { id: "c2", name: "loader", args: {} },
+        ],
+      },
       { kind: "turn", text: "ok" },
     ]);
     expect((await rt.prompt("go")).text).toBe("ok");
@@ -124,13 +141,26 @@ describe("Kimi K3 dynamic tool loading", () => {
   });
 
   test('models.json "deferred_tools": "kimi-dynamic" turns the format on for another model id', async () => {
-    await Bun.write(join(home, "models.json"), JSON.stringify({ kimi: [{ id: "kimi-k3", deferred_tools: "kimi-dynamic" }, { id: "my-k3-proxy", deferred_tools: "kimi-dynamic" }] }));
+    await Bun.write(
+      join(home, "models.json"),
+      JSON.stringify({
+        kimi: [
+          { id: "kimi-k3", deferred_tools: "kimi-dynamic" },
+          { id: "my-k3-proxy", deferred_tools: "kimi-dynamic" },
+        ],
+      }),
+    );
     // The scripted server only accepts declarations for kimi-k3, so the proxy id is sent as kimi-k3's rules allow.
     server = startProviderServer({
-      replies: [{ kind: "turn", toolCalls: [{ id: "c1", name: "loader", args: {} }] }, { kind: "turn", text: "ok" }],
+      replies: [
+        { kind: "turn", toolCalls: [{ id: "c1", name: "loader", args: {} }] },
+        { kind: "turn", text: "ok" },
+      ],
       reject: (body) => kimiRejection({ ...(body as object), model: "kimi-k3" }),
     });
-    const created = await createRuntime(testRuntimeOptions(home, { provider: "kimi", model: "my-k3-proxy", apiKey: KEY, baseUrl: server.openaiBase, ext: [TOOLBOX] }));
+    const created = await createRuntime(
+      testRuntimeOptions(home, { provider: "kimi", model: "my-k3-proxy", apiKey: KEY, baseUrl: server.openaiBase, ext: [TOOLBOX] }),
+    );
     if (!created.ok) throw new Error(created.error);
     runtimes.push(created.runtime);
     expect((await created.runtime.prompt("go")).text).toBe("ok");
@@ -156,13 +186,25 @@ describe("the scripted Kimi server's rules", () => {
   });
 
   test("accept the documented declaration and reject a content key, content null, extra keys, a call before its declaration and bad names", () => {
-    expect(kimiRejection(base([{ role: "system", tools: [fn("grep_logs")] }, { role: "assistant", content: null, tool_calls: [{ id: "c2", type: "function", function: { name: "grep_logs", arguments: "{}" } }] }]))).toBeUndefined();
+    expect(
+      kimiRejection(
+        base([
+          { role: "system", tools: [fn("grep_logs")] },
+          { role: "assistant", content: null, tool_calls: [{ id: "c2", type: "function", function: { name: "grep_logs", arguments: "{}" } }] },
+        ]),
+      ),
+    ).toBeUndefined();
     expect(kimiRejection(base([{ role: "system", tools: [fn("grep_logs")], content: "" }]))).toContain("'content' was unexpected");
     expect(kimiRejection(base([{ role: "system", tools: [fn("grep_logs")], content: null }]))).toContain("'content' was unexpected");
     expect(kimiRejection(base([{ role: "system", tools: [fn("grep_logs")], name: "x" }]))).toContain("'name' was unexpected");
-    expect(kimiRejection(base([{ role: "assistant", content: null, tool_calls: [{ id: "c2", type: "function", function: { name: "grep_logs", arguments: "{}" } }] }, { role: "system", tools: [fn("grep_logs")] }]))).toContain(
-      'calls tool "grep_logs", which is not declared before it',
-    );
+    expect(
+      kimiRejection(
+        base([
+          { role: "assistant", content: null, tool_calls: [{ id: "c2", type: "function", function: { name: "grep_logs", arguments: "{}" } }] },
+          { role: "system", tools: [fn("grep_logs")] },
+        ]),
+      ),
+    ).toContain('calls tool "grep_logs", which is not declared before it');
     expect(kimiRejection({ ...base([]), tools: [fn("docs.search")] })).toContain("must match");
     expect(kimiRejection({ ...base([{ role: "system", tools: [fn("grep_logs")] }]), model: "kimi-k2.6" })).toBe("tokenization failed");
   });
@@ -181,7 +223,15 @@ describe("Kimi requests", () => {
       tools,
       messages: [
         { role: "user", content: [{ type: "text", text: "find" }], ts: 0 },
-        { role: "assistant", content: [{ type: "toolCall", id: "k1", name: "docs.search", args: { q: "a" } }], stop: "tool_use", provider: "kimi", model: "kimi-k3", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 }, ts: 0 },
+        {
+          role: "assistant",
+          content: [{ type: "toolCall", id: "k1", name: "docs.search", args: { q: "a" } }],
+          stop: "tool_use",
+          provider: "kimi",
+          model: "kimi-k3",
+          usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 },
+          ts: 0,
+        },
         { role: "toolResult", toolCallId: "k1", toolName: "docs.search", content: [{ type: "text", text: "found" }], isError: false, ts: 0 },
       ],
     });
@@ -194,7 +244,9 @@ describe("Kimi requests", () => {
 
   test("--reasoning takes only K3's levels, with a sentence saying which", async () => {
     server = startProviderServer({ reject: kimiRejection });
-    const created = await createRuntime(testRuntimeOptions(home, { provider: "kimi", model: "kimi-k3", apiKey: KEY, baseUrl: server.openaiBase, reasoning: "medium" }));
+    const created = await createRuntime(
+      testRuntimeOptions(home, { provider: "kimi", model: "kimi-k3", apiKey: KEY, baseUrl: server.openaiBase, reasoning: "medium" }),
+    );
     expect(created).toEqual({ ok: false, error: "--reasoning medium is not supported by kimi/kimi-k3; it takes low, high or max.", usage: true });
   });
 });

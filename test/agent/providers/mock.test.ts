@@ -51,7 +51,15 @@ describe("mock provider", () => {
     const long = "x".repeat(300);
     const messages: Message[] = [
       user("call bash {}\ncall read {}"),
-      { role: "assistant", content: [], stop: "tool_use", provider: "mock", model: "mock", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 }, ts: 0 },
+      {
+        role: "assistant",
+        content: [],
+        stop: "tool_use",
+        provider: "mock",
+        model: "mock",
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 },
+        ts: 0,
+      },
       { role: "toolResult", toolCallId: "mock_call_1_1", toolName: "bash", content: [{ type: "text", text: "hi\n" }], isError: false, ts: 0 },
       { role: "toolResult", toolCallId: "mock_call_1_2", toolName: "read", content: [{ type: "text", text: long }], isError: true, ts: 0 },
     ];
@@ -64,11 +72,7 @@ describe("mock provider", () => {
     const file = join(dir, "script.jsonl");
     writeFileSync(
       file,
-      [
-        JSON.stringify({ thinking: "planning", tool_calls: [{ name: "bash", args: { command: "ls" } }] }),
-        "",
-        JSON.stringify({ text: "all done" }),
-      ].join("\n"),
+      [JSON.stringify({ thinking: "planning", tool_calls: [{ name: "bash", args: { command: "ls" } }] }), "", JSON.stringify({ text: "all done" })].join("\n"),
     );
     const p = mock(file);
     const first = await collect(p, { model: "mock", messages: [user("anything")] });

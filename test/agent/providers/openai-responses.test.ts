@@ -12,7 +12,8 @@ beforeAll(() => {
 });
 afterAll(() => server.stop());
 
-const openai = (wire?: "chat" | "responses") => createProvider({ provider: "openai", apiKey: KEY, baseUrl: server.openaiBase, ...(wire ? { wire } : {}), retry: { sleep: async () => {} } });
+const openai = (wire?: "chat" | "responses") =>
+  createProvider({ provider: "openai", apiKey: KEY, baseUrl: server.openaiBase, ...(wire ? { wire } : {}), retry: { sleep: async () => {} } });
 const calls = (m: AssistantMessage) => m.content.filter((p): p is ToolCallPart => p.type === "toolCall");
 const textOf = (m: AssistantMessage) => m.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
 const last = () => lastOf(server.requests);
@@ -73,7 +74,9 @@ describe("Responses fixtures replayed in random chunks", () => {
     server.push({ kind: "fixture", file: "openai-responses-error-mid-stream.sse", seed: 5 });
     const { message } = await collect(openai(), { model: "gpt-6.2-sol" });
     expect(message.stop).toBe("error");
-    expect(message.error).toBe("openai reported an error mid-stream: The server had an error while processing your request. Sorry about that! (server_error); try again");
+    expect(message.error).toBe(
+      "openai reported an error mid-stream: The server had an error while processing your request. Sorry about that! (server_error); try again",
+    );
     expect(textOf(message)).toBe("Looking at");
   });
 
@@ -113,7 +116,9 @@ describe("Responses requests", () => {
       stream: true,
       store: false,
       instructions: "be brief",
-      tools: [{ type: "function", name: "bash", description: "run", parameters: { type: "object", properties: { command: { type: "string" } } }, strict: false }],
+      tools: [
+        { type: "function", name: "bash", description: "run", parameters: { type: "object", properties: { command: { type: "string" } } }, strict: false },
+      ],
       include: ["reasoning.encrypted_content"],
       reasoning: { effort: "max", summary: "auto" },
       max_output_tokens: 2000,
@@ -125,15 +130,41 @@ describe("Responses requests", () => {
     server.push({ kind: "fixture", file: "openai-responses-reasoning-text-stream.sse" }, { kind: "turn", text: "ok" }, { kind: "turn", text: "ok" });
     const first = await collect(openai(), { model: "gpt-6.2-sol" });
     const reasoning = first.message.content[0]!;
-    const turn: AssistantMessage = { ...first.message, content: [reasoning, { type: "text", text: "Let me look." }, { type: "toolCall", id: "call_1", name: "read", args: { path: "a.png" } }] };
+    const turn: AssistantMessage = {
+      ...first.message,
+      content: [reasoning, { type: "text", text: "Let me look." }, { type: "toolCall", id: "call_1", name: "read", args: { path: "a.png" } }],
+    };
     const history: Message[] = [
-      { role: "user", content: [{ type: "text", text: "what is in a.png?" }, { type: "image", mimeType: "image/png", data: "iVBOR" }], ts: 0 },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "what is in a.png?" },
+          { type: "image", mimeType: "image/png", data: "iVBOR" },
+        ],
+        ts: 0,
+      },
       turn,
-      { role: "toolResult", toolCallId: "call_1", toolName: "read", content: [{ type: "text", text: "a.png:" }, { type: "image", mimeType: "image/png", data: "AAAA" }], isError: false, ts: 0 },
+      {
+        role: "toolResult",
+        toolCallId: "call_1",
+        toolName: "read",
+        content: [
+          { type: "text", text: "a.png:" },
+          { type: "image", mimeType: "image/png", data: "AAAA" },
+        ],
+        isError: false,
+        ts: 0,
+      },
     ];
     await collect(openai(), { model: "gpt-6.2-sol", messages: history });
     expect(lastBody().input).toEqual([
-      { role: "user", content: [{ type: "input_text", text: "what is in a.png?" }, { type: "input_image", image_url: "data:image/png;base64,iVBOR" }] },
+      {
+        role: "user",
+        content: [
+          { type: "input_text", text: "what is in a.png?" },
+          { type: "input_image", image_url: "data:image/png;base64,iVBOR" },
+        ],
+      },
       {
         type: "reasoning",
         summary: [{ type: "summary_text", text: "**Checking the file**\n\nThe user wants the line count.\n\n**Answering**\n\nIt has 42 lines." }],
@@ -167,7 +198,18 @@ describe("Responses requests", () => {
     server.push({ kind: "turn", text: "ok" });
     const messages: Message[] = [
       { role: "user", content: [{ type: "text", text: "go" }], ts: 0 },
-      { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "bash", args: {} }, { type: "toolCall", id: "c2", name: "bash", args: {} }], stop: "tool_use", provider: "openai", model: "gpt-6-sol", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 }, ts: 0 },
+      {
+        role: "assistant",
+        content: [
+          { type: "toolCall", id: "c1", name: "bash", args: {} },
+          { type: "toolCall", id: "c2", name: "bash", args: {} },
+        ],
+        stop: "tool_use",
+        provider: "openai",
+        model: "gpt-6-sol",
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 },
+        ts: 0,
+      },
       { role: "toolResult", toolCallId: "c1", toolName: "bash", content: [{ type: "text", text: "a\nb" }], isError: false, ts: 0 },
       { role: "toolResult", toolCallId: "c2", toolName: "bash", content: [], isError: true, ts: 0 },
     ];

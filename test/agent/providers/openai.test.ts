@@ -15,7 +15,19 @@ beforeAll(() => {
 afterAll(() => server.stop());
 
 // GPT-4o is retired from the built-in catalog; the recordings are of it, so the tests describe it the way a models.json would.
-const GPT_4O: ModelInfo = { id: "gpt-4o", name: "GPT-4o", provider: "openai", reasoning: false, contextWindow: 128_000, maxTokens: 16_384, priceInput: 2.5, priceOutput: 10, priceCacheRead: 1.25, priceCacheWrite: 0, source: "custom" };
+const GPT_4O: ModelInfo = {
+  id: "gpt-4o",
+  name: "GPT-4o",
+  provider: "openai",
+  reasoning: false,
+  contextWindow: 128_000,
+  maxTokens: 16_384,
+  priceInput: 2.5,
+  priceOutput: 10,
+  priceCacheRead: 1.25,
+  priceCacheWrite: 0,
+  source: "custom",
+};
 const catalog = [...builtinModels(), GPT_4O];
 const openai = (provider: "openai" | "kimi" | "ollama" = "openai", apiKey: string | null = KEY) =>
   createProvider({ provider, apiKey: apiKey ?? undefined, baseUrl: server.openaiBase, catalog, retry: { sleep: async () => {} } });
@@ -69,7 +81,10 @@ describe("openai fixtures replayed in random chunks", () => {
         ["call_k3v9x2qa", "read", { path: "README.md" }],
         ["call_7hm2p0wd", "bash", { command: "ls" }],
       ]);
-      expect(events.filter((e) => e.type === "tool_use_args").map((e) => (e.type === "tool_use_args" ? e.delta : ""))).toEqual(['{"path":"README.md"}', '{"command":"ls"}']);
+      expect(events.filter((e) => e.type === "tool_use_args").map((e) => (e.type === "tool_use_args" ? e.delta : ""))).toEqual([
+        '{"path":"README.md"}',
+        '{"command":"ls"}',
+      ]);
       expect(message.stop).toBe("tool_use");
       expect(message.usage).toMatchObject({ input: 412, output: 58 });
     }
@@ -97,7 +112,9 @@ describe("openai fixtures replayed in random chunks", () => {
     server.push({ kind: "fixture", file: "openai-responses-tool-calls-stream.sse", seed: 5 });
     const { message } = await collect(openai(), { model: "gpt-4o-mini" });
     expect(message.stop).toBe("error");
-    expect(message.error).toBe('openai answered a Chat Completions request with an OpenAI Responses stream; pass --wire responses (or set "wire": "responses" for the model in models.json)');
+    expect(message.error).toBe(
+      'openai answered a Chat Completions request with an OpenAI Responses stream; pass --wire responses (or set "wire": "responses" for the model in models.json)',
+    );
     expect(calls(message)).toEqual([]);
   });
 
@@ -132,7 +149,9 @@ describe("openai requests", () => {
         { role: "system", content: "be brief" },
         { role: "user", content: "hi" },
       ],
-      tools: [{ type: "function", function: { name: "bash", description: "run", parameters: { type: "object", properties: { command: { type: "string" } } } } }],
+      tools: [
+        { type: "function", function: { name: "bash", description: "run", parameters: { type: "object", properties: { command: { type: "string" } } } } },
+      ],
     });
     expect(lastBody().reasoning_effort).toBeUndefined();
   });
@@ -154,7 +173,14 @@ describe("openai requests", () => {
   test("tool results are tool messages; their images follow in a user message as data URLs", async () => {
     server.push({ kind: "turn", text: "ok" });
     const messages: Message[] = [
-      { role: "user", content: [{ type: "text", text: "see" }, { type: "image", mimeType: "image/png", data: "iVBO" }], ts: 0 },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "see" },
+          { type: "image", mimeType: "image/png", data: "iVBO" },
+        ],
+        ts: 0,
+      },
       assistant([
         { type: "thinking", thinking: "hmm" },
         { type: "text", text: "" },
@@ -168,7 +194,13 @@ describe("openai requests", () => {
     ];
     await collect(openai(), { model: "gpt-4o", messages });
     expect(lastBody().messages).toEqual([
-      { role: "user", content: [{ type: "text", text: "see" }, { type: "image_url", image_url: { url: "data:image/png;base64,iVBO" } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "see" },
+          { type: "image_url", image_url: { url: "data:image/png;base64,iVBO" } },
+        ],
+      },
       {
         role: "assistant",
         content: null,
@@ -179,7 +211,13 @@ describe("openai requests", () => {
       },
       { role: "tool", tool_call_id: "c1", content: "(the image is attached in the next message)" },
       { role: "tool", tool_call_id: "c2", content: "(no output)" },
-      { role: "user", content: [{ type: "text", text: "Images returned by the tool calls above:" }, { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Images returned by the tool calls above:" },
+          { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } },
+        ],
+      },
       { role: "user", content: "next" },
     ]);
   });
@@ -188,7 +226,13 @@ describe("openai requests", () => {
     server.push({ kind: "turn", text: "ok" });
     const messages: Message[] = [
       { role: "user", content: [{ type: "text", text: "q" }], ts: 0 },
-      { ...assistant([{ type: "thinking", thinking: "plan" }, { type: "toolCall", id: "k1", name: "bash", args: { command: "ls" } }]), provider: "kimi" },
+      {
+        ...assistant([
+          { type: "thinking", thinking: "plan" },
+          { type: "toolCall", id: "k1", name: "bash", args: { command: "ls" } },
+        ]),
+        provider: "kimi",
+      },
       { role: "toolResult", toolCallId: "k1", toolName: "bash", content: [{ type: "text", text: "a b" }], isError: false, ts: 0 },
     ];
     await collect(openai("kimi"), { model: "kimi-k2-thinking", messages });
@@ -199,7 +243,10 @@ describe("openai requests", () => {
     const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     server.push({
       kind: "raw",
-      body: chunk({ tool_calls: [{ index: 0, id: "z", type: "function", function: { name: "bash", arguments: '{"command":"ls"}' } }] }) + chunk({}, "stop") + "data: [DONE]\n\n",
+      body:
+        chunk({ tool_calls: [{ index: 0, id: "z", type: "function", function: { name: "bash", arguments: '{"command":"ls"}' } }] }) +
+        chunk({}, "stop") +
+        "data: [DONE]\n\n",
     });
     const withCalls = await collect(openai(), { model: "gpt-4o" });
     expect(withCalls.message.stop).toBe("tool_use");
@@ -243,7 +290,10 @@ describe("openai requests", () => {
   });
 
   test('an in-stream {"error": …} chunk after HTTP 200 is a failure', async () => {
-    server.push({ kind: "raw", body: `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: "par" } }] })}\n\ndata: {"error":{"message":"upstream timed out"}}\n\n` });
+    server.push({
+      kind: "raw",
+      body: `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: "par" } }] })}\n\ndata: {"error":{"message":"upstream timed out"}}\n\n`,
+    });
     const { message } = await collect(openai(), { model: "gpt-4o" });
     expect(message.stop).toBe("error");
     expect(message.error).toBe("openai reported an error mid-stream: upstream timed out");
@@ -252,7 +302,10 @@ describe("openai requests", () => {
 
   test("a refusal delta is shown as a refusal and the reply ends normally", async () => {
     const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-    server.push({ kind: "raw", body: chunk({ role: "assistant", content: null, refusal: "I can't" }) + chunk({ refusal: " do that." }) + chunk({}, "stop") + "data: [DONE]\n\n" });
+    server.push({
+      kind: "raw",
+      body: chunk({ role: "assistant", content: null, refusal: "I can't" }) + chunk({ refusal: " do that." }) + chunk({}, "stop") + "data: [DONE]\n\n",
+    });
     const { message, text } = await collect(openai(), { model: "gpt-4o" });
     expect(message.stop).toBe("end_turn");
     expect(text).toBe("[refusal] I can't do that.");
@@ -281,5 +334,13 @@ describe("openai requests", () => {
 });
 
 function assistant(content: AssistantMessage["content"]): AssistantMessage {
-  return { role: "assistant", content, stop: "tool_use", provider: "openai", model: "gpt-4o", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 }, ts: 0 };
+  return {
+    role: "assistant",
+    content,
+    stop: "tool_use",
+    provider: "openai",
+    model: "gpt-4o",
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 },
+    ts: 0,
+  };
 }

@@ -11,7 +11,13 @@ const dir = tempDir("zot-pserver-");
 test("started as a process it prints its URL, serves the script and records requests", async () => {
   const script = join(dir, "replies.json");
   const record = join(dir, "requests.jsonl");
-  writeFileSync(script, JSON.stringify([{ kind: "turn", text: "from a process" }, { kind: "turn", toolCalls: [{ name: "bash", args: { command: "ls" } }] }]));
+  writeFileSync(
+    script,
+    JSON.stringify([
+      { kind: "turn", text: "from a process" },
+      { kind: "turn", toolCalls: [{ name: "bash", args: { command: "ls" } }] },
+    ]),
+  );
   const proc = Bun.spawn([process.execPath, resolve(import.meta.dir, "../../helpers/provider-server.ts"), "--script", script, "--record", record], {
     stdout: "pipe",
     stderr: "inherit",
@@ -31,7 +37,10 @@ test("started as a process it prints its URL, serves the script and records requ
     expect(first.text).toBe("from a process");
     const second = await collect(createProvider({ provider: "openai", apiKey: "test-key-1", baseUrl: `${url}/v1` }), { model: "gpt-4o" });
     expect(second.message.stop).toBe("tool_use");
-    const lines = readFileSync(record, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const lines = readFileSync(record, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.path)).toEqual(["/v1/messages", "/v1/chat/completions"]);
   } finally {
     proc.kill("SIGTERM");

@@ -39,7 +39,12 @@ describe("retry policy", () => {
     await probe.stop(true);
     const slept: number[] = [];
     const secret = "sk-refused-secret-123456";
-    const provider = createProvider({ provider: "anthropic", apiKey: secret, baseUrl: `http://127.0.0.1:${port}`, retry: { sleep: async (ms) => void slept.push(ms), baseDelayMs: 10 } });
+    const provider = createProvider({
+      provider: "anthropic",
+      apiKey: secret,
+      baseUrl: `http://127.0.0.1:${port}`,
+      retry: { sleep: async (ms) => void slept.push(ms), baseDelayMs: 10 },
+    });
     const { events, message } = await collect(provider, { model: "claude-sonnet-4-5" });
     expect(slept).toEqual([10, 20]);
     const retries = events.filter((e) => e.type === "retry");

@@ -103,7 +103,10 @@ for (const { name, wire, model } of WIRES) {
     test("429 with retry-after is retried after the requested delay, then succeeds", async () => {
       sleeps.length = 0;
       const before = server.requests.length;
-      server.push({ kind: "status", status: 429, headers: { "retry-after": "3" }, body: '{"error":{"message":"slow down"}}' }, { kind: "turn", text: "after the wait" });
+      server.push(
+        { kind: "status", status: 429, headers: { "retry-after": "3" }, body: '{"error":{"message":"slow down"}}' },
+        { kind: "turn", text: "after the wait" },
+      );
       const { message } = await collect(provider(), { model });
       expect(requestsSince(before)).toBe(2);
       expect(sleeps).toEqual([3000]);
@@ -187,7 +190,12 @@ for (const { name, wire, model } of WIRES) {
       const before = server.requests.length;
       server.push({ kind: "status", status: 503, headers: { "retry-after": "30" } });
       const ctrl = new AbortController();
-      const p = createProvider({ provider: name, apiKey: KEY, baseUrl: name === "anthropic" ? server.url : server.openaiBase, ...(wire === "chat" ? { wire } : {}) });
+      const p = createProvider({
+        provider: name,
+        apiKey: KEY,
+        baseUrl: name === "anthropic" ? server.url : server.openaiBase,
+        ...(wire === "chat" ? { wire } : {}),
+      });
       const waiting = collect(p, { model }, { signal: ctrl.signal });
       while (requestsSince(before) < 1) await Bun.sleep(5);
       ctrl.abort();

@@ -55,7 +55,9 @@ describe("timeouts", () => {
       [3, "no response from anthropic within 0.3 s"],
     ]);
     expect(message.stop).toBe("error");
-    expect(message.error).toBe(`anthropic at ${s.url} did not answer within 0.3 s after 3 attempts; check your network and --base-url, or raise connect_timeout in config.json`);
+    expect(message.error).toBe(
+      `anthropic at ${s.url} did not answer within 0.3 s after 3 attempts; check your network and --base-url, or raise connect_timeout in config.json`,
+    );
   });
 
   test("headers and then silence count as nothing received: the request is retried and the retry succeeds", async () => {
@@ -70,7 +72,9 @@ describe("timeouts", () => {
           connections++;
           if (connections === 1) socket.write("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n");
           else {
-            socket.write(`HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+            socket.write(
+              `HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+            );
             socket.end();
           }
         },
@@ -147,7 +151,9 @@ describe("caps and retry waits", () => {
   test("one line without an end, larger than the cap, is stopped too", async () => {
     const s = serve(() => sse([...turn("x").slice(0, 1), "data: " + "z".repeat(50_000)], () => {}));
     const { message } = await collect(provider(s.url, { ...SHORT, maxResponseBytes: 4096 }), { model: MODEL });
-    expect(message.error).toBe("anthropic sent one event larger than 4 KiB, so the response was stopped (raise max_response_mib in config.json if this is expected)");
+    expect(message.error).toBe(
+      "anthropic sent one event larger than 4 KiB, so the response was stopped (raise max_response_mib in config.json if this is expected)",
+    );
   });
 
   test("a Retry-After longer than 60 s is reported instead of waited", async () => {
@@ -155,7 +161,9 @@ describe("caps and retry waits", () => {
     const { events, message } = await collect(provider(s.url), { model: MODEL });
     expect(s.count()).toBe(1);
     expect(retries(events)).toEqual([]);
-    expect(message.error).toBe("anthropic asked to wait 3600 s before trying again (anthropic answered HTTP 429: slow down (rate_limit_error)); zot does not wait that long on its own, try again later");
+    expect(message.error).toBe(
+      "anthropic asked to wait 3600 s before trying again (anthropic answered HTTP 429: slow down (rate_limit_error)); zot does not wait that long on its own, try again later",
+    );
   });
 
   test("a short Retry-After is waited, and the retry says how long", async () => {
@@ -170,7 +178,9 @@ describe("what the server answers with", () => {
   test("an HTML page with status 200 is reported as one", async () => {
     const s = serve(() => new Response("<html><title>Sign in to the Wi-Fi</title></html>", { headers: { "content-type": "text/html; charset=utf-8" } }));
     const { message } = await collect(provider(s.url), { model: MODEL });
-    expect(message.error).toBe("anthropic answered with an HTML page (HTTP 200, text/html) instead of an event stream: <html><title>Sign in to the Wi-Fi</title></html>; check --base-url");
+    expect(message.error).toBe(
+      "anthropic answered with an HTML page (HTTP 200, text/html) instead of an event stream: <html><title>Sign in to the Wi-Fi</title></html>; check --base-url",
+    );
   });
 });
 
@@ -183,7 +193,13 @@ describe("redirects", () => {
         return sse(turn("stolen"));
       });
       const s = serve(() => new Response(null, { status: 307, headers: { location: `${other.url}/collect` } }));
-      const p = createProvider({ provider: kind, apiKey: "sk-test-key-123456", baseUrl: kind === "openai" ? `${s.url}/v1` : s.url, retry: { sleep: async () => {} }, limits: SHORT });
+      const p = createProvider({
+        provider: kind,
+        apiKey: "sk-test-key-123456",
+        baseUrl: kind === "openai" ? `${s.url}/v1` : s.url,
+        retry: { sleep: async () => {} },
+        limits: SHORT,
+      });
       const { message } = await collect(p, { model: kind === "openai" ? "gpt-4o" : MODEL });
       expect(seen).toEqual([]);
       expect(message.stop).toBe("error");
@@ -214,7 +230,17 @@ describe("bodies that are not streams", () => {
   });
 
   test("a JSON answer that stalls after its headers fails after the idle timeout instead of hanging", async () => {
-    const s = serve(() => new Response(new ReadableStream({ start(c) { c.enqueue(encoder.encode('{"partial":')); } }), { headers: { "content-type": "application/json" } }));
+    const s = serve(
+      () =>
+        new Response(
+          new ReadableStream({
+            start(c) {
+              c.enqueue(encoder.encode('{"partial":'));
+            },
+          }),
+          { headers: { "content-type": "application/json" } },
+        ),
+    );
     const { message } = await collect(provider(s.url), { model: MODEL });
     expect(message.error).toBe("anthropic answered with JSON instead of an event stream, then anthropic sent nothing for 0.3 s; check --base-url");
   });

@@ -40,7 +40,10 @@ function policy(mode: SandboxMode, more: { network?: boolean; writable?: string[
 }
 
 async function run(command: string, sandbox: SandboxPolicy | undefined) {
-  const r = await bashTool.execute({ command }, { cwd: ws, home: zotHome, signal: new AbortController().signal, progress: () => {}, ...(sandbox ? { sandbox } : {}) });
+  const r = await bashTool.execute(
+    { command },
+    { cwd: ws, home: zotHome, signal: new AbortController().signal, progress: () => {}, ...(sandbox ? { sandbox } : {}) },
+  );
   return { text: textOf(r.content), isError: r.isError, denial: r.sandboxDenial };
 }
 
@@ -123,10 +126,13 @@ describe("workspace-write", () => {
   });
 
   test("loopback inside the sandbox works: a command may serve and reach its own local port", async () => {
-    const r = await run(`python3 -c "
+    const r = await run(
+      `python3 -c "
 import socket
 s=socket.socket(); s.bind(('127.0.0.1',0)); s.listen(1)
-c=socket.create_connection(s.getsockname()); print('local ok')"`, policy("workspace-write"));
+c=socket.create_connection(s.getsockname()); print('local ok')"`,
+      policy("workspace-write"),
+    );
     expect(r.text).toContain("local ok");
   });
 });

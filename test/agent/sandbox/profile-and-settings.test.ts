@@ -22,7 +22,12 @@ test("config.json's sandbox object is read, and the flags win over it", () => {
   const raw = { mode: "read-only", network: true, writable: ["~/cache"], hidden: [".env"] };
   expect(sandboxSettings(raw, "config.json", {}).settings).toEqual({ mode: "read-only", network: true, writable: ["~/cache"], hidden: [".env"] });
   expect(sandboxSettings(raw, "config.json", { sandbox: "off", addDirs: ["/data"] }).settings).toMatchObject({ mode: "off", writable: ["~/cache", "/data"] });
-  expect(sandboxSettings(undefined, "config.json", { sandboxNetwork: true }).settings).toEqual({ mode: "workspace-write", network: true, writable: [], hidden: [] });
+  expect(sandboxSettings(undefined, "config.json", { sandboxNetwork: true }).settings).toEqual({
+    mode: "workspace-write",
+    network: true,
+    writable: [],
+    hidden: [],
+  });
 });
 
 test("an unusable sandbox setting is a warning naming the file, and the default holds", () => {
@@ -50,7 +55,9 @@ test("the sandbox-exec profile denies by default, reads all but the hidden paths
   expect(lines).toContain(`(deny file-read* file-write* (subpath "/Users/me/.ssh") (subpath "/Users/me/.zot"))`);
   expect(lines).toContain(`(allow file-read* (subpath "/Users/me/.zot/spill"))`);
   // The hidden paths are denied after the blanket read (later rules win in SBPL).
-  expect(lines.indexOf(`(deny file-read* file-write* (subpath "/Users/me/.ssh") (subpath "/Users/me/.zot"))`)).toBeGreaterThan(lines.indexOf("(allow file-read*)"));
+  expect(lines.indexOf(`(deny file-read* file-write* (subpath "/Users/me/.ssh") (subpath "/Users/me/.zot"))`)).toBeGreaterThan(
+    lines.indexOf("(allow file-read*)"),
+  );
   expect(text).toContain(`(allow file-write* (subpath "/Users/me/repo") (subpath "/private/tmp") (literal "/dev/null")`);
   expect(text).toContain(`(allow network* (local ip "localhost:*") (remote ip "localhost:*") (remote unix-socket))`);
   expect(text).not.toContain("(allow network*)\n");

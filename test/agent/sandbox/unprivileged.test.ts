@@ -22,30 +22,39 @@ beforeEach(() => {
   chmodSync(join(dir, "home", ".ssh", "id_rsa"), 0o644);
 });
 
-test.skipIf(!canSwitch)("as an unprivileged user, secrets are hidden, writes and the network are blocked in read-only mode", async () => {
-  const script = join(dir, "run.ts");
-  // Read-only mode: the workspace, writable by nobody as far as file modes go, is not writable in the sandbox.
-  writeFileSync(
-    script,
-    `import { bashTool } from ${JSON.stringify(join(ROOT, "src/agent/tools/bash.ts"))};
+test.skipIf(!canSwitch)(
+  "as an unprivileged user, secrets are hidden, writes and the network are blocked in read-only mode",
+  async () => {
+    const script = join(dir, "run.ts");
+    // Read-only mode: the workspace, writable by nobody as far as file modes go, is not writable in the sandbox.
+    writeFileSync(
+      script,
+      `import { bashTool } from ${JSON.stringify(join(ROOT, "src/agent/tools/bash.ts"))};
 import { sandboxPolicy } from ${JSON.stringify(join(ROOT, "src/agent/sandbox/policy.ts"))};
 import { sandboxStatus } from ${JSON.stringify(join(ROOT, "src/agent/sandbox/status.ts"))};
 const p = sandboxPolicy({ mode: "read-only", network: false, writable: [], hidden: [] }, { cwd: ${JSON.stringify(join(dir, "project"))}, zotHome: ${JSON.stringify(join(dir, "zot-home"))}, userHome: ${JSON.stringify(join(dir, "home"))} });
 const r = await bashTool.execute({ command: "id -u; cat ${join(dir, "home", ".netrc")} ${join(dir, "home", ".ssh", "id_rsa")}; echo x > made.txt; curl -sS --max-time 3 http://1.1.1.1/" }, { cwd: ${JSON.stringify(join(dir, "project"))}, home: ${JSON.stringify(join(dir, "zot-home"))}, signal: new AbortController().signal, progress: () => {}, sandbox: p });
 console.log(JSON.stringify({ status: sandboxStatus(p), text: r.content.map((c) => (c.type === "text" ? c.text : "")).join("") }));
 `,
-  );
-  chmodSync(script, 0o644);
-  const p = Bun.spawn(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", BUN, script], { cwd: dir, env: { ...process.env, HOME: join(dir, "home") }, stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-  expect({ code, err: err.trim() }).toEqual({ code: 0, err: "" });
-  const r = JSON.parse(out.trim().split("\n").at(-1)!) as { status: { enforced: boolean }; text: string };
-  expect(r.status.enforced).toBe(true);
-  expect(r.text).not.toContain("hunter2");
-  expect(r.text).not.toContain("PRIVATE KEY");
-  expect(existsSync(join(dir, "project", "made.txt"))).toBe(false);
-  expect(r.text).toContain("in the read-only sandbox");
-  expect(r.text).toContain("no network access");
-}, 60_000);
+    );
+    chmodSync(script, 0o644);
+    const p = Bun.spawn(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", BUN, script], {
+      cwd: dir,
+      env: { ...process.env, HOME: join(dir, "home") },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    expect({ code, err: err.trim() }).toEqual({ code: 0, err: "" });
+    const r = JSON.parse(out.trim().split("\n").at(-1)!) as { status: { enforced: boolean }; text: string };
+    expect(r.status.enforced).toBe(true);
+    expect(r.text).not.toContain("hunter2");
+    expect(r.text).not.toContain("PRIVATE KEY");
+    expect(existsSync(join(dir, "project", "made.txt"))).toBe(false);
+    expect(r.text).toContain("in the read-only sandbox");
+    expect(r.text).toContain("no network access");
+  },
+  60_000,
+);
 
 import { tempDir } from "../../helpers/temp.ts";

@@ -34,10 +34,19 @@ test("an edit that will fail says why and shows its arguments", () => {
 });
 
 test("a write approval shows a new file's content, or the diff against the file it replaces", () => {
-  expect(writeTool.approval!({ path: "new.txt", content: "hello\n" }, dir)).toEqual({ kind: "content", path: join(dir, "new.txt"), content: "hello\n", note: "new file" });
+  expect(writeTool.approval!({ path: "new.txt", content: "hello\n" }, dir)).toEqual({
+    kind: "content",
+    path: join(dir, "new.txt"),
+    content: "hello\n",
+    note: "new file",
+  });
   const p = join(dir, "old.txt");
   writeFileSync(p, "one\ntwo\n");
-  expect(writeTool.approval!({ path: "old.txt", content: "one\n2\n" }, dir)).toEqual({ kind: "diff", path: p, diff: `--- ${p}\n+++ ${p}\n@@ -1,2 +1,2 @@\n one\n-two\n+2` });
+  expect(writeTool.approval!({ path: "old.txt", content: "one\n2\n" }, dir)).toEqual({
+    kind: "diff",
+    path: p,
+    diff: `--- ${p}\n+++ ${p}\n@@ -1,2 +1,2 @@\n one\n-two\n+2`,
+  });
   expect(readFileSync(p, "utf8")).toBe("one\ntwo\n");
 });
 

@@ -30,7 +30,6 @@ async function start(command: string): Promise<string> {
   return id!;
 }
 
-
 const ended = (id: string): JobInfo | undefined => listJobs().find((j) => j.id === id && j.state !== "running");
 
 test("a background command returns at once; bash_output gives only the output that is new, then how it ended", async () => {

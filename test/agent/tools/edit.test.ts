@@ -31,7 +31,13 @@ describe("edit", () => {
   test("applies several edits together", async () => {
     const p = file("m.txt", "alpha\nbeta\ngamma\ndelta\n");
     const out = await editTool.execute(
-      { path: p, edits: [{ oldText: "delta", newText: "DELTA" }, { oldText: "alpha", newText: "ALPHA" }] },
+      {
+        path: p,
+        edits: [
+          { oldText: "delta", newText: "DELTA" },
+          { oldText: "alpha", newText: "ALPHA" },
+        ],
+      },
       ctx(),
     );
     expect(out.isError).toBe(false);
@@ -40,7 +46,16 @@ describe("edit", () => {
 
   test("refuses an ambiguous match, names the count and changes nothing", async () => {
     const p = file("dup.txt", "x = 1\nx = 1\nkeep\n");
-    const out = await editTool.execute({ path: p, edits: [{ oldText: "keep", newText: "changed" }, { oldText: "x = 1", newText: "x = 2" }] }, ctx());
+    const out = await editTool.execute(
+      {
+        path: p,
+        edits: [
+          { oldText: "keep", newText: "changed" },
+          { oldText: "x = 1", newText: "x = 2" },
+        ],
+      },
+      ctx(),
+    );
     expect(out.isError).toBe(true);
     expect(text(out)).toContain("edits[1].oldText occurs 2 times");
     expect(text(out)).toContain("No edits were applied");
@@ -49,7 +64,16 @@ describe("edit", () => {
 
   test("refuses a missing match and changes nothing", async () => {
     const p = file("m.txt", "hello\n");
-    const out = await editTool.execute({ path: p, edits: [{ oldText: "hello", newText: "bye" }, { oldText: "absent", newText: "x" }] }, ctx());
+    const out = await editTool.execute(
+      {
+        path: p,
+        edits: [
+          { oldText: "hello", newText: "bye" },
+          { oldText: "absent", newText: "x" },
+        ],
+      },
+      ctx(),
+    );
     expect(out.isError).toBe(true);
     expect(text(out)).toContain("edits[1].oldText was not found");
     expect(readFileSync(p, "utf8")).toBe("hello\n");
@@ -57,7 +81,16 @@ describe("edit", () => {
 
   test("refuses overlapping edits", async () => {
     const p = file("o.txt", "one two three\n");
-    const out = await editTool.execute({ path: p, edits: [{ oldText: "one two", newText: "1 2" }, { oldText: "two three", newText: "2 3" }] }, ctx());
+    const out = await editTool.execute(
+      {
+        path: p,
+        edits: [
+          { oldText: "one two", newText: "1 2" },
+          { oldText: "two three", newText: "2 3" },
+        ],
+      },
+      ctx(),
+    );
     expect(out.isError).toBe(true);
     expect(text(out)).toContain("overlap");
     expect(readFileSync(p, "utf8")).toBe("one two three\n");

@@ -25,6 +25,8 @@ describe("tool selection", () => {
 
   test("unknown names produce one sentence listing the valid ones", () => {
     const r = selectTools(["read", "grep"]);
-    expect(r.error).toBe('Unknown tool "grep" in --tools; the built-in tools are read, write, edit, bash, bash_output, bash_kill, todo, web_fetch, skill, task.');
+    expect(r.error).toBe(
+      'Unknown tool "grep" in --tools; the built-in tools are read, write, edit, bash, bash_output, bash_kill, todo, web_fetch, skill, task.',
+    );
   });
 });

@@ -35,7 +35,14 @@ type Special = { name: string; kind: string; make: () => Promise<(() => void) | 
 
 const specials: Special[] = [
   { name: "a FIFO", kind: "a FIFO (named pipe)", make: async () => sh("mkfifo target") },
-  { name: "a unix socket", kind: "a socket", make: async () => { const s = await listenUnix(join(dir, "target")); return () => s.close(); } },
+  {
+    name: "a unix socket",
+    kind: "a socket",
+    make: async () => {
+      const s = await listenUnix(join(dir, "target"));
+      return () => s.close();
+    },
+  },
   { name: "a character device that discards writes (like /dev/null)", kind: "a character device", rootOnly: true, make: async () => sh("mknod target c 1 3") },
   { name: "a character device that is always full (like /dev/full)", kind: "a character device", rootOnly: true, make: async () => sh("mknod target c 1 7") },
 ];

@@ -38,7 +38,12 @@ describe("the bash tool's environment", () => {
 describe.skipIf(process.platform !== "linux")("read of procfs files", () => {
   test("shows a process environment (size 0 on disk) with secret values masked", async () => {
     const child = Bun.spawn(["sleep", "30"], {
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", PLAIN_SETTING: "kept-as-is", ANTHROPIC_API_KEY: "sk-ant-very-secret-value", GITHUB_TOKEN: "ghp_secret" },
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        PLAIN_SETTING: "kept-as-is",
+        ANTHROPIC_API_KEY: "sk-ant-very-secret-value",
+        GITHUB_TOKEN: "ghp_secret",
+      },
       stdout: "ignore",
     });
     try {

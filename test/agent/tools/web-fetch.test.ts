@@ -60,7 +60,8 @@ const server: ReturnType<typeof Bun.serve> = Bun.serve({
 const base = `http://127.0.0.1:${server.port}`;
 afterAll(() => server.stop(true));
 
-const fetchUrl = (url: string): Promise<ToolOutput> => webFetchTool.execute({ url }, { cwd: home, signal: new AbortController().signal, progress: () => {}, home });
+const fetchUrl = (url: string): Promise<ToolOutput> =>
+  webFetchTool.execute({ url }, { cwd: home, signal: new AbortController().signal, progress: () => {}, home });
 const text = (out: ToolOutput): string => out.content.map((c) => (c.type === "text" ? c.text : "")).join("");
 
 test("an HTML page comes back as readable text: title, headings, links, lists, code, tables; scripts and styles dropped", async () => {
@@ -120,7 +121,9 @@ test("loopback is refused by default, also by name, with the setting that allows
   config(null);
   const out = await fetchUrl(`${base}/page`);
   expect(out.isError).toBe(true);
-  expect(text(out)).toBe('127.0.0.1 is a loopback or private network address, which web_fetch refuses; set "webFetch": {"allowPrivate": true} in config.json to allow local and private addresses.');
+  expect(text(out)).toBe(
+    '127.0.0.1 is a loopback or private network address, which web_fetch refuses; set "webFetch": {"allowPrivate": true} in config.json to allow local and private addresses.',
+  );
   const byName = text(await fetchUrl(`http://localhost:${server.port}/page`));
   expect(byName).toMatch(/^localhost \(it resolves to (127\.0\.0\.1|::1)\) is a loopback or private network address/);
 });
@@ -134,7 +137,22 @@ test("the deny list is checked on every hop, and the allow list keeps out every 
 });
 
 test("private, loopback, link-local and mapped addresses count as private; public ones do not", () => {
-  for (const ip of ["127.0.0.1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "::1", "::", "fe80::1", "fd00::1", "::ffff:127.0.0.1", "::ffff:7f00:1", "64:ff9b::a00:1"]) {
+  for (const ip of [
+    "127.0.0.1",
+    "10.1.2.3",
+    "172.20.0.1",
+    "192.168.1.1",
+    "169.254.169.254",
+    "100.64.0.1",
+    "0.0.0.0",
+    "::1",
+    "::",
+    "fe80::1",
+    "fd00::1",
+    "::ffff:127.0.0.1",
+    "::ffff:7f00:1",
+    "64:ff9b::a00:1",
+  ]) {
     expect([ip, isPrivateAddress(ip)]).toEqual([ip, true]);
   }
   for (const ip of ["93.184.216.34", "8.8.8.8", "2606:4700::1111", "::ffff:8.8.8.8", "172.32.0.1"]) expect([ip, isPrivateAddress(ip)]).toEqual([ip, false]);

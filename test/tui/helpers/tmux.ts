@@ -74,8 +74,18 @@ export class Tmux {
     const envFlags = Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
     const newSession = () =>
       tmux(
-        "new-session", "-d", "-s", t.name, "-x", String(opts.width ?? 100), "-y", String(opts.height ?? 30), "-c", t.cwd,
-        ...envFlags, "bash --norc --noprofile",
+        "new-session",
+        "-d",
+        "-s",
+        t.name,
+        "-x",
+        String(opts.width ?? 100),
+        "-y",
+        String(opts.height ?? 30),
+        "-c",
+        t.cwd,
+        ...envFlags,
+        "bash --norc --noprofile",
       );
     let r = newSession();
     // The private server exits when the previous test kills its last session; a new-session that

@@ -9,10 +9,10 @@ function send(frame: Frame): void {
 
 // Tools by name: add an entry here and a register_tool frame under hello_ack to add a tool.
 const tools: Record<string, (args: Record<string, unknown>) => string> = {
-  "zot_demo_echo": (args) => String(args.text ?? ""),
+  zot_demo_echo: (args) => String(args.text ?? ""),
 };
 
-send({"type":"hello","name":"zot.demo","version":"0.1.0","capabilities":["commands","tools"]});
+send({ type: "hello", name: "zot.demo", version: "0.1.0", capabilities: ["commands", "tools"] });
 
 createInterface({ input: process.stdin })
   .on("line", (line) => {
@@ -20,8 +20,13 @@ createInterface({ input: process.stdin })
     const msg = JSON.parse(line) as Frame;
     switch (msg.type) {
       case "hello_ack":
-        send({"type":"register_command","name":"zot-demo","description":"say hello from zot.demo"});
-        send({"type":"register_tool","name":"zot_demo_echo","description":"Echo the given text back.","schema":{"type":"object","properties":{"text":{"type":"string","description":"text to echo back"}},"required":["text"]}});
+        send({ type: "register_command", name: "zot-demo", description: "say hello from zot.demo" });
+        send({
+          type: "register_tool",
+          name: "zot_demo_echo",
+          description: "Echo the given text back.",
+          schema: { type: "object", properties: { text: { type: "string", description: "text to echo back" } }, required: ["text"] },
+        });
         send({ type: "ready" });
         break;
       case "command_invoked": {

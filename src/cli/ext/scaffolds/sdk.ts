@@ -6,23 +6,19 @@ import { Extension, display, text } from "../../../../sdk/typescript/src/index.t
 const ext = new Extension("zot.demo", "0.1.0");
 
 // A slash command: /zot-demo [text] shows a greeting in the chat (no model call).
-ext.command("zot-demo", "say hello from zot.demo", (args) =>
-  display(args ? `hello from zot.demo: ${args}` : "hello from zot.demo"),
-);
+ext.command("zot-demo", "say hello from zot.demo", (args) => display(args ? `hello from zot.demo: ${args}` : "hello from zot.demo"));
 
 // A tool the model can call. Add more with ext.tool(name, description, JSON schema, handler): return
 // a string or text(...); a thrown error becomes an is_error result.
 const echoSchema = {
-  "type": "object",
-  "properties": {
-    "text": {
-      "type": "string",
-      "description": "text to echo back"
-    }
+  type: "object",
+  properties: {
+    text: {
+      type: "string",
+      description: "text to echo back",
+    },
   },
-  "required": [
-    "text"
-  ]
+  required: ["text"],
 };
 ext.tool("zot_demo_echo", "Echo the given text back.", echoSchema, (args) => text(String(args.text ?? "")));
 
