@@ -240,6 +240,17 @@ test("zot_agent with an agent runs the task as that zot agent; an unknown agent 
   expect(textOf(unknown)).toContain('there is no agent "nobody" (the agents are general, explore');
 });
 
+test("a provider key that a served tool reads is masked in what the client gets", async () => {
+  const key = "sk-ant-served-secret-0123456789abcdef";
+  writeFileSync(join(e2e.root, "leak.txt"), `the key is ${key}\n`);
+  const transport = new StdioClientTransport({ command: ZOT, args: ["mcp", "serve"], env: zotEnv(e2e.home, { ANTHROPIC_API_KEY: key }), cwd: e2e.root, stderr: "pipe" });
+  const client = await connect(transport);
+  const r = await client.callTool({ name: "read", arguments: { path: "leak.txt" } });
+  expect(r.isError).toBe(false);
+  expect(textOf(r)).toContain("the key is ");
+  expect(JSON.stringify(r)).not.toContain(key);
+});
+
 test("without a provider key, zot_agent is not offered (the tools need no model)", async () => {
   const client = await connect(stdioTransport([]));
   expect((await client.listTools()).tools.map((t) => t.name)).not.toContain("zot_agent");

@@ -4,6 +4,7 @@
 // request, `server/discover`, `subscriptions/listen`, elicitation as `input_required` rounds). Every
 // tool call runs through `Runtime.serveCall`, so it passes the interceptors, permission mode, rules,
 // jail and sandbox the model's calls pass. Transports (stdio.ts, http.ts) move the messages.
+import { redactDeep } from "../../redact.ts";
 import { isObject } from "../../json.ts";
 import type { ContentBlock, Json, JsonObject } from "../../protocol.ts";
 import { ZOT_VERSION } from "../../version.ts";
@@ -75,13 +76,15 @@ export class McpServer {
   private readonly flights = new Set<Flight>();
   private lastList: string;
   private readonly agent: AgentTool;
+  private readonly notify: (msg: JsonObject) => void;
 
   constructor(
     private readonly runtime: Runtime,
     private readonly tools: ServedTools,
     /** Notifications tied to no request (list changes, extension notes): stdout, or the session's GET stream. */
-    private readonly notify: (msg: JsonObject) => void,
+    notify: (msg: JsonObject) => void,
   ) {
+    this.notify = (msg) => notify(this.masked(msg));
     this.lastList = this.listed();
     this.agent = new AgentTool(runtime);
   }
@@ -96,6 +99,19 @@ export class McpServer {
    * notifications and responses); `channel` carries what the request produces before its reply.
    */
   async handle(raw: unknown, channel: Channel, signal?: AbortSignal, header: string | null = null): Promise<JsonObject | null> {
+    const reply = await this.dispatch(raw, { send: (msg) => channel.send(this.masked(msg)) }, signal, header);
+    return reply && this.masked(reply);
+  }
+
+  /**
+   * Known secrets (provider keys, extension secrets) are masked in everything sent to the client,
+   * as every mode masks what it writes: a tool's output, a progress line, a question.
+   */
+  private masked(msg: JsonObject): JsonObject {
+    return redactDeep(msg, this.runtime.secrets);
+  }
+
+  private async dispatch(raw: unknown, channel: Channel, signal: AbortSignal | undefined, header: string | null): Promise<JsonObject | null> {
     if (Array.isArray(raw))
       return failure(null, INVALID_REQUEST, "zot's MCP server takes one JSON-RPC message at a time; JSON-RPC batches were removed from MCP in 2025-06-18");
     const decoded = decodeServerMessage(raw);
