@@ -243,7 +243,13 @@ test("zot_agent with an agent runs the task as that zot agent; an unknown agent 
 test("a provider key that a served tool reads is masked in what the client gets", async () => {
   const key = "sk-ant-served-secret-0123456789abcdef";
   writeFileSync(join(e2e.root, "leak.txt"), `the key is ${key}\n`);
-  const transport = new StdioClientTransport({ command: ZOT, args: ["mcp", "serve"], env: zotEnv(e2e.home, { ANTHROPIC_API_KEY: key }), cwd: e2e.root, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: ZOT,
+    args: ["mcp", "serve"],
+    env: zotEnv(e2e.home, { ANTHROPIC_API_KEY: key }),
+    cwd: e2e.root,
+    stderr: "pipe",
+  });
   const client = await connect(transport);
   const r = await client.callTool({ name: "read", arguments: { path: "leak.txt" } });
   expect(r.isError).toBe(false);
