@@ -10,29 +10,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { median } from "./harness.ts";
-import { createRuntime } from "../src/runtime/setup.ts";
+import { startMockRuntime } from "../test/helpers/mock-runtime.ts";
 
 const RUNS = Number(process.argv[2] ?? 200);
 const home = mkdtempSync(join(tmpdir(), "zot-bench-subagents-"));
 writeFileSync(join(home, "small.txt"), "a small file\n");
 
-const created = await createRuntime({
-  home,
-  cwd: home,
-  env: {},
-  provider: "mock",
-  appendSystemPrompt: [],
-  maxSteps: 50,
-  noTools: false,
-  ext: [],
-  noExt: true,
-  permissionMode: "yolo",
-  interactive: false,
-  continue: false,
-  noSession: true,
-});
-if (!created.ok) throw new Error(created.error);
-const rt = created.runtime;
+const rt = await startMockRuntime(home);
 
 const call = (tool: string, args: object): string => `call ${tool} ${JSON.stringify(args)}`;
 const cases: Record<string, string> = {
