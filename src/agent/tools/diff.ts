@@ -148,13 +148,15 @@ function toHunks(ops: Op[], context: number, skipped: number): string[] {
     if (g && c - g.last - 1 <= 2 * context) g.last = c;
     else groups.push({ first: c, last: c });
   }
+  // The lines before each hunk, counted once over the whole diff: hunks come in order.
+  let oldBefore = skipped;
+  let newBefore = skipped;
+  let counted = 0;
   for (const { first, last } of groups) {
     const start = Math.max(0, first - context);
     const end = Math.min(ops.length, last + context + 1);
-    let oldBefore = skipped;
-    let newBefore = skipped;
-    for (let i = 0; i < start; i++) {
-      const op = ops[i]!;
+    for (; counted < start; counted++) {
+      const op = ops[counted]!;
       if (op.kind !== "+") oldBefore++;
       if (op.kind !== "-") newBefore++;
     }
