@@ -11,11 +11,10 @@
 // CPU time (user + system of the whole process tree) is printed beside: on a loaded machine it is
 // the steadier figure.
 //
-// Side by side: with ZOT_GO_BIN set to a Go zot binary you built yourself (outside this
-// repository, from its public source: shared/reference/zot-go.md says how), the Go zot runs the
-// same two scenarios in the same interleaved rounds, and the ratios are taken against it. Without
-// it they are taken against the Go figures recorded on 2026-12-01 (GO below). This script builds
-// nothing of the Go zot's.
+// Side by side: with ZOT_GO_BIN set to a Go zot binary (bench/go-zot.ts builds one outside this
+// repository from its public source), the Go zot runs the same two scenarios in the same
+// interleaved rounds, and the ratios are taken against it. Without it they are taken against the
+// Go figures recorded on 2026-12-01 (GO below).
 //
 //   [ZOT_GO_BIN=/path/to/go/zot] bun bench/zot-vs-go.ts [runs] [binary]   (default 10 runs; dist/zot)
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
