@@ -16,7 +16,10 @@
 // interleaved rounds, and the ratios are taken against it. Without it they are taken against the
 // Go figures recorded on 2026-12-01 (GO below).
 //
-//   [ZOT_GO_BIN=/path/to/go/zot] bun bench/zot-vs-go.ts [runs] [binary]   (default 10 runs; dist/zot)
+// A loaded machine on demand: ZOT_BENCH_LOAD=N keeps N busy processes (`sh` spinning) running for
+// the whole measurement, so "loaded" is the same load from one run to the next.
+//
+//   [ZOT_GO_BIN=/path/to/go/zot] [ZOT_BENCH_LOAD=N] bun bench/zot-vs-go.ts [runs] [binary]   (default 10 runs; dist/zot)
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -65,6 +68,9 @@ const SCENARIOS: Record<string, string[]> = {
     : {}),
 };
 const names = Object.keys(SCENARIOS);
+const spinners = Array.from({ length: Number(process.env.ZOT_BENCH_LOAD ?? 0) }, () =>
+  Bun.spawn(["/bin/sh", "-c", "while :; do :; done"], { stdin: "ignore", stdout: "ignore", stderr: "ignore" }),
+);
 
 try {
   {
@@ -77,7 +83,8 @@ try {
       for (const n of names) results[n]!.push(await sample(SCENARIOS[n]!, env, home));
     }
     const w = median(wrapper);
-    console.log(`machine: ${machine()}; ${RUNS} interleaved runs; medians (minus /usr/bin/time, ${w.toFixed(1)} ms)`);
+    const load = spinners.length > 0 ? `; ${spinners.length} busy process${spinners.length === 1 ? "" : "es"} beside (ZOT_BENCH_LOAD)` : "";
+    console.log(`machine: ${machine()}${load}; ${RUNS} interleaved runs; medians (minus /usr/bin/time, ${w.toFixed(1)} ms)`);
     console.log(goBin ? `Go zot: ${goBin}, in the same rounds` : "Go zot: the figures recorded on 2026-12-01 (set ZOT_GO_BIN to run one side by side)");
     const wall = (n: string) => median(results[n]!.map((s) => s.ms)) - w;
     const cpuOf = (n: string) => median(results[n]!.map((s) => s.cpuMs));
@@ -96,6 +103,7 @@ try {
     }
   }
 } finally {
+  for (const s of spinners) s.kill("SIGKILL");
   model.stop();
   rmSync(home, { recursive: true, force: true });
 }
