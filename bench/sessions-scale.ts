@@ -1,15 +1,22 @@
 // How the session commands scale with the number of sessions (issue 26 §1): `zot -c -p`, `zot -r`
 // and `zot --session PATH -p` beside 0, 20 and 60 older transcripts of 1 000 messages (~5 MB
 // each). `-c` and `-r` should cost in proportion to the number of sessions, not their bytes, and
-// `-c` about what `--session PATH` costs. Run: bun bench/sessions-scale.ts [dist/zot] [rounds]
+// `-c` about what `--session PATH` costs. With ZOT_GO_BIN set (bench/go-zot.ts builds one), the Go
+// zot's `-c -p` and `--session PATH -p` run in the same rounds on the same files (the Go zot reads
+// zot's transcripts), against the scripted model as it has no offline provider.
+// Run: [ZOT_GO_BIN=…] bun bench/sessions-scale.ts [dist/zot] [rounds]
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { sessionDir } from "../src/platform/home.ts";
 import { machine, median, sample } from "./harness.ts";
+import { startScriptedModel } from "./scripted-model.ts";
 
 const zot = resolve(process.argv[2] ?? "dist/zot");
 const rounds = Number(process.argv[3] ?? 5);
+const goBin = process.env.ZOT_GO_BIN ? resolve(process.env.ZOT_GO_BIN) : null;
+const model = goBin ? startScriptedModel() : null;
+const goModel = model ? ["--provider", "anthropic", "--base-url", model.base, "--api-key", "sk-bench-key-0000"] : [];
 
 /** A transcript of `messages` rows of ~4.9 KB, as a long coding session leaves. */
 function transcript(dir: string, n: number, messages: number): string {
@@ -32,7 +39,9 @@ function transcript(dir: string, n: number, messages: number): string {
 }
 
 console.log(`sessions scale — ${machine()}; ${rounds} rounds, medians`);
-console.log("older sessions | -c -p ms | MiB | -r ms | MiB | --session -p ms | MiB | -c / --session");
+console.log(
+  `older sessions | -c -p ms | MiB | -r ms | MiB | --session -p ms | MiB | -c / --session${goBin ? " | Go -c -p ms | MiB | Go --session -p ms | MiB | -c ms vs Go" : ""}`,
+);
 for (const older of [0, 20, 60]) {
   const root = mkdtempSync(join(tmpdir(), "zot-bench-sessions-"));
   const home = join(root, "home");
@@ -46,6 +55,7 @@ for (const older of [0, 20, 60]) {
   utimesSync(current, now, now);
   const env = { ...process.env, ZOT_HOME: home, HOME: root } as Record<string, string>;
   const runs = { c: [] as number[], cm: [] as number[], r: [] as number[], rm: [] as number[], s: [] as number[], sm: [] as number[] };
+  const go = { c: [] as number[], cm: [] as number[], s: [] as number[], sm: [] as number[] };
   // One listing first, as a user who has run zot before has: the index is there.
   await sample([zot, "-r", "--cwd", cwd], env, root);
   for (let i = 0; i < rounds; i++) {
@@ -58,10 +68,19 @@ for (const older of [0, 20, 60]) {
     runs.rm.push(r.mib);
     runs.s.push(s.ms);
     runs.sm.push(s.mib);
+    if (goBin) {
+      const gc = await sample([goBin, "-c", "-p", "hi", ...goModel, "--cwd", cwd], env, root);
+      const gs = await sample([goBin, "--session", current, "-p", "hi", ...goModel, "--cwd", cwd], env, root);
+      go.c.push(gc.ms);
+      go.cm.push(gc.mib);
+      go.s.push(gs.ms);
+      go.sm.push(gs.mib);
+    }
   }
   const m = (xs: number[]) => median(xs).toFixed(0);
   console.log(
-    `${String(older).padStart(14)} | ${m(runs.c).padStart(8)} | ${m(runs.cm).padStart(3)} | ${m(runs.r).padStart(5)} | ${m(runs.rm).padStart(3)} | ${m(runs.s).padStart(15)} | ${m(runs.sm).padStart(3)} | ${(median(runs.c) / median(runs.s)).toFixed(2)}×`,
+    `${String(older).padStart(14)} | ${m(runs.c).padStart(8)} | ${m(runs.cm).padStart(3)} | ${m(runs.r).padStart(5)} | ${m(runs.rm).padStart(3)} | ${m(runs.s).padStart(15)} | ${m(runs.sm).padStart(3)} | ${(median(runs.c) / median(runs.s)).toFixed(2)}×${goBin ? ` | ${m(go.c).padStart(11)} | ${m(go.cm).padStart(3)} | ${m(go.s).padStart(18)} | ${m(go.sm).padStart(3)} | ${(median(runs.c) / median(go.c)).toFixed(2)}×` : ""}`,
   );
   rmSync(root, { recursive: true, force: true });
 }
+model?.stop();
