@@ -3,16 +3,20 @@
 // heap that is left, per step, and the object types that grew with N. A child process per N, so
 // one run's leftovers can't count in another's. The history itself (an assistant message and a
 // tool result per step, ~0.6 KB as JSON) is part of what is kept.
-// Run: bun bench/step-memory.ts
+// Then the whole process: `zot -p` (the built binary, default sandbox) running the same loops, its
+// peak RSS (GNU time) and the KiB each further step adds — with ZOT_GO_BIN set (bench/go-zot.ts
+// builds one), the Go zot's beside it in the same rounds.
+// Run: [ZOT_GO_BIN=…] bun bench/step-memory.ts [binary]   (default dist/zot)
 import { heapStats } from "bun:jsc";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgv } from "../src/cli/args.ts";
 import { Host } from "../src/ext/host.ts";
 import { trustMode } from "../src/ext/install/trust.ts";
 import { createRuntime } from "../src/runtime/setup.ts";
-import { machine } from "./harness.ts";
+import { freshBinary } from "../scripts/build-freshness.ts";
+import { machine, median, printArgs, sample } from "./harness.ts";
 import { startScriptedModel } from "./scripted-model.ts";
 
 type Report = { steps: number; heap: number; rss: number; types: Record<string, number> };
@@ -56,15 +60,32 @@ if (process.argv[2] === "--child") {
   process.exit(0);
 }
 
+const STEPS = [50, 500, 2000];
 const model = startScriptedModel();
 const reports: Report[] = [];
+const ROOT = resolve(import.meta.dir, "..");
+const binaries: [string, string][] = [["zot", resolve(process.argv[2] ?? freshBinary(ROOT, join(ROOT, "dist", "zot")))]];
+if (process.env.ZOT_GO_BIN) binaries.push(["Go", resolve(process.env.ZOT_GO_BIN)]);
+/** Peak RSS in MiB per binary per step count: medians of three interleaved rounds. */
+const whole = new Map<string, number[][]>(binaries.map(([name]) => [name, STEPS.map(() => [])]));
 try {
-  for (const steps of [50, 500, 2000]) {
+  for (const steps of STEPS) {
     const p = Bun.spawn([process.execPath, import.meta.path, "--child", String(steps), model.base], { stdout: "pipe", stderr: "inherit" });
     const out = await new Response(p.stdout).text();
     if ((await p.exited) !== 0) throw new Error(`the ${steps}-step child failed`);
     reports.push(JSON.parse(out) as Report);
   }
+  const home = mkdtempSync(join(tmpdir(), "zot-bench-steps-"));
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ZOT_HOME: home };
+  for (let round = 0; round < 3; round++)
+    for (const [i, steps] of STEPS.entries())
+      for (const [name, bin] of binaries) {
+        const argv = printArgs(bin, model.base, `steps=${steps + 1} tool=bash loop`, null);
+        argv[argv.indexOf("--max-steps") + 1] = String(steps + 10);
+        const s = await sample(argv, env, home);
+        whole.get(name)![i]!.push(s.mib);
+      }
+  rmSync(home, { recursive: true, force: true });
 } finally {
   model.stop();
 }
@@ -86,3 +107,9 @@ const grew = Object.entries(last.types)
   .sort((x, y) => y.per - x.per)
   .slice(0, 15);
 console.log(`objects kept per step (${first.steps} → ${last.steps}): ${grew.map((g) => `${g.type} ${g.per.toFixed(1)}`).join(", ")}`);
+console.log("whole process, peak RSS MiB (medians of 3):");
+for (const [name] of binaries) {
+  const peaks = whole.get(name)!.map(median);
+  const per = peaks.slice(1).map((p, i) => `${STEPS[i]} → ${STEPS[i + 1]}: ${(((p - peaks[i]!) * 1024) / (STEPS[i + 1]! - STEPS[i]!)).toFixed(1)} KiB/step`);
+  console.log(`  ${name}: ${peaks.map((p, i) => `${STEPS[i]} steps ${p.toFixed(1)}`).join(", ")}; ${per.join(", ")}`);
+}
