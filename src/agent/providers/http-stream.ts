@@ -8,6 +8,7 @@ import { emptyUsage, type TextPart, type ThinkingPart, type ToolCallPart, type U
 import { defaultModel, findModel, type CostDetail } from "../catalog.ts";
 import type { ProviderName } from "../choices.ts";
 import { requestTarget } from "./endpoints.ts";
+import { bodyBuffers } from "./wire-cache.ts";
 import { finishMessage, type Outcome } from "./assemble.ts";
 import { seconds } from "../../duration.ts";
 import { DEFAULT_LIMITS, MAX_RETRY_WAIT_MS, type StreamLimits } from "./limits.ts";
@@ -80,25 +81,31 @@ export async function* streamCall(
     return;
   }
   const { base, key, hint } = target;
-  yield* runHttpStream({
-    url: wire.url(base),
-    init: { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream", ...wire.headers(key) }, body: wire.body(info) },
-    ctx: {
-      provider,
-      keyHint: hint,
-      secrets: key ? [key] : [],
-      signal,
-      policy: opts.retry,
+  const body = wire.body(info);
+  try {
+    yield* runHttpStream({
+      url: wire.url(base),
+      init: { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream", ...wire.headers(key) }, body },
+      ctx: {
+        provider,
+        keyHint: hint,
+        secrets: key ? [key] : [],
+        signal,
+        policy: opts.retry,
+        model: req.model,
+        defaultModel: defaultModel(provider),
+        ...(opts.limits ? { limits: opts.limits } : {}),
+      },
+      assembler: wire.assembler,
       model: req.model,
-      defaultModel: defaultModel(provider),
-      ...(opts.limits ? { limits: opts.limits } : {}),
-    },
-    assembler: wire.assembler,
-    model: req.model,
-    info,
-    endMarker: wire.endMarker,
-    ...(opts.routeMissing ? { routeMissing: () => opts.routeMissing?.(req, signal, base) } : {}),
-  });
+      info,
+      endMarker: wire.endMarker,
+      ...(opts.routeMissing ? { routeMissing: () => opts.routeMissing?.(req, signal, base) } : {}),
+    });
+  } finally {
+    // Every attempt is over; the next request may write over these bytes.
+    bodyBuffers.give(body);
+  }
 }
 
 type HttpCall = {
