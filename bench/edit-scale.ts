@@ -2,12 +2,18 @@
 // 10 and 100 MB (source-like lines of ~80 bytes), in a child process per run; its peak RSS above
 // the RSS just before the call, as a multiple of the file's size (the file must be read, the new
 // text built and written: ~2–3× is the floor of doing it in memory). Checkpoints, which copy the
-// file too, are bench/checkpoints.ts's. Optionally a second source tree to compare (A/B):
-// Run: bun bench/edit-scale.ts [other-src-root]
+// file too, are bench/checkpoints.ts's. Optionally a second source tree to compare (A/B).
+// Then the whole process as a user runs it: `zot -p` in a workspace holding the file, the model
+// (bench/scripted-model.ts) asking for the one edit, checkpoints on as by default; peak RSS (GNU
+// time) as a multiple of the file — with ZOT_GO_BIN set (bench/go-zot.ts builds one), the Go zot
+// doing the same beside it.
+// Run: [ZOT_BIN=dist/zot] [ZOT_GO_BIN=…] bun bench/edit-scale.ts [other-src-root]
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { machine, median } from "./harness.ts";
+import { existsSync } from "node:fs";
+import { machine, median, sample } from "./harness.ts";
+import { startScriptedModel } from "./scripted-model.ts";
 
 const SIZES_MB = [10, 100];
 const ROUNDS = 3;
@@ -54,6 +60,49 @@ try {
       const peak = median(peaks);
       console.log(`${String(mb).padStart(7)} | ${peak.toFixed(0).padStart(20)} | ${(peak / ((mb * 1e6) / 2 ** 20)).toFixed(1).padStart(6)} | ${root}`);
     }
+  }
+  const agents: [string, string][] = [];
+  const zotBin = resolve(process.env.ZOT_BIN ?? "dist/zot");
+  if (existsSync(zotBin)) agents.push(["zot", zotBin]);
+  if (process.env.ZOT_GO_BIN) agents.push(["Go", resolve(process.env.ZOT_GO_BIN)]);
+  const model = startScriptedModel();
+  try {
+    console.log("whole process, one edit through the model | file MB | peak RSS MiB | × file");
+    for (const mb of SIZES_MB) {
+      const line = "export const value = computeSomething(alpha, beta, gamma); // a line of code\n";
+      const half = line.repeat(Math.floor((mb * 1e6) / line.length / 2));
+      for (const [name, bin] of agents) {
+        const peaks: number[] = [];
+        for (let i = 0; i < ROUNDS; i++) {
+          const work = mkdtempSync(join(dir, "work-"));
+          writeFileSync(join(work, "big.txt"), `${half}NEEDLE-IN-THE-MIDDLE\n${half}`);
+          const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: work, ZOT_HOME: join(work, ".zot-home") };
+          const argv = [
+            bin,
+            "-p",
+            "--provider",
+            "anthropic",
+            "--base-url",
+            model.base,
+            "--api-key",
+            "sk-bench-key-0000",
+            "--cwd",
+            work,
+            "steps=2 tool=edit change it",
+          ];
+          const s = await sample(argv, env, work);
+          if (!readFileSync(join(work, "big.txt"), "utf8").includes("NEEDLE-CHANGED")) throw new Error(`${name} did not make the edit in ${work}`);
+          peaks.push(s.mib);
+          rmSync(work, { recursive: true, force: true });
+        }
+        const peak = median(peaks);
+        console.log(
+          `${name.padStart(42)} | ${String(mb).padStart(7)} | ${peak.toFixed(0).padStart(12)} | ${(peak / ((mb * 1e6) / 2 ** 20)).toFixed(1).padStart(6)}`,
+        );
+      }
+    }
+  } finally {
+    model.stop();
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -2,11 +2,17 @@
 // tool call until `steps` is reached, then with text. The script comes from the latest prompt (the
 // last user message with text; steps count the assistant messages after it, so a resumed session's
 // history doesn't change the script), so one server serves every scenario: "steps=N tool=read" (the same tool N-1 times) or "tools=bash,read"
-// (those tools in order, then text); `bash` runs `echo ok`. It counts its own handler time so
+// (those tools in order, then text); `bash` runs `echo ok`, `edit` changes NEEDLE-IN-THE-MIDDLE in big.txt. It counts its own handler time so
 // benchmarks can subtract it from zot's.
-import { anthropicEvents, type TurnReply } from "../test/helpers/provider-server.ts";
+import { anthropicEvents, type ToolCallSpec, type TurnReply } from "../test/helpers/provider-server.ts";
 
 type Body = { model: string; messages: { role: string; content: string | { type: string; text?: string }[] }[] };
+
+/** The arguments of each tool the script can call; `read` (and any other) reads small.txt. */
+const ARGS: Record<string, ToolCallSpec["args"]> = {
+  bash: { command: "echo ok" },
+  edit: { path: "big.txt", edits: [{ oldText: "NEEDLE-IN-THE-MIDDLE", newText: "NEEDLE-CHANGED" }] },
+};
 
 export type ScriptedModel = { base: string; serverNs: () => bigint; stop: () => void };
 
@@ -31,7 +37,7 @@ export function startScriptedModel(): ScriptedModel {
       const tool = sequence?.[step - 1] ?? /tool=(\w+)/.exec(text)?.[1] ?? "bash";
       const reply: TurnReply =
         step < steps
-          ? { kind: "turn", toolCalls: [{ id: `toolu_${step}`, name: tool, args: tool === "bash" ? { command: "echo ok" } : { path: "small.txt" } }] }
+          ? { kind: "turn", toolCalls: [{ id: `toolu_${step}`, name: tool, args: ARGS[tool] ?? { path: "small.txt" } }] }
           : { kind: "turn", text: "Done." };
       const out = new Response(anthropicEvents(reply, body.model).join(""), { headers: { "content-type": "text/event-stream" } });
       serverNs += process.hrtime.bigint() - t0;
