@@ -7,12 +7,12 @@
 // (bench/scripted-model.ts) asking for the one edit, checkpoints on as by default; peak RSS (GNU
 // time) as a multiple of the file — with ZOT_GO_BIN set (bench/go-zot.ts builds one), the Go zot
 // doing the same beside it.
-// Run: [ZOT_BIN=dist/zot] [ZOT_GO_BIN=…] bun bench/edit-scale.ts [other-src-root]
+// Run: [ZOT_BIN=binary (default a fresh dist/zot)] [ZOT_GO_BIN=…] bun bench/edit-scale.ts [other-src-root]
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { existsSync } from "node:fs";
-import { machine, median, sample } from "./harness.ts";
+import { freshBinary } from "../scripts/build-freshness.ts";
+import { goZotBinary, machine, median, sample } from "./harness.ts";
 import { startScriptedModel } from "./scripted-model.ts";
 
 const SIZES_MB = [10, 100];
@@ -40,6 +40,13 @@ if (process.argv[2] === "--child") {
   process.exit(0);
 }
 
+/** A file of ~`mb` MB of source-like lines with the needle the edit changes in the middle. */
+function bigFile(mb: number): string {
+  const line = "export const value = computeSomething(alpha, beta, gamma); // a line of code\n";
+  const half = line.repeat(Math.floor((mb * 1e6) / line.length / 2));
+  return `${half}NEEDLE-IN-THE-MIDDLE\n${half}`;
+}
+
 const roots = [resolve(import.meta.dir, ".."), ...process.argv.slice(2).map((r) => resolve(r))];
 const dir = mkdtempSync(join(tmpdir(), "zot-bench-edit-"));
 try {
@@ -47,12 +54,11 @@ try {
   console.log("file MB | peak above start MiB | × file | source");
   for (const mb of SIZES_MB) {
     const path = join(dir, `big-${mb}.ts`);
-    const line = "export const value = computeSomething(alpha, beta, gamma); // a line of code\n";
-    const half = line.repeat(Math.floor((mb * 1e6) / line.length / 2));
+    const text = bigFile(mb);
     for (const root of roots) {
       const peaks: number[] = [];
       for (let i = 0; i < ROUNDS; i++) {
-        writeFileSync(path, `${half}NEEDLE-IN-THE-MIDDLE\n${half}`);
+        writeFileSync(path, text);
         const p = Bun.spawnSync([process.execPath, import.meta.path, "--child", root, path], { stdout: "pipe", stderr: "pipe" });
         if (p.exitCode !== 0) throw new Error(p.stderr.toString());
         peaks.push(Number(p.stdout.toString()) / 1024);
@@ -61,21 +67,19 @@ try {
       console.log(`${String(mb).padStart(7)} | ${peak.toFixed(0).padStart(20)} | ${(peak / ((mb * 1e6) / 2 ** 20)).toFixed(1).padStart(6)} | ${root}`);
     }
   }
-  const agents: [string, string][] = [];
-  const zotBin = resolve(process.env.ZOT_BIN ?? "dist/zot");
-  if (existsSync(zotBin)) agents.push(["zot", zotBin]);
-  if (process.env.ZOT_GO_BIN) agents.push(["Go", resolve(process.env.ZOT_GO_BIN)]);
+  const agents: [string, string][] = [["zot", resolve(process.env.ZOT_BIN ?? freshBinary(roots[0]!, join(roots[0]!, "dist", "zot")))]];
+  const goBin = goZotBinary();
+  if (goBin) agents.push(["Go", goBin]);
   const model = startScriptedModel();
   try {
     console.log("whole process, one edit through the model | file MB | peak RSS MiB | × file");
     for (const mb of SIZES_MB) {
-      const line = "export const value = computeSomething(alpha, beta, gamma); // a line of code\n";
-      const half = line.repeat(Math.floor((mb * 1e6) / line.length / 2));
+      const text = bigFile(mb);
       for (const [name, bin] of agents) {
         const peaks: number[] = [];
         for (let i = 0; i < ROUNDS; i++) {
           const work = mkdtempSync(join(dir, "work-"));
-          writeFileSync(join(work, "big.txt"), `${half}NEEDLE-IN-THE-MIDDLE\n${half}`);
+          writeFileSync(join(work, "big.txt"), text);
           const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: work, ZOT_HOME: join(work, ".zot-home") };
           const argv = [
             bin,

@@ -1,16 +1,16 @@
 // What the whole-process benchmarks (zot-vs-go.ts, build-ab.ts) share: the `zot -p` command line
 // against the scripted model, the compiled guard extension, hello world and Bun floor, and the two
 // ways of measuring one run (wall time, CPU time and peak RSS).
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { BUILD_FLAGS } from "../scripts/build-flags.ts";
 
 /** Wall time, CPU time (user + system, the whole process tree) and peak RSS of one run. */
 export type Sample = { ms: number; cpuMs: number; mib: number };
 
 /** `zot -p` against the scripted model at `base`, no session, optionally one extension. */
-export function printArgs(zot: string, base: string, prompt: string, ext: string | null): string[] {
+export function printArgs(zot: string, base: string, prompt: string, ext: string | null, maxSteps = 100): string[] {
   return [
     zot,
     "-p",
@@ -22,10 +22,22 @@ export function printArgs(zot: string, base: string, prompt: string, ext: string
     "sk-bench-key-0000",
     "--no-session",
     "--max-steps",
-    "100",
+    String(maxSteps),
     ...(ext ? ["-e", ext] : []),
     prompt,
   ];
+}
+
+/**
+ * The Go zot to run side by side (ZOT_GO_BIN; bench/go-zot.ts builds one), or null when it is not
+ * set; a path that is not there stops the benchmark with what to do.
+ */
+export function goZotBinary(): string | null {
+  const bin = process.env.ZOT_GO_BIN;
+  if (!bin) return null;
+  const path = resolve(bin);
+  if (!existsSync(path)) throw new Error(`ZOT_GO_BIN=${bin}: no such file; build one with bench/go-zot.ts, or unset it.`);
+  return path;
 }
 
 function build(cmd: string[], cwd: string, what: string): void {

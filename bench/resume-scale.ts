@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { sessionDir } from "../src/platform/home.ts";
 import { freshBinary } from "../scripts/build-freshness.ts";
-import { machine, median, sample } from "./harness.ts";
+import { goZotBinary, machine, median, sample } from "./harness.ts";
 import { startScriptedModel } from "./scripted-model.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -24,7 +24,7 @@ const zot = resolve(process.argv[2] ?? freshBinary(ROOT, join(ROOT, "dist", "zot
 const rounds = Number(process.argv[3] ?? 5);
 const SIZES = [100, 1_000, 10_000];
 const MARK = "END-OF-HISTORY-MARK";
-const goBin = process.env.ZOT_GO_BIN ? resolve(process.env.ZOT_GO_BIN) : null;
+const goBin = goZotBinary();
 
 /** A transcript of `messages` messages in the Go zot's row format; returns its path. */
 function transcript(path: string, messages: number): void {

@@ -9,12 +9,12 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { sessionDir } from "../src/platform/home.ts";
-import { machine, median, sample } from "./harness.ts";
+import { goZotBinary, machine, median, sample } from "./harness.ts";
 import { startScriptedModel } from "./scripted-model.ts";
 
 const zot = resolve(process.argv[2] ?? "dist/zot");
 const rounds = Number(process.argv[3] ?? 5);
-const goBin = process.env.ZOT_GO_BIN ? resolve(process.env.ZOT_GO_BIN) : null;
+const goBin = goZotBinary();
 const model = goBin ? startScriptedModel() : null;
 const goModel = model ? ["--provider", "anthropic", "--base-url", model.base, "--api-key", "sk-bench-key-0000"] : [];
 

@@ -16,7 +16,7 @@ import { Host } from "../src/ext/host.ts";
 import { trustMode } from "../src/ext/install/trust.ts";
 import { createRuntime } from "../src/runtime/setup.ts";
 import { freshBinary } from "../scripts/build-freshness.ts";
-import { machine, median, printArgs, sample } from "./harness.ts";
+import { goZotBinary, machine, median, printArgs, sample } from "./harness.ts";
 import { startScriptedModel } from "./scripted-model.ts";
 
 type Report = { steps: number; heap: number; rss: number; types: Record<string, number> };
@@ -65,7 +65,8 @@ const model = startScriptedModel();
 const reports: Report[] = [];
 const ROOT = resolve(import.meta.dir, "..");
 const binaries: [string, string][] = [["zot", resolve(process.argv[2] ?? freshBinary(ROOT, join(ROOT, "dist", "zot")))]];
-if (process.env.ZOT_GO_BIN) binaries.push(["Go", resolve(process.env.ZOT_GO_BIN)]);
+const goBin = goZotBinary();
+if (goBin) binaries.push(["Go", goBin]);
 /** Peak RSS in MiB per binary per step count: medians of three interleaved rounds. */
 const whole = new Map<string, number[][]>(binaries.map(([name]) => [name, STEPS.map(() => [])]));
 try {
@@ -80,9 +81,7 @@ try {
   for (let round = 0; round < 3; round++)
     for (const [i, steps] of STEPS.entries())
       for (const [name, bin] of binaries) {
-        const argv = printArgs(bin, model.base, `steps=${steps + 1} tool=bash loop`, null);
-        argv[argv.indexOf("--max-steps") + 1] = String(steps + 10);
-        const s = await sample(argv, env, home);
+        const s = await sample(printArgs(bin, model.base, `steps=${steps + 1} tool=bash loop`, null, steps + 10), env, home);
         whole.get(name)![i]!.push(s.mib);
       }
   rmSync(home, { recursive: true, force: true });

@@ -20,10 +20,10 @@
 // the whole measurement, so "loaded" is the same load from one run to the next.
 //
 //   [ZOT_GO_BIN=/path/to/go/zot] [ZOT_BENCH_LOAD=N] bun bench/zot-vs-go.ts [runs] [binary]   (default 10 runs; dist/zot)
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { compileFloor, compileGuard, compileHello, machine, median, printArgs, sample, type Sample } from "./harness.ts";
+import { compileFloor, compileGuard, compileHello, goZotBinary, machine, median, printArgs, sample, type Sample } from "./harness.ts";
 import { startScriptedModel } from "./scripted-model.ts";
 import { freshBinary } from "../scripts/build-freshness.ts";
 
@@ -49,9 +49,7 @@ function unsandboxed(args: string[]): string[] {
   return [...args.slice(0, -1), "--sandbox", "off", ...args.slice(-1)];
 }
 
-const goBin = process.env.ZOT_GO_BIN ? resolve(process.env.ZOT_GO_BIN) : null;
-if (goBin && !existsSync(goBin))
-  throw new Error(`ZOT_GO_BIN=${goBin}: no such file; point it at a Go zot binary you built, or unset it to compare with the recorded figures.`);
+const goBin = goZotBinary();
 const model = startScriptedModel();
 const SCENARIOS: Record<string, string[]> = {
   "bun -e 0": [process.execPath, "-e", "0"],

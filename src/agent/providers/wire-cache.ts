@@ -29,29 +29,28 @@ const CLOSE = jsonBytes("]}");
 
 /**
  * The buffers request bodies are written into, handed back when their call is over and reused by
- * the next. A body is the whole history, so a fresh one per step leaves the garbage of every
- * earlier step's body for the collector, which lets it pile up: over 2 000 steps the peak RSS grew
- * by ~25 KiB a step that way, against ~5 with the buffers reused (bench/step-memory.ts). Calls that
- * run at once (subagents) each hold their own buffer.
+ * the next. A body is the whole history, so a fresh one per step leaves every earlier step's body
+ * to the collector, which lets them pile up (a 2 000-step run peaked at 100 MiB that way, 91 MiB
+ * with the buffers reused: bench/step-memory.ts). Calls that run at once (subagents) each hold their
+ * own buffer.
  */
 class BodyBuffers {
+  /** Smallest first. */
   private readonly free: ArrayBuffer[] = [];
 
   take(size: number): Uint8Array {
-    let best = -1;
-    this.free.forEach((b, i) => {
-      if (b.byteLength >= size && (best === -1 || b.byteLength < (this.free[best]?.byteLength ?? 0))) best = i;
-    });
-    const buffer = best === -1 ? new ArrayBuffer(Math.ceil(size * 1.25)) : (this.free.splice(best, 1)[0] ?? new ArrayBuffer(size));
-    return new Uint8Array(buffer, 0, size);
+    const fit = this.free.findIndex((b) => b.byteLength >= size);
+    const buffer = fit === -1 ? new ArrayBuffer(Math.ceil(size * 1.25)) : this.free.splice(fit, 1)[0];
+    return new Uint8Array(buffer ?? new ArrayBuffer(size), 0, size);
   }
 
   /** `body` is no longer read by anyone (its request, with every retry, is over). */
   give(body: Uint8Array): void {
     if (!(body.buffer instanceof ArrayBuffer) || this.free.includes(body.buffer)) return;
     this.free.push(body.buffer);
-    // Two are enough for a main loop and a subagent taking turns; the smallest goes first.
-    if (this.free.length > 2) this.free.sort((a, b) => b.byteLength - a.byteLength).pop();
+    this.free.sort((a, b) => a.byteLength - b.byteLength);
+    // Two are enough for a main loop and a subagent taking turns; the smallest goes.
+    if (this.free.length > 2) this.free.shift();
   }
 }
 
