@@ -2,7 +2,8 @@
 // places in a file, so the common prefix and suffix are trimmed first and the search usually ends
 // after a handful of rounds; a pathological diff gives up on minimality rather than on memory.
 
-export type DiffOptions = { context?: number; oldLabel?: string; newLabel?: string };
+/** `firstLine`: how many lines of the file come before the texts given (their hunks are numbered from there). */
+export type DiffOptions = { context?: number; oldLabel?: string; newLabel?: string; firstLine?: number };
 
 type Op = { kind: " " | "-" | "+"; line: string };
 
@@ -15,7 +16,7 @@ export function unifiedDiff(oldText: string, newText: string, opts: DiffOptions 
   // a line array and an op per line of a 100 MB file cost several times the file.
   const { start, oldEnd, newEnd, skipped } = changedRegion(oldText, newText, context);
   const ops = diffLines(splitLines(oldText.slice(start, oldEnd)), splitLines(newText.slice(start, newEnd)));
-  const hunks = toHunks(ops, context, skipped);
+  const hunks = toHunks(ops, context, skipped + (opts.firstLine ?? 0));
   if (hunks.length === 0) return "";
   return [`--- ${opts.oldLabel ?? "a"}`, `+++ ${opts.newLabel ?? "b"}`, ...hunks].join("\n");
 }

@@ -2,6 +2,7 @@
 // on LF-normalised text without the BOM, and the file is written back with its own BOM and line
 // endings, so editing a CRLF file doesn't turn it into a mixed one.
 import type { Result } from "../../result.ts";
+import { isUtf8 } from "node:buffer";
 import { readFileSync, statSync } from "node:fs";
 import type { Json, JsonObject } from "../../json.ts";
 import type { ApprovalDetail } from "../events.ts";
@@ -19,7 +20,8 @@ Line endings and a byte-order mark are preserved. The result is a unified diff o
 Use write to create new files or rewrite a file completely.`;
 
 type Edit = { oldText: string; newText: string };
-type Match = { index: number; edit: number; oldText: string; newText: string };
+/** Byte offsets and UTF-8 bytes. */
+type Match = { index: number; edit: number; oldText: Buffer; newText: Buffer };
 
 const BOM = "\uFEFF";
 
@@ -57,7 +59,7 @@ export const editTool = defineTool({
   approval(args, cwd): ApprovalDetail {
     const planned = prepare(args, cwd);
     if (!planned.ok) return { kind: "json", json: JSON.stringify(args, null, 2), note: `This edit will fail: ${planned.error}` };
-    return { kind: "diff", path: planned.abs, diff: unifiedDiff(planned.text, planned.next, { oldLabel: planned.abs, newLabel: planned.abs }) };
+    return { kind: "diff", path: planned.abs, diff: diffOf(planned) };
   },
   async execute(args, ctx): Promise<ToolOutput> {
     // Before the file is read: a hidden file's content must not reach the model through an error.
@@ -76,23 +78,30 @@ export const editTool = defineTool({
     }
     const planned = prepare(args, ctx.cwd, buffer);
     if (!planned.ok) return textResult(planned.error, true);
-    const { abs, bom, crlf, text, next, count } = planned;
-    const out = (bom ? BOM : "") + (crlf ? next.replace(/\n/g, "\r\n") : next);
+    const { abs, count } = planned;
+    const out = written(planned);
     try {
       if (editor?.writeText) {
-        const r = await editor.writeText(abs, out);
+        const r = await editor.writeText(abs, out.toString("utf8"));
         if (!r.ok) return textResult(`Could not write ${abs} through the editor (${r.error}); the file is unchanged.`, true);
       } else atomicWrite(abs, out);
     } catch (err) {
       return textResult(`Could not write ${abs} (${errorText(err)}); the file is unchanged.`, true);
     }
-    const diff = unifiedDiff(text, next, { oldLabel: abs, newLabel: abs });
+    const diff = diffOf(planned);
     const summary = `Edited ${abs}: ${count} ${count === 1 ? "replacement" : "replacements"} applied.`;
     return textResult(diff === "" ? summary : `${summary}\n\n${diff}`);
   },
 });
 
-type Prepared = Result<{ abs: string; bom: boolean; crlf: boolean; text: string; next: string; count: number }>;
+/**
+ * An edit planned on the file's bytes: `text` is the file without its BOM and with CRLF read as LF
+ * (the bytes read, or one normalised copy when the file has a CR), `matches` the replacements in
+ * file order. The new file is only ever built once, as the bytes written: a 100 MB file as a string,
+ * its LF copy, the edited copy and its encoding were five copies of it (906 MiB for one edit).
+ */
+type Plan = { abs: string; bom: boolean; crlf: boolean; text: Buffer; matches: Match[]; count: number };
+type Prepared = Result<Plan>;
 
 function isFile(abs: string): boolean {
   try {
@@ -102,9 +111,13 @@ function isFile(abs: string): boolean {
   }
 }
 
+const UTF8_BOM = Buffer.from(BOM, "utf8");
+const LF = 10;
+const CR = 13;
+
 /**
- * Reads the file and applies the edits in memory: what execute writes and what the approval dialog
- * shows. `buffer`: the file's text as the editor has it, used instead of the bytes on disk.
+ * Reads the file and plans the edits: what execute writes and what the approval dialog shows.
+ * `buffer`: the file's text as the editor has it, used instead of the bytes on disk.
  */
 function prepare({ path, edits }: { path: string; edits: Edit[] }, cwd: string, buffer?: string): Prepared {
   const fail = (error: string): Prepared => ({ ok: false, error });
@@ -121,23 +134,122 @@ function prepare({ path, edits }: { path: string; edits: Edit[] }, cwd: string, 
     return fail(`Could not read ${abs} (${errorText(err)}).`);
   }
   if (bytes.includes(0)) return fail(`${abs} looks like a binary file; edit only changes text files.`);
-  let raw: string;
-  try {
-    raw = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    // Decoding with replacement characters and writing back would corrupt every non-UTF-8 byte.
-    return fail(`${abs} is not valid UTF-8, so edit would corrupt it; use the bash tool (for example sed or iconv) instead.`);
-  }
-  const bom = raw.startsWith(BOM);
-  const body = bom ? raw.slice(1) : raw;
-  const crlf = usesCrlf(body);
-  const text = body.replace(/\r\n/g, "\n");
+  // Decoding with replacement characters and writing back would corrupt every non-UTF-8 byte.
+  if (!isUtf8(bytes)) return fail(`${abs} is not valid UTF-8, so edit would corrupt it; use the bash tool (for example sed or iconv) instead.`);
+  const bom = bytes.subarray(0, UTF8_BOM.length).equals(UTF8_BOM);
+  const body = bom ? bytes.subarray(UTF8_BOM.length) : bytes;
+  const hasCr = body.includes(CR);
+  const crlf = hasCr && usesCrlf(body);
+  const text = hasCr ? withoutCrlf(body) : body;
   const planned = planEdits(text, edits, abs);
   if (typeof planned === "string") return fail(planned);
-  let next = text;
-  for (const m of [...planned].sort((x, y) => y.index - x.index)) next = next.slice(0, m.index) + m.newText + next.slice(m.index + m.oldText.length);
-  if (next === text) return fail(`The edits leave ${abs} unchanged (every newText equals its oldText); nothing was written.`);
-  return { ok: true, abs, bom, crlf, text, next, count: edits.length };
+  if (unchanged(text, planned)) return fail(`The edits leave ${abs} unchanged (every newText equals its oldText); nothing was written.`);
+  return { ok: true, abs, bom, crlf, text, matches: planned, count: edits.length };
+}
+
+/** The edited span, and only that, rebuilt and compared: outside it the text stays as it is. */
+function unchanged(text: Buffer, matches: readonly Match[]): boolean {
+  const first = matches[0];
+  const last = matches[matches.length - 1];
+  if (!first || !last) return true;
+  const grown = matches.reduce((n, m) => n + m.newText.length - m.oldText.length, 0);
+  if (grown !== 0) return false;
+  const end = last.index + last.oldText.length;
+  return spliced(text, matches, first.index, end).equals(text.subarray(first.index, end));
+}
+
+/** text[from, to) with the matches inside it replaced. */
+function spliced(text: Buffer, matches: readonly Match[], from: number, to: number): Buffer {
+  const parts: Buffer[] = [];
+  let at = from;
+  for (const m of matches) {
+    parts.push(text.subarray(at, m.index), m.newText);
+    at = m.index + m.oldText.length;
+  }
+  parts.push(text.subarray(at, to));
+  return Buffer.concat(parts);
+}
+
+/** The new file's bytes, built once: its BOM, the edited text, with CRLF line breaks when the file had them. */
+function written({ bom, crlf, text, matches }: Plan): Buffer {
+  let size = (bom ? UTF8_BOM.length : 0) + text.length;
+  let breaks = crlf ? lineBreaks(text, 0, text.length) : 0;
+  for (const m of matches) {
+    size += m.newText.length - m.oldText.length;
+    if (crlf) breaks += lineBreaks(m.newText, 0, m.newText.length) - lineBreaks(m.oldText, 0, m.oldText.length);
+  }
+  const out = Buffer.allocUnsafe(size + breaks);
+  let at = bom ? UTF8_BOM.copy(out, 0) : 0;
+  const put = (src: Buffer, from: number, to: number) => {
+    if (!crlf) {
+      at += src.copy(out, at, from, to);
+      return;
+    }
+    for (let nl = src.indexOf(LF, from); nl !== -1 && nl < to; nl = src.indexOf(LF, from)) {
+      at += src.copy(out, at, from, nl);
+      out[at++] = CR;
+      out[at++] = LF;
+      from = nl + 1;
+    }
+    at += src.copy(out, at, from, to);
+  };
+  let from = 0;
+  for (const m of matches) {
+    put(text, from, m.index);
+    put(m.newText, 0, m.newText.length);
+    from = m.index + m.oldText.length;
+  }
+  put(text, from, text.length);
+  return out;
+}
+
+/** Lines of context the diff shows around a change. */
+const CONTEXT = 3;
+
+/**
+ * The unified diff of the edit, computed on the lines around the changes only (the diff trims
+ * the rest anyway, but would need the whole old and new text as strings first).
+ */
+function diffOf(plan: Plan): string {
+  const { abs, text, matches } = plan;
+  const first = matches[0];
+  const last = matches[matches.length - 1];
+  if (!first || !last) return "";
+  // (A negative offset would make lastIndexOf search from the end: the first lines are their own case.)
+  let start = first.index === 0 ? 0 : text.lastIndexOf(LF, first.index - 1) + 1;
+  for (let i = 0; i <= CONTEXT && start > 0; i++) start = start < 2 ? 0 : text.lastIndexOf(LF, start - 2) + 1;
+  let end = last.index + last.oldText.length;
+  for (let i = 0; i <= CONTEXT && end < text.length; i++) {
+    const nl = text.indexOf(LF, end);
+    end = nl === -1 ? text.length : nl + 1;
+  }
+  return unifiedDiff(text.toString("utf8", start, end), spliced(text, matches, start, end).toString("utf8"), {
+    oldLabel: abs,
+    newLabel: abs,
+    firstLine: lineBreaks(text, 0, start),
+  });
+}
+
+/** Line breaks in bytes[from, to). */
+function lineBreaks(bytes: Buffer, from: number, to: number): number {
+  let n = 0;
+  for (let i = bytes.indexOf(LF, from); i !== -1 && i < to; i = bytes.indexOf(LF, i + 1)) n++;
+  return n;
+}
+
+/** The bytes with every CRLF as LF (lone CRs stay), in one new buffer. */
+function withoutCrlf(bytes: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(bytes.length);
+  let at = 0;
+  let from = 0;
+  for (let nl = bytes.indexOf(LF); nl !== -1; nl = bytes.indexOf(LF, nl + 1)) {
+    if (nl > from && bytes[nl - 1] === CR) {
+      at += bytes.copy(out, at, from, nl - 1);
+      from = nl;
+    }
+  }
+  at += bytes.copy(out, at, from);
+  return out.subarray(0, at);
 }
 
 function decodeEdits(v: Json | undefined): Edit[] | string {
@@ -154,20 +266,22 @@ function decodeEdits(v: Json | undefined): Edit[] | string {
   return out;
 }
 
-/** Finds every edit's single occurrence, or explains in one sentence why the set can't apply. */
-function planEdits(text: string, edits: Edit[], abs: string): Match[] | string {
+/** Finds every edit's single occurrence, in file order, or explains in one sentence why the set can't apply. */
+function planEdits(text: Buffer, edits: Edit[], abs: string): Match[] | string {
   const matches: Match[] = [];
-  for (const [i, { oldText, newText }] of edits.entries()) {
+  for (const [i, edit] of edits.entries()) {
     const label = edits.length === 1 ? "oldText" : `edits[${i}].oldText`;
+    // UTF-8 is self-synchronising: a valid needle found in valid text starts on a character, so bytes match as the text would.
+    const oldText = Buffer.from(edit.oldText, "utf8");
     const count = occurrences(text, oldText);
     if (count === 0)
       return `${label} was not found in ${abs}; it must match the file exactly, including whitespace and indentation (read the file again to copy it). No edits were applied.`;
     if (count > 1) return `${label} occurs ${count} times in ${abs}; include more surrounding lines so it matches exactly once. No edits were applied.`;
-    matches.push({ index: text.indexOf(oldText), edit: i, oldText, newText });
+    matches.push({ index: text.indexOf(oldText), edit: i, oldText, newText: Buffer.from(edit.newText, "utf8") });
   }
-  const sorted = [...matches].sort((x, y) => x.index - y.index);
-  for (const [i, cur] of sorted.entries()) {
-    const prev = sorted[i - 1];
+  matches.sort((x, y) => x.index - y.index);
+  for (const [i, cur] of matches.entries()) {
+    const prev = matches[i - 1];
     if (prev && cur.index < prev.index + prev.oldText.length) {
       return `edits[${prev.edit}] and edits[${cur.edit}] overlap in ${abs}; merge them into one edit. No edits were applied.`;
     }
@@ -176,16 +290,19 @@ function planEdits(text: string, edits: Edit[], abs: string): Match[] | string {
 }
 
 /** Counts occurrences, overlapping ones included: "aa" in "aaa" is ambiguous, so it counts twice. */
-function occurrences(text: string, needle: string): number {
+function occurrences(text: Buffer, needle: Buffer): number {
   let n = 0;
   for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + 1)) n++;
   return n;
 }
 
 /** A file counts as CRLF when most of its line breaks are CRLF. */
-function usesCrlf(text: string): boolean {
-  const crlf = text.split("\r\n").length - 1;
-  if (crlf === 0) return false;
-  const lf = text.split("\n").length - 1;
-  return crlf * 2 >= lf;
+function usesCrlf(bytes: Buffer): boolean {
+  let lf = 0;
+  let crlf = 0;
+  for (let i = bytes.indexOf(LF); i !== -1; i = bytes.indexOf(LF, i + 1)) {
+    lf++;
+    if (i > 0 && bytes[i - 1] === CR) crlf++;
+  }
+  return crlf > 0 && crlf * 2 >= lf;
 }

@@ -111,6 +111,28 @@ describe("edit", () => {
     expect(bytes.subarray(3).toString()).toBe("A\nb\n");
   });
 
+  test("numbers hunks deep in a file by its lines, with a BOM, CRLF and multi-byte text around them", async () => {
+    const lines = Array.from({ length: 400 }, (_, i) => `línea ${i} — 日本`);
+    const p = file("deep.txt", `\uFEFF${lines.join("\r\n")}\r\n`);
+    const out = await editTool.execute(
+      {
+        path: p,
+        edits: [
+          { oldText: "línea 300 — 日本\nlínea 301", newText: "línea 300 — 日本\nnueva\nlínea 301" },
+          { oldText: "línea 10 —", newText: "línea diez —" },
+        ],
+      },
+      ctx(),
+    );
+    expect(out.isError).toBe(false);
+    const next = [...lines];
+    next[10] = "línea diez — 日本";
+    next.splice(301, 0, "nueva");
+    expect(readFileSync(p, "utf8")).toBe(`\uFEFF${next.join("\r\n")}\r\n`);
+    expect(text(out)).toContain("@@ -8,7 +8,7 @@\n línea 7 — 日本\n línea 8 — 日本\n línea 9 — 日本\n-línea 10 — 日本\n+línea diez — 日本\n línea 11 — 日本");
+    expect(text(out)).toContain("@@ -299,6 +299,7 @@\n línea 298 — 日本\n línea 299 — 日本\n línea 300 — 日本\n+nueva\n línea 301 — 日本");
+  });
+
   test("keeps the file's permissions", async () => {
     const p = file("x.sh", "echo a\n");
     chmodSync(p, 0o755);
