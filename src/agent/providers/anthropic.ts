@@ -8,7 +8,7 @@ import type { CostDetail } from "../catalog.ts";
 import { parseToolArgs, type Outcome } from "./assemble.ts";
 import { streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { num, parseObject, rec, str, type Rec } from "./json.ts";
-import { jsonBytes, requestBody, WireCache, type JsonBytes } from "./wire-cache.ts";
+import { COMMA, jsonBytes, requestBody, WireCache, type BodyWriter } from "./wire-cache.ts";
 import type { SseEvent } from "../../platform/sse.ts";
 
 import { ANTHROPIC_VERSION } from "./endpoints.ts";
@@ -55,7 +55,7 @@ function anthropicBody(provider: string, req: ProviderRequest, info: ModelInfo |
     });
   }
   if (req.reasoning && info?.reasoning !== false) Object.assign(body, thinkingFields(req.reasoning, info?.thinking ?? "budget", maxTokens));
-  return requestBody(body, "messages", anthropicMessages(req.messages, provider, req.model, native));
+  return requestBody(body, "messages", (out) => writeAnthropicMessages(out, req.messages, provider, req.model, native));
 }
 
 /**
@@ -93,43 +93,54 @@ const blockCache = new WireCache();
  * empty messages are dropped; the last two user messages get cache breakpoints, which with the
  * system prompt and the tools makes the API's maximum of four. Thinking goes back byte-exact, and
  * only to the model that produced it: after a model switch it is dropped from what is sent.
+ * Written straight from the cache into the body: no list of blocks per step.
  */
-function anthropicMessages(messages: readonly Message[], provider: string, model: string, native: boolean): JsonBytes[][] {
-  const out: { role: "user" | "assistant"; blocks: JsonBytes[] }[] = [];
+function writeAnthropicMessages(out: BodyWriter, messages: readonly Message[], provider: string, model: string, native: boolean): void {
   const key = `${provider}\n${model}\n${native}`;
-  for (const m of messages) {
-    const blocks = blockCache.json(m, key, () => messageBlocks(m, provider, model, native));
-    if (blocks.length === 0) continue;
-    const role = m.role === "assistant" ? "assistant" : "user";
-    const last = out[out.length - 1];
-    if (last && last.role === role) for (const b of blocks) last.blocks.push(b);
-    else out.push({ role, blocks: [...blocks] });
+  const build = (m: Message) => messageBlocks(m, provider, model, native);
+  const blocks = (m: Message) => blockCache.json(m, key, build);
+  // The breakpoints go on the last block of the last two user turns: found walking back from the end.
+  let mark1 = -1;
+  let mark2 = -1;
+  let later: "user" | "assistant" | null = null;
+  for (let i = messages.length - 1; i >= 0 && mark2 === -1; i--) {
+    const m = messages[i]!;
+    if (blocks(m).length === 0) continue;
+    const role = roleOf(m);
+    if (role !== later && role === "user") {
+      if (mark1 === -1) mark1 = i;
+      else mark2 = i;
+    }
+    later = role;
   }
-  let marked = 0;
-  for (let i = out.length - 1; i >= 0 && marked < 2; i--) {
-    const m = out[i];
-    const at = (m?.blocks.length ?? 0) - 1;
-    const block = m?.blocks[at];
-    if (m?.role !== "user" || block === undefined) continue;
-    // The breakpoint is the last field of the block's object: its closing brace gives way to it.
-    m.blocks[at] = Buffer.concat([block.subarray(0, -1), CACHE_BREAKPOINT]);
-    marked++;
+  let open: "user" | "assistant" | null = null;
+  // An index loop: entries() makes a pair per message per step.
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    const json = blocks(m);
+    if (json.length === 0) continue;
+    const role = roleOf(m);
+    if (role === open) out.put(COMMA);
+    else {
+      if (open !== null) out.put(MESSAGE_CLOSE_COMMA);
+      out.put(role === "user" ? USER_OPEN : ASSISTANT_OPEN);
+      open = role;
+    }
+    if (i === mark1 || i === mark2) {
+      // The breakpoint is the last field of the block's object: its closing brace gives way to it.
+      out.put(json, json.length - 1);
+      out.put(CACHE_BREAKPOINT);
+    } else out.put(json);
   }
-  return out.map((m) => {
-    const pieces = [m.role === "user" ? USER_OPEN : ASSISTANT_OPEN];
-    m.blocks.forEach((b, i) => {
-      if (i > 0) pieces.push(COMMA);
-      pieces.push(b);
-    });
-    pieces.push(MESSAGE_CLOSE);
-    return pieces;
-  });
+  if (open !== null) out.put(MESSAGE_CLOSE);
 }
+
+const roleOf = (m: Message): "user" | "assistant" => (m.role === "assistant" ? "assistant" : "user");
 
 const USER_OPEN = jsonBytes('{"role":"user","content":[');
 const ASSISTANT_OPEN = jsonBytes('{"role":"assistant","content":[');
 const MESSAGE_CLOSE = jsonBytes("]}");
-const COMMA = jsonBytes(",");
+const MESSAGE_CLOSE_COMMA = jsonBytes("]},");
 const CACHE_BREAKPOINT = jsonBytes(`,"cache_control":${JSON.stringify(EPHEMERAL)}}`);
 
 function messageBlocks(m: Message, provider: string, model: string, native: boolean): JsonObject[] {

@@ -8,7 +8,7 @@ import { offeredTools, type ModelInfo, type Provider, type ProviderEvent, type P
 import { parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
 import { bearerAuth, streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { arr, num, parseObject, rec, str, type Rec } from "./json.ts";
-import { requestBody, WireCache, type JsonBytes } from "./wire-cache.ts";
+import { ElementWriter, requestBody, WireCache, type BodyWriter } from "./wire-cache.ts";
 import type { SseEvent } from "../../platform/sse.ts";
 
 export type ResponsesName = "openai" | "ollama";
@@ -43,11 +43,7 @@ function responsesBody(provider: string, req: ProviderRequest, info: ModelInfo |
   }
   if (req.maxTokens !== undefined) body.max_output_tokens = req.maxTokens;
   if (req.sessionId) body.prompt_cache_key = req.sessionId;
-  return requestBody(
-    body,
-    "input",
-    responsesInput(req.messages, provider, req.model).map((m) => [m]),
-  );
+  return requestBody(body, "input", (out) => writeResponsesInput(out, req.messages, provider, req.model));
 }
 
 /**
@@ -56,11 +52,11 @@ function responsesBody(provider: string, req: ProviderRequest, info: ModelInfo |
  * messages and its calls as `function_call` items, and results as `function_call_output`, whose
  * output carries text and images.
  */
-function responsesInput(messages: readonly Message[], provider: string, model: string): JsonBytes[] {
-  const out: JsonBytes[] = [];
+function writeResponsesInput(out: BodyWriter, messages: readonly Message[], provider: string, model: string): void {
   const key = `${provider}\n${model}`;
-  for (const m of messages) out.push(...itemCache.json(m, key, () => messageItems(m, provider, model)));
-  return out;
+  const list = new ElementWriter(out);
+  const build = (m: Message) => messageItems(m, provider, model);
+  for (const m of messages) list.bytes(itemCache.json(m, key, build));
 }
 
 /** Each message's input items as JSON texts, kept across requests (see wire-cache.ts). */

@@ -7,7 +7,7 @@ import { offeredTools, type ModelInfo, type Provider, type ProviderEvent, type P
 import { parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
 import { bearerAuth, streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { arr, num, parseObject, rec, str, type Rec } from "./json.ts";
-import { jsonBytes, requestBody, WireCache, type JsonBytes } from "./wire-cache.ts";
+import { ElementWriter, requestBody, WireCache } from "./wire-cache.ts";
 import { declarationMessage, functionTool, namesIn, ToolNames, topLevelTools } from "./kimi-tools.ts";
 import type { SseEvent } from "../../platform/sse.ts";
 
@@ -36,9 +36,6 @@ export function chatCompletionsProvider(provider: CompatName, opts: ClientOption
 
 function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo | undefined, names: ToolNames | undefined): Uint8Array {
   const dynamic = info?.deferredTools === "kimi-dynamic";
-  const messages: JsonBytes[] = [];
-  if (req.system.trim() !== "") messages.push(jsonBytes(JSON.stringify({ role: "system", content: req.system })));
-  messages.push(...openaiMessages(provider, req.messages, names, dynamic));
   const body: JsonObject = { model: req.model, stream: true, stream_options: { include_usage: true } };
   const tools = dynamic ? topLevelTools(offeredTools(req.tools), req.messages) : offeredTools(req.tools);
   if (tools.length > 0) body.tools = tools.map((t) => functionTool(t, names));
@@ -47,11 +44,11 @@ function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo 
   if (req.reasoning && (provider === "openai" ? info?.reasoning !== false : isKimi(provider) && info?.reasoning === true))
     body.reasoning_effort = req.reasoning;
   if (isKimi(provider) && req.sessionId) body.prompt_cache_key = req.sessionId;
-  return requestBody(
-    body,
-    "messages",
-    messages.map((m) => [m]),
-  );
+  return requestBody(body, "messages", (out) => {
+    const list = new ElementWriter(out);
+    if (req.system.trim() !== "") list.text(JSON.stringify({ role: "system", content: req.system }));
+    writeOpenaiMessages(list, provider, req.messages, names, dynamic);
+  });
 }
 
 /**
@@ -62,24 +59,24 @@ function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo 
  * `dynamic` (Kimi K3): the tools a batch of results activated are declared right after the last
  * tool message of that batch, where they stay in every later request, so the cached prefix holds.
  */
-function openaiMessages(provider: CompatName, messages: readonly Message[], names: ToolNames | undefined, dynamic: boolean): JsonBytes[] {
-  const out: JsonBytes[] = [];
+function writeOpenaiMessages(out: ElementWriter, provider: CompatName, messages: readonly Message[], names: ToolNames | undefined, dynamic: boolean): void {
   let images: JsonObject[] = [];
   let declared: ToolDeclaration[] = [];
   const seen = new Set<string>();
   const flushBatch = () => {
-    if (declared.length > 0 && names) out.push(jsonBytes(JSON.stringify(declarationMessage(declared, names))));
+    if (declared.length > 0 && names) out.text(JSON.stringify(declarationMessage(declared, names)));
     declared = [];
     if (images.length === 0) return;
-    out.push(jsonBytes(JSON.stringify({ role: "user", content: [{ type: "text", text: "Images returned by the tool calls above:" }, ...images] })));
+    out.text(JSON.stringify({ role: "user", content: [{ type: "text", text: "Images returned by the tool calls above:" }, ...images] }));
     images = [];
   };
   const toolName = (n: string) => (names ? names.wire(n) : n);
+  const build = (m: Message) => chatMessage(provider, m, toolName);
   for (const m of messages) {
     if (m.role !== "toolResult") flushBatch();
     // An assistant message's wire form depends on the provider and on the wire names of its calls.
     const key = m.role === "assistant" && names ? `${provider}\n${m.content.map((p) => (p.type === "toolCall" ? toolName(p.name) : "")).join("\n")}` : provider;
-    out.push(...messageCache.json(m, key, () => chatMessage(provider, m, toolName)));
+    out.bytes(messageCache.json(m, key, build));
     if (m.role !== "toolResult") continue;
     for (const p of m.content) if (p.type === "image") images.push(imageUrl(p.mimeType, p.data));
     // A tool is declared once: a second activation of it in the same batch adds nothing.
@@ -90,7 +87,6 @@ function openaiMessages(provider: CompatName, messages: readonly Message[], name
     }
   }
   flushBatch();
-  return out;
 }
 
 /** Each message's chat message (none for an empty one) as JSON text, kept across requests (see wire-cache.ts). */
