@@ -36,9 +36,10 @@ export function fileKind(st: Stats): string {
  * and group. A target that is not a regular file (a device, a FIFO, a socket) is never replaced.
  * Two cases are written in place instead, since a rename would change what the user has: a file
  * with more than one hard link (the rename would split it from its other names) and a file whose
- * owner we can't give to the replacement (another user's file that we may write to).
+ * owner we can't give to the replacement (another user's file that we may write to). `data` may be
+ * given as pieces written one after the other, so a big file's edit need not be copied into one.
  */
-export function atomicWrite(path: string, data: string | Uint8Array, mode?: number): void {
+export function atomicWrite(path: string, data: string | Uint8Array | readonly Uint8Array[], mode?: number): void {
   let target = path;
   let existing: Stats | undefined;
   try {
@@ -48,7 +49,7 @@ export function atomicWrite(path: string, data: string | Uint8Array, mode?: numb
     // A new file: nothing to keep, and no link to follow.
   }
   if (existing && !existing.isFile()) throw new Error(`${target} is ${fileKind(existing)}, not a regular file; it was left untouched`);
-  const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+  const bytes = typeof data === "string" ? [Buffer.from(data, "utf8")] : data instanceof Uint8Array ? [data] : data;
   if (existing && existing.nlink > 1) return writeInPlace(target, bytes, mode);
   const tmp = join(dirname(target), `.${basename(target)}.${randomHex(6)}.tmp`);
   const wanted = mode ?? (existing ? existing.mode & 0o7777 : undefined);
@@ -87,13 +88,16 @@ function ownedAsWeWouldCreate(st: Stats): boolean {
 }
 
 /** Rewrites the file's own inode: not atomic, but it keeps every hard link and the owner. */
-function writeInPlace(target: string, bytes: Uint8Array, mode: number | undefined): void {
+function writeInPlace(target: string, bytes: readonly Uint8Array[], mode: number | undefined): void {
   // O_NONBLOCK: if the path was swapped for a FIFO since it was checked, opening fails instead of hanging.
   const fd = openSync(target, constants.O_WRONLY | constants.O_NONBLOCK);
   try {
     if (!fstatSync(fd).isFile()) throw new Error(`${target} is no longer a regular file; it was left untouched`);
     writeAll(fd, bytes);
-    ftruncateSync(fd, bytes.length);
+    ftruncateSync(
+      fd,
+      bytes.reduce((n, b) => n + b.length, 0),
+    );
     if (mode !== undefined) fchmodSync(fd, mode);
     fsyncSync(fd);
   } finally {
@@ -101,9 +105,11 @@ function writeInPlace(target: string, bytes: Uint8Array, mode: number | undefine
   }
 }
 
-function writeAll(fd: number, bytes: Uint8Array): void {
-  let off = 0;
-  while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+function writeAll(fd: number, pieces: readonly Uint8Array[]): void {
+  for (const bytes of pieces) {
+    let off = 0;
+    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+  }
 }
 
 function unlinkQuietly(path: string): void {

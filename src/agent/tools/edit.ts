@@ -82,7 +82,7 @@ export const editTool = defineTool({
     const out = written(planned);
     try {
       if (editor?.writeText) {
-        const r = await editor.writeText(abs, out.toString("utf8"));
+        const r = await editor.writeText(abs, Buffer.concat(out).toString("utf8"));
         if (!r.ok) return textResult(`Could not write ${abs} through the editor (${r.error}); the file is unchanged.`, true);
       } else atomicWrite(abs, out);
     } catch (err) {
@@ -97,8 +97,8 @@ export const editTool = defineTool({
 /**
  * An edit planned on the file's bytes: `text` is the file without its BOM and with CRLF read as LF
  * (the bytes read, or one normalised copy when the file has a CR), `matches` the replacements in
- * file order. The new file is only ever built once, as the bytes written: a 100 MB file as a string,
- * its LF copy, the edited copy and its encoding were five copies of it (906 MiB for one edit).
+ * file order. The new file is written from the read buffer in pieces (see `written`): a 100 MB file
+ * as a string, its LF copy, the edited copy and its encoding were five copies of it (906 MiB for one edit).
  */
 type Plan = { abs: string; bom: boolean; crlf: boolean; text: Buffer; matches: Match[]; count: number };
 type Prepared = Result<Plan>;
@@ -170,36 +170,35 @@ function spliced(text: Buffer, matches: readonly Match[], from: number, to: numb
   return Buffer.concat(parts);
 }
 
-/** The new file's bytes, built once: its BOM, the edited text, with CRLF line breaks when the file had them. */
-function written({ bom, crlf, text, matches }: Plan): Buffer {
-  let size = (bom ? UTF8_BOM.length : 0) + text.length;
-  let breaks = crlf ? lineBreaks(text, 0, text.length) : 0;
-  for (const m of matches) {
-    size += m.newText.length - m.oldText.length;
-    if (crlf) breaks += lineBreaks(m.newText, 0, m.newText.length) - lineBreaks(m.oldText, 0, m.oldText.length);
-  }
-  const out = Buffer.allocUnsafe(size + breaks);
-  let at = bom ? UTF8_BOM.copy(out, 0) : 0;
-  const put = (src: Buffer, from: number, to: number) => {
-    if (!crlf) {
-      at += src.copy(out, at, from, to);
-      return;
-    }
-    for (let nl = src.indexOf(LF, from); nl !== -1 && nl < to; nl = src.indexOf(LF, from)) {
-      at += src.copy(out, at, from, nl);
-      out[at++] = CR;
-      out[at++] = LF;
-      from = nl + 1;
-    }
-    at += src.copy(out, at, from, to);
-  };
+/**
+ * The new file as the pieces written one after the other: its BOM, the unchanged spans of the read
+ * buffer and the replacements, so an LF file is never copied; a CRLF file's LF text is written back
+ * with CRLF line breaks, built once.
+ */
+function written({ bom, crlf, text, matches }: Plan): Uint8Array[] {
+  const pieces: Uint8Array[] = bom ? [UTF8_BOM] : [];
   let from = 0;
   for (const m of matches) {
-    put(text, from, m.index);
-    put(m.newText, 0, m.newText.length);
+    pieces.push(text.subarray(from, m.index), m.newText);
     from = m.index + m.oldText.length;
   }
-  put(text, from, text.length);
+  pieces.push(text.subarray(from));
+  return crlf ? pieces.map(withCrlf) : pieces;
+}
+
+/** The bytes with every LF as CRLF. */
+function withCrlf(bytes: Uint8Array): Buffer {
+  const src = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const out = Buffer.allocUnsafe(src.length + lineBreaks(src, 0, src.length));
+  let at = 0;
+  let from = 0;
+  for (let nl = src.indexOf(LF); nl !== -1; nl = src.indexOf(LF, from)) {
+    at += src.copy(out, at, from, nl);
+    out[at++] = CR;
+    out[at++] = LF;
+    from = nl + 1;
+  }
+  src.copy(out, at, from);
   return out;
 }
 
