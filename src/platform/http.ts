@@ -18,10 +18,16 @@ const PLAIN_HEADERS = new Set(["accept", "accept-language", "accept-encoding", "
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
+/**
+ * A body sent as a stream of known length (its content-length set), opened afresh for every
+ * attempt and redirect: a large body need not exist in memory as one buffer, nor be copied by fetch.
+ */
+export type StreamedBody = { length: number; open(): ReadableStream<Uint8Array> };
+
 export type HttpRequest = {
   method?: string;
   headers?: Record<string, string>;
-  body?: string | Uint8Array | URLSearchParams;
+  body?: string | Uint8Array | URLSearchParams | StreamedBody;
   signal?: AbortSignal;
   /** From sending to the response headers, redirects included; unset: only `signal` ends the wait. */
   headerTimeoutMs?: number;
@@ -202,6 +208,10 @@ export function isCredentialed(req: Pick<HttpRequest, "headers" | "body">): bool
   return Object.keys(req.headers ?? {}).some((name) => !PLAIN_HEADERS.has(name.toLowerCase()));
 }
 
+function isStreamed(body: HttpRequest["body"]): body is StreamedBody {
+  return typeof body === "object" && "open" in body;
+}
+
 /** One request through the door. Never throws. */
 export async function send(url: string, req: HttpRequest = {}): Promise<Sent> {
   const controller = new AbortController();
@@ -222,7 +232,10 @@ export async function send(url: string, req: HttpRequest = {}): Promise<Sent> {
     for (let hop = 0; ; hop++) {
       let raw: Response;
       try {
-        raw = await fetch(target, { method, headers: req.headers, body, signal, redirect: "manual" });
+        const init: RequestInit = isStreamed(body)
+          ? { headers: { ...req.headers, "content-length": String(body.length) }, body: body.open() }
+          : { ...(req.headers ? { headers: req.headers } : {}), ...(body !== undefined ? { body } : {}) };
+        raw = await fetch(target, { ...init, method, signal, redirect: "manual" });
       } catch (e) {
         if (req.signal?.aborted) return { ok: false, kind: "aborted", error: `the request to ${origin(target)} was cancelled`, url: target };
         if (timedOut) return { ok: false, kind: "timeout", error: `${origin(target)} did not answer within ${seconds(req.headerTimeoutMs ?? 0)}`, url: target };

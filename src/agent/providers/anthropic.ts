@@ -8,8 +8,9 @@ import type { CostDetail } from "../catalog.ts";
 import { parseToolArgs, type Outcome } from "./assemble.ts";
 import { streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { num, parseObject, rec, str, type Rec } from "./json.ts";
-import { COMMA, jsonBytes, requestBody, WireCache, type BodyWriter } from "./wire-cache.ts";
+import { COMMA, jsonBytes, requestBody, WireCache } from "./wire-cache.ts";
 import type { SseEvent } from "../../platform/sse.ts";
+import type { StreamedBody } from "../../platform/http.ts";
 
 import { ANTHROPIC_VERSION } from "./endpoints.ts";
 export { ANTHROPIC_BASE, ANTHROPIC_VERSION } from "./endpoints.ts";
@@ -38,7 +39,7 @@ export function anthropicProvider(provider: AnthropicWireProvider, opts: ClientO
   };
 }
 
-function anthropicBody(provider: string, req: ProviderRequest, info: ModelInfo | undefined): Uint8Array {
+function anthropicBody(provider: string, req: ProviderRequest, info: ModelInfo | undefined): StreamedBody {
   const maxTokens = req.maxTokens ?? info?.maxTokens ?? 8192;
   const body: JsonObject = { model: req.model, max_tokens: maxTokens, stream: true };
   if (req.system.trim() !== "") body.system = [{ type: "text", text: req.system, cache_control: EPHEMERAL }];
@@ -55,7 +56,7 @@ function anthropicBody(provider: string, req: ProviderRequest, info: ModelInfo |
     });
   }
   if (req.reasoning && info?.reasoning !== false) Object.assign(body, thinkingFields(req.reasoning, info?.thinking ?? "budget", maxTokens));
-  return requestBody(body, "messages", (out) => writeAnthropicMessages(out, req.messages, provider, req.model, native));
+  return requestBody(body, "messages", () => anthropicMessages(req.messages, provider, req.model, native));
 }
 
 /**
@@ -93,9 +94,9 @@ const blockCache = new WireCache();
  * empty messages are dropped; the last two user messages get cache breakpoints, which with the
  * system prompt and the tools makes the API's maximum of four. Thinking goes back byte-exact, and
  * only to the model that produced it: after a model switch it is dropped from what is sent.
- * Written straight from the cache into the body: no list of blocks per step.
+ * Yielded straight from the cache: no list of blocks per step.
  */
-function writeAnthropicMessages(out: BodyWriter, messages: readonly Message[], provider: string, model: string, native: boolean): void {
+function* anthropicMessages(messages: readonly Message[], provider: string, model: string, native: boolean): Generator<Uint8Array, undefined> {
   const key = `${provider}\n${model}\n${native}`;
   const build = (m: Message) => messageBlocks(m, provider, model, native);
   const blocks = (m: Message) => blockCache.json(m, key, build);
@@ -120,19 +121,19 @@ function writeAnthropicMessages(out: BodyWriter, messages: readonly Message[], p
     const json = blocks(m);
     if (json.length === 0) continue;
     const role = roleOf(m);
-    if (role === open) out.put(COMMA);
+    if (role === open) yield COMMA;
     else {
-      if (open !== null) out.put(MESSAGE_CLOSE_COMMA);
-      out.put(role === "user" ? USER_OPEN : ASSISTANT_OPEN);
+      if (open !== null) yield MESSAGE_CLOSE_COMMA;
+      yield role === "user" ? USER_OPEN : ASSISTANT_OPEN;
       open = role;
     }
     if (i === mark1 || i === mark2) {
       // The breakpoint is the last field of the block's object: its closing brace gives way to it.
-      out.put(json, json.length - 1);
-      out.put(CACHE_BREAKPOINT);
-    } else out.put(json);
+      yield json.subarray(0, json.length - 1);
+      yield CACHE_BREAKPOINT;
+    } else yield json;
   }
-  if (open !== null) out.put(MESSAGE_CLOSE);
+  if (open !== null) yield MESSAGE_CLOSE;
 }
 
 const roleOf = (m: Message): "user" | "assistant" => (m.role === "assistant" ? "assistant" : "user");

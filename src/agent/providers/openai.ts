@@ -7,7 +7,8 @@ import { offeredTools, type ModelInfo, type Provider, type ProviderEvent, type P
 import { parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
 import { bearerAuth, streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { arr, num, parseObject, rec, str, type Rec } from "./json.ts";
-import { ElementWriter, requestBody, WireCache } from "./wire-cache.ts";
+import { elements, jsonBytes, requestBody, WireCache } from "./wire-cache.ts";
+import type { StreamedBody } from "../../platform/http.ts";
 import { declarationMessage, functionTool, namesIn, ToolNames, topLevelTools } from "./kimi-tools.ts";
 import type { SseEvent } from "../../platform/sse.ts";
 
@@ -34,7 +35,7 @@ export function chatCompletionsProvider(provider: CompatName, opts: ClientOption
   };
 }
 
-function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo | undefined, names: ToolNames | undefined): Uint8Array {
+function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo | undefined, names: ToolNames | undefined): StreamedBody {
   const dynamic = info?.deferredTools === "kimi-dynamic";
   const body: JsonObject = { model: req.model, stream: true, stream_options: { include_usage: true } };
   const tools = dynamic ? topLevelTools(offeredTools(req.tools), req.messages) : offeredTools(req.tools);
@@ -44,11 +45,8 @@ function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo 
   if (req.reasoning && (provider === "openai" ? info?.reasoning !== false : isKimi(provider) && info?.reasoning === true))
     body.reasoning_effort = req.reasoning;
   if (isKimi(provider) && req.sessionId) body.prompt_cache_key = req.sessionId;
-  return requestBody(body, "messages", (out) => {
-    const list = new ElementWriter(out);
-    if (req.system.trim() !== "") list.text(JSON.stringify({ role: "system", content: req.system }));
-    writeOpenaiMessages(list, provider, req.messages, names, dynamic);
-  });
+  const system = req.system.trim() !== "" ? jsonBytes(JSON.stringify({ role: "system", content: req.system })) : undefined;
+  return requestBody(body, "messages", () => elements(chatMessages(system, provider, req.messages, names, dynamic)));
 }
 
 /**
@@ -59,24 +57,31 @@ function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo 
  * `dynamic` (Kimi K3): the tools a batch of results activated are declared right after the last
  * tool message of that batch, where they stay in every later request, so the cached prefix holds.
  */
-function writeOpenaiMessages(out: ElementWriter, provider: CompatName, messages: readonly Message[], names: ToolNames | undefined, dynamic: boolean): void {
+function* chatMessages(
+  system: Uint8Array | undefined,
+  provider: CompatName,
+  messages: readonly Message[],
+  names: ToolNames | undefined,
+  dynamic: boolean,
+): Generator<Uint8Array, undefined> {
+  if (system) yield system;
   let images: JsonObject[] = [];
   let declared: ToolDeclaration[] = [];
   const seen = new Set<string>();
-  const flushBatch = () => {
-    if (declared.length > 0 && names) out.text(JSON.stringify(declarationMessage(declared, names)));
+  function* flushBatch(): Generator<Uint8Array, undefined> {
+    if (declared.length > 0 && names) yield jsonBytes(JSON.stringify(declarationMessage(declared, names)));
     declared = [];
     if (images.length === 0) return;
-    out.text(JSON.stringify({ role: "user", content: [{ type: "text", text: "Images returned by the tool calls above:" }, ...images] }));
+    yield jsonBytes(JSON.stringify({ role: "user", content: [{ type: "text", text: "Images returned by the tool calls above:" }, ...images] }));
     images = [];
-  };
+  }
   const toolName = (n: string) => (names ? names.wire(n) : n);
   const build = (m: Message) => chatMessage(provider, m, toolName);
   for (const m of messages) {
-    if (m.role !== "toolResult") flushBatch();
+    if (m.role !== "toolResult") yield* flushBatch();
     // An assistant message's wire form depends on the provider and on the wire names of its calls.
     const key = m.role === "assistant" && names ? `${provider}\n${m.content.map((p) => (p.type === "toolCall" ? toolName(p.name) : "")).join("\n")}` : provider;
-    out.bytes(messageCache.json(m, key, build));
+    yield messageCache.json(m, key, build);
     if (m.role !== "toolResult") continue;
     for (const p of m.content) if (p.type === "image") images.push(imageUrl(p.mimeType, p.data));
     // A tool is declared once: a second activation of it in the same batch adds nothing.
@@ -86,7 +91,7 @@ function writeOpenaiMessages(out: ElementWriter, provider: CompatName, messages:
       declared.push(t);
     }
   }
-  flushBatch();
+  yield* flushBatch();
 }
 
 /** Each message's chat message (none for an empty one) as JSON text, kept across requests (see wire-cache.ts). */

@@ -5,6 +5,7 @@
 // history, and by what else the wire form depends on (the provider and model a request goes to);
 // a message that leaves the history takes its bytes with it.
 import type { JsonObject, Message } from "../messages.ts";
+import type { StreamedBody } from "../../platform/http.ts";
 
 /** UTF-8 bytes of JSON text. */
 export type JsonBytes = Uint8Array;
@@ -35,100 +36,73 @@ export class WireCache {
 export const COMMA = jsonBytes(",");
 const CLOSE = jsonBytes("]}");
 
-/**
- * The buffers request bodies are written into, handed back when their call is over and reused by
- * the next. A body is the whole history, so a fresh one per step leaves every earlier step's body
- * to the collector, which lets them pile up (a 2 000-step run peaked at 100 MiB that way, 91 MiB
- * with the buffers reused: bench/step-memory.ts). Calls that run at once (subagents) each hold their
- * own buffer.
- */
-class BodyBuffers {
-  /** Smallest first. */
-  private readonly free: ArrayBuffer[] = [];
-
-  take(size: number): Buffer {
-    const fit = this.free.findIndex((b) => b.byteLength >= size);
-    const buffer = fit === -1 ? new ArrayBuffer(Math.ceil(size * 1.25)) : this.free.splice(fit, 1)[0];
-    return Buffer.from(buffer ?? new ArrayBuffer(size), 0, size);
-  }
-
-  /** `body` is no longer read by anyone (its request, with every retry, is over). */
-  give(body: Uint8Array): void {
-    if (!(body.buffer instanceof ArrayBuffer) || this.free.includes(body.buffer)) return;
-    this.free.push(body.buffer);
-    this.free.sort((a, b) => a.byteLength - b.byteLength);
-    // Two are enough for a main loop and a subagent taking turns; the smallest goes.
-    if (this.free.length > 2) this.free.shift();
-  }
-}
-
-export const bodyBuffers = new BodyBuffers();
+/** Bytes sent at once: smaller pieces are copied together into one chunk of this size. */
+const CHUNK = 64 * 1024;
 
 /**
- * Where a request body is written as the history is walked: the cached bytes of each message go
- * straight into a buffer of `bodyBuffers`. The walk runs twice, first only counting, so the buffer
- * is taken at its size (no list of pieces per step, no growing copies of a resumed history's body).
+ * A request body: `fields`, then under `key` the list whose pieces `pieces` yields (elements
+ * separated by COMMA), sent as a stream with its length counted first. Nothing of the size of
+ * the history is built for a request: its pieces are the messages' cached bytes, read from the
+ * cache again for every attempt. A body built whole was a buffer the size of the history and,
+ * in fetch, a copy of it (a resumed 48 MB transcript held 100 MB more that way).
  */
-export class BodyWriter {
-  /** Null while counting. */
-  private buf: Buffer | null = null;
-  private at = 0;
-
-  /** `bytes`, or its first `end` bytes. */
-  put(bytes: Uint8Array, end = bytes.length): void {
-    this.buf?.set(end === bytes.length ? bytes : bytes.subarray(0, end), this.at);
-    this.at += end;
-  }
-
-  /** `text` as UTF-8. */
-  text(text: string): void {
-    this.at += this.buf ? this.buf.write(text, this.at, "utf8") : Buffer.byteLength(text, "utf8");
-  }
-
-  /** Counting is over: what is put from here on is written into a buffer of the size counted. */
-  fill(): void {
-    this.buf = bodyBuffers.take(this.at);
-    this.at = 0;
-  }
-
-  body(): Uint8Array {
-    return this.buf ?? new Uint8Array(0);
-  }
-}
-
-/**
- * A request body: `fields`, then under `key` the list `write` puts into the writer it is given
- * (elements separated by COMMA). `write` is called twice (see BodyWriter) and must put the same both times.
- */
-export function requestBody(fields: JsonObject, key: string, write: (out: BodyWriter) => void): Uint8Array {
+export function requestBody(fields: JsonObject, key: string, pieces: () => Iterable<Uint8Array>): StreamedBody {
   const json = JSON.stringify(fields);
-  const head = `${json.slice(0, -1)}${json === "{}" ? "" : ","}${JSON.stringify(key)}:[`;
-  const out = new BodyWriter();
-  for (let pass = 0; pass < 2; pass++) {
-    if (pass === 1) out.fill();
-    out.text(head);
-    write(out);
-    out.put(CLOSE);
+  const head = jsonBytes(`${json.slice(0, -1)}${json === "{}" ? "" : ","}${JSON.stringify(key)}:[`);
+  function* all(): Generator<Uint8Array, undefined> {
+    yield head;
+    yield* pieces();
+    yield CLOSE;
   }
-  return out.body();
+  let length = 0;
+  for (const p of all()) length += p.length;
+  return { length, open: () => chunked(all()) };
 }
 
-/** The elements of a list into a writer, each a JSON text or cached bytes (empty ones skipped), commas between them. */
-export class ElementWriter {
-  private first = true;
+/** The pieces as a stream of chunks, made as the connection asks for them. */
+function chunked(pieces: Generator<Uint8Array, undefined>): ReadableStream<Uint8Array> {
+  // The piece that did not fit in the last chunk.
+  let pending: Uint8Array | undefined;
+  return new ReadableStream<Uint8Array>({
+    pull(c) {
+      // A fresh chunk each time: one handed to the stream may still be unsent.
+      const chunk = new Uint8Array(CHUNK);
+      let at = 0;
+      for (;;) {
+        const p = pending ?? pieces.next().value;
+        pending = undefined;
+        if (p === undefined) {
+          if (at > 0) c.enqueue(chunk.subarray(0, at));
+          c.close();
+          return;
+        }
+        if (at + p.length <= CHUNK) {
+          chunk.set(p, at);
+          at += p.length;
+        } else if (at > 0) {
+          c.enqueue(chunk.subarray(0, at));
+          pending = p;
+          return;
+        } else {
+          // Larger than a chunk: sent as it is (cached bytes are never changed).
+          c.enqueue(p);
+          return;
+        }
+      }
+    },
+    cancel() {
+      pieces.return(undefined);
+    },
+  });
+}
 
-  constructor(private readonly out: BodyWriter) {}
-
-  bytes(json: JsonBytes): void {
-    if (json.length === 0) return;
-    if (!this.first) this.out.put(COMMA);
-    this.out.put(json);
-    this.first = false;
-  }
-
-  text(json: string): void {
-    if (!this.first) this.out.put(COMMA);
-    this.out.text(json);
-    this.first = false;
+/** The non-empty ones of `items`, with a COMMA between them. */
+export function* elements(items: Iterable<Uint8Array>): Generator<Uint8Array, undefined> {
+  let first = true;
+  for (const item of items) {
+    if (item.length === 0) continue;
+    if (!first) yield COMMA;
+    yield item;
+    first = false;
   }
 }

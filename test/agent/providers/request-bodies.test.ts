@@ -1,6 +1,6 @@
-// Request bodies are written into buffers that are reused from one call to the next
-// (wire-cache.ts `bodyBuffers`): what reaches the server must be exactly each request's JSON, a
-// short request after a long one included.
+// Request bodies are streamed from the messages' cached bytes (wire-cache.ts `requestBody`), with
+// their length counted first: what reaches the server must be exactly each request's JSON, with a
+// content-length that matches it, a short request after a long one and a retried request included.
 import { afterAll, expect, test } from "bun:test";
 import type { Message } from "../../../src/agent/messages.ts";
 import { createProvider } from "../../../src/agent/providers/index.ts";
@@ -8,12 +8,20 @@ import { anthropicEvents } from "../../helpers/provider-server.ts";
 import { collect } from "../../helpers/collect-stream.ts";
 
 const seen: string[] = [];
+const lengths: { header: string | null; chunked: boolean; bytes: number }[] = [];
+let failFirst = 0;
 
 const server = Bun.serve({
   hostname: "127.0.0.1",
   port: 0,
   async fetch(req) {
-    seen.push(await req.text());
+    const bytes = new Uint8Array(await req.arrayBuffer());
+    lengths.push({ header: req.headers.get("content-length"), chunked: req.headers.has("transfer-encoding"), bytes: bytes.length });
+    seen.push(new TextDecoder().decode(bytes));
+    if (failFirst > 0) {
+      failFirst--;
+      return new Response("busy", { status: 503 });
+    }
     return new Response(anthropicEvents({ kind: "turn", text: "ok" }, "claude-sonnet-4-5").join(""), { headers: { "content-type": "text/event-stream" } });
   },
 });
@@ -37,4 +45,26 @@ test("a short request after a long one carries only its own JSON", async () => {
   expect(seen.map((s) => sentTexts(s).length)).toEqual([400, 3, 200]);
   expect(sentTexts(seen[1]!)).toEqual(short.map((m) => (m.content[0]?.type === "text" ? m.content[0].text : "")));
   expect(sentTexts(seen[2]!)).toEqual(long.slice(0, 200).map((m) => (m.content[0]?.type === "text" ? m.content[0].text : "")));
+});
+
+test("a body of many chunks, with pieces larger than a chunk, arrives whole with its length, again on a retry", async () => {
+  seen.length = 0;
+  lengths.length = 0;
+  failFirst = 1;
+  const big = (n: number) => `${"é".repeat(n)}🙂${"z".repeat(n)}`;
+  const messages: Message[] = Array.from({ length: 300 }, (_, i) => ({
+    role: "user" as const,
+    content: [{ type: "text" as const, text: i % 50 === 7 ? big(70_000 + i) : `small ${i} ${"y".repeat(i)}` }],
+    ts: i,
+  }));
+  const { message } = await collect(provider(), { model: "claude-sonnet-4-5", messages });
+  expect(message.stop).toBe("end_turn");
+  expect(seen).toHaveLength(2);
+  expect(seen[1]).toBe(seen[0]!);
+  expect(sentTexts(seen[1]!)).toEqual(messages.map((m) => (m.content[0]?.type === "text" ? m.content[0].text : "")));
+  for (const l of lengths) {
+    expect(l.chunked).toBe(false);
+    expect(l.header).toBe(String(l.bytes));
+  }
+  expect(lengths[0]!.bytes).toBeGreaterThan(1_000_000);
 });

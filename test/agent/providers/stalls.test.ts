@@ -64,11 +64,15 @@ describe("timeouts", () => {
     // Raw TCP, so the headers go out at once (an HTTP server library may hold them until the first body byte).
     let connections = 0;
     const body = turn("second time lucky").join("");
+    // The request may arrive in several reads (its body is streamed): each connection is answered once.
+    const answered = new WeakSet<object>();
     const tcp = Bun.listen<undefined>({
       hostname: "127.0.0.1",
       port: 0,
       socket: {
         data(socket) {
+          if (answered.has(socket)) return;
+          answered.add(socket);
           connections++;
           if (connections === 1) socket.write("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n");
           else {
