@@ -39,7 +39,7 @@ export function anthropicProvider(provider: AnthropicWireProvider, opts: ClientO
   };
 }
 
-function anthropicBody(provider: string, req: ProviderRequest, info: ModelInfo | undefined): StreamedBody {
+function anthropicBody(provider: string, req: ProviderRequest, info: ModelInfo | undefined): Uint8Array | StreamedBody {
   const maxTokens = req.maxTokens ?? info?.maxTokens ?? 8192;
   const body: JsonObject = { model: req.model, max_tokens: maxTokens, stream: true };
   if (req.system.trim() !== "") body.system = [{ type: "text", text: req.system, cache_control: EPHEMERAL }];

@@ -8,6 +8,7 @@ import { emptyUsage, type TextPart, type ThinkingPart, type ToolCallPart, type U
 import { defaultModel, findModel, type CostDetail } from "../catalog.ts";
 import type { ProviderName } from "../choices.ts";
 import { requestTarget } from "./endpoints.ts";
+import { bodyBuffers } from "./wire-cache.ts";
 import { finishMessage, type Outcome } from "./assemble.ts";
 import { seconds } from "../../duration.ts";
 import { DEFAULT_LIMITS, MAX_RETRY_WAIT_MS, type StreamLimits } from "./limits.ts";
@@ -52,7 +53,7 @@ export type WireRequest = {
   /** Headers beyond content-type and accept, for the key ("" when the server takes none). */
   headers(key: string): Record<string, string>;
   /** The request body: JSON, UTF-8, streamed (see requestBody). */
-  body(info: ModelInfo | undefined): StreamedBody;
+  body(info: ModelInfo | undefined): Uint8Array | StreamedBody;
   assembler: Assembler;
   /** Names the end marker in the message for a stream that stops early ("message_stop", "[DONE]"). */
   endMarker: string;
@@ -81,25 +82,30 @@ export async function* streamCall(
   }
   const { base, key, hint } = target;
   const body = wire.body(info);
-  yield* runHttpStream({
-    url: wire.url(base),
-    init: { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream", ...wire.headers(key) }, body },
-    ctx: {
-      provider,
-      keyHint: hint,
-      secrets: key ? [key] : [],
-      signal,
-      policy: opts.retry,
+  try {
+    yield* runHttpStream({
+      url: wire.url(base),
+      init: { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream", ...wire.headers(key) }, body },
+      ctx: {
+        provider,
+        keyHint: hint,
+        secrets: key ? [key] : [],
+        signal,
+        policy: opts.retry,
+        model: req.model,
+        defaultModel: defaultModel(provider),
+        ...(opts.limits ? { limits: opts.limits } : {}),
+      },
+      assembler: wire.assembler,
       model: req.model,
-      defaultModel: defaultModel(provider),
-      ...(opts.limits ? { limits: opts.limits } : {}),
-    },
-    assembler: wire.assembler,
-    model: req.model,
-    info,
-    endMarker: wire.endMarker,
-    ...(opts.routeMissing ? { routeMissing: () => opts.routeMissing?.(req, signal, base) } : {}),
-  });
+      info,
+      endMarker: wire.endMarker,
+      ...(opts.routeMissing ? { routeMissing: () => opts.routeMissing?.(req, signal, base) } : {}),
+    });
+  } finally {
+    // Every attempt is over; the next request may write over these bytes.
+    if (body instanceof Uint8Array) bodyBuffers.give(body);
+  }
 }
 
 type HttpCall = {

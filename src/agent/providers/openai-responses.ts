@@ -31,7 +31,7 @@ export function responsesProvider(provider: ResponsesName, opts: ClientOptions):
   };
 }
 
-function responsesBody(provider: string, req: ProviderRequest, info: ModelInfo | undefined): StreamedBody {
+function responsesBody(provider: string, req: ProviderRequest, info: ModelInfo | undefined): Uint8Array | StreamedBody {
   const body: JsonObject = { model: req.model, stream: true, store: false };
   if (req.system.trim() !== "") body.instructions = req.system;
   const tools = offeredTools(req.tools);

@@ -35,7 +35,7 @@ export function chatCompletionsProvider(provider: CompatName, opts: ClientOption
   };
 }
 
-function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo | undefined, names: ToolNames | undefined): StreamedBody {
+function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo | undefined, names: ToolNames | undefined): Uint8Array | StreamedBody {
   const dynamic = info?.deferredTools === "kimi-dynamic";
   const body: JsonObject = { model: req.model, stream: true, stream_options: { include_usage: true } };
   const tools = dynamic ? topLevelTools(offeredTools(req.tools), req.messages) : offeredTools(req.tools);

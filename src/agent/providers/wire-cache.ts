@@ -39,14 +39,47 @@ const CLOSE = jsonBytes("]}");
 /** Bytes sent at once: smaller pieces are copied together into one chunk of this size. */
 const CHUNK = 64 * 1024;
 
+/** Bodies larger than this are streamed; smaller ones are written into a reused buffer. */
+export const STREAM_ABOVE = 4 * 1024 * 1024;
+
+/**
+ * The buffers bodies up to STREAM_ABOVE are written into, handed back when their call is over and
+ * reused by the next. A body is the whole history, so a fresh one per step leaves every earlier
+ * step's body to the collector, which lets them pile up (a 2 000-step run peaked at 100 MiB that
+ * way, 91 MiB with the buffers reused: bench/step-memory.ts); so would fresh chunks of a stream
+ * (85 MiB). Calls that run at once (subagents) each hold their own buffer.
+ */
+class BodyBuffers {
+  /** Smallest first. */
+  private readonly free: ArrayBuffer[] = [];
+
+  take(size: number): Uint8Array {
+    const fit = this.free.findIndex((b) => b.byteLength >= size);
+    const buffer = fit === -1 ? new ArrayBuffer(Math.ceil(size * 1.25)) : this.free.splice(fit, 1)[0];
+    return new Uint8Array(buffer ?? new ArrayBuffer(size), 0, size);
+  }
+
+  /** `body` is no longer read by anyone (its request, with every retry, is over). */
+  give(body: Uint8Array): void {
+    if (!(body.buffer instanceof ArrayBuffer) || this.free.includes(body.buffer)) return;
+    this.free.push(body.buffer);
+    this.free.sort((a, b) => a.byteLength - b.byteLength);
+    // Two are enough for a main loop and a subagent taking turns; the smallest goes.
+    if (this.free.length > 2) this.free.shift();
+  }
+}
+
+export const bodyBuffers = new BodyBuffers();
+
 /**
  * A request body: `fields`, then under `key` the list whose pieces `pieces` yields (elements
- * separated by COMMA), sent as a stream with its length counted first. Nothing of the size of
- * the history is built for a request: its pieces are the messages' cached bytes, read from the
- * cache again for every attempt. A body built whole was a buffer the size of the history and,
- * in fetch, a copy of it (a resumed 48 MB transcript held 100 MB more that way).
+ * separated by COMMA). Its length is counted first, then the pieces (the messages' cached bytes)
+ * are copied into a buffer of `bodyBuffers`, or, past STREAM_ABOVE, sent as a stream that walks
+ * the history again for every attempt: a big body built whole was a buffer the size of the
+ * history and, in fetch, a copy of it (a resumed 48 MB transcript held 100 MB more that way).
+ * No list of pieces is made for a request.
  */
-export function requestBody(fields: JsonObject, key: string, pieces: () => Iterable<Uint8Array>): StreamedBody {
+export function requestBody(fields: JsonObject, key: string, pieces: () => Iterable<Uint8Array>): Uint8Array | StreamedBody {
   const json = JSON.stringify(fields);
   const head = jsonBytes(`${json.slice(0, -1)}${json === "{}" ? "" : ","}${JSON.stringify(key)}:[`);
   function* all(): Generator<Uint8Array, undefined> {
@@ -56,7 +89,14 @@ export function requestBody(fields: JsonObject, key: string, pieces: () => Itera
   }
   let length = 0;
   for (const p of all()) length += p.length;
-  return { length, open: () => chunked(all()) };
+  if (length > STREAM_ABOVE) return { length, open: () => chunked(all()) };
+  const body = bodyBuffers.take(length);
+  let at = 0;
+  for (const p of all()) {
+    body.set(p, at);
+    at += p.length;
+  }
+  return body;
 }
 
 /** The pieces as a stream of chunks, made as the connection asks for them. */
@@ -65,7 +105,7 @@ function chunked(pieces: Generator<Uint8Array, undefined>): ReadableStream<Uint8
   let pending: Uint8Array | undefined;
   return new ReadableStream<Uint8Array>({
     pull(c) {
-      // A fresh chunk each time: one handed to the stream may still be unsent.
+      // A fresh chunk each time: one handed to the stream may still be unsent (a stream is only for big bodies).
       const chunk = new Uint8Array(CHUNK);
       let at = 0;
       for (;;) {

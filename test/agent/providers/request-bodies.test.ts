@@ -1,9 +1,11 @@
-// Request bodies are streamed from the messages' cached bytes (wire-cache.ts `requestBody`), with
-// their length counted first: what reaches the server must be exactly each request's JSON, with a
-// content-length that matches it, a short request after a long one and a retried request included.
+// Request bodies are written from the messages' cached bytes into buffers reused from one call to
+// the next, or streamed when they are big (wire-cache.ts `requestBody`): what reaches the server
+// must be exactly each request's JSON, with a content-length that matches it, a short request after
+// a long one and a retried streamed one included.
 import { afterAll, expect, test } from "bun:test";
 import type { Message } from "../../../src/agent/messages.ts";
 import { createProvider } from "../../../src/agent/providers/index.ts";
+import { STREAM_ABOVE } from "../../../src/agent/providers/wire-cache.ts";
 import { anthropicEvents } from "../../helpers/provider-server.ts";
 import { collect } from "../../helpers/collect-stream.ts";
 
@@ -43,18 +45,19 @@ test("a short request after a long one carries only its own JSON", async () => {
   await collect(p, { model: "claude-sonnet-4-5", messages: short });
   await collect(p, { model: "claude-sonnet-4-5", messages: long.slice(0, 200) });
   expect(seen.map((s) => sentTexts(s).length)).toEqual([400, 3, 200]);
+  for (const l of lengths.slice(-3)) expect(l.header).toBe(String(l.bytes));
   expect(sentTexts(seen[1]!)).toEqual(short.map((m) => (m.content[0]?.type === "text" ? m.content[0].text : "")));
   expect(sentTexts(seen[2]!)).toEqual(long.slice(0, 200).map((m) => (m.content[0]?.type === "text" ? m.content[0].text : "")));
 });
 
-test("a body of many chunks, with pieces larger than a chunk, arrives whole with its length, again on a retry", async () => {
+test("a streamed body of many chunks, with pieces larger than a chunk, arrives whole with its length, again on a retry", async () => {
   seen.length = 0;
   lengths.length = 0;
   failFirst = 1;
   const big = (n: number) => `${"é".repeat(n)}🙂${"z".repeat(n)}`;
   const messages: Message[] = Array.from({ length: 300 }, (_, i) => ({
     role: "user" as const,
-    content: [{ type: "text" as const, text: i % 50 === 7 ? big(70_000 + i) : `small ${i} ${"y".repeat(i)}` }],
+    content: [{ type: "text" as const, text: i % 50 === 7 ? big(350_000 + i) : `small ${i} ${"y".repeat(i)}` }],
     ts: i,
   }));
   const { message } = await collect(provider(), { model: "claude-sonnet-4-5", messages });
@@ -66,5 +69,5 @@ test("a body of many chunks, with pieces larger than a chunk, arrives whole with
     expect(l.chunked).toBe(false);
     expect(l.header).toBe(String(l.bytes));
   }
-  expect(lengths[0]!.bytes).toBeGreaterThan(1_000_000);
+  expect(lengths[0]!.bytes).toBeGreaterThan(STREAM_ABOVE);
 });
