@@ -8,7 +8,7 @@ import type { CostDetail } from "../catalog.ts";
 import { parseToolArgs, type Outcome } from "./assemble.ts";
 import { streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { num, parseObject, rec, str, type Rec } from "./json.ts";
-import { COMMA, jsonBytes, requestBody, WireCache } from "./wire-cache.ts";
+import { COMMA, jsonBytes, requestBody, WireCache, type Put } from "./wire-cache.ts";
 import type { SseEvent } from "../../platform/sse.ts";
 import type { StreamedBody } from "../../platform/http.ts";
 
@@ -56,7 +56,7 @@ function anthropicBody(provider: string, req: ProviderRequest, info: ModelInfo |
     });
   }
   if (req.reasoning && info?.reasoning !== false) Object.assign(body, thinkingFields(req.reasoning, info?.thinking ?? "budget", maxTokens));
-  return requestBody(body, "messages", () => anthropicMessages(req.messages, provider, req.model, native));
+  return requestBody(body, "messages", (put) => anthropicMessages(put, req.messages, provider, req.model, native));
 }
 
 /**
@@ -94,9 +94,9 @@ const blockCache = new WireCache();
  * empty messages are dropped; the last two user messages get cache breakpoints, which with the
  * system prompt and the tools makes the API's maximum of four. Thinking goes back byte-exact, and
  * only to the model that produced it: after a model switch it is dropped from what is sent.
- * Yielded straight from the cache: no list of blocks per step.
+ * Put straight from the cache: no list of blocks per step.
  */
-function* anthropicMessages(messages: readonly Message[], provider: string, model: string, native: boolean): Generator<Uint8Array, undefined> {
+function anthropicMessages(put: Put, messages: readonly Message[], provider: string, model: string, native: boolean): void {
   const key = `${provider}\n${model}\n${native}`;
   const build = (m: Message) => messageBlocks(m, provider, model, native);
   const blocks = (m: Message) => blockCache.json(m, key, build);
@@ -121,19 +121,19 @@ function* anthropicMessages(messages: readonly Message[], provider: string, mode
     const json = blocks(m);
     if (json.length === 0) continue;
     const role = roleOf(m);
-    if (role === open) yield COMMA;
+    if (role === open) put(COMMA);
     else {
-      if (open !== null) yield MESSAGE_CLOSE_COMMA;
-      yield role === "user" ? USER_OPEN : ASSISTANT_OPEN;
+      if (open !== null) put(MESSAGE_CLOSE_COMMA);
+      put(role === "user" ? USER_OPEN : ASSISTANT_OPEN);
       open = role;
     }
     if (i === mark1 || i === mark2) {
       // The breakpoint is the last field of the block's object: its closing brace gives way to it.
-      yield json.subarray(0, json.length - 1);
-      yield CACHE_BREAKPOINT;
-    } else yield json;
+      put(json.subarray(0, json.length - 1));
+      put(CACHE_BREAKPOINT);
+    } else put(json);
   }
-  if (open !== null) yield MESSAGE_CLOSE;
+  if (open !== null) put(MESSAGE_CLOSE);
 }
 
 const roleOf = (m: Message): "user" | "assistant" => (m.role === "assistant" ? "assistant" : "user");

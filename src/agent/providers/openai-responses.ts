@@ -8,7 +8,7 @@ import { offeredTools, type ModelInfo, type Provider, type ProviderEvent, type P
 import { parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
 import { bearerAuth, streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { arr, num, parseObject, rec, str, type Rec } from "./json.ts";
-import { elements, requestBody, WireCache } from "./wire-cache.ts";
+import { requestBody, separated, WireCache, type Put } from "./wire-cache.ts";
 import type { StreamedBody } from "../../platform/http.ts";
 import type { SseEvent } from "../../platform/sse.ts";
 
@@ -44,7 +44,7 @@ function responsesBody(provider: string, req: ProviderRequest, info: ModelInfo |
   }
   if (req.maxTokens !== undefined) body.max_output_tokens = req.maxTokens;
   if (req.sessionId) body.prompt_cache_key = req.sessionId;
-  return requestBody(body, "input", () => elements(responsesInput(req.messages, provider, req.model)));
+  return requestBody(body, "input", (put) => responsesInput(separated(put), req.messages, provider, req.model));
 }
 
 /**
@@ -53,10 +53,10 @@ function responsesBody(provider: string, req: ProviderRequest, info: ModelInfo |
  * messages and its calls as `function_call` items, and results as `function_call_output`, whose
  * output carries text and images.
  */
-function* responsesInput(messages: readonly Message[], provider: string, model: string): Generator<Uint8Array, undefined> {
+function responsesInput(put: Put, messages: readonly Message[], provider: string, model: string): void {
   const key = `${provider}\n${model}`;
   const build = (m: Message) => messageItems(m, provider, model);
-  for (const m of messages) yield itemCache.json(m, key, build);
+  for (const m of messages) put(itemCache.json(m, key, build));
 }
 
 /** Each message's input items as JSON texts, kept across requests (see wire-cache.ts). */

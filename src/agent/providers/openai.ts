@@ -7,7 +7,7 @@ import { offeredTools, type ModelInfo, type Provider, type ProviderEvent, type P
 import { parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
 import { bearerAuth, streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { arr, num, parseObject, rec, str, type Rec } from "./json.ts";
-import { elements, jsonBytes, requestBody, WireCache } from "./wire-cache.ts";
+import { jsonBytes, requestBody, separated, WireCache, type Put } from "./wire-cache.ts";
 import type { StreamedBody } from "../../platform/http.ts";
 import { declarationMessage, functionTool, namesIn, ToolNames, topLevelTools } from "./kimi-tools.ts";
 import type { SseEvent } from "../../platform/sse.ts";
@@ -46,7 +46,7 @@ function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo 
     body.reasoning_effort = req.reasoning;
   if (isKimi(provider) && req.sessionId) body.prompt_cache_key = req.sessionId;
   const system = req.system.trim() !== "" ? jsonBytes(JSON.stringify({ role: "system", content: req.system })) : undefined;
-  return requestBody(body, "messages", () => elements(chatMessages(system, provider, req.messages, names, dynamic)));
+  return requestBody(body, "messages", (put) => chatMessages(separated(put), system, provider, req.messages, names, dynamic));
 }
 
 /**
@@ -57,31 +57,32 @@ function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo 
  * `dynamic` (Kimi K3): the tools a batch of results activated are declared right after the last
  * tool message of that batch, where they stay in every later request, so the cached prefix holds.
  */
-function* chatMessages(
+function chatMessages(
+  put: Put,
   system: Uint8Array | undefined,
   provider: CompatName,
   messages: readonly Message[],
   names: ToolNames | undefined,
   dynamic: boolean,
-): Generator<Uint8Array, undefined> {
-  if (system) yield system;
+): void {
+  if (system) put(system);
   let images: JsonObject[] = [];
   let declared: ToolDeclaration[] = [];
   const seen = new Set<string>();
-  function* flushBatch(): Generator<Uint8Array, undefined> {
-    if (declared.length > 0 && names) yield jsonBytes(JSON.stringify(declarationMessage(declared, names)));
+  const flushBatch = () => {
+    if (declared.length > 0 && names) put(jsonBytes(JSON.stringify(declarationMessage(declared, names))));
     declared = [];
     if (images.length === 0) return;
-    yield jsonBytes(JSON.stringify({ role: "user", content: [{ type: "text", text: "Images returned by the tool calls above:" }, ...images] }));
+    put(jsonBytes(JSON.stringify({ role: "user", content: [{ type: "text", text: "Images returned by the tool calls above:" }, ...images] })));
     images = [];
-  }
+  };
   const toolName = (n: string) => (names ? names.wire(n) : n);
   const build = (m: Message) => chatMessage(provider, m, toolName);
   for (const m of messages) {
-    if (m.role !== "toolResult") yield* flushBatch();
+    if (m.role !== "toolResult") flushBatch();
     // An assistant message's wire form depends on the provider and on the wire names of its calls.
     const key = m.role === "assistant" && names ? `${provider}\n${m.content.map((p) => (p.type === "toolCall" ? toolName(p.name) : "")).join("\n")}` : provider;
-    yield messageCache.json(m, key, build);
+    put(messageCache.json(m, key, build));
     if (m.role !== "toolResult") continue;
     for (const p of m.content) if (p.type === "image") images.push(imageUrl(p.mimeType, p.data));
     // A tool is declared once: a second activation of it in the same batch adds nothing.
@@ -91,7 +92,7 @@ function* chatMessages(
       declared.push(t);
     }
   }
-  yield* flushBatch();
+  flushBatch();
 }
 
 /** Each message's chat message (none for an empty one) as JSON text, kept across requests (see wire-cache.ts). */

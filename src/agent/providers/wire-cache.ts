@@ -71,46 +71,58 @@ class BodyBuffers {
 
 export const bodyBuffers = new BodyBuffers();
 
+/** Takes the next piece of a body. */
+export type Put = (bytes: Uint8Array) => void;
+
 /**
- * A request body: `fields`, then under `key` the list whose pieces `pieces` yields (elements
- * separated by COMMA). Its length is counted first, then the pieces (the messages' cached bytes)
- * are copied into a buffer of `bodyBuffers`, or, past STREAM_ABOVE, sent as a stream that walks
- * the history again for every attempt: a big body built whole was a buffer the size of the
- * history and, in fetch, a copy of it (a resumed 48 MB transcript held 100 MB more that way).
- * No list of pieces is made for a request.
+ * A request body: `fields`, then under `key` the list whose pieces `pieces` puts, in order, the
+ * same each time it is called (elements separated by COMMA). Its length is counted first, then the
+ * pieces (the messages' cached bytes) are copied into a buffer of `bodyBuffers`, or, past
+ * STREAM_ABOVE, sent as a stream of them, listed afresh for every attempt: a big body built whole
+ * was a buffer the size of the history and, in fetch, a copy of it (a resumed 48 MB transcript held
+ * 100 MB more that way). The walks put pieces to a callback: a list of them, or a generator's result
+ * per piece, would be garbage the size of the history on every step.
  */
-export function requestBody(fields: JsonObject, key: string, pieces: () => Iterable<Uint8Array>): Uint8Array | StreamedBody {
+export function requestBody(fields: JsonObject, key: string, pieces: (put: Put) => void): Uint8Array | StreamedBody {
   const json = JSON.stringify(fields);
   const head = jsonBytes(`${json.slice(0, -1)}${json === "{}" ? "" : ","}${JSON.stringify(key)}:[`);
-  function* all(): Generator<Uint8Array, undefined> {
-    yield head;
-    yield* pieces();
-    yield CLOSE;
-  }
+  const all = (put: Put) => {
+    put(head);
+    pieces(put);
+    put(CLOSE);
+  };
   let length = 0;
-  for (const p of all()) length += p.length;
-  if (length > STREAM_ABOVE) return { length, open: () => chunked(all()) };
+  all((p) => {
+    length += p.length;
+  });
+  if (length > STREAM_ABOVE)
+    return {
+      length,
+      open: () => {
+        const list: Uint8Array[] = [];
+        all((p) => list.push(p));
+        return chunked(list);
+      },
+    };
   const body = bodyBuffers.take(length);
   let at = 0;
-  for (const p of all()) {
+  all((p) => {
     body.set(p, at);
     at += p.length;
-  }
+  });
   return body;
 }
 
 /** The pieces as a stream of chunks, made as the connection asks for them. */
-function chunked(pieces: Generator<Uint8Array, undefined>): ReadableStream<Uint8Array> {
-  // The piece that did not fit in the last chunk.
-  let pending: Uint8Array | undefined;
+function chunked(pieces: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+  let next = 0;
   return new ReadableStream<Uint8Array>({
     pull(c) {
       // A fresh chunk each time: one handed to the stream may still be unsent (a stream is only for big bodies).
       const chunk = new Uint8Array(CHUNK);
       let at = 0;
       for (;;) {
-        const p = pending ?? pieces.next().value;
-        pending = undefined;
+        const p = pieces[next];
         if (p === undefined) {
           if (at > 0) c.enqueue(chunk.subarray(0, at));
           c.close();
@@ -119,30 +131,28 @@ function chunked(pieces: Generator<Uint8Array, undefined>): ReadableStream<Uint8
         if (at + p.length <= CHUNK) {
           chunk.set(p, at);
           at += p.length;
+          next++;
         } else if (at > 0) {
           c.enqueue(chunk.subarray(0, at));
-          pending = p;
           return;
         } else {
           // Larger than a chunk: sent as it is (cached bytes are never changed).
           c.enqueue(p);
+          next++;
           return;
         }
       }
     },
-    cancel() {
-      pieces.return(undefined);
-    },
   });
 }
 
-/** The non-empty ones of `items`, with a COMMA between them. */
-export function* elements(items: Iterable<Uint8Array>): Generator<Uint8Array, undefined> {
+/** `put` for the elements of a list: empty ones skipped, a COMMA between the others. */
+export function separated(put: Put): Put {
   let first = true;
-  for (const item of items) {
-    if (item.length === 0) continue;
-    if (!first) yield COMMA;
-    yield item;
+  return (item) => {
+    if (item.length === 0) return;
+    if (!first) put(COMMA);
+    put(item);
     first = false;
-  }
+  };
 }
