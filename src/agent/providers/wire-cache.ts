@@ -37,7 +37,7 @@ export const COMMA = jsonBytes(",");
 const CLOSE = jsonBytes("]}");
 
 /** Bytes sent at once: smaller pieces are copied together into one chunk of this size. */
-const CHUNK = 64 * 1024;
+const CHUNK = 1024 * 1024;
 
 /** Bodies larger than this are streamed; smaller ones are written into a reused buffer. */
 export const STREAM_ABOVE = 4 * 1024 * 1024;
