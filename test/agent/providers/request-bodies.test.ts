@@ -57,7 +57,7 @@ test("a streamed body of many chunks, with pieces larger than a chunk, arrives w
   const big = (n: number) => `${"é".repeat(n)}🙂${"z".repeat(n)}`;
   const messages: Message[] = Array.from({ length: 300 }, (_, i) => ({
     role: "user" as const,
-    content: [{ type: "text" as const, text: i % 50 === 7 ? big(350_000 + i) : `small ${i} ${"y".repeat(i)}` }],
+    content: [{ type: "text" as const, text: i % 50 === 7 ? big(400_000 + i) : `small ${i} ${"y".repeat(i)}` }],
     ts: i,
   }));
   const { message } = await collect(provider(), { model: "claude-sonnet-4-5", messages });
