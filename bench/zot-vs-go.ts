@@ -11,8 +11,8 @@
 // CPU time (user + system of the whole process tree) is printed beside: on a loaded machine it is
 // the steadier figure.
 //
-// Side by side: with ZOT_GO_BIN set to a Go zot binary (bench/go-zot.ts builds one outside this
-// repository from its public source), the Go zot runs the same two scenarios in the same
+// Side by side: with ZOT_GO_BIN set to a Go zot binary (built outside this repository from its
+// public source, as shared/reference/zot-go.md describes), the Go zot runs the same two scenarios in the same
 // interleaved rounds, and the ratios are taken against it. Without it they are taken against the
 // Go figures recorded on 2026-12-01 (GO below).
 //
