@@ -39,6 +39,7 @@ import { Checkpoints } from "../agent/checkpoints.ts";
 import { DEFAULT_PRUNE, type PruneLimits } from "../agent/checkpoint-store.ts";
 import { checkpointsDir } from "../platform/home.ts";
 import { projectRoot } from "../platform/project-root.ts";
+import { preconnect } from "../platform/http.ts";
 
 /** What createRuntime is given: the user's choices, where the run happens, and who is there to confirm. */
 export type RuntimeOptions = RunFlags &
@@ -155,6 +156,7 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
     (config.values.provider === provider && config.values.model ? config.values.model : undefined) ??
     defaultModel(provider);
   const info = findModel(catalog.models, provider, model);
+  // The provider's connection opens while the extensions start and the client modules load.
   if (provider !== "mock" && creds.credential) preconnect(discoveryBase(provider, o.baseUrl ?? info?.baseUrl), o.env);
   if (provider !== "mock" && !info) notices.push(unknownModelNotice(provider, model));
   const badReasoning = o.reasoning && provider !== "mock" ? reasoningProblem(info, o.reasoning, provider, model) : undefined;
@@ -310,23 +312,6 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
   });
   host.emit({ event: "session_start" });
   return { ok: true, runtime, notices };
-}
-
-const PROXY_VARS = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"];
-
-/**
- * Opens the connection to the provider (DNS, TCP, TLS) now, while the extensions start and the
- * client modules load, instead of inside the first model call: Bun's fetch pools it and the first
- * request takes it. Not through a proxy, which fetch would use and the preconnect would not.
- */
-function preconnect(base: string, env: Record<string, string | undefined>): void {
-  if (PROXY_VARS.some((v) => env[v])) return;
-  try {
-    const url = new URL(base);
-    if (url.protocol === "https:" || url.protocol === "http:") fetch.preconnect(url.origin);
-  } catch {
-    // Not a URL: the model call says so.
-  }
 }
 
 /** The checkpoints of the workspace `cwd` belongs to; the home directory and `/` are too broad to walk. */
