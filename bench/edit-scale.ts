@@ -5,7 +5,7 @@
 // file too, are bench/checkpoints.ts's. Optionally a second source tree to compare (A/B).
 // Then the whole process as a user runs it: `zot -p` in a workspace holding the file, the model
 // (bench/scripted-model.ts) asking for the one edit, checkpoints on as by default; peak RSS (GNU
-// time) as a multiple of the file — with ZOT_GO_BIN set (bench/go-zot.ts builds one), the Go zot
+// time) as a multiple of the file — with ZOT_GO_BIN set (a Go zot built outside this repository), the Go zot
 // doing the same beside it.
 // Run: [ZOT_BIN=binary (default a fresh dist/zot)] [ZOT_GO_BIN=…] bun bench/edit-scale.ts [other-src-root]
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -29,14 +29,16 @@ export function printArgs(zot: string, base: string, prompt: string, ext: string
 }
 
 /**
- * The Go zot to run side by side (ZOT_GO_BIN; bench/go-zot.ts builds one), or null when it is not
+ * The Go zot to run side by side (ZOT_GO_BIN: a binary built outside this repository, as
+ * shared/reference/zot-go.md describes), or null when it is not
  * set; a path that is not there stops the benchmark with what to do.
  */
 export function goZotBinary(): string | null {
   const bin = process.env.ZOT_GO_BIN;
   if (!bin) return null;
   const path = resolve(bin);
-  if (!existsSync(path)) throw new Error(`ZOT_GO_BIN=${bin}: no such file; build one with bench/go-zot.ts, or unset it.`);
+  if (!existsSync(path))
+    throw new Error(`ZOT_GO_BIN=${bin}: no such file; build one outside this repository as shared/reference/zot-go.md describes, or unset it.`);
   return path;
 }
 

@@ -8,7 +8,7 @@
 // against the scripted model (bench/scripted-model.ts), so the figures are zot's own cost. The
 // transcript is copied afresh before every run (resuming appends to it). Prints the growth order
 // (the exponent k of cost ∝ messages^k) from 1 000 to 10 000 messages. With ZOT_GO_BIN set
-// (bench/go-zot.ts builds one), the Go zot resumes the same transcripts in the same rounds; its
+// (a Go zot built outside this repository), the Go zot resumes the same transcripts in the same rounds; its
 // first frame is timed in the first round only (it takes about a minute at 10 000 messages).
 // Run: [ZOT_GO_BIN=…] bun bench/resume-scale.ts [dist/zot] [rounds]
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";

@@ -1,7 +1,7 @@
 // How the session commands scale with the number of sessions (issue 26 §1): `zot -c -p`, `zot -r`
 // and `zot --session PATH -p` beside 0, 20 and 60 older transcripts of 1 000 messages (~5 MB
 // each). `-c` and `-r` should cost in proportion to the number of sessions, not their bytes, and
-// `-c` about what `--session PATH` costs. With ZOT_GO_BIN set (bench/go-zot.ts builds one), the Go
+// `-c` about what `--session PATH` costs. With ZOT_GO_BIN set (a Go zot built outside this repository), the Go
 // zot's `-c -p` and `--session PATH -p` run in the same rounds on the same files (the Go zot reads
 // zot's transcripts), against the scripted model as it has no offline provider.
 // Run: [ZOT_GO_BIN=…] bun bench/sessions-scale.ts [dist/zot] [rounds]

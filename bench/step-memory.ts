@@ -4,8 +4,8 @@
 // one run's leftovers can't count in another's. The history itself (an assistant message and a
 // tool result per step, ~0.6 KB as JSON) is part of what is kept.
 // Then the whole process: `zot -p` (the built binary, default sandbox) running the same loops, its
-// peak RSS (GNU time) and the KiB each further step adds — with ZOT_GO_BIN set (bench/go-zot.ts
-// builds one), the Go zot's beside it in the same rounds.
+// peak RSS (GNU time) and the KiB each further step adds — with ZOT_GO_BIN set (a Go zot built outside this
+// repository), the Go zot's beside it in the same rounds.
 // Run: [ZOT_GO_BIN=…] bun bench/step-memory.ts [binary]   (default dist/zot)
 import { heapStats } from "bun:jsc";
 import { mkdtempSync, rmSync } from "node:fs";

@@ -11,15 +11,19 @@
 // CPU time (user + system of the whole process tree) is printed beside: on a loaded machine it is
 // the steadier figure.
 //
-// Side by side: with ZOT_GO_BIN set to a Go zot binary (bench/go-zot.ts builds one outside this
-// repository from its public source), the Go zot runs the same two scenarios in the same
+// Side by side: with ZOT_GO_BIN set to a Go zot binary (built outside this repository from its
+// public source, as shared/reference/zot-go.md describes), the Go zot runs the same two scenarios in the same
 // interleaved rounds, and the ratios are taken against it. Without it they are taken against the
 // Go figures recorded on 2026-12-01 (GO below).
+//
+// Before and after in one run: with ZOT_BEFORE_BIN set to an earlier zot binary, it runs the two
+// `--sandbox off` scenarios in the same interleaved rounds ("before: …"), so a change is measured
+// against the same load.
 //
 // A loaded machine on demand: ZOT_BENCH_LOAD=N keeps N busy processes (`sh` spinning) running for
 // the whole measurement, so "loaded" is the same load from one run to the next.
 //
-//   [ZOT_GO_BIN=/path/to/go/zot] [ZOT_BENCH_LOAD=N] bun bench/zot-vs-go.ts [runs] [binary]   (default 10 runs; dist/zot)
+//   [ZOT_GO_BIN=/path/to/go/zot] [ZOT_BEFORE_BIN=/path/to/old/zot] [ZOT_BENCH_LOAD=N] bun bench/zot-vs-go.ts [runs] [binary]   (default 10 runs; dist/zot)
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -50,6 +54,8 @@ function unsandboxed(args: string[]): string[] {
 }
 
 const goBin = goZotBinary();
+const BEFORE = join(home, "zot-before");
+if (process.env.ZOT_BEFORE_BIN) copyFileSync(resolve(process.env.ZOT_BEFORE_BIN), BEFORE);
 const model = startScriptedModel();
 const SCENARIOS: Record<string, string[]> = {
   "bun -e 0": [process.execPath, "-e", "0"],
@@ -61,6 +67,12 @@ const SCENARIOS: Record<string, string[]> = {
   // The Go zot has no sandbox; zot's (on by default) starts a launcher per command.
   "echo, --sandbox off": unsandboxed(printArgs(ZOT, model.base, "steps=2 tool=bash run it", guard)),
   "loop50, --sandbox off": unsandboxed(printArgs(ZOT, model.base, "steps=51 tool=bash loop", null)),
+  ...(process.env.ZOT_BEFORE_BIN
+    ? {
+        "before: echo, --sandbox off": unsandboxed(printArgs(BEFORE, model.base, "steps=2 tool=bash run it", guard)),
+        "before: loop50, --sandbox off": unsandboxed(printArgs(BEFORE, model.base, "steps=51 tool=bash loop", null)),
+      }
+    : {}),
   ...(goBin
     ? { "Go echo": printArgs(goBin, model.base, "steps=2 tool=bash run it", guard), "Go loop50": printArgs(goBin, model.base, "steps=51 tool=bash loop", null) }
     : {}),

@@ -5,13 +5,13 @@
 // files return byte for byte, files created since are removed. Every rewind first records what it
 // replaces, so it can be undone. Limits (files per scan, bytes per file, new bytes per checkpoint)
 // keep a checkpoint cheap; what they leave out is named in the plan, never silently lost.
-import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, statSync, symlinkSync, unlinkSync, type Dirent, type Stats } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { atomicWrite } from "../platform/atomic-write.ts";
 import {
   CheckpointStore,
   pruneCheckpoints,
+  sha256Hex,
   type CacheEntry,
   type FileState,
   type JournalRow,
@@ -32,7 +32,7 @@ type Result<T> = ({ ok: true } & T) | { ok: false; error: string };
 
 /** A checkpoint's name for a prompt: its time and text, both kept in the transcript, so forks and resumes find it. */
 export function checkpointId(time: string, text: string): string {
-  return createHash("sha256").update(`${time}\n${text}`).digest("hex").slice(0, 16);
+  return sha256Hex(`${time}\n${text}`).slice(0, 16);
 }
 
 /** A restore's target: the workspace manifest, and the earlier state of paths outside it. */

@@ -212,6 +212,24 @@ function isStreamed(body: HttpRequest["body"]): body is StreamedBody {
   return typeof body === "object" && "open" in body;
 }
 
+const PROXY_VARS = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"];
+
+/**
+ * Opens a connection to `base`'s origin (DNS, TCP, TLS) ahead of the first request, which Bun's
+ * fetch then takes from its pool: the start-up work before a model call overlaps the handshake
+ * instead of preceding it. Sends nothing. Not where a proxy variable is set: fetch would go through
+ * the proxy, not this connection.
+ */
+export function preconnect(base: string, env: Record<string, string | undefined>): void {
+  if (PROXY_VARS.some((v) => env[v])) return;
+  try {
+    const url = new URL(base);
+    if (url.protocol === "https:" || url.protocol === "http:") fetch.preconnect(url.origin);
+  } catch {
+    // Not a URL: the request itself says so.
+  }
+}
+
 /** One request through the door. Never throws. */
 export async function send(url: string, req: HttpRequest = {}): Promise<Sent> {
   const controller = new AbortController();

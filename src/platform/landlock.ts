@@ -3,7 +3,7 @@
 // (platform/libc.ts).
 // Rules restrict this process and everything it execs afterwards; nothing can lift them.
 import type { Result } from "../result.ts";
-import { ptr } from "bun:ffi";
+import { ptr } from "./ffi.ts";
 import { cString, errno, libc as loadLibc } from "./libc.ts";
 
 // The Landlock syscalls have the same numbers on every architecture (they postdate the split tables).

@@ -1,6 +1,6 @@
 // How zot starts its own launcher (and the launcher its exec guard): the compiled binary
 // re-executes itself as `zot __sandbox …`; from source, Bun runs ext/sandbox/launch.ts.
-import { statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 
 export const LAUNCHER_ARG = "__sandbox";
@@ -27,16 +27,13 @@ export function launcherCommand(direct = true): string[] {
 
 /**
  * The binary this process runs. Once `zot update` (or a rebuild) has replaced or removed it on
- * disk, its path names another version or nothing (Linux then calls it "PATH (deleted)"), and the
- * kernel still starts this very file through /proc/PID/exe.
+ * disk, its path names another version or nothing, and the kernel still starts this very file
+ * through /proc/PID/exe. That path is used whenever /proc is there, not only after a removal was
+ * seen: a check of the path followed by a spawn of it loses to a removal in between.
  */
 function runningBinary(direct: boolean): string {
   const path = process.execPath;
   if (!direct || process.platform !== "linux") return path;
-  try {
-    if (statSync(path).ino === statSync("/proc/self/exe").ino) return path;
-  } catch {
-    // Removed: only /proc still has it.
-  }
-  return `/proc/${process.pid}/exe`;
+  const self = `/proc/${process.pid}/exe`;
+  return existsSync(self) ? self : path;
 }

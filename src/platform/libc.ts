@@ -1,6 +1,6 @@
 // The C library's system-call doors through Bun's FFI, loaded once on first use: what the kernel
 // sandbox (Landlock, seccomp) needs and Bun does not offer. Linux only; glibc or musl.
-import { dlopen, FFIType, read } from "bun:ffi";
+import { bunFfi } from "./ffi.ts";
 
 export type Libc = {
   syscall: (n: number, a: number | bigint, b: number | bigint, c: number | bigint, d: number | bigint) => bigint;
@@ -16,6 +16,7 @@ let loaded: Libc | null = null;
 
 export function libc(): Libc | { error: string } {
   if (loaded) return loaded;
+  const { dlopen, FFIType } = bunFfi();
   for (const name of ["libc.so.6", "libc.musl-x86_64.so.1", "libc.musl-aarch64.so.1", "libc.so"]) {
     try {
       const lib = dlopen(name, {
@@ -38,7 +39,7 @@ export function libc(): Libc | { error: string } {
 
 /** The calling thread's errno after a failed call. */
 export function errno(c: Libc): number {
-  return read.i32(c.__errno_location(), 0);
+  return bunFfi().read.i32(c.__errno_location(), 0);
 }
 
 export function cString(s: string): Uint8Array {

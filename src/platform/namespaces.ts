@@ -5,7 +5,7 @@
 // itself, so this needs no privileges. Through Bun's FFI; no dependency.
 // Landlock, applied after this, forbids unmounting what is mounted here, even to root.
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dlopen, FFIType, ptr, read } from "bun:ffi";
+import { bunFfi, ptr } from "./ffi.ts";
 
 export type Isolation = {
   /** Directories that must look empty (and unreadable to anyone but root). */
@@ -60,6 +60,7 @@ let libc: Libc | null = null;
 
 function loadLibc(): Libc | null {
   if (libc) return libc;
+  const { dlopen, FFIType } = bunFfi();
   for (const name of ["libc.so.6", "libc.musl-x86_64.so.1", "libc.musl-aarch64.so.1", "libc.so"]) {
     try {
       libc = dlopen(name, {
@@ -99,7 +100,7 @@ export function isolate(i: Isolation): { ok: true } | { ok: false; error: string
   const c = loadLibc();
   if (!c) return { ok: false, error: "no C library could be loaded for the namespace system calls" };
   const fail = (what: string): { ok: false; error: string } => {
-    const errno = read.i32(c.__errno_location(), 0);
+    const errno = bunFfi().read.i32(c.__errno_location(), 0);
     return { ok: false, error: `${what} failed (errno ${errno}${ERRNO[errno] ? " " + ERRNO[errno] : ""})` };
   };
   const uid = process.getuid?.() ?? 0;

@@ -3,7 +3,7 @@
 // these"), installed on the calling thread with PR_SET_NO_NEW_PRIVS and seccomp(SET_MODE_FILTER),
 // and the user-notification calls a supervisor answers with. A filter holds for the thread and
 // everything it execs or forks afterwards; nothing can lift it.
-import { ptr } from "bun:ffi";
+import { ptr } from "./ffi.ts";
 import { errno, libc } from "./libc.ts";
 
 type Arch = { audit: number; seccomp: number; pidfdOpen: number; pidfdGetfd: number; syscalls: Record<SyscallName, number>; x32: boolean };

@@ -39,6 +39,7 @@ import { Checkpoints } from "../agent/checkpoints.ts";
 import { DEFAULT_PRUNE, type PruneLimits } from "../agent/checkpoint-store.ts";
 import { checkpointsDir } from "../platform/home.ts";
 import { projectRoot } from "../platform/project-root.ts";
+import { preconnect } from "../platform/http.ts";
 
 /** What createRuntime is given: the user's choices, where the run happens, and who is there to confirm. */
 export type RuntimeOptions = RunFlags &
@@ -155,6 +156,8 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
     (config.values.provider === provider && config.values.model ? config.values.model : undefined) ??
     defaultModel(provider);
   const info = findModel(catalog.models, provider, model);
+  // The provider's connection opens while the extensions start and the client modules load.
+  if (provider !== "mock" && creds.credential) preconnect(discoveryBase(provider, o.baseUrl ?? info?.baseUrl), o.env);
   if (provider !== "mock" && !info) notices.push(unknownModelNotice(provider, model));
   const badReasoning = o.reasoning && provider !== "mock" ? reasoningProblem(info, o.reasoning, provider, model) : undefined;
   if (badReasoning) return { ok: false, error: `${badReasoning}.`, usage: true };

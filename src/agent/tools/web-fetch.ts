@@ -3,14 +3,11 @@
 // lists, and — unless config.json allows private addresses — every address the host resolves to
 // must be public. The body is read up to a cap; HTML becomes Markdown-like text, other text types
 // come as they are, anything else is refused with a sentence.
-import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
 import { readConfig, type WebFetchSettings } from "../config.ts";
 import type { ToolOutput } from "../tool.ts";
 import { errorText, stringArg, textResult } from "./common.ts";
 import { defineTool, stringParam } from "./define.ts";
 import { htmlTitle, htmlToText } from "./html-text.ts";
-import { isPrivateAddress } from "./web-address.ts";
 import { webRequest } from "./web-request.ts";
 import type { HttpResponse } from "../../platform/http.ts";
 
@@ -103,6 +100,9 @@ const PRIVATE_HINT = 'set "webFetch": {"allowPrivate": true} in config.json to a
  */
 async function checkAddress(url: URL, settings: WebFetchSettings): Promise<string | null | { refusal: string }> {
   if (settings.allowPrivate) return null;
+  // Loaded here, not at the top: node:net and node:dns cost every run's start-up, and only a
+  // web_fetch needs them.
+  const [{ lookup }, { isIP }, { isPrivateAddress }] = await Promise.all([import("node:dns/promises"), import("node:net"), import("./web-address.ts")]);
   const host = hostName(url);
   const addresses = isIP(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
   const blocked = addresses.find(isPrivateAddress);
