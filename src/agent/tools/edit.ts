@@ -3,7 +3,7 @@
 // endings, so editing a CRLF file doesn't turn it into a mixed one.
 import type { Result } from "../../result.ts";
 import { isUtf8 } from "node:buffer";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync, type Stats } from "node:fs";
 import type { Json, JsonObject } from "../../json.ts";
 import type { ApprovalDetail } from "../events.ts";
 import type { ToolOutput } from "../tool.ts";
@@ -59,6 +59,7 @@ export const editTool = defineTool({
   approval(args, cwd): ApprovalDetail {
     const planned = prepare(args, cwd);
     if (!planned.ok) return { kind: "json", json: JSON.stringify(args, null, 2), note: `This edit will fail: ${planned.error}` };
+    approved = new WeakRef({ edits: args.edits, plan: planned });
     return { kind: "diff", path: planned.abs, diff: diffOf(planned) };
   },
   async execute(args, ctx): Promise<ToolOutput> {
@@ -76,7 +77,7 @@ export const editTool = defineTool({
         buffer = r.text;
       }
     }
-    const planned = prepare(args, ctx.cwd, buffer);
+    const planned = (buffer === undefined ? takeApproved(args, ctx.cwd) : undefined) ?? prepare(args, ctx.cwd, buffer);
     if (!planned.ok) return textResult(planned.error, true);
     const { abs, count } = planned;
     const out = written(planned);
@@ -100,8 +101,33 @@ export const editTool = defineTool({
  * file order. The new file is written from the read buffer in pieces (see `written`): a 100 MB file
  * as a string, its LF copy, the edited copy and its encoding were five copies of it (906 MiB for one edit).
  */
-type Plan = { abs: string; bom: boolean; crlf: boolean; text: Buffer; matches: Match[]; count: number };
+type Plan = { abs: string; stamp: string; bom: boolean; crlf: boolean; text: Buffer; matches: Match[]; count: number };
 type Prepared = Result<Plan>;
+
+/**
+ * The plan of the last approval detail, for execute to take while the file is as it was then: the
+ * loop computes the detail of every edit call before running it, and reading a big file a second
+ * time held it twice. Weak, so a plan that is never run is not kept.
+ */
+let approved: WeakRef<{ edits: readonly Edit[]; plan: Plan }> | undefined;
+
+function takeApproved({ path, edits }: { path: string; edits: Edit[] }, cwd: string): Prepared | undefined {
+  const made = approved?.deref();
+  approved = undefined;
+  if (!made || made.plan.abs !== resolvePath(cwd, path) || made.edits.length !== edits.length) return undefined;
+  if (made.edits.some((e, i) => e.oldText !== edits[i]?.oldText || e.newText !== edits[i]?.newText)) return undefined;
+  try {
+    if (stampOf(statSync(made.plan.abs)) !== made.plan.stamp) return undefined;
+  } catch {
+    return undefined;
+  }
+  return { ok: true, ...made.plan };
+}
+
+/** Changes with any write to the file (ctime, even one that keeps the size and sets the mtime back). */
+function stampOf(st: Stats): string {
+  return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+}
 
 function isFile(abs: string): boolean {
   try {
@@ -123,8 +149,12 @@ function prepare({ path, edits }: { path: string; edits: Edit[] }, cwd: string, 
   const fail = (error: string): Prepared => ({ ok: false, error });
   const abs = resolvePath(cwd, path);
   let bytes: Buffer;
+  let stamp: string;
   try {
-    if (statSync(abs).isDirectory()) return fail(`${abs} is a directory; edit only changes files.`);
+    // Taken before the read: a write in between makes it stale, never a stale plan current.
+    const st = statSync(abs);
+    if (st.isDirectory()) return fail(`${abs} is a directory; edit only changes files.`);
+    stamp = stampOf(st);
     // Reading a FIFO would hang and "editing" a device would replace it: only regular files.
     const refusal = refuseNonRegular(abs, "edit");
     if (refusal) return fail(refusal);
@@ -144,7 +174,7 @@ function prepare({ path, edits }: { path: string; edits: Edit[] }, cwd: string, 
   const planned = planEdits(text, edits, abs);
   if (typeof planned === "string") return fail(planned);
   if (unchanged(text, planned)) return fail(`The edits leave ${abs} unchanged (every newText equals its oldText); nothing was written.`);
-  return { ok: true, abs, bom, crlf, text, matches: planned, count: edits.length };
+  return { ok: true, abs, stamp, bom, crlf, text, matches: planned, count: edits.length };
 }
 
 /** The edited span, and only that, rebuilt and compared: outside it the text stays as it is. */

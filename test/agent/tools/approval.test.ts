@@ -25,6 +25,22 @@ test("an edit approval is the diff the edit will make, and the file stays as it 
   expect(readFileSync(p, "utf8")).toBe("a\nb\nc\n");
 });
 
+test("an edit runs on the file as it is when it runs, even after an approval of the file as it was", async () => {
+  const p = join(dir, "util.ts");
+  writeFileSync(p, "a\nb\nc\n");
+  const args = { path: "util.ts", edits: [{ oldText: "b", newText: "B" }] };
+  editTool.approval!(args, dir);
+  // Same size, other bytes: the plan the approval read is stale and must not be written.
+  writeFileSync(p, "x\nb\ny\n");
+  const ctx = { cwd: dir, signal: new AbortController().signal, progress: () => {}, home: dir };
+  expect((await editTool.execute(args, ctx)).isError).toBe(false);
+  expect(readFileSync(p, "utf8")).toBe("x\nB\ny\n");
+  // Unchanged since its approval, the edit is what the approval showed.
+  editTool.approval!({ path: "util.ts", edits: [{ oldText: "y", newText: "Y" }] }, dir);
+  expect((await editTool.execute({ path: "util.ts", edits: [{ oldText: "y", newText: "Y" }] }, ctx)).isError).toBe(false);
+  expect(readFileSync(p, "utf8")).toBe("x\nB\nY\n");
+});
+
 test("an edit that will fail says why and shows its arguments", () => {
   writeFileSync(join(dir, "util.ts"), "a\n");
   const d = editTool.approval!({ path: "util.ts", edits: [{ oldText: "zzz", newText: "y" }] }, dir);
