@@ -1,6 +1,7 @@
 // The chat transcript: user prompts, streamed assistant Markdown, thinking, tool blocks and info
-// lines. Each entry caches its rendered lines per width, so a streamed delta re-renders only the
-// entry it touched and the frame costs O(visible lines), not O(transcript).
+// lines. Each entry caches its height per width, and its rendered lines while it was drawn lately
+// (a few screens' worth), so a streamed delta re-renders only the entry it touched, the frame costs
+// O(visible lines), not O(transcript), and a long resumed history does not keep every entry's lines.
 import type { ContentBlock } from "../../protocol.ts";
 import type { Json } from "../../json.ts";
 import { sanitize } from "../terminal/ansi.ts";
