@@ -471,12 +471,14 @@ export class ChatLog implements Scrollable {
     let have = 0;
     for (let i = this.entries.length - 1; i >= 0 && have < need; i--) {
       const e = this.entries[i]!;
-      const n = this.heightOf(e, width);
+      const n = this.heightOf(e, width, true);
       if (n === 0) continue;
       // Every entry but the newest has a separator below it.
       const sep = have > 0 ? 1 : 0;
-      if (chunks.length === 0 && have + n + sep <= offset) skipped += n + sep;
-      else {
+      if (chunks.length === 0 && have + n + sep <= offset) {
+        skipped += n + sep;
+        if (!this.kept.has(e)) this.drop(e);
+      } else {
         if (sep) chunks.push([""]);
         chunks.push(this.linesOf(e, width));
       }
@@ -509,16 +511,17 @@ export class ChatLog implements Scrollable {
   }
 
   /** The entry's height in lines. Its lines stay cached only if it was drawn lately (counting a whole resumed history must not keep them all). */
-  private heightOf(e: Entry, width: number): number {
+  /** `hold`: keep the lines just rendered until the caller says whether it draws them (the window). */
+  private heightOf(e: Entry, width: number, hold = false): number {
     const key = this.key(e, width);
     if (e.cache?.key === key) return e.cache.n;
     const lines = this.renderLines(e, width);
     const kept = this.kept.get(e);
-    e.cache = { key, lines: kept ? lines : null, n: lines.length };
+    e.cache = { key, lines: kept || hold ? lines : null, n: lines.length };
     if (kept) {
       this.keptLines += lines.length - kept.n;
       kept.n = lines.length;
-    } else if (e.kind === "tool") e.body = undefined;
+    } else if (!hold) this.drop(e);
     return lines.length;
   }
 
@@ -557,6 +560,11 @@ export class ChatLog implements Scrollable {
     if (!k) return;
     this.kept.delete(e);
     this.keptLines -= k.n;
+    this.drop(e);
+  }
+
+  /** Lets go of the entry's rendered lines; its height stays. */
+  private drop(e: Entry): void {
     if (e.cache) e.cache.lines = null;
     if (e.kind === "tool") e.body = undefined;
   }
