@@ -25,10 +25,11 @@ export type InfoLevel = "info" | "success" | "warn" | "error";
 
 /** `expand`: this one entry shown in full (ctrl+o on it), whatever the global setting. */
 /** `viewCache`: the entry's lines fully expanded, for the ctrl+t view. */
-/** `cache`: the entry's height for a layout, and its lines while it has been drawn recently (null once dropped). */
+/** An entry's height `n` for one layout, and its lines while it has been drawn lately (null once dropped). */
+type Layout = { width: number; version: number; expanded: boolean; generation: number; tick: number; lines: string[] | null; n: number };
 type Base = {
   version: number;
-  cache?: { key: string; lines: string[] | null; n: number };
+  cache?: Layout;
   viewCache?: { key: string; lines: string[] };
   expand?: boolean | undefined;
 };
@@ -499,39 +500,49 @@ export class ChatLog implements Scrollable {
     return all.slice(Math.max(0, end - height), end);
   }
 
-  private key(e: Entry, width: number): string {
-    const live = e.kind === "tool" && e.status === "running";
-    const expanded = e.expand ?? this.expanded;
-    return `${width}|${e.version}|${expanded}|${this.generation}|${live ? Math.floor(this.clock() / 80) : ""}`;
+  /** The spinner's frame for a running tool (drawn from the clock), else -1. */
+  private tick(e: Entry): number {
+    return e.kind === "tool" && e.status === "running" ? Math.floor(this.clock() / 80) : -1;
   }
 
-  private renderLines(e: Entry, width: number): string[] {
-    const expanded = e.expand ?? this.expanded;
-    return renderEntry(e, width, this.theme.style, expanded, this.clock(), `${width}|${e.version}|${expanded}|${this.generation}`);
+  /** Whether the entry's cached height is for this layout (compared field by field: a walk far back checks thousands). */
+  private fresh(e: Entry, width: number): e is Entry & { cache: Layout } {
+    const c = e.cache;
+    return (
+      c !== undefined &&
+      c.width === width &&
+      c.version === e.version &&
+      c.expanded === (e.expand ?? this.expanded) &&
+      c.generation === this.generation &&
+      c.tick === this.tick(e)
+    );
   }
 
-  /** The entry's height in lines. Its lines stay cached only if it was drawn lately (counting a whole resumed history must not keep them all). */
-  /** `hold`: keep the lines just rendered until the caller says whether it draws them (the window). */
+  private renderCached(e: Entry, width: number, keepLines: boolean): string[] {
+    const expanded = e.expand ?? this.expanded;
+    const lines = renderEntry(e, width, this.theme.style, expanded, this.clock(), `${width}|${e.version}|${expanded}|${this.generation}`);
+    e.cache = { width, version: e.version, expanded, generation: this.generation, tick: this.tick(e), lines: keepLines ? lines : null, n: lines.length };
+    return lines;
+  }
+
+  /**
+   * The entry's height in lines. Its lines stay cached only if it was drawn lately (counting a
+   * whole resumed history must not keep them all); `hold`: keep the lines just rendered until the
+   * caller says whether it draws them (the window).
+   */
   private heightOf(e: Entry, width: number, hold = false): number {
-    const key = this.key(e, width);
-    if (e.cache?.key === key) return e.cache.n;
-    const lines = this.renderLines(e, width);
+    if (this.fresh(e, width)) return e.cache.n;
     const kept = this.kept.get(e);
-    e.cache = { key, lines: kept || hold ? lines : null, n: lines.length };
+    const n = this.renderCached(e, width, kept !== undefined || hold).length;
     if (kept) {
-      this.keptLines += lines.length - kept.n;
-      kept.n = lines.length;
+      this.keptLines += n - kept.n;
+      kept.n = n;
     } else if (!hold) this.drop(e);
-    return lines.length;
+    return n;
   }
 
   private linesOf(e: Entry, width: number): string[] {
-    const key = this.key(e, width);
-    let lines = e.cache?.key === key ? e.cache.lines : null;
-    if (!lines) {
-      lines = this.renderLines(e, width);
-      e.cache = { key, lines, n: lines.length };
-    }
+    const lines = (this.fresh(e, width) ? e.cache.lines : null) ?? this.renderCached(e, width, true);
     this.keep(e, lines.length);
     return lines;
   }
