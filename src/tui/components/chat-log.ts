@@ -115,7 +115,8 @@ export class ChatLog implements Scrollable {
   removeTagged(match: (tag: string) => boolean): void {
     const kept = this.entries.filter((e) => e.kind !== "info" || e.tag === undefined || !match(e.tag));
     if (kept.length === this.entries.length) return;
-    for (const e of this.entries) if (!kept.includes(e)) this.forget(e);
+    const still = new Set(kept);
+    for (const e of this.entries) if (!still.has(e)) this.forget(e);
     this.entries = kept;
     this.restructured();
   }
