@@ -86,10 +86,11 @@ const deltaBytes: number[] = [];
 const deltaRows: number[] = [];
 const DELTAS = 2000;
 for (let i = 0; i < DELTAS; i++) {
-  const delta = words[i % words.length];
+  const delta = words[i % words.length]!;
   const t0 = performance.now();
   streamed += delta;
-  const tail = live.render(streamed, COLS, style);
+  live.append(delta);
+  const tail = live.render(COLS, style);
   const frame = compose(tail, editorLines(""));
   const bytes = renderer.render(frame, { row: ROWS - EDITOR_ROWS, col: 2 }, ROWS, COLS);
   deltaTimes.push(performance.now() - t0);
@@ -140,13 +141,14 @@ const keyTimes: number[] = [];
 }
 
 // --- long answers: full re-render per delta vs StreamingMarkdown ------------------------------
-function perDelta(render: (src: string) => string[], chars: number): number[] {
+function perDelta(render: (src: string, delta: string) => string[], chars: number): number[] {
   const times: number[] = [];
   let src = "";
   for (let i = 0; src.length < chars; i++) {
-    src += words[i % words.length];
+    const delta = words[i % words.length]!;
+    src += delta;
     const t0 = performance.now();
-    render(src);
+    render(src, delta);
     times.push(performance.now() - t0);
   }
   return times.slice(times.length / 2);
@@ -154,7 +156,10 @@ function perDelta(render: (src: string) => string[], chars: number): number[] {
 const LONG = 16_000;
 const fullLong = perDelta((src) => renderMarkdown(src, COLS, style), LONG);
 const stream = new StreamingMarkdown();
-const streamLong = perDelta((src) => stream.render(src, COLS, style), LONG);
+const streamLong = perDelta((_src, delta) => {
+  stream.append(delta);
+  return stream.render(COLS, style);
+}, LONG);
 
 // --- width measurement -----------------------------------------------------------------------
 const segmenter = new Intl.Segmenter();

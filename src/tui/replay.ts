@@ -22,13 +22,18 @@ export function replay(transcript: ChatLog, messages: readonly Message[]): void 
       transcript.addMarker(INTERRUPTED_MARK, "warn");
     } else if (m.role === "user") {
       // Attached files are the model's business; the chat shows what the user typed and what came along.
-      const text = m.content
-        .map((p, i) => {
-          if (p.type === "image") return `[image ${p.mimeType}]`;
-          const attached = i > 0 ? attachmentPath(p) : null;
-          return attached === null ? p.text : `[attached @${attached}]`;
-        })
-        .join("\n");
+      // A lone text part is shown as it is, not copied.
+      const only = m.content.length === 1 ? m.content[0] : undefined;
+      const text =
+        only?.type === "text"
+          ? only.text
+          : m.content
+              .map((p, i) => {
+                if (p.type === "image") return `[image ${p.mimeType}]`;
+                const attached = i > 0 ? attachmentPath(p) : null;
+                return attached === null ? p.text : `[attached @${attached}]`;
+              })
+              .join("\n");
       transcript.addUser(text);
     } else if (m.role === "assistant") {
       const seen = shownReply(m);

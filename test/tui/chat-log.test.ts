@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { argsPreview, COLLAPSED_TOOL_LINES, COLLAPSED_USER_LINES, ChatLog } from "../../src/tui/components/chat-log.ts";
+import { argsPreview, COLLAPSED_TOOL_LINES, COLLAPSED_USER_LINES, ChatLog, renderEntry } from "../../src/tui/components/chat-log.ts";
 import { createStyle, dark } from "../../src/tui/terminal/theme.ts";
 
 const style = createStyle(dark, "none", false);
@@ -94,6 +94,25 @@ describe("transcript", () => {
     expect(t.lineCount(60)).toBe(10);
     expect(view(t, 3)).toEqual(["› m4", "", "› m5"]);
     expect(view(t, 3, 2)).toEqual(["› m3", "", "› m4"]);
+  });
+
+  test("a history longer than the lines it keeps shows the same lines at every scroll position, there and back", () => {
+    const t = new ChatLog({ style }, () => 1000);
+    for (let i = 0; i < 300; i++) {
+      t.addUser(`prompt ${i}`);
+      t.toolResult(`c${i}`, "read", [{ type: "text", text: Array.from({ length: 8 }, (_, k) => `out ${i}.${k}`).join("\n") }], false, 5, undefined, 1000);
+      t.appendAssistant(`reply ${i}\n\n- item **${i}**`);
+      t.closeStreams();
+    }
+    // The reference: every entry rendered on its own, joined by blank lines.
+    const all = t.list.map((e) => renderEntry(e, 60, style, false, 1000)).filter((l) => l.length > 0);
+    const ref = all.flatMap((lines, i) => (i === 0 ? lines : ["", ...lines]));
+    expect(ref.length).toBeGreaterThan(4000);
+    // The count includes a separator under the newest entry too.
+    expect(t.lineCount(60)).toBe(ref.length + 1);
+    const at = (offset: number) => ref.slice(Math.max(0, ref.length - offset - 30), ref.length - offset);
+    const offsets = [0, 17, 400, 2500, ref.length - 30, 2500, 400, 17, 0, ref.length - 30, 0];
+    for (const offset of offsets) expect(view(t, 30, offset)).toEqual(at(offset));
   });
 
   test("re-renders only the entry that changed", () => {

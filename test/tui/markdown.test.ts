@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { stripAnsi } from "../../src/tui/terminal/ansi.ts";
+import { sanitize, stripAnsi } from "../../src/tui/terminal/ansi.ts";
 import { renderMarkdown, StreamingMarkdown } from "../../src/tui/components/markdown.ts";
 import { createStyle, dark, toXterm256 } from "../../src/tui/terminal/theme.ts";
 import { visibleWidth } from "../../src/tui/terminal/width.ts";
@@ -159,20 +159,39 @@ describe("renderMarkdown robustness", () => {
 });
 
 describe("StreamingMarkdown", () => {
+  const long = ["#", doc, doc.replace("```ts", "```ts\n\n\n"), "- loose item\n\n  continued after a blank\n\nafter", doc].join("\n\n");
+
   test("renders every prefix of a growing document exactly like renderMarkdown", () => {
-    const long = ["#", doc, doc.replace("```ts", "```ts\n\n\n"), "- loose item\n\n  continued after a blank\n\nafter", doc].join("\n\n");
     const stream = new StreamingMarkdown();
     for (let cut = 0; cut <= long.length; cut += 2) {
+      stream.append(long.slice(Math.max(0, cut - 2), cut));
       const prefix = long.slice(0, cut);
-      expect(stream.render(prefix, 50, color)).toEqual(renderMarkdown(prefix, 50, color));
+      expect(stream.render(50, color)).toEqual(renderMarkdown(prefix, 50, color));
     }
   });
 
-  test("starts over when the width changes or the text is replaced", () => {
+  test("cleans only what is open, with the same lines as cleaning the whole text", () => {
+    // Tabs, carriage returns, bidi controls and escape sequences, one of them (an OSC) across lines.
+    const hostile = long
+      .replace("Paragraph", "\tPara\tgraph\r")
+      .replace("- item one", "- item\u202e one\x1b[31m red")
+      .replace("> quote", "\x1b]0;title\nstill the title\x07> quote")
+      .replace("| col |", "|\tcol |");
+    const stream = new StreamingMarkdown(sanitize);
+    for (let cut = 0; cut <= hostile.length; cut += 3) {
+      stream.append(hostile.slice(Math.max(0, cut - 3), cut));
+      const prefix = hostile.slice(0, cut);
+      expect(stream.render(50, color)).toEqual(renderMarkdown(sanitize(prefix), 50, color));
+    }
+  });
+
+  test("starts over when the width or the style changes", () => {
     const stream = new StreamingMarkdown();
-    stream.render("para one\n\npara two", 40, color);
-    expect(stream.render("para one\n\npara two", 5, plain)).toEqual(renderMarkdown("para one\n\npara two", 5, plain));
-    expect(stream.render("other\n\ntext", 5, plain)).toEqual(["other", "", "text"]);
+    stream.append("para one\n\npara two");
+    stream.render(40, color);
+    expect([...stream.render(5, plain)]).toEqual(renderMarkdown("para one\n\npara two", 5, plain));
+    stream.append("\n\nthree");
+    expect(stream.render(40, color)).toEqual(renderMarkdown("para one\n\npara two\n\nthree", 40, color));
   });
 });
 

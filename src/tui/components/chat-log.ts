@@ -1,6 +1,7 @@
 // The chat transcript: user prompts, streamed assistant Markdown, thinking, tool blocks and info
-// lines. Each entry caches its rendered lines per width, so a streamed delta re-renders only the
-// entry it touched and the frame costs O(visible lines), not O(transcript).
+// lines. Each entry caches its height per width, and its rendered lines while it was drawn lately
+// (a few screens' worth), so a streamed delta re-renders only the entry it touched, the frame costs
+// O(visible lines), not O(transcript), and a long resumed history does not keep every entry's lines.
 import type { ContentBlock } from "../../protocol.ts";
 import type { Json } from "../../json.ts";
 import { sanitize } from "../terminal/ansi.ts";
@@ -15,6 +16,8 @@ import { visibleWidth } from "../terminal/width.ts";
 
 export const COLLAPSED_TOOL_LINES = 12;
 export const COLLAPSED_USER_LINES = 12;
+/** How many rendered lines the chat keeps for the entries drawn last (a few screens); the others keep only their height. */
+const KEPT_LINES = 2000;
 /** The marker an interrupted turn leaves (live, and when a session with one is resumed). */
 export const INTERRUPTED_MARK = "interrupted by user";
 
@@ -22,7 +25,14 @@ export type InfoLevel = "info" | "success" | "warn" | "error";
 
 /** `expand`: this one entry shown in full (ctrl+o on it), whatever the global setting. */
 /** `viewCache`: the entry's lines fully expanded, for the ctrl+t view. */
-type Base = { version: number; cache?: { key: string; lines: string[] }; viewCache?: { key: string; lines: string[] }; expand?: boolean | undefined };
+/** An entry's height `n` for one layout, and its lines while it has been drawn lately (null once dropped). */
+type Layout = { width: number; version: number; expanded: boolean; generation: number; tick: number; lines: string[] | null; n: number };
+type Base = {
+  version: number;
+  cache?: Layout;
+  viewCache?: { key: string; lines: string[] };
+  expand?: boolean | undefined;
+};
 export type UserEntry = Base & { kind: "user"; text: string };
 /** `md` keeps the settled Markdown blocks of a reply while it streams, so a delta re-renders only the tail. */
 export type AssistantEntry = Base & { kind: "assistant"; text: string; open: boolean; md?: StreamingMarkdown | undefined };
@@ -49,7 +59,7 @@ export type ToolEntry = Base & {
   /** Line breaks in `output`, counted as progress arrives so a long live output is never rescanned. */
   breaks: number;
   /** The output's rendered lines, kept apart from the header so the spinner's ticks do not re-render them. */
-  body?: { key: string; lines: string[] };
+  body?: { key: string; lines: string[] } | undefined;
   /** A `task` call's subagents (and theirs), drawn as nested blocks instead of its progress lines. */
   subagents?: SubagentView[];
 };
@@ -84,6 +94,8 @@ export class ChatLog implements Scrollable {
   clear(): void {
     this.entries = [];
     this.running.clear();
+    this.kept.clear();
+    this.keptLines = 0;
     this.restructured();
   }
 
@@ -103,6 +115,8 @@ export class ChatLog implements Scrollable {
   removeTagged(match: (tag: string) => boolean): void {
     const kept = this.entries.filter((e) => e.kind !== "info" || e.tag === undefined || !match(e.tag));
     if (kept.length === this.entries.length) return;
+    const still = new Set(kept);
+    for (const e of this.entries) if (!still.has(e)) this.forget(e);
     this.entries = kept;
     this.restructured();
   }
@@ -110,6 +124,7 @@ export class ChatLog implements Scrollable {
   appendAssistant(delta: string): void {
     const e = this.openEntry("assistant");
     e.text += delta;
+    e.md?.append(delta);
     this.touch(e);
   }
 
@@ -124,6 +139,7 @@ export class ChatLog implements Scrollable {
     const prev = this.entries[at - 1];
     if (prev && prev.kind === "assistant" && prev.open) {
       prev.text += delta;
+      prev.md?.append(delta);
       this.touch(prev);
       return;
     }
@@ -165,6 +181,7 @@ export class ChatLog implements Scrollable {
   dropOpenAssistant(): void {
     const last = this.entries[this.entries.length - 1];
     if (last?.kind !== "assistant" || !last.open) return;
+    this.forget(last);
     this.entries.pop();
     this.restructured();
   }
@@ -216,7 +233,9 @@ export class ChatLog implements Scrollable {
     e.status = isError ? "error" : "ok";
     e.durationMs = durationMs;
     if (extension) e.extension = extension;
-    e.output = content.map((b) => (b.type === "text" ? b.text : `[image ${b.mime_type}]`)).join("\n");
+    // A lone text block is used as it is: a resumed session's outputs are not copied.
+    const only = content.length === 1 ? content[0] : undefined;
+    e.output = only?.type === "text" ? only.text : content.map((b) => (b.type === "text" ? b.text : `[image ${b.mime_type}]`)).join("\n");
     e.breaks = countBreaks(e.output);
     this.touch(e);
   }
@@ -331,7 +350,7 @@ export class ChatLog implements Scrollable {
     let below = 0;
     for (let i = this.entries.length - 1; i >= 0; i--) {
       const e = this.entries[i]!;
-      const k = this.linesOf(e, width).length;
+      const k = this.heightOf(e, width);
       if (k > 0) below += k + 1;
       if (e.kind !== "user") continue;
       seen++;
@@ -348,7 +367,7 @@ export class ChatLog implements Scrollable {
     let below = 0;
     for (let i = this.entries.length - 1; i >= 0 && below < offset + height; i--) {
       const e = this.entries[i]!;
-      const n = this.linesOf(e, width).length;
+      const n = this.heightOf(e, width);
       if (n === 0) continue;
       if (below + n > offset && (e.kind === "tool" || e.kind === "thinking" || e.kind === "user")) {
         e.expand = !(e.expand ?? this.expanded);
@@ -421,7 +440,7 @@ export class ChatLog implements Scrollable {
 
   /** Brings one entry's share of the total up to date: its lines plus a separator (none when it shows nothing). */
   private count(e: Entry, width: number): void {
-    const k = this.linesOf(e, width).length;
+    const k = this.heightOf(e, width);
     const share = k > 0 ? k + 1 : 0;
     this.counted.total += share - (this.counted.of.get(e) ?? 0);
     this.counted.of.set(e, share);
@@ -442,37 +461,130 @@ export class ChatLog implements Scrollable {
 
   /**
    * The `height` lines ending `offset` lines above the bottom. Walks entries from the end, so the
-   * cost follows the scroll position, not the transcript length.
+   * cost follows the scroll position, not the transcript length; entries below the window count
+   * only their height, so their lines need not be kept.
    */
   window(width: number, height: number, offset: number): string[] {
+    this.frame++;
     const need = height + offset;
     const chunks: string[][] = [];
+    // Lines under the collected entries (whole entries below the window, with their separators).
+    let skipped = 0;
     let have = 0;
     for (let i = this.entries.length - 1; i >= 0 && have < need; i--) {
-      const lines = this.linesOf(this.entries[i]!, width);
-      if (lines.length === 0) continue;
-      chunks.push([""], lines);
-      have += lines.length + 1;
+      const e = this.entries[i]!;
+      const n = this.heightOf(e, width, true);
+      if (n === 0) continue;
+      // Every entry but the newest has a separator below it.
+      const sep = have > 0 ? 1 : 0;
+      if (chunks.length === 0 && have + n + sep <= offset) {
+        skipped += n + sep;
+        if (!this.kept.has(e)) this.drop(e);
+      } else {
+        if (sep) chunks.push([""]);
+        chunks.push(this.linesOf(e, width));
+      }
+      have += n + sep;
+    }
+    // Only the lines the window can reach are copied (the newest entry may be a long reply).
+    let room = need - skipped;
+    for (let i = 0; i < chunks.length && room > 0; i++) {
+      const lines = chunks[i]!;
+      if (lines.length > room) chunks[i] = lines.slice(lines.length - room);
+      room -= chunks[i]!.length;
+      if (room <= 0) chunks.length = i + 1;
     }
     const all: string[] = [];
     for (let i = chunks.length - 1; i >= 0; i--) all.push(...chunks[i]!);
-    // The loop pushed a separator after every entry; the newest one needs none below it.
-    if (all.length > 0) all.pop();
-    const end = Math.max(0, all.length - offset);
+    this.evict();
+    const end = Math.max(0, all.length - (offset - skipped));
     return all.slice(Math.max(0, end - height), end);
   }
 
-  private linesOf(e: Entry, width: number): string[] {
-    const style = this.theme.style;
-    const now = this.clock();
-    const live = e.kind === "tool" && e.status === "running";
+  /** The spinner's frame for a running tool (drawn from the clock), else -1. */
+  private tick(e: Entry): number {
+    return e.kind === "tool" && e.status === "running" ? Math.floor(this.clock() / 80) : -1;
+  }
+
+  /** Whether the entry's cached height is for this layout (compared field by field: a walk far back checks thousands). */
+  private fresh(e: Entry, width: number): e is Entry & { cache: Layout } {
+    const c = e.cache;
+    return (
+      c !== undefined &&
+      c.width === width &&
+      c.version === e.version &&
+      c.expanded === (e.expand ?? this.expanded) &&
+      c.generation === this.generation &&
+      c.tick === this.tick(e)
+    );
+  }
+
+  private renderCached(e: Entry, width: number, keepLines: boolean): string[] {
     const expanded = e.expand ?? this.expanded;
-    const key = `${width}|${e.version}|${expanded}|${this.generation}|${live ? Math.floor(now / 80) : ""}`;
-    if (e.cache && e.cache.key === key) return e.cache.lines;
-    const lines = renderEntry(e, width, style, expanded, now, `${width}|${e.version}|${expanded}|${this.generation}`);
-    e.cache = { key, lines };
+    const lines = renderEntry(e, width, this.theme.style, expanded, this.clock(), `${width}|${e.version}|${expanded}|${this.generation}`);
+    e.cache = { width, version: e.version, expanded, generation: this.generation, tick: this.tick(e), lines: keepLines ? lines : null, n: lines.length };
     return lines;
   }
+
+  /**
+   * The entry's height in lines. Its lines stay cached only if it was drawn lately (counting a
+   * whole resumed history must not keep them all); `hold`: keep the lines just rendered until the
+   * caller says whether it draws them (the window).
+   */
+  private heightOf(e: Entry, width: number, hold = false): number {
+    if (this.fresh(e, width)) return e.cache.n;
+    const kept = this.kept.get(e);
+    const n = this.renderCached(e, width, kept !== undefined || hold).length;
+    if (kept) {
+      this.keptLines += n - kept.n;
+      kept.n = n;
+    } else if (!hold) this.drop(e);
+    return n;
+  }
+
+  private linesOf(e: Entry, width: number): string[] {
+    const lines = (this.fresh(e, width) ? e.cache.lines : null) ?? this.renderCached(e, width, true);
+    this.keep(e, lines.length);
+    return lines;
+  }
+
+  /** Marks the entry's lines as drawn in this frame: the newest drawn are the last to be dropped. */
+  private keep(e: Entry, n: number): void {
+    const had = this.kept.get(e);
+    if (had) {
+      this.keptLines -= had.n;
+      this.kept.delete(e);
+    }
+    this.kept.set(e, { n, frame: this.frame });
+    this.keptLines += n;
+  }
+
+  /** Drops the lines of the entries drawn longest ago beyond KEPT_LINES (never this frame's); scrolled back to, they render again. */
+  private evict(): void {
+    for (const [e, k] of this.kept) {
+      if (this.keptLines <= KEPT_LINES || k.frame === this.frame) return;
+      this.forget(e);
+    }
+  }
+
+  private forget(e: Entry): void {
+    const k = this.kept.get(e);
+    if (!k) return;
+    this.kept.delete(e);
+    this.keptLines -= k.n;
+    this.drop(e);
+  }
+
+  /** Lets go of the entry's rendered lines; its height stays. */
+  private drop(e: Entry): void {
+    if (e.cache) e.cache.lines = null;
+    if (e.kind === "tool") e.body = undefined;
+  }
+
+  /** Entries whose lines are cached, oldest drawn first, with how many lines and the frame they were last drawn in. */
+  private readonly kept = new Map<Entry, { n: number; frame: number }>();
+  private keptLines = 0;
+  private frame = 0;
 
   /** Drops every cached rendering (the theme changed). */
   invalidate(): void {
@@ -541,9 +653,17 @@ export function renderEntry(e: Entry, width: number, style: Style, expanded: boo
       return [...out.slice(0, COLLAPSED_USER_LINES), style.dim(`  … ${hidden} more lines (ctrl+o to expand)`)];
     }
     case "assistant": {
-      if (e.text.trim() === "") return [];
-      if (e.open) return (e.md ??= new StreamingMarkdown()).render(sanitize(e.text), w, style);
+      // While it streams the text is never read whole (each read would copy it): the renderer
+      // was given every delta, and text of only blanks renders no lines anyway.
+      if (e.open) {
+        if (!e.md) {
+          e.md = new StreamingMarkdown(sanitize);
+          e.md.append(e.text);
+        }
+        return e.md.render(w, style);
+      }
       e.md = undefined;
+      if (e.text.trim() === "") return [];
       return renderMarkdown(sanitize(e.text), w, style);
     }
     case "thinking": {

@@ -383,37 +383,78 @@ function link(label: string, url: string, image: boolean, style: Style): string 
 }
 
 /**
- * Renders a document that only grows (a streamed answer) without re-rendering what is settled:
- * the text up to the last top-level block boundary (a blank line outside code fences followed by
- * an unindented line) is rendered once and cached; each call renders only the rest. The output
- * always equals `renderMarkdown(src, width, style)`.
+ * Renders a document that only grows (a streamed answer) without touching what is settled: the
+ * text up to the last top-level block boundary (a blank line outside code fences followed by an
+ * unindented line) is cleaned and rendered once and its lines kept; each call cleans and renders
+ * only the rest, so a frame costs what is still open, not the whole answer. The output always
+ * equals `renderMarkdown(clean(text), width, style)` for the text appended so far. `clean` must
+ * act on each line alone where a line has no ESC (the chat's `sanitize` does: tabs stop within
+ * their line, controls go one by one); text before an ESC stays open, so a sequence that spans
+ * lines is cleaned whole.
  */
 export class StreamingMarkdown {
-  private stable = "";
-  private stableLines: string[] = [];
+  /** Everything appended (read again only when the width or style changes). */
+  private raw = "";
+  /** What was appended after the settled part. */
+  private fresh = "";
+  /** The settled part's lines, then the open part's (which the next call replaces). */
+  private lines: string[] = [];
+  private settled = 0;
   private width = -1;
   private style: Style | null = null;
 
-  render(src: string, width: number, style: Style): string[] {
-    if (width !== this.width || style !== this.style || !src.startsWith(this.stable)) {
-      this.stable = "";
-      this.stableLines = [];
+  constructor(private readonly clean: (raw: string) => string = (raw) => raw) {}
+
+  append(delta: string): void {
+    this.raw += delta;
+    this.fresh += delta;
+  }
+
+  /**
+   * The lines for the text so far. The array is reused by the next call at the same width and
+   * style (it then holds that call's lines); a caller keeps it only while the text is unchanged.
+   */
+  render(width: number, style: Style): string[] {
+    if (width !== this.width || style !== this.style) {
+      this.fresh = this.raw;
+      this.lines = [];
+      this.settled = 0;
       this.width = width;
       this.style = style;
     }
-    const cut = settledEnd(src, this.stable.length);
-    if (cut > this.stable.length) {
+    let open = this.clean(this.fresh);
+    const cut = settledEnd(open, 0);
+    const rawCut = cut > 0 ? rawOffset(this.fresh, open, cut) : -1;
+    if (rawCut > 0) {
       // Blocks on either side of a boundary render independently, so settled chunks just append.
-      const chunk = renderMarkdown(src.slice(this.stable.length, cut), width, style);
-      if (chunk.length > 0 && this.stableLines.length > 0) this.stableLines.push("");
-      this.stableLines.push(...chunk);
-      this.stable = src.slice(0, cut);
+      const chunk = renderMarkdown(open.slice(0, cut), width, style);
+      this.lines.length = this.settled;
+      if (chunk.length > 0 && this.settled > 0) this.lines.push("");
+      for (const line of chunk) this.lines.push(line);
+      this.settled = this.lines.length;
+      this.fresh = this.fresh.slice(rawCut);
+      open = open.slice(cut);
     }
-    const rest = renderMarkdown(src.slice(this.stable.length), width, style);
-    if (this.stableLines.length === 0) return rest;
-    if (rest.length === 0) return [...this.stableLines];
-    return [...this.stableLines, "", ...rest];
+    const rest = renderMarkdown(open, width, style);
+    this.lines.length = this.settled;
+    if (rest.length > 0 && this.settled > 0) this.lines.push("");
+    for (const line of rest) this.lines.push(line);
+    return this.lines;
   }
+}
+
+/**
+ * Where in `raw` the line starting at `cut` in `clean` (its cleaned form) starts, or -1 when that
+ * is not known: an ESC before it may have begun a sequence that runs on.
+ */
+function rawOffset(raw: string, clean: string, cut: number): number {
+  if (clean === raw) return cut;
+  const esc = raw.indexOf("\x1b");
+  let lines = 0;
+  for (let i = clean.indexOf("\n"); i >= 0 && i < cut; i = clean.indexOf("\n", i + 1)) lines++;
+  let at = 0;
+  for (let k = 0; k < lines; k++) at = raw.indexOf("\n", at) + 1;
+  return esc >= 0 && esc < at ? -1 : at;
 }
 
 /**
