@@ -37,6 +37,8 @@ export class CommandServer {
   ) {
     // Its own session, so the terminal's Ctrl-C, meant for zot, does not end it.
     this.proc = Bun.spawn(argv, { stdin: "pipe", stdout: "pipe", stderr: "ignore", detached: true });
+    // It leads its own group: the reaper kills it (and the commands' groups, each registered as it starts) if zot is killed -9.
+    registerGroup(this.proc.pid);
     this.idle();
     void this.proc.exited.then((code) => this.died(this.proc.signalCode ? `killed by ${this.proc.signalCode}` : `exited with status ${code}`));
     servers.add(this);
@@ -160,6 +162,7 @@ export class CommandServer {
     if (this.dead) return;
     this.dead = true;
     servers.delete(this);
+    unregisterGroup(this.proc.pid);
     const error = `${LAUNCHER_PREFIX} the sandbox's command server stopped (${why}); the command's result is lost and what it started was killed. The next command starts a new server.`;
     for (const c of this.commands.values()) {
       if (c.pid !== null && c.start !== null && processStart(c.pid) === c.start) killTree(c.pid, "SIGKILL");
@@ -182,6 +185,14 @@ function installExitHook(): void {
   process.on("exit", () => {
     for (const s of servers) s.killNow();
   });
+}
+
+/**
+ * Starts the server for `p` before the first command needs it (as the session starts, beside the
+ * first model request), so that command does not wait for zot's start-up and the confinement.
+ */
+export function warmCommandServer(p: SandboxPolicy): void {
+  commandServerFor(p);
 }
 
 /** The running server for `p`'s confinement, started if needed; null where commands start without one. */
