@@ -10,14 +10,14 @@ export type Request = { kind: "start"; id: number; argv: string[]; cwd: string; 
 
 export type Event =
   | { kind: "started"; id: number; pid: number }
-  | { kind: "error"; id: number; message: string }
+  | { kind: "failed"; id: number; message: string }
   | { kind: "output"; id: number; bytes: Uint8Array }
   /** `drained`: false when a process that left the group still held the output open and it was cut. */
   | { kind: "exit"; id: number; code: number | null; signal: string | null; drained: boolean };
 
 /** Far above any real frame (output comes in pipe-sized chunks): a larger length means a corrupt stream. */
 const MAX_FRAME = 64 * 1024 * 1024;
-const KINDS = { start: 1, kill: 2, started: 3, error: 4, output: 5, exit: 6 } as const;
+const KINDS = { start: 1, kill: 2, started: 3, failed: 4, output: 5, exit: 6 } as const;
 const SIGNALS: readonly Signal[] = ["SIGTERM", "SIGKILL"];
 
 const encoder = new TextEncoder();
@@ -45,8 +45,8 @@ export function encodeEvent(e: Event): Uint8Array {
       new DataView(p.buffer).setUint32(0, e.pid, true);
       return frame(KINDS.started, e.id, p);
     }
-    case "error":
-      return frame(KINDS.error, e.id, encoder.encode(e.message));
+    case "failed":
+      return frame(KINDS.failed, e.id, encoder.encode(e.message));
     case "output":
       return frame(KINDS.output, e.id, e.bytes);
     case "exit": {
@@ -98,9 +98,9 @@ function decodeEvent(b: Body): Result<{ value: Event }> {
   switch (b.kind) {
     case KINDS.started:
       return b.payload.length === 4 ? { ok: true, value: { kind: "started", id: b.id, pid: view.getUint32(0, true) } } : bad("a started has no pid");
-    case KINDS.error: {
+    case KINDS.failed: {
       const message = text(b.payload);
-      return message === null ? bad("an error is not UTF-8") : { ok: true, value: { kind: "error", id: b.id, message } };
+      return message === null ? bad("a failed is not UTF-8") : { ok: true, value: { kind: "failed", id: b.id, message } };
     }
     case KINDS.output:
       return { ok: true, value: { kind: "output", id: b.id, bytes: b.payload } };

@@ -74,7 +74,7 @@ export async function runCommandServer(argv: string[]): Promise<number> {
     try {
       proc = Bun.spawn(r.argv, { cwd: r.cwd, env: r.env, stdin: "ignore", stdout: "pipe", stderr: "ignore", detached: true });
     } catch (err) {
-      await send({ kind: "error", id: r.id, message: err instanceof Error ? err.message : String(err) });
+      await send({ kind: "failed", id: r.id, message: err instanceof Error ? err.message : String(err) });
       return;
     }
     running.set(r.id, proc);

@@ -130,7 +130,7 @@ export class CommandServer {
     const c = this.commands.get(e.id);
     if (!c) return;
     if (e.kind === "output") c.output.push(e.bytes);
-    else if (e.kind === "error") {
+    else if (e.kind === "failed") {
       this.commands.delete(e.id);
       c.started(e.message);
     } else if (e.kind === "started") {
