@@ -124,12 +124,16 @@ class Frames<T> {
 
   push(chunk: Uint8Array): Result<{ values: T[] }> {
     if (this.failed !== null) return { ok: false, error: this.failed };
-    const joined = new Uint8Array(this.buf.length + chunk.length);
-    joined.set(this.buf);
-    joined.set(chunk, this.buf.length);
+    // Most chunks hold whole frames: only a partial frame left from the last chunk is copied.
+    let joined = chunk;
+    if (this.buf.length > 0) {
+      joined = new Uint8Array(this.buf.length + chunk.length);
+      joined.set(this.buf);
+      joined.set(chunk, this.buf.length);
+    }
     const values: T[] = [];
     let off = 0;
-    const view = new DataView(joined.buffer);
+    const view = new DataView(joined.buffer, joined.byteOffset, joined.byteLength);
     while (joined.length - off >= 4) {
       const len = view.getUint32(off, true);
       if (len < 5 || len > MAX_FRAME) return this.fail(`length ${len} is out of range`);

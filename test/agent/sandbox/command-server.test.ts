@@ -149,6 +149,10 @@ describe("frames", () => {
     // Split mid-frame: the decoder waits for the rest.
     expect(events.push(whole.subarray(0, 6))).toEqual({ ok: true, values: [] });
     expect(events.push(whole.subarray(6))).toEqual({ ok: true, values: [out, exit] });
+    // A chunk that is a view into a larger buffer, at an offset.
+    const offset = new Uint8Array(whole.length + 3);
+    offset.set(whole, 3);
+    expect(eventFrames().push(offset.subarray(3))).toEqual({ ok: true, values: [out, exit] });
   });
 
   test("malformed frames are rejected with a clear error, and the decoder stays failed", () => {
