@@ -182,6 +182,23 @@ describe("frames", () => {
     expect(eventFrames().push(frame(3, "12"))).toEqual({ ok: false, error: "malformed command-server frame: a started has no pid" });
   });
 
+  test("a server that could not confine itself runs nothing: every command gets the sandbox line and status 126", async () => {
+    const argv = commandServerArgv(policy());
+    if (!argv) throw new Error("the sandbox is not enforced here");
+    // As root the launcher is started directly, its confinement the last argument.
+    const server = Bun.spawn([...argv.slice(0, -1), "not-a-confinement"], { stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+    const marker = join(ws, "ran-unconfined");
+    server.stdin.write(encodeRequest({ kind: "start", id: 1, argv: ["/bin/sh", "-c", `echo > ${marker}`], cwd: ws, env: {} }));
+    await server.stdin.flush();
+    server.stdin.end();
+    const events = eventFrames().push(new Uint8Array(await new Response(server.stdout).arrayBuffer()));
+    if (!events.ok) throw new Error(events.error);
+    const output = events.values.flatMap((e) => (e.kind === "output" ? [new TextDecoder().decode(e.bytes)] : [])).join("");
+    expect(output).toStartWith("[zot] sandbox: ");
+    expect(events.values.at(-1)).toEqual({ kind: "exit", id: 1, code: 126, signal: null, drained: true });
+    expect(existsSync(marker)).toBe(false);
+  });
+
   test("a server sent a malformed frame says so and exits", async () => {
     const argv = commandServerArgv(policy());
     if (!argv) throw new Error("the sandbox is not enforced here");
