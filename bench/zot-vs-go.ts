@@ -17,7 +17,7 @@
 // Go figures recorded on 2026-12-01 (GO below).
 //
 // Before and after in one run: with ZOT_BEFORE_BIN set to an earlier zot binary, it runs the two
-// `--sandbox off` scenarios in the same interleaved rounds ("before: …"), so a change is measured
+// scenarios, sandboxed and `--sandbox off`, in the same interleaved rounds ("before: …"), so a change is measured
 // against the same load.
 //
 // A loaded machine on demand: ZOT_BENCH_LOAD=N keeps N busy processes (`sh` spinning) running for
@@ -64,11 +64,13 @@ const SCENARIOS: Record<string, string[]> = {
   "Bun floor of loop50": floor(model.base, 51, false),
   echo: printArgs(ZOT, model.base, "steps=2 tool=bash run it", guard),
   loop50: printArgs(ZOT, model.base, "steps=51 tool=bash loop", null),
-  // The Go zot has no sandbox; zot's (on by default) starts a launcher per command.
+  // The Go zot has no sandbox; zot's (on by default) runs every command in its confined command server.
   "echo, --sandbox off": unsandboxed(printArgs(ZOT, model.base, "steps=2 tool=bash run it", guard)),
   "loop50, --sandbox off": unsandboxed(printArgs(ZOT, model.base, "steps=51 tool=bash loop", null)),
   ...(process.env.ZOT_BEFORE_BIN
     ? {
+        "before: echo": printArgs(BEFORE, model.base, "steps=2 tool=bash run it", guard),
+        "before: loop50": printArgs(BEFORE, model.base, "steps=51 tool=bash loop", null),
         "before: echo, --sandbox off": unsandboxed(printArgs(BEFORE, model.base, "steps=2 tool=bash run it", guard)),
         "before: loop50, --sandbox off": unsandboxed(printArgs(BEFORE, model.base, "steps=51 tool=bash loop", null)),
       }

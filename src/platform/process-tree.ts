@@ -1,6 +1,7 @@
 // Ending a child process together with everything it started. On POSIX each child leads its own
 // process group (spawned `detached`, i.e. setsid) and the group is signalled. Windows has no
 // process groups to signal: `taskkill /T` walks the tree from the child's pid (`/F` to force).
+import { readFileSync } from "node:fs";
 import { unregisterGroup } from "./reaper.ts";
 
 export type TreeSignal = "SIGTERM" | "SIGKILL";
@@ -33,4 +34,18 @@ export function killTree(pid: number, signal: TreeSignal, platform: string = pro
   // After SIGKILL the group is gone and its id may be reused: the reaper must forget it.
   if (signal === "SIGKILL") unregisterGroup(pid);
   return sent;
+}
+
+/**
+ * When `pid` started, in clock ticks since boot (Linux /proc); null when it is gone or unknown.
+ * A pid seen again with the same start time is the same process, not a recycled pid.
+ */
+export function processStart(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fields[0] === "Z" ? null : (fields[19] ?? null);
+  } catch {
+    return null;
+  }
 }

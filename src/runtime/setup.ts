@@ -35,6 +35,7 @@ import { discoveryBase, mergeCached, type Discovery } from "../agent/model-disco
 import { IN_USE, lockedWriter, lockSession, type SessionLock } from "../agent/session-lock.ts";
 import { setUpSandbox, unenforcedNotice } from "../agent/sandbox/setup.ts";
 import { prepareSandbox } from "../agent/sandbox/status.ts";
+import { warmCommandServer } from "../agent/sandbox/command-server.ts";
 import { Checkpoints } from "../agent/checkpoints.ts";
 import { DEFAULT_PRUNE, type PruneLimits } from "../agent/checkpoint-store.ts";
 import { checkpointsDir } from "../platform/home.ts";
@@ -247,6 +248,8 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
 
   const sandbox = setUpSandbox(config.raw.sandbox, configPath(o.home), o);
   notices.push(...sandbox.notices);
+  // The confined command server starts now, beside the first model request, not at the first command.
+  if (sandbox.status.enforced && selected.tools.some((t) => t.name === "bash")) warmCommandServer(sandbox.policy);
 
   // Commands run unasked by default only where the kernel confines them, or where the user turned the sandbox off.
   const permissionMode = startingPermissionMode({

@@ -77,6 +77,20 @@ test("kill -9 of zot during a bash call kills the command and its background chi
   expect(await gone(started)).toBe(true);
 });
 
+test("kill -9 of zot during a sandboxed bash call kills the confined command server and its commands", async () => {
+  const pids = join(e2e.home, "pids");
+  // $PPID of a sandboxed command is the session's command server.
+  const command = `echo $PPID > ${pids}; echo $$ >> ${pids}; sleep 300 & echo $! >> ${pids}; wait`;
+  const zot = start(["--sandbox", "workspace-write", "-p", "--provider", "mock", `call bash ${JSON.stringify({ command })}`]);
+  const started = await pidsIn(pids, 3);
+  reap(started);
+  expect(started.every(alive)).toBe(true);
+  expect(started[0]).not.toBe(zot.pid);
+  zot.kill("SIGKILL");
+  await zot.exited;
+  expect(await gone(started)).toBe(true);
+});
+
 test("a bash call started after the reaper is already running is killed too", async () => {
   const pids = join(e2e.home, "pids");
   const first = JSON.stringify({ command: "true" });

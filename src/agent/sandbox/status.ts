@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encodeConfinement, CONFINE_ARG, LAUNCHER_PREFIX } from "../../platform/confine.ts";
+import { SERVE_ARG } from "../../platform/command-server.ts";
 import { landlockAbi } from "../../platform/landlock.ts";
 import { launcherCommand } from "../../platform/launcher-command.ts";
 import { needsNamespaces } from "../../platform/namespaces.ts";
@@ -54,7 +55,7 @@ function supportOrTrial(): Support | { trial: { argv: string[]; dir: string | nu
     reveal: [],
     userHome: dir,
   };
-  return { trial: { argv: linuxArgv(trialPolicy, abi, ["/bin/sh", "-c", "exit 0"]), dir, how } };
+  return { trial: { argv: linuxArgv(trialPolicy, abi, [CONFINE_ARG], ["/bin/sh", "-c", "exit 0"]), dir, how } };
 }
 
 function verdict(how: string, code: number | null, stdout: string): Support {
@@ -103,16 +104,26 @@ export function sandboxStatus(p: SandboxPolicy): SandboxStatus {
 export function confinedArgv(p: SandboxPolicy | undefined, argv: string[]): string[] {
   if (!p || p.mode === "off" || !probe().ok) return argv;
   if (process.platform === "darwin") return [SANDBOX_EXEC, "-p", seatbeltProfile(p), ...argv];
-  return linuxArgv(p, landlockAbi(), argv);
+  return linuxArgv(p, landlockAbi(), [CONFINE_ARG], argv);
+}
+
+/**
+ * The argv of a command server confined by `p` (src/platform/command-server.ts), or null where
+ * commands start directly (nothing enforced) or one-shot (macOS: sandbox-exec per command).
+ */
+export function commandServerArgv(p: SandboxPolicy | undefined): string[] | null {
+  if (!p || p.mode === "off" || process.platform !== "linux" || !probe().ok) return null;
+  return linuxArgv(p, landlockAbi(), [SERVE_ARG], []);
 }
 
 const UNSHARE = "/usr/bin/unshare";
 const isRoot = (): boolean => (process.getuid?.() ?? 0) === 0;
 
-function linuxArgv(p: SandboxPolicy, abi: number, argv: string[]): string[] {
+/** `form`: the launcher's `--confine` (then `argv` is the command) or `--serve`. */
+function linuxArgv(p: SandboxPolicy, abi: number, form: [string], argv: string[]): string[] {
   const c = confinement(p, abi, !isRoot());
   const direct = isRoot() || !needsNamespaces(c.isolation);
-  const launcher = [...launcherCommand(direct), CONFINE_ARG, encodeConfinement(c), ...argv];
+  const launcher = [...launcherCommand(direct), ...form, encodeConfinement(c), ...argv];
   if (direct) return launcher;
   // Mapped to root inside, the launcher may mount; Landlock then keeps the command from unmounting.
   return [UNSHARE, "--user", "--map-root-user", "--mount", ...(p.network ? [] : ["--net"]), "--", ...launcher];

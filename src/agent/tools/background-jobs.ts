@@ -2,16 +2,14 @@
 // Each job keeps the tail of its output (stdout and stderr merged, as for any command) in a capped
 // buffer with a read cursor, so `bash_output` returns only what is new and says how much was
 // dropped; `bash_kill` and /ps stop the job's whole process group. Jobs live as long as this zot
-// process: bash.ts registers every group with the exit hook and the reaper, so none survives zot.
-import { killTree } from "../../platform/process-tree.ts";
+// process: spawn.ts registers every group with the exit hook and the reaper, so none survives zot.
+import type { Command } from "../sandbox/command.ts";
 import { stringParam } from "./define.ts";
 
 /** Output kept per job; older output is dropped (and counted) once a job has written more. */
 export const JOB_KEEP_CHARS = 64 * 1024;
 /** Time between SIGTERM and SIGKILL when a job is stopped. */
 const KILL_GRACE_MS = 2000;
-/** After the shell exits, how long a pipe kept open by an escaped (setsid) process may hold the job open. */
-const DRAIN_MS = 500;
 
 export type JobState = "running" | "exited" | "killed";
 
@@ -31,15 +29,6 @@ export type JobInfo = {
   written: number;
 };
 
-/** The part of a spawned process a job needs (Bun's Subprocess with stdout piped). */
-export type JobProcess = {
-  readonly pid: number;
-  readonly stdout: ReadableStream<Uint8Array>;
-  readonly exited: Promise<number>;
-  readonly exitCode: number | null;
-  readonly signalCode: string | number | null;
-};
-
 class Job {
   state: JobState = "running";
   exitCode: number | null = null;
@@ -56,30 +45,21 @@ class Job {
     readonly id: string,
     readonly command: string,
     readonly cwd: string,
-    private readonly proc: JobProcess,
-    release: () => void,
+    private readonly proc: Command,
     ended: (job: Job) => void,
   ) {
-    const reader = proc.stdout.getReader();
     const decoder = new TextDecoder();
     const reading = (async () => {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        this.append(decoder.decode(value, { stream: true }));
-      }
+      for await (const value of proc.output) this.append(decoder.decode(value, { stream: true }));
       this.append(decoder.decode());
-    })().catch(() => undefined);
+    })();
     this.done = (async () => {
-      await proc.exited;
       // What the shell left running in its group goes with it, as for a foreground command.
-      release();
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const drained = await Promise.race([reading.then(() => true), new Promise<boolean>((res) => (timer = setTimeout(() => res(false), DRAIN_MS)))]);
-      clearTimeout(timer);
-      if (!drained) await reader.cancel().catch(() => undefined);
-      this.exitCode = proc.exitCode;
-      this.signal = proc.signalCode === null ? null : String(proc.signalCode);
+      const end = await proc.exited;
+      await reading;
+      if (end.error !== undefined) this.append(`\n[${end.error}]\n`);
+      this.exitCode = end.code;
+      this.signal = end.signal;
       this.state = this.killing ? "killed" : "exited";
       ended(this);
     })();
@@ -115,8 +95,8 @@ class Job {
   async kill(): Promise<void> {
     if (this.state !== "running") return;
     this.killing = true;
-    killTree(this.pid, "SIGTERM");
-    const timer = setTimeout(() => killTree(this.pid, "SIGKILL"), KILL_GRACE_MS);
+    this.proc.kill("SIGTERM");
+    const timer = setTimeout(() => this.proc.kill("SIGKILL"), KILL_GRACE_MS);
     await this.done;
     clearTimeout(timer);
   }
@@ -151,9 +131,9 @@ export function onJobChange(listener: (job: JobInfo) => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** Takes over a spawned command; `release` ends what is left of its process group once the shell has exited. */
-export function startJob(command: string, cwd: string, proc: JobProcess, release: () => void): JobInfo {
-  const job = new Job(`bg${++counter}`, command, cwd, proc, release, changed);
+/** Takes over a started command (src/agent/sandbox/spawn.ts), which kills what is left of its group once its shell has exited. */
+export function startJob(command: string, cwd: string, proc: Command): JobInfo {
+  const job = new Job(`bg${++counter}`, command, cwd, proc, changed);
   jobs.set(job.id, job);
   changed(job);
   return job.info();

@@ -6,12 +6,11 @@ import { closeSync, openSync, readdirSync, statSync, unlinkSync, writeSync } fro
 import { join } from "node:path";
 import { randomHex } from "../../random.ts";
 import { ensurePrivateDir, spillPath } from "../../platform/home.ts";
-import { childEnv } from "../../platform/env.ts";
-import { registerGroup } from "../../platform/reaper.ts";
-import { killTree, ownsProcessGroup } from "../../platform/process-tree.ts";
 import { shellPath } from "../../platform/shell.ts";
 import { sandboxDenial } from "../sandbox/denials.ts";
 import { confinedArgv } from "../sandbox/status.ts";
+import { spawnCommand } from "../sandbox/spawn.ts";
+import type { Command } from "../sandbox/command.ts";
 import type { SandboxPolicy } from "../sandbox/policy.ts";
 import type { JsonObject } from "../../json.ts";
 import type { ApprovalDetail } from "../events.ts";
@@ -30,8 +29,6 @@ const HEAD_BYTES = 25 * 1024;
 const TAIL_BYTES = 25 * 1024;
 /** Time between SIGTERM and SIGKILL when a command is stopped. */
 const KILL_GRACE_MS = 2000;
-/** After the shell exits, how long a pipe kept open by an escaped (setsid) process may delay the result. */
-const DRAIN_MS = 500;
 /** A runaway command (`yes`) must not fill the disk: the spill file stops growing here. */
 const SPILL_MAX_BYTES = 100 * 1024 * 1024;
 /** Spill files left by a zot that could not clean up (kill -9) are removed once this old. */
@@ -74,21 +71,6 @@ function unlinkQuietly(path: string): void {
   }
 }
 
-/** Process groups of commands still running, killed if zot exits while they run. */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-function track(pid: number): void {
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.on("exit", () => {
-      for (const g of liveGroups) killTree(g, "SIGKILL");
-    });
-  }
-  liveGroups.add(pid);
-  // The exit hook covers exits that run code; the reaper covers kill -9.
-  registerGroup(pid);
-}
-
 const DESCRIPTION = `Run a shell command with /bin/sh -c in the working directory. stdout and stderr are merged in the order they were written.
 Arguments: command, and optionally timeout in seconds (default ${BASH_DEFAULT_TIMEOUT_S}, maximum ${BASH_MAX_TIMEOUT_S}). On timeout the command and all its child processes are killed.
 Output over ${BASH_KEEP_LINES} lines or ${BASH_KEEP_BYTES / 1024} KiB keeps the first ${HEAD_LINES} and last ${TAIL_LINES} lines (at most ${HEAD_BYTES / 1024} KiB each); the full output is saved to a file named in the truncation note, which you can read or grep until zot exits.
@@ -124,94 +106,80 @@ export const bashTool = defineTool({
   },
 });
 
-/** Spawned exactly as a foreground command (same shell, group, environment), then handed to the job table. */
-function runBackground(command: string, ctx: ToolContext): ToolOutput {
-  const proc = launch(command, ctx.cwd, ctx.sandbox);
+/** Spawned exactly as a foreground command (same shell, group, environment, sandbox), then handed to the job table. */
+async function runBackground(command: string, ctx: ToolContext): Promise<ToolOutput> {
+  const proc = await launch(command, ctx.cwd, ctx.sandbox);
   if (typeof proc === "string") return textResult(proc, true);
-  const pid = proc.pid;
-  const job = startJob(command, ctx.cwd, proc, () => {
-    killTree(pid, "SIGKILL");
-    liveGroups.delete(pid);
-  });
+  const job = startJob(command, ctx.cwd, proc);
   return textResult(
-    `Started background command ${job.id} (pid ${pid}). Read its output with bash_output {"id": "${job.id}"}; stop it with bash_kill {"id": "${job.id}"}.`,
+    `Started background command ${job.id} (pid ${proc.pid}). Read its output with bash_output {"id": "${job.id}"}; stop it with bash_kill {"id": "${job.id}"}.`,
   );
 }
 
-/** The one way a command starts, foreground or background: spawned in its own group and tracked for the exit hook and the reaper. */
-function launch(command: string, cwd: string, sandbox: SandboxPolicy | undefined): ReturnType<typeof spawnShell> | string {
+/**
+ * The one way a command starts, foreground or background. The shell points its stderr at the
+ * stdout pipe, so both streams share one pipe and keep their order, then evals the command: a
+ * syntax error in it lands on that pipe too, and line numbers in messages are the command's own
+ * (the shell adds "eval: " to its own messages). `set --` empties the positional parameters the
+ * command arrived in, and $0 is /bin/sh as for `sh -c`. One exec instead of exec-ing a second shell
+ * saves ~0.6 ms a call (bench/RESULTS.md, "zot against the Go zot").
+ */
+async function launch(command: string, cwd: string, sandbox: SandboxPolicy | undefined): Promise<Command | string> {
   const shell = shellPath(process.env, process.platform);
   if (!shell.ok) return shell.error;
-  let proc: ReturnType<typeof spawnShell>;
-  try {
-    proc = spawnShell(shell.path, command, cwd, sandbox);
-  } catch (err) {
-    return `Could not start ${shell.path} in ${cwd} (${errorText(err)}).`;
-  }
-  track(proc.pid);
-  return proc;
+  const proc = await spawnCommand(shellArgv(shell.path, command), cwd, sandbox);
+  return typeof proc === "string" ? `Could not start ${shell.path} in ${cwd} (${proc}).` : proc;
+}
+
+function shellArgv(shell: string, command: string): string[] {
+  return [shell, "-c", 'exec 2>&1; eval "set --; $1"', "/bin/sh", command];
 }
 
 async function runCommand(command: string, timeoutS: number, ctx: ToolContext): Promise<ToolOutput> {
-  const proc = launch(command, ctx.cwd, ctx.sandbox);
+  const proc = await launch(command, ctx.cwd, ctx.sandbox);
   if (typeof proc === "string") return textResult(proc, true);
-  const pid = proc.pid;
   const out = new Output(ctx.home);
   let stopped: "timeout" | "abort" | null = null;
   let killTimer: ReturnType<typeof setTimeout> | undefined;
   const stop = (why: "timeout" | "abort"): void => {
     if (stopped) return;
     stopped = why;
-    killTree(pid, "SIGTERM");
-    killTimer = setTimeout(() => killTree(pid, "SIGKILL"), KILL_GRACE_MS);
+    proc.kill("SIGTERM");
+    killTimer = setTimeout(() => proc.kill("SIGKILL"), KILL_GRACE_MS);
   };
   const timer = setTimeout(() => stop("timeout"), timeoutS * 1000);
   const onAbort = (): void => stop("abort");
   ctx.signal.addEventListener("abort", onAbort, { once: true });
 
-  const reader = proc.stdout.getReader();
   const decoder = new TextDecoder();
   const reading = (async () => {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
+    for await (const value of proc.output) {
       const text = decoder.decode(value, { stream: true });
       out.add(value, text);
       if (text !== "") ctx.progress(text);
     }
     const rest = decoder.decode();
     if (rest !== "") out.add(new Uint8Array(0), rest);
-  })().catch(() => undefined);
+  })();
 
-  await proc.exited;
+  // The group is killed once the shell exits, so nothing outlives the call and no background child
+  // holds the output open for longer than a short drain.
+  const end = await proc.exited;
+  await reading;
   clearTimeout(timer);
   ctx.signal.removeEventListener("abort", onAbort);
-  // The shell is gone; whatever it left running in its group goes too, so nothing outlives the call
-  // and no background child can hold the pipe open forever.
-  killTree(pid, "SIGKILL");
-  liveGroups.delete(pid);
   if (killTimer) clearTimeout(killTimer);
-  let drainTimer: ReturnType<typeof setTimeout> | undefined;
-  const drained = await Promise.race([
-    reading.then(() => true),
-    new Promise<boolean>((res) => {
-      drainTimer = setTimeout(() => res(false), DRAIN_MS);
-    }),
-  ]);
-  clearTimeout(drainTimer);
-  if (!drained) await reader.cancel().catch(() => undefined);
 
   const { text, note } = out.finish();
   const parts = [text === "" ? "(no output)" : text];
   if (note) parts.push(note);
-  if (!drained) parts.push("[A process that left the command's process group still holds its output open; output after the command exited is not shown.]");
-  const code = proc.exitCode;
-  const signal = proc.signalCode;
+  if (!end.drained) parts.push("[A process that left the command's process group still holds its output open; output after the command exited is not shown.]");
   let isError = true;
-  if (stopped === "timeout") parts.push(`[Timed out after ${timeoutS} s; the command and its child processes were killed.]`);
+  if (end.error !== undefined) parts.push(`[${end.error}]`);
+  else if (stopped === "timeout") parts.push(`[Timed out after ${timeoutS} s; the command and its child processes were killed.]`);
   else if (stopped === "abort") parts.push("[Aborted; the command and its child processes were killed.]");
-  else if (signal) parts.push(`[Killed by ${signal}.]`);
-  else if (code !== 0) parts.push(`[Exit code ${code}]`);
+  else if (end.signal) parts.push(`[Killed by ${end.signal}.]`);
+  else if (end.code !== 0) parts.push(`[Exit code ${end.code}]`);
   else isError = false;
   const denial = sandboxDenial(ctx.sandbox, command, text, ctx.cwd);
   if (denial === null) return textResult(parts.join("\n\n"), isError);
@@ -231,7 +199,7 @@ async function runInEditor(
 ): Promise<ToolOutput> {
   const shell = shellPath(process.env, process.platform);
   if (!shell.ok) return textResult(shell.error, true);
-  const argv = confinedArgv(ctx.sandbox, [shell.path, "-c", 'exec 2>&1; eval "set --; $1"', "/bin/sh", command]);
+  const argv = confinedArgv(ctx.sandbox, shellArgv(shell.path, command));
   const timeout = AbortSignal.timeout(timeoutS * 1000);
   const r = await run({ callId: ctx.callId ?? "", argv, cwd: ctx.cwd, signal: AbortSignal.any([ctx.signal, timeout]) });
   if (!r.ok) return textResult(`Could not run the command in the editor's terminal (${r.error}).`, true);
@@ -251,23 +219,6 @@ async function runInEditor(
   if (denial === null) return textResult(parts.join("\n\n"), isError);
   parts.push(`[${denial.sentence}]`);
   return { ...textResult(parts.join("\n\n"), isError), sandboxDenial: denial.sentence };
-}
-
-/** Every command starts here, inside the session's sandbox (status.ts wraps the argv). */
-function spawnShell(shell: string, command: string, cwd: string, sandbox: SandboxPolicy | undefined) {
-  // The shell points its stderr at the stdout pipe, so both streams share one pipe and keep their
-  // order, then evals the command: a syntax error in it lands on that pipe too, and line numbers in
-  // messages are the command's own (the shell adds "eval: " to its own messages). `set --` empties
-  // the positional parameters the command arrived in, and $0 is /bin/sh as for `sh -c`. One exec
-  // instead of exec-ing a second shell saves ~0.6 ms a call (bench/RESULTS.md, "zot against the Go zot").
-  return Bun.spawn(confinedArgv(sandbox, [shell, "-c", 'exec 2>&1; eval "set --; $1"', "/bin/sh", command]), {
-    cwd,
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "ignore",
-    detached: ownsProcessGroup(),
-    env: childEnv(process.env),
-  });
 }
 
 /** Holds all output while it is small; past the limit, keeps head and tail and writes everything to a spill file. */

@@ -5,6 +5,7 @@
 import { armExecGuard, execGuardAvailable, EXEC_GUARD_ARG, runExecGuard } from "./exec-guard.ts";
 import { applyRuleset, decodeRuleset, execve, FS } from "../../platform/landlock.ts";
 import { CONFINE_ARG, runConfined } from "../../platform/confine.ts";
+import { runCommandServer, SERVE_ARG } from "../../platform/command-server.ts";
 import { EMBEDDED_RUNTIME_ENV } from "../../platform/launcher-command.ts";
 import { realPath } from "../../platform/real-path.ts";
 
@@ -15,6 +16,7 @@ export async function runLauncher(argv: string[]): Promise<number> {
   if (argv[0] === EXEC_GUARD_ARG) return runExecGuard(argv.slice(1));
   // The agent's own commands (src/agent/sandbox) are confined by mode, not by a declaration.
   if (argv[0] === CONFINE_ARG) return runConfined(argv.slice(1));
+  if (argv[0] === SERVE_ARG) return runCommandServer(argv.slice(1));
   const [rulesetText, ...command] = argv;
   const ruleset = rulesetText === undefined ? null : decodeRuleset(rulesetText);
   if (!ruleset || command.length === 0) {

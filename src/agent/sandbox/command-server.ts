@@ -1,0 +1,207 @@
+// zot's side of the command server (src/platform/command-server.ts): one per confinement, started
+// lazily (or warm, as the session starts), reused by every command, replaced when the policy
+// changes (the old one ends once its last command has) and restarted after it dies. It holds the
+// event loop only while a command runs. If it dies, its running commands end with a clear error
+// and their groups are killed, each checked by its start time so a recycled pid is never signalled.
+import type { Subprocess } from "bun";
+import { encodeRequest, eventFrames, type Event, type Request } from "../../platform/command-protocol.ts";
+import { LAUNCHER_PREFIX } from "../../platform/confine.ts";
+import { killTree, processStart } from "../../platform/process-tree.ts";
+import { registerGroup, unregisterGroup } from "../../platform/reaper.ts";
+import { commandServerArgv } from "./status.ts";
+import type { SandboxPolicy } from "./policy.ts";
+import { Chunks, type Command, type CommandExit } from "./command.ts";
+
+type Served = {
+  pid: number | null;
+  /** The group leader's start time once started; null for a refusal answered by the server itself. */
+  start: string | null;
+  output: Chunks;
+  started: (r: Command | string) => void;
+  exited: (e: CommandExit) => void;
+  settled: Promise<CommandExit>;
+};
+
+export class CommandServer {
+  private readonly proc: Subprocess<"pipe", "pipe", "ignore">;
+  private readonly frames = eventFrames();
+  private readonly commands = new Map<number, Served>();
+  private nextId = 1;
+  private pumping = false;
+  private retired = false;
+  dead = false;
+
+  constructor(
+    argv: string[],
+    readonly key: string,
+  ) {
+    // Its own session, so the terminal's Ctrl-C, meant for zot, does not end it.
+    this.proc = Bun.spawn(argv, { stdin: "pipe", stdout: "pipe", stderr: "ignore", detached: true });
+    // It leads its own group: the reaper kills it (and the commands' groups, each registered as it starts) if zot is killed -9.
+    registerGroup(this.proc.pid);
+    this.idle();
+    void this.proc.exited.then((code) => this.died(this.proc.signalCode ? `killed by ${this.proc.signalCode}` : `exited with status ${code}`));
+    servers.add(this);
+    installExitHook();
+  }
+
+  get pid(): number {
+    return this.proc.pid;
+  }
+
+  start(argv: string[], cwd: string, env: Record<string, string>): Promise<Command | string> {
+    const id = this.nextId++;
+    let exited!: (e: CommandExit) => void;
+    const settled = new Promise<CommandExit>((res) => (exited = res));
+    return new Promise<Command | string>((started) => {
+      this.commands.set(id, { pid: null, start: null, output: new Chunks(), started, exited, settled });
+      if (!this.send({ kind: "start", id, argv, cwd, env })) return;
+      this.proc.ref();
+      void this.pump();
+    });
+  }
+
+  /** Ends the server once its last command has ended (its stdin closing makes it exit). */
+  retire(): void {
+    this.retired = true;
+    if (this.commands.size === 0) this.close();
+  }
+
+  /** Synchronous, for the exit hook: every command's group, then the server. */
+  killNow(): void {
+    for (const c of this.commands.values()) if (c.pid !== null && c.start !== null && processStart(c.pid) === c.start) killTree(c.pid, "SIGKILL");
+    this.proc.kill("SIGKILL");
+  }
+
+  private close(): void {
+    servers.delete(this);
+    try {
+      this.proc.stdin.end();
+    } catch {
+      // Already closed: the server is gone.
+    }
+  }
+
+  private send(r: Request): boolean {
+    if (this.dead) return false;
+    try {
+      this.proc.stdin.write(encodeRequest(r));
+      this.proc.stdin.flush();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Reads events only while a command is waiting, so an idle server never holds the event loop. */
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    // A reader holds the event loop for as long as it is locked to the pipe, so one exists only while commands run.
+    const reader = this.proc.stdout.getReader();
+    try {
+      while (this.commands.size > 0 && !this.dead) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        const got = this.frames.push(value);
+        if (!got.ok) {
+          this.died(got.error);
+          this.proc.kill("SIGKILL");
+          break;
+        }
+        for (const e of got.values) this.dispatch(e);
+      }
+    } catch {
+      // The pipe broke: the exit handler reports the server's end.
+    } finally {
+      reader.releaseLock();
+      this.pumping = false;
+      if (this.commands.size === 0) this.idle();
+    }
+  }
+
+  private idle(): void {
+    this.proc.unref();
+    this.proc.stdin.unref();
+    if (this.retired) this.close();
+  }
+
+  private dispatch(e: Event): void {
+    const c = this.commands.get(e.id);
+    if (!c) return;
+    if (e.kind === "output") c.output.push(e.bytes);
+    else if (e.kind === "failed") {
+      this.commands.delete(e.id);
+      c.started(e.message);
+    } else if (e.kind === "started") {
+      c.pid = e.pid;
+      if (e.pid !== this.proc.pid) {
+        c.start = processStart(e.pid);
+        // The exit hook covers exits that run code; the reaper covers kill -9.
+        registerGroup(e.pid);
+      }
+      const id = e.id;
+      c.started({
+        pid: e.pid,
+        output: c.output,
+        exited: c.settled,
+        kill: (signal) => {
+          if (this.commands.has(id)) this.send({ kind: "kill", id, signal });
+        },
+      });
+    } else {
+      this.commands.delete(e.id);
+      // The server killed the group before it said so.
+      if (c.start !== null && c.pid !== null) unregisterGroup(c.pid);
+      c.output.end();
+      c.exited({ code: e.code, signal: e.signal, drained: e.drained });
+    }
+  }
+
+  private died(why: string): void {
+    if (this.dead) return;
+    this.dead = true;
+    servers.delete(this);
+    unregisterGroup(this.proc.pid);
+    const error = `${LAUNCHER_PREFIX} the sandbox's command server stopped (${why}); the command's result is lost and what it started was killed. The next command starts a new server.`;
+    for (const c of this.commands.values()) {
+      if (c.pid !== null && c.start !== null && processStart(c.pid) === c.start) killTree(c.pid, "SIGKILL");
+      else if (c.pid !== null && c.start !== null) unregisterGroup(c.pid);
+      c.started(error);
+      c.output.end();
+      c.exited({ code: null, signal: null, drained: true, error });
+    }
+    this.commands.clear();
+  }
+}
+
+const servers = new Set<CommandServer>();
+let current: CommandServer | null = null;
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const s of servers) s.killNow();
+  });
+}
+
+/**
+ * Starts the server for `p` before the first command needs it (as the session starts, beside the
+ * first model request), so that command does not wait for zot's start-up and the confinement.
+ */
+export function warmCommandServer(p: SandboxPolicy): void {
+  commandServerFor(p);
+}
+
+/** The running server for `p`'s confinement, started if needed; null where commands start without one. */
+export function commandServerFor(p: SandboxPolicy | undefined): CommandServer | null {
+  const argv = commandServerArgv(p);
+  if (!argv) return null;
+  const key = argv.join("\0");
+  if (current && current.key === key && !current.dead) return current;
+  current?.retire();
+  current = new CommandServer(argv, key);
+  return current;
+}

@@ -1,0 +1,127 @@
+// The launcher's third form, for the agent's commands: `zot __sandbox --serve SPEC`, one confined
+// process per session and confinement. It isolates itself and applies the Landlock ruleset once,
+// exactly as runConfined does before its exec, then spawns every command zot asks for as its own
+// child: a child inherits the namespaces and the Landlock domain of the thread that spawns it (this
+// one), so every rule holds for the command and all it starts, as with the one-shot launcher.
+// Where confinement failed, every command is answered with the `[zot] sandbox:` line and status
+// 126, and nothing is ever run.
+//
+// The other threads of this process stay outside the domain, so a command must not reach into the
+// server's memory: the server is made non-dumpable and CAP_SYS_PTRACE leaves the bounding set its
+// children get, so no command may ptrace it (and Landlock refuses writes to /proc/PID/mem). It dies
+// with zot: PR_SET_PDEATHSIG, and its stdin closing; either way it kills every command's group first.
+import type { Subprocess } from "bun";
+import { CANNOT_CONFINE, decodeConfinement, LAUNCHER_PREFIX } from "./confine.ts";
+import { encodeEvent, requestFrames, type Event, type Request } from "./command-protocol.ts";
+import { applyRuleset } from "./landlock.ts";
+import { libc } from "./libc.ts";
+import { isolate } from "./namespaces.ts";
+
+export const SERVE_ARG = "--serve";
+
+/** After a command's shell exits, how long a pipe kept open by an escaped (setsid) process may delay its exit. */
+const DRAIN_MS = 500;
+const PR_SET_PDEATHSIG = 1;
+const PR_SET_DUMPABLE = 4;
+const PR_CAPBSET_DROP = 24;
+const CAP_SYS_PTRACE = 19;
+const SIGTERM = 15;
+
+/** Confines this process as SPEC says; the error sentence when it could not. */
+function confineSelf(specText: string | undefined): string | null {
+  const spec = specText === undefined ? null : decodeConfinement(specText);
+  if (!spec) return "the command server was started without a valid confinement; this is a zot bug.";
+  const c = libc();
+  if ("error" in c) return `could not set up the sandbox (${c.error}); the command was not run.`;
+  // Before anything else: zot gone means this server and its commands go too.
+  c.prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+  if (process.ppid === 1) process.exit(0);
+  const isolated = isolate(spec.isolation);
+  if (!isolated.ok) return `could not set up the sandbox (${isolated.error}); the command was not run.`;
+  if (c.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) !== 0) return "could not set up the sandbox (prctl(PR_SET_DUMPABLE) failed); the command was not run.";
+  // Root (or root of its user namespace) has CAP_SETPCAP to drop it; anyone else has no CAP_SYS_PTRACE to give.
+  if (c.prctl(PR_CAPBSET_DROP, CAP_SYS_PTRACE, 0, 0, 0) !== 0 && process.getuid?.() === 0)
+    return "could not set up the sandbox (dropping CAP_SYS_PTRACE failed); the command was not run.";
+  const applied = applyRuleset(spec.ruleset);
+  if (!applied.ok) return `could not set up the sandbox (${applied.error}); the command was not run.`;
+  return null;
+}
+
+export async function runCommandServer(argv: string[]): Promise<number> {
+  const refusal = confineSelf(argv[0]);
+  const out = Bun.stdout.writer();
+  const send = async (e: Event): Promise<void> => {
+    out.write(encodeEvent(e));
+    await out.flush();
+  };
+  const running = new Map<number, Subprocess<"ignore", "pipe", "ignore">>();
+  const killAll = (): void => {
+    for (const p of running.values()) signalGroup(p.pid, "SIGKILL");
+  };
+  process.on("SIGTERM", () => {
+    killAll();
+    process.exit(0);
+  });
+
+  const start = async (r: Extract<Request, { kind: "start" }>): Promise<void> => {
+    if (refusal !== null) {
+      await send({ kind: "started", id: r.id, pid: process.pid });
+      await send({ kind: "output", id: r.id, bytes: new TextEncoder().encode(`${LAUNCHER_PREFIX} ${refusal}\n`) });
+      await send({ kind: "exit", id: r.id, code: CANNOT_CONFINE, signal: null, drained: true });
+      return;
+    }
+    let proc: Subprocess<"ignore", "pipe", "ignore">;
+    try {
+      proc = Bun.spawn(r.argv, { cwd: r.cwd, env: r.env, stdin: "ignore", stdout: "pipe", stderr: "ignore", detached: true });
+    } catch (err) {
+      await send({ kind: "failed", id: r.id, message: err instanceof Error ? err.message : String(err) });
+      return;
+    }
+    running.set(r.id, proc);
+    await send({ kind: "started", id: r.id, pid: proc.pid });
+    const reader = proc.stdout.getReader();
+    const reading = (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        await send({ kind: "output", id: r.id, bytes: value });
+      }
+    })().catch(() => undefined);
+    await proc.exited;
+    // What the shell left running in its group goes with it, so nothing outlives the command.
+    signalGroup(proc.pid, "SIGKILL");
+    running.delete(r.id);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const drained = await Promise.race([reading.then(() => true), new Promise<boolean>((res) => (timer = setTimeout(() => res(false), DRAIN_MS)))]);
+    clearTimeout(timer);
+    if (!drained) await reader.cancel().catch(() => undefined);
+    await send({ kind: "exit", id: r.id, code: proc.exitCode, signal: proc.signalCode === null ? null : String(proc.signalCode), drained });
+  };
+
+  const frames = requestFrames();
+  for await (const chunk of Bun.stdin.stream()) {
+    const got = frames.push(chunk);
+    if (!got.ok) {
+      process.stderr.write(`${LAUNCHER_PREFIX} ${got.error}\n`);
+      break;
+    }
+    for (const r of got.values) {
+      if (r.kind === "start") void start(r);
+      else {
+        const p = running.get(r.id);
+        if (p) signalGroup(p.pid, r.signal);
+      }
+    }
+  }
+  // zot closed the channel (it exited, or retired this server): nothing it started may remain.
+  killAll();
+  return 0;
+}
+
+function signalGroup(pid: number, signal: "SIGTERM" | "SIGKILL"): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is gone already.
+  }
+}

@@ -1,0 +1,211 @@
+// The confined command server (src/platform/command-server.ts, src/agent/sandbox/command-server.ts)
+// under the real kernel sandbox: one server runs every command of a session and confinement, each
+// command inherits its confinement, and its death, a policy change and a timeout end what they must.
+import { beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { bashTool } from "../../../src/agent/tools/bash.ts";
+import { commandServerFor } from "../../../src/agent/sandbox/command-server.ts";
+import { spawnCommand } from "../../../src/agent/sandbox/spawn.ts";
+import { commandServerArgv } from "../../../src/agent/sandbox/status.ts";
+import { sandboxPolicy, type SandboxPolicy } from "../../../src/agent/sandbox/policy.ts";
+import { encodeEvent, encodeRequest, eventFrames, requestFrames } from "../../../src/platform/command-protocol.ts";
+import { textOf } from "../../../src/agent/content.ts";
+import { tempDir } from "../../helpers/temp.ts";
+
+let ws: string;
+let outside: string;
+let userHome: string;
+let zotHome: string;
+
+beforeAll(() => {
+  // Not under a temp directory, so only the workspace is writable.
+  const root = tempDir(".zot-cmdserver-", homedir());
+  outside = tempDir(".zot-cmdserver-outside-", homedir());
+  ws = join(root, "project");
+  userHome = join(root, "home");
+  zotHome = join(root, "zot-home");
+  for (const d of [ws, join(userHome, ".ssh"), zotHome]) mkdirSync(d, { recursive: true });
+  writeFileSync(join(userHome, ".ssh", "id_ed25519"), "PRIVATE KEY\n");
+});
+
+function policy(more: { network?: boolean; writable?: string[] } = {}): SandboxPolicy {
+  return sandboxPolicy({ mode: "workspace-write", network: more.network ?? false, writable: more.writable ?? [], hidden: [] }, { cwd: ws, zotHome, userHome });
+}
+
+async function run(command: string, sandbox: SandboxPolicy, timeout?: number) {
+  const r = await bashTool.execute(
+    { command, ...(timeout ? { timeout } : {}) },
+    { cwd: ws, home: zotHome, signal: new AbortController().signal, progress: () => {}, sandbox },
+  );
+  return { text: textOf(r.content), isError: r.isError };
+}
+
+/** Alive and not a zombie. */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+async function gone(pids: number[]): Promise<boolean> {
+  for (let i = 0; i < 250; i++) {
+    if (pids.every((p) => !alive(p))) return true;
+    await Bun.sleep(20);
+  }
+  return false;
+}
+
+describe("one server per session and confinement", () => {
+  test("two commands run as children of the same server, which is not zot", async () => {
+    const p = policy();
+    const a = await run("echo $PPID", p);
+    const b = await run("echo $PPID", p);
+    expect(a.isError).toBe(false);
+    expect(a.text).toBe(b.text);
+    expect(Number(a.text)).not.toBe(process.pid);
+    expect(Number(a.text)).toBe(commandServerFor(p)?.pid ?? -1);
+  });
+
+  test("every rule holds for a command of the server and what it starts: no write outside, no hidden file, no network", async () => {
+    const p = policy();
+    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("reached") });
+    try {
+      const r = await run(
+        `echo no > ${outside}/x.txt; sh -c 'cat ${userHome}/.ssh/id_ed25519'; curl -sS --max-time 5 http://127.0.0.1:${server.port}/; echo ok > in.txt`,
+        p,
+      );
+      expect(existsSync(join(outside, "x.txt"))).toBe(false);
+      expect(r.text).not.toContain("PRIVATE KEY");
+      expect(r.text).not.toContain("reached");
+      expect(readFileSync(join(ws, "in.txt"), "utf8")).toBe("ok\n");
+    } finally {
+      server.stop(true);
+    }
+  });
+
+  test("a policy change starts a new server; the old one ends", async () => {
+    const first = Number((await run("echo $PPID", policy())).text);
+    const second = Number((await run("echo $PPID", policy({ network: true }))).text);
+    expect(second).not.toBe(first);
+    expect(await gone([first])).toBe(true);
+  });
+});
+
+describe("ends", () => {
+  test("a timeout kills the command and the processes it started", async () => {
+    const pids = join(ws, "timeout-pids");
+    const r = await run(`sleep 300 & echo $! > ${pids}; (trap '' TERM; sleep 301) & echo $! >> ${pids}; wait`, policy(), 1);
+    expect(r.text).toContain("Timed out after 1 s");
+    const started = readFileSync(pids, "utf8").trim().split("\n").map(Number);
+    expect(started.length).toBe(2);
+    expect(await gone(started)).toBe(true);
+  });
+
+  test("a killed server ends its running command with a clear error; the next command starts a new server", async () => {
+    const p = policy();
+    const marker = join(ws, "started");
+    const running = run(`echo $$ > ${marker}; sleep 300`, p);
+    while (!existsSync(marker) || readFileSync(marker, "utf8") === "") await Bun.sleep(20);
+    const command = Number(readFileSync(marker, "utf8"));
+    const old = commandServerFor(p)?.pid ?? -1;
+    process.kill(old, "SIGKILL");
+    const r = await running;
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("the sandbox's command server stopped (killed by SIGKILL); the command's result is lost");
+    expect(await gone([command])).toBe(true);
+    const next = await run("echo $PPID", p);
+    expect(next.isError).toBe(false);
+    expect(Number(next.text)).not.toBe(old);
+  });
+});
+
+describe("output", () => {
+  test("10 MB of binary output arrives byte-exact", async () => {
+    const bytes = new Uint8Array(10 * 1024 * 1024);
+    for (let i = 0; i < bytes.length; i += 65536) crypto.getRandomValues(bytes.subarray(i, i + 65536));
+    writeFileSync(join(ws, "blob"), bytes);
+    const c = await spawnCommand(["/bin/cat", "blob"], ws, policy());
+    if (typeof c === "string") throw new Error(c);
+    const parts: Uint8Array[] = [];
+    for await (const part of c.output) parts.push(part);
+    expect((await c.exited).code).toBe(0);
+    expect(Buffer.compare(Buffer.concat(parts), Buffer.from(bytes))).toBe(0);
+  });
+});
+
+describe("frames", () => {
+  test("requests and events round-trip", () => {
+    const start = { kind: "start" as const, id: 7, argv: ["/bin/sh", "-c", "echo é"], cwd: "/w", env: { A: "1" } };
+    expect(requestFrames().push(encodeRequest(start))).toEqual({ ok: true, values: [start] });
+    const events = eventFrames();
+    const exit = { kind: "exit" as const, id: 7, code: null, signal: "SIGKILL", drained: false };
+    const out = { kind: "output" as const, id: 7, bytes: new Uint8Array([0, 255, 10]) };
+    const whole = Buffer.concat([encodeEvent(out), encodeEvent(exit)]);
+    // Split mid-frame: the decoder waits for the rest.
+    expect(events.push(whole.subarray(0, 6))).toEqual({ ok: true, values: [] });
+    expect(events.push(whole.subarray(6))).toEqual({ ok: true, values: [out, exit] });
+    // A chunk that is a view into a larger buffer, at an offset.
+    const offset = new Uint8Array(whole.length + 3);
+    offset.set(whole, 3);
+    expect(eventFrames().push(offset.subarray(3))).toEqual({ ok: true, values: [out, exit] });
+  });
+
+  test("malformed frames are rejected with a clear error, and the decoder stays failed", () => {
+    const frame = (kind: number, payload: string): Uint8Array => {
+      const body = Buffer.from(payload);
+      const out = Buffer.alloc(9 + body.length);
+      out.writeUInt32LE(5 + body.length, 0);
+      out[4] = kind;
+      out.writeUInt32LE(1, 5);
+      body.copy(out, 9);
+      return out;
+    };
+    const cases: [Uint8Array, string][] = [
+      [Buffer.from([1, 0, 0, 0, 1]), "length 1 is out of range"],
+      [frame(1, "not json"), "a start is not a JSON object"],
+      [frame(1, JSON.stringify({ argv: [], cwd: "/", env: {} })), "a start's argv is not a list of strings"],
+      [frame(1, JSON.stringify({ argv: ["/bin/true"], cwd: 3, env: {} })), "a start's cwd is not a string"],
+      [frame(1, JSON.stringify({ argv: ["/bin/true"], cwd: "/", env: { A: 1 } })), "a start's env is not a map of strings"],
+      [frame(2, "SIGSTOP"), "a kill names no known signal"],
+      [frame(5, ""), "kind 5 is not a request"],
+    ];
+    for (const [bytes, error] of cases) {
+      const d = requestFrames();
+      expect(d.push(bytes)).toEqual({ ok: false, error: `malformed command-server frame: ${error}` });
+      expect(d.push(encodeRequest({ kind: "kill", id: 1, signal: "SIGTERM" })).ok).toBe(false);
+    }
+    expect(eventFrames().push(frame(3, "12"))).toEqual({ ok: false, error: "malformed command-server frame: a started has no pid" });
+  });
+
+  test("a server that could not confine itself runs nothing: every command gets the sandbox line and status 126", async () => {
+    const argv = commandServerArgv(policy());
+    if (!argv) throw new Error("the sandbox is not enforced here");
+    // As root the launcher is started directly, its confinement the last argument.
+    const server = Bun.spawn([...argv.slice(0, -1), "not-a-confinement"], { stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+    const marker = join(ws, "ran-unconfined");
+    server.stdin.write(encodeRequest({ kind: "start", id: 1, argv: ["/bin/sh", "-c", `echo > ${marker}`], cwd: ws, env: {} }));
+    await server.stdin.flush();
+    server.stdin.end();
+    const events = eventFrames().push(new Uint8Array(await new Response(server.stdout).arrayBuffer()));
+    if (!events.ok) throw new Error(events.error);
+    const output = events.values.flatMap((e) => (e.kind === "output" ? [new TextDecoder().decode(e.bytes)] : [])).join("");
+    expect(output).toStartWith("[zot] sandbox: ");
+    expect(events.values.at(-1)).toEqual({ kind: "exit", id: 1, code: 126, signal: null, drained: true });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  test("a server sent a malformed frame says so and exits", async () => {
+    const argv = commandServerArgv(policy());
+    if (!argv) throw new Error("the sandbox is not enforced here");
+    const server = Bun.spawn(argv, { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    server.stdin.write(new Uint8Array([0xff, 0xff, 0xff, 0xff, 1]));
+    await server.stdin.flush();
+    expect(await server.exited).toBe(0);
+    expect(await new Response(server.stderr).text()).toContain("malformed command-server frame: length 4294967295 is out of range");
+  });
+});

@@ -1,0 +1,44 @@
+// The agent's commands start in one place: src/agent/sandbox/spawn.ts (directly, or through the
+// confined command server it asks command-server.ts for). A second Bun.spawn under src/agent would
+// be a way to run a command that skips the server, its confinement or its process-group tracking.
+import { expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+
+const src = resolve(import.meta.dir, "../../src");
+
+/** Each file under src/agent that may start a process, and why. */
+const ALLOWED: Record<string, string> = {
+  "agent/sandbox/spawn.ts": "the one way a command starts when no command server confines it",
+  "agent/sandbox/command-server.ts": "starts the confined command server, which spawns the commands",
+  "agent/sandbox/status.ts": "the sandbox probe: one confined `exit 0`, not an agent command",
+};
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    return e.isDirectory() ? sources(path) : e.name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** Source text without comments, so a spawn named in a comment is not read as one. */
+function code(text: string): string {
+  return text.replace(/("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, (_, str: string | undefined) => str ?? "");
+}
+
+const SPAWNS = /\bBun\s*\.\s*spawn(?:Sync)?\b|\bnode:child_process\b|["']child_process["']/;
+
+test("nothing under src/agent starts a process except spawn.ts, the command server's client and the sandbox probe", () => {
+  const spawning = sources(join(src, "agent"))
+    .filter((f) => SPAWNS.test(code(readFileSync(f, "utf8"))))
+    .map((f) => relative(src, f))
+    .sort();
+  expect(spawning).toEqual(Object.keys(ALLOWED).sort());
+});
+
+test("the bash tool starts its commands through spawnCommand, foreground and background alike", () => {
+  const bash = code(readFileSync(join(src, "agent/tools/bash.ts"), "utf8"));
+  expect(bash.match(/\bspawnCommand\(/g)?.length).toBe(1);
+  expect(bash).toContain("runBackground");
+  expect(code(readFileSync(join(src, "agent/tools/background-jobs.ts"), "utf8"))).not.toMatch(/\bkillTree\b/);
+});
