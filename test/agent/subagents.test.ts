@@ -10,6 +10,7 @@ import type { Runtime } from "../../src/runtime/runtime.ts";
 import type { RuntimeOptions } from "../../src/runtime/setup.ts";
 import { startMockRuntime } from "../helpers/mock-runtime.ts";
 import { tempDir } from "../helpers/temp.ts";
+import { alive } from "../helpers/processes.ts";
 
 let root: string;
 let home: string;
@@ -225,15 +226,6 @@ test("cancel stops every running subagent and kills their processes", async () =
   for (let i = 0; i < 500 && both.some(alive); i++) await Bun.sleep(20);
   expect(both.filter(alive)).toEqual([]);
 });
-
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 test("--max-steps applies to each subagent: one that runs out gives an error result saying so", async () => {
   const rt = await start({ maxSteps: 1 });

@@ -2,10 +2,9 @@
 // confined command server it asks command-server.ts for). A second Bun.spawn under src/agent would
 // be a way to run a command that skips the server, its confinement or its process-group tracking.
 import { expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
-
-const src = resolve(import.meta.dir, "../../src");
+import { readFileSync } from "node:fs";
+import { code, sources, src } from "./source-text.ts";
+import { join, relative } from "node:path";
 
 /** Each file under src/agent that may start a process, and why. */
 const ALLOWED: Record<string, string> = {
@@ -13,18 +12,6 @@ const ALLOWED: Record<string, string> = {
   "agent/sandbox/command-server.ts": "starts the confined command server, which spawns the commands",
   "agent/sandbox/status.ts": "the sandbox probe: one confined `exit 0`, not an agent command",
 };
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const path = join(dir, e.name);
-    return e.isDirectory() ? sources(path) : e.name.endsWith(".ts") ? [path] : [];
-  });
-}
-
-/** Source text without comments, so a spawn named in a comment is not read as one. */
-function code(text: string): string {
-  return text.replace(/("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, (_, str: string | undefined) => str ?? "");
-}
 
 const SPAWNS = /\bBun\s*\.\s*spawn(?:Sync)?\b|\bnode:child_process\b|["']child_process["']/;
 

@@ -4,23 +4,9 @@
 // from`, side-effect, dynamic `import()` and `typeof import()`; a dynamic import whose specifier is
 // not a string literal cannot be checked and fails the test.
 import { expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { code, sources, src } from "./source-text.ts";
 import { dirname, join, relative, resolve } from "node:path";
-
-const src = resolve(import.meta.dir, "../../src");
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const path = join(dir, e.name);
-    return e.isDirectory() ? sources(path) : e.name.endsWith(".ts") ? [path] : [];
-  });
-}
-
-/** Source text without comments, so an import shown in a comment is not read as one. */
-function code(text: string): string {
-  // Strings are kept whole (a "//" inside one is not a comment); template literals hold no imports here.
-  return text.replace(/("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, (_, str: string | undefined) => str ?? "");
-}
 
 /** Every module specifier in `text`, whatever the import form; `null` for a dynamic import of a computed name. */
 export function specifiers(text: string): (string | null)[] {

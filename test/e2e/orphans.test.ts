@@ -6,6 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join } from "node:path";
 import { useZotHome, ZOT, zotEnv } from "./zot.ts";
 import { elements } from "../helpers/elements.ts";
+import { alive } from "../helpers/processes.ts";
 
 const e2e = useZotHome();
 
@@ -20,24 +21,6 @@ function reap(pids: number[]): void {
       }
     }
   });
-}
-
-/** Alive and not a zombie (a re-parented zombie waits for init, but runs nothing). */
-function alive(pid: number): boolean {
-  if (process.platform === "linux") {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-    } catch {
-      return false;
-    }
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function pidsIn(file: string, n: number): Promise<number[]> {

@@ -5,6 +5,7 @@ import { expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { anthropic, FIXTURES, jsonLines, useZotHome } from "./zot.ts";
+import { alive } from "../helpers/processes.ts";
 
 const e2e = useZotHome();
 
@@ -102,16 +103,6 @@ test("an extension registers an agent with register_agent; the task tool runs it
   expect(texts[1]).toContain("mock: tool read failed");
   expect(events.filter((e) => e.type === "tool_call" && e.name === "read").map((e) => (e.agent as { name: string }).name)).toEqual(["critic"]);
 });
-
-/** Alive and not a zombie. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 test("RPC abort stops both running subagents and leaves none of their processes", async () => {
   const pids = join(e2e.root, "pids");

@@ -7,6 +7,7 @@ import type { HostTimings } from "../../src/ext/host.ts";
 import type { LoadReport, UiIntent } from "../../src/ext/types.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { tempDir } from "../helpers/temp.ts";
+export { alive } from "../helpers/processes.ts";
 
 export const FIXTURES = resolve(import.meta.dir, "../fixtures/ext");
 
@@ -57,19 +58,4 @@ export async function start(
       await host.shutdown();
     },
   };
-}
-
-/** True while `pid` names a live process (a zombie awaiting its reaper counts as dead). */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
 }

@@ -9,6 +9,7 @@ import { McpHost } from "../../src/mcp/host.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { HOSTILE, loadHost, python, signal, useScratch, writeList } from "./helpers.ts";
 import { elements } from "../helpers/elements.ts";
+import { alive } from "../helpers/processes.ts";
 
 let host: McpHost | null = null;
 const s = useScratch(async () => {
@@ -142,12 +143,3 @@ test("shutdown ends the server's whole process group, grandchildren included", a
   host = null;
   await waitFor(() => !alive(pid));
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

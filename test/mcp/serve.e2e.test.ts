@@ -14,6 +14,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ElicitRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { jsonLines, mockScript, runZot, useZotHome, ZOT, zotEnv } from "../e2e/zot.ts";
 import { waitFor } from "../helpers/wait.ts";
+import { alive } from "../helpers/processes.ts";
 
 const EXT = resolve(import.meta.dir, "../fixtures/ext/mcp-serve");
 const TOKEN = "test-token-0123456789abcdef";
@@ -31,15 +32,6 @@ function running(marker: string): number[] {
     .filter((l) => l.trim() !== "")
     .map(Number)
     .filter((pid) => pid !== process.pid);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 let cleanups: (() => Promise<void> | void)[] = [];

@@ -13,6 +13,7 @@ import { sandboxPolicy, type SandboxPolicy } from "../../../src/agent/sandbox/po
 import { encodeEvent, encodeRequest, eventFrames, requestFrames } from "../../../src/platform/command-protocol.ts";
 import { textOf } from "../../../src/agent/content.ts";
 import { tempDir } from "../../helpers/temp.ts";
+import { alive } from "../../helpers/processes.ts";
 
 let ws: string;
 let outside: string;
@@ -40,16 +41,6 @@ async function run(command: string, sandbox: SandboxPolicy, timeout?: number) {
     { cwd: ws, home: zotHome, signal: new AbortController().signal, progress: () => {}, sandbox },
   );
   return { text: textOf(r.content), isError: r.isError };
-}
-
-/** Alive and not a zombie. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
 }
 
 async function gone(pids: number[]): Promise<boolean> {
