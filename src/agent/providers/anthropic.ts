@@ -45,18 +45,39 @@ function anthropicBody(provider: string, req: ProviderRequest, info: ModelInfo |
   if (req.system.trim() !== "") body.system = [{ type: "text", text: req.system, cache_control: EPHEMERAL }];
   const native = info?.deferredTools === "defer-loading";
   const tools = native ? toolList(req.tools, req.messages) : offeredTools(req.tools).map((t) => ({ spec: t, hidden: false }));
-  if (tools.length > 0) {
-    // The cache breakpoint goes on the last tool the model always sees; hidden ones follow it.
-    const lastShown = tools.findLastIndex((t) => !t.hidden);
-    body.tools = tools.map(({ spec, hidden }, i): JsonObject => {
-      const tool: JsonObject = { name: spec.name, description: spec.description, input_schema: spec.schema };
-      if (hidden) tool.defer_loading = true;
-      if (i === lastShown) tool.cache_control = EPHEMERAL;
-      return tool;
-    });
-  }
   if (req.reasoning && info?.reasoning !== false) Object.assign(body, thinkingFields(req.reasoning, info?.thinking ?? "budget", maxTokens));
-  return requestBody(body, "messages", (put) => anthropicMessages(put, req.messages, provider, req.model, native));
+  const toolsJson = tools.length > 0 ? toolsField(tools) : "";
+  return requestBody(body, "messages", (put) => anthropicMessages(put, req.messages, provider, req.model, native), toolsJson);
+}
+
+/** The last `"tools":[…]` sent, with what it was made of: the same tools every step, so the same text. */
+let lastTools: { tools: readonly { spec: ToolSpec; hidden: boolean }[]; json: string } | null = null;
+
+const sameTools = (a: readonly { spec: ToolSpec; hidden: boolean }[], b: readonly { spec: ToolSpec; hidden: boolean }[]): boolean =>
+  a.length === b.length &&
+  a.every(
+    (t, i) =>
+      t.hidden === b[i]!.hidden && t.spec.name === b[i]!.spec.name && t.spec.description === b[i]!.spec.description && t.spec.schema === b[i]!.spec.schema,
+  );
+
+/**
+ * The tools as the `"tools"` field's JSON. Their schemas are most of a request's fields (~8 KB for
+ * the built-ins) and were serialised again every step; a schema object is never changed once
+ * declared, so the same specs (by identity) give the same text.
+ */
+function toolsField(tools: readonly { spec: ToolSpec; hidden: boolean }[]): string {
+  if (lastTools && sameTools(lastTools.tools, tools)) return lastTools.json;
+  // The cache breakpoint goes on the last tool the model always sees; hidden ones follow it.
+  const lastShown = tools.findLastIndex((t) => !t.hidden);
+  const list = tools.map(({ spec, hidden }, i): JsonObject => {
+    const tool: JsonObject = { name: spec.name, description: spec.description, input_schema: spec.schema };
+    if (hidden) tool.defer_loading = true;
+    if (i === lastShown) tool.cache_control = EPHEMERAL;
+    return tool;
+  });
+  const json = `"tools":${JSON.stringify(list)}`;
+  lastTools = { tools, json };
+  return json;
 }
 
 /**

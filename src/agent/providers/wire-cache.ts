@@ -75,7 +75,8 @@ export const bodyBuffers = new BodyBuffers();
 export type Put = (bytes: Uint8Array) => void;
 
 /**
- * A request body: `fields`, then under `key` the list whose pieces `pieces` puts, in order, the
+ * A request body: `fields`, then `serialized` (fields already as JSON text, `"name":value,…`, or
+ * empty), then under `key` the list whose pieces `pieces` puts, in order, the
  * same each time it is called (elements separated by COMMA). Its length is counted first, then the
  * pieces (the messages' cached bytes) are copied into a buffer of `bodyBuffers`, or, past
  * STREAM_ABOVE, sent as a stream of them, listed afresh for every attempt: a big body built whole
@@ -83,9 +84,10 @@ export type Put = (bytes: Uint8Array) => void;
  * 100 MB more that way). The walks put pieces to a callback: a list of them, or a generator's result
  * per piece, would be garbage the size of the history on every step.
  */
-export function requestBody(fields: JsonObject, key: string, pieces: (put: Put) => void): Uint8Array | StreamedBody {
+export function requestBody(fields: JsonObject, key: string, pieces: (put: Put) => void, serialized = ""): Uint8Array | StreamedBody {
   const json = JSON.stringify(fields);
-  const head = jsonBytes(`${json.slice(0, -1)}${json === "{}" ? "" : ","}${JSON.stringify(key)}:[`);
+  const more = serialized === "" ? "" : `${serialized},`;
+  const head = jsonBytes(`${json.slice(0, -1)}${json === "{}" ? "" : ","}${more}${JSON.stringify(key)}:[`);
   const all = (put: Put) => {
     put(head);
     pieces(put);

@@ -71,3 +71,31 @@ test("a streamed body of many chunks, with pieces larger than a chunk, arrives w
   }
   expect(lengths[0]!.bytes).toBeGreaterThan(STREAM_ABOVE);
 });
+
+test("the tools field follows the request's tools from one call to the next, though its text is reused", async () => {
+  seen.length = 0;
+  const p = provider();
+  const schema = { type: "object", properties: {} };
+  const read = { name: "read", description: "reads", schema };
+  const bash = { name: "bash", description: "runs", schema };
+  const model = "claude-sonnet-4-5";
+  await collect(p, { model, tools: [read, bash] });
+  await collect(p, { model, tools: [{ ...read }, { ...bash }] });
+  await collect(p, { model, tools: [read] });
+  await collect(p, { model, tools: [read, { ...bash, description: "runs commands" }] });
+  await collect(p, { model, tools: [read, { ...bash, schema: { type: "object", properties: { command: { type: "string" } } } }] });
+  await collect(p, { model, tools: [] });
+  const sent = seen.map((s) => (JSON.parse(s) as { tools?: { name: string; description: string; input_schema: unknown }[] }).tools);
+  const wire = (t: { name: string; description: string; schema: unknown }, last: boolean) => ({
+    name: t.name,
+    description: t.description,
+    input_schema: t.schema,
+    ...(last ? { cache_control: { type: "ephemeral" } } : {}),
+  });
+  expect(sent[0]).toEqual([wire(read, false), wire(bash, true)]);
+  expect(sent[1]).toEqual(sent[0]);
+  expect(sent[2]).toEqual([wire(read, true)]);
+  expect(sent[3]![1]!.description).toBe("runs commands");
+  expect(sent[4]![1]!.input_schema).toEqual({ type: "object", properties: { command: { type: "string" } } });
+  expect(sent[5]).toBeUndefined();
+});
