@@ -15,6 +15,7 @@ import type { AgentRef } from "../protocol.ts";
 import type { Message, ToolResultMessage, Usage, UserMessage } from "./messages.ts";
 import { redactSecrets } from "../redact.ts";
 import { repairToolPairs } from "./session-repair.ts";
+import { addModelUsage, type ModelUsage } from "./model-usage.ts";
 import {
   compactionRow,
   renameRow,
@@ -64,6 +65,8 @@ export type LoadedSession = {
   provider: string | null;
   model: string | null;
   usage: Usage;
+  /** The usage rows model by model (/cost), tallied in the same pass: a second read of a long transcript was a second copy of it. */
+  byModel: ModelUsage[];
   title: string | null;
   warnings: string[];
 };
@@ -293,7 +296,17 @@ export function summaryMessage(summary: string, ts: number): UserMessage {
 }
 
 export function openSession(path: string): Result<{ session: LoadedSession }> {
-  const session: LoadedSession = { path: resolve(path), meta: null, messages: [], provider: null, model: null, usage: emptyUsage(), title: null, warnings: [] };
+  const session: LoadedSession = {
+    path: resolve(path),
+    meta: null,
+    messages: [],
+    provider: null,
+    model: null,
+    usage: emptyUsage(),
+    byModel: [],
+    title: null,
+    warnings: [],
+  };
   const ctx: ReadContext = { provider: "", model: "", toolNames: new Map() };
   let fd: number | null = null;
   try {
@@ -429,6 +442,8 @@ function applyRow(s: LoadedSession, ctx: ReadContext, v: Json): string | null {
       return null;
     }
     case "usage": {
+      const u = decodeUsage(v.usage);
+      if (u) addModelUsage(s.byModel, typeof v.provider === "string" ? v.provider : "", typeof v.model === "string" ? v.model : "", u);
       // The Go zot's rule: the last row's `cumulative` is the session total. Rows of earlier zot
       // versions have no cumulative and add up.
       const total = decodeUsage(v.cumulative);
@@ -436,7 +451,6 @@ function applyRow(s: LoadedSession, ctx: ReadContext, v: Json): string | null {
         s.usage = total;
         return null;
       }
-      const u = decodeUsage(v.usage);
       if (!u) return "a usage line needs numeric input and output token counts";
       s.usage = {
         input: s.usage.input + u.input,

@@ -77,7 +77,7 @@ import { TASK_TOOL } from "../agent/tools/task.ts";
 import { DEFAULT_CONCURRENCY } from "../agent/loop.ts";
 import { Subagents } from "./subagents.ts";
 import { killJob, listJobs, onJobChange, stopJobs, type JobInfo } from "../agent/tools/background-jobs.ts";
-import { addModelUsage, transcriptModelUsage, type ModelUsage } from "../agent/model-usage.ts";
+import { addModelUsage, type ModelUsage } from "../agent/model-usage.ts";
 import { writeExport, type ExportFormat } from "../agent/export/export-file.ts";
 import { contextReport, type ContextReport } from "./context-parts.ts";
 import type { SessionDoctor } from "./doctor.ts";
@@ -107,6 +107,8 @@ export type RuntimeConfig = Pick<RunFlags, "mockScript" | "systemPrompt" | "appe
   session: SessionWriter;
   history: Message[];
   usage: Usage;
+  /** The transcript's usage model by model, as the session loader tallied it. */
+  byModel: ModelUsage[];
   secrets: string[];
   /** A model list to refresh in the background (see discovery.ts). */
   discovery?: Discovery | undefined;
@@ -222,7 +224,7 @@ export class Runtime implements AgentRuntime {
     this.todoList = latestTodos(cfg.history);
     this.totals = cfg.usage;
     this.session = cfg.session;
-    this.byModel = transcriptModelUsage(cfg.session.path);
+    this.byModel = cfg.byModel;
     this.sessionTitle = cfg.title ?? null;
     const checkpoints = cfg.checkpoints ?? null;
     // write and edit keep a file's earlier state when the prompt's checkpoint does not hold it.
@@ -908,7 +910,7 @@ export class Runtime implements AgentRuntime {
     this.history = s.messages;
     this.syncTodos();
     this.totals = s.usage;
-    this.byModel = transcriptModelUsage(s.path);
+    this.byModel = s.byModel;
     this.sessionTitle = s.title;
     this.lastContext = 0;
     // Reopening the current session keeps its writer, and with it the lock this process holds.

@@ -304,6 +304,8 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
     session,
     history: loaded ? loaded.messages : [],
     usage: loaded ? loaded.usage : emptyUsage(),
+    // A fork's transcript has no usage rows yet.
+    byModel: loaded && !fork ? loaded.byModel : [],
     title: loaded && !fork ? loaded.title : null,
     ...(creds.credential ? { credential: { provider, key: creds.credential.key } } : {}),
     ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),

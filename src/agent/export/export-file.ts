@@ -6,7 +6,7 @@ import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import type { Result } from "../../result.ts";
 import type { Message, Usage } from "../messages.ts";
 import { openSession, sessionTimestamp } from "../session.ts";
-import { transcriptModelUsage, type ModelUsage } from "../model-usage.ts";
+import type { ModelUsage } from "../model-usage.ts";
 import { slugify, unquotePath } from "../session-ops.ts";
 import { ZOT_VERSION } from "../../version.ts";
 import type { ExportInput } from "./document.ts";
@@ -86,7 +86,7 @@ export function exportTranscript(path: string, format: ExportFormat, dest: strin
     format,
     {
       messages: s.messages,
-      models: transcriptModelUsage(s.path),
+      models: s.byModel,
       total: s.usage,
       title: s.title,
       session: s.path,
