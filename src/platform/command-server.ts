@@ -16,11 +16,10 @@ import { encodeEvent, requestFrames, type Event, type Request } from "./command-
 import { applyRuleset } from "./landlock.ts";
 import { libc } from "./libc.ts";
 import { isolate } from "./namespaces.ts";
+import { readToExit } from "./shell-exit.ts";
 
 export const SERVE_ARG = "--serve";
 
-/** After a command's shell exits, how long a pipe kept open by an escaped (setsid) process may delay its exit. */
-const DRAIN_MS = 500;
 const PR_SET_PDEATHSIG = 1;
 const PR_SET_DUMPABLE = 4;
 const PR_CAPBSET_DROP = 24;
@@ -79,23 +78,15 @@ export async function runCommandServer(argv: string[]): Promise<number> {
     }
     running.set(r.id, proc);
     await send({ kind: "started", id: r.id, pid: proc.pid });
-    const reader = proc.stdout.getReader();
-    const reading = (async () => {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        await send({ kind: "output", id: r.id, bytes: value });
-      }
-    })().catch(() => undefined);
-    await proc.exited;
-    // What the shell left running in its group goes with it, so nothing outlives the command.
-    signalGroup(proc.pid, "SIGKILL");
-    running.delete(r.id);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const drained = await Promise.race([reading.then(() => true), new Promise<boolean>((res) => (timer = setTimeout(() => res(false), DRAIN_MS)))]);
-    clearTimeout(timer);
-    if (!drained) await reader.cancel().catch(() => undefined);
-    await send({ kind: "exit", id: r.id, code: proc.exitCode, signal: proc.signalCode === null ? null : String(proc.signalCode), drained });
+    const exit = await readToExit(
+      proc,
+      (bytes) => send({ kind: "output", id: r.id, bytes }),
+      () => {
+        signalGroup(proc.pid, "SIGKILL");
+        running.delete(r.id);
+      },
+    );
+    await send({ kind: "exit", id: r.id, ...exit });
   };
 
   const frames = requestFrames();

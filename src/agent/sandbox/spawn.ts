@@ -6,13 +6,11 @@
 import { childEnv } from "../../platform/env.ts";
 import { killTree, ownsProcessGroup } from "../../platform/process-tree.ts";
 import { registerGroup } from "../../platform/reaper.ts";
+import { readToExit } from "../../platform/shell-exit.ts";
 import { Chunks, type Command, type CommandExit } from "./command.ts";
 import { commandServerFor } from "./command-server.ts";
 import { confinedArgv } from "./status.ts";
 import type { SandboxPolicy } from "./policy.ts";
-
-/** After the shell exits, how long a pipe kept open by an escaped (setsid) process may delay the result. */
-const DRAIN_MS = 500;
 
 /** `argv`: the shell and its arguments, absolute; the error sentence when the command could not start. */
 export async function spawnCommand(argv: string[], cwd: string, sandbox: SandboxPolicy | undefined): Promise<Command | string> {
@@ -43,29 +41,19 @@ function direct(argv: string[], cwd: string, env: Record<string, string>): Comma
   // The exit hook covers exits that run code; the reaper covers kill -9.
   registerGroup(pid);
   const output = new Chunks();
-  const reader = proc.stdout.getReader();
-  const reading = (async () => {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      output.push(value);
-    }
-  })().catch(() => undefined);
   let running = true;
-  const exited = (async (): Promise<CommandExit> => {
-    await proc.exited;
-    running = false;
-    // The shell is gone; whatever it left running in its group goes too, so nothing outlives the
-    // command and no background child can hold the pipe open forever.
-    killTree(pid, "SIGKILL");
-    liveGroups.delete(pid);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const drained = await Promise.race([reading.then(() => true), new Promise<boolean>((res) => (timer = setTimeout(() => res(false), DRAIN_MS)))]);
-    clearTimeout(timer);
-    if (!drained) await reader.cancel().catch(() => undefined);
+  const exited = readToExit(
+    proc,
+    (bytes) => output.push(bytes),
+    () => {
+      running = false;
+      killTree(pid, "SIGKILL");
+      liveGroups.delete(pid);
+    },
+  ).then((exit): CommandExit => {
     output.end();
-    return { code: proc.exitCode, signal: proc.signalCode === null ? null : String(proc.signalCode), drained };
-  })();
+    return exit;
+  });
   return {
     pid,
     output,
