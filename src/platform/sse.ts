@@ -119,12 +119,14 @@ export class SseDecoder {
  * Yields the events of a response body (decoded by `sse`, whose last id and retry delay the caller may
  * read afterwards). The abort signal cancels the underlying stream at once;
  * a consumer that stops early also cancels it. Read errors (and SseEventTooLarge) propagate to the caller.
+ * `onChunk` sees each chunk's arrival (an idle watchdog's clock) without a stream stage of its own.
  */
 export async function* parseSse(
   body: ReadableStream<Uint8Array>,
   signal?: AbortSignal,
   maxEventChars?: number,
   sse = new SseDecoder(maxEventChars),
+  onChunk?: () => void,
 ): AsyncGenerator<SseEvent> {
   const reader = body.getReader();
   const decoder = new TextDecoder("utf-8");
@@ -138,6 +140,7 @@ export async function* parseSse(
       const { done, value } = await reader.read();
       if (signal?.aborted) return;
       if (done) break;
+      onChunk?.();
       for (const ev of sse.push(decoder.decode(value, { stream: true }))) yield ev;
     }
     for (const ev of sse.push(decoder.decode())) yield ev;

@@ -14,7 +14,7 @@ import { seconds } from "../../duration.ts";
 import { DEFAULT_LIMITS, MAX_RETRY_WAIT_MS, type StreamLimits } from "./limits.ts";
 import { errorMessage, MAX_BODY_BYTES, sendOnce, type RetryPolicy, type SendContext, type Transient } from "./retry.ts";
 import { describeError, sizeText, type HttpRequest, type HttpResponse, type StreamedBody } from "../../platform/http.ts";
-import { parseSse, SseEventTooLarge, type SseEvent } from "../../platform/sse.ts";
+import { parseSse, SseDecoder, SseEventTooLarge, type SseEvent } from "../../platform/sse.ts";
 import { redactSecrets } from "../../redact.ts";
 import { abortableSleep } from "../../sleep.ts";
 
@@ -204,7 +204,8 @@ async function* readResponse(
   let outcome: Outcome | undefined;
   let lost: string | undefined;
   try {
-    for await (const ev of parseSse(watch.observe(res.body), ctx.signal, limits.maxResponseBytes)) {
+    const sse = new SseDecoder(limits.maxResponseBytes);
+    for await (const ev of parseSse(res.body, ctx.signal, limits.maxResponseBytes, sse, () => watch.chunk())) {
       events++;
       watch.event();
       for (const e of asm.handle(ev)) {
@@ -266,15 +267,9 @@ class Watchdog {
     this.arm();
   }
 
-  observe(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
-    return body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform: (chunk, out) => {
-          this.lastByte = Date.now();
-          out.enqueue(chunk);
-        },
-      }),
-    );
+  /** A chunk of the body arrived. */
+  chunk(): void {
+    this.lastByte = Date.now();
   }
 
   event(): void {
