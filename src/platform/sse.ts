@@ -102,6 +102,18 @@ export class SseDecoder {
       return;
     }
     if (line.charCodeAt(0) === 58) return; // ":" comment
+    // Nearly every line a provider sends is `data: …` or `event: …`: told by their prefix, without
+    // cutting the field name out first.
+    if (line.startsWith("data:")) {
+      const value = line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5);
+      this.data.push(value);
+      this.held += value.length;
+      return;
+    }
+    if (line.startsWith("event:")) {
+      this.event = line.charCodeAt(6) === 32 ? line.slice(7) : line.slice(6);
+      return;
+    }
     const colon = line.indexOf(":");
     const field = colon < 0 ? line : line.slice(0, colon);
     let value = colon < 0 ? "" : line.slice(colon + 1);
