@@ -10,6 +10,7 @@ import { Host } from "../ext/host.ts";
 import { shutdownOnSignals } from "../ext/signals.ts";
 import { trustMode } from "../ext/install/trust.ts";
 import { withMcp } from "../runtime/mcp-wiring.ts";
+import { createRuntime } from "../runtime/setup.ts";
 import { defaultProvider } from "../agent/config.ts";
 import { SERVED_BUILTINS, ServedTools } from "../runtime/mcp-serve/tools.ts";
 
@@ -74,7 +75,6 @@ export async function runMcpServe(argv: string[], io: ServeIo): Promise<number> 
   const host = await withMcp(new Host(), { home, cwd, files: args.mcp, none: args.noMcp, trust, interactive: false });
   let stop = (): Promise<void> => Promise.resolve();
   const unhook = shutdownOnSignals(host, undefined, () => stop());
-  const { createRuntime } = await import("../runtime/setup.ts");
   // Served tools call no model: without a key the runtime stands on the offline mock provider, quietly.
   const keyless =
     args.provider === undefined &&

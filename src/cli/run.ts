@@ -13,6 +13,12 @@ import { isDumbTerminal, isTerminal } from "../platform/terminal.ts";
 import type { CliArgs } from "./args.ts";
 import { drain, io } from "./output.ts";
 import { hasPipedInput, readPipedPrompt } from "./stdin.ts";
+// Loaded with this module, not at their point of use: every run of the agent builds a runtime, and
+// the one-shot modes are small; each dynamic import would be one more chunk to load (see
+// runtime/agent-parts.ts).
+import { createRuntime } from "../runtime/setup.ts";
+import { runPrint } from "../modes/print.ts";
+import { runJson } from "../modes/json.ts";
 
 /** How long a signalled one-shot run may take to end its turn before zot exits anyway. */
 const SETTLE_MS = 2000;
@@ -135,7 +141,6 @@ export async function runAgent(args: CliArgs): Promise<number> {
   // turn_end and done) and waits for that, within a deadline.
   let settle = (): Promise<void> => Promise.resolve();
   const unhook = shutdownOnSignals(host, undefined, () => settle());
-  const { createRuntime } = await import("../runtime/setup.ts");
   const created = await createRuntime({
     ...args,
     home,
@@ -171,10 +176,7 @@ export async function runAgent(args: CliArgs): Promise<number> {
         const token = process.env.ZOTCORE_RPC_TOKEN;
         code = await runRpc(runtime, host, { ...io, input: Bun.stdin.stream(), home, ...(token ? { token } : {}) });
       } else {
-        const run =
-          mode === "json"
-            ? import("../modes/json.ts").then(({ runJson }) => runJson(runtime, host, prompt ?? "", io))
-            : import("../modes/print.ts").then(({ runPrint }) => runPrint(runtime, host, prompt ?? "", io));
+        const run = mode === "json" ? runJson(runtime, host, prompt ?? "", io) : runPrint(runtime, host, prompt ?? "", io);
         settle = async () => {
           runtime.abort();
           await Promise.race([run.catch(() => undefined), Bun.sleep(SETTLE_MS)]);

@@ -13,6 +13,21 @@ import { seconds } from "../duration.ts";
 
 type Hidden = { by: string; reason: string } | null;
 
+/**
+ * The events print mode shows or reads (progress, and the blocked answer's note). The rest are not
+ * masked or looked at: the streamed text and tool arguments above all, a delta each, of which
+ * only the final answer is printed.
+ */
+const SHOWN: ReadonlySet<AgentEvent["type"]> = new Set([
+  "assistant_message",
+  "tool_call",
+  "tool_progress",
+  "tool_result",
+  "retry",
+  "ext_notify",
+  "ext_display",
+]);
+
 /** stderr carries whole lines (`err`) and raw tool output (`stream`), which may stop mid-line. */
 type PrintOutput = ModeOutput & { stream(text: string): void };
 
@@ -41,12 +56,13 @@ export async function runPrint(runtime: AgentRuntime, host: ExtensionHost, promp
   const io = lineKeeping(redactingOutput(runtime.secrets, raw));
   // The last assistant message an interceptor blocked, so an empty answer can say why it is empty.
   const hidden: { last: Hidden } = { last: null };
-  const unsubscribe = runtime.subscribe(
-    redactingEvents(runtime.secrets, (event) => {
-      if (event.type === "assistant_message") hidden.last = event.blocked ? { by: event.blocked_by ?? "an extension", reason: event.reason ?? "" } : null;
-      progress(event, io);
-    }),
-  );
+  const shown = redactingEvents(runtime.secrets, (event) => {
+    if (event.type === "assistant_message") hidden.last = event.blocked ? { by: event.blocked_by ?? "an extension", reason: event.reason ?? "" } : null;
+    progress(event, io);
+  });
+  const unsubscribe = runtime.subscribe((event) => {
+    if (SHOWN.has(event.type)) shown(event);
+  });
   try {
     const slash = parseSlash(prompt);
     if (slash) return await runSlash(runtime, host, slash.name, slash.args, io, hidden);

@@ -86,7 +86,9 @@ export class HttpResponse {
     this.ok = raw.ok;
     this.headers = raw.headers;
     this.url = url;
-    this.stream = raw.body ? watched(raw.body, controller, idleTimeoutMs, origin(url)) : null;
+    // Without an idle limit the body is read as fetch gives it: a wrapping stream per response
+    // would only add a read and a promise per chunk (the provider calls keep their own watchdog).
+    this.stream = raw.body && idleTimeoutMs !== undefined ? watched(raw.body, controller, idleTimeoutMs, origin(url)) : raw.body;
   }
 
   /** The body as a stream (for a caller that reads it in its own way); chunks are unbounded in number, so read with a cap. */
@@ -325,25 +327,22 @@ export async function fetchPage(
 }
 
 /** The body, read on demand; a chunk must arrive within the idle timeout of being asked for. */
-function watched(body: ReadableStream<Uint8Array>, controller: AbortController, idleTimeoutMs: number | undefined, from: string): ReadableStream<Uint8Array> {
+function watched(body: ReadableStream<Uint8Array>, controller: AbortController, idleTimeoutMs: number, from: string): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   let idle = false;
   return new ReadableStream<Uint8Array>(
     {
       async pull(out) {
-        const timer =
-          idleTimeoutMs === undefined
-            ? undefined
-            : setTimeout(() => {
-                idle = true;
-                controller.abort();
-              }, idleTimeoutMs);
+        const timer = setTimeout(() => {
+          idle = true;
+          controller.abort();
+        }, idleTimeoutMs);
         try {
           const { done, value } = await reader.read();
           if (done) out.close();
           else out.enqueue(value);
         } catch (e) {
-          out.error(idle ? new BodyError("idle", `${from} sent nothing for ${seconds(idleTimeoutMs ?? 0)}`) : e);
+          out.error(idle ? new BodyError("idle", `${from} sent nothing for ${seconds(idleTimeoutMs)}`) : e);
         } finally {
           clearTimeout(timer);
         }

@@ -102,6 +102,18 @@ export class SseDecoder {
       return;
     }
     if (line.charCodeAt(0) === 58) return; // ":" comment
+    // Nearly every line a provider sends is `data: …` or `event: …`: told by their prefix, without
+    // cutting the field name out first.
+    if (line.startsWith("data:")) {
+      const value = line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5);
+      this.data.push(value);
+      this.held += value.length;
+      return;
+    }
+    if (line.startsWith("event:")) {
+      this.event = line.charCodeAt(6) === 32 ? line.slice(7) : line.slice(6);
+      return;
+    }
     const colon = line.indexOf(":");
     const field = colon < 0 ? line : line.slice(0, colon);
     let value = colon < 0 ? "" : line.slice(colon + 1);
@@ -126,6 +138,21 @@ export async function* parseSse(
   maxEventChars?: number,
   sse = new SseDecoder(maxEventChars),
 ): AsyncGenerator<SseEvent> {
+  for await (const events of sseChunks(body, signal, sse)) for (const ev of events) yield ev;
+}
+
+/**
+ * parseSse by the chunk: the events each chunk of the body completes, as one array (none for a
+ * chunk that completes none). For a consumer that handles events in batches: each step of an
+ * async generator costs a promise, so a long stream of small events pays it per chunk instead of per
+ * event. `onChunk` sees each chunk arrive (an idle watchdog's clock).
+ */
+export async function* sseChunks(
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal | undefined,
+  sse: SseDecoder,
+  onChunk?: () => void,
+): AsyncGenerator<SseEvent[]> {
   const reader = body.getReader();
   const decoder = new TextDecoder("utf-8");
   const onAbort = () => {
@@ -138,10 +165,12 @@ export async function* parseSse(
       const { done, value } = await reader.read();
       if (signal?.aborted) return;
       if (done) break;
-      for (const ev of sse.push(decoder.decode(value, { stream: true }))) yield ev;
+      onChunk?.();
+      const events = sse.push(decoder.decode(value, { stream: true }));
+      if (events.length > 0) yield events;
     }
-    for (const ev of sse.push(decoder.decode())) yield ev;
-    for (const ev of sse.end()) yield ev;
+    const last = [...sse.push(decoder.decode()), ...sse.end()];
+    if (last.length > 0) yield last;
   } finally {
     signal?.removeEventListener("abort", onAbort);
     reader.cancel().catch(() => {});

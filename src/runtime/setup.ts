@@ -200,11 +200,7 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
       if (!secrets.includes(value)) secrets.push(value);
     },
   });
-  const [{ createProvider }, { selectTools }, { Runtime }] = await Promise.all([
-    import("../agent/providers/index.ts"),
-    import("../agent/tools/index.ts"),
-    import("./runtime.ts"),
-  ]);
+  const { createProvider, selectTools, Runtime } = await import("./agent-parts.ts");
   const client = createProvider({
     provider,
     apiKey: creds.credential?.key,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { parseSse, SseDecoder, type SseEvent } from "../../src/platform/sse.ts";
+import { parseSse, SseDecoder, sseChunks, type SseEvent } from "../../src/platform/sse.ts";
 
 const enc = new TextEncoder();
 
@@ -110,4 +110,20 @@ describe("SSE parser", () => {
     next.resumeFrom(d.lastEventId, d.retryMs);
     expect(next.push("data: y\n\n")).toEqual([{ event: "message", data: "y", id: "e1" }]);
   });
+});
+
+test("sseChunks gives the events each chunk completes as one batch, skips chunks that complete none, and reports every chunk's arrival", async () => {
+  const chunks = ["event: a\ndata: 1\n\ndata: 2\n\nda", "ta: 3", "\n\n", "data: 4"].map((t) => enc.encode(t));
+  let arrived = 0;
+  const batches: SseEvent[][] = [];
+  for await (const b of sseChunks(streamOf(chunks), undefined, new SseDecoder(), () => arrived++)) batches.push(b);
+  expect(batches).toEqual([
+    [
+      { event: "a", data: "1" },
+      { event: "message", data: "2" },
+    ],
+    [{ event: "message", data: "3" }],
+    [{ event: "message", data: "4" }],
+  ]);
+  expect(arrived).toBe(4);
 });

@@ -14,7 +14,7 @@ import { seconds } from "../../duration.ts";
 import { DEFAULT_LIMITS, MAX_RETRY_WAIT_MS, type StreamLimits } from "./limits.ts";
 import { errorMessage, MAX_BODY_BYTES, sendOnce, type RetryPolicy, type SendContext, type Transient } from "./retry.ts";
 import { describeError, sizeText, type HttpRequest, type HttpResponse, type StreamedBody } from "../../platform/http.ts";
-import { parseSse, SseEventTooLarge, type SseEvent } from "../../platform/sse.ts";
+import { SseDecoder, SseEventTooLarge, sseChunks, type SseEvent } from "../../platform/sse.ts";
 import { redactSecrets } from "../../redact.ts";
 import { abortableSleep } from "../../sleep.ts";
 
@@ -83,7 +83,7 @@ export async function* streamCall(
   const { base, key, hint } = target;
   const body = wire.body(info);
   try {
-    yield* runHttpStream({
+    const batches = runHttpStream({
       url: wire.url(base),
       init: { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream", ...wire.headers(key) }, body },
       ctx: {
@@ -102,6 +102,7 @@ export async function* streamCall(
       endMarker: wire.endMarker,
       ...(opts.routeMissing ? { routeMissing: () => opts.routeMissing?.(req, signal, base) } : {}),
     });
+    for await (const batch of batches) for (const e of batch) yield e;
   } finally {
     // Every attempt is over; the next request may write over these bytes.
     if (body instanceof Uint8Array) bodyBuffers.give(body);
@@ -120,7 +121,8 @@ type HttpCall = {
   routeMissing?: () => AsyncIterable<ProviderEvent> | undefined;
 };
 
-async function* runHttpStream(call: HttpCall): AsyncGenerator<ProviderEvent> {
+/** The call's events, a batch per chunk of the response (see sseChunks). */
+async function* runHttpStream(call: HttpCall): AsyncGenerator<ProviderEvent[]> {
   const { ctx } = call;
   const limits: StreamLimits = { ...DEFAULT_LIMITS, ...ctx.limits };
   const retries = ctx.policy?.retries ?? 2;
@@ -128,14 +130,17 @@ async function* runHttpStream(call: HttpCall): AsyncGenerator<ProviderEvent> {
   const sleep = ctx.policy?.sleep ?? abortableSleep;
   const finish = (outcome: Outcome) => finishEvents(call, outcome);
   for (let attempt = 0; ; attempt++) {
-    if (ctx.signal.aborted) return yield* finish({ kind: "aborted" });
+    if (ctx.signal.aborted) return yield finish({ kind: "aborted" });
     const sent = await sendOnce(call.url, call.init, ctx, limits.connectTimeoutMs);
     let failure: Transient;
-    if (sent.kind === "aborted") return yield* finish({ kind: "aborted" });
+    if (sent.kind === "aborted") return yield finish({ kind: "aborted" });
     if (sent.kind === "error") {
       const instead = sent.routeMissing ? call.routeMissing?.() : undefined;
-      if (instead) return yield* instead;
-      return yield* finish({ kind: "error", error: sent.error });
+      if (instead) {
+        for await (const e of instead) yield [e];
+        return;
+      }
+      return yield finish({ kind: "error", error: sent.error });
     }
     if (sent.kind === "transient") failure = sent.failure;
     else {
@@ -143,15 +148,15 @@ async function* runHttpStream(call: HttpCall): AsyncGenerator<ProviderEvent> {
       if (read === "finished") return;
       failure = read;
     }
-    if (attempt >= retries) return yield* finish({ kind: "error", error: failure.error(attempt + 1) });
+    if (attempt >= retries) return yield finish({ kind: "error", error: failure.error(attempt + 1) });
     const delayMs = failure.delayMs ?? base * 2 ** attempt;
     if (delayMs > MAX_RETRY_WAIT_MS) {
-      return yield* finish({
+      return yield finish({
         kind: "error",
         error: `${ctx.provider} asked to wait ${seconds(delayMs)} before trying again (${failure.reason}); zot does not wait that long on its own, try again later`,
       });
     }
-    yield { type: "retry", attempt: attempt + 2, attempts: retries + 1, delayMs, reason: failure.reason };
+    yield [{ type: "retry", attempt: attempt + 2, attempts: retries + 1, delayMs, reason: failure.reason }];
     await sleep(delayMs, ctx.signal);
   }
 }
@@ -176,7 +181,7 @@ async function* readResponse(
   res: HttpResponse,
   cancel: () => void,
   limits: StreamLimits,
-): AsyncGenerator<ProviderEvent, "finished" | Transient> {
+): AsyncGenerator<ProviderEvent[], "finished" | Transient> {
   const { ctx, assembler: asm } = call;
   const provider = ctx.provider;
   const finish = (outcome: Outcome) => finishEvents(call, outcome);
@@ -191,11 +196,11 @@ async function* readResponse(
     const msg = errorMessage(body);
     const what = type.includes("html") ? `an HTML page (HTTP ${res.status}, ${type.split(";")[0]})` : "JSON";
     const then = watch.failure ? `, then ${watch.failure}` : "";
-    yield* finish({ kind: "error", error: `${provider} answered with ${what} instead of an event stream${msg ? `: ${msg}` : ""}${then}; check --base-url` });
+    yield finish({ kind: "error", error: `${provider} answered with ${what} instead of an event stream${msg ? `: ${msg}` : ""}${then}; check --base-url` });
     return "finished";
   }
   if (!res.body) {
-    yield* finish({ kind: "error", error: `${provider} sent an empty response; try again` });
+    yield finish({ kind: "error", error: `${provider} sent an empty response; try again` });
     return "finished";
   }
   const watch = new Watchdog(limits, provider, cancel);
@@ -204,14 +209,19 @@ async function* readResponse(
   let outcome: Outcome | undefined;
   let lost: string | undefined;
   try {
-    for await (const ev of parseSse(watch.observe(res.body), ctx.signal, limits.maxResponseBytes)) {
-      events++;
-      watch.event();
-      for (const e of asm.handle(ev)) {
-        if (e.type === "text_delta" || e.type === "thinking_delta") streamed += e.text.length;
-        else if (e.type === "tool_use_args") streamed += e.delta.length;
-        yield e;
+    for await (const evs of sseChunks(res.body, ctx.signal, new SseDecoder(limits.maxResponseBytes), () => watch.chunk())) {
+      const out: ProviderEvent[] = [];
+      for (const ev of evs) {
+        events++;
+        watch.event();
+        for (const e of asm.handle(ev)) {
+          if (e.type === "text_delta" || e.type === "thinking_delta") streamed += e.text.length;
+          else if (e.type === "tool_use_args") streamed += e.delta.length;
+          out.push(e);
+        }
+        if (asm.outcome || streamed > limits.maxResponseBytes) break;
       }
+      if (out.length > 0) yield out;
       if (asm.outcome) break;
       if (streamed > limits.maxResponseBytes) {
         outcome = {
@@ -242,8 +252,7 @@ async function* readResponse(
   else if (stalled) outcome = { kind: "error", error: `${stalled} in the middle of the response, so it was stopped; try again` };
   else if (lost !== undefined) outcome = { kind: "error", error: `the connection to ${provider} was lost mid-response (${lost}); try again` };
   outcome ??= { kind: "error", error: `the ${provider} stream ended before the response was complete (no ${call.endMarker}); try again` };
-  for (const e of asm.close()) yield e;
-  yield* finish(outcome);
+  yield [...asm.close(), ...finish(outcome)];
   return "finished";
 }
 
@@ -266,15 +275,9 @@ class Watchdog {
     this.arm();
   }
 
-  observe(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
-    return body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform: (chunk, out) => {
-          this.lastByte = Date.now();
-          out.enqueue(chunk);
-        },
-      }),
-    );
+  /** A chunk of the body arrived. */
+  chunk(): void {
+    this.lastByte = Date.now();
   }
 
   event(): void {
