@@ -11,11 +11,12 @@
 // Scenarios: version (`zot --version`), print (`zot -p`, the model calls `bash` once, one sh
 // tool_call interceptor), bare (the same without extension), loop1 / loop50 (the model calls `read`
 // once / 50 times), echo / bash50 (issue 9's scenarios of bench/zot-vs-go.ts: `bash` once with the
-// C guard, `bash` 50 times).
+// C guard, `bash` 50 times), bash50-chat / bash50-responses (bash50 on OpenAI's Chat Completions /
+// Responses wire).
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { compileGuard, machine, median, printArgs, sample } from "./harness.ts";
+import { compileGuard, machine, median, printArgs, sample, type BenchWire } from "./harness.ts";
 import { startScriptedModel } from "./scripted-model.ts";
 import { freshBinary } from "../scripts/build-freshness.ts";
 
@@ -32,7 +33,7 @@ const env: Record<string, string> = { PATH: `${join(ROOT, "node_modules", ".bin"
 const model = startScriptedModel();
 const guard = compileGuard(home);
 const shguard = join(ROOT, "test", "fixtures", "agent", "shguard");
-const print = (prompt: string, ext: string | null) => printArgs("", model.base, prompt, ext).slice(1);
+const print = (prompt: string, ext: string | null, wire: BenchWire = "anthropic") => printArgs("", model.base, prompt, ext, 100, wire).slice(1);
 const SCENARIOS: Record<string, string[]> = {
   version: ["--version"],
   print: print("steps=2 tool=bash run it", shguard),
@@ -41,6 +42,8 @@ const SCENARIOS: Record<string, string[]> = {
   loop50: print("steps=51 tool=read loop", null),
   echo: print("steps=2 tool=bash run it", guard),
   bash50: print("steps=51 tool=bash loop", null),
+  "bash50-chat": print("steps=51 tool=bash loop", null, "chat"),
+  "bash50-responses": print("steps=51 tool=bash loop", null, "responses"),
 };
 for (const w of WHICH) if (!(w in SCENARIOS)) throw new Error(`unknown scenario ${w} (${Object.keys(SCENARIOS).join(", ")})`);
 

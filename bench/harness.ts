@@ -9,23 +9,16 @@ import { BUILD_FLAGS } from "../scripts/build-flags.ts";
 /** Wall time, CPU time (user + system, the whole process tree) and peak RSS of one run. */
 export type Sample = { ms: number; cpuMs: number; mib: number };
 
+/** The wire a run speaks to the scripted model: Anthropic's, or OpenAI's Chat Completions or Responses. */
+export type BenchWire = "anthropic" | "chat" | "responses";
+
 /** `zot -p` against the scripted model at `base`, no session, optionally one extension. */
-export function printArgs(zot: string, base: string, prompt: string, ext: string | null, maxSteps = 100): string[] {
-  return [
-    zot,
-    "-p",
-    "--provider",
-    "anthropic",
-    "--base-url",
-    base,
-    "--api-key",
-    "sk-bench-key-0000",
-    "--no-session",
-    "--max-steps",
-    String(maxSteps),
-    ...(ext ? ["-e", ext] : []),
-    prompt,
-  ];
+export function printArgs(zot: string, base: string, prompt: string, ext: string | null, maxSteps = 100, wire: BenchWire = "anthropic"): string[] {
+  const route =
+    wire === "anthropic"
+      ? ["--provider", "anthropic", "--base-url", base]
+      : ["--provider", "openai", "--base-url", `${base}/v1`, "--wire", wire, "--model", "gpt-bench"];
+  return [zot, "-p", ...route, "--api-key", "sk-bench-key-0000", "--no-session", "--max-steps", String(maxSteps), ...(ext ? ["-e", ext] : []), prompt];
 }
 
 /**
