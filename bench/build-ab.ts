@@ -1,8 +1,8 @@
 // A/B comparison of zot builds (e.g. before and after a change of build flags or of start-up code):
 // every scenario of every binary runs in turn, run by run, so all of them see the same machine load,
 // which on a shared machine matters more than any single figure. Wall time is spawn to exit
-// (including `/usr/bin/time`, the same for all), CPU time the whole process tree's user + system
-// (steadier than wall time under load), peak RSS is GNU time's `%M`; a plain `bun -e 0`
+// (including `/usr/bin/time`, the same for all), CPU time the user + system of every process the
+// run started (a cgroup per run, see harness.ts `sample`; steadier than wall time under load), peak RSS is GNU time's `%M`; a plain `bun -e 0`
 // start runs in the same rounds as the baseline.
 //
 //   bun bench/build-ab.ts [runs] [scenario,…] binary…
@@ -16,7 +16,7 @@
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { compileGuard, machine, median, printArgs, sample, type BenchWire } from "./harness.ts";
+import { compileGuard, cpuMethod, machine, median, printArgs, sample, type BenchWire } from "./harness.ts";
 import { startScriptedModel } from "./scripted-model.ts";
 import { freshBinary } from "../scripts/build-freshness.ts";
 
@@ -70,7 +70,7 @@ try {
       }
     }
     const base = median(ms[0]!);
-    console.log(`machine: ${machine()}; ${RUNS} interleaved runs; medians (wall time includes /usr/bin/time)`);
+    console.log(`machine: ${machine()}; ${RUNS} interleaved runs; medians (wall time includes /usr/bin/time); ${cpuMethod()}`);
     for (const [i, r] of rows.entries()) {
       const m = median(ms[i]!);
       console.log(
