@@ -12,7 +12,7 @@
 // tool_call interceptor), bare (the same without extension), loop1 / loop50 (the model calls `read`
 // once / 50 times), echo / bash50 (issue 9's scenarios of bench/zot-vs-go.ts: `bash` once with the
 // C guard, `bash` 50 times), bash50-chat / bash50-responses (bash50 on OpenAI's Chat Completions /
-// Responses wire).
+// Responses wire); each but version also as <name>-off, with `--sandbox off`.
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -45,6 +45,9 @@ const SCENARIOS: Record<string, string[]> = {
   "bash50-chat": print("steps=51 tool=bash loop", null, "chat"),
   "bash50-responses": print("steps=51 tool=bash loop", null, "responses"),
 };
+// Each scenario with `--sandbox off` too ("bash50-chat-off"): zot's own process only, without the command server.
+for (const [name, args] of Object.entries(SCENARIOS))
+  if (name !== "version") SCENARIOS[`${name}-off`] = [...args.slice(0, -1), "--sandbox", "off", ...args.slice(-1)];
 for (const w of WHICH) if (!(w in SCENARIOS)) throw new Error(`unknown scenario ${w} (${Object.keys(SCENARIOS).join(", ")})`);
 
 try {
