@@ -6,9 +6,9 @@
 // Then the whole process as a user runs it: `zot -p` in a workspace holding the file, the model
 // (bench/scripted-model.ts) asking for the one edit, checkpoints on as by default; peak RSS (GNU
 // time) as a multiple of the file — with ZOT_GO_BIN set (a Go zot built outside this repository), the Go zot
-// doing the same beside it. The Go zot's edit takes time quadratic in the file's size (1 MB: 5 s,
-// 2 MB: 20 s; 10 MB would be ~8 min, 100 MB ~14 h), so its rows are measured on smaller files:
-// ZOT_EDIT_MB sets the sizes (default 10,100).
+// doing the same beside it. The Go zot's edit takes time and memory quadratic in the file's size
+// (1 MB: 5 s and 2.4 GiB, 2 MB: 16 s and 9.3 GiB; 10 MB would need ~230 GiB), so its rows are
+// measured on smaller files: ZOT_EDIT_MB sets the sizes (default 10,100).
 // Run: [ZOT_BIN=binary (default a fresh dist/zot)] [ZOT_GO_BIN=…] [ZOT_EDIT_MB=1,2] bun bench/edit-scale.ts [other-src-root]
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
