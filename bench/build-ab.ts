@@ -1,8 +1,8 @@
 // A/B comparison of zot builds (e.g. before and after a change of build flags or of start-up code):
 // every scenario of every binary runs in turn, run by run, so all of them see the same machine load,
 // which on a shared machine matters more than any single figure. Wall time is spawn to exit
-// (including `/usr/bin/time`, the same for all), CPU time the whole process tree's user + system
-// (steadier than wall time under load), peak RSS is GNU time's `%M`; a plain `bun -e 0`
+// (including `/usr/bin/time`, the same for all), CPU time the user + system of every process the
+// run started (a cgroup per run, see harness.ts `sample`; steadier than wall time under load), peak RSS is GNU time's `%M`; a plain `bun -e 0`
 // start runs in the same rounds as the baseline.
 //
 //   bun bench/build-ab.ts [runs] [scenario,…] binary…
@@ -11,11 +11,12 @@
 // Scenarios: version (`zot --version`), print (`zot -p`, the model calls `bash` once, one sh
 // tool_call interceptor), bare (the same without extension), loop1 / loop50 (the model calls `read`
 // once / 50 times), echo / bash50 (issue 9's scenarios of bench/zot-vs-go.ts: `bash` once with the
-// C guard, `bash` 50 times).
+// C guard, `bash` 50 times), bash50-chat / bash50-responses (bash50 on OpenAI's Chat Completions /
+// Responses wire); each but version also as <name>-off, with `--sandbox off`.
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { compileGuard, machine, median, printArgs, sample } from "./harness.ts";
+import { compileGuard, cpuMethod, machine, median, printArgs, sample, type BenchWire } from "./harness.ts";
 import { startScriptedModel } from "./scripted-model.ts";
 import { freshBinary } from "../scripts/build-freshness.ts";
 
@@ -32,7 +33,7 @@ const env: Record<string, string> = { PATH: `${join(ROOT, "node_modules", ".bin"
 const model = startScriptedModel();
 const guard = compileGuard(home);
 const shguard = join(ROOT, "test", "fixtures", "agent", "shguard");
-const print = (prompt: string, ext: string | null) => printArgs("", model.base, prompt, ext).slice(1);
+const print = (prompt: string, ext: string | null, wire: BenchWire = "anthropic") => printArgs("", model.base, prompt, ext, 100, wire).slice(1);
 const SCENARIOS: Record<string, string[]> = {
   version: ["--version"],
   print: print("steps=2 tool=bash run it", shguard),
@@ -41,7 +42,12 @@ const SCENARIOS: Record<string, string[]> = {
   loop50: print("steps=51 tool=read loop", null),
   echo: print("steps=2 tool=bash run it", guard),
   bash50: print("steps=51 tool=bash loop", null),
+  "bash50-chat": print("steps=51 tool=bash loop", null, "chat"),
+  "bash50-responses": print("steps=51 tool=bash loop", null, "responses"),
 };
+// Each scenario with `--sandbox off` too ("bash50-chat-off"): zot's own process only, without the command server.
+for (const [name, args] of Object.entries(SCENARIOS))
+  if (name !== "version") SCENARIOS[`${name}-off`] = [...args.slice(0, -1), "--sandbox", "off", ...args.slice(-1)];
 for (const w of WHICH) if (!(w in SCENARIOS)) throw new Error(`unknown scenario ${w} (${Object.keys(SCENARIOS).join(", ")})`);
 
 try {
@@ -67,7 +73,7 @@ try {
       }
     }
     const base = median(ms[0]!);
-    console.log(`machine: ${machine()}; ${RUNS} interleaved runs; medians (wall time includes /usr/bin/time)`);
+    console.log(`machine: ${machine()}; ${RUNS} interleaved runs; medians (wall time includes /usr/bin/time); ${cpuMethod()}`);
     for (const [i, r] of rows.entries()) {
       const m = median(ms[i]!);
       console.log(

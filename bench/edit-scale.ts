@@ -6,16 +6,18 @@
 // Then the whole process as a user runs it: `zot -p` in a workspace holding the file, the model
 // (bench/scripted-model.ts) asking for the one edit, checkpoints on as by default; peak RSS (GNU
 // time) as a multiple of the file — with ZOT_GO_BIN set (a Go zot built outside this repository), the Go zot
-// doing the same beside it.
-// Run: [ZOT_BIN=binary (default a fresh dist/zot)] [ZOT_GO_BIN=…] bun bench/edit-scale.ts [other-src-root]
+// doing the same beside it. The Go zot's edit takes time and memory quadratic in the file's size
+// (1 MB: 5 s and 2.4 GiB, 2 MB: 16 s and 9.3 GiB; 10 MB would need ~230 GiB), so its rows are
+// measured on smaller files: ZOT_EDIT_MB sets the sizes (default 10,100).
+// Run: [ZOT_BIN=binary (default a fresh dist/zot)] [ZOT_GO_BIN=…] [ZOT_EDIT_MB=1,2] bun bench/edit-scale.ts [other-src-root]
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { freshBinary } from "../scripts/build-freshness.ts";
-import { goZotBinary, machine, median, sample } from "./harness.ts";
+import { cpuMethod, goZotBinary, machine, median, sample } from "./harness.ts";
 import { startScriptedModel } from "./scripted-model.ts";
 
-const SIZES_MB = [10, 100];
+const SIZES_MB = (process.env.ZOT_EDIT_MB ?? "10,100").split(",").map(Number);
 const ROUNDS = 3;
 
 function hwmKiB(): number {
@@ -50,7 +52,7 @@ function bigFile(mb: number): string {
 const roots = [resolve(import.meta.dir, ".."), ...process.argv.slice(2).map((r) => resolve(r))];
 const dir = mkdtempSync(join(tmpdir(), "zot-bench-edit-"));
 try {
-  console.log(`edit scale — ${machine()}; ${ROUNDS} runs each, medians`);
+  console.log(`edit scale — ${machine()}; ${ROUNDS} runs each, medians; ${cpuMethod()}`);
   console.log("file MB | peak above start MiB | × file | source");
   for (const mb of SIZES_MB) {
     const path = join(dir, `big-${mb}.ts`);
@@ -72,11 +74,13 @@ try {
   if (goBin) agents.push(["Go", goBin]);
   const model = startScriptedModel();
   try {
-    console.log("whole process, one edit through the model | file MB | peak RSS MiB | × file");
+    console.log("whole process, one edit through the model | file MB | peak RSS MiB | × file | wall s | CPU s");
     for (const mb of SIZES_MB) {
       const text = bigFile(mb);
       for (const [name, bin] of agents) {
         const peaks: number[] = [];
+        const walls: number[] = [];
+        const cpus: number[] = [];
         for (let i = 0; i < ROUNDS; i++) {
           const work = mkdtempSync(join(dir, "work-"));
           writeFileSync(join(work, "big.txt"), text);
@@ -97,11 +101,13 @@ try {
           const s = await sample(argv, env, work);
           if (!readFileSync(join(work, "big.txt"), "utf8").includes("NEEDLE-CHANGED")) throw new Error(`${name} did not make the edit in ${work}`);
           peaks.push(s.mib);
+          walls.push(s.ms / 1000);
+          cpus.push(s.cpuMs / 1000);
           rmSync(work, { recursive: true, force: true });
         }
         const peak = median(peaks);
         console.log(
-          `${name.padStart(42)} | ${String(mb).padStart(7)} | ${peak.toFixed(0).padStart(12)} | ${(peak / ((mb * 1e6) / 2 ** 20)).toFixed(1).padStart(6)}`,
+          `${name.padStart(42)} | ${String(mb).padStart(7)} | ${peak.toFixed(0).padStart(12)} | ${(peak / ((mb * 1e6) / 2 ** 20)).toFixed(1).padStart(6)} | ${median(walls).toFixed(2).padStart(6)} | ${median(cpus).toFixed(2).padStart(5)}`,
         );
       }
     }

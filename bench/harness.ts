@@ -1,31 +1,24 @@
 // What the whole-process benchmarks (zot-vs-go.ts, build-ab.ts) share: the `zot -p` command line
 // against the scripted model, the compiled guard extension, hello world and Bun floor, and the two
 // ways of measuring one run (wall time, CPU time and peak RSS).
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { closeSync, constants, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, rmdirSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { BUILD_FLAGS } from "../scripts/build-flags.ts";
 
-/** Wall time, CPU time (user + system, the whole process tree) and peak RSS of one run. */
+/** Wall time, CPU time (user + system of every process the run started; see `sample`) and peak RSS of one run. */
 export type Sample = { ms: number; cpuMs: number; mib: number };
 
+/** The wire a run speaks to the scripted model: Anthropic's, or OpenAI's Chat Completions or Responses. */
+export type BenchWire = "anthropic" | "chat" | "responses";
+
 /** `zot -p` against the scripted model at `base`, no session, optionally one extension. */
-export function printArgs(zot: string, base: string, prompt: string, ext: string | null, maxSteps = 100): string[] {
-  return [
-    zot,
-    "-p",
-    "--provider",
-    "anthropic",
-    "--base-url",
-    base,
-    "--api-key",
-    "sk-bench-key-0000",
-    "--no-session",
-    "--max-steps",
-    String(maxSteps),
-    ...(ext ? ["-e", ext] : []),
-    prompt,
-  ];
+export function printArgs(zot: string, base: string, prompt: string, ext: string | null, maxSteps = 100, wire: BenchWire = "anthropic"): string[] {
+  const route =
+    wire === "anthropic"
+      ? ["--provider", "anthropic", "--base-url", base]
+      : ["--provider", "openai", "--base-url", `${base}/v1`, "--wire", wire, "--model", "gpt-bench"];
+  return [zot, "-p", ...route, "--api-key", "sk-bench-key-0000", "--no-session", "--max-steps", String(maxSteps), ...(ext ? ["-e", ext] : []), prompt];
 }
 
 /**
@@ -80,21 +73,136 @@ export function compileFloor(dir: string): (base: string, calls: number, extensi
 }
 
 /**
- * One run under GNU time: wall time spawn → exit (including `/usr/bin/time`), its `%M` peak RSS of
- * the command, and the CPU time of the whole tree (wait4's rusage of `time`, which includes every
- * process it reaped). CPU time moves much less than wall time with a shared machine's load.
+ * Where a run's CPU time is read. A sandboxed zot starts a confined command server that it kills at
+ * exit without waiting for it, so no rusage of zot's tree includes it; a control group holds every
+ * process a run starts, whoever reaps them. Each run gets a fresh child group of the cgroup v1
+ * cpuacct hierarchy (or of cgroup v2's, whose every group has cpu.stat); without either (not root,
+ * no cgroup file system) or with ZOT_BENCH_CPU=rusage (to compare), the rusage of the tree GNU
+ * time reaped, which misses such processes.
+ */
+type CpuSource = { kind: "cgroup v1" | "cgroup v2"; root: string } | { kind: "rusage" };
+
+function findCpuSource(): CpuSource {
+  if (process.env.ZOT_BENCH_CPU === "rusage") return { kind: "rusage" };
+  const candidates: { kind: "cgroup v1" | "cgroup v2"; root: string }[] = [
+    { kind: "cgroup v1", root: "/sys/fs/cgroup/cpuacct" },
+    { kind: "cgroup v2", root: "/sys/fs/cgroup/unified" },
+    { kind: "cgroup v2", root: "/sys/fs/cgroup" },
+  ];
+  for (const c of candidates) {
+    if (!existsSync(join(c.root, c.kind === "cgroup v1" ? "cpuacct.usage" : "cgroup.controllers"))) continue;
+    const probe = join(c.root, `zot-bench-probe-${process.pid}`);
+    try {
+      mkdirSync(probe);
+      rmdirSync(probe);
+      return c;
+    } catch {
+      // Not writable here (not root, or a read-only mount): the next one, or rusage.
+    }
+  }
+  return { kind: "rusage" };
+}
+
+const cpuSource = findCpuSource();
+let groups = 0;
+
+/** How `sample` counts CPU time, for a benchmark's header line. */
+export function cpuMethod(): string {
+  return cpuSource.kind === "rusage"
+    ? `CPU: rusage of the reaped process tree (${process.env.ZOT_BENCH_CPU === "rusage" ? "ZOT_BENCH_CPU=rusage" : "no writable cgroup"}: processes a run leaves behind, such as the sandbox's command server, are not counted)`
+    : `CPU: a ${cpuSource.kind} group per run (${cpuSource.root}), every process the run started`;
+}
+
+/** How long a run's leftover processes (a command server being killed) may take to go. */
+const DRAIN_MS = 5000;
+
+/** The CPU time in ms of a group whose processes are gone, read as it goes; its leftovers are killed after DRAIN_MS. */
+async function drainGroup(dir: string, kind: "cgroup v1" | "cgroup v2"): Promise<number> {
+  const procs = () => readFileSync(join(dir, "cgroup.procs"), "utf8").split("\n").filter(Boolean);
+  const until = performance.now() + DRAIN_MS;
+  for (let left = procs(); left.length > 0; left = procs()) {
+    if (performance.now() > until) {
+      console.error(`bench: ${left.length} process(es) of a run still alive after ${DRAIN_MS} ms (${left.join(" ")}); killed`);
+      for (const pid of left) {
+        try {
+          process.kill(Number(pid), "SIGKILL");
+        } catch {
+          // Gone meanwhile.
+        }
+      }
+    }
+    await Bun.sleep(2);
+  }
+  const ms =
+    kind === "cgroup v1"
+      ? Number(readFileSync(join(dir, "cpuacct.usage"), "utf8").trim()) / 1e6
+      : Number(/^usage_usec (\d+)$/m.exec(readFileSync(join(dir, "cpu.stat"), "utf8"))?.[1] ?? Number.NaN) / 1000;
+  rmdirSync(dir);
+  return ms;
+}
+
+/**
+ * Where a run that joined its group waits for the go: joining a cgroup v1 group takes ~10 ms (an RCU
+ * grace period) and varies with the machine's load, which wall time must not include.
+ */
+let gate: string | null = null;
+
+function theGate(): string {
+  if (gate) return gate;
+  const path = join(tmpdir(), `zot-bench-gate-${process.pid}`);
+  const r = Bun.spawnSync(["mkfifo", path]);
+  if (r.exitCode !== 0) throw new Error(`mkfifo ${path} failed: ${r.stderr.toString()}`);
+  process.on("exit", () => rmSync(path, { force: true }));
+  gate = path;
+  return path;
+}
+
+/** Lets the run through the gate once it is waiting there (its `sh` has joined the group), unless it died first. */
+async function openGate(path: string, proc: { exitCode: number | null }): Promise<void> {
+  for (;;) {
+    try {
+      const fd = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+      writeSync(fd, "\n");
+      closeSync(fd);
+      return;
+    } catch (e) {
+      // ENXIO: nobody has opened it for reading yet.
+      if ((e as NodeJS.ErrnoException).code !== "ENXIO") throw e;
+      if (proc.exitCode !== null) return;
+      await Bun.sleep(0);
+    }
+  }
+}
+
+/**
+ * One run under GNU time: wall time start → exit (including `/usr/bin/time`), its `%M` peak RSS of
+ * the command, and the CPU time of every process the run started (see CpuSource). CPU time moves
+ * much less than wall time with a shared machine's load. The run joins its group from a `sh` that
+ * then waits at the gate and execs GNU time; wall time starts when the gate opens, and the group's
+ * count a few instructions before the command's own.
  * (Instruction counts would be steadier still, but this VM has no hardware counters and valgrind
  * 3.19 stops at an SSE4.2 string instruction in Bun.)
  */
 export async function sample(cmd: string[], env: Record<string, string>, cwd: string): Promise<Sample> {
   const rssFile = join(cwd, "rss.txt");
-  const t0 = performance.now();
-  const proc = Bun.spawn(["/usr/bin/time", "-f", "%M", "-o", rssFile, ...cmd], { env, cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const timed = ["/usr/bin/time", "-f", "%M", "-o", rssFile, ...cmd];
+  const group = cpuSource.kind === "rusage" ? null : join(cpuSource.root, `zot-bench-${process.pid}-${groups++}`);
+  if (group) mkdirSync(group);
+  const wait = group ? theGate() : null;
+  const argv = group && wait ? ["/bin/sh", "-c", 'echo $$ > "$0/cgroup.procs" || exit 125; read _ < "$1"; shift; exec "$@"', group, wait, ...timed] : timed;
+  let t0 = performance.now();
+  const proc = Bun.spawn(argv, { env, cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  if (wait) {
+    await openGate(wait, proc);
+    t0 = performance.now();
+  }
   const [code, out, err] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   const ms = performance.now() - t0;
+  const groupMs = group && cpuSource.kind !== "rusage" ? await drainGroup(group, cpuSource.kind) : null;
   if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}: ${out}${err}`);
   const cpu = proc.resourceUsage()?.cpuTime;
-  return { ms, cpuMs: cpu ? Number(cpu.total) / 1000 : NaN, mib: Number(readFileSync(rssFile, "utf8").trim().split("\n").pop()) / 1024 };
+  const cpuMs = groupMs ?? (cpu ? Number(cpu.total) / 1000 : Number.NaN);
+  return { ms, cpuMs, mib: Number(readFileSync(rssFile, "utf8").trim().split("\n").pop()) / 1024 };
 }
 
 export function median(xs: number[]): number {

@@ -8,8 +8,9 @@
 // cannot go below on this Bun). The guard is bench/guard-c compiled with `cc`, so the extension's
 // own start-up (~1 ms) doesn't hide zot's.
 //
-// CPU time (user + system of the whole process tree) is printed beside: on a loaded machine it is
-// the steadier figure.
+// CPU time (user + system of every process the run started, the sandbox's command server included:
+// a cgroup per run, see harness.ts `sample`; the header says when it falls back to rusage, which
+// misses the command server) is printed beside: on a loaded machine it is the steadier figure.
 //
 // Side by side: with ZOT_GO_BIN set to a Go zot binary (built outside this repository from its
 // public source, as shared/reference/zot-go.md describes), the Go zot runs the same two scenarios in the same
@@ -27,7 +28,7 @@
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { compileFloor, compileGuard, compileHello, goZotBinary, machine, median, printArgs, sample, type Sample } from "./harness.ts";
+import { compileFloor, compileGuard, compileHello, cpuMethod, goZotBinary, machine, median, printArgs, sample, type Sample } from "./harness.ts";
 import { startScriptedModel } from "./scripted-model.ts";
 import { freshBinary } from "../scripts/build-freshness.ts";
 
@@ -96,7 +97,7 @@ try {
     }
     const w = median(wrapper);
     const load = spinners.length > 0 ? `; ${spinners.length} busy process${spinners.length === 1 ? "" : "es"} beside (ZOT_BENCH_LOAD)` : "";
-    console.log(`machine: ${machine()}${load}; ${RUNS} interleaved runs; medians (minus /usr/bin/time, ${w.toFixed(1)} ms)`);
+    console.log(`machine: ${machine()}${load}; ${RUNS} interleaved runs; medians (minus /usr/bin/time, ${w.toFixed(1)} ms); ${cpuMethod()}`);
     console.log(goBin ? `Go zot: ${goBin}, in the same rounds` : "Go zot: the figures recorded on 2026-12-01 (set ZOT_GO_BIN to run one side by side)");
     const wall = (n: string) => median(results[n]!.map((s) => s.ms)) - w;
     const cpuOf = (n: string) => median(results[n]!.map((s) => s.cpuMs));

@@ -307,7 +307,7 @@ export function anthropicEvents(reply: TurnReply, model: string): string[] {
   return out;
 }
 
-function openaiEvents(reply: TurnReply, model: string): string[] {
+export function openaiEvents(reply: TurnReply, model: string): string[] {
   const chunk = (delta: JsonObj, finish: string | null = null) =>
     `data: ${JSON.stringify({ id: "chatcmpl-test", object: "chat.completion.chunk", created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
   const out = [chunk({ role: "assistant", content: null })];

@@ -9,6 +9,7 @@ import { parseToolArgs, type Outcome } from "./assemble.ts";
 import { streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { num, parseObject, rec, str, type Rec } from "./json.ts";
 import { COMMA, jsonBytes, requestBody, WireCache, type Put } from "./wire-cache.ts";
+import { ToolsJson } from "./tools-json.ts";
 import type { SseEvent } from "../../platform/sse.ts";
 import type { StreamedBody } from "../../platform/http.ts";
 
@@ -44,41 +45,25 @@ function anthropicBody(provider: string, req: ProviderRequest, info: ModelInfo |
   const body: JsonObject = { model: req.model, max_tokens: maxTokens, stream: true };
   if (req.system.trim() !== "") body.system = [{ type: "text", text: req.system, cache_control: EPHEMERAL }];
   const native = info?.deferredTools === "defer-loading";
-  const tools = native ? toolList(req.tools, req.messages) : offeredTools(req.tools).map((t) => ({ spec: t, hidden: false }));
+  const { tools, hidden } = native ? toolList(req.tools, req.messages) : { tools: offeredTools(req.tools), hidden: 0 };
   if (req.reasoning && info?.reasoning !== false) Object.assign(body, thinkingFields(req.reasoning, info?.thinking ?? "budget", maxTokens));
-  const toolsJson = tools.length > 0 ? toolsField(tools) : "";
-  return requestBody(body, "messages", (put) => anthropicMessages(put, req.messages, provider, req.model, native), toolsJson);
+  return requestBody(body, "messages", (put) => anthropicMessages(put, req.messages, provider, req.model, native), toolsJson.field(tools, hidden));
 }
-
-/** The last `"tools":[…]` sent, with what it was made of: the same tools every step, so the same text. */
-let lastTools: { tools: readonly { spec: ToolSpec; hidden: boolean }[]; json: string } | null = null;
-
-const sameTools = (a: readonly { spec: ToolSpec; hidden: boolean }[], b: readonly { spec: ToolSpec; hidden: boolean }[]): boolean =>
-  a.length === b.length &&
-  a.every(
-    (t, i) =>
-      t.hidden === b[i]!.hidden && t.spec.name === b[i]!.spec.name && t.spec.description === b[i]!.spec.description && t.spec.schema === b[i]!.spec.schema,
-  );
 
 /**
- * The tools as the `"tools"` field's JSON. Their schemas are most of a request's fields (~8 KB for
- * the built-ins) and were serialised again every step; a schema object is never changed once
- * declared, so the same specs (by identity) give the same text.
+ * The tools, of which the last `hidden` are sent with `defer_loading`. The cache breakpoint goes
+ * on the last tool the model always sees; hidden ones follow it.
  */
-function toolsField(tools: readonly { spec: ToolSpec; hidden: boolean }[]): string {
-  if (lastTools && sameTools(lastTools.tools, tools)) return lastTools.json;
-  // The cache breakpoint goes on the last tool the model always sees; hidden ones follow it.
-  const lastShown = tools.findLastIndex((t) => !t.hidden);
-  const list = tools.map(({ spec, hidden }, i): JsonObject => {
-    const tool: JsonObject = { name: spec.name, description: spec.description, input_schema: spec.schema };
-    if (hidden) tool.defer_loading = true;
-    if (i === lastShown) tool.cache_control = EPHEMERAL;
-    return tool;
-  });
-  const json = `"tools":${JSON.stringify(list)}`;
-  lastTools = { tools, json };
-  return json;
-}
+const toolsJson = new ToolsJson<number>(
+  (tools, hidden) =>
+    tools.map((spec, i): JsonObject => {
+      const tool: JsonObject = { name: spec.name, description: spec.description, input_schema: spec.schema };
+      if (i >= tools.length - hidden) tool.defer_loading = true;
+      if (i === tools.length - hidden - 1) tool.cache_control = EPHEMERAL;
+      return tool;
+    }),
+  (_, hidden) => String(hidden),
+);
 
 /**
  * --reasoning on the Anthropic wire. Adaptive models (the 5.x family, Opus 4.6 and later, Sonnet
@@ -99,11 +84,12 @@ function thinkingFields(level: Effort, kind: NonNullable<ModelInfo["thinking"]>,
  * `tool_reference` blocks in the result that activated it. A deferred, active tool whose activation
  * is no longer in the history (compacted away) is sent plainly, so it stays callable.
  */
-function toolList(tools: readonly ToolSpec[], messages: readonly Message[]): { spec: ToolSpec; hidden: boolean }[] {
+function toolList(tools: readonly ToolSpec[], messages: readonly Message[]): { tools: ToolSpec[]; hidden: number } {
   const referenced = new Set<string>();
   for (const m of messages) if (m.role === "toolResult") for (const t of m.activatedTools ?? []) referenced.add(t.name);
-  const entries = tools.map((spec) => ({ spec, hidden: spec.pending === true || (spec.deferred === true && referenced.has(spec.name)) }));
-  return [...entries.filter((e) => !e.hidden), ...entries.filter((e) => e.hidden)];
+  const hides = (spec: ToolSpec) => spec.pending === true || (spec.deferred === true && referenced.has(spec.name));
+  const shown = tools.filter((t) => !hides(t));
+  return { tools: [...shown, ...tools.filter(hides)], hidden: tools.length - shown.length };
 }
 
 /** Each message's blocks as JSON texts, kept across requests (see wire-cache.ts). */

@@ -9,6 +9,7 @@ import { parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
 import { bearerAuth, streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { arr, num, parseObject, rec, str, type Rec } from "./json.ts";
 import { requestBody, separated, WireCache, type Put } from "./wire-cache.ts";
+import { ToolsJson } from "./tools-json.ts";
 import type { StreamedBody } from "../../platform/http.ts";
 import type { SseEvent } from "../../platform/sse.ts";
 
@@ -34,8 +35,6 @@ export function responsesProvider(provider: ResponsesName, opts: ClientOptions):
 function responsesBody(provider: string, req: ProviderRequest, info: ModelInfo | undefined): Uint8Array | StreamedBody {
   const body: JsonObject = { model: req.model, stream: true, store: false };
   if (req.system.trim() !== "") body.instructions = req.system;
-  const tools = offeredTools(req.tools);
-  if (tools.length > 0) body.tools = tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.schema, strict: false }));
   // Known reasoning models always get summaries and encrypted reasoning; an unknown id (a proxy's,
   // a local server's) only when --reasoning asks, since non-reasoning models reject the fields.
   if (info ? info.reasoning : req.reasoning !== undefined) {
@@ -44,8 +43,17 @@ function responsesBody(provider: string, req: ProviderRequest, info: ModelInfo |
   }
   if (req.maxTokens !== undefined) body.max_output_tokens = req.maxTokens;
   if (req.sessionId) body.prompt_cache_key = req.sessionId;
-  return requestBody(body, "input", (put) => responsesInput(separated(put), req.messages, provider, req.model));
+  return requestBody(
+    body,
+    "input",
+    (put) => responsesInput(separated(put), req.messages, provider, req.model),
+    toolsJson.field(offeredTools(req.tools), undefined),
+  );
 }
+
+const toolsJson = new ToolsJson<undefined>((tools) =>
+  tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.schema, strict: false })),
+);
 
 /**
  * Conversation → input items, in order: user messages, the assistant's reasoning (only the

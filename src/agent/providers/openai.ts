@@ -8,6 +8,7 @@ import { parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
 import { bearerAuth, streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { arr, num, parseObject, rec, str, type Rec } from "./json.ts";
 import { jsonBytes, requestBody, separated, WireCache, type Put } from "./wire-cache.ts";
+import { ToolsJson } from "./tools-json.ts";
 import type { StreamedBody } from "../../platform/http.ts";
 import { declarationMessage, functionTool, namesIn, ToolNames, topLevelTools } from "./kimi-tools.ts";
 import type { SseEvent } from "../../platform/sse.ts";
@@ -39,15 +40,20 @@ function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo 
   const dynamic = info?.deferredTools === "kimi-dynamic";
   const body: JsonObject = { model: req.model, stream: true, stream_options: { include_usage: true } };
   const tools = dynamic ? topLevelTools(offeredTools(req.tools), req.messages) : offeredTools(req.tools);
-  if (tools.length > 0) body.tools = tools.map((t) => functionTool(t, names));
   // OpenAI's reasoning models reject max_tokens; other servers only know max_tokens.
   if (req.maxTokens !== undefined) body[provider === "openai" ? "max_completion_tokens" : "max_tokens"] = req.maxTokens;
   if (req.reasoning && (provider === "openai" ? info?.reasoning !== false : isKimi(provider) && info?.reasoning === true))
     body.reasoning_effort = req.reasoning;
   if (isKimi(provider) && req.sessionId) body.prompt_cache_key = req.sessionId;
   const system = req.system.trim() !== "" ? jsonBytes(JSON.stringify({ role: "system", content: req.system })) : undefined;
-  return requestBody(body, "messages", (put) => chatMessages(separated(put), system, provider, req.messages, names, dynamic));
+  return requestBody(body, "messages", (put) => chatMessages(separated(put), system, provider, req.messages, names, dynamic), toolsJson.field(tools, names));
 }
+
+/** Function tools, under Kimi's wire names on its routes (which depend on the history: see kimi-tools.ts). */
+const toolsJson = new ToolsJson<ToolNames | undefined>(
+  (tools, names) => tools.map((t) => functionTool(t, names)),
+  (tools, names) => (names ? tools.map((t) => names.wire(t.name)).join("\n") : ""),
+);
 
 /**
  * Conversation → chat messages. Tool results are `role: "tool"` messages, which carry text only, so

@@ -3,10 +3,11 @@
 // must be exactly each request's JSON, with a content-length that matches it, a short request after
 // a long one and a retried streamed one included.
 import { afterAll, expect, test } from "bun:test";
-import type { Message } from "../../../src/agent/messages.ts";
+import { emptyUsage, type Message } from "../../../src/agent/messages.ts";
 import { createProvider } from "../../../src/agent/providers/index.ts";
 import { STREAM_ABOVE } from "../../../src/agent/providers/wire-cache.ts";
-import { anthropicEvents } from "../../helpers/provider-server.ts";
+import type { ChoosableWire, ProviderName } from "../../../src/agent/choices.ts";
+import { anthropicEvents, openaiEvents, responsesEvents } from "../../helpers/provider-server.ts";
 import { collect } from "../../helpers/collect-stream.ts";
 
 const seen: string[] = [];
@@ -24,7 +25,9 @@ const server = Bun.serve({
       failFirst--;
       return new Response("busy", { status: 503 });
     }
-    return new Response(anthropicEvents({ kind: "turn", text: "ok" }, "claude-sonnet-4-5").join(""), { headers: { "content-type": "text/event-stream" } });
+    const path = new URL(req.url).pathname;
+    const events = path.endsWith("/chat/completions") ? openaiEvents : path.endsWith("/responses") ? responsesEvents : anthropicEvents;
+    return new Response(events({ kind: "turn", text: "ok" }, "m").join(""), { headers: { "content-type": "text/event-stream" } });
   },
 });
 afterAll(() => server.stop(true));
@@ -72,30 +75,124 @@ test("a streamed body of many chunks, with pieces larger than a chunk, arrives w
   expect(lengths[0]!.bytes).toBeGreaterThan(STREAM_ABOVE);
 });
 
-test("the tools field follows the request's tools from one call to the next, though its text is reused", async () => {
+/** Each wire's provider, and its tools as sent, in a common shape. */
+const WIRES: {
+  wire: string;
+  provider: ProviderName;
+  base: string;
+  model: string;
+  pin?: ChoosableWire;
+  tools: (body: unknown) => { name: string; description: string; schema: unknown }[] | undefined;
+}[] = [
+  {
+    wire: "Anthropic Messages",
+    provider: "anthropic",
+    base: server.url.href.replace(/\/$/, ""),
+    model: "claude-sonnet-4-5",
+    tools: (b) =>
+      (b as { tools?: { name: string; description: string; input_schema: unknown }[] }).tools?.map((t) => ({
+        name: t.name,
+        description: t.description,
+        schema: t.input_schema,
+      })),
+  },
+  {
+    wire: "OpenAI Chat Completions",
+    provider: "ollama",
+    base: `${server.url.href}v1`,
+    model: "qwen3",
+    tools: (b) =>
+      (b as { tools?: { function: { name: string; description: string; parameters: unknown } }[] }).tools?.map(({ function: f }) => ({
+        name: f.name,
+        description: f.description,
+        schema: f.parameters,
+      })),
+  },
+  {
+    wire: "OpenAI Responses",
+    provider: "openai",
+    base: `${server.url.href}v1`,
+    model: "any-model",
+    pin: "responses",
+    tools: (b) =>
+      (b as { tools?: { name: string; description: string; parameters: unknown }[] }).tools?.map((t) => ({
+        name: t.name,
+        description: t.description,
+        schema: t.parameters,
+      })),
+  },
+];
+
+for (const w of WIRES)
+  test(`${w.wire}: the tools field follows the request's tools from one step to the next, though its text is reused`, async () => {
+    seen.length = 0;
+    const p = createProvider({ provider: w.provider, apiKey: "sk-test", baseUrl: w.base, ...(w.pin ? { wire: w.pin } : {}), retry: { sleep: async () => {} } });
+    const schema = { type: "object", properties: {} };
+    const read = { name: "read", description: "reads", schema };
+    const bash = { name: "bash", description: "runs", schema };
+    const mcp = { name: "mcp__docs__search", description: "searches the docs", schema: { type: "object", properties: { q: { type: "string" } } } };
+    const steps = [
+      [read, bash],
+      [read, bash],
+      // Equal specs in new objects (a list built afresh each step) give the same text too.
+      [{ ...read }, { ...bash }],
+      // An MCP server's new tool, then its removal.
+      [read, bash, mcp],
+      [read, bash],
+      [read],
+      // A mode change's new description, then a new schema object.
+      [read, { ...bash, description: "runs commands" }],
+      [read, { ...bash, schema: { type: "object", properties: { command: { type: "string" } } } }],
+      [],
+    ];
+    for (const tools of steps) await collect(p, { model: w.model, tools });
+    expect(seen).toHaveLength(steps.length);
+    const sent = seen.map((s) => w.tools(JSON.parse(s)));
+    expect(sent).toEqual(
+      steps.map((tools) => (tools.length === 0 ? undefined : tools.map((t) => ({ name: t.name, description: t.description, schema: t.schema })))),
+    );
+    // The same tools are the same bytes on the wire, step after step.
+    const field = (s: string) => {
+      const text = `"tools":${JSON.stringify((JSON.parse(s) as { tools?: unknown }).tools)}`;
+      expect(s).toContain(text);
+      return text;
+    };
+    for (const same of [1, 2, 4]) expect(field(seen[same]!)).toBe(field(seen[0]!));
+  });
+
+test("Anthropic Messages: the tools field keeps the cache breakpoint on the last tool", async () => {
   seen.length = 0;
   const p = provider();
   const schema = { type: "object", properties: {} };
   const read = { name: "read", description: "reads", schema };
   const bash = { name: "bash", description: "runs", schema };
-  const model = "claude-sonnet-4-5";
-  await collect(p, { model, tools: [read, bash] });
-  await collect(p, { model, tools: [{ ...read }, { ...bash }] });
-  await collect(p, { model, tools: [read] });
-  await collect(p, { model, tools: [read, { ...bash, description: "runs commands" }] });
-  await collect(p, { model, tools: [read, { ...bash, schema: { type: "object", properties: { command: { type: "string" } } } }] });
-  await collect(p, { model, tools: [] });
-  const sent = seen.map((s) => (JSON.parse(s) as { tools?: { name: string; description: string; input_schema: unknown }[] }).tools);
-  const wire = (t: { name: string; description: string; schema: unknown }, last: boolean) => ({
-    name: t.name,
-    description: t.description,
-    input_schema: t.schema,
-    ...(last ? { cache_control: { type: "ephemeral" } } : {}),
-  });
-  expect(sent[0]).toEqual([wire(read, false), wire(bash, true)]);
-  expect(sent[1]).toEqual(sent[0]);
-  expect(sent[2]).toEqual([wire(read, true)]);
-  expect(sent[3]![1]!.description).toBe("runs commands");
-  expect(sent[4]![1]!.input_schema).toEqual({ type: "object", properties: { command: { type: "string" } } });
-  expect(sent[5]).toBeUndefined();
+  await collect(p, { model: "claude-sonnet-4-5", tools: [read, bash] });
+  await collect(p, { model: "claude-sonnet-4-5", tools: [read] });
+  const marks = seen.map((s) => (JSON.parse(s) as { tools: { cache_control?: unknown }[] }).tools.map((t) => t.cache_control !== undefined));
+  expect(marks).toEqual([[false, true], [true]]);
+});
+
+test("Kimi's wire names, which depend on the history, are part of what the tools field is kept by", async () => {
+  seen.length = 0;
+  const p = createProvider({ provider: "kimi", apiKey: "sk-test", baseUrl: `${server.url.href}v1`, retry: { sleep: async () => {} } });
+  const tools = [{ name: "a.b", description: "dotted", schema: { type: "object", properties: {} } }];
+  // A call to a tool named `a_b` in the history takes that wire name, so `a.b` becomes `a_b_2`.
+  const calledAB: Message[] = [
+    { role: "user", content: [{ type: "text", text: "hi" }], ts: 0 },
+    {
+      role: "assistant",
+      content: [{ type: "toolCall", id: "c1", name: "a_b", args: {} }],
+      provider: "kimi",
+      model: "kimi-k3.1-pro",
+      usage: emptyUsage(),
+      stop: "tool_use",
+      ts: 1,
+    },
+    { role: "toolResult", toolCallId: "c1", toolName: "a_b", content: [{ type: "text", text: "ok" }], isError: false, ts: 2 },
+  ];
+  await collect(p, { model: "kimi-k3.1-pro", tools });
+  await collect(p, { model: "kimi-k3.1-pro", tools, messages: calledAB });
+  await collect(p, { model: "kimi-k3.1-pro", tools });
+  const names = seen.map((s) => (JSON.parse(s) as { tools: { function: { name: string } }[] }).tools.map((t) => t.function.name));
+  expect(names).toEqual([["a_b"], ["a_b_2"], ["a_b"]]);
 });
