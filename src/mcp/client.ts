@@ -12,6 +12,7 @@ import { METHOD_NOT_FOUND, MODERN_ERROR_CODES, UNSUPPORTED_PROTOCOL_VERSION, des
 import type { RpcError } from "./jsonrpc.ts";
 import type { Inbound, SendOutcome, Transport } from "./transport.ts";
 import { seconds } from "../duration.ts";
+import { onAbort } from "../abort.ts";
 
 export const MODERN_VERSION = "2026-07-28";
 /** What zot offers in `initialize` unless the server named another version. */
@@ -282,9 +283,8 @@ export class McpClient {
         Math.max(0, left),
       );
     };
-    const onAbort = () => controller.abort();
     if (opts.signal?.aborted) return { ok: false, kind: "cancelled", error: "cancelled before it was sent" };
-    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    const unlisten = onAbort(opts.signal, () => controller.abort());
     arm();
     let outcome: SendOutcome;
     try {
@@ -301,7 +301,7 @@ export class McpClient {
       });
     } finally {
       clearTimeout(timer);
-      opts.signal?.removeEventListener("abort", onAbort);
+      unlisten();
     }
     if (outcome.ok) return outcome;
     if (outcome.kind === "cancelled" && timedOut) return { ok: false, kind: "timeout", error: `no answer to ${method} within ${seconds(opts.timeoutMs)}` };

@@ -12,6 +12,7 @@ import type { RpcId, RpcNotification, RpcRequest, ServerMessage } from "./jsonrp
 import { MAX_LINE_BYTES } from "../ext/connection/lines.ts";
 import { origin, send, sizeText, type HttpResponse } from "../platform/http.ts";
 import type { Inbound, SendOptions, SendOutcome, ServerRequestHandler, Transport } from "./transport.ts";
+import { abortableSleep, onAbort } from "../abort.ts";
 
 export type HttpSpec = {
   url: string;
@@ -136,8 +137,7 @@ export class HttpTransport implements Transport {
     if (this.closed) return { ok: false, kind: "gone", error: "the connection was closed" };
     const id = "id" in msg ? msg.id : null;
     const controller = new AbortController();
-    const onAbort = () => controller.abort();
-    opts.signal.addEventListener("abort", onAbort, { once: true });
+    const unlisten = onAbort(opts.signal, () => controller.abort());
     this.inflight.add(controller);
     try {
       let res: HttpResponse;
@@ -194,7 +194,7 @@ export class HttpTransport implements Transport {
       if (decoded.message.kind === "response") return { ok: true, result: decoded.message.result };
       return { ok: false, kind: "invalid", error: "the reply is not a JSON-RPC response" };
     } finally {
-      opts.signal.removeEventListener("abort", onAbort);
+      unlisten();
       this.inflight.delete(controller);
     }
   }
@@ -232,7 +232,8 @@ export class HttpTransport implements Transport {
           error: `the server closed the event stream before answering, and ${MAX_IDLE_RESUMES} reconnections in a row (GET with Last-Event-ID ${last}) brought nothing new; giving up`,
         };
       const delay = sse.retryMs ?? DEFAULT_RETRY_MS;
-      if (!(await pause(delay, opts.signal))) return this.cancelled(id);
+      await abortableSleep(delay, opts.signal);
+      if (opts.signal.aborted) return this.cancelled(id);
       const sent = await send(this.spec.url, { method: "GET", headers: this.headers(null, { Accept: "text/event-stream", "Last-Event-ID": last }), signal });
       if (!sent.ok) {
         if (opts.signal.aborted) return this.cancelled(id);
@@ -299,21 +300,6 @@ export class HttpTransport implements Transport {
     if (id !== null && this.sessionId) await this.notify(notification("notifications/cancelled", { requestId: id, reason: "cancelled by zot" }));
     return { ok: false, kind: "cancelled", error: "the request was cancelled" };
   }
-}
-
-/** Waits `ms`; false when the signal aborted first. */
-function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const done = (ok: boolean) => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-      resolve(ok);
-    };
-    const onAbort = () => done(false);
-    const timer = setTimeout(() => done(true), ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 function demandsAuth(res: HttpResponse): boolean {

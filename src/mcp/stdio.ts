@@ -14,6 +14,7 @@ import { WriteQueue } from "../ext/connection/write-queue.ts";
 import { METHOD_NOT_FOUND, decodeServerMessage, notification, relatedId } from "./jsonrpc.ts";
 import type { RpcNotification, RpcRequest } from "./jsonrpc.ts";
 import type { Inbound, SendOptions, SendOutcome, ServerRequestHandler, Transport } from "./transport.ts";
+import { onAbort } from "../abort.ts";
 
 export type StdioSpec = {
   command: string;
@@ -96,22 +97,23 @@ export class StdioTransport implements Transport {
 
   send(req: RpcRequest, opts: SendOptions): Promise<SendOutcome> {
     if (this.gone) return Promise.resolve({ ok: false, kind: "gone", error: this.gone });
+    if (opts.signal.aborted) return Promise.resolve({ ok: false, kind: "cancelled", error: "the request was cancelled before it was sent" });
     const key = String(req.id);
     return new Promise<SendOutcome>((resolve) => {
-      const onAbort = () => {
-        if (!this.pending.delete(key)) return;
-        this.write(notification("notifications/cancelled", { requestId: req.id, reason: "cancelled by zot" }));
-        resolve({ ok: false, kind: "cancelled", error: "the request was cancelled" });
-      };
+      let unlisten = () => {};
       this.pending.set(key, {
         resolve: (o) => {
-          opts.signal.removeEventListener("abort", onAbort);
+          unlisten();
           resolve(o);
         },
         ...(opts.onRelated ? { onRelated: opts.onRelated } : {}),
       });
-      opts.signal.addEventListener("abort", onAbort, { once: true });
       this.write(req);
+      unlisten = onAbort(opts.signal, () => {
+        if (!this.pending.delete(key)) return;
+        this.write(notification("notifications/cancelled", { requestId: req.id, reason: "cancelled by zot" }));
+        resolve({ ok: false, kind: "cancelled", error: "the request was cancelled" });
+      });
     });
   }
 

@@ -5,6 +5,7 @@
 // size cap is `maxEventChars` (an event, or the line being read, past it throws SseEventTooLarge).
 // The decoder keeps the stream's last event id and the server's `retry` delay, which a client needs
 // to reconnect (MCP's resumable streams).
+import { onAbort } from "../abort.ts";
 
 export type SseEvent = { event: string; data: string; id?: string };
 
@@ -155,10 +156,9 @@ export async function* sseChunks(
 ): AsyncGenerator<SseEvent[]> {
   const reader = body.getReader();
   const decoder = new TextDecoder("utf-8");
-  const onAbort = () => {
+  const unlisten = onAbort(signal, () => {
     reader.cancel().catch(() => {});
-  };
-  signal?.addEventListener("abort", onAbort, { once: true });
+  });
   try {
     if (signal?.aborted) return;
     for (;;) {
@@ -172,7 +172,7 @@ export async function* sseChunks(
     const last = [...sse.push(decoder.decode()), ...sse.end()];
     if (last.length > 0) yield last;
   } finally {
-    signal?.removeEventListener("abort", onAbort);
+    unlisten();
     reader.cancel().catch(() => {});
   }
 }

@@ -18,6 +18,7 @@ import type { SandboxPolicy } from "../agent/sandbox/policy.ts";
 import type { EditorAccess, Progress, TaskRequest, Tool, ToolOutput } from "../agent/tool.ts";
 import { textResult } from "../agent/tools/common.ts";
 import { TASK_TOOL } from "../agent/tools/task.ts";
+import { onAbort } from "../abort.ts";
 
 /** What the runtime lends its subagents. */
 export type SubagentDeps = {
@@ -127,8 +128,7 @@ export class Subagents {
     // Its own stop: the parent's cancel, or its cost limit.
     const controller = new AbortController();
     const stop = () => controller.abort();
-    if (parentSignal.aborted) stop();
-    else parentSignal.addEventListener("abort", stop, { once: true });
+    onAbort(parentSignal, stop);
     const { concurrency, maxCost } = d.settings();
     let spent = 0;
     let tokens = 0;

@@ -16,7 +16,7 @@ import { errorMessage, MAX_BODY_BYTES, sendOnce, type RetryPolicy, type SendCont
 import { describeError, sizeText, type HttpRequest, type HttpResponse, type StreamedBody } from "../../platform/http.ts";
 import { SseDecoder, SseEventTooLarge, sseChunks, type SseEvent } from "../../platform/sse.ts";
 import { redactSecrets } from "../../redact.ts";
-import { abortableSleep } from "../../sleep.ts";
+import { abortableSleep } from "../../abort.ts";
 
 /** What an HTTP provider client is built with (see createProvider). */
 export type ClientOptions = {

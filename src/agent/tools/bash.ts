@@ -18,6 +18,7 @@ import type { ToolContext, ToolOutput } from "../tool.ts";
 import { errorText, stringArg, textResult } from "./common.ts";
 import { defineTool, flagParam, positiveNumberParam, stringParam } from "./define.ts";
 import { JOB_KEEP_CHARS, startJob } from "./background-jobs.ts";
+import { onAbort } from "../../abort.ts";
 
 const BASH_DEFAULT_TIMEOUT_S = 120;
 const BASH_MAX_TIMEOUT_S = 600;
@@ -148,8 +149,8 @@ async function runCommand(command: string, timeoutS: number, ctx: ToolContext): 
     killTimer = setTimeout(() => proc.kill("SIGKILL"), KILL_GRACE_MS);
   };
   const timer = setTimeout(() => stop("timeout"), timeoutS * 1000);
-  const onAbort = (): void => stop("abort");
-  ctx.signal.addEventListener("abort", onAbort, { once: true });
+  // The call may have been aborted while the command was starting: then it is stopped at once.
+  const unlisten = onAbort(ctx.signal, () => stop("abort"));
 
   const decoder = new TextDecoder();
   const reading = (async () => {
@@ -167,7 +168,7 @@ async function runCommand(command: string, timeoutS: number, ctx: ToolContext): 
   const end = await proc.exited;
   await reading;
   clearTimeout(timer);
-  ctx.signal.removeEventListener("abort", onAbort);
+  unlisten();
   if (killTimer) clearTimeout(killTimer);
 
   const { text, note } = out.finish();

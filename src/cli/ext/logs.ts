@@ -4,7 +4,7 @@ import { extensionLogPath } from "../../platform/home.ts";
 import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { isManifestName } from "../../ext/name-rules.ts";
-import { abortableSleep } from "../../sleep.ts";
+import { abortableSleep } from "../../abort.ts";
 import type { Ctx } from "../kit/context.ts";
 import { fail } from "../kit/context.ts";
 

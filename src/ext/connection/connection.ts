@@ -20,6 +20,7 @@ import { within } from "./within.ts";
 import { explainDenial } from "../sandbox/denial.ts";
 import { openWebSocket, WEBSOCKET_TERMS } from "./transport-websocket.ts";
 import { seconds } from "../../duration.ts";
+import { onAbort } from "../../abort.ts";
 
 export type ConnectionTimings = {
   /** First line must be a hello within this long. */
@@ -256,11 +257,11 @@ export class Connection {
       const finish = (r: Reply<ExtensionFrame>) => {
         if (!this.pending.delete(id)) return;
         clearTimeout(pending.timer);
-        opts.signal?.removeEventListener("abort", onAbort);
+        unlisten();
         if (!r.ok && (r.kind === "timeout" || r.kind === "cancelled") && frame.type === "tool_call") this.send({ type: "tool_cancel", id });
         resolveReply(r as Reply<F>);
       };
-      const onAbort = () => finish({ ok: false, kind: "cancelled", error: `${opts.what} was cancelled` });
+      let unlisten = () => {};
       const pending: Pending = {
         expect,
         resolve: finish,
@@ -271,7 +272,7 @@ export class Connection {
         ),
       };
       this.pending.set(id, pending);
-      opts.signal?.addEventListener("abort", onAbort, { once: true });
+      unlisten = onAbort(opts.signal, () => finish({ ok: false, kind: "cancelled", error: `${opts.what} was cancelled` }));
       this.send(frame);
     });
   }

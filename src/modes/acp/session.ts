@@ -29,6 +29,7 @@ import {
   type StopReason,
   type ToolCallContent,
 } from "./wire.ts";
+import { onAbort } from "../../abort.ts";
 
 const MODE_NAMES: Record<PermissionMode, { name: string; description: string }> = {
   ask: { name: "Ask", description: "Reads and read-only commands run; every other tool call asks first." },
@@ -117,10 +118,7 @@ export class AcpSession {
     }
     try {
       const exited = this.peer.request("terminal/wait_for_exit", { sessionId, terminalId }).then(decodeExit);
-      const stopped = new Promise<"stopped">((resolve) => {
-        if (o.signal.aborted) resolve("stopped");
-        else o.signal.addEventListener("abort", () => resolve("stopped"), { once: true });
-      });
+      const stopped = new Promise<"stopped">((resolve) => onAbort(o.signal, () => resolve("stopped")));
       let status = await Promise.race([exited, stopped]);
       if (status === "stopped") {
         await this.peer.request("terminal/kill", { sessionId, terminalId });

@@ -7,6 +7,7 @@
 import type { ContentBlock, JsonObject } from "../../protocol.ts";
 import type { ConfirmDecision, ConfirmRequest } from "../../agent/events.ts";
 import type { Runtime, ServedResult } from "../runtime.ts";
+import { onAbort } from "../../abort.ts";
 
 export const AGENT_TOOL = "zot_agent";
 
@@ -59,8 +60,7 @@ export class AgentTool {
       else if (e.type === "tool_result" && e.is_error) call.onProgress(`${e.name} failed`);
       else if (e.type === "assistant_start") call.onProgress("thinking");
     });
-    const onAbort = () => runtime.abort();
-    call.signal.addEventListener("abort", onAbort, { once: true });
+    const unlisten = onAbort(call.signal, () => runtime.abort());
     try {
       const outcome = await runtime.prompt(prompt);
       if (outcome.stop === "aborted") return error("the task was cancelled");
@@ -75,7 +75,7 @@ export class AgentTool {
       if (outcome.error !== undefined) return error(`zot stopped with an error: ${outcome.error}${outcome.text ? `\n\n${outcome.text}` : ""}`);
       return { content: [{ type: "text", text: outcome.text }], isError: false };
     } finally {
-      call.signal.removeEventListener("abort", onAbort);
+      unlisten();
       unsubscribe();
       runtime.setConfirmHandler(null);
     }

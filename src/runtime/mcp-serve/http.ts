@@ -14,6 +14,7 @@ import { HEADER_MISMATCH, METHOD_NOT_FOUND, MISSING_CLIENT_CAPABILITY, UNSUPPORT
 import type { Runtime } from "../runtime.ts";
 import { type Channel, INVALID_PARAMS, INVALID_REQUEST, McpServer, PARSE_ERROR } from "./server.ts";
 import type { ServedTools } from "./tools.ts";
+import { onAbort } from "../../abort.ts";
 
 export const ENDPOINT = "/mcp";
 const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
@@ -122,7 +123,7 @@ export function serveHttp(runtime: Runtime, tools: ServedTools, opts: HttpOption
     }
     const server = target.server;
     const cancel = new AbortController();
-    req.signal.addEventListener("abort", () => cancel.abort(), { once: true });
+    onAbort(req.signal, () => cancel.abort());
     let write: ((msg: JsonObject) => void) | null = null;
     const channel: Channel = { send: (m) => write?.(m) };
     const body = new ReadableStream<Uint8Array>({
@@ -169,7 +170,7 @@ export function serveHttp(runtime: Runtime, tools: ServedTools, opts: HttpOption
         session.streams.add(p);
         // A priming event, so the client knows the stream is up.
         controller.enqueue(encoder.encode(": zot\n\n"));
-        signal.addEventListener("abort", () => session.streams.delete(p));
+        onAbort(signal, () => session.streams.delete(p));
       },
       cancel() {
         if (push) session.streams.delete(push);

@@ -15,6 +15,7 @@ import type { Runtime } from "../runtime.ts";
 import type { ServedTools } from "./tools.ts";
 import { approvalQuestion, decisionOf } from "./approval.ts";
 import { AGENT_TOOL, AgentTool } from "./agent-tool.ts";
+import { onAbort } from "../../abort.ts";
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
@@ -140,15 +141,14 @@ export class McpServer {
         return null;
       case "request": {
         const controller = new AbortController();
-        const onAbort = () => controller.abort();
-        signal?.addEventListener("abort", onAbort, { once: true });
+        const unlisten = onAbort(signal, () => controller.abort());
         this.running.set(String(m.id), controller);
         try {
           const reply = await this.request(m.id, m.method, m.params, channel, controller.signal, header);
           return "result" in reply ? { jsonrpc: "2.0", id: m.id, result: reply.result } : { jsonrpc: "2.0", id: m.id, error: reply.error as unknown as Json };
         } finally {
           this.running.delete(String(m.id));
-          signal?.removeEventListener("abort", onAbort);
+          unlisten();
         }
       }
     }
@@ -301,7 +301,7 @@ export class McpServer {
     });
     if (wanted.toolsListChanged === true) this.listeners.set(key, channel);
     // Open until the client ends it (cancels, or closes the stream).
-    await new Promise<void>((r) => (signal.aborted ? r() : signal.addEventListener("abort", () => r(), { once: true })));
+    await new Promise<void>((r) => onAbort(signal, r));
     this.listeners.delete(key);
     return { result: { resultType: "complete" } };
   }
@@ -352,8 +352,7 @@ export class McpServer {
       typeof token === "string" || typeof token === "number"
         ? (text) => channel.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: ++n, message: text } })
         : () => {};
-    const onAbort = () => flight.controller.abort();
-    signal.addEventListener("abort", onAbort, { once: true });
+    const unlisten = onAbort(signal, () => flight.controller.abort());
     try {
       for (;;) {
         const step = await flight.next();
@@ -367,7 +366,7 @@ export class McpServer {
           timer.unref?.();
           this.waiting.set(state, { flight, step, timer });
           // This request ends here; the retry with the answer waits on the same flight.
-          signal.removeEventListener("abort", onAbort);
+          unlisten();
           return {
             result: { resultType: "input_required", inputRequests: { approval: { method: "elicitation/create", params: step.question } }, requestState: state },
           };
@@ -376,7 +375,7 @@ export class McpServer {
         step.answer("result" in answer ? answer.result : null);
       }
     } finally {
-      signal.removeEventListener("abort", onAbort);
+      unlisten();
     }
   }
 
@@ -423,14 +422,13 @@ export class McpServer {
   private ask(channel: Channel, question: JsonObject, signal: AbortSignal): Promise<Reply> {
     const id = `zot-${++this.nextId}`;
     return new Promise((resolve) => {
-      const onAbort = () => {
+      const unlisten = onAbort(signal, () => {
         this.pending.delete(id);
         resolve({ error: { code: -32000, message: "the call was cancelled" } });
-      };
-      if (signal.aborted) return onAbort();
-      signal.addEventListener("abort", onAbort, { once: true });
+      });
+      if (signal.aborted) return;
       this.pending.set(id, (r) => {
-        signal.removeEventListener("abort", onAbort);
+        unlisten();
         resolve(r);
       });
       channel.send({ jsonrpc: "2.0", id, method: "elicitation/create", params: question });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { bashTool } from "../../../src/agent/tools/bash.ts";
 import type { ToolContext, ToolOutput } from "../../../src/agent/tool.ts";
 import { tempDir } from "../../helpers/temp.ts";
+import { noneRunning } from "../../helpers/processes.ts";
 
 let dir: string;
 beforeEach(() => {
@@ -99,6 +100,18 @@ describe("bash", () => {
     expect(out.isError).toBe(true);
     expect(text(out)).toContain("[Aborted; the command and its child processes were killed.]");
     expect(await eventuallyGone(Number(readFileSync(pidFile, "utf8")))).toBe(true);
+  });
+
+  test("a call aborted while its command is starting stops the command instead of waiting for it", async () => {
+    const ac = new AbortController();
+    // A sleep no other test runs, so its process can be found by its command line.
+    const pending = bashTool.execute({ command: "exec sleep 314159" }, ctx({ signal: ac.signal }));
+    // The shell is being spawned: the abort lands before the call has its command.
+    ac.abort();
+    const out = await pending;
+    expect(out.isError).toBe(true);
+    expect(text(out)).toContain("[Aborted; the command and its child processes were killed.]");
+    expect(await noneRunning(["sleep", "314159"])).toBe(true);
   });
 
   test("background processes are stopped when the command finishes", async () => {
