@@ -30,12 +30,18 @@ export function confinement(p: SandboxPolicy, abi: number, entered: boolean): Co
   };
 }
 
-/** What is there now: a hidden path that does not exist has nothing to hide (creating it is a write outside the workspace). */
+/**
+ * What is there now: a hidden path that does not exist has nothing to hide (creating it is a write
+ * outside the workspace). It is asked for each of the ~28 hidden paths at every command's start, so
+ * that a secret created during the session is hidden from the next command; most do not exist, and
+ * an ENOENT thrown costs three times a missing answer (bench/RESULTS.md, "The hidden paths' stat").
+ */
 function kindOf(path: string): "dir" | "file" | null {
   try {
-    const s = statSync(path);
-    return s.isDirectory() ? "dir" : "file";
+    const s = statSync(path, { throwIfNoEntry: false });
+    return s === undefined ? null : s.isDirectory() ? "dir" : "file";
   } catch {
+    // Not readable (a parent without search permission): nothing this user could hide there either.
     return null;
   }
 }

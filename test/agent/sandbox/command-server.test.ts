@@ -13,7 +13,7 @@ import { sandboxPolicy, type SandboxPolicy } from "../../../src/agent/sandbox/po
 import { encodeEvent, encodeRequest, eventFrames, requestFrames } from "../../../src/platform/command-protocol.ts";
 import { textOf } from "../../../src/agent/content.ts";
 import { tempDir } from "../../helpers/temp.ts";
-import { alive } from "../../helpers/processes.ts";
+import { alive, noneRunning } from "../../helpers/processes.ts";
 
 let ws: string;
 let outside: string;
@@ -79,6 +79,17 @@ describe("one server per session and confinement", () => {
     }
   });
 
+  test("a secret that appears during the session is hidden from the next command", async () => {
+    const p = policy();
+    const credentials = join(userHome, ".aws", "credentials");
+    expect((await run(`cat ${credentials}`, p)).text).toContain("No such file");
+    mkdirSync(join(userHome, ".aws"));
+    writeFileSync(credentials, "aws_secret_access_key = SECRET\n");
+    const r = await run(`cat ${credentials}; echo "entries: $(ls -A ${join(userHome, ".aws")} | wc -l)"`, p);
+    expect(r.text).not.toContain("SECRET");
+    expect(r.text).toContain("entries: 0");
+  });
+
   test("a policy change starts a new server; the old one ends", async () => {
     const first = Number((await run("echo $PPID", policy())).text);
     const second = Number((await run("echo $PPID", policy({ network: true }))).text);
@@ -112,6 +123,18 @@ describe("ends", () => {
     const next = await run("echo $PPID", p);
     expect(next.isError).toBe(false);
     expect(Number(next.text)).not.toBe(old);
+  });
+
+  test("a call aborted before the server says its command started stops the command", async () => {
+    const ac = new AbortController();
+    // A sleep no other test runs, so its process can be found by its command line.
+    const pending = bashTool.execute({ command: "exec sleep 314160" }, { cwd: ws, home: zotHome, signal: ac.signal, progress: () => {}, sandbox: policy() });
+    // The start request is on its way to the server; the abort lands before its answer.
+    ac.abort();
+    const r = await pending;
+    expect(r.isError).toBe(true);
+    expect(textOf(r.content)).toContain("[Aborted; the command and its child processes were killed.]");
+    expect(await noneRunning(["sleep", "314160"])).toBe(true);
   });
 });
 
