@@ -9,6 +9,8 @@ export type Signal = "SIGTERM" | "SIGKILL";
 export type Request = { kind: "start"; id: number; argv: string[]; cwd: string; env: Record<string, string> } | { kind: "kill"; id: number; signal: Signal };
 
 export type Event =
+  /** The server's first frame (id 0): it confined itself, or why it could not (it then runs nothing). */
+  | { kind: "ready"; id: number; refusal: string | null }
   | { kind: "started"; id: number; pid: number }
   | { kind: "failed"; id: number; message: string }
   | { kind: "output"; id: number; bytes: Uint8Array }
@@ -17,7 +19,7 @@ export type Event =
 
 /** Far above any real frame (output comes in pipe-sized chunks): a larger length means a corrupt stream. */
 const MAX_FRAME = 64 * 1024 * 1024;
-const KINDS = { start: 1, kill: 2, started: 3, failed: 4, output: 5, exit: 6 } as const;
+const KINDS = { start: 1, kill: 2, started: 3, failed: 4, output: 5, exit: 6, ready: 7 } as const;
 const SIGNALS: readonly Signal[] = ["SIGTERM", "SIGKILL"];
 
 const encoder = new TextEncoder();
@@ -40,6 +42,8 @@ export function encodeRequest(r: Request): Uint8Array {
 
 export function encodeEvent(e: Event): Uint8Array {
   switch (e.kind) {
+    case "ready":
+      return frame(KINDS.ready, e.id, encoder.encode(e.refusal ?? ""));
     case "started": {
       const p = new Uint8Array(4);
       new DataView(p.buffer).setUint32(0, e.pid, true);
@@ -96,6 +100,10 @@ function decodeRequest(b: Body): Result<{ value: Request }> {
 function decodeEvent(b: Body): Result<{ value: Event }> {
   const view = new DataView(b.payload.buffer, b.payload.byteOffset, b.payload.byteLength);
   switch (b.kind) {
+    case KINDS.ready: {
+      const refusal = text(b.payload);
+      return refusal === null ? bad("a ready is not UTF-8") : { ok: true, value: { kind: "ready", id: b.id, refusal: refusal || null } };
+    }
     case KINDS.started:
       return b.payload.length === 4 ? { ok: true, value: { kind: "started", id: b.id, pid: view.getUint32(0, true) } } : bad("a started has no pid");
     case KINDS.failed: {

@@ -3,8 +3,9 @@
 // exactly as runConfined does before its exec, then spawns every command zot asks for as its own
 // child: a child inherits the namespaces and the Landlock domain of the thread that spawns it (this
 // one), so every rule holds for the command and all it starts, as with the one-shot launcher.
-// Where confinement failed, every command is answered with the `[zot] sandbox:` line and status
-// 126, and nothing is ever run.
+// Its first frame says whether it confined itself (zot's start-up takes that as the sandbox probe's
+// verdict, src/agent/sandbox/probe.ts). Where confinement failed, every command is answered with
+// the `[zot] sandbox:` line and status 126, and nothing is ever run.
 //
 // The other threads of this process stay outside the domain, so a command must not reach into the
 // server's memory: the server is made non-dumpable and CAP_SYS_PTRACE leaves the bounding set its
@@ -26,23 +27,23 @@ const PR_CAPBSET_DROP = 24;
 const CAP_SYS_PTRACE = 19;
 const SIGTERM = 15;
 
-/** Confines this process as SPEC says; the error sentence when it could not. */
+/** Confines this process as SPEC says; why it could not, as a clause (each refused command's line adds what that means). */
 function confineSelf(specText: string | undefined): string | null {
   const spec = specText === undefined ? null : decodeConfinement(specText);
-  if (!spec) return "the command server was started without a valid confinement; this is a zot bug.";
+  if (!spec) return "the command server was started without a valid confinement (a zot bug)";
   const c = libc();
-  if ("error" in c) return `could not set up the sandbox (${c.error}); the command was not run.`;
+  if ("error" in c) return `could not set up the sandbox (${c.error})`;
   // Before anything else: zot gone means this server and its commands go too.
   c.prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
   if (process.ppid === 1) process.exit(0);
   const isolated = isolate(spec.isolation);
-  if (!isolated.ok) return `could not set up the sandbox (${isolated.error}); the command was not run.`;
-  if (c.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) !== 0) return "could not set up the sandbox (prctl(PR_SET_DUMPABLE) failed); the command was not run.";
+  if (!isolated.ok) return `this system does not let zot make namespaces (${isolated.error})`;
+  if (c.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) !== 0) return "could not set up the sandbox (prctl(PR_SET_DUMPABLE) failed)";
   // Root (or root of its user namespace) has CAP_SETPCAP to drop it; anyone else has no CAP_SYS_PTRACE to give.
   if (c.prctl(PR_CAPBSET_DROP, CAP_SYS_PTRACE, 0, 0, 0) !== 0 && process.getuid?.() === 0)
-    return "could not set up the sandbox (dropping CAP_SYS_PTRACE failed); the command was not run.";
+    return "could not set up the sandbox (dropping CAP_SYS_PTRACE failed)";
   const applied = applyRuleset(spec.ruleset);
-  if (!applied.ok) return `could not set up the sandbox (${applied.error}); the command was not run.`;
+  if (!applied.ok) return `could not set up the sandbox (${applied.error})`;
   return null;
 }
 
@@ -61,11 +62,12 @@ export async function runCommandServer(argv: string[]): Promise<number> {
     killAll();
     process.exit(0);
   });
+  await send({ kind: "ready", id: 0, refusal });
 
   const start = async (r: Extract<Request, { kind: "start" }>): Promise<void> => {
     if (refusal !== null) {
       await send({ kind: "started", id: r.id, pid: process.pid });
-      await send({ kind: "output", id: r.id, bytes: new TextEncoder().encode(`${LAUNCHER_PREFIX} ${refusal}\n`) });
+      await send({ kind: "output", id: r.id, bytes: new TextEncoder().encode(`${LAUNCHER_PREFIX} ${refusal}; the command was not run.\n`) });
       await send({ kind: "exit", id: r.id, code: CANNOT_CONFINE, signal: null, drained: true });
       return;
     }

@@ -33,8 +33,9 @@ import { startingPermissionMode } from "../agent/permission-modes.ts";
 import { DEFAULT_AUTO_COMPACT_PERCENT } from "../agent/compaction.ts";
 import { discoveryBase, mergeCached, type Discovery } from "../agent/model-discovery.ts";
 import { IN_USE, lockedWriter, lockSession, type SessionLock } from "../agent/session-lock.ts";
-import { setUpSandbox, unenforcedNotice } from "../agent/sandbox/setup.ts";
-import { prepareSandbox } from "../agent/sandbox/status.ts";
+import { planSandbox, unenforcedNotice } from "../agent/sandbox/setup.ts";
+import { prepareSandbox } from "../agent/sandbox/probe.ts";
+import { sandboxStatus } from "../agent/sandbox/status.ts";
 import { warmCommandServer } from "../agent/sandbox/command-server.ts";
 import { Checkpoints } from "../agent/checkpoints.ts";
 import { DEFAULT_PRUNE, type PruneLimits } from "../agent/checkpoint-store.ts";
@@ -180,8 +181,11 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
   // loop are loaded while they boot (on another core), instead of before.
   // Extension secrets (zot ext config) are masked like provider keys, everywhere zot writes text.
   const secrets = [...knownSecrets(o.home, o.env, o.apiKey, auth), ...storedSecretValues(o.home)];
-  // The sandbox probe (one confined `exit 0`) runs beside the extensions' start, not before it.
-  const probing = o.sandbox === "off" ? Promise.resolve() : prepareSandbox();
+  // The sandbox probe runs beside the extensions' start, not before it; where bash will run
+  // commands, the session's command server is the probe (probe.ts).
+  const planned = planSandbox(config.raw.sandbox, configPath(o.home), o);
+  const shell = !o.noTools && (o.tools == null || o.tools.some((n) => n.trim() === "bash"));
+  const probing = o.sandbox === "off" ? Promise.resolve() : prepareSandbox(shell ? planned.policy : null);
   const host = o.host ?? new Host();
   const policy = parseExtensionPolicy(config.raw.extensions, configPath(o.home));
   notices.push(...policy.warnings);
@@ -242,9 +246,9 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
   const skippedLine = skippedNotice(o.home, o.cwd, "extensions", skippedExtensions(report.extensions), o.interactive && !isDumbTerminal(o.env) ? "tui" : "cli");
   if (skippedLine) notices.push(skippedLine);
 
-  const sandbox = setUpSandbox(config.raw.sandbox, configPath(o.home), o);
+  const sandbox = { ...planned, status: sandboxStatus(planned.policy) };
   notices.push(...sandbox.notices);
-  // The confined command server starts now, beside the first model request, not at the first command.
+  // The confined command server, if the probe did not start it, starts now, beside the first model request, not at the first command.
   if (sandbox.status.enforced && selected.tools.some((t) => t.name === "bash")) warmCommandServer(sandbox.policy);
 
   // Commands run unasked by default only where the kernel confines them, or where the user turned the sandbox off.

@@ -1,8 +1,9 @@
 // zot's side of the command server (src/platform/command-server.ts): one per confinement, started
-// lazily (or warm, as the session starts), reused by every command, replaced when the policy
-// changes (the old one ends once its last command has) and restarted after it dies. It holds the
-// event loop only while a command runs. If it dies, its running commands end with a clear error
-// and their groups are killed, each checked by its start time so a recycled pid is never signalled.
+// lazily (or as the session starts, when it is also the sandbox probe: probe.ts), reused by every
+// command, replaced when the policy changes (the old one ends once its last command has) and
+// restarted after it dies. It holds the event loop only while a command runs or its readiness is
+// awaited. If it dies, its running commands end with a clear error and their groups are killed,
+// each checked by its start time so a recycled pid is never signalled.
 import type { Subprocess } from "bun";
 import { encodeRequest, eventFrames, type Event, type Request } from "../../platform/command-protocol.ts";
 import { LAUNCHER_PREFIX } from "../../platform/confine.ts";
@@ -11,6 +12,9 @@ import { registerGroup, unregisterGroup } from "../../platform/reaper.ts";
 import { commandServerArgv } from "./status.ts";
 import type { SandboxPolicy } from "./policy.ts";
 import { Chunks, type Command, type CommandExit } from "./command.ts";
+
+/** Whether a server confined itself: `refused` says why it could not (it then runs nothing); `died`, how it ended before it said. */
+export type Readiness = { ok: true } | { ok: false; refused: string } | { ok: false; died: string };
 
 type Served = {
   pid: number | null;
@@ -29,6 +33,9 @@ export class CommandServer {
   private nextId = 1;
   private pumping = false;
   private retired = false;
+  private readonly readiness: Promise<Readiness>;
+  private settleReady: ((r: Readiness) => void) | null = null;
+  private awaitingReady = false;
   dead = false;
 
   constructor(
@@ -37,6 +44,7 @@ export class CommandServer {
   ) {
     // Its own session, so the terminal's Ctrl-C, meant for zot, does not end it.
     this.proc = Bun.spawn(argv, { stdin: "pipe", stdout: "pipe", stderr: "ignore", detached: true });
+    this.readiness = new Promise((res) => (this.settleReady = res));
     // It leads its own group: the reaper kills it (and the commands' groups, each registered as it starts) if zot is killed -9.
     registerGroup(this.proc.pid);
     this.idle();
@@ -47,6 +55,22 @@ export class CommandServer {
 
   get pid(): number {
     return this.proc.pid;
+  }
+
+  /** Resolves once its first frame says whether it confined itself, or it died before it. */
+  confined(): Promise<Readiness> {
+    if (this.settleReady !== null && !this.dead) {
+      this.awaitingReady = true;
+      this.proc.ref();
+      void this.pump();
+    }
+    return this.readiness;
+  }
+
+  private ready(r: Readiness): void {
+    this.settleReady?.(r);
+    this.settleReady = null;
+    this.awaitingReady = false;
   }
 
   start(argv: string[], cwd: string, env: Record<string, string>): Promise<Command | string> {
@@ -100,7 +124,7 @@ export class CommandServer {
     // A reader holds the event loop for as long as it is locked to the pipe, so one exists only while commands run.
     const reader = this.proc.stdout.getReader();
     try {
-      while (this.commands.size > 0 && !this.dead) {
+      while ((this.commands.size > 0 || this.awaitingReady) && !this.dead) {
         const { done, value } = await reader.read();
         if (done) break;
         const got = this.frames.push(value);
@@ -116,7 +140,8 @@ export class CommandServer {
     } finally {
       reader.releaseLock();
       this.pumping = false;
-      if (this.commands.size === 0) this.idle();
+      // A server that closed its output before it said it was ready is ending: held until its exit says how.
+      if (this.commands.size === 0 && !this.awaitingReady) this.idle();
     }
   }
 
@@ -127,6 +152,7 @@ export class CommandServer {
   }
 
   private dispatch(e: Event): void {
+    if (e.kind === "ready") return this.ready(e.refusal === null ? { ok: true } : { ok: false, refused: e.refusal });
     const c = this.commands.get(e.id);
     if (!c) return;
     if (e.kind === "output") c.output.push(e.bytes);
@@ -163,6 +189,7 @@ export class CommandServer {
     this.dead = true;
     servers.delete(this);
     unregisterGroup(this.proc.pid);
+    this.ready({ ok: false, died: why });
     const error = `${LAUNCHER_PREFIX} the sandbox's command server stopped (${why}); the command's result is lost and what it started was killed. The next command starts a new server.`;
     for (const c of this.commands.values()) {
       if (c.pid !== null && c.start !== null && processStart(c.pid) === c.start) killTree(c.pid, "SIGKILL");
@@ -198,7 +225,11 @@ export function warmCommandServer(p: SandboxPolicy): void {
 /** The running server for `p`'s confinement, started if needed; null where commands start without one. */
 export function commandServerFor(p: SandboxPolicy | undefined): CommandServer | null {
   const argv = commandServerArgv(p);
-  if (!argv) return null;
+  return argv ? commandServerWith(argv) : null;
+}
+
+/** The running server of this argv (the launcher's --serve form), started if needed. */
+export function commandServerWith(argv: string[]): CommandServer {
   const key = argv.join("\0");
   if (current && current.key === key && !current.dead) return current;
   current?.retire();

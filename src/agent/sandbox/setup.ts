@@ -10,14 +10,18 @@ import { sandboxStatus, type SandboxStatus } from "./status.ts";
 /** `notices`: the settings' warnings; the unenforced sandbox's notice depends on the permission mode, see unenforcedNotice. */
 export type SandboxSetup = { policy: SandboxPolicy; status: SandboxStatus; notices: string[] };
 
-export function setUpSandbox(
-  raw: Json | undefined,
-  configFile: string,
-  o: SandboxFlags & { cwd: string; home: string; env: Record<string, string | undefined> },
-): SandboxSetup {
+type SandboxInputs = SandboxFlags & { cwd: string; home: string; env: Record<string, string | undefined> };
+
+export function setUpSandbox(raw: Json | undefined, configFile: string, o: SandboxInputs): SandboxSetup {
+  const planned = planSandbox(raw, configFile, o);
+  return { ...planned, status: sandboxStatus(planned.policy) };
+}
+
+/** The policy alone, which needs no probe (zot's start-up knows it before the probe, which may start the policy's command server). */
+export function planSandbox(raw: Json | undefined, configFile: string, o: SandboxInputs): Omit<SandboxSetup, "status"> {
   const { settings, warnings } = sandboxSettings(raw, configFile, o);
   const policy = sandboxPolicy(settings, { cwd: o.cwd, zotHome: o.home, userHome: o.env.HOME ?? homedir() });
-  return { policy, status: sandboxStatus(policy), notices: [...warnings] };
+  return { policy, notices: [...warnings] };
 }
 
 /**

@@ -25,11 +25,26 @@ export type SandboxStatus = {
 
 const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
 
-type Support = { ok: true; how: string } | { ok: false; why: string };
+export type Support = { ok: true; how: string } | { ok: false; why: string };
 let support: Support | null = null;
 
-/** What this machine can enforce, or how to find out by confining `exit 0` for real (Linux). */
-function supportOrTrial(): Support | { trial: { argv: string[]; dir: string | null; how: string } } {
+/** A confined `exit 0` that tells whether this machine enforces the sandbox; `dir`: its scratch directory, removed after it. */
+type Trial = { argv: string[]; dir: string | null; how: string };
+
+/** What this machine can enforce (null: found out already), or how to find out by confining `exit 0` for real (Linux). */
+export function sandboxTrial(): Support | { trial: () => Trial; how: string } | null {
+  if (support) return null;
+  const s = supportOrTrial();
+  if ("ok" in s) support = s;
+  return s;
+}
+
+/** The verdict of a trial run elsewhere (probe.ts: the session's command server, which confines itself as the trial would). */
+export function settleSupport(s: Support): void {
+  support ??= s;
+}
+
+function supportOrTrial(): Support | { trial: () => Trial; how: string } {
   if (process.platform === "darwin") return existsSync(SANDBOX_EXEC) ? { ok: true, how: "sandbox-exec" } : { ok: false, why: `${SANDBOX_EXEC} is missing` };
   if (process.platform !== "linux") return { ok: false, why: `zot has no sandbox for ${process.platform}` };
   const abi = landlockAbi();
@@ -41,56 +56,51 @@ function supportOrTrial(): Support | { trial: { argv: string[]; dir: string | nu
   const how = `Landlock ABI ${abi} and namespaces`;
   if (existsSync(UNSHARE))
     return {
-      trial: { argv: [UNSHARE, ...(isRoot() ? [] : ["--user", "--map-root-user"]), "--mount", "--net", "--", "/bin/sh", "-c", "exit 0"], dir: null, how },
+      how,
+      trial: () => ({
+        argv: [UNSHARE, ...(isRoot() ? [] : ["--user", "--map-root-user"]), "--mount", "--net", "--", "/bin/sh", "-c", "exit 0"],
+        dir: null,
+        how,
+      }),
     };
-  const dir = mkdtempSync(join(tmpdir(), "zot-sandbox-probe-"));
-  const secret = join(dir, "secret");
-  writeFileSync(secret, "");
-  const trialPolicy: SandboxPolicy = {
-    mode: "read-only",
-    network: false,
-    workspace: dir,
-    writable: [],
-    hidden: [join(dir, "none"), secret],
-    reveal: [],
-    userHome: dir,
+  return {
+    how,
+    trial: () => {
+      const dir = mkdtempSync(join(tmpdir(), "zot-sandbox-probe-"));
+      const secret = join(dir, "secret");
+      writeFileSync(secret, "");
+      const trialPolicy: SandboxPolicy = {
+        mode: "read-only",
+        network: false,
+        workspace: dir,
+        writable: [],
+        hidden: [join(dir, "none"), secret],
+        reveal: [],
+        userHome: dir,
+      };
+      return { argv: linuxArgv(trialPolicy, abi, [CONFINE_ARG], ["/bin/sh", "-c", "exit 0"]), dir, how };
+    },
   };
-  return { trial: { argv: linuxArgv(trialPolicy, abi, [CONFINE_ARG], ["/bin/sh", "-c", "exit 0"]), dir, how } };
 }
 
-function verdict(how: string, code: number | null, stdout: string): Support {
+/** The verdict of a trial that exited with `code`, its launcher's line (if any) on `stdout`. */
+export function verdict(how: string, code: number | null, stdout: string): Support {
   if (code === 0) return { ok: true, how };
   const said = stdout.trim().replace(LAUNCHER_PREFIX, "").trim();
   return { ok: false, why: said || `this system does not let zot make namespaces (a trial exited with status ${code})` };
 }
 
-/** Probed once per process; `prepareSandbox` does it in the background, else the first use waits for it. */
+/** Probed once per process; probe.ts's `prepareSandbox` does it in the background, else the first use waits for it. */
 function probe(): Support {
   if (support) return support;
   const s = supportOrTrial();
   if ("ok" in s) return (support = s);
+  const trial = s.trial();
   try {
-    const r = Bun.spawnSync(s.trial.argv, { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-    return (support = verdict(s.trial.how, r.exitCode, r.stdout.toString()));
+    const r = Bun.spawnSync(trial.argv, { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    return (support = verdict(trial.how, r.exitCode, r.stdout.toString()));
   } finally {
-    if (s.trial.dir !== null) rmSync(s.trial.dir, { recursive: true, force: true });
-  }
-}
-
-/** Starts the probe without blocking (zot's start-up runs it beside loading extensions). */
-export async function prepareSandbox(): Promise<void> {
-  if (support) return;
-  const s = supportOrTrial();
-  if ("ok" in s) {
-    support = s;
-    return;
-  }
-  try {
-    const p = Bun.spawn(s.trial.argv, { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-    const [code, out] = await Promise.all([p.exited, new Response(p.stdout).text()]);
-    support ??= verdict(s.trial.how, code, out);
-  } finally {
-    if (s.trial.dir !== null) rmSync(s.trial.dir, { recursive: true, force: true });
+    if (trial.dir !== null) rmSync(trial.dir, { recursive: true, force: true });
   }
 }
 
@@ -113,6 +123,11 @@ export function confinedArgv(p: SandboxPolicy | undefined, argv: string[]): stri
  */
 export function commandServerArgv(p: SandboxPolicy | undefined): string[] | null {
   if (!p || p.mode === "off" || process.platform !== "linux" || !probe().ok) return null;
+  return serveArgv(p);
+}
+
+/** The command server's argv for `p` on Linux, whatever the probe says (probe.ts: the server may be the probe). */
+export function serveArgv(p: SandboxPolicy): string[] {
   return linuxArgv(p, landlockAbi(), [SERVE_ARG], []);
 }
 

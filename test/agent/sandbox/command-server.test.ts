@@ -167,6 +167,9 @@ describe("frames", () => {
     const offset = new Uint8Array(whole.length + 3);
     offset.set(whole, 3);
     expect(eventFrames().push(offset.subarray(3))).toEqual({ ok: true, values: [out, exit] });
+    const ready = { kind: "ready" as const, id: 0, refusal: null };
+    const refused = { kind: "ready" as const, id: 0, refusal: "this system does not let zot make namespaces (unshare failed (errno 1 EPERM))" };
+    expect(eventFrames().push(Buffer.concat([encodeEvent(ready), encodeEvent(refused)]))).toEqual({ ok: true, values: [ready, refused] });
   });
 
   test("malformed frames are rejected with a clear error, and the decoder stays failed", () => {
@@ -207,8 +210,10 @@ describe("frames", () => {
     server.stdin.end();
     const events = eventFrames().push(new Uint8Array(await new Response(server.stdout).arrayBuffer()));
     if (!events.ok) throw new Error(events.error);
+    // Its first frame says it could not confine itself, and why; each command's line says so too.
+    expect(events.values[0]).toEqual({ kind: "ready", id: 0, refusal: "the command server was started without a valid confinement (a zot bug)" });
     const output = events.values.flatMap((e) => (e.kind === "output" ? [new TextDecoder().decode(e.bytes)] : [])).join("");
-    expect(output).toStartWith("[zot] sandbox: ");
+    expect(output).toBe("[zot] sandbox: the command server was started without a valid confinement (a zot bug); the command was not run.\n");
     expect(events.values.at(-1)).toEqual({ kind: "exit", id: 1, code: 126, signal: null, drained: true });
     expect(existsSync(marker)).toBe(false);
   });

@@ -1,0 +1,70 @@
+// The sandbox probe at start-up (src/agent/sandbox/probe.ts): where bash will run commands under a
+// policy without network, the session's command server is the trial — it is up once the verdict
+// is in, and the first command runs in it; a policy with network keeps the confined `exit 0`.
+// Each case runs in a fresh process, since the verdict is found out once per process.
+import { beforeAll, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { landlockAbi } from "../../../src/platform/landlock.ts";
+import { tempDir } from "../../helpers/temp.ts";
+
+const ROOT = resolve(import.meta.dir, "../../..");
+const canConfine = process.platform === "linux" && landlockAbi() > 0;
+
+let dir: string;
+beforeAll(() => {
+  // Not under a temp directory, so only the workspace is writable.
+  dir = tempDir(".zot-probe-", homedir());
+  for (const d of ["project", "home", "zot-home"]) mkdirSync(join(dir, d), { recursive: true });
+});
+
+type Seen = { enforced: boolean; servers: number[]; ppid: string; after: number[] };
+
+async function probeWith(network: boolean): Promise<Seen> {
+  const src = (m: string) => JSON.stringify(join(ROOT, "src", m));
+  const script = join(dir, `probe-${network}.ts`);
+  writeFileSync(
+    script,
+    `import { readdirSync, readFileSync } from "node:fs";
+import { prepareSandbox } from ${src("agent/sandbox/probe.ts")};
+import { sandboxStatus } from ${src("agent/sandbox/status.ts")};
+import { sandboxPolicy } from ${src("agent/sandbox/policy.ts")};
+import { bashTool } from ${src("agent/tools/bash.ts")};
+const servers = () => readdirSync("/proc").filter((d) => /^\\d+$/.test(d)).filter((d) => {
+  try {
+    const stat = readFileSync("/proc/" + d + "/stat", "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === process.pid && readFileSync("/proc/" + d + "/cmdline", "utf8").split("\\0").includes("--serve");
+  } catch { return false; }
+}).map(Number);
+const cwd = ${JSON.stringify(join(dir, "project"))};
+const p = sandboxPolicy({ mode: "workspace-write", network: ${network}, writable: [], hidden: [] }, { cwd, zotHome: ${JSON.stringify(join(dir, "zot-home"))}, userHome: ${JSON.stringify(join(dir, "home"))} });
+await prepareSandbox(p);
+const up = servers();
+const enforced = sandboxStatus(p).enforced;
+const r = await bashTool.execute({ command: "echo $PPID" }, { cwd, home: ${JSON.stringify(join(dir, "zot-home"))}, signal: new AbortController().signal, progress: () => {}, sandbox: p });
+console.log(JSON.stringify({ enforced, servers: up, ppid: r.content.map((c) => (c.type === "text" ? c.text : "")).join(""), after: servers() }));
+process.exit(0);
+`,
+  );
+  const proc = Bun.spawn([process.execPath, script], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  expect({ code, err: err.trim() }).toEqual({ code: 0, err: "" });
+  return JSON.parse(out.trim().split("\n").at(-1)!) as Seen;
+}
+
+test.skipIf(!canConfine)("without network, the session's command server is the probe: it is up with the verdict and runs the first command", async () => {
+  const seen = await probeWith(false);
+  expect(seen.enforced).toBe(true);
+  expect(seen.servers.length).toBe(1);
+  expect(Number(seen.ppid)).toBe(seen.servers[0]!);
+  expect(seen.after).toEqual(seen.servers);
+});
+
+test.skipIf(!canConfine)("with network, a confined `exit 0` is the probe and the server starts with the first command", async () => {
+  const seen = await probeWith(true);
+  expect(seen.enforced).toBe(true);
+  expect(seen.servers).toEqual([]);
+  expect(seen.after.length).toBe(1);
+  expect(Number(seen.ppid)).toBe(seen.after[0]!);
+});
