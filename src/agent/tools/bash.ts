@@ -111,6 +111,11 @@ export const bashTool = defineTool({
 async function runBackground(command: string, ctx: ToolContext): Promise<ToolOutput> {
   const proc = await launch(command, ctx.cwd, ctx.sandbox);
   if (typeof proc === "string") return textResult(proc, true);
+  // Aborted while it started: the model would never learn the job's id, so nothing may be left running.
+  if (ctx.signal.aborted) {
+    proc.kill("SIGKILL");
+    return textResult("Aborted while the command was starting; it was stopped.", true);
+  }
   const job = startJob(command, ctx.cwd, proc);
   return textResult(
     `Started background command ${job.id} (pid ${proc.pid}). Read its output with bash_output {"id": "${job.id}"}; stop it with bash_kill {"id": "${job.id}"}.`,

@@ -10,6 +10,7 @@ import type { ToolContext, ToolOutput } from "../../../src/agent/tool.ts";
 import { alive } from "../../ext/fixture-host.ts";
 import { waitFor } from "../../helpers/wait.ts";
 import { tempDir } from "../../helpers/temp.ts";
+import { noneRunning } from "../../helpers/processes.ts";
 
 let dir: string;
 beforeEach(() => {
@@ -84,4 +85,16 @@ test("listeners hear a job start and end; unknown ids get an error naming the kn
   expect(r.isError).toBe(true);
   expect(text(r)).toContain(`There is no background command "bg999" (known: `);
   expect(text(r)).toContain(id);
+});
+
+test("a background command aborted while it starts is stopped, not left running as a job nobody knows of", async () => {
+  const ac = new AbortController();
+  // A sleep no other test runs, so its process can be found by its command line.
+  const pending = bashTool.execute({ command: "exec sleep 314161", background: true }, { ...ctx(), signal: ac.signal });
+  ac.abort();
+  const out = await pending;
+  expect(out.isError).toBe(true);
+  expect(text(out)).toBe("Aborted while the command was starting; it was stopped.");
+  expect(listJobs().filter((j) => j.command.includes("314161"))).toEqual([]);
+  expect(await noneRunning(["sleep", "314161"])).toBe(true);
 });
