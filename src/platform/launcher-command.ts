@@ -1,7 +1,7 @@
 // How zot starts its own launcher (and the launcher its exec guard): the compiled binary
 // re-executes itself as `zot __sandbox …`; from source, Bun runs ext/sandbox/launch.ts.
-import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { nodeFs } from "./node-fs.ts";
 
 export const LAUNCHER_ARG = "__sandbox";
 
@@ -35,5 +35,5 @@ function runningBinary(direct: boolean): string {
   const path = process.execPath;
   if (!direct || process.platform !== "linux") return path;
   const self = `/proc/${process.pid}/exe`;
-  return existsSync(self) ? self : path;
+  return nodeFs().existsSync(self) ? self : path;
 }

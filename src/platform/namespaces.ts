@@ -4,7 +4,7 @@
 // network namespace holding only loopback). Not root: a user namespace first, mapping the user to
 // itself, so this needs no privileges. Through Bun's FFI; no dependency.
 // Landlock, applied after this, forbids unmounting what is mounted here, even to root.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { nodeFs } from "./node-fs.ts";
 import { bunFfi, ptr } from "./ffi.ts";
 
 export type Isolation = {
@@ -109,6 +109,7 @@ export function isolate(i: Isolation): { ok: true } | { ok: false; error: string
   if (!i.entered && c.unshare(CLONE_NEWNS | (i.network ? 0 : CLONE_NEWNET) | (user ? CLONE_NEWUSER : 0)) !== 0) return fail("unshare");
   if (user && !i.entered) {
     try {
+      const { writeFileSync } = nodeFs();
       writeFileSync("/proc/self/setgroups", "deny");
       writeFileSync("/proc/self/uid_map", `${uid} ${uid} 1`);
       writeFileSync("/proc/self/gid_map", `${gid} ${gid} 1`);
@@ -133,7 +134,7 @@ export function isolate(i: Isolation): { ok: true } | { ok: false; error: string
     if (c.mount(tmpfs, cString(dir), tmpfs, flags, cString("size=64k,mode=700")) !== 0) return fail(`hiding ${dir}`);
     for (const r of inside) {
       try {
-        mkdirSync(r.path, { recursive: true, mode: 0o700 });
+        nodeFs().mkdirSync(r.path, { recursive: true, mode: 0o700 });
       } catch {
         return { ok: false, error: `could not prepare ${r.path} inside the hidden ${dir}` };
       }

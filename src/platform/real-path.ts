@@ -1,11 +1,11 @@
 // Path facts the sandbox decides on: where a path really leads, and whether one lies in another.
-import { realpathSync } from "node:fs";
 import { sep } from "node:path";
+import { nodeFs } from "./node-fs.ts";
 
 /** The real path of `path` (symlinks resolved), or `path` itself when it does not exist. */
 export function realPath(path: string): string {
   try {
-    return realpathSync(path);
+    return nodeFs().realpathSync(path);
   } catch {
     return path;
   }

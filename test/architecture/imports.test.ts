@@ -5,20 +5,13 @@
 // not a string literal cannot be checked and fails the test.
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { code, sources, src } from "./source-text.ts";
+import { code, sources, src, staticSpecifiers } from "./source-text.ts";
 import { dirname, join, relative, resolve } from "node:path";
 
 /** Every module specifier in `text`, whatever the import form; `null` for a dynamic import of a computed name. */
 export function specifiers(text: string): (string | null)[] {
   const body = code(text);
-  const found: (string | null)[] = [];
-  const forms = [
-    // import x from, import { x } from, import type { x } from, import * as x from, export { x } from, export * from
-    /\b(?:import|export)\b[^"'`;()]*?\bfrom\s*["']([^"']+)["']/g,
-    // import "./side-effect.ts"
-    /(?:^|[;\s])import\s*["']([^"']+)["']/g,
-  ];
-  for (const form of forms) for (const m of body.matchAll(form)) found.push(m[1]!);
+  const found: (string | null)[] = staticSpecifiers(text);
   // import("./x.ts"), await import(…), typeof import("./x.ts"); not the word at the start of a string
   for (const m of body.matchAll(/(?<![\w"'.\\])import\s*\(\s*([^)]*?)\s*[,)]/g)) {
     const literal = /^["']([^"'`]+)["']$/.exec(m[1]!);

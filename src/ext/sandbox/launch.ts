@@ -2,6 +2,7 @@
 // Landlock and then execs the extension, so the rules hold for the extension and all it starts.
 // Anything going wrong stops here with one `[zot]` line on stderr (the extension's log): an
 // extension promised a sandbox never runs without one.
+// Nothing it imports loads node:fs (main.ts says why; test/architecture/launcher.test.ts keeps it so).
 import { armExecGuard, execGuardAvailable, EXEC_GUARD_ARG, runExecGuard } from "./exec-guard.ts";
 import { applyRuleset, decodeRuleset, execve, FS } from "../../platform/landlock.ts";
 import { CONFINE_ARG, runConfined } from "../../platform/confine.ts";
