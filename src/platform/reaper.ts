@@ -30,15 +30,23 @@ let file: number | null = null;
 /** Bytes of the list last written: a shorter list is padded to this, so no old line survives whole. */
 let written = 0;
 
+/** Where the group file may be made: $TMPDIR first, then the system's own temp directories (a $TMPDIR that is missing or read-only must not cost the reaper). */
+function tempDirs(): string[] {
+  return [...new Set([process.getBuiltinModule("node:os").tmpdir(), "/dev/shm", "/tmp", "/var/tmp"])];
+}
+
 function openGroupFile(): number | null {
-  const path = join(process.getBuiltinModule("node:os").tmpdir(), `zot-reaper-${process.pid}-${randomHex(8)}`);
-  try {
-    const fd = openSync(path, "wx+", 0o600);
-    unlinkSync(path);
-    return fd;
-  } catch {
-    return null;
+  for (const dir of tempDirs()) {
+    const path = join(dir, `zot-reaper-${process.pid}-${randomHex(8)}`);
+    try {
+      const fd = openSync(path, "wx+", 0o600);
+      unlinkSync(path);
+      return fd;
+    } catch {
+      // Not here: the next one.
+    }
   }
+  return null;
 }
 
 function writeGroups(): void {

@@ -60,6 +60,24 @@ test("kill -9 of zot during a bash call kills the command and its background chi
   expect(await gone(started)).toBe(true);
 });
 
+test("with $TMPDIR missing, kill -9 of zot during a bash call still kills the command", async () => {
+  const pids = join(e2e.home, "pids-notmp");
+  const command = `echo $$ > ${pids}; exec sleep 300`;
+  const zot = Bun.spawn([ZOT, "--permission-mode", "yolo", "--sandbox", "off", "-p", "--provider", "mock", `call bash ${JSON.stringify({ command })}`], {
+    cwd: e2e.home,
+    env: { ...zotEnv(e2e.home), TMPDIR: join(e2e.home, "no-such-dir") },
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+  const started = await pidsIn(pids, 1);
+  reap(started);
+  expect(started.every(alive)).toBe(true);
+  zot.kill("SIGKILL");
+  await zot.exited;
+  expect(await gone(started)).toBe(true);
+});
+
 test("kill -9 of zot during a sandboxed bash call kills the confined command server and its commands", async () => {
   const pids = join(e2e.home, "pids");
   // $PPID of a sandboxed command is the session's command server.
