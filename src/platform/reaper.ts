@@ -84,6 +84,13 @@ function start(): void {
   }
 }
 
+/** Starts the reaper before any group is listed, so the first one's registration does not wait for its start. */
+export function prepareReaper(): void {
+  if (process.platform === "win32" || reaper) return;
+  file ??= openGroupFile();
+  start();
+}
+
 /** Registers a process group (its leader's pid) to be killed if zot dies before unregistering it. */
 export function registerGroup(pgid: number): void {
   // Windows has neither process groups nor /bin/sh; its trees are ended with taskkill on exit.

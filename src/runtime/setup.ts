@@ -37,6 +37,7 @@ import { planSandbox, unenforcedNotice } from "../agent/sandbox/setup.ts";
 import { prepareSandbox } from "../agent/sandbox/probe.ts";
 import { sandboxStatus } from "../agent/sandbox/status.ts";
 import { warmCommandServer } from "../agent/sandbox/command-server.ts";
+import { prepareReaper } from "../platform/reaper.ts";
 import { Checkpoints } from "../agent/checkpoints.ts";
 import { DEFAULT_PRUNE, type PruneLimits } from "../agent/checkpoint-store.ts";
 import { checkpointsDir } from "../platform/home.ts";
@@ -249,7 +250,11 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
   const sandbox = { ...planned, status: sandboxStatus(planned.policy) };
   notices.push(...sandbox.notices);
   // The confined command server, if the probe did not start it, starts now, beside the first model request, not at the first command.
-  if (sandbox.status.enforced && selected.tools.some((t) => t.name === "bash")) warmCommandServer(sandbox.policy);
+  const shellTool = selected.tools.some((t) => t.name === "bash");
+  if (sandbox.status.enforced && shellTool) warmCommandServer(sandbox.policy);
+  // A command spawned directly is listed with the reaper right after its spawn: with the reaper
+  // already running that is one write, not a process start the command could outrun (kill -9 then).
+  else if (shellTool) prepareReaper();
 
   // Commands run unasked by default only where the kernel confines them, or where the user turned the sandbox off.
   const permissionMode = startingPermissionMode({

@@ -8,7 +8,7 @@ import type { Subprocess } from "bun";
 import { encodeRequest, eventFrames, type Event, type Request } from "../../platform/command-protocol.ts";
 import { LAUNCHER_PREFIX } from "../../platform/confine.ts";
 import { killTree, processStart } from "../../platform/process-tree.ts";
-import { registerGroup, unregisterGroup } from "../../platform/reaper.ts";
+import { prepareReaper, registerGroup, unregisterGroup } from "../../platform/reaper.ts";
 import { commandServerArgv } from "./status.ts";
 import type { SandboxPolicy } from "./policy.ts";
 import { Chunks, type Command, type CommandExit } from "./command.ts";
@@ -45,8 +45,11 @@ export class CommandServer {
     // Its own session, so the terminal's Ctrl-C, meant for zot, does not end it.
     this.proc = Bun.spawn(argv, { stdin: "pipe", stdout: "pipe", stderr: "ignore", detached: true });
     this.readiness = new Promise((res) => (this.settleReady = res));
-    // It leads its own group: the reaper kills it (and the commands' groups, each registered as it starts) if zot is killed -9.
-    registerGroup(this.proc.pid);
+    // Not listed with the reaper: zot's death, even by kill -9, reaches the server as PR_SET_PDEATHSIG
+    // and the end of its stdin, and it kills every command's group before it exits. A SIGKILL from
+    // the reaper raced that and won under load, leaving a command zot had not yet read the start
+    // of, so not yet listed (the commands' groups are listed as their starts arrive).
+    prepareReaper();
     this.idle();
     void this.proc.exited.then((code) => this.died(this.proc.signalCode ? `killed by ${this.proc.signalCode}` : `exited with status ${code}`));
     servers.add(this);
@@ -188,7 +191,6 @@ export class CommandServer {
     if (this.dead) return;
     this.dead = true;
     servers.delete(this);
-    unregisterGroup(this.proc.pid);
     this.ready({ ok: false, died: why });
     const error = `${LAUNCHER_PREFIX} the sandbox's command server stopped (${why}); the command's result is lost and what it started was killed. The next command starts a new server.`;
     for (const c of this.commands.values()) {

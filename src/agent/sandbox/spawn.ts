@@ -6,13 +6,14 @@
 import { childEnv } from "../../platform/env.ts";
 import { killTree, ownsProcessGroup } from "../../platform/process-tree.ts";
 import { registerGroup } from "../../platform/reaper.ts";
+import { go } from "../../platform/go-line.ts";
 import { readToExit } from "../../platform/shell-exit.ts";
 import { Chunks, type Command, type CommandExit } from "./command.ts";
 import { commandServerFor } from "./command-server.ts";
 import { confinedArgv } from "./status.ts";
 import type { SandboxPolicy } from "./policy.ts";
 
-/** `argv`: the shell and its arguments, absolute; the error sentence when the command could not start. */
+/** `argv`: the shell and its arguments, absolute, its script starting with AWAIT_GO (platform/go-line.ts); the error sentence when the command could not start. */
 export async function spawnCommand(argv: string[], cwd: string, sandbox: SandboxPolicy | undefined): Promise<Command | string> {
   const env = childEnv(process.env);
   const server = commandServerFor(sandbox);
@@ -29,7 +30,7 @@ const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 
 function direct(argv: string[], cwd: string, env: Record<string, string>): Command {
-  const proc = Bun.spawn(argv, { cwd, stdin: "ignore", stdout: "pipe", stderr: "ignore", detached: ownsProcessGroup(), env });
+  const proc = Bun.spawn(argv, { cwd, stdin: "pipe", stdout: "pipe", stderr: "ignore", detached: ownsProcessGroup(), env });
   const pid = proc.pid;
   if (!exitHookInstalled) {
     exitHookInstalled = true;
@@ -38,8 +39,9 @@ function direct(argv: string[], cwd: string, env: Record<string, string>): Comma
     });
   }
   liveGroups.add(pid);
-  // The exit hook covers exits that run code; the reaper covers kill -9.
+  // The exit hook covers exits that run code; the reaper covers kill -9, from the go on.
   registerGroup(pid);
+  go(proc.stdin);
   const output = new Chunks();
   let running = true;
   const exited = readToExit(
