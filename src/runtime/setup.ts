@@ -37,7 +37,6 @@ import { planSandbox, unenforcedNotice } from "../agent/sandbox/setup.ts";
 import { prepareSandbox } from "../agent/sandbox/probe.ts";
 import { sandboxStatus } from "../agent/sandbox/status.ts";
 import { warmCommandServer } from "../agent/sandbox/command-server.ts";
-import { prepareReaper } from "../platform/reaper.ts";
 import { Checkpoints } from "../agent/checkpoints.ts";
 import { DEFAULT_PRUNE, type PruneLimits } from "../agent/checkpoint-store.ts";
 import { checkpointsDir } from "../platform/home.ts";
@@ -183,7 +182,8 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
   // Extension secrets (zot ext config) are masked like provider keys, everywhere zot writes text.
   const secrets = [...knownSecrets(o.home, o.env, o.apiKey, auth), ...storedSecretValues(o.home)];
   // The sandbox probe runs beside the extensions' start, not before it; where bash will run
-  // commands, the session's command server is the probe (probe.ts).
+  // commands, the session's command server is the probe (probe.ts). `shell` is what selectTools
+  // will say of bash, known before its module has loaded.
   const planned = planSandbox(config.raw.sandbox, configPath(o.home), o);
   const shell = !o.noTools && (o.tools == null || o.tools.some((n) => n.trim() === "bash"));
   const probing = o.sandbox === "off" ? Promise.resolve() : prepareSandbox(shell ? planned.policy : null);
@@ -250,11 +250,7 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
   const sandbox = { ...planned, status: sandboxStatus(planned.policy) };
   notices.push(...sandbox.notices);
   // The confined command server, if the probe did not start it, starts now, beside the first model request, not at the first command.
-  const shellTool = selected.tools.some((t) => t.name === "bash");
-  if (sandbox.status.enforced && shellTool) warmCommandServer(sandbox.policy);
-  // A command spawned directly is listed with the reaper right after its spawn: with the reaper
-  // already running that is one write, not a process start the command could outrun (kill -9 then).
-  else if (shellTool) prepareReaper();
+  if (sandbox.status.enforced && shell) warmCommandServer(sandbox.policy);
 
   // Commands run unasked by default only where the kernel confines them, or where the user turned the sandbox off.
   const permissionMode = startingPermissionMode({

@@ -10,8 +10,7 @@ import { join, relative } from "node:path";
 const ALLOWED: Record<string, string> = {
   "agent/sandbox/spawn.ts": "the one way a command starts when no command server confines it",
   "agent/sandbox/command-server.ts": "starts the confined command server, which spawns the commands",
-  "agent/sandbox/status.ts": "the sandbox probe when it is needed before start-up ran it: one confined `exit 0`, not an agent command",
-  "agent/sandbox/probe.ts": "the sandbox probe at start-up where no command server is the trial: one confined `exit 0`, not an agent command",
+  "agent/sandbox/status.ts": "the sandbox probe where no command server is the trial: one confined `exit 0`, not an agent command",
 };
 
 const SPAWNS = /\bBun\s*\.\s*spawn(?:Sync)?\b|\bnode:child_process\b|["']child_process["']/;

@@ -44,8 +44,14 @@ async function gone(pids: number[]): Promise<boolean> {
 }
 
 /** Every run here makes bash calls, which must run unasked. */
-function start(args: string[]) {
-  return Bun.spawn([ZOT, "--permission-mode", "yolo", ...args], { cwd: e2e.home, env: zotEnv(e2e.home), stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+function start(args: string[], env: Record<string, string> = {}) {
+  return Bun.spawn([ZOT, "--permission-mode", "yolo", ...args], {
+    cwd: e2e.home,
+    env: zotEnv(e2e.home, env),
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "ignore",
+  });
 }
 
 test("kill -9 of zot during a bash call kills the command and its background children", async () => {
@@ -63,13 +69,7 @@ test("kill -9 of zot during a bash call kills the command and its background chi
 test("with $TMPDIR missing, kill -9 of zot during a bash call still kills the command", async () => {
   const pids = join(e2e.home, "pids-notmp");
   const command = `echo $$ > ${pids}; exec sleep 300`;
-  const zot = Bun.spawn([ZOT, "--permission-mode", "yolo", "--sandbox", "off", "-p", "--provider", "mock", `call bash ${JSON.stringify({ command })}`], {
-    cwd: e2e.home,
-    env: { ...zotEnv(e2e.home), TMPDIR: join(e2e.home, "no-such-dir") },
-    stdin: "ignore",
-    stdout: "ignore",
-    stderr: "ignore",
-  });
+  const zot = start(["--sandbox", "off", "-p", "--provider", "mock", `call bash ${JSON.stringify({ command })}`], { TMPDIR: join(e2e.home, "no-such-dir") });
   const started = await pidsIn(pids, 1);
   reap(started);
   expect(started.every(alive)).toBe(true);

@@ -6,15 +6,20 @@
 import { childEnv } from "../../platform/env.ts";
 import { killTree, ownsProcessGroup } from "../../platform/process-tree.ts";
 import { registerGroup } from "../../platform/reaper.ts";
-import { go } from "../../platform/go-line.ts";
+import { AWAIT_GO, go } from "../../platform/go-line.ts";
 import { readToExit } from "../../platform/shell-exit.ts";
 import { Chunks, type Command, type CommandExit } from "./command.ts";
 import { commandServerFor } from "./command-server.ts";
 import { confinedArgv } from "./status.ts";
 import type { SandboxPolicy } from "./policy.ts";
 
-/** `argv`: the shell and its arguments, absolute, its script starting with AWAIT_GO (platform/go-line.ts); the error sentence when the command could not start. */
-export async function spawnCommand(argv: string[], cwd: string, sandbox: SandboxPolicy | undefined): Promise<Command | string> {
+/**
+ * `shell -c script args…` (the shell absolute); the error sentence when the command could not
+ * start. The script runs once zot's go has come (platform/go-line.ts): not before zot can end it,
+ * however zot ends.
+ */
+export async function spawnCommand(shell: string, script: string, args: string[], cwd: string, sandbox: SandboxPolicy | undefined): Promise<Command | string> {
+  const argv = [shell, "-c", `${AWAIT_GO}${script}`, ...args];
   const env = childEnv(process.env);
   const server = commandServerFor(sandbox);
   if (server) return server.start(argv, cwd, env);

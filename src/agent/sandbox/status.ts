@@ -29,10 +29,13 @@ export type Support = { ok: true; how: string } | { ok: false; why: string };
 let support: Support | null = null;
 
 /** A confined `exit 0` that tells whether this machine enforces the sandbox; `dir`: its scratch directory, removed after it. */
-type Trial = { argv: string[]; dir: string | null; how: string };
+type Trial = { argv: string[]; dir: string | null };
+
+/** Not known yet: what it would be called if enforced, and the trial that finds out. */
+export type Unprobed = { how: string; trial: () => Trial };
 
 /** What this machine can enforce (null: found out already), or how to find out by confining `exit 0` for real (Linux). */
-export function sandboxTrial(): Support | { trial: () => Trial; how: string } | null {
+export function sandboxTrial(): Support | Unprobed | null {
   if (support) return null;
   const s = supportOrTrial();
   if ("ok" in s) support = s;
@@ -44,7 +47,12 @@ export function settleSupport(s: Support): void {
   support ??= s;
 }
 
-function supportOrTrial(): Support | { trial: () => Trial; how: string } {
+/** Why the sandbox is not enforced when a trial could not make the namespaces; `detail` says how it ended. */
+export function namespacesRefused(detail: string): string {
+  return `this system does not let zot make namespaces (${detail})`;
+}
+
+function supportOrTrial(): Support | Unprobed {
   if (process.platform === "darwin") return existsSync(SANDBOX_EXEC) ? { ok: true, how: "sandbox-exec" } : { ok: false, why: `${SANDBOX_EXEC} is missing` };
   if (process.platform !== "linux") return { ok: false, why: `zot has no sandbox for ${process.platform}` };
   const abi = landlockAbi();
@@ -57,11 +65,7 @@ function supportOrTrial(): Support | { trial: () => Trial; how: string } {
   if (existsSync(UNSHARE))
     return {
       how,
-      trial: () => ({
-        argv: [UNSHARE, ...(isRoot() ? [] : ["--user", "--map-root-user"]), "--mount", "--net", "--", "/bin/sh", "-c", "exit 0"],
-        dir: null,
-        how,
-      }),
+      trial: () => ({ argv: [UNSHARE, ...(isRoot() ? [] : ["--user", "--map-root-user"]), "--mount", "--net", "--", "/bin/sh", "-c", "exit 0"], dir: null }),
     };
   return {
     how,
@@ -78,30 +82,35 @@ function supportOrTrial(): Support | { trial: () => Trial; how: string } {
         reveal: [],
         userHome: dir,
       };
-      return { argv: linuxArgv(trialPolicy, abi, [CONFINE_ARG], ["/bin/sh", "-c", "exit 0"]), dir, how };
+      return { argv: linuxArgv(trialPolicy, abi, [CONFINE_ARG], ["/bin/sh", "-c", "exit 0"]), dir };
     },
   };
 }
 
-/** The verdict of a trial that exited with `code`, its launcher's line (if any) on `stdout`. */
-export function verdict(how: string, code: number | null, stdout: string): Support {
-  if (code === 0) return { ok: true, how };
+/** The verdict of a trial that exited with `code`, its launcher's line (if any) on `stdout`; its scratch directory goes. */
+function settleTrial(s: Unprobed, trial: Trial, code: number | null, stdout: string): Support {
+  if (trial.dir !== null) rmSync(trial.dir, { recursive: true, force: true });
   const said = stdout.trim().replace(LAUNCHER_PREFIX, "").trim();
-  return { ok: false, why: said || `this system does not let zot make namespaces (a trial exited with status ${code})` };
+  settleSupport(code === 0 ? { ok: true, how: s.how } : { ok: false, why: said || namespacesRefused(`a trial exited with status ${code}`) });
+  return support!;
+}
+
+/** The trial in the background (zot's start-up runs it beside loading extensions, probe.ts). */
+export async function runTrial(s: Unprobed): Promise<void> {
+  const trial = s.trial();
+  const p = Bun.spawn(trial.argv, { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [code, out] = await Promise.all([p.exited, new Response(p.stdout).text()]);
+  settleTrial(s, trial, code, out);
 }
 
 /** Probed once per process; probe.ts's `prepareSandbox` does it in the background, else the first use waits for it. */
 function probe(): Support {
-  if (support) return support;
-  const s = supportOrTrial();
-  if ("ok" in s) return (support = s);
+  const s = sandboxTrial();
+  if (s === null) return support!;
+  if ("ok" in s) return s;
   const trial = s.trial();
-  try {
-    const r = Bun.spawnSync(trial.argv, { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-    return (support = verdict(trial.how, r.exitCode, r.stdout.toString()));
-  } finally {
-    if (trial.dir !== null) rmSync(trial.dir, { recursive: true, force: true });
-  }
+  const r = Bun.spawnSync(trial.argv, { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  return settleTrial(s, trial, r.exitCode, r.stdout.toString());
 }
 
 export function sandboxStatus(p: SandboxPolicy): SandboxStatus {

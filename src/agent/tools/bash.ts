@@ -7,7 +7,6 @@ import { join } from "node:path";
 import { randomHex } from "../../random.ts";
 import { ensurePrivateDir, spillPath } from "../../platform/home.ts";
 import { shellPath } from "../../platform/shell.ts";
-import { AWAIT_GO } from "../../platform/go-line.ts";
 import { sandboxDenial } from "../sandbox/denials.ts";
 import { confinedArgv } from "../sandbox/status.ts";
 import { spawnCommand } from "../sandbox/spawn.ts";
@@ -124,8 +123,7 @@ async function runBackground(command: string, ctx: ToolContext): Promise<ToolOut
 }
 
 /**
- * The one way a command starts, foreground or background. The shell waits for zot's go
- * (platform/go-line.ts), so it runs nothing before zot can end it however zot ends. It points its stderr at the
+ * The one way a command starts, foreground or background. The shell points its stderr at the
  * stdout pipe, so both streams share one pipe and keep their order, then evals the command: a
  * syntax error in it lands on that pipe too, and line numbers in messages are the command's own
  * (the shell adds "eval: " to its own messages). `set --` empties the positional parameters the
@@ -135,13 +133,15 @@ async function runBackground(command: string, ctx: ToolContext): Promise<ToolOut
 async function launch(command: string, cwd: string, sandbox: SandboxPolicy | undefined): Promise<Command | string> {
   const shell = shellPath(process.env, process.platform);
   if (!shell.ok) return shell.error;
-  const proc = await spawnCommand(shellArgv(shell.path, command, AWAIT_GO), cwd, sandbox);
+  const proc = await spawnCommand(shell.path, SCRIPT, ["/bin/sh", command], cwd, sandbox);
   return typeof proc === "string" ? `Could not start ${shell.path} in ${cwd} (${proc}).` : proc;
 }
 
-/** `prefix`: AWAIT_GO where zot starts the command; nothing where an editor's terminal runs it. */
-function shellArgv(shell: string, command: string, prefix = ""): string[] {
-  return [shell, "-c", `${prefix}exec 2>&1; eval "set --; $1"`, "/bin/sh", command];
+const SCRIPT = 'exec 2>&1; eval "set --; $1"';
+
+/** The same command for an editor's terminal to run. */
+function shellArgv(shell: string, command: string): string[] {
+  return [shell, "-c", SCRIPT, "/bin/sh", command];
 }
 
 async function runCommand(command: string, timeoutS: number, ctx: ToolContext): Promise<ToolOutput> {

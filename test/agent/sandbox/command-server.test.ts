@@ -143,7 +143,7 @@ describe("output", () => {
     const bytes = new Uint8Array(10 * 1024 * 1024);
     for (let i = 0; i < bytes.length; i += 65536) crypto.getRandomValues(bytes.subarray(i, i + 65536));
     writeFileSync(join(ws, "blob"), bytes);
-    const c = await spawnCommand(["/bin/cat", "blob"], ws, policy());
+    const c = await spawnCommand("/bin/sh", "exec /bin/cat blob", [], ws, policy());
     if (typeof c === "string") throw new Error(c);
     const parts: Uint8Array[] = [];
     for await (const part of c.output) parts.push(part);
