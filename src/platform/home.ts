@@ -110,6 +110,9 @@ export function authStorePath(home: string): string {
 /** `mcp-eras.json`: which protocol era each MCP server spoke last. */
 export const erasPath = (home: string): string => join(home, "mcp-eras.json");
 
+/** `sandbox-verdict.json`: that this boot's kernel enforced the agent's sandbox, so the next session's start need not wait to find out. */
+export const sandboxVerdictPath = (home: string): string => join(home, "sandbox-verdict.json");
+
 /** `$ZOT_HOME/checkpoints`: snapshots of each workspace's files taken before every prompt, which /rewind restores. */
 export function checkpointsDir(home: string): string {
   return join(home, "checkpoints");

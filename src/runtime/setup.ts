@@ -182,11 +182,12 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
   // Extension secrets (zot ext config) are masked like provider keys, everywhere zot writes text.
   const secrets = [...knownSecrets(o.home, o.env, o.apiKey, auth), ...storedSecretValues(o.home)];
   // The sandbox probe runs beside the extensions' start, not before it; where bash will run
-  // commands, the session's command server is the probe (probe.ts). `shell` is what selectTools
-  // will say of bash, known before its module has loaded.
+  // commands, the session's command server is the probe (probe.ts), and where this boot's earlier
+  // start found the sandbox enforced, nothing waits for it. `shell` is what selectTools will say
+  // of bash, known before its module has loaded.
   const planned = planSandbox(config.raw.sandbox, configPath(o.home), o);
   const shell = !o.noTools && (o.tools == null || o.tools.some((n) => n.trim() === "bash"));
-  const probing = o.sandbox === "off" ? Promise.resolve() : prepareSandbox(shell ? planned.policy : null);
+  const probing = o.sandbox === "off" ? Promise.resolve() : prepareSandbox(shell ? planned.policy : null, o.home);
   const host = o.host ?? new Host();
   const policy = parseExtensionPolicy(config.raw.extensions, configPath(o.home));
   notices.push(...policy.warnings);

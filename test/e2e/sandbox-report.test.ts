@@ -4,7 +4,7 @@
 // a user namespace whose owner set user.max_user_namespaces to 0, as a container that forbids
 // nested namespaces does, so zot's own probe finds it cannot make its namespaces.
 import { beforeEach, describe, expect, test } from "bun:test";
-import { chmodSync, copyFileSync, existsSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { landlockAbi } from "../../src/platform/landlock.ts";
@@ -153,6 +153,33 @@ describe.skipIf(!canContain)("where the sandbox cannot be enforced (no nested na
     expect(String((first?.sandbox as { reason?: string } | undefined)?.reason)).toContain("namespaces");
     const yolo = await contained(["-p", "--provider", "mock", "--permission-mode", "yolo", "hi"]);
     expect(yolo.stderr).toContain("commands run with your full rights, unasked, as --permission-mode yolo says");
+  });
+
+  test("a verdict remembered from an earlier start that the kernel now contradicts refuses every command, is forgotten, and the next start says not enforced", async () => {
+    // This boot's verdict as an enforced start records it, planted for nobody (whom the namespaces are now refused).
+    const ok = await e2e.run(["-p", "--provider", "mock", "hi"]);
+    expect(ok.code).toBe(0);
+    const kept = JSON.parse(readFileSync(join(e2e.home, "sandbox-verdict.json"), "utf8"));
+    const zotHome = join(dir, "zot-home");
+    mkdirSync(zotHome, { mode: 0o700 });
+    writeFileSync(join(zotHome, "sandbox-verdict.json"), JSON.stringify({ ...kept, uid: 65534 }), { mode: 0o600 });
+    for (const p of [zotHome, join(zotHome, "sandbox-verdict.json")]) chownSync(p, 65534, 65534);
+
+    const made = join(dir, "made");
+    const r = await contained(["--json", "--provider", "mock", `call bash {"command":"touch ${made}"}`]);
+    expect(r.code).toBe(0);
+    const lines = jsonLines(r.stdout);
+    expect(lines[0]).toMatchObject({ type: "start", permission_mode: "yolo", sandbox: { mode: "workspace-write", enforced: true } });
+    const result = lines.find((l) => l.type === "tool_result");
+    expect(JSON.stringify(result)).toContain(
+      "[zot] sandbox: the sandbox cannot be set up now (this system does not let zot make namespaces (its command server exited with status 1)), although it could earlier in this boot",
+    );
+    expect(JSON.stringify(result)).toContain("the command was not run. Restart zot: it checks the sandbox again");
+    expect(existsSync(made)).toBe(false);
+    expect(existsSync(join(zotHome, "sandbox-verdict.json"))).toBe(false);
+
+    const next = await contained(["--json", "--provider", "mock", "hi"]);
+    expect(jsonLines(next.stdout)[0]).toMatchObject({ type: "start", permission_mode: "ask", sandbox: { enforced: false } });
   });
 
   test("zot ext doctor says the agent sandbox is not enforced and new sessions start in ask", async () => {

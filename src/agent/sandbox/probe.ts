@@ -4,21 +4,44 @@
 // trial makes), that server is the trial: it confines itself exactly as a confined `exit 0` would,
 // and its first frame says whether it could, so the trial's own processes (unshare and a shell)
 // are not spent (bench/RESULTS.md, "The command server as the probe"). Elsewhere the confined
-// `exit 0` runs (status.ts).
-import { commandServerWith } from "./command-server.ts";
+// `exit 0` runs (status.ts). A verdict of "enforced" is remembered for the boot (verdict-memory.ts):
+// the next start takes it at once and lets its command server confirm it while the session starts.
+import { commandServerWith, type CommandServer } from "./command-server.ts";
 import type { SandboxPolicy } from "./policy.ts";
-import { namespacesRefused, runTrial, sandboxTrial, serveArgv, settleSupport } from "./status.ts";
+import { confirmSupport, namespacesRefused, runTrial, sandboxTrial, serveArgv, settleSupport, supportOf } from "./status.ts";
+import { forgetVerdict, rememberedVerdict, rememberVerdict } from "./verdict-memory.ts";
 
-/** `serve`: the session's policy, when its command server is to run; otherwise a confined `exit 0` is the trial. */
-export async function prepareSandbox(serve: SandboxPolicy | null): Promise<void> {
+/**
+ * `serve`: the session's policy, when its command server is to run; otherwise a confined `exit 0`
+ * is the trial. `home`: where this boot's earlier verdict is remembered; with one, nothing is
+ * awaited, and the server started here confirms it.
+ */
+export async function prepareSandbox(serve: SandboxPolicy | null, home: string): Promise<void> {
   const s = sandboxTrial();
   if (s === null || "ok" in s) return;
-  if (!serve || serve.mode === "off" || serve.network || process.platform !== "linux") return runTrial(s);
-  const server = commandServerWith(serveArgv(serve));
+  const linux = serve && serve.mode !== "off" && process.platform === "linux" ? serve : null;
+  if (rememberedVerdict(home, s.how)) {
+    settleSupport({ ok: true, how: s.how });
+    if (linux) confirmSupport(confirmation(commandServerWith(serveArgv(linux)), home));
+    return;
+  }
+  if (!linux || linux.network) await runTrial(s);
+  else {
+    const server = commandServerWith(serveArgv(linux));
+    const r = await server.confined();
+    // A server that ended before its first frame is a trial that exited before it ran anything (the namespaces come first).
+    settleSupport(r.ok ? { ok: true, how: s.how } : { ok: false, why: "refused" in r ? r.refused : namespacesRefused(`a trial ${r.died}`) });
+    // Not enforced: commands start directly, and this server would only refuse them.
+    if (!r.ok) server.retire();
+  }
+  const found = supportOf();
+  if (found?.ok) rememberVerdict(home, found.how);
+}
+
+/** Why `server` contradicts the remembered verdict, or null once it confined itself; a contradicted verdict is forgotten. */
+async function confirmation(server: CommandServer, home: string): Promise<string | null> {
   const r = await server.confined();
-  if (r.ok) return settleSupport({ ok: true, how: s.how });
-  // A server that ended before its first frame is a trial that exited before it ran anything (the namespaces come first).
-  settleSupport({ ok: false, why: "refused" in r ? r.refused : namespacesRefused(`a trial ${r.died}`) });
-  // Not enforced: commands start directly, and this server would only refuse them.
-  server.retire();
+  if (r.ok) return null;
+  forgetVerdict(home);
+  return "refused" in r ? r.refused : namespacesRefused(`its command server ${r.died}`);
 }

@@ -10,7 +10,7 @@ import { AWAIT_GO, go } from "../../platform/go-line.ts";
 import { readToExit } from "../../platform/shell-exit.ts";
 import { Chunks, type Command, type CommandExit } from "./command.ts";
 import { commandServerFor } from "./command-server.ts";
-import { confinedArgv } from "./status.ts";
+import { confinedArgv, revocation } from "./status.ts";
 import type { SandboxPolicy } from "./policy.ts";
 
 /**
@@ -19,6 +19,10 @@ import type { SandboxPolicy } from "./policy.ts";
  * however zot ends.
  */
 export async function spawnCommand(shell: string, script: string, args: string[], cwd: string, sandbox: SandboxPolicy | undefined): Promise<Command | string> {
+  if (sandbox && sandbox.mode !== "off") {
+    const refused = await revocation();
+    if (refused) return refused;
+  }
   const argv = [shell, "-c", `${AWAIT_GO}${script}`, ...args];
   const env = childEnv(process.env);
   const server = commandServerFor(sandbox);

@@ -42,9 +42,41 @@ export function sandboxTrial(): Support | Unprobed | null {
   return s;
 }
 
+/** The verdict, once found out. */
+export function supportOf(): Support | null {
+  return support;
+}
+
 /** The verdict of a trial run elsewhere (probe.ts: the session's command server, which confines itself as the trial would). */
 export function settleSupport(s: Support): void {
   support ??= s;
+}
+
+/**
+ * Where the verdict came from this boot's earlier start (verdict-memory.ts): settles once the
+ * session's command server has said whether it confined itself, with why not if it could not.
+ */
+let confirming: Promise<string | null> = Promise.resolve(null);
+let revoked: string | null = null;
+
+/** probe.ts: the remembered verdict stands until `check` resolves with a reason it does not. */
+export function confirmSupport(check: Promise<string | null>): void {
+  confirming = check.then((why) => {
+    if (why !== null) revoked ??= why;
+    return why;
+  });
+}
+
+/**
+ * Why commands are refused although the session was told the sandbox is enforced: the remembered
+ * verdict turned out wrong, and nothing may then run unconfined under a mode chosen for a sandbox.
+ * Waits for the confirmation while it is pending (the first command may arrive before it).
+ */
+export async function revocation(): Promise<string | null> {
+  await confirming;
+  return revoked === null
+    ? null
+    : `${LAUNCHER_PREFIX} the sandbox cannot be set up now (${revoked}), although it could earlier in this boot, which is what this session started from; the command was not run. Restart zot: it checks the sandbox again and says what it can enforce.`;
 }
 
 /** Why the sandbox is not enforced when a trial could not make the namespaces; `detail` says how it ended. */

@@ -8,7 +8,7 @@ import { randomHex } from "../../random.ts";
 import { ensurePrivateDir, spillPath } from "../../platform/home.ts";
 import { shellPath } from "../../platform/shell.ts";
 import { sandboxDenial } from "../sandbox/denials.ts";
-import { confinedArgv } from "../sandbox/status.ts";
+import { confinedArgv, revocation } from "../sandbox/status.ts";
 import { spawnCommand } from "../sandbox/spawn.ts";
 import type { Command } from "../sandbox/command.ts";
 import type { SandboxPolicy } from "../sandbox/policy.ts";
@@ -208,6 +208,10 @@ async function runInEditor(
 ): Promise<ToolOutput> {
   const shell = shellPath(process.env, process.platform);
   if (!shell.ok) return textResult(shell.error, true);
+  if (ctx.sandbox && ctx.sandbox.mode !== "off") {
+    const refused = await revocation();
+    if (refused) return textResult(refused, true);
+  }
   const argv = confinedArgv(ctx.sandbox, shellArgv(shell.path, command));
   const timeout = AbortSignal.timeout(timeoutS * 1000);
   const r = await run({ callId: ctx.callId ?? "", argv, cwd: ctx.cwd, signal: AbortSignal.any([ctx.signal, timeout]) });

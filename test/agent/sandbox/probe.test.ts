@@ -1,9 +1,10 @@
 // The sandbox probe at start-up (src/agent/sandbox/probe.ts): where bash will run commands under a
 // policy without network, the session's command server is the trial — it is up once the verdict
-// is in, and the first command runs in it; a policy with network keeps the confined `exit 0`.
+// is in, and the first command runs in it; a policy with network keeps the confined `exit 0`. A
+// verdict of "enforced" is remembered for the boot, and the next start takes it without waiting.
 // Each case runs in a fresh process, since the verdict is found out once per process.
 import { beforeAll, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { landlockAbi } from "../../../src/platform/landlock.ts";
@@ -21,7 +22,16 @@ beforeAll(() => {
 
 type Seen = { enforced: boolean; servers: number[]; ppid: string; after: number[] };
 
-async function probeWith(network: boolean): Promise<Seen> {
+/** A zot home of its own for each case: a remembered verdict is kept there. */
+function home(name: string): string {
+  const h = join(dir, name);
+  mkdirSync(h, { recursive: true });
+  return h;
+}
+
+const verdictFile = (zotHome: string) => join(zotHome, "sandbox-verdict.json");
+
+async function probeWith(network: boolean, zotHome: string): Promise<Seen> {
   const src = (m: string) => JSON.stringify(join(ROOT, "src", m));
   const script = join(dir, `probe-${network}.ts`);
   writeFileSync(
@@ -39,7 +49,7 @@ const servers = () => readdirSync("/proc").filter((d) => /^\\d+$/.test(d)).filte
 }).map(Number);
 const cwd = ${JSON.stringify(join(dir, "project"))};
 const p = sandboxPolicy({ mode: "workspace-write", network: ${network}, writable: [], hidden: [] }, { cwd, zotHome: ${JSON.stringify(join(dir, "zot-home"))}, userHome: ${JSON.stringify(join(dir, "home"))} });
-await prepareSandbox(p);
+await prepareSandbox(p, ${JSON.stringify(zotHome)});
 const up = servers();
 const enforced = sandboxStatus(p).enforced;
 const r = await bashTool.execute({ command: "echo $PPID" }, { cwd, home: ${JSON.stringify(join(dir, "zot-home"))}, signal: new AbortController().signal, progress: () => {}, sandbox: p });
@@ -54,7 +64,7 @@ process.exit(0);
 }
 
 test.skipIf(!canConfine)("without network, the session's command server is the probe: it is up with the verdict and runs the first command", async () => {
-  const seen = await probeWith(false);
+  const seen = await probeWith(false, home("fresh-without"));
   expect(seen.enforced).toBe(true);
   expect(seen.servers.length).toBe(1);
   expect(Number(seen.ppid)).toBe(seen.servers[0]!);
@@ -62,9 +72,49 @@ test.skipIf(!canConfine)("without network, the session's command server is the p
 });
 
 test.skipIf(!canConfine)("with network, a confined `exit 0` is the probe and the server starts with the first command", async () => {
-  const seen = await probeWith(true);
+  const seen = await probeWith(true, home("fresh-with"));
   expect(seen.enforced).toBe(true);
   expect(seen.servers).toEqual([]);
   expect(seen.after.length).toBe(1);
   expect(Number(seen.ppid)).toBe(seen.after[0]!);
+});
+
+test.skipIf(!canConfine)("an enforced verdict is remembered for this boot, user and build of zot", async () => {
+  const h = home("remembers");
+  expect(existsSync(verdictFile(h))).toBe(false);
+  await probeWith(false, h);
+  const kept = JSON.parse(readFileSync(verdictFile(h), "utf8"));
+  expect(kept).toMatchObject({
+    boot: readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim(),
+    uid: process.getuid?.(),
+    how: expect.stringMatching(/^Landlock ABI \d+ and namespaces$/),
+  });
+  expect(typeof kept.zot).toBe("string");
+});
+
+test.skipIf(!canConfine)("with the verdict remembered, the server starts at once (even with network) and runs the first command", async () => {
+  const h = home("remembered");
+  await probeWith(false, h);
+  // With network the trial would be a confined `exit 0` and no server would be up yet; the remembered verdict starts the server that confirms it.
+  const seen = await probeWith(true, h);
+  expect(seen.enforced).toBe(true);
+  expect(seen.servers.length).toBe(1);
+  expect(Number(seen.ppid)).toBe(seen.servers[0]!);
+  expect(existsSync(verdictFile(h))).toBe(true);
+});
+
+test.skipIf(!canConfine)("a verdict remembered from another boot, user or build of zot is not taken: the probe runs and remembers afresh", async () => {
+  const h = home("stale");
+  await probeWith(false, h);
+  const kept = JSON.parse(readFileSync(verdictFile(h), "utf8"));
+  for (const changed of [{ boot: "00000000-0000-0000-0000-000000000000" }, { uid: 4242 }, { zot: "0.0.1 0000000" }, { how: "Landlock ABI 1 and namespaces" }]) {
+    writeFileSync(verdictFile(h), JSON.stringify({ ...kept, ...changed }));
+    const seen = await probeWith(true, h);
+    expect(seen.enforced).toBe(true);
+    expect(seen.servers).toEqual([]);
+    expect(JSON.parse(readFileSync(verdictFile(h), "utf8"))).toEqual(kept);
+  }
+  writeFileSync(verdictFile(h), "{not json");
+  expect((await probeWith(true, h)).servers).toEqual([]);
+  expect(JSON.parse(readFileSync(verdictFile(h), "utf8"))).toEqual(kept);
 });
