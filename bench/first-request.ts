@@ -1,25 +1,32 @@
 // When a one-bash-call `zot -p` reaches the model, and when it is done: the arrival of its first
 // request, of its second (after the `echo ok` command ran) and the process's exit, in ms from the
-// spawn, medians of interleaved runs. Each binary runs
-//   sandboxed            with the same $ZOT_HOME every run, so the boot's verdict is remembered
-//                        (agent/sandbox/verdict-memory.ts) after the first
-//   sandboxed, probing   with a fresh $ZOT_HOME every run: the verdict is found out at start (the
-//                        command server's first frame), as on the first start after a boot
+// spawn, medians of interleaved runs: where a sandboxed start's extra wall time falls (before the
+// first request: the probe, the command server's start; between the requests: the command through
+// the server; at the end: the exit). Each binary runs
+//   sandboxed                   the boot's verdict remembered (agent/sandbox/verdict-memory.ts)
+//   sandboxed, not remembered   $ZOT_HOME/sandbox-verdict.json removed before the run: the verdict
+//                               is found out at start, as on the first start after a boot
 //   --sandbox off
 // The model is a local Anthropic-format server that timestamps each request as it arrives and
 // answers at once: the first with a bash call, the second with text.
 //
-//   bun bench/first-request.ts [runs] [binary…]   (default 20 runs; dist/zot)
-import { mkdtempSync, rmSync } from "node:fs";
+// With --guard, every run also loads the benchmarks' guard extension (bench/guard-c, a tool_call
+// interceptor), as bench/zot-vs-go.ts's echo does.
+//
+//   bun bench/first-request.ts [--guard] [runs] [binary…]   (default 20 runs; dist/zot)
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { anthropicEvents } from "../test/helpers/provider-server.ts";
-import { machine, median, printArgs } from "./harness.ts";
+import { compileGuard, machine, median, printArgs } from "./harness.ts";
 import { freshBinary } from "../scripts/build-freshness.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
-const RUNS = Number(process.argv[2] ?? 20);
-const binaries = process.argv.length > 3 ? process.argv.slice(3).map((b) => resolve(b)) : [freshBinary(ROOT, join(ROOT, "dist", "zot"))];
+const argv = process.argv.slice(2);
+const withGuard = argv[0] === "--guard";
+if (withGuard) argv.shift();
+const RUNS = Number(argv[0] ?? 20);
+const binaries = argv.length > 1 ? argv.slice(1).map((b) => resolve(b)) : [freshBinary(ROOT, join(ROOT, "dist", "zot"))];
 
 let spawnedAt = 0n;
 const arrivals: number[] = [];
@@ -40,30 +47,34 @@ const server = Bun.serve({
 const base = `http://127.0.0.1:${server.port}`;
 
 const scratch = mkdtempSync(join(tmpdir(), "zot-first-request-"));
-const kept = join(scratch, "home");
-type Variant = { name: string; args: (bin: string) => string[]; home: () => string };
-const run = (bin: string) => printArgs(bin, base, "go", null);
+const home = join(scratch, "home");
+const guard = withGuard ? compileGuard(scratch) : null;
+type Variant = { name: string; args: (bin: string) => string[]; forget?: true };
+const run = (bin: string) => printArgs(bin, base, "go", guard);
 const variants: Variant[] = [
-  { name: "sandboxed", args: run, home: () => kept },
-  { name: "sandboxed, probing", args: run, home: () => mkdtempSync(join(scratch, "fresh-")) },
-  { name: "--sandbox off", args: (bin) => [...run(bin).slice(0, -1), "--sandbox", "off", "go"], home: () => kept },
+  { name: "sandboxed", args: run },
+  { name: "sandboxed, not remembered", args: run, forget: true },
+  { name: "--sandbox off", args: (bin) => [...run(bin).slice(0, -1), "--sandbox", "off", "go"] },
 ];
 
 type Row = { first: number[]; second: number[]; exit: number[] };
 const rows = new Map<string, Row>();
-console.log(`# first-request: ${RUNS} runs; ${machine()}`);
-// Round -1 warms the page cache and remembers the verdict in the kept home.
+console.log(`# first-request: ${RUNS} runs${guard ? ", with the guard extension" : ""}; ${machine()}`);
+// Round -1 warms the page cache and the home's model cache, and remembers the verdict.
 for (let round = -1; round < RUNS; round++) {
   for (const bin of binaries) {
     for (const v of variants) {
-      const home = v.home();
+      // Put back after the run, so the other binaries' remembered runs find it (an older zot neither reads nor writes it).
+      const verdict = join(home, "sandbox-verdict.json");
+      const kept = v.forget && existsSync(verdict) ? readFileSync(verdict) : null;
+      if (v.forget) rmSync(verdict, { force: true });
       arrivals.length = 0;
       spawnedAt = process.hrtime.bigint();
       const p = Bun.spawn(v.args(bin), { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ZOT_HOME: home }, stdout: "ignore", stderr: "ignore" });
       const code = await p.exited;
       const exit = sinceSpawn();
+      if (kept) writeFileSync(verdict, kept, { mode: 0o600 });
       if (code !== 0 || arrivals.length !== 2) throw new Error(`${bin} (${v.name}) exited with ${code} after ${arrivals.length} requests`);
-      if (home !== kept) rmSync(home, { recursive: true, force: true });
       if (round < 0) continue;
       const key = `${bin} | ${v.name}`;
       const row = rows.get(key) ?? { first: [], second: [], exit: [] };

@@ -8,8 +8,7 @@
 // confine. The server's first frame confirms the remembered verdict; if it contradicts it, the
 // session's commands are refused (status.ts `revokeSupport`) and the file is removed, so the next
 // start probes again. A new boot, another user, another zot build or another Landlock ABI probe again.
-import { readFileSync, rmSync } from "node:fs";
-import { atomicWrite } from "../../platform/atomic-write.ts";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { ensurePrivateDir, sandboxVerdictPath } from "../../platform/home.ts";
 import { isObject } from "../../json.ts";
 import { buildInfo } from "../../version.ts";
@@ -46,7 +45,8 @@ export function rememberVerdict(home: string, how: string): void {
   if (!now) return;
   try {
     ensurePrivateDir(home);
-    atomicWrite(sandboxVerdictPath(home), `${JSON.stringify(now)}\n`, 0o600);
+    // Not atomicWrite: its fsync cost the first start of a boot 1-3 ms, and a file cut short by a crash reads as no verdict.
+    writeFileSync(sandboxVerdictPath(home), `${JSON.stringify(now)}\n`, { mode: 0o600 });
   } catch {
     // Not worth an error: the next start probes again.
   }
