@@ -69,8 +69,16 @@ function syscalls(): { create: number; add: number; restrict: number } | null {
   return process.platform === "linux" && ARCHES.includes(process.arch) ? SYSCALLS : null;
 }
 
+/** The running kernel's, asked once: every sandboxed command's start plans with it. */
+let abi: number | null = null;
+
 /** The kernel's Landlock ABI version; 0 when Landlock is unavailable (not Linux, disabled, too old). */
 export function landlockAbi(): number {
+  abi ??= askAbi();
+  return abi;
+}
+
+function askAbi(): number {
   const nr = syscalls();
   if (!nr) return 0;
   const c = loadLibc();

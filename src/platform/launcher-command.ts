@@ -12,9 +12,11 @@ export const LAUNCHER_ARG = "__sandbox";
  */
 export const EMBEDDED_RUNTIME_ENV = "BUN_BE_BUN";
 
+const isCompiled = Bun.main.startsWith("/$bunfs/") || Bun.main.includes("~BUN");
+
 /** Whether this process is the compiled zot binary (rather than Bun running the sources). */
 export function compiled(): boolean {
-  return Bun.main.startsWith("/$bunfs/") || Bun.main.includes("~BUN");
+  return isCompiled;
 }
 
 /**
@@ -25,6 +27,9 @@ export function launcherCommand(direct = true): string[] {
   return compiled() ? [runningBinary(direct), LAUNCHER_ARG] : [process.execPath, join(import.meta.dir, "..", "ext", "sandbox", "launch.ts")];
 }
 
+/** /proc/PID/exe where /proc is mounted (asked once: it stays for the process's life, and every sandboxed command's start asks). */
+let selfExe: string | null | undefined;
+
 /**
  * The binary this process runs. Once `zot update` (or a rebuild) has replaced or removed it on
  * disk, its path names another version or nothing, and the kernel still starts this very file
@@ -34,6 +39,6 @@ export function launcherCommand(direct = true): string[] {
 function runningBinary(direct: boolean): string {
   const path = process.execPath;
   if (!direct || process.platform !== "linux") return path;
-  const self = `/proc/${process.pid}/exe`;
-  return nodeFs().existsSync(self) ? self : path;
+  selfExe ??= nodeFs().existsSync(`/proc/${process.pid}/exe`) ? `/proc/${process.pid}/exe` : null;
+  return selfExe ?? path;
 }
