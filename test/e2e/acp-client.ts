@@ -6,6 +6,7 @@ import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
 import * as acp from "@agentclientprotocol/sdk";
 import { ROOT, ZOT, zotEnv } from "./zot.ts";
+import { signal } from "../helpers/processes.ts";
 
 type Schema = { $defs: Record<string, unknown> };
 const schema = JSON.parse(readFileSync(join(ROOT, "node_modules/@agentclientprotocol/sdk/schema/v1/schema.json"), "utf8")) as Schema & {
@@ -153,7 +154,7 @@ export class Terminals {
 
   private killGroup(pid: number): void {
     try {
-      process.kill(-pid, "SIGKILL");
+      signal(pid, "SIGKILL", { group: true });
     } catch {
       // The group is gone already.
     }

@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join } from "node:path";
 import { useZotHome, ZOT, zotEnv } from "./zot.ts";
 import { elements } from "../helpers/elements.ts";
-import { alive } from "../helpers/processes.ts";
+import { alive, signal } from "../helpers/processes.ts";
 
 const e2e = useZotHome();
 
@@ -15,7 +15,7 @@ function reap(pids: number[]): void {
   e2e.defer(() => {
     for (const pid of pids) {
       try {
-        process.kill(pid, "SIGKILL");
+        signal(pid, "SIGKILL");
       } catch {
         // Already gone.
       }

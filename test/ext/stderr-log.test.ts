@@ -6,6 +6,7 @@ import { readdirSync, readlinkSync } from "node:fs";
 import { redactSecrets } from "../../src/redact.ts";
 import { MAX_STDERR_LINE_BYTES, StderrLines } from "../../src/ext/connection/stderr-log.ts";
 import { waitFor } from "../helpers/wait.ts";
+import { signal } from "../helpers/processes.ts";
 import { alive, start } from "./fixture-host.ts";
 
 const KEY = "sk-ant-FAKE-stderr-0123456789abcdef";
@@ -117,7 +118,7 @@ describe("extension stderr in the log", () => {
         expect(pipes()).toBeLessThanOrEqual(before);
         expect(alive(held)).toBe(true);
       } finally {
-        process.kill(held, "SIGKILL");
+        if (alive(held)) signal(held, "SIGKILL");
       }
     },
   );

@@ -1,4 +1,5 @@
-// Whether a process the test started is still there, the one check every leak test makes.
+// Whether a process the test started is still there, the one check every leak test makes; and the
+// one way a test signals a process (test/architecture/test-signals.test.ts keeps it so).
 import { readdirSync, readFileSync } from "node:fs";
 
 /** Alive and not a zombie (a re-parented zombie waits for init, but runs nothing). */
@@ -38,4 +39,16 @@ export function running(argv: string[]): number[] {
 export async function noneRunning(argv: string[]): Promise<boolean> {
   for (let i = 0; i < 100 && running(argv).length > 0; i++) await Bun.sleep(50);
   return running(argv).length === 0;
+}
+
+/**
+ * Sends `sig` to a process the test started (`group`: to its process group). Only a positive pid
+ * other than init's: process.kill(0, …) reaches the test's own process group and process.kill(-1, …)
+ * every process the user may signal, and a pid read from an empty file, or of a command server that
+ * was never started, is just that (one such call, on a machine where the sandbox was not enforced,
+ * killed the test run and the shell that ran it).
+ */
+export function signal(pid: number, sig: NodeJS.Signals, { group = false } = {}): void {
+  if (!Number.isInteger(pid) || pid <= 1) throw new Error(`refusing to send ${sig} to pid ${pid}: not a process the test started`);
+  process.kill(group ? -pid : pid, sig);
 }

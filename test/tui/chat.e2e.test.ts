@@ -4,6 +4,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { useTmux } from "./helpers/tmux.ts";
+import { signal } from "../helpers/processes.ts";
 
 const tui = useTmux();
 
@@ -196,7 +197,7 @@ test("SIGTERM restores the terminal", async () => {
     const out = Bun.spawnSync(["pgrep", "-P", shell]).stdout.toString().trim();
     return out.split("\n")[0] || null;
   }, "the zot process");
-  process.kill(Number(zot), "SIGTERM");
+  signal(Number(zot), "SIGTERM");
   await t.until(() => t.display("#{alternate_on}") === "0", "the normal screen");
   expect(t.display("#{cursor_flag}")).toBe("1");
   t.send("echo term-$((1+1))");

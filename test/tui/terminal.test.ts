@@ -5,6 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { stripAnsi } from "../../src/tui/terminal/ansi.ts";
 import { FRAME_COLS, FRAME_ROWS, frames } from "./frames.ts";
+import { signal } from "../helpers/processes.ts";
 
 const BUN = resolve("node_modules/.bin/bun");
 const TERMINAL = resolve("src/tui/terminal/terminal.ts");
@@ -119,7 +120,7 @@ describe("Terminal in a real terminal (tmux)", () => {
 
   test("restores the terminal and exits 143 when killed with SIGTERM", async () => {
     const w = await start("term");
-    process.kill(w.pid, "SIGTERM");
+    signal(w.pid, "SIGTERM");
     const r = await finished(w);
     expect(r.code).toBe(143);
     expect(sane(r.stty)).toBe(true);
@@ -129,7 +130,7 @@ describe("Terminal in a real terminal (tmux)", () => {
 
   test("restores the terminal and exits 129 on SIGHUP", async () => {
     const w = await start("hup");
-    process.kill(w.pid, "SIGHUP");
+    signal(w.pid, "SIGHUP");
     const r = await finished(w);
     expect(r.code).toBe(129);
     expect(sane(r.stty)).toBe(true);

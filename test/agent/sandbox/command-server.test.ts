@@ -13,7 +13,7 @@ import { sandboxPolicy, type SandboxPolicy } from "../../../src/agent/sandbox/po
 import { encodeEvent, encodeRequest, eventFrames, requestFrames } from "../../../src/platform/command-protocol.ts";
 import { textOf } from "../../../src/agent/content.ts";
 import { tempDir } from "../../helpers/temp.ts";
-import { alive, noneRunning } from "../../helpers/processes.ts";
+import { alive, noneRunning, signal } from "../../helpers/processes.ts";
 
 let ws: string;
 let outside: string;
@@ -114,8 +114,10 @@ describe("ends", () => {
     const running = run(`echo $$ > ${marker}; sleep 300`, p);
     while (!existsSync(marker) || readFileSync(marker, "utf8") === "") await Bun.sleep(20);
     const command = Number(readFileSync(marker, "utf8"));
-    const old = commandServerFor(p)?.pid ?? -1;
-    process.kill(old, "SIGKILL");
+    const server = commandServerFor(p);
+    expect(server).not.toBeNull();
+    const old = server!.pid;
+    signal(old, "SIGKILL");
     const r = await running;
     expect(r.isError).toBe(true);
     expect(r.text).toContain("the sandbox's command server stopped (killed by SIGKILL); the command's result is lost");
