@@ -104,8 +104,11 @@ function decodeEvent(b: Body): Result<{ value: Event }> {
       const refusal = text(b.payload);
       return refusal === null ? bad("a ready is not UTF-8") : { ok: true, value: { kind: "ready", id: b.id, refusal: refusal || null } };
     }
-    case KINDS.started:
-      return b.payload.length === 4 ? { ok: true, value: { kind: "started", id: b.id, pid: view.getUint32(0, true) } } : bad("a started has no pid");
+    case KINDS.started: {
+      const pid = b.payload.length === 4 ? view.getUint32(0, true) : 0;
+      // Never 0 or 1: zot signals a command's group by this pid (platform/signallable.ts).
+      return pid > 1 ? { ok: true, value: { kind: "started", id: b.id, pid } } : bad("a started has no pid");
+    }
     case KINDS.failed: {
       const message = text(b.payload);
       return message === null ? bad("a failed is not UTF-8") : { ok: true, value: { kind: "failed", id: b.id, message } };

@@ -19,6 +19,7 @@ import { libc } from "./libc.ts";
 import { isolate } from "./namespaces.ts";
 import { readToExit } from "./shell-exit.ts";
 import { go } from "./go-line.ts";
+import { signallable } from "./signallable.ts";
 
 export const SERVE_ARG = "--serve";
 
@@ -115,6 +116,7 @@ export async function runCommandServer(argv: string[]): Promise<number> {
 }
 
 function signalGroup(pid: number, signal: "SIGTERM" | "SIGKILL"): void {
+  if (!signallable(pid)) return;
   try {
     process.kill(-pid, signal);
   } catch {

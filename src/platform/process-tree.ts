@@ -3,6 +3,7 @@
 // process groups to signal: `taskkill /T` walks the tree from the child's pid (`/F` to force).
 import { readFileSync } from "node:fs";
 import { unregisterGroup } from "./reaper.ts";
+import { signallable } from "./signallable.ts";
 
 export type TreeSignal = "SIGTERM" | "SIGKILL";
 
@@ -18,6 +19,7 @@ export function taskkillArgv(pid: number, signal: TreeSignal): string[] {
 
 /** Signals `pid`'s whole tree; false when nothing was there. Synchronous, so it also works in an exit handler. */
 export function killTree(pid: number, signal: TreeSignal, platform: string = process.platform): boolean {
+  if (!signallable(pid)) return false;
   if (platform === "win32") {
     try {
       return Bun.spawnSync(taskkillArgv(pid, signal), { stdin: "ignore", stdout: "ignore", stderr: "ignore" }).exitCode === 0;

@@ -7,7 +7,7 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { code, sources } from "./source-text.ts";
+import { code, sources, src } from "./source-text.ts";
 
 const tests = resolve(import.meta.dir, "..");
 
@@ -31,6 +31,16 @@ test("no test sends a signal with process.kill but the helper, which refuses pid
   const violations = sources(tests)
     .filter((file) => file !== door)
     .flatMap((file) => signalsSent(readFileSync(file, "utf8")).map((args) => `${relative(tests, file)}: process.kill(${args})`));
+  expect(violations).toEqual([]);
+});
+
+test("in src/, signals are sent only where the pid is checked first (platform/signallable.ts) or is zot's own", () => {
+  // process-tree.ts's killTree and the command server's signalGroup check the pid; the terminal stops zot itself (Ctrl-Z).
+  const allowed = ["platform/process-tree.ts", "platform/command-server.ts", "tui/terminal/terminal.ts"];
+  const violations = sources(src)
+    .map((file) => relative(src, file))
+    .filter((file) => !allowed.includes(file))
+    .flatMap((file) => signalsSent(readFileSync(join(src, file), "utf8")).map((args) => `${file}: process.kill(${args})`));
   expect(violations).toEqual([]);
 });
 

@@ -199,6 +199,12 @@ describe("frames", () => {
       expect(d.push(encodeRequest({ kind: "kill", id: 1, signal: "SIGTERM" })).ok).toBe(false);
     }
     expect(eventFrames().push(frame(3, "12"))).toEqual({ ok: false, error: "malformed command-server frame: a started has no pid" });
+    // pid 0 or 1 would make a kill of the command's group one of zot's own group or of every process.
+    for (const pid of [0, 1]) {
+      const p = Buffer.alloc(4);
+      p.writeUInt32LE(pid, 0);
+      expect(eventFrames().push(frame(3, p.toString("latin1")))).toEqual({ ok: false, error: "malformed command-server frame: a started has no pid" });
+    }
   });
 
   test("a server that could not confine itself runs nothing: every command gets the sandbox line and status 126", async () => {
