@@ -113,4 +113,9 @@ test("--sandbox off: commands and tools run as before, and the status says off",
   expect(runtime.mode).toBe("yolo");
   await runtime.prompt(call("bash", { command: `echo free > ${join(outside, "off.txt")}` }));
   expect(readFileSync(join(outside, "off.txt"), "utf8")).toBe("free\n");
+  // The file tools too: a secret location is read and a file outside the workspace written.
+  await runtime.prompt(call("read", { path: join(userHome, ".ssh", "id_rsa") }));
+  expect(lastResult()).toContain("PRIVATE KEY");
+  await runtime.prompt(call("write", { path: join(outside, "notes.txt"), content: "new\n" }));
+  expect(readFileSync(join(outside, "notes.txt"), "utf8")).toBe("new\n");
 });
