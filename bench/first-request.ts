@@ -7,8 +7,8 @@
 //   sandboxed, not remembered   $ZOT_HOME/sandbox-verdict.json removed before the run: the verdict
 //                               is found out at start, as on the first start after a boot
 //   --sandbox off
-// The model is a local Anthropic-format server that timestamps each request as it arrives and
-// answers at once: the first with a bash call, the second with text.
+// The model is the benchmarks' scripted one (bench/scripted-model.ts), timing each request as it
+// arrives: the first is answered with the bash call, the second with text.
 //
 // With --guard, every run also loads the benchmarks' guard extension (bench/guard-c, a tool_call
 // interceptor), as bench/zot-vs-go.ts's echo does.
@@ -17,8 +17,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { anthropicEvents } from "../test/helpers/provider-server.ts";
 import { compileGuard, machine, median, printArgs } from "./harness.ts";
+import { startScriptedModel } from "./scripted-model.ts";
 import { freshBinary } from "../scripts/build-freshness.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -31,30 +31,19 @@ const binaries = argv.length > 1 ? argv.slice(1).map((b) => resolve(b)) : [fresh
 let spawnedAt = 0n;
 const arrivals: number[] = [];
 const sinceSpawn = (): number => Number(process.hrtime.bigint() - spawnedAt) / 1e6;
-const sse = (body: string[]) => new Response(body.join(""), { headers: { "content-type": "text/event-stream" } });
-const server = Bun.serve({
-  hostname: "127.0.0.1",
-  port: 0,
-  async fetch(req) {
-    if (req.method === "GET") return Response.json({ data: [{ id: "claude-sonnet-4-5", display_name: "Claude Sonnet 4.5" }] });
-    arrivals.push(sinceSpawn());
-    const body = (await req.json()) as { model: string; messages: unknown[] };
-    return body.messages.length === 1
-      ? sse(anthropicEvents({ kind: "turn", toolCalls: [{ id: "toolu_1", name: "bash", args: { command: "echo ok" } }] }, body.model))
-      : sse(anthropicEvents({ kind: "turn", text: "Done." }, body.model));
-  },
-});
-const base = `http://127.0.0.1:${server.port}`;
+const model = startScriptedModel(() => arrivals.push(sinceSpawn()));
+/** One bash call (`echo ok`), then the answer. */
+const PROMPT = "steps=2 tool=bash go";
 
 const scratch = mkdtempSync(join(tmpdir(), "zot-first-request-"));
 const home = join(scratch, "home");
 const guard = withGuard ? compileGuard(scratch) : null;
 type Variant = { name: string; args: (bin: string) => string[]; forget?: true };
-const run = (bin: string) => printArgs(bin, base, "go", guard);
+const run = (bin: string) => printArgs(bin, model.base, PROMPT, guard);
 const variants: Variant[] = [
   { name: "sandboxed", args: run },
   { name: "sandboxed, not remembered", args: run, forget: true },
-  { name: "--sandbox off", args: (bin) => [...run(bin).slice(0, -1), "--sandbox", "off", "go"] },
+  { name: "--sandbox off", args: (bin) => [...run(bin).slice(0, -1), "--sandbox", "off", PROMPT] },
 ];
 
 type Row = { first: number[]; second: number[]; exit: number[] };
@@ -91,5 +80,5 @@ for (const [key, r] of rows) {
   console.log(`| ${bin} | ${variant} | ${median(r.first).toFixed(1)} | ${median(r.second).toFixed(1)} | ${median(r.exit).toFixed(1)} |`);
 }
 console.log(`# ${machine()}`);
-server.stop(true);
+model.stop();
 rmSync(scratch, { recursive: true, force: true });

@@ -19,7 +19,8 @@ const ARGS: Record<string, ToolCallSpec["args"]> = {
 
 export type ScriptedModel = { base: string; serverNs: () => bigint; stop: () => void };
 
-export function startScriptedModel(): ScriptedModel {
+/** `onRequest`: called as each model request arrives, before it is read (bench/first-request.ts times them). */
+export function startScriptedModel(onRequest?: () => void): ScriptedModel {
   let serverNs = 0n;
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -27,6 +28,7 @@ export function startScriptedModel(): ScriptedModel {
     async fetch(req) {
       // zot's live model discovery (cached 6 h in $ZOT_HOME, so only a benchmark's first run asks).
       if (req.method === "GET") return Response.json({ data: [{ id: "claude-sonnet-4-5", display_name: "Claude Sonnet 4.5" }] });
+      onRequest?.();
       const t0 = process.hrtime.bigint();
       const body = (await req.json()) as Body;
       const messages = body.messages ?? body.input ?? [];

@@ -3,6 +3,7 @@
 // payload. Output travels as raw bytes, so binary output arrives byte-exact and unescaped. Both
 // directions are decoded here and validated: a malformed frame is an error value, never a throw.
 import type { Result } from "../result.ts";
+import { signallable } from "./signallable.ts";
 
 export type Signal = "SIGTERM" | "SIGKILL";
 
@@ -106,8 +107,8 @@ function decodeEvent(b: Body): Result<{ value: Event }> {
     }
     case KINDS.started: {
       const pid = b.payload.length === 4 ? view.getUint32(0, true) : 0;
-      // Never 0 or 1: zot signals a command's group by this pid (platform/signallable.ts).
-      return pid > 1 ? { ok: true, value: { kind: "started", id: b.id, pid } } : bad("a started has no pid");
+      // Never 0 or 1: zot signals a command's group by this pid.
+      return signallable(pid) ? { ok: true, value: { kind: "started", id: b.id, pid } } : bad("a started has no pid");
     }
     case KINDS.failed: {
       const message = text(b.payload);

@@ -8,7 +8,7 @@
 // the next start takes it at once and lets its command server confirm it while the session starts.
 import { commandServerWith, type CommandServer } from "./command-server.ts";
 import type { SandboxPolicy } from "./policy.ts";
-import { confirmSupport, namespacesRefused, runTrial, sandboxTrial, serveArgv, settleSupport, supportOf } from "./status.ts";
+import { confirmSupport, namespacesRefused, runTrial, sandboxTrial, serveArgv, settleSupport, type Support } from "./status.ts";
 import { forgetVerdict, rememberedVerdict, rememberVerdict } from "./verdict-memory.ts";
 
 /**
@@ -25,17 +25,20 @@ export async function prepareSandbox(serve: SandboxPolicy | null, home: string):
     if (linux) confirmSupport(confirmation(commandServerWith(serveArgv(linux)), home));
     return;
   }
-  if (!linux || linux.network) await runTrial(s);
-  else {
-    const server = commandServerWith(serveArgv(linux));
-    const r = await server.confined();
-    // A server that ended before its first frame is a trial that exited before it ran anything (the namespaces come first).
-    settleSupport(r.ok ? { ok: true, how: s.how } : { ok: false, why: "refused" in r ? r.refused : namespacesRefused(`a trial ${r.died}`) });
-    // Not enforced: commands start directly, and this server would only refuse them.
-    if (!r.ok) server.retire();
-  }
-  const found = supportOf();
-  if (found?.ok) rememberVerdict(home, found.how);
+  const found = !linux || linux.network ? await runTrial(s) : await serverTrial(linux, s.how);
+  if (found.ok) rememberVerdict(home, found.how);
+}
+
+/** The session's command server as the trial: it confines itself as a confined `exit 0` would. */
+async function serverTrial(p: SandboxPolicy, how: string): Promise<Support> {
+  const server = commandServerWith(serveArgv(p));
+  const r = await server.confined();
+  // A server that ended before its first frame is a trial that exited before it ran anything (the namespaces come first).
+  const found: Support = r.ok ? { ok: true, how } : { ok: false, why: "refused" in r ? r.refused : namespacesRefused(`a trial ${r.died}`) };
+  settleSupport(found);
+  // Not enforced: commands start directly, and this server would only refuse them.
+  if (!r.ok) server.retire();
+  return found;
 }
 
 /** Why `server` contradicts the remembered verdict, or null once it confined itself; a contradicted verdict is forgotten. */

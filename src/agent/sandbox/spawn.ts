@@ -19,10 +19,8 @@ import type { SandboxPolicy } from "./policy.ts";
  * however zot ends.
  */
 export async function spawnCommand(shell: string, script: string, args: string[], cwd: string, sandbox: SandboxPolicy | undefined): Promise<Command | string> {
-  if (sandbox && sandbox.mode !== "off") {
-    const refused = await revocation();
-    if (refused) return refused;
-  }
+  const refused = await revocation(sandbox);
+  if (refused) return refused;
   const argv = [shell, "-c", `${AWAIT_GO}${script}`, ...args];
   const env = childEnv(process.env);
   const server = commandServerFor(sandbox);

@@ -42,11 +42,6 @@ export function sandboxTrial(): Support | Unprobed | null {
   return s;
 }
 
-/** The verdict, once found out. */
-export function supportOf(): Support | null {
-  return support;
-}
-
 /** The verdict of a trial run elsewhere (probe.ts: the session's command server, which confines itself as the trial would). */
 export function settleSupport(s: Support): void {
   support ??= s;
@@ -57,26 +52,24 @@ export function settleSupport(s: Support): void {
  * session's command server has said whether it confined itself, with why not if it could not.
  */
 let confirming: Promise<string | null> = Promise.resolve(null);
-let revoked: string | null = null;
 
-/** probe.ts: the remembered verdict stands until `check` resolves with a reason it does not. */
+/** probe.ts: the remembered verdict stands unless `check` resolves with a reason it does not. */
 export function confirmSupport(check: Promise<string | null>): void {
-  confirming = check.then((why) => {
-    if (why !== null) revoked ??= why;
-    return why;
-  });
+  confirming = check;
 }
 
 /**
- * Why commands are refused although the session was told the sandbox is enforced: the remembered
- * verdict turned out wrong, and nothing may then run unconfined under a mode chosen for a sandbox.
- * Waits for the confirmation while it is pending (the first command may arrive before it).
+ * Why a command under `p` is refused although the session was told the sandbox is enforced: the
+ * remembered verdict turned out wrong, and nothing may then run unconfined under a mode chosen for
+ * a sandbox. Waits for the confirmation while it is pending (the first command may arrive before
+ * it). Every way zot starts a command asks it first (spawn.ts, and the editor's terminal).
  */
-export async function revocation(): Promise<string | null> {
-  await confirming;
-  return revoked === null
+export async function revocation(p: SandboxPolicy | undefined): Promise<string | null> {
+  if (!p || p.mode === "off") return null;
+  const why = await confirming;
+  return why === null
     ? null
-    : `${LAUNCHER_PREFIX} the sandbox cannot be set up now (${revoked}), although it could earlier in this boot, which is what this session started from; the command was not run. Restart zot: it checks the sandbox again and says what it can enforce.`;
+    : `${LAUNCHER_PREFIX} the sandbox cannot be set up now (${why}), although it could earlier in this boot, which is what this session started from; the command was not run. Restart zot: it checks the sandbox again and says what it can enforce.`;
 }
 
 /** Why the sandbox is not enforced when a trial could not make the namespaces; `detail` says how it ended. */
@@ -127,12 +120,12 @@ function settleTrial(s: Unprobed, trial: Trial, code: number | null, stdout: str
   return support!;
 }
 
-/** The trial in the background (zot's start-up runs it beside loading extensions, probe.ts). */
-export async function runTrial(s: Unprobed): Promise<void> {
+/** The trial in the background (zot's start-up runs it beside loading extensions, probe.ts); its verdict. */
+export async function runTrial(s: Unprobed): Promise<Support> {
   const trial = s.trial();
   const p = Bun.spawn(trial.argv, { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [code, out] = await Promise.all([p.exited, new Response(p.stdout).text()]);
-  settleTrial(s, trial, code, out);
+  return settleTrial(s, trial, code, out);
 }
 
 /** Probed once per process; probe.ts's `prepareSandbox` does it in the background, else the first use waits for it. */

@@ -6,7 +6,7 @@
 // Only a hint, and one that cannot weaken the sandbox: only "enforced" is remembered, and with it
 // every command still goes through the confined command server, which runs nothing it could not
 // confine. The server's first frame confirms the remembered verdict; if it contradicts it, the
-// session's commands are refused (status.ts `revokeSupport`) and the file is removed, so the next
+// session's commands are refused (status.ts `revocation`) and the file is removed, so the next
 // start probes again. A new boot, another user, another zot build or another Landlock ABI probe again.
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { ensurePrivateDir, sandboxVerdictPath } from "../../platform/home.ts";

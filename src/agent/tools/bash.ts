@@ -208,10 +208,8 @@ async function runInEditor(
 ): Promise<ToolOutput> {
   const shell = shellPath(process.env, process.platform);
   if (!shell.ok) return textResult(shell.error, true);
-  if (ctx.sandbox && ctx.sandbox.mode !== "off") {
-    const refused = await revocation();
-    if (refused) return textResult(refused, true);
-  }
+  const refused = await revocation(ctx.sandbox);
+  if (refused) return textResult(refused, true);
   const argv = confinedArgv(ctx.sandbox, shellArgv(shell.path, command));
   const timeout = AbortSignal.timeout(timeoutS * 1000);
   const r = await run({ callId: ctx.callId ?? "", argv, cwd: ctx.cwd, signal: AbortSignal.any([ctx.signal, timeout]) });
