@@ -57,16 +57,20 @@ try {
     copyFileSync(b, copy);
     return copy;
   });
-  const rows: { label: string; cmd: string[] }[] = [{ label: "bun -e 0", cmd: [process.execPath, "-e", "0"] }];
-  copies.forEach((c, i) => WHICH.forEach((w) => rows.push({ label: `${w} · ${BINARIES[i]}`, cmd: [c, ...SCENARIOS[w]!] })));
+  const rows: { label: string; cmd: string[]; env: Record<string, string> }[] = [{ label: "bun -e 0", cmd: [process.execPath, "-e", "0"], env }];
+  // A $ZOT_HOME per binary: builds that keep a cache or the remembered sandbox verdict differently would overwrite each other's.
+  copies.forEach((c, i) => {
+    const own = { ...env, ZOT_HOME: join(home, `zot-home-${i}`) };
+    for (const w of WHICH) rows.push({ label: `${w} · ${BINARIES[i]}`, cmd: [c, ...SCENARIOS[w]!], env: own });
+  });
   {
     const ms = rows.map(() => [] as number[]);
     const rss = rows.map(() => [] as number[]);
     const cpu = rows.map(() => [] as number[]);
-    for (const r of rows) await sample(r.cmd, env, home);
+    for (const r of rows) await sample(r.cmd, r.env, home);
     for (let run = 0; run < RUNS; run++) {
       for (const [i, r] of rows.entries()) {
-        const s = await sample(r.cmd, env, home);
+        const s = await sample(r.cmd, r.env, home);
         ms[i]!.push(s.ms);
         rss[i]!.push(s.mib);
         cpu[i]!.push(s.cpuMs);

@@ -36,7 +36,8 @@ const model = startScriptedModel(() => arrivals.push(sinceSpawn()));
 const PROMPT = "steps=2 tool=bash go";
 
 const scratch = mkdtempSync(join(tmpdir(), "zot-first-request-"));
-const home = join(scratch, "home");
+// A home per binary: builds that keep the remembered verdict differently would otherwise overwrite each other's.
+const homes = new Map(binaries.map((b, i) => [b, join(scratch, `home-${i}`)]));
 const guard = withGuard ? compileGuard(scratch) : null;
 type Variant = { name: string; args: (bin: string) => string[]; forget?: true };
 const run = (bin: string) => printArgs(bin, model.base, PROMPT, guard);
@@ -52,8 +53,9 @@ console.log(`# first-request: ${RUNS} runs${guard ? ", with the guard extension"
 // Round -1 warms the page cache and the home's model cache, and remembers the verdict.
 for (let round = -1; round < RUNS; round++) {
   for (const bin of binaries) {
+    const home = homes.get(bin)!;
     for (const v of variants) {
-      // Put back after the run, so the other binaries' remembered runs find it (an older zot neither reads nor writes it).
+      // Put back after the run, so the next remembered run finds it.
       const verdict = join(home, "sandbox-verdict.json");
       const kept = v.forget && existsSync(verdict) ? readFileSync(verdict) : null;
       if (v.forget) rmSync(verdict, { force: true });

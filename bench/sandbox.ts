@@ -13,7 +13,6 @@ import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { freshBinary } from "../scripts/build-freshness.ts";
 import { encodeConfinement, CONFINE_ARG } from "../src/platform/confine.ts";
-import { landlockAbi } from "../src/platform/landlock.ts";
 import { confinement } from "../src/agent/sandbox/linux.ts";
 import { sandboxPolicy } from "../src/agent/sandbox/policy.ts";
 
@@ -74,11 +73,11 @@ try {
     { mode: "workspace-write", network: false, writable: [], hidden: [] },
     { cwd: ws, zotHome: home, userHome: process.env.HOME ?? "/root" },
   );
-  const spec = encodeConfinement(confinement(policy, landlockAbi(), false));
+  const spec = encodeConfinement(confinement(policy, false));
   const straight: number[] = [];
   const confined: number[] = [];
   const launcherOnly: number[] = [];
-  const netOnly = encodeConfinement(confinement({ ...policy, hidden: [], reveal: [], network: true }, landlockAbi(), false));
+  const netOnly = encodeConfinement(confinement({ ...policy, hidden: [], reveal: [], network: true }, false));
   for (let i = 0; i < ROUNDS * 3; i++) {
     straight.push(spawnTime(["/bin/sh", "-c", "true"]));
     confined.push(spawnTime([ZOT, "__sandbox", CONFINE_ARG, spec, "/bin/sh", "-c", "true"]));

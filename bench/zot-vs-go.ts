@@ -42,6 +42,9 @@ const RUNS = Number(process.argv[2] ?? 10);
 
 const home = mkdtempSync(join(tmpdir(), "zot-vs-go-"));
 const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ZOT_HOME: home };
+// The earlier zot's own $ZOT_HOME: a build that keeps the remembered sandbox verdict differently would overwrite this one's.
+const beforeEnv: Record<string, string> = { ...env, ZOT_HOME: join(home, "before-home") };
+const envOf = (name: string): Record<string, string> => (name.startsWith("before:") ? beforeEnv : env);
 // A private copy, so a rebuild of dist/zot during the run can't change what is measured.
 const ZOT = join(home, "zot");
 copyFileSync(resolve(process.argv[3] ?? freshBinary(ROOT, join(ROOT, "dist", "zot"))), ZOT);
@@ -90,10 +93,10 @@ try {
     const results: Record<string, Sample[]> = Object.fromEntries(names.map((n) => [n, [] as Sample[]]));
     const wrapper: number[] = [];
     // Warm-up: the page cache, the server, and the model-discovery cache in $ZOT_HOME.
-    for (const n of names) await sample(SCENARIOS[n]!, env, home);
+    for (const n of names) await sample(SCENARIOS[n]!, envOf(n), home);
     for (let i = 0; i < RUNS; i++) {
       wrapper.push((await sample(["/bin/true"], env, home)).ms);
-      for (const n of names) results[n]!.push(await sample(SCENARIOS[n]!, env, home));
+      for (const n of names) results[n]!.push(await sample(SCENARIOS[n]!, envOf(n), home));
     }
     const w = median(wrapper);
     const load = spinners.length > 0 ? `; ${spinners.length} busy process${spinners.length === 1 ? "" : "es"} beside (ZOT_BENCH_LOAD)` : "";

@@ -9,9 +9,11 @@ export type Signal = "SIGTERM" | "SIGKILL";
 
 export type Request = { kind: "start"; id: number; argv: string[]; cwd: string; env: Record<string, string> } | { kind: "kill"; id: number; signal: Signal };
 
+export type Confined = { ok: true; abi: number } | { ok: false; refusal: string };
+
 export type Event =
-  /** The server's first frame (id 0): it confined itself, or why it could not (it then runs nothing). */
-  | { kind: "ready"; id: number; refusal: string | null }
+  /** The server's first frame (id 0): it confined itself (under the kernel's Landlock ABI), or why it could not (it then runs nothing). */
+  | { kind: "ready"; id: number; outcome: Confined }
   | { kind: "started"; id: number; pid: number }
   | { kind: "failed"; id: number; message: string }
   | { kind: "output"; id: number; bytes: Uint8Array }
@@ -43,8 +45,13 @@ export function encodeRequest(r: Request): Uint8Array {
 
 export function encodeEvent(e: Event): Uint8Array {
   switch (e.kind) {
-    case "ready":
-      return frame(KINDS.ready, e.id, encoder.encode(e.refusal ?? ""));
+    case "ready": {
+      if (!e.outcome.ok) return frame(KINDS.ready, e.id, new Uint8Array([0, ...encoder.encode(e.outcome.refusal)]));
+      const p = new Uint8Array(5);
+      p[0] = 1;
+      new DataView(p.buffer).setUint32(1, e.outcome.abi, true);
+      return frame(KINDS.ready, e.id, p);
+    }
     case "started": {
       const p = new Uint8Array(4);
       new DataView(p.buffer).setUint32(0, e.pid, true);
@@ -102,8 +109,11 @@ function decodeEvent(b: Body): Result<{ value: Event }> {
   const view = new DataView(b.payload.buffer, b.payload.byteOffset, b.payload.byteLength);
   switch (b.kind) {
     case KINDS.ready: {
-      const refusal = text(b.payload);
-      return refusal === null ? bad("a ready is not UTF-8") : { ok: true, value: { kind: "ready", id: b.id, refusal: refusal || null } };
+      // 1 and the ABI as a u32, or 0 and why not as UTF-8.
+      if (b.payload[0] === 1 && b.payload.length === 5)
+        return { ok: true, value: { kind: "ready", id: b.id, outcome: { ok: true, abi: view.getUint32(1, true) } } };
+      const refusal = b.payload[0] === 0 ? text(b.payload.subarray(1)) : null;
+      return refusal ? { ok: true, value: { kind: "ready", id: b.id, outcome: { ok: false, refusal } } } : bad("a ready is neither an ABI nor a reason");
     }
     case KINDS.started: {
       const pid = b.payload.length === 4 ? view.getUint32(0, true) : 0;

@@ -13,7 +13,7 @@
 // with zot: PR_SET_PDEATHSIG, and its stdin closing; either way it kills every command's group first.
 import type { Subprocess } from "bun";
 import { CANNOT_CONFINE, decodeConfinement, LAUNCHER_PREFIX } from "./confine.ts";
-import { encodeEvent, requestFrames, type Event, type Request } from "./command-protocol.ts";
+import { encodeEvent, requestFrames, type Confined, type Event, type Request } from "./command-protocol.ts";
 import { applyRuleset } from "./landlock.ts";
 import { libc } from "./libc.ts";
 import { isolate } from "./namespaces.ts";
@@ -29,28 +29,29 @@ const PR_CAPBSET_DROP = 24;
 const CAP_SYS_PTRACE = 19;
 const SIGTERM = 15;
 
-/** Confines this process as SPEC says; why it could not, as a clause (each refused command's line adds what that means). */
-function confineSelf(specText: string | undefined): string | null {
+/** Confines this process as SPEC says: under which Landlock ABI, or why it could not, as a clause (each refused command's line adds what that means). */
+function confineSelf(specText: string | undefined): Confined {
+  const refused = (refusal: string): Confined => ({ ok: false, refusal });
   const spec = specText === undefined ? null : decodeConfinement(specText);
-  if (!spec) return "the command server was started without a valid confinement (a zot bug)";
+  if (!spec) return refused("the command server was started without a valid confinement (a zot bug)");
   const c = libc();
-  if ("error" in c) return `could not set up the sandbox (${c.error})`;
+  if ("error" in c) return refused(`could not set up the sandbox (${c.error})`);
   // Before anything else: zot gone means this server and its commands go too.
   c.prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
   if (process.ppid === 1) process.exit(0);
   const isolated = isolate(spec.isolation);
-  if (!isolated.ok) return `this system does not let zot make namespaces (${isolated.error})`;
-  if (c.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) !== 0) return "could not set up the sandbox (prctl(PR_SET_DUMPABLE) failed)";
+  if (!isolated.ok) return refused(`this system does not let zot make namespaces (${isolated.error})`);
+  if (c.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) !== 0) return refused("could not set up the sandbox (prctl(PR_SET_DUMPABLE) failed)");
   // Root (or root of its user namespace) has CAP_SETPCAP to drop it; anyone else has no CAP_SYS_PTRACE to give.
   if (c.prctl(PR_CAPBSET_DROP, CAP_SYS_PTRACE, 0, 0, 0) !== 0 && process.getuid?.() === 0)
-    return "could not set up the sandbox (dropping CAP_SYS_PTRACE failed)";
+    return refused("could not set up the sandbox (dropping CAP_SYS_PTRACE failed)");
   const applied = applyRuleset(spec.ruleset);
-  if (!applied.ok) return `could not set up the sandbox (${applied.error})`;
-  return null;
+  return applied.ok ? { ok: true, abi: applied.abi } : refused(`could not set up the sandbox (${applied.error})`);
 }
 
 export async function runCommandServer(argv: string[]): Promise<number> {
-  const refusal = confineSelf(argv[0]);
+  const outcome = confineSelf(argv[0]);
+  const refusal = outcome.ok ? null : outcome.refusal;
   const out = Bun.stdout.writer();
   const send = async (e: Event): Promise<void> => {
     out.write(encodeEvent(e));
@@ -64,7 +65,7 @@ export async function runCommandServer(argv: string[]): Promise<number> {
     killAll();
     process.exit(0);
   });
-  await send({ kind: "ready", id: 0, refusal });
+  await send({ kind: "ready", id: 0, outcome });
 
   const start = async (r: Extract<Request, { kind: "start" }>): Promise<void> => {
     if (refusal !== null) {

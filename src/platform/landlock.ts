@@ -41,6 +41,12 @@ export function fsRightsForAbi(abi: number): bigint {
   return rights;
 }
 
+/**
+ * Every file-system right zot knows. A plan made in zot's own process asks for these, and
+ * applyRuleset keeps those the running kernel's ABI has, so the plan does not depend on the ABI.
+ */
+export const KNOWN_FS_RIGHTS = fsRightsForAbi(Number.MAX_SAFE_INTEGER);
+
 /** Rights that make sense on a regular file (the kernel rejects directory rights on a file rule). */
 export const FILE_RIGHTS = FS.EXECUTE | FS.WRITE_FILE | FS.READ_FILE | FS.TRUNCATE | FS.IOCTL_DEV;
 export const READ_RIGHTS = FS.READ_FILE | FS.READ_DIR;

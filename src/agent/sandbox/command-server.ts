@@ -13,8 +13,8 @@ import { commandServerArgv } from "./status.ts";
 import type { SandboxPolicy } from "./policy.ts";
 import { Chunks, type Command, type CommandExit } from "./command.ts";
 
-/** Whether a server confined itself: `refused` says why it could not (it then runs nothing); `died`, how it ended before it said. */
-export type Readiness = { ok: true } | { ok: false; refused: string } | { ok: false; died: string };
+/** Whether a server confined itself, under the kernel's Landlock ABI: `refused` says why it could not (it then runs nothing); `died`, how it ended before it said. */
+export type Readiness = { ok: true; abi: number } | { ok: false; refused: string } | { ok: false; died: string };
 
 type Served = {
   pid: number | null;
@@ -155,7 +155,7 @@ export class CommandServer {
   }
 
   private dispatch(e: Event): void {
-    if (e.kind === "ready") return this.ready(e.refusal === null ? { ok: true } : { ok: false, refused: e.refusal });
+    if (e.kind === "ready") return this.ready(e.outcome.ok ? e.outcome : { ok: false, refused: e.outcome.refusal });
     const c = this.commands.get(e.id);
     if (!c) return;
     if (e.kind === "output") c.output.push(e.bytes);

@@ -8,8 +8,8 @@
 // the next start takes it at once and lets its command server confirm it while the session starts.
 import { commandServerWith, type CommandServer } from "./command-server.ts";
 import type { SandboxPolicy } from "./policy.ts";
-import { confirmSupport, namespacesRefused, runTrial, sandboxTrial, serveArgv, settleSupport, type Support } from "./status.ts";
-import { forgetVerdict, rememberedVerdict, rememberVerdict } from "./verdict-memory.ts";
+import { confirmSupport, linuxHow, namespacesRefused, runTrial, sandboxTrial, serveArgv, settleSupport, supportKnown, type Support } from "./status.ts";
+import { forgetVerdict, rememberedAbi, rememberVerdict } from "./verdict-memory.ts";
 
 /**
  * `serve`: the session's policy, when its command server is to run; otherwise a confined `exit 0`
@@ -17,16 +17,19 @@ import { forgetVerdict, rememberedVerdict, rememberVerdict } from "./verdict-mem
  * awaited, and the server started here confirms it.
  */
 export async function prepareSandbox(serve: SandboxPolicy | null, home: string): Promise<void> {
-  const s = sandboxTrial();
-  if (s === null || "ok" in s) return;
+  if (supportKnown()) return;
   const linux = serve && serve.mode !== "off" && process.platform === "linux" ? serve : null;
-  if (rememberedVerdict(home, s.how)) {
-    settleSupport({ ok: true, how: s.how });
-    if (linux) confirmSupport(confirmation(commandServerWith(serveArgv(linux)), home));
+  // Before the trial is planned: planning it asks the kernel its Landlock ABI, which a remembered verdict names.
+  const abi = process.platform === "linux" ? rememberedAbi(home) : null;
+  if (abi !== null) {
+    settleSupport({ ok: true, how: linuxHow(abi) });
+    if (linux) confirmSupport(confirmation(commandServerWith(serveArgv(linux)), home, abi));
     return;
   }
+  const s = sandboxTrial();
+  if (s === null || "ok" in s) return;
   const found = !linux || linux.network ? await runTrial(s) : await serverTrial(linux, s.how);
-  if (found.ok) rememberVerdict(home, found.how);
+  if (found.ok) rememberVerdict(home, s.abi);
 }
 
 /** The session's command server as the trial: it confines itself as a confined `exit 0` would. */
@@ -41,10 +44,16 @@ async function serverTrial(p: SandboxPolicy, how: string): Promise<Support> {
   return found;
 }
 
-/** Why `server` contradicts the remembered verdict, or null once it confined itself; a contradicted verdict is forgotten. */
-async function confirmation(server: CommandServer, home: string): Promise<string | null> {
+/**
+ * What the session was told wrongly, as a clause, if `server` contradicts the verdict remembered
+ * with `abi`; null once it confined itself under that ABI. A contradicted verdict is forgotten.
+ */
+async function confirmation(server: CommandServer, home: string, abi: number): Promise<string | null> {
   const r = await server.confined();
-  if (r.ok) return null;
+  if (r.ok && r.abi === abi) return null;
   forgetVerdict(home);
-  return "refused" in r ? r.refused : namespacesRefused(`its command server ${r.died}`);
+  if (r.ok)
+    return `the sandbox's command server is confined by Landlock ABI ${r.abi}, not the ABI ${abi} this session was told at its start (from a verdict remembered earlier in this boot)`;
+  const why = "refused" in r ? r.refused : namespacesRefused(`its command server ${r.died}`);
+  return `the sandbox cannot be set up now (${why}), although it could earlier in this boot, which is what this session started from`;
 }

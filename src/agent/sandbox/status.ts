@@ -31,8 +31,14 @@ let support: Support | null = null;
 /** A confined `exit 0` that tells whether this machine enforces the sandbox; `dir`: its scratch directory, removed after it. */
 type Trial = { argv: string[]; dir: string | null };
 
-/** Not known yet: what it would be called if enforced, and the trial that finds out. */
-export type Unprobed = { how: string; trial: () => Trial };
+/** Not known yet (Linux): the kernel's Landlock ABI, what it would be called if enforced, and the trial that finds out. */
+export type Unprobed = { abi: number; how: string; trial: () => Trial };
+
+/** How the Linux sandbox is enforced, under the kernel's Landlock ABI. */
+export const linuxHow = (abi: number): string => `Landlock ABI ${abi} and namespaces`;
+
+/** Whether this process has found out already what the machine enforces. */
+export const supportKnown = (): boolean => support !== null;
 
 /** What this machine can enforce (null: found out already), or how to find out by confining `exit 0` for real (Linux). */
 export function sandboxTrial(): Support | Unprobed | null {
@@ -49,11 +55,12 @@ export function settleSupport(s: Support): void {
 
 /**
  * Where the verdict came from this boot's earlier start (verdict-memory.ts): settles once the
- * session's command server has said whether it confined itself, with why not if it could not.
+ * session's command server has said whether it confined itself as remembered, with what the
+ * session was told wrongly if it did not (a clause).
  */
 let confirming: Promise<string | null> = Promise.resolve(null);
 
-/** probe.ts: the remembered verdict stands unless `check` resolves with a reason it does not. */
+/** probe.ts: the remembered verdict stands unless `check` resolves with what it got wrong. */
 export function confirmSupport(check: Promise<string | null>): void {
   confirming = check;
 }
@@ -66,10 +73,8 @@ export function confirmSupport(check: Promise<string | null>): void {
  */
 export async function revocation(p: SandboxPolicy | undefined): Promise<string | null> {
   if (!p || p.mode === "off") return null;
-  const why = await confirming;
-  return why === null
-    ? null
-    : `${LAUNCHER_PREFIX} the sandbox cannot be set up now (${why}), although it could earlier in this boot, which is what this session started from; the command was not run. Restart zot: it checks the sandbox again and says what it can enforce.`;
+  const wrong = await confirming;
+  return wrong === null ? null : `${LAUNCHER_PREFIX} ${wrong}; the command was not run. Restart zot: it checks the sandbox again and says what it can enforce.`;
 }
 
 /** Why the sandbox is not enforced when a trial could not make the namespaces; `detail` says how it ended. */
@@ -86,13 +91,15 @@ function supportOrTrial(): Support | Unprobed {
     return { ok: false, why: `zot runs as a user other than root and needs ${UNSHARE} (util-linux) to make a user namespace, which is missing` };
   // Namespaces can be forbidden (a container's seccomp profile, user namespaces turned off): try
   // them, with util-linux `unshare` where it exists (a few ms), else with the launcher itself.
-  const how = `Landlock ABI ${abi} and namespaces`;
+  const how = linuxHow(abi);
   if (existsSync(UNSHARE))
     return {
+      abi,
       how,
       trial: () => ({ argv: [UNSHARE, ...(isRoot() ? [] : ["--user", "--map-root-user"]), "--mount", "--net", "--", "/bin/sh", "-c", "exit 0"], dir: null }),
     };
   return {
+    abi,
     how,
     trial: () => {
       const dir = mkdtempSync(join(tmpdir(), "zot-sandbox-probe-"));
@@ -107,7 +114,7 @@ function supportOrTrial(): Support | Unprobed {
         reveal: [],
         userHome: dir,
       };
-      return { argv: linuxArgv(trialPolicy, abi, [CONFINE_ARG], ["/bin/sh", "-c", "exit 0"]), dir };
+      return { argv: linuxArgv(trialPolicy, [CONFINE_ARG], ["/bin/sh", "-c", "exit 0"]), dir };
     },
   };
 }
@@ -148,7 +155,7 @@ export function sandboxStatus(p: SandboxPolicy): SandboxStatus {
 export function confinedArgv(p: SandboxPolicy | undefined, argv: string[]): string[] {
   if (!p || p.mode === "off" || !probe().ok) return argv;
   if (process.platform === "darwin") return [SANDBOX_EXEC, "-p", seatbeltProfile(p), ...argv];
-  return linuxArgv(p, landlockAbi(), [CONFINE_ARG], argv);
+  return linuxArgv(p, [CONFINE_ARG], argv);
 }
 
 /**
@@ -162,15 +169,15 @@ export function commandServerArgv(p: SandboxPolicy | undefined): string[] | null
 
 /** The command server's argv for `p` on Linux, whatever the probe says (probe.ts: the server may be the probe). */
 export function serveArgv(p: SandboxPolicy): string[] {
-  return linuxArgv(p, landlockAbi(), [SERVE_ARG], []);
+  return linuxArgv(p, [SERVE_ARG], []);
 }
 
 const UNSHARE = "/usr/bin/unshare";
 const isRoot = (): boolean => (process.getuid?.() ?? 0) === 0;
 
 /** `form`: the launcher's `--confine` (then `argv` is the command) or `--serve`. */
-function linuxArgv(p: SandboxPolicy, abi: number, form: [string], argv: string[]): string[] {
-  const c = confinement(p, abi, !isRoot());
+function linuxArgv(p: SandboxPolicy, form: [string], argv: string[]): string[] {
+  const c = confinement(p, !isRoot());
   const direct = isRoot() || !needsNamespaces(c.isolation);
   const launcher = [...launcherCommand(direct), ...form, encodeConfinement(c), ...argv];
   if (direct) return launcher;

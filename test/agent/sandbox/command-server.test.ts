@@ -169,8 +169,12 @@ describe("frames", () => {
     const offset = new Uint8Array(whole.length + 3);
     offset.set(whole, 3);
     expect(eventFrames().push(offset.subarray(3))).toEqual({ ok: true, values: [out, exit] });
-    const ready = { kind: "ready" as const, id: 0, refusal: null };
-    const refused = { kind: "ready" as const, id: 0, refusal: "this system does not let zot make namespaces (unshare failed (errno 1 EPERM))" };
+    const ready = { kind: "ready" as const, id: 0, outcome: { ok: true as const, abi: 7 } };
+    const refused = {
+      kind: "ready" as const,
+      id: 0,
+      outcome: { ok: false as const, refusal: "this system does not let zot make namespaces (unshare failed (errno 1 EPERM))" },
+    };
     expect(eventFrames().push(Buffer.concat([encodeEvent(ready), encodeEvent(refused)]))).toEqual({ ok: true, values: [ready, refused] });
   });
 
@@ -199,6 +203,9 @@ describe("frames", () => {
       expect(d.push(encodeRequest({ kind: "kill", id: 1, signal: "SIGTERM" })).ok).toBe(false);
     }
     expect(eventFrames().push(frame(3, "12"))).toEqual({ ok: false, error: "malformed command-server frame: a started has no pid" });
+    // A ready is 1 and a u32 ABI, or 0 and a reason: anything else (an empty reason too) says neither.
+    for (const payload of ["", "\x01\x07", "\x02abc", "\x00"])
+      expect(eventFrames().push(frame(7, payload))).toEqual({ ok: false, error: "malformed command-server frame: a ready is neither an ABI nor a reason" });
     // pid 0 or 1 would make a kill of the command's group one of zot's own group or of every process.
     for (const pid of [0, 1]) {
       const p = Buffer.alloc(4);
@@ -219,7 +226,11 @@ describe("frames", () => {
     const events = eventFrames().push(new Uint8Array(await new Response(server.stdout).arrayBuffer()));
     if (!events.ok) throw new Error(events.error);
     // Its first frame says it could not confine itself, and why; each command's line says so too.
-    expect(events.values[0]).toEqual({ kind: "ready", id: 0, refusal: "the command server was started without a valid confinement (a zot bug)" });
+    expect(events.values[0]).toEqual({
+      kind: "ready",
+      id: 0,
+      outcome: { ok: false, refusal: "the command server was started without a valid confinement (a zot bug)" },
+    });
     const output = events.values.flatMap((e) => (e.kind === "output" ? [new TextDecoder().decode(e.bytes)] : [])).join("");
     expect(output).toBe("[zot] sandbox: the command server was started without a valid confinement (a zot bug); the command was not run.\n");
     expect(events.values.at(-1)).toEqual({ kind: "exit", id: 1, code: 126, signal: null, drained: true });

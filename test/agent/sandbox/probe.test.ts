@@ -87,7 +87,7 @@ test.skipIf(!canConfine)("an enforced verdict is remembered for this boot, user 
   expect(kept).toMatchObject({
     boot: readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim(),
     uid: process.getuid?.(),
-    how: expect.stringMatching(/^Landlock ABI \d+ and namespaces$/),
+    abi: landlockAbi(),
   });
   expect(typeof kept.zot).toBe("string");
 });
@@ -103,18 +103,46 @@ test.skipIf(!canConfine)("with the verdict remembered, the server starts at once
   expect(existsSync(verdictFile(h))).toBe(true);
 });
 
-test.skipIf(!canConfine)("a verdict remembered from another boot, user or build of zot is not taken: the probe runs and remembers afresh", async () => {
-  const h = home("stale");
-  await probeWith(false, h);
-  const kept = JSON.parse(readFileSync(verdictFile(h), "utf8"));
-  for (const changed of [{ boot: "00000000-0000-0000-0000-000000000000" }, { uid: 4242 }, { zot: "0.0.1 0000000" }, { how: "Landlock ABI 1 and namespaces" }]) {
-    writeFileSync(verdictFile(h), JSON.stringify({ ...kept, ...changed }));
-    const seen = await probeWith(true, h);
-    expect(seen.enforced).toBe(true);
-    expect(seen.servers).toEqual([]);
+test.skipIf(!canConfine)(
+  "a verdict remembered from another boot, user or build of zot, or without an ABI, is not taken: the probe runs and remembers afresh",
+  async () => {
+    const h = home("stale");
+    await probeWith(false, h);
+    const kept = JSON.parse(readFileSync(verdictFile(h), "utf8"));
+    for (const changed of [
+      { boot: "00000000-0000-0000-0000-000000000000" },
+      { uid: 4242 },
+      { zot: "0.0.1 0000000" },
+      { abi: 0 },
+      { abi: "7" },
+      { abi: undefined },
+    ]) {
+      writeFileSync(verdictFile(h), JSON.stringify({ ...kept, ...changed }));
+      const seen = await probeWith(true, h);
+      expect(seen.enforced).toBe(true);
+      expect(seen.servers).toEqual([]);
+      expect(JSON.parse(readFileSync(verdictFile(h), "utf8"))).toEqual(kept);
+    }
+    writeFileSync(verdictFile(h), "{not json");
+    expect((await probeWith(true, h)).servers).toEqual([]);
     expect(JSON.parse(readFileSync(verdictFile(h), "utf8"))).toEqual(kept);
-  }
-  writeFileSync(verdictFile(h), "{not json");
-  expect((await probeWith(true, h)).servers).toEqual([]);
-  expect(JSON.parse(readFileSync(verdictFile(h), "utf8"))).toEqual(kept);
-});
+  },
+);
+
+test.skipIf(!canConfine)(
+  "a verdict remembered with another Landlock ABI is taken, and its server contradicts it: the command is refused and the verdict forgotten",
+  async () => {
+    const h = home("other-abi");
+    await probeWith(false, h);
+    const kept = JSON.parse(readFileSync(verdictFile(h), "utf8"));
+    writeFileSync(verdictFile(h), JSON.stringify({ ...kept, abi: kept.abi + 1 }));
+    const seen = await probeWith(true, h);
+    // The session was told the sandbox holds (as remembered), and its server started at once to confirm it.
+    expect(seen.enforced).toBe(true);
+    expect(seen.servers.length).toBe(1);
+    expect(seen.ppid).toContain(
+      `[zot] sandbox: the sandbox's command server is confined by Landlock ABI ${kept.abi}, not the ABI ${kept.abi + 1} this session was told at its start (from a verdict remembered earlier in this boot); the command was not run. Restart zot: it checks the sandbox again and says what it can enforce.`,
+    );
+    expect(existsSync(verdictFile(h))).toBe(false);
+  },
+);
