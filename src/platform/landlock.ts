@@ -95,6 +95,20 @@ function askAbi(): number {
 }
 
 /**
+ * What a kernel of Landlock ABI `abi` is asked to handle of `rules` (each path rule then allows its
+ * rights within `handledFs`), and the size of the attribute that says so: asking for a right the
+ * ABI does not know makes the kernel refuse the whole ruleset.
+ */
+export function narrowedTo(rules: Ruleset, abi: number): { handledFs: bigint; handledNet: bigint; scoped: bigint; attrSize: number } {
+  return {
+    handledFs: rules.handledFs & fsRightsForAbi(abi),
+    handledNet: abi >= 4 ? rules.handledNet : 0n,
+    scoped: abi >= 6 ? rules.scoped : 0n,
+    attrSize: abi >= 6 ? 24 : abi >= 4 ? 16 : 8,
+  };
+}
+
+/**
  * Builds and enforces `rules` on the calling process (and its future children). Paths that do not
  * exist are skipped and reported; everything else failing is an error and nothing is enforced.
  */
@@ -106,13 +120,9 @@ export function applyRuleset(rules: Ruleset): ApplyResult {
   const abi = landlockAbi();
   if (abi === 0) return { ok: false, error: "the kernel does not offer Landlock (it is disabled or older than Linux 5.13)" };
 
-  const fsRights = fsRightsForAbi(abi);
-  const handledFs = rules.handledFs & fsRights;
-  const handledNet = abi >= 4 ? rules.handledNet : 0n;
-  const scoped = abi >= 6 ? rules.scoped : 0n;
+  const { handledFs, handledNet, scoped, attrSize } = narrowedTo(rules, abi);
   // struct landlock_ruleset_attr { u64 handled_access_fs; u64 handled_access_net; u64 scoped; }
   const attr = new BigUint64Array([handledFs, handledNet, scoped]);
-  const attrSize = abi >= 6 ? 24 : abi >= 4 ? 16 : 8;
   const rulesetFd = Number(c.syscall(nr.create, ptr(attr), attrSize, 0, 0));
   if (rulesetFd < 0) return { ok: false, error: "the kernel refused the Landlock ruleset" };
 
