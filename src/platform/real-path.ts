@@ -1,6 +1,9 @@
 // Path facts the sandbox decides on: where a path really leads, and whether one lies in another.
-import { sep } from "node:path";
+// The launcher loads it, so it does not import node:path (platform/launcher-command.ts says why).
 import { nodeFs } from "./node-fs.ts";
+
+/** node:path's `sep`. */
+const sep = process.platform === "win32" ? "\\" : "/";
 
 /** The real path of `path` (symlinks resolved), or `path` itself when it does not exist. */
 export function realPath(path: string): string {
