@@ -1,7 +1,8 @@
 // TUI cost per frame against the length of the history (issue 26 §1): the real ChatLog filled
 // with 100, 1 000 and 10 000 messages, then the work one frame does — the line count the layout and
-// the scroll position need (twice) and the visible window — for a streamed delta, a PageUp, and an
-// idle redraw. The per-frame cost should not grow with the history. Run: bun bench/tui-history.ts
+// the scroll position need (twice) and the visible window — for a streamed delta, a PageUp, an
+// idle redraw, a frame scrolled to the top of the history (ctrl+home), and a streamed delta while
+// the view stays there. The per-frame cost should not grow with the history. Run: bun bench/tui-history.ts
 import { loadavg } from "node:os";
 import { createStyle, dark } from "../src/tui/terminal/theme.ts";
 import { ChatLog } from "../src/tui/components/chat-log.ts";
@@ -64,7 +65,7 @@ function measure(label: string, t: ChatLog, step: (i: number) => void, frames = 
 }
 
 const sizes = [100, 1_000, 10_000];
-const rows: { size: number; stream: number; pageUp: number; idle: number }[] = [];
+const rows: { size: number; stream: number; pageUp: number; idle: number; top: number; streamTop: number }[] = [];
 for (const size of sizes) {
   const t = history(size);
   const stream = measure("stream", t, () => {
@@ -74,7 +75,14 @@ for (const size of sizes) {
   t.closeStreams();
   const pageUp = measure("pageup", t, (i) => frame(t, ((i % 20) + 1) * ROWS));
   const idle = measure("idle", t, () => frame(t, 0));
-  rows.push({ size, stream, pageUp, idle });
+  const top = measure("top", t, () => frame(t, t.lineCount(COLS) - ROWS));
+  // Scrolled up, the view keeps its place while the answer grows below it.
+  const streamTop = measure("stream at the top", t, () => {
+    t.appendAssistant("more words of the answer ");
+    frame(t, t.lineCount(COLS) - ROWS);
+  });
+  t.closeStreams();
+  rows.push({ size, stream, pageUp, idle, top, streamTop });
 }
 
 console.log(
@@ -82,11 +90,13 @@ console.log(
     .map((l) => l.toFixed(2))
     .join(" ")}`,
 );
-console.log("messages | streamed delta | PageUp | idle redraw");
+console.log("messages | streamed delta | PageUp | idle redraw | at the top | streamed, at the top");
 for (const r of rows)
-  console.log(`${String(r.size).padStart(8)} | ${r.stream.toFixed(3).padStart(14)} | ${r.pageUp.toFixed(3).padStart(6)} | ${r.idle.toFixed(3).padStart(11)}`);
+  console.log(
+    `${String(r.size).padStart(8)} | ${r.stream.toFixed(3).padStart(14)} | ${r.pageUp.toFixed(3).padStart(6)} | ${r.idle.toFixed(3).padStart(11)} | ${r.top.toFixed(3).padStart(10)} | ${r.streamTop.toFixed(3).padStart(20)}`,
+  );
 const first = rows[0]!;
 const last = rows[rows.length - 1]!;
 console.log(
-  `growth ${first.size} → ${last.size} messages: streamed ×${(last.stream / first.stream).toFixed(1)}, PageUp ×${(last.pageUp / first.pageUp).toFixed(1)}, idle ×${(last.idle / first.idle).toFixed(1)}`,
+  `growth ${first.size} → ${last.size} messages: streamed ×${(last.stream / first.stream).toFixed(1)}, PageUp ×${(last.pageUp / first.pageUp).toFixed(1)}, idle ×${(last.idle / first.idle).toFixed(1)}, at the top ×${(last.top / first.top).toFixed(1)}, streamed at the top ×${(last.streamTop / first.streamTop).toFixed(1)}`,
 );

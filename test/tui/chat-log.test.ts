@@ -185,31 +185,51 @@ describe("the line count kept up to date between frames", () => {
     return lines === 0 ? 0 : lines + 1;
   };
 
+  /** Most steps change an entry in place (what streaming and tool output do between frames); a few insert, remove or re-lay out. */
+  const everyChange = (t: ChatLog, width: number, now: () => number): ((i: number) => void)[] => [
+    (i) => t.addUser(`prompt ${i} `.repeat(1 + (i % 7))),
+    (i) => t.appendAssistant(`streamed words ${i} `.repeat(1 + (i % 5))),
+    (i) => t.appendAssistant(`and more ${i}\n\n- a list item\n`),
+    (i) => t.appendThinking(`thinking about ${i}\n`),
+    (i) => t.toolCall(`c${i % 3}`, "bash", { command: `echo ${i}` }, undefined, now()),
+    (i) => t.toolProgress(`c${i % 3}`, "a line of output\n".repeat(1 + (i % 4))),
+    (i) => t.toolProgress(`c${i % 3}`, "more output\n".repeat(1 + (i % 9))),
+    (i) => t.awaitApproval(`c${i % 3}`, i % 2 === 0, now()),
+    (i) => t.toolResult(`c${i % 3}`, "bash", [{ type: "text", text: "done\n".repeat(i % 30) }], i % 2 === 0, 5, undefined, now()),
+    () => t.toggleVisible(width, 20, 0),
+    () => t.closeStreams(),
+    (i) => t.addInfo(`load error ${i}`, "error", "load"),
+    (i) => (i % 3 === 0 ? t.removeTagged((tag) => tag === "load") : t.appendHeld(`held ${i}`)),
+    (i) => (i % 5 === 0 ? t.finishAssistant("the final text, replaced") : t.dropOpenAssistant()),
+    (i) => (i % 7 === 0 ? t.abortRunning(now()) : i % 13 === 0 ? t.toggleExpanded() : t.addMarker("compacted")),
+  ];
+
   test.each([60, 23])("matches a count from scratch after every kind of change (%i columns)", (width) => {
     let now = 1_000;
     const t = new ChatLog({ style: createStyle(dark, "none") }, () => now);
-    // Most steps change an entry in place (what streaming and tool output do between frames); a few insert, remove or re-lay out.
-    const steps: ((i: number) => void)[] = [
-      (i) => t.addUser(`prompt ${i} `.repeat(1 + (i % 7))),
-      (i) => t.appendAssistant(`streamed words ${i} `.repeat(1 + (i % 5))),
-      (i) => t.appendAssistant(`and more ${i}\n\n- a list item\n`),
-      (i) => t.appendThinking(`thinking about ${i}\n`),
-      (i) => t.toolCall(`c${i % 3}`, "bash", { command: `echo ${i}` }, undefined, now),
-      (i) => t.toolProgress(`c${i % 3}`, "a line of output\n".repeat(1 + (i % 4))),
-      (i) => t.toolProgress(`c${i % 3}`, "more output\n".repeat(1 + (i % 9))),
-      (i) => t.awaitApproval(`c${i % 3}`, i % 2 === 0, now),
-      (i) => t.toolResult(`c${i % 3}`, "bash", [{ type: "text", text: "done\n".repeat(i % 30) }], i % 2 === 0, 5, undefined, now),
-      () => t.toggleVisible(width, 20, 0),
-      () => t.closeStreams(),
-      (i) => t.addInfo(`load error ${i}`, "error", "load"),
-      (i) => (i % 3 === 0 ? t.removeTagged((tag) => tag === "load") : t.appendHeld(`held ${i}`)),
-      (i) => (i % 5 === 0 ? t.finishAssistant("the final text, replaced") : t.dropOpenAssistant()),
-      (i) => (i % 7 === 0 ? t.abortRunning(now) : i % 13 === 0 ? t.toggleExpanded() : t.addMarker("compacted")),
-    ];
+    const steps = everyChange(t, width, () => now);
     for (let i = 0; i < 400; i++) {
       steps[i % steps.length]!(i);
       now += 37;
       expect({ i, count: t.lineCount(width) }).toEqual({ i, count: shown(t, width) });
+    }
+  });
+
+  test.each([60, 23])("a window scrolled up shows the same lines as the whole chat at that place, after every kind of change (%i columns)", (width) => {
+    let now = 1_000;
+    const t = new ChatLog({ style: createStyle(dark, "none") }, () => now);
+    const steps = everyChange(t, width, () => now);
+    for (let i = 0; i < 400; i++) {
+      steps[i % steps.length]!(i);
+      now += 37;
+      t.lineCount(width);
+      // The reference: the whole chat, walked from the bottom.
+      const all = t.window(width, 1e9, 0);
+      for (const offset of [1, 2, 7, Math.floor(all.length / 2), all.length - 20, all.length - 1, all.length, all.length + 5]) {
+        if (offset <= 0) continue;
+        const want = all.slice(Math.max(0, all.length - offset - 20), Math.max(0, all.length - offset));
+        expect({ i, offset, lines: t.window(width, 20, offset) }).toEqual({ i, offset, lines: want });
+      }
     }
   });
 

@@ -13,6 +13,7 @@ import { truncate, wrap } from "../terminal/wrap.ts";
 import { renderDiff, renderNumbered } from "./diff-view.ts";
 import type { ApprovalDetail, SubagentStatus } from "../../agent/events.ts";
 import { visibleWidth } from "../terminal/width.ts";
+import { HeightIndex } from "./height-index.ts";
 
 export const COLLAPSED_TOOL_LINES = 12;
 export const COLLAPSED_USER_LINES = 12;
@@ -420,7 +421,7 @@ export class ChatLog implements Scrollable {
   countFor(width: number, deadline: number): boolean {
     const layout = `${width}|${this.expanded}|${this.generation}`;
     if (layout !== this.counted.layout || this.counted.whole) {
-      this.counted = { layout, whole: false, total: 0, of: new WeakMap(), next: 0 };
+      this.counted = { layout, whole: false, total: 0, of: new WeakMap(), next: 0, at: new WeakMap(), index: new HeightIndex() };
       // The sweep below counts every entry.
       this.changed.clear();
     }
@@ -432,27 +433,47 @@ export class ChatLog implements Scrollable {
     const c = this.counted;
     // One entry at least per call, so a count always ends; an entry's render dwarfs a look at the clock.
     while (c.next < this.entries.length) {
-      this.count(this.entries[c.next++]!, width);
+      const at = c.next++;
+      this.count(this.entries[at]!, width, at);
       if (performance.now() >= deadline) break;
     }
     return c.next === this.entries.length;
   }
 
-  /** Brings one entry's share of the total up to date: its lines plus a separator (none when it shows nothing). */
-  private count(e: Entry, width: number): void {
+  /** Brings one entry's share of the total up to date: its lines plus a separator (none when it shows nothing); `at`: its position, when the sweep knows it. */
+  private count(e: Entry, width: number, at?: number): void {
+    const c = this.counted;
     const k = this.heightOf(e, width);
     const share = k > 0 ? k + 1 : 0;
-    this.counted.total += share - (this.counted.of.get(e) ?? 0);
-    this.counted.of.set(e, share);
+    c.total += share - (c.of.get(e) ?? 0);
+    c.of.set(e, share);
+    if (at !== undefined) c.at.set(e, at);
+    const i = at ?? c.at.get(e);
+    if (i !== undefined) c.index.set(i, share);
   }
 
-  /** `next`: the entries before it are in `total`; the ones after it too once touched, and all of them when it reaches the end. */
-  private counted: { layout: string; whole: boolean; total: number; of: WeakMap<Entry, number>; next: number } = {
+  /**
+   * `next`: the entries before it are in `total`; the ones after it too once touched, and all of
+   * them when it reaches the end. `at`: the positions the sweep found (they change only when
+   * entries are inserted or removed, which starts the count over, and an entry added since is
+   * swept too); `index`: the shares by position, whole once the count is.
+   */
+  private counted: {
+    layout: string;
+    whole: boolean;
+    total: number;
+    of: WeakMap<Entry, number>;
+    next: number;
+    at: WeakMap<Entry, number>;
+    index: HeightIndex;
+  } = {
     layout: "",
     whole: true,
     total: 0,
     of: new WeakMap(),
     next: 0,
+    at: new WeakMap(),
+    index: new HeightIndex(),
   };
   /** Entries added or touched since the last count. */
   private changed = new Set<Entry>();
@@ -471,7 +492,18 @@ export class ChatLog implements Scrollable {
     // Lines under the collected entries (whole entries below the window, with their separators).
     let skipped = 0;
     let have = 0;
-    for (let i = this.entries.length - 1; i >= 0 && have < need; i--) {
+    let from = this.entries.length - 1;
+    // Scrolled up with the count whole, the entries wholly below the window are found from their
+    // shares instead (those of the last k entries sum to their lines plus k separators, one more
+    // than the walk counts for them: the newest has none below it).
+    if (offset > 0 && this.countFor(width, Number.POSITIVE_INFINITY)) {
+      const { index, total } = this.counted;
+      const first = Math.min(index.reach(total - offset - 1), this.entries.length);
+      const below = total - index.prefix(first);
+      from = first - 1;
+      skipped = have = below > 0 ? below - 1 : 0;
+    }
+    for (let i = from; i >= 0 && have < need; i--) {
       const e = this.entries[i]!;
       const n = this.heightOf(e, width, true);
       if (n === 0) continue;
