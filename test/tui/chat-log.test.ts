@@ -204,24 +204,24 @@ describe("the line count kept up to date between frames", () => {
     (i) => (i % 7 === 0 ? t.abortRunning(now()) : i % 13 === 0 ? t.toggleExpanded() : t.addMarker("compacted")),
   ];
 
-  test.each([60, 23])("matches a count from scratch after every kind of change (%i columns)", (width) => {
+  /** Each kind of change in turn, 400 in all, on a chat `width` columns wide; `check` after each. */
+  const afterEveryChange = (width: number, check: (t: ChatLog, i: number) => void): void => {
     let now = 1_000;
     const t = new ChatLog({ style: createStyle(dark, "none") }, () => now);
     const steps = everyChange(t, width, () => now);
     for (let i = 0; i < 400; i++) {
       steps[i % steps.length]!(i);
       now += 37;
-      expect({ i, count: t.lineCount(width) }).toEqual({ i, count: shown(t, width) });
+      check(t, i);
     }
+  };
+
+  test.each([60, 23])("matches a count from scratch after every kind of change (%i columns)", (width) => {
+    afterEveryChange(width, (t, i) => expect({ i, count: t.lineCount(width) }).toEqual({ i, count: shown(t, width) }));
   });
 
   test.each([60, 23])("a window scrolled up shows the same lines as the whole chat at that place, after every kind of change (%i columns)", (width) => {
-    let now = 1_000;
-    const t = new ChatLog({ style: createStyle(dark, "none") }, () => now);
-    const steps = everyChange(t, width, () => now);
-    for (let i = 0; i < 400; i++) {
-      steps[i % steps.length]!(i);
-      now += 37;
+    afterEveryChange(width, (t, i) => {
       t.lineCount(width);
       // The reference: the whole chat, walked from the bottom.
       const all = t.window(width, 1e9, 0);
@@ -230,7 +230,7 @@ describe("the line count kept up to date between frames", () => {
         const want = all.slice(Math.max(0, all.length - offset - 20), Math.max(0, all.length - offset));
         expect({ i, offset, lines: t.window(width, 20, offset) }).toEqual({ i, offset, lines: want });
       }
-    }
+    });
   });
 
   test("a count spread over slices (a long resumed chat drawn at once) ends at the lines shown, whatever changes meanwhile", () => {
