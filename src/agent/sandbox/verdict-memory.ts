@@ -17,10 +17,11 @@ import { ensurePrivateDir, sandboxVerdictPath } from "../../platform/home.ts";
 import { isObject } from "../../json.ts";
 import { buildInfo } from "../../version.ts";
 
-type Remembered = { boot: string; uid: number; zot: string; abi: number };
+/** What a verdict holds for: this boot, this user, this build of zot. */
+type Key = { boot: string; uid: number; zot: string };
 
-/** What the verdict holds for: this boot, this user, this build of zot; null where there is no boot id to tell boots apart. */
-function here(abi: number): Remembered | null {
+/** This process's key; null where there is no boot id to tell boots apart. */
+function here(): Key | null {
   let boot: string;
   try {
     boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
@@ -28,12 +29,12 @@ function here(abi: number): Remembered | null {
     return null;
   }
   const b = buildInfo();
-  return { boot, uid: process.getuid?.() ?? -1, zot: `${b.version} ${b.commit}`, abi };
+  return { boot, uid: process.getuid?.() ?? -1, zot: `${b.version} ${b.commit}` };
 }
 
 /** The Landlock ABI under which the sandbox was found enforced earlier in this boot, for this user and build of zot; null if it was not. */
 export function rememberedAbi(home: string): number | null {
-  const now = here(0);
+  const now = here();
   if (!now) return null;
   try {
     const r: unknown = JSON.parse(readFileSync(sandboxVerdictPath(home), "utf8"));
@@ -46,12 +47,12 @@ export function rememberedAbi(home: string): number | null {
 }
 
 export function rememberVerdict(home: string, abi: number): void {
-  const now = here(abi);
+  const now = here();
   if (!now) return;
   try {
     ensurePrivateDir(home);
     // Not atomicWrite: its fsync cost the first start of a boot 1-3 ms, and a file cut short by a crash reads as no verdict.
-    writeFileSync(sandboxVerdictPath(home), `${JSON.stringify(now)}\n`, { mode: 0o600 });
+    writeFileSync(sandboxVerdictPath(home), `${JSON.stringify({ ...now, abi })}\n`, { mode: 0o600 });
   } catch {
     // Not worth an error: the next start probes again.
   }
