@@ -5,7 +5,7 @@
 // awaited. If it dies, its running commands end with a clear error and their groups are killed,
 // each checked by its start time so a recycled pid is never signalled.
 import type { Subprocess } from "bun";
-import { encodeRequest, eventFrames, type Event, type Request } from "../../platform/command-protocol.ts";
+import { encodeRequest, eventFrames, type Confined, type Event, type Request } from "../../platform/command-protocol.ts";
 import { LAUNCHER_PREFIX } from "../../platform/confine.ts";
 import { killTree, processStart } from "../../platform/process-tree.ts";
 import { prepareReaper, registerGroup, unregisterGroup } from "../../platform/reaper.ts";
@@ -13,8 +13,8 @@ import { commandServerArgv } from "./status.ts";
 import type { SandboxPolicy } from "./policy.ts";
 import { Chunks, type Command, type CommandExit } from "./command.ts";
 
-/** Whether a server confined itself, under the kernel's Landlock ABI: `refused` says why it could not (it then runs nothing); `died`, how it ended before it said. */
-export type Readiness = { ok: true; abi: number } | { ok: false; refused: string } | { ok: false; died: string };
+/** What the server's first frame said (platform/command-protocol.ts), or `died`: how it ended before it said. */
+export type Readiness = Confined | { ok: false; died: string };
 
 type Served = {
   pid: number | null;
@@ -155,7 +155,7 @@ export class CommandServer {
   }
 
   private dispatch(e: Event): void {
-    if (e.kind === "ready") return this.ready(e.outcome.ok ? e.outcome : { ok: false, refused: e.outcome.refusal });
+    if (e.kind === "ready") return this.ready(e.outcome);
     const c = this.commands.get(e.id);
     if (!c) return;
     if (e.kind === "output") c.output.push(e.bytes);

@@ -37,7 +37,7 @@ async function serverTrial(p: SandboxPolicy, how: string): Promise<Support> {
   const server = commandServerWith(serveArgv(p));
   const r = await server.confined();
   // A server that ended before its first frame is a trial that exited before it ran anything (the namespaces come first).
-  const found: Support = r.ok ? { ok: true, how } : { ok: false, why: "refused" in r ? r.refused : namespacesRefused(`a trial ${r.died}`) };
+  const found: Support = r.ok ? { ok: true, how } : { ok: false, why: "refusal" in r ? r.refusal : namespacesRefused(`a trial ${r.died}`) };
   settleSupport(found);
   // Not enforced: commands start directly, and this server would only refuse them.
   if (!r.ok) server.retire();
@@ -54,6 +54,6 @@ async function confirmation(server: CommandServer, home: string, abi: number): P
   forgetVerdict(home);
   if (r.ok)
     return `the sandbox's command server is confined by Landlock ABI ${r.abi}, not the ABI ${abi} this session was told at its start (from a verdict remembered earlier in this boot)`;
-  const why = "refused" in r ? r.refused : namespacesRefused(`its command server ${r.died}`);
+  const why = "refusal" in r ? r.refusal : namespacesRefused(`its command server ${r.died}`);
   return `the sandbox cannot be set up now (${why}), although it could earlier in this boot, which is what this session started from`;
 }
