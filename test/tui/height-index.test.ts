@@ -1,6 +1,6 @@
 // The chat's heights by position (src/tui/components/height-index.ts) against a plain array: sums
-// of the first positions, and how many first positions reach a number of lines, after random
-// appends, changes and positions set ahead of the last one.
+// of the first positions, the total, and how many first positions reach a number of lines, after
+// random appends and changes.
 import { expect, test } from "bun:test";
 import { HeightIndex } from "../../src/tui/components/height-index.ts";
 
@@ -21,13 +21,12 @@ test("sums and reaches exactly what a plain list of the shares does", () => {
   };
   for (let step = 0; step < 3000; step++) {
     const share = random(4) === 0 ? 0 : 2 + random(40);
-    const roll = random(10);
-    // Mostly appends (new entries), some changes in place, and now and then a position set ahead (an entry counted before the sweep reaches the ones before it).
-    const i = roll < 6 || shares.length === 0 ? shares.length : roll < 9 ? random(shares.length) : shares.length + 1 + random(3);
-    while (shares.length < i) shares.push(0);
+    // Mostly appends (the sweep), some changes in place (entries touched since).
+    const i = random(10) < 6 || shares.length === 0 ? shares.length : random(shares.length);
     shares[i] = share;
     index.set(i, share);
     expect(index.size).toBe(shares.length);
+    expect(index.total).toBe(prefix(shares.length));
     if (step % 50 === 0)
       for (let probe = 0; probe < 20; probe++) {
         const k = random(shares.length + 2);

@@ -409,7 +409,7 @@ export class ChatLog implements Scrollable {
    */
   lineCount(width: number): number {
     this.countFor(width, Number.POSITIVE_INFINITY);
-    return this.counted.total;
+    return this.counted.index.total;
   }
 
   /**
@@ -421,11 +421,11 @@ export class ChatLog implements Scrollable {
   countFor(width: number, deadline: number): boolean {
     const layout = `${width}|${this.expanded}|${this.generation}`;
     if (layout !== this.counted.layout || this.counted.whole) {
-      this.counted = { layout, whole: false, total: 0, of: new WeakMap(), next: 0, at: new WeakMap(), index: new HeightIndex() };
+      this.counted = { layout, whole: false, next: 0, at: new WeakMap(), index: new HeightIndex() };
       // The sweep below counts every entry.
       this.changed.clear();
     }
-    // Counting an entry again only corrects its share, so the touched ones can go first.
+    // Counting an entry again only corrects its share, so the touched ones can go first (those the sweep has not reached yet, it counts).
     for (const e of this.changed) this.count(e, width);
     // A running tool's block is drawn from the clock too (spinner, elapsed time), not only when touched.
     for (const e of this.running) this.count(e, width);
@@ -440,37 +440,25 @@ export class ChatLog implements Scrollable {
     return c.next === this.entries.length;
   }
 
-  /** Brings one entry's share of the total up to date: its lines plus a separator (none when it shows nothing); `at`: its position, when the sweep knows it. */
+  /** Brings the share of the entry at `at` (the sweep's), or of one the sweep has passed, up to date: its lines plus a separator (none when it shows nothing). */
   private count(e: Entry, width: number, at?: number): void {
     const c = this.counted;
-    const k = this.heightOf(e, width);
-    const share = k > 0 ? k + 1 : 0;
-    c.total += share - (c.of.get(e) ?? 0);
-    c.of.set(e, share);
-    if (at !== undefined) c.at.set(e, at);
     const i = at ?? c.at.get(e);
-    if (i !== undefined) c.index.set(i, share);
+    if (i === undefined) return;
+    c.at.set(e, i);
+    const k = this.heightOf(e, width);
+    c.index.set(i, k > 0 ? k + 1 : 0);
   }
 
   /**
-   * `next`: the entries before it are in `total`; the ones after it too once touched, and all of
-   * them when it reaches the end. `at`: the positions the sweep found (they change only when
-   * entries are inserted or removed, which starts the count over, and an entry added since is
-   * swept too); `index`: the shares by position, whole once the count is.
+   * `next`: the sweep's next position; the shares before it are counted and kept up to date, and
+   * the count is whole when it reaches the end. `at`: the positions the sweep found (they change
+   * only when entries are inserted or removed, which starts the count over; an entry added since
+   * is swept too). `index`: the shares by position.
    */
-  private counted: {
-    layout: string;
-    whole: boolean;
-    total: number;
-    of: WeakMap<Entry, number>;
-    next: number;
-    at: WeakMap<Entry, number>;
-    index: HeightIndex;
-  } = {
+  private counted: { layout: string; whole: boolean; next: number; at: WeakMap<Entry, number>; index: HeightIndex } = {
     layout: "",
     whole: true,
-    total: 0,
-    of: new WeakMap(),
     next: 0,
     at: new WeakMap(),
     index: new HeightIndex(),
@@ -497,8 +485,9 @@ export class ChatLog implements Scrollable {
     // shares instead (those of the last k entries sum to their lines plus k separators, one more
     // than the walk counts for them: the newest has none below it).
     if (offset > 0 && this.countFor(width, Number.POSITIVE_INFINITY)) {
-      const { index, total } = this.counted;
-      const first = Math.min(index.reach(total - offset - 1), this.entries.length);
+      const { index } = this.counted;
+      const total = index.total;
+      const first = index.reach(total - offset - 1);
       const below = total - index.prefix(first);
       from = first - 1;
       skipped = have = below > 0 ? below - 1 : 0;

@@ -11,9 +11,13 @@ export class HeightIndex {
     return this.shares.length;
   }
 
-  /** Sets position `i`'s share; the positions between the last one set and `i` count 0 until they are set. */
+  /** The sum of every position's share. */
+  get total(): number {
+    return this.prefix(this.shares.length);
+  }
+
+  /** Sets position `i`'s share: one already set, or the next (`size`). */
   set(i: number, share: number): void {
-    while (this.shares.length < i) this.append(0);
     if (i === this.shares.length) return this.append(share);
     const delta = share - this.shares[i]!;
     if (delta === 0) return;
