@@ -31,6 +31,13 @@ function home(name: string): string {
 
 const verdictFile = (zotHome: string) => join(zotHome, "sandbox-verdict.json");
 
+/** A home of its own whose verdict a first start has remembered, and that verdict. */
+async function rememberedHome(name: string): Promise<{ h: string; kept: Record<string, unknown> & { abi: number } }> {
+  const h = home(name);
+  await probeWith(false, h);
+  return { h, kept: JSON.parse(readFileSync(verdictFile(h), "utf8")) };
+}
+
 async function probeWith(network: boolean, zotHome: string): Promise<Seen> {
   const src = (m: string) => JSON.stringify(join(ROOT, "src", m));
   const script = join(dir, `probe-${network}.ts`);
@@ -106,9 +113,7 @@ test.skipIf(!canConfine)("with the verdict remembered, the server starts at once
 test.skipIf(!canConfine)(
   "a verdict remembered from another boot, user or build of zot, or without an ABI, is not taken: the probe runs and remembers afresh",
   async () => {
-    const h = home("stale");
-    await probeWith(false, h);
-    const kept = JSON.parse(readFileSync(verdictFile(h), "utf8"));
+    const { h, kept } = await rememberedHome("stale");
     for (const changed of [
       { boot: "00000000-0000-0000-0000-000000000000" },
       { uid: 4242 },
@@ -132,9 +137,7 @@ test.skipIf(!canConfine)(
 test.skipIf(!canConfine)(
   "a verdict remembered with another Landlock ABI is taken, and its server contradicts it: the command is refused and the verdict forgotten",
   async () => {
-    const h = home("other-abi");
-    await probeWith(false, h);
-    const kept = JSON.parse(readFileSync(verdictFile(h), "utf8"));
+    const { h, kept } = await rememberedHome("other-abi");
     writeFileSync(verdictFile(h), JSON.stringify({ ...kept, abi: kept.abi + 1 }));
     const seen = await probeWith(true, h);
     // The session was told the sandbox holds (as remembered), and its server started at once to confirm it.
