@@ -16,7 +16,7 @@
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { compileGuard, cpuMethod, machine, median, printArgs, sample, type BenchWire } from "./harness.ts";
+import { buildEnv, compileGuard, cpuMethod, machine, median, printArgs, sample, type BenchWire } from "./harness.ts";
 import { startScriptedModel } from "./scripted-model.ts";
 import { freshBinary } from "../scripts/build-freshness.ts";
 
@@ -58,9 +58,8 @@ try {
     return copy;
   });
   const rows: { label: string; cmd: string[]; env: Record<string, string> }[] = [{ label: "bun -e 0", cmd: [process.execPath, "-e", "0"], env }];
-  // A $ZOT_HOME per binary: builds that keep a cache or the remembered sandbox verdict differently would overwrite each other's.
   copies.forEach((c, i) => {
-    const own = { ...env, ZOT_HOME: join(home, `zot-home-${i}`) };
+    const own = buildEnv(env, home, i);
     for (const w of WHICH) rows.push({ label: `${w} · ${BINARIES[i]}`, cmd: [c, ...SCENARIOS[w]!], env: own });
   });
   {

@@ -17,7 +17,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { compileGuard, machine, median, printArgs } from "./harness.ts";
+import { buildEnv, compileGuard, machine, median, printArgs } from "./harness.ts";
 import { startScriptedModel } from "./scripted-model.ts";
 import { freshBinary } from "../scripts/build-freshness.ts";
 
@@ -36,8 +36,7 @@ const model = startScriptedModel(() => arrivals.push(sinceSpawn()));
 const PROMPT = "steps=2 tool=bash go";
 
 const scratch = mkdtempSync(join(tmpdir(), "zot-first-request-"));
-// A home per binary: builds that keep the remembered verdict differently would otherwise overwrite each other's.
-const homes = new Map(binaries.map((b, i) => [b, join(scratch, `home-${i}`)]));
+const envs = new Map(binaries.map((b, i) => [b, buildEnv({ PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: scratch }, scratch, i)]));
 const guard = withGuard ? compileGuard(scratch) : null;
 type Variant = { name: string; args: (bin: string) => string[]; forget?: true };
 const run = (bin: string) => printArgs(bin, model.base, PROMPT, guard);
@@ -53,7 +52,8 @@ console.log(`# first-request: ${RUNS} runs${guard ? ", with the guard extension"
 // Round -1 warms the page cache and the home's model cache, and remembers the verdict.
 for (let round = -1; round < RUNS; round++) {
   for (const bin of binaries) {
-    const home = homes.get(bin)!;
+    const env = envs.get(bin)!;
+    const home = env.ZOT_HOME!;
     for (const v of variants) {
       // Put back after the run, so the next remembered run finds it.
       const verdict = join(home, "sandbox-verdict.json");
@@ -61,7 +61,7 @@ for (let round = -1; round < RUNS; round++) {
       if (v.forget) rmSync(verdict, { force: true });
       arrivals.length = 0;
       spawnedAt = process.hrtime.bigint();
-      const p = Bun.spawn(v.args(bin), { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ZOT_HOME: home }, stdout: "ignore", stderr: "ignore" });
+      const p = Bun.spawn(v.args(bin), { env, stdout: "ignore", stderr: "ignore" });
       const code = await p.exited;
       const exit = sinceSpawn();
       if (kept) writeFileSync(verdict, kept, { mode: 0o600 });

@@ -6,6 +6,15 @@ import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { BUILD_FLAGS } from "../scripts/build-flags.ts";
 
+/**
+ * `env` for build `which` of a comparison of zot builds: its own $ZOT_HOME under `dir`. Builds that
+ * keep a cache or the remembered sandbox verdict differently would overwrite each other's in one
+ * home, and none would run as a user's next start does.
+ */
+export function buildEnv(env: Record<string, string>, dir: string, which: number | string): Record<string, string> {
+  return { ...env, ZOT_HOME: join(dir, `zot-home-${which}`) };
+}
+
 /** Wall time, CPU time (user + system of every process the run started; see `sample`) and peak RSS of one run. */
 export type Sample = { ms: number; cpuMs: number; mib: number };
 

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { freshBinary } from "../scripts/build-freshness.ts";
-import { machine, median, sample, type Sample } from "./harness.ts";
+import { buildEnv, machine, median, sample, type Sample } from "./harness.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const RUNS = Number(process.argv[2] ?? 10);
@@ -72,8 +72,8 @@ const args = (zot: string) => [
 try {
   const results = BINARIES.map(() => [] as Sample[]);
   // Warm-up: the page cache and the model-discovery cache in $ZOT_HOME.
-  for (const b of BINARIES) await sample(args(b), env, home);
-  for (let i = 0; i < RUNS; i++) for (const [k, b] of BINARIES.entries()) results[k]!.push(await sample(args(b), env, home));
+  for (const [k, b] of BINARIES.entries()) await sample(args(b), buildEnv(env, home, k), home);
+  for (let i = 0; i < RUNS; i++) for (const [k, b] of BINARIES.entries()) results[k]!.push(await sample(args(b), buildEnv(env, home, k), home));
   console.log(`machine: ${machine()}; ${RUNS} interleaved runs; ${DELTAS} deltas (${(bytes.length / 1024).toFixed(0)} KiB of SSE); medians`);
   for (const [k, b] of BINARIES.entries()) {
     const r = results[k]!;

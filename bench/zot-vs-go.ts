@@ -28,7 +28,7 @@
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { compileFloor, compileGuard, compileHello, cpuMethod, goZotBinary, machine, median, printArgs, sample, type Sample } from "./harness.ts";
+import { buildEnv, compileFloor, compileGuard, compileHello, cpuMethod, goZotBinary, machine, median, printArgs, sample, type Sample } from "./harness.ts";
 import { startScriptedModel } from "./scripted-model.ts";
 import { freshBinary } from "../scripts/build-freshness.ts";
 
@@ -42,8 +42,7 @@ const RUNS = Number(process.argv[2] ?? 10);
 
 const home = mkdtempSync(join(tmpdir(), "zot-vs-go-"));
 const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ZOT_HOME: home };
-// The earlier zot's own $ZOT_HOME: a build that keeps the remembered sandbox verdict differently would overwrite this one's.
-const beforeEnv: Record<string, string> = { ...env, ZOT_HOME: join(home, "before-home") };
+const beforeEnv = buildEnv(env, home, "before");
 const envOf = (name: string): Record<string, string> => (name.startsWith("before:") ? beforeEnv : env);
 // A private copy, so a rebuild of dist/zot during the run can't change what is measured.
 const ZOT = join(home, "zot");
