@@ -16,11 +16,10 @@ const DEVICES = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/ura
  * which would load bun:ffi (~1.8 ms of CPU and ~2 MiB at every sandboxed start).
  */
 export function confinement(p: SandboxPolicy, entered: boolean): Confinement {
-  const all = KNOWN_FS_RIGHTS;
   const paths: PathRule[] = [
-    { path: "/", access: READ_RIGHTS | FS.EXECUTE | (all & FS.IOCTL_DEV) },
-    ...DEVICES.map((path) => ({ path, access: READ_RIGHTS | FS.WRITE_FILE | (all & FS.IOCTL_DEV) })),
-    ...p.writable.map((path) => ({ path, access: all })),
+    { path: "/", access: READ_RIGHTS | FS.EXECUTE | FS.IOCTL_DEV },
+    ...DEVICES.map((path) => ({ path, access: READ_RIGHTS | FS.WRITE_FILE | FS.IOCTL_DEV })),
+    ...p.writable.map((path) => ({ path, access: KNOWN_FS_RIGHTS })),
   ];
   const hideDirs: string[] = [];
   const hideFiles: string[] = [];
@@ -30,7 +29,7 @@ export function confinement(p: SandboxPolicy, entered: boolean): Confinement {
     else if (kind === "file") hideFiles.push(path);
   }
   return {
-    ruleset: { handledFs: all, handledNet: 0n, scoped: SCOPE.SIGNAL, paths, connectPorts: [] },
+    ruleset: { handledFs: KNOWN_FS_RIGHTS, handledNet: 0n, scoped: SCOPE.SIGNAL, paths, connectPorts: [] },
     isolation: { hideDirs, hideFiles, reveal: p.reveal.filter((r) => kindOf(r) === "dir"), network: p.network, entered },
   };
 }
