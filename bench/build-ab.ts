@@ -12,7 +12,7 @@
 // tool_call interceptor), bare (the same without extension), loop1 / loop50 (the model calls `read`
 // once / 50 times), echo / bash50 (issue 9's scenarios of bench/zot-vs-go.ts: `bash` once with the
 // C guard, `bash` 50 times), bash50-chat / bash50-responses (bash50 on OpenAI's Chat Completions /
-// Responses wire); each but version also as <name>-off, with `--sandbox off`.
+// Responses wire), bash500 (`bash` 500 times); each but version also as <name>-off, with `--sandbox off`.
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -33,7 +33,7 @@ const env: Record<string, string> = { PATH: `${join(ROOT, "node_modules", ".bin"
 const model = startScriptedModel();
 const guard = compileGuard(home);
 const shguard = join(ROOT, "test", "fixtures", "agent", "shguard");
-const print = (prompt: string, ext: string | null, wire: BenchWire = "anthropic") => printArgs("", model.base, prompt, ext, 100, wire).slice(1);
+const print = (prompt: string, ext: string | null, wire: BenchWire = "anthropic") => printArgs("", model.base, prompt, ext, 1000, wire).slice(1);
 const SCENARIOS: Record<string, string[]> = {
   version: ["--version"],
   print: print("steps=2 tool=bash run it", shguard),
@@ -44,6 +44,8 @@ const SCENARIOS: Record<string, string[]> = {
   bash50: print("steps=51 tool=bash loop", null),
   "bash50-chat": print("steps=51 tool=bash loop", null, "chat"),
   "bash50-responses": print("steps=51 tool=bash loop", null, "responses"),
+  // A long loop: what a step costs as the history grows.
+  bash500: print("steps=501 tool=bash loop", null),
 };
 // Each scenario with `--sandbox off` too ("bash50-chat-off"): zot's own process only, without the command server.
 for (const [name, args] of Object.entries(SCENARIOS))

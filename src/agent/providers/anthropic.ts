@@ -8,7 +8,7 @@ import type { CostDetail } from "../catalog.ts";
 import { parseToolArgs, type Outcome } from "./assemble.ts";
 import { streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { num, parseObject, rec, str, type Rec } from "./json.ts";
-import { COMMA, jsonBytes, requestBody, WireCache, type Put } from "./wire-cache.ts";
+import { COMMA, jsonBytes, ListLog, requestBody, WireCache, type Cut, type Put } from "./wire-cache.ts";
 import { ToolsJson } from "./tools-json.ts";
 import type { SseEvent } from "../../platform/sse.ts";
 import type { StreamedBody } from "../../platform/http.ts";
@@ -47,7 +47,19 @@ function anthropicBody(provider: string, req: ProviderRequest, info: ModelInfo |
   const native = info?.deferredTools === "defer-loading";
   const { tools, hidden } = native ? toolList(req.tools, req.messages) : { tools: offeredTools(req.tools), hidden: 0 };
   if (req.reasoning && info?.reasoning !== false) Object.assign(body, thinkingFields(req.reasoning, info?.thinking ?? "budget", maxTokens));
-  return requestBody(body, "messages", (put) => anthropicMessages(put, req.messages, provider, req.model, native), toolsJson.field(tools, hidden));
+  const key = `${provider}\n${req.model}\n${native}`;
+  const build = (m: Message) => messageBlocks(m, provider, req.model, native);
+  const blocks = (m: Message) => blockCache.json(m, key, build);
+  const marks = breakpoints(req.messages, blocks);
+  // What precedes the earlier breakpoint is put as it would be without breakpoints (a rewind can move them back).
+  const stable = marks[1] !== -1 ? marks[1] : marks[0] !== -1 ? marks[0] : req.messages.length;
+  const list = messageLog.list(
+    req.messages,
+    key,
+    (put, from, open, cut) => anthropicMessages(put, from, open ?? null, cut, req.messages, blocks, marks, stable),
+    stable,
+  );
+  return requestBody(body, "messages", list, toolsJson.field(tools, hidden));
 }
 
 /**
@@ -86,7 +98,9 @@ function thinkingFields(level: Effort, kind: NonNullable<ModelInfo["thinking"]>,
  */
 function toolList(tools: readonly ToolSpec[], messages: readonly Message[]): { tools: ToolSpec[]; hidden: number } {
   const referenced = new Set<string>();
-  for (const m of messages) if (m.role === "toolResult") for (const t of m.activatedTools ?? []) referenced.add(t.name);
+  // Only a deferred tool asks whether its activation is in the history: without one, the history (every step's, whole) is not read.
+  if (tools.some((t) => t.deferred === true))
+    for (const m of messages) if (m.role === "toolResult" && m.activatedTools) for (const t of m.activatedTools) referenced.add(t.name);
   const hides = (spec: ToolSpec) => spec.pending === true || (spec.deferred === true && referenced.has(spec.name));
   const shown = tools.filter((t) => !hides(t));
   return { tools: [...shown, ...tools.filter(hides)], hidden: tools.length - shown.length };
@@ -95,35 +109,33 @@ function toolList(tools: readonly ToolSpec[], messages: readonly Message[]): { t
 /** Each message's blocks as JSON texts, kept across requests (see wire-cache.ts). */
 const blockCache = new WireCache();
 
+type Open = "user" | "assistant" | null;
+
+/** Each conversation's list as last sent, up to its earlier cache breakpoint (see ListLog). */
+const messageLog = new ListLog<Open>();
+
 /**
- * Conversation → wire messages. Tool results become `tool_result` blocks in a user message;
- * consecutive same-role messages are merged (the API wants strict alternation); empty text and
- * empty messages are dropped; the last two user messages get cache breakpoints, which with the
- * system prompt and the tools makes the API's maximum of four. Thinking goes back byte-exact, and
- * only to the model that produced it: after a model switch it is dropped from what is sent.
- * Put straight from the cache: no list of blocks per step.
+ * Conversation → wire messages, from message `from` on (`open`: the role of the wire message
+ * still open there), cutting before each message up to `stable`. Tool results become `tool_result` blocks in a user message; consecutive
+ * same-role messages are merged (the API wants strict alternation); empty text and empty messages
+ * are dropped; the last two user messages (`breakpoints`) get cache breakpoints, which with the system prompt and
+ * the tools makes the API's maximum of four. Thinking goes back byte-exact, and only to the model
+ * that produced it: after a model switch it is dropped from what is sent. Put straight from the
+ * cache: no list of blocks per step.
  */
-function anthropicMessages(put: Put, messages: readonly Message[], provider: string, model: string, native: boolean): void {
-  const key = `${provider}\n${model}\n${native}`;
-  const build = (m: Message) => messageBlocks(m, provider, model, native);
-  const blocks = (m: Message) => blockCache.json(m, key, build);
-  // The breakpoints go on the last block of the last two user turns: found walking back from the end.
-  let mark1 = -1;
-  let mark2 = -1;
-  let later: "user" | "assistant" | null = null;
-  for (let i = messages.length - 1; i >= 0 && mark2 === -1; i--) {
-    const m = messages[i]!;
-    if (blocks(m).length === 0) continue;
-    const role = roleOf(m);
-    if (role !== later && role === "user") {
-      if (mark1 === -1) mark1 = i;
-      else mark2 = i;
-    }
-    later = role;
-  }
-  let open: "user" | "assistant" | null = null;
+function anthropicMessages(
+  put: Put,
+  from: number,
+  open: Open,
+  cut: Cut<Open>,
+  messages: readonly Message[],
+  blocks: (m: Message) => Uint8Array,
+  [mark1, mark2]: readonly [number, number],
+  stable: number,
+): void {
   // An index loop: entries() makes a pair per message per step.
-  for (let i = 0; i < messages.length; i++) {
+  for (let i = from; i < messages.length; i++) {
+    if (i > from && i <= stable) cut(i, open);
     const m = messages[i]!;
     const json = blocks(m);
     if (json.length === 0) continue;
@@ -140,7 +152,29 @@ function anthropicMessages(put: Put, messages: readonly Message[], provider: str
       put(CACHE_BREAKPOINT);
     } else put(json);
   }
+  if (messages.length > from && messages.length <= stable) cut(messages.length, open);
   if (open !== null) put(MESSAGE_CLOSE);
+}
+
+/**
+ * The messages whose last block gets a cache breakpoint: the last of each of the last two user
+ * turns, found walking back from the end (-1 for none).
+ */
+function breakpoints(messages: readonly Message[], blocks: (m: Message) => Uint8Array): [number, number] {
+  let mark1 = -1;
+  let mark2 = -1;
+  let later: Open = null;
+  for (let i = messages.length - 1; i >= 0 && mark2 === -1; i--) {
+    const m = messages[i]!;
+    if (blocks(m).length === 0) continue;
+    const role = roleOf(m);
+    if (role !== later && role === "user") {
+      if (mark1 === -1) mark1 = i;
+      else mark2 = i;
+    }
+    later = role;
+  }
+  return [mark1, mark2];
 }
 
 const roleOf = (m: Message): "user" | "assistant" => (m.role === "assistant" ? "assistant" : "user");

@@ -8,7 +8,7 @@ import { offeredTools, type ModelInfo, type Provider, type ProviderEvent, type P
 import { parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
 import { bearerAuth, streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { arr, num, parseObject, rec, str, type Rec } from "./json.ts";
-import { requestBody, separated, WireCache, type Put } from "./wire-cache.ts";
+import { ListLog, requestBody, Separated, WireCache, type Cut, type Put } from "./wire-cache.ts";
 import { ToolsJson } from "./tools-json.ts";
 import type { StreamedBody } from "../../platform/http.ts";
 import type { SseEvent } from "../../platform/sse.ts";
@@ -43,12 +43,11 @@ function responsesBody(provider: string, req: ProviderRequest, info: ModelInfo |
   }
   if (req.maxTokens !== undefined) body.max_output_tokens = req.maxTokens;
   if (req.sessionId) body.prompt_cache_key = req.sessionId;
-  return requestBody(
-    body,
-    "input",
-    (put) => responsesInput(separated(put), req.messages, provider, req.model),
-    toolsJson.field(offeredTools(req.tools), undefined),
+  const key = `${provider}\n${req.model}`;
+  const list = itemLog.list(req.messages, key, (put, from, started, cut) =>
+    responsesInput(put, from, started ?? false, cut, req.messages, key, provider, req.model),
   );
+  return requestBody(body, "input", list, toolsJson.field(offeredTools(req.tools), undefined));
 }
 
 const toolsJson = new ToolsJson<undefined>((tools) =>
@@ -61,14 +60,31 @@ const toolsJson = new ToolsJson<undefined>((tools) =>
  * messages and its calls as `function_call` items, and results as `function_call_output`, whose
  * output carries text and images.
  */
-function responsesInput(put: Put, messages: readonly Message[], provider: string, model: string): void {
-  const key = `${provider}\n${model}`;
+function responsesInput(
+  put: Put,
+  from: number,
+  started: boolean,
+  cut: Cut<boolean>,
+  messages: readonly Message[],
+  key: string,
+  provider: string,
+  model: string,
+): void {
+  const items = new Separated(put, started);
   const build = (m: Message) => messageItems(m, provider, model);
-  for (const m of messages) put(itemCache.json(m, key, build));
+  for (let i = from; i < messages.length; i++) {
+    // Each message's items depend on it alone: the list can be picked up again before any of them.
+    if (i > from) cut(i, items.started);
+    items.item(itemCache.json(messages[i]!, key, build));
+  }
+  if (messages.length > from) cut(messages.length, items.started);
 }
 
 /** Each message's input items as JSON texts, kept across requests (see wire-cache.ts). */
 const itemCache = new WireCache();
+
+/** Each conversation's input list as last sent (see ListLog); the state is whether it has an item yet. */
+const itemLog = new ListLog<boolean>();
 
 function messageItems(m: Message, provider: string, model: string): JsonObject[] {
   if (m.role === "user") {

@@ -7,7 +7,7 @@ import { offeredTools, type ModelInfo, type Provider, type ProviderEvent, type P
 import { parseToolArgs, REFUSAL_PREFIX, type Outcome } from "./assemble.ts";
 import { bearerAuth, streamCall, type Assembler, type ClientOptions } from "./http-stream.ts";
 import { arr, num, parseObject, rec, str, type Rec } from "./json.ts";
-import { jsonBytes, requestBody, separated, WireCache, type Put } from "./wire-cache.ts";
+import { jsonBytes, ListLog, requestBody, Separated, WireCache, type Cut, type Put } from "./wire-cache.ts";
 import { ToolsJson } from "./tools-json.ts";
 import type { StreamedBody } from "../../platform/http.ts";
 import { declarationMessage, functionTool, namesIn, ToolNames, topLevelTools } from "./kimi-tools.ts";
@@ -45,8 +45,13 @@ function openaiBody(provider: CompatName, req: ProviderRequest, info: ModelInfo 
   if (req.reasoning && (provider === "openai" ? info?.reasoning !== false : isKimi(provider) && info?.reasoning === true))
     body.reasoning_effort = req.reasoning;
   if (isKimi(provider) && req.sessionId) body.prompt_cache_key = req.sessionId;
-  const system = req.system.trim() !== "" ? jsonBytes(JSON.stringify({ role: "system", content: req.system })) : undefined;
-  return requestBody(body, "messages", (put) => chatMessages(separated(put), system, provider, req.messages, names, dynamic), toolsJson.field(tools, names));
+  const system = req.system.trim() !== "" ? req.system : undefined;
+  // The system message opens the list, so the list is kept by it too.
+  const key = `${provider}\n${system ?? ""}`;
+  const list = messageLog.list(req.messages, key, (put, from, started, cut) =>
+    chatMessages(put, from, started ?? false, cut, system, provider, req.messages, names, dynamic),
+  );
+  return requestBody(body, "messages", list, toolsJson.field(tools, names));
 }
 
 /** Function tools, under Kimi's wire names on its routes (which depend on the history: see kimi-tools.ts). */
@@ -62,33 +67,46 @@ const toolsJson = new ToolsJson<ToolNames | undefined>(
  *
  * `dynamic` (Kimi K3): the tools a batch of results activated are declared right after the last
  * tool message of that batch, where they stay in every later request, so the cached prefix holds.
+ *
+ * From message `from` on (`started`: the list has an element before it). The walk cuts before
+ * each message that starts no batch, where nothing is pending; not on Kimi's routes, whose wire
+ * names and declarations depend on the whole history.
  */
 function chatMessages(
   put: Put,
-  system: Uint8Array | undefined,
+  from: number,
+  started: boolean,
+  cut: Cut<boolean>,
+  system: string | undefined,
   provider: CompatName,
   messages: readonly Message[],
   names: ToolNames | undefined,
   dynamic: boolean,
 ): void {
-  if (system) put(system);
+  const list = new Separated(put, started);
+  if (from === 0 && system !== undefined) list.item(jsonBytes(JSON.stringify({ role: "system", content: system })));
   let images: JsonObject[] = [];
   let declared: ToolDeclaration[] = [];
   const seen = new Set<string>();
   const flushBatch = () => {
-    if (declared.length > 0 && names) put(jsonBytes(JSON.stringify(declarationMessage(declared, names))));
+    if (declared.length > 0 && names) list.item(jsonBytes(JSON.stringify(declarationMessage(declared, names))));
     declared = [];
     if (images.length === 0) return;
-    put(jsonBytes(JSON.stringify({ role: "user", content: [{ type: "text", text: "Images returned by the tool calls above:" }, ...images] })));
+    list.item(jsonBytes(JSON.stringify({ role: "user", content: [{ type: "text", text: "Images returned by the tool calls above:" }, ...images] })));
     images = [];
   };
   const toolName = (n: string) => (names ? names.wire(n) : n);
   const build = (m: Message) => chatMessage(provider, m, toolName);
-  for (const m of messages) {
-    if (m.role !== "toolResult") flushBatch();
+  const resumable = names === undefined && !dynamic;
+  for (let i = from; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.role !== "toolResult") {
+      flushBatch();
+      if (resumable && i > from) cut(i, list.started);
+    }
     // An assistant message's wire form depends on the provider and on the wire names of its calls.
     const key = m.role === "assistant" && names ? `${provider}\n${m.content.map((p) => (p.type === "toolCall" ? toolName(p.name) : "")).join("\n")}` : provider;
-    put(messageCache.json(m, key, build));
+    list.item(messageCache.json(m, key, build));
     if (m.role !== "toolResult") continue;
     for (const p of m.content) if (p.type === "image") images.push(imageUrl(p.mimeType, p.data));
     // A tool is declared once: a second activation of it in the same batch adds nothing.
@@ -99,10 +117,16 @@ function chatMessages(
     }
   }
   flushBatch();
+  // After a message that is no tool result nothing was pending, so the flush put nothing.
+  const last = messages[messages.length - 1];
+  if (resumable && messages.length > from && last?.role !== "toolResult") cut(messages.length, list.started);
 }
 
 /** Each message's chat message (none for an empty one) as JSON text, kept across requests (see wire-cache.ts). */
 const messageCache = new WireCache();
+
+/** Each conversation's list as last sent (see ListLog); the state is whether it has an element yet. */
+const messageLog = new ListLog<boolean>();
 
 function chatMessage(provider: CompatName, m: Message, toolName: (name: string) => string): JsonObject[] {
   if (m.role === "user") {

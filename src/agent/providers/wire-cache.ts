@@ -75,43 +75,103 @@ export const bodyBuffers = new BodyBuffers();
 export type Put = (bytes: Uint8Array) => void;
 
 /**
- * A request body: `fields`, then `serialized` (fields already as JSON text, `"name":value,…`, or
- * empty), then under `key` the list whose pieces `pieces` puts, in order, the
- * same each time it is called (elements separated by COMMA). Its length is counted first, then the
- * pieces (the messages' cached bytes) are copied into a buffer of `bodyBuffers`, or, past
- * STREAM_ABOVE, sent as a stream of them, listed afresh for every attempt: a big body built whole
- * was a buffer the size of the history and, in fetch, a copy of it (a resumed 48 MB transcript held
- * 100 MB more that way). The walks put pieces to a callback: a list of them, or a generator's result
- * per piece, would be garbage the size of the history on every step.
+ * Told by a walk of a history's list (see ListWalk) that what it has put so far is the pieces of
+ * `messages[0..message)` alone, which no later message changes; `state` is what the walk needs to
+ * go on from there.
  */
-export function requestBody(fields: JsonObject, key: string, pieces: (put: Put) => void, serialized = ""): Uint8Array | StreamedBody {
+export type Cut<S> = (message: number, state: S) => void;
+
+/**
+ * A wire's walk of the list from message `from`: 0 (with no state), or a place where an earlier
+ * walk cut, for the same first `from` messages and key, with the state it cut with.
+ */
+export type ListWalk<S> = (put: Put, from: number, state: S | undefined, cut: Cut<S>) => void;
+
+/** The pieces of a request's list, in order, and their length in bytes. */
+export type Listed = { pieces: readonly Uint8Array[]; bytes: number };
+
+type Place<S> = { message: number; pieces: number; bytes: number; state: S };
+type Kept<S> = { key: string; messages: Message[]; pieces: Uint8Array[]; places: Place<S>[] };
+
+/**
+ * The pieces of each conversation's last list, kept up to the last place its walk cut. A request
+ * sends the history of the one before it and a few messages more, so walking every message again
+ * (a cache look-up and a few pieces each, in the interpreter) made each step's own work grow with
+ * the history: 12 % of a 50-step run's CPU, 18 % of a 300-step one's (bench/RESULTS.md). Now a
+ * request compares the kept messages with its own by identity, takes the pieces up to the last
+ * place still the same, and walks on from there. Keyed by the conversation's first message, so a
+ * subagent's requests, taking turns with the main loop's, do not undo each other's; what the
+ * pieces depend on beside the messages is the key.
+ */
+export class ListLog<S> {
+  private readonly kept = new WeakMap<Message, Kept<S>>();
+
+  /**
+   * The list's pieces: valid until the next call for the same conversation. `stable`: no kept
+   * place past this message is taken (the wire puts something after it differently this time).
+   */
+  list(messages: readonly Message[], key: string, walk: ListWalk<S>, stable = messages.length): Listed {
+    const first = messages[0];
+    let k = first === undefined ? undefined : this.kept.get(first);
+    if (k === undefined || k.key !== key) {
+      k = { key, messages: [], pieces: [], places: [] };
+      if (first !== undefined) this.kept.set(first, k);
+    }
+    const kept = k;
+    let same = 0;
+    const most = Math.min(kept.messages.length, messages.length);
+    while (same < most && kept.messages[same] === messages[same]) same++;
+    same = Math.min(same, stable);
+    let last = kept.places.length - 1;
+    while (last >= 0 && kept.places[last]!.message > same) last--;
+    const at = last >= 0 ? kept.places[last] : undefined;
+    kept.places.length = last + 1;
+    kept.pieces.length = at?.pieces ?? 0;
+    kept.messages.length = at?.message ?? 0;
+    let bytes = at?.bytes ?? 0;
+    walk(
+      (p) => {
+        kept.pieces.push(p);
+        bytes += p.length;
+      },
+      at?.message ?? 0,
+      at?.state,
+      (message, state) => {
+        for (let i = kept.messages.length; i < message; i++) kept.messages.push(messages[i]!);
+        kept.places.push({ message, pieces: kept.pieces.length, bytes, state });
+      },
+    );
+    return { pieces: kept.pieces, bytes };
+  }
+}
+
+/**
+ * A request body: `fields`, then `serialized` (fields already as JSON text, `"name":value,…`, or
+ * empty), then under `key` the list `list`. Its pieces (the messages' cached bytes) are copied into
+ * a buffer of `bodyBuffers`, or, past STREAM_ABOVE, sent as a stream of them for every attempt: a
+ * big body built whole was a buffer the size of the history and, in fetch, a copy of it (a resumed
+ * 48 MB transcript held 100 MB more that way).
+ */
+export function requestBody(fields: JsonObject, key: string, list: Listed, serialized = ""): Uint8Array | StreamedBody {
   const json = JSON.stringify(fields);
   const more = serialized === "" ? "" : `${serialized},`;
   const head = jsonBytes(`${json.slice(0, -1)}${json === "{}" ? "" : ","}${more}${JSON.stringify(key)}:[`);
-  const all = (put: Put) => {
-    put(head);
-    pieces(put);
-    put(CLOSE);
-  };
-  let length = 0;
-  all((p) => {
-    length += p.length;
-  });
-  if (length > STREAM_ABOVE)
-    return {
-      length,
-      open: () => {
-        const list: Uint8Array[] = [];
-        all((p) => list.push(p));
-        return chunked(list);
-      },
-    };
+  const length = head.length + list.bytes + CLOSE.length;
+  if (length > STREAM_ABOVE) {
+    // A copy of the list: the log's pieces change with the conversation's next request.
+    const pieces = [head, ...list.pieces, CLOSE];
+    return { length, open: () => chunked(pieces) };
+  }
   const body = bodyBuffers.take(length);
-  let at = 0;
-  all((p) => {
+  body.set(head, 0);
+  let at = head.length;
+  // An index loop: an iterator per request is garbage, and the interpreter runs it slower.
+  for (let i = 0; i < list.pieces.length; i++) {
+    const p = list.pieces[i]!;
     body.set(p, at);
     at += p.length;
-  });
+  }
+  body.set(CLOSE, at);
   return body;
 }
 
@@ -148,13 +208,18 @@ function chunked(pieces: readonly Uint8Array[]): ReadableStream<Uint8Array> {
   });
 }
 
-/** `put` for the elements of a list: empty ones skipped, a COMMA between the others. */
-export function separated(put: Put): Put {
-  let first = true;
-  return (item) => {
-    if (item.length === 0) return;
-    if (!first) put(COMMA);
-    put(item);
-    first = false;
-  };
+/** The elements of a list: empty ones skipped, a COMMA between the others. */
+export class Separated {
+  /** `started`: the list already has an element. */
+  constructor(
+    private readonly put: Put,
+    public started = false,
+  ) {}
+
+  item(bytes: Uint8Array): void {
+    if (bytes.length === 0) return;
+    if (this.started) this.put(COMMA);
+    this.put(bytes);
+    this.started = true;
+  }
 }
