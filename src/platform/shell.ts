@@ -13,9 +13,23 @@ export function shellCandidates(env: Record<string, string | undefined>, platfor
   return [...pathCandidates("sh", env, platform), ...installs];
 }
 
+/** The shell found last, and the candidates it was found among. */
+let last: { candidates: string; path: string } | null = null;
+
+/**
+ * The first candidate that is a file. A found shell is not looked for again while the candidates
+ * are the same: two file checks a command were ~1.4 % of a tool loop's CPU, and a shell that has
+ * gone since fails its spawn with a sentence of its own.
+ */
 export function shellPath(env: Record<string, string | undefined>, platform: string): Result<{ path: string }> {
-  const found = shellCandidates(env, platform).find((p) => existsSync(p) && statSync(p).isFile());
-  if (found) return { ok: true, path: found };
+  const candidates = shellCandidates(env, platform);
+  const key = candidates.join("\0");
+  if (last?.candidates === key) return { ok: true, path: last.path };
+  const found = candidates.find((p) => existsSync(p) && statSync(p).isFile());
+  if (found) {
+    last = { candidates: key, path: found };
+    return { ok: true, path: found };
+  }
   if (platform !== "win32") return { ok: false, error: "The bash tool needs /bin/sh, which is missing on this system." };
   return {
     ok: false,

@@ -146,33 +146,46 @@ export class ListLog<S> {
 }
 
 /**
- * A request body: `fields`, then `serialized` (fields already as JSON text, `"name":value,…`, or
+ * A request body: `fields`, then `serialized` (one field already as JSON, `"name":value`, or
  * empty), then under `key` the list `list`. Its pieces (the messages' cached bytes) are copied into
  * a buffer of `bodyBuffers`, or, past STREAM_ABOVE, sent as a stream of them for every attempt: a
  * big body built whole was a buffer the size of the history and, in fetch, a copy of it (a resumed
  * 48 MB transcript held 100 MB more that way).
  */
-export function requestBody(fields: JsonObject, key: string, list: Listed, serialized = ""): Uint8Array | StreamedBody {
+export function requestBody(fields: JsonObject, key: string, list: Listed, serialized: JsonBytes = EMPTY): Uint8Array | StreamedBody {
   const json = JSON.stringify(fields);
-  const more = serialized === "" ? "" : `${serialized},`;
-  const head = jsonBytes(`${json.slice(0, -1)}${json === "{}" ? "" : ","}${more}${JSON.stringify(key)}:[`);
-  const length = head.length + list.bytes + CLOSE.length;
+  const open = jsonBytes(`${json.slice(0, -1)}${json === "{}" ? "" : ","}`);
+  const more = serialized.length === 0 ? EMPTY : COMMA;
+  const name = listOpen(key);
+  const length = open.length + serialized.length + more.length + name.length + list.bytes + CLOSE.length;
   if (length > STREAM_ABOVE) {
     // A copy of the list: the log's pieces change with the conversation's next request.
-    const pieces = [head, ...list.pieces, CLOSE];
+    const pieces = [open, serialized, more, name, ...list.pieces, CLOSE];
     return { length, open: () => chunked(pieces) };
   }
   const body = bodyBuffers.take(length);
-  body.set(head, 0);
-  let at = head.length;
-  // An index loop: an iterator per request is garbage, and the interpreter runs it slower.
-  for (let i = 0; i < list.pieces.length; i++) {
-    const p = list.pieces[i]!;
+  let at = 0;
+  const put = (p: Uint8Array) => {
     body.set(p, at);
     at += p.length;
-  }
-  body.set(CLOSE, at);
+  };
+  put(open);
+  put(serialized);
+  put(more);
+  put(name);
+  // An index loop: an iterator per request is garbage, and the interpreter runs it slower.
+  for (let i = 0; i < list.pieces.length; i++) put(list.pieces[i]!);
+  put(CLOSE);
   return body;
+}
+
+const listOpens = new Map<string, JsonBytes>();
+
+/** `"key":[` (a wire's few list names, each encoded once). */
+function listOpen(key: string): JsonBytes {
+  let bytes = listOpens.get(key);
+  if (bytes === undefined) listOpens.set(key, (bytes = jsonBytes(`${JSON.stringify(key)}:[`)));
+  return bytes;
 }
 
 /** The pieces as a stream of chunks, made as the connection asks for them. */
