@@ -154,13 +154,13 @@ export class ListLog<S> {
  */
 export function requestBody(fields: JsonObject, key: string, list: Listed, serialized: JsonBytes = EMPTY): Uint8Array | StreamedBody {
   const json = JSON.stringify(fields);
-  const open = jsonBytes(`${json.slice(0, -1)}${json === "{}" ? "" : ","}`);
+  const start = jsonBytes(`${json.slice(0, -1)}${json === "{}" ? "" : ","}`);
   const more = serialized.length === 0 ? EMPTY : COMMA;
   const name = listOpen(key);
-  const length = open.length + serialized.length + more.length + name.length + list.bytes + CLOSE.length;
+  const length = start.length + serialized.length + more.length + name.length + list.bytes + CLOSE.length;
   if (length > STREAM_ABOVE) {
     // A copy of the list: the log's pieces change with the conversation's next request.
-    const pieces = [open, serialized, more, name, ...list.pieces, CLOSE];
+    const pieces = [start, serialized, more, name, ...list.pieces, CLOSE];
     return { length, open: () => chunked(pieces) };
   }
   const body = bodyBuffers.take(length);
@@ -169,7 +169,7 @@ export function requestBody(fields: JsonObject, key: string, list: Listed, seria
     body.set(p, at);
     at += p.length;
   };
-  put(open);
+  put(start);
   put(serialized);
   put(more);
   put(name);
