@@ -7,7 +7,7 @@
 // its `key`.
 import type { JsonObject } from "../messages.ts";
 import type { ToolSpec } from "../provider.ts";
-import { jsonBytes, type JsonBytes } from "./wire-cache.ts";
+import { EMPTY, jsonBytes, type JsonBytes } from "./wire-cache.ts";
 
 const sameSpec = (a: ToolSpec, b: ToolSpec): boolean => a === b || (a.name === b.name && a.description === b.description && a.schema === b.schema);
 
@@ -25,7 +25,7 @@ export class ToolsJson<Context> {
 
   /** `"tools":[…]` as UTF-8 (kept as bytes: encoding its ~8 KB again was 2 % of a tool loop's CPU), or empty when there are no tools (the field is left out). */
   field(tools: readonly ToolSpec[], context: Context): JsonBytes {
-    if (tools.length === 0) return NONE;
+    if (tools.length === 0) return EMPTY;
     const key = this.key(tools, context);
     const last = this.last;
     if (last && last.key === key && last.tools.length === tools.length && last.tools.every((t, i) => sameSpec(t, tools[i]!))) return last.json;
@@ -35,5 +35,3 @@ export class ToolsJson<Context> {
     return json;
   }
 }
-
-const NONE: JsonBytes = new Uint8Array(0);

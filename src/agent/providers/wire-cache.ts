@@ -12,7 +12,8 @@ export type JsonBytes = Uint8Array;
 
 export const jsonBytes = (text: string): JsonBytes => Buffer.from(text, "utf8");
 
-const EMPTY: JsonBytes = new Uint8Array(0);
+/** No bytes: an empty piece, which every list and body skips. */
+export const EMPTY: JsonBytes = new Uint8Array(0);
 
 export class WireCache {
   private readonly texts = new WeakMap<Message, { key: string; json: JsonBytes }>();

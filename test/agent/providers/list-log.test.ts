@@ -60,8 +60,10 @@ for (const w of WIRES)
     let model = w.models[0];
     let system = "You are zot.";
     // The main conversation and a subagent's, whose requests take turns with it.
-    const conversations: Message[][] = [[{ role: "user", content: [{ type: "text", text: "main task" }], ts: ts++ }], []];
-    conversations[1]!.push({ role: "user", content: [{ type: "text", text: "sub task" }], ts: ts++ });
+    const conversations: Message[][] = [
+      [{ role: "user", content: [{ type: "text", text: "main task" }], ts: ts++ }],
+      [{ role: "user", content: [{ type: "text", text: "sub task" }], ts: ts++ }],
+    ];
     let now = 0;
     const step = (h: Message[]) => {
       const calls = Math.floor(r() * 3);
