@@ -18,7 +18,6 @@ import { applyRuleset } from "./landlock.ts";
 import { libc } from "./libc.ts";
 import { isolate } from "./namespaces.ts";
 import { readToExit } from "./shell-exit.ts";
-import { go } from "./go-line.ts";
 import { signallable } from "./signallable.ts";
 
 export const SERVE_ARG = "--serve";
@@ -57,7 +56,7 @@ export async function runCommandServer(argv: string[]): Promise<number> {
     out.write(encodeEvent(e));
     await out.flush();
   };
-  const running = new Map<number, Subprocess<"pipe", "pipe", "ignore">>();
+  const running = new Map<number, Subprocess<"ignore", "pipe", "ignore">>();
   const killAll = (): void => {
     for (const p of running.values()) signalGroup(p.pid, "SIGKILL");
   };
@@ -74,16 +73,15 @@ export async function runCommandServer(argv: string[]): Promise<number> {
       await send({ kind: "exit", id: r.id, code: CANNOT_CONFINE, signal: null, drained: true });
       return;
     }
-    let proc: Subprocess<"pipe", "pipe", "ignore">;
+    let proc: Subprocess<"ignore", "pipe", "ignore">;
     try {
-      proc = Bun.spawn(r.argv, { cwd: r.cwd, env: r.env, stdin: "pipe", stdout: "pipe", stderr: "ignore", detached: true });
+      // Its own child from the spawn on, killed by this server whenever zot goes: it needs no go line.
+      proc = Bun.spawn(r.argv, { cwd: r.cwd, env: r.env, stdin: "ignore", stdout: "pipe", stderr: "ignore", detached: true });
     } catch (err) {
       await send({ kind: "failed", id: r.id, message: err instanceof Error ? err.message : String(err) });
       return;
     }
     running.set(r.id, proc);
-    // Its own child now, killed by this server whenever zot goes: it may start at once.
-    go(proc.stdin);
     await send({ kind: "started", id: r.id, pid: proc.pid });
     const exit = await readToExit(
       proc,

@@ -15,18 +15,18 @@ import type { SandboxPolicy } from "./policy.ts";
 
 /**
  * `shell -c script args…` (the shell absolute); the error sentence when the command could not
- * start. The script runs once zot's go has come (platform/go-line.ts): not before zot can end it,
- * however zot ends.
+ * start. A command zot spawns itself runs once zot's go has come (platform/go-line.ts): not before
+ * zot can end it, however zot ends. The command server needs no go: a command is its child, ended
+ * by it when zot goes, from the spawn on.
  */
 export async function spawnCommand(shell: string, script: string, args: string[], cwd: string, sandbox: SandboxPolicy | undefined): Promise<Command | string> {
   const refused = await revocation(sandbox);
   if (refused) return refused;
-  const argv = [shell, "-c", `${AWAIT_GO}${script}`, ...args];
   const env = childEnv(process.env);
   const server = commandServerFor(sandbox);
-  if (server) return server.start(argv, cwd, env);
+  if (server) return server.start([shell, "-c", script, ...args], cwd, env);
   try {
-    return direct(confinedArgv(sandbox, argv), cwd, env);
+    return direct(confinedArgv(sandbox, [shell, "-c", `${AWAIT_GO}${script}`, ...args]), cwd, env);
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
   }

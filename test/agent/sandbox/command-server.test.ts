@@ -62,6 +62,17 @@ describe("one server per session and confinement", () => {
     expect(Number(a.text)).toBe(commandServerFor(p)?.pid ?? -1);
   });
 
+  test("a command that reads its stdin reads an empty one, through the server and spawned directly", async () => {
+    for (const sandbox of [policy(), undefined]) {
+      const c = await spawnCommand("/bin/sh", 'printf "[%s]" "$(cat)"; echo " $0 $1"', ["a", "b"], ws, sandbox);
+      if (typeof c === "string") throw new Error(c);
+      const parts: Uint8Array[] = [];
+      for await (const bytes of c.output) parts.push(bytes);
+      expect((await c.exited).code).toBe(0);
+      expect(Buffer.concat(parts).toString()).toBe("[] a b\n");
+    }
+  });
+
   test("every rule holds for a command of the server and what it starts: no write outside, no hidden file, no network", async () => {
     const p = policy();
     const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("reached") });
