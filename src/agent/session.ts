@@ -5,6 +5,7 @@
 // left without results get "aborted" results so providers accept the history.
 import type { Result } from "../result.ts";
 import { ensurePrivateDir, sessionDir } from "../platform/home.ts";
+import { madeGarbage } from "../platform/garbage.ts";
 import { closeSync, openSync, readSync, writeSync, fstatSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ZOT_VERSION } from "../version.ts";
@@ -388,6 +389,7 @@ function forEachFileRow(fd: number, fn: RowFn): void {
   let index = 0;
   const emit = (line: string, end: number) => {
     if (line.trim() !== "") fn(parseRow(line), index, end >= size - 1, endsClean);
+    madeGarbage(line.length);
     index++;
   };
   const buf = Buffer.allocUnsafe(Math.max(1, Math.min(ROW_CHUNK, size)));

@@ -6,6 +6,7 @@
 // a message that leaves the history takes its bytes with it.
 import type { JsonObject, Message } from "../messages.ts";
 import type { StreamedBody } from "../../platform/http.ts";
+import { madeGarbage } from "../../platform/garbage.ts";
 
 /** UTF-8 bytes of JSON text. */
 export type JsonBytes = Uint8Array;
@@ -28,7 +29,12 @@ export class WireCache {
     const hit = this.texts.get(m);
     if (hit?.key === key) return hit.json;
     const values = build(m);
-    const json = values.length === 0 ? EMPTY : jsonBytes(values.length === 1 ? JSON.stringify(values[0]) : JSON.stringify(values).slice(1, -1));
+    let json = EMPTY;
+    if (values.length > 0) {
+      const text = values.length === 1 ? JSON.stringify(values[0]) : JSON.stringify(values).slice(1, -1);
+      json = jsonBytes(text);
+      madeGarbage(text.length);
+    }
     this.texts.set(m, { key, json });
     return json;
   }
@@ -196,6 +202,7 @@ function chunked(pieces: readonly Uint8Array[]): ReadableStream<Uint8Array> {
     pull(c) {
       // A fresh chunk each time: one handed to the stream may still be unsent (a stream is only for big bodies).
       const chunk = new Uint8Array(CHUNK);
+      madeGarbage(CHUNK);
       let at = 0;
       for (;;) {
         const p = pieces[next];
