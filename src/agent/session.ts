@@ -352,7 +352,9 @@ export function openSession(path: string): Result<{ session: LoadedSession }> {
 /** What a row reader is told of each non-blank line: its JSON value (undefined when it is not JSON), its index, whether it is the last line and whether the text ends with a line break. */
 type RowFn = (value: Json | undefined, index: number, isLast: boolean, endsClean: boolean) => void;
 
+/** A row's value; its text is garbage once parsed, so it is reported to the pacer (platform/garbage.ts). */
 function parseRow(line: string): Json | undefined {
+  madeGarbage(line.length);
   try {
     return JSON.parse(line) as Json;
   } catch {
@@ -389,7 +391,6 @@ function forEachFileRow(fd: number, fn: RowFn): void {
   let index = 0;
   const emit = (line: string, end: number) => {
     if (line.trim() !== "") fn(parseRow(line), index, end >= size - 1, endsClean);
-    madeGarbage(line.length);
     index++;
   };
   const buf = Buffer.allocUnsafe(Math.max(1, Math.min(ROW_CHUNK, size)));
