@@ -260,7 +260,7 @@ async function callModel(
   const request = {
     model: ctx.model,
     system: ctx.system,
-    messages: [...ctx.history()],
+    messages: ctx.history().slice(),
     tools,
     ...(ctx.reasoning ? { reasoning: ctx.reasoning } : {}),
     ...(ctx.maxTokens ? { maxTokens: ctx.maxTokens } : {}),

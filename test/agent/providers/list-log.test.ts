@@ -121,3 +121,50 @@ for (const w of WIRES)
       if (seen[0] !== seen[1]) throw new Error(`change ${i}: the body differs from the same request built afresh:\n${seen[0]}\n---\n${seen[1]}`);
     }
   });
+
+for (const w of WIRES)
+  test(`${w.wire}: a long conversation's bodies, kept as blocks, equal the same request built afresh after rewinds into them`, async () => {
+    const p = createProvider({ provider: w.provider, apiKey: "sk-test", baseUrl: w.base, ...(w.pin ? { wire: w.pin } : {}), retry: { sleep: async () => {} } });
+    const r = random(2026);
+    let ts = 0;
+    const h: Message[] = [{ role: "user", content: [{ type: "text", text: "a long task" }], ts: ts++ }];
+    // Results of every size around a block's pieces: empty, a few bytes, hundreds, past a kilobyte.
+    const step = () => {
+      const id = `c${ts}`;
+      h.push({
+        role: "assistant",
+        content: [{ type: "toolCall", id, name: "read", args: { n: ts } }],
+        stop: "tool_use",
+        provider: w.provider,
+        model: w.models[0],
+        usage: emptyUsage(),
+        ts: ts++,
+      });
+      h.push({
+        role: "toolResult",
+        toolCallId: id,
+        toolName: "read",
+        content: [{ type: "text", text: "r".repeat(Math.floor(r() ** 3 * 3000)) }],
+        isError: false,
+        ts: ts++,
+      });
+    };
+    const check = async (what: string) => {
+      seen.length = 0;
+      await collect(p, { model: w.models[0], system: "You are zot.", tools: TOOLS, messages: h });
+      await collect(p, { model: w.models[0], system: "You are zot.", tools: TOOLS, messages: structuredClone(h) });
+      expect(seen).toHaveLength(2);
+      if (seen[0] !== seen[1]) throw new Error(`${what}: the body differs from the same request built afresh`);
+    };
+    for (let i = 0; i < 300; i++) {
+      step();
+      if (i % 60 === 59) await check(`step ${i}`);
+    }
+    for (let i = 0; i < 12; i++) {
+      h.splice(1 + Math.floor(r() * (h.length - 1)));
+      if (h.at(-1)?.role === "assistant") h.pop();
+      await check(`rewind ${i} to ${h.length} messages`);
+      for (let j = Math.floor(r() * 40); j >= 0; j--) step();
+      await check(`rewind ${i}, then steps to ${h.length} messages`);
+    }
+  });
