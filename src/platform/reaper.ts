@@ -1,7 +1,8 @@
 // The reaper: what zot starts dies with zot, however zot dies (kill -9 included). A graceful exit
 // already stops every extension and command; this covers the exits that run no code at all.
 //
-// A tiny POSIX sh process, started with the first child, waits for end of file on its stdin, a
+// A tiny POSIX sh process, started with the first child (or beside a session's first model request
+// where bash may run commands: prepareReaperSoon), waits for end of file on its stdin, a
 // pipe only zot holds: it closes when zot exits, crashes or is killed. Then it sends SIGKILL to
 // every process group listed in the group file and exits. The group file is an unlinked temporary
 // file zot keeps open and the reaper has as fd 3; zot rewrites the whole list in it at every
@@ -89,6 +90,17 @@ export function prepareReaper(): void {
   if (process.platform === "win32" || reaper) return;
   file ??= openGroupFile();
   start();
+}
+
+/**
+ * prepareReaper once the work at hand yields: a session's start calls it, and its spawn (~0.7 ms
+ * of the main thread, bench/RESULTS.md) then runs while the first model request is out instead of
+ * before it is sent or before the first command's go. Whoever registers a group first still starts
+ * it then, if the timer has not run yet.
+ */
+export function prepareReaperSoon(): void {
+  if (process.platform === "win32" || reaper) return;
+  setTimeout(prepareReaper, 0).unref();
 }
 
 /** Registers a process group (its leader's pid) to be killed if zot dies before unregistering it. */

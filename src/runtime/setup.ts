@@ -37,6 +37,7 @@ import { planSandbox, unenforcedNotice } from "../agent/sandbox/setup.ts";
 import { prepareSandbox } from "../agent/sandbox/probe.ts";
 import { sandboxStatus } from "../agent/sandbox/status.ts";
 import { warmCommandServer } from "../agent/sandbox/command-server.ts";
+import { prepareReaperSoon } from "../platform/reaper.ts";
 import { Checkpoints } from "../agent/checkpoints.ts";
 import { DEFAULT_PRUNE, type PruneLimits } from "../agent/checkpoint-store.ts";
 import { checkpointsDir } from "../platform/home.ts";
@@ -252,6 +253,9 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
   notices.push(...sandbox.notices);
   // The confined command server, if the probe did not start it, starts now, beside the first model request, not at the first command.
   if (sandbox.status.enforced && shell) warmCommandServer(sandbox.policy);
+  // Every command's group is listed with the reaper (from its go on, or once the server reports its
+  // start), so the reaper starts beside the first model request too, not on the first command's way.
+  if (shell) prepareReaperSoon();
 
   // Commands run unasked by default only where the kernel confines them, or where the user turned the sandbox off.
   const permissionMode = startingPermissionMode({

@@ -2,11 +2,12 @@
 // (bash tool commands with their background children, extensions that ignore SIGTERM and never
 // read stdin) once zot is gone. A command detached on purpose with setsid survives.
 import { expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { useZotHome, ZOT, zotEnv } from "./zot.ts";
 import { elements } from "../helpers/elements.ts";
 import { alive, signal } from "../helpers/processes.ts";
+import { anthropicEvents } from "../helpers/provider-server.ts";
 
 const e2e = useZotHome();
 
@@ -156,3 +157,51 @@ test("a normal run leaves no reaper or child behind and exits promptly", async (
     expect(ppid).not.toBe(zot.pid);
   }
 });
+
+/** zot's reaper, if it has one: its child running the reaper script, named `zot-reaper` (its $0). */
+function reaperOf(zot: number): number | undefined {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === zot && readFileSync(`/proc/${entry}/cmdline`, "utf8").endsWith("\0zot-reaper\0")) return Number(entry);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return undefined;
+}
+
+for (const sandbox of ["off", "workspace-write"])
+  test(`with bash among the tools (--sandbox ${sandbox}), the reaper is up while the first model request is out, before any command`, async () => {
+    let arrivals = 0;
+    let arrived!: () => void;
+    const requests = new Promise<void>((res) => (arrived = res));
+    let answer!: () => void;
+    const answered = new Promise<void>((res) => (answer = res));
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      async fetch(req) {
+        if (req.method !== "POST") return Response.json({ data: [] });
+        if (++arrivals === 2) arrived();
+        await answered;
+        return new Response(anthropicEvents({ kind: "turn", text: "done" }, "claude-sonnet-4-5").join(""), { headers: { "content-type": "text/event-stream" } });
+      },
+    });
+    e2e.defer(() => server.stop(true));
+    const args = ["--sandbox", sandbox, "-p", "--provider", "anthropic", "--base-url", server.url.href.replace(/\/$/, ""), "--api-key", "sk-test"];
+    const withBash = start([...args, "hello"]);
+    const withoutBash = start([...args, "--tools", "read", "hello"]);
+    reap([withBash.pid, withoutBash.pid]);
+    // Both runs' first requests are out.
+    await requests;
+    for (let i = 0; i < 100 && reaperOf(withBash.pid) === undefined; i++) await Bun.sleep(20);
+    const reaper = reaperOf(withBash.pid);
+    expect(reaper).toBeDefined();
+    expect(reaperOf(withoutBash.pid)).toBeUndefined();
+    answer();
+    expect(await withBash.exited).toBe(0);
+    expect(await withoutBash.exited).toBe(0);
+  });

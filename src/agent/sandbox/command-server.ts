@@ -8,7 +8,7 @@ import type { Subprocess } from "bun";
 import { encodeRequest, eventFrames, type Confined, type Event, type Request } from "../../platform/command-protocol.ts";
 import { LAUNCHER_PREFIX } from "../../platform/confine.ts";
 import { killTree, processStart } from "../../platform/process-tree.ts";
-import { prepareReaper, registerGroup, unregisterGroup } from "../../platform/reaper.ts";
+import { prepareReaperSoon, registerGroup, unregisterGroup } from "../../platform/reaper.ts";
 import { commandServerArgv } from "./status.ts";
 import type { SandboxPolicy } from "./policy.ts";
 import { Chunks, type Command, type CommandExit } from "./command.ts";
@@ -49,7 +49,7 @@ export class CommandServer {
     // and the end of its stdin, and it kills every command's group before it exits. A SIGKILL from
     // the reaper raced that and won under load, leaving a command zot had not yet read the start
     // of, so not yet listed (the commands' groups are listed as their starts arrive).
-    prepareReaper();
+    prepareReaperSoon();
     this.idle();
     void this.proc.exited.then((code) => this.died(this.proc.signalCode ? `killed by ${this.proc.signalCode}` : `exited with status ${code}`));
     servers.add(this);
