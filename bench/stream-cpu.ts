@@ -1,19 +1,37 @@
 // The whole program's CPU while the TUI streams one long answer (issue 26 §1): a local Anthropic-
-// format server streams a 50 000-token Markdown reply (5 tokens a delta, paragraphs, lists and code
-// blocks) at RATE tokens/s to `zot` on a pseudo-terminal in tmux (120×40); zot's CPU time (utime +
-// stime from /proc) is sampled every tenth of the answer. CPU per second should stay flat over the
-// answer. The default rate is 1 000 tokens/s (the issue's 100 tokens/s takes over 8 minutes; pass
-// 100 for it). Run: bun bench/stream-cpu.ts [rate] [dist/zot]
+// format server streams a Markdown reply (5 tokens a delta, paragraphs, lists and code blocks; 50 000
+// tokens unless --tokens says otherwise) at RATE tokens/s to `zot` on a pseudo-terminal in tmux
+// (120×40); zot's CPU time (utime + stime from /proc) is sampled every tenth of the answer. CPU per
+// second should stay flat over the answer. The default rate is 1 000 tokens/s (the issue's 100
+// tokens/s takes over 8 minutes for 50 000 tokens; pass 100 for it).
+// With --resume N the session is first resumed from a transcript of N messages (bench/transcript.ts,
+// ~4.8 KB each): once its end is on screen, the bench waits for zot to settle (a second of CPU
+// under 5 % of a core, at most a minute), prints how long that took and the idle CPU per second, and
+// then streams the answer — CPU per second should not depend on the history either.
+//
+//   bun bench/stream-cpu.ts [rate] [binary] [--tokens N] [--resume N]   (default 1000, dist/zot)
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { freshBinary } from "../scripts/build-freshness.ts";
 import { machine } from "./harness.ts";
+import { MARK, transcript } from "./transcript.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
-const RATE = Number(process.argv[2] ?? 1000);
-const zot = resolve(process.argv[3] ?? freshBinary(ROOT, join(ROOT, "dist", "zot")));
-const TOKENS = 50_000;
+const args = process.argv.slice(2);
+/** The value after `--name`, taken out of `args`. */
+function option(name: string): number | undefined {
+  const at = args.indexOf(name);
+  if (at === -1) return undefined;
+  const value = Number(args[at + 1]);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} takes a positive whole number, not ${args[at + 1] ?? "nothing"}`);
+  args.splice(at, 2);
+  return value;
+}
+const TOKENS = option("--tokens") ?? 50_000;
+const RESUME = option("--resume");
+const RATE = Number(args[0] ?? 1000);
+const zot = resolve(args[1] ?? freshBinary(ROOT, join(ROOT, "dist", "zot")));
 const PER_DELTA = 5;
 const DELTAS = TOKENS / PER_DELTA;
 
@@ -66,7 +84,9 @@ const server = Bun.serve({
 
 const home = mkdtempSync(join(tmpdir(), "zot-bench-stream-"));
 const session = `zot-stream-${process.pid}`;
-const tmux = (...args: string[]) => Bun.spawnSync(["tmux", ...args], { stdout: "pipe", stderr: "pipe" });
+const tmux = (...argv: string[]) => Bun.spawnSync(["tmux", ...argv], { stdout: "pipe", stderr: "pipe" });
+const resumed = join(home, "resumed.jsonl");
+if (RESUME) transcript(resumed, RESUME);
 try {
   const cmd = [
     zot,
@@ -76,7 +96,7 @@ try {
     `http://127.0.0.1:${server.port}`,
     "--api-key",
     "sk-bench-key-0000",
-    "--no-session",
+    ...(RESUME ? ["--session", resumed] : ["--no-session"]),
     "--cwd",
     home,
   ].join(" ");
@@ -90,12 +110,30 @@ try {
     pid = Number(out.split("\n")[0] ?? 0);
   }
   if (!pid) throw new Error("zot did not start in tmux");
-  await Bun.sleep(1500);
-  tmux("send-keys", "-t", session, "write a long answer", "Enter");
   const cpu = () => {
     const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
     return (Number(f[11]) + Number(f[12])) * 10;
   };
+  if (RESUME) {
+    const t0 = performance.now();
+    while (!tmux("capture-pane", "-p", "-t", session).stdout.toString().includes(MARK)) {
+      if (performance.now() - t0 > 120_000) throw new Error(`the resumed session's end was not on screen after 2 minutes`);
+      await Bun.sleep(50);
+    }
+    const shown = performance.now();
+    const atShown = cpu();
+    let idle = Number.POSITIVE_INFINITY;
+    while (performance.now() - shown < 60_000) {
+      const [c0, w0] = [cpu(), performance.now()];
+      await Bun.sleep(1000);
+      idle = ((cpu() - c0) / (performance.now() - w0)) * 1000;
+      if (idle < 50) break;
+    }
+    console.log(
+      `resumed ${RESUME} messages: end on screen after ${((shown - t0) / 1000).toFixed(1)} s, settled ${((performance.now() - shown) / 1000).toFixed(1)} s later (${cpu() - atShown} ms of CPU meanwhile); idle CPU then ${idle.toFixed(0)} ms/s`,
+    );
+  } else await Bun.sleep(1500);
+  tmux("send-keys", "-t", session, "write a long answer", "Enter");
   const marks: { at: number; cpu: number; sent: number }[] = [];
   while (sent === 0) await Bun.sleep(5);
   marks.push({ at: performance.now(), cpu: cpu(), sent });

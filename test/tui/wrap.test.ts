@@ -21,6 +21,25 @@ describe("wrap", () => {
     expect(wrap("abcdefghijkl xy", 5)).toEqual(["abcde", "fghij", "kl xy"]);
   });
 
+  test("plain prose, long words and runs of spaces break where one character at a time would break them", () => {
+    expect(wrap("  indented words that run past the width", 12)).toEqual(["  indented", "words that", "run past the", "width"]);
+    expect(wrap("averyveryverylongwordwithoutspaces and more", 10)).toEqual(["averyveryv", "erylongwor", "dwithoutsp", "aces and", "more"]);
+    expect(wrap("word   spaced    out     words", 7)).toEqual(["word", "spaced", "out", "words"]);
+  });
+
+  test("an ASCII letter keeps the combining mark after it, and styled words break as plain ones", () => {
+    expect(wrap("abcde\u0301 fghij", 5)).toEqual(["abcde\u0301", "fghij"]);
+    expect(wrap("abcd \u0301x", 4)).toEqual(["abcd", " \u0301x"]);
+    expect(wrap("ab👍🏽cd efgh", 4)).toEqual(["ab", "👍🏽", "cd", "efgh"]);
+    expect(wrap("plain \x1b[1mbold words\x1b[0m plain again", 9)).toEqual([
+      "plain\x1b[1m\x1b[0m",
+      "\x1b[1mbold\x1b[0m",
+      "\x1b[1mwords\x1b[0m",
+      "plain",
+      "again",
+    ]);
+  });
+
   test("keeps leading indentation of a source line", () => {
     expect(wrap("    code here", 20)).toEqual(["    code here"]);
     expect(wrap("  one two three", 9)).toEqual(["  one two", "three"]);

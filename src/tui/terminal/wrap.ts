@@ -60,7 +60,8 @@ class SgrState {
   }
 }
 
-type Token = { text: string; width: number; escape: boolean; space: boolean };
+/** `run`: printable ASCII characters, one column each, which a break may split anywhere. */
+type Token = { text: string; width: number; escape: boolean; space: boolean; run: boolean };
 
 const IDEOGRAPHIC = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
 
@@ -72,19 +73,40 @@ function breaksAround(t: Token): boolean {
   return !t.escape && t.width === 2 && IDEOGRAPHIC.test(t.text);
 }
 
+/** Printable ASCII other than the space. */
+const isWordChar = (c: number): boolean => c > 0x20 && c < 0x7f;
+
+/**
+ * The line as escapes, grapheme clusters and runs of printable ASCII (of spaces, or of other
+ * characters): a token per character made a long paragraph's wrap, and so the count of a resumed
+ * chat's lines, mostly this tokenizer (bench/RESULTS.md). A run leaves its last character to
+ * nextCluster when a non-ASCII character follows, which may combine with it.
+ */
 function tokenize(line: string): Token[] {
   const out: Token[] = [];
   let i = 0;
   while (i < line.length) {
     const esc = escapeLength(line, i);
     if (esc > 0) {
-      out.push({ text: line.slice(i, i + esc), width: 0, escape: true, space: false });
+      out.push({ text: line.slice(i, i + esc), width: 0, escape: true, space: false, run: false });
       i += esc;
       continue;
     }
+    const first = line.charCodeAt(i);
+    if (first === 0x20 || isWordChar(first)) {
+      const space = first === 0x20;
+      let end = i + 1;
+      while (end < line.length && (space ? line.charCodeAt(end) === 0x20 : isWordChar(line.charCodeAt(end)))) end++;
+      if (end < line.length && line.charCodeAt(end) >= 0x80) end--;
+      if (end > i) {
+        out.push({ text: line.slice(i, end), width: end - i, escape: false, space, run: true });
+        i = end;
+        continue;
+      }
+    }
     const c = nextCluster(line, i);
     const text = line.slice(i, c.end);
-    out.push({ text, width: c.width, escape: false, space: text === " " });
+    out.push({ text, width: c.width, escape: false, space: text === " ", run: false });
     i = c.end;
   }
   return out;
@@ -100,8 +122,9 @@ export function wrap(text: string, width: number): string[] {
   const out: string[] = [];
   const state = new SgrState();
   for (const line of text.split("\n")) {
-    if (!state.active && line.length <= w && isPlainAscii(line)) {
-      out.push(line);
+    if (!state.active && isPlainAscii(line)) {
+      if (line.length <= w) out.push(line);
+      else wrapPlain(line, w, out);
       continue;
     }
     let cur = state.open();
@@ -151,6 +174,19 @@ export function wrap(text: string, width: number): string[] {
         broken = true;
       }
       for (const t of unit) {
+        if (t.run && curW + t.width > w) {
+          // Broken between characters, as one token per character would be.
+          for (let at = 0; at < t.text.length; ) {
+            if (curW >= w && curW > 0) {
+              endLine();
+              broken = true;
+            }
+            const take = Math.min(t.text.length - at, Math.max(1, w - curW));
+            put({ text: t.text.slice(at, at + take), width: take, escape: false, space: false, run: true });
+            at += take;
+          }
+          continue;
+        }
         if (!t.escape && curW + t.width > w && curW > 0) {
           endLine();
           broken = true;
@@ -162,6 +198,44 @@ export function wrap(text: string, width: number): string[] {
     endLine();
   }
   return out;
+}
+
+/**
+ * What wrap makes of a line of printable ASCII with no style open, found on the string itself: a
+ * paragraph of plain prose is most of what a chat wraps, and its tokens were most of the work.
+ */
+function wrapPlain(line: string, w: number, out: string[]): void {
+  let cur = "";
+  let hasWord = false;
+  let broken = false;
+  const end = () => {
+    out.push(cur);
+    cur = "";
+    hasWord = false;
+    broken = true;
+  };
+  for (let i = 0; i < line.length; ) {
+    const space = line.charCodeAt(i) === 0x20;
+    let j = i + 1;
+    while (j < line.length && (line.charCodeAt(j) === 0x20) === space) j++;
+    if (space) {
+      if (cur.length + (j - i) <= w && !(broken && cur.length === 0)) cur += line.slice(i, j);
+    } else {
+      if (cur.length + (j - i) > w && hasWord) {
+        cur = cur.replace(/ +$/, "");
+        end();
+      }
+      for (let at = i; at < j; ) {
+        if (cur.length >= w) end();
+        const take = Math.min(j - at, w - cur.length);
+        cur += line.slice(at, at + take);
+        at += take;
+      }
+      hasWord = true;
+    }
+    i = j;
+  }
+  out.push(cur);
 }
 
 /** Cuts text to `width` columns, ending with `ellipsis` when anything was cut; styles are closed. */
