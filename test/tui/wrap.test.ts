@@ -27,6 +27,14 @@ describe("wrap", () => {
     expect(wrap("word   spaced    out     words", 7)).toEqual(["word", "spaced", "out", "words"]);
   });
 
+  test("spaces that do not fit end the line, so the word after them never joins the word before", () => {
+    expect(wrap("abcdefgh   x", 10)).toEqual(["abcdefgh", "x"]);
+    expect(wrap("k~éé   中", 3)).toEqual(["k~é", "é", "中"]);
+    expect(wrap(`${RED}abcdefgh${RESET}   x`, 10).map(stripAnsi)).toEqual(["abcdefgh", "x"]);
+    // Spaces at the very end are just dropped: no empty line after them.
+    expect(wrap("abcdefgh   ", 10)).toEqual(["abcdefgh"]);
+  });
+
   test("an ASCII letter keeps the combining mark after it, and styled words break as plain ones", () => {
     expect(wrap("abcde\u0301 fghij", 5)).toEqual(["abcde\u0301", "fghij"]);
     expect(wrap("abcd \u0301x", 4)).toEqual(["abcd", " \u0301x"]);

@@ -144,6 +144,8 @@ export function wrap(text: string, width: number): string[] {
     const tokens = tokenize(line);
     let i = 0;
     let broken = false;
+    // Spaces that did not fit end the line: the next word must not join the one before them.
+    let spacesDropped = false;
     while (i < tokens.length) {
       // A unit is a run of spaces or a run of non-spaces; escapes join whichever run they sit in.
       const start = i;
@@ -164,10 +166,13 @@ export function wrap(text: string, width: number): string[] {
       const unit = tokens.slice(start, i);
       if (space) {
         if (curW + unitW <= w && !(broken && curW === 0)) for (const t of unit) put(t);
-        else for (const t of unit) if (t.escape) put(t);
+        else {
+          for (const t of unit) if (t.escape) put(t);
+          spacesDropped = curW > 0;
+        }
         continue;
       }
-      if (curW + unitW > w && hasWord) {
+      if ((curW + unitW > w || spacesDropped) && hasWord) {
         // Trailing spaces before a break are not drawn.
         cur = cur.replace(/ +((?:\x1b\[[0-9;:]*m)*)$/, "$1");
         endLine();
@@ -194,6 +199,7 @@ export function wrap(text: string, width: number): string[] {
         put(t);
       }
       hasWord = true;
+      spacesDropped = false;
     }
     endLine();
   }
@@ -208,6 +214,7 @@ function wrapPlain(line: string, w: number, out: string[]): void {
   let cur = "";
   let hasWord = false;
   let broken = false;
+  let spacesDropped = false;
   const end = () => {
     out.push(cur);
     cur = "";
@@ -220,8 +227,9 @@ function wrapPlain(line: string, w: number, out: string[]): void {
     while (j < line.length && (line.charCodeAt(j) === 0x20) === space) j++;
     if (space) {
       if (cur.length + (j - i) <= w && !(broken && cur.length === 0)) cur += line.slice(i, j);
+      else spacesDropped = cur.length > 0;
     } else {
-      if (cur.length + (j - i) > w && hasWord) {
+      if ((cur.length + (j - i) > w || spacesDropped) && hasWord) {
         cur = cur.replace(/ +$/, "");
         end();
       }
@@ -232,6 +240,7 @@ function wrapPlain(line: string, w: number, out: string[]): void {
         at += take;
       }
       hasWord = true;
+      spacesDropped = false;
     }
     i = j;
   }
