@@ -95,6 +95,7 @@ export class ChatLog implements Scrollable {
   clear(): void {
     this.entries = [];
     this.running.clear();
+    this.tools.clear();
     this.kept.clear();
     this.keptLines = 0;
     this.restructured();
@@ -467,6 +468,12 @@ export class ChatLog implements Scrollable {
   private changed = new Set<Entry>();
   /** The tool blocks still running, so a frame need not look for them in the whole history. */
   private readonly running = new Set<ToolEntry>();
+  /**
+   * The tool entries by call id, the latest of each: every tool event finds its block here, where
+   * a walk of the chat from its end made a resumed history's replay quadratic (a new call's id was
+   * looked for through every entry).
+   */
+  private readonly tools = new Map<string, ToolEntry>();
 
   /**
    * The `height` lines ending `offset` lines above the bottom. Walks entries from the end, so the
@@ -619,6 +626,7 @@ export class ChatLog implements Scrollable {
     this.entries.push(e);
     this.changed.add(e);
     this.version++;
+    if (e.kind === "tool") this.tools.set(e.id, e);
     if (e.kind === "tool" && e.status === "running") this.running.add(e);
   }
 
@@ -649,11 +657,7 @@ export class ChatLog implements Scrollable {
   }
 
   private tool(id: string): ToolEntry | undefined {
-    for (let i = this.entries.length - 1; i >= 0; i--) {
-      const e = this.entries[i]!;
-      if (e.kind === "tool" && e.id === id) return e;
-    }
-    return undefined;
+    return this.tools.get(id);
   }
 }
 
