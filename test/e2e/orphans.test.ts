@@ -187,7 +187,9 @@ for (const sandbox of ["off", "workspace-write"])
         if (req.method !== "POST") return Response.json({ data: [] });
         if (++arrivals === 2) arrived();
         await answered;
-        return new Response(anthropicEvents({ kind: "turn", text: "done" }, "claude-sonnet-4-5").join(""), { headers: { "content-type": "text/event-stream" } });
+        return new Response(anthropicEvents({ kind: "turn", text: "done" }, "claude-sonnet-4-5").join(""), {
+          headers: { "content-type": "text/event-stream" },
+        });
       },
     });
     e2e.defer(() => server.stop(true));
