@@ -275,11 +275,22 @@ function closeParen(src: string, from: number): number {
   return -1;
 }
 
+/** Where inline Markdown can start; text up to the next of these is copied as it is. */
+const MARKUP = /[\\`*_~[!<]/g;
+
 /** Inline Markdown: code spans, strong, emphasis, strikethrough, links, images and autolinks. */
 export function inline(src: string, style: Style): string {
   let out = "";
   let i = 0;
   while (i < src.length) {
+    MARKUP.lastIndex = i;
+    const next = MARKUP.exec(src)?.index ?? src.length;
+    if (next > i) {
+      // Plain text in one piece: a character at a time was most of a long paragraph's render.
+      out += src.slice(i, next);
+      i = next;
+      continue;
+    }
     const c = src[i];
     if (c === "\\" && i + 1 < src.length && PUNCT.test(src[i + 1]!)) {
       out += src[i + 1];
