@@ -207,3 +207,26 @@ for (const sandbox of ["off", "workspace-write"])
     expect(await withBash.exited).toBe(0);
     expect(await withoutBash.exited).toBe(0);
   });
+
+for (const sandbox of ["off", "workspace-write"])
+  test(`--sandbox ${sandbox}: a finished command's group leaves the reaper's list, so a kill -9 later never reaches a reused group id`, async () => {
+    const pids = join(e2e.home, `pids-list-${sandbox}`);
+    const quick = JSON.stringify({ command: "true" });
+    const last = JSON.stringify({ command: `echo $$ > ${pids}; exec sleep 300` });
+    const zot = start(["--sandbox", sandbox, "-p", "--provider", "mock", `call bash ${quick}\ncall bash ${quick}\ncall bash ${quick}\ncall bash ${last}`]);
+    reap([zot.pid]);
+    const [running] = elements(await pidsIn(pids, 1), 1);
+    reap([running]);
+    const reaper = reaperOf(zot.pid);
+    expect(reaper).toBeDefined();
+    // The reaper holds the group list as its fd 3: only the command still running is on it.
+    const listed = readFileSync(`/proc/${reaper}/fd/3`, "utf8")
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l !== "")
+      .map(Number);
+    expect(listed).toEqual([running]);
+    zot.kill("SIGKILL");
+    await zot.exited;
+    expect(await gone([running])).toBe(true);
+  });

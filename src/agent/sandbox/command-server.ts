@@ -18,8 +18,13 @@ export type Readiness = Confined | { ok: false; died: string };
 
 type Served = {
   pid: number | null;
-  /** The group leader's start time once started; null for a refusal answered by the server itself. */
+  /**
+   * The group leader's start time once started; null for a refusal answered by the server itself,
+   * and for a leader that had already exited when its start arrived (a fast command).
+   */
   start: string | null;
+  /** Its group is on the reaper's list: from its start until its exit, whatever `start` says. */
+  listed: boolean;
   output: Chunks;
   started: (r: Command | string) => void;
   exited: (e: CommandExit) => void;
@@ -81,7 +86,7 @@ export class CommandServer {
     let exited!: (e: CommandExit) => void;
     const settled = new Promise<CommandExit>((res) => (exited = res));
     return new Promise<Command | string>((started) => {
-      this.commands.set(id, { pid: null, start: null, output: new Chunks(), started, exited, settled });
+      this.commands.set(id, { pid: null, start: null, listed: false, output: new Chunks(), started, exited, settled });
       if (!this.send({ kind: "start", id, argv, cwd, env })) return;
       this.proc.ref();
       void this.pump();
@@ -168,6 +173,7 @@ export class CommandServer {
         c.start = processStart(e.pid);
         // The exit hook covers exits that run code; the reaper covers kill -9.
         registerGroup(e.pid);
+        c.listed = true;
       }
       const id = e.id;
       c.started({
@@ -180,8 +186,10 @@ export class CommandServer {
       });
     } else {
       this.commands.delete(e.id);
-      // The server killed the group before it said so.
-      if (c.start !== null && c.pid !== null) unregisterGroup(c.pid);
+      // The server killed the group before it said so. Keyed by `listed`, not `start`: a command
+      // that had exited before its start arrived stayed on the list, and a reaper reaching for it
+      // later could hit whatever group reused its number.
+      if (c.listed && c.pid !== null) unregisterGroup(c.pid);
       c.output.end();
       c.exited({ code: e.code, signal: e.signal, drained: e.drained });
     }
@@ -195,7 +203,7 @@ export class CommandServer {
     const error = `${LAUNCHER_PREFIX} the sandbox's command server stopped (${why}); the command's result is lost and what it started was killed. The next command starts a new server.`;
     for (const c of this.commands.values()) {
       if (c.pid !== null && c.start !== null && processStart(c.pid) === c.start) killTree(c.pid, "SIGKILL");
-      else if (c.pid !== null && c.start !== null) unregisterGroup(c.pid);
+      else if (c.pid !== null && c.listed) unregisterGroup(c.pid);
       c.started(error);
       c.output.end();
       c.exited({ code: null, signal: null, drained: true, error });
