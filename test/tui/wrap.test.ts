@@ -35,6 +35,20 @@ describe("wrap", () => {
     expect(wrap("abcdefgh   ", 10)).toEqual(["abcdefgh"]);
   });
 
+  test("a plain line breaks exactly where the same line breaks once a style is in it", () => {
+    // A plain ASCII line is wrapped on the string, any other through tokens: both must keep one rule.
+    let seed = 9;
+    const next = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    const pieces = ["a", "word", "longerwordthanwidth", " ", "  ", "    ", "a.b-c"];
+    for (let k = 0; k < 3000; k++) {
+      let line = "";
+      for (let i = Math.floor(next() * 16); i > 0; i--) line += pieces[Math.floor(next() * pieces.length)];
+      const w = 1 + Math.floor(next() * 14);
+      // A reset opens no style: the text and its breaks stay the same, only the path changes.
+      expect(wrap(`${RESET}${line}`, w).map(stripAnsi)).toEqual(wrap(line, w));
+    }
+  });
+
   test("an ASCII letter keeps the combining mark after it, and styled words break as plain ones", () => {
     expect(wrap("abcde\u0301 fghij", 5)).toEqual(["abcde\u0301", "fghij"]);
     expect(wrap("abcd \u0301x", 4)).toEqual(["abcd", " \u0301x"]);

@@ -186,7 +186,7 @@ export function wrap(text: string, width: number): string[] {
               endLine();
               broken = true;
             }
-            const take = Math.min(t.text.length - at, Math.max(1, w - curW));
+            const take = Math.min(t.text.length - at, w - curW);
             put({ text: t.text.slice(at, at + take), width: take, escape: false, space: false, run: true });
             at += take;
           }
