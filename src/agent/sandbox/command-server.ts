@@ -8,7 +8,7 @@ import type { Subprocess } from "bun";
 import { encodeRequest, eventFrames, type Confined, type Event, type Request } from "../../platform/command-protocol.ts";
 import { LAUNCHER_PREFIX } from "../../platform/confine.ts";
 import { killTree, processStart } from "../../platform/process-tree.ts";
-import { prepareReaperSoon, registerGroup, unregisterGroup } from "../../platform/reaper.ts";
+import { registerGroup, unregisterGroup } from "../../platform/reaper.ts";
 import { commandServerArgv } from "./status.ts";
 import type { SandboxPolicy } from "./policy.ts";
 import { Chunks, type Command, type CommandExit } from "./command.ts";
@@ -23,8 +23,6 @@ type Served = {
    * and for a leader that had already exited when its start arrived (a fast command).
    */
   start: string | null;
-  /** Its group is on the reaper's list: from its start until its exit, whatever `start` says. */
-  listed: boolean;
   output: Chunks;
   started: (r: Command | string) => void;
   exited: (e: CommandExit) => void;
@@ -54,7 +52,6 @@ export class CommandServer {
     // and the end of its stdin, and it kills every command's group before it exits. A SIGKILL from
     // the reaper raced that and won under load, leaving a command zot had not yet read the start
     // of, so not yet listed (the commands' groups are listed as their starts arrive).
-    prepareReaperSoon();
     this.idle();
     void this.proc.exited.then((code) => this.died(this.proc.signalCode ? `killed by ${this.proc.signalCode}` : `exited with status ${code}`));
     servers.add(this);
@@ -86,7 +83,7 @@ export class CommandServer {
     let exited!: (e: CommandExit) => void;
     const settled = new Promise<CommandExit>((res) => (exited = res));
     return new Promise<Command | string>((started) => {
-      this.commands.set(id, { pid: null, start: null, listed: false, output: new Chunks(), started, exited, settled });
+      this.commands.set(id, { pid: null, start: null, output: new Chunks(), started, exited, settled });
       if (!this.send({ kind: "start", id, argv, cwd, env })) return;
       this.proc.ref();
       void this.pump();
@@ -159,6 +156,11 @@ export class CommandServer {
     if (this.retired) this.close();
   }
 
+  /** Its group is on the reaper's list: every started command but a refusal the server answered itself. */
+  private listed(c: Served): c is Served & { pid: number } {
+    return c.pid !== null && c.pid !== this.proc.pid;
+  }
+
   private dispatch(e: Event): void {
     if (e.kind === "ready") return this.ready(e.outcome);
     const c = this.commands.get(e.id);
@@ -173,7 +175,6 @@ export class CommandServer {
         c.start = processStart(e.pid);
         // The exit hook covers exits that run code; the reaper covers kill -9.
         registerGroup(e.pid);
-        c.listed = true;
       }
       const id = e.id;
       c.started({
@@ -186,10 +187,10 @@ export class CommandServer {
       });
     } else {
       this.commands.delete(e.id);
-      // The server killed the group before it said so. Keyed by `listed`, not `start`: a command
-      // that had exited before its start arrived stayed on the list, and a reaper reaching for it
-      // later could hit whatever group reused its number.
-      if (c.listed && c.pid !== null) unregisterGroup(c.pid);
+      // The server killed the group before it said so. Whatever `start` says: a command that had
+      // exited before its start arrived stayed on the list, and a reaper reaching for it later
+      // could hit whatever group reused its number.
+      if (this.listed(c)) unregisterGroup(c.pid);
       c.output.end();
       c.exited({ code: e.code, signal: e.signal, drained: e.drained });
     }
@@ -203,7 +204,7 @@ export class CommandServer {
     const error = `${LAUNCHER_PREFIX} the sandbox's command server stopped (${why}); the command's result is lost and what it started was killed. The next command starts a new server.`;
     for (const c of this.commands.values()) {
       if (c.pid !== null && c.start !== null && processStart(c.pid) === c.start) killTree(c.pid, "SIGKILL");
-      else if (c.pid !== null && c.listed) unregisterGroup(c.pid);
+      else if (this.listed(c)) unregisterGroup(c.pid);
       c.started(error);
       c.output.end();
       c.exited({ code: null, signal: null, drained: true, error });
