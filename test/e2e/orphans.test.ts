@@ -2,11 +2,11 @@
 // (bash tool commands with their background children, extensions that ignore SIGTERM and never
 // read stdin) once zot is gone. A command detached on purpose with setsid survives.
 import { expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { useZotHome, ZOT, zotEnv } from "./zot.ts";
 import { elements } from "../helpers/elements.ts";
-import { alive, signal } from "../helpers/processes.ts";
+import { alive, reaperList, reaperOf, signal } from "../helpers/processes.ts";
 import { anthropicEvents } from "../helpers/provider-server.ts";
 
 const e2e = useZotHome();
@@ -158,21 +158,6 @@ test("a normal run leaves no reaper or child behind and exits promptly", async (
   }
 });
 
-/** zot's reaper, if it has one: its child running the reaper script, named `zot-reaper` (its $0). */
-function reaperOf(zot: number): number | undefined {
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === zot && readFileSync(`/proc/${entry}/cmdline`, "utf8").endsWith("\0zot-reaper\0")) return Number(entry);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return undefined;
-}
-
 for (const sandbox of ["off", "workspace-write"])
   test(`with bash among the tools (--sandbox ${sandbox}), the reaper is up while the first model request is out, before any command`, async () => {
     let arrivals = 0;
@@ -219,13 +204,8 @@ for (const sandbox of ["off", "workspace-write"])
     reap([running]);
     const reaper = reaperOf(zot.pid);
     expect(reaper).toBeDefined();
-    // The reaper holds the group list as its fd 3: only the command still running is on it.
-    const listed = readFileSync(`/proc/${reaper}/fd/3`, "utf8")
-      .split("\n")
-      .map((l) => l.trim())
-      .filter((l) => l !== "")
-      .map(Number);
-    expect(listed).toEqual([running]);
+    // Only the command still running is on the reaper's list.
+    expect(reaperList(reaper!)).toEqual([running]);
     zot.kill("SIGKILL");
     await zot.exited;
     expect(await gone([running])).toBe(true);

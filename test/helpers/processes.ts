@@ -52,3 +52,27 @@ export function signal(pid: number, sig: NodeJS.Signals, { group = false } = {})
   if (!Number.isInteger(pid) || pid <= 1) throw new Error(`refusing to send ${sig} to pid ${pid}: not a process the test started`);
   process.kill(group ? -pid : pid, sig);
 }
+
+/** The reaper `parent` started (src/platform/reaper.ts): its child running the reaper script, whose $0 is `zot-reaper` (Linux: read from /proc). */
+export function reaperOf(parent: number): number | undefined {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === parent && readFileSync(`/proc/${entry}/cmdline`, "utf8").endsWith("\0zot-reaper\0")) return Number(entry);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return undefined;
+}
+
+/** The process groups on a reaper's list: the group file it holds as its fd 3. */
+export function reaperList(reaper: number): number[] {
+  return readFileSync(`/proc/${reaper}/fd/3`, "utf8")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "")
+    .map(Number);
+}

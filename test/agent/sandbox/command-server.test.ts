@@ -2,7 +2,7 @@
 // under the real kernel sandbox: one server runs every command of a session and confinement, each
 // command inherits its confinement, and its death, a policy change and a timeout end what they must.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { bashTool } from "../../../src/agent/tools/bash.ts";
@@ -13,7 +13,7 @@ import { sandboxPolicy, type SandboxPolicy } from "../../../src/agent/sandbox/po
 import { encodeEvent, encodeRequest, eventFrames, requestFrames } from "../../../src/platform/command-protocol.ts";
 import { textOf } from "../../../src/agent/content.ts";
 import { tempDir } from "../../helpers/temp.ts";
-import { alive, noneRunning, signal } from "../../helpers/processes.ts";
+import { alive, noneRunning, reaperList, reaperOf, signal } from "../../helpers/processes.ts";
 
 let ws: string;
 let outside: string;
@@ -151,32 +151,15 @@ describe("ends", () => {
   });
 });
 
-/** The reaper's group list (its fd 3), if this process has started a reaper. */
-function reaperList(): number[] | null {
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) !== process.pid) continue;
-      if (!readFileSync(`/proc/${entry}/cmdline`, "utf8").endsWith("\0zot-reaper\0")) continue;
-      return readFileSync(`/proc/${entry}/fd/3`, "utf8")
-        .split("\n")
-        .filter((l) => l.trim() !== "")
-        .map(Number);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return null;
-}
-
 describe("the reaper's list", () => {
   test("commands that exit before zot reads their start leave the list when they end, so a later kill -9 reaches no reused group id", async () => {
     const p = policy();
     // Started together, most have exited by the time their start frames are read.
     const results = await Promise.all(Array.from({ length: 24 }, () => run("true", p)));
     expect(results.every((r) => !r.isError)).toBe(true);
-    expect(reaperList()).toEqual([]);
+    const reaper = reaperOf(process.pid);
+    expect(reaper).toBeDefined();
+    expect(reaperList(reaper!)).toEqual([]);
   });
 });
 
