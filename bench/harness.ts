@@ -225,3 +225,22 @@ export function machine(): string {
   const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
   return `${cpus().length} CPUs, ${cpus()[0]?.model ?? "unknown"}; bun ${Bun.version}; load average ${load}`;
 }
+
+let tick: number | undefined;
+
+/** How coarse procCpu's figures are: one clock tick, in ms (asked once, when first needed). */
+export function procTickMs(): number {
+  tick ??= 1000 / Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim() || 100);
+  return tick;
+}
+
+/**
+ * CPU ms of a process (or of one thread: `/proc/PID/task/TID/stat`) from its stat file: `own` its
+ * utime + stime, `children` those of the children it reaped (Linux only).
+ */
+export function procCpu(statPath: string): { own: number; children: number } {
+  const f = readFileSync(statPath, "utf8");
+  const fields = f.slice(f.lastIndexOf(")") + 2).split(" ");
+  const ms = procTickMs();
+  return { own: (Number(fields[11]) + Number(fields[12])) * ms, children: (Number(fields[13]) + Number(fields[14])) * ms };
+}

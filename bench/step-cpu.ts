@@ -9,25 +9,16 @@
 // Linux only: it reads /proc.
 //
 //   [ZOT_GO_BIN=…] [ZOT_BEFORE_BIN=…] bun bench/step-cpu.ts [steps] [window] [binary]   (default 2000, 250, dist/zot)
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { freshBinary } from "../scripts/build-freshness.ts";
-import { goZotBinary, machine, printArgs } from "./harness.ts";
+import { goZotBinary, machine, printArgs, procCpu, procTickMs } from "./harness.ts";
 import { startScriptedModel } from "./scripted-model.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const STEPS = Number(process.argv[2] ?? 2000);
 const WINDOW = Number(process.argv[3] ?? 250);
-const TICK_MS = 1000 / Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim() || 100);
-
-/** utime + stime (ms) of /proc/<pid>/stat or a task's stat, and of its reaped children. */
-function times(path: string): { own: number; children: number } {
-  const f = readFileSync(path, "utf8");
-  const fields = f.slice(f.lastIndexOf(")") + 2).split(" ");
-  return { own: (Number(fields[11]) + Number(fields[12])) * TICK_MS, children: (Number(fields[13]) + Number(fields[14])) * TICK_MS };
-}
-
 type Mark = { at: number; wall: number; zot: number; main: number; shells: number; model: number };
 type Window = { from: number; to: number; wall: number; zot: number; main: number; shells: number; model: number };
 
@@ -40,8 +31,8 @@ async function run(label: string, argv: string[], isZot: boolean): Promise<Windo
     requests++;
     if (pid === 0 || (requests - 1) % WINDOW !== 0) return;
     try {
-      const whole = times(`/proc/${pid}/stat`);
-      const main = isZot ? times(`/proc/${pid}/task/${pid}/stat`).own : Number.NaN;
+      const whole = procCpu(`/proc/${pid}/stat`);
+      const main = isZot ? procCpu(`/proc/${pid}/task/${pid}/stat`).own : Number.NaN;
       marks.push({ at: requests - 1, wall: performance.now(), zot: whole.own, main, shells: whole.children, model: Number(model.serverNs()) / 1e6 });
     } catch {
       // The process is gone: the run is over.
@@ -93,7 +84,7 @@ function print(label: string, windows: Window[]): void {
 }
 
 const zot = resolve(process.argv[4] ?? freshBinary(ROOT, join(ROOT, "dist", "zot")));
-console.log(`machine: ${machine()}; ${STEPS} bash steps, windows of ${WINDOW}; CPU from /proc (ticks of ${TICK_MS} ms)`);
+console.log(`machine: ${machine()}; ${STEPS} bash steps, windows of ${WINDOW}; CPU from /proc (ticks of ${procTickMs()} ms)`);
 print(`zot (${zot})`, await run("zot", [zot], true));
 if (process.env.ZOT_BEFORE_BIN) print(`before (${process.env.ZOT_BEFORE_BIN})`, await run("before", [resolve(process.env.ZOT_BEFORE_BIN)], true));
 const go = goZotBinary();

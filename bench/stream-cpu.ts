@@ -10,11 +10,11 @@
 // then streams the answer — CPU per second should not depend on the history either.
 //
 //   bun bench/stream-cpu.ts [rate] [binary] [--tokens N] [--resume N]   (default 1000, dist/zot)
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { freshBinary } from "../scripts/build-freshness.ts";
-import { machine } from "./harness.ts";
+import { machine, procCpu } from "./harness.ts";
 import { MARK, transcript } from "./transcript.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -110,10 +110,7 @@ try {
     pid = Number(out.split("\n")[0] ?? 0);
   }
   if (!pid) throw new Error("zot did not start in tmux");
-  const cpu = () => {
-    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(f[11]) + Number(f[12])) * 10;
-  };
+  const cpu = () => procCpu(`/proc/${pid}/stat`).own;
   if (RESUME) {
     const t0 = performance.now();
     while (!tmux("capture-pane", "-p", "-t", session).stdout.toString().includes(MARK)) {
