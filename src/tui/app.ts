@@ -53,7 +53,7 @@ import { findCommand, nearestCommand, slashItems, type SlashItem } from "./compo
 import { EditorPopups } from "./components/popups.ts";
 import { PanelSlot } from "./components/panel-slot.ts";
 import { extensionCounts, StatusBar, type StatusInfo } from "./components/status-bar.ts";
-import { installRestoreHandlers, Terminal } from "./terminal/terminal.ts";
+import { installRestoreHandlers, processTerminal, type Terminal } from "./terminal/terminal.ts";
 import { detectBackground, savedTheme, styleFor, themeNames, type Style, type ThemeChoice } from "./terminal/theme.ts";
 import { INTERRUPTED_MARK, ChatLog, type InfoLevel } from "./components/chat-log.ts";
 import { showIntent, type IntentTargets } from "./intent-view.ts";
@@ -93,7 +93,7 @@ export async function runTui(runtime: AgentRuntime, host: ExtensionHost, opts: T
     const { runLineMode } = await import("./line-mode.ts");
     return runLineMode(runtime, opts);
   }
-  const app = new App(runtime, host, opts, new Terminal(process.stdin, process.stdout));
+  const app = new App(runtime, host, opts, processTerminal());
   return app.run();
 }
 

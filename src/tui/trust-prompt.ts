@@ -7,7 +7,7 @@ import { projectCode, type PendingServer, type TrustScope } from "../runtime/pro
 import { declineProject, trustDir, wasDeclined } from "../ext/install/trust.ts";
 import type { DiscoveredExtension } from "../ext/types.ts";
 import { KeyDecoder, type Key } from "./terminal/keys.ts";
-import { installRestoreHandlers, Terminal } from "./terminal/terminal.ts";
+import { installRestoreHandlers, processTerminal } from "./terminal/terminal.ts";
 import { TRUST_WARNING, trustListing } from "./components/trust-listing.ts";
 
 /** `trusted`: approved now or before; `skip`: run without the unapproved code; `quit`: exit. */
@@ -39,7 +39,7 @@ function answerFor(k: Key): TrustAnswer | "trust" | null {
 
 /** Shows `question` and reads one answer key. Raw mode comes first, so a key typed early is not echoed. */
 function readAnswer(question: string): Promise<TrustAnswer | "trust"> {
-  const term = new Terminal(process.stdin, process.stdout);
+  const term = processTerminal();
   const unhook = installRestoreHandlers(term);
   const decoder = new KeyDecoder();
   term.enter({ altScreen: false });
@@ -49,7 +49,7 @@ function readAnswer(question: string): Promise<TrustAnswer | "trust"> {
     const done = (a: TrustAnswer | "trust") => {
       if (escTimer) clearTimeout(escTimer);
       off();
-      process.stdin.off("end", onEnd);
+      offEnd();
       term.restore();
       unhook();
       resolveAnswer(a);
@@ -66,9 +66,13 @@ function readAnswer(question: string): Promise<TrustAnswer | "trust"> {
       // A lone ESC is the esc key only when nothing follows it.
       if (decoder.pending) escTimer = setTimeout(() => handle(decoder.flush()), 30);
     });
-    const onEnd = () => done("quit");
-    process.stdin.once("end", onEnd);
+    const offEnd = term.onEnd(() => done("quit"));
   });
+}
+
+/** A line after the answer, on the terminal the question was asked on. */
+function say(line: string): void {
+  processTerminal().write(line);
 }
 
 /**
@@ -86,13 +90,13 @@ export async function askTrust(home: string, cwd: string, scope: TrustScope): Pr
   if (wasDeclined(home, cwd, pendingPrints, pendingServerPrints)) return "skip";
   const answer = await readAnswer(trustQuestion(cwd, pending, pendingServers));
   if (answer === "quit") {
-    process.stdout.write("quit\n");
+    say("quit\n");
     return answer;
   }
   if (answer === "skip") {
     const d = declineProject(home, cwd, pendingPrints, pendingServerPrints);
     const remedy = isDumbTerminal(process.env) ? "zot ext trust lets them run" : "/trust or zot ext trust lets them run";
-    process.stdout.write(d.ok ? `running without them; zot will not ask about them again (${remedy})\n` : `running without them (${d.error})\n`);
+    say(d.ok ? `running without them; zot will not ask about them again (${remedy})\n` : `running without them (${d.error})\n`);
     return answer;
   }
   const r = trustDir(
@@ -102,9 +106,9 @@ export async function askTrust(home: string, cwd: string, scope: TrustScope): Pr
     scope.servers ? servers.map((s) => s.print) : undefined,
   );
   if (!r.ok) {
-    process.stdout.write(`zot: ${r.error} Running without its project extensions and MCP servers.\n`);
+    say(`zot: ${r.error} Running without its project extensions and MCP servers.\n`);
     return "skip";
   }
-  process.stdout.write(`trusted ${r.path}\n`);
+  say(`trusted ${r.path}\n`);
   return "trusted";
 }

@@ -16,6 +16,8 @@ import {
   titlePop,
   titlePush,
 } from "./ansi.ts";
+import { isDumbTerminal } from "../../platform/terminal.ts";
+import { directTty } from "./direct-tty.ts";
 
 /** The parts of process.stdin that Terminal uses. */
 export interface TermInput {
@@ -23,7 +25,9 @@ export interface TermInput {
   setRawMode?(mode: boolean): unknown;
   setEncoding?(encoding: BufferEncoding): unknown;
   on(event: "data", fn: (d: Buffer | string) => void): unknown;
+  on(event: "end", fn: () => void): unknown;
   off(event: "data", fn: (d: Buffer | string) => void): unknown;
+  off(event: "end", fn: () => void): unknown;
   resume(): unknown;
   pause(): unknown;
 }
@@ -143,9 +147,25 @@ export class Terminal {
     return () => this.stdin.off("data", handler);
   }
 
+  /** Calls `fn` once the input ends (the terminal hung up). Returns an unsubscribe function. */
+  onEnd(fn: () => void): () => void {
+    this.stdin.on("end", fn);
+    return () => this.stdin.off("end", fn);
+  }
+
   write(s: string): void {
     this.stdout.write(s);
   }
+}
+
+/**
+ * The terminal zot runs in, reached without Node's stream objects (direct-tty.ts); through
+ * process.stdin and process.stdout where that cannot be, and in a dumb terminal, whose line mode
+ * reads process.stdin.
+ */
+export function processTerminal(): Terminal {
+  const tty = isDumbTerminal(process.env) ? null : directTty();
+  return tty ? new Terminal(tty.input, tty.output) : new Terminal(process.stdin, process.stdout);
 }
 
 const SIGNALS: Record<string, number> = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1, SIGQUIT: 3 };
