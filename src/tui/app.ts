@@ -53,7 +53,8 @@ import { findCommand, nearestCommand, slashItems, type SlashItem } from "./compo
 import { EditorPopups } from "./components/popups.ts";
 import { PanelSlot } from "./components/panel-slot.ts";
 import { extensionCounts, StatusBar, type StatusInfo } from "./components/status-bar.ts";
-import { installRestoreHandlers, processTerminal, type Terminal } from "./terminal/terminal.ts";
+import { processTerminal } from "./terminal/process-terminal.ts";
+import { installRestoreHandlers, type Terminal } from "./terminal/terminal.ts";
 import { detectBackground, savedTheme, styleFor, themeNames, type Style, type ThemeChoice } from "./terminal/theme.ts";
 import { INTERRUPTED_MARK, ChatLog, type InfoLevel } from "./components/chat-log.ts";
 import { showIntent, type IntentTargets } from "./intent-view.ts";

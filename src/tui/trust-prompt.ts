@@ -7,7 +7,8 @@ import { projectCode, type PendingServer, type TrustScope } from "../runtime/pro
 import { declineProject, trustDir, wasDeclined } from "../ext/install/trust.ts";
 import type { DiscoveredExtension } from "../ext/types.ts";
 import { KeyDecoder, type Key } from "./terminal/keys.ts";
-import { installRestoreHandlers, processTerminal } from "./terminal/terminal.ts";
+import { processTerminal } from "./terminal/process-terminal.ts";
+import { installRestoreHandlers } from "./terminal/terminal.ts";
 import { TRUST_WARNING, trustListing } from "./components/trust-listing.ts";
 
 /** `trusted`: approved now or before; `skip`: run without the unapproved code; `quit`: exit. */

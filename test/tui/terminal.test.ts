@@ -13,6 +13,7 @@ import { signal } from "../helpers/processes.ts";
 const BUN = resolve("node_modules/.bin/bun");
 const TERMINAL = resolve("src/tui/terminal/terminal.ts");
 const RENDERER = resolve("src/tui/terminal/renderer.ts");
+const PROCESS_TERMINAL = resolve("src/tui/terminal/process-terminal.ts");
 const socket = `zot-tui-term-${process.pid}`;
 let dir = "";
 
@@ -59,8 +60,8 @@ beforeAll(() => {
   writeFileSync(
     join(dir, "prog.ts"),
     `import { appendFileSync, writeFileSync } from "node:fs";
-import { Terminal, installRestoreHandlers, processTerminal } from ${JSON.stringify(TERMINAL)};
-import { directTty } from ${JSON.stringify(resolve("src/tui/terminal/direct-tty.ts"))};
+import { Terminal, installRestoreHandlers } from ${JSON.stringify(TERMINAL)};
+import { directTty, processTerminal } from ${JSON.stringify(PROCESS_TERMINAL)};
 const [pidFile, way, out] = process.argv.slice(2);
 // The direct way must be the one taken, not a silent fall back to process.stdin/stdout.
 if (way === "direct" && !directTty()) throw new Error("no direct terminal");
@@ -93,7 +94,8 @@ writeFileSync(pidFile, String(process.pid));
   writeFileSync(
     join(dir, "render.ts"),
     `import { Renderer } from ${JSON.stringify(RENDERER)};
-import { processTerminal, Terminal } from ${JSON.stringify(TERMINAL)};
+import { Terminal } from ${JSON.stringify(TERMINAL)};
+import { processTerminal } from ${JSON.stringify(PROCESS_TERMINAL)};
 import { frames, FRAME_COLS, FRAME_ROWS } from ${JSON.stringify(resolve("test/tui/frames.ts"))};
 const term = process.argv[2] === "direct" ? processTerminal() : new Terminal(process.stdin, process.stdout);
 term.enter({ altScreen: true });

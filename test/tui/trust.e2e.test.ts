@@ -167,7 +167,9 @@ test(
     await t.waitFor(/shell\$\s*$/, 15_000);
     // The next start does not ask again; its notice names the command line mode can use.
     await startAgain(t, repo, "running without them", "TERM=dumb");
-    const again = await t.waitFor("Line mode (TERM=dumb)", 15_000);
+    // The notices follow the banner in writes of their own: the screen is read once the notice is on it.
+    const again = await t.waitFor(/to let\s+them\s+run/, 15_000);
+    expect(again).toContain("Line mode (TERM=dumb)");
     expect(again.replace(/\s+/g, " ")).toContain(`run zot ext trust ${repo} to let them run`);
     expect(again).not.toContain("/trust");
     t.send("/exit");

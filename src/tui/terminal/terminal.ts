@@ -16,8 +16,6 @@ import {
   titlePop,
   titlePush,
 } from "./ansi.ts";
-import { isDumbTerminal } from "../../platform/terminal.ts";
-import { directTty } from "./direct-tty.ts";
 
 /** The parts of process.stdin that Terminal uses. */
 export interface TermInput {
@@ -156,16 +154,6 @@ export class Terminal {
   write(s: string): void {
     this.stdout.write(s);
   }
-}
-
-/**
- * The terminal zot runs in, reached without Node's stream objects (direct-tty.ts); through
- * process.stdin and process.stdout where that cannot be, and in a dumb terminal, whose line mode
- * reads process.stdin.
- */
-export function processTerminal(): Terminal {
-  const tty = isDumbTerminal(process.env) ? null : directTty();
-  return tty ? new Terminal(tty.input, tty.output) : new Terminal(process.stdin, process.stdout);
 }
 
 const SIGNALS: Record<string, number> = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1, SIGQUIT: 3 };

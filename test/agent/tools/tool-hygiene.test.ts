@@ -47,6 +47,8 @@ describe.skipIf(process.platform !== "linux")("read of procfs files", () => {
       stdout: "ignore",
     });
     try {
+      // Until the exec is done, the environment is the spawner's (or empty).
+      while (!readFileSync(`/proc/${child.pid}/cmdline`, "utf8").startsWith("sleep")) await Bun.sleep(5);
       const path = `/proc/${child.pid}/environ`;
       expect(statSync(path).size).toBe(0);
       const out = await readTool.execute({ path }, ctx());

@@ -1,11 +1,13 @@
-// The terminal without Node's stream objects: raw mode and the window size from Bun's own tty
-// binding (the calls its process.stdin and process.stdout make), input from Bun's reader of fd 0,
-// output written straight to fd 1. In a compiled zot the first touch of process.stdin or
-// process.stdout loads Node's stream and tty classes, ~7 ms of the interactive start
-// (bench/RESULTS.md, "The TUI's terminal without Node's streams"). Where the binding is missing or
-// fd 0 or 1 is not a terminal, Terminal keeps process.stdin and process.stdout.
+// The terminal zot runs in, reached without Node's stream objects: raw mode and the window size
+// from Bun's own tty binding (the calls its process.stdin and process.stdout make), input from
+// Bun's reader of fd 0, output written straight to fd 1. In a compiled zot the first touch of
+// process.stdin or process.stdout loads Node's stream and tty classes, ~7 ms of the interactive
+// start (bench/RESULTS.md, "The TUI's terminal without Node's streams"). Where the binding is
+// missing or fd 0 or 1 is not a terminal, and in a dumb terminal, whose line mode reads
+// process.stdin, the Terminal is built on process.stdin and process.stdout.
 import { writeSync } from "node:fs";
-import type { TermInput, TermOutput } from "./terminal.ts";
+import { isDumbTerminal } from "../../platform/terminal.ts";
+import { type TermInput, Terminal, type TermOutput } from "./terminal.ts";
 
 /** Bun's tty_wrap TTY, as its node:tty uses it: libuv's raw mode (1) and normal mode (0), and [columns, rows]. */
 type TtyHandle = { setRawMode(mode: number): unknown; getWindowSize(size: number[]): boolean };
@@ -186,4 +188,10 @@ export function directTty(): { input: TermInput; output: TermOutput } | null {
   }
   opened = tty;
   return tty;
+}
+
+/** The terminal zot runs in, as a Terminal: directly where it can be, else through process.stdin and process.stdout. */
+export function processTerminal(): Terminal {
+  const tty = isDumbTerminal(process.env) ? null : directTty();
+  return tty ? new Terminal(tty.input, tty.output) : new Terminal(process.stdin, process.stdout);
 }
