@@ -9,8 +9,11 @@ import { writeSync } from "node:fs";
 import { isDumbTerminal } from "../../platform/terminal.ts";
 import { type TermInput, Terminal, type TermOutput } from "./terminal.ts";
 
-/** Bun's tty_wrap TTY, as its node:tty uses it: libuv's raw mode (1) and normal mode (0), and [columns, rows]. */
-type TtyHandle = { setRawMode(mode: number): unknown; getWindowSize(size: number[]): boolean };
+/**
+ * Bun's tty_wrap TTY, as its node:tty uses it: libuv's raw mode (1) and normal mode (0), 0 or an
+ * error number back; and [columns, rows].
+ */
+export type TtyHandle = { setRawMode(mode: number): unknown; getWindowSize(size: number[]): boolean };
 type TtyBinding = { isTTY(fd: number): boolean; TTY: new (fd: number, ctx: object) => TtyHandle };
 
 /** The binding decoded at the boundary: null unless it has what is used, with the shapes used. */
@@ -32,7 +35,7 @@ function ttyBinding(): TtyBinding | null {
 type DataFn = (d: Buffer | string) => void;
 
 /** fd 0 read by Bun's reader (polled on the event loop, so a program zot lends the terminal to reads its own keys). */
-class TtyInput implements TermInput {
+export class TtyInput implements TermInput {
   readonly isTTY = true;
   private readonly data = new Set<DataFn>();
   private readonly ends = new Set<() => void>();
@@ -45,9 +48,15 @@ class TtyInput implements TermInput {
 
   constructor(private readonly tty: TtyHandle) {}
 
-  /** libuv keeps the settings from before the first raw mode and puts them back on the way out. */
+  /**
+   * libuv keeps the settings from before the first raw mode and puts them back on the way out. A
+   * terminal that refuses is an error, as process.stdin's setRawMode makes it: a TUI in cooked mode
+   * would echo every key and see none until enter.
+   */
   setRawMode(mode: boolean): void {
-    this.tty.setRawMode(mode ? 1 : 0);
+    const err = this.tty.setRawMode(mode ? 1 : 0);
+    if (typeof err === "number" && err !== 0)
+      throw new Error(`the terminal refused to ${mode ? "enter" : "leave"} raw mode (error ${Math.abs(err)}); run zot in a terminal, or pass a prompt with -p`);
   }
 
   /** Input is always handed out as UTF-8 text. */
