@@ -101,8 +101,20 @@ type Place<S> = { message: number; pieces: number; bytes: number; state: S };
 /**
  * `blocks` stand for `pieces[0..ends.at(-1))`, in order: runs of small pieces copied together, and
  * each bigger piece as it is. Never changed once made: a streamed body may still be sending one.
+ * `open` is the run being copied together after them, `pieces[ends.at(-1)..joined)` in its first
+ * `openBytes`: later pieces are appended beyond what a body was given, never over it.
  */
-type Kept<S> = { key: string; messages: Message[]; pieces: Uint8Array[]; places: Place<S>[]; blocks: Uint8Array[]; ends: number[] };
+type Kept<S> = {
+  key: string;
+  messages: Message[];
+  pieces: Uint8Array[];
+  places: Place<S>[];
+  blocks: Uint8Array[];
+  ends: number[];
+  open: Uint8Array | null;
+  openBytes: number;
+  joined: number;
+};
 
 /** A piece up to this size is copied into a block with its neighbours; a bigger one stays a block of its own. */
 const SMALL = 512;
@@ -132,7 +144,7 @@ export class ListLog<S> {
     const first = messages[0];
     let k = first === undefined ? undefined : this.kept.get(first);
     if (k === undefined || k.key !== key) {
-      k = { key, messages: [], pieces: [], places: [], blocks: [], ends: [] };
+      k = { key, messages: [], pieces: [], places: [], blocks: [], ends: [], open: null, openBytes: 0, joined: 0 };
       if (first !== undefined) this.kept.set(first, k);
     }
     const kept = k;
@@ -150,6 +162,12 @@ export class ListLog<S> {
       kept.blocks.pop();
       kept.ends.pop();
     }
+    if (kept.joined > kept.pieces.length) {
+      // A rewind into the open run: a body may still be reading its bytes, so it starts afresh.
+      kept.open = null;
+      kept.openBytes = 0;
+      kept.joined = kept.ends.at(-1) ?? 0;
+    }
     let bytes = at?.bytes ?? 0;
     walk(
       (p) => {
@@ -163,48 +181,48 @@ export class ListLog<S> {
         kept.places.push({ message, pieces: kept.pieces.length, bytes, state });
       },
     );
-    const covered = joinKept(kept);
+    joinKept(kept);
     const pieces = kept.blocks.slice();
-    for (let i = covered; i < kept.pieces.length; i++) pieces.push(kept.pieces[i]!);
+    if (kept.open !== null && kept.openBytes > 0) pieces.push(kept.open.subarray(0, kept.openBytes));
+    for (let i = kept.joined; i < kept.pieces.length; i++) pieces.push(kept.pieces[i]!);
     return { pieces, bytes };
   }
 }
 
-/** Adds blocks for the kept pieces up to the last place; the pieces they cover. */
-function joinKept<S>(kept: Kept<S>): number {
+/**
+ * Copies the kept pieces up to the last place that are not yet in a block or the open run into
+ * them, each piece once: a run walked again at every request (up to a block's worth of pieces, in
+ * the interpreter) and handed out piece by piece was most of a request's own work in a short loop.
+ */
+function joinKept<S>(kept: Kept<S>): void {
   const stable = kept.places.at(-1)?.pieces ?? 0;
-  let covered = kept.ends.at(-1) ?? 0;
-  let run = 0;
-  for (let i = covered; i < stable; i++) {
-    const size = kept.pieces[i]!.length;
-    if (size > SMALL) {
-      if (i > covered) addBlock(kept, covered, i, run);
-      kept.blocks.push(kept.pieces[i]!);
+  for (let i = kept.joined; i < stable; i++) {
+    const piece = kept.pieces[i]!;
+    if (piece.length > SMALL) {
+      closeOpen(kept, i);
+      kept.blocks.push(piece);
       kept.ends.push(i + 1);
-      covered = i + 1;
-      run = 0;
       continue;
     }
-    run += size;
-    if (run >= BLOCK) {
-      addBlock(kept, covered, i + 1, run);
-      covered = i + 1;
-      run = 0;
+    if (kept.open === null) {
+      kept.open = new Uint8Array(BLOCK + SMALL);
+      kept.openBytes = 0;
     }
+    kept.open.set(piece, kept.openBytes);
+    kept.openBytes += piece.length;
+    if (kept.openBytes >= BLOCK) closeOpen(kept, i + 1);
   }
-  // A short run stays pieces until it grows into a block.
-  return covered;
+  kept.joined = stable;
 }
 
-function addBlock<S>(kept: Kept<S>, from: number, to: number, size: number): void {
-  const block = new Uint8Array(size);
-  let at = 0;
-  for (let i = from; i < to; i++) {
-    block.set(kept.pieces[i]!, at);
-    at += kept.pieces[i]!.length;
+/** Ends the open run at piece `end` as a block; one cut short is copied to its size, so a history of alternating small and big pieces does not keep a mostly empty buffer per step. */
+function closeOpen<S>(kept: Kept<S>, end: number): void {
+  if (kept.open !== null && kept.openBytes > 0) {
+    kept.blocks.push(kept.openBytes >= BLOCK ? kept.open.subarray(0, kept.openBytes) : kept.open.slice(0, kept.openBytes));
+    kept.ends.push(end);
   }
-  kept.blocks.push(block);
-  kept.ends.push(to);
+  kept.open = null;
+  kept.openBytes = 0;
 }
 
 /**
