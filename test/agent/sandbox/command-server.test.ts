@@ -175,6 +175,22 @@ describe("output", () => {
     expect((await c.exited).code).toBe(0);
     expect(Buffer.compare(Buffer.concat(parts), Buffer.from(bytes))).toBe(0);
   });
+
+  test("output reaches zot while the command runs, not only with its exit: the server holds it a moment at most", async () => {
+    // The command waits (5 s at most) for a file the test writes once the first line has arrived:
+    // output held until the exit would make it give up and say so.
+    const go = join(ws, "go-on");
+    const script = `echo first; i=0; while [ ! -e ${go} ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done; if [ -e ${go} ]; then echo second; else echo gave up; fi`;
+    const c = await spawnCommand("/bin/sh", script, [], ws, policy());
+    if (typeof c === "string") throw new Error(c);
+    let seen = "";
+    for await (const part of c.output) {
+      seen += new TextDecoder().decode(part);
+      if (seen === "first\n") writeFileSync(go, "");
+    }
+    expect(seen).toBe("first\nsecond\n");
+    expect((await c.exited).code).toBe(0);
+  });
 });
 
 describe("frames", () => {
