@@ -192,7 +192,7 @@ export class ListLog<S> {
 /**
  * Copies the kept pieces up to the last place that are not yet in a block or the open run into
  * them, each piece once: a run walked again at every request (up to a block's worth of pieces, in
- * the interpreter) and handed out piece by piece was most of a request's own work in a short loop.
+ * the interpreter) and handed out piece by piece was the largest item of a short loop's profile.
  */
 function joinKept<S>(kept: Kept<S>): void {
   const stable = kept.places.at(-1)?.pieces ?? 0;
