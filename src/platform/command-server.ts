@@ -95,6 +95,8 @@ export async function runCommandServer(argv: string[]): Promise<number> {
   };
 
   const frames = requestFrames();
+  /** Commands still being answered: each ends with its exit frame, also once zot closed the channel. */
+  const answers = new Set<Promise<void>>();
   for await (const chunk of Bun.stdin.stream()) {
     const got = frames.push(chunk);
     if (!got.ok) {
@@ -102,15 +104,19 @@ export async function runCommandServer(argv: string[]): Promise<number> {
       break;
     }
     for (const r of got.values) {
-      if (r.kind === "start") void start(r);
-      else {
+      if (r.kind === "start") {
+        const answering = start(r).finally(() => answers.delete(answering));
+        answers.add(answering);
+      } else {
         const p = running.get(r.id);
         if (p) signalGroup(p.pid, r.signal);
       }
     }
   }
-  // zot closed the channel (it exited, or retired this server): nothing it started may remain.
+  // zot closed the channel (it exited, or retired this server): nothing it started may remain, and
+  // each command's frames are finished (its exit says it was killed) before the server goes.
   killAll();
+  await Promise.allSettled(answers);
   return 0;
 }
 

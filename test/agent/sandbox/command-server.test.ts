@@ -276,6 +276,22 @@ describe("frames", () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  test("a server whose channel closes kills what it runs and still sends each command's end", async () => {
+    const argv = commandServerArgv(policy());
+    if (!argv) throw new Error("the sandbox is not enforced here");
+    const server = Bun.spawn(argv, { stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+    const marker = join(ws, "outlived-the-server");
+    server.stdin.write(encodeRequest({ kind: "start", id: 1, argv: ["/bin/sh", "-c", `sleep 1; echo > ${marker}`], cwd: ws, env: {} }));
+    await server.stdin.flush();
+    server.stdin.end();
+    const events = eventFrames().push(new Uint8Array(await new Response(server.stdout).arrayBuffer()));
+    if (!events.ok) throw new Error(events.error);
+    expect(events.values.map((e) => e.kind)).toEqual(["ready", "started", "exit"]);
+    expect(events.values.at(-1)).toMatchObject({ kind: "exit", id: 1, signal: "SIGKILL" });
+    await Bun.sleep(1300);
+    expect(existsSync(marker)).toBe(false);
+  });
+
   test("a server sent a malformed frame says so and exits", async () => {
     const argv = commandServerArgv(policy());
     if (!argv) throw new Error("the sandbox is not enforced here");
