@@ -176,7 +176,7 @@ describe("output", () => {
     expect(Buffer.compare(Buffer.concat(parts), Buffer.from(bytes))).toBe(0);
   });
 
-  test("output reaches zot while the command runs, not only with its exit: the server holds it a moment at most", async () => {
+  test("output reaches zot while the command runs, not only with its exit", async () => {
     // The command waits (5 s at most) for a file the test writes once the first line has arrived:
     // output held until the exit would make it give up and say so.
     const go = join(ws, "go-on");
