@@ -55,3 +55,8 @@ export type BuiltinCommand = (typeof BUILTIN_COMMANDS)[number]["name"];
 /** zot's own tools, in the order they are offered to the model; an extension tool of the same name is rejected. */
 export const BUILTIN_TOOLS = ["read", "write", "edit", "bash", "bash_output", "bash_kill", "todo", "web_fetch", "skill", "task"] as const;
 export type BuiltinTool = (typeof BUILTIN_TOOLS)[number];
+
+/** Whether `--no-tools` and `--tools` leave the model bash (what selectTools will say of it, known before its module loads). */
+export function offersShell(f: { noTools: boolean; tools?: string[] | undefined }): boolean {
+  return !f.noTools && (f.tools == null || f.tools.some((n) => n.trim() === "bash"));
+}

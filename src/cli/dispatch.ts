@@ -42,6 +42,9 @@ export async function runCli(argv: string[]): Promise<number> {
     io.out(helpText());
     return 0;
   }
+  // Before the agent's modules load: the sandbox's command server starts while they do. Not for
+  // ACP, whose sessions start when the editor asks.
+  if (!args.listModels && args.mode !== "acp") (await import("../agent/sandbox/server-process.ts")).prestartServer(args);
   const { runAgent } = await import("./run.ts");
   return runAgent(args);
 }

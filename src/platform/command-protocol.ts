@@ -7,7 +7,11 @@ import { signallable } from "./signallable.ts";
 
 export type Signal = "SIGTERM" | "SIGKILL";
 
-export type Request = { kind: "start"; id: number; argv: string[]; cwd: string; env: Record<string, string> } | { kind: "kill"; id: number; signal: Signal };
+export type Request =
+  /** zot's first frame (id 0): the confinement (confine.ts's encoding) the server applies before it runs anything. */
+  | { kind: "confine"; id: number; spec: string }
+  | { kind: "start"; id: number; argv: string[]; cwd: string; env: Record<string, string> }
+  | { kind: "kill"; id: number; signal: Signal };
 
 export type Confined = { ok: true; abi: number } | { ok: false; refusal: string };
 
@@ -22,7 +26,7 @@ export type Event =
 
 /** Far above any real frame (output comes in pipe-sized chunks): a larger length means a corrupt stream. */
 const MAX_FRAME = 64 * 1024 * 1024;
-const KINDS = { start: 1, kill: 2, started: 3, failed: 4, output: 5, exit: 6, ready: 7 } as const;
+const KINDS = { start: 1, kill: 2, started: 3, failed: 4, output: 5, exit: 6, ready: 7, confine: 8 } as const;
 const SIGNALS: readonly Signal[] = ["SIGTERM", "SIGKILL"];
 
 const encoder = new TextEncoder();
@@ -40,6 +44,7 @@ function frame(kind: number, id: number, payload: Uint8Array): Uint8Array {
 
 export function encodeRequest(r: Request): Uint8Array {
   if (r.kind === "kill") return frame(KINDS.kill, r.id, encoder.encode(r.signal));
+  if (r.kind === "confine") return frame(KINDS.confine, r.id, encoder.encode(r.spec));
   return frame(KINDS.start, r.id, encoder.encode(JSON.stringify({ argv: r.argv, cwd: r.cwd, env: r.env })));
 }
 
@@ -88,6 +93,10 @@ function decodeRequest(b: Body): Result<{ value: Request }> {
   if (b.kind === KINDS.kill) {
     const signal = SIGNALS.find((s) => s === text(b.payload));
     return signal ? { ok: true, value: { kind: "kill", id: b.id, signal } } : bad("a kill names no known signal");
+  }
+  if (b.kind === KINDS.confine) {
+    const spec = text(b.payload);
+    return spec ? { ok: true, value: { kind: "confine", id: b.id, spec } } : bad("a confine carries no confinement");
   }
   if (b.kind !== KINDS.start) return bad(`kind ${b.kind} is not a request`);
   const t = text(b.payload);

@@ -1,5 +1,7 @@
-// The launcher's third form, for the agent's commands: `zot __sandbox --serve SPEC`, one confined
-// process per session and confinement. It isolates itself and applies the Landlock ruleset once,
+// The launcher's third form, for the agent's commands: `zot __sandbox --serve`, one confined process
+// per session and confinement. Its first frame from zot is the confinement (so it can be started
+// before zot knows the policy: src/agent/sandbox/server-process.ts); it runs nothing before it has
+// applied it. It isolates itself and applies the Landlock ruleset once,
 // exactly as runConfined does before its exec, then spawns every command zot asks for as its own
 // child: a child inherits the namespaces and the Landlock domain of the thread that spawns it (this
 // one), so every rule holds for the command and all it starts, as with the one-shot launcher.
@@ -15,7 +17,7 @@ import type { Subprocess } from "bun";
 import { CANNOT_CONFINE, decodeConfinement, LAUNCHER_PREFIX } from "./confine.ts";
 import { encodeEvent, requestFrames, type Confined, type Event, type Request } from "./command-protocol.ts";
 import { applyRuleset } from "./landlock.ts";
-import { libc } from "./libc.ts";
+import { libc, type Libc } from "./libc.ts";
 import { isolate } from "./namespaces.ts";
 import { readToExit } from "./shell-exit.ts";
 import { signallable } from "./signallable.ts";
@@ -29,15 +31,11 @@ const CAP_SYS_PTRACE = 19;
 const SIGTERM = 15;
 
 /** Confines this process as SPEC says: under which Landlock ABI, or why it could not, as a clause (each refused command's line adds what that means). */
-function confineSelf(specText: string | undefined): Confined {
+function confineSelf(c: Libc | { error: string }, specText: string): Confined {
   const refused = (refusal: string): Confined => ({ ok: false, refusal });
-  const spec = specText === undefined ? null : decodeConfinement(specText);
-  if (!spec) return refused("the command server was started without a valid confinement (a zot bug)");
-  const c = libc();
+  const spec = decodeConfinement(specText);
+  if (!spec) return refused("the command server was sent no valid confinement (a zot bug)");
   if ("error" in c) return refused(`could not set up the sandbox (${c.error})`);
-  // Before anything else: zot gone means this server and its commands go too.
-  c.prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
-  if (process.ppid === 1) process.exit(0);
   const isolated = isolate(spec.isolation);
   if (!isolated.ok) return refused(`this system does not let zot make namespaces (${isolated.error})`);
   if (c.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) !== 0) return refused("could not set up the sandbox (prctl(PR_SET_DUMPABLE) failed)");
@@ -48,9 +46,13 @@ function confineSelf(specText: string | undefined): Confined {
   return applied.ok ? { ok: true, abi: applied.abi } : refused(`could not set up the sandbox (${applied.error})`);
 }
 
-export async function runCommandServer(argv: string[]): Promise<number> {
-  const outcome = confineSelf(argv[0]);
-  const refusal = outcome.ok ? null : outcome.refusal;
+export async function runCommandServer(): Promise<number> {
+  const c = libc();
+  // Before anything else, also while it waits for its confinement: zot gone means this server and its commands go too.
+  if (!("error" in c)) c.prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+  if (process.ppid === 1) return 0;
+  /** Null until zot's first frame has said how to confine this server; nothing runs before. */
+  let refusal: string | null | undefined;
   const out = Bun.stdout.writer();
   const send = async (e: Event): Promise<void> => {
     out.write(encodeEvent(e));
@@ -64,7 +66,6 @@ export async function runCommandServer(argv: string[]): Promise<number> {
     killAll();
     process.exit(0);
   });
-  await send({ kind: "ready", id: 0, outcome });
 
   const start = async (r: Extract<Request, { kind: "start" }>): Promise<void> => {
     if (refusal !== null) {
@@ -97,14 +98,28 @@ export async function runCommandServer(argv: string[]): Promise<number> {
   const frames = requestFrames();
   /** Commands still being answered: each ends with its exit frame, also once zot closed the channel. */
   const answers = new Set<Promise<void>>();
-  for await (const chunk of Bun.stdin.stream()) {
+  const broken = (what: string): void => {
+    process.stderr.write(`${LAUNCHER_PREFIX} ${what}\n`);
+  };
+  reading: for await (const chunk of Bun.stdin.stream()) {
     const got = frames.push(chunk);
     if (!got.ok) {
-      process.stderr.write(`${LAUNCHER_PREFIX} ${got.error}\n`);
+      broken(got.error);
       break;
     }
     for (const r of got.values) {
-      if (r.kind === "start") {
+      if (refusal === undefined) {
+        if (r.kind !== "confine") {
+          broken(`malformed command-server frame: a ${r.kind} came before the confinement`);
+          break reading;
+        }
+        const outcome = confineSelf(c, r.spec);
+        refusal = outcome.ok ? null : outcome.refusal;
+        await send({ kind: "ready", id: 0, outcome });
+      } else if (r.kind === "confine") {
+        broken("malformed command-server frame: a second confinement");
+        break reading;
+      } else if (r.kind === "start") {
         const answering = start(r).finally(() => answers.delete(answering));
         answers.add(answering);
       } else {

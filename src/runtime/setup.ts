@@ -10,6 +10,7 @@ import { storedSecretValues } from "../ext/install/settings.ts";
 import type { ExtensionHost } from "../ext/types.ts";
 import { skippedExtensions, skippedNotice } from "../ext/install/trust.ts";
 import { ZOT_VERSION } from "../version.ts";
+import { offersShell } from "../names.ts";
 import { defaultModel, findModel, isProviderName, loadModels, reasoningProblem, unknownModelNotice, type ProviderName } from "../agent/catalog.ts";
 import {
   addKeyAdvice,
@@ -187,7 +188,7 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
   // start found the sandbox enforced, nothing waits for it. `shell` is what selectTools will say
   // of bash, known before its module has loaded.
   const planned = planSandbox(config.raw.sandbox, configPath(o.home), o);
-  const shell = !o.noTools && (o.tools == null || o.tools.some((n) => n.trim() === "bash"));
+  const shell = offersShell(o);
   const probing = o.sandbox === "off" ? Promise.resolve() : prepareSandbox(shell ? planned.policy : null, o.home);
   const host = o.host ?? new Host();
   const policy = parseExtensionPolicy(config.raw.extensions, configPath(o.home));
@@ -251,8 +252,9 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
 
   const sandbox = { ...planned, status: sandboxStatus(planned.policy) };
   notices.push(...sandbox.notices);
-  // The confined command server, if the probe did not start it, starts now, beside the first model request, not at the first command.
-  if (sandbox.status.enforced && shell) warmCommandServer(sandbox.policy);
+  // The confined command server, if the probe did not start it, starts now, beside the first model
+  // request, not at the first command; one the command line started and nothing took ends.
+  warmCommandServer(sandbox.status.enforced && shell ? sandbox.policy : null);
   // Every command's group is listed with the reaper (from its go on, or once the server reports its
   // start), so the reaper starts beside the first model request too, not on the first command's way.
   if (shell) prepareReaperSoon();

@@ -1,5 +1,5 @@
 // The agent's commands start in one place: src/agent/sandbox/spawn.ts (directly, or through the
-// confined command server it asks command-server.ts for). A second Bun.spawn under src/agent would
+// confined command server it asks command-server.ts for, whose process server-process.ts starts). A second Bun.spawn under src/agent would
 // be a way to run a command that skips the server, its confinement or its process-group tracking.
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -9,13 +9,13 @@ import { join, relative } from "node:path";
 /** Each file under src/agent that may start a process, and why. */
 const ALLOWED: Record<string, string> = {
   "agent/sandbox/spawn.ts": "the one way a command starts when no command server confines it",
-  "agent/sandbox/command-server.ts": "starts the confined command server, which spawns the commands",
+  "agent/sandbox/server-process.ts": "starts the confined command server (with the command line, or when the session asks), which spawns the commands",
   "agent/sandbox/status.ts": "the sandbox probe where no command server is the trial: one confined `exit 0`, not an agent command",
 };
 
 const SPAWNS = /\bBun\s*\.\s*spawn(?:Sync)?\b|\bnode:child_process\b|["']child_process["']/;
 
-test("nothing under src/agent starts a process except spawn.ts, the command server's client and the sandbox probe", () => {
+test("nothing under src/agent starts a process except spawn.ts, the command server's process and the sandbox probe", () => {
   const spawning = sources(join(src, "agent"))
     .filter((f) => SPAWNS.test(code(readFileSync(f, "utf8"))))
     .map((f) => relative(src, f))

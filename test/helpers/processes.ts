@@ -53,19 +53,26 @@ export function signal(pid: number, sig: NodeJS.Signals, { group = false } = {})
   process.kill(group ? -pid : pid, sig);
 }
 
-/** The reaper `parent` started (src/platform/reaper.ts): its child running the reaper script, whose $0 is `zot-reaper` (Linux: read from /proc). */
-export function reaperOf(parent: number): number | undefined {
+/** `parent`'s living children with `word` among their arguments (Linux: read from /proc), in pid order. */
+export function childrenWith(parent: number, word: string): number[] {
+  const found: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === parent && readFileSync(`/proc/${entry}/cmdline`, "utf8").endsWith("\0zot-reaper\0")) return Number(entry);
+      const fields = stat.slice(stat.lastIndexOf(")") + 2);
+      if (fields[0] !== "Z" && Number(fields.split(" ")[1]) === parent && readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").includes(word))
+        found.push(Number(entry));
     } catch {
       // Gone meanwhile.
     }
   }
-  return undefined;
+  return found.sort((x, y) => x - y);
+}
+
+/** The reaper `parent` started (src/platform/reaper.ts): its child running the reaper script, whose $0 is `zot-reaper`. */
+export function reaperOf(parent: number): number | undefined {
+  return childrenWith(parent, "zot-reaper")[0];
 }
 
 /** The process groups on a reaper's list: the group file it holds as its fd 3. */

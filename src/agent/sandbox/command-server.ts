@@ -4,12 +4,12 @@
 // restarted after it dies. It holds the event loop only while a command runs or its readiness is
 // awaited. If it dies, its running commands end with a clear error and their groups are killed,
 // each checked by its start time so a recycled pid is never signalled.
-import type { Subprocess } from "bun";
 import { encodeRequest, eventFrames, type Confined, type Event, type Request } from "../../platform/command-protocol.ts";
 import { LAUNCHER_PREFIX } from "../../platform/confine.ts";
 import { killTree, processStart } from "../../platform/process-tree.ts";
 import { registerGroup, unregisterGroup } from "../../platform/reaper.ts";
-import { commandServerArgv } from "./status.ts";
+import { commandServerStart, type ServerStart } from "./status.ts";
+import { releaseStarted, spawnServer, takeStarted, type ServerProcess } from "./server-process.ts";
 import type { SandboxPolicy } from "./policy.ts";
 import { Chunks, type Command, type CommandExit } from "./command.ts";
 
@@ -30,7 +30,7 @@ type Served = {
 };
 
 export class CommandServer {
-  private readonly proc: Subprocess<"pipe", "pipe", "ignore">;
+  private readonly proc: ServerProcess;
   private readonly frames = eventFrames();
   private readonly commands = new Map<number, Served>();
   private nextId = 1;
@@ -42,12 +42,13 @@ export class CommandServer {
   dead = false;
 
   constructor(
-    argv: string[],
+    s: ServerStart,
     readonly key: string,
   ) {
-    // Its own session, so the terminal's Ctrl-C, meant for zot, does not end it.
-    this.proc = Bun.spawn(argv, { stdin: "pipe", stdout: "pipe", stderr: "ignore", detached: true });
+    this.proc = takeStarted(s.argv) ?? spawnServer(s.argv);
     this.readiness = new Promise((res) => (this.settleReady = res));
+    // Its first frame: it confines itself before it reads any other.
+    this.send({ kind: "confine", id: 0, spec: s.spec });
     // Not listed with the reaper: zot's death, even by kill -9, reaches the server as PR_SET_PDEATHSIG
     // and the end of its stdin, and it kills every command's group before it exits. A SIGKILL from
     // the reaper raced that and won under load, leaving a command zot had not yet read the start
@@ -226,24 +227,26 @@ function installExitHook(): void {
 }
 
 /**
- * Starts the server for `p` before the first command needs it (as the session starts, beside the
- * first model request), so that command does not wait for zot's start-up and the confinement.
+ * As the session starts: the server for `p` (null: none) is started before the first command needs
+ * it, so that command does not wait for zot's start-up and the confinement, and one started with
+ * the command line that the session does not take ends.
  */
-export function warmCommandServer(p: SandboxPolicy): void {
-  commandServerFor(p);
+export function warmCommandServer(p: SandboxPolicy | null): void {
+  if (p) commandServerFor(p);
+  releaseStarted();
 }
 
 /** The running server for `p`'s confinement, started if needed; null where commands start without one. */
 export function commandServerFor(p: SandboxPolicy | undefined): CommandServer | null {
-  const argv = commandServerArgv(p);
-  return argv ? commandServerWith(argv) : null;
+  const s = commandServerStart(p);
+  return s ? commandServerWith(s) : null;
 }
 
-/** The running server of this argv (the launcher's --serve form), started if needed. */
-export function commandServerWith(argv: string[]): CommandServer {
-  const key = argv.join("\0");
+/** The running server started so, started if needed. */
+export function commandServerWith(s: ServerStart): CommandServer {
+  const key = `${s.argv.join("\0")}\0${s.spec}`;
   if (current && current.key === key && !current.dead) return current;
   current?.retire();
-  current = new CommandServer(argv, key);
+  current = new CommandServer(s, key);
   return current;
 }

@@ -8,7 +8,7 @@
 // the next start takes it at once and lets its command server confirm it while the session starts.
 import { commandServerWith, type CommandServer } from "./command-server.ts";
 import type { SandboxPolicy } from "./policy.ts";
-import { confirmSupport, linuxHow, namespacesRefused, runTrial, sandboxTrial, serveArgv, settleSupport, supportKnown, type Support } from "./status.ts";
+import { confirmSupport, linuxHow, namespacesRefused, runTrial, sandboxTrial, serverStart, settleSupport, supportKnown, type Support } from "./status.ts";
 import { forgetVerdict, rememberedAbi, rememberVerdict } from "./verdict-memory.ts";
 
 /**
@@ -23,7 +23,7 @@ export async function prepareSandbox(serve: SandboxPolicy | null, home: string):
   const abi = process.platform === "linux" ? rememberedAbi(home) : null;
   if (abi !== null) {
     settleSupport({ ok: true, how: linuxHow(abi) });
-    if (linux) confirmSupport(confirmation(commandServerWith(serveArgv(linux)), home, abi));
+    if (linux) confirmSupport(confirmation(commandServerWith(serverStart(linux)), home, abi));
     return;
   }
   const s = sandboxTrial();
@@ -34,7 +34,7 @@ export async function prepareSandbox(serve: SandboxPolicy | null, home: string):
 
 /** The session's command server as the trial: it confines itself as a confined `exit 0` would. */
 async function serverTrial(p: SandboxPolicy, how: string): Promise<Support> {
-  const server = commandServerWith(serveArgv(p));
+  const server = commandServerWith(serverStart(p));
   const r = await server.confined();
   // A server that ended before its first frame is a trial that exited before it ran anything (the namespaces come first).
   const found: Support = r.ok ? { ok: true, how } : { ok: false, why: "refusal" in r ? r.refusal : namespacesRefused(`a trial ${r.died}`) };

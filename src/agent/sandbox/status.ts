@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { encodeConfinement, CONFINE_ARG, LAUNCHER_PREFIX } from "../../platform/confine.ts";
 import { SERVE_ARG } from "../../platform/command-server.ts";
 import { landlockAbi } from "../../platform/landlock.ts";
-import { launcherCommand } from "../../platform/launcher-command.ts";
 import { needsNamespaces } from "../../platform/namespaces.ts";
 import { confinement } from "./linux.ts";
+import { isRoot, launcherArgv, UNSHARE } from "./launcher-argv.ts";
 import { seatbeltProfile } from "./seatbelt.ts";
 import type { SandboxMode, SandboxPolicy } from "./policy.ts";
 
@@ -114,7 +114,7 @@ function supportOrTrial(): Support | Unprobed {
         reveal: [],
         userHome: dir,
       };
-      return { argv: linuxArgv(trialPolicy, [CONFINE_ARG], ["/bin/sh", "-c", "exit 0"]), dir };
+      return { argv: linuxArgv(trialPolicy, ["/bin/sh", "-c", "exit 0"]), dir };
     },
   };
 }
@@ -155,34 +155,37 @@ export function sandboxStatus(p: SandboxPolicy): SandboxStatus {
 export function confinedArgv(p: SandboxPolicy | undefined, argv: string[]): string[] {
   if (!p || p.mode === "off" || !probe().ok) return argv;
   if (process.platform === "darwin") return [SANDBOX_EXEC, "-p", seatbeltProfile(p), ...argv];
-  return linuxArgv(p, [CONFINE_ARG], argv);
+  return linuxArgv(p, argv);
 }
+
+/** How a command server is started: its argv, then its confinement as its first frame (src/platform/command-server.ts). */
+export type ServerStart = { argv: string[]; spec: string };
 
 /**
- * The argv of a command server confined by `p` (src/platform/command-server.ts), or null where
+ * How a command server confined by `p` is started (src/platform/command-server.ts), or null where
  * commands start directly (nothing enforced) or one-shot (macOS: sandbox-exec per command).
  */
-export function commandServerArgv(p: SandboxPolicy | undefined): string[] | null {
+export function commandServerStart(p: SandboxPolicy | undefined): ServerStart | null {
   if (!p || p.mode === "off" || process.platform !== "linux" || !probe().ok) return null;
-  return serveArgv(p);
+  return serverStart(p);
 }
 
-/** The command server's argv for `p` on Linux, whatever the probe says (probe.ts: the server may be the probe). */
-export function serveArgv(p: SandboxPolicy): string[] {
-  return linuxArgv(p, [SERVE_ARG], []);
+/** How the command server for `p` is started on Linux, whatever the probe says (probe.ts: the server may be the probe). */
+export function serverStart(p: SandboxPolicy): ServerStart {
+  const l = launcherFor(p);
+  return { argv: [...l.argv, SERVE_ARG], spec: l.spec };
 }
 
-const UNSHARE = "/usr/bin/unshare";
-const isRoot = (): boolean => (process.getuid?.() ?? 0) === 0;
+/** The launcher's `--confine` form: it runs `argv` (an absolute program and its arguments) confined by `p`. */
+function linuxArgv(p: SandboxPolicy, argv: string[]): string[] {
+  const l = launcherFor(p);
+  return [...l.argv, CONFINE_ARG, l.spec, ...argv];
+}
 
-/** `form`: the launcher's `--confine` (then `argv` is the command) or `--serve`. */
-function linuxArgv(p: SandboxPolicy, form: [string], argv: string[]): string[] {
+/** The launcher's start for `p` (before its form) and `p` as its confinement. */
+function launcherFor(p: SandboxPolicy): { argv: string[]; spec: string } {
   const c = confinement(p, !isRoot());
-  const direct = isRoot() || !needsNamespaces(c.isolation);
-  const launcher = [...launcherCommand(direct), ...form, encodeConfinement(c), ...argv];
-  if (direct) return launcher;
-  // Mapped to root inside, the launcher may mount; Landlock then keeps the command from unmounting.
-  return [UNSHARE, "--user", "--map-root-user", "--mount", ...(p.network ? [] : ["--net"]), "--", ...launcher];
+  return { argv: launcherArgv(isRoot() || !needsNamespaces(c.isolation), p.network), spec: encodeConfinement(c) };
 }
 
 /** How the status bar and the welcome line name the sandbox: `sandbox: workspace-write`, `sandbox off`, `… (not enforced)`. */

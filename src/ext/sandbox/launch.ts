@@ -17,7 +17,7 @@ export async function runLauncher(argv: string[]): Promise<number> {
   if (argv[0] === EXEC_GUARD_ARG) return runExecGuard(argv.slice(1));
   // The agent's own commands (src/agent/sandbox) are confined by mode, not by a declaration.
   if (argv[0] === CONFINE_ARG) return runConfined(argv.slice(1));
-  if (argv[0] === SERVE_ARG) return runCommandServer(argv.slice(1));
+  if (argv[0] === SERVE_ARG) return runCommandServer();
   const [rulesetText, ...command] = argv;
   const ruleset = rulesetText === undefined ? null : decodeRuleset(rulesetText);
   if (!ruleset || command.length === 0) {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { bashTool } from "../../../src/agent/tools/bash.ts";
 import { commandServerFor } from "../../../src/agent/sandbox/command-server.ts";
 import { spawnCommand } from "../../../src/agent/sandbox/spawn.ts";
-import { commandServerArgv } from "../../../src/agent/sandbox/status.ts";
+import { commandServerStart, type ServerStart } from "../../../src/agent/sandbox/status.ts";
 import { sandboxPolicy, type SandboxPolicy } from "../../../src/agent/sandbox/policy.ts";
 import { encodeEvent, encodeRequest, eventFrames, requestFrames } from "../../../src/platform/command-protocol.ts";
 import { textOf } from "../../../src/agent/content.ts";
@@ -196,7 +196,8 @@ describe("output", () => {
 describe("frames", () => {
   test("requests and events round-trip", () => {
     const start = { kind: "start" as const, id: 7, argv: ["/bin/sh", "-c", "echo é"], cwd: "/w", env: { A: "1" } };
-    expect(requestFrames().push(encodeRequest(start))).toEqual({ ok: true, values: [start] });
+    const confine = { kind: "confine" as const, id: 0, spec: '{"ruleset":"é"}' };
+    expect(requestFrames().push(Buffer.concat([encodeRequest(confine), encodeRequest(start)]))).toEqual({ ok: true, values: [confine, start] });
     const events = eventFrames();
     const exit = { kind: "exit" as const, id: 7, code: null, signal: "SIGKILL", drained: false };
     const out = { kind: "output" as const, id: 7, bytes: new Uint8Array([0, 255, 10]) };
@@ -235,6 +236,7 @@ describe("frames", () => {
       [frame(1, JSON.stringify({ argv: ["/bin/true"], cwd: "/", env: { A: 1 } })), "a start's env is not a map of strings"],
       [frame(2, "SIGSTOP"), "a kill names no known signal"],
       [frame(5, ""), "kind 5 is not a request"],
+      [frame(8, ""), "a confine carries no confinement"],
     ];
     for (const [bytes, error] of cases) {
       const d = requestFrames();
@@ -253,36 +255,61 @@ describe("frames", () => {
     }
   });
 
+  /** A server of its own, outside the session's, and how to send it frames. */
+  function ownServer(stderr: "pipe" | "ignore" = "ignore") {
+    const s: ServerStart | null = commandServerStart(policy());
+    if (!s) throw new Error("the sandbox is not enforced here");
+    const server = Bun.spawn(s.argv, { stdin: "pipe", stdout: "pipe", stderr });
+    const send = (...frames: Uint8Array[]) => {
+      for (const f of frames) server.stdin.write(f);
+      return server.stdin.flush();
+    };
+    return { server, spec: s.spec, send };
+  }
+
   test("a server that could not confine itself runs nothing: every command gets the sandbox line and status 126", async () => {
-    const argv = commandServerArgv(policy());
-    if (!argv) throw new Error("the sandbox is not enforced here");
-    // As root the launcher is started directly, its confinement the last argument.
-    const server = Bun.spawn([...argv.slice(0, -1), "not-a-confinement"], { stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+    const { server, send } = ownServer();
     const marker = join(ws, "ran-unconfined");
-    server.stdin.write(encodeRequest({ kind: "start", id: 1, argv: ["/bin/sh", "-c", `echo > ${marker}`], cwd: ws, env: {} }));
-    await server.stdin.flush();
+    await send(
+      encodeRequest({ kind: "confine", id: 0, spec: "not-a-confinement" }),
+      encodeRequest({ kind: "start", id: 1, argv: ["/bin/sh", "-c", `echo > ${marker}`], cwd: ws, env: {} }),
+    );
     server.stdin.end();
     const events = eventFrames().push(new Uint8Array(await new Response(server.stdout).arrayBuffer()));
     if (!events.ok) throw new Error(events.error);
     // Its first frame says it could not confine itself, and why; each command's line says so too.
-    expect(events.values[0]).toEqual({
-      kind: "ready",
-      id: 0,
-      outcome: { ok: false, refusal: "the command server was started without a valid confinement (a zot bug)" },
-    });
+    expect(events.values[0]).toEqual({ kind: "ready", id: 0, outcome: { ok: false, refusal: "the command server was sent no valid confinement (a zot bug)" } });
     const output = events.values.flatMap((e) => (e.kind === "output" ? [new TextDecoder().decode(e.bytes)] : [])).join("");
-    expect(output).toBe("[zot] sandbox: the command server was started without a valid confinement (a zot bug); the command was not run.\n");
+    expect(output).toBe("[zot] sandbox: the command server was sent no valid confinement (a zot bug); the command was not run.\n");
     expect(events.values.at(-1)).toEqual({ kind: "exit", id: 1, code: 126, signal: null, drained: true });
     expect(existsSync(marker)).toBe(false);
   });
 
+  test("a server runs nothing before its confinement, and takes no second one", async () => {
+    const marker = join(ws, "ran-before-confined");
+    const start = encodeRequest({ kind: "start", id: 1, argv: ["/bin/sh", "-c", `echo > ${marker}`], cwd: ws, env: {} });
+    const early = ownServer("pipe");
+    await early.send(start);
+    expect(await early.server.exited).toBe(0);
+    expect(await new Response(early.server.stderr).text()).toBe("[zot] sandbox: malformed command-server frame: a start came before the confinement\n");
+    expect(await new Response(early.server.stdout).text()).toBe("");
+    // A second confinement could only loosen the first: the server stops reading and ends.
+    const twice = ownServer("pipe");
+    await twice.send(encodeRequest({ kind: "confine", id: 0, spec: twice.spec }), encodeRequest({ kind: "confine", id: 0, spec: twice.spec }), start);
+    expect(await twice.server.exited).toBe(0);
+    expect(await new Response(twice.server.stderr).text()).toBe("[zot] sandbox: malformed command-server frame: a second confinement\n");
+    const events = eventFrames().push(new Uint8Array(await new Response(twice.server.stdout).arrayBuffer()));
+    expect(events.ok && events.values.map((e) => e.kind)).toEqual(["ready"]);
+    expect(existsSync(marker)).toBe(false);
+  });
+
   test("a server whose channel closes kills what it runs and still sends each command's end", async () => {
-    const argv = commandServerArgv(policy());
-    if (!argv) throw new Error("the sandbox is not enforced here");
-    const server = Bun.spawn(argv, { stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+    const { server, spec, send } = ownServer();
     const marker = join(ws, "outlived-the-server");
-    server.stdin.write(encodeRequest({ kind: "start", id: 1, argv: ["/bin/sh", "-c", `sleep 1; echo > ${marker}`], cwd: ws, env: {} }));
-    await server.stdin.flush();
+    await send(
+      encodeRequest({ kind: "confine", id: 0, spec }),
+      encodeRequest({ kind: "start", id: 1, argv: ["/bin/sh", "-c", `sleep 1; echo > ${marker}`], cwd: ws, env: {} }),
+    );
     server.stdin.end();
     const events = eventFrames().push(new Uint8Array(await new Response(server.stdout).arrayBuffer()));
     if (!events.ok) throw new Error(events.error);
@@ -293,11 +320,8 @@ describe("frames", () => {
   });
 
   test("a server sent a malformed frame says so and exits", async () => {
-    const argv = commandServerArgv(policy());
-    if (!argv) throw new Error("the sandbox is not enforced here");
-    const server = Bun.spawn(argv, { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-    server.stdin.write(new Uint8Array([0xff, 0xff, 0xff, 0xff, 1]));
-    await server.stdin.flush();
+    const { server, send } = ownServer("pipe");
+    await send(new Uint8Array([0xff, 0xff, 0xff, 0xff, 1]));
     expect(await server.exited).toBe(0);
     expect(await new Response(server.stderr).text()).toContain("malformed command-server frame: length 4294967295 is out of range");
   });

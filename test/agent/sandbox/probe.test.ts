@@ -43,17 +43,12 @@ async function probeWith(network: boolean, zotHome: string): Promise<Seen> {
   const script = join(dir, `probe-${network}.ts`);
   writeFileSync(
     script,
-    `import { readdirSync, readFileSync } from "node:fs";
+    `import { childrenWith } from ${JSON.stringify(join(ROOT, "test", "helpers", "processes.ts"))};
 import { prepareSandbox } from ${src("agent/sandbox/probe.ts")};
 import { sandboxStatus } from ${src("agent/sandbox/status.ts")};
 import { sandboxPolicy } from ${src("agent/sandbox/policy.ts")};
 import { bashTool } from ${src("agent/tools/bash.ts")};
-const servers = () => readdirSync("/proc").filter((d) => /^\\d+$/.test(d)).filter((d) => {
-  try {
-    const stat = readFileSync("/proc/" + d + "/stat", "utf8");
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === process.pid && readFileSync("/proc/" + d + "/cmdline", "utf8").split("\\0").includes("--serve");
-  } catch { return false; }
-}).map(Number);
+const servers = () => childrenWith(process.pid, "--serve");
 const cwd = ${JSON.stringify(join(dir, "project"))};
 const p = sandboxPolicy({ mode: "workspace-write", network: ${network}, writable: [], hidden: [] }, { cwd, zotHome: ${JSON.stringify(join(dir, "zot-home"))}, userHome: ${JSON.stringify(join(dir, "home"))} });
 await prepareSandbox(p, ${JSON.stringify(zotHome)});
