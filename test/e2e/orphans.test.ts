@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join } from "node:path";
 import { useZotHome, ZOT, zotEnv } from "./zot.ts";
 import { elements } from "../helpers/elements.ts";
-import { alive, reaperList, reaperOf, signal } from "../helpers/processes.ts";
+import { alive, childrenWith, reaperList, reaperOf, signal } from "../helpers/processes.ts";
 import { anthropicEvents } from "../helpers/provider-server.ts";
 
 const e2e = useZotHome();
@@ -91,6 +91,44 @@ test("kill -9 of zot during a sandboxed bash call kills the confined command ser
   zot.kill("SIGKILL");
   await zot.exited;
   expect(await gone(started)).toBe(true);
+});
+
+/**
+ * A config.json that is a named pipe holds zot's start-up where it reads its configuration, after
+ * the command line has started the sandbox's command server and before it is told its confinement.
+ */
+async function heldAtConfig(args: string[], stdin: "ignore" | "pipe" = "ignore") {
+  const home = join(e2e.root, "held-home");
+  mkdirSync(home, { recursive: true });
+  const config = join(home, "config.json");
+  expect(Bun.spawnSync(["mkfifo", config]).exitCode).toBe(0);
+  const zot = Bun.spawn([ZOT, ...args], { cwd: e2e.home, env: zotEnv(home), stdin, stdout: "ignore", stderr: "ignore" });
+  let servers: number[] = [];
+  for (let i = 0; i < 500 && servers.length === 0; i++) {
+    servers = childrenWith(zot.pid, "--serve");
+    if (servers.length === 0) await Bun.sleep(20);
+  }
+  reap([zot.pid, ...servers]);
+  return { zot, servers, config };
+}
+
+test("kill -9 of zot before its command server is told its confinement ends that server too", async () => {
+  const { zot, servers } = await heldAtConfig(["-p", "--provider", "mock", "hi"]);
+  expect(servers.length).toBe(1);
+  zot.kill("SIGKILL");
+  await zot.exited;
+  expect(await gone(servers)).toBe(true);
+});
+
+test("a server started with the command line that the session does not need ends while zot runs on", async () => {
+  const { zot, servers, config } = await heldAtConfig(["rpc", "--provider", "mock"], "pipe");
+  expect(servers.length).toBe(1);
+  // The configuration turns the sandbox off: the session needs no server, and the early one goes.
+  writeFileSync(config, JSON.stringify({ sandbox: { mode: "off" } }));
+  expect(await gone(servers)).toBe(true);
+  expect(zot.exitCode).toBeNull();
+  if (zot.stdin) await zot.stdin.end();
+  expect(await zot.exited).toBe(0);
 });
 
 test("a bash call started after the reaper is already running is killed too", async () => {
