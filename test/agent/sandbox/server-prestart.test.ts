@@ -47,7 +47,9 @@ import { sandboxPolicy } from ${src("agent/sandbox/policy.ts")};
 import { bashTool } from ${src("agent/tools/bash.ts")};
 const servers = () => childrenWith(process.pid, "--serve");
 prestartServer(${JSON.stringify({ noTools: false, ...flags })});
-const early = servers();
+// Under unshare the server's own exec comes after the spawn returns, and a process in its exec shows no arguments for a moment.
+let early = servers();
+for (let i = 0; i < 50 && early.length === 0; i++) { await Bun.sleep(10); early = servers(); }
 const cwd = ${JSON.stringify(join(dir, "project"))};
 const p = sandboxPolicy({ mode: "workspace-write", network: false, writable: [], hidden: [] }, { cwd, zotHome: ${JSON.stringify(zotHome)}, userHome: ${JSON.stringify(join(dir, "home"))} });
 let ppid = "";
