@@ -185,8 +185,7 @@ async function build(o: RuntimeOptions, notices: string[]): Promise<Created> {
   const secrets = [...knownSecrets(o.home, o.env, o.apiKey, auth), ...storedSecretValues(o.home)];
   // The sandbox probe runs beside the extensions' start, not before it; where bash will run
   // commands, the session's command server is the probe (probe.ts), and where this boot's earlier
-  // start found the sandbox enforced, nothing waits for it. `shell` is what selectTools will say
-  // of bash, known before its module has loaded.
+  // start found the sandbox enforced, nothing waits for it.
   const planned = planSandbox(config.raw.sandbox, configPath(o.home), o);
   const shell = offersShell(o);
   const probing = o.sandbox === "off" ? Promise.resolve() : prepareSandbox(shell ? planned.policy : null, o.home);

@@ -6,11 +6,9 @@
 // first server takes it if its argv is the one guessed (`takeStarted`); else, or with no server,
 // it is let go (`releaseStarted`), and, told nothing, it exits at the end of its stdin.
 import type { Subprocess } from "bun";
-import { existsSync } from "node:fs";
-import { SERVE_ARG } from "../../platform/command-server.ts";
 import { offersShell } from "../../names.ts";
 import type { SandboxMode } from "./policy.ts";
-import { isRoot, launcherArgv, UNSHARE } from "./launcher-argv.ts";
+import { isRoot, serverArgv, unshareMissing } from "./launcher-argv.ts";
 
 export type ServerProcess = Subprocess<"pipe", "pipe", "ignore">;
 
@@ -32,12 +30,9 @@ export function prestartServer(f: {
   sandbox?: SandboxMode | undefined;
   sandboxNetwork?: boolean | undefined;
 }): void {
-  if (started || process.platform !== "linux" || f.sandbox === "off" || !offersShell(f)) return;
-  // A user who is not root confines under a user namespace: without `unshare` there is no sandbox to start.
-  if (!isRoot() && !existsSync(UNSHARE)) return;
-  const network = f.sandboxNetwork === true;
+  if (started || process.platform !== "linux" || f.sandbox === "off" || !offersShell(f) || unshareMissing()) return;
   // Root makes its namespaces itself; anyone else needs them (the network cut, or the hidden paths).
-  const argv = [...launcherArgv(isRoot(), network), SERVE_ARG];
+  const argv = serverArgv(isRoot(), f.sandboxNetwork === true);
   let proc: ServerProcess;
   try {
     proc = spawnServer(argv);

@@ -5,12 +5,11 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { encodeConfinement, CONFINE_ARG, LAUNCHER_PREFIX } from "../../platform/confine.ts";
-import { SERVE_ARG } from "../../platform/command-server.ts";
+import { encodeConfinement, CONFINE_ARG, LAUNCHER_PREFIX, type Confinement } from "../../platform/confine.ts";
 import { landlockAbi } from "../../platform/landlock.ts";
 import { needsNamespaces } from "../../platform/namespaces.ts";
 import { confinement } from "./linux.ts";
-import { isRoot, launcherArgv, UNSHARE } from "./launcher-argv.ts";
+import { isRoot, launcherArgv, serverArgv, UNSHARE, unshareMissing } from "./launcher-argv.ts";
 import { seatbeltProfile } from "./seatbelt.ts";
 import type { SandboxMode, SandboxPolicy } from "./policy.ts";
 
@@ -87,7 +86,7 @@ function supportOrTrial(): Support | Unprobed {
   if (process.platform !== "linux") return { ok: false, why: `zot has no sandbox for ${process.platform}` };
   const abi = landlockAbi();
   if (abi === 0) return { ok: false, why: "the kernel does not offer Landlock (disabled, or older than Linux 5.13)" };
-  if (!isRoot() && !existsSync(UNSHARE))
+  if (unshareMissing())
     return { ok: false, why: `zot runs as a user other than root and needs ${UNSHARE} (util-linux) to make a user namespace, which is missing` };
   // Namespaces can be forbidden (a container's seccomp profile, user namespaces turned off): try
   // them, with util-linux `unshare` where it exists (a few ms), else with the launcher itself.
@@ -172,21 +171,18 @@ export function commandServerStart(p: SandboxPolicy | undefined): ServerStart | 
 
 /** How the command server for `p` is started on Linux, whatever the probe says (probe.ts: the server may be the probe). */
 export function serverStart(p: SandboxPolicy): ServerStart {
-  const l = launcherFor(p);
-  return { argv: [...l.argv, SERVE_ARG], spec: l.spec };
+  const c = confinement(p, !isRoot());
+  return { argv: serverArgv(direct(c), p.network), spec: encodeConfinement(c) };
 }
 
 /** The launcher's `--confine` form: it runs `argv` (an absolute program and its arguments) confined by `p`. */
 function linuxArgv(p: SandboxPolicy, argv: string[]): string[] {
-  const l = launcherFor(p);
-  return [...l.argv, CONFINE_ARG, l.spec, ...argv];
+  const c = confinement(p, !isRoot());
+  return [...launcherArgv(direct(c), p.network), CONFINE_ARG, encodeConfinement(c), ...argv];
 }
 
-/** The launcher's start for `p` (before its form) and `p` as its confinement. */
-function launcherFor(p: SandboxPolicy): { argv: string[]; spec: string } {
-  const c = confinement(p, !isRoot());
-  return { argv: launcherArgv(isRoot() || !needsNamespaces(c.isolation), p.network), spec: encodeConfinement(c) };
-}
+/** Whether the launcher makes the namespaces `c` needs itself (root), or needs none, rather than entering them through `unshare`. */
+const direct = (c: Confinement): boolean => isRoot() || !needsNamespaces(c.isolation);
 
 /** How the status bar and the welcome line name the sandbox: `sandbox: workspace-write`, `sandbox off`, `… (not enforced)`. */
 export function sandboxLabel(s: SandboxStatus): string {

@@ -22,7 +22,7 @@ beforeAll(() => {
   // Not under a temp directory, so only the workspace is writable; one `nobody` can traverse for its cases.
   rootDir = tempDir(".zot-prestart-", homedir());
   nobodyDir = tempDir("zot-prestart-nobody-", canSwitch ? BASE_NOBODY : homedir());
-  for (const dir of [rootDir, nobodyDir]) for (const d of ["project", "home", "zot-home"]) mkdirSync(join(dir, d), { recursive: true, mode: 0o777 });
+  for (const dir of [rootDir, nobodyDir]) for (const d of ["project", "home", "zot-home"]) mkdirSync(join(dir, d), { recursive: true });
   for (const d of ["", "project", "home", "zot-home"]) chmodSync(join(nobodyDir, d), 0o777);
 });
 
