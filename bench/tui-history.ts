@@ -1,8 +1,10 @@
 // TUI cost per frame against the length of the history (issue 26 §1): the real ChatLog filled
-// with 100, 1 000 and 10 000 messages, then the work one frame does — the line count the layout and
-// the scroll position need (twice) and the visible window — for a streamed delta, a PageUp, an
-// idle redraw, a frame scrolled to the top of the history (ctrl+home), and a streamed delta while
-// the view stays there. The per-frame cost should not grow with the history. Run: bun bench/tui-history.ts
+// with 100, 1 000 and 10 000 messages, then the work one frame does as the app draws it — the
+// running sum of lines the scroll position follows, the lines the layout counts back when scrolled
+// up, and the visible window — for a streamed delta, a PageUp, an idle redraw, a frame scrolled to
+// the top of the history (ctrl+home), and a streamed delta while the view stays there; and, once
+// per fresh history (a resume), the first frame and the first PageUp after it. The per-frame cost
+// should not grow with the history. Run: bun bench/tui-history.ts
 import { loadavg } from "node:os";
 import { createStyle, dark } from "../src/tui/terminal/theme.ts";
 import { ChatLog } from "../src/tui/components/chat-log.ts";
@@ -25,8 +27,8 @@ const REPLY = [
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** A transcript of `messages` messages: prompts, replies and tool calls in the proportions of a coding session. */
-function history(messages: number): ChatLog {
+/** A transcript of `messages` messages: prompts, replies and tool calls in the proportions of a coding session; `drawn`: after a first frame. */
+function history(messages: number, drawn = true): ChatLog {
   const t = new ChatLog({ style });
   let now = 0;
   for (let i = 0; i < messages; i++) {
@@ -40,15 +42,31 @@ function history(messages: number): ChatLog {
     }
     now += 10;
   }
-  t.window(COLS, ROWS, 0);
+  if (drawn) frame(t, 0);
   return t;
 }
 
-/** One frame as the app draws it: the line count for the scroll and the layout, then the window. */
+/** One frame as the app draws it (app.ts drawFrame, layout.ts): what the scroll follows, what the layout counts back, the window. */
 function frame(t: ChatLog, offset: number): void {
-  t.lineCount(COLS);
-  t.lineCount(COLS);
+  t.grown(COLS);
+  if (offset > 0) t.reach(COLS, offset + ROWS + 1);
   t.window(COLS, ROWS, offset);
+}
+
+/** The first frame of a freshly resumed history of `size` messages, then its first PageUp (ms each, medians of 3 histories). */
+function resumed(size: number): { first: number; pageUp: number } {
+  const first: number[] = [];
+  const pageUp: number[] = [];
+  for (let k = 0; k < 3; k++) {
+    const t = history(size, false);
+    let start = Bun.nanoseconds();
+    frame(t, 0);
+    first.push((Bun.nanoseconds() - start) / 1e6);
+    start = Bun.nanoseconds();
+    frame(t, ROWS - 2);
+    pageUp.push((Bun.nanoseconds() - start) / 1e6);
+  }
+  return { first: median(first), pageUp: median(pageUp) };
 }
 
 function measure(label: string, t: ChatLog, step: (i: number) => void, frames = 300): number {
@@ -65,7 +83,7 @@ function measure(label: string, t: ChatLog, step: (i: number) => void, frames = 
 }
 
 const sizes = [100, 1_000, 10_000];
-const rows: { size: number; stream: number; pageUp: number; idle: number; top: number; streamTop: number }[] = [];
+const rows: { size: number; stream: number; pageUp: number; idle: number; top: number; streamTop: number; first: number; firstPageUp: number }[] = [];
 for (const size of sizes) {
   const t = history(size);
   const stream = measure("stream", t, () => {
@@ -82,7 +100,8 @@ for (const size of sizes) {
     frame(t, t.lineCount(COLS) - ROWS);
   });
   t.closeStreams();
-  rows.push({ size, stream, pageUp, idle, top, streamTop });
+  const fresh = resumed(size);
+  rows.push({ size, stream, pageUp, idle, top, streamTop, first: fresh.first, firstPageUp: fresh.pageUp });
 }
 
 console.log(
@@ -90,10 +109,10 @@ console.log(
     .map((l) => l.toFixed(2))
     .join(" ")}`,
 );
-console.log("messages | streamed delta | PageUp | idle redraw | at the top | streamed, at the top");
+console.log("messages | streamed delta | PageUp | idle redraw | at the top | streamed, at the top | resumed: first frame | first PageUp");
 for (const r of rows)
   console.log(
-    `${String(r.size).padStart(8)} | ${r.stream.toFixed(3).padStart(14)} | ${r.pageUp.toFixed(3).padStart(6)} | ${r.idle.toFixed(3).padStart(11)} | ${r.top.toFixed(3).padStart(10)} | ${r.streamTop.toFixed(3).padStart(20)}`,
+    `${String(r.size).padStart(8)} | ${r.stream.toFixed(3).padStart(14)} | ${r.pageUp.toFixed(3).padStart(6)} | ${r.idle.toFixed(3).padStart(11)} | ${r.top.toFixed(3).padStart(10)} | ${r.streamTop.toFixed(3).padStart(20)} | ${r.first.toFixed(3).padStart(20)} | ${r.firstPageUp.toFixed(3).padStart(12)}`,
   );
 const first = rows[0]!;
 const last = rows[rows.length - 1]!;

@@ -76,8 +76,6 @@ export type TuiOptions = {
 const FRAME_MS = 16;
 /** Redraws while something animates (spinner, elapsed time); matches the spinner's frame length. */
 const TICK_MS = 80;
-/** The most a frame or a tick spends on counting a long chat's lines from scratch. */
-const COUNT_SLICE_MS = 8;
 /** A lone ESC byte is the esc key only if nothing follows it this soon; otherwise it starts a sequence. */
 const ESC_TIMEOUT_MS = 30;
 /** A second ctrl+c within this window exits. */
@@ -834,7 +832,6 @@ class App implements CommandContext {
   // ------------------------------------------------------------ frames
 
   private tick(): void {
-    if (this.scroll.offset === 0) this.transcript.countFor(this.term.columns, performance.now() + COUNT_SLICE_MS);
     const now = Date.now();
     const expired = this.transientMessages.expire(now);
     if (this.turn || expired || this.transcript.hasRunningTool) this.schedule();
@@ -897,11 +894,7 @@ class App implements CommandContext {
       this.renderer.render(this.view.render(width, rows), null, rows, width);
       return;
     }
-    // At the bottom, a count from scratch (a resumed session, a resize) waits for idle time: the
-    // first frame of a long history must not wait for every entry to be rendered.
-    if (this.scroll.offset > 0 || this.transcript.countFor(width, performance.now() + COUNT_SLICE_MS))
-      this.scroll.follow(this.transcript.lineCount(width) + this.notesBelow(width));
-    else this.scroll.unknownBelow();
+    this.scroll.follow(this.transcript.grown(width) + this.notesBelow(width));
     // The dialog, a modal and the editor's popups share the place above the editor, in that order.
     const overlay = this.confirms[0] ?? this.modal ?? this.popups;
     const editorFocused = !this.panels.panel && !this.confirms[0] && !this.modal;

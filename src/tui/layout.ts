@@ -46,8 +46,10 @@ export function layout(parts: LayoutParts, width: number, rows: number): Frame {
   const chatHeight = Math.max(0, rows - bottom.length);
 
   const notes = parts.notes.render(width);
-  // At the bottom the total is not needed (and may still be being counted).
-  const total = parts.offset > 0 ? parts.chat.lineCount(width) + (notes.length > 0 ? notes.length + 1 : 0) : 0;
+  // Scrolled up, the chat is counted back as far as the window reaches: the lines above it, or all
+  // of them when the window would pass the top (then the offset stops there). At the bottom no count is needed.
+  const below = notes.length > 0 ? notes.length + 1 : 0;
+  const total = parts.offset > 0 ? parts.chat.reach(width, parts.offset + chatHeight + 1 - below) + below : 0;
   const offset = Math.max(0, Math.min(parts.offset, total - chatHeight));
   let chat = chatWindow(parts.chat, width, notes, chatHeight, offset);
   if (offset > 0 && chatHeight > 0) {

@@ -2,8 +2,7 @@
 // arrives below the reading position must not move the view, so the offset grows with it.
 export class ChatScroll {
   offset = 0;
-  /** null: not counted in the last frame (drawn at the bottom while a long chat was still being counted). */
-  private lastBelow: number | null = 0;
+  private lastBelow = 0;
   private height = 0;
 
   /** The chat's height in the last frame. */
@@ -33,15 +32,14 @@ export class ChatScroll {
     this.offset = Number.MAX_SAFE_INTEGER;
   }
 
-  /** Before a frame: `below` counts every line under the reading position (chat and notes). */
+  /**
+   * Before a frame: `below` is a running sum of the lines the chat and its notes gained and lost
+   * (the chat's `grown` plus the notes); what changed since the last frame moves a view scrolled
+   * back with it.
+   */
   follow(below: number): void {
-    if (this.offset > 0 && this.lastBelow !== null && below !== this.lastBelow) this.offset = Math.max(0, this.offset + below - this.lastBelow);
+    if (this.offset > 0 && below !== this.lastBelow) this.offset = Math.max(0, this.offset + below - this.lastBelow);
     this.lastBelow = below;
-  }
-
-  /** A frame at the bottom without the count: the next `follow` has nothing to compare with. */
-  unknownBelow(): void {
-    this.lastBelow = null;
   }
 
   /** After a frame: the layout clamps the offset and says how tall the chat came out. */

@@ -14,7 +14,7 @@ export function chatOf(lines: string[]): Scrollable {
   return {
     render: () => lines,
     invalidate() {},
-    lineCount: () => lines.length,
+    reach: () => lines.length,
     window: (_width, height, offset) => lines.slice(Math.max(0, lines.length - offset - height), lines.length - offset),
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { argsPreview, COLLAPSED_TOOL_LINES, COLLAPSED_USER_LINES, ChatLog, renderEntry } from "../../src/tui/components/chat-log.ts";
 import { createStyle, dark } from "../../src/tui/terminal/theme.ts";
+import { ChatScroll } from "../../src/tui/scroll.ts";
 
 const style = createStyle(dark, "none", false);
 const view = (t: ChatLog, height = 100, offset = 0, width = 60) => t.window(width, height, offset);
@@ -220,9 +221,14 @@ describe("the line count kept up to date between frames", () => {
     afterEveryChange(width, (t, i) => expect({ i, count: t.lineCount(width) }).toEqual({ i, count: shown(t, width) }));
   });
 
-  test.each([60, 23])("a window scrolled up shows the same lines as the whole chat at that place, after every kind of change (%i columns)", (width) => {
+  test.each([
+    [60, "counted whole"],
+    [23, "counted whole"],
+    [60, "counted back as far as each window reaches"],
+    [23, "counted back as far as each window reaches"],
+  ])("a window scrolled up shows the same lines as the whole chat at that place, after every kind of change (%i columns, %s)", (width, how) => {
     afterEveryChange(width, (t, i) => {
-      t.lineCount(width);
+      if (how === "counted whole") t.lineCount(width);
       // The reference: the whole chat, walked from the bottom.
       const all = t.window(width, 1e9, 0);
       for (const offset of [1, 2, 7, Math.floor(all.length / 2), all.length - 20, all.length - 1, all.length, all.length + 5]) {
@@ -233,8 +239,8 @@ describe("the line count kept up to date between frames", () => {
     });
   });
 
-  test("a count spread over slices (a long resumed chat drawn at once) ends at the lines shown, whatever changes meanwhile", () => {
-    const width = 50;
+  /** A chat of 300 entries laid in at once, as a resume does. */
+  const resumed = (): ChatLog => {
     const t = new ChatLog({ style: createStyle(dark, "none") }, () => 1_000);
     for (let i = 0; i < 300; i++) {
       if (i % 3 === 0) t.addUser(`prompt ${i} `.repeat(1 + (i % 7)));
@@ -242,15 +248,62 @@ describe("the line count kept up to date between frames", () => {
       else t.toolCall(`c${i}`, "bash", { command: `echo ${i}` }, undefined, 1_000);
       t.closeStreams();
     }
-    // A deadline already passed: each call counts one slice of entries.
-    expect(t.countFor(width, 0)).toBe(false);
-    t.appendAssistant("a reply streaming while the count goes on");
+    return t;
+  };
+  const rendered = (t: ChatLog): number => t.list.filter((e) => e.cache !== undefined).length;
+
+  test("a long resumed chat is rendered from its end only as far back as the view reaches", () => {
+    const width = 50;
+    const t = resumed();
+    // A frame at the bottom: the running sum and a window of 20 lines.
+    t.grown(width);
+    t.window(width, 20, 0);
+    const atBottom = rendered(t);
+    expect(atBottom).toBeGreaterThan(0);
+    expect(atBottom).toBeLessThan(20);
+    // Scrolled back 100 lines: counted back past the window's top, and no further.
+    t.window(width, 20, 100);
+    const back = rendered(t);
+    expect(back).toBeGreaterThan(atBottom);
+    expect(back).toBeLessThan(100);
+    expect(t.reach(width, 50)).toBeGreaterThanOrEqual(121);
+    // Hundreds of entries laid in between two frames (a replay into a chat already drawn) count as a history too.
+    for (let i = 0; i < 300; i++) t.addInfo(`line ${i}`, "info");
+    t.grown(width);
+    t.window(width, 20, 0);
+    expect(rendered(t) - back).toBeLessThan(20);
+    // Changes at the bottom meanwhile, then the top: the whole count is what the chat shows.
+    t.appendAssistant("a reply streaming while scrolled back");
     t.toolResult("c2", "bash", text("out\n".repeat(20)), false, 5, undefined, 1_000);
     t.addUser("a new prompt");
-    let slices = 1;
-    while (!t.countFor(width, 0)) slices++;
-    expect(slices).toBeGreaterThan(10);
     expect(t.lineCount(width)).toBe(shown(t, width));
+    expect(rendered(t)).toBe(t.list.length);
+  });
+
+  test("a view scrolled back keeps its lines while the chat grows below it, however far back it was counted", () => {
+    const width = 40;
+    const t = resumed();
+    const scroll = new ChatScroll();
+    const frame = (): string[] => {
+      scroll.follow(t.grown(width));
+      const lines = t.window(width, 10, scroll.offset);
+      scroll.settle({ offset: scroll.offset, chatHeight: 10 });
+      return lines;
+    };
+    frame();
+    scroll.by(60);
+    const before = frame();
+    t.toolCall("late", "bash", { command: "make" }, undefined, 1_000);
+    t.toolProgress("late", "compiling\n".repeat(7));
+    expect(frame()).toEqual(before);
+    t.appendAssistant("an answer\n\nin two paragraphs");
+    t.addUser("and another prompt");
+    expect(frame()).toEqual(before);
+    // Scrolled further back than counted so far: the count goes on back, the lines below stay counted.
+    scroll.by(200);
+    const further = frame();
+    t.toolResult("late", "bash", text("built\n".repeat(3)), false, 5, undefined, 1_000);
+    expect(frame()).toEqual(further);
   });
 
   test("knows whether a tool is still running without looking through the history", () => {

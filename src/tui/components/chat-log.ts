@@ -19,6 +19,8 @@ export const COLLAPSED_TOOL_LINES = 12;
 export const COLLAPSED_USER_LINES = 12;
 /** How many rendered lines the chat keeps for the entries drawn last (a few screens); the others keep only their height. */
 const KEPT_LINES = 2000;
+/** More entries than this added between two frames are a history laid in at once (a resume, a replay): counted from the bottom as the view needs, not all in one frame. */
+const BULK_ENTRIES = 256;
 /** The marker an interrupted turn leaves (live, and when a session with one is resumed). */
 export const INTERRUPTED_MARK = "interrupted by user";
 
@@ -403,67 +405,88 @@ export class ChatLog implements Scrollable {
   }
 
   /**
-   * Every entry's lines, separated by blank lines, measured without building the full array. The
-   * total is kept up to date from the entries touched since the last count, so a frame pays for
-   * what changed, not for the whole history; a change of width, theme or expansion, and an entry
-   * inserted or removed in the middle, count everything once again.
+   * Every entry's lines, separated by blank lines, measured without building the full array: a
+   * count of the whole history (scrolling to its top), which renders every entry not counted yet.
    */
   lineCount(width: number): number {
-    this.countFor(width, Number.POSITIVE_INFINITY);
+    return this.reach(width, Number.POSITIVE_INFINITY);
+  }
+
+  /**
+   * The lines of the newest entries, counted back from the bottom until there are `lines` of them
+   * or every entry is counted: the lines of the whole chat when fewer. A frame pays for what
+   * changed and for how far back its view reaches, never for the whole history unless it is
+   * scrolled to its top (a resumed session of thousands of messages is not rendered in full to
+   * be shown from its end).
+   */
+  reach(width: number, lines: number): number {
+    this.countBack(width, lines);
     return this.counted.index.total;
   }
 
   /**
-   * Brings the line count up to date, but spends at most until `deadline` (performance.now()) on
-   * a count from scratch, which costs a render of every entry (seconds for a long resumed
-   * session); true when the count is complete. The bottom of the chat needs no total, so the app
-   * draws the first frame at once and finishes the count in idle time.
+   * A running sum of the lines the counted entries gained and lost since the chat was made:
+   * counting further back does not change it, so a view scrolled back can keep its lines in place
+   * while the chat below them grows.
    */
-  countFor(width: number, deadline: number): boolean {
-    const layout = `${width}|${this.expanded}|${this.generation}`;
-    if (layout !== this.counted.layout || this.counted.whole) {
-      this.counted = { layout, whole: false, next: 0, at: new WeakMap(), index: new HeightIndex() };
-      // The sweep below counts every entry.
-      this.changed.clear();
-    }
-    // Counting an entry again only corrects its share, so the touched ones can go first (those the sweep has not reached yet, it counts).
-    for (const e of this.changed) this.count(e, width);
-    // A running tool's block is drawn from the clock too (spinner, elapsed time), not only when touched.
-    for (const e of this.running) this.count(e, width);
-    this.changed.clear();
-    const c = this.counted;
-    // One entry at least per call, so a count always ends; an entry's render dwarfs a look at the clock.
-    while (c.next < this.entries.length) {
-      const at = c.next++;
-      this.count(this.entries[at]!, width, at);
-      if (performance.now() >= deadline) break;
-    }
-    return c.next === this.entries.length;
+  grown(width: number): number {
+    this.countBack(width, 0);
+    return this.growth;
   }
 
-  /** Brings the share of the entry at `at` (the sweep's), or of one the sweep has passed, up to date: its lines plus a separator (none when it shows nothing). */
-  private count(e: Entry, width: number, at?: number): void {
+  private countBack(width: number, lines: number): void {
+    const layout = `${width}|${this.expanded}|${this.generation}`;
+    let c = this.counted;
+    const n = this.entries.length;
+    // A history laid into the chat at once (a resume) is counted from its end as the view needs.
+    if (layout !== c.layout || c.whole || n - c.high > BULK_ENTRIES) {
+      c = this.counted = { layout, whole: false, low: n, high: n, at: new WeakMap(), index: new HeightIndex(n) };
+      this.changed.clear();
+    }
+    // New entries at the bottom: they are what a frame there draws.
+    while (c.high < n) {
+      const at = c.high++;
+      this.growth += this.count(this.entries[at]!, width, at);
+    }
+    // Counting an entry again only corrects its share; an entry not counted yet is left to the walk back.
+    for (const e of this.changed) this.growth += this.count(e, width);
+    // A running tool's block is drawn from the clock too (spinner, elapsed time), not only when touched.
+    for (const e of this.running) this.growth += this.count(e, width);
+    this.changed.clear();
+    while (c.low > 0 && c.index.total < lines) {
+      const at = --c.low;
+      this.count(this.entries[at]!, width, at);
+    }
+  }
+
+  /** Brings the share of the entry at `at`, or of one counted before, up to date: its lines plus a separator (none when it shows nothing). The share's change. */
+  private count(e: Entry, width: number, at?: number): number {
     const c = this.counted;
     const i = at ?? c.at.get(e);
-    if (i === undefined) return;
+    if (i === undefined) return 0;
     c.at.set(e, i);
     const k = this.heightOf(e, width);
-    c.index.set(i, k > 0 ? k + 1 : 0);
+    const share = k > 0 ? k + 1 : 0;
+    const before = c.index.share(i);
+    c.index.set(i, share);
+    return share - before;
   }
 
   /**
-   * `next`: the sweep's next position; the shares before it are counted and kept up to date, and
-   * the count is whole when it reaches the end. `at`: the positions the sweep found (they change
-   * only when entries are inserted or removed, which starts the count over; an entry added since
-   * is swept too). `index`: the shares by position.
+   * The entries at positions `low` … `high` - 1 are counted (the newest ones: the count goes back
+   * from the bottom) and kept up to date; `at`: their positions (they change only when entries are
+   * inserted or removed, which starts the count over). `index`: the shares by position, 0 for
+   * those not counted.
    */
-  private counted: { layout: string; whole: boolean; next: number; at: WeakMap<Entry, number>; index: HeightIndex } = {
+  private counted: { layout: string; whole: boolean; low: number; high: number; at: WeakMap<Entry, number>; index: HeightIndex } = {
     layout: "",
     whole: true,
-    next: 0,
+    low: 0,
+    high: 0,
     at: new WeakMap(),
     index: new HeightIndex(),
   };
+  private growth = 0;
   /** Entries added or touched since the last count. */
   private changed = new Set<Entry>();
   /** The tool blocks still running, so a frame need not look for them in the whole history. */
@@ -488,12 +511,13 @@ export class ChatLog implements Scrollable {
     let skipped = 0;
     let have = 0;
     let from = this.entries.length - 1;
-    // Scrolled up with the count whole, the entries wholly below the window are found from their
-    // shares instead (those of the last k entries sum to their lines plus k separators, one more
-    // than the walk counts for them: the newest has none below it).
-    if (offset > 0 && this.countFor(width, Number.POSITIVE_INFINITY)) {
+    // Scrolled up, the entries wholly below the window are found from their shares instead (those
+    // of the last k entries sum to their lines plus k separators, one more than the walk counts
+    // for them: the newest has none below it). The count reaches past the window's top, or to the
+    // oldest entry; the entries not counted have no share, so the sums of the counted ones hold.
+    if (offset > 0) {
+      const total = this.reach(width, need + 1);
       const { index } = this.counted;
-      const total = index.total;
       const first = index.reach(total - offset - 1);
       const below = total - index.prefix(first);
       from = first - 1;

@@ -26,7 +26,8 @@ export interface Component {
  * `height` lines it shows, ending `offset` lines above the bottom.
  */
 export interface Scrollable extends Component {
-  lineCount(width: number): number;
+  /** Its lines counted from the bottom up to `lines` of them: at least `lines`, or all of them when fewer. */
+  reach(width: number, lines: number): number;
   window(width: number, height: number, offset: number): string[];
 }
 

@@ -3,9 +3,15 @@
 // "TUI: a frame scrolled far back"). A Fenwick tree over each position's share, the entry's lines
 // plus its separator as ChatLog counts them.
 export class HeightIndex {
-  private readonly shares: number[] = [];
+  private readonly shares: number[];
   /** 1-based: tree[k] is the sum of the shares of positions k - lowbit(k) … k - 1. */
-  private readonly tree: number[] = [0];
+  private readonly tree: number[];
+
+  /** `size` positions, each with a share of 0 (not counted yet). */
+  constructor(size = 0) {
+    this.shares = new Array<number>(size).fill(0);
+    this.tree = new Array<number>(size + 1).fill(0);
+  }
 
   get size(): number {
     return this.shares.length;
@@ -14,6 +20,11 @@ export class HeightIndex {
   /** The sum of every position's share. */
   get total(): number {
     return this.prefix(this.shares.length);
+  }
+
+  /** Position `i`'s share. */
+  share(i: number): number {
+    return this.shares[i] ?? 0;
   }
 
   /** Sets position `i`'s share: one already set, or the next (`size`). */
