@@ -36,3 +36,24 @@ test("sums and reaches exactly what a plain list of the shares does", () => {
       }
   }
 });
+
+test("an index of positions not counted yet takes their shares in any order, the newest first", () => {
+  const index = new HeightIndex(6);
+  expect({ size: index.size, total: index.total, reach: index.reach(1) }).toEqual({ size: 6, total: 0, reach: 7 });
+  // Counted back from the bottom, as the chat does after a resume.
+  for (const [i, share] of [
+    [5, 3],
+    [4, 0],
+    [3, 7],
+  ] as const)
+    index.set(i, share);
+  expect(index.share(3)).toBe(7);
+  expect(index.share(0)).toBe(0);
+  expect(index.total).toBe(10);
+  expect(index.prefix(4)).toBe(7);
+  // The first line of the counted entries is in position 3: the ones before it have no share.
+  expect(index.reach(1)).toBe(4);
+  expect(index.reach(8)).toBe(6);
+  index.set(6, 2);
+  expect({ size: index.size, total: index.total }).toEqual({ size: 7, total: 12 });
+});
