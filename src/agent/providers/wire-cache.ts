@@ -120,6 +120,8 @@ type Kept<S> = {
 const SMALL = 512;
 /** A run of small pieces becomes one block once it holds this much. */
 const BLOCK = 16 * 1024;
+/** The open run's first buffer: a few small pieces' worth. */
+const FIRST_ROOM = 2 * 1024;
 
 /**
  * The pieces of each conversation's last list, kept up to the last place its walk cut. A request
@@ -204,22 +206,60 @@ function joinKept<S>(kept: Kept<S>): void {
       kept.ends.push(i + 1);
       continue;
     }
-    if (kept.open === null) {
-      kept.open = new Uint8Array(BLOCK + SMALL);
-      kept.openBytes = 0;
-    }
-    kept.open.set(piece, kept.openBytes);
+    if (kept.open === null) kept.open = new Uint8Array(runBytes(kept, i, stable));
+    const open = roomFor(kept, piece.length);
+    open.set(piece, kept.openBytes);
     kept.openBytes += piece.length;
     if (kept.openBytes >= BLOCK) closeOpen(kept, i + 1);
   }
   kept.joined = stable;
 }
 
+/**
+ * The size of a new run's buffer, starting at piece `from`: the run's bytes when it ends before
+ * `stable` (at a big piece, or a block's worth), so a whole history walked at once (a resume)
+ * copies each run once into a buffer of its size; else room for it to grow at the next requests.
+ */
+function runBytes<S>(kept: Kept<S>, from: number, stable: number): number {
+  let bytes = 0;
+  for (let i = from; i < stable; i++) {
+    const size = kept.pieces[i]!.length;
+    if (size > SMALL) return bytes;
+    bytes += size;
+    if (bytes >= BLOCK) return bytes;
+  }
+  return Math.min(BLOCK + SMALL, Math.max(bytes, FIRST_ROOM));
+}
+
+/**
+ * The open run's buffer with room for `more` bytes after its contents, doubled up to a block as
+ * later requests add to the run. A run that a big piece cuts short after a few small ones (most
+ * runs of a coding session, where tool output alternates with short messages) must not cost a
+ * block-sized buffer: one per run made a resumed 10 000-message session peak 78 MiB higher
+ * (bench/RESULTS.md, "A resumed session's runs sized to their bytes"). A buffer outgrown is left to
+ * the bodies still reading it, never written again, and counted as garbage for the pacer.
+ */
+function roomFor<S>(kept: Kept<S>, more: number): Uint8Array {
+  const had = kept.open;
+  const need = kept.openBytes + more;
+  if (had !== null && need <= had.length) return had;
+  const open = new Uint8Array(Math.min(BLOCK + SMALL, Math.max(need, 2 * (had?.length ?? 0), FIRST_ROOM)));
+  if (had !== null) {
+    open.set(had.subarray(0, kept.openBytes));
+    madeGarbage(had.length);
+  }
+  kept.open = open;
+  return open;
+}
+
 /** Ends the open run at piece `end` as a block; one cut short is copied to its size, so a history of alternating small and big pieces does not keep a mostly empty buffer per step. */
 function closeOpen<S>(kept: Kept<S>, end: number): void {
-  if (kept.open !== null && kept.openBytes > 0) {
-    kept.blocks.push(kept.openBytes >= BLOCK ? kept.open.subarray(0, kept.openBytes) : kept.open.slice(0, kept.openBytes));
+  const open = kept.open;
+  if (open !== null && kept.openBytes > 0) {
+    const whole = kept.openBytes >= BLOCK || kept.openBytes === open.length;
+    kept.blocks.push(whole ? open.subarray(0, kept.openBytes) : open.slice(0, kept.openBytes));
     kept.ends.push(end);
+    if (!whole) madeGarbage(open.length);
   }
   kept.open = null;
   kept.openBytes = 0;

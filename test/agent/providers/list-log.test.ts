@@ -9,6 +9,7 @@ import { createProvider } from "../../../src/agent/providers/index.ts";
 import type { ChoosableWire, ProviderName } from "../../../src/agent/choices.ts";
 import { anthropicEvents, openaiEvents, responsesEvents } from "../../helpers/provider-server.ts";
 import { collect } from "../../helpers/collect-stream.ts";
+import { ListLog, type ListWalk } from "../../../src/agent/providers/wire-cache.ts";
 
 const seen: string[] = [];
 const server = Bun.serve({
@@ -168,3 +169,31 @@ for (const w of WIRES)
       await check(`rewind ${i}, then steps to ${h.length} messages`);
     }
   });
+
+test("a run of small pieces holds a buffer about its own size, whether the history is walked at once (a resume) or a step at a time", () => {
+  const log = new ListLog<number>();
+  // A coding session's shape: a short message, then a tool output too big to share a block.
+  const sizes = Array.from({ length: 41 }, (_, i) => (i % 2 === 0 ? 100 : 2_000));
+  const bytes = sizes.map((n, i) => new Uint8Array(n).fill(i % 251));
+  const messages = sizes.map((_, i) => ({ role: "user", content: [{ type: "text", text: String(i) }], ts: i }) as Message);
+  const walk: ListWalk<number> = (put, from, _state, cut) => {
+    for (let i = from; i < messages.length; i++) {
+      put(bytes[i]!);
+      cut(i + 1, i + 1);
+    }
+  };
+  const joined = (pieces: readonly Uint8Array[]): number[] => pieces.flatMap((p) => [...p]);
+  const roomy = (pieces: readonly Uint8Array[]): number[] =>
+    pieces.filter((p) => p.buffer.byteLength > Math.max(2 * p.byteLength, 2_048)).map((p) => p.byteLength);
+  const whole = log.list(messages, "k", walk);
+  expect(joined(whole.pieces)).toEqual(joined(bytes));
+  expect(roomy(whole.pieces)).toEqual([]);
+  // Then small pieces added a request at a time: the last run grows, its buffer with it.
+  for (let step = 0; step < 60; step++) {
+    messages.push({ role: "user", content: [{ type: "text", text: `more ${step}` }], ts: 100 + step } as Message);
+    bytes.push(new Uint8Array(300).fill(step));
+    const listed = log.list(messages, "k", walk);
+    expect(joined(listed.pieces)).toEqual(joined(bytes));
+    expect(roomy(listed.pieces)).toEqual([]);
+  }
+});
