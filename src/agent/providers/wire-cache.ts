@@ -207,7 +207,7 @@ function joinKept<S>(kept: Kept<S>): void {
       continue;
     }
     if (kept.open === null) kept.open = new Uint8Array(runBytes(kept, i, stable));
-    const open = roomFor(kept, piece.length);
+    const open = roomFor(kept, kept.open, piece.length);
     open.set(piece, kept.openBytes);
     kept.openBytes += piece.length;
     if (kept.openBytes >= BLOCK) closeOpen(kept, i + 1);
@@ -232,22 +232,19 @@ function runBytes<S>(kept: Kept<S>, from: number, stable: number): number {
 }
 
 /**
- * The open run's buffer with room for `more` bytes after its contents, doubled up to a block as
- * later requests add to the run. A run that a big piece cuts short after a few small ones (most
+ * The open run's buffer (`had`) with room for `more` bytes after its contents, doubled up to a
+ * block as later requests add to the run. A run that a big piece cuts short after a few small ones (most
  * runs of a coding session, where tool output alternates with short messages) must not cost a
  * block-sized buffer: one per run made a resumed 10 000-message session peak 78 MiB higher
  * (bench/RESULTS.md, "A resumed session's runs sized to their bytes"). A buffer outgrown is left to
  * the bodies still reading it, never written again, and counted as garbage for the pacer.
  */
-function roomFor<S>(kept: Kept<S>, more: number): Uint8Array {
-  const had = kept.open;
+function roomFor<S>(kept: Kept<S>, had: Uint8Array, more: number): Uint8Array {
   const need = kept.openBytes + more;
-  if (had !== null && need <= had.length) return had;
-  const open = new Uint8Array(Math.min(BLOCK + SMALL, Math.max(need, 2 * (had?.length ?? 0), FIRST_ROOM)));
-  if (had !== null) {
-    open.set(had.subarray(0, kept.openBytes));
-    madeGarbage(had.length);
-  }
+  if (need <= had.length) return had;
+  const open = new Uint8Array(Math.min(BLOCK + SMALL, Math.max(need, 2 * had.length)));
+  open.set(had.subarray(0, kept.openBytes));
+  madeGarbage(had.length);
   kept.open = open;
   return open;
 }
