@@ -16,7 +16,7 @@
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { buildEnv, compileGuard, cpuMethod, machine, median, printArgs, sample, type BenchWire } from "./harness.ts";
+import { buildEnv, compileGuard, cpuMethod, machine, median, printArgs, sample, type BenchWire, unsandboxed } from "./harness.ts";
 import { startScriptedModel } from "./scripted-model.ts";
 import { freshBinary } from "../scripts/build-freshness.ts";
 
@@ -48,8 +48,7 @@ const SCENARIOS: Record<string, string[]> = {
   bash500: print("steps=501 tool=bash loop", null),
 };
 // Each scenario with `--sandbox off` too ("bash50-chat-off"): zot's own process only, without the command server.
-for (const [name, args] of Object.entries(SCENARIOS))
-  if (name !== "version") SCENARIOS[`${name}-off`] = [...args.slice(0, -1), "--sandbox", "off", ...args.slice(-1)];
+for (const [name, args] of Object.entries(SCENARIOS)) if (name !== "version") SCENARIOS[`${name}-off`] = unsandboxed(args);
 for (const w of WHICH) if (!(w in SCENARIOS)) throw new Error(`unknown scenario ${w} (${Object.keys(SCENARIOS).join(", ")})`);
 
 try {

@@ -17,7 +17,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { buildEnv, compileGuard, machine, median, printArgs } from "./harness.ts";
+import { buildEnv, compileGuard, machine, median, printArgs, unsandboxed } from "./harness.ts";
 import { startScriptedModel } from "./scripted-model.ts";
 import { freshBinary } from "../scripts/build-freshness.ts";
 
@@ -43,7 +43,7 @@ const run = (bin: string) => printArgs(bin, model.base, PROMPT, guard);
 const variants: Variant[] = [
   { name: "sandboxed", args: run },
   { name: "sandboxed, not remembered", args: run, forget: true },
-  { name: "--sandbox off", args: (bin) => [...run(bin).slice(0, -1), "--sandbox", "off", PROMPT] },
+  { name: "--sandbox off", args: (bin) => unsandboxed(run(bin)) },
 ];
 
 type Row = { first: number[]; second: number[]; exit: number[] };

@@ -30,6 +30,11 @@ export function printArgs(zot: string, base: string, prompt: string, ext: string
   return [zot, "-p", ...route, "--api-key", "sk-bench-key-0000", "--no-session", "--max-steps", String(maxSteps), ...(ext ? ["-e", ext] : []), prompt];
 }
 
+/** The same command line with `--sandbox off` before its prompt (the last argument). */
+export function unsandboxed(args: string[]): string[] {
+  return [...args.slice(0, -1), "--sandbox", "off", ...args.slice(-1)];
+}
+
 /**
  * The Go zot to run side by side (ZOT_GO_BIN: a binary built outside this repository, as
  * shared/reference/zot-go.md describes), or null when it is not

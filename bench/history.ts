@@ -22,7 +22,7 @@
 import { copyFileSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { buildEnv, compileGuard, cpuMethod, machine, median, printArgs, sample } from "./harness.ts";
+import { buildEnv, compileGuard, cpuMethod, machine, median, printArgs, sample, unsandboxed } from "./harness.ts";
 import { startScriptedModel } from "./scripted-model.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -77,7 +77,7 @@ try {
 
   const guard = compileGuard(work);
   const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: work };
-  const off = (args: string[], sandbox: boolean) => (sandbox ? [...args.slice(0, -1), "--sandbox", "off", ...args.slice(-1)] : args);
+  const off = (args: string[], sandbox: boolean) => (sandbox ? unsandboxed(args) : args);
   const scenarios = {
     version: (b: (typeof builds)[number]) => [b.bin, "--version"],
     echo: (b: (typeof builds)[number]) => off(printArgs(b.bin, model.base, "steps=2 tool=bash run it", guard), b.sandbox),

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { freshBinary } from "../scripts/build-freshness.ts";
-import { goZotBinary, machine, printArgs, procCpu, procTickMs } from "./harness.ts";
+import { goZotBinary, machine, printArgs, procCpu, procTickMs, unsandboxed } from "./harness.ts";
 import { startScriptedModel } from "./scripted-model.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -39,7 +39,7 @@ async function run(label: string, argv: string[], isZot: boolean): Promise<Windo
     }
   });
   const args = printArgs(argv[0]!, model.base, `steps=${STEPS + 1} tool=bash loop`, null, STEPS + 10);
-  const cmd = isZot ? [...args.slice(0, -1), "--sandbox", "off", ...args.slice(-1)] : args;
+  const cmd = isZot ? unsandboxed(args) : args;
   const proc = Bun.spawn(cmd, {
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ZOT_HOME: home },
     cwd: home,

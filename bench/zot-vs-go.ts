@@ -28,7 +28,20 @@
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { buildEnv, compileFloor, compileGuard, compileHello, cpuMethod, goZotBinary, machine, median, printArgs, sample, type Sample } from "./harness.ts";
+import {
+  buildEnv,
+  compileFloor,
+  compileGuard,
+  compileHello,
+  cpuMethod,
+  goZotBinary,
+  machine,
+  median,
+  printArgs,
+  sample,
+  type Sample,
+  unsandboxed,
+} from "./harness.ts";
 import { startScriptedModel } from "./scripted-model.ts";
 import { freshBinary } from "../scripts/build-freshness.ts";
 
@@ -50,11 +63,6 @@ copyFileSync(resolve(process.argv[3] ?? freshBinary(ROOT, join(ROOT, "dist", "zo
 const guard = compileGuard(home);
 const hello = compileHello(home);
 const floor = compileFloor(home);
-
-/** The same command line with `--sandbox off` before the prompt. */
-function unsandboxed(args: string[]): string[] {
-  return [...args.slice(0, -1), "--sandbox", "off", ...args.slice(-1)];
-}
 
 const goBin = goZotBinary();
 const BEFORE = join(home, "zot-before");
