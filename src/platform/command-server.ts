@@ -9,6 +9,10 @@
 // verdict, src/agent/sandbox/probe.ts). Where confinement failed, every command is answered with
 // the `[zot] sandbox:` line and status 126, and nothing is ever run.
 //
+// It is a process of its own, not a thread of zot, although a thread would start sooner and hand
+// each command over for less (bench/RESULTS.md, "The command server as a thread of zot"): the
+// thread that spawns a command shares its Landlock domain, so a command could signal that thread
+// (`kill`, `tgkill`, a thread pidfd), and a SIGSTOP or SIGKILL to one thread is one to all of zot.
 // The other threads of this process stay outside the domain, so a command must not reach into the
 // server's memory: the server is made non-dumpable and CAP_SYS_PTRACE leaves the bounding set its
 // children get, so no command may ptrace it (and Landlock refuses writes to /proc/PID/mem). It dies

@@ -90,6 +90,41 @@ describe("one server per session and confinement", () => {
     }
   });
 
+  test("no command can signal, trace or read any thread of zot: zot's threads are outside the commands' Landlock domain", async () => {
+    // A command shares the domain of the thread that spawns it, which is why that thread is another process's.
+    const probe = join(ws, "reach-zot.py");
+    writeFileSync(
+      probe,
+      `import ctypes, os, platform, sys
+libc = ctypes.CDLL(None, use_errno=True)
+zot = int(sys.argv[1])
+TGKILL = {"x86_64": 234, "aarch64": 131}[platform.machine()]
+PIDFD_OPEN, PIDFD_SEND_SIGNAL, PIDFD_THREAD = 434, 424, 0x80
+reached = []
+tids = [int(t) for t in os.listdir(f"/proc/{zot}/task")]
+for t in tids:
+    if libc.kill(t, 0) == 0: reached.append(f"kill {t}")
+    if libc.syscall(TGKILL, zot, t, 0) == 0: reached.append(f"tgkill {t}")
+    fd = libc.syscall(PIDFD_OPEN, t, PIDFD_THREAD)
+    if fd >= 0:
+        if libc.syscall(PIDFD_SEND_SIGNAL, fd, 0, 0, 0) == 0: reached.append(f"pidfd {t}")
+        os.close(fd)
+    if libc.ptrace(16, t, 0, 0) == 0:
+        reached.append(f"ptrace {t}")
+        libc.ptrace(17, t, 0, 0)
+try:
+    open(f"/proc/{zot}/mem", "rb").close()
+    reached.append("mem")
+except OSError:
+    pass
+print(f"threads {len(tids)} reached {reached}")
+`,
+    );
+    const r = await run(`python3 ${probe} ${process.pid}`, policy());
+    expect(r.text).toMatch(/^threads \d+ reached \[\]$/m);
+    expect(Number(/^threads (\d+)/m.exec(r.text)?.[1])).toBeGreaterThan(1);
+  });
+
   test("a secret that appears during the session is hidden from the next command", async () => {
     const p = policy();
     const credentials = join(userHome, ".aws", "credentials");
