@@ -306,6 +306,46 @@ describe("the line count kept up to date between frames", () => {
     expect(frame()).toEqual(further);
   });
 
+  test("a view scrolled back stays where it is when an entry above it changes (a tool still running far up)", () => {
+    const width = 40;
+    const t = new ChatLog({ style: createStyle(dark, "none") }, () => 1_000);
+    t.toolCall("early", "bash", { command: "tail -f server.log" }, undefined, 1_000);
+    t.toolProgress("early", "listening\n");
+    for (let i = 0; i < 40; i++) {
+      t.addUser(`prompt ${i}`);
+      t.appendAssistant(`answer ${i}\n\nwith a second paragraph`);
+      t.closeStreams();
+    }
+    const scroll = new ChatScroll();
+    // As the layout does: the offset clamped to the lines above the window.
+    const frame = (): string[] => {
+      scroll.follow(t.grown(width));
+      const offset = scroll.offset > 0 ? Math.min(scroll.offset, t.reach(width, scroll.offset + 11) - 10) : 0;
+      const lines = t.window(width, 10, offset);
+      scroll.settle({ offset, chatHeight: 10 });
+      return lines;
+    };
+    // Scrolled to the top once, so the whole chat is counted, then back down to its middle.
+    scroll.toTop();
+    expect(frame().join("\n")).toContain("tail -f");
+    scroll.toBottom();
+    frame();
+    scroll.by(80);
+    const before = frame();
+    expect(before.join("\n")).not.toContain("tail -f");
+    // The tool far above the view prints more: the lines in view and those below it are the same.
+    t.toolProgress("early", "request 1\nrequest 2\nrequest 3\n");
+    expect(frame()).toEqual(before);
+    // Below the view, a change still moves the view with its lines.
+    t.addUser("a new prompt");
+    expect(frame()).toEqual(before);
+    // Scrolled back to the tool itself, its growth is what the user sees change.
+    scroll.toTop();
+    frame();
+    t.toolProgress("early", "request 4\n");
+    expect(frame().join("\n")).toContain("request 4");
+  });
+
   test("knows whether a tool is still running without looking through the history", () => {
     const t = new ChatLog({ style: createStyle(dark, "none") });
     for (let i = 0; i < 50; i++) t.addUser(`p${i}`);

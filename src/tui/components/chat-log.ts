@@ -449,14 +449,25 @@ export class ChatLog implements Scrollable {
       this.growth += this.count(this.entries[at]!, width, at);
     }
     // Counting an entry again only corrects its share; an entry not counted yet is left to the walk back.
-    for (const e of this.changed) this.growth += this.count(e, width);
+    for (const e of this.changed) this.growth += this.recount(e, width);
     // A running tool's block is drawn from the clock too (spinner, elapsed time), not only when touched.
-    for (const e of this.running) this.growth += this.count(e, width);
+    for (const e of this.running) this.growth += this.recount(e, width);
     this.changed.clear();
     while (c.low > 0 && c.index.total < lines) {
       const at = --c.low;
       this.count(this.entries[at]!, width, at);
     }
+  }
+
+  /**
+   * A counted entry's share brought up to date, and the lines that moves the last frame's view by:
+   * none for an entry wholly above that view, whose change leaves the lines in view and below them
+   * where they were.
+   */
+  private recount(e: Entry, width: number): number {
+    const change = this.count(e, width);
+    const i = this.counted.at.get(e);
+    return i !== undefined && i < this.viewTop ? 0 : change;
   }
 
   /** Brings the share of the entry at `at`, or of one counted before, up to date: its lines plus a separator (none when it shows nothing). The share's change. */
@@ -487,6 +498,8 @@ export class ChatLog implements Scrollable {
     index: new HeightIndex(),
   };
   private growth = 0;
+  /** The position of the entry the last window's top line is in, when it was scrolled back; else -1. */
+  private viewTop = -1;
   /** Entries added or touched since the last count. */
   private changed = new Set<Entry>();
   /** The tool blocks still running, so a frame need not look for them in the whole history. */
@@ -523,10 +536,12 @@ export class ChatLog implements Scrollable {
       from = first - 1;
       skipped = have = below > 0 ? below - 1 : 0;
     }
+    let top = -1;
     for (let i = from; i >= 0 && have < need; i--) {
       const e = this.entries[i]!;
       const n = this.heightOf(e, width, true);
       if (n === 0) continue;
+      top = i;
       // Every entry but the newest has a separator below it.
       const sep = have > 0 ? 1 : 0;
       if (chunks.length === 0 && have + n + sep <= offset) {
@@ -546,6 +561,7 @@ export class ChatLog implements Scrollable {
       room -= chunks[i]!.length;
       if (room <= 0) chunks.length = i + 1;
     }
+    this.viewTop = offset > 0 ? top : -1;
     const all: string[] = [];
     for (let i = chunks.length - 1; i >= 0; i--) all.push(...chunks[i]!);
     this.evict();
