@@ -42,6 +42,11 @@ export class ChatScroll {
     this.lastBelow = below;
   }
 
+  /** Scrolls so the line `below` lines above the bottom is the chat's last line. */
+  keep(below: number): void {
+    this.offset = Math.max(0, below);
+  }
+
   /** After a frame: the layout clamps the offset and says how tall the chat came out. */
   settle(frame: { offset: number; chatHeight: number }): void {
     this.offset = frame.offset;

@@ -346,6 +346,52 @@ describe("the line count kept up to date between frames", () => {
     expect(frame().join("\n")).toContain("request 4");
   });
 
+  test("a view scrolled back keeps its place when the chat is laid out anew: a resize, ctrl+o", () => {
+    const t = new ChatLog({ style: createStyle(dark, "none") }, () => 1_000);
+    for (let i = 0; i < 40; i++) {
+      t.addUser(`prompt ${i}`);
+      t.appendThinking(`considering ${i}\nand more`);
+      t.appendAssistant(`w${i} `.repeat(30));
+      t.closeStreams();
+    }
+    const scroll = new ChatScroll();
+    let width = 60;
+    // As the app's frame does, the layout's clamp included.
+    const frame = (): string[] => {
+      scroll.follow(t.grown(width));
+      const kept = scroll.offset > 0 ? t.keptOffset(width) : null;
+      if (kept !== null) scroll.keep(kept);
+      const offset = scroll.offset > 0 ? Math.min(scroll.offset, t.reach(width, scroll.offset + 11) - 10) : 0;
+      const lines = t.window(width, 10, offset);
+      scroll.settle({ offset, chatHeight: 10 });
+      return lines;
+    };
+    frame();
+    scroll.by(150);
+    let before = frame();
+    // Down line by line until the view's last line is inside a reply.
+    while (!/w\d+ /.test(before.at(-1)!)) {
+      scroll.by(-1);
+      before = frame();
+    }
+    const reply = /w\d+ /.exec(before.at(-1)!)![0];
+    expect(scroll.offset).toBeGreaterThan(100);
+    width = 35;
+    const narrower = frame();
+    expect(narrower.at(-1)).toContain(reply);
+    expect(narrower.join("\n")).not.toBe(before.join("\n"));
+    width = 90;
+    expect(frame().at(-1)).toContain(reply);
+    // ctrl+o shows every thinking block whole: the reply read last stays at the bottom of the view.
+    t.toggleExpanded();
+    const expanded = frame();
+    expect(expanded.at(-1)).toContain(reply);
+    expect(expanded.join("\n")).toContain("and more");
+    // A theme change renders everything again: the same place.
+    t.invalidate();
+    expect(frame()).toEqual(expanded);
+  });
+
   test("knows whether a tool is still running without looking through the history", () => {
     const t = new ChatLog({ style: createStyle(dark, "none") });
     for (let i = 0; i < 50; i++) t.addUser(`p${i}`);

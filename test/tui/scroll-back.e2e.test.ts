@@ -45,6 +45,24 @@ function expectInOrder(screen: string): number[] {
   return seen;
 }
 
+/** Up `pages` pages from the bottom: the screen once it shows the history scrolled back. */
+function pagedUp(t: Tmux, pages: number): Promise<string> {
+  for (let i = 0; i < pages; i++) t.keys("PPage");
+  return t.until(() => {
+    const screen = t.screen();
+    return screen.includes("more lines below") && groups(screen).length > 3 && Math.max(...groups(screen)) < GROUPS && screen;
+  }, `${pages} pages up from the bottom`);
+}
+
+/** Resized: the screen once the whole frame is drawn at the new size (the rule spans exactly its width). */
+function resized(t: Tmux, width: number, height: number): Promise<string> {
+  t.resize(width, height);
+  return t.until(() => {
+    const screen = t.screen();
+    return new RegExp(`^${"─".repeat(width)}$`, "m").test(screen) && screen.includes("more lines below") && screen;
+  }, `the frame at ${width}×${height}`);
+}
+
 async function resumed(): Promise<Tmux> {
   const t = await tui.start({ width: 100, height: 30 });
   const dir = sessionDir(t.home, t.cwd);
@@ -63,11 +81,7 @@ test(
   async () => {
     const t = await resumed();
     // Up a few pages first, before anything has counted the chat further back than the screen.
-    for (let i = 0; i < 3; i++) t.keys("PPage");
-    let s = await t.until(() => {
-      const screen = t.screen();
-      return screen.includes("more lines below") && groups(screen).length > 3 && Math.max(...groups(screen)) < GROUPS && screen;
-    }, "three pages up from the bottom");
+    let s = await pagedUp(t, 3);
     expect(Math.min(...expectInOrder(s))).toBeGreaterThan(GROUPS - 10);
     t.keys("C-Home");
     s = await t.waitFor("prompt-0001 look again");
@@ -99,6 +113,39 @@ test(
     t.keys("C-Home");
     s = await t.waitFor("prompt-0001 look again");
     expectInOrder(s);
+  },
+  T,
+);
+
+/** The last line above the "more lines below" hint that names a line of the history. */
+function lastShown(screen: string): string | undefined {
+  const lines = screen.split("\n");
+  const hint = lines.findIndex((l) => l.includes("more lines below"));
+  const tags = lines.slice(0, hint < 0 ? lines.length : hint).flatMap((l) => [...l.matchAll(/(?:prompt|reply)-\d{4}|out-\d{4}-line-\d{2}/g)].map((m) => m[0]));
+  return tags.at(-1);
+}
+
+test(
+  "scrolled back, a resize keeps the line read last at the bottom of the view",
+  async () => {
+    const t = await resumed();
+    await pagedUp(t, 5);
+    // Every page key drawn: the same screen for 200 ms (eight captures in a row).
+    let previous = "";
+    let same = 0;
+    const before = lastShown(
+      await t.until(() => {
+        const screen = t.screen();
+        same = screen === previous ? same + 1 : 0;
+        previous = screen;
+        return same >= 8 && screen;
+      }, "the screen five pages up, settled"),
+    );
+    expect(before).toBeDefined();
+    const after = await resized(t, 70, 22);
+    expect(lastShown(after)).toBe(before);
+    expectInOrder(after);
+    expect(lastShown(await resized(t, 120, 36))).toBe(before);
   },
   T,
 );

@@ -500,6 +500,11 @@ export class ChatLog implements Scrollable {
   private growth = 0;
   /** The position of the entry the last window's top line is in, when it was scrolled back; else -1. */
   private viewTop = -1;
+  /**
+   * The last window scrolled back, by its bottom line: the entry it is in, how many of that
+   * entry's `height` lines were below it, under which layout (`keptOffset`).
+   */
+  private anchor: { entry: Entry; below: number; height: number; layout: string } | null = null;
   /** Entries added or touched since the last count. */
   private changed = new Set<Entry>();
   /** The tool blocks still running, so a frame need not look for them in the whole history. */
@@ -537,6 +542,7 @@ export class ChatLog implements Scrollable {
       skipped = have = below > 0 ? below - 1 : 0;
     }
     let top = -1;
+    this.anchor = null;
     for (let i = from; i >= 0 && have < need; i--) {
       const e = this.entries[i]!;
       const n = this.heightOf(e, width, true);
@@ -548,6 +554,7 @@ export class ChatLog implements Scrollable {
         skipped += n + sep;
         if (!this.kept.has(e)) this.drop(e);
       } else {
+        if (chunks.length === 0 && offset > 0) this.anchor = { entry: e, below: Math.max(0, offset - have - sep), height: n, layout: this.counted.layout };
         if (sep) chunks.push([""]);
         chunks.push(this.linesOf(e, width));
       }
@@ -567,6 +574,30 @@ export class ChatLog implements Scrollable {
     this.evict();
     const end = Math.max(0, all.length - (offset - skipped));
     return all.slice(Math.max(0, end - height), end);
+  }
+
+  /**
+   * After the chat was laid out anew while scrolled back (a resize, a theme, ctrl+o): the offset
+   * that brings the last window's bottom line back to the bottom of the view, the same share of
+   * its entry's lines below it; null when the layout is the one that window had, or it was not
+   * scrolled back. Counts back as far as that entry, which is as far as the view reaches.
+   */
+  keptOffset(width: number): number | null {
+    const a = this.anchor;
+    if (!a) return null;
+    this.countBack(width, 0);
+    const c = this.counted;
+    if (c.layout === a.layout) return null;
+    this.anchor = null;
+    const i = this.entries.lastIndexOf(a.entry);
+    if (i < 0) return null;
+    while (c.low > i) {
+      const at = --c.low;
+      this.count(this.entries[at]!, width, at);
+    }
+    const n = this.heightOf(a.entry, width);
+    const within = n === 0 ? 0 : Math.min(n - 1, Math.round((a.below * n) / a.height));
+    return c.index.total - c.index.prefix(i + 1) + within;
   }
 
   /** The spinner's frame for a running tool (drawn from the clock), else -1. */
