@@ -894,10 +894,11 @@ class App implements CommandContext {
       this.renderer.render(this.view.render(width, rows), null, rows, width);
       return;
     }
-    this.scroll.follow(this.transcript.grown(width) + this.notesBelow(width));
+    const notes = this.notesBelow(width);
+    this.scroll.follow(this.transcript.grown(width) + notes);
     // Laid out anew while scrolled back: the lines read last stay where they were on the screen.
     const kept = this.scroll.offset > 0 ? this.transcript.keptOffset(width) : null;
-    if (kept !== null) this.scroll.keep(kept + this.notesBelow(width));
+    if (kept !== null) this.scroll.keep(kept + notes);
     // The dialog, a modal and the editor's popups share the place above the editor, in that order.
     const overlay = this.confirms[0] ?? this.modal ?? this.popups;
     const editorFocused = !this.panels.panel && !this.confirms[0] && !this.modal;

@@ -434,7 +434,8 @@ export class ChatLog implements Scrollable {
     return this.growth;
   }
 
-  private countBack(width: number, lines: number): void {
+  /** Counts new and changed entries, then older ones back from the bottom until `lines` are counted or the entry at `downTo` is. */
+  private countBack(width: number, lines: number, downTo = 0): void {
     const layout = `${width}|${this.expanded}|${this.generation}`;
     let c = this.counted;
     const n = this.entries.length;
@@ -453,7 +454,7 @@ export class ChatLog implements Scrollable {
     // A running tool's block is drawn from the clock too (spinner, elapsed time), not only when touched.
     for (const e of this.running) this.growth += this.recount(e, width);
     this.changed.clear();
-    while (c.low > 0 && c.index.total < lines) {
+    while (c.low > downTo && c.index.total < lines) {
       const at = --c.low;
       this.count(this.entries[at]!, width, at);
     }
@@ -586,15 +587,12 @@ export class ChatLog implements Scrollable {
     const a = this.anchor;
     if (!a) return null;
     this.countBack(width, 0);
-    const c = this.counted;
-    if (c.layout === a.layout) return null;
+    if (this.counted.layout === a.layout) return null;
     this.anchor = null;
     const i = this.entries.lastIndexOf(a.entry);
     if (i < 0) return null;
-    while (c.low > i) {
-      const at = --c.low;
-      this.count(this.entries[at]!, width, at);
-    }
+    this.countBack(width, Number.POSITIVE_INFINITY, i);
+    const c = this.counted;
     const n = this.heightOf(a.entry, width);
     const within = n === 0 ? 0 : Math.min(n - 1, Math.round((a.below * n) / a.height));
     return c.index.total - c.index.prefix(i + 1) + within;
